@@ -1,0 +1,33 @@
+#pragma once
+// One error type for the whole project, and the macro that turns a PETSc error code into it.
+#include <petscsys.h>
+#include <stdexcept>
+#include <string>
+
+namespace eis {
+
+// Raised for bad input and for failed library calls. main() prints what() once on rank 0 as
+// "euler-implicit: error: <what>" and exits non-zero on every rank.
+class Error : public std::runtime_error {
+public:
+  explicit Error(const std::string& what) : std::runtime_error(what) {}
+};
+
+// Builds the message for a failed PETSc call (PETSc's own text, and where we called it).
+[[noreturn]] void throwPetscError(PetscErrorCode code, const char* call, const char* file, int line);
+
+// Collective verdict: true on every rank when any rank passes true. Use it so that all ranks
+// fail together instead of leaving some waiting in a collective call.
+bool anyRank(bool localFailure, MPI_Comm comm);
+
+// Rethrows, on every rank, the first error message that any rank raised (the lowest rank's).
+// `message` is empty on ranks that succeeded.
+void throwIfAnyRankFailed(const std::string& message, MPI_Comm comm);
+
+}  // namespace eis
+
+#define EIS_CHECK(call)                                                        \
+  do {                                                                         \
+    PetscErrorCode eis_ierr_ = (call);                                         \
+    if (eis_ierr_) ::eis::throwPetscError(eis_ierr_, #call, __FILE__, __LINE__); \
+  } while (0)

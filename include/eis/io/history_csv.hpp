@@ -1,0 +1,33 @@
+#pragma once
+// The history CSV of DESIGN.md: one row per step, the fixed columns
+// step,time,wall_seconds,linear_iterations,nonlinear_iterations then the named ones.
+#include <mpi.h>
+
+#include <cstdio>
+#include <string>
+
+namespace eis {
+
+struct HistoryRow {
+  int step = 0;
+  double time = 0, wallSeconds = 0;
+  int linearIterations = 0, nonlinearIterations = 0;
+  double residual = -1;  // written empty when not computed (negative)
+  double kineticEnergy = 0, elasticEnergy = 0;
+};
+
+class HistoryWriter {
+public:
+  // Collective; rank 0 opens (truncates) the file. An unwritable path is an error on every rank.
+  HistoryWriter(const std::string& path, MPI_Comm comm);
+  ~HistoryWriter();
+  HistoryWriter(const HistoryWriter&) = delete;
+  HistoryWriter& operator=(const HistoryWriter&) = delete;
+  // Rank 0 appends and flushes the row (so a run that stops early keeps its history).
+  void write(const HistoryRow& row);
+
+private:
+  std::FILE* file_ = nullptr;
+};
+
+}  // namespace eis

@@ -1,0 +1,77 @@
+#pragma once
+// The resolved scene: every option of DESIGN.md's key table, read from an INI config file and
+// the command line (the command line wins), validated, with defaults filled in.
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace eis {
+
+struct Box {
+  std::array<double, 3> min{}, max{};
+  bool contains(const std::array<double, 3>& p) const {  // inclusive, as SOFA's BoxROI
+    for (int d = 0; d < 3; ++d)
+      if (p[d] < min[d] || p[d] > max[d]) return false;
+    return true;
+  }
+};
+
+enum class Physics { Elasticity, Diffusion };
+enum class MassType { Lumped, Consistent };
+enum class NewtonMode { Linearized, Full };
+enum class OperatorMode { Assembled, MatrixFree };
+
+struct Scene {
+  // [mesh]
+  std::string meshFile;  // empty: the built-in box
+  std::array<double, 3> boxSize{10, 1, 1};
+  std::array<int, 3> boxCells{20, 4, 4};
+  int refine = 0;
+  // [physics]
+  Physics physics = Physics::Elasticity;
+  // [material]
+  std::string materialModel = "linear";
+  double youngModulus = 1e5, poissonRatio = 0.3, density = 1;
+  double conductivity = 1, capacity = 1;
+  // [mass]
+  MassType mass = MassType::Lumped;
+  // [load]
+  std::array<double, 3> gravity{0, -9.81, 0};
+  // [constraint]; fixedBoxes holds the default box (x = 0 face) when the built-in box is used and
+  // no fixed-box and no fixed-group is given.
+  std::vector<Box> fixedBoxes;
+  std::vector<std::string> fixedGroups;  // names or numeric tags
+  // [solver]
+  double dt = 0.01;
+  int steps = 100;
+  double rayleighMass = 0, rayleighStiffness = 0, vdamping = 0;
+  bool firstOrder = false, trapezoidal = false, computeResidual = false;
+  NewtonMode newton = NewtonMode::Linearized;
+  OperatorMode op = OperatorMode::Assembled;
+  // [initial]
+  std::string initialState;
+  // [output]
+  std::string finalState, history, vtk;
+  int outputEvery = 1;
+};
+
+// What the command line asked for besides a scene.
+struct CommandLine {
+  bool help = false, version = false;
+  Scene scene;
+  // Arguments that start with a single dash (PETSc options), in order, for PetscInitialize.
+  std::vector<std::string> petscArgs;
+};
+
+// Parses argv (argv[0] excluded) and the --config file it names. Throws eis::Error naming the key,
+// file or value for an unknown key, a malformed number or a value out of range. Pure: no MPI.
+CommandLine parseCommandLine(int argc, const char* const argv[]);
+
+// Text of --help: every key, its meaning and default.
+std::string helpText();
+
+// The resolved scene as INI text, printed once at start-up so that a log says what ran.
+std::string describe(const Scene& scene);
+
+}  // namespace eis

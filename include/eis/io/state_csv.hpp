@@ -1,0 +1,43 @@
+#pragma once
+// The final-state CSV of DESIGN.md (`id,x,y,z,vx,vy,vz` for elasticity, `id,u,du` for
+// diffusion; one row per mesh node in the input's node order, 17 significant digits), written
+// from a distributed state and read back as an initial state.
+#include <petscvec.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "eis/io/scene.hpp"
+#include "eis/mesh/distributed_mesh.hpp"
+
+namespace eis {
+
+// Values of every node, sorted by id: `width` numbers per node (6 for elasticity: position and
+// velocity; 2 for diffusion: u and du).
+struct NodalTable {
+  int width = 0;
+  std::vector<std::int64_t> ids;
+  std::vector<double> values;
+  const double* find(std::int64_t id) const;  // nullptr when the id is absent
+};
+
+int stateWidth(Physics physics);
+std::string stateHeader(Physics physics);
+
+// Collective: rank 0 reads and checks the file, every rank receives the table. Throws on every
+// rank (naming the file and line) for a missing file, a wrong header or a malformed row.
+NodalTable readStateCsv(const std::string& path, Physics physics, MPI_Comm comm);
+
+// Collective: sets x and v (global vectors) from the table; every node this rank owns must be
+// in it (an error names the first missing id).
+void applyState(const NodalTable& table, const DistributedMesh& mesh, Vec x, Vec v);
+
+// Collective: the whole state on rank 0 (every node, including those no cell uses, taken from
+// `initial` when it has them, else at rest with zero rate).
+NodalTable gatherState(const DistributedMesh& mesh, Vec x, Vec v, const NodalTable* initial);
+
+// Collective: writes the gathered state; an unwritable path is an error on every rank.
+void writeStateCsv(const std::string& path, const NodalTable& state, Physics physics, MPI_Comm comm);
+
+}  // namespace eis

@@ -1,0 +1,35 @@
+#pragma once
+// The KSP behind every step: configured from the PETSc options database, with a default per
+// physics (CG + GAMG), and a clear error when it does not converge.
+#include <petscksp.h>
+
+#include <string>
+
+namespace eis {
+
+class LinearSolver {
+public:
+  // Defaults: CG with `defaultPc` (PCGAMG for assembled operators, PCJACOBI for matrix-free
+  // ones), relative tolerance 1e-8; -ksp_* and -pc_* options override them. Elasticity gets
+  // GAMG's rigid-body near-nullspace from the rest coordinates (a global Vec with block size 3);
+  // pass nullptr for scalar problems.
+  LinearSolver(MPI_Comm comm, PCType defaultPc, Vec restCoordinates);
+  ~LinearSolver();
+  LinearSolver(const LinearSolver&) = delete;
+  LinearSolver& operator=(const LinearSolver&) = delete;
+
+  // Solves A x = b; returns the iteration count. Throws eis::Error naming PETSc's reason when
+  // the solve diverges. The preconditioner is rebuilt only when A's values changed.
+  int solve(Mat A, Vec b, Vec x);
+  KSP ksp() const { return ksp_; }
+  // Wall seconds spent in solve() so far (preconditioner set-up included).
+  double seconds() const { return seconds_; }
+
+private:
+  KSP ksp_ = nullptr;
+  Vec restCoordinates_ = nullptr;
+  bool configured_ = false;
+  double seconds_ = 0;
+};
+
+}  // namespace eis

@@ -1,0 +1,91 @@
+#pragma once
+// The mesh after METIS partitioning and DMPlex distribution: what one rank holds, with the
+// per-element index arrays computed once so that no hot loop asks DMPlex for closures.
+#include <petscdmplex.h>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "eis/mesh/serial_mesh.hpp"
+
+namespace eis {
+
+struct PartitionReport {
+  std::int64_t cellsMin = 0, cellsMax = 0;      // cells per rank
+  std::int64_t ghostsMin = 0, ghostsMax = 0;    // vertices a rank holds but does not own
+  std::int64_t edgeCut = 0;                     // METIS's dual-graph edge cut (shared faces)
+};
+
+class DistributedMesh {
+public:
+  // Collective. `serial` is read on rank 0 only (other ranks pass an empty mesh). Partitions the
+  // cells with METIS, distributes them with DMPlexDistribute, refines `refinements` times, and
+  // lays out `dofsPerNode` unknowns on every vertex.
+  DistributedMesh(MPI_Comm comm, const SerialMesh& serial, int dofsPerNode, int refinements);
+  ~DistributedMesh();
+  DistributedMesh(const DistributedMesh&) = delete;
+  DistributedMesh& operator=(const DistributedMesh&) = delete;
+
+  MPI_Comm comm() const { return comm_; }
+  DM dm() const { return dm_; }
+  int dofsPerNode() const { return dofsPerNode_; }
+
+  // Local vertices (owned and ghost), indexed 0..numLocalVertices()-1.
+  std::size_t numLocalVertices() const { return restCoords_.size(); }
+  const std::vector<std::array<double, 3>>& restCoords() const { return restCoords_; }
+  // Natural id of each local vertex: its 0-based position in the input's node list; after
+  // refinement, new nodes follow the input's nodes sorted by rest coordinates (x, y, z).
+  const std::vector<std::int64_t>& nodeIds() const { return nodeIds_; }
+  const std::vector<unsigned char>& owned() const { return owned_; }
+  // Global vertex count (every node of the mesh that some tetrahedron uses).
+  std::int64_t numGlobalVertices() const { return numGlobalVertices_; }
+
+  // Local cells: four local vertex indices each, in the input's vertex order (refined cells in
+  // DMPlex's order), and the physical tag of the input cell they come from.
+  const std::vector<std::array<PetscInt, 4>>& cells() const { return cells_; }
+  const std::vector<int>& cellTags() const { return cellTags_; }
+  // The tag of a physical group given by name or by number; throws eis::Error naming it when the
+  // mesh has no such group (the same verdict on every rank).
+  int findGroup(const std::string& nameOrTag) const;
+  // Local vertices belonging to a physical group, by group tag (empty if none here).
+  std::vector<PetscInt> groupVertices(int tag) const;
+
+  // Offset of a local vertex's first unknown in a local vector; and in the local part of a
+  // global vector (-1 for ghosts).
+  PetscInt localOffset(PetscInt vertex) const { return vertex * dofsPerNode_; }
+  PetscInt ownedOffset(PetscInt vertex) const { return ownedOffsets_[vertex]; }
+
+  const PartitionReport& partition() const { return partition_; }
+  // Nodes that no tetrahedron uses (rank 0 only): written to outputs unchanged.
+  const std::vector<std::int64_t>& unusedNodeIds() const { return unusedNodeIds_; }
+  const std::vector<std::array<double, 3>>& unusedNodeCoords() const { return unusedNodeCoords_; }
+
+private:
+  void distribute(const SerialMesh& serial);
+  void refine();
+  void numberNewNodes(std::int64_t firstNewId);
+  void layOutUnknowns();
+  void computePartitionReport(std::int64_t edgeCut);
+
+  MPI_Comm comm_;
+  DM dm_ = nullptr;
+  int dofsPerNode_;
+  std::vector<std::array<double, 3>> restCoords_;
+  std::vector<std::int64_t> nodeIds_;
+  std::vector<unsigned char> owned_;
+  std::vector<PetscInt> ownedOffsets_;
+  std::vector<std::array<PetscInt, 4>> cells_;
+  std::vector<int> cellTags_;
+  // For groups: local vertices tagged by input physical group (sorted vertex lists per tag).
+  std::vector<std::pair<int, std::vector<PetscInt>>> groups_;
+  std::map<std::string, int> groupNames_;
+  std::int64_t numGlobalVertices_ = 0;
+  PartitionReport partition_;
+  std::vector<std::int64_t> unusedNodeIds_;
+  std::vector<std::array<double, 3>> unusedNodeCoords_;
+};
+
+}  // namespace eis

@@ -1,0 +1,18 @@
+#pragma once
+// Reader for Gmsh .msh files, format 2.2 and 4.1, ASCII and binary.
+#include <string>
+
+#include "eis/mesh/serial_mesh.hpp"
+
+namespace eis {
+
+// Reads the tetrahedra (element type 4) of a Gmsh mesh, with their physical groups.
+// Node ids are 0-based positions in the file's $Nodes section; each tetrahedron keeps the
+// vertex order the file lists. Other element types are counted in skippedElements and add
+// their nodes to the groups they belong to. Throws eis::Error (naming the file, and the line
+// or byte offset) for a missing or malformed file, an unsupported version, a node tag that
+// names no node, a non-finite coordinate, a degenerate tetrahedron, or a file without
+// tetrahedra. Negatively oriented tetrahedra are returned unchanged.
+SerialMesh readGmsh(const std::string& path);
+
+}  // namespace eis

@@ -1,0 +1,26 @@
+#pragma once
+// A whole tetrahedral mesh as read from a file or built as a box, held on one rank before it is
+// partitioned. Node ids are 0-based positions in the file's node list; a tetrahedron keeps the
+// vertex order the file gives (SOFA's corotational frame depends on it).
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace eis {
+
+struct SerialMesh {
+  std::vector<std::array<double, 3>> nodes;
+  std::vector<std::array<std::int64_t, 4>> tets;
+  // Physical-group tag of each tetrahedron (0 when the file gives none).
+  std::vector<int> tetTags;
+  // Physical group name -> tag, from $PhysicalNames.
+  std::map<std::string, int> groupNames;
+  // Physical tag -> sorted, unique ids of the nodes of every element (of any dimension) in it.
+  std::map<int, std::vector<std::int64_t>> groupNodes;
+  // Elements that are not tetrahedra, counted by a readable type name ("triangle", "line", ...).
+  std::map<std::string, std::int64_t> skippedElements;
+};
+
+}  // namespace eis

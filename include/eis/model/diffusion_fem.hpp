@@ -1,0 +1,31 @@
+#pragma once
+// Scalar diffusion on linear tetrahedra: f = -L u with L the conductivity Laplacian
+// (L_e = k |V| G G^T, G the shape-function gradients), so that K = df/du = -L.
+#include <array>
+#include <vector>
+
+#include "eis/model/force_field.hpp"
+#include "eis/model/tetra_geometry.hpp"
+
+namespace eis {
+
+class DiffusionFEM : public ForceField {
+public:
+  DiffusionFEM(const std::vector<std::array<PetscInt, 4>>& cells,
+               const std::vector<TetraShape>& shapes, double conductivity);
+
+  void addForce(const double* u, const double* v, double* f) const override;
+  void addDForce(const double* du, double* df, double kFactor) const override;
+  void addKToElementMatrices(double* elementMatrices, double kFactor) const override;
+  double potentialEnergy(const double* u) const override;
+
+private:
+  // flux . grad N_a weights: out_a += factor * k |V| g_a . grad(u)
+  void addElementFlux(std::size_t cell, const double* u, double factor, double* out) const;
+
+  const std::vector<std::array<PetscInt, 4>>& cells_;
+  const std::vector<TetraShape>& shapes_;
+  double conductivity_;
+};
+
+}  // namespace eis

@@ -1,0 +1,41 @@
+#pragma once
+// SOFA's TetrahedronFEMForceField with method="small": linear (small-strain) elasticity on
+// linear tetrahedra, stiffness computed once from the rest shape. f = -K (x - x0), and the
+// element stiffness is |V| B^T C B with B the strain-displacement matrix (engineering shears,
+// strain order xx yy zz xy yz zx) and C the isotropic material matrix.
+#include <array>
+#include <vector>
+
+#include "eis/model/force_field.hpp"
+#include "eis/model/tetra_geometry.hpp"
+
+namespace eis {
+
+class LinearElasticFEM : public ForceField {
+public:
+  // cells: four local vertex indices each; shapes: their rest geometry; rest: the rest positions
+  // as a local array (3 per local vertex).
+  LinearElasticFEM(const std::vector<std::array<PetscInt, 4>>& cells,
+                   const std::vector<TetraShape>& shapes, std::vector<double> rest,
+                   double youngModulus, double poissonRatio);
+
+  void addForce(const double* x, const double* v, double* f) const override;
+  void addDForce(const double* dx, double* df, double kFactor) const override;
+  void addKToElementMatrices(double* elementMatrices, double kFactor) const override;
+  double potentialEnergy(const double* x) const override;
+  // Von Mises stress of every local cell at x.
+  std::vector<double> vonMisesStress(const double* x) const;
+
+private:
+  using Strain = std::array<double, 6>;
+  Strain strain(std::size_t cell, const double* u, const double* origin) const;
+  Strain stress(const Strain& strain) const;
+  void addElementForce(std::size_t cell, const Strain& stress, double factor, double* f) const;
+
+  const std::vector<std::array<PetscInt, 4>>& cells_;
+  const std::vector<TetraShape>& shapes_;
+  std::vector<double> rest_;
+  double lambda_, mu_;
+};
+
+}  // namespace eis

@@ -1,0 +1,78 @@
+#pragma once
+// The mechanical model of a scene on a distributed mesh: its force field, mass, gravity and fixed
+// nodes, offering the ODE solver SOFA's mechanical operations (MechanicalOperations). It owns the
+// system matrix, assembled (AIJ, block size = unknowns per node, COO pattern set once) or
+// matrix-free (a MatShell whose product runs addMDx + addDForce over the local elements).
+#include <petscmat.h>
+
+#include <memory>
+#include <vector>
+
+#include "eis/io/scene.hpp"
+#include "eis/mesh/distributed_mesh.hpp"
+#include "eis/model/fixed_constraint.hpp"
+#include "eis/model/force_field.hpp"
+#include "eis/model/mass.hpp"
+#include "eis/model/tetra_geometry.hpp"
+#include "eis/ode/mechanical_operations.hpp"
+
+namespace eis {
+
+class LinearElasticFEM;
+
+class MechanicalSystem : public MechanicalOperations {
+public:
+  // fixedGroupTags: physical-group tags whose nodes are fixed (resolved by the caller).
+  MechanicalSystem(const DistributedMesh& mesh, const Scene& scene,
+                   const std::vector<int>& fixedGroupTags);
+  ~MechanicalSystem() override;
+  MechanicalSystem(const MechanicalSystem&) = delete;
+  MechanicalSystem& operator=(const MechanicalSystem&) = delete;
+
+  void computeForce(Vec x, Vec v, Vec f) override;
+  void addMBKv(Vec out, double mFactor, double bFactor, double kFactor, Vec v) override;
+  Mat systemMatrix(double mFactor, double bFactor, double kFactor) override;
+  void projectResponse(Vec v) override { constraint_.project(v); }
+
+  const DistributedMesh& mesh() const { return mesh_; }
+  const FixedConstraint& constraint() const { return constraint_; }
+  // A new global vector (x, v or a right-hand side), to be destroyed by the caller.
+  Vec createVector() const;
+  // x at rest: the mesh's rest positions (elasticity) or zero (diffusion).
+  void setRestState(Vec x) const;
+  // 1/2 v.M v and the stored (elastic) energy at x, summed over all ranks.
+  double kineticEnergy(Vec v);
+  double potentialEnergy(Vec x);
+  // Von Mises stress of each local cell at x (elasticity; empty for diffusion).
+  std::vector<double> vonMisesStress(Vec x);
+  // Seconds spent building system matrices so far (element values, COO insertion, projection).
+  double assemblySeconds() const { return assemblySeconds_; }
+
+  // The matrix-free product y = P A P x + (I - P) x with A = mM + kK at the last factors.
+  void applyShell(Vec x, Vec y);
+  void shellDiagonal(Vec diagonal);
+
+private:
+  void createAssembledMatrix();
+  void createShellMatrix();
+  void assemble(double mFactor, double kFactor);
+  // Scatter a global vector to a local one (ghosts filled).
+  void toLocal(Vec global, Vec local);
+
+  const DistributedMesh& mesh_;
+  int dofs_;
+  std::vector<TetraShape> shapes_;
+  std::unique_ptr<ForceField> forceField_;
+  LinearElasticFEM* elastic_ = nullptr;  // forceField_ when the physics is elasticity
+  Mass mass_;
+  std::vector<double> gravity_;  // empty when no gravity applies
+  FixedConstraint constraint_;
+  bool matrixFree_;
+  Mat matrix_ = nullptr;
+  bool haveFactors_ = false;
+  double factors_[3] = {0, 0, 0};  // m, b, k of the current matrix
+  Vec localA_ = nullptr, localB_ = nullptr, globalWork_ = nullptr;
+  double assemblySeconds_ = 0;
+};
+
+}  // namespace eis

@@ -1,0 +1,17 @@
+#pragma once
+// Geometry of one linear tetrahedron: its volume and the (constant) gradients of its four
+// barycentric shape functions, from which every element matrix of the project is built.
+#include <array>
+
+namespace eis {
+
+using Vec3 = std::array<double, 3>;
+
+struct TetraShape {
+  TetraShape(const Vec3& p0, const Vec3& p1, const Vec3& p2, const Vec3& p3);
+  double signedVolume;  // ((p1-p0) x (p2-p0)) . (p3-p0) / 6
+  double volume;        // |signedVolume|: SOFA uses the absolute volume, keeping vertex order
+  std::array<Vec3, 4> gradients;  // grad N_a; undefined when the volume is zero
+};
+
+}  // namespace eis

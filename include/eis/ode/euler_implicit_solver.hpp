@@ -1,0 +1,54 @@
+#pragma once
+// SOFA's EulerImplicitSolver (sofa-framework/sofa master, v25.06 and later): one linearized
+// implicit Euler step, exactly as SOFA computes it.
+#include <petscvec.h>
+
+#include "eis/linalg/linear_solver.hpp"
+#include "eis/ode/mechanical_operations.hpp"
+
+namespace eis {
+
+struct EulerImplicitOptions {
+  double rayleighMass = 0;       // SOFA rayleighMass (rM)
+  double rayleighStiffness = 0;  // SOFA rayleighStiffness (rK)
+  double vdamping = 0;           // SOFA vdamping: v *= exp(-h vdamping) after each step
+  bool firstOrder = false;       // SOFA firstOrder
+  bool trapezoidal = false;      // SOFA trapezoidalScheme: tr = 0.5 (still first order in time)
+  bool computeResidual = false;  // SOFA computeResidual
+};
+
+struct StepReport {
+  int linearIterations = 0;
+  double residualNorm = -1;  // ||P(M (v_{n+1} - v_n) - h f(x_{n+1}, v_{n+1}))||_2, or -1
+};
+
+class EulerImplicitSolver {
+public:
+  // `like` gives the layout of x and v (for the work vectors).
+  EulerImplicitSolver(const EulerImplicitOptions& options, Vec like);
+  ~EulerImplicitSolver();
+  EulerImplicitSolver(const EulerImplicitSolver&) = delete;
+  EulerImplicitSolver& operator=(const EulerImplicitSolver&) = delete;
+
+  // Advances (x, v) by one step of size h in place.
+  StepReport step(MechanicalOperations& mop, LinearSolver& linear, Vec x, Vec v, double h);
+
+  const EulerImplicitOptions& options() const { return options_; }
+
+  // SOFA's integration factors: how a solution dv of the linear system moves the state.
+  static double velocityIntegrationFactor() { return 1.0; }
+  static double positionIntegrationFactor(double dt) { return dt; }
+  // Effect of input derivative order `in` on output order `out` (0 position, 1 velocity,
+  // 2 acceleration): [[1, dt, 0], [0, 1, 0], [0, 0, 0]][out][in]; 0 beyond.
+  static double integrationFactor(int in, int out, double dt);
+  // [dt, 1, 1/dt][out]; 0 beyond.
+  static double solutionIntegrationFactor(int out, double dt);
+
+private:
+  double residualNorm(MechanicalOperations& mop, Vec x, Vec v, Vec vBefore, double h);
+
+  EulerImplicitOptions options_;
+  Vec force_ = nullptr, rhs_ = nullptr, solution_ = nullptr, vBefore_ = nullptr;
+};
+
+}  // namespace eis

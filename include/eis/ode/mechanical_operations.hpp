@@ -1,0 +1,23 @@
+#pragma once
+// The handful of operations an ODE solver needs from the mechanical model, after SOFA's
+// MechanicalOperations. K = df/dx and B = df/dv; vectors are PETSc global vectors.
+#include <petscmat.h>
+
+namespace eis {
+
+class MechanicalOperations {
+public:
+  virtual ~MechanicalOperations() = default;
+  // f = f(x, v): internal forces plus loads (gravity).
+  virtual void computeForce(Vec x, Vec v, Vec f) = 0;
+  // out += (mFactor M + bFactor B + kFactor K) v.
+  virtual void addMBKv(Vec out, double mFactor, double bFactor, double kFactor, Vec v) = 0;
+  // The system matrix mFactor M + bFactor B + kFactor K with the rows and columns of projected
+  // (fixed) unknowns replaced by the identity. The system owns it; it is rebuilt only when the
+  // factors (or, for nonlinear models, the state) changed.
+  virtual Mat systemMatrix(double mFactor, double bFactor, double kFactor) = 0;
+  // P v: zero the projected (fixed) unknowns.
+  virtual void projectResponse(Vec v) = 0;
+};
+
+}  // namespace eis

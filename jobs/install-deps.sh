@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages euler-implicit builds and tests with; skips what is already there.
+# Idempotent: a second run installs nothing. Needs root (or sudo) on Debian bookworm.
+set -euo pipefail
+
+packages=(
+  g++ cmake make pkg-config
+  petsc-dev libopenmpi-dev openmpi-bin
+  libmetis-dev libboost-program-options-dev libgtest-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done"

@@ -1,0 +1,84 @@
+// euler-implicit: SOFA's EulerImplicitSolver on PETSc and MPI.
+//   mpiexec -n N euler-implicit [--config scene.ini] [--section.key=value ...] [PETSc options]
+#include <petscsys.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "eis/app/simulation.hpp"
+#include "eis/core/error.hpp"
+#include "eis/io/scene.hpp"
+
+namespace {
+
+void printVersion() {
+  char petsc[256], mpi[MPI_MAX_LIBRARY_VERSION_STRING];
+  int length = 0;
+  PetscGetVersion(petsc, sizeof petsc);
+  MPI_Get_library_version(mpi, &length);
+  std::string mpiText(mpi, length);
+  if (auto end = mpiText.find_first_of("\n,"); end != std::string::npos) mpiText.resize(end);
+  std::printf("euler-implicit %s\n%s\n%s\n", EIS_VERSION, petsc, mpiText.c_str());
+}
+
+// Options PETSc never read were probably misspelt: say so, as -options_left would.
+void reportUnusedPetscOptions(int rank) {
+  PetscInt count = 0;
+  char** names = nullptr;
+  char** values = nullptr;
+  if (PetscOptionsLeftGet(nullptr, &count, &names, &values)) return;
+  for (PetscInt i = 0; i < count && rank == 0; ++i)
+    std::fprintf(stderr, "euler-implicit: warning: PETSc option -%s was never used (misspelt?)\n", names[i]);
+  PetscOptionsLeftRestore(nullptr, &count, &names, &values);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  eis::CommandLine commandLine;
+  std::string parseError;
+  try {
+    commandLine = eis::parseCommandLine(argc - 1, argv + 1);
+  } catch (const eis::Error& e) {
+    parseError = e.what();
+  }
+
+  // PETSc sees only the single-dash options; ours were taken out above.
+  std::vector<char*> petscArgv{argv[0]};
+  for (auto& arg : commandLine.petscArgs) petscArgv.push_back(arg.data());
+  petscArgv.push_back(nullptr);
+  int petscArgc = int(petscArgv.size()) - 1;
+  char** petscArgvPtr = petscArgv.data();
+  if (PetscInitialize(&petscArgc, &petscArgvPtr, nullptr, nullptr)) return 1;
+  // Errors come back as codes that EIS_CHECK turns into one message, not as PETSc tracebacks.
+  PetscPushErrorHandler(PetscReturnErrorHandler, nullptr);
+  int rank = 0;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+
+  int status = 0;
+  if (!parseError.empty()) {
+    if (rank == 0) std::fprintf(stderr, "euler-implicit: error: %s\n", parseError.c_str());
+    status = 1;
+  } else if (commandLine.help) {
+    if (rank == 0) std::fputs(eis::helpText().c_str(), stdout);
+  } else if (commandLine.version) {
+    if (rank == 0) printVersion();
+  } else {
+    try {
+      eis::Simulation simulation(commandLine.scene, PETSC_COMM_WORLD, stdout);
+      simulation.run();
+      reportUnusedPetscOptions(rank);
+    } catch (const eis::Error& e) {
+      // Errors are raised on every rank together (inputs are checked collectively).
+      if (rank == 0) std::fprintf(stderr, "euler-implicit: error: %s\n", e.what());
+      status = 1;
+    } catch (const std::exception& e) {
+      // Something only this rank saw: no other rank can be told, so end them all.
+      std::fprintf(stderr, "euler-implicit: error: rank %d: %s\n", rank, e.what());
+      MPI_Abort(PETSC_COMM_WORLD, 1);
+    }
+  }
+  PetscFinalize();
+  return status;
+}

@@ -1,0 +1,206 @@
+#include "eis/io/state_csv.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+
+#include "eis/core/error.hpp"
+
+namespace eis {
+
+int stateWidth(Physics physics) { return physics == Physics::Elasticity ? 6 : 2; }
+
+std::string stateHeader(Physics physics) {
+  return physics == Physics::Elasticity ? "id,x,y,z,vx,vy,vz" : "id,u,du";
+}
+
+const double* NodalTable::find(std::int64_t id) const {
+  auto it = std::lower_bound(ids.begin(), ids.end(), id);
+  if (it == ids.end() || *it != id) return nullptr;
+  return values.data() + (it - ids.begin()) * width;
+}
+
+namespace {
+
+NodalTable parseStateFile(const std::string& path, Physics physics) {
+  std::ifstream in(path);
+  if (!in) throw Error("initial.state = " + path + ": cannot open the file");
+  std::string line;
+  std::getline(in, line);
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (line != stateHeader(physics))
+    throw Error("initial.state = " + path + ": line 1: expected the header '" +
+                stateHeader(physics) + "', found '" + line + "'");
+  NodalTable table;
+  table.width = stateWidth(physics);
+  std::vector<std::pair<std::int64_t, std::size_t>> order;
+  for (int lineNo = 2; std::getline(in, line); ++lineNo) {
+    if (line.empty() || line == "\r") continue;
+    const char* p = line.c_str();
+    char* end = nullptr;
+    const long long id = std::strtoll(p, &end, 10);
+    bool ok = end != p && *end == ',' && id >= 0;
+    std::vector<double> row(table.width);
+    for (int k = 0; ok && k < table.width; ++k) {
+      p = end + 1;
+      row[k] = std::strtod(p, &end);
+      ok = end != p && std::isfinite(row[k]) && (*end == (k + 1 < table.width ? ',' : '\0') ||
+                                                (k + 1 == table.width && *end == '\r'));
+    }
+    if (!ok) throw Error("initial.state = " + path + ": line " + std::to_string(lineNo) +
+                         ": expected " + std::to_string(table.width + 1) +
+                         " comma-separated numbers (" + stateHeader(physics) + ")");
+    order.emplace_back(id, table.ids.size());
+    table.ids.push_back(id);
+    table.values.insert(table.values.end(), row.begin(), row.end());
+  }
+  // Sort by id so that lookups can bisect; a repeated id is an error.
+  std::sort(order.begin(), order.end());
+  NodalTable sorted;
+  sorted.width = table.width;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (k > 0 && order[k].first == order[k - 1].first)
+      throw Error("initial.state = " + path + ": node id " + std::to_string(order[k].first) +
+                  " appears twice");
+    sorted.ids.push_back(order[k].first);
+    const double* row = table.values.data() + order[k].second * table.width;
+    sorted.values.insert(sorted.values.end(), row, row + table.width);
+  }
+  return sorted;
+}
+
+}  // namespace
+
+NodalTable readStateCsv(const std::string& path, Physics physics, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  NodalTable table;
+  std::string failure;
+  if (rank == 0) {
+    try {
+      table = parseStateFile(path, physics);
+    } catch (const Error& e) {
+      failure = e.what();
+    }
+  }
+  throwIfAnyRankFailed(failure, comm);
+  std::int64_t count = std::int64_t(table.ids.size());
+  MPI_Bcast(&count, 1, MPI_INT64_T, 0, comm);
+  table.width = stateWidth(physics);
+  table.ids.resize(count);
+  table.values.resize(count * table.width);
+  MPI_Bcast(table.ids.data(), int(count), MPI_INT64_T, 0, comm);
+  MPI_Bcast(table.values.data(), int(count * table.width), MPI_DOUBLE, 0, comm);
+  return table;
+}
+
+void applyState(const NodalTable& table, const DistributedMesh& mesh, Vec x, Vec v) {
+  const int half = table.width / 2;
+  PetscScalar *xs, *vs;
+  EIS_CHECK(VecGetArray(x, &xs));
+  EIS_CHECK(VecGetArray(v, &vs));
+  std::string failure;
+  for (PetscInt n = 0; n < PetscInt(mesh.numLocalVertices()) && failure.empty(); ++n) {
+    if (!mesh.owned()[n]) continue;
+    const double* row = table.find(mesh.nodeIds()[n]);
+    if (!row) {
+      failure = "initial.state: no row for node " + std::to_string(mesh.nodeIds()[n]);
+      break;
+    }
+    for (int d = 0; d < half; ++d) {
+      xs[mesh.ownedOffset(n) + d] = row[d];
+      vs[mesh.ownedOffset(n) + d] = row[half + d];
+    }
+  }
+  EIS_CHECK(VecRestoreArray(v, &vs));
+  EIS_CHECK(VecRestoreArray(x, &xs));
+  throwIfAnyRankFailed(failure, mesh.comm());
+}
+
+NodalTable gatherState(const DistributedMesh& mesh, Vec x, Vec v, const NodalTable* initial) {
+  MPI_Comm comm = mesh.comm();
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const int half = mesh.dofsPerNode(), width = 2 * half;
+
+  std::vector<std::int64_t> ids;
+  std::vector<double> values;
+  const PetscScalar *xs, *vs;
+  EIS_CHECK(VecGetArrayRead(x, &xs));
+  EIS_CHECK(VecGetArrayRead(v, &vs));
+  for (PetscInt n = 0; n < PetscInt(mesh.numLocalVertices()); ++n) {
+    if (!mesh.owned()[n]) continue;
+    ids.push_back(mesh.nodeIds()[n]);
+    for (int d = 0; d < half; ++d) values.push_back(xs[mesh.ownedOffset(n) + d]);
+    for (int d = 0; d < half; ++d) values.push_back(vs[mesh.ownedOffset(n) + d]);
+  }
+  EIS_CHECK(VecRestoreArrayRead(v, &vs));
+  EIS_CHECK(VecRestoreArrayRead(x, &xs));
+
+  int count = int(ids.size());
+  std::vector<int> counts(size), displs(size), valueCounts(size), valueDispls(size);
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
+  int total = 0;
+  for (int r = 0; r < size; ++r) {
+    displs[r] = total;
+    valueCounts[r] = counts[r] * width;
+    valueDispls[r] = total * width;
+    total += counts[r];
+  }
+  std::vector<std::int64_t> allIds(rank == 0 ? total : 0);
+  std::vector<double> allValues(rank == 0 ? std::size_t(total) * width : 0);
+  MPI_Gatherv(ids.data(), count, MPI_INT64_T, allIds.data(), counts.data(), displs.data(),
+              MPI_INT64_T, 0, comm);
+  MPI_Gatherv(values.data(), count * width, MPI_DOUBLE, allValues.data(), valueCounts.data(),
+              valueDispls.data(), MPI_DOUBLE, 0, comm);
+
+  NodalTable state;
+  state.width = width;
+  if (rank != 0) return state;
+  // Nodes no tetrahedron uses never entered the solver: they keep their initial values.
+  const auto& unusedIds = mesh.unusedNodeIds();
+  for (std::size_t k = 0; k < unusedIds.size(); ++k) {
+    allIds.push_back(unusedIds[k]);
+    const double* row = initial ? initial->find(unusedIds[k]) : nullptr;
+    for (int c = 0; c < width; ++c) {
+      const bool position = half == 3 && c < 3;
+      allValues.push_back(row ? row[c] : position ? mesh.unusedNodeCoords()[k][c] : 0.0);
+    }
+  }
+  std::vector<std::size_t> order(allIds.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return allIds[a] < allIds[b]; });
+  for (auto k : order) {
+    state.ids.push_back(allIds[k]);
+    state.values.insert(state.values.end(), &allValues[k * width], &allValues[k * width] + width);
+  }
+  return state;
+}
+
+void writeStateCsv(const std::string& path, const NodalTable& state, Physics physics, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::string failure;
+  if (rank == 0) {
+    std::FILE* file = std::fopen(path.c_str(), "w");
+    if (!file) {
+      failure = "output.final-state = " + path + ": cannot open the file for writing";
+    } else {
+      std::fprintf(file, "%s\n", stateHeader(physics).c_str());
+      for (std::size_t k = 0; k < state.ids.size(); ++k) {
+        std::fprintf(file, "%lld", static_cast<long long>(state.ids[k]));
+        for (int c = 0; c < state.width; ++c)
+          std::fprintf(file, ",%.17g", state.values[k * state.width + c]);
+        std::fputc('\n', file);
+      }
+      if (std::fclose(file) != 0) failure = "output.final-state = " + path + ": write failed";
+    }
+  }
+  throwIfAnyRankFailed(failure, comm);
+}
+
+}  // namespace eis

@@ -1,0 +1,327 @@
+#include "eis/io/vtk_output.hpp"
+
+#include "eis/core/error.hpp"
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+
+namespace eis {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr unsigned char kVtkTetra = 10;
+constexpr unsigned char kDuplicatePoint = 1;  // vtkDataSetAttributes::DUPLICATEPOINT
+
+// ---------------------------------------------------------------------------------------------
+// Text pieces
+
+const char* byteOrder() {
+  const std::uint16_t probe = 1;
+  unsigned char first = 0;
+  std::memcpy(&first, &probe, 1);
+  return first == 1 ? "LittleEndian" : "BigEndian";
+}
+
+// The XML header line and the opening VTKFile tag of a .vtu or .pvtu.
+std::string vtkFileOpening(const char* type) {
+  return std::string("<?xml version=\"1.0\"?>\n<VTKFile type=\"") + type +
+         "\" version=\"1.0\" byte_order=\"" + byteOrder() + "\" header_type=\"UInt64\">\n";
+}
+
+// Escapes a string for use inside a double-quoted XML attribute.
+std::string xmlAttribute(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// The shortest of 15, 16 or 17 significant digits that reads back as the same double.
+std::string roundTrip(double value) {
+  char text[32];
+  for (int digits = 15;; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    if (digits == 17 || std::strtod(text, nullptr) == value) return text;
+  }
+}
+
+std::string zeroPadded(int value, int width) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%0*d", width, value);
+  return text;
+}
+
+// "beam_000012": the step's .pvtu is this plus ".pvtu"; its pieces go in a folder of this name.
+std::string stepStem(const std::string& name, int step) { return name + "_" + zeroPadded(step, 6); }
+
+std::string pieceFile(int rank) { return "piece_" + zeroPadded(rank, 4) + ".vtu"; }
+
+// ---------------------------------------------------------------------------------------------
+// Checks and files. Each returns an error message, empty on success, for throwIfAnyRankFailed.
+
+std::string checkFields(const std::vector<VtkField>& fields, std::size_t count, const char* where) {
+  for (const VtkField& field : fields) {
+    if (field.name.empty() || field.components < 1)
+      return std::string("VTK output: a ") + where +
+             " field needs a name and at least one component";
+    if (field.values.size() != count * std::size_t(field.components))
+      return "VTK output: " + std::string(where) + " field '" + field.name + "' has " +
+             std::to_string(field.values.size()) + " values, expected " +
+             std::to_string(count * std::size_t(field.components));
+  }
+  return "";
+}
+
+std::string checkPiece(const VtkPiece& piece, const std::vector<VtkField>& pointData,
+                       const std::vector<VtkField>& cellData) {
+  const std::size_t points = piece.points.size() / 3, cells = piece.tets.size() / 4;
+  if (piece.points.size() % 3 != 0 || piece.tets.size() % 4 != 0)
+    return "VTK output: piece needs 3 coordinates per point and 4 indices per tetrahedron";
+  if (piece.nodeIds.size() != points || piece.owned.size() != points)
+    return "VTK output: piece has " + std::to_string(points) + " points but " +
+           std::to_string(piece.nodeIds.size()) + " node ids and " +
+           std::to_string(piece.owned.size()) + " ownership flags";
+  for (std::int64_t index : piece.tets)
+    if (index < 0 || std::size_t(index) >= points)
+      return "VTK output: tetrahedron vertex " + std::to_string(index) + " is not one of the " +
+             std::to_string(points) + " local points";
+  const std::string message = checkFields(pointData, points, "point");
+  return message.empty() ? checkFields(cellData, cells, "cell") : message;
+}
+
+std::string createDirectory(const fs::path& path) {
+  std::error_code error;
+  fs::create_directories(path, error);
+  if (!error && !fs::is_directory(path, error))
+    error = std::make_error_code(std::errc::not_a_directory);
+  if (error)
+    return "VTK output: cannot create directory '" + path.string() + "': " + error.message();
+  return "";
+}
+
+// A run of bytes of a file to write.
+struct Span {
+  const void* data;
+  std::size_t size;
+};
+
+std::string writeFile(const fs::path& path, const std::vector<Span>& spans) {
+  std::FILE* file = std::fopen(path.c_str(), "wb");
+  if (!file)
+    return "VTK output: cannot open '" + path.string() + "' for writing: " + std::strerror(errno);
+  bool written = true;
+  for (const Span& span : spans) {
+    if (span.size > 0 && std::fwrite(span.data, 1, span.size, file) != span.size) {
+      written = false;
+      break;
+    }
+  }
+  const bool closed = std::fclose(file) == 0;
+  if (!written || !closed)
+    return "VTK output: cannot write '" + path.string() + "': " + std::strerror(errno);
+  return "";
+}
+
+std::string writeText(const fs::path& path, const std::string& text) {
+  return writeFile(path, {{text.data(), text.size()}});
+}
+
+// Writes beside the target, then renames: readers see the old file or the new one, never half.
+std::string replaceFile(const fs::path& path, const std::string& text) {
+  const fs::path temporary = path.string() + ".tmp";
+  const std::string message = writeText(temporary, text);
+  if (!message.empty()) return message;
+  if (std::rename(temporary.c_str(), path.c_str()) != 0)
+    return "VTK output: cannot replace '" + path.string() + "': " + std::strerror(errno);
+  return "";
+}
+
+// ---------------------------------------------------------------------------------------------
+// One piece (.vtu). Its arrays go, raw, in the appended section after the XML: each one a UInt64
+// byte count then its bytes, written straight from the caller's vectors without a copy.
+
+template <class T>
+const char* vtkType() {
+  if constexpr (std::is_same_v<T, double>) return "Float64";
+  if constexpr (std::is_same_v<T, std::int64_t>) return "Int64";
+  if constexpr (std::is_same_v<T, std::int32_t>) return "Int32";
+  if constexpr (std::is_same_v<T, unsigned char>) return "UInt8";
+}
+
+// Name, type and width of an array, as both the .vtu and the .pvtu declare it.
+template <class T>
+std::string arrayAttributes(const std::string& name, int components) {
+  std::string text =
+      std::string("type=\"") + vtkType<T>() + "\" Name=\"" + xmlAttribute(name) + "\"";
+  if (components > 1) text += " NumberOfComponents=\"" + std::to_string(components) + "\"";
+  return text;
+}
+
+// One array of the appended section: how the XML declares it, and where its values are.
+struct Block {
+  std::string attributes;
+  const void* data;
+  std::uint64_t bytes;
+};
+
+template <class T>
+Block block(const std::string& name, int components, const std::vector<T>& values) {
+  return {arrayAttributes<T>(name, components), values.data(), values.size() * sizeof(T)};
+}
+
+void addFields(std::vector<Block>& blocks, const std::vector<VtkField>& fields) {
+  for (const VtkField& field : fields)
+    blocks.push_back(block(field.name, field.components, field.values));
+}
+
+// An element of the piece (PointData, CellData, Points, Cells) and its arrays, in file order.
+struct Section {
+  const char* tag;
+  std::vector<Block> blocks;
+};
+
+// The XML before the appended section: every array declared with its offset into that section.
+std::string pieceHead(std::size_t points, std::size_t cells, const std::vector<Section>& sections) {
+  std::string xml = vtkFileOpening("UnstructuredGrid");
+  xml += "  <UnstructuredGrid>\n    <Piece NumberOfPoints=\"" + std::to_string(points) +
+         "\" NumberOfCells=\"" + std::to_string(cells) + "\">\n";
+  std::uint64_t offset = 0;
+  for (const Section& section : sections) {
+    xml += std::string("      <") + section.tag + ">\n";
+    for (const Block& array : section.blocks) {
+      xml += "        <DataArray " + array.attributes + " format=\"appended\" offset=\"" +
+             std::to_string(offset) + "\"/>\n";
+      offset += sizeof array.bytes + array.bytes;
+    }
+    xml += std::string("      </") + section.tag + ">\n";
+  }
+  xml += "    </Piece>\n  </UnstructuredGrid>\n  <AppendedData encoding=\"raw\">\n   _";
+  return xml;
+}
+
+std::string writePiece(const fs::path& path, const VtkPiece& piece, int rank,
+                       const std::vector<VtkField>& pointData,
+                       const std::vector<VtkField>& cellData) {
+  const std::size_t points = piece.nodeIds.size(), cells = piece.tets.size() / 4;
+  std::vector<unsigned char> ghost(points), types(cells, kVtkTetra);
+  for (std::size_t p = 0; p < points; ++p) ghost[p] = piece.owned[p] ? 0 : kDuplicatePoint;
+  std::vector<std::int64_t> offsets(cells);
+  for (std::size_t c = 0; c < cells; ++c) offsets[c] = 4 * std::int64_t(c + 1);
+  const std::vector<std::int32_t> ranks(cells, rank);
+
+  std::vector<Section> sections = {
+      {"PointData", {block("node_id", 1, piece.nodeIds), block("vtkGhostType", 1, ghost)}},
+      {"CellData", {block("rank", 1, ranks)}},
+      {"Points", {block("Points", 3, piece.points)}},
+      {"Cells",
+       {block("connectivity", 1, piece.tets), block("offsets", 1, offsets),
+        block("types", 1, types)}}};
+  addFields(sections[0].blocks, pointData);
+  addFields(sections[1].blocks, cellData);
+
+  const std::string head = pieceHead(points, cells, sections);
+  const std::string tail = "\n  </AppendedData>\n</VTKFile>\n";
+  std::vector<Span> spans = {{head.data(), head.size()}};
+  for (const Section& section : sections)
+    for (const Block& array : section.blocks) {
+      spans.push_back({&array.bytes, sizeof array.bytes});
+      spans.push_back({array.data, array.bytes});
+    }
+  spans.push_back({tail.data(), tail.size()});
+  return writeFile(path, spans);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The step's index (.pvtu) and the series (.pvd)
+
+void appendFieldDeclarations(std::string& xml, const std::vector<VtkField>& fields) {
+  for (const VtkField& field : fields)
+    xml += "      <PDataArray " + arrayAttributes<double>(field.name, field.components) + "/>\n";
+}
+
+std::string pvtuXml(const std::string& stem, int size, const std::vector<VtkField>& pointData,
+                    const std::vector<VtkField>& cellData) {
+  std::string xml = vtkFileOpening("PUnstructuredGrid");
+  xml += "  <PUnstructuredGrid GhostLevel=\"0\">\n    <PPointData>\n";
+  xml += "      <PDataArray " + arrayAttributes<std::int64_t>("node_id", 1) + "/>\n";
+  xml += "      <PDataArray " + arrayAttributes<unsigned char>("vtkGhostType", 1) + "/>\n";
+  appendFieldDeclarations(xml, pointData);
+  xml += "    </PPointData>\n    <PCellData>\n";
+  xml += "      <PDataArray " + arrayAttributes<std::int32_t>("rank", 1) + "/>\n";
+  appendFieldDeclarations(xml, cellData);
+  xml += "    </PCellData>\n    <PPoints>\n";
+  xml += "      <PDataArray " + arrayAttributes<double>("Points", 3) + "/>\n";
+  xml += "    </PPoints>\n";
+  for (int rank = 0; rank < size; ++rank)
+    xml += "    <Piece Source=\"" + xmlAttribute(stem + "/" + pieceFile(rank)) + "\"/>\n";
+  xml += "  </PUnstructuredGrid>\n</VTKFile>\n";
+  return xml;
+}
+
+std::string pvdDataSet(double time, const std::string& file) {
+  return "    <DataSet timestep=\"" + roundTrip(time) + "\" group=\"\" part=\"0\" file=\"" +
+         xmlAttribute(file) + "\"/>\n";
+}
+
+std::string pvdXml(const std::vector<std::string>& dataSets) {
+  std::string xml = "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\"";
+  xml += std::string(" byte_order=\"") + byteOrder() + "\">\n  <Collection>\n";
+  for (const std::string& dataSet : dataSets) xml += dataSet;
+  xml += "  </Collection>\n</VTKFile>\n";
+  return xml;
+}
+
+}  // namespace
+
+VtkSeriesWriter::VtkSeriesWriter(MPI_Comm comm, std::string prefix) : comm_(comm) {
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+  const fs::path path(std::move(prefix));
+  name_ = path.filename().string();
+  if (name_.empty() || name_ == "." || name_ == "..")
+    throw Error("VTK output: prefix '" + path.string() + "' does not end in a file name");
+  directory_ = path.parent_path().string();
+  pvdPath_ = (path.parent_path() / (name_ + ".pvd")).string();
+  const bool creates = rank_ == 0 && !directory_.empty();
+  throwIfAnyRankFailed(creates ? createDirectory(directory_) : "", comm_);
+}
+
+void VtkSeriesWriter::write(int step, double time, const VtkPiece& piece,
+                            const std::vector<VtkField>& pointData,
+                            const std::vector<VtkField>& cellData) {
+  throwIfAnyRankFailed(checkPiece(piece, pointData, cellData), comm_);
+  const fs::path directory(directory_);
+  const std::string stem = stepStem(name_, step);
+
+  // The step's folder exists before any rank writes in it: the collective check is the barrier.
+  throwIfAnyRankFailed(rank_ == 0 ? createDirectory(directory / stem) : "", comm_);
+  throwIfAnyRankFailed(
+      writePiece(directory / stem / pieceFile(rank_), piece, rank_, pointData, cellData), comm_);
+
+  // Only now that every piece is complete may the index and the series point at them.
+  dataSets_.push_back(pvdDataSet(time, stem + ".pvtu"));
+  std::string message;
+  if (rank_ == 0) {
+    message = writeText(directory / (stem + ".pvtu"), pvtuXml(stem, size_, pointData, cellData));
+    if (message.empty()) message = replaceFile(pvdPath_, pvdXml(dataSets_));
+  }
+  throwIfAnyRankFailed(message, comm_);
+}
+
+}  // namespace eis

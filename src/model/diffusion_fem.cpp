@@ -1,0 +1,52 @@
+#include "eis/model/diffusion_fem.hpp"
+
+namespace eis {
+
+DiffusionFEM::DiffusionFEM(const std::vector<std::array<PetscInt, 4>>& cells,
+                           const std::vector<TetraShape>& shapes, double conductivity)
+    : cells_(cells), shapes_(shapes), conductivity_(conductivity) {}
+
+void DiffusionFEM::addElementFlux(std::size_t cell, const double* u, double factor,
+                                  double* out) const {
+  const auto& g = shapes_[cell].gradients;
+  double grad[3] = {0, 0, 0};
+  for (int a = 0; a < 4; ++a)
+    for (int d = 0; d < 3; ++d) grad[d] += g[a][d] * u[cells_[cell][a]];
+  const double w = factor * conductivity_ * shapes_[cell].volume;
+  for (int a = 0; a < 4; ++a)
+    out[cells_[cell][a]] += w * (g[a][0] * grad[0] + g[a][1] * grad[1] + g[a][2] * grad[2]);
+}
+
+void DiffusionFEM::addForce(const double* u, const double*, double* f) const {
+  for (std::size_t c = 0; c < cells_.size(); ++c) addElementFlux(c, u, -1.0, f);
+}
+
+void DiffusionFEM::addDForce(const double* du, double* df, double kFactor) const {
+  for (std::size_t c = 0; c < cells_.size(); ++c) addElementFlux(c, du, -kFactor, df);
+}
+
+void DiffusionFEM::addKToElementMatrices(double* elementMatrices, double kFactor) const {
+  for (std::size_t c = 0; c < cells_.size(); ++c) {
+    const auto& g = shapes_[c].gradients;
+    const double w = -kFactor * conductivity_ * shapes_[c].volume;
+    for (int a = 0; a < 4; ++a)
+      for (int b = 0; b < 4; ++b)
+        elementMatrices[16 * c + 4 * a + b] +=
+            w * (g[a][0] * g[b][0] + g[a][1] * g[b][1] + g[a][2] * g[b][2]);
+  }
+}
+
+double DiffusionFEM::potentialEnergy(const double* u) const {
+  double energy = 0;
+  for (std::size_t c = 0; c < cells_.size(); ++c) {
+    const auto& g = shapes_[c].gradients;
+    double grad[3] = {0, 0, 0};
+    for (int a = 0; a < 4; ++a)
+      for (int d = 0; d < 3; ++d) grad[d] += g[a][d] * u[cells_[c][a]];
+    energy += 0.5 * conductivity_ * shapes_[c].volume *
+              (grad[0] * grad[0] + grad[1] * grad[1] + grad[2] * grad[2]);
+  }
+  return energy;
+}
+
+}  // namespace eis

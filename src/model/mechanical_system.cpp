@@ -1,0 +1,291 @@
+#include "eis/model/mechanical_system.hpp"
+
+#include "eis/core/error.hpp"
+#include "eis/model/diffusion_fem.hpp"
+#include "eis/model/linear_elastic_fem.hpp"
+
+namespace eis {
+
+namespace {
+
+PetscErrorCode shellMult(Mat A, Vec x, Vec y) {
+  MechanicalSystem* system;
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(A, &system));
+  try {
+    system->applyShell(x, y);
+  } catch (const Error& e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode shellDiagonal(Mat A, Vec d) {
+  MechanicalSystem* system;
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(A, &system));
+  try {
+    system->shellDiagonal(d);
+  } catch (const Error& e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
+  }
+  PetscFunctionReturn(0);
+}
+
+// Rest positions as a local array (3 per local vertex), for the linear FEM's x - x0.
+std::vector<double> restArray(const DistributedMesh& mesh) {
+  std::vector<double> rest;
+  rest.reserve(3 * mesh.numLocalVertices());
+  for (const auto& p : mesh.restCoords()) rest.insert(rest.end(), p.begin(), p.end());
+  return rest;
+}
+
+std::vector<TetraShape> cellShapes(const DistributedMesh& mesh) {
+  std::vector<TetraShape> shapes;
+  shapes.reserve(mesh.cells().size());
+  const auto& p = mesh.restCoords();
+  for (const auto& c : mesh.cells()) shapes.emplace_back(p[c[0]], p[c[1]], p[c[2]], p[c[3]]);
+  return shapes;
+}
+
+}  // namespace
+
+MechanicalSystem::MechanicalSystem(const DistributedMesh& mesh, const Scene& scene,
+                                   const std::vector<int>& fixedGroupTags)
+    : mesh_(mesh),
+      dofs_(mesh.dofsPerNode()),
+      shapes_(cellShapes(mesh)),
+      mass_(mesh.cells(), shapes_, mesh.dofsPerNode(),
+            scene.physics == Physics::Elasticity ? scene.density : scene.capacity, scene.mass),
+      constraint_(mesh, scene.fixedBoxes, fixedGroupTags),
+      matrixFree_(scene.op == OperatorMode::MatrixFree) {
+  if (scene.physics == Physics::Elasticity) {
+    auto elastic = std::make_unique<LinearElasticFEM>(mesh.cells(), shapes_, restArray(mesh),
+                                                      scene.youngModulus, scene.poissonRatio);
+    elastic_ = elastic.get();
+    forceField_ = std::move(elastic);
+    gravity_.assign(scene.gravity.begin(), scene.gravity.end());
+  } else {
+    forceField_ = std::make_unique<DiffusionFEM>(mesh.cells(), shapes_, scene.conductivity);
+  }
+  EIS_CHECK(DMCreateLocalVector(mesh.dm(), &localA_));
+  EIS_CHECK(DMCreateLocalVector(mesh.dm(), &localB_));
+  EIS_CHECK(DMCreateGlobalVector(mesh.dm(), &globalWork_));
+  if (matrixFree_) createShellMatrix();
+  else createAssembledMatrix();
+}
+
+MechanicalSystem::~MechanicalSystem() {
+  MatDestroy(&matrix_);
+  VecDestroy(&localA_);
+  VecDestroy(&localB_);
+  VecDestroy(&globalWork_);
+}
+
+Vec MechanicalSystem::createVector() const {
+  Vec v;
+  EIS_CHECK(DMCreateGlobalVector(mesh_.dm(), &v));
+  EIS_CHECK(VecSetBlockSize(v, dofs_));
+  return v;
+}
+
+void MechanicalSystem::setRestState(Vec x) const {
+  EIS_CHECK(VecZeroEntries(x));
+  if (!elastic_) return;
+  PetscScalar* values;
+  EIS_CHECK(VecGetArray(x, &values));
+  const auto& coords = mesh_.restCoords();
+  for (PetscInt v = 0; v < PetscInt(coords.size()); ++v)
+    if (mesh_.owned()[v])
+      for (int d = 0; d < 3; ++d) values[mesh_.ownedOffset(v) + d] = coords[v][d];
+  EIS_CHECK(VecRestoreArray(x, &values));
+}
+
+void MechanicalSystem::toLocal(Vec global, Vec local) {
+  EIS_CHECK(DMGlobalToLocalBegin(mesh_.dm(), global, INSERT_VALUES, local));
+  EIS_CHECK(DMGlobalToLocalEnd(mesh_.dm(), global, INSERT_VALUES, local));
+}
+
+void MechanicalSystem::computeForce(Vec x, Vec v, Vec f) {
+  toLocal(x, localA_);
+  EIS_CHECK(VecZeroEntries(localB_));
+  const PetscScalar* xl;
+  PetscScalar* fl;
+  EIS_CHECK(VecGetArrayRead(localA_, &xl));
+  EIS_CHECK(VecGetArray(localB_, &fl));
+  // The linear force fields here do not depend on v; it is passed on for the interface's sake.
+  (void)v;
+  forceField_->addForce(xl, nullptr, fl);
+  if (!gravity_.empty()) mass_.addGravity(fl, gravity_.data());
+  EIS_CHECK(VecRestoreArray(localB_, &fl));
+  EIS_CHECK(VecRestoreArrayRead(localA_, &xl));
+  EIS_CHECK(VecZeroEntries(f));
+  EIS_CHECK(DMLocalToGlobal(mesh_.dm(), localB_, ADD_VALUES, f));
+}
+
+void MechanicalSystem::addMBKv(Vec out, double mFactor, double bFactor, double kFactor, Vec v) {
+  (void)bFactor;  // no velocity-dependent force here: B = 0
+  toLocal(v, localA_);
+  EIS_CHECK(VecZeroEntries(localB_));
+  const PetscScalar* vl;
+  PetscScalar* ol;
+  EIS_CHECK(VecGetArrayRead(localA_, &vl));
+  EIS_CHECK(VecGetArray(localB_, &ol));
+  if (mFactor != 0) mass_.addMDx(vl, ol, mFactor);
+  if (kFactor != 0) forceField_->addDForce(vl, ol, kFactor);
+  EIS_CHECK(VecRestoreArray(localB_, &ol));
+  EIS_CHECK(VecRestoreArrayRead(localA_, &vl));
+  EIS_CHECK(VecZeroEntries(globalWork_));
+  EIS_CHECK(DMLocalToGlobal(mesh_.dm(), localB_, ADD_VALUES, globalWork_));
+  EIS_CHECK(VecAXPY(out, 1.0, globalWork_));
+}
+
+void MechanicalSystem::createAssembledMatrix() {
+  const auto& cells = mesh_.cells();
+  const int n = 4 * dofs_;
+  std::vector<PetscInt> rows(cells.size() * n * n), cols(rows.size());
+  std::size_t k = 0;
+  for (const auto& cell : cells)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j, ++k) {
+        rows[k] = mesh_.localOffset(cell[i / dofs_]) + i % dofs_;
+        cols[k] = mesh_.localOffset(cell[j / dofs_]) + j % dofs_;
+      }
+  PetscInt localSize, globalSize;
+  EIS_CHECK(VecGetLocalSize(globalWork_, &localSize));
+  EIS_CHECK(VecGetSize(globalWork_, &globalSize));
+  ISLocalToGlobalMapping l2g;
+  EIS_CHECK(DMGetLocalToGlobalMapping(mesh_.dm(), &l2g));
+  EIS_CHECK(MatCreate(mesh_.comm(), &matrix_));
+  EIS_CHECK(MatSetSizes(matrix_, localSize, localSize, globalSize, globalSize));
+  EIS_CHECK(MatSetBlockSize(matrix_, dofs_));
+  EIS_CHECK(MatSetType(matrix_, MATAIJ));
+  EIS_CHECK(MatSetLocalToGlobalMapping(matrix_, l2g, l2g));
+  EIS_CHECK(MatSetPreallocationCOOLocal(matrix_, PetscCount(rows.size()), rows.data(), cols.data()));
+  // Without B (no velocity-dependent forces yet) every system matrix is symmetric.
+  EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, PETSC_TRUE));
+  EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+}
+
+void MechanicalSystem::createShellMatrix() {
+  PetscInt localSize, globalSize;
+  EIS_CHECK(VecGetLocalSize(globalWork_, &localSize));
+  EIS_CHECK(VecGetSize(globalWork_, &globalSize));
+  EIS_CHECK(MatCreateShell(mesh_.comm(), localSize, localSize, globalSize, globalSize, this, &matrix_));
+  EIS_CHECK(MatShellSetOperation(matrix_, MATOP_MULT, reinterpret_cast<void (*)(void)>(shellMult)));
+  EIS_CHECK(MatShellSetOperation(matrix_, MATOP_GET_DIAGONAL,
+                                 reinterpret_cast<void (*)(void)>(eis::shellDiagonal)));
+  EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, PETSC_TRUE));
+}
+
+Mat MechanicalSystem::systemMatrix(double mFactor, double bFactor, double kFactor) {
+  // The model is linear: the matrix changes only with the factors.
+  if (haveFactors_ && factors_[0] == mFactor && factors_[1] == bFactor && factors_[2] == kFactor)
+    return matrix_;
+  factors_[0] = mFactor;
+  factors_[1] = bFactor;
+  factors_[2] = kFactor;
+  haveFactors_ = true;
+  if (matrixFree_) {
+    // New factors are new values: assembling the shell bumps its state, so the
+    // preconditioner is rebuilt.
+    EIS_CHECK(MatAssemblyBegin(matrix_, MAT_FINAL_ASSEMBLY));
+    EIS_CHECK(MatAssemblyEnd(matrix_, MAT_FINAL_ASSEMBLY));
+  } else {
+    assemble(mFactor, kFactor);
+  }
+  return matrix_;
+}
+
+void MechanicalSystem::assemble(double mFactor, double kFactor) {
+  const double start = MPI_Wtime();
+  const std::size_t blockSize = std::size_t(4 * dofs_) * (4 * dofs_);
+  // Element values live only for this call: memory stays at the matrix's own size.
+  std::vector<PetscScalar> values(mesh_.cells().size() * blockSize, 0.0);
+  mass_.addMToElementMatrices(values.data(), mFactor);
+  forceField_->addKToElementMatrices(values.data(), kFactor);
+  EIS_CHECK(MatSetValuesCOO(matrix_, values.data(), INSERT_VALUES));
+  EIS_CHECK(MatZeroRowsColumnsIS(matrix_, constraint_.rows(), 1.0, nullptr, nullptr));
+  assemblySeconds_ += MPI_Wtime() - start;
+}
+
+void MechanicalSystem::applyShell(Vec x, Vec y) {
+  // y = P A P x + (I - P) x: the fixed unknowns pass through unchanged, as with the identity
+  // rows and columns of the assembled matrix.
+  toLocal(x, localA_);
+  EIS_CHECK(VecZeroEntries(localB_));
+  PetscScalar* xl;
+  PetscScalar* yl;
+  EIS_CHECK(VecGetArray(localA_, &xl));
+  EIS_CHECK(VecGetArray(localB_, &yl));
+  constraint_.projectLocal(xl);
+  mass_.addMDx(xl, yl, factors_[0]);
+  forceField_->addDForce(xl, yl, factors_[2]);
+  EIS_CHECK(VecRestoreArray(localB_, &yl));
+  EIS_CHECK(VecRestoreArray(localA_, &xl));
+  EIS_CHECK(VecZeroEntries(y));
+  EIS_CHECK(DMLocalToGlobal(mesh_.dm(), localB_, ADD_VALUES, y));
+  constraint_.project(y);
+  const PetscScalar* xg;
+  PetscScalar* yg;
+  EIS_CHECK(VecGetArrayRead(x, &xg));
+  EIS_CHECK(VecGetArray(y, &yg));
+  for (auto i : constraint_.ownedDofs()) yg[i] = xg[i];
+  EIS_CHECK(VecRestoreArray(y, &yg));
+  EIS_CHECK(VecRestoreArrayRead(x, &xg));
+}
+
+void MechanicalSystem::shellDiagonal(Vec diagonal) {
+  // The diagonal of each element matrix, summed: no global matrix is ever formed.
+  const std::size_t n = std::size_t(4 * dofs_);
+  std::vector<PetscScalar> values(mesh_.cells().size() * n * n, 0.0);
+  mass_.addMToElementMatrices(values.data(), factors_[0]);
+  forceField_->addKToElementMatrices(values.data(), factors_[2]);
+  EIS_CHECK(VecZeroEntries(localB_));
+  PetscScalar* dl;
+  EIS_CHECK(VecGetArray(localB_, &dl));
+  const auto& cells = mesh_.cells();
+  for (std::size_t c = 0; c < cells.size(); ++c)
+    for (std::size_t i = 0; i < n; ++i)
+      dl[mesh_.localOffset(cells[c][i / dofs_]) + i % dofs_] += values[c * n * n + i * n + i];
+  EIS_CHECK(VecRestoreArray(localB_, &dl));
+  EIS_CHECK(VecZeroEntries(diagonal));
+  EIS_CHECK(DMLocalToGlobal(mesh_.dm(), localB_, ADD_VALUES, diagonal));
+  PetscScalar* d;
+  EIS_CHECK(VecGetArray(diagonal, &d));
+  for (auto i : constraint_.ownedDofs()) d[i] = 1.0;
+  EIS_CHECK(VecRestoreArray(diagonal, &d));
+}
+
+double MechanicalSystem::kineticEnergy(Vec v) {
+  Vec mv;
+  EIS_CHECK(VecDuplicate(v, &mv));
+  EIS_CHECK(VecZeroEntries(mv));
+  addMBKv(mv, 1.0, 0.0, 0.0, v);
+  PetscScalar vmv;
+  EIS_CHECK(VecDot(v, mv, &vmv));
+  EIS_CHECK(VecDestroy(&mv));
+  return 0.5 * vmv;
+}
+
+double MechanicalSystem::potentialEnergy(Vec x) {
+  toLocal(x, localA_);
+  const PetscScalar* xl;
+  EIS_CHECK(VecGetArrayRead(localA_, &xl));
+  double energy = forceField_->potentialEnergy(xl);
+  EIS_CHECK(VecRestoreArrayRead(localA_, &xl));
+  MPI_Allreduce(MPI_IN_PLACE, &energy, 1, MPI_DOUBLE, MPI_SUM, mesh_.comm());
+  return energy;
+}
+
+std::vector<double> MechanicalSystem::vonMisesStress(Vec x) {
+  if (!elastic_) return {};
+  toLocal(x, localA_);
+  const PetscScalar* xl;
+  EIS_CHECK(VecGetArrayRead(localA_, &xl));
+  auto stress = elastic_->vonMisesStress(xl);
+  EIS_CHECK(VecRestoreArrayRead(localA_, &xl));
+  return stress;
+}
+
+}  // namespace eis

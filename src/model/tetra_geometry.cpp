@@ -1,0 +1,30 @@
+#include "eis/model/tetra_geometry.hpp"
+
+#include <cmath>
+
+namespace eis {
+
+namespace {
+Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+Vec3 cross(const Vec3& a, const Vec3& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+double dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+}  // namespace
+
+TetraShape::TetraShape(const Vec3& p0, const Vec3& p1, const Vec3& p2, const Vec3& p3) {
+  const Vec3 e1 = sub(p1, p0), e2 = sub(p2, p0), e3 = sub(p3, p0);
+  const double det = dot(cross(e1, e2), e3);  // 6 x signed volume
+  signedVolume = det / 6;
+  volume = std::fabs(signedVolume);
+  // grad N_1..3 are the rows of the inverse of [e1 e2 e3]; their cofactors are these crosses.
+  // Dividing by the signed determinant keeps them right for either orientation.
+  gradients[1] = cross(e2, e3);
+  gradients[2] = cross(e3, e1);
+  gradients[3] = cross(e1, e2);
+  for (int a = 1; a < 4; ++a)
+    for (double& g : gradients[a]) g /= det;
+  for (int d = 0; d < 3; ++d) gradients[0][d] = -(gradients[1][d] + gradients[2][d] + gradients[3][d]);
+}
+
+}  // namespace eis

@@ -1,0 +1,146 @@
+// Whole runs of the cantilever beam on 1, 2 and 3 ranks: the same final state as one rank, the
+// static solution reached under damping, first-order convergence in h of SOFA's scheme (also with
+// its trapezoidal factor), and matrix-free products that agree with the assembled matrix.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "eis/app/simulation.hpp"
+#include "eis/linalg/linear_solver.hpp"
+#include "eis/model/mechanical_system.hpp"
+
+namespace {
+
+int rankOf(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  return rank;
+}
+
+eis::Scene smallBeam() {
+  eis::Scene scene;
+  scene.boxSize = {4, 1, 1};
+  scene.boxCells = {8, 2, 2};
+  scene.fixedBoxes = {{{0, 0, 0}, {0, 1, 1}}};
+  scene.youngModulus = 1e4;
+  scene.steps = 10;
+  return scene;
+}
+
+// Largest difference over all nodes and components divided by the largest displacement, as
+// DESIGN.md measures agreement; evaluated on rank 0 and shared with every rank.
+double disagreement(const eis::NodalTable& a, const eis::NodalTable& b, const eis::Scene& scene) {
+  double result = 0;
+  if (rankOf(PETSC_COMM_WORLD) == 0) {
+    EXPECT_EQ(a.ids, b.ids);
+    double largestDifference = 0, largestDisplacement = 0;
+    const int nx = scene.boxCells[0], ny = scene.boxCells[1];
+    for (std::size_t n = 0; n < a.ids.size() && n < b.ids.size(); ++n) {
+      const std::int64_t id = a.ids[n];
+      const double p[3] = {double(id % (nx + 1)) * scene.boxSize[0] / nx,
+                           double((id / (nx + 1)) % (ny + 1)) * scene.boxSize[1] / ny,
+                           double(id / ((nx + 1) * (ny + 1))) * scene.boxSize[2] / scene.boxCells[2]};
+      for (int c = 0; c < a.width; ++c) {
+        largestDifference = std::max(largestDifference, std::fabs(a.values[n * a.width + c] - b.values[n * b.width + c]));
+        if (c < 3) largestDisplacement = std::max(largestDisplacement, std::fabs(a.values[n * a.width + c] - p[c]));
+      }
+    }
+    result = largestDifference / largestDisplacement;
+  }
+  MPI_Bcast(&result, 1, MPI_DOUBLE, 0, PETSC_COMM_WORLD);
+  return result;
+}
+
+eis::NodalTable run(const eis::Scene& scene, MPI_Comm comm) {
+  eis::Simulation simulation(scene, comm, nullptr);
+  simulation.run();
+  return simulation.gatherState();
+}
+
+// The reference runs on rank 0 alone, the same scene on every rank of the world.
+eis::NodalTable serialReference(const eis::Scene& scene) {
+  MPI_Comm self;
+  MPI_Comm_split(PETSC_COMM_WORLD, rankOf(PETSC_COMM_WORLD) == 0 ? 0 : MPI_UNDEFINED, 0, &self);
+  eis::NodalTable reference;
+  if (self != MPI_COMM_NULL) {
+    reference = run(scene, self);
+    MPI_Comm_free(&self);
+  }
+  return reference;
+}
+
+class TightSolves : public ::testing::Test {
+protected:
+  void SetUp() override { PetscOptionsSetValue(nullptr, "-ksp_rtol", "1e-13"); }
+  void TearDown() override { PetscOptionsClearValue(nullptr, "-ksp_rtol"); }
+};
+
+TEST_F(TightSolves, EveryRankCountGivesTheSerialFinalState) {
+  eis::Scene scene = smallBeam();
+  scene.rayleighStiffness = 0.01;
+  scene.mass = eis::MassType::Consistent;
+  EXPECT_LT(disagreement(serialReference(scene), run(scene, PETSC_COMM_WORLD), scene), 1e-10);
+}
+
+TEST_F(TightSolves, MatrixFreeAgreesWithAssembled) {
+  eis::Scene scene = smallBeam();
+  scene.rayleighMass = 0.1;
+  const auto assembled = run(scene, PETSC_COMM_WORLD);
+  scene.op = eis::OperatorMode::MatrixFree;
+  EXPECT_LT(disagreement(assembled, run(scene, PETSC_COMM_WORLD), scene), 1e-9);
+}
+
+// Heavy damping and large steps: implicit Euler settles at the static equilibrium K u = M g.
+TEST_F(TightSolves, DampedCantileverSettlesAtTheLinearStaticSolution) {
+  eis::Scene scene = smallBeam();
+  scene.dt = 1.0;
+  scene.steps = 60;
+  scene.rayleighMass = 5;
+  eis::Simulation simulation(scene, PETSC_COMM_WORLD, nullptr);
+  simulation.run();
+
+  auto& system = simulation.system();
+  Vec rest = system.createVector(), zero = system.createVector(), f = system.createVector(),
+      u = system.createVector();
+  system.setRestState(rest);
+  VecZeroEntries(zero);
+  system.computeForce(rest, zero, f);  // at rest only gravity acts: f = M g
+  system.projectResponse(f);
+  eis::LinearSolver linear(PETSC_COMM_WORLD, PCGAMG, rest);
+  linear.solve(system.systemMatrix(0, 0, -1), f, u);  // K u = M g (K the stiffness, -df/dx)
+  Vec moved = system.createVector();
+  VecWAXPY(moved, -1.0, rest, simulation.positions());
+  PetscReal largest, difference;
+  VecNorm(u, NORM_INFINITY, &largest);
+  VecAXPY(moved, -1.0, u);
+  VecNorm(moved, NORM_INFINITY, &difference);
+  EXPECT_GT(largest, 1e-3);
+  EXPECT_LT(difference / largest, 1e-6);
+  for (Vec* v : {&rest, &zero, &f, &u, &moved}) VecDestroy(v);
+}
+
+// Error at t = T against a run with a 64x smaller step: it halves with h, for SOFA's implicit
+// Euler and for its trapezoidal variant alike (x_{n+1} = x_n + h v_{n+1} keeps both first order).
+TEST_F(TightSolves, ErrorFallsAsHToTheFirstPower) {
+  for (bool trapezoidal : {false, true}) {
+    eis::Scene scene = smallBeam();
+    scene.youngModulus = 100;  // soft enough for the trapezoidal variant's h w < 2
+    scene.trapezoidal = trapezoidal;
+    const double T = 0.32, coarse = 0.02;
+    scene.dt = coarse / 64;
+    scene.steps = int(std::lround(T / scene.dt));
+    const auto reference = run(scene, PETSC_COMM_WORLD);
+    double errors[3];
+    for (int level = 0; level < 3; ++level) {
+      scene.dt = coarse / (1 << level);
+      scene.steps = int(std::lround(T / scene.dt));
+      errors[level] = disagreement(reference, run(scene, PETSC_COMM_WORLD), scene);
+    }
+    for (int level = 1; level < 3; ++level)
+      EXPECT_NEAR(errors[level - 1] / errors[level], 2.0, 0.35)
+          << (trapezoidal ? "trapezoidal" : "implicit Euler") << " level " << level;
+  }
+}
+
+}  // namespace

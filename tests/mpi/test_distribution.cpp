@@ -1,0 +1,120 @@
+// The distributed mesh on 1, 2 and 3 ranks: every node owned exactly once with its input id and
+// exact coordinates, cells in input order, refinement numbering, physical groups.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "eis/core/error.hpp"
+#include "eis/mesh/box_mesh.hpp"
+#include "eis/mesh/distributed_mesh.hpp"
+#include "eis/mesh/gmsh_reader.hpp"
+#include "eis/model/tetra_geometry.hpp"
+
+namespace {
+
+int rankOf(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  return rank;
+}
+
+eis::SerialMesh onRankZero(const eis::SerialMesh& mesh) {
+  return rankOf(PETSC_COMM_WORLD) == 0 ? mesh : eis::SerialMesh{};
+}
+
+// Every owned node, gathered on every rank as (id, x, y, z).
+std::vector<std::array<double, 4>> ownedNodes(const eis::DistributedMesh& mesh) {
+  std::vector<double> mine;
+  for (std::size_t v = 0; v < mesh.numLocalVertices(); ++v)
+    if (mesh.owned()[v])
+      mine.insert(mine.end(), {double(mesh.nodeIds()[v]), mesh.restCoords()[v][0],
+                               mesh.restCoords()[v][1], mesh.restCoords()[v][2]});
+  int size;
+  MPI_Comm_size(mesh.comm(), &size);
+  int count = int(mine.size());
+  std::vector<int> counts(size), displs(size);
+  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, mesh.comm());
+  int total = 0;
+  for (int r = 0; r < size; ++r) displs[r] = total, total += counts[r];
+  std::vector<double> all(total);
+  MPI_Allgatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, mesh.comm());
+  std::vector<std::array<double, 4>> nodes;
+  for (int i = 0; i < total; i += 4) nodes.push_back({all[i], all[i + 1], all[i + 2], all[i + 3]});
+  std::sort(nodes.begin(), nodes.end());
+  return nodes;
+}
+
+TEST(Distribution, BoxNodesAreOwnedOnceWithTheirIdsAndCoordinates) {
+  const auto box = eis::makeBoxMesh({4, 1, 1}, {8, 2, 3});
+  const eis::DistributedMesh mesh(PETSC_COMM_WORLD, onRankZero(box), 3, 0);
+  EXPECT_EQ(mesh.numGlobalVertices(), std::int64_t(box.nodes.size()));
+  const auto nodes = ownedNodes(mesh);
+  ASSERT_EQ(nodes.size(), box.nodes.size());
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    EXPECT_EQ(nodes[n][0], double(n));
+    for (int d = 0; d < 3; ++d) EXPECT_EQ(nodes[n][d + 1], box.nodes[n][d]);
+  }
+  long cells = long(mesh.cells().size()), total = 0;
+  MPI_Allreduce(&cells, &total, 1, MPI_LONG, MPI_SUM, PETSC_COMM_WORLD);
+  EXPECT_EQ(total, long(box.tets.size()));
+}
+
+TEST(Distribution, CellsKeepTheInputVertexOrder) {
+  const auto box = eis::makeBoxMesh({1, 1, 1}, {2, 2, 2});
+  const eis::DistributedMesh mesh(PETSC_COMM_WORLD, onRankZero(box), 1, 0);
+  // Rebuild each local cell as input node ids and look it up in the input (same order).
+  std::set<std::array<std::int64_t, 4>> input(box.tets.begin(), box.tets.end());
+  for (const auto& cell : mesh.cells()) {
+    std::array<std::int64_t, 4> ids{};
+    for (int k = 0; k < 4; ++k) ids[k] = mesh.nodeIds()[cell[k]];
+    EXPECT_TRUE(input.count(ids)) << ids[0] << " " << ids[1] << " " << ids[2] << " " << ids[3];
+  }
+}
+
+TEST(Distribution, RefinementNumbersNewNodesAfterTheInputSortedByCoordinates) {
+  const auto box = eis::makeBoxMesh({2, 1, 1}, {2, 1, 1});
+  const eis::DistributedMesh mesh(PETSC_COMM_WORLD, onRankZero(box), 3, 1);
+  // Regular refinement of the tetrahedra adds a node at the middle of every edge.
+  const auto nodes = ownedNodes(mesh);
+  ASSERT_EQ(mesh.numGlobalVertices(), std::int64_t(nodes.size()));
+  const std::size_t inputNodes = box.nodes.size();
+  for (std::size_t n = 0; n < nodes.size(); ++n) EXPECT_EQ(nodes[n][0], double(n));
+  for (std::size_t n = 0; n < inputNodes; ++n)
+    for (int d = 0; d < 3; ++d) EXPECT_EQ(nodes[n][d + 1], box.nodes[n][d]);
+  for (std::size_t n = inputNodes + 1; n < nodes.size(); ++n)
+    EXPECT_TRUE(std::lexicographical_compare(nodes[n - 1].begin() + 1, nodes[n - 1].end(),
+                                             nodes[n].begin() + 1, nodes[n].end()));
+  double volume = 0;
+  for (const auto& c : mesh.cells())
+    volume += eis::TetraShape(mesh.restCoords()[c[0]], mesh.restCoords()[c[1]],
+                              mesh.restCoords()[c[2]], mesh.restCoords()[c[3]]).volume;
+  MPI_Allreduce(MPI_IN_PLACE, &volume, 1, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
+  EXPECT_NEAR(volume, 2.0, 1e-12);
+  long cells = long(mesh.cells().size());
+  MPI_Allreduce(MPI_IN_PLACE, &cells, 1, MPI_LONG, MPI_SUM, PETSC_COMM_WORLD);
+  EXPECT_EQ(cells, 8 * long(box.tets.size()));
+}
+
+TEST(Distribution, PhysicalGroupsSelectTheirNodesOnEveryRank) {
+  eis::SerialMesh serial;
+  if (rankOf(PETSC_COMM_WORLD) == 0) serial = eis::readGmsh(std::string(EIS_MESH_DIR) + "/beam_v41_binary.msh");
+  const eis::DistributedMesh mesh(PETSC_COMM_WORLD, serial, 3, 0);
+  const int clamp = mesh.findGroup("clamp");
+  long count = 0;
+  for (auto v : mesh.groupVertices(clamp)) {
+    EXPECT_EQ(mesh.restCoords()[v][0], 0.0);
+    count += mesh.owned()[v];
+  }
+  long expected = 0;
+  for (std::size_t v = 0; v < mesh.numLocalVertices(); ++v)
+    expected += mesh.owned()[v] && mesh.restCoords()[v][0] == 0.0;
+  MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_LONG, MPI_SUM, PETSC_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &expected, 1, MPI_LONG, MPI_SUM, PETSC_COMM_WORLD);
+  EXPECT_EQ(count, expected);
+  EXPECT_GT(count, 0);
+  EXPECT_EQ(mesh.findGroup(std::to_string(clamp)), clamp);
+  EXPECT_THROW(mesh.findGroup("no-such-group"), eis::Error);
+}
+
+}  // namespace

@@ -1,0 +1,476 @@
+// Scene options: defaults, config file and command line, validation, PETSc routing, --help and
+// describe(). The list of keys below is written independently of src/io/scene.cpp, so a key
+// missing from either side fails a test.
+#include "eis/io/scene.hpp"
+
+#include "eis/core/error.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using eis::Scene;
+using Args = std::vector<std::string>;
+using Vec3 = std::array<double, 3>;
+
+// parseCommandLine on {"euler-implicit", args...}.
+eis::CommandLine parse(const Args& args) {
+  std::vector<const char*> argv{"euler-implicit"};
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  return eis::parseCommandLine(static_cast<int>(argv.size()), argv.data());
+}
+
+// The message of the eis::Error that parsing throws; empty when parsing succeeds.
+std::string errorOf(const Args& args) {
+  try {
+    parse(args);
+  } catch (const eis::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool startsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+// A config file in the temporary directory, removed when the test ends.
+class IniFile {
+public:
+  explicit IniFile(const std::string& contents) : path_(uniquePath()) {
+    std::ofstream(path_) << contents;
+  }
+  ~IniFile() { std::filesystem::remove(path_); }
+  std::string path() const { return path_.string(); }
+
+private:
+  static std::filesystem::path uniquePath() {
+    static int counter = 0;
+    const std::string name = "eis_test_scene_" + std::to_string(getpid()) + "_" +
+                             std::to_string(counter++) + ".ini";
+    return std::filesystem::temp_directory_path() / name;
+  }
+  std::filesystem::path path_;
+};
+
+// One key of DESIGN.md's table, a valid value for it (not the default where there is a choice),
+// and how that value shows in the Scene.
+struct KeyCase {
+  std::string key;
+  std::string value;
+  std::function<void(const Scene&)> check;
+  Args needs = {};  // other options that this value requires
+};
+
+std::vector<KeyCase> allKeys() {
+  return {
+      {"mesh.file", "beam.msh", [](const Scene& s) { EXPECT_EQ(s.meshFile, "beam.msh"); }},
+      {"mesh.box-size", "5 2 3", [](const Scene& s) { EXPECT_EQ(s.boxSize, (Vec3{5, 2, 3})); }},
+      {"mesh.box-cells", "7,8,9",
+       [](const Scene& s) { EXPECT_EQ(s.boxCells, (std::array<int, 3>{7, 8, 9})); }},
+      {"mesh.refine", "2", [](const Scene& s) { EXPECT_EQ(s.refine, 2); }},
+      {"physics.type", "diffusion",
+       [](const Scene& s) { EXPECT_EQ(s.physics, eis::Physics::Diffusion); },
+       {"--solver.first-order=true"}},
+      {"material.model", "linear", [](const Scene& s) { EXPECT_EQ(s.materialModel, "linear"); }},
+      {"material.young-modulus", "2.5e6",
+       [](const Scene& s) { EXPECT_EQ(s.youngModulus, 2.5e6); }},
+      {"material.poisson-ratio", "0.45", [](const Scene& s) { EXPECT_EQ(s.poissonRatio, 0.45); }},
+      {"material.density", "1000", [](const Scene& s) { EXPECT_EQ(s.density, 1000); }},
+      {"material.conductivity", "0.5", [](const Scene& s) { EXPECT_EQ(s.conductivity, 0.5); }},
+      {"material.capacity", "4", [](const Scene& s) { EXPECT_EQ(s.capacity, 4); }},
+      {"mass.type", "consistent",
+       [](const Scene& s) { EXPECT_EQ(s.mass, eis::MassType::Consistent); }},
+      {"load.gravity", "0 0 -9.8",
+       [](const Scene& s) { EXPECT_EQ(s.gravity, (Vec3{0, 0, -9.8})); }},
+      {"constraint.fixed-box", "1 2 3 0 5 6",
+       [](const Scene& s) {
+         ASSERT_EQ(s.fixedBoxes.size(), 1u);
+         EXPECT_EQ(s.fixedBoxes[0].min, (Vec3{0, 2, 3}));
+         EXPECT_EQ(s.fixedBoxes[0].max, (Vec3{1, 5, 6}));
+       }},
+      {"constraint.fixed-group", "clamp",
+       [](const Scene& s) {
+         EXPECT_EQ(s.fixedGroups, Args{"clamp"});
+         EXPECT_TRUE(s.fixedBoxes.empty());
+       }},
+      {"solver.dt", "0.005", [](const Scene& s) { EXPECT_EQ(s.dt, 0.005); }},
+      {"solver.steps", "7", [](const Scene& s) { EXPECT_EQ(s.steps, 7); }},
+      {"solver.rayleigh-mass", "0.1", [](const Scene& s) { EXPECT_EQ(s.rayleighMass, 0.1); }},
+      {"solver.rayleigh-stiffness", "0.2",
+       [](const Scene& s) { EXPECT_EQ(s.rayleighStiffness, 0.2); }},
+      {"solver.vdamping", "3", [](const Scene& s) { EXPECT_EQ(s.vdamping, 3); }},
+      {"solver.first-order", "true", [](const Scene& s) { EXPECT_TRUE(s.firstOrder); }},
+      {"solver.trapezoidal", "yes", [](const Scene& s) { EXPECT_TRUE(s.trapezoidal); }},
+      {"solver.compute-residual", "on", [](const Scene& s) { EXPECT_TRUE(s.computeResidual); }},
+      {"solver.newton", "linearized",
+       [](const Scene& s) { EXPECT_EQ(s.newton, eis::NewtonMode::Linearized); }},
+      {"solver.operator", "matrix-free",
+       [](const Scene& s) { EXPECT_EQ(s.op, eis::OperatorMode::MatrixFree); }},
+      {"initial.state", "start.csv",
+       [](const Scene& s) { EXPECT_EQ(s.initialState, "start.csv"); }},
+      {"output.final-state", "final.csv",
+       [](const Scene& s) { EXPECT_EQ(s.finalState, "final.csv"); }},
+      {"output.history", "history.csv",
+       [](const Scene& s) { EXPECT_EQ(s.history, "history.csv"); }},
+      {"output.vtk", "out/beam", [](const Scene& s) { EXPECT_EQ(s.vtk, "out/beam"); }},
+      {"output.every", "5", [](const Scene& s) { EXPECT_EQ(s.outputEvery, 5); }},
+  };
+}
+
+// "[section]\nkey = value\n" for a "section.key".
+std::string iniLine(const std::string& key, const std::string& value) {
+  const std::size_t dot = key.find('.');
+  return "[" + key.substr(0, dot) + "]\n" + key.substr(dot + 1) + " = " + value + "\n";
+}
+
+// The "section.key" names that describe() prints, given or commented out as absent.
+std::set<std::string> describedKeys(const std::string& ini) {
+  std::set<std::string> keys;
+  std::istringstream in(ini);
+  std::string section;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    if (line.front() == '[') {
+      section = line.substr(1, line.size() - 2);
+      continue;
+    }
+    if (startsWith(line, "# ")) line = line.substr(2);
+    keys.insert(section + "." + line.substr(0, line.find(" = ")));
+  }
+  return keys;
+}
+
+TEST(Scene, DefaultsMatchTheDesign) {
+  const eis::CommandLine cl = parse({});
+  EXPECT_FALSE(cl.help);
+  EXPECT_FALSE(cl.version);
+  EXPECT_TRUE(cl.petscArgs.empty());
+  const Scene& s = cl.scene;
+  EXPECT_EQ(s.meshFile, "");
+  EXPECT_EQ(s.boxSize, (Vec3{10, 1, 1}));
+  EXPECT_EQ(s.boxCells, (std::array<int, 3>{20, 4, 4}));
+  EXPECT_EQ(s.refine, 0);
+  EXPECT_EQ(s.physics, eis::Physics::Elasticity);
+  EXPECT_EQ(s.materialModel, "linear");
+  EXPECT_EQ(s.youngModulus, 1e5);
+  EXPECT_EQ(s.poissonRatio, 0.3);
+  EXPECT_EQ(s.density, 1);
+  EXPECT_EQ(s.conductivity, 1);
+  EXPECT_EQ(s.capacity, 1);
+  EXPECT_EQ(s.mass, eis::MassType::Lumped);
+  EXPECT_EQ(s.gravity, (Vec3{0, -9.81, 0}));
+  ASSERT_EQ(s.fixedBoxes.size(), 1u);
+  EXPECT_EQ(s.fixedBoxes[0].min, (Vec3{0, 0, 0}));
+  EXPECT_EQ(s.fixedBoxes[0].max, (Vec3{0, 1, 1}));
+  EXPECT_TRUE(s.fixedGroups.empty());
+  EXPECT_EQ(s.dt, 0.01);
+  EXPECT_EQ(s.steps, 100);
+  EXPECT_EQ(s.rayleighMass, 0);
+  EXPECT_EQ(s.rayleighStiffness, 0);
+  EXPECT_EQ(s.vdamping, 0);
+  EXPECT_FALSE(s.firstOrder);
+  EXPECT_FALSE(s.trapezoidal);
+  EXPECT_FALSE(s.computeResidual);
+  EXPECT_EQ(s.newton, eis::NewtonMode::Linearized);
+  EXPECT_EQ(s.op, eis::OperatorMode::Assembled);
+  EXPECT_EQ(s.initialState, "");
+  EXPECT_EQ(s.finalState, "");
+  EXPECT_EQ(s.history, "");
+  EXPECT_EQ(s.vtk, "");
+  EXPECT_EQ(s.outputEvery, 1);
+}
+
+TEST(Scene, EveryKeyFromTheCommandLine) {
+  for (const KeyCase& c : allKeys()) {
+    SCOPED_TRACE(c.key);
+    Args adjacent = c.needs, separate = c.needs;
+    adjacent.push_back("--" + c.key + "=" + c.value);
+    separate.insert(separate.end(), {"--" + c.key, c.value});
+    c.check(parse(adjacent).scene);
+    c.check(parse(separate).scene);
+  }
+}
+
+TEST(Scene, EveryKeyFromTheConfigFile) {
+  for (const KeyCase& c : allKeys()) {
+    SCOPED_TRACE(c.key);
+    const IniFile ini(iniLine(c.key, c.value));
+    Args args = c.needs;
+    args.insert(args.end(), {"--config", ini.path()});
+    c.check(parse(args).scene);
+  }
+}
+
+TEST(Scene, EveryTestValueChangesTheScene) {
+  // Guards the tests above: a value equal to the default would prove nothing. material.model
+  // and solver.newton have one implemented value only, which is the default.
+  for (const KeyCase& c : allKeys()) {
+    if (c.key == "material.model" || c.key == "solver.newton") continue;
+    SCOPED_TRACE(c.key);
+    Args args = c.needs;
+    const std::string before = eis::describe(parse(args).scene);
+    args.push_back("--" + c.key + "=" + c.value);
+    EXPECT_NE(eis::describe(parse(args).scene), before);
+  }
+}
+
+TEST(Scene, CommandLineWinsOverTheConfigFile) {
+  const IniFile ini("[solver]\ndt = 0.1\nsteps = 5\n[mesh]\nbox-size = 4 2 2\n");
+  for (const Args& args : {Args{"--config", ini.path(), "--solver.dt=0.2"},
+                           Args{"--solver.dt", "0.2", "--config=" + ini.path()}}) {
+    const Scene s = parse(args).scene;
+    EXPECT_EQ(s.dt, 0.2);
+    EXPECT_EQ(s.steps, 5);
+    EXPECT_EQ(s.boxSize, (Vec3{4, 2, 2}));
+  }
+}
+
+TEST(Scene, AnEmptyValueOnTheCommandLineClearsAPathOfTheFile) {
+  const IniFile ini("[output]\nvtk = out/beam\nhistory = history.csv\n");
+  const Scene s = parse({"--config", ini.path(), "--output.vtk="}).scene;
+  EXPECT_EQ(s.vtk, "");
+  EXPECT_EQ(s.history, "history.csv");
+}
+
+TEST(Scene, RepeatableKeysOnTheCommandLineReplaceTheFiles) {
+  const IniFile ini(
+      "[constraint]\nfixed-box = 0 0 0 1 1 1\nfixed-box = 9 0 0 10 1 1\nfixed-group = clamp\n");
+  const Scene fromFile = parse({"--config", ini.path()}).scene;
+  ASSERT_EQ(fromFile.fixedBoxes.size(), 2u);
+  EXPECT_EQ(fromFile.fixedBoxes[1].min, (Vec3{9, 0, 0}));
+  EXPECT_EQ(fromFile.fixedGroups, Args{"clamp"});
+
+  const Scene s = parse({"--config", ini.path(), "--constraint.fixed-box=5 0 0 6 1 1",
+                         "--constraint.fixed-box", "7 0 0 8 1 1"})
+                      .scene;
+  ASSERT_EQ(s.fixedBoxes.size(), 2u);
+  EXPECT_EQ(s.fixedBoxes[0].min, (Vec3{5, 0, 0}));
+  EXPECT_EQ(s.fixedBoxes[1].max, (Vec3{8, 1, 1}));
+  EXPECT_EQ(s.fixedGroups, Args{"clamp"});  // a different key: the file's occurrences stay
+}
+
+TEST(Scene, VectorsAcceptSpacesAndCommas) {
+  for (const std::string text : {"3 2 1", "3,2,1", "3, 2, 1", " 3  2\t1 "}) {
+    SCOPED_TRACE(text);
+    EXPECT_EQ(parse({"--mesh.box-size=" + text}).scene.boxSize, (Vec3{3, 2, 1}));
+    const IniFile ini(iniLine("mesh.box-size", text));
+    EXPECT_EQ(parse({"--config", ini.path()}).scene.boxSize, (Vec3{3, 2, 1}));
+  }
+  EXPECT_EQ(parse({"--mesh.box-size=1e1 2E0 .5"}).scene.boxSize, (Vec3{10, 2, 0.5}));
+}
+
+TEST(Scene, BadValuesNameTheKeyAndTheValue) {
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"solver.dt", "-1"},
+      {"solver.dt", "0"},
+      {"solver.dt", "1e5x"},
+      {"solver.dt", "nan"},
+      {"solver.dt", "inf"},
+      {"solver.dt", "-inf"},
+      {"solver.dt", "1e999"},
+      {"solver.dt", "0.1 0.2"},
+      {"solver.dt", ""},
+      {"solver.steps", "-1"},
+      {"solver.steps", "2.5"},
+      {"solver.steps", "99999999999"},
+      {"material.young-modulus", "0"},
+      {"material.poisson-ratio", "0.5"},
+      {"material.poisson-ratio", "-1"},
+      {"material.poisson-ratio", "x"},
+      {"material.density", "-2"},
+      {"material.conductivity", "0"},
+      {"material.capacity", "0"},
+      {"mesh.refine", "-1"},
+      {"mesh.box-cells", "20 0 4"},
+      {"mesh.box-cells", "20 4"},
+      {"mesh.box-cells", "20 4.5 4"},
+      {"mesh.box-size", "10 0 1"},
+      {"mesh.box-size", "10 1"},
+      {"mesh.box-size", "10 1 1 1"},
+      {"mesh.box-size", "10;1;1"},
+      {"load.gravity", "0 x 0"},
+      {"load.gravity", "0 nan 0"},
+      {"solver.rayleigh-mass", "-1"},
+      {"solver.rayleigh-stiffness", "-0.1"},
+      {"solver.vdamping", "-1"},
+      {"output.every", "0"},
+      {"constraint.fixed-box", "0 0 0 1 1"},
+      {"constraint.fixed-group", ""},
+      {"solver.first-order", "maybe"},
+      {"physics.type", "fluid"},
+      {"mass.type", "heavy"},
+      {"solver.operator", "magic"},
+      {"material.model", "foo"},
+      {"solver.newton", "foo"},
+  };
+  for (const auto& [key, value] : bad) {
+    SCOPED_TRACE(key + " = " + value);
+    const std::string fromCommandLine = errorOf({"--" + key + "=" + value});
+    EXPECT_TRUE(startsWith(fromCommandLine, key + " = " + value)) << fromCommandLine;
+    const IniFile ini(iniLine(key, value));
+    const std::string fromFile = errorOf({"--config", ini.path()});
+    EXPECT_TRUE(startsWith(fromFile, key + " = ")) << fromFile;
+  }
+  EXPECT_EQ(errorOf({"--solver.dt=-1"}), "solver.dt = -1: must be > 0");
+  EXPECT_EQ(errorOf({"--solver.dt=1e5x"}), "solver.dt = 1e5x: '1e5x' is not a finite number");
+  EXPECT_EQ(errorOf({"--mesh.box-size=10 1"}), "mesh.box-size = 10 1: expected 3 numbers, got 2");
+  EXPECT_EQ(errorOf({"--solver.steps=1e3"}), "solver.steps = 1e3: '1e3' is not an integer");
+}
+
+TEST(Scene, PlannedFeaturesAreRejected) {
+  for (const std::string model : {"corotational", "stvk", "neohookean"})
+    EXPECT_EQ(errorOf({"--material.model=" + model}),
+              "material.model = " + model + " is not implemented yet (planned)");
+  EXPECT_EQ(errorOf({"--solver.newton=full"}),
+            "solver.newton = full is not implemented yet (planned)");
+}
+
+TEST(Scene, UnknownKeysAreErrors) {
+  EXPECT_EQ(errorOf({"--solver.foo=1"}), "unknown option --solver.foo");
+  EXPECT_EQ(errorOf({"--solver.foo", "1"}), "unknown option --solver.foo");
+  EXPECT_EQ(errorOf({"--solver.d=1"}), "unknown option --solver.d");  // no abbreviations
+  EXPECT_EQ(errorOf({"--dt=1"}), "unknown option --dt");
+
+  const IniFile unknownKey("[solver]\nfoo = 1\n");
+  EXPECT_EQ(errorOf({"--config", unknownKey.path()}),
+            "config file " + unknownKey.path() + ": unknown key solver.foo");
+  const IniFile unknownSection("[mesh]\nrefine = 1\n[solvers]\ndt = 1\n");
+  EXPECT_EQ(errorOf({"--config", unknownSection.path()}),
+            "config file " + unknownSection.path() + ": unknown key solvers.dt");
+}
+
+TEST(Scene, MalformedCommandLinesAreErrors) {
+  const std::string missing = errorOf({"--config", "/nonexistent/scene.ini"});
+  EXPECT_NE(missing.find("/nonexistent/scene.ini"), std::string::npos) << missing;
+  EXPECT_TRUE(startsWith(errorOf({"--solver.dt=1", "--solver.dt=2"}), "solver.dt"));
+  EXPECT_NE(errorOf({"--solver.dt"}).find("--solver.dt"), std::string::npos);
+  EXPECT_NE(errorOf({"--config"}).find("--config"), std::string::npos);
+  EXPECT_EQ(errorOf({"--config=a.ini", "--config", "b.ini"}), "--config: given more than once");
+  EXPECT_EQ(errorOf({"--help=1"}), "--help: takes no value");
+  EXPECT_EQ(errorOf({"--"}), "unknown option --");
+  const std::string directory = std::filesystem::temp_directory_path().string();
+  EXPECT_EQ(errorOf({"--config", directory}), "config file " + directory + ": cannot be opened");
+  EXPECT_NE(errorOf({"scene.ini"}).find("scene.ini"), std::string::npos);
+  EXPECT_NE(errorOf({"-log_view", "x", "y"}).find("'y'"), std::string::npos);
+
+  const IniFile duplicate("[solver]\ndt = 1\ndt = 2\n");
+  EXPECT_TRUE(startsWith(errorOf({"--config", duplicate.path()}), "solver.dt"));
+}
+
+TEST(Scene, PetscOptionsAreRoutedWithTheirValues) {
+  const eis::CommandLine cl =
+      parse({"-ksp_rtol", "1e-10", "--solver.dt=0.5", "-log_view", "-pc_type", "gamg"});
+  EXPECT_EQ(cl.petscArgs, (Args{"-ksp_rtol", "1e-10", "-log_view", "-pc_type", "gamg"}));
+  EXPECT_EQ(cl.scene.dt, 0.5);
+
+  const eis::CommandLine negative = parse({"-mat_shift", "-1e-3", "-ksp_gmres_restart", "-1",
+                                           "-log_view", "-ksp_monitor", "--solver.steps", "3"});
+  EXPECT_EQ(negative.petscArgs,
+            (Args{"-mat_shift", "-1e-3", "-ksp_gmres_restart", "-1", "-log_view", "-ksp_monitor"}));
+  EXPECT_EQ(negative.scene.steps, 3);
+
+  // The value of one of our options is ours even when it starts with a dash.
+  const eis::CommandLine ours = parse({"--load.gravity", "-1,0,0", "--solver.dt", "1e-3"});
+  EXPECT_TRUE(ours.petscArgs.empty());
+  EXPECT_EQ(ours.scene.gravity, (Vec3{-1, 0, 0}));
+  EXPECT_EQ(ours.scene.dt, 1e-3);
+}
+
+TEST(Scene, DefaultFixedBoxOnlyForTheBuiltInBoxWithoutConstraints) {
+  auto boxes = [](const Args& args) { return parse(args).scene.fixedBoxes; };
+  const std::vector<eis::Box> scaled = boxes({"--mesh.box-size=5 2 3"});
+  ASSERT_EQ(scaled.size(), 1u);
+  EXPECT_EQ(scaled[0].min, (Vec3{0, 0, 0}));
+  EXPECT_EQ(scaled[0].max, (Vec3{0, 2, 3}));
+  EXPECT_TRUE(scaled[0].contains({0, 2, 3}));
+  EXPECT_FALSE(scaled[0].contains({1e-12, 1, 1}));
+
+  const IniFile ini("[mesh]\nbox-size = 6 4 5\n");
+  const std::vector<eis::Box> fromFile = boxes({"--config", ini.path()});
+  ASSERT_EQ(fromFile.size(), 1u);
+  EXPECT_EQ(fromFile[0].max, (Vec3{0, 4, 5}));
+
+  EXPECT_TRUE(boxes({"--mesh.file=beam.msh"}).empty());
+  EXPECT_TRUE(boxes({"--constraint.fixed-group=clamp"}).empty());
+  const std::vector<eis::Box> given = boxes({"--constraint.fixed-box=1 1 1 0 0 0"});
+  ASSERT_EQ(given.size(), 1u);
+  EXPECT_EQ(given[0].min, (Vec3{0, 0, 0}));
+  EXPECT_EQ(given[0].max, (Vec3{1, 1, 1}));
+}
+
+TEST(Scene, DiffusionRequiresFirstOrder) {
+  EXPECT_EQ(errorOf({"--physics.type=diffusion"}),
+            "physics.type = diffusion requires solver.first-order = true");
+  EXPECT_EQ(errorOf({"--physics.type=diffusion", "--solver.first-order=false"}),
+            "physics.type = diffusion requires solver.first-order = true");
+  EXPECT_EQ(parse({"--physics.type=diffusion", "--solver.first-order=1"}).scene.physics,
+            eis::Physics::Diffusion);
+}
+
+TEST(Scene, BooleansAcceptTheUsualWords) {
+  for (const std::string yes : {"true", "1", "yes", "on", "True"})
+    EXPECT_TRUE(parse({"--solver.trapezoidal=" + yes}).scene.trapezoidal) << yes;
+  for (const std::string no : {"false", "0", "no", "off"})
+    EXPECT_FALSE(parse({"--solver.trapezoidal=" + no}).scene.trapezoidal) << no;
+}
+
+TEST(Scene, HelpAndVersionFlags) {
+  EXPECT_TRUE(parse({"--help"}).help);
+  EXPECT_TRUE(parse({"--version"}).version);
+  EXPECT_TRUE(parse({"--help", "--solver.dt=-1", "-log_view"}).help);  // no scene is read
+  EXPECT_EQ(parse({"--help", "-log_view"}).petscArgs, Args{"-log_view"});
+}
+
+TEST(Scene, HelpMentionsEveryKeyAndTheDocumentedFacts) {
+  const std::string help = eis::helpText();
+  for (const KeyCase& c : allKeys())
+    EXPECT_NE(help.find("--" + c.key + "="), std::string::npos) << c.key;
+  for (const std::string fact :
+       {"mpiexec -n N euler-implicit [--config scene.ini] [--section.key=value ...] "
+        "[PETSc options]",
+        "--config FILE", "--help", "--version", "-options_left", "-ksp_type", "-pc_type",
+        "CG + GAMG", "Jacobi", "trapezoidalScheme", "FIRST order", "h w < 2", "||r||", "r.r",
+        "DiagonalMass", "density*volume/4", "MeshMatrixMass", "f = M g", "BoxROI",
+        "FixedProjectiveConstraint", "id,x,y,z,vx,vy,vz", "id,u,du",
+        "step,time,wall_seconds,linear_iterations,\n      nonlinear_iterations,residual,"
+        "kinetic_energy,elastic_energy",
+        "PVTU", "rank", "von Mises", "default: 0.01", "default: 20 4 4", "default: 0 -9.81 0",
+        "default: lumped", "default: 0 0 0 0 LY LZ"})
+    EXPECT_NE(help.find(fact), std::string::npos) << fact;
+}
+
+TEST(Scene, DescribeListsEveryKey) {
+  std::set<std::string> expected;
+  for (const KeyCase& c : allKeys()) expected.insert(c.key);
+  EXPECT_EQ(describedKeys(eis::describe(parse({}).scene)), expected);
+  EXPECT_EQ(describedKeys(eis::describe(parse({"--mesh.file=a.msh"}).scene)), expected);
+}
+
+TEST(Scene, DescribeReadsBackAsTheSameScene) {
+  const Scene original =
+      parse({"--solver.dt=0.30000000000000004", "--material.young-modulus=123456.789e3",
+             "--constraint.fixed-box=0 0 0 1 1 1", "--constraint.fixed-box=2 0 0 3 1 1",
+             "--constraint.fixed-group=7", "--physics.type=diffusion", "--solver.first-order=on",
+             "--output.vtk=out/run", "--load.gravity=0.1 -0.2 1e-300"})
+          .scene;
+  const std::string text = eis::describe(original);
+  const IniFile ini(text);
+  const Scene reread = parse({"--config", ini.path()}).scene;
+  EXPECT_EQ(eis::describe(reread), text);
+  EXPECT_EQ(reread.dt, 0.1 + 0.2);
+  EXPECT_EQ(reread.gravity, (Vec3{0.1, -0.2, 1e-300}));
+  EXPECT_EQ(reread.fixedBoxes.size(), 2u);
+  EXPECT_NE(text.find("[solver]\n"), std::string::npos);
+  EXPECT_NE(text.find("dt = 0.30000000000000004\n"), std::string::npos);
+}
+
+}  // namespace
