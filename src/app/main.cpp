@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
   eis::CommandLine commandLine;
   std::string parseError;
   try {
-    commandLine = eis::parseCommandLine(argc - 1, argv + 1);
+    commandLine = eis::parseCommandLine(argc, argv);
   } catch (const eis::Error& e) {
     parseError = e.what();
   }

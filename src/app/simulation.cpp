@@ -160,9 +160,10 @@ void Simulation::run() {
     } catch (const Error& e) {
       // The step failed before touching x and v: they still hold the last good state.
       writeFinalOutputs();
-      throw Error("step " + std::to_string(step) + " (t = " + std::to_string(step * scene_.dt) +
-                  "): " + e.what() + "; the state of step " + std::to_string(step - 1) +
-                  " was written to the configured outputs");
+      char where[64];
+      std::snprintf(where, sizeof where, "step %d (t = %g): ", step, step * scene_.dt);
+      throw Error(where + std::string(e.what()) + "; the state of step " +
+                  std::to_string(step - 1) + " was written to the configured outputs");
     }
     const double wall = MPI_Wtime() - stepStart;
     const double time = step * scene_.dt;

@@ -524,20 +524,21 @@ const char* const kUsage =
     "  --version       print the version and exit\n";
 
 const char* const kNotes =
-    "The step (SOFA EulerImplicitSolver, linearized, second order system):\n"
-    "    ((1 + h rm) M - h (h + rs) K) dv = h (f(x_n) - rm M v_n + (h + rs) K v_n)\n"
-    "    v_{n+1} = v_n + dv,   x_{n+1} = x_n + h v_{n+1}\n"
+    "The step (SOFA EulerImplicitSolver, linearized; tr = 1, or 0.5 with solver.trapezoidal):\n"
+    "    ((1 + tr h rm) M - tr h (tr h + rs) K) dv = h (f(x_n) + (tr h + rs) K v_n - rm M v_n)\n"
+    "    v_{n+1} = v_n + dv,   x_{n+1} = x_n + h v_{n+1},   v_{n+1} *= exp(-h vdamping)\n"
     "with K = df/dx, rm = solver.rayleigh-mass, rs = solver.rayleigh-stiffness, and the fixed\n"
-    "degrees of freedom projected out of the system. solver.trapezoidal scales some of the h\n"
-    "factors of this matrix and right-hand side by tr = 0.5, as SOFA's trapezoidalScheme does.\n"
+    "degrees of freedom projected out (their rows and columns of the matrix become the\n"
+    "identity, their right-hand side zero). First order: (M - tr h K) v_{n+1} = f(x_n).\n"
+    "The default linear solve stops at a relative residual of 1e-8 (-ksp_rtol changes it).\n"
     "\n"
     "PETSc options start with one dash and go to PETSc with their values, e.g.\n"
     "    -ksp_type cg -pc_type gamg -ksp_rtol 1e-10 -ksp_monitor -log_view\n"
     "The linear solver defaults to CG + GAMG for elasticity and for diffusion (assembled\n"
     "operator) and CG + Jacobi with solver.operator = matrix-free; any -ksp_type / -pc_type\n"
     "overrides it.\n"
-    "PETSc ignores options it does not know: add -options_left to list the options nobody used,\n"
-    "which shows a misspelt PETSc option.\n";
+    "PETSc options that no solver read are listed as warnings at the end of the run (as\n"
+    "-options_left would), which shows a misspelt PETSc option.\n";
 
 }  // namespace
 

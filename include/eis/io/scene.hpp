@@ -64,7 +64,7 @@ struct CommandLine {
   std::vector<std::string> petscArgs;
 };
 
-// Parses argv (argv[0] excluded) and the --config file it names. Throws eis::Error naming the key,
+// Parses main()'s argv (argv[0], the program, is skipped) and the --config file it names. Throws eis::Error naming the key,
 // file or value for an unknown key, a malformed number or a value out of range. Pure: no MPI.
 CommandLine parseCommandLine(int argc, const char* const argv[]);
 
