@@ -35,8 +35,8 @@ constexpr int kTetrahedron = 4;
 
 // Nodes per element for Gmsh's element types 1..31 (the index is the type); 0 marks a type
 // this reader does not know, whose size, and so whose layout in the file, is unknown.
-constexpr std::array<int, 32> kNodesPerType = {0,  2,  3,  4, 4, 8, 6,  5,  3,  6,  9,
-                                               10, 27, 18, 14, 1, 8, 20, 15, 13, 9,  10,
+constexpr std::array<int, 32> kNodesPerType = {0,  2,  3,  4,  4, 8, 6,  5,  3,  6, 9,
+                                               10, 27, 18, 14, 1, 8, 20, 15, 13, 9, 10,
                                                12, 15, 15, 21, 4, 5, 6,  20, 35, 56};
 constexpr int kMaxNodesPerElement = 56;
 
@@ -47,15 +47,24 @@ int nodesPerElement(std::int64_t type) {
 
 std::string elementTypeName(int type) {
   switch (type) {
-    case 1: return "line";
-    case 2: return "triangle";
-    case 3: return "quadrangle";
-    case 4: return "tetrahedron";
-    case 5: return "hexahedron";
-    case 6: return "prism";
-    case 7: return "pyramid";
-    case 15: return "point";
-    default: return "type " + std::to_string(type);
+    case 1:
+      return "line";
+    case 2:
+      return "triangle";
+    case 3:
+      return "quadrangle";
+    case 4:
+      return "tetrahedron";
+    case 5:
+      return "hexahedron";
+    case 6:
+      return "prism";
+    case 7:
+      return "pyramid";
+    case 15:
+      return "point";
+    default:
+      return "type " + std::to_string(type);
   }
 }
 
@@ -76,8 +85,8 @@ std::string readWholeFile(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
     const bool exists = std::filesystem::exists(path, ec);
-    throw Error("cannot read mesh file '" + path + "': " +
-                (exists ? "not a regular file" : "no such file"));
+    throw Error("cannot read mesh file '" + path +
+                "': " + (exists ? "not a regular file" : "no such file"));
   }
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (!file) throw Error("cannot open mesh file '" + path + "': " + std::strerror(errno));
@@ -86,7 +95,8 @@ std::string readWholeFile(const std::string& path) {
   if (!ec) text.reserve(size);
   std::array<char, 1 << 16> chunk;
   std::size_t got = 0;
-  while ((got = std::fread(chunk.data(), 1, chunk.size(), file)) > 0) text.append(chunk.data(), got);
+  while ((got = std::fread(chunk.data(), 1, chunk.size(), file)) > 0)
+    text.append(chunk.data(), got);
   const bool failed = std::ferror(file) != 0;
   std::fclose(file);
   if (failed) throw Error("cannot read mesh file '" + path + "': read error");
@@ -152,12 +162,11 @@ public:
     pos_ = newline + 1;
   }
 
-  // Moves past "$End<section>", for sections this reader does not need.
-  void skipSection() {
-    const std::string marker = "$End" + section_;
-    const std::size_t at = text_.find(marker, pos_);
+  // Moves to the "$End<section>" line of a section this reader does not need.
+  void skipToSectionEnd() {
+    const std::size_t at = text_.find("$End" + section_, pos_);
     if (at == std::string::npos) failTruncated();
-    pos_ = at + marker.size();
+    pos_ = at;
   }
 
   // A Gmsh "int": text, or 4 raw bytes.
@@ -172,13 +181,13 @@ public:
 
   // A Gmsh "size_t": text, or raw bytes as wide as the data-size of $MeshFormat (4.1).
   std::int64_t readSize(const char* what) {
-    std::uint64_t value = 0;
     if (!binary_) {
       const std::int64_t parsed = parseInteger(what);
-      if (parsed < 0) fail(std::string(what) + " must not be negative, found " + std::to_string(parsed));
+      if (parsed < 0)
+        fail(std::string(what) + " must not be negative, found " + std::to_string(parsed));
       return parsed;
     }
-    value = sizeWidth_ == 4 ? raw<std::uint32_t>() : raw<std::uint64_t>();
+    const std::uint64_t value = sizeWidth_ == 4 ? raw<std::uint32_t>() : raw<std::uint64_t>();
     if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
       fail(std::string(what) + " is too large");
     return static_cast<std::int64_t>(value);
@@ -192,7 +201,8 @@ public:
     const char* end = text_.data() + text_.size();
     double value = 0;
     const auto [next, ec] = std::from_chars(begin, end, value);
-    if (ec == std::errc::result_out_of_range) fail(std::string(what) + " is out of the range of double");
+    if (ec == std::errc::result_out_of_range)
+      fail(std::string(what) + " is out of the range of double");
     expectNumberEnd(begin, next, ec == std::errc(), "a number", what);
     return value;
   }
@@ -269,7 +279,8 @@ private:
                        const char* what) {
     const char* end = text_.data() + text_.size();
     if (!parsed || next == begin || (next < end && !isSpace(*next)))
-      fail("expected " + std::string(kind) + " (" + what + "), found '" + excerpt(peekToken()) + "'");
+      fail("expected " + std::string(kind) + " (" + what + "), found '" + excerpt(peekToken()) +
+           "'");
     pos_ = static_cast<std::size_t>(next - text_.data());
   }
 
@@ -304,8 +315,10 @@ public:
     const std::int64_t count = static_cast<std::int64_t>(tags.size());
     const std::int64_t maxTag = tags.empty() ? 0 : *std::max_element(tags.begin(), tags.end());
     dense_ = maxTag <= 2 * count + 1024;
-    if (dense_) table_.assign(static_cast<std::size_t>(maxTag) + 1, -1);
-    else map_.reserve(tags.size());
+    if (dense_)
+      table_.assign(static_cast<std::size_t>(maxTag) + 1, -1);
+    else
+      map_.reserve(tags.size());
     for (std::int64_t i = 0; i < count; ++i) {
       const bool fresh = dense_ ? table_[tags[i]] < 0 : map_.emplace(tags[i], i).second;
       if (!fresh) return i;
@@ -316,7 +329,8 @@ public:
 
   // The position of a tag, or -1 when no node has it.
   std::int64_t find(std::int64_t tag) const {
-    if (dense_) return tag >= 0 && tag < static_cast<std::int64_t>(table_.size()) ? table_[tag] : -1;
+    if (dense_)
+      return tag >= 0 && tag < static_cast<std::int64_t>(table_.size()) ? table_[tag] : -1;
     const auto it = map_.find(tag);
     return it == map_.end() ? -1 : it->second;
   }
@@ -392,9 +406,12 @@ private:
   void readMeshFormat() {
     in_.enterSection("MeshFormat");
     const std::string_view version = in_.word();
-    if (version == "2.2") version_ = 22;
-    else if (version == "4.1") version_ = 41;
-    else in_.fail("unsupported Gmsh format version '" + excerpt(version) + "' (supported: 2.2, 4.1)");
+    if (version == "2.2")
+      version_ = 22;
+    else if (version == "4.1")
+      version_ = 41;
+    else
+      in_.fail("unsupported Gmsh format version '" + excerpt(version) + "' (supported: 2.2, 4.1)");
     const std::int64_t fileType = in_.readInt("file type");
     const std::int64_t dataSize = in_.readInt("data size");
     if (fileType != 0 && fileType != 1) in_.fail("file type must be 0 (ASCII) or 1 (binary)");
@@ -413,8 +430,10 @@ private:
   void readEndiannessMarker() {
     in_.skipLine();
     const std::int32_t marker = in_.rawInt32();
-    if (marker == 0x01000000) in_.setByteSwap(true);
-    else if (marker != 1) in_.fail("bad endianness marker " + std::to_string(marker) + " (expected 1)");
+    if (marker == 0x01000000)
+      in_.setByteSwap(true);
+    else if (marker != 1)
+      in_.fail("bad endianness marker " + std::to_string(marker) + " (expected 1)");
   }
 
   void readSection() {
@@ -423,17 +442,17 @@ private:
       in_.fail("expected a section such as $Nodes, found '" + excerpt(word) + "'");
     const std::string name(word.substr(1));
     in_.enterSection(name);
-    if (name == "PhysicalNames") readPhysicalNames();
-    else if (name == "Entities" && version_ == 41) readEntities();
-    else if (name == "Nodes") readNodes();
-    else if (name == "Elements") readElements();
-    else return skipSection();
+    if (name == "PhysicalNames")
+      readPhysicalNames();
+    else if (name == "Entities" && version_ == 41)
+      readEntities();
+    else if (name == "Nodes")
+      readNodes();
+    else if (name == "Elements")
+      readElements();
+    else
+      in_.skipToSectionEnd();  // $Comments, $Periodic, $NodeData, ...: nothing needed here
     in_.expectWord("$End" + name);
-    in_.enterSection("");
-  }
-
-  void skipSection() {
-    in_.skipSection();
     in_.enterSection("");
   }
 
@@ -486,8 +505,10 @@ private:
   void readNodes() {
     if (haveNodes_) in_.fail("second $Nodes section");
     haveNodes_ = true;
-    if (version_ == 22) readNodes22();
-    else readNodes41();
+    if (version_ == 22)
+      readNodes22();
+    else
+      readNodes41();
     const std::int64_t repeated = index_.build(nodeTags_);
     if (repeated >= 0)
       in_.fail("node " + std::to_string(repeated) + " repeats the tag " +
@@ -552,21 +573,27 @@ private:
   // The node's tag is already in nodeTags_, at the node's position.
   void addNode(const std::array<double, 3>& point) {
     const std::size_t position = mesh_.nodes.size();
-    const std::int64_t tag = nodeTags_[position];
-    const std::string name = "node " + std::to_string(position) + " (tag " + std::to_string(tag) + ")";
-    if (tag < 1) in_.fail(name + ": node tags must be positive");
+    if (nodeTags_[position] < 1) in_.fail(nodeName(position) + ": node tags must be positive");
     if (!std::isfinite(point[0]) || !std::isfinite(point[1]) || !std::isfinite(point[2]))
-      in_.fail(name + " has a coordinate that is not finite (NaN or infinite)");
+      in_.fail(nodeName(position) + " has a coordinate that is not finite (NaN or infinite)");
     mesh_.nodes.push_back(point);
+  }
+
+  std::string nodeName(std::size_t position) const {
+    return "node " + std::to_string(position) + " (tag " + std::to_string(nodeTags_[position]) +
+           ")";
   }
 
   void readElements() {
     if (!haveNodes_) in_.fail("$Elements before $Nodes");
     if (haveElements_) in_.fail("second $Elements section");
     haveElements_ = true;
-    if (version_ == 41) readElements41();
-    else if (binary_) readElements22Binary();
-    else readElements22Ascii();
+    if (version_ == 41)
+      readElements41();
+    else if (binary_)
+      readElements22Binary();
+    else
+      readElements22Ascii();
   }
 
   // 2.2 ASCII: one line per element, "tag type ntags tags... nodes...".
@@ -635,10 +662,12 @@ private:
       const std::int64_t count = in_.readSize("number of elements in block");
       const int nodeCount = checkedNodeCount(type);
       if (count > total - done)
-        in_.fail("element blocks hold more elements than the " + std::to_string(total) + " announced");
+        in_.fail("element blocks hold more elements than the " + std::to_string(total) +
+                 " announced");
       in_.guardCount(count, 1 + nodeCount, "elements");
       const auto found = entityPhysicals_.find({dim, entity});
-      const std::vector<int>& physicals = found == entityPhysicals_.end() ? noPhysicals_ : found->second;
+      const std::vector<int>& physicals =
+          found == entityPhysicals_.end() ? noPhysicals_ : found->second;
       for (std::int64_t i = 0; i < count; ++i) {
         const std::int64_t tag = in_.readSize("element tag");
         for (int j = 0; j < nodeCount; ++j) nodeBuffer_[j] = in_.readSize("element node tag");
@@ -669,8 +698,10 @@ private:
                  " is out of range (no node has this tag)");
       nodeBuffer_[j] = id;
     }
-    if (type == kTetrahedron) addTetrahedron(tag, physicals.empty() ? 0 : physicals.front());
-    else ++skippedByType_[type];
+    if (type == kTetrahedron)
+      addTetrahedron(tag, physicals.empty() ? 0 : physicals.front());
+    else
+      ++skippedByType_[type];
     for (int physical : physicals)
       if (physical != 0) groups_.add(physical, nodeBuffer_.data(), nodeCount, mesh_.nodes.size());
     ++elementCount_;
@@ -718,7 +749,8 @@ private:
 
   SerialMesh finish() {
     if (mesh_.tets.empty()) in_.failFile("no tetrahedra (element type 4) in the mesh");
-    for (const auto& [type, count] : skippedByType_) mesh_.skippedElements[elementTypeName(type)] = count;
+    for (const auto& [type, count] : skippedByType_)
+      mesh_.skippedElements[elementTypeName(type)] = count;
     mesh_.groupNodes = groups_.sortedGroups();
     return std::move(mesh_);
   }

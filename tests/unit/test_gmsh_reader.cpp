@@ -1,21 +1,21 @@
 // Tests of the Gmsh reader: the shipped meshes in all four flavours, tag handling, and every
 // kind of bad input ending in an eis::Error that says what and where.
-#include "eis/mesh/gmsh_reader.hpp"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
+#include <array>
 #include <cstdint>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "eis/core/error.hpp"
+#include "eis/mesh/gmsh_reader.hpp"
 
 namespace {
 
@@ -57,7 +57,8 @@ void expectError(const std::string& name, const std::string& text,
     const std::string message = error.what();
     EXPECT_NE(message.find(name), std::string::npos) << message;
     for (const auto& fragment : fragments)
-      EXPECT_NE(message.find(fragment), std::string::npos) << "'" << fragment << "' not in: " << message;
+      EXPECT_NE(message.find(fragment), std::string::npos)
+          << "'" << fragment << "' not in: " << message;
   }
 }
 
@@ -79,7 +80,10 @@ std::string oneTet22(const std::string& nodes = kNodes, const std::string& eleme
 class BinaryWriter {
 public:
   BinaryWriter(bool bigEndian, int sizeWidth) : bigEndian_(bigEndian), sizeWidth_(sizeWidth) {}
-  BinaryWriter& text(const std::string& s) { out_ += s; return *this; }
+  BinaryWriter& text(const std::string& s) {
+    out_ += s;
+    return *this;
+  }
   BinaryWriter& i32(std::int32_t v) { return bytes(&v, sizeof v); }
   BinaryWriter& f64(double v) { return bytes(&v, sizeof v); }
   BinaryWriter& size(std::uint64_t v) {
@@ -106,15 +110,18 @@ const double kCorners[4][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
 std::string oneTet22Binary(bool bigEndian) {
   BinaryWriter w(bigEndian, 8);
   w.text("$MeshFormat\n2.2 1 8\n").i32(1).text("\n$EndMeshFormat\n$Nodes\n4\n");
-  for (int i = 0; i < 4; ++i) w.i32(10 + i).f64(kCorners[i][0]).f64(kCorners[i][1]).f64(kCorners[i][2]);
+  for (int i = 0; i < 4; ++i)
+    w.i32(10 + i).f64(kCorners[i][0]).f64(kCorners[i][1]).f64(kCorners[i][2]);
   w.text("\n$EndNodes\n$Elements\n1\n").i32(4).i32(1).i32(2);  // type, count, ntags
-  w.i32(1).i32(8).i32(1).i32(10).i32(11).i32(12).i32(13);       // tag, tags, nodes
+  w.i32(1).i32(8).i32(1).i32(10).i32(11).i32(12).i32(13);      // tag, tags, nodes
   return w.text("\n$EndElements\n").str();
 }
 
 std::string oneTet41Binary(bool bigEndian, int sizeWidth) {
   BinaryWriter w(bigEndian, sizeWidth);
-  w.text("$MeshFormat\n4.1 1 " + std::to_string(sizeWidth) + "\n").i32(1).text("\n$EndMeshFormat\n");
+  w.text("$MeshFormat\n4.1 1 " + std::to_string(sizeWidth) + "\n")
+      .i32(1)
+      .text("\n$EndMeshFormat\n");
   w.text("$Entities\n").size(0).size(0).size(0).size(1);
   w.i32(1).f64(0).f64(0).f64(0).f64(1).f64(1).f64(1).size(1).i32(8).size(0);
   w.text("\n$EndEntities\n$Nodes\n").size(1).size(4).size(10).size(13);
@@ -183,7 +190,8 @@ TEST(GmshReader, TagsWithGapsMapToPositions) {
                                  {1, 7, 5, 0}, {1, 5, 6, 0}, {1, 6, 2, 0}};
   EXPECT_EQ(mesh.tets, tets);
   EXPECT_EQ(mesh.tetTags, (std::vector<int>{7, 7, 7, 7, 7, 0}));
-  EXPECT_EQ(mesh.groupNames, (std::map<std::string, int>{{"edge", 2}, {"bottom", 3}, {"solid", 7}}));
+  EXPECT_EQ(mesh.groupNames,
+            (std::map<std::string, int>{{"edge", 2}, {"bottom", 3}, {"solid", 7}}));
   EXPECT_EQ(mesh.groupNodes.at(2), (std::vector<std::int64_t>{1, 2}));
   EXPECT_EQ(mesh.groupNodes.at(3), (std::vector<std::int64_t>{1, 2, 3}));
   EXPECT_EQ(mesh.groupNodes.at(7), (std::vector<std::int64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
@@ -224,7 +232,8 @@ TEST(GmshReader, BinaryInEitherByteOrderAndSizeWidth) {
     const SerialMesh mesh = eis::readGmsh(file.path());
     ASSERT_EQ(mesh.nodes.size(), 4u);
     for (int i = 0; i < 4; ++i)
-      EXPECT_EQ(mesh.nodes[i], (std::array<double, 3>{kCorners[i][0], kCorners[i][1], kCorners[i][2]}));
+      EXPECT_EQ(mesh.nodes[i],
+                (std::array<double, 3>{kCorners[i][0], kCorners[i][1], kCorners[i][2]}));
     EXPECT_EQ(mesh.tets, (std::vector<Tet>{{0, 1, 2, 3}}));
     EXPECT_EQ(mesh.tetTags, std::vector<int>{8});
   }
@@ -269,7 +278,8 @@ TEST(GmshReaderErrors, NonFiniteCoordinates) {
 
 TEST(GmshReaderErrors, DegenerateTetrahedra) {
   const std::string flat = "1 0 0 0\n2 1 0 0\n3 0 1 0\n4 1 1 0\n";
-  expectError("flat.msh", oneTet22(flat), {"tetrahedron 0", "element tag 1", "degenerate", "zero volume"});
+  expectError("flat.msh", oneTet22(flat),
+              {"tetrahedron 0", "element tag 1", "degenerate", "zero volume"});
   // The test is relative to the element's size: a tiny but sound tetrahedron passes.
   const std::string tiny = "1 0 0 0\n2 1e-9 0 0\n3 0 1e-9 0\n4 0 0 1e-9\n";
   const TempFile file("tiny.msh", oneTet22(tiny));
@@ -288,14 +298,16 @@ TEST(GmshReaderErrors, GarbledNumbers) {
 
 TEST(GmshReaderErrors, NoTetrahedra) {
   expectError("no_tets.msh", oneTet22(kNodes, "1 2 2 1 1 1 2 3\n"), {"no tetrahedra"});
-  expectError("no_elements.msh", "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n" + kNodes + "$EndNodes\n",
+  expectError("no_elements.msh",
+              "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n" + kNodes + "$EndNodes\n",
               {"no tetrahedra"});
 }
 
 TEST(GmshReaderErrors, Truncated) {
   const std::string whole = oneTet22();
   expectError("cut_nodes.msh", whole.substr(0, whole.find("3 0 1 0")), {"truncated", "$Nodes"});
-  expectError("cut_elements.msh", whole.substr(0, whole.find("3 4\n$EndElements")), {"truncated", "$Elements"});
+  expectError("cut_elements.msh", whole.substr(0, whole.find("3 4\n$EndElements")),
+              {"truncated", "$Elements"});
   const std::string binary = fileText(meshPath("beam_v41_binary.msh"));
   expectError("cut_binary.msh", binary.substr(0, binary.size() / 2), {"truncated", "byte"});
 }
@@ -313,7 +325,7 @@ TEST(GmshReaderErrors, AbsurdCountsAndUnknownTypes) {
 // Every prefix and many random corruptions of the shipped files either read or end in
 // eis::Error: never a crash, a hang or another exception (bad_alloc from a wild count).
 TEST(GmshReaderErrors, CorruptFilesFailCleanly) {
-  std::mt19937 random(12345);
+  std::mt19937 generator(12345);
   for (const char* name : {"beam_v22_ascii.msh", "beam_v22_binary.msh", "beam_v41_ascii.msh",
                            "beam_v41_binary.msh", "cube_tags_gaps_v22_ascii.msh"}) {
     SCOPED_TRACE(name);
@@ -325,7 +337,7 @@ TEST(GmshReaderErrors, CorruptFilesFailCleanly) {
     for (int trial = 0; trial < 150; ++trial) {
       std::string corrupt = text;
       for (int flips = 0; flips < 3; ++flips)
-        corrupt[random() % corrupt.size()] = static_cast<char>(random() % 256);
+        corrupt[generator() % corrupt.size()] = static_cast<char>(generator() % 256);
       variants.push_back(corrupt);
     }
     for (std::size_t i = 0; i < variants.size(); ++i) {
