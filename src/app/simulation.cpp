@@ -122,7 +122,7 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log)
   EIS_CHECK(VecZeroEntries(v_));
   if (!scene_.initialState.empty()) {
     initial_ = std::make_unique<NodalTable>(readStateCsv(scene_.initialState, scene_.physics, comm_));
-    applyState(*initial_, *mesh_, x_, v_);
+    applyState(*initial_, scene_.initialState, *mesh_, x_, v_);
   }
   // Fixed nodes never move: their velocity is zero from the start.
   system_->projectResponse(v_);

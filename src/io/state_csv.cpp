@@ -97,19 +97,22 @@ NodalTable readStateCsv(const std::string& path, Physics physics, MPI_Comm comm)
   return table;
 }
 
-void applyState(const NodalTable& table, const DistributedMesh& mesh, Vec x, Vec v) {
+void applyState(const NodalTable& table, const std::string& path, const DistributedMesh& mesh,
+                Vec x, Vec v) {
   const int half = table.width / 2;
   PetscScalar *xs, *vs;
   EIS_CHECK(VecGetArray(x, &xs));
   EIS_CHECK(VecGetArray(v, &vs));
   std::string failure;
+  std::int64_t matched = 0;
   for (PetscInt n = 0; n < PetscInt(mesh.numLocalVertices()) && failure.empty(); ++n) {
     if (!mesh.owned()[n]) continue;
     const double* row = table.find(mesh.nodeIds()[n]);
     if (!row) {
-      failure = "initial.state: no row for node " + std::to_string(mesh.nodeIds()[n]);
+      failure = "initial.state = " + path + ": no row for node " + std::to_string(mesh.nodeIds()[n]);
       break;
     }
+    ++matched;
     for (int d = 0; d < half; ++d) {
       xs[mesh.ownedOffset(n) + d] = row[d];
       vs[mesh.ownedOffset(n) + d] = row[half + d];
@@ -118,6 +121,12 @@ void applyState(const NodalTable& table, const DistributedMesh& mesh, Vec x, Vec
   EIS_CHECK(VecRestoreArray(v, &vs));
   EIS_CHECK(VecRestoreArray(x, &xs));
   throwIfAnyRankFailed(failure, mesh.comm());
+  // Rows for nodes the mesh does not have mean the file belongs to another mesh.
+  for (auto id : mesh.unusedNodeIds()) matched += table.find(id) != nullptr;
+  MPI_Allreduce(MPI_IN_PLACE, &matched, 1, MPI_INT64_T, MPI_SUM, mesh.comm());
+  if (matched != std::int64_t(table.ids.size()))
+    throw Error("initial.state = " + path + ": " + std::to_string(table.ids.size() - matched) +
+                " rows name no node of the mesh (was it written for another mesh?)");
 }
 
 NodalTable gatherState(const DistributedMesh& mesh, Vec x, Vec v, const NodalTable* initial) {

@@ -45,6 +45,9 @@ StepReport EulerImplicitSolver::step(MechanicalOperations& mop, LinearSolver& li
                     ? mop.systemMatrix(1.0, 0.0, -tr * h)
                     : mop.systemMatrix(1 + tr * h * rM, -tr * h, -tr * h * (tr * h + rK));
   report.linearIterations = linear.solve(A, rhs_, solution_);
+  // Exact arithmetic gives zero on the fixed unknowns; an iterative solve leaves them at its
+  // tolerance (GAMG's coarse grids mix fixed and free rows). P dv keeps fixed nodes still.
+  mop.projectResponse(solution_);
 
   if (options_.firstOrder) EIS_CHECK(VecCopy(solution_, v));
   else EIS_CHECK(VecAXPY(v, 1.0, solution_));

@@ -1,7 +1,9 @@
 // The ParaView time series: two steps of a two-tetrahedron piece, read back byte for byte by a
-// small reader of our own, and the errors for places that cannot be written.
+// small reader of our own (tests/common/vtu_reader.hpp), and the errors for places that cannot be
+// written.
 #include "eis/core/error.hpp"
 #include "eis/io/vtk_output.hpp"
+#include "vtu_reader.hpp"
 
 #include <gtest/gtest.h>
 #include <petscsys.h>
@@ -21,52 +23,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string readText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// The value of attribute `name` in an opening tag such as <DataArray type="Int64" Name="x">.
-std::string attribute(const std::string& tag, const std::string& name) {
-  const std::string key = " " + name + "=\"";
-  const std::size_t start = tag.find(key);
-  if (start == std::string::npos) return "<missing " + name + ">";
-  const std::size_t first = start + key.size();
-  return tag.substr(first, tag.find('"', first) - first);
-}
-
-// Every opening tag <element ...> or <element .../> in the text, in order.
-std::vector<std::string> openingTags(const std::string& xml, const std::string& element) {
-  std::vector<std::string> tags;
-  const std::string open = "<" + element + " ";
-  for (std::size_t at = xml.find(open); at != std::string::npos; at = xml.find(open, at + 1))
-    tags.push_back(xml.substr(at, xml.find('>', at) + 1 - at));
-  return tags;
-}
-
-// The values of the <DataArray> named `name`, declared format="appended" with an offset into the
-// raw appended section (after its '_' marker): a UInt64 byte count, then the bytes.
-template <class T>
-std::vector<T> dataArray(const std::string& vtu, const std::string& name, const std::string& type) {
-  const std::size_t appended = vtu.find("<AppendedData encoding=\"raw\">");
-  const std::string head = vtu.substr(0, appended);
-  const std::size_t base = vtu.find('_', appended) + 1;
-  for (const std::string& tag : openingTags(head, "DataArray")) {
-    if (attribute(tag, "Name") != name) continue;
-    EXPECT_EQ(attribute(tag, "type"), type) << name;
-    EXPECT_EQ(attribute(tag, "format"), "appended") << name;
-    const std::size_t at = base + std::stoull(attribute(tag, "offset"));
-    std::uint64_t bytes = 0;
-    std::memcpy(&bytes, vtu.data() + at, sizeof bytes);
-    std::vector<T> values(bytes / sizeof(T));
-    std::memcpy(values.data(), vtu.data() + at + sizeof bytes, values.size() * sizeof(T));
-    return values;
-  }
-  ADD_FAILURE() << "no DataArray named " << name;
-  return {};
-}
+using vtu::attribute;
+using vtu::dataArray;
+using vtu::openingTags;
+using vtu::readText;
 
 std::string errorOf(const std::function<void()>& action) {
   try {

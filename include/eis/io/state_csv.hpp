@@ -29,9 +29,11 @@ std::string stateHeader(Physics physics);
 // rank (naming the file and line) for a missing file, a wrong header or a malformed row.
 NodalTable readStateCsv(const std::string& path, Physics physics, MPI_Comm comm);
 
-// Collective: sets x and v (global vectors) from the table; every node this rank owns must be
-// in it (an error names the first missing id).
-void applyState(const NodalTable& table, const DistributedMesh& mesh, Vec x, Vec v);
+// Collective: sets x and v (global vectors) from the table read from `path`. The table must
+// have exactly one row per mesh node (an error names the first missing id, or counts the rows
+// that match no node).
+void applyState(const NodalTable& table, const std::string& path, const DistributedMesh& mesh,
+                Vec x, Vec v);
 
 // Collective: the whole state on rank 0 (every node, including those no cell uses, taken from
 // `initial` when it has them, else at rest with zero rate).

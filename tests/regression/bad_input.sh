@@ -1,0 +1,301 @@
+#!/usr/bin/env bash
+# Bad input: every case must end with a non-zero status (not a hang) and exactly one line
+# "euler-implicit: error: ..." on standard error, naming what is wrong (key, file, line or
+# index); nothing else may reach standard error but "euler-implicit: warning: ..." lines.
+# Two harmless inputs must only warn: a fixed box that selects no node, a negatively oriented
+# tetrahedron.
+#
+#   bash bad_input.sh <path-to-euler-implicit> <path-to-meshes-dir>
+#   env: MPIEXEC (default: mpiexec); as root also OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM)=1;
+#        BAD_INPUT_JOBS (cases at once, default 4); BAD_INPUT_VERBOSE=1 shows each error line
+set -u
+
+EXE=${1:?usage: bad_input.sh <euler-implicit> <meshes-dir>}
+MESHES=${2:?usage: bad_input.sh <euler-implicit> <meshes-dir>}
+MPIEXEC=${MPIEXEC:-mpiexec}
+RANKS=2
+# The runs happen in a temporary directory: make the paths absolute first.
+EXE=$(cd "$(dirname "$EXE")" && pwd)/$(basename "$EXE")
+MESHES=$(cd "$MESHES" && pwd) || exit 1
+if [ ! -x "$EXE" ]; then echo "FAIL setup: $EXE is not an executable"; exit 1; fi
+LIMIT=${BAD_INPUT_LIMIT:-20}   # seconds per run; status 124 from timeout means the run hung
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/eis_bad_input.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+
+TINY=(--mesh.box-cells="2 1 1" --solver.steps=1)
+# Cases run a few at a time: most of a failing run is OpenMPI waiting to tear the job down, not
+# computing, so overlapping them keeps the script short even on two busy cores.
+JOBS=${BAD_INPUT_JOBS:-4}
+mkdir "$T/results"
+cases=0
+
+# ---------------------------------------------------------------------------------------------
+# Fixtures: tiny Gmsh 2.2 ASCII files. Nodes 1..4 span the unit corner tetrahedron; node 5 is
+# (1,1,1), on the other side of the face (2,3,4).
+
+mesh_header() {
+  printf '%s\n' '$MeshFormat' '2.2 0 8' '$EndMeshFormat'
+}
+
+# Two tetrahedra, both positive; the base of the variants below.
+cat > good.msh <<'EOF'
+$MeshFormat
+2.2 0 8
+$EndMeshFormat
+$Nodes
+5
+1 0 0 0
+2 1 0 0
+3 0 1 0
+4 0 0 1
+5 1 1 1
+$EndNodes
+$Elements
+2
+1 4 2 1 1 1 2 3 4
+2 4 2 1 1 2 3 4 5
+$EndElements
+EOF
+
+# Cut in the middle of $Nodes; and without its last line, $EndElements.
+head -n 7 good.msh > cut.msh
+head -n 15 good.msh > cutend.msh
+
+# Letters in $Nodes, on line 8 (node 3).
+sed '8s/.*/3 0 abc 0/' good.msh > garbled.msh
+
+# Only triangles.
+cat > notets.msh <<'EOF'
+$MeshFormat
+2.2 0 8
+$EndMeshFormat
+$Nodes
+4
+1 0 0 0
+2 1 0 0
+3 0 1 0
+4 0 0 1
+$EndNodes
+$Elements
+2
+1 2 2 1 1 1 2 3
+2 2 2 1 1 1 2 4
+$EndElements
+EOF
+
+# Element 2 names node tag 99; there are 5 nodes.
+sed 's/^2 4 2 1 1 2 3 4 5$/2 4 2 1 1 2 3 4 99/' good.msh > oob.msh
+
+# Non-finite coordinates on line 7 (node 2).
+sed '7s/.*/2 nan 0 0/' good.msh > nan.msh
+sed '7s/.*/2 inf 0 0/' good.msh > inf.msh
+sed '7s/.*/2 1e400 0 0/' good.msh > overflow.msh
+
+# Tetrahedron 1 (0-based; element tag 2) has four coplanar nodes (z = 0).
+cat > flat.msh <<'EOF'
+$MeshFormat
+2.2 0 8
+$EndMeshFormat
+$Nodes
+6
+1 0 0 0
+2 1 0 0
+3 0 1 0
+4 0 0 1
+5 1 1 1
+6 1 1 0
+$EndNodes
+$Elements
+2
+1 4 2 1 1 1 2 3 4
+2 4 2 1 1 1 2 6 3
+$EndElements
+EOF
+
+# Tetrahedron 1 (0-based; element tag 2) repeats node tag 3.
+sed 's/^2 4 2 1 1 2 3 4 5$/2 4 2 1 1 2 3 3 5/' good.msh > repeated.msh
+
+# Tetrahedron 0 listed with negative orientation (2nd and 3rd vertex swapped), tetrahedron 1
+# positive: accepted, with a warning that counts 1.
+sed 's/^1 4 2 1 1 1 2 3 4$/1 4 2 1 1 1 3 2 4/' good.msh > inverted.msh
+
+mkdir adir
+
+cat > unknown.ini <<'EOF'
+[solver]
+dt = 0.01
+no-such-key = 1
+EOF
+
+printf 'id,x,y,z,vx,vy,vz,extra\n0,0,0,0,0,0,0,0\n' > badheader.csv
+
+# ---------------------------------------------------------------------------------------------
+
+# Drops OpenMPI's own notices about a process that exited with a non-zero status (blocks
+# between lines of dashes); anything else, MPI_Abort's notice included, is kept.
+strip_launcher_notices() {
+  awk '
+    /^-+$/ && length($0) >= 20 {
+      if (inblock) {
+        block = block $0 "\n"
+        if (block !~ /non-zero exit code|non-zero status/) printf "%s", block
+        inblock = 0; block = ""
+      } else { inblock = 1; block = $0 "\n" }
+      next
+    }
+    inblock { block = block $0 "\n"; next }
+    { print }
+    END { if (inblock) printf "%s", block }
+  '
+}
+
+# run NAME ARGS...: runs the program, leaves status in $rc, stderr (cleaned) in $err, stdout
+# in $out.
+run() {
+  local name=$1
+  shift
+  timeout -k 5 "$LIMIT" "$MPIEXEC" --oversubscribe -n "$RANKS" "$EXE" "$@" \
+    > "$T/$name.out" 2> "$T/$name.raw"
+  rc=$?
+  strip_launcher_notices < "$T/$name.raw" > "$T/$name.err"
+  err=$(cat "$T/$name.err")
+  out=$(cat "$T/$name.out")
+}
+
+report_fail() {
+  local name=$1 reason=$2
+  echo "FAIL $name: $reason"
+  echo "     command: $MPIEXEC --oversubscribe -n $RANKS $EXE$(printf ' %q' "${CMD[@]}")"
+  echo "     exit status: $rc"
+  echo "     stderr:"
+  sed 's/^/       | /' "$T/$name.raw"
+}
+
+# launch FUNCTION NAME ...: runs one case in the background, its report going to a file
+# numbered in launch order; at most JOBS at once.
+launch() {
+  cases=$((cases + 1))
+  local file
+  file=$(printf '%s/results/%03d' "$T" "$cases")
+  "$@" > "$file" 2>&1 &
+  while [ "$(jobs -pr | wc -l)" -ge "$JOBS" ]; do wait -n 2>/dev/null || sleep 0.2; done
+}
+
+# bad NAME FRAGMENT... -- ARGS...: the run must fail with one error line holding every FRAGMENT.
+bad() {
+  local name=$1
+  shift
+  local fragments=()
+  while [ "$1" != "--" ]; do fragments+=("$1"); shift; done
+  shift
+  CMD=("$@")
+  run "$name" "$@"
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    report_fail "$name" "timed out after ${LIMIT} s (hang)"; return
+  fi
+  if [ "$rc" -eq 0 ]; then
+    report_fail "$name" "exit status 0, expected non-zero"; return
+  fi
+  local errors others line
+  errors=$(grep -c '^euler-implicit: error: ' "$T/$name.err")
+  others=$(grep -v -e '^euler-implicit: error: ' -e '^euler-implicit: warning: ' -e '^[[:space:]]*$' \
+    "$T/$name.err" | head -n 3)
+  if [ "$errors" -ne 1 ]; then
+    report_fail "$name" "$errors lines 'euler-implicit: error: ' on stderr, expected exactly 1"; return
+  fi
+  if [ -n "$others" ]; then
+    report_fail "$name" "stderr holds more than the error line (and warnings)"; return
+  fi
+  line=$(grep '^euler-implicit: error: ' "$T/$name.err")
+  local f
+  for f in "${fragments[@]}"; do
+    if [[ "$line" != *"$f"* ]]; then
+      report_fail "$name" "the error line does not contain '$f'"; return
+    fi
+  done
+  echo "ok   $name"
+  if [ -n "${BAD_INPUT_VERBOSE:-}" ]; then echo "     $line"; fi
+}
+
+# warns NAME PATTERN -- ARGS...: the run must succeed, print a warning line matching the
+# extended regular expression PATTERN (stdout or stderr), and no error.
+warns() {
+  local name=$1 pattern=$2
+  shift 3
+  CMD=("$@")
+  run "$name" "$@"
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    report_fail "$name" "timed out after ${LIMIT} s (hang)"; return
+  fi
+  if [ "$rc" -ne 0 ]; then
+    report_fail "$name" "exit status $rc, expected 0 (a warning only)"; return
+  fi
+  if grep -q 'euler-implicit: error' "$T/$name.err" "$T/$name.out"; then
+    report_fail "$name" "an error was printed"; return
+  fi
+  if grep -v -e '^euler-implicit: warning: ' -e '^[[:space:]]*$' "$T/$name.err" | grep -q .; then
+    report_fail "$name" "stderr holds more than warnings"; return
+  fi
+  if ! cat "$T/$name.out" "$T/$name.err" | grep -E -q "^euler-implicit: warning:.*$pattern"; then
+    report_fail "$name" "no 'euler-implicit: warning: ' line matching /$pattern/"; return
+  fi
+  echo "ok   $name"
+}
+
+# --- mesh files ------------------------------------------------------------------------------
+launch bad missing_mesh_file      "nosuch.msh" -- --mesh.file="$T/nosuch.msh" --solver.steps=1
+launch bad unreadable_mesh_file   "adir" -- --mesh.file="$T/adir" --solver.steps=1
+launch bad truncated_mesh         "cut.msh" "truncated" -- --mesh.file="$T/cut.msh" --solver.steps=1
+launch bad truncated_mesh_end     "cutend.msh" "truncated" -- --mesh.file="$T/cutend.msh" --solver.steps=1
+launch bad garbled_mesh           "garbled.msh:8" -- --mesh.file="$T/garbled.msh" --solver.steps=1
+launch bad no_tetrahedra          "notets.msh" "no tetrahedra" -- --mesh.file="$T/notets.msh" --solver.steps=1
+launch bad node_out_of_range      "oob.msh" "99" -- --mesh.file="$T/oob.msh" --solver.steps=1
+launch bad nan_coordinate         "nan.msh:7" "node 1" -- --mesh.file="$T/nan.msh" --solver.steps=1
+launch bad inf_coordinate         "inf.msh:7" "node 1" -- --mesh.file="$T/inf.msh" --solver.steps=1
+launch bad overflow_coordinate    "overflow.msh:7" -- --mesh.file="$T/overflow.msh" --solver.steps=1
+launch bad coplanar_tetrahedron   "flat.msh" "tetrahedron 1 " -- --mesh.file="$T/flat.msh" --solver.steps=1
+launch bad repeated_node_tetrahedron "repeated.msh" "tetrahedron 1 " -- \
+  --mesh.file="$T/repeated.msh" --solver.steps=1
+
+# --- keys and values -------------------------------------------------------------------------
+launch bad unknown_key_ini        "unknown.ini" "no-such-key" -- --config="$T/unknown.ini" "${TINY[@]}"
+launch bad unknown_key_cli        "--solver.no-such-key" -- --solver.no-such-key=1 "${TINY[@]}"
+launch bad malformed_number       "solver.dt" "1e-2x" -- --solver.dt=1e-2x "${TINY[@]}"
+launch bad dt_zero                "solver.dt" -- --solver.dt=0 "${TINY[@]}"
+launch bad dt_negative            "solver.dt" -- --solver.dt=-0.01 "${TINY[@]}"
+launch bad steps_negative         "solver.steps" -- --solver.steps=-1 --mesh.box-cells="2 1 1"
+launch bad young_modulus_zero     "material.young-modulus" -- --material.young-modulus=0 "${TINY[@]}"
+launch bad young_modulus_negative "material.young-modulus" -- --material.young-modulus=-1e5 "${TINY[@]}"
+launch bad poisson_ratio_half     "material.poisson-ratio" -- --material.poisson-ratio=0.5 "${TINY[@]}"
+launch bad poisson_ratio_minus_one "material.poisson-ratio" -- --material.poisson-ratio=-1 "${TINY[@]}"
+launch bad density_zero           "material.density" -- --material.density=0 "${TINY[@]}"
+launch bad refine_negative        "mesh.refine" -- --mesh.refine=-1 "${TINY[@]}"
+launch bad box_cells_zero         "mesh.box-cells" -- --mesh.box-cells="0 1 1" --solver.steps=1
+launch bad unknown_fixed_group    "nosuch" -- --mesh.file="$MESHES/beam_v22_ascii.msh" \
+  --constraint.fixed-group=nosuch --solver.steps=1
+launch bad missing_config         "nosuch.ini" -- --config="$T/nosuch.ini" "${TINY[@]}"
+launch bad missing_initial_state  "initial.state" "nosuch.csv" -- --initial.state="$T/nosuch.csv" "${TINY[@]}"
+launch bad initial_state_header   "initial.state" "badheader.csv" -- \
+  --initial.state="$T/badheader.csv" "${TINY[@]}"
+launch bad diffusion_second_order "first-order" -- --physics.type=diffusion "${TINY[@]}"
+
+# --- harmless input: warnings only -----------------------------------------------------------
+launch warns fixed_box_selects_nothing "fixed-box.*selects no node" -- "${TINY[@]}" \
+  --constraint.fixed-box="0 0 0 0 1 1" --constraint.fixed-box="100 100 100 101 101 101"
+launch warns negatively_oriented_tet "[^0-9]1 tetrahedr.*negatively oriented" -- \
+  --mesh.file="$T/inverted.msh" --constraint.fixed-box="0 0 0 0 1 1" --solver.steps=1
+
+wait
+cat "$T"/results/*
+passed=$(cat "$T"/results/* | grep -c '^ok   ')
+failed=$(cat "$T"/results/* | grep -c '^FAIL ')
+# A case that reported nothing at all (the shell itself failed) counts as failed.
+missing=$((cases - passed - failed))
+if [ "$missing" -gt 0 ]; then
+  echo "FAIL $missing case(s) produced no report"
+  failed=$((failed + missing))
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
