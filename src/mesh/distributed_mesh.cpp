@@ -39,6 +39,24 @@ std::vector<unsigned char> ownedVertexMask(DM dm, PetscInt vStart, PetscInt vEnd
   return owned;
 }
 
+// Coordinates of the local vertices [vStart, vEnd), as DMPlex holds them.
+std::vector<std::array<double, 3>> vertexCoordinates(DM dm, PetscInt vStart, PetscInt vEnd) {
+  Vec coords;
+  PetscSection coordSection;
+  EIS_CHECK(DMGetCoordinatesLocal(dm, &coords));
+  EIS_CHECK(DMGetCoordinateSection(dm, &coordSection));
+  const PetscScalar* xyz;
+  EIS_CHECK(VecGetArrayRead(coords, &xyz));
+  std::vector<std::array<double, 3>> points(vEnd - vStart);
+  for (PetscInt v = vStart; v < vEnd; ++v) {
+    PetscInt off;
+    EIS_CHECK(PetscSectionGetOffset(coordSection, v, &off));
+    points[v - vStart] = {xyz[off], xyz[off + 1], xyz[off + 2]};
+  }
+  EIS_CHECK(VecRestoreArrayRead(coords, &xyz));
+  return points;
+}
+
 // The serial mesh restricted to the nodes some tetrahedron uses, as rank 0 hands it to DMPlex.
 struct CompactMesh {
   std::vector<PetscInt> cells;        // 4 compact vertex numbers per cell
@@ -322,22 +340,14 @@ void DistributedMesh::numberNewNodes(std::int64_t firstNewId) {
   const auto isOwned = ownedVertexMask(dm_, vStart, vEnd);
 
   // Rank 0 sorts every owned new node by rest coordinates and hands back their ids.
-  Vec coords;
-  PetscSection coordSection;
-  EIS_CHECK(DMGetCoordinatesLocal(dm_, &coords));
-  EIS_CHECK(DMGetCoordinateSection(dm_, &coordSection));
-  const PetscScalar* xyz;
-  EIS_CHECK(VecGetArrayRead(coords, &xyz));
+  const auto points = vertexCoordinates(dm_, vStart, vEnd);
   std::vector<PetscInt> mine;
   std::vector<double> myCoords;
-  for (PetscInt v = vStart; v < vEnd; ++v)
-    if (nodeIds_[v - vStart] < 0 && isOwned[v - vStart]) {
-      PetscInt off;
-      EIS_CHECK(PetscSectionGetOffset(coordSection, v, &off));
-      mine.push_back(v - vStart);
-      myCoords.insert(myCoords.end(), xyz + off, xyz + off + 3);
+  for (PetscInt v = 0; v < vEnd - vStart; ++v)
+    if (nodeIds_[v] < 0 && isOwned[v]) {
+      mine.push_back(v);
+      myCoords.insert(myCoords.end(), points[v].begin(), points[v].end());
     }
-  EIS_CHECK(VecRestoreArrayRead(coords, &xyz));
 
   int count = int(mine.size());
   std::vector<int> counts(size), displs(size);
@@ -412,19 +422,7 @@ void DistributedMesh::layOutUnknowns() {
     }
   }
 
-  Vec coords;
-  PetscSection coordSection;
-  EIS_CHECK(DMGetCoordinatesLocal(dm_, &coords));
-  EIS_CHECK(DMGetCoordinateSection(dm_, &coordSection));
-  const PetscScalar* xyz;
-  EIS_CHECK(VecGetArrayRead(coords, &xyz));
-  restCoords_.resize(vEnd - vStart);
-  for (PetscInt v = vStart; v < vEnd; ++v) {
-    PetscInt off;
-    EIS_CHECK(PetscSectionGetOffset(coordSection, v, &off));
-    restCoords_[v - vStart] = {xyz[off], xyz[off + 1], xyz[off + 2]};
-  }
-  EIS_CHECK(VecRestoreArrayRead(coords, &xyz));
+  restCoords_ = vertexCoordinates(dm_, vStart, vEnd);
 }
 
 void DistributedMesh::computePartitionReport(std::int64_t edgeCut) {

@@ -323,6 +323,23 @@ protected:
     OutputFiles::TearDown();
     PetscOptionsClearValue(nullptr, "-ksp_rtol");
   }
+
+  // The scene run straight through, its first two steps alone (written to a final state), and
+  // the last two steps restarted from that file.
+  struct Restart {
+    eis::NodalTable straight, half, restarted;
+  };
+  Restart runStraightAndRestarted(eis::Scene scene) {
+    Restart r;
+    r.straight = run(scene);
+    scene.steps = 2;
+    scene.finalState = file("half.csv");
+    r.half = run(scene);
+    scene.finalState.clear();
+    scene.initialState = file("half.csv");
+    r.restarted = run(scene);
+    return r;
+  }
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -649,15 +666,7 @@ TEST_F(OutputFiles, FinalStateCsvIsTheGatheredStateToTheBit) {
 TEST_F(TightOutputFiles, ElasticityRestartFromTheFinalStateContinuesTheRun) {
   eis::Scene scene = smallBeam();
   scene.rayleighStiffness = 0.01;  // let the velocity matter in the step (SOFA's b has K v)
-  const eis::NodalTable straight = run(scene);
-
-  scene.steps = 2;
-  scene.finalState = file("half.csv");
-  const eis::NodalTable half = run(scene);
-
-  scene.finalState.clear();
-  scene.initialState = file("half.csv");
-  const eis::NodalTable restarted = run(scene);
+  const auto [straight, half, restarted] = runStraightAndRestarted(scene);
   if (!root()) return;
 
   const Disagreement restart = disagreement(straight, restarted, scene);
@@ -677,15 +686,7 @@ TEST_F(TightOutputFiles, DiffusionRestartFromTheFinalStateContinuesTheRun) {
   MPI_Bcast(&written, 1, MPI_INT, 0, PETSC_COMM_WORLD);
   ASSERT_TRUE(written) << "cannot write " << scene.initialState;  // the same verdict on every rank
   const eis::NodalTable initial = eis::readStateCsv(scene.initialState, scene.physics, PETSC_COMM_WORLD);
-  const eis::NodalTable straight = run(scene);
-
-  scene.steps = 2;
-  scene.finalState = file("half.csv");
-  const eis::NodalTable half = run(scene);
-
-  scene.finalState.clear();
-  scene.initialState = file("half.csv");
-  const eis::NodalTable restarted = run(scene);
+  const auto [straight, half, restarted] = runStraightAndRestarted(scene);
   if (!root()) return;
 
   ASSERT_EQ(straight.width, 2);
