@@ -133,8 +133,14 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log)
     restCoordinates_ = system_->createVector();
     system_->setRestState(restCoordinates_);
   }
-  linear_ = std::make_unique<LinearSolver>(comm_, matrixFree ? PCJACOBI : PCGAMG, restCoordinates_);
-  solver_ = std::make_unique<EulerImplicitSolver>(solverOptions(scene_), x_);
+  const PCType pc = matrixFree ? PCJACOBI : PCGAMG;
+  if (scene_.newton == NewtonMode::Full) {
+    newton_ = std::make_unique<NewtonSolver>(comm_, solverOptions(scene_), scene_.newtonGuess, x_,
+                                             pc, restCoordinates_);
+  } else {
+    linear_ = std::make_unique<LinearSolver>(comm_, pc, restCoordinates_);
+    solver_ = std::make_unique<EulerImplicitSolver>(solverOptions(scene_), x_);
+  }
   if (!scene_.history.empty()) history_ = std::make_unique<HistoryWriter>(scene_.history, comm_);
   if (!scene_.vtk.empty()) {
     vtk_ = std::make_unique<VtkSeriesWriter>(comm_, scene_.vtk);
@@ -156,7 +162,7 @@ void Simulation::run() {
     const double stepStart = MPI_Wtime();
     StepReport step_report;
     try {
-      step_report = solver_->step(*system_, *linear_, x_, v_, scene_.dt);
+      step_report = advance();
     } catch (const Error& e) {
       // The step failed before touching x and v: they still hold the last good state.
       writeFinalOutputs();
@@ -175,7 +181,7 @@ void Simulation::run() {
     row.time = time;
     row.wallSeconds = wall;
     row.linearIterations = step_report.linearIterations;
-    row.nonlinearIterations = 1;
+    row.nonlinearIterations = step_report.nonlinearIterations;
     row.residual = step_report.residualNorm;
     if (history_) {
       row.kineticEnergy = system_->kineticEnergy(v_);
@@ -184,14 +190,18 @@ void Simulation::run() {
     }
     if (vtk_ && (step % scene_.outputEvery == 0 || step == scene_.steps)) writeTimeSeries(step, time);
 
-    std::string residual;
-    if (step_report.residualNorm >= 0) residual = "  residual " + std::to_string(step_report.residualNorm);
+    std::string extra;
+    if (newton_) extra += "  Newton iterations " + std::to_string(step_report.nonlinearIterations);
+    if (step_report.residualNorm >= 0) extra += "  residual " + std::to_string(step_report.residualNorm);
     report("step %d/%d  t = %.6g  linear iterations %d%s  %.4f s\n", step, scene_.steps, time,
-           step_report.linearIterations, residual.c_str(), wall);
+           step_report.linearIterations, extra.c_str(), wall);
   }
   summary_.loopSeconds = MPI_Wtime() - loopStart;
   summary_.assemblySeconds = system_->assemblySeconds();
-  summary_.solveSeconds = linear_->seconds();
+  // Newton's time includes the forces and Jacobians it evaluates; count those once.
+  summary_.forceSeconds = system_->forceSeconds();
+  summary_.solveSeconds = newton_ ? newton_->seconds() - summary_.assemblySeconds - summary_.forceSeconds
+                                  : linear_->seconds();
   writeFinalOutputs();
   double peak = peakResidentBytes(), peakMin = peak, peakMax = peak;
   MPI_Allreduce(&peak, &peakMin, 1, MPI_DOUBLE, MPI_MIN, comm_);
@@ -199,6 +209,11 @@ void Simulation::run() {
   summary_.peakMemoryMin = peakMin;
   summary_.peakMemoryMax = peakMax;
   printSummary();
+}
+
+StepReport Simulation::advance() {
+  if (newton_) return newton_->step(*system_, x_, v_, scene_.dt);
+  return solver_->step(*system_, *linear_, x_, v_, scene_.dt);
 }
 
 void Simulation::writeTimeSeries(int step, double time) {
@@ -256,11 +271,11 @@ NodalTable Simulation::gatherState() const {
 void Simulation::printSummary() const {
   const auto& s = summary_;
   const double perStep = s.steps ? s.loopSeconds / s.steps : 0.0;
-  report("summary: %d steps in %.3f s (%.4f s per step; set-up %.3f s); assembly %.3f s, linear "
-         "solve %.3f s, other %.3f s; %.1f linear iterations per step; peak memory per rank "
-         "%.1f..%.1f MiB\n",
-         s.steps, s.loopSeconds, perStep, s.setupSeconds, s.assemblySeconds, s.solveSeconds,
-         s.loopSeconds - s.assemblySeconds - s.solveSeconds,
+  report("summary: %d steps in %.3f s (%.4f s per step; set-up %.3f s); forces %.3f s, matrix "
+         "assembly %.3f s, linear solve %.3f s, other %.3f s; %.1f linear iterations per step; "
+         "peak memory per rank %.1f..%.1f MiB\n",
+         s.steps, s.loopSeconds, perStep, s.setupSeconds, s.forceSeconds, s.assemblySeconds,
+         s.solveSeconds, s.loopSeconds - s.forceSeconds - s.assemblySeconds - s.solveSeconds,
          s.steps ? double(s.totalLinearIterations) / s.steps : 0.0, s.peakMemoryMin / 1048576.0,
          s.peakMemoryMax / 1048576.0);
 }

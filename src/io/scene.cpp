@@ -41,10 +41,6 @@ struct Setting {
   throw Error(std::string(s.key) + " = " + (s.text.empty() ? "\"\"" : s.text) + ": " + why);
 }
 
-[[noreturn]] void notImplemented(const Setting& s) {
-  throw Error(std::string(s.key) + " = " + s.text + " is not implemented yet (planned)");
-}
-
 // The whitespace- or comma-separated tokens of a value.
 Values tokens(std::string text) {
   std::replace(text.begin(), text.end(), ',', ' ');
@@ -163,9 +159,15 @@ constexpr Named<NewtonMode> kNewton[] = {{"linearized", NewtonMode::Linearized},
                                          {"full", NewtonMode::Full}};
 constexpr Named<OperatorMode> kOperator[] = {{"assembled", OperatorMode::Assembled},
                                              {"matrix-free", OperatorMode::MatrixFree}};
-// Material models by name: implemented (true) or planned.
-constexpr Named<bool> kModels[] = {
-    {"linear", true}, {"corotational", false}, {"stvk", false}, {"neohookean", false}};
+constexpr Named<MaterialModel> kModels[] = {{"linear", MaterialModel::Linear},
+                                            {"corotational", MaterialModel::Corotational},
+                                            {"stvk", MaterialModel::StVenantKirchhoff},
+                                            {"neohookean", MaterialModel::NeoHookean}};
+constexpr Named<RotationMethod> kRotations[] = {{"large", RotationMethod::Large},
+                                               {"polar", RotationMethod::Polar}};
+constexpr Named<NewtonGuess> kGuesses[] = {{"zero", NewtonGuess::Zero},
+                                           {"previous", NewtonGuess::Previous},
+                                           {"extrapolated", NewtonGuess::Extrapolated}};
 
 template <class T, std::size_t N>
 T choose(const Setting& s, const Named<T> (&names)[N]) {
@@ -182,17 +184,6 @@ std::string nameOf(T value, const Named<T> (&names)[N]) {
   for (const Named<T>& n : names)
     if (n.value == value) return n.name;
   throw Error("unnamed enumeration value");
-}
-
-std::string materialModel(const Setting& s) {
-  if (!choose(s, kModels)) notImplemented(s);
-  return s.text;
-}
-
-NewtonMode newtonMode(const Setting& s) {
-  const NewtonMode mode = choose(s, kNewton);
-  if (mode == NewtonMode::Full) notImplemented(s);
-  return mode;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -256,11 +247,21 @@ const Key kKeys[] = {
      [](Scene& sc, const Setting& s) { sc.physics = choose(s, kPhysics); },
      [](const Scene& sc) { return Values{nameOf(sc.physics, kPhysics)}; }},
 
-    {"material.model", "linear",
-     "linear: small-strain linear elasticity (SOFA TetrahedronFEMForceField method=\"small\").\n"
-     "corotational, stvk and neohookean are planned and rejected for now.",
-     [](Scene& sc, const Setting& s) { sc.materialModel = materialModel(s); },
-     [](const Scene& sc) { return Values{sc.materialModel}; }},
+    {"material.model", "linear|corotational|stvk|neohookean",
+     "linear: small-strain linear elasticity (SOFA TetrahedronFEMForceField method=\"small\");\n"
+     "corotational: SOFA's method=\"large\" or \"polar\" (material.rotation), the linear element\n"
+     "stiffness rotated with each element, with SOFA's tangent R K0 R^T (no derivative of R);\n"
+     "stvk: St Venant-Kirchhoff, psi = lambda/2 (tr E)^2 + mu tr(E^2); neohookean:\n"
+     "psi = mu/2 (tr C - 3) - mu ln J + lambda/2 (ln J)^2 (an inverted element is an error); both\n"
+     "with their exact tangent. Nonlinear models are re-assembled every step.",
+     [](Scene& sc, const Setting& s) { sc.material = choose(s, kModels); },
+     [](const Scene& sc) { return Values{nameOf(sc.material, kModels)}; }},
+    {"material.rotation", "large|polar",
+     "corotational frame, as SOFA's TetrahedronFEMForceField method: large builds it from the\n"
+     "element's vertices 0, 1, 2 in the mesh file's order; polar is the rotation of the polar\n"
+     "decomposition of the matrix of edges 0->1, 0->2, 0->3 (so it too depends on the order)",
+     [](Scene& sc, const Setting& s) { sc.rotation = choose(s, kRotations); },
+     [](const Scene& sc) { return Values{nameOf(sc.rotation, kRotations)}; }},
     {"material.young-modulus", "E", "Young's modulus, > 0",
      [](Scene& sc, const Setting& s) { sc.youngModulus = positive(s); },
      [](const Scene& sc) { return Values{text(sc.youngModulus)}; }},
@@ -341,11 +342,19 @@ const Key kKeys[] = {
      "we print the norm)",
      [](Scene& sc, const Setting& s) { sc.computeResidual = boolean(s); },
      [](const Scene& sc) { return Values{text(sc.computeResidual)}; }},
-    {"solver.newton", "linearized",
-     "linearized: one linear solve per step, as SOFA. full (Newton iterations with PETSc SNES) is\n"
-     "planned and rejected for now.",
-     [](Scene& sc, const Setting& s) { sc.newton = newtonMode(s); },
+    {"solver.newton", "linearized|full",
+     "linearized: one linear solve per step, as SOFA. full: Newton iterations on the same implicit\n"
+     "Euler equations with PETSc SNES until converged (unknown v_{n+1}; residual\n"
+     "P(M (v - v_n) - h [f(x_n + h v, v) - rm M v + rs K v]); first order: P(M v - f(x_n + h v)));\n"
+     "-snes_rtol, -snes_stol, -snes_max_it, -snes_linesearch_type tune it. Not with\n"
+     "solver.trapezoidal.",
+     [](Scene& sc, const Setting& s) { sc.newton = choose(s, kNewton); },
      [](const Scene& sc) { return Values{nameOf(sc.newton, kNewton)}; }},
+    {"solver.newton-guess", "zero|previous|extrapolated",
+     "initial Newton iterate: zero (v = 0, so x = x_n), previous (v = v_n) or extrapolated\n"
+     "(v = 2 v_n - v_{n-1}; v_n on the first step)",
+     [](Scene& sc, const Setting& s) { sc.newtonGuess = choose(s, kGuesses); },
+     [](const Scene& sc) { return Values{nameOf(sc.newtonGuess, kGuesses)}; }},
     {"solver.operator", "assembled|matrix-free",
      "assembled: the step matrix is assembled (PETSc AIJ); matrix-free: SOFA's iterative path,\n"
      "matrix-free products element by element (PETSc MatShell), Jacobi preconditioner by default",
@@ -486,6 +495,12 @@ Scene resolveScene(const po::variables_map& vm) {
     scene.fixedBoxes = {Box{{0, 0, 0}, {0, scene.boxSize[1], scene.boxSize[2]}}};
   if (scene.physics == Physics::Diffusion && !scene.firstOrder)
     throw Error("physics.type = diffusion requires solver.first-order = true");
+  if (scene.physics == Physics::Diffusion && scene.material != MaterialModel::Linear)
+    throw Error("material.model = " + nameOf(scene.material, kModels) +
+                " is an elastic model; physics.type = diffusion takes none");
+  if (scene.newton == NewtonMode::Full && scene.trapezoidal)
+    throw Error("solver.newton = full does not take solver.trapezoidal (SOFA's variant is a "
+                "linearized scheme)");
   return scene;
 }
 

@@ -219,9 +219,11 @@ void DistributedMesh::distribute(const SerialMesh& serial) {
   };
   cells_.resize(cEnd - cStart);
   cellTags_.resize(cEnd - cStart);
+  inputCellIds_.resize(cEnd - cStart);
   for (PetscInt c = cStart; c < cEnd; ++c) {
     for (int k = 0; k < 4; ++k) cells_[c - cStart][k] = localVertex(records[c].vertices[k]);
     cellTags_[c - cStart] = int(records[c].value);
+    inputCellIds_[c - cStart] = records[c].id;
   }
 
   // Physical groups travel as lists of input node ids; each rank keeps the ones it holds.
@@ -313,12 +315,14 @@ void DistributedMesh::refine() {
   for (std::size_t g = 0; g < groups_.size(); ++g) groups_[g].second = std::move(newGroups[g]);
 
   std::vector<int> tags(cEnd - cStart);
+  std::vector<std::int64_t> inputIds(cEnd - cStart);
   cells_.assign(cEnd - cStart, {});
   for (PetscInt c = cStart; c < cEnd; ++c) {
     DMPolytopeType sourceType, newType;
     PetscInt source, replica;
     EIS_CHECK(DMPlexTransformGetSourcePoint(transform, c, &sourceType, &newType, &source, &replica));
     tags[c - cStart] = cellTags_[source - oldCStart];
+    inputIds[c - cStart] = inputCellIds_[source - oldCStart];
     PetscInt closureSize, *closure = nullptr;
     EIS_CHECK(DMPlexGetTransitiveClosure(dm_, c, PETSC_TRUE, &closureSize, &closure));
     int k = 0;
@@ -327,6 +331,7 @@ void DistributedMesh::refine() {
     EIS_CHECK(DMPlexRestoreTransitiveClosure(dm_, c, PETSC_TRUE, &closureSize, &closure));
   }
   cellTags_ = std::move(tags);
+  inputCellIds_ = std::move(inputIds);
   EIS_CHECK(DMPlexTransformDestroy(&transform));
   EIS_CHECK(DMDestroy(&interpolated));
 }

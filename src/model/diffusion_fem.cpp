@@ -17,7 +17,7 @@ void DiffusionFEM::addElementFlux(std::size_t cell, const double* u, double fact
     out[cells_[cell][a]] += w * (g[a][0] * grad[0] + g[a][1] * grad[1] + g[a][2] * grad[2]);
 }
 
-void DiffusionFEM::addForce(const double* u, const double*, double* f) const {
+void DiffusionFEM::addForce(const double* u, const double*, double* f) {
   for (std::size_t c = 0; c < cells_.size(); ++c) addElementFlux(c, u, -1.0, f);
 }
 

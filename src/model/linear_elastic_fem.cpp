@@ -51,7 +51,7 @@ void LinearElasticFEM::addElementForce(std::size_t cell, const Strain& s, double
   }
 }
 
-void LinearElasticFEM::addForce(const double* x, const double*, double* f) const {
+void LinearElasticFEM::addForce(const double* x, const double*, double* f) {
   for (std::size_t c = 0; c < cells_.size(); ++c)
     addElementForce(c, stress(strain(c, x, rest_.data())), -1.0, f);
 }

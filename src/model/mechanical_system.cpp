@@ -2,7 +2,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/model/diffusion_fem.hpp"
-#include "eis/model/linear_elastic_fem.hpp"
+#include "eis/model/elastic_force_fields.hpp"
 
 namespace eis {
 
@@ -60,10 +60,7 @@ MechanicalSystem::MechanicalSystem(const DistributedMesh& mesh, const Scene& sce
       constraint_(mesh, scene.fixedBoxes, fixedGroupTags),
       matrixFree_(scene.op == OperatorMode::MatrixFree) {
   if (scene.physics == Physics::Elasticity) {
-    auto elastic = std::make_unique<LinearElasticFEM>(mesh.cells(), shapes_, restArray(mesh),
-                                                      scene.youngModulus, scene.poissonRatio);
-    elastic_ = elastic.get();
-    forceField_ = std::move(elastic);
+    forceField_ = makeElasticForceField(scene, mesh.cells(), shapes_, restArray(mesh));
     gravity_.assign(scene.gravity.begin(), scene.gravity.end());
   } else {
     forceField_ = std::make_unique<DiffusionFEM>(mesh.cells(), shapes_, scene.conductivity);
@@ -91,7 +88,7 @@ Vec MechanicalSystem::createVector() const {
 
 void MechanicalSystem::setRestState(Vec x) const {
   EIS_CHECK(VecZeroEntries(x));
-  if (!elastic_) return;
+  if (dofs_ != 3) return;
   PetscScalar* values;
   EIS_CHECK(VecGetArray(x, &values));
   const auto& coords = mesh_.restCoords();
@@ -107,20 +104,29 @@ void MechanicalSystem::toLocal(Vec global, Vec local) {
 }
 
 void MechanicalSystem::computeForce(Vec x, Vec v, Vec f) {
+  const double start = MPI_Wtime();
   toLocal(x, localA_);
   EIS_CHECK(VecZeroEntries(localB_));
   const PetscScalar* xl;
   PetscScalar* fl;
   EIS_CHECK(VecGetArrayRead(localA_, &xl));
   EIS_CHECK(VecGetArray(localB_, &fl));
-  // The linear force fields here do not depend on v; it is passed on for the interface's sake.
+  // No force field here depends on v yet (B = 0), so v is not scattered.
   (void)v;
-  forceField_->addForce(xl, nullptr, fl);
+  std::string failure;  // an inverted element seen here must stop every rank together
+  try {
+    forceField_->addForce(xl, nullptr, fl);
+  } catch (const InvertedElement& e) {
+    failure = "inverted tetrahedron " + std::to_string(mesh_.inputCellIds()[e.cell]) +
+              " of the mesh (J = " + std::to_string(e.J) + ")";
+  }
   if (!gravity_.empty()) mass_.addGravity(fl, gravity_.data());
   EIS_CHECK(VecRestoreArray(localB_, &fl));
   EIS_CHECK(VecRestoreArrayRead(localA_, &xl));
+  throwIfAnyRankFailed(failure, mesh_.comm());
   EIS_CHECK(VecZeroEntries(f));
   EIS_CHECK(DMLocalToGlobal(mesh_.dm(), localB_, ADD_VALUES, f));
+  forceSeconds_ += MPI_Wtime() - start;
 }
 
 void MechanicalSystem::addMBKv(Vec out, double mFactor, double bFactor, double kFactor, Vec v) {
@@ -179,8 +185,9 @@ void MechanicalSystem::createShellMatrix() {
 }
 
 Mat MechanicalSystem::systemMatrix(double mFactor, double bFactor, double kFactor) {
-  // The model is linear: the matrix changes only with the factors.
-  if (haveFactors_ && factors_[0] == mFactor && factors_[1] == bFactor && factors_[2] == kFactor)
+  // A linear model's matrix changes only with the factors; a nonlinear one's with every state.
+  if (forceField_->isLinear() && haveFactors_ && factors_[0] == mFactor &&
+      factors_[1] == bFactor && factors_[2] == kFactor)
     return matrix_;
   factors_[0] = mFactor;
   factors_[1] = bFactor;
@@ -268,6 +275,21 @@ double MechanicalSystem::kineticEnergy(Vec v) {
   return 0.5 * vmv;
 }
 
+double MechanicalSystem::gravityEnergy(Vec x) {
+  if (gravity_.empty()) return 0.0;
+  toLocal(x, localA_);
+  // -sum over elements of (their share of M g) . x: the potential whose gradient is -M g.
+  std::vector<double> weight(std::size_t(dofs_) * mesh_.numLocalVertices(), 0.0);
+  mass_.addGravity(weight.data(), gravity_.data());
+  const PetscScalar* xl;
+  EIS_CHECK(VecGetArrayRead(localA_, &xl));
+  double energy = 0;
+  for (std::size_t i = 0; i < weight.size(); ++i) energy -= weight[i] * xl[i];
+  EIS_CHECK(VecRestoreArrayRead(localA_, &xl));
+  MPI_Allreduce(MPI_IN_PLACE, &energy, 1, MPI_DOUBLE, MPI_SUM, mesh_.comm());
+  return energy;
+}
+
 double MechanicalSystem::potentialEnergy(Vec x) {
   toLocal(x, localA_);
   const PetscScalar* xl;
@@ -279,11 +301,10 @@ double MechanicalSystem::potentialEnergy(Vec x) {
 }
 
 std::vector<double> MechanicalSystem::vonMisesStress(Vec x) {
-  if (!elastic_) return {};
   toLocal(x, localA_);
   const PetscScalar* xl;
   EIS_CHECK(VecGetArrayRead(localA_, &xl));
-  auto stress = elastic_->vonMisesStress(xl);
+  auto stress = forceField_->vonMisesStress(xl);
   EIS_CHECK(VecRestoreArrayRead(localA_, &xl));
   return stress;
 }

@@ -54,21 +54,20 @@ StepReport EulerImplicitSolver::step(MechanicalOperations& mop, LinearSolver& li
   EIS_CHECK(VecAXPY(x, h, v));
   if (options_.vdamping != 0) EIS_CHECK(VecScale(v, std::exp(-h * options_.vdamping)));
 
-  if (options_.computeResidual) report.residualNorm = residualNorm(mop, x, v, vBefore_, h);
+  if (options_.computeResidual)
+    report.residualNorm = sofaResidualNorm(mop, x, v, vBefore_, h, force_, solution_);
   return report;
 }
 
-// r = P (M (v_{n+1} - v_n) - h f(x_{n+1}, v_{n+1})), as SOFA's computeResidual builds it.
-double EulerImplicitSolver::residualNorm(MechanicalOperations& mop, Vec x, Vec v, Vec vBefore,
-                                         double h) {
-  EIS_CHECK(VecAYPX(vBefore, -1.0, v));  // vBefore <- v_{n+1} - v_n
-  mop.computeForce(x, v, force_);
-  EIS_CHECK(VecCopy(force_, rhs_));
-  EIS_CHECK(VecScale(rhs_, -h));
-  mop.addMBKv(rhs_, 1.0, 0.0, 0.0, vBefore);
-  mop.projectResponse(rhs_);
+double sofaResidualNorm(MechanicalOperations& mop, Vec x, Vec v, Vec vBefore, double h, Vec force,
+                        Vec work) {
+  EIS_CHECK(VecWAXPY(work, -1.0, vBefore, v));
+  mop.computeForce(x, v, force);
+  EIS_CHECK(VecScale(force, -h));
+  mop.addMBKv(force, 1.0, 0.0, 0.0, work);
+  mop.projectResponse(force);
   PetscReal norm;
-  EIS_CHECK(VecNorm(rhs_, NORM_2, &norm));
+  EIS_CHECK(VecNorm(force, NORM_2, &norm));
   return norm;
 }
 

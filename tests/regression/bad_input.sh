@@ -280,6 +280,10 @@ launch bad missing_initial_state  "initial.state" "nosuch.csv" -- --initial.stat
 launch bad initial_state_header   "initial.state" "badheader.csv" -- \
   --initial.state="$T/badheader.csv" "${TINY[@]}"
 launch bad diffusion_second_order "first-order" -- --physics.type=diffusion "${TINY[@]}"
+# A Newton iterate that turns a Neo-Hookean element inside out stops the run, naming it.
+launch bad inverted_element "of the mesh (J = -" -- "${TINY[@]}" \
+  --material.model=neohookean --material.young-modulus=100 --load.gravity="0 -5000 0" \
+  --solver.dt=0.5 --solver.newton=full
 
 # --- harmless input: warnings only -----------------------------------------------------------
 launch warns fixed_box_selects_nothing "fixed-box.*selects no node" -- "${TINY[@]}" \

@@ -31,7 +31,7 @@ struct OneTet {
 constexpr double E = 1234.0, nu = 0.31;
 
 std::vector<double> stiffness(const OneTet& t) {
-  const eis::LinearElasticFEM fem(t.cells, t.shapes, t.rest(), E, nu);
+  eis::LinearElasticFEM fem(t.cells, t.shapes, t.rest(), E, nu);
   std::vector<double> k(144, 0.0);
   fem.addKToElementMatrices(k.data(), -1.0);  // -df/dx = K
   return k;
@@ -84,7 +84,7 @@ TEST(LinearElasticElement, RigidBodyMotionsAreInTheNullspace) {
 
 TEST(LinearElasticElement, MatrixEqualsFiniteDifferenceOfForceAndTheMatrixFreeProduct) {
   const OneTet t;
-  const eis::LinearElasticFEM fem(t.cells, t.shapes, t.rest(), E, nu);
+  eis::LinearElasticFEM fem(t.cells, t.shapes, t.rest(), E, nu);
   std::vector<double> dfdx(144, 0.0);
   fem.addKToElementMatrices(dfdx.data(), 1.0);
   std::vector<double> x = t.rest();
@@ -207,7 +207,7 @@ TEST(LinearElasticElement, PatchTestOnABox) {
       rest.push_back(p[d]);
       x.push_back(p[d] + G[d][0] * p[0] + G[d][1] * p[1] + G[d][2] * p[2]);
     }
-  const eis::LinearElasticFEM fem(cells, shapes, rest, E, nu);
+  eis::LinearElasticFEM fem(cells, shapes, rest, E, nu);
   std::vector<double> f(x.size(), 0.0);
   fem.addForce(x.data(), nullptr, f.data());
   for (std::size_t n = 0; n < box.nodes.size(); ++n) {
@@ -224,7 +224,7 @@ TEST(LinearElasticElement, PatchTestOnABox) {
 TEST(DiffusionElement, MatrixIsTheDerivativeOfTheFluxAndAnnihilatesConstants) {
   const OneTet t;
   const double k = 2.5;
-  const eis::DiffusionFEM fem(t.cells, t.shapes, k);
+  eis::DiffusionFEM fem(t.cells, t.shapes, k);
   std::vector<double> dfdu(16, 0.0);
   fem.addKToElementMatrices(dfdu.data(), 1.0);
   const std::vector<double> u{0.3, -1.2, 0.8, 2.0};

@@ -8,6 +8,7 @@
 #include "eis/io/scene.hpp"
 #include "eis/io/state_csv.hpp"
 #include "eis/ode/euler_implicit_solver.hpp"
+#include "eis/ode/newton_solver.hpp"
 
 namespace eis {
 
@@ -19,7 +20,7 @@ class VtkSeriesWriter;
 
 struct RunSummary {
   int steps = 0;
-  double setupSeconds = 0, loopSeconds = 0, assemblySeconds = 0, solveSeconds = 0;
+  double setupSeconds = 0, loopSeconds = 0, forceSeconds = 0, assemblySeconds = 0, solveSeconds = 0;
   long totalLinearIterations = 0;
   double peakMemoryMin = 0, peakMemoryMax = 0;  // bytes, over ranks
 };
@@ -46,6 +47,7 @@ public:
 
 private:
   void report(const char* format, ...) const;
+  StepReport advance();
   void writeTimeSeries(int step, double time);
   void writeFinalOutputs();
   void printSummary() const;
@@ -56,7 +58,9 @@ private:
   std::unique_ptr<DistributedMesh> mesh_;
   std::unique_ptr<MechanicalSystem> system_;
   std::unique_ptr<LinearSolver> linear_;
+  // One of the two runs the steps: SOFA's linearized step, or Newton to convergence.
   std::unique_ptr<EulerImplicitSolver> solver_;
+  std::unique_ptr<NewtonSolver> newton_;
   std::unique_ptr<HistoryWriter> history_;
   std::unique_ptr<VtkSeriesWriter> vtk_;
   std::unique_ptr<NodalTable> initial_;

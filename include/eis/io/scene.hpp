@@ -20,6 +20,10 @@ struct Box {
 enum class Physics { Elasticity, Diffusion };
 enum class MassType { Lumped, Consistent };
 enum class NewtonMode { Linearized, Full };
+enum class NewtonGuess { Zero, Previous, Extrapolated };
+enum class MaterialModel { Linear, Corotational, StVenantKirchhoff, NeoHookean };
+// How the corotational model finds an element's rotation (SOFA TetrahedronFEMForceField method).
+enum class RotationMethod { Large, Polar };
 enum class OperatorMode { Assembled, MatrixFree };
 
 struct Scene {
@@ -31,7 +35,8 @@ struct Scene {
   // [physics]
   Physics physics = Physics::Elasticity;
   // [material]
-  std::string materialModel = "linear";
+  MaterialModel material = MaterialModel::Linear;
+  RotationMethod rotation = RotationMethod::Large;
   double youngModulus = 1e5, poissonRatio = 0.3, density = 1;
   double conductivity = 1, capacity = 1;
   // [mass]
@@ -48,6 +53,7 @@ struct Scene {
   double rayleighMass = 0, rayleighStiffness = 0, vdamping = 0;
   bool firstOrder = false, trapezoidal = false, computeResidual = false;
   NewtonMode newton = NewtonMode::Linearized;
+  NewtonGuess newtonGuess = NewtonGuess::Previous;
   OperatorMode op = OperatorMode::Assembled;
   // [initial]
   std::string initialState;

@@ -47,6 +47,9 @@ public:
   // DMPlex's order), and the physical tag of the input cell they come from.
   const std::vector<std::array<PetscInt, 4>>& cells() const { return cells_; }
   const std::vector<int>& cellTags() const { return cellTags_; }
+  // Index, in the input's element list (0-based, tetrahedra only), of the cell each local cell
+  // is or was refined from.
+  const std::vector<std::int64_t>& inputCellIds() const { return inputCellIds_; }
   // The tag of a physical group given by name or by number; throws eis::Error naming it when the
   // mesh has no such group (the same verdict on every rank).
   int findGroup(const std::string& nameOrTag) const;
@@ -79,6 +82,7 @@ private:
   std::vector<PetscInt> ownedOffsets_;
   std::vector<std::array<PetscInt, 4>> cells_;
   std::vector<int> cellTags_;
+  std::vector<std::int64_t> inputCellIds_;
   // For groups: local vertices tagged by input physical group (sorted vertex lists per tag).
   std::vector<std::pair<int, std::vector<PetscInt>>> groups_;
   std::map<std::string, int> groupNames_;

@@ -14,10 +14,12 @@ public:
   DiffusionFEM(const std::vector<std::array<PetscInt, 4>>& cells,
                const std::vector<TetraShape>& shapes, double conductivity);
 
-  void addForce(const double* u, const double* v, double* f) const override;
+  void addForce(const double* u, const double* v, double* f) override;
   void addDForce(const double* du, double* df, double kFactor) const override;
   void addKToElementMatrices(double* elementMatrices, double kFactor) const override;
   double potentialEnergy(const double* u) const override;
+  std::vector<double> vonMisesStress(const double*) const override { return {}; }
+  bool isLinear() const override { return true; }
 
 private:
   // flux . grad N_a weights: out_a += factor * k |V| g_a . grad(u)

@@ -2,21 +2,44 @@
 // What every force field offers the mechanical system, on local arrays (owned and ghost
 // unknowns, `dofsPerNode` per local vertex, in local vertex order). Element matrices are dense
 // (4*dofsPerNode)^2 row-major blocks, one per local cell, in the cell's vertex order.
+//
+// As in SOFA, addForce(x, v) also sets the linearization point: addDForce and
+// addKToElementMatrices use the state of the last addForce (a nonlinear field keeps its element
+// rotations or deformation gradients from it). A linear field ignores it.
 #include <petscsys.h>
 
+#include <cstddef>
+#include <vector>
+
+#include "eis/core/error.hpp"
+
 namespace eis {
+
+// A force field met an element it cannot evaluate (J <= 0). `cell` is the local cell index; the
+// mechanical system turns it into the input mesh's tetrahedron number.
+class InvertedElement : public Error {
+public:
+  InvertedElement(std::size_t cell, double J, const std::string& what)
+      : Error(what), cell(cell), J(J) {}
+  std::size_t cell;
+  double J;
+};
 
 class ForceField {
 public:
   virtual ~ForceField() = default;
-  // f += f(x, v).
-  virtual void addForce(const double* x, const double* v, double* f) const = 0;
+  // f += f(x, v); remembers x (and v) as the linearization point.
+  virtual void addForce(const double* x, const double* v, double* f) = 0;
   // df += kFactor * (df/dx) dx: SOFA's addDForce, the matrix-free product with K.
   virtual void addDForce(const double* dx, double* df, double kFactor) const = 0;
   // elementMatrices += kFactor * df/dx, element by element.
   virtual void addKToElementMatrices(double* elementMatrices, double kFactor) const = 0;
   // Stored energy of the local elements at x.
   virtual double potentialEnergy(const double* x) const = 0;
+  // Von Mises stress of every local cell at x (empty when the field has no stress).
+  virtual std::vector<double> vonMisesStress(const double* x) const = 0;
+  // True when K does not depend on the state: its matrices are built once.
+  virtual bool isLinear() const = 0;
 };
 
 }  // namespace eis

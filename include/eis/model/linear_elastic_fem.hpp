@@ -19,12 +19,12 @@ public:
                    const std::vector<TetraShape>& shapes, std::vector<double> rest,
                    double youngModulus, double poissonRatio);
 
-  void addForce(const double* x, const double* v, double* f) const override;
+  void addForce(const double* x, const double* v, double* f) override;
   void addDForce(const double* dx, double* df, double kFactor) const override;
   void addKToElementMatrices(double* elementMatrices, double kFactor) const override;
   double potentialEnergy(const double* x) const override;
-  // Von Mises stress of every local cell at x.
-  std::vector<double> vonMisesStress(const double* x) const;
+  std::vector<double> vonMisesStress(const double* x) const override;
+  bool isLinear() const override { return true; }
 
 private:
   using Strain = std::array<double, 6>;

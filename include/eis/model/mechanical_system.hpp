@@ -18,8 +18,6 @@
 
 namespace eis {
 
-class LinearElasticFEM;
-
 class MechanicalSystem : public MechanicalOperations {
 public:
   // fixedGroupTags: physical-group tags whose nodes are fixed (resolved by the caller).
@@ -43,10 +41,14 @@ public:
   // 1/2 v.M v and the stored (elastic) energy at x, summed over all ranks.
   double kineticEnergy(Vec v);
   double potentialEnergy(Vec x);
+  // Potential of gravity, -sum_a m_a g . x_a (0 without gravity), summed over all ranks.
+  double gravityEnergy(Vec x);
   // Von Mises stress of each local cell at x (elasticity; empty for diffusion).
   std::vector<double> vonMisesStress(Vec x);
   // Seconds spent building system matrices so far (element values, COO insertion, projection).
   double assemblySeconds() const { return assemblySeconds_; }
+  // Seconds spent in computeForce so far (element forces, gravity, ghost exchange).
+  double forceSeconds() const { return forceSeconds_; }
 
   // The matrix-free product y = P A P x + (I - P) x with A = mM + kK at the last factors.
   void applyShell(Vec x, Vec y);
@@ -63,7 +65,6 @@ private:
   int dofs_;
   std::vector<TetraShape> shapes_;
   std::unique_ptr<ForceField> forceField_;
-  LinearElasticFEM* elastic_ = nullptr;  // forceField_ when the physics is elasticity
   Mass mass_;
   std::vector<double> gravity_;  // empty when no gravity applies
   FixedConstraint constraint_;
@@ -72,7 +73,7 @@ private:
   bool haveFactors_ = false;
   double factors_[3] = {0, 0, 0};  // m, b, k of the current matrix
   Vec localA_ = nullptr, localB_ = nullptr, globalWork_ = nullptr;
-  double assemblySeconds_ = 0;
+  double assemblySeconds_ = 0, forceSeconds_ = 0;
 };
 
 }  // namespace eis

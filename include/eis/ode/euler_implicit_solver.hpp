@@ -19,8 +19,14 @@ struct EulerImplicitOptions {
 
 struct StepReport {
   int linearIterations = 0;
+  int nonlinearIterations = 1;  // Newton iterations; the linearized step is one
   double residualNorm = -1;  // ||P(M (v_{n+1} - v_n) - h f(x_{n+1}, v_{n+1}))||_2, or -1
 };
+
+// ||P (M (v - vBefore) - h f(x, v))||_2, SOFA's computeResidual (which keeps its square);
+// `force` and `work` are scratch vectors of the same layout.
+double sofaResidualNorm(MechanicalOperations& mop, Vec x, Vec v, Vec vBefore, double h, Vec force,
+                        Vec work);
 
 class EulerImplicitSolver {
 public:
@@ -45,8 +51,6 @@ public:
   static double solutionIntegrationFactor(int out, double dt);
 
 private:
-  double residualNorm(MechanicalOperations& mop, Vec x, Vec v, Vec vBefore, double h);
-
   EulerImplicitOptions options_;
   Vec force_ = nullptr, rhs_ = nullptr, solution_ = nullptr, vBefore_ = nullptr;
 };

@@ -1,0 +1,71 @@
+#pragma once
+// SOFA's TetrahedronFEMForceField with method="large" or method="polar": the linear element of
+// LinearElasticFEM, evaluated in a frame that turns with each element.
+//
+// At construction each rest element is rotated into its own frame R0 (world -> element) and its
+// stiffness K0 = |V| B^T C B is built there. At a state x the element frame R is found again, the
+// corotated displacement is d = R0 (X_i - X_0) - R (x_i - x_0) (vertex 0 as origin) and the
+// force is f = R^T K0 d. The tangent is SOFA's approximation R^T K0 R, without the derivative
+// of R. The frame:
+//   large: x axis along edge 0->1, y from edge 0->2 by Gram-Schmidt, z = x cross y, so it
+//          depends on the cell's vertex order;
+//   polar: the orthogonal factor of the polar decomposition of the matrix whose rows are the
+//          edges 0->1, 0->2, 0->3 (a reflection for a negatively oriented element, at rest and
+//          when deformed alike), computed by SOFA's scaled Newton iteration. Being that of the
+//          edge matrix and not of the deformation gradient, it too depends (less) on the order.
+#include <array>
+#include <vector>
+
+#include "eis/io/scene.hpp"
+#include "eis/model/force_field.hpp"
+#include "eis/model/tetra_geometry.hpp"
+
+namespace eis {
+
+class CorotationalFEM : public ForceField {
+public:
+  // cells: four local vertex indices each; shapes: their rest geometry; both must outlive the
+  // field. rest: the rest positions as a local array (3 per local vertex).
+  CorotationalFEM(const std::vector<std::array<PetscInt, 4>>& cells,
+                  const std::vector<TetraShape>& shapes, std::vector<double> rest,
+                  double youngModulus, double poissonRatio, RotationMethod method);
+
+  // Also stores every element's frame at x: the linearization point of the two below.
+  void addForce(const double* x, const double* v, double* f) override;
+  void addDForce(const double* dx, double* df, double kFactor) const override;
+  void addKToElementMatrices(double* elementMatrices, double kFactor) const override;
+  // 1/2 d^T K0 d with d the corotated displacement at x (SOFA reports no energy for these
+  // methods).
+  double potentialEnergy(const double* x) const override;
+  // Von Mises stress of C B d, the strain the force uses.
+  std::vector<double> vonMisesStress(const double* x) const override;
+  bool isLinear() const override { return false; }
+
+private:
+  using Mat3 = std::array<double, 9>;  // row-major
+  using Strain = std::array<double, 6>;
+  using Nodal = std::array<Vec3, 4>;
+  // What the rest shape gives, in the element's rest frame.
+  struct RestElement {
+    std::array<Vec3, 3> edges;  // R0 (X_a - X_0), a = 1..3
+    Nodal gradients;            // grad N_a
+  };
+
+  Mat3 frame(std::size_t cell, const double* x) const;
+  Nodal corotatedDisplacement(std::size_t cell, const Mat3& r, const double* x) const;
+  Strain strain(const Nodal& gradients, const Nodal& d) const;
+  Strain stress(const Strain& strain) const;
+  // w B^T s: the element force of stress s, per vertex.
+  static Nodal nodalForces(const Nodal& gradients, const Strain& s, double w);
+  // f_a += R^T local_a at the cell's vertices.
+  void scatterRotated(std::size_t cell, const Mat3& r, const Nodal& local, double* f) const;
+
+  const std::vector<std::array<PetscInt, 4>>& cells_;
+  const std::vector<TetraShape>& shapes_;
+  double lambda_, mu_;
+  RotationMethod method_;
+  std::vector<RestElement> restElements_;
+  std::vector<Mat3> frames_;  // R of the last addForce (R0 before any)
+};
+
+}  // namespace eis

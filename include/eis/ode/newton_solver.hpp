@@ -1,0 +1,56 @@
+#pragma once
+// The implicit Euler step solved to convergence with PETSc SNES, beyond SOFA's single
+// linearized iteration (seed 002): the unknown is v_{n+1}, x_{n+1} = x_n + h v_{n+1}, and
+//   second order: F(v) = P (M (v - v_n) - h [f(x_n + h v, v) - rM M v + rK K v])
+//   first order:  F(v) = P (M v - f(x_n + h v))
+// with the Jacobian of the linearized step, (1 + h rM) M - h B - h (h + rK) K (first order:
+// M - h K), assembled at each iterate.
+#include <petscsnes.h>
+
+#include <string>
+
+#include "eis/io/scene.hpp"
+#include "eis/ode/euler_implicit_solver.hpp"
+
+namespace eis {
+
+class NewtonSolver {
+public:
+  // options.trapezoidal must be false. Defaults for the inner KSP as LinearSolver's, relative
+  // tolerance 1e-10; -snes_* and -ksp_* options override them.
+  NewtonSolver(MPI_Comm comm, const EulerImplicitOptions& options, NewtonGuess guess, Vec like,
+               PCType defaultPc, Vec restCoordinates);
+  ~NewtonSolver();
+  NewtonSolver(const NewtonSolver&) = delete;
+  NewtonSolver& operator=(const NewtonSolver&) = delete;
+
+  // Advances (x, v) by one converged step of size h; x and v are left unchanged when SNES does
+  // not converge (an eis::Error names its reason).
+  StepReport step(MechanicalOperations& mop, Vec x, Vec v, double h);
+  SNES snes() const { return snes_; }
+  // Wall seconds spent in SNESSolve so far.
+  double seconds() const { return seconds_; }
+
+  // SNES callbacks, and where they leave the message of an error they caught.
+  void formResidual(Vec v, Vec residual);
+  void formJacobian(Vec v);
+  void recordFailure(const std::string& message) { callbackFailure_ = message; }
+
+private:
+  void configure(Mat jacobian);
+  void initialGuess(Vec v);
+  Mat jacobianAt(Vec v);
+
+  EulerImplicitOptions options_;
+  NewtonGuess guess_;
+  SNES snes_ = nullptr;
+  Vec restCoordinates_ = nullptr;
+  Vec xStart_ = nullptr, vStart_ = nullptr, vBefore_ = nullptr, iterate_ = nullptr;
+  Vec residual_ = nullptr, xTrial_ = nullptr, force_ = nullptr, work_ = nullptr;
+  bool configured_ = false, haveBefore_ = false;
+  MechanicalOperations* mop_ = nullptr;  // during step() only
+  double h_ = 0, seconds_ = 0;
+  std::string callbackFailure_;
+};
+
+}  // namespace eis

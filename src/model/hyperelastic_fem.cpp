@@ -1,0 +1,339 @@
+#include "eis/model/hyperelastic_fem.hpp"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "eis/core/error.hpp"
+
+namespace eis {
+
+namespace {
+
+using Mat3 = std::array<double, 9>;  // row-major: m[3 * i + j]
+
+constexpr Mat3 kIdentity{1, 0, 0, 0, 1, 0, 0, 0, 1};
+
+Mat3 plusIdentity(Mat3 m) {
+  m[0] += 1;
+  m[4] += 1;
+  m[8] += 1;
+  return m;
+}
+
+Mat3 scaled(double s, Mat3 m) {
+  for (double& v : m) v *= s;
+  return m;
+}
+
+// a + s b
+Mat3 addScaled(const Mat3& a, double s, const Mat3& b) {
+  Mat3 c;
+  for (int i = 0; i < 9; ++i) c[i] = a[i] + s * b[i];
+  return c;
+}
+
+Mat3 multiply(const Mat3& a, const Mat3& b) {
+  Mat3 c{};
+  for (int i = 0; i < 3; ++i)
+    for (int k = 0; k < 3; ++k)
+      for (int j = 0; j < 3; ++j) c[3 * i + j] += a[3 * i + k] * b[3 * k + j];
+  return c;
+}
+
+// a^T b
+Mat3 transposeMultiply(const Mat3& a, const Mat3& b) {
+  Mat3 c{};
+  for (int k = 0; k < 3; ++k)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) c[3 * i + j] += a[3 * k + i] * b[3 * k + j];
+  return c;
+}
+
+// a b^T
+Mat3 multiplyTranspose(const Mat3& a, const Mat3& b) {
+  Mat3 c{};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 3; ++k) c[3 * i + j] += a[3 * i + k] * b[3 * j + k];
+  return c;
+}
+
+double trace(const Mat3& m) { return m[0] + m[4] + m[8]; }
+
+// sum_ij a_ij b_ij
+double contract(const Mat3& a, const Mat3& b) {
+  double s = 0;
+  for (int i = 0; i < 9; ++i) s += a[i] * b[i];
+  return s;
+}
+
+double determinant(const Mat3& m) {
+  return m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) +
+         m[2] * (m[3] * m[7] - m[4] * m[6]);
+}
+
+// F^-T = cof(F) / det F.
+Mat3 inverseTranspose(const Mat3& m, double det) {
+  Mat3 c;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+      c[3 * i + j] = (m[3 * i1 + j1] * m[3 * i2 + j2] - m[3 * i1 + j2] * m[3 * i2 + j1]) / det;
+    }
+  return c;
+}
+
+Vec3 apply(const Mat3& m, const Vec3& v) {
+  return {m[0] * v[0] + m[1] * v[1] + m[2] * v[2], m[3] * v[0] + m[4] * v[1] + m[5] * v[2],
+          m[6] * v[0] + m[7] * v[1] + m[8] * v[2]};
+}
+
+double dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+// E = (H + H^T + H^T H) / 2 from the displacement gradient H = F - I: the same as (F^T F - I)/2
+// without its cancellation, which would cost small strains their leading digits.
+Mat3 greenLagrange(const Mat3& H) {
+  const Mat3 HtH = transposeMultiply(H, H);
+  Mat3 e;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) e[3 * i + j] = 0.5 * (H[3 * i + j] + H[3 * j + i] + HtH[3 * i + j]);
+  return e;
+}
+
+// S = lambda tr(E) I + 2 mu E for a symmetric E.
+Mat3 stvkSecondPiola(const Mat3& E, double lambda, double mu) {
+  Mat3 s = scaled(2 * mu, E);
+  const double t = lambda * trace(E);
+  s[0] += t;
+  s[4] += t;
+  s[8] += t;
+  return s;
+}
+
+double stvkEnergy(const Mat3& E, double lambda, double mu) {
+  const double t = trace(E);
+  return 0.5 * lambda * t * t + mu * contract(E, E);
+}
+
+// dP = dF S + F dS with dS = lambda tr(dE) I + 2 mu dE and dE = sym(F^T dF).
+Mat3 stvkPiolaIncrement(const Mat3& F, const Mat3& S, const Mat3& dF, double lambda, double mu) {
+  const Mat3 FtdF = transposeMultiply(F, dF);
+  Mat3 dE;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) dE[3 * i + j] = 0.5 * (FtdF[3 * i + j] + FtdF[3 * j + i]);
+  const Mat3 dS = stvkSecondPiola(dE, lambda, mu);
+  return addScaled(multiply(dF, S), 1.0, multiply(F, dS));
+}
+
+// P = mu (F - F^-T) + lambda ln J F^-T.
+Mat3 neoHookeanFirstPiola(const Mat3& F, const Mat3& FinvT, double logJ, double lambda,
+                          double mu) {
+  return addScaled(scaled(mu, F), lambda * logJ - mu, FinvT);
+}
+
+// psi with tr C - 3 = 2 tr H + |H|^2, for the same reason as greenLagrange.
+double neoHookeanEnergy(const Mat3& H, double logJ, double lambda, double mu) {
+  return 0.5 * mu * (2 * trace(H) + contract(H, H)) - mu * logJ + 0.5 * lambda * logJ * logJ;
+}
+
+// From d(F^-T) = -F^-T dF^T F^-T and d(ln J) = tr(F^-1 dF):
+// dP = mu dF + (mu - lambda ln J) F^-T dF^T F^-T + lambda tr(F^-1 dF) F^-T.
+Mat3 neoHookeanPiolaIncrement(const Mat3& FinvT, double logJ, const Mat3& dF, double lambda,
+                              double mu) {
+  const Mat3 inner = multiply(FinvT, transposeMultiply(dF, FinvT));
+  const Mat3 dP = addScaled(scaled(mu, dF), mu - lambda * logJ, inner);
+  return addScaled(dP, lambda * contract(FinvT, dF), FinvT);
+}
+
+double vonMises(const Mat3& s) {
+  const double dxy = s[0] - s[4], dyz = s[4] - s[8], dzx = s[8] - s[0];
+  // Average the off-diagonal pairs: the products that form s are symmetric only to rounding.
+  const double xy = 0.5 * (s[1] + s[3]), yz = 0.5 * (s[5] + s[7]), zx = 0.5 * (s[2] + s[6]);
+  return std::sqrt(0.5 * (dxy * dxy + dyz * dyz + dzx * dzx) + 3 * (xy * xy + yz * yz + zx * zx));
+}
+
+}  // namespace
+
+HyperelasticFEM::HyperelasticFEM(const std::vector<std::array<PetscInt, 4>>& cells,
+                                 const std::vector<TetraShape>& shapes, std::vector<double> rest,
+                                 double youngModulus, double poissonRatio, Law law)
+    : cells_(cells), shapes_(shapes), rest_(std::move(rest)), law_(law) {
+  lambda_ = youngModulus * poissonRatio / ((1 + poissonRatio) * (1 - 2 * poissonRatio));
+  mu_ = youngModulus / (2 * (1 + poissonRatio));
+  // The rest state: F = F^-T = I, S = 0, ln J = 0.
+  if (law_ == Law::StVenantKirchhoff)
+    stvk_.assign(cells_.size(), StVKPoint{kIdentity, Mat3{}});
+  else
+    neoHookean_.assign(cells_.size(), NeoHookeanPoint{kIdentity, 0.0});
+}
+
+// sum_a (u_a - origin_a) (x) grad N_a: the displacement gradient H = F - I of positions u with
+// origin the rest positions, or the increment dF of a displacement increment u (origin null).
+HyperelasticFEM::Mat3 HyperelasticFEM::gradient(std::size_t cell, const double* u,
+                                                const double* origin) const {
+  Mat3 h{};
+  const auto& g = shapes_[cell].gradients;
+  for (int a = 0; a < 4; ++a) {
+    const PetscInt base = 3 * cells_[cell][a];
+    for (int i = 0; i < 3; ++i) {
+      const double d = u[base + i] - (origin ? origin[base + i] : 0.0);
+      for (int j = 0; j < 3; ++j) h[3 * i + j] += d * g[a][j];
+    }
+  }
+  return h;
+}
+
+// Stores the cell's linearization point at H and returns P there.
+HyperelasticFEM::Mat3 HyperelasticFEM::linearizeStVK(std::size_t cell, const Mat3& H) {
+  StVKPoint& point = stvk_[cell];
+  point.F = plusIdentity(H);
+  point.S = stvkSecondPiola(greenLagrange(H), lambda_, mu_);
+  return multiply(point.F, point.S);
+}
+
+HyperelasticFEM::Mat3 HyperelasticFEM::linearizeNeoHookean(std::size_t cell, const Mat3& H) {
+  const Mat3 F = plusIdentity(H);
+  const double J = determinant(F);
+  if (!(J > 0)) {
+    std::ostringstream message;
+    message << "inverted tetrahedron (J = " << J << ") in cell " << cell;
+    throw InvertedElement(cell, J, message.str());
+  }
+  NeoHookeanPoint& point = neoHookean_[cell];
+  point.inverseTransposeF = inverseTranspose(F, J);
+  point.logJ = std::log(J);
+  return neoHookeanFirstPiola(F, point.inverseTransposeF, point.logJ, lambda_, mu_);
+}
+
+// f_a += factor |V| P grad N_a for the cell's four vertices.
+void HyperelasticFEM::addCellForce(std::size_t cell, const Mat3& P, double factor,
+                                   double* f) const {
+  const auto& g = shapes_[cell].gradients;
+  const double w = factor * shapes_[cell].volume;
+  for (int a = 0; a < 4; ++a) {
+    const Vec3 pg = apply(P, g[a]);
+    const PetscInt base = 3 * cells_[cell][a];
+    for (int i = 0; i < 3; ++i) f[base + i] += w * pg[i];
+  }
+}
+
+void HyperelasticFEM::addForce(const double* x, const double*, double* f) {
+  const bool stvk = law_ == Law::StVenantKirchhoff;
+  for (std::size_t c = 0; c < cells_.size(); ++c) {
+    const Mat3 H = gradient(c, x, rest_.data());
+    addCellForce(c, stvk ? linearizeStVK(c, H) : linearizeNeoHookean(c, H), -1.0, f);
+  }
+}
+
+// df = -kFactor |V| dP grad N_a, dP the directional derivative of P along dF.
+void HyperelasticFEM::addDForce(const double* dx, double* df, double kFactor) const {
+  const bool stvk = law_ == Law::StVenantKirchhoff;
+  for (std::size_t c = 0; c < cells_.size(); ++c) {
+    const Mat3 dF = gradient(c, dx, nullptr);
+    const Mat3 dP =
+        stvk ? stvkPiolaIncrement(stvk_[c].F, stvk_[c].S, dF, lambda_, mu_)
+             : neoHookeanPiolaIncrement(neoHookean_[c].inverseTransposeF, neoHookean_[c].logJ, dF,
+                                        lambda_, mu_);
+    addCellForce(c, dP, -kFactor, df);
+  }
+}
+
+// The 3x3 block (a, b) of df/dx is -|V| sum_jl dP_ij/dF_kl g_a,j g_b,l (g = grad N); for St
+// Venant-Kirchhoff, with q = F g and B = F F^T, that is
+//   -|V| [ (g_a . S g_b) I + lambda q_a q_b^T + mu q_b q_a^T + mu (g_a . g_b) B ],
+// the first term geometric (the stress), the rest material.
+void HyperelasticFEM::addStVKTangent(std::size_t cell, double factor, double* block) const {
+  const auto& g = shapes_[cell].gradients;
+  const StVKPoint& point = stvk_[cell];
+  const Mat3 B = multiplyTranspose(point.F, point.F);
+  Vec3 q[4], Sg[4];
+  for (int a = 0; a < 4; ++a) {
+    q[a] = apply(point.F, g[a]);
+    Sg[a] = apply(point.S, g[a]);
+  }
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 4; ++b) {
+      const double geometric = dot(g[a], Sg[b]), gg = mu_ * dot(g[a], g[b]);
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+          block[(3 * a + i) * 12 + 3 * b + j] +=
+              factor * ((i == j ? geometric : 0.0) + lambda_ * q[a][i] * q[b][j] +
+                        mu_ * q[b][i] * q[a][j] + gg * B[3 * i + j]);
+    }
+}
+
+// The same block for Neo-Hookean, with h = F^-T g (the spatial gradients):
+//   -|V| [ mu (g_a . g_b) I + lambda h_a h_b^T + (mu - lambda ln J) h_b h_a^T ].
+void HyperelasticFEM::addNeoHookeanTangent(std::size_t cell, double factor, double* block) const {
+  const auto& g = shapes_[cell].gradients;
+  const NeoHookeanPoint& point = neoHookean_[cell];
+  const double c = mu_ - lambda_ * point.logJ;
+  Vec3 h[4];
+  for (int a = 0; a < 4; ++a) h[a] = apply(point.inverseTransposeF, g[a]);
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 4; ++b) {
+      const double gg = mu_ * dot(g[a], g[b]);
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+          block[(3 * a + i) * 12 + 3 * b + j] +=
+              factor * ((i == j ? gg : 0.0) + lambda_ * h[a][i] * h[b][j] + c * h[b][i] * h[a][j]);
+    }
+}
+
+void HyperelasticFEM::addKToElementMatrices(double* elementMatrices, double kFactor) const {
+  for (std::size_t c = 0; c < cells_.size(); ++c) {
+    double* block = elementMatrices + c * 144;
+    const double factor = -kFactor * shapes_[c].volume;
+    if (law_ == Law::StVenantKirchhoff)
+      addStVKTangent(c, factor, block);
+    else
+      addNeoHookeanTangent(c, factor, block);
+  }
+}
+
+double HyperelasticFEM::energyDensity(const Mat3& H) const {
+  if (law_ == Law::StVenantKirchhoff) return stvkEnergy(greenLagrange(H), lambda_, mu_);
+  const double J = determinant(plusIdentity(H));
+  // ln J -> -infinity as J -> 0+: the energy barrier that inversion would have to cross.
+  if (!(J > 0)) return std::numeric_limits<double>::infinity();
+  return neoHookeanEnergy(H, std::log(J), lambda_, mu_);
+}
+
+double HyperelasticFEM::potentialEnergy(const double* x) const {
+  double energy = 0;
+  for (std::size_t c = 0; c < cells_.size(); ++c)
+    energy += shapes_[c].volume * energyDensity(gradient(c, x, rest_.data()));
+  return energy;
+}
+
+// sigma = P F^T / J: F S F^T / J for St Venant-Kirchhoff, (mu (B - I) + lambda ln J I) / J with
+// B = F F^T for Neo-Hookean.
+HyperelasticFEM::Mat3 HyperelasticFEM::cauchyStress(const Mat3& H) const {
+  const Mat3 F = plusIdentity(H);
+  const double J = determinant(F);
+  if (law_ == Law::StVenantKirchhoff) {
+    const Mat3 S = stvkSecondPiola(greenLagrange(H), lambda_, mu_);
+    return scaled(1 / J, multiplyTranspose(multiply(F, S), F));
+  }
+  if (!(J > 0)) {
+    Mat3 undefined;
+    undefined.fill(std::numeric_limits<double>::quiet_NaN());
+    return undefined;
+  }
+  Mat3 sigma = scaled(mu_ / J, multiplyTranspose(F, F));
+  const double diagonal = (lambda_ * std::log(J) - mu_) / J;
+  sigma[0] += diagonal;
+  sigma[4] += diagonal;
+  sigma[8] += diagonal;
+  return sigma;
+}
+
+std::vector<double> HyperelasticFEM::vonMisesStress(const double* x) const {
+  std::vector<double> result(cells_.size());
+  for (std::size_t c = 0; c < cells_.size(); ++c)
+    result[c] = vonMises(cauchyStress(gradient(c, x, rest_.data())));
+  return result;
+}
+
+}  // namespace eis
