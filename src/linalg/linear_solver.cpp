@@ -4,13 +4,25 @@
 
 namespace eis {
 
+void setDefaultSolver(KSP ksp, PCType pc, double rtol) {
+  EIS_CHECK(KSPSetType(ksp, KSPCG));
+  PC preconditioner;
+  EIS_CHECK(KSPGetPC(ksp, &preconditioner));
+  EIS_CHECK(PCSetType(preconditioner, pc));
+  EIS_CHECK(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
+}
+
+void attachRigidBodyModes(Mat A, Vec restCoordinates) {
+  if (!restCoordinates) return;
+  MatNullSpace rigid;
+  EIS_CHECK(MatNullSpaceCreateRigidBody(restCoordinates, &rigid));
+  EIS_CHECK(MatSetNearNullSpace(A, rigid));
+  EIS_CHECK(MatNullSpaceDestroy(&rigid));
+}
+
 LinearSolver::LinearSolver(MPI_Comm comm, PCType defaultPc, Vec restCoordinates) {
   EIS_CHECK(KSPCreate(comm, &ksp_));
-  EIS_CHECK(KSPSetType(ksp_, KSPCG));
-  PC pc;
-  EIS_CHECK(KSPGetPC(ksp_, &pc));
-  EIS_CHECK(PCSetType(pc, defaultPc));
-  EIS_CHECK(KSPSetTolerances(ksp_, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
+  setDefaultSolver(ksp_, defaultPc, 1e-8);
   if (restCoordinates) {
     EIS_CHECK(PetscObjectReference(reinterpret_cast<PetscObject>(restCoordinates)));
     restCoordinates_ = restCoordinates;
@@ -27,12 +39,7 @@ int LinearSolver::solve(Mat A, Vec b, Vec x) {
   if (!configured_) {
     // The near-nullspace goes on the operator before the first set-up, and options are read
     // once the operator is known so that -pc_type and friends override our defaults.
-    if (restCoordinates_) {
-      MatNullSpace rigid;
-      EIS_CHECK(MatNullSpaceCreateRigidBody(restCoordinates_, &rigid));
-      EIS_CHECK(MatSetNearNullSpace(A, rigid));
-      EIS_CHECK(MatNullSpaceDestroy(&rigid));
-    }
+    attachRigidBodyModes(A, restCoordinates_);
     EIS_CHECK(KSPSetOperators(ksp_, A, A));
     EIS_CHECK(KSPSetFromOptions(ksp_));
     configured_ = true;

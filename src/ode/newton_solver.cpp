@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "eis/core/error.hpp"
+#include "eis/linalg/linear_solver.hpp"
 
 namespace eis {
 
@@ -43,12 +44,8 @@ NewtonSolver::NewtonSolver(MPI_Comm comm, const EulerImplicitOptions& options, N
   EIS_CHECK(SNESCreate(comm, &snes_));
   EIS_CHECK(SNESSetFunction(snes_, residual_, residualCallback, this));
   KSP ksp;
-  PC pc;
   EIS_CHECK(SNESGetKSP(snes_, &ksp));
-  EIS_CHECK(KSPSetType(ksp, KSPCG));
-  EIS_CHECK(KSPGetPC(ksp, &pc));
-  EIS_CHECK(PCSetType(pc, defaultPc));
-  EIS_CHECK(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
+  setDefaultSolver(ksp, defaultPc, 1e-10);
   if (restCoordinates) {
     EIS_CHECK(PetscObjectReference(reinterpret_cast<PetscObject>(restCoordinates)));
     restCoordinates_ = restCoordinates;
@@ -63,12 +60,7 @@ NewtonSolver::~NewtonSolver() {
 }
 
 void NewtonSolver::configure(Mat jacobian) {
-  if (restCoordinates_) {
-    MatNullSpace rigid;
-    EIS_CHECK(MatNullSpaceCreateRigidBody(restCoordinates_, &rigid));
-    EIS_CHECK(MatSetNearNullSpace(jacobian, rigid));
-    EIS_CHECK(MatNullSpaceDestroy(&rigid));
-  }
+  attachRigidBodyModes(jacobian, restCoordinates_);
   EIS_CHECK(SNESSetJacobian(snes_, jacobian, jacobian, jacobianCallback, this));
   EIS_CHECK(SNESSetFromOptions(snes_));
   configured_ = true;

@@ -10,9 +10,13 @@
 #include <utility>
 #include <vector>
 
+#include "max_norms.hpp"
 #include "eis/mesh/box_mesh.hpp"
 #include "eis/model/corotational_fem.hpp"
 #include "eis/model/linear_elastic_fem.hpp"
+
+using testing_norms::largestDifference;
+using testing_norms::largestMagnitude;
 
 namespace {
 
@@ -49,18 +53,6 @@ Mat3 rotation(Vec3 axis, double angle) {
     for (int j = 0; j < 3; ++j)
       r[i][j] = (i == j ? c : 0.0) + (1 - c) * n[i] * n[j] + s * skew[i][j];
   return r;
-}
-
-double largest(const std::vector<double>& v) {
-  double m = 0;
-  for (double x : v) m = std::max(m, std::fabs(x));
-  return m;
-}
-
-double largestDifference(const std::vector<double>& a, const std::vector<double>& b) {
-  double m = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(a[i] - b[i]));
-  return m;
 }
 
 // --- meshes and states ----------------------------------------------------------------------
@@ -218,9 +210,9 @@ TEST(Corotational, RigidMotionOfABoxMeshGivesNoForce) {
   for (auto method : kMethods) {
     SCOPED_TRACE(name(method));
     eis::CorotationalFEM fem(mesh.cells, mesh.shapes, mesh.rest(), E, nu, method);
-    EXPECT_LT(largest(force(fem, mesh.rest())), 1e-10 * E * size * size);
+    EXPECT_LT(largestMagnitude(force(fem, mesh.rest())), 1e-10 * E * size * size);
     const auto x = rigidlyMoved(mesh, rotation({1, -2, 0.7}, 1.3), {5.0, -3.0, 2.0});
-    EXPECT_LT(largest(force(fem, x)), 1e-10 * E * size * size);
+    EXPECT_LT(largestMagnitude(force(fem, x)), 1e-10 * E * size * size);
     for (double s : fem.vonMisesStress(x.data())) EXPECT_LT(s, 1e-10 * E);
   }
 }
@@ -232,8 +224,8 @@ TEST(Corotational, LinearElementIsNotInvariantUnderAFiniteRotation) {
   eis::CorotationalFEM corotational(tet.cells, tet.shapes, tet.rest(), E, nu,
                                     RotationMethod::Large);
   const auto x = rigidlyMoved(tet, rotation({0, 0, 1}, 0.5), {0, 0, 0});
-  EXPECT_GT(largest(force(linear, x)), 1e-2 * E);
-  EXPECT_LT(largest(force(corotational, x)), 1e-10 * E);
+  EXPECT_GT(largestMagnitude(force(linear, x)), 1e-2 * E);
+  EXPECT_LT(largestMagnitude(force(corotational, x)), 1e-10 * E);
 }
 
 // Objectivity: turning a deformed element turns its forces and keeps its energy and stress.
@@ -246,7 +238,7 @@ TEST(Corotational, ForcesTurnWithTheElement) {
     const auto x = deformedAndMoved(tet, kShear, none, {0, 0, 0});
     const auto y = deformedAndMoved(tet, kShear, q, {1.0, 2.0, -3.0});
     const auto fx = force(fem, x), fy = force(fem, y);
-    ASSERT_GT(largest(fx), 1e-2 * E);
+    ASSERT_GT(largestMagnitude(fx), 1e-2 * E);
     for (int a = 0; a < 4; ++a) {
       const Vec3 turned = times(q, vertex(fx, a));
       for (int i = 0; i < 3; ++i) EXPECT_NEAR(fy[3 * a + i], turned[i], 1e-10 * E);
@@ -284,11 +276,11 @@ TEST(Corotational, ForceAndMatrixAreTheRestFrameLinearElementTurnedWithTheElemen
       for (int i = 0; i < 3; ++i) expectedF[3 * a + i] = world[i];
     }
     const auto f = force(fem, x);  // also sets the linearization point at x
-    ASSERT_GT(largest(expectedF), 1e-2 * E);
+    ASSERT_GT(largestMagnitude(expectedF), 1e-2 * E);
     EXPECT_LT(largestDifference(f, expectedF), 1e-10 * E);
 
     const auto k = stiffness(fem, 1);
-    const double scale = largest(expectedK);
+    const double scale = largestMagnitude(expectedK);
     EXPECT_LT(largestDifference(k, expectedK), 1e-12 * scale);
     for (int i = 0; i < 12; ++i)
       for (int j = 0; j < 12; ++j) EXPECT_NEAR(k[i * 12 + j], k[j * 12 + i], 1e-12 * scale);
@@ -312,17 +304,17 @@ TEST(Corotational, OnlyAddForceMovesTheLinearizationPoint) {
   for (auto method : kMethods) {
     SCOPED_TRACE(name(method));
     eis::CorotationalFEM fem(tet.cells, tet.shapes, tet.rest(), E, nu, method);
-    EXPECT_LT(largestDifference(stiffness(fem, 1), kLinear), 1e-12 * largest(kLinear));
+    EXPECT_LT(largestDifference(stiffness(fem, 1), kLinear), 1e-12 * largestMagnitude(kLinear));
     const auto x = deformedAndMoved(tet, kShear, rotation({0, 1, 0}, 1.2), {0, 0, 0});
     const auto y = deformedAndMoved(tet, kShear, rotation({1, 0, 0}, -0.7), {0, 0, 0});
     force(fem, x);
     const auto kx = stiffness(fem, 1);
-    EXPECT_GT(largestDifference(kx, kLinear), 1e-2 * largest(kLinear));
+    EXPECT_GT(largestDifference(kx, kLinear), 1e-2 * largestMagnitude(kLinear));
     fem.potentialEnergy(y.data());
     fem.vonMisesStress(y.data());
     EXPECT_EQ(stiffness(fem, 1), kx);
     force(fem, y);
-    EXPECT_GT(largestDifference(stiffness(fem, 1), kx), 1e-2 * largest(kLinear));
+    EXPECT_GT(largestDifference(stiffness(fem, 1), kx), 1e-2 * largestMagnitude(kLinear));
   }
 }
 
@@ -342,7 +334,7 @@ TEST(Corotational, SmallDeformationsMatchTheLinearElement) {
       for (std::size_t i = 0; i < x.size(); ++i) x[i] += eps * std::sin(2.3 * double(i) + 0.4);
       const auto fLinear = force(linear, x), f = force(fem, x);
       const double difference = largestDifference(f, fLinear);
-      EXPECT_GT(largest(fLinear), 0.1 * E * eps);  // the force itself is O(eps)
+      EXPECT_GT(largestMagnitude(fLinear), 0.1 * E * eps);  // the force itself is O(eps)
       EXPECT_LT(difference, 10 * E * eps * eps);   // the difference O(eps^2)
       if (previous > 0) {
         EXPECT_NEAR(difference / previous, 0.01, 0.003);  // eps / 10: / 100
@@ -371,10 +363,10 @@ TEST(Corotational, LargeFrameDependsOnTheVertexOrder) {
   const Mat3 q = rotation({2, -1, 1}, 0.8);
   const auto x = deformedAndMoved(given, kShear, q, {1.0, 0.0, -1.0});
   const auto fa = force(a, x), fb = force(b, x);
-  EXPECT_GT(largestDifference(fa, fb), 1e-2 * largest(fa));
+  EXPECT_GT(largestDifference(fa, fb), 1e-2 * largestMagnitude(fa));
   const auto rigid = rigidlyMoved(given, q, {1.0, 0.0, -1.0});
-  EXPECT_LT(largest(force(a, rigid)), 1e-10 * E);
-  EXPECT_LT(largest(force(b, rigid)), 1e-10 * E);
+  EXPECT_LT(largestMagnitude(force(a, rigid)), 1e-10 * E);
+  EXPECT_LT(largestMagnitude(force(b, rigid)), 1e-10 * E);
   // The order does not matter to the linear element: the difference is the frame's.
   eis::LinearElasticFEM la(given.cells, given.shapes, given.rest(), E, nu);
   eis::LinearElasticFEM lb(permuted.cells, permuted.shapes, permuted.rest(), E, nu);

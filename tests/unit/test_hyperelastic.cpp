@@ -11,10 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "max_norms.hpp"
 #include "eis/core/error.hpp"
 #include "eis/mesh/box_mesh.hpp"
 #include "eis/model/hyperelastic_fem.hpp"
 #include "eis/model/linear_elastic_fem.hpp"
+
+using testing_norms::largestDifference;
+using testing_norms::largestMagnitude;
 
 namespace {
 
@@ -128,18 +132,6 @@ std::vector<double> tangent(const eis::ForceField& field, const Mesh& m, double 
   return K;
 }
 
-double maxAbs(const std::vector<double>& v) {
-  double m = 0;
-  for (double x : v) m = std::max(m, std::fabs(x));
-  return m;
-}
-
-double maxDifference(const std::vector<double>& a, const std::vector<double>& b) {
-  double m = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(a[i] - b[i]));
-  return m;
-}
-
 // At x: the element matrices are symmetric, scale with kFactor, give addDForce's product, and
 // equal the centred finite differences of addForce.
 void expectExactTangent(const Mesh& m, Law law, const std::vector<double>& x) {
@@ -147,7 +139,7 @@ void expectExactTangent(const Mesh& m, Law law, const std::vector<double>& x) {
   force(field, x);  // the linearization point
   const auto K = tangent(field, m);
   const std::size_t n = m.dofs();
-  const double scale = maxAbs(K);
+  const double scale = largestMagnitude(K);
 
   double asymmetry = 0;
   for (std::size_t i = 0; i < n; ++i)
@@ -158,14 +150,14 @@ void expectExactTangent(const Mesh& m, Law law, const std::vector<double>& x) {
   const double kFactor = -0.7;
   auto scaledK = K;
   for (double& v : scaledK) v *= kFactor;
-  EXPECT_LT(maxDifference(tangent(field, m, kFactor), scaledK), 1e-13 * scale);
+  EXPECT_LT(largestDifference(tangent(field, m, kFactor), scaledK), 1e-13 * scale);
 
   std::vector<double> dx(n), product(n, 0.0), expected(n, 0.0);
   for (std::size_t i = 0; i < n; ++i) dx[i] = std::sin(1.7 * double(i) + 0.3);
   field.addDForce(dx.data(), product.data(), kFactor);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j) expected[i] += kFactor * K[i * n + j] * dx[j];
-  EXPECT_LT(maxDifference(product, expected), 1e-12 * scale * std::sqrt(double(n)));
+  EXPECT_LT(largestDifference(product, expected), 1e-12 * scale * std::sqrt(double(n)));
 
   const double eps = 1e-6;
   double worst = 0;
@@ -192,7 +184,7 @@ void expectForceIsMinusEnergyGradient(const Mesh& m, Law law, const std::vector<
     xm[j] -= eps;
     gradient[j] = -(field.potentialEnergy(xp.data()) - field.potentialEnergy(xm.data())) / (2 * eps);
   }
-  EXPECT_LT(maxDifference(f, gradient), 1e-6 * maxAbs(f));
+  EXPECT_LT(largestDifference(f, gradient), 1e-6 * largestMagnitude(f));
 }
 
 // Several moderately strained states (10% to 30%), the last one also turned by a large rotation.
@@ -226,15 +218,15 @@ TEST_P(Hyperelastic, RigidMotionCarriesNoStress) {
   // The scales to compare with: a 10% uniaxial stretch.
   const Mat stretch{{{1.1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
   const auto stretched = affine(m, stretch, {0, 0, 0});
-  const double forceScale = maxAbs(force(field, stretched));
+  const double forceScale = largestMagnitude(force(field, stretched));
   const double energyScale = field.potentialEnergy(stretched.data());
   ASSERT_GT(forceScale, 0);
   ASSERT_GT(energyScale, 0);
 
   const auto x = affine(m, rotation({0.3, 1.0, -0.7}, 2.0), {3.0, -1.0, 2.0});
-  EXPECT_LT(maxAbs(force(field, x)), 1e-10 * forceScale);
+  EXPECT_LT(largestMagnitude(force(field, x)), 1e-10 * forceScale);
   EXPECT_LT(std::fabs(field.potentialEnergy(x.data())), 1e-10 * energyScale);
-  EXPECT_LT(maxAbs(field.vonMisesStress(x.data())), 1e-10 * E);
+  EXPECT_LT(largestMagnitude(field.vonMisesStress(x.data())), 1e-10 * E);
 }
 
 // Linearized at rest both laws are linear elasticity: the tangent equals LinearElasticFEM's, and
@@ -244,10 +236,10 @@ TEST_P(Hyperelastic, SmallStrainMatchesLinearElasticity) {
   auto field = makeField(m, GetParam());
   eis::LinearElasticFEM linear(m.cells, m.shapes, m.rest(), E, nu);
   const auto linearK = tangent(linear, m);
-  const double scale = maxAbs(linearK);
-  EXPECT_LT(maxDifference(tangent(field, m), linearK), 1e-12 * scale);  // before any addForce
+  const double scale = largestMagnitude(linearK);
+  EXPECT_LT(largestDifference(tangent(field, m), linearK), 1e-12 * scale);  // before any addForce
   force(field, m.rest());
-  EXPECT_LT(maxDifference(tangent(field, m), linearK), 1e-12 * scale);
+  EXPECT_LT(largestDifference(tangent(field, m), linearK), 1e-12 * scale);
 
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
@@ -257,8 +249,8 @@ TEST_P(Hyperelastic, SmallStrainMatchesLinearElasticity) {
     auto x = m.rest();
     for (std::size_t i = 0; i < x.size(); ++i) x[i] += delta * direction[i];
     const auto linearForce = force(linear, x);
-    const double forceError = maxDifference(force(field, x), linearForce) / maxAbs(linearForce);
-    const double tangentError = maxDifference(tangent(field, m), linearK) / scale;
+    const double forceError = largestDifference(force(field, x), linearForce) / largestMagnitude(linearForce);
+    const double tangentError = largestDifference(tangent(field, m), linearK) / scale;
     EXPECT_LT(forceError, 20 * delta) << "delta " << delta;
     EXPECT_LT(tangentError, 20 * delta) << "delta " << delta;
   }
@@ -315,7 +307,7 @@ TEST(HyperelasticInversion, NeoHookeanRefusesAnInvertedCellAndStVenantKirchhoffD
   std::vector<double> f;
   EXPECT_NO_THROW(f = force(stvk, x));
   for (double v : f) EXPECT_TRUE(std::isfinite(v));
-  EXPECT_GT(maxAbs(f), 0);
+  EXPECT_GT(largestMagnitude(f), 0);
   EXPECT_TRUE(std::isfinite(stvk.potentialEnergy(x.data())));
   expectExactTangent(m, Law::StVenantKirchhoff, x);
   expectForceIsMinusEnergyGradient(m, Law::StVenantKirchhoff, x);

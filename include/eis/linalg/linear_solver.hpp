@@ -7,6 +7,13 @@
 
 namespace eis {
 
+// Our defaults for a KSP (CG with `pc`, relative tolerance `rtol`), set before the options
+// database is read so that -ksp_* and -pc_* override them.
+void setDefaultSolver(KSP ksp, PCType pc, double rtol);
+// GAMG's near-nullspace for elasticity: the rigid-body modes of the rest coordinates (a global
+// Vec with block size 3). Does nothing when restCoordinates is null (scalar problems).
+void attachRigidBodyModes(Mat A, Vec restCoordinates);
+
 class LinearSolver {
 public:
   // Defaults: CG with `defaultPc` (PCGAMG for assembled operators, PCJACOBI for matrix-free
