@@ -98,6 +98,14 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log)
                     box.min[0], box.min[1], box.min[2], box.max[0], box.max[1], box.max[2]);
       warnings += text;
     }
+  for (std::size_t b = 0; b < scene_.forceBoxes.size(); ++b)
+    if (system_->nodesPerForceBox()[b] == 0) {
+      const auto& box = scene_.forceBoxes[b].box;
+      char text[256];
+      std::snprintf(text, sizeof text, "load.force-box %g %g %g %g %g %g selects no node\n",
+                    box.min[0], box.min[1], box.min[2], box.max[0], box.max[1], box.max[2]);
+      warnings += text;
+    }
 
   const auto& part = mesh_->partition();
   report("mesh: %lld nodes, %lld unknowns on %d ranks; cells per rank %lld..%lld, ghost nodes per "

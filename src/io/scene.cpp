@@ -137,6 +137,18 @@ Box box(const Setting& s) {
   return result;
 }
 
+// "xmin ymin zmin xmax ymax zmax fx fy fz": a box as above and the total force on its nodes.
+Scene::ForceBox forceBox(const Setting& s) {
+  const std::vector<double> v = list<double>(s, 9);
+  Scene::ForceBox result;
+  for (int d = 0; d < 3; ++d) {
+    result.box.min[d] = std::min(v[d], v[d + 3]);
+    result.box.max[d] = std::max(v[d], v[d + 3]);
+    result.force[d] = v[d + 6];
+  }
+  return result;
+}
+
 std::string nonEmpty(const Setting& s) {
   if (s.text.empty()) reject(s, "must not be empty");
   return s.text;
@@ -207,6 +219,7 @@ std::string text(const std::array<T, N>& values) {
 }
 
 std::string text(const Box& b) { return text(b.min) + " " + text(b.max); }
+std::string text(const Scene::ForceBox& f) { return text(f.box) + " " + text(f.force); }
 
 // An optional path: no value at all when empty.
 Values path(const std::string& p) { return p.empty() ? Values{} : Values{p}; }
@@ -290,6 +303,23 @@ const Key kKeys[] = {
     {"load.gravity", "\"GX GY GZ\"", "gravity g, applied as the force f = M g (M: the mass above)",
      [](Scene& sc, const Setting& s) { sc.gravity = vector3(s); },
      [](const Scene& sc) { return Values{text(sc.gravity)}; }},
+    {"load.force-box", "\"XMIN YMIN ZMIN XMAX YMAX ZMAX FX FY FZ\"",
+     "a constant total force (FX FY FZ) shared equally by the nodes inside the box, boundary\n"
+     "included (SOFA ConstantForceField with totalForce on a BoxROI). Repeatable; a box that\n"
+     "selects no node is a warning.",
+     [](Scene& sc, const Setting& s) { sc.forceBoxes.push_back(forceBox(s)); },
+     [](const Scene& sc) {
+       Values values;
+       for (const auto& f : sc.forceBoxes) values.push_back(text(f));
+       return values;
+     },
+     true},
+
+    {"damping.coefficient", "C",
+     "uniform viscous damping, the force f = -C M v (M: the mass above), so B = df/dv = -C M\n"
+     "enters the step matrix; >= 0",
+     [](Scene& sc, const Setting& s) { sc.dampingCoefficient = nonNegative(s); },
+     [](const Scene& sc) { return Values{text(sc.dampingCoefficient)}; }},
 
     {"constraint.fixed-box", "\"XMIN YMIN ZMIN XMAX YMAX ZMAX\"",
      "nodes inside the box, boundary included, are fixed (SOFA BoxROI +\n"

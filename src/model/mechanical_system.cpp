@@ -58,6 +58,7 @@ MechanicalSystem::MechanicalSystem(const DistributedMesh& mesh, const Scene& sce
       mass_(mesh.cells(), shapes_, mesh.dofsPerNode(),
             scene.physics == Physics::Elasticity ? scene.density : scene.capacity, scene.mass),
       constraint_(mesh, scene.fixedBoxes, fixedGroupTags),
+      damping_(scene.physics == Physics::Elasticity ? scene.dampingCoefficient : 0.0),
       matrixFree_(scene.op == OperatorMode::MatrixFree) {
   if (scene.physics == Physics::Elasticity) {
     forceField_ = makeElasticForceField(scene, mesh.cells(), shapes_, restArray(mesh));
@@ -65,6 +66,7 @@ MechanicalSystem::MechanicalSystem(const DistributedMesh& mesh, const Scene& sce
   } else {
     forceField_ = std::make_unique<DiffusionFEM>(mesh.cells(), shapes_, scene.conductivity);
   }
+  if (scene.physics == Physics::Elasticity) shareForceBoxes(scene.forceBoxes);
   EIS_CHECK(DMCreateLocalVector(mesh.dm(), &localA_));
   EIS_CHECK(DMCreateLocalVector(mesh.dm(), &localB_));
   EIS_CHECK(DMCreateGlobalVector(mesh.dm(), &globalWork_));
@@ -77,6 +79,25 @@ MechanicalSystem::~MechanicalSystem() {
   VecDestroy(&localA_);
   VecDestroy(&localB_);
   VecDestroy(&globalWork_);
+}
+
+// Each box's total force, shared equally by the mesh nodes inside it (SOFA's ConstantForceField
+// with totalForce): every rank counts its owned nodes, and the sum decides the share.
+void MechanicalSystem::shareForceBoxes(const std::vector<Scene::ForceBox>& boxes) {
+  const auto& coords = mesh_.restCoords();
+  for (const auto& forceBox : boxes) {
+    std::vector<PetscInt> inside;
+    for (PetscInt v = 0; v < PetscInt(coords.size()); ++v)
+      if (mesh_.owned()[v] && forceBox.box.contains(coords[v])) inside.push_back(v);
+    std::int64_t count = std::int64_t(inside.size());
+    MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT64_T, MPI_SUM, mesh_.comm());
+    nodesPerForceBox_.push_back(count);
+    for (auto v : inside) {
+      NodalLoad load{mesh_.ownedOffset(v), {}};
+      for (int d = 0; d < 3; ++d) load.force[d] = forceBox.force[d] / double(count);
+      nodalLoads_.push_back(load);
+    }
+  }
 }
 
 Vec MechanicalSystem::createVector() const {
@@ -111,8 +132,6 @@ void MechanicalSystem::computeForce(Vec x, Vec v, Vec f) {
   PetscScalar* fl;
   EIS_CHECK(VecGetArrayRead(localA_, &xl));
   EIS_CHECK(VecGetArray(localB_, &fl));
-  // No force field here depends on v yet (B = 0), so v is not scattered.
-  (void)v;
   std::string failure;  // an inverted element seen here must stop every rank together
   try {
     forceField_->addForce(xl, nullptr, fl);
@@ -121,16 +140,30 @@ void MechanicalSystem::computeForce(Vec x, Vec v, Vec f) {
               " of the mesh (J = " + std::to_string(e.J) + ")";
   }
   if (!gravity_.empty()) mass_.addGravity(fl, gravity_.data());
-  EIS_CHECK(VecRestoreArray(localB_, &fl));
   EIS_CHECK(VecRestoreArrayRead(localA_, &xl));
+  if (damping_ != 0) {  // f -= c M v
+    toLocal(v, localA_);
+    const PetscScalar* vl;
+    EIS_CHECK(VecGetArrayRead(localA_, &vl));
+    mass_.addMDx(vl, fl, -damping_);
+    EIS_CHECK(VecRestoreArrayRead(localA_, &vl));
+  }
+  EIS_CHECK(VecRestoreArray(localB_, &fl));
   throwIfAnyRankFailed(failure, mesh_.comm());
   EIS_CHECK(VecZeroEntries(f));
   EIS_CHECK(DMLocalToGlobal(mesh_.dm(), localB_, ADD_VALUES, f));
+  if (!nodalLoads_.empty()) {
+    PetscScalar* fs;
+    EIS_CHECK(VecGetArray(f, &fs));
+    for (const auto& load : nodalLoads_)
+      for (int d = 0; d < 3; ++d) fs[load.offset + d] += load.force[d];
+    EIS_CHECK(VecRestoreArray(f, &fs));
+  }
   forceSeconds_ += MPI_Wtime() - start;
 }
 
 void MechanicalSystem::addMBKv(Vec out, double mFactor, double bFactor, double kFactor, Vec v) {
-  (void)bFactor;  // no velocity-dependent force here: B = 0
+  mFactor = massFactor(mFactor, bFactor);
   toLocal(v, localA_);
   EIS_CHECK(VecZeroEntries(localB_));
   const PetscScalar* vl;
@@ -199,7 +232,7 @@ Mat MechanicalSystem::systemMatrix(double mFactor, double bFactor, double kFacto
     EIS_CHECK(MatAssemblyBegin(matrix_, MAT_FINAL_ASSEMBLY));
     EIS_CHECK(MatAssemblyEnd(matrix_, MAT_FINAL_ASSEMBLY));
   } else {
-    assemble(mFactor, kFactor);
+    assemble(massFactor(mFactor, bFactor), kFactor);
   }
   return matrix_;
 }
@@ -226,7 +259,7 @@ void MechanicalSystem::applyShell(Vec x, Vec y) {
   EIS_CHECK(VecGetArray(localA_, &xl));
   EIS_CHECK(VecGetArray(localB_, &yl));
   constraint_.projectLocal(xl);
-  mass_.addMDx(xl, yl, factors_[0]);
+  mass_.addMDx(xl, yl, massFactor(factors_[0], factors_[1]));
   forceField_->addDForce(xl, yl, factors_[2]);
   EIS_CHECK(VecRestoreArray(localB_, &yl));
   EIS_CHECK(VecRestoreArray(localA_, &xl));
@@ -246,7 +279,7 @@ void MechanicalSystem::shellDiagonal(Vec diagonal) {
   // The diagonal of each element matrix, summed: no global matrix is ever formed.
   const std::size_t n = std::size_t(4 * dofs_);
   std::vector<PetscScalar> values(mesh_.cells().size() * n * n, 0.0);
-  mass_.addMToElementMatrices(values.data(), factors_[0]);
+  mass_.addMToElementMatrices(values.data(), massFactor(factors_[0], factors_[1]));
   forceField_->addKToElementMatrices(values.data(), factors_[2]);
   EIS_CHECK(VecZeroEntries(localB_));
   PetscScalar* dl;

@@ -94,6 +94,14 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.mass, eis::MassType::Consistent); }},
       {"load.gravity", "0 0 -9.8",
        [](const Scene& s) { EXPECT_EQ(s.gravity, (Vec3{0, 0, -9.8})); }},
+      {"load.force-box", "10 0 0 9 1 1 0 -5 0.5",
+       [](const Scene& s) {
+         ASSERT_EQ(s.forceBoxes.size(), 1u);
+         EXPECT_EQ(s.forceBoxes[0].box.min, (Vec3{9, 0, 0}));
+         EXPECT_EQ(s.forceBoxes[0].box.max, (Vec3{10, 1, 1}));
+         EXPECT_EQ(s.forceBoxes[0].force, (Vec3{0, -5, 0.5}));
+       }},
+      {"damping.coefficient", "0.7", [](const Scene& s) { EXPECT_EQ(s.dampingCoefficient, 0.7); }},
       {"constraint.fixed-box", "1 2 3 0 5 6",
        [](const Scene& s) {
          ASSERT_EQ(s.fixedBoxes.size(), 1u);

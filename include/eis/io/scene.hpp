@@ -43,6 +43,15 @@ struct Scene {
   MassType mass = MassType::Lumped;
   // [load]
   std::array<double, 3> gravity{0, -9.81, 0};
+  // A constant total force shared equally by the nodes of a box (SOFA ConstantForceField with
+  // totalForce).
+  struct ForceBox {
+    Box box;
+    std::array<double, 3> force{};
+  };
+  std::vector<ForceBox> forceBoxes;
+  // [damping]: uniform viscous damping f = -c M v, so B = -c M.
+  double dampingCoefficient = 0;
   // [constraint]; fixedBoxes holds the default box (x = 0 face) when the built-in box is used and
   // no fixed-box and no fixed-group is given.
   std::vector<Box> fixedBoxes;

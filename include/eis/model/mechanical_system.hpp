@@ -34,6 +34,8 @@ public:
 
   const DistributedMesh& mesh() const { return mesh_; }
   const FixedConstraint& constraint() const { return constraint_; }
+  // Number of mesh nodes each load.force-box selects (global), in the scene's order.
+  const std::vector<std::int64_t>& nodesPerForceBox() const { return nodesPerForceBox_; }
   // A new global vector (x, v or a right-hand side), to be destroyed by the caller.
   Vec createVector() const;
   // x at rest: the mesh's rest positions (elasticity) or zero (diffusion).
@@ -50,11 +52,14 @@ public:
   // Seconds spent in computeForce so far (element forces, gravity, ghost exchange).
   double forceSeconds() const { return forceSeconds_; }
 
-  // The matrix-free product y = P A P x + (I - P) x with A = mM + kK at the last factors.
+  // The matrix-free product y = P A P x + (I - P) x with A = mM + bB + kK at the last factors.
   void applyShell(Vec x, Vec y);
   void shellDiagonal(Vec diagonal);
 
 private:
+  void shareForceBoxes(const std::vector<Scene::ForceBox>& boxes);
+  // B = -c M (uniform damping) folds into the mass term: mM + bB = (m - b c) M.
+  double massFactor(double mFactor, double bFactor) const { return mFactor - bFactor * damping_; }
   void createAssembledMatrix();
   void createShellMatrix();
   void assemble(double mFactor, double kFactor);
@@ -68,6 +73,13 @@ private:
   Mass mass_;
   std::vector<double> gravity_;  // empty when no gravity applies
   FixedConstraint constraint_;
+  double damping_;  // damping.coefficient c: f = -c M v
+  struct NodalLoad {
+    PetscInt offset;  // of the node's first unknown in the local part of a global vector
+    std::array<double, 3> force;
+  };
+  std::vector<NodalLoad> nodalLoads_;
+  std::vector<std::int64_t> nodesPerForceBox_;
   bool matrixFree_;
   Mat matrix_ = nullptr;
   bool haveFactors_ = false;

@@ -1,0 +1,172 @@
+// Velocity damping, force boxes and the distributed tangents on 1, 2 and 3 ranks: B = -c M
+// is Rayleigh mass damping by another route, K and B equal centred finite differences of the
+// assembled force for every elastic model, and a force box shares its total force.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+
+#include "eis/app/simulation.hpp"
+#include "eis/mesh/box_mesh.hpp"
+#include "eis/mesh/distributed_mesh.hpp"
+#include "eis/model/mechanical_system.hpp"
+
+namespace {
+
+eis::Scene smallBeam() {
+  eis::Scene scene;
+  scene.boxSize = {4, 1, 1};
+  scene.boxCells = {8, 2, 2};
+  scene.fixedBoxes = {{{0, 0, 0}, {0, 1, 1}}};
+  scene.youngModulus = 2e3;
+  scene.steps = 8;
+  return scene;
+}
+
+struct Model {
+  explicit Model(const eis::Scene& s) : scene(s) {
+    int rank;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    const auto box = rank == 0 ? eis::makeBoxMesh(scene.boxSize, scene.boxCells) : eis::SerialMesh{};
+    mesh = std::make_unique<eis::DistributedMesh>(PETSC_COMM_WORLD, box, 3, 0);
+    system = std::make_unique<eis::MechanicalSystem>(*mesh, scene, std::vector<int>{});
+  }
+  // A smooth field of the rest coordinates, so that it is the same whatever the rank count.
+  Vec field(double a, double b, double c) {
+    Vec v = system->createVector();
+    PetscScalar* values;
+    VecGetArray(v, &values);
+    for (std::size_t n = 0; n < mesh->numLocalVertices(); ++n) {
+      if (!mesh->owned()[n]) continue;
+      const auto& p = mesh->restCoords()[n];
+      for (int d = 0; d < 3; ++d)
+        values[mesh->ownedOffset(PetscInt(n)) + d] =
+            std::sin(a * p[0] + b * p[1] + c * p[2] + d) * (0.2 + 0.1 * p[0]);
+    }
+    VecRestoreArray(v, &values);
+    return v;
+  }
+  eis::Scene scene;
+  std::unique_ptr<eis::DistributedMesh> mesh;
+  std::unique_ptr<eis::MechanicalSystem> system;
+};
+
+double relativeGap(Vec a, Vec b) {
+  Vec d;
+  VecDuplicate(a, &d);
+  VecWAXPY(d, -1.0, a, b);
+  PetscReal gap, size;
+  VecNorm(d, NORM_INFINITY, &gap);
+  VecNorm(a, NORM_INFINITY, &size);
+  VecDestroy(&d);
+  return gap / size;
+}
+
+class TightDamping : public ::testing::Test {
+protected:
+  void SetUp() override {
+    PetscOptionsSetValue(nullptr, "-ksp_rtol", "1e-13");
+    PetscOptionsSetValue(nullptr, "-snes_rtol", "1e-12");
+  }
+  void TearDown() override {
+    PetscOptionsClearValue(nullptr, "-ksp_rtol");
+    PetscOptionsClearValue(nullptr, "-snes_rtol");
+  }
+};
+
+// f = -c M v with B = -c M in the matrix gives SOFA's Rayleigh mass damping rM = c exactly:
+// (1 + h c) M on the left, -h c M v on the right.
+TEST_F(TightDamping, UniformDampingIsRayleighMassDamping) {
+  for (auto newton : {eis::NewtonMode::Linearized, eis::NewtonMode::Full}) {
+    eis::Scene scene = smallBeam();
+    scene.material = eis::MaterialModel::Corotational;
+    scene.newton = newton;
+    scene.dampingCoefficient = 2.5;
+    eis::Simulation damped(scene, PETSC_COMM_WORLD, nullptr);
+    damped.run();
+    scene.dampingCoefficient = 0;
+    scene.rayleighMass = 2.5;
+    eis::Simulation rayleigh(scene, PETSC_COMM_WORLD, nullptr);
+    rayleigh.run();
+    EXPECT_LT(relativeGap(rayleigh.velocities(), damped.velocities()), 1e-10);
+    EXPECT_LT(relativeGap(rayleigh.positions(), damped.positions()), 1e-12);
+  }
+}
+
+// Directional derivatives of the distributed force against the assembled tangents: K through
+// addMBKv and through the system matrix (free rows), and B.
+TEST(Tangents, EqualFiniteDifferencesOfTheForceForEveryModel) {
+  const eis::MaterialModel models[] = {eis::MaterialModel::Linear, eis::MaterialModel::StVenantKirchhoff,
+                                       eis::MaterialModel::NeoHookean};
+  for (auto model : models) {
+    SCOPED_TRACE(int(model));
+    eis::Scene scene = smallBeam();
+    scene.material = model;
+    scene.dampingCoefficient = 0.8;
+    Model m(scene);
+    Vec x = m.system->createVector(), u = m.field(1.3, 0.7, -0.4), v = m.field(-0.5, 1.1, 0.9),
+        dx = m.field(0.9, -1.7, 0.6), fd = m.system->createVector(), work = m.system->createVector(),
+        product = m.system->createVector();
+    m.system->setRestState(x);
+    VecAXPY(x, 1.0, u);  // a deformed state, up to ~30% strain
+    // (f(moved + eps dx) - f(moved - eps dx)) / 2 eps, then f at the base point again, which
+    // is the linearization point the tangents use.
+    auto derivative = [&](Vec moved, double eps) {
+      VecAXPY(moved, eps, dx);
+      m.system->computeForce(x, v, fd);
+      VecAXPY(moved, -2 * eps, dx);
+      m.system->computeForce(x, v, work);
+      VecAXPY(moved, eps, dx);
+      VecAXPY(fd, -1.0, work);
+      VecScale(fd, 1.0 / (2 * eps));
+      m.system->computeForce(x, v, work);
+    };
+    derivative(x, 1e-6);
+    VecZeroEntries(product);
+    m.system->addMBKv(product, 0.0, 0.0, 1.0, dx);
+    EXPECT_LT(relativeGap(fd, product), 1e-6) << "K";
+    // f is linear in v: a large step is exact for B and keeps round-off (f ~ 1e3 B dx) out.
+    derivative(v, 1e-2);
+    VecZeroEntries(product);
+    m.system->addMBKv(product, 0.0, 1.0, 0.0, dx);
+    EXPECT_LT(relativeGap(fd, product), 1e-7) << "B";
+    // The system matrix has its fixed rows and columns replaced: compare on a projected direction.
+    m.system->projectResponse(dx);
+    derivative(x, 1e-6);
+    MatMult(m.system->systemMatrix(0.0, 0.0, 1.0), dx, product);
+    m.system->projectResponse(product);
+    m.system->projectResponse(fd);
+    EXPECT_LT(relativeGap(fd, product), 1e-6) << "assembled K";
+    for (Vec* w : {&x, &u, &v, &dx, &fd, &work, &product}) VecDestroy(w);
+  }
+}
+
+TEST(ForceBox, SharesItsTotalForceEquallyOverItsNodes) {
+  eis::Scene scene = smallBeam();
+  scene.gravity = {0, 0, 0};
+  scene.forceBoxes = {{{{4, 0, 0}, {4, 1, 1}}, {0.0, -9.0, 1.8}}};
+  Model m(scene);
+  EXPECT_EQ(m.system->nodesPerForceBox()[0], 9);  // the x = 4 face of a 2 x 2 cross-section
+  Vec rest = m.system->createVector(), zero = m.system->createVector(), f = m.system->createVector();
+  m.system->setRestState(rest);
+  VecZeroEntries(zero);
+  m.system->computeForce(rest, zero, f);  // at rest only the load acts
+  const PetscScalar* fs;
+  VecGetArrayRead(f, &fs);
+  double total[3] = {0, 0, 0};
+  for (std::size_t n = 0; n < m.mesh->numLocalVertices(); ++n) {
+    if (!m.mesh->owned()[n]) continue;
+    const bool loaded = m.mesh->restCoords()[n][0] == 4.0;
+    for (int d = 0; d < 3; ++d) {
+      const double value = fs[m.mesh->ownedOffset(PetscInt(n)) + d];
+      EXPECT_NEAR(value, loaded ? scene.forceBoxes[0].force[d] / 9 : 0.0, 1e-12);
+      total[d] += value;
+    }
+  }
+  VecRestoreArrayRead(f, &fs);
+  MPI_Allreduce(MPI_IN_PLACE, total, 3, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
+  for (int d = 0; d < 3; ++d) EXPECT_NEAR(total[d], scene.forceBoxes[0].force[d], 1e-12);
+  for (Vec* w : {&rest, &zero, &f}) VecDestroy(w);
+}
+
+}  // namespace
