@@ -61,13 +61,19 @@ MechanicalSystem::MechanicalSystem(const DistributedMesh& mesh, const Scene& sce
       damping_(scene.physics == Physics::Elasticity ? scene.dampingCoefficient : 0.0),
       matrixFree_(scene.op == OperatorMode::MatrixFree) {
   if (scene.physics == Physics::Elasticity) {
-    forceField_ = makeElasticForceField(scene, mesh.cells(), shapes_, restArray(mesh));
+    forceFields_.push_back(makeElasticForceField(scene, mesh.cells(), shapes_, restArray(mesh)));
     gravity_.assign(scene.gravity.begin(), scene.gravity.end());
   } else {
-    forceField_ = std::make_unique<DiffusionFEM>(mesh.cells(), shapes_, scene.conductivity);
+    forceFields_.push_back(std::make_unique<DiffusionFEM>(mesh.cells(), shapes_, scene.conductivity));
   }
   if (scene.physics == Physics::Elasticity) shareForceBoxes(scene.forceBoxes);
+  for (const auto& field : forceFields_) {
+    linear_ = linear_ && field->isLinear();
+    usesVelocity_ = usesVelocity_ || field->usesVelocity();
+  }
+  usesVelocity_ = usesVelocity_ || damping_ != 0;
   EIS_CHECK(DMCreateLocalVector(mesh.dm(), &localA_));
+  EIS_CHECK(DMCreateLocalVector(mesh.dm(), &localV_));
   EIS_CHECK(DMCreateLocalVector(mesh.dm(), &localB_));
   EIS_CHECK(DMCreateGlobalVector(mesh.dm(), &globalWork_));
   if (matrixFree_) createShellMatrix();
@@ -78,6 +84,7 @@ MechanicalSystem::~MechanicalSystem() {
   MatDestroy(&matrix_);
   VecDestroy(&localA_);
   VecDestroy(&localB_);
+  VecDestroy(&localV_);
   VecDestroy(&globalWork_);
 }
 
@@ -127,28 +134,25 @@ void MechanicalSystem::toLocal(Vec global, Vec local) {
 void MechanicalSystem::computeForce(Vec x, Vec v, Vec f) {
   const double start = MPI_Wtime();
   toLocal(x, localA_);
+  if (usesVelocity_) toLocal(v, localV_);
   EIS_CHECK(VecZeroEntries(localB_));
-  const PetscScalar* xl;
+  const PetscScalar *xl, *vl = nullptr;
   PetscScalar* fl;
   EIS_CHECK(VecGetArrayRead(localA_, &xl));
+  if (usesVelocity_) EIS_CHECK(VecGetArrayRead(localV_, &vl));
   EIS_CHECK(VecGetArray(localB_, &fl));
   std::string failure;  // an inverted element seen here must stop every rank together
   try {
-    forceField_->addForce(xl, nullptr, fl);
+    for (auto& field : forceFields_) field->addForce(xl, vl, fl);
   } catch (const InvertedElement& e) {
     failure = "inverted tetrahedron " + std::to_string(mesh_.inputCellIds()[e.cell]) +
               " of the mesh (J = " + std::to_string(e.J) + ")";
   }
   if (!gravity_.empty()) mass_.addGravity(fl, gravity_.data());
-  EIS_CHECK(VecRestoreArrayRead(localA_, &xl));
-  if (damping_ != 0) {  // f -= c M v
-    toLocal(v, localA_);
-    const PetscScalar* vl;
-    EIS_CHECK(VecGetArrayRead(localA_, &vl));
-    mass_.addMDx(vl, fl, -damping_);
-    EIS_CHECK(VecRestoreArrayRead(localA_, &vl));
-  }
+  if (damping_ != 0) mass_.addMDx(vl, fl, -damping_);  // f -= c M v
   EIS_CHECK(VecRestoreArray(localB_, &fl));
+  if (usesVelocity_) EIS_CHECK(VecRestoreArrayRead(localV_, &vl));
+  EIS_CHECK(VecRestoreArrayRead(localA_, &xl));
   throwIfAnyRankFailed(failure, mesh_.comm());
   EIS_CHECK(VecZeroEntries(f));
   EIS_CHECK(DMLocalToGlobal(mesh_.dm(), localB_, ADD_VALUES, f));
@@ -162,16 +166,33 @@ void MechanicalSystem::computeForce(Vec x, Vec v, Vec f) {
   forceSeconds_ += MPI_Wtime() - start;
 }
 
+void MechanicalSystem::addProducts(const double* in, double* out, double mFactor, double bFactor,
+                                   double kFactor) const {
+  const double m = massFactor(mFactor, bFactor);
+  if (m != 0) mass_.addMDx(in, out, m);
+  for (const auto& field : forceFields_) {
+    if (kFactor != 0) field->addDForce(in, out, kFactor);
+    if (bFactor != 0) field->addBDv(in, out, bFactor);
+  }
+}
+
+void MechanicalSystem::addElementMatrices(double* values, double mFactor, double bFactor,
+                                          double kFactor) const {
+  mass_.addMToElementMatrices(values, massFactor(mFactor, bFactor));
+  for (const auto& field : forceFields_) {
+    field->addKToElementMatrices(values, kFactor);
+    if (bFactor != 0) field->addBToElementMatrices(values, bFactor);
+  }
+}
+
 void MechanicalSystem::addMBKv(Vec out, double mFactor, double bFactor, double kFactor, Vec v) {
-  mFactor = massFactor(mFactor, bFactor);
   toLocal(v, localA_);
   EIS_CHECK(VecZeroEntries(localB_));
   const PetscScalar* vl;
   PetscScalar* ol;
   EIS_CHECK(VecGetArrayRead(localA_, &vl));
   EIS_CHECK(VecGetArray(localB_, &ol));
-  if (mFactor != 0) mass_.addMDx(vl, ol, mFactor);
-  if (kFactor != 0) forceField_->addDForce(vl, ol, kFactor);
+  addProducts(vl, ol, mFactor, bFactor, kFactor);
   EIS_CHECK(VecRestoreArray(localB_, &ol));
   EIS_CHECK(VecRestoreArrayRead(localA_, &vl));
   EIS_CHECK(VecZeroEntries(globalWork_));
@@ -201,7 +222,7 @@ void MechanicalSystem::createAssembledMatrix() {
   EIS_CHECK(MatSetType(matrix_, MATAIJ));
   EIS_CHECK(MatSetLocalToGlobalMapping(matrix_, l2g, l2g));
   EIS_CHECK(MatSetPreallocationCOOLocal(matrix_, PetscCount(rows.size()), rows.data(), cols.data()));
-  // Without B (no velocity-dependent forces yet) every system matrix is symmetric.
+  // M, and the K and B of every force field here, are symmetric: so is every system matrix.
   EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, PETSC_TRUE));
   EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
 }
@@ -219,7 +240,7 @@ void MechanicalSystem::createShellMatrix() {
 
 Mat MechanicalSystem::systemMatrix(double mFactor, double bFactor, double kFactor) {
   // A linear model's matrix changes only with the factors; a nonlinear one's with every state.
-  if (forceField_->isLinear() && haveFactors_ && factors_[0] == mFactor &&
+  if (linear_ && haveFactors_ && factors_[0] == mFactor &&
       factors_[1] == bFactor && factors_[2] == kFactor)
     return matrix_;
   factors_[0] = mFactor;
@@ -232,18 +253,17 @@ Mat MechanicalSystem::systemMatrix(double mFactor, double bFactor, double kFacto
     EIS_CHECK(MatAssemblyBegin(matrix_, MAT_FINAL_ASSEMBLY));
     EIS_CHECK(MatAssemblyEnd(matrix_, MAT_FINAL_ASSEMBLY));
   } else {
-    assemble(massFactor(mFactor, bFactor), kFactor);
+    assemble(mFactor, bFactor, kFactor);
   }
   return matrix_;
 }
 
-void MechanicalSystem::assemble(double mFactor, double kFactor) {
+void MechanicalSystem::assemble(double mFactor, double bFactor, double kFactor) {
   const double start = MPI_Wtime();
   const std::size_t blockSize = std::size_t(4 * dofs_) * (4 * dofs_);
   // Element values live only for this call: memory stays at the matrix's own size.
   std::vector<PetscScalar> values(mesh_.cells().size() * blockSize, 0.0);
-  mass_.addMToElementMatrices(values.data(), mFactor);
-  forceField_->addKToElementMatrices(values.data(), kFactor);
+  addElementMatrices(values.data(), mFactor, bFactor, kFactor);
   EIS_CHECK(MatSetValuesCOO(matrix_, values.data(), INSERT_VALUES));
   EIS_CHECK(MatZeroRowsColumnsIS(matrix_, constraint_.rows(), 1.0, nullptr, nullptr));
   assemblySeconds_ += MPI_Wtime() - start;
@@ -259,8 +279,7 @@ void MechanicalSystem::applyShell(Vec x, Vec y) {
   EIS_CHECK(VecGetArray(localA_, &xl));
   EIS_CHECK(VecGetArray(localB_, &yl));
   constraint_.projectLocal(xl);
-  mass_.addMDx(xl, yl, massFactor(factors_[0], factors_[1]));
-  forceField_->addDForce(xl, yl, factors_[2]);
+  addProducts(xl, yl, factors_[0], factors_[1], factors_[2]);
   EIS_CHECK(VecRestoreArray(localB_, &yl));
   EIS_CHECK(VecRestoreArray(localA_, &xl));
   EIS_CHECK(VecZeroEntries(y));
@@ -279,8 +298,7 @@ void MechanicalSystem::shellDiagonal(Vec diagonal) {
   // The diagonal of each element matrix, summed: no global matrix is ever formed.
   const std::size_t n = std::size_t(4 * dofs_);
   std::vector<PetscScalar> values(mesh_.cells().size() * n * n, 0.0);
-  mass_.addMToElementMatrices(values.data(), massFactor(factors_[0], factors_[1]));
-  forceField_->addKToElementMatrices(values.data(), factors_[2]);
+  addElementMatrices(values.data(), factors_[0], factors_[1], factors_[2]);
   EIS_CHECK(VecZeroEntries(localB_));
   PetscScalar* dl;
   EIS_CHECK(VecGetArray(localB_, &dl));
@@ -327,7 +345,8 @@ double MechanicalSystem::potentialEnergy(Vec x) {
   toLocal(x, localA_);
   const PetscScalar* xl;
   EIS_CHECK(VecGetArrayRead(localA_, &xl));
-  double energy = forceField_->potentialEnergy(xl);
+  double energy = 0;
+  for (const auto& field : forceFields_) energy += field->potentialEnergy(xl);
   EIS_CHECK(VecRestoreArrayRead(localA_, &xl));
   MPI_Allreduce(MPI_IN_PLACE, &energy, 1, MPI_DOUBLE, MPI_SUM, mesh_.comm());
   return energy;
@@ -337,7 +356,7 @@ std::vector<double> MechanicalSystem::vonMisesStress(Vec x) {
   toLocal(x, localA_);
   const PetscScalar* xl;
   EIS_CHECK(VecGetArrayRead(localA_, &xl));
-  auto stress = forceField_->vonMisesStress(xl);
+  auto stress = forceFields_.front()->vonMisesStress(xl);
   EIS_CHECK(VecRestoreArrayRead(localA_, &xl));
   return stress;
 }

@@ -40,6 +40,17 @@ public:
   virtual std::vector<double> vonMisesStress(const double* x) const = 0;
   // True when K does not depend on the state: its matrices are built once.
   virtual bool isLinear() const = 0;
+
+  // Velocity-dependent fields (B = df/dv != 0) override these; addForce then gets v.
+  virtual bool usesVelocity() const { return false; }
+  // df += bFactor * (df/dv) dv.
+  virtual void addBDv(const double* dv, double* df, double bFactor) const {
+    (void)dv, (void)df, (void)bFactor;
+  }
+  // elementMatrices += bFactor * df/dv.
+  virtual void addBToElementMatrices(double* elementMatrices, double bFactor) const {
+    (void)elementMatrices, (void)bFactor;
+  }
 };
 
 }  // namespace eis

@@ -62,14 +62,20 @@ private:
   double massFactor(double mFactor, double bFactor) const { return mFactor - bFactor * damping_; }
   void createAssembledMatrix();
   void createShellMatrix();
-  void assemble(double mFactor, double kFactor);
+  void assemble(double mFactor, double bFactor, double kFactor);
+  // out += (mM + bB + kK) in, and element matrices += mM + bB + kK, over the local elements.
+  void addProducts(const double* in, double* out, double mFactor, double bFactor, double kFactor) const;
+  void addElementMatrices(double* values, double mFactor, double bFactor, double kFactor) const;
   // Scatter a global vector to a local one (ghosts filled).
   void toLocal(Vec global, Vec local);
 
   const DistributedMesh& mesh_;
   int dofs_;
   std::vector<TetraShape> shapes_;
-  std::unique_ptr<ForceField> forceField_;
+  // The elastic (or diffusion) field first, then any others (springs).
+  std::vector<std::unique_ptr<ForceField>> forceFields_;
+  bool linear_ = true;         // every field's K is constant
+  bool usesVelocity_ = false;  // some force depends on v (B != 0)
   Mass mass_;
   std::vector<double> gravity_;  // empty when no gravity applies
   FixedConstraint constraint_;
@@ -84,7 +90,7 @@ private:
   Mat matrix_ = nullptr;
   bool haveFactors_ = false;
   double factors_[3] = {0, 0, 0};  // m, b, k of the current matrix
-  Vec localA_ = nullptr, localB_ = nullptr, globalWork_ = nullptr;
+  Vec localA_ = nullptr, localB_ = nullptr, localV_ = nullptr, globalWork_ = nullptr;
   double assemblySeconds_ = 0, forceSeconds_ = 0;
 };
 
