@@ -53,7 +53,7 @@ EulerImplicitOptions solverOptions(const Scene& scene) {
   options.rayleighStiffness = scene.rayleighStiffness;
   options.vdamping = scene.vdamping;
   options.firstOrder = scene.firstOrder;
-  options.trapezoidal = scene.trapezoidal;
+  options.scheme = scene.scheme;
   options.computeResidual = scene.computeResidual;
   return options;
 }

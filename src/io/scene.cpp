@@ -177,6 +177,9 @@ constexpr Named<MaterialModel> kModels[] = {{"linear", MaterialModel::Linear},
                                             {"neohookean", MaterialModel::NeoHookean}};
 constexpr Named<RotationMethod> kRotations[] = {{"large", RotationMethod::Large},
                                                {"polar", RotationMethod::Polar}};
+constexpr Named<TimeScheme> kSchemes[] = {{"euler", TimeScheme::Euler},
+                                          {"sofa-trapezoidal", TimeScheme::SofaTrapezoidal},
+                                          {"trapezoidal", TimeScheme::Trapezoidal}};
 constexpr Named<NewtonGuess> kGuesses[] = {{"zero", NewtonGuess::Zero},
                                            {"previous", NewtonGuess::Previous},
                                            {"extrapolated", NewtonGuess::Extrapolated}};
@@ -315,6 +318,15 @@ const Key kKeys[] = {
      },
      true},
 
+    {"springs.stiffness", "KS",
+     "SOFA MeshSpringForceField: a spring along every mesh edge, rest length the edge's rest\n"
+     "length, force ks (l - L0) + kd (v_b - v_a).u along the edge; >= 0 (0: no springs)",
+     [](Scene& sc, const Setting& s) { sc.springStiffness = nonNegative(s); },
+     [](const Scene& sc) { return Values{text(sc.springStiffness)}; }},
+    {"springs.damping", "KD", "damping kd of the edge springs (a velocity-dependent force: B != 0); >= 0",
+     [](Scene& sc, const Setting& s) { sc.springDamping = nonNegative(s); },
+     [](const Scene& sc) { return Values{text(sc.springDamping)}; }},
+
     {"damping.coefficient", "C",
      "uniform viscous damping, the force f = -C M v (M: the mass above), so B = df/dv = -C M\n"
      "enters the step matrix; >= 0",
@@ -363,9 +375,20 @@ const Key kKeys[] = {
     {"solver.trapezoidal", "BOOL",
      "SOFA trapezoidalScheme: tr = 0.5 in the matrix and right-hand-side factors, but the\n"
      "position update x_{n+1} = x_n + h v_{n+1} keeps the scheme FIRST order in time, and it\n"
-     "is only conditionally stable: a mode of angular frequency w grows unless h w < 2.",
+     "is only conditionally stable: a mode of angular frequency w grows unless h w < 2.\n"
+     "Same as solver.scheme = sofa-trapezoidal; solver.scheme = trapezoidal is the stable,\n"
+     "second-order rule.",
      [](Scene& sc, const Setting& s) { sc.trapezoidal = boolean(s); },
      [](const Scene& sc) { return Values{text(sc.trapezoidal)}; }},
+    {"solver.scheme", "euler|sofa-trapezoidal|trapezoidal",
+     "euler: SOFA's implicit Euler (tr = 1). sofa-trapezoidal: what solver.trapezoidal = true\n"
+     "selects (see there). trapezoidal: the true trapezoidal rule (average acceleration):\n"
+     "M (v_{n+1} - v_n) = h/2 (f_n + f_{n+1}), x_{n+1} = x_n + h/2 (v_n + v_{n+1}); linearized\n"
+     "like SOFA's step, or solved by Newton (solver.newton = full); unconditionally stable,\n"
+     "second order in time, and it conserves the energy of undamped linear elasticity. With\n"
+     "solver.first-order both trapezoidal schemes are Crank-Nicolson.",
+     [](Scene& sc, const Setting& s) { sc.scheme = choose(s, kSchemes); },
+     [](const Scene& sc) { return Values{nameOf(sc.scheme, kSchemes)}; }},
     {"solver.compute-residual", "BOOL",
      "after each step print the 2-norm ||r|| of r = P(M (v_{n+1} - v_n) - h f(x_{n+1}, v_{n+1})),\n"
      "P the projection onto the free degrees of freedom (SOFA stores r.r in its `residual` data;\n"
@@ -376,8 +399,8 @@ const Key kKeys[] = {
      "linearized: one linear solve per step, as SOFA. full: Newton iterations on the same implicit\n"
      "Euler equations with PETSc SNES until converged (unknown v_{n+1}; residual\n"
      "P(M (v - v_n) - h [f(x_n + h v, v) - rm M v + rs K v]); first order: P(M v - f(x_n + h v)));\n"
-     "-snes_rtol, -snes_stol, -snes_max_it, -snes_linesearch_type tune it. Not with\n"
-     "solver.trapezoidal.",
+     "-snes_rtol, -snes_stol, -snes_max_it, -snes_linesearch_type tune it. Takes solver.scheme =\n"
+     "euler or trapezoidal, not SOFA's linearized trapezoidal variant.",
      [](Scene& sc, const Setting& s) { sc.newton = choose(s, kNewton); },
      [](const Scene& sc) { return Values{nameOf(sc.newton, kNewton)}; }},
     {"solver.newton-guess", "zero|previous|extrapolated",
@@ -528,9 +551,17 @@ Scene resolveScene(const po::variables_map& vm) {
   if (scene.physics == Physics::Diffusion && scene.material != MaterialModel::Linear)
     throw Error("material.model = " + nameOf(scene.material, kModels) +
                 " is an elastic model; physics.type = diffusion takes none");
-  if (scene.newton == NewtonMode::Full && scene.trapezoidal)
-    throw Error("solver.newton = full does not take solver.trapezoidal (SOFA's variant is a "
-                "linearized scheme)");
+  // solver.trapezoidal is SOFA's name for solver.scheme = sofa-trapezoidal: the two must agree.
+  const bool schemeGiven = vm.count("solver.scheme") > 0;
+  if (scene.trapezoidal && !schemeGiven) scene.scheme = TimeScheme::SofaTrapezoidal;
+  if (scene.scheme == TimeScheme::SofaTrapezoidal && !vm.count("solver.trapezoidal"))
+    scene.trapezoidal = true;
+  if (scene.trapezoidal != (scene.scheme == TimeScheme::SofaTrapezoidal))
+    throw Error("solver.trapezoidal = " + std::string(scene.trapezoidal ? "true" : "false") +
+                " contradicts solver.scheme = " + nameOf(scene.scheme, kSchemes));
+  if (scene.newton == NewtonMode::Full && scene.scheme == TimeScheme::SofaTrapezoidal)
+    throw Error("solver.newton = full does not take SOFA's trapezoidal variant (a linearized "
+                "scheme); solver.scheme = trapezoidal is the rule it approximates");
   return scene;
 }
 

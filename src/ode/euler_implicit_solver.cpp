@@ -21,17 +21,21 @@ EulerImplicitSolver::~EulerImplicitSolver() {
   VecDestroy(&vBefore_);
 }
 
-// Second order (default), with tr = 1 (or 0.5 for SOFA's trapezoidal variant):
+// Second order (default), with tr = 1 (or 0.5 for either trapezoidal scheme):
 //   b = P h (f(x_n, v_n) + (tr h + rK) K v_n - rM M v_n)
 //   A = (1 + tr h rM) M - tr h B - tr h (tr h + rK) K,  fixed rows/columns -> identity
 //   v_{n+1} = v_n + A^-1 b,  x_{n+1} = x_n + h v_{n+1},  v_{n+1} *= exp(-h vdamping)
-// First order:  b = P f(x_n),  A = M - tr h K,  v_{n+1} = A^-1 b,  x_{n+1} = x_n + h v_{n+1}.
+// The true trapezoidal rule solves the same system (it is the linearization of
+// M (v_{n+1} - v_n) = h/2 (f_n + f_{n+1})) and moves x by h/2 (v_n + v_{n+1}) instead.
+// First order:  b = P f(x_n),  A = M - tr h K,  v_{n+1} = A^-1 b,  x_{n+1} = x_n + h v_{n+1}
+// (with tr = 0.5 both trapezoidal schemes are the linearized Crank-Nicolson rule).
 StepReport EulerImplicitSolver::step(MechanicalOperations& mop, LinearSolver& linear, Vec x,
                                      Vec v, double h) {
-  const double tr = options_.trapezoidal ? 0.5 : 1.0;
+  const double tr = options_.scheme == TimeScheme::Euler ? 1.0 : 0.5;
+  const bool averageVelocity = options_.scheme == TimeScheme::Trapezoidal && !options_.firstOrder;
   const double rM = options_.rayleighMass, rK = options_.rayleighStiffness;
   StepReport report;
-  if (options_.computeResidual) EIS_CHECK(VecCopy(v, vBefore_));
+  if (options_.computeResidual || averageVelocity) EIS_CHECK(VecCopy(v, vBefore_));
 
   mop.computeForce(x, v, force_);
   EIS_CHECK(VecCopy(force_, rhs_));
@@ -51,7 +55,8 @@ StepReport EulerImplicitSolver::step(MechanicalOperations& mop, LinearSolver& li
 
   if (options_.firstOrder) EIS_CHECK(VecCopy(solution_, v));
   else EIS_CHECK(VecAXPY(v, 1.0, solution_));
-  EIS_CHECK(VecAXPY(x, h, v));
+  if (averageVelocity) EIS_CHECK(VecAXPBYPCZ(x, h / 2, h / 2, 1.0, vBefore_, v));
+  else EIS_CHECK(VecAXPY(x, h, v));
   if (options_.vdamping != 0) EIS_CHECK(VecScale(v, std::exp(-h * options_.vdamping)));
 
   if (options_.computeResidual)

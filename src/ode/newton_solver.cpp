@@ -38,8 +38,11 @@ PetscErrorCode jacobianCallback(SNES, Vec v, Mat, Mat, void* context) {
 NewtonSolver::NewtonSolver(MPI_Comm comm, const EulerImplicitOptions& options, NewtonGuess guess,
                            Vec like, PCType defaultPc, Vec restCoordinates)
     : options_(options), guess_(guess) {
-  if (options.trapezoidal) throw Error("the Newton solver does not take SOFA's trapezoidal factor");
-  for (Vec* v : {&xStart_, &vStart_, &vBefore_, &iterate_, &residual_, &xTrial_, &force_, &work_})
+  if (options.scheme == TimeScheme::SofaTrapezoidal)
+    throw Error("the Newton solver does not take SOFA's trapezoidal variant (a linearized scheme)");
+  trapezoidal_ = options.scheme == TimeScheme::Trapezoidal;
+  for (Vec* v : {&xStart_, &vStart_, &vBefore_, &iterate_, &residual_, &xTrial_, &force_, &work_,
+                 &forceStart_})
     EIS_CHECK(VecDuplicate(like, v));
   EIS_CHECK(SNESCreate(comm, &snes_));
   EIS_CHECK(SNESSetFunction(snes_, residual_, residualCallback, this));
@@ -55,7 +58,8 @@ NewtonSolver::NewtonSolver(MPI_Comm comm, const EulerImplicitOptions& options, N
 NewtonSolver::~NewtonSolver() {
   SNESDestroy(&snes_);
   VecDestroy(&restCoordinates_);
-  for (Vec* v : {&xStart_, &vStart_, &vBefore_, &iterate_, &residual_, &xTrial_, &force_, &work_})
+  for (Vec* v : {&xStart_, &vStart_, &vBefore_, &iterate_, &residual_, &xTrial_, &force_, &work_,
+                 &forceStart_})
     VecDestroy(v);
 }
 
@@ -82,40 +86,60 @@ void NewtonSolver::initialGuess(Vec v) {
   }
 }
 
+// x at the iterate v: x_n + h v, or x_n + h/2 (v_n + v) for the second-order trapezoidal rule.
+void NewtonSolver::positionAt(Vec v, Vec x) {
+  EIS_CHECK(VecWAXPY(x, positionRate_, v, xStart_));
+  if (trapezoidal_ && !options_.firstOrder) EIS_CHECK(VecAXPY(x, positionRate_, vStart_));
+}
+
 Mat NewtonSolver::jacobianAt(Vec v) {
   // The force at the iterate sets the linearization point that K is assembled at.
-  EIS_CHECK(VecWAXPY(xTrial_, h_, v, xStart_));
+  positionAt(v, xTrial_);
   mop_->computeForce(xTrial_, v, force_);
-  const double h = h_, rM = options_.rayleighMass, rK = options_.rayleighStiffness;
-  return options_.firstOrder ? mop_->systemMatrix(1.0, 0.0, -h)
-                             : mop_->systemMatrix(1 + h * rM, -h, -h * (h + rK));
+  // dF/dv = (1 + w rM) M - w B - w (c + rK) K with w the force weight, c = dx/dv.
+  const double w = forceWeight_, c = positionRate_;
+  if (options_.firstOrder) return mop_->systemMatrix(1.0, 0.0, -w * c);
+  const double rM = options_.rayleighMass, rK = options_.rayleighStiffness;
+  return mop_->systemMatrix(1 + w * rM, -w, -w * (c + rK));
 }
 
 void NewtonSolver::formJacobian(Vec v) { jacobianAt(v); }
 
+// Second order: F(v) = M (v - v_n) - w [f(x, v) - rM M v + rK K v] - (trapezoidal: w f_n);
+// first order: F(v) = M v - w f(x) - (trapezoidal: w f_n). w = h (Euler, second order), h/2
+// (trapezoidal, second order), 1 or 1/2 (first order).
 void NewtonSolver::formResidual(Vec v, Vec r) {
-  const double h = h_, rM = options_.rayleighMass, rK = options_.rayleighStiffness;
-  EIS_CHECK(VecWAXPY(xTrial_, h, v, xStart_));
+  const double w = forceWeight_, rM = options_.rayleighMass, rK = options_.rayleighStiffness;
+  positionAt(v, xTrial_);
   mop_->computeForce(xTrial_, v, force_);
   EIS_CHECK(VecCopy(force_, r));
+  EIS_CHECK(VecScale(r, -w));
   if (options_.firstOrder) {
-    EIS_CHECK(VecScale(r, -1.0));  // M v - f
     mop_->addMBKv(r, 1.0, 0.0, 0.0, v);
   } else {
-    EIS_CHECK(VecScale(r, -h));  // M (v - v_n) - h f + h rM M v - h rK K v
     EIS_CHECK(VecWAXPY(work_, -1.0, vStart_, v));
     mop_->addMBKv(r, 1.0, 0.0, 0.0, work_);
-    if (rM != 0 || rK != 0) mop_->addMBKv(r, h * rM, 0.0, -h * rK, v);
+    if (rM != 0 || rK != 0) mop_->addMBKv(r, w * rM, 0.0, -w * rK, v);
   }
+  if (trapezoidal_) EIS_CHECK(VecAXPY(r, -w, forceStart_));
   mop_->projectResponse(r);
+}
+
+// f_n (with its Rayleigh terms, second order) at the start of the step, for the trapezoidal rule.
+void NewtonSolver::startForce(Vec x, Vec v) {
+  mop_->computeForce(x, v, forceStart_);
+  if (!options_.firstOrder && (options_.rayleighMass != 0 || options_.rayleighStiffness != 0))
+    mop_->addMBKv(forceStart_, -options_.rayleighMass, 0.0, options_.rayleighStiffness, v);
 }
 
 StepReport NewtonSolver::step(MechanicalOperations& mop, Vec x, Vec v, double h) {
   mop_ = &mop;
-  h_ = h;
   callbackFailure_.clear();
+  positionRate_ = trapezoidal_ && !options_.firstOrder ? h / 2 : h;
+  forceWeight_ = options_.firstOrder ? (trapezoidal_ ? 0.5 : 1.0) : (trapezoidal_ ? h / 2 : h);
   EIS_CHECK(VecCopy(x, xStart_));
   EIS_CHECK(VecCopy(v, vStart_));
+  if (trapezoidal_) startForce(x, v);
   initialGuess(v);
   if (!configured_) configure(jacobianAt(iterate_));
 
@@ -140,7 +164,7 @@ StepReport NewtonSolver::step(MechanicalOperations& mop, Vec x, Vec v, double h)
   EIS_CHECK(VecCopy(vStart_, vBefore_));
   haveBefore_ = true;
   EIS_CHECK(VecCopy(iterate_, v));
-  EIS_CHECK(VecWAXPY(x, h, v, xStart_));
+  positionAt(v, x);
   if (options_.vdamping != 0) EIS_CHECK(VecScale(v, std::exp(-h * options_.vdamping)));
 
   StepReport report;

@@ -155,7 +155,7 @@ TEST_F(TightSolves, ErrorFallsAsHToTheFirstPower) {
   for (bool trapezoidal : {false, true}) {
     eis::Scene scene = smallBeam();
     scene.youngModulus = 100;  // soft enough for the trapezoidal variant's h w < 2
-    scene.trapezoidal = trapezoidal;
+    scene.scheme = trapezoidal ? eis::TimeScheme::SofaTrapezoidal : eis::TimeScheme::Euler;
     const double T = 0.32, coarse = 0.02;
     scene.dt = coarse / 64;
     scene.steps = int(std::lround(T / scene.dt));
@@ -169,6 +169,32 @@ TEST_F(TightSolves, ErrorFallsAsHToTheFirstPower) {
     for (int level = 1; level < 3; ++level)
       EXPECT_NEAR(errors[level - 1] / errors[level], 2.0, 0.35)
           << (trapezoidal ? "trapezoidal" : "implicit Euler") << " level " << level;
+  }
+}
+
+// The true trapezoidal rule is second order: halving h quarters the error, linearized on a
+// linear beam and with Newton on a St Venant-Kirchhoff one.
+TEST_F(TightSolves, TrueTrapezoidalErrorFallsAsHSquared) {
+  for (auto newton : {eis::NewtonMode::Linearized, eis::NewtonMode::Full}) {
+    eis::Scene scene = smallBeam();
+    scene.youngModulus = 100;
+    scene.scheme = eis::TimeScheme::Trapezoidal;
+    scene.newton = newton;
+    if (newton == eis::NewtonMode::Full) scene.material = eis::MaterialModel::StVenantKirchhoff;
+    const double T = 0.32, coarse = 0.02;
+    scene.dt = coarse / 64;
+    scene.steps = int(std::lround(T / scene.dt));
+    const auto reference = run(scene, PETSC_COMM_WORLD);
+    double errors[3];
+    for (int level = 0; level < 3; ++level) {
+      scene.dt = coarse / (1 << level);
+      scene.steps = int(std::lround(T / scene.dt));
+      errors[level] = disagreement(reference, run(scene, PETSC_COMM_WORLD), scene);
+    }
+    for (int level = 1; level < 3; ++level)
+      EXPECT_NEAR(errors[level - 1] / errors[level], 4.0, 0.7)
+          << (newton == eis::NewtonMode::Full ? "Newton, stvk" : "linearized, linear") << " level "
+          << level;
   }
 }
 

@@ -88,7 +88,7 @@ Mode lowestMode(Bar& bar) {
 double decayed(Bar& bar, const Mode& mode, bool trapezoidal, double h, int steps, Vec* result = nullptr) {
   eis::EulerImplicitOptions options;
   options.firstOrder = true;
-  options.trapezoidal = trapezoidal;
+  options.scheme = trapezoidal ? eis::TimeScheme::SofaTrapezoidal : eis::TimeScheme::Euler;
   eis::LinearSolver linear(PETSC_COMM_WORLD, PCJACOBI, nullptr);
   KSPSetTolerances(linear.ksp(), 1e-15, 1e-300, PETSC_DEFAULT, 10000);
   Vec u = bar.system->createVector(), du = bar.system->createVector();

@@ -49,7 +49,22 @@ struct Beam {
     eis::EulerImplicitOptions options;
     options.rayleighMass = scene.rayleighMass;
     options.rayleighStiffness = scene.rayleighStiffness;
+    options.scheme = scene.scheme;
     return std::make_unique<eis::NewtonSolver>(PETSC_COMM_WORLD, options, guess, x, PCGAMG, rest);
+  }
+  // A smooth vector field of the rest coordinates.
+  Vec field(double scale) {
+    Vec f = system->createVector();
+    PetscScalar* values;
+    VecGetArray(f, &values);
+    for (std::size_t n = 0; n < mesh->numLocalVertices(); ++n)
+      if (mesh->owned()[n])
+        for (int d = 0; d < 3; ++d) {
+          const auto& p = mesh->restCoords()[n];
+          values[mesh->ownedOffset(PetscInt(n)) + d] = scale * std::cos(1.7 * p[0] + 2.3 * p[1] + 0.9 * p[2] + d);
+        }
+    VecRestoreArray(f, &values);
+    return f;
   }
   double totalEnergy() {
     return system->kineticEnergy(v) + system->potentialEnergy(x) + system->gravityEnergy(x);
@@ -172,6 +187,55 @@ TEST_F(Newton, TotalEnergyNeverIncreasesWithLinearElasticity) {
     EXPECT_LE(next, energy + 1e-12 * std::fabs(energy)) << "step " << step + 1;
     energy = next;
   }
+}
+
+// Largest angular frequency of the free beam, sqrt(max eig(M^-1 K)), by power iteration.
+double largestFrequency(Beam& beam) {
+  Mat K, M;
+  MatDuplicate(beam.system->systemMatrix(0.0, 0.0, -1.0), MAT_COPY_VALUES, &K);
+  MatDuplicate(beam.system->systemMatrix(1.0, 0.0, 0.0), MAT_COPY_VALUES, &M);
+  Vec mass = beam.system->createVector(), y = beam.system->createVector();
+  Vec z = beam.field(1.0);
+  MatGetDiagonal(M, mass);  // lumped: M is diagonal
+  double lambda = 0;
+  for (int it = 0; it < 300; ++it) {
+    beam.system->projectResponse(z);
+    MatMult(K, z, y);
+    VecPointwiseDivide(y, y, mass);
+    PetscReal norm, before;
+    VecNorm(y, NORM_2, &norm);
+    VecNorm(z, NORM_2, &before);
+    lambda = norm / before;
+    VecCopy(y, z);
+    VecScale(z, 1.0 / norm);  // keep the iterate of unit size
+  }
+  for (Vec* v : {&mass, &y, &z}) VecDestroy(v);
+  MatDestroy(&K);
+  MatDestroy(&M);
+  return std::sqrt(lambda);
+}
+
+// Undamped linear elasticity under gravity: the trapezoidal rule keeps kinetic + elastic +
+// gravity energy constant, to solver tolerance, even at h w_max = 50 (implicit Euler would
+// damp it, SOFA's trapezoidal variant would blow up).
+TEST_F(Newton, TrapezoidalRuleConservesEnergyAtLargeSteps) {
+  set("-ksp_rtol", "1e-14");
+  set("-snes_rtol", "1e-12");
+  eis::Scene scene = smallBeam(eis::MaterialModel::Linear);
+  scene.boxCells = {16, 4, 4};  // 425 nodes
+  scene.scheme = eis::TimeScheme::Trapezoidal;
+  Beam beam(scene);
+  const double h = 50.0 / largestFrequency(beam);
+  auto newton = beam.newton(eis::NewtonGuess::Previous);
+  const double start = beam.totalEnergy();
+  double drift = 0, kinetic = 0;
+  for (int step = 0; step < 200; ++step) {
+    newton->step(*beam.system, beam.x, beam.v, h);
+    drift = std::max(drift, std::fabs(beam.totalEnergy() - start));
+    kinetic = std::max(kinetic, beam.system->kineticEnergy(beam.v));
+  }
+  EXPECT_GT(kinetic, 0.0);
+  EXPECT_LT(drift, 1e-8 * kinetic) << "h = " << h;
 }
 
 }  // namespace

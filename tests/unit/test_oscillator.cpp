@@ -81,10 +81,11 @@ Matrix2 amplification(const eis::EulerImplicitOptions& options, double m, double
 // SOFA's step for one dof, written out by hand:
 //   D  = (1 + tr h rM) m + tr h c + tr h (tr h + rK) k
 //   v' = e (v + h (-k x - c v - (tr h + rK) k v - rM m v) / D),  x' = x + h v' / e,
-// with e = exp(-h vdamping) applied after the position update; first order:
+// with e = exp(-h vdamping) applied after the position update (the true trapezoidal rule moves x
+// by h/2 (v + v') instead); first order:
 //   v' = (-k x - c v) / (m + tr h k),  x' = x + h v'.
 Matrix2 closedForm(const eis::EulerImplicitOptions& o, double m, double k, double c, double h) {
-  const double tr = o.trapezoidal ? 0.5 : 1.0, e = std::exp(-h * o.vdamping);
+  const double tr = o.scheme == eis::TimeScheme::Euler ? 1.0 : 0.5, e = std::exp(-h * o.vdamping);
   if (o.firstOrder) {
     const double d = m + tr * h * k;
     return {{{1 - h * k / d, -h * c / d}, {-k / d, -c / d}}};
@@ -92,6 +93,8 @@ Matrix2 closedForm(const eis::EulerImplicitOptions& o, double m, double k, doubl
   const double d = (1 + tr * h * o.rayleighMass) * m + tr * h * c + tr * h * (tr * h + o.rayleighStiffness) * k;
   const double dvdx = -h * k / d;
   const double dvdv = -h * (c + (tr * h + o.rayleighStiffness) * k + o.rayleighMass * m) / d;
+  if (o.scheme == eis::TimeScheme::Trapezoidal)  // x' = x + h/2 (v + v')
+    return {{{1 + h / 2 * dvdx, h / 2 * (2 + dvdv)}, {e * dvdx, e * (1 + dvdv)}}};
   return {{{1 + h * dvdx, h * (1 + dvdv)}, {e * dvdx, e * (1 + dvdv)}}};
 }
 
@@ -108,20 +111,23 @@ struct Case {
 
 TEST(Oscillator, AmplificationMatrixMatchesClosedFormForEveryOption) {
   const double m = 2.0, k = 50.0, h = 0.05;
-  eis::EulerImplicitOptions plain, trapezoidal, rayleigh, vdamping, firstOrder, everything;
-  trapezoidal.trapezoidal = true;
+  eis::EulerImplicitOptions plain, trapezoidal, rayleigh, vdamping, firstOrder, everything, trueRule;
+  trueRule.scheme = eis::TimeScheme::Trapezoidal;
+  trueRule.rayleighMass = 0.2;
+  trapezoidal.scheme = eis::TimeScheme::SofaTrapezoidal;
   rayleigh.rayleighMass = 0.3;
   rayleigh.rayleighStiffness = 0.02;
   vdamping.vdamping = 1.7;
   firstOrder.firstOrder = true;
   everything = rayleigh;
-  everything.trapezoidal = true;
+  everything.scheme = eis::TimeScheme::SofaTrapezoidal;
   everything.vdamping = 0.4;
   const Case cases[] = {{"implicit Euler", plain, 0.0},     {"damped", plain, 1.5},
                         {"trapezoidal", trapezoidal, 0.0},  {"trapezoidal damped", trapezoidal, 1.5},
                         {"Rayleigh", rayleigh, 0.0},        {"vdamping", vdamping, 0.0},
                         {"first order", firstOrder, 0.0},   {"first order damped", firstOrder, 1.5},
-                        {"all together", everything, 1.5}};
+                        {"all together", everything, 1.5},
+                        {"true trapezoidal", trueRule, 1.5}};
   for (const auto& test : cases) {
     SCOPED_TRACE(test.name);
     expectEqual(amplification(test.options, m, k, test.c, h), closedForm(test.options, m, k, test.c, h));
@@ -148,11 +154,20 @@ double spectralRadius(const Matrix2& g) {
 // SOFA's trapezoidal variant is only conditionally stable: a mode grows once h w > 2.
 TEST(Oscillator, SofaTrapezoidalVariantIsStableOnlyBelowHOmegaTwo) {
   eis::EulerImplicitOptions trapezoidal;
-  trapezoidal.trapezoidal = true;
+  trapezoidal.scheme = eis::TimeScheme::SofaTrapezoidal;
   const double m = 1.0, w = 10.0;
   EXPECT_LE(spectralRadius(amplification(trapezoidal, m, w * w, 0.0, 1.9 / w)), 1.0 + 1e-12);
   EXPECT_GT(spectralRadius(amplification(trapezoidal, m, w * w, 0.0, 2.5 / w)), 1.0 + 1e-3);
   EXPECT_LT(spectralRadius(amplification({}, m, w * w, 0.0, 2.5 / w)), 1.0);
+}
+
+// The true trapezoidal rule keeps every undamped mode's amplitude, however large h w is.
+TEST(Oscillator, TrueTrapezoidalRuleNeitherGrowsNorDamps) {
+  eis::EulerImplicitOptions trueRule;
+  trueRule.scheme = eis::TimeScheme::Trapezoidal;
+  const double m = 1.0, w = 10.0;
+  for (double hw : {0.1, 1.9, 2.5, 50.0, 1000.0})
+    EXPECT_NEAR(spectralRadius(amplification(trueRule, m, w * w, 0.0, hw / w)), 1.0, 1e-12) << hw;
 }
 
 TEST(IntegrationFactors, AreSofas) {

@@ -102,6 +102,8 @@ std::vector<KeyCase> allKeys() {
          EXPECT_EQ(s.forceBoxes[0].force, (Vec3{0, -5, 0.5}));
        }},
       {"damping.coefficient", "0.7", [](const Scene& s) { EXPECT_EQ(s.dampingCoefficient, 0.7); }},
+      {"springs.stiffness", "30", [](const Scene& s) { EXPECT_EQ(s.springStiffness, 30); }},
+      {"springs.damping", "0.2", [](const Scene& s) { EXPECT_EQ(s.springDamping, 0.2); }},
       {"constraint.fixed-box", "1 2 3 0 5 6",
        [](const Scene& s) {
          ASSERT_EQ(s.fixedBoxes.size(), 1u);
@@ -120,7 +122,13 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.rayleighStiffness, 0.2); }},
       {"solver.vdamping", "3", [](const Scene& s) { EXPECT_EQ(s.vdamping, 3); }},
       {"solver.first-order", "true", [](const Scene& s) { EXPECT_TRUE(s.firstOrder); }},
-      {"solver.trapezoidal", "yes", [](const Scene& s) { EXPECT_TRUE(s.trapezoidal); }},
+      {"solver.trapezoidal", "yes",
+       [](const Scene& s) {
+         EXPECT_TRUE(s.trapezoidal);
+         EXPECT_EQ(s.scheme, eis::TimeScheme::SofaTrapezoidal);
+       }},
+      {"solver.scheme", "trapezoidal",
+       [](const Scene& s) { EXPECT_EQ(s.scheme, eis::TimeScheme::Trapezoidal); }},
       {"solver.compute-residual", "on", [](const Scene& s) { EXPECT_TRUE(s.computeResidual); }},
       {"solver.newton", "full", [](const Scene& s) { EXPECT_EQ(s.newton, eis::NewtonMode::Full); }},
       {"solver.newton-guess", "extrapolated",
@@ -342,8 +350,13 @@ TEST(Scene, OptionsThatDoNotComposeAreRejected) {
   EXPECT_EQ(errorOf({"--physics.type=diffusion", "--solver.first-order=true", "--material.model=stvk"}),
             "material.model = stvk is an elastic model; physics.type = diffusion takes none");
   EXPECT_EQ(errorOf({"--solver.newton=full", "--solver.trapezoidal=true"}),
-            "solver.newton = full does not take solver.trapezoidal (SOFA's variant is a "
-            "linearized scheme)");
+            "solver.newton = full does not take SOFA's trapezoidal variant (a linearized scheme); "
+            "solver.scheme = trapezoidal is the rule it approximates");
+  EXPECT_EQ(errorOf({"--solver.trapezoidal=true", "--solver.scheme=trapezoidal"}),
+            "solver.trapezoidal = true contradicts solver.scheme = trapezoidal");
+  EXPECT_EQ(errorOf({"--solver.trapezoidal=false", "--solver.scheme=sofa-trapezoidal"}),
+            "solver.trapezoidal = false contradicts solver.scheme = sofa-trapezoidal");
+  EXPECT_EQ(parse({"--solver.scheme=sofa-trapezoidal"}).scene.trapezoidal, true);
 }
 
 TEST(Scene, UnknownKeysAreErrors) {

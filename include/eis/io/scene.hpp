@@ -21,6 +21,9 @@ enum class Physics { Elasticity, Diffusion };
 enum class MassType { Lumped, Consistent };
 enum class NewtonMode { Linearized, Full };
 enum class NewtonGuess { Zero, Previous, Extrapolated };
+// euler: SOFA's implicit Euler; sofa-trapezoidal: SOFA's trapezoidalScheme (tr = 0.5, still
+// x += h v_{n+1}); trapezoidal: the true trapezoidal rule, x += h/2 (v_n + v_{n+1}).
+enum class TimeScheme { Euler, SofaTrapezoidal, Trapezoidal };
 enum class MaterialModel { Linear, Corotational, StVenantKirchhoff, NeoHookean };
 // How the corotational model finds an element's rotation (SOFA TetrahedronFEMForceField method).
 enum class RotationMethod { Large, Polar };
@@ -52,6 +55,8 @@ struct Scene {
   std::vector<ForceBox> forceBoxes;
   // [damping]: uniform viscous damping f = -c M v, so B = -c M.
   double dampingCoefficient = 0;
+  // [springs]: SOFA MeshSpringForceField, one spring per mesh edge (0: none).
+  double springStiffness = 0, springDamping = 0;
   // [constraint]; fixedBoxes holds the default box (x = 0 face) when the built-in box is used and
   // no fixed-box and no fixed-group is given.
   std::vector<Box> fixedBoxes;
@@ -60,7 +65,9 @@ struct Scene {
   double dt = 0.01;
   int steps = 100;
   double rayleighMass = 0, rayleighStiffness = 0, vdamping = 0;
-  bool firstOrder = false, trapezoidal = false, computeResidual = false;
+  bool firstOrder = false, computeResidual = false;
+  bool trapezoidal = false;               // SOFA's trapezoidalScheme flag, as given
+  TimeScheme scheme = TimeScheme::Euler;  // solver.scheme, reconciled with the flag above
   NewtonMode newton = NewtonMode::Linearized;
   NewtonGuess newtonGuess = NewtonGuess::Previous;
   OperatorMode op = OperatorMode::Assembled;

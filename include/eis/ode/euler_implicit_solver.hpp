@@ -3,6 +3,7 @@
 // implicit Euler step, exactly as SOFA computes it.
 #include <petscvec.h>
 
+#include "eis/io/scene.hpp"
 #include "eis/linalg/linear_solver.hpp"
 #include "eis/ode/mechanical_operations.hpp"
 
@@ -13,7 +14,10 @@ struct EulerImplicitOptions {
   double rayleighStiffness = 0;  // SOFA rayleighStiffness (rK)
   double vdamping = 0;           // SOFA vdamping: v *= exp(-h vdamping) after each step
   bool firstOrder = false;       // SOFA firstOrder
-  bool trapezoidal = false;      // SOFA trapezoidalScheme: tr = 0.5 (still first order in time)
+  // Euler: tr = 1. SofaTrapezoidal (SOFA trapezoidalScheme): tr = 0.5 but x += h v_{n+1}, still
+  // first order in time and only conditionally stable. Trapezoidal: the same dv with
+  // x += h/2 (v_n + v_{n+1}), the true (average-acceleration) trapezoidal rule.
+  TimeScheme scheme = TimeScheme::Euler;
   bool computeResidual = false;  // SOFA computeResidual
 };
 

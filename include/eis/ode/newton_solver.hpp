@@ -4,7 +4,9 @@
 //   second order: F(v) = P (M (v - v_n) - h [f(x_n + h v, v) - rM M v + rK K v])
 //   first order:  F(v) = P (M v - f(x_n + h v))
 // with the Jacobian of the linearized step, (1 + h rM) M - h B - h (h + rK) K (first order:
-// M - h K), assembled at each iterate.
+// M - h K), assembled at each iterate. The true trapezoidal rule (TimeScheme::Trapezoidal)
+// averages the force of both ends instead: M (v - v_n) = h/2 (f_n + f(x, v)) with
+// x = x_n + h/2 (v_n + v) (first order: M v = (f_n + f(x_n + h v)) / 2).
 #include <petscsnes.h>
 
 #include <string>
@@ -16,7 +18,7 @@ namespace eis {
 
 class NewtonSolver {
 public:
-  // options.trapezoidal must be false. Defaults for the inner KSP as LinearSolver's, relative
+  // options.scheme must not be SofaTrapezoidal. Defaults for the inner KSP as LinearSolver's, relative
   // tolerance 1e-10; -snes_* and -ksp_* options override them.
   NewtonSolver(MPI_Comm comm, const EulerImplicitOptions& options, NewtonGuess guess, Vec like,
                PCType defaultPc, Vec restCoordinates);
@@ -38,6 +40,8 @@ public:
 
 private:
   void configure(Mat jacobian);
+  void positionAt(Vec v, Vec x);
+  void startForce(Vec x, Vec v);
   void initialGuess(Vec v);
   Mat jacobianAt(Vec v);
 
@@ -47,9 +51,13 @@ private:
   Vec restCoordinates_ = nullptr;
   Vec xStart_ = nullptr, vStart_ = nullptr, vBefore_ = nullptr, iterate_ = nullptr;
   Vec residual_ = nullptr, xTrial_ = nullptr, force_ = nullptr, work_ = nullptr;
+  Vec forceStart_ = nullptr;  // f_n, for the trapezoidal rule
   bool configured_ = false, haveBefore_ = false;
   MechanicalOperations* mop_ = nullptr;  // during step() only
-  double h_ = 0, seconds_ = 0;
+  bool trapezoidal_ = false;
+  // Of the current step: dx/dv (h, or h/2 for the trapezoidal rule) and the weight of the
+  // force in the residual.
+  double positionRate_ = 0, forceWeight_ = 0, seconds_ = 0;
   std::string callbackFailure_;
 };
 
