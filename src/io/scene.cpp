@@ -319,11 +319,14 @@ const Key kKeys[] = {
      true},
 
     {"springs.stiffness", "KS",
-     "SOFA MeshSpringForceField: a spring along every mesh edge, rest length the edge's rest\n"
-     "length, force ks (l - L0) + kd (v_b - v_a).u along the edge; >= 0 (0: no springs)",
+     "SOFA MeshSpringForceField: a spring along every mesh edge, rest length L0 the edge's\n"
+     "rest length, force ks (l - L0) + kd (v_b - v_a).u along the edge with, as SOFA,\n"
+     "ks = KS / L0 and kd = KD / L0; >= 0 (0: no springs)",
      [](Scene& sc, const Setting& s) { sc.springStiffness = nonNegative(s); },
      [](const Scene& sc) { return Values{text(sc.springStiffness)}; }},
-    {"springs.damping", "KD", "damping kd of the edge springs (a velocity-dependent force: B != 0); >= 0",
+    {"springs.damping", "KD",
+     "damping of the edge springs (kd = KD / L0), >= 0. Its B = df/dv enters the step matrix;\n"
+     "SOFA treats spring damping explicitly (no B), so steps with KD > 0 differ from SOFA's.",
      [](Scene& sc, const Setting& s) { sc.springDamping = nonNegative(s); },
      [](const Scene& sc) { return Values{text(sc.springDamping)}; }},
 

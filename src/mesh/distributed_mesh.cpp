@@ -23,9 +23,10 @@ struct PointRecord {
   PetscInt id = -1, value = 0, vertices[4] = {-1, -1, -1, -1};
 };
 
-// 1 for the vertices [vStart, vEnd) this rank owns, 0 for ghost copies (leaves of the point SF).
-std::vector<unsigned char> ownedVertexMask(DM dm, PetscInt vStart, PetscInt vEnd) {
-  std::vector<unsigned char> owned(vEnd - vStart, 1);
+// 1 for the points [pStart, pEnd) (vertices, or edges) this rank owns, 0 for ghost copies
+// (leaves of the point SF).
+std::vector<unsigned char> ownedMask(DM dm, PetscInt pStart, PetscInt pEnd) {
+  std::vector<unsigned char> owned(pEnd - pStart, 1);
   PetscSF pointSf;
   PetscInt numRoots, numLeaves;
   const PetscInt* leaves;
@@ -34,7 +35,7 @@ std::vector<unsigned char> ownedVertexMask(DM dm, PetscInt vStart, PetscInt vEnd
   EIS_CHECK(PetscSFGetGraph(pointSf, &numRoots, &numLeaves, &leaves, &remotes));
   for (PetscInt i = 0; i < numLeaves; ++i) {
     const PetscInt p = leaves ? leaves[i] : i;
-    if (p >= vStart && p < vEnd) owned[p - vStart] = 0;
+    if (p >= pStart && p < pEnd) owned[p - pStart] = 0;
   }
   return owned;
 }
@@ -107,6 +108,23 @@ std::vector<idx_t> partitionCells(const CompactMesh& mesh, int parts, std::int64
   if (status != METIS_OK) throw Error("METIS_PartMeshDual failed (status " + std::to_string(status) + ")");
   edgeCut = objval;
   return part;
+}
+
+// The first cell [cStart, cEnd) whose closure holds point p (-1 when none does).
+PetscInt firstCellAround(DM dm, PetscInt p, PetscInt cStart, PetscInt cEnd) {
+  PetscInt starSize, *star = nullptr, cell = -1;
+  EIS_CHECK(DMPlexGetTransitiveClosure(dm, p, PETSC_FALSE, &starSize, &star));
+  for (PetscInt i = 0; i < 2 * starSize && cell < 0; i += 2)
+    if (star[i] >= cStart && star[i] < cEnd) cell = star[i];
+  EIS_CHECK(DMPlexRestoreTransitiveClosure(dm, p, PETSC_FALSE, &starSize, &star));
+  return cell;
+}
+
+// The slot (0..3) of a local vertex in a cell, -1 when the cell does not have it.
+int slotOf(const std::array<PetscInt, 4>& cell, PetscInt vertex) {
+  for (int k = 0; k < 4; ++k)
+    if (cell[k] == vertex) return k;
+  return -1;
 }
 
 MPI_Datatype recordType() {
@@ -342,7 +360,7 @@ void DistributedMesh::numberNewNodes(std::int64_t firstNewId) {
   MPI_Comm_size(comm_, &size);
   PetscInt vStart, vEnd;
   EIS_CHECK(DMPlexGetDepthStratum(dm_, 0, &vStart, &vEnd));
-  const auto isOwned = ownedVertexMask(dm_, vStart, vEnd);
+  const auto isOwned = ownedMask(dm_, vStart, vEnd);
 
   // Rank 0 sorts every owned new node by rest coordinates and hands back their ids.
   const auto points = vertexCoordinates(dm_, vStart, vEnd);
@@ -433,7 +451,7 @@ void DistributedMesh::layOutUnknowns() {
 void DistributedMesh::computePartitionReport(std::int64_t edgeCut) {
   PetscInt vStart, vEnd;
   EIS_CHECK(DMPlexGetDepthStratum(dm_, 0, &vStart, &vEnd));
-  const auto owned = ownedVertexMask(dm_, vStart, vEnd);
+  const auto owned = ownedMask(dm_, vStart, vEnd);
   const std::int64_t ghosts = std::count(owned.begin(), owned.end(), 0);
   const std::int64_t cells = std::int64_t(cells_.size());
   std::int64_t mins[2] = {cells, ghosts}, maxs[2] = {cells, ghosts};
@@ -441,6 +459,38 @@ void DistributedMesh::computePartitionReport(std::int64_t edgeCut) {
   MPI_Allreduce(MPI_IN_PLACE, maxs, 2, MPI_INT64_T, MPI_MAX, comm_);
   MPI_Bcast(&edgeCut, 1, MPI_INT64_T, 0, comm_);
   partition_ = {mins[0], maxs[0], mins[1], maxs[1], edgeCut};
+}
+
+std::vector<CellEdge> DistributedMesh::ownedEdges() const {
+  // Only an interpolated DM has edges, and DMPlexInterpolate extends the point SF to them, which
+  // gives each shared edge one owner. With overlap 0 every edge a rank holds lies in one of its
+  // cells. Interpolation keeps the cells and vertices of dm_ in their order (refine() relies on
+  // it too); the checks confirm it: the same vertex coordinates, and each edge's two ends among
+  // the vertices of the cell found around it.
+  DM full;
+  EIS_CHECK(DMPlexInterpolate(dm_, &full));
+  PetscInt cStart, cEnd, eStart, eEnd, vStart, vEnd;
+  EIS_CHECK(DMPlexGetHeightStratum(full, 0, &cStart, &cEnd));
+  EIS_CHECK(DMPlexGetDepthStratum(full, 1, &eStart, &eEnd));
+  EIS_CHECK(DMPlexGetDepthStratum(full, 0, &vStart, &vEnd));
+  bool same = cEnd - cStart == PetscInt(cells_.size()) &&
+              vertexCoordinates(full, vStart, vEnd) == restCoords_;
+  const auto owned = ownedMask(full, eStart, eEnd);
+  std::vector<CellEdge> edges;
+  for (PetscInt e = eStart; e < eEnd && same; ++e) {
+    if (!owned[e - eStart]) continue;
+    const PetscInt cell = firstCellAround(full, e, cStart, cEnd) - cStart;
+    const PetscInt* ends;
+    EIS_CHECK(DMPlexGetCone(full, e, &ends));
+    const int a = cell < 0 ? -1 : slotOf(cells_[cell], ends[0] - vStart);
+    const int b = cell < 0 ? -1 : slotOf(cells_[cell], ends[1] - vStart);
+    same = a >= 0 && b >= 0;
+    edges.push_back({cell, a, b});
+  }
+  EIS_CHECK(DMDestroy(&full));
+  if (anyRank(!same, comm_))
+    throw Error("the interpolated mesh does not number its cells and vertices as the mesh does");
+  return edges;
 }
 
 int DistributedMesh::findGroup(const std::string& nameOrTag) const {

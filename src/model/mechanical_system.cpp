@@ -3,6 +3,7 @@
 #include "eis/core/error.hpp"
 #include "eis/model/diffusion_fem.hpp"
 #include "eis/model/elastic_force_fields.hpp"
+#include "eis/model/mesh_springs.hpp"
 
 namespace eis {
 
@@ -62,6 +63,10 @@ MechanicalSystem::MechanicalSystem(const DistributedMesh& mesh, const Scene& sce
       matrixFree_(scene.op == OperatorMode::MatrixFree) {
   if (scene.physics == Physics::Elasticity) {
     forceFields_.push_back(makeElasticForceField(scene, mesh.cells(), shapes_, restArray(mesh)));
+    if (scene.springStiffness != 0 || scene.springDamping != 0)
+      forceFields_.push_back(std::make_unique<MeshSpringForceField>(
+          mesh.cells(), mesh.ownedEdges(), mesh.restCoords(), scene.springStiffness,
+          scene.springDamping));
     gravity_.assign(scene.gravity.begin(), scene.gravity.end());
   } else {
     forceFields_.push_back(std::make_unique<DiffusionFEM>(mesh.cells(), shapes_, scene.conductivity));

@@ -100,13 +100,16 @@ TEST_F(Newton, ConvergesInOneIterationOnALinearProblem) {
 }
 
 // Seed 002: for forces affine in v, one Newton iteration from v = 0 with a full step is SOFA's
-// linearized step, whatever K does with x (here the corotational model re-assembles it).
+// linearized step, whatever K does with x: here the corotational model with edge springs,
+// re-assembled every step, and a velocity-dependent force (uniform damping, B = -c M).
 TEST_F(Newton, OneIterationFromZeroIsTheLinearizedStep) {
   set("-ksp_rtol", "1e-14");
   for (auto model : {eis::MaterialModel::Linear, eis::MaterialModel::Corotational}) {
     eis::Scene scene = smallBeam(model);
     scene.rayleighMass = 0.3;
     scene.rayleighStiffness = 0.02;
+    scene.dampingCoefficient = 0.4;
+    if (model == eis::MaterialModel::Corotational) scene.springStiffness = 500;
     scene.steps = 5;
     scene.newton = eis::NewtonMode::Linearized;
     eis::Simulation linearized(scene, PETSC_COMM_WORLD, nullptr);

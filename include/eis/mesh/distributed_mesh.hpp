@@ -19,6 +19,13 @@ struct PartitionReport {
   std::int64_t edgeCut = 0;                     // METIS's dual-graph edge cut (shared faces)
 };
 
+// A mesh edge as one local cell holds it: the cell and the slots (0..3) of the edge's two ends
+// in that cell's vertex list.
+struct CellEdge {
+  PetscInt cell;
+  int a, b;
+};
+
 class DistributedMesh {
 public:
   // Collective. `serial` is read on rank 0 only (other ranks pass an empty mesh). Partitions the
@@ -55,6 +62,11 @@ public:
   int findGroup(const std::string& nameOrTag) const;
   // Local vertices belonging to a physical group, by group tag (empty if none here).
   std::vector<PetscInt> groupVertices(int tag) const;
+
+  // Collective. The edges this rank owns, each given by one local cell that contains it: over
+  // all ranks every edge of the mesh appears exactly once. Builds the DM's edges each call (a
+  // set-up cost): call it once.
+  std::vector<CellEdge> ownedEdges() const;
 
   // Offset of a local vertex's first unknown in a local vector; and in the local part of a
   // global vector (-1 for ghosts).

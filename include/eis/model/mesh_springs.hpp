@@ -1,0 +1,76 @@
+#pragma once
+// SOFA's MeshSpringForceField on a tetrahedral mesh: one spring per edge, with the physics of
+// SOFA's SpringForceField (the former StiffSpringForceField). Spring (a, b) with rest length L0,
+// d = x_b - x_a, l = |d|, u = d / l:
+//   f_a += F u, f_b -= F u,  F = ks (l - L0) + kd (v_b - v_a).u.
+// As in MeshSpringForceField::addSpring, the scene's stiffness and damping are divided by L0:
+// ks = stiffness / L0, kd = damping / L0 (a spring's stiffness falls as it gets longer).
+//
+// The tangent is SOFA's dfdx, with tgt = F / l (damping included, as SOFA does):
+//   m = ks u u^T + tgt (I - u u^T),  df_a/dx_a = df_b/dx_b = -m,  df_a/dx_b = df_b/dx_a = m.
+// It is the exact derivative when v_b - v_a = 0; otherwise it misses the unsymmetric term
+// kd/l u (v_b - v_a)^T (I - u u^T), as SOFA's does. B = df/dv has the same pattern with
+// m = kd u u^T (SOFA's SpringForceField assembles no B: its damping stays explicit there).
+// A spring shorter than 1e-9 gives no force and no tangent (SOFA's guard).
+#include <array>
+#include <vector>
+
+#include "eis/mesh/distributed_mesh.hpp"
+#include "eis/model/force_field.hpp"
+#include "eis/model/tetra_geometry.hpp"
+
+namespace eis {
+
+class MeshSpringForceField : public ForceField {
+public:
+  // cells: four local vertex indices each; edges: the springs, each in one cell that holds it
+  // (its matrix goes to that cell's element block); rest: rest position of each local vertex.
+  MeshSpringForceField(const std::vector<std::array<PetscInt, 4>>& cells,
+                       const std::vector<CellEdge>& edges, const std::vector<Vec3>& rest,
+                       double stiffness, double damping);
+
+  // Also stores u and tgt of every spring: the linearization point of the products below.
+  void addForce(const double* x, const double* v, double* f) override;
+  void addDForce(const double* dx, double* df, double kFactor) const override;
+  void addKToElementMatrices(double* elementMatrices, double kFactor) const override;
+  // sum ks/2 (l - L0)^2 (SOFA's getPotentialEnergy).
+  double potentialEnergy(const double* x) const override;
+  // Springs have no stress; the elastic field reports it.
+  std::vector<double> vonMisesStress(const double*) const override { return {}; }
+  bool isLinear() const override { return false; }
+
+  bool usesVelocity() const override { return damping_ != 0; }
+  void addBDv(const double* dv, double* df, double bFactor) const override;
+  void addBToElementMatrices(double* elementMatrices, double bFactor) const override;
+
+  std::size_t numSprings() const { return springs_.size(); }
+
+private:
+  struct Spring {
+    PetscInt a, b;      // local vertices
+    PetscInt cell;      // the local cell whose element block takes its matrix
+    int slotA, slotB;   // a's and b's slots in that cell
+    double restLength, ks, kd;
+  };
+  // The linearization point of one spring: direction u and tgt = F / l (all zero when l <= 1e-9).
+  struct State {
+    Vec3 u;
+    double tgt;
+  };
+
+  // m w for m = alpha u u^T + beta I.
+  static Vec3 apply(const Vec3& u, double alpha, double beta, const Vec3& w);
+  // df_a += m (w_b - w_a), df_b -= the same, for m = alpha u u^T + beta I (the factor of K or B
+  // is folded into alpha and beta).
+  void addPairProduct(const Spring& s, const Vec3& u, double alpha, double beta, const double* w,
+                      double* df) const;
+  // The spring's rows and columns of its cell's element matrix += [-m m; m -m].
+  static void addPairBlock(const Spring& s, const Vec3& u, double alpha, double beta,
+                           double* elementMatrices);
+
+  std::vector<Spring> springs_;
+  std::vector<State> states_;
+  double damping_;
+};
+
+}  // namespace eis

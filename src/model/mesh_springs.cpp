@@ -1,0 +1,131 @@
+#include "eis/model/mesh_springs.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace eis {
+
+namespace {
+
+// Below this length a spring has no direction: SOFA gives it no force and no tangent.
+constexpr double kShortest = 1.0e-9;
+constexpr std::size_t kRows = 12;  // of an element matrix: 4 vertices x 3
+
+// w_b - w_a for a local array of 3 values per vertex.
+Vec3 difference(const double* w, PetscInt a, PetscInt b) {
+  return {w[3 * b] - w[3 * a], w[3 * b + 1] - w[3 * a + 1], w[3 * b + 2] - w[3 * a + 2]};
+}
+
+double dot(const Vec3& p, const Vec3& q) { return p[0] * q[0] + p[1] * q[1] + p[2] * q[2]; }
+
+}  // namespace
+
+MeshSpringForceField::MeshSpringForceField(const std::vector<std::array<PetscInt, 4>>& cells,
+                                           const std::vector<CellEdge>& edges,
+                                           const std::vector<Vec3>& rest, double stiffness,
+                                           double damping)
+    : damping_(damping) {
+  springs_.reserve(edges.size());
+  states_.reserve(edges.size());
+  for (const auto& edge : edges) {
+    const auto& cell = cells[edge.cell];
+    const PetscInt a = cell[edge.a], b = cell[edge.b];
+    const Vec3 d{rest[b][0] - rest[a][0], rest[b][1] - rest[a][1], rest[b][2] - rest[a][2]};
+    const double length = std::sqrt(dot(d, d));
+    // MeshSpringForceField::addSpring: stiffness and damping per unit of rest length.
+    const double per = length > std::numeric_limits<double>::epsilon() ? length : 1.0;
+    springs_.push_back({a, b, edge.cell, edge.a, edge.b, length, stiffness / per, damping / per});
+    // Until the first addForce the linearization point is the rest state (F = 0, so tgt = 0).
+    const double inverse = length > kShortest ? 1.0 / length : 0.0;
+    states_.push_back({{d[0] * inverse, d[1] * inverse, d[2] * inverse}, 0.0});
+  }
+}
+
+void MeshSpringForceField::addForce(const double* x, const double* v, double* f) {
+  for (std::size_t i = 0; i < springs_.size(); ++i) {
+    const Spring& s = springs_[i];
+    const Vec3 d = difference(x, s.a, s.b);
+    const double length = std::sqrt(dot(d, d));
+    if (length <= kShortest) {
+      states_[i] = {{0.0, 0.0, 0.0}, 0.0};
+      continue;
+    }
+    const double inverse = 1.0 / length;
+    const Vec3 u{d[0] * inverse, d[1] * inverse, d[2] * inverse};
+    double intensity = s.ks * (length - s.restLength);
+    if (s.kd != 0) intensity += s.kd * dot(u, difference(v, s.a, s.b));
+    for (int k = 0; k < 3; ++k) {
+      f[3 * s.a + k] += intensity * u[k];
+      f[3 * s.b + k] -= intensity * u[k];
+    }
+    states_[i] = {u, intensity * inverse};
+  }
+}
+
+double MeshSpringForceField::potentialEnergy(const double* x) const {
+  double energy = 0;
+  for (const Spring& s : springs_) {
+    const Vec3 d = difference(x, s.a, s.b);
+    const double elongation = std::sqrt(dot(d, d)) - s.restLength;
+    energy += elongation * elongation * s.ks / 2;
+  }
+  return energy;
+}
+
+Vec3 MeshSpringForceField::apply(const Vec3& u, double alpha, double beta, const Vec3& w) {
+  const double along = alpha * dot(u, w);
+  return {along * u[0] + beta * w[0], along * u[1] + beta * w[1], along * u[2] + beta * w[2]};
+}
+
+void MeshSpringForceField::addPairProduct(const Spring& s, const Vec3& u, double alpha,
+                                          double beta, const double* w, double* df) const {
+  const Vec3 m = apply(u, alpha, beta, difference(w, s.a, s.b));
+  for (int k = 0; k < 3; ++k) {
+    df[3 * s.a + k] += m[k];
+    df[3 * s.b + k] -= m[k];
+  }
+}
+
+void MeshSpringForceField::addPairBlock(const Spring& s, const Vec3& u, double alpha, double beta,
+                                        double* elementMatrices) {
+  double* block = elementMatrices + std::size_t(s.cell) * kRows * kRows;
+  const std::size_t ra = 3 * std::size_t(s.slotA), rb = 3 * std::size_t(s.slotB);
+  for (std::size_t i = 0; i < 3; ++i)
+    for (std::size_t j = 0; j < 3; ++j) {
+      const double m = alpha * (u[i] * u[j]) + (i == j ? beta : 0.0);  // exactly symmetric
+      block[(ra + i) * kRows + ra + j] -= m;
+      block[(ra + i) * kRows + rb + j] += m;
+      block[(rb + i) * kRows + ra + j] += m;
+      block[(rb + i) * kRows + rb + j] -= m;
+    }
+}
+
+// K: m = ks u u^T + tgt (I - u u^T) = (ks - tgt) u u^T + tgt I.
+void MeshSpringForceField::addDForce(const double* dx, double* df, double kFactor) const {
+  for (std::size_t i = 0; i < springs_.size(); ++i) {
+    const auto& [u, tgt] = states_[i];
+    addPairProduct(springs_[i], u, kFactor * (springs_[i].ks - tgt), kFactor * tgt, dx, df);
+  }
+}
+
+void MeshSpringForceField::addKToElementMatrices(double* elementMatrices, double kFactor) const {
+  for (std::size_t i = 0; i < springs_.size(); ++i) {
+    const auto& [u, tgt] = states_[i];
+    addPairBlock(springs_[i], u, kFactor * (springs_[i].ks - tgt), kFactor * tgt, elementMatrices);
+  }
+}
+
+// B: m = kd u u^T.
+void MeshSpringForceField::addBDv(const double* dv, double* df, double bFactor) const {
+  if (damping_ == 0) return;
+  for (std::size_t i = 0; i < springs_.size(); ++i)
+    addPairProduct(springs_[i], states_[i].u, bFactor * springs_[i].kd, 0.0, dv, df);
+}
+
+void MeshSpringForceField::addBToElementMatrices(double* elementMatrices, double bFactor) const {
+  if (damping_ == 0) return;
+  for (std::size_t i = 0; i < springs_.size(); ++i)
+    addPairBlock(springs_[i], states_[i].u, bFactor * springs_[i].kd, 0.0, elementMatrices);
+}
+
+}  // namespace eis
