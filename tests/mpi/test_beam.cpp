@@ -104,6 +104,8 @@ TEST_F(TightSolves, EveryRankCountGivesTheSerialFinalState) {
     eis::Scene scene = smallBeam();
     scene.youngModulus = 2e3;  // soft: the nonlinear models see large rotations
     scene.rayleighStiffness = 0.01;
+    scene.dampingCoefficient = 0.2;
+    scene.forceBoxes = {{{{4, 0, 0}, {4, 1, 1}}, {0.0, 0.0, -3.0}}};  // a twist-free tip load
     scene.mass = eis::MassType::Consistent;
     scene.material = c.model;
     scene.rotation = c.rotation;
