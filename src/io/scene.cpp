@@ -554,6 +554,15 @@ Scene resolveScene(const po::variables_map& vm) {
   if (scene.physics == Physics::Diffusion && scene.material != MaterialModel::Linear)
     throw Error("material.model = " + nameOf(scene.material, kModels) +
                 " is an elastic model; physics.type = diffusion takes none");
+  if (scene.physics == Physics::Diffusion) {
+    const std::pair<const char*, bool> elasticOnly[] = {
+        {"springs.stiffness", scene.springStiffness != 0},
+        {"springs.damping", scene.springDamping != 0},
+        {"damping.coefficient", scene.dampingCoefficient != 0},
+        {"load.force-box", !scene.forceBoxes.empty()}};
+    for (const auto& [key, set] : elasticOnly)
+      if (set) throw Error(std::string(key) + " applies to elasticity only, not to physics.type = diffusion");
+  }
   // solver.trapezoidal is SOFA's name for solver.scheme = sofa-trapezoidal: the two must agree.
   const bool schemeGiven = vm.count("solver.scheme") > 0;
   if (scene.trapezoidal && !schemeGiven) scene.scheme = TimeScheme::SofaTrapezoidal;

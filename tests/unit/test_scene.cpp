@@ -349,6 +349,8 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
 TEST(Scene, OptionsThatDoNotComposeAreRejected) {
   EXPECT_EQ(errorOf({"--physics.type=diffusion", "--solver.first-order=true", "--material.model=stvk"}),
             "material.model = stvk is an elastic model; physics.type = diffusion takes none");
+  EXPECT_EQ(errorOf({"--physics.type=diffusion", "--solver.first-order=true", "--springs.stiffness=3"}),
+            "springs.stiffness applies to elasticity only, not to physics.type = diffusion");
   EXPECT_EQ(errorOf({"--solver.newton=full", "--solver.trapezoidal=true"}),
             "solver.newton = full does not take SOFA's trapezoidal variant (a linearized scheme); "
             "solver.scheme = trapezoidal is the rule it approximates");
