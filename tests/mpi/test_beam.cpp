@@ -3,20 +3,19 @@
 // its trapezoidal factor), and matrix-free products that agree with the assembled matrix.
 #include <gtest/gtest.h>
 
-#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "eis/app/simulation.hpp"
 #include "eis/linalg/linear_solver.hpp"
 #include "eis/model/mechanical_system.hpp"
+#include "mpi_support.hpp"
 
 namespace {
 
-int rankOf(MPI_Comm comm) {
-  int rank;
-  MPI_Comm_rank(comm, &rank);
-  return rank;
-}
+using eis_test::disagreement;
+using eis_test::run;
+using eis_test::serialReference;
 
 eis::Scene smallBeam() {
   eis::Scene scene;
@@ -28,59 +27,23 @@ eis::Scene smallBeam() {
   return scene;
 }
 
-// Largest difference over all nodes and components divided by the largest displacement, as
-// DESIGN.md measures agreement; evaluated on rank 0 and shared with every rank.
-double disagreement(const eis::NodalTable& a, const eis::NodalTable& b, const eis::Scene& scene) {
-  double result = 0;
-  if (rankOf(PETSC_COMM_WORLD) == 0) {
-    EXPECT_EQ(a.ids, b.ids);
-    double largestDifference = 0, largestDisplacement = 0;
-    const int nx = scene.boxCells[0], ny = scene.boxCells[1];
-    for (std::size_t n = 0; n < a.ids.size() && n < b.ids.size(); ++n) {
-      const std::int64_t id = a.ids[n];
-      const double p[3] = {double(id % (nx + 1)) * scene.boxSize[0] / nx,
-                           double((id / (nx + 1)) % (ny + 1)) * scene.boxSize[1] / ny,
-                           double(id / ((nx + 1) * (ny + 1))) * scene.boxSize[2] / scene.boxCells[2]};
-      for (int c = 0; c < a.width; ++c) {
-        largestDifference = std::max(largestDifference, std::fabs(a.values[n * a.width + c] - b.values[n * b.width + c]));
-        if (c < 3) largestDisplacement = std::max(largestDisplacement, std::fabs(a.values[n * a.width + c] - p[c]));
-      }
-    }
-    result = largestDifference / largestDisplacement;
-  }
-  MPI_Bcast(&result, 1, MPI_DOUBLE, 0, PETSC_COMM_WORLD);
-  return result;
-}
+class TightSolves : public eis_test::TightSolvesTest {};
 
-eis::NodalTable run(const eis::Scene& scene, MPI_Comm comm) {
-  eis::Simulation simulation(scene, comm, nullptr);
-  simulation.run();
-  return simulation.gatherState();
+// Errors at t = T = 0.32 of runs with h = 0.02, 0.01 and 0.005 against a run with a 64x smaller
+// step.
+std::array<double, 3> errorsAgainstAFineStep(eis::Scene scene) {
+  const double T = 0.32, coarse = 0.02;
+  scene.dt = coarse / 64;
+  scene.steps = int(std::lround(T / scene.dt));
+  const auto reference = run(scene, PETSC_COMM_WORLD);
+  std::array<double, 3> errors;
+  for (int level = 0; level < 3; ++level) {
+    scene.dt = coarse / (1 << level);
+    scene.steps = int(std::lround(T / scene.dt));
+    errors[level] = disagreement(reference, run(scene, PETSC_COMM_WORLD), scene);
+  }
+  return errors;
 }
-
-// The reference runs on rank 0 alone, the same scene on every rank of the world.
-eis::NodalTable serialReference(const eis::Scene& scene) {
-  MPI_Comm self;
-  MPI_Comm_split(PETSC_COMM_WORLD, rankOf(PETSC_COMM_WORLD) == 0 ? 0 : MPI_UNDEFINED, 0, &self);
-  eis::NodalTable reference;
-  if (self != MPI_COMM_NULL) {
-    reference = run(scene, self);
-    MPI_Comm_free(&self);
-  }
-  return reference;
-}
-
-class TightSolves : public ::testing::Test {
-protected:
-  void SetUp() override {
-    PetscOptionsSetValue(nullptr, "-ksp_rtol", "1e-13");
-    PetscOptionsSetValue(nullptr, "-snes_rtol", "1e-12");
-  }
-  void TearDown() override {
-    PetscOptionsClearValue(nullptr, "-ksp_rtol");
-    PetscOptionsClearValue(nullptr, "-snes_rtol");
-  }
-};
 
 TEST_F(TightSolves, EveryRankCountGivesTheSerialFinalState) {
   struct Case {
@@ -158,16 +121,7 @@ TEST_F(TightSolves, ErrorFallsAsHToTheFirstPower) {
     eis::Scene scene = smallBeam();
     scene.youngModulus = 100;  // soft enough for the trapezoidal variant's h w < 2
     scene.scheme = trapezoidal ? eis::TimeScheme::SofaTrapezoidal : eis::TimeScheme::Euler;
-    const double T = 0.32, coarse = 0.02;
-    scene.dt = coarse / 64;
-    scene.steps = int(std::lround(T / scene.dt));
-    const auto reference = run(scene, PETSC_COMM_WORLD);
-    double errors[3];
-    for (int level = 0; level < 3; ++level) {
-      scene.dt = coarse / (1 << level);
-      scene.steps = int(std::lround(T / scene.dt));
-      errors[level] = disagreement(reference, run(scene, PETSC_COMM_WORLD), scene);
-    }
+    const auto errors = errorsAgainstAFineStep(scene);
     for (int level = 1; level < 3; ++level)
       EXPECT_NEAR(errors[level - 1] / errors[level], 2.0, 0.35)
           << (trapezoidal ? "trapezoidal" : "implicit Euler") << " level " << level;
@@ -183,16 +137,7 @@ TEST_F(TightSolves, TrueTrapezoidalErrorFallsAsHSquared) {
     scene.scheme = eis::TimeScheme::Trapezoidal;
     scene.newton = newton;
     if (newton == eis::NewtonMode::Full) scene.material = eis::MaterialModel::StVenantKirchhoff;
-    const double T = 0.32, coarse = 0.02;
-    scene.dt = coarse / 64;
-    scene.steps = int(std::lround(T / scene.dt));
-    const auto reference = run(scene, PETSC_COMM_WORLD);
-    double errors[3];
-    for (int level = 0; level < 3; ++level) {
-      scene.dt = coarse / (1 << level);
-      scene.steps = int(std::lround(T / scene.dt));
-      errors[level] = disagreement(reference, run(scene, PETSC_COMM_WORLD), scene);
-    }
+    const auto errors = errorsAgainstAFineStep(scene);
     for (int level = 1; level < 3; ++level)
       EXPECT_NEAR(errors[level - 1] / errors[level], 4.0, 0.7)
           << (newton == eis::NewtonMode::Full ? "Newton, stvk" : "linearized, linear") << " level "

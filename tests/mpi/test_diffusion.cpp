@@ -8,34 +8,32 @@
 #include <cmath>
 
 #include "eis/linalg/linear_solver.hpp"
-#include "eis/mesh/box_mesh.hpp"
-#include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/mechanical_system.hpp"
 #include "eis/ode/euler_implicit_solver.hpp"
+#include "mpi_support.hpp"
 
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-struct Bar {
-  explicit Bar(int cells, eis::MassType massType = eis::MassType::Consistent) {
-    scene.physics = eis::Physics::Diffusion;
-    scene.firstOrder = true;
-    scene.conductivity = 1.0;
-    scene.capacity = 1.0;
-    scene.mass = massType;
-    scene.boxSize = {1.0, 0.1, 0.1};
-    scene.boxCells = {cells, 1, 1};
-    scene.fixedBoxes = {{{0, 0, 0}, {0, 0.1, 0.1}}, {{1, 0, 0}, {1, 0.1, 0.1}}};
-    int rank;
-    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-    const auto box = rank == 0 ? eis::makeBoxMesh(scene.boxSize, scene.boxCells) : eis::SerialMesh{};
-    mesh = std::make_unique<eis::DistributedMesh>(PETSC_COMM_WORLD, box, 1, 0);
-    system = std::make_unique<eis::MechanicalSystem>(*mesh, scene, std::vector<int>{});
-  }
+// A bar of `cells` cells along x with both ends held, first order in time.
+eis::Scene barScene(int cells, eis::MassType massType) {
   eis::Scene scene;
-  std::unique_ptr<eis::DistributedMesh> mesh;
-  std::unique_ptr<eis::MechanicalSystem> system;
+  scene.physics = eis::Physics::Diffusion;
+  scene.firstOrder = true;
+  scene.conductivity = 1.0;
+  scene.capacity = 1.0;
+  scene.mass = massType;
+  scene.boxSize = {1.0, 0.1, 0.1};
+  scene.boxCells = {cells, 1, 1};
+  scene.fixedBoxes = {{{0, 0, 0}, {0, 0.1, 0.1}}, {{1, 0, 0}, {1, 0.1, 0.1}}};
+  return scene;
+}
+
+// The bar distributed over PETSC_COMM_WORLD, one unknown (u) per node.
+struct Bar : eis_test::BoxModel {
+  explicit Bar(int cells, eis::MassType massType = eis::MassType::Consistent)
+      : BoxModel(barScene(cells, massType), 1) {}
 };
 
 struct Mode {

@@ -10,17 +10,14 @@
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/mesh/gmsh_reader.hpp"
 #include "eis/model/tetra_geometry.hpp"
+#include "mpi_support.hpp"
 
 namespace {
 
-int rankOf(MPI_Comm comm) {
-  int rank;
-  MPI_Comm_rank(comm, &rank);
-  return rank;
-}
+using eis_test::root;
 
 eis::SerialMesh onRankZero(const eis::SerialMesh& mesh) {
-  return rankOf(PETSC_COMM_WORLD) == 0 ? mesh : eis::SerialMesh{};
+  return root() ? mesh : eis::SerialMesh{};
 }
 
 // Every owned node, gathered on every rank as (id, x, y, z).
@@ -30,17 +27,10 @@ std::vector<std::array<double, 4>> ownedNodes(const eis::DistributedMesh& mesh) 
     if (mesh.owned()[v])
       mine.insert(mine.end(), {double(mesh.nodeIds()[v]), mesh.restCoords()[v][0],
                                mesh.restCoords()[v][1], mesh.restCoords()[v][2]});
-  int size;
-  MPI_Comm_size(mesh.comm(), &size);
-  int count = int(mine.size());
-  std::vector<int> counts(size), displs(size);
-  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, mesh.comm());
-  int total = 0;
-  for (int r = 0; r < size; ++r) displs[r] = total, total += counts[r];
-  std::vector<double> all(total);
-  MPI_Allgatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, mesh.comm());
+  const std::vector<double> all = eis_test::allGather(mine, mesh.comm());
   std::vector<std::array<double, 4>> nodes;
-  for (int i = 0; i < total; i += 4) nodes.push_back({all[i], all[i + 1], all[i + 2], all[i + 3]});
+  for (std::size_t i = 0; i < all.size(); i += 4)
+    nodes.push_back({all[i], all[i + 1], all[i + 2], all[i + 3]});
   std::sort(nodes.begin(), nodes.end());
   return nodes;
 }
@@ -98,7 +88,7 @@ TEST(Distribution, RefinementNumbersNewNodesAfterTheInputSortedByCoordinates) {
 
 TEST(Distribution, PhysicalGroupsSelectTheirNodesOnEveryRank) {
   eis::SerialMesh serial;
-  if (rankOf(PETSC_COMM_WORLD) == 0) serial = eis::readGmsh(std::string(EIS_MESH_DIR) + "/beam_v41_binary.msh");
+  if (root()) serial = eis::readGmsh(std::string(EIS_MESH_DIR) + "/beam_v41_binary.msh");
   const eis::DistributedMesh mesh(PETSC_COMM_WORLD, serial, 3, 0);
   const int clamp = mesh.findGroup("clamp");
   long count = 0;

@@ -3,13 +3,9 @@
 // assembled force for every elastic model, and a force box shares its total force.
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <memory>
-
 #include "eis/app/simulation.hpp"
-#include "eis/mesh/box_mesh.hpp"
-#include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/mechanical_system.hpp"
+#include "mpi_support.hpp"
 
 namespace {
 
@@ -23,56 +19,10 @@ eis::Scene smallBeam() {
   return scene;
 }
 
-struct Model {
-  explicit Model(const eis::Scene& s) : scene(s) {
-    int rank;
-    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-    const auto box = rank == 0 ? eis::makeBoxMesh(scene.boxSize, scene.boxCells) : eis::SerialMesh{};
-    mesh = std::make_unique<eis::DistributedMesh>(PETSC_COMM_WORLD, box, 3, 0);
-    system = std::make_unique<eis::MechanicalSystem>(*mesh, scene, std::vector<int>{});
-  }
-  // A smooth field of the rest coordinates, so that it is the same whatever the rank count.
-  Vec field(double a, double b, double c) {
-    Vec v = system->createVector();
-    PetscScalar* values;
-    VecGetArray(v, &values);
-    for (std::size_t n = 0; n < mesh->numLocalVertices(); ++n) {
-      if (!mesh->owned()[n]) continue;
-      const auto& p = mesh->restCoords()[n];
-      for (int d = 0; d < 3; ++d)
-        values[mesh->ownedOffset(PetscInt(n)) + d] =
-            std::sin(a * p[0] + b * p[1] + c * p[2] + d) * (0.2 + 0.1 * p[0]);
-    }
-    VecRestoreArray(v, &values);
-    return v;
-  }
-  eis::Scene scene;
-  std::unique_ptr<eis::DistributedMesh> mesh;
-  std::unique_ptr<eis::MechanicalSystem> system;
-};
+using Model = eis_test::BoxModel;
+using eis_test::relativeGap;
 
-double relativeGap(Vec a, Vec b) {
-  Vec d;
-  VecDuplicate(a, &d);
-  VecWAXPY(d, -1.0, a, b);
-  PetscReal gap, size;
-  VecNorm(d, NORM_INFINITY, &gap);
-  VecNorm(a, NORM_INFINITY, &size);
-  VecDestroy(&d);
-  return gap / size;
-}
-
-class TightDamping : public ::testing::Test {
-protected:
-  void SetUp() override {
-    PetscOptionsSetValue(nullptr, "-ksp_rtol", "1e-13");
-    PetscOptionsSetValue(nullptr, "-snes_rtol", "1e-12");
-  }
-  void TearDown() override {
-    PetscOptionsClearValue(nullptr, "-ksp_rtol");
-    PetscOptionsClearValue(nullptr, "-snes_rtol");
-  }
-};
+class TightDamping : public eis_test::TightSolvesTest {};
 
 // f = -c M v with B = -c M in the matrix gives SOFA's Rayleigh mass damping rM = c exactly:
 // (1 + h c) M on the left, -h c M v on the right.
@@ -112,14 +62,7 @@ TEST(Tangents, EqualFiniteDifferencesOfTheForceForEveryModel) {
     // (f(moved + eps dx) - f(moved - eps dx)) / 2 eps, then f at the base point again, which
     // is the linearization point the tangents use.
     auto derivative = [&](Vec moved, double eps) {
-      VecAXPY(moved, eps, dx);
-      m.system->computeForce(x, v, fd);
-      VecAXPY(moved, -2 * eps, dx);
-      m.system->computeForce(x, v, work);
-      VecAXPY(moved, eps, dx);
-      VecAXPY(fd, -1.0, work);
-      VecScale(fd, 1.0 / (2 * eps));
-      m.system->computeForce(x, v, work);
+      m.forceDifference(x, v, moved, dx, eps, fd, work);
     };
     derivative(x, 1e-6);
     VecZeroEntries(product);

@@ -7,10 +7,9 @@
 #include <memory>
 
 #include "eis/app/simulation.hpp"
-#include "eis/mesh/box_mesh.hpp"
-#include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/mechanical_system.hpp"
 #include "eis/ode/newton_solver.hpp"
+#include "mpi_support.hpp"
 
 namespace {
 
@@ -26,13 +25,8 @@ eis::Scene smallBeam(eis::MaterialModel model) {
 }
 
 // A beam and its model, advanced step by step through NewtonSolver.
-struct Beam {
-  explicit Beam(const eis::Scene& s) : scene(s) {
-    int rank;
-    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-    const auto box = rank == 0 ? eis::makeBoxMesh(scene.boxSize, scene.boxCells) : eis::SerialMesh{};
-    mesh = std::make_unique<eis::DistributedMesh>(PETSC_COMM_WORLD, box, 3, 0);
-    system = std::make_unique<eis::MechanicalSystem>(*mesh, scene, std::vector<int>{});
+struct Beam : eis_test::BoxModel {
+  explicit Beam(const eis::Scene& s) : BoxModel(s) {
     x = system->createVector();
     v = system->createVector();
     rest = system->createVector();
@@ -54,42 +48,26 @@ struct Beam {
   }
   // A smooth vector field of the rest coordinates.
   Vec field(double scale) {
-    Vec f = system->createVector();
-    PetscScalar* values;
-    VecGetArray(f, &values);
-    for (std::size_t n = 0; n < mesh->numLocalVertices(); ++n)
-      if (mesh->owned()[n])
-        for (int d = 0; d < 3; ++d) {
-          const auto& p = mesh->restCoords()[n];
-          values[mesh->ownedOffset(PetscInt(n)) + d] = scale * std::cos(1.7 * p[0] + 2.3 * p[1] + 0.9 * p[2] + d);
-        }
-    VecRestoreArray(f, &values);
-    return f;
+    return BoxModel::field([scale](const eis::Vec3& p) {
+      eis::Vec3 w;
+      for (int d = 0; d < 3; ++d) w[d] = scale * std::cos(1.7 * p[0] + 2.3 * p[1] + 0.9 * p[2] + d);
+      return w;
+    });
   }
   double totalEnergy() {
     return system->kineticEnergy(v) + system->potentialEnergy(x) + system->gravityEnergy(x);
   }
-  eis::Scene scene;
-  std::unique_ptr<eis::DistributedMesh> mesh;
-  std::unique_ptr<eis::MechanicalSystem> system;
   Vec x = nullptr, v = nullptr, rest = nullptr;
 };
 
-class Options : public ::testing::Test {
+// Each test sets the PETSc options it needs; they are cleared when it ends.
+class Newton : public ::testing::Test {
 protected:
-  void set(const char* name, const char* value) {
-    PetscOptionsSetValue(nullptr, name, value);
-    names_.push_back(name);
-  }
-  void TearDown() override {
-    for (const char* name : names_) PetscOptionsClearValue(nullptr, name);
-  }
+  void set(const char* name, const char* value) { options_.set(name, value); }
 
 private:
-  std::vector<const char*> names_;
+  eis_test::ScopedOptions options_;
 };
-
-using Newton = Options;
 
 TEST_F(Newton, ConvergesInOneIterationOnALinearProblem) {
   set("-ksp_rtol", "1e-14");
@@ -168,9 +146,7 @@ TEST_F(Newton, PreviousAndExtrapolatedGuessesNeedFewerIterationsThanZero) {
     for (int step = 0; step < 12; ++step)
       iterations[g] += newton->step(*beam.system, beam.x, beam.v, 0.02).nonlinearIterations;
   }
-  int rank;
-  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-  if (rank == 0)
+  if (eis_test::root())
     std::printf("Newton iterations over 12 steps: zero %d, previous %d, extrapolated %d\n",
                 iterations[0], iterations[1], iterations[2]);
   EXPECT_LT(iterations[1], iterations[0]);

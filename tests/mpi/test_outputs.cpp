@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "eis/app/simulation.hpp"
+#include "mpi_support.hpp"
 #include "vtu_reader.hpp"
 
 namespace fs = std::filesystem;
@@ -32,17 +33,9 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-int rankOf(MPI_Comm comm) {
-  int rank;
-  MPI_Comm_rank(comm, &rank);
-  return rank;
-}
-
-int sizeOf(MPI_Comm comm) {
-  int size;
-  MPI_Comm_size(comm, &size);
-  return size;
-}
+using eis_test::root;
+using eis_test::run;
+using eis_test::sizeOf;
 
 // ---------------------------------------------------------------------------------------------
 // The built-in box, from DESIGN.md's formula (not from the library's builder).
@@ -59,11 +52,7 @@ struct BoxGeometry {
   }
   // Rest position of node `id`: (i Lx/nx, j Ly/ny, k Lz/nz).
   std::array<double, 3> rest(std::int64_t id) const {
-    const std::int64_t nx1 = cells[0] + 1, ny1 = cells[1] + 1;
-    const std::int64_t ijk[3] = {id % nx1, (id / nx1) % ny1, id / (nx1 * ny1)};
-    std::array<double, 3> p;
-    for (int d = 0; d < 3; ++d) p[d] = double(ijk[d]) * size[d] / cells[d];
-    return p;
+    return eis_test::boxRestPosition(size, cells, id);
   }
   // The six tetrahedra of every hexahedron around its v0-v6 diagonal, each as its sorted node ids
   // (orientation swaps do not change the set).
@@ -117,12 +106,6 @@ eis::Scene smallBar() {
   scene.dt = 0.01;
   scene.steps = 4;
   return scene;
-}
-
-eis::NodalTable run(const eis::Scene& scene) {
-  eis::Simulation simulation(scene, PETSC_COMM_WORLD, nullptr);
-  simulation.run();
-  return simulation.gatherState();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -291,7 +274,7 @@ class OutputFiles : public ::testing::Test {
 protected:
   void SetUp() override {
     std::string path;
-    if (rankOf(PETSC_COMM_WORLD) == 0) {
+    if (root()) {
       std::string pattern = (fs::temp_directory_path() / "eis_outputs_XXXXXX").string();
       if (::mkdtemp(pattern.data())) path = pattern;
     }
@@ -304,10 +287,9 @@ protected:
   }
   void TearDown() override {
     MPI_Barrier(PETSC_COMM_WORLD);  // every rank is done with the files
-    if (rankOf(PETSC_COMM_WORLD) == 0 && !dir_.empty()) fs::remove_all(dir_);
+    if (root() && !dir_.empty()) fs::remove_all(dir_);
   }
   std::string file(const std::string& name) const { return (dir_ / name).string(); }
-  static bool root() { return rankOf(PETSC_COMM_WORLD) == 0; }
 
   fs::path dir_;
 };
@@ -315,14 +297,8 @@ protected:
 // Tight linear solves, so that two ways to the same state agree to rounding.
 class TightOutputFiles : public OutputFiles {
 protected:
-  void SetUp() override {
-    PetscOptionsSetValue(nullptr, "-ksp_rtol", "1e-13");
-    OutputFiles::SetUp();
-  }
-  void TearDown() override {
-    OutputFiles::TearDown();
-    PetscOptionsClearValue(nullptr, "-ksp_rtol");
-  }
+  // -ksp_rtol 1e-13, set before OutputFiles::SetUp and cleared after its TearDown.
+  eis_test::TightSolveOptions tight_{eis_test::Tighten::Linear};
 
   // The scene run straight through, its first two steps alone (written to a final state), and
   // the last two steps restarted from that file.
@@ -479,7 +455,9 @@ void checkStep(const fs::path& pvtu, const BoxGeometry& box, const eis::NodalTab
   EXPECT_EQ(badDisplacement, 0) << "displacements other than point - rest; first: " << firstBad;
   EXPECT_EQ(badVelocity, 0) << "velocities away from the state; first: " << firstBad;
   EXPECT_EQ(badStress, 0) << "von Mises values negative, not finite, or non-zero at rest";
-  if (!atRest) EXPECT_GT(largestStress, 0.0);
+  if (!atRest) {
+    EXPECT_GT(largestStress, 0.0);
+  }
 
   // Points that are not ghosts: every node exactly once.
   EXPECT_EQ(std::int64_t(ownedIds.size()), box.numNodes());

@@ -5,25 +5,25 @@
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
 #include <set>
 #include <utility>
 
-#include "eis/app/simulation.hpp"
 #include "eis/mesh/box_mesh.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/mechanical_system.hpp"
+#include "mpi_support.hpp"
 
 namespace {
 
 using EdgeSet = std::set<std::pair<std::int64_t, std::int64_t>>;
 using EdgeList = std::vector<std::pair<std::int64_t, std::int64_t>>;
 
-int rankOf(MPI_Comm comm) {
-  int rank;
-  MPI_Comm_rank(comm, &rank);
-  return rank;
-}
+using Model = eis_test::BoxModel;
+using eis_test::boxOnRankZero;
+using eis_test::disagreement;
+using eis_test::relativeGap;
+using eis_test::run;
+using eis_test::serialReference;
 
 eis::Scene springBox() {
   eis::Scene scene;
@@ -35,11 +35,6 @@ eis::Scene springBox() {
   scene.springDamping = 3;
   scene.steps = 6;
   return scene;
-}
-
-eis::SerialMesh boxOnRankZero(const eis::Scene& scene) {
-  return rankOf(PETSC_COMM_WORLD) == 0 ? eis::makeBoxMesh(scene.boxSize, scene.boxCells)
-                                       : eis::SerialMesh{};
 }
 
 // The edges of the serial box as sorted pairs of node ids.
@@ -59,18 +54,9 @@ EdgeList gatherOwnedEdges(const eis::DistributedMesh& mesh) {
     const auto ends = std::minmax(mesh.nodeIds()[cell[e.a]], mesh.nodeIds()[cell[e.b]]);
     mine.insert(mine.end(), {ends.first, ends.second});
   }
-  int size;
-  MPI_Comm_size(mesh.comm(), &size);
-  int count = int(mine.size());
-  std::vector<int> counts(size), displs(size);
-  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, mesh.comm());
-  int total = 0;
-  for (int r = 0; r < size; ++r) displs[r] = total, total += counts[r];
-  std::vector<std::int64_t> all(total);
-  MPI_Allgatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(), displs.data(),
-                 MPI_INT64_T, mesh.comm());
+  const std::vector<std::int64_t> all = eis_test::allGather(mine, mesh.comm());
   EdgeList edges;
-  for (int i = 0; i < total; i += 2) edges.emplace_back(all[i], all[i + 1]);
+  for (std::size_t i = 0; i < all.size(); i += 2) edges.emplace_back(all[i], all[i + 1]);
   return edges;
 }
 
@@ -84,7 +70,9 @@ TEST(Springs, EveryEdgeIsOwnedByExactlyOneRank) {
     const auto owned = gatherOwnedEdges(mesh);
     const EdgeSet unique(owned.begin(), owned.end());
     EXPECT_EQ(unique.size(), owned.size()) << "an edge owned twice";
-    if (refine == 0) EXPECT_EQ(unique, expected);
+    if (refine == 0) {
+      EXPECT_EQ(unique, expected);
+    }
     // Every edge of every local cell is among them.
     const auto& ids = mesh.nodeIds();
     bool covered = true;
@@ -96,46 +84,6 @@ TEST(Springs, EveryEdgeIsOwnedByExactlyOneRank) {
   }
 }
 
-struct Model {
-  explicit Model(const eis::Scene& s) : scene(s) {
-    mesh = std::make_unique<eis::DistributedMesh>(PETSC_COMM_WORLD, boxOnRankZero(scene), 3, 0);
-    system = std::make_unique<eis::MechanicalSystem>(*mesh, scene, std::vector<int>{});
-  }
-  // A smooth field of the rest coordinates, the same whatever the rank count.
-  static eis::Vec3 at(const eis::Vec3& p, double a, double b, double c) {
-    eis::Vec3 w;
-    for (int d = 0; d < 3; ++d)
-      w[d] = std::sin(a * p[0] + b * p[1] + c * p[2] + d) * (0.2 + 0.1 * p[0]);
-    return w;
-  }
-  Vec field(double a, double b, double c) {
-    Vec v = system->createVector();
-    PetscScalar* values;
-    VecGetArray(v, &values);
-    for (std::size_t n = 0; n < mesh->numLocalVertices(); ++n) {
-      if (!mesh->owned()[n]) continue;
-      const auto w = at(mesh->restCoords()[n], a, b, c);
-      for (int d = 0; d < 3; ++d) values[mesh->ownedOffset(PetscInt(n)) + d] = w[d];
-    }
-    VecRestoreArray(v, &values);
-    return v;
-  }
-  eis::Scene scene;
-  std::unique_ptr<eis::DistributedMesh> mesh;
-  std::unique_ptr<eis::MechanicalSystem> system;
-};
-
-double relativeGap(Vec a, Vec b) {
-  Vec d;
-  VecDuplicate(a, &d);
-  VecWAXPY(d, -1.0, a, b);
-  PetscReal gap, size;
-  VecNorm(d, NORM_INFINITY, &gap);
-  VecNorm(a, NORM_INFINITY, &size);
-  VecDestroy(&d);
-  return gap / size;
-}
-
 // The springs' share of the system's energy is sum ks/2 (l - L0)^2 over the serial mesh's edges,
 // ks = stiffness / L0: each edge counted once whatever the rank count.
 TEST(Springs, EnergyCountsEveryEdgeOnce) {
@@ -144,7 +92,7 @@ TEST(Springs, EnergyCountsEveryEdgeOnce) {
   double expected = 0;
   for (const auto& [a, b] : serialEdges(serial)) {
     const auto &p = serial.nodes[a], &q = serial.nodes[b];
-    const auto u = Model::at(p, 1.3, 0.7, -0.4), w = Model::at(q, 1.3, 0.7, -0.4);
+    const auto u = Model::smooth(p, 1.3, 0.7, -0.4), w = Model::smooth(q, 1.3, 0.7, -0.4);
     double rest = 0, now = 0;
     for (int d = 0; d < 3; ++d) {
       rest += (q[d] - p[d]) * (q[d] - p[d]);
@@ -185,14 +133,7 @@ TEST(Springs, TangentsOfSolidAndSpringsEqualFiniteDifferences) {
     // (f(moved + eps dx) - f(moved - eps dx)) / 2 eps, then f at (x, velocity) again: the
     // linearization point the tangents use.
     auto derivative = [&](Vec moved, Vec velocity, double eps) {
-      VecAXPY(moved, eps, dx);
-      m.system->computeForce(x, velocity, fd);
-      VecAXPY(moved, -2 * eps, dx);
-      m.system->computeForce(x, velocity, work);
-      VecAXPY(moved, eps, dx);
-      VecAXPY(fd, -1.0, work);
-      VecScale(fd, 1.0 / (2 * eps));
-      m.system->computeForce(x, velocity, work);
+      m.forceDifference(x, velocity, moved, dx, eps, fd, work);
     };
     derivative(x, zero, 1e-6);
     VecZeroEntries(product);
@@ -217,50 +158,10 @@ TEST(Springs, TangentsOfSolidAndSpringsEqualFiniteDifferences) {
   }
 }
 
-// Largest difference over nodes and components divided by the largest displacement (DESIGN.md),
-// on rank 0, shared with every rank.
-double disagreement(const eis::NodalTable& reference, const eis::NodalTable& other,
-                    const eis::Scene& scene) {
-  double result = 0;
-  if (rankOf(PETSC_COMM_WORLD) == 0) {
-    EXPECT_EQ(reference.ids, other.ids);
-    const auto box = eis::makeBoxMesh(scene.boxSize, scene.boxCells);
-    double difference = 0, displacement = 0;
-    for (std::size_t n = 0; n < reference.ids.size() && n < other.ids.size(); ++n)
-      for (int c = 0; c < reference.width; ++c) {
-        const double value = reference.values[n * reference.width + c];
-        difference = std::max(difference, std::fabs(value - other.values[n * other.width + c]));
-        if (c < 3)
-          displacement = std::max(displacement, std::fabs(value - box.nodes[reference.ids[n]][c]));
-      }
-    result = difference / displacement;
-  }
-  MPI_Bcast(&result, 1, MPI_DOUBLE, 0, PETSC_COMM_WORLD);
-  return result;
-}
-
-eis::NodalTable run(const eis::Scene& scene, MPI_Comm comm) {
-  eis::Simulation simulation(scene, comm, nullptr);
-  simulation.run();
-  return simulation.gatherState();
-}
-
-// The reference runs on rank 0 alone.
-eis::NodalTable serialReference(const eis::Scene& scene) {
-  MPI_Comm self;
-  MPI_Comm_split(PETSC_COMM_WORLD, rankOf(PETSC_COMM_WORLD) == 0 ? 0 : MPI_UNDEFINED, 0, &self);
-  eis::NodalTable reference;
-  if (self != MPI_COMM_NULL) {
-    reference = run(scene, self);
-    MPI_Comm_free(&self);
-  }
-  return reference;
-}
-
+// Tight linear solves: these runs take SOFA's linearized step, which has no nonlinear solve.
 class TightSpringSolves : public ::testing::Test {
 protected:
-  void SetUp() override { PetscOptionsSetValue(nullptr, "-ksp_rtol", "1e-13"); }
-  void TearDown() override { PetscOptionsClearValue(nullptr, "-ksp_rtol"); }
+  eis_test::TightSolveOptions tight_{eis_test::Tighten::Linear};
 };
 
 TEST_F(TightSpringSolves, EveryRankCountGivesTheSerialFinalState) {

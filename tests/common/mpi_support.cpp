@@ -1,0 +1,167 @@
+#include "mpi_support.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "eis/app/simulation.hpp"
+#include "eis/mesh/box_mesh.hpp"
+
+namespace eis_test {
+
+int rankOf(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  return rank;
+}
+
+int sizeOf(MPI_Comm comm) {
+  int size;
+  MPI_Comm_size(comm, &size);
+  return size;
+}
+
+bool root() { return rankOf(PETSC_COMM_WORLD) == 0; }
+
+namespace {
+
+template <class T>
+std::vector<T> allGatherOf(const std::vector<T>& mine, MPI_Datatype type, MPI_Comm comm) {
+  const int size = sizeOf(comm);
+  int count = int(mine.size());
+  std::vector<int> counts(size), displs(size);
+  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
+  int total = 0;
+  for (int r = 0; r < size; ++r) displs[r] = total, total += counts[r];
+  std::vector<T> all(total);
+  MPI_Allgatherv(mine.data(), count, type, all.data(), counts.data(), displs.data(), type, comm);
+  return all;
+}
+
+}  // namespace
+
+std::vector<double> allGather(const std::vector<double>& mine, MPI_Comm comm) {
+  return allGatherOf(mine, MPI_DOUBLE, comm);
+}
+
+std::vector<std::int64_t> allGather(const std::vector<std::int64_t>& mine, MPI_Comm comm) {
+  return allGatherOf(mine, MPI_INT64_T, comm);
+}
+
+ScopedOptions::ScopedOptions(std::initializer_list<std::pair<const char*, const char*>> options) {
+  for (const auto& [name, value] : options) set(name, value);
+}
+
+ScopedOptions::~ScopedOptions() {
+  for (const char* name : names_) PetscOptionsClearValue(nullptr, name);
+}
+
+void ScopedOptions::set(const char* name, const char* value) {
+  PetscOptionsSetValue(nullptr, name, value);
+  names_.push_back(name);
+}
+
+TightSolveOptions::TightSolveOptions(Tighten what) {
+  set("-ksp_rtol", "1e-13");
+  if (what == Tighten::LinearAndNonlinear) set("-snes_rtol", "1e-12");
+}
+
+eis::NodalTable run(const eis::Scene& scene, MPI_Comm comm) {
+  eis::Simulation simulation(scene, comm, nullptr);
+  simulation.run();
+  return simulation.gatherState();
+}
+
+eis::NodalTable serialReference(const eis::Scene& scene) {
+  MPI_Comm self;
+  MPI_Comm_split(PETSC_COMM_WORLD, root() ? 0 : MPI_UNDEFINED, 0, &self);
+  eis::NodalTable reference;
+  if (self != MPI_COMM_NULL) {
+    reference = run(scene, self);
+    MPI_Comm_free(&self);
+  }
+  return reference;
+}
+
+std::array<double, 3> boxRestPosition(const std::array<double, 3>& size,
+                                      const std::array<int, 3>& cells, std::int64_t id) {
+  const std::int64_t nx1 = cells[0] + 1, ny1 = cells[1] + 1;
+  const std::int64_t ijk[3] = {id % nx1, (id / nx1) % ny1, id / (nx1 * ny1)};
+  std::array<double, 3> p;
+  for (int d = 0; d < 3; ++d) p[d] = double(ijk[d]) * size[d] / cells[d];
+  return p;
+}
+
+double disagreement(const eis::NodalTable& a, const eis::NodalTable& b, const eis::Scene& scene) {
+  double result = 0;
+  if (root()) {
+    EXPECT_EQ(a.ids, b.ids);
+    double largestDifference = 0, largestDisplacement = 0;
+    for (std::size_t n = 0; n < a.ids.size() && n < b.ids.size(); ++n) {
+      const auto rest = boxRestPosition(scene.boxSize, scene.boxCells, a.ids[n]);
+      for (int c = 0; c < a.width; ++c) {
+        const double value = a.values[n * a.width + c];
+        largestDifference = std::max(largestDifference, std::fabs(value - b.values[n * b.width + c]));
+        if (c < 3) largestDisplacement = std::max(largestDisplacement, std::fabs(value - rest[c]));
+      }
+    }
+    result = largestDifference / largestDisplacement;
+  }
+  MPI_Bcast(&result, 1, MPI_DOUBLE, 0, PETSC_COMM_WORLD);
+  return result;
+}
+
+double relativeGap(Vec a, Vec b) {
+  Vec d;
+  VecDuplicate(a, &d);
+  VecWAXPY(d, -1.0, a, b);
+  PetscReal gap, size;
+  VecNorm(d, NORM_INFINITY, &gap);
+  VecNorm(a, NORM_INFINITY, &size);
+  VecDestroy(&d);
+  return gap / size;
+}
+
+eis::SerialMesh boxOnRankZero(const eis::Scene& scene) {
+  return root() ? eis::makeBoxMesh(scene.boxSize, scene.boxCells) : eis::SerialMesh{};
+}
+
+BoxModel::BoxModel(const eis::Scene& s, int dofsPerNode) : scene(s) {
+  mesh = std::make_unique<eis::DistributedMesh>(PETSC_COMM_WORLD, boxOnRankZero(scene), dofsPerNode, 0);
+  system = std::make_unique<eis::MechanicalSystem>(*mesh, scene, std::vector<int>{});
+}
+
+eis::Vec3 BoxModel::smooth(const eis::Vec3& p, double a, double b, double c) {
+  eis::Vec3 w;
+  for (int d = 0; d < 3; ++d) w[d] = std::sin(a * p[0] + b * p[1] + c * p[2] + d) * (0.2 + 0.1 * p[0]);
+  return w;
+}
+
+Vec BoxModel::field(double a, double b, double c) {
+  return field([&](const eis::Vec3& p) { return smooth(p, a, b, c); });
+}
+
+Vec BoxModel::field(const std::function<eis::Vec3(const eis::Vec3&)>& at) {
+  Vec v = system->createVector();
+  PetscScalar* values;
+  VecGetArray(v, &values);
+  for (std::size_t n = 0; n < mesh->numLocalVertices(); ++n) {
+    if (!mesh->owned()[n]) continue;
+    const auto w = at(mesh->restCoords()[n]);
+    for (int d = 0; d < 3; ++d) values[mesh->ownedOffset(PetscInt(n)) + d] = w[d];
+  }
+  VecRestoreArray(v, &values);
+  return v;
+}
+
+void BoxModel::forceDifference(Vec x, Vec velocity, Vec moved, Vec dx, double eps, Vec fd, Vec work) {
+  VecAXPY(moved, eps, dx);
+  system->computeForce(x, velocity, fd);
+  VecAXPY(moved, -2 * eps, dx);
+  system->computeForce(x, velocity, work);
+  VecAXPY(moved, eps, dx);
+  VecAXPY(fd, -1.0, work);
+  VecScale(fd, 1.0 / (2 * eps));
+  system->computeForce(x, velocity, work);
+}
+
+}  // namespace eis_test
