@@ -1,6 +1,7 @@
 #include "eis/model/mechanical_system.hpp"
 
 #include "eis/core/error.hpp"
+#include "eis/core/log_stage.hpp"
 #include "eis/model/diffusion_fem.hpp"
 #include "eis/model/elastic_force_fields.hpp"
 #include "eis/model/mesh_springs.hpp"
@@ -137,6 +138,7 @@ void MechanicalSystem::toLocal(Vec global, Vec local) {
 }
 
 void MechanicalSystem::computeForce(Vec x, Vec v, Vec f) {
+  const ScopedStage stage("Forces");
   const double start = MPI_Wtime();
   toLocal(x, localA_);
   if (usesVelocity_) toLocal(v, localV_);
@@ -265,13 +267,21 @@ Mat MechanicalSystem::systemMatrix(double mFactor, double bFactor, double kFacto
 
 void MechanicalSystem::assemble(double mFactor, double bFactor, double kFactor) {
   const double start = MPI_Wtime();
-  const std::size_t blockSize = std::size_t(4 * dofs_) * (4 * dofs_);
-  // Element values live only for this call: memory stays at the matrix's own size.
-  std::vector<PetscScalar> values(mesh_.cells().size() * blockSize, 0.0);
-  addElementMatrices(values.data(), mFactor, bFactor, kFactor);
-  EIS_CHECK(MatSetValuesCOO(matrix_, values.data(), INSERT_VALUES));
-  EIS_CHECK(MatZeroRowsColumnsIS(matrix_, constraint_.rows(), 1.0, nullptr, nullptr));
-  assemblySeconds_ += MPI_Wtime() - start;
+  {
+    const ScopedStage stage("Matrix assembly");
+    const std::size_t blockSize = std::size_t(4 * dofs_) * (4 * dofs_);
+    // Element values live only for this call: memory stays at the matrix's own size.
+    std::vector<PetscScalar> values(mesh_.cells().size() * blockSize, 0.0);
+    addElementMatrices(values.data(), mFactor, bFactor, kFactor);
+    EIS_CHECK(MatSetValuesCOO(matrix_, values.data(), INSERT_VALUES));
+  }
+  const double constraintStart = MPI_Wtime();
+  {
+    const ScopedStage stage("Constraints");
+    EIS_CHECK(MatZeroRowsColumnsIS(matrix_, constraint_.rows(), 1.0, nullptr, nullptr));
+  }
+  assemblySeconds_ += constraintStart - start;
+  constraintSeconds_ += MPI_Wtime() - constraintStart;
 }
 
 void MechanicalSystem::applyShell(Vec x, Vec y) {

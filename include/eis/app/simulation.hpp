@@ -20,7 +20,11 @@ class VtkSeriesWriter;
 
 struct RunSummary {
   int steps = 0;
-  double setupSeconds = 0, loopSeconds = 0, forceSeconds = 0, assemblySeconds = 0, solveSeconds = 0;
+  double setupSeconds = 0, loopSeconds = 0;
+  // The loop's parts (summed over steps): forces, matrix values, MatZeroRowsColumns,
+  // preconditioner set-up (linearized step only) and the solve.
+  double forceSeconds = 0, assemblySeconds = 0, constraintSeconds = 0, pcSetupSeconds = 0,
+         solveSeconds = 0;
   long totalLinearIterations = 0;
   double peakMemoryMin = 0, peakMemoryMax = 0;  // bytes, over ranks
 };

@@ -29,14 +29,15 @@ public:
   // the solve diverges. The preconditioner is rebuilt only when A's values changed.
   int solve(Mat A, Vec b, Vec x);
   KSP ksp() const { return ksp_; }
-  // Wall seconds spent in solve() so far (preconditioner set-up included).
+  // Wall seconds spent so far setting up the preconditioner, and in KSPSolve after it.
+  double setupSeconds() const { return setupSeconds_; }
   double seconds() const { return seconds_; }
 
 private:
   KSP ksp_ = nullptr;
   Vec restCoordinates_ = nullptr;
   bool configured_ = false;
-  double seconds_ = 0;
+  double setupSeconds_ = 0, seconds_ = 0;
 };
 
 }  // namespace eis

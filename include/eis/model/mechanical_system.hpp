@@ -47,8 +47,10 @@ public:
   double gravityEnergy(Vec x);
   // Von Mises stress of each local cell at x (elasticity; empty for diffusion).
   std::vector<double> vonMisesStress(Vec x);
-  // Seconds spent building system matrices so far (element values, COO insertion, projection).
+  // Seconds spent building system matrices so far (element values and COO insertion), and
+  // replacing the fixed rows and columns by the identity (MatZeroRowsColumns).
   double assemblySeconds() const { return assemblySeconds_; }
+  double constraintSeconds() const { return constraintSeconds_; }
   // Seconds spent in computeForce so far (element forces, gravity, ghost exchange).
   double forceSeconds() const { return forceSeconds_; }
 
@@ -91,7 +93,7 @@ private:
   bool haveFactors_ = false;
   double factors_[3] = {0, 0, 0};  // m, b, k of the current matrix
   Vec localA_ = nullptr, localB_ = nullptr, localV_ = nullptr, globalWork_ = nullptr;
-  double assemblySeconds_ = 0, forceSeconds_ = 0;
+  double assemblySeconds_ = 0, constraintSeconds_ = 0, forceSeconds_ = 0;
 };
 
 }  // namespace eis
