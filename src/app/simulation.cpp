@@ -47,6 +47,14 @@ SerialMesh loadSerialMesh(const Scene& scene, MPI_Comm comm, std::string& warnin
   return mesh;
 }
 
+// A box that selects no node is legal (the scene may be generic) but worth a warning.
+std::string emptyBoxWarning(const char* key, const Box& box) {
+  char text[256];
+  std::snprintf(text, sizeof text, "%s %g %g %g %g %g %g selects no node\n", key, box.min[0],
+                box.min[1], box.min[2], box.max[0], box.max[1], box.max[2]);
+  return text;
+}
+
 EulerImplicitOptions solverOptions(const Scene& scene) {
   EulerImplicitOptions options;
   options.rayleighMass = scene.rayleighMass;
@@ -91,21 +99,11 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log)
   for (const auto& group : scene_.fixedGroups) groupTags.push_back(mesh_->findGroup(group));
   system_ = std::make_unique<MechanicalSystem>(*mesh_, scene_, groupTags);
   for (std::size_t b = 0; b < scene_.fixedBoxes.size(); ++b)
-    if (system_->constraint().nodesPerBox()[b] == 0) {
-      const auto& box = scene_.fixedBoxes[b];
-      char text[256];
-      std::snprintf(text, sizeof text, "constraint.fixed-box %g %g %g %g %g %g selects no node\n",
-                    box.min[0], box.min[1], box.min[2], box.max[0], box.max[1], box.max[2]);
-      warnings += text;
-    }
+    if (system_->constraint().nodesPerBox()[b] == 0)
+      warnings += emptyBoxWarning("constraint.fixed-box", scene_.fixedBoxes[b]);
   for (std::size_t b = 0; b < scene_.forceBoxes.size(); ++b)
-    if (system_->nodesPerForceBox()[b] == 0) {
-      const auto& box = scene_.forceBoxes[b].box;
-      char text[256];
-      std::snprintf(text, sizeof text, "load.force-box %g %g %g %g %g %g selects no node\n",
-                    box.min[0], box.min[1], box.min[2], box.max[0], box.max[1], box.max[2]);
-      warnings += text;
-    }
+    if (system_->nodesPerForceBox()[b] == 0)
+      warnings += emptyBoxWarning("load.force-box", scene_.forceBoxes[b].box);
 
   const auto& part = mesh_->partition();
   report("mesh: %lld nodes, %lld unknowns on %d ranks; cells per rank %lld..%lld, ghost nodes per "
