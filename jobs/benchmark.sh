@@ -1,0 +1,374 @@
+#!/usr/bin/env bash
+# Performance benchmark of euler-implicit on the built-in cantilever beam.
+#
+# What it measures:
+#   1. The machine's memory bandwidth limit: jobs/bench/stream_triad.c (a STREAM-style triad,
+#      24 bytes per element, built with gcc -O3 -march=native -fopenmp) on 1 and 2 threads;
+#      best and median GB/s.
+#   2. euler-implicit on the box --mesh.box-size="10 1 1" with box-cells in the default beam's
+#      aspect (20 4 4, so nx = 5 ny = 5 nz), nz chosen so that the unknowns 3 (nx+1)(ny+1)(nz+1)
+#      come closest to each target (default 1e4 1e5 1e6: 40x8x8, 90x18x18, 200x40x40), on 1 and 2
+#      MPI ranks, a fixed number of steps, each case repeated; ONE row per (size, ranks) with the
+#      MEDIAN over the repeats of: set-up; per-step seconds for forces + matrix assembly,
+#      constraints, preconditioner set-up, KSP solve and the rest; KSP iterations per step;
+#      MatMult bandwidth; peak resident memory per rank (MiB, and KB per unknown per rank).
+#      MatMult bandwidth is estimated from PETSc's -log_view: an AIJ MatMult streams 12 bytes per
+#      nonzero (8-byte value + 32-bit column index) and does 2 flops per nonzero, so
+#      bytes ~= 6 x flops, GB/s ~= 6 x (MatMult total flops over all ranks) / (MatMult max time),
+#      summed over every log stage (all MatMults: the operator and GAMG's coarser levels).
+#      Vector and row-pointer traffic is not counted, so this slightly UNDER-estimates bytes.
+#      Derived lines: MatMult GB/s / STREAM(1 thread, best) for 1-rank rows, and the 2-rank
+#      speed-up of a step against STREAM's 2-thread / 1-thread ratio for each size.
+#      A roofline table per KSP iteration: the bytes one iteration moves (from -log_view's flops
+#      of every sparse and vector kernel in the KSP solve stage), the time STREAM allows for
+#      them, and the measured time.
+#   3. If Debian's python3-dolfinx is importable by /usr/bin/python3: the FEniCSx peer
+#      /work/shared/bench/peer_dolfinx.py (same beam, same box, consistent mass, CG + GAMG, the
+#      same -ksp_rtol) on 1 rank at the same sizes against our run with --mass.type=consistent,
+#      and the ratio of its time per step to ours. Otherwise: "peer skipped: ...".
+#
+# How to run (from anywhere; builds the project first with jobs/build.sh):
+#   bash jobs/benchmark.sh                      # defaults: 1e4 1e5 1e6 unknowns, 1 and 2 ranks,
+#                                               # 5 steps, 3 repeats (~35 min on 2 cores,
+#                                               # 8.3 GB peak memory for 1e6 unknowns on 1 rank)
+#   bash jobs/benchmark.sh --sizes "1e4 1e5" --steps 10 --repeats 5 -- --material.model=corotational
+#   SIZES="1e4" RANKS="1 2 4" bash jobs/benchmark.sh -- -pc_type jacobi
+# Options (environment variable in brackets):
+#   --sizes "T1 T2 ..."   target unknowns [SIZES, default "1e4 1e5 1e6"]
+#   --cells "a b c,d e f" explicit box-cells per case, overrides --sizes [CELLS]
+#   --ranks "1 2"         MPI rank counts [RANKS, default "1 2"]; the speed-up table needs 1 and 2
+#   --steps N             steps per run [STEPS, default 5]
+#   --repeats N           runs per case, medians reported [REPEATS, default 3]
+#   --rtol X              -ksp_rtol of the peer comparison, both programs [RTOL, default 1e-8]
+#   --peer auto|no        run the FEniCSx peer when present [PEER, default auto]
+#   --logs DIR            where every run's output and -log_view file is kept, relative to the
+#                         repository root [LOGS, default build/benchmark]
+#   -- ARGS...            passed to every euler-implicit run (--section.key=value and PETSc
+#                         options); PETSc options (single dash) also go to the peer.
+# shellcheck disable=SC2059,SC2086  # table formats live in variables; SIZES and RANKS are word lists
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+SIZES=${SIZES:-"1e4 1e5 1e6"}
+CELLS=${CELLS:-}
+RANKS=${RANKS:-"1 2"}
+STEPS=${STEPS:-5}
+REPEATS=${REPEATS:-3}
+RTOL=${RTOL:-1e-8}
+PEER=${PEER:-auto}
+LOGS=${LOGS:-build/benchmark}
+PEER_SCRIPT=${PEER_SCRIPT:-/work/shared/bench/peer_dolfinx.py}
+
+usage() { sed -n '2,/^set -euo/p' "$0" | grep -v -e '^set -euo' -e '^# shellcheck' | sed 's/^# \{0,1\}//'; }
+extra=()
+while (($#)); do
+  case $1 in
+    --sizes) SIZES=$2; shift 2 ;;
+    --cells) CELLS=$2; shift 2 ;;
+    --ranks) RANKS=$2; shift 2 ;;
+    --steps) STEPS=$2; shift 2 ;;
+    --repeats) REPEATS=$2; shift 2 ;;
+    --rtol) RTOL=$2; shift 2 ;;
+    --peer) PEER=$2; shift 2 ;;
+    --logs) LOGS=$2; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    --) shift; extra=("$@"); break ;;
+    *) echo "benchmark: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+[[ $STEPS =~ ^[1-9][0-9]*$ && $REPEATS =~ ^[1-9][0-9]*$ ]] || {
+  echo "benchmark: --steps and --repeats must be positive integers" >&2; exit 2; }
+
+# PETSc options among the extra arguments (a single-dash option and the values after it) are
+# forwarded to the peer as well; --section.key options are ours alone.
+petsc_extra=()
+in_petsc=0
+for a in ${extra[@]+"${extra[@]}"}; do
+  if [[ $a == --* ]]; then in_petsc=0
+  elif [[ $a == -* ]]; then in_petsc=1; petsc_extra+=("$a")
+  elif ((in_petsc)); then petsc_extra+=("$a")
+  fi
+done
+
+bash jobs/build.sh
+# shellcheck source=jobs/mpi-env.sh
+source jobs/mpi-env.sh
+exe=$root/build/bin/euler-implicit
+mkdir -p "$LOGS"
+LOGS=$(cd "$LOGS" && pwd)
+
+# ------------------------------------------------------------------------------ helpers
+# Median of the numbers on stdin (one per line); "nan" if none.
+median() { sort -g | awk '{v[NR]=$1} END {if (NR==0) print "nan"; else if (NR%2) print v[(NR+1)/2];
+                                            else print (v[NR/2]+v[NR/2+1])/2}'; }
+# Value of key=value field $2 in the record lines of file $1, median over lines.
+field_median() { awk -v k="$2" '{for(i=1;i<=NF;i++){split($i,p,"="); if(p[1]==k) print p[2]}}' "$1" | median; }
+# Floating point arithmetic: calc 'expression' (awk syntax).
+calc() { awk "BEGIN {x = $1; print x}"; }
+
+# box cells "nx ny nz" in the default beam's 5:1:1 cell aspect closest (in log) to $1 unknowns.
+cells_for() {
+  awk -v t="$1" 'BEGIN { best = -1
+    for (m = 1; m <= 400; m++) { u = 3 * (5*m+1) * (m+1) * (m+1); d = log(u/t); if (d < 0) d = -d
+      if (best < 0 || d < best) { best = d; bm = m } }
+    printf "%d %d %d\n", 5*bm, bm, bm }'
+}
+# Nonzeros of the assembled bs=3 operator on the box: 9 (nodes + 2 edges) for the 6-tet split
+# (edges along the axes, one diagonal per face, one per hexahedron).
+box_nnz() {
+  local nx=$1 ny=$2 nz=$3
+  local nodes=$(((nx+1)*(ny+1)*(nz+1)))
+  local edges=$((nx*(ny+1)*(nz+1) + (nx+1)*ny*(nz+1) + (nx+1)*(ny+1)*nz
+                 + nx*ny*(nz+1) + nx*(ny+1)*nz + (nx+1)*ny*nz + nx*ny*nz))
+  echo $((9*(nodes + 2*edges)))
+}
+
+# One euler-implicit run; prints one record line key=value ... parsed from its output and from
+# its -log_view file. Arguments: ranks, box-cells, log-file stem, then extra euler-implicit args.
+run_ours() {
+  local ranks=$1 cells=$2 stem=$3; shift 3
+  if ! mpiexec -n "$ranks" "$exe" --mesh.box-size="10 1 1" --mesh.box-cells="$cells" \
+        --solver.steps="$STEPS" "$@" -log_view ":$stem.logview" >"$stem.out" 2>&1; then
+    echo "benchmark: run failed, see $stem.out:" >&2; tail -5 "$stem.out" >&2; exit 1
+  fi
+  awk -v lv="$stem.logview" '
+    /^mesh: / { for (i = 1; i <= NF; i++) if ($(i+1) ~ /^unknowns/) unknowns = $i }
+    /^summary: / {
+      s = $0; gsub(/[(),;]/, " ", s); n = split(s, w, " ")
+      for (i = 1; i <= n; i++) {
+        if (w[i] == "steps" && w[i+1] == "in") { steps = w[i-1] }
+        else if (w[i] == "set-up" && setup == "") setup = w[i+1]
+        else if (w[i] == "forces") forces = w[i+1]
+        else if (w[i] == "assembly") asm_ = w[i+1]
+        else if (w[i] == "constraints") cons = w[i+1]
+        else if (w[i] == "preconditioner") pcs = w[i+2]
+        else if (w[i] == "KSP") ksp = w[i+2]
+        else if (w[i] == "other") other = w[i+1]
+        else if (w[i] == "linear" && w[i+1] == "iterations") its = w[i-1]
+        else if (w[i] == "rank") { split(w[i+1], mm, /\.\./); mem = mm[2] }
+        else if (w[i] == "per" && w[i+1] == "step" && perstep == "") perstep = w[i-2]
+      }
+    }
+    END {
+      # -log_view event table: check the header, then sum MatMult over all stages.
+      # Bytes moved in the KSP solve stage (the roofline model), from the total flops of each event:
+      # sparse products 12 bytes per nonzero / 2 flops; vector kernels bytes per flop as PETSc
+      # counts their flops (TDot 16 B / 2 flops, AXPY 24 B / 2, AXPBYCZ 32 B / 5, ...).
+      # VecCopy and VecSet log no flops and are left out.
+      bpf["MatMult"] = 6; bpf["MatMultAdd"] = 6; bpf["MatMultTranspose"] = 6; bpf["MatResidual"] = 6
+      bpf["VecTDot"] = 8; bpf["VecDot"] = 8; bpf["VecMDot"] = 8; bpf["VecNorm"] = 4
+      bpf["VecAXPY"] = 12; bpf["VecAYPX"] = 12; bpf["VecMAXPY"] = 8; bpf["VecAXPBYCZ"] = 6.4
+      bpf["VecWAXPY"] = 24; bpf["VecPointwiseMult"] = 24; bpf["VecScale"] = 16
+      hdr = 0; stage = ""
+      while ((getline line < lv) > 0) {
+        if (line ~ /^Event +Count +Time \(sec\) +Flop/) hdr = 1
+        if (line ~ /^--- Event Stage/) { stage = line; sub(/^--- Event Stage [0-9]+: /, "", stage) }
+        nf = split(line, f, " ")
+        if (hdr && f[1] == "MatMult" && nf >= 20) {
+          # Count Max, Ratio | Time Max, Ratio | Flop Max, Ratio | ... | Total Mflop/s (last).
+          mmcount += f[2]; mmtime += f[4]; mmflops += f[nf] * 1e6 * f[4]
+          if (stage == "KSP solve") { kspmmcount += f[2]; kspmmtime += f[4] }
+        }
+        if (hdr && stage == "KSP solve" && nf >= 20 && (f[1] in bpf))
+          kspbytes += bpf[f[1]] * f[nf] * 1e6 * f[4]
+      }
+      if (unknowns == "" || ksp == "" || steps == "") { print "PARSE_ERROR"; exit }
+      gbs = (mmtime > 0) ? 6 * mmflops / mmtime / 1e9 : "nan"
+      printf "unknowns=%s setup=%s step=%g frcasm=%g cons=%g pcs=%g ksp=%g other=%g its=%s " \
+             "mem=%s mmgbs=%g mmcount=%d kspmmcount=%d kspmmtime=%g kspbytes=%g\n",
+             unknowns, setup, perstep, (forces + asm_) / steps, cons / steps, pcs / steps,
+             ksp / steps, other / steps, its, mem, gbs, mmcount, kspmmcount, kspmmtime / steps,
+             kspbytes / steps
+    }' "$stem.out"
+}
+
+# ------------------------------------------------------------------------------ cases
+cases=()
+if [[ -n $CELLS ]]; then
+  IFS=',' read -r -a cases <<<"$CELLS"
+else
+  for t in $SIZES; do cases+=("$(cells_for "$t")"); done
+fi
+
+echo
+echo "== euler-implicit benchmark  $(date '+%Y-%m-%d %H:%M:%S %Z')"
+echo "   machine: $(nproc) cores ($(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1))," \
+     "memory $(free -h | awk '/^Mem:/ {print $2}'); $(mpiexec --version 2>/dev/null | head -1)"
+echo "   steps $STEPS, repeats $REPEATS (medians), ranks: $RANKS; extra args: ${extra[*]:-(none)}"
+echo "   logs: $LOGS"
+
+# ------------------------------------------------------------------------------ STREAM
+triad=$root/build/bench/stream_triad
+mkdir -p "$(dirname "$triad")"
+gcc -O3 -march=native -fopenmp jobs/bench/stream_triad.c -o "$triad" -lm
+echo
+echo "== STREAM-style triad (jobs/bench/stream_triad.c, 24 bytes per element, 20 passes)"
+printf '   %-8s %12s %14s\n' threads "best GB/s" "median GB/s"
+declare -A sbest smed
+for th in $(printf '%s\n' 1 2 $RANKS | sort -nu); do
+  line=$(OMP_NUM_THREADS=$th OMP_PROC_BIND=spread OMP_PLACES=cores "$triad")
+  echo "$line" >"$LOGS/stream_$th.out"
+  [[ $line == *check=ok* ]] || { echo "benchmark: triad check failed: $line" >&2; exit 1; }
+  sbest[$th]=$(sed -n 's/.*best_GBs=\([0-9.]*\).*/\1/p' <<<"$line")
+  smed[$th]=$(sed -n 's/.*median_GBs=\([0-9.]*\).*/\1/p' <<<"$line")
+  printf '   %-8s %12.2f %14.2f\n' "$th" "${sbest[$th]}" "${smed[$th]}"
+done
+stream_ratio=$(calc "${sbest[2]} / ${sbest[1]}")
+printf '   2-thread / 1-thread (best): %.2f\n' "$stream_ratio"
+
+# ------------------------------------------------------------------------------ our runs
+echo
+echo "== euler-implicit, box 10x1x1, default scene (linear, lumped mass, CG + GAMG rtol 1e-8 unless" \
+     "overridden), $STEPS steps; medians of $REPEATS runs"
+hdr_fmt='%9s %5s %8s | %8s %9s %8s %8s %8s %8s | %7s | %8s %7s | %8s %9s\n'
+row_fmt='%9d %5d %8.3f | %8.4f %9.4f %8.4f %8.4f %8.4f %8.4f | %7.1f | %8.2f %7s | %8.1f %9.2f\n'
+printf "$hdr_fmt" "" "" "set-up" "step" "frc+asm" "constr" "PC set" "KSP" "other" "KSP it" \
+  "MatMult" "MM /" "peak mem" "KB/unkn"
+printf "$hdr_fmt" unknowns ranks "[s]" "[s]" "[s/step]" "[s/step]" "[s/step]" "[s/step]" \
+  "[s/step]" "/step" "[GB/s]" STREAM1 "[MiB/rk]" "per rank"
+declare -A step_of
+iter_rows=()
+for cells in "${cases[@]}"; do
+  read -r nx ny nz <<<"$cells"
+  nnz=$(box_nnz "$nx" "$ny" "$nz")
+  for ranks in $RANKS; do
+    rec=$LOGS/ours_${nx}x${ny}x${nz}_np${ranks}.rec
+    : >"$rec"
+    for ((r = 1; r <= REPEATS; r++)); do
+      run_ours "$ranks" "$cells" "$LOGS/ours_${nx}x${ny}x${nz}_np${ranks}_r$r" \
+        ${extra[@]+"${extra[@]}"} >>"$rec"
+    done
+    if grep -q PARSE_ERROR "$rec"; then
+      echo "benchmark: could not parse a run's summary line (see $LOGS)" >&2; exit 1
+    fi
+    declare -A m=()
+    for k in unknowns setup step frcasm cons pcs ksp other its mem mmgbs kspmmcount kspmmtime \
+             kspbytes; do
+      m[$k]=$(field_median "$rec" "$k")
+    done
+    ratio=-
+    if [[ $ranks == 1 ]]; then ratio=$(printf '%.2f' "$(calc "${m[mmgbs]} / ${sbest[1]}")"); fi
+    kb=$(calc "${m[mem]} * 1024 / (${m[unknowns]} / $ranks)")
+    printf "$row_fmt" "${m[unknowns]}" "$ranks" "${m[setup]}" "${m[step]}" "${m[frcasm]}" \
+      "${m[cons]}" "${m[pcs]}" "${m[ksp]}" "${m[other]}" "${m[its]}" "${m[mmgbs]}" "$ratio" \
+      "${m[mem]}" "$kb"
+    step_of[$nx,$ranks]=${m[step]}
+    bytes_it=$(calc "${m[kspbytes]} / ${m[its]}")
+    bound_ms=$(calc "1000 * $bytes_it / (${sbest[$ranks]} * 1e9)")
+    iter_rows+=("$(printf '%9d %5d %8.1f %10.1f %9.0f%% %10.3f | %9.0f %10.3f %10.3f %7.2f' \
+      "${m[unknowns]}" "$ranks" "$(calc "$nnz / ${m[unknowns]}")" \
+      "$(calc "${m[kspmmcount]} / ($STEPS * ${m[its]})")" \
+      "$(calc "100 * ${m[kspmmtime]} / ${m[ksp]}")" "$(calc "1000 * ${m[kspmmtime]} / ${m[its]}")" \
+      "$(calc "$bytes_it / ${m[unknowns]}")" "$bound_ms" "$(calc "1000 * ${m[ksp]} / ${m[its]}")" \
+      "$(calc "1000 * ${m[ksp]} / ${m[its]} / $bound_ms")")")
+  done
+done
+cat <<EOF
+   Legend: step = wall time per step (all parts); frc+asm = forces + matrix assembly; PC set =
+   preconditioner set-up; other = the rest of the step; KSP it = linear iterations per step.
+   MatMult GB/s = 6 x MatMult total flops / MatMult max time from -log_view, all stages (AIJ:
+   12 bytes and 2 flops per nonzero, so bytes ~= 6 x flops; vectors not counted).
+   MM / STREAM1 = MatMult GB/s / best 1-thread triad (${sbest[1]} GB/s), 1-rank rows only.
+   peak mem = peak resident set of the largest rank; KB/unkn per rank = peak / (unknowns / ranks).
+EOF
+
+echo
+echo "== per KSP iteration (medians) and the bandwidth roofline"
+printf '%9s %5s %8s %10s %10s %10s | %9s %10s %10s %7s\n' "" "" "operator" "MatMult" "MatMult" \
+  "MatMult" "bytes" "bound" "measured" "KSP /"
+printf '%9s %5s %8s %10s %10s %10s | %9s %10s %10s %7s\n' unknowns ranks "nnz/row" "calls/it" \
+  "% of KSP" "[ms/it]" "/unkn/it" "[ms/it]" "KSP ms/it" bound
+printf '%s\n' "${iter_rows[@]}"
+cat <<EOF
+   Legend: operator nnz/row = nonzeros of the assembled box operator / unknowns; MatMult calls/it,
+   % of KSP and ms/it: MatMult (all GAMG levels) inside the KSP solve stage. bytes/unkn/it =
+   memory traffic of one KSP iteration from -log_view's KSP solve stage flops (sparse products
+   6 bytes per flop; vector kernels by kernel; VecCopy/VecSet not counted) per unknown; bound =
+   those bytes at the best STREAM triad with as many threads as ranks (the fastest the memory
+   allows); KSP / bound = measured time per iteration / bound (1 = at the roofline).
+EOF
+
+# Speed-up of a step on 2 ranks against STREAM's 2/1 ratio.
+if [[ " $RANKS " == *" 1 "* && " $RANKS " == *" 2 "* ]]; then
+  echo
+  echo "== 2-rank speed-up of a step against STREAM 2-thread/1-thread (best) = $(printf '%.2f' "$stream_ratio")"
+  printf '%9s %12s %12s %9s %13s\n' unknowns "1 rank [s]" "2 ranks [s]" speed-up "/ STREAM 2/1"
+  for cells in "${cases[@]}"; do
+    read -r nx ny nz <<<"$cells"
+    s1=${step_of[$nx,1]} s2=${step_of[$nx,2]}
+    sp=$(calc "$s1 / $s2")
+    printf '%9d %12.4f %12.4f %9.2f %13.2f\n' "$((3*(nx+1)*(ny+1)*(nz+1)))" "$s1" "$s2" "$sp" \
+      "$(calc "$sp / $stream_ratio")"
+  done
+fi
+
+# ------------------------------------------------------------------------------ FEniCSx peer
+echo
+peer_skip=""
+if [[ $PEER == no ]]; then
+  peer_skip="peer skipped: --peer no"
+elif ! /usr/bin/python3 -c 'import dolfinx' >/dev/null 2>&1; then
+  peer_skip="peer skipped: python3-dolfinx not installed"
+elif [[ ! -f $PEER_SCRIPT ]]; then
+  peer_skip="peer skipped: $PEER_SCRIPT not found"
+fi
+# The peer implements linear elasticity with consistent (or lumped) mass only; map the few
+# scene keys it shares and skip it for anything else it cannot reproduce.
+peer_args=(--rM 0 --rK 0)
+for a in ${extra[@]+"${extra[@]}"}; do
+  case $a in
+    --solver.rayleigh-mass=*) peer_args+=(--rM "${a#*=}") ;;
+    --solver.rayleigh-stiffness=*) peer_args+=(--rK "${a#*=}") ;;
+    --solver.dt=*) peer_args+=(--dt "${a#*=}") ;;
+    --material.model=linear|--solver.*|--output.*|--mass.type=consistent) ;;
+    --material.*|--mass.*|--physics.*|--mesh.*|--constraint.*|--load.*|--springs.*|--damping.*)
+      [[ -n $peer_skip ]] || peer_skip="peer skipped: it cannot reproduce $a" ;;
+  esac
+done
+if [[ -n $peer_skip ]]; then
+  echo "$peer_skip"
+else
+  rtol_shown="-ksp_rtol $RTOL"
+  if [[ " ${petsc_extra[*]-} " == *" -ksp_rtol "* ]]; then rtol_shown="the -ksp_rtol given after --"; fi
+  echo "== FEniCSx peer ($(/usr/bin/python3 -c 'import dolfinx; print("dolfinx", dolfinx.__version__)')," \
+       "$PEER_SCRIPT), 1 rank, consistent mass, $rtol_shown; medians of $REPEATS runs"
+  echo "   ours: --mass.type=consistent, $rtol_shown. step = wall time per step; ours includes its"
+  echo "   first preconditioner set-up (built in step 1), the peer builds its preconditioner in its"
+  echo "   set-up, so '-PC set' also gives ours without it. peer/ours > 1: ours is faster."
+  # Warm FFCx's JIT cache (~/.cache/fenics) so that set-up times do not include compilation.
+  mpiexec -n 1 /usr/bin/python3 "$PEER_SCRIPT" --nx 5 --ny 1 --nz 1 --steps 1 --quiet \
+    "${peer_args[@]}" -- -ksp_rtol "$RTOL" >"$LOGS/peer_warmup.out" 2>&1 || true
+  printf '%9s | %8s %8s %8s %7s | %8s %8s %7s | %9s %9s\n' "" "ours" "ours" "ours step" "ours" \
+    "peer" "peer" "peer" "peer/ours" "peer/ours"
+  printf '%9s | %8s %8s %8s %7s | %8s %8s %7s | %9s %9s\n' unknowns "set-up s" "step s" "-PC set" \
+    "KSP it" "set-up s" "step s" "KSP it" "step" "-PC set"
+  for cells in "${cases[@]}"; do
+    read -r nx ny nz <<<"$cells"
+    orec=$LOGS/oursC_${nx}x${ny}x${nz}.rec prec=$LOGS/peer_${nx}x${ny}x${nz}.rec
+    : >"$orec"
+    : >"$prec"
+    for ((r = 1; r <= REPEATS; r++)); do
+      run_ours 1 "$cells" "$LOGS/oursC_${nx}x${ny}x${nz}_r$r" --mass.type=consistent \
+        -ksp_rtol "$RTOL" ${extra[@]+"${extra[@]}"} >>"$orec"
+      pout=$LOGS/peer_${nx}x${ny}x${nz}_r$r.out
+      if ! mpiexec -n 1 /usr/bin/python3 "$PEER_SCRIPT" --nx "$nx" --ny "$ny" --nz "$nz" \
+            --steps "$STEPS" --quiet "${peer_args[@]}" -- -ksp_rtol "$RTOL" \
+            ${petsc_extra[@]+"${petsc_extra[@]}"} >"$pout" 2>&1; then
+        echo "benchmark: peer run failed, see $pout" >&2; tail -5 "$pout" >&2; exit 1
+      fi
+      sed -n 's/^RESULT .*dofs=\([0-9]*\) setup_s=\([0-9.e+-]*\) .*mean_step_s=\([0-9.e+-]*\) .*mean_its=\([0-9.e+-]*\) .*/unknowns=\1 setup=\2 step=\3 its=\4/p' \
+        "$pout" >>"$prec"
+    done
+    ou=$(field_median "$orec" unknowns) pu=$(field_median "$prec" unknowns)
+    [[ $ou == "$pu" ]] || echo "benchmark: warning: peer has $pu unknowns, ours $ou" >&2
+    os=$(field_median "$orec" step) ps=$(field_median "$prec" step)
+    onopc=$(calc "$os - $(field_median "$orec" pcs)")
+    printf '%9d | %8.3f %8.4f %8.4f %7.1f | %8.3f %8.4f %7.1f | %9.2f %9.2f\n' "$ou" \
+      "$(field_median "$orec" setup)" "$os" "$onopc" "$(field_median "$orec" its)" \
+      "$(field_median "$prec" setup)" "$ps" "$(field_median "$prec" its)" "$(calc "$ps / $os")" \
+      "$(calc "$ps / $onopc")"
+  done
+fi
+echo
+echo "benchmark: done; every run's output and -log_view file are in $LOGS"
