@@ -188,12 +188,13 @@ void CorotationalFEM::addDForce(const double* dx, double* df, double kFactor) co
   }
 }
 
-void CorotationalFEM::addKToElementMatrices(double* elementMatrices, double kFactor) const {
+void CorotationalFEM::addKToElementMatrices(double* elementMatrices, double kFactor,
+                                            CellRange range) const {
   // K0's block (a, b) is |V| (lambda g_a g_b^T + mu g_b g_a^T + mu (g_a . g_b) I); C being
   // isotropic, R^T K0_ab R is the same expression in the gradients turned back to the world,
   // G_a = R^T g_a. That is SOFA's Rot K0 Rot^T at a fraction of the cost of 12x12 products.
-  for (std::size_t c = 0; c < cells_.size(); ++c) {
-    double* block = elementMatrices + c * 144;
+  for (std::size_t c = range.begin; c < range.end; ++c) {
+    double* block = elementMatrices + (c - range.begin) * 144;
     Nodal G;
     for (int a = 0; a < 4; ++a) G[a] = transposeTimes(frames_[c], restElements_[c].gradients[a]);
     const double w = -kFactor * shapes_[c].volume;

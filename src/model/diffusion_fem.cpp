@@ -25,13 +25,14 @@ void DiffusionFEM::addDForce(const double* du, double* df, double kFactor) const
   for (std::size_t c = 0; c < cells_.size(); ++c) addElementFlux(c, du, -kFactor, df);
 }
 
-void DiffusionFEM::addKToElementMatrices(double* elementMatrices, double kFactor) const {
-  for (std::size_t c = 0; c < cells_.size(); ++c) {
+void DiffusionFEM::addKToElementMatrices(double* elementMatrices, double kFactor,
+                                         CellRange range) const {
+  for (std::size_t c = range.begin; c < range.end; ++c) {
     const auto& g = shapes_[c].gradients;
     const double w = -kFactor * conductivity_ * shapes_[c].volume;
     for (int a = 0; a < 4; ++a)
       for (int b = 0; b < 4; ++b)
-        elementMatrices[16 * c + 4 * a + b] +=
+        elementMatrices[16 * (c - range.begin) + 4 * a + b] +=
             w * (g[a][0] * g[b][0] + g[a][1] * g[b][1] + g[a][2] * g[b][2]);
   }
 }

@@ -281,9 +281,10 @@ void HyperelasticFEM::addNeoHookeanTangent(std::size_t cell, double factor, doub
     }
 }
 
-void HyperelasticFEM::addKToElementMatrices(double* elementMatrices, double kFactor) const {
-  for (std::size_t c = 0; c < cells_.size(); ++c) {
-    double* block = elementMatrices + c * 144;
+void HyperelasticFEM::addKToElementMatrices(double* elementMatrices, double kFactor,
+                                            CellRange range) const {
+  for (std::size_t c = range.begin; c < range.end; ++c) {
+    double* block = elementMatrices + (c - range.begin) * 144;
     const double factor = -kFactor * shapes_[c].volume;
     if (law_ == Law::StVenantKirchhoff)
       addStVKTangent(c, factor, block);

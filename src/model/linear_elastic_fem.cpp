@@ -61,11 +61,12 @@ void LinearElasticFEM::addDForce(const double* dx, double* df, double kFactor) c
     addElementForce(c, stress(strain(c, dx, nullptr)), -kFactor, df);
 }
 
-void LinearElasticFEM::addKToElementMatrices(double* elementMatrices, double kFactor) const {
+void LinearElasticFEM::addKToElementMatrices(double* elementMatrices, double kFactor,
+                                             CellRange range) const {
   // Column j of K_e is the force of a unit displacement of dof j; build it with the same
   // strain/stress path as addForce so the two can never disagree.
-  for (std::size_t c = 0; c < cells_.size(); ++c) {
-    double* block = elementMatrices + c * 144;
+  for (std::size_t c = range.begin; c < range.end; ++c) {
+    double* block = elementMatrices + (c - range.begin) * 144;
     const auto& g = shapes_[c].gradients;
     const double w = -kFactor * shapes_[c].volume;
     for (int b = 0; b < 4; ++b)

@@ -28,10 +28,10 @@ void Mass::addMDx(const double* dx, double* out, double factor) const {
   }
 }
 
-void Mass::addMToElementMatrices(double* elementMatrices, double factor) const {
+void Mass::addMToElementMatrices(double* elementMatrices, double factor, CellRange range) const {
   const int n = 4 * dofs_;
-  for (std::size_t c = 0; c < cells_.size(); ++c) {
-    double* block = elementMatrices + c * n * n;
+  for (std::size_t c = range.begin; c < range.end; ++c) {
+    double* block = elementMatrices + (c - range.begin) * n * n;
     const double share = factor * density_ * shapes_[c].volume;
     for (int a = 0; a < 4; ++a)
       for (int b = 0; b < 4; ++b) {

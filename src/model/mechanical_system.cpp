@@ -1,5 +1,7 @@
 #include "eis/model/mechanical_system.hpp"
 
+#include <algorithm>
+
 #include "eis/core/error.hpp"
 #include "eis/core/log_stage.hpp"
 #include "eis/model/diffusion_fem.hpp"
@@ -184,11 +186,11 @@ void MechanicalSystem::addProducts(const double* in, double* out, double mFactor
 }
 
 void MechanicalSystem::addElementMatrices(double* values, double mFactor, double bFactor,
-                                          double kFactor) const {
-  mass_.addMToElementMatrices(values, massFactor(mFactor, bFactor));
+                                          double kFactor, CellRange range) const {
+  mass_.addMToElementMatrices(values, massFactor(mFactor, bFactor), range);
   for (const auto& field : forceFields_) {
-    field->addKToElementMatrices(values, kFactor);
-    if (bFactor != 0) field->addBToElementMatrices(values, bFactor);
+    field->addKToElementMatrices(values, kFactor, range);
+    if (bFactor != 0) field->addBToElementMatrices(values, bFactor, range);
   }
 }
 
@@ -208,27 +210,25 @@ void MechanicalSystem::addMBKv(Vec out, double mFactor, double bFactor, double k
 }
 
 void MechanicalSystem::createAssembledMatrix() {
-  const auto& cells = mesh_.cells();
-  const int n = 4 * dofs_;
-  std::vector<PetscInt> rows(cells.size() * n * n), cols(rows.size());
-  std::size_t k = 0;
-  for (const auto& cell : cells)
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j, ++k) {
-        rows[k] = mesh_.localOffset(cell[i / dofs_]) + i % dofs_;
-        cols[k] = mesh_.localOffset(cell[j / dofs_]) + j % dofs_;
-      }
+  // The global block row of each local vertex: its first global unknown / dofs.
+  ISLocalToGlobalMapping l2g;
+  EIS_CHECK(DMGetLocalToGlobalMapping(mesh_.dm(), &l2g));
+  const PetscInt* globalUnknown;
+  EIS_CHECK(ISLocalToGlobalMappingGetIndices(l2g, &globalUnknown));
+  std::vector<PetscInt> globalBlock(mesh_.numLocalVertices());
+  for (std::size_t v = 0; v < globalBlock.size(); ++v)
+    globalBlock[v] = globalUnknown[mesh_.localOffset(PetscInt(v))] / dofs_;
+  EIS_CHECK(ISLocalToGlobalMappingRestoreIndices(l2g, &globalUnknown));
+
   PetscInt localSize, globalSize;
   EIS_CHECK(VecGetLocalSize(globalWork_, &localSize));
   EIS_CHECK(VecGetSize(globalWork_, &globalSize));
-  ISLocalToGlobalMapping l2g;
-  EIS_CHECK(DMGetLocalToGlobalMapping(mesh_.dm(), &l2g));
   EIS_CHECK(MatCreate(mesh_.comm(), &matrix_));
   EIS_CHECK(MatSetSizes(matrix_, localSize, localSize, globalSize, globalSize));
   EIS_CHECK(MatSetBlockSize(matrix_, dofs_));
   EIS_CHECK(MatSetType(matrix_, MATAIJ));
-  EIS_CHECK(MatSetLocalToGlobalMapping(matrix_, l2g, l2g));
-  EIS_CHECK(MatSetPreallocationCOOLocal(matrix_, PetscCount(rows.size()), rows.data(), cols.data()));
+  assembler_ = std::make_unique<ElementMatrixAssembler>(matrix_, mesh_.cells(), dofs_, globalBlock,
+                                                        mesh_.owned());
   // M, and the K and B of every force field here, are symmetric: so is every system matrix.
   EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, PETSC_TRUE));
   EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
@@ -269,11 +269,9 @@ void MechanicalSystem::assemble(double mFactor, double bFactor, double kFactor) 
   const double start = MPI_Wtime();
   {
     const ScopedStage stage("Matrix assembly");
-    const std::size_t blockSize = std::size_t(4 * dofs_) * (4 * dofs_);
-    // Element values live only for this call: memory stays at the matrix's own size.
-    std::vector<PetscScalar> values(mesh_.cells().size() * blockSize, 0.0);
-    addElementMatrices(values.data(), mFactor, bFactor, kFactor);
-    EIS_CHECK(MatSetValuesCOO(matrix_, values.data(), INSERT_VALUES));
+    assembler_->assemble([&](double* blocks, CellRange range) {
+      addElementMatrices(blocks, mFactor, bFactor, kFactor, range);
+    });
   }
   const double constraintStart = MPI_Wtime();
   {
@@ -312,15 +310,19 @@ void MechanicalSystem::applyShell(Vec x, Vec y) {
 void MechanicalSystem::shellDiagonal(Vec diagonal) {
   // The diagonal of each element matrix, summed: no global matrix is ever formed.
   const std::size_t n = std::size_t(4 * dofs_);
-  std::vector<PetscScalar> values(mesh_.cells().size() * n * n, 0.0);
-  addElementMatrices(values.data(), factors_[0], factors_[1], factors_[2]);
+  std::vector<PetscScalar> values(kCellsPerRange * n * n);
   EIS_CHECK(VecZeroEntries(localB_));
   PetscScalar* dl;
   EIS_CHECK(VecGetArray(localB_, &dl));
   const auto& cells = mesh_.cells();
-  for (std::size_t c = 0; c < cells.size(); ++c)
-    for (std::size_t i = 0; i < n; ++i)
-      dl[mesh_.localOffset(cells[c][i / dofs_]) + i % dofs_] += values[c * n * n + i * n + i];
+  forEachCellRange(cells.size(), [&](CellRange range) {
+    std::fill(values.begin(), values.begin() + range.size() * n * n, 0.0);
+    addElementMatrices(values.data(), factors_[0], factors_[1], factors_[2], range);
+    for (std::size_t c = range.begin; c < range.end; ++c)
+      for (std::size_t i = 0; i < n; ++i)
+        dl[mesh_.localOffset(cells[c][i / dofs_]) + i % dofs_] +=
+            values[(c - range.begin) * n * n + i * n + i];
+  });
   EIS_CHECK(VecRestoreArray(localB_, &dl));
   EIS_CHECK(VecZeroEntries(diagonal));
   EIS_CHECK(DMLocalToGlobal(mesh_.dm(), localB_, ADD_VALUES, diagonal));

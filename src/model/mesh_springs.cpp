@@ -1,5 +1,6 @@
 #include "eis/model/mesh_springs.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -25,9 +26,12 @@ MeshSpringForceField::MeshSpringForceField(const std::vector<std::array<PetscInt
                                            const std::vector<Vec3>& rest, double stiffness,
                                            double damping)
     : damping_(damping) {
+  std::vector<CellEdge> byCell(edges);
+  std::stable_sort(byCell.begin(), byCell.end(),
+                   [](const CellEdge& p, const CellEdge& q) { return p.cell < q.cell; });
   springs_.reserve(edges.size());
   states_.reserve(edges.size());
-  for (const auto& edge : edges) {
+  for (const auto& edge : byCell) {
     const auto& cell = cells[edge.cell];
     const PetscInt a = cell[edge.a], b = cell[edge.b];
     const Vec3 d{rest[b][0] - rest[a][0], rest[b][1] - rest[a][1], rest[b][2] - rest[a][2]};
@@ -87,8 +91,8 @@ void MeshSpringForceField::addPairProduct(const Spring& s, const Vec3& u, double
 }
 
 void MeshSpringForceField::addPairBlock(const Spring& s, const Vec3& u, double alpha, double beta,
-                                        double* elementMatrices) {
-  double* block = elementMatrices + std::size_t(s.cell) * kRows * kRows;
+                                        double* elementMatrices, std::size_t firstCell) {
+  double* block = elementMatrices + (std::size_t(s.cell) - firstCell) * kRows * kRows;
   const std::size_t ra = 3 * std::size_t(s.slotA), rb = 3 * std::size_t(s.slotB);
   for (std::size_t i = 0; i < 3; ++i)
     for (std::size_t j = 0; j < 3; ++j) {
@@ -108,10 +112,20 @@ void MeshSpringForceField::addDForce(const double* dx, double* df, double kFacto
   }
 }
 
-void MeshSpringForceField::addKToElementMatrices(double* elementMatrices, double kFactor) const {
-  for (std::size_t i = 0; i < springs_.size(); ++i) {
+std::pair<std::size_t, std::size_t> MeshSpringForceField::springsIn(CellRange range) const {
+  const auto cellBefore = [](const Spring& s, std::size_t cell) { return std::size_t(s.cell) < cell; };
+  const auto first = std::lower_bound(springs_.begin(), springs_.end(), range.begin, cellBefore);
+  const auto last = std::lower_bound(first, springs_.end(), range.end, cellBefore);
+  return {std::size_t(first - springs_.begin()), std::size_t(last - springs_.begin())};
+}
+
+void MeshSpringForceField::addKToElementMatrices(double* elementMatrices, double kFactor,
+                                                 CellRange range) const {
+  const auto [first, last] = springsIn(range);
+  for (std::size_t i = first; i < last; ++i) {
     const auto& [u, tgt] = states_[i];
-    addPairBlock(springs_[i], u, kFactor * (springs_[i].ks - tgt), kFactor * tgt, elementMatrices);
+    addPairBlock(springs_[i], u, kFactor * (springs_[i].ks - tgt), kFactor * tgt, elementMatrices,
+                 range.begin);
   }
 }
 
@@ -122,10 +136,13 @@ void MeshSpringForceField::addBDv(const double* dv, double* df, double bFactor) 
     addPairProduct(springs_[i], states_[i].u, bFactor * springs_[i].kd, 0.0, dv, df);
 }
 
-void MeshSpringForceField::addBToElementMatrices(double* elementMatrices, double bFactor) const {
+void MeshSpringForceField::addBToElementMatrices(double* elementMatrices, double bFactor,
+                                                 CellRange range) const {
   if (damping_ == 0) return;
-  for (std::size_t i = 0; i < springs_.size(); ++i)
-    addPairBlock(springs_[i], states_[i].u, bFactor * springs_[i].kd, 0.0, elementMatrices);
+  const auto [first, last] = springsIn(range);
+  for (std::size_t i = first; i < last; ++i)
+    addPairBlock(springs_[i], states_[i].u, bFactor * springs_[i].kd, 0.0, elementMatrices,
+                 range.begin);
 }
 
 }  // namespace eis

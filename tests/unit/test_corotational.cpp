@@ -110,7 +110,7 @@ std::vector<double> force(eis::ForceField& field, const std::vector<double>& x) 
 // K = -df/dx of the last addForce, one 12x12 block per cell.
 std::vector<double> stiffness(const eis::ForceField& field, std::size_t cells) {
   std::vector<double> k(144 * cells, 0.0);
-  field.addKToElementMatrices(k.data(), -1.0);
+  field.addKToElementMatrices(k.data(), -1.0, {0, cells});
   return k;
 }
 

@@ -33,7 +33,7 @@ constexpr double E = 1234.0, nu = 0.31;
 std::vector<double> stiffness(const OneTet& t) {
   eis::LinearElasticFEM fem(t.cells, t.shapes, t.rest(), E, nu);
   std::vector<double> k(144, 0.0);
-  fem.addKToElementMatrices(k.data(), -1.0);  // -df/dx = K
+  fem.addKToElementMatrices(k.data(), -1.0, {0, 1});  // -df/dx = K
   return k;
 }
 
@@ -86,7 +86,7 @@ TEST(LinearElasticElement, MatrixEqualsFiniteDifferenceOfForceAndTheMatrixFreePr
   const OneTet t;
   eis::LinearElasticFEM fem(t.cells, t.shapes, t.rest(), E, nu);
   std::vector<double> dfdx(144, 0.0);
-  fem.addKToElementMatrices(dfdx.data(), 1.0);
+  fem.addKToElementMatrices(dfdx.data(), 1.0, {0, 1});
   std::vector<double> x = t.rest();
   for (int i = 0; i < 12; ++i) x[i] += 0.01 * std::sin(3.0 * i + 1);  // a deformed state
   std::vector<double> f0(12, 0.0);
@@ -179,7 +179,7 @@ TEST(Mass, LumpedAndConsistentSumToDensityTimesVolume) {
     std::vector<double> blocks(cells.size() * 144, 0.0), assembled(ones.size(), 0.0);
     std::vector<double> dx(ones.size());
     for (std::size_t i = 0; i < dx.size(); ++i) dx[i] = std::cos(0.7 * double(i));
-    mass.addMToElementMatrices(blocks.data(), 2.0);
+    mass.addMToElementMatrices(blocks.data(), 2.0, {0, cells.size()});
     for (std::size_t c = 0; c < cells.size(); ++c)
       for (int i = 0; i < 12; ++i)
         for (int j = 0; j < 12; ++j)
@@ -226,7 +226,7 @@ TEST(DiffusionElement, MatrixIsTheDerivativeOfTheFluxAndAnnihilatesConstants) {
   const double k = 2.5;
   eis::DiffusionFEM fem(t.cells, t.shapes, k);
   std::vector<double> dfdu(16, 0.0);
-  fem.addKToElementMatrices(dfdu.data(), 1.0);
+  fem.addKToElementMatrices(dfdu.data(), 1.0, {0, 1});
   const std::vector<double> u{0.3, -1.2, 0.8, 2.0};
   for (int j = 0; j < 4; ++j) {
     std::vector<double> up = u, f0(4, 0.0), f1(4, 0.0);

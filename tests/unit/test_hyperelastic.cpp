@@ -120,7 +120,7 @@ std::vector<double> force(eis::ForceField& field, const std::vector<double>& x) 
 // The dense global kFactor * df/dx (row-major, dofs x dofs) from the field's element blocks.
 std::vector<double> tangent(const eis::ForceField& field, const Mesh& m, double kFactor = 1.0) {
   std::vector<double> blocks(144 * m.cells.size(), 0.0);
-  field.addKToElementMatrices(blocks.data(), kFactor);
+  field.addKToElementMatrices(blocks.data(), kFactor, {0, m.cells.size()});
   const std::size_t n = m.dofs();
   std::vector<double> K(n * n, 0.0);
   for (std::size_t c = 0; c < m.cells.size(); ++c)

@@ -118,11 +118,14 @@ std::vector<double> bTimes(const eis::MeshSpringForceField& field, const std::ve
   return df;
 }
 
-// The global dense matrix the element matrices assemble to (K, or B), row-major.
+// The global dense matrix the element matrices assemble to (K, or B), row-major. The blocks are
+// asked for one cell at a time, as chunked assembly does at its chunk borders.
 std::vector<double> assembled(const eis::MeshSpringForceField& field, const Mesh& mesh, bool b) {
   std::vector<double> blocks(mesh.cells.size() * 144, 0.0);
-  if (b) field.addBToElementMatrices(blocks.data(), 1.0);
-  else field.addKToElementMatrices(blocks.data(), 1.0);
+  for (std::size_t c = 0; c < mesh.cells.size(); ++c) {
+    if (b) field.addBToElementMatrices(blocks.data() + 144 * c, 1.0, {c, c + 1});
+    else field.addKToElementMatrices(blocks.data() + 144 * c, 1.0, {c, c + 1});
+  }
   const std::size_t n = 3 * mesh.points.size();
   std::vector<double> dense(n * n, 0.0);
   for (std::size_t c = 0; c < mesh.cells.size(); ++c)

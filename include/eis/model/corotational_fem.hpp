@@ -33,7 +33,8 @@ public:
   // Also stores every element's frame at x: the linearization point of the two below.
   void addForce(const double* x, const double* v, double* f) override;
   void addDForce(const double* dx, double* df, double kFactor) const override;
-  void addKToElementMatrices(double* elementMatrices, double kFactor) const override;
+  void addKToElementMatrices(double* elementMatrices, double kFactor,
+                             CellRange range) const override;
   // 1/2 d^T K0 d with d the corotated displacement at x (SOFA reports no energy for these
   // methods).
   double potentialEnergy(const double* x) const override;

@@ -16,7 +16,8 @@ public:
 
   void addForce(const double* u, const double* v, double* f) override;
   void addDForce(const double* du, double* df, double kFactor) const override;
-  void addKToElementMatrices(double* elementMatrices, double kFactor) const override;
+  void addKToElementMatrices(double* elementMatrices, double kFactor,
+                             CellRange range) const override;
   double potentialEnergy(const double* u) const override;
   std::vector<double> vonMisesStress(const double*) const override { return {}; }
   bool isLinear() const override { return true; }

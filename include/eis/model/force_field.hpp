@@ -1,7 +1,9 @@
 #pragma once
 // What every force field offers the mechanical system, on local arrays (owned and ghost
 // unknowns, `dofsPerNode` per local vertex, in local vertex order). Element matrices are dense
-// (4*dofsPerNode)^2 row-major blocks, one per local cell, in the cell's vertex order.
+// (4*dofsPerNode)^2 row-major blocks, one per local cell, in the cell's vertex order; they are
+// asked for a run of cells at a time (a CellRange), so that the caller can assemble the matrix in
+// cache-sized chunks instead of holding every element's block at once.
 //
 // As in SOFA, addForce(x, v) also sets the linearization point: addDForce and
 // addKToElementMatrices use the state of the last addForce (a nonlinear field keeps its element
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "eis/core/error.hpp"
+#include "eis/model/cell_range.hpp"
 
 namespace eis {
 
@@ -32,8 +35,9 @@ public:
   virtual void addForce(const double* x, const double* v, double* f) = 0;
   // df += kFactor * (df/dx) dx: SOFA's addDForce, the matrix-free product with K.
   virtual void addDForce(const double* dx, double* df, double kFactor) const = 0;
-  // elementMatrices += kFactor * df/dx, element by element.
-  virtual void addKToElementMatrices(double* elementMatrices, double kFactor) const = 0;
+  // elementMatrices += kFactor * df/dx, element by element, for the cells of `range`.
+  virtual void addKToElementMatrices(double* elementMatrices, double kFactor,
+                                     CellRange range) const = 0;
   // Stored energy of the local elements at x.
   virtual double potentialEnergy(const double* x) const = 0;
   // Von Mises stress of every local cell at x (empty when the field has no stress).
@@ -47,9 +51,10 @@ public:
   virtual void addBDv(const double* dv, double* df, double bFactor) const {
     (void)dv, (void)df, (void)bFactor;
   }
-  // elementMatrices += bFactor * df/dv.
-  virtual void addBToElementMatrices(double* elementMatrices, double bFactor) const {
-    (void)elementMatrices, (void)bFactor;
+  // elementMatrices += bFactor * df/dv, for the cells of `range`.
+  virtual void addBToElementMatrices(double* elementMatrices, double bFactor,
+                                     CellRange range) const {
+    (void)elementMatrices, (void)bFactor, (void)range;
   }
 };
 

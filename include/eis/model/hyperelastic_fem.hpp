@@ -29,7 +29,8 @@ public:
   // failure collective).
   void addForce(const double* x, const double* v, double* f) override;
   void addDForce(const double* dx, double* df, double kFactor) const override;
-  void addKToElementMatrices(double* elementMatrices, double kFactor) const override;
+  void addKToElementMatrices(double* elementMatrices, double kFactor,
+                             CellRange range) const override;
   // A Neo-Hookean cell with J <= 0 has infinite energy and a NaN stress.
   double potentialEnergy(const double* x) const override;
   // Von Mises stress of the Cauchy stress P F^T / J.

@@ -21,7 +21,8 @@ public:
 
   void addForce(const double* x, const double* v, double* f) override;
   void addDForce(const double* dx, double* df, double kFactor) const override;
-  void addKToElementMatrices(double* elementMatrices, double kFactor) const override;
+  void addKToElementMatrices(double* elementMatrices, double kFactor,
+                             CellRange range) const override;
   double potentialEnergy(const double* x) const override;
   std::vector<double> vonMisesStress(const double* x) const override;
   bool isLinear() const override { return true; }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "eis/io/scene.hpp"
+#include "eis/model/cell_range.hpp"
 #include "eis/model/tetra_geometry.hpp"
 
 namespace eis {
@@ -21,7 +22,7 @@ public:
   // out += factor * M dx (local arrays).
   void addMDx(const double* dx, double* out, double factor) const;
   // elementMatrices += factor * M_e.
-  void addMToElementMatrices(double* elementMatrices, double factor) const;
+  void addMToElementMatrices(double* elementMatrices, double factor, CellRange range) const;
   // f += m_a g on every local vertex's share (g has dofsPerNode components).
   void addGravity(double* f, const double* g) const;
   // Sum of this rank's element masses.

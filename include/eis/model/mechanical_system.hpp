@@ -1,8 +1,9 @@
 #pragma once
 // The mechanical model of a scene on a distributed mesh: its force field, mass, gravity and fixed
 // nodes, offering the ODE solver SOFA's mechanical operations (MechanicalOperations). It owns the
-// system matrix, assembled (AIJ, block size = unknowns per node, COO pattern set once) or
-// matrix-free (a MatShell whose product runs addMDx + addDForce over the local elements).
+// system matrix, assembled (AIJ, block size = unknowns per node, element blocks written straight
+// into its arrays by an ElementMatrixAssembler) or matrix-free (a MatShell whose product runs
+// addMDx + addDForce over the local elements).
 #include <petscmat.h>
 
 #include <memory>
@@ -10,6 +11,7 @@
 
 #include "eis/io/scene.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
+#include "eis/model/element_matrix_assembler.hpp"
 #include "eis/model/fixed_constraint.hpp"
 #include "eis/model/force_field.hpp"
 #include "eis/model/mass.hpp"
@@ -47,7 +49,7 @@ public:
   double gravityEnergy(Vec x);
   // Von Mises stress of each local cell at x (elasticity; empty for diffusion).
   std::vector<double> vonMisesStress(Vec x);
-  // Seconds spent building system matrices so far (element values and COO insertion), and
+  // Seconds spent building system matrices so far (element values and their summation), and
   // replacing the fixed rows and columns by the identity (MatZeroRowsColumns).
   double assemblySeconds() const { return assemblySeconds_; }
   double constraintSeconds() const { return constraintSeconds_; }
@@ -67,7 +69,9 @@ private:
   void assemble(double mFactor, double bFactor, double kFactor);
   // out += (mM + bB + kK) in, and element matrices += mM + bB + kK, over the local elements.
   void addProducts(const double* in, double* out, double mFactor, double bFactor, double kFactor) const;
-  void addElementMatrices(double* values, double mFactor, double bFactor, double kFactor) const;
+  // Element matrices of mM + bB + kK for the cells of `range`, added to `values`.
+  void addElementMatrices(double* values, double mFactor, double bFactor, double kFactor,
+                          CellRange range) const;
   // Scatter a global vector to a local one (ghosts filled).
   void toLocal(Vec global, Vec local);
 
@@ -90,6 +94,7 @@ private:
   std::vector<std::int64_t> nodesPerForceBox_;
   bool matrixFree_;
   Mat matrix_ = nullptr;
+  std::unique_ptr<ElementMatrixAssembler> assembler_;  // assembled mode only
   bool haveFactors_ = false;
   double factors_[3] = {0, 0, 0};  // m, b, k of the current matrix
   Vec localA_ = nullptr, localB_ = nullptr, localV_ = nullptr, globalWork_ = nullptr;

@@ -13,6 +13,7 @@
 // m = kd u u^T (SOFA's SpringForceField assembles no B: its damping stays explicit there).
 // A spring shorter than 1e-9 gives no force and no tangent (SOFA's guard).
 #include <array>
+#include <utility>
 #include <vector>
 
 #include "eis/mesh/distributed_mesh.hpp"
@@ -32,7 +33,8 @@ public:
   // Also stores u and tgt of every spring: the linearization point of the products below.
   void addForce(const double* x, const double* v, double* f) override;
   void addDForce(const double* dx, double* df, double kFactor) const override;
-  void addKToElementMatrices(double* elementMatrices, double kFactor) const override;
+  void addKToElementMatrices(double* elementMatrices, double kFactor,
+                             CellRange range) const override;
   // sum ks/2 (l - L0)^2 (SOFA's getPotentialEnergy).
   double potentialEnergy(const double* x) const override;
   // Springs have no stress; the elastic field reports it.
@@ -41,7 +43,8 @@ public:
 
   bool usesVelocity() const override { return damping_ != 0; }
   void addBDv(const double* dv, double* df, double bFactor) const override;
-  void addBToElementMatrices(double* elementMatrices, double bFactor) const override;
+  void addBToElementMatrices(double* elementMatrices, double bFactor,
+                             CellRange range) const override;
 
   std::size_t numSprings() const { return springs_.size(); }
 
@@ -64,10 +67,14 @@ private:
   // is folded into alpha and beta).
   void addPairProduct(const Spring& s, const Vec3& u, double alpha, double beta, const double* w,
                       double* df) const;
-  // The spring's rows and columns of its cell's element matrix += [-m m; m -m].
+  // The spring's rows and columns of its cell's element matrix += [-m m; m -m]; the array holds
+  // the blocks of the cells from `firstCell` on.
   static void addPairBlock(const Spring& s, const Vec3& u, double alpha, double beta,
-                           double* elementMatrices);
+                           double* elementMatrices, std::size_t firstCell);
+  // The springs whose element blocks lie in `range`: [first, last) into springs_.
+  std::pair<std::size_t, std::size_t> springsIn(CellRange range) const;
 
+  // Sorted by cell, so that the springs of a run of cells are one run of springs.
   std::vector<Spring> springs_;
   std::vector<State> states_;
   double damping_;

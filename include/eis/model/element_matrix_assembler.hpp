@@ -1,0 +1,74 @@
+#pragma once
+// Sums element matrices into a distributed AIJ matrix without a MatSetValues call per element.
+//
+// The pattern is built once: one dofs x dofs block for every pair of vertices that share a cell
+// on any rank. After that, every vertex pair this rank's cells touch has a fixed place: in PETSc's
+// own value arrays of the owned rows (diagonal or off-diagonal part of the MPIAIJ matrix), or,
+// for a row owned by another rank, in a small buffer of ghost rows. An assembly adds the element
+// blocks straight into those places, then hands the ghost rows to their owners in one
+// MatSetValuesBlocked per ghost vertex (PETSc's stash sends them at MatAssemblyEnd).
+//
+// Memory beside the matrix: one int per element-matrix block (16 per cell), 20 bytes per
+// vertex pair, and the ghost rows' values. No array of every element's values is ever held.
+#include <petscmat.h>
+
+#include <array>
+#include <functional>
+#include <vector>
+
+#include "eis/model/cell_range.hpp"
+
+namespace eis {
+
+class ElementMatrixAssembler {
+public:
+  // A: sizes, block size `dofs` and type AIJ set, not yet preallocated. cells: four local
+  // vertices each. globalBlock: the global block row of each local vertex (its first global
+  // unknown / dofs). owned: whether this rank owns each local vertex. Collective.
+  ElementMatrixAssembler(Mat A, const std::vector<std::array<PetscInt, 4>>& cells, int dofs,
+                         const std::vector<PetscInt>& globalBlock,
+                         const std::vector<unsigned char>& owned);
+
+  // Adds to the zeroed `blocks` the element matrices of the cells of a range, (4 dofs)^2
+  // row-major each, in the cell's vertex order.
+  using ElementMatrices = std::function<void(double* blocks, CellRange range)>;
+  // A = the sum over every rank's cells of the element matrices. Collective.
+  void assemble(const ElementMatrices& elementMatrices);
+
+private:
+  // Where one vertex pair's block lives: entry (a, b) is at values[kind][offset + a * rowLength + b].
+  enum Kind : int { InDiagonalPart = 0, InOffDiagonalPart = 1, InGhostRows = 2 };
+  struct BlockPlace {
+    std::int64_t offset;
+    PetscInt rowLength;
+    Kind kind;
+  };
+  // Sorted global block columns of each local vertex's row: the vertices that share a cell with it.
+  void buildLocalRows(const std::vector<PetscInt>& globalBlock);
+  // The owned rows' columns: this rank's plus those other ranks' cells add (sent to the owner).
+  std::vector<std::vector<PetscInt>> ownedRowColumns(const std::vector<PetscInt>& globalBlock,
+                                                     const std::vector<unsigned char>& owned) const;
+  void preallocate(const std::vector<std::vector<PetscInt>>& rows);
+  void locateBlocks(const std::vector<PetscInt>& globalBlock, const std::vector<unsigned char>& owned);
+  void mapCellBlocks(const std::vector<PetscInt>& globalBlock);
+
+  Mat matrix_;
+  const std::vector<std::array<PetscInt, 4>>& cells_;
+  int dofs_;
+  PetscInt firstBlockRow_ = 0, endBlockRow_ = 0;  // this rank's block rows (and diagonal columns)
+  // Local vertex rows: row v's pairs are rowStart_[v] .. rowStart_[v + 1] - 1.
+  std::vector<std::int64_t> rowStart_;
+  std::vector<PetscInt> rowColumns_;  // global block column of each pair
+  std::vector<BlockPlace> places_;    // of each pair
+  std::vector<PetscInt> cellBlocks_;  // pair of block (i, j) of cell c: [16 c + 4 i + j]
+  // Ghost rows: the vertex, where its values start in ghostValues_, its global block row.
+  struct GhostRow {
+    PetscInt vertex;
+    std::int64_t start;
+    PetscInt globalRow;
+  };
+  std::vector<GhostRow> ghostRows_;
+  std::vector<PetscScalar> ghostValues_;
+};
+
+}  // namespace eis

@@ -1,0 +1,281 @@
+#include "eis/model/element_matrix_assembler.hpp"
+
+#include <algorithm>
+
+#include "eis/core/error.hpp"
+
+namespace eis {
+
+namespace {
+
+// The rank that owns global row `row`, from the ownership ranges (size + 1 entries).
+int ownerOf(PetscInt row, const PetscInt* ranges, int size) {
+  return int(std::upper_bound(ranges, ranges + size + 1, row) - ranges) - 1;
+}
+
+// A sequential AIJ matrix's rows and columns, read in place.
+struct RowStructure {
+  PetscInt rows = 0;
+  const PetscInt* start = nullptr;    // row r's entries are start[r] .. start[r + 1] - 1
+  const PetscInt* columns = nullptr;  // sorted within each row
+};
+
+RowStructure rowStructure(Mat A) {
+  RowStructure s;
+  PetscBool done;
+  EIS_CHECK(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &s.rows, &s.start, &s.columns, &done));
+  if (!done) throw Error("internal: PETSc gave no row structure for the system matrix");
+  return s;
+}
+
+void releaseRowStructure(Mat A, RowStructure& s) {
+  PetscBool done;
+  EIS_CHECK(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &s.rows, &s.start, &s.columns, &done));
+}
+
+// The index in s.columns of `column` in row `row`.
+std::int64_t entryOf(const RowStructure& s, PetscInt row, PetscInt column) {
+  const PetscInt* first = s.columns + s.start[row];
+  const PetscInt* last = s.columns + s.start[row + 1];
+  const PetscInt* at = std::lower_bound(first, last, column);
+  if (at == last || *at != column) throw Error("internal: a vertex pair is missing from the matrix");
+  return at - s.columns;
+}
+
+}  // namespace
+
+ElementMatrixAssembler::ElementMatrixAssembler(Mat A,
+                                               const std::vector<std::array<PetscInt, 4>>& cells,
+                                               int dofs, const std::vector<PetscInt>& globalBlock,
+                                               const std::vector<unsigned char>& owned)
+    : matrix_(A), cells_(cells), dofs_(dofs) {
+  // The row layout alone gives the ownership ranges; MatSetUp would preallocate a default pattern.
+  PetscLayout rows, columns;
+  EIS_CHECK(MatGetLayouts(matrix_, &rows, &columns));
+  EIS_CHECK(PetscLayoutSetUp(rows));
+  EIS_CHECK(PetscLayoutSetUp(columns));
+  PetscInt firstRow, endRow;
+  EIS_CHECK(PetscLayoutGetRange(rows, &firstRow, &endRow));
+  firstBlockRow_ = firstRow / dofs_;
+  endBlockRow_ = endRow / dofs_;
+  buildLocalRows(globalBlock);
+  preallocate(ownedRowColumns(globalBlock, owned));
+  locateBlocks(globalBlock, owned);
+  mapCellBlocks(globalBlock);
+}
+
+void ElementMatrixAssembler::buildLocalRows(const std::vector<PetscInt>& globalBlock) {
+  const std::size_t vertices = globalBlock.size();
+  std::vector<std::int64_t> cellStart(vertices + 1, 0);
+  for (const auto& cell : cells_)
+    for (auto v : cell) ++cellStart[v + 1];
+  for (std::size_t v = 0; v < vertices; ++v) cellStart[v + 1] += cellStart[v];
+  std::vector<PetscInt> cellsOf(cellStart.back());
+  std::vector<std::int64_t> next(cellStart.begin(), cellStart.end() - 1);
+  for (std::size_t c = 0; c < cells_.size(); ++c)
+    for (auto v : cells_[c]) cellsOf[next[v]++] = PetscInt(c);
+
+  rowStart_.assign(vertices + 1, 0);
+  rowColumns_.clear();
+  rowColumns_.reserve(16 * vertices);
+  std::vector<PetscInt> row;
+  for (std::size_t v = 0; v < vertices; ++v) {
+    // The diagonal block always, so that a vertex no cell uses still gets a row.
+    row.assign(1, globalBlock[v]);
+    for (auto c = cellStart[v]; c < cellStart[v + 1]; ++c)
+      for (auto w : cells_[cellsOf[c]]) row.push_back(globalBlock[w]);
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+    rowColumns_.insert(rowColumns_.end(), row.begin(), row.end());
+    rowStart_[v + 1] = std::int64_t(rowColumns_.size());
+  }
+  rowColumns_.shrink_to_fit();
+}
+
+std::vector<std::vector<PetscInt>> ElementMatrixAssembler::ownedRowColumns(
+    const std::vector<PetscInt>& globalBlock, const std::vector<unsigned char>& owned) const {
+  MPI_Comm comm = PetscObjectComm(reinterpret_cast<PetscObject>(matrix_));
+  int size;
+  MPI_Comm_size(comm, &size);
+  PetscLayout layout;
+  EIS_CHECK(MatGetLayouts(matrix_, &layout, nullptr));
+  const PetscInt* ranges;
+  EIS_CHECK(PetscLayoutGetRanges(layout, &ranges));
+  std::vector<std::vector<PetscInt>> rows(std::size_t(endBlockRow_ - firstBlockRow_));
+  const std::size_t vertices = globalBlock.size();
+  for (std::size_t v = 0; v < vertices; ++v)
+    if (owned[v])
+      rows[globalBlock[v] - firstBlockRow_].assign(rowColumns_.begin() + rowStart_[v],
+                                                   rowColumns_.begin() + rowStart_[v + 1]);
+
+  // A ghost vertex's row holds pairs that only this rank's cells make: send them to its owner
+  // as (row, column) pairs of global blocks.
+  std::vector<int> sendCounts(size, 0), receiveCounts(size);
+  for (std::size_t v = 0; v < vertices; ++v)
+    if (!owned[v])
+      sendCounts[ownerOf(dofs_ * globalBlock[v], ranges, size)] +=
+          int(2 * (rowStart_[v + 1] - rowStart_[v]));
+  MPI_Alltoall(sendCounts.data(), 1, MPI_INT, receiveCounts.data(), 1, MPI_INT, comm);
+  std::vector<int> sendStart(size + 1, 0), receiveStart(size + 1, 0);
+  for (int r = 0; r < size; ++r) {
+    sendStart[r + 1] = sendStart[r] + sendCounts[r];
+    receiveStart[r + 1] = receiveStart[r] + receiveCounts[r];
+  }
+  std::vector<PetscInt> sent(sendStart[size]), received(receiveStart[size]);
+  std::vector<int> at(sendStart.begin(), sendStart.end() - 1);
+  for (std::size_t v = 0; v < vertices; ++v)
+    if (!owned[v]) {
+      const int owner = ownerOf(dofs_ * globalBlock[v], ranges, size);
+      for (auto k = rowStart_[v]; k < rowStart_[v + 1]; ++k) {
+        sent[at[owner]++] = globalBlock[v];
+        sent[at[owner]++] = rowColumns_[k];
+      }
+    }
+  MPI_Alltoallv(sent.data(), sendCounts.data(), sendStart.data(), MPIU_INT, received.data(),
+                receiveCounts.data(), receiveStart.data(), MPIU_INT, comm);
+  std::vector<unsigned char> grown(rows.size(), 0);
+  for (std::size_t k = 0; k < received.size(); k += 2) {
+    const auto r = std::size_t(received[k] - firstBlockRow_);
+    rows[r].push_back(received[k + 1]);
+    grown[r] = 1;
+  }
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    if (grown[r]) {
+      std::sort(rows[r].begin(), rows[r].end());
+      rows[r].erase(std::unique(rows[r].begin(), rows[r].end()), rows[r].end());
+    }
+  return rows;
+}
+
+void ElementMatrixAssembler::preallocate(const std::vector<std::vector<PetscInt>>& rows) {
+  std::vector<PetscInt> diagonalBlocks(rows.size(), 0), offDiagonalBlocks(rows.size(), 0);
+  std::size_t longest = 0;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    for (auto column : rows[r])
+      ++(column >= firstBlockRow_ && column < endBlockRow_ ? diagonalBlocks : offDiagonalBlocks)[r];
+    longest = std::max(longest, rows[r].size());
+  }
+  EIS_CHECK(MatXAIJSetPreallocation(matrix_, dofs_, diagonalBlocks.data(), offDiagonalBlocks.data(),
+                                    nullptr, nullptr));
+  // The pattern goes in once, as zeros, one block row per call; values never take this path.
+  const std::vector<PetscScalar> zeros(longest * dofs_ * dofs_, 0.0);
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const PetscInt row = firstBlockRow_ + PetscInt(r);
+    EIS_CHECK(MatSetValuesBlocked(matrix_, 1, &row, PetscInt(rows[r].size()), rows[r].data(),
+                                  zeros.data(), INSERT_VALUES));
+  }
+  EIS_CHECK(MatAssemblyBegin(matrix_, MAT_FINAL_ASSEMBLY));
+  EIS_CHECK(MatAssemblyEnd(matrix_, MAT_FINAL_ASSEMBLY));
+  // From here the pattern is fixed: the block places below stay valid for good.
+  EIS_CHECK(MatSetOption(matrix_, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+  EIS_CHECK(MatSetOption(matrix_, MAT_KEEP_NONZERO_PATTERN, PETSC_TRUE));
+}
+
+void ElementMatrixAssembler::locateBlocks(const std::vector<PetscInt>& globalBlock,
+                                          const std::vector<unsigned char>& owned) {
+  Mat diagonal = matrix_, offDiagonal = nullptr;
+  const PetscInt* offDiagonalColumns = nullptr;  // global column of each of offDiagonal's
+  PetscInt offDiagonalCount = 0;
+  PetscBool distributed;
+  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(matrix_), MATMPIAIJ, &distributed));
+  if (distributed) {
+    EIS_CHECK(MatMPIAIJGetSeqAIJ(matrix_, &diagonal, &offDiagonal, &offDiagonalColumns));
+    EIS_CHECK(MatGetLocalSize(offDiagonal, nullptr, &offDiagonalCount));
+  }
+  RowStructure d = rowStructure(diagonal), o;
+  if (offDiagonal) o = rowStructure(offDiagonal);
+
+  const std::size_t vertices = globalBlock.size();
+  places_.resize(rowColumns_.size());
+  std::int64_t ghostSize = 0;
+  for (std::size_t v = 0; v < vertices; ++v) {
+    const auto first = rowStart_[v], count = rowStart_[v + 1] - rowStart_[v];
+    if (!owned[v]) {
+      // Laid out as MatSetValuesBlocked takes one block row: dofs rows of count * dofs values.
+      ghostRows_.push_back({PetscInt(v), ghostSize, globalBlock[v]});
+      for (std::int64_t k = 0; k < count; ++k)
+        places_[first + k] = {ghostSize + dofs_ * k, PetscInt(dofs_ * count), InGhostRows};
+      ghostSize += dofs_ * dofs_ * count;
+      continue;
+    }
+    const PetscInt row = dofs_ * (globalBlock[v] - firstBlockRow_);
+    for (std::int64_t k = first; k < first + count; ++k) {
+      const PetscInt column = rowColumns_[k];
+      if (column >= firstBlockRow_ && column < endBlockRow_) {
+        places_[k] = {entryOf(d, row, dofs_ * (column - firstBlockRow_)),
+                      d.start[row + 1] - d.start[row], InDiagonalPart};
+      } else {
+        const PetscInt* local = std::lower_bound(
+            offDiagonalColumns, offDiagonalColumns + offDiagonalCount, dofs_ * column);
+        places_[k] = {entryOf(o, row, PetscInt(local - offDiagonalColumns)),
+                      o.start[row + 1] - o.start[row], InOffDiagonalPart};
+      }
+    }
+    // Entry (a, b) of a block sits rowLength * a past entry (0, 0): true when every row of a
+    // block row has the same columns, which inserting whole blocks guarantees.
+    for (int a = 1; a < dofs_; ++a)
+      if (d.start[row + a] - d.start[row] != a * (d.start[row + 1] - d.start[row]) ||
+          (offDiagonal && o.start[row + a] - o.start[row] != a * (o.start[row + 1] - o.start[row])))
+        throw Error("internal: the system matrix's rows do not come in whole blocks");
+  }
+  ghostValues_.assign(std::size_t(ghostSize), 0.0);
+  releaseRowStructure(diagonal, d);
+  if (offDiagonal) releaseRowStructure(offDiagonal, o);
+}
+
+void ElementMatrixAssembler::mapCellBlocks(const std::vector<PetscInt>& globalBlock) {
+  cellBlocks_.resize(16 * cells_.size());
+  for (std::size_t c = 0; c < cells_.size(); ++c)
+    for (int i = 0; i < 4; ++i) {
+      const auto rowBegin = rowColumns_.begin() + rowStart_[cells_[c][i]];
+      const auto rowEnd = rowColumns_.begin() + rowStart_[cells_[c][i] + 1];
+      for (int j = 0; j < 4; ++j)
+        cellBlocks_[16 * c + 4 * i + j] = PetscInt(
+            std::lower_bound(rowBegin, rowEnd, globalBlock[cells_[c][j]]) - rowColumns_.begin());
+    }
+}
+
+void ElementMatrixAssembler::assemble(const ElementMatrices& elementMatrices) {
+  EIS_CHECK(MatZeroEntries(matrix_));
+  std::fill(ghostValues_.begin(), ghostValues_.end(), 0.0);
+  Mat diagonal = matrix_, offDiagonal = nullptr;
+  PetscBool distributed;
+  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(matrix_), MATMPIAIJ, &distributed));
+  if (distributed) EIS_CHECK(MatMPIAIJGetSeqAIJ(matrix_, &diagonal, &offDiagonal, nullptr));
+  PetscScalar* values[3] = {nullptr, nullptr, ghostValues_.data()};
+  EIS_CHECK(MatSeqAIJGetArray(diagonal, &values[InDiagonalPart]));
+  if (offDiagonal) EIS_CHECK(MatSeqAIJGetArray(offDiagonal, &values[InOffDiagonalPart]));
+
+  const int n = 4 * dofs_;
+  std::vector<double> blocks(kCellsPerRange * n * n);
+  forEachCellRange(cells_.size(), [&](CellRange range) {
+    std::fill(blocks.begin(), blocks.begin() + range.size() * n * n, 0.0);
+    elementMatrices(blocks.data(), range);
+    for (std::size_t c = range.begin; c < range.end; ++c) {
+      const double* block = blocks.data() + (c - range.begin) * n * n;
+      const PetscInt* pairs = cellBlocks_.data() + 16 * c;
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) {
+          const BlockPlace& place = places_[pairs[4 * i + j]];
+          PetscScalar* target = values[place.kind] + place.offset;
+          const double* source = block + i * dofs_ * n + j * dofs_;
+          for (int a = 0; a < dofs_; ++a)
+            for (int b = 0; b < dofs_; ++b) target[a * place.rowLength + b] += source[a * n + b];
+        }
+    }
+  });
+
+  EIS_CHECK(MatSeqAIJRestoreArray(diagonal, &values[InDiagonalPart]));
+  if (offDiagonal) EIS_CHECK(MatSeqAIJRestoreArray(offDiagonal, &values[InOffDiagonalPart]));
+  for (const auto& ghost : ghostRows_) {
+    const auto first = rowStart_[ghost.vertex];
+    EIS_CHECK(MatSetValuesBlocked(matrix_, 1, &ghost.globalRow,
+                                  PetscInt(rowStart_[ghost.vertex + 1] - first),
+                                  rowColumns_.data() + first, ghostValues_.data() + ghost.start,
+                                  ADD_VALUES));
+  }
+  EIS_CHECK(MatAssemblyBegin(matrix_, MAT_FINAL_ASSEMBLY));
+  EIS_CHECK(MatAssemblyEnd(matrix_, MAT_FINAL_ASSEMBLY));
+}
+
+}  // namespace eis
