@@ -85,6 +85,31 @@ TEST_F(TightSolves, MatrixFreeAgreesWithAssembled) {
   EXPECT_LT(disagreement(assembled, run(scene, PETSC_COMM_WORLD), scene), 1e-9);
 }
 
+// What -log_view shows of a matrix-free run: in the "KSP solve" stage every MatMult is one
+// product of the shell (the ShellProduct event), so no assembled operator is multiplied there.
+TEST_F(TightSolves, MatrixFreeSolvesMultiplyOnlyThroughTheShell) {
+  EIS_CHECK(PetscLogDefaultBegin());
+  eis::Scene scene = smallBeam();
+  scene.op = eis::OperatorMode::MatrixFree;
+  scene.steps = 3;
+  run(scene, PETSC_COMM_WORLD);  // registers the stage and the events
+  PetscLogStage solveStage;
+  PetscLogEvent matMult, shellProduct;
+  EIS_CHECK(PetscLogStageGetId("KSP solve", &solveStage));
+  EIS_CHECK(PetscLogEventGetId("MatMult", &matMult));
+  EIS_CHECK(PetscLogEventGetId("ShellProduct", &shellProduct));
+  const auto count = [&](PetscLogEvent event) {
+    PetscEventPerfInfo info;
+    EIS_CHECK(PetscLogEventGetPerfInfo(solveStage, event, &info));
+    return info.count;
+  };
+  const int multsBefore = count(matMult), productsBefore = count(shellProduct);
+  run(scene, PETSC_COMM_WORLD);
+  const int mults = count(matMult) - multsBefore, products = count(shellProduct) - productsBefore;
+  EXPECT_GT(products, 3);
+  EXPECT_EQ(mults, products);
+}
+
 // Heavy damping and large steps: implicit Euler settles at the static equilibrium K u = M g.
 TEST_F(TightSolves, DampedCantileverSettlesAtTheLinearStaticSolution) {
   eis::Scene scene = smallBeam();
