@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# partition-surface (src/app/partition_surface.cpp) on the default 20x4x4 box: its counts agree with
+# what euler-implicit itself reports after distributing the same box on 3 ranks (ghost
+# nodes per rank, METIS edge cut), every row keeps the ownership invariants, and bad input ends
+# with a non-zero status and one error line.
+# Usage: partition_surface.sh <euler-implicit> <meshes dir>; partition-surface is looked for next
+# to euler-implicit (both land in the build's bin/). MPIEXEC names mpiexec.
+set -euo pipefail
+exe=$(realpath "$1")
+tool=$(dirname "$exe")/partition-surface
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+failures=0
+checks=0
+check() {  # check DESCRIPTION COMMAND...
+  checks=$((checks + 1))
+  if "${@:2}"; then echo "ok   $1"; else echo "FAIL $1"; failures=$((failures + 1)); fi
+}
+if [ ! -x "$tool" ]; then echo "FAIL $tool is not built"; exit 1; fi
+
+# A row: parts unknowns | owned min mean max | ghosts min mean max | halo min mean max |
+# neighbours min mean max | edge-cut ghost/owned halo/owned off-node-halo seconds (19 fields
+# without the bars).
+rows() { tr -d '|' < "$1" | awk 'NF == 19 && $1 ~ /^[0-9]+$/'; }
+field() { rows "$1" | awk -v p="$2" -v f="$3" '$1 == p {print $f}'; }
+
+# 1. The same partition and ownership as euler-implicit on 3 ranks (where DMPlex's rule, the
+#    highest part owns a shared node, gives other ghost counts than "the lowest part owns" would).
+#    One unknown per node, so that ghost unknowns are the ghost nodes its "mesh:" line counts.
+"$tool" --parts=3 --dofs-per-node=1 > tool.txt
+status=0
+timeout 60 "${MPIEXEC:-mpiexec}" --oversubscribe -n 3 "$exe" --solver.steps=0 > run.txt 2>&1 ||
+  status=$?
+check "euler-implicit distributes the box on 3 ranks" test "$status" -eq 0
+expected=$(sed -n 's/.*ghost nodes per rank \([0-9]*\)\.\.\([0-9]*\), edge cut \([0-9]*\).*/\1 \2 \3/p' run.txt)
+got="$(field tool.txt 3 6) $(field tool.txt 3 8) $(field tool.txt 3 15)"
+check "3 parts: ghost min, max and edge cut ($got) as euler-implicit reports ($expected)" \
+  test "$got" = "$expected"
+
+# 2. Invariants, 3 unknowns per node: owned unknowns add up to all unknowns (checked exactly for
+#    2 parts: min + max), the highest part owns every node it touches (ghost min 0), every part has
+#    a halo and a neighbour (the box is connected), and 1575 = 525 nodes x 3.
+"$tool" --parts="2 4 8" > box.txt
+check "three rows" test "$(rows box.txt | wc -l)" -eq 3
+check "2 parts own all unknowns" test $(($(field box.txt 2 3) + $(field box.txt 2 5))) -eq 1575
+invariants_hold() {
+  rows box.txt | awk '{
+    ok = $3 <= $4 && $4 <= $5 && ($4 * $1 - $2) ^ 2 < $1 ^ 2 && $6 == 0 && $8 > 0 && $9 > 0 && $12 >= 1
+    if (!ok) bad = 1
+  } END { exit bad }'
+}
+check "every row: owned min <= mean <= max, mean x parts = unknowns, ghost min 0, halo and neighbours > 0" \
+  invariants_hold
+
+# 3. Bad input: non-zero status, one error line.
+bad() {  # bad DESCRIPTION ARGS...
+  local status=0
+  "$tool" "${@:2}" > out.txt 2> err.txt || status=$?
+  check "$1: fails with one error line" \
+    test "$status" -ne 0 -a "$(grep -c '^partition-surface: error: ' err.txt)" -eq 1
+}
+bad "one part" --parts=1
+bad "more parts than tetrahedra" --mesh.box-cells="1 1 2" --parts="2 13"
+bad "zero unknowns per node" --dofs-per-node=0
+bad "two box cell counts" --mesh.box-cells="2 1"
+bad "a missing mesh file" --mesh.file=missing.msh
+bad "an unknown option" --mesh.boxcells="2 2 2"
+bad "a stray argument" 4
+check "--help succeeds" bash -c "'$tool' --help > /dev/null"
+
+if ((failures)); then cat tool.txt run.txt box.txt err.txt; fi
+echo "$((checks - failures)) passed, $failures failed"
+exit $((failures > 0))
