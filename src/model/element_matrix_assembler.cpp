@@ -1,6 +1,8 @@
 #include "eis/model/element_matrix_assembler.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <string>
 
 #include "eis/core/error.hpp"
 
@@ -34,12 +36,12 @@ void releaseRowStructure(Mat A, RowStructure& s) {
 }
 
 // The index in s.columns of `column` in row `row`.
-std::int64_t entryOf(const RowStructure& s, PetscInt row, PetscInt column) {
+PetscInt entryOf(const RowStructure& s, PetscInt row, PetscInt column) {
   const PetscInt* first = s.columns + s.start[row];
   const PetscInt* last = s.columns + s.start[row + 1];
   const PetscInt* at = std::lower_bound(first, last, column);
   if (at == last || *at != column) throw Error("internal: a vertex pair is missing from the matrix");
-  return at - s.columns;
+  return PetscInt(at - s.columns);
 }
 
 }  // namespace
@@ -86,6 +88,9 @@ void ElementMatrixAssembler::buildLocalRows(const std::vector<PetscInt>& globalB
       for (auto w : cells_[cellsOf[c]]) row.push_back(globalBlock[w]);
     std::sort(row.begin(), row.end());
     row.erase(std::unique(row.begin(), row.end()), row.end());
+    if (row.size() > std::numeric_limits<std::uint16_t>::max())
+      throw Error("a mesh node shares cells with " + std::to_string(row.size()) +
+                  " nodes; at most 65535 are supported");
     rowColumns_.insert(rowColumns_.end(), row.begin(), row.end());
     rowStart_[v + 1] = std::int64_t(rowColumns_.size());
   }
@@ -187,14 +192,15 @@ void ElementMatrixAssembler::locateBlocks(const std::vector<PetscInt>& globalBlo
 
   const std::size_t vertices = globalBlock.size();
   places_.resize(rowColumns_.size());
-  std::int64_t ghostSize = 0;
+  PetscInt ghostSize = 0;
   for (std::size_t v = 0; v < vertices; ++v) {
-    const auto first = rowStart_[v], count = rowStart_[v + 1] - rowStart_[v];
+    const auto first = rowStart_[v];
+    const auto count = PetscInt(rowStart_[v + 1] - rowStart_[v]);
     if (!owned[v]) {
       // Laid out as MatSetValuesBlocked takes one block row: dofs rows of count * dofs values.
       ghostRows_.push_back({PetscInt(v), ghostSize, globalBlock[v]});
-      for (std::int64_t k = 0; k < count; ++k)
-        places_[first + k] = {ghostSize + dofs_ * k, PetscInt(dofs_ * count), InGhostRows};
+      for (PetscInt k = 0; k < count; ++k)
+        places_[first + k] = {ghostSize + dofs_ * k, dofs_ * count, InGhostRows};
       ghostSize += dofs_ * dofs_ * count;
       continue;
     }
@@ -230,8 +236,8 @@ void ElementMatrixAssembler::mapCellBlocks(const std::vector<PetscInt>& globalBl
       const auto rowBegin = rowColumns_.begin() + rowStart_[cells_[c][i]];
       const auto rowEnd = rowColumns_.begin() + rowStart_[cells_[c][i] + 1];
       for (int j = 0; j < 4; ++j)
-        cellBlocks_[16 * c + 4 * i + j] = PetscInt(
-            std::lower_bound(rowBegin, rowEnd, globalBlock[cells_[c][j]]) - rowColumns_.begin());
+        cellBlocks_[16 * c + 4 * i + j] = std::uint16_t(
+            std::lower_bound(rowBegin, rowEnd, globalBlock[cells_[c][j]]) - rowBegin);
     }
 }
 
@@ -253,15 +259,17 @@ void ElementMatrixAssembler::assemble(const ElementMatrices& elementMatrices) {
     elementMatrices(blocks.data(), range);
     for (std::size_t c = range.begin; c < range.end; ++c) {
       const double* block = blocks.data() + (c - range.begin) * n * n;
-      const PetscInt* pairs = cellBlocks_.data() + 16 * c;
-      for (int i = 0; i < 4; ++i)
+      const std::uint16_t* positions = cellBlocks_.data() + 16 * c;
+      for (int i = 0; i < 4; ++i) {
+        const BlockPlace* row = places_.data() + rowStart_[cells_[c][i]];
         for (int j = 0; j < 4; ++j) {
-          const BlockPlace& place = places_[pairs[4 * i + j]];
+          const BlockPlace& place = row[positions[4 * i + j]];
           PetscScalar* target = values[place.kind] + place.offset;
           const double* source = block + i * dofs_ * n + j * dofs_;
           for (int a = 0; a < dofs_; ++a)
             for (int b = 0; b < dofs_; ++b) target[a * place.rowLength + b] += source[a * n + b];
         }
+      }
     }
   });
 

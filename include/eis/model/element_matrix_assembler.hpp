@@ -8,11 +8,12 @@
 // blocks straight into those places, then hands the ghost rows to their owners in one
 // MatSetValuesBlocked per ghost vertex (PETSc's stash sends them at MatAssemblyEnd).
 //
-// Memory beside the matrix: one int per element-matrix block (16 per cell), 20 bytes per
-// vertex pair, and the ghost rows' values. No array of every element's values is ever held.
+// Memory beside the matrix: 2 bytes per element-matrix block (32 per cell), 16 bytes per vertex
+// pair, and the ghost rows' values. No array of every element's values is ever held.
 #include <petscmat.h>
 
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -39,7 +40,7 @@ private:
   // Where one vertex pair's block lives: entry (a, b) is at values[kind][offset + a * rowLength + b].
   enum Kind : int { InDiagonalPart = 0, InOffDiagonalPart = 1, InGhostRows = 2 };
   struct BlockPlace {
-    std::int64_t offset;
+    PetscInt offset;
     PetscInt rowLength;
     Kind kind;
   };
@@ -60,11 +61,13 @@ private:
   std::vector<std::int64_t> rowStart_;
   std::vector<PetscInt> rowColumns_;  // global block column of each pair
   std::vector<BlockPlace> places_;    // of each pair
-  std::vector<PetscInt> cellBlocks_;  // pair of block (i, j) of cell c: [16 c + 4 i + j]
+  // Block (i, j) of cell c is pair rowStart_[cell[i]] + cellBlocks_[16 c + 4 i + j]: the
+  // position of cell[j] in cell[i]'s row, small enough for 16 bits.
+  std::vector<std::uint16_t> cellBlocks_;
   // Ghost rows: the vertex, where its values start in ghostValues_, its global block row.
   struct GhostRow {
     PetscInt vertex;
-    std::int64_t start;
+    PetscInt start;
     PetscInt globalRow;
   };
   std::vector<GhostRow> ghostRows_;
