@@ -66,6 +66,26 @@ EulerImplicitOptions solverOptions(const Scene& scene) {
   return options;
 }
 
+// PETSc's name for the scene's preconditioner; auto is GAMG, or Jacobi without a matrix.
+PCType defaultPreconditioner(const Scene& scene) {
+  switch (scene.preconditioner) {
+    case Preconditioner::Gamg: return PCGAMG;
+    case Preconditioner::Hypre:
+    case Preconditioner::HypreElasticity: return PCHYPRE;
+    case Preconditioner::Jacobi: return PCJACOBI;
+    case Preconditioner::Automatic: break;
+  }
+  return scene.op == OperatorMode::MatrixFree ? PCJACOBI : PCGAMG;
+}
+
+PreconditionerOptions preconditionerOptions(const Scene& scene) {
+  PreconditionerOptions options;
+  options.hypreElasticity = scene.preconditioner == Preconditioner::HypreElasticity;
+  options.lag = scene.pcLag;
+  options.rebuildGrowth = scene.pcRebuildGrowth;
+  return options;
+}
+
 }  // namespace
 
 void Simulation::report(const char* format, ...) const {
@@ -139,12 +159,15 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log)
     restCoordinates_ = system_->createVector();
     system_->setRestState(restCoordinates_);
   }
-  const PCType pc = matrixFree ? PCJACOBI : PCGAMG;
+  const PCType pc = defaultPreconditioner(scene_);
   if (scene_.newton == NewtonMode::Full) {
     newton_ = std::make_unique<NewtonSolver>(comm_, solverOptions(scene_), scene_.newtonGuess, x_,
-                                             pc, restCoordinates_);
+                                             pc, restCoordinates_, preconditionerOptions(scene_));
   } else {
-    linear_ = std::make_unique<LinearSolver>(comm_, pc, restCoordinates_);
+    LinearSolverOptions linearOptions;
+    linearOptions.preconditioner = preconditionerOptions(scene_);
+    linearOptions.nonzeroInitialGuess = scene_.initialGuess == InitialGuess::Previous;
+    linear_ = std::make_unique<LinearSolver>(comm_, pc, restCoordinates_, linearOptions);
     solver_ = std::make_unique<EulerImplicitSolver>(solverOptions(scene_), x_);
   }
   if (!scene_.history.empty()) history_ = std::make_unique<HistoryWriter>(scene_.history, comm_);
@@ -181,6 +204,7 @@ void Simulation::run() {
     const double time = step * scene_.dt;
     summary_.steps = step;
     summary_.totalLinearIterations += step_report.linearIterations;
+    summary_.preconditionerSetups += step_report.preconditionerSetups;
 
     HistoryRow row;
     row.step = step;
@@ -189,6 +213,7 @@ void Simulation::run() {
     row.linearIterations = step_report.linearIterations;
     row.nonlinearIterations = step_report.nonlinearIterations;
     row.residual = step_report.residualNorm;
+    row.pcRebuilt = step_report.preconditionerSetups;
     if (history_) {
       row.kineticEnergy = system_->kineticEnergy(v_);
       row.elasticEnergy = system_->potentialEnergy(x_);
@@ -199,8 +224,9 @@ void Simulation::run() {
     std::string extra;
     if (newton_) extra += "  Newton iterations " + std::to_string(step_report.nonlinearIterations);
     if (step_report.residualNorm >= 0) extra += "  residual " + std::to_string(step_report.residualNorm);
-    report("step %d/%d  t = %.6g  linear iterations %d%s  %.4f s\n", step, scene_.steps, time,
-           step_report.linearIterations, extra.c_str(), wall);
+    report("step %d/%d  t = %.6g  linear iterations %d  PC set-ups %d%s  %.4f s\n", step,
+           scene_.steps, time, step_report.linearIterations, step_report.preconditionerSetups,
+           extra.c_str(), wall);
   }
   summary_.loopSeconds = MPI_Wtime() - loopStart;
   summary_.assemblySeconds = system_->assemblySeconds();
@@ -288,11 +314,13 @@ void Simulation::printSummary() const {
                        s.pcSetupSeconds - s.solveSeconds;
   report("summary: %d steps in %.3f s (%.4f s per step; set-up %.3f s); forces %.3f s, matrix "
          "assembly %.3f s, constraints %.3f s, preconditioner set-up %.3f s, %s %.3f s, other "
-         "%.3f s; %.1f linear iterations per step; peak memory per rank %.1f..%.1f MiB\n",
+         "%.3f s; %.1f linear iterations per step, %ld PC set-ups; peak memory per rank "
+         "%.1f..%.1f MiB\n",
          s.steps, s.loopSeconds, perStep, s.setupSeconds, s.forceSeconds, s.assemblySeconds,
          s.constraintSeconds, s.pcSetupSeconds,
          newton_ ? "Newton solve (set-ups included)" : "KSP solve", s.solveSeconds, other,
-         s.steps ? double(s.totalLinearIterations) / s.steps : 0.0, s.peakMemoryMin / 1048576.0,
+         s.steps ? double(s.totalLinearIterations) / s.steps : 0.0, s.preconditionerSetups,
+         s.peakMemoryMin / 1048576.0,
          s.peakMemoryMax / 1048576.0);
 }
 

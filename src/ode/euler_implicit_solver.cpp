@@ -12,6 +12,7 @@ EulerImplicitSolver::EulerImplicitSolver(const EulerImplicitOptions& options, Ve
   EIS_CHECK(VecDuplicate(like, &rhs_));
   EIS_CHECK(VecDuplicate(like, &solution_));
   EIS_CHECK(VecDuplicate(like, &vBefore_));
+  EIS_CHECK(VecZeroEntries(solution_));
 }
 
 EulerImplicitSolver::~EulerImplicitSolver() {
@@ -48,7 +49,9 @@ StepReport EulerImplicitSolver::step(MechanicalOperations& mop, LinearSolver& li
   const Mat A = options_.firstOrder
                     ? mop.systemMatrix(1.0, 0.0, -tr * h)
                     : mop.systemMatrix(1 + tr * h * rM, -tr * h, -tr * h * (tr * h + rK));
+  const long setupsBefore = linear.preconditionerSetups();
   report.linearIterations = linear.solve(A, rhs_, solution_);
+  report.preconditionerSetups = int(linear.preconditionerSetups() - setupsBefore);
   // Exact arithmetic gives zero on the fixed unknowns; an iterative solve leaves them at its
   // tolerance (GAMG's coarse grids mix fixed and free rows). P dv keeps fixed nodes still.
   mop.projectResponse(solution_);
@@ -59,8 +62,9 @@ StepReport EulerImplicitSolver::step(MechanicalOperations& mop, LinearSolver& li
   else EIS_CHECK(VecAXPY(x, h, v));
   if (options_.vdamping != 0) EIS_CHECK(VecScale(v, std::exp(-h * options_.vdamping)));
 
+  // rhs_ is free until the next step; solution_ is kept as the next solve's starting point.
   if (options_.computeResidual)
-    report.residualNorm = sofaResidualNorm(mop, x, v, vBefore_, h, force_, solution_);
+    report.residualNorm = sofaResidualNorm(mop, x, v, vBefore_, h, force_, rhs_);
   return report;
 }
 

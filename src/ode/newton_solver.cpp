@@ -36,8 +36,13 @@ PetscErrorCode jacobianCallback(SNES, Vec v, Mat, Mat, void* context) {
 }  // namespace
 
 NewtonSolver::NewtonSolver(MPI_Comm comm, const EulerImplicitOptions& options, NewtonGuess guess,
-                           Vec like, PCType defaultPc, Vec restCoordinates)
-    : options_(options), guess_(guess) {
+                           Vec like, PCType defaultPc, Vec restCoordinates,
+                           const PreconditionerOptions& preconditioner)
+    : options_(options),
+      guess_(guess),
+      defaultPc_(defaultPc),
+      hypreElasticity_(preconditioner.hypreElasticity && restCoordinates),
+      reuse_(preconditioner) {
   if (options.scheme == TimeScheme::SofaTrapezoidal)
     throw Error("the Newton solver does not take SOFA's trapezoidal variant (a linearized scheme)");
   trapezoidal_ = options.scheme == TimeScheme::Trapezoidal;
@@ -63,10 +68,16 @@ NewtonSolver::~NewtonSolver() {
     VecDestroy(v);
 }
 
+// The near-nullspace goes on after the options are read, for the preconditioner they chose.
 void NewtonSolver::configure(Mat jacobian) {
-  attachRigidBodyModes(jacobian, restCoordinates_);
   EIS_CHECK(SNESSetJacobian(snes_, jacobian, jacobian, jacobianCallback, this));
-  EIS_CHECK(SNESSetFromOptions(snes_));
+  KSP ksp;
+  EIS_CHECK(SNESGetKSP(snes_, &ksp));
+  {
+    const HypreDefaults hypre(ksp, defaultPc_.c_str(), hypreElasticity_);
+    EIS_CHECK(SNESSetFromOptions(snes_));
+  }
+  attachNearNullSpace(ksp, jacobian, restCoordinates_);
   configured_ = true;
 }
 
@@ -103,7 +114,27 @@ Mat NewtonSolver::jacobianAt(Vec v) {
   return mop_->systemMatrix(1 + w * rM, -w, -w * (c + rK));
 }
 
-void NewtonSolver::formJacobian(Vec v) { jacobianAt(v); }
+void NewtonSolver::formJacobian(Vec v) { choosePreconditionerSetUp(jacobianAt(v)); }
+
+// SNES sets its KSP's reuse flag right after this callback, from its preconditioner lag, so our
+// verdict travels through the lag: -2 sets the preconditioner up once more, -1 keeps it.
+void NewtonSolver::choosePreconditionerSetUp(Mat jacobian) {
+  recordLinearSolve();
+  const bool again = reuse_.setUpAgainFor(jacobian);
+  EIS_CHECK(SNESSetLagPreconditioner(snes_, again ? -2 : -1));
+  linearSolvePending_ = true;
+}
+
+// The iterations of the solve that followed the last Jacobian, for the reuse rule.
+void NewtonSolver::recordLinearSolve() {
+  if (!linearSolvePending_) return;
+  KSP ksp;
+  EIS_CHECK(SNESGetKSP(snes_, &ksp));
+  PetscInt iterations;
+  EIS_CHECK(KSPGetIterationNumber(ksp, &iterations));
+  reuse_.recordIterations(int(iterations));
+  linearSolvePending_ = false;
+}
 
 // Second order: F(v) = M (v - v_n) - w [f(x, v) - rM M v + rK K v] - (trapezoidal: w f_n);
 // first order: F(v) = M v - w f(x) - (trapezoidal: w f_n). w = h (Euler, second order), h/2
@@ -143,10 +174,12 @@ StepReport NewtonSolver::step(MechanicalOperations& mop, Vec x, Vec v, double h)
   initialGuess(v);
   if (!configured_) configure(jacobianAt(iterate_));
 
+  const long setupsBefore = reuse_.setups();
   const double start = MPI_Wtime();
   const PetscErrorCode status = SNESSolve(snes_, nullptr, iterate_);
   seconds_ += MPI_Wtime() - start;
   mop_ = nullptr;
+  recordLinearSolve();
   if (status) {
     // A callback's own message (an inverted element, say) says more than PETSc's code.
     if (!callbackFailure_.empty()) throw Error(callbackFailure_);
@@ -170,6 +203,7 @@ StepReport NewtonSolver::step(MechanicalOperations& mop, Vec x, Vec v, double h)
   StepReport report;
   report.linearIterations = int(linearIterations);
   report.nonlinearIterations = int(iterations);
+  report.preconditionerSetups = int(reuse_.setups() - setupsBefore);
   if (options_.computeResidual)
     report.residualNorm = sofaResidualNorm(mop, x, v, vStart_, h, force_, work_);
   return report;

@@ -280,6 +280,13 @@ launch bad missing_initial_state  "initial.state" "nosuch.csv" -- --initial.stat
 launch bad initial_state_header   "initial.state" "badheader.csv" -- \
   --initial.state="$T/badheader.csv" "${TINY[@]}"
 launch bad diffusion_second_order "first-order" -- --physics.type=diffusion "${TINY[@]}"
+launch bad pc_lag_zero            "solver.pc-lag" -- --solver.pc-lag=0 "${TINY[@]}"
+launch bad pc_lag_fraction        "solver.pc-lag" "2.5" -- --solver.pc-lag=2.5 "${TINY[@]}"
+launch bad pc_rebuild_growth_one  "solver.pc-rebuild-growth" -- --solver.pc-rebuild-growth=1 "${TINY[@]}"
+launch bad initial_guess_unknown  "solver.initial-guess" "last" -- --solver.initial-guess=last "${TINY[@]}"
+launch bad preconditioner_unknown "solver.preconditioner" "ilu" -- --solver.preconditioner=ilu "${TINY[@]}"
+launch bad preconditioner_matrix_free "solver.preconditioner = gamg" "matrix-free" -- \
+  --solver.preconditioner=gamg --solver.operator=matrix-free "${TINY[@]}"
 # A Newton iterate that turns a Neo-Hookean element inside out stops the run, naming it.
 launch bad inverted_element "of the mesh (J = -" -- "${TINY[@]}" \
   --material.model=neohookean --material.young-modulus=100 --load.gravity="0 -5000 0" \

@@ -135,6 +135,13 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.newtonGuess, eis::NewtonGuess::Extrapolated); }},
       {"solver.operator", "matrix-free",
        [](const Scene& s) { EXPECT_EQ(s.op, eis::OperatorMode::MatrixFree); }},
+      {"solver.preconditioner", "hypre-elasticity",
+       [](const Scene& s) { EXPECT_EQ(s.preconditioner, eis::Preconditioner::HypreElasticity); }},
+      {"solver.pc-lag", "4", [](const Scene& s) { EXPECT_EQ(s.pcLag, 4); }},
+      {"solver.pc-rebuild-growth", "2.5",
+       [](const Scene& s) { EXPECT_EQ(s.pcRebuildGrowth, 2.5); }},
+      {"solver.initial-guess", "zero",
+       [](const Scene& s) { EXPECT_EQ(s.initialGuess, eis::InitialGuess::Zero); }},
       {"initial.state", "start.csv",
        [](const Scene& s) { EXPECT_EQ(s.initialState, "start.csv"); }},
       {"output.final-state", "final.csv",
@@ -204,6 +211,10 @@ TEST(Scene, DefaultsMatchTheDesign) {
   EXPECT_FALSE(s.computeResidual);
   EXPECT_EQ(s.newton, eis::NewtonMode::Linearized);
   EXPECT_EQ(s.op, eis::OperatorMode::Assembled);
+  EXPECT_EQ(s.preconditioner, eis::Preconditioner::Automatic);
+  EXPECT_EQ(s.pcLag, 1);
+  EXPECT_EQ(s.pcRebuildGrowth, 1.5);
+  EXPECT_EQ(s.initialGuess, eis::InitialGuess::Previous);
   EXPECT_EQ(s.initialState, "");
   EXPECT_EQ(s.finalState, "");
   EXPECT_EQ(s.history, "");
@@ -331,6 +342,16 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"solver.operator", "magic"},
       {"material.model", "foo"},
       {"solver.newton", "foo"},
+      {"solver.preconditioner", "ilu"},
+      {"solver.pc-lag", "0"},
+      {"solver.pc-lag", "-3"},
+      {"solver.pc-lag", "2.5"},
+      {"solver.pc-lag", ""},
+      {"solver.pc-rebuild-growth", "1"},
+      {"solver.pc-rebuild-growth", "0.5"},
+      {"solver.pc-rebuild-growth", "inf"},
+      {"solver.pc-rebuild-growth", "x"},
+      {"solver.initial-guess", "last"},
   };
   for (const auto& [key, value] : bad) {
     SCOPED_TRACE(key + " = " + value);
@@ -344,6 +365,12 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
   EXPECT_EQ(errorOf({"--solver.dt=1e5x"}), "solver.dt = 1e5x: '1e5x' is not a finite number");
   EXPECT_EQ(errorOf({"--mesh.box-size=10 1"}), "mesh.box-size = 10 1: expected 3 numbers, got 2");
   EXPECT_EQ(errorOf({"--solver.steps=1e3"}), "solver.steps = 1e3: '1e3' is not an integer");
+  EXPECT_EQ(errorOf({"--solver.pc-lag=0"}), "solver.pc-lag = 0: must be >= 1");
+  EXPECT_EQ(errorOf({"--solver.pc-rebuild-growth=1"}), "solver.pc-rebuild-growth = 1: must be > 1");
+  EXPECT_EQ(errorOf({"--solver.initial-guess=last"}),
+            "solver.initial-guess = last: expected zero | previous");
+  EXPECT_EQ(errorOf({"--solver.preconditioner=ilu"}),
+            "solver.preconditioner = ilu: expected auto | gamg | hypre | hypre-elasticity | jacobi");
 }
 
 TEST(Scene, OptionsThatDoNotComposeAreRejected) {
@@ -359,6 +386,20 @@ TEST(Scene, OptionsThatDoNotComposeAreRejected) {
   EXPECT_EQ(errorOf({"--solver.trapezoidal=false", "--solver.scheme=sofa-trapezoidal"}),
             "solver.trapezoidal = false contradicts solver.scheme = sofa-trapezoidal");
   EXPECT_EQ(parse({"--solver.scheme=sofa-trapezoidal"}).scene.trapezoidal, true);
+  for (const std::string pc : {"gamg", "hypre", "hypre-elasticity"})
+    EXPECT_EQ(errorOf({"--solver.operator=matrix-free", "--solver.preconditioner=" + pc}),
+              "solver.preconditioner = " + pc +
+                  " needs an assembled matrix; solver.operator = matrix-free has none (take jacobi)");
+  EXPECT_EQ(
+      parse({"--solver.operator=matrix-free", "--solver.preconditioner=jacobi"}).scene.preconditioner,
+      eis::Preconditioner::Jacobi);
+  EXPECT_EQ(errorOf({"--physics.type=diffusion", "--solver.first-order=true",
+                     "--solver.preconditioner=hypre-elasticity"}),
+            "solver.preconditioner = hypre-elasticity applies to elasticity only, not to "
+            "physics.type = diffusion (take hypre)");
+  // The initial guess is the linearized step's; with Newton it is accepted and has no effect.
+  EXPECT_EQ(parse({"--solver.newton=full", "--solver.initial-guess=previous"}).scene.initialGuess,
+            eis::InitialGuess::Previous);
 }
 
 TEST(Scene, UnknownKeysAreErrors) {
@@ -471,7 +512,9 @@ TEST(Scene, HelpMentionsEveryKeyAndTheDocumentedFacts) {
         "step,time,wall_seconds,linear_iterations,\n      nonlinear_iterations,residual,"
         "kinetic_energy,elastic_energy",
         "PVTU", "rank", "von Mises", "default: 0.01", "default: 20 4 4", "default: 0 -9.81 0",
-        "default: lumped", "default: 0 0 0 0 LY LZ"})
+        "default: lumped", "default: 0 0 0 0 LY LZ", "elastic_energy,pc_rebuilt",
+        "KSPSetReusePreconditioner", "-snes_lag_preconditioner", "KSPSetInitialGuessNonzero",
+        "solver.newton = linearized only", "-pc_hypre_boomeramg_*", "Choosing the preconditioner"})
     EXPECT_NE(help.find(fact), std::string::npos) << fact;
 }
 

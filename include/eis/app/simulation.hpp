@@ -26,6 +26,7 @@ struct RunSummary {
   double forceSeconds = 0, assemblySeconds = 0, constraintSeconds = 0, pcSetupSeconds = 0,
          solveSeconds = 0;
   long totalLinearIterations = 0;
+  long preconditionerSetups = 0;
   double peakMemoryMin = 0, peakMemoryMax = 0;  // bytes, over ranks
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 // The history CSV of DESIGN.md: one row per step, the fixed columns
-// step,time,wall_seconds,linear_iterations,nonlinear_iterations then the named ones.
+// step,time,wall_seconds,linear_iterations,nonlinear_iterations then the named ones
+// (residual,kinetic_energy,elastic_energy,pc_rebuilt).
 #include <mpi.h>
 
 #include <cstdio>
@@ -14,6 +15,7 @@ struct HistoryRow {
   int linearIterations = 0, nonlinearIterations = 0;
   double residual = -1;  // written empty when not computed (negative)
   double kineticEnergy = 0, elasticEnergy = 0;
+  int pcRebuilt = 0;  // preconditioner set-ups in the step
 };
 
 class HistoryWriter {

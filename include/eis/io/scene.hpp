@@ -28,6 +28,12 @@ enum class MaterialModel { Linear, Corotational, StVenantKirchhoff, NeoHookean }
 // How the corotational model finds an element's rotation (SOFA TetrahedronFEMForceField method).
 enum class RotationMethod { Large, Polar };
 enum class OperatorMode { Assembled, MatrixFree };
+// The default preconditioner of the linear solves; -pc_type overrides it. Automatic: GAMG for an
+// assembled operator, Jacobi for a matrix-free one. Hypre: BoomerAMG with our 3D settings;
+// HypreElasticity: those plus nodal coarsening and the rigid rotations as interpolation vectors.
+enum class Preconditioner { Automatic, Gamg, Hypre, HypreElasticity, Jacobi };
+// Where each linearized step's KSP starts: from zero, or from the previous step's solution.
+enum class InitialGuess { Zero, Previous };
 
 struct Scene {
   // [mesh]
@@ -71,6 +77,12 @@ struct Scene {
   NewtonMode newton = NewtonMode::Linearized;
   NewtonGuess newtonGuess = NewtonGuess::Previous;
   OperatorMode op = OperatorMode::Assembled;
+  Preconditioner preconditioner = Preconditioner::Automatic;
+  // The preconditioner is set up again at most every pcLag matrix updates, and earlier when a
+  // solve needs more than pcRebuildGrowth times the iterations of the first after a set-up.
+  int pcLag = 1;
+  double pcRebuildGrowth = 1.5;
+  InitialGuess initialGuess = InitialGuess::Previous;
   // [initial]
   std::string initialState;
   // [output]

@@ -24,6 +24,7 @@ struct EulerImplicitOptions {
 struct StepReport {
   int linearIterations = 0;
   int nonlinearIterations = 1;  // Newton iterations; the linearized step is one
+  int preconditionerSetups = 0;  // times the preconditioner was set up in the step
   double residualNorm = -1;  // ||P(M (v_{n+1} - v_n) - h f(x_{n+1}, v_{n+1}))||_2, or -1
 };
 
@@ -40,7 +41,9 @@ public:
   EulerImplicitSolver(const EulerImplicitSolver&) = delete;
   EulerImplicitSolver& operator=(const EulerImplicitSolver&) = delete;
 
-  // Advances (x, v) by one step of size h in place.
+  // Advances (x, v) by one step of size h in place. The linear solve's solution (dv, or v_{n+1}
+  // in first-order mode) is kept from one step to the next: where the next solve starts when
+  // `linear` takes a nonzero initial guess.
   StepReport step(MechanicalOperations& mop, LinearSolver& linear, Vec x, Vec v, double h);
 
   const EulerImplicitOptions& options() const { return options_; }
@@ -56,7 +59,8 @@ public:
 
 private:
   EulerImplicitOptions options_;
-  Vec force_ = nullptr, rhs_ = nullptr, solution_ = nullptr, vBefore_ = nullptr;
+  Vec force_ = nullptr, rhs_ = nullptr, vBefore_ = nullptr;
+  Vec solution_ = nullptr;  // the last solve's solution; zero before the first
 };
 
 }  // namespace eis

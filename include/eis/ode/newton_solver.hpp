@@ -19,9 +19,12 @@ namespace eis {
 class NewtonSolver {
 public:
   // options.scheme must not be SofaTrapezoidal. Defaults for the inner KSP as LinearSolver's, relative
-  // tolerance 1e-10; -snes_* and -ksp_* options override them.
+  // tolerance 1e-10; -snes_* and -ksp_* options override them. Its preconditioner is set up
+  // again as PreconditionerReuse decides from `preconditioner`, one matrix update per Jacobian
+  // (-snes_lag_preconditioner has no effect).
   NewtonSolver(MPI_Comm comm, const EulerImplicitOptions& options, NewtonGuess guess, Vec like,
-               PCType defaultPc, Vec restCoordinates);
+               PCType defaultPc, Vec restCoordinates,
+               const PreconditionerOptions& preconditioner = {});
   ~NewtonSolver();
   NewtonSolver(const NewtonSolver&) = delete;
   NewtonSolver& operator=(const NewtonSolver&) = delete;
@@ -44,11 +47,17 @@ private:
   void startForce(Vec x, Vec v);
   void initialGuess(Vec v);
   Mat jacobianAt(Vec v);
+  void choosePreconditionerSetUp(Mat jacobian);
+  void recordLinearSolve();
 
   EulerImplicitOptions options_;
   NewtonGuess guess_;
   SNES snes_ = nullptr;
   Vec restCoordinates_ = nullptr;
+  std::string defaultPc_;
+  bool hypreElasticity_;
+  PreconditionerReuse reuse_;
+  bool linearSolvePending_ = false;  // a Jacobian was formed; its solve is not yet recorded
   Vec xStart_ = nullptr, vStart_ = nullptr, vBefore_ = nullptr, iterate_ = nullptr;
   Vec residual_ = nullptr, xTrial_ = nullptr, force_ = nullptr, work_ = nullptr;
   Vec forceStart_ = nullptr;  // f_n, for the trapezoidal rule

@@ -1,0 +1,347 @@
+// The linear solves' preconditioner and starting point, on 1, 2 and 3 ranks: the reuse rule
+// (solver.pc-lag, solver.pc-rebuild-growth) step by step on a matrix we change by hand; a kept
+// preconditioner that leaves the trajectory as it was, with the set-ups the lag predicts, in the
+// linearized step, in the history CSV and in Newton; the previous step's solution as the
+// starting point (solver.initial-guess); and BoomerAMG with our settings (solver.preconditioner).
+#include <gtest/gtest.h>
+#include <petscksp.h>
+// PetscObjectStateGet, declared here in PETSc 3.18.
+#include <petsc/private/petscimpl.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "eis/app/simulation.hpp"
+#include "eis/linalg/linear_solver.hpp"
+#include "eis/ode/newton_solver.hpp"
+#include "mpi_support.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using eis_test::disagreement;
+using eis_test::root;
+
+// A soft corotational cantilever: large rotations, its matrix re-assembled at every step.
+eis::Scene corotationalBeam() {
+  eis::Scene scene;
+  scene.boxSize = {4, 1, 1};
+  scene.boxCells = {8, 2, 2};
+  scene.fixedBoxes = {{{0, 0, 0}, {0, 1, 1}}};
+  scene.youngModulus = 2e3;
+  scene.material = eis::MaterialModel::Corotational;
+  scene.steps = 6;
+  return scene;
+}
+
+// What a whole run gives: the final state (on rank 0) and the summary's counts.
+struct Outcome {
+  eis::NodalTable state;
+  long setups = 0, linearIterations = 0;
+};
+
+Outcome runScene(const eis::Scene& scene) {
+  eis::Simulation simulation(scene, PETSC_COMM_WORLD, nullptr);
+  simulation.run();
+  return {simulation.gatherState(), simulation.summary().preconditionerSetups,
+          simulation.summary().totalLinearIterations};
+}
+
+// A matrix with one row per rank whose values change when asked, for the reuse rule alone.
+class ChangingMatrix {
+public:
+  ChangingMatrix() {
+    MatCreateAIJ(PETSC_COMM_WORLD, 1, 1, PETSC_DETERMINE, PETSC_DETERMINE, 1, nullptr, 0, nullptr,
+                 &matrix_);
+    PetscInt row;
+    MatGetOwnershipRange(matrix_, &row, nullptr);
+    MatSetValue(matrix_, row, row, 1.0, INSERT_VALUES);
+    MatAssemblyBegin(matrix_, MAT_FINAL_ASSEMBLY);
+    MatAssemblyEnd(matrix_, MAT_FINAL_ASSEMBLY);
+  }
+  ~ChangingMatrix() { MatDestroy(&matrix_); }
+  void change() { MatScale(matrix_, 2.0); }
+  Mat get() const { return matrix_; }
+
+private:
+  Mat matrix_ = nullptr;
+};
+
+eis::PreconditionerOptions reuseEvery(int lag, double rebuildGrowth) {
+  eis::PreconditionerOptions options;
+  options.lag = lag;
+  options.rebuildGrowth = rebuildGrowth;
+  return options;
+}
+
+TEST(PreconditionerReuse, SetsUpFirstThenAfterLagUpdatesAndNeverForAnUnchangedMatrix) {
+  ChangingMatrix matrix;
+  eis::PreconditionerReuse reuse(reuseEvery(3, 1.5));
+  EXPECT_TRUE(reuse.setUpAgainFor(matrix.get())) << "the first solve";
+  reuse.recordIterations(10);
+  EXPECT_FALSE(reuse.setUpAgainFor(matrix.get())) << "unchanged";
+  reuse.recordIterations(10);
+  for (int update = 1; update <= 2; ++update) {
+    matrix.change();
+    EXPECT_FALSE(reuse.setUpAgainFor(matrix.get())) << "update " << update << " of 3";
+    reuse.recordIterations(14);  // grown, but not past 1.5 x 10
+  }
+  matrix.change();
+  EXPECT_TRUE(reuse.setUpAgainFor(matrix.get())) << "the third update";
+  EXPECT_EQ(reuse.setups(), 2);
+
+  ChangingMatrix another;
+  EXPECT_TRUE(reuse.setUpAgainFor(another.get())) << "a new matrix";
+  EXPECT_EQ(reuse.setups(), 3);
+}
+
+TEST(PreconditionerReuse, IterationsGrownPastTheFactorSetUpAtTheNextUpdate) {
+  ChangingMatrix matrix;
+  eis::PreconditionerReuse reuse(reuseEvery(100, 1.5));
+  EXPECT_TRUE(reuse.setUpAgainFor(matrix.get()));
+  reuse.recordIterations(10);  // the first solve after the set-up: the reference
+  matrix.change();
+  EXPECT_FALSE(reuse.setUpAgainFor(matrix.get()));
+  reuse.recordIterations(15);  // exactly 1.5 x 10 is not past it
+  matrix.change();
+  EXPECT_FALSE(reuse.setUpAgainFor(matrix.get()));
+  reuse.recordIterations(16);
+  EXPECT_FALSE(reuse.setUpAgainFor(matrix.get())) << "grown, but the matrix is unchanged";
+  matrix.change();
+  EXPECT_TRUE(reuse.setUpAgainFor(matrix.get())) << "grown, then updated";
+  // The reference starts again with the new set-up.
+  reuse.recordIterations(20);
+  matrix.change();
+  EXPECT_FALSE(reuse.setUpAgainFor(matrix.get()));
+  reuse.recordIterations(25);
+  matrix.change();
+  EXPECT_FALSE(reuse.setUpAgainFor(matrix.get()));
+  EXPECT_EQ(reuse.setups(), 2);
+}
+
+// A run's own temporary folder: made on rank 0, its name sent to every rank, removed after.
+class HistoryFile : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::string path;
+    if (root()) {
+      std::string pattern = (fs::temp_directory_path() / "eis_reuse_XXXXXX").string();
+      if (::mkdtemp(pattern.data())) path = pattern;
+    }
+    int length = int(path.size());
+    MPI_Bcast(&length, 1, MPI_INT, 0, PETSC_COMM_WORLD);
+    path.resize(length);
+    MPI_Bcast(path.data(), length, MPI_CHAR, 0, PETSC_COMM_WORLD);
+    ASSERT_FALSE(path.empty()) << "cannot create a temporary folder";
+    dir_ = path;
+  }
+  void TearDown() override {
+    MPI_Barrier(PETSC_COMM_WORLD);
+    if (root() && !dir_.empty()) fs::remove_all(dir_);
+  }
+  // Rank 0: the last column of every row after the header, and the header.
+  static std::vector<std::string> lastColumn(const std::string& file, std::string& header) {
+    std::ifstream in(file);
+    std::getline(in, header);
+    std::vector<std::string> values;
+    for (std::string line; std::getline(in, line);)
+      values.push_back(line.substr(line.rfind(',') + 1));
+    return values;
+  }
+
+  fs::path dir_;
+};
+
+// Lag 3 over 6 steps, growth out of reach: set-ups in steps 1 and 4 only, and the same
+// trajectory as a preconditioner set up at every step, to the solves' tolerance (the default
+// relative residual 1e-8).
+TEST_F(HistoryFile, LagThreeSetsUpInStepsOneAndFourOnTheSameTrajectory) {
+  eis::Scene scene = corotationalBeam();
+  const Outcome everyStep = runScene(scene);
+  EXPECT_EQ(everyStep.setups, 6);
+  scene.pcLag = 3;
+  scene.pcRebuildGrowth = 1e9;
+  scene.history = (dir_ / "history.csv").string();
+  const Outcome lagged = runScene(scene);
+  EXPECT_EQ(lagged.setups, 2);
+  EXPECT_LT(disagreement(everyStep.state, lagged.state, scene), 1e-6);
+  if (root()) {
+    std::string header;
+    const std::vector<std::string> column = lastColumn(scene.history, header);
+    EXPECT_EQ(header.substr(header.rfind(',') + 1), "pc_rebuilt") << header;
+    EXPECT_EQ(column, (std::vector<std::string>{"1", "0", "0", "1", "0", "0"}));
+  }
+}
+
+// Each set-up of GAMG computes its coarse operators anew (PETSc 3.18 keeps the prolongators of a
+// matrix with an unchanged pattern, and redoes the Galerkin products), a reused one leaves them:
+// their object state tells, independently of our own count, whether PETSc set it up again.
+PetscObjectState coarseOperatorState(KSP ksp) {
+  PC pc;
+  KSPGetPC(ksp, &pc);
+  PetscInt levels = 0;
+  PCMGGetLevels(pc, &levels);
+  EXPECT_GE(levels, 2) << "GAMG built no hierarchy";
+  if (levels < 2) return 0;
+  KSP coarser;
+  PCMGGetSmoother(pc, levels - 2, &coarser);
+  Mat op;
+  KSPGetOperators(coarser, &op, nullptr);
+  PetscObjectState state;
+  PetscObjectStateGet(reinterpret_cast<PetscObject>(op), &state);
+  return state;
+}
+
+// The linearized step with lag 3: PETSc sets GAMG up in steps 1 and 4 and keeps it in between,
+// as each step's report says.
+TEST(PreconditionerReuseRuns, PetscKeepsTheHierarchyBetweenTheSetUpsReported) {
+  eis_test::BoxModel model(corotationalBeam());
+  Vec x = model.system->createVector(), v = model.system->createVector();
+  Vec rest = model.system->createVector();
+  model.system->setRestState(x);
+  model.system->setRestState(rest);
+  VecZeroEntries(v);
+  eis::LinearSolverOptions options;
+  options.preconditioner = reuseEvery(3, 1e9);
+  eis::LinearSolver linear(PETSC_COMM_WORLD, PCGAMG, rest, options);
+  eis::EulerImplicitSolver solver(eis::EulerImplicitOptions{}, x);
+  std::vector<int> setups;
+  std::vector<PetscObjectState> coarseStates;
+  for (int step = 1; step <= 6; ++step) {
+    setups.push_back(solver.step(*model.system, linear, x, v, 0.01).preconditionerSetups);
+    coarseStates.push_back(coarseOperatorState(linear.ksp()));
+  }
+  EXPECT_EQ(setups, (std::vector<int>{1, 0, 0, 1, 0, 0}));
+  for (int step : {1, 2, 4, 5}) EXPECT_EQ(coarseStates[step], coarseStates[step - 1]) << step + 1;
+  EXPECT_NE(coarseStates[3], coarseStates[2]);
+  for (Vec* w : {&x, &v, &rest}) VecDestroy(w);
+}
+
+// A linear model's matrix never changes: one set-up, whatever the lag.
+TEST(PreconditionerReuseRuns, ALinearModelIsSetUpOnce) {
+  eis::Scene scene = corotationalBeam();
+  scene.material = eis::MaterialModel::Linear;
+  EXPECT_EQ(runScene(scene).setups, 1);
+}
+
+// Newton: one matrix update per Jacobian. Lag 1 sets up at each Newton iteration; a lag
+// longer than the run sets up once; the converged answer is the same.
+class NewtonReuse : public eis_test::TightSolvesTest {};
+
+TEST_F(NewtonReuse, LagOneSetsUpEveryJacobianALongLagOnceForTheSameAnswer) {
+  eis::Scene scene = corotationalBeam();
+  scene.material = eis::MaterialModel::StVenantKirchhoff;
+  scene.steps = 3;
+  eis_test::BoxModel model(scene);
+  Vec rest = model.system->createVector();
+  model.system->setRestState(rest);
+  std::vector<Vec> finals;
+  for (int lag : {1, 1000}) {
+    Vec x = model.system->createVector(), v = model.system->createVector();
+    model.system->setRestState(x);
+    VecZeroEntries(v);
+    eis::NewtonSolver newton(PETSC_COMM_WORLD, eis::EulerImplicitOptions{},
+                             eis::NewtonGuess::Previous, x, PCGAMG, rest, reuseEvery(lag, 1e9));
+    KSP ksp;
+    SNESGetKSP(newton.snes(), &ksp);
+    int setups = 0;
+    std::set<PetscObjectState> coarseStates;
+    for (int step = 1; step <= scene.steps; ++step) {
+      const eis::StepReport report = newton.step(*model.system, x, v, 0.05);
+      EXPECT_GE(report.nonlinearIterations, 2) << "lag " << lag << ", step " << step;
+      if (lag == 1)
+        EXPECT_EQ(report.preconditionerSetups, report.nonlinearIterations) << "step " << step;
+      setups += report.preconditionerSetups;
+      coarseStates.insert(coarseOperatorState(ksp));
+    }
+    // PETSc follows: new coarse operators in every step with lag 1, the first ones throughout
+    // with the long lag.
+    EXPECT_EQ(coarseStates.size(), lag == 1 ? std::size_t(scene.steps) : 1u) << "lag " << lag;
+    if (lag == 1000) EXPECT_EQ(setups, 1);
+    VecAXPY(x, -1.0, rest);  // the displacement
+    finals.push_back(x);
+    VecDestroy(&v);
+  }
+  EXPECT_LT(eis_test::relativeGap(finals[0], finals[1]), 1e-9);
+  for (Vec& x : finals) VecDestroy(&x);
+  VecDestroy(&rest);
+}
+
+// The previous step's solution as the starting point: the same trajectory to the solves'
+// tolerance, and fewer iterations in all than starting from zero, for the second-order step
+// (which solves for dv) and the first-order one (which solves for v_{n+1}).
+TEST(InitialGuess, PreviousSolutionGivesTheSameStatesInFewerIterations) {
+  for (bool firstOrder : {false, true}) {
+    SCOPED_TRACE(firstOrder ? "first order" : "second order");
+    eis::Scene scene = corotationalBeam();
+    scene.material = eis::MaterialModel::Linear;
+    scene.youngModulus = 1e4;
+    scene.firstOrder = firstOrder;
+    scene.steps = 20;
+    scene.initialGuess = eis::InitialGuess::Zero;
+    const Outcome zero = runScene(scene);
+    scene.initialGuess = eis::InitialGuess::Previous;
+    const Outcome previous = runScene(scene);
+    if (root())
+      std::printf("linear iterations over %d steps (%s): from zero %ld, from the previous %ld\n",
+                  scene.steps, firstOrder ? "first order" : "second order", zero.linearIterations,
+                  previous.linearIterations);
+    EXPECT_LT(disagreement(zero.state, previous.state, scene), 1e-6);
+    EXPECT_LT(previous.linearIterations, zero.linearIterations);
+  }
+}
+
+// BoomerAMG with our settings solves the same system as GAMG.
+class Hypre : public eis_test::TightSolvesTest {};
+
+TEST_F(Hypre, OurBoomerAmgSettingsReachTheStateGamgReaches) {
+  eis::Scene scene = corotationalBeam();
+  scene.steps = 3;
+  const Outcome gamg = runScene(scene);
+  for (auto pc : {eis::Preconditioner::Hypre, eis::Preconditioner::HypreElasticity}) {
+    scene.preconditioner = pc;
+    EXPECT_LT(disagreement(gamg.state, runScene(scene).state, scene), 1e-9)
+        << (pc == eis::Preconditioner::Hypre ? "hypre" : "hypre-elasticity");
+  }
+}
+
+std::string optionValue(const char* name) {
+  char value[64] = "";
+  PetscBool set = PETSC_FALSE;
+  PetscOptionsGetString(nullptr, nullptr, name, value, sizeof value, &set);
+  return set ? value : "(none)";
+}
+
+// Our hypre settings fill in only what the user left out, and leave the database as it was.
+TEST(HypreSettings, DefaultsGiveWayToTheUsersOptionsAndGoAway) {
+  eis_test::ScopedOptions user{{"-pc_hypre_boomeramg_strong_threshold", "0.7"}};
+  KSP ksp;
+  KSPCreate(PETSC_COMM_WORLD, &ksp);
+  {
+    const eis::HypreDefaults defaults(ksp, PCHYPRE, true);
+    EXPECT_EQ(optionValue("-pc_hypre_boomeramg_strong_threshold"), "0.7");
+    EXPECT_EQ(optionValue("-pc_hypre_boomeramg_nodal_coarsen"), "4");
+    EXPECT_EQ(optionValue("-pc_hypre_boomeramg_vec_interp_variant"), "1");
+    EXPECT_EQ(optionValue("-pc_hypre_boomeramg_coarsen_type"), "HMIS");
+  }
+  EXPECT_EQ(optionValue("-pc_hypre_boomeramg_strong_threshold"), "0.7");
+  EXPECT_EQ(optionValue("-pc_hypre_boomeramg_nodal_coarsen"), "(none)");
+  {
+    const eis::HypreDefaults scalar(ksp, PCHYPRE, false);
+    EXPECT_EQ(optionValue("-pc_hypre_boomeramg_coarsen_type"), "HMIS");
+    EXPECT_EQ(optionValue("-pc_hypre_boomeramg_nodal_coarsen"), "(none)") << "elasticity only";
+  }
+  {
+    eis_test::ScopedOptions other{{"-pc_type", "gamg"}};
+    const eis::HypreDefaults overridden(ksp, PCHYPRE, true);
+    EXPECT_EQ(optionValue("-pc_hypre_boomeramg_coarsen_type"), "(none)") << "-pc_type gamg wins";
+  }
+  EXPECT_EQ(optionValue("-pc_hypre_boomeramg_coarsen_type"), "(none)");
+  KSPDestroy(&ksp);
+}
+
+}  // namespace
