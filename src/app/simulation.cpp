@@ -86,6 +86,18 @@ PreconditionerOptions preconditionerOptions(const Scene& scene) {
   return options;
 }
 
+// auto: the projection needs a matrix that stays the same from step to step (PETSc forgets the
+// stored solutions when it changes); otherwise the previous solution is the better start.
+LinearSolverOptions::Start linearSolveStart(InitialGuess guess, bool constantMatrix) {
+  if (guess == InitialGuess::Automatic)
+    guess = constantMatrix ? InitialGuess::Projected : InitialGuess::Previous;
+  switch (guess) {
+    case InitialGuess::Previous: return LinearSolverOptions::Start::GivenVector;
+    case InitialGuess::Projected: return LinearSolverOptions::Start::Projection;
+    default: return LinearSolverOptions::Start::Zero;
+  }
+}
+
 }  // namespace
 
 void Simulation::report(const char* format, ...) const {
@@ -166,7 +178,7 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log)
   } else {
     LinearSolverOptions linearOptions;
     linearOptions.preconditioner = preconditionerOptions(scene_);
-    linearOptions.nonzeroInitialGuess = scene_.initialGuess == InitialGuess::Previous;
+    linearOptions.start = linearSolveStart(scene_.initialGuess, system_->constantMatrix());
     linear_ = std::make_unique<LinearSolver>(comm_, pc, restCoordinates_, linearOptions);
     solver_ = std::make_unique<EulerImplicitSolver>(solverOptions(scene_), x_);
   }

@@ -154,7 +154,15 @@ LinearSolver::LinearSolver(MPI_Comm comm, PCType defaultPc, Vec restCoordinates,
       reuse_(options.preconditioner) {
   EIS_CHECK(KSPCreate(comm, &ksp_));
   setDefaultSolver(ksp_, defaultPc, 1e-8);
-  if (options.nonzeroInitialGuess) EIS_CHECK(KSPSetInitialGuessNonzero(ksp_, PETSC_TRUE));
+  if (options.start == LinearSolverOptions::Start::GivenVector)
+    EIS_CHECK(KSPSetInitialGuessNonzero(ksp_, PETSC_TRUE));
+  if (options.start == LinearSolverOptions::Start::Projection) {
+    // The last 10 (b, x) pairs: 20 vectors; -ksp_guess_* options override the choice.
+    KSPGuess guess;
+    EIS_CHECK(KSPGetGuess(ksp_, &guess));
+    EIS_CHECK(KSPGuessSetType(guess, KSPGUESSFISCHER));
+    EIS_CHECK(KSPGuessFischerSetModel(guess, 3, 10));
+  }
   if (restCoordinates) {
     EIS_CHECK(PetscObjectReference(reinterpret_cast<PetscObject>(restCoordinates)));
     restCoordinates_ = restCoordinates;

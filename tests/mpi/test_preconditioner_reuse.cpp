@@ -2,7 +2,8 @@
 // (solver.pc-lag, solver.pc-rebuild-growth) step by step on a matrix we change by hand; a kept
 // preconditioner that leaves the trajectory as it was, with the set-ups the lag predicts, in the
 // linearized step, in the history CSV and in Newton; the previous step's solution as the
-// starting point (solver.initial-guess); and BoomerAMG with our settings (solver.preconditioner).
+// starting point (solver.initial-guess: the previous solution, or the projection on the last
+// ones); and BoomerAMG with our settings (solver.preconditioner).
 #include <gtest/gtest.h>
 #include <petscksp.h>
 // PetscObjectStateGet, declared here in PETSc 3.18.
@@ -293,6 +294,24 @@ TEST(InitialGuess, PreviousSolutionGivesTheSameStatesInFewerIterations) {
     EXPECT_LT(disagreement(zero.state, previous.state, scene), 1e-6);
     EXPECT_LT(previous.linearIterations, zero.linearIterations);
   }
+}
+
+// The projection on the last solutions (the matrix of a linear model stays the same): the same
+// trajectory, and once some solutions are stored far fewer iterations than from zero.
+TEST(InitialGuess, ProjectionOnLastSolutionsSavesIterationsOnALinearModel) {
+  eis::Scene scene = corotationalBeam();
+  scene.material = eis::MaterialModel::Linear;
+  scene.youngModulus = 1e4;
+  scene.steps = 30;
+  scene.initialGuess = eis::InitialGuess::Zero;
+  const Outcome zero = runScene(scene);
+  scene.initialGuess = eis::InitialGuess::Projected;
+  const Outcome projected = runScene(scene);
+  if (root())
+    std::printf("linear iterations over %d steps: from zero %ld, projected %ld\n", scene.steps,
+                zero.linearIterations, projected.linearIterations);
+  EXPECT_LT(disagreement(zero.state, projected.state, scene), 1e-6);
+  EXPECT_LT(projected.linearIterations, 0.8 * zero.linearIterations);
 }
 
 // BoomerAMG with our settings solves the same system as GAMG.

@@ -142,6 +142,8 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.pcRebuildGrowth, 2.5); }},
       {"solver.initial-guess", "zero",
        [](const Scene& s) { EXPECT_EQ(s.initialGuess, eis::InitialGuess::Zero); }},
+      {"solver.initial-guess", "projected",
+       [](const Scene& s) { EXPECT_EQ(s.initialGuess, eis::InitialGuess::Projected); }},
       {"initial.state", "start.csv",
        [](const Scene& s) { EXPECT_EQ(s.initialState, "start.csv"); }},
       {"output.final-state", "final.csv",
@@ -214,7 +216,7 @@ TEST(Scene, DefaultsMatchTheDesign) {
   EXPECT_EQ(s.preconditioner, eis::Preconditioner::Automatic);
   EXPECT_EQ(s.pcLag, 1);
   EXPECT_EQ(s.pcRebuildGrowth, 1.5);
-  EXPECT_EQ(s.initialGuess, eis::InitialGuess::Previous);
+  EXPECT_EQ(s.initialGuess, eis::InitialGuess::Automatic);
   EXPECT_EQ(s.initialState, "");
   EXPECT_EQ(s.finalState, "");
   EXPECT_EQ(s.history, "");
@@ -368,7 +370,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
   EXPECT_EQ(errorOf({"--solver.pc-lag=0"}), "solver.pc-lag = 0: must be >= 1");
   EXPECT_EQ(errorOf({"--solver.pc-rebuild-growth=1"}), "solver.pc-rebuild-growth = 1: must be > 1");
   EXPECT_EQ(errorOf({"--solver.initial-guess=last"}),
-            "solver.initial-guess = last: expected zero | previous");
+            "solver.initial-guess = last: expected auto | zero | previous | projected");
   EXPECT_EQ(errorOf({"--solver.preconditioner=ilu"}),
             "solver.preconditioner = ilu: expected auto | gamg | hypre | hypre-elasticity | jacobi");
 }

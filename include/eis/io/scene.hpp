@@ -33,7 +33,7 @@ enum class OperatorMode { Assembled, MatrixFree };
 // HypreElasticity: those plus nodal coarsening and the rigid rotations as interpolation vectors.
 enum class Preconditioner { Automatic, Gamg, Hypre, HypreElasticity, Jacobi };
 // Where each linearized step's KSP starts: from zero, or from the previous step's solution.
-enum class InitialGuess { Zero, Previous };
+enum class InitialGuess { Automatic, Zero, Previous, Projected };
 
 struct Scene {
   // [mesh]
@@ -82,7 +82,7 @@ struct Scene {
   // solve needs more than pcRebuildGrowth times the iterations of the first after a set-up.
   int pcLag = 1;
   double pcRebuildGrowth = 1.5;
-  InitialGuess initialGuess = InitialGuess::Previous;
+  InitialGuess initialGuess = InitialGuess::Automatic;
   // [initial]
   std::string initialState;
   // [output]

@@ -80,8 +80,12 @@ private:
 
 struct LinearSolverOptions {
   PreconditionerOptions preconditioner;
-  // Start each solve from the x handed to solve() (KSPSetInitialGuessNonzero) instead of zero.
-  bool nonzeroInitialGuess = false;
+  // Where each solve starts: from zero; from the x handed to solve() (KSPSetInitialGuessNonzero);
+  // or from the right-hand side's projection on the span of the last solves' right-hand sides,
+  // mapped to their solutions (PETSc's KSPGuess, Fischer's method 3), which PETSc forgets
+  // whenever the matrix changes.
+  enum class Start { Zero, GivenVector, Projection };
+  Start start = Start::Zero;
 };
 
 class LinearSolver {

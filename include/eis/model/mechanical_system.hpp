@@ -35,6 +35,8 @@ public:
   void projectResponse(Vec v) override { constraint_.project(v); }
 
   const DistributedMesh& mesh() const { return mesh_; }
+  // Whether the system matrix depends on the factors alone (every field linear), not the state.
+  bool constantMatrix() const { return linear_; }
   const FixedConstraint& constraint() const { return constraint_; }
   // Number of mesh nodes each load.force-box selects (global), in the scene's order.
   const std::vector<std::int64_t>& nodesPerForceBox() const { return nodesPerForceBox_; }
