@@ -29,15 +29,16 @@
 #
 # How to run (from anywhere; builds the project first with jobs/build.sh):
 #   bash jobs/benchmark.sh                      # defaults: 1e4 1e5 1e6 unknowns, 1 and 2 ranks,
-#                                               # 5 steps, 3 repeats (~35 min on 2 cores,
-#                                               # 8.3 GB peak memory for 1e6 unknowns on 1 rank)
+#                                               # 20 steps, 3 repeats (~65 min on 2 cores,
+#                                               # 46 min with --repeats 2; 2.1 GB peak memory
+#                                               # for 1e6 unknowns on 1 rank)
 #   bash jobs/benchmark.sh --sizes "1e4 1e5" --steps 10 --repeats 5 -- --material.model=corotational
 #   SIZES="1e4" RANKS="1 2 4" bash jobs/benchmark.sh -- -pc_type jacobi
 # Options (environment variable in brackets):
 #   --sizes "T1 T2 ..."   target unknowns [SIZES, default "1e4 1e5 1e6"]
 #   --cells "a b c,d e f" explicit box-cells per case, overrides --sizes [CELLS]
 #   --ranks "1 2"         MPI rank counts [RANKS, default "1 2"]; the speed-up table needs 1 and 2
-#   --steps N             steps per run [STEPS, default 5]
+#   --steps N             steps per run [STEPS, default 20]
 #   --repeats N           runs per case, medians reported [REPEATS, default 3]
 #   --rtol X              -ksp_rtol of the peer comparison, both programs [RTOL, default 1e-8]
 #   --peer auto|no        run the FEniCSx peer when present [PEER, default auto]
@@ -53,7 +54,7 @@ root=$PWD
 SIZES=${SIZES:-"1e4 1e5 1e6"}
 CELLS=${CELLS:-}
 RANKS=${RANKS:-"1 2"}
-STEPS=${STEPS:-5}
+STEPS=${STEPS:-20}
 REPEATS=${REPEATS:-3}
 RTOL=${RTOL:-1e-8}
 PEER=${PEER:-auto}
