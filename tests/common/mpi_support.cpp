@@ -1,5 +1,7 @@
 #include "mpi_support.hpp"
 
+#include <stdlib.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -162,6 +164,25 @@ void BoxModel::forceDifference(Vec x, Vec velocity, Vec moved, Vec dx, double ep
   VecAXPY(fd, -1.0, work);
   VecScale(fd, 1.0 / (2 * eps));
   system->computeForce(x, velocity, work);
+}
+
+void TemporaryFolderTest::SetUp() {
+  std::string path;
+  if (root()) {
+    std::string pattern = (std::filesystem::temp_directory_path() / "eis_test_XXXXXX").string();
+    if (::mkdtemp(pattern.data())) path = pattern;
+  }
+  int length = int(path.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, PETSC_COMM_WORLD);
+  path.resize(length);
+  MPI_Bcast(path.data(), length, MPI_CHAR, 0, PETSC_COMM_WORLD);
+  ASSERT_FALSE(path.empty()) << "cannot create a temporary folder";
+  dir_ = path;
+}
+
+void TemporaryFolderTest::TearDown() {
+  MPI_Barrier(PETSC_COMM_WORLD);  // every rank is done with the files
+  if (root() && !dir_.empty()) std::filesystem::remove_all(dir_);
 }
 
 }  // namespace eis_test

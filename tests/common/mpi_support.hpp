@@ -9,9 +9,11 @@
 
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -75,6 +77,16 @@ public:
 class TightSolvesTest : public ::testing::Test {
 protected:
   TightSolveOptions tight_;
+};
+
+// A folder of its own for each test: made on rank 0, its name sent to every rank, removed after
+// every rank is done with it. Suites derive from it as from TightSolvesTest.
+class TemporaryFolderTest : public ::testing::Test {
+protected:
+  void SetUp() override;
+  void TearDown() override;
+  std::string file(const std::string& name) const { return (dir_ / name).string(); }
+  std::filesystem::path dir_;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -268,31 +268,9 @@ int writeBarInitialState(const std::string& path, const BoxGeometry& box) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A folder of its own for each test: made on rank 0, its name sent to every rank, removed after.
+// A folder of its own for each test.
 
-class OutputFiles : public ::testing::Test {
-protected:
-  void SetUp() override {
-    std::string path;
-    if (root()) {
-      std::string pattern = (fs::temp_directory_path() / "eis_outputs_XXXXXX").string();
-      if (::mkdtemp(pattern.data())) path = pattern;
-    }
-    int length = int(path.size());
-    MPI_Bcast(&length, 1, MPI_INT, 0, PETSC_COMM_WORLD);
-    path.resize(length);
-    MPI_Bcast(path.data(), length, MPI_CHAR, 0, PETSC_COMM_WORLD);
-    ASSERT_FALSE(path.empty()) << "cannot create a temporary folder";
-    dir_ = path;
-  }
-  void TearDown() override {
-    MPI_Barrier(PETSC_COMM_WORLD);  // every rank is done with the files
-    if (root() && !dir_.empty()) fs::remove_all(dir_);
-  }
-  std::string file(const std::string& name) const { return (dir_ / name).string(); }
-
-  fs::path dir_;
-};
+class OutputFiles : public eis_test::TemporaryFolderTest {};
 
 // Tight linear solves, so that two ways to the same state agree to rounding.
 class TightOutputFiles : public OutputFiles {

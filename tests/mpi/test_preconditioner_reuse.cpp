@@ -8,9 +8,7 @@
 #include <petscksp.h>
 // PetscObjectStateGet, declared here in PETSc 3.18.
 #include <petsc/private/petscimpl.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
@@ -23,7 +21,6 @@
 
 namespace {
 
-namespace fs = std::filesystem;
 using eis_test::disagreement;
 using eis_test::root;
 
@@ -124,26 +121,9 @@ TEST(PreconditionerReuse, IterationsGrownPastTheFactorSetUpAtTheNextUpdate) {
   EXPECT_EQ(reuse.setups(), 2);
 }
 
-// A run's own temporary folder: made on rank 0, its name sent to every rank, removed after.
-class HistoryFile : public ::testing::Test {
+// A run's own temporary folder for its history file.
+class HistoryFile : public eis_test::TemporaryFolderTest {
 protected:
-  void SetUp() override {
-    std::string path;
-    if (root()) {
-      std::string pattern = (fs::temp_directory_path() / "eis_reuse_XXXXXX").string();
-      if (::mkdtemp(pattern.data())) path = pattern;
-    }
-    int length = int(path.size());
-    MPI_Bcast(&length, 1, MPI_INT, 0, PETSC_COMM_WORLD);
-    path.resize(length);
-    MPI_Bcast(path.data(), length, MPI_CHAR, 0, PETSC_COMM_WORLD);
-    ASSERT_FALSE(path.empty()) << "cannot create a temporary folder";
-    dir_ = path;
-  }
-  void TearDown() override {
-    MPI_Barrier(PETSC_COMM_WORLD);
-    if (root() && !dir_.empty()) fs::remove_all(dir_);
-  }
   // Rank 0: the last column of every row after the header, and the header.
   static std::vector<std::string> lastColumn(const std::string& file, std::string& header) {
     std::ifstream in(file);
@@ -153,8 +133,6 @@ protected:
       values.push_back(line.substr(line.rfind(',') + 1));
     return values;
   }
-
-  fs::path dir_;
 };
 
 // Lag 3 over 6 steps, growth out of reach: set-ups in steps 1 and 4 only, and the same
