@@ -464,8 +464,8 @@ const Key kKeys[] = {
      [](const Scene& sc) { return Values{text(sc.pcRebuildGrowth)}; }},
     {"solver.initial-guess", "auto|zero|previous|projected",
      "where the linearized step's linear solve starts. The solve stops at a residual relative\n"
-     "to the right-hand side, so a close start saves iterations. zero. previous: the previous\n"
-     "step's solution of the same system (dv; v_{n+1} with solver.first-order), via\n"
+     "to the right-hand side, so a close start saves iterations. zero: from zero. previous: the\n"
+     "previous step's solution of the same system (dv; v_{n+1} with solver.first-order), via\n"
      "KSPSetInitialGuessNonzero: 7 to 13% fewer iterations on the README's runs. projected:\n"
      "the new right-hand side's projection on the last 10 ones, mapped to their solutions\n"
      "(PETSc's KSPGuess, Fischer's method 3): exact for a right-hand side in their span while\n"
