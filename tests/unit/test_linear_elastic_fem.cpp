@@ -1,32 +1,23 @@
-// Element level: the linear tetrahedron's stiffness (symmetry, rigid-body nullspace, exact
-// derivative of the force, SOFA's own strain-displacement construction), mass totals and a patch
-// test on a box.
+// The linear tetrahedron (SOFA's TetrahedronFEMForceField, method "small"): its stiffness is
+// symmetric, has the rigid-body motions in its nullspace, is the exact derivative of the force and
+// the matrix-free product, and is SOFA's own strain-displacement construction; a patch test on a
+// box.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "eis/mesh/box_mesh.hpp"
-#include "eis/model/diffusion_fem.hpp"
 #include "eis/model/linear_elastic_fem.hpp"
-#include "eis/model/mass.hpp"
+#include "one_tetrahedron.hpp"
 
 namespace {
 
-using Cells = std::vector<std::array<PetscInt, 4>>;
-
-struct OneTet {
-  // A deliberately irregular, negatively oriented tetrahedron (SOFA accepts those as listed).
-  std::vector<eis::Vec3> points{{0.1, 0.0, 0.2}, {1.3, 0.2, -0.1}, {0.2, 0.9, 0.3}, {0.4, 0.3, -1.1}};
-  Cells cells{{0, 1, 2, 3}};
-  std::vector<eis::TetraShape> shapes{eis::TetraShape(points[0], points[1], points[2], points[3])};
-  std::vector<double> rest() const {
-    std::vector<double> r;
-    for (const auto& p : points) r.insert(r.end(), p.begin(), p.end());
-    return r;
-  }
-};
+using eis_test::Cells;
+using eis_test::OneTet;
 
 constexpr double E = 1234.0, nu = 0.31;
 
@@ -152,44 +143,6 @@ TEST(LinearElasticElement, MatchesSofaStrainDisplacementConstruction) {
     }
 }
 
-TEST(Mass, LumpedAndConsistentSumToDensityTimesVolume) {
-  const auto box = eis::makeBoxMesh({2, 1, 3}, {2, 2, 2});
-  Cells cells;
-  std::vector<eis::TetraShape> shapes;
-  for (const auto& t : box.tets) {
-    cells.push_back({PetscInt(t[0]), PetscInt(t[1]), PetscInt(t[2]), PetscInt(t[3])});
-    shapes.emplace_back(box.nodes[t[0]], box.nodes[t[1]], box.nodes[t[2]], box.nodes[t[3]]);
-  }
-  const double density = 7.5, volume = 6.0;
-  for (auto type : {eis::MassType::Lumped, eis::MassType::Consistent}) {
-    const eis::Mass mass(cells, shapes, 3, density, type);
-    EXPECT_NEAR(mass.localTotal(), density * volume, 1e-12);
-    // M applied to a unit translation gives each node its lumped mass; they sum to rho V.
-    std::vector<double> ones(3 * box.nodes.size(), 1.0), out(ones.size(), 0.0);
-    mass.addMDx(ones.data(), out.data(), 1.0);
-    double sum = 0;
-    for (std::size_t i = 0; i < out.size(); i += 3) sum += out[i];
-    EXPECT_NEAR(sum, density * volume, 1e-12);
-    // Gravity is f = M g with the same row sums.
-    const double g[3] = {0, -9.81, 0};
-    std::vector<double> f(ones.size(), 0.0);
-    mass.addGravity(f.data(), g);
-    for (std::size_t i = 0; i < out.size(); ++i) EXPECT_NEAR(f[i], out[i] * g[i % 3], 1e-12);
-    // The element matrices give the same product as addMDx.
-    std::vector<double> blocks(cells.size() * 144, 0.0), assembled(ones.size(), 0.0);
-    std::vector<double> dx(ones.size());
-    for (std::size_t i = 0; i < dx.size(); ++i) dx[i] = std::cos(0.7 * double(i));
-    mass.addMToElementMatrices(blocks.data(), 2.0, {0, cells.size()});
-    for (std::size_t c = 0; c < cells.size(); ++c)
-      for (int i = 0; i < 12; ++i)
-        for (int j = 0; j < 12; ++j)
-          assembled[3 * cells[c][i / 3] + i % 3] += blocks[c * 144 + i * 12 + j] * dx[3 * cells[c][j / 3] + j % 3];
-    std::vector<double> product(ones.size(), 0.0);
-    mass.addMDx(dx.data(), product.data(), 2.0);
-    for (std::size_t i = 0; i < dx.size(); ++i) EXPECT_NEAR(assembled[i], product[i], 1e-12);
-  }
-}
-
 // Patch test: any linear displacement field u = G p gives the same stress in every element and
 // no force on interior nodes.
 TEST(LinearElasticElement, PatchTestOnABox) {
@@ -219,34 +172,6 @@ TEST(LinearElasticElement, PatchTestOnABox) {
   const auto stress = fem.vonMisesStress(x.data());
   for (double s : stress) EXPECT_NEAR(s, stress[0], 1e-9 * stress[0]);
   EXPECT_GT(stress[0], 0);
-}
-
-TEST(DiffusionElement, MatrixIsTheDerivativeOfTheFluxAndAnnihilatesConstants) {
-  const OneTet t;
-  const double k = 2.5;
-  eis::DiffusionFEM fem(t.cells, t.shapes, k);
-  std::vector<double> dfdu(16, 0.0);
-  fem.addKToElementMatrices(dfdu.data(), 1.0, {0, 1});
-  const std::vector<double> u{0.3, -1.2, 0.8, 2.0};
-  for (int j = 0; j < 4; ++j) {
-    std::vector<double> up = u, f0(4, 0.0), f1(4, 0.0);
-    up[j] += 1.0;  // the force is linear in u: a unit difference is exact
-    fem.addForce(u.data(), nullptr, f0.data());
-    fem.addForce(up.data(), nullptr, f1.data());
-    double rowSum = 0;
-    for (int i = 0; i < 4; ++i) {
-      EXPECT_NEAR(f1[i] - f0[i], dfdu[i * 4 + j], 1e-12);
-      EXPECT_NEAR(dfdu[i * 4 + j], dfdu[j * 4 + i], 1e-12);
-      rowSum += dfdu[j * 4 + i];
-    }
-    EXPECT_NEAR(rowSum, 0.0, 1e-12);
-  }
-  // Energy 1/2 u.L u equals -1/2 u.f(u).
-  std::vector<double> f(4, 0.0);
-  fem.addForce(u.data(), nullptr, f.data());
-  double uf = 0;
-  for (int i = 0; i < 4; ++i) uf += u[i] * f[i];
-  EXPECT_NEAR(fem.potentialEnergy(u.data()), -0.5 * uf, 1e-12);
 }
 
 }  // namespace

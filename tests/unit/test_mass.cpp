@@ -1,0 +1,55 @@
+// The mass, lumped and consistent, on a box: its total is density times volume, M applied to a
+// translation and gravity have the same row sums, and the element matrices give the products.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <vector>
+
+#include "eis/mesh/box_mesh.hpp"
+#include "eis/model/mass.hpp"
+#include "one_tetrahedron.hpp"
+
+namespace {
+
+using eis_test::Cells;
+
+TEST(Mass, LumpedAndConsistentSumToDensityTimesVolume) {
+  const auto box = eis::makeBoxMesh({2, 1, 3}, {2, 2, 2});
+  Cells cells;
+  std::vector<eis::TetraShape> shapes;
+  for (const auto& t : box.tets) {
+    cells.push_back({PetscInt(t[0]), PetscInt(t[1]), PetscInt(t[2]), PetscInt(t[3])});
+    shapes.emplace_back(box.nodes[t[0]], box.nodes[t[1]], box.nodes[t[2]], box.nodes[t[3]]);
+  }
+  const double density = 7.5, volume = 6.0;
+  for (auto type : {eis::MassType::Lumped, eis::MassType::Consistent}) {
+    const eis::Mass mass(cells, shapes, 3, density, type);
+    EXPECT_NEAR(mass.localTotal(), density * volume, 1e-12);
+    // M applied to a unit translation gives each node its lumped mass; they sum to rho V.
+    std::vector<double> ones(3 * box.nodes.size(), 1.0), out(ones.size(), 0.0);
+    mass.addMDx(ones.data(), out.data(), 1.0);
+    double sum = 0;
+    for (std::size_t i = 0; i < out.size(); i += 3) sum += out[i];
+    EXPECT_NEAR(sum, density * volume, 1e-12);
+    // Gravity is f = M g with the same row sums.
+    const double g[3] = {0, -9.81, 0};
+    std::vector<double> f(ones.size(), 0.0);
+    mass.addGravity(f.data(), g);
+    for (std::size_t i = 0; i < out.size(); ++i) EXPECT_NEAR(f[i], out[i] * g[i % 3], 1e-12);
+    // The element matrices give the same product as addMDx.
+    std::vector<double> blocks(cells.size() * 144, 0.0), assembled(ones.size(), 0.0);
+    std::vector<double> dx(ones.size());
+    for (std::size_t i = 0; i < dx.size(); ++i) dx[i] = std::cos(0.7 * double(i));
+    mass.addMToElementMatrices(blocks.data(), 2.0, {0, cells.size()});
+    for (std::size_t c = 0; c < cells.size(); ++c)
+      for (int i = 0; i < 12; ++i)
+        for (int j = 0; j < 12; ++j)
+          assembled[3 * cells[c][i / 3] + i % 3] += blocks[c * 144 + i * 12 + j] * dx[3 * cells[c][j / 3] + j % 3];
+    std::vector<double> product(ones.size(), 0.0);
+    mass.addMDx(dx.data(), product.data(), 2.0);
+    for (std::size_t i = 0; i < dx.size(); ++i) EXPECT_NEAR(assembled[i], product[i], 1e-12);
+  }
+}
+
+}  // namespace
