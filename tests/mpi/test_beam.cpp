@@ -27,7 +27,7 @@ eis::Scene smallBeam() {
   return scene;
 }
 
-class TightSolves : public eis_test::TightSolvesTest {};
+class Cantilever : public eis_test::TightSolvesTest {};
 
 // Errors at t = T = 0.32 of runs with h = 0.02, 0.01 and 0.005 against a run with a 64x smaller
 // step.
@@ -45,7 +45,7 @@ std::array<double, 3> errorsAgainstAFineStep(eis::Scene scene) {
   return errors;
 }
 
-TEST_F(TightSolves, EveryRankCountGivesTheSerialFinalState) {
+TEST_F(Cantilever, EveryRankCountGivesTheSerialFinalState) {
   struct Case {
     const char* name;
     eis::MaterialModel model;
@@ -77,7 +77,7 @@ TEST_F(TightSolves, EveryRankCountGivesTheSerialFinalState) {
   }
 }
 
-TEST_F(TightSolves, MatrixFreeAgreesWithAssembled) {
+TEST_F(Cantilever, MatrixFreeAgreesWithAssembled) {
   eis::Scene scene = smallBeam();
   scene.rayleighMass = 0.1;
   const auto assembled = run(scene, PETSC_COMM_WORLD);
@@ -87,7 +87,7 @@ TEST_F(TightSolves, MatrixFreeAgreesWithAssembled) {
 
 // What -log_view shows of a matrix-free run: in the "KSP solve" stage every MatMult is one
 // product of the shell (the ShellProduct event), so no assembled operator is multiplied there.
-TEST_F(TightSolves, MatrixFreeSolvesMultiplyOnlyThroughTheShell) {
+TEST_F(Cantilever, MatrixFreeSolvesMultiplyOnlyThroughTheShell) {
   EIS_CHECK(PetscLogDefaultBegin());
   eis::Scene scene = smallBeam();
   scene.op = eis::OperatorMode::MatrixFree;
@@ -111,7 +111,7 @@ TEST_F(TightSolves, MatrixFreeSolvesMultiplyOnlyThroughTheShell) {
 }
 
 // Heavy damping and large steps: implicit Euler settles at the static equilibrium K u = M g.
-TEST_F(TightSolves, DampedCantileverSettlesAtTheLinearStaticSolution) {
+TEST_F(Cantilever, DampedCantileverSettlesAtTheLinearStaticSolution) {
   eis::Scene scene = smallBeam();
   scene.dt = 1.0;
   scene.steps = 60;
@@ -141,7 +141,7 @@ TEST_F(TightSolves, DampedCantileverSettlesAtTheLinearStaticSolution) {
 
 // Error at t = T against a run with a 64x smaller step: it halves with h, for SOFA's implicit
 // Euler and for its trapezoidal variant alike (x_{n+1} = x_n + h v_{n+1} keeps both first order).
-TEST_F(TightSolves, ErrorFallsAsHToTheFirstPower) {
+TEST_F(Cantilever, ErrorFallsAsHToTheFirstPower) {
   for (bool trapezoidal : {false, true}) {
     eis::Scene scene = smallBeam();
     scene.youngModulus = 100;  // soft enough for the trapezoidal variant's h w < 2
@@ -155,7 +155,7 @@ TEST_F(TightSolves, ErrorFallsAsHToTheFirstPower) {
 
 // The true trapezoidal rule is second order: halving h quarters the error, linearized on a
 // linear beam and with Newton on a St Venant-Kirchhoff one.
-TEST_F(TightSolves, TrueTrapezoidalErrorFallsAsHSquared) {
+TEST_F(Cantilever, TrueTrapezoidalErrorFallsAsHSquared) {
   for (auto newton : {eis::NewtonMode::Linearized, eis::NewtonMode::Full}) {
     eis::Scene scene = smallBeam();
     scene.youngModulus = 100;

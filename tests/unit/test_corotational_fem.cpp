@@ -80,7 +80,7 @@ struct Mesh {
   }
 };
 
-// A deliberately irregular, negatively oriented tetrahedron (as in test_element.cpp).
+// A deliberately irregular, negatively oriented tetrahedron (the one of common/one_tetrahedron.hpp).
 const std::vector<Vec3> kTet{{0.1, 0.0, 0.2}, {1.3, 0.2, -0.1}, {0.2, 0.9, 0.3}, {0.4, 0.3, -1.1}};
 
 std::vector<double> rigidlyMoved(const Mesh& m, const Mat3& q, const Vec3& t) {

@@ -46,7 +46,7 @@ struct Mesh {
   std::size_t dofs() const { return 3 * points.size(); }
 };
 
-// A deliberately irregular, negatively oriented tetrahedron (the one of test_element.cpp).
+// A deliberately irregular, negatively oriented tetrahedron (the one of common/one_tetrahedron.hpp).
 Mesh oneTet() {
   Mesh m;
   m.points = {{0.1, 0.0, 0.2}, {1.3, 0.2, -0.1}, {0.2, 0.9, 0.3}, {0.4, 0.3, -1.1}};

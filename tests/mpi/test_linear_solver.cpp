@@ -122,7 +122,7 @@ TEST(PreconditionerReuse, IterationsGrownPastTheFactorSetUpAtTheNextUpdate) {
 }
 
 // A run's own temporary folder for its history file.
-class HistoryFile : public eis_test::TemporaryFolderTest {
+class PreconditionerReuseHistory : public eis_test::TemporaryFolderTest {
 protected:
   // Rank 0: the last column of every row after the header, and the header.
   static std::vector<std::string> lastColumn(const std::string& file, std::string& header) {
@@ -138,7 +138,7 @@ protected:
 // Lag 3 over 6 steps, growth out of reach: set-ups in steps 1 and 4 only, and the same
 // trajectory as a preconditioner set up at every step, to the solves' tolerance (the default
 // relative residual 1e-8).
-TEST_F(HistoryFile, LagThreeSetsUpInStepsOneAndFourOnTheSameTrajectory) {
+TEST_F(PreconditionerReuseHistory, LagThreeSetsUpInStepsOneAndFourOnTheSameTrajectory) {
   eis::Scene scene = corotationalBeam();
   const Outcome everyStep = runScene(scene);
   EXPECT_EQ(everyStep.setups, 6);

@@ -159,12 +159,12 @@ TEST(Springs, TangentsOfSolidAndSpringsEqualFiniteDifferences) {
 }
 
 // Tight linear solves: these runs take SOFA's linearized step, which has no nonlinear solve.
-class TightSpringSolves : public ::testing::Test {
+class SpringRuns : public ::testing::Test {
 protected:
   eis_test::TightSolveOptions tight_{eis_test::Tighten::Linear};
 };
 
-TEST_F(TightSpringSolves, EveryRankCountGivesTheSerialFinalState) {
+TEST_F(SpringRuns, EveryRankCountGivesTheSerialFinalState) {
   for (auto model : {eis::MaterialModel::Linear, eis::MaterialModel::Corotational}) {
     SCOPED_TRACE(int(model));
     eis::Scene scene = springBox();

@@ -1,6 +1,7 @@
-// Velocity damping, force boxes and the distributed tangents on 1, 2 and 3 ranks: B = -c M
-// is Rayleigh mass damping by another route, K and B equal centred finite differences of the
-// assembled force for every elastic model, and a force box shares its total force.
+// What MechanicalSystem (src/model/mechanical_system.cpp) adds to the force fields, on 1, 2 and
+// 3 ranks: velocity damping B = -c M is Rayleigh mass damping by another route, the distributed
+// K and B equal centred finite differences of the assembled force for every elastic model, and a
+// force box shares its total force.
 #include <gtest/gtest.h>
 
 #include "eis/app/simulation.hpp"
@@ -22,11 +23,11 @@ eis::Scene smallBeam() {
 using Model = eis_test::BoxModel;
 using eis_test::relativeGap;
 
-class TightDamping : public eis_test::TightSolvesTest {};
+class Damping : public eis_test::TightSolvesTest {};
 
 // f = -c M v with B = -c M in the matrix gives SOFA's Rayleigh mass damping rM = c exactly:
 // (1 + h c) M on the left, -h c M v on the right.
-TEST_F(TightDamping, UniformDampingIsRayleighMassDamping) {
+TEST_F(Damping, UniformDampingIsRayleighMassDamping) {
   for (auto newton : {eis::NewtonMode::Linearized, eis::NewtonMode::Full}) {
     eis::Scene scene = smallBeam();
     scene.material = eis::MaterialModel::Corotational;
