@@ -6,9 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "eis/app/scene_builder.hpp"
 #include "eis/app/simulation.hpp"
 #include "eis/core/error.hpp"
-#include "eis/io/scene.hpp"
+#include "eis/io/help.hpp"
 
 namespace {
 
@@ -36,10 +37,10 @@ void reportUnusedPetscOptions(int rank) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  eis::CommandLine commandLine;
+  eis::CommandLine commandLine(eis::knownComponents());
   std::string parseError;
   try {
-    commandLine = eis::parseCommandLine(argc, argv);
+    commandLine = eis::parseArguments(argc, argv);
   } catch (const eis::Error& e) {
     parseError = e.what();
   }
@@ -61,7 +62,7 @@ int main(int argc, char** argv) {
     if (rank == 0) std::fprintf(stderr, "euler-implicit: error: %s\n", parseError.c_str());
     status = 1;
   } else if (commandLine.help) {
-    if (rank == 0) std::fputs(eis::helpText().c_str(), stdout);
+    if (rank == 0) std::fputs(eis::helpText(eis::knownComponents()).c_str(), stdout);
   } else if (commandLine.version) {
     if (rank == 0) printVersion();
   } else {

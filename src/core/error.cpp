@@ -11,25 +11,33 @@ void throwPetscError(PetscErrorCode code, const char* call, const char* file, in
               file + ":" + std::to_string(line) + ")");
 }
 
+void throwMpiError(int code, const char* call, const char* file, int line) {
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) length = 0;
+  throw Error("MPI: " + (length ? std::string(text, length) : "error " + std::to_string(code)) +
+              " in " + call + " (" + file + ":" + std::to_string(line) + ")");
+}
+
 bool anyRank(bool localFailure, MPI_Comm comm) {
   int local = localFailure ? 1 : 0, global = 0;
-  MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MAX, comm);
+  EIS_CHECK_MPI(MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MAX, comm));
   return global != 0;
 }
 
 void throwIfAnyRankFailed(const std::string& message, MPI_Comm comm) {
   int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
+  EIS_CHECK_MPI(MPI_Comm_rank(comm, &rank));
+  EIS_CHECK_MPI(MPI_Comm_size(comm, &size));
   // The lowest failing rank owns the message; everyone learns its length, then its text.
   int mine = message.empty() ? size : rank, first = size;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+  EIS_CHECK_MPI(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm));
   if (first == size) return;
   int length = rank == first ? static_cast<int>(message.size()) : 0;
-  MPI_Bcast(&length, 1, MPI_INT, first, comm);
+  EIS_CHECK_MPI(MPI_Bcast(&length, 1, MPI_INT, first, comm));
   std::vector<char> text(message.begin(), message.end());
   text.resize(length);
-  MPI_Bcast(text.data(), length, MPI_CHAR, first, comm);
+  EIS_CHECK_MPI(MPI_Bcast(text.data(), length, MPI_CHAR, first, comm));
   throw Error(std::string(text.begin(), text.end()));
 }
 

@@ -30,4 +30,47 @@ void HistoryWriter::write(const HistoryRow& row) {
   std::fflush(file_);
 }
 
+namespace {
+
+class HistoryOutput : public Output {
+public:
+  HistoryOutput(const std::string& path, MPI_Comm comm) : path_(path), writer_(path, comm) {}
+  void write(const StepRecord& step, const RunState& state) override {
+    HistoryRow row;
+    row.step = step.step;
+    row.time = step.time;
+    row.wallSeconds = step.wallSeconds;
+    row.linearIterations = step.report.linearIterations;
+    row.nonlinearIterations = step.report.nonlinearIterations;
+    row.residual = step.report.residualNorm;
+    row.pcRebuilt = step.report.preconditionerSetups;
+    row.kineticEnergy = state.system.kineticEnergy(state.v);
+    row.elasticEnergy = state.system.potentialEnergy(state.x);
+    writer_.write(row);
+  }
+  std::string where() const override { return "history: " + path_; }
+
+private:
+  std::string path_;
+  HistoryWriter writer_;
+};
+
+}  // namespace
+
+OutputComponent historyOutputComponent() {
+  return {{"history", "output", "one CSV row per step",
+           ParameterSpec().add(
+               {"output.history", "PATH",
+                "CSV, one row per step, with the columns step,time,wall_seconds,linear_iterations,\n"
+                "nonlinear_iterations,residual,kinetic_energy,elastic_energy,pc_rebuilt (pc_rebuilt: how\n"
+                "many times the preconditioner was set up in the step, see solver.pc-lag)",
+                std::nullopt, "", false, check::anyText()}),
+           nullptr},
+          [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
+            const Texts path = scene.texts("output.history");
+            if (path.empty() || path.front().empty()) return nullptr;
+            return std::make_unique<HistoryOutput>(path.front(), comm);
+          }};
+}
+
 }  // namespace eis

@@ -212,4 +212,14 @@ void writeStateCsv(const std::string& path, const NodalTable& state, Physics phy
   throwIfAnyRankFailed(failure, comm);
 }
 
+const ComponentDeclaration& initialStateComponent() {
+  static const ComponentDeclaration component{
+      "initial-state", "initial state", "where the run starts",
+      ParameterSpec().add({"initial.state", "PATH",
+                           "CSV in the output.final-state format to start from. Absent: at rest, zero velocity.",
+                           std::nullopt, "", false, check::anyText()}),
+      nullptr};
+  return component;
+}
+
 }  // namespace eis

@@ -50,4 +50,16 @@ double DiffusionFEM::potentialEnergy(const double* u) const {
   return energy;
 }
 
+ForceFieldComponent diffusionFemComponent() {
+  return {{"diffusion-fem", "force field", "linear P1 diffusion, f = -L u",
+           ParameterSpec().add({"material.conductivity", "K", "diffusion: conductivity k, > 0", "1",
+                                "", false, check::positive()}),
+           nullptr},
+          Physics::Diffusion,
+          [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
+            return std::make_unique<DiffusionFEM>(context.mesh.cells(), context.shapes,
+                                                  scene.real("material.conductivity"));
+          }};
+}
+
 }  // namespace eis

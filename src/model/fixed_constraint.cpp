@@ -1,6 +1,8 @@
 #include "eis/model/fixed_constraint.hpp"
 
 #include "eis/core/error.hpp"
+#include "eis/core/scene.hpp"
+#include "eis/model/selection.hpp"
 
 namespace eis {
 
@@ -37,9 +39,9 @@ FixedConstraint::FixedConstraint(const DistributedMesh& mesh, const std::vector<
     }
   }
   EIS_CHECK(ISCreateGeneral(mesh.comm(), PetscInt(rows.size()), rows.data(), PETSC_COPY_VALUES, &rows_));
-  MPI_Allreduce(MPI_IN_PLACE, nodesPerBox_.data(), int(nodesPerBox_.size()), MPI_INT64_T, MPI_SUM,
-                mesh.comm());
-  MPI_Allreduce(MPI_IN_PLACE, &numFixedNodes_, 1, MPI_INT64_T, MPI_SUM, mesh.comm());
+  EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, nodesPerBox_.data(), int(nodesPerBox_.size()),
+                              MPI_INT64_T, MPI_SUM, mesh.comm()));
+  EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &numFixedNodes_, 1, MPI_INT64_T, MPI_SUM, mesh.comm()));
 }
 
 FixedConstraint::~FixedConstraint() { ISDestroy(&rows_); }
@@ -53,6 +55,49 @@ void FixedConstraint::project(Vec v) const {
 
 void FixedConstraint::projectLocal(double* local) const {
   for (auto i : localDofs_) local[i] = 0;
+}
+
+const ComponentDeclaration& fixedConstraintComponent() {
+  static const ComponentDeclaration component{
+      "fixed-constraint", "projective constraint",
+      "nodes that never move (SOFA FixedProjectiveConstraint on a BoxROI or a group)",
+      ParameterSpec()
+          .add({"constraint.fixed-box", "\"XMIN YMIN ZMIN XMAX YMAX ZMAX\"",
+                "nodes inside the box, boundary included, are fixed (SOFA BoxROI +\n"
+                "FixedProjectiveConstraint); a min > max in a component is swapped, as BoxROI does.\n"
+                "Repeatable.",
+                std::nullopt, "length", true, check::reals(6),
+                "0 0 0 0 LY LZ (the x = 0 face) for the built-in box when neither\n"
+                "fixed-box nor fixed-group is given; none otherwise"})
+          .add({"constraint.fixed-group", "NAME|TAG",
+                "Gmsh physical group (name or numeric tag) whose nodes are fixed. Repeatable.",
+                std::nullopt, "", true, check::nonEmpty()}),
+      [](Scene& scene) {
+        if (scene.given("mesh.file") || scene.given("constraint.fixed-box") ||
+            scene.given("constraint.fixed-group"))
+          return;
+        const auto size = scene.real3("mesh.box-size");
+        scene.set("constraint.fixed-box",
+                  "0 0 0 0 " + parse::text(size[1]) + " " + parse::text(size[2]));
+      }};
+  return component;
+}
+
+std::unique_ptr<FixedConstraint> makeFixedConstraint(const DistributedMesh& mesh,
+                                                     const Parameters& scene,
+                                                     std::vector<std::string>& warnings) {
+  const Texts boxTexts = scene.texts("constraint.fixed-box");
+  std::vector<Box> boxes;
+  for (const std::string& text : boxTexts)
+    boxes.push_back(Box::fromCorners(parse::reals("constraint.fixed-box", text, 6)));
+  std::vector<int> tags;
+  for (const std::string& group : scene.texts("constraint.fixed-group"))
+    tags.push_back(mesh.findGroup(group));
+  auto constraint = std::make_unique<FixedConstraint>(mesh, boxes, tags);
+  for (std::size_t b = 0; b < boxes.size(); ++b)
+    if (constraint->nodesPerBox()[b] == 0)
+      warnings.push_back(emptySelectionWarning("constraint.fixed-box", boxTexts[b]));
+  return constraint;
 }
 
 }  // namespace eis

@@ -1,5 +1,7 @@
 #include "eis/model/mass.hpp"
 
+#include "eis/model/physics.hpp"
+
 namespace eis {
 
 Mass::Mass(const std::vector<std::array<PetscInt, 4>>& cells, const std::vector<TetraShape>& shapes,
@@ -55,6 +57,29 @@ double Mass::localTotal() const {
   double total = 0;
   for (const auto& shape : shapes_) total += density_ * shape.volume;
   return total;
+}
+
+const ComponentDeclaration& massComponent() {
+  static const ComponentDeclaration component{
+      "mass", "mass", "SOFA DiagonalMass (lumped) or MeshMatrixMass (consistent)",
+      ParameterSpec()
+          .add({"mass.type", "lumped|consistent",
+                "lumped: SOFA DiagonalMass, density*volume/4 on each node of a tetrahedron;\n"
+                "consistent: SOFA MeshMatrixMass, the full P1 mass matrix",
+                "lumped", "", false, check::choice(kMassTypes)})
+          .add({"material.density", "RHO", "mass per volume, > 0", "1", "mass/volume", false,
+                check::positive()})
+          .add({"material.capacity", "C", "diffusion: capacity c, the coefficient of du/dt, > 0",
+                "1", "", false, check::positive()}),
+      nullptr};
+  return component;
+}
+
+MassType massTypeOf(const Parameters& scene) { return scene.choice("mass.type", kMassTypes); }
+
+double massDensityOf(const Parameters& scene) {
+  return physicsOf(scene) == Physics::Elasticity ? scene.real("material.density")
+                                                 : scene.real("material.capacity");
 }
 
 }  // namespace eis

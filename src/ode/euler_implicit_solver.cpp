@@ -6,8 +6,9 @@
 
 namespace eis {
 
-EulerImplicitSolver::EulerImplicitSolver(const EulerImplicitOptions& options, Vec like)
-    : options_(options) {
+EulerImplicitSolver::EulerImplicitSolver(const EulerImplicitOptions& options, Vec like,
+                                         std::unique_ptr<LinearSolver> linear)
+    : options_(options), linear_(std::move(linear)) {
   EIS_CHECK(VecDuplicate(like, &force_));
   EIS_CHECK(VecDuplicate(like, &rhs_));
   EIS_CHECK(VecDuplicate(like, &solution_));
@@ -30,8 +31,7 @@ EulerImplicitSolver::~EulerImplicitSolver() {
 // M (v_{n+1} - v_n) = h/2 (f_n + f_{n+1})) and moves x by h/2 (v_n + v_{n+1}) instead.
 // First order:  b = P f(x_n),  A = M - tr h K,  v_{n+1} = A^-1 b,  x_{n+1} = x_n + h v_{n+1}
 // (with tr = 0.5 both trapezoidal schemes are the linearized Crank-Nicolson rule).
-StepReport EulerImplicitSolver::step(MechanicalOperations& mop, LinearSolver& linear, Vec x,
-                                     Vec v, double h) {
+StepReport EulerImplicitSolver::step(MechanicalOperations& mop, Vec x, Vec v, double h) {
   const double tr = options_.scheme == TimeScheme::Euler ? 1.0 : 0.5;
   const bool averageVelocity = options_.scheme == TimeScheme::Trapezoidal && !options_.firstOrder;
   const double rM = options_.rayleighMass, rK = options_.rayleighStiffness;
@@ -49,9 +49,9 @@ StepReport EulerImplicitSolver::step(MechanicalOperations& mop, LinearSolver& li
   const Mat A = options_.firstOrder
                     ? mop.systemMatrix(1.0, 0.0, -tr * h)
                     : mop.systemMatrix(1 + tr * h * rM, -tr * h, -tr * h * (tr * h + rK));
-  const long setupsBefore = linear.preconditionerSetups();
-  report.linearIterations = linear.solve(A, rhs_, solution_);
-  report.preconditionerSetups = int(linear.preconditionerSetups() - setupsBefore);
+  const long setupsBefore = linear_->preconditionerSetups();
+  report.linearIterations = linear_->solve(A, rhs_, solution_);
+  report.preconditionerSetups = int(linear_->preconditionerSetups() - setupsBefore);
   // Exact arithmetic gives zero on the fixed unknowns; an iterative solve leaves them at its
   // tolerance (GAMG's coarse grids mix fixed and free rows). P dv keeps fixed nodes still.
   mop.projectResponse(solution_);

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "eis/core/error.hpp"
-#include "eis/linalg/linear_solver.hpp"
+#include "eis/core/timer.hpp"
 
 namespace eis {
 
@@ -14,7 +14,7 @@ PetscErrorCode residualCallback(SNES, Vec v, Vec r, void* context) {
   PetscFunctionBeginUser;
   try {
     solver->formResidual(v, r);
-  } catch (const Error& e) {
+  } catch (const std::exception& e) {
     solver->recordFailure(e.what());
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER, "%s", e.what());
   }
@@ -26,7 +26,7 @@ PetscErrorCode jacobianCallback(SNES, Vec v, Mat, Mat, void* context) {
   PetscFunctionBeginUser;
   try {
     solver->formJacobian(v);
-  } catch (const Error& e) {
+  } catch (const std::exception& e) {
     solver->recordFailure(e.what());
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER, "%s", e.what());
   }
@@ -40,8 +40,7 @@ NewtonSolver::NewtonSolver(MPI_Comm comm, const EulerImplicitOptions& options, N
                            const PreconditionerOptions& preconditioner)
     : options_(options),
       guess_(guess),
-      defaultPc_(defaultPc),
-      hypreElasticity_(preconditioner.hypreElasticity && restCoordinates),
+      settings_(defaultPc, preconditioner.hypreElasticity, restCoordinates),
       reuse_(preconditioner) {
   if (options.scheme == TimeScheme::SofaTrapezoidal)
     throw Error("the Newton solver does not take SOFA's trapezoidal variant (a linearized scheme)");
@@ -53,16 +52,11 @@ NewtonSolver::NewtonSolver(MPI_Comm comm, const EulerImplicitOptions& options, N
   EIS_CHECK(SNESSetFunction(snes_, residual_, residualCallback, this));
   KSP ksp;
   EIS_CHECK(SNESGetKSP(snes_, &ksp));
-  setDefaultSolver(ksp, defaultPc, 1e-10);
-  if (restCoordinates) {
-    EIS_CHECK(PetscObjectReference(reinterpret_cast<PetscObject>(restCoordinates)));
-    restCoordinates_ = restCoordinates;
-  }
+  settings_.setDefaults(ksp, 1e-10);
 }
 
 NewtonSolver::~NewtonSolver() {
   SNESDestroy(&snes_);
-  VecDestroy(&restCoordinates_);
   for (Vec* v : {&xStart_, &vStart_, &vBefore_, &iterate_, &residual_, &xTrial_, &force_, &work_,
                  &forceStart_})
     VecDestroy(v);
@@ -73,11 +67,7 @@ void NewtonSolver::configure(Mat jacobian) {
   EIS_CHECK(SNESSetJacobian(snes_, jacobian, jacobian, jacobianCallback, this));
   KSP ksp;
   EIS_CHECK(SNESGetKSP(snes_, &ksp));
-  {
-    const HypreDefaults hypre(ksp, defaultPc_.c_str(), hypreElasticity_);
-    EIS_CHECK(SNESSetFromOptions(snes_));
-  }
-  attachNearNullSpace(ksp, jacobian, restCoordinates_);
+  settings_.readOptions(ksp, jacobian, [this] { EIS_CHECK(SNESSetFromOptions(snes_)); });
   configured_ = true;
 }
 
@@ -175,9 +165,11 @@ StepReport NewtonSolver::step(MechanicalOperations& mop, Vec x, Vec v, double h)
   if (!configured_) configure(jacobianAt(iterate_));
 
   const long setupsBefore = reuse_.setups();
-  const double start = MPI_Wtime();
-  const PetscErrorCode status = SNESSolve(snes_, nullptr, iterate_);
-  seconds_ += MPI_Wtime() - start;
+  PetscErrorCode status;
+  {
+    const ScopedTimer timer("Newton solve");
+    status = SNESSolve(snes_, nullptr, iterate_);
+  }
   mop_ = nullptr;
   recordLinearSolve();
   if (status) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "eis/app/scene_builder.hpp"
 #include "eis/app/simulation.hpp"
 #include "eis/mesh/box_mesh.hpp"
 
@@ -67,13 +68,13 @@ TightSolveOptions::TightSolveOptions(Tighten what) {
   if (what == Tighten::LinearAndNonlinear) set("-snes_rtol", "1e-12");
 }
 
-eis::NodalTable run(const eis::Scene& scene, MPI_Comm comm) {
-  eis::Simulation simulation(scene, comm, nullptr);
+eis::NodalTable run(const eis_test::SceneFields& scene, MPI_Comm comm) {
+  eis::Simulation simulation(scene.toScene(), comm, nullptr);
   simulation.run();
   return simulation.gatherState();
 }
 
-eis::NodalTable serialReference(const eis::Scene& scene) {
+eis::NodalTable serialReference(const eis_test::SceneFields& scene) {
   MPI_Comm self;
   MPI_Comm_split(PETSC_COMM_WORLD, root() ? 0 : MPI_UNDEFINED, 0, &self);
   eis::NodalTable reference;
@@ -93,7 +94,7 @@ std::array<double, 3> boxRestPosition(const std::array<double, 3>& size,
   return p;
 }
 
-double disagreement(const eis::NodalTable& a, const eis::NodalTable& b, const eis::Scene& scene) {
+double disagreement(const eis::NodalTable& a, const eis::NodalTable& b, const eis_test::SceneFields& scene) {
   double result = 0;
   if (root()) {
     EXPECT_EQ(a.ids, b.ids);
@@ -123,13 +124,14 @@ double relativeGap(Vec a, Vec b) {
   return gap / size;
 }
 
-eis::SerialMesh boxOnRankZero(const eis::Scene& scene) {
+eis::SerialMesh boxOnRankZero(const eis_test::SceneFields& scene) {
   return root() ? eis::makeBoxMesh(scene.boxSize, scene.boxCells) : eis::SerialMesh{};
 }
 
-BoxModel::BoxModel(const eis::Scene& s, int dofsPerNode) : scene(s) {
+BoxModel::BoxModel(const eis_test::SceneFields& s, int dofsPerNode) : scene(s) {
   mesh = std::make_unique<eis::DistributedMesh>(PETSC_COMM_WORLD, boxOnRankZero(scene), dofsPerNode, 0);
-  system = std::make_unique<eis::MechanicalSystem>(*mesh, scene, std::vector<int>{});
+  std::vector<std::string> warnings;
+  system = eis::buildSystem(scene.toScene(), *mesh, warnings);
 }
 
 eis::Vec3 BoxModel::smooth(const eis::Vec3& p, double a, double b, double c) {

@@ -17,12 +17,12 @@
 #include <utility>
 #include <vector>
 
-#include "eis/io/scene.hpp"
+#include "scene_fields.hpp"
 #include "eis/io/state_csv.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/mesh/serial_mesh.hpp"
 #include "eis/model/mechanical_system.hpp"
-#include "eis/model/tetra_geometry.hpp"
+#include "eis/core/tetra_geometry.hpp"
 
 namespace eis_test {
 
@@ -94,11 +94,11 @@ protected:
 
 // Collective on `comm`: runs the scene to its end and returns the state gathered on rank 0 of
 // `comm` (empty elsewhere).
-eis::NodalTable run(const eis::Scene& scene, MPI_Comm comm = PETSC_COMM_WORLD);
+eis::NodalTable run(const eis_test::SceneFields& scene, MPI_Comm comm = PETSC_COMM_WORLD);
 
 // Collective: the scene run on rank 0 of PETSC_COMM_WORLD alone (a communicator split off for it),
 // the reference the same scene on every rank of the world is held to. Empty on other ranks.
-eis::NodalTable serialReference(const eis::Scene& scene);
+eis::NodalTable serialReference(const eis_test::SceneFields& scene);
 
 // Rest position of node `id` of the built-in box, from DESIGN.md's formula:
 // (i Lx/nx, j Ly/ny, k Lz/nz) for id = i + (nx + 1) (j + (ny + 1) k).
@@ -109,7 +109,7 @@ std::array<double, 3> boxRestPosition(const std::array<double, 3>& size,
 // scene's built-in box divided by the largest displacement of `a` from rest, as DESIGN.md measures
 // agreement; evaluated on rank 0 (which also checks that both have the same ids) and shared with
 // every rank.
-double disagreement(const eis::NodalTable& a, const eis::NodalTable& b, const eis::Scene& scene);
+double disagreement(const eis::NodalTable& a, const eis::NodalTable& b, const eis_test::SceneFields& scene);
 
 // Collective: |b - a|_inf / |a|_inf of two distributed vectors.
 double relativeGap(Vec a, Vec b);
@@ -119,12 +119,12 @@ double relativeGap(Vec a, Vec b);
 
 // Collective: the scene's built-in box on rank 0, an empty mesh elsewhere (what DistributedMesh
 // takes).
-eis::SerialMesh boxOnRankZero(const eis::Scene& scene);
+eis::SerialMesh boxOnRankZero(const eis_test::SceneFields& scene);
 
 // Collective: the scene's built-in box distributed over PETSC_COMM_WORLD (unrefined, with
 // `dofsPerNode` unknowns per node) and the mechanical system the scene builds on it.
 struct BoxModel {
-  explicit BoxModel(const eis::Scene& s, int dofsPerNode = 3);
+  explicit BoxModel(const eis_test::SceneFields& s, int dofsPerNode = 3);
 
   // A smooth field of the rest coordinates, so that it is the same whatever the rank count:
   // w_d = sin(a x + b y + c z + d) (0.2 + 0.1 x).
@@ -138,7 +138,7 @@ struct BoxModel {
   // velocity) again (into work), so that the system is linearized where its tangents are compared.
   void forceDifference(Vec x, Vec velocity, Vec moved, Vec dx, double eps, Vec fd, Vec work);
 
-  eis::Scene scene;
+  eis_test::SceneFields scene;
   std::unique_ptr<eis::DistributedMesh> mesh;
   std::unique_ptr<eis::MechanicalSystem> system;
 };

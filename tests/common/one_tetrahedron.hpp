@@ -6,7 +6,7 @@
 #include <array>
 #include <vector>
 
-#include "eis/model/tetra_geometry.hpp"
+#include "eis/core/tetra_geometry.hpp"
 
 namespace eis_test {
 

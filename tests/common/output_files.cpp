@@ -40,8 +40,8 @@ std::vector<std::array<std::int64_t, 4>> BoxGeometry::sortedTets() const {
   return tets;
 }
 
-eis::Scene smallBeam() {
-  eis::Scene scene;
+eis_test::SceneFields smallBeam() {
+  eis_test::SceneFields scene;
   scene.boxSize = {3, 1, 1};
   scene.boxCells = {6, 2, 2};
   scene.fixedBoxes = {{{0, 0, 0}, {0, 1, 1}}};
@@ -52,8 +52,8 @@ eis::Scene smallBeam() {
   return scene;
 }
 
-eis::Scene smallBar() {
-  eis::Scene scene;
+eis_test::SceneFields smallBar() {
+  eis_test::SceneFields scene;
   scene.physics = eis::Physics::Diffusion;
   scene.firstOrder = true;
   scene.boxSize = {1, 0.2, 0.2};

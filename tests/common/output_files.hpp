@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "eis/io/scene.hpp"
+#include "scene_fields.hpp"
 #include "mpi_support.hpp"
 
 namespace eis_test {
@@ -36,16 +36,16 @@ struct BoxGeometry {
   std::vector<std::array<std::int64_t, 4>> sortedTets() const;
 };
 
-inline BoxGeometry geometryOf(const eis::Scene& scene) { return {scene.boxSize, scene.boxCells}; }
+inline BoxGeometry geometryOf(const eis_test::SceneFields& scene) { return {scene.boxSize, scene.boxCells}; }
 
 // ---------------------------------------------------------------------------------------------
 // Scenes
 
 // A small cantilever under gravity: 6x2x2 hexahedra, 4 steps, the series every 2 steps.
-eis::Scene smallBeam();
+eis_test::SceneFields smallBeam();
 
 // A bar with both ends held (at the values its initial state gives them), first order in time.
-eis::Scene smallBar();
+eis_test::SceneFields smallBar();
 
 // ---------------------------------------------------------------------------------------------
 // CSV reading (rank 0)

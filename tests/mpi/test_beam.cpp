@@ -17,8 +17,8 @@ using eis_test::disagreement;
 using eis_test::run;
 using eis_test::serialReference;
 
-eis::Scene smallBeam() {
-  eis::Scene scene;
+eis_test::SceneFields smallBeam() {
+  eis_test::SceneFields scene;
   scene.boxSize = {4, 1, 1};
   scene.boxCells = {8, 2, 2};
   scene.fixedBoxes = {{{0, 0, 0}, {0, 1, 1}}};
@@ -31,7 +31,7 @@ class Cantilever : public eis_test::TightSolvesTest {};
 
 // Errors at t = T = 0.32 of runs with h = 0.02, 0.01 and 0.005 against a run with a 64x smaller
 // step.
-std::array<double, 3> errorsAgainstAFineStep(eis::Scene scene) {
+std::array<double, 3> errorsAgainstAFineStep(eis_test::SceneFields scene) {
   const double T = 0.32, coarse = 0.02;
   scene.dt = coarse / 64;
   scene.steps = int(std::lround(T / scene.dt));
@@ -64,7 +64,7 @@ TEST_F(Cantilever, EveryRankCountGivesTheSerialFinalState) {
        eis::NewtonMode::Full}};
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
-    eis::Scene scene = smallBeam();
+    eis_test::SceneFields scene = smallBeam();
     scene.youngModulus = 2e3;  // soft: the nonlinear models see large rotations
     scene.rayleighStiffness = 0.01;
     scene.dampingCoefficient = 0.2;
@@ -78,7 +78,7 @@ TEST_F(Cantilever, EveryRankCountGivesTheSerialFinalState) {
 }
 
 TEST_F(Cantilever, MatrixFreeAgreesWithAssembled) {
-  eis::Scene scene = smallBeam();
+  eis_test::SceneFields scene = smallBeam();
   scene.rayleighMass = 0.1;
   const auto assembled = run(scene, PETSC_COMM_WORLD);
   scene.op = eis::OperatorMode::MatrixFree;
@@ -89,7 +89,7 @@ TEST_F(Cantilever, MatrixFreeAgreesWithAssembled) {
 // product of the shell (the ShellProduct event), so no assembled operator is multiplied there.
 TEST_F(Cantilever, MatrixFreeSolvesMultiplyOnlyThroughTheShell) {
   EIS_CHECK(PetscLogDefaultBegin());
-  eis::Scene scene = smallBeam();
+  eis_test::SceneFields scene = smallBeam();
   scene.op = eis::OperatorMode::MatrixFree;
   scene.steps = 3;
   run(scene, PETSC_COMM_WORLD);  // registers the stage and the events
@@ -112,11 +112,11 @@ TEST_F(Cantilever, MatrixFreeSolvesMultiplyOnlyThroughTheShell) {
 
 // Heavy damping and large steps: implicit Euler settles at the static equilibrium K u = M g.
 TEST_F(Cantilever, DampedCantileverSettlesAtTheLinearStaticSolution) {
-  eis::Scene scene = smallBeam();
+  eis_test::SceneFields scene = smallBeam();
   scene.dt = 1.0;
   scene.steps = 60;
   scene.rayleighMass = 5;
-  eis::Simulation simulation(scene, PETSC_COMM_WORLD, nullptr);
+  eis::Simulation simulation(scene.toScene(), PETSC_COMM_WORLD, nullptr);
   simulation.run();
 
   auto& system = simulation.system();
@@ -143,7 +143,7 @@ TEST_F(Cantilever, DampedCantileverSettlesAtTheLinearStaticSolution) {
 // Euler and for its trapezoidal variant alike (x_{n+1} = x_n + h v_{n+1} keeps both first order).
 TEST_F(Cantilever, ErrorFallsAsHToTheFirstPower) {
   for (bool trapezoidal : {false, true}) {
-    eis::Scene scene = smallBeam();
+    eis_test::SceneFields scene = smallBeam();
     scene.youngModulus = 100;  // soft enough for the trapezoidal variant's h w < 2
     scene.scheme = trapezoidal ? eis::TimeScheme::SofaTrapezoidal : eis::TimeScheme::Euler;
     const auto errors = errorsAgainstAFineStep(scene);
@@ -157,7 +157,7 @@ TEST_F(Cantilever, ErrorFallsAsHToTheFirstPower) {
 // linear beam and with Newton on a St Venant-Kirchhoff one.
 TEST_F(Cantilever, TrueTrapezoidalErrorFallsAsHSquared) {
   for (auto newton : {eis::NewtonMode::Linearized, eis::NewtonMode::Full}) {
-    eis::Scene scene = smallBeam();
+    eis_test::SceneFields scene = smallBeam();
     scene.youngModulus = 100;
     scene.scheme = eis::TimeScheme::Trapezoidal;
     scene.newton = newton;

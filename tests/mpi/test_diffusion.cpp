@@ -17,8 +17,8 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 
 // A bar of `cells` cells along x with both ends held, first order in time.
-eis::Scene barScene(int cells, eis::MassType massType) {
-  eis::Scene scene;
+eis_test::SceneFields barScene(int cells, eis::MassType massType) {
+  eis_test::SceneFields scene;
   scene.physics = eis::Physics::Diffusion;
   scene.firstOrder = true;
   scene.conductivity = 1.0;
@@ -87,13 +87,13 @@ double decayed(Bar& bar, const Mode& mode, bool trapezoidal, double h, int steps
   eis::EulerImplicitOptions options;
   options.firstOrder = true;
   options.scheme = trapezoidal ? eis::TimeScheme::SofaTrapezoidal : eis::TimeScheme::Euler;
-  eis::LinearSolver linear(PETSC_COMM_WORLD, PCJACOBI, nullptr);
-  KSPSetTolerances(linear.ksp(), 1e-15, 1e-300, PETSC_DEFAULT, 10000);
+  auto linear = std::make_unique<eis::LinearSolver>(PETSC_COMM_WORLD, PCJACOBI, nullptr);
+  KSPSetTolerances(linear->ksp(), 1e-15, 1e-300, PETSC_DEFAULT, 10000);
   Vec u = bar.system->createVector(), du = bar.system->createVector();
   VecCopy(mode.phi, u);
   VecZeroEntries(du);
-  eis::EulerImplicitSolver solver(options, u);
-  for (int s = 0; s < steps; ++s) solver.step(*bar.system, linear, u, du, h);
+  eis::EulerImplicitSolver solver(options, u, std::move(linear));
+  for (int s = 0; s < steps; ++s) solver.step(*bar.system, u, du, h);
   PetscScalar projection;
   VecDot(u, mode.phi, &projection);
   if (result) VecCopy(u, *result);

@@ -9,7 +9,7 @@
 #include "eis/mesh/box_mesh.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/mesh/gmsh_reader.hpp"
-#include "eis/model/tetra_geometry.hpp"
+#include "eis/core/tetra_geometry.hpp"
 #include "mpi_support.hpp"
 
 namespace {

@@ -33,7 +33,7 @@ using eis_test::StateFile;
 class HistoryCsv : public eis_test::TemporaryFolderTest {};
 
 // 1/2 v.M v with the lumped mass (rho V/4 per vertex of each tetrahedron), from a state table.
-double lumpedKineticEnergy(const StateFile& state, const eis::Scene& scene) {
+double lumpedKineticEnergy(const StateFile& state, const eis_test::SceneFields& scene) {
   const BoxGeometry box = geometryOf(scene);
   const double tetMass = scene.density * scene.boxSize[0] * scene.boxSize[1] * scene.boxSize[2] /
                          double(box.numTets());
@@ -50,7 +50,7 @@ double lumpedKineticEnergy(const StateFile& state, const eis::Scene& scene) {
 }
 
 // Rank 0: the history of a run of `scene`, whose final state is in scene.finalState.
-void checkHistory(const eis::Scene& scene) {
+void checkHistory(const eis_test::SceneFields& scene) {
   SCOPED_TRACE(scene.computeResidual ? "computeResidual = true" : "computeResidual = false");
   const bool computeResidual = scene.computeResidual;
   const std::vector<std::string> text = lines(scene.history);
@@ -100,9 +100,9 @@ void checkHistory(const eis::Scene& scene) {
 }
 
 TEST_F(HistoryCsv, HistoryHasOneRowPerStepWithEnergiesAndResidualWhenAskedFor) {
-  std::vector<eis::Scene> scenes;
+  std::vector<eis_test::SceneFields> scenes;
   for (bool computeResidual : {false, true}) {
-    eis::Scene scene = smallBeam();
+    eis_test::SceneFields scene = smallBeam();
     scene.computeResidual = computeResidual;
     scene.history = file(computeResidual ? "history_residual.csv" : "history.csv");
     scene.finalState = file(computeResidual ? "final_residual.csv" : "final.csv");
@@ -110,7 +110,7 @@ TEST_F(HistoryCsv, HistoryHasOneRowPerStepWithEnergiesAndResidualWhenAskedFor) {
     scenes.push_back(scene);
   }
   if (!root()) return;
-  for (const eis::Scene& scene : scenes) checkHistory(scene);
+  for (const eis_test::SceneFields& scene : scenes) checkHistory(scene);
 }
 
 }  // namespace

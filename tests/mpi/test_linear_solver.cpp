@@ -25,8 +25,8 @@ using eis_test::disagreement;
 using eis_test::root;
 
 // A soft corotational cantilever: large rotations, its matrix re-assembled at every step.
-eis::Scene corotationalBeam() {
-  eis::Scene scene;
+eis_test::SceneFields corotationalBeam() {
+  eis_test::SceneFields scene;
   scene.boxSize = {4, 1, 1};
   scene.boxCells = {8, 2, 2};
   scene.fixedBoxes = {{{0, 0, 0}, {0, 1, 1}}};
@@ -42,8 +42,8 @@ struct Outcome {
   long setups = 0, linearIterations = 0;
 };
 
-Outcome runScene(const eis::Scene& scene) {
-  eis::Simulation simulation(scene, PETSC_COMM_WORLD, nullptr);
+Outcome runScene(const eis_test::SceneFields& scene) {
+  eis::Simulation simulation(scene.toScene(), PETSC_COMM_WORLD, nullptr);
   simulation.run();
   return {simulation.gatherState(), simulation.summary().preconditionerSetups,
           simulation.summary().totalLinearIterations};
@@ -139,7 +139,7 @@ protected:
 // trajectory as a preconditioner set up at every step, to the solves' tolerance (the default
 // relative residual 1e-8).
 TEST_F(PreconditionerReuseHistory, LagThreeSetsUpInStepsOneAndFourOnTheSameTrajectory) {
-  eis::Scene scene = corotationalBeam();
+  eis_test::SceneFields scene = corotationalBeam();
   const Outcome everyStep = runScene(scene);
   EXPECT_EQ(everyStep.setups, 6);
   scene.pcLag = 3;
@@ -186,12 +186,13 @@ TEST(PreconditionerReuseRuns, PetscKeepsTheHierarchyBetweenTheSetUpsReported) {
   VecZeroEntries(v);
   eis::LinearSolverOptions options;
   options.preconditioner = reuseEvery(3, 1e9);
-  eis::LinearSolver linear(PETSC_COMM_WORLD, PCGAMG, rest, options);
-  eis::EulerImplicitSolver solver(eis::EulerImplicitOptions{}, x);
+  eis::EulerImplicitSolver solver(eis::EulerImplicitOptions{}, x,
+                                  std::make_unique<eis::LinearSolver>(PETSC_COMM_WORLD, PCGAMG, rest, options));
+  eis::LinearSolver& linear = solver.linearSolver();
   std::vector<int> setups;
   std::vector<PetscObjectState> coarseStates;
   for (int step = 1; step <= 6; ++step) {
-    setups.push_back(solver.step(*model.system, linear, x, v, 0.01).preconditionerSetups);
+    setups.push_back(solver.step(*model.system, x, v, 0.01).preconditionerSetups);
     coarseStates.push_back(coarseOperatorState(linear.ksp()));
   }
   EXPECT_EQ(setups, (std::vector<int>{1, 0, 0, 1, 0, 0}));
@@ -202,7 +203,7 @@ TEST(PreconditionerReuseRuns, PetscKeepsTheHierarchyBetweenTheSetUpsReported) {
 
 // A linear model's matrix never changes: one set-up, whatever the lag.
 TEST(PreconditionerReuseRuns, ALinearModelIsSetUpOnce) {
-  eis::Scene scene = corotationalBeam();
+  eis_test::SceneFields scene = corotationalBeam();
   scene.material = eis::MaterialModel::Linear;
   EXPECT_EQ(runScene(scene).setups, 1);
 }
@@ -212,7 +213,7 @@ TEST(PreconditionerReuseRuns, ALinearModelIsSetUpOnce) {
 class NewtonReuse : public eis_test::TightSolvesTest {};
 
 TEST_F(NewtonReuse, LagOneSetsUpEveryJacobianALongLagOnceForTheSameAnswer) {
-  eis::Scene scene = corotationalBeam();
+  eis_test::SceneFields scene = corotationalBeam();
   scene.material = eis::MaterialModel::StVenantKirchhoff;
   scene.steps = 3;
   eis_test::BoxModel model(scene);
@@ -256,7 +257,7 @@ TEST_F(NewtonReuse, LagOneSetsUpEveryJacobianALongLagOnceForTheSameAnswer) {
 TEST(InitialGuess, PreviousSolutionGivesTheSameStatesInFewerIterations) {
   for (bool firstOrder : {false, true}) {
     SCOPED_TRACE(firstOrder ? "first order" : "second order");
-    eis::Scene scene = corotationalBeam();
+    eis_test::SceneFields scene = corotationalBeam();
     scene.material = eis::MaterialModel::Linear;
     scene.youngModulus = 1e4;
     scene.firstOrder = firstOrder;
@@ -277,7 +278,7 @@ TEST(InitialGuess, PreviousSolutionGivesTheSameStatesInFewerIterations) {
 // The projection on the last solutions (the matrix of a linear model stays the same): the same
 // trajectory, and once some solutions are stored far fewer iterations than from zero.
 TEST(InitialGuess, ProjectionOnLastSolutionsSavesIterationsOnALinearModel) {
-  eis::Scene scene = corotationalBeam();
+  eis_test::SceneFields scene = corotationalBeam();
   scene.material = eis::MaterialModel::Linear;
   scene.youngModulus = 1e4;
   scene.steps = 30;
@@ -296,7 +297,7 @@ TEST(InitialGuess, ProjectionOnLastSolutionsSavesIterationsOnALinearModel) {
 class Hypre : public eis_test::TightSolvesTest {};
 
 TEST_F(Hypre, OurBoomerAmgSettingsReachTheStateGamgReaches) {
-  eis::Scene scene = corotationalBeam();
+  eis_test::SceneFields scene = corotationalBeam();
   scene.steps = 3;
   const Outcome gamg = runScene(scene);
   for (auto pc : {eis::Preconditioner::Hypre, eis::Preconditioner::HypreElasticity}) {

@@ -8,10 +8,12 @@
 #include "eis/model/mechanical_system.hpp"
 #include "mpi_support.hpp"
 
+#include "eis/model/force_box.hpp"
+
 namespace {
 
-eis::Scene smallBeam() {
-  eis::Scene scene;
+eis_test::SceneFields smallBeam() {
+  eis_test::SceneFields scene;
   scene.boxSize = {4, 1, 1};
   scene.boxCells = {8, 2, 2};
   scene.fixedBoxes = {{{0, 0, 0}, {0, 1, 1}}};
@@ -29,15 +31,15 @@ class Damping : public eis_test::TightSolvesTest {};
 // (1 + h c) M on the left, -h c M v on the right.
 TEST_F(Damping, UniformDampingIsRayleighMassDamping) {
   for (auto newton : {eis::NewtonMode::Linearized, eis::NewtonMode::Full}) {
-    eis::Scene scene = smallBeam();
+    eis_test::SceneFields scene = smallBeam();
     scene.material = eis::MaterialModel::Corotational;
     scene.newton = newton;
     scene.dampingCoefficient = 2.5;
-    eis::Simulation damped(scene, PETSC_COMM_WORLD, nullptr);
+    eis::Simulation damped(scene.toScene(), PETSC_COMM_WORLD, nullptr);
     damped.run();
     scene.dampingCoefficient = 0;
     scene.rayleighMass = 2.5;
-    eis::Simulation rayleigh(scene, PETSC_COMM_WORLD, nullptr);
+    eis::Simulation rayleigh(scene.toScene(), PETSC_COMM_WORLD, nullptr);
     rayleigh.run();
     EXPECT_LT(relativeGap(rayleigh.velocities(), damped.velocities()), 1e-10);
     EXPECT_LT(relativeGap(rayleigh.positions(), damped.positions()), 1e-12);
@@ -51,7 +53,7 @@ TEST(Tangents, EqualFiniteDifferencesOfTheForceForEveryModel) {
                                        eis::MaterialModel::NeoHookean};
   for (auto model : models) {
     SCOPED_TRACE(int(model));
-    eis::Scene scene = smallBeam();
+    eis_test::SceneFields scene = smallBeam();
     scene.material = model;
     scene.dampingCoefficient = 0.8;
     Model m(scene);
@@ -86,11 +88,13 @@ TEST(Tangents, EqualFiniteDifferencesOfTheForceForEveryModel) {
 }
 
 TEST(ForceBox, SharesItsTotalForceEquallyOverItsNodes) {
-  eis::Scene scene = smallBeam();
+  eis_test::SceneFields scene = smallBeam();
   scene.gravity = {0, 0, 0};
   scene.forceBoxes = {{{{4, 0, 0}, {4, 1, 1}}, {0.0, -9.0, 1.8}}};
   Model m(scene);
-  EXPECT_EQ(m.system->nodesPerForceBox()[0], 9);  // the x = 4 face of a 2 x 2 cross-section
+  const auto* boxes = dynamic_cast<const eis::ForceBoxes*>(m.system->forceFields().back().get());
+  ASSERT_NE(boxes, nullptr);
+  EXPECT_EQ(boxes->nodesPerBox()[0], 9);  // the x = 4 face of a 2 x 2 cross-section
   Vec rest = m.system->createVector(), zero = m.system->createVector(), f = m.system->createVector();
   m.system->setRestState(rest);
   VecZeroEntries(zero);

@@ -25,8 +25,8 @@ using eis_test::relativeGap;
 using eis_test::run;
 using eis_test::serialReference;
 
-eis::Scene springBox() {
-  eis::Scene scene;
+eis_test::SceneFields springBox() {
+  eis_test::SceneFields scene;
   scene.boxSize = {4, 1, 1};
   scene.boxCells = {6, 2, 2};
   scene.fixedBoxes = {{{0, 0, 0}, {0, 1, 1}}};
@@ -61,7 +61,7 @@ EdgeList gatherOwnedEdges(const eis::DistributedMesh& mesh) {
 }
 
 TEST(Springs, EveryEdgeIsOwnedByExactlyOneRank) {
-  const eis::Scene scene = springBox();
+  const eis_test::SceneFields scene = springBox();
   const auto box = boxOnRankZero(scene);
   const auto expected = serialEdges(eis::makeBoxMesh(scene.boxSize, scene.boxCells));
   for (int refine : {0, 1}) {
@@ -87,7 +87,7 @@ TEST(Springs, EveryEdgeIsOwnedByExactlyOneRank) {
 // The springs' share of the system's energy is sum ks/2 (l - L0)^2 over the serial mesh's edges,
 // ks = stiffness / L0: each edge counted once whatever the rank count.
 TEST(Springs, EnergyCountsEveryEdgeOnce) {
-  eis::Scene scene = springBox();
+  eis_test::SceneFields scene = springBox();
   const auto serial = eis::makeBoxMesh(scene.boxSize, scene.boxCells);
   double expected = 0;
   for (const auto& [a, b] : serialEdges(serial)) {
@@ -120,7 +120,7 @@ TEST(Springs, EnergyCountsEveryEdgeOnce) {
 TEST(Springs, TangentsOfSolidAndSpringsEqualFiniteDifferences) {
   for (auto model : {eis::MaterialModel::Linear, eis::MaterialModel::StVenantKirchhoff}) {
     SCOPED_TRACE(int(model));
-    eis::Scene scene = springBox();
+    eis_test::SceneFields scene = springBox();
     scene.material = model;
     Model m(scene);
     Vec x = m.system->createVector(), u = m.field(1.3, 0.7, -0.4), v = m.field(-0.5, 1.1, 0.9),
@@ -167,7 +167,7 @@ protected:
 TEST_F(SpringRuns, EveryRankCountGivesTheSerialFinalState) {
   for (auto model : {eis::MaterialModel::Linear, eis::MaterialModel::Corotational}) {
     SCOPED_TRACE(int(model));
-    eis::Scene scene = springBox();
+    eis_test::SceneFields scene = springBox();
     scene.material = model;
     EXPECT_LT(disagreement(serialReference(scene), run(scene, PETSC_COMM_WORLD), scene), 1e-10);
   }

@@ -13,8 +13,8 @@
 
 namespace {
 
-eis::Scene smallBeam(eis::MaterialModel model) {
-  eis::Scene scene;
+eis_test::SceneFields smallBeam(eis::MaterialModel model) {
+  eis_test::SceneFields scene;
   scene.boxSize = {4, 1, 1};
   scene.boxCells = {8, 2, 2};
   scene.fixedBoxes = {{{0, 0, 0}, {0, 1, 1}}};
@@ -26,7 +26,7 @@ eis::Scene smallBeam(eis::MaterialModel model) {
 
 // A beam and its model, advanced step by step through NewtonSolver.
 struct Beam : eis_test::BoxModel {
-  explicit Beam(const eis::Scene& s) : BoxModel(s) {
+  explicit Beam(const eis_test::SceneFields& s) : BoxModel(s) {
     x = system->createVector();
     v = system->createVector();
     rest = system->createVector();
@@ -55,7 +55,7 @@ struct Beam : eis_test::BoxModel {
     });
   }
   double totalEnergy() {
-    return system->kineticEnergy(v) + system->potentialEnergy(x) + system->gravityEnergy(x);
+    return system->kineticEnergy(v) + system->potentialEnergy(x) + system->externalPotential(x);
   }
   Vec x = nullptr, v = nullptr, rest = nullptr;
 };
@@ -83,19 +83,19 @@ TEST_F(Newton, ConvergesInOneIterationOnALinearProblem) {
 TEST_F(Newton, OneIterationFromZeroIsTheLinearizedStep) {
   set("-ksp_rtol", "1e-14");
   for (auto model : {eis::MaterialModel::Linear, eis::MaterialModel::Corotational}) {
-    eis::Scene scene = smallBeam(model);
+    eis_test::SceneFields scene = smallBeam(model);
     scene.rayleighMass = 0.3;
     scene.rayleighStiffness = 0.02;
     scene.dampingCoefficient = 0.4;
     if (model == eis::MaterialModel::Corotational) scene.springStiffness = 500;
     scene.steps = 5;
     scene.newton = eis::NewtonMode::Linearized;
-    eis::Simulation linearized(scene, PETSC_COMM_WORLD, nullptr);
+    eis::Simulation linearized(scene.toScene(), PETSC_COMM_WORLD, nullptr);
     linearized.run();
     scene.newton = eis::NewtonMode::Full;
     scene.newtonGuess = eis::NewtonGuess::Zero;
     PetscOptionsSetValue(nullptr, "-snes_type", "ksponly");
-    eis::Simulation newton(scene, PETSC_COMM_WORLD, nullptr);
+    eis::Simulation newton(scene.toScene(), PETSC_COMM_WORLD, nullptr);
     newton.run();
     PetscOptionsClearValue(nullptr, "-snes_type");
     Vec difference;
@@ -200,7 +200,7 @@ double largestFrequency(Beam& beam) {
 TEST_F(Newton, TrapezoidalRuleConservesEnergyAtLargeSteps) {
   set("-ksp_rtol", "1e-14");
   set("-snes_rtol", "1e-12");
-  eis::Scene scene = smallBeam(eis::MaterialModel::Linear);
+  eis_test::SceneFields scene = smallBeam(eis::MaterialModel::Linear);
   scene.boxCells = {16, 4, 4};  // 425 nodes
   scene.scheme = eis::TimeScheme::Trapezoidal;
   Beam beam(scene);

@@ -54,7 +54,7 @@ int significantDigits(const std::string& text) {
 
 // Largest |value - expected| over the nodes a fixed box holds: positions at rest (elasticity) or
 // u at its initial value (diffusion), and velocities (du) at zero.
-double heldNodeDrift(const eis::NodalTable& state, const eis::Scene& scene,
+double heldNodeDrift(const eis::NodalTable& state, const eis_test::SceneFields& scene,
                      const eis::NodalTable* initial, std::int64_t* held) {
   const BoxGeometry box = geometryOf(scene);
   const int half = state.width / 2;
@@ -79,9 +79,9 @@ double heldNodeDrift(const eis::NodalTable& state, const eis::Scene& scene,
 class FinalState : public eis_test::TemporaryFolderTest {};
 
 TEST_F(FinalState, FinalStateCsvIsTheGatheredStateToTheBit) {
-  eis::Scene scene = smallBeam();
+  eis_test::SceneFields scene = smallBeam();
   scene.finalState = file("final.csv");
-  eis::Simulation simulation(scene, PETSC_COMM_WORLD, nullptr);
+  eis::Simulation simulation(scene.toScene(), PETSC_COMM_WORLD, nullptr);
   simulation.run();
   const eis::NodalTable gathered = simulation.gatherState();
   int nonEmptyElsewhere = !root() && (!gathered.ids.empty() || !gathered.values.empty());
@@ -129,11 +129,11 @@ TEST_F(FinalState, FinalStateCsvIsTheGatheredStateToTheBit) {
 // SOFA's FixedProjectiveConstraint holds its nodes exactly: positions at rest (u at its initial
 // value) and velocities (du) zero, whatever the linear solver's tolerance. Default solver options.
 TEST_F(FinalState, FinalStateHoldsFixedNodesExactly) {
-  eis::Scene beam = smallBeam();
+  eis_test::SceneFields beam = smallBeam();
   beam.finalState = file("beam.csv");
   const eis::NodalTable beamState = run(beam);
 
-  eis::Scene bar = smallBar();
+  eis_test::SceneFields bar = smallBar();
   bar.initialState = file("initial.csv");
   int written = root() ? writeBarInitialState(bar.initialState, geometryOf(bar)) : 1;
   MPI_Bcast(&written, 1, MPI_INT, 0, PETSC_COMM_WORLD);
@@ -166,7 +166,7 @@ struct Disagreement {
   double state = 0, rate = 0;
 };
 
-Disagreement disagreement(const eis::NodalTable& a, const eis::NodalTable& b, const eis::Scene& scene) {
+Disagreement stateDisagreement(const eis::NodalTable& a, const eis::NodalTable& b, const eis_test::SceneFields& scene) {
   EXPECT_EQ(a.ids, b.ids);
   EXPECT_EQ(a.width, b.width);
   const BoxGeometry box = geometryOf(scene);
@@ -198,7 +198,7 @@ protected:
   struct Restart {
     eis::NodalTable straight, half, restarted;
   };
-  Restart runStraightAndRestarted(eis::Scene scene) {
+  Restart runStraightAndRestarted(eis_test::SceneFields scene) {
     Restart r;
     r.straight = run(scene);
     scene.steps = 2;
@@ -212,22 +212,22 @@ protected:
 };
 
 TEST_F(InitialState, ElasticityRestartFromTheFinalStateContinuesTheRun) {
-  eis::Scene scene = smallBeam();
+  eis_test::SceneFields scene = smallBeam();
   scene.rayleighStiffness = 0.01;  // let the velocity matter in the step (SOFA's b has K v)
   const auto [straight, half, restarted] = runStraightAndRestarted(scene);
   if (!root()) return;
 
-  const Disagreement restart = disagreement(straight, restarted, scene);
+  const Disagreement restart = stateDisagreement(straight, restarted, scene);
   EXPECT_LT(restart.state, 1e-12) << "positions";
   EXPECT_LT(restart.rate, 1e-12) << "velocities";
   // Not a trivial agreement: steps 3 and 4 moved the beam.
-  const Disagreement moved = disagreement(straight, half, scene);
+  const Disagreement moved = stateDisagreement(straight, half, scene);
   EXPECT_GT(moved.state, 1e-3);
   EXPECT_GT(moved.rate, 1e-3);
 }
 
 TEST_F(InitialState, DiffusionRestartFromTheFinalStateContinuesTheRun) {
-  eis::Scene scene = smallBar();
+  eis_test::SceneFields scene = smallBar();
   const BoxGeometry box = geometryOf(scene);
   scene.initialState = file("initial.csv");
   int written = root() ? writeBarInitialState(scene.initialState, box) : 1;
@@ -238,12 +238,12 @@ TEST_F(InitialState, DiffusionRestartFromTheFinalStateContinuesTheRun) {
   if (!root()) return;
 
   ASSERT_EQ(straight.width, 2);
-  const Disagreement restart = disagreement(straight, restarted, scene);
+  const Disagreement restart = stateDisagreement(straight, restarted, scene);
   EXPECT_LT(restart.state, 1e-12) << "u";
   EXPECT_LT(restart.rate, 1e-12) << "du";
   // Not a trivial agreement: the field evolved from its start and from step 2 on.
-  EXPECT_GT(disagreement(straight, initial, scene).state, 1e-3);
-  EXPECT_GT(disagreement(straight, half, scene).state, 1e-3);
+  EXPECT_GT(stateDisagreement(straight, initial, scene).state, 1e-3);
+  EXPECT_GT(stateDisagreement(straight, half, scene).state, 1e-3);
 }
 
 }  // namespace

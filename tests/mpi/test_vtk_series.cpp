@@ -41,7 +41,7 @@ using eis_test::StateFile;
 class VtkSeries : public eis_test::TemporaryFolderTest {};
 
 TEST_F(VtkSeries, SeriesListsEveryOutputStepWithItsTimeAndOnePiecePerRank) {
-  eis::Scene scene = smallBeam();
+  eis_test::SceneFields scene = smallBeam();
   scene.vtk = file("out/beam");
   run(scene);
   if (!root()) return;
@@ -190,7 +190,7 @@ void checkStep(const fs::path& pvtu, const BoxGeometry& box, const eis::NodalTab
 }
 
 TEST_F(VtkSeries, PiecesCoverEveryNodeOnceAndShowTheFinalState) {
-  eis::Scene scene = smallBeam();
+  eis_test::SceneFields scene = smallBeam();
   scene.vtk = file("beam");
   scene.finalState = file("final.csv");
   run(scene);

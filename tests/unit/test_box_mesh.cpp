@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "eis/mesh/box_mesh.hpp"
-#include "eis/model/tetra_geometry.hpp"
+#include "eis/core/tetra_geometry.hpp"
 
 namespace {
 

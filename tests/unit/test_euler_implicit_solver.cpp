@@ -56,16 +56,16 @@ using Matrix2 = std::array<std::array<double, 2>, 2>;
 // Columns: the step applied to (x, v) = (1, 0) and (0, 1).
 Matrix2 amplification(const eis::EulerImplicitOptions& options, double m, double k, double c, double h) {
   Oscillator system(m, k, c);
-  eis::LinearSolver linear(PETSC_COMM_SELF, PCJACOBI, nullptr);
   Vec x, v;
   VecCreateSeq(PETSC_COMM_SELF, 1, &x);
   VecDuplicate(x, &v);
-  eis::EulerImplicitSolver solver(options, x);
+  eis::EulerImplicitSolver solver(options, x,
+                                  std::make_unique<eis::LinearSolver>(PETSC_COMM_SELF, PCJACOBI, nullptr));
   Matrix2 g{};
   for (int column = 0; column < 2; ++column) {
     VecSet(x, column == 0 ? 1.0 : 0.0);
     VecSet(v, column == 1 ? 1.0 : 0.0);
-    solver.step(system, linear, x, v, h);
+    solver.step(system, x, v, h);
     PetscScalar xv, vv;
     PetscInt zero = 0;
     VecGetValues(x, 1, &zero, &xv);

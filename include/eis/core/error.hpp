@@ -16,6 +16,9 @@ public:
 // Builds the message for a failed PETSc call (PETSc's own text, and where we called it).
 [[noreturn]] void throwPetscError(PetscErrorCode code, const char* call, const char* file, int line);
 
+// The same for a failed MPI call (MPI's error string for the code).
+[[noreturn]] void throwMpiError(int code, const char* call, const char* file, int line);
+
 // Collective verdict: true on every rank when any rank passes true. Use it so that all ranks
 // fail together instead of leaving some waiting in a collective call.
 bool anyRank(bool localFailure, MPI_Comm comm);
@@ -30,4 +33,11 @@ void throwIfAnyRankFailed(const std::string& message, MPI_Comm comm);
   do {                                                                         \
     PetscErrorCode eis_ierr_ = (call);                                         \
     if (eis_ierr_) ::eis::throwPetscError(eis_ierr_, #call, __FILE__, __LINE__); \
+  } while (0)
+
+#define EIS_CHECK_MPI(call)                                                   \
+  do {                                                                        \
+    int eis_mpi_ierr_ = (call);                                               \
+    if (eis_mpi_ierr_ != MPI_SUCCESS)                                         \
+      ::eis::throwMpiError(eis_mpi_ierr_, #call, __FILE__, __LINE__);         \
   } while (0)

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <string>
 
+#include "eis/io/output.hpp"
+
 namespace eis {
 
 struct HistoryRow {
@@ -31,5 +33,8 @@ public:
 private:
   std::FILE* file_ = nullptr;
 };
+
+// output.history: the HistoryWriter as an Output.
+OutputComponent historyOutputComponent();
 
 }  // namespace eis

@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "eis/io/scene.hpp"
+#include "eis/core/component.hpp"
+#include "eis/model/physics.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 
 namespace eis {
@@ -41,5 +42,8 @@ NodalTable gatherState(const DistributedMesh& mesh, Vec x, Vec v, const NodalTab
 
 // Collective: writes the gathered state; an unwritable path is an error on every rank.
 void writeStateCsv(const std::string& path, const NodalTable& state, Physics physics, MPI_Comm comm);
+
+// initial.state: where a run starts (absent: at rest).
+const ComponentDeclaration& initialStateComponent();
 
 }  // namespace eis

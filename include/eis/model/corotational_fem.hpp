@@ -16,11 +16,16 @@
 #include <array>
 #include <vector>
 
-#include "eis/io/scene.hpp"
+#include "eis/core/parameters.hpp"
 #include "eis/model/force_field.hpp"
-#include "eis/model/tetra_geometry.hpp"
+#include "eis/core/tetra_geometry.hpp"
 
 namespace eis {
+
+// How the corotational model finds an element's rotation (SOFA TetrahedronFEMForceField method).
+enum class RotationMethod { Large, Polar };
+inline constexpr Named<RotationMethod> kRotationMethods[] = {{"large", RotationMethod::Large},
+                                                             {"polar", RotationMethod::Polar}};
 
 class CorotationalFEM : public ForceField {
 public:

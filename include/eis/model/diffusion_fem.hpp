@@ -4,8 +4,8 @@
 #include <array>
 #include <vector>
 
-#include "eis/model/force_field.hpp"
-#include "eis/model/tetra_geometry.hpp"
+#include "eis/model/force_field_component.hpp"
+#include "eis/core/tetra_geometry.hpp"
 
 namespace eis {
 
@@ -30,5 +30,7 @@ private:
   const std::vector<TetraShape>& shapes_;
   double conductivity_;
 };
+
+ForceFieldComponent diffusionFemComponent();
 
 }  // namespace eis

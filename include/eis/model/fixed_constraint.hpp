@@ -5,30 +5,29 @@
 #include <petscis.h>
 #include <petscvec.h>
 
+#include <string>
 #include <vector>
 
-#include "eis/io/scene.hpp"
+#include "eis/core/box.hpp"
+#include "eis/core/component.hpp"
+#include "eis/linalg/system_matrix.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 
 namespace eis {
 
-class FixedConstraint {
+class FixedConstraint : public Projection {
 public:
-  // Nodes inside any box (inclusive) or in any of the physical groups (given by tag).
+  // Collective. Nodes inside any box (inclusive) or in any of the physical groups (given by tag).
   FixedConstraint(const DistributedMesh& mesh, const std::vector<Box>& boxes,
                   const std::vector<int>& groupTags);
-  ~FixedConstraint();
+  ~FixedConstraint() override;
   FixedConstraint(const FixedConstraint&) = delete;
   FixedConstraint& operator=(const FixedConstraint&) = delete;
 
-  // Zero the fixed unknowns of a global vector.
-  void project(Vec v) const;
-  // Zero the fixed unknowns of a local array (owned and ghost).
-  void projectLocal(double* local) const;
-  // Offsets, in the local part of a global vector, of the fixed unknowns this rank owns.
-  const std::vector<PetscInt>& ownedDofs() const { return ownedDofs_; }
-  // Global row numbers of the fixed unknowns this rank owns.
-  IS rows() const { return rows_; }
+  void project(Vec v) const override;
+  void projectLocal(double* local) const override;
+  const std::vector<PetscInt>& ownedDofs() const override { return ownedDofs_; }
+  IS rows() const override { return rows_; }
   // Number of mesh nodes each box selects (global), in the order given.
   const std::vector<std::int64_t>& nodesPerBox() const { return nodesPerBox_; }
   std::int64_t numFixedNodes() const { return numFixedNodes_; }
@@ -40,5 +39,14 @@ private:
   std::vector<std::int64_t> nodesPerBox_;
   std::int64_t numFixedNodes_ = 0;
 };
+
+// constraint.fixed-box and constraint.fixed-group; the built-in box without either is fixed at
+// its x = 0 face.
+const ComponentDeclaration& fixedConstraintComponent();
+
+// Collective. The constraint the scene asks for; a box that selects no node adds a warning.
+std::unique_ptr<FixedConstraint> makeFixedConstraint(const DistributedMesh& mesh,
+                                                     const Parameters& scene,
+                                                     std::vector<std::string>& warnings);
 
 }  // namespace eis

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "eis/core/error.hpp"
-#include "eis/model/cell_range.hpp"
+#include "eis/linalg/cell_range.hpp"
 
 namespace eis {
 
@@ -38,12 +38,22 @@ public:
   // elementMatrices += kFactor * df/dx, element by element, for the cells of `range`.
   virtual void addKToElementMatrices(double* elementMatrices, double kFactor,
                                      CellRange range) const = 0;
-  // Stored energy of the local elements at x.
+  // Stored (elastic) energy of the local elements at x.
   virtual double potentialEnergy(const double* x) const = 0;
   // Von Mises stress of every local cell at x (empty when the field has no stress).
   virtual std::vector<double> vonMisesStress(const double* x) const = 0;
   // True when K does not depend on the state: its matrices are built once.
   virtual bool isLinear() const = 0;
+
+  // Loads on nodes: f += the load, on the unknowns this rank owns (fOwned: the local part of a
+  // global vector), added after the element sums so that each node gets its load exactly once.
+  virtual void addNodalForce(double* fOwned) const { (void)fOwned; }
+  // The potential of an external load at x (its gradient is minus the load), over the local
+  // elements; 0 for internal forces, whose energy is potentialEnergy.
+  virtual double externalPotential(const double* x) const {
+    (void)x;
+    return 0;
+  }
 
   // Velocity-dependent fields (B = df/dv != 0) override these; addForce then gets v.
   virtual bool usesVelocity() const { return false; }

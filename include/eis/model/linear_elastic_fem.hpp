@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "eis/model/force_field.hpp"
-#include "eis/model/tetra_geometry.hpp"
+#include "eis/core/tetra_geometry.hpp"
 
 namespace eis {
 

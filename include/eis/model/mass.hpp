@@ -8,11 +8,15 @@
 #include <array>
 #include <vector>
 
-#include "eis/io/scene.hpp"
-#include "eis/model/cell_range.hpp"
-#include "eis/model/tetra_geometry.hpp"
+#include "eis/core/component.hpp"
+#include "eis/linalg/cell_range.hpp"
+#include "eis/core/tetra_geometry.hpp"
 
 namespace eis {
+
+enum class MassType { Lumped, Consistent };
+inline constexpr Named<MassType> kMassTypes[] = {{"lumped", MassType::Lumped},
+                                                 {"consistent", MassType::Consistent}};
 
 class Mass {
 public:
@@ -35,5 +39,11 @@ private:
   double density_;
   MassType type_;
 };
+
+// mass.type, and the coefficient of the mass matrix: material.density (elasticity) or
+// material.capacity (diffusion).
+const ComponentDeclaration& massComponent();
+MassType massTypeOf(const Parameters& scene);
+double massDensityOf(const Parameters& scene);
 
 }  // namespace eis

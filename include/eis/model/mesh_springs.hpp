@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "eis/mesh/distributed_mesh.hpp"
-#include "eis/model/force_field.hpp"
-#include "eis/model/tetra_geometry.hpp"
+#include "eis/model/force_field_component.hpp"
+#include "eis/core/tetra_geometry.hpp"
 
 namespace eis {
 
@@ -79,5 +79,7 @@ private:
   std::vector<State> states_;
   double damping_;
 };
+
+ForceFieldComponent meshSpringsComponent();
 
 }  // namespace eis

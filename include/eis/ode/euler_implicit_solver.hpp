@@ -3,11 +3,20 @@
 // implicit Euler step, exactly as SOFA computes it.
 #include <petscvec.h>
 
-#include "eis/io/scene.hpp"
+#include <memory>
+
 #include "eis/linalg/linear_solver.hpp"
-#include "eis/ode/mechanical_operations.hpp"
+#include "eis/linalg/mechanical_operations.hpp"
+#include "eis/ode/time_integrator.hpp"
 
 namespace eis {
+
+// euler: SOFA's implicit Euler; sofa-trapezoidal: SOFA's trapezoidalScheme (tr = 0.5, still
+// x += h v_{n+1}); trapezoidal: the true trapezoidal rule, x += h/2 (v_n + v_{n+1}).
+enum class TimeScheme { Euler, SofaTrapezoidal, Trapezoidal };
+inline constexpr Named<TimeScheme> kTimeSchemes[] = {{"euler", TimeScheme::Euler},
+                                                     {"sofa-trapezoidal", TimeScheme::SofaTrapezoidal},
+                                                     {"trapezoidal", TimeScheme::Trapezoidal}};
 
 struct EulerImplicitOptions {
   double rayleighMass = 0;       // SOFA rayleighMass (rM)
@@ -21,32 +30,27 @@ struct EulerImplicitOptions {
   bool computeResidual = false;  // SOFA computeResidual
 };
 
-struct StepReport {
-  int linearIterations = 0;
-  int nonlinearIterations = 1;  // Newton iterations; the linearized step is one
-  int preconditionerSetups = 0;  // times the preconditioner was set up in the step
-  double residualNorm = -1;  // ||P(M (v_{n+1} - v_n) - h f(x_{n+1}, v_{n+1}))||_2, or -1
-};
-
 // ||P (M (v - vBefore) - h f(x, v))||_2, SOFA's computeResidual (which keeps its square);
 // `force` and `work` are scratch vectors of the same layout.
 double sofaResidualNorm(MechanicalOperations& mop, Vec x, Vec v, Vec vBefore, double h, Vec force,
                         Vec work);
 
-class EulerImplicitSolver {
+class EulerImplicitSolver : public TimeIntegrator {
 public:
-  // `like` gives the layout of x and v (for the work vectors).
-  EulerImplicitSolver(const EulerImplicitOptions& options, Vec like);
-  ~EulerImplicitSolver();
+  // `like` gives the layout of x and v (for the work vectors); `linear` solves each step.
+  EulerImplicitSolver(const EulerImplicitOptions& options, Vec like,
+                      std::unique_ptr<LinearSolver> linear);
+  ~EulerImplicitSolver() override;
   EulerImplicitSolver(const EulerImplicitSolver&) = delete;
   EulerImplicitSolver& operator=(const EulerImplicitSolver&) = delete;
 
   // Advances (x, v) by one step of size h in place. The linear solve's solution (dv, or v_{n+1}
   // in first-order mode) is kept from one step to the next: where the next solve starts when
-  // `linear` takes a nonzero initial guess.
-  StepReport step(MechanicalOperations& mop, LinearSolver& linear, Vec x, Vec v, double h);
+  // the linear solver takes a nonzero initial guess.
+  StepReport step(MechanicalOperations& mop, Vec x, Vec v, double h) override;
 
   const EulerImplicitOptions& options() const { return options_; }
+  LinearSolver& linearSolver() { return *linear_; }
 
   // SOFA's integration factors: how a solution dv of the linear system moves the state.
   static double velocityIntegrationFactor() { return 1.0; }
@@ -59,6 +63,7 @@ public:
 
 private:
   EulerImplicitOptions options_;
+  std::unique_ptr<LinearSolver> linear_;
   Vec force_ = nullptr, rhs_ = nullptr, vBefore_ = nullptr;
   Vec solution_ = nullptr;  // the last solve's solution; zero before the first
 };

@@ -11,12 +11,19 @@
 
 #include <string>
 
-#include "eis/io/scene.hpp"
+#include "eis/linalg/ksp_settings.hpp"
+#include "eis/linalg/preconditioner_reuse.hpp"
 #include "eis/ode/euler_implicit_solver.hpp"
+#include "eis/ode/time_integrator.hpp"
 
 namespace eis {
 
-class NewtonSolver {
+enum class NewtonGuess { Zero, Previous, Extrapolated };
+inline constexpr Named<NewtonGuess> kNewtonGuesses[] = {{"zero", NewtonGuess::Zero},
+                                                        {"previous", NewtonGuess::Previous},
+                                                        {"extrapolated", NewtonGuess::Extrapolated}};
+
+class NewtonSolver : public TimeIntegrator {
 public:
   // options.scheme must not be SofaTrapezoidal. Defaults for the inner KSP as LinearSolver's, relative
   // tolerance 1e-10; -snes_* and -ksp_* options override them. Its preconditioner is set up
@@ -25,16 +32,14 @@ public:
   NewtonSolver(MPI_Comm comm, const EulerImplicitOptions& options, NewtonGuess guess, Vec like,
                PCType defaultPc, Vec restCoordinates,
                const PreconditionerOptions& preconditioner = {});
-  ~NewtonSolver();
+  ~NewtonSolver() override;
   NewtonSolver(const NewtonSolver&) = delete;
   NewtonSolver& operator=(const NewtonSolver&) = delete;
 
   // Advances (x, v) by one converged step of size h; x and v are left unchanged when SNES does
   // not converge (an eis::Error names its reason).
-  StepReport step(MechanicalOperations& mop, Vec x, Vec v, double h);
+  StepReport step(MechanicalOperations& mop, Vec x, Vec v, double h) override;
   SNES snes() const { return snes_; }
-  // Wall seconds spent in SNESSolve so far.
-  double seconds() const { return seconds_; }
 
   // SNES callbacks, and where they leave the message of an error they caught.
   void formResidual(Vec v, Vec residual);
@@ -53,9 +58,7 @@ private:
   EulerImplicitOptions options_;
   NewtonGuess guess_;
   SNES snes_ = nullptr;
-  Vec restCoordinates_ = nullptr;
-  std::string defaultPc_;
-  bool hypreElasticity_;
+  KspSettings settings_;
   PreconditionerReuse reuse_;
   bool linearSolvePending_ = false;  // a Jacobian was formed; its solve is not yet recorded
   Vec xStart_ = nullptr, vStart_ = nullptr, vBefore_ = nullptr, iterate_ = nullptr;
@@ -66,7 +69,7 @@ private:
   bool trapezoidal_ = false;
   // Of the current step: dx/dv (h, or h/2 for the trapezoidal rule) and the weight of the
   // force in the residual.
-  double positionRate_ = 0, forceWeight_ = 0, seconds_ = 0;
+  double positionRate_ = 0, forceWeight_ = 0;
   std::string callbackFailure_;
 };
 

@@ -17,7 +17,7 @@
 #include <functional>
 #include <vector>
 
-#include "eis/model/cell_range.hpp"
+#include "eis/linalg/cell_range.hpp"
 
 namespace eis {
 

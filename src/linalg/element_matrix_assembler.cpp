@@ -1,4 +1,4 @@
-#include "eis/model/element_matrix_assembler.hpp"
+#include "eis/linalg/element_matrix_assembler.hpp"
 
 #include <algorithm>
 #include <limits>

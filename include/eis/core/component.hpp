@@ -1,0 +1,25 @@
+#pragma once
+// A component of a scene: a mesh source, a mass, a force field, a projective constraint, the
+// time integrator, the linear solver, an output. Each declares itself in its own file: its type
+// name, what kind of part it is, one line saying what it stands for, and its parameters. The
+// scene readers, --help and the start-up report work from these declarations alone.
+#include <functional>
+#include <string>
+
+#include "eis/core/parameters.hpp"
+
+namespace eis {
+
+class Scene;
+
+struct ComponentDeclaration {
+  std::string type;     // the name scenes use: "mesh-springs"
+  std::string kind;     // "force field", "mass", "output", ...
+  std::string summary;  // one line, with the SOFA component it stands for where there is one
+  ParameterSpec parameters;
+  // Defaults that depend on other components' parameters, and checks across them; run once on
+  // the whole scene after it is read. Throws eis::Error naming the keys.
+  std::function<void(Scene&)> resolve;
+};
+
+}  // namespace eis

@@ -1,0 +1,30 @@
+#pragma once
+// A scene: the components a run is made of, with their parameters. The INI file and the command
+// line fill it today (every key belongs to the one component that declares it); other scene
+// formats are further producers of the same object. Read as one set of parameters, keyed
+// "section.name", through the declarations of every component the build knows.
+#include <memory>
+#include <vector>
+
+#include "eis/core/component.hpp"
+#include "eis/core/parameters.hpp"
+
+namespace eis {
+
+class Scene : public Parameters {
+public:
+  // `components`: every component this build knows, in the order --help lists them. Throws
+  // eis::Error when two declare the same key.
+  explicit Scene(std::vector<const ComponentDeclaration*> components);
+
+  const std::vector<const ComponentDeclaration*>& components() const { return components_; }
+  // Whether any parameter of the component was given.
+  bool mentions(const ComponentDeclaration& component) const;
+  // Runs every component's resolve step, in order.
+  void resolve();
+
+private:
+  std::vector<const ComponentDeclaration*> components_;
+};
+
+}  // namespace eis

@@ -1,0 +1,28 @@
+#pragma once
+// The command line and the INI config file it names, read into a Scene: our options are
+// --section.key[=value] and the config file's keys are the same in INI sections, the command
+// line winning key by key; PETSc's single-dash options are set aside, in order, for
+// PetscInitialize.
+#include <string>
+#include <vector>
+
+#include "eis/core/scene.hpp"
+
+namespace eis {
+
+struct CommandLine {
+  explicit CommandLine(std::vector<const ComponentDeclaration*> components)
+      : scene(std::move(components)) {}
+  bool help = false, version = false;
+  Scene scene;
+  // Arguments that start with a single dash (PETSc options), in order, for PetscInitialize.
+  std::vector<std::string> petscArgs;
+};
+
+// Parses main()'s argv (argv[0], the program, is skipped) and the --config file it names into a
+// scene of `components`, then resolves it (Scene::resolve). Throws eis::Error naming the key,
+// file or value for an unknown key, a malformed number or a value out of range. Pure: no MPI.
+CommandLine parseCommandLine(int argc, const char* const argv[],
+                             const std::vector<const ComponentDeclaration*>& components);
+
+}  // namespace eis

@@ -1,0 +1,62 @@
+#pragma once
+// Outputs as plug-ins: the ParaView series, the history CSV and the final state are each one
+// Output, made by its component from the scene's parameters. A run calls start() once, write()
+// after every step and finish() at the end (also after a failed step, with the last good
+// state), so a new format touches only its own file plus one line in output_registry.cpp.
+#include <petscvec.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "eis/core/component.hpp"
+#include "eis/io/state_csv.hpp"
+#include "eis/mesh/distributed_mesh.hpp"
+#include "eis/model/mechanical_system.hpp"
+#include "eis/model/physics.hpp"
+#include "eis/ode/time_integrator.hpp"
+
+namespace eis {
+
+// What an output sees of a run at one instant.
+struct RunState {
+  const DistributedMesh& mesh;
+  MechanicalSystem& system;
+  Physics physics;
+  Vec x, v;
+  const NodalTable* initial;  // the initial state read, for nodes no cell uses; may be null
+};
+
+// One step just taken.
+struct StepRecord {
+  int step = 0;
+  double time = 0, wallSeconds = 0;
+  bool last = false;  // the run's last step
+  StepReport report;
+};
+
+class Output {
+public:
+  virtual ~Output() = default;
+  // Collective: the state before the first step.
+  virtual void start(const RunState& state) { (void)state; }
+  // Collective: after each step.
+  virtual void write(const StepRecord& step, const RunState& state) = 0;
+  // Collective: the run is over; `state` is its last good state.
+  virtual void finish(const RunState& state) { (void)state; }
+  // What rank 0 says at the end, such as "final state: out/state.csv".
+  virtual std::string where() const = 0;
+};
+
+struct OutputComponent {
+  ComponentDeclaration declaration;
+  // Collective. The output the scene asks for, or nullptr when it asks for none; an unusable
+  // path is an error on every rank, before the first step.
+  std::function<std::unique_ptr<Output>(const Parameters& scene, MPI_Comm comm)> make;
+};
+
+// Every output this build knows, in the order they finish.
+const std::vector<OutputComponent>& outputComponents();
+
+}  // namespace eis

@@ -1,0 +1,65 @@
+#pragma once
+// How every KSP of a run is configured: CG with our default preconditioner and tolerance before
+// the options database is read (so that -ksp_* and -pc_* override them), our BoomerAMG settings
+// while it is read, and elasticity's near-nullspace after, for the preconditioner chosen. The
+// linearized step's KSP and Newton's inner KSP share this.
+#include <petscksp.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace eis {
+
+// Our defaults for a KSP (CG with `pc`, relative tolerance `rtol`), set before the options
+// database is read so that -ksp_* and -pc_* override them.
+void setDefaultSolver(KSP ksp, PCType pc, double rtol);
+
+// While it lives, the options database holds our BoomerAMG settings for 3D problems (strong
+// threshold 0.5, HMIS coarsening, ext+i interpolation, P_max 4, one aggressive level) and, with
+// `elasticity`, nodal coarsening with the near-nullspace as interpolation vectors (GM-1), each
+// only where the user gave no value for it; it removes what it added when it goes. PETSc offers
+// these settings through the options database only, read by KSPSetFromOptions. It adds nothing
+// unless `defaultPc` is PCHYPRE and -pc_type, if given, names hypre too. Works on the options
+// of `ksp`'s prefix.
+class HypreDefaults {
+public:
+  HypreDefaults(KSP ksp, PCType defaultPc, bool elasticity);
+  ~HypreDefaults();
+  HypreDefaults(const HypreDefaults&) = delete;
+  HypreDefaults& operator=(const HypreDefaults&) = delete;
+
+private:
+  std::vector<std::string> added_;
+};
+
+// Elasticity's near-nullspace on A, for the preconditioner `ksp` ended up with (so after its
+// options were read): the six rigid-body modes of the rest coordinates (a global Vec with block
+// size 3) for GAMG and the others, only the three rotations for hypre, whose unknown-based
+// interpolation already holds the translations (all six nearly double BoomerAMG's operator
+// complexity, for the same iterations). Does nothing when restCoordinates is null.
+void attachNearNullSpace(KSP ksp, Mat A, Vec restCoordinates);
+
+class KspSettings {
+public:
+  // defaultPc: PCGAMG, PCJACOBI or PCHYPRE (with HypreDefaults; hypreElasticity adds their
+  // elasticity part). restCoordinates: a global Vec with block size 3 for elasticity's
+  // near-nullspace, or nullptr for scalar problems (it is referenced, not copied).
+  KspSettings(PCType defaultPc, bool hypreElasticity, Vec restCoordinates);
+  ~KspSettings();
+  KspSettings(const KspSettings&) = delete;
+  KspSettings& operator=(const KspSettings&) = delete;
+
+  // Before the options: CG, the default preconditioner, relative tolerance `rtol`.
+  void setDefaults(KSP ksp, double rtol) const;
+  // Once `ksp`'s operator A is known: `setFromOptions` (KSPSetFromOptions, or SNES's) runs with
+  // our BoomerAMG settings in the database, then A gets its near-nullspace.
+  void readOptions(KSP ksp, Mat A, const std::function<void()>& setFromOptions) const;
+
+private:
+  std::string defaultPc_;
+  bool hypreElasticity_;
+  Vec restCoordinates_ = nullptr;
+};
+
+}  // namespace eis

@@ -1,0 +1,92 @@
+#pragma once
+// The matrix of every step, A = P (mM + bB + kK) P + (I - P), kept from one step to the next:
+// assembled (AIJ, block size = unknowns per node, element blocks written straight into its
+// arrays by an ElementMatrixAssembler, the projected rows and columns replaced by the identity
+// with MatZeroRowsColumns across ranks) or matrix-free (a MatShell whose product runs the
+// element products, with an element-wise Jacobi diagonal). The model offers its element
+// matrices and products (ElementOperator) and the unknowns its constraints project
+// (Projection); this class owns the PETSc matrix and decides when its values are rebuilt.
+#include <petscdm.h>
+#include <petscmat.h>
+
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "eis/core/parameters.hpp"
+#include "eis/linalg/cell_range.hpp"
+#include "eis/linalg/element_matrix_assembler.hpp"
+
+namespace eis {
+
+enum class OperatorMode { Assembled, MatrixFree };
+inline constexpr Named<OperatorMode> kOperatorModes[] = {{"assembled", OperatorMode::Assembled},
+                                                         {"matrix-free", OperatorMode::MatrixFree}};
+
+// mM + bB + kK element by element, on local arrays (owned and ghost unknowns).
+class ElementOperator {
+public:
+  virtual ~ElementOperator() = default;
+  // blocks += the element matrices of the cells of `range`, (4 dofs)^2 row-major each.
+  virtual void addElementMatrices(double* blocks, double m, double b, double k,
+                                  CellRange range) const = 0;
+  // out += (mM + bB + kK) in.
+  virtual void addProducts(const double* in, double* out, double m, double b, double k) const = 0;
+};
+
+// P: the unknowns that projective constraints hold, and how they are zeroed.
+class Projection {
+public:
+  virtual ~Projection() = default;
+  // Global row numbers of the projected unknowns this rank owns.
+  virtual IS rows() const = 0;
+  // Their offsets in the local part of a global vector.
+  virtual const std::vector<PetscInt>& ownedDofs() const = 0;
+  // Zero them in a global vector, and in a local array (owned and ghost).
+  virtual void project(Vec v) const = 0;
+  virtual void projectLocal(double* local) const = 0;
+};
+
+class SystemMatrix {
+public:
+  // Collective. dm: the layout of the unknowns (dofs per vertex, local vertex v's unknowns at
+  // v * dofs in a local vector); cells: four local vertices each; owned: whether this rank owns
+  // each local vertex. `op` and `projection` must outlive the matrix. constantValues: the
+  // values depend on the factors alone (a linear model), so they are rebuilt only when those
+  // change.
+  SystemMatrix(DM dm, const std::vector<std::array<PetscInt, 4>>& cells, int dofs,
+               const std::vector<unsigned char>& owned, OperatorMode mode,
+               const ElementOperator& op, const Projection& projection, bool constantValues);
+  ~SystemMatrix();
+  SystemMatrix(const SystemMatrix&) = delete;
+  SystemMatrix& operator=(const SystemMatrix&) = delete;
+
+  // Collective. The matrix at these factors; its values are rebuilt unless they cannot have
+  // changed. The object owns it.
+  Mat at(double m, double b, double k);
+
+  // The matrix-free product y = P A P x + (I - P) x, and the diagonal of that operator.
+  void applyShell(Vec x, Vec y);
+  void shellDiagonal(Vec diagonal);
+
+private:
+  void createAssembled(const std::vector<unsigned char>& owned);
+  void createShell();
+  void assemble();
+  void toLocal(Vec global, Vec local) const;
+
+  DM dm_;
+  const std::vector<std::array<PetscInt, 4>>& cells_;
+  int dofs_;
+  OperatorMode mode_;
+  const ElementOperator& op_;
+  const Projection& projection_;
+  bool constantValues_;
+  Mat matrix_ = nullptr;
+  std::unique_ptr<ElementMatrixAssembler> assembler_;  // assembled mode only
+  bool haveFactors_ = false;
+  double factors_[3] = {0, 0, 0};  // m, b, k of the current values
+  Vec localIn_ = nullptr, localOut_ = nullptr;
+};
+
+}  // namespace eis

@@ -1,0 +1,45 @@
+#pragma once
+// How a force field joins a scene: its declaration (type, parameters) and how it is made from
+// its parameters on one rank's part of the mesh. Adding a force field is its own files plus one
+// line in src/model/force_field_registry.cpp.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "eis/core/component.hpp"
+#include "eis/core/scene.hpp"
+#include "eis/core/tetra_geometry.hpp"
+#include "eis/mesh/distributed_mesh.hpp"
+#include "eis/model/force_field.hpp"
+#include "eis/model/mass.hpp"
+#include "eis/model/physics.hpp"
+
+namespace eis {
+
+// What a force field is made from: this rank's part of the mesh, the rest geometry of its cells
+// and the mass (both owned by the mechanical system, outliving the field), and where set-up
+// warnings go (one line each, said once by rank 0).
+struct ModelContext {
+  const DistributedMesh& mesh;
+  const std::vector<TetraShape>& shapes;
+  const Mass& mass;
+  std::vector<std::string>& warnings;
+};
+
+struct ForceFieldComponent {
+  ComponentDeclaration declaration;
+  Physics physics;  // the field is made for scenes of this physics only
+  // Collective. The field the parameters ask for, or nullptr when they ask for none (a zero
+  // stiffness, no box).
+  std::function<std::unique_ptr<ForceField>(const ModelContext&, const Parameters&)> make;
+};
+
+// Every force field this build knows, in the order a system sums their forces.
+const std::vector<ForceFieldComponent>& forceFieldComponents();
+
+// The rest positions of the local vertices as a local array, 3 per vertex (elastic fields
+// measure x - x0 with it).
+std::vector<double> restArray(const DistributedMesh& mesh);
+
+}  // namespace eis

@@ -1,0 +1,33 @@
+#pragma once
+// Gravity as a force field: f = M g, which for both masses is each element's lumped share
+// density |V| / 4 on its vertices times g (the row sums of the consistent mass agree). Its
+// tangent is zero; its potential is -sum_a m_a g . x_a.
+#include <array>
+
+#include "eis/model/force_field_component.hpp"
+
+namespace eis {
+
+class Gravity : public ForceField {
+public:
+  // `mass` must outlive the field; localVertices: how many the local arrays hold.
+  Gravity(const Mass& mass, std::array<double, 3> g, std::size_t localVertices)
+      : mass_(mass), g_(g), localVertices_(localVertices) {}
+
+  void addForce(const double* x, const double* v, double* f) override;
+  void addDForce(const double*, double*, double) const override {}
+  void addKToElementMatrices(double*, double, CellRange) const override {}
+  double potentialEnergy(const double*) const override { return 0; }
+  std::vector<double> vonMisesStress(const double*) const override { return {}; }
+  bool isLinear() const override { return true; }
+  double externalPotential(const double* x) const override;
+
+private:
+  const Mass& mass_;
+  std::array<double, 3> g_;
+  std::size_t localVertices_;
+};
+
+ForceFieldComponent gravityComponent();
+
+}  // namespace eis

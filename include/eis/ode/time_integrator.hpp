@@ -1,0 +1,44 @@
+#pragma once
+// What every time integrator offers a run: one step of (x, v) through the mechanical
+// operations, and what it cost. SOFA's linearized step (EulerImplicitSolver) and Newton to
+// convergence (NewtonSolver) implement it; makeTimeIntegrator builds the one a scene asks for.
+#include <petscvec.h>
+
+#include <memory>
+
+#include "eis/core/component.hpp"
+#include "eis/linalg/mechanical_operations.hpp"
+
+namespace eis {
+
+struct StepReport {
+  int linearIterations = 0;
+  int nonlinearIterations = 1;  // Newton iterations; the linearized step is one
+  int preconditionerSetups = 0;  // times the preconditioner was set up in the step
+  double residualNorm = -1;  // ||P(M (v_{n+1} - v_n) - h f(x_{n+1}, v_{n+1}))||_2, or -1
+};
+
+// linearized: SOFA's single linear solve per step; full: Newton to convergence (solver.newton).
+enum class NewtonMode { Linearized, Full };
+inline constexpr Named<NewtonMode> kNewtonModes[] = {{"linearized", NewtonMode::Linearized},
+                                                     {"full", NewtonMode::Full}};
+
+class TimeIntegrator {
+public:
+  virtual ~TimeIntegrator() = default;
+  // Collective. Advances (x, v) by one step of size h in place; when it throws, x and v still
+  // hold the state before the step.
+  virtual StepReport step(MechanicalOperations& mop, Vec x, Vec v, double h) = 0;
+};
+
+// The solver.* keys of the step: dt, steps, the scheme and its SOFA options, Newton.
+const ComponentDeclaration& timeIntegratorComponent();
+
+// Collective. The integrator the scene asks for, with the linear solver its parameters
+// (linearSolverComponent's) choose. like: the layout of x and v; restCoordinates: elasticity's
+// rest positions for the near-nullspace (nullptr for none); constantMatrix: the system matrix
+// depends on the step factors alone.
+std::unique_ptr<TimeIntegrator> makeTimeIntegrator(const Parameters& scene, MPI_Comm comm, Vec like,
+                                                   Vec restCoordinates, bool constantMatrix);
+
+}  // namespace eis

@@ -1,0 +1,67 @@
+#include "eis/app/scene_builder.hpp"
+
+#include "eis/io/state_csv.hpp"
+#include "eis/linalg/linear_solver.hpp"
+#include "eis/mesh/mesh_source.hpp"
+#include "eis/model/fixed_constraint.hpp"
+#include "eis/model/force_field_component.hpp"
+#include "eis/model/mass.hpp"
+#include "eis/model/physics.hpp"
+#include "eis/ode/time_integrator.hpp"
+
+namespace eis {
+
+const std::vector<const ComponentDeclaration*>& knownComponents() {
+  static const std::vector<const ComponentDeclaration*> all = [] {
+    std::vector<const ComponentDeclaration*> list = {&meshSourceComponent(), &physicsComponent(),
+                                                     &massComponent()};
+    for (const ForceFieldComponent& field : forceFieldComponents()) list.push_back(&field.declaration);
+    list.push_back(&fixedConstraintComponent());
+    list.push_back(&timeIntegratorComponent());
+    list.push_back(&linearSolverComponent());
+    list.push_back(&initialStateComponent());
+    for (const OutputComponent& output : outputComponents()) list.push_back(&output.declaration);
+    return list;
+  }();
+  return all;
+}
+
+Scene defaultScene() { return Scene(knownComponents()); }
+
+CommandLine parseArguments(int argc, const char* const argv[]) {
+  return parseCommandLine(argc, argv, knownComponents());
+}
+
+std::unique_ptr<DistributedMesh> buildMesh(const Scene& scene, MPI_Comm comm,
+                                           std::vector<std::string>& warnings) {
+  const SerialMesh serial = loadSerialMesh(scene, comm, warnings);
+  auto mesh = std::make_unique<DistributedMesh>(comm, serial, unknownsPerNode(physicsOf(scene)),
+                                                scene.integer("mesh.refine"));
+  if (!serial.nodes.empty() && !mesh->unusedNodeIds().empty())
+    warnings.push_back(std::to_string(mesh->unusedNodeIds().size()) +
+                       " nodes belong to no tetrahedron; they are written unchanged");
+  return mesh;
+}
+
+std::unique_ptr<MechanicalSystem> buildSystem(const Scene& scene, const DistributedMesh& mesh,
+                                              std::vector<std::string>& warnings) {
+  const Physics physics = physicsOf(scene);
+  auto system = std::make_unique<MechanicalSystem>(mesh, massTypeOf(scene), massDensityOf(scene));
+  for (const ForceFieldComponent& component : forceFieldComponents()) {
+    if (component.physics != physics) continue;
+    if (auto field = component.make(system->context(warnings), scene))
+      system->addForceField(std::move(field));
+  }
+  system->setConstraint(makeFixedConstraint(mesh, scene, warnings));
+  system->createMatrix(linearSolverOf(scene, system->constantMatrix()).op);
+  return system;
+}
+
+std::vector<std::unique_ptr<Output>> buildOutputs(const Scene& scene, MPI_Comm comm) {
+  std::vector<std::unique_ptr<Output>> outputs;
+  for (const OutputComponent& component : outputComponents())
+    if (auto output = component.make(scene, comm)) outputs.push_back(std::move(output));
+  return outputs;
+}
+
+}  // namespace eis

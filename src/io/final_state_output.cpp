@@ -1,0 +1,41 @@
+#include "eis/io/final_state_output.hpp"
+
+namespace eis {
+
+namespace {
+
+class FinalStateOutput : public Output {
+public:
+  FinalStateOutput(std::string path, MPI_Comm comm) : path_(std::move(path)), comm_(comm) {}
+  void write(const StepRecord&, const RunState&) override {}
+  void finish(const RunState& state) override {
+    writeStateCsv(path_, gatherState(state.mesh, state.x, state.v, state.initial), state.physics,
+                  comm_);
+  }
+  std::string where() const override { return "final state: " + path_; }
+
+private:
+  std::string path_;
+  MPI_Comm comm_;
+};
+
+}  // namespace
+
+OutputComponent finalStateOutputComponent() {
+  return {{"final-state", "output", "the last state as CSV, in the input's node order",
+           ParameterSpec().add(
+               {"output.final-state", "PATH",
+                "CSV of the last state: a header, then one row per node in the input file's node order\n"
+                "(0-based ids), the same for any rank count; columns id,x,y,z,vx,vy,vz (positions, not\n"
+                "displacements) for elasticity, id,u,du for diffusion; 17 significant digits. With\n"
+                "mesh.refine > 0 the new nodes follow, sorted by rest coordinates (x, then y, then z).",
+                std::nullopt, "", false, check::anyText()}),
+           nullptr},
+          [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
+            const Texts path = scene.texts("output.final-state");
+            if (path.empty() || path.front().empty()) return nullptr;
+            return std::make_unique<FinalStateOutput>(path.front(), comm);
+          }};
+}
+
+}  // namespace eis

@@ -1,0 +1,100 @@
+#include "eis/io/vtk_series_output.hpp"
+
+#include "eis/core/error.hpp"
+#include "eis/io/vtk_output.hpp"
+
+namespace eis {
+
+namespace {
+
+// The local values (owned and ghost) of a global vector, while it lives.
+class LocalValues {
+public:
+  LocalValues(DM dm, Vec global) : dm_(dm) {
+    EIS_CHECK(DMGetLocalVector(dm_, &local_));
+    EIS_CHECK(DMGlobalToLocal(dm_, global, INSERT_VALUES, local_));
+    EIS_CHECK(VecGetArrayRead(local_, &values_));
+  }
+  ~LocalValues() {
+    VecRestoreArrayRead(local_, &values_);
+    DMRestoreLocalVector(dm_, &local_);
+  }
+  LocalValues(const LocalValues&) = delete;
+  LocalValues& operator=(const LocalValues&) = delete;
+  const PetscScalar* data() const { return values_; }
+
+private:
+  DM dm_;
+  Vec local_ = nullptr;
+  const PetscScalar* values_ = nullptr;
+};
+
+class VtkSeriesOutput : public Output {
+public:
+  VtkSeriesOutput(MPI_Comm comm, const std::string& prefix, int every)
+      : writer_(comm, prefix), every_(every) {}
+
+  void start(const RunState& state) override { writeStep(0, 0.0, state); }
+  void write(const StepRecord& step, const RunState& state) override {
+    if (step.step % every_ == 0 || step.last) writeStep(step.step, step.time, state);
+  }
+  std::string where() const override { return "time series: " + writer_.pvdPath(); }
+
+private:
+  void writeStep(int step, double time, const RunState& state);
+
+  VtkSeriesWriter writer_;
+  int every_;
+};
+
+void VtkSeriesOutput::writeStep(int step, double time, const RunState& state) {
+  const DistributedMesh& mesh = state.mesh;
+  const auto& rest = mesh.restCoords();
+  const std::size_t n = rest.size();
+  VtkPiece piece;
+  piece.nodeIds = mesh.nodeIds();
+  piece.owned = mesh.owned();
+  for (const auto& cell : mesh.cells()) piece.tets.insert(piece.tets.end(), cell.begin(), cell.end());
+  std::vector<VtkField> pointData, cellData;
+  {
+    const LocalValues xs(mesh.dm(), state.x), vs(mesh.dm(), state.v);
+    if (mesh.dofsPerNode() == 3) {
+      VtkField displacement{"displacement", 3, {}}, velocity{"velocity", 3, {}};
+      for (std::size_t v = 0; v < n; ++v)
+        for (int d = 0; d < 3; ++d) {
+          piece.points.push_back(xs.data()[3 * v + d]);
+          displacement.values.push_back(xs.data()[3 * v + d] - rest[v][d]);
+          velocity.values.push_back(vs.data()[3 * v + d]);
+        }
+      pointData = {std::move(displacement), std::move(velocity)};
+    } else {
+      for (const auto& p : rest) piece.points.insert(piece.points.end(), p.begin(), p.end());
+      pointData = {{"u", 1, std::vector<double>(xs.data(), xs.data() + n)},
+                   {"du", 1, std::vector<double>(vs.data(), vs.data() + n)}};
+    }
+  }
+  if (mesh.dofsPerNode() == 3) cellData.push_back({"von_mises", 1, state.system.vonMisesStress(state.x)});
+  writer_.write(step, time, piece, pointData, cellData);
+}
+
+}  // namespace
+
+OutputComponent vtkSeriesOutputComponent() {
+  return {{"vtk-series", "output", "ParaView time series (PVD + PVTU)",
+           ParameterSpec()
+               .add({"output.vtk", "PREFIX",
+                     "ParaView time series: PREFIX.pvd and one PVTU per written step (one piece per rank), with\n"
+                     "displacement, velocity, rank and von Mises stress",
+                     std::nullopt, "", false, check::anyText()})
+               .add({"output.every", "N", "write the vtk time series every N steps, >= 1", "1", "",
+                     false, check::integerAtLeast(1)}),
+           nullptr},
+          [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
+            const Texts prefix = scene.texts("output.vtk");
+            if (prefix.empty() || prefix.front().empty()) return nullptr;
+            return std::make_unique<VtkSeriesOutput>(comm, prefix.front(),
+                                                     scene.integer("output.every"));
+          }};
+}
+
+}  // namespace eis

@@ -1,0 +1,129 @@
+#include "eis/linalg/ksp_settings.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "eis/core/error.hpp"
+
+namespace eis {
+
+
+namespace {
+
+struct OptionDefault {
+  const char* name;  // without the leading dash and the prefix
+  const char* value;
+};
+
+// BoomerAMG in 3D: hypre's defaults (strength threshold 0.25, Falgout coarsening, classical
+// interpolation) build an operator complexity of 4.5 on our beams; these keep it near 1.5.
+constexpr OptionDefault kHypre3d[] = {{"pc_hypre_boomeramg_strong_threshold", "0.5"},
+                                      {"pc_hypre_boomeramg_coarsen_type", "HMIS"},
+                                      {"pc_hypre_boomeramg_interp_type", "ext+i"},
+                                      {"pc_hypre_boomeramg_P_max", "4"},
+                                      {"pc_hypre_boomeramg_agg_nl", "1"}};
+
+// Elasticity: coarsen the three unknowns of a node together (strength from the row-sum norm of
+// each 3x3 block, hypre's nodal = 4; nodal_diag = 1 sets each diagonal entry of that strength
+// matrix to minus the sum of its row's others) and add the near-nullspace vectors to the
+// interpolation (GM-1, at most 4 entries per row for each). PETSc hands BoomerAMG the matrix's
+// near-nullspace in PCSetUp_HYPRE; BoomerAMG uses it only with a vec_interp_variant.
+constexpr OptionDefault kHypreElasticity[] = {{"pc_hypre_boomeramg_nodal_coarsen", "4"},
+                                              {"pc_hypre_boomeramg_nodal_coarsen_diag", "1"},
+                                              {"pc_hypre_boomeramg_vec_interp_variant", "1"},
+                                              {"pc_hypre_boomeramg_vec_interp_qmax", "4"}};
+
+const char* optionsPrefix(KSP ksp) {
+  const char* prefix = nullptr;
+  EIS_CHECK(KSPGetOptionsPrefix(ksp, &prefix));
+  return prefix;
+}
+
+// Whether -pc_type is absent or names hypre.
+bool hypreUnlessOverridden(const char* prefix) {
+  char type[64] = "";
+  PetscBool given = PETSC_FALSE;
+  EIS_CHECK(PetscOptionsGetString(nullptr, prefix, "-pc_type", type, sizeof type, &given));
+  return !given || std::strcmp(type, PCHYPRE) == 0;
+}
+
+}  // namespace
+
+void setDefaultSolver(KSP ksp, PCType pc, double rtol) {
+  EIS_CHECK(KSPSetType(ksp, KSPCG));
+  PC preconditioner;
+  EIS_CHECK(KSPGetPC(ksp, &preconditioner));
+  EIS_CHECK(PCSetType(preconditioner, pc));
+  EIS_CHECK(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
+}
+
+HypreDefaults::HypreDefaults(KSP ksp, PCType defaultPc, bool elasticity) {
+  const char* prefix = optionsPrefix(ksp);
+  if (std::strcmp(defaultPc, PCHYPRE) != 0 || !hypreUnlessOverridden(prefix)) return;
+  std::vector<OptionDefault> defaults(std::begin(kHypre3d), std::end(kHypre3d));
+  if (elasticity)
+    defaults.insert(defaults.end(), std::begin(kHypreElasticity), std::end(kHypreElasticity));
+  for (const OptionDefault& option : defaults) {
+    const std::string name = "-" + std::string(prefix ? prefix : "") + option.name;
+    PetscBool given = PETSC_FALSE;
+    EIS_CHECK(PetscOptionsHasName(nullptr, nullptr, name.c_str(), &given));
+    if (given) continue;
+    EIS_CHECK(PetscOptionsSetValue(nullptr, name.c_str(), option.value));
+    added_.push_back(name);
+  }
+}
+
+HypreDefaults::~HypreDefaults() {
+  for (const std::string& name : added_) PetscOptionsClearValue(nullptr, name.c_str());
+}
+
+void attachNearNullSpace(KSP ksp, Mat A, Vec restCoordinates) {
+  if (!restCoordinates) return;
+  PC pc;
+  EIS_CHECK(KSPGetPC(ksp, &pc));
+  PetscBool hypre = PETSC_FALSE;
+  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCHYPRE, &hypre));
+  MatNullSpace rigid;
+  EIS_CHECK(MatNullSpaceCreateRigidBody(restCoordinates, &rigid));
+  if (hypre) {
+    // MatNullSpaceCreateRigidBody lists the three translations first, then the rotations.
+    PetscBool hasConstant;
+    PetscInt count;
+    const Vec* modes;
+    EIS_CHECK(MatNullSpaceGetVecs(rigid, &hasConstant, &count, &modes));
+    MatNullSpace rotations;
+    EIS_CHECK(MatNullSpaceCreate(PetscObjectComm(reinterpret_cast<PetscObject>(A)), PETSC_FALSE,
+                                 count - 3, modes + 3, &rotations));
+    EIS_CHECK(MatSetNearNullSpace(A, rotations));
+    EIS_CHECK(MatNullSpaceDestroy(&rotations));
+  } else {
+    EIS_CHECK(MatSetNearNullSpace(A, rigid));
+  }
+  EIS_CHECK(MatNullSpaceDestroy(&rigid));
+}
+
+KspSettings::KspSettings(PCType defaultPc, bool hypreElasticity, Vec restCoordinates)
+    : defaultPc_(defaultPc), hypreElasticity_(hypreElasticity && restCoordinates) {
+  if (restCoordinates) {
+    EIS_CHECK(PetscObjectReference(reinterpret_cast<PetscObject>(restCoordinates)));
+    restCoordinates_ = restCoordinates;
+  }
+}
+
+KspSettings::~KspSettings() { VecDestroy(&restCoordinates_); }
+
+void KspSettings::setDefaults(KSP ksp, double rtol) const {
+  setDefaultSolver(ksp, defaultPc_.c_str(), rtol);
+}
+
+// Options are read once the operator is known so that -pc_type and friends override our
+// defaults; the near-nullspace goes on after, for the preconditioner they chose.
+void KspSettings::readOptions(KSP ksp, Mat A, const std::function<void()>& setFromOptions) const {
+  {
+    const HypreDefaults hypre(ksp, defaultPc_.c_str(), hypreElasticity_);
+    setFromOptions();
+  }
+  attachNearNullSpace(ksp, A, restCoordinates_);
+}
+
+}  // namespace eis

@@ -1,0 +1,109 @@
+// The linear-solver component: its parameters, and what they ask of the KSP.
+#include "eis/core/scene.hpp"
+#include "eis/linalg/linear_solver.hpp"
+
+namespace eis {
+
+namespace {
+
+ParameterSpec linearSolverParameters() {
+  return ParameterSpec()
+      .add({"solver.operator", "assembled|matrix-free",
+            "assembled: the step matrix is assembled (PETSc AIJ); matrix-free: SOFA's iterative path,\n"
+            "matrix-free products element by element (PETSc MatShell), Jacobi preconditioner by default",
+            "assembled", "", false, check::choice(kOperatorModes)})
+      .add({"solver.preconditioner", "auto|gamg|hypre|hypre-elasticity|jacobi",
+            "the linear solves' preconditioner (under CG); a -pc_type option overrides it. auto: gamg\n"
+            "for an assembled operator, jacobi for solver.operator = matrix-free. gamg: PETSc's\n"
+            "smoothed-aggregation AMG (for elasticity with the six rigid-body modes). hypre:\n"
+            "BoomerAMG with settings for 3D (strong threshold 0.5, HMIS coarsening, ext+i\n"
+            "interpolation, P_max 4, one level of aggressive coarsening): the cheapest set-up.\n"
+            "hypre-elasticity: those plus nodal coarsening and the three rigid rotations as\n"
+            "interpolation vectors (GM-1), for elasticity: the fewest iterations, each dearer. A\n"
+            "-pc_hypre_boomeramg_* option overrides the setting it names. jacobi: the diagonal. All\n"
+            "but jacobi need an assembled operator. README, \"Choosing the preconditioner\", says which\n"
+            "to take when.",
+            "auto", "", false, check::choice(kPreconditioners)})
+      .add({"solver.pc-lag", "N",
+            "the preconditioner is set up again at most every N updates of the matrix (one update per\n"
+            "step; one per Newton iteration with solver.newton = full) and kept in between (PETSc's\n"
+            "KSPSetReusePreconditioner); 1: at every update. Only matters where the matrix changes\n"
+            "(the nonlinear materials): a linear model's matrix is built once, its preconditioner with\n"
+            "it. With solver.newton = full it replaces -snes_lag_preconditioner. The history's\n"
+            "pc_rebuilt column counts the set-ups of each step. >= 1",
+            "1", "", false, check::integerAtLeast(1)})
+      .add({"solver.pc-rebuild-growth", "G",
+            "with solver.pc-lag > 1: once a linear solve needs more than G times the iterations of\n"
+            "the first solve after the last set-up, the preconditioner is set up again at the next\n"
+            "matrix update, before the lag runs out. The default sits above the spread between fresh\n"
+            "set-ups (up to 1.2 on the README's beams) and well below what a never-rebuilt GAMG\n"
+            "reached on a swinging soft beam (nearly 3). > 1",
+            "1.5", "", false, check::above(1)})
+      .add({"solver.initial-guess", "auto|zero|previous|projected",
+            "where the linearized step's linear solve starts. The solve stops at a residual relative\n"
+            "to the right-hand side, so a close start saves iterations. zero: from zero. previous: the\n"
+            "previous step's solution of the same system (dv; v_{n+1} with solver.first-order), via\n"
+            "KSPSetInitialGuessNonzero: 7 to 13% fewer iterations on the README's runs. projected:\n"
+            "the new right-hand side's projection on the last 10 ones, mapped to their solutions\n"
+            "(PETSc's KSPGuess, Fischer's method 3): exact for a right-hand side in their span while\n"
+            "the matrix stays the same, about half the iterations once 10 steps are stored on the\n"
+            "README's beams; it starts from zero whenever the matrix changes, so it suits linear\n"
+            "models. auto: projected for linear models, previous for the others. For\n"
+            "solver.newton = linearized only: Newton's first iterate is solver.newton-guess, and its\n"
+            "linear solves start from zero.",
+            "auto", "", false, check::choice(kInitialGuesses)});
+}
+
+// A multigrid preconditioner needs a matrix to coarsen.
+void checkPreconditioner(Scene& scene) {
+  const Preconditioner pc = scene.choice("solver.preconditioner", kPreconditioners);
+  const bool multigrid = pc != Preconditioner::Automatic && pc != Preconditioner::Jacobi;
+  if (multigrid && scene.choice("solver.operator", kOperatorModes) == OperatorMode::MatrixFree)
+    throw Error("solver.preconditioner = " + scene.text("solver.preconditioner") +
+                " needs an assembled matrix; solver.operator = matrix-free has none (take jacobi)");
+}
+
+// auto: the projection needs a matrix that stays the same from step to step (PETSc forgets the
+// stored solutions when it changes); otherwise the previous solution is the better start.
+LinearSolverOptions::Start startOf(InitialGuess guess, bool constantMatrix) {
+  if (guess == InitialGuess::Automatic)
+    guess = constantMatrix ? InitialGuess::Projected : InitialGuess::Previous;
+  switch (guess) {
+    case InitialGuess::Previous: return LinearSolverOptions::Start::GivenVector;
+    case InitialGuess::Projected: return LinearSolverOptions::Start::Projection;
+    default: return LinearSolverOptions::Start::Zero;
+  }
+}
+
+}  // namespace
+
+const ComponentDeclaration& linearSolverComponent() {
+  static const ComponentDeclaration component{
+      "linear-solver", "linear solver",
+      "the KSP of each step: CG with GAMG by default, any PETSc solver through -ksp_/-pc_ options",
+      linearSolverParameters(), checkPreconditioner};
+  return component;
+}
+
+LinearSolverChoice linearSolverOf(const Parameters& scene, bool constantMatrix) {
+  LinearSolverChoice choice;
+  choice.op = scene.choice("solver.operator", kOperatorModes);
+  const Preconditioner pc = scene.choice("solver.preconditioner", kPreconditioners);
+  switch (pc) {
+    case Preconditioner::Gamg: choice.pcType = PCGAMG; break;
+    case Preconditioner::Hypre:
+    case Preconditioner::HypreElasticity: choice.pcType = PCHYPRE; break;
+    case Preconditioner::Jacobi: choice.pcType = PCJACOBI; break;
+    case Preconditioner::Automatic:
+      choice.pcType = choice.op == OperatorMode::MatrixFree ? PCJACOBI : PCGAMG;
+      break;
+  }
+  choice.options.preconditioner.hypreElasticity = pc == Preconditioner::HypreElasticity;
+  choice.options.preconditioner.lag = scene.integer("solver.pc-lag");
+  choice.options.preconditioner.rebuildGrowth = scene.real("solver.pc-rebuild-growth");
+  choice.options.start =
+      startOf(scene.choice("solver.initial-guess", kInitialGuesses), constantMatrix);
+  return choice;
+}
+
+}  // namespace eis

@@ -1,0 +1,200 @@
+#include "eis/linalg/system_matrix.hpp"
+
+#include <algorithm>
+
+#include "eis/core/error.hpp"
+#include "eis/core/timer.hpp"
+
+namespace eis {
+
+namespace {
+
+// The shell's product as its own -log_view event: in a matrix-free run every MatMult of the
+// "KSP solve" stage is one ShellProduct, so no assembled operator is ever multiplied.
+PetscLogEvent shellProductEvent() {
+  static PetscLogEvent event = -1;
+  if (event < 0) EIS_CHECK(PetscLogEventRegister("ShellProduct", MAT_CLASSID, &event));
+  return event;
+}
+
+// PETSc calls these through C: an exception must become an error code here.
+PetscErrorCode shellMult(Mat A, Vec x, Vec y) {
+  SystemMatrix* matrix;
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(A, &matrix));
+  try {
+    matrix->applyShell(x, y);
+  } catch (const std::exception& e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode shellDiagonal(Mat A, Vec d) {
+  SystemMatrix* matrix;
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(A, &matrix));
+  try {
+    matrix->shellDiagonal(d);
+  } catch (const std::exception& e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
+  }
+  PetscFunctionReturn(0);
+}
+
+}  // namespace
+
+SystemMatrix::SystemMatrix(DM dm, const std::vector<std::array<PetscInt, 4>>& cells, int dofs,
+                           const std::vector<unsigned char>& owned, OperatorMode mode,
+                           const ElementOperator& op, const Projection& projection,
+                           bool constantValues)
+    : dm_(dm),
+      cells_(cells),
+      dofs_(dofs),
+      mode_(mode),
+      op_(op),
+      projection_(projection),
+      constantValues_(constantValues) {
+  EIS_CHECK(DMCreateLocalVector(dm_, &localIn_));
+  EIS_CHECK(DMCreateLocalVector(dm_, &localOut_));
+  if (mode_ == OperatorMode::MatrixFree) createShell();
+  else createAssembled(owned);
+}
+
+SystemMatrix::~SystemMatrix() {
+  MatDestroy(&matrix_);
+  VecDestroy(&localIn_);
+  VecDestroy(&localOut_);
+}
+
+void SystemMatrix::createAssembled(const std::vector<unsigned char>& owned) {
+  // The global block row of each local vertex: its first global unknown / dofs.
+  ISLocalToGlobalMapping l2g;
+  EIS_CHECK(DMGetLocalToGlobalMapping(dm_, &l2g));
+  const PetscInt* globalUnknown;
+  EIS_CHECK(ISLocalToGlobalMappingGetIndices(l2g, &globalUnknown));
+  std::vector<PetscInt> globalBlock(owned.size());
+  for (std::size_t v = 0; v < globalBlock.size(); ++v)
+    globalBlock[v] = globalUnknown[PetscInt(v) * dofs_] / dofs_;
+  EIS_CHECK(ISLocalToGlobalMappingRestoreIndices(l2g, &globalUnknown));
+
+  Vec probe;
+  PetscInt localSize, globalSize;
+  EIS_CHECK(DMGetGlobalVector(dm_, &probe));
+  EIS_CHECK(VecGetLocalSize(probe, &localSize));
+  EIS_CHECK(VecGetSize(probe, &globalSize));
+  EIS_CHECK(DMRestoreGlobalVector(dm_, &probe));
+  MPI_Comm comm;
+  EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(dm_), &comm));
+  EIS_CHECK(MatCreate(comm, &matrix_));
+  EIS_CHECK(MatSetSizes(matrix_, localSize, localSize, globalSize, globalSize));
+  EIS_CHECK(MatSetBlockSize(matrix_, dofs_));
+  EIS_CHECK(MatSetType(matrix_, MATAIJ));
+  assembler_ = std::make_unique<ElementMatrixAssembler>(matrix_, cells_, dofs_, globalBlock, owned);
+  // M, and the K and B of every force field here, are symmetric: so is every system matrix.
+  EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, PETSC_TRUE));
+  EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+}
+
+void SystemMatrix::createShell() {
+  Vec probe;
+  PetscInt localSize, globalSize;
+  EIS_CHECK(DMGetGlobalVector(dm_, &probe));
+  EIS_CHECK(VecGetLocalSize(probe, &localSize));
+  EIS_CHECK(VecGetSize(probe, &globalSize));
+  EIS_CHECK(DMRestoreGlobalVector(dm_, &probe));
+  MPI_Comm comm;
+  EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(dm_), &comm));
+  EIS_CHECK(MatCreateShell(comm, localSize, localSize, globalSize, globalSize, this, &matrix_));
+  EIS_CHECK(MatShellSetOperation(matrix_, MATOP_MULT, reinterpret_cast<void (*)(void)>(shellMult)));
+  EIS_CHECK(MatShellSetOperation(matrix_, MATOP_GET_DIAGONAL,
+                                 reinterpret_cast<void (*)(void)>(eis::shellDiagonal)));
+  EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, PETSC_TRUE));
+}
+
+Mat SystemMatrix::at(double m, double b, double k) {
+  // A linear model's matrix changes only with the factors; a nonlinear one's with every state.
+  if (constantValues_ && haveFactors_ && factors_[0] == m && factors_[1] == b && factors_[2] == k)
+    return matrix_;
+  factors_[0] = m;
+  factors_[1] = b;
+  factors_[2] = k;
+  haveFactors_ = true;
+  if (mode_ == OperatorMode::MatrixFree) {
+    // New factors are new values: assembling the shell bumps its state, so the
+    // preconditioner is rebuilt.
+    EIS_CHECK(MatAssemblyBegin(matrix_, MAT_FINAL_ASSEMBLY));
+    EIS_CHECK(MatAssemblyEnd(matrix_, MAT_FINAL_ASSEMBLY));
+  } else {
+    assemble();
+  }
+  return matrix_;
+}
+
+void SystemMatrix::assemble() {
+  {
+    const ScopedTimer timer("Matrix assembly");
+    assembler_->assemble([&](double* blocks, CellRange range) {
+      op_.addElementMatrices(blocks, factors_[0], factors_[1], factors_[2], range);
+    });
+  }
+  const ScopedTimer timer("Constraints");
+  EIS_CHECK(MatZeroRowsColumnsIS(matrix_, projection_.rows(), 1.0, nullptr, nullptr));
+}
+
+void SystemMatrix::toLocal(Vec global, Vec local) const {
+  EIS_CHECK(DMGlobalToLocalBegin(dm_, global, INSERT_VALUES, local));
+  EIS_CHECK(DMGlobalToLocalEnd(dm_, global, INSERT_VALUES, local));
+}
+
+void SystemMatrix::applyShell(Vec x, Vec y) {
+  // y = P A P x + (I - P) x: the projected unknowns pass through unchanged, as with the
+  // identity rows and columns of the assembled matrix.
+  EIS_CHECK(PetscLogEventBegin(shellProductEvent(), matrix_, x, y, 0));
+  toLocal(x, localIn_);
+  EIS_CHECK(VecZeroEntries(localOut_));
+  PetscScalar* xl;
+  PetscScalar* yl;
+  EIS_CHECK(VecGetArray(localIn_, &xl));
+  EIS_CHECK(VecGetArray(localOut_, &yl));
+  projection_.projectLocal(xl);
+  op_.addProducts(xl, yl, factors_[0], factors_[1], factors_[2]);
+  EIS_CHECK(VecRestoreArray(localOut_, &yl));
+  EIS_CHECK(VecRestoreArray(localIn_, &xl));
+  EIS_CHECK(VecZeroEntries(y));
+  EIS_CHECK(DMLocalToGlobal(dm_, localOut_, ADD_VALUES, y));
+  projection_.project(y);
+  const PetscScalar* xg;
+  PetscScalar* yg;
+  EIS_CHECK(VecGetArrayRead(x, &xg));
+  EIS_CHECK(VecGetArray(y, &yg));
+  for (auto i : projection_.ownedDofs()) yg[i] = xg[i];
+  EIS_CHECK(VecRestoreArray(y, &yg));
+  EIS_CHECK(VecRestoreArrayRead(x, &xg));
+  EIS_CHECK(PetscLogEventEnd(shellProductEvent(), matrix_, x, y, 0));
+}
+
+void SystemMatrix::shellDiagonal(Vec diagonal) {
+  // The diagonal of each element matrix, summed: no global matrix is ever formed.
+  const std::size_t n = std::size_t(4 * dofs_);
+  std::vector<PetscScalar> values(kCellsPerRange * n * n);
+  EIS_CHECK(VecZeroEntries(localOut_));
+  PetscScalar* dl;
+  EIS_CHECK(VecGetArray(localOut_, &dl));
+  forEachCellRange(cells_.size(), [&](CellRange range) {
+    std::fill(values.begin(), values.begin() + range.size() * n * n, 0.0);
+    op_.addElementMatrices(values.data(), factors_[0], factors_[1], factors_[2], range);
+    for (std::size_t c = range.begin; c < range.end; ++c)
+      for (std::size_t i = 0; i < n; ++i)
+        dl[cells_[c][i / dofs_] * dofs_ + i % dofs_] += values[(c - range.begin) * n * n + i * n + i];
+  });
+  EIS_CHECK(VecRestoreArray(localOut_, &dl));
+  EIS_CHECK(VecZeroEntries(diagonal));
+  EIS_CHECK(DMLocalToGlobal(dm_, localOut_, ADD_VALUES, diagonal));
+  PetscScalar* d;
+  EIS_CHECK(VecGetArray(diagonal, &d));
+  for (auto i : projection_.ownedDofs()) d[i] = 1.0;
+  EIS_CHECK(VecRestoreArray(diagonal, &d));
+}
+
+}  // namespace eis

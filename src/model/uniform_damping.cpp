@@ -1,0 +1,36 @@
+#include "eis/model/uniform_damping.hpp"
+
+namespace eis {
+
+void UniformDamping::addForce(const double*, const double* v, double* f) {
+  mass_.addMDx(v, f, -c_);
+}
+
+void UniformDamping::addBDv(const double* dv, double* df, double bFactor) const {
+  mass_.addMDx(dv, df, -bFactor * c_);
+}
+
+void UniformDamping::addBToElementMatrices(double* elementMatrices, double bFactor,
+                                           CellRange range) const {
+  mass_.addMToElementMatrices(elementMatrices, -bFactor * c_, range);
+}
+
+ForceFieldComponent uniformDampingComponent() {
+  return {{"uniform-damping", "force field", "uniform viscous damping f = -c M v",
+           ParameterSpec().add(
+               {"damping.coefficient", "C",
+                "uniform viscous damping, the force f = -C M v (M: the mass above), so B = df/dv = -C M\n"
+                "enters the step matrix; >= 0",
+                "0", "1/time", false, check::nonNegative()}),
+           [](Scene& scene) {
+             requireElasticity(scene, "damping.coefficient", scene.real("damping.coefficient") != 0);
+           }},
+          Physics::Elasticity,
+          [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
+            const double c = scene.real("damping.coefficient");
+            if (c == 0) return nullptr;
+            return std::make_unique<UniformDamping>(context.mass, c);
+          }};
+}
+
+}  // namespace eis
