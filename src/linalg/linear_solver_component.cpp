@@ -21,8 +21,8 @@ ParameterSpec linearSolverParameters() {
             "hypre-elasticity: those plus nodal coarsening and the three rigid rotations as\n"
             "interpolation vectors (GM-1), for elasticity: the fewest iterations, each dearer. A\n"
             "-pc_hypre_boomeramg_* option overrides the setting it names. jacobi: the diagonal. All\n"
-            "but jacobi need an assembled operator. README, \"Choosing the preconditioner\", says which\n"
-            "to take when.",
+            "but jacobi need an assembled operator. docs/linear-solvers.md, \"Choosing the\n"
+            "preconditioner\", says which to take when.",
             "auto", "", false, check::choice(kPreconditioners)})
       .add({"solver.pc-lag", "N",
             "the preconditioner is set up again at most every N updates of the matrix (one update per\n"
@@ -36,19 +36,20 @@ ParameterSpec linearSolverParameters() {
             "with solver.pc-lag > 1: once a linear solve needs more than G times the iterations of\n"
             "the first solve after the last set-up, the preconditioner is set up again at the next\n"
             "matrix update, before the lag runs out. The default sits above the spread between fresh\n"
-            "set-ups (up to 1.2 on the README's beams) and well below what a never-rebuilt GAMG\n"
-            "reached on a swinging soft beam (nearly 3). > 1",
+            "set-ups (up to 1.2 on the beams of docs/linear-solvers.md) and well below what a\n"
+            "never-rebuilt GAMG reached on a swinging soft beam (nearly 3). > 1",
             "1.5", "", false, check::above(1)})
       .add({"solver.initial-guess", "auto|zero|previous|projected",
             "where the linearized step's linear solve starts. The solve stops at a residual relative\n"
             "to the right-hand side, so a close start saves iterations. zero: from zero. previous: the\n"
             "previous step's solution of the same system (dv; v_{n+1} with solver.first-order), via\n"
-            "KSPSetInitialGuessNonzero: 7 to 13% fewer iterations on the README's runs. projected:\n"
-            "the new right-hand side's projection on the last 10 ones, mapped to their solutions\n"
-            "(PETSc's KSPGuess, Fischer's method 3): exact for a right-hand side in their span while\n"
-            "the matrix stays the same, about half the iterations once 10 steps are stored on the\n"
-            "README's beams; it starts from zero whenever the matrix changes, so it suits linear\n"
-            "models. auto: projected for linear models, previous for the others. For\n"
+            "KSPSetInitialGuessNonzero: 7 to 13% fewer iterations on the runs of\n"
+            "docs/linear-solvers.md. projected: the new right-hand side's projection on the last 10\n"
+            "ones, mapped to their solutions (PETSc's KSPGuess, Fischer's method 3): exact for a\n"
+            "right-hand side in their span while the matrix stays the same, about half the\n"
+            "iterations once 10 steps are stored on those beams; it starts from zero whenever the\n"
+            "matrix changes, so it suits linear models. auto: projected for linear models, previous\n"
+            "for the others. For\n"
             "solver.newton = linearized only: Newton's first iterate is solver.newton-guess, and its\n"
             "linear solves start from zero.",
             "auto", "", false, check::choice(kInitialGuesses)});

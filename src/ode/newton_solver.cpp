@@ -71,7 +71,7 @@ void NewtonSolver::configure(Mat jacobian) {
   configured_ = true;
 }
 
-// The seed's initial guesses: v = 0 (x = x_n), v = v_n, or v = 2 v_n - v_{n-1}.
+// The initial guesses: v = 0 (x = x_n), v = v_n, or v = 2 v_n - v_{n-1}.
 void NewtonSolver::initialGuess(Vec v) {
   switch (guess_) {
     case NewtonGuess::Zero:

@@ -100,13 +100,13 @@ eis::NodalTable run(const eis_test::SceneFields& scene, MPI_Comm comm = PETSC_CO
 // the reference the same scene on every rank of the world is held to. Empty on other ranks.
 eis::NodalTable serialReference(const eis_test::SceneFields& scene);
 
-// Rest position of node `id` of the built-in box, from DESIGN.md's formula:
+// Rest position of node `id` of the built-in box, from docs/architecture.md's formula:
 // (i Lx/nx, j Ly/ny, k Lz/nz) for id = i + (nx + 1) (j + (ny + 1) k).
 std::array<double, 3> boxRestPosition(const std::array<double, 3>& size,
                                       const std::array<int, 3>& cells, std::int64_t id);
 
 // Collective: the largest difference over all nodes and components of two gathered states of the
-// scene's built-in box divided by the largest displacement of `a` from rest, as DESIGN.md measures
+// scene's built-in box divided by the largest displacement of `a` from rest, as docs/architecture.md measures
 // agreement; evaluated on rank 0 (which also checks that both have the same ids) and shared with
 // every rank.
 double disagreement(const eis::NodalTable& a, const eis::NodalTable& b, const eis_test::SceneFields& scene);

@@ -1,6 +1,6 @@
 #pragma once
 // Scaffolding the MPI tests of the files a run writes share (test_vtk_series, test_history_csv,
-// test_state_csv): the built-in box from DESIGN.md's formula, the small scenes they run, reading
+// test_state_csv): the built-in box from docs/architecture.md's formula, the small scenes they run, reading
 // the CSV files back (rank 0), and writing an initial state for the bar.
 #include <algorithm>
 #include <array>
@@ -15,7 +15,7 @@
 namespace eis_test {
 
 // ---------------------------------------------------------------------------------------------
-// The built-in box, from DESIGN.md's formula (not from the library's builder).
+// The built-in box, from docs/architecture.md's formula (not from the library's builder).
 
 struct BoxGeometry {
   std::array<double, 3> size;

@@ -156,7 +156,7 @@ TEST_F(FinalState, FinalStateHoldsFixedNodesExactly) {
 // ---------------------------------------------------------------------------------------------
 // 2. initial.state: 4 steps = 2 steps, write the state, read it, 2 more steps
 
-// Agreement of two gathered states (rank 0), as DESIGN.md measures it but with each half of a row
+// Agreement of two gathered states (rank 0), as docs/architecture.md measures it but with each half of a row
 // against its own scale: the largest difference in position (u for diffusion) divided by the
 // largest displacement from rest (largest |u|), and the largest difference in velocity (du)
 // divided by the largest velocity (|du|). Velocities here are some 20 times the displacements, so

@@ -1,4 +1,4 @@
-// The built-in box follows DESIGN.md's numbering and split, node for node.
+// The built-in box follows docs/architecture.md's numbering and split, node for node.
 #include <gtest/gtest.h>
 
 #include "eis/mesh/box_mesh.hpp"

@@ -97,7 +97,7 @@ private:
   std::filesystem::path path_;
 };
 
-// One key of DESIGN.md's table, a valid value for it (not the default where there is a choice),
+// One key of docs/architecture.md's table, a valid value for it (not the default where there is a choice),
 // and how that value shows in the Scene.
 struct KeyCase {
   std::string key;

@@ -1,5 +1,5 @@
 #pragma once
-// The history CSV of DESIGN.md: one row per step, the fixed columns
+// The history CSV of docs/architecture.md: one row per step, the fixed columns
 // step,time,wall_seconds,linear_iterations,nonlinear_iterations then the named ones
 // (residual,kinetic_energy,elastic_energy,pc_rebuilt).
 #include <mpi.h>

@@ -1,5 +1,5 @@
 #pragma once
-// The final-state CSV of DESIGN.md (`id,x,y,z,vx,vy,vz` for elasticity, `id,u,du` for
+// The final-state CSV of docs/architecture.md (`id,x,y,z,vx,vy,vz` for elasticity, `id,u,du` for
 // diffusion; one row per mesh node in the input's node order, 17 significant digits), written
 // from a distributed state and read back as an initial state.
 #include <petscvec.h>

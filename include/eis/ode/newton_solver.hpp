@@ -1,6 +1,6 @@
 #pragma once
 // The implicit Euler step solved to convergence with PETSc SNES, beyond SOFA's single
-// linearized iteration (seed 002): the unknown is v_{n+1}, x_{n+1} = x_n + h v_{n+1}, and
+// linearized iteration: the unknown is v_{n+1}, x_{n+1} = x_n + h v_{n+1}, and
 //   second order: F(v) = P (M (v - v_n) - h [f(x_n + h v, v) - rM M v + rK K v])
 //   first order:  F(v) = P (M v - f(x_n + h v))
 // with the Jacobian of the linearized step, (1 + h rM) M - h B - h (h + rK) K (first order:
