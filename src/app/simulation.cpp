@@ -5,6 +5,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/memory.hpp"
+#include "eis/core/tetra_geometry.hpp"
 #include "eis/io/history_csv.hpp"
 #include "eis/io/vtk_output.hpp"
 #include "eis/linalg/linear_solver.hpp"
@@ -12,7 +13,6 @@
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/mesh/gmsh_reader.hpp"
 #include "eis/model/mechanical_system.hpp"
-#include "eis/model/tetra_geometry.hpp"
 
 namespace eis {
 

@@ -1,6 +1,6 @@
 #include "eis/mesh/box_mesh.hpp"
 
-#include "eis/model/tetra_geometry.hpp"
+#include "eis/core/tetra_geometry.hpp"
 
 namespace eis {
 

@@ -17,12 +17,12 @@
 #include <utility>
 #include <vector>
 
+#include "eis/core/tetra_geometry.hpp"
 #include "eis/io/scene.hpp"
 #include "eis/io/state_csv.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/mesh/serial_mesh.hpp"
 #include "eis/model/mechanical_system.hpp"
-#include "eis/model/tetra_geometry.hpp"
 
 namespace eis_test {
 

@@ -16,9 +16,9 @@
 #include <array>
 #include <vector>
 
+#include "eis/core/tetra_geometry.hpp"
 #include "eis/io/scene.hpp"
 #include "eis/model/force_field.hpp"
-#include "eis/model/tetra_geometry.hpp"
 
 namespace eis {
 

@@ -4,9 +4,9 @@
 #include <memory>
 #include <vector>
 
+#include "eis/core/tetra_geometry.hpp"
 #include "eis/io/scene.hpp"
 #include "eis/model/force_field.hpp"
-#include "eis/model/tetra_geometry.hpp"
 
 namespace eis {
 

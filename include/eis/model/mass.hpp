@@ -8,9 +8,9 @@
 #include <array>
 #include <vector>
 
+#include "eis/core/tetra_geometry.hpp"
 #include "eis/io/scene.hpp"
 #include "eis/model/cell_range.hpp"
-#include "eis/model/tetra_geometry.hpp"
 
 namespace eis {
 

@@ -9,13 +9,13 @@
 #include <memory>
 #include <vector>
 
+#include "eis/core/tetra_geometry.hpp"
 #include "eis/io/scene.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/element_matrix_assembler.hpp"
 #include "eis/model/fixed_constraint.hpp"
 #include "eis/model/force_field.hpp"
 #include "eis/model/mass.hpp"
-#include "eis/model/tetra_geometry.hpp"
 #include "eis/ode/mechanical_operations.hpp"
 
 namespace eis {

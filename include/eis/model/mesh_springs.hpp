@@ -16,9 +16,9 @@
 #include <utility>
 #include <vector>
 
+#include "eis/core/tetra_geometry.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/force_field.hpp"
-#include "eis/model/tetra_geometry.hpp"
 
 namespace eis {
 

@@ -1,4 +1,4 @@
-#include "eis/model/tetra_geometry.hpp"
+#include "eis/core/tetra_geometry.hpp"
 
 #include <cmath>
 
