@@ -1,6 +1,5 @@
 #include "eis/mesh/distributed_mesh.hpp"
 
-#include <metis.h>
 #include <petscdmplextransform.h>
 #include <petscpartitioner.h>
 #include <petscsf.h>
@@ -10,6 +9,7 @@
 #include <numeric>
 
 #include "eis/core/error.hpp"
+#include "eis/mesh/metis_partition.hpp"
 
 namespace eis {
 
@@ -56,58 +56,6 @@ std::vector<std::array<double, 3>> vertexCoordinates(DM dm, PetscInt vStart, Pet
   }
   EIS_CHECK(VecRestoreArrayRead(coords, &xyz));
   return points;
-}
-
-// The serial mesh restricted to the nodes some tetrahedron uses, as rank 0 hands it to DMPlex.
-struct CompactMesh {
-  std::vector<PetscInt> cells;        // 4 compact vertex numbers per cell
-  std::vector<PetscReal> coords;      // 3 per compact vertex
-  std::vector<std::int64_t> fileIds;  // input node id of each compact vertex
-};
-
-CompactMesh compact(const SerialMesh& serial, std::vector<std::int64_t>& unusedIds,
-                    std::vector<std::array<double, 3>>& unusedCoords) {
-  std::vector<PetscInt> compactId(serial.nodes.size(), -1);
-  for (const auto& tet : serial.tets)
-    for (auto n : tet) compactId[n] = 0;
-  CompactMesh mesh;
-  for (std::size_t n = 0; n < serial.nodes.size(); ++n) {
-    if (compactId[n] < 0) {
-      unusedIds.push_back(std::int64_t(n));
-      unusedCoords.push_back(serial.nodes[n]);
-      continue;
-    }
-    compactId[n] = PetscInt(mesh.fileIds.size());
-    mesh.fileIds.push_back(std::int64_t(n));
-    mesh.coords.insert(mesh.coords.end(), serial.nodes[n].begin(), serial.nodes[n].end());
-  }
-  mesh.cells.reserve(4 * serial.tets.size());
-  for (const auto& tet : serial.tets)
-    for (auto n : tet) mesh.cells.push_back(compactId[n]);
-  return mesh;
-}
-
-// METIS's partition of the cells over `parts` ranks (dual graph: cells sharing a face).
-std::vector<idx_t> partitionCells(const CompactMesh& mesh, int parts, std::int64_t& edgeCut) {
-  idx_t ne = idx_t(mesh.cells.size() / 4), nn = idx_t(mesh.fileIds.size());
-  std::vector<idx_t> part(ne, 0), nodePart(nn, 0);
-  edgeCut = 0;
-  if (parts == 1) return part;
-  if (ne < parts)
-    throw Error("the mesh has " + std::to_string(ne) + " tetrahedra, fewer than the " +
-                std::to_string(parts) + " ranks");
-  std::vector<idx_t> eptr(ne + 1), eind(mesh.cells.begin(), mesh.cells.end());
-  for (idx_t e = 0; e <= ne; ++e) eptr[e] = 4 * e;
-  idx_t ncommon = 3, nparts = parts, objval = 0;
-  idx_t options[METIS_NOPTIONS];
-  METIS_SetDefaultOptions(options);
-  options[METIS_OPTION_SEED] = 1;  // the same partition on every run
-  const int status = METIS_PartMeshDual(&ne, &nn, eptr.data(), eind.data(), nullptr, nullptr,
-                                        &ncommon, &nparts, nullptr, options, &objval,
-                                        part.data(), nodePart.data());
-  if (status != METIS_OK) throw Error("METIS_PartMeshDual failed (status " + std::to_string(status) + ")");
-  edgeCut = objval;
-  return part;
 }
 
 // The first cell [cStart, cEnd) whose closure holds point p (-1 when none does).
@@ -157,30 +105,40 @@ void DistributedMesh::distribute(const SerialMesh& serial) {
   MPI_Comm_rank(comm_, &rank);
   MPI_Comm_size(comm_, &size);
 
-  CompactMesh mesh;
+  std::vector<PetscInt> cells;    // rank 0: 4 serial DMPlex vertex numbers per cell, file order
+  std::vector<PetscReal> coords;  // rank 0: 3 per serial DMPlex vertex
   std::vector<PointRecord> roots;
   std::vector<PetscInt> partSizes(size, 0), partPoints;
   std::int64_t edgeCut = 0;
   std::string failure;
   if (rank == 0) {
     try {
-      mesh = compact(serial, unusedNodeIds_, unusedNodeCoords_);
-      const auto part = partitionCells(mesh, size, edgeCut);
+      const CompactMesh mesh = compactMesh(serial);
+      const CellPartition partition = partitionCells(mesh, size);
+      const auto& part = partition.part;
+      edgeCut = partition.edgeCut;
+      for (auto id : mesh.unusedNodeIds) {
+        unusedNodeIds_.push_back(id);
+        unusedNodeCoords_.push_back(serial.nodes[id]);
+      }
+      cells.assign(mesh.cells.begin(), mesh.cells.end());
+      for (auto id : mesh.nodeIds)
+        coords.insert(coords.end(), serial.nodes[id].begin(), serial.nodes[id].end());
       for (auto p : part) ++partSizes[p];
       partPoints.resize(part.size());
       std::iota(partPoints.begin(), partPoints.end(), 0);
       std::stable_sort(partPoints.begin(), partPoints.end(),
                        [&](PetscInt a, PetscInt b) { return part[a] < part[b]; });
       const PetscInt numCells = PetscInt(part.size());
-      roots.resize(numCells + mesh.fileIds.size());
+      roots.resize(numCells + mesh.nodeIds.size());
       for (PetscInt c = 0; c < numCells; ++c) {
         roots[c].id = c;
         roots[c].value = serial.tetTags.empty() ? 0 : serial.tetTags[c];
         for (int k = 0; k < 4; ++k) roots[c].vertices[k] = numCells + mesh.cells[4 * c + k];
       }
-      for (std::size_t v = 0; v < mesh.fileIds.size(); ++v) {
+      for (std::size_t v = 0; v < mesh.nodeIds.size(); ++v) {
         roots[numCells + v].id = numCells + PetscInt(v);
-        roots[numCells + v].value = PetscInt(mesh.fileIds[v]);
+        roots[numCells + v].value = PetscInt(mesh.nodeIds[v]);
       }
     } catch (const Error& e) {
       failure = e.what();
@@ -188,14 +146,15 @@ void DistributedMesh::distribute(const SerialMesh& serial) {
   }
   throwIfAnyRankFailed(failure, comm_);
 
-  const PetscInt numCells = PetscInt(mesh.cells.size() / 4), numVertices = PetscInt(mesh.fileIds.size());
+  const PetscInt numCells = PetscInt(cells.size() / 4), numVertices = PetscInt(coords.size() / 3);
   DM serialDm = nullptr;
   EIS_CHECK(DMPlexCreateFromCellListPetsc(comm_, 3, numCells, numVertices, 4, PETSC_FALSE,
-                                          mesh.cells.data(), 3, mesh.coords.data(), &serialDm));
+                                          cells.data(), 3, coords.data(), &serialDm));
   std::int64_t globalVertices = numVertices;
   MPI_Bcast(&globalVertices, 1, MPI_INT64_T, 0, comm_);
   numGlobalVertices_ = globalVertices;
-  mesh = CompactMesh();
+  cells = {};
+  coords = {};
 
   std::vector<PointRecord> records;
   if (size == 1) {
