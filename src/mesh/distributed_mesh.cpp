@@ -1,6 +1,5 @@
 #include "eis/mesh/distributed_mesh.hpp"
 
-#include <petscdmplextransform.h>
 #include <petscpartitioner.h>
 #include <petscsf.h>
 
@@ -10,10 +9,14 @@
 
 #include "eis/core/error.hpp"
 #include "eis/mesh/metis_partition.hpp"
+#include "plex_points.hpp"
 
 namespace eis {
 
 namespace {
+
+using mesh_detail::ownedMask;
+using mesh_detail::vertexCoordinates;
 
 // What rank 0 knows about each point of the serial DMPlex, carried to its new owners through the
 // migration SF. For a cell: id = its serial number, value = its physical tag, vertices = its
@@ -22,41 +25,6 @@ namespace {
 struct PointRecord {
   PetscInt id = -1, value = 0, vertices[4] = {-1, -1, -1, -1};
 };
-
-// 1 for the points [pStart, pEnd) (vertices, or edges) this rank owns, 0 for ghost copies
-// (leaves of the point SF).
-std::vector<unsigned char> ownedMask(DM dm, PetscInt pStart, PetscInt pEnd) {
-  std::vector<unsigned char> owned(pEnd - pStart, 1);
-  PetscSF pointSf;
-  PetscInt numRoots, numLeaves;
-  const PetscInt* leaves;
-  const PetscSFNode* remotes;
-  EIS_CHECK(DMGetPointSF(dm, &pointSf));
-  EIS_CHECK(PetscSFGetGraph(pointSf, &numRoots, &numLeaves, &leaves, &remotes));
-  for (PetscInt i = 0; i < numLeaves; ++i) {
-    const PetscInt p = leaves ? leaves[i] : i;
-    if (p >= pStart && p < pEnd) owned[p - pStart] = 0;
-  }
-  return owned;
-}
-
-// Coordinates of the local vertices [vStart, vEnd), as DMPlex holds them.
-std::vector<std::array<double, 3>> vertexCoordinates(DM dm, PetscInt vStart, PetscInt vEnd) {
-  Vec coords;
-  PetscSection coordSection;
-  EIS_CHECK(DMGetCoordinatesLocal(dm, &coords));
-  EIS_CHECK(DMGetCoordinateSection(dm, &coordSection));
-  const PetscScalar* xyz;
-  EIS_CHECK(VecGetArrayRead(coords, &xyz));
-  std::vector<std::array<double, 3>> points(vEnd - vStart);
-  for (PetscInt v = vStart; v < vEnd; ++v) {
-    PetscInt off;
-    EIS_CHECK(PetscSectionGetOffset(coordSection, v, &off));
-    points[v - vStart] = {xyz[off], xyz[off + 1], xyz[off + 2]};
-  }
-  EIS_CHECK(VecRestoreArrayRead(coords, &xyz));
-  return points;
-}
 
 // The first cell [cStart, cEnd) whose closure holds point p (-1 when none does).
 PetscInt firstCellAround(DM dm, PetscInt p, PetscInt cStart, PetscInt cEnd) {
@@ -88,13 +56,7 @@ DistributedMesh::DistributedMesh(MPI_Comm comm, const SerialMesh& serial, int do
                                  int refinements)
     : comm_(comm), dofsPerNode_(dofsPerNode) {
   distribute(serial);
-  for (int r = 0; r < refinements; ++r) refine();
-  if (refinements > 0) {
-    // New nodes are numbered after every node of the input, used or not.
-    std::int64_t inputNodes = numGlobalVertices_ + std::int64_t(unusedNodeIds_.size());
-    MPI_Bcast(&inputNodes, 1, MPI_INT64_T, 0, comm_);
-    numberNewNodes(inputNodes);
-  }
+  refine(refinements);
   layOutUnknowns();
 }
 
@@ -240,140 +202,6 @@ void DistributedMesh::distribute(const SerialMesh& serial) {
   computePartitionReport(edgeCut);
 }
 
-void DistributedMesh::refine() {
-  DM interpolated = nullptr;
-  DMPlexInterpolatedFlag interpType;
-  EIS_CHECK(DMPlexIsInterpolatedCollective(dm_, &interpType));
-  if (interpType == DMPLEX_INTERPOLATED_FULL) {
-    interpolated = dm_;
-    dm_ = nullptr;
-  } else {
-    EIS_CHECK(DMPlexInterpolate(dm_, &interpolated));
-    EIS_CHECK(DMDestroy(&dm_));
-  }
-  DMPlexTransform transform;
-  EIS_CHECK(DMPlexTransformCreate(comm_, &transform));
-  EIS_CHECK(DMPlexTransformSetDM(transform, interpolated));
-  EIS_CHECK(DMPlexTransformSetType(transform, DMPLEXREFINEREGULAR));
-  EIS_CHECK(DMPlexTransformSetUp(transform));
-  EIS_CHECK(DMPlexTransformApply(transform, interpolated, &dm_));
-
-  PetscInt oldVStart, oldVEnd, oldCStart, oldCEnd;
-  EIS_CHECK(DMPlexGetDepthStratum(interpolated, 0, &oldVStart, &oldVEnd));
-  EIS_CHECK(DMPlexGetHeightStratum(interpolated, 0, &oldCStart, &oldCEnd));
-  PetscInt vStart, vEnd, cStart, cEnd;
-  EIS_CHECK(DMPlexGetDepthStratum(dm_, 0, &vStart, &vEnd));
-  EIS_CHECK(DMPlexGetHeightStratum(dm_, 0, &cStart, &cEnd));
-
-  // A new vertex inherits the id and groups of the vertex it copies; a vertex made at an edge's
-  // midpoint is new (numbered later) and belongs to a group when both edge ends do.
-  std::vector<std::int64_t> ids(vEnd - vStart, -1);
-  std::vector<std::vector<char>> member(groups_.size(), std::vector<char>(oldVEnd - oldVStart, 0));
-  for (std::size_t g = 0; g < groups_.size(); ++g)
-    for (auto v : groups_[g].second) member[g][v] = 1;
-  std::vector<std::vector<PetscInt>> newGroups(groups_.size());
-  for (PetscInt v = vStart; v < vEnd; ++v) {
-    DMPolytopeType sourceType, newType;
-    PetscInt source, replica;
-    EIS_CHECK(DMPlexTransformGetSourcePoint(transform, v, &sourceType, &newType, &source, &replica));
-    if (sourceType == DM_POLYTOPE_POINT) {
-      ids[v - vStart] = nodeIds_[source - oldVStart];
-      for (std::size_t g = 0; g < groups_.size(); ++g)
-        if (member[g][source - oldVStart]) newGroups[g].push_back(v - vStart);
-    } else {
-      const PetscInt* ends;
-      EIS_CHECK(DMPlexGetCone(interpolated, source, &ends));
-      for (std::size_t g = 0; g < groups_.size(); ++g)
-        if (member[g][ends[0] - oldVStart] && member[g][ends[1] - oldVStart])
-          newGroups[g].push_back(v - vStart);
-    }
-  }
-  nodeIds_ = std::move(ids);
-  for (std::size_t g = 0; g < groups_.size(); ++g) groups_[g].second = std::move(newGroups[g]);
-
-  std::vector<int> tags(cEnd - cStart);
-  std::vector<std::int64_t> inputIds(cEnd - cStart);
-  cells_.assign(cEnd - cStart, {});
-  for (PetscInt c = cStart; c < cEnd; ++c) {
-    DMPolytopeType sourceType, newType;
-    PetscInt source, replica;
-    EIS_CHECK(DMPlexTransformGetSourcePoint(transform, c, &sourceType, &newType, &source, &replica));
-    tags[c - cStart] = cellTags_[source - oldCStart];
-    inputIds[c - cStart] = inputCellIds_[source - oldCStart];
-    PetscInt closureSize, *closure = nullptr;
-    EIS_CHECK(DMPlexGetTransitiveClosure(dm_, c, PETSC_TRUE, &closureSize, &closure));
-    int k = 0;
-    for (PetscInt i = 0; i < 2 * closureSize; i += 2)
-      if (closure[i] >= vStart && closure[i] < vEnd) cells_[c - cStart][k++] = closure[i] - vStart;
-    EIS_CHECK(DMPlexRestoreTransitiveClosure(dm_, c, PETSC_TRUE, &closureSize, &closure));
-  }
-  cellTags_ = std::move(tags);
-  inputCellIds_ = std::move(inputIds);
-  EIS_CHECK(DMPlexTransformDestroy(&transform));
-  EIS_CHECK(DMDestroy(&interpolated));
-}
-
-void DistributedMesh::numberNewNodes(std::int64_t firstNewId) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm_, &rank);
-  MPI_Comm_size(comm_, &size);
-  PetscInt vStart, vEnd;
-  EIS_CHECK(DMPlexGetDepthStratum(dm_, 0, &vStart, &vEnd));
-  const auto isOwned = ownedMask(dm_, vStart, vEnd);
-
-  // Rank 0 sorts every owned new node by rest coordinates and hands back their ids.
-  const auto points = vertexCoordinates(dm_, vStart, vEnd);
-  std::vector<PetscInt> mine;
-  std::vector<double> myCoords;
-  for (PetscInt v = 0; v < vEnd - vStart; ++v)
-    if (nodeIds_[v] < 0 && isOwned[v]) {
-      mine.push_back(v);
-      myCoords.insert(myCoords.end(), points[v].begin(), points[v].end());
-    }
-
-  int count = int(mine.size());
-  std::vector<int> counts(size), displs(size);
-  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
-  std::vector<int> coordCounts(size), coordDispls(size);
-  std::int64_t total = 0;
-  for (int r = 0; r < size; ++r) {
-    displs[r] = int(total);
-    coordCounts[r] = 3 * counts[r];
-    coordDispls[r] = 3 * displs[r];
-    total += counts[r];
-  }
-  std::vector<double> allCoords(rank == 0 ? 3 * total : 0);
-  MPI_Gatherv(myCoords.data(), 3 * count, MPI_DOUBLE, allCoords.data(), coordCounts.data(),
-              coordDispls.data(), MPI_DOUBLE, 0, comm_);
-  std::vector<std::int64_t> allIds(rank == 0 ? total : 0);
-  if (rank == 0) {
-    std::vector<std::int64_t> order(total);
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
-      return std::lexicographical_compare(&allCoords[3 * a], &allCoords[3 * a + 3],
-                                          &allCoords[3 * b], &allCoords[3 * b + 3]);
-    });
-    for (std::int64_t k = 0; k < total; ++k) allIds[order[k]] = firstNewId + k;
-  }
-  std::vector<std::int64_t> myIds(count);
-  MPI_Scatterv(allIds.data(), counts.data(), displs.data(), MPI_INT64_T, myIds.data(), count,
-               MPI_INT64_T, 0, comm_);
-  for (int k = 0; k < count; ++k) nodeIds_[mine[k]] = myIds[k];
-  MPI_Bcast(&total, 1, MPI_INT64_T, 0, comm_);
-  numGlobalVertices_ += total;
-
-  // Ghost copies learn their ids from their owners through the point SF.
-  PetscInt pStart, pEnd;
-  EIS_CHECK(DMPlexGetChart(dm_, &pStart, &pEnd));
-  std::vector<std::int64_t> pointIds(pEnd - pStart, -1);
-  for (PetscInt v = vStart; v < vEnd; ++v) pointIds[v - pStart] = nodeIds_[v - vStart];
-  PetscSF pointSf;
-  EIS_CHECK(DMGetPointSF(dm_, &pointSf));
-  EIS_CHECK(PetscSFBcastBegin(pointSf, MPIU_INT64, pointIds.data(), pointIds.data(), MPI_REPLACE));
-  EIS_CHECK(PetscSFBcastEnd(pointSf, MPIU_INT64, pointIds.data(), pointIds.data(), MPI_REPLACE));
-  for (PetscInt v = vStart; v < vEnd; ++v) nodeIds_[v - vStart] = pointIds[v - pStart];
-}
-
 void DistributedMesh::layOutUnknowns() {
   PetscInt vStart, vEnd;
   EIS_CHECK(DMPlexGetDepthStratum(dm_, 0, &vStart, &vEnd));
@@ -423,9 +251,9 @@ void DistributedMesh::computePartitionReport(std::int64_t edgeCut) {
 std::vector<CellEdge> DistributedMesh::ownedEdges() const {
   // Only an interpolated DM has edges, and DMPlexInterpolate extends the point SF to them, which
   // gives each shared edge one owner. With overlap 0 every edge a rank holds lies in one of its
-  // cells. Interpolation keeps the cells and vertices of dm_ in their order (refine() relies on
-  // it too); the checks confirm it: the same vertex coordinates, and each edge's two ends among
-  // the vertices of the cell found around it.
+  // cells. Interpolation keeps the cells and vertices of dm_ in their order (refinement.cpp
+  // relies on it too); the checks confirm it: the same vertex coordinates, and each edge's two
+  // ends among the vertices of the cell found around it.
   DM full;
   EIS_CHECK(DMPlexInterpolate(dm_, &full));
   PetscInt cStart, cEnd, eStart, eEnd, vStart, vEnd;
