@@ -9,12 +9,15 @@
 
 #include "eis/core/error.hpp"
 #include "eis/mesh/metis_partition.hpp"
+#include "mpi_check.hpp"
 #include "plex_points.hpp"
 
 namespace eis {
 
 namespace {
 
+using mesh_detail::commRank;
+using mesh_detail::commSize;
 using mesh_detail::ownedMask;
 using mesh_detail::vertexCoordinates;
 
@@ -25,6 +28,211 @@ using mesh_detail::vertexCoordinates;
 struct PointRecord {
   PetscInt id = -1, value = 0, vertices[4] = {-1, -1, -1, -1};
 };
+
+// Rank 0's whole mesh, in the form DMPlex and its shell partitioner take it. The other ranks hold
+// an empty one (no cells, no points, 0 cells for every rank): they join the collective calls with
+// nothing to give.
+struct SerialPlan {
+  std::vector<PetscInt> cells;       // 4 serial DMPlex vertex numbers per cell, in file order
+  std::vector<PetscReal> coords;     // 3 per serial DMPlex vertex
+  // METIS's partition as the shell partitioner takes it: the number of cells of each rank, and
+  // the cells listed rank by rank.
+  std::vector<PetscInt> partSizes, partPoints;
+  std::vector<PointRecord> records;  // per serial DMPlex point: the cells, then the vertices
+  std::vector<std::int64_t> unusedNodeIds;
+  std::int64_t edgeCut = 0;
+};
+
+// DMPlexDistribute drops what the serial mesh knew beyond its topology and coordinates (input
+// node ids, tags, the file's vertex order of each cell), so each point's record says it.
+std::vector<PointRecord> pointRecords(const SerialMesh& serial, const CompactMesh& mesh) {
+  const PetscInt numCells = PetscInt(mesh.numCells());
+  std::vector<PointRecord> records(numCells + mesh.nodeIds.size());
+  for (PetscInt c = 0; c < numCells; ++c) {
+    records[c].id = c;
+    records[c].value = serial.tetTags.empty() ? 0 : serial.tetTags[c];
+    for (int k = 0; k < 4; ++k) records[c].vertices[k] = numCells + mesh.cells[4 * c + k];
+  }
+  for (std::size_t v = 0; v < mesh.nodeIds.size(); ++v) {
+    records[numCells + v].id = numCells + PetscInt(v);
+    records[numCells + v].value = PetscInt(mesh.nodeIds[v]);
+  }
+  return records;
+}
+
+// Rank 0 holds the input mesh, so it alone compacts it, partitions it with METIS and prepares
+// what the later stages send. The shell partitioner wants the cells grouped by rank, in their
+// serial order within a rank.
+SerialPlan makePlan(const SerialMesh& serial, int size) {
+  CompactMesh mesh = compactMesh(serial);
+  const CellPartition partition = partitionCells(mesh, size);
+  SerialPlan plan;
+  plan.partSizes.assign(size, 0);
+  for (auto p : partition.part) ++plan.partSizes[p];
+  plan.partPoints.resize(partition.part.size());
+  std::iota(plan.partPoints.begin(), plan.partPoints.end(), 0);
+  std::stable_sort(plan.partPoints.begin(), plan.partPoints.end(), [&](PetscInt a, PetscInt b) {
+    return partition.part[a] < partition.part[b];
+  });
+  plan.records = pointRecords(serial, mesh);
+  plan.cells.assign(mesh.cells.begin(), mesh.cells.end());
+  for (auto id : mesh.nodeIds)
+    plan.coords.insert(plan.coords.end(), serial.nodes[id].begin(), serial.nodes[id].end());
+  plan.unusedNodeIds = std::move(mesh.unusedNodeIds);
+  plan.edgeCut = partition.edgeCut;
+  return plan;
+}
+
+// Collective. A failure on rank 0 (a mesh too big for METIS, fewer tetrahedra than ranks) is
+// raised on every rank, so that no rank is left waiting in DMPlex's collective calls.
+SerialPlan planOnRankZero(MPI_Comm comm, const SerialMesh& serial) {
+  const int size = commSize(comm);
+  SerialPlan plan;
+  plan.partSizes.assign(size, 0);
+  std::string failure;
+  if (commRank(comm) == 0) {
+    try {
+      plan = makePlan(serial, size);
+    } catch (const Error& e) {
+      failure = e.what();
+    }
+  }
+  throwIfAnyRankFailed(failure, comm);
+  return plan;
+}
+
+// Collective. DMPlexDistribute needs the whole mesh as one DMPlex first; it lives on rank 0 (the
+// others create an empty one). Releases the plan's cells and coordinates, which DMPlex has copied.
+DM createSerialPlex(MPI_Comm comm, SerialPlan& plan) {
+  const PetscInt numCells = PetscInt(plan.cells.size() / 4);
+  const PetscInt numVertices = PetscInt(plan.coords.size() / 3);
+  DM serialDm = nullptr;
+  EIS_CHECK(DMPlexCreateFromCellListPetsc(comm, 3, numCells, numVertices, 4, PETSC_FALSE,
+                                          plan.cells.data(), 3, plan.coords.data(), &serialDm));
+  plan.cells = {};
+  plan.coords = {};
+  return serialDm;
+}
+
+// Collective. The shell partitioner makes DMPlexDistribute use METIS's partition as it is (METIS
+// ran on rank 0 with our options, the partition that partition-surface measures too). Destroys
+// `serialDm`; returns the distributed DM and the migration SF that moved the points.
+DM distributeWithShell(DM serialDm, const SerialPlan& plan, int size, PetscSF* migration) {
+  PetscPartitioner partitioner;
+  EIS_CHECK(DMPlexGetPartitioner(serialDm, &partitioner));
+  EIS_CHECK(PetscPartitionerSetType(partitioner, PETSCPARTITIONERSHELL));
+  EIS_CHECK(PetscPartitionerShellSetPartition(partitioner, size, plan.partSizes.data(),
+                                              plan.partPoints.data()));
+  DM dm = nullptr;
+  *migration = nullptr;
+  EIS_CHECK(DMPlexDistribute(serialDm, 0, migration, &dm));
+  EIS_CHECK(DMDestroy(&serialDm));
+  return dm;
+}
+
+// Collective. Sends each serial point's record to the ranks that now hold the point, along the
+// migration SF, so that every local point knows its input ids.
+std::vector<PointRecord> migrateRecords(DM dm, PetscSF migration,
+                                        const std::vector<PointRecord>& roots) {
+  PetscInt pStart, pEnd;
+  EIS_CHECK(DMPlexGetChart(dm, &pStart, &pEnd));
+  std::vector<PointRecord> records(pEnd - pStart);
+  MPI_Datatype type;
+  EIS_MPI_CHECK(MPI_Type_contiguous(int(sizeof(PointRecord) / sizeof(PetscInt)), MPIU_INT, &type));
+  EIS_MPI_CHECK(MPI_Type_commit(&type));
+  EIS_CHECK(PetscSFBcastBegin(migration, type, roots.data(), records.data(), MPI_REPLACE));
+  EIS_CHECK(PetscSFBcastEnd(migration, type, roots.data(), records.data(), MPI_REPLACE));
+  EIS_MPI_CHECK(MPI_Type_free(&type));
+  return records;
+}
+
+// What the hot loops read instead of asking DMPlex: per local vertex its input node id, per local
+// cell its local vertices in the file's order (DMPlex reorders them; SOFA's corotational frame
+// depends on the order), its tag and its input cell.
+struct LocalArrays {
+  std::vector<std::int64_t> nodeIds;
+  std::vector<std::array<PetscInt, 4>> cells;
+  std::vector<int> cellTags;
+  std::vector<std::int64_t> inputCellIds;
+};
+
+LocalArrays localArrays(DM dm, const std::vector<PointRecord>& records) {
+  PetscInt cStart, cEnd, vStart, vEnd;
+  EIS_CHECK(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+  EIS_CHECK(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
+  LocalArrays local;
+  // Serial DMPlex vertex number -> local vertex index, to put each cell back in file order.
+  std::vector<std::pair<PetscInt, PetscInt>> serialToLocal;
+  local.nodeIds.resize(vEnd - vStart);
+  for (PetscInt v = vStart; v < vEnd; ++v) {
+    local.nodeIds[v - vStart] = records[v].value;
+    serialToLocal.emplace_back(records[v].id, v - vStart);
+  }
+  std::sort(serialToLocal.begin(), serialToLocal.end());
+  auto localVertex = [&](PetscInt serialVertex) {
+    auto it = std::lower_bound(serialToLocal.begin(), serialToLocal.end(),
+                               std::make_pair(serialVertex, PetscInt(-1)));
+    return it->second;
+  };
+  local.cells.resize(cEnd - cStart);
+  local.cellTags.resize(cEnd - cStart);
+  local.inputCellIds.resize(cEnd - cStart);
+  for (PetscInt c = cStart; c < cEnd; ++c) {
+    for (int k = 0; k < 4; ++k) local.cells[c - cStart][k] = localVertex(records[c].vertices[k]);
+    local.cellTags[c - cStart] = int(records[c].value);
+    local.inputCellIds[c - cStart] = records[c].id;
+  }
+  return local;
+}
+
+// Collective. Physical groups travel as lists of input node ids (rank 0 reads them); each rank
+// keeps the local vertices among them, so that constraints can find their nodes.
+std::vector<std::pair<int, std::vector<PetscInt>>> shareGroupMembers(
+    MPI_Comm comm, const SerialMesh& serial, const std::vector<std::int64_t>& nodeIds) {
+  std::vector<std::int64_t> packed;  // tag, count, ids..., per group
+  if (commRank(comm) == 0)
+    for (const auto& [tag, ids] : serial.groupNodes) {
+      packed.push_back(tag);
+      packed.push_back(std::int64_t(ids.size()));
+      packed.insert(packed.end(), ids.begin(), ids.end());
+    }
+  std::int64_t packedSize = std::int64_t(packed.size());
+  EIS_MPI_CHECK(MPI_Bcast(&packedSize, 1, MPI_INT64_T, 0, comm));
+  packed.resize(packedSize);
+  EIS_MPI_CHECK(MPI_Bcast(packed.data(), int(packedSize), MPI_INT64_T, 0, comm));
+  std::vector<std::pair<int, std::vector<PetscInt>>> groups;
+  for (std::size_t i = 0; i < packed.size();) {
+    const int tag = int(packed[i]);
+    const auto begin = packed.begin() + std::ptrdiff_t(i + 2);
+    const auto end = begin + std::ptrdiff_t(packed[i + 1]);
+    std::vector<PetscInt> members;
+    for (PetscInt v = 0; v < PetscInt(nodeIds.size()); ++v)
+      if (std::binary_search(begin, end, nodeIds[v])) members.push_back(v);
+    groups.emplace_back(tag, std::move(members));
+    i += 2 + std::size_t(packed[i + 1]);
+  }
+  return groups;
+}
+
+// Collective. Every rank needs the group names that rank 0 read, to resolve a constraint that
+// names a group, and to give the same verdict everywhere when it names none.
+std::map<std::string, int> shareGroupNames(MPI_Comm comm, const SerialMesh& serial) {
+  std::string names;  // "name\ttag\n" per group
+  if (commRank(comm) == 0)
+    for (const auto& [name, tag] : serial.groupNames)
+      names += name + '\t' + std::to_string(tag) + '\n';
+  int namesSize = int(names.size());
+  EIS_MPI_CHECK(MPI_Bcast(&namesSize, 1, MPI_INT, 0, comm));
+  names.resize(namesSize);
+  EIS_MPI_CHECK(MPI_Bcast(names.data(), namesSize, MPI_CHAR, 0, comm));
+  std::map<std::string, int> groupNames;
+  for (std::size_t start = 0; start < names.size();) {
+    const std::size_t tab = names.find('\t', start), end = names.find('\n', tab);
+    groupNames[names.substr(start, tab - start)] = std::stoi(names.substr(tab + 1, end - tab - 1));
+    start = end + 1;
+  }
+  return groupNames;
+}
 
 // The first cell [cStart, cEnd) whose closure holds point p (-1 when none does).
 PetscInt firstCellAround(DM dm, PetscInt p, PetscInt cStart, PetscInt cEnd) {
@@ -43,13 +251,6 @@ int slotOf(const std::array<PetscInt, 4>& cell, PetscInt vertex) {
   return -1;
 }
 
-MPI_Datatype recordType() {
-  MPI_Datatype type;
-  MPI_Type_contiguous(sizeof(PointRecord) / sizeof(PetscInt), MPIU_INT, &type);
-  MPI_Type_commit(&type);
-  return type;
-}
-
 }  // namespace
 
 DistributedMesh::DistributedMesh(MPI_Comm comm, const SerialMesh& serial, int dofsPerNode,
@@ -60,146 +261,37 @@ DistributedMesh::DistributedMesh(MPI_Comm comm, const SerialMesh& serial, int do
   layOutUnknowns();
 }
 
+// A destructor must not throw, so DMDestroy's error code is not checked here.
 DistributedMesh::~DistributedMesh() { DMDestroy(&dm_); }
 
 void DistributedMesh::distribute(const SerialMesh& serial) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm_, &rank);
-  MPI_Comm_size(comm_, &size);
-
-  std::vector<PetscInt> cells;    // rank 0: 4 serial DMPlex vertex numbers per cell, file order
-  std::vector<PetscReal> coords;  // rank 0: 3 per serial DMPlex vertex
-  std::vector<PointRecord> roots;
-  std::vector<PetscInt> partSizes(size, 0), partPoints;
-  std::int64_t edgeCut = 0;
-  std::string failure;
-  if (rank == 0) {
-    try {
-      const CompactMesh mesh = compactMesh(serial);
-      const CellPartition partition = partitionCells(mesh, size);
-      const auto& part = partition.part;
-      edgeCut = partition.edgeCut;
-      for (auto id : mesh.unusedNodeIds) {
-        unusedNodeIds_.push_back(id);
-        unusedNodeCoords_.push_back(serial.nodes[id]);
-      }
-      cells.assign(mesh.cells.begin(), mesh.cells.end());
-      for (auto id : mesh.nodeIds)
-        coords.insert(coords.end(), serial.nodes[id].begin(), serial.nodes[id].end());
-      for (auto p : part) ++partSizes[p];
-      partPoints.resize(part.size());
-      std::iota(partPoints.begin(), partPoints.end(), 0);
-      std::stable_sort(partPoints.begin(), partPoints.end(),
-                       [&](PetscInt a, PetscInt b) { return part[a] < part[b]; });
-      const PetscInt numCells = PetscInt(part.size());
-      roots.resize(numCells + mesh.nodeIds.size());
-      for (PetscInt c = 0; c < numCells; ++c) {
-        roots[c].id = c;
-        roots[c].value = serial.tetTags.empty() ? 0 : serial.tetTags[c];
-        for (int k = 0; k < 4; ++k) roots[c].vertices[k] = numCells + mesh.cells[4 * c + k];
-      }
-      for (std::size_t v = 0; v < mesh.nodeIds.size(); ++v) {
-        roots[numCells + v].id = numCells + PetscInt(v);
-        roots[numCells + v].value = PetscInt(mesh.nodeIds[v]);
-      }
-    } catch (const Error& e) {
-      failure = e.what();
-    }
-  }
-  throwIfAnyRankFailed(failure, comm_);
-
-  const PetscInt numCells = PetscInt(cells.size() / 4), numVertices = PetscInt(coords.size() / 3);
-  DM serialDm = nullptr;
-  EIS_CHECK(DMPlexCreateFromCellListPetsc(comm_, 3, numCells, numVertices, 4, PETSC_FALSE,
-                                          cells.data(), 3, coords.data(), &serialDm));
-  std::int64_t globalVertices = numVertices;
-  MPI_Bcast(&globalVertices, 1, MPI_INT64_T, 0, comm_);
-  numGlobalVertices_ = globalVertices;
-  cells = {};
-  coords = {};
+  const int size = commSize(comm_);
+  SerialPlan plan = planOnRankZero(comm_, serial);
+  for (auto id : plan.unusedNodeIds) unusedNodeCoords_.push_back(serial.nodes[id]);
+  unusedNodeIds_ = std::move(plan.unusedNodeIds);
+  numGlobalVertices_ = std::int64_t(plan.coords.size() / 3);
+  DM serialDm = createSerialPlex(comm_, plan);
+  EIS_MPI_CHECK(MPI_Bcast(&numGlobalVertices_, 1, MPI_INT64_T, 0, comm_));
 
   std::vector<PointRecord> records;
-  if (size == 1) {
+  if (size == 1) {  // the serial DMPlex is the mesh, and every record is where it belongs
     dm_ = serialDm;
-    records = std::move(roots);
+    records = std::move(plan.records);
   } else {
-    PetscPartitioner partitioner;
-    EIS_CHECK(DMPlexGetPartitioner(serialDm, &partitioner));
-    EIS_CHECK(PetscPartitionerSetType(partitioner, PETSCPARTITIONERSHELL));
-    EIS_CHECK(PetscPartitionerShellSetPartition(partitioner, size, partSizes.data(), partPoints.data()));
     PetscSF migration = nullptr;
-    EIS_CHECK(DMPlexDistribute(serialDm, 0, &migration, &dm_));
-    PetscInt pStart, pEnd;
-    EIS_CHECK(DMPlexGetChart(dm_, &pStart, &pEnd));
-    records.resize(pEnd - pStart);
-    MPI_Datatype type = recordType();
-    EIS_CHECK(PetscSFBcastBegin(migration, type, roots.data(), records.data(), MPI_REPLACE));
-    EIS_CHECK(PetscSFBcastEnd(migration, type, roots.data(), records.data(), MPI_REPLACE));
-    MPI_Type_free(&type);
+    dm_ = distributeWithShell(serialDm, plan, size, &migration);
+    records = migrateRecords(dm_, migration, plan.records);
     EIS_CHECK(PetscSFDestroy(&migration));
-    EIS_CHECK(DMDestroy(&serialDm));
   }
 
-  PetscInt cStart, cEnd, vStart, vEnd;
-  EIS_CHECK(DMPlexGetHeightStratum(dm_, 0, &cStart, &cEnd));
-  EIS_CHECK(DMPlexGetDepthStratum(dm_, 0, &vStart, &vEnd));
-  // Serial DMPlex vertex number -> local vertex index, to put each cell back in file order.
-  std::vector<std::pair<PetscInt, PetscInt>> serialToLocal;
-  nodeIds_.resize(vEnd - vStart);
-  for (PetscInt v = vStart; v < vEnd; ++v) {
-    nodeIds_[v - vStart] = records[v].value;
-    serialToLocal.emplace_back(records[v].id, v - vStart);
-  }
-  std::sort(serialToLocal.begin(), serialToLocal.end());
-  auto localVertex = [&](PetscInt serialVertex) {
-    auto it = std::lower_bound(serialToLocal.begin(), serialToLocal.end(),
-                               std::make_pair(serialVertex, PetscInt(-1)));
-    return it->second;
-  };
-  cells_.resize(cEnd - cStart);
-  cellTags_.resize(cEnd - cStart);
-  inputCellIds_.resize(cEnd - cStart);
-  for (PetscInt c = cStart; c < cEnd; ++c) {
-    for (int k = 0; k < 4; ++k) cells_[c - cStart][k] = localVertex(records[c].vertices[k]);
-    cellTags_[c - cStart] = int(records[c].value);
-    inputCellIds_[c - cStart] = records[c].id;
-  }
-
-  // Physical groups travel as lists of input node ids; each rank keeps the ones it holds.
-  std::vector<std::int64_t> packed;  // tag, count, ids..., per group
-  if (rank == 0)
-    for (const auto& [tag, ids] : serial.groupNodes) {
-      packed.push_back(tag);
-      packed.push_back(std::int64_t(ids.size()));
-      packed.insert(packed.end(), ids.begin(), ids.end());
-    }
-  std::int64_t packedSize = std::int64_t(packed.size());
-  MPI_Bcast(&packedSize, 1, MPI_INT64_T, 0, comm_);
-  packed.resize(packedSize);
-  MPI_Bcast(packed.data(), int(packedSize), MPI_INT64_T, 0, comm_);
-  for (std::size_t i = 0; i < packed.size();) {
-    const int tag = int(packed[i]);
-    const auto begin = packed.begin() + std::ptrdiff_t(i + 2);
-    const auto end = begin + std::ptrdiff_t(packed[i + 1]);
-    std::vector<PetscInt> members;
-    for (PetscInt v = 0; v < PetscInt(nodeIds_.size()); ++v)
-      if (std::binary_search(begin, end, nodeIds_[v])) members.push_back(v);
-    groups_.emplace_back(tag, std::move(members));
-    i += 2 + std::size_t(packed[i + 1]);
-  }
-  std::string names;  // "name\ttag\n" per group
-  if (rank == 0)
-    for (const auto& [name, tag] : serial.groupNames) names += name + '\t' + std::to_string(tag) + '\n';
-  int namesSize = int(names.size());
-  MPI_Bcast(&namesSize, 1, MPI_INT, 0, comm_);
-  names.resize(namesSize);
-  MPI_Bcast(names.data(), namesSize, MPI_CHAR, 0, comm_);
-  for (std::size_t start = 0; start < names.size();) {
-    const std::size_t tab = names.find('\t', start), end = names.find('\n', tab);
-    groupNames_[names.substr(start, tab - start)] = std::stoi(names.substr(tab + 1, end - tab - 1));
-    start = end + 1;
-  }
-  computePartitionReport(edgeCut);
+  LocalArrays local = localArrays(dm_, records);
+  nodeIds_ = std::move(local.nodeIds);
+  cells_ = std::move(local.cells);
+  cellTags_ = std::move(local.cellTags);
+  inputCellIds_ = std::move(local.inputCellIds);
+  groups_ = shareGroupMembers(comm_, serial, nodeIds_);
+  groupNames_ = shareGroupNames(comm_, serial);
+  computePartitionReport(plan.edgeCut);
 }
 
 void DistributedMesh::layOutUnknowns() {
@@ -242,9 +334,9 @@ void DistributedMesh::computePartitionReport(std::int64_t edgeCut) {
   const std::int64_t ghosts = std::count(owned.begin(), owned.end(), 0);
   const std::int64_t cells = std::int64_t(cells_.size());
   std::int64_t mins[2] = {cells, ghosts}, maxs[2] = {cells, ghosts};
-  MPI_Allreduce(MPI_IN_PLACE, mins, 2, MPI_INT64_T, MPI_MIN, comm_);
-  MPI_Allreduce(MPI_IN_PLACE, maxs, 2, MPI_INT64_T, MPI_MAX, comm_);
-  MPI_Bcast(&edgeCut, 1, MPI_INT64_T, 0, comm_);
+  EIS_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, mins, 2, MPI_INT64_T, MPI_MIN, comm_));
+  EIS_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, maxs, 2, MPI_INT64_T, MPI_MAX, comm_));
+  EIS_MPI_CHECK(MPI_Bcast(&edgeCut, 1, MPI_INT64_T, 0, comm_));
   partition_ = {mins[0], maxs[0], mins[1], maxs[1], edgeCut};
 }
 
