@@ -1,8 +1,8 @@
 // partition-surface: how much surface METIS leaves on each part of a mesh, measured without
 // solving anything, on one process.
 //
-// For each part count it partitions the cells as euler-implicit does (METIS_PartMeshDual, the way
-// partitionCells() in src/mesh/distributed_mesh.cpp calls it), gives every node the owner
+// For each part count it partitions the cells as euler-implicit does (eis::partitionCells, the
+// mesh layer's one METIS call, which DistributedMesh makes too), gives every node the owner
 // DMPlexDistribute would give it, and counts per part the owned unknowns, the ghost unknowns, the
 // matrix halo and the parts it talks to. These counts are the communication side of the scaling
 // model in docs/scaling-model.md.
@@ -10,8 +10,6 @@
 //   partition-surface [--mesh.box-cells="nx ny nz"] [--mesh.box-size="Lx Ly Lz"]
 //                     [--mesh.file=mesh.msh] [--parts="2 4 8 16 32 64"] [--dofs-per-node=3]
 //                     [--ranks-per-node=32]
-#include <metis.h>
-
 #include <boost/program_options.hpp>
 
 #include <algorithm>
@@ -31,10 +29,12 @@
 #include "eis/core/error.hpp"
 #include "eis/mesh/box_mesh.hpp"
 #include "eis/mesh/gmsh_reader.hpp"
+#include "eis/mesh/metis_partition.hpp"
 
 namespace {
 
 namespace po = boost::program_options;
+using eis::CompactMesh;
 using eis::Error;
 
 const char* const kUsage =
@@ -146,77 +146,33 @@ bool parseCommandLine(int argc, char** argv, Options& options) {
 // ---------------------------------------------------------------------------------------------
 // Mesh and partition
 
-// The cells as METIS reads them: 4 node numbers per tetrahedron, the nodes that some tetrahedron
-// uses numbered 0.. in input order. compact() in src/mesh/distributed_mesh.cpp numbers them the
-// same way, so METIS sees the same mesh and returns the same partition as in euler-implicit.
-struct CellMesh {
-  std::vector<idx_t> vertices;
-  idx_t numNodes = 0;
-  idx_t numCells() const { return idx_t(vertices.size() / 4); }
-};
-
-CellMesh compactCells(const eis::SerialMesh& serial) {
-  // METIS here takes 32-bit indices, and the cell pointer array holds 4 per cell.
-  if (4 * serial.tets.size() > std::size_t(std::numeric_limits<idx_t>::max()))
-    throw Error("the mesh has " + std::to_string(serial.tets.size()) +
-                " tetrahedra, more than METIS's 32-bit indices can number");
-  std::vector<idx_t> compactId(serial.nodes.size(), -1);
-  for (const auto& tet : serial.tets)
-    for (auto n : tet) compactId[n] = 0;
-  CellMesh mesh;
-  for (auto& id : compactId)
-    if (id == 0) id = mesh.numNodes++;
-  mesh.vertices.reserve(4 * serial.tets.size());
-  for (const auto& tet : serial.tets)
-    for (auto n : tet) mesh.vertices.push_back(compactId[n]);
-  return mesh;
-}
-
-CellMesh loadMesh(const Options& options, std::string& description) {
+// The cells as METIS reads them: eis::compactMesh numbers the nodes that some tetrahedron uses as
+// DistributedMesh does, so METIS sees the same mesh and returns the same partition.
+CompactMesh loadMesh(const Options& options, std::string& description) {
   if (!options.meshFile.empty()) {
     description = options.meshFile;
-    return compactCells(eis::readGmsh(options.meshFile));
+    return eis::compactMesh(eis::readGmsh(options.meshFile));
   }
   const auto [nx, ny, nz] = options.boxCells;
+  // eis::compactMesh has the same limit, but the box would fill the memory before it got there.
   const std::int64_t tetrahedra = 6 * std::int64_t(nx) * ny * nz;
   if (tetrahedra > std::numeric_limits<idx_t>::max() / 4)
     throw Error("mesh.box-cells: " + std::to_string(tetrahedra) +
                 " tetrahedra, more than METIS's 32-bit indices can number");
   description = "box " + std::to_string(nx) + " x " + std::to_string(ny) + " x " +
                 std::to_string(nz) + " cells";
-  return compactCells(eis::makeBoxMesh(options.boxSize, options.boxCells));
-}
-
-// METIS's partition of the cells into `parts` (dual graph: cells sharing a face). This mirrors
-// partitionCells() in src/mesh/distributed_mesh.cpp call for call (ncommon 3, default options,
-// seed 1); that function is private to its file, so keep the two in step.
-std::vector<idx_t> partitionCells(CellMesh& mesh, int parts, std::int64_t& edgeCut) {
-  idx_t ne = mesh.numCells(), nn = mesh.numNodes;
-  std::vector<idx_t> eptr(ne + 1), part(ne, 0), nodePart(nn, 0);
-  for (idx_t e = 0; e <= ne; ++e) eptr[e] = 4 * e;
-  idx_t ncommon = 3, nparts = parts, objval = 0;
-  idx_t options[METIS_NOPTIONS];
-  METIS_SetDefaultOptions(options);
-  options[METIS_OPTION_SEED] = 1;
-  const int status = METIS_PartMeshDual(&ne, &nn, eptr.data(), mesh.vertices.data(), nullptr,
-                                        nullptr, &ncommon, &nparts, nullptr, options, &objval,
-                                        part.data(), nodePart.data());
-  if (status != METIS_OK)
-    throw Error("METIS_PartMeshDual failed for " + std::to_string(parts) + " parts (status " +
-                std::to_string(status) + ")");
-  edgeCut = objval;
-  return part;
+  return eis::compactMesh(eis::makeBoxMesh(options.boxSize, options.boxCells));
 }
 
 // The part that owns each node: the highest-numbered part whose cells touch it. DMPlexDistribute
 // decides the same way (its ownership vote in DMPlexCreatePointSF gives a shared point to the
 // highest rank unless DMPlexSetPartitionBalance asks otherwise, and euler-implicit does not), and
 // euler-implicit puts part r on rank r.
-std::vector<idx_t> nodeOwners(const CellMesh& mesh, const std::vector<idx_t>& part) {
-  std::vector<idx_t> owner(mesh.numNodes, -1);
+std::vector<idx_t> nodeOwners(const CompactMesh& mesh, const std::vector<idx_t>& part) {
+  std::vector<idx_t> owner(mesh.numNodes(), -1);
   for (idx_t c = 0; c < mesh.numCells(); ++c)
     for (int k = 0; k < 4; ++k) {
-      idx_t& o = owner[mesh.vertices[4 * c + k]];
+      idx_t& o = owner[mesh.cells[4 * c + k]];
       o = std::max(o, part[c]);
     }
   return owner;
@@ -238,12 +194,12 @@ void sortUnique(std::vector<std::uint64_t>& keys) {
 
 // (part, node) for each node that a part's cells touch and another part owns: the ghost copies
 // DMPlex gives the part (DMGlobalToLocal fills them for force and residual evaluation).
-std::vector<std::uint64_t> ghostPairs(const CellMesh& mesh, const std::vector<idx_t>& part,
+std::vector<std::uint64_t> ghostPairs(const CompactMesh& mesh, const std::vector<idx_t>& part,
                                       const std::vector<idx_t>& owner) {
   std::vector<std::uint64_t> pairs;
   for (idx_t c = 0; c < mesh.numCells(); ++c)
     for (int k = 0; k < 4; ++k) {
-      const idx_t node = mesh.vertices[4 * c + k];
+      const idx_t node = mesh.cells[4 * c + k];
       if (owner[node] != part[c]) pairs.push_back(pack(part[c], node));
     }
   sortUnique(pairs);
@@ -252,10 +208,10 @@ std::vector<std::uint64_t> ghostPairs(const CellMesh& mesh, const std::vector<id
 
 // (part, node) for each node that shares a cell with a node the part owns and is owned by another
 // part: the off-rank columns of the part's matrix rows, which every MatMult receives.
-std::vector<std::uint64_t> haloPairs(const CellMesh& mesh, const std::vector<idx_t>& owner) {
+std::vector<std::uint64_t> haloPairs(const CompactMesh& mesh, const std::vector<idx_t>& owner) {
   std::vector<std::uint64_t> pairs;
   for (idx_t c = 0; c < mesh.numCells(); ++c) {
-    const idx_t* v = &mesh.vertices[4 * c];
+    const idx_t* v = &mesh.cells[4 * c];
     for (int a = 0; a < 4; ++a)
       for (int b = 0; b < 4; ++b)
         if (owner[v[a]] != owner[v[b]]) pairs.push_back(pack(owner[v[a]], v[b]));
@@ -280,7 +236,7 @@ struct Surface {
 };
 
 // Part r runs on cluster node r / ranksPerNode, as mpiexec places consecutive ranks by default.
-Surface measureSurface(const CellMesh& mesh, const std::vector<idx_t>& part, int parts,
+Surface measureSurface(const CompactMesh& mesh, const std::vector<idx_t>& part, int parts,
                        int ranksPerNode) {
   const std::vector<idx_t> owner = nodeOwners(mesh, part);
   Surface surface;
@@ -336,11 +292,11 @@ double worstRatio(const std::vector<PartSurface>& parts, std::int64_t PartSurfac
   return worst;
 }
 
-void printHeader(const std::string& mesh, const CellMesh& cells, const Options& options) {
+void printHeader(const std::string& mesh, const CompactMesh& cells, const Options& options) {
   std::printf("partition-surface: %s, %lld tetrahedra, %lld nodes, %d unknowns per node, "
               "%d ranks per cluster node\n",
               mesh.c_str(), static_cast<long long>(cells.numCells()),
-              static_cast<long long>(cells.numNodes), options.dofsPerNode, options.ranksPerNode);
+              static_cast<long long>(cells.numNodes()), options.dofsPerNode, options.ranksPerNode);
   std::printf("                  | owned unknowns per part  | ghost unknowns per part  | "
               "matrix halo unknowns     | neighbours      |           ghost/  halo/  off-node  "
               "METIS\n");
@@ -385,20 +341,19 @@ void printLegend() {
 // One row per part count: partition, count, print.
 void run(const Options& options) {
   std::string description;
-  CellMesh mesh = loadMesh(options, description);
+  const CompactMesh mesh = loadMesh(options, description);
   for (int parts : options.parts)
     if (parts > mesh.numCells())
       throw Error("parts: " + std::to_string(parts) + " parts but the mesh has only " +
                   std::to_string(mesh.numCells()) + " tetrahedra");
   printHeader(description, mesh, options);
-  const std::int64_t unknowns = std::int64_t(mesh.numNodes) * options.dofsPerNode;
+  const std::int64_t unknowns = std::int64_t(mesh.numNodes()) * options.dofsPerNode;
   for (int parts : options.parts) {
     const auto start = std::chrono::steady_clock::now();
-    std::int64_t edgeCut = 0;
-    const std::vector<idx_t> part = partitionCells(mesh, parts, edgeCut);
-    const Surface surface = measureSurface(mesh, part, parts, options.ranksPerNode);
+    const eis::CellPartition partition = eis::partitionCells(mesh, parts);
+    const Surface surface = measureSurface(mesh, partition.part, parts, options.ranksPerNode);
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-    printRow(parts, unknowns, surface, options.dofsPerNode, edgeCut, elapsed.count());
+    printRow(parts, unknowns, surface, options.dofsPerNode, partition.edgeCut, elapsed.count());
   }
   printLegend();
 }

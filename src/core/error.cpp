@@ -19,6 +19,18 @@ void throwMpiError(int code, const char* call, const char* file, int line) {
               " in " + call + " (" + file + ":" + std::to_string(line) + ")");
 }
 
+int commRank(MPI_Comm comm) {
+  int rank = 0;
+  EIS_CHECK_MPI(MPI_Comm_rank(comm, &rank));
+  return rank;
+}
+
+int commSize(MPI_Comm comm) {
+  int size = 1;
+  EIS_CHECK_MPI(MPI_Comm_size(comm, &size));
+  return size;
+}
+
 bool anyRank(bool localFailure, MPI_Comm comm) {
   int local = localFailure ? 1 : 0, global = 0;
   EIS_CHECK_MPI(MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MAX, comm));

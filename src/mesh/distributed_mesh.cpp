@@ -1,7 +1,5 @@
 #include "eis/mesh/distributed_mesh.hpp"
 
-#include <metis.h>
-#include <petscdmplextransform.h>
 #include <petscpartitioner.h>
 #include <petscsf.h>
 
@@ -10,10 +8,15 @@
 #include <numeric>
 
 #include "eis/core/error.hpp"
+#include "eis/mesh/metis_partition.hpp"
+#include "plex_points.hpp"
 
 namespace eis {
 
 namespace {
+
+using mesh_detail::ownedMask;
+using mesh_detail::vertexCoordinates;
 
 // What rank 0 knows about each point of the serial DMPlex, carried to its new owners through the
 // migration SF. For a cell: id = its serial number, value = its physical tag, vertices = its
@@ -23,91 +26,209 @@ struct PointRecord {
   PetscInt id = -1, value = 0, vertices[4] = {-1, -1, -1, -1};
 };
 
-// 1 for the points [pStart, pEnd) (vertices, or edges) this rank owns, 0 for ghost copies
-// (leaves of the point SF).
-std::vector<unsigned char> ownedMask(DM dm, PetscInt pStart, PetscInt pEnd) {
-  std::vector<unsigned char> owned(pEnd - pStart, 1);
-  PetscSF pointSf;
-  PetscInt numRoots, numLeaves;
-  const PetscInt* leaves;
-  const PetscSFNode* remotes;
-  EIS_CHECK(DMGetPointSF(dm, &pointSf));
-  EIS_CHECK(PetscSFGetGraph(pointSf, &numRoots, &numLeaves, &leaves, &remotes));
-  for (PetscInt i = 0; i < numLeaves; ++i) {
-    const PetscInt p = leaves ? leaves[i] : i;
-    if (p >= pStart && p < pEnd) owned[p - pStart] = 0;
-  }
-  return owned;
-}
-
-// Coordinates of the local vertices [vStart, vEnd), as DMPlex holds them.
-std::vector<std::array<double, 3>> vertexCoordinates(DM dm, PetscInt vStart, PetscInt vEnd) {
-  Vec coords;
-  PetscSection coordSection;
-  EIS_CHECK(DMGetCoordinatesLocal(dm, &coords));
-  EIS_CHECK(DMGetCoordinateSection(dm, &coordSection));
-  const PetscScalar* xyz;
-  EIS_CHECK(VecGetArrayRead(coords, &xyz));
-  std::vector<std::array<double, 3>> points(vEnd - vStart);
-  for (PetscInt v = vStart; v < vEnd; ++v) {
-    PetscInt off;
-    EIS_CHECK(PetscSectionGetOffset(coordSection, v, &off));
-    points[v - vStart] = {xyz[off], xyz[off + 1], xyz[off + 2]};
-  }
-  EIS_CHECK(VecRestoreArrayRead(coords, &xyz));
-  return points;
-}
-
-// The serial mesh restricted to the nodes some tetrahedron uses, as rank 0 hands it to DMPlex.
-struct CompactMesh {
-  std::vector<PetscInt> cells;        // 4 compact vertex numbers per cell
-  std::vector<PetscReal> coords;      // 3 per compact vertex
-  std::vector<std::int64_t> fileIds;  // input node id of each compact vertex
+// Rank 0's whole mesh, in the form DMPlex and its shell partitioner take it. The other ranks hold
+// an empty one (no cells, no points, 0 cells for every rank): they join the collective calls with
+// nothing to give.
+struct SerialPlan {
+  std::vector<PetscInt> cells;       // 4 serial DMPlex vertex numbers per cell, in file order
+  std::vector<PetscReal> coords;     // 3 per serial DMPlex vertex
+  // METIS's partition as the shell partitioner takes it: the number of cells of each rank, and
+  // the cells listed rank by rank.
+  std::vector<PetscInt> partSizes, partPoints;
+  std::vector<PointRecord> records;  // per serial DMPlex point: the cells, then the vertices
+  std::vector<std::int64_t> unusedNodeIds;
+  std::int64_t edgeCut = 0;
 };
 
-CompactMesh compact(const SerialMesh& serial, std::vector<std::int64_t>& unusedIds,
-                    std::vector<std::array<double, 3>>& unusedCoords) {
-  std::vector<PetscInt> compactId(serial.nodes.size(), -1);
-  for (const auto& tet : serial.tets)
-    for (auto n : tet) compactId[n] = 0;
-  CompactMesh mesh;
-  for (std::size_t n = 0; n < serial.nodes.size(); ++n) {
-    if (compactId[n] < 0) {
-      unusedIds.push_back(std::int64_t(n));
-      unusedCoords.push_back(serial.nodes[n]);
-      continue;
-    }
-    compactId[n] = PetscInt(mesh.fileIds.size());
-    mesh.fileIds.push_back(std::int64_t(n));
-    mesh.coords.insert(mesh.coords.end(), serial.nodes[n].begin(), serial.nodes[n].end());
+// DMPlexDistribute drops what the serial mesh knew beyond its topology and coordinates (input
+// node ids, tags, the file's vertex order of each cell), so each point's record says it.
+std::vector<PointRecord> pointRecords(const SerialMesh& serial, const CompactMesh& mesh) {
+  const PetscInt numCells = PetscInt(mesh.numCells());
+  std::vector<PointRecord> records(numCells + mesh.nodeIds.size());
+  for (PetscInt c = 0; c < numCells; ++c) {
+    records[c].id = c;
+    records[c].value = serial.tetTags.empty() ? 0 : serial.tetTags[c];
+    for (int k = 0; k < 4; ++k) records[c].vertices[k] = numCells + mesh.cells[4 * c + k];
   }
-  mesh.cells.reserve(4 * serial.tets.size());
-  for (const auto& tet : serial.tets)
-    for (auto n : tet) mesh.cells.push_back(compactId[n]);
-  return mesh;
+  for (std::size_t v = 0; v < mesh.nodeIds.size(); ++v) {
+    records[numCells + v].id = numCells + PetscInt(v);
+    records[numCells + v].value = PetscInt(mesh.nodeIds[v]);
+  }
+  return records;
 }
 
-// METIS's partition of the cells over `parts` ranks (dual graph: cells sharing a face).
-std::vector<idx_t> partitionCells(const CompactMesh& mesh, int parts, std::int64_t& edgeCut) {
-  idx_t ne = idx_t(mesh.cells.size() / 4), nn = idx_t(mesh.fileIds.size());
-  std::vector<idx_t> part(ne, 0), nodePart(nn, 0);
-  edgeCut = 0;
-  if (parts == 1) return part;
-  if (ne < parts)
-    throw Error("the mesh has " + std::to_string(ne) + " tetrahedra, fewer than the " +
-                std::to_string(parts) + " ranks");
-  std::vector<idx_t> eptr(ne + 1), eind(mesh.cells.begin(), mesh.cells.end());
-  for (idx_t e = 0; e <= ne; ++e) eptr[e] = 4 * e;
-  idx_t ncommon = 3, nparts = parts, objval = 0;
-  idx_t options[METIS_NOPTIONS];
-  METIS_SetDefaultOptions(options);
-  options[METIS_OPTION_SEED] = 1;  // the same partition on every run
-  const int status = METIS_PartMeshDual(&ne, &nn, eptr.data(), eind.data(), nullptr, nullptr,
-                                        &ncommon, &nparts, nullptr, options, &objval,
-                                        part.data(), nodePart.data());
-  if (status != METIS_OK) throw Error("METIS_PartMeshDual failed (status " + std::to_string(status) + ")");
-  edgeCut = objval;
-  return part;
+// Rank 0 holds the input mesh, so it alone compacts it, partitions it with METIS and prepares
+// what the later stages send. The shell partitioner wants the cells grouped by rank, in their
+// serial order within a rank.
+SerialPlan makePlan(const SerialMesh& serial, int size) {
+  CompactMesh mesh = compactMesh(serial);
+  const CellPartition partition = partitionCells(mesh, size);
+  SerialPlan plan;
+  plan.partSizes.assign(size, 0);
+  for (auto p : partition.part) ++plan.partSizes[p];
+  plan.partPoints.resize(partition.part.size());
+  std::iota(plan.partPoints.begin(), plan.partPoints.end(), 0);
+  std::stable_sort(plan.partPoints.begin(), plan.partPoints.end(), [&](PetscInt a, PetscInt b) {
+    return partition.part[a] < partition.part[b];
+  });
+  plan.records = pointRecords(serial, mesh);
+  plan.cells.assign(mesh.cells.begin(), mesh.cells.end());
+  for (auto id : mesh.nodeIds)
+    plan.coords.insert(plan.coords.end(), serial.nodes[id].begin(), serial.nodes[id].end());
+  plan.unusedNodeIds = std::move(mesh.unusedNodeIds);
+  plan.edgeCut = partition.edgeCut;
+  return plan;
+}
+
+// Collective. A failure on rank 0 (a mesh too big for METIS, fewer tetrahedra than ranks) is
+// raised on every rank, so that no rank is left waiting in DMPlex's collective calls.
+SerialPlan planOnRankZero(MPI_Comm comm, const SerialMesh& serial) {
+  const int size = commSize(comm);
+  SerialPlan plan;
+  plan.partSizes.assign(size, 0);
+  std::string failure;
+  if (commRank(comm) == 0) {
+    try {
+      plan = makePlan(serial, size);
+    } catch (const Error& e) {
+      failure = e.what();
+    }
+  }
+  throwIfAnyRankFailed(failure, comm);
+  return plan;
+}
+
+// Collective. DMPlexDistribute needs the whole mesh as one DMPlex first; it lives on rank 0 (the
+// others create an empty one). Releases the plan's cells and coordinates, which DMPlex has copied.
+DM createSerialPlex(MPI_Comm comm, SerialPlan& plan) {
+  const PetscInt numCells = PetscInt(plan.cells.size() / 4);
+  const PetscInt numVertices = PetscInt(plan.coords.size() / 3);
+  DM serialDm = nullptr;
+  EIS_CHECK(DMPlexCreateFromCellListPetsc(comm, 3, numCells, numVertices, 4, PETSC_FALSE,
+                                          plan.cells.data(), 3, plan.coords.data(), &serialDm));
+  plan.cells = {};
+  plan.coords = {};
+  return serialDm;
+}
+
+// Collective. The shell partitioner makes DMPlexDistribute use METIS's partition as it is (METIS
+// ran on rank 0 with our options, the partition that partition-surface measures too). Destroys
+// `serialDm`; returns the distributed DM and the migration SF that moved the points.
+DM distributeWithShell(DM serialDm, const SerialPlan& plan, int size, PetscSF* migration) {
+  PetscPartitioner partitioner;
+  EIS_CHECK(DMPlexGetPartitioner(serialDm, &partitioner));
+  EIS_CHECK(PetscPartitionerSetType(partitioner, PETSCPARTITIONERSHELL));
+  EIS_CHECK(PetscPartitionerShellSetPartition(partitioner, size, plan.partSizes.data(),
+                                              plan.partPoints.data()));
+  DM dm = nullptr;
+  *migration = nullptr;
+  EIS_CHECK(DMPlexDistribute(serialDm, 0, migration, &dm));
+  EIS_CHECK(DMDestroy(&serialDm));
+  return dm;
+}
+
+// Collective. Sends each serial point's record to the ranks that now hold the point, along the
+// migration SF, so that every local point knows its input ids.
+std::vector<PointRecord> migrateRecords(DM dm, PetscSF migration,
+                                        const std::vector<PointRecord>& roots) {
+  PetscInt pStart, pEnd;
+  EIS_CHECK(DMPlexGetChart(dm, &pStart, &pEnd));
+  std::vector<PointRecord> records(pEnd - pStart);
+  MPI_Datatype type;
+  EIS_CHECK_MPI(MPI_Type_contiguous(int(sizeof(PointRecord) / sizeof(PetscInt)), MPIU_INT, &type));
+  EIS_CHECK_MPI(MPI_Type_commit(&type));
+  EIS_CHECK(PetscSFBcastBegin(migration, type, roots.data(), records.data(), MPI_REPLACE));
+  EIS_CHECK(PetscSFBcastEnd(migration, type, roots.data(), records.data(), MPI_REPLACE));
+  EIS_CHECK_MPI(MPI_Type_free(&type));
+  return records;
+}
+
+// What the hot loops read instead of asking DMPlex: per local vertex its input node id, per local
+// cell its local vertices in the file's order (DMPlex reorders them; SOFA's corotational frame
+// depends on the order), its tag and its input cell.
+struct LocalArrays {
+  std::vector<std::int64_t> nodeIds;
+  std::vector<std::array<PetscInt, 4>> cells;
+  std::vector<int> cellTags;
+  std::vector<std::int64_t> inputCellIds;
+};
+
+LocalArrays localArrays(DM dm, const std::vector<PointRecord>& records) {
+  PetscInt cStart, cEnd, vStart, vEnd;
+  EIS_CHECK(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+  EIS_CHECK(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
+  LocalArrays local;
+  // Serial DMPlex vertex number -> local vertex index, to put each cell back in file order.
+  std::vector<std::pair<PetscInt, PetscInt>> serialToLocal;
+  local.nodeIds.resize(vEnd - vStart);
+  for (PetscInt v = vStart; v < vEnd; ++v) {
+    local.nodeIds[v - vStart] = records[v].value;
+    serialToLocal.emplace_back(records[v].id, v - vStart);
+  }
+  std::sort(serialToLocal.begin(), serialToLocal.end());
+  auto localVertex = [&](PetscInt serialVertex) {
+    auto it = std::lower_bound(serialToLocal.begin(), serialToLocal.end(),
+                               std::make_pair(serialVertex, PetscInt(-1)));
+    return it->second;
+  };
+  local.cells.resize(cEnd - cStart);
+  local.cellTags.resize(cEnd - cStart);
+  local.inputCellIds.resize(cEnd - cStart);
+  for (PetscInt c = cStart; c < cEnd; ++c) {
+    for (int k = 0; k < 4; ++k) local.cells[c - cStart][k] = localVertex(records[c].vertices[k]);
+    local.cellTags[c - cStart] = int(records[c].value);
+    local.inputCellIds[c - cStart] = records[c].id;
+  }
+  return local;
+}
+
+// Collective. Physical groups travel as lists of input node ids (rank 0 reads them); each rank
+// keeps the local vertices among them, so that constraints can find their nodes.
+std::vector<std::pair<int, std::vector<PetscInt>>> shareGroupMembers(
+    MPI_Comm comm, const SerialMesh& serial, const std::vector<std::int64_t>& nodeIds) {
+  std::vector<std::int64_t> packed;  // tag, count, ids..., per group
+  if (commRank(comm) == 0)
+    for (const auto& [tag, ids] : serial.groupNodes) {
+      packed.push_back(tag);
+      packed.push_back(std::int64_t(ids.size()));
+      packed.insert(packed.end(), ids.begin(), ids.end());
+    }
+  std::int64_t packedSize = std::int64_t(packed.size());
+  EIS_CHECK_MPI(MPI_Bcast(&packedSize, 1, MPI_INT64_T, 0, comm));
+  packed.resize(packedSize);
+  EIS_CHECK_MPI(MPI_Bcast(packed.data(), int(packedSize), MPI_INT64_T, 0, comm));
+  std::vector<std::pair<int, std::vector<PetscInt>>> groups;
+  for (std::size_t i = 0; i < packed.size();) {
+    const int tag = int(packed[i]);
+    const auto begin = packed.begin() + std::ptrdiff_t(i + 2);
+    const auto end = begin + std::ptrdiff_t(packed[i + 1]);
+    std::vector<PetscInt> members;
+    for (PetscInt v = 0; v < PetscInt(nodeIds.size()); ++v)
+      if (std::binary_search(begin, end, nodeIds[v])) members.push_back(v);
+    groups.emplace_back(tag, std::move(members));
+    i += 2 + std::size_t(packed[i + 1]);
+  }
+  return groups;
+}
+
+// Collective. Every rank needs the group names that rank 0 read, to resolve a constraint that
+// names a group, and to give the same verdict everywhere when it names none.
+std::map<std::string, int> shareGroupNames(MPI_Comm comm, const SerialMesh& serial) {
+  std::string names;  // "name\ttag\n" per group
+  if (commRank(comm) == 0)
+    for (const auto& [name, tag] : serial.groupNames)
+      names += name + '\t' + std::to_string(tag) + '\n';
+  int namesSize = int(names.size());
+  EIS_CHECK_MPI(MPI_Bcast(&namesSize, 1, MPI_INT, 0, comm));
+  names.resize(namesSize);
+  EIS_CHECK_MPI(MPI_Bcast(names.data(), namesSize, MPI_CHAR, 0, comm));
+  std::map<std::string, int> groupNames;
+  for (std::size_t start = 0; start < names.size();) {
+    const std::size_t tab = names.find('\t', start), end = names.find('\n', tab);
+    groupNames[names.substr(start, tab - start)] = std::stoi(names.substr(tab + 1, end - tab - 1));
+    start = end + 1;
+  }
+  return groupNames;
 }
 
 // The first cell [cStart, cEnd) whose closure holds point p (-1 when none does).
@@ -127,292 +248,47 @@ int slotOf(const std::array<PetscInt, 4>& cell, PetscInt vertex) {
   return -1;
 }
 
-MPI_Datatype recordType() {
-  MPI_Datatype type;
-  MPI_Type_contiguous(sizeof(PointRecord) / sizeof(PetscInt), MPIU_INT, &type);
-  MPI_Type_commit(&type);
-  return type;
-}
-
 }  // namespace
 
 DistributedMesh::DistributedMesh(MPI_Comm comm, const SerialMesh& serial, int dofsPerNode,
                                  int refinements)
     : comm_(comm), dofsPerNode_(dofsPerNode) {
   distribute(serial);
-  for (int r = 0; r < refinements; ++r) refine();
-  if (refinements > 0) {
-    // New nodes are numbered after every node of the input, used or not.
-    std::int64_t inputNodes = numGlobalVertices_ + std::int64_t(unusedNodeIds_.size());
-    MPI_Bcast(&inputNodes, 1, MPI_INT64_T, 0, comm_);
-    numberNewNodes(inputNodes);
-  }
+  refine(refinements);
   layOutUnknowns();
 }
 
+// A destructor must not throw, so DMDestroy's error code is not checked here.
 DistributedMesh::~DistributedMesh() { DMDestroy(&dm_); }
 
 void DistributedMesh::distribute(const SerialMesh& serial) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm_, &rank);
-  MPI_Comm_size(comm_, &size);
-
-  CompactMesh mesh;
-  std::vector<PointRecord> roots;
-  std::vector<PetscInt> partSizes(size, 0), partPoints;
-  std::int64_t edgeCut = 0;
-  std::string failure;
-  if (rank == 0) {
-    try {
-      mesh = compact(serial, unusedNodeIds_, unusedNodeCoords_);
-      const auto part = partitionCells(mesh, size, edgeCut);
-      for (auto p : part) ++partSizes[p];
-      partPoints.resize(part.size());
-      std::iota(partPoints.begin(), partPoints.end(), 0);
-      std::stable_sort(partPoints.begin(), partPoints.end(),
-                       [&](PetscInt a, PetscInt b) { return part[a] < part[b]; });
-      const PetscInt numCells = PetscInt(part.size());
-      roots.resize(numCells + mesh.fileIds.size());
-      for (PetscInt c = 0; c < numCells; ++c) {
-        roots[c].id = c;
-        roots[c].value = serial.tetTags.empty() ? 0 : serial.tetTags[c];
-        for (int k = 0; k < 4; ++k) roots[c].vertices[k] = numCells + mesh.cells[4 * c + k];
-      }
-      for (std::size_t v = 0; v < mesh.fileIds.size(); ++v) {
-        roots[numCells + v].id = numCells + PetscInt(v);
-        roots[numCells + v].value = PetscInt(mesh.fileIds[v]);
-      }
-    } catch (const Error& e) {
-      failure = e.what();
-    }
-  }
-  throwIfAnyRankFailed(failure, comm_);
-
-  const PetscInt numCells = PetscInt(mesh.cells.size() / 4), numVertices = PetscInt(mesh.fileIds.size());
-  DM serialDm = nullptr;
-  EIS_CHECK(DMPlexCreateFromCellListPetsc(comm_, 3, numCells, numVertices, 4, PETSC_FALSE,
-                                          mesh.cells.data(), 3, mesh.coords.data(), &serialDm));
-  std::int64_t globalVertices = numVertices;
-  MPI_Bcast(&globalVertices, 1, MPI_INT64_T, 0, comm_);
-  numGlobalVertices_ = globalVertices;
-  mesh = CompactMesh();
+  const int size = commSize(comm_);
+  SerialPlan plan = planOnRankZero(comm_, serial);
+  for (auto id : plan.unusedNodeIds) unusedNodeCoords_.push_back(serial.nodes[id]);
+  unusedNodeIds_ = std::move(plan.unusedNodeIds);
+  numGlobalVertices_ = std::int64_t(plan.coords.size() / 3);
+  DM serialDm = createSerialPlex(comm_, plan);
+  EIS_CHECK_MPI(MPI_Bcast(&numGlobalVertices_, 1, MPI_INT64_T, 0, comm_));
 
   std::vector<PointRecord> records;
-  if (size == 1) {
+  if (size == 1) {  // the serial DMPlex is the mesh, and every record is where it belongs
     dm_ = serialDm;
-    records = std::move(roots);
+    records = std::move(plan.records);
   } else {
-    PetscPartitioner partitioner;
-    EIS_CHECK(DMPlexGetPartitioner(serialDm, &partitioner));
-    EIS_CHECK(PetscPartitionerSetType(partitioner, PETSCPARTITIONERSHELL));
-    EIS_CHECK(PetscPartitionerShellSetPartition(partitioner, size, partSizes.data(), partPoints.data()));
     PetscSF migration = nullptr;
-    EIS_CHECK(DMPlexDistribute(serialDm, 0, &migration, &dm_));
-    PetscInt pStart, pEnd;
-    EIS_CHECK(DMPlexGetChart(dm_, &pStart, &pEnd));
-    records.resize(pEnd - pStart);
-    MPI_Datatype type = recordType();
-    EIS_CHECK(PetscSFBcastBegin(migration, type, roots.data(), records.data(), MPI_REPLACE));
-    EIS_CHECK(PetscSFBcastEnd(migration, type, roots.data(), records.data(), MPI_REPLACE));
-    MPI_Type_free(&type);
+    dm_ = distributeWithShell(serialDm, plan, size, &migration);
+    records = migrateRecords(dm_, migration, plan.records);
     EIS_CHECK(PetscSFDestroy(&migration));
-    EIS_CHECK(DMDestroy(&serialDm));
   }
 
-  PetscInt cStart, cEnd, vStart, vEnd;
-  EIS_CHECK(DMPlexGetHeightStratum(dm_, 0, &cStart, &cEnd));
-  EIS_CHECK(DMPlexGetDepthStratum(dm_, 0, &vStart, &vEnd));
-  // Serial DMPlex vertex number -> local vertex index, to put each cell back in file order.
-  std::vector<std::pair<PetscInt, PetscInt>> serialToLocal;
-  nodeIds_.resize(vEnd - vStart);
-  for (PetscInt v = vStart; v < vEnd; ++v) {
-    nodeIds_[v - vStart] = records[v].value;
-    serialToLocal.emplace_back(records[v].id, v - vStart);
-  }
-  std::sort(serialToLocal.begin(), serialToLocal.end());
-  auto localVertex = [&](PetscInt serialVertex) {
-    auto it = std::lower_bound(serialToLocal.begin(), serialToLocal.end(),
-                               std::make_pair(serialVertex, PetscInt(-1)));
-    return it->second;
-  };
-  cells_.resize(cEnd - cStart);
-  cellTags_.resize(cEnd - cStart);
-  inputCellIds_.resize(cEnd - cStart);
-  for (PetscInt c = cStart; c < cEnd; ++c) {
-    for (int k = 0; k < 4; ++k) cells_[c - cStart][k] = localVertex(records[c].vertices[k]);
-    cellTags_[c - cStart] = int(records[c].value);
-    inputCellIds_[c - cStart] = records[c].id;
-  }
-
-  // Physical groups travel as lists of input node ids; each rank keeps the ones it holds.
-  std::vector<std::int64_t> packed;  // tag, count, ids..., per group
-  if (rank == 0)
-    for (const auto& [tag, ids] : serial.groupNodes) {
-      packed.push_back(tag);
-      packed.push_back(std::int64_t(ids.size()));
-      packed.insert(packed.end(), ids.begin(), ids.end());
-    }
-  std::int64_t packedSize = std::int64_t(packed.size());
-  MPI_Bcast(&packedSize, 1, MPI_INT64_T, 0, comm_);
-  packed.resize(packedSize);
-  MPI_Bcast(packed.data(), int(packedSize), MPI_INT64_T, 0, comm_);
-  for (std::size_t i = 0; i < packed.size();) {
-    const int tag = int(packed[i]);
-    const auto begin = packed.begin() + std::ptrdiff_t(i + 2);
-    const auto end = begin + std::ptrdiff_t(packed[i + 1]);
-    std::vector<PetscInt> members;
-    for (PetscInt v = 0; v < PetscInt(nodeIds_.size()); ++v)
-      if (std::binary_search(begin, end, nodeIds_[v])) members.push_back(v);
-    groups_.emplace_back(tag, std::move(members));
-    i += 2 + std::size_t(packed[i + 1]);
-  }
-  std::string names;  // "name\ttag\n" per group
-  if (rank == 0)
-    for (const auto& [name, tag] : serial.groupNames) names += name + '\t' + std::to_string(tag) + '\n';
-  int namesSize = int(names.size());
-  MPI_Bcast(&namesSize, 1, MPI_INT, 0, comm_);
-  names.resize(namesSize);
-  MPI_Bcast(names.data(), namesSize, MPI_CHAR, 0, comm_);
-  for (std::size_t start = 0; start < names.size();) {
-    const std::size_t tab = names.find('\t', start), end = names.find('\n', tab);
-    groupNames_[names.substr(start, tab - start)] = std::stoi(names.substr(tab + 1, end - tab - 1));
-    start = end + 1;
-  }
-  computePartitionReport(edgeCut);
-}
-
-void DistributedMesh::refine() {
-  DM interpolated = nullptr;
-  DMPlexInterpolatedFlag interpType;
-  EIS_CHECK(DMPlexIsInterpolatedCollective(dm_, &interpType));
-  if (interpType == DMPLEX_INTERPOLATED_FULL) {
-    interpolated = dm_;
-    dm_ = nullptr;
-  } else {
-    EIS_CHECK(DMPlexInterpolate(dm_, &interpolated));
-    EIS_CHECK(DMDestroy(&dm_));
-  }
-  DMPlexTransform transform;
-  EIS_CHECK(DMPlexTransformCreate(comm_, &transform));
-  EIS_CHECK(DMPlexTransformSetDM(transform, interpolated));
-  EIS_CHECK(DMPlexTransformSetType(transform, DMPLEXREFINEREGULAR));
-  EIS_CHECK(DMPlexTransformSetUp(transform));
-  EIS_CHECK(DMPlexTransformApply(transform, interpolated, &dm_));
-
-  PetscInt oldVStart, oldVEnd, oldCStart, oldCEnd;
-  EIS_CHECK(DMPlexGetDepthStratum(interpolated, 0, &oldVStart, &oldVEnd));
-  EIS_CHECK(DMPlexGetHeightStratum(interpolated, 0, &oldCStart, &oldCEnd));
-  PetscInt vStart, vEnd, cStart, cEnd;
-  EIS_CHECK(DMPlexGetDepthStratum(dm_, 0, &vStart, &vEnd));
-  EIS_CHECK(DMPlexGetHeightStratum(dm_, 0, &cStart, &cEnd));
-
-  // A new vertex inherits the id and groups of the vertex it copies; a vertex made at an edge's
-  // midpoint is new (numbered later) and belongs to a group when both edge ends do.
-  std::vector<std::int64_t> ids(vEnd - vStart, -1);
-  std::vector<std::vector<char>> member(groups_.size(), std::vector<char>(oldVEnd - oldVStart, 0));
-  for (std::size_t g = 0; g < groups_.size(); ++g)
-    for (auto v : groups_[g].second) member[g][v] = 1;
-  std::vector<std::vector<PetscInt>> newGroups(groups_.size());
-  for (PetscInt v = vStart; v < vEnd; ++v) {
-    DMPolytopeType sourceType, newType;
-    PetscInt source, replica;
-    EIS_CHECK(DMPlexTransformGetSourcePoint(transform, v, &sourceType, &newType, &source, &replica));
-    if (sourceType == DM_POLYTOPE_POINT) {
-      ids[v - vStart] = nodeIds_[source - oldVStart];
-      for (std::size_t g = 0; g < groups_.size(); ++g)
-        if (member[g][source - oldVStart]) newGroups[g].push_back(v - vStart);
-    } else {
-      const PetscInt* ends;
-      EIS_CHECK(DMPlexGetCone(interpolated, source, &ends));
-      for (std::size_t g = 0; g < groups_.size(); ++g)
-        if (member[g][ends[0] - oldVStart] && member[g][ends[1] - oldVStart])
-          newGroups[g].push_back(v - vStart);
-    }
-  }
-  nodeIds_ = std::move(ids);
-  for (std::size_t g = 0; g < groups_.size(); ++g) groups_[g].second = std::move(newGroups[g]);
-
-  std::vector<int> tags(cEnd - cStart);
-  std::vector<std::int64_t> inputIds(cEnd - cStart);
-  cells_.assign(cEnd - cStart, {});
-  for (PetscInt c = cStart; c < cEnd; ++c) {
-    DMPolytopeType sourceType, newType;
-    PetscInt source, replica;
-    EIS_CHECK(DMPlexTransformGetSourcePoint(transform, c, &sourceType, &newType, &source, &replica));
-    tags[c - cStart] = cellTags_[source - oldCStart];
-    inputIds[c - cStart] = inputCellIds_[source - oldCStart];
-    PetscInt closureSize, *closure = nullptr;
-    EIS_CHECK(DMPlexGetTransitiveClosure(dm_, c, PETSC_TRUE, &closureSize, &closure));
-    int k = 0;
-    for (PetscInt i = 0; i < 2 * closureSize; i += 2)
-      if (closure[i] >= vStart && closure[i] < vEnd) cells_[c - cStart][k++] = closure[i] - vStart;
-    EIS_CHECK(DMPlexRestoreTransitiveClosure(dm_, c, PETSC_TRUE, &closureSize, &closure));
-  }
-  cellTags_ = std::move(tags);
-  inputCellIds_ = std::move(inputIds);
-  EIS_CHECK(DMPlexTransformDestroy(&transform));
-  EIS_CHECK(DMDestroy(&interpolated));
-}
-
-void DistributedMesh::numberNewNodes(std::int64_t firstNewId) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm_, &rank);
-  MPI_Comm_size(comm_, &size);
-  PetscInt vStart, vEnd;
-  EIS_CHECK(DMPlexGetDepthStratum(dm_, 0, &vStart, &vEnd));
-  const auto isOwned = ownedMask(dm_, vStart, vEnd);
-
-  // Rank 0 sorts every owned new node by rest coordinates and hands back their ids.
-  const auto points = vertexCoordinates(dm_, vStart, vEnd);
-  std::vector<PetscInt> mine;
-  std::vector<double> myCoords;
-  for (PetscInt v = 0; v < vEnd - vStart; ++v)
-    if (nodeIds_[v] < 0 && isOwned[v]) {
-      mine.push_back(v);
-      myCoords.insert(myCoords.end(), points[v].begin(), points[v].end());
-    }
-
-  int count = int(mine.size());
-  std::vector<int> counts(size), displs(size);
-  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
-  std::vector<int> coordCounts(size), coordDispls(size);
-  std::int64_t total = 0;
-  for (int r = 0; r < size; ++r) {
-    displs[r] = int(total);
-    coordCounts[r] = 3 * counts[r];
-    coordDispls[r] = 3 * displs[r];
-    total += counts[r];
-  }
-  std::vector<double> allCoords(rank == 0 ? 3 * total : 0);
-  MPI_Gatherv(myCoords.data(), 3 * count, MPI_DOUBLE, allCoords.data(), coordCounts.data(),
-              coordDispls.data(), MPI_DOUBLE, 0, comm_);
-  std::vector<std::int64_t> allIds(rank == 0 ? total : 0);
-  if (rank == 0) {
-    std::vector<std::int64_t> order(total);
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
-      return std::lexicographical_compare(&allCoords[3 * a], &allCoords[3 * a + 3],
-                                          &allCoords[3 * b], &allCoords[3 * b + 3]);
-    });
-    for (std::int64_t k = 0; k < total; ++k) allIds[order[k]] = firstNewId + k;
-  }
-  std::vector<std::int64_t> myIds(count);
-  MPI_Scatterv(allIds.data(), counts.data(), displs.data(), MPI_INT64_T, myIds.data(), count,
-               MPI_INT64_T, 0, comm_);
-  for (int k = 0; k < count; ++k) nodeIds_[mine[k]] = myIds[k];
-  MPI_Bcast(&total, 1, MPI_INT64_T, 0, comm_);
-  numGlobalVertices_ += total;
-
-  // Ghost copies learn their ids from their owners through the point SF.
-  PetscInt pStart, pEnd;
-  EIS_CHECK(DMPlexGetChart(dm_, &pStart, &pEnd));
-  std::vector<std::int64_t> pointIds(pEnd - pStart, -1);
-  for (PetscInt v = vStart; v < vEnd; ++v) pointIds[v - pStart] = nodeIds_[v - vStart];
-  PetscSF pointSf;
-  EIS_CHECK(DMGetPointSF(dm_, &pointSf));
-  EIS_CHECK(PetscSFBcastBegin(pointSf, MPIU_INT64, pointIds.data(), pointIds.data(), MPI_REPLACE));
-  EIS_CHECK(PetscSFBcastEnd(pointSf, MPIU_INT64, pointIds.data(), pointIds.data(), MPI_REPLACE));
-  for (PetscInt v = vStart; v < vEnd; ++v) nodeIds_[v - vStart] = pointIds[v - pStart];
+  LocalArrays local = localArrays(dm_, records);
+  nodeIds_ = std::move(local.nodeIds);
+  cells_ = std::move(local.cells);
+  cellTags_ = std::move(local.cellTags);
+  inputCellIds_ = std::move(local.inputCellIds);
+  groups_ = shareGroupMembers(comm_, serial, nodeIds_);
+  groupNames_ = shareGroupNames(comm_, serial);
+  computePartitionReport(plan.edgeCut);
 }
 
 void DistributedMesh::layOutUnknowns() {
@@ -455,18 +331,18 @@ void DistributedMesh::computePartitionReport(std::int64_t edgeCut) {
   const std::int64_t ghosts = std::count(owned.begin(), owned.end(), 0);
   const std::int64_t cells = std::int64_t(cells_.size());
   std::int64_t mins[2] = {cells, ghosts}, maxs[2] = {cells, ghosts};
-  MPI_Allreduce(MPI_IN_PLACE, mins, 2, MPI_INT64_T, MPI_MIN, comm_);
-  MPI_Allreduce(MPI_IN_PLACE, maxs, 2, MPI_INT64_T, MPI_MAX, comm_);
-  MPI_Bcast(&edgeCut, 1, MPI_INT64_T, 0, comm_);
+  EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, mins, 2, MPI_INT64_T, MPI_MIN, comm_));
+  EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, maxs, 2, MPI_INT64_T, MPI_MAX, comm_));
+  EIS_CHECK_MPI(MPI_Bcast(&edgeCut, 1, MPI_INT64_T, 0, comm_));
   partition_ = {mins[0], maxs[0], mins[1], maxs[1], edgeCut};
 }
 
 std::vector<CellEdge> DistributedMesh::ownedEdges() const {
   // Only an interpolated DM has edges, and DMPlexInterpolate extends the point SF to them, which
   // gives each shared edge one owner. With overlap 0 every edge a rank holds lies in one of its
-  // cells. Interpolation keeps the cells and vertices of dm_ in their order (refine() relies on
-  // it too); the checks confirm it: the same vertex coordinates, and each edge's two ends among
-  // the vertices of the cell found around it.
+  // cells. Interpolation keeps the cells and vertices of dm_ in their order (refinement.cpp
+  // relies on it too); the checks confirm it: the same vertex coordinates, and each edge's two
+  // ends among the vertices of the cell found around it.
   DM full;
   EIS_CHECK(DMPlexInterpolate(dm_, &full));
   PetscInt cStart, cEnd, eStart, eEnd, vStart, vEnd;

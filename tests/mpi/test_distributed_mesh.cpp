@@ -6,10 +6,10 @@
 #include <set>
 
 #include "eis/core/error.hpp"
+#include "eis/core/tetra_geometry.hpp"
 #include "eis/mesh/box_mesh.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/mesh/gmsh_reader.hpp"
-#include "eis/core/tetra_geometry.hpp"
 #include "mpi_support.hpp"
 
 namespace {

@@ -1,8 +1,8 @@
 // The built-in box follows docs/architecture.md's numbering and split, node for node.
 #include <gtest/gtest.h>
 
-#include "eis/mesh/box_mesh.hpp"
 #include "eis/core/tetra_geometry.hpp"
+#include "eis/mesh/box_mesh.hpp"
 
 namespace {
 

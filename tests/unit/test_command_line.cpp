@@ -552,7 +552,7 @@ TEST(Scene, HelpMentionsEveryKeyAndTheDocumentedFacts) {
         "PVTU", "rank", "von Mises", "default: 0.01", "default: 20 4 4", "default: 0 -9.81 0",
         "default: lumped", "default: 0 0 0 0 LY LZ", "elastic_energy,pc_rebuilt",
         "KSPSetReusePreconditioner", "-snes_lag_preconditioner", "KSPSetInitialGuessNonzero",
-        "solver.newton = linearized only", "-pc_hypre_boomeramg_*", "Choosing the preconditioner"})
+        "solver.newton = linearized only", "-pc_hypre_boomeramg_*", "docs/linear-solvers.md"})
     EXPECT_NE(help.find(fact), std::string::npos) << fact;
 }
 

@@ -27,6 +27,10 @@ bool anyRank(bool localFailure, MPI_Comm comm);
 // `message` is empty on ranks that succeeded.
 void throwIfAnyRankFailed(const std::string& message, MPI_Comm comm);
 
+// This process's rank in `comm`, and the number of ranks (checked MPI calls).
+int commRank(MPI_Comm comm);
+int commSize(MPI_Comm comm);
+
 }  // namespace eis
 
 #define EIS_CHECK(call)                                                        \

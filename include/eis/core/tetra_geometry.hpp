@@ -1,6 +1,7 @@
 #pragma once
 // Geometry of one linear tetrahedron: its volume and the (constant) gradients of its four
-// barycentric shape functions, from which every element matrix of the project is built.
+// barycentric shape functions, from which every element matrix of the project is built. It sits
+// in core because the mesh layer uses it too (the built-in box orients its tetrahedra with it).
 #include <array>
 
 namespace eis {

@@ -79,9 +79,16 @@ public:
   const std::vector<std::array<double, 3>>& unusedNodeCoords() const { return unusedNodeCoords_; }
 
 private:
+  // distributed_mesh.cpp: METIS's partition of the input on rank 0, carried out by
+  // DMPlexDistribute; fills the members below but for the unknowns' layout.
   void distribute(const SerialMesh& serial);
-  void refine();
+  // refinement.cpp: `times` uniform refinements (each tetrahedron into eight), then ids for the
+  // nodes they made.
+  void refine(int times);
+  void refineOnce();
   void numberNewNodes(std::int64_t firstNewId);
+  // distributed_mesh.cpp: the PETSc section of `dofsPerNode` unknowns per vertex, and the arrays
+  // that depend on it (owned_, ownedOffsets_, restCoords_).
   void layOutUnknowns();
   void computePartitionReport(std::int64_t edgeCut);
 

@@ -10,8 +10,8 @@
 #include <array>
 #include <vector>
 
-#include "eis/model/force_field.hpp"
 #include "eis/core/tetra_geometry.hpp"
+#include "eis/model/force_field.hpp"
 
 namespace eis {
 

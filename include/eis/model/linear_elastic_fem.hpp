@@ -6,8 +6,8 @@
 #include <array>
 #include <vector>
 
-#include "eis/model/force_field.hpp"
 #include "eis/core/tetra_geometry.hpp"
+#include "eis/model/force_field.hpp"
 
 namespace eis {
 

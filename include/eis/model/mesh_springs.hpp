@@ -16,9 +16,9 @@
 #include <utility>
 #include <vector>
 
+#include "eis/core/tetra_geometry.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/force_field_component.hpp"
-#include "eis/core/tetra_geometry.hpp"
 
 namespace eis {
 

@@ -1,0 +1,37 @@
+#pragma once
+// The one place that calls METIS: it compacts a serial mesh to the nodes its tetrahedra use and
+// partitions the cells. DistributedMesh (euler-implicit) and partition-surface both go through
+// it, so that the tool measures the very partition the solver runs on.
+#include <metis.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "eis/mesh/serial_mesh.hpp"
+
+namespace eis {
+
+// A serial mesh restricted to the nodes some tetrahedron uses, numbered 0.. in input order (the
+// numbering METIS sees, and the serial DMPlex's vertex numbering).
+struct CompactMesh {
+  std::vector<idx_t> cells;                 // 4 compact node numbers per tetrahedron, input order
+  std::vector<std::int64_t> nodeIds;        // input node id of each compact node (increasing)
+  std::vector<std::int64_t> unusedNodeIds;  // input nodes that no tetrahedron uses (increasing)
+  idx_t numCells() const { return idx_t(cells.size() / 4); }
+  idx_t numNodes() const { return idx_t(nodeIds.size()); }
+};
+
+// Throws eis::Error when the mesh has more tetrahedra than METIS's 32-bit indices can number.
+CompactMesh compactMesh(const SerialMesh& serial);
+
+struct CellPartition {
+  std::vector<idx_t> part;   // the part (rank) of each cell
+  std::int64_t edgeCut = 0;  // METIS's count of faces between cells of different parts
+};
+
+// METIS's partition of the cells over `parts` ranks (dual graph: cells sharing a face; seed 1, so
+// the same partition on every run). One part needs no METIS: every cell in part 0, no cut.
+// Throws eis::Error when there are fewer cells than parts, or when METIS fails.
+CellPartition partitionCells(const CompactMesh& mesh, int parts);
+
+}  // namespace eis
