@@ -29,6 +29,7 @@ namespace eis::mesh_detail {
 
 namespace eis::mesh_detail {
 
+// This rank's number in `comm`, and the number of ranks in it.
 inline int commRank(MPI_Comm comm) {
   int rank = 0;
   EIS_MPI_CHECK(MPI_Comm_rank(comm, &rank));
