@@ -80,15 +80,15 @@ public:
 
 private:
   // distributed_mesh.cpp: METIS's partition of the input on rank 0, carried out by
-  // DMPlexDistribute; fills the members below but for the unknowns' layout.
+  // DMPlexDistribute; fills the members below but for those layOutUnknowns() fills.
   void distribute(const SerialMesh& serial);
   // refinement.cpp: `times` uniform refinements (each tetrahedron into eight), then ids for the
   // nodes they made.
   void refine(int times);
   void refineOnce();
   void numberNewNodes(std::int64_t firstNewId);
-  // distributed_mesh.cpp: the PETSc section of `dofsPerNode` unknowns per vertex, and the arrays
-  // that depend on it (owned_, ownedOffsets_, restCoords_).
+  // distributed_mesh.cpp: the PETSc section of `dofsPerNode` unknowns per vertex, the owned
+  // vertices and offsets it gives (owned_, ownedOffsets_), and restCoords_ of the final mesh.
   void layOutUnknowns();
   void computePartitionReport(std::int64_t edgeCut);
 
