@@ -103,11 +103,10 @@ void Simulation::reportMesh(const std::vector<std::string>& warnings) const {
 void Simulation::setInitialState() {
   system_->setRestState(x_);
   EIS_CHECK(VecZeroEntries(v_));
-  const Texts initial = scene_.texts("initial.state");
-  if (!initial.empty() && !initial.front().empty()) {
-    const Physics physics = physicsOf(scene_);
-    initial_ = std::make_unique<NodalTable>(readStateCsv(initial.front(), physics, comm_));
-    applyState(*initial_, initial.front(), *mesh_, x_, v_);
+  const std::string initial = scene_.optionalText("initial.state");
+  if (!initial.empty()) {
+    initial_ = std::make_unique<NodalTable>(readStateCsv(initial, physicsOf(scene_), comm_));
+    applyState(*initial_, initial, *mesh_, x_, v_);
   }
   system_->projectResponse(v_);
 }

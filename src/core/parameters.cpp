@@ -177,6 +177,12 @@ const std::string& Parameters::text(const std::string& key) const {
   return *d.defaultText;
 }
 
+std::string Parameters::optionalText(const std::string& key) const {
+  declaration(key);
+  auto it = given_.find(key);
+  return it == given_.end() ? std::string() : it->second.front();
+}
+
 Texts Parameters::texts(const std::string& key) const {
   declaration(key);
   auto it = given_.find(key);

@@ -32,9 +32,9 @@ OutputComponent finalStateOutputComponent() {
                 std::nullopt, "", false, check::anyText()}),
            nullptr},
           [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
-            const Texts path = scene.texts("output.final-state");
-            if (path.empty() || path.front().empty()) return nullptr;
-            return std::make_unique<FinalStateOutput>(path.front(), comm);
+            const std::string path = scene.optionalText("output.final-state");
+            if (path.empty()) return nullptr;
+            return std::make_unique<FinalStateOutput>(path, comm);
           }};
 }
 

@@ -67,9 +67,9 @@ OutputComponent historyOutputComponent() {
                 std::nullopt, "", false, check::anyText()}),
            nullptr},
           [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
-            const Texts path = scene.texts("output.history");
-            if (path.empty() || path.front().empty()) return nullptr;
-            return std::make_unique<HistoryOutput>(path.front(), comm);
+            const std::string path = scene.optionalText("output.history");
+            if (path.empty()) return nullptr;
+            return std::make_unique<HistoryOutput>(path, comm);
           }};
 }
 

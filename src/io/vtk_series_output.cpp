@@ -90,9 +90,9 @@ OutputComponent vtkSeriesOutputComponent() {
                      false, check::integerAtLeast(1)}),
            nullptr},
           [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
-            const Texts prefix = scene.texts("output.vtk");
-            if (prefix.empty() || prefix.front().empty()) return nullptr;
-            return std::make_unique<VtkSeriesOutput>(comm, prefix.front(),
+            const std::string prefix = scene.optionalText("output.vtk");
+            if (prefix.empty()) return nullptr;
+            return std::make_unique<VtkSeriesOutput>(comm, prefix,
                                                      scene.integer("output.every"));
           }};
 }

@@ -42,6 +42,23 @@ PetscErrorCode shellDiagonal(Mat A, Vec d) {
   PetscFunctionReturn(0);
 }
 
+// The local and global sizes of the DM's global vectors, and its communicator.
+struct Layout {
+  PetscInt localSize, globalSize;
+  MPI_Comm comm;
+};
+
+Layout layoutOf(DM dm) {
+  Layout layout;
+  Vec probe;
+  EIS_CHECK(DMGetGlobalVector(dm, &probe));
+  EIS_CHECK(VecGetLocalSize(probe, &layout.localSize));
+  EIS_CHECK(VecGetSize(probe, &layout.globalSize));
+  EIS_CHECK(DMRestoreGlobalVector(dm, &probe));
+  EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(dm), &layout.comm));
+  return layout;
+}
+
 }  // namespace
 
 SystemMatrix::SystemMatrix(DM dm, const std::vector<std::array<PetscInt, 4>>& cells, int dofs,
@@ -78,16 +95,10 @@ void SystemMatrix::createAssembled(const std::vector<unsigned char>& owned) {
     globalBlock[v] = globalUnknown[PetscInt(v) * dofs_] / dofs_;
   EIS_CHECK(ISLocalToGlobalMappingRestoreIndices(l2g, &globalUnknown));
 
-  Vec probe;
-  PetscInt localSize, globalSize;
-  EIS_CHECK(DMGetGlobalVector(dm_, &probe));
-  EIS_CHECK(VecGetLocalSize(probe, &localSize));
-  EIS_CHECK(VecGetSize(probe, &globalSize));
-  EIS_CHECK(DMRestoreGlobalVector(dm_, &probe));
-  MPI_Comm comm;
-  EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(dm_), &comm));
-  EIS_CHECK(MatCreate(comm, &matrix_));
-  EIS_CHECK(MatSetSizes(matrix_, localSize, localSize, globalSize, globalSize));
+  const Layout layout = layoutOf(dm_);
+  EIS_CHECK(MatCreate(layout.comm, &matrix_));
+  EIS_CHECK(MatSetSizes(matrix_, layout.localSize, layout.localSize, layout.globalSize,
+                        layout.globalSize));
   EIS_CHECK(MatSetBlockSize(matrix_, dofs_));
   EIS_CHECK(MatSetType(matrix_, MATAIJ));
   assembler_ = std::make_unique<ElementMatrixAssembler>(matrix_, cells_, dofs_, globalBlock, owned);
@@ -97,15 +108,9 @@ void SystemMatrix::createAssembled(const std::vector<unsigned char>& owned) {
 }
 
 void SystemMatrix::createShell() {
-  Vec probe;
-  PetscInt localSize, globalSize;
-  EIS_CHECK(DMGetGlobalVector(dm_, &probe));
-  EIS_CHECK(VecGetLocalSize(probe, &localSize));
-  EIS_CHECK(VecGetSize(probe, &globalSize));
-  EIS_CHECK(DMRestoreGlobalVector(dm_, &probe));
-  MPI_Comm comm;
-  EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(dm_), &comm));
-  EIS_CHECK(MatCreateShell(comm, localSize, localSize, globalSize, globalSize, this, &matrix_));
+  const Layout layout = layoutOf(dm_);
+  EIS_CHECK(MatCreateShell(layout.comm, layout.localSize, layout.localSize, layout.globalSize,
+                           layout.globalSize, this, &matrix_));
   EIS_CHECK(MatShellSetOperation(matrix_, MATOP_MULT, reinterpret_cast<void (*)(void)>(shellMult)));
   EIS_CHECK(MatShellSetOperation(matrix_, MATOP_GET_DIAGONAL,
                                  reinterpret_cast<void (*)(void)>(eis::shellDiagonal)));

@@ -29,8 +29,8 @@ const ComponentDeclaration& meshSourceComponent() {
 namespace {
 
 SerialMesh readOrBuild(const Parameters& scene) {
-  const Texts file = scene.texts("mesh.file");
-  if (!file.empty() && !file.front().empty()) return readGmsh(file.front());
+  const std::string file = scene.optionalText("mesh.file");
+  if (!file.empty()) return readGmsh(file);
   return makeBoxMesh(scene.real3("mesh.box-size"), scene.integer3("mesh.box-cells"));
 }
 

@@ -135,6 +135,8 @@ public:
 
   // The value as given, or the default; an error when it has neither.
   const std::string& text(const std::string& key) const;
+  // The value of a key without a default (a path, say), or "" when it was not given.
+  std::string optionalText(const std::string& key) const;
   // Every occurrence of a repeatable key (none: empty, whatever the default says).
   Texts texts(const std::string& key) const;
   double real(const std::string& key) const;

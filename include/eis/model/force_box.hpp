@@ -11,7 +11,7 @@
 
 namespace eis {
 
-class ForceBoxes : public ForceField {
+class ForceBoxes : public LoadField {
 public:
   struct Load {
     Box box;
@@ -21,11 +21,6 @@ public:
   ForceBoxes(const DistributedMesh& mesh, const std::vector<Load>& loads);
 
   void addForce(const double*, const double*, double*) override {}
-  void addDForce(const double*, double*, double) const override {}
-  void addKToElementMatrices(double*, double, CellRange) const override {}
-  double potentialEnergy(const double*) const override { return 0; }
-  std::vector<double> vonMisesStress(const double*) const override { return {}; }
-  bool isLinear() const override { return true; }
   void addNodalForce(double* fOwned) const override;
 
   // The number of mesh nodes each box selects (global), in the order given.

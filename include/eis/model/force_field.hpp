@@ -68,4 +68,15 @@ public:
   }
 };
 
+// A force that does not depend on x (K = 0): a load. It stores no elastic energy and has no
+// stress; what is left to define is the force itself (and B where it depends on v).
+class LoadField : public ForceField {
+public:
+  void addDForce(const double*, double*, double) const override {}
+  void addKToElementMatrices(double*, double, CellRange) const override {}
+  double potentialEnergy(const double*) const override { return 0; }
+  std::vector<double> vonMisesStress(const double*) const override { return {}; }
+  bool isLinear() const override { return true; }
+};
+
 }  // namespace eis

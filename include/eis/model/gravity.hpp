@@ -8,18 +8,13 @@
 
 namespace eis {
 
-class Gravity : public ForceField {
+class Gravity : public LoadField {
 public:
   // `mass` must outlive the field; localVertices: how many the local arrays hold.
   Gravity(const Mass& mass, std::array<double, 3> g, std::size_t localVertices)
       : mass_(mass), g_(g), localVertices_(localVertices) {}
 
   void addForce(const double* x, const double* v, double* f) override;
-  void addDForce(const double*, double*, double) const override {}
-  void addKToElementMatrices(double*, double, CellRange) const override {}
-  double potentialEnergy(const double*) const override { return 0; }
-  std::vector<double> vonMisesStress(const double*) const override { return {}; }
-  bool isLinear() const override { return true; }
   double externalPotential(const double* x) const override;
 
 private:

@@ -4,17 +4,12 @@
 
 namespace eis {
 
-class UniformDamping : public ForceField {
+class UniformDamping : public LoadField {
 public:
   // `mass` must outlive the field; c >= 0.
   UniformDamping(const Mass& mass, double c) : mass_(mass), c_(c) {}
 
   void addForce(const double* x, const double* v, double* f) override;
-  void addDForce(const double*, double*, double) const override {}
-  void addKToElementMatrices(double*, double, CellRange) const override {}
-  double potentialEnergy(const double*) const override { return 0; }
-  std::vector<double> vonMisesStress(const double*) const override { return {}; }
-  bool isLinear() const override { return true; }
 
   bool usesVelocity() const override { return true; }
   void addBDv(const double* dv, double* df, double bFactor) const override;
