@@ -18,11 +18,7 @@ using eis_test::run;
 using eis_test::serialReference;
 
 eis::Scene smallBeam() {
-  eis::Scene scene;
-  scene.boxSize = {4, 1, 1};
-  scene.boxCells = {8, 2, 2};
-  scene.fixedBoxes = {{{0, 0, 0}, {0, 1, 1}}};
-  scene.youngModulus = 1e4;
+  eis::Scene scene = eis_test::cantilever({4, 1, 1}, {8, 2, 2}, 1e4);
   scene.steps = 10;
   return scene;
 }

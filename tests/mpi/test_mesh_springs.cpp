@@ -26,11 +26,7 @@ using eis_test::run;
 using eis_test::serialReference;
 
 eis::Scene springBox() {
-  eis::Scene scene;
-  scene.boxSize = {4, 1, 1};
-  scene.boxCells = {6, 2, 2};
-  scene.fixedBoxes = {{{0, 0, 0}, {0, 1, 1}}};
-  scene.youngModulus = 2e3;
+  eis::Scene scene = eis_test::cantilever({4, 1, 1}, {6, 2, 2}, 2e3);
   scene.springStiffness = 400;
   scene.springDamping = 3;
   scene.steps = 6;

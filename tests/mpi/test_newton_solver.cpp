@@ -14,11 +14,7 @@
 namespace {
 
 eis::Scene smallBeam(eis::MaterialModel model) {
-  eis::Scene scene;
-  scene.boxSize = {4, 1, 1};
-  scene.boxCells = {8, 2, 2};
-  scene.fixedBoxes = {{{0, 0, 0}, {0, 1, 1}}};
-  scene.youngModulus = 2e3;
+  eis::Scene scene = eis_test::cantilever({4, 1, 1}, {8, 2, 2}, 2e3);
   scene.material = model;
   scene.newton = eis::NewtonMode::Full;
   return scene;
