@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Quick start, second command: install, build, and run the whole test suite with ctest (unit
-# tests on one rank, MPI tests on 1, 2 and 3 ranks, whole-run regression tests).
+# Quick start, second command: install, build, and run the whole test suite with ctest, every
+# GoogleTest case a test of its own (unit.*: one process; mpi.np<N>.*: on 1, 2 and 3 ranks;
+# regression.*: whole runs), as many at once as there are cores. CMake sets up the MPI launch
+# (root, oversubscription), so no environment is needed. Extra arguments go to ctest, e.g.
+# -L mpi, -R Corotational, -N.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash jobs/build.sh
-source jobs/mpi-env.sh
 cd build
-ctest --output-on-failure --timeout 300 "$@"
+ctest --output-on-failure --parallel "$(nproc)" "$@"

@@ -68,6 +68,16 @@ TightSolveOptions::TightSolveOptions(Tighten what) {
   if (what == Tighten::LinearAndNonlinear) set("-snes_rtol", "1e-12");
 }
 
+eis_test::SceneFields cantilever(const std::array<double, 3>& size, const std::array<int, 3>& cells,
+                      double youngModulus) {
+  eis_test::SceneFields scene;
+  scene.boxSize = size;
+  scene.boxCells = cells;
+  scene.fixedBoxes = {{{0, 0, 0}, {0, size[1], size[2]}}};
+  scene.youngModulus = youngModulus;
+  return scene;
+}
+
 eis::NodalTable run(const eis_test::SceneFields& scene, MPI_Comm comm) {
   eis::Simulation simulation(scene.toScene(), comm, nullptr);
   simulation.run();

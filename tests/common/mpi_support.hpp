@@ -90,6 +90,14 @@ protected:
 };
 
 // ---------------------------------------------------------------------------------------------
+// Scenes
+
+// The built-in box of `size` and `cells` as a cantilever held at x = 0 (the fixed box is that
+// face), of Young's modulus `youngModulus`; everything else at the scene's defaults.
+eis_test::SceneFields cantilever(const std::array<double, 3>& size, const std::array<int, 3>& cells,
+                      double youngModulus);
+
+// ---------------------------------------------------------------------------------------------
 // Whole runs
 
 // Collective on `comm`: runs the scene to its end and returns the state gathered on rank 0 of

@@ -41,11 +41,7 @@ std::vector<std::array<std::int64_t, 4>> BoxGeometry::sortedTets() const {
 }
 
 eis_test::SceneFields smallBeam() {
-  eis_test::SceneFields scene;
-  scene.boxSize = {3, 1, 1};
-  scene.boxCells = {6, 2, 2};
-  scene.fixedBoxes = {{{0, 0, 0}, {0, 1, 1}}};
-  scene.youngModulus = 1e4;
+  eis_test::SceneFields scene = eis_test::cantilever({3, 1, 1}, {6, 2, 2}, 1e4);
   scene.dt = 0.01;
   scene.steps = 4;
   scene.outputEvery = 2;

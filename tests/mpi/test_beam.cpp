@@ -18,11 +18,7 @@ using eis_test::run;
 using eis_test::serialReference;
 
 eis_test::SceneFields smallBeam() {
-  eis_test::SceneFields scene;
-  scene.boxSize = {4, 1, 1};
-  scene.boxCells = {8, 2, 2};
-  scene.fixedBoxes = {{{0, 0, 0}, {0, 1, 1}}};
-  scene.youngModulus = 1e4;
+  eis_test::SceneFields scene = eis_test::cantilever({4, 1, 1}, {8, 2, 2}, 1e4);
   scene.steps = 10;
   return scene;
 }

@@ -26,11 +26,7 @@ using eis_test::root;
 
 // A soft corotational cantilever: large rotations, its matrix re-assembled at every step.
 eis_test::SceneFields corotationalBeam() {
-  eis_test::SceneFields scene;
-  scene.boxSize = {4, 1, 1};
-  scene.boxCells = {8, 2, 2};
-  scene.fixedBoxes = {{{0, 0, 0}, {0, 1, 1}}};
-  scene.youngModulus = 2e3;
+  eis_test::SceneFields scene = eis_test::cantilever({4, 1, 1}, {8, 2, 2}, 2e3);
   scene.material = eis::MaterialModel::Corotational;
   scene.steps = 6;
   return scene;

@@ -13,11 +13,7 @@
 namespace {
 
 eis_test::SceneFields smallBeam() {
-  eis_test::SceneFields scene;
-  scene.boxSize = {4, 1, 1};
-  scene.boxCells = {8, 2, 2};
-  scene.fixedBoxes = {{{0, 0, 0}, {0, 1, 1}}};
-  scene.youngModulus = 2e3;
+  eis_test::SceneFields scene = eis_test::cantilever({4, 1, 1}, {8, 2, 2}, 2e3);
   scene.steps = 8;
   return scene;
 }

@@ -26,11 +26,7 @@ using eis_test::run;
 using eis_test::serialReference;
 
 eis_test::SceneFields springBox() {
-  eis_test::SceneFields scene;
-  scene.boxSize = {4, 1, 1};
-  scene.boxCells = {6, 2, 2};
-  scene.fixedBoxes = {{{0, 0, 0}, {0, 1, 1}}};
-  scene.youngModulus = 2e3;
+  eis_test::SceneFields scene = eis_test::cantilever({4, 1, 1}, {6, 2, 2}, 2e3);
   scene.springStiffness = 400;
   scene.springDamping = 3;
   scene.steps = 6;

@@ -6,18 +6,20 @@
 # tetrahedron.
 #
 #   bash bad_input.sh <path-to-euler-implicit> <path-to-meshes-dir>
-#   env: MPIEXEC (default: mpiexec); as root also OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM)=1;
+#   env: the MPI launch line (tests/common/mpi_launch.sh; by hand, source jobs/mpi-env.sh as root);
 #        BAD_INPUT_JOBS (cases at once, default 4); BAD_INPUT_VERBOSE=1 shows each error line
 set -u
 
 EXE=${1:?usage: bad_input.sh <euler-implicit> <meshes-dir>}
 MESHES=${2:?usage: bad_input.sh <euler-implicit> <meshes-dir>}
-MPIEXEC=${MPIEXEC:-mpiexec}
-RANKS=2
+RANKS=2  # MPI ranks per run; tests/CMakeLists.txt reads this line too (PROCESSORS)
 # The runs happen in a temporary directory: make the paths absolute first.
 EXE=$(cd "$(dirname "$EXE")" && pwd)/$(basename "$EXE")
 MESHES=$(cd "$MESHES" && pwd) || exit 1
 if [ ! -x "$EXE" ]; then echo "FAIL setup: $EXE is not an executable"; exit 1; fi
+# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
+mpi_command "$RANKS" "$EXE"
 LIMIT=${BAD_INPUT_LIMIT:-20}   # seconds per run; status 124 from timeout means the run hung
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/eis_bad_input.XXXXXX") || exit 1
@@ -156,7 +158,7 @@ strip_launcher_notices() {
 run() {
   local name=$1
   shift
-  timeout -k 5 "$LIMIT" "$MPIEXEC" --oversubscribe -n "$RANKS" "$EXE" "$@" \
+  timeout -k 5 "$LIMIT" "${MPI_COMMAND[@]}" "$@" \
     > "$T/$name.out" 2> "$T/$name.raw"
   rc=$?
   strip_launcher_notices < "$T/$name.raw" > "$T/$name.err"
@@ -167,7 +169,7 @@ run() {
 report_fail() {
   local name=$1 reason=$2
   echo "FAIL $name: $reason"
-  echo "     command: $MPIEXEC --oversubscribe -n $RANKS $EXE$(printf ' %q' "${CMD[@]}")"
+  echo "     command:$(printf ' %q' "${MPI_COMMAND[@]}" "${CMD[@]}")"
   echo "     exit status: $rc"
   echo "     stderr:"
   sed 's/^/       | /' "$T/$name.raw"

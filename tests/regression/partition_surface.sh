@@ -4,9 +4,13 @@
 # nodes per rank, METIS edge cut), every row keeps the ownership invariants, and bad input ends
 # with a non-zero status and one error line.
 # Usage: partition_surface.sh <euler-implicit> <meshes dir>; partition-surface is looked for next
-# to euler-implicit (both land in the build's bin/). MPIEXEC names mpiexec.
+# to euler-implicit (both land in the build's bin/). The MPI launch line: tests/common/mpi_launch.sh.
 set -euo pipefail
+RANKS=3  # MPI ranks, as many as parts below; tests/CMakeLists.txt reads this line too (PROCESSORS)
 exe=$(realpath "$1")
+# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
+mpi_command "$RANKS" "$exe"
 tool=$(dirname "$exe")/partition-surface
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -31,7 +35,7 @@ field() { rows "$1" | awk -v p="$2" -v f="$3" '$1 == p {print $f}'; }
 #    One unknown per node, so that ghost unknowns are the ghost nodes its "mesh:" line counts.
 "$tool" --parts=3 --dofs-per-node=1 > tool.txt
 status=0
-timeout 60 "${MPIEXEC:-mpiexec}" --oversubscribe -n 3 "$exe" --solver.steps=0 > run.txt 2>&1 ||
+timeout 60 "${MPI_COMMAND[@]}" --solver.steps=0 > run.txt 2>&1 ||
   status=$?
 check "euler-implicit distributes the box on 3 ranks" test "$status" -eq 0
 expected=$(sed -n 's/.*ghost nodes per rank \([0-9]*\)\.\.\([0-9]*\), edge cut \([0-9]*\).*/\1 \2 \3/p' run.txt)

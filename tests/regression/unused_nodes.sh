@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # A node that no tetrahedron uses: one warning, and the final state lists it unchanged (its
 # input position, zero velocity) in its input position among the rows, on 2 ranks.
-# Usage: unused_nodes.sh <euler-implicit> <meshes dir>; MPIEXEC names mpiexec.
+# Usage: unused_nodes.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -euo pipefail
+RANKS=2  # MPI ranks per run; tests/CMakeLists.txt reads this line too (PROCESSORS)
 exe=$(realpath "$1")
+# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
+mpi_command "$RANKS" "$exe"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -30,7 +34,7 @@ $EndElements
 MSH
 
 status=0
-timeout 60 "${MPIEXEC:-mpiexec}" --oversubscribe -n 2 "$exe" --mesh.file=unused.msh \
+timeout 60 "${MPI_COMMAND[@]}" --mesh.file=unused.msh \
   --constraint.fixed-box="0 0 0 0 1 1" --solver.steps=2 --output.final-state=final.csv \
   > out.txt 2> err.txt || status=$?
 failures=0

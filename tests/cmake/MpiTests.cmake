@@ -1,0 +1,106 @@
+# How the tests start MPI programs, and one CTest test per GoogleTest case and rank count.
+#
+# Every MPI launch is CMake's (FindMPI's variables, so that any MPI works):
+#   MPIEXEC_EXECUTABLE MPIEXEC_NUMPROC_FLAG <ranks> <preflags> <program> MPIEXEC_POSTFLAGS <args>
+# where <preflags> is MPIEXEC_PREFLAGS plus what OpenMPI alone needs, and only where it needs it:
+# - as root (containers, CI) it refuses to start without OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM): those
+#   go into EIS_MPI_TEST_ENVIRONMENT when CMake configures as root;
+# - it refuses more ranks than cores: --oversubscribe for a job with more ranks than this machine
+#   has logical cores (3-rank tests on a 2-core machine);
+# - it binds the ranks of a small job to cores counted from core 0 in every job, so two jobs that
+#   ctest -j runs side by side would share core 0 and leave the others idle: --bind-to none for a
+#   job with fewer ranks than cores (one with as many runs alone, PROCESSORS seeing to it, and
+#   keeps its binding), unless MPIEXEC_PREFLAGS already says how to bind.
+
+cmake_host_system_information(RESULT EIS_TEST_CORES QUERY NUMBER_OF_LOGICAL_CORES)
+execute_process(COMMAND "${MPIEXEC_EXECUTABLE}" --version
+                OUTPUT_VARIABLE _eis_mpiexec_version ERROR_QUIET)
+set(EIS_OPENMPI FALSE)
+if(_eis_mpiexec_version MATCHES "Open MPI|OpenRTE")
+  set(EIS_OPENMPI TRUE)
+endif()
+set(EIS_MPI_TEST_ENVIRONMENT "")
+if(EIS_OPENMPI)
+  execute_process(COMMAND id -u OUTPUT_VARIABLE _eis_uid OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(_eis_uid STREQUAL "0")
+    set(EIS_MPI_TEST_ENVIRONMENT OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
+  endif()
+endif()
+
+# eis_mpiexec_preflags(<var> <ranks>): the flags between the rank count and the program for a job
+# of <ranks> ranks on this machine.
+function(eis_mpiexec_preflags var ranks)
+  set(flags ${MPIEXEC_PREFLAGS})
+  if(EIS_OPENMPI)
+    if(ranks LESS EIS_TEST_CORES AND NOT "${MPIEXEC_PREFLAGS}" MATCHES "--bind-to")
+      list(APPEND flags --bind-to none)
+    elseif(ranks GREATER EIS_TEST_CORES)
+      list(APPEND flags --oversubscribe)
+    endif()
+  endif()
+  set(${var} "${flags}" PARENT_SCOPE)
+endfunction()
+
+# eis_add_mpi_gtests(<target> PREFIX <prefix> RANKS <n>... [TIMEOUT <s>] [LABELS <label>...])
+# Adds <prefix>.np<n>.<Suite>.<Case> for every case of the GoogleTest executable <target> and every
+# <n>: the MPI launch of <target> on <n> ranks with --gtest_filter=<Suite>.<Case>, PROCESSORS <n>,
+# EIS_MPI_TEST_ENVIRONMENT.
+#
+# The cases come from the executable itself, as gtest_discover_tests finds them: after every link,
+# tests/cmake/ListGoogleTestCases.cmake runs <target> --gtest_list_tests as one plain process (MPI
+# singleton start, which OpenMPI and MPICH both allow, so no launcher and no root or oversubscribe
+# settings are needed at build time) and writes the cases to a file. A configure-time parse of
+# TEST( and TEST_F( in the sources would be simpler but wrong: it misses parameterized cases, whose
+# names come from INSTANTIATE_TEST_SUITE_P, typed tests and tests made by macros, and it goes
+# stale when a source changes without a new configure. The listing is what the binary runs.
+# The launch line, on the other hand, is written at configure time into the CTest include file
+# that reads those cases (TEST_INCLUDE_FILES): changing MPIEXEC_* needs no rebuild, and a rebuild
+# needs no new configure.
+function(eis_add_mpi_gtests target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "PREFIX;TIMEOUT" "RANKS;LABELS")
+  if(NOT arg_TIMEOUT)
+    set(arg_TIMEOUT 1500)  # CTest's default
+  endif()
+  set(cases_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_cases.cmake")
+  set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_include.cmake")
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND "${CMAKE_COMMAND}" -D "EXECUTABLE=$<TARGET_FILE:${target}>" -D "OUTPUT=${cases_file}"
+            -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ListGoogleTestCases.cmake"
+    BYPRODUCTS "${cases_file}"
+    COMMENT "Listing the GoogleTest cases of ${target}"
+    VERBATIM)
+
+  # Every argument goes in as a bracket argument, so that no character in it needs escaping.
+  set(content "# Written by ${CMAKE_CURRENT_FUNCTION_LIST_FILE}: one test per case of ${target}
+# (listed in ${cases_file} after its last link) and rank count.
+if(NOT EXISTS [==[${cases_file}]==])
+  add_test(${target}_NOT_BUILT ${target}_NOT_BUILT)
+else()
+  include([==[${cases_file}]==])
+")
+  foreach(ranks IN LISTS arg_RANKS)
+    eis_mpiexec_preflags(preflags ${ranks})
+    set(launch "[==[${MPIEXEC_EXECUTABLE}]==] [==[${MPIEXEC_NUMPROC_FLAG}]==] ${ranks}")
+    foreach(flag IN LISTS preflags)
+      string(APPEND launch " [==[${flag}]==]")
+    endforeach()
+    string(APPEND launch " \"\${gtest_cases_executable}\"")
+    foreach(flag IN LISTS MPIEXEC_POSTFLAGS)
+      string(APPEND launch " [==[${flag}]==]")
+    endforeach()
+    set(name "${arg_PREFIX}.np${ranks}.\${case}")
+    string(APPEND content "  foreach(case IN LISTS gtest_cases)
+    add_test(\"${name}\" ${launch} \"--gtest_filter=\${case}\")
+    set_tests_properties(\"${name}\" PROPERTIES PROCESSORS ${ranks} TIMEOUT ${arg_TIMEOUT}
+      LABELS [==[${arg_LABELS}]==] ENVIRONMENT [==[${EIS_MPI_TEST_ENVIRONMENT}]==]
+      FAIL_REGULAR_EXPRESSION [==[ 0 tests from 0 test suites ran]==])
+  endforeach()
+  foreach(case IN LISTS gtest_cases_disabled)
+    set_tests_properties(\"${name}\" PROPERTIES DISABLED TRUE)
+  endforeach()
+")
+  endforeach()
+  string(APPEND content "endif()\n")
+  file(WRITE "${include_file}" "${content}")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
+endfunction()
