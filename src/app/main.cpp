@@ -30,7 +30,8 @@ void reportUnusedPetscOptions(int rank) {
   char** values = nullptr;
   if (PetscOptionsLeftGet(nullptr, &count, &names, &values)) return;
   for (PetscInt i = 0; i < count && rank == 0; ++i)
-    std::fprintf(stderr, "euler-implicit: warning: PETSc option -%s was never used (misspelt?)\n", names[i]);
+    std::fprintf(stderr, "euler-implicit: warning: PETSc option -%s was never used (misspelt?)\n",
+                 names[i]);
   PetscOptionsLeftRestore(nullptr, &count, &names, &values);
 }
 

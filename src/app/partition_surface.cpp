@@ -131,8 +131,10 @@ bool parseCommandLine(int argc, char** argv, Options& options) {
   auto given = [&](const char* key) { return vm.count(key) > 0; };
   auto value = [&](const char* key) { return vm[key].as<std::string>(); };
   if (given("mesh.file")) options.meshFile = value("mesh.file");
-  if (given("mesh.box-size")) options.boxSize = threePositive<double>("mesh.box-size", value("mesh.box-size"));
-  if (given("mesh.box-cells")) options.boxCells = threePositive<int>("mesh.box-cells", value("mesh.box-cells"));
+  if (given("mesh.box-size"))
+    options.boxSize = threePositive<double>("mesh.box-size", value("mesh.box-size"));
+  if (given("mesh.box-cells"))
+    options.boxCells = threePositive<int>("mesh.box-cells", value("mesh.box-cells"));
   if (given("parts")) options.parts = partCounts(value("parts"));
   if (given("dofs-per-node"))
     options.dofsPerNode = positiveInteger("dofs-per-node", value("dofs-per-node"));
@@ -184,8 +186,12 @@ std::vector<idx_t> nodeOwners(const CompactMesh& mesh, const std::vector<idx_t>&
 std::uint64_t pack(idx_t part, idx_t node) {
   return (std::uint64_t(part) << 32) | std::uint32_t(node);
 }
-idx_t partOf(std::uint64_t key) { return idx_t(key >> 32); }
-idx_t nodeOf(std::uint64_t key) { return idx_t(key & 0xffffffffu); }
+idx_t partOf(std::uint64_t key) {
+  return idx_t(key >> 32);
+}
+idx_t nodeOf(std::uint64_t key) {
+  return idx_t(key & 0xffffffffu);
+}
 
 void sortUnique(std::vector<std::uint64_t>& keys) {
   std::sort(keys.begin(), keys.end());
@@ -293,16 +299,19 @@ double worstRatio(const std::vector<PartSurface>& parts, std::int64_t PartSurfac
 }
 
 void printHeader(const std::string& mesh, const CompactMesh& cells, const Options& options) {
-  std::printf("partition-surface: %s, %lld tetrahedra, %lld nodes, %d unknowns per node, "
-              "%d ranks per cluster node\n",
-              mesh.c_str(), static_cast<long long>(cells.numCells()),
-              static_cast<long long>(cells.numNodes()), options.dofsPerNode, options.ranksPerNode);
-  std::printf("                  | owned unknowns per part  | ghost unknowns per part  | "
-              "matrix halo unknowns     | neighbours      |           ghost/  halo/  off-node  "
-              "METIS\n");
-  std::printf("parts    unknowns |      min    mean     max |      min    mean     max | "
-              "     min    mean     max |  min mean   max |  edge cut  owned  owned  halo max  "
-              "  [s]\n");
+  std::printf(
+      "partition-surface: %s, %lld tetrahedra, %lld nodes, %d unknowns per node, "
+      "%d ranks per cluster node\n",
+      mesh.c_str(), static_cast<long long>(cells.numCells()),
+      static_cast<long long>(cells.numNodes()), options.dofsPerNode, options.ranksPerNode);
+  std::printf(
+      "                  | owned unknowns per part  | ghost unknowns per part  | "
+      "matrix halo unknowns     | neighbours      |           ghost/  halo/  off-node  "
+      "METIS\n");
+  std::printf(
+      "parts    unknowns |      min    mean     max |      min    mean     max | "
+      "     min    mean     max |  min mean   max |  edge cut  owned  owned  halo max  "
+      "  [s]\n");
   std::fflush(stdout);
 }
 
@@ -312,14 +321,15 @@ void printRow(int parts, std::int64_t unknowns, const Surface& surface, double d
   const Spread ghosts = spread(surface.parts, &PartSurface::ghosts, dofs);
   const Spread halo = spread(surface.parts, &PartSurface::halo, dofs);
   const Spread neighbours = spread(surface.parts, &PartSurface::neighbours, 1);
-  std::printf("%5d %11lld | %8.0f%8.0f%8.0f | %8.0f%8.0f%8.0f | %8.0f%8.0f%8.0f | "
-              "%4.0f %4.1f %5.0f | %9lld %6.4f %6.4f %9.0f %6.1f\n",
-              parts, static_cast<long long>(unknowns), owned.min, owned.mean, owned.max,
-              ghosts.min, ghosts.mean, ghosts.max, halo.min, halo.mean, halo.max, neighbours.min,
-              neighbours.mean, neighbours.max, static_cast<long long>(edgeCut),
-              worstRatio(surface.parts, &PartSurface::ghosts),
-              worstRatio(surface.parts, &PartSurface::halo),
-              double(surface.offNodeHaloMax) * dofs, seconds);
+  std::printf(
+      "%5d %11lld | %8.0f%8.0f%8.0f | %8.0f%8.0f%8.0f | %8.0f%8.0f%8.0f | "
+      "%4.0f %4.1f %5.0f | %9lld %6.4f %6.4f %9.0f %6.1f\n",
+      parts, static_cast<long long>(unknowns), owned.min, owned.mean, owned.max, ghosts.min,
+      ghosts.mean, ghosts.max, halo.min, halo.mean, halo.max, neighbours.min, neighbours.mean,
+      neighbours.max, static_cast<long long>(edgeCut),
+      worstRatio(surface.parts, &PartSurface::ghosts),
+      worstRatio(surface.parts, &PartSurface::halo), double(surface.offNodeHaloMax) * dofs,
+      seconds);
   std::fflush(stdout);
 }
 
@@ -329,7 +339,8 @@ void printLegend() {
       "  cells touch it, as DMPlexDistribute decides (without -dm_plex_partition_balance);\n"
       "  euler-implicit runs part r on rank r. ghost: a node the part's cells touch but another\n"
       "  part owns (DMPlex's ghost copies, filled by DMGlobalToLocal). matrix halo: a node owned\n"
-      "  elsewhere that shares a cell with a node the part owns (the off-rank columns of its rows:\n"
+      "  elsewhere that shares a cell with a node the part owns (the off-rank columns of its "
+      "rows:\n"
       "  what each MatMult receives). neighbours: parts it exchanges MatMult halo values with, in\n"
       "  either direction. ghost/owned, halo/owned: the largest ratio over the parts. off-node\n"
       "  halo max: with parts r*R..r*R+R-1 on cluster node r (R ranks per node), the matrix halo\n"

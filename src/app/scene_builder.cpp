@@ -15,7 +15,8 @@ const std::vector<const ComponentDeclaration*>& knownComponents() {
   static const std::vector<const ComponentDeclaration*> all = [] {
     std::vector<const ComponentDeclaration*> list = {&meshSourceComponent(), &physicsComponent(),
                                                      &massComponent()};
-    for (const ForceFieldComponent& field : forceFieldComponents()) list.push_back(&field.declaration);
+    for (const ForceFieldComponent& field : forceFieldComponents())
+      list.push_back(&field.declaration);
     list.push_back(&fixedConstraintComponent());
     list.push_back(&timeIntegratorComponent());
     list.push_back(&linearSolverComponent());
@@ -26,7 +27,9 @@ const std::vector<const ComponentDeclaration*>& knownComponents() {
   return all;
 }
 
-Scene defaultScene() { return Scene(knownComponents()); }
+Scene defaultScene() {
+  return Scene(knownComponents());
+}
 
 CommandLine parseArguments(int argc, const char* const argv[]) {
   return parseCommandLine(argc, argv, knownComponents());

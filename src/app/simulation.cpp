@@ -15,12 +15,9 @@ namespace {
 
 // The timers of the loop, in the order the summary lists them, and how it names them.
 constexpr std::pair<const char*, const char*> kParts[] = {
-    {"Forces", "forces"},
-    {"Matrix assembly", "matrix assembly"},
-    {"Constraints", "constraints"},
-    {"Preconditioner set-up", "preconditioner set-up"},
-    {"KSP solve", "KSP solve"},
-    {"Newton solve", "Newton solve (set-ups included)"}};
+    {"Forces", "forces"},           {"Matrix assembly", "matrix assembly"},
+    {"Constraints", "constraints"}, {"Preconditioner set-up", "preconditioner set-up"},
+    {"KSP solve", "KSP solve"},     {"Newton solve", "Newton solve (set-ups included)"}};
 
 // What each timer counted between two readings.
 std::map<std::string, double> since(const std::map<std::string, double>& before) {
@@ -86,14 +83,15 @@ void Simulation::reportMesh(const std::vector<std::string>& warnings) const {
   int ranks;
   EIS_CHECK_MPI(MPI_Comm_size(comm_, &ranks));
   const auto& part = mesh_->partition();
-  report("mesh: %lld nodes, %lld unknowns on %d ranks; cells per rank %lld..%lld, ghost nodes per "
-         "rank %lld..%lld, edge cut %lld; %lld fixed nodes\n",
-         static_cast<long long>(mesh_->numGlobalVertices()),
-         static_cast<long long>(mesh_->numGlobalVertices() * mesh_->dofsPerNode()), ranks,
-         static_cast<long long>(part.cellsMin), static_cast<long long>(part.cellsMax),
-         static_cast<long long>(part.ghostsMin), static_cast<long long>(part.ghostsMax),
-         static_cast<long long>(part.edgeCut),
-         static_cast<long long>(system_->constraint().numFixedNodes()));
+  report(
+      "mesh: %lld nodes, %lld unknowns on %d ranks; cells per rank %lld..%lld, ghost nodes per "
+      "rank %lld..%lld, edge cut %lld; %lld fixed nodes\n",
+      static_cast<long long>(mesh_->numGlobalVertices()),
+      static_cast<long long>(mesh_->numGlobalVertices() * mesh_->dofsPerNode()), ranks,
+      static_cast<long long>(part.cellsMin), static_cast<long long>(part.cellsMax),
+      static_cast<long long>(part.ghostsMin), static_cast<long long>(part.ghostsMax),
+      static_cast<long long>(part.edgeCut),
+      static_cast<long long>(system_->constraint().numFixedNodes()));
   for (const std::string& warning : warnings)
     report("euler-implicit: warning: %s\n", warning.c_str());
 }
@@ -184,11 +182,12 @@ void Simulation::printSummary() const {
     parts += text;
     other -= it->second;
   }
-  report("summary: %d steps in %.3f s (%.4f s per step; set-up %.3f s); %sother %.3f s; %.1f "
-         "linear iterations per step, %ld PC set-ups; peak memory per rank %.1f..%.1f MiB\n",
-         s.steps, s.loopSeconds, perStep, s.setupSeconds, parts.c_str(), other,
-         s.steps ? double(s.totalLinearIterations) / s.steps : 0.0, s.preconditionerSetups,
-         s.peakMemoryMin / 1048576.0, s.peakMemoryMax / 1048576.0);
+  report(
+      "summary: %d steps in %.3f s (%.4f s per step; set-up %.3f s); %sother %.3f s; %.1f "
+      "linear iterations per step, %ld PC set-ups; peak memory per rank %.1f..%.1f MiB\n",
+      s.steps, s.loopSeconds, perStep, s.setupSeconds, parts.c_str(), other,
+      s.steps ? double(s.totalLinearIterations) / s.steps : 0.0, s.preconditionerSetups,
+      s.peakMemoryMin / 1048576.0, s.peakMemoryMax / 1048576.0);
 }
 
 }  // namespace eis

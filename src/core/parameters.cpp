@@ -39,19 +39,27 @@ std::vector<T> list(const std::string& key, const std::string& text, std::size_t
   constexpr bool real = std::is_floating_point_v<T>;
   const Texts words = tokens(text);
   if (count != 0 && words.size() != count)
-    reject(key, text, "expected " + std::to_string(count) + (real ? " number" : " integer") +
-                          (count == 1 ? "" : "s") + ", got " + std::to_string(words.size()));
+    reject(key, text,
+           "expected " + std::to_string(count) + (real ? " number" : " integer") +
+               (count == 1 ? "" : "s") + ", got " + std::to_string(words.size()));
   std::vector<T> result(words.size());
   for (std::size_t i = 0; i < words.size(); ++i)
     if (!convert(words[i], result[i]))
-      reject(key, text, "'" + words[i] + (real ? "' is not a finite number" : "' is not an integer"));
+      reject(key, text,
+             "'" + words[i] + (real ? "' is not a finite number" : "' is not an integer"));
   return result;
 }
 }  // namespace
 
-bool number(const std::string& token, double& value) { return convert(token, value); }
-bool number(const std::string& token, int& value) { return convert(token, value); }
-bool number(const std::string& token, long long& value) { return convert(token, value); }
+bool number(const std::string& token, double& value) {
+  return convert(token, value);
+}
+bool number(const std::string& token, int& value) {
+  return convert(token, value);
+}
+bool number(const std::string& token, long long& value) {
+  return convert(token, value);
+}
 
 std::vector<double> reals(const std::string& key, const std::string& text, std::size_t count) {
   return list<double>(key, text, count);
@@ -85,9 +93,10 @@ namespace check {
 namespace {
 // A check of one number against a condition, with the condition's wording.
 Check bounded(std::function<bool(double)> ok, std::string why) {
-  return [ok = std::move(ok), why = std::move(why)](const std::string& key, const std::string& text) {
-    if (!ok(parse::reals(key, text, 1)[0])) parse::reject(key, text, why);
-  };
+  return
+      [ok = std::move(ok), why = std::move(why)](const std::string& key, const std::string& text) {
+        if (!ok(parse::reals(key, text, 1)[0])) parse::reject(key, text, why);
+      };
 }
 }  // namespace
 
@@ -114,7 +123,8 @@ Check integerAtLeast(int least) {
   };
 }
 Check reals(std::size_t count) {
-  return [count](const std::string& key, const std::string& text) { parse::reals(key, text, count); };
+  return
+      [count](const std::string& key, const std::string& text) { parse::reals(key, text, count); };
 }
 Check positives(std::size_t count) {
   return [count](const std::string& key, const std::string& text) {
@@ -189,13 +199,17 @@ Texts Parameters::texts(const std::string& key) const {
   return it == given_.end() ? Texts{} : it->second;
 }
 
-double Parameters::real(const std::string& key) const { return parse::reals(key, text(key), 1)[0]; }
+double Parameters::real(const std::string& key) const {
+  return parse::reals(key, text(key), 1)[0];
+}
 
 int Parameters::integer(const std::string& key) const {
   return parse::integers(key, text(key), 1)[0];
 }
 
-bool Parameters::boolean(const std::string& key) const { return parse::boolean(key, text(key)); }
+bool Parameters::boolean(const std::string& key) const {
+  return parse::boolean(key, text(key));
+}
 
 std::vector<double> Parameters::reals(const std::string& key) const {
   return parse::reals(key, text(key), 0);

@@ -3,7 +3,8 @@
 namespace eis {
 
 namespace {
-std::shared_ptr<const ParameterSpec> unionOf(const std::vector<const ComponentDeclaration*>& components) {
+std::shared_ptr<const ParameterSpec> unionOf(
+    const std::vector<const ComponentDeclaration*>& components) {
   auto all = std::make_shared<ParameterSpec>();
   for (const ComponentDeclaration* component : components)
     for (const ParameterDeclaration& d : component->parameters.declarations()) all->add(d);

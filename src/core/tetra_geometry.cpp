@@ -5,11 +5,15 @@
 namespace eis {
 
 namespace {
-Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+Vec3 sub(const Vec3& a, const Vec3& b) {
+  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
 Vec3 cross(const Vec3& a, const Vec3& b) {
   return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
 }
-double dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+double dot(const Vec3& a, const Vec3& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 }  // namespace
 
 TetraShape::TetraShape(const Vec3& p0, const Vec3& p1, const Vec3& p2, const Vec3& p3) {
@@ -24,7 +28,8 @@ TetraShape::TetraShape(const Vec3& p0, const Vec3& p1, const Vec3& p2, const Vec
   gradients[3] = cross(e1, e2);
   for (int a = 1; a < 4; ++a)
     for (double& g : gradients[a]) g /= det;
-  for (int d = 0; d < 3; ++d) gradients[0][d] = -(gradients[1][d] + gradients[2][d] + gradients[3][d]);
+  for (int d = 0; d < 3; ++d)
+    gradients[0][d] = -(gradients[1][d] + gradients[2][d] + gradients[3][d]);
 }
 
 }  // namespace eis

@@ -52,6 +52,8 @@ ScopedTimer::~ScopedTimer() {
   PetscLogStagePop();
 }
 
-std::map<std::string, double> timerTotals() { return totals(); }
+std::map<std::string, double> timerTotals() {
+  return totals();
+}
 
 }  // namespace eis

@@ -32,7 +32,9 @@ po::options_description commandLineOptions(const po::options_description& scene)
   return options;
 }
 
-bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+bool startsWith(const std::string& s, const char* prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
 
 // "-1", "-1e-3", "-.5": a value, not a PETSc option.
 bool isNegativeNumber(const std::string& token) {

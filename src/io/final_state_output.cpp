@@ -22,20 +22,23 @@ private:
 }  // namespace
 
 OutputComponent finalStateOutputComponent() {
-  return {{"final-state", "output", "the last state as CSV, in the input's node order",
-           ParameterSpec().add(
-               {"output.final-state", "PATH",
-                "CSV of the last state: a header, then one row per node in the input file's node order\n"
-                "(0-based ids), the same for any rank count; columns id,x,y,z,vx,vy,vz (positions, not\n"
-                "displacements) for elasticity, id,u,du for diffusion; 17 significant digits. With\n"
-                "mesh.refine > 0 the new nodes follow, sorted by rest coordinates (x, then y, then z).",
-                std::nullopt, "", false, check::anyText()}),
-           nullptr},
-          [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
-            const std::string path = scene.optionalText("output.final-state");
-            if (path.empty()) return nullptr;
-            return std::make_unique<FinalStateOutput>(path, comm);
-          }};
+  return {
+      {"final-state", "output", "the last state as CSV, in the input's node order",
+       ParameterSpec().add(
+           {"output.final-state", "PATH",
+            "CSV of the last state: a header, then one row per node in the input file's node "
+            "order\n"
+            "(0-based ids), the same for any rank count; columns id,x,y,z,vx,vy,vz (positions, "
+            "not\n"
+            "displacements) for elasticity, id,u,du for diffusion; 17 significant digits. With\n"
+            "mesh.refine > 0 the new nodes follow, sorted by rest coordinates (x, then y, then z).",
+            std::nullopt, "", false, check::anyText()}),
+       nullptr},
+      [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
+        const std::string path = scene.optionalText("output.final-state");
+        if (path.empty()) return nullptr;
+        return std::make_unique<FinalStateOutput>(path, comm);
+      }};
 }
 
 }  // namespace eis

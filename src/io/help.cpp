@@ -6,8 +6,12 @@ namespace eis {
 
 namespace {
 
-std::string sectionOf(const std::string& key) { return key.substr(0, key.find('.')); }
-std::string nameOf(const std::string& key) { return key.substr(key.find('.') + 1); }
+std::string sectionOf(const std::string& key) {
+  return key.substr(0, key.find('.'));
+}
+std::string nameOf(const std::string& key) {
+  return key.substr(key.find('.') + 1);
+}
 
 std::string indented(const std::string& lines, const std::string& indent) {
   std::string result = indent;

@@ -10,9 +10,12 @@ HistoryWriter::HistoryWriter(const std::string& path, MPI_Comm comm) {
   std::string failure;
   if (rank == 0) {
     file_ = std::fopen(path.c_str(), "w");
-    if (!file_) failure = "output.history = " + path + ": cannot open the file for writing";
-    else std::fprintf(file_, "step,time,wall_seconds,linear_iterations,nonlinear_iterations,"
-                             "residual,kinetic_energy,elastic_energy,pc_rebuilt\n");
+    if (!file_)
+      failure = "output.history = " + path + ": cannot open the file for writing";
+    else
+      std::fprintf(file_,
+                   "step,time,wall_seconds,linear_iterations,nonlinear_iterations,"
+                   "residual,kinetic_energy,elastic_energy,pc_rebuilt\n");
   }
   throwIfAnyRankFailed(failure, comm);
 }
@@ -58,19 +61,21 @@ private:
 }  // namespace
 
 OutputComponent historyOutputComponent() {
-  return {{"history", "output", "one CSV row per step",
-           ParameterSpec().add(
-               {"output.history", "PATH",
-                "CSV, one row per step, with the columns step,time,wall_seconds,linear_iterations,\n"
-                "nonlinear_iterations,residual,kinetic_energy,elastic_energy,pc_rebuilt (pc_rebuilt: how\n"
-                "many times the preconditioner was set up in the step, see solver.pc-lag)",
-                std::nullopt, "", false, check::anyText()}),
-           nullptr},
-          [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
-            const std::string path = scene.optionalText("output.history");
-            if (path.empty()) return nullptr;
-            return std::make_unique<HistoryOutput>(path, comm);
-          }};
+  return {
+      {"history", "output", "one CSV row per step",
+       ParameterSpec().add(
+           {"output.history", "PATH",
+            "CSV, one row per step, with the columns step,time,wall_seconds,linear_iterations,\n"
+            "nonlinear_iterations,residual,kinetic_energy,elastic_energy,pc_rebuilt (pc_rebuilt: "
+            "how\n"
+            "many times the preconditioner was set up in the step, see solver.pc-lag)",
+            std::nullopt, "", false, check::anyText()}),
+       nullptr},
+      [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
+        const std::string path = scene.optionalText("output.history");
+        if (path.empty()) return nullptr;
+        return std::make_unique<HistoryOutput>(path, comm);
+      }};
 }
 
 }  // namespace eis

@@ -1,6 +1,6 @@
 // Every output this build knows, one line each, in the order they finish.
-#include "eis/io/history_csv.hpp"
 #include "eis/io/final_state_output.hpp"
+#include "eis/io/history_csv.hpp"
 #include "eis/io/vtk_series_output.hpp"
 
 namespace eis {

@@ -11,7 +11,9 @@
 
 namespace eis {
 
-int stateWidth(Physics physics) { return physics == Physics::Elasticity ? 6 : 2; }
+int stateWidth(Physics physics) {
+  return physics == Physics::Elasticity ? 6 : 2;
+}
 
 std::string stateHeader(Physics physics) {
   return physics == Physics::Elasticity ? "id,x,y,z,vx,vy,vz" : "id,u,du";
@@ -47,12 +49,13 @@ NodalTable parseStateFile(const std::string& path, Physics physics) {
     for (int k = 0; ok && k < table.width; ++k) {
       p = end + 1;
       row[k] = std::strtod(p, &end);
-      ok = end != p && std::isfinite(row[k]) && (*end == (k + 1 < table.width ? ',' : '\0') ||
-                                                (k + 1 == table.width && *end == '\r'));
+      ok = end != p && std::isfinite(row[k]) &&
+           (*end == (k + 1 < table.width ? ',' : '\0') || (k + 1 == table.width && *end == '\r'));
     }
-    if (!ok) throw Error("initial.state = " + path + ": line " + std::to_string(lineNo) +
-                         ": expected " + std::to_string(table.width + 1) +
-                         " comma-separated numbers (" + stateHeader(physics) + ")");
+    if (!ok)
+      throw Error("initial.state = " + path + ": line " + std::to_string(lineNo) + ": expected " +
+                  std::to_string(table.width + 1) + " comma-separated numbers (" +
+                  stateHeader(physics) + ")");
     order.emplace_back(id, table.ids.size());
     table.ids.push_back(id);
     table.values.insert(table.values.end(), row.begin(), row.end());
@@ -109,7 +112,8 @@ void applyState(const NodalTable& table, const std::string& path, const Distribu
     if (!mesh.owned()[n]) continue;
     const double* row = table.find(mesh.nodeIds()[n]);
     if (!row) {
-      failure = "initial.state = " + path + ": no row for node " + std::to_string(mesh.nodeIds()[n]);
+      failure =
+          "initial.state = " + path + ": no row for node " + std::to_string(mesh.nodeIds()[n]);
       break;
     }
     ++matched;
@@ -182,7 +186,8 @@ NodalTable gatherState(const DistributedMesh& mesh, Vec x, Vec v, const NodalTab
   }
   std::vector<std::size_t> order(allIds.size());
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return allIds[a] < allIds[b]; });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return allIds[a] < allIds[b]; });
   for (auto k : order) {
     state.ids.push_back(allIds[k]);
     state.values.insert(state.values.end(), &allValues[k * width], &allValues[k * width] + width);
@@ -190,7 +195,8 @@ NodalTable gatherState(const DistributedMesh& mesh, Vec x, Vec v, const NodalTab
   return state;
 }
 
-void writeStateCsv(const std::string& path, const NodalTable& state, Physics physics, MPI_Comm comm) {
+void writeStateCsv(const std::string& path, const NodalTable& state, Physics physics,
+                   MPI_Comm comm) {
   int rank;
   MPI_Comm_rank(comm, &rank);
   std::string failure;
@@ -215,9 +221,10 @@ void writeStateCsv(const std::string& path, const NodalTable& state, Physics phy
 const ComponentDeclaration& initialStateComponent() {
   static const ComponentDeclaration component{
       "initial-state", "initial state", "where the run starts",
-      ParameterSpec().add({"initial.state", "PATH",
-                           "CSV in the output.final-state format to start from. Absent: at rest, zero velocity.",
-                           std::nullopt, "", false, check::anyText()}),
+      ParameterSpec().add(
+          {"initial.state", "PATH",
+           "CSV in the output.final-state format to start from. Absent: at rest, zero velocity.",
+           std::nullopt, "", false, check::anyText()}),
       nullptr};
   return component;
 }

@@ -68,9 +68,13 @@ std::string zeroPadded(int value, int width) {
 }
 
 // "beam_000012": the step's .pvtu is this plus ".pvtu"; its pieces go in a folder of this name.
-std::string stepStem(const std::string& name, int step) { return name + "_" + zeroPadded(step, 6); }
+std::string stepStem(const std::string& name, int step) {
+  return name + "_" + zeroPadded(step, 6);
+}
 
-std::string pieceFile(int rank) { return "piece_" + zeroPadded(rank, 4) + ".vtu"; }
+std::string pieceFile(int rank) {
+  return "piece_" + zeroPadded(rank, 4) + ".vtu";
+}
 
 // ---------------------------------------------------------------------------------------------
 // Checks and files. Each returns an error message, empty on success, for throwIfAnyRankFailed.

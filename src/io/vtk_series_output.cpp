@@ -54,7 +54,8 @@ void VtkSeriesOutput::writeStep(int step, double time, const RunState& state) {
   VtkPiece piece;
   piece.nodeIds = mesh.nodeIds();
   piece.owned = mesh.owned();
-  for (const auto& cell : mesh.cells()) piece.tets.insert(piece.tets.end(), cell.begin(), cell.end());
+  for (const auto& cell : mesh.cells())
+    piece.tets.insert(piece.tets.end(), cell.begin(), cell.end());
   std::vector<VtkField> pointData, cellData;
   {
     const LocalValues xs(mesh.dm(), state.x), vs(mesh.dm(), state.v);
@@ -73,7 +74,8 @@ void VtkSeriesOutput::writeStep(int step, double time, const RunState& state) {
                    {"du", 1, std::vector<double>(vs.data(), vs.data() + n)}};
     }
   }
-  if (mesh.dofsPerNode() == 3) cellData.push_back({"von_mises", 1, state.system.vonMisesStress(state.x)});
+  if (mesh.dofsPerNode() == 3)
+    cellData.push_back({"von_mises", 1, state.system.vonMisesStress(state.x)});
   writer_.write(step, time, piece, pointData, cellData);
 }
 
@@ -83,7 +85,8 @@ OutputComponent vtkSeriesOutputComponent() {
   return {{"vtk-series", "output", "ParaView time series (PVD + PVTU)",
            ParameterSpec()
                .add({"output.vtk", "PREFIX",
-                     "ParaView time series: PREFIX.pvd and one PVTU per written step (one piece per rank), with\n"
+                     "ParaView time series: PREFIX.pvd and one PVTU per written step (one piece "
+                     "per rank), with\n"
                      "displacement, velocity, rank and von Mises stress",
                      std::nullopt, "", false, check::anyText()})
                .add({"output.every", "N", "write the vtk time series every N steps, >= 1", "1", "",
@@ -92,8 +95,7 @@ OutputComponent vtkSeriesOutputComponent() {
           [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
             const std::string prefix = scene.optionalText("output.vtk");
             if (prefix.empty()) return nullptr;
-            return std::make_unique<VtkSeriesOutput>(comm, prefix,
-                                                     scene.integer("output.every"));
+            return std::make_unique<VtkSeriesOutput>(comm, prefix, scene.integer("output.every"));
           }};
 }
 

@@ -40,7 +40,8 @@ PetscInt entryOf(const RowStructure& s, PetscInt row, PetscInt column) {
   const PetscInt* first = s.columns + s.start[row];
   const PetscInt* last = s.columns + s.start[row + 1];
   const PetscInt* at = std::lower_bound(first, last, column);
-  if (at == last || *at != column) throw Error("internal: a vertex pair is missing from the matrix");
+  if (at == last || *at != column)
+    throw Error("internal: a vertex pair is missing from the matrix");
   return PetscInt(at - s.columns);
 }
 
@@ -182,7 +183,8 @@ void ElementMatrixAssembler::locateBlocks(const std::vector<PetscInt>& globalBlo
   const PetscInt* offDiagonalColumns = nullptr;  // global column of each of offDiagonal's
   PetscInt offDiagonalCount = 0;
   PetscBool distributed;
-  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(matrix_), MATMPIAIJ, &distributed));
+  EIS_CHECK(
+      PetscObjectTypeCompare(reinterpret_cast<PetscObject>(matrix_), MATMPIAIJ, &distributed));
   if (distributed) {
     EIS_CHECK(MatMPIAIJGetSeqAIJ(matrix_, &diagonal, &offDiagonal, &offDiagonalColumns));
     EIS_CHECK(MatGetLocalSize(offDiagonal, nullptr, &offDiagonalCount));
@@ -236,8 +238,8 @@ void ElementMatrixAssembler::mapCellBlocks(const std::vector<PetscInt>& globalBl
       const auto rowBegin = rowColumns_.begin() + rowStart_[cells_[c][i]];
       const auto rowEnd = rowColumns_.begin() + rowStart_[cells_[c][i] + 1];
       for (int j = 0; j < 4; ++j)
-        cellBlocks_[16 * c + 4 * i + j] = std::uint16_t(
-            std::lower_bound(rowBegin, rowEnd, globalBlock[cells_[c][j]]) - rowBegin);
+        cellBlocks_[16 * c + 4 * i + j] =
+            std::uint16_t(std::lower_bound(rowBegin, rowEnd, globalBlock[cells_[c][j]]) - rowBegin);
     }
 }
 
@@ -246,7 +248,8 @@ void ElementMatrixAssembler::assemble(const ElementMatrices& elementMatrices) {
   std::fill(ghostValues_.begin(), ghostValues_.end(), 0.0);
   Mat diagonal = matrix_, offDiagonal = nullptr;
   PetscBool distributed;
-  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(matrix_), MATMPIAIJ, &distributed));
+  EIS_CHECK(
+      PetscObjectTypeCompare(reinterpret_cast<PetscObject>(matrix_), MATMPIAIJ, &distributed));
   if (distributed) EIS_CHECK(MatMPIAIJGetSeqAIJ(matrix_, &diagonal, &offDiagonal, nullptr));
   PetscScalar* values[3] = {nullptr, nullptr, ghostValues_.data()};
   EIS_CHECK(MatSeqAIJGetArray(diagonal, &values[InDiagonalPart]));
@@ -277,10 +280,9 @@ void ElementMatrixAssembler::assemble(const ElementMatrices& elementMatrices) {
   if (offDiagonal) EIS_CHECK(MatSeqAIJRestoreArray(offDiagonal, &values[InOffDiagonalPart]));
   for (const auto& ghost : ghostRows_) {
     const auto first = rowStart_[ghost.vertex];
-    EIS_CHECK(MatSetValuesBlocked(matrix_, 1, &ghost.globalRow,
-                                  PetscInt(rowStart_[ghost.vertex + 1] - first),
-                                  rowColumns_.data() + first, ghostValues_.data() + ghost.start,
-                                  ADD_VALUES));
+    EIS_CHECK(MatSetValuesBlocked(
+        matrix_, 1, &ghost.globalRow, PetscInt(rowStart_[ghost.vertex + 1] - first),
+        rowColumns_.data() + first, ghostValues_.data() + ghost.start, ADD_VALUES));
   }
   EIS_CHECK(MatAssemblyBegin(matrix_, MAT_FINAL_ASSEMBLY));
   EIS_CHECK(MatAssemblyEnd(matrix_, MAT_FINAL_ASSEMBLY));

@@ -7,7 +7,6 @@
 
 namespace eis {
 
-
 namespace {
 
 struct OptionDefault {
@@ -110,7 +109,9 @@ KspSettings::KspSettings(PCType defaultPc, bool hypreElasticity, Vec restCoordin
   }
 }
 
-KspSettings::~KspSettings() { VecDestroy(&restCoordinates_); }
+KspSettings::~KspSettings() {
+  VecDestroy(&restCoordinates_);
+}
 
 void KspSettings::setDefaults(KSP ksp, double rtol) const {
   setDefaultSolver(ksp, defaultPc_.c_str(), rtol);

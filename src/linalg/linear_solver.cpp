@@ -22,7 +22,9 @@ LinearSolver::LinearSolver(MPI_Comm comm, PCType defaultPc, Vec restCoordinates,
   }
 }
 
-LinearSolver::~LinearSolver() { KSPDestroy(&ksp_); }
+LinearSolver::~LinearSolver() {
+  KSPDestroy(&ksp_);
+}
 
 void LinearSolver::configure(Mat A) {
   EIS_CHECK(KSPSetOperators(ksp_, A, A));
@@ -40,8 +42,10 @@ void LinearSolver::setUp(Mat A) {
 }
 
 int LinearSolver::solve(Mat A, Vec b, Vec x) {
-  if (!configured_) configure(A);
-  else EIS_CHECK(KSPSetOperators(ksp_, A, A));
+  if (!configured_)
+    configure(A);
+  else
+    EIS_CHECK(KSPSetOperators(ksp_, A, A));
   setUp(A);
   {
     const ScopedTimer timer("KSP solve");

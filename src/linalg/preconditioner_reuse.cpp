@@ -35,8 +35,9 @@ PreconditionerReuse::Change PreconditionerReuse::changeOf(Mat pmat) {
   PetscObjectState state;
   EIS_CHECK(PetscObjectGetId(reinterpret_cast<PetscObject>(pmat), &id));
   EIS_CHECK(PetscObjectStateGet(reinterpret_cast<PetscObject>(pmat), &state));
-  int change = int(id != matrixId_ ? Change::Matrix
-                                   : state != matrixState_ ? Change::Values : Change::None);
+  int change = int(id != matrixId_         ? Change::Matrix
+                   : state != matrixState_ ? Change::Values
+                                           : Change::None);
   matrixId_ = id;
   matrixState_ = state;
   // Every rank changes the matrix in the same collective calls, so the verdicts agree; the
@@ -47,8 +48,10 @@ PreconditionerReuse::Change PreconditionerReuse::changeOf(Mat pmat) {
 }
 
 void PreconditionerReuse::recordIterations(int iterations) {
-  if (firstIterations_ < 0) firstIterations_ = iterations;
-  else if (iterations > rebuildGrowth_ * std::max(firstIterations_, 1)) iterationsGrew_ = true;
+  if (firstIterations_ < 0)
+    firstIterations_ = iterations;
+  else if (iterations > rebuildGrowth_ * std::max(firstIterations_, 1))
+    iterationsGrew_ = true;
 }
 
 }  // namespace eis

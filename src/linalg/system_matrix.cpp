@@ -74,8 +74,10 @@ SystemMatrix::SystemMatrix(DM dm, const std::vector<std::array<PetscInt, 4>>& ce
       constantValues_(constantValues) {
   EIS_CHECK(DMCreateLocalVector(dm_, &localIn_));
   EIS_CHECK(DMCreateLocalVector(dm_, &localOut_));
-  if (mode_ == OperatorMode::MatrixFree) createShell();
-  else createAssembled(owned);
+  if (mode_ == OperatorMode::MatrixFree)
+    createShell();
+  else
+    createAssembled(owned);
 }
 
 SystemMatrix::~SystemMatrix() {
@@ -191,7 +193,8 @@ void SystemMatrix::shellDiagonal(Vec diagonal) {
     op_.addElementMatrices(values.data(), factors_[0], factors_[1], factors_[2], range);
     for (std::size_t c = range.begin; c < range.end; ++c)
       for (std::size_t i = 0; i < n; ++i)
-        dl[cells_[c][i / dofs_] * dofs_ + i % dofs_] += values[(c - range.begin) * n * n + i * n + i];
+        dl[cells_[c][i / dofs_] * dofs_ + i % dofs_] +=
+            values[(c - range.begin) * n * n + i * n + i];
   });
   EIS_CHECK(VecRestoreArray(localOut_, &dl));
   EIS_CHECK(VecZeroEntries(diagonal));

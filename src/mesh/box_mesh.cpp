@@ -23,10 +23,14 @@ SerialMesh makeBoxMesh(const std::array<double, 3>& size, const std::array<int, 
   for (int k = 0; k < nz; ++k)
     for (int j = 0; j < ny; ++j)
       for (int i = 0; i < nx; ++i) {
-        const std::int64_t v[8] = {node(i, j, k),         node(i + 1, j, k),
-                                   node(i + 1, j + 1, k), node(i, j + 1, k),
-                                   node(i, j, k + 1),     node(i + 1, j, k + 1),
-                                   node(i + 1, j + 1, k + 1), node(i, j + 1, k + 1)};
+        const std::int64_t v[8] = {node(i, j, k),
+                                   node(i + 1, j, k),
+                                   node(i + 1, j + 1, k),
+                                   node(i, j + 1, k),
+                                   node(i, j, k + 1),
+                                   node(i + 1, j, k + 1),
+                                   node(i + 1, j + 1, k + 1),
+                                   node(i, j + 1, k + 1)};
         for (const auto& t : split) {
           std::array<std::int64_t, 4> tet{v[t[0]], v[t[1]], v[t[2]], v[t[3]]};
           const TetraShape shape(mesh.nodes[tet[0]], mesh.nodes[tet[1]], mesh.nodes[tet[2]],

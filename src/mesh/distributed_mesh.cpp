@@ -30,8 +30,8 @@ struct PointRecord {
 // an empty one (no cells, no points, 0 cells for every rank): they join the collective calls with
 // nothing to give.
 struct SerialPlan {
-  std::vector<PetscInt> cells;       // 4 serial DMPlex vertex numbers per cell, in file order
-  std::vector<PetscReal> coords;     // 3 per serial DMPlex vertex
+  std::vector<PetscInt> cells;    // 4 serial DMPlex vertex numbers per cell, in file order
+  std::vector<PetscReal> coords;  // 3 per serial DMPlex vertex
   // METIS's partition as the shell partitioner takes it: the number of cells of each rank, and
   // the cells listed rank by rank.
   std::vector<PetscInt> partSizes, partPoints;
@@ -68,9 +68,8 @@ SerialPlan makePlan(const SerialMesh& serial, int size) {
   for (auto p : partition.part) ++plan.partSizes[p];
   plan.partPoints.resize(partition.part.size());
   std::iota(plan.partPoints.begin(), plan.partPoints.end(), 0);
-  std::stable_sort(plan.partPoints.begin(), plan.partPoints.end(), [&](PetscInt a, PetscInt b) {
-    return partition.part[a] < partition.part[b];
-  });
+  std::stable_sort(plan.partPoints.begin(), plan.partPoints.end(),
+                   [&](PetscInt a, PetscInt b) { return partition.part[a] < partition.part[b]; });
   plan.records = pointRecords(serial, mesh);
   plan.cells.assign(mesh.cells.begin(), mesh.cells.end());
   for (auto id : mesh.nodeIds)
@@ -259,7 +258,9 @@ DistributedMesh::DistributedMesh(MPI_Comm comm, const SerialMesh& serial, int do
 }
 
 // A destructor must not throw, so DMDestroy's error code is not checked here.
-DistributedMesh::~DistributedMesh() { DMDestroy(&dm_); }
+DistributedMesh::~DistributedMesh() {
+  DMDestroy(&dm_);
+}
 
 void DistributedMesh::distribute(const SerialMesh& serial) {
   const int size = commSize(comm_);

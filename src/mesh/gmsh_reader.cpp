@@ -47,24 +47,15 @@ int nodesPerElement(std::int64_t type) {
 
 std::string elementTypeName(int type) {
   switch (type) {
-    case 1:
-      return "line";
-    case 2:
-      return "triangle";
-    case 3:
-      return "quadrangle";
-    case 4:
-      return "tetrahedron";
-    case 5:
-      return "hexahedron";
-    case 6:
-      return "prism";
-    case 7:
-      return "pyramid";
-    case 15:
-      return "point";
-    default:
-      return "type " + std::to_string(type);
+    case 1: return "line";
+    case 2: return "triangle";
+    case 3: return "quadrangle";
+    case 4: return "tetrahedron";
+    case 5: return "hexahedron";
+    case 6: return "prism";
+    case 7: return "pyramid";
+    case 15: return "point";
+    default: return "type " + std::to_string(type);
   }
 }
 

@@ -12,13 +12,15 @@ const ComponentDeclaration& meshSourceComponent() {
       "mesh", "mesh source", "a Gmsh mesh of tetrahedra, or the built-in box",
       ParameterSpec()
           .add({"mesh.file", "PATH",
-                "Gmsh mesh of tetrahedra (.msh 2.2 or 4.1, ASCII or binary); node ids are 0-based positions\n"
+                "Gmsh mesh of tetrahedra (.msh 2.2 or 4.1, ASCII or binary); node ids are 0-based "
+                "positions\n"
                 "in its $Nodes section. Absent: the built-in box.",
                 std::nullopt, "", false, check::anyText()})
           .add({"mesh.box-size", "\"LX LY LZ\"", "size of the built-in box, origin at 0; each > 0",
                 "10 1 1", "length", false, check::positives(3)})
           .add({"mesh.box-cells", "\"NX NY NZ\"",
-                "cells per axis of the built-in box, each >= 1; each hexahedron is split into 6 tetrahedra",
+                "cells per axis of the built-in box, each >= 1; each hexahedron is split into 6 "
+                "tetrahedra",
                 "20 4 4", "", false, check::integersAtLeast(3, 1)})
           .add({"mesh.refine", "N", "uniform refinements of the mesh after distribution, >= 0", "0",
                 "", false, check::integerAtLeast(0)}),
@@ -36,7 +38,8 @@ SerialMesh readOrBuild(const Parameters& scene) {
 
 }  // namespace
 
-SerialMesh loadSerialMesh(const Parameters& scene, MPI_Comm comm, std::vector<std::string>& warnings) {
+SerialMesh loadSerialMesh(const Parameters& scene, MPI_Comm comm,
+                          std::vector<std::string>& warnings) {
   int rank;
   EIS_CHECK_MPI(MPI_Comm_rank(comm, &rank));
   SerialMesh mesh;
@@ -47,14 +50,17 @@ SerialMesh loadSerialMesh(const Parameters& scene, MPI_Comm comm, std::vector<st
       std::string skipped;
       for (const auto& [type, count] : mesh.skippedElements)
         skipped += (skipped.empty() ? "" : ", ") + std::to_string(count) + " " + type;
-      if (!skipped.empty()) warnings.push_back("ignored elements that are not tetrahedra: " + skipped);
+      if (!skipped.empty())
+        warnings.push_back("ignored elements that are not tetrahedra: " + skipped);
       std::int64_t inverted = 0;
       for (const auto& t : mesh.tets)
-        inverted += TetraShape(mesh.nodes[t[0]], mesh.nodes[t[1]], mesh.nodes[t[2]], mesh.nodes[t[3]])
-                        .signedVolume < 0;
+        inverted +=
+            TetraShape(mesh.nodes[t[0]], mesh.nodes[t[1]], mesh.nodes[t[2]], mesh.nodes[t[3]])
+                .signedVolume < 0;
       if (inverted > 0)
-        warnings.push_back(std::to_string(inverted) +
-                           " tetrahedra are negatively oriented; kept as listed (absolute volume, as SOFA)");
+        warnings.push_back(
+            std::to_string(inverted) +
+            " tetrahedra are negatively oriented; kept as listed (absolute volume, as SOFA)");
     } catch (const Error& e) {
       failure = e.what();
     }

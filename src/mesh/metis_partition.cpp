@@ -45,9 +45,9 @@ CellPartition partitionCells(const CompactMesh& mesh, int parts) {
   idx_t options[METIS_NOPTIONS];
   if (METIS_SetDefaultOptions(options) != METIS_OK) throw Error("METIS_SetDefaultOptions failed");
   options[METIS_OPTION_SEED] = 1;
-  const int status = METIS_PartMeshDual(&ne, &nn, eptr.data(), eind.data(), nullptr, nullptr,
-                                        &ncommon, &nparts, nullptr, options, &objval,
-                                        result.part.data(), nodePart.data());
+  const int status =
+      METIS_PartMeshDual(&ne, &nn, eptr.data(), eind.data(), nullptr, nullptr, &ncommon, &nparts,
+                         nullptr, options, &objval, result.part.data(), nodePart.data());
   if (status != METIS_OK)
     throw Error("METIS_PartMeshDual failed for " + std::to_string(parts) + " parts (status " +
                 std::to_string(status) + ")");

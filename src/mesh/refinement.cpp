@@ -147,8 +147,8 @@ std::vector<std::int64_t> idsByCoordinates(MPI_Comm comm, const std::vector<doub
     for (std::int64_t k = 0; k < total; ++k) allIds[order[k]] = firstNewId + k;
   }
   std::vector<std::int64_t> myIds(count);
-  EIS_CHECK_MPI(MPI_Scatterv(allIds.data(), counts.data(), displs.data(), MPI_INT64_T,
-                             myIds.data(), count, MPI_INT64_T, 0, comm));
+  EIS_CHECK_MPI(MPI_Scatterv(allIds.data(), counts.data(), displs.data(), MPI_INT64_T, myIds.data(),
+                             count, MPI_INT64_T, 0, comm));
   EIS_CHECK_MPI(MPI_Bcast(&total, 1, MPI_INT64_T, 0, comm));
   return myIds;
 }

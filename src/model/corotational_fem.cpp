@@ -9,8 +9,12 @@ namespace {
 
 using Mat3 = std::array<double, 9>;
 
-Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
-double dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+Vec3 sub(const Vec3& a, const Vec3& b) {
+  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
+double dot(const Vec3& a, const Vec3& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 Vec3 cross(const Vec3& a, const Vec3& b) {
   return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
 }
@@ -145,8 +149,12 @@ CorotationalFEM::Strain CorotationalFEM::strain(const Nodal& g, const Nodal& d) 
 
 CorotationalFEM::Strain CorotationalFEM::stress(const Strain& e) const {
   const double trace = e[0] + e[1] + e[2];
-  return {lambda_ * trace + 2 * mu_ * e[0], lambda_ * trace + 2 * mu_ * e[1],
-          lambda_ * trace + 2 * mu_ * e[2], mu_ * e[3], mu_ * e[4], mu_ * e[5]};
+  return {lambda_ * trace + 2 * mu_ * e[0],
+          lambda_ * trace + 2 * mu_ * e[1],
+          lambda_ * trace + 2 * mu_ * e[2],
+          mu_ * e[3],
+          mu_ * e[4],
+          mu_ * e[5]};
 }
 
 CorotationalFEM::Nodal CorotationalFEM::nodalForces(const Nodal& g, const Strain& s, double w) {

@@ -38,13 +38,16 @@ FixedConstraint::FixedConstraint(const DistributedMesh& mesh, const std::vector<
       rows.push_back(rowStart + mesh.ownedOffset(v) + d);
     }
   }
-  EIS_CHECK(ISCreateGeneral(mesh.comm(), PetscInt(rows.size()), rows.data(), PETSC_COPY_VALUES, &rows_));
+  EIS_CHECK(
+      ISCreateGeneral(mesh.comm(), PetscInt(rows.size()), rows.data(), PETSC_COPY_VALUES, &rows_));
   EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, nodesPerBox_.data(), int(nodesPerBox_.size()),
                               MPI_INT64_T, MPI_SUM, mesh.comm()));
   EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &numFixedNodes_, 1, MPI_INT64_T, MPI_SUM, mesh.comm()));
 }
 
-FixedConstraint::~FixedConstraint() { ISDestroy(&rows_); }
+FixedConstraint::~FixedConstraint() {
+  ISDestroy(&rows_);
+}
 
 void FixedConstraint::project(Vec v) const {
   PetscScalar* values;
@@ -64,7 +67,8 @@ const ComponentDeclaration& fixedConstraintComponent() {
       ParameterSpec()
           .add({"constraint.fixed-box", "\"XMIN YMIN ZMIN XMAX YMAX ZMAX\"",
                 "nodes inside the box, boundary included, are fixed (SOFA BoxROI +\n"
-                "FixedProjectiveConstraint); a min > max in a component is swapped, as BoxROI does.\n"
+                "FixedProjectiveConstraint); a min > max in a component is swapped, as BoxROI "
+                "does.\n"
                 "Repeatable.",
                 std::nullopt, "length", true, check::reals(6),
                 "0 0 0 0 LY LZ (the x = 0 face) for the built-in box when neither\n"

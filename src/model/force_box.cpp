@@ -28,13 +28,15 @@ void ForceBoxes::addNodalForce(double* fOwned) const {
 
 ForceFieldComponent forceBoxComponent() {
   return {{"force-box", "force field",
-           "constant total forces on the nodes of boxes (SOFA ConstantForceField totalForce on a BoxROI)",
-           ParameterSpec().add(
-               {"load.force-box", "\"XMIN YMIN ZMIN XMAX YMAX ZMAX FX FY FZ\"",
-                "a constant total force (FX FY FZ) shared equally by the nodes inside the box, boundary\n"
-                "included (SOFA ConstantForceField with totalForce on a BoxROI). Repeatable; a box that\n"
-                "selects no node is a warning.",
-                std::nullopt, "force", true, check::reals(9)}),
+           "constant total forces on the nodes of boxes (SOFA ConstantForceField totalForce on a "
+           "BoxROI)",
+           ParameterSpec().add({"load.force-box", "\"XMIN YMIN ZMIN XMAX YMAX ZMAX FX FY FZ\"",
+                                "a constant total force (FX FY FZ) shared equally by the nodes "
+                                "inside the box, boundary\n"
+                                "included (SOFA ConstantForceField with totalForce on a BoxROI). "
+                                "Repeatable; a box that\n"
+                                "selects no node is a warning.",
+                                std::nullopt, "force", true, check::reals(9)}),
            [](Scene& scene) {
              requireElasticity(scene, "load.force-box", !scene.texts("load.force-box").empty());
            }},

@@ -11,8 +11,8 @@ namespace eis {
 
 const std::vector<ForceFieldComponent>& forceFieldComponents() {
   static const std::vector<ForceFieldComponent> all = {
-      elasticFemComponent(),    diffusionFemComponent(),   meshSpringsComponent(),
-      gravityComponent(),       uniformDampingComponent(), forceBoxComponent(),
+      elasticFemComponent(), diffusionFemComponent(),   meshSpringsComponent(),
+      gravityComponent(),    uniformDampingComponent(), forceBoxComponent(),
   };
   return all;
 }

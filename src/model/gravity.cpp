@@ -2,7 +2,9 @@
 
 namespace eis {
 
-void Gravity::addForce(const double*, const double*, double* f) { mass_.addGravity(f, g_.data()); }
+void Gravity::addForce(const double*, const double*, double* f) {
+  mass_.addGravity(f, g_.data());
+}
 
 double Gravity::externalPotential(const double* x) const {
   // -sum over elements of (their share of M g) . x: the potential whose gradient is -M g.

@@ -59,7 +59,9 @@ Mat3 multiplyTranspose(const Mat3& a, const Mat3& b) {
   return c;
 }
 
-double trace(const Mat3& m) { return m[0] + m[4] + m[8]; }
+double trace(const Mat3& m) {
+  return m[0] + m[4] + m[8];
+}
 
 // sum_ij a_ij b_ij
 double contract(const Mat3& a, const Mat3& b) {
@@ -89,7 +91,9 @@ Vec3 apply(const Mat3& m, const Vec3& v) {
           m[6] * v[0] + m[7] * v[1] + m[8] * v[2]};
 }
 
-double dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+double dot(const Vec3& a, const Vec3& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 
 // E = (H + H^T + H^T H) / 2 from the displacement gradient H = F - I: the same as (F^T F - I)/2
 // without its cancellation, which would cost small strains their leading digits.
@@ -127,8 +131,7 @@ Mat3 stvkPiolaIncrement(const Mat3& F, const Mat3& S, const Mat3& dF, double lam
 }
 
 // P = mu (F - F^-T) + lambda ln J F^-T.
-Mat3 neoHookeanFirstPiola(const Mat3& F, const Mat3& FinvT, double logJ, double lambda,
-                          double mu) {
+Mat3 neoHookeanFirstPiola(const Mat3& F, const Mat3& FinvT, double logJ, double lambda, double mu) {
   return addScaled(scaled(mu, F), lambda * logJ - mu, FinvT);
 }
 
@@ -231,10 +234,9 @@ void HyperelasticFEM::addDForce(const double* dx, double* df, double kFactor) co
   const bool stvk = law_ == Law::StVenantKirchhoff;
   for (std::size_t c = 0; c < cells_.size(); ++c) {
     const Mat3 dF = gradient(c, dx, nullptr);
-    const Mat3 dP =
-        stvk ? stvkPiolaIncrement(stvk_[c].F, stvk_[c].S, dF, lambda_, mu_)
-             : neoHookeanPiolaIncrement(neoHookean_[c].inverseTransposeF, neoHookean_[c].logJ, dF,
-                                        lambda_, mu_);
+    const Mat3 dP = stvk ? stvkPiolaIncrement(stvk_[c].F, stvk_[c].S, dF, lambda_, mu_)
+                         : neoHookeanPiolaIncrement(neoHookean_[c].inverseTransposeF,
+                                                    neoHookean_[c].logJ, dF, lambda_, mu_);
     addCellForce(c, dP, -kFactor, df);
   }
 }

@@ -8,7 +8,8 @@ LinearElasticFEM::LinearElasticFEM(const std::vector<std::array<PetscInt, 4>>& c
                                    const std::vector<TetraShape>& shapes, std::vector<double> rest,
                                    double youngModulus, double poissonRatio)
     : cells_(cells), shapes_(shapes), rest_(std::move(rest)) {
-  // SOFA writes C as E(1-nu)/((1+nu)(1-2nu)) [1, nu/(1-nu), (1-2nu)/(2(1-nu))]: the same lambda, mu.
+  // SOFA writes C as E(1-nu)/((1+nu)(1-2nu)) [1, nu/(1-nu), (1-2nu)/(2(1-nu))]: the same lambda,
+  // mu.
   lambda_ = youngModulus * poissonRatio / ((1 + poissonRatio) * (1 - 2 * poissonRatio));
   mu_ = youngModulus / (2 * (1 + poissonRatio));
 }
@@ -34,8 +35,12 @@ LinearElasticFEM::Strain LinearElasticFEM::strain(std::size_t cell, const double
 
 LinearElasticFEM::Strain LinearElasticFEM::stress(const Strain& e) const {
   const double trace = e[0] + e[1] + e[2];
-  return {lambda_ * trace + 2 * mu_ * e[0], lambda_ * trace + 2 * mu_ * e[1],
-          lambda_ * trace + 2 * mu_ * e[2], mu_ * e[3], mu_ * e[4], mu_ * e[5]};
+  return {lambda_ * trace + 2 * mu_ * e[0],
+          lambda_ * trace + 2 * mu_ * e[1],
+          lambda_ * trace + 2 * mu_ * e[2],
+          mu_ * e[3],
+          mu_ * e[4],
+          mu_ * e[5]};
 }
 
 // f += factor * |V| B^T s for the cell's four vertices.

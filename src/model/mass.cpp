@@ -38,8 +38,10 @@ void Mass::addMToElementMatrices(double* elementMatrices, double factor, CellRan
     for (int a = 0; a < 4; ++a)
       for (int b = 0; b < 4; ++b) {
         double value = 0;
-        if (type_ == MassType::Lumped) value = a == b ? share / 4 : 0;
-        else value = a == b ? share / 10 : share / 20;
+        if (type_ == MassType::Lumped)
+          value = a == b ? share / 4 : 0;
+        else
+          value = a == b ? share / 10 : share / 20;
         for (int d = 0; d < dofs_; ++d) block[(dofs_ * a + d) * n + dofs_ * b + d] += value;
       }
   }
@@ -75,7 +77,9 @@ const ComponentDeclaration& massComponent() {
   return component;
 }
 
-MassType massTypeOf(const Parameters& scene) { return scene.choice("mass.type", kMassTypes); }
+MassType massTypeOf(const Parameters& scene) {
+  return scene.choice("mass.type", kMassTypes);
+}
 
 double massDensityOf(const Parameters& scene) {
   return physicsOf(scene) == Physics::Elasticity ? scene.real("material.density")

@@ -17,7 +17,9 @@ Vec3 difference(const double* w, PetscInt a, PetscInt b) {
   return {w[3 * b] - w[3 * a], w[3 * b + 1] - w[3 * a + 1], w[3 * b + 2] - w[3 * a + 2]};
 }
 
-double dot(const Vec3& p, const Vec3& q) { return p[0] * q[0] + p[1] * q[1] + p[2] * q[2]; }
+double dot(const Vec3& p, const Vec3& q) {
+  return p[0] * q[0] + p[1] * q[1] + p[2] * q[2];
+}
 
 }  // namespace
 
@@ -81,8 +83,8 @@ Vec3 MeshSpringForceField::apply(const Vec3& u, double alpha, double beta, const
   return {along * u[0] + beta * w[0], along * u[1] + beta * w[1], along * u[2] + beta * w[2]};
 }
 
-void MeshSpringForceField::addPairProduct(const Spring& s, const Vec3& u, double alpha,
-                                          double beta, const double* w, double* df) const {
+void MeshSpringForceField::addPairProduct(const Spring& s, const Vec3& u, double alpha, double beta,
+                                          const double* w, double* df) const {
   const Vec3 m = apply(u, alpha, beta, difference(w, s.a, s.b));
   for (int k = 0; k < 3; ++k) {
     df[3 * s.a + k] += m[k];
@@ -113,7 +115,9 @@ void MeshSpringForceField::addDForce(const double* dx, double* df, double kFacto
 }
 
 std::pair<std::size_t, std::size_t> MeshSpringForceField::springsIn(CellRange range) const {
-  const auto cellBefore = [](const Spring& s, std::size_t cell) { return std::size_t(s.cell) < cell; };
+  const auto cellBefore = [](const Spring& s, std::size_t cell) {
+    return std::size_t(s.cell) < cell;
+  };
   const auto first = std::lower_bound(springs_.begin(), springs_.end(), range.begin, cellBefore);
   const auto last = std::lower_bound(first, springs_.end(), range.end, cellBefore);
   return {std::size_t(first - springs_.begin()), std::size_t(last - springs_.begin())};
@@ -146,29 +150,32 @@ void MeshSpringForceField::addBToElementMatrices(double* elementMatrices, double
 }
 
 ForceFieldComponent meshSpringsComponent() {
-  return {{"mesh-springs", "force field", "a spring along every mesh edge (SOFA MeshSpringForceField)",
-           ParameterSpec()
-               .add({"springs.stiffness", "KS",
-                     "SOFA MeshSpringForceField: a spring along every mesh edge, rest length L0 the edge's\n"
-                     "rest length, force ks (l - L0) + kd (v_b - v_a).u along the edge with, as SOFA,\n"
-                     "ks = KS / L0 and kd = KD / L0; >= 0 (0: no springs)",
-                     "0", "force", false, check::nonNegative()})
-               .add({"springs.damping", "KD",
-                     "damping of the edge springs (kd = KD / L0), >= 0. Its B = df/dv enters the step matrix;\n"
-                     "SOFA treats spring damping explicitly (no B), so steps with KD > 0 differ from SOFA's.",
-                     "0", "force time", false, check::nonNegative()}),
-           [](Scene& scene) {
-             requireElasticity(scene, "springs.stiffness", scene.real("springs.stiffness") != 0);
-             requireElasticity(scene, "springs.damping", scene.real("springs.damping") != 0);
-           }},
-          Physics::Elasticity,
-          [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
-            const double ks = scene.real("springs.stiffness"), kd = scene.real("springs.damping");
-            if (ks == 0 && kd == 0) return nullptr;
-            return std::make_unique<MeshSpringForceField>(context.mesh.cells(),
-                                                          context.mesh.ownedEdges(),
-                                                          context.mesh.restCoords(), ks, kd);
-          }};
+  return {
+      {"mesh-springs", "force field", "a spring along every mesh edge (SOFA MeshSpringForceField)",
+       ParameterSpec()
+           .add({"springs.stiffness", "KS",
+                 "SOFA MeshSpringForceField: a spring along every mesh edge, rest length L0 the "
+                 "edge's\n"
+                 "rest length, force ks (l - L0) + kd (v_b - v_a).u along the edge with, as SOFA,\n"
+                 "ks = KS / L0 and kd = KD / L0; >= 0 (0: no springs)",
+                 "0", "force", false, check::nonNegative()})
+           .add({"springs.damping", "KD",
+                 "damping of the edge springs (kd = KD / L0), >= 0. Its B = df/dv enters the step "
+                 "matrix;\n"
+                 "SOFA treats spring damping explicitly (no B), so steps with KD > 0 differ from "
+                 "SOFA's.",
+                 "0", "force time", false, check::nonNegative()}),
+       [](Scene& scene) {
+         requireElasticity(scene, "springs.stiffness", scene.real("springs.stiffness") != 0);
+         requireElasticity(scene, "springs.damping", scene.real("springs.damping") != 0);
+       }},
+      Physics::Elasticity,
+      [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
+        const double ks = scene.real("springs.stiffness"), kd = scene.real("springs.damping");
+        if (ks == 0 && kd == 0) return nullptr;
+        return std::make_unique<MeshSpringForceField>(
+            context.mesh.cells(), context.mesh.ownedEdges(), context.mesh.restCoords(), ks, kd);
+      }};
 }
 
 }  // namespace eis

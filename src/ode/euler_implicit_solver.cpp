@@ -56,10 +56,14 @@ StepReport EulerImplicitSolver::step(MechanicalOperations& mop, Vec x, Vec v, do
   // tolerance (GAMG's coarse grids mix fixed and free rows). P dv keeps fixed nodes still.
   mop.projectResponse(solution_);
 
-  if (options_.firstOrder) EIS_CHECK(VecCopy(solution_, v));
-  else EIS_CHECK(VecAXPY(v, 1.0, solution_));
-  if (averageVelocity) EIS_CHECK(VecAXPBYPCZ(x, h / 2, h / 2, 1.0, vBefore_, v));
-  else EIS_CHECK(VecAXPY(x, h, v));
+  if (options_.firstOrder)
+    EIS_CHECK(VecCopy(solution_, v));
+  else
+    EIS_CHECK(VecAXPY(v, 1.0, solution_));
+  if (averageVelocity)
+    EIS_CHECK(VecAXPBYPCZ(x, h / 2, h / 2, 1.0, vBefore_, v));
+  else
+    EIS_CHECK(VecAXPY(x, h, v));
   if (options_.vdamping != 0) EIS_CHECK(VecScale(v, std::exp(-h * options_.vdamping)));
 
   // rhs_ is free until the next step; solution_ is kept as the next solve's starting point.

@@ -74,12 +74,8 @@ void NewtonSolver::configure(Mat jacobian) {
 // The initial guesses: v = 0 (x = x_n), v = v_n, or v = 2 v_n - v_{n-1}.
 void NewtonSolver::initialGuess(Vec v) {
   switch (guess_) {
-    case NewtonGuess::Zero:
-      EIS_CHECK(VecZeroEntries(iterate_));
-      break;
-    case NewtonGuess::Previous:
-      EIS_CHECK(VecCopy(v, iterate_));
-      break;
+    case NewtonGuess::Zero: EIS_CHECK(VecZeroEntries(iterate_)); break;
+    case NewtonGuess::Previous: EIS_CHECK(VecCopy(v, iterate_)); break;
     case NewtonGuess::Extrapolated:
       EIS_CHECK(VecCopy(v, iterate_));
       if (haveBefore_) EIS_CHECK(VecAXPBY(iterate_, -1.0, 2.0, vBefore_));
@@ -104,7 +100,9 @@ Mat NewtonSolver::jacobianAt(Vec v) {
   return mop_->systemMatrix(1 + w * rM, -w, -w * (c + rK));
 }
 
-void NewtonSolver::formJacobian(Vec v) { choosePreconditionerSetUp(jacobianAt(v)); }
+void NewtonSolver::formJacobian(Vec v) {
+  choosePreconditionerSetUp(jacobianAt(v));
+}
 
 // SNES sets its KSP's reuse flag right after this callback, from its preconditioner lag, so our
 // verdict travels through the lag: -2 sets the preconditioner up once more, -1 keeps it.

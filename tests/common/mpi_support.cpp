@@ -23,7 +23,9 @@ int sizeOf(MPI_Comm comm) {
   return size;
 }
 
-bool root() { return rankOf(PETSC_COMM_WORLD) == 0; }
+bool root() {
+  return rankOf(PETSC_COMM_WORLD) == 0;
+}
 
 namespace {
 
@@ -69,7 +71,7 @@ TightSolveOptions::TightSolveOptions(Tighten what) {
 }
 
 eis_test::SceneFields cantilever(const std::array<double, 3>& size, const std::array<int, 3>& cells,
-                      double youngModulus) {
+                                 double youngModulus) {
   eis_test::SceneFields scene;
   scene.boxSize = size;
   scene.boxCells = cells;
@@ -104,7 +106,8 @@ std::array<double, 3> boxRestPosition(const std::array<double, 3>& size,
   return p;
 }
 
-double disagreement(const eis::NodalTable& a, const eis::NodalTable& b, const eis_test::SceneFields& scene) {
+double disagreement(const eis::NodalTable& a, const eis::NodalTable& b,
+                    const eis_test::SceneFields& scene) {
   double result = 0;
   if (root()) {
     EXPECT_EQ(a.ids, b.ids);
@@ -113,7 +116,8 @@ double disagreement(const eis::NodalTable& a, const eis::NodalTable& b, const ei
       const auto rest = boxRestPosition(scene.boxSize, scene.boxCells, a.ids[n]);
       for (int c = 0; c < a.width; ++c) {
         const double value = a.values[n * a.width + c];
-        largestDifference = std::max(largestDifference, std::fabs(value - b.values[n * b.width + c]));
+        largestDifference =
+            std::max(largestDifference, std::fabs(value - b.values[n * b.width + c]));
         if (c < 3) largestDisplacement = std::max(largestDisplacement, std::fabs(value - rest[c]));
       }
     }
@@ -139,14 +143,16 @@ eis::SerialMesh boxOnRankZero(const eis_test::SceneFields& scene) {
 }
 
 BoxModel::BoxModel(const eis_test::SceneFields& s, int dofsPerNode) : scene(s) {
-  mesh = std::make_unique<eis::DistributedMesh>(PETSC_COMM_WORLD, boxOnRankZero(scene), dofsPerNode, 0);
+  mesh = std::make_unique<eis::DistributedMesh>(PETSC_COMM_WORLD, boxOnRankZero(scene), dofsPerNode,
+                                                0);
   std::vector<std::string> warnings;
   system = eis::buildSystem(scene.toScene(), *mesh, warnings);
 }
 
 eis::Vec3 BoxModel::smooth(const eis::Vec3& p, double a, double b, double c) {
   eis::Vec3 w;
-  for (int d = 0; d < 3; ++d) w[d] = std::sin(a * p[0] + b * p[1] + c * p[2] + d) * (0.2 + 0.1 * p[0]);
+  for (int d = 0; d < 3; ++d)
+    w[d] = std::sin(a * p[0] + b * p[1] + c * p[2] + d) * (0.2 + 0.1 * p[0]);
   return w;
 }
 
@@ -167,7 +173,8 @@ Vec BoxModel::field(const std::function<eis::Vec3(const eis::Vec3&)>& at) {
   return v;
 }
 
-void BoxModel::forceDifference(Vec x, Vec velocity, Vec moved, Vec dx, double eps, Vec fd, Vec work) {
+void BoxModel::forceDifference(Vec x, Vec velocity, Vec moved, Vec dx, double eps, Vec fd,
+                               Vec work) {
   VecAXPY(moved, eps, dx);
   system->computeForce(x, velocity, fd);
   VecAXPY(moved, -2 * eps, dx);

@@ -17,12 +17,12 @@
 #include <utility>
 #include <vector>
 
-#include "scene_fields.hpp"
+#include "eis/core/tetra_geometry.hpp"
 #include "eis/io/state_csv.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/mesh/serial_mesh.hpp"
 #include "eis/model/mechanical_system.hpp"
-#include "eis/core/tetra_geometry.hpp"
+#include "scene_fields.hpp"
 
 namespace eis_test {
 
@@ -95,7 +95,7 @@ protected:
 // The built-in box of `size` and `cells` as a cantilever held at x = 0 (the fixed box is that
 // face), of Young's modulus `youngModulus`; everything else at the scene's defaults.
 eis_test::SceneFields cantilever(const std::array<double, 3>& size, const std::array<int, 3>& cells,
-                      double youngModulus);
+                                 double youngModulus);
 
 // ---------------------------------------------------------------------------------------------
 // Whole runs
@@ -114,10 +114,11 @@ std::array<double, 3> boxRestPosition(const std::array<double, 3>& size,
                                       const std::array<int, 3>& cells, std::int64_t id);
 
 // Collective: the largest difference over all nodes and components of two gathered states of the
-// scene's built-in box divided by the largest displacement of `a` from rest, as docs/architecture.md measures
-// agreement; evaluated on rank 0 (which also checks that both have the same ids) and shared with
-// every rank.
-double disagreement(const eis::NodalTable& a, const eis::NodalTable& b, const eis_test::SceneFields& scene);
+// scene's built-in box divided by the largest displacement of `a` from rest, as
+// docs/architecture.md measures agreement; evaluated on rank 0 (which also checks that both have
+// the same ids) and shared with every rank.
+double disagreement(const eis::NodalTable& a, const eis::NodalTable& b,
+                    const eis_test::SceneFields& scene);
 
 // Collective: |b - a|_inf / |a|_inf of two distributed vectors.
 double relativeGap(Vec a, Vec b);

@@ -14,7 +14,8 @@ using Cells = std::vector<std::array<PetscInt, 4>>;
 
 struct OneTet {
   // A deliberately irregular, negatively oriented tetrahedron (SOFA accepts those as listed).
-  std::vector<eis::Vec3> points{{0.1, 0.0, 0.2}, {1.3, 0.2, -0.1}, {0.2, 0.9, 0.3}, {0.4, 0.3, -1.1}};
+  std::vector<eis::Vec3> points{
+      {0.1, 0.0, 0.2}, {1.3, 0.2, -0.1}, {0.2, 0.9, 0.3}, {0.4, 0.3, -1.1}};
   Cells cells{{0, 1, 2, 3}};
   std::vector<eis::TetraShape> shapes{eis::TetraShape(points[0], points[1], points[2], points[3])};
   std::vector<double> rest() const {

@@ -27,9 +27,9 @@ std::vector<std::array<std::int64_t, 4>> BoxGeometry::sortedTets() const {
   for (int k = 0; k < cells[2]; ++k)
     for (int j = 0; j < cells[1]; ++j)
       for (int i = 0; i < cells[0]; ++i) {
-        const std::int64_t v[8] = {id(i, j, k),         id(i + 1, j, k),     id(i + 1, j + 1, k),
-                                   id(i, j + 1, k),     id(i, j, k + 1),     id(i + 1, j, k + 1),
-                                   id(i + 1, j + 1, k + 1), id(i, j + 1, k + 1)};
+        const std::int64_t v[8] = {
+            id(i, j, k),     id(i + 1, j, k),     id(i + 1, j + 1, k),     id(i, j + 1, k),
+            id(i, j, k + 1), id(i + 1, j, k + 1), id(i + 1, j + 1, k + 1), id(i, j + 1, k + 1)};
         for (const auto& t : split) {
           std::array<std::int64_t, 4> tet = {v[t[0]], v[t[1]], v[t[2]], v[t[3]]};
           std::sort(tet.begin(), tet.end());
@@ -125,7 +125,8 @@ int writeBarInitialState(const std::string& path, const BoxGeometry& box) {
   std::fprintf(out, "id,u,du\n");
   for (std::int64_t id = 0; id < box.numNodes(); ++id) {
     const auto p = box.rest(id);
-    const double u = std::sin(kPi * p[0]) + 0.5 * std::sin(3 * kPi * p[0]) + 0.25 + 2 * p[1] - p[2] * p[0];
+    const double u =
+        std::sin(kPi * p[0]) + 0.5 * std::sin(3 * kPi * p[0]) + 0.25 + 2 * p[1] - p[2] * p[0];
     std::fprintf(out, "%lld,%.17g,%.17g\n", static_cast<long long>(id), u, 0.1 * p[0] - 0.3);
   }
   return std::fclose(out) == 0;

@@ -1,7 +1,7 @@
 #pragma once
 // Scaffolding the MPI tests of the files a run writes share (test_vtk_series, test_history_csv,
-// test_state_csv): the built-in box from docs/architecture.md's formula, the small scenes they run, reading
-// the CSV files back (rank 0), and writing an initial state for the bar.
+// test_state_csv): the built-in box from docs/architecture.md's formula, the small scenes they run,
+// reading the CSV files back (rank 0), and writing an initial state for the bar.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "scene_fields.hpp"
 #include "mpi_support.hpp"
+#include "scene_fields.hpp"
 
 namespace eis_test {
 
@@ -36,7 +36,9 @@ struct BoxGeometry {
   std::vector<std::array<std::int64_t, 4>> sortedTets() const;
 };
 
-inline BoxGeometry geometryOf(const eis_test::SceneFields& scene) { return {scene.boxSize, scene.boxCells}; }
+inline BoxGeometry geometryOf(const eis_test::SceneFields& scene) {
+  return {scene.boxSize, scene.boxCells};
+}
 
 // ---------------------------------------------------------------------------------------------
 // Scenes

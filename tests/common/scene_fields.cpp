@@ -14,13 +14,17 @@ std::string words(const std::array<T, N>& values) {
   std::string result;
   for (const T& v : values) {
     if (!result.empty()) result += ' ';
-    if constexpr (std::is_floating_point_v<T>) result += text(v);
-    else result += std::to_string(v);
+    if constexpr (std::is_floating_point_v<T>)
+      result += text(v);
+    else
+      result += std::to_string(v);
   }
   return result;
 }
 
-std::string corners(const eis::Box& box) { return words(box.min) + " " + words(box.max); }
+std::string corners(const eis::Box& box) {
+  return words(box.min) + " " + words(box.max);
+}
 
 }  // namespace
 
@@ -40,7 +44,8 @@ eis::Scene SceneFields::toScene() const {
   s.set("material.capacity", text(capacity));
   s.set("mass.type", nameOf(mass, eis::kMassTypes));
   s.set("load.gravity", words(gravity));
-  for (const ForceBox& f : forceBoxes) s.set("load.force-box", corners(f.box) + " " + words(f.force));
+  for (const ForceBox& f : forceBoxes)
+    s.set("load.force-box", corners(f.box) + " " + words(f.force));
   s.set("damping.coefficient", text(dampingCoefficient));
   s.set("springs.stiffness", text(springStiffness));
   s.set("springs.damping", text(springDamping));

@@ -65,7 +65,8 @@ inline std::string elementBody(const std::string& xml, const std::string& elemen
 // The values of the array an opening <DataArray ... format="appended" offset="N"/> tag declares:
 // at N bytes past the appended section's '_' marker, a UInt64 byte count, then the bytes.
 template <class T>
-std::vector<T> appendedValues(const std::string& vtu, const std::string& tag, const std::string& type) {
+std::vector<T> appendedValues(const std::string& vtu, const std::string& tag,
+                              const std::string& type) {
   const std::string name = attribute(tag, "Name");
   EXPECT_EQ(attribute(tag, "type"), type) << name;
   EXPECT_EQ(attribute(tag, "format"), "appended") << name;
@@ -103,12 +104,12 @@ std::vector<T> dataArray(const std::string& vtu, const std::string& name, const 
 // Everything one .vtu piece of a tetrahedral mesh holds.
 struct Piece {
   std::size_t numberOfPoints = 0, numberOfCells = 0;
-  std::vector<double> points;                 // xyz per point
+  std::vector<double> points;  // xyz per point
   std::vector<std::int64_t> connectivity, offsets;
   std::vector<unsigned char> types;
-  std::vector<std::int64_t> nodeIds;          // point data "node_id"
-  std::vector<unsigned char> ghost;           // point data "vtkGhostType"
-  std::vector<std::int32_t> rank;             // cell data "rank"
+  std::vector<std::int64_t> nodeIds;  // point data "node_id"
+  std::vector<unsigned char> ghost;   // point data "vtkGhostType"
+  std::vector<std::int32_t> rank;     // cell data "rank"
   // The Float64 point and cell data arrays by name, and their component counts.
   std::map<std::string, std::vector<double>> pointData, cellData;
   std::map<std::string, int> components;
@@ -132,12 +133,16 @@ inline Piece readPiece(const std::filesystem::path& path) {
   piece.connectivity = dataArray<std::int64_t>(vtu, "connectivity", "Int64");
   piece.offsets = dataArray<std::int64_t>(vtu, "offsets", "Int64");
   piece.types = dataArray<unsigned char>(vtu, "types", "UInt8");
-  const auto fields = [&](const std::string& section, std::map<std::string, std::vector<double>>& out) {
+  const auto fields = [&](const std::string& section,
+                          std::map<std::string, std::vector<double>>& out) {
     for (const std::string& tag : openingTags(elementBody(head, section), "DataArray")) {
       const std::string name = attribute(tag, "Name");
-      if (name == "node_id") piece.nodeIds = appendedValues<std::int64_t>(vtu, tag, "Int64");
-      else if (name == "vtkGhostType") piece.ghost = appendedValues<unsigned char>(vtu, tag, "UInt8");
-      else if (name == "rank") piece.rank = appendedValues<std::int32_t>(vtu, tag, "Int32");
+      if (name == "node_id")
+        piece.nodeIds = appendedValues<std::int64_t>(vtu, tag, "Int64");
+      else if (name == "vtkGhostType")
+        piece.ghost = appendedValues<unsigned char>(vtu, tag, "UInt8");
+      else if (name == "rank")
+        piece.rank = appendedValues<std::int32_t>(vtu, tag, "Int32");
       else {
         out[name] = appendedValues<double>(vtu, tag, "Float64");
         const std::string components = attribute(tag, "NumberOfComponents");

@@ -48,16 +48,16 @@ TEST_F(Cantilever, EveryRankCountGivesTheSerialFinalState) {
     eis::RotationMethod rotation;
     eis::NewtonMode newton;
   };
-  const Case cases[] = {
-      {"linear", eis::MaterialModel::Linear, eis::RotationMethod::Large, eis::NewtonMode::Linearized},
-      {"corotational large", eis::MaterialModel::Corotational, eis::RotationMethod::Large,
-       eis::NewtonMode::Linearized},
-      {"corotational polar", eis::MaterialModel::Corotational, eis::RotationMethod::Polar,
-       eis::NewtonMode::Linearized},
-      {"stvk, Newton", eis::MaterialModel::StVenantKirchhoff, eis::RotationMethod::Large,
-       eis::NewtonMode::Full},
-      {"neohookean, Newton", eis::MaterialModel::NeoHookean, eis::RotationMethod::Large,
-       eis::NewtonMode::Full}};
+  const Case cases[] = {{"linear", eis::MaterialModel::Linear, eis::RotationMethod::Large,
+                         eis::NewtonMode::Linearized},
+                        {"corotational large", eis::MaterialModel::Corotational,
+                         eis::RotationMethod::Large, eis::NewtonMode::Linearized},
+                        {"corotational polar", eis::MaterialModel::Corotational,
+                         eis::RotationMethod::Polar, eis::NewtonMode::Linearized},
+                        {"stvk, Newton", eis::MaterialModel::StVenantKirchhoff,
+                         eis::RotationMethod::Large, eis::NewtonMode::Full},
+                        {"neohookean, Newton", eis::MaterialModel::NeoHookean,
+                         eis::RotationMethod::Large, eis::NewtonMode::Full}};
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
     eis_test::SceneFields scene = smallBeam();

@@ -46,11 +46,13 @@ Mode lowestMode(Bar& bar) {
   Mat M, L;
   MatDuplicate(bar.system->systemMatrix(1, 0, 0), MAT_COPY_VALUES, &M);
   MatDuplicate(bar.system->systemMatrix(0, 0, -1), MAT_COPY_VALUES, &L);
-  Vec phi = bar.system->createVector(), next = bar.system->createVector(), work = bar.system->createVector();
+  Vec phi = bar.system->createVector(), next = bar.system->createVector(),
+      work = bar.system->createVector();
   PetscScalar* values;
   VecGetArray(phi, &values);
   for (std::size_t v = 0; v < bar.mesh->numLocalVertices(); ++v)
-    if (bar.mesh->owned()[v]) values[bar.mesh->ownedOffset(PetscInt(v))] = std::sin(kPi * bar.mesh->restCoords()[v][0]);
+    if (bar.mesh->owned()[v])
+      values[bar.mesh->ownedOffset(PetscInt(v))] = std::sin(kPi * bar.mesh->restCoords()[v][0]);
   VecRestoreArray(phi, &values);
   bar.system->projectResponse(phi);
   KSP ksp;
@@ -83,7 +85,8 @@ Mode lowestMode(Bar& bar) {
 }
 
 // Runs `steps` steps of size h from u = phi and returns u_n . phi (phi normalized).
-double decayed(Bar& bar, const Mode& mode, bool trapezoidal, double h, int steps, Vec* result = nullptr) {
+double decayed(Bar& bar, const Mode& mode, bool trapezoidal, double h, int steps,
+               Vec* result = nullptr) {
   eis::EulerImplicitOptions options;
   options.firstOrder = true;
   options.scheme = trapezoidal ? eis::TimeScheme::SofaTrapezoidal : eis::TimeScheme::Euler;
@@ -131,7 +134,8 @@ TEST(HeatModeDecay, TimeErrorIsFirstOrderForEulerAndSecondOrderForTrapezoidal) {
     double errors[3];
     for (int level = 0; level < 3; ++level) {
       const int steps = 8 << level;
-      errors[level] = std::fabs(decayed(bar, mode, trapezoidal, T / steps, steps) - std::exp(-mode.lambda * T));
+      errors[level] =
+          std::fabs(decayed(bar, mode, trapezoidal, T / steps, steps) - std::exp(-mode.lambda * T));
     }
     const double expected = trapezoidal ? 4.0 : 2.0;
     for (int level = 1; level < 3; ++level)

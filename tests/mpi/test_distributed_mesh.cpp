@@ -78,7 +78,8 @@ TEST(Distribution, RefinementNumbersNewNodesAfterTheInputSortedByCoordinates) {
   double volume = 0;
   for (const auto& c : mesh.cells())
     volume += eis::TetraShape(mesh.restCoords()[c[0]], mesh.restCoords()[c[1]],
-                              mesh.restCoords()[c[2]], mesh.restCoords()[c[3]]).volume;
+                              mesh.restCoords()[c[2]], mesh.restCoords()[c[3]])
+                  .volume;
   MPI_Allreduce(MPI_IN_PLACE, &volume, 1, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
   EXPECT_NEAR(volume, 2.0, 1e-12);
   long cells = long(mesh.cells().size());

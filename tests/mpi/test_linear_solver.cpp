@@ -182,8 +182,9 @@ TEST(PreconditionerReuseRuns, PetscKeepsTheHierarchyBetweenTheSetUpsReported) {
   VecZeroEntries(v);
   eis::LinearSolverOptions options;
   options.preconditioner = reuseEvery(3, 1e9);
-  eis::EulerImplicitSolver solver(eis::EulerImplicitOptions{}, x,
-                                  std::make_unique<eis::LinearSolver>(PETSC_COMM_WORLD, PCGAMG, rest, options));
+  eis::EulerImplicitSolver solver(
+      eis::EulerImplicitOptions{}, x,
+      std::make_unique<eis::LinearSolver>(PETSC_COMM_WORLD, PCGAMG, rest, options));
   eis::LinearSolver& linear = solver.linearSolver();
   std::vector<int> setups;
   std::vector<PetscObjectState> coarseStates;

@@ -45,7 +45,8 @@ TEST_F(Damping, UniformDampingIsRayleighMassDamping) {
 // Directional derivatives of the distributed force against the assembled tangents: K through
 // addMBKv and through the system matrix (free rows), and B.
 TEST(Tangents, EqualFiniteDifferencesOfTheForceForEveryModel) {
-  const eis::MaterialModel models[] = {eis::MaterialModel::Linear, eis::MaterialModel::StVenantKirchhoff,
+  const eis::MaterialModel models[] = {eis::MaterialModel::Linear,
+                                       eis::MaterialModel::StVenantKirchhoff,
                                        eis::MaterialModel::NeoHookean};
   for (auto model : models) {
     SCOPED_TRACE(int(model));
@@ -54,8 +55,8 @@ TEST(Tangents, EqualFiniteDifferencesOfTheForceForEveryModel) {
     scene.dampingCoefficient = 0.8;
     Model m(scene);
     Vec x = m.system->createVector(), u = m.field(1.3, 0.7, -0.4), v = m.field(-0.5, 1.1, 0.9),
-        dx = m.field(0.9, -1.7, 0.6), fd = m.system->createVector(), work = m.system->createVector(),
-        product = m.system->createVector();
+        dx = m.field(0.9, -1.7, 0.6), fd = m.system->createVector(),
+        work = m.system->createVector(), product = m.system->createVector();
     m.system->setRestState(x);
     VecAXPY(x, 1.0, u);  // a deformed state, up to ~30% strain
     // (f(moved + eps dx) - f(moved - eps dx)) / 2 eps, then f at the base point again, which
@@ -91,7 +92,8 @@ TEST(ForceBox, SharesItsTotalForceEquallyOverItsNodes) {
   const auto* boxes = dynamic_cast<const eis::ForceBoxes*>(m.system->forceFields().back().get());
   ASSERT_NE(boxes, nullptr);
   EXPECT_EQ(boxes->nodesPerBox()[0], 9);  // the x = 4 face of a 2 x 2 cross-section
-  Vec rest = m.system->createVector(), zero = m.system->createVector(), f = m.system->createVector();
+  Vec rest = m.system->createVector(), zero = m.system->createVector(),
+      f = m.system->createVector();
   m.system->setRestState(rest);
   VecZeroEntries(zero);
   m.system->computeForce(rest, zero, f);  // at rest only the load acts

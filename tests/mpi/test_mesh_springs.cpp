@@ -143,8 +143,10 @@ TEST(Springs, TangentsOfSolidAndSpringsEqualFiniteDifferences) {
     // The assembled matrices have their fixed rows and columns replaced: compare projected.
     m.system->projectResponse(dx);
     for (bool b : {false, true}) {
-      if (b) derivative(v, v, 1e-2);
-      else derivative(x, zero, 1e-6);
+      if (b)
+        derivative(v, v, 1e-2);
+      else
+        derivative(x, zero, 1e-6);
       MatMult(m.system->systemMatrix(0.0, b ? 1.0 : 0.0, b ? 0.0 : 1.0), dx, product);
       m.system->projectResponse(product);
       m.system->projectResponse(fd);

@@ -104,7 +104,8 @@ TEST_F(Newton, OneIterationFromZeroIsTheLinearizedStep) {
     VecNorm(difference, NORM_INFINITY, &moved);
     VecDestroy(&difference);
     EXPECT_GT(moved, 1e-4);
-    EXPECT_LT(gap / moved, 1e-12) << (model == eis::MaterialModel::Linear ? "linear" : "corotational");
+    EXPECT_LT(gap / moved, 1e-12) << (model == eis::MaterialModel::Linear ? "linear"
+                                                                          : "corotational");
   }
 }
 

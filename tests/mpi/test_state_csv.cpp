@@ -121,7 +121,8 @@ TEST_F(FinalState, FinalStateCsvIsTheGatheredStateToTheBit) {
     }
   }
   EXPECT_EQ(outOfOrder, 0) << "rows not in id order 0, 1, 2, ...";
-  EXPECT_EQ(differing, 0) << "values that do not read back as the gathered state; first: " << firstBad;
+  EXPECT_EQ(differing, 0) << "values that do not read back as the gathered state; first: "
+                          << firstBad;
   EXPECT_EQ(shortDigits, 0) << "values not printed with 17 significant digits; first: " << firstBad;
   EXPECT_EQ(gathered.ids, state.ids);
 }
@@ -138,7 +139,8 @@ TEST_F(FinalState, FinalStateHoldsFixedNodesExactly) {
   int written = root() ? writeBarInitialState(bar.initialState, geometryOf(bar)) : 1;
   MPI_Bcast(&written, 1, MPI_INT, 0, PETSC_COMM_WORLD);
   ASSERT_TRUE(written) << "cannot write " << bar.initialState;  // the same verdict on every rank
-  const eis::NodalTable initial = eis::readStateCsv(bar.initialState, bar.physics, PETSC_COMM_WORLD);
+  const eis::NodalTable initial =
+      eis::readStateCsv(bar.initialState, bar.physics, PETSC_COMM_WORLD);
   const eis::NodalTable barState = run(bar);
   if (!root()) return;
 
@@ -149,16 +151,16 @@ TEST_F(FinalState, FinalStateHoldsFixedNodesExactly) {
                             << beam.steps << " steps";
   const double barDrift = heldNodeDrift(barState, bar, &initial, &held);
   EXPECT_EQ(held, 18);
-  EXPECT_EQ(barDrift, 0.0) << "bar: largest |u - u0| or |du| over the held ends after "
-                           << bar.steps << " steps";
+  EXPECT_EQ(barDrift, 0.0) << "bar: largest |u - u0| or |du| over the held ends after " << bar.steps
+                           << " steps";
 }
 
 // ---------------------------------------------------------------------------------------------
 // 2. initial.state: 4 steps = 2 steps, write the state, read it, 2 more steps
 
-// Agreement of two gathered states (rank 0), as docs/architecture.md measures it but with each half of a row
-// against its own scale: the largest difference in position (u for diffusion) divided by the
-// largest displacement from rest (largest |u|), and the largest difference in velocity (du)
+// Agreement of two gathered states (rank 0), as docs/architecture.md measures it but with each half
+// of a row against its own scale: the largest difference in position (u for diffusion) divided by
+// the largest displacement from rest (largest |u|), and the largest difference in velocity (du)
 // divided by the largest velocity (|du|). Velocities here are some 20 times the displacements, so
 // one ratio over both would hold the velocities to a tolerance 20 times tighter than the solver's.
 
@@ -166,7 +168,8 @@ struct Disagreement {
   double state = 0, rate = 0;
 };
 
-Disagreement stateDisagreement(const eis::NodalTable& a, const eis::NodalTable& b, const eis_test::SceneFields& scene) {
+Disagreement stateDisagreement(const eis::NodalTable& a, const eis::NodalTable& b,
+                               const eis_test::SceneFields& scene) {
   EXPECT_EQ(a.ids, b.ids);
   EXPECT_EQ(a.width, b.width);
   const BoxGeometry box = geometryOf(scene);
@@ -179,7 +182,8 @@ Disagreement stateDisagreement(const eis::NodalTable& a, const eis::NodalTable& 
       const int kind = c < half ? 0 : 1;
       const double av = a.values[n * a.width + c], bv = b.values[n * b.width + c];
       difference[kind] = std::max(difference[kind], std::fabs(av - bv));
-      scale[kind] = std::max(scale[kind], std::fabs(av - (elasticity && kind == 0 ? rest[c] : 0.0)));
+      scale[kind] =
+          std::max(scale[kind], std::fabs(av - (elasticity && kind == 0 ? rest[c] : 0.0)));
     }
   }
   EXPECT_GT(scale[0], 0.0);
@@ -233,7 +237,8 @@ TEST_F(InitialState, DiffusionRestartFromTheFinalStateContinuesTheRun) {
   int written = root() ? writeBarInitialState(scene.initialState, box) : 1;
   MPI_Bcast(&written, 1, MPI_INT, 0, PETSC_COMM_WORLD);
   ASSERT_TRUE(written) << "cannot write " << scene.initialState;  // the same verdict on every rank
-  const eis::NodalTable initial = eis::readStateCsv(scene.initialState, scene.physics, PETSC_COMM_WORLD);
+  const eis::NodalTable initial =
+      eis::readStateCsv(scene.initialState, scene.physics, PETSC_COMM_WORLD);
   const auto [straight, half, restarted] = runStraightAndRestarted(scene);
   if (!root()) return;
 

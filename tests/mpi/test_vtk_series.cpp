@@ -49,7 +49,8 @@ TEST_F(VtkSeries, SeriesListsEveryOutputStepWithItsTimeAndOnePiecePerRank) {
   const fs::path out = dir_ / "out";
   ASSERT_TRUE(fs::exists(out / "beam.pvd"));
   EXPECT_FALSE(fs::exists(out / "beam.pvd.tmp"));
-  const std::vector<std::string> dataSets = vtu::openingTags(vtu::readText(out / "beam.pvd"), "DataSet");
+  const std::vector<std::string> dataSets =
+      vtu::openingTags(vtu::readText(out / "beam.pvd"), "DataSet");
   const std::vector<int> steps = {0, 2, 4};
   ASSERT_EQ(dataSets.size(), steps.size());
   const int ranks = sizeOf(PETSC_COMM_WORLD);
@@ -77,7 +78,8 @@ TEST_F(VtkSeries, SeriesListsEveryOutputStepWithItsTimeAndOnePiecePerRank) {
     std::set<std::string> declared;
     for (const std::string& tag : vtu::openingTags(index, "PDataArray"))
       declared.insert(vtu::attribute(tag, "Name"));
-    for (const char* name : {"node_id", "vtkGhostType", "displacement", "velocity", "rank", "von_mises"})
+    for (const char* name :
+         {"node_id", "vtkGhostType", "displacement", "velocity", "rank", "von_mises"})
       EXPECT_TRUE(declared.count(name)) << name << " not declared in " << pvtu;
   }
   // Steps between outputs write nothing.
@@ -100,7 +102,8 @@ void checkStep(const fs::path& pvtu, const BoxGeometry& box, const eis::NodalTab
   int badPosition = 0, badDisplacement = 0, badVelocity = 0, badStress = 0;
   std::string firstBad;
   for (std::size_t r = 0; r < sources.size(); ++r) {
-    const vtu::Piece piece = vtu::readPiece(pvtu.parent_path() / vtu::attribute(sources[r], "Source"));
+    const vtu::Piece piece =
+        vtu::readPiece(pvtu.parent_path() / vtu::attribute(sources[r], "Source"));
     const std::size_t np = piece.numberOfPoints, nc = piece.numberOfCells;
     SCOPED_TRACE("piece " + std::to_string(r) + ": " + std::to_string(np) + " points, " +
                  std::to_string(nc) + " cells");
@@ -130,7 +133,8 @@ void checkStep(const fs::path& pvtu, const BoxGeometry& box, const eis::NodalTab
       EXPECT_EQ(piece.types[c], 10) << "cell " << c;
       EXPECT_EQ(piece.offsets[c], std::int64_t(4 * (c + 1))) << "cell " << c;
       EXPECT_EQ(piece.rank[c], std::int32_t(r)) << "cell " << c;
-      if (!(std::isfinite(vonMises[c]) && vonMises[c] >= 0) || (atRest && vonMises[c] != 0)) ++badStress;
+      if (!(std::isfinite(vonMises[c]) && vonMises[c] >= 0) || (atRest && vonMises[c] != 0))
+        ++badStress;
       largestStress = std::max(largestStress, vonMises[c]);
       std::array<std::int64_t, 4> tet;
       for (int k = 0; k < 4; ++k) {
@@ -153,7 +157,8 @@ void checkStep(const fs::path& pvtu, const BoxGeometry& box, const eis::NodalTab
       const auto rest = box.rest(id);
       for (int d = 0; d < 3; ++d) {
         const double x = piece.points[3 * p + d];
-        const bool position = x != row[d], move = std::fabs(displacement[3 * p + d] - (x - rest[d])) > 1e-13,
+        const bool position = x != row[d],
+                   move = std::fabs(displacement[3 * p + d] - (x - rest[d])) > 1e-13,
                    speed = velocity[3 * p + d] != row[3 + d];
         badPosition += position;
         badDisplacement += move;

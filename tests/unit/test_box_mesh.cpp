@@ -24,7 +24,8 @@ TEST(BoxMesh, SixPositiveTetrahedraPerHexAroundTheMainDiagonal) {
   ASSERT_EQ(mesh.tets.size(), 6u * 8u);
   double volume = 0;
   for (const auto& t : mesh.tets) {
-    const eis::TetraShape shape(mesh.nodes[t[0]], mesh.nodes[t[1]], mesh.nodes[t[2]], mesh.nodes[t[3]]);
+    const eis::TetraShape shape(mesh.nodes[t[0]], mesh.nodes[t[1]], mesh.nodes[t[2]],
+                                mesh.nodes[t[3]]);
     EXPECT_GT(shape.signedVolume, 0);
     volume += shape.volume;
   }

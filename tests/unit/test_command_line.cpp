@@ -76,7 +76,9 @@ std::string errorOf(const Args& args) {
   return "";
 }
 
-bool startsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+bool startsWith(const std::string& s, const std::string& prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
 
 // A config file in the temporary directory, removed when the test ends.
 class IniFile {
@@ -90,15 +92,15 @@ public:
 private:
   static std::filesystem::path uniquePath() {
     static int counter = 0;
-    const std::string name = "eis_test_scene_" + std::to_string(getpid()) + "_" +
-                             std::to_string(counter++) + ".ini";
+    const std::string name =
+        "eis_test_scene_" + std::to_string(getpid()) + "_" + std::to_string(counter++) + ".ini";
     return std::filesystem::temp_directory_path() / name;
   }
   std::filesystem::path path_;
 };
 
-// One key of docs/architecture.md's table, a valid value for it (not the default where there is a choice),
-// and how that value shows in the Scene.
+// One key of docs/architecture.md's table, a valid value for it (not the default where there is a
+// choice), and how that value shows in the Scene.
 struct KeyCase {
   std::string key;
   std::string value;
@@ -108,28 +110,50 @@ struct KeyCase {
 
 std::vector<KeyCase> allKeys() {
   return {
-      {"mesh.file", "beam.msh", [](const Scene& s) { EXPECT_EQ(path(s, "mesh.file"), "beam.msh"); }},
-      {"mesh.box-size", "5 2 3", [](const Scene& s) { EXPECT_EQ(s.real3("mesh.box-size"), (Vec3{5, 2, 3})); }},
+      {"mesh.file", "beam.msh",
+       [](const Scene& s) { EXPECT_EQ(path(s, "mesh.file"), "beam.msh"); }},
+      {"mesh.box-size", "5 2 3",
+       [](const Scene& s) {
+         EXPECT_EQ(s.real3("mesh.box-size"), (Vec3{5, 2, 3}));
+       }},
       {"mesh.box-cells", "7,8,9",
-       [](const Scene& s) { EXPECT_EQ(s.integer3("mesh.box-cells"), (std::array<int, 3>{7, 8, 9})); }},
+       [](const Scene& s) {
+         EXPECT_EQ(s.integer3("mesh.box-cells"), (std::array<int, 3>{7, 8, 9}));
+       }},
       {"mesh.refine", "2", [](const Scene& s) { EXPECT_EQ(s.integer("mesh.refine"), 2); }},
-      {"physics.type", "diffusion",
-       [](const Scene& s) { EXPECT_EQ(s.choice("physics.type", eis::kPhysics), eis::Physics::Diffusion); },
+      {"physics.type",
+       "diffusion",
+       [](const Scene& s) {
+         EXPECT_EQ(s.choice("physics.type", eis::kPhysics), eis::Physics::Diffusion);
+       },
        {"--solver.first-order=true"}},
       {"material.model", "neohookean",
-       [](const Scene& s) { EXPECT_EQ(s.choice("material.model", eis::kMaterialModels), eis::MaterialModel::NeoHookean); }},
+       [](const Scene& s) {
+         EXPECT_EQ(s.choice("material.model", eis::kMaterialModels),
+                   eis::MaterialModel::NeoHookean);
+       }},
       {"material.rotation", "polar",
-       [](const Scene& s) { EXPECT_EQ(s.choice("material.rotation", eis::kRotationMethods), eis::RotationMethod::Polar); }},
+       [](const Scene& s) {
+         EXPECT_EQ(s.choice("material.rotation", eis::kRotationMethods),
+                   eis::RotationMethod::Polar);
+       }},
       {"material.young-modulus", "2.5e6",
        [](const Scene& s) { EXPECT_EQ(s.real("material.young-modulus"), 2.5e6); }},
-      {"material.poisson-ratio", "0.45", [](const Scene& s) { EXPECT_EQ(s.real("material.poisson-ratio"), 0.45); }},
-      {"material.density", "1000", [](const Scene& s) { EXPECT_EQ(s.real("material.density"), 1000); }},
-      {"material.conductivity", "0.5", [](const Scene& s) { EXPECT_EQ(s.real("material.conductivity"), 0.5); }},
+      {"material.poisson-ratio", "0.45",
+       [](const Scene& s) { EXPECT_EQ(s.real("material.poisson-ratio"), 0.45); }},
+      {"material.density", "1000",
+       [](const Scene& s) { EXPECT_EQ(s.real("material.density"), 1000); }},
+      {"material.conductivity", "0.5",
+       [](const Scene& s) { EXPECT_EQ(s.real("material.conductivity"), 0.5); }},
       {"material.capacity", "4", [](const Scene& s) { EXPECT_EQ(s.real("material.capacity"), 4); }},
       {"mass.type", "consistent",
-       [](const Scene& s) { EXPECT_EQ(s.choice("mass.type", eis::kMassTypes), eis::MassType::Consistent); }},
+       [](const Scene& s) {
+         EXPECT_EQ(s.choice("mass.type", eis::kMassTypes), eis::MassType::Consistent);
+       }},
       {"load.gravity", "0 0 -9.8",
-       [](const Scene& s) { EXPECT_EQ(s.real3("load.gravity"), (Vec3{0, 0, -9.8})); }},
+       [](const Scene& s) {
+         EXPECT_EQ(s.real3("load.gravity"), (Vec3{0, 0, -9.8}));
+       }},
       {"load.force-box", "10 0 0 9 1 1 0 -5 0.5",
        [](const Scene& s) {
          ASSERT_EQ(forceBoxes(s).size(), 1u);
@@ -137,8 +161,10 @@ std::vector<KeyCase> allKeys() {
          EXPECT_EQ(forceBoxes(s)[0].box.max, (Vec3{10, 1, 1}));
          EXPECT_EQ(forceBoxes(s)[0].force, (Vec3{0, -5, 0.5}));
        }},
-      {"damping.coefficient", "0.7", [](const Scene& s) { EXPECT_EQ(s.real("damping.coefficient"), 0.7); }},
-      {"springs.stiffness", "30", [](const Scene& s) { EXPECT_EQ(s.real("springs.stiffness"), 30); }},
+      {"damping.coefficient", "0.7",
+       [](const Scene& s) { EXPECT_EQ(s.real("damping.coefficient"), 0.7); }},
+      {"springs.stiffness", "30",
+       [](const Scene& s) { EXPECT_EQ(s.real("springs.stiffness"), 30); }},
       {"springs.damping", "0.2", [](const Scene& s) { EXPECT_EQ(s.real("springs.damping"), 0.2); }},
       {"constraint.fixed-box", "1 2 3 0 5 6",
        [](const Scene& s) {
@@ -153,40 +179,59 @@ std::vector<KeyCase> allKeys() {
        }},
       {"solver.dt", "0.005", [](const Scene& s) { EXPECT_EQ(s.real("solver.dt"), 0.005); }},
       {"solver.steps", "7", [](const Scene& s) { EXPECT_EQ(s.integer("solver.steps"), 7); }},
-      {"solver.rayleigh-mass", "0.1", [](const Scene& s) { EXPECT_EQ(s.real("solver.rayleigh-mass"), 0.1); }},
+      {"solver.rayleigh-mass", "0.1",
+       [](const Scene& s) { EXPECT_EQ(s.real("solver.rayleigh-mass"), 0.1); }},
       {"solver.rayleigh-stiffness", "0.2",
        [](const Scene& s) { EXPECT_EQ(s.real("solver.rayleigh-stiffness"), 0.2); }},
       {"solver.vdamping", "3", [](const Scene& s) { EXPECT_EQ(s.real("solver.vdamping"), 3); }},
-      {"solver.first-order", "true", [](const Scene& s) { EXPECT_TRUE(s.boolean("solver.first-order")); }},
+      {"solver.first-order", "true",
+       [](const Scene& s) { EXPECT_TRUE(s.boolean("solver.first-order")); }},
       {"solver.trapezoidal", "yes",
        [](const Scene& s) {
          EXPECT_TRUE(s.boolean("solver.trapezoidal"));
          EXPECT_EQ(s.choice("solver.scheme", eis::kTimeSchemes), eis::TimeScheme::SofaTrapezoidal);
        }},
       {"solver.scheme", "trapezoidal",
-       [](const Scene& s) { EXPECT_EQ(s.choice("solver.scheme", eis::kTimeSchemes), eis::TimeScheme::Trapezoidal); }},
-      {"solver.compute-residual", "on", [](const Scene& s) { EXPECT_TRUE(s.boolean("solver.compute-residual")); }},
+       [](const Scene& s) {
+         EXPECT_EQ(s.choice("solver.scheme", eis::kTimeSchemes), eis::TimeScheme::Trapezoidal);
+       }},
+      {"solver.compute-residual", "on",
+       [](const Scene& s) { EXPECT_TRUE(s.boolean("solver.compute-residual")); }},
       {"solver.newton", "full", [](const Scene& s) { EXPECT_EQ(s.text("solver.newton"), "full"); }},
       {"solver.newton-guess", "extrapolated",
-       [](const Scene& s) { EXPECT_EQ(s.choice("solver.newton-guess", eis::kNewtonGuesses), eis::NewtonGuess::Extrapolated); }},
+       [](const Scene& s) {
+         EXPECT_EQ(s.choice("solver.newton-guess", eis::kNewtonGuesses),
+                   eis::NewtonGuess::Extrapolated);
+       }},
       {"solver.operator", "matrix-free",
-       [](const Scene& s) { EXPECT_EQ(s.choice("solver.operator", eis::kOperatorModes), eis::OperatorMode::MatrixFree); }},
+       [](const Scene& s) {
+         EXPECT_EQ(s.choice("solver.operator", eis::kOperatorModes), eis::OperatorMode::MatrixFree);
+       }},
       {"solver.preconditioner", "hypre-elasticity",
-       [](const Scene& s) { EXPECT_EQ(s.choice("solver.preconditioner", eis::kPreconditioners), eis::Preconditioner::HypreElasticity); }},
+       [](const Scene& s) {
+         EXPECT_EQ(s.choice("solver.preconditioner", eis::kPreconditioners),
+                   eis::Preconditioner::HypreElasticity);
+       }},
       {"solver.pc-lag", "4", [](const Scene& s) { EXPECT_EQ(s.integer("solver.pc-lag"), 4); }},
       {"solver.pc-rebuild-growth", "2.5",
        [](const Scene& s) { EXPECT_EQ(s.real("solver.pc-rebuild-growth"), 2.5); }},
       {"solver.initial-guess", "zero",
-       [](const Scene& s) { EXPECT_EQ(s.choice("solver.initial-guess", eis::kInitialGuesses), eis::InitialGuess::Zero); }},
+       [](const Scene& s) {
+         EXPECT_EQ(s.choice("solver.initial-guess", eis::kInitialGuesses), eis::InitialGuess::Zero);
+       }},
       {"solver.initial-guess", "projected",
-       [](const Scene& s) { EXPECT_EQ(s.choice("solver.initial-guess", eis::kInitialGuesses), eis::InitialGuess::Projected); }},
+       [](const Scene& s) {
+         EXPECT_EQ(s.choice("solver.initial-guess", eis::kInitialGuesses),
+                   eis::InitialGuess::Projected);
+       }},
       {"initial.state", "start.csv",
        [](const Scene& s) { EXPECT_EQ(path(s, "initial.state"), "start.csv"); }},
       {"output.final-state", "final.csv",
        [](const Scene& s) { EXPECT_EQ(path(s, "output.final-state"), "final.csv"); }},
       {"output.history", "history.csv",
        [](const Scene& s) { EXPECT_EQ(path(s, "output.history"), "history.csv"); }},
-      {"output.vtk", "out/beam", [](const Scene& s) { EXPECT_EQ(path(s, "output.vtk"), "out/beam"); }},
+      {"output.vtk", "out/beam",
+       [](const Scene& s) { EXPECT_EQ(path(s, "output.vtk"), "out/beam"); }},
       {"output.every", "5", [](const Scene& s) { EXPECT_EQ(s.integer("output.every"), 5); }},
   };
 }
@@ -249,7 +294,8 @@ TEST(Scene, DefaultsMatchTheDesign) {
   EXPECT_FALSE(s.boolean("solver.compute-residual"));
   EXPECT_EQ(s.text("solver.newton"), "linearized");
   EXPECT_EQ(s.choice("solver.operator", eis::kOperatorModes), eis::OperatorMode::Assembled);
-  EXPECT_EQ(s.choice("solver.preconditioner", eis::kPreconditioners), eis::Preconditioner::Automatic);
+  EXPECT_EQ(s.choice("solver.preconditioner", eis::kPreconditioners),
+            eis::Preconditioner::Automatic);
   EXPECT_EQ(s.integer("solver.pc-lag"), 1);
   EXPECT_EQ(s.real("solver.pc-rebuild-growth"), 1.5);
   EXPECT_EQ(s.choice("solver.initial-guess", eis::kInitialGuesses), eis::InitialGuess::Automatic);
@@ -324,7 +370,8 @@ TEST(Scene, RepeatableKeysOnTheCommandLineReplaceTheFiles) {
   ASSERT_EQ(boxes(s, "constraint.fixed-box").size(), 2u);
   EXPECT_EQ(boxes(s, "constraint.fixed-box")[0].min, (Vec3{5, 0, 0}));
   EXPECT_EQ(boxes(s, "constraint.fixed-box")[1].max, (Vec3{8, 1, 1}));
-  EXPECT_EQ(s.texts("constraint.fixed-group"), Args{"clamp"});  // a different key: the file's occurrences stay
+  EXPECT_EQ(s.texts("constraint.fixed-group"),
+            Args{"clamp"});  // a different key: the file's occurrences stay
 }
 
 TEST(Scene, VectorsAcceptSpacesAndCommas) {
@@ -407,15 +454,18 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
   EXPECT_EQ(errorOf({"--solver.pc-rebuild-growth=1"}), "solver.pc-rebuild-growth = 1: must be > 1");
   EXPECT_EQ(errorOf({"--solver.initial-guess=last"}),
             "solver.initial-guess = last: expected auto | zero | previous | projected");
-  EXPECT_EQ(errorOf({"--solver.preconditioner=ilu"}),
-            "solver.preconditioner = ilu: expected auto | gamg | hypre | hypre-elasticity | jacobi");
+  EXPECT_EQ(
+      errorOf({"--solver.preconditioner=ilu"}),
+      "solver.preconditioner = ilu: expected auto | gamg | hypre | hypre-elasticity | jacobi");
 }
 
 TEST(Scene, OptionsThatDoNotComposeAreRejected) {
-  EXPECT_EQ(errorOf({"--physics.type=diffusion", "--solver.first-order=true", "--material.model=stvk"}),
-            "material.model = stvk is an elastic model; physics.type = diffusion takes none");
-  EXPECT_EQ(errorOf({"--physics.type=diffusion", "--solver.first-order=true", "--springs.stiffness=3"}),
-            "springs.stiffness applies to elasticity only, not to physics.type = diffusion");
+  EXPECT_EQ(
+      errorOf({"--physics.type=diffusion", "--solver.first-order=true", "--material.model=stvk"}),
+      "material.model = stvk is an elastic model; physics.type = diffusion takes none");
+  EXPECT_EQ(
+      errorOf({"--physics.type=diffusion", "--solver.first-order=true", "--springs.stiffness=3"}),
+      "springs.stiffness applies to elasticity only, not to physics.type = diffusion");
   EXPECT_EQ(errorOf({"--solver.newton=full", "--solver.trapezoidal=true"}),
             "solver.newton = full does not take SOFA's trapezoidal variant (a linearized scheme); "
             "solver.scheme = trapezoidal is the rule it approximates");
@@ -425,18 +475,20 @@ TEST(Scene, OptionsThatDoNotComposeAreRejected) {
             "solver.trapezoidal = false contradicts solver.scheme = sofa-trapezoidal");
   EXPECT_EQ(parse({"--solver.scheme=sofa-trapezoidal"}).scene.boolean("solver.trapezoidal"), true);
   for (const std::string pc : {"gamg", "hypre", "hypre-elasticity"})
-    EXPECT_EQ(errorOf({"--solver.operator=matrix-free", "--solver.preconditioner=" + pc}),
-              "solver.preconditioner = " + pc +
-                  " needs an assembled matrix; solver.operator = matrix-free has none (take jacobi)");
-  EXPECT_EQ(
-      parse({"--solver.operator=matrix-free", "--solver.preconditioner=jacobi"}).scene.choice("solver.preconditioner", eis::kPreconditioners),
-      eis::Preconditioner::Jacobi);
+    EXPECT_EQ(
+        errorOf({"--solver.operator=matrix-free", "--solver.preconditioner=" + pc}),
+        "solver.preconditioner = " + pc +
+            " needs an assembled matrix; solver.operator = matrix-free has none (take jacobi)");
+  EXPECT_EQ(parse({"--solver.operator=matrix-free", "--solver.preconditioner=jacobi"})
+                .scene.choice("solver.preconditioner", eis::kPreconditioners),
+            eis::Preconditioner::Jacobi);
   EXPECT_EQ(errorOf({"--physics.type=diffusion", "--solver.first-order=true",
                      "--solver.preconditioner=hypre-elasticity"}),
             "solver.preconditioner = hypre-elasticity applies to elasticity only, not to "
             "physics.type = diffusion (take hypre)");
   // The initial guess is the linearized step's; with Newton it is accepted and has no effect.
-  EXPECT_EQ(parse({"--solver.newton=full", "--solver.initial-guess=previous"}).scene.choice("solver.initial-guess", eis::kInitialGuesses),
+  EXPECT_EQ(parse({"--solver.newton=full", "--solver.initial-guess=previous"})
+                .scene.choice("solver.initial-guess", eis::kInitialGuesses),
             eis::InitialGuess::Previous);
 }
 
@@ -492,7 +544,9 @@ TEST(Scene, PetscOptionsAreRoutedWithTheirValues) {
 }
 
 TEST(Scene, DefaultFixedBoxOnlyForTheBuiltInBoxWithoutConstraints) {
-  auto fixedBoxes = [](const Args& args) { return boxes(parse(args).scene, "constraint.fixed-box"); };
+  auto fixedBoxes = [](const Args& args) {
+    return boxes(parse(args).scene, "constraint.fixed-box");
+  };
   const std::vector<eis::Box> scaled = fixedBoxes({"--mesh.box-size=5 2 3"});
   ASSERT_EQ(scaled.size(), 1u);
   EXPECT_EQ(scaled[0].min, (Vec3{0, 0, 0}));
@@ -518,7 +572,8 @@ TEST(Scene, DiffusionRequiresFirstOrder) {
             "physics.type = diffusion requires solver.first-order = true");
   EXPECT_EQ(errorOf({"--physics.type=diffusion", "--solver.first-order=false"}),
             "physics.type = diffusion requires solver.first-order = true");
-  EXPECT_EQ(parse({"--physics.type=diffusion", "--solver.first-order=1"}).scene.choice("physics.type", eis::kPhysics),
+  EXPECT_EQ(parse({"--physics.type=diffusion", "--solver.first-order=1"})
+                .scene.choice("physics.type", eis::kPhysics),
             eis::Physics::Diffusion);
 }
 
@@ -543,16 +598,44 @@ TEST(Scene, HelpMentionsEveryKeyAndTheDocumentedFacts) {
   for (const std::string fact :
        {"mpiexec -n N euler-implicit [--config scene.ini] [--section.key=value ...] "
         "[PETSc options]",
-        "--config FILE", "--help", "--version", "-options_left", "-ksp_type", "-pc_type",
-        "CG + GAMG", "Jacobi", "trapezoidalScheme", "FIRST order", "h w < 2", "||r||", "r.r",
-        "DiagonalMass", "density*volume/4", "MeshMatrixMass", "f = M g", "BoxROI",
-        "FixedProjectiveConstraint", "id,x,y,z,vx,vy,vz", "id,u,du",
+        "--config FILE",
+        "--help",
+        "--version",
+        "-options_left",
+        "-ksp_type",
+        "-pc_type",
+        "CG + GAMG",
+        "Jacobi",
+        "trapezoidalScheme",
+        "FIRST order",
+        "h w < 2",
+        "||r||",
+        "r.r",
+        "DiagonalMass",
+        "density*volume/4",
+        "MeshMatrixMass",
+        "f = M g",
+        "BoxROI",
+        "FixedProjectiveConstraint",
+        "id,x,y,z,vx,vy,vz",
+        "id,u,du",
         "step,time,wall_seconds,linear_iterations,\n      nonlinear_iterations,residual,"
         "kinetic_energy,elastic_energy",
-        "PVTU", "rank", "von Mises", "default: 0.01", "default: 20 4 4", "default: 0 -9.81 0",
-        "default: lumped", "default: 0 0 0 0 LY LZ", "elastic_energy,pc_rebuilt",
-        "KSPSetReusePreconditioner", "-snes_lag_preconditioner", "KSPSetInitialGuessNonzero",
-        "solver.newton = linearized only", "-pc_hypre_boomeramg_*", "docs/linear-solvers.md"})
+        "PVTU",
+        "rank",
+        "von Mises",
+        "default: 0.01",
+        "default: 20 4 4",
+        "default: 0 -9.81 0",
+        "default: lumped",
+        "default: 0 0 0 0 LY LZ",
+        "elastic_energy,pc_rebuilt",
+        "KSPSetReusePreconditioner",
+        "-snes_lag_preconditioner",
+        "KSPSetInitialGuessNonzero",
+        "solver.newton = linearized only",
+        "-pc_hypre_boomeramg_*",
+        "docs/linear-solvers.md"})
     EXPECT_NE(help.find(fact), std::string::npos) << fact;
 }
 

@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "max_norms.hpp"
 #include "eis/mesh/box_mesh.hpp"
 #include "eis/model/corotational_fem.hpp"
 #include "eis/model/linear_elastic_fem.hpp"
+#include "max_norms.hpp"
 
 using testing_norms::largestDifference;
 using testing_norms::largestMagnitude;
@@ -28,17 +28,27 @@ using Mat3 = std::array<Vec3, 3>;  // rows
 constexpr double E = 1234.0, nu = 0.31;
 const RotationMethod kMethods[] = {RotationMethod::Large, RotationMethod::Polar};
 
-const char* name(RotationMethod m) { return m == RotationMethod::Large ? "large" : "polar"; }
+const char* name(RotationMethod m) {
+  return m == RotationMethod::Large ? "large" : "polar";
+}
 
 // --- small dense helpers --------------------------------------------------------------------
 
-Vec3 operator-(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
-double dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+Vec3 operator-(const Vec3& a, const Vec3& b) {
+  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
+double dot(const Vec3& a, const Vec3& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 Vec3 cross(const Vec3& a, const Vec3& b) {
   return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
 }
-Vec3 scaled(const Vec3& a, double s) { return {s * a[0], s * a[1], s * a[2]}; }
-Vec3 times(const Mat3& m, const Vec3& v) { return {dot(m[0], v), dot(m[1], v), dot(m[2], v)}; }
+Vec3 scaled(const Vec3& a, double s) {
+  return {s * a[0], s * a[1], s * a[2]};
+}
+Vec3 times(const Mat3& m, const Vec3& v) {
+  return {dot(m[0], v), dot(m[1], v), dot(m[2], v)};
+}
 Mat3 transpose(const Mat3& m) {
   return {{{m[0][0], m[1][0], m[2][0]}, {m[0][1], m[1][1], m[2][1]}, {m[0][2], m[1][2], m[2][2]}}};
 }
@@ -80,7 +90,8 @@ struct Mesh {
   }
 };
 
-// A deliberately irregular, negatively oriented tetrahedron (the one of common/one_tetrahedron.hpp).
+// A deliberately irregular, negatively oriented tetrahedron (the one of
+// common/one_tetrahedron.hpp).
 const std::vector<Vec3> kTet{{0.1, 0.0, 0.2}, {1.3, 0.2, -0.1}, {0.2, 0.9, 0.3}, {0.4, 0.3, -1.1}};
 
 std::vector<double> rigidlyMoved(const Mesh& m, const Mat3& q, const Vec3& t) {
@@ -116,7 +127,9 @@ std::vector<double> stiffness(const eis::ForceField& field, std::size_t cells) {
 
 // --- SOFA's frames, rebuilt independently ---------------------------------------------------
 
-Vec3 vertex(const std::vector<double>& x, int a) { return {x[3 * a], x[3 * a + 1], x[3 * a + 2]}; }
+Vec3 vertex(const std::vector<double>& x, int a) {
+  return {x[3 * a], x[3 * a + 1], x[3 * a + 2]};
+}
 
 // "large": Gram-Schmidt on edges 0->1 and 0->2; rows are the axes (world -> element).
 Mat3 largeFrame(const std::vector<double>& x) {
@@ -335,7 +348,7 @@ TEST(Corotational, SmallDeformationsMatchTheLinearElement) {
       const auto fLinear = force(linear, x), f = force(fem, x);
       const double difference = largestDifference(f, fLinear);
       EXPECT_GT(largestMagnitude(fLinear), 0.1 * E * eps);  // the force itself is O(eps)
-      EXPECT_LT(difference, 10 * E * eps * eps);   // the difference O(eps^2)
+      EXPECT_LT(difference, 10 * E * eps * eps);            // the difference O(eps^2)
       if (previous > 0) {
         EXPECT_NEAR(difference / previous, 0.01, 0.003);  // eps / 10: / 100
       }

@@ -54,13 +54,14 @@ private:
 using Matrix2 = std::array<std::array<double, 2>, 2>;
 
 // Columns: the step applied to (x, v) = (1, 0) and (0, 1).
-Matrix2 amplification(const eis::EulerImplicitOptions& options, double m, double k, double c, double h) {
+Matrix2 amplification(const eis::EulerImplicitOptions& options, double m, double k, double c,
+                      double h) {
   Oscillator system(m, k, c);
   Vec x, v;
   VecCreateSeq(PETSC_COMM_SELF, 1, &x);
   VecDuplicate(x, &v);
-  eis::EulerImplicitSolver solver(options, x,
-                                  std::make_unique<eis::LinearSolver>(PETSC_COMM_SELF, PCJACOBI, nullptr));
+  eis::EulerImplicitSolver solver(
+      options, x, std::make_unique<eis::LinearSolver>(PETSC_COMM_SELF, PCJACOBI, nullptr));
   Matrix2 g{};
   for (int column = 0; column < 2; ++column) {
     VecSet(x, column == 0 ? 1.0 : 0.0);
@@ -90,7 +91,8 @@ Matrix2 closedForm(const eis::EulerImplicitOptions& o, double m, double k, doubl
     const double d = m + tr * h * k;
     return {{{1 - h * k / d, -h * c / d}, {-k / d, -c / d}}};
   }
-  const double d = (1 + tr * h * o.rayleighMass) * m + tr * h * c + tr * h * (tr * h + o.rayleighStiffness) * k;
+  const double d =
+      (1 + tr * h * o.rayleighMass) * m + tr * h * c + tr * h * (tr * h + o.rayleighStiffness) * k;
   const double dvdx = -h * k / d;
   const double dvdv = -h * (c + (tr * h + o.rayleighStiffness) * k + o.rayleighMass * m) / d;
   if (o.scheme == eis::TimeScheme::Trapezoidal)  // x' = x + h/2 (v + v')
@@ -111,7 +113,8 @@ struct Case {
 
 TEST(Oscillator, AmplificationMatrixMatchesClosedFormForEveryOption) {
   const double m = 2.0, k = 50.0, h = 0.05;
-  eis::EulerImplicitOptions plain, trapezoidal, rayleigh, vdamping, firstOrder, everything, trueRule;
+  eis::EulerImplicitOptions plain, trapezoidal, rayleigh, vdamping, firstOrder, everything,
+      trueRule;
   trueRule.scheme = eis::TimeScheme::Trapezoidal;
   trueRule.rayleighMass = 0.2;
   trapezoidal.scheme = eis::TimeScheme::SofaTrapezoidal;
@@ -122,15 +125,15 @@ TEST(Oscillator, AmplificationMatrixMatchesClosedFormForEveryOption) {
   everything = rayleigh;
   everything.scheme = eis::TimeScheme::SofaTrapezoidal;
   everything.vdamping = 0.4;
-  const Case cases[] = {{"implicit Euler", plain, 0.0},     {"damped", plain, 1.5},
-                        {"trapezoidal", trapezoidal, 0.0},  {"trapezoidal damped", trapezoidal, 1.5},
-                        {"Rayleigh", rayleigh, 0.0},        {"vdamping", vdamping, 0.0},
-                        {"first order", firstOrder, 0.0},   {"first order damped", firstOrder, 1.5},
-                        {"all together", everything, 1.5},
-                        {"true trapezoidal", trueRule, 1.5}};
+  const Case cases[] = {{"implicit Euler", plain, 0.0},    {"damped", plain, 1.5},
+                        {"trapezoidal", trapezoidal, 0.0}, {"trapezoidal damped", trapezoidal, 1.5},
+                        {"Rayleigh", rayleigh, 0.0},       {"vdamping", vdamping, 0.0},
+                        {"first order", firstOrder, 0.0},  {"first order damped", firstOrder, 1.5},
+                        {"all together", everything, 1.5}, {"true trapezoidal", trueRule, 1.5}};
   for (const auto& test : cases) {
     SCOPED_TRACE(test.name);
-    expectEqual(amplification(test.options, m, k, test.c, h), closedForm(test.options, m, k, test.c, h));
+    expectEqual(amplification(test.options, m, k, test.c, h),
+                closedForm(test.options, m, k, test.c, h));
   }
 }
 

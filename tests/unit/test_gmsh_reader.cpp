@@ -22,7 +22,9 @@ namespace {
 using eis::SerialMesh;
 using Tet = std::array<std::int64_t, 4>;
 
-std::string meshPath(const std::string& name) { return std::string(EIS_MESH_DIR) + "/" + name; }
+std::string meshPath(const std::string& name) {
+  return std::string(EIS_MESH_DIR) + "/" + name;
+}
 
 std::string fileText(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "max_norms.hpp"
 #include "eis/core/error.hpp"
 #include "eis/mesh/box_mesh.hpp"
 #include "eis/model/hyperelastic_fem.hpp"
 #include "eis/model/linear_elastic_fem.hpp"
+#include "max_norms.hpp"
 
 using testing_norms::largestDifference;
 using testing_norms::largestMagnitude;
@@ -46,7 +46,8 @@ struct Mesh {
   std::size_t dofs() const { return 3 * points.size(); }
 };
 
-// A deliberately irregular, negatively oriented tetrahedron (the one of common/one_tetrahedron.hpp).
+// A deliberately irregular, negatively oriented tetrahedron (the one of
+// common/one_tetrahedron.hpp).
 Mesh oneTet() {
   Mesh m;
   m.points = {{0.1, 0.0, 0.2}, {1.3, 0.2, -0.1}, {0.2, 0.9, 0.3}, {0.4, 0.3, -1.1}};
@@ -67,7 +68,9 @@ eis::HyperelasticFEM makeField(const Mesh& m, Law law) {
   return eis::HyperelasticFEM(m.cells, m.shapes, m.rest(), E, nu, law);
 }
 
-Mat identity() { return {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}; }
+Mat identity() {
+  return {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+}
 
 Mat multiply(const Mat& a, const Mat& b) {
   Mat c{};
@@ -85,9 +88,12 @@ Mat rotation(eis::Vec3 axis, double angle) {
   Mat r;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) r[i][j] = (i == j ? c : 0.0) + (1 - c) * axis[i] * axis[j];
-  r[0][1] -= s * axis[2]; r[1][0] += s * axis[2];
-  r[0][2] += s * axis[1]; r[2][0] -= s * axis[1];
-  r[1][2] -= s * axis[0]; r[2][1] += s * axis[0];
+  r[0][1] -= s * axis[2];
+  r[1][0] += s * axis[2];
+  r[0][2] += s * axis[1];
+  r[2][0] -= s * axis[1];
+  r[1][2] -= s * axis[0];
+  r[2][1] += s * axis[0];
   return r;
 }
 
@@ -95,7 +101,8 @@ Mat rotation(eis::Vec3 axis, double angle) {
 std::vector<double> affine(const Mesh& m, const Mat& A, const eis::Vec3& t) {
   std::vector<double> x;
   for (const auto& p : m.points)
-    for (int i = 0; i < 3; ++i) x.push_back(A[i][0] * p[0] + A[i][1] * p[1] + A[i][2] * p[2] + t[i]);
+    for (int i = 0; i < 3; ++i)
+      x.push_back(A[i][0] * p[0] + A[i][1] * p[1] + A[i][2] * p[2] + t[i]);
   return x;
 }
 
@@ -182,7 +189,8 @@ void expectForceIsMinusEnergyGradient(const Mesh& m, Law law, const std::vector<
     auto xp = x, xm = x;
     xp[j] += eps;
     xm[j] -= eps;
-    gradient[j] = -(field.potentialEnergy(xp.data()) - field.potentialEnergy(xm.data())) / (2 * eps);
+    gradient[j] =
+        -(field.potentialEnergy(xp.data()) - field.potentialEnergy(xm.data())) / (2 * eps);
   }
   EXPECT_LT(largestDifference(f, gradient), 1e-6 * largestMagnitude(f));
 }
@@ -249,7 +257,8 @@ TEST_P(Hyperelastic, SmallStrainMatchesLinearElasticity) {
     auto x = m.rest();
     for (std::size_t i = 0; i < x.size(); ++i) x[i] += delta * direction[i];
     const auto linearForce = force(linear, x);
-    const double forceError = largestDifference(force(field, x), linearForce) / largestMagnitude(linearForce);
+    const double forceError =
+        largestDifference(force(field, x), linearForce) / largestMagnitude(linearForce);
     const double tangentError = largestDifference(tangent(field, m), linearK) / scale;
     EXPECT_LT(forceError, 20 * delta) << "delta " << delta;
     EXPECT_LT(tangentError, 20 * delta) << "delta " << delta;
@@ -284,7 +293,8 @@ INSTANTIATE_TEST_SUITE_P(BothLaws, Hyperelastic,
 // Two separate tetrahedra; the second is turned inside out by swapping two of its vertices.
 TEST(HyperelasticInversion, NeoHookeanRefusesAnInvertedCellAndStVenantKirchhoffDoesNot) {
   Mesh m = oneTet();
-  for (int a = 0; a < 4; ++a) m.points.push_back({m.points[a][0] + 2, m.points[a][1], m.points[a][2]});
+  for (int a = 0; a < 4; ++a)
+    m.points.push_back({m.points[a][0] + 2, m.points[a][1], m.points[a][2]});
   m.addCell({4, 5, 6, 7});
   auto x = m.rest();
   for (int d = 0; d < 3; ++d) std::swap(x[3 * 4 + d], x[3 * 5 + d]);

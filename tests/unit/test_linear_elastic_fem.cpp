@@ -104,7 +104,8 @@ TEST(LinearElasticElement, MatchesSofaStrainDisplacementConstruction) {
   const OneTet t;
   double a[4][8];
   for (int r = 0; r < 4; ++r)
-    for (int c = 0; c < 8; ++c) a[r][c] = c < 4 ? (c == 0 ? 1.0 : t.points[r][c - 1]) : (c - 4 == r);
+    for (int c = 0; c < 8; ++c)
+      a[r][c] = c < 4 ? (c == 0 ? 1.0 : t.points[r][c - 1]) : (c - 4 == r);
   for (int col = 0; col < 4; ++col) {  // Gauss-Jordan with partial pivoting
     int pivot = col;
     for (int r = col + 1; r < 4; ++r)
@@ -123,9 +124,15 @@ TEST(LinearElasticElement, MatchesSofaStrainDisplacementConstruction) {
   double J[12][6] = {};
   for (int k = 0; k < 4; ++k) {
     const double bx = sixV * a[1][4 + k], by = sixV * a[2][4 + k], bz = sixV * a[3][4 + k];
-    J[3 * k + 0][0] = bx; J[3 * k + 0][3] = by; J[3 * k + 0][5] = bz;
-    J[3 * k + 1][1] = by; J[3 * k + 1][3] = bx; J[3 * k + 1][4] = bz;
-    J[3 * k + 2][2] = bz; J[3 * k + 2][4] = by; J[3 * k + 2][5] = bx;
+    J[3 * k + 0][0] = bx;
+    J[3 * k + 0][3] = by;
+    J[3 * k + 0][5] = bz;
+    J[3 * k + 1][1] = by;
+    J[3 * k + 1][3] = bx;
+    J[3 * k + 1][4] = bz;
+    J[3 * k + 2][2] = bz;
+    J[3 * k + 2][4] = by;
+    J[3 * k + 2][5] = bx;
   }
   const double f = E * (1 - nu) / ((1 + nu) * (1 - 2 * nu));
   double C[6][6] = {};

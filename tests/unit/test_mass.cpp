@@ -45,7 +45,8 @@ TEST(Mass, LumpedAndConsistentSumToDensityTimesVolume) {
     for (std::size_t c = 0; c < cells.size(); ++c)
       for (int i = 0; i < 12; ++i)
         for (int j = 0; j < 12; ++j)
-          assembled[3 * cells[c][i / 3] + i % 3] += blocks[c * 144 + i * 12 + j] * dx[3 * cells[c][j / 3] + j % 3];
+          assembled[3 * cells[c][i / 3] + i % 3] +=
+              blocks[c * 144 + i * 12 + j] * dx[3 * cells[c][j / 3] + j % 3];
     std::vector<double> product(ones.size(), 0.0);
     mass.addMDx(dx.data(), product.data(), 2.0);
     for (std::size_t i = 0; i < dx.size(); ++i) EXPECT_NEAR(assembled[i], product[i], 1e-12);

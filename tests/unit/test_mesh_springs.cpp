@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "max_norms.hpp"
 #include "eis/mesh/box_mesh.hpp"
 #include "eis/model/mesh_springs.hpp"
+#include "max_norms.hpp"
 
 using testing_norms::largestDifference;
 using testing_norms::largestMagnitude;
@@ -25,7 +25,9 @@ using Cells = std::vector<std::array<PetscInt, 4>>;
 
 constexpr double stiffness = 350.0, damping = 2.5;
 
-double dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+double dot(const Vec3& a, const Vec3& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 double distance(const Vec3& a, const Vec3& b) {
   const Vec3 d{b[0] - a[0], b[1] - a[1], b[2] - a[2]};
   return std::sqrt(dot(d, d));
@@ -123,8 +125,10 @@ std::vector<double> bTimes(const eis::MeshSpringForceField& field, const std::ve
 std::vector<double> assembled(const eis::MeshSpringForceField& field, const Mesh& mesh, bool b) {
   std::vector<double> blocks(mesh.cells.size() * 144, 0.0);
   for (std::size_t c = 0; c < mesh.cells.size(); ++c) {
-    if (b) field.addBToElementMatrices(blocks.data() + 144 * c, 1.0, {c, c + 1});
-    else field.addKToElementMatrices(blocks.data() + 144 * c, 1.0, {c, c + 1});
+    if (b)
+      field.addBToElementMatrices(blocks.data() + 144 * c, 1.0, {c, c + 1});
+    else
+      field.addKToElementMatrices(blocks.data() + 144 * c, 1.0, {c, c + 1});
   }
   const std::size_t n = 3 * mesh.points.size();
   std::vector<double> dense(n * n, 0.0);

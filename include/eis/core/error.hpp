@@ -14,7 +14,8 @@ public:
 };
 
 // Builds the message for a failed PETSc call (PETSc's own text, and where we called it).
-[[noreturn]] void throwPetscError(PetscErrorCode code, const char* call, const char* file, int line);
+[[noreturn]] void throwPetscError(PetscErrorCode code, const char* call, const char* file,
+                                  int line);
 
 // The same for a failed MPI call (MPI's error string for the code).
 [[noreturn]] void throwMpiError(int code, const char* call, const char* file, int line);
@@ -33,15 +34,15 @@ int commSize(MPI_Comm comm);
 
 }  // namespace eis
 
-#define EIS_CHECK(call)                                                        \
-  do {                                                                         \
-    PetscErrorCode eis_ierr_ = (call);                                         \
+#define EIS_CHECK(call)                                                          \
+  do {                                                                           \
+    PetscErrorCode eis_ierr_ = (call);                                           \
     if (eis_ierr_) ::eis::throwPetscError(eis_ierr_, #call, __FILE__, __LINE__); \
   } while (0)
 
-#define EIS_CHECK_MPI(call)                                                   \
-  do {                                                                        \
-    int eis_mpi_ierr_ = (call);                                               \
-    if (eis_mpi_ierr_ != MPI_SUCCESS)                                         \
-      ::eis::throwMpiError(eis_mpi_ierr_, #call, __FILE__, __LINE__);         \
+#define EIS_CHECK_MPI(call)                                           \
+  do {                                                                \
+    int eis_mpi_ierr_ = (call);                                       \
+    if (eis_mpi_ierr_ != MPI_SUCCESS)                                 \
+      ::eis::throwMpiError(eis_mpi_ierr_, #call, __FILE__, __LINE__); \
   } while (0)

@@ -64,13 +64,13 @@ using Check = std::function<void(const std::string& key, const std::string& text
 
 // Checks for the usual kinds of value.
 namespace check {
-Check real();                      // any finite number
-Check positive();                  // > 0
-Check nonNegative();               // >= 0
-Check above(double bound);         // > bound
+Check real();                           // any finite number
+Check positive();                       // > 0
+Check nonNegative();                    // >= 0
+Check above(double bound);              // > bound
 Check within(double low, double high);  // in (low, high)
 Check integerAtLeast(int least);
-Check reals(std::size_t count);    // exactly `count` finite numbers
+Check reals(std::size_t count);  // exactly `count` finite numbers
 Check positives(std::size_t count);
 Check integersAtLeast(std::size_t count, int least);
 Check boolean();

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "eis/core/component.hpp"
-#include "eis/model/physics.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
+#include "eis/model/physics.hpp"
 
 namespace eis {
 
@@ -41,7 +41,8 @@ void applyState(const NodalTable& table, const std::string& path, const Distribu
 NodalTable gatherState(const DistributedMesh& mesh, Vec x, Vec v, const NodalTable* initial);
 
 // Collective: writes the gathered state; an unwritable path is an error on every rank.
-void writeStateCsv(const std::string& path, const NodalTable& state, Physics physics, MPI_Comm comm);
+void writeStateCsv(const std::string& path, const NodalTable& state, Physics physics,
+                   MPI_Comm comm);
 
 // initial.state: where a run starts (absent: at rest).
 const ComponentDeclaration& initialStateComponent();

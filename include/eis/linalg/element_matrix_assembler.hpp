@@ -37,7 +37,8 @@ public:
   void assemble(const ElementMatrices& elementMatrices);
 
 private:
-  // Where one vertex pair's block lives: entry (a, b) is at values[kind][offset + a * rowLength + b].
+  // Where one vertex pair's block lives: entry (a, b) is at values[kind][offset + a * rowLength +
+  // b].
   enum Kind : int { InDiagonalPart = 0, InOffDiagonalPart = 1, InGhostRows = 2 };
   struct BlockPlace {
     PetscInt offset;
@@ -50,7 +51,8 @@ private:
   std::vector<std::vector<PetscInt>> ownedRowColumns(const std::vector<PetscInt>& globalBlock,
                                                      const std::vector<unsigned char>& owned) const;
   void preallocate(const std::vector<std::vector<PetscInt>>& rows);
-  void locateBlocks(const std::vector<PetscInt>& globalBlock, const std::vector<unsigned char>& owned);
+  void locateBlocks(const std::vector<PetscInt>& globalBlock,
+                    const std::vector<unsigned char>& owned);
   void mapCellBlocks(const std::vector<PetscInt>& globalBlock);
 
   Mat matrix_;

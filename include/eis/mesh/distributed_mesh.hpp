@@ -14,9 +14,9 @@
 namespace eis {
 
 struct PartitionReport {
-  std::int64_t cellsMin = 0, cellsMax = 0;      // cells per rank
-  std::int64_t ghostsMin = 0, ghostsMax = 0;    // vertices a rank holds but does not own
-  std::int64_t edgeCut = 0;                     // METIS's dual-graph edge cut (shared faces)
+  std::int64_t cellsMin = 0, cellsMax = 0;    // cells per rank
+  std::int64_t ghostsMin = 0, ghostsMax = 0;  // vertices a rank holds but does not own
+  std::int64_t edgeCut = 0;                   // METIS's dual-graph edge cut (shared faces)
 };
 
 // A mesh edge as one local cell holds it: the cell and the slots (0..3) of the edge's two ends

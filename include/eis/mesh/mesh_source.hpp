@@ -16,6 +16,7 @@ const ComponentDeclaration& meshSourceComponent();
 // Collective. Rank 0 builds or reads the whole mesh (other ranks get an empty one); a failure
 // there is an error on every rank. Set-up warnings (skipped elements, inverted tetrahedra) are
 // added to `warnings` on rank 0.
-SerialMesh loadSerialMesh(const Parameters& scene, MPI_Comm comm, std::vector<std::string>& warnings);
+SerialMesh loadSerialMesh(const Parameters& scene, MPI_Comm comm,
+                          std::vector<std::string>& warnings);
 
 }  // namespace eis

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "eis/core/parameters.hpp"
-#include "eis/model/force_field.hpp"
 #include "eis/core/tetra_geometry.hpp"
+#include "eis/model/force_field.hpp"
 
 namespace eis {
 

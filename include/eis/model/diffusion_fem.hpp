@@ -4,8 +4,8 @@
 #include <array>
 #include <vector>
 
-#include "eis/model/force_field_component.hpp"
 #include "eis/core/tetra_geometry.hpp"
+#include "eis/model/force_field_component.hpp"
 
 namespace eis {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "eis/core/component.hpp"
-#include "eis/linalg/cell_range.hpp"
 #include "eis/core/tetra_geometry.hpp"
+#include "eis/linalg/cell_range.hpp"
 
 namespace eis {
 

@@ -50,9 +50,9 @@ public:
 
 private:
   struct Spring {
-    PetscInt a, b;      // local vertices
-    PetscInt cell;      // the local cell whose element block takes its matrix
-    int slotA, slotB;   // a's and b's slots in that cell
+    PetscInt a, b;     // local vertices
+    PetscInt cell;     // the local cell whose element block takes its matrix
+    int slotA, slotB;  // a's and b's slots in that cell
     double restLength, ks, kd;
   };
   // The linearization point of one spring: direction u and tgt = F / l (all zero when l <= 1e-9).

@@ -15,7 +15,9 @@ inline constexpr Named<Physics> kPhysics[] = {{"elasticity", Physics::Elasticity
 const ComponentDeclaration& physicsComponent();
 
 Physics physicsOf(const Parameters& scene);
-inline int unknownsPerNode(Physics physics) { return physics == Physics::Elasticity ? 3 : 1; }
+inline int unknownsPerNode(Physics physics) {
+  return physics == Physics::Elasticity ? 3 : 1;
+}
 
 // An error when the scene is a diffusion scene and `set` says that `key`, which applies to
 // elasticity only, asks for something.

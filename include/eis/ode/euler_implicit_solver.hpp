@@ -14,9 +14,10 @@ namespace eis {
 // euler: SOFA's implicit Euler; sofa-trapezoidal: SOFA's trapezoidalScheme (tr = 0.5, still
 // x += h v_{n+1}); trapezoidal: the true trapezoidal rule, x += h/2 (v_n + v_{n+1}).
 enum class TimeScheme { Euler, SofaTrapezoidal, Trapezoidal };
-inline constexpr Named<TimeScheme> kTimeSchemes[] = {{"euler", TimeScheme::Euler},
-                                                     {"sofa-trapezoidal", TimeScheme::SofaTrapezoidal},
-                                                     {"trapezoidal", TimeScheme::Trapezoidal}};
+inline constexpr Named<TimeScheme> kTimeSchemes[] = {
+    {"euler", TimeScheme::Euler},
+    {"sofa-trapezoidal", TimeScheme::SofaTrapezoidal},
+    {"trapezoidal", TimeScheme::Trapezoidal}};
 
 struct EulerImplicitOptions {
   double rayleighMass = 0;       // SOFA rayleighMass (rM)

@@ -19,15 +19,16 @@
 namespace eis {
 
 enum class NewtonGuess { Zero, Previous, Extrapolated };
-inline constexpr Named<NewtonGuess> kNewtonGuesses[] = {{"zero", NewtonGuess::Zero},
-                                                        {"previous", NewtonGuess::Previous},
-                                                        {"extrapolated", NewtonGuess::Extrapolated}};
+inline constexpr Named<NewtonGuess> kNewtonGuesses[] = {
+    {"zero", NewtonGuess::Zero},
+    {"previous", NewtonGuess::Previous},
+    {"extrapolated", NewtonGuess::Extrapolated}};
 
 class NewtonSolver : public TimeIntegrator {
 public:
-  // options.scheme must not be SofaTrapezoidal. Defaults for the inner KSP as LinearSolver's, relative
-  // tolerance 1e-10; -snes_* and -ksp_* options override them. Its preconditioner is set up
-  // again as PreconditionerReuse decides from `preconditioner`, one matrix update per Jacobian
+  // options.scheme must not be SofaTrapezoidal. Defaults for the inner KSP as LinearSolver's,
+  // relative tolerance 1e-10; -snes_* and -ksp_* options override them. Its preconditioner is set
+  // up again as PreconditionerReuse decides from `preconditioner`, one matrix update per Jacobian
   // (-snes_lag_preconditioner has no effect).
   NewtonSolver(MPI_Comm comm, const EulerImplicitOptions& options, NewtonGuess guess, Vec like,
                PCType defaultPc, Vec restCoordinates,

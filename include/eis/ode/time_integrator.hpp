@@ -13,9 +13,9 @@ namespace eis {
 
 struct StepReport {
   int linearIterations = 0;
-  int nonlinearIterations = 1;  // Newton iterations; the linearized step is one
+  int nonlinearIterations = 1;   // Newton iterations; the linearized step is one
   int preconditionerSetups = 0;  // times the preconditioner was set up in the step
-  double residualNorm = -1;  // ||P(M (v_{n+1} - v_n) - h f(x_{n+1}, v_{n+1}))||_2, or -1
+  double residualNorm = -1;      // ||P(M (v_{n+1} - v_n) - h f(x_{n+1}, v_{n+1}))||_2, or -1
 };
 
 // linearized: SOFA's single linear solve per step; full: Newton to convergence (solver.newton).
