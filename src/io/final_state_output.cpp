@@ -26,10 +26,8 @@ OutputComponent finalStateOutputComponent() {
       {"final-state", "output", "the last state as CSV, in the input's node order",
        ParameterSpec().add(
            {"output.final-state", "PATH",
-            "CSV of the last state: a header, then one row per node in the input file's node "
-            "order\n"
-            "(0-based ids), the same for any rank count; columns id,x,y,z,vx,vy,vz (positions, "
-            "not\n"
+            "CSV of the last state: a header, then one row per node in the input file's node order\n"
+            "(0-based ids), the same for any rank count; columns id,x,y,z,vx,vy,vz (positions, not\n"
             "displacements) for elasticity, id,u,du for diffusion; 17 significant digits. With\n"
             "mesh.refine > 0 the new nodes follow, sorted by rest coordinates (x, then y, then z).",
             std::nullopt, "", false, check::anyText()}),

@@ -66,8 +66,7 @@ OutputComponent historyOutputComponent() {
        ParameterSpec().add(
            {"output.history", "PATH",
             "CSV, one row per step, with the columns step,time,wall_seconds,linear_iterations,\n"
-            "nonlinear_iterations,residual,kinetic_energy,elastic_energy,pc_rebuilt (pc_rebuilt: "
-            "how\n"
+            "nonlinear_iterations,residual,kinetic_energy,elastic_energy,pc_rebuilt (pc_rebuilt: how\n"
             "many times the preconditioner was set up in the step, see solver.pc-lag)",
             std::nullopt, "", false, check::anyText()}),
        nullptr},

@@ -82,21 +82,22 @@ void VtkSeriesOutput::writeStep(int step, double time, const RunState& state) {
 }  // namespace
 
 OutputComponent vtkSeriesOutputComponent() {
-  return {{"vtk-series", "output", "ParaView time series (PVD + PVTU)",
-           ParameterSpec()
-               .add({"output.vtk", "PREFIX",
-                     "ParaView time series: PREFIX.pvd and one PVTU per written step (one piece "
-                     "per rank), with\n"
-                     "displacement, velocity, rank and von Mises stress",
-                     std::nullopt, "", false, check::anyText()})
-               .add({"output.every", "N", "write the vtk time series every N steps, >= 1", "1", "",
-                     false, check::integerAtLeast(1)}),
-           nullptr},
-          [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
-            const std::string prefix = scene.optionalText("output.vtk");
-            if (prefix.empty()) return nullptr;
-            return std::make_unique<VtkSeriesOutput>(comm, prefix, scene.integer("output.every"));
-          }};
+  return {
+      {"vtk-series", "output", "ParaView time series (PVD + PVTU)",
+       ParameterSpec()
+           .add(
+               {"output.vtk", "PREFIX",
+                "ParaView time series: PREFIX.pvd and one PVTU per written step (one piece per rank), with\n"
+                "displacement, velocity, rank and von Mises stress",
+                std::nullopt, "", false, check::anyText()})
+           .add({"output.every", "N", "write the vtk time series every N steps, >= 1", "1", "",
+                 false, check::integerAtLeast(1)}),
+       nullptr},
+      [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
+        const std::string prefix = scene.optionalText("output.vtk");
+        if (prefix.empty()) return nullptr;
+        return std::make_unique<VtkSeriesOutput>(comm, prefix, scene.integer("output.every"));
+      }};
 }
 
 }  // namespace eis

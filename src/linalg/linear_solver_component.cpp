@@ -8,35 +8,30 @@ namespace {
 
 ParameterSpec linearSolverParameters() {
   return ParameterSpec()
-      .add({"solver.operator", "assembled|matrix-free",
-            "assembled: the step matrix is assembled (PETSc AIJ); matrix-free: SOFA's iterative "
-            "path,\n"
-            "matrix-free products element by element (PETSc MatShell), Jacobi preconditioner by "
-            "default",
-            "assembled", "", false, check::choice(kOperatorModes)})
-      .add({"solver.preconditioner", "auto|gamg|hypre|hypre-elasticity|jacobi",
-            "the linear solves' preconditioner (under CG); a -pc_type option overrides it. auto: "
-            "gamg\n"
-            "for an assembled operator, jacobi for solver.operator = matrix-free. gamg: PETSc's\n"
-            "smoothed-aggregation AMG (for elasticity with the six rigid-body modes). hypre:\n"
-            "BoomerAMG with settings for 3D (strong threshold 0.5, HMIS coarsening, ext+i\n"
-            "interpolation, P_max 4, one level of aggressive coarsening): the cheapest set-up.\n"
-            "hypre-elasticity: those plus nodal coarsening and the three rigid rotations as\n"
-            "interpolation vectors (GM-1), for elasticity: the fewest iterations, each dearer. A\n"
-            "-pc_hypre_boomeramg_* option overrides the setting it names. jacobi: the diagonal. "
-            "All\n"
-            "but jacobi need an assembled operator. docs/linear-solvers.md, \"Choosing the\n"
-            "preconditioner\", says which to take when.",
-            "auto", "", false, check::choice(kPreconditioners)})
+      .add(
+          {"solver.operator", "assembled|matrix-free",
+           "assembled: the step matrix is assembled (PETSc AIJ); matrix-free: SOFA's iterative path,\n"
+           "matrix-free products element by element (PETSc MatShell), Jacobi preconditioner by default",
+           "assembled", "", false, check::choice(kOperatorModes)})
+      .add(
+          {"solver.preconditioner", "auto|gamg|hypre|hypre-elasticity|jacobi",
+           "the linear solves' preconditioner (under CG); a -pc_type option overrides it. auto: gamg\n"
+           "for an assembled operator, jacobi for solver.operator = matrix-free. gamg: PETSc's\n"
+           "smoothed-aggregation AMG (for elasticity with the six rigid-body modes). hypre:\n"
+           "BoomerAMG with settings for 3D (strong threshold 0.5, HMIS coarsening, ext+i\n"
+           "interpolation, P_max 4, one level of aggressive coarsening): the cheapest set-up.\n"
+           "hypre-elasticity: those plus nodal coarsening and the three rigid rotations as\n"
+           "interpolation vectors (GM-1), for elasticity: the fewest iterations, each dearer. A\n"
+           "-pc_hypre_boomeramg_* option overrides the setting it names. jacobi: the diagonal. All\n"
+           "but jacobi need an assembled operator. docs/linear-solvers.md, \"Choosing the\n"
+           "preconditioner\", says which to take when.",
+           "auto", "", false, check::choice(kPreconditioners)})
       .add(
           {"solver.pc-lag", "N",
-           "the preconditioner is set up again at most every N updates of the matrix (one update "
-           "per\n"
-           "step; one per Newton iteration with solver.newton = full) and kept in between "
-           "(PETSc's\n"
+           "the preconditioner is set up again at most every N updates of the matrix (one update per\n"
+           "step; one per Newton iteration with solver.newton = full) and kept in between (PETSc's\n"
            "KSPSetReusePreconditioner); 1: at every update. Only matters where the matrix changes\n"
-           "(the nonlinear materials): a linear model's matrix is built once, its preconditioner "
-           "with\n"
+           "(the nonlinear materials): a linear model's matrix is built once, its preconditioner with\n"
            "it. With solver.newton = full it replaces -snes_lag_preconditioner. The history's\n"
            "pc_rebuilt column counts the set-ups of each step. >= 1",
            "1", "", false, check::integerAtLeast(1)})
@@ -44,31 +39,25 @@ ParameterSpec linearSolverParameters() {
           {"solver.pc-rebuild-growth", "G",
            "with solver.pc-lag > 1: once a linear solve needs more than G times the iterations of\n"
            "the first solve after the last set-up, the preconditioner is set up again at the next\n"
-           "matrix update, before the lag runs out. The default sits above the spread between "
-           "fresh\n"
+           "matrix update, before the lag runs out. The default sits above the spread between fresh\n"
            "set-ups (up to 1.2 on the beams of docs/linear-solvers.md) and well below what a\n"
            "never-rebuilt GAMG reached on a swinging soft beam (nearly 3). > 1",
            "1.5", "", false, check::above(1)})
-      .add({"solver.initial-guess", "auto|zero|previous|projected",
-            "where the linearized step's linear solve starts. The solve stops at a residual "
-            "relative\n"
-            "to the right-hand side, so a close start saves iterations. zero: from zero. previous: "
-            "the\n"
-            "previous step's solution of the same system (dv; v_{n+1} with solver.first-order), "
-            "via\n"
-            "KSPSetInitialGuessNonzero: 7 to 13% fewer iterations on the runs of\n"
-            "docs/linear-solvers.md. projected: the new right-hand side's projection on the last "
-            "10\n"
-            "ones, mapped to their solutions (PETSc's KSPGuess, Fischer's method 3): exact for a\n"
-            "right-hand side in their span while the matrix stays the same, about half the\n"
-            "iterations once 10 steps are stored on those beams; it starts from zero whenever the\n"
-            "matrix changes, so it suits linear models. auto: projected for linear models, "
-            "previous\n"
-            "for the others. For\n"
-            "solver.newton = linearized only: Newton's first iterate is solver.newton-guess, and "
-            "its\n"
-            "linear solves start from zero.",
-            "auto", "", false, check::choice(kInitialGuesses)});
+      .add(
+          {"solver.initial-guess", "auto|zero|previous|projected",
+           "where the linearized step's linear solve starts. The solve stops at a residual relative\n"
+           "to the right-hand side, so a close start saves iterations. zero: from zero. previous: the\n"
+           "previous step's solution of the same system (dv; v_{n+1} with solver.first-order), via\n"
+           "KSPSetInitialGuessNonzero: 7 to 13% fewer iterations on the runs of\n"
+           "docs/linear-solvers.md. projected: the new right-hand side's projection on the last 10\n"
+           "ones, mapped to their solutions (PETSc's KSPGuess, Fischer's method 3): exact for a\n"
+           "right-hand side in their span while the matrix stays the same, about half the\n"
+           "iterations once 10 steps are stored on those beams; it starts from zero whenever the\n"
+           "matrix changes, so it suits linear models. auto: projected for linear models, previous\n"
+           "for the others. For\n"
+           "solver.newton = linearized only: Newton's first iterate is solver.newton-guess, and its\n"
+           "linear solves start from zero.",
+           "auto", "", false, check::choice(kInitialGuesses)});
 }
 
 // A multigrid preconditioner needs a matrix to coarsen.

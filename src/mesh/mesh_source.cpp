@@ -11,17 +11,17 @@ const ComponentDeclaration& meshSourceComponent() {
   static const ComponentDeclaration component{
       "mesh", "mesh source", "a Gmsh mesh of tetrahedra, or the built-in box",
       ParameterSpec()
-          .add({"mesh.file", "PATH",
-                "Gmsh mesh of tetrahedra (.msh 2.2 or 4.1, ASCII or binary); node ids are 0-based "
-                "positions\n"
-                "in its $Nodes section. Absent: the built-in box.",
-                std::nullopt, "", false, check::anyText()})
+          .add(
+              {"mesh.file", "PATH",
+               "Gmsh mesh of tetrahedra (.msh 2.2 or 4.1, ASCII or binary); node ids are 0-based positions\n"
+               "in its $Nodes section. Absent: the built-in box.",
+               std::nullopt, "", false, check::anyText()})
           .add({"mesh.box-size", "\"LX LY LZ\"", "size of the built-in box, origin at 0; each > 0",
                 "10 1 1", "length", false, check::positives(3)})
-          .add({"mesh.box-cells", "\"NX NY NZ\"",
-                "cells per axis of the built-in box, each >= 1; each hexahedron is split into 6 "
-                "tetrahedra",
-                "20 4 4", "", false, check::integersAtLeast(3, 1)})
+          .add(
+              {"mesh.box-cells", "\"NX NY NZ\"",
+               "cells per axis of the built-in box, each >= 1; each hexahedron is split into 6 tetrahedra",
+               "20 4 4", "", false, check::integersAtLeast(3, 1)})
           .add({"mesh.refine", "N", "uniform refinements of the mesh after distribution, >= 0", "0",
                 "", false, check::integerAtLeast(0)}),
       nullptr};

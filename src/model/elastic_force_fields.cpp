@@ -30,24 +30,19 @@ std::unique_ptr<ForceField> makeElasticForceField(const ElasticMaterial& materia
 namespace {
 ParameterSpec elasticParameters() {
   return ParameterSpec()
-      .add({"material.model", "linear|corotational|stvk|neohookean",
-            "linear: small-strain linear elasticity (SOFA TetrahedronFEMForceField "
-            "method=\"small\");\n"
-            "corotational: SOFA's method=\"large\" or \"polar\" (material.rotation), the linear "
-            "element\n"
-            "stiffness rotated with each element, with SOFA's tangent R K0 R^T (no derivative of "
-            "R);\n"
-            "stvk: St Venant-Kirchhoff, psi = lambda/2 (tr E)^2 + mu tr(E^2); neohookean:\n"
-            "psi = mu/2 (tr C - 3) - mu ln J + lambda/2 (ln J)^2 (an inverted element is an "
-            "error); both\n"
-            "with their exact tangent. Nonlinear models are re-assembled every step.",
-            "linear", "", false, check::choice(kMaterialModels)})
+      .add(
+          {"material.model", "linear|corotational|stvk|neohookean",
+           "linear: small-strain linear elasticity (SOFA TetrahedronFEMForceField method=\"small\");\n"
+           "corotational: SOFA's method=\"large\" or \"polar\" (material.rotation), the linear element\n"
+           "stiffness rotated with each element, with SOFA's tangent R K0 R^T (no derivative of R);\n"
+           "stvk: St Venant-Kirchhoff, psi = lambda/2 (tr E)^2 + mu tr(E^2); neohookean:\n"
+           "psi = mu/2 (tr C - 3) - mu ln J + lambda/2 (ln J)^2 (an inverted element is an error); both\n"
+           "with their exact tangent. Nonlinear models are re-assembled every step.",
+           "linear", "", false, check::choice(kMaterialModels)})
       .add(
           {"material.rotation", "large|polar",
-           "corotational frame, as SOFA's TetrahedronFEMForceField method: large builds it from "
-           "the\n"
-           "element's vertices 0, 1, 2 in the mesh file's order; polar is the rotation of the "
-           "polar\n"
+           "corotational frame, as SOFA's TetrahedronFEMForceField method: large builds it from the\n"
+           "element's vertices 0, 1, 2 in the mesh file's order; polar is the rotation of the polar\n"
            "decomposition of the matrix of edges 0->1, 0->2, 0->3 (so it too depends on the order)",
            "large", "", false, check::choice(kRotationMethods)})
       .add({"material.young-modulus", "E", "Young's modulus, > 0", "1e5", "force/area", false,

@@ -65,14 +65,14 @@ const ComponentDeclaration& fixedConstraintComponent() {
       "fixed-constraint", "projective constraint",
       "nodes that never move (SOFA FixedProjectiveConstraint on a BoxROI or a group)",
       ParameterSpec()
-          .add({"constraint.fixed-box", "\"XMIN YMIN ZMIN XMAX YMAX ZMAX\"",
-                "nodes inside the box, boundary included, are fixed (SOFA BoxROI +\n"
-                "FixedProjectiveConstraint); a min > max in a component is swapped, as BoxROI "
-                "does.\n"
-                "Repeatable.",
-                std::nullopt, "length", true, check::reals(6),
-                "0 0 0 0 LY LZ (the x = 0 face) for the built-in box when neither\n"
-                "fixed-box nor fixed-group is given; none otherwise"})
+          .add(
+              {"constraint.fixed-box", "\"XMIN YMIN ZMIN XMAX YMAX ZMAX\"",
+               "nodes inside the box, boundary included, are fixed (SOFA BoxROI +\n"
+               "FixedProjectiveConstraint); a min > max in a component is swapped, as BoxROI does.\n"
+               "Repeatable.",
+               std::nullopt, "length", true, check::reals(6),
+               "0 0 0 0 LY LZ (the x = 0 face) for the built-in box when neither\n"
+               "fixed-box nor fixed-group is given; none otherwise"})
           .add({"constraint.fixed-group", "NAME|TAG",
                 "Gmsh physical group (name or numeric tag) whose nodes are fixed. Repeatable.",
                 std::nullopt, "", true, check::nonEmpty()}),

@@ -153,18 +153,17 @@ ForceFieldComponent meshSpringsComponent() {
   return {
       {"mesh-springs", "force field", "a spring along every mesh edge (SOFA MeshSpringForceField)",
        ParameterSpec()
-           .add({"springs.stiffness", "KS",
-                 "SOFA MeshSpringForceField: a spring along every mesh edge, rest length L0 the "
-                 "edge's\n"
-                 "rest length, force ks (l - L0) + kd (v_b - v_a).u along the edge with, as SOFA,\n"
-                 "ks = KS / L0 and kd = KD / L0; >= 0 (0: no springs)",
-                 "0", "force", false, check::nonNegative()})
-           .add({"springs.damping", "KD",
-                 "damping of the edge springs (kd = KD / L0), >= 0. Its B = df/dv enters the step "
-                 "matrix;\n"
-                 "SOFA treats spring damping explicitly (no B), so steps with KD > 0 differ from "
-                 "SOFA's.",
-                 "0", "force time", false, check::nonNegative()}),
+           .add(
+               {"springs.stiffness", "KS",
+                "SOFA MeshSpringForceField: a spring along every mesh edge, rest length L0 the edge's\n"
+                "rest length, force ks (l - L0) + kd (v_b - v_a).u along the edge with, as SOFA,\n"
+                "ks = KS / L0 and kd = KD / L0; >= 0 (0: no springs)",
+                "0", "force", false, check::nonNegative()})
+           .add(
+               {"springs.damping", "KD",
+                "damping of the edge springs (kd = KD / L0), >= 0. Its B = df/dv enters the step matrix;\n"
+                "SOFA treats spring damping explicitly (no B), so steps with KD > 0 differ from SOFA's.",
+                "0", "force time", false, check::nonNegative()}),
        [](Scene& scene) {
          requireElasticity(scene, "springs.stiffness", scene.real("springs.stiffness") != 0);
          requireElasticity(scene, "springs.damping", scene.real("springs.damping") != 0);

@@ -8,11 +8,11 @@ namespace eis {
 const ComponentDeclaration& physicsComponent() {
   static const ComponentDeclaration component{
       "physics", "model", "the unknowns of every node",
-      ParameterSpec().add({"physics.type", "elasticity|diffusion",
-                           "elasticity: 3 displacement components per node; diffusion: one scalar "
-                           "field u per node,\n"
-                           "c du/dt = div(k grad u) (needs solver.first-order = true)",
-                           "elasticity", "", false, check::choice(kPhysics)}),
+      ParameterSpec().add(
+          {"physics.type", "elasticity|diffusion",
+           "elasticity: 3 displacement components per node; diffusion: one scalar field u per node,\n"
+           "c du/dt = div(k grad u) (needs solver.first-order = true)",
+           "elasticity", "", false, check::choice(kPhysics)}),
       [](Scene& scene) {
         if (physicsOf(scene) != Physics::Diffusion) return;
         if (!scene.boolean("solver.first-order"))

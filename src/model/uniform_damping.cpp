@@ -16,22 +16,22 @@ void UniformDamping::addBToElementMatrices(double* elementMatrices, double bFact
 }
 
 ForceFieldComponent uniformDampingComponent() {
-  return {{"uniform-damping", "force field", "uniform viscous damping f = -c M v",
-           ParameterSpec().add({"damping.coefficient", "C",
-                                "uniform viscous damping, the force f = -C M v (M: the mass "
-                                "above), so B = df/dv = -C M\n"
-                                "enters the step matrix; >= 0",
-                                "0", "1/time", false, check::nonNegative()}),
-           [](Scene& scene) {
-             requireElasticity(scene, "damping.coefficient",
-                               scene.real("damping.coefficient") != 0);
-           }},
-          Physics::Elasticity,
-          [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
-            const double c = scene.real("damping.coefficient");
-            if (c == 0) return nullptr;
-            return std::make_unique<UniformDamping>(context.mass, c);
-          }};
+  return {
+      {"uniform-damping", "force field", "uniform viscous damping f = -c M v",
+       ParameterSpec().add(
+           {"damping.coefficient", "C",
+            "uniform viscous damping, the force f = -C M v (M: the mass above), so B = df/dv = -C M\n"
+            "enters the step matrix; >= 0",
+            "0", "1/time", false, check::nonNegative()}),
+       [](Scene& scene) {
+         requireElasticity(scene, "damping.coefficient", scene.real("damping.coefficient") != 0);
+       }},
+      Physics::Elasticity,
+      [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
+        const double c = scene.real("damping.coefficient");
+        if (c == 0) return nullptr;
+        return std::make_unique<UniformDamping>(context.mass, c);
+      }};
 }
 
 }  // namespace eis

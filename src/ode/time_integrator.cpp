@@ -29,39 +29,34 @@ ParameterSpec stepParameters() {
            "SOFA firstOrder: the system is M dx/dt = f(x); solve (M - h K) v = f(x_n) (h/2 K with\n"
            "solver.trapezoidal), then x_{n+1} = x_n + h v. Required by physics.type = diffusion.",
            "false", "", false, check::boolean()})
-      .add({"solver.trapezoidal", "BOOL",
-            "SOFA trapezoidalScheme: tr = 0.5 in the matrix and right-hand-side factors, but the\n"
-            "position update x_{n+1} = x_n + h v_{n+1} keeps the scheme FIRST order in time, and "
-            "it\n"
-            "is only conditionally stable: a mode of angular frequency w grows unless h w < 2.\n"
-            "Same as solver.scheme = sofa-trapezoidal; solver.scheme = trapezoidal is the stable,\n"
-            "second-order rule.",
-            "false", "", false, check::boolean()})
+      .add(
+          {"solver.trapezoidal", "BOOL",
+           "SOFA trapezoidalScheme: tr = 0.5 in the matrix and right-hand-side factors, but the\n"
+           "position update x_{n+1} = x_n + h v_{n+1} keeps the scheme FIRST order in time, and it\n"
+           "is only conditionally stable: a mode of angular frequency w grows unless h w < 2.\n"
+           "Same as solver.scheme = sofa-trapezoidal; solver.scheme = trapezoidal is the stable,\n"
+           "second-order rule.",
+           "false", "", false, check::boolean()})
       .add(
           {"solver.scheme", "euler|sofa-trapezoidal|trapezoidal",
-           "euler: SOFA's implicit Euler (tr = 1). sofa-trapezoidal: what solver.trapezoidal = "
-           "true\n"
+           "euler: SOFA's implicit Euler (tr = 1). sofa-trapezoidal: what solver.trapezoidal = true\n"
            "selects (see there). trapezoidal: the true trapezoidal rule (average acceleration):\n"
-           "M (v_{n+1} - v_n) = h/2 (f_n + f_{n+1}), x_{n+1} = x_n + h/2 (v_n + v_{n+1}); "
-           "linearized\n"
+           "M (v_{n+1} - v_n) = h/2 (f_n + f_{n+1}), x_{n+1} = x_n + h/2 (v_n + v_{n+1}); linearized\n"
            "like SOFA's step, or solved by Newton (solver.newton = full); unconditionally stable,\n"
            "second order in time, and it conserves the energy of undamped linear elasticity. With\n"
            "solver.first-order both trapezoidal schemes are Crank-Nicolson.",
            "euler", "", false, check::choice(kTimeSchemes)})
-      .add({"solver.compute-residual", "BOOL",
-            "after each step print the 2-norm ||r|| of r = P(M (v_{n+1} - v_n) - h f(x_{n+1}, "
-            "v_{n+1})),\n"
-            "P the projection onto the free degrees of freedom (SOFA stores r.r in its `residual` "
-            "data;\n"
-            "we print the norm)",
-            "false", "", false, check::boolean()})
+      .add(
+          {"solver.compute-residual", "BOOL",
+           "after each step print the 2-norm ||r|| of r = P(M (v_{n+1} - v_n) - h f(x_{n+1}, v_{n+1})),\n"
+           "P the projection onto the free degrees of freedom (SOFA stores r.r in its `residual` data;\n"
+           "we print the norm)",
+           "false", "", false, check::boolean()})
       .add(
           {"solver.newton", "linearized|full",
            "linearized: one linear solve per step, as SOFA (docs/architecture.md, \"The step\").\n"
-           "full: Newton iterations on the same implicit equations with PETSc SNES until "
-           "converged\n"
-           "(unknown v_{n+1}); -snes_rtol, -snes_stol, -snes_max_it, -snes_linesearch_type tune "
-           "it.\n"
+           "full: Newton iterations on the same implicit equations with PETSc SNES until converged\n"
+           "(unknown v_{n+1}); -snes_rtol, -snes_stol, -snes_max_it, -snes_linesearch_type tune it.\n"
            "Takes solver.scheme = euler or trapezoidal, not SOFA's linearized trapezoidal variant.",
            "linearized", "", false, check::choice(kNewtonModes)})
       .add({"solver.newton-guess", "zero|previous|extrapolated",
