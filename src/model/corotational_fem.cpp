@@ -98,10 +98,10 @@ Vec3 point(const double* x, PetscInt vertex) {
 CorotationalFEM::CorotationalFEM(const std::vector<std::array<PetscInt, 4>>& cells,
                                  const std::vector<TetraShape>& shapes, std::vector<double> rest,
                                  double youngModulus, double poissonRatio, RotationMethod method)
-    : cells_(cells), shapes_(shapes), method_(method) {
-  // The same lambda, mu as LinearElasticFEM (SOFA's materialsStiffnesses).
-  lambda_ = youngModulus * poissonRatio / ((1 + poissonRatio) * (1 - 2 * poissonRatio));
-  mu_ = youngModulus / (2 * (1 + poissonRatio));
+    : cells_(cells),
+      shapes_(shapes),
+      lame_(lameParameters(youngModulus, poissonRatio)),
+      method_(method) {
   restElements_.resize(cells_.size());
   frames_.resize(cells_.size());
   for (std::size_t c = 0; c < cells_.size(); ++c) {
@@ -137,24 +137,9 @@ CorotationalFEM::Nodal CorotationalFEM::corotatedDisplacement(std::size_t cell, 
 CorotationalFEM::Strain CorotationalFEM::strain(const Nodal& g, const Nodal& d) const {
   Strain e{};
   for (int a = 0; a < 4; ++a) {
-    e[0] += g[a][0] * d[a][0];
-    e[1] += g[a][1] * d[a][1];
-    e[2] += g[a][2] * d[a][2];
-    e[3] += g[a][1] * d[a][0] + g[a][0] * d[a][1];
-    e[4] += g[a][2] * d[a][1] + g[a][1] * d[a][2];
-    e[5] += g[a][2] * d[a][0] + g[a][0] * d[a][2];
+    addVertexStrain(e, g[a].data(), d[a].data());
   }
   return e;
-}
-
-CorotationalFEM::Strain CorotationalFEM::stress(const Strain& e) const {
-  const double trace = e[0] + e[1] + e[2];
-  return {lambda_ * trace + 2 * mu_ * e[0],
-          lambda_ * trace + 2 * mu_ * e[1],
-          lambda_ * trace + 2 * mu_ * e[2],
-          mu_ * e[3],
-          mu_ * e[4],
-          mu_ * e[5]};
 }
 
 CorotationalFEM::Nodal CorotationalFEM::nodalForces(const Nodal& g, const Strain& s, double w) {
@@ -180,7 +165,7 @@ void CorotationalFEM::addForce(const double* x, const double*, double* f) {
     frames_[c] = frame(c, x);
     const auto& g = restElements_[c].gradients;
     // K0 d with d = rest - current: the restoring force, in the element frame.
-    const Strain s = stress(strain(g, corotatedDisplacement(c, frames_[c], x)));
+    const Strain s = hookeStress(lame_, strain(g, corotatedDisplacement(c, frames_[c], x)));
     scatterRotated(c, frames_[c], nodalForces(g, s, shapes_[c].volume), f);
   }
 }
@@ -191,7 +176,7 @@ void CorotationalFEM::addDForce(const double* dx, double* df, double kFactor) co
     Nodal local;
     for (int a = 0; a < 4; ++a) local[a] = times(r, point(dx, cells_[c][a]));
     const auto& g = restElements_[c].gradients;
-    const Strain s = stress(strain(g, local));
+    const Strain s = hookeStress(lame_, strain(g, local));
     scatterRotated(c, r, nodalForces(g, s, -kFactor * shapes_[c].volume), df);
   }
 }
@@ -208,10 +193,10 @@ void CorotationalFEM::addKToElementMatrices(double* elementMatrices, double kFac
     const double w = -kFactor * shapes_[c].volume;
     for (int a = 0; a < 4; ++a)
       for (int b = 0; b < 4; ++b) {
-        const double shear = mu_ * dot(G[a], G[b]);
+        const double shear = lame_.mu * dot(G[a], G[b]);
         for (int i = 0; i < 3; ++i)
           for (int j = 0; j < 3; ++j) {
-            const double k = lambda_ * G[a][i] * G[b][j] + mu_ * G[b][i] * G[a][j];
+            const double k = lame_.lambda * G[a][i] * G[b][j] + lame_.mu * G[b][i] * G[a][j];
             block[(3 * a + i) * 12 + 3 * b + j] += w * (i == j ? k + shear : k);
           }
       }
@@ -222,7 +207,7 @@ double CorotationalFEM::potentialEnergy(const double* x) const {
   double energy = 0;
   for (std::size_t c = 0; c < cells_.size(); ++c) {
     const Strain e = strain(restElements_[c].gradients, corotatedDisplacement(c, frame(c, x), x));
-    const Strain s = stress(e);
+    const Strain s = hookeStress(lame_, e);
     double density = 0;
     for (int i = 0; i < 6; ++i) density += e[i] * s[i];
     energy += 0.5 * shapes_[c].volume * density;
@@ -233,11 +218,9 @@ double CorotationalFEM::potentialEnergy(const double* x) const {
 std::vector<double> CorotationalFEM::vonMisesStress(const double* x) const {
   std::vector<double> result(cells_.size());
   for (std::size_t c = 0; c < cells_.size(); ++c) {
-    const Strain s =
-        stress(strain(restElements_[c].gradients, corotatedDisplacement(c, frame(c, x), x)));
-    const double dxy = s[0] - s[1], dyz = s[1] - s[2], dzx = s[2] - s[0];
-    result[c] = std::sqrt(0.5 * (dxy * dxy + dyz * dyz + dzx * dzx) +
-                          3 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]));
+    const Strain s = hookeStress(
+        lame_, strain(restElements_[c].gradients, corotatedDisplacement(c, frame(c, x), x)));
+    result[c] = vonMises(s);
   }
   return result;
 }

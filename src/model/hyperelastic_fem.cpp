@@ -161,9 +161,11 @@ double vonMises(const Mat3& s) {
 HyperelasticFEM::HyperelasticFEM(const std::vector<std::array<PetscInt, 4>>& cells,
                                  const std::vector<TetraShape>& shapes, std::vector<double> rest,
                                  double youngModulus, double poissonRatio, Law law)
-    : cells_(cells), shapes_(shapes), rest_(std::move(rest)), law_(law) {
-  lambda_ = youngModulus * poissonRatio / ((1 + poissonRatio) * (1 - 2 * poissonRatio));
-  mu_ = youngModulus / (2 * (1 + poissonRatio));
+    : cells_(cells),
+      shapes_(shapes),
+      rest_(std::move(rest)),
+      lame_(lameParameters(youngModulus, poissonRatio)),
+      law_(law) {
   // The rest state: F = F^-T = I, S = 0, ln J = 0.
   if (law_ == Law::StVenantKirchhoff)
     stvk_.assign(cells_.size(), StVKPoint{kIdentity, Mat3{}});
@@ -191,7 +193,7 @@ HyperelasticFEM::Mat3 HyperelasticFEM::gradient(std::size_t cell, const double* 
 HyperelasticFEM::Mat3 HyperelasticFEM::linearizeStVK(std::size_t cell, const Mat3& H) {
   StVKPoint& point = stvk_[cell];
   point.F = plusIdentity(H);
-  point.S = stvkSecondPiola(greenLagrange(H), lambda_, mu_);
+  point.S = stvkSecondPiola(greenLagrange(H), lame_.lambda, lame_.mu);
   return multiply(point.F, point.S);
 }
 
@@ -206,7 +208,7 @@ HyperelasticFEM::Mat3 HyperelasticFEM::linearizeNeoHookean(std::size_t cell, con
   NeoHookeanPoint& point = neoHookean_[cell];
   point.inverseTransposeF = inverseTranspose(F, J);
   point.logJ = std::log(J);
-  return neoHookeanFirstPiola(F, point.inverseTransposeF, point.logJ, lambda_, mu_);
+  return neoHookeanFirstPiola(F, point.inverseTransposeF, point.logJ, lame_.lambda, lame_.mu);
 }
 
 // f_a += factor |V| P grad N_a for the cell's four vertices.
@@ -234,9 +236,10 @@ void HyperelasticFEM::addDForce(const double* dx, double* df, double kFactor) co
   const bool stvk = law_ == Law::StVenantKirchhoff;
   for (std::size_t c = 0; c < cells_.size(); ++c) {
     const Mat3 dF = gradient(c, dx, nullptr);
-    const Mat3 dP = stvk ? stvkPiolaIncrement(stvk_[c].F, stvk_[c].S, dF, lambda_, mu_)
-                         : neoHookeanPiolaIncrement(neoHookean_[c].inverseTransposeF,
-                                                    neoHookean_[c].logJ, dF, lambda_, mu_);
+    const Mat3 dP = stvk
+                        ? stvkPiolaIncrement(stvk_[c].F, stvk_[c].S, dF, lame_.lambda, lame_.mu)
+                        : neoHookeanPiolaIncrement(neoHookean_[c].inverseTransposeF,
+                                                   neoHookean_[c].logJ, dF, lame_.lambda, lame_.mu);
     addCellForce(c, dP, -kFactor, df);
   }
 }
@@ -256,12 +259,12 @@ void HyperelasticFEM::addStVKTangent(std::size_t cell, double factor, double* bl
   }
   for (int a = 0; a < 4; ++a)
     for (int b = 0; b < 4; ++b) {
-      const double geometric = dot(g[a], Sg[b]), gg = mu_ * dot(g[a], g[b]);
+      const double geometric = dot(g[a], Sg[b]), gg = lame_.mu * dot(g[a], g[b]);
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j)
           block[(3 * a + i) * 12 + 3 * b + j] +=
-              factor * ((i == j ? geometric : 0.0) + lambda_ * q[a][i] * q[b][j] +
-                        mu_ * q[b][i] * q[a][j] + gg * B[3 * i + j]);
+              factor * ((i == j ? geometric : 0.0) + lame_.lambda * q[a][i] * q[b][j] +
+                        lame_.mu * q[b][i] * q[a][j] + gg * B[3 * i + j]);
     }
 }
 
@@ -270,16 +273,17 @@ void HyperelasticFEM::addStVKTangent(std::size_t cell, double factor, double* bl
 void HyperelasticFEM::addNeoHookeanTangent(std::size_t cell, double factor, double* block) const {
   const auto& g = shapes_[cell].gradients;
   const NeoHookeanPoint& point = neoHookean_[cell];
-  const double c = mu_ - lambda_ * point.logJ;
+  const double c = lame_.mu - lame_.lambda * point.logJ;
   Vec3 h[4];
   for (int a = 0; a < 4; ++a) h[a] = apply(point.inverseTransposeF, g[a]);
   for (int a = 0; a < 4; ++a)
     for (int b = 0; b < 4; ++b) {
-      const double gg = mu_ * dot(g[a], g[b]);
+      const double gg = lame_.mu * dot(g[a], g[b]);
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j)
           block[(3 * a + i) * 12 + 3 * b + j] +=
-              factor * ((i == j ? gg : 0.0) + lambda_ * h[a][i] * h[b][j] + c * h[b][i] * h[a][j]);
+              factor *
+              ((i == j ? gg : 0.0) + lame_.lambda * h[a][i] * h[b][j] + c * h[b][i] * h[a][j]);
     }
 }
 
@@ -296,11 +300,11 @@ void HyperelasticFEM::addKToElementMatrices(double* elementMatrices, double kFac
 }
 
 double HyperelasticFEM::energyDensity(const Mat3& H) const {
-  if (law_ == Law::StVenantKirchhoff) return stvkEnergy(greenLagrange(H), lambda_, mu_);
+  if (law_ == Law::StVenantKirchhoff) return stvkEnergy(greenLagrange(H), lame_.lambda, lame_.mu);
   const double J = determinant(plusIdentity(H));
   // ln J -> -infinity as J -> 0+: the energy barrier that inversion would have to cross.
   if (!(J > 0)) return std::numeric_limits<double>::infinity();
-  return neoHookeanEnergy(H, std::log(J), lambda_, mu_);
+  return neoHookeanEnergy(H, std::log(J), lame_.lambda, lame_.mu);
 }
 
 double HyperelasticFEM::potentialEnergy(const double* x) const {
@@ -316,7 +320,7 @@ HyperelasticFEM::Mat3 HyperelasticFEM::cauchyStress(const Mat3& H) const {
   const Mat3 F = plusIdentity(H);
   const double J = determinant(F);
   if (law_ == Law::StVenantKirchhoff) {
-    const Mat3 S = stvkSecondPiola(greenLagrange(H), lambda_, mu_);
+    const Mat3 S = stvkSecondPiola(greenLagrange(H), lame_.lambda, lame_.mu);
     return scaled(1 / J, multiplyTranspose(multiply(F, S), F));
   }
   if (!(J > 0)) {
@@ -324,8 +328,8 @@ HyperelasticFEM::Mat3 HyperelasticFEM::cauchyStress(const Mat3& H) const {
     undefined.fill(std::numeric_limits<double>::quiet_NaN());
     return undefined;
   }
-  Mat3 sigma = scaled(mu_ / J, multiplyTranspose(F, F));
-  const double diagonal = (lambda_ * std::log(J) - mu_) / J;
+  Mat3 sigma = scaled(lame_.mu / J, multiplyTranspose(F, F));
+  const double diagonal = (lame_.lambda * std::log(J) - lame_.mu) / J;
   sigma[0] += diagonal;
   sigma[4] += diagonal;
   sigma[8] += diagonal;

@@ -7,12 +7,10 @@ namespace eis {
 LinearElasticFEM::LinearElasticFEM(const std::vector<std::array<PetscInt, 4>>& cells,
                                    const std::vector<TetraShape>& shapes, std::vector<double> rest,
                                    double youngModulus, double poissonRatio)
-    : cells_(cells), shapes_(shapes), rest_(std::move(rest)) {
-  // SOFA writes C as E(1-nu)/((1+nu)(1-2nu)) [1, nu/(1-nu), (1-2nu)/(2(1-nu))]: the same lambda,
-  // mu.
-  lambda_ = youngModulus * poissonRatio / ((1 + poissonRatio) * (1 - 2 * poissonRatio));
-  mu_ = youngModulus / (2 * (1 + poissonRatio));
-}
+    : cells_(cells),
+      shapes_(shapes),
+      rest_(std::move(rest)),
+      lame_(lameParameters(youngModulus, poissonRatio)) {}
 
 // Strain of the displacement u - origin (origin may be null for a plain increment).
 LinearElasticFEM::Strain LinearElasticFEM::strain(std::size_t cell, const double* u,
@@ -23,24 +21,9 @@ LinearElasticFEM::Strain LinearElasticFEM::strain(std::size_t cell, const double
     const int base = 3 * cells_[cell][a];
     double d[3];
     for (int c = 0; c < 3; ++c) d[c] = u[base + c] - (origin ? origin[base + c] : 0.0);
-    e[0] += g[a][0] * d[0];
-    e[1] += g[a][1] * d[1];
-    e[2] += g[a][2] * d[2];
-    e[3] += g[a][1] * d[0] + g[a][0] * d[1];
-    e[4] += g[a][2] * d[1] + g[a][1] * d[2];
-    e[5] += g[a][2] * d[0] + g[a][0] * d[2];
+    addVertexStrain(e, g[a].data(), d);
   }
   return e;
-}
-
-LinearElasticFEM::Strain LinearElasticFEM::stress(const Strain& e) const {
-  const double trace = e[0] + e[1] + e[2];
-  return {lambda_ * trace + 2 * mu_ * e[0],
-          lambda_ * trace + 2 * mu_ * e[1],
-          lambda_ * trace + 2 * mu_ * e[2],
-          mu_ * e[3],
-          mu_ * e[4],
-          mu_ * e[5]};
 }
 
 // f += factor * |V| B^T s for the cell's four vertices.
@@ -58,12 +41,12 @@ void LinearElasticFEM::addElementForce(std::size_t cell, const Strain& s, double
 
 void LinearElasticFEM::addForce(const double* x, const double*, double* f) {
   for (std::size_t c = 0; c < cells_.size(); ++c)
-    addElementForce(c, stress(strain(c, x, rest_.data())), -1.0, f);
+    addElementForce(c, hookeStress(lame_, strain(c, x, rest_.data())), -1.0, f);
 }
 
 void LinearElasticFEM::addDForce(const double* dx, double* df, double kFactor) const {
   for (std::size_t c = 0; c < cells_.size(); ++c)
-    addElementForce(c, stress(strain(c, dx, nullptr)), -kFactor, df);
+    addElementForce(c, hookeStress(lame_, strain(c, dx, nullptr)), -kFactor, df);
 }
 
 void LinearElasticFEM::addKToElementMatrices(double* elementMatrices, double kFactor,
@@ -81,7 +64,7 @@ void LinearElasticFEM::addKToElementMatrices(double* elementMatrices, double kFa
         if (d == 0) e = {gb[0], 0, 0, gb[1], 0, gb[2]};
         if (d == 1) e = {0, gb[1], 0, gb[0], gb[2], 0};
         if (d == 2) e = {0, 0, gb[2], 0, gb[1], gb[0]};
-        const Strain s = stress(e);
+        const Strain s = hookeStress(lame_, e);
         const int col = 3 * b + d;
         for (int a = 0; a < 4; ++a) {
           block[(3 * a + 0) * 12 + col] += w * (g[a][0] * s[0] + g[a][1] * s[3] + g[a][2] * s[5]);
@@ -95,7 +78,7 @@ void LinearElasticFEM::addKToElementMatrices(double* elementMatrices, double kFa
 double LinearElasticFEM::potentialEnergy(const double* x) const {
   double energy = 0;
   for (std::size_t c = 0; c < cells_.size(); ++c) {
-    const Strain e = strain(c, x, rest_.data()), s = stress(e);
+    const Strain e = strain(c, x, rest_.data()), s = hookeStress(lame_, e);
     double density = 0;
     for (int i = 0; i < 6; ++i) density += e[i] * s[i];
     energy += 0.5 * shapes_[c].volume * density;
@@ -106,10 +89,8 @@ double LinearElasticFEM::potentialEnergy(const double* x) const {
 std::vector<double> LinearElasticFEM::vonMisesStress(const double* x) const {
   std::vector<double> result(cells_.size());
   for (std::size_t c = 0; c < cells_.size(); ++c) {
-    const Strain s = stress(strain(c, x, rest_.data()));
-    const double dxy = s[0] - s[1], dyz = s[1] - s[2], dzx = s[2] - s[0];
-    result[c] = std::sqrt(0.5 * (dxy * dxy + dyz * dyz + dzx * dzx) +
-                          3 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]));
+    const Strain s = hookeStress(lame_, strain(c, x, rest_.data()));
+    result[c] = vonMises(s);
   }
   return result;
 }

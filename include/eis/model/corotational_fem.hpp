@@ -19,6 +19,7 @@
 #include "eis/core/parameters.hpp"
 #include "eis/core/tetra_geometry.hpp"
 #include "eis/model/force_field.hpp"
+#include "eis/model/isotropic_elasticity.hpp"
 
 namespace eis {
 
@@ -49,7 +50,7 @@ public:
 
 private:
   using Mat3 = std::array<double, 9>;  // row-major
-  using Strain = std::array<double, 6>;
+  using Strain = Voigt;
   using Nodal = std::array<Vec3, 4>;
   // What the rest shape gives, in the element's rest frame.
   struct RestElement {
@@ -60,7 +61,6 @@ private:
   Mat3 frame(std::size_t cell, const double* x) const;
   Nodal corotatedDisplacement(std::size_t cell, const Mat3& r, const double* x) const;
   Strain strain(const Nodal& gradients, const Nodal& d) const;
-  Strain stress(const Strain& strain) const;
   // w B^T s: the element force of stress s, per vertex.
   static Nodal nodalForces(const Nodal& gradients, const Strain& s, double w);
   // f_a += R^T local_a at the cell's vertices.
@@ -68,7 +68,7 @@ private:
 
   const std::vector<std::array<PetscInt, 4>>& cells_;
   const std::vector<TetraShape>& shapes_;
-  double lambda_, mu_;
+  LameParameters lame_;
   RotationMethod method_;
   std::vector<RestElement> restElements_;
   std::vector<Mat3> frames_;  // R of the last addForce (R0 before any)

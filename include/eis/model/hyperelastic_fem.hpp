@@ -12,6 +12,7 @@
 
 #include "eis/core/tetra_geometry.hpp"
 #include "eis/model/force_field.hpp"
+#include "eis/model/isotropic_elasticity.hpp"
 
 namespace eis {
 
@@ -61,7 +62,7 @@ private:
   const std::vector<std::array<PetscInt, 4>>& cells_;
   const std::vector<TetraShape>& shapes_;
   std::vector<double> rest_;
-  double lambda_, mu_;
+  LameParameters lame_;
   Law law_;
   std::vector<StVKPoint> stvk_;              // one per cell for St Venant-Kirchhoff, else empty
   std::vector<NeoHookeanPoint> neoHookean_;  // one per cell for Neo-Hookean, else empty

@@ -8,6 +8,7 @@
 
 #include "eis/core/tetra_geometry.hpp"
 #include "eis/model/force_field.hpp"
+#include "eis/model/isotropic_elasticity.hpp"
 
 namespace eis {
 
@@ -28,15 +29,14 @@ public:
   bool isLinear() const override { return true; }
 
 private:
-  using Strain = std::array<double, 6>;
+  using Strain = Voigt;
   Strain strain(std::size_t cell, const double* u, const double* origin) const;
-  Strain stress(const Strain& strain) const;
   void addElementForce(std::size_t cell, const Strain& stress, double factor, double* f) const;
 
   const std::vector<std::array<PetscInt, 4>>& cells_;
   const std::vector<TetraShape>& shapes_;
   std::vector<double> rest_;
-  double lambda_, mu_;
+  LameParameters lame_;
 };
 
 }  // namespace eis
