@@ -35,29 +35,12 @@ void reportUnusedPetscOptions(int rank) {
   PetscOptionsLeftRestore(nullptr, &count, &names, &values);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  eis::CommandLine commandLine(eis::knownComponents());
-  std::string parseError;
-  try {
-    commandLine = eis::parseArguments(argc, argv);
-  } catch (const eis::Error& e) {
-    parseError = e.what();
-  }
-
-  // PETSc sees only the single-dash options; ours were taken out above.
-  std::vector<char*> petscArgv{argv[0]};
-  for (auto& arg : commandLine.petscArgs) petscArgv.push_back(arg.data());
-  petscArgv.push_back(nullptr);
-  int petscArgc = int(petscArgv.size()) - 1;
-  char** petscArgvPtr = petscArgv.data();
-  if (PetscInitialize(&petscArgc, &petscArgvPtr, nullptr, nullptr)) return 1;
-  // Errors come back as codes that EIS_CHECK turns into one message, not as PETSc tracebacks.
-  PetscPushErrorHandler(PetscReturnErrorHandler, nullptr);
-  int rank = 0;
-  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-
+// One run, between PetscInitialize and PetscFinalize; the exit status.
+int run(const eis::CommandLine& commandLine, const std::string& parseError) {
+  // Errors come back as codes that EIS_CHECK turns into one message with PETSc's own text, not
+  // as PETSc tracebacks; the capture ends before PetscFinalize, which checks that it did.
+  const eis::PetscErrorCapture capture;
+  const int rank = eis::commRank(PETSC_COMM_WORLD);
   int status = 0;
   if (!parseError.empty()) {
     if (rank == 0) std::fprintf(stderr, "euler-implicit: error: %s\n", parseError.c_str());
@@ -81,6 +64,29 @@ int main(int argc, char** argv) {
       MPI_Abort(PETSC_COMM_WORLD, 1);
     }
   }
-  PetscFinalize();
   return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  eis::CommandLine commandLine(eis::knownComponents());
+  std::string parseError;
+  try {
+    commandLine = eis::parseArguments(argc, argv);
+  } catch (const eis::Error& e) {
+    parseError = e.what();
+  }
+
+  // PETSc sees only the single-dash options; ours were taken out above.
+  std::vector<char*> petscArgv{argv[0]};
+  for (auto& arg : commandLine.petscArgs) petscArgv.push_back(arg.data());
+  petscArgv.push_back(nullptr);
+  int petscArgc = int(petscArgv.size()) - 1;
+  char** petscArgvPtr = petscArgv.data();
+  if (PetscInitialize(&petscArgc, &petscArgvPtr, nullptr, nullptr)) return 1;
+  const int status = run(commandLine, parseError);
+  // PetscFinalize writes -log_view and friends: a failure there fails the run too.
+  const PetscErrorCode finalized = PetscFinalize();
+  return status != 0 ? status : (finalized != 0 ? 1 : 0);
 }

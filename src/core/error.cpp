@@ -4,11 +4,37 @@
 
 namespace eis {
 
+namespace {
+
+// What PETSc said where the last error arose; PETSc's handlers run on one thread.
+std::string lastPetscMessage;
+
+PetscErrorCode keepPetscMessage(MPI_Comm, int, const char*, const char*, PetscErrorCode code,
+                                PetscErrorType type, const char* message, void*) {
+  if (type == PETSC_ERROR_INITIAL) lastPetscMessage = message ? message : "";
+  return code;
+}
+
+}  // namespace
+
+PetscErrorCapture::PetscErrorCapture() {
+  PetscPushErrorHandler(keepPetscMessage, nullptr);
+}
+
+PetscErrorCapture::~PetscErrorCapture() {
+  PetscPopErrorHandler();
+}
+
 void throwPetscError(PetscErrorCode code, const char* call, const char* file, int line) {
   const char* text = nullptr;
   PetscErrorMessage(code, &text, nullptr);
-  throw Error(std::string("PETSc: ") + (text ? text : "unknown error") + " in " + call + " (" +
-              file + ":" + std::to_string(line) + ")");
+  // PETSc's text for the code (none for some codes), then the message of where it arose.
+  std::string what = text ? text : "";
+  if (!lastPetscMessage.empty()) what += (what.empty() ? "" : ": ") + lastPetscMessage;
+  if (what.empty()) what = "error " + std::to_string(code);
+  lastPetscMessage.clear();
+  what = "PETSc: " + what;
+  throw Error(what + " in " + call + " (" + file + ":" + std::to_string(line) + ")");
 }
 
 void throwMpiError(int code, const char* call, const char* file, int line) {

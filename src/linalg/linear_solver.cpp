@@ -8,18 +8,10 @@ namespace eis {
 LinearSolver::LinearSolver(MPI_Comm comm, PCType defaultPc, Vec restCoordinates,
                            const LinearSolverOptions& options)
     : settings_(defaultPc, options.preconditioner.hypreElasticity, restCoordinates),
-      reuse_(options.preconditioner) {
+      reuse_(options.preconditioner),
+      start_(options.start) {
   EIS_CHECK(KSPCreate(comm, &ksp_));
   settings_.setDefaults(ksp_, 1e-8);
-  if (options.start == LinearSolverOptions::Start::GivenVector)
-    EIS_CHECK(KSPSetInitialGuessNonzero(ksp_, PETSC_TRUE));
-  if (options.start == LinearSolverOptions::Start::Projection) {
-    // The last 10 (b, x) pairs: 20 vectors; -ksp_guess_* options override the choice.
-    KSPGuess guess;
-    EIS_CHECK(KSPGetGuess(ksp_, &guess));
-    EIS_CHECK(KSPGuessSetType(guess, KSPGUESSFISCHER));
-    EIS_CHECK(KSPGuessFischerSetModel(guess, 3, 10));
-  }
 }
 
 LinearSolver::~LinearSolver() {
@@ -29,7 +21,26 @@ LinearSolver::~LinearSolver() {
 void LinearSolver::configure(Mat A) {
   EIS_CHECK(KSPSetOperators(ksp_, A, A));
   settings_.readOptions(ksp_, A, [this] { EIS_CHECK(KSPSetFromOptions(ksp_)); });
+  setStart();
   configured_ = true;
+}
+
+// Where each solve starts, once the KSP type is known: a direct solve (preonly) takes no
+// starting point, and PETSc refuses one.
+void LinearSolver::setStart() {
+  PetscBool direct = PETSC_FALSE;
+  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp_), KSPPREONLY, &direct));
+  if (direct) return;
+  if (start_ == LinearSolverOptions::Start::GivenVector)
+    EIS_CHECK(KSPSetInitialGuessNonzero(ksp_, PETSC_TRUE));
+  if (start_ == LinearSolverOptions::Start::Projection) {
+    // The last 10 (b, x) pairs: 20 vectors; -ksp_guess_* options override the choice.
+    KSPGuess guess;
+    EIS_CHECK(KSPGetGuess(ksp_, &guess));
+    EIS_CHECK(KSPGuessSetType(guess, KSPGUESSFISCHER));
+    EIS_CHECK(KSPGuessFischerSetModel(guess, 3, 10));
+    EIS_CHECK(KSPGuessSetFromOptions(guess));
+  }
 }
 
 // Sets the preconditioner up apart from the solve, to time the two separately: from A's

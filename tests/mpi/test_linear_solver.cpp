@@ -340,3 +340,21 @@ TEST(HypreSettings, DefaultsGiveWayToTheUsersOptionsAndGoAway) {
 }
 
 }  // namespace
+
+// A direct solve (-ksp_type preonly, MUMPS's LU) takes no starting point: every
+// solver.initial-guess setting runs, and reaches the state of tight iterative solves.
+class DirectSolve : public eis_test::TightSolvesTest {};
+
+TEST_F(DirectSolve, EveryStartingPointReachesTheTightIterativeState) {
+  eis_test::SceneFields scene = corotationalBeam();
+  scene.steps = 3;
+  const Outcome iterative = runScene(scene);
+  const eis_test::ScopedOptions direct{
+      {"-ksp_type", "preonly"}, {"-pc_type", "lu"}, {"-pc_factor_mat_solver_type", "mumps"}};
+  for (auto guess : {eis::InitialGuess::Automatic, eis::InitialGuess::Zero,
+                     eis::InitialGuess::Previous, eis::InitialGuess::Projected}) {
+    scene.initialGuess = guess;
+    EXPECT_LT(disagreement(iterative.state, runScene(scene).state, scene), 1e-9)
+        << "initial guess " << int(guess);
+  }
+}

@@ -17,6 +17,17 @@ public:
 [[noreturn]] void throwPetscError(PetscErrorCode code, const char* call, const char* file,
                                   int line);
 
+// While it is in place (between PetscInitialize and PetscFinalize), PETSc errors come back as
+// codes, not tracebacks, and the message PETSc gave where the error arose (say, "Running KSP of
+// preonly doesn't make sense with nonzero initial guess") is kept for throwPetscError to quote.
+class PetscErrorCapture {
+public:
+  PetscErrorCapture();
+  ~PetscErrorCapture();
+  PetscErrorCapture(const PetscErrorCapture&) = delete;
+  PetscErrorCapture& operator=(const PetscErrorCapture&) = delete;
+};
+
 // The same for a failed MPI call (MPI's error string for the code).
 [[noreturn]] void throwMpiError(int code, const char* call, const char* file, int line);
 

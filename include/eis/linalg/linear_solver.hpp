@@ -46,11 +46,13 @@ public:
 
 private:
   void configure(Mat A);
+  void setStart();
   void setUp(Mat A);
 
   KSP ksp_ = nullptr;
   KspSettings settings_;
   PreconditionerReuse reuse_;
+  LinearSolverOptions::Start start_;
   bool configured_ = false;
 };
 

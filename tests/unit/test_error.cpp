@@ -1,0 +1,42 @@
+// Errors: PETSc's own words reach our one error line.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "eis/core/error.hpp"
+
+namespace {
+
+// An error raised the way PETSc raises its own (SETERRQ): the capture keeps the message given
+// where it arose, and throwPetscError quotes it after PETSc's text for the code.
+TEST(PetscErrorCapture, ThePetscMessageReachesTheError) {
+  const eis::PetscErrorCapture capture;
+  const PetscErrorCode code =
+      PetscError(PETSC_COMM_SELF, __LINE__, "caller", __FILE__, PETSC_ERR_ARG_OUTOFRANGE,
+                 PETSC_ERROR_INITIAL, "size %d cannot be negative", -3);
+  ASSERT_EQ(code, PETSC_ERR_ARG_OUTOFRANGE);
+  try {
+    eis::throwPetscError(code, "Caller()", "file.cpp", 7);
+    FAIL() << "throwPetscError returned";
+  } catch (const eis::Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("Argument out of range"), std::string::npos) << what;
+    EXPECT_NE(what.find("size -3 cannot be negative"), std::string::npos) << what;
+    EXPECT_NE(what.find("in Caller() (file.cpp:7)"), std::string::npos) << what;
+  }
+}
+
+// A message is quoted once: the next error without one does not repeat it.
+TEST(PetscErrorCapture, AMessageIsQuotedOnce) {
+  const eis::PetscErrorCapture capture;
+  PetscError(PETSC_COMM_SELF, __LINE__, "caller", __FILE__, PETSC_ERR_ARG_OUTOFRANGE,
+             PETSC_ERROR_INITIAL, "first");
+  EXPECT_THROW(eis::throwPetscError(PETSC_ERR_ARG_OUTOFRANGE, "A()", "a.cpp", 1), eis::Error);
+  try {
+    eis::throwPetscError(PETSC_ERR_MEM, "B()", "b.cpp", 2);
+  } catch (const eis::Error& e) {
+    EXPECT_EQ(std::string(e.what()).find("first"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
