@@ -35,11 +35,23 @@ void reportUnusedPetscOptions(int rank) {
   PetscOptionsLeftRestore(nullptr, &count, &names, &values);
 }
 
+// PetscInitialize failed (say, on a missing -options_file, which only the first rank reads): the
+// rank that failed says why and exits; the others may wait in a collective call, so MPI is not
+// finalized and mpiexec ends them.
+int initializationFailed(PetscErrorCode code) {
+  int mpiUp = 0, rank = 0;
+  MPI_Initialized(&mpiUp);
+  if (mpiUp) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  try {
+    eis::throwPetscError(code, "PetscInitialize", __FILE__, __LINE__);
+  } catch (const eis::Error& e) {
+    std::fprintf(stderr, "euler-implicit: error: rank %d: %s\n", rank, e.what());
+  }
+  return 1;
+}
+
 // One run, between PetscInitialize and PetscFinalize; the exit status.
 int run(const eis::CommandLine& commandLine, const std::string& parseError) {
-  // Errors come back as codes that EIS_CHECK turns into one message with PETSc's own text, not
-  // as PETSc tracebacks; the capture ends before PetscFinalize, which checks that it did.
-  const eis::PetscErrorCapture capture;
   const int rank = eis::commRank(PETSC_COMM_WORLD);
   int status = 0;
   if (!parseError.empty()) {
@@ -84,8 +96,16 @@ int main(int argc, char** argv) {
   petscArgv.push_back(nullptr);
   int petscArgc = int(petscArgv.size()) - 1;
   char** petscArgvPtr = petscArgv.data();
-  if (PetscInitialize(&petscArgc, &petscArgvPtr, nullptr, nullptr)) return 1;
-  const int status = run(commandLine, parseError);
+  int status = 0;
+  {
+    // Errors come back as codes that EIS_CHECK turns into one message with PETSc's own text, not
+    // as PETSc tracebacks, from PetscInitialize on (an unreadable -options_file is one of its
+    // errors); the capture ends before PetscFinalize, which checks that it did.
+    const eis::PetscErrorCapture capture;
+    const PetscErrorCode initialized = PetscInitialize(&petscArgc, &petscArgvPtr, nullptr, nullptr);
+    if (initialized) return initializationFailed(initialized);
+    status = run(commandLine, parseError);
+  }
   // PetscFinalize writes -log_view and friends: a failure there fails the run too.
   const PetscErrorCode finalized = PetscFinalize();
   return status != 0 ? status : (finalized != 0 ? 1 : 0);
