@@ -18,7 +18,8 @@ python=/usr/bin/python3
 # shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
 if ! "$python" -c 'import dolfinx' 2>/dev/null; then
-  echo "FAIL $python cannot import dolfinx: install Debian's python3-dolfinx (bash jobs/install-deps.sh)"
+  echo "FAIL $python cannot import dolfinx: install Debian's python3-dolfinx" \
+    "(bash jobs/install-deps.sh)"
   exit 1
 fi
 mpi_command "$RANKS" "$exe"
@@ -61,7 +62,8 @@ compare() {
   local result=""
   if ((status == 0)); then result=$(agreement "$name.ours.csv" "$name.peer.csv"); fi
   if [[ $result =~ ^positions\ ([^ ]+)\ velocities\ ([^ ]+)$ ]] &&
-     awk -v p="${BASH_REMATCH[1]}" -v v="${BASH_REMATCH[2]}" 'BEGIN { exit !(p < 1e-8 && v < 1e-8) }'; then
+     awk -v p="${BASH_REMATCH[1]}" -v v="${BASH_REMATCH[2]}" \
+       'BEGIN { exit !(p < 1e-8 && v < 1e-8) }'; then
     echo "ok   $name: agreement $result"
   else
     echo "FAIL $name: ${result:-a run failed (status $status)}"
