@@ -27,6 +27,21 @@ import time
 
 import numpy as np
 
+try:
+    import dolfinx
+    import dolfinx.fem.petsc
+    import ufl
+    from mpi4py import MPI
+    from petsc4py import PETSc
+
+    IMPORT_ERROR = None
+except ImportError as error:  # --help still works; main says what to install
+    IMPORT_ERROR = error
+
+
+class PeerError(Exception):
+    """Bad input or a failed solve: one line on rank 0, exit status 1."""
+
 
 def parse_arguments(argv):
     if "--" in argv:
@@ -124,23 +139,9 @@ def set_petsc_options(options, tokens):
         options[token[1:]] = following if following is not None and is_value(following) else None
 
 
-def main(argv):
-    args, petsc_options = parse_arguments(argv)
-    try:
-        import dolfinx
-        import dolfinx.fem.petsc
-        import ufl
-        from mpi4py import MPI
-        from petsc4py import PETSc
-    except ImportError as error:
-        sys.exit(f"peer_dolfinx.py: error: {error} (install Debian's python3-dolfinx, "
-                 "e.g. with jobs/install-deps.sh)")
-
-    comm = MPI.COMM_WORLD
-    set_petsc_options(PETSc.Options(), petsc_options)
-
-    comm.Barrier()
-    start = time.perf_counter()
+def build_mesh(comm, args):
+    """The box on rank 0, distributed by dolfinx; per owned dof block its input node id and rest
+    position."""
     if comm.rank == 0:
         points, tets = box_mesh_arrays(args.box_size, args.box_cells)
     else:
@@ -148,20 +149,21 @@ def main(argv):
     domain = ufl.Mesh(ufl.VectorElement("Lagrange", ufl.tetrahedron, 1))
     mesh = dolfinx.mesh.create_mesh(comm, tets, points, domain)
     V = dolfinx.fem.VectorFunctionSpace(mesh, ("Lagrange", 1))
-
-    # Input node id of each local dof block: a cell's dofs and geometry nodes follow the same
-    # reference vertex order (P1 space on a P1 geometry).
-    index_map = V.dofmap.index_map
-    owned = index_map.size_local
-    block_ids = np.empty(owned + index_map.num_ghosts, dtype=np.int64)
+    # A cell's dofs and geometry nodes follow the same reference vertex order (P1 space on a P1
+    # geometry), so they pair up cell by cell.
+    owned = V.dofmap.index_map.size_local
     geometry_nodes = mesh.geometry.dofmap.array.reshape(-1, 4)
     cell_dofs = V.dofmap.list.array.reshape(-1, 4)
-    block_ids[cell_dofs] = np.asarray(mesh.geometry.input_global_indices)[geometry_nodes]
-    owned_ids = block_ids[:owned]
-    rest_owned = np.empty((owned, 3))
     keep = cell_dofs < owned
-    rest_owned[cell_dofs[keep]] = mesh.geometry.x[geometry_nodes[keep], :3]
+    ids = np.empty(owned, dtype=np.int64)
+    ids[cell_dofs[keep]] = np.asarray(mesh.geometry.input_global_indices)[geometry_nodes[keep]]
+    rest = np.empty((owned, 3))
+    rest[cell_dofs[keep]] = mesh.geometry.x[geometry_nodes[keep], :3]
+    return mesh, V, ids, rest
 
+
+def assemble(mesh, V, args):
+    """Stiffness K (f = -K u), mass M and gravity load f_g, without constraints."""
     # Constants, not literals, so that FFCx compiles the forms once for every material.
     def constant(value):
         return dolfinx.fem.Constant(mesh, PETSc.ScalarType(value))
@@ -170,21 +172,16 @@ def main(argv):
     lam = constant(E * nu / ((1 + nu) * (1 - 2 * nu)))
     mu = constant(E / (2 * (1 + nu)))
     rho = constant(args.density)
-    u_trial, w = ufl.TrialFunction(V), ufl.TestFunction(V)
+    gravity = dolfinx.fem.Constant(mesh, np.asarray(args.gravity, dtype=PETSc.ScalarType))
+    u, w = ufl.TrialFunction(V), ufl.TestFunction(V)
 
     def eps(z):
         return ufl.sym(ufl.grad(z))
 
-    stiffness = dolfinx.fem.form(
-        (2 * mu * ufl.inner(eps(u_trial), eps(w)) + lam * ufl.div(u_trial) * ufl.div(w)) * ufl.dx)
-    mass = dolfinx.fem.form(rho * ufl.inner(u_trial, w) * ufl.dx)
-    gravity = dolfinx.fem.Constant(mesh, np.asarray(args.gravity, dtype=PETSc.ScalarType))
-    # rho g . w integrated exactly: rho g |V|/4 on each node, the same as M g with lumped M.
-    load = dolfinx.fem.form(rho * ufl.inner(gravity, w) * ufl.dx)
-
-    K = dolfinx.fem.petsc.assemble_matrix(stiffness)
+    stiffness = (2 * mu * ufl.inner(eps(u), eps(w)) + lam * ufl.div(u) * ufl.div(w)) * ufl.dx
+    K = dolfinx.fem.petsc.assemble_matrix(dolfinx.fem.form(stiffness))
     K.assemble()
-    M = dolfinx.fem.petsc.assemble_matrix(mass)
+    M = dolfinx.fem.petsc.assemble_matrix(dolfinx.fem.form(rho * ufl.inner(u, w) * ufl.dx))
     M.assemble()
     if args.mass == "lumped":
         # Row sums of the P1 consistent mass: rho |V|/4 on each node of each tetrahedron.
@@ -192,27 +189,33 @@ def main(argv):
         M.getRowSum(diagonal)
         M.zeroEntries()
         M.setDiagonal(diagonal)
-    f_g = dolfinx.fem.petsc.assemble_vector(load)
+    # rho g . w integrated exactly: rho g |V|/4 on each node, the same as M g with lumped M.
+    f_g = dolfinx.fem.petsc.assemble_vector(dolfinx.fem.form(rho * ufl.inner(gravity, w) * ufl.dx))
     f_g.ghostUpdate(addv=PETSc.InsertMode.ADD, mode=PETSc.ScatterMode.REVERSE)
+    return K, M, f_g
 
-    # Fixed nodes at x = 0 (the default scene's constraint.fixed-box "0 0 0 0 LY LZ").
-    fixed_blocks = dolfinx.fem.locate_dofs_geometrical(V, lambda x: np.isclose(x[0], 0.0))
-    fixed_blocks = fixed_blocks[fixed_blocks < owned]
-    first = index_map.local_range[0]
-    fixed_rows = ((first + fixed_blocks)[:, None] * 3 + np.arange(3)).ravel().astype(np.int32)
-    fixed_local = (fixed_blocks[:, None] * 3 + np.arange(3)).ravel()
 
+def fixed_dofs(V):
+    """Owned dofs of the nodes at x = 0 (the default scene's constraint.fixed-box "0 0 0 0 LY LZ"):
+    global rows of the matrix and local indices into a vector's owned values."""
+    index_map = V.dofmap.index_map
+    blocks = dolfinx.fem.locate_dofs_geometrical(V, lambda x: np.isclose(x[0], 0.0))
+    blocks = blocks[blocks < index_map.size_local]
+    local = (blocks[:, None] * 3 + np.arange(3)).ravel()
+    return (local + 3 * index_map.local_range[0]).astype(np.int32), local
+
+
+def make_solver(comm, K, M, fixed_rows, rest, args):
+    """The step's matrix P ((1 + h rM) M + h (h + rK) K) P + (I - P) and its KSP."""
     h, rM, rK = args.dt, args.rayleigh_mass, args.rayleigh_stiffness
     A = K.copy()
     A.scale(h * (h + rK))
     A.axpy(1 + h * rM, M, structure=PETSc.Mat.Structure.SUBSET_NONZERO_PATTERN)
     A.zeroRowsColumns(fixed_rows, diag=1.0)
-
     coordinates = A.createVecLeft()
     coordinates.setBlockSize(3)
-    coordinates.array[:] = rest_owned.ravel()
+    coordinates.array[:] = rest.ravel()
     A.setNearNullSpace(PETSc.NullSpace().createRigidBody(coordinates))
-
     ksp = PETSc.KSP().create(comm)
     ksp.setOperators(A)
     ksp.setType("cg")
@@ -220,17 +223,20 @@ def main(argv):
     ksp.setTolerances(rtol=args.rtol, max_it=1000)
     ksp.setFromOptions()
     ksp.setUp()
+    return ksp
 
-    u, v, dv, rhs, work = (A.createVecLeft() for _ in range(5))
-    for vec in (u, v):
-        vec.zeroEntries()
-    comm.Barrier()
-    setup = time.perf_counter() - start
 
-    step_times, iterations = [], []
+def run_steps(comm, ksp, K, M, f_g, fixed_local, args):
+    """SOFA's linearized implicit Euler steps from rest; returns u, v, the wall time and the
+    iterations of each step."""
+    h, rM, rK = args.dt, args.rayleigh_mass, args.rayleigh_stiffness
+    u, v, dv, rhs, work = (K.createVecLeft() for _ in range(5))
+    u.zeroEntries()
+    v.zeroEntries()
+    times, iterations = [], []
     for n in range(args.steps):
         comm.Barrier()
-        step_start = time.perf_counter()
+        start = time.perf_counter()
         # rhs = h (f_g - K (u + (h + rK) v) - rM M v), zero on fixed rows.
         v.copy(work)
         work.aypx(h + rK, u)
@@ -242,38 +248,83 @@ def main(argv):
         rhs.scale(h)
         rhs.array[fixed_local] = 0.0
         ksp.solve(rhs, dv)
-        reason = ksp.getConvergedReason()
-        if reason < 0:
-            if comm.rank == 0:
-                print(f"peer_dolfinx.py: error: step {n + 1}: KSP diverged (reason {reason})",
-                      file=sys.stderr)
-            return 1
+        if ksp.getConvergedReason() < 0:
+            raise PeerError(f"step {n + 1}: the linear solve failed "
+                            f"(KSP reason {ksp.getConvergedReason()})")
         dv.array[fixed_local] = 0.0  # P dv: an iterative solve leaves round-off there
         v.axpy(1.0, dv)
         u.axpy(h, v)
         comm.Barrier()
-        step_times.append(time.perf_counter() - step_start)
+        times.append(time.perf_counter() - start)
         iterations.append(ksp.getIterationNumber())
         if not args.quiet and comm.rank == 0:
-            print(f"step {n + 1} wall_s={step_times[-1]:.6g} its={iterations[-1]}")
+            print(f"step {n + 1} wall_s={times[-1]:.6g} its={iterations[-1]}", flush=True)
+    return u, v, times, iterations
 
-    ids = comm.gather(owned_ids, root=0)
-    positions = comm.gather(rest_owned + u.array.reshape(-1, 3), root=0)
-    velocities = comm.gather(v.array.reshape(-1, 3).copy(), root=0)
+
+def gather_state(comm, ids, rest, u, v):
+    """On rank 0: node ids in input order and their rows x y z vx vy vz; None elsewhere."""
+    ids = comm.gather(ids, root=0)
+    rows = comm.gather(np.hstack([rest + u.array.reshape(-1, 3), v.array.reshape(-1, 3)]), root=0)
     if comm.rank != 0:
-        return 0
+        return None, None
     ids = np.concatenate(ids)
     order = np.argsort(ids)
-    rows = np.hstack([np.concatenate(positions), np.concatenate(velocities)])[order]
+    return ids[order], np.concatenate(rows)[order]
+
+
+def check_writable(comm, path):
+    """The output path is checked before any step, with the same verdict on every rank."""
+    failure = None
+    if comm.rank == 0 and path:
+        try:
+            open(path, "w", encoding="ascii").close()
+        except OSError as error:
+            failure = f"--output {path}: cannot open the file for writing ({error.strerror})"
+    failure = comm.bcast(failure, root=0)
+    if failure:
+        raise PeerError(failure)
+
+
+def write_state(path, ids, rows):
+    with open(path, "w", encoding="ascii") as out:
+        out.write("id,x,y,z,vx,vy,vz\n")
+        for node, row in zip(ids, rows):
+            out.write(f"{node}," + ",".join(f"{value:.17g}" for value in row) + "\n")
+
+
+def main(argv):
+    args, petsc_options = parse_arguments(argv)
+    if IMPORT_ERROR is not None:
+        print(f"peer_dolfinx.py: error: {IMPORT_ERROR} (install Debian's python3-dolfinx, e.g. "
+              "with jobs/install-deps.sh, and run /usr/bin/python3)", file=sys.stderr)
+        return 1
+    comm = MPI.COMM_WORLD
+    set_petsc_options(PETSc.Options(), petsc_options)
+    try:
+        check_writable(comm, args.output)
+        comm.Barrier()
+        start = time.perf_counter()
+        mesh, V, ids, rest = build_mesh(comm, args)
+        K, M, f_g = assemble(mesh, V, args)
+        fixed_rows, fixed_local = fixed_dofs(V)
+        ksp = make_solver(comm, K, M, fixed_rows, rest, args)
+        comm.Barrier()
+        setup = time.perf_counter() - start
+        u, v, times, iterations = run_steps(comm, ksp, K, M, f_g, fixed_local, args)
+    except PeerError as error:
+        if comm.rank == 0:
+            print(f"peer_dolfinx.py: error: {error}", file=sys.stderr)
+        return 1
+    ids, rows = gather_state(comm, ids, rest, u, v)
+    if comm.rank != 0:
+        return 0
     if args.output:
-        with open(args.output, "w", encoding="ascii") as out:
-            out.write("id,x,y,z,vx,vy,vz\n")
-            for node, row in zip(ids[order], rows):
-                out.write(f"{node}," + ",".join(f"{value:.17g}" for value in row) + "\n")
-    steps = max(len(step_times), 1)
+        write_state(args.output, ids, rows)
+    steps = max(len(times), 1)
     print(f"RESULT nodes={len(ids)} dofs={3 * len(ids)} setup_s={setup:.6g} "
-          f"steps={len(step_times)} mean_step_s={sum(step_times) / steps:.6g} "
-          f"median_step_s={statistics.median(step_times) if step_times else 0:.6g} "
+          f"steps={len(times)} mean_step_s={sum(times) / steps:.6g} "
+          f"median_step_s={statistics.median(times) if times else 0:.6g} "
           f"total_its={sum(iterations)} mean_its={sum(iterations) / steps:.6g} "
           f"ranks={comm.size}")
     return 0
