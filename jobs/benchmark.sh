@@ -22,10 +22,11 @@
 #      A roofline table per KSP iteration: the bytes one iteration moves (from -log_view's flops
 #      of every sparse and vector kernel in the KSP solve stage), the time STREAM allows for
 #      them, and the measured time.
-#   3. If Debian's python3-dolfinx is importable by /usr/bin/python3: the FEniCSx peer
-#      /work/shared/bench/peer_dolfinx.py (same beam, same box, consistent mass, CG + GAMG, the
-#      same -ksp_rtol) on 1 rank at the same sizes against our run with --mass.type=consistent,
-#      and the ratio of its time per step to ours. Otherwise: "peer skipped: ...".
+#   3. If Debian's python3-dolfinx is importable by /usr/bin/python3 (jobs/install-deps.sh
+#      installs it): the repository's FEniCSx peer jobs/bench/peer_dolfinx.py (same beam, same
+#      box, consistent mass, CG + GAMG, the same -ksp_rtol) on 1 rank at the same sizes against
+#      our run with --mass.type=consistent, and the ratio of its time per step to ours.
+#      Otherwise: "peer skipped: ...".
 #
 # How to run (from anywhere; builds the project first with jobs/build.sh):
 #   bash jobs/benchmark.sh                      # defaults: 1e4 1e5 1e6 unknowns, 1 and 2 ranks,
@@ -41,7 +42,8 @@
 #   --steps N             steps per run [STEPS, default 20]
 #   --repeats N           runs per case, medians reported [REPEATS, default 3]
 #   --rtol X              -ksp_rtol of the peer comparison, both programs [RTOL, default 1e-8]
-#   --peer auto|no        run the FEniCSx peer when present [PEER, default auto]
+#   --peer auto|no        run the FEniCSx peer when present [PEER, default auto; the peer script
+#                         is PEER_SCRIPT, default jobs/bench/peer_dolfinx.py]
 #   --logs DIR            where every run's output and -log_view file is kept, relative to the
 #                         repository root [LOGS, default build/benchmark]
 #   -- ARGS...            passed to every euler-implicit run (--section.key=value and PETSc
@@ -59,7 +61,7 @@ REPEATS=${REPEATS:-3}
 RTOL=${RTOL:-1e-8}
 PEER=${PEER:-auto}
 LOGS=${LOGS:-build/benchmark}
-PEER_SCRIPT=${PEER_SCRIPT:-/work/shared/bench/peer_dolfinx.py}
+PEER_SCRIPT=${PEER_SCRIPT:-jobs/bench/peer_dolfinx.py}
 
 usage() { sed -n '2,/^set -euo/p' "$0" | grep -v -e '^set -euo' -e '^# shellcheck' | sed 's/^# \{0,1\}//'; }
 extra=()
@@ -321,14 +323,18 @@ elif ! /usr/bin/python3 -c 'import dolfinx' >/dev/null 2>&1; then
 elif [[ ! -f $PEER_SCRIPT ]]; then
   peer_skip="peer skipped: $PEER_SCRIPT not found"
 fi
-# The peer implements linear elasticity with consistent (or lumped) mass only; map the few
+# The peer implements the linear elastic box with consistent (or lumped) mass only; map the
 # scene keys it shares and skip it for anything else it cannot reproduce.
-peer_args=(--rM 0 --rK 0)
+peer_args=(--box-size 10 1 1 --mass consistent --rtol "$RTOL")
 for a in ${extra[@]+"${extra[@]}"}; do
   case $a in
-    --solver.rayleigh-mass=*) peer_args+=(--rM "${a#*=}") ;;
-    --solver.rayleigh-stiffness=*) peer_args+=(--rK "${a#*=}") ;;
+    --solver.rayleigh-mass=*) peer_args+=(--rayleigh-mass "${a#*=}") ;;
+    --solver.rayleigh-stiffness=*) peer_args+=(--rayleigh-stiffness "${a#*=}") ;;
     --solver.dt=*) peer_args+=(--dt "${a#*=}") ;;
+    --material.young-modulus=*) peer_args+=(--young-modulus "${a#*=}") ;;
+    --material.poisson-ratio=*) peer_args+=(--poisson-ratio "${a#*=}") ;;
+    --material.density=*) peer_args+=(--density "${a#*=}") ;;
+    --load.gravity=*) IFS=', ' read -r -a gravity <<<"${a#*=}"; peer_args+=(--gravity "${gravity[@]}") ;;
     --material.model=linear|--solver.*|--output.*|--mass.type=consistent) ;;
     --material.*|--mass.*|--physics.*|--mesh.*|--constraint.*|--load.*|--springs.*|--damping.*)
       [[ -n $peer_skip ]] || peer_skip="peer skipped: it cannot reproduce $a" ;;
@@ -346,8 +352,8 @@ else
   echo "   its set-up. median = median of the steps' wall times (both programs print it), which"
   echo "   leaves that one-off cost out of ours. peer/ours > 1: ours is faster."
   # Warm FFCx's JIT cache (~/.cache/fenics) so that set-up times do not include compilation.
-  mpiexec -n 1 /usr/bin/python3 "$PEER_SCRIPT" --nx 5 --ny 1 --nz 1 --steps 1 --quiet \
-    "${peer_args[@]}" -- -ksp_rtol "$RTOL" >"$LOGS/peer_warmup.out" 2>&1 || true
+  mpiexec -n 1 /usr/bin/python3 "$PEER_SCRIPT" --box-cells 5 1 1 --steps 1 --quiet \
+    "${peer_args[@]}" >"$LOGS/peer_warmup.out" 2>&1 || true
   printf '%9s | %8s %8s %8s %7s | %8s %8s %8s %7s | %9s %9s\n' "" "ours" "ours" "ours" "ours" \
     "peer" "peer" "peer" "peer" "peer/ours" "peer/ours"
   printf '%9s | %8s %8s %8s %7s | %8s %8s %8s %7s | %9s %9s\n' unknowns "set-up s" "step s" \
@@ -361,9 +367,9 @@ else
       run_ours 1 "$cells" "$LOGS/oursC_${nx}x${ny}x${nz}_r$r" --mass.type=consistent \
         -ksp_rtol "$RTOL" ${extra[@]+"${extra[@]}"} >>"$orec"
       pout=$LOGS/peer_${nx}x${ny}x${nz}_r$r.out
-      if ! mpiexec -n 1 /usr/bin/python3 "$PEER_SCRIPT" --nx "$nx" --ny "$ny" --nz "$nz" \
-            --steps "$STEPS" --quiet "${peer_args[@]}" -- -ksp_rtol "$RTOL" \
-            ${petsc_extra[@]+"${petsc_extra[@]}"} >"$pout" 2>&1; then
+      if ! mpiexec -n 1 /usr/bin/python3 "$PEER_SCRIPT" --box-cells "$nx" "$ny" "$nz" \
+            --steps "$STEPS" --quiet "${peer_args[@]}" -- ${petsc_extra[@]+"${petsc_extra[@]}"} \
+            >"$pout" 2>&1; then
         echo "benchmark: peer run failed, see $pout" >&2; tail -5 "$pout" >&2; exit 1
       fi
       sed -n 's/^RESULT .*dofs=\([0-9]*\) setup_s=\([0-9.e+-]*\) .*mean_step_s=\([0-9.e+-]*\) median_step_s=\([0-9.e+-]*\) .*mean_its=\([0-9.e+-]*\) .*/unknowns=\1 setup=\2 step=\3 stepmed=\4 its=\5/p' \
