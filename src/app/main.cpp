@@ -2,6 +2,7 @@
 //   mpiexec -n N euler-implicit [--config scene.ini] [--section.key=value ...] [PETSc options]
 #include <petscsys.h>
 
+#include <cstdarg>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ void printVersion() {
 
 // Options PETSc never read were probably misspelt: say so, as -options_left would.
 void reportUnusedPetscOptions(int rank) {
+  // With -options_left PETSc lists them itself, at PetscFinalize (which also reads the option).
+  PetscBool petscReports = PETSC_FALSE;
+  if (PetscOptionsHasName(nullptr, nullptr, "-options_left", &petscReports) || petscReports) return;
   PetscInt count = 0;
   char** names = nullptr;
   char** values = nullptr;
@@ -35,23 +39,46 @@ void reportUnusedPetscOptions(int rank) {
   PetscOptionsLeftRestore(nullptr, &count, &names, &values);
 }
 
+// What PETSc printed of an error in its start: the lines between its "Error Message" header and
+// its pointer to the FAQ, joined.
+std::string startError;
+
+PetscErrorCode catchStartError(const char* format, ...) {
+  static int state = 0;  // 0: before the header, 1: in the message, 2: after it
+  char line[1024];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(line, sizeof line, format, args);
+  va_end(args);
+  std::string text(line);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  if (state == 0 && text.find("Error Message") != std::string::npos) {
+    state = 1;
+  } else if (state == 1 && (text.rfind("See ", 0) == 0 || text.empty())) {
+    state = 2;
+  } else if (state == 1) {
+    startError += (startError.empty() ? "" : ": ") + text;
+  }
+  return 0;
+}
+
 // PetscInitialize failed (say, on a missing -options_file, which only the first rank reads): the
 // rank that failed says why and exits; the others may wait in a collective call, so MPI is not
 // finalized and mpiexec ends them.
-int initializationFailed(PetscErrorCode code) {
+int initializationFailed() {
   int mpiUp = 0, rank = 0;
   MPI_Initialized(&mpiUp);
   if (mpiUp) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  try {
-    eis::throwPetscError(code, "PetscInitialize", __FILE__, __LINE__);
-  } catch (const eis::Error& e) {
-    std::fprintf(stderr, "euler-implicit: error: rank %d: %s\n", rank, e.what());
-  }
+  std::fprintf(stderr, "euler-implicit: error: rank %d: PETSc could not start: %s\n", rank,
+               startError.empty() ? "(no message)" : startError.c_str());
   return 1;
 }
 
 // One run, between PetscInitialize and PetscFinalize; the exit status.
 int run(const eis::CommandLine& commandLine, const std::string& parseError) {
+  // Errors come back as codes that EIS_CHECK turns into one message with PETSc's own text, not
+  // as PETSc tracebacks; the capture ends before PetscFinalize, which checks that it did.
+  const eis::PetscErrorCapture capture;
   const int rank = eis::commRank(PETSC_COMM_WORLD);
   int status = 0;
   if (!parseError.empty()) {
@@ -96,16 +123,13 @@ int main(int argc, char** argv) {
   petscArgv.push_back(nullptr);
   int petscArgc = int(petscArgv.size()) - 1;
   char** petscArgvPtr = petscArgv.data();
-  int status = 0;
-  {
-    // Errors come back as codes that EIS_CHECK turns into one message with PETSc's own text, not
-    // as PETSc tracebacks, from PetscInitialize on (an unreadable -options_file is one of its
-    // errors); the capture ends before PetscFinalize, which checks that it did.
-    const eis::PetscErrorCapture capture;
-    const PetscErrorCode initialized = PetscInitialize(&petscArgc, &petscArgvPtr, nullptr, nullptr);
-    if (initialized) return initializationFailed(initialized);
-    status = run(commandLine, parseError);
-  }
+  // PETSc's start runs before a handler of ours can be pushed (PETSc would free it with its own
+  // allocator under -malloc_debug), so its errors are caught from the error printer.
+  PetscErrorPrintf = catchStartError;
+  const PetscErrorCode initialized = PetscInitialize(&petscArgc, &petscArgvPtr, nullptr, nullptr);
+  PetscErrorPrintf = PetscErrorPrintfDefault;
+  if (initialized) return initializationFailed();
+  const int status = run(commandLine, parseError);
   // PetscFinalize writes -log_view and friends: a failure there fails the run too.
   const PetscErrorCode finalized = PetscFinalize();
   return status != 0 ? status : (finalized != 0 ? 1 : 0);

@@ -294,7 +294,7 @@ launch bad inverted_element "of the mesh (J = -" -- "${TINY[@]}" \
   --material.model=neohookean --material.young-modulus=100 --load.gravity="0 -5000 0" \
   --solver.dt=0.5 --solver.newton=full
 # PETSc's own failures, in its start and in a solve, reach the one error line with its message.
-launch bad petsc_options_file_missing "Unable to open options file" "/nonexistent/opts" -- \
+launch bad petsc_options_file_missing "PETSc could not start" "Unable to open options file" "/nonexistent/opts" -- \
   "${TINY[@]}" -options_file /nonexistent/opts
 launch bad petsc_solve_not_converged "not converged" "DIVERGED_ITS" -- "${TINY[@]}" \
   -ksp_error_if_not_converged -ksp_max_it 1
