@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# PETSc's own diagnostics options run clean on 2 ranks: each run exits 0, PETSc reports no error
+# (-malloc_debug and -malloc_dump check every allocation, and that the error handlers pushed are
+# popped), -options_left finds no unused option, and -log_view names every stage it lists.
+#   bash petsc_options.sh <path-to-euler-implicit> <path-to-meshes-dir>
+set -u
+RANKS=2  # MPI ranks per run; tests/CMakeLists.txt reads this line too (PROCESSORS)
+exe=$(realpath "$1")
+# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
+mpi_command "$RANKS" "$exe"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+
+tiny=(--mesh.box-cells="4 1 1" --solver.steps=2)
+failures=0
+# clean NAME OPTIONS...: the run exits 0 and nothing on its output says PETSc saw a problem.
+clean() {
+  local name=$1
+  shift
+  timeout 60 "${MPI_COMMAND[@]}" "${tiny[@]}" "$@" >"$name.log" 2>&1
+  local rc=$?
+  if ((rc != 0)) || grep -q -e 'PETSC ERROR' -e 'WARNING!' -e 'euler-implicit: warning' \
+      -e 'Stage [0-9]*: Unknown' "$name.log"; then
+    echo "FAIL $name (exit $rc):"
+    grep -m 5 -e 'PETSC ERROR' -e 'WARNING' -e 'warning' -e 'Stage [0-9]*: Unknown' -e 'error' "$name.log"
+    failures=$((failures + 1))
+  else
+    echo "ok   $name"
+  fi
+}
+clean malloc_debug -malloc_debug -malloc_dump
+clean options_left -options_left -ksp_rtol 1e-9
+clean log_view -log_view
+if ! grep -q 'There are no unused options' options_left.log; then
+  echo "FAIL options_left: PETSc did not report on unused options"
+  failures=$((failures + 1))
+fi
+exit $((failures > 0))
