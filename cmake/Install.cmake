@@ -1,0 +1,34 @@
+# What `cmake --install build [--prefix <dir>]` puts under the prefix (GNUInstallDirs layout):
+#   bin/euler-implicit, bin/partition-surface
+#   <libdir>/libeis.so (eis::eis) and <libdir>/libeis.a (eis::eis_static)
+#   include/eis/<layer>/*.hpp
+#   <libdir>/cmake/euler-implicit/: the package for find_package(euler-implicit), with the find
+#     modules of the dependencies it needs (PETSc, METIS)
+#   <libdir>/pkgconfig/euler-implicit.pc
+include(CMakePackageConfigHelpers)
+# Installed binaries keep the run paths of the libraries they link outside the system's
+# directories (Debian's PETSc lies in its own).
+set_target_properties(euler-implicit partition-surface eis PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
+set(EIS_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/euler-implicit)
+
+install(TARGETS euler-implicit partition-surface)
+install(TARGETS eis eis_static EXPORT euler-implicit-targets)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/eis TYPE INCLUDE)
+install(EXPORT euler-implicit-targets NAMESPACE eis:: DESTINATION ${EIS_PACKAGE_DIR})
+
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/euler-implicit-config.cmake.in
+  ${PROJECT_BINARY_DIR}/euler-implicit-config.cmake INSTALL_DESTINATION ${EIS_PACKAGE_DIR}
+  NO_SET_AND_CHECK_MACRO NO_CHECK_REQUIRED_COMPONENTS_MACRO)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/euler-implicit-config-version.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/euler-implicit-config.cmake
+              ${PROJECT_BINARY_DIR}/euler-implicit-config-version.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/FindPETSc.cmake ${PROJECT_SOURCE_DIR}/cmake/FindMETIS.cmake
+        DESTINATION ${EIS_PACKAGE_DIR})
+
+# The .pc file finds its prefix from where it lies, so that --prefix at install time holds.
+file(RELATIVE_PATH EIS_PC_TO_PREFIX ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
+configure_file(${PROJECT_SOURCE_DIR}/cmake/euler-implicit.pc.in
+               ${PROJECT_BINARY_DIR}/euler-implicit.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/euler-implicit.pc
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
