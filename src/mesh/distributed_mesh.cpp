@@ -252,9 +252,13 @@ int slotOf(const std::array<PetscInt, 4>& cell, PetscInt vertex) {
 DistributedMesh::DistributedMesh(MPI_Comm comm, const SerialMesh& serial, int dofsPerNode,
                                  int refinements)
     : comm_(comm), dofsPerNode_(dofsPerNode) {
-  distribute(serial);
+  const std::int64_t coarseEdgeCut = distribute(serial);
   refine(refinements);
   layOutUnknowns();
+  // Each refinement cuts every face in four, the faces between parts too.
+  std::int64_t edgeCut = coarseEdgeCut;
+  for (int r = 0; r < refinements; ++r) edgeCut *= 4;
+  computePartitionReport(edgeCut);
 }
 
 // A destructor must not throw, so DMDestroy's error code is not checked here.
@@ -262,7 +266,7 @@ DistributedMesh::~DistributedMesh() {
   DMDestroy(&dm_);
 }
 
-void DistributedMesh::distribute(const SerialMesh& serial) {
+std::int64_t DistributedMesh::distribute(const SerialMesh& serial) {
   const int size = commSize(comm_);
   SerialPlan plan = planOnRankZero(comm_, serial);
   for (auto id : plan.unusedNodeIds) unusedNodeCoords_.push_back(serial.nodes[id]);
@@ -289,7 +293,7 @@ void DistributedMesh::distribute(const SerialMesh& serial) {
   inputCellIds_ = std::move(local.inputCellIds);
   groups_ = shareGroupMembers(comm_, serial, nodeIds_);
   groupNames_ = shareGroupNames(comm_, serial);
-  computePartitionReport(plan.edgeCut);
+  return plan.edgeCut;
 }
 
 void DistributedMesh::layOutUnknowns() {

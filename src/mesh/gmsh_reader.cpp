@@ -678,8 +678,8 @@ private:
     return count;
   }
 
-  // Turns the node tags in nodeBuffer_ into positions, keeps tetrahedra, counts the others,
-  // and adds the nodes to every physical group the element belongs to.
+  // Turns the node tags in nodeBuffer_ into positions, keeps tetrahedra, counts the others that
+  // no physical group holds, and adds the nodes to every physical group the element belongs to.
   void addElement(int type, std::int64_t tag, int nodeCount, const std::vector<int>& physicals) {
     for (int j = 0; j < nodeCount; ++j) {
       const std::int64_t id = index_.find(nodeBuffer_[j]);
@@ -689,9 +689,12 @@ private:
                  " is out of range (no node has this tag)");
       nodeBuffer_[j] = id;
     }
+    // An element of another type is ignored, unless a physical group holds it: then it is a
+    // selection of nodes (a clamped face), not something the mesh lost.
+    const bool grouped = std::any_of(physicals.begin(), physicals.end(), [](int p) { return p; });
     if (type == kTetrahedron)
       addTetrahedron(tag, physicals.empty() ? 0 : physicals.front());
-    else
+    else if (!grouped)
       ++skippedByType_[type];
     for (int physical : physicals)
       if (physical != 0) groups_.add(physical, nodeBuffer_.data(), nodeCount, mesh_.nodes.size());

@@ -80,8 +80,9 @@ public:
 
 private:
   // distributed_mesh.cpp: METIS's partition of the input on rank 0, carried out by
-  // DMPlexDistribute; fills the members below but for those layOutUnknowns() fills.
-  void distribute(const SerialMesh& serial);
+  // DMPlexDistribute; fills the members below but for those layOutUnknowns() and
+  // computePartitionReport() fill. Returns METIS's edge cut (faces between parts).
+  std::int64_t distribute(const SerialMesh& serial);
   // refinement.cpp: `times` uniform refinements (each tetrahedron into eight), then ids for the
   // nodes they made.
   void refine(int times);
@@ -90,6 +91,7 @@ private:
   // distributed_mesh.cpp: the PETSc section of `dofsPerNode` unknowns per vertex, the owned
   // vertices and offsets it gives (owned_, ownedOffsets_), and restCoords_ of the final mesh.
   void layOutUnknowns();
+  // Cells and ghost nodes per rank of the final (refined) mesh; `edgeCut` of the final mesh too.
   void computePartitionReport(std::int64_t edgeCut);
 
   MPI_Comm comm_;

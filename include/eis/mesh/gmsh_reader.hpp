@@ -8,9 +8,9 @@ namespace eis {
 
 // Reads the tetrahedra (element type 4) of a Gmsh mesh, with their physical groups.
 // Node ids are 0-based positions in the file's $Nodes section; each tetrahedron keeps the
-// vertex order the file lists. Other element types are counted in skippedElements and add
-// their nodes to the groups they belong to. Throws eis::Error (naming the file, and the line
-// or byte offset) for a missing or malformed file, an unsupported version, a node tag that
+// vertex order the file lists. Other element types add their nodes to the groups they belong
+// to; those in no group are counted in skippedElements. Throws eis::Error (naming the file, and the
+// line or byte offset) for a missing or malformed file, an unsupported version, a node tag that
 // names no node, a non-finite coordinate, a degenerate tetrahedron, or a file without
 // tetrahedra. Negatively oriented tetrahedra are returned unchanged.
 SerialMesh readGmsh(const std::string& path);

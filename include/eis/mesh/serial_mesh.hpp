@@ -19,7 +19,8 @@ struct SerialMesh {
   std::map<std::string, int> groupNames;
   // Physical tag -> sorted, unique ids of the nodes of every element (of any dimension) in it.
   std::map<int, std::vector<std::int64_t>> groupNodes;
-  // Elements that are not tetrahedra, counted by a readable type name ("triangle", "line", ...).
+  // Elements that are neither tetrahedra nor in a physical group, by a readable type name
+  // ("triangle", "line", ...): what the mesh ignores.
   std::map<std::string, std::int64_t> skippedElements;
 };
 
