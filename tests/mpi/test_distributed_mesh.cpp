@@ -87,6 +87,21 @@ TEST(Distribution, RefinementNumbersNewNodesAfterTheInputSortedByCoordinates) {
   EXPECT_EQ(cells, 8 * long(box.tets.size()));
 }
 
+// The start-up report describes the refined mesh: the cells per rank are those the ranks hold,
+// and the faces between parts are four times METIS's cut of the input.
+TEST(Distribution, PartitionReportCountsTheRefinedMesh) {
+  const auto box = eis::makeBoxMesh({4, 1, 1}, {6, 2, 2});
+  const eis::DistributedMesh coarse(PETSC_COMM_WORLD, onRankZero(box), 3, 0);
+  const eis::DistributedMesh refined(PETSC_COMM_WORLD, onRankZero(box), 3, 1);
+  long cells[2] = {long(refined.cells().size()), long(refined.cells().size())};
+  MPI_Allreduce(MPI_IN_PLACE, &cells[0], 1, MPI_LONG, MPI_MIN, PETSC_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &cells[1], 1, MPI_LONG, MPI_MAX, PETSC_COMM_WORLD);
+  EXPECT_EQ(refined.partition().cellsMin, cells[0]);
+  EXPECT_EQ(refined.partition().cellsMax, cells[1]);
+  EXPECT_EQ(refined.partition().cellsMax, 8 * coarse.partition().cellsMax);
+  EXPECT_EQ(refined.partition().edgeCut, 4 * coarse.partition().edgeCut);
+}
+
 TEST(Distribution, PhysicalGroupsSelectTheirNodesOnEveryRank) {
   eis::SerialMesh serial;
   if (root()) serial = eis::readGmsh(std::string(EIS_MESH_DIR) + "/beam_v41_binary.msh");
