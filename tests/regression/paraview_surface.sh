@@ -50,8 +50,10 @@ def surface_polygons(path):
     surface = vtk.vtkDataSetSurfaceFilter()
     surface.SetInputConnection(reader.GetOutputPort())
     surface.Update()
-    ghost = vtk_to_numpy(surface.GetOutput().GetCellData().GetArray("vtkGhostType"))
-    drawn = int((ghost & 1 == 0).sum())  # 1 = vtkDataSetAttributes::DUPLICATECELL
+    flags = surface.GetOutput().GetCellData().GetArray("vtkGhostType")
+    drawn = surface.GetOutput().GetNumberOfPolys()
+    if flags is not None:  # 1 = vtkDataSetAttributes::DUPLICATECELL
+        drawn = int((vtk_to_numpy(flags) & 1 == 0).sum())
     return geometry.GetOutput().GetNumberOfPolys(), drawn
 
 
