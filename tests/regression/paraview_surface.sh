@@ -3,7 +3,8 @@
 # show. Each piece carries one layer of ghost cells flagged DUPLICATECELL; VTK's surface filters
 # (what ParaView's Extract Surface and its renderer run) then see the seam faces as inner ones.
 # Counted with Debian's python3-vtk9: vtkGeometryFilter's polygons, and vtkDataSetSurfaceFilter's
-# polygons but those of ghost cells (which ParaView does not draw).
+# polygons but those of ghost cells (which ParaView does not draw), for the built-in box (an exact
+# count) and a Gmsh beam; cell data "region" is each cell's physical volume tag (0 for the box).
 #
 #   bash paraview_surface.sh <path-to-euler-implicit> <path-to-meshes-dir>
 #   env: the MPI launch line (tests/common/mpi_launch.sh)
@@ -12,6 +13,7 @@ set -u
 EXE=${1:?usage: paraview_surface.sh <euler-implicit> <meshes-dir>}
 RANKS=3  # MPI ranks of the partitioned run; tests/CMakeLists.txt reads this line too (PROCESSORS)
 EXE=$(cd "$(dirname "$EXE")" && pwd)/$(basename "$EXE")
+MESHES=$(cd "${2:?usage: paraview_surface.sh <euler-implicit> <meshes-dir>}" && pwd) || exit 1
 PYTHON=/usr/bin/python3
 if ! "$PYTHON" -c "import vtk" 2>/dev/null; then
   echo "FAIL setup: $PYTHON cannot import vtk (python3-vtk9; bash jobs/install-deps.sh)"
@@ -24,26 +26,34 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/eis_paraview_surface.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
 
-SCENE=(--mesh.box-cells="8 3 3" --solver.steps=2)
-for ranks in 1 "$RANKS"; do
-  mpi_command "$ranks" "$EXE"
-  if ! "${MPI_COMMAND[@]}" "${SCENE[@]}" --output.vtk="np$ranks/beam" >"run$ranks.log" 2>&1; then
-    echo "FAIL: the run on $ranks rank(s) failed"
-    cat "run$ranks.log"
-    exit 1
-  fi
+# The box, and the Gmsh beam whose tetrahedra form the physical volume "beam" (tag 3).
+declare -A SCENES=([box]="--mesh.box-cells=8,3,3" [gmsh]="--mesh.file=$MESHES/beam_v41_ascii.msh")
+for scene in box gmsh; do
+  for ranks in 1 "$RANKS"; do
+    mpi_command "$ranks" "$EXE"
+    if ! "${MPI_COMMAND[@]}" "${SCENES[$scene]}" --solver.steps=2 \
+      --output.vtk="$scene/np$ranks/beam" >"$scene$ranks.log" 2>&1; then
+      echo "FAIL: the $scene run on $ranks rank(s) failed"
+      cat "$scene$ranks.log"
+      exit 1
+    fi
+  done
 done
 
-"$PYTHON" - "np1/beam_000002.pvtu" "np$RANKS/beam_000002.pvtu" <<'PYTHON'
+"$PYTHON" - "$RANKS" <<'PYTHON'
 import sys
 import vtk
 from vtk.util.numpy_support import vtk_to_numpy
 
 
-def surface_polygons(path):
+def read(path):
     reader = vtk.vtkXMLPUnstructuredGridReader()
     reader.SetFileName(path)
     reader.Update()
+    return reader
+
+
+def surface_polygons(reader):
     geometry = vtk.vtkGeometryFilter()
     geometry.SetInputConnection(reader.GetOutputPort())
     geometry.Update()
@@ -57,13 +67,24 @@ def surface_polygons(path):
     return geometry.GetOutput().GetNumberOfPolys(), drawn
 
 
-one, many = (surface_polygons(path) for path in sys.argv[1:3])
-print(f"surface polygons (vtkGeometryFilter, vtkDataSetSurfaceFilter less ghosts): "
-      f"1 rank {one}, partitioned {many}")
-# The box of 8 x 3 x 3 hexahedra, each face cut in two triangles.
-expected = 4 * (8 * 3 + 8 * 3 + 3 * 3)
-if one != (expected, expected) or many != one:
-    print(f"FAIL: expected {expected} polygons from both filters on any rank count")
-    sys.exit(1)
-print("PASS")
+def regions(reader):
+    array = reader.GetOutput().GetCellData().GetArray("region")
+    return set() if array is None else set(vtk_to_numpy(array).tolist())
+
+
+failed = False
+# The box of 8 x 3 x 3 hexahedra has 4 (8 3 + 8 3 + 3 3) triangles on its surface.
+for scene, polygons, region in (("box", 4 * (8 * 3 + 8 * 3 + 3 * 3), 0), ("gmsh", None, 3)):
+    one, many = (read(f"{scene}/np{ranks}/beam_000002.pvtu") for ranks in ("1", sys.argv[1]))
+    counts = [surface_polygons(one), surface_polygons(many)]
+    print(f"{scene}: surface polygons (vtkGeometryFilter, vtkDataSetSurfaceFilter less ghosts): "
+          f"1 rank {counts[0]}, {sys.argv[1]} ranks {counts[1]}; regions {regions(many)}")
+    expected = counts[0][0] if polygons is None else polygons
+    if counts != [(expected, expected)] * 2:
+        print(f"FAIL {scene}: expected {expected} polygons from both filters on any rank count")
+        failed = True
+    if regions(one) != {region} or regions(many) != {region}:
+        print(f"FAIL {scene}: cell data region should be {region} everywhere")
+        failed = True
+sys.exit(1 if failed else 0)
 PYTHON
