@@ -1,6 +1,7 @@
 #include "eis/io/vtk_output.hpp"
 
 #include "eis/core/error.hpp"
+#include "eis/io/vtk_ghost_cells.hpp"
 
 #include <cerrno>
 #include <cstdint>
@@ -19,6 +20,7 @@ namespace fs = std::filesystem;
 
 constexpr unsigned char kVtkTetra = 10;
 constexpr unsigned char kDuplicatePoint = 1;  // vtkDataSetAttributes::DUPLICATEPOINT
+constexpr unsigned char kDuplicateCell = 1;   // vtkDataSetAttributes::DUPLICATECELL
 
 // ---------------------------------------------------------------------------------------------
 // Text pieces
@@ -219,19 +221,21 @@ std::string pieceHead(std::size_t points, std::size_t cells, const std::vector<S
   return xml;
 }
 
+// `cellRanks`: the rank that holds each cell as its own; the others are this rank's ghost cells.
 std::string writePiece(const fs::path& path, const VtkPiece& piece, int rank,
+                       const std::vector<std::int32_t>& cellRanks,
                        const std::vector<VtkField>& pointData,
                        const std::vector<VtkField>& cellData) {
   const std::size_t points = piece.nodeIds.size(), cells = piece.tets.size() / 4;
-  std::vector<unsigned char> ghost(points), types(cells, kVtkTetra);
+  std::vector<unsigned char> ghost(points), ghostCell(cells), types(cells, kVtkTetra);
   for (std::size_t p = 0; p < points; ++p) ghost[p] = piece.owned[p] ? 0 : kDuplicatePoint;
+  for (std::size_t c = 0; c < cells; ++c) ghostCell[c] = cellRanks[c] == rank ? 0 : kDuplicateCell;
   std::vector<std::int64_t> offsets(cells);
   for (std::size_t c = 0; c < cells; ++c) offsets[c] = 4 * std::int64_t(c + 1);
-  const std::vector<std::int32_t> ranks(cells, rank);
 
   std::vector<Section> sections = {
       {"PointData", {block("node_id", 1, piece.nodeIds), block("vtkGhostType", 1, ghost)}},
-      {"CellData", {block("rank", 1, ranks)}},
+      {"CellData", {block("rank", 1, cellRanks), block("vtkGhostType", 1, ghostCell)}},
       {"Points", {block("Points", 3, piece.points)}},
       {"Cells",
        {block("connectivity", 1, piece.tets), block("offsets", 1, offsets),
@@ -262,12 +266,14 @@ void appendFieldDeclarations(std::string& xml, const std::vector<VtkField>& fiel
 std::string pvtuXml(const std::string& stem, int size, const std::vector<VtkField>& pointData,
                     const std::vector<VtkField>& cellData) {
   std::string xml = vtkFileOpening("PUnstructuredGrid");
-  xml += "  <PUnstructuredGrid GhostLevel=\"0\">\n    <PPointData>\n";
+  xml += "  <PUnstructuredGrid GhostLevel=\"" + std::to_string(size > 1 ? 1 : 0) +
+         "\">\n    <PPointData>\n";
   xml += "      <PDataArray " + arrayAttributes<std::int64_t>("node_id", 1) + "/>\n";
   xml += "      <PDataArray " + arrayAttributes<unsigned char>("vtkGhostType", 1) + "/>\n";
   appendFieldDeclarations(xml, pointData);
   xml += "    </PPointData>\n    <PCellData>\n";
   xml += "      <PDataArray " + arrayAttributes<std::int32_t>("rank", 1) + "/>\n";
+  xml += "      <PDataArray " + arrayAttributes<unsigned char>("vtkGhostType", 1) + "/>\n";
   appendFieldDeclarations(xml, cellData);
   xml += "    </PCellData>\n    <PPoints>\n";
   xml += "      <PDataArray " + arrayAttributes<double>("Points", 3) + "/>\n";
@@ -306,17 +312,18 @@ VtkSeriesWriter::VtkSeriesWriter(MPI_Comm comm, std::string prefix) : comm_(comm
   throwIfAnyRankFailed(creates ? createDirectory(directory_) : "", comm_);
 }
 
-void VtkSeriesWriter::write(int step, double time, const VtkPiece& piece,
-                            const std::vector<VtkField>& pointData,
-                            const std::vector<VtkField>& cellData) {
+void VtkSeriesWriter::write(int step, double time, VtkPiece piece, std::vector<VtkField> pointData,
+                            std::vector<VtkField> cellData) {
   throwIfAnyRankFailed(checkPiece(piece, pointData, cellData), comm_);
+  const std::vector<std::int32_t> cellRanks = appendGhostCells(comm_, piece, pointData, cellData);
   const fs::path directory(directory_);
   const std::string stem = stepStem(name_, step);
 
   // The step's folder exists before any rank writes in it: the collective check is the barrier.
   throwIfAnyRankFailed(rank_ == 0 ? createDirectory(directory / stem) : "", comm_);
   throwIfAnyRankFailed(
-      writePiece(directory / stem / pieceFile(rank_), piece, rank_, pointData, cellData), comm_);
+      writePiece(directory / stem / pieceFile(rank_), piece, rank_, cellRanks, pointData, cellData),
+      comm_);
 
   // Only now that every piece is complete may the index and the series point at them.
   dataSets_.push_back(pvdDataSet(time, stem + ".pvtu"));

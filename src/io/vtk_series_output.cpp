@@ -51,32 +51,34 @@ void VtkSeriesOutput::writeStep(int step, double time, const RunState& state) {
   const DistributedMesh& mesh = state.mesh;
   const auto& rest = mesh.restCoords();
   const std::size_t n = rest.size();
+  // The points are the rest shape: ParaView's Warp By Vector on "displacement" shows the deformed
+  // one, with the deformation counted once.
   VtkPiece piece;
   piece.nodeIds = mesh.nodeIds();
   piece.owned = mesh.owned();
+  for (const auto& p : rest) piece.points.insert(piece.points.end(), p.begin(), p.end());
   for (const auto& cell : mesh.cells())
     piece.tets.insert(piece.tets.end(), cell.begin(), cell.end());
-  std::vector<VtkField> pointData, cellData;
+  std::vector<VtkField> pointData;
   {
     const LocalValues xs(mesh.dm(), state.x), vs(mesh.dm(), state.v);
     if (mesh.dofsPerNode() == 3) {
-      VtkField displacement{"displacement", 3, {}}, velocity{"velocity", 3, {}};
+      VtkField displacement{"displacement", 3, {}};
       for (std::size_t v = 0; v < n; ++v)
-        for (int d = 0; d < 3; ++d) {
-          piece.points.push_back(xs.data()[3 * v + d]);
+        for (int d = 0; d < 3; ++d)
           displacement.values.push_back(xs.data()[3 * v + d] - rest[v][d]);
-          velocity.values.push_back(vs.data()[3 * v + d]);
-        }
-      pointData = {std::move(displacement), std::move(velocity)};
+      pointData = {std::move(displacement),
+                   {"velocity", 3, std::vector<double>(vs.data(), vs.data() + 3 * n)}};
     } else {
-      for (const auto& p : rest) piece.points.insert(piece.points.end(), p.begin(), p.end());
       pointData = {{"u", 1, std::vector<double>(xs.data(), xs.data() + n)},
                    {"du", 1, std::vector<double>(vs.data(), vs.data() + n)}};
     }
   }
+  std::vector<VtkField> cellData = {
+      {"region", 1, std::vector<double>(mesh.cellTags().begin(), mesh.cellTags().end())}};
   if (mesh.dofsPerNode() == 3)
     cellData.push_back({"von_mises", 1, state.system.vonMisesStress(state.x)});
-  writer_.write(step, time, piece, pointData, cellData);
+  writer_.write(step, time, std::move(piece), std::move(pointData), std::move(cellData));
 }
 
 }  // namespace
@@ -88,7 +90,7 @@ OutputComponent vtkSeriesOutputComponent() {
            .add(
                {"output.vtk", "PREFIX",
                 "ParaView time series: PREFIX.pvd and one PVTU per written step (one piece per rank), with\n"
-                "displacement, velocity, rank and von Mises stress",
+                "rest points, displacement (to warp by), velocity, region, rank and von Mises stress",
                 std::nullopt, "", false, check::anyText()})
            .add({"output.every", "N", "write the vtk time series every N steps, >= 1", "1", "",
                  false, check::integerAtLeast(1)}),

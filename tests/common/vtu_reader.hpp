@@ -107,9 +107,10 @@ struct Piece {
   std::vector<double> points;  // xyz per point
   std::vector<std::int64_t> connectivity, offsets;
   std::vector<unsigned char> types;
-  std::vector<std::int64_t> nodeIds;  // point data "node_id"
-  std::vector<unsigned char> ghost;   // point data "vtkGhostType"
-  std::vector<std::int32_t> rank;     // cell data "rank"
+  std::vector<std::int64_t> nodeIds;     // point data "node_id"
+  std::vector<unsigned char> ghost;      // point data "vtkGhostType"
+  std::vector<unsigned char> cellGhost;  // cell data "vtkGhostType"
+  std::vector<std::int32_t> rank;        // cell data "rank"
   // The Float64 point and cell data arrays by name, and their component counts.
   std::map<std::string, std::vector<double>> pointData, cellData;
   std::map<std::string, int> components;
@@ -140,7 +141,8 @@ inline Piece readPiece(const std::filesystem::path& path) {
       if (name == "node_id")
         piece.nodeIds = appendedValues<std::int64_t>(vtu, tag, "Int64");
       else if (name == "vtkGhostType")
-        piece.ghost = appendedValues<unsigned char>(vtu, tag, "UInt8");
+        (section == "PointData" ? piece.ghost : piece.cellGhost) =
+            appendedValues<unsigned char>(vtu, tag, "UInt8");
       else if (name == "rank")
         piece.rank = appendedValues<std::int32_t>(vtu, tag, "Int32");
       else {

@@ -1,7 +1,8 @@
 // The ParaView time series of a run on 1, 2 and 3 ranks (src/io/vtk_output.cpp through whole
 // runs; unit/test_vtk_output.cpp reads one writer's files): every output step listed with its
 // time, one piece per rank, the pieces together covering the mesh once and agreeing with the
-// final state.
+// final state, and each piece holding as ghost cells exactly the other ranks' cells across its
+// seams.
 //
 // Every rank runs the simulations (they are collective); rank 0 alone reads the files back, after
 // the last collective call of a test, so that an ASSERT there can never leave the others waiting.
@@ -52,6 +53,7 @@ TEST_F(VtkSeries, SeriesListsEveryOutputStepWithItsTimeAndOnePiecePerRank) {
   const std::vector<std::string> dataSets =
       vtu::openingTags(vtu::readText(out / "beam.pvd"), "DataSet");
   const std::vector<int> steps = {0, 2, 4};
+  ASSERT_EQ(scene.outputEvery, 2);
   ASSERT_EQ(dataSets.size(), steps.size());
   const int ranks = sizeOf(PETSC_COMM_WORLD);
   for (std::size_t s = 0; s < steps.size(); ++s) {
@@ -61,7 +63,8 @@ TEST_F(VtkSeries, SeriesListsEveryOutputStepWithItsTimeAndOnePiecePerRank) {
     EXPECT_EQ(vtu::attribute(dataSets[s], "file"), std::string(stem) + ".pvtu");
     double time = -1;
     EXPECT_TRUE(parseNumber(vtu::attribute(dataSets[s], "timestep"), time));
-    EXPECT_DOUBLE_EQ(time, steps[s] * scene.dt);
+    // The true time of the step, k dt every, to the last bit.
+    EXPECT_EQ(time, int(s) * scene.outputEvery * scene.dt);
 
     // The step's index names one piece per rank, each a file that exists.
     const fs::path pvtu = out / vtu::attribute(dataSets[s], "file");
@@ -78,8 +81,10 @@ TEST_F(VtkSeries, SeriesListsEveryOutputStepWithItsTimeAndOnePiecePerRank) {
     std::set<std::string> declared;
     for (const std::string& tag : vtu::openingTags(index, "PDataArray"))
       declared.insert(vtu::attribute(tag, "Name"));
+    EXPECT_EQ(vtu::attribute(vtu::openingTags(index, "PUnstructuredGrid").at(0), "GhostLevel"),
+              ranks > 1 ? "1" : "0");
     for (const char* name :
-         {"node_id", "vtkGhostType", "displacement", "velocity", "rank", "von_mises"})
+         {"node_id", "vtkGhostType", "displacement", "velocity", "region", "rank", "von_mises"})
       EXPECT_TRUE(declared.count(name)) << name << " not declared in " << pvtu;
   }
   // Steps between outputs write nothing.
@@ -95,11 +100,13 @@ void checkStep(const fs::path& pvtu, const BoxGeometry& box, const eis::NodalTab
   const std::vector<std::string> sources = vtu::openingTags(index, "Piece");
   ASSERT_EQ(sources.size(), std::size_t(sizeOf(PETSC_COMM_WORLD)));
 
+  using Tet = std::array<std::int64_t, 4>;  // sorted node ids
   std::vector<std::int64_t> ownedIds;
-  std::vector<std::array<std::int64_t, 4>> tets;
+  std::vector<Tet> tets;
+  std::vector<std::set<Tet>> ownTets(sources.size()), ghostTets(sources.size());
   std::int64_t totalCells = 0;
   double largestStress = 0;
-  int badPosition = 0, badDisplacement = 0, badVelocity = 0, badStress = 0;
+  int badPosition = 0, badDisplacement = 0, badVelocity = 0, badStress = 0, badCell = 0;
   std::string firstBad;
   for (std::size_t r = 0; r < sources.size(); ++r) {
     const vtu::Piece piece =
@@ -111,9 +118,11 @@ void checkStep(const fs::path& pvtu, const BoxGeometry& box, const eis::NodalTab
     ASSERT_EQ(piece.points.size(), 3 * np);
     ASSERT_EQ(piece.nodeIds.size(), np);
     ASSERT_EQ(piece.ghost.size(), np);
+    ASSERT_EQ(piece.cellGhost.size(), nc);
     ASSERT_EQ(piece.pointData.count("displacement"), 1u);
     ASSERT_EQ(piece.pointData.count("velocity"), 1u);
     ASSERT_EQ(piece.cellData.count("von_mises"), 1u);
+    ASSERT_EQ(piece.cellData.count("region"), 1u);
     const auto& displacement = piece.pointData.at("displacement");
     const auto& velocity = piece.pointData.at("velocity");
     const auto& vonMises = piece.cellData.at("von_mises");
@@ -127,12 +136,18 @@ void checkStep(const fs::path& pvtu, const BoxGeometry& box, const eis::NodalTab
     ASSERT_EQ(piece.types.size(), nc);
     ASSERT_EQ(piece.rank.size(), nc);
     ASSERT_EQ(vonMises.size(), nc);
-    totalCells += std::int64_t(nc);
+    const auto& region = piece.cellData.at("region");
+    ASSERT_EQ(region.size(), nc);
 
     for (std::size_t c = 0; c < nc; ++c) {
       EXPECT_EQ(piece.types[c], 10) << "cell " << c;
       EXPECT_EQ(piece.offsets[c], std::int64_t(4 * (c + 1))) << "cell " << c;
-      EXPECT_EQ(piece.rank[c], std::int32_t(r)) << "cell " << c;
+      // Own cells carry this rank; ghost cells (DUPLICATECELL) the rank that owns them.
+      const bool ghost = piece.cellGhost[c] == 1, own = piece.cellGhost[c] == 0;
+      const bool rankRight = own ? piece.rank[c] == std::int32_t(r)
+                                 : piece.rank[c] >= 0 && piece.rank[c] < int(sources.size()) &&
+                                       piece.rank[c] != std::int32_t(r);
+      badCell += !(own || ghost) || !rankRight || region[c] != 0;
       if (!(std::isfinite(vonMises[c]) && vonMises[c] >= 0) || (atRest && vonMises[c] != 0))
         ++badStress;
       largestStress = std::max(largestStress, vonMises[c]);
@@ -143,7 +158,13 @@ void checkStep(const fs::path& pvtu, const BoxGeometry& box, const eis::NodalTab
         tet[k] = piece.nodeIds[local];
       }
       std::sort(tet.begin(), tet.end());
-      tets.push_back(tet);
+      if (own) {
+        tets.push_back(tet);
+        ownTets[r].insert(tet);
+        ++totalCells;
+      } else {
+        ghostTets[r].insert(tet);
+      }
     }
 
     // Every point, owned or a ghost copy, shows the node's state.
@@ -156,9 +177,10 @@ void checkStep(const fs::path& pvtu, const BoxGeometry& box, const eis::NodalTab
       ASSERT_NE(row, nullptr) << "node " << id << " is not in the expected state";
       const auto rest = box.rest(id);
       for (int d = 0; d < 3; ++d) {
+        // The points are the rest shape; the state's position is point + displacement.
         const double x = piece.points[3 * p + d];
-        const bool position = x != row[d],
-                   move = std::fabs(displacement[3 * p + d] - (x - rest[d])) > 1e-13,
+        const bool position = std::fabs(x - rest[d]) > 1e-13,
+                   move = std::fabs(x + displacement[3 * p + d] - row[d]) > 1e-13,
                    speed = velocity[3 * p + d] != row[3 + d];
         badPosition += position;
         badDisplacement += move;
@@ -168,15 +190,17 @@ void checkStep(const fs::path& pvtu, const BoxGeometry& box, const eis::NodalTab
           what.precision(17);
           what << "piece " << r << " point " << p << " (node " << id << ", ghost "
                << int(piece.ghost[p]) << ") component " << d << ": point " << x << " expected "
-               << row[d] << ", displacement " << displacement[3 * p + d] << " expected "
-               << x - rest[d] << ", velocity " << velocity[3 * p + d] << " expected " << row[3 + d];
+               << rest[d] << ", displacement " << displacement[3 * p + d] << " expected "
+               << row[d] - rest[d] << ", velocity " << velocity[3 * p + d] << " expected "
+               << row[3 + d];
           firstBad = what.str();
         }
       }
     }
   }
-  EXPECT_EQ(badPosition, 0) << "points away from the state; first: " << firstBad;
-  EXPECT_EQ(badDisplacement, 0) << "displacements other than point - rest; first: " << firstBad;
+  EXPECT_EQ(badPosition, 0) << "points away from the rest shape; first: " << firstBad;
+  EXPECT_EQ(badDisplacement, 0) << "point + displacement away from the state; first: " << firstBad;
+  EXPECT_EQ(badCell, 0) << "cells with a wrong ghost flag, rank or region";
   EXPECT_EQ(badVelocity, 0) << "velocities away from the state; first: " << firstBad;
   EXPECT_EQ(badStress, 0) << "von Mises values negative, not finite, or non-zero at rest";
   if (!atRest) {
@@ -192,6 +216,36 @@ void checkStep(const fs::path& pvtu, const BoxGeometry& box, const eis::NodalTab
   EXPECT_EQ(totalCells, box.numTets());
   std::sort(tets.begin(), tets.end());
   EXPECT_TRUE(tets == box.sortedTets()) << "the pieces' tetrahedra are not the box's";
+
+  // Ghost cells: exactly the other pieces' own cells that share a face with one of this piece's.
+  const auto faces = [](const Tet& tet) {
+    std::set<std::array<std::int64_t, 3>> out;
+    for (int skip = 0; skip < 4; ++skip) {
+      std::array<std::int64_t, 3> face;
+      for (int k = 0, i = 0; k < 4; ++k)
+        if (k != skip) face[i++] = tet[k];
+      out.insert(face);
+    }
+    return out;
+  };
+  for (std::size_t r = 0; r < sources.size(); ++r) {
+    std::set<std::array<std::int64_t, 3>> ownFaces;
+    for (const Tet& tet : ownTets[r])
+      for (const auto& face : faces(tet)) ownFaces.insert(face);
+    std::set<Tet> expectedGhosts;
+    for (std::size_t other = 0; other < sources.size(); ++other) {
+      if (other == r) continue;
+      for (const Tet& tet : ownTets[other])
+        for (const auto& face : faces(tet))
+          if (ownFaces.count(face)) expectedGhosts.insert(tet);
+    }
+    EXPECT_TRUE(ghostTets[r] == expectedGhosts)
+        << "piece " << r << ": " << ghostTets[r].size() << " ghost cells, expected "
+        << expectedGhosts.size();
+    if (sources.size() > 1) {
+      EXPECT_FALSE(expectedGhosts.empty()) << "piece " << r << " has no seam";
+    }
+  }
 }
 
 TEST_F(VtkSeries, PiecesCoverEveryNodeOnceAndShowTheFinalState) {

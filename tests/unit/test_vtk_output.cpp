@@ -94,7 +94,9 @@ TEST_F(VtkOutputTest, WritesSeriesThatReadsBack) {
   for (const std::string& tag : openingTags(pvtu, "PDataArray"))
     declared.push_back(attribute(tag, "Name"));
   EXPECT_EQ(declared, (std::vector<std::string>{"node_id", "vtkGhostType", "displacement", "rank",
-                                                "von_mises", "Points"}));
+                                                "vtkGhostType", "von_mises", "Points"}));
+  // One rank: no ghost cells.
+  EXPECT_EQ(attribute(openingTags(pvtu, "PUnstructuredGrid").at(0), "GhostLevel"), "0");
 
   const std::string vtu = readText(dir_ / "out" / "beam_000001" / "piece_0000.vtu");
   const std::vector<std::string> piece = openingTags(vtu, "Piece");
@@ -111,6 +113,8 @@ TEST_F(VtkOutputTest, WritesSeriesThatReadsBack) {
   EXPECT_EQ(dataArray<unsigned char>(vtu, "vtkGhostType", "UInt8"),
             (std::vector<unsigned char>{0, 0, 0, 0, 1}));
   EXPECT_EQ(dataArray<std::int32_t>(vtu, "rank", "Int32"), (std::vector<std::int32_t>{0, 0}));
+  EXPECT_EQ(vtu::readPiece(dir_ / "out" / "beam_000001" / "piece_0000.vtu").cellGhost,
+            (std::vector<unsigned char>{0, 0}));
   EXPECT_EQ(dataArray<double>(vtu, "displacement", "Float64"), displacement(1)[0].values);
   EXPECT_EQ(dataArray<double>(vtu, "von_mises", "Float64"), vonMises[0].values);
 }

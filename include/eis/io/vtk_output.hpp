@@ -11,10 +11,13 @@
 // The pieces are VTK XML UnstructuredGrid files whose arrays follow the XML in an appended section,
 // raw (encoding="raw", a UInt64 byte count before each array, no compression): ParaView's own
 // default, read by ParaView and by meshio, and written straight from the arrays without encoding
-// (a piece of 1e6 points and 5.8e6 tetrahedra, 390 MB, in about half a second). Every piece has
-// point data "node_id" (Int64) and "vtkGhostType" (UInt8; 1 = DUPLICATEPOINT on ghost copies, so
-// that ParaView counts each mesh node once), and cell data "rank" (Int32), before the caller's
-// Float64 fields.
+// (a piece of 1e6 points and 5.8e6 tetrahedra, 390 MB, in about half a second). On more than one
+// rank each piece also holds one layer of ghost cells (io/vtk_ghost_cells.hpp: the other ranks'
+// cells across its partition seams, GhostLevel="1" in the .pvtu), so that ParaView's surface
+// shows no seam. Every piece has point data "node_id" (Int64) and "vtkGhostType" (UInt8;
+// 1 = DUPLICATEPOINT on ghost copies, so that ParaView counts each mesh node once), and cell data
+// "rank" (Int32, the rank that holds the cell as its own) and "vtkGhostType" (UInt8;
+// 1 = DUPLICATECELL on ghost cells), before the caller's Float64 fields.
 // Tetrahedra are VTK_TETRA (10), vertices in the order given.
 #include <mpi.h>
 
@@ -45,13 +48,15 @@ public:
   // rank when that fails or the prefix has no file name.
   VtkSeriesWriter(MPI_Comm comm, std::string prefix);
 
-  // Collective. Writes one time step: each rank its piece, then rank 0 the .pvtu, then rank 0
+  // Collective. Writes one time step: each rank its piece and its ghost cells (the fields' values
+  // of the cells and points it lacks come from the ranks that hold them), then rank 0 the .pvtu,
+  // then rank 0
   // rewrites the .pvd with every step so far (through a temporary file and a rename, so a run
   // killed at any moment leaves a valid .pvd). Every rank must pass the same step, time and field
   // names. Bad sizes or a file that cannot be written, on any rank, throw eis::Error on every rank,
   // naming the path.
-  void write(int step, double time, const VtkPiece& piece, const std::vector<VtkField>& pointData,
-             const std::vector<VtkField>& cellData);
+  void write(int step, double time, VtkPiece piece, std::vector<VtkField> pointData,
+             std::vector<VtkField> cellData);
 
   const std::string& pvdPath() const { return pvdPath_; }
 

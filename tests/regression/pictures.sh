@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# jobs/plot-history.py and jobs/render.py on a small run: each writes a non-empty PNG, and each
+# ends with one "error:" line and a non-zero status when its input file is missing.
+#
+#   bash pictures.sh <path-to-euler-implicit> <path-to-meshes-dir>
+#   env: the MPI launch line (tests/common/mpi_launch.sh)
+set -u
+
+EXE=${1:?usage: pictures.sh <euler-implicit> <meshes-dir>}
+RANKS=2  # MPI ranks of the run; tests/CMakeLists.txt reads this line too (PROCESSORS)
+EXE=$(cd "$(dirname "$EXE")" && pwd)/$(basename "$EXE")
+JOBS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../jobs" && pwd)
+PYTHON=/usr/bin/python3
+# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
+mpi_command "$RANKS" "$EXE"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/eis_pictures.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+
+if ! "${MPI_COMMAND[@]}" --mesh.box-cells="8 2 2" --solver.steps=3 --output.vtk=out/beam \
+  --output.history=out/history.csv >run.log 2>&1; then
+  echo "FAIL: the run failed"
+  cat run.log
+  exit 1
+fi
+
+status=0
+check_png() {  # check_png NAME PNG COMMAND...
+  local name=$1 png=$2
+  shift 2
+  if ! "$@" >"$name.log" 2>&1; then
+    echo "FAIL $name: exit status non-zero"
+    cat "$name.log"
+    status=1
+  elif [ ! -s "$png" ] || [ "$(head -c 8 "$png" | od -An -tx1 | tr -d ' \n')" != 89504e470d0a1a0a ]; then
+    echo "FAIL $name: $png is missing, empty or not a PNG"
+    status=1
+  else
+    echo "ok $name: $png, $(wc -c <"$png") bytes"
+  fi
+}
+check_missing() {  # check_missing NAME COMMAND...: must fail with one error line naming the file
+  local name=$1
+  shift
+  if "$@" >"$name.missing.log" 2>&1; then
+    echo "FAIL $name: succeeded on a missing file"
+    status=1
+  elif [ "$(grep -c "error: .*nope" "$name.missing.log")" != 1 ]; then
+    echo "FAIL $name: no single error line naming the missing file:"
+    cat "$name.missing.log"
+    status=1
+  else
+    echo "ok $name: $(cat "$name.missing.log")"
+  fi
+}
+
+check_png plot-history history.png "$PYTHON" "$JOBS_DIR/plot-history.py" out/history.csv history.png
+check_png render beam.png "$PYTHON" "$JOBS_DIR/render.py" out/beam.pvd beam.png
+check_missing plot-history "$PYTHON" "$JOBS_DIR/plot-history.py" nope.csv x.png
+check_missing render "$PYTHON" "$JOBS_DIR/render.py" nope.pvd x.png
+exit $status
