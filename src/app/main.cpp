@@ -1,5 +1,6 @@
 // euler-implicit: SOFA's EulerImplicitSolver on PETSc and MPI.
-//   mpiexec -n N euler-implicit [--config scene.ini] [--section.key=value ...] [PETSc options]
+//   mpiexec -n N euler-implicit [--config scene.ini] [--quiet] [--section.key=value ...]
+//                               [PETSc options]
 #include <petscsys.h>
 
 #include <cstdarg>
@@ -122,9 +123,13 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
 
 int main(int argc, char** argv) {
   eis::CommandLine commandLine(eis::knownComponents());
+  // --quiet is output.progress-every = 0 (app/progress.hpp).
+  std::vector<const char*> arguments(argv, argv + argc);
+  for (const char*& argument : arguments)
+    if (std::string(argument) == "--quiet") argument = "--output.progress-every=0";
   std::string parseError;
   try {
-    commandLine = eis::parseArguments(argc, argv);
+    commandLine = eis::parseArguments(argc, arguments.data());
   } catch (const eis::Error& e) {
     parseError = e.what();
   }

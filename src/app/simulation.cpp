@@ -47,7 +47,8 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log)
       comm_(comm),
       log_(log),
       steps_(scene.integer("solver.steps")),
-      dt_(scene.real("solver.dt")) {
+      dt_(scene.real("solver.dt")),
+      progress_(scene) {
   const double start = MPI_Wtime();
   report("euler-implicit %s: scene\n%s", EIS_VERSION, describe(scene_).c_str());
 
@@ -68,7 +69,11 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log)
   }
   integrator_ = makeTimeIntegrator(scene_, comm_, x_, restCoordinates_, system_->constantMatrix());
   outputs_ = buildOutputs(scene_, comm_);
-  for (auto& output : outputs_) output->start(state());
+  try {
+    for (auto& output : outputs_) output->start(state());
+  } catch (const Error& e) {
+    throw Error("initial state (step 0): " + std::string(e.what()));
+  }
   summary_.setupSeconds = MPI_Wtime() - start;
   report("set-up: %.3f s\n", summary_.setupSeconds);
 }
@@ -123,11 +128,9 @@ void Simulation::run() {
       record.report = integrator_->step(*system_, x_, v_, dt_);
     } catch (const Error& e) {
       // The step failed before touching x and v: they still hold the last good state.
-      finishOutputs();
-      char where[64];
-      std::snprintf(where, sizeof where, "step %d (t = %g): ", step, step * dt_);
-      throw Error(where + std::string(e.what()) + "; the state of step " +
-                  std::to_string(step - 1) + " was written to the configured outputs");
+      finishOutputs(nullptr);
+      throw Error(stepName(step) + e.what() + "; the state of step " + std::to_string(step - 1) +
+                  " was written to the configured outputs");
     }
     record.step = step;
     record.time = step * dt_;
@@ -136,20 +139,19 @@ void Simulation::run() {
     summary_.steps = step;
     summary_.totalLinearIterations += record.report.linearIterations;
     summary_.preconditionerSetups += record.report.preconditionerSetups;
-    for (auto& output : outputs_) output->write(record, state());
-
-    std::string extra;
-    if (scene_.text("solver.newton") == "full")
-      extra += "  Newton iterations " + std::to_string(record.report.nonlinearIterations);
-    if (record.report.residualNorm >= 0)
-      extra += "  residual " + std::to_string(record.report.residualNorm);
-    report("step %d/%d  t = %.6g  linear iterations %d  PC set-ups %d%s  %.4f s\n", step, steps_,
-           record.time, record.report.linearIterations, record.report.preconditionerSetups,
-           extra.c_str(), record.wallSeconds);
+    writeOutputs(record);
+    if (progress_.due(step)) {
+      std::string details;
+      if (scene_.text("solver.newton") == "full")
+        details += "  Newton iterations " + std::to_string(record.report.nonlinearIterations);
+      if (record.report.residualNorm >= 0)
+        details += "  residual " + std::to_string(record.report.residualNorm);
+      report("%s\n", progress_.line(record, details, MPI_Wtime() - loopStart).c_str());
+    }
   }
   summary_.loopSeconds = MPI_Wtime() - loopStart;
   summary_.parts = since(timersBefore);
-  finishOutputs();
+  finishOutputs(nullptr);
   double peak = peakResidentBytes(), peakMin = peak, peakMax = peak;
   EIS_CHECK_MPI(MPI_Allreduce(&peak, &peakMin, 1, MPI_DOUBLE, MPI_MIN, comm_));
   EIS_CHECK_MPI(MPI_Allreduce(&peak, &peakMax, 1, MPI_DOUBLE, MPI_MAX, comm_));
@@ -158,8 +160,29 @@ void Simulation::run() {
   printSummary();
 }
 
-void Simulation::finishOutputs() {
+std::string Simulation::stepName(int step) const {
+  char name[64];
+  std::snprintf(name, sizeof name, "step %d (t = %g): ", step, step * dt_);
+  return name;
+}
+
+// A failed write (a full disk) ends the run; the step itself succeeded, so the other outputs
+// still finish with its state.
+void Simulation::writeOutputs(const StepRecord& record) {
   for (auto& output : outputs_) {
+    try {
+      output->write(record, state());
+    } catch (const Error& e) {
+      finishOutputs(output.get());
+      throw Error(stepName(record.step) + e.what() + "; the state of step " +
+                  std::to_string(record.step) + " was written to the other outputs");
+    }
+  }
+}
+
+void Simulation::finishOutputs(const Output* failed) {
+  for (auto& output : outputs_) {
+    if (output.get() == failed) continue;
     output->finish(state());
     report("%s\n", output->where().c_str());
   }

@@ -1,5 +1,7 @@
 #include "eis/io/final_state_output.hpp"
 
+#include "eis/io/output_file.hpp"
+
 namespace eis {
 
 namespace {
@@ -29,12 +31,15 @@ OutputComponent finalStateOutputComponent() {
             "CSV of the last state: a header, then one row per node in the input file's node order\n"
             "(0-based ids), the same for any rank count; columns id,x,y,z,vx,vy,vz (positions, not\n"
             "displacements) for elasticity, id,u,du for diffusion; 17 significant digits. With\n"
-            "mesh.refine > 0 the new nodes follow, sorted by rest coordinates (x, then y, then z).",
+            "mesh.refine > 0 the new nodes follow, sorted by rest coordinates (x, then y, then z).\n"
+            "Missing folders are created before the first step; the file is written to PATH.partial\n"
+            "and renamed over PATH, so PATH is never left half-written.",
             std::nullopt, "", false, check::anyText()}),
        nullptr},
       [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
         const std::string path = scene.optionalText("output.final-state");
         if (path.empty()) return nullptr;
+        prepareOutputFile("output.final-state", path, FileWrite::Replaced, comm);
         return std::make_unique<FinalStateOutput>(path, comm);
       }};
 }

@@ -42,6 +42,7 @@ const char* const kUsage =
     "  --config FILE   read keys from the INI file FILE\n"
     "  --help          print this text and exit\n"
     "  --version       print the version and exit\n"
+    "  --quiet         no per-step progress lines (the same as --output.progress-every=0)\n"
     "\n"
     "The keys, component by component (a scene is made of these):\n";
 

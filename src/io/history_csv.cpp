@@ -1,21 +1,25 @@
 #include "eis/io/history_csv.hpp"
 
+#include <cerrno>
+#include <cstring>
+
 #include "eis/core/error.hpp"
+#include "eis/io/output_file.hpp"
 
 namespace eis {
 
-HistoryWriter::HistoryWriter(const std::string& path, MPI_Comm comm) {
-  int rank;
-  MPI_Comm_rank(comm, &rank);
+HistoryWriter::HistoryWriter(const std::string& path, MPI_Comm comm) : path_(path), comm_(comm) {
+  prepareOutputFile("output.history", path, FileWrite::InPlace, comm);
   std::string failure;
-  if (rank == 0) {
+  if (commRank(comm) == 0) {
     file_ = std::fopen(path.c_str(), "w");
     if (!file_)
-      failure = "output.history = " + path + ": cannot open the file for writing";
-    else
-      std::fprintf(file_,
-                   "step,time,wall_seconds,linear_iterations,nonlinear_iterations,"
-                   "residual,kinetic_energy,elastic_energy,pc_rebuilt\n");
+      failure = "output.history = " + path +
+                ": cannot open the file for writing: " + std::strerror(errno);
+    else if (std::fputs("step,time,wall_seconds,linear_iterations,nonlinear_iterations,"
+                        "residual,kinetic_energy,elastic_energy,pc_rebuilt\n",
+                        file_) < 0)
+      failure = fail("write");
   }
   throwIfAnyRankFailed(failure, comm);
 }
@@ -24,13 +28,34 @@ HistoryWriter::~HistoryWriter() {
   if (file_) std::fclose(file_);
 }
 
+std::string HistoryWriter::fail(const char* what) {
+  const int reason = errno;
+  std::fclose(file_);
+  file_ = nullptr;
+  return "output.history = " + path_ + ": " + what + " failed: " + std::strerror(reason);
+}
+
 void HistoryWriter::write(const HistoryRow& row) {
-  if (!file_) return;
-  std::fprintf(file_, "%d,%.17g,%.9g,%d,%d,", row.step, row.time, row.wallSeconds,
-               row.linearIterations, row.nonlinearIterations);
-  if (row.residual >= 0) std::fprintf(file_, "%.17g", row.residual);
-  std::fprintf(file_, ",%.17g,%.17g,%d\n", row.kineticEnergy, row.elasticEnergy, row.pcRebuilt);
-  std::fflush(file_);
+  std::string failure;
+  if (file_) {
+    char residual[32] = "";
+    if (row.residual >= 0) std::snprintf(residual, sizeof residual, "%.17g", row.residual);
+    if (std::fprintf(file_, "%d,%.17g,%.9g,%d,%d,%s,%.17g,%.17g,%d\n", row.step, row.time,
+                     row.wallSeconds, row.linearIterations, row.nonlinearIterations, residual,
+                     row.kineticEnergy, row.elasticEnergy, row.pcRebuilt) < 0)
+      failure = fail("write");
+    else if (std::fflush(file_) != 0)
+      failure = fail("write");
+  }
+  throwIfAnyRankFailed(failure, comm_);
+}
+
+void HistoryWriter::close() {
+  std::string failure;
+  if (file_ && std::fclose(file_) != 0)
+    failure = "output.history = " + path_ + ": close failed: " + std::strerror(errno);
+  file_ = nullptr;
+  throwIfAnyRankFailed(failure, comm_);
 }
 
 namespace {
@@ -51,6 +76,7 @@ public:
     row.elasticEnergy = state.system.potentialEnergy(state.x);
     writer_.write(row);
   }
+  void finish(const RunState&) override { writer_.close(); }
   std::string where() const override { return "history: " + path_; }
 
 private:
@@ -67,7 +93,8 @@ OutputComponent historyOutputComponent() {
            {"output.history", "PATH",
             "CSV, one row per step, with the columns step,time,wall_seconds,linear_iterations,\n"
             "nonlinear_iterations,residual,kinetic_energy,elastic_energy,pc_rebuilt (pc_rebuilt: how\n"
-            "many times the preconditioner was set up in the step, see solver.pc-lag)",
+            "many times the preconditioner was set up in the step, see solver.pc-lag).\n"
+            "Missing folders are created before the first step; a failed write stops the run.",
             std::nullopt, "", false, check::anyText()}),
        nullptr},
       [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "eis/core/error.hpp"
+#include "eis/io/output_file.hpp"
 
 namespace eis {
 
@@ -197,14 +198,9 @@ NodalTable gatherState(const DistributedMesh& mesh, Vec x, Vec v, const NodalTab
 
 void writeStateCsv(const std::string& path, const NodalTable& state, Physics physics,
                    MPI_Comm comm) {
-  int rank;
-  MPI_Comm_rank(comm, &rank);
   std::string failure;
-  if (rank == 0) {
-    std::FILE* file = std::fopen(path.c_str(), "w");
-    if (!file) {
-      failure = "output.final-state = " + path + ": cannot open the file for writing";
-    } else {
+  if (commRank(comm) == 0)
+    failure = replaceFile("output.final-state", path, [&](std::FILE* file) {
       std::fprintf(file, "%s\n", stateHeader(physics).c_str());
       for (std::size_t k = 0; k < state.ids.size(); ++k) {
         std::fprintf(file, "%lld", static_cast<long long>(state.ids[k]));
@@ -212,9 +208,7 @@ void writeStateCsv(const std::string& path, const NodalTable& state, Physics phy
           std::fprintf(file, ",%.17g", state.values[k * state.width + c]);
         std::fputc('\n', file);
       }
-      if (std::fclose(file) != 0) failure = "output.final-state = " + path + ": write failed";
-    }
-  }
+    });
   throwIfAnyRankFailed(failure, comm);
 }
 

@@ -233,6 +233,8 @@ std::vector<KeyCase> allKeys() {
       {"output.vtk", "out/beam",
        [](const Scene& s) { EXPECT_EQ(path(s, "output.vtk"), "out/beam"); }},
       {"output.every", "5", [](const Scene& s) { EXPECT_EQ(s.integer("output.every"), 5); }},
+      {"output.progress-every", "5",
+       [](const Scene& s) { EXPECT_EQ(s.integer("output.progress-every"), 5); }},
   };
 }
 
@@ -304,6 +306,7 @@ TEST(Scene, DefaultsMatchTheDesign) {
   EXPECT_EQ(path(s, "output.history"), "");
   EXPECT_EQ(path(s, "output.vtk"), "");
   EXPECT_EQ(s.integer("output.every"), 1);
+  EXPECT_EQ(s.integer("output.progress-every"), 1);
 }
 
 TEST(Scene, EveryKeyFromTheCommandLine) {
@@ -419,6 +422,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"solver.rayleigh-stiffness", "-0.1"},
       {"solver.vdamping", "-1"},
       {"output.every", "0"},
+      {"output.progress-every", "-1"},
       {"constraint.fixed-box", "0 0 0 1 1"},
       {"constraint.fixed-group", ""},
       {"solver.first-order", "maybe"},
@@ -601,6 +605,7 @@ TEST(Scene, HelpMentionsEveryKeyAndTheDocumentedFacts) {
         "--config FILE",
         "--help",
         "--version",
+        "--quiet",
         "-options_left",
         "-ksp_type",
         "-pc_type",

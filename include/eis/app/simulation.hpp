@@ -1,12 +1,14 @@
 #pragma once
 // One run of a scene: set-up (mesh, partition, model, integrator, outputs), the time loop with
-// its progress report, and the end summary. main() is this plus the command line.
+// its progress report (app/progress.hpp), and the end summary. main() is this plus the command
+// line.
 #include <cstdio>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "eis/app/progress.hpp"
 #include "eis/core/scene.hpp"
 #include "eis/io/output.hpp"
 #include "eis/io/state_csv.hpp"
@@ -52,7 +54,10 @@ private:
   void reportMesh(const std::vector<std::string>& warnings) const;
   void setInitialState();
   RunState state();
-  void finishOutputs();
+  std::string stepName(int step) const;
+  void writeOutputs(const StepRecord& record);
+  // Finishes every output but `failed` (nullptr: all) with the current state.
+  void finishOutputs(const Output* failed);
   void printSummary() const;
 
   Scene scene_;
@@ -60,6 +65,7 @@ private:
   std::FILE* log_;
   int steps_;
   double dt_;
+  Progress progress_;
   std::unique_ptr<DistributedMesh> mesh_;
   std::unique_ptr<MechanicalSystem> system_;
   std::unique_ptr<TimeIntegrator> integrator_;

@@ -22,15 +22,25 @@ struct HistoryRow {
 
 class HistoryWriter {
 public:
-  // Collective; rank 0 opens (truncates) the file. An unwritable path is an error on every rank.
+  // Collective; rank 0 creates the missing folders and opens (truncates) the file. An unusable
+  // path is an error on every rank.
   HistoryWriter(const std::string& path, MPI_Comm comm);
   ~HistoryWriter();
   HistoryWriter(const HistoryWriter&) = delete;
   HistoryWriter& operator=(const HistoryWriter&) = delete;
-  // Rank 0 appends and flushes the row (so a run that stops early keeps its history).
+  // Collective; rank 0 appends and flushes the row (so a run that stops early keeps its
+  // history). A failed write closes the file and is an error on every rank naming the path;
+  // later calls do nothing.
   void write(const HistoryRow& row);
+  // Collective; closes the file, an error on every rank when the close fails.
+  void close();
 
 private:
+  // Rank 0: closes the file and returns the error for `what` failing (errno's reason).
+  std::string fail(const char* what);
+
+  std::string path_;
+  MPI_Comm comm_;
   std::FILE* file_ = nullptr;
 };
 

@@ -40,7 +40,9 @@ void applyState(const NodalTable& table, const std::string& path, const Distribu
 // `initial` when it has them, else at rest with zero rate).
 NodalTable gatherState(const DistributedMesh& mesh, Vec x, Vec v, const NodalTable* initial);
 
-// Collective: writes the gathered state; an unwritable path is an error on every rank.
+// Collective: rank 0 writes the gathered state to a temporary file and renames it over `path`
+// (io/output_file.hpp), so `path` is either its old content or the complete new one; a failed
+// write is an error on every rank.
 void writeStateCsv(const std::string& path, const NodalTable& state, Physics physics,
                    MPI_Comm comm);
 

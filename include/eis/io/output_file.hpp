@@ -1,0 +1,41 @@
+#pragma once
+// The files and folders outputs write: checked (and their missing folders created) once, before
+// the first step, so that an unusable path fails the run at once and not after its last step;
+// and a whole-file write that never leaves a truncated file where a good one was.
+#include <mpi.h>
+
+#include <cstdio>
+#include <functional>
+#include <string>
+
+namespace eis {
+
+// How an output writes its file.
+enum class FileWrite {
+  InPlace,   // opened once and appended to (history CSV): any writable path, /dev/stdout too
+  Replaced,  // written whole to a temporary in the same folder, then renamed over the target
+};
+
+// Collective; rank 0 checks. Creates the missing parent folders of `path` (as mkdir -p) and
+// checks that `path` can be written as `mode` says. Throws on every rank, naming `key` and
+// `path`, when the path is a directory, its folder cannot be created or written, or (Replaced)
+// it exists and is not a regular file.
+void prepareOutputFile(const std::string& key, const std::string& path, FileWrite mode,
+                       MPI_Comm comm);
+
+// Collective; rank 0 creates `folder` and its parents. Throws on every rank, naming `key`, its
+// `value` and `folder`, when it is not a writable folder. An empty folder is the working
+// directory.
+void prepareOutputFolder(const std::string& key, const std::string& value,
+                         const std::string& folder, MPI_Comm comm);
+
+// The temporary file replaceFile() writes before renaming it to `path`.
+std::string temporaryPathFor(const std::string& path);
+
+// Rank-local: `fill` writes the whole content into a temporary file next to `path`, which is
+// then flushed to disk and renamed over `path`. Returns an error message (naming `key` and
+// `path`), empty on success; on failure `path` is untouched and the temporary is removed.
+std::string replaceFile(const std::string& key, const std::string& path,
+                        const std::function<void(std::FILE*)>& fill);
+
+}  // namespace eis
