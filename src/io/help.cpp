@@ -25,7 +25,7 @@ std::string defaultOf(const ParameterDeclaration& d) {
 }
 
 const char* const kUsage =
-    "Usage: mpiexec -n N euler-implicit [--config scene.ini] [--section.key=value ...] "
+    "Usage: mpiexec -n N euler-implicit [--config scene.ini] [--quiet] [--section.key=value ...] "
     "[PETSc options]\n"
     "\n"
     "Advances a tetrahedral mesh in time with SOFA's EulerImplicitSolver, distributed over\n"
