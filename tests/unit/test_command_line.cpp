@@ -600,7 +600,7 @@ TEST(Scene, HelpMentionsEveryKeyAndTheDocumentedFacts) {
   for (const KeyCase& c : allKeys())
     EXPECT_NE(help.find("--" + c.key + "="), std::string::npos) << c.key;
   for (const std::string fact :
-       {"mpiexec -n N euler-implicit [--config scene.ini] [--section.key=value ...] "
+       {"mpiexec -n N euler-implicit [--config scene.ini] [--quiet] [--section.key=value ...] "
         "[PETSc options]",
         "--config FILE",
         "--help",
