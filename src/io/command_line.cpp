@@ -1,22 +1,22 @@
-// Boost.Program_options describes the keys, parses the INI file and gives the command line
-// precedence (a variables_map keeps the first source stored for each key). routeArguments() splits
-// argv: PETSc's single-dash options with their values go aside, ours become Boost options.
+// Boost.Program_options describes the keys of the command line; config_file.cpp reads the INI
+// file, whose keys the command line overrides one by one. routeArguments() splits argv: PETSc's
+// single-dash options with their values go aside, ours become Boost options.
 #include "eis/io/command_line.hpp"
 
 #include <boost/program_options.hpp>
 
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 
 #include "eis/core/error.hpp"
+#include "eis/io/config_file.hpp"
 
 namespace eis {
 namespace {
 
 namespace po = boost::program_options;
 
-// Every scene key, each occurrence one string; the config file accepts exactly these.
+// Every scene key, each occurrence one string.
 po::options_description sceneOptions(const Scene& scene) {
   po::options_description options;
   for (const ParameterDeclaration& d : scene.spec().declarations())
@@ -89,20 +89,23 @@ void routeArguments(int argc, const char* const argv[], po::parsed_options& ours
   }
 }
 
-// Stored after the command line, so the command line wins, key by key.
-void storeConfigFile(const std::string& file, const po::options_description& keys,
-                     po::variables_map& vm) {
-  std::ifstream in(file);
-  if (!in || std::filesystem::is_directory(file))
-    throw Error("config file " + file + ": cannot be opened");
-  try {
-    const po::parsed_options parsed = po::parse_config_file(in, keys, true);
-    for (const po::option& option : parsed.options)
-      if (option.unregistered)
-        throw Error("config file " + file + ": unknown key " + option.string_key);
-    po::store(parsed, vm);
-  } catch (const po::error& e) {
-    throw Error("config file " + file + ": " + e.what());
+// The config file's values of the keys the command line did not give (the command line wins,
+// key by key). A relative path starts at the config file's folder; errors name file and line.
+void applyConfigFile(const std::string& file, const po::variables_map& vm, Scene& scene) {
+  const std::filesystem::path folder = configFolder(file);
+  for (const ConfigEntry& entry : readConfigFile(file)) {
+    const std::string where = "config file " + file + ", line " + std::to_string(entry.line) + ": ";
+    const ParameterDeclaration* declaration = scene.spec().find(entry.key);
+    if (!declaration) throw Error(where + "unknown key " + entry.key);
+    if (vm.count(entry.key)) continue;
+    std::string value = entry.value;
+    if (declaration->isPath() && !value.empty() && std::filesystem::path(value).is_relative())
+      value = (folder / value).string();
+    try {
+      scene.set(entry.key, value);
+    } catch (const Error& e) {
+      throw Error(where + e.what());
+    }
   }
 }
 
@@ -125,7 +128,7 @@ CommandLine parseCommandLine(int argc, const char* const argv[],
   result.help = vm.count("help") > 0;
   result.version = vm.count("version") > 0;
   if (result.help || result.version) return result;
-  if (vm.count("config")) storeConfigFile(vm["config"].as<std::string>(), keys, vm);
+  if (vm.count("config")) applyConfigFile(vm["config"].as<std::string>(), vm, result.scene);
   for (const ParameterDeclaration& d : result.scene.spec().declarations())
     if (vm.count(d.key))
       for (const std::string& value : vm[d.key].as<Texts>()) result.scene.set(d.key, value);

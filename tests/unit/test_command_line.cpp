@@ -97,6 +97,9 @@ private:
     return std::filesystem::temp_directory_path() / name;
   }
   std::filesystem::path path_;
+
+public:
+  std::filesystem::path folder() const { return path_.parent_path(); }
 };
 
 // One key of docs/architecture.md's table, a valid value for it (not the default where there is a
@@ -320,14 +323,89 @@ TEST(Scene, EveryKeyFromTheCommandLine) {
   }
 }
 
+// The keys whose values are paths, listed apart from their declarations.
+const std::set<std::string> kPathKeys = {"mesh.file", "initial.state", "output.final-state",
+                                         "output.history", "output.vtk"};
+
 TEST(Scene, EveryKeyFromTheConfigFile) {
   for (const KeyCase& c : allKeys()) {
     SCOPED_TRACE(c.key);
     const IniFile ini(iniLine(c.key, c.value));
     Args args = c.needs;
     args.insert(args.end(), {"--config", ini.path()});
-    c.check(parse(args).scene);
+    if (kPathKeys.count(c.key))
+      EXPECT_EQ(path(parse(args).scene, c.key), (ini.folder() / c.value).string());
+    else
+      c.check(parse(args).scene);
   }
+}
+
+// A relative path in a config file starts at the file's folder, wherever the run starts; an
+// absolute one stays; the command line's paths start at the current folder.
+TEST(Scene, ConfigFilePathsStartAtTheConfigFilesFolder) {
+  const IniFile ini(
+      "[mesh]\nfile = meshes/beam.msh\n[initial]\nstate = /data/start.csv\n[output]\n"
+      "vtk = out/beam\nhistory = history.csv\nfinal-state = ../final.csv\n");
+  const Scene s = parse({"--config", ini.path(), "--output.history=here.csv"}).scene;
+  EXPECT_EQ(path(s, "mesh.file"), (ini.folder() / "meshes/beam.msh").string());
+  EXPECT_EQ(path(s, "initial.state"), "/data/start.csv");
+  EXPECT_EQ(path(s, "output.vtk"), (ini.folder() / "out/beam").string());
+  EXPECT_EQ(path(s, "output.final-state"), (ini.folder() / "../final.csv").string());
+  EXPECT_EQ(path(s, "output.history"), "here.csv");
+  // Every path key is declared as one, and no other key is.
+  for (const eis::ParameterDeclaration& d : s.spec().declarations())
+    EXPECT_EQ(d.isPath(), kPathKeys.count(d.key) > 0) << d.key;
+  // A config file in the current folder leaves its paths as written.
+  const std::string name = std::filesystem::path(ini.path()).filename().string();
+  const std::filesystem::path start = std::filesystem::current_path();
+  std::filesystem::current_path(ini.folder());
+  const std::string mesh = path(parse({"--config", name}).scene, "mesh.file");
+  std::filesystem::current_path(start);
+  EXPECT_EQ(mesh, "meshes/beam.msh");
+}
+
+// '#' and ';' start a comment at the start of a line or after a blank, not inside a word.
+TEST(Scene, ConfigFileCommentsStartAtHashOrSemicolonAfterABlank) {
+  const IniFile ini(
+      "# a scene\n  ; indented comment\n[solver] # the solver\ndt = 0.25 # seconds\n"
+      "steps = 7;not a comment here\n[output]\nvtk = run#1 ; written\n");
+  const std::string steps = errorOf({"--config", ini.path()});
+  EXPECT_TRUE(startsWith(
+      steps, "config file " + ini.path() + ", line 5: solver.steps = 7;not a comment here: "))
+      << steps;
+  const IniFile fine(
+      "[solver] # the solver\ndt = 0.25 # seconds\nsteps = 7 ;seven\n"
+      "[output]\nvtk = run#1 ; written\n");
+  const Scene s = parse({"--config", fine.path()}).scene;
+  EXPECT_EQ(s.real("solver.dt"), 0.25);
+  EXPECT_EQ(s.integer("solver.steps"), 7);
+  EXPECT_EQ(path(s, "output.vtk"), (fine.folder() / "run#1").string());
+}
+
+// Every config error names the file and the line; a SOFA XML scene is named as one.
+TEST(Scene, ConfigFileErrorsNameTheFileAndLine) {
+  const IniFile bad("[solver]\ndt = 1\n\nsteps = -3\n");
+  EXPECT_EQ(errorOf({"--config", bad.path()}),
+            "config file " + bad.path() + ", line 4: solver.steps = -3: must be >= 0");
+  const IniFile noEquals("[solver]\ndt 1\n");
+  EXPECT_EQ(
+      errorOf({"--config", noEquals.path()}),
+      "config file " + noEquals.path() + ", line 2: invalid line 'dt 1' (expected key = value)");
+  const IniFile section("[solver\ndt = 1\n");
+  EXPECT_EQ(
+      errorOf({"--config", section.path()}),
+      "config file " + section.path() + ", line 1: invalid section '[solver' (expected [name])");
+  const IniFile scene(
+      "\n  <?xml version=\"1.0\"?>\n<Node name=\"root\">\n<MechanicalObject/>\n"
+      "</Node>\n");
+  EXPECT_EQ(errorOf({"--config", scene.path()}),
+            "config file " + scene.path() +
+                ": is a SOFA XML scene; --config takes INI files of section.key = value lines "
+                "(README.md, Running)");
+  const IniFile marked("\xEF\xBB\xBF<Node name=\"root\"/>\n");
+  EXPECT_NE(errorOf({"--config", marked.path()}).find("is a SOFA XML scene"), std::string::npos);
+  const IniFile markedIni("\xEF\xBB\xBF[solver]\nsteps = 7\n");
+  EXPECT_EQ(parse({"--config", markedIni.path()}).scene.integer("solver.steps"), 7);
 }
 
 TEST(Scene, EveryTestValueChangesTheScene) {
@@ -356,7 +434,7 @@ TEST(Scene, AnEmptyValueOnTheCommandLineClearsAPathOfTheFile) {
   const IniFile ini("[output]\nvtk = out/beam\nhistory = history.csv\n");
   const Scene s = parse({"--config", ini.path(), "--output.vtk="}).scene;
   EXPECT_EQ(path(s, "output.vtk"), "");
-  EXPECT_EQ(path(s, "output.history"), "history.csv");
+  EXPECT_EQ(path(s, "output.history"), (ini.folder() / "history.csv").string());
 }
 
 TEST(Scene, RepeatableKeysOnTheCommandLineReplaceTheFiles) {
@@ -448,7 +526,8 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
     EXPECT_TRUE(startsWith(fromCommandLine, key + " = " + value)) << fromCommandLine;
     const IniFile ini(iniLine(key, value));
     const std::string fromFile = errorOf({"--config", ini.path()});
-    EXPECT_TRUE(startsWith(fromFile, key + " = ")) << fromFile;
+    EXPECT_TRUE(startsWith(fromFile, "config file " + ini.path() + ", line 2: " + key + " = "))
+        << fromFile;
   }
   EXPECT_EQ(errorOf({"--solver.dt=-1"}), "solver.dt = -1: must be > 0");
   EXPECT_EQ(errorOf({"--solver.dt=1e5x"}), "solver.dt = 1e5x: '1e5x' is not a finite number");
@@ -504,10 +583,10 @@ TEST(Scene, UnknownKeysAreErrors) {
 
   const IniFile unknownKey("[solver]\nfoo = 1\n");
   EXPECT_EQ(errorOf({"--config", unknownKey.path()}),
-            "config file " + unknownKey.path() + ": unknown key solver.foo");
+            "config file " + unknownKey.path() + ", line 2: unknown key solver.foo");
   const IniFile unknownSection("[mesh]\nrefine = 1\n[solvers]\ndt = 1\n");
   EXPECT_EQ(errorOf({"--config", unknownSection.path()}),
-            "config file " + unknownSection.path() + ": unknown key solvers.dt");
+            "config file " + unknownSection.path() + ", line 4: unknown key solvers.dt");
 }
 
 TEST(Scene, MalformedCommandLinesAreErrors) {
@@ -525,7 +604,8 @@ TEST(Scene, MalformedCommandLinesAreErrors) {
   EXPECT_NE(errorOf({"-log_view", "x", "y"}).find("'y'"), std::string::npos);
 
   const IniFile duplicate("[solver]\ndt = 1\ndt = 2\n");
-  EXPECT_TRUE(startsWith(errorOf({"--config", duplicate.path()}), "solver.dt"));
+  EXPECT_TRUE(startsWith(errorOf({"--config", duplicate.path()}),
+                         "config file " + duplicate.path() + ", line 3: solver.dt"));
 }
 
 TEST(Scene, PetscOptionsAreRoutedWithTheirValues) {
@@ -656,7 +736,8 @@ TEST(Scene, DescribeReadsBackAsTheSameScene) {
       parse({"--solver.dt=0.30000000000000004", "--material.young-modulus=123456.789e3",
              "--constraint.fixed-box=0 0 0 1 1 1", "--constraint.fixed-box=2 0 0 3 1 1",
              "--constraint.fixed-group=7", "--physics.type=diffusion", "--solver.first-order=on",
-             "--output.vtk=out/run", "--load.gravity=0.1 -0.2 1e-300"})
+             "--output.vtk=" + (std::filesystem::temp_directory_path() / "out/run").string(),
+             "--load.gravity=0.1 -0.2 1e-300"})
           .scene;
   const std::string text = eis::describe(original);
   const IniFile ini(text);

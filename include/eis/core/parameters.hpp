@@ -97,6 +97,10 @@ struct ParameterDeclaration {
         check(std::move(check)),
         defaultHelp(std::move(defaultHelp)) {}
 
+  // Whether the value names a file or a path prefix (arg "PATH" or "PREFIX"): a config file's
+  // relative value starts at the config file's folder.
+  bool isPath() const { return arg == "PATH" || arg == "PREFIX"; }
+
   std::string key;   // "section.name"
   std::string arg;   // what --help shows after '=': "E", "\"GX GY GZ\"", "lumped|consistent"
   std::string help;  // the meaning, lines separated by '\n'
