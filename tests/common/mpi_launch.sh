@@ -13,3 +13,12 @@ mpi_command() {
   # shellcheck disable=SC2034  # for the scripts that source this file
   MPI_COMMAND=("${MPIEXEC:-mpiexec}" "${MPIEXEC_NUMPROC_FLAG:--n}" "$1" "${pre[@]}" "$2" "${post[@]}")
 }
+
+# launch_in_scratch RANKS PROGRAM: mpi_command RANKS PROGRAM (PROGRAM made absolute), then a
+# temporary folder, removed when the script exits, as the working folder ($work).
+launch_in_scratch() {
+  mpi_command "$1" "$(realpath "$2")"
+  work=$(mktemp -d "${TMPDIR:-/tmp}/eis_regression.XXXXXX") || exit 1
+  trap 'rm -rf "$work"' EXIT
+  cd "$work" || exit 1
+}

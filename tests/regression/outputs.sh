@@ -7,13 +7,9 @@
 # Usage: outputs.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=2  # MPI ranks per run; tests/CMakeLists.txt reads this line too (PROCESSORS)
-exe=$(realpath "$1")
 # shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
-mpi_command "$RANKS" "$exe"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
+launch_in_scratch "$RANKS" "$1"
 
 NODES=20  # the 4 x 1 x 1 box
 run() {  # run NAME ARGS...: out/err in NAME.out, NAME.err, status in NAME.status

@@ -5,13 +5,9 @@
 #   bash petsc_options.sh <path-to-euler-implicit> <path-to-meshes-dir>
 set -u
 RANKS=2  # MPI ranks per run; tests/CMakeLists.txt reads this line too (PROCESSORS)
-exe=$(realpath "$1")
 # shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
-mpi_command "$RANKS" "$exe"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
+launch_in_scratch "$RANKS" "$1"
 
 tiny=(--mesh.box-cells="4 1 1" --solver.steps=2)
 failures=0

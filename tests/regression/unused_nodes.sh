@@ -4,13 +4,9 @@
 # Usage: unused_nodes.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -euo pipefail
 RANKS=2  # MPI ranks per run; tests/CMakeLists.txt reads this line too (PROCESSORS)
-exe=$(realpath "$1")
 # shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
-mpi_command "$RANKS" "$exe"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+launch_in_scratch "$RANKS" "$1"
 
 # Node tag 3 (0-based id 2) at (5, 6, 7) belongs to no element.
 cat > unused.msh <<'MSH'
