@@ -132,7 +132,11 @@ SelectedNodes selectNodes(const DistributedMesh& mesh, const Selection& selectio
       }
       break;
     case Selection::Kind::Group:
-      nodes.vertices = mesh.groupVertices(mesh.findGroup(selection.group));
+      try {
+        nodes.vertices = mesh.groupVertices(mesh.findGroup(selection.group));
+      } catch (const Error& e) {
+        throw Error(key + ": " + e.what());
+      }
       break;
   }
   for (auto v : nodes.vertices) nodes.count += mesh.owned()[v];
