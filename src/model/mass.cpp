@@ -104,10 +104,11 @@ const ComponentDeclaration& massComponent() {
           .add({"mass.total-mass", "M",
                 "uniform: the total mass, shared equally by the mesh's nodes (SOFA UniformMass\n"
                 "totalMass), > 0",
-                std::nullopt, "mass", false, check::positive()})
+                std::nullopt, "mass", false, check::positive(),
+                "1 (SOFA's) when mass.type = uniform and mass.vertex-mass is not given"})
           .add({"mass.vertex-mass", "M",
-                "uniform: the mass of each node (SOFA UniformMass vertexMass), > 0", std::nullopt,
-                "mass", false, check::positive()})
+                "uniform: the mass of each node instead (SOFA UniformMass vertexMass), > 0",
+                std::nullopt, "mass", false, check::positive()})
           .add({"material.density", "RHO", "mass per volume, > 0", "1", "mass/volume", false,
                 check::positive()})
           .add({"material.capacity", "C", "diffusion: capacity c, the coefficient of du/dt, > 0",
@@ -115,10 +116,8 @@ const ComponentDeclaration& massComponent() {
       [](Scene& scene) {
         const bool uniform = massTypeOf(scene) == MassType::Uniform;
         const int given = scene.given("mass.total-mass") + scene.given("mass.vertex-mass");
-        if (uniform && given != 1)
-          throw Error(
-              "mass.type = uniform needs exactly one of mass.total-mass and "
-              "mass.vertex-mass");
+        if (given == 2)
+          throw Error("mass.total-mass and mass.vertex-mass both size the uniform mass: give one");
         if (!uniform && given != 0)
           throw Error(
               std::string(scene.given("mass.total-mass") ? "mass.total-mass" : "mass.vertex-mass") +
@@ -134,8 +133,9 @@ MassType massTypeOf(const Parameters& scene) {
 
 double massCoefficientOf(const Parameters& scene, std::int64_t numNodes) {
   if (massTypeOf(scene) == MassType::Uniform)
-    return scene.given("mass.vertex-mass") ? scene.real("mass.vertex-mass")
-                                           : scene.real("mass.total-mass") / double(numNodes);
+    return scene.given("mass.vertex-mass")  ? scene.real("mass.vertex-mass")
+           : scene.given("mass.total-mass") ? scene.real("mass.total-mass") / double(numNodes)
+                                            : 1.0 / double(numNodes);
   return physicsOf(scene) == Physics::Elasticity ? scene.real("material.density")
                                                  : scene.real("material.capacity");
 }

@@ -285,7 +285,8 @@ launch bad partial_fixed_flag     "constraint.partial-fixed" "0 or 1" -- \
   --constraint.partial-fixed="2 0 1 all" "${TINY[@]}"
 launch bad selection_sphere_short "load.total-force" "sphere" -- \
   --load.total-force="1 2 3 sphere 0 0 0" "${TINY[@]}"
-launch bad uniform_mass_unsized   "mass.total-mass" "mass.vertex-mass" -- --mass.type=uniform "${TINY[@]}"
+launch bad uniform_mass_twice     "mass.total-mass" "mass.vertex-mass" -- --mass.type=uniform \
+  --mass.total-mass=2 --mass.vertex-mass=1 "${TINY[@]}"
 launch bad rest_springs_negative  "springs.rest-shape" -- --springs.rest-shape="-1 all" "${TINY[@]}"
 launch bad missing_config         "nosuch.ini" -- --config="$T/nosuch.ini" "${TINY[@]}"
 launch bad missing_initial_state  "initial.state" "nosuch.csv" -- --initial.state="$T/nosuch.csv" "${TINY[@]}"
