@@ -10,7 +10,8 @@ ConstantForces::ConstantForces(const DistributedMesh& mesh, const std::vector<Lo
     for (auto v : nodes.vertices) {
       if (!mesh.owned()[v]) continue;
       NodalLoad nodal{mesh.ownedOffset(v), {}};
-      for (int d = 0; d < 3; ++d) nodal.force[d] = load.force[d] * share;
+      const auto& force = load.perNode.empty() ? load.force : load.perNode.at(mesh.nodeIds()[v]);
+      for (int d = 0; d < 3; ++d) nodal.force[d] = force[d] * share;
       nodalLoads_.push_back(nodal);
     }
   }
@@ -23,14 +24,38 @@ void ConstantForces::addNodalForce(double* fOwned) const {
 
 namespace {
 
-const char* const kKeys[] = {"load.force-box", "load.constant-force", "load.total-force"};
+const char* const kKeys[] = {"load.force-box", "load.constant-force", "load.total-force",
+                             "load.nodal-forces"};
+
+// "I FX FY FZ [I FX FY FZ ..]": one load on the listed nodes, a repeated node getting the sum.
+ConstantForces::Load nodalForces(const std::string& key, const std::string& text) {
+  const Texts tokens = parse::tokens(text);
+  if (tokens.empty() || tokens.size() % 4 != 0)
+    parse::reject(key, text, "expected groups of 4: node id, then FX FY FZ");
+  ConstantForces::Load load{Selection(), {}, false, key};
+  load.selection.kind = Selection::Kind::Indices;
+  for (std::size_t i = 0; i < tokens.size(); i += 4) {
+    long long id;
+    if (!parse::number(tokens[i], id) || id < 0)
+      parse::reject(key, text, "'" + tokens[i] + "' is not a node id (an integer >= 0)");
+    auto& force = load.perNode[id];
+    for (int d = 0; d < 3; ++d) {
+      double value;
+      if (!parse::number(tokens[i + 1 + d], value))
+        parse::reject(key, text, "'" + tokens[i + 1 + d] + "' is not a number");
+      force[d] += value;
+    }
+    load.selection.indices.push_back(id);
+  }
+  return load;
+}
 
 }  // namespace
 
 ForceFieldComponent constantForceComponent() {
   return {
       {"constant-force", "force field",
-       "constant forces on selected nodes (SOFA ConstantForceField: force or totalForce)",
+       "constant forces on selected nodes (SOFA ConstantForceField: force, totalForce, forces)",
        ParameterSpec()
            .add({"load.force-box", "\"XMIN YMIN ZMIN XMAX YMAX ZMAX FX FY FZ\"",
                  "a constant total force (FX FY FZ) shared equally by the nodes inside the box,\n"
@@ -45,7 +70,13 @@ ForceFieldComponent constantForceComponent() {
            .add({"load.total-force", "\"FX FY FZ SELECTION\"",
                  "the total force FX FY FZ shared equally by the selected nodes, each getting\n"
                  "total / n (SOFA ConstantForceField `totalForce`). Repeatable.",
-                 std::nullopt, "force", true, selectionValueCheck(3)}),
+                 std::nullopt, "force", true, selectionValueCheck(3)})
+           .add({"load.nodal-forces", "\"I FX FY FZ [I FX FY FZ ..]\"",
+                 "a force of its own on each listed node, I a 0-based input node id (SOFA\n"
+                 "ConstantForceField `indices` with `forces`); a node listed twice gets the sum.\n"
+                 "Repeatable.",
+                 std::nullopt, "force", true,
+                 [](const std::string& key, const std::string& text) { nodalForces(key, text); }}),
        [](Scene& scene) {
          for (const char* key : kKeys) requireElasticity(scene, key, !scene.texts(key).empty());
        }},
@@ -68,6 +99,10 @@ ForceFieldComponent constantForceComponent() {
                              key});
             texts.push_back(text);
           }
+        for (const std::string& text : scene.texts(kKeys[3])) {
+          loads.push_back(nodalForces(kKeys[3], text));
+          texts.push_back(text);
+        }
         if (loads.empty()) return nullptr;
         auto field = std::make_unique<ConstantForces>(context.mesh, loads);
         for (std::size_t i = 0; i < loads.size(); ++i)

@@ -156,27 +156,30 @@ TEST(ConstantForce, TotalsWhatWasAsked) {
   scene.gravity = {0, 0, 0};
   scene.extra = {{"load.total-force", "3 -6 1.5 sphere 2 0.5 0.5 0.5"},
                  {"load.constant-force", "0.25 0 -1 box 0 0 0 0 1 1"},
-                 {"load.constant-force", "1 2 3 indices 80"}};
+                 {"load.constant-force", "1 2 3 indices 80"},
+                 {"load.nodal-forces", "80 0 0 1 3 0.5 0 0 80 0 0 1"}};  // node 80 twice
   Model m(scene);
   const auto* loads =
       dynamic_cast<const eis::ConstantForces*>(m.system->forceFields().back().get());
   ASSERT_NE(loads, nullptr);
   // In the order of the keys' declarations: constant-force before total-force.
-  EXPECT_EQ(loads->nodesPerLoad(), (std::vector<std::int64_t>{9, 1, 7}));
+  EXPECT_EQ(loads->nodesPerLoad(), (std::vector<std::int64_t>{9, 1, 7, 2}));
   Vec rest = m.system->createVector(), zero = m.system->createVector(),
       f = m.system->createVector();
   m.system->setRestState(rest);
   VecZeroEntries(zero);
   m.system->computeForce(rest, zero, f);  // at rest only the loads act
   const auto total = componentSums(f);
-  EXPECT_NEAR(total[0], 3 + 9 * 0.25 + 1, 1e-12);
+  EXPECT_NEAR(total[0], 3 + 9 * 0.25 + 1 + 0.5, 1e-12);
   EXPECT_NEAR(total[1], -6 + 2, 1e-12);
-  EXPECT_NEAR(total[2], 1.5 - 9 + 3, 1e-12);
+  EXPECT_NEAR(total[2], 1.5 - 9 + 3 + 2, 1e-12);
   const PetscScalar* fs;
   VecGetArrayRead(f, &fs);
   for (std::size_t v = 0; v < m.mesh->numLocalVertices(); ++v)
-    if (m.mesh->owned()[v] && m.mesh->nodeIds()[v] == 80)
+    if (m.mesh->owned()[v] && m.mesh->nodeIds()[v] == 80) {
       EXPECT_NEAR(fs[m.mesh->ownedOffset(PetscInt(v)) + 1], 2.0, 1e-15);
+      EXPECT_NEAR(fs[m.mesh->ownedOffset(PetscInt(v)) + 2], 3.0 + 2.0, 1e-15);
+    }
   VecRestoreArrayRead(f, &fs);
   for (Vec* w : {&rest, &zero, &f}) VecDestroy(w);
 }

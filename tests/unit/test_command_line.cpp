@@ -169,6 +169,8 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) {
          EXPECT_EQ(s.texts("load.total-force"), Args{"0 0 2 sphere 1 0 0 0.5"});
        }},
+      {"load.nodal-forces", "3 0 -1 0 7 1 0 0",
+       [](const Scene& s) { EXPECT_EQ(s.texts("load.nodal-forces"), Args{"3 0 -1 0 7 1 0 0"}); }},
       {"springs.rest-shape", "50 all",
        [](const Scene& s) { EXPECT_EQ(s.texts("springs.rest-shape"), Args{"50 all"}); }},
       {"mass.total-mass",
@@ -456,6 +458,8 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"load.total-force", "1 2 3 sphere 0 0 0"},
       {"load.constant-force", "1 2 3 indices -1"},
       {"springs.rest-shape", "-5 all"},
+      {"load.nodal-forces", "3 0 -1"},
+      {"load.nodal-forces", "-3 0 -1 0"},
       {"mass.total-mass", "0"},
       {"mass.vertex-mass", "-1"},
       {"solver.first-order", "maybe"},

@@ -1,10 +1,11 @@
 #pragma once
 // SOFA's ConstantForceField on a selection: a constant force on every selected node (`force`),
-// or a total force shared equally by the selected nodes (`totalForce`: each gets totalForce / n,
-// n counted over all ranks). The loads are on nodes, so every node gets its load exactly once
-// whatever the partition.
+// a total force shared equally by the selected nodes (`totalForce`: each gets totalForce / n,
+// n counted over all ranks), or a force of its own on each listed node (`indices` + `forces`). The
+// loads are on nodes, so every node gets its load exactly once whatever the partition.
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@ public:
     std::array<double, 3> force;
     bool total;  // force is shared by the selected nodes, rather than on each of them
     std::string key;
+    // When not empty: the force of each node by input id (`force` unused), SOFA's `forces`.
+    std::map<std::int64_t, std::array<double, 3>> perNode = {};
   };
   // Collective.
   ConstantForces(const DistributedMesh& mesh, const std::vector<Load>& loads);
@@ -39,7 +42,7 @@ private:
   std::vector<std::int64_t> nodesPerLoad_;
 };
 
-// load.force-box, load.constant-force and load.total-force.
+// load.force-box, load.constant-force, load.total-force and load.nodal-forces.
 ForceFieldComponent constantForceComponent();
 
 }  // namespace eis
