@@ -79,6 +79,36 @@ TEST(RestShapeSpringsTangent, EqualsFiniteDifferencesOfTheForce) {
   for (Vec* w : {&x, &u, &v, &dx, &fd, &work, &product}) VecDestroy(w);
 }
 
+// Per-node stiffnesses (springs.rest-shape-nodes) add to each other and to springs.rest-shape:
+// under a translation t (no elastic force) node i's force is exactly -k_i t.
+TEST(RestShapeSpringsPerNode, EachNodeHasItsOwnStiffness) {
+  eis_test::SceneFields scene;
+  scene.boxSize = {4, 1, 1};
+  scene.boxCells = {8, 2, 2};
+  scene.gravity = {0, 0, 0};
+  scene.extra = {{"springs.rest-shape-nodes", "0 10 80 30 80 5"},
+                 {"springs.rest-shape", "7 indices 0"}};
+  Model m(scene);
+  const eis::Vec3 t{0.02, -0.01, 0.03};
+  Vec x = m.field([&](const eis::Vec3& p) {
+    return eis::Vec3{p[0] + t[0], p[1] + t[1], p[2] + t[2]};
+  });
+  Vec zero = m.system->createVector(), f = m.system->createVector();
+  VecZeroEntries(zero);
+  m.system->computeForce(x, zero, f);
+  const PetscScalar* fs;
+  VecGetArrayRead(f, &fs);
+  for (std::size_t v = 0; v < m.mesh->numLocalVertices(); ++v) {
+    if (!m.mesh->owned()[v]) continue;
+    const auto id = m.mesh->nodeIds()[v];
+    const double k = id == 0 ? 17 : id == 80 ? 35 : 0;
+    for (int d = 0; d < 3; ++d)
+      EXPECT_NEAR(fs[m.mesh->ownedOffset(PetscInt(v)) + d], -k * t[d], 1e-10) << id;
+  }
+  VecRestoreArrayRead(f, &fs);
+  for (Vec* w : {&x, &zero, &f}) VecDestroy(w);
+}
+
 // A cantilever with springs on part of it: any rank count agrees with one.
 TEST_F(RestShapeSprings, AnyRankCountAgreesWithOne) {
   eis_test::SceneFields scene = eis_test::cantilever({4, 1, 1}, {8, 2, 2}, 2e3);

@@ -5,6 +5,7 @@
 // -k / (cells holding the node) on each cell's diagonal, so that assembly sums to -k I.
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,10 +19,13 @@ public:
   struct Spring {
     Selection selection;
     double stiffness;
+    std::string key;  // names the springs in errors
+    // When not empty: the stiffness of each node by input id (`stiffness` unused), SOFA's
+    // per-point `stiffness`.
+    std::map<std::int64_t, double> perNode = {};
   };
-  // Collective; `key` names the springs in errors.
-  RestShapeSprings(const DistributedMesh& mesh, const std::vector<Spring>& springs,
-                   const std::string& key);
+  // Collective.
+  RestShapeSprings(const DistributedMesh& mesh, const std::vector<Spring>& springs);
 
   void addForce(const double* x, const double* v, double* f) override;
   void addDForce(const double* dx, double* df, double kFactor) const override;
@@ -43,7 +47,7 @@ private:
   std::vector<std::int64_t> nodesPerSet_;
 };
 
-// springs.rest-shape.
+// springs.rest-shape and springs.rest-shape-nodes.
 ForceFieldComponent restShapeSpringsComponent();
 
 }  // namespace eis
