@@ -384,7 +384,7 @@ int DistributedMesh::findGroup(const std::string& nameOrTag) const {
   std::string known;
   for (const auto& [name, groupTag] : groupNames_)
     known += (known.empty() ? "" : ", ") + name + " (" + std::to_string(groupTag) + ")";
-  throw Error("constraint.fixed-group = " + nameOrTag + ": the mesh has no such physical group" +
+  throw Error("the mesh has no physical group " + nameOrTag +
               (known.empty() ? std::string(" (it has none)") : "; it has " + known));
 }
 

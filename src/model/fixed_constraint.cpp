@@ -2,46 +2,40 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/scene.hpp"
+#include "eis/model/physics.hpp"
 #include "eis/model/selection.hpp"
 
 namespace eis {
 
-FixedConstraint::FixedConstraint(const DistributedMesh& mesh, const std::vector<Box>& boxes,
-                                 const std::vector<int>& groupTags) {
-  const auto& coords = mesh.restCoords();
+FixedConstraint::FixedConstraint(const DistributedMesh& mesh, const std::vector<FixedNodes>& sets) {
   const auto& owned = mesh.owned();
-  std::vector<char> fixed(mesh.numLocalVertices(), 0);
-  nodesPerBox_.assign(boxes.size(), 0);
-  for (std::size_t v = 0; v < coords.size(); ++v)
-    for (std::size_t b = 0; b < boxes.size(); ++b)
-      if (boxes[b].contains(coords[v])) {
-        fixed[v] = 1;
-        nodesPerBox_[b] += owned[v];
-      }
-  for (int tag : groupTags)
-    for (auto v : mesh.groupVertices(tag)) fixed[v] = 1;
-
   const int dofs = mesh.dofsPerNode();
+  std::vector<char> fixed(mesh.numLocalVertices() * dofs, 0);
+  for (const FixedNodes& set : sets)
+    for (auto v : set.vertices)
+      for (int d = 0; d < dofs; ++d)
+        if (set.directions[d]) fixed[dofs * v + d] = 1;
+
   Vec probe;
   EIS_CHECK(DMGetGlobalVector(mesh.dm(), &probe));
   PetscInt rowStart;
   EIS_CHECK(VecGetOwnershipRange(probe, &rowStart, nullptr));
   EIS_CHECK(DMRestoreGlobalVector(mesh.dm(), &probe));
   std::vector<PetscInt> rows;
-  for (PetscInt v = 0; v < PetscInt(fixed.size()); ++v) {
-    if (!fixed[v]) continue;
-    for (int d = 0; d < dofs; ++d) localDofs_.push_back(mesh.localOffset(v) + d);
-    if (!owned[v]) continue;
-    ++numFixedNodes_;
+  for (PetscInt v = 0; v < PetscInt(mesh.numLocalVertices()); ++v) {
+    bool any = false;
     for (int d = 0; d < dofs; ++d) {
+      if (!fixed[dofs * v + d]) continue;
+      any = true;
+      localDofs_.push_back(mesh.localOffset(v) + d);
+      if (!owned[v]) continue;
       ownedDofs_.push_back(mesh.ownedOffset(v) + d);
       rows.push_back(rowStart + mesh.ownedOffset(v) + d);
     }
+    numFixedNodes_ += any && owned[v];
   }
   EIS_CHECK(
       ISCreateGeneral(mesh.comm(), PetscInt(rows.size()), rows.data(), PETSC_COPY_VALUES, &rows_));
-  EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, nodesPerBox_.data(), int(nodesPerBox_.size()),
-                              MPI_INT64_T, MPI_SUM, mesh.comm()));
   EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &numFixedNodes_, 1, MPI_INT64_T, MPI_SUM, mesh.comm()));
 }
 
@@ -60,10 +54,22 @@ void FixedConstraint::projectLocal(double* local) const {
   for (auto i : localDofs_) local[i] = 0;
 }
 
+namespace {
+
+Check partialFixedCheck() {
+  return [](const std::string& key, const std::string& text) {
+    for (double flag : parseSelectionValue(key, text, 3).numbers)
+      if (flag != 0 && flag != 1) parse::reject(key, text, "each direction flag must be 0 or 1");
+  };
+}
+
+}  // namespace
+
 const ComponentDeclaration& fixedConstraintComponent() {
   static const ComponentDeclaration component{
       "fixed-constraint", "projective constraint",
-      "nodes that never move (SOFA FixedProjectiveConstraint on a BoxROI or a group)",
+      "nodes that never move, in all or some directions (SOFA FixedProjectiveConstraint,\n"
+      "PartialFixedProjectiveConstraint)",
       ParameterSpec()
           .add(
               {"constraint.fixed-box", "\"XMIN YMIN ZMIN XMAX YMAX ZMAX\"",
@@ -75,10 +81,24 @@ const ComponentDeclaration& fixedConstraintComponent() {
                "fixed-box nor fixed-group is given; none otherwise"})
           .add({"constraint.fixed-group", "NAME|TAG",
                 "Gmsh physical group (name or numeric tag) whose nodes are fixed. Repeatable.",
-                std::nullopt, "", true, check::nonEmpty()}),
+                std::nullopt, "", true, check::nonEmpty()})
+          .add({"constraint.fixed", "SELECTION",
+                "the selected nodes are fixed (SOFA FixedProjectiveConstraint, `indices`).\n"
+                "SELECTION: all | indices I.. (0-based input node ids) | box XMIN YMIN ZMIN XMAX\n"
+                "YMAX ZMAX | sphere CX CY CZ R (SOFA SphereROI) | group NAME|TAG. Repeatable.",
+                std::nullopt, "", true, selectionValueCheck(0)})
+          .add(
+              {"constraint.partial-fixed", "\"FX FY FZ SELECTION\"",
+               "the selected nodes are fixed along the directions whose flag is 1 and free along\n"
+               "those whose flag is 0 (SOFA PartialFixedProjectiveConstraint, `fixedDirections`);\n"
+               "elasticity only. Repeatable.",
+               std::nullopt, "", true, partialFixedCheck()}),
       [](Scene& scene) {
+        requireElasticity(scene, "constraint.partial-fixed",
+                          scene.given("constraint.partial-fixed"));
         if (scene.given("mesh.file") || scene.given("constraint.fixed-box") ||
-            scene.given("constraint.fixed-group"))
+            scene.given("constraint.fixed-group") || scene.given("constraint.fixed") ||
+            scene.given("constraint.partial-fixed"))
           return;
         const auto size = scene.real3("mesh.box-size");
         scene.set("constraint.fixed-box",
@@ -90,18 +110,28 @@ const ComponentDeclaration& fixedConstraintComponent() {
 std::unique_ptr<FixedConstraint> makeFixedConstraint(const DistributedMesh& mesh,
                                                      const Parameters& scene,
                                                      std::vector<std::string>& warnings) {
-  const Texts boxTexts = scene.texts("constraint.fixed-box");
-  std::vector<Box> boxes;
-  for (const std::string& text : boxTexts)
-    boxes.push_back(Box::fromCorners(parse::reals("constraint.fixed-box", text, 6)));
-  std::vector<int> tags;
+  std::vector<FixedConstraint::FixedNodes> sets;
+  auto add = [&](const std::string& key, const std::string& text, const Selection& selection,
+                 std::array<bool, 3> directions) {
+    SelectedNodes nodes = selectNodes(mesh, selection, key);
+    if (nodes.count == 0) warnings.push_back(emptySelectionWarning(key, text));
+    sets.push_back({std::move(nodes.vertices), directions});
+  };
+  for (const std::string& text : scene.texts("constraint.fixed-box"))
+    add("constraint.fixed-box", text,
+        Selection::ofBox(Box::fromCorners(parse::reals("constraint.fixed-box", text, 6))),
+        {true, true, true});
   for (const std::string& group : scene.texts("constraint.fixed-group"))
-    tags.push_back(mesh.findGroup(group));
-  auto constraint = std::make_unique<FixedConstraint>(mesh, boxes, tags);
-  for (std::size_t b = 0; b < boxes.size(); ++b)
-    if (constraint->nodesPerBox()[b] == 0)
-      warnings.push_back(emptySelectionWarning("constraint.fixed-box", boxTexts[b]));
-  return constraint;
+    add("constraint.fixed-group", group, Selection::ofGroup(group), {true, true, true});
+  for (const std::string& text : scene.texts("constraint.fixed"))
+    add("constraint.fixed", text, parseSelectionValue("constraint.fixed", text, 0).selection,
+        {true, true, true});
+  for (const std::string& text : scene.texts("constraint.partial-fixed")) {
+    const SelectionValue value = parseSelectionValue("constraint.partial-fixed", text, 3);
+    add("constraint.partial-fixed", text, value.selection,
+        {value.numbers[0] != 0, value.numbers[1] != 0, value.numbers[2] != 0});
+  }
+  return std::make_unique<FixedConstraint>(mesh, sets);
 }
 
 }  // namespace eis

@@ -18,11 +18,12 @@ std::vector<TetraShape> cellShapes(const DistributedMesh& mesh) {
 }  // namespace
 
 MechanicalSystem::MechanicalSystem(const DistributedMesh& mesh, MassType massType,
-                                   double massDensity)
+                                   double massCoefficient)
     : mesh_(mesh),
       dofs_(mesh.dofsPerNode()),
       shapes_(cellShapes(mesh)),
-      mass_(mesh.cells(), shapes_, mesh.dofsPerNode(), massDensity, massType) {
+      mass_(mesh.cells(), shapes_, mesh.dofsPerNode(), massCoefficient, massType,
+            massType == MassType::Uniform ? cellsPerVertex(mesh) : std::vector<double>{}) {
   EIS_CHECK(DMCreateLocalVector(mesh.dm(), &localA_));
   EIS_CHECK(DMCreateLocalVector(mesh.dm(), &localV_));
   EIS_CHECK(DMCreateLocalVector(mesh.dm(), &localB_));

@@ -71,6 +71,7 @@ eis::Scene SceneFields::toScene() const {
   if (!history.empty()) s.set("output.history", history);
   if (!vtk.empty()) s.set("output.vtk", vtk);
   s.set("output.every", std::to_string(outputEvery));
+  for (const auto& [key, value] : extra) s.set(key, value);
   return s;
 }
 

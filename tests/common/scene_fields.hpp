@@ -5,6 +5,7 @@
 // the scene is exactly what the fields say (an empty fixedBoxes fixes no node).
 #include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "eis/core/box.hpp"
@@ -55,6 +56,8 @@ struct SceneFields {
   std::string initialState;
   std::string finalState, history, vtk;
   int outputEvery = 1;
+  // Keys without a typed field (key, value), set after the others in this order.
+  std::vector<std::pair<std::string, std::string>> extra;
 
   eis::Scene toScene() const;
 };

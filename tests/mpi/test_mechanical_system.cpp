@@ -8,7 +8,7 @@
 #include "eis/model/mechanical_system.hpp"
 #include "mpi_support.hpp"
 
-#include "eis/model/force_box.hpp"
+#include "eis/model/constant_force.hpp"
 
 namespace {
 
@@ -89,9 +89,10 @@ TEST(ForceBox, SharesItsTotalForceEquallyOverItsNodes) {
   scene.gravity = {0, 0, 0};
   scene.forceBoxes = {{{{4, 0, 0}, {4, 1, 1}}, {0.0, -9.0, 1.8}}};
   Model m(scene);
-  const auto* boxes = dynamic_cast<const eis::ForceBoxes*>(m.system->forceFields().back().get());
+  const auto* boxes =
+      dynamic_cast<const eis::ConstantForces*>(m.system->forceFields().back().get());
   ASSERT_NE(boxes, nullptr);
-  EXPECT_EQ(boxes->nodesPerBox()[0], 9);  // the x = 4 face of a 2 x 2 cross-section
+  EXPECT_EQ(boxes->nodesPerLoad()[0], 9);  // the x = 4 face of a 2 x 2 cross-section
   Vec rest = m.system->createVector(), zero = m.system->createVector(),
       f = m.system->createVector();
   m.system->setRestState(rest);

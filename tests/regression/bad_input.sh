@@ -277,6 +277,17 @@ launch bad refine_negative        "mesh.refine" -- --mesh.refine=-1 "${TINY[@]}"
 launch bad box_cells_zero         "mesh.box-cells" -- --mesh.box-cells="0 1 1" --solver.steps=1
 launch bad unknown_fixed_group    "nosuch" -- --mesh.file="$MESHES/beam_v22_ascii.msh" \
   --constraint.fixed-group=nosuch --solver.steps=1
+launch bad unknown_selection_group "constraint.fixed" "nosuch" -- --mesh.file="$MESHES/beam_v22_ascii.msh" \
+  --constraint.fixed="group nosuch" --solver.steps=1
+launch bad selection_index_missing "constraint.partial-fixed" "indices" -- \
+  --constraint.partial-fixed="0 0 1 indices 0 99999" "${TINY[@]}"
+launch bad partial_fixed_flag     "constraint.partial-fixed" "0 or 1" -- \
+  --constraint.partial-fixed="2 0 1 all" "${TINY[@]}"
+launch bad selection_sphere_short "load.total-force" "sphere" -- \
+  --load.total-force="1 2 3 sphere 0 0 0" "${TINY[@]}"
+launch bad uniform_mass_twice     "mass.total-mass" "mass.vertex-mass" -- --mass.type=uniform \
+  --mass.total-mass=2 --mass.vertex-mass=1 "${TINY[@]}"
+launch bad rest_springs_negative  "springs.rest-shape" -- --springs.rest-shape="-1 all" "${TINY[@]}"
 launch bad missing_config         "nosuch.ini" -- --config="$T/nosuch.ini" "${TINY[@]}"
 launch bad missing_initial_state  "initial.state" "nosuch.csv" -- --initial.state="$T/nosuch.csv" "${TINY[@]}"
 launch bad initial_state_header   "initial.state" "badheader.csv" -- \

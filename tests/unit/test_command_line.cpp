@@ -164,6 +164,28 @@ std::vector<KeyCase> allKeys() {
          EXPECT_EQ(forceBoxes(s)[0].box.max, (Vec3{10, 1, 1}));
          EXPECT_EQ(forceBoxes(s)[0].force, (Vec3{0, -5, 0.5}));
        }},
+      {"load.constant-force", "0 -1 0 indices 3 4",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("load.constant-force"), Args{"0 -1 0 indices 3 4"});
+       }},
+      {"load.total-force", "0 0 2 sphere 1 0 0 0.5",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("load.total-force"), Args{"0 0 2 sphere 1 0 0 0.5"});
+       }},
+      {"load.nodal-forces", "3 0 -1 0 7 1 0 0",
+       [](const Scene& s) { EXPECT_EQ(s.texts("load.nodal-forces"), Args{"3 0 -1 0 7 1 0 0"}); }},
+      {"springs.rest-shape-nodes", "4 20 9 30",
+       [](const Scene& s) { EXPECT_EQ(s.texts("springs.rest-shape-nodes"), Args{"4 20 9 30"}); }},
+      {"springs.rest-shape", "50 all",
+       [](const Scene& s) { EXPECT_EQ(s.texts("springs.rest-shape"), Args{"50 all"}); }},
+      {"mass.total-mass",
+       "3",
+       [](const Scene& s) { EXPECT_EQ(s.real("mass.total-mass"), 3); },
+       {"--mass.type=uniform"}},
+      {"mass.vertex-mass",
+       "0.5",
+       [](const Scene& s) { EXPECT_EQ(s.real("mass.vertex-mass"), 0.5); },
+       {"--mass.type=uniform"}},
       {"damping.coefficient", "0.7",
        [](const Scene& s) { EXPECT_EQ(s.real("damping.coefficient"), 0.7); }},
       {"springs.stiffness", "30",
@@ -178,6 +200,16 @@ std::vector<KeyCase> allKeys() {
       {"constraint.fixed-group", "clamp",
        [](const Scene& s) {
          EXPECT_EQ(s.texts("constraint.fixed-group"), Args{"clamp"});
+         EXPECT_TRUE(boxes(s, "constraint.fixed-box").empty());
+       }},
+      {"constraint.fixed", "group clamp",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("constraint.fixed"), Args{"group clamp"});
+         EXPECT_TRUE(boxes(s, "constraint.fixed-box").empty());
+       }},
+      {"constraint.partial-fixed", "0 0 1 box 0 0 0 1 1 1",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("constraint.partial-fixed"), Args{"0 0 1 box 0 0 0 1 1 1"});
          EXPECT_TRUE(boxes(s, "constraint.fixed-box").empty());
        }},
       {"solver.dt", "0.005", [](const Scene& s) { EXPECT_EQ(s.real("solver.dt"), 0.005); }},
@@ -503,6 +535,19 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"output.progress-every", "-1"},
       {"constraint.fixed-box", "0 0 0 1 1"},
       {"constraint.fixed-group", ""},
+      {"constraint.fixed", "cube 1"},
+      {"constraint.fixed", "all 1"},
+      {"constraint.partial-fixed", "0 0 2 all"},
+      {"constraint.partial-fixed", "0 0 all"},
+      {"load.total-force", "1 2 3 sphere 0 0 0"},
+      {"load.constant-force", "1 2 3 indices -1"},
+      {"springs.rest-shape", "-5 all"},
+      {"springs.rest-shape-nodes", "4 20 9"},
+      {"springs.rest-shape-nodes", "4 -20"},
+      {"load.nodal-forces", "3 0 -1"},
+      {"load.nodal-forces", "-3 0 -1 0"},
+      {"mass.total-mass", "0"},
+      {"mass.vertex-mass", "-1"},
       {"solver.first-order", "maybe"},
       {"physics.type", "fluid"},
       {"mass.type", "heavy"},

@@ -53,4 +53,27 @@ TEST(Mass, LumpedAndConsistentSumToDensityTimesVolume) {
   }
 }
 
+// Uniform: whatever the cells' volumes, every node gets the vertex mass, and gravity is m g.
+TEST(Mass, UniformGivesEveryNodeTheSameMass) {
+  const auto box = eis::makeBoxMesh({2, 1, 3}, {2, 3, 2});
+  Cells cells;
+  std::vector<eis::TetraShape> shapes;
+  std::vector<double> cellsPerVertex(box.nodes.size(), 0.0);
+  for (const auto& t : box.tets) {
+    cells.push_back({PetscInt(t[0]), PetscInt(t[1]), PetscInt(t[2]), PetscInt(t[3])});
+    shapes.emplace_back(box.nodes[t[0]], box.nodes[t[1]], box.nodes[t[2]], box.nodes[t[3]]);
+    for (auto v : t) cellsPerVertex[v] += 1;
+  }
+  const double vertexMass = 0.3;
+  const eis::Mass mass(cells, shapes, 3, vertexMass, eis::MassType::Uniform, cellsPerVertex);
+  EXPECT_NEAR(mass.localTotal(), vertexMass * double(box.nodes.size()), 1e-12);
+  std::vector<double> ones(3 * box.nodes.size(), 1.0), out(ones.size(), 0.0);
+  mass.addMDx(ones.data(), out.data(), 2.0);
+  for (double m : out) EXPECT_NEAR(m, 2 * vertexMass, 1e-14);
+  const double g[3] = {0.5, -9.81, 2};
+  std::vector<double> f(ones.size(), 0.0);
+  mass.addGravity(f.data(), g);
+  for (std::size_t i = 0; i < f.size(); ++i) EXPECT_NEAR(f[i], vertexMass * g[i % 3], 1e-14);
+}
+
 }  // namespace

@@ -57,8 +57,8 @@ public:
   // Index, in the input's element list (0-based, tetrahedra only), of the cell each local cell
   // is or was refined from.
   const std::vector<std::int64_t>& inputCellIds() const { return inputCellIds_; }
-  // The tag of a physical group given by name or by number; throws eis::Error naming it when the
-  // mesh has no such group (the same verdict on every rank).
+  // The tag of a physical group given by name or by number; throws eis::Error naming it and the
+  // groups the mesh has when it has no such group (the same verdict on every rank).
   int findGroup(const std::string& nameOrTag) const;
   // Local vertices belonging to a physical group, by group tag (empty if none here).
   std::vector<PetscInt> groupVertices(int tag) const;

@@ -1,14 +1,16 @@
 #pragma once
-// SOFA's BoxROI + FixedProjectiveConstraint: the selected nodes never move. The projection P
-// zeroes their unknowns in right-hand sides and solutions; in the system matrix their rows and
+// SOFA's FixedProjectiveConstraint and PartialFixedProjectiveConstraint on a selection: the
+// selected nodes never move, or never move along the fixed directions. The projection P zeroes
+// those unknowns in right-hand sides and solutions; in the system matrix exactly their rows and
 // columns become the identity (MatZeroRowsColumns, across ranks).
 #include <petscis.h>
 #include <petscvec.h>
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
-#include "eis/core/box.hpp"
 #include "eis/core/component.hpp"
 #include "eis/linalg/system_matrix.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
@@ -17,9 +19,14 @@ namespace eis {
 
 class FixedConstraint : public Projection {
 public:
-  // Collective. Nodes inside any box (inclusive) or in any of the physical groups (given by tag).
-  FixedConstraint(const DistributedMesh& mesh, const std::vector<Box>& boxes,
-                  const std::vector<int>& groupTags);
+  // Local vertices (owned and ghost) and which of their unknowns are fixed (the first
+  // dofsPerNode directions count; SOFA's fixedDirections, 1 = fixed).
+  struct FixedNodes {
+    std::vector<PetscInt> vertices;
+    std::array<bool, 3> directions{true, true, true};
+  };
+  // Collective. A node in several sets has every direction any of them fixes.
+  FixedConstraint(const DistributedMesh& mesh, const std::vector<FixedNodes>& sets);
   ~FixedConstraint() override;
   FixedConstraint(const FixedConstraint&) = delete;
   FixedConstraint& operator=(const FixedConstraint&) = delete;
@@ -28,23 +35,21 @@ public:
   void projectLocal(double* local) const override;
   const std::vector<PetscInt>& ownedDofs() const override { return ownedDofs_; }
   IS rows() const override { return rows_; }
-  // Number of mesh nodes each box selects (global), in the order given.
-  const std::vector<std::int64_t>& nodesPerBox() const { return nodesPerBox_; }
+  // Nodes with at least one fixed unknown (global).
   std::int64_t numFixedNodes() const { return numFixedNodes_; }
 
 private:
   std::vector<PetscInt> ownedDofs_;  // offsets into the local part of a global vector
   std::vector<PetscInt> localDofs_;  // offsets into a local vector
   IS rows_ = nullptr;
-  std::vector<std::int64_t> nodesPerBox_;
   std::int64_t numFixedNodes_ = 0;
 };
 
-// constraint.fixed-box and constraint.fixed-group; the built-in box without either is fixed at
-// its x = 0 face.
+// constraint.fixed, constraint.partial-fixed, constraint.fixed-box and constraint.fixed-group;
+// the built-in box without any of them is fixed at its x = 0 face.
 const ComponentDeclaration& fixedConstraintComponent();
 
-// Collective. The constraint the scene asks for; a box that selects no node adds a warning.
+// Collective. The constraint the scene asks for; a selection that selects no node adds a warning.
 std::unique_ptr<FixedConstraint> makeFixedConstraint(const DistributedMesh& mesh,
                                                      const Parameters& scene,
                                                      std::vector<std::string>& warnings);

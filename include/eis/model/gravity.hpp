@@ -1,7 +1,7 @@
 #pragma once
-// Gravity as a force field: f = M g, which for both masses is each element's lumped share
-// density |V| / 4 on its vertices times g (the row sums of the consistent mass agree). Its
-// tangent is zero; its potential is -sum_a m_a g . x_a.
+// Gravity as a force field: f = M g, which for every mass is each element's lumped share on its
+// vertices (density |V| / 4, or a uniform mass's share) times g (the row sums of the consistent
+// mass agree). Its tangent is zero; its potential is -sum_a m_a g . x_a.
 #include <array>
 
 #include "eis/model/force_field_component.hpp"

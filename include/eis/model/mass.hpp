@@ -3,25 +3,34 @@
 // lumped = DiagonalMass (density |V| / 4 on each vertex), consistent = MeshMatrixMass
 // (density |V| / 10 on the diagonal, density |V| / 20 between two vertices of a cell).
 // Gravity is f = M g, which for both is the lumped vertex mass times g (row sums agree).
+// uniform = UniformMass: the same mass on every node, whatever the cells' volumes; each cell
+// holding a node carries an equal share of it, so that assembly stays cell by cell.
 #include <petscsys.h>
 
 #include <array>
+#include <cstdint>
 #include <vector>
 
 #include "eis/core/component.hpp"
 #include "eis/core/tetra_geometry.hpp"
 #include "eis/linalg/cell_range.hpp"
+#include "eis/mesh/distributed_mesh.hpp"
 
 namespace eis {
 
-enum class MassType { Lumped, Consistent };
+enum class MassType { Lumped, Consistent, Uniform };
 inline constexpr Named<MassType> kMassTypes[] = {{"lumped", MassType::Lumped},
-                                                 {"consistent", MassType::Consistent}};
+                                                 {"consistent", MassType::Consistent},
+                                                 {"uniform", MassType::Uniform}};
 
 class Mass {
 public:
+  // `coefficient` is the density for lumped and consistent, the mass of each node for uniform;
+  // `cellsPerVertex` (uniform only) is the number of cells, over all ranks, holding each local
+  // vertex.
   Mass(const std::vector<std::array<PetscInt, 4>>& cells, const std::vector<TetraShape>& shapes,
-       int dofsPerNode, double density, MassType type);
+       int dofsPerNode, double coefficient, MassType type,
+       const std::vector<double>& cellsPerVertex = {});
 
   // out += factor * M dx (local arrays).
   void addMDx(const double* dx, double* out, double factor) const;
@@ -36,14 +45,19 @@ private:
   const std::vector<std::array<PetscInt, 4>>& cells_;
   const std::vector<TetraShape>& shapes_;
   int dofs_;
-  double density_;
+  double coefficient_;
   MassType type_;
+  std::vector<double> lumped_;  // the diagonal mass each cell gives each of its 4 vertices
 };
 
+// Collective. The number of cells, over all ranks, that hold each local vertex.
+std::vector<double> cellsPerVertex(const DistributedMesh& mesh);
+
 // mass.type, and the coefficient of the mass matrix: material.density (elasticity) or
-// material.capacity (diffusion).
+// material.capacity (diffusion); for uniform, the mass of each of the mesh's `numNodes` nodes
+// (mass.vertex-mass, or mass.total-mass shared equally).
 const ComponentDeclaration& massComponent();
 MassType massTypeOf(const Parameters& scene);
-double massDensityOf(const Parameters& scene);
+double massCoefficientOf(const Parameters& scene, std::int64_t numNodes);
 
 }  // namespace eis

@@ -21,8 +21,9 @@ namespace eis {
 
 class MechanicalSystem : public MechanicalOperations, private ElementOperator {
 public:
-  // The mass of the mesh's cells; the force fields and the constraint follow.
-  MechanicalSystem(const DistributedMesh& mesh, MassType massType, double massDensity);
+  // The mass of the mesh's cells (massCoefficientOf says what the coefficient is); the force
+  // fields and the constraint follow.
+  MechanicalSystem(const DistributedMesh& mesh, MassType massType, double massCoefficient);
   ~MechanicalSystem() override;
   MechanicalSystem(const MechanicalSystem&) = delete;
   MechanicalSystem& operator=(const MechanicalSystem&) = delete;

@@ -1,0 +1,48 @@
+#pragma once
+// SOFA's ConstantForceField on a selection: a constant force on every selected node (`force`),
+// a total force shared equally by the selected nodes (`totalForce`: each gets totalForce / n,
+// n counted over all ranks), or a force of its own on each listed node (`indices` + `forces`). The
+// loads are on nodes, so every node gets its load exactly once whatever the partition.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "eis/model/force_field_component.hpp"
+#include "eis/model/selection.hpp"
+
+namespace eis {
+
+class ConstantForces : public LoadField {
+public:
+  struct Load {
+    Selection selection;
+    std::array<double, 3> force;
+    bool total;  // force is shared by the selected nodes, rather than on each of them
+    std::string key;
+    // When not empty: the force of each node by input id (`force` unused), SOFA's `forces`.
+    std::map<std::int64_t, std::array<double, 3>> perNode = {};
+  };
+  // Collective.
+  ConstantForces(const DistributedMesh& mesh, const std::vector<Load>& loads);
+
+  void addForce(const double*, const double*, double*) override {}
+  void addNodalForce(double* fOwned) const override;
+
+  // The number of mesh nodes each load selects (global), in the order given.
+  const std::vector<std::int64_t>& nodesPerLoad() const { return nodesPerLoad_; }
+
+private:
+  struct NodalLoad {
+    PetscInt offset;  // of the node's first unknown in the local part of a global vector
+    std::array<double, 3> force;
+  };
+  std::vector<NodalLoad> nodalLoads_;
+  std::vector<std::int64_t> nodesPerLoad_;
+};
+
+// load.force-box, load.constant-force, load.total-force and load.nodal-forces.
+ForceFieldComponent constantForceComponent();
+
+}  // namespace eis
