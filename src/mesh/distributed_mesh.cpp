@@ -213,19 +213,24 @@ std::vector<std::pair<int, std::vector<PetscInt>>> shareGroupMembers(
 // Collective. Every rank needs the group names that rank 0 read, to resolve a constraint that
 // names a group, and to give the same verdict everywhere when it names none.
 std::map<std::string, int> shareGroupNames(MPI_Comm comm, const SerialMesh& serial) {
-  std::string names;  // "name\ttag\n" per group
+  // "tag length name" per group: a name may hold any byte (a tab, a newline), so it travels
+  // with its length rather than between separators.
+  std::string names;
   if (commRank(comm) == 0)
     for (const auto& [name, tag] : serial.groupNames)
-      names += name + '\t' + std::to_string(tag) + '\n';
+      names += std::to_string(tag) + ' ' + std::to_string(name.size()) + ' ' + name;
   int namesSize = int(names.size());
   EIS_CHECK_MPI(MPI_Bcast(&namesSize, 1, MPI_INT, 0, comm));
   names.resize(namesSize);
   EIS_CHECK_MPI(MPI_Bcast(names.data(), namesSize, MPI_CHAR, 0, comm));
   std::map<std::string, int> groupNames;
   for (std::size_t start = 0; start < names.size();) {
-    const std::size_t tab = names.find('\t', start), end = names.find('\n', tab);
-    groupNames[names.substr(start, tab - start)] = std::stoi(names.substr(tab + 1, end - tab - 1));
-    start = end + 1;
+    const std::size_t afterTag = names.find(' ', start),
+                      afterLength = names.find(' ', afterTag + 1);
+    const int tag = std::stoi(names.substr(start, afterTag - start));
+    const std::size_t length = std::stoul(names.substr(afterTag + 1, afterLength - afterTag - 1));
+    groupNames[names.substr(afterLength + 1, length)] = tag;
+    start = afterLength + 1 + length;
   }
   return groupNames;
 }

@@ -123,4 +123,15 @@ TEST(Distribution, PhysicalGroupsSelectTheirNodesOnEveryRank) {
   EXPECT_THROW(mesh.findGroup("no-such-group"), eis::Error);
 }
 
+// A group name may hold any byte Gmsh allows between its quotes (a tab, a space, a digit first):
+// every rank finds each group by its name.
+TEST(Distribution, GroupNamesReachEveryRankWhateverTheyHold) {
+  eis::SerialMesh serial = eis::makeBoxMesh({1, 1, 1}, {2, 1, 1});
+  serial.groupNames = {{"left\tside", 5}, {"a b", 6}, {"12 x", 7}, {"", 8}};
+  const eis::DistributedMesh mesh(PETSC_COMM_WORLD, onRankZero(serial), 3, 0);
+  EXPECT_EQ(mesh.findGroup("left\tside"), 5);
+  EXPECT_EQ(mesh.findGroup("a b"), 6);
+  EXPECT_EQ(mesh.findGroup("12 x"), 7);
+}
+
 }  // namespace
