@@ -253,9 +253,9 @@ private:
     const char* digits = negative ? begin + 1 : begin;
     const char* next = digits;
     std::int64_t value = 0;
-    while (next < end && next - digits < 19 && static_cast<unsigned>(*next - '0') < 10)
-      value = 10 * value + (*next++ - '0');
-    if (next - digits == 19) {
+    const auto isDigit = [end](const char* c) { return c < end && unsigned(*c - '0') < 10; };
+    while (next - digits < 18 && isDigit(next)) value = 10 * value + (*next++ - '0');
+    if (isDigit(next)) {
       const auto [longNext, ec] = std::from_chars(begin, end, value);
       if (ec == std::errc::result_out_of_range) fail(std::string(what) + " is too large");
       expectNumberEnd(begin, longNext, ec == std::errc(), "an integer", what);

@@ -280,6 +280,16 @@ TEST(GmshReaderErrors, NotAMeshOrWrongVersion) {
   expectError("v30.msh", v30, {"unsupported", "3.0"});
 }
 
+// Counts and tags of 18 digits and fewer are read by hand; longer ones by std::from_chars, which
+// refuses what exceeds 64 bits (the hand loop stops before it could overflow, as UBSan checks).
+TEST(GmshReaderErrors, IntegersPastSixtyFourBitsAreTooLarge) {
+  const std::string header = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n";
+  expectError("count19.msh", header + "9999999999999999999\n", {"too large"});
+  expectError("count25.msh", header + "1234567890123456789012345\n", {"too large"});
+  expectError("tag19.msh", oneTet22("9999999999999999999 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n"),
+              {"too large"});
+}
+
 TEST(GmshReaderErrors, NodeTagOutOfRange) {
   expectError("range.msh", oneTet22(kNodes, "7 4 2 1 1 1 2 3 5\n"),
               {":13:", "element 0", "tag 7", "node tag 5", "out of range"});
