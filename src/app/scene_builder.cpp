@@ -39,9 +39,10 @@ CommandLine parseArguments(int argc, const char* const argv[]) {
 
 std::unique_ptr<DistributedMesh> buildMesh(const Scene& scene, MPI_Comm comm,
                                            std::vector<std::string>& warnings) {
-  const SerialMesh serial = loadSerialMesh(scene, comm, warnings);
-  auto mesh = std::make_unique<DistributedMesh>(comm, serial, unknownsPerNode(physicsOf(scene)),
-                                                scene.integer("mesh.refine"));
+  const int dofsPerNode = unknownsPerNode(physicsOf(scene));
+  const SerialMesh serial = loadSerialMesh(scene, dofsPerNode, comm, warnings);
+  auto mesh =
+      std::make_unique<DistributedMesh>(comm, serial, dofsPerNode, scene.integer("mesh.refine"));
   if (!serial.nodes.empty() && !mesh->unusedNodeIds().empty())
     warnings.push_back(std::to_string(mesh->unusedNodeIds().size()) +
                        " nodes belong to no tetrahedron; they are written unchanged");

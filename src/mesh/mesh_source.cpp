@@ -1,6 +1,10 @@
 #include "eis/mesh/mesh_source.hpp"
 
+#include <cmath>
+#include <cstdio>
+
 #include "eis/core/error.hpp"
+#include "eis/core/memory.hpp"
 #include "eis/core/tetra_geometry.hpp"
 #include "eis/mesh/box_mesh.hpp"
 #include "eis/mesh/gmsh_reader.hpp"
@@ -36,17 +40,63 @@ SerialMesh readOrBuild(const Parameters& scene) {
   return makeBoxMesh(scene.real3("mesh.box-size"), scene.integer3("mesh.box-cells"));
 }
 
+// The limits a mesh meets before it is built or refined, so that a mesh too large for 32-bit
+// indices or for the machines' memory is refused with its figures, not met by an overflow, a
+// bad_alloc or the kernel's OOM killer. `nodes` and `tets` are the input mesh's (as doubles:
+// the box's products may not fit in an integer); refinement multiplies the cells by 8 and, for
+// a large mesh, the nodes by about 8.
+std::string sizeFailure(const Parameters& scene, double nodes, double tets, int dofsPerNode,
+                        double memoryPerRank, int ranks) {
+  const std::string what = scene.given("mesh.file")
+                               ? "mesh.file = " + scene.text("mesh.file")
+                               : "mesh.box-cells = " + scene.text("mesh.box-cells");
+  const auto figure = [](double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4g", value);
+    return std::string(text);
+  };
+  // METIS partitions the input on rank 0 with 32-bit arrays of 4 vertex slots per cell.
+  constexpr double metisCells = 536870911;
+  if (tets > metisCells)
+    return what + " gives " + figure(tets) + " tetrahedra; METIS's 32-bit arrays partition at " +
+           "most 536,870,911: partition a coarser mesh and refine it (mesh.refine)";
+  const int refine = scene.integer("mesh.refine");
+  const double growth = std::pow(8.0, refine);
+  const double unknowns = dofsPerNode * nodes * growth;
+  if (unknowns > double(PETSC_MAX_INT))
+    return what + " with mesh.refine = " + std::to_string(refine) + " gives about " +
+           figure(unknowns) + " unknowns; this PETSc's indices stop at " +
+           figure(double(PETSC_MAX_INT)) + " (a PETSc built with 64-bit indices goes further)";
+  // 2 KiB per unknown is the least a run took in the benchmarks (docs/performance.md).
+  const double perRank = 2048 * unknowns / ranks;
+  if (perRank > memoryPerRank)
+    return what + " with mesh.refine = " + std::to_string(refine) + " gives about " +
+           figure(unknowns) + " unknowns, at least " + figure(perRank / 1073741824.0) +
+           " GiB per rank on " + std::to_string(ranks) + " ranks; the machines give " +
+           figure(memoryPerRank / 1073741824.0) + " GiB per rank";
+  return "";
+}
+
 }  // namespace
 
-SerialMesh loadSerialMesh(const Parameters& scene, MPI_Comm comm,
+SerialMesh loadSerialMesh(const Parameters& scene, int dofsPerNode, MPI_Comm comm,
                           std::vector<std::string>& warnings) {
   int rank;
   EIS_CHECK_MPI(MPI_Comm_rank(comm, &rank));
+  const double memoryPerRank = memoryPerRankBytes(comm);
   SerialMesh mesh;
   std::string failure;
+  if (!scene.given("mesh.file")) {
+    const auto [nx, ny, nz] = scene.integer3("mesh.box-cells");
+    failure = sizeFailure(scene, (nx + 1.0) * (ny + 1.0) * (nz + 1.0), 6.0 * nx * ny * nz,
+                          dofsPerNode, memoryPerRank, commSize(comm));
+  }
+  throwIfAnyRankFailed(failure, comm);
   if (rank == 0) {
     try {
       mesh = readOrBuild(scene);
+      failure = sizeFailure(scene, double(mesh.nodes.size()), double(mesh.tets.size()), dofsPerNode,
+                            memoryPerRank, commSize(comm));
       std::string skipped;
       for (const auto& [type, count] : mesh.skippedElements)
         skipped += (skipped.empty() ? "" : ", ") + std::to_string(count) + " " + type;

@@ -304,6 +304,14 @@ launch bad preconditioner_matrix_free "solver.preconditioner = gamg" "matrix-fre
 launch bad inverted_element "of the mesh (J = -" -- "${TINY[@]}" \
   --material.model=neohookean --material.young-modulus=100 --load.gravity="0 -5000 0" \
   --solver.dt=0.5 --solver.newton=full
+# Meshes too large for 32-bit indices or for memory are refused, with figures, before they exist.
+launch bad box_too_many_cells "mesh.box-cells" "METIS" -- \
+  --mesh.box-cells="100000 100000 100000" --solver.steps=1
+launch bad box_cells_int_max "mesh.box-cells" "tetrahedra" -- \
+  --mesh.box-cells="2147483647 1 1" --solver.steps=1
+launch bad refine_too_deep "mesh.refine = 12" "unknowns" "indices" -- --mesh.refine=12 \
+  --solver.steps=1
+launch bad box_beyond_memory "GiB per rank" -- --mesh.box-cells="400 400 400" --solver.steps=1
 # PETSc's own failures, in its start and in a solve, reach the one error line with its message.
 launch bad petsc_options_file_missing "PETSc could not start" "Unable to open options file" "/nonexistent/opts" -- \
   "${TINY[@]}" -options_file /nonexistent/opts
