@@ -55,6 +55,14 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log)
   std::vector<std::string> warnings;
   mesh_ = buildMesh(scene_, comm_, warnings);
   system_ = buildSystem(scene_, *mesh_, warnings);
+  // With every unknown fixed nothing can move, and a solve of the identity would only make the
+  // preconditioner fail: the run goes on motionless, so that its outputs still come out.
+  PetscInt fixedUnknowns = 0;
+  if (system_->constraint().rows())
+    EIS_CHECK(ISGetSize(system_->constraint().rows(), &fixedUnknowns));
+  motionless_ = fixedUnknowns == mesh_->numGlobalVertices() * mesh_->dofsPerNode();
+  if (motionless_)
+    warnings.push_back("every unknown is fixed: nothing moves, and the steps solve nothing");
   reportMesh(warnings);
 
   x_ = system_->createVector();
@@ -125,7 +133,7 @@ void Simulation::run() {
     const double stepStart = MPI_Wtime();
     StepRecord record;
     try {
-      record.report = integrator_->step(*system_, x_, v_, dt_);
+      if (!motionless_) record.report = integrator_->step(*system_, x_, v_, dt_);
     } catch (const Error& e) {
       // The step failed before touching x and v: they still hold the last good state.
       finishOutputs(nullptr);

@@ -319,6 +319,9 @@ launch bad petsc_solve_not_converged "not converged" "DIVERGED_ITS" -- "${TINY[@
   -ksp_error_if_not_converged -ksp_max_it 1
 
 # --- harmless input: warnings only -----------------------------------------------------------
+# Every node fixed: a motionless run with a warning, not a preconditioner failure.
+launch warns every_node_fixed "every unknown is fixed" -- "${TINY[@]}" \
+  --constraint.fixed-box="-1 -1 -1 100 100 100"
 launch warns fixed_box_selects_nothing "fixed-box.*selects no node" -- "${TINY[@]}" \
   --constraint.fixed-box="0 0 0 0 1 1" --constraint.fixed-box="100 100 100 101 101 101"
 launch warns negatively_oriented_tet "[^0-9]1 tetrahedr.*negatively oriented" -- \

@@ -63,6 +63,7 @@ private:
   Scene scene_;
   MPI_Comm comm_;
   std::FILE* log_;
+  bool motionless_ = false;  // every unknown fixed: the steps are skipped
   int steps_;
   double dt_;
   Progress progress_;
