@@ -94,7 +94,8 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
   const int rank = eis::commRank(PETSC_COMM_WORLD);
   int status = 0;
   if (!parseError.empty()) {
-    if (rank == 0) std::fprintf(stderr, "euler-implicit: error: %s\n", parseError.c_str());
+    if (rank == 0)
+      std::fprintf(stderr, "euler-implicit: error: %s\n", eis::printable(parseError).c_str());
     status = 1;
   } else if (commandLine.help) {
     if (rank == 0) std::fputs(eis::helpText(eis::knownComponents()).c_str(), stdout);
@@ -108,11 +109,13 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
       reportUnusedPetscOptions(rank);
     } catch (const eis::Error& e) {
       // Errors are raised on every rank together (inputs are checked collectively).
-      if (rank == 0) std::fprintf(stderr, "euler-implicit: error: %s\n", e.what());
+      if (rank == 0)
+        std::fprintf(stderr, "euler-implicit: error: %s\n", eis::printable(e.what()).c_str());
       status = 1;
     } catch (const std::exception& e) {
       // Something only this rank saw: no other rank can be told, so end them all.
-      std::fprintf(stderr, "euler-implicit: error: rank %d: %s\n", rank, e.what());
+      std::fprintf(stderr, "euler-implicit: error: rank %d: %s\n", rank,
+                   eis::printable(e.what()).c_str());
       MPI_Abort(PETSC_COMM_WORLD, 1);
     }
   }

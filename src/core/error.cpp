@@ -1,5 +1,6 @@
 #include "eis/core/error.hpp"
 
+#include <cstdio>
 #include <vector>
 
 namespace eis {
@@ -43,6 +44,26 @@ void throwMpiError(int code, const char* call, const char* file, int line) {
   if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) length = 0;
   throw Error("MPI: " + (length ? std::string(text, length) : "error " + std::to_string(code)) +
               " in " + call + " (" + file + ":" + std::to_string(line) + ")");
+}
+
+std::string printable(const std::string& text, std::size_t limit) {
+  std::string shown;
+  for (std::size_t i = 0; i < text.size() && i < limit; ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') {
+      shown += "\\n";
+    } else if (c == '\t') {
+      shown += "\\t";
+    } else if (c < 0x20 || c == 0x7f) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+      shown += escaped;
+    } else {
+      shown += char(c);
+    }
+  }
+  if (text.size() > limit) shown += "... (" + std::to_string(text.size()) + " bytes in all)";
+  return shown;
 }
 
 int commRank(MPI_Comm comm) {

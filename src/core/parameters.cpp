@@ -13,7 +13,8 @@ namespace eis {
 namespace parse {
 
 void reject(const std::string& key, const std::string& text, const std::string& why) {
-  throw Error(key + " = " + (text.empty() ? "\"\"" : text) + ": " + why);
+  // The value as typed, but never a control byte or a megabyte of it in the error line.
+  throw Error(key + " = " + (text.empty() ? "\"\"" : printable(text, 80)) + ": " + why);
 }
 
 Texts tokens(std::string text) {
@@ -46,7 +47,8 @@ std::vector<T> list(const std::string& key, const std::string& text, std::size_t
   for (std::size_t i = 0; i < words.size(); ++i)
     if (!convert(words[i], result[i]))
       reject(key, text,
-             "'" + words[i] + (real ? "' is not a finite number" : "' is not an integer"));
+             "'" + printable(words[i], 40) +
+                 (real ? "' is not a finite number" : "' is not an integer"));
   return result;
 }
 }  // namespace

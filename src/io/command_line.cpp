@@ -58,7 +58,7 @@ int takeOurOption(int i, int argc, const char* const argv[], po::parsed_options&
   const po::option_description* description =
       option.string_key.empty() ? nullptr
                                 : ours.description->find_nothrow(option.string_key, false);
-  if (!description) throw Error("unknown option " + shown);
+  if (!description) throw Error("unknown option " + printable(shown, 80));
   if (description->semantic()->max_tokens() == 0) {
     if (equals != std::string::npos) throw Error(shown + ": takes no value");
   } else if (equals != std::string::npos) {
@@ -96,7 +96,7 @@ void applyConfigFile(const std::string& file, const po::variables_map& vm, Scene
   for (const ConfigEntry& entry : readConfigFile(file)) {
     const std::string where = "config file " + file + ", line " + std::to_string(entry.line) + ": ";
     const ParameterDeclaration* declaration = scene.spec().find(entry.key);
-    if (!declaration) throw Error(where + "unknown key " + entry.key);
+    if (!declaration) throw Error(where + "unknown key " + printable(entry.key, 80));
     if (vm.count(entry.key)) continue;
     std::string value = entry.value;
     if (declaration->isPath() && !value.empty() && std::filesystem::path(value).is_relative())

@@ -48,13 +48,14 @@ std::vector<ConfigEntry> readConfigFile(const std::string& file) {
     const std::string where = "config file " + file + ", line " + std::to_string(number) + ": ";
     if (line.front() == '[') {
       if (line.back() != ']' || trimmed(line.substr(1, line.size() - 2)).empty())
-        throw Error(where + "invalid section '" + line + "' (expected [name])");
+        throw Error(where + "invalid section '" + printable(line, 80) + "' (expected [name])");
       section = trimmed(line.substr(1, line.size() - 2));
       continue;
     }
     const std::size_t equals = line.find('=');
     const std::string name = equals == std::string::npos ? "" : trimmed(line.substr(0, equals));
-    if (name.empty()) throw Error(where + "invalid line '" + line + "' (expected key = value)");
+    if (name.empty())
+      throw Error(where + "invalid line '" + printable(line, 80) + "' (expected key = value)");
     entries.push_back(
         {section.empty() ? name : section + "." + name, trimmed(line.substr(equals + 1)), number});
   }

@@ -304,6 +304,13 @@ launch bad preconditioner_matrix_free "solver.preconditioner = gamg" "matrix-fre
 launch bad inverted_element "of the mesh (J = -" -- "${TINY[@]}" \
   --material.model=neohookean --material.young-modulus=100 --load.gravity="0 -5000 0" \
   --solver.dt=0.5 --solver.newton=full
+# What the input holds is echoed escaped and short: no raw control byte, no NUL cutting the line,
+# no megabyte-long line.
+printf '[solver]\ndt = 0.0\0001\n' > nul.ini
+launch bad control_bytes_escaped "material.model" '\x1b[2J' -- --material.model=$'\e[2J' "${TINY[@]}"
+launch bad ini_nul_byte "nul.ini, line 2" '0.0\x001' -- --config nul.ini "${TINY[@]}"
+launch bad long_value_shortened "solver.dt" "100000 bytes in all" -- \
+  --solver.dt="$(head -c 100000 /dev/zero | tr '\0' 'x')" "${TINY[@]}"
 # Meshes too large for 32-bit indices or for memory are refused, with figures, before they exist.
 launch bad box_too_many_cells "mesh.box-cells" "METIS" -- \
   --mesh.box-cells="100000 100000 100000" --solver.steps=1

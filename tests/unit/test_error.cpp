@@ -39,4 +39,13 @@ TEST(PetscErrorCapture, AMessageIsQuotedOnce) {
   }
 }
 
+// Echoed input: control bytes escaped (a NUL no longer cuts the line), long text cut with its
+// length said, ordinary text untouched.
+TEST(Printable, EscapesControlBytesAndShortensLongText) {
+  EXPECT_EQ(eis::printable("plain text, ok"), "plain text, ok");
+  EXPECT_EQ(eis::printable(std::string("a\0b\x1b[2J\n\t\x7f", 10)), "a\\x00b\\x1b[2J\\n\\t\\x7f");
+  EXPECT_EQ(eis::printable(std::string(1000, 'x'), 4), "xxxx... (1000 bytes in all)");
+  EXPECT_EQ(eis::printable("abc", 3), "abc");
+}
+
 }  // namespace

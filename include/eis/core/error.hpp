@@ -13,6 +13,11 @@ public:
   explicit Error(const std::string& what) : std::runtime_error(what) {}
 };
 
+// Text from the input as an error line may show it: control bytes (a NUL, an escape sequence, a
+// newline) written as \n, \t or \xNN so they neither cut the line nor reach the terminal raw,
+// and anything past `limit` bytes replaced by a note of the full length.
+std::string printable(const std::string& text, std::size_t limit = std::string::npos);
+
 // Builds the message for a failed PETSc call (PETSc's own text, and where we called it).
 [[noreturn]] void throwPetscError(PetscErrorCode code, const char* call, const char* file,
                                   int line);
