@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "eis/core/error.hpp"
+#include "eis/core/input_file.hpp"
 
 namespace eis {
 namespace {
@@ -28,9 +29,10 @@ std::string withoutComment(const std::string& line) {
 }  // namespace
 
 std::vector<ConfigEntry> readConfigFile(const std::string& file) {
+  if (const std::string problem = inputFileProblem(file); !problem.empty())
+    throw Error("config file " + file + ": " + problem);
   std::ifstream in(file);
-  if (!in || std::filesystem::is_directory(file))
-    throw Error("config file " + file + ": cannot be opened");
+  if (!in) throw Error("config file " + file + ": cannot be opened");
   std::vector<ConfigEntry> entries;
   std::string section, raw;
   bool first = true;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "eis/core/error.hpp"
+#include "eis/core/input_file.hpp"
 #include "eis/io/output_file.hpp"
 
 namespace eis {
@@ -29,6 +30,8 @@ const double* NodalTable::find(std::int64_t id) const {
 namespace {
 
 NodalTable parseStateFile(const std::string& path, Physics physics) {
+  if (const std::string problem = inputFileProblem(path); !problem.empty())
+    throw Error("initial.state = " + path + ": " + problem);
   std::ifstream in(path);
   if (!in) throw Error("initial.state = " + path + ": cannot open the file");
   std::string line;

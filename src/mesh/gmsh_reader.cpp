@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "eis/core/error.hpp"
+#include "eis/core/input_file.hpp"
 
 namespace eis {
 namespace {
@@ -73,12 +74,9 @@ std::string excerpt(std::string_view token) {
 }
 
 std::string readWholeFile(const std::string& path) {
+  if (const std::string problem = inputFileProblem(path); !problem.empty())
+    throw Error("cannot read mesh file '" + path + "': " + problem);
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    const bool exists = std::filesystem::exists(path, ec);
-    throw Error("cannot read mesh file '" + path +
-                "': " + (exists ? "not a regular file" : "no such file"));
-  }
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (!file) throw Error("cannot open mesh file '" + path + "': " + std::strerror(errno));
   std::string text;

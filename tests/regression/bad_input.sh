@@ -311,6 +311,11 @@ launch bad control_bytes_escaped "material.model" '\x1b[2J' -- --material.model=
 launch bad ini_nul_byte "nul.ini, line 2" '0.0\x001' -- --config nul.ini "${TINY[@]}"
 launch bad long_value_shortened "solver.dt" "100000 bytes in all" -- \
   --solver.dt="$(head -c 100000 /dev/zero | tr '\0' 'x')" "${TINY[@]}"
+# Input files that are not regular files are refused by name, not read as empty or forever.
+launch bad config_dev_zero "config file /dev/zero" "not a regular file" -- --config=/dev/zero "${TINY[@]}"
+launch bad state_dev_zero "initial.state = /dev/zero" "not a regular file" -- \
+  --initial.state=/dev/zero "${TINY[@]}"
+launch bad state_directory "initial.state" "a directory" -- --initial.state="$T" "${TINY[@]}"
 # Meshes too large for 32-bit indices or for memory are refused, with figures, before they exist.
 launch bad box_too_many_cells "mesh.box-cells" "METIS" -- \
   --mesh.box-cells="100000 100000 100000" --solver.steps=1

@@ -644,7 +644,11 @@ TEST(Scene, MalformedCommandLinesAreErrors) {
   EXPECT_EQ(errorOf({"--help=1"}), "--help: takes no value");
   EXPECT_EQ(errorOf({"--"}), "unknown option --");
   const std::string directory = std::filesystem::temp_directory_path().string();
-  EXPECT_EQ(errorOf({"--config", directory}), "config file " + directory + ": cannot be opened");
+  EXPECT_EQ(errorOf({"--config", directory}),
+            "config file " + directory + ": a directory, not a file");
+  EXPECT_EQ(errorOf({"--config", "/dev/zero"}),
+            "config file /dev/zero: not a regular file (a device, a pipe or a socket)");
+  EXPECT_EQ(errorOf({"--config", "no-such.ini"}), "config file no-such.ini: no such file");
   EXPECT_NE(errorOf({"scene.ini"}).find("scene.ini"), std::string::npos);
   EXPECT_NE(errorOf({"-log_view", "x", "y"}).find("'y'"), std::string::npos);
 
