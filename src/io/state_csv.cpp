@@ -48,7 +48,10 @@ NodalTable parseStateFile(const std::string& path, Physics physics) {
     const char* p = line.c_str();
     char* end = nullptr;
     const long long id = std::strtoll(p, &end, 10);
-    bool ok = end != p && *end == ',' && id >= 0;
+    if (end != p && *end == ',' && id < 0)
+      throw Error("initial.state = " + path + ": line " + std::to_string(lineNo) + ": node id " +
+                  std::to_string(id) + " is negative (ids are 0-based positions in the mesh)");
+    bool ok = end != p && *end == ',';
     std::vector<double> row(table.width);
     for (int k = 0; ok && k < table.width; ++k) {
       p = end + 1;

@@ -315,6 +315,9 @@ launch bad long_value_shortened "solver.dt" "100000 bytes in all" -- \
 launch bad config_dev_zero "config file /dev/zero" "not a regular file" -- --config=/dev/zero "${TINY[@]}"
 launch bad state_dev_zero "initial.state = /dev/zero" "not a regular file" -- \
   --initial.state=/dev/zero "${TINY[@]}"
+printf 'id,x,y,z,vx,vy,vz\n0,0,0,0,0,0,0\n-3,1,0,0,0,0,0\n' > negative_id.csv
+launch bad state_negative_id "negative_id.csv: line 3" "node id -3 is negative" -- \
+  --initial.state=negative_id.csv "${TINY[@]}"
 launch bad state_directory "initial.state" "a directory" -- --initial.state="$T" "${TINY[@]}"
 # Meshes too large for 32-bit indices or for memory are refused, with figures, before they exist.
 launch bad box_too_many_cells "mesh.box-cells" "METIS" -- \
