@@ -718,24 +718,25 @@ private:
         if (tet[a] == tet[b]) return "node " + std::to_string(tet[a]) + " is repeated";
     std::array<std::array<double, 3>, 4> p;
     for (int a = 0; a < 4; ++a) p[a] = mesh_.nodes[tet[a]];
-    const auto edge = [&](int a, int b) {
-      return std::array<double, 3>{p[b][0] - p[a][0], p[b][1] - p[a][1], p[b][2] - p[a][2]};
-    };
-    const auto e1 = edge(0, 1), e2 = edge(0, 2), e3 = edge(0, 3);
-    const double sixVolume = e1[0] * (e2[1] * e3[2] - e2[2] * e3[1]) -
-                             e1[1] * (e2[0] * e3[2] - e2[2] * e3[0]) +
-                             e1[2] * (e2[0] * e3[1] - e2[1] * e3[0]);
-    double longestSquared = 0;
+    double longest = 0;
     for (int a = 0; a < 4; ++a)
-      for (int b = a + 1; b < 4; ++b) {
-        const auto e = edge(a, b);
-        longestSquared = std::max(longestSquared, e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-      }
-    const double longest = std::sqrt(longestSquared);
-    // Relative to the element's size, so the test does not depend on the mesh's units.
-    if (std::abs(sixVolume) <= 1e-12 * longest * longest * longest)
-      return "zero volume (6V = " + std::to_string(sixVolume) + ", longest edge " +
-             std::to_string(longest) + ")";
+      for (int b = a + 1; b < 4; ++b)
+        longest =
+            std::max(longest, std::hypot(p[b][0] - p[a][0], p[b][1] - p[a][1], p[b][2] - p[a][2]));
+    // The edges in units of the longest one, so the test does not depend on the mesh's units
+    // and neither 1e-200 nor 1e200 coordinates under- or overflow.
+    const auto edge = [&](int b) {
+      return std::array<double, 3>{(p[b][0] - p[0][0]) / longest, (p[b][1] - p[0][1]) / longest,
+                                   (p[b][2] - p[0][2]) / longest};
+    };
+    const auto e1 = edge(1), e2 = edge(2), e3 = edge(3);
+    const double relativeSixVolume = e1[0] * (e2[1] * e3[2] - e2[2] * e3[1]) -
+                                     e1[1] * (e2[0] * e3[2] - e2[2] * e3[0]) +
+                                     e1[2] * (e2[0] * e3[1] - e2[1] * e3[0]);
+    if (!std::isfinite(longest))
+      return "its edges are too long for double precision (coordinates near 1e308)";
+    if (std::abs(relativeSixVolume) <= 1e-12)
+      return "zero volume (6V / longest edge^3 = " + std::to_string(relativeSixVolume) + ")";
     return {};
   }
 

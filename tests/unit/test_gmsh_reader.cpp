@@ -310,6 +310,17 @@ TEST(GmshReaderErrors, DegenerateTetrahedra) {
   const std::string tiny = "1 0 0 0\n2 1e-9 0 0\n3 0 1e-9 0\n4 0 0 1e-9\n";
   const TempFile file("tiny.msh", oneTet22(tiny));
   EXPECT_EQ(eis::readGmsh(file.path()).tets.size(), 1u);
+  // So do sound tetrahedra in 1e-200 and 1e200 units (their volumes under- and overflow), and
+  // a flat one at 1e200 is zero volume, not "6V = inf".
+  for (const char* unit : {"1e-200", "1e200"}) {
+    SCOPED_TRACE(unit);
+    const std::string u(unit);
+    const TempFile scaled("scaled.msh",
+                          oneTet22("1 0 0 0\n2 " + u + " 0 0\n3 0 " + u + " 0\n4 0 0 " + u + "\n"));
+    EXPECT_EQ(eis::readGmsh(scaled.path()).tets.size(), 1u);
+  }
+  expectError("flat_huge.msh", oneTet22("1 0 0 0\n2 1e200 0 0\n3 0 1e200 0\n4 1e200 1e200 0\n"),
+              {"degenerate", "zero volume"});
   const std::string elements = kTet + "9 4 2 1 1 1 2 3 3\n";
   expectError("repeated.msh", oneTet22(kNodes, elements, 2),
               {"tetrahedron 1", "element tag 9", "degenerate", "repeated"});
