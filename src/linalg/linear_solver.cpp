@@ -1,5 +1,8 @@
 #include "eis/linalg/linear_solver.hpp"
 
+#include <algorithm>
+#include <cstdio>
+
 #include "eis/core/error.hpp"
 #include "eis/core/timer.hpp"
 
@@ -69,8 +72,36 @@ int LinearSolver::solve(Mat A, Vec b, Vec x) {
   if (reason < 0)
     throw Error(std::string("linear solve did not converge: ") + KSPConvergedReasons[reason] +
                 " after " + std::to_string(iterations) + " iterations");
+  checkDirectSolve(A, b, x);
   reuse_.recordIterations(int(iterations));
   return int(iterations);
+}
+
+// A preonly KSP reports convergence whatever its preconditioner did (-pc_type none gives x = b),
+// so its answer is checked against the tolerance asked for: one product, ||b - A x|| against
+// max(rtol ||b||, atol).
+void LinearSolver::checkDirectSolve(Mat A, Vec b, Vec x) const {
+  PetscBool direct = PETSC_FALSE;
+  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp_), KSPPREONLY, &direct));
+  if (!direct) return;
+  PetscReal rtol, atol;
+  EIS_CHECK(KSPGetTolerances(ksp_, &rtol, &atol, nullptr, nullptr));
+  Vec r;
+  EIS_CHECK(VecDuplicate(b, &r));
+  EIS_CHECK(MatMult(A, x, r));
+  EIS_CHECK(VecAYPX(r, -1.0, b));
+  PetscReal residual, rhs;
+  EIS_CHECK(VecNorm(r, NORM_2, &residual));
+  EIS_CHECK(VecNorm(b, NORM_2, &rhs));
+  EIS_CHECK(VecDestroy(&r));
+  if (!(residual <= std::max(rtol * rhs, atol))) {
+    char message[256];
+    std::snprintf(message, sizeof message,
+                  "the direct solve (preonly) missed the tolerance: ||b - A x|| = %.3g against "
+                  "rtol ||b|| = %.3g (check -pc_type)",
+                  double(residual), double(rtol * rhs));
+    throw Error(message);
+  }
 }
 
 }  // namespace eis

@@ -48,6 +48,7 @@ private:
   void configure(Mat A);
   void setStart();
   void setUp(Mat A);
+  void checkDirectSolve(Mat A, Vec b, Vec x) const;
 
   KSP ksp_ = nullptr;
   KspSettings settings_;
