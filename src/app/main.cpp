@@ -40,12 +40,13 @@ void reportUnusedPetscOptions(int rank) {
   PetscOptionsLeftRestore(nullptr, &count, &names, &values);
 }
 
-// What PETSc printed of an error in its start: the lines between its "Error Message" header and
-// its pointer to the FAQ, joined.
-std::string startError;
+// What PETSc printed of an error outside our handler (in PetscInitialize or PetscFinalize): the
+// lines between its "Error Message" header and its pointer to the FAQ, joined.
+std::string printedError;
+int printedState = 0;  // 0: before the header, 1: in the message, 2: after it
 
-PetscErrorCode catchStartError(const char* format, ...) {
-  static int state = 0;  // 0: before the header, 1: in the message, 2: after it
+PetscErrorCode catchPrintedError(const char* format, ...) {
+  int& state = printedState;
   char line[1024];
   va_list args;
   va_start(args, format);
@@ -58,7 +59,7 @@ PetscErrorCode catchStartError(const char* format, ...) {
   } else if (state == 1 && (text.rfind("See ", 0) == 0 || text.empty())) {
     state = 2;
   } else if (state == 1) {
-    startError += (startError.empty() ? "" : ": ") + text;
+    printedError += (printedError.empty() ? "" : ": ") + text;
   }
   return 0;
 }
@@ -71,7 +72,7 @@ int initializationFailed() {
   MPI_Initialized(&mpiUp);
   if (mpiUp) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   std::fprintf(stderr, "euler-implicit: error: rank %d: PETSc could not start: %s\n", rank,
-               startError.empty() ? "(no message)" : startError.c_str());
+               printedError.empty() ? "(no message)" : printedError.c_str());
   return 1;
 }
 
@@ -145,12 +146,20 @@ int main(int argc, char** argv) {
   char** petscArgvPtr = petscArgv.data();
   // PETSc's start runs before a handler of ours can be pushed (PETSc would free it with its own
   // allocator under -malloc_debug), so its errors are caught from the error printer.
-  PetscErrorPrintf = catchStartError;
+  PetscErrorPrintf = catchPrintedError;
   const PetscErrorCode initialized = PetscInitialize(&petscArgc, &petscArgvPtr, nullptr, nullptr);
   PetscErrorPrintf = PetscErrorPrintfDefault;
   if (initialized) return initializationFailed();
   const int status = run(commandLine, parseError);
-  // PetscFinalize writes -log_view and friends: a failure there fails the run too.
+  // PetscFinalize writes -log_view and friends (an unwritable -log_view file fails there): its
+  // failure fails the run too, said in one line.
+  printedError.clear();
+  printedState = 0;
+  const int rank = eis::commRank(PETSC_COMM_WORLD);
+  PetscErrorPrintf = catchPrintedError;
   const PetscErrorCode finalized = PetscFinalize();
+  if (finalized)
+    std::fprintf(stderr, "euler-implicit: error: rank %d: PETSc could not finish: %s\n", rank,
+                 printedError.empty() ? "(no message)" : printedError.c_str());
   return status != 0 ? status : (finalized != 0 ? 1 : 0);
 }
