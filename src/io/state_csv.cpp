@@ -86,7 +86,7 @@ NodalTable parseStateFile(const std::string& path, Physics physics) {
 
 NodalTable readStateCsv(const std::string& path, Physics physics, MPI_Comm comm) {
   int rank;
-  MPI_Comm_rank(comm, &rank);
+  EIS_CHECK_MPI(MPI_Comm_rank(comm, &rank));
   NodalTable table;
   std::string failure;
   if (rank == 0) {
@@ -98,12 +98,12 @@ NodalTable readStateCsv(const std::string& path, Physics physics, MPI_Comm comm)
   }
   throwIfAnyRankFailed(failure, comm);
   std::int64_t count = std::int64_t(table.ids.size());
-  MPI_Bcast(&count, 1, MPI_INT64_T, 0, comm);
+  EIS_CHECK_MPI(MPI_Bcast(&count, 1, MPI_INT64_T, 0, comm));
   table.width = stateWidth(physics);
   table.ids.resize(count);
   table.values.resize(count * table.width);
-  MPI_Bcast(table.ids.data(), int(count), MPI_INT64_T, 0, comm);
-  MPI_Bcast(table.values.data(), int(count * table.width), MPI_DOUBLE, 0, comm);
+  EIS_CHECK_MPI(MPI_Bcast(table.ids.data(), int(count), MPI_INT64_T, 0, comm));
+  EIS_CHECK_MPI(MPI_Bcast(table.values.data(), int(count * table.width), MPI_DOUBLE, 0, comm));
   return table;
 }
 
@@ -134,7 +134,7 @@ void applyState(const NodalTable& table, const std::string& path, const Distribu
   throwIfAnyRankFailed(failure, mesh.comm());
   // Rows for nodes the mesh does not have mean the file belongs to another mesh.
   for (auto id : mesh.unusedNodeIds()) matched += table.find(id) != nullptr;
-  MPI_Allreduce(MPI_IN_PLACE, &matched, 1, MPI_INT64_T, MPI_SUM, mesh.comm());
+  EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &matched, 1, MPI_INT64_T, MPI_SUM, mesh.comm()));
   if (matched != std::int64_t(table.ids.size()))
     throw Error("initial.state = " + path + ": " + std::to_string(table.ids.size() - matched) +
                 " rows name no node of the mesh (was it written for another mesh?)");
@@ -143,8 +143,8 @@ void applyState(const NodalTable& table, const std::string& path, const Distribu
 NodalTable gatherState(const DistributedMesh& mesh, Vec x, Vec v, const NodalTable* initial) {
   MPI_Comm comm = mesh.comm();
   int rank, size;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
+  EIS_CHECK_MPI(MPI_Comm_rank(comm, &rank));
+  EIS_CHECK_MPI(MPI_Comm_size(comm, &size));
   const int half = mesh.dofsPerNode(), width = 2 * half;
 
   std::vector<std::int64_t> ids;
@@ -163,7 +163,7 @@ NodalTable gatherState(const DistributedMesh& mesh, Vec x, Vec v, const NodalTab
 
   int count = int(ids.size());
   std::vector<int> counts(size), displs(size), valueCounts(size), valueDispls(size);
-  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
+  EIS_CHECK_MPI(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm));
   int total = 0;
   for (int r = 0; r < size; ++r) {
     displs[r] = total;
@@ -173,10 +173,10 @@ NodalTable gatherState(const DistributedMesh& mesh, Vec x, Vec v, const NodalTab
   }
   std::vector<std::int64_t> allIds(rank == 0 ? total : 0);
   std::vector<double> allValues(rank == 0 ? std::size_t(total) * width : 0);
-  MPI_Gatherv(ids.data(), count, MPI_INT64_T, allIds.data(), counts.data(), displs.data(),
-              MPI_INT64_T, 0, comm);
-  MPI_Gatherv(values.data(), count * width, MPI_DOUBLE, allValues.data(), valueCounts.data(),
-              valueDispls.data(), MPI_DOUBLE, 0, comm);
+  EIS_CHECK_MPI(MPI_Gatherv(ids.data(), count, MPI_INT64_T, allIds.data(), counts.data(),
+                            displs.data(), MPI_INT64_T, 0, comm));
+  EIS_CHECK_MPI(MPI_Gatherv(values.data(), count * width, MPI_DOUBLE, allValues.data(),
+                            valueCounts.data(), valueDispls.data(), MPI_DOUBLE, 0, comm));
 
   NodalTable state;
   state.width = width;

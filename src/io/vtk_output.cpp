@@ -300,8 +300,8 @@ std::string pvdXml(const std::vector<std::string>& dataSets) {
 }  // namespace
 
 VtkSeriesWriter::VtkSeriesWriter(MPI_Comm comm, std::string prefix) : comm_(comm) {
-  MPI_Comm_rank(comm_, &rank_);
-  MPI_Comm_size(comm_, &size_);
+  EIS_CHECK_MPI(MPI_Comm_rank(comm_, &rank_));
+  EIS_CHECK_MPI(MPI_Comm_size(comm_, &size_));
   const fs::path path(std::move(prefix));
   name_ = path.filename().string();
   if (name_.empty() || name_ == "." || name_ == "..")

@@ -102,7 +102,7 @@ std::vector<std::vector<PetscInt>> ElementMatrixAssembler::ownedRowColumns(
     const std::vector<PetscInt>& globalBlock, const std::vector<unsigned char>& owned) const {
   MPI_Comm comm = PetscObjectComm(reinterpret_cast<PetscObject>(matrix_));
   int size;
-  MPI_Comm_size(comm, &size);
+  EIS_CHECK_MPI(MPI_Comm_size(comm, &size));
   PetscLayout layout;
   EIS_CHECK(MatGetLayouts(matrix_, &layout, nullptr));
   const PetscInt* ranges;
@@ -121,7 +121,8 @@ std::vector<std::vector<PetscInt>> ElementMatrixAssembler::ownedRowColumns(
     if (!owned[v])
       sendCounts[ownerOf(dofs_ * globalBlock[v], ranges, size)] +=
           int(2 * (rowStart_[v + 1] - rowStart_[v]));
-  MPI_Alltoall(sendCounts.data(), 1, MPI_INT, receiveCounts.data(), 1, MPI_INT, comm);
+  EIS_CHECK_MPI(
+      MPI_Alltoall(sendCounts.data(), 1, MPI_INT, receiveCounts.data(), 1, MPI_INT, comm));
   std::vector<int> sendStart(size + 1, 0), receiveStart(size + 1, 0);
   for (int r = 0; r < size; ++r) {
     sendStart[r + 1] = sendStart[r] + sendCounts[r];
@@ -137,8 +138,9 @@ std::vector<std::vector<PetscInt>> ElementMatrixAssembler::ownedRowColumns(
         sent[at[owner]++] = rowColumns_[k];
       }
     }
-  MPI_Alltoallv(sent.data(), sendCounts.data(), sendStart.data(), MPIU_INT, received.data(),
-                receiveCounts.data(), receiveStart.data(), MPIU_INT, comm);
+  EIS_CHECK_MPI(MPI_Alltoallv(sent.data(), sendCounts.data(), sendStart.data(), MPIU_INT,
+                              received.data(), receiveCounts.data(), receiveStart.data(), MPIU_INT,
+                              comm));
   std::vector<unsigned char> grown(rows.size(), 0);
   for (std::size_t k = 0; k < received.size(); k += 2) {
     const auto r = std::size_t(received[k] - firstBlockRow_);

@@ -42,8 +42,8 @@ PreconditionerReuse::Change PreconditionerReuse::changeOf(Mat pmat) {
   matrixState_ = state;
   // Every rank changes the matrix in the same collective calls, so the verdicts agree; the
   // reduction guarantees it, as KSPSetReusePreconditioner must be called alike on every rank.
-  MPI_Allreduce(MPI_IN_PLACE, &change, 1, MPI_INT, MPI_MAX,
-                PetscObjectComm(reinterpret_cast<PetscObject>(pmat)));
+  EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &change, 1, MPI_INT, MPI_MAX,
+                              PetscObjectComm(reinterpret_cast<PetscObject>(pmat))));
   return Change(change);
 }
 
