@@ -1,6 +1,7 @@
 #include "eis/app/scene_builder.hpp"
 
 #include "eis/app/progress.hpp"
+#include "eis/app/substepping.hpp"
 #include "eis/io/state_csv.hpp"
 #include "eis/linalg/linear_solver.hpp"
 #include "eis/mesh/mesh_source.hpp"
@@ -23,6 +24,7 @@ const std::vector<const ComponentDeclaration*>& knownComponents() {
     list.push_back(&linearSolverComponent());
     list.push_back(&initialStateComponent());
     for (const OutputComponent& output : outputComponents()) list.push_back(&output.declaration);
+    list.push_back(&substeppingComponent());
     list.push_back(&progressComponent());
     return list;
   }();

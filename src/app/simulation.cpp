@@ -48,7 +48,8 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log)
       log_(log),
       steps_(scene.integer("solver.steps")),
       dt_(scene.real("solver.dt")),
-      progress_(scene) {
+      progress_(scene),
+      substepping_(scene) {
   const double start = MPI_Wtime();
   report("euler-implicit %s: scene\n%s", EIS_VERSION, describe(scene_).c_str());
 
@@ -133,7 +134,13 @@ void Simulation::run() {
     const double stepStart = MPI_Wtime();
     StepRecord record;
     try {
-      if (!motionless_) record.report = integrator_->step(*system_, x_, v_, dt_);
+      if (!motionless_)
+        record.report = substepping_.advance(
+            x_, v_, dt_, [&](double h) { return integrator_->step(*system_, x_, v_, h); },
+            [&](const std::string& warning) {
+              report("euler-implicit: warning: %s%s\n", stepName(step).c_str(), warning.c_str());
+            },
+            record.substeps);
     } catch (const Error& e) {
       // The step failed before touching x and v: they still hold the last good state.
       finishOutputs(nullptr);

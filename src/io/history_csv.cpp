@@ -17,7 +17,7 @@ HistoryWriter::HistoryWriter(const std::string& path, MPI_Comm comm) : path_(pat
       failure = "output.history = " + path +
                 ": cannot open the file for writing: " + std::strerror(errno);
     else if (std::fputs("step,time,wall_seconds,linear_iterations,nonlinear_iterations,"
-                        "residual,kinetic_energy,elastic_energy,pc_rebuilt\n",
+                        "residual,kinetic_energy,elastic_energy,pc_rebuilt,substeps\n",
                         file_) < 0)
       failure = fail("write");
   }
@@ -40,9 +40,9 @@ void HistoryWriter::write(const HistoryRow& row) {
   if (file_) {
     char residual[32] = "";
     if (row.residual >= 0) std::snprintf(residual, sizeof residual, "%.17g", row.residual);
-    if (std::fprintf(file_, "%d,%.17g,%.9g,%d,%d,%s,%.17g,%.17g,%d\n", row.step, row.time,
+    if (std::fprintf(file_, "%d,%.17g,%.9g,%d,%d,%s,%.17g,%.17g,%d,%d\n", row.step, row.time,
                      row.wallSeconds, row.linearIterations, row.nonlinearIterations, residual,
-                     row.kineticEnergy, row.elasticEnergy, row.pcRebuilt) < 0)
+                     row.kineticEnergy, row.elasticEnergy, row.pcRebuilt, row.substeps) < 0)
       failure = fail("write");
     else if (std::fflush(file_) != 0)
       failure = fail("write");
@@ -72,6 +72,7 @@ public:
     row.nonlinearIterations = step.report.nonlinearIterations;
     row.residual = step.report.residualNorm;
     row.pcRebuilt = step.report.preconditionerSetups;
+    row.substeps = step.substeps;
     row.kineticEnergy = state.system.kineticEnergy(state.v);
     row.elasticEnergy = state.system.potentialEnergy(state.x);
     writer_.write(row);
@@ -92,8 +93,9 @@ OutputComponent historyOutputComponent() {
        ParameterSpec().add(
            {"output.history", "PATH",
             "CSV, one row per step, with the columns step,time,wall_seconds,linear_iterations,\n"
-            "nonlinear_iterations,residual,kinetic_energy,elastic_energy,pc_rebuilt (pc_rebuilt: how\n"
-            "many times the preconditioner was set up in the step, see solver.pc-lag).\n"
+            "nonlinear_iterations,residual,kinetic_energy,elastic_energy,pc_rebuilt,substeps\n"
+            "(pc_rebuilt: how many times the preconditioner was set up in the step, see\n"
+            "solver.pc-lag; substeps: the sub-steps it took, see solver.on-failure).\n"
             "Missing folders are created before the first step; a failed write stops the run.",
             std::nullopt, "", false, check::anyText()}),
        nullptr},

@@ -270,6 +270,10 @@ std::vector<KeyCase> allKeys() {
       {"output.every", "5", [](const Scene& s) { EXPECT_EQ(s.integer("output.every"), 5); }},
       {"output.progress-every", "5",
        [](const Scene& s) { EXPECT_EQ(s.integer("output.progress-every"), 5); }},
+      {"solver.on-failure", "retry",
+       [](const Scene& s) { EXPECT_EQ(s.text("solver.on-failure"), "retry"); }},
+      {"solver.max-substeps", "8",
+       [](const Scene& s) { EXPECT_EQ(s.integer("solver.max-substeps"), 8); }},
   };
 }
 
@@ -342,6 +346,8 @@ TEST(Scene, DefaultsMatchTheDesign) {
   EXPECT_EQ(path(s, "output.vtk"), "");
   EXPECT_EQ(s.integer("output.every"), 1);
   EXPECT_EQ(s.integer("output.progress-every"), 1);
+  EXPECT_EQ(s.text("solver.on-failure"), "stop");
+  EXPECT_EQ(s.integer("solver.max-substeps"), 64);
 }
 
 TEST(Scene, EveryKeyFromTheCommandLine) {
@@ -509,6 +515,8 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"solver.dt", "0.1 0.2"},
       {"solver.dt", ""},
       {"solver.steps", "-1"},
+      {"solver.on-failure", "again"},
+      {"solver.max-substeps", "1"},
       {"solver.steps", "2.5"},
       {"solver.steps", "99999999999"},
       {"material.young-modulus", "0"},
@@ -763,7 +771,7 @@ TEST(Scene, HelpMentionsEveryKeyAndTheDocumentedFacts) {
         "default: 0 -9.81 0",
         "default: lumped",
         "default: 0 0 0 0 LY LZ",
-        "elastic_energy,pc_rebuilt",
+        "elastic_energy,pc_rebuilt,substeps",
         "KSPSetReusePreconditioner",
         "-snes_lag_preconditioner",
         "KSPSetInitialGuessNonzero",

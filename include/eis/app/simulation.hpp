@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "eis/app/progress.hpp"
+#include "eis/app/substepping.hpp"
 #include "eis/core/scene.hpp"
 #include "eis/io/output.hpp"
 #include "eis/io/state_csv.hpp"
@@ -67,6 +68,7 @@ private:
   int steps_;
   double dt_;
   Progress progress_;
+  Substepping substepping_;
   std::unique_ptr<DistributedMesh> mesh_;
   std::unique_ptr<MechanicalSystem> system_;
   std::unique_ptr<TimeIntegrator> integrator_;

@@ -18,6 +18,7 @@ struct HistoryRow {
   double residual = -1;  // written empty when not computed (negative)
   double kineticEnergy = 0, elasticEnergy = 0;
   int pcRebuilt = 0;  // preconditioner set-ups in the step
+  int substeps = 1;   // sub-steps the step took
 };
 
 class HistoryWriter {

@@ -33,6 +33,7 @@ struct StepRecord {
   int step = 0;
   double time = 0, wallSeconds = 0;
   bool last = false;  // the run's last step
+  int substeps = 1;   // sub-steps the step took (solver.on-failure = retry)
   StepReport report;
 };
 

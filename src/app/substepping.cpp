@@ -1,0 +1,84 @@
+#include "eis/app/substepping.hpp"
+
+#include "eis/core/error.hpp"
+
+namespace eis {
+
+namespace {
+
+enum class OnFailure { Stop, Retry };
+constexpr Named<OnFailure> kOnFailure[] = {{"stop", OnFailure::Stop}, {"retry", OnFailure::Retry}};
+
+// Saved copies of x and v, destroyed with it (VecDestroy's code is not checked: it cannot throw).
+struct SavedState {
+  SavedState(Vec x, Vec v) {
+    EIS_CHECK(VecDuplicate(x, &x0));
+    EIS_CHECK(VecDuplicate(v, &v0));
+    EIS_CHECK(VecCopy(x, x0));
+    EIS_CHECK(VecCopy(v, v0));
+  }
+  ~SavedState() {
+    VecDestroy(&x0);
+    VecDestroy(&v0);
+  }
+  void restore(Vec x, Vec v) const {
+    EIS_CHECK(VecCopy(x0, x));
+    EIS_CHECK(VecCopy(v0, v));
+  }
+  Vec x0 = nullptr, v0 = nullptr;
+};
+
+}  // namespace
+
+const ComponentDeclaration& substeppingComponent() {
+  static const ComponentDeclaration component{
+      "substepping", "step control", "what a failed step does: stop, or retry in sub-steps",
+      ParameterSpec()
+          .add(
+              {"solver.on-failure", "stop|retry",
+               "stop: a step whose solve fails, whose Newton iterations diverge or that inverts an\n"
+               "element ends the run, after the last good state is written. retry: the step is redone\n"
+               "from the same state as 2, then 4, ... sub-steps of h/n (up to solver.max-substeps),\n"
+               "with a warning naming the step; the history's substeps column says how many it took",
+               "stop", "", false, check::choice(kOnFailure)})
+          .add(
+              {"solver.max-substeps", "N",
+               "the most sub-steps a retried step is split into (a power of 2 is reached first), >= 2",
+               "64", "", false, check::integerAtLeast(2)}),
+      nullptr};
+  return component;
+}
+
+Substepping::Substepping(const Parameters& scene)
+    : retry_(scene.choice("solver.on-failure", kOnFailure) == OnFailure::Retry),
+      maxSubsteps_(scene.integer("solver.max-substeps")) {}
+
+StepReport Substepping::advance(Vec x, Vec v, double h,
+                                const std::function<StepReport(double)>& step,
+                                const std::function<void(const std::string&)>& warn,
+                                int& substeps) const {
+  substeps = 1;
+  if (!retry_) return step(h);
+  const SavedState saved(x, v);
+  for (int n = 1;; n *= 2) {
+    try {
+      StepReport total;
+      total.nonlinearIterations = 0;
+      for (int k = 0; k < n; ++k) {
+        const StepReport part = step(h / n);
+        total.linearIterations += part.linearIterations;
+        total.nonlinearIterations += part.nonlinearIterations;
+        total.preconditionerSetups += part.preconditionerSetups;
+        total.residualNorm = part.residualNorm;
+      }
+      substeps = n;
+      return total;
+    } catch (const Error& e) {
+      saved.restore(x, v);
+      if (2 * n > maxSubsteps_) throw;
+      warn(std::string(e.what()) + "; redone as " + std::to_string(2 * n) + " sub-steps");
+    }
+  }
+}
+
+}  // namespace eis
