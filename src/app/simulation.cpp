@@ -124,6 +124,7 @@ void Simulation::run() {
   for (int step = 1; step <= steps_; ++step) {
     const double stepStart = MPI_Wtime();
     StepRecord record;
+    system_->setTime((step - 1) * dt_);
     try {
       record.report = integrator_->step(*system_, x_, v_, dt_);
     } catch (const Error& e) {
