@@ -30,7 +30,8 @@ public:
   PrescribedMotion(const DistributedMesh& mesh, const Parameters& scene,
                    std::vector<std::string>& warnings);
 
-  bool empty() const { return nodes_.empty(); }
+  // Whether the scene prescribes any motion (the same on every rank, whatever it owns).
+  bool empty() const { return keyFrames_.empty() && velocities_.empty(); }
   // The selected nodes, every direction constrained: they join the fixed rows of the step.
   const std::vector<FixedConstraint::FixedNodes>& nodeSets() const { return sets_; }
   // dx = zero, but on the prescribed unknowns the displacement from x to their prescribed
