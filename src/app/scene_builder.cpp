@@ -9,6 +9,7 @@
 #include "eis/model/force_field_component.hpp"
 #include "eis/model/mass.hpp"
 #include "eis/model/physics.hpp"
+#include "eis/model/prescribed_motion.hpp"
 #include "eis/ode/time_integrator.hpp"
 
 namespace eis {
@@ -20,6 +21,7 @@ const std::vector<const ComponentDeclaration*>& knownComponents() {
     for (const ForceFieldComponent& field : forceFieldComponents())
       list.push_back(&field.declaration);
     list.push_back(&fixedConstraintComponent());
+    list.push_back(&prescribedMotionComponent());
     list.push_back(&timeIntegratorComponent());
     list.push_back(&linearSolverComponent());
     list.push_back(&initialStateComponent());
@@ -61,7 +63,9 @@ std::unique_ptr<MechanicalSystem> buildSystem(const Scene& scene, const Distribu
     if (auto field = component.make(system->context(warnings), scene))
       system->addForceField(std::move(field));
   }
-  system->setConstraint(makeFixedConstraint(mesh, scene, warnings));
+  auto motion = std::make_unique<PrescribedMotion>(mesh, scene, warnings);
+  system->setConstraint(makeFixedConstraint(mesh, scene, warnings, motion->nodeSets()));
+  system->setMotion(std::move(motion));
   system->createMatrix(linearSolverOf(scene, system->constantMatrix()).op);
   return system;
 }

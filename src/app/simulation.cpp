@@ -133,6 +133,7 @@ void Simulation::run() {
   for (int step = 1; step <= steps_; ++step) {
     const double stepStart = MPI_Wtime();
     StepRecord record;
+    system_->setTime((step - 1) * dt_);
     try {
       if (!motionless_)
         record.report = substepping_.advance(

@@ -107,10 +107,10 @@ const ComponentDeclaration& fixedConstraintComponent() {
   return component;
 }
 
-std::unique_ptr<FixedConstraint> makeFixedConstraint(const DistributedMesh& mesh,
-                                                     const Parameters& scene,
-                                                     std::vector<std::string>& warnings) {
-  std::vector<FixedConstraint::FixedNodes> sets;
+std::unique_ptr<FixedConstraint> makeFixedConstraint(
+    const DistributedMesh& mesh, const Parameters& scene, std::vector<std::string>& warnings,
+    const std::vector<FixedConstraint::FixedNodes>& moving) {
+  std::vector<FixedConstraint::FixedNodes> sets = moving;
   auto add = [&](const std::string& key, const std::string& text, const Selection& selection,
                  std::array<bool, 3> directions) {
     SelectedNodes nodes = selectNodes(mesh, selection, key);

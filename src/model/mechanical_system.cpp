@@ -48,6 +48,12 @@ void MechanicalSystem::setConstraint(std::unique_ptr<FixedConstraint> constraint
   constraint_ = std::move(constraint);
 }
 
+bool MechanicalSystem::prescribedDisplacement(double h, Vec x, Vec dx) {
+  if (!motion_ || motion_->empty()) return false;
+  motion_->displacement(time_, h, x, dx);
+  return true;
+}
+
 void MechanicalSystem::createMatrix(OperatorMode mode) {
   matrix_ = std::make_unique<SystemMatrix>(mesh_.dm(), mesh_.cells(), dofs_, mesh_.owned(), mode,
                                            static_cast<const ElementOperator&>(*this), *constraint_,

@@ -13,6 +13,7 @@ EulerImplicitSolver::EulerImplicitSolver(const EulerImplicitOptions& options, Ve
   EIS_CHECK(VecDuplicate(like, &rhs_));
   EIS_CHECK(VecDuplicate(like, &solution_));
   EIS_CHECK(VecDuplicate(like, &vBefore_));
+  EIS_CHECK(VecDuplicate(like, &lift_));
   EIS_CHECK(VecZeroEntries(solution_));
 }
 
@@ -21,6 +22,7 @@ EulerImplicitSolver::~EulerImplicitSolver() {
   VecDestroy(&rhs_);
   VecDestroy(&solution_);
   VecDestroy(&vBefore_);
+  VecDestroy(&lift_);
 }
 
 // Second order (default), with tr = 1 (or 0.5 for either trapezoidal scheme):
@@ -31,12 +33,20 @@ EulerImplicitSolver::~EulerImplicitSolver() {
 // M (v_{n+1} - v_n) = h/2 (f_n + f_{n+1})) and moves x by h/2 (v_n + v_{n+1}) instead.
 // First order:  b = P f(x_n),  A = M - tr h K,  v_{n+1} = A^-1 b,  x_{n+1} = x_n + h v_{n+1}
 // (with tr = 0.5 both trapezoidal schemes are the linearized Crank-Nicolson rule).
+// Prescribed motion: the solution on the moving unknowns is known, L (the lift), such that the
+// position update ends them where they must be; A (dv - L) = b - A L is solved with their rows
+// projected, so the matrix stays the symmetric one of the fixed rows (MatZeroRowsColumns with
+// x = L, b).
 StepReport EulerImplicitSolver::step(MechanicalOperations& mop, Vec x, Vec v, double h) {
   const double tr = options_.scheme == TimeScheme::Euler ? 1.0 : 0.5;
   const bool averageVelocity = options_.scheme == TimeScheme::Trapezoidal && !options_.firstOrder;
   const double rM = options_.rayleighMass, rK = options_.rayleighStiffness;
   StepReport report;
   if (options_.computeResidual || averageVelocity) EIS_CHECK(VecCopy(v, vBefore_));
+  const double mFactor = options_.firstOrder ? 1.0 : 1 + tr * h * rM;
+  const double bFactor = options_.firstOrder ? 0.0 : -tr * h;
+  const double kFactor = options_.firstOrder ? -tr * h : -tr * h * (tr * h + rK);
+  const bool moving = prescribedLift(mop, x, v, h, averageVelocity);
 
   mop.computeForce(x, v, force_);
   EIS_CHECK(VecCopy(force_, rhs_));
@@ -44,17 +54,17 @@ StepReport EulerImplicitSolver::step(MechanicalOperations& mop, Vec x, Vec v, do
     mop.addMBKv(rhs_, -rM, 0.0, tr * h + rK, v);
     EIS_CHECK(VecScale(rhs_, h));
   }
+  if (moving) mop.addMBKv(rhs_, -mFactor, -bFactor, -kFactor, lift_);
   mop.projectResponse(rhs_);
 
-  const Mat A = options_.firstOrder
-                    ? mop.systemMatrix(1.0, 0.0, -tr * h)
-                    : mop.systemMatrix(1 + tr * h * rM, -tr * h, -tr * h * (tr * h + rK));
+  const Mat A = mop.systemMatrix(mFactor, bFactor, kFactor);
   const long setupsBefore = linear_->preconditionerSetups();
   report.linearIterations = linear_->solve(A, rhs_, solution_);
   report.preconditionerSetups = int(linear_->preconditionerSetups() - setupsBefore);
   // Exact arithmetic gives zero on the fixed unknowns; an iterative solve leaves them at its
   // tolerance (GAMG's coarse grids mix fixed and free rows). P dv keeps fixed nodes still.
   mop.projectResponse(solution_);
+  if (moving) EIS_CHECK(VecAXPY(solution_, 1.0, lift_));
 
   if (options_.firstOrder)
     EIS_CHECK(VecCopy(solution_, v));
@@ -70,6 +80,24 @@ StepReport EulerImplicitSolver::step(MechanicalOperations& mop, Vec x, Vec v, do
   if (options_.computeResidual)
     report.residualNorm = sofaResidualNorm(mop, x, v, vBefore_, h, force_, rhs_);
   return report;
+}
+
+// The lift: the moving unknowns' v_{n+1} = dx / h (first order: the solution is v_{n+1}), or
+// their dv = dx / h - v_n, or with the averaged position update dv = 2 (dx / h - v_n).
+bool EulerImplicitSolver::prescribedLift(MechanicalOperations& mop, Vec x, Vec v, double h,
+                                         bool averageVelocity) {
+  if (!mop.prescribedDisplacement(h, x, lift_)) return false;
+  if (options_.firstOrder) {
+    EIS_CHECK(VecScale(lift_, 1 / h));
+    return true;
+  }
+  // rhs_ = P v - v: minus v_n on the constrained unknowns (zero on the fixed ones).
+  EIS_CHECK(VecCopy(v, rhs_));
+  mop.projectResponse(rhs_);
+  EIS_CHECK(VecAXPY(rhs_, -1.0, v));
+  const double c = averageVelocity ? 2.0 : 1.0;
+  EIS_CHECK(VecAXPBY(lift_, c, c / h, rhs_));
+  return true;
 }
 
 double sofaResidualNorm(MechanicalOperations& mop, Vec x, Vec v, Vec vBefore, double h, Vec force,

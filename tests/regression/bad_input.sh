@@ -283,6 +283,21 @@ launch bad selection_index_missing "constraint.partial-fixed" "indices" -- \
   --constraint.partial-fixed="0 0 1 indices 0 99999" "${TINY[@]}"
 launch bad partial_fixed_flag     "constraint.partial-fixed" "0 or 1" -- \
   --constraint.partial-fixed="2 0 1 all" "${TINY[@]}"
+launch bad movement_no_colon      "constraint.linear-movement" "SELECTION" -- \
+  --constraint.linear-movement="0 0 0 0 1 1 0 0 all" "${TINY[@]}"
+launch bad movement_short_frame   "constraint.linear-movement" "four numbers" -- \
+  --constraint.linear-movement="0 0 0 0 1 1 0 : all" "${TINY[@]}"
+launch bad movement_times_order   "constraint.linear-movement" "increase" -- \
+  --constraint.linear-movement="1 0 0 0 1 1 0 0 : all" "${TINY[@]}"
+launch bad movement_bad_selection "constraint.linear-movement" "indices" -- \
+  --constraint.linear-movement="0 0 0 0 : indices 0 99999" "${TINY[@]}"
+launch bad movement_newton        "constraint.linear-movement" "solver.newton" -- \
+  --constraint.linear-movement="0 0 0 0 1 1 0 0 : all" --solver.newton=full "${TINY[@]}"
+launch bad movement_diffusion     "constraint.prescribed-velocity" "elasticity" -- \
+  --physics.type=diffusion --solver.first-order=1 --constraint.prescribed-velocity="1 0 0 all" \
+  "${TINY[@]}"
+launch bad velocity_short         "constraint.prescribed-velocity" -- \
+  --constraint.prescribed-velocity="1 0 all" "${TINY[@]}"
 launch bad selection_sphere_short "load.total-force" "sphere" -- \
   --load.total-force="1 2 3 sphere 0 0 0" "${TINY[@]}"
 launch bad uniform_mass_twice     "mass.total-mass" "mass.vertex-mass" -- --mass.type=uniform \

@@ -212,6 +212,15 @@ std::vector<KeyCase> allKeys() {
          EXPECT_EQ(s.texts("constraint.partial-fixed"), Args{"0 0 1 box 0 0 0 1 1 1"});
          EXPECT_TRUE(boxes(s, "constraint.fixed-box").empty());
        }},
+      {"constraint.linear-movement", "0 0 0 0 1 0.5 0 0 : box 1 0 0 1 1 1",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("constraint.linear-movement"),
+                   Args{"0 0 0 0 1 0.5 0 0 : box 1 0 0 1 1 1"});
+       }},
+      {"constraint.prescribed-velocity", "1 0 0 indices 3",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("constraint.prescribed-velocity"), Args{"1 0 0 indices 3"});
+       }},
       {"solver.dt", "0.005", [](const Scene& s) { EXPECT_EQ(s.real("solver.dt"), 0.005); }},
       {"solver.steps", "7", [](const Scene& s) { EXPECT_EQ(s.integer("solver.steps"), 7); }},
       {"solver.rayleigh-mass", "0.1",
@@ -547,6 +556,9 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"constraint.fixed", "all 1"},
       {"constraint.partial-fixed", "0 0 2 all"},
       {"constraint.partial-fixed", "0 0 all"},
+      {"constraint.linear-movement", "0 0 0 0 all"},
+      {"constraint.linear-movement", "1 0 0 0 0.5 1 0 0 : all"},
+      {"constraint.prescribed-velocity", "1 0 all"},
       {"load.total-force", "1 2 3 sphere 0 0 0"},
       {"load.constant-force", "1 2 3 indices -1"},
       {"springs.rest-shape", "-5 all"},
@@ -759,6 +771,7 @@ TEST(Scene, HelpMentionsEveryKeyAndTheDocumentedFacts) {
         "f = M g",
         "BoxROI",
         "FixedProjectiveConstraint",
+        "LinearMovementProjectiveConstraint",
         "id,x,y,z,vx,vy,vz",
         "id,u,du",
         "step,time,wall_seconds,linear_iterations,\n      nonlinear_iterations,residual,"

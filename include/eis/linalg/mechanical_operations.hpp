@@ -18,6 +18,10 @@ public:
   virtual Mat systemMatrix(double mFactor, double bFactor, double kFactor) = 0;
   // P v: zero the projected (fixed) unknowns.
   virtual void projectResponse(Vec v) = 0;
+  // Prescribed motion: dx = zero but on the prescribed unknowns, where it is the displacement
+  // that takes them from x to their position at the end of a step of length h. False (dx
+  // untouched) when nothing is prescribed.
+  virtual bool prescribedDisplacement(double /*h*/, Vec /*x*/, Vec /*dx*/) { return false; }
 };
 
 }  // namespace eis

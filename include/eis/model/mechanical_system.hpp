@@ -16,6 +16,7 @@
 #include "eis/model/force_field.hpp"
 #include "eis/model/force_field_component.hpp"
 #include "eis/model/mass.hpp"
+#include "eis/model/prescribed_motion.hpp"
 
 namespace eis {
 
@@ -42,6 +43,11 @@ public:
   void addMBKv(Vec out, double mFactor, double bFactor, double kFactor, Vec v) override;
   Mat systemMatrix(double mFactor, double bFactor, double kFactor) override;
   void projectResponse(Vec v) override { constraint_->project(v); }
+  bool prescribedDisplacement(double h, Vec x, Vec dx) override;
+  // The prescribed motion (its nodes are also rows of the constraint), and the time at the
+  // start of the next step.
+  void setMotion(std::unique_ptr<PrescribedMotion> motion) { motion_ = std::move(motion); }
+  void setTime(double t) { time_ = t; }
 
   const DistributedMesh& mesh() const { return mesh_; }
   const std::vector<std::unique_ptr<ForceField>>& forceFields() const { return forceFields_; }
@@ -78,6 +84,8 @@ private:
   bool linear_ = true;         // every field's K is constant
   bool usesVelocity_ = false;  // some force depends on v (B != 0)
   std::unique_ptr<FixedConstraint> constraint_;
+  std::unique_ptr<PrescribedMotion> motion_;
+  double time_ = 0;
   std::unique_ptr<SystemMatrix> matrix_;
   Vec localA_ = nullptr, localB_ = nullptr, localV_ = nullptr, globalWork_ = nullptr;
 };

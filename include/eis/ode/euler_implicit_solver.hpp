@@ -65,7 +65,10 @@ public:
 private:
   EulerImplicitOptions options_;
   std::unique_ptr<LinearSolver> linear_;
-  Vec force_ = nullptr, rhs_ = nullptr, vBefore_ = nullptr;
+  // lift_ = the known solution on prescribed-motion unknowns (zero elsewhere); true when any.
+  bool prescribedLift(MechanicalOperations& mop, Vec x, Vec v, double h, bool averageVelocity);
+
+  Vec force_ = nullptr, rhs_ = nullptr, vBefore_ = nullptr, lift_ = nullptr;
   Vec solution_ = nullptr;  // the last solve's solution; zero before the first
 };
 

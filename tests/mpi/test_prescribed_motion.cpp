@@ -1,0 +1,162 @@
+// Prescribed motion (model/prescribed_motion.cpp, the lift in ode/euler_implicit_solver.cpp) on
+// 1, 2 and 3 ranks, against exact answers: the key frames are followed to rounding, a constant
+// velocity moves its nodes by n h V, and a bar pulled at one end settles to uniform strain.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "eis/app/simulation.hpp"
+#include "eis/core/error.hpp"
+#include "eis/model/mechanical_system.hpp"
+#include "eis/model/prescribed_motion.hpp"
+#include "mpi_support.hpp"
+
+namespace {
+
+// A 4 x 1 x 1 bar in 8 x 2 x 2 cells (81 nodes 0.5 apart) held at x = 0, no gravity.
+eis_test::SceneFields heldBar() {
+  eis_test::SceneFields scene = eis_test::cantilever({4, 1, 1}, {8, 2, 2}, 2e3);
+  scene.gravity = {0, 0, 0};
+  return scene;
+}
+
+const char* const kEndFrames = "0 0 0 0  0.03 0.12 -0.06 0.03  0.05 0.3 0 -0.01 : box 4 0 0 4 1 1";
+
+// The displacement kEndFrames prescribes at time t, by hand.
+std::array<double, 3> endMove(double t) {
+  if (t >= 0.05) return {0.3, 0, -0.01};
+  if (t >= 0.03) {
+    const double s = (t - 0.03) / 0.02;
+    return {0.12 + s * 0.18, -0.06 + s * 0.06, 0.03 - s * 0.04};
+  }
+  return {0.12 * t / 0.03, -0.06 * t / 0.03, 0.03 * t / 0.03};
+}
+
+TEST(KeyFrames, InterpolateLinearlyAndHoldOutside) {
+  std::string selection;
+  const eis::KeyFrames frames =
+      eis::parseKeyFrames("key", "1 1 2 3  3 3 2 1 : indices 0", selection);
+  EXPECT_EQ(frames.at(0), (std::array<double, 3>{1, 2, 3}));
+  EXPECT_EQ(frames.at(2), (std::array<double, 3>{2, 2, 2}));
+  EXPECT_EQ(frames.at(3), (std::array<double, 3>{3, 2, 1}));
+  EXPECT_EQ(frames.at(7), (std::array<double, 3>{3, 2, 1}));
+  for (const char* bad : {"0 1 2 3 indices 0", "0 1 2 : all", ": all", "1 0 0 0 1 0 0 0 : all",
+                          "-1 0 0 0 : all", "0 0 0 0 : cube"})
+    EXPECT_THROW(eis::parseKeyFrames("key", bad, selection), eis::Error) << bad;
+}
+
+class PrescribedMotion : public eis_test::TightSolvesTest {};
+
+// The nodes of the pulled face sit exactly on their key frames after each number of steps,
+// inside a segment, across a key time and past the last, whatever the operator and scheme;
+// their velocity is the step's displacement over h.
+TEST_F(PrescribedMotion, NodesFollowTheKeyFramesExactly) {
+  for (auto op : {eis::OperatorMode::Assembled, eis::OperatorMode::MatrixFree})
+    for (auto scheme : {eis::TimeScheme::Euler, eis::TimeScheme::Trapezoidal})
+      for (bool firstOrder : {false, true})
+        for (int steps : {2, 4, 7}) {
+          SCOPED_TRACE(std::to_string(int(op)) + std::to_string(int(scheme)) +
+                       std::to_string(firstOrder) + " " + std::to_string(steps));
+          eis_test::SceneFields scene = heldBar();
+          scene.op = op;
+          scene.scheme = scheme;
+          scene.firstOrder = firstOrder;
+          scene.steps = steps;
+          scene.extra = {{"constraint.linear-movement", kEndFrames}};
+          const eis::NodalTable state = eis_test::run(scene);
+          if (!eis_test::root()) continue;
+          const double h = scene.dt, t = steps * h;
+          const auto move = endMove(t), before = endMove(t - h);
+          int pulled = 0;
+          for (std::size_t i = 0; i < state.ids.size(); ++i) {
+            const auto rest =
+                eis_test::boxRestPosition(scene.boxSize, scene.boxCells, state.ids[i]);
+            if (rest[0] != 4) continue;
+            ++pulled;
+            const double* row = &state.values[i * state.width];
+            for (int d = 0; d < 3; ++d) {
+              EXPECT_NEAR(row[d], rest[d] + move[d], 1e-14);
+              if (scheme == eis::TimeScheme::Euler || firstOrder)
+                EXPECT_NEAR(row[3 + d], (move[d] - before[d]) / h, 1e-11);
+            }
+          }
+          EXPECT_EQ(pulled, 9);
+        }
+}
+
+// Linear elasticity makes the linearized step exact, so after one step from rest the free
+// unknowns satisfy M v_1 = h f(x_1, v_1) to rounding; this holds only when the pulled nodes'
+// known motion enters the free rows' right-hand side (b - A L), in both operators.
+TEST_F(PrescribedMotion, FreeNodesSolveTheImplicitEquationsWithTheMotionKnown) {
+  for (auto op : {eis::OperatorMode::Assembled, eis::OperatorMode::MatrixFree}) {
+    eis_test::SceneFields scene = heldBar();
+    scene.op = op;
+    scene.steps = 1;
+    scene.extra = {{"constraint.linear-movement", kEndFrames}};
+    eis::Simulation simulation(scene.toScene(), PETSC_COMM_WORLD, nullptr);
+    simulation.run();
+    eis::MechanicalSystem& system = simulation.system();
+    Vec residual = system.createVector(), force = system.createVector();
+    system.computeForce(simulation.positions(), simulation.velocities(), force);
+    VecZeroEntries(residual);
+    system.addMBKv(residual, 1.0, 0.0, 0.0, simulation.velocities());
+    VecAXPY(residual, -scene.dt, force);
+    system.projectResponse(residual);
+    PetscReal norm, scale;
+    VecNorm(residual, NORM_INFINITY, &norm);
+    VecNorm(force, NORM_INFINITY, &scale);
+    EXPECT_GT(scale, 1.0);
+    EXPECT_LT(norm, 1e-11 * scene.dt * scale) << int(op);
+    for (Vec* w : {&residual, &force}) VecDestroy(w);
+  }
+}
+
+// A constant velocity moves the selected nodes by n h V; the other face stays held.
+TEST_F(PrescribedMotion, ConstantVelocityMovesByNhV) {
+  eis_test::SceneFields scene = heldBar();
+  scene.steps = 5;
+  scene.extra = {{"constraint.prescribed-velocity", "0.5 -1 2 box 4 0 0 4 1 1"}};
+  const eis::NodalTable state = eis_test::run(scene);
+  if (!eis_test::root()) return;
+  const std::array<double, 3> velocity{0.5, -1, 2};
+  for (std::size_t i = 0; i < state.ids.size(); ++i) {
+    const auto rest = eis_test::boxRestPosition(scene.boxSize, scene.boxCells, state.ids[i]);
+    const double* row = &state.values[i * state.width];
+    for (int d = 0; d < 3; ++d) {
+      if (rest[0] == 4) {
+        EXPECT_NEAR(row[d], rest[d] + scene.steps * scene.dt * velocity[d], 1e-14);
+        EXPECT_NEAR(row[3 + d], velocity[d], 1e-11);
+      }
+      if (rest[0] == 0) EXPECT_EQ(row[d], rest[d]);
+    }
+  }
+}
+
+// Held at x = 0 and pulled along x by d at x = L (ramped, then held), with Poisson's ratio 0
+// and heavy damping the bar settles to the static linear-elastic answer: uniform strain d / L,
+// u_x = d x / L, no lateral motion. The same on any rank count.
+TEST_F(PrescribedMotion, APulledBarSettlesToUniformStrain) {
+  eis_test::SceneFields scene = heldBar();
+  scene.poissonRatio = 0;
+  scene.dt = 0.05;
+  scene.steps = 400;
+  scene.rayleighMass = 5;
+  const double d = 0.2, length = 4;
+  scene.extra = {{"constraint.linear-movement", "0 0 0 0 1 0.2 0 0 : box 4 0 0 4 1 1"}};
+  const eis::NodalTable state = eis_test::run(scene);
+  if (eis_test::root()) {
+    ASSERT_EQ(state.ids.size(), 81u);
+    for (std::size_t i = 0; i < state.ids.size(); ++i) {
+      const auto rest = eis_test::boxRestPosition(scene.boxSize, scene.boxCells, state.ids[i]);
+      const double* row = &state.values[i * state.width];
+      EXPECT_NEAR(row[0] - rest[0], d * rest[0] / length, 1e-8);
+      EXPECT_NEAR(row[1], rest[1], 1e-8);
+      EXPECT_NEAR(row[2], rest[2], 1e-8);
+    }
+  }
+  scene.steps = 30;
+  EXPECT_LT(eis_test::disagreement(eis_test::serialReference(scene), eis_test::run(scene), scene),
+            1e-10);
+}
+
+}  // namespace
