@@ -133,11 +133,14 @@ void Simulation::run() {
   for (int step = 1; step <= steps_; ++step) {
     const double stepStart = MPI_Wtime();
     StepRecord record;
-    system_->setTime((step - 1) * dt_);
     try {
       if (!motionless_)
         record.report = substepping_.advance(
-            x_, v_, dt_, [&](double h) { return integrator_->step(*system_, x_, v_, h); },
+            x_, v_, dt_,
+            [&](double offset, double h) {
+              system_->setTime((step - 1) * dt_ + offset);
+              return integrator_->step(*system_, x_, v_, h);
+            },
             [&](const std::string& warning) {
               report("euler-implicit: warning: %s%s\n", stepName(step).c_str(), warning.c_str());
             },

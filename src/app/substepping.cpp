@@ -54,18 +54,18 @@ Substepping::Substepping(const Parameters& scene)
       maxSubsteps_(scene.integer("solver.max-substeps")) {}
 
 StepReport Substepping::advance(Vec x, Vec v, double h,
-                                const std::function<StepReport(double)>& step,
+                                const std::function<StepReport(double, double)>& step,
                                 const std::function<void(const std::string&)>& warn,
                                 int& substeps) const {
   substeps = 1;
-  if (!retry_) return step(h);
+  if (!retry_) return step(0.0, h);
   const SavedState saved(x, v);
   for (int n = 1;; n *= 2) {
     try {
       StepReport total;
       total.nonlinearIterations = 0;
       for (int k = 0; k < n; ++k) {
-        const StepReport part = step(h / n);
+        const StepReport part = step(k * h / n, h / n);
         total.linearIterations += part.linearIterations;
         total.nonlinearIterations += part.nonlinearIterations;
         total.preconditionerSetups += part.preconditionerSetups;

@@ -20,11 +20,12 @@ class Substepping {
 public:
   explicit Substepping(const Parameters& scene);
 
-  // Advances x, v by h with `step` (one call per sub-step of h/n). On a failure with retries
+  // Advances x, v by h with `step(offset, h/n)`, one call per sub-step, `offset` the time from
+  // the step's start to the sub-step's (prescribed motion needs it). On a failure with retries
   // left, x and v are put back and the step is redone with twice the sub-steps, after `warn`
   // says so; otherwise the failure is rethrown with x and v as they were before the step.
   // Returns the reports summed over the sub-steps; `substeps` is how many the step took.
-  StepReport advance(Vec x, Vec v, double h, const std::function<StepReport(double)>& step,
+  StepReport advance(Vec x, Vec v, double h, const std::function<StepReport(double, double)>& step,
                      const std::function<void(const std::string&)>& warn, int& substeps) const;
 
 private:
