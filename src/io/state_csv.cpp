@@ -84,6 +84,8 @@ NodalTable parseStateFile(const std::string& path, Physics physics) {
   std::sort(order.begin(), order.end());
   NodalTable sorted;
   sorted.width = table.width;
+  sorted.step = table.step;
+  sorted.time = table.time;
   for (std::size_t k = 0; k < order.size(); ++k) {
     if (k > 0 && order[k].first == order[k - 1].first)
       throw Error("initial.state = " + path + ": node id " + std::to_string(order[k].first) +
