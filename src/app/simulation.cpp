@@ -144,7 +144,7 @@ void Simulation::run() {
         record.report = substepping_.advance(
             x_, v_, dt_,
             [&](double offset, double h) {
-              system_->setTime(time_ + offset);  // the step starts at time_
+              system_->setTime((step - 1) * dt_ + offset);
               return integrator_->step(*system_, x_, v_, h);
             },
             [&](const std::string& warning) {
