@@ -119,24 +119,18 @@ void Simulation::setInitialState() {
   if (!initial.empty()) {
     initial_ = std::make_unique<NodalTable>(readStateCsv(initial, physicsOf(scene_), comm_));
     applyState(*initial_, initial, *mesh_, x_, v_);
-    step_ = initial_->step;
-    time_ = initial_->time;
   }
   system_->projectResponse(v_);
 }
 
 RunState Simulation::state() {
-  return {*mesh_, *system_, physicsOf(scene_), x_, v_, initial_.get(), step_, time_};
+  return {*mesh_, *system_, physicsOf(scene_), x_, v_, initial_.get()};
 }
 
 void Simulation::run() {
   const double loopStart = MPI_Wtime();
   const auto timersBefore = timerTotals();
-  // A run from a written state continues its step numbering and time.
-  const int firstStep = step_;
-  const double startTime = time_;
-  for (int taken = 1; taken <= steps_; ++taken) {
-    const int step = firstStep + taken;
+  for (int step = 1; step <= steps_; ++step) {
     const double stepStart = MPI_Wtime();
     StepRecord record;
     try {
@@ -157,26 +151,21 @@ void Simulation::run() {
       throw Error(stepName(step) + e.what() + "; the state of step " + std::to_string(step - 1) +
                   " was written to the configured outputs");
     }
-    step_ = step;
-    time_ = startTime + taken * dt_;
     record.step = step;
-    record.time = time_;
+    record.time = step * dt_;
     record.wallSeconds = MPI_Wtime() - stepStart;
-    record.last = taken == steps_;
-    summary_.steps = taken;
+    record.last = step == steps_;
+    summary_.steps = step;
     summary_.totalLinearIterations += record.report.linearIterations;
     summary_.preconditionerSetups += record.report.preconditionerSetups;
     writeOutputs(record);
-    if (progress_.due(taken)) {
+    if (progress_.due(step)) {
       std::string details;
       if (scene_.text("solver.newton") == "full")
         details += "  Newton iterations " + std::to_string(record.report.nonlinearIterations);
       if (record.report.residualNorm >= 0)
         details += "  residual " + std::to_string(record.report.residualNorm);
-      // Progress counts this run's steps (k of solver.steps), at the continued time.
-      StepRecord counted = record;
-      counted.step = taken;
-      report("%s\n", progress_.line(counted, details, MPI_Wtime() - loopStart).c_str());
+      report("%s\n", progress_.line(record, details, MPI_Wtime() - loopStart).c_str());
     }
   }
   summary_.loopSeconds = MPI_Wtime() - loopStart;
@@ -192,7 +181,7 @@ void Simulation::run() {
 
 std::string Simulation::stepName(int step) const {
   char name[64];
-  std::snprintf(name, sizeof name, "step %d (t = %g): ", step, time_ + (step - step_) * dt_);
+  std::snprintf(name, sizeof name, "step %d (t = %g): ", step, step * dt_);
   return name;
 }
 

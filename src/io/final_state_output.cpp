@@ -11,10 +11,8 @@ public:
   FinalStateOutput(std::string path, MPI_Comm comm) : path_(std::move(path)), comm_(comm) {}
   void write(const StepRecord&, const RunState&) override {}
   void finish(const RunState& state) override {
-    NodalTable table = gatherState(state.mesh, state.x, state.v, state.initial);
-    table.step = state.step;
-    table.time = state.time;
-    writeStateCsv(path_, table, state.physics, comm_);
+    writeStateCsv(path_, gatherState(state.mesh, state.x, state.v, state.initial), state.physics,
+                  comm_);
   }
   std::string where() const override { return "final state: " + path_; }
 
@@ -30,10 +28,9 @@ OutputComponent finalStateOutputComponent() {
       {"final-state", "output", "the last state as CSV, in the input's node order",
        ParameterSpec().add(
            {"output.final-state", "PATH",
-            "CSV of the last state: a line '# step=N time=T' (the step and time of the state, which\n"
-            "initial.state continues from), a header, then one row per node in the input file's node\n"
-            "order (0-based ids), the same for any rank count; columns id,x,y,z,vx,vy,vz (positions,\n"
-            "not displacements) for elasticity, id,u,du for diffusion; 17 significant digits. With\n"
+            "CSV of the last state: a header, then one row per node in the input file's node order\n"
+            "(0-based ids), the same for any rank count; columns id,x,y,z,vx,vy,vz (positions, not\n"
+            "displacements) for elasticity, id,u,du for diffusion; 17 significant digits. With\n"
             "mesh.refine > 0 the new nodes follow, sorted by rest coordinates (x, then y, then z).\n"
             "Missing folders are created before the first step; the file is written to PATH.partial\n"
             "and renamed over PATH, so PATH is never left half-written.",

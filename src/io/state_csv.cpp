@@ -29,19 +29,6 @@ const double* NodalTable::find(std::int64_t id) const {
 
 namespace {
 
-// The leading `# step=N time=T` line: the step and time the state belongs to.
-void readClock(const std::string& line, const std::string& path, NodalTable& table) {
-  int step = -1, used = 0;
-  double time = 0;
-  if (std::sscanf(line.c_str(), "# step=%d time=%lg%n", &step, &time, &used) != 2 ||
-      used != int(line.size()) || step < 0 || !std::isfinite(time))
-    throw Error("initial.state = " + path +
-                ": line 1: expected '# step=N time=T' (N >= 0), found '" + printable(line, 80) +
-                "'");
-  table.step = step;
-  table.time = time;
-}
-
 NodalTable parseStateFile(const std::string& path, Physics physics) {
   if (const std::string problem = inputFileProblem(path); !problem.empty())
     throw Error("initial.state = " + path + ": " + problem);
@@ -50,20 +37,13 @@ NodalTable parseStateFile(const std::string& path, Physics physics) {
   std::string line;
   std::getline(in, line);
   if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (line != stateHeader(physics))
+    throw Error("initial.state = " + path + ": line 1: expected the header '" +
+                stateHeader(physics) + "', found '" + line + "'");
   NodalTable table;
   table.width = stateWidth(physics);
-  int headerLine = 1;
-  if (line.rfind('#', 0) == 0) {
-    readClock(line, path, table);
-    std::getline(in, line);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    headerLine = 2;
-  }
-  if (line != stateHeader(physics))
-    throw Error("initial.state = " + path + ": line " + std::to_string(headerLine) +
-                ": expected the header '" + stateHeader(physics) + "', found '" + line + "'");
   std::vector<std::pair<std::int64_t, std::size_t>> order;
-  for (int lineNo = headerLine + 1; std::getline(in, line); ++lineNo) {
+  for (int lineNo = 2; std::getline(in, line); ++lineNo) {
     if (line.empty() || line == "\r") continue;
     const char* p = line.c_str();
     char* end = nullptr;
@@ -91,8 +71,6 @@ NodalTable parseStateFile(const std::string& path, Physics physics) {
   std::sort(order.begin(), order.end());
   NodalTable sorted;
   sorted.width = table.width;
-  sorted.step = table.step;
-  sorted.time = table.time;
   for (std::size_t k = 0; k < order.size(); ++k) {
     if (k > 0 && order[k].first == order[k - 1].first)
       throw Error("initial.state = " + path + ": node id " + std::to_string(order[k].first) +
@@ -121,8 +99,6 @@ NodalTable readStateCsv(const std::string& path, Physics physics, MPI_Comm comm)
   throwIfAnyRankFailed(failure, comm);
   std::int64_t count = std::int64_t(table.ids.size());
   EIS_CHECK_MPI(MPI_Bcast(&count, 1, MPI_INT64_T, 0, comm));
-  EIS_CHECK_MPI(MPI_Bcast(&table.step, 1, MPI_INT, 0, comm));
-  EIS_CHECK_MPI(MPI_Bcast(&table.time, 1, MPI_DOUBLE, 0, comm));
   table.width = stateWidth(physics);
   table.ids.resize(count);
   table.values.resize(count * table.width);
@@ -231,8 +207,7 @@ void writeStateCsv(const std::string& path, const NodalTable& state, Physics phy
   std::string failure;
   if (commRank(comm) == 0)
     failure = replaceFile("output.final-state", path, [&](std::FILE* file) {
-      std::fprintf(file, "# step=%d time=%.17g\n%s\n", state.step, state.time,
-                   stateHeader(physics).c_str());
+      std::fprintf(file, "%s\n", stateHeader(physics).c_str());
       for (std::size_t k = 0; k < state.ids.size(); ++k) {
         std::fprintf(file, "%lld", static_cast<long long>(state.ids[k]));
         for (int c = 0; c < state.width; ++c)
@@ -248,9 +223,7 @@ const ComponentDeclaration& initialStateComponent() {
       "initial-state", "initial state", "where the run starts",
       ParameterSpec().add(
           {"initial.state", "PATH",
-           "CSV in the output.final-state format to start from; its '# step=N time=T' line, when\n"
-           "present, is where step numbering and time continue (absent: step 0, t = 0). Absent\n"
-           "key: at rest, zero velocity.",
+           "CSV in the output.final-state format to start from. Absent: at rest, zero velocity.",
            std::nullopt, "", false, check::anyText()}),
       nullptr};
   return component;

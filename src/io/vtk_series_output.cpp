@@ -37,7 +37,7 @@ public:
   VtkSeriesOutput(MPI_Comm comm, const std::string& prefix, int every)
       : writer_(comm, prefix), every_(every) {}
 
-  void start(const RunState& state) override { writeStep(state.step, state.time, state); }
+  void start(const RunState& state) override { writeStep(0, 0.0, state); }
   void write(const StepRecord& step, const RunState& state) override {
     if (step.step % every_ == 0 || step.last) writeStep(step.step, step.time, state);
   }

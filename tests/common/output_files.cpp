@@ -92,14 +92,9 @@ StateFile readStateFile(const fs::path& path) {
     ADD_FAILURE() << path << " is empty";
     return file;
   }
-  if (text.size() < 2 || text[0].rfind("# step=", 0) != 0) {
-    ADD_FAILURE() << path << " line 1 is not '# step=N time=T': " << text[0];
-    return file;
-  }
-  file.clock = text[0];
-  file.header = split(text[1]);
+  file.header = split(text[0]);
   file.width = int(file.header.size()) - 1;
-  for (std::size_t n = 2; n < text.size(); ++n) {
+  for (std::size_t n = 1; n < text.size(); ++n) {
     const std::vector<std::string> fields = split(text[n]);
     if (int(fields.size()) != file.width + 1) {
       ADD_FAILURE() << path << " line " << n + 1 << ": " << fields.size() << " fields: " << text[n];

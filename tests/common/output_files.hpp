@@ -63,7 +63,6 @@ bool parseNumber(const std::string& text, double& value);
 
 // A final-state CSV as id -> row, checked for its form on the way.
 struct StateFile {
-  std::string clock;  // the leading `# step=N time=T` line
   std::vector<std::string> header;
   std::vector<std::int64_t> ids;
   std::vector<double> values;  // width per row

@@ -1,7 +1,7 @@
 // The final-state CSV and initial.state of runs on 1, 2 and 3 ranks (src/io/state_csv.cpp through
 // whole runs): the final state is exactly the gathered state, printed to the bit, with the fixed
 // nodes held exactly; and initial.state continues a run (4 steps = 2 steps, write the state, read
-// it, 2 more steps) for elasticity and for diffusion, keeping its step numbering and time.
+// it, 2 more steps) for elasticity and for diffusion.
 //
 // Every rank runs the simulations (they are collective); rank 0 alone reads the files back, after
 // the last collective call of a test, so that an ASSERT there can never leave the others waiting.
@@ -90,9 +90,8 @@ TEST_F(FinalState, FinalStateCsvIsTheGatheredStateToTheBit) {
   EXPECT_EQ(nonEmptyElsewhere, 0) << "gatherState is not empty on a rank other than 0";
 
   const std::vector<std::string> text = lines(scene.finalState);
-  ASSERT_GE(text.size(), 2u);
-  EXPECT_EQ(text[0], "# step=4 time=0.040000000000000001") << "the step and time of the state";
-  EXPECT_EQ(text[1], "id,x,y,z,vx,vy,vz");
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text[0], "id,x,y,z,vx,vy,vz");
   const std::string raw = vtu::readText(scene.finalState);
   EXPECT_EQ(raw.back(), '\n');
 
@@ -250,52 +249,6 @@ TEST_F(InitialState, DiffusionRestartFromTheFinalStateContinuesTheRun) {
   // Not a trivial agreement: the field evolved from its start and from step 2 on.
   EXPECT_GT(stateDisagreement(straight, initial, scene).state, 1e-3);
   EXPECT_GT(stateDisagreement(straight, half, scene).state, 1e-3);
-}
-
-// The final state carries its step and time; a run restarted from it numbers its steps and
-// reaches its times as the straight run does, and for a linear model solved from a zero guess
-// the state is the same to the bit (same rank count, same operations in the same order). Matrix-
-// free: an assembled matrix on 3 ranks sums the contributions sent between ranks in the order
-// they arrive, so two straight runs there differ in the last bits.
-TEST_F(InitialState, RestartKeepsStepNumberingAndTime) {
-  eis_test::SceneFields scene = smallBeam();
-  scene.material = eis::MaterialModel::Linear;
-  scene.initialGuess = eis::InitialGuess::Zero;
-  scene.op = eis::OperatorMode::MatrixFree;
-  scene.steps = 5;
-  scene.history = file("straight-history.csv");
-  const eis::NodalTable straight = run(scene);
-  scene.steps = 3;
-  scene.history = file("half-history.csv");
-  scene.finalState = file("half.csv");
-  run(scene);
-  scene.steps = 2;
-  scene.history = file("restarted-history.csv");
-  scene.finalState = file("restarted.csv");
-  scene.initialState = file("half.csv");
-  const eis::NodalTable restarted = run(scene);
-  // The clock broadcast to every rank: step 3, t = 3 dt.
-  const eis::NodalTable half = eis::readStateCsv(file("half.csv"), scene.physics, PETSC_COMM_WORLD);
-  EXPECT_EQ(half.step, 3);
-  EXPECT_DOUBLE_EQ(half.time, 3 * scene.dt);
-  if (!root()) return;
-
-  EXPECT_EQ(lines(file("half.csv")).at(0), "# step=3 time=0.029999999999999999");
-  EXPECT_EQ(readStateFile(file("restarted.csv")).clock, "# step=5 time=0.050000000000000003");
-  EXPECT_EQ(straight.ids, restarted.ids);
-  EXPECT_EQ(straight.values, restarted.values) << "not the same state to the bit";
-  const std::vector<std::string> whole = lines(file("straight-history.csv"));
-  const std::vector<std::string> tail = lines(file("restarted-history.csv"));
-  ASSERT_EQ(whole.size(), 6u);
-  ASSERT_EQ(tail.size(), 3u);
-  EXPECT_EQ(tail[0], whole[0]) << "the header";
-  for (std::size_t row = 1; row < tail.size(); ++row) {
-    const auto later = eis_test::split(tail[row]), same = eis_test::split(whole[row + 3]);
-    EXPECT_EQ(later.at(0), same.at(0)) << "step numbers continue";
-    EXPECT_NEAR(std::stod(later.at(1)), std::stod(same.at(1)), 1e-15) << "time continues";
-    EXPECT_EQ(later.at(6), same.at(6)) << "kinetic energy of step " << same[0];
-    EXPECT_EQ(later.at(7), same.at(7)) << "elastic energy of step " << same[0];
-  }
 }
 
 }  // namespace

@@ -132,8 +132,6 @@ no-such-key = 1
 EOF
 
 printf 'id,x,y,z,vx,vy,vz,extra\n0,0,0,0,0,0,0,0\n' > badheader.csv
-printf '# step=two time=0.5\nid,x,y,z,vx,vy,vz\n0,0,0,0,0,0,0\n' > badclock.csv
-printf '# step=-1 time=0.5\nid,x,y,z,vx,vy,vz\n0,0,0,0,0,0,0\n' > negativeclock.csv
 
 # ---------------------------------------------------------------------------------------------
 
@@ -309,10 +307,6 @@ launch bad missing_config         "nosuch.ini" -- --config="$T/nosuch.ini" "${TI
 launch bad missing_initial_state  "initial.state" "nosuch.csv" -- --initial.state="$T/nosuch.csv" "${TINY[@]}"
 launch bad initial_state_header   "initial.state" "badheader.csv" -- \
   --initial.state="$T/badheader.csv" "${TINY[@]}"
-launch bad initial_state_clock    "initial.state" "badclock.csv" "line 1" "# step=N time=T" -- \
-  --initial.state="$T/badclock.csv" "${TINY[@]}"
-launch bad initial_state_step     "initial.state" "negativeclock.csv" "line 1" -- \
-  --initial.state="$T/negativeclock.csv" "${TINY[@]}"
 launch bad diffusion_second_order "first-order" -- --physics.type=diffusion "${TINY[@]}"
 launch bad pc_lag_zero            "solver.pc-lag" -- --solver.pc-lag=0 "${TINY[@]}"
 launch bad pc_lag_fraction        "solver.pc-lag" "2.5" -- --solver.pc-lag=2.5 "${TINY[@]}"

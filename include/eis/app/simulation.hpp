@@ -74,8 +74,6 @@ private:
   std::unique_ptr<TimeIntegrator> integrator_;
   std::vector<std::unique_ptr<Output>> outputs_;
   std::unique_ptr<NodalTable> initial_;
-  int step_ = 0;     // the step x_ and v_ belong to: initial.state's, then the last taken
-  double time_ = 0;  // and its time
   Vec x_ = nullptr, v_ = nullptr, restCoordinates_ = nullptr;
   RunSummary summary_;
 };

@@ -26,8 +26,6 @@ struct RunState {
   Physics physics;
   Vec x, v;
   const NodalTable* initial;  // the initial state read, for nodes no cell uses; may be null
-  int step = 0;               // the step x and v belong to (the initial state's, before step 1)
-  double time = 0;            // and its time
 };
 
 // One step just taken.

@@ -21,10 +21,6 @@ struct NodalTable {
   std::vector<std::int64_t> ids;
   std::vector<double> values;
   const double* find(std::int64_t id) const;  // nullptr when the id is absent
-  // The step and time the state was written at: the file's leading `# step=N time=T` line
-  // (absent in files from before it existed: 0 and 0).
-  int step = 0;
-  double time = 0;
 };
 
 int stateWidth(Physics physics);
@@ -44,8 +40,7 @@ void applyState(const NodalTable& table, const std::string& path, const Distribu
 // `initial` when it has them, else at rest with zero rate).
 NodalTable gatherState(const DistributedMesh& mesh, Vec x, Vec v, const NodalTable* initial);
 
-// Collective: rank 0 writes the gathered state, after a leading `# step=N time=T` line from the
-// table, to a temporary file and renames it over `path`
+// Collective: rank 0 writes the gathered state to a temporary file and renames it over `path`
 // (io/output_file.hpp), so `path` is either its old content or the complete new one; a failed
 // write is an error on every rank.
 void writeStateCsv(const std::string& path, const NodalTable& state, Physics physics,
