@@ -1,6 +1,7 @@
 #include "eis/io/vtk_output.hpp"
 
 #include "eis/core/error.hpp"
+#include "eis/io/output_file.hpp"
 #include "eis/io/vtk_ghost_cells.hpp"
 
 #include <cerrno>
@@ -109,16 +110,6 @@ std::string checkPiece(const VtkPiece& piece, const std::vector<VtkField>& point
              std::to_string(points) + " local points";
   const std::string message = checkFields(pointData, points, "point");
   return message.empty() ? checkFields(cellData, cells, "cell") : message;
-}
-
-std::string createDirectory(const fs::path& path) {
-  std::error_code error;
-  fs::create_directories(path, error);
-  if (!error && !fs::is_directory(path, error))
-    error = std::make_error_code(std::errc::not_a_directory);
-  if (error)
-    return "VTK output: cannot create directory '" + path.string() + "': " + error.message();
-  return "";
 }
 
 // A run of bytes of a file to write.
@@ -308,8 +299,8 @@ VtkSeriesWriter::VtkSeriesWriter(MPI_Comm comm, std::string prefix) : comm_(comm
     throw Error("VTK output: prefix '" + path.string() + "' does not end in a file name");
   directory_ = path.parent_path().string();
   pvdPath_ = (path.parent_path() / (name_ + ".pvd")).string();
-  const bool creates = rank_ == 0 && !directory_.empty();
-  throwIfAnyRankFailed(creates ? createDirectory(directory_) : "", comm_);
+  prefix_ = path.string();
+  prepareOutputFolder("output.vtk", prefix_, directory_, comm_);
 }
 
 void VtkSeriesWriter::write(int step, double time, VtkPiece piece, std::vector<VtkField> pointData,
@@ -320,7 +311,7 @@ void VtkSeriesWriter::write(int step, double time, VtkPiece piece, std::vector<V
   const std::string stem = stepStem(name_, step);
 
   // The step's folder exists before any rank writes in it: the collective check is the barrier.
-  throwIfAnyRankFailed(rank_ == 0 ? createDirectory(directory / stem) : "", comm_);
+  prepareOutputFolder("output.vtk", prefix_, (directory / stem).string(), comm_);
   throwIfAnyRankFailed(
       writePiece(directory / stem / pieceFile(rank_), piece, rank_, cellRanks, pointData, cellData),
       comm_);

@@ -1,9 +1,6 @@
 #include "eis/io/vtk_series_output.hpp"
 
-#include <filesystem>
-
 #include "eis/core/error.hpp"
-#include "eis/io/output_file.hpp"
 #include "eis/io/vtk_output.hpp"
 
 namespace eis {
@@ -101,8 +98,6 @@ OutputComponent vtkSeriesOutputComponent() {
       [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
         const std::string prefix = scene.optionalText("output.vtk");
         if (prefix.empty()) return nullptr;
-        prepareOutputFolder("output.vtk", prefix, std::filesystem::path(prefix).parent_path(),
-                            comm);
         return std::make_unique<VtkSeriesOutput>(comm, prefix, scene.integer("output.every"));
       }};
 }

@@ -63,6 +63,7 @@ public:
 private:
   MPI_Comm comm_;
   int rank_ = 0, size_ = 1;
+  std::string prefix_;     // output.vtk as given, for error messages
   std::string directory_;  // folder of every file; empty for the working directory
   std::string name_;       // file name part of the prefix
   std::string pvdPath_;
