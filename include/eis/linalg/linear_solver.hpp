@@ -55,6 +55,7 @@ private:
   PreconditionerReuse reuse_;
   LinearSolverOptions::Start start_;
   bool configured_ = false;
+  bool direct_ = false;  // -ksp_type preonly: no starting point, and its answer is checked
 };
 
 // The default preconditioner of the linear solves; -pc_type overrides it. Automatic: GAMG for an
