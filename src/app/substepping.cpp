@@ -9,25 +9,6 @@ namespace {
 enum class OnFailure { Stop, Retry };
 constexpr Named<OnFailure> kOnFailure[] = {{"stop", OnFailure::Stop}, {"retry", OnFailure::Retry}};
 
-// Saved copies of x and v, destroyed with it (VecDestroy's code is not checked: it cannot throw).
-struct SavedState {
-  SavedState(Vec x, Vec v) {
-    EIS_CHECK(VecDuplicate(x, &x0));
-    EIS_CHECK(VecDuplicate(v, &v0));
-    EIS_CHECK(VecCopy(x, x0));
-    EIS_CHECK(VecCopy(v, v0));
-  }
-  ~SavedState() {
-    VecDestroy(&x0);
-    VecDestroy(&v0);
-  }
-  void restore(Vec x, Vec v) const {
-    EIS_CHECK(VecCopy(x0, x));
-    EIS_CHECK(VecCopy(v0, v));
-  }
-  Vec x0 = nullptr, v0 = nullptr;
-};
-
 }  // namespace
 
 const ComponentDeclaration& substeppingComponent() {
@@ -53,13 +34,24 @@ Substepping::Substepping(const Parameters& scene)
     : retry_(scene.choice("solver.on-failure", kOnFailure) == OnFailure::Retry),
       maxSubsteps_(scene.integer("solver.max-substeps")) {}
 
+Substepping::~Substepping() {
+  VecDestroy(&x0_);
+  VecDestroy(&v0_);
+}
+
 StepReport Substepping::advance(Vec x, Vec v, double h,
                                 const std::function<StepReport(double, double)>& step,
                                 const std::function<void(const std::string&)>& warn,
-                                int& substeps) const {
+                                int& substeps) {
   substeps = 1;
   if (!retry_) return step(0.0, h);
-  const SavedState saved(x, v);
+  // The state before the step, to start each retry from; the copies live from step to step.
+  if (!x0_) {
+    EIS_CHECK(VecDuplicate(x, &x0_));
+    EIS_CHECK(VecDuplicate(v, &v0_));
+  }
+  EIS_CHECK(VecCopy(x, x0_));
+  EIS_CHECK(VecCopy(v, v0_));
   for (int n = 1;; n *= 2) {
     try {
       StepReport total;
@@ -74,7 +66,8 @@ StepReport Substepping::advance(Vec x, Vec v, double h,
       substeps = n;
       return total;
     } catch (const Error& e) {
-      saved.restore(x, v);
+      EIS_CHECK(VecCopy(x0_, x));
+      EIS_CHECK(VecCopy(v0_, v));
       if (2 * n > maxSubsteps_) throw;
       warn(std::string(e.what()) + "; redone as " + std::to_string(2 * n) + " sub-steps");
     }

@@ -19,6 +19,9 @@ const ComponentDeclaration& substeppingComponent();
 class Substepping {
 public:
   explicit Substepping(const Parameters& scene);
+  ~Substepping();
+  Substepping(const Substepping&) = delete;
+  Substepping& operator=(const Substepping&) = delete;
 
   // Advances x, v by h with `step(offset, h/n)`, one call per sub-step, `offset` the time from
   // the step's start to the sub-step's (prescribed motion needs it). On a failure with retries
@@ -26,11 +29,12 @@ public:
   // says so; otherwise the failure is rethrown with x and v as they were before the step.
   // Returns the reports summed over the sub-steps; `substeps` is how many the step took.
   StepReport advance(Vec x, Vec v, double h, const std::function<StepReport(double, double)>& step,
-                     const std::function<void(const std::string&)>& warn, int& substeps) const;
+                     const std::function<void(const std::string&)>& warn, int& substeps);
 
 private:
   bool retry_;
   int maxSubsteps_;
+  Vec x0_ = nullptr, v0_ = nullptr;  // x and v before the step being advanced (retry only)
 };
 
 }  // namespace eis
