@@ -95,8 +95,10 @@ SerialMesh loadSerialMesh(const Parameters& scene, int dofsPerNode, MPI_Comm com
   if (rank == 0) {
     try {
       mesh = readOrBuild(scene);
-      failure = sizeFailure(scene, double(mesh.nodes.size()), double(mesh.tets.size()), dofsPerNode,
-                            memoryPerRank, commSize(comm));
+      // A file's counts are known once it is read (the box was checked before it was built).
+      if (scene.given("mesh.file"))
+        failure = sizeFailure(scene, double(mesh.nodes.size()), double(mesh.tets.size()),
+                              dofsPerNode, memoryPerRank, commSize(comm));
       std::string skipped;
       for (const auto& [type, count] : mesh.skippedElements)
         skipped += (skipped.empty() ? "" : ", ") + std::to_string(count) + " " + type;
