@@ -15,6 +15,10 @@ struct SerialMesh {
   std::vector<std::array<std::int64_t, 4>> tets;
   // Physical-group tag of each tetrahedron (0 when the file gives none).
   std::vector<int> tetTags;
+  // Triangles the file lists (surface elements, for pressure loads), each in the file's vertex
+  // order, and the physical-group tag of each (0 when the file gives none).
+  std::vector<std::array<std::int64_t, 3>> triangles;
+  std::vector<int> triangleTags;
   // Physical group name -> tag, from $PhysicalNames.
   std::map<std::string, int> groupNames;
   // Physical tag -> sorted, unique ids of the nodes of every element (of any dimension) in it.
