@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "eis/app/run_outcome.hpp"
 #include "eis/app/scene_builder.hpp"
 #include "eis/app/simulation.hpp"
 #include "eis/core/error.hpp"
@@ -87,6 +88,20 @@ void namePetscServerStage() {
   EIS_CHECK(PetscLogStagePop());
 }
 
+// The ranks meet once more at the end of a run (app/run_outcome.hpp): an error every rank saw is
+// printed once, by rank 0; one that a single rank saw while the others wait for it in a collective
+// call is printed by that rank, which then aborts the job. A collective error reaches every rank
+// within moments of the first, so a rank that waits this long for the others is alone.
+constexpr double kLoneErrorWaitSeconds = 20;
+
+int finishTogether(const eis::RunOutcome& outcome) {
+  MPI_Comm exitComm = MPI_COMM_NULL;
+  EIS_CHECK_MPI(MPI_Comm_dup(PETSC_COMM_WORLD, &exitComm));
+  const int status = eis::finishRun(exitComm, outcome, kLoneErrorWaitSeconds, stderr);
+  EIS_CHECK_MPI(MPI_Comm_free(&exitComm));
+  return status;
+}
+
 // One run, between PetscInitialize and PetscFinalize; the exit status.
 int run(const eis::CommandLine& commandLine, const std::string& parseError) {
   // Errors come back as codes that EIS_CHECK turns into one message with PETSc's own text, not
@@ -103,22 +118,16 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
   } else if (commandLine.version) {
     if (rank == 0) printVersion();
   } else {
+    eis::RunOutcome outcome;
     try {
       eis::Simulation simulation(commandLine.scene, PETSC_COMM_WORLD, stdout);
       simulation.run();
       namePetscServerStage();
       reportUnusedPetscOptions(rank);
-    } catch (const eis::Error& e) {
-      // Errors are raised on every rank together (inputs are checked collectively).
-      if (rank == 0)
-        std::fprintf(stderr, "euler-implicit: error: %s\n", eis::printable(e.what()).c_str());
-      status = 1;
     } catch (const std::exception& e) {
-      // Something only this rank saw: no other rank can be told, so end them all.
-      std::fprintf(stderr, "euler-implicit: error: rank %d: %s\n", rank,
-                   eis::printable(e.what()).c_str());
-      MPI_Abort(PETSC_COMM_WORLD, 1);
+      outcome = {true, e.what()};
     }
+    status = finishTogether(outcome);
   }
   return status;
 }

@@ -1,0 +1,28 @@
+#pragma once
+// How a run ends on every rank. Input is checked collectively, so most errors arise on every rank
+// at once; but a failure one rank alone sees (a PETSc call that fails there only, memory running
+// out on one node) leaves the other ranks waiting for it in the run's next collective call. The
+// ranks therefore meet once more at the end, on a communicator of their own, and a rank that
+// failed and finds nobody there in time ends the job, since nothing else can.
+#include <mpi.h>
+
+#include <cstdio>
+#include <string>
+
+namespace eis {
+
+struct RunOutcome {
+  bool failed = false;
+  std::string message;  // what failed, when failed
+};
+
+// Collective over `comm`, a communicator the run itself never uses (so that a rank still inside
+// one of the run's collective calls cannot take part in it by mistake). Every rank that gets here
+// posts a non-blocking barrier. When all ranks arrive, the outcome is shared: rank 0 prints the
+// lowest failing rank's message to `err` as "euler-implicit: error: <message>", and every rank
+// returns 1 if any failed, else 0. A rank that failed and whose barrier is not complete after
+// `waitSeconds` prints "euler-implicit: error: rank <r>: <message>" itself and calls MPI_Abort.
+// A rank that did not fail waits as long as it takes: if another rank aborts, it ends with it.
+int finishRun(MPI_Comm comm, const RunOutcome& outcome, double waitSeconds, std::FILE* err);
+
+}  // namespace eis

@@ -1,0 +1,51 @@
+#include "eis/app/run_outcome.hpp"
+
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "eis/core/error.hpp"
+
+namespace eis {
+
+namespace {
+
+// Whether every rank posted its barrier within `waitSeconds` (polled, so this rank can give up).
+bool allArrived(MPI_Request& barrier, double waitSeconds) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(waitSeconds);
+  for (;;) {
+    int done = 0;
+    EIS_CHECK_MPI(MPI_Test(&barrier, &done, MPI_STATUS_IGNORE));
+    if (done) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+}  // namespace
+
+int finishRun(MPI_Comm comm, const RunOutcome& outcome, double waitSeconds, std::FILE* err) {
+  const int rank = commRank(comm);
+  MPI_Request barrier = MPI_REQUEST_NULL;
+  EIS_CHECK_MPI(MPI_Ibarrier(comm, &barrier));
+  if (outcome.failed && !allArrived(barrier, waitSeconds)) {
+    std::fprintf(err, "euler-implicit: error: rank %d: %s\n", rank,
+                 printable(outcome.message).c_str());
+    std::fflush(err);
+    MPI_Abort(comm, 1);
+  }
+  EIS_CHECK_MPI(MPI_Wait(&barrier, MPI_STATUS_IGNORE));
+  try {
+    throwIfAnyRankFailed(outcome.failed
+                             ? (outcome.message.empty() ? "(no message)" : outcome.message)
+                             : std::string(),
+                         comm);
+  } catch (const Error& e) {
+    if (rank == 0) std::fprintf(err, "euler-implicit: error: %s\n", printable(e.what()).c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace eis
