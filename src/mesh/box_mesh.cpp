@@ -5,7 +5,7 @@
 namespace eis {
 
 SerialMesh makeBoxMesh(const std::array<double, 3>& size, const std::array<int, 3>& cells) {
-  const auto [nx, ny, nz] = cells;
+  const int nx = cells[0], ny = cells[1], nz = cells[2];
   SerialMesh mesh;
   mesh.nodes.reserve(std::size_t(nx + 1) * (ny + 1) * (nz + 1));
   for (int k = 0; k <= nz; ++k)

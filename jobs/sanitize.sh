@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The checking build: clang with AddressSanitizer and UndefinedBehaviorSanitizer in
+# ./build-sanitize, then the unit tests (leaks checked too), the MPI tests on 2 ranks (memory
+# errors and undefined behaviour; their leaks are those of the unit tests' code, and unwinding
+# every PETSc allocation for the leak check would multiply their time) and the libFuzzer harnesses
+# (each fuzz.<reader> replays its past findings from tests/fuzz/regressions, then fuzzes
+# EIS_FUZZ_SECONDS, 60 by default). Leak reports from OpenMPI's and PETSc's start-up are
+# suppressed (tests/sanitize/lsan.supp); nothing of ours is. Extra arguments go to every ctest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash jobs/install-deps.sh
+# shellcheck source=mpi-env.sh
+source jobs/mpi-env.sh
+# Set before the build too: the test listing after each link runs the instrumented executables.
+# OpenMPI keeps its plugins loaded so that leak reports can name them (and be suppressed).
+export OMPI_MCA_mca_base_component_disable_dlclose=1 PMIX_MCA_mca_base_component_disable_dlclose=1
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:fast_unwind_on_malloc=0
+export LSAN_OPTIONS=suppressions=$PWD/tests/sanitize/lsan.supp:print_suppressions=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+CC=clang CXX=clang++ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DEIS_SANITIZE=ON -DEIS_FUZZ=ON -DEIS_FUZZ_SECONDS="${EIS_FUZZ_SECONDS:-60}" >/dev/null
+cmake --build build-sanitize -j"$(nproc)"
+cd build-sanitize
+ctest --output-on-failure --parallel "$(nproc)" -R '^(unit|fuzz)\.' "$@"
+ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1 \
+  ctest --output-on-failure --parallel "$(nproc)" -R '^mpi\.np2\.' "$@"
