@@ -52,7 +52,12 @@ void applyRegions(const DistributedMesh& mesh, const Texts& texts,
   std::map<int, std::string> seen;
   for (const std::string& text : texts) {
     const RegionMaterial region = parseRegionMaterial("material.region", text);
-    const int tag = mesh.findGroup(region.group);
+    int tag = 0;
+    try {
+      tag = mesh.findGroup(region.group);
+    } catch (const Error& e) {
+      throw Error("material.region = '" + text + "': " + e.what());
+    }
     if (!seen.emplace(tag, text).second)
       throw Error("material.region: group " + region.group + " is given twice ('" + seen[tag] +
                   "' and '" + text + "')");

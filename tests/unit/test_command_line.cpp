@@ -689,6 +689,22 @@ TEST(Scene, MaterialSourcesExcludeEachOther) {
             2u);
 }
 
+// mass.total-mass sizes the lumped and consistent masses too (SOFA's DiagonalMass and
+// MeshMatrixMass totalMass), instead of the density; vertex-mass stays uniform's.
+TEST(Scene, TotalMassSizesEveryMassType) {
+  for (const std::string type : {"lumped", "consistent", "uniform"})
+    EXPECT_EQ(parse({"--mass.type=" + type, "--mass.total-mass=2"}).scene.real("mass.total-mass"),
+              2);
+  EXPECT_EQ(errorOf({"--mass.total-mass=2", "--material.density=3"}),
+            "mass.total-mass and material.density both size the mass: give one (SOFA takes "
+            "totalMass)");
+  EXPECT_EQ(errorOf({"--mass.vertex-mass=2"}),
+            "mass.vertex-mass applies to mass.type = uniform only");
+  EXPECT_TRUE(startsWith(
+      errorOf({"--physics.type=diffusion", "--solver.first-order=true", "--mass.total-mass=2"}),
+      "mass.total-mass"));
+}
+
 TEST(Scene, UnknownKeysAreErrors) {
   EXPECT_EQ(errorOf({"--solver.foo=1"}), "unknown option --solver.foo");
   EXPECT_EQ(errorOf({"--solver.foo", "1"}), "unknown option --solver.foo");
