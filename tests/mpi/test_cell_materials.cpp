@@ -189,7 +189,8 @@ TEST_F(CellMaterials, EquivalentFormsAreBitIdentical) {
 }
 
 // SOFA's rule on a mesh refined once: input tetrahedron i takes list[i] while the list lasts and
-// list[0] after it, its eight children alike; a short list is said in a warning.
+// list[0] after it, its eight children alike; a short list is said in a warning. Regions follow
+// the children's inherited tags.
 TEST_F(CellMaterials, ShortListsFollowSofaAndChildrenInheritTheirParent) {
   const eis::SerialMesh serial =
       eis_test::root() ? eis::readGmsh(file("bar.msh")) : eis::SerialMesh{};
@@ -199,6 +200,10 @@ TEST_F(CellMaterials, ShortListsFollowSofaAndChildrenInheritTheirParent) {
                   {"material.cell-poisson-ratio", "0.1 0.2"}};
   std::vector<std::string> warnings;
   const auto lame = eis::cellMaterials(mesh, fields.toScene(), warnings);
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_EQ(warnings[0],
+            "material.cell-young-modulus has 3 values for 48 tetrahedra: the tetrahedra past its "
+            "end take its first value (SOFA's rule)");
   ASSERT_EQ(lame.size(), mesh.cells().size());
   for (std::size_t c = 0; c < lame.size(); ++c) {
     const std::int64_t id = mesh.inputCellIds()[c];
@@ -207,12 +212,21 @@ TEST_F(CellMaterials, ShortListsFollowSofaAndChildrenInheritTheirParent) {
     EXPECT_EQ(lame[c].lambda, expected.lambda) << "input cell " << id;
     EXPECT_EQ(lame[c].mu, expected.mu) << "input cell " << id;
   }
+  // Regions on the refined mesh: the children of a stiff cell are stiff.
+  eis_test::SceneFields regions = bar();
+  regions.extra = {{"material.region", "stiff 4000 0.25"}};
+  warnings.clear();
+  const auto byRegion = eis::cellMaterials(mesh, regions.toScene(), warnings);
+  const eis::LameParameters stiff = eis::lameParameters(4000, 0.25);
+  const eis::LameParameters other = eis::lameParameters(regions.youngModulus, 0);
+  for (std::size_t c = 0; c < byRegion.size(); ++c) {
+    const eis::LameParameters& expected = mesh.cellTags()[c] == 2 ? stiff : other;
+    EXPECT_EQ(byRegion[c].lambda, expected.lambda);
+    EXPECT_EQ(byRegion[c].mu, expected.mu);
+  }
+  EXPECT_TRUE(warnings.empty());
   EXPECT_EQ(eis::valueInElement({5, 6}, 1), 6);
   EXPECT_EQ(eis::valueInElement({5, 6}, 2), 5);
-  ASSERT_EQ(warnings.size(), 2u);
-  EXPECT_EQ(warnings[0],
-            "material.cell-young-modulus has 3 values for 48 tetrahedra: the tetrahedra past its "
-            "end take its first value (SOFA's rule)");
 }
 
 TEST_F(CellMaterials, ARegionWithoutTetrahedraIsAnError) {
