@@ -153,7 +153,8 @@ TEST_F(CellMaterials, TwoMaterialsInSeriesStretchAsTwoSprings) {
 }
 
 // Regions and the equivalent per-cell list build the same cells bit for bit; so does a list that
-// repeats the uniform E (whole or as SOFA's one-value list) against the uniform key. Compared on
+// repeats the uniform E (whole or as SOFA's one-value list), and material.lame of the same E and
+// nu, against the uniform keys. Compared on
 // one rank, where a run is deterministic (on three, the order in which two neighbours' shares of
 // a node arrive may change its last bit); on every rank count the runs agree with it to rounding.
 TEST_F(CellMaterials, EquivalentFormsAreBitIdentical) {
@@ -186,6 +187,14 @@ TEST_F(CellMaterials, EquivalentFormsAreBitIdentical) {
     if (eis_test::root()) EXPECT_EQ(state.values, reference.values);
     EXPECT_LT(eis_test::disagreement(reference, eis_test::run(perCell), perCell), 1e-10);
   }
+  // The Lame pair of the same E and nu, in SOFA's ParameterSet order.
+  const eis::LameParameters lame = eis::lameParameters(uniform.youngModulus, uniform.poissonRatio);
+  eis_test::SceneFields byLame = uniform;
+  byLame.youngModulus = 1e9;  // written too (no resolve step here): the pair must win
+  byLame.extra = {
+      {"material.lame", eis::parse::text(lame.mu) + " " + eis::parse::text(lame.lambda)}};
+  const eis::NodalTable state = eis_test::serialReference(byLame);
+  if (eis_test::root()) EXPECT_EQ(state.values, reference.values);
 }
 
 // SOFA's rule on a mesh refined once: input tetrahedron i takes list[i] while the list lasts and
