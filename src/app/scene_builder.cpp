@@ -56,8 +56,8 @@ std::unique_ptr<DistributedMesh> buildMesh(const Scene& scene, MPI_Comm comm,
 std::unique_ptr<MechanicalSystem> buildSystem(const Scene& scene, const DistributedMesh& mesh,
                                               std::vector<std::string>& warnings) {
   const Physics physics = physicsOf(scene);
-  auto system = std::make_unique<MechanicalSystem>(
-      mesh, massTypeOf(scene), massCoefficientOf(scene, mesh.numGlobalVertices()));
+  auto system =
+      std::make_unique<MechanicalSystem>(mesh, massTypeOf(scene), massCoefficientOf(scene, mesh));
   for (const ForceFieldComponent& component : forceFieldComponents()) {
     if (component.physics != physics) continue;
     if (auto field = component.make(system->context(warnings), scene))

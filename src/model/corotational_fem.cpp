@@ -97,11 +97,8 @@ Vec3 point(const double* x, PetscInt vertex) {
 
 CorotationalFEM::CorotationalFEM(const std::vector<std::array<PetscInt, 4>>& cells,
                                  const std::vector<TetraShape>& shapes, std::vector<double> rest,
-                                 double youngModulus, double poissonRatio, RotationMethod method)
-    : cells_(cells),
-      shapes_(shapes),
-      lame_(lameParameters(youngModulus, poissonRatio)),
-      method_(method) {
+                                 std::vector<LameParameters> lame, RotationMethod method)
+    : cells_(cells), shapes_(shapes), lame_(std::move(lame)), method_(method) {
   restElements_.resize(cells_.size());
   frames_.resize(cells_.size());
   for (std::size_t c = 0; c < cells_.size(); ++c) {
@@ -165,7 +162,7 @@ void CorotationalFEM::addForce(const double* x, const double*, double* f) {
     frames_[c] = frame(c, x);
     const auto& g = restElements_[c].gradients;
     // K0 d with d = rest - current: the restoring force, in the element frame.
-    const Strain s = hookeStress(lame_, strain(g, corotatedDisplacement(c, frames_[c], x)));
+    const Strain s = hookeStress(lame_[c], strain(g, corotatedDisplacement(c, frames_[c], x)));
     scatterRotated(c, frames_[c], nodalForces(g, s, shapes_[c].volume), f);
   }
 }
@@ -176,7 +173,7 @@ void CorotationalFEM::addDForce(const double* dx, double* df, double kFactor) co
     Nodal local;
     for (int a = 0; a < 4; ++a) local[a] = times(r, point(dx, cells_[c][a]));
     const auto& g = restElements_[c].gradients;
-    const Strain s = hookeStress(lame_, strain(g, local));
+    const Strain s = hookeStress(lame_[c], strain(g, local));
     scatterRotated(c, r, nodalForces(g, s, -kFactor * shapes_[c].volume), df);
   }
 }
@@ -191,12 +188,13 @@ void CorotationalFEM::addKToElementMatrices(double* elementMatrices, double kFac
     Nodal G;
     for (int a = 0; a < 4; ++a) G[a] = transposeTimes(frames_[c], restElements_[c].gradients[a]);
     const double w = -kFactor * shapes_[c].volume;
+    const LameParameters& lame = lame_[c];
     for (int a = 0; a < 4; ++a)
       for (int b = 0; b < 4; ++b) {
-        const double shear = lame_.mu * dot(G[a], G[b]);
+        const double shear = lame.mu * dot(G[a], G[b]);
         for (int i = 0; i < 3; ++i)
           for (int j = 0; j < 3; ++j) {
-            const double k = lame_.lambda * G[a][i] * G[b][j] + lame_.mu * G[b][i] * G[a][j];
+            const double k = lame.lambda * G[a][i] * G[b][j] + lame.mu * G[b][i] * G[a][j];
             block[(3 * a + i) * 12 + 3 * b + j] += w * (i == j ? k + shear : k);
           }
       }
@@ -207,7 +205,7 @@ double CorotationalFEM::potentialEnergy(const double* x) const {
   double energy = 0;
   for (std::size_t c = 0; c < cells_.size(); ++c) {
     const Strain e = strain(restElements_[c].gradients, corotatedDisplacement(c, frame(c, x), x));
-    const Strain s = hookeStress(lame_, e);
+    const Strain s = hookeStress(lame_[c], e);
     double density = 0;
     for (int i = 0; i < 6; ++i) density += e[i] * s[i];
     energy += 0.5 * shapes_[c].volume * density;
@@ -219,7 +217,7 @@ std::vector<double> CorotationalFEM::vonMisesStress(const double* x) const {
   std::vector<double> result(cells_.size());
   for (std::size_t c = 0; c < cells_.size(); ++c) {
     const Strain s = hookeStress(
-        lame_, strain(restElements_[c].gradients, corotatedDisplacement(c, frame(c, x), x)));
+        lame_[c], strain(restElements_[c].gradients, corotatedDisplacement(c, frame(c, x), x)));
     result[c] = vonMises(s);
   }
   return result;

@@ -1,6 +1,9 @@
 #include "eis/model/elastic_force_fields.hpp"
 
+#include <algorithm>
+
 #include "eis/core/error.hpp"
+#include "eis/model/cell_materials.hpp"
 #include "eis/model/hyperelastic_fem.hpp"
 #include "eis/model/linear_elastic_fem.hpp"
 
@@ -10,34 +13,53 @@ std::unique_ptr<ForceField> makeElasticForceField(const ElasticMaterial& materia
                                                   const std::vector<std::array<PetscInt, 4>>& cells,
                                                   const std::vector<TetraShape>& shapes,
                                                   std::vector<double> rest) {
-  const double E = material.youngModulus, nu = material.poissonRatio;
+  std::vector<LameParameters> lame = material.lame;
   switch (material.model) {
     case MaterialModel::Linear:
-      return std::make_unique<LinearElasticFEM>(cells, shapes, std::move(rest), E, nu);
+      return std::make_unique<LinearElasticFEM>(cells, shapes, std::move(rest), std::move(lame));
     case MaterialModel::Corotational:
-      return std::make_unique<CorotationalFEM>(cells, shapes, std::move(rest), E, nu,
+      return std::make_unique<CorotationalFEM>(cells, shapes, std::move(rest), std::move(lame),
                                                material.rotation);
     case MaterialModel::StVenantKirchhoff:
-      return std::make_unique<HyperelasticFEM>(cells, shapes, std::move(rest), E, nu,
+      return std::make_unique<HyperelasticFEM>(cells, shapes, std::move(rest), std::move(lame),
                                                HyperelasticFEM::Law::StVenantKirchhoff);
     case MaterialModel::NeoHookean:
-      return std::make_unique<HyperelasticFEM>(cells, shapes, std::move(rest), E, nu,
+      return std::make_unique<HyperelasticFEM>(cells, shapes, std::move(rest), std::move(lame),
                                                HyperelasticFEM::Law::NeoHookean);
+    case MaterialModel::StableNeoHookean:
+      return std::make_unique<HyperelasticFEM>(cells, shapes, std::move(rest), std::move(lame),
+                                               HyperelasticFEM::Law::StableNeoHookean);
   }
   throw Error("unknown material model");
 }
 
 namespace {
+
+void checkPoissonList(const std::string& key, const std::string& text) {
+  const auto values = parse::reals(key, text, 0);
+  if (std::any_of(values.begin(), values.end(), [](double nu) { return !(nu > -1 && nu < 0.5); }))
+    parse::reject(key, text, "each must be in (-1, 0.5)");
+}
+
+void checkLame(const std::string& key, const std::string& text) {
+  const auto values = parse::reals(key, text, 2);
+  if (!(values[0] > 0) || !(3 * values[1] + 2 * values[0] > 0))
+    parse::reject(key, text, "expected MU > 0 and a positive bulk modulus, 3 LAMBDA + 2 MU > 0");
+}
+
 ParameterSpec elasticParameters() {
   return ParameterSpec()
       .add(
-          {"material.model", "linear|corotational|stvk|neohookean",
+          {"material.model", "linear|corotational|stvk|neohookean|stable-neohookean",
            "linear: small-strain linear elasticity (SOFA TetrahedronFEMForceField method=\"small\");\n"
            "corotational: SOFA's method=\"large\" or \"polar\" (material.rotation), the linear element\n"
            "stiffness rotated with each element, with SOFA's tangent R K0 R^T (no derivative of R);\n"
            "stvk: St Venant-Kirchhoff, psi = lambda/2 (tr E)^2 + mu tr(E^2); neohookean:\n"
-           "psi = mu/2 (tr C - 3) - mu ln J + lambda/2 (ln J)^2 (an inverted element is an error); both\n"
-           "with their exact tangent. Nonlinear models are re-assembled every step.",
+           "psi = mu/2 (tr C - 3) - mu ln J + lambda/2 (ln J)^2 (an inverted element is an error);\n"
+           "stable-neohookean: SOFA's StableNeoHookean, psi = mu/2 (tr C - 3) + k/2 (J - alpha)^2,\n"
+           "k = lambda + mu, alpha = 1 + mu/k (J = 0 is an error); all three with their exact\n"
+           "tangent, SOFA's TetrahedronHyperelasticityFEMForceField materials (see\n"
+           "docs/sofa-hyperelastic.md). Nonlinear models are re-assembled every step.",
            "linear", "", false, check::choice(kMaterialModels)})
       .add(
           {"material.rotation", "large|polar",
@@ -48,8 +70,51 @@ ParameterSpec elasticParameters() {
       .add({"material.young-modulus", "E", "Young's modulus, > 0", "1e5", "force/area", false,
             check::positive()})
       .add({"material.poisson-ratio", "NU", "Poisson's ratio, in (-1, 0.5)", "0.3", "", false,
-            check::within(-1, 0.5)});
+            check::within(-1, 0.5)})
+      .add({"material.lame", "\"MU LAMBDA\"",
+            "the Lame parameters instead of E and NU, in SOFA's ParameterSet order (mu first)",
+            std::nullopt, "force/area", false, checkLame})
+      .add(
+          {"material.region", "\"GROUP E NU\"",
+           "Young's modulus and Poisson's ratio of the tetrahedra of a physical group (name or\n"
+           "tag; it must hold tetrahedra); cells in no listed group keep the uniform material.\n"
+           "Repeatable, one group each.",
+           std::nullopt, "force/area", true,
+           [](const std::string& key, const std::string& text) { parseRegionMaterial(key, text); }})
+      .add(
+          {"material.cell-young-modulus", "\"E0 E1 ..\"",
+           "Young's modulus per input tetrahedron, in file order (SOFA TetrahedronFEMForceField\n"
+           "youngModulus list): tetrahedron i takes Ei, or E0 when the list is shorter than i + 1;\n"
+           "refined cells take their parent's",
+           std::nullopt, "force/area", false, check::positives(0)})
+      .add({"material.cell-poisson-ratio", "\"NU0 NU1 ..\"",
+            "Poisson's ratio per input tetrahedron, with the same rule (SOFA's poissonRatio list)",
+            std::nullopt, "", false, checkPoissonList});
 }
+
+// The uniform material comes from E and NU or from the Lame pair; the per-cell forms are the
+// SOFA lists or the regions, not both.
+void checkMaterialSources(const Scene& scene) {
+  const bool lame = scene.given("material.lame");
+  for (const char* key : {"material.young-modulus", "material.poisson-ratio",
+                          "material.cell-young-modulus", "material.cell-poisson-ratio"})
+    if (lame && scene.given(key))
+      throw Error(std::string("material.lame and ") + key + " both give the material: give one");
+  const char* pairs[][2] = {{"material.young-modulus", "material.cell-young-modulus"},
+                            {"material.poisson-ratio", "material.cell-poisson-ratio"}};
+  for (const auto& pair : pairs)
+    if (scene.given(pair[0]) && scene.given(pair[1]))
+      throw Error(std::string(pair[0]) + " and " + pair[1] +
+                  " both give the material (the list is SOFA's whole youngModulus or "
+                  "poissonRatio): give one");
+  const bool regions = !scene.texts("material.region").empty();
+  if (regions &&
+      (scene.given("material.cell-young-modulus") || scene.given("material.cell-poisson-ratio")))
+    throw Error(
+        "material.region and a per-cell list (material.cell-young-modulus or "
+        "material.cell-poisson-ratio) both set cells' materials: give one");
+}
+
 }  // namespace
 
 ForceFieldComponent elasticFemComponent() {
@@ -62,14 +127,18 @@ ForceFieldComponent elasticFemComponent() {
              if (physicsOf(scene) == Physics::Diffusion && model != MaterialModel::Linear)
                throw Error("material.model = " + scene.text("material.model") +
                            " is an elastic model; physics.type = diffusion takes none");
+             for (const char* key :
+                  {"material.lame", "material.cell-young-modulus", "material.cell-poisson-ratio"})
+               requireElasticity(scene, key, scene.given(key));
+             requireElasticity(scene, "material.region", !scene.texts("material.region").empty());
+             checkMaterialSources(scene);
            }},
           Physics::Elasticity,
           [](const ModelContext& context, const Parameters& scene) {
             ElasticMaterial material;
             material.model = scene.choice("material.model", kMaterialModels);
             material.rotation = scene.choice("material.rotation", kRotationMethods);
-            material.youngModulus = scene.real("material.young-modulus");
-            material.poissonRatio = scene.real("material.poisson-ratio");
+            material.lame = cellMaterials(context.mesh, scene, context.warnings);
             return makeElasticForceField(material, context.mesh.cells(), context.shapes,
                                          restArray(context.mesh));
           }};

@@ -130,23 +130,17 @@ Mat3 stvkPiolaIncrement(const Mat3& F, const Mat3& S, const Mat3& dF, double lam
   return addScaled(multiply(dF, S), 1.0, multiply(F, dS));
 }
 
-// P = mu (F - F^-T) + lambda ln J F^-T.
-Mat3 neoHookeanFirstPiola(const Mat3& F, const Mat3& FinvT, double logJ, double lambda, double mu) {
-  return addScaled(scaled(mu, F), lambda * logJ - mu, FinvT);
+// The Neo-Hookean family: P = mu F + v F^-T, v a function of J only. Its increment, from
+// d(F^-T) = -F^-T dF^T F^-T and d(ln J) = tr(F^-1 dF), with s = dv/d(ln J):
+// dP = mu dF - v F^-T dF^T F^-T + s tr(F^-1 dF) F^-T.
+Mat3 volumetricFirstPiola(const Mat3& F, const Mat3& FinvT, double v, double mu) {
+  return addScaled(scaled(mu, F), v, FinvT);
 }
 
-// psi with tr C - 3 = 2 tr H + |H|^2, for the same reason as greenLagrange.
-double neoHookeanEnergy(const Mat3& H, double logJ, double lambda, double mu) {
-  return 0.5 * mu * (2 * trace(H) + contract(H, H)) - mu * logJ + 0.5 * lambda * logJ * logJ;
-}
-
-// From d(F^-T) = -F^-T dF^T F^-T and d(ln J) = tr(F^-1 dF):
-// dP = mu dF + (mu - lambda ln J) F^-T dF^T F^-T + lambda tr(F^-1 dF) F^-T.
-Mat3 neoHookeanPiolaIncrement(const Mat3& FinvT, double logJ, const Mat3& dF, double lambda,
-                              double mu) {
+Mat3 volumetricPiolaIncrement(const Mat3& FinvT, double v, double s, const Mat3& dF, double mu) {
   const Mat3 inner = multiply(FinvT, transposeMultiply(dF, FinvT));
-  const Mat3 dP = addScaled(scaled(mu, dF), mu - lambda * logJ, inner);
-  return addScaled(dP, lambda * contract(FinvT, dF), FinvT);
+  const Mat3 dP = addScaled(scaled(mu, dF), -v, inner);
+  return addScaled(dP, s * contract(FinvT, dF), FinvT);
 }
 
 double vonMises(const Mat3& s) {
@@ -160,17 +154,32 @@ double vonMises(const Mat3& s) {
 
 HyperelasticFEM::HyperelasticFEM(const std::vector<std::array<PetscInt, 4>>& cells,
                                  const std::vector<TetraShape>& shapes, std::vector<double> rest,
-                                 double youngModulus, double poissonRatio, Law law)
-    : cells_(cells),
-      shapes_(shapes),
-      rest_(std::move(rest)),
-      lame_(lameParameters(youngModulus, poissonRatio)),
-      law_(law) {
-  // The rest state: F = F^-T = I, S = 0, ln J = 0.
-  if (law_ == Law::StVenantKirchhoff)
+                                 std::vector<LameParameters> lame, Law law)
+    : cells_(cells), shapes_(shapes), rest_(std::move(rest)), lame_(std::move(lame)), law_(law) {
+  // The rest state: F = F^-T = I, S = 0, J = 1 (v = -mu: no stress).
+  if (law_ == Law::StVenantKirchhoff) {
     stvk_.assign(cells_.size(), StVKPoint{kIdentity, Mat3{}});
-  else
-    neoHookean_.assign(cells_.size(), NeoHookeanPoint{kIdentity, 0.0});
+    return;
+  }
+  volumetric_.resize(cells_.size());
+  for (std::size_t c = 0; c < cells_.size(); ++c)
+    volumetric_[c] = {kIdentity, volumetricTerms(c, 1.0)};
+}
+
+// v(J) and s = J dv/dJ of the cell's law: Neo-Hookean v = lambda ln J - mu, s = lambda; SOFA's
+// stable Neo-Hookean (psi = mu/2 (tr C - 3) + k/2 (J - alpha)^2, k = lambda + mu,
+// alpha = 1 + mu / k) v = k J (J - alpha), s = k J (2 J - alpha).
+std::array<double, 2> HyperelasticFEM::volumetricTerms(std::size_t cell, double J) const {
+  const LameParameters& m = lame_[cell];
+  if (law_ == Law::NeoHookean) return {m.lambda * std::log(J) - m.mu, m.lambda};
+  const double k = m.lambda + m.mu, alpha = 1 + m.mu / k;
+  return {k * J * (J - alpha), k * J * (2 * J - alpha)};
+}
+
+// Whether the law is defined at J: ln J needs J > 0, the stable law only J != 0 (F^-T).
+bool HyperelasticFEM::admissible(double J) const {
+  if (law_ == Law::NeoHookean) return J > 0;
+  return std::isfinite(J) && J != 0;
 }
 
 // sum_a (u_a - origin_a) (x) grad N_a: the displacement gradient H = F - I of positions u with
@@ -193,22 +202,22 @@ HyperelasticFEM::Mat3 HyperelasticFEM::gradient(std::size_t cell, const double* 
 HyperelasticFEM::Mat3 HyperelasticFEM::linearizeStVK(std::size_t cell, const Mat3& H) {
   StVKPoint& point = stvk_[cell];
   point.F = plusIdentity(H);
-  point.S = stvkSecondPiola(greenLagrange(H), lame_.lambda, lame_.mu);
+  point.S = stvkSecondPiola(greenLagrange(H), lame_[cell].lambda, lame_[cell].mu);
   return multiply(point.F, point.S);
 }
 
-HyperelasticFEM::Mat3 HyperelasticFEM::linearizeNeoHookean(std::size_t cell, const Mat3& H) {
+HyperelasticFEM::Mat3 HyperelasticFEM::linearizeVolumetric(std::size_t cell, const Mat3& H) {
   const Mat3 F = plusIdentity(H);
   const double J = determinant(F);
-  if (!(J > 0)) {
+  if (!admissible(J)) {
     std::ostringstream message;
     message << "inverted tetrahedron (J = " << J << ") in cell " << cell;
     throw InvertedElement(cell, J, message.str());
   }
-  NeoHookeanPoint& point = neoHookean_[cell];
+  VolumetricPoint& point = volumetric_[cell];
   point.inverseTransposeF = inverseTranspose(F, J);
-  point.logJ = std::log(J);
-  return neoHookeanFirstPiola(F, point.inverseTransposeF, point.logJ, lame_.lambda, lame_.mu);
+  point.terms = volumetricTerms(cell, J);
+  return volumetricFirstPiola(F, point.inverseTransposeF, point.terms[0], lame_[cell].mu);
 }
 
 // f_a += factor |V| P grad N_a for the cell's four vertices.
@@ -227,7 +236,7 @@ void HyperelasticFEM::addForce(const double* x, const double*, double* f) {
   const bool stvk = law_ == Law::StVenantKirchhoff;
   for (std::size_t c = 0; c < cells_.size(); ++c) {
     const Mat3 H = gradient(c, x, rest_.data());
-    addCellForce(c, stvk ? linearizeStVK(c, H) : linearizeNeoHookean(c, H), -1.0, f);
+    addCellForce(c, stvk ? linearizeStVK(c, H) : linearizeVolumetric(c, H), -1.0, f);
   }
 }
 
@@ -236,10 +245,11 @@ void HyperelasticFEM::addDForce(const double* dx, double* df, double kFactor) co
   const bool stvk = law_ == Law::StVenantKirchhoff;
   for (std::size_t c = 0; c < cells_.size(); ++c) {
     const Mat3 dF = gradient(c, dx, nullptr);
-    const Mat3 dP = stvk
-                        ? stvkPiolaIncrement(stvk_[c].F, stvk_[c].S, dF, lame_.lambda, lame_.mu)
-                        : neoHookeanPiolaIncrement(neoHookean_[c].inverseTransposeF,
-                                                   neoHookean_[c].logJ, dF, lame_.lambda, lame_.mu);
+    const LameParameters& m = lame_[c];
+    const Mat3 dP =
+        stvk ? stvkPiolaIncrement(stvk_[c].F, stvk_[c].S, dF, m.lambda, m.mu)
+             : volumetricPiolaIncrement(volumetric_[c].inverseTransposeF, volumetric_[c].terms[0],
+                                        volumetric_[c].terms[1], dF, m.mu);
     addCellForce(c, dP, -kFactor, df);
   }
 }
@@ -251,6 +261,7 @@ void HyperelasticFEM::addDForce(const double* dx, double* df, double kFactor) co
 void HyperelasticFEM::addStVKTangent(std::size_t cell, double factor, double* block) const {
   const auto& g = shapes_[cell].gradients;
   const StVKPoint& point = stvk_[cell];
+  const LameParameters& m = lame_[cell];
   const Mat3 B = multiplyTranspose(point.F, point.F);
   Vec3 q[4], Sg[4];
   for (int a = 0; a < 4; ++a) {
@@ -259,31 +270,30 @@ void HyperelasticFEM::addStVKTangent(std::size_t cell, double factor, double* bl
   }
   for (int a = 0; a < 4; ++a)
     for (int b = 0; b < 4; ++b) {
-      const double geometric = dot(g[a], Sg[b]), gg = lame_.mu * dot(g[a], g[b]);
+      const double geometric = dot(g[a], Sg[b]), gg = m.mu * dot(g[a], g[b]);
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j)
           block[(3 * a + i) * 12 + 3 * b + j] +=
-              factor * ((i == j ? geometric : 0.0) + lame_.lambda * q[a][i] * q[b][j] +
-                        lame_.mu * q[b][i] * q[a][j] + gg * B[3 * i + j]);
+              factor * ((i == j ? geometric : 0.0) + m.lambda * q[a][i] * q[b][j] +
+                        m.mu * q[b][i] * q[a][j] + gg * B[3 * i + j]);
     }
 }
 
-// The same block for Neo-Hookean, with h = F^-T g (the spatial gradients):
-//   -|V| [ mu (g_a . g_b) I + lambda h_a h_b^T + (mu - lambda ln J) h_b h_a^T ].
-void HyperelasticFEM::addNeoHookeanTangent(std::size_t cell, double factor, double* block) const {
+// The same block for the Neo-Hookean family, with h = F^-T g (the spatial gradients):
+//   -|V| [ mu (g_a . g_b) I + s h_a h_b^T - v h_b h_a^T ].
+void HyperelasticFEM::addVolumetricTangent(std::size_t cell, double factor, double* block) const {
   const auto& g = shapes_[cell].gradients;
-  const NeoHookeanPoint& point = neoHookean_[cell];
-  const double c = lame_.mu - lame_.lambda * point.logJ;
+  const VolumetricPoint& point = volumetric_[cell];
+  const double mu = lame_[cell].mu, v = point.terms[0], s = point.terms[1];
   Vec3 h[4];
   for (int a = 0; a < 4; ++a) h[a] = apply(point.inverseTransposeF, g[a]);
   for (int a = 0; a < 4; ++a)
     for (int b = 0; b < 4; ++b) {
-      const double gg = lame_.mu * dot(g[a], g[b]);
+      const double gg = mu * dot(g[a], g[b]);
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j)
           block[(3 * a + i) * 12 + 3 * b + j] +=
-              factor *
-              ((i == j ? gg : 0.0) + lame_.lambda * h[a][i] * h[b][j] + c * h[b][i] * h[a][j]);
+              factor * ((i == j ? gg : 0.0) + s * h[a][i] * h[b][j] - v * h[b][i] * h[a][j]);
     }
 }
 
@@ -295,41 +305,51 @@ void HyperelasticFEM::addKToElementMatrices(double* elementMatrices, double kFac
     if (law_ == Law::StVenantKirchhoff)
       addStVKTangent(c, factor, block);
     else
-      addNeoHookeanTangent(c, factor, block);
+      addVolumetricTangent(c, factor, block);
   }
 }
 
-double HyperelasticFEM::energyDensity(const Mat3& H) const {
-  if (law_ == Law::StVenantKirchhoff) return stvkEnergy(greenLagrange(H), lame_.lambda, lame_.mu);
+// Zero at rest for every law. tr C - 3 = 2 tr H + |H|^2, for the same reason as greenLagrange.
+double HyperelasticFEM::energyDensity(std::size_t cell, const Mat3& H) const {
+  const LameParameters& m = lame_[cell];
+  if (law_ == Law::StVenantKirchhoff) return stvkEnergy(greenLagrange(H), m.lambda, m.mu);
   const double J = determinant(plusIdentity(H));
+  const double deviatoric = 0.5 * m.mu * (2 * trace(H) + contract(H, H));
+  if (law_ == Law::StableNeoHookean) {
+    // k/2 ((J - alpha)^2 - (1 - alpha)^2): SOFA's energy less its rest value mu^2 / (2 k).
+    const double k = m.lambda + m.mu, alpha = 1 + m.mu / k;
+    return deviatoric + 0.5 * k * (J - 1) * (J + 1 - 2 * alpha);
+  }
   // ln J -> -infinity as J -> 0+: the energy barrier that inversion would have to cross.
   if (!(J > 0)) return std::numeric_limits<double>::infinity();
-  return neoHookeanEnergy(H, std::log(J), lame_.lambda, lame_.mu);
+  const double logJ = std::log(J);
+  return deviatoric - m.mu * logJ + 0.5 * m.lambda * logJ * logJ;
 }
 
 double HyperelasticFEM::potentialEnergy(const double* x) const {
   double energy = 0;
   for (std::size_t c = 0; c < cells_.size(); ++c)
-    energy += shapes_[c].volume * energyDensity(gradient(c, x, rest_.data()));
+    energy += shapes_[c].volume * energyDensity(c, gradient(c, x, rest_.data()));
   return energy;
 }
 
-// sigma = P F^T / J: F S F^T / J for St Venant-Kirchhoff, (mu (B - I) + lambda ln J I) / J with
-// B = F F^T for Neo-Hookean.
-HyperelasticFEM::Mat3 HyperelasticFEM::cauchyStress(const Mat3& H) const {
+// sigma = P F^T / J: F S F^T / J for St Venant-Kirchhoff, (mu B + v I) / J with B = F F^T for
+// the Neo-Hookean family.
+HyperelasticFEM::Mat3 HyperelasticFEM::cauchyStress(std::size_t cell, const Mat3& H) const {
   const Mat3 F = plusIdentity(H);
   const double J = determinant(F);
+  const LameParameters& m = lame_[cell];
   if (law_ == Law::StVenantKirchhoff) {
-    const Mat3 S = stvkSecondPiola(greenLagrange(H), lame_.lambda, lame_.mu);
+    const Mat3 S = stvkSecondPiola(greenLagrange(H), m.lambda, m.mu);
     return scaled(1 / J, multiplyTranspose(multiply(F, S), F));
   }
-  if (!(J > 0)) {
+  if (!admissible(J)) {
     Mat3 undefined;
     undefined.fill(std::numeric_limits<double>::quiet_NaN());
     return undefined;
   }
-  Mat3 sigma = scaled(lame_.mu / J, multiplyTranspose(F, F));
-  const double diagonal = (lame_.lambda * std::log(J) - lame_.mu) / J;
+  Mat3 sigma = scaled(m.mu / J, multiplyTranspose(F, F));
+  const double diagonal = volumetricTerms(cell, J)[0] / J;
   sigma[0] += diagonal;
   sigma[4] += diagonal;
   sigma[8] += diagonal;
@@ -339,7 +359,7 @@ HyperelasticFEM::Mat3 HyperelasticFEM::cauchyStress(const Mat3& H) const {
 std::vector<double> HyperelasticFEM::vonMisesStress(const double* x) const {
   std::vector<double> result(cells_.size());
   for (std::size_t c = 0; c < cells_.size(); ++c)
-    result[c] = vonMises(cauchyStress(gradient(c, x, rest_.data())));
+    result[c] = vonMises(cauchyStress(c, gradient(c, x, rest_.data())));
   return result;
 }
 

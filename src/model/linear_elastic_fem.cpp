@@ -6,11 +6,8 @@ namespace eis {
 
 LinearElasticFEM::LinearElasticFEM(const std::vector<std::array<PetscInt, 4>>& cells,
                                    const std::vector<TetraShape>& shapes, std::vector<double> rest,
-                                   double youngModulus, double poissonRatio)
-    : cells_(cells),
-      shapes_(shapes),
-      rest_(std::move(rest)),
-      lame_(lameParameters(youngModulus, poissonRatio)) {}
+                                   std::vector<LameParameters> lame)
+    : cells_(cells), shapes_(shapes), rest_(std::move(rest)), lame_(std::move(lame)) {}
 
 // Strain of the displacement u - origin (origin may be null for a plain increment).
 LinearElasticFEM::Strain LinearElasticFEM::strain(std::size_t cell, const double* u,
@@ -41,12 +38,12 @@ void LinearElasticFEM::addElementForce(std::size_t cell, const Strain& s, double
 
 void LinearElasticFEM::addForce(const double* x, const double*, double* f) {
   for (std::size_t c = 0; c < cells_.size(); ++c)
-    addElementForce(c, hookeStress(lame_, strain(c, x, rest_.data())), -1.0, f);
+    addElementForce(c, hookeStress(lame_[c], strain(c, x, rest_.data())), -1.0, f);
 }
 
 void LinearElasticFEM::addDForce(const double* dx, double* df, double kFactor) const {
   for (std::size_t c = 0; c < cells_.size(); ++c)
-    addElementForce(c, hookeStress(lame_, strain(c, dx, nullptr)), -kFactor, df);
+    addElementForce(c, hookeStress(lame_[c], strain(c, dx, nullptr)), -kFactor, df);
 }
 
 void LinearElasticFEM::addKToElementMatrices(double* elementMatrices, double kFactor,
@@ -64,7 +61,7 @@ void LinearElasticFEM::addKToElementMatrices(double* elementMatrices, double kFa
         if (d == 0) e = {gb[0], 0, 0, gb[1], 0, gb[2]};
         if (d == 1) e = {0, gb[1], 0, gb[0], gb[2], 0};
         if (d == 2) e = {0, 0, gb[2], 0, gb[1], gb[0]};
-        const Strain s = hookeStress(lame_, e);
+        const Strain s = hookeStress(lame_[c], e);
         const int col = 3 * b + d;
         for (int a = 0; a < 4; ++a) {
           block[(3 * a + 0) * 12 + col] += w * (g[a][0] * s[0] + g[a][1] * s[3] + g[a][2] * s[5]);
@@ -78,7 +75,7 @@ void LinearElasticFEM::addKToElementMatrices(double* elementMatrices, double kFa
 double LinearElasticFEM::potentialEnergy(const double* x) const {
   double energy = 0;
   for (std::size_t c = 0; c < cells_.size(); ++c) {
-    const Strain e = strain(c, x, rest_.data()), s = hookeStress(lame_, e);
+    const Strain e = strain(c, x, rest_.data()), s = hookeStress(lame_[c], e);
     double density = 0;
     for (int i = 0; i < 6; ++i) density += e[i] * s[i];
     energy += 0.5 * shapes_[c].volume * density;
@@ -89,7 +86,7 @@ double LinearElasticFEM::potentialEnergy(const double* x) const {
 std::vector<double> LinearElasticFEM::vonMisesStress(const double* x) const {
   std::vector<double> result(cells_.size());
   for (std::size_t c = 0; c < cells_.size(); ++c) {
-    const Strain s = hookeStress(lame_, strain(c, x, rest_.data()));
+    const Strain s = hookeStress(lame_[c], strain(c, x, rest_.data()));
     result[c] = vonMises(s);
   }
   return result;

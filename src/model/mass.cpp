@@ -96,16 +96,20 @@ const ComponentDeclaration& massComponent() {
       "mass", "mass",
       "SOFA DiagonalMass (lumped), MeshMatrixMass (consistent) or UniformMass (uniform)",
       ParameterSpec()
-          .add({"mass.type", "lumped|consistent|uniform",
-                "lumped: SOFA DiagonalMass, density*volume/4 on each node of a tetrahedron;\n"
-                "consistent: SOFA MeshMatrixMass, the full P1 mass matrix; uniform: SOFA\n"
-                "UniformMass, the same mass on every node (mass.total-mass or mass.vertex-mass)",
-                "lumped", "", false, check::choice(kMassTypes)})
-          .add({"mass.total-mass", "M",
-                "uniform: the total mass, shared equally by the mesh's nodes (SOFA UniformMass\n"
-                "totalMass), > 0",
-                std::nullopt, "mass", false, check::positive(),
-                "1 (SOFA's) when mass.type = uniform and mass.vertex-mass is not given"})
+          .add(
+              {"mass.type", "lumped|consistent|uniform",
+               "lumped: SOFA DiagonalMass (and MeshMatrixMass lumping=\"true\", the same matrix),\n"
+               "density*volume/4 on each node of a tetrahedron; consistent: SOFA MeshMatrixMass,\n"
+               "the full P1 mass matrix; uniform: SOFA UniformMass, the same mass on every node\n"
+               "(mass.total-mass or mass.vertex-mass)",
+               "lumped", "", false, check::choice(kMassTypes)})
+          .add(
+              {"mass.total-mass", "M",
+               "the total mass, > 0 (SOFA totalMass). uniform: shared equally by the mesh's nodes;\n"
+               "lumped, consistent: the density is M / (the mesh's volume), as SOFA's DiagonalMass\n"
+               "and MeshMatrixMass do, instead of material.density",
+               std::nullopt, "mass", false, check::positive(),
+               "1 (SOFA's) when mass.type = uniform and mass.vertex-mass is not given"})
           .add({"mass.vertex-mass", "M",
                 "uniform: the mass of each node instead (SOFA UniformMass vertexMass), > 0",
                 std::nullopt, "mass", false, check::positive()})
@@ -115,14 +119,17 @@ const ComponentDeclaration& massComponent() {
                 "1", "", false, check::positive()}),
       [](Scene& scene) {
         const bool uniform = massTypeOf(scene) == MassType::Uniform;
-        const int given = scene.given("mass.total-mass") + scene.given("mass.vertex-mass");
-        if (given == 2)
+        const bool total = scene.given("mass.total-mass");
+        if (total && scene.given("mass.vertex-mass"))
           throw Error("mass.total-mass and mass.vertex-mass both size the uniform mass: give one");
-        if (!uniform && given != 0)
+        if (!uniform && scene.given("mass.vertex-mass"))
+          throw Error("mass.vertex-mass applies to mass.type = uniform only");
+        if (!uniform && total && scene.given("material.density"))
           throw Error(
-              std::string(scene.given("mass.total-mass") ? "mass.total-mass" : "mass.vertex-mass") +
-              " applies to mass.type = uniform only");
+              "mass.total-mass and material.density both size the mass: give one (SOFA takes "
+              "totalMass)");
         requireElasticity(scene, "mass.type = uniform", uniform);
+        requireElasticity(scene, "mass.total-mass", total);
       }};
   return component;
 }
@@ -131,13 +138,24 @@ MassType massTypeOf(const Parameters& scene) {
   return scene.choice("mass.type", kMassTypes);
 }
 
-double massCoefficientOf(const Parameters& scene, std::int64_t numNodes) {
-  if (massTypeOf(scene) == MassType::Uniform)
+double meshVolume(const DistributedMesh& mesh) {
+  const auto& p = mesh.restCoords();
+  double local = 0, global = 0;
+  for (const auto& c : mesh.cells()) local += TetraShape(p[c[0]], p[c[1]], p[c[2]], p[c[3]]).volume;
+  EIS_CHECK_MPI(MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, mesh.comm()));
+  return global;
+}
+
+double massCoefficientOf(const Parameters& scene, const DistributedMesh& mesh) {
+  if (massTypeOf(scene) == MassType::Uniform) {
+    const double nodes = double(mesh.numGlobalVertices());
     return scene.given("mass.vertex-mass")  ? scene.real("mass.vertex-mass")
-           : scene.given("mass.total-mass") ? scene.real("mass.total-mass") / double(numNodes)
-                                            : 1.0 / double(numNodes);
-  return physicsOf(scene) == Physics::Elasticity ? scene.real("material.density")
-                                                 : scene.real("material.capacity");
+           : scene.given("mass.total-mass") ? scene.real("mass.total-mass") / nodes
+                                            : 1.0 / nodes;
+  }
+  if (physicsOf(scene) == Physics::Diffusion) return scene.real("material.capacity");
+  if (scene.given("mass.total-mass")) return scene.real("mass.total-mass") / meshVolume(mesh);
+  return scene.real("material.density");
 }
 
 }  // namespace eis

@@ -302,6 +302,12 @@ launch bad selection_sphere_short "load.total-force" "sphere" -- \
   --load.total-force="1 2 3 sphere 0 0 0" "${TINY[@]}"
 launch bad uniform_mass_twice     "mass.total-mass" "mass.vertex-mass" -- --mass.type=uniform \
   --mass.total-mass=2 --mass.vertex-mass=1 "${TINY[@]}"
+launch bad total_mass_and_density "mass.total-mass" "material.density" -- --mass.total-mass=2 \
+  --material.density=3 "${TINY[@]}"
+launch bad region_without_group  "material.region" "nosuch" -- --material.region="nosuch 1 0.3" \
+  "${TINY[@]}"
+launch bad lame_and_young        "material.lame" "material.young-modulus" -- --material.lame="1 2" \
+  --material.young-modulus=3 "${TINY[@]}"
 launch bad rest_springs_negative  "springs.rest-shape" -- --springs.rest-shape="-1 all" "${TINY[@]}"
 launch bad missing_config         "nosuch.ini" -- --config="$T/nosuch.ini" "${TINY[@]}"
 launch bad missing_initial_state  "initial.state" "nosuch.csv" -- --initial.state="$T/nosuch.csv" "${TINY[@]}"

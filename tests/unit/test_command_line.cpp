@@ -144,6 +144,20 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.real("material.young-modulus"), 2.5e6); }},
       {"material.poisson-ratio", "0.45",
        [](const Scene& s) { EXPECT_EQ(s.real("material.poisson-ratio"), 0.45); }},
+      {"material.lame", "400 600",
+       [](const Scene& s) {
+         EXPECT_EQ(s.reals("material.lame"), (std::vector<double>{400, 600}));
+       }},
+      {"material.region", "liver 3e3 0.45",
+       [](const Scene& s) { EXPECT_EQ(s.texts("material.region"), Args{"liver 3e3 0.45"}); }},
+      {"material.cell-young-modulus", "1e3 2e3",
+       [](const Scene& s) {
+         EXPECT_EQ(s.reals("material.cell-young-modulus"), (std::vector<double>{1e3, 2e3}));
+       }},
+      {"material.cell-poisson-ratio", "0.3,0.45",
+       [](const Scene& s) {
+         EXPECT_EQ(s.reals("material.cell-poisson-ratio"), (std::vector<double>{0.3, 0.45}));
+       }},
       {"material.density", "1000",
        [](const Scene& s) { EXPECT_EQ(s.real("material.density"), 1000); }},
       {"material.conductivity", "0.5",
@@ -532,6 +546,14 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"material.poisson-ratio", "0.5"},
       {"material.poisson-ratio", "-1"},
       {"material.poisson-ratio", "x"},
+      {"material.lame", "0 1"},
+      {"material.lame", "1 -1"},
+      {"material.lame", "1"},
+      {"material.region", "liver 3e3"},
+      {"material.region", "liver 0 0.3"},
+      {"material.region", "liver 3e3 0.5"},
+      {"material.cell-young-modulus", "1 0"},
+      {"material.cell-poisson-ratio", "0.3 0.5"},
       {"material.density", "-2"},
       {"material.conductivity", "0"},
       {"material.capacity", "0"},
@@ -638,6 +660,49 @@ TEST(Scene, OptionsThatDoNotComposeAreRejected) {
   EXPECT_EQ(parse({"--solver.newton=full", "--solver.initial-guess=previous"})
                 .scene.choice("solver.initial-guess", eis::kInitialGuesses),
             eis::InitialGuess::Previous);
+}
+
+// The uniform material comes from E and NU or from the Lame pair, cells' own from the SOFA lists
+// or from the regions; the keys of elasticity only are refused in a diffusion scene.
+TEST(Scene, MaterialSourcesExcludeEachOther) {
+  EXPECT_EQ(errorOf({"--material.lame=1 2", "--material.young-modulus=3"}),
+            "material.lame and material.young-modulus both give the material: give one");
+  EXPECT_EQ(errorOf({"--material.lame=1 2", "--material.cell-poisson-ratio=0.3"}),
+            "material.lame and material.cell-poisson-ratio both give the material: give one");
+  EXPECT_EQ(errorOf({"--material.young-modulus=3", "--material.cell-young-modulus=3 4"}),
+            "material.young-modulus and material.cell-young-modulus both give the material (the "
+            "list is SOFA's whole youngModulus or poissonRatio): give one");
+  EXPECT_EQ(errorOf({"--material.region=a 1 0.3", "--material.cell-young-modulus=3 4"}),
+            "material.region and a per-cell list (material.cell-young-modulus or "
+            "material.cell-poisson-ratio) both set cells' materials: give one");
+  EXPECT_TRUE(startsWith(errorOf({"--physics.type=diffusion", "--solver.first-order=true",
+                                  "--material.region=a 1 0.3"}),
+                         "material.region"));
+  // E and NU with regions, and the Lame pair with regions, are fine.
+  EXPECT_EQ(parse({"--material.young-modulus=3", "--material.region=a 1 0.3"})
+                .scene.texts("material.region")
+                .size(),
+            1u);
+  EXPECT_EQ(parse({"--material.lame=1 2", "--material.region=a 1 0.3"})
+                .scene.reals("material.lame")
+                .size(),
+            2u);
+}
+
+// mass.total-mass sizes the lumped and consistent masses too (SOFA's DiagonalMass and
+// MeshMatrixMass totalMass), instead of the density; vertex-mass stays uniform's.
+TEST(Scene, TotalMassSizesEveryMassType) {
+  for (const std::string type : {"lumped", "consistent", "uniform"})
+    EXPECT_EQ(parse({"--mass.type=" + type, "--mass.total-mass=2"}).scene.real("mass.total-mass"),
+              2);
+  EXPECT_EQ(errorOf({"--mass.total-mass=2", "--material.density=3"}),
+            "mass.total-mass and material.density both size the mass: give one (SOFA takes "
+            "totalMass)");
+  EXPECT_EQ(errorOf({"--mass.vertex-mass=2"}),
+            "mass.vertex-mass applies to mass.type = uniform only");
+  EXPECT_TRUE(startsWith(
+      errorOf({"--physics.type=diffusion", "--solver.first-order=true", "--mass.total-mass=2"}),
+      "mass.total-mass"));
 }
 
 TEST(Scene, UnknownKeysAreErrors) {

@@ -26,6 +26,11 @@ using Cells = std::vector<std::array<PetscInt, 4>>;
 using Mat3 = std::array<Vec3, 3>;  // rows
 
 constexpr double E = 1234.0, nu = 0.31;
+
+// The same material, E and nu, on each of `cells` cells.
+std::vector<eis::LameParameters> uniformLame(std::size_t cells) {
+  return std::vector<eis::LameParameters>(cells, eis::lameParameters(E, nu));
+}
 const RotationMethod kMethods[] = {RotationMethod::Large, RotationMethod::Polar};
 
 const char* name(RotationMethod m) {
@@ -162,7 +167,8 @@ std::vector<double> restFrameStiffness(const Mesh& tet, const Mat3& r0) {
   std::vector<Vec3> turned;
   for (const auto& p : tet.points) turned.push_back(times(r0, p));
   const Mesh local(turned, tet.cells);
-  const eis::LinearElasticFEM linear(local.cells, local.shapes, local.rest(), E, nu);
+  const eis::LinearElasticFEM linear(local.cells, local.shapes, local.rest(),
+                                     uniformLame(local.cells.size()));
   return stiffness(linear, 1);
 }
 
@@ -203,7 +209,8 @@ TEST(Corotational, RigidMotionsOfATetrahedronGiveNoForceEnergyOrStress) {
   for (const Mesh* tet : {&negative, &positive})
     for (auto method : kMethods) {
       SCOPED_TRACE(name(method));
-      eis::CorotationalFEM fem(tet->cells, tet->shapes, tet->rest(), E, nu, method);
+      eis::CorotationalFEM fem(tet->cells, tet->shapes, tet->rest(), uniformLame(tet->cells.size()),
+                               method);
       for (const auto& motion : kMotions) {
         const auto x = rigidlyMoved(*tet, motion.q, motion.t);
         for (double fi : force(fem, x)) EXPECT_NEAR(fi, 0.0, 1e-10 * E);  // size ~ 1
@@ -222,7 +229,8 @@ TEST(Corotational, RigidMotionOfABoxMeshGivesNoForce) {
   const double size = 1.0;  // the cells' edge length
   for (auto method : kMethods) {
     SCOPED_TRACE(name(method));
-    eis::CorotationalFEM fem(mesh.cells, mesh.shapes, mesh.rest(), E, nu, method);
+    eis::CorotationalFEM fem(mesh.cells, mesh.shapes, mesh.rest(), uniformLame(mesh.cells.size()),
+                             method);
     EXPECT_LT(largestMagnitude(force(fem, mesh.rest())), 1e-10 * E * size * size);
     const auto x = rigidlyMoved(mesh, rotation({1, -2, 0.7}, 1.3), {5.0, -3.0, 2.0});
     EXPECT_LT(largestMagnitude(force(fem, x)), 1e-10 * E * size * size);
@@ -233,9 +241,9 @@ TEST(Corotational, RigidMotionOfABoxMeshGivesNoForce) {
 // Why the corotational element exists: the linear one sees a finite rotation as a strain.
 TEST(Corotational, LinearElementIsNotInvariantUnderAFiniteRotation) {
   const Mesh tet(kTet, {{0, 1, 2, 3}});
-  eis::LinearElasticFEM linear(tet.cells, tet.shapes, tet.rest(), E, nu);
-  eis::CorotationalFEM corotational(tet.cells, tet.shapes, tet.rest(), E, nu,
-                                    RotationMethod::Large);
+  eis::LinearElasticFEM linear(tet.cells, tet.shapes, tet.rest(), uniformLame(tet.cells.size()));
+  eis::CorotationalFEM corotational(tet.cells, tet.shapes, tet.rest(),
+                                    uniformLame(tet.cells.size()), RotationMethod::Large);
   const auto x = rigidlyMoved(tet, rotation({0, 0, 1}, 0.5), {0, 0, 0});
   EXPECT_GT(largestMagnitude(force(linear, x)), 1e-2 * E);
   EXPECT_LT(largestMagnitude(force(corotational, x)), 1e-10 * E);
@@ -247,7 +255,8 @@ TEST(Corotational, ForcesTurnWithTheElement) {
   const Mat3 q = rotation({0.3, -1, 2}, 2.2), none = rotation({1, 0, 0}, 0.0);
   for (auto method : kMethods) {
     SCOPED_TRACE(name(method));
-    eis::CorotationalFEM fem(tet.cells, tet.shapes, tet.rest(), E, nu, method);
+    eis::CorotationalFEM fem(tet.cells, tet.shapes, tet.rest(), uniformLame(tet.cells.size()),
+                             method);
     const auto x = deformedAndMoved(tet, kShear, none, {0, 0, 0});
     const auto y = deformedAndMoved(tet, kShear, q, {1.0, 2.0, -3.0});
     const auto fx = force(fem, x), fy = force(fem, y);
@@ -267,7 +276,8 @@ TEST(Corotational, ForceAndMatrixAreTheRestFrameLinearElementTurnedWithTheElemen
   const Mesh tet(kTet, {{0, 1, 2, 3}});
   for (auto method : kMethods) {
     SCOPED_TRACE(name(method));
-    eis::CorotationalFEM fem(tet.cells, tet.shapes, tet.rest(), E, nu, method);
+    eis::CorotationalFEM fem(tet.cells, tet.shapes, tet.rest(), uniformLame(tet.cells.size()),
+                             method);
     const auto rest = tet.rest();
     const auto x = deformedAndMoved(tet, kShear, rotation({1, 1, -0.5}, 0.9), {0.5, -1.0, 2.0});
     const Mat3 r0 = sofaFrame(method, rest), r = sofaFrame(method, x);
@@ -312,11 +322,13 @@ TEST(Corotational, ForceAndMatrixAreTheRestFrameLinearElementTurnedWithTheElemen
 // only addForce moves the linearization point (energy and stress evaluations do not).
 TEST(Corotational, OnlyAddForceMovesTheLinearizationPoint) {
   const Mesh tet(kTet, {{0, 1, 2, 3}});
-  const eis::LinearElasticFEM linear(tet.cells, tet.shapes, tet.rest(), E, nu);
+  const eis::LinearElasticFEM linear(tet.cells, tet.shapes, tet.rest(),
+                                     uniformLame(tet.cells.size()));
   const auto kLinear = stiffness(linear, 1);
   for (auto method : kMethods) {
     SCOPED_TRACE(name(method));
-    eis::CorotationalFEM fem(tet.cells, tet.shapes, tet.rest(), E, nu, method);
+    eis::CorotationalFEM fem(tet.cells, tet.shapes, tet.rest(), uniformLame(tet.cells.size()),
+                             method);
     EXPECT_LT(largestDifference(stiffness(fem, 1), kLinear), 1e-12 * largestMagnitude(kLinear));
     const auto x = deformedAndMoved(tet, kShear, rotation({0, 1, 0}, 1.2), {0, 0, 0});
     const auto y = deformedAndMoved(tet, kShear, rotation({1, 0, 0}, -0.7), {0, 0, 0});
@@ -337,10 +349,11 @@ TEST(Corotational, OnlyAddForceMovesTheLinearizationPoint) {
 // corotational element is the linear one plus geometric terms.
 TEST(Corotational, SmallDeformationsMatchTheLinearElement) {
   const Mesh tet(kTet, {{0, 1, 2, 3}});
-  eis::LinearElasticFEM linear(tet.cells, tet.shapes, tet.rest(), E, nu);
+  eis::LinearElasticFEM linear(tet.cells, tet.shapes, tet.rest(), uniformLame(tet.cells.size()));
   for (auto method : kMethods) {
     SCOPED_TRACE(name(method));
-    eis::CorotationalFEM fem(tet.cells, tet.shapes, tet.rest(), E, nu, method);
+    eis::CorotationalFEM fem(tet.cells, tet.shapes, tet.rest(), uniformLame(tet.cells.size()),
+                             method);
     double previous = 0;
     for (double eps : {1e-3, 1e-4}) {
       auto x = tet.rest();
@@ -370,9 +383,10 @@ TEST(Corotational, SmallDeformationsMatchTheLinearElement) {
 TEST(Corotational, LargeFrameDependsOnTheVertexOrder) {
   const Mesh given(kTet, {{0, 1, 2, 3}});
   const Mesh permuted(kTet, {{2, 0, 3, 1}});
-  eis::CorotationalFEM a(given.cells, given.shapes, given.rest(), E, nu, RotationMethod::Large);
-  eis::CorotationalFEM b(permuted.cells, permuted.shapes, permuted.rest(), E, nu,
+  eis::CorotationalFEM a(given.cells, given.shapes, given.rest(), uniformLame(given.cells.size()),
                          RotationMethod::Large);
+  eis::CorotationalFEM b(permuted.cells, permuted.shapes, permuted.rest(),
+                         uniformLame(permuted.cells.size()), RotationMethod::Large);
   const Mat3 q = rotation({2, -1, 1}, 0.8);
   const auto x = deformedAndMoved(given, kShear, q, {1.0, 0.0, -1.0});
   const auto fa = force(a, x), fb = force(b, x);
@@ -381,8 +395,10 @@ TEST(Corotational, LargeFrameDependsOnTheVertexOrder) {
   EXPECT_LT(largestMagnitude(force(a, rigid)), 1e-10 * E);
   EXPECT_LT(largestMagnitude(force(b, rigid)), 1e-10 * E);
   // The order does not matter to the linear element: the difference is the frame's.
-  eis::LinearElasticFEM la(given.cells, given.shapes, given.rest(), E, nu);
-  eis::LinearElasticFEM lb(permuted.cells, permuted.shapes, permuted.rest(), E, nu);
+  eis::LinearElasticFEM la(given.cells, given.shapes, given.rest(),
+                           uniformLame(given.cells.size()));
+  eis::LinearElasticFEM lb(permuted.cells, permuted.shapes, permuted.rest(),
+                           uniformLame(permuted.cells.size()));
   EXPECT_LT(largestDifference(force(la, x), force(lb, x)), 1e-10 * E);
 }
 

@@ -1,4 +1,4 @@
-// Hyperelastic tetrahedra, both laws: the tangent is the exact derivative of the force and the
+// Hyperelastic tetrahedra, every law: the tangent is the exact derivative of the force and the
 // force minus the gradient of the energy (at large, rotated strains, on one cell and on a box),
 // rigid motions carry no stress, small strains reproduce linear elasticity, uniform stretches give
 // the closed-form von Mises stress, and an inverted Neo-Hookean cell is refused.
@@ -28,6 +28,11 @@ using Mat = std::array<eis::Vec3, 3>;
 
 constexpr double E = 1234.0, nu = 0.31;
 const double lambda = E * nu / ((1 + nu) * (1 - 2 * nu)), mu = E / (2 * (1 + nu));
+
+// The same material, E and nu, on each of `cells` cells.
+std::vector<eis::LameParameters> uniformLame(std::size_t cells) {
+  return std::vector<eis::LameParameters>(cells, eis::lameParameters(E, nu));
+}
 
 struct Mesh {
   std::vector<eis::Vec3> points;
@@ -65,7 +70,7 @@ Mesh box() {
 }
 
 eis::HyperelasticFEM makeField(const Mesh& m, Law law) {
-  return eis::HyperelasticFEM(m.cells, m.shapes, m.rest(), E, nu, law);
+  return eis::HyperelasticFEM(m.cells, m.shapes, m.rest(), uniformLame(m.cells.size()), law);
 }
 
 Mat identity() {
@@ -242,7 +247,7 @@ TEST_P(Hyperelastic, RigidMotionCarriesNoStress) {
 TEST_P(Hyperelastic, SmallStrainMatchesLinearElasticity) {
   const Mesh m = box();
   auto field = makeField(m, GetParam());
-  eis::LinearElasticFEM linear(m.cells, m.shapes, m.rest(), E, nu);
+  eis::LinearElasticFEM linear(m.cells, m.shapes, m.rest(), uniformLame(m.cells.size()));
   const auto linearK = tangent(linear, m);
   const double scale = largestMagnitude(linearK);
   EXPECT_LT(largestDifference(tangent(field, m), linearK), 1e-12 * scale);  // before any addForce
@@ -282,16 +287,60 @@ TEST_P(Hyperelastic, VonMisesOfAUniformStretchMatchesTheClosedForm) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(BothLaws, Hyperelastic,
-                         ::testing::Values(Law::StVenantKirchhoff, Law::NeoHookean),
+INSTANTIATE_TEST_SUITE_P(EveryLaw, Hyperelastic,
+                         ::testing::Values(Law::StVenantKirchhoff, Law::NeoHookean,
+                                           Law::StableNeoHookean),
                          [](const ::testing::TestParamInfo<Law>& info) {
                            return std::string(info.param == Law::StVenantKirchhoff
                                                   ? "StVenantKirchhoff"
-                                                  : "NeoHookean");
+                                              : info.param == Law::NeoHookean ? "NeoHookean"
+                                                                              : "StableNeoHookean");
                          });
 
+// SOFA's StableNeoHookean (material/StableNeoHookean.h): psi = (mu (tr C - 3) + k (J - alpha)^2)/2
+// with k = lambda + mu, alpha = 1 + mu / k, and S = mu I + k J (J - alpha) C^-1; ours is psi less
+// its rest value mu^2 / (2 k), with the force -|V| F S grad N_a.
+TEST(StableNeoHookean, IsSofasEnergyAndStress) {
+  const Mesh m = oneTet();
+  auto field = makeField(m, Law::StableNeoHookean);
+  const double k = lambda + mu, alpha = 1 + mu / k;
+  for (const auto& x : strainedStates(m)) {
+    Mat F{};
+    for (int a = 0; a < 4; ++a)
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) F[i][j] += x[3 * a + i] * m.shapes[0].gradients[a][j];
+    const double J = F[0][0] * (F[1][1] * F[2][2] - F[1][2] * F[2][1]) -
+                     F[0][1] * (F[1][0] * F[2][2] - F[1][2] * F[2][0]) +
+                     F[0][2] * (F[1][0] * F[2][1] - F[1][1] * F[2][0]);
+    Mat C{};
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        for (int l = 0; l < 3; ++l) C[i][j] += F[l][i] * F[l][j];
+    const double sofa =
+        0.5 * (mu * (C[0][0] + C[1][1] + C[2][2] - 3) + k * (J - alpha) * (J - alpha));
+    const double volume = m.shapes[0].volume;
+    EXPECT_NEAR(field.potentialEnergy(x.data()), volume * (sofa - mu * mu / (2 * k)),
+                1e-12 * volume * (std::fabs(sofa) + mu));
+    // P = F S = mu F + k J (J - alpha) F^-T, and F^-T = cof(F) / J.
+    Mat P;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+        const double cofactor = F[i1][j1] * F[i2][j2] - F[i1][j2] * F[i2][j1];
+        P[i][j] = mu * F[i][j] + k * (J - alpha) * cofactor;
+      }
+    const auto f = force(field, x);
+    for (int a = 0; a < 4; ++a)
+      for (int i = 0; i < 3; ++i) {
+        const auto& g = m.shapes[0].gradients[a];
+        const double expected = -volume * (P[i][0] * g[0] + P[i][1] * g[1] + P[i][2] * g[2]);
+        EXPECT_NEAR(f[3 * a + i], expected, 1e-12 * largestMagnitude(f));
+      }
+  }
+}
+
 // Two separate tetrahedra; the second is turned inside out by swapping two of its vertices.
-TEST(HyperelasticInversion, NeoHookeanRefusesAnInvertedCellAndStVenantKirchhoffDoesNot) {
+TEST(HyperelasticInversion, NeoHookeanRefusesAnInvertedCellTheOtherLawsDoNot) {
   Mesh m = oneTet();
   for (int a = 0; a < 4; ++a)
     m.points.push_back({m.points[a][0] + 2, m.points[a][1], m.points[a][2]});
@@ -321,6 +370,14 @@ TEST(HyperelasticInversion, NeoHookeanRefusesAnInvertedCellAndStVenantKirchhoffD
   EXPECT_TRUE(std::isfinite(stvk.potentialEnergy(x.data())));
   expectExactTangent(m, Law::StVenantKirchhoff, x);
   expectForceIsMinusEnergyGradient(m, Law::StVenantKirchhoff, x);
+
+  // SOFA's stable law is defined for J < 0 too.
+  auto stable = makeField(m, Law::StableNeoHookean);
+  EXPECT_NO_THROW(f = force(stable, x));
+  for (double v : f) EXPECT_TRUE(std::isfinite(v));
+  EXPECT_TRUE(std::isfinite(stable.potentialEnergy(x.data())));
+  expectExactTangent(m, Law::StableNeoHookean, x);
+  expectForceIsMinusEnergyGradient(m, Law::StableNeoHookean, x);
 }
 
 }  // namespace

@@ -21,8 +21,13 @@ using eis_test::OneTet;
 
 constexpr double E = 1234.0, nu = 0.31;
 
+// The same material, E and nu, on each of `cells` cells.
+std::vector<eis::LameParameters> uniformLame(std::size_t cells) {
+  return std::vector<eis::LameParameters>(cells, eis::lameParameters(E, nu));
+}
+
 std::vector<double> stiffness(const OneTet& t) {
-  eis::LinearElasticFEM fem(t.cells, t.shapes, t.rest(), E, nu);
+  eis::LinearElasticFEM fem(t.cells, t.shapes, t.rest(), uniformLame(t.cells.size()));
   std::vector<double> k(144, 0.0);
   fem.addKToElementMatrices(k.data(), -1.0, {0, 1});  // -df/dx = K
   return k;
@@ -75,7 +80,7 @@ TEST(LinearElasticElement, RigidBodyMotionsAreInTheNullspace) {
 
 TEST(LinearElasticElement, MatrixEqualsFiniteDifferenceOfForceAndTheMatrixFreeProduct) {
   const OneTet t;
-  eis::LinearElasticFEM fem(t.cells, t.shapes, t.rest(), E, nu);
+  eis::LinearElasticFEM fem(t.cells, t.shapes, t.rest(), uniformLame(t.cells.size()));
   std::vector<double> dfdx(144, 0.0);
   fem.addKToElementMatrices(dfdx.data(), 1.0, {0, 1});
   std::vector<double> x = t.rest();
@@ -167,7 +172,7 @@ TEST(LinearElasticElement, PatchTestOnABox) {
       rest.push_back(p[d]);
       x.push_back(p[d] + G[d][0] * p[0] + G[d][1] * p[1] + G[d][2] * p[2]);
     }
-  eis::LinearElasticFEM fem(cells, shapes, rest, E, nu);
+  eis::LinearElasticFEM fem(cells, shapes, rest, uniformLame(cells.size()));
   std::vector<double> f(x.size(), 0.0);
   fem.addForce(x.data(), nullptr, f.data());
   for (std::size_t n = 0; n < box.nodes.size(); ++n) {

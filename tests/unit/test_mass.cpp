@@ -1,12 +1,16 @@
 // The mass, lumped and consistent, on a box: its total is density times volume, M applied to a
-// translation and gravity have the same row sums, and the element matrices give the products.
+// translation and gravity have the same row sums, and the element matrices give the products;
+// mass.total-mass sets the density to the total over the mesh's volume, as SOFA's DiagonalMass
+// and MeshMatrixMass do, checked by hand on one tetrahedron and on two.
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cmath>
 #include <vector>
 
+#include "eis/app/scene_builder.hpp"
 #include "eis/mesh/box_mesh.hpp"
+#include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/mass.hpp"
 #include "one_tetrahedron.hpp"
 
@@ -74,6 +78,63 @@ TEST(Mass, UniformGivesEveryNodeTheSameMass) {
   std::vector<double> f(ones.size(), 0.0);
   mass.addGravity(f.data(), g);
   for (std::size_t i = 0; i < f.size(); ++i) EXPECT_NEAR(f[i], vertexMass * g[i % 3], 1e-14);
+}
+
+// The unit tetrahedron (V = 1/6) and a second one on its slanted face with apex (1, 1, 1)
+// (V = 1/3), 3 kg in all: SOFA's density is 3 / (1/6) = 18, then 3 / (1/2) = 6, and each node
+// gets density * (the volumes around it) / 4 lumped; the consistent matrix has density V / 10 on
+// its diagonal and density V / 20 off it, with the same row sums.
+TEST(Mass, TotalMassSetsTheDensityAsSofa) {
+  eis::SerialMesh serial;
+  serial.nodes = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}};
+  serial.tets = {{0, 1, 2, 3}, {1, 2, 3, 4}};
+  serial.tetTags = {0, 0};
+  struct Case {
+    std::size_t tets;
+    double volume, density;
+    std::vector<double> nodeMasses;  // by node id
+  };
+  const Case cases[] = {{1, 1.0 / 6, 18, {0.75, 0.75, 0.75, 0.75}},
+                        {2, 0.5, 6, {0.25, 0.75, 0.75, 0.75, 0.5}}};
+  for (const Case& c : cases) {
+    eis::SerialMesh part = serial;
+    part.tets.resize(c.tets);
+    part.tetTags.resize(c.tets);
+    part.nodes.resize(c.tets + 3);
+    const eis::DistributedMesh mesh(PETSC_COMM_SELF, part, 3, 0);
+    EXPECT_NEAR(eis::meshVolume(mesh), c.volume, 1e-15);
+    for (const char* type : {"lumped", "consistent"}) {
+      SCOPED_TRACE(std::string(type) + " " + std::to_string(c.tets));
+      eis::Scene scene = eis::defaultScene();
+      scene.set("mass.type", type);
+      scene.set("mass.total-mass", "3");
+      const double density = eis::massCoefficientOf(scene, mesh);
+      EXPECT_NEAR(density, c.density, 1e-13);
+      Cells cells(mesh.cells().begin(), mesh.cells().end());
+      std::vector<eis::TetraShape> shapes;
+      const auto& p = mesh.restCoords();
+      for (const auto& t : cells) shapes.emplace_back(p[t[0]], p[t[1]], p[t[2]], p[t[3]]);
+      const eis::Mass mass(cells, shapes, 3, density, eis::massTypeOf(scene));
+      EXPECT_NEAR(mass.localTotal(), 3, 1e-14);
+      const std::size_t n = p.size();
+      std::vector<double> ones(3 * n, 1.0), rows(3 * n, 0.0);
+      mass.addMDx(ones.data(), rows.data(), 1.0);
+      for (std::size_t v = 0; v < n; ++v)
+        for (int d = 0; d < 3; ++d)
+          EXPECT_NEAR(rows[3 * v + d], c.nodeMasses[std::size_t(mesh.nodeIds()[v])], 1e-14);
+      if (c.tets != 1 || std::string(type) != "consistent") continue;
+      // One tetrahedron's consistent matrix: column of node 0's x.
+      std::vector<double> e0(3 * n, 0.0), column(3 * n, 0.0);
+      std::size_t first = 0;
+      while (mesh.nodeIds()[first] != 0) ++first;
+      e0[3 * first] = 1;
+      mass.addMDx(e0.data(), column.data(), 1.0);
+      for (std::size_t v = 0; v < n; ++v) {
+        EXPECT_NEAR(column[3 * v], v == first ? 18.0 / 60 : 18.0 / 120, 1e-14);
+        EXPECT_EQ(column[3 * v + 1], 0.0);
+      }
+    }
+  }
 }
 
 }  // namespace

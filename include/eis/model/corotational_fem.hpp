@@ -31,10 +31,11 @@ inline constexpr Named<RotationMethod> kRotationMethods[] = {{"large", RotationM
 class CorotationalFEM : public ForceField {
 public:
   // cells: four local vertex indices each; shapes: their rest geometry; both must outlive the
-  // field. rest: the rest positions as a local array (3 per local vertex).
+  // field. rest: the rest positions as a local array (3 per local vertex); lame: each cell's
+  // material.
   CorotationalFEM(const std::vector<std::array<PetscInt, 4>>& cells,
                   const std::vector<TetraShape>& shapes, std::vector<double> rest,
-                  double youngModulus, double poissonRatio, RotationMethod method);
+                  std::vector<LameParameters> lame, RotationMethod method);
 
   // Also stores every element's frame at x: the linearization point of the two below.
   void addForce(const double* x, const double* v, double* f) override;
@@ -68,7 +69,7 @@ private:
 
   const std::vector<std::array<PetscInt, 4>>& cells_;
   const std::vector<TetraShape>& shapes_;
-  LameParameters lame_;
+  std::vector<LameParameters> lame_;
   RotationMethod method_;
   std::vector<RestElement> restElements_;
   std::vector<Mat3> frames_;  // R of the last addForce (R0 before any)

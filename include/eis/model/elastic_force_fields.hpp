@@ -1,7 +1,7 @@
 #pragma once
 // The elastic force field of an elasticity scene: SOFA's TetrahedronFEMForceField (small, large,
-// polar) or a hyperelastic law (material.model, material.rotation, Young's modulus, Poisson's
-// ratio).
+// polar) or a hyperelastic law (material.model, material.rotation), with each cell's material
+// (model/cell_materials.hpp).
 #include <array>
 #include <memory>
 #include <vector>
@@ -12,20 +12,22 @@
 
 namespace eis {
 
-enum class MaterialModel { Linear, Corotational, StVenantKirchhoff, NeoHookean };
+enum class MaterialModel { Linear, Corotational, StVenantKirchhoff, NeoHookean, StableNeoHookean };
 inline constexpr Named<MaterialModel> kMaterialModels[] = {
     {"linear", MaterialModel::Linear},
     {"corotational", MaterialModel::Corotational},
     {"stvk", MaterialModel::StVenantKirchhoff},
-    {"neohookean", MaterialModel::NeoHookean}};
+    {"neohookean", MaterialModel::NeoHookean},
+    {"stable-neohookean", MaterialModel::StableNeoHookean}};
 
 struct ElasticMaterial {
   MaterialModel model = MaterialModel::Linear;
   RotationMethod rotation = RotationMethod::Large;
-  double youngModulus = 1e5, poissonRatio = 0.3;
+  std::vector<LameParameters> lame;  // one per cell
 };
 
-// cells: four local vertex indices each (input vertex order); shapes: their rest geometry,
+// cells: four local vertex indices each (input vertex order), material.lame one per cell;
+// shapes: their rest geometry,
 // which must outlive the field; rest: rest positions as a local array, 3 per local vertex.
 std::unique_ptr<ForceField> makeElasticForceField(const ElasticMaterial& material,
                                                   const std::vector<std::array<PetscInt, 4>>& cells,

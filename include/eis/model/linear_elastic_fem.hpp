@@ -15,10 +15,10 @@ namespace eis {
 class LinearElasticFEM : public ForceField {
 public:
   // cells: four local vertex indices each; shapes: their rest geometry; rest: the rest positions
-  // as a local array (3 per local vertex).
+  // as a local array (3 per local vertex); lame: each cell's material.
   LinearElasticFEM(const std::vector<std::array<PetscInt, 4>>& cells,
                    const std::vector<TetraShape>& shapes, std::vector<double> rest,
-                   double youngModulus, double poissonRatio);
+                   std::vector<LameParameters> lame);
 
   void addForce(const double* x, const double* v, double* f) override;
   void addDForce(const double* dx, double* df, double kFactor) const override;
@@ -36,7 +36,7 @@ private:
   const std::vector<std::array<PetscInt, 4>>& cells_;
   const std::vector<TetraShape>& shapes_;
   std::vector<double> rest_;
-  LameParameters lame_;
+  std::vector<LameParameters> lame_;
 };
 
 }  // namespace eis

@@ -1,6 +1,7 @@
 #pragma once
 // The mass (or, for diffusion, capacity) matrix of linear tetrahedra, as SOFA builds it:
-// lumped = DiagonalMass (density |V| / 4 on each vertex), consistent = MeshMatrixMass
+// lumped = DiagonalMass (density |V| / 4 on each vertex; MeshMatrixMass lumping="true" is the
+// same, its vertex mass density |V| / 10 times 2.5), consistent = MeshMatrixMass
 // (density |V| / 10 on the diagonal, density |V| / 20 between two vertices of a cell).
 // Gravity is f = M g, which for both is the lumped vertex mass times g (row sums agree).
 // uniform = UniformMass: the same mass on every node, whatever the cells' volumes; each cell
@@ -54,10 +55,14 @@ private:
 std::vector<double> cellsPerVertex(const DistributedMesh& mesh);
 
 // mass.type, and the coefficient of the mass matrix: material.density (elasticity) or
-// material.capacity (diffusion); for uniform, the mass of each of the mesh's `numNodes` nodes
-// (mass.vertex-mass, or mass.total-mass shared equally).
+// material.capacity (diffusion), or with mass.total-mass (elasticity) the density
+// mass.total-mass / meshVolume (SOFA DiagonalMass and MeshMatrixMass totalMass); for uniform,
+// the mass of each of the mesh's nodes (mass.vertex-mass, or mass.total-mass shared equally).
+// Collective.
 const ComponentDeclaration& massComponent();
 MassType massTypeOf(const Parameters& scene);
-double massCoefficientOf(const Parameters& scene, std::int64_t numNodes);
+double massCoefficientOf(const Parameters& scene, const DistributedMesh& mesh);
+// Collective. The sum of the absolute volumes of the mesh's cells.
+double meshVolume(const DistributedMesh& mesh);
 
 }  // namespace eis
