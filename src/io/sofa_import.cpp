@@ -271,19 +271,20 @@ bool mapLinearSolver(Reader& r, const SofaObject& o, bool sceneLimits) {
   return true;
 }
 
-// The root's gravity and dt (BaseContext: gravity 0 -9.81 0, dt 0.01).
-void mapRoot(Reader& r, const SofaScene& scene) {
-  const SofaNode& root = scene.root();
-  auto field = [&](const char* name, const char* fallback) {
-    const std::string* text = root.field(name);
-    const std::string value = text ? *text : fallback;
-    Texts tokens = parse::tokens(value);
+// Gravity as the mechanical node's context has it (the nearest node, up from it, that sets it)
+// and the root's dt (BaseContext: gravity 0 -9.81 0, dt 0.01).
+void mapContext(Reader& r, const SofaScene& scene, const SofaNode& mechanical) {
+  auto value = [](const std::string* text, const char* fallback) {
     std::string joined;
-    for (const std::string& t : tokens) joined += (joined.empty() ? "" : " ") + t;
+    for (const std::string& t : parse::tokens(text ? *text : fallback))
+      joined += (joined.empty() ? "" : " ") + t;
     return joined;
   };
-  r.key("load.gravity", field("gravity", "0 -9.81 0"));
-  r.key("solver.dt", field("dt", "0.01"));
+  const std::string* gravity = nullptr;
+  for (const SofaNode* node = &mechanical; node && !gravity; node = node->parent)
+    gravity = node->field("gravity");
+  r.key("load.gravity", value(gravity, "0 -9.81 0"));
+  r.key("solver.dt", value(scene.root().field("dt"), "0.01"));
 }
 
 std::string listed(std::vector<std::string> types) {
@@ -307,7 +308,7 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
   classify(scene.root(), walk, reader, options.skipUnsupported);
   if (!walk.state) throw Error(scene.root().where + ": the scene has no MechanicalObject");
   reader.from(*walk.state);
-  mapRoot(reader, scene);
+  mapContext(reader, scene, *walk.state->node);
   mapMesh(reader, *walk.state, options);
   bool ode = false;
   for (const SofaObject* o : walk.mechanics) {
