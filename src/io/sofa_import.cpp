@@ -48,7 +48,10 @@ bool isAccepted(const std::string& t) {
                      "MeshGmshLoader",
                      "MeshVTKLoader",
                      "MeshOBJLoader",
-                     "MeshSTLLoader"});
+                     "MeshSTLLoader",
+                     "MeshOffLoader",
+                     "MeshTrianLoader",
+                     "SphereLoader"});
 }
 
 bool isVisual(const std::string& t) {
