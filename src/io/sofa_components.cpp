@@ -233,13 +233,16 @@ bool mapForceField(Reader& r, const SofaObject& o) {
     r.reject(o, "materialName",
              "SOFA's hyperelastic parameter convention (ParameterSet) is not mapped yet");
   if (o.type == "MeshSpringForceField") {
-    // MeshSpringForceField.inl: stiffness and damping apply to every kind of spring the topology
-    // has (linesStiffness ... default to them); ours are the edges of the tetrahedra.
+    // MeshSpringForceField.inl: stiffness and damping (default 0) are aliases of every kind's
+    // (linesStiffness, tetrahedraStiffness, ...), and each edge gets one spring: ours, along
+    // the edges of the tetrahedra, with the same ks = stiffness / L0, kd = damping / L0.
     for (const char* field :
          {"linesStiffness", "linesDamping", "trianglesStiffness", "trianglesDamping",
           "quadsStiffness", "quadsDamping", "tetrahedraStiffness", "tetrahedraDamping",
           "cubesStiffness", "cubesDamping"})
       r.refuseIfGiven(o, field, "stiffness per kind of spring is not supported yet");
+    if (r.boolean(o, "noCompression", false))
+      r.reject(o, "noCompression", "springs that only pull are not supported");
     if (r.given(o, "stiffness")) r.key("springs.stiffness", parse::text(r.real(o, "stiffness", 0)));
     if (r.given(o, "damping")) r.key("springs.damping", parse::text(r.real(o, "damping", 0)));
     return true;
