@@ -20,6 +20,13 @@ std::string joined(const std::vector<double>& values, std::size_t from, std::siz
   return text;
 }
 
+// A Vec3 field as "X Y Z".
+std::string vector3(const Reader& reader, const SofaObject& o, const std::string& field) {
+  const std::vector<double> v = reader.reals(o, field);
+  if (v.size() != 3) reader.reject(o, field, "expected 3 numbers");
+  return joined(v, 0, 3);
+}
+
 std::string indexList(const std::vector<long long>& indices) {
   std::string text = "indices";
   for (long long i : indices) text += " " + std::to_string(i);
@@ -268,28 +275,29 @@ bool mapForceField(Reader& r, const SofaObject& o) {
     return true;
   }
   if (o.type == "ConstantForceField") {
-    // ConstantForceField.inl: indices empty (every point), forces (one per index), force (one
-    // for every index), totalForce (shared among the indices).
+    // ConstantForceField.inl: indices not set or empty = every point; the first of forces (one
+    // per index), force (the same on every index), totalForce (shared equally among the
+    // indices) that is set wins; none set: no force.
+    if (r.boolean(o, "indexFromEnd", false))
+      r.reject(o, "indexFromEnd", "indices counted from the end are not supported");
     const std::vector<std::string> where = selectionsOf(r, o, "indices", {"all"});
     if (where.size() != 1)
       r.reject(o, "indices", "several boxes or spheres for one force are not supported yet");
-    if (r.given(o, "totalForce")) {
-      r.key("load.total-force", joined(r.reals(o, "totalForce"), 0, 3) + " " + where[0]);
-    } else if (r.given(o, "force")) {
-      r.key("load.constant-force", joined(r.reals(o, "force"), 0, 3) + " " + where[0]);
-    } else if (r.given(o, "forces")) {
+    if (r.given(o, "forces")) {
       const std::vector<double> forces = r.reals(o, "forces");
       const std::vector<long long> indices = r.integers(o, "indices");
-      if (forces.size() == 3 && where[0] != "all") {
-        r.key("load.constant-force", joined(forces, 0, 3) + " " + where[0]);
-      } else {
-        if (forces.size() != 3 * indices.size())
-          r.reject(o, "forces", "expected 3 numbers per index of `indices`");
-        std::string nodal;
-        for (std::size_t i = 0; i < indices.size(); ++i)
-          nodal += (i ? " " : "") + std::to_string(indices[i]) + " " + joined(forces, 3 * i, 3);
-        r.key("load.nodal-forces", nodal);
-      }
+      if (where[0].rfind("indices", 0) != 0)
+        r.reject(o, "forces", "one force per point needs `indices` written out");
+      if (forces.size() != 3 * indices.size())
+        r.reject(o, "forces", "expected 3 numbers per index of `indices`");
+      std::string nodal;
+      for (std::size_t i = 0; i < indices.size(); ++i)
+        nodal += (i ? " " : "") + std::to_string(indices[i]) + " " + joined(forces, 3 * i, 3);
+      r.key("load.nodal-forces", nodal);
+    } else if (r.given(o, "force")) {
+      r.key("load.constant-force", vector3(r, o, "force") + " " + where[0]);
+    } else if (r.given(o, "totalForce")) {
+      r.key("load.total-force", vector3(r, o, "totalForce") + " " + where[0]);
     }
     return true;
   }

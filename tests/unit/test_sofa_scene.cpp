@@ -271,6 +271,16 @@ TEST(SofaImport, LoadsAndSprings) {
   EXPECT_EQ(
       one(keysOf("<ConstantForceField indices='4 5' forces='1 0 0 0 1 0'/>"), "load.nodal-forces"),
       "4 1 0 0 5 0 1 0");
+  // forces wins over force, force over totalForce; none: no force.
+  const Keys both = keysOf("<ConstantForceField indices='4' forces='1 0 0' force='0 0 9'/>");
+  EXPECT_EQ(one(both, "load.nodal-forces"), "4 1 0 0");
+  EXPECT_EQ(one(both, "load.constant-force"), "(absent)");
+  EXPECT_EQ(
+      one(keysOf("<ConstantForceField force='0 0 9' totalForce='1 1 1'/>"), "load.total-force"),
+      "(absent)");
+  EXPECT_EQ(one(keysOf("<ConstantForceField/>"), "load.constant-force"), "(absent)");
+  EXPECT_NE(errorOf([] { keysOf("<ConstantForceField force='1 2'/>"); }).find("expected 3 numbers"),
+            std::string::npos);
   // RestShapeSpringsForceField.inl: stiffness 1, points empty = every point.
   EXPECT_EQ(one(keysOf("<RestShapeSpringsForceField/>"), "springs.rest-shape"), "1 all");
   EXPECT_EQ(one(keysOf("<RestShapeSpringsForceField stiffness='10' points='1 2'/>"),
