@@ -255,22 +255,28 @@ bool mapForceField(Reader& r, const SofaObject& o) {
     return true;
   }
   if (o.type == "RestShapeSpringsForceField") {
-    // RestShapeSpringsForceField.inl: stiffness 1 (one value, or one per point), points empty
-    // (every point), external_rest_shape empty (its own rest positions).
+    // RestShapeSpringsForceField.inl: stiffness empty -> 100; point i of `points` takes
+    // stiffness[i] where there is one, else stiffness[0]; points empty = every point;
+    // activeDirections all 1; no external_rest_shape: its own rest positions.
     r.refuseIfGiven(o, "external_rest_shape", "springs to another object's rest shape");
+    r.refuseIfGiven(o, "external_points", "springs to another object's rest shape");
     r.refuseIfGiven(o, "angularStiffness", "angular springs (rigid bodies) are not supported");
-    const std::vector<double> stiffness = r.reals(o, "stiffness");
+    for (double d : r.reals(o, "activeDirections"))
+      if (d == 0) r.reject(o, "activeDirections", "springs in some directions only");
+    std::vector<double> stiffness = r.reals(o, "stiffness");
+    if (stiffness.empty()) stiffness = {100.0};
     const std::vector<long long> points = r.integers(o, "points");
     if (stiffness.size() > 1) {
-      if (stiffness.size() != points.size())
-        r.reject(o, "stiffness", "one stiffness per point of `points`, or one for all");
+      if (points.empty())
+        r.reject(o, "stiffness", "one stiffness per point needs `points` written out");
       std::string nodes;
       for (std::size_t i = 0; i < points.size(); ++i)
-        nodes += (i ? " " : "") + std::to_string(points[i]) + " " + parse::text(stiffness[i]);
+        nodes += (i ? " " : "") + std::to_string(points[i]) + " " +
+                 parse::text(stiffness[i < stiffness.size() ? i : 0]);
       r.key("springs.rest-shape-nodes", nodes);
     } else {
-      const std::string k = parse::text(stiffness.empty() ? 1.0 : stiffness[0]);
-      r.key("springs.rest-shape", k + " " + (points.empty() ? "all" : indexList(points)));
+      r.key("springs.rest-shape",
+            parse::text(stiffness[0]) + " " + (points.empty() ? "all" : indexList(points)));
     }
     return true;
   }

@@ -281,8 +281,12 @@ TEST(SofaImport, LoadsAndSprings) {
   EXPECT_EQ(one(keysOf("<ConstantForceField/>"), "load.constant-force"), "(absent)");
   EXPECT_NE(errorOf([] { keysOf("<ConstantForceField force='1 2'/>"); }).find("expected 3 numbers"),
             std::string::npos);
-  // RestShapeSpringsForceField.inl: stiffness 1, points empty = every point.
-  EXPECT_EQ(one(keysOf("<RestShapeSpringsForceField/>"), "springs.rest-shape"), "1 all");
+  // RestShapeSpringsForceField.inl: stiffness empty = 100, points empty = every point; a point
+  // past the stiffness list takes its first value.
+  EXPECT_EQ(one(keysOf("<RestShapeSpringsForceField/>"), "springs.rest-shape"), "100 all");
+  EXPECT_EQ(one(keysOf("<RestShapeSpringsForceField stiffness='10 20' points='1 2 3'/>"),
+                "springs.rest-shape-nodes"),
+            "1 10 2 20 3 10");
   EXPECT_EQ(one(keysOf("<RestShapeSpringsForceField stiffness='10' points='1 2'/>"),
                 "springs.rest-shape"),
             "10 indices 1 2");
