@@ -184,13 +184,19 @@ bool mapMass(Reader& r, const SofaObject& o) {
   // DiagonalMass.inl, MeshMatrixMass.inl: massDensity 1, totalMass 1, vertexMass empty; a given
   // massDensity wins over totalMass, and with neither the default totalMass = 1 is used.
   // MeshMatrixMass lumping (false) sums the rows: SOFA's lumped P1 mass, our lumped mass.
-  // UniformMass.inl: vertexMass 1, totalMass 1; totalMass = 1 when neither is given.
+  // UniformMass.inl: totalMass wins when set (vertexMass = totalMass / points), else
+  // vertexMass; neither set makes the component invalid in SOFA master (before its PR #3927,
+  // totalMass = 1), so it is an error here. indices empty = every point.
   if (o.type == "UniformMass") {
+    r.refuseIfGiven(o, "indices", "a uniform mass on some points only is not supported");
+    r.refuseIfGiven(o, "filename", "a mass file is not supported");
     r.key("mass.type", "uniform");
-    if (r.given(o, "totalMass") || !r.given(o, "vertexMass"))
+    if (r.given(o, "totalMass"))
       r.key("mass.total-mass", parse::text(r.real(o, "totalMass", 1.0)));
-    else
+    else if (r.given(o, "vertexMass"))
       r.key("mass.vertex-mass", parse::text(r.real(o, "vertexMass", 1.0)));
+    else
+      r.reject(o, "totalMass", "give totalMass or vertexMass (SOFA master requires one)");
     return true;
   }
   if (o.type != "DiagonalMass" && o.type != "MeshMatrixMass") return false;

@@ -160,7 +160,7 @@ sed '9s|.*|    <PythonController name="ctl" class="Pulse" eis-source="liver.py:4
   > scn_python_controller.scn
 sed '4s|.*|    <StaticSolver/>|' good.scn > scn_static.scn
 sed '12s|.*|    <Node name="second"><MechanicalObject/></Node>\n  </Node>|' good.scn > scn_two_objects.scn
-sed '12s|.*|    <Node name="m"><MechanicalObject/><BarycentricMapping/><UniformMass/></Node>\n  </Node>|' \
+sed '12s|.*|    <Node name="m"><MechanicalObject/><BarycentricMapping/><UniformMass totalMass="1"/></Node>\n  </Node>|' \
   good.scn > scn_mapped_mass.scn
 sed '12s|.*|    <Node name="visual"><OglModel/><BarycentricMapping/></Node>\n    <Node name="collision"><MechanicalObject/><TriangleCollisionModel/><BarycentricMapping/></Node>\n  </Node>|' \
   good.scn > scn_skipped.scn

@@ -221,12 +221,14 @@ TEST(SofaImport, Masses) {
   EXPECT_EQ(one(keys, "mass.type"), "consistent");
   EXPECT_EQ(one(keys, "material.density"), "2");
   EXPECT_EQ(one(keysOf("<MeshMatrixMass massDensity='2' lumping='true'/>"), "mass.type"), "lumped");
-  // UniformMass.inl: totalMass 1 when neither totalMass nor vertexMass is given.
-  keys = keysOf("<UniformMass/>");
+  // UniformMass.inl: totalMass wins over vertexMass; neither is refused, as SOFA master does.
+  keys = keysOf("<UniformMass totalMass='7' vertexMass='0.5'/>");
   EXPECT_EQ(one(keys, "mass.type"), "uniform");
-  EXPECT_EQ(one(keys, "mass.total-mass"), "1");
+  EXPECT_EQ(one(keys, "mass.total-mass"), "7");
+  EXPECT_EQ(one(keys, "mass.vertex-mass"), "(absent)");
   EXPECT_EQ(one(keysOf("<UniformMass vertexMass='0.5'/>"), "mass.vertex-mass"), "0.5");
-  EXPECT_EQ(one(keysOf("<UniformMass totalMass='7'/>"), "mass.total-mass"), "7");
+  EXPECT_NE(errorOf([] { keysOf("<UniformMass/>"); }).find("give totalMass or vertexMass"),
+            std::string::npos);
   // DiagonalMass.inl: without massDensity, totalMass (default 1) sizes the mass: not yet here.
   EXPECT_NE(errorOf([] { keysOf("<DiagonalMass/>"); }).find("not supported yet"),
             std::string::npos);
