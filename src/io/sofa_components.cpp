@@ -338,8 +338,10 @@ bool mapConstraint(Reader& r, const SofaObject& o) {
     return true;
   }
   if (o.type == "LinearMovementProjectiveConstraint" || o.type == "LinearMovementConstraint") {
-    // LinearMovementProjectiveConstraint.inl: indices {0}, keyTimes and movements (one
-    // displacement per key time) empty, relativeMovements true.
+    // LinearMovementProjectiveConstraint.inl: indices {0}, relativeMovements true; it projects
+    // only while the time lies between two key times, so past the last one SOFA leaves the
+    // nodes free where constraint.linear-movement holds them at the last displacement: said
+    // in a warning.
     if (!r.boolean(o, "relativeMovements", true))
       r.reject(o, "relativeMovements", "absolute movements are not supported yet");
     const std::vector<double> times = r.reals(o, "keyTimes");
@@ -351,6 +353,8 @@ bool mapConstraint(Reader& r, const SofaObject& o) {
       frames += parse::text(times[i]) + " " + joined(moves, 3 * i, 3) + " ";
     for (const std::string& s : selectionsOf(r, o, "indices", {"indices 0"}))
       r.key("constraint.linear-movement", frames + ": " + s);
+    r.warn(o.label() + ": after its last key time (" + parse::text(times.back()) +
+           ") SOFA leaves the nodes free; here they stay at the last displacement");
     return true;
   }
   return false;
