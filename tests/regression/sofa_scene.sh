@@ -112,5 +112,13 @@ for ranks in 1 2 3; do
   cmp -s ini.csv scn.csv || diff ini.csv scn.csv | head -n 4 | sed 's/^/     | /'
 done
 
+# scene.file in an INI file, relative to the INI file's folder; the INI's keys win over the scene's.
+mkdir -p conf
+printf '[scene]\nfile = ../scenes/a_small_ldl.scn\n[solver]\nsteps = 20\n' > conf/run.ini
+run 2 --config conf/run.ini --output.final-state=ini_scene.csv
+run 2 --scene scenes/a_small_ldl.scn --solver.steps=20 --output.final-state=cli_scene.csv
+check "scene.file in an INI file (relative to it) runs the scene as --scene does" \
+  cmp -s ini_scene.csv cli_scene.csv
+
 if [ "$failures" -ne 0 ]; then echo "$failures check(s) failed"; exit 1; fi
 echo "all checks passed"
