@@ -13,6 +13,7 @@
 #include "eis/app/simulation.hpp"
 #include "eis/core/error.hpp"
 #include "eis/io/help.hpp"
+#include "eis/io/sofa_import.hpp"
 
 namespace {
 
@@ -120,7 +121,10 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
   } else {
     eis::RunOutcome outcome;
     try {
-      eis::Simulation simulation(commandLine.scene, PETSC_COMM_WORLD, stdout);
+      const eis::Scene scene = commandLine.scene.given("scene.file")
+                                   ? eis::sceneFromSofa(commandLine.scene, PETSC_COMM_WORLD, stdout)
+                                   : commandLine.scene;
+      eis::Simulation simulation(scene, PETSC_COMM_WORLD, stdout);
       simulation.run();
       namePetscServerStage();
       reportUnusedPetscOptions(rank);
@@ -136,10 +140,14 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
 
 int main(int argc, char** argv) {
   eis::CommandLine commandLine(eis::knownComponents());
-  // --quiet is output.progress-every = 0 (app/progress.hpp).
-  std::vector<const char*> arguments(argv, argv + argc);
-  for (const char*& argument : arguments)
-    if (std::string(argument) == "--quiet") argument = "--output.progress-every=0";
+  // --quiet is output.progress-every = 0 (app/progress.hpp); --scene is --scene.file.
+  std::vector<std::string> rewritten(argv, argv + argc);
+  for (std::string& argument : rewritten) {
+    if (argument == "--quiet") argument = "--output.progress-every=0";
+    if (argument == "--scene" || argument.rfind("--scene=", 0) == 0) argument.insert(7, ".file");
+  }
+  std::vector<const char*> arguments;
+  for (const std::string& argument : rewritten) arguments.push_back(argument.c_str());
   std::string parseError;
   try {
     commandLine = eis::parseArguments(argc, arguments.data());

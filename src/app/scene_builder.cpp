@@ -2,6 +2,7 @@
 
 #include "eis/app/progress.hpp"
 #include "eis/app/substepping.hpp"
+#include "eis/io/sofa_import.hpp"
 #include "eis/io/state_csv.hpp"
 #include "eis/linalg/linear_solver.hpp"
 #include "eis/mesh/mesh_source.hpp"
@@ -28,6 +29,7 @@ const std::vector<const ComponentDeclaration*>& knownComponents() {
     for (const OutputComponent& output : outputComponents()) list.push_back(&output.declaration);
     list.push_back(&substeppingComponent());
     list.push_back(&progressComponent());
+    list.push_back(&sofaSceneComponent());
     return list;
   }();
   return all;

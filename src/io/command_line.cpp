@@ -132,7 +132,8 @@ CommandLine parseCommandLine(int argc, const char* const argv[],
   for (const ParameterDeclaration& d : result.scene.spec().declarations())
     if (vm.count(d.key))
       for (const std::string& value : vm[d.key].as<Texts>()) result.scene.set(d.key, value);
-  result.scene.resolve();
+  // A SOFA scene's keys come later (sceneFromSofa, once MPI runs): it resolves the scene then.
+  if (!result.scene.given("scene.file")) result.scene.resolve();
   return result;
 }
 

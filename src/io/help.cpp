@@ -25,8 +25,8 @@ std::string defaultOf(const ParameterDeclaration& d) {
 }
 
 const char* const kUsage =
-    "Usage: mpiexec -n N euler-implicit [--config scene.ini] [--quiet] [--section.key=value ...] "
-    "[PETSc options]\n"
+    "Usage: mpiexec -n N euler-implicit [--config scene.ini | --scene scene.scn] [--quiet] "
+    "[--section.key=value ...] [PETSc options]\n"
     "\n"
     "Advances a tetrahedral mesh in time with SOFA's EulerImplicitSolver, distributed over\n"
     "the MPI ranks with PETSc. Without options it runs the built-in scene: a cantilever beam\n"
@@ -45,13 +45,17 @@ const char* const kUsage =
     "  --help          print this text and exit\n"
     "  --version       print the version and exit\n"
     "  --quiet         no per-step progress lines (the same as --output.progress-every=0)\n"
+    "  --scene FILE    run the SOFA XML scene FILE unchanged (the same as --scene.file=FILE):\n"
+    "                  its components become the keys below; the command line and the INI\n"
+    "                  file win key by key. README.md, \"Coming from SOFA\", lists what maps\n"
     "\n"
     "The keys, component by component (a scene is made of these):\n";
 
 const char* const kNotes =
     "The step, SOFA's linearized implicit Euler with its Rayleigh damping, velocity-dependent\n"
     "forces and projected constraints, is written out in docs/architecture.md (\"The step\").\n"
-    "The default linear solve stops at a relative residual of 1e-8 (-ksp_rtol changes it).\n"
+    "The default linear solve stops at a relative residual of 1e-8 (solver.rtol or -ksp_rtol\n"
+    "changes it).\n"
     "\n"
     "PETSc options start with one dash and go to PETSc with their values, e.g.\n"
     "    -ksp_type cg -pc_type gamg -ksp_rtol 1e-10 -ksp_monitor -log_view\n"

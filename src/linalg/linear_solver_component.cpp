@@ -57,11 +57,41 @@ ParameterSpec linearSolverParameters() {
            "for the others. For\n"
            "solver.newton = linearized only: Newton's first iterate is solver.newton-guess, and its\n"
            "linear solves start from zero.",
-           "auto", "", false, check::choice(kInitialGuesses)});
+           "auto", "", false, check::choice(kInitialGuesses)})
+      .add(
+          {"solver.linear", "iterative|direct",
+           "iterative: CG under solver.preconditioner, stopped by solver.rtol and\n"
+           "solver.max-iterations (SOFA CGLinearSolver, PCGLinearSolver). direct: a sparse Cholesky\n"
+           "factorization by MUMPS through PETSc, factored once per matrix (SOFA SparseLDLSolver,\n"
+           "SparseCholeskySolver, EigenSimplicialLDLT, AsyncSparseLDLSolver); needs an assembled\n"
+           "operator",
+           "iterative", "", false, check::choice(kLinearMethods)})
+      .add({"solver.rtol", "RTOL",
+            "the iterative solve stops once ||r|| <= RTOL ||b|| (SOFA CGLinearSolver tolerance,\n"
+            "with solver.residual-norm = unpreconditioned), in (0, 1)",
+            "1e-8", "", false, check::within(0, 1)})
+      .add({"solver.max-iterations", "N",
+            "most iterations of one iterative solve (SOFA CGLinearSolver iterations), >= 1", "1000",
+            "", false, check::integerAtLeast(1)})
+      .add({"solver.residual-norm", "default|unpreconditioned",
+            "the norm of r in solver.rtol's test. default: PETSc's for the KSP (for CG, the\n"
+            "preconditioned residual); unpreconditioned: the true residual b - A x, as SOFA's CG\n"
+            "measures it",
+            "default", "", false, check::choice(kResidualNorms)})
+      .add(
+          {"solver.iteration-limit", "error|accept",
+           "error: a solve that reaches solver.max-iterations fails the step; accept: it ends with\n"
+           "its last iterate, as SOFA's CGLinearSolver does",
+           "error", "", false, check::choice(kIterationLimits)});
 }
 
 // A multigrid preconditioner needs a matrix to coarsen.
 void checkPreconditioner(Scene& scene) {
+  if (scene.choice("solver.linear", kLinearMethods) == LinearMethod::Direct &&
+      scene.choice("solver.operator", kOperatorModes) == OperatorMode::MatrixFree)
+    throw Error(
+        "solver.linear = direct needs an assembled matrix; solver.operator = matrix-free "
+        "has none");
   const Preconditioner pc = scene.choice("solver.preconditioner", kPreconditioners);
   const bool multigrid = pc != Preconditioner::Automatic && pc != Preconditioner::Jacobi;
   if (multigrid && scene.choice("solver.operator", kOperatorModes) == OperatorMode::MatrixFree)
@@ -109,6 +139,13 @@ LinearSolverChoice linearSolverOf(const Parameters& scene, bool constantMatrix) 
   choice.options.preconditioner.rebuildGrowth = scene.real("solver.pc-rebuild-growth");
   choice.options.start =
       startOf(scene.choice("solver.initial-guess", kInitialGuesses), constantMatrix);
+  choice.options.direct = scene.choice("solver.linear", kLinearMethods) == LinearMethod::Direct;
+  choice.options.rtol = scene.real("solver.rtol");
+  choice.options.maxIterations = scene.integer("solver.max-iterations");
+  choice.options.unpreconditionedNorm =
+      scene.choice("solver.residual-norm", kResidualNorms) == ResidualNorm::Unpreconditioned;
+  choice.options.acceptIterationLimit =
+      scene.choice("solver.iteration-limit", kIterationLimits) == IterationLimit::Accept;
   return choice;
 }
 

@@ -133,6 +133,39 @@ EOF
 
 printf 'id,x,y,z,vx,vy,vz,extra\n0,0,0,0,0,0,0,0\n' > badheader.csv
 
+# SOFA scenes (--scene) on good.msh; the lines: Node root 2, Node body 3, EulerImplicitSolver 4,
+# CGLinearSolver 5, MeshGmshLoader 6, topology 7, MechanicalObject 8, DiagonalMass 9,
+# TetrahedronFEMForceField 10, FixedProjectiveConstraint 11. Each variant changes one line.
+cat > good.scn <<'EOF'
+<?xml version="1.0"?>
+<Node name="root" dt="0.01">
+  <Node name="body">
+    <EulerImplicitSolver/>
+    <CGLinearSolver iterations="100" tolerance="1e-10" threshold="1e-20"/>
+    <MeshGmshLoader name="loader" filename="good.msh"/>
+    <TetrahedronSetTopologyContainer name="topo" src="@loader"/>
+    <MechanicalObject name="dofs"/>
+    <DiagonalMass massDensity="1"/>
+    <TetrahedronFEMForceField name="fem" youngModulus="1e3" poissonRatio="0.3"/>
+    <FixedProjectiveConstraint name="fixed" indices="0 1 2"/>
+  </Node>
+</Node>
+EOF
+sed '11s|indices="0 1 2"|indices="@box.indices"|' good.scn > scn_broken_link.scn
+sed '10s|/>| method="smal"/>|' good.scn > scn_bad_value.scn
+sed '6s|good.msh|none.msh|' good.scn > scn_missing_mesh.scn
+sed '4s|<EulerImplicitSolver/>|<EulerImplicitSolver>|' good.scn > scn_syntax.scn
+sed '4s|.*|    <FreeMotionAnimationLoop/>\n    <EulerImplicitSolver/>|' good.scn > scn_unsupported.scn
+sed '9s|.*|    <PythonController name="ctl" class="Pulse" eis-source="liver.py:42"/>|' good.scn \
+  > scn_python_controller.scn
+sed '4s|.*|    <StaticSolver/>|' good.scn > scn_static.scn
+sed '12s|.*|    <Node name="second"><MechanicalObject/></Node>\n  </Node>|' good.scn > scn_two_objects.scn
+sed '12s|.*|    <Node name="m"><MechanicalObject/><BarycentricMapping/><UniformMass totalMass="1"/></Node>\n  </Node>|' \
+  good.scn > scn_mapped_mass.scn
+sed '12s|.*|    <Node name="visual"><OglModel/><BarycentricMapping/></Node>\n    <Node name="collision"><MechanicalObject/><TriangleCollisionModel/><BarycentricMapping/></Node>\n  </Node>|' \
+  good.scn > scn_skipped.scn
+sed '9s|.*|    <UnknownForceField/>|' good.scn > scn_unknown.scn
+
 # ---------------------------------------------------------------------------------------------
 
 # Drops OpenMPI's own notices about a process that exited with a non-zero status (blocks
@@ -358,7 +391,35 @@ launch bad preonly_without_a_solver "step 1" "direct solve (preonly) missed the 
 launch bad petsc_solve_not_converged "not converged" "DIVERGED_ITS" -- "${TINY[@]}" \
   -ksp_error_if_not_converged -ksp_max_it 1
 
+# SOFA scenes: one error line naming the scene's file and line (or the eis-source line).
+launch bad scn_broken_link "scn_broken_link.scn:11" "broken link '@box.indices'" -- \
+  --scene="$T/scn_broken_link.scn" --solver.steps=1
+launch bad scn_bad_value "scn_bad_value.scn:10" "method = 'smal'" "small, large or polar" -- \
+  --scene="$T/scn_bad_value.scn" --solver.steps=1
+launch bad scn_missing_mesh "scn_missing_mesh.scn:6" "none.msh" "no such file" -- \
+  --scene="$T/scn_missing_mesh.scn" --solver.steps=1
+launch bad scn_xml_syntax "scn_syntax.scn:12" "closes <EulerImplicitSolver> opened at line 4" -- \
+  --scene="$T/scn_syntax.scn" --solver.steps=1
+launch bad scn_unsupported "scn_unsupported.scn:4" "FreeMotionAnimationLoop" "scene.skip-unsupported" -- \
+  --scene="$T/scn_unsupported.scn" --solver.steps=1
+launch bad scn_python_controller "liver.py:42" "PythonController 'ctl'" "Pulse" "distributed step" -- \
+  --scene="$T/scn_python_controller.scn" --solver.steps=1
+launch bad scn_static_solver "scn_static.scn:4" "StaticSolver" -- --scene="$T/scn_static.scn" \
+  --solver.steps=1
+launch bad scn_two_objects "scn_two_objects.scn:12" "second independent MechanicalObject" "scn_two_objects.scn:8" -- \
+  --scene="$T/scn_two_objects.scn" --solver.steps=1
+launch bad scn_mapped_mass "scn_mapped_mass.scn:12" "UniformMass" "mapped child" -- \
+  --scene="$T/scn_mapped_mass.scn" --solver.steps=1
+launch bad scn_unknown_component "scn_unknown.scn:9" "UnknownForceField" "not supported" -- \
+  --scene="$T/scn_unknown.scn" --solver.steps=1
+launch bad scn_missing_file "scene.file" "no such file" -- --scene="$T/none.scn" --solver.steps=1
+launch bad scn_python_scene "liver.py" "not supported" -- --scene="$T/liver.py" --solver.steps=1
+
 # --- harmless input: warnings only -----------------------------------------------------------
+launch warns scn_collision_skipped "contact is not simulated.*TriangleCollisionModel" -- \
+  --scene="$T/scn_skipped.scn" --solver.steps=1
+launch warns scn_unsupported_skipped "skipped UnknownForceField" -- \
+  --scene="$T/scn_unknown.scn" --scene.skip-unsupported=true --solver.steps=1
 # Every node fixed: a motionless run with a warning, not a preconditioner failure.
 launch warns every_node_fixed "every unknown is fixed" -- "${TINY[@]}" \
   --constraint.fixed-box="-1 -1 -1 100 100 100"

@@ -297,6 +297,31 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.text("solver.on-failure"), "retry"); }},
       {"solver.max-substeps", "8",
        [](const Scene& s) { EXPECT_EQ(s.integer("solver.max-substeps"), 8); }},
+      {"solver.linear", "direct",
+       [](const Scene& s) {
+         EXPECT_EQ(s.choice("solver.linear", eis::kLinearMethods), eis::LinearMethod::Direct);
+       }},
+      {"solver.rtol", "1e-12", [](const Scene& s) { EXPECT_EQ(s.real("solver.rtol"), 1e-12); }},
+      {"solver.max-iterations", "25",
+       [](const Scene& s) { EXPECT_EQ(s.integer("solver.max-iterations"), 25); }},
+      {"solver.residual-norm", "unpreconditioned",
+       [](const Scene& s) {
+         EXPECT_EQ(s.choice("solver.residual-norm", eis::kResidualNorms),
+                   eis::ResidualNorm::Unpreconditioned);
+       }},
+      {"solver.iteration-limit", "accept",
+       [](const Scene& s) {
+         EXPECT_EQ(s.choice("solver.iteration-limit", eis::kIterationLimits),
+                   eis::IterationLimit::Accept);
+       }},
+      {"scene.file", "liver.scn",
+       [](const Scene& s) { EXPECT_EQ(path(s, "scene.file"), "liver.scn"); }},
+      {"scene.data-path", "share",
+       [](const Scene& s) { EXPECT_EQ(s.texts("scene.data-path"), eis::Texts{"share"}); }},
+      {"scene.skip-unsupported", "true",
+       [](const Scene& s) { EXPECT_TRUE(s.boolean("scene.skip-unsupported")); }},
+      {"scene.linear-solver-limits", "scene",
+       [](const Scene& s) { EXPECT_EQ(s.text("scene.linear-solver-limits"), "scene"); }},
   };
 }
 
@@ -371,6 +396,14 @@ TEST(Scene, DefaultsMatchTheDesign) {
   EXPECT_EQ(s.integer("output.progress-every"), 1);
   EXPECT_EQ(s.text("solver.on-failure"), "stop");
   EXPECT_EQ(s.integer("solver.max-substeps"), 64);
+  EXPECT_EQ(s.choice("solver.linear", eis::kLinearMethods), eis::LinearMethod::Iterative);
+  EXPECT_EQ(s.real("solver.rtol"), 1e-8);
+  EXPECT_EQ(s.integer("solver.max-iterations"), 1000);
+  EXPECT_EQ(s.choice("solver.residual-norm", eis::kResidualNorms), eis::ResidualNorm::Default);
+  EXPECT_EQ(s.choice("solver.iteration-limit", eis::kIterationLimits), eis::IterationLimit::Error);
+  EXPECT_EQ(path(s, "scene.file"), "");
+  EXPECT_FALSE(s.boolean("scene.skip-unsupported"));
+  EXPECT_EQ(s.text("scene.linear-solver-limits"), "converged");
 }
 
 TEST(Scene, EveryKeyFromTheCommandLine) {
@@ -385,8 +418,9 @@ TEST(Scene, EveryKeyFromTheCommandLine) {
 }
 
 // The keys whose values are paths, listed apart from their declarations.
-const std::set<std::string> kPathKeys = {"mesh.file", "initial.state", "output.final-state",
-                                         "output.history", "output.vtk"};
+const std::set<std::string> kPathKeys = {"mesh.file",      "initial.state", "output.final-state",
+                                         "output.history", "output.vtk",    "scene.file",
+                                         "scene.data-path"};
 
 TEST(Scene, EveryKeyFromTheConfigFile) {
   for (const KeyCase& c : allKeys()) {
@@ -606,6 +640,14 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"solver.pc-rebuild-growth", "inf"},
       {"solver.pc-rebuild-growth", "x"},
       {"solver.initial-guess", "last"},
+      {"solver.linear", "lu"},
+      {"solver.rtol", "0"},
+      {"solver.rtol", "1"},
+      {"solver.max-iterations", "0"},
+      {"solver.residual-norm", "natural"},
+      {"solver.iteration-limit", "warn"},
+      {"scene.skip-unsupported", "maybe"},
+      {"scene.linear-solver-limits", "sofa"},
   };
   for (const auto& [key, value] : bad) {
     SCOPED_TRACE(key + " = " + value);
@@ -814,9 +856,10 @@ TEST(Scene, HelpMentionsEveryKeyAndTheDocumentedFacts) {
   for (const KeyCase& c : allKeys())
     EXPECT_NE(help.find("--" + c.key + "="), std::string::npos) << c.key;
   for (const std::string fact :
-       {"mpiexec -n N euler-implicit [--config scene.ini] [--quiet] [--section.key=value ...] "
-        "[PETSc options]",
+       {"mpiexec -n N euler-implicit [--config scene.ini | --scene scene.scn] [--quiet] "
+        "[--section.key=value ...] [PETSc options]",
         "--config FILE",
+        "--scene FILE",
         "--help",
         "--version",
         "--quiet",

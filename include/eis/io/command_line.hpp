@@ -20,7 +20,8 @@ struct CommandLine {
 };
 
 // Parses main()'s argv (argv[0], the program, is skipped) and the --config file it names into a
-// scene of `components`, then resolves it (Scene::resolve). Throws eis::Error naming the key,
+// scene of `components`, then resolves it (Scene::resolve) unless it names a SOFA scene
+// (scene.file: io/sofa_import.hpp's sceneFromSofa resolves it once the SOFA keys are in). Throws eis::Error naming the key,
 // file or value for an unknown key, a malformed number or a value out of range. Pure: no MPI.
 CommandLine parseCommandLine(int argc, const char* const argv[],
                              const std::vector<const ComponentDeclaration*>& components);

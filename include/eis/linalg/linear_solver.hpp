@@ -22,6 +22,15 @@ struct LinearSolverOptions {
   // whenever the matrix changes.
   enum class Start { Zero, GivenVector, Projection };
   Start start = Start::Zero;
+  // Direct: a Cholesky factorization by MUMPS (KSPPREONLY + PCCHOLESKY), once per matrix.
+  bool direct = false;
+  // The iterative solve's stop: ||r|| <= rtol ||b|| within maxIterations. unpreconditionedNorm:
+  // ||r|| is the true residual's norm (SOFA's CGLinearSolver), not the preconditioned one.
+  double rtol = 1e-8;
+  int maxIterations = 1000;
+  bool unpreconditionedNorm = false;
+  // Reaching maxIterations ends the solve with what it has (SOFA's CG) instead of an error.
+  bool acceptIterationLimit = false;
 };
 
 class LinearSolver {
@@ -54,6 +63,7 @@ private:
   KspSettings settings_;
   PreconditionerReuse reuse_;
   LinearSolverOptions::Start start_;
+  bool acceptIterationLimit_;
   bool configured_ = false;
   bool direct_ = false;  // -ksp_type preonly: no starting point, and its answer is checked
 };
@@ -75,8 +85,22 @@ inline constexpr Named<InitialGuess> kInitialGuesses[] = {{"auto", InitialGuess:
                                                           {"previous", InitialGuess::Previous},
                                                           {"projected", InitialGuess::Projected}};
 
+// The linear solve: CG (iterative) or a MUMPS Cholesky factorization (direct).
+enum class LinearMethod { Iterative, Direct };
+inline constexpr Named<LinearMethod> kLinearMethods[] = {{"iterative", LinearMethod::Iterative},
+                                                         {"direct", LinearMethod::Direct}};
+// The norm the iterative solve's stop measures.
+enum class ResidualNorm { Default, Unpreconditioned };
+inline constexpr Named<ResidualNorm> kResidualNorms[] = {
+    {"default", ResidualNorm::Default}, {"unpreconditioned", ResidualNorm::Unpreconditioned}};
+// What reaching solver.max-iterations means.
+enum class IterationLimit { Error, Accept };
+inline constexpr Named<IterationLimit> kIterationLimits[] = {{"error", IterationLimit::Error},
+                                                             {"accept", IterationLimit::Accept}};
+
 // solver.operator, solver.preconditioner, solver.pc-lag, solver.pc-rebuild-growth,
-// solver.initial-guess.
+// solver.initial-guess, solver.linear, solver.rtol, solver.max-iterations, solver.residual-norm,
+// solver.iteration-limit.
 const ComponentDeclaration& linearSolverComponent();
 
 // What those parameters ask for: the operator, the default preconditioner's PETSc type, and

@@ -1,0 +1,50 @@
+#pragma once
+// SOFA scenes as a front end: a .scn file (or the XML the Python front end makes of a .py
+// scene) becomes the same keys an INI file gives. The components SOFA scenes use are mapped
+// one by one onto our keys (io/sofa_import.cpp, io/sofa_components.cpp), with SOFA master's
+// data names, defaults and meanings; visual components are skipped, collision components
+// skipped with a warning (contact is not simulated), and anything else that would change the
+// mechanics is an error naming it (a warning under scene.skip-unsupported).
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "eis/core/component.hpp"
+#include "eis/core/scene.hpp"
+#include "eis/io/sofa_scene.hpp"
+
+namespace eis {
+
+// scene.file, scene.data-path, scene.skip-unsupported, scene.linear-solver-limits.
+const ComponentDeclaration& sofaSceneComponent();
+
+struct SofaImportOptions {
+  std::string sceneFolder;             // where relative file names start
+  std::vector<std::string> dataPaths;  // then each of these folders, in order
+  bool skipUnsupported = false;
+  bool sceneLinearLimits = false;  // keep CGLinearSolver's iterations and tolerance as they are
+};
+
+struct SofaKey {
+  std::string key, value;
+  std::string where;  // "file:line" of the component it comes from
+};
+
+struct SofaImport {
+  std::vector<SofaKey> keys;          // in order; repeatable keys repeat
+  std::vector<std::string> notes;     // start-up lines: what was skipped, how solvers map
+  std::vector<std::string> warnings;  // collision skipped, unsupported skipped
+};
+
+// The keys of the scene's components. Throws eis::Error "file:line: ..." naming the component
+// for a bad value, a broken link, a missing mesh or an unsupported component.
+SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& options);
+
+// Collective. Reads the scene named by scene.file on rank 0 (a .py scene through
+// sofaPythonSceneToXml), broadcasts its text, imports it on every rank, and returns the scene
+// of `base`'s components: the imported keys, then every key `given` holds (the command line
+// and the INI file win key by key), resolved. Start-up notes and warnings go to `log` on rank 0.
+Scene sceneFromSofa(const Scene& given, MPI_Comm comm, std::FILE* log);
+
+}  // namespace eis

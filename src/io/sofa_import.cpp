@@ -1,0 +1,433 @@
+// The SOFA scene walk: which node holds the mechanics, which children are visual or collision
+// models, the mesh, the solvers, and the scene.* keys. The masses, force fields and constraints
+// are in io/sofa_components.cpp.
+#include "eis/io/sofa_import.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "eis/core/error.hpp"
+#include "eis/core/input_file.hpp"
+#include "eis/io/sofa_python_scene.hpp"
+#include "sofa_reader.hpp"
+
+namespace eis {
+
+namespace {
+
+using sofa::Reader;
+
+bool isOneOf(const std::string& type, std::initializer_list<const char*> types) {
+  return std::any_of(types.begin(), types.end(), [&](const char* t) { return type == t; });
+}
+
+// Components with no effect on the mechanics here: plugins, the default loops, the topology
+// helpers, and the engines our selections stand for.
+bool isAccepted(const std::string& t) {
+  return isOneOf(t, {"RequiredPlugin",
+                     "DefaultAnimationLoop",
+                     "DefaultVisualManagerLoop",
+                     "AddPluginRepository",
+                     "TetrahedronSetTopologyContainer",
+                     "MeshTopology",
+                     "TetrahedronSetTopologyModifier",
+                     "TetrahedronSetGeometryAlgorithms",
+                     "TetrahedronSetTopologyAlgorithms",
+                     "TriangleSetTopologyModifier",
+                     "TriangleSetGeometryAlgorithms",
+                     "TriangleSetTopologyContainer",
+                     "EdgeSetTopologyModifier",
+                     "EdgeSetGeometryAlgorithms",
+                     "PointSetTopologyModifier",
+                     "PointSetGeometryAlgorithms",
+                     "BoxROI",
+                     "SphereROI",
+                     "MeshGmshLoader",
+                     "MeshVTKLoader",
+                     "MeshOBJLoader",
+                     "MeshSTLLoader",
+                     "MeshOffLoader",
+                     "MeshTrianLoader",
+                     "SphereLoader"});
+}
+
+bool isVisual(const std::string& t) {
+  return isOneOf(t,
+                 {"OglModel",         "VisualModel",     "VisualStyle",       "LightManager",
+                  "DirectionalLight", "PositionalLight", "SpotLight",         "InteractiveCamera",
+                  "Camera",           "RecordedCamera",  "BackgroundSetting", "OglSceneFrame",
+                  "VisualGrid",       "LineAxis",        "OglLabel",          "ClipPlane",
+                  "OglShader",        "OglTexture",      "OglColorMap",       "DataDisplay",
+                  "VisualModelImpl"});
+}
+
+bool isCollision(const std::string& t) {
+  return isOneOf(t, {"CollisionPipeline",
+                     "DefaultPipeline",
+                     "BruteForceBroadPhase",
+                     "BVHNarrowPhase",
+                     "BruteForceDetection",
+                     "ParallelBruteForceBroadPhase",
+                     "ParallelBVHNarrowPhase",
+                     "DefaultContactManager",
+                     "CollisionResponse",
+                     "RuleBasedContactManager",
+                     "MinProximityIntersection",
+                     "LocalMinDistance",
+                     "NewProximityIntersection",
+                     "DiscreteIntersection",
+                     "DefaultCollisionGroupManager",
+                     "CollisionGroup",
+                     "SphereCollisionModel",
+                     "TriangleCollisionModel",
+                     "LineCollisionModel",
+                     "PointCollisionModel",
+                     "CubeCollisionModel",
+                     "CylinderCollisionModel",
+                     "OBBCollisionModel",
+                     "CapsuleCollisionModel",
+                     "TetrahedronCollisionModel",
+                     "SphereModel",
+                     "TriangleModel",
+                     "LineModel",
+                     "PointModel"});
+}
+
+bool isMapping(const std::string& t) {
+  return t.size() > 7 && t.compare(t.size() - 7, 7, "Mapping") == 0;
+}
+
+// What the walk found, beside the keys.
+struct Walk {
+  const SofaObject* state = nullptr;  // the one unmapped MechanicalObject
+  std::vector<const SofaObject*> mechanics;
+  std::vector<std::string> visual, collision;
+};
+
+void classify(const SofaNode& node, Walk& walk, Reader& reader, bool skipUnsupported) {
+  bool mapped = false;
+  for (const SofaObject& o : node.objects) mapped = mapped || isMapping(o.type);
+  const std::string place = "node " + node.path() + " (" + node.where + ")";
+  bool collisionChild = false;
+  for (const SofaObject& o : node.objects) collisionChild = collisionChild || isCollision(o.type);
+  auto unsupported = [&](const SofaObject& o, const std::string& why) {
+    const std::string line = o.label() + ": " + why;
+    if (!skipUnsupported)
+      throw Error(o.where + ": " + o.type + (o.name.empty() ? "" : " '" + o.name + "'") + ": " +
+                  why + " (--scene.skip-unsupported=true skips it with a warning)");
+    reader.warn("skipped " + line);
+  };
+  for (const SofaObject& o : node.objects) {
+    if (isVisual(o.type)) {
+      walk.visual.push_back(o.type);
+    } else if (isCollision(o.type)) {
+      walk.collision.push_back(o.type);
+    } else if (mapped &&
+               (isMapping(o.type) || o.type == "MechanicalObject" || isAccepted(o.type))) {
+      (collisionChild ? walk.collision : walk.visual).push_back(o.type);
+    } else if (mapped) {
+      unsupported(o, "a mapped child's " + o.type +
+                         " changes the mechanics through its mapping, which is not simulated; "
+                         "in " +
+                         place);
+    } else if (o.type == "PythonController") {
+      unsupported(o, "a Python controller (class " + reader.text(o, "class").value_or("?") +
+                         ") runs arbitrary code between steps and cannot run in a distributed "
+                         "step");
+    } else if (o.type == "MechanicalObject") {
+      if (walk.state)
+        throw Error(o.where + ": a second independent MechanicalObject (the first: " +
+                    walk.state->where + "): one mechanical object per scene is supported");
+      walk.state = &o;
+    } else if (isAccepted(o.type)) {
+      continue;
+    } else {
+      walk.mechanics.push_back(&o);
+    }
+  }
+  for (const auto& child : node.children) classify(*child, walk, reader, skipUnsupported);
+}
+
+// The file a loader names, found in the scene's folder, then in each data path.
+std::string findFile(const Reader& reader, const SofaObject& loader,
+                     const SofaImportOptions& options) {
+  const std::optional<std::string> name = reader.text(loader, "filename");
+  if (!name || name->empty()) reader.reject(loader, "filename", "a loader needs a file");
+  namespace fs = std::filesystem;
+  if (fs::path(*name).is_absolute()) {
+    if (!inputFileProblem(*name).empty())
+      reader.reject(loader, "filename", inputFileProblem(*name));
+    return *name;
+  }
+  std::vector<std::string> folders = {options.sceneFolder};
+  folders.insert(folders.end(), options.dataPaths.begin(), options.dataPaths.end());
+  for (const std::string& folder : folders) {
+    const std::string path = (fs::path(folder) / *name).lexically_normal().string();
+    if (inputFileProblem(path).empty()) return path;
+  }
+  reader.reject(loader, "filename",
+                "no such file in the scene's folder" +
+                    std::string(options.dataPaths.empty() ? "" : " or any scene.data-path"));
+}
+
+void refuseTransform(Reader& reader, const SofaObject& o) {
+  // MeshLoader and MechanicalObject: translation 0 0 0, rotation 0 0 0, scale3d 1 1 1.
+  const std::vector<std::pair<const char*, double>> identity = {
+      {"translation", 0}, {"rotation", 0}, {"scale3d", 1}};
+  for (const auto& [field, neutral] : identity)
+    for (double x : reader.reals(o, field))
+      if (x != neutral)
+        reader.reject(o, field, "transforms are not supported yet (mesh.transform)");
+  if (reader.given(o, "scale") && reader.real(o, "scale", 1) != 1)
+    reader.reject(o, "scale", "transforms are not supported yet (mesh.transform)");
+}
+
+// The mesh: the loader the MechanicalObject or its node's topology reads.
+void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& options) {
+  const std::string tmpl = reader.text(state, "template").value_or("Vec3d");
+  if (tmpl != "Vec3d" && tmpl != "Vec3" && tmpl != "Vec3f")
+    reader.reject(state, "template", "only Vec3d (3D points) is supported");
+  for (const char* field : {"velocity", "rest_position", "force", "externalForce"})
+    if (state.field(field) && !isSofaLink(*state.field(field)))
+      reader.reject(state, field, "inline values are not supported yet");
+  refuseTransform(reader, state);
+  const SofaObject* loader = reader.linked(state, "position");
+  const SofaObject* topology = nullptr;
+  for (const SofaObject& o : state.node->objects)
+    if (o.type == "TetrahedronSetTopologyContainer" || o.type == "MeshTopology") topology = &o;
+  if (!loader && state.field("position"))
+    reader.reject(state, "position", "an inline mesh is not supported yet; use a loader");
+  if (!loader && topology) {
+    loader = reader.linked(*topology, "position");
+    if (!loader) loader = reader.linked(*topology, "tetrahedra");
+    if (!loader)
+      throw Error(topology->where + ": " + topology->type +
+                  ": an inline mesh is not supported yet; give it src=\"@loader\"");
+  }
+  if (!loader) throw Error(state.where + ": MechanicalObject: no mesh (no loader, no topology)");
+  if (loader->type != "MeshGmshLoader" && loader->type != "MeshVTKLoader")
+    throw Error(loader->where + ": " + loader->type +
+                ": not a mesh of tetrahedra this importer reads (MeshGmshLoader, MeshVTKLoader)");
+  if (loader->type == "MeshVTKLoader")
+    reader.reject(*loader, "filename", "VTK meshes are not supported yet");
+  refuseTransform(reader, *loader);
+  reader.key("mesh.file", findFile(reader, *loader, options));
+}
+
+// EulerImplicitSolver.cpp: rayleighStiffness 0, rayleighMass 0, vdamping 0, firstOrder false,
+// trapezoidalScheme false, solveConstraint false, computeResidual false.
+bool mapOdeSolver(Reader& r, const SofaObject& o) {
+  if (o.type == "StaticSolver")
+    throw Error(o.where +
+                ": StaticSolver: a static solve is not implemented; "
+                "EulerImplicitSolver is");
+  if (o.type == "NewtonRaphsonSolver") {
+    r.key("solver.newton", "full");
+    return true;
+  }
+  if (o.type != "EulerImplicitSolver") return false;
+  r.key("solver.rayleigh-stiffness", parse::text(r.real(o, "rayleighStiffness", 0)));
+  r.key("solver.rayleigh-mass", parse::text(r.real(o, "rayleighMass", 0)));
+  r.key("solver.vdamping", parse::text(r.real(o, "vdamping", 0)));
+  r.key("solver.first-order", r.boolean(o, "firstOrder", false) ? "true" : "false");
+  r.key("solver.trapezoidal", r.boolean(o, "trapezoidalScheme", false) ? "true" : "false");
+  r.key("solver.compute-residual", r.boolean(o, "computeResidual", false) ? "true" : "false");
+  if (r.boolean(o, "solveConstraint", false))
+    r.reject(o, "solveConstraint", "constraint solvers are not supported");
+  return true;
+}
+
+// CGLinearSolver.inl: iterations 25, tolerance 1e-5, threshold 1e-5; each iteration stops once
+// |r| / |b| <= tolerance (r = b - A x, no preconditioner) or |p^T A p| <= threshold. The
+// threshold has no KSP counterpart (PETSc's CG stops on a zero or negative p^T A p).
+bool mapLinearSolver(Reader& r, const SofaObject& o, bool sceneLimits) {
+  if (isOneOf(o.type, {"SparseLDLSolver", "SparseCholeskySolver", "EigenSimplicialLDLT",
+                       "AsyncSparseLDLSolver", "SparseLUSolver", "EigenSparseLU"})) {
+    r.key("solver.linear", "direct");
+    r.note(o.label() + " -> solver.linear = direct (MUMPS Cholesky through PETSc)");
+    return true;
+  }
+  if (o.type != "CGLinearSolver" && o.type != "PCGLinearSolver") return false;
+  const long long iterations = std::llround(r.real(o, "iterations", 25));
+  const double tolerance = r.real(o, "tolerance", 1e-5);
+  const double threshold = r.real(o, "threshold", 1e-5);
+  if (iterations < 1) r.reject(o, "iterations", "expected at least 1");
+  if (!(tolerance > 0 && tolerance < 1)) r.reject(o, "tolerance", "expected a number in (0, 1)");
+  const double rtol = sceneLimits ? tolerance : std::min(tolerance, 1e-8);
+  const long long maxIts = sceneLimits ? iterations : std::max<long long>(iterations, 1000);
+  r.key("solver.linear", "iterative");
+  r.key("solver.residual-norm", "unpreconditioned");
+  r.key("solver.rtol", parse::text(rtol));
+  r.key("solver.max-iterations", std::to_string(maxIts));
+  r.key("solver.iteration-limit", sceneLimits ? "accept" : "error");
+  r.note(o.label() + ": iterations " + std::to_string(iterations) + ", tolerance " +
+         parse::text(tolerance) + " (SOFA stops when |r|/|b| <= tolerance), threshold " +
+         parse::text(threshold) + " (on p^T A p; no KSP counterpart) -> CG, " +
+         "unpreconditioned residual, solver.rtol = " + parse::text(rtol) +
+         ", solver.max-iterations = " + std::to_string(maxIts) +
+         (sceneLimits ? ", the limit accepted as SOFA does (scene.linear-solver-limits = scene)"
+                      : ", converged: never weaker than rtol 1e-8 "
+                        "(scene.linear-solver-limits = scene keeps the scene's)"));
+  return true;
+}
+
+// Gravity as the mechanical node's context has it (the nearest node, up from it, that sets it)
+// and the root's dt (BaseContext: gravity 0 -9.81 0, dt 0.01).
+void mapContext(Reader& r, const SofaScene& scene, const SofaNode& mechanical) {
+  auto value = [](const std::string* text, const char* fallback) {
+    std::string joined;
+    for (const std::string& t : parse::tokens(text ? *text : fallback))
+      joined += (joined.empty() ? "" : " ") + t;
+    return joined;
+  };
+  const std::string* gravity = nullptr;
+  for (const SofaNode* node = &mechanical; node && !gravity; node = node->parent)
+    gravity = node->field("gravity");
+  r.key("load.gravity", value(gravity, "0 -9.81 0"));
+  r.key("solver.dt", value(scene.root().field("dt"), "0.01"));
+}
+
+std::string listed(std::vector<std::string> types) {
+  std::sort(types.begin(), types.end());
+  std::string text;
+  for (std::size_t i = 0; i < types.size();) {
+    std::size_t j = i;
+    while (j < types.size() && types[j] == types[i]) ++j;
+    text += (text.empty() ? "" : ", ") + types[i] + (j - i > 1 ? " x" + std::to_string(j - i) : "");
+    i = j;
+  }
+  return text;
+}
+
+}  // namespace
+
+SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& options) {
+  SofaImport out;
+  Reader reader(scene, out);
+  Walk walk;
+  classify(scene.root(), walk, reader, options.skipUnsupported);
+  if (!walk.state) throw Error(scene.root().where + ": the scene has no MechanicalObject");
+  reader.from(*walk.state);
+  mapContext(reader, scene, *walk.state->node);
+  mapMesh(reader, *walk.state, options);
+  bool ode = false;
+  for (const SofaObject* o : walk.mechanics) {
+    reader.from(*o);
+    if (mapOdeSolver(reader, *o)) {
+      ode = true;
+    } else if (!mapLinearSolver(reader, *o, options.sceneLinearLimits) &&
+               !sofa::mapMass(reader, *o) && !sofa::mapForceField(reader, *o) &&
+               !sofa::mapConstraint(reader, *o)) {
+      const std::string why = "not supported: it may change the mechanics";
+      if (!options.skipUnsupported)
+        throw Error(o->where + ": " + o->type + (o->name.empty() ? "" : " '" + o->name + "'") +
+                    ": " + why + " (--scene.skip-unsupported=true skips it with a warning)");
+      reader.warn("skipped " + o->label() + ": " + why);
+    }
+  }
+  if (!ode) throw Error(scene.root().where + ": the scene has no EulerImplicitSolver");
+  if (!walk.visual.empty()) reader.note("skipped (visual only): " + listed(walk.visual));
+  if (!walk.collision.empty())
+    reader.warn("skipped collision and contact components (contact is not simulated): " +
+                listed(walk.collision));
+  return out;
+}
+
+Scene sceneFromSofa(const Scene& given, MPI_Comm comm, std::FILE* log) {
+  const std::string file = given.text("scene.file");
+  const bool python = file.size() > 3 && file.compare(file.size() - 3, 3, ".py") == 0;
+  std::string text, error;
+  if (commRank(comm) == 0) {
+    try {
+      if (python) {
+        text = sofaPythonSceneToXml(file);
+      } else {
+        if (const std::string problem = inputFileProblem(file); !problem.empty())
+          throw Error("scene.file = " + file + ": " + problem);
+        std::ifstream in(file, std::ios::binary);
+        std::ostringstream read;
+        read << in.rdbuf();
+        if (in.bad()) throw Error("scene.file = " + file + ": cannot read");
+        text = read.str();
+      }
+    } catch (const Error& e) {
+      error = e.what();
+    }
+  }
+  throwIfAnyRankFailed(error, comm);
+  unsigned long long size = text.size();
+  EIS_CHECK_MPI(MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, comm));
+  text.resize(size);
+  for (unsigned long long sent = 0; sent < size;) {
+    const int piece = int(std::min<unsigned long long>(size - sent, 1ull << 30));
+    EIS_CHECK_MPI(MPI_Bcast(text.data() + sent, piece, MPI_CHAR, 0, comm));
+    sent += piece;
+  }
+  // Every rank parses the same text: the same verdict everywhere.
+  const SofaScene sofa(text, file);
+  SofaImportOptions options;
+  options.sceneFolder = std::filesystem::path(file).parent_path().string();
+  if (options.sceneFolder.empty()) options.sceneFolder = ".";
+  options.dataPaths = given.texts("scene.data-path");
+  options.skipUnsupported = given.boolean("scene.skip-unsupported");
+  options.sceneLinearLimits = given.text("scene.linear-solver-limits") == "scene";
+  const SofaImport imported = importSofaScene(sofa, options);
+
+  Scene scene(given.components());
+  for (const SofaKey& k : imported.keys) {
+    if (given.given(k.key)) continue;
+    try {
+      scene.set(k.key, k.value);
+    } catch (const Error& e) {
+      throw Error(k.where + ": " + e.what());
+    }
+  }
+  for (const ParameterDeclaration& d : given.spec().declarations())
+    if (given.given(d.key))
+      for (const std::string& value : given.shown(d.key)) scene.set(d.key, value);
+  scene.resolve();
+  if (commRank(comm) == 0) {
+    if (log)
+      for (const std::string& line : imported.notes)
+        std::fprintf(log, "SOFA scene %s: %s\n", file.c_str(), line.c_str());
+    for (const std::string& line : imported.warnings)
+      std::fprintf(stderr, "euler-implicit: warning: %s\n", line.c_str());
+  }
+  return scene;
+}
+
+const ComponentDeclaration& sofaSceneComponent() {
+  static const ComponentDeclaration component{
+      "sofa-scene", "scene file",
+      "a SOFA XML scene (.scn) run unchanged: its components become these keys; the command\n"
+      "line and the INI file win key by key",
+      ParameterSpec()
+          .add({"scene.file", "PATH",
+                "SOFA scene (.scn); --scene PATH is the same. Its components set the keys of the\n"
+                "run; a key also given on the command line or in the INI file takes that value.",
+                std::nullopt, "", false, check::nonEmpty()})
+          .add({"scene.data-path", "PATH",
+                "a folder where the scene's relative file names are also looked for, after the\n"
+                "scene's own folder (SOFA's share/ convention). Repeatable.",
+                std::nullopt, "", true, check::nonEmpty()})
+          .add({"scene.skip-unsupported", "BOOL",
+                "a component that would change the mechanics and is not supported is skipped\n"
+                "with a warning instead of ending the run",
+                "false", "", false, check::boolean()})
+          .add({"scene.linear-solver-limits", "converged|scene",
+                "converged: a CGLinearSolver's tolerance and iterations tightened to a converged\n"
+                "solve (rtol <= 1e-8, >= 1000 iterations, failing if not converged); scene: kept\n"
+                "as the scene gives them, the iteration limit accepted as SOFA does",
+                "converged", "", false,
+                [](const std::string& key, const std::string& text) {
+                  if (text != "converged" && text != "scene")
+                    parse::reject(key, text, "expected converged | scene");
+                }}),
+      nullptr};
+  return component;
+}
+
+}  // namespace eis

@@ -1,0 +1,60 @@
+#pragma once
+// What the SOFA importer's parts share: reading an object's data fields as SOFA does (links
+// followed, src="@object" copying the fields the object does not set, SOFA's defaults), and
+// collecting the keys. Private to io/sofa_import.cpp and io/sofa_components.cpp.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "eis/io/sofa_import.hpp"
+
+namespace eis::sofa {
+
+class Reader {
+public:
+  Reader(const SofaScene& scene, SofaImport& out) : scene_(scene), out_(out) {}
+
+  const SofaScene& scene() const { return scene_; }
+  // The field's text as SOFA reads it: written on the object, or (when it is a link) the linked
+  // object's field, or the src object's; nothing when none gives it.
+  std::optional<std::string> text(const SofaObject& o, const std::string& field) const;
+  // Where the field was written (the object's place when it was not).
+  std::string where(const SofaObject& o, const std::string& field) const;
+  // The object a field links to ("@loader.position", or src="@loader"), or nullptr when the
+  // field is no link. A link to a node, or to another object's field that is itself a link, is
+  // followed to the object that holds the value.
+  const SofaObject* linked(const SofaObject& o, const std::string& field,
+                           std::string* linkedField = nullptr) const;
+
+  double real(const SofaObject& o, const std::string& field, double fallback) const;
+  bool boolean(const SofaObject& o, const std::string& field, bool fallback) const;
+  std::vector<double> reals(const SofaObject& o, const std::string& field) const;
+  std::vector<long long> integers(const SofaObject& o, const std::string& field) const;
+  bool given(const SofaObject& o, const std::string& field) const { return bool(text(o, field)); }
+
+  // The object the keys that follow come from (their errors name its place).
+  void from(const SofaObject& o) { current_ = o.where; }
+  void key(const std::string& key, const std::string& value) {
+    out_.keys.push_back({key, value, current_});
+  }
+  void note(const std::string& line) { out_.notes.push_back(line); }
+  void warn(const std::string& line) { out_.warnings.push_back(line); }
+  // "file:line: Type 'name': field = 'value': why".
+  [[noreturn]] void reject(const SofaObject& o, const std::string& field,
+                           const std::string& why) const;
+  // A SOFA data field that would change the result and has no key yet.
+  void refuseIfGiven(const SofaObject& o, const std::string& field, const std::string& why) const;
+
+private:
+  const SofaScene& scene_;
+  SofaImport& out_;
+  std::string current_;
+};
+
+// The mechanical components of the mechanical object's node (io/sofa_components.cpp); each
+// returns false for a type it does not know.
+bool mapMass(Reader& reader, const SofaObject& o);
+bool mapForceField(Reader& reader, const SofaObject& o);
+bool mapConstraint(Reader& reader, const SofaObject& o);
+
+}  // namespace eis::sofa

@@ -1,0 +1,194 @@
+#include "eis/io/sofa_scene.hpp"
+
+#include <functional>
+
+#include "eis/core/error.hpp"
+#include "eis/core/parameters.hpp"
+
+namespace eis {
+
+namespace {
+
+const std::string* fieldOf(const std::vector<xml::Attribute>& data, const std::string& name) {
+  for (const xml::Attribute& a : data)
+    if (a.name == name) return &a.value;
+  return nullptr;
+}
+
+// The element's place: its eis-source attribute ("FILE:LINE") or file:line.
+std::string placeOf(const xml::Element& element, const std::string& file) {
+  if (const xml::Attribute* source = element.attribute("eis-source")) {
+    const std::size_t colon = source->value.rfind(':');
+    int line = 0;
+    if (colon == std::string::npos || colon == 0 ||
+        !parse::number(source->value.substr(colon + 1), line) || line < 1)
+      throw Error(file + ":" + std::to_string(source->line) + ": eis-source = '" +
+                  printable(source->value, 200) + "': expected FILE:LINE");
+    return source->value;
+  }
+  return file + ":" + std::to_string(element.line);
+}
+
+std::vector<xml::Attribute> dataOf(const xml::Element& element, const char* skippedType) {
+  std::vector<xml::Attribute> data;
+  for (const xml::Attribute& a : element.attributes)
+    if (a.name != "name" && a.name != "eis-source" && !(skippedType && a.name == skippedType))
+      data.push_back(a);
+  return data;
+}
+
+std::unique_ptr<SofaNode> buildNode(const xml::Element& element, const SofaNode* parent,
+                                    const std::string& file) {
+  auto node = std::make_unique<SofaNode>();
+  node->where = placeOf(element, file);
+  node->parent = parent;
+  const xml::Attribute* name = element.attribute("name");
+  node->name = name ? name->value : "";
+  node->data = dataOf(element, nullptr);
+  for (const xml::Element& child : element.children) {
+    if (child.name == "Node") {
+      node->children.push_back(buildNode(child, node.get(), file));
+      continue;
+    }
+    SofaObject object;
+    object.where = placeOf(child, file);
+    object.node = node.get();
+    const bool generic = child.name == "Object";
+    const xml::Attribute* type = generic ? child.attribute("type") : nullptr;
+    if (generic && !type) throw Error(object.where + ": <Object> without a type attribute");
+    object.type = type ? type->value : child.name;
+    const xml::Attribute* objectName = child.attribute("name");
+    object.name = objectName ? objectName->value : "";
+    object.data = dataOf(child, generic ? "type" : nullptr);
+    if (!child.children.empty())
+      throw Error(placeOf(child.children.front(), file) + ": <" + child.children.front().name +
+                  "> inside " + object.label() + ": only a <Node> holds other elements");
+    node->objects.push_back(std::move(object));
+  }
+  return node;
+}
+
+const SofaObject* objectNamed(const SofaNode& node, const std::string& name) {
+  for (const SofaObject& o : node.objects)
+    if (o.name == name) return &o;
+  return nullptr;
+}
+
+const SofaNode* childNamed(const SofaNode& node, const std::string& name) {
+  for (const auto& child : node.children)
+    if (child->name == name) return child.get();
+  return nullptr;
+}
+
+}  // namespace
+
+const std::string* SofaObject::field(const std::string& name) const {
+  return fieldOf(data, name);
+}
+
+std::string SofaObject::label() const {
+  return type + (name.empty() ? "" : " '" + name + "'") + " (" + where + ")";
+}
+
+const std::string* SofaNode::field(const std::string& name) const {
+  return fieldOf(data, name);
+}
+
+std::string SofaNode::path() const {
+  if (!parent) return "/";
+  const std::string above = parent->path();
+  return above + (above == "/" ? "" : "/") + name;
+}
+
+bool isSofaLink(const std::string& value) {
+  const std::size_t first = value.find_first_not_of(" \t\n\r");
+  return first != std::string::npos && value[first] == '@';
+}
+
+SofaScene::SofaScene(const std::string& text, const std::string& file) : file_(file) {
+  const xml::Element root = xml::parse(text, file);
+  if (root.name != "Node")
+    throw Error(file + ":" + std::to_string(root.line) + ": the root element is <" + root.name +
+                ">; a SOFA scene's is <Node>");
+  root_ = buildNode(root, nullptr, file);
+}
+
+SofaLinkTarget SofaScene::resolve(const SofaNode& from, const std::string& link,
+                                  const std::string& where) const {
+  const std::size_t start = link.find_first_not_of(" \t\n\r");
+  const std::size_t end = link.find_last_not_of(" \t\n\r");
+  const std::string written = start == std::string::npos ? "" : link.substr(start, end - start + 1);
+  auto broken = [&](const std::string& why) -> Error {
+    return Error(where + ": broken link '" + printable(written, 200) + "': " + why);
+  };
+  if (written.empty() || written[0] != '@') throw broken("a link starts with '@'");
+  if (written.find_first_of(" \t\n\r") != std::string::npos)
+    throw broken("several links in one data field are not supported");
+  std::string path = written.substr(1);
+  SofaLinkTarget target;
+  // The data field: after the last '.' of the last segment, unless that segment is "." or "..".
+  const std::size_t slash = path.rfind('/');
+  const std::size_t segment = slash == std::string::npos ? 0 : slash + 1;
+  const std::string last = path.substr(segment);
+  if (last != "." && last != "..") {
+    const std::size_t dot = path.rfind('.');
+    if (dot != std::string::npos && dot >= segment) {
+      target.field = path.substr(dot + 1);
+      path.resize(dot);
+      if (target.field.empty()) throw broken("no data field after '.'");
+    }
+  }
+  const SofaNode* node = &from;
+  const SofaObject* object = nullptr;
+  bool based = false;
+  std::size_t pos = 0;
+  if (!path.empty() && path[0] == '/') {
+    node = root_.get();
+    pos = 1;
+    based = true;
+  }
+  while (pos < path.size()) {
+    std::size_t next = path.find('/', pos);
+    if (next == std::string::npos) next = path.size();
+    const std::string name = path.substr(pos, next - pos);
+    pos = next + 1;
+    if (name.empty() || name == ".") {
+      based = based || name == ".";
+      continue;
+    }
+    if (object) throw broken("'" + name + "' after the object " + object->name);
+    if (name == "..") {
+      if (!node->parent) throw broken("the root node has no parent");
+      node = node->parent;
+      based = true;
+      continue;
+    }
+    for (;;) {
+      if (const SofaNode* child = childNamed(*node, name)) {
+        node = child;
+        break;
+      }
+      if ((object = objectNamed(*node, name))) break;
+      if (based || !node->parent)
+        throw broken("no node or object named '" + name + "' in node " + node->path() +
+                     (based ? "" : " or above it"));
+      node = node->parent;
+    }
+    based = true;
+  }
+  target.node = node;
+  target.object = object;
+  return target;
+}
+
+std::vector<const SofaObject*> SofaScene::objects() const {
+  std::vector<const SofaObject*> all;
+  std::function<void(const SofaNode&)> visit = [&](const SofaNode& node) {
+    for (const SofaObject& o : node.objects) all.push_back(&o);
+    for (const auto& child : node.children) visit(*child);
+  };
+  visit(*root_);
+  return all;
+}
+
+}  // namespace eis

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# SOFA scenes run unchanged (--scene FILE.scn) and agree with SOFA:
+#  - tests/data/sofa/scenes/a_small.scn against SOFA's own output after 10, 50 and 100 steps, on
+#    1, 2 and 3 ranks, to 1e-8 relative (the largest difference over nodes and position
+#    components divided by the largest displacement), with CG and with the scene's CG swapped
+#    for SparseLDLSolver (our MUMPS direct solve);
+#  - the same physics written as INI keys gives bit-identical final states on 1, 2 and 3 ranks
+#    (matrix-free, whose sums have a fixed order; see below)
+#  (the scene sets no step count: --solver.steps on the command line gives it).
+# Usage: sofa_scene.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
+set -euo pipefail
+RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
+DATA=$(realpath "$2/../tests/data/sofa")
+EXE=$(realpath "$1")
+# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
+launch_in_scratch "$RANKS" "$EXE"
+
+failures=0
+check() {  # check DESCRIPTION COMMAND...
+  if "${@:2}"; then echo "ok   $1"; else echo "FAIL $1"; failures=$((failures + 1)); fi
+}
+
+# run RANKS ARGS...: one run, quiet, its output in run.out / run.err.
+run() {
+  mpi_command "$1" "$EXE"
+  timeout 60 "${MPI_COMMAND[@]}" "${@:2}" --quiet > run.out 2> run.err
+}
+
+# agreement REFERENCE RESULT MESH: prints max |x - x_ref| / max |x_ref - x_rest| over nodes and
+# components; the rest positions are the mesh's $Nodes, in order.
+agreement() {
+  awk -F'[, ]' '
+    FILENAME == ARGV[1] {
+      if ($0 == "$Nodes") { nodes = 1; count = -1; next }
+      if ($0 == "$EndNodes") nodes = 0
+      if (nodes && count++ >= 0) { rest[count - 1, 2] = $2; rest[count - 1, 3] = $3; rest[count - 1, 4] = $4 }
+      next
+    }
+    FNR == 1 { next }
+    FILENAME == ARGV[2] {
+      for (c = 2; c <= 4; ++c) { ref[$1, c] = $c; u = $c - rest[$1, c]; if (u < 0) u = -u; if (u > umax) umax = u }
+      next
+    }
+    { for (c = 2; c <= 4; ++c) { d = $c - ref[$1, c]; if (d < 0) d = -d; if (d > dmax) dmax = d }; rows++ }
+    END { if (rows == 0 || umax == 0) print "nan"; else printf "%.3e\n", dmax / umax }
+  ' "$3" "$1" "$2"
+}
+
+below() {  # below VALUE LIMIT
+  awk -v v="$1" -v l="$2" 'BEGIN { exit !(v == v + 0 && v <= l) }'
+}
+
+MESH=$DATA/beam-small.msh
+mkdir -p scenes
+sed 's|<CGLinearSolver [^>]*>|<SparseLDLSolver name="ldl"/>|' "$DATA/scenes/a_small.scn" \
+  > scenes/a_small_ldl.scn
+ln -s "$MESH" beam-small.msh
+
+for ranks in 1 2 3; do
+  for steps in 10 50 100; do
+    ref=$DATA/ref/a_small_step$(printf '%03d' "$steps").csv
+    for scene in "$DATA/scenes/a_small.scn" scenes/a_small_ldl.scn; do
+      name=$(basename "$scene" .scn)
+      status=0
+      run "$ranks" --scene "$scene" --solver.steps="$steps" --output.final-state=final.csv ||
+        status=$?
+      check "$name on $ranks rank(s), $steps steps: the run succeeds" test "$status" -eq 0
+      [ "$status" -eq 0 ] || { sed 's/^/     | /' run.err; continue; }
+      value=$(agreement "$ref" final.csv "$MESH")
+      check "$name on $ranks rank(s) after $steps steps agrees with SOFA: $value <= 1e-8" \
+        below "$value" 1e-8
+    done
+  done
+done
+
+run 2 --scene "$DATA/scenes/a_small.scn" --solver.steps=1
+check "the start-up report says how CGLinearSolver maps onto the KSP" grep -q \
+  "CGLinearSolver 'linsolver'.*-> CG, unpreconditioned residual, solver.rtol = 1e-14" run.out
+
+# The same physics as INI keys: bit-identical final states.
+cat > a_small.ini <<EOF
+[mesh]
+file = $MESH
+[mass]
+type = lumped
+[material]
+density = 1000
+model = linear
+young-modulus = 1e8
+poisson-ratio = 0.3
+[load]
+gravity = 0 -9.81 0
+[constraint]
+fixed = box -0.001 -0.001 -0.001 0.001 1.001 1.001
+[solver]
+dt = 0.01
+steps = 20
+linear = iterative
+rtol = 1e-14
+max-iterations = 2000
+residual-norm = unpreconditioned
+EOF
+# Matrix-free: an assembled matrix on 3 or more ranks sums the entries other ranks send it in the
+# order their messages arrive (PETSc's MatAssembly stash), so two runs of the same keys may differ
+# in the last bits there; the matrix-free product has a fixed order, and these runs must not.
+for ranks in 1 2 3; do
+  run "$ranks" --config a_small.ini --solver.operator=matrix-free --output.final-state=ini.csv
+  run "$ranks" --scene "$DATA/scenes/a_small.scn" --solver.steps=20 --solver.operator=matrix-free \
+    --output.final-state=scn.csv
+  check "INI keys and the .scn give bit-identical states on $ranks rank(s)" cmp -s ini.csv scn.csv
+  cmp -s ini.csv scn.csv || diff ini.csv scn.csv | head -n 4 | sed 's/^/     | /'
+done
+
+# scene.file in an INI file, relative to the INI file's folder; the INI's keys win over the scene's.
+mkdir -p conf
+printf '[scene]\nfile = ../scenes/a_small_ldl.scn\n[solver]\nsteps = 20\n' > conf/run.ini
+run 2 --config conf/run.ini --output.final-state=ini_scene.csv
+run 2 --scene scenes/a_small_ldl.scn --solver.steps=20 --output.final-state=cli_scene.csv
+check "scene.file in an INI file (relative to it) runs the scene as --scene does" \
+  cmp -s ini_scene.csv cli_scene.csv
+
+if [ "$failures" -ne 0 ]; then echo "$failures check(s) failed"; exit 1; fi
+echo "all checks passed"

@@ -1,0 +1,351 @@
+// Tests of the SOFA scene graph (nodes, objects, places, SOFA's link resolution) and of the
+// mapping of each SOFA component onto our keys, against the defaults of SOFA master's sources
+// (named beside each mapping in src/io/sofa_components.cpp and src/io/sofa_import.cpp).
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "eis/core/error.hpp"
+#include "eis/io/sofa_import.hpp"
+#include "eis/io/sofa_scene.hpp"
+
+namespace {
+
+using eis::SofaScene;
+
+std::string errorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const eis::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const char* kGraph = R"(<Node name="root">
+  <MeshGmshLoader name="loader" filename="a.msh"/>
+  <Node name="body">
+    <MechanicalObject name="dofs" position="@loader.position"/>
+    <BoxROI name="box" box="0 0 0 1 1 1"/>
+    <Node name="loader"/>
+    <Node name="visual">
+      <Object type="OglModel" name="skin" eis-source="liver.py:7"/>
+    </Node>
+  </Node>
+</Node>)";
+
+TEST(SofaScene, NodesObjectsAndPlaces) {
+  const SofaScene scene(kGraph, "g.scn");
+  const eis::SofaNode& root = scene.root();
+  EXPECT_EQ(root.name, "root");
+  EXPECT_EQ(root.path(), "/");
+  ASSERT_EQ(root.objects.size(), 1u);
+  EXPECT_EQ(root.objects[0].type, "MeshGmshLoader");
+  EXPECT_EQ(root.objects[0].where, "g.scn:2");
+  const eis::SofaNode& body = *root.children[0];
+  EXPECT_EQ(body.path(), "/body");
+  EXPECT_EQ(body.objects[0].label(), "MechanicalObject 'dofs' (g.scn:4)");
+  ASSERT_NE(body.objects[0].field("position"), nullptr);
+  EXPECT_EQ(body.objects[0].field("name"), nullptr);
+  const eis::SofaObject& skin = body.children[1]->objects[0];
+  EXPECT_EQ(skin.type, "OglModel");
+  EXPECT_EQ(skin.where, "liver.py:7");
+  EXPECT_TRUE(skin.data.empty());
+  EXPECT_EQ(scene.objects().size(), 4u);
+}
+
+TEST(SofaScene, LinksResolveAsSofaDoes) {
+  const SofaScene scene(kGraph, "g.scn");
+  const eis::SofaNode& body = *scene.root().children[0];
+  const eis::SofaNode& visual = *body.children[1];
+  // "@box.indices": the object in the node itself, its field.
+  eis::SofaLinkTarget t = scene.resolve(body, "@box.indices", "w");
+  ASSERT_NE(t.object, nullptr);
+  EXPECT_EQ(t.object->name, "box");
+  EXPECT_EQ(t.field, "indices");
+  // "@box" from a child node: looked for in each ancestor in turn.
+  t = scene.resolve(visual, "@box", "w");
+  ASSERT_NE(t.object, nullptr);
+  EXPECT_EQ(t.field, "");
+  // A child node wins over an object of the same name ("loader" in /body is a node; the
+  // loader object is in the root, found from /visual only past /body).
+  t = scene.resolve(body, "@loader", "w");
+  EXPECT_EQ(t.object, nullptr);
+  EXPECT_EQ(t.node->path(), "/body/loader");
+  // "@../", "@/", "@./".
+  t = scene.resolve(visual, "@../dofs.position", "w");
+  ASSERT_NE(t.object, nullptr);
+  EXPECT_EQ(t.object->name, "dofs");
+  EXPECT_EQ(t.field, "position");
+  t = scene.resolve(visual, "@/loader.filename", "w");
+  ASSERT_NE(t.object, nullptr);
+  EXPECT_EQ(t.object->type, "MeshGmshLoader");
+  t = scene.resolve(visual, "@/body/visual/skin", "w");
+  ASSERT_NE(t.object, nullptr);
+  EXPECT_EQ(t.object->name, "skin");
+  // "@./box" is based on the node: no search upwards.
+  EXPECT_EQ(errorOf([&] { scene.resolve(visual, "@./box", "g.scn:9"); }),
+            "g.scn:9: broken link '@./box': no node or object named 'box' in node /body/visual");
+  EXPECT_EQ(errorOf([&] { scene.resolve(body, "@nothing.indices", "g.scn:5"); }),
+            "g.scn:5: broken link '@nothing.indices': no node or object named 'nothing' in node "
+            "/ or above it");
+  EXPECT_EQ(errorOf([&] { scene.resolve(scene.root(), "@..", "g.scn:1"); }),
+            "g.scn:1: broken link '@..': the root node has no parent");
+}
+
+TEST(SofaScene, MalformedScenesNameFileAndLine) {
+  EXPECT_EQ(errorOf([] { SofaScene("<Node>\n<A/>\n</B>", "m.scn"); }),
+            "m.scn:3: </B> closes <Node> opened at line 1");
+  EXPECT_EQ(errorOf([] { SofaScene("<Scene/>", "m.scn"); }),
+            "m.scn:1: the root element is <Scene>; a SOFA scene's is <Node>");
+  EXPECT_EQ(errorOf([] { SofaScene("<Node>\n<Object name='x'/></Node>", "m.scn"); }),
+            "m.scn:2: <Object> without a type attribute");
+  EXPECT_EQ(errorOf([] { SofaScene("<Node><A eis-source='nowhere'/></Node>", "m.scn"); }),
+            "m.scn:1: eis-source = 'nowhere': expected FILE:LINE");
+}
+
+// The keys of a scene around `body` (one mechanical node with a loader of a shipped mesh).
+using Keys = std::map<std::string, std::vector<std::string>>;
+Keys keysOf(const std::string& body, bool sceneLimits = false,
+            const std::string& root = "<Node name='root'>", eis::SofaImport* imported = nullptr) {
+  const std::string text = root +
+                           "<Node name='beam'>"
+                           "<EulerImplicitSolver/>"
+                           "<MeshGmshLoader name='loader' filename='beam_v22_ascii.msh'/>"
+                           "<TetrahedronSetTopologyContainer name='topo' src='@loader'/>"
+                           "<MechanicalObject name='dofs'/>" +
+                           body + "</Node></Node>";
+  eis::SofaImportOptions options;
+  options.sceneFolder = EIS_MESH_DIR;
+  options.sceneLinearLimits = sceneLimits;
+  const eis::SofaImport result = eis::importSofaScene(SofaScene(text, "t.scn"), options);
+  Keys keys;
+  for (const eis::SofaKey& k : result.keys) keys[k.key].push_back(k.value);
+  if (imported) *imported = result;
+  return keys;
+}
+
+std::string one(const Keys& keys, const std::string& key) {
+  const auto it = keys.find(key);
+  if (it == keys.end()) return "(absent)";
+  return it->second.size() == 1 ? it->second[0] : "(" + std::to_string(it->second.size()) + ")";
+}
+
+TEST(SofaImport, RootAndEulerImplicitSolverDefaults) {
+  const Keys keys = keysOf("");
+  EXPECT_EQ(one(keys, "load.gravity"), "0 -9.81 0");  // BaseContext
+  EXPECT_EQ(one(keys, "solver.dt"), "0.01");
+  EXPECT_EQ(one(keys, "solver.rayleigh-stiffness"), "0");
+  EXPECT_EQ(one(keys, "solver.rayleigh-mass"), "0");
+  EXPECT_EQ(one(keys, "solver.vdamping"), "0");
+  EXPECT_EQ(one(keys, "solver.first-order"), "false");
+  EXPECT_EQ(one(keys, "solver.trapezoidal"), "false");
+  EXPECT_EQ(one(keys, "solver.compute-residual"), "false");
+  EXPECT_EQ(one(keys, "mesh.file"), std::string(EIS_MESH_DIR) + "/beam_v22_ascii.msh");
+  const Keys root = keysOf("", false, "<Node name='root' gravity='1 2 3' dt='0.5'>");
+  EXPECT_EQ(one(root, "load.gravity"), "1 2 3");
+  EXPECT_EQ(one(root, "solver.dt"), "0.5");
+}
+
+TEST(SofaImport, EulerImplicitSolverFields) {
+  const std::string text =
+      "<Node><Node><EulerImplicitSolver rayleighStiffness='0.1' rayleighMass='0.2' vdamping='3'"
+      " firstOrder='true' trapezoidalScheme='1' computeResidual='true'/>"
+      "<MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/><MechanicalObject src='@l'/>"
+      "</Node></Node>";
+  eis::SofaImportOptions options;
+  options.sceneFolder = EIS_MESH_DIR;
+  Keys keys;
+  for (const eis::SofaKey& k : eis::importSofaScene(SofaScene(text, "t.scn"), options).keys)
+    keys[k.key].push_back(k.value);
+  EXPECT_EQ(one(keys, "solver.rayleigh-stiffness"), "0.1");
+  EXPECT_EQ(one(keys, "solver.rayleigh-mass"), "0.2");
+  EXPECT_EQ(one(keys, "solver.vdamping"), "3");
+  EXPECT_EQ(one(keys, "solver.first-order"), "true");
+  EXPECT_EQ(one(keys, "solver.trapezoidal"), "true");
+  EXPECT_EQ(one(keys, "solver.compute-residual"), "true");
+  EXPECT_NE(one(keys, "mesh.file"), "(absent)");  // src="@l" on the MechanicalObject
+}
+
+TEST(SofaImport, LinearSolvers) {
+  // CGLinearSolver.inl: iterations 25, tolerance 1e-5.
+  Keys keys = keysOf("<CGLinearSolver/>");
+  EXPECT_EQ(one(keys, "solver.linear"), "iterative");
+  EXPECT_EQ(one(keys, "solver.residual-norm"), "unpreconditioned");
+  EXPECT_EQ(one(keys, "solver.rtol"), "1e-08");
+  EXPECT_EQ(one(keys, "solver.max-iterations"), "1000");
+  EXPECT_EQ(one(keys, "solver.iteration-limit"), "error");
+  keys = keysOf("<CGLinearSolver/>", true);
+  EXPECT_EQ(one(keys, "solver.rtol"), "1e-05");
+  EXPECT_EQ(one(keys, "solver.max-iterations"), "25");
+  EXPECT_EQ(one(keys, "solver.iteration-limit"), "accept");
+  keys = keysOf("<PCGLinearSolver iterations='3000' tolerance='1e-12'/>");
+  EXPECT_EQ(one(keys, "solver.rtol"), "1e-12");
+  EXPECT_EQ(one(keys, "solver.max-iterations"), "3000");
+  for (const char* direct :
+       {"SparseLDLSolver", "SparseCholeskySolver", "EigenSimplicialLDLT", "AsyncSparseLDLSolver"})
+    EXPECT_EQ(one(keysOf("<" + std::string(direct) + "/>"), "solver.linear"), "direct") << direct;
+  EXPECT_EQ(one(keysOf("<NewtonRaphsonSolver/>"), "solver.newton"), "full");
+  EXPECT_NE(errorOf([] { keysOf("<StaticSolver/>"); }).find("StaticSolver"), std::string::npos);
+}
+
+TEST(SofaImport, ElasticForceFieldDefaults) {
+  for (const char* type : {"TetrahedronFEMForceField", "TetrahedralCorotationalFEMForceField"}) {
+    // BaseLinearElasticityFEMForceField.inl / TetrahedralCorotationalFEMForceField.inl:
+    // youngModulus 5000, poissonRatio 0.45, method large.
+    Keys keys = keysOf("<" + std::string(type) + "/>");
+    EXPECT_EQ(one(keys, "material.model"), "corotational") << type;
+    EXPECT_EQ(one(keys, "material.rotation"), "large") << type;
+    EXPECT_EQ(one(keys, "material.young-modulus"), "5000") << type;
+    EXPECT_EQ(one(keys, "material.poisson-ratio"), "0.45") << type;
+    keys =
+        keysOf("<" + std::string(type) + " method='small' youngModulus='1e8' poissonRatio='0.3'/>");
+    EXPECT_EQ(one(keys, "material.model"), "linear") << type;
+    EXPECT_EQ(one(keys, "material.young-modulus"), "1e+08") << type;
+    EXPECT_EQ(one(keys, "material.poisson-ratio"), "0.3") << type;
+    EXPECT_EQ(one(keysOf("<" + std::string(type) + " method='polar'/>"), "material.rotation"),
+              "polar");
+  }
+  EXPECT_EQ(errorOf([] { keysOf("<TetrahedronFEMForceField method='svd'/>"); }),
+            "t.scn:1: TetrahedronFEMForceField: method = 'svd': expected small, large or polar");
+}
+
+TEST(SofaImport, Masses) {
+  Keys keys = keysOf("<DiagonalMass massDensity='1000'/>");
+  EXPECT_EQ(one(keys, "mass.type"), "lumped");
+  EXPECT_EQ(one(keys, "material.density"), "1000");
+  keys = keysOf("<MeshMatrixMass massDensity='2'/>");
+  EXPECT_EQ(one(keys, "mass.type"), "consistent");
+  EXPECT_EQ(one(keys, "material.density"), "2");
+  EXPECT_EQ(one(keysOf("<MeshMatrixMass massDensity='2' lumping='true'/>"), "mass.type"), "lumped");
+  // UniformMass.inl: totalMass wins over vertexMass; neither is refused, as SOFA master does.
+  keys = keysOf("<UniformMass totalMass='7' vertexMass='0.5'/>");
+  EXPECT_EQ(one(keys, "mass.type"), "uniform");
+  EXPECT_EQ(one(keys, "mass.total-mass"), "7");
+  EXPECT_EQ(one(keys, "mass.vertex-mass"), "(absent)");
+  EXPECT_EQ(one(keysOf("<UniformMass vertexMass='0.5'/>"), "mass.vertex-mass"), "0.5");
+  EXPECT_NE(errorOf([] { keysOf("<UniformMass/>"); }).find("give totalMass or vertexMass"),
+            std::string::npos);
+  // DiagonalMass.inl: without massDensity, totalMass (default 1) sizes the mass: not yet here.
+  EXPECT_NE(errorOf([] { keysOf("<DiagonalMass/>"); }).find("not supported yet"),
+            std::string::npos);
+}
+
+TEST(SofaImport, FixedConstraintsAndRegionsOfInterest) {
+  // FixedProjectiveConstraint.inl: indices {0}; fixAll false.
+  EXPECT_EQ(one(keysOf("<FixedProjectiveConstraint/>"), "constraint.fixed"), "indices 0");
+  EXPECT_EQ(one(keysOf("<FixedConstraint indices='3 4'/>"), "constraint.fixed"), "indices 3 4");
+  EXPECT_EQ(one(keysOf("<FixedConstraint fixAll='true'/>"), "constraint.fixed"), "all");
+  // BoxROI.inl: box "0 0 0 1 1 1" when not set; several boxes.
+  EXPECT_EQ(
+      one(keysOf("<BoxROI name='b'/><FixedConstraint indices='@b.indices'/>"), "constraint.fixed"),
+      "box 0 0 0 1 1 1");
+  const Keys two = keysOf(
+      "<BoxROI name='b' box='0 0 0 1 1 1  2 2 2 3 3 3'/>"
+      "<FixedProjectiveConstraint indices='@b.indices'/>");
+  ASSERT_EQ(two.at("constraint.fixed").size(), 2u);
+  EXPECT_EQ(two.at("constraint.fixed")[1], "box 2 2 2 3 3 3");
+  EXPECT_EQ(one(keysOf("<SphereROI name='s' centers='1 2 3' radii='0.5'/>"
+                       "<FixedConstraint indices='@s.indices'/>"),
+                "constraint.fixed"),
+            "sphere 1 2 3 0.5");
+  // PartialFixedProjectiveConstraint.inl: fixedDirections 1 1 1.
+  EXPECT_EQ(one(keysOf("<PartialFixedProjectiveConstraint/>"), "constraint.partial-fixed"),
+            "1 1 1 indices 0");
+  EXPECT_EQ(one(keysOf("<PartialFixedProjectiveConstraint fixedDirections='0 1 0' indices='2'/>"),
+                "constraint.partial-fixed"),
+            "0 1 0 indices 2");
+  EXPECT_EQ(one(keysOf("<LinearMovementProjectiveConstraint indices='1' keyTimes='0 1'"
+                       " movements='0 0 0  0.1 0 0'/>"),
+                "constraint.linear-movement"),
+            "0 0 0 0 1 0.1 0 0 : indices 1");
+}
+
+TEST(SofaImport, LoadsAndSprings) {
+  // ConstantForceField.inl: indices empty = every point.
+  EXPECT_EQ(one(keysOf("<ConstantForceField force='1 2 3'/>"), "load.constant-force"), "1 2 3 all");
+  EXPECT_EQ(
+      one(keysOf("<ConstantForceField indices='4' totalForce='0 -1 0'/>"), "load.total-force"),
+      "0 -1 0 indices 4");
+  EXPECT_EQ(
+      one(keysOf("<ConstantForceField indices='4 5' forces='1 0 0 0 1 0'/>"), "load.nodal-forces"),
+      "4 1 0 0 5 0 1 0");
+  // forces wins over force, force over totalForce; none: no force.
+  const Keys both = keysOf("<ConstantForceField indices='4' forces='1 0 0' force='0 0 9'/>");
+  EXPECT_EQ(one(both, "load.nodal-forces"), "4 1 0 0");
+  EXPECT_EQ(one(both, "load.constant-force"), "(absent)");
+  EXPECT_EQ(
+      one(keysOf("<ConstantForceField force='0 0 9' totalForce='1 1 1'/>"), "load.total-force"),
+      "(absent)");
+  EXPECT_EQ(one(keysOf("<ConstantForceField/>"), "load.constant-force"), "(absent)");
+  EXPECT_NE(errorOf([] { keysOf("<ConstantForceField force='1 2'/>"); }).find("expected 3 numbers"),
+            std::string::npos);
+  // RestShapeSpringsForceField.inl: stiffness empty = 100, points empty = every point; a point
+  // past the stiffness list takes its first value.
+  EXPECT_EQ(one(keysOf("<RestShapeSpringsForceField/>"), "springs.rest-shape"), "100 all");
+  EXPECT_EQ(one(keysOf("<RestShapeSpringsForceField stiffness='10 20' points='1 2 3'/>"),
+                "springs.rest-shape-nodes"),
+            "1 10 2 20 3 10");
+  EXPECT_EQ(one(keysOf("<RestShapeSpringsForceField stiffness='10' points='1 2'/>"),
+                "springs.rest-shape"),
+            "10 indices 1 2");
+  EXPECT_EQ(one(keysOf("<RestShapeSpringsForceField stiffness='10 20' points='1 2'/>"),
+                "springs.rest-shape-nodes"),
+            "1 10 2 20");
+  const Keys springs = keysOf("<MeshSpringForceField stiffness='50' damping='2'/>");
+  EXPECT_EQ(one(springs, "springs.stiffness"), "50");
+  EXPECT_EQ(one(springs, "springs.damping"), "2");
+}
+
+TEST(SofaImport, SkippedAndUnsupportedComponents) {
+  eis::SofaImport imported;
+  keysOf(
+      "<Node name='visual'><OglModel/><BarycentricMapping/></Node>"
+      "<Node name='collision'><MechanicalObject/><SphereCollisionModel/>"
+      "<BarycentricMapping/></Node>",
+      false, "<Node name='root'><CollisionPipeline/><VisualStyle/>", &imported);
+  ASSERT_EQ(imported.notes.size(), 1u);
+  EXPECT_EQ(imported.notes[0], "skipped (visual only): BarycentricMapping, OglModel, VisualStyle");
+  ASSERT_EQ(imported.warnings.size(), 1u);
+  EXPECT_EQ(imported.warnings[0],
+            "skipped collision and contact components (contact is not simulated): "
+            "BarycentricMapping, CollisionPipeline, MechanicalObject, SphereCollisionModel");
+  EXPECT_EQ(errorOf([] { keysOf("<GenericConstraintSolver/>"); }),
+            "t.scn:1: GenericConstraintSolver: not supported: it may change the mechanics "
+            "(--scene.skip-unsupported=true skips it with a warning)");
+  EXPECT_NE(errorOf([] {
+              keysOf("<Node><MechanicalObject/></Node>");
+            }).find("a second independent MechanicalObject"),
+            std::string::npos);
+}
+
+TEST(SofaImport, MeshFromTheLoaderTheTopologyNames) {
+  const std::string text =
+      "<Node><EulerImplicitSolver/><MeshGmshLoader name='l' filename='none.msh'/>"
+      "<MechanicalObject position='@l.position'/></Node>";
+  eis::SofaImportOptions options;
+  options.sceneFolder = "nowhere";
+  EXPECT_EQ(errorOf([&] { eis::importSofaScene(SofaScene(text, "t.scn"), options); }),
+            "t.scn:1: MeshGmshLoader 'l': filename = 'none.msh': no such file in the scene's "
+            "folder");
+  // The data paths are searched after the scene's folder.
+  const std::string found =
+      "<Node><EulerImplicitSolver/><MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/>"
+      "<MechanicalObject position='@l.position'/></Node>";
+  options.dataPaths = {"elsewhere", EIS_MESH_DIR};
+  const eis::SofaImport imported = eis::importSofaScene(SofaScene(found, "t.scn"), options);
+  EXPECT_EQ(imported.keys[2].key, "mesh.file");
+  EXPECT_EQ(imported.keys[2].value, std::string(EIS_MESH_DIR) + "/beam_v22_ascii.msh");
+  EXPECT_NE(errorOf([] {
+              eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/>"
+                                             "<MechanicalObject position='0 0 0 1 0 0'/></Node>",
+                                             "t.scn"),
+                                   {});
+            }).find("an inline mesh is not supported yet"),
+            std::string::npos);
+}
+
+}  // namespace
