@@ -32,6 +32,7 @@
 namespace eis {
 namespace {
 
+constexpr int kTriangle = 2;
 constexpr int kTetrahedron = 4;
 
 // Nodes per element for Gmsh's element types 1..31 (the index is the type); 0 marks a type
@@ -676,8 +677,9 @@ private:
     return count;
   }
 
-  // Turns the node tags in nodeBuffer_ into positions, keeps tetrahedra, counts the others that
-  // no physical group holds, and adds the nodes to every physical group the element belongs to.
+  // Turns the node tags in nodeBuffer_ into positions, keeps tetrahedra and triangles, counts
+  // the others that no physical group holds, and adds the nodes to every physical group the element
+  // belongs to.
   void addElement(int type, std::int64_t tag, int nodeCount, const std::vector<int>& physicals) {
     for (int j = 0; j < nodeCount; ++j) {
       const std::int64_t id = index_.find(nodeBuffer_[j]);
@@ -690,9 +692,13 @@ private:
     // An element of another type is ignored, unless a physical group holds it: then it is a
     // selection of nodes (a clamped face), not something the mesh lost.
     const bool grouped = std::any_of(physicals.begin(), physicals.end(), [](int p) { return p; });
-    if (type == kTetrahedron)
-      addTetrahedron(tag, physicals.empty() ? 0 : physicals.front());
-    else if (!grouped)
+    const int firstPhysical = physicals.empty() ? 0 : physicals.front();
+    if (type == kTetrahedron) {
+      addTetrahedron(tag, firstPhysical);
+    } else if (type == kTriangle) {
+      mesh_.triangles.push_back({nodeBuffer_[0], nodeBuffer_[1], nodeBuffer_[2]});
+      mesh_.triangleTags.push_back(firstPhysical);
+    } else if (!grouped)
       ++skippedByType_[type];
     for (int physical : physicals)
       if (physical != 0) groups_.add(physical, nodeBuffer_.data(), nodeCount, mesh_.nodes.size());

@@ -103,7 +103,8 @@ SerialMesh loadSerialMesh(const Parameters& scene, int dofsPerNode, MPI_Comm com
       for (const auto& [type, count] : mesh.skippedElements)
         skipped += (skipped.empty() ? "" : ", ") + std::to_string(count) + " " + type;
       if (!skipped.empty())
-        warnings.push_back("ignored elements that are not tetrahedra: " + skipped);
+        warnings.push_back("ignored elements that are neither tetrahedra nor triangles: " +
+                           skipped);
       std::int64_t inverted = 0;
       for (const auto& t : mesh.tets)
         inverted +=

@@ -142,8 +142,14 @@ TEST(GmshReader, BeamFlavoursAreTheSameMesh) {
   // Pinned to the shipped files (meshes/README.md).
   EXPECT_EQ(reference.nodes.size(), 190u);
   EXPECT_EQ(reference.tets.size(), 434u);
-  // Its 28 triangles make the group "clamp": a selection, not elements the mesh ignores.
+  // Its 28 triangles, 14 in "clamp" (tag 1) and 14 in "tip" (tag 2), are kept, not ignored.
   EXPECT_TRUE(reference.skippedElements.empty());
+  ASSERT_EQ(reference.triangles.size(), 28u);
+  EXPECT_EQ(std::count(reference.triangleTags.begin(), reference.triangleTags.end(), 1), 14);
+  EXPECT_EQ(std::count(reference.triangleTags.begin(), reference.triangleTags.end(), 2), 14);
+  for (std::size_t t = 0; t < reference.triangles.size(); ++t)
+    for (const std::int64_t node : reference.triangles[t])
+      EXPECT_EQ(reference.nodes[node][0], reference.triangleTags[t] == 1 ? 0.0 : 10.0);
   for (const char* name : {"beam_v22_binary.msh", "beam_v41_ascii.msh", "beam_v41_binary.msh"}) {
     SCOPED_TRACE(name);
     const SerialMesh mesh = eis::readGmsh(meshPath(name));
@@ -155,6 +161,8 @@ TEST(GmshReader, BeamFlavoursAreTheSameMesh) {
     EXPECT_EQ(mesh.groupNames, reference.groupNames);
     EXPECT_EQ(mesh.groupNodes, reference.groupNodes);
     EXPECT_EQ(mesh.skippedElements, reference.skippedElements);
+    EXPECT_EQ(mesh.triangles, reference.triangles);
+    EXPECT_EQ(mesh.triangleTags, reference.triangleTags);
   }
 }
 
@@ -200,18 +208,27 @@ TEST(GmshReader, TagsWithGapsMapToPositions) {
   EXPECT_EQ(mesh.groupNodes.at(7), (std::vector<std::int64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(mesh.groupNodes.size(), 3u);
   EXPECT_TRUE(mesh.skippedElements.empty());  // the line and the triangle are in groups
+  EXPECT_EQ(mesh.triangles, (std::vector<std::array<std::int64_t, 3>>{{1, 2, 3}}));
+  EXPECT_EQ(mesh.triangleTags, std::vector<int>{3});
 }
 
-// Only elements that are neither tetrahedra nor in a physical group are ignored (and warned of).
-TEST(GmshReader, ElementsOutsideEveryGroupAreTheSkippedOnes) {
+// Triangles are kept, in the file's vertex order, with their physical tag (0 when none); only
+// elements that are neither tetrahedra, nor triangles, nor in a physical group are ignored (and
+// warned of).
+TEST(GmshReader, TrianglesAreKeptAndUngroupedOthersSkipped) {
   const TempFile file("skipped.msh", oneTet22(kNodes,
                                               kTet + "2 2 0 1 2 3\n"      // triangle, no tags
                                                      "3 2 2 0 1 1 2 4\n"  // triangle, group 0
-                                                     "4 2 2 5 1 1 3 4\n"  // triangle, group 5
-                                                     "5 1 2 6 1 1 2\n",   // line, group 6
-                                              5));
+                                                     "4 2 2 5 1 4 3 1\n"  // triangle, group 5
+                                                     "5 1 2 6 1 1 2\n"    // line, group 6
+                                                     "6 1 0 2 3\n"        // line, no tags
+                                                     "7 15 0 4\n",        // point, no tags
+                                              7));
   const SerialMesh mesh = eis::readGmsh(file.path());
-  EXPECT_EQ(mesh.skippedElements, (std::map<std::string, std::int64_t>{{"triangle", 2}}));
+  EXPECT_EQ(mesh.triangles,
+            (std::vector<std::array<std::int64_t, 3>>{{0, 1, 2}, {0, 1, 3}, {3, 2, 0}}));
+  EXPECT_EQ(mesh.triangleTags, (std::vector<int>{0, 0, 5}));
+  EXPECT_EQ(mesh.skippedElements, (std::map<std::string, std::int64_t>{{"line", 1}, {"point", 1}}));
   EXPECT_EQ(mesh.groupNodes.at(5), (std::vector<std::int64_t>{0, 2, 3}));
   EXPECT_EQ(mesh.groupNodes.at(6), (std::vector<std::int64_t>{0, 1}));
 }
