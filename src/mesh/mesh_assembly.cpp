@@ -39,21 +39,27 @@ void MeshAssembly::reserveNodes(std::int64_t count) {
 void MeshAssembly::addNode(std::int64_t label, const std::array<double, 3>& point) {
   labels_.push_back(label);
   const std::size_t position = mesh_.nodes.size();
-  if (label < 1) in_.fail(nodeName(position) + ": node tags must be positive");
+  if (label < 1) fail(nodeName(position) + ": node tags must be positive");
   if (!std::isfinite(point[0]) || !std::isfinite(point[1]) || !std::isfinite(point[2]))
-    in_.fail(nodeName(position) + " has a coordinate that is not finite (NaN or infinite)");
+    fail(nodeName(position) + " has a coordinate that is not finite (NaN or infinite)");
   mesh_.nodes.push_back(point);
 }
 
 void MeshAssembly::finishNodes() {
   const std::int64_t repeated = index_.build(labels_);
   if (repeated >= 0)
-    in_.fail("node " + std::to_string(repeated) + " repeats the tag " +
-             std::to_string(labels_[repeated]) + " of an earlier node");
+    fail("node " + std::to_string(repeated) + " repeats the tag " +
+         std::to_string(labels_[repeated]) + " of an earlier node");
 }
 
 std::string MeshAssembly::nodeName(std::size_t position) const {
+  if (afterReading_) return "point " + std::to_string(position);
   return "node " + std::to_string(position) + " (tag " + std::to_string(labels_[position]) + ")";
+}
+
+void MeshAssembly::fail(const std::string& what) const {
+  if (afterReading_) in_.failFile(what);
+  in_.fail(what);
 }
 
 void MeshAssembly::addElementByLabels(int type, std::int64_t tag, int nodeCount,
@@ -61,9 +67,8 @@ void MeshAssembly::addElementByLabels(int type, std::int64_t tag, int nodeCount,
   for (int j = 0; j < nodeCount; ++j) {
     const std::int64_t id = index_.find(nodes[j]);
     if (id < 0)
-      in_.fail("element " + std::to_string(elementCount_) + " (tag " + std::to_string(tag) +
-               "): node tag " + std::to_string(nodes[j]) +
-               " is out of range (no node has this tag)");
+      fail("element " + std::to_string(elementCount_) + " (tag " + std::to_string(tag) +
+           "): node tag " + std::to_string(nodes[j]) + " is out of range (no node has this tag)");
     nodes[j] = id;
   }
   addElement(type, tag, nodeCount, nodes, physicals, "");
@@ -75,8 +80,8 @@ void MeshAssembly::addElementByPositions(int type, std::int64_t tag, int nodeCou
   const auto count = static_cast<std::int64_t>(mesh_.nodes.size());
   for (int j = 0; j < nodeCount; ++j)
     if (nodes[j] < 0 || nodes[j] >= count)
-      in_.fail("cell " + std::to_string(tag) + ": point id " + std::to_string(nodes[j]) +
-               " is out of range (" + std::to_string(count) + " points)");
+      fail("cell " + std::to_string(tag) + ": point id " + std::to_string(nodes[j]) +
+           " is out of range (" + std::to_string(count) + " points)");
   addElement(type, tag, nodeCount, nodes, physicals, typeName);
 }
 
@@ -105,8 +110,9 @@ void MeshAssembly::addTetrahedron(std::int64_t tag, const std::int64_t* nodes, i
   const std::array<std::int64_t, 4> tet = {nodes[0], nodes[1], nodes[2], nodes[3]};
   const std::string problem = degeneracy(tet);
   if (!problem.empty())
-    in_.fail("tetrahedron " + std::to_string(mesh_.tets.size()) + " (element tag " +
-             std::to_string(tag) + ") is degenerate: " + problem);
+    fail("tetrahedron " + std::to_string(mesh_.tets.size()) +
+         (afterReading_ ? " (cell " : " (element tag ") + std::to_string(tag) +
+         ") is degenerate: " + problem);
   mesh_.tets.push_back(tet);
   mesh_.tetTags.push_back(physical);
 }

@@ -30,8 +30,11 @@ std::string gmshElementTypeName(int type);
 
 class MeshAssembly {
 public:
-  // Errors name the place `in` is at when they arise.
-  explicit MeshAssembly(const Cursor& in) : in_(in) {}
+  // Errors name the place `in` is at when they arise. A grid assembled after its file was read
+  // (VTK: `afterReading`) has nodes named by position only, and errors name the file and the
+  // cell or point.
+  explicit MeshAssembly(const Cursor& in, bool afterReading = false)
+      : in_(in), afterReading_(afterReading) {}
 
   void reserveNodes(std::int64_t count);
   // A node at the next position, with the label elements refer to it by (a Gmsh node tag,
@@ -61,6 +64,7 @@ private:
   void addTetrahedron(std::int64_t tag, const std::int64_t* nodes, int physical);
   std::string degeneracy(const std::array<std::int64_t, 4>& tet) const;
   std::string nodeName(std::size_t position) const;
+  [[noreturn]] void fail(const std::string& what) const;
 
   // Maps labels to positions: a dense table when the labels are compact (the usual case, and
   // the fast one), a hash map when they are sparse.
@@ -99,6 +103,7 @@ private:
   };
 
   const Cursor& in_;
+  bool afterReading_;
   SerialMesh mesh_;
   std::vector<std::int64_t> labels_;  // the label of each node, by position
   NodeIndex index_;

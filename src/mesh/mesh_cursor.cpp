@@ -155,6 +155,27 @@ double Cursor::textReal(const char* what) {
   return value;
 }
 
+double Cursor::textFloat(const char* what) {
+  skipSpace();
+  if (pos_ >= text_.size()) failTruncated();
+  const char* begin = text_.data() + pos_;
+  const char* end = text_.data() + text_.size();
+  float value = 0;
+  const auto [next, ec] = std::from_chars(begin, end, value);
+  if (ec == std::errc::result_out_of_range)
+    fail(std::string(what) + " is out of the range of float");
+  expectNumberEnd(begin, next, ec == std::errc(), "a number", what);
+  return value;
+}
+
+bool Cursor::nextWordIs(std::string_view expected) const {
+  std::size_t at = pos_;
+  while (at < text_.size() && isSpace(text_[at])) ++at;
+  if (text_.compare(at, expected.size(), expected) != 0) return false;
+  const std::size_t after = at + expected.size();
+  return after == text_.size() || isSpace(text_[after]);
+}
+
 std::int32_t Cursor::rawInt32Unswapped() {
   const bool swap = swap_;
   swap_ = false;

@@ -78,6 +78,10 @@ public:
   std::int64_t textInteger(const char* what);
   // A text number, whatever the payload mode.
   double textReal(const char* what);
+  // A text number parsed as a float (a file that declares its values float), as a double.
+  double textFloat(const char* what);
+  // Whether the next text token is `expected`; the cursor does not move.
+  bool nextWordIs(std::string_view expected) const;
 
   // A raw value in the file's byte order (setByteSwap).
   template <class T>

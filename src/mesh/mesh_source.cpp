@@ -7,18 +7,21 @@
 #include "eis/core/memory.hpp"
 #include "eis/core/tetra_geometry.hpp"
 #include "eis/mesh/box_mesh.hpp"
-#include "eis/mesh/gmsh_reader.hpp"
+#include "eis/mesh/mesh_file.hpp"
 
 namespace eis {
 
 const ComponentDeclaration& meshSourceComponent() {
   static const ComponentDeclaration component{
-      "mesh", "mesh source", "a Gmsh mesh of tetrahedra, or the built-in box",
+      "mesh", "mesh source", "a mesh file of tetrahedra (Gmsh, VTK), or the built-in box",
       ParameterSpec()
           .add(
               {"mesh.file", "PATH",
-               "Gmsh mesh of tetrahedra (.msh 2.2 or 4.1, ASCII or binary); node ids are 0-based positions\n"
-               "in its $Nodes section. Absent: the built-in box.",
+               "mesh of tetrahedra: Gmsh .msh (1.0, 2.2 or 4.1, ASCII or binary), legacy VTK .vtk\n"
+               "(ASCII or BINARY unstructured grid) or XML VTK .vtu (ascii, binary or appended arrays);\n"
+               "another extension is read by its first bytes. Node ids are 0-based positions in the file's\n"
+               "node list ($Nodes, $NOD, POINTS); tetrahedra keep the file's vertex order, triangles are kept\n"
+               "for surface loads, other elements are ignored. Absent: the built-in box.",
                std::nullopt, "", false, check::anyText()})
           .add({"mesh.box-size", "\"LX LY LZ\"", "size of the built-in box, origin at 0; each > 0",
                 "10 1 1", "length", false, check::positives(3)})
@@ -36,7 +39,7 @@ namespace {
 
 SerialMesh readOrBuild(const Parameters& scene) {
   const std::string file = scene.optionalText("mesh.file");
-  if (!file.empty()) return readGmsh(file);
+  if (!file.empty()) return readMeshFile(file);
   return makeBoxMesh(scene.real3("mesh.box-size"), scene.integer3("mesh.box-cells"));
 }
 
