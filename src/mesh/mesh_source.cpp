@@ -8,6 +8,7 @@
 #include "eis/core/tetra_geometry.hpp"
 #include "eis/mesh/box_mesh.hpp"
 #include "eis/mesh/mesh_file.hpp"
+#include "eis/mesh/mesh_transform.hpp"
 
 namespace eis {
 
@@ -29,6 +30,15 @@ const ComponentDeclaration& meshSourceComponent() {
               {"mesh.box-cells", "\"NX NY NZ\"",
                "cells per axis of the built-in box, each >= 1; each hexahedron is split into 6 tetrahedra",
                "20 4 4", "", false, check::integersAtLeast(3, 1)})
+          .add(
+              {"mesh.transform", "\"OP X Y Z\"",
+               "one operation on the rest positions, before partitioning (file or box); repeat the key\n"
+               "for more, applied in the order given. 'scale SX SY SZ' multiplies each coordinate (factors\n"
+               "non-zero); 'translate TX TY TZ' adds; 'rotate RX RY RZ' turns by Euler angles in degrees as\n"
+               "SOFA does (Quat::createQuaterFromEuler): R = Rz(RZ) Ry(RY) Rx(RX), about the fixed x axis\n"
+               "first, then y, then z, counter-clockwise seen from each axis' positive end. SOFA's\n"
+               "MeshLoader and MechanicalObject each apply their scale3d, then rotation, then translation.",
+               std::nullopt, "", true, meshTransformCheck()})
           .add({"mesh.refine", "N", "uniform refinements of the mesh after distribution, >= 0", "0",
                 "", false, check::integerAtLeast(0)}),
       nullptr};
@@ -39,8 +49,12 @@ namespace {
 
 SerialMesh readOrBuild(const Parameters& scene) {
   const std::string file = scene.optionalText("mesh.file");
-  if (!file.empty()) return readMeshFile(file);
-  return makeBoxMesh(scene.real3("mesh.box-size"), scene.integer3("mesh.box-cells"));
+  SerialMesh mesh =
+      !file.empty() ? readMeshFile(file)
+                    : makeBoxMesh(scene.real3("mesh.box-size"), scene.integer3("mesh.box-cells"));
+  for (const std::string& text : scene.texts("mesh.transform"))
+    applyMeshTransform(parseMeshTransform("mesh.transform", text), mesh.nodes);
+  return mesh;
 }
 
 // The limits a mesh meets before it is built or refined, so that a mesh too large for 32-bit
