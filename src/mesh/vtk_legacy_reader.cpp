@@ -136,6 +136,7 @@ private:
   void readCountedCells(std::int64_t cells, std::int64_t size) {
     beginPayload();
     in_.guardCount(size, 1, "cell list values");
+    in_.guardCount(cells, 1, "cells");
     grid_.offsets.assign(1, 0);
     grid_.offsets.reserve(static_cast<std::size_t>(cells) + 1);
     grid_.connectivity.reserve(static_cast<std::size_t>(size));

@@ -109,7 +109,7 @@ private:
         const std::errc ec = parsed.ec;
         if (ec != std::errc() || (next < end && !isSpace(*next))) badToken(at);
         if constexpr (std::is_integral_v<T>) {
-          if (real != std::floor(real)) badToken(at);
+          if (real != std::floor(real) || std::abs(real) > 9e18) badToken(at);
         }
         value = static_cast<T>(real);
       } else {
@@ -167,10 +167,13 @@ private:
     for (std::uint64_t b = 0; b < blocks; ++b) {
       const std::uint64_t compressed = headerValue(bytes, 3 + b);
       const std::uint64_t size = (b + 1 == blocks && lastSize != 0) ? lastSize : blockSize;
-      if (compressed > bytes.size() - std::min(at, bytes.size()))
+      if (at > bytes.size() || compressed > bytes.size() - at)
         fail("compressed block " + std::to_string(b) + " runs past the end of the data");
-      if (size > (std::uint64_t(1) << 40))
-        fail("block size " + std::to_string(size) + " is absurd");
+      // zlib inflates at most about 1032 to 1: a larger size is a corrupt header, refused
+      // before it is allocated.
+      if (size > 1032 * compressed + 64)
+        fail("compressed block " + std::to_string(b) + " of " + std::to_string(compressed) +
+             " bytes cannot inflate to " + std::to_string(size) + " (corrupt header)");
       std::string block(size, '\0');
       uLongf got = static_cast<uLongf>(size);
       const int status = uncompress(reinterpret_cast<Bytef*>(block.data()), &got,
@@ -196,7 +199,8 @@ private:
     Raw value;
     std::memcpy(&value, bytes.data(), sizeof(Raw));
     if constexpr (std::is_integral_v<T> && std::is_floating_point_v<Raw>) {
-      if (value != std::floor(value)) fail("holds a non-integer value");
+      if (value != std::floor(value) || std::abs(value) > 9e18)
+        fail("holds a value that is not an integer id");
     }
     if constexpr (std::is_same_v<Raw, std::uint64_t>) {
       if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))

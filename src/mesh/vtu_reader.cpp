@@ -145,7 +145,7 @@ private:
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used != attribute->value.size() || value < 0)
+    if (used != attribute->value.size() || value < 0 || value > (1LL << 50))
       fail(element, std::string(name) + " \"" + attribute->value + "\" is not a count");
     return value;
   }
