@@ -75,13 +75,9 @@ void MeshAssembly::addElementByLabels(int type, std::int64_t tag, int nodeCount,
 }
 
 void MeshAssembly::addElementByPositions(int type, std::int64_t tag, int nodeCount,
-                                         std::int64_t* nodes, const std::vector<int>& physicals,
+                                         const std::int64_t* nodes,
+                                         const std::vector<int>& physicals,
                                          const std::string& typeName) {
-  const auto count = static_cast<std::int64_t>(mesh_.nodes.size());
-  for (int j = 0; j < nodeCount; ++j)
-    if (nodes[j] < 0 || nodes[j] >= count)
-      fail("cell " + std::to_string(tag) + ": point id " + std::to_string(nodes[j]) +
-           " is out of range (" + std::to_string(count) + " points)");
   addElement(type, tag, nodeCount, nodes, physicals, typeName);
 }
 

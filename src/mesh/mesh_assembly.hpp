@@ -42,15 +42,14 @@ public:
   void addNode(std::int64_t label, const std::array<double, 3>& point);
   // After the last node: fails when a label repeats.
   void finishNodes();
-  std::size_t nodeCount() const { return mesh_.nodes.size(); }
 
-  // An element whose nodes are given by label in `nodes` (overwritten with their positions);
-  // `tag` is the element's own number, for messages; `typeName` overrides Gmsh's name of the
-  // type in the count of skipped elements.
+  // An element of Gmsh type `type` whose nodes are given by label in `nodes` (overwritten with
+  // their positions); `tag` is the element's own number, for messages.
   void addElementByLabels(int type, std::int64_t tag, int nodeCount, std::int64_t* nodes,
                           const std::vector<int>& physicals);
-  // The same, with the nodes given as 0-based positions (VTK's point ids).
-  void addElementByPositions(int type, std::int64_t tag, int nodeCount, std::int64_t* nodes,
+  // The same, with the nodes given as 0-based positions the caller has checked (VTK's point
+  // ids); `typeName`, when not empty, names the type in the count of skipped elements.
+  void addElementByPositions(int type, std::int64_t tag, int nodeCount, const std::int64_t* nodes,
                              const std::vector<int>& physicals, const std::string& typeName = "");
 
   SerialMesh& mesh() { return mesh_; }
