@@ -166,6 +166,20 @@ TEST(GmshReader, BeamFlavoursAreTheSameMesh) {
   }
 }
 
+// Gmsh's own format 1.0 output of the beam: the same mesh, without group names.
+TEST(GmshReader, BeamInFormat10IsTheSameMesh) {
+  const SerialMesh reference = eis::readGmsh(meshPath("beam_v22_ascii.msh"));
+  const SerialMesh mesh = eis::readGmsh(meshPath("beam_v1.msh"));
+  EXPECT_EQ(mesh.nodes, reference.nodes);
+  EXPECT_EQ(mesh.tets, reference.tets);
+  EXPECT_EQ(mesh.tetTags, reference.tetTags);
+  EXPECT_EQ(mesh.triangles, reference.triangles);
+  EXPECT_EQ(mesh.triangleTags, reference.triangleTags);
+  EXPECT_EQ(mesh.groupNodes, reference.groupNodes);
+  EXPECT_TRUE(mesh.skippedElements.empty());
+  EXPECT_TRUE(mesh.groupNames.empty());
+}
+
 TEST(GmshReader, BeamGroups) {
   const SerialMesh mesh = eis::readGmsh(meshPath("beam_v41_binary.msh"));
   const std::map<std::string, int> names = {{"clamp", 1}, {"tip", 2}, {"beam", 3}};
@@ -458,7 +472,7 @@ TEST(GmshReaderErrors, AbsurdCountsAndUnknownTypes) {
 TEST(GmshReaderErrors, CorruptFilesFailCleanly) {
   std::mt19937 generator(12345);
   for (const char* name : {"beam_v22_ascii.msh", "beam_v22_binary.msh", "beam_v41_ascii.msh",
-                           "beam_v41_binary.msh", "cube_tags_gaps_v22_ascii.msh"}) {
+                           "beam_v41_binary.msh", "cube_tags_gaps_v22_ascii.msh", "beam_v1.msh"}) {
     SCOPED_TRACE(name);
     const std::string text = fileText(meshPath(name));
     ASSERT_FALSE(text.empty());
