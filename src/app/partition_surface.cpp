@@ -28,7 +28,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/mesh/box_mesh.hpp"
-#include "eis/mesh/gmsh_reader.hpp"
+#include "eis/mesh/mesh_file.hpp"
 #include "eis/mesh/metis_partition.hpp"
 
 namespace {
@@ -43,7 +43,7 @@ const char* const kUsage =
     "part the owned unknowns, ghost unknowns, matrix halo and neighbour parts. Serial; no solve.\n"
     "  --mesh.box-cells=\"nx ny nz\"   cells of the built-in box, 6 tetrahedra each (20 4 4)\n"
     "  --mesh.box-size=\"Lx Ly Lz\"    size of the built-in box (10 1 1)\n"
-    "  --mesh.file=mesh.msh          a Gmsh mesh instead of the box\n"
+    "  --mesh.file=mesh.msh          a mesh file (.msh, .vtk, .vtu) instead of the box\n"
     "  --parts=\"2 4 ...\"             part counts, each >= 2 (2 4 8 16 32 64)\n"
     "  --dofs-per-node=N             unknowns per node: 3 elasticity, 1 diffusion (3)\n"
     "  --ranks-per-node=R            MPI ranks per cluster node, part r on node r / R (32)\n"
@@ -153,7 +153,7 @@ bool parseCommandLine(int argc, char** argv, Options& options) {
 CompactMesh loadMesh(const Options& options, std::string& description) {
   if (!options.meshFile.empty()) {
     description = options.meshFile;
-    return eis::compactMesh(eis::readGmsh(options.meshFile));
+    return eis::compactMesh(eis::readMeshFile(options.meshFile));
   }
   const auto [nx, ny, nz] = options.boxCells;
   // eis::compactMesh has the same limit, but the box would fill the memory before it got there.

@@ -7,18 +7,22 @@
 #include "eis/core/memory.hpp"
 #include "eis/core/tetra_geometry.hpp"
 #include "eis/mesh/box_mesh.hpp"
-#include "eis/mesh/gmsh_reader.hpp"
+#include "eis/mesh/mesh_file.hpp"
+#include "eis/mesh/mesh_transform.hpp"
 
 namespace eis {
 
 const ComponentDeclaration& meshSourceComponent() {
   static const ComponentDeclaration component{
-      "mesh", "mesh source", "a Gmsh mesh of tetrahedra, or the built-in box",
+      "mesh", "mesh source", "a mesh file of tetrahedra (Gmsh, VTK), or the built-in box",
       ParameterSpec()
           .add(
               {"mesh.file", "PATH",
-               "Gmsh mesh of tetrahedra (.msh 2.2 or 4.1, ASCII or binary); node ids are 0-based positions\n"
-               "in its $Nodes section. Absent: the built-in box.",
+               "mesh of tetrahedra: Gmsh .msh (1.0, 2.2 or 4.1, ASCII or binary), legacy VTK .vtk\n"
+               "(ASCII or BINARY unstructured grid) or XML VTK .vtu (ascii, binary or appended arrays);\n"
+               "another extension is read by its first bytes. Node ids are 0-based positions in the file's\n"
+               "node list ($Nodes, $NOD, POINTS); tetrahedra keep the file's vertex order, triangles are kept\n"
+               "for surface loads, other elements are ignored. Absent: the built-in box.",
                std::nullopt, "", false, check::anyText()})
           .add({"mesh.box-size", "\"LX LY LZ\"", "size of the built-in box, origin at 0; each > 0",
                 "10 1 1", "length", false, check::positives(3)})
@@ -26,6 +30,15 @@ const ComponentDeclaration& meshSourceComponent() {
               {"mesh.box-cells", "\"NX NY NZ\"",
                "cells per axis of the built-in box, each >= 1; each hexahedron is split into 6 tetrahedra",
                "20 4 4", "", false, check::integersAtLeast(3, 1)})
+          .add(
+              {"mesh.transform", "\"OP X Y Z\"",
+               "one operation on the rest positions, before partitioning (file or box); repeat the key\n"
+               "for more, applied in the order given. 'scale SX SY SZ' multiplies each coordinate (factors\n"
+               "non-zero); 'translate TX TY TZ' adds; 'rotate RX RY RZ' turns by Euler angles in degrees as\n"
+               "SOFA does (Quat::createQuaterFromEuler): R = Rz(RZ) Ry(RY) Rx(RX), about the fixed x axis\n"
+               "first, then y, then z, counter-clockwise seen from each axis' positive end. SOFA's\n"
+               "MeshLoader and MechanicalObject each apply their scale3d, then rotation, then translation.",
+               std::nullopt, "", true, meshTransformCheck()})
           .add({"mesh.refine", "N", "uniform refinements of the mesh after distribution, >= 0", "0",
                 "", false, check::integerAtLeast(0)}),
       nullptr};
@@ -36,8 +49,12 @@ namespace {
 
 SerialMesh readOrBuild(const Parameters& scene) {
   const std::string file = scene.optionalText("mesh.file");
-  if (!file.empty()) return readGmsh(file);
-  return makeBoxMesh(scene.real3("mesh.box-size"), scene.integer3("mesh.box-cells"));
+  SerialMesh mesh =
+      !file.empty() ? readMeshFile(file)
+                    : makeBoxMesh(scene.real3("mesh.box-size"), scene.integer3("mesh.box-cells"));
+  for (const std::string& text : scene.texts("mesh.transform"))
+    applyMeshTransform(parseMeshTransform("mesh.transform", text), mesh.nodes);
+  return mesh;
 }
 
 // The limits a mesh meets before it is built or refined, so that a mesh too large for 32-bit
@@ -103,7 +120,8 @@ SerialMesh loadSerialMesh(const Parameters& scene, int dofsPerNode, MPI_Comm com
       for (const auto& [type, count] : mesh.skippedElements)
         skipped += (skipped.empty() ? "" : ", ") + std::to_string(count) + " " + type;
       if (!skipped.empty())
-        warnings.push_back("ignored elements that are not tetrahedra: " + skipped);
+        warnings.push_back("ignored elements that are neither tetrahedra nor triangles: " +
+                           skipped);
       std::int64_t inverted = 0;
       for (const auto& t : mesh.tets)
         inverted +=

@@ -122,6 +122,15 @@ sed 's/^2 4 2 1 1 2 3 4 5$/2 4 2 1 1 2 3 3 5/' good.msh > repeated.msh
 # Tetrahedron 0 listed with negative orientation (2nd and 3rd vertex swapped), tetrahedron 1
 # positive: accepted, with a warning that counts 1.
 sed 's/^1 4 2 1 1 1 2 3 4$/1 4 2 1 1 1 3 2 4/' good.msh > inverted.msh
+# The other formats: a Gmsh 1.0 file naming a node no $NOD line has, a legacy VTK file with a
+# garbled coordinate, a .vtu file whose XML is broken, and a file no reader knows.
+printf '%s\n' '$NOD' 4 '1 0 0 0' '2 1 0 0' '3 0 1 0' '4 0 0 1' '$ENDNOD' '$ELM' 1 \
+  '1 4 1 1 4 1 2 3 7' '$ENDELM' > badlabel_v1.msh
+printf '%s\n' '# vtk DataFile Version 3.0' t ASCII 'DATASET UNSTRUCTURED_GRID' 'POINTS 4 double' \
+  '0 0 0 1 0 0' '0 1 0 0 0 x' 'CELLS 1 5' '4 0 1 2 3' 'CELL_TYPES 1' 10 > garbled.vtk
+printf '%s\n' '<?xml version="1.0"?>' '<VTKFile type="UnstructuredGrid">' '<UnstructuredGrid>' \
+  '<Piece NumberOfPoints="4" NumberOfCells="1">' '</UnstructuredGrid>' '</VTKFile>' > broken.vtu
+printf 'v 0 0 0\n' > mesh.obj
 
 mkdir adir
 
@@ -285,6 +294,10 @@ launch bad unreadable_mesh_file   "adir" -- --mesh.file="$T/adir" --solver.steps
 launch bad truncated_mesh         "cut.msh" "truncated" -- --mesh.file="$T/cut.msh" --solver.steps=1
 launch bad truncated_mesh_end     "cutend.msh" "truncated" -- --mesh.file="$T/cutend.msh" --solver.steps=1
 launch bad garbled_mesh           "garbled.msh:8" -- --mesh.file="$T/garbled.msh" --solver.steps=1
+launch bad gmsh_v1_bad_label      "badlabel_v1.msh:10" "node tag 7" -- --mesh.file="$T/badlabel_v1.msh" --solver.steps=1
+launch bad vtk_garbled            "garbled.vtk:7" "POINTS" "'x'" -- --mesh.file="$T/garbled.vtk" --solver.steps=1
+launch bad vtu_broken_xml         "broken.vtu:5" -- --mesh.file="$T/broken.vtu" --solver.steps=1
+launch bad unknown_mesh_format    "mesh.obj" "unknown mesh format" -- --mesh.file="$T/mesh.obj" --solver.steps=1
 launch bad no_tetrahedra          "notets.msh" "no tetrahedra" -- --mesh.file="$T/notets.msh" --solver.steps=1
 launch bad node_out_of_range      "oob.msh" "99" -- --mesh.file="$T/oob.msh" --solver.steps=1
 launch bad nan_coordinate         "nan.msh:7" "node 1" -- --mesh.file="$T/nan.msh" --solver.steps=1

@@ -124,6 +124,10 @@ std::vector<KeyCase> allKeys() {
          EXPECT_EQ(s.integer3("mesh.box-cells"), (std::array<int, 3>{7, 8, 9}));
        }},
       {"mesh.refine", "2", [](const Scene& s) { EXPECT_EQ(s.integer("mesh.refine"), 2); }},
+      {"mesh.transform", "rotate 0 0 90",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("mesh.transform"), (std::vector<std::string>{"rotate 0 0 90"}));
+       }},
       {"physics.type",
        "diffusion",
        [](const Scene& s) {
@@ -592,6 +596,8 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"material.conductivity", "0"},
       {"material.capacity", "0"},
       {"mesh.refine", "-1"},
+      {"mesh.transform", "spin 0 0 90"},
+      {"mesh.transform", "scale 1 0 1"},
       {"mesh.box-cells", "20 0 4"},
       {"mesh.box-cells", "20 4"},
       {"mesh.box-cells", "20 4.5 4"},

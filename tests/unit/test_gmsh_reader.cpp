@@ -142,8 +142,14 @@ TEST(GmshReader, BeamFlavoursAreTheSameMesh) {
   // Pinned to the shipped files (meshes/README.md).
   EXPECT_EQ(reference.nodes.size(), 190u);
   EXPECT_EQ(reference.tets.size(), 434u);
-  // Its 28 triangles make the group "clamp": a selection, not elements the mesh ignores.
+  // Its 28 triangles, 14 in "clamp" (tag 1) and 14 in "tip" (tag 2), are kept, not ignored.
   EXPECT_TRUE(reference.skippedElements.empty());
+  ASSERT_EQ(reference.triangles.size(), 28u);
+  EXPECT_EQ(std::count(reference.triangleTags.begin(), reference.triangleTags.end(), 1), 14);
+  EXPECT_EQ(std::count(reference.triangleTags.begin(), reference.triangleTags.end(), 2), 14);
+  for (std::size_t t = 0; t < reference.triangles.size(); ++t)
+    for (const std::int64_t node : reference.triangles[t])
+      EXPECT_EQ(reference.nodes[node][0], reference.triangleTags[t] == 1 ? 0.0 : 10.0);
   for (const char* name : {"beam_v22_binary.msh", "beam_v41_ascii.msh", "beam_v41_binary.msh"}) {
     SCOPED_TRACE(name);
     const SerialMesh mesh = eis::readGmsh(meshPath(name));
@@ -155,7 +161,23 @@ TEST(GmshReader, BeamFlavoursAreTheSameMesh) {
     EXPECT_EQ(mesh.groupNames, reference.groupNames);
     EXPECT_EQ(mesh.groupNodes, reference.groupNodes);
     EXPECT_EQ(mesh.skippedElements, reference.skippedElements);
+    EXPECT_EQ(mesh.triangles, reference.triangles);
+    EXPECT_EQ(mesh.triangleTags, reference.triangleTags);
   }
+}
+
+// Gmsh's own format 1.0 output of the beam: the same mesh, without group names.
+TEST(GmshReader, BeamInFormat10IsTheSameMesh) {
+  const SerialMesh reference = eis::readGmsh(meshPath("beam_v22_ascii.msh"));
+  const SerialMesh mesh = eis::readGmsh(meshPath("beam_v1.msh"));
+  EXPECT_EQ(mesh.nodes, reference.nodes);
+  EXPECT_EQ(mesh.tets, reference.tets);
+  EXPECT_EQ(mesh.tetTags, reference.tetTags);
+  EXPECT_EQ(mesh.triangles, reference.triangles);
+  EXPECT_EQ(mesh.triangleTags, reference.triangleTags);
+  EXPECT_EQ(mesh.groupNodes, reference.groupNodes);
+  EXPECT_TRUE(mesh.skippedElements.empty());
+  EXPECT_TRUE(mesh.groupNames.empty());
 }
 
 TEST(GmshReader, BeamGroups) {
@@ -200,18 +222,27 @@ TEST(GmshReader, TagsWithGapsMapToPositions) {
   EXPECT_EQ(mesh.groupNodes.at(7), (std::vector<std::int64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(mesh.groupNodes.size(), 3u);
   EXPECT_TRUE(mesh.skippedElements.empty());  // the line and the triangle are in groups
+  EXPECT_EQ(mesh.triangles, (std::vector<std::array<std::int64_t, 3>>{{1, 2, 3}}));
+  EXPECT_EQ(mesh.triangleTags, std::vector<int>{3});
 }
 
-// Only elements that are neither tetrahedra nor in a physical group are ignored (and warned of).
-TEST(GmshReader, ElementsOutsideEveryGroupAreTheSkippedOnes) {
+// Triangles are kept, in the file's vertex order, with their physical tag (0 when none); only
+// elements that are neither tetrahedra, nor triangles, nor in a physical group are ignored (and
+// warned of).
+TEST(GmshReader, TrianglesAreKeptAndUngroupedOthersSkipped) {
   const TempFile file("skipped.msh", oneTet22(kNodes,
                                               kTet + "2 2 0 1 2 3\n"      // triangle, no tags
                                                      "3 2 2 0 1 1 2 4\n"  // triangle, group 0
-                                                     "4 2 2 5 1 1 3 4\n"  // triangle, group 5
-                                                     "5 1 2 6 1 1 2\n",   // line, group 6
-                                              5));
+                                                     "4 2 2 5 1 4 3 1\n"  // triangle, group 5
+                                                     "5 1 2 6 1 1 2\n"    // line, group 6
+                                                     "6 1 0 2 3\n"        // line, no tags
+                                                     "7 15 0 4\n",        // point, no tags
+                                              7));
   const SerialMesh mesh = eis::readGmsh(file.path());
-  EXPECT_EQ(mesh.skippedElements, (std::map<std::string, std::int64_t>{{"triangle", 2}}));
+  EXPECT_EQ(mesh.triangles,
+            (std::vector<std::array<std::int64_t, 3>>{{0, 1, 2}, {0, 1, 3}, {3, 2, 0}}));
+  EXPECT_EQ(mesh.triangleTags, (std::vector<int>{0, 0, 5}));
+  EXPECT_EQ(mesh.skippedElements, (std::map<std::string, std::int64_t>{{"line", 1}, {"point", 1}}));
   EXPECT_EQ(mesh.groupNodes.at(5), (std::vector<std::int64_t>{0, 2, 3}));
   EXPECT_EQ(mesh.groupNodes.at(6), (std::vector<std::int64_t>{0, 1}));
 }
@@ -253,6 +284,83 @@ TEST(GmshReader, BinaryInEitherByteOrderAndSizeWidth) {
     EXPECT_EQ(mesh.tets, (std::vector<Tet>{{0, 1, 2, 3}}));
     EXPECT_EQ(mesh.tetTags, std::vector<int>{8});
   }
+}
+
+// --- Format 1.0 (SOFA's mesh/liver.msh) -------------------------------------------------------
+
+// Node numbers are labels in any order, with gaps; ids are positions in $NOD, and a node no
+// element uses (the fifth) is kept, as SOFA's MeshGmsh keeps it.
+const std::string kV1 =
+    "$NOD\n6\n"
+    "10 0 0 0\n"
+    "3 1 0 0\n"
+    "7 0 1 0\n"
+    "5 0 0 1\n"
+    "99 5 5 5\n"
+    "4 1 1 1\n"
+    "$ENDNOD\n"
+    "$ELM\n5\n"
+    "1 4 7 1 4 10 3 7 5\n"  // tetrahedron, physical 7
+    "2 4 0 1 4 3 7 5 4\n"   // tetrahedron, no physical
+    "3 2 2 9 3 5 3 10\n"    // triangle, physical 2
+    "4 2 0 9 3 7 3 4\n"     // triangle, no physical
+    "5 1 0 4 2 10 3\n"      // line, no physical: skipped
+    "$ENDELM\n";
+
+TEST(GmshReaderV1, NodeNumbersAreLabelsAndIdsArePositions) {
+  const TempFile file("v1.msh", kV1);
+  const SerialMesh mesh = eis::readGmsh(file.path());
+  ASSERT_EQ(mesh.nodes.size(), 6u);
+  EXPECT_EQ(mesh.nodes[0], (std::array<double, 3>{0, 0, 0}));
+  EXPECT_EQ(mesh.nodes[4], (std::array<double, 3>{5, 5, 5}));
+  EXPECT_EQ(mesh.nodes[5], (std::array<double, 3>{1, 1, 1}));
+  EXPECT_EQ(mesh.tets, (std::vector<Tet>{{0, 1, 2, 3}, {1, 2, 3, 5}}));
+  EXPECT_EQ(mesh.tetTags, (std::vector<int>{7, 0}));
+  EXPECT_EQ(mesh.triangles, (std::vector<std::array<std::int64_t, 3>>{{3, 1, 0}, {2, 1, 5}}));
+  EXPECT_EQ(mesh.triangleTags, (std::vector<int>{2, 0}));
+  EXPECT_EQ(mesh.skippedElements, (std::map<std::string, std::int64_t>{{"line", 1}}));
+  EXPECT_TRUE(mesh.groupNames.empty());
+  EXPECT_EQ(mesh.groupNodes.at(7), (std::vector<std::int64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(mesh.groupNodes.at(2), (std::vector<std::int64_t>{0, 1, 3}));
+  EXPECT_EQ(mesh.groupNodes.size(), 2u);
+}
+
+// The same mesh written as 2.2 reads the same.
+TEST(GmshReaderV1, SameMeshAsVersion22) {
+  const std::string v22 =
+      "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n6\n10 0 0 0\n3 1 0 0\n7 0 1 0\n"
+      "5 0 0 1\n99 5 5 5\n4 1 1 1\n$EndNodes\n$Elements\n5\n1 4 2 7 1 10 3 7 5\n"
+      "2 4 2 0 1 3 7 5 4\n3 2 2 2 9 5 3 10\n4 2 2 0 9 7 3 4\n5 1 1 0 10 3\n$EndElements\n";
+  const TempFile a("v1.msh", kV1), b("v22.msh", v22);
+  const SerialMesh one = eis::readGmsh(a.path()), two = eis::readGmsh(b.path());
+  EXPECT_EQ(one.nodes, two.nodes);
+  EXPECT_EQ(one.tets, two.tets);
+  EXPECT_EQ(one.tetTags, two.tetTags);
+  EXPECT_EQ(one.triangles, two.triangles);
+  EXPECT_EQ(one.triangleTags, two.triangleTags);
+  EXPECT_EQ(one.groupNodes, two.groupNodes);
+  EXPECT_EQ(one.skippedElements, two.skippedElements);
+}
+
+TEST(GmshReaderV1, MalformedFiles) {
+  const auto replaced = [](const std::string& from, const std::string& to) {
+    std::string text = kV1;
+    text.replace(text.find(from), from.size(), to);
+    return text;
+  };
+  expectError("v1_label.msh", replaced("1 4 7 1 4 10 3 7 5", "1 4 7 1 4 10 3 7 6"),
+              {":12:", "$ELM", "element 0 (tag 1)", "node tag 6", "out of range"});
+  expectError("v1_count.msh", replaced("1 4 7 1 4 10", "1 4 7 1 3 10"),
+              {":12:", "element 0 (number 1) of type 4 lists 3 nodes, not 4"});
+  expectError("v1_no_elm.msh", kV1.substr(0, kV1.find("$ELM")) + "$Elements\n",
+              {":10:", "expected $ELM"});
+  expectError("v1_cut.msh", kV1.substr(0, kV1.find("3\n$ENDELM")), {"truncated", "before $ENDELM"});
+  expectError("v1_repeat.msh", replaced("99 5 5 5", "3 5 5 5"), {"node 4", "repeats the tag 3"});
+  expectError("v1_garbled.msh", replaced("7 0 1 0", "7 0 x 0"), {":5:", "$NOD", "'x'"});
+  expectError("v1_no_tets.msh",
+              "$NOD\n3\n1 0 0 0\n2 1 0 0\n3 0 1 0\n$ENDNOD\n$ELM\n1\n"
+              "1 2 0 1 3 1 2 3\n$ENDELM\n",
+              {"no tetrahedra"});
 }
 
 // --- Bad input --------------------------------------------------------------------------------
@@ -364,7 +472,7 @@ TEST(GmshReaderErrors, AbsurdCountsAndUnknownTypes) {
 TEST(GmshReaderErrors, CorruptFilesFailCleanly) {
   std::mt19937 generator(12345);
   for (const char* name : {"beam_v22_ascii.msh", "beam_v22_binary.msh", "beam_v41_ascii.msh",
-                           "beam_v41_binary.msh", "cube_tags_gaps_v22_ascii.msh"}) {
+                           "beam_v41_binary.msh", "cube_tags_gaps_v22_ascii.msh", "beam_v1.msh"}) {
     SCOPED_TRACE(name);
     const std::string text = fileText(meshPath(name));
     ASSERT_FALSE(text.empty());

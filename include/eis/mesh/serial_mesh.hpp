@@ -23,8 +23,8 @@ struct SerialMesh {
   std::map<std::string, int> groupNames;
   // Physical tag -> sorted, unique ids of the nodes of every element (of any dimension) in it.
   std::map<int, std::vector<std::int64_t>> groupNodes;
-  // Elements that are neither tetrahedra nor in a physical group, by a readable type name
-  // ("triangle", "line", ...): what the mesh ignores.
+  // Elements that are neither tetrahedra, nor triangles, nor in a physical group, by a readable
+  // type name ("line", "quadrangle", ...): what the mesh ignores.
   std::map<std::string, std::int64_t> skippedElements;
 };
 

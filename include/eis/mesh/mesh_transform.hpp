@@ -1,0 +1,33 @@
+#pragma once
+// mesh.transform: scale, rotate or translate the rest positions before the mesh is partitioned,
+// each occurrence of the key one operation, applied in the order given (SOFA's loader and
+// MechanicalObject transforms, as the scene importer writes them out).
+#include <array>
+#include <string>
+#include <vector>
+
+#include "eis/core/parameters.hpp"
+
+namespace eis {
+
+struct MeshTransform {
+  enum class Kind { kScale, kRotate, kTranslate };
+  Kind kind;
+  std::array<double, 3> values;  // factors, angles in degrees, or a displacement
+};
+
+// "scale SX SY SZ" (each factor non-zero), "rotate RX RY RZ" (degrees) or "translate TX TY TZ";
+// eis::Error naming `key` otherwise.
+MeshTransform parseMeshTransform(const std::string& key, const std::string& text);
+Check meshTransformCheck();
+
+// SOFA's rotation by Euler angles in degrees (Quat::createQuaterFromEuler, its default ZYX order,
+// then Quat::rotate): R = Rz(rz) Ry(ry) Rx(rx), a turn about the fixed x axis first, then about
+// y, then about z, each counter-clockwise seen from the axis' positive end.
+std::array<double, 3> rotateEulerDegrees(const std::array<double, 3>& angles,
+                                         const std::array<double, 3>& point);
+
+// Applies one operation to every point.
+void applyMeshTransform(const MeshTransform& transform, std::vector<std::array<double, 3>>& points);
+
+}  // namespace eis

@@ -1,0 +1,74 @@
+#include "eis/mesh/mesh_transform.hpp"
+
+#include <cmath>
+
+namespace eis {
+namespace {
+
+constexpr const char* kGrammar =
+    "expected 'scale SX SY SZ', 'rotate RX RY RZ' (degrees) or 'translate TX TY TZ'";
+
+std::array<double, 3> cross(const std::array<double, 3>& a, const std::array<double, 3>& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+
+}  // namespace
+
+MeshTransform parseMeshTransform(const std::string& key, const std::string& text) {
+  const Texts tokens = parse::tokens(text);
+  if (tokens.size() != 4) parse::reject(key, text, kGrammar);
+  MeshTransform transform{};
+  if (tokens[0] == "scale")
+    transform.kind = MeshTransform::Kind::kScale;
+  else if (tokens[0] == "rotate")
+    transform.kind = MeshTransform::Kind::kRotate;
+  else if (tokens[0] == "translate")
+    transform.kind = MeshTransform::Kind::kTranslate;
+  else
+    parse::reject(key, text, kGrammar);
+  for (int i = 0; i < 3; ++i)
+    if (!parse::number(tokens[i + 1], transform.values[i]))
+      parse::reject(key, text, "'" + tokens[i + 1] + "' is not a finite number; " + kGrammar);
+  if (transform.kind == MeshTransform::Kind::kScale)
+    for (double factor : transform.values)
+      if (factor == 0) parse::reject(key, text, "a scale factor of 0 flattens the mesh");
+  return transform;
+}
+
+Check meshTransformCheck() {
+  return [](const std::string& key, const std::string& text) { parseMeshTransform(key, text); };
+}
+
+std::array<double, 3> rotateEulerDegrees(const std::array<double, 3>& angles,
+                                         const std::array<double, 3>& point) {
+  // Quat::createQuaterFromEuler(angles * M_PI / 180.0), order ZYX.
+  const double h0 = angles[0] * M_PI / 180.0 / 2, h1 = angles[1] * M_PI / 180.0 / 2,
+               h2 = angles[2] * M_PI / 180.0 / 2;
+  const double c1 = std::cos(h0), c2 = std::cos(h1), c3 = std::cos(h2);
+  const double s1 = std::sin(h0), s2 = std::sin(h1), s3 = std::sin(h2);
+  const std::array<double, 3> q = {s1 * c2 * c3 - c1 * s2 * s3, c1 * s2 * c3 + s1 * c2 * s3,
+                                   c1 * c2 * s3 - s1 * s2 * c3};
+  const double w = c1 * c2 * c3 + s1 * s2 * s3;
+  // Quat::rotate: t = 2 (q x v), v' = v + w t + q x t.
+  std::array<double, 3> t = cross(q, point);
+  for (double& x : t) x *= 2;
+  const std::array<double, 3> qt = cross(q, t);
+  return {point[0] + w * t[0] + qt[0], point[1] + w * t[1] + qt[1], point[2] + w * t[2] + qt[2]};
+}
+
+void applyMeshTransform(const MeshTransform& transform,
+                        std::vector<std::array<double, 3>>& points) {
+  for (auto& point : points) {
+    switch (transform.kind) {
+      case MeshTransform::Kind::kScale:
+        for (int c = 0; c < 3; ++c) point[c] *= transform.values[c];
+        break;
+      case MeshTransform::Kind::kRotate: point = rotateEulerDegrees(transform.values, point); break;
+      case MeshTransform::Kind::kTranslate:
+        for (int c = 0; c < 3; ++c) point[c] += transform.values[c];
+        break;
+    }
+  }
+}
+
+}  // namespace eis

@@ -1,0 +1,76 @@
+#include "vtk_cells.hpp"
+
+#include <string>
+
+#include "mesh_assembly.hpp"
+
+namespace eis {
+namespace {
+
+constexpr std::int64_t kVtkTriangle = 5;
+constexpr std::int64_t kVtkTetra = 10;
+
+std::string vtkCellTypeName(std::int64_t type) {
+  switch (type) {
+    case 1: return "vertex";
+    case 2: return "poly-vertex";
+    case 3: return "line";
+    case 4: return "poly-line";
+    case 6: return "triangle strip";
+    case 7: return "polygon";
+    case 8: return "pixel";
+    case 9: return "quad";
+    case 11: return "voxel";
+    case 12: return "hexahedron";
+    case 13: return "wedge";
+    case 14: return "pyramid";
+    case 24: return "quadratic tetra";
+    default: return "VTK cell type " + std::to_string(type);
+  }
+}
+
+}  // namespace
+
+SerialMesh assembleVtkGrid(const VtkGrid& grid, const Cursor& in) {
+  MeshAssembly mesh(in, true);
+  mesh.reserveNodes(static_cast<std::int64_t>(grid.points.size()));
+  for (std::size_t i = 0; i < grid.points.size(); ++i)
+    mesh.addNode(static_cast<std::int64_t>(i) + 1, grid.points[i]);
+  mesh.finishNodes();
+  const auto cells = static_cast<std::int64_t>(grid.types.size());
+  if (static_cast<std::int64_t>(grid.offsets.size()) != cells + 1)
+    in.failFile(std::to_string(grid.offsets.size() - 1) + " cells but " + std::to_string(cells) +
+                " cell types");
+  const std::vector<int> noGroups;
+  std::array<std::int64_t, 4> ids{};
+  for (std::int64_t c = 0; c < cells; ++c) {
+    const std::int64_t begin = grid.offsets[c], end = grid.offsets[c + 1];
+    if (begin < 0 || end < begin || end > static_cast<std::int64_t>(grid.connectivity.size()))
+      in.failFile("cell " + std::to_string(c) + ": offsets " + std::to_string(begin) + ".." +
+                  std::to_string(end) + " do not lie in the connectivity array of " +
+                  std::to_string(grid.connectivity.size()));
+    const std::int64_t type = grid.types[c];
+    const std::int64_t count = end - begin;
+    for (std::int64_t j = begin; j < end; ++j)
+      if (grid.connectivity[j] < 0 ||
+          grid.connectivity[j] >= static_cast<std::int64_t>(grid.points.size()))
+        in.failFile("cell " + std::to_string(c) + ": point id " +
+                    std::to_string(grid.connectivity[j]) + " is out of range (" +
+                    std::to_string(grid.points.size()) + " points)");
+    const bool kept = type == kVtkTetra || type == kVtkTriangle;
+    const std::int64_t needed = type == kVtkTetra ? 4 : 3;
+    if (kept && count != needed)
+      in.failFile("cell " + std::to_string(c) + " of type " + std::to_string(type) + " has " +
+                  std::to_string(count) + " points, not " + std::to_string(needed));
+    if (!kept) {
+      mesh.addElementByPositions(-1, c, 0, ids.data(), noGroups, vtkCellTypeName(type));
+      continue;
+    }
+    for (std::int64_t j = 0; j < count; ++j) ids[j] = grid.connectivity[begin + j];
+    mesh.addElementByPositions(type == kVtkTetra ? kTetrahedronElement : kTriangleElement, c,
+                               static_cast<int>(count), ids.data(), noGroups);
+  }
+  return mesh.finish("cell type 10");
+}
+
+}  // namespace eis
