@@ -1,17 +1,13 @@
 // The SOFA scene walk: which node holds the mechanics, which children are visual or collision
-// models, the mesh, the solvers, and the scene.* keys. The masses, force fields and constraints
-// are in io/sofa_components.cpp.
+// models, the mesh and the solvers. The masses, force fields and constraints are in
+// io/sofa_components.cpp; reading the file and the scene.* keys, in io/sofa_scene_file.cpp.
 #include "eis/io/sofa_import.hpp"
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <functional>
-#include <sstream>
 
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
-#include "eis/io/sofa_python_scene.hpp"
 #include "sofa_reader.hpp"
 
 namespace eis {
@@ -334,100 +330,6 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
     reader.warn("skipped collision and contact components (contact is not simulated): " +
                 listed(walk.collision));
   return out;
-}
-
-Scene sceneFromSofa(const Scene& given, MPI_Comm comm, std::FILE* log) {
-  const std::string file = given.text("scene.file");
-  const bool python = file.size() > 3 && file.compare(file.size() - 3, 3, ".py") == 0;
-  std::string text, error;
-  if (commRank(comm) == 0) {
-    try {
-      if (python) {
-        text = sofaPythonSceneToXml(file);
-      } else {
-        if (const std::string problem = inputFileProblem(file); !problem.empty())
-          throw Error("scene.file = " + file + ": " + problem);
-        std::ifstream in(file, std::ios::binary);
-        std::ostringstream read;
-        read << in.rdbuf();
-        if (in.bad()) throw Error("scene.file = " + file + ": cannot read");
-        text = read.str();
-      }
-    } catch (const Error& e) {
-      error = e.what();
-    }
-  }
-  throwIfAnyRankFailed(error, comm);
-  unsigned long long size = text.size();
-  EIS_CHECK_MPI(MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, comm));
-  text.resize(size);
-  for (unsigned long long sent = 0; sent < size;) {
-    const int piece = int(std::min<unsigned long long>(size - sent, 1ull << 30));
-    EIS_CHECK_MPI(MPI_Bcast(text.data() + sent, piece, MPI_CHAR, 0, comm));
-    sent += piece;
-  }
-  // Every rank parses the same text: the same verdict everywhere.
-  const SofaScene sofa(text, file);
-  SofaImportOptions options;
-  options.sceneFolder = std::filesystem::path(file).parent_path().string();
-  if (options.sceneFolder.empty()) options.sceneFolder = ".";
-  options.dataPaths = given.texts("scene.data-path");
-  options.skipUnsupported = given.boolean("scene.skip-unsupported");
-  options.sceneLinearLimits = given.text("scene.linear-solver-limits") == "scene";
-  const SofaImport imported = importSofaScene(sofa, options);
-
-  Scene scene(given.components());
-  for (const SofaKey& k : imported.keys) {
-    if (given.given(k.key)) continue;
-    try {
-      scene.set(k.key, k.value);
-    } catch (const Error& e) {
-      throw Error(k.where + ": " + e.what());
-    }
-  }
-  for (const ParameterDeclaration& d : given.spec().declarations())
-    if (given.given(d.key))
-      for (const std::string& value : given.shown(d.key)) scene.set(d.key, value);
-  scene.resolve();
-  if (commRank(comm) == 0) {
-    if (log)
-      for (const std::string& line : imported.notes)
-        std::fprintf(log, "SOFA scene %s: %s\n", file.c_str(), line.c_str());
-    for (const std::string& line : imported.warnings)
-      std::fprintf(stderr, "euler-implicit: warning: %s\n", line.c_str());
-  }
-  return scene;
-}
-
-const ComponentDeclaration& sofaSceneComponent() {
-  static const ComponentDeclaration component{
-      "sofa-scene", "scene file",
-      "a SOFA XML scene (.scn) run unchanged: its components become these keys; the command\n"
-      "line and the INI file win key by key",
-      ParameterSpec()
-          .add({"scene.file", "PATH",
-                "SOFA scene (.scn); --scene PATH is the same. Its components set the keys of the\n"
-                "run; a key also given on the command line or in the INI file takes that value.",
-                std::nullopt, "", false, check::nonEmpty()})
-          .add({"scene.data-path", "PATH",
-                "a folder where the scene's relative file names are also looked for, after the\n"
-                "scene's own folder (SOFA's share/ convention). Repeatable.",
-                std::nullopt, "", true, check::nonEmpty()})
-          .add({"scene.skip-unsupported", "BOOL",
-                "a component that would change the mechanics and is not supported is skipped\n"
-                "with a warning instead of ending the run",
-                "false", "", false, check::boolean()})
-          .add({"scene.linear-solver-limits", "converged|scene",
-                "converged: a CGLinearSolver's tolerance and iterations tightened to a converged\n"
-                "solve (rtol <= 1e-8, >= 1000 iterations, failing if not converged); scene: kept\n"
-                "as the scene gives them, the iteration limit accepted as SOFA does",
-                "converged", "", false,
-                [](const std::string& key, const std::string& text) {
-                  if (text != "converged" && text != "scene")
-                    parse::reject(key, text, "expected converged | scene");
-                }}),
-      nullptr};
-  return component;
 }
 
 }  // namespace eis

@@ -6,10 +6,12 @@
 #    for SparseLDLSolver (our MUMPS direct solve);
 #  - the same physics written as INI keys gives bit-identical final states on 1, 2 and 3 ranks
 #    (matrix-free, whose sums have a fixed order; see below)
-#  (the scene sets no step count: --solver.steps on the command line gives it).
+#  (the scene sets no step count: --solver.steps on the command line gives it);
+#  - the liver-like demo of meshes/sofa runs and says what it skipped.
 # Usage: sofa_scene.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -euo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
+MESHES=$(realpath "$2")
 DATA=$(realpath "$2/../tests/data/sofa")
 EXE=$(realpath "$1")
 # shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
@@ -119,6 +121,14 @@ run 2 --config conf/run.ini --output.final-state=ini_scene.csv
 run 2 --scene scenes/a_small_ldl.scn --solver.steps=20 --output.final-state=cli_scene.csv
 check "scene.file in an INI file (relative to it) runs the scene as --scene does" \
   cmp -s ini_scene.csv cli_scene.csv
+
+# The liver-like demo (meshes/sofa): runs, and says what it skipped.
+status=0
+run 3 --scene "$MESHES/sofa/liver-like.scn" --solver.steps=5 || status=$?
+check "the liver-like demo runs on 3 ranks" test "$status" -eq 0
+check "it lists the visual components it skipped" grep -q "skipped (visual only): .*OglModel" run.out
+check "it warns that contact is not simulated" \
+  grep -q "warning: skipped collision and contact components (contact is not simulated)" run.err
 
 if [ "$failures" -ne 0 ]; then echo "$failures check(s) failed"; exit 1; fi
 echo "all checks passed"

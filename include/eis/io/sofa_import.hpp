@@ -1,10 +1,11 @@
 #pragma once
 // SOFA scenes as a front end: a .scn file (or the XML the Python front end makes of a .py
 // scene) becomes the same keys an INI file gives. The components SOFA scenes use are mapped
-// one by one onto our keys (io/sofa_import.cpp, io/sofa_components.cpp), with SOFA master's
-// data names, defaults and meanings; visual components are skipped, collision components
-// skipped with a warning (contact is not simulated), and anything else that would change the
-// mechanics is an error naming it (a warning under scene.skip-unsupported).
+// one by one onto our keys (io/sofa_import.cpp, io/sofa_components.cpp; the file and the
+// scene.* keys: io/sofa_scene_file.cpp), with SOFA master's data names, defaults and meanings;
+// visual components are skipped, collision components skipped with a warning (contact is not
+// simulated), and anything else that would change the mechanics is an error naming it (a
+// warning under scene.skip-unsupported).
 #include <cstdio>
 #include <string>
 #include <utility>
