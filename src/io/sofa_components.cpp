@@ -181,12 +181,11 @@ std::vector<long long> Reader::integers(const SofaObject& o, const std::string& 
 }
 
 bool mapMass(Reader& r, const SofaObject& o) {
-  // DiagonalMass.inl, MeshMatrixMass.inl: massDensity 1, totalMass 1, vertexMass empty; a given
-  // massDensity wins over totalMass, and with neither the default totalMass = 1 is used.
-  // MeshMatrixMass lumping (false) sums the rows: SOFA's lumped P1 mass, our lumped mass.
-  // UniformMass.inl: totalMass wins when set (vertexMass = totalMass / points), else
-  // vertexMass; neither set makes the component invalid in SOFA master (before its PR #3927,
-  // totalMass = 1), so it is an error here. indices empty = every point.
+  // DiagonalMass.inl, MeshMatrixMass.inl: massDensity 1, totalMass 1, vertexMass empty (the
+  // priority among them: below). MeshMatrixMass lumping (false) sums the rows: SOFA's lumped P1
+  // mass, our lumped mass. UniformMass.inl: totalMass wins when set (vertexMass = totalMass /
+  // points), else vertexMass; neither set makes the component invalid in SOFA master (before its PR
+  // #3927, totalMass = 1), so it is an error here. indices empty = every point.
   if (o.type == "UniformMass") {
     r.refuseIfGiven(o, "indices", "a uniform mass on some points only is not supported");
     r.refuseIfGiven(o, "filename", "a mass file is not supported");
@@ -202,18 +201,28 @@ bool mapMass(Reader& r, const SofaObject& o) {
   if (o.type != "DiagonalMass" && o.type != "MeshMatrixMass") return false;
   const bool lumped = o.type == "DiagonalMass" || r.boolean(o, "lumping", false);
   r.key("mass.type", lumped ? "lumped" : "consistent");
-  r.refuseIfGiven(o, "vertexMass", "a mass per vertex is not supported yet");
   r.refuseIfGiven(o, "filename", "a mass file is not supported");
-  if (r.given(o, "massDensity")) {
+  // DiagonalMass.inl and MeshMatrixMass.inl (docs/sofa-hyperelastic.md, "DiagonalMass and
+  // MeshMatrixMass"): totalMass when set (it wins over the others, with a warning), else
+  // massDensity, else vertexMass; none set is totalMass = 1.
+  if (r.given(o, "totalMass")) {
+    if (r.given(o, "massDensity") || r.given(o, "vertexMass"))
+      r.warn(o.label() +
+             ": totalMass is given with massDensity or vertexMass; totalMass wins, "
+             "as in SOFA");
+    r.key("mass.total-mass", parse::text(r.real(o, "totalMass", 1.0)));
+  } else if (r.given(o, "massDensity")) {
     const std::vector<double> density = r.reals(o, "massDensity");
     if (density.size() != 1)
       r.reject(o, "massDensity", "one density per element is not supported yet");
     r.key("material.density", parse::text(density[0]));
+  } else if (r.given(o, "vertexMass")) {
+    r.reject(o, "vertexMass",
+             "masses given per vertex are not supported; give massDensity or "
+             "totalMass");
   } else {
-    r.reject(o, r.given(o, "totalMass") ? "totalMass" : "massDensity",
-             "the total mass of a " + o.type +
-                 " (SOFA's default when massDensity is absent: totalMass = 1) is not supported "
-                 "yet (mass.total-mass for lumped and consistent masses); give massDensity");
+    r.note(o.label() + ": no mass data: totalMass = 1, SOFA's default");
+    r.key("mass.total-mass", "1");
   }
   return true;
 }
@@ -232,19 +241,54 @@ bool mapForceField(Reader& r, const SofaObject& o) {
     } else {
       r.reject(o, "method", "expected small, large or polar");
     }
-    const std::vector<double> young = r.reals(o, "youngModulus");
-    if (young.size() > 1)
-      r.reject(o, "youngModulus", "one Young's modulus per element is not supported yet");
-    r.key("material.young-modulus", parse::text(young.empty() ? 5000.0 : young[0]));
-    r.key("material.poisson-ratio", parse::text(r.real(o, "poissonRatio", 0.45)));
+    // TetrahedronFEMForceField reads both as lists, element i taking list[i] where there is one,
+    // else list[0] (material.cell-* keys follow that rule); TetrahedralCorotational's are reals.
+    const bool lists = o.type == "TetrahedronFEMForceField";
+    const std::vector<std::pair<const char*, double>> fields = {{"youngModulus", 5000.0},
+                                                                {"poissonRatio", 0.45}};
+    for (const auto& [field, fallback] : fields) {
+      const std::vector<double> values = r.reals(o, field);
+      const bool young = std::string(field) == "youngModulus";
+      if (values.size() > 1 && !lists) r.reject(o, field, "expected one number");
+      if (values.size() > 1) {
+        std::string list;
+        for (double v : values) list += (list.empty() ? "" : " ") + parse::text(v);
+        r.key(young ? "material.cell-young-modulus" : "material.cell-poisson-ratio", list);
+      } else {
+        r.key(young ? "material.young-modulus" : "material.poisson-ratio",
+              parse::text(values.empty() ? fallback : values[0]));
+      }
+    }
     r.refuseIfGiven(o, "localStiffnessFactor", "per-element stiffness factors are not supported");
     if (r.real(o, "plasticMaxThreshold", 0) != 0)
       r.reject(o, "plasticMaxThreshold", "plasticity is not supported");
     return true;
   }
-  if (o.type == "TetrahedronHyperelasticityFEMForceField")
-    r.reject(o, "materialName",
-             "SOFA's hyperelastic parameter convention (ParameterSet) is not mapped yet");
+  if (o.type == "TetrahedronHyperelasticityFEMForceField") {
+    // TetrahedronHyperelasticityFEMForceField.inl: materialName ArrudaBoyce, ParameterSet copied
+    // as is, [0] mu and [1] lambda for these three (docs/sofa-hyperelastic.md).
+    const std::string name = r.text(o, "materialName").value_or("ArrudaBoyce");
+    const std::vector<std::pair<std::string, std::string>> models = {
+        {"StVenantKirchhoff", "stvk"},
+        {"NeoHookean", "neohookean"},
+        {"StableNeoHookean", "stable-neohookean"}};
+    std::string model;
+    for (const auto& [sofaName, ours] : models)
+      if (name == sofaName) model = ours;
+    if (model.empty())
+      r.reject(o, "materialName",
+               name +
+                   " is not implemented; StVenantKirchhoff, NeoHookean and StableNeoHookean "
+                   "are");
+    const std::vector<double> parameters = r.reals(o, "ParameterSet");
+    if (parameters.size() != 2)
+      r.reject(o, "ParameterSet", "expected the two Lame parameters mu and lambda");
+    r.refuseIfGiven(o, "AnisotropyDirections", "anisotropic materials are not supported");
+    r.refuseIfGiven(o, "ParameterFile", "a parameter file is not supported");
+    r.key("material.model", model);
+    r.key("material.lame", parse::text(parameters[0]) + " " + parse::text(parameters[1]));
+    return true;
+  }
   if (o.type == "MeshSpringForceField") {
     // MeshSpringForceField.inl: stiffness and damping (default 0) are aliases of every kind's
     // (linesStiffness, tetrahedraStiffness, ...), and each edge gets one spring: ours, along

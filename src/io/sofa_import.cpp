@@ -169,16 +169,40 @@ std::string findFile(const Reader& reader, const SofaObject& loader,
                     std::string(options.dataPaths.empty() ? "" : " or any scene.data-path"));
 }
 
-void refuseTransform(Reader& reader, const SofaObject& o) {
-  // MeshLoader and MechanicalObject: translation 0 0 0, rotation 0 0 0, scale3d 1 1 1.
-  const std::vector<std::pair<const char*, double>> identity = {
-      {"translation", 0}, {"rotation", 0}, {"scale3d", 1}};
-  for (const auto& [field, neutral] : identity)
-    for (double x : reader.reals(o, field))
-      if (x != neutral)
-        reader.reject(o, field, "transforms are not supported yet (mesh.transform)");
-  if (reader.given(o, "scale") && reader.real(o, "scale", 1) != 1)
-    reader.reject(o, "scale", "transforms are not supported yet (mesh.transform)");
+// MeshLoader (reinit: one matrix translation * rotation * scale) and MechanicalObject (init:
+// applyScale, applyRotation, applyTranslation) move the points the same way: scale3d (times
+// MeshLoader's `scale`), then rotation (degrees, Quat::createQuaterFromEuler), then translation.
+// Each becomes one mesh.transform operation, the loader's before the MechanicalObject's; neutral
+// ones (scale 1, rotation 0, translation 0) are left out.
+void mapTransform(Reader& reader, const SofaObject& o) {
+  auto three = [&](const char* field, double neutral) {
+    std::vector<double> v = reader.reals(o, field);
+    if (v.empty()) v.assign(3, neutral);
+    if (v.size() != 3) reader.reject(o, field, "expected three numbers");
+    return v;
+  };
+  std::vector<double> scale = three("scale3d", 1);
+  const double uniform = reader.real(o, "scale", 1);
+  for (double& s : scale) s *= uniform;
+  const std::vector<std::pair<const char*, std::vector<double>>> operations = {
+      {"scale", scale}, {"rotate", three("rotation", 0)}, {"translate", three("translation", 0)}};
+  for (const auto& [operation, v] : operations) {
+    const double neutral = std::string(operation) == "scale" ? 1 : 0;
+    if (v[0] == neutral && v[1] == neutral && v[2] == neutral) continue;
+    reader.key("mesh.transform", std::string(operation) + " " + parse::text(v[0]) + " " +
+                                     parse::text(v[1]) + " " + parse::text(v[2]));
+  }
+}
+
+// Loader fields no key carries.
+void refuseLoaderExtras(Reader& reader, const SofaObject& loader) {
+  // MeshLoader: transformation, a 4x4 matrix, identity by default, replaces the three.
+  const std::vector<double> m = reader.reals(loader, "transformation");
+  for (std::size_t i = 0; i < m.size(); ++i)
+    if (m[i] != (i % 5 == 0 ? 1.0 : 0.0))
+      reader.reject(loader, "transformation",
+                    "a transformation matrix is not supported; use scale3d, rotation and "
+                    "translation");
 }
 
 // The mesh: the loader the MechanicalObject or its node's topology reads.
@@ -189,7 +213,13 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   for (const char* field : {"velocity", "rest_position", "force", "externalForce"})
     if (state.field(field) && !isSofaLink(*state.field(field)))
       reader.reject(state, field, "inline values are not supported yet");
-  refuseTransform(reader, state);
+  for (const char* field : {"rotation2", "translation2"})
+    for (double x : reader.reals(state, field))
+      if (x != 0) reader.reject(state, field, "moving the position but not the rest position");
+  if (state.field("rest_position"))
+    for (const char* field : {"translation", "rotation", "scale3d"})
+      if (state.field(field))
+        reader.reject(state, field, "a transform of the position with a rest_position of its own");
   const SofaObject* loader = reader.linked(state, "position");
   const SofaObject* topology = nullptr;
   for (const SofaObject& o : state.node->objects)
@@ -207,10 +237,10 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   if (loader->type != "MeshGmshLoader" && loader->type != "MeshVTKLoader")
     throw Error(loader->where + ": " + loader->type +
                 ": not a mesh of tetrahedra this importer reads (MeshGmshLoader, MeshVTKLoader)");
-  if (loader->type == "MeshVTKLoader")
-    reader.reject(*loader, "filename", "VTK meshes are not supported yet");
-  refuseTransform(reader, *loader);
+  refuseLoaderExtras(reader, *loader);
   reader.key("mesh.file", findFile(reader, *loader, options));
+  mapTransform(reader, *loader);
+  mapTransform(reader, state);
 }
 
 // EulerImplicitSolver.cpp: rayleighStiffness 0, rayleighMass 0, vdamping 0, firstOrder false,

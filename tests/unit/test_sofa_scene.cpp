@@ -229,8 +229,75 @@ TEST(SofaImport, Masses) {
   EXPECT_EQ(one(keysOf("<UniformMass vertexMass='0.5'/>"), "mass.vertex-mass"), "0.5");
   EXPECT_NE(errorOf([] { keysOf("<UniformMass/>"); }).find("give totalMass or vertexMass"),
             std::string::npos);
-  // DiagonalMass.inl: without massDensity, totalMass (default 1) sizes the mass: not yet here.
-  EXPECT_NE(errorOf([] { keysOf("<DiagonalMass/>"); }).find("not supported yet"),
+  // DiagonalMass.inl / MeshMatrixMass.inl massInitialization: totalMass wins when set, then
+  // massDensity; none set is totalMass = 1 (not density 1).
+  for (const char* type : {"DiagonalMass", "MeshMatrixMass"}) {
+    keys = keysOf("<" + std::string(type) + "/>");
+    EXPECT_EQ(one(keys, "mass.total-mass"), "1") << type;
+    EXPECT_EQ(one(keys, "material.density"), "(absent)") << type;
+    keys = keysOf("<" + std::string(type) + " totalMass='3' massDensity='1000'/>");
+    EXPECT_EQ(one(keys, "mass.total-mass"), "3") << type;
+    EXPECT_EQ(one(keys, "material.density"), "(absent)") << type;
+  }
+  EXPECT_NE(errorOf([] { keysOf("<DiagonalMass vertexMass='1 2'/>"); }).find("vertexMass"),
+            std::string::npos);
+}
+
+TEST(SofaImport, PerElementMaterialsAndHyperelasticity) {
+  // BaseLinearElasticityFEMForceField: youngModulus and poissonRatio are lists (element i takes
+  // list[i], else list[0]): our material.cell-* keys, which follow the same rule.
+  Keys keys = keysOf("<TetrahedronFEMForceField youngModulus='1 2 3' poissonRatio='0.3 0.2'/>");
+  EXPECT_EQ(one(keys, "material.cell-young-modulus"), "1 2 3");
+  EXPECT_EQ(one(keys, "material.cell-poisson-ratio"), "0.3 0.2");
+  EXPECT_EQ(one(keys, "material.young-modulus"), "(absent)");
+  EXPECT_NE(errorOf([] {
+              keysOf("<TetrahedralCorotationalFEMForceField youngModulus='1 2'/>");
+            }).find("expected one number"),
+            std::string::npos);
+  // TetrahedronHyperelasticityFEMForceField: ParameterSet = "mu lambda" for these materials
+  // (docs/sofa-hyperelastic.md); materialName ArrudaBoyce by default, not implemented.
+  const std::vector<std::pair<std::string, std::string>> laws = {
+      {"StVenantKirchhoff", "stvk"},
+      {"NeoHookean", "neohookean"},
+      {"StableNeoHookean", "stable-neohookean"}};
+  for (const auto& [sofa, ours] : laws) {
+    keys = keysOf("<TetrahedronHyperelasticityFEMForceField materialName='" + sofa +
+                  "' ParameterSet='3448 31034'/>");
+    EXPECT_EQ(one(keys, "material.model"), ours) << sofa;
+    EXPECT_EQ(one(keys, "material.lame"), "3448 31034") << sofa;
+  }
+  EXPECT_NE(errorOf([] {
+              keysOf("<TetrahedronHyperelasticityFEMForceField ParameterSet='1 2'/>");
+            }).find("materialName: ArrudaBoyce is not implemented"),
+            std::string::npos);
+  EXPECT_NE(errorOf([] {
+              keysOf("<TetrahedronHyperelasticityFEMForceField materialName='NeoHookean'/>");
+            }).find("expected the two Lame parameters"),
+            std::string::npos);
+}
+
+TEST(SofaImport, LoaderAndStateTransformsInSofasOrder) {
+  // MeshLoader: scale3d (times scale), rotation, translation; then MechanicalObject's, each in
+  // that order; neutral ones are left out.
+  const std::string text =
+      "<Node><EulerImplicitSolver/>"
+      "<MeshGmshLoader name='l' filename='beam_v22_ascii.msh' translation='1 2 3' "
+      "rotation='0 0 90' scale3d='2 2 2' scale='0.5'/>"
+      "<MechanicalObject src='@l' translation='0 0 1' rotation='0 0 0'/></Node>";
+  eis::SofaImportOptions options;
+  options.sceneFolder = EIS_MESH_DIR;
+  std::vector<std::string> transforms;
+  for (const eis::SofaKey& k : eis::importSofaScene(SofaScene(text, "t.scn"), options).keys)
+    if (k.key == "mesh.transform") transforms.push_back(k.value);
+  EXPECT_EQ(transforms,
+            (std::vector<std::string>{"rotate 0 0 90", "translate 1 2 3", "translate 0 0 1"}));
+  EXPECT_NE(errorOf([&] {
+              eis::importSofaScene(
+                  SofaScene("<Node><MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/>"
+                            "<MechanicalObject src='@l' translation2='1 0 0'/></Node>",
+                            "t.scn"),
+                  options);
+            }).find("translation2"),
             std::string::npos);
 }
 
