@@ -1,5 +1,7 @@
 #include "eis/model/fixed_constraint.hpp"
 
+#include <cstdint>
+
 #include "eis/core/error.hpp"
 #include "eis/core/scene.hpp"
 #include "eis/model/physics.hpp"
@@ -77,8 +79,9 @@ const ComponentDeclaration& fixedConstraintComponent() {
                "FixedProjectiveConstraint); a min > max in a component is swapped, as BoxROI does.\n"
                "Repeatable.",
                std::nullopt, "length", true, check::reals(6),
-               "0 0 0 0 LY LZ (the x = 0 face) for the built-in box when neither\n"
-               "fixed-box nor fixed-group is given; none otherwise"})
+               "0 0 0 0 LY LZ (the x = 0 face) for the built-in box when no constraint\n"
+               "is given (with mesh.transform: constraint.fixed = the nodes of that face, by\n"
+               "id, wherever the transform puts them); none otherwise"})
           .add({"constraint.fixed-group", "NAME|TAG",
                 "Gmsh physical group (name or numeric tag) whose nodes are fixed. Repeatable.",
                 std::nullopt, "", true, check::nonEmpty()})
@@ -100,6 +103,17 @@ const ComponentDeclaration& fixedConstraintComponent() {
             scene.given("constraint.fixed-group") || scene.given("constraint.fixed") ||
             scene.given("constraint.partial-fixed"))
           return;
+        if (scene.given("mesh.transform")) {
+          // The transformed box's x = 0 face is no longer at x = 0: its nodes by id instead
+          // (node id = i + (NX+1)(j + (NY+1)k), i = 0 on that face).
+          const auto cells = scene.integer3("mesh.box-cells");
+          std::string ids = "indices";
+          for (std::int64_t k = 0; k <= cells[2]; ++k)
+            for (std::int64_t j = 0; j <= cells[1]; ++j)
+              ids += " " + std::to_string((cells[0] + 1) * (j + (cells[1] + 1) * k));
+          scene.set("constraint.fixed", ids);
+          return;
+        }
         const auto size = scene.real3("mesh.box-size");
         scene.set("constraint.fixed-box",
                   "0 0 0 0 " + parse::text(size[1]) + " " + parse::text(size[2]));

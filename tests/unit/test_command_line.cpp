@@ -410,6 +410,16 @@ TEST(Scene, DefaultsMatchTheDesign) {
   EXPECT_EQ(s.text("scene.linear-solver-limits"), "converged");
 }
 
+// The built-in box's default clamp is its x = 0 face; moved by mesh.transform, that face is found
+// by node id (i = 0: id = (NX+1)(j + (NY+1)k)), not by a box at x = 0 where it no longer is.
+TEST(Scene, DefaultClampFollowsTheBoxThroughATransform) {
+  const Scene moved = parse({"--mesh.box-cells=4 1 2", "--mesh.transform=translate 5 0 0"}).scene;
+  EXPECT_EQ(moved.texts("constraint.fixed"), (std::vector<std::string>{"indices 0 5 10 15 20 25"}));
+  EXPECT_TRUE(moved.texts("constraint.fixed-box").empty());
+  const Scene still = parse({"--mesh.box-cells=4 1 2"}).scene;
+  EXPECT_EQ(still.texts("constraint.fixed-box"), (std::vector<std::string>{"0 0 0 0 1 1"}));
+}
+
 TEST(Scene, EveryKeyFromTheCommandLine) {
   for (const KeyCase& c : allKeys()) {
     SCOPED_TRACE(c.key);
