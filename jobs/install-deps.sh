@@ -7,6 +7,7 @@ packages=(
   g++ cmake make pkg-config
   petsc-dev libopenmpi-dev openmpi-bin
   libmetis-dev libboost-program-options-dev libgtest-dev zlib1g-dev
+  clang libclang-rt-14-dev
   python3-dolfinx python3-vtk9 python3-matplotlib xvfb
 )
 

@@ -2,10 +2,15 @@
 # Quick start, second command: install, build, and run the whole test suite with ctest, every
 # GoogleTest case a test of its own (unit.*: one process; mpi.np<N>.*: on 1, 2 and 3 ranks;
 # regression.*: whole runs), as many at once as there are cores. CMake sets up the MPI launch
-# (root, oversubscription), so no environment is needed. Extra arguments go to ctest, e.g.
-# -L mpi, -R Corotational, -N.
+# (root, oversubscription), so no environment is needed. Then the checking build
+# (jobs/sanitize.sh): the unit and 2-rank MPI tests again under AddressSanitizer and
+# UndefinedBehaviorSanitizer, and each fuzz harness for a minute. Extra arguments go to ctest,
+# e.g. -L mpi, -R Corotational, -N, and run that subset of the first build only;
+# EIS_SKIP_SANITIZE=1 leaves the checking build out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash jobs/build.sh
-cd build
-ctest --output-on-failure --parallel "$(nproc)" "$@"
+(cd build && ctest --output-on-failure --parallel "$(nproc)" "$@")
+if (($# == 0)) && [[ "${EIS_SKIP_SANITIZE:-0}" != 1 ]]; then
+  bash jobs/sanitize.sh
+fi
