@@ -1,6 +1,7 @@
 // euler-implicit: SOFA's EulerImplicitSolver on PETSc and MPI.
-//   mpiexec -n N euler-implicit [--config scene.ini] [--quiet] [--section.key=value ...]
-//                               [PETSc options]
+//   mpiexec -n N euler-implicit [--config scene.ini] [--quiet] [--restart=auto|FILE]
+//                               [--section.key=value ...] [PETSc options]
+// Exit status: 0 done, 1 error, 75 stopped by a signal (app/stop_signals.hpp).
 #include <petscsys.h>
 
 #include <cstdarg>
@@ -10,6 +11,7 @@
 
 #include "eis/app/scene_builder.hpp"
 #include "eis/app/simulation.hpp"
+#include "eis/app/stop_signals.hpp"
 #include "eis/core/error.hpp"
 #include "eis/io/help.hpp"
 
@@ -104,8 +106,11 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
     if (rank == 0) printVersion();
   } else {
     try {
+      // After PetscInitialize, whose own handlers these replace.
+      eis::installStopSignals();
       eis::Simulation simulation(commandLine.scene, PETSC_COMM_WORLD, stdout);
       simulation.run();
+      if (simulation.summary().stoppedBy) status = eis::kStoppedBySignal;
       namePetscServerStage();
       reportUnusedPetscOptions(rank);
     } catch (const eis::Error& e) {
@@ -129,8 +134,17 @@ int main(int argc, char** argv) {
   eis::CommandLine commandLine(eis::knownComponents());
   // --quiet is output.progress-every = 0 (app/progress.hpp).
   std::vector<const char*> arguments(argv, argv + argc);
-  for (const char*& argument : arguments)
-    if (std::string(argument) == "--quiet") argument = "--output.progress-every=0";
+  // --restart=X is --initial.restart=X (io/checkpoint_output.hpp).
+  std::vector<std::string> renamed;
+  renamed.reserve(arguments.size());
+  for (const char*& argument : arguments) {
+    const std::string text(argument);
+    if (text == "--quiet") argument = "--output.progress-every=0";
+    if (text.rfind("--restart=", 0) == 0) {
+      renamed.push_back("--initial.restart=" + text.substr(10));
+      argument = renamed.back().c_str();
+    }
+  }
   std::string parseError;
   try {
     commandLine = eis::parseArguments(argc, arguments.data());
