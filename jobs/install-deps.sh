@@ -8,6 +8,7 @@ packages=(
   petsc-dev libopenmpi-dev openmpi-bin
   libmetis-dev libboost-program-options-dev libgtest-dev
   python3-dolfinx python3-vtk9 python3-matplotlib xvfb
+  slurmd slurmctld slurm-client munge
 )
 
 missing=()
