@@ -9,6 +9,7 @@ packages=(
   libmetis-dev libboost-program-options-dev libgtest-dev zlib1g-dev
   clang libclang-rt-14-dev
   python3-dolfinx python3-vtk9 python3-matplotlib xvfb
+  slurmd slurmctld slurm-client munge
 )
 
 missing=()

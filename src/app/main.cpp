@@ -1,6 +1,7 @@
 // euler-implicit: SOFA's EulerImplicitSolver on PETSc and MPI.
-//   mpiexec -n N euler-implicit [--config scene.ini] [--quiet] [--section.key=value ...]
-//                               [PETSc options]
+//   mpiexec -n N euler-implicit [--config scene.ini] [--quiet] [--restart=auto|FILE]
+//                               [--section.key=value ...] [PETSc options]
+// Exit status: 0 done, 1 error, 75 stopped by a signal (app/stop_signals.hpp).
 #include <petscsys.h>
 
 #include <cstdarg>
@@ -11,6 +12,7 @@
 #include "eis/app/run_outcome.hpp"
 #include "eis/app/scene_builder.hpp"
 #include "eis/app/simulation.hpp"
+#include "eis/app/stop_signals.hpp"
 #include "eis/core/error.hpp"
 #include "eis/io/help.hpp"
 #include "eis/io/sofa_import.hpp"
@@ -120,18 +122,23 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
     if (rank == 0) printVersion();
   } else {
     eis::RunOutcome outcome;
+    bool stopped = false;
     try {
+      // After PetscInitialize, whose own handlers these replace.
+      eis::installStopSignals();
       const eis::Scene scene = commandLine.scene.given("scene.file")
                                    ? eis::sceneFromSofa(commandLine.scene, PETSC_COMM_WORLD, stdout)
                                    : commandLine.scene;
       eis::Simulation simulation(scene, PETSC_COMM_WORLD, stdout);
       simulation.run();
+      stopped = simulation.summary().stoppedBy;
       namePetscServerStage();
       reportUnusedPetscOptions(rank);
     } catch (const std::exception& e) {
       outcome = {true, e.what()};
     }
     status = finishTogether(outcome);
+    if (status == 0 && stopped) status = eis::kStoppedBySignal;
   }
   return status;
 }
@@ -140,11 +147,14 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
 
 int main(int argc, char** argv) {
   eis::CommandLine commandLine(eis::knownComponents());
-  // --quiet is output.progress-every = 0 (app/progress.hpp); --scene is --scene.file.
+  // --quiet is output.progress-every = 0 (app/progress.hpp); --scene is --scene.file;
+  // --restart is --initial.restart (io/checkpoint_output.hpp).
   std::vector<std::string> rewritten(argv, argv + argc);
   for (std::string& argument : rewritten) {
     if (argument == "--quiet") argument = "--output.progress-every=0";
     if (argument == "--scene" || argument.rfind("--scene=", 0) == 0) argument.insert(7, ".file");
+    if (argument == "--restart" || argument.rfind("--restart=", 0) == 0)
+      argument.replace(0, 9, "--initial.restart");
   }
   std::vector<const char*> arguments;
   for (const std::string& argument : rewritten) arguments.push_back(argument.c_str());

@@ -3,9 +3,12 @@
 #include <cstdarg>
 
 #include "eis/app/scene_builder.hpp"
+#include "eis/app/stop_signals.hpp"
 #include "eis/core/error.hpp"
 #include "eis/core/memory.hpp"
 #include "eis/core/timer.hpp"
+#include "eis/io/checkpoint_file.hpp"
+#include "eis/io/checkpoint_output.hpp"
 #include "eis/io/help.hpp"
 #include "eis/linalg/linear_solver.hpp"
 
@@ -68,7 +71,6 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log)
 
   x_ = system_->createVector();
   v_ = system_->createVector();
-  setInitialState();
   // Elasticity's near-nullspace, for a preconditioner built from an assembled matrix.
   const bool assembled =
       linearSolverOf(scene_, system_->constantMatrix()).op == OperatorMode::Assembled;
@@ -77,11 +79,12 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log)
     system_->setRestState(restCoordinates_);
   }
   integrator_ = makeTimeIntegrator(scene_, comm_, x_, restCoordinates_, system_->constantMatrix());
+  setInitialState();
   outputs_ = buildOutputs(scene_, comm_);
   try {
     for (auto& output : outputs_) output->start(state());
   } catch (const Error& e) {
-    throw Error("initial state (step 0): " + std::string(e.what()));
+    throw Error("initial state (step " + std::to_string(step_) + "): " + std::string(e.what()));
   }
   summary_.setupSeconds = MPI_Wtime() - start;
   report("set-up: %.3f s\n", summary_.setupSeconds);
@@ -111,11 +114,22 @@ void Simulation::reportMesh(const std::vector<std::string>& warnings) const {
 }
 
 // At rest, or the scene's initial state; fixed nodes never move, so their velocity is zero
-// from the start.
+// from the start. A checkpoint (initial.restart, or initial.state naming one) is taken as it
+// is, with its step, time and the integrator's vectors.
 void Simulation::setInitialState() {
   system_->setRestState(x_);
   EIS_CHECK(VecZeroEntries(v_));
+  const std::string restart = restartCheckpoint(scene_, comm_);
   const std::string initial = scene_.optionalText("initial.state");
+  if (!restart.empty()) {
+    loadCheckpoint("initial.restart", restart);
+    resumed_ = true;
+    return;
+  }
+  if (!initial.empty() && isHdf5File(initial, comm_)) {
+    loadCheckpoint("initial.state", initial);
+    return;
+  }
   if (!initial.empty()) {
     initial_ = std::make_unique<NodalTable>(readStateCsv(initial, physicsOf(scene_), comm_));
     applyState(*initial_, initial, *mesh_, x_, v_);
@@ -123,14 +137,39 @@ void Simulation::setInitialState() {
   system_->projectResponse(v_);
 }
 
+void Simulation::loadCheckpoint(const std::string& key, const std::string& path) {
+  CheckpointReader reader(key, path, *mesh_, x_);
+  if (!reader.load("positions", x_) || !reader.load("velocities", v_))
+    throw Error(key + " = " + path + ": the checkpoint has no positions or no velocities");
+  integrator_->loadCarried(
+      [&](const std::string& name, Vec vector) { return reader.load(name, vector); });
+  initial_ = std::make_unique<NodalTable>(reader.unusedNodes());
+  startStep_ = step_ = reader.clock().step;
+  startTime_ = time_ = reader.clock().time;
+  report("%s: %s, step %d, t = %g\n", key.c_str(), path.c_str(), step_, time_);
+}
+
 RunState Simulation::state() {
-  return {*mesh_, *system_, physicsOf(scene_), x_, v_, initial_.get()};
+  return {*mesh_, *system_, physicsOf(scene_), x_, v_, initial_.get(), *integrator_,
+          step_,  time_,    resumed_};
+}
+
+double Simulation::timeOf(int step) const {
+  if (startTime_ == startStep_ * dt_) return step * dt_;
+  return startTime_ + (step - startStep_) * dt_;
+}
+
+int Simulation::stopRequested() const {
+  int signal = stopSignal();
+  EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &signal, 1, MPI_INT, MPI_MAX, comm_));
+  return signal;
 }
 
 void Simulation::run() {
   const double loopStart = MPI_Wtime();
   const auto timersBefore = timerTotals();
-  for (int step = 1; step <= steps_; ++step) {
+  const int first = step_;
+  for (int step = first + 1; step <= steps_; ++step) {
     const double stepStart = MPI_Wtime();
     StepRecord record;
     try {
@@ -138,7 +177,7 @@ void Simulation::run() {
         record.report = substepping_.advance(
             x_, v_, dt_,
             [&](double offset, double h) {
-              system_->setTime((step - 1) * dt_ + offset);
+              system_->setTime(timeOf(step - 1) + offset);
               return integrator_->step(*system_, x_, v_, h);
             },
             [&](const std::string& warning) {
@@ -151,11 +190,11 @@ void Simulation::run() {
       throw Error(stepName(step) + e.what() + "; the state of step " + std::to_string(step - 1) +
                   " was written to the configured outputs");
     }
-    record.step = step;
-    record.time = step * dt_;
+    record.step = step_ = step;
+    record.time = time_ = timeOf(step);
     record.wallSeconds = MPI_Wtime() - stepStart;
     record.last = step == steps_;
-    summary_.steps = step;
+    summary_.steps = step - first;
     summary_.totalLinearIterations += record.report.linearIterations;
     summary_.preconditionerSetups += record.report.preconditionerSetups;
     writeOutputs(record);
@@ -167,10 +206,19 @@ void Simulation::run() {
         details += "  residual " + std::to_string(record.report.residualNorm);
       report("%s\n", progress_.line(record, details, MPI_Wtime() - loopStart).c_str());
     }
+    if (step < steps_) summary_.stoppedBy = stopRequested();
+    if (summary_.stoppedBy) break;
   }
   summary_.loopSeconds = MPI_Wtime() - loopStart;
   summary_.parts = since(timersBefore);
   finishOutputs(nullptr);
+  if (summary_.stoppedBy)
+    report(
+        "euler-implicit: stopped by %s after step %d (t = %g) of %d; the outputs hold that "
+        "step%s\n",
+        stopSignalName(summary_.stoppedBy), step_, time_, steps_,
+        scene_.optionalText("output.checkpoint").empty() ? " (no output.checkpoint to restart from)"
+                                                         : ", --restart=auto continues the run");
   double peak = peakResidentBytes(), peakMin = peak, peakMax = peak;
   EIS_CHECK_MPI(MPI_Allreduce(&peak, &peakMin, 1, MPI_DOUBLE, MPI_MIN, comm_));
   EIS_CHECK_MPI(MPI_Allreduce(&peak, &peakMax, 1, MPI_DOUBLE, MPI_MAX, comm_));
@@ -181,7 +229,7 @@ void Simulation::run() {
 
 std::string Simulation::stepName(int step) const {
   char name[64];
-  std::snprintf(name, sizeof name, "step %d (t = %g): ", step, step * dt_);
+  std::snprintf(name, sizeof name, "step %d (t = %g): ", step, timeOf(step));
   return name;
 }
 

@@ -1,25 +1,55 @@
 #include "eis/io/history_csv.hpp"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <memory>
+#include <vector>
 
 #include "eis/core/error.hpp"
 #include "eis/io/output_file.hpp"
 
 namespace eis {
 
-HistoryWriter::HistoryWriter(const std::string& path, MPI_Comm comm) : path_(path), comm_(comm) {
+namespace {
+
+constexpr const char* kHeader =
+    "step,time,wall_seconds,linear_iterations,nonlinear_iterations,residual,kinetic_energy,"
+    "elastic_energy,pc_rebuilt,substeps\n";
+
+// Rank 0, a restart: the rows of an existing history up to `keepThrough` kept (the file
+// replaced whole, so a kill here loses nothing); whether there was a history to continue.
+bool keepRowsThrough(const std::string& path, int keepThrough, std::string& failure) {
+  std::ifstream in(path);
+  std::string line;
+  if (!in || !std::getline(in, line) || line + "\n" != kHeader) return false;
+  std::vector<std::string> rows;
+  while (std::getline(in, line))
+    if (!line.empty() && std::atoi(line.c_str()) <= keepThrough) rows.push_back(line);
+  failure = replaceFile("output.history", path, [&](std::FILE* file) {
+    std::fputs(kHeader, file);
+    for (const std::string& row : rows) std::fprintf(file, "%s\n", row.c_str());
+  });
+  return true;
+}
+
+}  // namespace
+
+HistoryWriter::HistoryWriter(const std::string& path, MPI_Comm comm, int keepThrough)
+    : path_(path), comm_(comm) {
   prepareOutputFile("output.history", path, FileWrite::InPlace, comm);
   std::string failure;
   if (commRank(comm) == 0) {
-    file_ = std::fopen(path.c_str(), "w");
-    if (!file_)
-      failure = "output.history = " + path +
-                ": cannot open the file for writing: " + std::strerror(errno);
-    else if (std::fputs("step,time,wall_seconds,linear_iterations,nonlinear_iterations,"
-                        "residual,kinetic_energy,elastic_energy,pc_rebuilt,substeps\n",
-                        file_) < 0)
-      failure = fail("write");
+    const bool continued = keepThrough >= 0 && keepRowsThrough(path, keepThrough, failure);
+    if (failure.empty()) {
+      file_ = std::fopen(path.c_str(), continued ? "a" : "w");
+      if (!file_)
+        failure = "output.history = " + path +
+                  ": cannot open the file for writing: " + std::strerror(errno);
+      else if (!continued && std::fputs(kHeader, file_) < 0)
+        failure = fail("write");
+    }
   }
   throwIfAnyRankFailed(failure, comm);
 }
@@ -62,7 +92,11 @@ namespace {
 
 class HistoryOutput : public Output {
 public:
-  HistoryOutput(const std::string& path, MPI_Comm comm) : path_(path), writer_(path, comm) {}
+  HistoryOutput(const std::string& path, MPI_Comm comm) : path_(path), comm_(comm) {}
+  // A restart continues the history of the run it restarts, from the checkpoint's step.
+  void start(const RunState& state) override {
+    writer_ = std::make_unique<HistoryWriter>(path_, comm_, state.resumed ? state.step : -1);
+  }
   void write(const StepRecord& step, const RunState& state) override {
     HistoryRow row;
     row.step = step.step;
@@ -75,14 +109,15 @@ public:
     row.substeps = step.substeps;
     row.kineticEnergy = state.system.kineticEnergy(state.v);
     row.elasticEnergy = state.system.potentialEnergy(state.x);
-    writer_.write(row);
+    writer_->write(row);
   }
-  void finish(const RunState&) override { writer_.close(); }
+  void finish(const RunState&) override { writer_->close(); }
   std::string where() const override { return "history: " + path_; }
 
 private:
   std::string path_;
-  HistoryWriter writer_;
+  MPI_Comm comm_;
+  std::unique_ptr<HistoryWriter> writer_;
 };
 
 }  // namespace
@@ -102,6 +137,7 @@ OutputComponent historyOutputComponent() {
       [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
         const std::string path = scene.optionalText("output.history");
         if (path.empty()) return nullptr;
+        prepareOutputFile("output.history", path, FileWrite::InPlace, comm);
         return std::make_unique<HistoryOutput>(path, comm);
       }};
 }

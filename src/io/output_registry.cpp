@@ -1,4 +1,5 @@
 // Every output this build knows, one line each, in the order they finish.
+#include "eis/io/checkpoint_output.hpp"
 #include "eis/io/final_state_output.hpp"
 #include "eis/io/history_csv.hpp"
 #include "eis/io/vtk_series_output.hpp"
@@ -10,6 +11,7 @@ const std::vector<OutputComponent>& outputComponents() {
       finalStateOutputComponent(),
       vtkSeriesOutputComponent(),
       historyOutputComponent(),
+      checkpointOutputComponent(),
   };
   return all;
 }

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <system_error>
 #include <type_traits>
 #include <utility>
@@ -301,6 +302,17 @@ VtkSeriesWriter::VtkSeriesWriter(MPI_Comm comm, std::string prefix) : comm_(comm
   pvdPath_ = (path.parent_path() / (name_ + ".pvd")).string();
   prefix_ = path.string();
   prepareOutputFolder("output.vtk", prefix_, directory_, comm_);
+}
+
+void VtkSeriesWriter::resume(int step) {
+  if (rank_ != 0) return;
+  std::ifstream in(pvdPath_);
+  const std::string marker = "file=\"" + name_ + "_";
+  for (std::string line; std::getline(in, line);) {
+    const auto at = line.find(marker);
+    if (line.find("<DataSet ") == std::string::npos || at == std::string::npos) continue;
+    if (std::atoi(line.c_str() + at + marker.size()) < step) dataSets_.push_back(line + "\n");
+  }
 }
 
 void VtkSeriesWriter::write(int step, double time, VtkPiece piece, std::vector<VtkField> pointData,

@@ -34,7 +34,12 @@ public:
   VtkSeriesOutput(MPI_Comm comm, const std::string& prefix, int every)
       : writer_(comm, prefix), every_(every) {}
 
-  void start(const RunState& state) override { writeStep(0, 0.0, state); }
+  // The starting state is the series' first frame; a restart continues the series, its
+  // starting step a frame only when the uninterrupted run had one there.
+  void start(const RunState& state) override {
+    if (state.resumed) writer_.resume(state.step);
+    if (!state.resumed || state.step % every_ == 0) writeStep(state.step, state.time, state);
+  }
   void write(const StepRecord& step, const RunState& state) override {
     if (step.step % every_ == 0 || step.last) writeStep(step.step, step.time, state);
   }

@@ -28,6 +28,7 @@ struct RunSummary {
   long totalLinearIterations = 0;
   long preconditionerSetups = 0;
   double peakMemoryMin = 0, peakMemoryMax = 0;  // bytes, over ranks
+  int stoppedBy = 0;  // the signal that stopped the run before its last step (app/stop_signals)
 };
 
 class Simulation {
@@ -39,8 +40,11 @@ public:
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
-  // Runs every step, writing the configured outputs. When a step fails, the last good state is
-  // written first and the error names the step.
+  // Runs the steps from the starting one (0, or a checkpoint's) to solver.steps, writing the
+  // configured outputs. When a step fails, the last good state is written first and the error
+  // names the step. A stop signal (app/stop_signals.hpp) ends the loop after the step in
+  // progress, with the outputs finished (a checkpoint written when output.checkpoint is set)
+  // and summary().stoppedBy set.
   void run();
   const RunSummary& summary() const { return summary_; }
 
@@ -54,6 +58,13 @@ private:
   void report(const char* format, ...) const;
   void reportMesh(const std::vector<std::string>& warnings) const;
   void setInitialState();
+  // A checkpoint (key: the key that named it) as the state to start from, with its clock.
+  void loadCheckpoint(const std::string& key, const std::string& path);
+  // The time of a step: step * dt when the starting state is on that grid (a restart of the
+  // same run, bit for bit the uninterrupted run's time), else from the starting state's time.
+  double timeOf(int step) const;
+  // Collective: whether any rank received a stop signal; which one.
+  int stopRequested() const;
   RunState state();
   std::string stepName(int step) const;
   void writeOutputs(const StepRecord& record);
@@ -74,6 +85,9 @@ private:
   std::unique_ptr<TimeIntegrator> integrator_;
   std::vector<std::unique_ptr<Output>> outputs_;
   std::unique_ptr<NodalTable> initial_;
+  int startStep_ = 0, step_ = 0;  // the starting state's step, and the step x_ and v_ hold
+  double startTime_ = 0, time_ = 0;
+  bool resumed_ = false;  // initial.restart found a checkpoint: the outputs continue
   Vec x_ = nullptr, v_ = nullptr, restCoordinates_ = nullptr;
   RunSummary summary_;
 };

@@ -23,9 +23,11 @@ struct HistoryRow {
 
 class HistoryWriter {
 public:
-  // Collective; rank 0 creates the missing folders and opens (truncates) the file. An unusable
-  // path is an error on every rank.
-  HistoryWriter(const std::string& path, MPI_Comm comm);
+  // Collective; rank 0 creates the missing folders and opens (truncates) the file. With
+  // `keepThrough` >= 0 (a restart from that step) an existing file is continued instead: its rows
+  // after that step (written by a run killed after its last checkpoint) are dropped, and the new
+  // rows follow. An unusable path is an error on every rank.
+  HistoryWriter(const std::string& path, MPI_Comm comm, int keepThrough = -1);
   ~HistoryWriter();
   HistoryWriter(const HistoryWriter&) = delete;
   HistoryWriter& operator=(const HistoryWriter&) = delete;

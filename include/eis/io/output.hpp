@@ -26,6 +26,10 @@ struct RunState {
   Physics physics;
   Vec x, v;
   const NodalTable* initial;  // the initial state read, for nodes no cell uses; may be null
+  const TimeIntegrator& integrator;
+  int step = 0;          // the step x and v belong to (before the first: the starting one)
+  double time = 0;       // and its time
+  bool resumed = false;  // a restart (initial.restart): outputs continue what they had written
 };
 
 // One step just taken.

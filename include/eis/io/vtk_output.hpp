@@ -58,6 +58,11 @@ public:
   void write(int step, double time, VtkPiece piece, std::vector<VtkField> pointData,
              std::vector<VtkField> cellData);
 
+  // Collective. A restart from `step`: the series already on disk is continued, its frames
+  // before `step` kept in the .pvd (those at or after it, from a run killed after its last
+  // checkpoint, are dropped and written again). No .pvd: the series starts afresh.
+  void resume(int step);
+
   const std::string& pvdPath() const { return pvdPath_; }
 
 private:

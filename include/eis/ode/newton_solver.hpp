@@ -40,6 +40,13 @@ public:
   // Advances (x, v) by one converged step of size h; x and v are left unchanged when SNES does
   // not converge (an eis::Error names its reason).
   StepReport step(MechanicalOperations& mop, Vec x, Vec v, double h) override;
+  // v_{n-1} ("newton.previous-velocity") once a step was taken: the extrapolated guess's.
+  void saveCarried(const SaveVector& save) const override {
+    if (haveBefore_) save("newton.previous-velocity", vBefore_);
+  }
+  void loadCarried(const LoadVector& load) override {
+    haveBefore_ = load("newton.previous-velocity", vBefore_);
+  }
   SNES snes() const { return snes_; }
 
   // SNES callbacks, and where they leave the message of an error they caught.

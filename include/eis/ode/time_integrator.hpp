@@ -4,7 +4,9 @@
 // convergence (NewtonSolver) implement it; makeTimeIntegrator builds the one a scene asks for.
 #include <petscvec.h>
 
+#include <functional>
 #include <memory>
+#include <string>
 
 #include "eis/core/component.hpp"
 #include "eis/linalg/mechanical_operations.hpp"
@@ -29,6 +31,14 @@ public:
   // Collective. Advances (x, v) by one step of size h in place; when it throws, x and v still
   // hold the state before the step.
   virtual StepReport step(MechanicalOperations& mop, Vec x, Vec v, double h) = 0;
+
+  // What the integrator carries from one step to the next, by name, for a checkpoint: `save` is
+  // called for each vector it holds now; `load` (a restart) fills each vector it could use and
+  // says whether the checkpoint had it. Vectors have the layout of x and v.
+  using SaveVector = std::function<void(const std::string& name, Vec vector)>;
+  using LoadVector = std::function<bool(const std::string& name, Vec vector)>;
+  virtual void saveCarried(const SaveVector& save) const { (void)save; }
+  virtual void loadCarried(const LoadVector& load) { (void)load; }
 };
 
 // The solver.* keys of the step: dt, steps, the scheme and its SOFA options, Newton.

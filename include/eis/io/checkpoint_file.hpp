@@ -1,0 +1,97 @@
+#pragma once
+// Checkpoints: a run's state in one HDF5 file, written and read through PETSc's HDF5 viewer.
+// Every vector is stored in the input's node order (dataset row = node id, one column per
+// unknown of the node), so a checkpoint loads on any rank count. The file's root group carries
+// the attributes euler_implicit_checkpoint (the format version, 1), step, time, nodes and
+// dofs_per_node; the datasets are "positions" and "velocities" (u and du for diffusion) and the
+// vectors the integrator carries from step to step (TimeIntegrator::saveCarried).
+#include <petscvec.h>
+#include <petscviewer.h>
+
+#include <memory>
+#include <string>
+
+#include "eis/io/state_csv.hpp"
+#include "eis/mesh/distributed_mesh.hpp"
+
+namespace eis {
+
+// The step a state belongs to and its time.
+struct Clock {
+  int step = 0;
+  double time = 0;
+};
+
+// The scatter between a vector of the solver's layout (the mesh's owned unknowns) and the same
+// values in the input's node order.
+class NaturalOrder {
+public:
+  // Collective. `like`: a vector of the solver's layout.
+  NaturalOrder(const DistributedMesh& mesh, Vec like);
+  ~NaturalOrder();
+  NaturalOrder(const NaturalOrder&) = delete;
+  NaturalOrder& operator=(const NaturalOrder&) = delete;
+  Vec natural() const { return natural_; }
+  std::int64_t nodes() const { return nodes_; }
+  void toNatural(Vec solver) const;
+  void fromNatural(Vec solver) const;
+
+private:
+  std::int64_t nodes_ = 0;
+  Vec natural_ = nullptr;
+  VecScatter scatter_ = nullptr;
+};
+
+// Collective. Writes a checkpoint: `path`.partial first, then (all of it on disk) renamed to
+// `path`, so `path` is always a complete checkpoint or absent. Call save() for each vector, then
+// commit(). Nodes no tetrahedron uses are written from `initial` (else at rest, zero rate).
+class CheckpointWriter {
+public:
+  CheckpointWriter(const std::string& path, const DistributedMesh& mesh, Vec like);
+  ~CheckpointWriter();
+  CheckpointWriter(const CheckpointWriter&) = delete;
+  CheckpointWriter& operator=(const CheckpointWriter&) = delete;
+  // `unusedFrom`: the half of a node's row the vector holds (0 positions, 1 velocities).
+  void save(const std::string& name, Vec solver, int unusedFrom, const NodalTable* initial);
+  void commit(Clock clock);
+
+private:
+  std::string path_;
+  const DistributedMesh& mesh_;
+  NaturalOrder order_;
+  PetscViewer viewer_ = nullptr;
+};
+
+// Collective. Opens a checkpoint and checks, with the same verdict on every rank, that it is one
+// (a clean error naming `key` and `path` for a missing, truncated or foreign file) and that it was
+// written for a mesh of this size.
+class CheckpointReader {
+public:
+  CheckpointReader(const std::string& key, const std::string& path, const DistributedMesh& mesh,
+                   Vec like);
+  ~CheckpointReader();
+  CheckpointReader(const CheckpointReader&) = delete;
+  CheckpointReader& operator=(const CheckpointReader&) = delete;
+  Clock clock() const { return clock_; }
+  // Loads the dataset `name` into a vector of the solver's layout; false when the file has none.
+  bool load(const std::string& name, Vec solver);
+  // Positions and velocities of the nodes no tetrahedron uses (on rank 0; empty elsewhere).
+  NodalTable unusedNodes();
+
+private:
+  std::string key_, path_;
+  const DistributedMesh& mesh_;
+  NaturalOrder order_;
+  PetscViewer viewer_ = nullptr;
+  Clock clock_;
+};
+
+// Collective: whether `path` starts with HDF5's signature (rank 0 looks).
+bool isHdf5File(const std::string& path, MPI_Comm comm);
+
+// The checkpoint of `step` for output.checkpoint = `prefix`: PREFIX_<step, 6 digits or more>.h5.
+std::string checkpointPath(const std::string& prefix, int step);
+// Rank-local: the steps of the complete checkpoints of `prefix` on disk, ascending.
+std::vector<int> checkpointSteps(const std::string& prefix);
+
+}  // namespace eis

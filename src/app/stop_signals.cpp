@@ -1,0 +1,47 @@
+#include "eis/app/stop_signals.hpp"
+
+#include <csignal>
+#include <initializer_list>
+
+namespace eis {
+
+namespace {
+
+volatile std::sig_atomic_t received = 0;
+
+// The first signal is recorded; a second restores the default action and raises itself.
+extern "C" void onStopSignal(int signal) {
+  if (received != 0) {
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+    return;
+  }
+  received = signal;
+}
+
+}  // namespace
+
+void installStopSignals() {
+  for (int signal : {SIGTERM, SIGUSR1, SIGINT}) {
+    struct sigaction action {};
+    action.sa_handler = onStopSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigaction(signal, &action, nullptr);
+  }
+}
+
+int stopSignal() {
+  return received;
+}
+
+const char* stopSignalName(int signal) {
+  switch (signal) {
+    case SIGTERM: return "SIGTERM";
+    case SIGUSR1: return "SIGUSR1";
+    case SIGINT: return "SIGINT";
+    default: return "a signal";
+  }
+}
+
+}  // namespace eis

@@ -1,0 +1,276 @@
+#include "eis/io/checkpoint_file.hpp"
+
+#include <fcntl.h>
+#include <petscviewerhdf5.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "eis/core/error.hpp"
+#include "eis/core/input_file.hpp"
+#include "eis/io/output_file.hpp"
+
+namespace eis {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr PetscInt kFormatVersion = 1;
+constexpr const char* kFormatAttribute = "euler_implicit_checkpoint";
+
+// The unused nodes' ids on every rank (the mesh keeps them on rank 0).
+std::int64_t countUnused(const DistributedMesh& mesh) {
+  std::int64_t unused = std::int64_t(mesh.unusedNodeIds().size());
+  EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &unused, 1, MPI_INT64_T, MPI_SUM, mesh.comm()));
+  return unused;
+}
+
+}  // namespace
+
+NaturalOrder::NaturalOrder(const DistributedMesh& mesh, Vec like) {
+  const int dofs = mesh.dofsPerNode();
+  nodes_ = mesh.numGlobalVertices() + countUnused(mesh);
+  EIS_CHECK(VecCreate(mesh.comm(), &natural_));
+  EIS_CHECK(VecSetSizes(natural_, PETSC_DECIDE, PetscInt(nodes_ * dofs)));
+  EIS_CHECK(VecSetBlockSize(natural_, dofs));
+  EIS_CHECK(VecSetType(natural_, VECMPI));
+  PetscInt start;
+  EIS_CHECK(VecGetOwnershipRange(like, &start, nullptr));
+  std::vector<PetscInt> from, to;
+  for (PetscInt n = 0; n < PetscInt(mesh.numLocalVertices()); ++n) {
+    if (!mesh.owned()[n]) continue;
+    for (int d = 0; d < dofs; ++d) {
+      from.push_back(start + mesh.ownedOffset(n) + d);
+      to.push_back(PetscInt(mesh.nodeIds()[n] * dofs + d));
+    }
+  }
+  IS isFrom, isTo;
+  EIS_CHECK(ISCreateGeneral(PETSC_COMM_SELF, PetscInt(from.size()), from.data(), PETSC_COPY_VALUES,
+                            &isFrom));
+  EIS_CHECK(
+      ISCreateGeneral(PETSC_COMM_SELF, PetscInt(to.size()), to.data(), PETSC_COPY_VALUES, &isTo));
+  EIS_CHECK(VecScatterCreate(like, isFrom, natural_, isTo, &scatter_));
+  EIS_CHECK(ISDestroy(&isFrom));
+  EIS_CHECK(ISDestroy(&isTo));
+}
+
+NaturalOrder::~NaturalOrder() {
+  VecScatterDestroy(&scatter_);
+  VecDestroy(&natural_);
+}
+
+void NaturalOrder::toNatural(Vec solver) const {
+  EIS_CHECK(VecScatterBegin(scatter_, solver, natural_, INSERT_VALUES, SCATTER_FORWARD));
+  EIS_CHECK(VecScatterEnd(scatter_, solver, natural_, INSERT_VALUES, SCATTER_FORWARD));
+}
+
+void NaturalOrder::fromNatural(Vec solver) const {
+  EIS_CHECK(VecScatterBegin(scatter_, natural_, solver, INSERT_VALUES, SCATTER_REVERSE));
+  EIS_CHECK(VecScatterEnd(scatter_, natural_, solver, INSERT_VALUES, SCATTER_REVERSE));
+}
+
+CheckpointWriter::CheckpointWriter(const std::string& path, const DistributedMesh& mesh, Vec like)
+    : path_(path), mesh_(mesh), order_(mesh, like) {
+  EIS_CHECK(
+      PetscViewerHDF5Open(mesh.comm(), temporaryPathFor(path).c_str(), FILE_MODE_WRITE, &viewer_));
+}
+
+CheckpointWriter::~CheckpointWriter() {
+  PetscViewerDestroy(&viewer_);
+}
+
+void CheckpointWriter::save(const std::string& name, Vec solver, int unusedFrom,
+                            const NodalTable* initial) {
+  const Vec natural = order_.natural();
+  order_.toNatural(solver);
+  // Nodes no cell uses are not in the solver's vectors: rank 0 sets them as gatherState does.
+  const int dofs = mesh_.dofsPerNode();
+  const auto& unused = mesh_.unusedNodeIds();
+  for (std::size_t k = 0; k < unused.size(); ++k) {
+    const double* row = initial ? initial->find(unused[k]) : nullptr;
+    for (int d = 0; d < dofs; ++d) {
+      const bool position = unusedFrom == 0 && dofs == 3;
+      const double value = row        ? row[unusedFrom * dofs + d]
+                           : position ? mesh_.unusedNodeCoords()[k][d]
+                                      : 0.0;
+      EIS_CHECK(VecSetValue(natural, PetscInt(unused[k] * dofs + d), value, INSERT_VALUES));
+    }
+  }
+  EIS_CHECK(VecAssemblyBegin(natural));
+  EIS_CHECK(VecAssemblyEnd(natural));
+  EIS_CHECK(PetscObjectSetName(reinterpret_cast<PetscObject>(natural), name.c_str()));
+  EIS_CHECK(VecView(natural, viewer_));
+}
+
+void CheckpointWriter::commit(Clock clock) {
+  const PetscInt version = kFormatVersion, step = clock.step, dofs = mesh_.dofsPerNode();
+  const PetscInt nodes = PetscInt(order_.nodes());
+  const PetscReal time = clock.time;
+  EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, "/", kFormatAttribute, PETSC_INT, &version));
+  EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, "/", "step", PETSC_INT, &step));
+  EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, "/", "time", PETSC_REAL, &time));
+  EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, "/", "nodes", PETSC_INT, &nodes));
+  EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, "/", "dofs_per_node", PETSC_INT, &dofs));
+  EIS_CHECK(PetscViewerDestroy(&viewer_));
+  // On disk before the rename: the final name must never point at a partial file.
+  std::string failure;
+  if (commRank(mesh_.comm()) == 0) {
+    const std::string temporary = temporaryPathFor(path_);
+    const int fd = ::open(temporary.c_str(), O_RDONLY);
+    if (fd < 0 || ::fsync(fd) != 0 || std::rename(temporary.c_str(), path_.c_str()) != 0)
+      failure = "output.checkpoint: cannot complete " + path_ + ": " + std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+  }
+  throwIfAnyRankFailed(failure, mesh_.comm());
+}
+
+bool isHdf5File(const std::string& path, MPI_Comm comm) {
+  int hdf5 = 0;
+  if (commRank(comm) == 0) {
+    static const char signature[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
+    char head[8] = {};
+    std::ifstream in(path, std::ios::binary);
+    hdf5 = in.read(head, 8) && std::memcmp(head, signature, 8) == 0;
+  }
+  EIS_CHECK_MPI(MPI_Bcast(&hdf5, 1, MPI_INT, 0, comm));
+  return hdf5 != 0;
+}
+
+CheckpointReader::CheckpointReader(const std::string& key, const std::string& path,
+                                   const DistributedMesh& mesh, Vec like)
+    : key_(key), path_(path), mesh_(mesh), order_(mesh, like) {
+  const std::string named = key + " = " + path + ": ";
+  std::string problem = commRank(mesh.comm()) == 0 ? inputFileProblem(path) : "";
+  throwIfAnyRankFailed(problem.empty() ? "" : named + problem, mesh.comm());
+  if (!isHdf5File(path, mesh.comm()))
+    throw Error(named + "not an HDF5 file (a checkpoint written by output.checkpoint is)");
+  try {
+    EIS_CHECK(PetscViewerHDF5Open(mesh.comm(), path.c_str(), FILE_MODE_READ, &viewer_));
+  } catch (const Error& e) {
+    throw Error(named + "cannot be read as HDF5 (truncated or damaged?): " + e.what());
+  }
+  PetscBool has = PETSC_FALSE;
+  EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, "/", kFormatAttribute, &has));
+  if (!has) throw Error(named + "an HDF5 file, but not an euler-implicit checkpoint");
+  PetscInt version = 0, step = 0, nodes = 0, dofs = 0;
+  PetscReal time = 0;
+  EIS_CHECK(
+      PetscViewerHDF5ReadAttribute(viewer_, "/", kFormatAttribute, PETSC_INT, nullptr, &version));
+  if (version != kFormatVersion)
+    throw Error(named + "checkpoint format " + std::to_string(version) + ", this build reads " +
+                std::to_string(kFormatVersion));
+  EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, "/", "step", PETSC_INT, nullptr, &step));
+  EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, "/", "time", PETSC_REAL, nullptr, &time));
+  EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, "/", "nodes", PETSC_INT, nullptr, &nodes));
+  EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, "/", "dofs_per_node", PETSC_INT, nullptr, &dofs));
+  if (nodes != order_.nodes() || dofs != mesh.dofsPerNode())
+    throw Error(named + "written for " + std::to_string(nodes) + " nodes of " +
+                std::to_string(dofs) + " unknowns, but this mesh has " +
+                std::to_string(order_.nodes()) + " of " + std::to_string(mesh.dofsPerNode()) +
+                " (another mesh or physics?)");
+  clock_ = {int(step), double(time)};
+}
+
+CheckpointReader::~CheckpointReader() {
+  PetscViewerDestroy(&viewer_);
+}
+
+bool CheckpointReader::load(const std::string& name, Vec solver) {
+  PetscBool has = PETSC_FALSE;
+  EIS_CHECK(PetscViewerHDF5HasDataset(viewer_, ("/" + name).c_str(), &has));
+  if (!has) return false;
+  const Vec natural = order_.natural();
+  EIS_CHECK(PetscObjectSetName(reinterpret_cast<PetscObject>(natural), name.c_str()));
+  try {
+    EIS_CHECK(VecLoad(natural, viewer_));
+  } catch (const Error& e) {
+    throw Error(key_ + " = " + path_ + ": dataset " + name + " cannot be read: " + e.what());
+  }
+  order_.fromNatural(solver);
+  return true;
+}
+
+NodalTable CheckpointReader::unusedNodes() {
+  const int dofs = mesh_.dofsPerNode();
+  const auto& unused = mesh_.unusedNodeIds();
+  NodalTable table;
+  table.width = 2 * dofs;
+  std::vector<PetscInt> rows;
+  for (auto id : unused)
+    for (int d = 0; d < dofs; ++d) rows.push_back(PetscInt(id * dofs + d));
+  IS is;
+  Vec local;
+  VecScatter scatter;
+  EIS_CHECK(
+      ISCreateGeneral(PETSC_COMM_SELF, PetscInt(rows.size()), rows.data(), PETSC_COPY_VALUES, &is));
+  EIS_CHECK(VecCreateSeq(PETSC_COMM_SELF, PetscInt(rows.size()), &local));
+  EIS_CHECK(VecScatterCreate(order_.natural(), is, local, nullptr, &scatter));
+  table.ids = unused;
+  table.values.assign(unused.size() * table.width, 0.0);
+  for (int half = 0; half < 2; ++half) {
+    const Vec natural = order_.natural();
+    EIS_CHECK(PetscObjectSetName(reinterpret_cast<PetscObject>(natural),
+                                 half == 0 ? "positions" : "velocities"));
+    EIS_CHECK(VecLoad(natural, viewer_));
+    EIS_CHECK(VecScatterBegin(scatter, natural, local, INSERT_VALUES, SCATTER_FORWARD));
+    EIS_CHECK(VecScatterEnd(scatter, natural, local, INSERT_VALUES, SCATTER_FORWARD));
+    const PetscScalar* values;
+    EIS_CHECK(VecGetArrayRead(local, &values));
+    for (std::size_t k = 0; k < unused.size(); ++k)
+      for (int d = 0; d < dofs; ++d)
+        table.values[k * table.width + half * dofs + d] = values[k * dofs + d];
+    EIS_CHECK(VecRestoreArrayRead(local, &values));
+  }
+  EIS_CHECK(VecScatterDestroy(&scatter));
+  EIS_CHECK(VecDestroy(&local));
+  EIS_CHECK(ISDestroy(&is));
+  // Sorted by id, as NodalTable::find expects.
+  std::vector<std::size_t> order(table.ids.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return table.ids[a] < table.ids[b]; });
+  NodalTable sorted;
+  sorted.width = table.width;
+  for (auto k : order) {
+    sorted.ids.push_back(table.ids[k]);
+    const double* row = &table.values[k * table.width];
+    sorted.values.insert(sorted.values.end(), row, row + table.width);
+  }
+  return sorted;
+}
+
+std::string checkpointPath(const std::string& prefix, int step) {
+  char number[32];
+  std::snprintf(number, sizeof number, "_%06d.h5", step);
+  return prefix + number;
+}
+
+std::vector<int> checkpointSteps(const std::string& prefix) {
+  const fs::path path(prefix);
+  const fs::path folder = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+  const std::string name = path.filename().string();
+  std::vector<int> steps;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(folder, error)) {
+    const std::string file = entry.path().filename().string();
+    if (file.size() <= name.size() + 4 || file.compare(0, name.size() + 1, name + "_") != 0 ||
+        file.compare(file.size() - 3, 3, ".h5") != 0)
+      continue;
+    const std::string digits = file.substr(name.size() + 1, file.size() - name.size() - 4);
+    if (digits.size() < 6 || digits.size() > 9 ||
+        !std::all_of(digits.begin(), digits.end(), ::isdigit))
+      continue;
+    steps.push_back(std::stoi(digits));
+  }
+  std::sort(steps.begin(), steps.end());
+  return steps;
+}
+
+}  // namespace eis

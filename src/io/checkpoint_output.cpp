@@ -1,0 +1,133 @@
+#include "eis/io/checkpoint_output.hpp"
+
+#include <cstdio>
+
+#include "eis/core/error.hpp"
+#include "eis/io/checkpoint_file.hpp"
+#include "eis/io/output_file.hpp"
+
+namespace eis {
+
+namespace {
+
+class CheckpointOutput : public Output {
+public:
+  CheckpointOutput(std::string prefix, int every, double minutes, MPI_Comm comm)
+      : prefix_(std::move(prefix)), every_(every), seconds_(60 * minutes), comm_(comm) {}
+
+  void start(const RunState& state) override {
+    last_ = state.step;
+    lastWall_ = MPI_Wtime();
+  }
+  void write(const StepRecord& step, const RunState& state) override {
+    if (due(step.step)) save(state);
+  }
+  // At the end (the run's last step or a signal), unless this state is already saved.
+  void finish(const RunState& state) override {
+    if (!written_ || last_ != state.step) save(state);
+  }
+  std::string where() const override { return "checkpoint: " + checkpointPath(prefix_, last_); }
+
+private:
+  // Rank 0's wall clock decides for all, so that every rank writes the same checkpoints.
+  bool due(int step) const {
+    int yes = every_ > 0 && step % every_ == 0;
+    if (seconds_ > 0) {
+      int late = MPI_Wtime() - lastWall_ >= seconds_;
+      EIS_CHECK_MPI(MPI_Bcast(&late, 1, MPI_INT, 0, comm_));
+      yes = yes || late;
+    }
+    return yes;
+  }
+  void save(const RunState& state);
+
+  std::string prefix_;
+  int every_;
+  double seconds_;
+  MPI_Comm comm_;
+  int last_ = 0;  // the step of the last checkpoint written (or of the starting state)
+  bool written_ = false;
+  double lastWall_ = 0;
+};
+
+// PREFIX_<step>.h5 through a temporary and a rename; then the checkpoints but this one and the
+// one before it are removed (and any of later steps, left by a run that was restarted from an
+// earlier one), so a kill at any instant leaves a complete checkpoint on disk.
+void CheckpointOutput::save(const RunState& state) {
+  const std::string path = checkpointPath(prefix_, state.step);
+  CheckpointWriter writer(path, state.mesh, state.x);
+  writer.save("positions", state.x, 0, state.initial);
+  writer.save("velocities", state.v, 1, state.initial);
+  state.integrator.saveCarried(
+      [&](const std::string& name, Vec vector) { writer.save(name, vector, 0, nullptr); });
+  writer.commit({state.step, state.time});
+  if (commRank(comm_) == 0) {
+    const auto steps = checkpointSteps(prefix_);
+    int previous = -1;
+    for (int step : steps)
+      if (step < state.step) previous = step;
+    for (int step : steps)
+      if (step != state.step && step != previous)
+        std::remove(checkpointPath(prefix_, step).c_str());
+  }
+  written_ = true;
+  last_ = state.step;
+  lastWall_ = MPI_Wtime();
+}
+
+}  // namespace
+
+std::string restartCheckpoint(const Parameters& scene, MPI_Comm comm) {
+  const std::string restart = scene.optionalText("initial.restart");
+  if (restart != "auto") return restart;
+  const std::string prefix = scene.optionalText("output.checkpoint");
+  if (prefix.empty())
+    throw Error("initial.restart = auto: needs output.checkpoint, the prefix of the checkpoints");
+  int newest = -1;
+  if (commRank(comm) == 0) {
+    const auto steps = checkpointSteps(prefix);
+    if (!steps.empty()) newest = steps.back();
+  }
+  EIS_CHECK_MPI(MPI_Bcast(&newest, 1, MPI_INT, 0, comm));
+  return newest < 0 ? "" : checkpointPath(prefix, newest);
+}
+
+OutputComponent checkpointOutputComponent() {
+  return {
+      {"checkpoint", "output", "checkpoints (HDF5) a run restarts from",
+       ParameterSpec()
+           .add(
+               {"output.checkpoint", "PREFIX",
+                "checkpoints PREFIX_<step>.h5 (HDF5, through PETSc's viewer): positions, velocities,\n"
+                "step, time and the vectors the integrator carries, in the input's node order, so they\n"
+                "load on any rank count. Written every output.checkpoint-every steps and/or\n"
+                "output.checkpoint-minutes of wall time, at the end of the run and when a signal stops\n"
+                "it; each through PREFIX_<step>.h5.partial and a rename, the previous one kept",
+                std::nullopt, "", false, check::anyText()})
+           .add({"output.checkpoint-every", "N",
+                 "write a checkpoint every N steps (0: not by step count), >= 0", "0", "", false,
+                 check::integerAtLeast(0)})
+           .add({"output.checkpoint-minutes", "M",
+                 "write a checkpoint once M minutes of wall time have passed since the last one\n"
+                 "(0: not by time), >= 0",
+                 "0", "min", false, check::nonNegative()})
+           .add(
+               {"initial.restart", "auto|PATH",
+                "continue a run from a checkpoint (--restart=auto|PATH is the same): its state, step,\n"
+                "time and integrator vectors; solver.steps stays the run's total, the history is\n"
+                "continued (rows after the checkpoint's step dropped) and so is the ParaView series.\n"
+                "auto: the newest checkpoint of output.checkpoint, or a fresh start when there is\n"
+                "none (then initial.state applies). A relative PATH starts at the working directory",
+                std::nullopt, "", false, check::anyText()}),
+       nullptr},
+      [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
+        const std::string prefix = scene.optionalText("output.checkpoint");
+        if (prefix.empty()) return nullptr;
+        prepareOutputFile("output.checkpoint", checkpointPath(prefix, 0), FileWrite::Replaced,
+                          comm);
+        return std::make_unique<CheckpointOutput>(prefix, scene.integer("output.checkpoint-every"),
+                                                  scene.real("output.checkpoint-minutes"), comm);
+      }};
+}
+
+}  // namespace eis

@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# Checkpoints and restart on 1, 2 and 3 ranks: a run killed (SIGKILL) at a random step between
+# two checkpoints and restarted with --restart=auto ends bit for bit as the uninterrupted run on
+# the same rank count, and within 1e-9 (relative) of it when restarted on another count; its
+# history holds every step once with the uninterrupted run's times, and its ParaView series every
+# frame once. SIGTERM ends a run after its step with a checkpoint, one line and status 75; a
+# second signal ends it at once. initial.state takes a checkpoint and continues its step and time.
+# A truncated, foreign or missing checkpoint, or one of another mesh, is one clean error.
+# Usage: restart.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
+set -uo pipefail
+RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
+# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
+program=$(realpath "$1")
+launch_in_scratch "$RANKS" "$program"
+
+STEPS=300
+# Matrix-free with the previous solution as the KSP's start: the integrator's carried state is
+# all in the checkpoint, so a restart on the same rank count is bit for bit (docs/architecture.md).
+SCENE=(--mesh.box-cells="16 4 4" --solver.operator=matrix-free --solver.initial-guess=previous
+       --output.progress-every=0)
+run_on() {  # run_on RANKS NAME ARGS...: out/err in NAME.out, NAME.err, status in NAME.status
+  local ranks=$1 name=$2 status=0
+  shift 2
+  mpi_command "$ranks" "$program"
+  [[ " $* " == *" --solver.steps="* ]] || set -- --solver.steps=$STEPS "$@"
+  timeout 100 "${MPI_COMMAND[@]}" "${SCENE[@]}" "$@" \
+    > "$name.out" 2> "$name.err" || status=$?
+  echo "$status" > "$name.status"
+}
+failures=0
+check() {  # check DESCRIPTION COMMAND...
+  if "${@:2}"; then echo "ok   $1"; else echo "FAIL $1"; failures=$((failures + 1)); fi
+}
+status_is() { [ "$(cat "$1.status")" -eq "$2" ]; }
+failed_with() {  # failed_with NAME TEXT...: status 1, one error line holding every TEXT
+  local name=$1 line
+  shift
+  status_is "$name" 1 || return 1
+  [ "$(grep -c '^euler-implicit: error: ' "$name.err")" -eq 1 ] || return 1
+  line=$(grep '^euler-implicit: error: ' "$name.err")
+  for text in "$@"; do [[ $line == *"$text"* ]] || return 1; done
+}
+# agree A B: the largest position difference over the largest displacement from A's rest (the
+# contract's agreement metric, with the rest shape from the 16 x 4 x 4 box of size 10 x 1 x 1).
+agree() {
+  python3 - "$1" "$2" <<'PY'
+import csv, sys
+a = list(csv.reader(open(sys.argv[1])))[1:]
+b = list(csv.reader(open(sys.argv[2])))[1:]
+assert len(a) == len(b) == 17 * 5 * 5
+diff = max(abs(float(p) - float(q)) for r, s in zip(a, b) for p, q in zip(r[1:4], s[1:4]))
+disp = 0.0
+for r in a:
+    i = int(r[0]); x, y, z = i % 17 * 10 / 16, i // 17 % 5 / 4, i // 85 / 4
+    disp = max(disp, abs(float(r[1]) - x), abs(float(r[2]) - y), abs(float(r[3]) - z))
+sys.exit(0 if diff / disp <= 1e-9 else print(f"agreement {diff / disp:g}") or 1)
+PY
+}
+# The history's steps and times (the wall-clock column differs).
+steps_and_times() { cut -d, -f1,2 "$1"; }
+# kill_after_rows LAUNCHER ROWS HISTORY: waits until HISTORY has more than ROWS rows, then
+# SIGKILLs the ranks (the children of the mpiexec LAUNCHER).
+kill_after_rows() {
+  local launcher=$1 rows=$2 history=$3
+  for _ in $(seq 1 2000); do
+    [ -f "$history" ] && [ "$(wc -l < "$history")" -gt "$rows" ] && break
+    sleep 0.01
+  done
+  for pid in $(pgrep -P "$launcher"); do kill -KILL "$pid" 2> /dev/null; done
+}
+
+for n in 1 2 3; do
+  run_on "$n" ref$n --output.final-state=ref$n.csv --output.history=ref$n.history.csv
+  check "reference run on $n ranks" status_is ref$n 0
+done
+
+# SIGKILL between two checkpoints (every 40 steps), restarted on the same count and on another.
+for n in 1 2 3; do
+  for m in $n $((n % 3 + 1)); do
+    dir=kill$n$m
+    mkdir -p $dir
+    args=(--output.checkpoint=$dir/ck --output.checkpoint-every=40 --output.history=$dir/h.csv
+          --output.vtk=$dir/series --output.every=50 --output.final-state=$dir/state.csv)
+    mpi_command "$n" "$program"
+    "${MPI_COMMAND[@]}" "${SCENE[@]}" --solver.steps=$STEPS "${args[@]}" > $dir/first.out 2>&1 &
+    launcher=$!
+    kill_after_rows $launcher $((80 + RANDOM % 39)) $dir/h.csv
+    wait $launcher
+    killed_at=$(tail -n 1 $dir/h.csv | cut -d, -f1)
+    check "$n ranks: killed at step $killed_at, before the end" test "$killed_at" -lt $STEPS
+    check "$n ranks: no final state after the kill" test ! -e $dir/state.csv
+    run_on "$m" $dir/restart --restart=auto "${args[@]}"
+    check "$n ranks killed, $m ranks restart: status 0" status_is $dir/restart 0
+    check "$n -> $m ranks: the restart said where it started" \
+      grep -q "^initial.restart: $dir/ck_0000[48]0.h5, step [48]0, t = 0.[48]" $dir/restart.out
+    if [ $n -eq $m ]; then
+      check "$n -> $m ranks: final state bit for bit the uninterrupted run's" \
+        cmp -s $dir/state.csv ref$n.csv
+    else
+      check "$n -> $m ranks: final state agrees with the uninterrupted run to 1e-9" \
+        agree ref$m.csv $dir/state.csv
+    fi
+    check "$n -> $m ranks: history holds steps 1..$STEPS once, with the uninterrupted times" \
+      cmp -s <(steps_and_times $dir/h.csv) <(steps_and_times ref1.history.csv)
+    check "$n -> $m ranks: the ParaView series lists steps 0, 50, ..., 300 once" \
+      test "$(grep -o 'series_[0-9]*\.pvtu' $dir/series.pvd | tr '\n' ' ')" = \
+      "series_000000.pvtu series_000050.pvtu series_000100.pvtu series_000150.pvtu series_000200.pvtu series_000250.pvtu series_000300.pvtu "
+    check "$n -> $m ranks: the last two checkpoints are kept" \
+      test "$(ls $dir | grep -c '^ck_.*\.h5$')" -eq 2
+  done
+done
+
+# SIGTERM to every rank mid-run: a checkpoint of the step it ended, one line, status 75.
+mkdir -p term
+mpi_command 2 "$program"
+"${MPI_COMMAND[@]}" "${SCENE[@]}" --solver.steps=$STEPS --output.checkpoint=term/ck \
+  --output.history=term/h.csv --output.final-state=term/state.csv > term.out 2> term.err &
+launcher=$!
+for _ in $(seq 1 2000); do
+  [ -f term/h.csv ] && [ "$(wc -l < term/h.csv)" -gt 30 ] && break
+  sleep 0.01
+done
+for pid in $(pgrep -P $launcher); do kill -TERM "$pid"; done
+wait $launcher
+echo $? > term.status
+stopped=$(tail -n 1 term/h.csv | cut -d, -f1)
+check "SIGTERM: status 75" status_is term 75
+check "SIGTERM: one line naming the signal and the step" \
+  test "$(grep -c "^euler-implicit: stopped by SIGTERM after step $stopped " term.out)" -eq 1
+check "SIGTERM: the checkpoint of that step" test -f "term/ck_$(printf %06d "$stopped").h5"
+check "SIGTERM: the final state of that step" test -f term/state.csv
+run_on 2 term/restart --restart=auto --output.checkpoint=term/ck --output.final-state=term/end.csv
+check "SIGTERM: the restart finishes bit for bit as the uninterrupted run" cmp -s term/end.csv ref2.csv
+
+# A second signal ends the run at once: no checkpoint, not status 75.
+mkdir -p twice
+"${MPI_COMMAND[@]}" "${SCENE[@]}" --solver.steps=100000 --output.checkpoint=twice/ck \
+  --output.history=twice/h.csv > twice.out 2> twice.err &
+launcher=$!
+for _ in $(seq 1 2000); do
+  [ -f twice/h.csv ] && [ "$(wc -l < twice/h.csv)" -gt 5 ] && break
+  sleep 0.01
+done
+for pid in $(pgrep -P $launcher); do kill -USR1 "$pid"; kill -USR1 "$pid"; done
+wait $launcher
+echo $? > twice.status
+check "a second signal: the run ends, neither 0 nor 75" \
+  bash -c '[ "$(cat twice.status)" -ne 0 ] && [ "$(cat twice.status)" -ne 75 ]'
+check "a second signal: no checkpoint written" test -z "$(ls twice | grep '\.h5$')"
+
+# initial.state = a checkpoint: the state, step and time continue; the outputs start afresh.
+run_on 2 fromstate --initial.state=kill22/ck_000300.h5 --solver.steps=$((STEPS + 5)) \
+  --output.history=fromstate.csv
+check "initial.state = checkpoint: status 0" status_is fromstate 0
+check "initial.state = checkpoint: the history starts at step 301, t = 3.01" \
+  test "$(sed -n 2p fromstate.csv | cut -d, -f1,2)" = "301,3.0100000000000002"
+
+# Bad checkpoints: one error line each, before any step.
+head -c 2000 kill22/ck_000300.h5 > truncated.h5
+echo "id,x,y,z,vx,vy,vz" > text.h5
+run_on 2 truncated --restart=truncated.h5
+check "truncated checkpoint: clean error" failed_with truncated "initial.restart = truncated.h5" \
+  "cannot be read as HDF5"
+run_on 2 text --restart=text.h5
+check "a text file: clean error" failed_with text "not an HDF5 file"
+run_on 2 missing --restart=missing.h5
+check "a missing checkpoint: clean error" failed_with missing "missing.h5: no such file"
+run_on 2 othermesh --restart=kill22/ck_000300.h5 --mesh.refine=1
+check "another mesh's checkpoint: clean error" failed_with othermesh "written for 425 nodes" \
+  "this mesh has 2673"
+run_on 2 noprefix --restart=auto
+check "--restart=auto without output.checkpoint: clean error" failed_with noprefix \
+  "needs output.checkpoint"
+run_on 2 fresh --restart=auto --output.checkpoint=none/ck --output.final-state=fresh.csv
+check "--restart=auto with no checkpoint: a fresh start, the uninterrupted run" cmp -s fresh.csv ref2.csv
+
+echo "$failures failures"
+[ "$failures" -eq 0 ]
