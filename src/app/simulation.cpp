@@ -20,7 +20,8 @@ namespace {
 constexpr std::pair<const char*, const char*> kParts[] = {
     {"Forces", "forces"},           {"Matrix assembly", "matrix assembly"},
     {"Constraints", "constraints"}, {"Preconditioner set-up", "preconditioner set-up"},
-    {"KSP solve", "KSP solve"},     {"Newton solve", "Newton solve (set-ups included)"}};
+    {"KSP solve", "KSP solve"},     {"Newton solve", "Newton solve (set-ups included)"},
+    {"Checkpoint", "checkpoints"}};
 
 // What each timer counted between two readings.
 std::map<std::string, double> since(const std::map<std::string, double>& before) {
