@@ -170,6 +170,7 @@ void Simulation::run() {
   const double loopStart = MPI_Wtime();
   const auto timersBefore = timerTotals();
   const int first = step_;
+  progress_.startAfter(first);
   for (int step = first + 1; step <= steps_; ++step) {
     const double stepStart = MPI_Wtime();
     StepRecord record;
