@@ -23,12 +23,13 @@ Progress::Progress(const Parameters& scene)
 
 bool Progress::due(int step) const {
   if (every_ == 0) return false;
-  return step == 1 || step == steps_ || step % every_ == 0;
+  return step == first_ + 1 || step == steps_ || step % every_ == 0;
 }
 
 std::string Progress::line(const StepRecord& step, const std::string& details,
                            double elapsed) const {
-  const double left = step.step > 0 ? elapsed / step.step * (steps_ - step.step) : 0.0;
+  const int taken = step.step - first_;
+  const double left = taken > 0 ? elapsed / taken * (steps_ - step.step) : 0.0;
   char text[256];
   std::snprintf(text, sizeof text, "step %d/%d  t = %.6g  linear iterations %d  PC set-ups %d",
                 step.step, steps_, step.time, step.report.linearIterations,

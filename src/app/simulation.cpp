@@ -20,7 +20,8 @@ namespace {
 constexpr std::pair<const char*, const char*> kParts[] = {
     {"Forces", "forces"},           {"Matrix assembly", "matrix assembly"},
     {"Constraints", "constraints"}, {"Preconditioner set-up", "preconditioner set-up"},
-    {"KSP solve", "KSP solve"},     {"Newton solve", "Newton solve (set-ups included)"}};
+    {"KSP solve", "KSP solve"},     {"Newton solve", "Newton solve (set-ups included)"},
+    {"Checkpoint", "checkpoints"}};
 
 // What each timer counted between two readings.
 std::map<std::string, double> since(const std::map<std::string, double>& before) {
@@ -169,6 +170,7 @@ void Simulation::run() {
   const double loopStart = MPI_Wtime();
   const auto timersBefore = timerTotals();
   const int first = step_;
+  progress_.startAfter(first);
   for (int step = first + 1; step <= steps_; ++step) {
     const double stepStart = MPI_Wtime();
     StepRecord record;

@@ -1,7 +1,6 @@
 #include "eis/app/stop_signals.hpp"
 
 #include <csignal>
-#include <initializer_list>
 
 namespace eis {
 
@@ -22,10 +21,13 @@ extern "C" void onStopSignal(int signal) {
 }  // namespace
 
 void installStopSignals() {
-  for (int signal : {SIGTERM, SIGUSR1, SIGINT}) {
+  constexpr int kSignals[] = {SIGTERM, SIGUSR1, SIGINT};
+  for (int signal : kSignals) {
     struct sigaction action {};
     action.sa_handler = onStopSignal;
+    // One handler at a time: a second signal always finds the first one recorded.
     sigemptyset(&action.sa_mask);
+    for (int other : kSignals) sigaddset(&action.sa_mask, other);
     action.sa_flags = SA_RESTART;
     sigaction(signal, &action, nullptr);
   }

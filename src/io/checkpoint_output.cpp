@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "eis/core/error.hpp"
+#include "eis/core/timer.hpp"
 #include "eis/io/checkpoint_file.hpp"
 #include "eis/io/output_file.hpp"
 
@@ -54,6 +55,7 @@ private:
 // one before it are removed (and any of later steps, left by a run that was restarted from an
 // earlier one), so a kill at any instant leaves a complete checkpoint on disk.
 void CheckpointOutput::save(const RunState& state) {
+  const ScopedTimer timer("Checkpoint");
   const std::string path = checkpointPath(prefix_, state.step);
   CheckpointWriter writer(path, state.mesh, state.x);
   writer.save("positions", state.x, 0, state.initial);

@@ -48,6 +48,12 @@ const char* const kUsage =
     "  --scene FILE    run the SOFA XML scene FILE unchanged (the same as --scene.file=FILE):\n"
     "                  its components become the keys below; the command line and the INI\n"
     "                  file win key by key. README.md, \"Coming from SOFA\", lists what maps\n"
+    "                  onto which key.\n"
+    "  --restart=auto|FILE  continue a run from a checkpoint (the same as --initial.restart)\n"
+    "\n"
+    "Exit status: 0 the run is complete; 1 an error (one line 'euler-implicit: error: ...');\n"
+    "75 stopped by SIGTERM, SIGUSR1 or SIGINT after a step, its checkpoint (output.checkpoint)\n"
+    "and outputs written: --restart=auto continues it.\n"
     "\n"
     "The keys, component by component (a scene is made of these):\n";
 

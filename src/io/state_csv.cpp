@@ -223,7 +223,10 @@ const ComponentDeclaration& initialStateComponent() {
       "initial-state", "initial state", "where the run starts",
       ParameterSpec().add(
           {"initial.state", "PATH",
-           "CSV in the output.final-state format to start from. Absent: at rest, zero velocity.",
+           "where the run starts: a CSV in the output.final-state format (at step 0, t = 0), or a\n"
+           "checkpoint of output.checkpoint (an HDF5 file: its state, step and time continue,\n"
+           "the outputs start afresh; initial.restart also continues them). Absent: at rest, zero\n"
+           "velocity.",
            std::nullopt, "", false, check::anyText()}),
       nullptr};
   return component;

@@ -14,7 +14,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
 program=$(realpath "$1")
 launch_in_scratch "$RANKS" "$program"
 
-STEPS=300
+STEPS=200
 # Matrix-free with the previous solution as the KSP's start: the integrator's carried state is
 # all in the checkpoint, so a restart on the same rank count is bit for bit (docs/architecture.md).
 SCENE=(--mesh.box-cells="16 4 4" --solver.operator=matrix-free --solver.initial-guess=previous
@@ -75,7 +75,7 @@ for n in 1 2 3; do
   check "reference run on $n ranks" status_is ref$n 0
 done
 
-# SIGKILL between two checkpoints (every 40 steps), restarted on the same count and on another.
+# SIGKILL at a random step between 40 and 118 (checkpoints every 40 steps), restarted on the same count and on another.
 for n in 1 2 3; do
   for m in $n $((n % 3 + 1)); do
     dir=kill$n$m
@@ -85,7 +85,7 @@ for n in 1 2 3; do
     mpi_command "$n" "$program"
     "${MPI_COMMAND[@]}" "${SCENE[@]}" --solver.steps=$STEPS "${args[@]}" > $dir/first.out 2>&1 &
     launcher=$!
-    kill_after_rows $launcher $((80 + RANDOM % 39)) $dir/h.csv
+    kill_after_rows $launcher $((40 + RANDOM % 79)) $dir/h.csv
     wait $launcher
     killed_at=$(tail -n 1 $dir/h.csv | cut -d, -f1)
     check "$n ranks: killed at step $killed_at, before the end" test "$killed_at" -lt $STEPS
@@ -93,7 +93,7 @@ for n in 1 2 3; do
     run_on "$m" $dir/restart --restart=auto "${args[@]}"
     check "$n ranks killed, $m ranks restart: status 0" status_is $dir/restart 0
     check "$n -> $m ranks: the restart said where it started" \
-      grep -q "^initial.restart: $dir/ck_0000[48]0.h5, step [48]0, t = 0.[48]" $dir/restart.out
+      grep -Eq "^initial.restart: $dir/ck_000[0-9]{2}0.h5, step [0-9]+0, t = " $dir/restart.out
     if [ $n -eq $m ]; then
       check "$n -> $m ranks: final state bit for bit the uninterrupted run's" \
         cmp -s $dir/state.csv ref$n.csv
@@ -103,9 +103,9 @@ for n in 1 2 3; do
     fi
     check "$n -> $m ranks: history holds steps 1..$STEPS once, with the uninterrupted times" \
       cmp -s <(steps_and_times $dir/h.csv) <(steps_and_times ref1.history.csv)
-    check "$n -> $m ranks: the ParaView series lists steps 0, 50, ..., 300 once" \
+    check "$n -> $m ranks: the ParaView series lists steps 0, 50, ..., 200 once" \
       test "$(grep -o 'series_[0-9]*\.pvtu' $dir/series.pvd | tr '\n' ' ')" = \
-      "series_000000.pvtu series_000050.pvtu series_000100.pvtu series_000150.pvtu series_000200.pvtu series_000250.pvtu series_000300.pvtu "
+      "series_000000.pvtu series_000050.pvtu series_000100.pvtu series_000150.pvtu series_000200.pvtu "
     check "$n -> $m ranks: the last two checkpoints are kept" \
       test "$(ls $dir | grep -c '^ck_.*\.h5$')" -eq 2
   done
@@ -142,7 +142,8 @@ for _ in $(seq 1 2000); do
   [ -f twice/h.csv ] && [ "$(wc -l < twice/h.csv)" -gt 5 ] && break
   sleep 0.01
 done
-for pid in $(pgrep -P $launcher); do kill -USR1 "$pid"; kill -USR1 "$pid"; done
+# Two different signals: two of the same kind sent at once may reach the process as one.
+for pid in $(pgrep -P $launcher); do kill -USR1 "$pid"; kill -TERM "$pid"; done
 wait $launcher
 echo $? > twice.status
 check "a second signal: the run ends, neither 0 nor 75" \
@@ -150,14 +151,14 @@ check "a second signal: the run ends, neither 0 nor 75" \
 check "a second signal: no checkpoint written" test -z "$(ls twice | grep '\.h5$')"
 
 # initial.state = a checkpoint: the state, step and time continue; the outputs start afresh.
-run_on 2 fromstate --initial.state=kill22/ck_000300.h5 --solver.steps=$((STEPS + 5)) \
+run_on 2 fromstate --initial.state=kill22/ck_000200.h5 --solver.steps=$((STEPS + 5)) \
   --output.history=fromstate.csv
 check "initial.state = checkpoint: status 0" status_is fromstate 0
-check "initial.state = checkpoint: the history starts at step 301, t = 3.01" \
-  test "$(sed -n 2p fromstate.csv | cut -d, -f1,2)" = "301,3.0100000000000002"
+check "initial.state = checkpoint: the history starts at step 201, t = 2.01" \
+  test "$(sed -n 2p fromstate.csv | cut -d, -f1,2)" = "201,2.0100000000000002"
 
 # Bad checkpoints: one error line each, before any step.
-head -c 2000 kill22/ck_000300.h5 > truncated.h5
+head -c 2000 kill22/ck_000200.h5 > truncated.h5
 echo "id,x,y,z,vx,vy,vz" > text.h5
 run_on 2 truncated --restart=truncated.h5
 check "truncated checkpoint: clean error" failed_with truncated "initial.restart = truncated.h5" \
@@ -166,7 +167,7 @@ run_on 2 text --restart=text.h5
 check "a text file: clean error" failed_with text "not an HDF5 file"
 run_on 2 missing --restart=missing.h5
 check "a missing checkpoint: clean error" failed_with missing "missing.h5: no such file"
-run_on 2 othermesh --restart=kill22/ck_000300.h5 --mesh.refine=1
+run_on 2 othermesh --restart=kill22/ck_000200.h5 --mesh.refine=1
 check "another mesh's checkpoint: clean error" failed_with othermesh "written for 425 nodes" \
   "this mesh has 2673"
 run_on 2 noprefix --restart=auto

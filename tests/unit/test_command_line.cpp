@@ -295,6 +295,14 @@ std::vector<KeyCase> allKeys() {
       {"output.vtk", "out/beam",
        [](const Scene& s) { EXPECT_EQ(path(s, "output.vtk"), "out/beam"); }},
       {"output.every", "5", [](const Scene& s) { EXPECT_EQ(s.integer("output.every"), 5); }},
+      {"output.checkpoint", "out/ck",
+       [](const Scene& s) { EXPECT_EQ(path(s, "output.checkpoint"), "out/ck"); }},
+      {"output.checkpoint-every", "50",
+       [](const Scene& s) { EXPECT_EQ(s.integer("output.checkpoint-every"), 50); }},
+      {"output.checkpoint-minutes", "2.5",
+       [](const Scene& s) { EXPECT_EQ(s.real("output.checkpoint-minutes"), 2.5); }},
+      {"initial.restart", "auto",
+       [](const Scene& s) { EXPECT_EQ(s.text("initial.restart"), "auto"); }},
       {"output.progress-every", "5",
        [](const Scene& s) { EXPECT_EQ(s.integer("output.progress-every"), 5); }},
       {"solver.on-failure", "retry",
@@ -434,7 +442,7 @@ TEST(Scene, EveryKeyFromTheCommandLine) {
 // The keys whose values are paths, listed apart from their declarations.
 const std::set<std::string> kPathKeys = {"mesh.file",      "initial.state", "output.final-state",
                                          "output.history", "output.vtk",    "scene.file",
-                                         "scene.data-path"};
+                                         "scene.data-path", "output.checkpoint"};
 
 TEST(Scene, EveryKeyFromTheConfigFile) {
   for (const KeyCase& c : allKeys()) {
@@ -621,6 +629,8 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"solver.rayleigh-stiffness", "-0.1"},
       {"solver.vdamping", "-1"},
       {"output.every", "0"},
+      {"output.checkpoint-every", "-1"},
+      {"output.checkpoint-minutes", "-1"},
       {"output.progress-every", "-1"},
       {"constraint.fixed-box", "0 0 0 1 1"},
       {"constraint.fixed-group", ""},

@@ -26,9 +26,11 @@ public:
   // iterations), its wall time, and the time left, estimated from `elapsed`, the loop's wall
   // seconds so far, spread evenly over the steps taken.
   std::string line(const StepRecord& step, const std::string& details, double elapsed) const;
+  // A restart: the loop starts after step `first`, so the steps taken are counted from it.
+  void startAfter(int first) { first_ = first; }
 
 private:
-  int every_, steps_;
+  int every_, steps_, first_ = 0;
 };
 
 // A duration for people: "0.42 s", "12.3 s", "4 min 05 s", "2 h 07 min".

@@ -51,6 +51,7 @@ public:
   // The current state of every node on rank 0 (empty elsewhere), in node-id order.
   NodalTable gatherState() const;
   MechanicalSystem& system() { return *system_; }
+  const DistributedMesh& mesh() const { return *mesh_; }
   Vec positions() const { return x_; }
   Vec velocities() const { return v_; }
 
