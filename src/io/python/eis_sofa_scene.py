@@ -56,7 +56,8 @@ def main(scene):
         root._source = "%s:%d" % (scene, module.createScene.__code__.co_firstlineno)
         module.createScene(root)
     except SyntaxError as e:
-        sys.stderr.write("%s:%s: SyntaxError: %s\n" % (e.filename or scene, e.lineno or 0, e.msg))
+        sys.stderr.write("%s:%s: SyntaxError: %s\n" % (Sofa.Core.shown_path(e.filename or scene),
+                                                     e.lineno or 0, e.msg))
         return 1
     except Exception as e:  # the scene's own error, named at its line in the scene
         what = "%s: %s" % (type(e).__name__, e) if not isinstance(e, Sofa.Core.SceneError) \
