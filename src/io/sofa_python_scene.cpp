@@ -81,10 +81,18 @@ std::string sofaPythonSceneToXml(const std::string& path) {
   const std::string driver = driverScript().string();
   TemporaryFile out, err;
   posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.path().c_str(), O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.path().c_str(), O_WRONLY, 0);
+  if (posix_spawn_file_actions_init(&actions) != 0)
+    throw Error("cannot prepare to start python3: out of memory");
+  const bool redirected =
+      posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0) == 0 &&
+      posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.path().c_str(), O_WRONLY, 0) ==
+          0 &&
+      posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.path().c_str(), O_WRONLY, 0) ==
+          0;
+  if (!redirected) {
+    posix_spawn_file_actions_destroy(&actions);
+    throw Error("cannot prepare to start python3: out of memory");
+  }
   std::string program = "python3", noCache = "-B";
   std::string scene = path;
   std::vector<char*> argv{program.data(), noCache.data(), const_cast<char*>(driver.c_str()),

@@ -108,11 +108,16 @@ class GraphTest(unittest.TestCase):
                     self.count = 0
                 def onAnimateBeginEvent(self, event):
                     self.count += 1
+            class Bare(Sofa.Core.Controller):  # its __init__ does not call the base's
+                def __init__(self, k):
+                    self.k = k
             def createScene(root):
                 root.addObject(Pusher(name='push'))
+                root.addObject(Bare(3))
             """)
-        self.assertEqual(root[0].tag, "PythonController")
+        self.assertEqual([e.tag for e in root], ["PythonController"] * 2)
         self.assertEqual(attributes(root[0]), {"name": "push", "class": "Pusher"})
+        self.assertEqual(attributes(root[1]), {"name": "Bare", "class": "Bare"})
 
     def test_source_lines_and_sibling_modules(self):
         root = xml_of(self, """\

@@ -201,8 +201,14 @@ BaseObject = Object
 class Controller(Object):
     """A Python controller: recorded by its class; euler-implicit does not run its code."""
 
+    def __new__(cls, *args, **kwargs):
+        self = object.__new__(cls)
+        Object.__init__(self, "PythonController", kwargs.get("name", cls.__name__))
+        return self
+
     def __init__(self, *args, **kwargs):
-        Object.__init__(self, "PythonController", kwargs.pop("name", type(self).__name__))
+        if "name" in kwargs:
+            self._set("name", kwargs["name"])
 
     def _attributes(self):
         return [("class", Data(self, "class", type(self).__name__, True))]
