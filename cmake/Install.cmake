@@ -2,6 +2,7 @@
 #   bin/euler-implicit, bin/partition-surface
 #   <libdir>/libeis.so (eis::eis) and <libdir>/libeis.a (eis::eis_static)
 #   include/eis/<layer>/*.hpp
+#   share/euler-implicit/python/: the Python front end (the .py scene driver, the stand-in Sofa)
 #   <libdir>/cmake/euler-implicit/: the package for find_package(euler-implicit), with the find
 #     modules of the dependencies it needs (PETSc, METIS)
 #   <libdir>/pkgconfig/euler-implicit.pc
@@ -14,6 +15,8 @@ set(EIS_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/euler-implicit)
 install(TARGETS euler-implicit partition-surface)
 install(TARGETS eis eis_static EXPORT euler-implicit-targets)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/eis TYPE INCLUDE)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/io/python/ DESTINATION ${CMAKE_INSTALL_DATADIR}/euler-implicit/python
+        FILES_MATCHING PATTERN "*.py")
 install(EXPORT euler-implicit-targets NAMESPACE eis:: DESTINATION ${EIS_PACKAGE_DIR})
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/euler-implicit-config.cmake.in

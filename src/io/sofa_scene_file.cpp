@@ -78,12 +78,13 @@ Scene sceneFromSofa(const Scene& given, MPI_Comm comm, std::FILE* log) {
 const ComponentDeclaration& sofaSceneComponent() {
   static const ComponentDeclaration component{
       "sofa-scene", "scene file",
-      "a SOFA XML scene (.scn) run unchanged: its components become these keys; the command\n"
-      "line and the INI file win key by key",
+      "a SOFA scene (.scn XML, or a SofaPython3 .py) run unchanged: its components become\n"
+      "these keys; the command line and the INI file win key by key",
       ParameterSpec()
           .add({"scene.file", "PATH",
-                "SOFA scene (.scn); --scene PATH is the same. Its components set the keys of the\n"
-                "run; a key also given on the command line or in the INI file takes that value.",
+                "SOFA scene (.scn, or .py: SofaPython3's createScene, run by python3 from PATH);\n"
+                "--scene PATH is the same. Its components set the keys of the run; a key also\n"
+                "given on the command line or in the INI file takes that value.",
                 std::nullopt, "", false, check::nonEmpty()})
           .add({"scene.data-path", "PATH",
                 "a folder where the scene's relative file names are also looked for, after the\n"

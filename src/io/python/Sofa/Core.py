@@ -1,0 +1,292 @@
+"""Sofa.Core as euler-implicit reads a scene: Node, Object, Controller and Data record the graph
+that createScene builds, with the scene line of each call; nothing is simulated."""
+import os
+import sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+SCENE_FOLDER = None  # set by the driver: calls are placed at frames of files under this folder
+
+
+class SceneError(Exception):
+    """A scene that cannot become euler-implicit's XML; the driver names the scene line."""
+
+
+def caller_source():
+    """FILE:LINE of the innermost frame in a file of the scene's folder (the scene or a module
+    it imported from there), outside this package."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        path = os.path.abspath(frame.f_code.co_filename)
+        if SCENE_FOLDER and path.startswith(SCENE_FOLDER + os.sep) \
+                and not path.startswith(os.path.dirname(_HERE) + os.sep):
+            return "%s:%d" % (shown_path(frame.f_code.co_filename), frame.f_lineno)
+        frame = frame.f_back
+    return "?:0"
+
+
+SCENE_FILE = None  # the scene's path as the user gave it, which messages name
+
+
+def shown_path(path):
+    """The scene as the user named it; another file of its folder by its full path."""
+    if SCENE_FILE and os.path.abspath(path) == os.path.abspath(SCENE_FILE):
+        return SCENE_FILE
+    return path
+
+
+def _flatten(value, out):
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            _flatten(item, out)
+    else:
+        out.append(value_text(value))
+
+
+def value_text(value):
+    """The text of a data value as a .scn attribute holds it."""
+    if isinstance(value, Data):
+        return value.linkpath
+    if isinstance(value, (Object, Node)):
+        return value.linkpath
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, int):
+        return str(value)
+    if hasattr(value, "tolist") or isinstance(value, (list, tuple)):
+        out = []
+        _flatten(value, out)
+        return " ".join(out)
+    if hasattr(value, "item"):
+        return value_text(value.item())
+    raise SceneError("a data value of type %s cannot be written into a scene"
+                     % type(value).__name__)
+
+
+class Data:
+    """One data field of an object or node: its value when the scene set it, its link path."""
+
+    def __init__(self, owner, name, value=None, given=False):
+        self._owner = owner
+        self._name = name
+        self._value = value
+        self._given = given
+
+    @property
+    def value(self):
+        if not self._given:
+            raise SceneError(
+                "%s is computed by SOFA when the scene runs, which euler-implicit does not do "
+                "in Python; pass the link '%s' instead of its value"
+                % (self._owner.pathname() + "." + self._name, self.linkpath))
+        return self._value
+
+    @value.setter
+    def value(self, value):
+        self._value = value
+        self._given = True
+
+    @property
+    def linkpath(self):
+        return self._owner.linkpath + "." + self._name
+
+    def getLinkPath(self):
+        return self.linkpath
+
+    def getName(self):
+        return self._name
+
+    def getValueString(self):
+        return value_text(self.value)
+
+    def isSet(self):
+        return self._given
+
+    def __str__(self):
+        return value_text(self.value)
+
+    def __eq__(self, other):
+        return self.value == (other.value if isinstance(other, Data) else other)
+
+    def __hash__(self):
+        return id(self)
+
+
+class _Base:
+    """What nodes and objects share: named data fields, set and read as attributes."""
+
+    def __init__(self, name):
+        object.__setattr__(self, "_data", {})
+        object.__setattr__(self, "_parent", None)
+        object.__setattr__(self, "_source", "?:0")
+        object.__setattr__(self, "_named", True)
+        self._data["name"] = Data(self, "name", name, True)
+
+    def _set(self, name, value):
+        if isinstance(value, Data) and value._owner is self:
+            return
+        self._data[name] = Data(self, name, value, True)
+
+    def __setattr__(self, name, value):
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+        else:
+            self._set(name, value)
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name not in self._data:
+            self._data[name] = Data(self, name)
+        return self._data[name]
+
+    def findData(self, name):
+        return getattr(self, name)
+
+    def addData(self, name, value=None, help="", group="", type="", **_):
+        self._set(name, value)
+        return self._data[name]
+
+    def getName(self):
+        return self._data["name"].value
+
+    def getData(self, name):
+        return self.findData(name)
+
+    def getLinkPath(self):
+        return self.linkpath
+
+    def _attributes(self):
+        return [(n, d) for n, d in self._data.items() if d._given and n != "name"]
+
+
+class Object(_Base):
+    """A component: its type and the data given to addObject or set later."""
+
+    def __init__(self, type_name, name, **data):
+        _Base.__init__(self, name)
+        object.__setattr__(self, "_type", type_name)
+        for key, value in data.items():
+            self._set(key, value)
+
+    def getClassName(self):
+        return self._type
+
+    def pathname(self):
+        parent = self._parent.pathname() if self._parent is not None else ""
+        return parent.rstrip("/") + "/" + self.getName()
+
+    def getPathName(self):
+        return self.pathname()
+
+    @property
+    def linkpath(self):
+        return "@" + self.pathname()
+
+    def getContext(self):
+        return self._parent
+
+    def init(self):
+        pass
+
+
+BaseObject = Object
+
+
+class Controller(Object):
+    """A Python controller: recorded by its class; euler-implicit does not run its code."""
+
+    def __new__(cls, *args, **kwargs):
+        self = object.__new__(cls)
+        Object.__init__(self, "PythonController", kwargs.get("name", cls.__name__))
+        return self
+
+    def __init__(self, *args, **kwargs):
+        if "name" in kwargs:
+            self._set("name", kwargs["name"])
+
+    def _attributes(self):
+        return [("class", Data(self, "class", type(self).__name__, True))]
+
+
+class Node(_Base):
+    """A node of the graph: its data (gravity, dt), its objects and children in call order."""
+
+    def __init__(self, name="root"):
+        _Base.__init__(self, name)
+        object.__setattr__(self, "_items", [])
+
+    def addObject(self, type_name, *args, **data):
+        if isinstance(type_name, Object):
+            obj = type_name
+        elif isinstance(type_name, str):
+            named = "name" in data
+            obj = Object(type_name, data.pop("name", type_name), **data)
+            obj._named = named
+        else:
+            raise SceneError("addObject takes a type name or an object, not %s"
+                             % type(type_name).__name__)
+        obj._parent = self
+        obj._source = caller_source()
+        self._items.append(obj)
+        return obj
+
+    createObject = addObject
+
+    def addChild(self, child, **data):
+        if isinstance(child, str):
+            child = Node(child)
+        elif not isinstance(child, Node):
+            raise SceneError("addChild takes a name or a Node, not %s" % type(child).__name__)
+        for key, value in data.items():
+            child._set(key, value)
+        child._parent = self
+        child._source = caller_source()
+        self._items.append(child)
+        return child
+
+    createChild = addChild
+
+    @property
+    def children(self):
+        return [item for item in self._items if isinstance(item, Node)]
+
+    @property
+    def objects(self):
+        return [item for item in self._items if not isinstance(item, Node)]
+
+    def getChild(self, name):
+        return next((c for c in self.children if c.getName() == name), None)
+
+    def getObject(self, name):
+        return next((o for o in self.objects if o.getName() == name), None)
+
+    def __getattr__(self, name):
+        if not name.startswith("_"):
+            for item in self._items:
+                if item.getName() == name:
+                    return item
+        return _Base.__getattr__(self, name)
+
+    def getRoot(self):
+        return self if self._parent is None else self._parent.getRoot()
+
+    def pathname(self):
+        if self._parent is None:
+            return "/"
+        return self._parent.pathname().rstrip("/") + "/" + self.getName()
+
+    def getPathName(self):
+        return self.pathname()
+
+    @property
+    def linkpath(self):
+        return "@" + self.pathname()
+
+    def init(self):
+        pass

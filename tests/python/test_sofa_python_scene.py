@@ -1,0 +1,185 @@
+"""The Python front end's XML for sample scenes, element by element, and its one-line errors.
+Usage: python3 test_sofa_python_scene.py <folder of eis_sofa_scene.py> (run by ctest)."""
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+import xml.etree.ElementTree as ET
+
+DRIVER = None
+
+
+def run_scene(files):
+    """Writes the files in a temporary folder and runs scene.py there through the driver."""
+    with tempfile.TemporaryDirectory() as folder:
+        for name, text in files.items():
+            with open(os.path.join(folder, name), "w") as f:
+                f.write(textwrap.dedent(text))
+        done = subprocess.run([sys.executable, "-B", DRIVER, "scene.py"], cwd=folder,
+                              capture_output=True, text=True)
+    return done.returncode, done.stdout, done.stderr
+
+
+def xml_of(test, text, **more):
+    code, out, err = run_scene(dict({"scene.py": text}, **more))
+    test.assertEqual(code, 0, err)
+    return ET.fromstring(out)
+
+
+def attributes(element):
+    return {k: v for k, v in element.attrib.items() if k != "eis-source"}
+
+
+class GraphTest(unittest.TestCase):
+    def test_nodes_objects_and_root_data(self):
+        root = xml_of(self, """\
+            import Sofa.Core
+            def createScene(root):
+                root.gravity = [0, -9.81, 0]
+                root.dt.value = 0.01
+                root.addObject('DefaultAnimationLoop')
+                a = root.addChild('a')
+                b = a.addChild('b')
+                b.addObject('MechanicalObject', name='dofs', template='Vec3d')
+                root.createChild('c').createObject('UniformMass', totalMass=2)
+            """)
+        self.assertEqual(root.tag, "Node")
+        self.assertEqual(attributes(root), {"name": "root", "gravity": "0 -9.81 0", "dt": "0.01"})
+        self.assertEqual([e.tag for e in root], ["DefaultAnimationLoop", "Node", "Node"])
+        self.assertEqual(attributes(root[0]), {})
+        b = root[1][0]
+        self.assertEqual(attributes(b), {"name": "b"})
+        self.assertEqual(attributes(b[0]), {"name": "dofs", "template": "Vec3d"})
+        self.assertEqual(attributes(root[2][0]), {"totalMass": "2"})
+
+    def test_values(self):
+        root = xml_of(self, """\
+            class Array:  # what numpy arrays offer: tolist()
+                def tolist(self):
+                    return [[1.5, 2], [3, 4]]
+            def createScene(root):
+                root.addObject('X', name='x', f=0.1 + 0.2, big=1e8, t=True, n=False,
+                               nested=[[0, 1], (2, [3.25])], array=Array(), s='a b', amp='<&">')
+            """)
+        self.assertEqual(attributes(root[0]), {
+            "name": "x", "f": "0.30000000000000004", "big": "100000000.0", "t": "true",
+            "n": "false", "nested": "0 1 2 3.25", "array": "1.5 2 3 4", "s": "a b",
+            "amp": '<&">'})
+
+    def test_numpy_arrays(self):
+        try:
+            import numpy  # noqa: F401
+        except ImportError:
+            self.skipTest("numpy is not installed")
+        root = xml_of(self, """\
+            import numpy as np
+            def createScene(root):
+                root.addObject('X', name='x', a=np.array([[0.1, 2.0], [3.0, 4.0]]), s=np.float64(0.5))
+            """)
+        self.assertEqual(attributes(root[0]), {"name": "x", "a": "0.1 2.0 3.0 4.0", "s": "0.5"})
+
+    def test_links(self):
+        root = xml_of(self, """\
+            def createScene(root):
+                beam = root.addChild('beam')
+                loader = beam.addObject('MeshGmshLoader', name='loader', filename='m.msh')
+                beam.addObject('A', name='a', src=loader.linkpath, p=loader.position.linkpath,
+                               q=loader.findData('triangles').getLinkPath(), r=loader.getLinkPath(),
+                               obj=loader, data=loader.edges, kept='@loader.position')
+                assert loader.filename.value == 'm.msh'
+                assert beam.loader is loader and beam.getObject('loader') is loader
+                assert root.getChild('beam') is beam and root.beam is beam
+                assert [c.name.value for c in root.children] == ['beam']
+                assert loader.name.value == 'loader' and str(beam.name) == 'beam'
+            """)
+        self.assertEqual(attributes(root[0][1]), {
+            "name": "a", "src": "@/beam/loader", "p": "@/beam/loader.position",
+            "q": "@/beam/loader.triangles", "r": "@/beam/loader", "obj": "@/beam/loader",
+            "data": "@/beam/loader.edges", "kept": "@loader.position"})
+
+    def test_controller(self):
+        root = xml_of(self, """\
+            import Sofa.Core
+            class Pusher(Sofa.Core.Controller):
+                def __init__(self, *args, **kwargs):
+                    Sofa.Core.Controller.__init__(self, *args, **kwargs)
+                    self.count = 0
+                def onAnimateBeginEvent(self, event):
+                    self.count += 1
+            class Bare(Sofa.Core.Controller):  # its __init__ does not call the base's
+                def __init__(self, k):
+                    self.k = k
+            def createScene(root):
+                root.addObject(Pusher(name='push'))
+                root.addObject(Bare(3))
+            """)
+        self.assertEqual([e.tag for e in root], ["PythonController"] * 2)
+        self.assertEqual(attributes(root[0]), {"name": "push", "class": "Pusher"})
+        self.assertEqual(attributes(root[1]), {"name": "Bare", "class": "Bare"})
+
+    def test_source_lines_and_sibling_modules(self):
+        root = xml_of(self, """\
+            import SofaRuntime
+            import parts
+            SofaRuntime.importPlugin('Sofa.Component')
+
+            def createScene(root):
+                root.addObject('A')
+                parts.add(root)
+
+            if __name__ == '__main__':
+                raise SystemExit('the main block must not run')
+            """, **{"parts.py": """\
+            def add(node):
+                print('printed by the scene, not XML')
+                return node.addChild('child')
+            """})
+        self.assertEqual(root.get("eis-source"), "scene.py:5")
+        self.assertEqual(root[0].get("eis-source"), "scene.py:6")
+        self.assertTrue(root[1].get("eis-source").endswith("parts.py:3"), root[1].attrib)
+
+
+class ErrorTest(unittest.TestCase):
+    def error(self, text):
+        code, out, err = run_scene({"scene.py": text})
+        self.assertEqual(code, 1)
+        self.assertEqual(out, "")
+        return err.strip().splitlines()[-1]
+
+    def test_computed_data(self):
+        self.assertEqual(self.error("""\
+            def createScene(root):
+                box = root.addObject('BoxROI', name='box', box=[0, 0, 0, 1, 1, 1])
+                n = len(box.indices.value)
+            """), "scene.py:3: /box.indices is computed by SOFA when the scene runs, which "
+                  "euler-implicit does not do in Python; pass the link '@/box.indices' instead "
+                  "of its value")
+
+    def test_syntax_error(self):
+        self.assertEqual(self.error("def createScene(root):\n    root.addObject('A'\n"),
+                         "scene.py:2: SyntaxError: '(' was never closed")
+
+    def test_missing_create_scene(self):
+        self.assertEqual(self.error("x = 1\n"),
+                         "scene.py: the scene defines no createScene(rootNode)")
+
+    def test_exception_in_create_scene(self):
+        self.assertEqual(self.error("""\
+            def createScene(root):
+                root.addObject('A')
+                raise ValueError('bad\\nvalue')
+            """), "scene.py:3: ValueError: bad value")
+
+    def test_animate(self):
+        self.assertIn("scene.py:3: Sofa.Simulation.animate", self.error("""\
+            import Sofa.Simulation
+            def createScene(root):
+                Sofa.Simulation.animate(root, 0.01)
+            """))
+
+
+if __name__ == "__main__":
+    DRIVER = os.path.join(os.path.abspath(sys.argv.pop(1)), "eis_sofa_scene.py")
+    unittest.main()
