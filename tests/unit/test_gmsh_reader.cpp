@@ -16,6 +16,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/mesh/gmsh_reader.hpp"
+#include "mesh_file_test.hpp"
 
 namespace {
 
@@ -34,34 +35,12 @@ std::string fileText(const std::string& path) {
 }
 
 // A file in the test's temporary folder, removed when the test ends.
-class TempFile {
-public:
-  TempFile(const std::string& name, const std::string& text)
-      : path_(testing::TempDir() + "eis_gmsh_" + name) {
-    std::ofstream(path_, std::ios::binary) << text;
-  }
-  ~TempFile() { std::filesystem::remove(path_); }
-  const std::string& path() const { return path_; }
+using eis::test::TempFile;
 
-private:
-  std::string path_;
-};
-
-// Reads `text` as a mesh file named `name` and checks that it fails with a message holding the
-// file name and each fragment.
 void expectError(const std::string& name, const std::string& text,
                  const std::vector<std::string>& fragments) {
-  const TempFile file(name, text);
-  try {
-    eis::readGmsh(file.path());
-    ADD_FAILURE() << name << ": no error";
-  } catch (const eis::Error& error) {
-    const std::string message = error.what();
-    EXPECT_NE(message.find(name), std::string::npos) << message;
-    for (const auto& fragment : fragments)
-      EXPECT_NE(message.find(fragment), std::string::npos)
-          << "'" << fragment << "' not in: " << message;
-  }
+  eis::test::expectReadError([](const std::string& path) { eis::readGmsh(path); }, name, text,
+                             fragments);
 }
 
 // A one-tetrahedron 2.2 ASCII file; the tests swap in bad nodes or elements.

@@ -22,6 +22,7 @@
 #include "eis/core/error.hpp"
 #include "eis/mesh/mesh_file.hpp"
 #include "eis/mesh/vtk_reader.hpp"
+#include "mesh_file_test.hpp"
 
 namespace {
 
@@ -29,18 +30,7 @@ using eis::SerialMesh;
 using Tet = std::array<std::int64_t, 4>;
 using Triangle = std::array<std::int64_t, 3>;
 
-class TempFile {
-public:
-  TempFile(const std::string& name, const std::string& text)
-      : path_(testing::TempDir() + "eis_vtk_" + name) {
-    std::ofstream(path_, std::ios::binary) << text;
-  }
-  ~TempFile() { std::filesystem::remove(path_); }
-  const std::string& path() const { return path_; }
-
-private:
-  std::string path_;
-};
+using eis::test::TempFile;
 
 // The mesh every test writes: two tetrahedra, a triangle, a line and a vertex (skipped), and a
 // point (5) that only the vertex uses.
@@ -64,17 +54,8 @@ void expectTheMesh(const SerialMesh& mesh) {
 
 void expectError(const std::string& name, const std::string& text,
                  const std::vector<std::string>& fragments) {
-  const TempFile file(name, text);
-  try {
-    eis::readMeshFile(file.path());
-    ADD_FAILURE() << name << ": no error";
-  } catch (const eis::Error& error) {
-    const std::string message = error.what();
-    EXPECT_NE(message.find(name), std::string::npos) << message;
-    for (const auto& fragment : fragments)
-      EXPECT_NE(message.find(fragment), std::string::npos)
-          << "'" << fragment << "' not in: " << message;
-  }
+  eis::test::expectReadError([](const std::string& path) { eis::readMeshFile(path); }, name, text,
+                             fragments);
 }
 
 // Raw bytes of a value, in big-endian order when asked (the test machine is little-endian).
