@@ -53,7 +53,7 @@ const char* const kUsage =
     "                  onto which key.\n"
     "  --restart=auto|FILE  continue a run from a checkpoint (the same as --initial.restart)\n"
     "\n"
-    "Exit status: 0 the run is complete; 1 an error (one line 'euler-implicit: error: ...');\n"
+    "Exit status: 0 the run is complete; 1 an error (one line on standard error says what);\n"
     "75 stopped by SIGTERM, SIGUSR1 or SIGINT after a step, its checkpoint (output.checkpoint)\n"
     "and outputs written: --restart=auto continues it.\n"
     "\n"
