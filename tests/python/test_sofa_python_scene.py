@@ -93,6 +93,8 @@ class GraphTest(unittest.TestCase):
                 assert root.getChild('beam') is beam and root.beam is beam
                 assert [c.name.value for c in root.children] == ['beam']
                 assert loader.name.value == 'loader' and str(beam.name) == 'beam'
+                assert root['beam.loader.filename'].value == 'm.msh'
+                assert root['beam']['loader']['filename'].toList() == 'm.msh'
             """)
         self.assertEqual(attributes(root[0][1]), {
             "name": "a", "src": "@/beam/loader", "p": "@/beam/loader.position",

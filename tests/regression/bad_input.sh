@@ -168,6 +168,7 @@ sed '4s|.*|    <FreeMotionAnimationLoop/>\n    <EulerImplicitSolver/>|' good.scn
 sed '9s|.*|    <PythonController name="ctl" class="Pulse" eis-source="liver.py:42"/>|' good.scn \
   > scn_python_controller.scn
 sed '4s|.*|    <StaticSolver/>|' good.scn > scn_static.scn
+printf 'def createScene(root):\n    root.addChild("beam")\n    raise ValueError("no mesh")\n' > py_error.py
 sed '12s|.*|    <Node name="second"><MechanicalObject/></Node>\n  </Node>|' good.scn > scn_two_objects.scn
 sed '12s|.*|    <Node name="m"><MechanicalObject/><BarycentricMapping/><UniformMass totalMass="1"/></Node>\n  </Node>|' \
   good.scn > scn_mapped_mass.scn
@@ -426,7 +427,10 @@ launch bad scn_mapped_mass "scn_mapped_mass.scn:12" "UniformMass" "mapped child"
 launch bad scn_unknown_component "scn_unknown.scn:9" "UnknownForceField" "not supported" -- \
   --scene="$T/scn_unknown.scn" --solver.steps=1
 launch bad scn_missing_file "scene.file" "no such file" -- --scene="$T/none.scn" --solver.steps=1
-launch bad scn_python_scene "liver.py" "not supported" -- --scene="$T/liver.py" --solver.steps=1
+launch bad py_missing_scene "scene.file" "liver.py" "no such file" -- --scene="$T/liver.py" \
+  --solver.steps=1
+launch bad py_scene_error "py_error.py:3" "ValueError: no mesh" -- --scene="$T/py_error.py" \
+  --solver.steps=1
 
 # --- harmless input: warnings only -----------------------------------------------------------
 launch warns scn_collision_skipped "contact is not simulated.*TriangleCollisionModel" -- \

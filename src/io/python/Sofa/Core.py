@@ -101,6 +101,19 @@ class Data:
     def getName(self):
         return self._name
 
+    def array(self):
+        """The value as a numpy array (the value itself when numpy is absent)."""
+        value = self.value
+        try:
+            import numpy
+        except ImportError:
+            return value
+        return numpy.array(value)
+
+    def toList(self):
+        value = self.value
+        return value.tolist() if hasattr(value, "tolist") else value
+
     def getValueString(self):
         return value_text(self.value)
 
@@ -147,6 +160,15 @@ class _Base:
 
     def findData(self, name):
         return getattr(self, name)
+
+    def __getitem__(self, path):
+        """SofaPython3's item access: node["child.object.data"], object["data"]."""
+        item = self
+        for part in path.split("."):
+            item = getattr(item, part) if isinstance(item, _Base) else None
+            if item is None:
+                raise SceneError("no '%s' in %s" % (path, self.pathname()))
+        return item
 
     def addData(self, name, value=None, help="", group="", type="", **_):
         self._set(name, value)
