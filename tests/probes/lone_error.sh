@@ -9,12 +9,8 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
 launch_in_scratch 2 "$1"
 
-failures=0
-checks=0
-check() {  # check DESCRIPTION COMMAND...
-  checks=$((checks + 1))
-  if "${@:2}"; then echo "ok   $1"; else echo "FAIL $1"; failures=$((failures + 1)); fi
-}
+# shellcheck source=SCRIPTDIR/../common/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/checks.sh"
 run_mode() {  # run_mode MODE: runs the probe; sets status, err (its standard error)
   timeout 60 "${MPI_COMMAND[@]}" "$1" 2> err.txt > /dev/null
   status=$?

@@ -94,12 +94,8 @@ with open("beam_appended.vtu", "wb") as f:
         b'<AppendedData encoding="raw">\n_' + data + b"\n</AppendedData>\n"))
 PY
 
-failures=0
-checks=0
-check() {  # check DESCRIPTION COMMAND...
-  checks=$((checks + 1))
-  if "${@:2}"; then echo "ok   $1"; else echo "FAIL $1"; failures=$((failures + 1)); fi
-}
+# shellcheck source=SCRIPTDIR/../common/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/checks.sh"
 files=(beam_v22.msh beam_v1.msh beam_ascii.vtk beam_binary.vtk beam_ascii.vtu beam_appended.vtu)
 for file in "${files[@]}"; do
   status=0

@@ -11,12 +11,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
 meshes=$(realpath "$2")
 launch_in_scratch "$RANKS" "$1"
 
-failures=0
-checks=0
-check() {  # check DESCRIPTION COMMAND...
-  checks=$((checks + 1))
-  if "${@:2}"; then echo "ok   $1"; else echo "FAIL $1"; failures=$((failures + 1)); fi
-}
+# shellcheck source=SCRIPTDIR/../common/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/checks.sh"
 # run OUTPUT ARGS...: a still run whose final state is OUTPUT; its status in $status.
 run() {
   status=0

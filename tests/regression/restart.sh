@@ -28,10 +28,8 @@ run_on() {  # run_on RANKS NAME ARGS...: out/err in NAME.out, NAME.err, status i
     > "$name.out" 2> "$name.err" || status=$?
   echo "$status" > "$name.status"
 }
-failures=0
-check() {  # check DESCRIPTION COMMAND...
-  if "${@:2}"; then echo "ok   $1"; else echo "FAIL $1"; failures=$((failures + 1)); fi
-}
+# shellcheck source=SCRIPTDIR/../common/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/checks.sh"
 status_is() { [ "$(cat "$1.status")" -eq "$2" ]; }
 failed_with() {  # failed_with NAME TEXT...: status 1, one error line holding every TEXT
   local name=$1 line

@@ -18,10 +18,8 @@ EXE=$(realpath "$1")
 source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
 launch_in_scratch "$RANKS" "$EXE"
 
-failures=0
-check() {  # check DESCRIPTION COMMAND...
-  if "${@:2}"; then echo "ok   $1"; else echo "FAIL $1"; failures=$((failures + 1)); fi
-}
+# shellcheck source=SCRIPTDIR/../common/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/checks.sh"
 
 # run RANKS ARGS...: one run, quiet, its output in run.out / run.err.
 run() {

@@ -56,12 +56,8 @@ for name, mode, zlib, header64, base64 in [
     w.Write()
 PY
 
-failures=0
-checks=0
-check() {  # check DESCRIPTION COMMAND...
-  checks=$((checks + 1))
-  if "${@:2}"; then echo "ok   $1"; else echo "FAIL $1"; failures=$((failures + 1)); fi
-}
+# shellcheck source=SCRIPTDIR/../common/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/checks.sh"
 run() {  # run MESH: its final state in MESH.csv, its output in MESH.out, its status in $status
   status=0
   timeout 60 "${MPI_COMMAND[@]}" --mesh.file="$1" --solver.steps=5 \
