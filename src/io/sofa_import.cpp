@@ -220,26 +220,41 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
     for (const char* field : {"translation", "rotation", "scale3d"})
       if (state.field(field))
         reader.reject(state, field, "a transform of the position with a rest_position of its own");
-  const SofaObject* loader = reader.linked(state, "position");
   const SofaObject* topology = nullptr;
   for (const SofaObject& o : state.node->objects)
     if (o.type == "TetrahedronSetTopologyContainer" || o.type == "MeshTopology") topology = &o;
-  if (!loader && state.field("position"))
-    reader.reject(state, "position", "an inline mesh is not supported yet; use a loader");
-  if (!loader && topology) {
-    loader = reader.linked(*topology, "position");
-    if (!loader) loader = reader.linked(*topology, "tetrahedra");
-    if (!loader)
-      throw Error(topology->where + ": " + topology->type +
-                  ": an inline mesh is not supported yet; give it src=\"@loader\"");
+  // The positions come from a loader (linked, or through the topology), else they are written in
+  // the scene: on the MechanicalObject or its topology, with the topology's tetrahedra.
+  const SofaObject* source = reader.linked(state, "position");
+  if (!source && !state.field("position") && topology) {
+    source = reader.linked(*topology, "position");
+    if (!source) source = reader.linked(*topology, "tetrahedra");
   }
-  if (!loader) throw Error(state.where + ": MechanicalObject: no mesh (no loader, no topology)");
-  if (loader->type != "MeshGmshLoader" && loader->type != "MeshVTKLoader")
-    throw Error(loader->where + ": " + loader->type +
-                ": not a mesh of tetrahedra this importer reads (MeshGmshLoader, MeshVTKLoader)");
-  refuseLoaderExtras(reader, *loader);
-  reader.key("mesh.file", findFile(reader, *loader, options));
-  mapTransform(reader, *loader);
+  const auto isLoader = [](const SofaObject& o) {
+    return o.type == "MeshGmshLoader" || o.type == "MeshVTKLoader";
+  };
+  if (source && !isLoader(*source) && source != topology)
+    throw Error(source->where + ": " + source->type +
+                ": not a mesh of tetrahedra this importer reads (MeshGmshLoader, MeshVTKLoader, "
+                "or position and tetrahedra written in the scene)");
+  if (source && isLoader(*source)) {
+    refuseLoaderExtras(reader, *source);
+    reader.key("mesh.file", findFile(reader, *source, options));
+    mapTransform(reader, *source);
+  } else {
+    const std::optional<std::string> nodes = state.field("position")
+                                                 ? reader.text(state, "position")
+                                             : topology ? reader.text(*topology, "position")
+                                                        : std::nullopt;
+    const std::optional<std::string> tets =
+        topology ? reader.text(*topology, "tetrahedra") : std::nullopt;
+    if (!nodes || !tets)
+      throw Error(state.where +
+                  ": MechanicalObject: no mesh (no loader, and no position and tetrahedra "
+                  "written in the scene)");
+    reader.key("mesh.nodes", *nodes);
+    reader.key("mesh.tetrahedra", *tets);
+  }
   mapTransform(reader, state);
 }
 

@@ -5,12 +5,33 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/memory.hpp"
+#include "eis/core/scene.hpp"
 #include "eis/core/tetra_geometry.hpp"
 #include "eis/mesh/box_mesh.hpp"
 #include "eis/mesh/mesh_file.hpp"
 #include "eis/mesh/mesh_transform.hpp"
 
 namespace eis {
+
+namespace {
+
+// A list of numbers in groups of `group` (integers >= 0 when `ids`), at least one group.
+Check inlineNumbers(std::size_t group, bool ids) {
+  return [group, ids](const std::string& key, const std::string& text) {
+    const Texts tokens = parse::tokens(text);
+    if (tokens.empty() || tokens.size() % group != 0)
+      parse::reject(key, text, "expected groups of " + std::to_string(group) + " numbers");
+    for (const std::string& token : tokens) {
+      long long id = 0;
+      double x = 0;
+      if (ids ? !parse::number(token, id) || id < 0 : !parse::number(token, x))
+        parse::reject(key, text,
+                      "'" + token + "' is not " + (ids ? "a node id" : "a finite number"));
+    }
+  };
+}
+
+}  // namespace
 
 const ComponentDeclaration& meshSourceComponent() {
   static const ComponentDeclaration component{
@@ -24,6 +45,15 @@ const ComponentDeclaration& meshSourceComponent() {
                "node list ($Nodes, $NOD, POINTS); tetrahedra keep the file's vertex order, triangles are kept\n"
                "for surface loads, other elements are ignored. Absent: the built-in box.",
                std::nullopt, "", false, check::anyText()})
+          .add({"mesh.nodes", "\"X Y Z ..\"",
+                "an inline mesh's node coordinates, three per node (SOFA MeshTopology or\n"
+                "MechanicalObject `position` written in the scene), with mesh.tetrahedra; instead\n"
+                "of mesh.file and the box",
+                std::nullopt, "length", false, inlineNumbers(3, false)})
+          .add({"mesh.tetrahedra", "\"A B C D ..\"",
+                "an inline mesh's tetrahedra, four 0-based node ids each (SOFA `tetrahedra`), in\n"
+                "that vertex order",
+                std::nullopt, "", false, inlineNumbers(4, true)})
           .add({"mesh.box-size", "\"LX LY LZ\"", "size of the built-in box, origin at 0; each > 0",
                 "10 1 1", "length", false, check::positives(3)})
           .add(
@@ -41,17 +71,54 @@ const ComponentDeclaration& meshSourceComponent() {
                std::nullopt, "", true, meshTransformCheck()})
           .add({"mesh.refine", "N", "uniform refinements of the mesh after distribution, >= 0", "0",
                 "", false, check::integerAtLeast(0)}),
-      nullptr};
+      [](Scene& scene) {
+        if (scene.given("mesh.nodes") && scene.given("mesh.file"))
+          throw Error("mesh.file and an inline mesh (mesh.nodes) are given: give one");
+      }};
   return component;
 }
 
 namespace {
 
+// The mesh written in the keys: nodes as given, tetrahedra by 0-based node id.
+SerialMesh inlineMesh(const Parameters& scene) {
+  if (!scene.given("mesh.nodes") || !scene.given("mesh.tetrahedra"))
+    throw Error("an inline mesh needs both mesh.nodes and mesh.tetrahedra");
+  SerialMesh mesh;
+  const std::vector<double> xyz = parse::reals("mesh.nodes", scene.text("mesh.nodes"), 0);
+  for (std::size_t i = 0; i < xyz.size(); i += 3)
+    mesh.nodes.push_back({xyz[i], xyz[i + 1], xyz[i + 2]});
+  const std::string ids = scene.text("mesh.tetrahedra");
+  const Texts tokens = parse::tokens(ids);
+  for (std::size_t i = 0; i < tokens.size(); i += 4) {
+    std::array<std::int64_t, 4> tet{};
+    for (int a = 0; a < 4; ++a) {
+      long long id = -1;
+      if (!parse::number(tokens[i + a], id) || id < 0 ||
+          id >= static_cast<long long>(mesh.nodes.size()))
+        parse::reject("mesh.tetrahedra", ids,
+                      "'" + tokens[i + a] + "' is no node id (0 to " +
+                          std::to_string(mesh.nodes.size() - 1) + ")");
+      tet[a] = id;
+    }
+    const TetraShape shape(mesh.nodes[tet[0]], mesh.nodes[tet[1]], mesh.nodes[tet[2]],
+                           mesh.nodes[tet[3]]);
+    if (shape.volume == 0)
+      parse::reject("mesh.tetrahedra", ids,
+                    "tetrahedron " + std::to_string(i / 4) + " has zero volume");
+    mesh.tets.push_back(tet);
+    mesh.tetTags.push_back(0);
+  }
+  return mesh;
+}
+
 SerialMesh readOrBuild(const Parameters& scene) {
   const std::string file = scene.optionalText("mesh.file");
   SerialMesh mesh =
       !file.empty() ? readMeshFile(file)
-                    : makeBoxMesh(scene.real3("mesh.box-size"), scene.integer3("mesh.box-cells"));
+      : scene.given("mesh.nodes") || scene.given("mesh.tetrahedra")
+          ? inlineMesh(scene)
+          : makeBoxMesh(scene.real3("mesh.box-size"), scene.integer3("mesh.box-cells"));
   for (const std::string& text : scene.texts("mesh.transform"))
     applyMeshTransform(parseMeshTransform("mesh.transform", text), mesh.nodes);
   return mesh;
@@ -64,8 +131,9 @@ SerialMesh readOrBuild(const Parameters& scene) {
 // a large mesh, the nodes by about 8.
 std::string sizeFailure(const Parameters& scene, double nodes, double tets, int dofsPerNode,
                         double memoryPerRank, int ranks) {
-  const std::string what = scene.given("mesh.file")
-                               ? "mesh.file = " + scene.text("mesh.file")
+  const std::string what = scene.given("mesh.file") ? "mesh.file = " + scene.text("mesh.file")
+                           : scene.given("mesh.nodes")
+                               ? std::string("the inline mesh")
                                : "mesh.box-cells = " + scene.text("mesh.box-cells");
   const auto figure = [](double value) {
     char text[32];
@@ -103,7 +171,7 @@ SerialMesh loadSerialMesh(const Parameters& scene, int dofsPerNode, MPI_Comm com
   const double memoryPerRank = memoryPerRankBytes(comm);
   SerialMesh mesh;
   std::string failure;
-  if (!scene.given("mesh.file")) {
+  if (!scene.given("mesh.file") && !scene.given("mesh.nodes") && !scene.given("mesh.tetrahedra")) {
     const auto [nx, ny, nz] = scene.integer3("mesh.box-cells");
     failure = sizeFailure(scene, (nx + 1.0) * (ny + 1.0) * (nz + 1.0), 6.0 * nx * ny * nz,
                           dofsPerNode, memoryPerRank, commSize(comm));
@@ -113,7 +181,7 @@ SerialMesh loadSerialMesh(const Parameters& scene, int dofsPerNode, MPI_Comm com
     try {
       mesh = readOrBuild(scene);
       // A file's counts are known once it is read (the box was checked before it was built).
-      if (scene.given("mesh.file"))
+      if (scene.given("mesh.file") || scene.given("mesh.nodes"))
         failure = sizeFailure(scene, double(mesh.nodes.size()), double(mesh.tets.size()),
                               dofsPerNode, memoryPerRank, commSize(comm));
       std::string skipped;

@@ -99,9 +99,9 @@ const ComponentDeclaration& fixedConstraintComponent() {
       [](Scene& scene) {
         requireElasticity(scene, "constraint.partial-fixed",
                           scene.given("constraint.partial-fixed"));
-        if (scene.given("mesh.file") || scene.given("constraint.fixed-box") ||
-            scene.given("constraint.fixed-group") || scene.given("constraint.fixed") ||
-            scene.given("constraint.partial-fixed"))
+        if (scene.given("mesh.file") || scene.given("mesh.nodes") ||
+            scene.given("constraint.fixed-box") || scene.given("constraint.fixed-group") ||
+            scene.given("constraint.fixed") || scene.given("constraint.partial-fixed"))
           return;
         if (scene.given("mesh.transform")) {
           // The transformed box's x = 0 face is no longer at x = 0: its nodes by id instead

@@ -128,6 +128,14 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) {
          EXPECT_EQ(s.texts("mesh.transform"), (std::vector<std::string>{"rotate 0 0 90"}));
        }},
+      {"mesh.nodes",
+       "0 0 0 1 0 0 0 1 0 0 0 1",
+       [](const Scene& s) { EXPECT_EQ(s.text("mesh.nodes"), "0 0 0 1 0 0 0 1 0 0 0 1"); },
+       {"--mesh.tetrahedra=0 1 2 3"}},
+      {"mesh.tetrahedra",
+       "0 1 2 3",
+       [](const Scene& s) { EXPECT_EQ(s.text("mesh.tetrahedra"), "0 1 2 3"); },
+       {"--mesh.nodes=0 0 0 1 0 0 0 1 0 0 0 1"}},
       {"physics.type",
        "diffusion",
        [](const Scene& s) {
@@ -440,9 +448,9 @@ TEST(Scene, EveryKeyFromTheCommandLine) {
 }
 
 // The keys whose values are paths, listed apart from their declarations.
-const std::set<std::string> kPathKeys = {"mesh.file",      "initial.state", "output.final-state",
-                                         "output.history", "output.vtk",    "scene.file",
-                                         "scene.data-path", "output.checkpoint"};
+const std::set<std::string> kPathKeys = {
+    "mesh.file",  "initial.state", "output.final-state", "output.history",
+    "output.vtk", "scene.file",    "scene.data-path",    "output.checkpoint"};
 
 TEST(Scene, EveryKeyFromTheConfigFile) {
   for (const KeyCase& c : allKeys()) {
@@ -614,6 +622,10 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"material.conductivity", "0"},
       {"material.capacity", "0"},
       {"mesh.refine", "-1"},
+      {"mesh.nodes", "0 0 0 1 0"},
+      {"mesh.nodes", "0 0 nan"},
+      {"mesh.tetrahedra", "0 1 2"},
+      {"mesh.tetrahedra", "0 1 2 -3"},
       {"mesh.transform", "spin 0 0 90"},
       {"mesh.transform", "scale 1 0 1"},
       {"mesh.box-cells", "20 0 4"},

@@ -406,12 +406,26 @@ TEST(SofaImport, MeshFromTheLoaderTheTopologyNames) {
   const eis::SofaImport imported = eis::importSofaScene(SofaScene(found, "t.scn"), options);
   EXPECT_EQ(imported.keys[2].key, "mesh.file");
   EXPECT_EQ(imported.keys[2].value, std::string(EIS_MESH_DIR) + "/beam_v22_ascii.msh");
+  // A mesh written in the scene: the MechanicalObject's (or the topology's) position, the
+  // topology's tetrahedra.
+  Keys inline_;
+  for (const eis::SofaKey& k :
+       eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/>"
+                                      "<MeshTopology name='t' position='0 0 0 1 0 0 0 1 0 0 0 1'"
+                                      " tetrahedra='0 1 2 3'/><MechanicalObject/></Node>",
+                                      "t.scn"),
+                            {})
+           .keys)
+    inline_[k.key].push_back(k.value);
+  EXPECT_EQ(one(inline_, "mesh.nodes"), "0 0 0 1 0 0 0 1 0 0 0 1");
+  EXPECT_EQ(one(inline_, "mesh.tetrahedra"), "0 1 2 3");
+  EXPECT_EQ(one(inline_, "mesh.file"), "(absent)");
   EXPECT_NE(errorOf([] {
               eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/>"
                                              "<MechanicalObject position='0 0 0 1 0 0'/></Node>",
                                              "t.scn"),
                                    {});
-            }).find("an inline mesh is not supported yet"),
+            }).find("no position and tetrahedra written in the scene"),
             std::string::npos);
 }
 
