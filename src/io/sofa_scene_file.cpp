@@ -7,6 +7,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
+#include "eis/core/mpi_chunks.hpp"
 #include "eis/io/sofa_import.hpp"
 #include "eis/io/sofa_python_scene.hpp"
 
@@ -37,11 +38,7 @@ Scene sceneFromSofa(const Scene& given, MPI_Comm comm, std::FILE* log) {
   unsigned long long size = text.size();
   EIS_CHECK_MPI(MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, comm));
   text.resize(size);
-  for (unsigned long long sent = 0; sent < size;) {
-    const int piece = int(std::min<unsigned long long>(size - sent, 1ull << 30));
-    EIS_CHECK_MPI(MPI_Bcast(text.data() + sent, piece, MPI_CHAR, 0, comm));
-    sent += piece;
-  }
+  broadcastInPieces(text.data(), std::int64_t(size), MPI_CHAR, 0, comm);
   // Every rank parses the same text: the same verdict everywhere.
   const SofaScene sofa(text, file);
   SofaImportOptions options;

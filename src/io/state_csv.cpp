@@ -9,6 +9,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
+#include "eis/core/mpi_chunks.hpp"
 #include "eis/io/output_file.hpp"
 
 namespace eis {
@@ -102,8 +103,8 @@ NodalTable readStateCsv(const std::string& path, Physics physics, MPI_Comm comm)
   table.width = stateWidth(physics);
   table.ids.resize(count);
   table.values.resize(count * table.width);
-  EIS_CHECK_MPI(MPI_Bcast(table.ids.data(), int(count), MPI_INT64_T, 0, comm));
-  EIS_CHECK_MPI(MPI_Bcast(table.values.data(), int(count * table.width), MPI_DOUBLE, 0, comm));
+  broadcastInPieces(table.ids.data(), count, MPI_INT64_T, 0, comm);
+  broadcastInPieces(table.values.data(), count * table.width, MPI_DOUBLE, 0, comm);
   return table;
 }
 
@@ -142,9 +143,7 @@ void applyState(const NodalTable& table, const std::string& path, const Distribu
 
 NodalTable gatherState(const DistributedMesh& mesh, Vec x, Vec v, const NodalTable* initial) {
   MPI_Comm comm = mesh.comm();
-  int rank, size;
-  EIS_CHECK_MPI(MPI_Comm_rank(comm, &rank));
-  EIS_CHECK_MPI(MPI_Comm_size(comm, &size));
+  const int rank = commRank(comm);
   const int half = mesh.dofsPerNode(), width = 2 * half;
 
   std::vector<std::int64_t> ids;
@@ -161,22 +160,8 @@ NodalTable gatherState(const DistributedMesh& mesh, Vec x, Vec v, const NodalTab
   EIS_CHECK(VecRestoreArrayRead(v, &vs));
   EIS_CHECK(VecRestoreArrayRead(x, &xs));
 
-  int count = int(ids.size());
-  std::vector<int> counts(size), displs(size), valueCounts(size), valueDispls(size);
-  EIS_CHECK_MPI(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm));
-  int total = 0;
-  for (int r = 0; r < size; ++r) {
-    displs[r] = total;
-    valueCounts[r] = counts[r] * width;
-    valueDispls[r] = total * width;
-    total += counts[r];
-  }
-  std::vector<std::int64_t> allIds(rank == 0 ? total : 0);
-  std::vector<double> allValues(rank == 0 ? std::size_t(total) * width : 0);
-  EIS_CHECK_MPI(MPI_Gatherv(ids.data(), count, MPI_INT64_T, allIds.data(), counts.data(),
-                            displs.data(), MPI_INT64_T, 0, comm));
-  EIS_CHECK_MPI(MPI_Gatherv(values.data(), count * width, MPI_DOUBLE, allValues.data(),
-                            valueCounts.data(), valueDispls.data(), MPI_DOUBLE, 0, comm));
+  std::vector<std::int64_t> allIds = gatherInt64s(ids, 0, comm);
+  std::vector<double> allValues = gatherDoubles(values, 0, comm);
 
   NodalTable state;
   state.width = width;
