@@ -22,6 +22,6 @@ CC=clang CXX=clang++ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebI
 cmake --build build-sanitize -j"$(nproc)"
 cd build-sanitize
 bin/eis_unit_tests --gtest_brief=1
-ctest --output-on-failure --parallel 3 -R '^fuzz\.'
+ctest --verbose --parallel 3 -R '^fuzz\.'
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1 \
   ctest --output-on-failure --parallel "$(nproc)" -R '^mpi\.np2\.'
