@@ -18,9 +18,13 @@ namespace {
 
 // The timers of the loop, in the order the summary lists them, and how it names them.
 constexpr std::pair<const char*, const char*> kParts[] = {
-    {"Forces", "forces"},           {"Matrix assembly", "matrix assembly"},
-    {"Constraints", "constraints"}, {"Preconditioner set-up", "preconditioner set-up"},
-    {"KSP solve", "KSP solve"},     {"Newton solve", "Newton solve (set-ups included)"},
+    {"Forces", "forces"},
+    {"Matrix assembly", "matrix assembly"},
+    {"Constraints", "constraints"},
+    {"Preconditioner set-up", "preconditioner set-up"},
+    {"KSP solve", "KSP solve"},
+    {"Solution check", "solution check"},
+    {"Newton solve", "Newton solve (set-ups included)"},
     {"Checkpoint", "checkpoints"}};
 
 // What each timer counted between two readings.

@@ -1,6 +1,9 @@
 #include "eis/ode/newton_solver.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 
 #include "eis/core/error.hpp"
 #include "eis/core/timer.hpp"
@@ -46,7 +49,7 @@ NewtonSolver::NewtonSolver(MPI_Comm comm, const EulerImplicitOptions& options, N
     throw Error("the Newton solver does not take SOFA's trapezoidal variant (a linearized scheme)");
   trapezoidal_ = options.scheme == TimeScheme::Trapezoidal;
   for (Vec* v : {&xStart_, &vStart_, &vBefore_, &iterate_, &residual_, &xTrial_, &force_, &work_,
-                 &forceStart_})
+                 &forceStart_, &startIterate_})
     EIS_CHECK(VecDuplicate(like, v));
   EIS_CHECK(SNESCreate(comm, &snes_));
   EIS_CHECK(SNESSetFunction(snes_, residual_, residualCallback, this));
@@ -58,7 +61,7 @@ NewtonSolver::NewtonSolver(MPI_Comm comm, const EulerImplicitOptions& options, N
 NewtonSolver::~NewtonSolver() {
   SNESDestroy(&snes_);
   for (Vec* v : {&xStart_, &vStart_, &vBefore_, &iterate_, &residual_, &xTrial_, &force_, &work_,
-                 &forceStart_})
+                 &forceStart_, &startIterate_})
     VecDestroy(v);
 }
 
@@ -151,6 +154,42 @@ void NewtonSolver::startForce(Vec x, Vec v) {
     mop_->addMBKv(forceStart_, -options_.rayleighMass, 0.0, options_.rayleighStiffness, v);
 }
 
+// SNES measures F itself at every iterate (no recursion to drift), so a stop on ||F|| (FNORM) or
+// on its step against -snes_stol (SNORM) met the tolerance it names. A stop on the iteration
+// count alone (-snes_convergence_test skip, say) measured nothing: then ||F|| at the answer is held
+// to 10 max(atol, rtol ||F(guess)||), as SolutionCheck holds a linear solve, or to rounding level,
+// 1000 eps ||J|| (||v|| + ||v_n||) (the forces in F cancel to about that). -snes_type ksponly asks
+// for one iteration and claims no more. Empty when it passes; two residual evaluations otherwise.
+std::string NewtonSolver::verifyConvergence() {
+  SNESConvergedReason reason;
+  EIS_CHECK(SNESGetConvergedReason(snes_, &reason));
+  PetscBool kspOnly;
+  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(snes_), SNESKSPONLY, &kspOnly));
+  if (reason != SNES_CONVERGED_ITS || kspOnly) return {};
+  PetscReal atol, rtol, stol;
+  PetscInt maxIterations, maxEvaluations;
+  EIS_CHECK(SNESGetTolerances(snes_, &atol, &rtol, &stol, &maxIterations, &maxEvaluations));
+  PetscReal start, end, size, startSize;
+  formResidual(startIterate_, residual_);
+  EIS_CHECK(VecNorm(residual_, NORM_2, &start));
+  formResidual(iterate_, residual_);
+  EIS_CHECK(VecNorm(residual_, NORM_2, &end));
+  Mat jacobian;
+  EIS_CHECK(SNESGetJacobian(snes_, &jacobian, nullptr, nullptr, nullptr));
+  EIS_CHECK(VecNorm(iterate_, NORM_2, &size));
+  EIS_CHECK(VecNorm(vStart_, NORM_2, &startSize));
+  const double rounding = 1000 * std::numeric_limits<double>::epsilon() *
+                          check_.operatorNorm(jacobian) * double(size + startSize);
+  const double tolerance = std::max(double(atol), double(rtol * start));
+  if (end <= std::max(10 * tolerance, rounding)) return {};
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "its residual ||F|| = %.3g is %.3g times max(rtol ||F(guess)||, atol) with rtol "
+                "%.3g (at most 10 times allowed), and above rounding level (%.3g)",
+                double(end), double(end) / tolerance, double(rtol), rounding);
+  return text;
+}
+
 StepReport NewtonSolver::step(MechanicalOperations& mop, Vec x, Vec v, double h) {
   mop_ = &mop;
   callbackFailure_.clear();
@@ -160,6 +199,7 @@ StepReport NewtonSolver::step(MechanicalOperations& mop, Vec x, Vec v, double h)
   EIS_CHECK(VecCopy(v, vStart_));
   if (trapezoidal_) startForce(x, v);
   initialGuess(v);
+  EIS_CHECK(VecCopy(iterate_, startIterate_));
   if (!configured_) configure(jacobianAt(iterate_));
 
   const long setupsBefore = reuse_.setups();
@@ -168,9 +208,9 @@ StepReport NewtonSolver::step(MechanicalOperations& mop, Vec x, Vec v, double h)
     const ScopedTimer timer("Newton solve");
     status = SNESSolve(snes_, nullptr, iterate_);
   }
-  mop_ = nullptr;
   recordLinearSolve();
   if (status) {
+    mop_ = nullptr;
     // A callback's own message (an inverted element, say) says more than PETSc's code.
     if (!callbackFailure_.empty()) throw Error(callbackFailure_);
     throwPetscError(status, "SNESSolve", __FILE__, __LINE__);
@@ -180,9 +220,14 @@ StepReport NewtonSolver::step(MechanicalOperations& mop, Vec x, Vec v, double h)
   PetscInt iterations, linearIterations;
   EIS_CHECK(SNESGetIterationNumber(snes_, &iterations));
   EIS_CHECK(SNESGetLinearSolveIterations(snes_, &linearIterations));
+  const std::string unverified = reason < 0 ? std::string() : verifyConvergence();
+  mop_ = nullptr;
   if (reason < 0)
     throw Error(std::string("Newton solve did not converge: ") + SNESConvergedReasons[reason] +
                 " after " + std::to_string(iterations) + " iterations");
+  if (!unverified.empty())
+    throw Error(std::string("Newton solve reported ") + SNESConvergedReasons[reason] + " after " +
+                std::to_string(iterations) + " iterations, but " + unverified);
 
   EIS_CHECK(VecCopy(vStart_, vBefore_));
   haveBefore_ = true;

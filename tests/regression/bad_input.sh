@@ -400,8 +400,10 @@ launch bad petsc_options_file_missing "PETSc could not start" "Unable to open op
   "${TINY[@]}" -options_file /nonexistent/opts
 launch bad log_view_unwritable "PETSc could not finish" "/nonexistent/dir/log.txt" -- \
   "${TINY[@]}" -log_view :/nonexistent/dir/log.txt
-launch bad preonly_without_a_solver "step 1" "direct solve (preonly) missed the tolerance" -- \
+launch bad preonly_without_a_solver "step 1" "misses the tolerance asked for" -- \
   "${TINY[@]}" -ksp_type preonly -pc_type none --solver.initial-guess=zero
+launch bad richardson_without_a_norm "step 1" "reported CONVERGED_ITS" -- \
+  "${TINY[@]}" -ksp_type richardson -ksp_norm_type none -ksp_max_it 2
 launch bad petsc_solve_not_converged "not converged" "DIVERGED_ITS" -- "${TINY[@]}" \
   -ksp_error_if_not_converged -ksp_max_it 1
 

@@ -10,6 +10,7 @@
 #include "eis/core/component.hpp"
 #include "eis/linalg/ksp_settings.hpp"
 #include "eis/linalg/preconditioner_reuse.hpp"
+#include "eis/linalg/solution_check.hpp"
 #include "eis/linalg/system_matrix.hpp"
 
 namespace eis {
@@ -46,8 +47,8 @@ public:
   LinearSolver& operator=(const LinearSolver&) = delete;
 
   // Solves A x = b; returns the iteration count. Throws eis::Error naming PETSc's reason when
-  // the solve diverges. The preconditioner is set up again only when A's values changed, as
-  // PreconditionerReuse decides.
+  // the solve diverges, and when its answer fails SolutionCheck. The preconditioner is set up again
+  // only when A's values changed, as PreconditionerReuse decides.
   int solve(Mat A, Vec b, Vec x);
   KSP ksp() const { return ksp_; }
   // Preconditioner set-ups so far.
@@ -57,15 +58,15 @@ private:
   void configure(Mat A);
   void setStart();
   void setUp(Mat A);
-  void checkDirectSolve(Mat A, Vec b, Vec x) const;
 
   KSP ksp_ = nullptr;
   KspSettings settings_;
   PreconditionerReuse reuse_;
+  SolutionCheck check_;
   LinearSolverOptions::Start start_;
   bool acceptIterationLimit_;
   bool configured_ = false;
-  bool direct_ = false;  // -ksp_type preonly: no starting point, and its answer is checked
+  bool direct_ = false;  // -ksp_type preonly: no starting point
 };
 
 // The default preconditioner of the linear solves; -pc_type overrides it. Automatic: GAMG for an

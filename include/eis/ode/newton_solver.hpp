@@ -13,6 +13,7 @@
 
 #include "eis/linalg/ksp_settings.hpp"
 #include "eis/linalg/preconditioner_reuse.hpp"
+#include "eis/linalg/solution_check.hpp"
 #include "eis/ode/euler_implicit_solver.hpp"
 #include "eis/ode/time_integrator.hpp"
 
@@ -62,16 +63,19 @@ private:
   Mat jacobianAt(Vec v);
   void choosePreconditionerSetUp(Mat jacobian);
   void recordLinearSolve();
+  std::string verifyConvergence();
 
   EulerImplicitOptions options_;
   NewtonGuess guess_;
   SNES snes_ = nullptr;
   KspSettings settings_;
   PreconditionerReuse reuse_;
+  SolutionCheck check_;  // for its bound on ||J||
   bool linearSolvePending_ = false;  // a Jacobian was formed; its solve is not yet recorded
   Vec xStart_ = nullptr, vStart_ = nullptr, vBefore_ = nullptr, iterate_ = nullptr;
   Vec residual_ = nullptr, xTrial_ = nullptr, force_ = nullptr, work_ = nullptr;
-  Vec forceStart_ = nullptr;  // f_n, for the trapezoidal rule
+  Vec forceStart_ = nullptr;    // f_n, for the trapezoidal rule
+  Vec startIterate_ = nullptr;  // the step's initial guess, kept for verifyConvergence
   bool configured_ = false, haveBefore_ = false;
   MechanicalOperations* mop_ = nullptr;  // during step() only
   bool trapezoidal_ = false;

@@ -1,0 +1,47 @@
+#pragma once
+// Whether a linear solve's answer meets the tolerance it was asked for, measured on the answer
+// itself. PETSc's converged reason says only that the KSP's own test passed, and that test can be
+// fooled: a preonly solve "converges" whatever its preconditioner did, Richardson with the norm
+// "none" stops at its iteration count and calls that converged, and a Krylov method's recursive
+// residual drifts from the true one. So every solve is checked once more, from scratch:
+//
+//   r = b - A x (one product), measured in the norm the KSP's test used (the preconditioned
+//   norm needs B r and B b: two preconditioner applications; a test with no norm is held to the
+//   true residual's 2-norm), and passed when
+//     1. ||r||_2 <= 10 eps (||A|| max(||x||_2, ||x0||_2) + ||b||_2), x0 where the solve started:
+//        the answer is as good as rounding lets a Krylov solve be (its attainable accuracy; a
+//        tolerance below that, such as SOFA scenes' 1e-14 on a stiff mesh, asks the impossible),
+//     2. ||r|| <= 10 max(rtol ||b||, atol) in that norm: the tolerance asked for, with room for the
+//        drift of a recursive residual and nothing more.
+//
+// ||A|| is the infinity norm of an assembled matrix (symmetric, so it bounds the 2-norm), and for
+// a matrix-free one 100 times its largest diagonal entry (an SPD matrix's entries are at most its
+// largest diagonal entry, and a row of a tetrahedral mesh's operator has about 100 of them),
+// computed again only when the matrix changes.
+#include <petscksp.h>
+
+#include <string>
+
+namespace eis {
+
+class SolutionCheck {
+public:
+  // The verdict on x as the answer of A x = b under `ksp`'s tolerances and norm; an empty string
+  // when it passes, else what was measured against what was allowed.
+  std::string verdict(KSP ksp, Mat A, Vec b, Vec x);
+  // Records ||x0||, the norm of the iterate each solve of `ksp` starts from (a monitor at
+  // iteration 0), for rule 1: a Krylov method's residual drifts by about eps ||A|| max_k ||x_k||,
+  // and a starting point far from the answer makes that more than eps ||A|| ||x||.
+  void watch(KSP ksp);
+  // ||A|| as rule 1 takes it (the bound above for a matrix-free operator).
+  double operatorNorm(Mat A);
+
+private:
+  double startNorm_ = 0;
+
+  PetscObjectState normState_ = -1;
+  const void* normMatrix_ = nullptr;
+  double norm_ = 0;
+};
+
+}  // namespace eis
