@@ -294,7 +294,9 @@ void XdmfOutput::writeStep(int step, double time, const RunState& state) {
   }
   file.close();
 
-  // Only now that the step's data is on disk may the index name it.
+  // Only now that the step's data is on disk (PETSc's viewer flushes the file after each dataset,
+  // MPI-IO syncs it, and it is closed) may the index name it; the index too is synced, then
+  // renamed.
   std::string message;
   if (commRank(comm_) == 0) {
     steps_.push_back({step, shortest(time)});
