@@ -8,7 +8,7 @@ packages=(
   petsc-dev libopenmpi-dev openmpi-bin
   libmetis-dev libboost-program-options-dev libgtest-dev zlib1g-dev
   clang libclang-rt-14-dev
-  python3-dolfinx python3-vtk9 python3-matplotlib xvfb
+  python3-dolfinx python3-vtk9 python3-matplotlib python3-h5py xvfb
   slurmd slurmctld slurm-client munge
 )
 

@@ -34,7 +34,7 @@ std::int64_t countUnused(const DistributedMesh& mesh) {
 
 }  // namespace
 
-NaturalOrder::NaturalOrder(const DistributedMesh& mesh, Vec like) {
+NaturalOrder::NaturalOrder(const DistributedMesh& mesh, Vec like) : mesh_(mesh) {
   const int dofs = mesh.dofsPerNode();
   nodes_ = mesh.numGlobalVertices() + countUnused(mesh);
   EIS_CHECK(VecCreate(mesh.comm(), &natural_));
@@ -66,9 +66,23 @@ NaturalOrder::~NaturalOrder() {
   VecDestroy(&natural_);
 }
 
-void NaturalOrder::toNatural(Vec solver) const {
+void NaturalOrder::toNatural(Vec solver, int unusedFrom, const NodalTable* initial) const {
   EIS_CHECK(VecScatterBegin(scatter_, solver, natural_, INSERT_VALUES, SCATTER_FORWARD));
   EIS_CHECK(VecScatterEnd(scatter_, solver, natural_, INSERT_VALUES, SCATTER_FORWARD));
+  const int dofs = mesh_.dofsPerNode();
+  const auto& unused = mesh_.unusedNodeIds();
+  for (std::size_t k = 0; k < unused.size(); ++k) {
+    const double* row = initial ? initial->find(unused[k]) : nullptr;
+    for (int d = 0; d < dofs; ++d) {
+      const bool position = unusedFrom == 0 && dofs == 3;
+      const double value = row        ? row[unusedFrom * dofs + d]
+                           : position ? mesh_.unusedNodeCoords()[k][d]
+                                      : 0.0;
+      EIS_CHECK(VecSetValue(natural_, PetscInt(unused[k] * dofs + d), value, INSERT_VALUES));
+    }
+  }
+  EIS_CHECK(VecAssemblyBegin(natural_));
+  EIS_CHECK(VecAssemblyEnd(natural_));
 }
 
 void NaturalOrder::fromNatural(Vec solver) const {
@@ -88,23 +102,8 @@ CheckpointWriter::~CheckpointWriter() {
 
 void CheckpointWriter::save(const std::string& name, Vec solver, int unusedFrom,
                             const NodalTable* initial) {
+  order_.toNatural(solver, unusedFrom, initial);
   const Vec natural = order_.natural();
-  order_.toNatural(solver);
-  // Nodes no cell uses are not in the solver's vectors: rank 0 sets them as gatherState does.
-  const int dofs = mesh_.dofsPerNode();
-  const auto& unused = mesh_.unusedNodeIds();
-  for (std::size_t k = 0; k < unused.size(); ++k) {
-    const double* row = initial ? initial->find(unused[k]) : nullptr;
-    for (int d = 0; d < dofs; ++d) {
-      const bool position = unusedFrom == 0 && dofs == 3;
-      const double value = row        ? row[unusedFrom * dofs + d]
-                           : position ? mesh_.unusedNodeCoords()[k][d]
-                                      : 0.0;
-      EIS_CHECK(VecSetValue(natural, PetscInt(unused[k] * dofs + d), value, INSERT_VALUES));
-    }
-  }
-  EIS_CHECK(VecAssemblyBegin(natural));
-  EIS_CHECK(VecAssemblyEnd(natural));
   EIS_CHECK(PetscObjectSetName(reinterpret_cast<PetscObject>(natural), name.c_str()));
   EIS_CHECK(VecView(natural, viewer_));
 }

@@ -3,15 +3,14 @@
 #include "eis/io/final_state_output.hpp"
 #include "eis/io/history_csv.hpp"
 #include "eis/io/vtk_series_output.hpp"
+#include "eis/io/xdmf_output.hpp"
 
 namespace eis {
 
 const std::vector<OutputComponent>& outputComponents() {
   static const std::vector<OutputComponent> all = {
-      finalStateOutputComponent(),
-      vtkSeriesOutputComponent(),
-      historyOutputComponent(),
-      checkpointOutputComponent(),
+      finalStateOutputComponent(), vtkSeriesOutputComponent(),  xdmfOutputComponent(),
+      historyOutputComponent(),    checkpointOutputComponent(),
   };
   return all;
 }

@@ -97,8 +97,10 @@ OutputComponent vtkSeriesOutputComponent() {
                 "ParaView time series: PREFIX.pvd and one PVTU per written step (one piece per rank), with\n"
                 "rest points, displacement (to warp by), velocity, region, rank and von Mises stress",
                 std::nullopt, "", false, check::anyText()})
-           .add({"output.every", "N", "write the vtk time series every N steps, >= 1", "1", "",
-                 false, check::integerAtLeast(1)}),
+           .add(
+               {"output.every", "N",
+                "write the ParaView series (output.vtk, output.xdmf) every N steps and at the last, >= 1",
+                "1", "", false, check::integerAtLeast(1)}),
        nullptr},
       [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
         const std::string prefix = scene.optionalText("output.vtk");

@@ -23,7 +23,8 @@ struct Clock {
 };
 
 // The scatter between a vector of the solver's layout (the mesh's owned unknowns) and the same
-// values in the input's node order.
+// values in the input's node order (row = node id, every node of the input, those no tetrahedron
+// uses included). Checkpoints and the XDMF output write their nodal datasets through it.
 class NaturalOrder {
 public:
   // Collective. `like`: a vector of the solver's layout.
@@ -33,10 +34,14 @@ public:
   NaturalOrder& operator=(const NaturalOrder&) = delete;
   Vec natural() const { return natural_; }
   std::int64_t nodes() const { return nodes_; }
-  void toNatural(Vec solver) const;
+  // Fills natural() from `solver`. Nodes no cell uses are not in the solver's vectors: rank 0
+  // sets them as gatherState does, from `initial` (`unusedFrom`: the half of a node's row the
+  // vector holds, 0 positions, 1 velocities), else at rest (positions) or zero.
+  void toNatural(Vec solver, int unusedFrom, const NodalTable* initial) const;
   void fromNatural(Vec solver) const;
 
 private:
+  const DistributedMesh& mesh_;
   std::int64_t nodes_ = 0;
   Vec natural_ = nullptr;
   VecScatter scatter_ = nullptr;
