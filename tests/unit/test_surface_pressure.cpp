@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <iostream>
 #include <map>
 #include <random>
 #include <vector>
@@ -131,6 +132,9 @@ TEST_F(SurfacePressureCube, ClosedSurfaceHasNoNetForceInAnyConfiguration) {
   const double scale = largestMagnitude(f);
   EXPECT_GT(scale, 100.0);
   for (int d = 0; d < 3; ++d) EXPECT_LT(std::fabs(total[d]), 1e-13 * scale) << d;
+  std::cout << "[ figures ] net force / largest nodal force: "
+            << std::max({std::fabs(total[0]), std::fabs(total[1]), std::fabs(total[2])}) / scale
+            << "\n";
 }
 
 TEST_F(SurfacePressureCube, RestForceIsPressureTimesAreaAlongTheOutwardNormal) {
@@ -171,6 +175,9 @@ TEST_F(SurfacePressureCube, TangentEqualsCentralDifferencesEntryByEntry) {
   EXPECT_GT(scale, 100.0);
   EXPECT_LT(worstBlocks, 1e-9 * scale);
   EXPECT_LT(worstProduct, 1e-9 * scale);
+  std::cout << "[ figures ] K against central differences, largest entry error / largest entry: "
+            << "element blocks " << worstBlocks / scale << ", addDForce " << worstProduct / scale
+            << "\n";
   // kFactor scales the product.
   const std::vector<double> dx = randomArray(n, 1.0, 11);
   std::vector<double> once(n, 0.0), scaled(n, 0.0);
@@ -183,7 +190,8 @@ TEST_F(SurfacePressureCube, TangentEqualsCentralDifferencesEntryByEntry) {
 TEST_F(SurfacePressureCube, AssembledTangentIsSymmetricOnAClosedSurfaceOnly) {
   const std::size_t n = x_.size();
   force(closed_, x_);
-  EXPECT_LT(asymmetry(assembledK(closed_, mesh_.cells, n), n), 1e-14);
+  const double closedAsymmetry = asymmetry(assembledK(closed_, mesh_.cells, n), n);
+  EXPECT_LT(closedAsymmetry, 1e-14);
   // One face of the cube (x = 1) alone: K is not symmetric.
   std::vector<SurfacePressure::Triangle> face;
   for (const auto& t : mesh_.boundary) {
@@ -194,7 +202,10 @@ TEST_F(SurfacePressureCube, AssembledTangentIsSymmetricOnAClosedSurfaceOnly) {
   ASSERT_EQ(face.size(), 8u);
   SurfacePressure open(mesh_.cells, mesh_.points, {{kPressure, face, std::nullopt}}, {});
   force(open, x_);
-  EXPECT_GT(asymmetry(assembledK(open, mesh_.cells, n), n), 0.1);
+  const double openAsymmetry = asymmetry(assembledK(open, mesh_.cells, n), n);
+  EXPECT_GT(openAsymmetry, 0.1);
+  std::cout << "[ figures ] max |K - K^T| / max |K|: closed surface " << closedAsymmetry
+            << ", one face " << openAsymmetry << "\n";
   EXPECT_FALSE(open.symmetricK());
   EXPECT_FALSE(open.isLinear());
 }
