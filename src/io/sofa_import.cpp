@@ -361,7 +361,7 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
       ode = true;
     } else if (!mapLinearSolver(reader, *o, options.sceneLinearLimits) &&
                !sofa::mapMass(reader, *o) && !sofa::mapForceField(reader, *o) &&
-               !sofa::mapConstraint(reader, *o)) {
+               !sofa::mapSurfaceLoad(reader, *o) && !sofa::mapConstraint(reader, *o)) {
       const std::string why = "not supported: it may change the mechanics";
       if (!options.skipUnsupported)
         throw Error(o->where + ": " + o->type + (o->name.empty() ? "" : " '" + o->name + "'") +

@@ -1,7 +1,8 @@
 #pragma once
 // What the SOFA importer's parts share: reading an object's data fields as SOFA does (links
 // followed, src="@object" copying the fields the object does not set, SOFA's defaults), and
-// collecting the keys. Private to io/sofa_import.cpp and io/sofa_components.cpp.
+// collecting the keys. Private to io/sofa_import.cpp, io/sofa_components.cpp and
+// io/sofa_surface_loads.cpp.
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,5 +57,7 @@ private:
 bool mapMass(Reader& reader, const SofaObject& o);
 bool mapForceField(Reader& reader, const SofaObject& o);
 bool mapConstraint(Reader& reader, const SofaObject& o);
+// SurfacePressureForceField and TrianglePressureForceField (io/sofa_surface_loads.cpp).
+bool mapSurfaceLoad(Reader& reader, const SofaObject& o);
 
 }  // namespace eis::sofa

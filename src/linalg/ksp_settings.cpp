@@ -46,6 +46,34 @@ bool hypreUnlessOverridden(const char* prefix) {
   return !given || std::strcmp(type, PCHYPRE) == 0;
 }
 
+// A matrix not declared symmetric (a follower pressure's K) takes the methods for nonsymmetric
+// systems in place of our symmetric defaults: GMRES for CG (preconditioned on the right when the
+// stop measures the true residual, which GMRES offers only so), LU for Cholesky, the factorization
+// package kept. Options read after may choose otherwise.
+void nonsymmetricDefaults(KSP ksp, Mat A) {
+  PetscBool known = PETSC_FALSE, symmetric = PETSC_FALSE;
+  EIS_CHECK(MatIsSymmetricKnown(A, &known, &symmetric));
+  if (known && symmetric) return;
+  PetscBool cg = PETSC_FALSE, cholesky = PETSC_FALSE;
+  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp), KSPCG, &cg));
+  if (cg) {
+    EIS_CHECK(KSPSetType(ksp, KSPGMRES));
+    KSPNormType norm;
+    EIS_CHECK(KSPGetNormType(ksp, &norm));
+    if (norm == KSP_NORM_UNPRECONDITIONED) EIS_CHECK(KSPSetPCSide(ksp, PC_RIGHT));
+  }
+  PC pc;
+  EIS_CHECK(KSPGetPC(ksp, &pc));
+  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCCHOLESKY, &cholesky));
+  if (cholesky) {
+    MatSolverType package = nullptr;
+    EIS_CHECK(PCFactorGetMatSolverType(pc, &package));
+    const std::string kept = package ? package : "";
+    EIS_CHECK(PCSetType(pc, PCLU));
+    if (!kept.empty()) EIS_CHECK(PCFactorSetMatSolverType(pc, kept.c_str()));
+  }
+}
+
 }  // namespace
 
 void setDefaultSolver(KSP ksp, PCType pc, double rtol) {
@@ -120,6 +148,7 @@ void KspSettings::setDefaults(KSP ksp, double rtol) const {
 // Options are read once the operator is known so that -pc_type and friends override our
 // defaults; the near-nullspace goes on after, for the preconditioner they chose.
 void KspSettings::readOptions(KSP ksp, Mat A, const std::function<void()>& setFromOptions) const {
+  nonsymmetricDefaults(ksp, A);
   {
     const HypreDefaults hypre(ksp, defaultPc_.c_str(), hypreElasticity_);
     setFromOptions();

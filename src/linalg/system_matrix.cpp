@@ -64,14 +64,15 @@ Layout layoutOf(DM dm) {
 SystemMatrix::SystemMatrix(DM dm, const std::vector<std::array<PetscInt, 4>>& cells, int dofs,
                            const std::vector<unsigned char>& owned, OperatorMode mode,
                            const ElementOperator& op, const Projection& projection,
-                           bool constantValues)
+                           bool constantValues, bool symmetric)
     : dm_(dm),
       cells_(cells),
       dofs_(dofs),
       mode_(mode),
       op_(op),
       projection_(projection),
-      constantValues_(constantValues) {
+      constantValues_(constantValues),
+      symmetric_(symmetric) {
   EIS_CHECK(DMCreateLocalVector(dm_, &localIn_));
   EIS_CHECK(DMCreateLocalVector(dm_, &localOut_));
   if (mode_ == OperatorMode::MatrixFree)
@@ -104,8 +105,9 @@ void SystemMatrix::createAssembled(const std::vector<unsigned char>& owned) {
   EIS_CHECK(MatSetBlockSize(matrix_, dofs_));
   EIS_CHECK(MatSetType(matrix_, MATAIJ));
   assembler_ = std::make_unique<ElementMatrixAssembler>(matrix_, cells_, dofs_, globalBlock, owned);
-  // M, and the K and B of every force field here, are symmetric: so is every system matrix.
-  EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, PETSC_TRUE));
+  // M and B are symmetric, and so is K unless a field says otherwise (a follower pressure); the
+  // projection (MatZeroRowsColumns) keeps either.
+  EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, symmetric_ ? PETSC_TRUE : PETSC_FALSE));
   EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
 }
 
@@ -116,7 +118,7 @@ void SystemMatrix::createShell() {
   EIS_CHECK(MatShellSetOperation(matrix_, MATOP_MULT, reinterpret_cast<void (*)(void)>(shellMult)));
   EIS_CHECK(MatShellSetOperation(matrix_, MATOP_GET_DIAGONAL,
                                  reinterpret_cast<void (*)(void)>(eis::shellDiagonal)));
-  EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, PETSC_TRUE));
+  EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, symmetric_ ? PETSC_TRUE : PETSC_FALSE));
 }
 
 Mat SystemMatrix::at(double m, double b, double k) {

@@ -9,6 +9,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/mesh/metis_partition.hpp"
+#include "eis/mesh/surface_triangles.hpp"
 #include "plex_points.hpp"
 
 namespace eis {
@@ -296,6 +297,7 @@ std::int64_t DistributedMesh::distribute(const SerialMesh& serial) {
   cells_ = std::move(local.cells);
   cellTags_ = std::move(local.cellTags);
   inputCellIds_ = std::move(local.inputCellIds);
+  surface_ = distributeSurfaceTriangles(comm_, serial, inputCellIds_, cells_, nodeIds_);
   groups_ = shareGroupMembers(comm_, serial, nodeIds_);
   groupNames_ = shareGroupNames(comm_, serial);
   return plan.edgeCut;

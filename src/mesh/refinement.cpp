@@ -170,6 +170,8 @@ void copyIdsToGhosts(DM dm, PetscInt vStart, PetscInt vEnd, std::vector<std::int
 
 void DistributedMesh::refine(int times) {
   if (times <= 0) return;
+  // The surface triangles name coarse cells, which refinement replaces.
+  surface_.local.clear();
   for (int r = 0; r < times; ++r) refineOnce();
   // New nodes are numbered after every node of the input, used or not.
   std::int64_t inputNodes = numGlobalVertices_ + std::int64_t(unusedNodeIds_.size());

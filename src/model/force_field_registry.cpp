@@ -6,15 +6,16 @@
 #include "eis/model/gravity.hpp"
 #include "eis/model/mesh_springs.hpp"
 #include "eis/model/rest_shape_springs.hpp"
+#include "eis/model/surface_pressure.hpp"
 #include "eis/model/uniform_damping.hpp"
 
 namespace eis {
 
 const std::vector<ForceFieldComponent>& forceFieldComponents() {
   static const std::vector<ForceFieldComponent> all = {
-      elasticFemComponent(),       diffusionFemComponent(),   meshSpringsComponent(),
-      gravityComponent(),          uniformDampingComponent(), constantForceComponent(),
-      restShapeSpringsComponent(),
+      elasticFemComponent(),       diffusionFemComponent(),    meshSpringsComponent(),
+      gravityComponent(),          uniformDampingComponent(),  constantForceComponent(),
+      restShapeSpringsComponent(), surfacePressureComponent(),
   };
   return all;
 }

@@ -40,6 +40,7 @@ MechanicalSystem::~MechanicalSystem() {
 
 void MechanicalSystem::addForceField(std::unique_ptr<ForceField> field) {
   linear_ = linear_ && field->isLinear();
+  symmetric_ = symmetric_ && field->symmetricK();
   usesVelocity_ = usesVelocity_ || field->usesVelocity();
   forceFields_.push_back(std::move(field));
 }
@@ -57,7 +58,7 @@ bool MechanicalSystem::prescribedDisplacement(double h, Vec x, Vec dx) {
 void MechanicalSystem::createMatrix(OperatorMode mode) {
   matrix_ = std::make_unique<SystemMatrix>(mesh_.dm(), mesh_.cells(), dofs_, mesh_.owned(), mode,
                                            static_cast<const ElementOperator&>(*this), *constraint_,
-                                           linear_);
+                                           linear_, symmetric_);
 }
 
 Vec MechanicalSystem::createVector() const {

@@ -328,6 +328,14 @@ launch bad unknown_selection_group "constraint.fixed" "nosuch" -- --mesh.file="$
   --constraint.fixed="group nosuch" --solver.steps=1
 launch bad selection_index_missing "constraint.partial-fixed" "indices" -- \
   --constraint.partial-fixed="0 0 1 indices 0 99999" "${TINY[@]}"
+launch bad pressure_with_refine "load.pressure" "mesh.refine" -- \
+  --mesh.file="$MESHES/beam_v22_ascii.msh" --mesh.refine=1 --load.pressure="1 group tip" --solver.steps=1
+launch bad pressure_no_surface "load.pressure" "'oops' is not a surface" -- \
+  --mesh.file="$MESHES/beam_v22_ascii.msh" --load.pressure="1 oops" --solver.steps=1
+launch bad pressure_triangle_past "load.pressure" "triangle 28 is past the mesh file's 28 triangles" -- \
+  --mesh.file="$MESHES/beam_v22_ascii.msh" --load.pressure="1 triangles 3 28" --solver.steps=1
+launch bad traction_unknown_group "load.surface-traction" "nosuch" -- \
+  --mesh.file="$MESHES/beam_v22_ascii.msh" --load.surface-traction="0 0 1 group nosuch" --solver.steps=1
 launch bad partial_fixed_flag     "constraint.partial-fixed" "0 or 1" -- \
   --constraint.partial-fixed="2 0 1 all" "${TINY[@]}"
 launch bad movement_no_colon      "constraint.linear-movement" "SELECTION" -- \

@@ -7,6 +7,7 @@
 #  - the same physics written as INI keys gives bit-identical final states on 1, 2 and 3 ranks
 #    (matrix-free, whose sums have a fixed order; see below)
 #  (the scene sets no step count: --solver.steps on the command line gives it);
+#  - SurfacePressureForceField on the mesh file's triangles gives the state load.pressure gives;
 #  - the liver-like demo of meshes/sofa runs and says what it skipped.
 # Usage: sofa_scene.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -euo pipefail
@@ -111,6 +112,48 @@ for ranks in 1 2 3; do
   check "INI keys and the .scn give bit-identical states on $ranks rank(s)" cmp -s ini.csv scn.csv
   cmp -s ini.csv scn.csv || diff ini.csv scn.csv | head -n 4 | sed 's/^/     | /'
 done
+
+# SurfacePressureForceField on the mesh file's triangles (a MeshTopology holding the loader's):
+# its triangleIndices 14..27 are the tip group's, so the scene and the same scene without it plus
+# --load.pressure on the group give bit-identical states (matrix-free: see above).
+pressure_scene() {  # pressure_scene FORCEFIELD
+  cat <<EOF
+<Node name="root" gravity="0 0 0" dt="0.01">
+  <Node name="beam">
+    <EulerImplicitSolver/>
+    <CGLinearSolver iterations="2000" tolerance="1e-12" threshold="1e-20"/>
+    <MeshGmshLoader name="loader" filename="$MESHES/beam_v22_ascii.msh"/>
+    <MeshTopology name="topo" src="@loader"/>
+    <MechanicalObject name="dofs"/>
+    <DiagonalMass massDensity="1000"/>
+    <TetrahedronFEMForceField method="large" youngModulus="1e5" poissonRatio="0.3"/>
+    <BoxROI name="clamp" box="-0.001 -0.001 -0.001 0.001 1.001 1.001"/>
+    <FixedProjectiveConstraint indices="@clamp.indices"/>
+    $1
+  </Node>
+</Node>
+EOF
+}
+pressure_scene '<SurfacePressureForceField pressure="-200" triangleIndices="14 15 16 17 18 19 20 21 22 23 24 25 26 27"/>' \
+  > scenes/pressure.scn
+pressure_scene '' > scenes/no_pressure.scn
+for ranks in 1 2 3; do
+  status=0
+  run "$ranks" --scene scenes/pressure.scn --solver.steps=10 --solver.operator=matrix-free \
+    --output.final-state=scn_pressure.csv || status=$?
+  check "a SurfacePressureForceField scene runs on $ranks rank(s)" test "$status" -eq 0
+  run "$ranks" --scene scenes/no_pressure.scn --solver.steps=10 --solver.operator=matrix-free \
+    --load.pressure="-200 group tip" --output.final-state=key_pressure.csv
+  check "its triangleIndices and load.pressure on the group agree bit for bit on $ranks rank(s)" \
+    cmp -s scn_pressure.csv key_pressure.csv
+done
+check "the pressure moves the tip" \
+  test "$(awk -F, 'NR > 1 && $2 > 9.99 { print $2; exit }' scn_pressure.csv)" != 10
+sed 's/MeshTopology/TetrahedronSetTopologyContainer/' scenes/pressure.scn > scenes/pressure_tets.scn
+status=0
+run 1 --scene scenes/pressure_tets.scn --solver.steps=1 || status=$?
+check "triangle indices of a TetrahedronSetTopologyContainer are refused, naming the field" \
+  grep -q "SurfacePressureForceField: triangleIndices = .*the faces SOFA creates for every" run.err
 
 # scene.file in an INI file, relative to the INI file's folder; the INI's keys win over the scene's.
 mkdir -p conf

@@ -430,3 +430,67 @@ TEST(SofaImport, MeshFromTheLoaderTheTopologyNames) {
 }
 
 }  // namespace
+
+// The pressure loads' keys with the topology `topology` (reading the loader) in the node.
+Keys pressureKeys(const std::string& body,
+                  const std::string& topology = "<MeshTopology name='topo' src='@loader'/>",
+                  const std::string& loaderExtra = "") {
+  const std::string text =
+      "<Node name='root'><Node name='beam'><EulerImplicitSolver/>"
+      "<MeshGmshLoader name='loader' filename='beam_v22_ascii.msh'" +
+      loaderExtra + "/>" + topology + "<MechanicalObject name='dofs'/>" + body + "</Node></Node>";
+  eis::SofaImportOptions options;
+  options.sceneFolder = EIS_MESH_DIR;
+  Keys keys;
+  for (const eis::SofaKey& k : eis::importSofaScene(SofaScene(text, "t.scn"), options).keys)
+    keys[k.key].push_back(k.value);
+  return keys;
+}
+
+TEST(SofaImport, PressureLoadsOnTheFilesTriangles) {
+  // SurfacePressureForceField.inl: triangleIndices win over the box; min = max = 0 is every
+  // triangle; pressure 0 is no load.
+  EXPECT_EQ(one(pressureKeys("<SurfacePressureForceField pressure='-2.5' triangleIndices='4 1'"
+                             " min='0 0 0' max='1 1 1'/>"),
+                "load.pressure"),
+            "-2.5 triangles 4 1");
+  EXPECT_EQ(one(pressureKeys("<SurfacePressureForceField pressure='3'/>"), "load.pressure"),
+            "3 all");
+  EXPECT_EQ(one(pressureKeys("<SurfacePressureForceField pressure='3' min='0 -1 0' max='2 1 1'/>"),
+                "load.pressure"),
+            "3 box 0 -1 0 2 1 1");
+  EXPECT_EQ(one(pressureKeys("<SurfacePressureForceField/>"), "load.pressure"), "(absent)");
+  // TrianglePressureForceField.inl: a vector pressure on the rest area of triangleList.
+  EXPECT_EQ(one(pressureKeys("<TrianglePressureForceField pressure='0 0 -4' triangleList='0 2'/>"),
+                "load.surface-traction"),
+            "0 0 -4 triangles 0 2");
+  EXPECT_EQ(
+      one(pressureKeys("<TrianglePressureForceField pressure='0 0 -4'/>"), "load.surface-traction"),
+      "(absent)");
+  // The modes not implemented, and triangles that are not the file's, are errors naming the field.
+  const std::pair<std::string, std::string> refused[] = {
+      {"<SurfacePressureForceField pressure='1' pulseMode='1'/>", "pulseMode = '1'"},
+      {"<SurfacePressureForceField pressure='1' volumeConservationMode='true'/>",
+       "volumeConservationMode = 'true'"},
+      {"<SurfacePressureForceField pressure='1' useTangentStiffness='0'/>",
+       "useTangentStiffness = '0'"},
+      {"<SurfacePressureForceField pressure='1' quadIndices='0'/>", "quadIndices = '0'"},
+      {"<SurfacePressureForceField pressure='1' mainDirection='0 0 1'/>", "mainDirection"},
+      {"<TrianglePressureForceField pressure='1 0 0' triangleList='0' useConstantForce='0'/>",
+       "useConstantForce = '0'"}};
+  for (const auto& [body, fragment] : refused)
+    EXPECT_NE(errorOf([&] { pressureKeys(body); }).find(fragment), std::string::npos) << body;
+  const std::string tetrahedra = errorOf([] {
+    pressureKeys("<SurfacePressureForceField pressure='1' triangleIndices='0'/>",
+                 "<TetrahedronSetTopologyContainer name='topo' src='@loader'/>");
+  });
+  EXPECT_NE(tetrahedra.find("SurfacePressureForceField: triangleIndices = '0': the triangles of a "
+                            "TetrahedronSetTopologyContainer are the faces SOFA creates"),
+            std::string::npos)
+      << tetrahedra;
+  EXPECT_NE(errorOf([] {
+              pressureKeys("<TrianglePressureForceField pressure='1 0 0' triangleList='0'/>",
+                           "<MeshTopology name='topo' src='@loader'/>", " createSubElements='1'");
+            }).find("createSubElements = '1'"),
+            std::string::npos);
+}

@@ -52,8 +52,9 @@ public:
 
   // Before the options: CG, the default preconditioner, relative tolerance `rtol`.
   void setDefaults(KSP ksp, double rtol) const;
-  // Once `ksp`'s operator A is known: `setFromOptions` (KSPSetFromOptions, or SNES's) runs with
-  // our BoomerAMG settings in the database, then A gets its near-nullspace.
+  // Once `ksp`'s operator A is known: a matrix not declared symmetric (MAT_SYMMETRIC) turns our
+  // CG into GMRES and a Cholesky factorization into LU; then `setFromOptions` (KSPSetFromOptions,
+  // or SNES's) runs with our BoomerAMG settings in the database, then A gets its near-nullspace.
   void readOptions(KSP ksp, Mat A, const std::function<void()>& setFromOptions) const;
 
 private:

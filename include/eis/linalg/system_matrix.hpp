@@ -53,10 +53,12 @@ public:
   // v * dofs in a local vector); cells: four local vertices each; owned: whether this rank owns
   // each local vertex. `op` and `projection` must outlive the matrix. constantValues: the
   // values depend on the factors alone (a linear model), so they are rebuilt only when those
-  // change.
+  // change. symmetric: whether the operator is symmetric, which the matrix is declared (PETSc's
+  // MAT_SYMMETRIC) and the solvers' defaults follow (KspSettings::readOptions).
   SystemMatrix(DM dm, const std::vector<std::array<PetscInt, 4>>& cells, int dofs,
                const std::vector<unsigned char>& owned, OperatorMode mode,
-               const ElementOperator& op, const Projection& projection, bool constantValues);
+               const ElementOperator& op, const Projection& projection, bool constantValues,
+               bool symmetric = true);
   ~SystemMatrix();
   SystemMatrix(const SystemMatrix&) = delete;
   SystemMatrix& operator=(const SystemMatrix&) = delete;
@@ -82,6 +84,7 @@ private:
   const ElementOperator& op_;
   const Projection& projection_;
   bool constantValues_;
+  bool symmetric_;
   Mat matrix_ = nullptr;
   std::unique_ptr<ElementMatrixAssembler> assembler_;  // assembled mode only
   bool haveFactors_ = false;

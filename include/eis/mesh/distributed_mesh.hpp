@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "eis/mesh/serial_mesh.hpp"
+#include "eis/mesh/surface_triangles.hpp"
 
 namespace eis {
 
@@ -57,6 +58,9 @@ public:
   // Index, in the input's element list (0-based, tetrahedra only), of the cell each local cell
   // is or was refined from.
   const std::vector<std::int64_t>& inputCellIds() const { return inputCellIds_; }
+  // The file's triangles on the cells that hold them (pressure loads act on them). After
+  // refinement no rank holds any: the cells they name are gone.
+  const SurfaceTriangles& surfaceTriangles() const { return surface_; }
   // The tag of a physical group given by name or by number; throws eis::Error naming it and the
   // groups the mesh has when it has no such group (the same verdict on every rank).
   int findGroup(const std::string& nameOrTag) const;
@@ -104,6 +108,7 @@ private:
   std::vector<std::array<PetscInt, 4>> cells_;
   std::vector<int> cellTags_;
   std::vector<std::int64_t> inputCellIds_;
+  SurfaceTriangles surface_;
   // For groups: local vertices tagged by input physical group (sorted vertex lists per tag).
   std::vector<std::pair<int, std::vector<PetscInt>>> groups_;
   std::map<std::string, int> groupNames_;

@@ -44,6 +44,9 @@ public:
   virtual std::vector<double> vonMisesStress(const double* x) const = 0;
   // True when K does not depend on the state: its matrices are built once.
   virtual bool isLinear() const = 0;
+  // False when K (as addKToElementMatrices gives it) is not symmetric: the system matrix is then
+  // declared nonsymmetric and the solvers' defaults change (KspSettings::readOptions).
+  virtual bool symmetricK() const { return true; }
 
   // Loads on nodes: f += the load, on the unknowns this rank owns (fOwned: the local part of a
   // global vector), added after the element sums so that each node gets its load exactly once.

@@ -53,6 +53,8 @@ public:
   const std::vector<std::unique_ptr<ForceField>>& forceFields() const { return forceFields_; }
   // Whether the system matrix depends on the factors alone (every field linear), not the state.
   bool constantMatrix() const { return linear_; }
+  // Whether the system matrix is symmetric (every field's K is).
+  bool symmetricMatrix() const { return symmetric_; }
   const FixedConstraint& constraint() const { return *constraint_; }
   // A new global vector (x, v or a right-hand side), to be destroyed by the caller.
   Vec createVector() const;
@@ -82,6 +84,7 @@ private:
   Mass mass_;
   std::vector<std::unique_ptr<ForceField>> forceFields_;
   bool linear_ = true;         // every field's K is constant
+  bool symmetric_ = true;      // every field's K is symmetric
   bool usesVelocity_ = false;  // some force depends on v (B != 0)
   std::unique_ptr<FixedConstraint> constraint_;
   std::unique_ptr<PrescribedMotion> motion_;
