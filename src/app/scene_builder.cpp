@@ -66,8 +66,9 @@ std::unique_ptr<MechanicalSystem> buildSystem(const Scene& scene, const Distribu
       system->addForceField(std::move(field));
   }
   auto motion = std::make_unique<PrescribedMotion>(mesh, scene, warnings);
-  system->setConstraint(makeFixedConstraint(mesh, scene, warnings, motion->nodeSets()));
-  system->setMotion(std::move(motion));
+  auto fixed = fixedNodeSets(mesh, scene, warnings);
+  fixed.insert(fixed.end(), motion->nodeSets().begin(), motion->nodeSets().end());
+  system->setConstraint(std::move(fixed), std::move(motion));
   system->createMatrix(linearSolverOf(scene, system->constantMatrix()).op);
   return system;
 }

@@ -10,6 +10,7 @@
 #include "eis/io/checkpoint_file.hpp"
 #include "eis/io/checkpoint_output.hpp"
 #include "eis/io/help.hpp"
+#include "eis/io/initial_values.hpp"
 #include "eis/linalg/linear_solver.hpp"
 
 namespace eis {
@@ -119,27 +120,29 @@ void Simulation::reportMesh(const std::vector<std::string>& warnings) const {
 }
 
 // At rest, or the scene's initial state; fixed nodes never move, so their velocity is zero
-// from the start. A checkpoint (initial.restart, or initial.state naming one) is taken as it
-// is, with its step, time and the integrator's vectors.
+// from the start, and SOFA-rule motions take it as their x0 and project it at t = 0. A
+// checkpoint (initial.restart, or initial.state naming one) is then taken as it is, with its
+// step, time and the integrator's vectors.
 void Simulation::setInitialState() {
   system_->setRestState(x_);
   EIS_CHECK(VecZeroEntries(v_));
   const std::string restart = restartCheckpoint(scene_, comm_);
   const std::string initial = scene_.optionalText("initial.state");
-  if (!restart.empty()) {
-    loadCheckpoint("initial.restart", restart);
-    resumed_ = true;
-    return;
-  }
-  if (!initial.empty() && isHdf5File(initial, comm_)) {
-    loadCheckpoint("initial.state", initial);
-    return;
-  }
-  if (!initial.empty()) {
+  const bool checkpoint = !restart.empty() || (!initial.empty() && isHdf5File(initial, comm_));
+  if (!initial.empty() && !checkpoint) {
     initial_ = std::make_unique<NodalTable>(readStateCsv(initial, physicsOf(scene_), comm_));
     applyState(*initial_, initial, *mesh_, x_, v_);
   }
+  applyInitialValues(scene_, *mesh_, x_, v_);
   system_->projectResponse(v_);
+  system_->setTime(time_);
+  system_->startMotion(x_, v_);
+  if (!restart.empty()) {
+    loadCheckpoint("initial.restart", restart);
+    resumed_ = true;
+  } else if (checkpoint) {
+    loadCheckpoint("initial.state", initial);
+  }
 }
 
 void Simulation::loadCheckpoint(const std::string& key, const std::string& path) {
@@ -175,6 +178,9 @@ void Simulation::run() {
   const auto timersBefore = timerTotals();
   const int first = step_;
   progress_.startAfter(first);
+  // The clock of the prescribed motion advances as SOFA's does, t += dt each step, so that a
+  // key time compares with the same number.
+  double clock = time_;
   for (int step = first + 1; step <= steps_; ++step) {
     const double stepStart = MPI_Wtime();
     StepRecord record;
@@ -183,8 +189,10 @@ void Simulation::run() {
         record.report = substepping_.advance(
             x_, v_, dt_,
             [&](double offset, double h) {
-              system_->setTime(timeOf(step - 1) + offset);
-              return integrator_->step(*system_, x_, v_, h);
+              system_->setTime(clock + offset);
+              const StepReport report = integrator_->step(*system_, x_, v_, h);
+              system_->projectMotion(x_, v_);
+              return report;
             },
             [&](const std::string& warning) {
               report("euler-implicit: warning: %s%s\n", stepName(step).c_str(), warning.c_str());
@@ -196,6 +204,7 @@ void Simulation::run() {
       throw Error(stepName(step) + e.what() + "; the state of step " + std::to_string(step - 1) +
                   " was written to the configured outputs");
     }
+    clock += dt_;
     record.step = step_ = step;
     record.time = time_ = timeOf(step);
     record.wallSeconds = MPI_Wtime() - stepStart;

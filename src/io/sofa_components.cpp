@@ -259,7 +259,13 @@ bool mapForceField(Reader& r, const SofaObject& o) {
               parse::text(values.empty() ? fallback : values[0]));
       }
     }
-    r.refuseIfGiven(o, "localStiffnessFactor", "per-element stiffness factors are not supported");
+    // TetrahedronFEMForceField::computeMaterialStiffness: element i's modulus times
+    // localStiffnessFactor[i M / N] (TetrahedralCorotationalFEMForceField's: refused).
+    const std::vector<double> factors = r.reals(o, "localStiffnessFactor");
+    if (!lists)
+      r.refuseIfGiven(o, "localStiffnessFactor", "per-element stiffness factors are not supported");
+    else if (!factors.empty())
+      r.key("material.cell-stiffness-factor", joined(factors, 0, factors.size()));
     if (r.real(o, "plasticMaxThreshold", 0) != 0)
       r.reject(o, "plasticMaxThreshold", "plasticity is not supported");
     return true;
@@ -382,10 +388,10 @@ bool mapConstraint(Reader& r, const SofaObject& o) {
     return true;
   }
   if (o.type == "LinearMovementProjectiveConstraint" || o.type == "LinearMovementConstraint") {
-    // LinearMovementProjectiveConstraint.inl: indices {0}, relativeMovements true; it projects
-    // only while the time lies between two key times, so past the last one SOFA leaves the
-    // nodes free where constraint.linear-movement holds them at the last displacement: said
-    // in a warning.
+    // LinearMovementProjectiveConstraint.inl (SOFA master): indices {0}, relativeMovements
+    // true. findKeyTimes acts only while the time lies in [first key time, last key time), and
+    // DefaultAnimationLoop projects before it advances the clock: constraint.linear-movement's
+    // default rule, sofa, does both.
     if (!r.boolean(o, "relativeMovements", true))
       r.reject(o, "relativeMovements", "absolute movements are not supported yet");
     const std::vector<double> times = r.reals(o, "keyTimes");
@@ -397,8 +403,6 @@ bool mapConstraint(Reader& r, const SofaObject& o) {
       frames += parse::text(times[i]) + " " + joined(moves, 3 * i, 3) + " ";
     for (const std::string& s : selectionsOf(r, o, "indices", {"indices 0"}))
       r.key("constraint.linear-movement", frames + ": " + s);
-    r.warn(o.label() + ": after its last key time (" + parse::text(times.back()) +
-           ") SOFA leaves the nodes free; here they stay at the last displacement");
     return true;
   }
   return false;

@@ -173,8 +173,29 @@ std::string findFile(const Reader& reader, const SofaObject& loader,
 // applyScale, applyRotation, applyTranslation) move the points the same way: scale3d (times
 // MeshLoader's `scale`), then rotation (degrees, Quat::createQuaterFromEuler), then translation.
 // Each becomes one mesh.transform operation, the loader's before the MechanicalObject's; neutral
-// ones (scale 1, rotation 0, translation 0) are left out.
-void mapTransform(Reader& reader, const SofaObject& o) {
+// ones (scale 1, rotation 0, translation 0) are left out. A MeshLoader's `transformation` (a 4x4
+// matrix, row by row, identity by default) other than the identity replaces its three
+// (MeshLoader::reinit), and applyTransformation leaves the points as they are when the matrix is
+// not affine (its fourth row not 0 0 0 1): said in a warning.
+void mapTransform(Reader& reader, const SofaObject& o, bool loader) {
+  if (loader && reader.given(o, "transformation")) {
+    const std::vector<double> m = reader.reals(o, "transformation");
+    if (m.size() != 16) reader.reject(o, "transformation", "expected 16 numbers (a 4x4 matrix)");
+    bool identity = true;
+    for (std::size_t i = 0; i < 16; ++i) identity = identity && m[i] == (i % 5 == 0 ? 1.0 : 0.0);
+    if (!identity) {
+      if (m[12] != 0 || m[13] != 0 || m[14] != 0 || m[15] != 1) {
+        reader.warn(o.label() +
+                    ": transformation is not affine (its fourth row is not 0 0 0 1): SOFA "
+                    "ignores it, and so does the import");
+        return;
+      }
+      std::string matrix = "matrix";
+      for (std::size_t i = 0; i < 12; ++i) matrix += " " + parse::text(m[i]);
+      reader.key("mesh.transform", matrix);
+      return;
+    }
+  }
   auto three = [&](const char* field, double neutral) {
     std::vector<double> v = reader.reals(o, field);
     if (v.empty()) v.assign(3, neutral);
@@ -194,25 +215,17 @@ void mapTransform(Reader& reader, const SofaObject& o) {
   }
 }
 
-// Loader fields no key carries.
-void refuseLoaderExtras(Reader& reader, const SofaObject& loader) {
-  // MeshLoader: transformation, a 4x4 matrix, identity by default, replaces the three.
-  const std::vector<double> m = reader.reals(loader, "transformation");
-  for (std::size_t i = 0; i < m.size(); ++i)
-    if (m[i] != (i % 5 == 0 ? 1.0 : 0.0))
-      reader.reject(loader, "transformation",
-                    "a transformation matrix is not supported; use scale3d, rotation and "
-                    "translation");
-}
-
 // The mesh: the loader the MechanicalObject or its node's topology reads.
 void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& options) {
   const std::string tmpl = reader.text(state, "template").value_or("Vec3d");
   if (tmpl != "Vec3d" && tmpl != "Vec3" && tmpl != "Vec3f")
     reader.reject(state, "template", "only Vec3d (3D points) is supported");
-  for (const char* field : {"velocity", "rest_position", "force", "externalForce"})
+  for (const char* field : {"force", "externalForce"})
     if (state.field(field) && !isSofaLink(*state.field(field)))
       reader.reject(state, field, "inline values are not supported yet");
+  for (const char* field : {"velocity", "rest_position"})
+    if (state.field(field) && isSofaLink(*state.field(field)))
+      reader.reject(state, field, "a link is not supported; write the values in the scene");
   for (const char* field : {"rotation2", "translation2"})
     for (double x : reader.reals(state, field))
       if (x != 0) reader.reject(state, field, "moving the position but not the rest position");
@@ -237,10 +250,14 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
     throw Error(source->where + ": " + source->type +
                 ": not a mesh of tetrahedra this importer reads (MeshGmshLoader, MeshVTKLoader, "
                 "or position and tetrahedra written in the scene)");
+  const bool rest = state.field("rest_position") != nullptr;
+  if (rest && source)
+    reader.reject(state, "rest_position",
+                  "beside positions from " + source->label() +
+                      ": not supported; write position and tetrahedra in the scene");
   if (source && isLoader(*source)) {
-    refuseLoaderExtras(reader, *source);
     reader.key("mesh.file", findFile(reader, *source, options));
-    mapTransform(reader, *source);
+    mapTransform(reader, *source, true);
   } else {
     const std::optional<std::string> nodes = state.field("position")
                                                  ? reader.text(state, "position")
@@ -248,14 +265,34 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
                                                         : std::nullopt;
     const std::optional<std::string> tets =
         topology ? reader.text(*topology, "tetrahedra") : std::nullopt;
-    if (!nodes || !tets)
+    if (!(nodes || rest) || !tets)
       throw Error(state.where +
                   ": MechanicalObject: no mesh (no loader, and no position and tetrahedra "
                   "written in the scene)");
-    reader.key("mesh.nodes", *nodes);
+    // MechanicalObject::init: a rest_position longer than the position becomes the position,
+    // else the rest_position is kept; the elastic forces measure from it: it is the mesh, and
+    // its own position the starting state.
+    reader.key("mesh.nodes", rest ? *reader.text(state, "rest_position") : *nodes);
     reader.key("mesh.tetrahedra", *tets);
+    if (rest && state.field("position")) {
+      const std::size_t restCount = reader.reals(state, "rest_position").size(),
+                        count = reader.reals(state, "position").size();
+      if (count != restCount)
+        reader.reject(state, "position",
+                      std::to_string(count / 3) + " positions for " +
+                          std::to_string(restCount / 3) + " rest positions");
+      reader.key("initial.positions", *reader.text(state, "position"));
+    }
+    const std::size_t points =
+        parse::tokens(rest ? *reader.text(state, "rest_position") : *nodes).size() / 3;
+    if (state.field("velocity") && reader.reals(state, "velocity").size() > 3 * points)
+      reader.reject(state, "velocity",
+                    std::to_string(reader.reals(state, "velocity").size() / 3) +
+                        " velocities for " + std::to_string(points) + " points");
   }
-  mapTransform(reader, state);
+  // MechanicalObject::init: fewer velocities than points, the last one for the points after it.
+  if (state.field("velocity")) reader.key("initial.velocities", *reader.text(state, "velocity"));
+  mapTransform(reader, state, false);
 }
 
 // EulerImplicitSolver.cpp: rayleighStiffness 0, rayleighMass 0, vdamping 0, firstOrder false,

@@ -10,7 +10,10 @@
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
 #include "eis/core/mpi_chunks.hpp"
+#include "eis/core/scene.hpp"
+#include "eis/io/initial_values.hpp"
 #include "eis/io/output_file.hpp"
+#include "eis/model/physics.hpp"
 
 namespace eis {
 
@@ -206,14 +209,32 @@ void writeStateCsv(const std::string& path, const NodalTable& state, Physics phy
 const ComponentDeclaration& initialStateComponent() {
   static const ComponentDeclaration component{
       "initial-state", "initial state", "where the run starts",
-      ParameterSpec().add(
-          {"initial.state", "PATH",
-           "where the run starts: a CSV in the output.final-state format (at step 0, t = 0), or a\n"
-           "checkpoint of output.checkpoint (an HDF5 file: its state, step and time continue,\n"
-           "the outputs start afresh; initial.restart also continues them). Absent: at rest, zero\n"
-           "velocity.",
-           std::nullopt, "", false, check::anyText()}),
-      nullptr};
+      ParameterSpec()
+          .add(
+              {"initial.state", "PATH",
+               "where the run starts: a CSV in the output.final-state format (at step 0, t = 0), or a\n"
+               "checkpoint of output.checkpoint (an HDF5 file: its state, step and time continue,\n"
+               "the outputs start afresh; initial.restart also continues them). Absent: at rest, zero\n"
+               "velocity.",
+               std::nullopt, "", false, check::anyText()})
+          .add({"initial.positions", "\"X Y Z ..\"",
+                "the starting position of every node of the input, in node order (SOFA\n"
+                "MechanicalObject `position` beside a `rest_position`); the rest shape stays the\n"
+                "mesh's. Absent: the rest positions",
+                std::nullopt, "length", false, initialValuesCheck()})
+          .add({"initial.velocities", "\"VX VY VZ ..\"",
+                "the starting velocity of the nodes of the input, in node order; the nodes after\n"
+                "the last one given take its velocity (SOFA MechanicalObject `velocity`), so one\n"
+                "velocity moves them all. Absent: zero",
+                std::nullopt, "length/time", false, initialValuesCheck()}),
+      [](Scene& scene) {
+        for (const char* key : {"initial.positions", "initial.velocities"}) {
+          if (!scene.given(key)) continue;
+          requireElasticity(scene, key, true);
+          if (scene.given("initial.state"))
+            throw Error(std::string(key) + " and initial.state are given: give one");
+        }
+      }};
   return component;
 }
 

@@ -66,8 +66,11 @@ const ComponentDeclaration& meshSourceComponent() {
                "for more, applied in the order given. 'scale SX SY SZ' multiplies each coordinate (factors\n"
                "non-zero); 'translate TX TY TZ' adds; 'rotate RX RY RZ' turns by Euler angles in degrees as\n"
                "SOFA does (Quat::createQuaterFromEuler): R = Rz(RZ) Ry(RY) Rx(RX), about the fixed x axis\n"
-               "first, then y, then z, counter-clockwise seen from each axis' positive end. SOFA's\n"
-               "MeshLoader and MechanicalObject each apply their scale3d, then rotation, then translation.",
+               "first, then y, then z, counter-clockwise seen from each axis' positive end; 'matrix M00\n"
+               "M01 M02 M03 M10 .. M23' maps x to M (x, 1), a 4x4 affine matrix written row by row (its\n"
+               "fourth row 0 0 0 1 may follow). SOFA's MeshLoader and MechanicalObject each apply their\n"
+               "scale3d, then rotation, then translation; a MeshLoader's transformation matrix replaces\n"
+               "its three.",
                std::nullopt, "", true, meshTransformCheck()})
           .add({"mesh.refine", "N", "uniform refinements of the mesh after distribution, >= 0", "0",
                 "", false, check::integerAtLeast(0)}),

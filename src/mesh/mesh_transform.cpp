@@ -1,12 +1,14 @@
 #include "eis/mesh/mesh_transform.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace eis {
 namespace {
 
 constexpr const char* kGrammar =
-    "expected 'scale SX SY SZ', 'rotate RX RY RZ' (degrees) or 'translate TX TY TZ'";
+    "expected 'scale SX SY SZ', 'rotate RX RY RZ' (degrees), 'translate TX TY TZ' or 'matrix' "
+    "and the 12 (or 16) numbers of a 4x4 affine matrix, row by row";
 
 std::array<double, 3> cross(const std::array<double, 3>& a, const std::array<double, 3>& b) {
   return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
@@ -16,8 +18,20 @@ std::array<double, 3> cross(const std::array<double, 3>& a, const std::array<dou
 
 MeshTransform parseMeshTransform(const std::string& key, const std::string& text) {
   const Texts tokens = parse::tokens(text);
-  if (tokens.size() != 4) parse::reject(key, text, kGrammar);
   MeshTransform transform{};
+  if (!tokens.empty() && tokens[0] == "matrix") {
+    if (tokens.size() != 13 && tokens.size() != 17) parse::reject(key, text, kGrammar);
+    std::array<double, 16> m{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+    for (std::size_t i = 1; i < tokens.size(); ++i)
+      if (!parse::number(tokens[i], m[i - 1]))
+        parse::reject(key, text, "'" + tokens[i] + "' is not a finite number; " + kGrammar);
+    if (m[12] != 0 || m[13] != 0 || m[14] != 0 || m[15] != 1)
+      parse::reject(key, text, "the fourth row of an affine matrix is 0 0 0 1");
+    transform.kind = MeshTransform::Kind::kMatrix;
+    std::copy(m.begin(), m.begin() + 12, transform.matrix.begin());
+    return transform;
+  }
+  if (tokens.size() != 4) parse::reject(key, text, kGrammar);
   if (tokens[0] == "scale")
     transform.kind = MeshTransform::Kind::kScale;
   else if (tokens[0] == "rotate")
@@ -67,6 +81,14 @@ void applyMeshTransform(const MeshTransform& transform,
       case MeshTransform::Kind::kTranslate:
         for (int c = 0; c < 3; ++c) point[c] += transform.values[c];
         break;
+      case MeshTransform::Kind::kMatrix: {
+        // Mat<4,4>::transform: each row's products summed left to right, then its translation.
+        const auto& m = transform.matrix;
+        const std::array<double, 3> p = point;
+        for (int r = 0; r < 3; ++r)
+          point[r] = m[4 * r] * p[0] + m[4 * r + 1] * p[1] + m[4 * r + 2] * p[2] + m[4 * r + 3];
+        break;
+      }
     }
   }
 }

@@ -91,7 +91,8 @@ std::vector<LameParameters> cellMaterials(const DistributedMesh& mesh, const Par
   std::vector<LameParameters> lame(n, uniform);
   const bool youngList = scene.given("material.cell-young-modulus");
   const bool poissonList = scene.given("material.cell-poisson-ratio");
-  if (youngList || poissonList) {
+  const bool factorList = scene.given("material.cell-stiffness-factor");
+  if (youngList || poissonList || factorList) {
     const std::int64_t cells = inputCellCount(mesh);
     std::vector<double> young{scene.real("material.young-modulus")};
     std::vector<double> poisson{scene.real("material.poisson-ratio")};
@@ -103,9 +104,16 @@ std::vector<LameParameters> cellMaterials(const DistributedMesh& mesh, const Par
       poisson = scene.reals("material.cell-poisson-ratio");
       warnOnLength("material.cell-poisson-ratio", poisson.size(), cells, warnings);
     }
+    // TetrahedronFEMForceField::computeMaterialStiffness: factor [i M / N] times the element's
+    // modulus; M factors spread evenly over the N tetrahedra.
+    const std::vector<double> factors =
+        factorList ? scene.reals("material.cell-stiffness-factor") : std::vector<double>{};
     for (std::size_t c = 0; c < n; ++c) {
       const std::int64_t id = mesh.inputCellIds()[c];
-      lame[c] = lameParameters(valueInElement(young, id), valueInElement(poisson, id));
+      double modulus = valueInElement(young, id);
+      if (factorList)
+        modulus = factors[std::size_t(id * std::int64_t(factors.size()) / cells)] * modulus;
+      lame[c] = lameParameters(modulus, valueInElement(poisson, id));
     }
   }
   applyRegions(mesh, scene.texts("material.region"), lame);

@@ -89,15 +89,21 @@ ParameterSpec elasticParameters() {
            std::nullopt, "force/area", false, check::positives(0)})
       .add({"material.cell-poisson-ratio", "\"NU0 NU1 ..\"",
             "Poisson's ratio per input tetrahedron, with the same rule (SOFA's poissonRatio list)",
-            std::nullopt, "", false, checkPoissonList});
+            std::nullopt, "", false, checkPoissonList})
+      .add({"material.cell-stiffness-factor", "\"F0 F1 ..\"",
+            "factors of Young's modulus over the input tetrahedra (SOFA TetrahedronFEMForceField\n"
+            "localStiffnessFactor): with M factors and N tetrahedra, tetrahedron i's modulus is\n"
+            "F[i M / N] (integer division) times its own",
+            std::nullopt, "", false, check::positives(0)});
 }
 
 // The uniform material comes from E and NU or from the Lame pair; the per-cell forms are the
 // SOFA lists or the regions, not both.
 void checkMaterialSources(const Scene& scene) {
   const bool lame = scene.given("material.lame");
-  for (const char* key : {"material.young-modulus", "material.poisson-ratio",
-                          "material.cell-young-modulus", "material.cell-poisson-ratio"})
+  for (const char* key :
+       {"material.young-modulus", "material.poisson-ratio", "material.cell-young-modulus",
+        "material.cell-poisson-ratio", "material.cell-stiffness-factor"})
     if (lame && scene.given(key))
       throw Error(std::string("material.lame and ") + key + " both give the material: give one");
   const char* pairs[][2] = {{"material.young-modulus", "material.cell-young-modulus"},
@@ -109,39 +115,42 @@ void checkMaterialSources(const Scene& scene) {
                   "poissonRatio): give one");
   const bool regions = !scene.texts("material.region").empty();
   if (regions &&
-      (scene.given("material.cell-young-modulus") || scene.given("material.cell-poisson-ratio")))
+      (scene.given("material.cell-young-modulus") || scene.given("material.cell-poisson-ratio") ||
+       scene.given("material.cell-stiffness-factor")))
     throw Error(
-        "material.region and a per-cell list (material.cell-young-modulus or "
-        "material.cell-poisson-ratio) both set cells' materials: give one");
+        "material.region and a per-cell list (material.cell-young-modulus, "
+        "material.cell-poisson-ratio or material.cell-stiffness-factor) both set cells' "
+        "materials: give one");
 }
 
 }  // namespace
 
 ForceFieldComponent elasticFemComponent() {
-  return {{"elastic-fem", "force field",
-           "linear, corotational or hyperelastic tetrahedra (SOFA TetrahedronFEMForceField, "
-           "TetrahedronHyperelasticityFEMForceField)",
-           elasticParameters(),
-           [](Scene& scene) {
-             const MaterialModel model = scene.choice("material.model", kMaterialModels);
-             if (physicsOf(scene) == Physics::Diffusion && model != MaterialModel::Linear)
-               throw Error("material.model = " + scene.text("material.model") +
-                           " is an elastic model; physics.type = diffusion takes none");
-             for (const char* key :
-                  {"material.lame", "material.cell-young-modulus", "material.cell-poisson-ratio"})
-               requireElasticity(scene, key, scene.given(key));
-             requireElasticity(scene, "material.region", !scene.texts("material.region").empty());
-             checkMaterialSources(scene);
-           }},
-          Physics::Elasticity,
-          [](const ModelContext& context, const Parameters& scene) {
-            ElasticMaterial material;
-            material.model = scene.choice("material.model", kMaterialModels);
-            material.rotation = scene.choice("material.rotation", kRotationMethods);
-            material.lame = cellMaterials(context.mesh, scene, context.warnings);
-            return makeElasticForceField(material, context.mesh.cells(), context.shapes,
-                                         restArray(context.mesh));
-          }};
+  return {
+      {"elastic-fem", "force field",
+       "linear, corotational or hyperelastic tetrahedra (SOFA TetrahedronFEMForceField, "
+       "TetrahedronHyperelasticityFEMForceField)",
+       elasticParameters(),
+       [](Scene& scene) {
+         const MaterialModel model = scene.choice("material.model", kMaterialModels);
+         if (physicsOf(scene) == Physics::Diffusion && model != MaterialModel::Linear)
+           throw Error("material.model = " + scene.text("material.model") +
+                       " is an elastic model; physics.type = diffusion takes none");
+         for (const char* key : {"material.lame", "material.cell-young-modulus",
+                                 "material.cell-poisson-ratio", "material.cell-stiffness-factor"})
+           requireElasticity(scene, key, scene.given(key));
+         requireElasticity(scene, "material.region", !scene.texts("material.region").empty());
+         checkMaterialSources(scene);
+       }},
+      Physics::Elasticity,
+      [](const ModelContext& context, const Parameters& scene) {
+        ElasticMaterial material;
+        material.model = scene.choice("material.model", kMaterialModels);
+        material.rotation = scene.choice("material.rotation", kRotationMethods);
+        material.lame = cellMaterials(context.mesh, scene, context.warnings);
+        return makeElasticForceField(material, context.mesh.cells(), context.shapes,
+                                     restArray(context.mesh));
+      }};
 }
 
 }  // namespace eis

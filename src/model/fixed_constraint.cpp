@@ -121,10 +121,10 @@ const ComponentDeclaration& fixedConstraintComponent() {
   return component;
 }
 
-std::unique_ptr<FixedConstraint> makeFixedConstraint(
-    const DistributedMesh& mesh, const Parameters& scene, std::vector<std::string>& warnings,
-    const std::vector<FixedConstraint::FixedNodes>& moving) {
-  std::vector<FixedConstraint::FixedNodes> sets = moving;
+std::vector<FixedConstraint::FixedNodes> fixedNodeSets(const DistributedMesh& mesh,
+                                                       const Parameters& scene,
+                                                       std::vector<std::string>& warnings) {
+  std::vector<FixedConstraint::FixedNodes> sets;
   auto add = [&](const std::string& key, const std::string& text, const Selection& selection,
                  std::array<bool, 3> directions) {
     SelectedNodes nodes = selectNodes(mesh, selection, key);
@@ -145,7 +145,7 @@ std::unique_ptr<FixedConstraint> makeFixedConstraint(
     add("constraint.partial-fixed", text, value.selection,
         {value.numbers[0] != 0, value.numbers[1] != 0, value.numbers[2] != 0});
   }
-  return std::make_unique<FixedConstraint>(mesh, sets);
+  return sets;
 }
 
 }  // namespace eis

@@ -45,17 +45,39 @@ void MechanicalSystem::addForceField(std::unique_ptr<ForceField> field) {
   forceFields_.push_back(std::move(field));
 }
 
-void MechanicalSystem::setConstraint(std::unique_ptr<FixedConstraint> constraint) {
-  constraint_ = std::move(constraint);
+void MechanicalSystem::setConstraint(std::vector<FixedConstraint::FixedNodes> fixed,
+                                     std::unique_ptr<PrescribedMotion> motion) {
+  fixed_ = std::move(fixed);
+  motion_ = std::move(motion);
+  acting_ = motion_->activeAt(time_);
+  buildConstraint();
+}
+
+void MechanicalSystem::buildConstraint() {
+  auto sets = fixed_;
+  for (auto& set : motion_->activeSets(acting_)) sets.push_back(std::move(set));
+  constraint_ = std::make_unique<FixedConstraint>(mesh_, sets);
+}
+
+void MechanicalSystem::setTime(double t) {
+  time_ = t;
+  std::vector<bool> acting = motion_->activeAt(t);
+  if (acting == acting_) return;
+  acting_ = std::move(acting);
+  const bool haveMatrix = matrix_ != nullptr;
+  matrix_.reset();  // it refers to the constraint
+  buildConstraint();
+  if (haveMatrix) createMatrix(mode_);
 }
 
 bool MechanicalSystem::prescribedDisplacement(double h, Vec x, Vec dx) {
-  if (!motion_ || motion_->empty()) return false;
+  if (!motion_->lifts()) return false;
   motion_->displacement(time_, h, x, dx);
   return true;
 }
 
 void MechanicalSystem::createMatrix(OperatorMode mode) {
+  mode_ = mode;
   matrix_ = std::make_unique<SystemMatrix>(mesh_.dm(), mesh_.cells(), dofs_, mesh_.owned(), mode,
                                            static_cast<const ElementOperator&>(*this), *constraint_,
                                            linear_, symmetric_);

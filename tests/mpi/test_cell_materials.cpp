@@ -2,8 +2,8 @@
 // series reaches the static displacement of two springs in series with every material model and
 // both operators, and its stress is the load over the section in both materials; SOFA's
 // per-element youngModulus list follows getVecRealInElement (a short list's first value for the
-// elements past its end), refined cells take their parent's material, and a list equal to the
-// uniform value changes no bit.
+// elements past its end), its localStiffnessFactor scales them by its index rule, refined cells
+// take their parent's material, and a list equal to the uniform value changes no bit.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -195,6 +195,43 @@ TEST_F(CellMaterials, EquivalentFormsAreBitIdentical) {
       {"material.lame", eis::parse::text(lame.mu) + " " + eis::parse::text(lame.lambda)}};
   const eis::NodalTable state = eis_test::serialReference(byLame);
   if (eis_test::root()) EXPECT_EQ(state.values, reference.values);
+}
+
+// SOFA's localStiffnessFactor (material.cell-stiffness-factor): with M factors over N
+// tetrahedra, tetrahedron i's modulus is factor[i M / N] times its own (here from a short
+// youngModulus list); the run is bit for bit that of the equivalent per-cell modulus list, with
+// the linear and the corotational model. The products are exact in binary, so the list written
+// by hand holds the very numbers.
+TEST_F(CellMaterials, StiffnessFactorsEqualTheEquivalentModulusList) {
+  const std::vector<double> factors{1, 0.5, 2, 0.25, 4}, young{1000, 3000};
+  const int cells = 6 * 8;
+  std::string equivalent;
+  for (int i = 0; i < cells; ++i)
+    equivalent += (i ? " " : "") + eis::parse::text(factors[std::size_t(i * 5 / cells)] *
+                                                    eis::valueInElement(young, i));
+  for (eis::MaterialModel model : {eis::MaterialModel::Linear, eis::MaterialModel::Corotational}) {
+    eis_test::SceneFields byFactor = bar(), byList = bar();
+    byFactor.material = byList.material = model;
+    byFactor.extra.push_back({"material.cell-young-modulus", "1000 3000"});
+    byFactor.extra.push_back({"material.cell-stiffness-factor", "1 0.5 2 0.25 4"});
+    byList.extra.push_back({"material.cell-young-modulus", equivalent});
+    const eis::NodalTable a = eis_test::serialReference(byFactor);
+    const eis::NodalTable b = eis_test::serialReference(byList);
+    if (eis_test::root()) EXPECT_EQ(a.values, b.values);
+    EXPECT_LT(eis_test::disagreement(a, eis_test::run(byFactor), byFactor), 1e-10);
+  }
+  const eis::SerialMesh serial =
+      eis_test::root() ? eis::readGmsh(file("bar.msh")) : eis::SerialMesh{};
+  const eis::DistributedMesh mesh(PETSC_COMM_WORLD, serial, 3, 0);
+  eis_test::SceneFields fields = bar();
+  fields.extra = {{"material.cell-stiffness-factor", "1 0.5 2 0.25 4"}};
+  std::vector<std::string> warnings;
+  const auto lame = eis::cellMaterials(mesh, fields.toScene(), warnings);
+  for (std::size_t c = 0; c < lame.size(); ++c) {
+    const std::int64_t id = mesh.inputCellIds()[c];
+    const double factor = id < 10 ? 1 : id < 20 ? 0.5 : id < 29 ? 2 : id < 39 ? 0.25 : 4;
+    EXPECT_EQ(lame[c].mu, eis::lameParameters(factor * fields.youngModulus, 0).mu) << id;
+  }
 }
 
 // SOFA's rule on a mesh refined once: input tetrahedron i takes list[i] while the list lasts and

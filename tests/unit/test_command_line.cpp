@@ -170,6 +170,10 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) {
          EXPECT_EQ(s.reals("material.cell-poisson-ratio"), (std::vector<double>{0.3, 0.45}));
        }},
+      {"material.cell-stiffness-factor", "1 0.5",
+       [](const Scene& s) {
+         EXPECT_EQ(s.reals("material.cell-stiffness-factor"), (std::vector<double>{1, 0.5}));
+       }},
       {"material.density", "1000",
        [](const Scene& s) { EXPECT_EQ(s.real("material.density"), 1000); }},
       {"material.conductivity", "0.5",
@@ -243,6 +247,8 @@ std::vector<KeyCase> allKeys() {
          EXPECT_EQ(s.texts("constraint.linear-movement"),
                    Args{"0 0 0 0 1 0.5 0 0 : box 1 0 0 1 1 1"});
        }},
+      {"constraint.linear-movement-rule", "hold",
+       [](const Scene& s) { EXPECT_EQ(s.text("constraint.linear-movement-rule"), "hold"); }},
       {"constraint.prescribed-velocity", "1 0 0 indices 3",
        [](const Scene& s) {
          EXPECT_EQ(s.texts("constraint.prescribed-velocity"), Args{"1 0 0 indices 3"});
@@ -296,6 +302,14 @@ std::vector<KeyCase> allKeys() {
        }},
       {"initial.state", "start.csv",
        [](const Scene& s) { EXPECT_EQ(path(s, "initial.state"), "start.csv"); }},
+      {"initial.positions", "0 0 0 1 0 0",
+       [](const Scene& s) {
+         EXPECT_EQ(s.reals("initial.positions"), (std::vector<double>{0, 0, 0, 1, 0, 0}));
+       }},
+      {"initial.velocities", "0 0 -1",
+       [](const Scene& s) {
+         EXPECT_EQ(s.reals("initial.velocities"), (std::vector<double>{0, 0, -1}));
+       }},
       {"output.final-state", "final.csv",
        [](const Scene& s) { EXPECT_EQ(path(s, "output.final-state"), "final.csv"); }},
       {"output.history", "history.csv",
@@ -618,6 +632,10 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"material.region", "liver 3e3 0.5"},
       {"material.cell-young-modulus", "1 0"},
       {"material.cell-poisson-ratio", "0.3 0.5"},
+      {"material.cell-stiffness-factor", "1 0"},
+      {"constraint.linear-movement-rule", "free"},
+      {"initial.positions", "0 0 0 1"},
+      {"initial.velocities", "0 0 x"},
       {"material.density", "-2"},
       {"material.conductivity", "0"},
       {"material.capacity", "0"},
@@ -753,8 +771,13 @@ TEST(Scene, MaterialSourcesExcludeEachOther) {
             "material.young-modulus and material.cell-young-modulus both give the material (the "
             "list is SOFA's whole youngModulus or poissonRatio): give one");
   EXPECT_EQ(errorOf({"--material.region=a 1 0.3", "--material.cell-young-modulus=3 4"}),
-            "material.region and a per-cell list (material.cell-young-modulus or "
-            "material.cell-poisson-ratio) both set cells' materials: give one");
+            "material.region and a per-cell list (material.cell-young-modulus, "
+            "material.cell-poisson-ratio or material.cell-stiffness-factor) both set cells' "
+            "materials: give one");
+  EXPECT_EQ(errorOf({"--material.lame=1 2", "--material.cell-stiffness-factor=2"}),
+            "material.lame and material.cell-stiffness-factor both give the material: give one");
+  EXPECT_EQ(errorOf({"--initial.state=a.csv", "--initial.velocities=1 0 0"}),
+            "initial.velocities and initial.state are given: give one");
   EXPECT_TRUE(startsWith(errorOf({"--physics.type=diffusion", "--solver.first-order=true",
                                   "--material.region=a 1 0.3"}),
                          "material.region"));

@@ -1,4 +1,5 @@
 // Tests of mesh.transform: SOFA's Euler-angle rotation against rotations worked out by hand,
+// an affine matrix (SOFA MeshLoader's transformation) against a point moved by hand,
 // compositions, the order of operations, and the key's grammar.
 #include <gtest/gtest.h>
 
@@ -64,9 +65,22 @@ TEST(MeshTransform, OperationsApplyInTheOrderGiven) {
              {0, 2, 5});
 }
 
+// A matrix row by row, x' = M (x, 1): by hand, (1, 2, 3) goes to (0 - 2 + 0 + 5, 2 + 0 + 0 + 0,
+// 0 + 0 + 1.5 - 1) = (3, 2, 0.5), bit for bit; the fourth row may be written, as 0 0 0 1.
+TEST(MeshTransform, AnAffineMatrixRowByRow) {
+  EXPECT_EQ(transformed({"matrix 0 -1 0 5  2 0 0 0  0 0 0.5 -1"}, {1, 2, 3}), (Point{3, 2, 0.5}));
+  EXPECT_EQ(transformed({"matrix 0 -1 0 5  2 0 0 0  0 0 0.5 -1  0 0 0 1"}, {1, 2, 3}),
+            (Point{3, 2, 0.5}));
+  // After a translation, in the order given.
+  EXPECT_EQ(transformed({"translate 1 0 0", "matrix 0 -1 0 5  2 0 0 0  0 0 0.5 -1"}, {1, 2, 3}),
+            (Point{3, 4, 0.5}));
+}
+
 TEST(MeshTransform, Grammar) {
-  for (const std::string bad : {"spin 1 2 3", "rotate 1 2", "scale 1 0 1", "translate 1 2 x",
-                                "translate 1 2 3 4", "", "scale nan 1 1"}) {
+  for (const std::string bad :
+       {"spin 1 2 3", "rotate 1 2", "scale 1 0 1", "translate 1 2 x", "translate 1 2 3 4", "",
+        "scale nan 1 1", "matrix 1 0 0 0 0 1 0 0 0 0 1", "matrix 1 0 0 0 0 1 0 0 0 0 1 0 0 0 1 1",
+        "matrix 1 0 0 0 0 1 0 0 0 0 1 x"}) {
     SCOPED_TRACE(bad);
     EXPECT_THROW(eis::parseMeshTransform("mesh.transform", bad), eis::Error);
   }

@@ -301,6 +301,37 @@ TEST(SofaImport, LoaderAndStateTransformsInSofasOrder) {
             std::string::npos);
 }
 
+// MeshLoader::reinit: a transformation other than the identity replaces scale3d, rotation and
+// translation; applyTransformation ignores a matrix that is not affine (a warning says so).
+TEST(SofaImport, LoaderTransformationMatrix) {
+  eis::SofaImportOptions options;
+  options.sceneFolder = EIS_MESH_DIR;
+  auto transforms = [&](const std::string& matrix, std::vector<std::string>* warnings) {
+    const eis::SofaImport imported = eis::importSofaScene(
+        SofaScene("<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
+                  "filename='beam_v22_ascii.msh' translation='1 2 3' transformation='" +
+                      matrix + "'/><MechanicalObject src='@l' translation='0 0 1'/></Node>",
+                  "t.scn"),
+        options);
+    if (warnings) *warnings = imported.warnings;
+    std::vector<std::string> found;
+    for (const eis::SofaKey& k : imported.keys)
+      if (k.key == "mesh.transform") found.push_back(k.value);
+    return found;
+  };
+  EXPECT_EQ(transforms("0 -1 0 5  2 0 0 0  0 0 0.5 -1  0 0 0 1", nullptr),
+            (std::vector<std::string>{"matrix 0 -1 0 5 2 0 0 0 0 0 0.5 -1", "translate 0 0 1"}));
+  EXPECT_EQ(transforms("1 0 0 0  0 1 0 0  0 0 1 0  0 0 0 1", nullptr),
+            (std::vector<std::string>{"translate 1 2 3", "translate 0 0 1"}));
+  std::vector<std::string> warnings;
+  EXPECT_EQ(transforms("2 0 0 0  0 1 0 0  0 0 1 0  0 0 1 1", &warnings),
+            (std::vector<std::string>{"translate 0 0 1"}));
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("transformation is not affine"), std::string::npos);
+  EXPECT_NE(errorOf([&] { transforms("1 0 0", nullptr); }).find("expected 16 numbers"),
+            std::string::npos);
+}
+
 TEST(SofaImport, FixedConstraintsAndRegionsOfInterest) {
   // FixedProjectiveConstraint.inl: indices {0}; fixAll false.
   EXPECT_EQ(one(keysOf("<FixedProjectiveConstraint/>"), "constraint.fixed"), "indices 0");
@@ -426,6 +457,75 @@ TEST(SofaImport, MeshFromTheLoaderTheTopologyNames) {
                                              "t.scn"),
                                    {});
             }).find("no position and tetrahedra written in the scene"),
+            std::string::npos);
+}
+
+Keys inlineKeys(const std::string& state) {
+  Keys keys;
+  for (const eis::SofaKey& k :
+       eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/>"
+                                      "<MeshTopology name='t' tetrahedra='0 1 2 3'/>" +
+                                          state + "</Node>",
+                                      "t.scn"),
+                            {})
+           .keys)
+    keys[k.key].push_back(k.value);
+  return keys;
+}
+
+// MechanicalObject::init (SOFA master): rest_position is the rest shape (the mesh) and position
+// where the run starts; velocity, fewer than the points, gives its last value to the points
+// after it (initial.velocities follows that rule).
+TEST(SofaImport, InlineVelocityAndRestPosition) {
+  const Keys both = inlineKeys(
+      "<MechanicalObject position='0 0 0 2 0 0 0 2 0 0 0 2' rest_position='0 0 0 1 0 0 0 1 0 0 0 1'"
+      " velocity='0 0 -1'/>");
+  EXPECT_EQ(one(both, "mesh.nodes"), "0 0 0 1 0 0 0 1 0 0 0 1");
+  EXPECT_EQ(one(both, "initial.positions"), "0 0 0 2 0 0 0 2 0 0 0 2");
+  EXPECT_EQ(one(both, "initial.velocities"), "0 0 -1");
+  // rest_position alone is also the position.
+  const Keys rest = inlineKeys("<MechanicalObject rest_position='0 0 0 1 0 0 0 1 0 0 0 1'/>");
+  EXPECT_EQ(one(rest, "mesh.nodes"), "0 0 0 1 0 0 0 1 0 0 0 1");
+  EXPECT_EQ(one(rest, "initial.positions"), "(absent)");
+  EXPECT_EQ(one(keysOf(""), "initial.velocities"), "(absent)");
+  EXPECT_EQ(errorOf([] {
+              inlineKeys(
+                  "<MechanicalObject position='0 0 0 1 0 0 0 1 0' "
+                  "rest_position='0 0 0 1 0 0 0 1 0 0 0 1'/>");
+            }),
+            "t.scn:1: MechanicalObject: position = '0 0 0 1 0 0 0 1 0': 3 positions for 4 rest "
+            "positions");
+  EXPECT_NE(errorOf([] {
+              inlineKeys(
+                  "<MechanicalObject position='0 0 0 1 0 0 0 1 0 0 0 1' "
+                  "velocity='0 0 0 0 0 0 0 0 0 0 0 0 1 1 1'/>");
+            }).find("velocity = '0 0 0 0 0 0 0 0 0 0 0 0 1 1 1': 5 velocities for 4 points"),
+            std::string::npos);
+  // The rest shape is the mesh: a loader's points and a rest_position of their own are refused.
+  EXPECT_NE(
+      errorOf([] {
+        eis::SofaImportOptions options;
+        options.sceneFolder = EIS_MESH_DIR;
+        eis::importSofaScene(
+            SofaScene("<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
+                      "filename='beam_v22_ascii.msh'/><MechanicalObject position='@l.position'"
+                      " rest_position='0 0 0'/></Node>",
+                      "t.scn"),
+            options);
+      }).find("rest_position = '0 0 0': beside positions from MeshGmshLoader 'l'"),
+      std::string::npos);
+}
+
+// TetrahedronFEMForceField::computeMaterialStiffness: localStiffnessFactor scales each
+// element's youngModulus (material.cell-stiffness-factor, model/cell_materials.cpp);
+// TetrahedralCorotationalFEMForceField's is refused.
+TEST(SofaImport, LocalStiffnessFactor) {
+  EXPECT_EQ(one(keysOf("<TetrahedronFEMForceField localStiffnessFactor='1 0.5 2'/>"),
+                "material.cell-stiffness-factor"),
+            "1 0.5 2");
+  EXPECT_NE(errorOf([] {
+              keysOf("<TetrahedralCorotationalFEMForceField localStiffnessFactor='1 0.5'/>");
+            }).find("localStiffnessFactor"),
             std::string::npos);
 }
 

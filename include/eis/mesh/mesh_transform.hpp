@@ -1,5 +1,6 @@
 #pragma once
-// mesh.transform: scale, rotate or translate the rest positions before the mesh is partitioned,
+// mesh.transform: scale, rotate, translate or transform by a matrix the rest positions before the
+// mesh is partitioned,
 // each occurrence of the key one operation, applied in the order given (SOFA's loader and
 // MechanicalObject transforms, as the scene importer writes them out).
 #include <array>
@@ -11,13 +12,16 @@
 namespace eis {
 
 struct MeshTransform {
-  enum class Kind { kScale, kRotate, kTranslate };
+  enum class Kind { kScale, kRotate, kTranslate, kMatrix };
   Kind kind;
-  std::array<double, 3> values;  // factors, angles in degrees, or a displacement
+  std::array<double, 3> values;   // factors, angles in degrees, or a displacement
+  std::array<double, 12> matrix;  // kMatrix: the top three rows of a 4x4 affine matrix
 };
 
-// "scale SX SY SZ" (each factor non-zero), "rotate RX RY RZ" (degrees) or "translate TX TY TZ";
-// eis::Error naming `key` otherwise.
+// "scale SX SY SZ" (each factor non-zero), "rotate RX RY RZ" (degrees), "translate TX TY TZ" or
+// "matrix M00 M01 M02 M03 M10 .. M23 [0 0 0 1]" (SOFA MeshLoader `transformation`, row by row;
+// x' = M00 x + M01 y + M02 z + M03, ...; a fourth row, when given, must be 0 0 0 1); eis::Error
+// naming `key` otherwise.
 MeshTransform parseMeshTransform(const std::string& key, const std::string& text);
 Check meshTransformCheck();
 

@@ -49,10 +49,9 @@ private:
 // the built-in box without any of them is fixed at its x = 0 face.
 const ComponentDeclaration& fixedConstraintComponent();
 
-// Collective. The constraint the scene asks for, plus the `moving` nodes (prescribed motion); a
-// selection that selects no node adds a warning.
-std::unique_ptr<FixedConstraint> makeFixedConstraint(
-    const DistributedMesh& mesh, const Parameters& scene, std::vector<std::string>& warnings,
-    const std::vector<FixedConstraint::FixedNodes>& moving);
+// Collective. The nodes the scene fixes; a selection that selects no node adds a warning.
+std::vector<FixedConstraint::FixedNodes> fixedNodeSets(const DistributedMesh& mesh,
+                                                       const Parameters& scene,
+                                                       std::vector<std::string>& warnings);
 
 }  // namespace eis

@@ -35,7 +35,9 @@ public:
   }
   // Forces are summed in the order the fields are added.
   void addForceField(std::unique_ptr<ForceField> field);
-  void setConstraint(std::unique_ptr<FixedConstraint> constraint);
+  // The nodes fixed in every step, and the prescribed motion (whose nodes may add to them).
+  void setConstraint(std::vector<FixedConstraint::FixedNodes> fixed,
+                     std::unique_ptr<PrescribedMotion> motion);
   // Collective. Creates the system matrix once every part is in.
   void createMatrix(OperatorMode mode);
 
@@ -44,10 +46,13 @@ public:
   Mat systemMatrix(double mFactor, double bFactor, double kFactor) override;
   void projectResponse(Vec v) override { constraint_->project(v); }
   bool prescribedDisplacement(double h, Vec x, Vec dx) override;
-  // The prescribed motion (its nodes are also rows of the constraint), and the time at the
-  // start of the next step.
-  void setMotion(std::unique_ptr<PrescribedMotion> motion) { motion_ = std::move(motion); }
-  void setTime(double t) { time_ = t; }
+  // Collective. The time at the start of the next step; the constraint (and the matrix, once
+  // created) are rebuilt when the motions acting then (the sofa rule) differ from the last's.
+  void setTime(double t);
+  // The sofa rule's projections: at the start of the run (x0 taken from x), and after a step,
+  // at the time setTime gave.
+  void startMotion(Vec x, Vec v) { motion_->start(time_, x, v); }
+  void projectMotion(Vec x, Vec v) const { motion_->project(time_, x, v); }
 
   const DistributedMesh& mesh() const { return mesh_; }
   const std::vector<std::unique_ptr<ForceField>>& forceFields() const { return forceFields_; }
@@ -73,6 +78,8 @@ private:
                           CellRange range) const override;
   void addProducts(const double* in, double* out, double mFactor, double bFactor,
                    double kFactor) const override;
+  // Collective. The constraint of the fixed nodes and the acting motions' nodes.
+  void buildConstraint();
   // Scatter a global vector to a local one (ghosts filled).
   void toLocal(Vec global, Vec local);
   // The sum over ranks of a per-field value of the local state x.
@@ -86,8 +93,11 @@ private:
   bool linear_ = true;         // every field's K is constant
   bool symmetric_ = true;      // every field's K is symmetric
   bool usesVelocity_ = false;  // some force depends on v (B != 0)
+  std::vector<FixedConstraint::FixedNodes> fixed_;
   std::unique_ptr<FixedConstraint> constraint_;
   std::unique_ptr<PrescribedMotion> motion_;
+  std::vector<bool> acting_;  // the sofa-rule motions among the constraint's rows
+  OperatorMode mode_ = OperatorMode::Assembled;
   double time_ = 0;
   std::unique_ptr<SystemMatrix> matrix_;
   Vec localA_ = nullptr, localB_ = nullptr, localV_ = nullptr, globalWork_ = nullptr;
