@@ -3,8 +3,9 @@
 //
 // For each part count it partitions the cells as euler-implicit does (eis::partitionCells, the
 // mesh layer's one METIS call, which DistributedMesh makes too), gives every node the owner
-// DMPlexDistribute would give it, and counts per part the owned unknowns, the ghost unknowns, the
-// matrix halo and the parts it talks to. These counts are the communication side of the scaling
+// euler-implicit gives it (eis::balancedVertexOwners, which DistributedMesh applies too), and
+// counts per part the owned unknowns, the ghost unknowns, the matrix halo and the parts it talks
+// to. These counts are the communication side of the scaling
 // model in docs/scaling-model.md.
 //
 //   partition-surface [--mesh.box-cells="nx ny nz"] [--mesh.box-size="Lx Ly Lz"]
@@ -30,6 +31,7 @@
 #include "eis/mesh/box_mesh.hpp"
 #include "eis/mesh/mesh_file.hpp"
 #include "eis/mesh/metis_partition.hpp"
+#include "eis/mesh/vertex_owners.hpp"
 
 namespace {
 
@@ -40,7 +42,8 @@ using eis::Error;
 const char* const kUsage =
     "Usage: partition-surface [--key=value ...]\n"
     "Partitions the mesh with METIS as euler-implicit does, once per part count, and prints per\n"
-    "part the owned unknowns, ghost unknowns, matrix halo and neighbour parts. Serial; no solve.\n"
+    "part the owned unknowns (shared nodes owned as euler-implicit balances them), ghost\n"
+    "unknowns, matrix halo and neighbour parts. Serial; no solve.\n"
     "  --mesh.box-cells=\"nx ny nz\"   cells of the built-in box, 6 tetrahedra each (20 4 4)\n"
     "  --mesh.box-size=\"Lx Ly Lz\"    size of the built-in box (10 1 1)\n"
     "  --mesh.file=mesh.msh          a mesh file (.msh, .vtk, .vtu) instead of the box\n"
@@ -166,20 +169,6 @@ CompactMesh loadMesh(const Options& options, std::string& description) {
   return eis::compactMesh(eis::makeBoxMesh(options.boxSize, options.boxCells));
 }
 
-// The part that owns each node: the highest-numbered part whose cells touch it. DMPlexDistribute
-// decides the same way (its ownership vote in DMPlexCreatePointSF gives a shared point to the
-// highest rank unless DMPlexSetPartitionBalance asks otherwise, and euler-implicit does not), and
-// euler-implicit puts part r on rank r.
-std::vector<idx_t> nodeOwners(const CompactMesh& mesh, const std::vector<idx_t>& part) {
-  std::vector<idx_t> owner(mesh.numNodes(), -1);
-  for (idx_t c = 0; c < mesh.numCells(); ++c)
-    for (int k = 0; k < 4; ++k) {
-      idx_t& o = owner[mesh.cells[4 * c + k]];
-      o = std::max(o, part[c]);
-    }
-  return owner;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Surface counts. A (part, node) pair is packed into one integer so that a sort removes repeats.
 
@@ -244,7 +233,7 @@ struct Surface {
 // Part r runs on cluster node r / ranksPerNode, as mpiexec places consecutive ranks by default.
 Surface measureSurface(const CompactMesh& mesh, const std::vector<idx_t>& part, int parts,
                        int ranksPerNode) {
-  const std::vector<idx_t> owner = nodeOwners(mesh, part);
+  const std::vector<idx_t> owner = eis::balancedVertexOwners(mesh, part, parts);
   Surface surface;
   surface.parts.resize(parts);
   for (idx_t o : owner) ++surface.parts[o].owned;
@@ -301,15 +290,15 @@ double worstRatio(const std::vector<PartSurface>& parts, std::int64_t PartSurfac
 void printHeader(const std::string& mesh, const CompactMesh& cells, const Options& options) {
   std::printf(
       "partition-surface: %s, %lld tetrahedra, %lld nodes, %d unknowns per node, "
-      "%d ranks per cluster node\n",
+      "%d ranks per cluster node, shared nodes owned as euler-implicit balances them\n",
       mesh.c_str(), static_cast<long long>(cells.numCells()),
       static_cast<long long>(cells.numNodes()), options.dofsPerNode, options.ranksPerNode);
   std::printf(
-      "                  | owned unknowns per part  | ghost unknowns per part  | "
+      "                  | owned unknowns per part         | ghost unknowns per part  | "
       "matrix halo unknowns     | neighbours      |           ghost/  halo/  off-node  "
       "METIS\n");
   std::printf(
-      "parts    unknowns |      min    mean     max |      min    mean     max | "
+      "parts    unknowns |      min    mean     max max/mean |      min    mean     max | "
       "     min    mean     max |  min mean   max |  edge cut  owned  owned  halo max  "
       "  [s]\n");
   std::fflush(stdout);
@@ -322,11 +311,11 @@ void printRow(int parts, std::int64_t unknowns, const Surface& surface, double d
   const Spread halo = spread(surface.parts, &PartSurface::halo, dofs);
   const Spread neighbours = spread(surface.parts, &PartSurface::neighbours, 1);
   std::printf(
-      "%5d %11lld | %8.0f%8.0f%8.0f | %8.0f%8.0f%8.0f | %8.0f%8.0f%8.0f | "
+      "%5d %11lld | %8.0f%8.0f%8.0f %8.4f | %8.0f%8.0f%8.0f | %8.0f%8.0f%8.0f | "
       "%4.0f %4.1f %5.0f | %9lld %6.4f %6.4f %9.0f %6.1f\n",
-      parts, static_cast<long long>(unknowns), owned.min, owned.mean, owned.max, ghosts.min,
-      ghosts.mean, ghosts.max, halo.min, halo.mean, halo.max, neighbours.min, neighbours.mean,
-      neighbours.max, static_cast<long long>(edgeCut),
+      parts, static_cast<long long>(unknowns), owned.min, owned.mean, owned.max,
+      owned.max / owned.mean, ghosts.min, ghosts.mean, ghosts.max, halo.min, halo.mean, halo.max,
+      neighbours.min, neighbours.mean, neighbours.max, static_cast<long long>(edgeCut),
       worstRatio(surface.parts, &PartSurface::ghosts),
       worstRatio(surface.parts, &PartSurface::halo), double(surface.offNodeHaloMax) * dofs,
       seconds);
@@ -335,9 +324,10 @@ void printRow(int parts, std::int64_t unknowns, const Surface& surface, double d
 
 void printLegend() {
   std::puts(
-      "Legend: owned: a node shared by several parts belongs to the highest-numbered part whose\n"
-      "  cells touch it, as DMPlexDistribute decides (without -dm_plex_partition_balance);\n"
-      "  euler-implicit runs part r on rank r. ghost: a node the part's cells touch but another\n"
+      "Legend: owned: a node shared by several parts belongs to one of the parts whose cells\n"
+      "  touch it, chosen to even out the owned counts (eis::balancedVertexOwners, the owners\n"
+      "  euler-implicit gives DMPlex); euler-implicit runs part r on rank r. max/mean: the most\n"
+      "  owned unknowns of a part over the mean. ghost: a node the part's cells touch but another\n"
       "  part owns (DMPlex's ghost copies, filled by DMGlobalToLocal). matrix halo: a node owned\n"
       "  elsewhere that shares a cell with a node the part owns (the off-rank columns of its rows:\n"
       "  what each MatMult receives). neighbours: parts it exchanges MatMult halo values with, in\n"
@@ -345,7 +335,7 @@ void printLegend() {
       "  halo max: with parts r*R..r*R+R-1 on cluster node r (R ranks per node), the matrix halo\n"
       "  unknowns a cluster node's parts receive from other cluster nodes, most over the nodes (0\n"
       "  while parts <= R). edge cut: METIS's count of faces between cells of different parts.\n"
-      "  [s]: METIS and counting time. Unknowns = nodes x unknowns per node.");
+      "  [s]: METIS, owner choice and counting time. Unknowns = nodes x unknowns per node.");
 }
 
 // One row per part count: partition, count, print.

@@ -107,11 +107,12 @@ void Simulation::reportMesh(const std::vector<std::string>& warnings) const {
   EIS_CHECK_MPI(MPI_Comm_size(comm_, &ranks));
   const auto& part = mesh_->partition();
   report(
-      "mesh: %lld nodes, %lld unknowns on %d ranks; cells per rank %lld..%lld, ghost nodes per "
-      "rank %lld..%lld, edge cut %lld; %lld fixed nodes\n",
+      "mesh: %lld nodes, %lld unknowns on %d ranks; cells per rank %lld..%lld, owned nodes per "
+      "rank %lld..%lld, ghost nodes per rank %lld..%lld, edge cut %lld; %lld fixed nodes\n",
       static_cast<long long>(mesh_->numGlobalVertices()),
       static_cast<long long>(mesh_->numGlobalVertices() * mesh_->dofsPerNode()), ranks,
       static_cast<long long>(part.cellsMin), static_cast<long long>(part.cellsMax),
+      static_cast<long long>(part.ownedMin), static_cast<long long>(part.ownedMax),
       static_cast<long long>(part.ghostsMin), static_cast<long long>(part.ghostsMax),
       static_cast<long long>(part.edgeCut),
       static_cast<long long>(system_->constraint().numFixedNodes()));

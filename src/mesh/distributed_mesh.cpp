@@ -10,6 +10,7 @@
 #include "eis/core/error.hpp"
 #include "eis/mesh/metis_partition.hpp"
 #include "eis/mesh/surface_triangles.hpp"
+#include "eis/mesh/vertex_owners.hpp"
 #include "plex_points.hpp"
 
 namespace eis {
@@ -22,9 +23,9 @@ using mesh_detail::vertexCoordinates;
 // What rank 0 knows about each point of the serial DMPlex, carried to its new owners through the
 // migration SF. For a cell: id = its serial number, value = its physical tag, vertices = its
 // vertices in file order (serial DMPlex numbers). For a vertex: id = its serial DMPlex number,
-// value = its node id in the input file.
+// value = its node id in the input file, owner = the rank balancedVertexOwners gives it.
 struct PointRecord {
-  PetscInt id = -1, value = 0, vertices[4] = {-1, -1, -1, -1};
+  PetscInt id = -1, value = 0, vertices[4] = {-1, -1, -1, -1}, owner = -1;
 };
 
 // Rank 0's whole mesh, in the form DMPlex and its shell partitioner take it. The other ranks hold
@@ -42,8 +43,10 @@ struct SerialPlan {
 };
 
 // DMPlexDistribute drops what the serial mesh knew beyond its topology and coordinates (input
-// node ids, tags, the file's vertex order of each cell), so each point's record says it.
-std::vector<PointRecord> pointRecords(const SerialMesh& serial, const CompactMesh& mesh) {
+// node ids, tags, the file's vertex order of each cell), so each point's record says it, with
+// the owner chosen for each vertex.
+std::vector<PointRecord> pointRecords(const SerialMesh& serial, const CompactMesh& mesh,
+                                      const std::vector<idx_t>& owners) {
   const PetscInt numCells = PetscInt(mesh.numCells());
   std::vector<PointRecord> records(numCells + mesh.nodeIds.size());
   for (PetscInt c = 0; c < numCells; ++c) {
@@ -54,6 +57,7 @@ std::vector<PointRecord> pointRecords(const SerialMesh& serial, const CompactMes
   for (std::size_t v = 0; v < mesh.nodeIds.size(); ++v) {
     records[numCells + v].id = numCells + PetscInt(v);
     records[numCells + v].value = PetscInt(mesh.nodeIds[v]);
+    records[numCells + v].owner = owners[v];
   }
   return records;
 }
@@ -71,7 +75,7 @@ SerialPlan makePlan(const SerialMesh& serial, int size) {
   std::iota(plan.partPoints.begin(), plan.partPoints.end(), 0);
   std::stable_sort(plan.partPoints.begin(), plan.partPoints.end(),
                    [&](PetscInt a, PetscInt b) { return partition.part[a] < partition.part[b]; });
-  plan.records = pointRecords(serial, mesh);
+  plan.records = pointRecords(serial, mesh, balancedVertexOwners(mesh, partition.part, size));
   plan.cells.assign(mesh.cells.begin(), mesh.cells.end());
   for (auto id : mesh.nodeIds)
     plan.coords.insert(plan.coords.end(), serial.nodes[id].begin(), serial.nodes[id].end());
@@ -290,6 +294,13 @@ std::int64_t DistributedMesh::distribute(const SerialMesh& serial) {
     dm_ = distributeWithShell(serialDm, plan, size, &migration);
     records = migrateRecords(dm_, migration, plan.records);
     EIS_CHECK(PetscSFDestroy(&migration));
+    // DMPlexDistribute gives each shared vertex to the highest rank holding it; the owners rank 0
+    // chose balance the ranks' unknowns instead.
+    PetscInt vStart, vEnd;
+    EIS_CHECK(DMPlexGetDepthStratum(dm_, 0, &vStart, &vEnd));
+    std::vector<PetscInt> owners(vEnd - vStart);
+    for (PetscInt v = vStart; v < vEnd; ++v) owners[v - vStart] = records[v].owner;
+    mesh_detail::setVertexOwners(dm_, vStart, vEnd, owners);
   }
 
   LocalArrays local = localArrays(dm_, records);
@@ -341,12 +352,13 @@ void DistributedMesh::computePartitionReport(std::int64_t edgeCut) {
   EIS_CHECK(DMPlexGetDepthStratum(dm_, 0, &vStart, &vEnd));
   const auto owned = ownedMask(dm_, vStart, vEnd);
   const std::int64_t ghosts = std::count(owned.begin(), owned.end(), 0);
+  const std::int64_t mine = std::int64_t(owned.size()) - ghosts;
   const std::int64_t cells = std::int64_t(cells_.size());
-  std::int64_t mins[2] = {cells, ghosts}, maxs[2] = {cells, ghosts};
-  EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, mins, 2, MPI_INT64_T, MPI_MIN, comm_));
-  EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, maxs, 2, MPI_INT64_T, MPI_MAX, comm_));
+  std::int64_t mins[3] = {cells, mine, ghosts}, maxs[3] = {cells, mine, ghosts};
+  EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, mins, 3, MPI_INT64_T, MPI_MIN, comm_));
+  EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, maxs, 3, MPI_INT64_T, MPI_MAX, comm_));
   EIS_CHECK_MPI(MPI_Bcast(&edgeCut, 1, MPI_INT64_T, 0, comm_));
-  partition_ = {mins[0], maxs[0], mins[1], maxs[1], edgeCut};
+  partition_ = {mins[0], maxs[0], mins[1], maxs[1], mins[2], maxs[2], edgeCut};
 }
 
 std::vector<CellEdge> DistributedMesh::ownedEdges() const {

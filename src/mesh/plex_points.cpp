@@ -38,4 +38,64 @@ std::vector<std::array<double, 3>> vertexCoordinates(DM dm, PetscInt vStart, Pet
   return points;
 }
 
+void setVertexOwners(DM dm, PetscInt vStart, PetscInt vEnd, const std::vector<PetscInt>& owner) {
+  MPI_Comm comm;
+  EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(dm), &comm));
+  const PetscInt rank = commRank(comm);
+  PetscInt pStart, pEnd, numRoots, numLeaves;
+  EIS_CHECK(DMPlexGetChart(dm, &pStart, &pEnd));
+  PetscSF pointSf;
+  const PetscInt* leaves;
+  const PetscSFNode* remotes;
+  EIS_CHECK(DMGetPointSF(dm, &pointSf));
+  EIS_CHECK(PetscSFGetGraph(pointSf, &numRoots, &numLeaves, &leaves, &remotes));
+
+  // Where each vertex's chosen copy lies, (rank, point) on that rank: the chosen copy says so,
+  // the present root collects it from its leaves (the others send -1) and tells them all.
+  std::vector<PetscInt> chosenRank(pEnd - pStart, -1), chosenPoint(pEnd - pStart, -1);
+  for (PetscInt v = vStart; v < vEnd; ++v)
+    if (owner[v - vStart] == rank) {
+      chosenRank[v - pStart] = rank;
+      chosenPoint[v - pStart] = v;
+    }
+  for (auto* values : {&chosenRank, &chosenPoint}) {
+    const std::vector<PetscInt> sent = *values;
+    EIS_CHECK(PetscSFReduceBegin(pointSf, MPIU_INT, sent.data(), values->data(), MPI_MAX));
+    EIS_CHECK(PetscSFReduceEnd(pointSf, MPIU_INT, sent.data(), values->data(), MPI_MAX));
+    EIS_CHECK(PetscSFBcastBegin(pointSf, MPIU_INT, values->data(), values->data(), MPI_REPLACE));
+    EIS_CHECK(PetscSFBcastEnd(pointSf, MPIU_INT, values->data(), values->data(), MPI_REPLACE));
+  }
+
+  std::vector<PetscSFNode> oldRemote(pEnd - pStart, PetscSFNode{-1, -1});
+  for (PetscInt i = 0; i < numLeaves; ++i)
+    oldRemote[(leaves ? leaves[i] : i) - pStart] = remotes[i];
+  std::vector<PetscInt> newLeaves;
+  std::vector<PetscSFNode> newRemotes;
+  bool unowned = false;
+  for (PetscInt p = pStart; p < pEnd; ++p) {
+    PetscSFNode remote = oldRemote[p - pStart];
+    if (p >= vStart && p < vEnd) {
+      unowned = unowned || chosenRank[p - pStart] < 0;
+      remote = {chosenRank[p - pStart] == rank ? -1 : chosenRank[p - pStart],
+                chosenPoint[p - pStart]};
+    }
+    if (remote.rank < 0) continue;
+    newLeaves.push_back(p);
+    newRemotes.push_back(remote);
+  }
+  if (anyRank(unowned, comm))
+    throw Error("a mesh vertex's chosen owner is not among the ranks that hold it");
+
+  PetscSF balanced;
+  EIS_CHECK(PetscSFCreate(comm, &balanced));
+  EIS_CHECK(PetscSFSetGraph(balanced, pEnd - pStart, PetscInt(newLeaves.size()), newLeaves.data(),
+                            PETSC_COPY_VALUES, newRemotes.data(), PETSC_COPY_VALUES));
+  EIS_CHECK(PetscSFSetUp(balanced));
+  EIS_CHECK(DMSetPointSF(dm, balanced));
+  DM coordinateDm;
+  EIS_CHECK(DMGetCoordinateDM(dm, &coordinateDm));
+  EIS_CHECK(DMSetPointSF(coordinateDm, balanced));
+  EIS_CHECK(PetscSFDestroy(&balanced));
+}
+
 }  // namespace eis::mesh_detail

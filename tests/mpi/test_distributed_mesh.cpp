@@ -1,5 +1,6 @@
 // The distributed mesh on 1, 2 and 3 ranks: every node owned exactly once with its input id and
-// exact coordinates, cells in input order, refinement numbering, physical groups.
+// exact coordinates, by the rank balancedVertexOwners chose, cells in input order, refinement
+// numbering, physical groups.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +11,8 @@
 #include "eis/mesh/box_mesh.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/mesh/gmsh_reader.hpp"
+#include "eis/mesh/metis_partition.hpp"
+#include "eis/mesh/vertex_owners.hpp"
 #include "mpi_support.hpp"
 
 namespace {
@@ -48,6 +51,40 @@ TEST(Distribution, BoxNodesAreOwnedOnceWithTheirIdsAndCoordinates) {
   long cells = long(mesh.cells().size()), total = 0;
   MPI_Allreduce(&cells, &total, 1, MPI_LONG, MPI_SUM, PETSC_COMM_WORLD);
   EXPECT_EQ(total, long(box.tets.size()));
+}
+
+// Each rank owns the very nodes balancedVertexOwners gives its part (the input's, computed here
+// on every rank from the same METIS partition), so their counts are the ones partition-surface
+// prints.
+TEST(Distribution, RanksOwnTheNodesTheBalancedOwnersGiveThem) {
+  const auto box = eis::makeBoxMesh({4, 1, 1}, {12, 3, 3});
+  const eis::DistributedMesh mesh(PETSC_COMM_WORLD, onRankZero(box), 3, 0);
+  const int size = eis::commSize(PETSC_COMM_WORLD), rank = eis::commRank(PETSC_COMM_WORLD);
+  const eis::CompactMesh compact = eis::compactMesh(box);
+  const auto owners =
+      eis::balancedVertexOwners(compact, eis::partitionCells(compact, size).part, size);
+  std::vector<std::int64_t> expected;  // input ids of the nodes this rank's part owns
+  for (idx_t n = 0; n < compact.numNodes(); ++n)
+    if (owners[n] == rank) expected.push_back(compact.nodeIds[n]);
+  std::vector<std::int64_t> mine;
+  for (std::size_t v = 0; v < mesh.numLocalVertices(); ++v)
+    if (mesh.owned()[v]) mine.push_back(mesh.nodeIds()[v]);
+  std::sort(mine.begin(), mine.end());
+  EXPECT_EQ(mine, expected);
+  std::int64_t total = std::int64_t(mine.size());
+  MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_INT64_T, MPI_SUM, PETSC_COMM_WORLD);
+  EXPECT_EQ(total, mesh.numGlobalVertices());
+  std::int64_t least = std::int64_t(mine.size()), most = least;
+  MPI_Allreduce(MPI_IN_PLACE, &least, 1, MPI_INT64_T, MPI_MIN, PETSC_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_INT64_T, MPI_MAX, PETSC_COMM_WORLD);
+  EXPECT_EQ(mesh.partition().ownedMin, least);
+  EXPECT_EQ(mesh.partition().ownedMax, most);
+  // The global section numbers a rank's owned nodes 0..owned-1.
+  std::vector<PetscInt> offsets;
+  for (std::size_t v = 0; v < mesh.numLocalVertices(); ++v)
+    if (mesh.owned()[v]) offsets.push_back(mesh.ownedOffset(PetscInt(v)) / 3);
+  std::sort(offsets.begin(), offsets.end());
+  for (std::size_t k = 0; k < offsets.size(); ++k) EXPECT_EQ(offsets[k], PetscInt(k));
 }
 
 TEST(Distribution, CellsKeepTheInputVertexOrder) {

@@ -16,6 +16,7 @@ namespace eis {
 
 struct PartitionReport {
   std::int64_t cellsMin = 0, cellsMax = 0;    // cells per rank
+  std::int64_t ownedMin = 0, ownedMax = 0;    // vertices a rank owns (its unknowns / dofs)
   std::int64_t ghostsMin = 0, ghostsMax = 0;  // vertices a rank holds but does not own
   std::int64_t edgeCut = 0;                   // METIS's dual-graph edge cut (shared faces)
 };
@@ -30,8 +31,10 @@ struct CellEdge {
 class DistributedMesh {
 public:
   // Collective. `serial` is read on rank 0 only (other ranks pass an empty mesh). Partitions the
-  // cells with METIS, distributes them with DMPlexDistribute, refines `refinements` times, and
-  // lays out `dofsPerNode` unknowns on every vertex.
+  // cells with METIS, distributes them with DMPlexDistribute, gives each vertex the owner
+  // balancedVertexOwners chooses (mesh/vertex_owners.hpp), refines `refinements` times (a new
+  // vertex on a shared edge goes to the edge's owner, as DMPlex decides), and lays out
+  // `dofsPerNode` unknowns on every vertex.
   DistributedMesh(MPI_Comm comm, const SerialMesh& serial, int dofsPerNode, int refinements);
   ~DistributedMesh();
   DistributedMesh(const DistributedMesh&) = delete;
@@ -95,7 +98,8 @@ private:
   // distributed_mesh.cpp: the PETSc section of `dofsPerNode` unknowns per vertex, the owned
   // vertices and offsets it gives (owned_, ownedOffsets_), and restCoords_ of the final mesh.
   void layOutUnknowns();
-  // Cells and ghost nodes per rank of the final (refined) mesh; `edgeCut` of the final mesh too.
+  // Cells, owned and ghost nodes per rank of the final (refined) mesh; `edgeCut` of the final
+  // mesh too.
   void computePartitionReport(std::int64_t edgeCut);
 
   MPI_Comm comm_;
