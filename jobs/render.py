@@ -62,11 +62,20 @@ def main():
     parser.add_argument("pvd", help="ParaView series written by --output.vtk=PREFIX (PREFIX.pvd)")
     parser.add_argument("png", help="PNG file to write")
     parser.add_argument("--size", default="1200x500", help="image width x height in pixels")
+    parser.add_argument("--up", default="0,1,0", help="the direction shown upwards: X,Y,Z")
+    parser.add_argument("--from", dest="eye", default="0.4,0.3,1",
+                        help="the direction the camera looks from: X,Y,Z")
     args = parser.parse_args()
     try:
         width, height = (int(part) for part in args.size.lower().split("x"))
     except ValueError:
         fail(f"--size '{args.size}' is not WIDTHxHEIGHT")
+    try:
+        up, eye = ([float(part) for part in text.split(",")] for text in (args.up, args.eye))
+    except ValueError:
+        up, eye = [], []
+    if len(up) != 3 or len(eye) != 3:
+        fail(f"--up '{args.up}' and --from '{args.eye}' must be X,Y,Z")
     if not os.path.isfile(args.pvd):
         fail(f"cannot read '{args.pvd}': no such file")
     if not os.environ.get("DISPLAY") and not os.environ.get("EIS_RENDER_XVFB"):
@@ -114,8 +123,8 @@ def main():
     for text in (bar.GetTitleTextProperty(), bar.GetLabelTextProperty()):
         text.SetColor(0, 0, 0)
     camera = renderer.GetActiveCamera()
-    camera.SetViewUp(0, 1, 0)
-    camera.SetPosition(0.4, 0.3, 1)
+    camera.SetViewUp(*up)
+    camera.SetPosition(*eye)
     camera.SetFocalPoint(0, 0, 0)
     renderer.ResetCamera()
     camera.Zoom(1.3)

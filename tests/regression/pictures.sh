@@ -58,6 +58,16 @@ check_missing() {  # check_missing NAME COMMAND...: must fail with one error lin
 
 check_png plot-history history.png "$PYTHON" "$JOBS_DIR/plot-history.py" out/history.csv history.png
 check_png render beam.png "$PYTHON" "$JOBS_DIR/render.py" out/beam.pvd beam.png
+check_png render-from-below below.png "$PYTHON" "$JOBS_DIR/render.py" out/beam.pvd below.png \
+  --up 0,0,1 --from 0.3,-1,0.25
+if "$PYTHON" "$JOBS_DIR/render.py" out/beam.pvd x.png --up 0,1 >bad-up.log 2>&1 ||
+  [ "$(grep -c "error: --up '0,1'" bad-up.log)" != 1 ]; then
+  echo "FAIL render: --up 0,1 is not one error line naming it:"
+  cat bad-up.log
+  status=1
+else
+  echo "ok render: $(cat bad-up.log)"
+fi
 check_missing plot-history "$PYTHON" "$JOBS_DIR/plot-history.py" nope.csv x.png
 check_missing render "$PYTHON" "$JOBS_DIR/render.py" nope.pvd x.png
 exit $status
