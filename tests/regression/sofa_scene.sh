@@ -156,10 +156,11 @@ check "triangle indices of a TetrahedronSetTopologyContainer are refused, naming
   grep -q "SurfacePressureForceField: triangleIndices = .*the faces SOFA creates for every" run.err
 
 # scene.file in an INI file, relative to the INI file's folder; the INI's keys win over the scene's.
+# One rank: MUMPS's factorization on several is not bit-reproducible from run to run.
 mkdir -p conf
 printf '[scene]\nfile = ../scenes/a_small_ldl.scn\n[solver]\nsteps = 20\n' > conf/run.ini
-run 2 --config conf/run.ini --output.final-state=ini_scene.csv
-run 2 --scene scenes/a_small_ldl.scn --solver.steps=20 --output.final-state=cli_scene.csv
+run 1 --config conf/run.ini --output.final-state=ini_scene.csv
+run 1 --scene scenes/a_small_ldl.scn --solver.steps=20 --output.final-state=cli_scene.csv
 check "scene.file in an INI file (relative to it) runs the scene as --scene does" \
   cmp -s ini_scene.csv cli_scene.csv
 
