@@ -202,6 +202,12 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) {
          EXPECT_EQ(s.texts("load.total-force"), Args{"0 0 2 sphere 1 0 0 0.5"});
        }},
+      {"load.pressure", "200 group cavity",
+       [](const Scene& s) { EXPECT_EQ(s.texts("load.pressure"), Args{"200 group cavity"}); }},
+      {"load.surface-traction", "0 0 -5 triangles 0 3",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("load.surface-traction"), Args{"0 0 -5 triangles 0 3"});
+       }},
       {"load.nodal-forces", "3 0 -1 0 7 1 0 0",
        [](const Scene& s) { EXPECT_EQ(s.texts("load.nodal-forces"), Args{"3 0 -1 0 7 1 0 0"}); }},
       {"springs.rest-shape-nodes", "4 20 9 30",
@@ -316,6 +322,8 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(path(s, "output.history"), "history.csv"); }},
       {"output.vtk", "out/beam",
        [](const Scene& s) { EXPECT_EQ(path(s, "output.vtk"), "out/beam"); }},
+      {"output.xdmf", "out/series",
+       [](const Scene& s) { EXPECT_EQ(path(s, "output.xdmf"), "out/series"); }},
       {"output.every", "5", [](const Scene& s) { EXPECT_EQ(s.integer("output.every"), 5); }},
       {"output.checkpoint", "out/ck",
        [](const Scene& s) { EXPECT_EQ(path(s, "output.checkpoint"), "out/ck"); }},
@@ -463,8 +471,8 @@ TEST(Scene, EveryKeyFromTheCommandLine) {
 
 // The keys whose values are paths, listed apart from their declarations.
 const std::set<std::string> kPathKeys = {
-    "mesh.file",  "initial.state", "output.final-state", "output.history",
-    "output.vtk", "scene.file",    "scene.data-path",    "output.checkpoint"};
+    "mesh.file",  "initial.state",   "output.final-state", "output.history", "output.vtk",
+    "scene.file", "scene.data-path", "output.checkpoint",  "output.xdmf"};
 
 TEST(Scene, EveryKeyFromTheConfigFile) {
   for (const KeyCase& c : allKeys()) {
