@@ -272,27 +272,33 @@ bool mapForceField(Reader& r, const SofaObject& o) {
   }
   if (o.type == "TetrahedronHyperelasticityFEMForceField") {
     // TetrahedronHyperelasticityFEMForceField.inl: materialName ArrudaBoyce, ParameterSet copied
-    // as is, [0] mu and [1] lambda for these three (docs/sofa-hyperelastic.md).
+    // as is, [0] mu and [1] lambda for three of these, [0] mu and [1] the bulk modulus k0 for
+    // ArrudaBoyce, ours k0 = lambda + 2 mu/3 (docs/sofa-hyperelastic.md).
     const std::string name = r.text(o, "materialName").value_or("ArrudaBoyce");
     const std::vector<std::pair<std::string, std::string>> models = {
         {"StVenantKirchhoff", "stvk"},
         {"NeoHookean", "neohookean"},
-        {"StableNeoHookean", "stable-neohookean"}};
+        {"StableNeoHookean", "stable-neohookean"},
+        {"ArrudaBoyce", "arruda-boyce"}};
     std::string model;
     for (const auto& [sofaName, ours] : models)
       if (name == sofaName) model = ours;
     if (model.empty())
       r.reject(o, "materialName",
                name +
-                   " is not implemented; StVenantKirchhoff, NeoHookean and StableNeoHookean "
-                   "are");
+                   " is not implemented; ArrudaBoyce, StVenantKirchhoff, NeoHookean and "
+                   "StableNeoHookean are");
     const std::vector<double> parameters = r.reals(o, "ParameterSet");
     if (parameters.size() != 2)
-      r.reject(o, "ParameterSet", "expected the two Lame parameters mu and lambda");
+      r.reject(o, "ParameterSet",
+               model == "arruda-boyce" ? "expected the two parameters mu and k0"
+                                       : "expected the two Lame parameters mu and lambda");
     r.refuseIfGiven(o, "AnisotropyDirections", "anisotropic materials are not supported");
     r.refuseIfGiven(o, "ParameterFile", "a parameter file is not supported");
     r.key("material.model", model);
-    r.key("material.lame", parse::text(parameters[0]) + " " + parse::text(parameters[1]));
+    const double second =
+        model == "arruda-boyce" ? parameters[1] - 2.0 * parameters[0] / 3.0 : parameters[1];
+    r.key("material.lame", parse::text(parameters[0]) + " " + parse::text(second));
     return true;
   }
   if (o.type == "MeshSpringForceField") {

@@ -29,6 +29,9 @@ std::unique_ptr<ForceField> makeElasticForceField(const ElasticMaterial& materia
     case MaterialModel::StableNeoHookean:
       return std::make_unique<HyperelasticFEM>(cells, shapes, std::move(rest), std::move(lame),
                                                HyperelasticFEM::Law::StableNeoHookean);
+    case MaterialModel::ArrudaBoyce:
+      return std::make_unique<HyperelasticFEM>(cells, shapes, std::move(rest), std::move(lame),
+                                               HyperelasticFEM::Law::ArrudaBoyce);
   }
   throw Error("unknown material model");
 }
@@ -50,15 +53,17 @@ void checkLame(const std::string& key, const std::string& text) {
 ParameterSpec elasticParameters() {
   return ParameterSpec()
       .add(
-          {"material.model", "linear|corotational|stvk|neohookean|stable-neohookean",
+          {"material.model", "linear|corotational|stvk|neohookean|stable-neohookean|arruda-boyce",
            "linear: small-strain linear elasticity (SOFA TetrahedronFEMForceField method=\"small\");\n"
            "corotational: SOFA's method=\"large\" or \"polar\" (material.rotation), the linear element\n"
            "stiffness rotated with each element, with SOFA's tangent R K0 R^T (no derivative of R);\n"
            "stvk: St Venant-Kirchhoff, psi = lambda/2 (tr E)^2 + mu tr(E^2); neohookean:\n"
            "psi = mu/2 (tr C - 3) - mu ln J + lambda/2 (ln J)^2 (an inverted element is an error);\n"
            "stable-neohookean: SOFA's StableNeoHookean, psi = mu/2 (tr C - 3) + k/2 (J - alpha)^2,\n"
-           "k = lambda + mu, alpha = 1 + mu/k (J = 0 is an error); all three with their exact\n"
-           "tangent, SOFA's TetrahedronHyperelasticityFEMForceField materials (see\n"
+           "k = lambda + mu, alpha = 1 + mu/k (J = 0 is an error); arruda-boyce: SOFA's ArrudaBoyce,\n"
+           "psi = mu sum_i c_i (Ib^i - 3^i) + k0/2 (ln J)^2, Ib = J^(-2/3) tr C, five terms, locking\n"
+           "stretch^2 8, k0 = lambda + 2 mu/3 (an inverted element is an error); all four with\n"
+           "their exact tangent, SOFA's TetrahedronHyperelasticityFEMForceField materials (see\n"
            "docs/sofa-hyperelastic.md). Nonlinear models are re-assembled every step.",
            "linear", "", false, check::choice(kMaterialModels)})
       .add(
@@ -71,9 +76,11 @@ ParameterSpec elasticParameters() {
             check::positive()})
       .add({"material.poisson-ratio", "NU", "Poisson's ratio, in (-1, 0.5)", "0.3", "", false,
             check::within(-1, 0.5)})
-      .add({"material.lame", "\"MU LAMBDA\"",
-            "the Lame parameters instead of E and NU, in SOFA's ParameterSet order (mu first)",
-            std::nullopt, "force/area", false, checkLame})
+      .add(
+          {"material.lame", "\"MU LAMBDA\"",
+           "the Lame parameters instead of E and NU, in SOFA's ParameterSet order (mu first); for\n"
+           "arruda-boyce, whose ParameterSet is \"MU K0\", LAMBDA = K0 - 2 MU/3",
+           std::nullopt, "force/area", false, checkLame})
       .add(
           {"material.region", "\"GROUP E NU\"",
            "Young's modulus and Poisson's ratio of the tetrahedra of a physical group (name or\n"

@@ -5,86 +5,13 @@
 #include <sstream>
 
 #include "eis/core/error.hpp"
+#include "eis/model/mat3.hpp"
 
 namespace eis {
 
 namespace {
 
-using Mat3 = std::array<double, 9>;  // row-major: m[3 * i + j]
-
-constexpr Mat3 kIdentity{1, 0, 0, 0, 1, 0, 0, 0, 1};
-
-Mat3 plusIdentity(Mat3 m) {
-  m[0] += 1;
-  m[4] += 1;
-  m[8] += 1;
-  return m;
-}
-
-Mat3 scaled(double s, Mat3 m) {
-  for (double& v : m) v *= s;
-  return m;
-}
-
-// a + s b
-Mat3 addScaled(const Mat3& a, double s, const Mat3& b) {
-  Mat3 c;
-  for (int i = 0; i < 9; ++i) c[i] = a[i] + s * b[i];
-  return c;
-}
-
-Mat3 multiply(const Mat3& a, const Mat3& b) {
-  Mat3 c{};
-  for (int i = 0; i < 3; ++i)
-    for (int k = 0; k < 3; ++k)
-      for (int j = 0; j < 3; ++j) c[3 * i + j] += a[3 * i + k] * b[3 * k + j];
-  return c;
-}
-
-// a^T b
-Mat3 transposeMultiply(const Mat3& a, const Mat3& b) {
-  Mat3 c{};
-  for (int k = 0; k < 3; ++k)
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) c[3 * i + j] += a[3 * k + i] * b[3 * k + j];
-  return c;
-}
-
-// a b^T
-Mat3 multiplyTranspose(const Mat3& a, const Mat3& b) {
-  Mat3 c{};
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      for (int k = 0; k < 3; ++k) c[3 * i + j] += a[3 * i + k] * b[3 * j + k];
-  return c;
-}
-
-double trace(const Mat3& m) {
-  return m[0] + m[4] + m[8];
-}
-
-// sum_ij a_ij b_ij
-double contract(const Mat3& a, const Mat3& b) {
-  double s = 0;
-  for (int i = 0; i < 9; ++i) s += a[i] * b[i];
-  return s;
-}
-
-double determinant(const Mat3& m) {
-  return m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) +
-         m[2] * (m[3] * m[7] - m[4] * m[6]);
-}
-
-// F^-T = cof(F) / det F.
-Mat3 inverseTranspose(const Mat3& m, double det) {
-  Mat3 c;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-      c[3 * i + j] = (m[3 * i1 + j1] * m[3 * i2 + j2] - m[3 * i1 + j2] * m[3 * i2 + j1]) / det;
-    }
-  return c;
-}
+using namespace mat3;
 
 Vec3 apply(const Mat3& m, const Vec3& v) {
   return {m[0] * v[0] + m[1] * v[1] + m[2] * v[2], m[3] * v[0] + m[4] * v[1] + m[5] * v[2],
@@ -161,6 +88,12 @@ HyperelasticFEM::HyperelasticFEM(const std::vector<std::array<PetscInt, 4>>& cel
     stvk_.assign(cells_.size(), StVKPoint{kIdentity, Mat3{}});
     return;
   }
+  if (law_ == Law::ArrudaBoyce) {
+    arruda_.resize(cells_.size());
+    for (std::size_t c = 0; c < cells_.size(); ++c)
+      arruda_[c] = arruda_boyce::linearize(kIdentity, 1.0, arruda_boyce::fromLame(lame_[c]));
+    return;
+  }
   volumetric_.resize(cells_.size());
   for (std::size_t c = 0; c < cells_.size(); ++c)
     volumetric_[c] = {kIdentity, volumetricTerms(c, 1.0)};
@@ -178,7 +111,7 @@ std::array<double, 2> HyperelasticFEM::volumetricTerms(std::size_t cell, double 
 
 // Whether the law is defined at J: ln J needs J > 0, the stable law only J != 0 (F^-T).
 bool HyperelasticFEM::admissible(double J) const {
-  if (law_ == Law::NeoHookean) return J > 0;
+  if (law_ == Law::NeoHookean || law_ == Law::ArrudaBoyce) return J > 0;
   return std::isfinite(J) && J != 0;
 }
 
@@ -206,18 +139,35 @@ HyperelasticFEM::Mat3 HyperelasticFEM::linearizeStVK(std::size_t cell, const Mat
   return multiply(point.F, point.S);
 }
 
+void HyperelasticFEM::requireAdmissible(std::size_t cell, double J) const {
+  if (admissible(J)) return;
+  std::ostringstream message;
+  message << "inverted tetrahedron (J = " << J << ") in cell " << cell;
+  throw InvertedElement(cell, J, message.str());
+}
+
 HyperelasticFEM::Mat3 HyperelasticFEM::linearizeVolumetric(std::size_t cell, const Mat3& H) {
   const Mat3 F = plusIdentity(H);
   const double J = determinant(F);
-  if (!admissible(J)) {
-    std::ostringstream message;
-    message << "inverted tetrahedron (J = " << J << ") in cell " << cell;
-    throw InvertedElement(cell, J, message.str());
-  }
+  requireAdmissible(cell, J);
   VolumetricPoint& point = volumetric_[cell];
   point.inverseTransposeF = inverseTranspose(F, J);
   point.terms = volumetricTerms(cell, J);
   return volumetricFirstPiola(F, point.inverseTransposeF, point.terms[0], lame_[cell].mu);
+}
+
+HyperelasticFEM::Mat3 HyperelasticFEM::linearizeArrudaBoyce(std::size_t cell, const Mat3& H) {
+  const Mat3 F = plusIdentity(H);
+  const double J = determinant(F);
+  requireAdmissible(cell, J);
+  arruda_[cell] = arruda_boyce::linearize(F, J, arruda_boyce::fromLame(lame_[cell]));
+  return multiply(F, arruda_[cell].S);
+}
+
+HyperelasticFEM::Mat3 HyperelasticFEM::linearize(std::size_t cell, const Mat3& H) {
+  if (law_ == Law::StVenantKirchhoff) return linearizeStVK(cell, H);
+  if (law_ == Law::ArrudaBoyce) return linearizeArrudaBoyce(cell, H);
+  return linearizeVolumetric(cell, H);
 }
 
 // f_a += factor |V| P grad N_a for the cell's four vertices.
@@ -233,25 +183,25 @@ void HyperelasticFEM::addCellForce(std::size_t cell, const Mat3& P, double facto
 }
 
 void HyperelasticFEM::addForce(const double* x, const double*, double* f) {
-  const bool stvk = law_ == Law::StVenantKirchhoff;
-  for (std::size_t c = 0; c < cells_.size(); ++c) {
-    const Mat3 H = gradient(c, x, rest_.data());
-    addCellForce(c, stvk ? linearizeStVK(c, H) : linearizeVolumetric(c, H), -1.0, f);
-  }
+  for (std::size_t c = 0; c < cells_.size(); ++c)
+    addCellForce(c, linearize(c, gradient(c, x, rest_.data())), -1.0, f);
+}
+
+HyperelasticFEM::Mat3 HyperelasticFEM::piolaIncrement(std::size_t cell, const Mat3& dF) const {
+  const LameParameters& m = lame_[cell];
+  if (law_ == Law::StVenantKirchhoff)
+    return stvkPiolaIncrement(stvk_[cell].F, stvk_[cell].S, dF, m.lambda, m.mu);
+  if (law_ == Law::ArrudaBoyce)
+    return arruda_boyce::piolaIncrement(arruda_[cell], dF, arruda_boyce::fromLame(m));
+  const VolumetricPoint& point = volumetric_[cell];
+  return volumetricPiolaIncrement(point.inverseTransposeF, point.terms[0], point.terms[1], dF,
+                                  m.mu);
 }
 
 // df = -kFactor |V| dP grad N_a, dP the directional derivative of P along dF.
 void HyperelasticFEM::addDForce(const double* dx, double* df, double kFactor) const {
-  const bool stvk = law_ == Law::StVenantKirchhoff;
-  for (std::size_t c = 0; c < cells_.size(); ++c) {
-    const Mat3 dF = gradient(c, dx, nullptr);
-    const LameParameters& m = lame_[c];
-    const Mat3 dP =
-        stvk ? stvkPiolaIncrement(stvk_[c].F, stvk_[c].S, dF, m.lambda, m.mu)
-             : volumetricPiolaIncrement(volumetric_[c].inverseTransposeF, volumetric_[c].terms[0],
-                                        volumetric_[c].terms[1], dF, m.mu);
-    addCellForce(c, dP, -kFactor, df);
-  }
+  for (std::size_t c = 0; c < cells_.size(); ++c)
+    addCellForce(c, piolaIncrement(c, gradient(c, dx, nullptr)), -kFactor, df);
 }
 
 // The 3x3 block (a, b) of df/dx is -|V| sum_jl dP_ij/dF_kl g_a,j g_b,l (g = grad N); for St
@@ -297,6 +247,21 @@ void HyperelasticFEM::addVolumetricTangent(std::size_t cell, double factor, doub
     }
 }
 
+// The same block column by column: column (b, j) is dP grad N_a for dF = e_j (x) grad N_b.
+void HyperelasticFEM::addArrudaBoyceTangent(std::size_t cell, double factor, double* block) const {
+  const auto& g = shapes_[cell].gradients;
+  for (int b = 0; b < 4; ++b)
+    for (int j = 0; j < 3; ++j) {
+      Mat3 dF{};
+      for (int l = 0; l < 3; ++l) dF[3 * j + l] = g[b][l];
+      const Mat3 dP = piolaIncrement(cell, dF);
+      for (int a = 0; a < 4; ++a) {
+        const Vec3 column = apply(dP, g[a]);
+        for (int i = 0; i < 3; ++i) block[(3 * a + i) * 12 + 3 * b + j] += factor * column[i];
+      }
+    }
+}
+
 void HyperelasticFEM::addKToElementMatrices(double* elementMatrices, double kFactor,
                                             CellRange range) const {
   for (std::size_t c = range.begin; c < range.end; ++c) {
@@ -304,6 +269,8 @@ void HyperelasticFEM::addKToElementMatrices(double* elementMatrices, double kFac
     const double factor = -kFactor * shapes_[c].volume;
     if (law_ == Law::StVenantKirchhoff)
       addStVKTangent(c, factor, block);
+    else if (law_ == Law::ArrudaBoyce)
+      addArrudaBoyceTangent(c, factor, block);
     else
       addVolumetricTangent(c, factor, block);
   }
@@ -313,6 +280,7 @@ void HyperelasticFEM::addKToElementMatrices(double* elementMatrices, double kFac
 double HyperelasticFEM::energyDensity(std::size_t cell, const Mat3& H) const {
   const LameParameters& m = lame_[cell];
   if (law_ == Law::StVenantKirchhoff) return stvkEnergy(greenLagrange(H), m.lambda, m.mu);
+  if (law_ == Law::ArrudaBoyce) return arruda_boyce::energyDensity(H, arruda_boyce::fromLame(m));
   const double J = determinant(plusIdentity(H));
   const double deviatoric = 0.5 * m.mu * (2 * trace(H) + contract(H, H));
   if (law_ == Law::StableNeoHookean) {
@@ -333,8 +301,8 @@ double HyperelasticFEM::potentialEnergy(const double* x) const {
   return energy;
 }
 
-// sigma = P F^T / J: F S F^T / J for St Venant-Kirchhoff, (mu B + v I) / J with B = F F^T for
-// the Neo-Hookean family.
+// sigma = P F^T / J: F S F^T / J for St Venant-Kirchhoff and Arruda-Boyce, (mu B + v I) / J with B
+// = F F^T for the Neo-Hookean family.
 HyperelasticFEM::Mat3 HyperelasticFEM::cauchyStress(std::size_t cell, const Mat3& H) const {
   const Mat3 F = plusIdentity(H);
   const double J = determinant(F);
@@ -347,6 +315,10 @@ HyperelasticFEM::Mat3 HyperelasticFEM::cauchyStress(std::size_t cell, const Mat3
     Mat3 undefined;
     undefined.fill(std::numeric_limits<double>::quiet_NaN());
     return undefined;
+  }
+  if (law_ == Law::ArrudaBoyce) {
+    const Mat3 S = arruda_boyce::linearize(F, J, arruda_boyce::fromLame(m)).S;
+    return scaled(1 / J, multiplyTranspose(multiply(F, S), F));
   }
   Mat3 sigma = scaled(m.mu / J, multiplyTranspose(F, F));
   const double diagonal = volumetricTerms(cell, J)[0] / J;

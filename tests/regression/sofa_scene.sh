@@ -7,6 +7,9 @@
 #  - the same physics written as INI keys gives bit-identical final states on 1, 2 and 3 ranks
 #    (matrix-free, whose sums have a fixed order; see below)
 #  (the scene sets no step count: --solver.steps on the command line gives it);
+#  - TetrahedronHyperelasticityFEMForceField with no materialName (SOFA's default ArrudaBoyce)
+#    runs on 1, 2 and 3 ranks, equal to materialName="ArrudaBoyce" and to its INI keys bit for
+#    bit, and agrees across rank counts to 1e-10;
 #  - SurfacePressureForceField on the mesh file's triangles gives the state load.pressure gives;
 #  - the liver-like demo of meshes/sofa runs and says what it skipped.
 # Usage: sofa_scene.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
@@ -112,6 +115,36 @@ for ranks in 1 2 3; do
   check "INI keys and the .scn give bit-identical states on $ranks rank(s)" cmp -s ini.csv scn.csv
   cmp -s ini.csv scn.csv || diff ini.csv scn.csv | head -n 4 | sed 's/^/     | /'
 done
+
+# TetrahedronHyperelasticityFEMForceField with SOFA's default material, ArrudaBoyce, named or not:
+# ParameterSet "mu k0" is material.lame "mu (k0 - 2 mu/3)", bit for bit (matrix-free: see above).
+sed 's|<TetrahedronFEMForceField [^>]*>|<TetrahedronHyperelasticityFEMForceField ParameterSet="3e7 8e7"/>|' \
+  "$DATA/scenes/a_small.scn" > scenes/arruda_default.scn
+sed 's|ParameterSet=|materialName="ArrudaBoyce" ParameterSet=|' scenes/arruda_default.scn \
+  > scenes/arruda_named.scn
+sed -e 's|^model = linear|model = arruda-boyce|' -e '/^young-modulus/d' \
+  -e 's|^poisson-ratio = 0.3|lame = 3e7 6e7|' a_small.ini > arruda.ini
+for ranks in 1 2 3; do
+  status=0
+  run "$ranks" --scene scenes/arruda_default.scn --solver.steps=20 --solver.operator=matrix-free \
+    --output.final-state="arruda_default_$ranks.csv" || status=$?
+  check "an ArrudaBoyce scene runs on $ranks rank(s)" test "$status" -eq 0
+  run "$ranks" --scene scenes/arruda_named.scn --solver.steps=20 --solver.operator=matrix-free \
+    --output.final-state=arruda_named.csv
+  run "$ranks" --config arruda.ini --solver.operator=matrix-free --output.final-state=arruda_ini.csv
+  check "materialName ArrudaBoyce named and by default agree bit for bit on $ranks rank(s)" \
+    cmp -s "arruda_default_$ranks.csv" arruda_named.csv
+  check "... and the same physics as INI keys (arruda-boyce, lame = mu k0-2mu/3) on $ranks rank(s)" \
+    cmp -s "arruda_default_$ranks.csv" arruda_ini.csv
+done
+for ranks in 2 3; do
+  value=$(agreement arruda_default_1.csv "arruda_default_$ranks.csv" "$MESH")
+  check "the ArrudaBoyce beam on $ranks ranks agrees with 1 rank: $value <= 1e-10" below "$value" 1e-10
+done
+# agreement of a state with a copy of itself is 0 when it moved off the rest positions, nan when not.
+cp arruda_default_1.csv arruda_copy.csv
+check "the ArrudaBoyce beam moves" \
+  test "$(agreement arruda_default_1.csv arruda_copy.csv "$MESH")" = 0.000e+00
 
 # SurfacePressureForceField on the mesh file's triangles (a MeshTopology holding the loader's):
 # its triangleIndices 14..27 are the tip group's, so the scene and the same scene without it plus

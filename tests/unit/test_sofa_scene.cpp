@@ -255,7 +255,7 @@ TEST(SofaImport, PerElementMaterialsAndHyperelasticity) {
             }).find("expected one number"),
             std::string::npos);
   // TetrahedronHyperelasticityFEMForceField: ParameterSet = "mu lambda" for these materials
-  // (docs/sofa-hyperelastic.md); materialName ArrudaBoyce by default, not implemented.
+  // (docs/sofa-hyperelastic.md).
   const std::vector<std::pair<std::string, std::string>> laws = {
       {"StVenantKirchhoff", "stvk"},
       {"NeoHookean", "neohookean"},
@@ -266,9 +266,25 @@ TEST(SofaImport, PerElementMaterialsAndHyperelasticity) {
     EXPECT_EQ(one(keys, "material.model"), ours) << sofa;
     EXPECT_EQ(one(keys, "material.lame"), "3448 31034") << sofa;
   }
+  // ArrudaBoyce, the default: ParameterSet = "mu k0" with k0 the bulk modulus, ours
+  // lambda = k0 - 2 mu / 3.
+  for (const std::string name : {"materialName='ArrudaBoyce' ", ""}) {
+    keys =
+        keysOf("<TetrahedronHyperelasticityFEMForceField " + name + "ParameterSet='3000 5000'/>");
+    EXPECT_EQ(one(keys, "material.model"), "arruda-boyce") << name;
+    EXPECT_EQ(one(keys, "material.lame"), "3000 3000") << name;
+  }
+  const std::string mooney = errorOf([] {
+    keysOf(
+        "<TetrahedronHyperelasticityFEMForceField materialName='MooneyRivlin' "
+        "ParameterSet='1 2'/>");
+  });
+  EXPECT_NE(mooney.find("materialName = 'MooneyRivlin': MooneyRivlin is not implemented"),
+            std::string::npos)
+      << mooney;
   EXPECT_NE(errorOf([] {
-              keysOf("<TetrahedronHyperelasticityFEMForceField ParameterSet='1 2'/>");
-            }).find("materialName: ArrudaBoyce is not implemented"),
+              keysOf("<TetrahedronHyperelasticityFEMForceField/>");
+            }).find("expected the two parameters mu and k0"),
             std::string::npos);
   EXPECT_NE(errorOf([] {
               keysOf("<TetrahedronHyperelasticityFEMForceField materialName='NeoHookean'/>");

@@ -12,13 +12,21 @@
 
 namespace eis {
 
-enum class MaterialModel { Linear, Corotational, StVenantKirchhoff, NeoHookean, StableNeoHookean };
+enum class MaterialModel {
+  Linear,
+  Corotational,
+  StVenantKirchhoff,
+  NeoHookean,
+  StableNeoHookean,
+  ArrudaBoyce
+};
 inline constexpr Named<MaterialModel> kMaterialModels[] = {
     {"linear", MaterialModel::Linear},
     {"corotational", MaterialModel::Corotational},
     {"stvk", MaterialModel::StVenantKirchhoff},
     {"neohookean", MaterialModel::NeoHookean},
-    {"stable-neohookean", MaterialModel::StableNeoHookean}};
+    {"stable-neohookean", MaterialModel::StableNeoHookean},
+    {"arruda-boyce", MaterialModel::ArrudaBoyce}};
 
 struct ElasticMaterial {
   MaterialModel model = MaterialModel::Linear;

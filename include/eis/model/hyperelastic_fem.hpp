@@ -1,20 +1,23 @@
 #pragma once
 // Hyperelasticity on linear tetrahedra, total Lagrangian. With the rest-shape gradients grad N_a,
 // F = I + sum_a u_a (x) grad N_a, and for an energy psi(F) per unit rest volume the internal force
-// is f_a = -|V| P grad N_a, P = dpsi/dF the first Piola-Kirchhoff stress. Three laws, with each
+// is f_a = -|V| P grad N_a, P = dpsi/dF the first Piola-Kirchhoff stress. Four laws, with each
 // cell's Lame parameters lambda, mu, C = F^T F, E = (C - I)/2, J = det F:
 //   St Venant-Kirchhoff  psi = lambda/2 (tr E)^2 + mu tr(E^2)                (any F)
 //   Neo-Hookean          psi = mu/2 (tr C - 3) - mu ln J + lambda/2 (ln J)^2  (J > 0 only)
 //   stable Neo-Hookean   psi = mu/2 (tr C - 3) + k/2 (J - alpha)^2 - mu^2/(2k), k = lambda + mu,
 //                        alpha = 1 + mu/k: SOFA's StableNeoHookean less its rest value (J != 0)
-// SOFA's StVenantKirchhoff and NeoHookean (TetrahedronHyperelasticityFEMForceField) are the first
-// two (docs/sofa-hyperelastic.md).
+//   Arruda-Boyce         SOFA's ArrudaBoyce with k0 = lambda + 2 mu/3 (model/arruda_boyce.hpp,
+//                        J > 0 only)
+// SOFA's StVenantKirchhoff, NeoHookean, StableNeoHookean and ArrudaBoyce
+// (TetrahedronHyperelasticityFEMForceField) are these (docs/sofa-hyperelastic.md).
 // addDForce and addKToElementMatrices use the exact tangent (material and geometric parts) at
 // the state of the last addForce, the rest state before the first one.
 #include <array>
 #include <vector>
 
 #include "eis/core/tetra_geometry.hpp"
+#include "eis/model/arruda_boyce.hpp"
 #include "eis/model/force_field.hpp"
 #include "eis/model/isotropic_elasticity.hpp"
 
@@ -22,7 +25,7 @@ namespace eis {
 
 class HyperelasticFEM : public ForceField {
 public:
-  enum class Law { StVenantKirchhoff, NeoHookean, StableNeoHookean };
+  enum class Law { StVenantKirchhoff, NeoHookean, StableNeoHookean, ArrudaBoyce };
 
   // cells: four local vertex indices each; shapes: their rest geometry (both must outlive the
   // field); rest: the rest positions as a local array (3 per local vertex); lame: each cell's
@@ -31,14 +34,14 @@ public:
                   const std::vector<TetraShape>& shapes, std::vector<double> rest,
                   std::vector<LameParameters> lame, Law law);
 
-  // Throws InvertedElement for a Neo-Hookean cell with J <= 0, a stable Neo-Hookean one with
-  // J = 0 (only this rank: the caller makes the failure collective).
+  // Throws InvertedElement for a Neo-Hookean or Arruda-Boyce cell with J <= 0, a stable Neo-Hookean
+  // one with J = 0 (only this rank: the caller makes the failure collective).
   void addForce(const double* x, const double* v, double* f) override;
   void addDForce(const double* dx, double* df, double kFactor) const override;
   void addKToElementMatrices(double* elementMatrices, double kFactor,
                              CellRange range) const override;
-  // A Neo-Hookean cell with J <= 0 has infinite energy and a NaN stress (the stable law: NaN
-  // stress at J = 0).
+  // A Neo-Hookean or Arruda-Boyce cell with J <= 0 has infinite energy and a NaN stress (the stable
+  // law: NaN stress at J = 0).
   double potentialEnergy(const double* x) const override;
   // Von Mises stress of the Cauchy stress P F^T / J.
   std::vector<double> vonMisesStress(const double* x) const override;
@@ -60,11 +63,16 @@ private:
   Mat3 gradient(std::size_t cell, const double* u, const double* origin) const;
   Mat3 linearizeStVK(std::size_t cell, const Mat3& H);
   Mat3 linearizeVolumetric(std::size_t cell, const Mat3& H);
+  Mat3 linearizeArrudaBoyce(std::size_t cell, const Mat3& H);
+  Mat3 linearize(std::size_t cell, const Mat3& H);  // stores the point, returns P
+  Mat3 piolaIncrement(std::size_t cell, const Mat3& dF) const;
+  void requireAdmissible(std::size_t cell, double J) const;
   std::array<double, 2> volumetricTerms(std::size_t cell, double J) const;
   bool admissible(double J) const;
   void addCellForce(std::size_t cell, const Mat3& P, double factor, double* f) const;
   void addStVKTangent(std::size_t cell, double factor, double* block) const;
   void addVolumetricTangent(std::size_t cell, double factor, double* block) const;
+  void addArrudaBoyceTangent(std::size_t cell, double factor, double* block) const;
   double energyDensity(std::size_t cell, const Mat3& H) const;
   Mat3 cauchyStress(std::size_t cell, const Mat3& H) const;
 
@@ -75,6 +83,7 @@ private:
   Law law_;
   std::vector<StVKPoint> stvk_;              // one per cell for St Venant-Kirchhoff, else empty
   std::vector<VolumetricPoint> volumetric_;  // one per cell for the Neo-Hookean laws, else empty
+  std::vector<arruda_boyce::Point> arruda_;  // one per cell for Arruda-Boyce, else empty
 };
 
 }  // namespace eis
