@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "eis/core/error.hpp"
-#include "eis/mesh/box_mesh.hpp"
 #include "eis/model/hyperelastic_fem.hpp"
 #include "eis/model/linear_elastic_fem.hpp"
 #include "eis/model/mat3.hpp"
+#include "element_mesh.hpp"
 #include "max_norms.hpp"
 
 using testing_norms::largestDifference;
@@ -25,7 +25,6 @@ using testing_norms::largestMagnitude;
 namespace {
 
 using namespace eis::mat3;
-using Cells = std::vector<std::array<PetscInt, 4>>;
 
 constexpr double E = 1234.0, nu = 0.31;
 const eis::LameParameters lame = eis::lameParameters(E, nu);
@@ -34,37 +33,9 @@ const double mu = lame.mu, k0 = lame.lambda + 2 * lame.mu / 3;  // our k0 from E
 constexpr double c[5] = {1.0 / 2, 1.0 / (20 * 8), 11.0 / (1050 * 8 * 8), 19.0 / (7000 * 8 * 8 * 8),
                          519.0 / (673750.0 * 8 * 8 * 8 * 8)};
 
-struct Mesh {
-  std::vector<eis::Vec3> points;
-  Cells cells;
-  std::vector<eis::TetraShape> shapes;
-
-  void addCell(const std::array<PetscInt, 4>& cell) {
-    cells.push_back(cell);
-    shapes.emplace_back(points[cell[0]], points[cell[1]], points[cell[2]], points[cell[3]]);
-  }
-  std::vector<double> rest() const {
-    std::vector<double> r;
-    for (const auto& p : points) r.insert(r.end(), p.begin(), p.end());
-    return r;
-  }
-};
-
-Mesh oneTet() {
-  Mesh m;
-  m.points = {{0.1, 0.0, 0.2}, {1.3, 0.2, -0.1}, {0.2, 0.9, 0.3}, {0.4, 0.3, -1.1}};
-  m.addCell({0, 1, 2, 3});
-  return m;
-}
-
-Mesh box() {
-  const auto serial = eis::makeBoxMesh({1.0, 0.8, 1.2}, {2, 2, 2});
-  Mesh m;
-  m.points = serial.nodes;
-  for (const auto& t : serial.tets)
-    m.addCell({PetscInt(t[0]), PetscInt(t[1]), PetscInt(t[2]), PetscInt(t[3])});
-  return m;
-}
+using Mesh = eis_test::ElementMesh;
+using eis_test::boxMesh;
+using eis_test::oneTetMesh;
 
 eis::HyperelasticFEM makeField(const Mesh& m) {
   return eis::HyperelasticFEM(m.cells, m.shapes, m.rest(),
@@ -152,7 +123,7 @@ Mat3 sofaStressIncrement(const Mat3& F, const Mat3& dC) {
 }
 
 TEST(ArrudaBoyce, IsSofasEnergyAndStress) {
-  const Mesh m = oneTet();
+  const Mesh m = oneTetMesh();
   auto field = makeField(m);
   const double volume = m.shapes[0].volume;
   const Mat3 R = {0.36, 0.48, -0.8, -0.8, 0.6, 0, 0.48, 0.64, 0.6};  // a rotation
@@ -180,7 +151,7 @@ TEST(ArrudaBoyce, IsSofasEnergyAndStress) {
 // SOFA's tangent (updateTangentMatrix): for dF = e_j (x) grad N_b, dC = F^T dF + dF^T F and
 // dP = dF S + F dS(dC); block (a, b)_ij = -|V| (dP grad N_a)_i.
 TEST(ArrudaBoyce, TangentIsSofasElasticityTensor) {
-  const Mesh m = oneTet();
+  const Mesh m = oneTetMesh();
   auto field = makeField(m);
   const auto& g = m.shapes[0].gradients;
   for (const Mat3& F : strainedGradients()) {
@@ -208,7 +179,7 @@ TEST(ArrudaBoyce, TangentIsSofasElasticityTensor) {
 }
 
 TEST(ArrudaBoyce, RestIsStressFree) {
-  const Mesh m = box();
+  const Mesh m = boxMesh();
   auto field = makeField(m);
   const auto rest = m.rest();
   EXPECT_LT(largestMagnitude(force(field, rest)), 1e-12 * E);
@@ -218,7 +189,7 @@ TEST(ArrudaBoyce, RestIsStressFree) {
 
 // F = s I: Ib = 3, no deviatoric stress, P = k0 ln(s^3) / s I and psi = k0/2 (3 ln s)^2.
 TEST(ArrudaBoyce, UniformDilation) {
-  const Mesh m = oneTet();
+  const Mesh m = oneTetMesh();
   auto field = makeField(m);
   const double volume = m.shapes[0].volume;
   for (double s : {0.85, 1.2}) {
@@ -237,7 +208,7 @@ TEST(ArrudaBoyce, UniformDilation) {
 // F = diag(s, 1, 1): sigma = [2 w' X (B - I1/3 I) + k0 ln J I] / J with X = J^(-2/3),
 // w' = mu sum_i i c_i Ib^(i-1), so von Mises is 2 w' X |s^2 - 1| / s.
 TEST(ArrudaBoyce, VonMisesOfAUniaxialStretch) {
-  const Mesh m = box();
+  const Mesh m = boxMesh();
   const auto field = makeField(m);
   for (double s : {0.8, 1.25, 1.6}) {
     const double X = std::pow(s, -2.0 / 3), Ib = X * (s * s + 2);
@@ -253,7 +224,7 @@ TEST(ArrudaBoyce, VonMisesOfAUniaxialStretch) {
 // At rest the tangent is linear elasticity with bulk modulus k0 and the series' initial shear
 // modulus mu0 = 2 mu sum_i i c_i 3^(i-1) (Ib - 3 = 2 |dev e|^2 to second order).
 TEST(ArrudaBoyce, RestTangentIsLinearElasticityWithTheInitialShearModulus) {
-  const Mesh m = box();
+  const Mesh m = boxMesh();
   auto field = makeField(m);
   double mu0 = 0;
   for (int i = 1; i <= 5; ++i) mu0 += 2 * mu * i * c[i - 1] * std::pow(3.0, i - 1);
@@ -269,7 +240,7 @@ TEST(ArrudaBoyce, RestTangentIsLinearElasticityWithTheInitialShearModulus) {
 }
 
 TEST(ArrudaBoyce, RefusesAnInvertedCell) {
-  const Mesh m = oneTet();
+  const Mesh m = oneTetMesh();
   auto field = makeField(m);
   auto x = m.rest();
   for (int d = 0; d < 3; ++d) std::swap(x[d], x[3 + d]);

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "eis/core/error.hpp"
-#include "eis/mesh/box_mesh.hpp"
 #include "eis/model/hyperelastic_fem.hpp"
 #include "eis/model/linear_elastic_fem.hpp"
+#include "element_mesh.hpp"
 #include "max_norms.hpp"
 
 using testing_norms::largestDifference;
@@ -23,7 +23,6 @@ using testing_norms::largestMagnitude;
 
 namespace {
 
-using Cells = std::vector<std::array<PetscInt, 4>>;
 using Law = eis::HyperelasticFEM::Law;
 using Mat = std::array<eis::Vec3, 3>;
 
@@ -35,40 +34,9 @@ std::vector<eis::LameParameters> uniformLame(std::size_t cells) {
   return std::vector<eis::LameParameters>(cells, eis::lameParameters(E, nu));
 }
 
-struct Mesh {
-  std::vector<eis::Vec3> points;
-  Cells cells;
-  std::vector<eis::TetraShape> shapes;
-
-  void addCell(const std::array<PetscInt, 4>& c) {
-    cells.push_back(c);
-    shapes.emplace_back(points[c[0]], points[c[1]], points[c[2]], points[c[3]]);
-  }
-  std::vector<double> rest() const {
-    std::vector<double> r;
-    for (const auto& p : points) r.insert(r.end(), p.begin(), p.end());
-    return r;
-  }
-  std::size_t dofs() const { return 3 * points.size(); }
-};
-
-// A deliberately irregular, negatively oriented tetrahedron (the one of
-// common/one_tetrahedron.hpp).
-Mesh oneTet() {
-  Mesh m;
-  m.points = {{0.1, 0.0, 0.2}, {1.3, 0.2, -0.1}, {0.2, 0.9, 0.3}, {0.4, 0.3, -1.1}};
-  m.addCell({0, 1, 2, 3});
-  return m;
-}
-
-Mesh box() {
-  const auto serial = eis::makeBoxMesh({1.0, 0.8, 1.2}, {2, 2, 2});
-  Mesh m;
-  m.points = serial.nodes;
-  for (const auto& t : serial.tets)
-    m.addCell({PetscInt(t[0]), PetscInt(t[1]), PetscInt(t[2]), PetscInt(t[3])});
-  return m;
-}
+using Mesh = eis_test::ElementMesh;
+using eis_test::boxMesh;
+using eis_test::oneTetMesh;
 
 eis::HyperelasticFEM makeField(const Mesh& m, Law law) {
   return eis::HyperelasticFEM(m.cells, m.shapes, m.rest(), uniformLame(m.cells.size()), law);
@@ -223,22 +191,22 @@ std::string lawName(const ::testing::TestParamInfo<Law>& info) {
 }
 
 TEST_P(Hyperelastic, TangentIsTheExactDerivativeOnOneTetrahedron) {
-  const Mesh m = oneTet();
+  const Mesh m = oneTetMesh();
   for (const auto& x : strainedStates(m)) expectExactTangent(m, GetParam(), x);
 }
 
 TEST_P(Hyperelastic, TangentIsTheExactDerivativeOnABox) {
-  const Mesh m = box();
+  const Mesh m = boxMesh();
   for (const auto& x : strainedStates(m)) expectExactTangent(m, GetParam(), x);
 }
 
 TEST_P(Hyperelastic, ForceIsMinusTheEnergyGradient) {
-  for (const Mesh& m : {oneTet(), box()})
+  for (const Mesh& m : {oneTetMesh(), boxMesh()})
     for (const auto& x : strainedStates(m)) expectForceIsMinusEnergyGradient(m, GetParam(), x);
 }
 
 TEST_P(Hyperelastic, RigidMotionCarriesNoStress) {
-  const Mesh m = box();
+  const Mesh m = boxMesh();
   auto field = makeField(m, GetParam());
   // The scales to compare with: a 10% uniaxial stretch.
   const Mat stretch{{{1.1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
@@ -257,7 +225,7 @@ TEST_P(Hyperelastic, RigidMotionCarriesNoStress) {
 // Linearized at rest both laws are linear elasticity: the tangent equals LinearElasticFEM's, and
 // at a displacement of size delta force and tangent differ from it by O(delta^2) and O(delta).
 TEST_P(LameHyperelastic, SmallStrainMatchesLinearElasticity) {
-  const Mesh m = box();
+  const Mesh m = boxMesh();
   auto field = makeField(m, GetParam());
   eis::LinearElasticFEM linear(m.cells, m.shapes, m.rest(), uniformLame(m.cells.size()));
   const auto linearK = tangent(linear, m);
@@ -286,7 +254,7 @@ TEST_P(LameHyperelastic, SmallStrainMatchesLinearElasticity) {
 // e = (s^2 - 1)/2 for St Venant-Kirchhoff, and mu (B - I) / s + lambda ln(s) I / s for
 // Neo-Hookean, so von Mises is |sigma_xx - sigma_yy|.
 TEST_P(LameHyperelastic, VonMisesOfAUniformStretchMatchesTheClosedForm) {
-  const Mesh m = box();
+  const Mesh m = boxMesh();
   const auto field = makeField(m, GetParam());
   for (double s : {0.8, 1.25}) {
     const Mat stretch{{{s, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
@@ -312,7 +280,7 @@ INSTANTIATE_TEST_SUITE_P(LameLaws, LameHyperelastic,
 // with k = lambda + mu, alpha = 1 + mu / k, and S = mu I + k J (J - alpha) C^-1; ours is psi less
 // its rest value mu^2 / (2 k), with the force -|V| F S grad N_a.
 TEST(StableNeoHookean, IsSofasEnergyAndStress) {
-  const Mesh m = oneTet();
+  const Mesh m = oneTetMesh();
   auto field = makeField(m, Law::StableNeoHookean);
   const double k = lambda + mu, alpha = 1 + mu / k;
   for (const auto& x : strainedStates(m)) {
@@ -352,7 +320,7 @@ TEST(StableNeoHookean, IsSofasEnergyAndStress) {
 
 // Two separate tetrahedra; the second is turned inside out by swapping two of its vertices.
 TEST(HyperelasticInversion, NeoHookeanRefusesAnInvertedCellTheOtherLawsDoNot) {
-  Mesh m = oneTet();
+  Mesh m = oneTetMesh();
   for (int a = 0; a < 4; ++a)
     m.points.push_back({m.points[a][0] + 2, m.points[a][1], m.points[a][2]});
   m.addCell({4, 5, 6, 7});
