@@ -81,6 +81,14 @@ void setDefaultSolver(KSP ksp, PCType pc, double rtol) {
   PC preconditioner;
   EIS_CHECK(KSPGetPC(ksp, &preconditioner));
   EIS_CHECK(PCSetType(preconditioner, pc));
+  // GAMG's Chebyshev smoothers take their eigenvalue bounds from the estimate made while
+  // smoothing the prolongator, which PETSc 3.18 keeps with the interpolation it reuses: for a
+  // matrix that changes (corotational, hyperelastic) it is the first matrix's, and once the
+  // largest eigenvalue outgrows it by more than Chebyshev's 1.1 margin the preconditioner turns
+  // indefinite (a soft swinging beam: 2.91 kept, about 3.3 later, DIVERGED_INDEFINITE_PC at step
+  // 50). The smoothers estimate their own at every set-up instead; -pc_gamg_use_sa_esteig
+  // overrides.
+  if (std::strcmp(pc, PCGAMG) == 0) EIS_CHECK(PCGAMGSetUseSAEstEig(preconditioner, PETSC_FALSE));
   EIS_CHECK(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
 }
 

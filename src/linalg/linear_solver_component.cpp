@@ -17,7 +17,8 @@ ParameterSpec linearSolverParameters() {
           {"solver.preconditioner", "auto|gamg|hypre|hypre-elasticity|jacobi",
            "the linear solves' preconditioner (under CG); a -pc_type option overrides it. auto: gamg\n"
            "for an assembled operator, jacobi for solver.operator = matrix-free. gamg: PETSc's\n"
-           "smoothed-aggregation AMG (for elasticity with the six rigid-body modes). hypre:\n"
+           "smoothed-aggregation AMG (for elasticity with the six rigid-body modes; its Chebyshev\n"
+           "smoothers estimate each set-up's matrix, -pc_gamg_use_sa_esteig false). hypre:\n"
            "BoomerAMG with settings for 3D (strong threshold 0.5, HMIS coarsening, ext+i\n"
            "interpolation, P_max 4, one level of aggressive coarsening): the cheapest set-up.\n"
            "hypre-elasticity: those plus nodal coarsening and the three rigid rotations as\n"
