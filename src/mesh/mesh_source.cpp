@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "eis/core/error.hpp"
 #include "eis/core/memory.hpp"
@@ -10,6 +11,7 @@
 #include "eis/mesh/box_mesh.hpp"
 #include "eis/mesh/mesh_file.hpp"
 #include "eis/mesh/mesh_transform.hpp"
+#include "eis/mesh/metis_partition.hpp"
 
 namespace eis {
 
@@ -127,13 +129,12 @@ SerialMesh readOrBuild(const Parameters& scene) {
   return mesh;
 }
 
-// The limits a mesh meets before it is built or refined, so that a mesh too large for 32-bit
-// indices or for the machines' memory is refused with its figures, not met by an overflow, a
-// bad_alloc or the kernel's OOM killer. `nodes` and `tets` are the input mesh's (as doubles:
-// the box's products may not fit in an integer); refinement multiplies the cells by 8 and, for
-// a large mesh, the nodes by about 8.
-std::string sizeFailure(const Parameters& scene, double nodes, double tets, int dofsPerNode,
-                        double memoryPerRank, int ranks) {
+}  // namespace
+
+// The input mesh's `nodes` and `tets` are doubles: the box's products may not fit in an
+// integer. Refinement multiplies the cells by 8 and, for a large mesh, the nodes by about 8.
+std::string meshSizeFailure(const Parameters& scene, double nodes, double tets, int dofsPerNode,
+                            double memoryPerRank, int ranks) {
   const std::string what = scene.given("mesh.file") ? "mesh.file = " + scene.text("mesh.file")
                            : scene.given("mesh.nodes")
                                ? std::string("the inline mesh")
@@ -143,18 +144,22 @@ std::string sizeFailure(const Parameters& scene, double nodes, double tets, int 
     std::snprintf(text, sizeof text, "%.4g", value);
     return std::string(text);
   };
-  // METIS partitions the input on rank 0 with 32-bit arrays of 4 vertex slots per cell.
-  constexpr double metisCells = 536870911;
+  // METIS partitions the input on rank 0 with idx_t arrays of 4 vertex slots per cell (Debian's
+  // METIS: 32-bit idx_t, whichever PETSc is used).
+  const double metisCells = double(std::numeric_limits<idx_t>::max() / 4);
   if (tets > metisCells)
-    return what + " gives " + figure(tets) + " tetrahedra; METIS's 32-bit arrays partition at " +
-           "most 536,870,911: partition a coarser mesh and refine it (mesh.refine)";
+    return what + " gives " + figure(tets) + " tetrahedra; METIS's " +
+           std::to_string(8 * sizeof(idx_t)) + "-bit arrays partition at most " +
+           figure(metisCells) + ": partition a coarser mesh and refine it (mesh.refine)";
   const int refine = scene.integer("mesh.refine");
   const double growth = std::pow(8.0, refine);
   const double unknowns = dofsPerNode * nodes * growth;
+  // PETSC_MAX_INT is this build's: 2^31 - 1, or 2^63 - 1 with cmake -DEIS_PETSC64=ON.
   if (unknowns > double(PETSC_MAX_INT))
     return what + " with mesh.refine = " + std::to_string(refine) + " gives about " +
-           figure(unknowns) + " unknowns; this PETSc's indices stop at " +
-           figure(double(PETSC_MAX_INT)) + " (a PETSc built with 64-bit indices goes further)";
+           figure(unknowns) + " unknowns; this PETSc's " + std::to_string(8 * sizeof(PetscInt)) +
+           "-bit indices stop at " + figure(double(PETSC_MAX_INT)) +
+           " (a build with cmake -DEIS_PETSC64=ON goes further)";
   // 2 KiB per unknown is the least a run took in the benchmarks (docs/performance.md).
   const double perRank = 2048 * unknowns / ranks;
   if (perRank > memoryPerRank)
@@ -165,8 +170,6 @@ std::string sizeFailure(const Parameters& scene, double nodes, double tets, int 
   return "";
 }
 
-}  // namespace
-
 SerialMesh loadSerialMesh(const Parameters& scene, int dofsPerNode, MPI_Comm comm,
                           std::vector<std::string>& warnings) {
   int rank;
@@ -176,8 +179,8 @@ SerialMesh loadSerialMesh(const Parameters& scene, int dofsPerNode, MPI_Comm com
   std::string failure;
   if (!scene.given("mesh.file") && !scene.given("mesh.nodes") && !scene.given("mesh.tetrahedra")) {
     const auto [nx, ny, nz] = scene.integer3("mesh.box-cells");
-    failure = sizeFailure(scene, (nx + 1.0) * (ny + 1.0) * (nz + 1.0), 6.0 * nx * ny * nz,
-                          dofsPerNode, memoryPerRank, commSize(comm));
+    failure = meshSizeFailure(scene, (nx + 1.0) * (ny + 1.0) * (nz + 1.0), 6.0 * nx * ny * nz,
+                              dofsPerNode, memoryPerRank, commSize(comm));
   }
   throwIfAnyRankFailed(failure, comm);
   if (rank == 0) {
@@ -185,8 +188,8 @@ SerialMesh loadSerialMesh(const Parameters& scene, int dofsPerNode, MPI_Comm com
       mesh = readOrBuild(scene);
       // A file's counts are known once it is read (the box was checked before it was built).
       if (scene.given("mesh.file") || scene.given("mesh.nodes"))
-        failure = sizeFailure(scene, double(mesh.nodes.size()), double(mesh.tets.size()),
-                              dofsPerNode, memoryPerRank, commSize(comm));
+        failure = meshSizeFailure(scene, double(mesh.nodes.size()), double(mesh.tets.size()),
+                                  dofsPerNode, memoryPerRank, commSize(comm));
       std::string skipped;
       for (const auto& [type, count] : mesh.skippedElements)
         skipped += (skipped.empty() ? "" : ", ") + std::to_string(count) + " " + type;

@@ -15,9 +15,17 @@ const ComponentDeclaration& meshSourceComponent();
 
 // Collective. Rank 0 builds or reads the whole mesh (other ranks get an empty one); a failure
 // there is an error on every rank, and so is a mesh that, with mesh.refine and `dofsPerNode`
-// unknowns per node, would not fit METIS's or PETSc's 32-bit indices or the machines' memory
+// unknowns per node, would not fit METIS's or PETSc's indices or the machines' memory
 // (a box is refused before it is built). Set-up warnings (skipped elements, inverted
 // tetrahedra) are added to `warnings` on rank 0.
+// The check loadSerialMesh makes: why a mesh of `nodes` and `tets` (the input's, before
+// mesh.refine) cannot be run with `dofsPerNode` unknowns per node on `ranks` ranks of
+// `memoryPerRank` bytes each, or "" when it can. Refused: more tetrahedra than METIS's idx_t
+// arrays hold (4 slots a cell), more unknowns after refinement than this build's PetscInt
+// indexes (PETSC_MAX_INT: 32 or 64 bits, cmake -DEIS_PETSC64), or less than 2 KiB a unknown.
+std::string meshSizeFailure(const Parameters& scene, double nodes, double tets, int dofsPerNode,
+                            double memoryPerRank, int ranks);
+
 SerialMesh loadSerialMesh(const Parameters& scene, int dofsPerNode, MPI_Comm comm,
                           std::vector<std::string>& warnings);
 
