@@ -594,8 +594,11 @@ TEST(SofaImport, PressureLoadsOnTheFilesTriangles) {
       {"<SurfacePressureForceField pressure='1' mainDirection='0 0 1'/>", "mainDirection"},
       {"<TrianglePressureForceField pressure='1 0 0' triangleList='0' useConstantForce='0'/>",
        "useConstantForce = '0'"}};
-  for (const auto& [body, fragment] : refused)
-    EXPECT_NE(errorOf([&] { pressureKeys(body); }).find(fragment), std::string::npos) << body;
+  // Named copies, not structured bindings: clang 14 (the checking build) cannot capture those.
+  for (const auto& entry : refused) {
+    const std::string& body = entry.first;
+    EXPECT_NE(errorOf([&] { pressureKeys(body); }).find(entry.second), std::string::npos) << body;
+  }
   const std::string tetrahedra = errorOf([] {
     pressureKeys("<SurfacePressureForceField pressure='1' triangleIndices='0'/>",
                  "<TetrahedronSetTopologyContainer name='topo' src='@loader'/>");
