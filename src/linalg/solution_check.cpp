@@ -18,19 +18,6 @@ constexpr double kRoundoffFactor = 10;  // rule 1 of the header
 constexpr double kDriftFactor = 10;     // rule 2
 constexpr double kEntriesPerRow = 100;  // the matrix-free bound on ||A||
 
-// A vector the size of b, destroyed with its scope.
-class WorkVector {
-public:
-  explicit WorkVector(Vec like) { EIS_CHECK(VecDuplicate(like, &v_)); }
-  ~WorkVector() { VecDestroy(&v_); }
-  WorkVector(const WorkVector&) = delete;
-  WorkVector& operator=(const WorkVector&) = delete;
-  operator Vec() const { return v_; }
-
-private:
-  Vec v_ = nullptr;
-};
-
 double norm2(Vec v) {
   PetscReal n;
   EIS_CHECK(VecNorm(v, NORM_2, &n));
@@ -100,8 +87,17 @@ double SolutionCheck::operatorNorm(Mat A) {
   return norm_;
 }
 
+SolutionCheck::~SolutionCheck() {
+  VecDestroy(&residual_);
+  VecDestroy(&work_);
+}
+
 std::string SolutionCheck::verdict(KSP ksp, Mat A, Vec b, Vec x) {
-  const WorkVector r(b);
+  if (!residual_) {
+    EIS_CHECK(VecDuplicate(b, &residual_));
+    EIS_CHECK(VecDuplicate(b, &work_));
+  }
+  const Vec r = residual_;
   EIS_CHECK(MatMult(A, x, r));
   EIS_CHECK(VecAYPX(r, -1.0, b));
   const double residual2 = norm2(r), rhs2 = norm2(b);
@@ -114,10 +110,9 @@ std::string SolutionCheck::verdict(KSP ksp, Mat A, Vec b, Vec x) {
   EIS_CHECK(KSPGetTolerances(ksp, &rtol, &atol, nullptr, nullptr));
   KSPNormType type;
   EIS_CHECK(KSPGetNormType(ksp, &type));
-  const WorkVector work(b);
-  const double residual = normAsTested(ksp, type, r, work);
+  const double residual = normAsTested(ksp, type, r, work_);
   const double allowed =
-      kDriftFactor * std::max(double(rtol) * normAsTested(ksp, type, b, work), double(atol));
+      kDriftFactor * std::max(double(rtol) * normAsTested(ksp, type, b, work_), double(atol));
   if (residual <= allowed) return {};
 
   char text[320];

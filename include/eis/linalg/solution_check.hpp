@@ -26,6 +26,10 @@ namespace eis {
 
 class SolutionCheck {
 public:
+  SolutionCheck() = default;
+  ~SolutionCheck();
+  SolutionCheck(const SolutionCheck&) = delete;
+  SolutionCheck& operator=(const SolutionCheck&) = delete;
   // The verdict on x as the answer of A x = b under `ksp`'s tolerances and norm; an empty string
   // when it passes, else what was measured against what was allowed.
   std::string verdict(KSP ksp, Mat A, Vec b, Vec x);
@@ -38,6 +42,8 @@ public:
 
 private:
   double startNorm_ = 0;
+  // The residual and B applied to it or to b: made once, at the first check, as b's layout.
+  Vec residual_ = nullptr, work_ = nullptr;
 
   PetscObjectState normState_ = -1;
   const void* normMatrix_ = nullptr;
