@@ -1,4 +1,4 @@
-# How the tests start MPI programs, and one CTest test per GoogleTest case and rank count.
+# How the tests start MPI programs, and one CTest test per GoogleTest suite and launch.
 #
 # Every MPI launch is CMake's (FindMPI's variables, so that any MPI works):
 #   MPIEXEC_EXECUTABLE MPIEXEC_NUMPROC_FLAG <ranks> <preflags> <program> MPIEXEC_POSTFLAGS <args>
@@ -41,22 +41,30 @@ function(eis_mpiexec_preflags var ranks)
   set(${var} "${flags}" PARENT_SCOPE)
 endfunction()
 
-# eis_add_mpi_gtests(<target> PREFIX <prefix> RANKS <n>... [TIMEOUT <s>] [LABELS <label>...])
-# Adds <prefix>.np<n>.<Suite>.<Case> for every case of the GoogleTest executable <target> and every
-# <n>: the MPI launch of <target> on <n> ranks with --gtest_filter=<Suite>.<Case>, PROCESSORS <n>,
-# EIS_MPI_TEST_ENVIRONMENT.
+# eis_add_gtest_suites(<target> PREFIX <prefix> [RANKS <n>...] [TIMEOUT <s>] [LABELS <label>...])
+# Adds one CTest test per GoogleTest suite of the executable <target>, running that suite's cases
+# (--gtest_filter=<Suite>.*): <prefix>.<Suite>, the executable as one plain process, or with
+# RANKS, <prefix>.np<n>.<Suite> for every <n>: the MPI launch of <target> on <n> ranks,
+# PROCESSORS <n>. Every test gets EIS_MPI_TEST_ENVIRONMENT (a plain process is an MPI singleton).
 #
-# The cases come from the executable itself, as gtest_discover_tests finds them: after every link,
-# tests/cmake/ListGoogleTestCases.cmake runs <target> --gtest_list_tests as one plain process (MPI
-# singleton start, which OpenMPI and MPICH both allow, so no launcher and no root or oversubscribe
-# settings are needed at build time) and writes the cases to a file. A configure-time parse of
-# TEST( and TEST_F( in the sources would be simpler but wrong: it misses parameterized cases, whose
-# names come from INSTANTIATE_TEST_SUITE_P, typed tests and tests made by macros, and it goes
-# stale when a source changes without a new configure. The listing is what the binary runs.
-# The launch line, on the other hand, is written at configure time into the CTest include file
-# that reads those cases (TEST_INCLUDE_FILES): changing MPIEXEC_* needs no rebuild, and a rebuild
-# needs no new configure.
-function(eis_add_mpi_gtests target)
+# A test per suite, not per case: a launch (mpiexec, MPI and PETSc start-up and tear-down) costs
+# 0.3 to 1 s, more than most cases take, and the suites share their set-up. One test per case and
+# rank count made 464 launches and about 10 minutes of a 2-core CI run; whole suites take a
+# fraction of that. `ctest -R <Suite>` still picks a suite, and GoogleTest's output, which ctest
+# shows for a failure, names each failing case; to run one case alone, give the executable
+# --gtest_filter=<Suite>.<Case> by hand.
+#
+# The suites come from the executable itself, as gtest_discover_tests finds them: after every
+# link, tests/cmake/ListGoogleTestCases.cmake runs <target> --gtest_list_tests as one plain process
+# (MPI singleton start, which OpenMPI and MPICH both allow, so no launcher and no root or
+# oversubscribe settings are needed at build time) and writes them to a file. A configure-time
+# parse of TEST( and TEST_F( in the sources would be simpler but wrong: it misses parameterized
+# cases, whose names come from INSTANTIATE_TEST_SUITE_P, typed tests and tests made by macros, and
+# it goes stale when a source changes without a new configure. The listing is what the binary
+# runs. The launch line, on the other hand, is written at configure time into the CTest include
+# file that reads those suites (TEST_INCLUDE_FILES): changing MPIEXEC_* needs no rebuild, and a
+# rebuild needs no new configure.
+function(eis_add_gtest_suites target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "PREFIX;TIMEOUT" "RANKS;LABELS")
   if(NOT arg_TIMEOUT)
     set(arg_TIMEOUT 1500)  # CTest's default
@@ -67,36 +75,49 @@ function(eis_add_mpi_gtests target)
     COMMAND "${CMAKE_COMMAND}" -D "EXECUTABLE=$<TARGET_FILE:${target}>" -D "OUTPUT=${cases_file}"
             -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ListGoogleTestCases.cmake"
     BYPRODUCTS "${cases_file}"
-    COMMENT "Listing the GoogleTest cases of ${target}"
+    COMMENT "Listing the GoogleTest suites of ${target}"
     VERBATIM)
 
   # Every argument goes in as a bracket argument, so that no character in it needs escaping.
-  set(content "# Written by ${CMAKE_CURRENT_FUNCTION_LIST_FILE}: one test per case of ${target}
-# (listed in ${cases_file} after its last link) and rank count.
-if(NOT EXISTS [==[${cases_file}]==])
-  add_test(${target}_NOT_BUILT ${target}_NOT_BUILT)
-else()
+  set(content "# Written by ${CMAKE_CURRENT_FUNCTION_LIST_FILE}: one test per suite of ${target}
+# (listed in ${cases_file} after its last link) and launch.
+unset(gtest_suites)
+if(EXISTS [==[${cases_file}]==])
   include([==[${cases_file}]==])
+endif()
+if(NOT DEFINED gtest_suites)
+  add_test(${target}_NOT_LISTED ${target}_NOT_LISTED)
+else()
 ")
-  foreach(ranks IN LISTS arg_RANKS)
-    eis_mpiexec_preflags(preflags ${ranks})
-    set(launch "[==[${MPIEXEC_EXECUTABLE}]==] [==[${MPIEXEC_NUMPROC_FLAG}]==] ${ranks}")
-    foreach(flag IN LISTS preflags)
-      string(APPEND launch " [==[${flag}]==]")
+  set(launches "")
+  if(arg_RANKS)
+    foreach(ranks IN LISTS arg_RANKS)
+      eis_mpiexec_preflags(preflags ${ranks})
+      set(launch "[==[${MPIEXEC_EXECUTABLE}]==] [==[${MPIEXEC_NUMPROC_FLAG}]==] ${ranks}")
+      foreach(flag IN LISTS preflags)
+        string(APPEND launch " [==[${flag}]==]")
+      endforeach()
+      string(APPEND launch " \"\${gtest_cases_executable}\"")
+      foreach(flag IN LISTS MPIEXEC_POSTFLAGS)
+        string(APPEND launch " [==[${flag}]==]")
+      endforeach()
+      list(APPEND launches "np${ranks}.|${ranks}|${launch}")
     endforeach()
-    string(APPEND launch " \"\${gtest_cases_executable}\"")
-    foreach(flag IN LISTS MPIEXEC_POSTFLAGS)
-      string(APPEND launch " [==[${flag}]==]")
-    endforeach()
-    set(name "${arg_PREFIX}.np${ranks}.\${case}")
-    string(APPEND content "  foreach(case IN LISTS gtest_cases)
-    add_test(\"${name}\" ${launch} \"--gtest_filter=\${case}\")
-    set_tests_properties(\"${name}\" PROPERTIES PROCESSORS ${ranks} TIMEOUT ${arg_TIMEOUT}
+  else()
+    list(APPEND launches "|1|\"\${gtest_cases_executable}\"")
+  endif()
+  foreach(entry IN LISTS launches)
+    string(REPLACE "|" ";" entry "${entry}")
+    list(GET entry 0 infix)
+    list(GET entry 1 processors)
+    list(GET entry 2 launch)
+    set(name "${arg_PREFIX}.${infix}\${suite}")
+    string(APPEND content "  foreach(filter IN LISTS gtest_suites)
+    string(REGEX REPLACE [==[\\.\\*$]==] \"\" suite \"\${filter}\")
+    add_test(\"${name}\" ${launch} \"--gtest_filter=\${filter}\")
+    set_tests_properties(\"${name}\" PROPERTIES PROCESSORS ${processors} TIMEOUT ${arg_TIMEOUT}
       LABELS [==[${arg_LABELS}]==] ENVIRONMENT [==[${EIS_MPI_TEST_ENVIRONMENT}]==]
       FAIL_REGULAR_EXPRESSION [==[ 0 tests from 0 test suites ran]==])
-  endforeach()
-  foreach(case IN LISTS gtest_cases_disabled)
-    set_tests_properties(\"${name}\" PROPERTIES DISABLED TRUE)
   endforeach()
 ")
   endforeach()
