@@ -1,16 +1,28 @@
 #!/usr/bin/env bash
 # Installs the Debian packages euler-implicit builds and tests with; skips what is already there.
 # Idempotent: a second run installs nothing. Needs root (or sudo) on Debian bookworm.
+#   bash jobs/install-deps.sh            what jobs/build.sh, run-tests.sh and sanitize.sh need
+#   bash jobs/install-deps.sh petsc64    those and the PETSc with 64-bit indices
+#                                        (libpetsc64-real-dev, for jobs/petsc64.sh only: it
+#                                        brings a second set of PETSc's solver libraries, which
+#                                        the default build and CI never use)
 set -euo pipefail
 
 packages=(
   g++ cmake make pkg-config
-  petsc-dev libpetsc64-real-dev libopenmpi-dev openmpi-bin
+  petsc-dev libopenmpi-dev openmpi-bin
   libmetis-dev libboost-program-options-dev libgtest-dev zlib1g-dev
   clang libclang-rt-14-dev
   python3-dolfinx python3-vtk9 python3-matplotlib python3-h5py xvfb
   slurmd slurmctld slurm-client munge
 )
+
+for group in "$@"; do
+  case $group in
+    petsc64) packages+=(libpetsc64-real-dev) ;;
+    *) echo "install-deps: unknown package group '$group' (known: petsc64)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do
