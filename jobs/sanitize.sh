@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # The checking build: clang with AddressSanitizer and UndefinedBehaviorSanitizer in
-# ./build-sanitize, then the unit tests in one process (leaks checked too: OpenMPI's and PETSc's
-# start-up allocations are suppressed by tests/sanitize/lsan.supp, nothing of ours is), the MPI
-# tests on 2 ranks (memory errors and undefined behaviour; unwinding every allocation of every
-# rank for the leak check would multiply their time, and their code is the unit tests') and the
-# libFuzzer harnesses, side by side (each fuzz.<reader> replays its past findings from
-# tests/fuzz/regressions, then fuzzes EIS_FUZZ_SECONDS, 60 by default, leaks checked).
+# ./build-sanitize (-O1 with line tables, assertions on: what the sanitizers are usually run
+# with, and about half the compile time of an optimised build with full debug information; only
+# the programs run below are built), then the unit tests in one process (leaks checked too:
+# OpenMPI's and PETSc's start-up allocations are suppressed by tests/sanitize/lsan.supp, nothing
+# of ours is), the MPI tests on 2 ranks in one launch (memory errors and undefined behaviour;
+# unwinding every allocation of every rank for the leak check would multiply their time, and
+# their code is the unit tests') and the libFuzzer harnesses, side by side (each fuzz.<reader>
+# replays its past findings from tests/fuzz/regressions, then fuzzes EIS_FUZZ_SECONDS, 60 by
+# default, leaks checked).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash jobs/install-deps.sh
@@ -17,11 +20,13 @@ export OMPI_MCA_mca_base_component_disable_dlclose=1 PMIX_MCA_mca_base_component
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:fast_unwind_on_malloc=0
 export LSAN_OPTIONS=suppressions=$PWD/tests/sanitize/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-CC=clang CXX=clang++ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+CC=clang CXX=clang++ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_C_FLAGS_DEBUG="-O1 -gline-tables-only" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only" \
   -DEIS_SANITIZE=ON -DEIS_FUZZ=ON -DEIS_FUZZ_SECONDS="${EIS_FUZZ_SECONDS:-60}" >/dev/null
-cmake --build build-sanitize -j"$(nproc)"
+cmake --build build-sanitize -j"$(nproc)" --target eis_unit_tests eis_mpi_tests \
+  fuzz_gmsh_reader fuzz_config_file fuzz_command_line
 cd build-sanitize
 bin/eis_unit_tests --gtest_brief=1
 ctest --verbose --parallel 3 -R '^fuzz\.'
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1 \
-  ctest --output-on-failure --parallel "$(nproc)" -R '^mpi\.np2\.'
+  mpiexec -n 2 bin/eis_mpi_tests --gtest_brief=1
