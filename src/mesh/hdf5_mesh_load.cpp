@@ -2,7 +2,6 @@
 // (eis/mesh/hdf5_mesh.hpp), PTScotch partitions the cells across all ranks, DMPlexDistribute
 // moves them, and DMPlexDistributeField moves each point's input ids with them. No rank holds
 // more than its slice and then its part.
-#include <hdf5.h>
 #include <petscdmplex.h>
 #include <petscpartitioner.h>
 #include <petscsf.h>
@@ -31,8 +30,6 @@ PetscViewer openMesh(MPI_Comm comm, const std::string& path) {
   throwIfAnyRankFailed(problem.empty() ? "" : named + problem, comm);
   if (!isHdf5File(path, comm))
     throw Error(named + "not an HDF5 file (a .h5 mesh is written by mesh.convert)");
-  // HDF5 would print its own error stack on every rank; the PETSc error says it in one line.
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   PetscViewer viewer = nullptr;
   try {
     EIS_CHECK(PetscViewerHDF5Open(comm, path.c_str(), FILE_MODE_READ, &viewer));

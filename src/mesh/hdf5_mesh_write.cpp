@@ -1,10 +1,10 @@
 // mesh.convert's writer (eis/mesh/hdf5_mesh.hpp): rank 0 holds the whole input here, once, so
 // that no later run has to.
-#include <hdf5.h>
 #include <petscdmplex.h>
 #include <petscviewerhdf5.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "eis/core/error.hpp"
 #include "eis/mesh/hdf5_mesh.hpp"
@@ -143,6 +143,13 @@ void writeHdf5Mesh(MPI_Comm comm, const SerialMesh& serial, const std::string& p
   Plan plan;
   std::string failure;
   if (commRank(comm) == 0) {
+    // HDF5 would print its own error stack on every rank for a file it cannot create.
+    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    if (!folder.empty() && !std::filesystem::is_directory(folder))
+      failure = "mesh.convert = " + path + ": no folder " + folder.string();
+  }
+  throwIfAnyRankFailed(failure, comm);
+  if (commRank(comm) == 0) {
     try {
       plan = makePlan(serial);
     } catch (const Error& e) {
@@ -155,8 +162,6 @@ void writeHdf5Mesh(MPI_Comm comm, const SerialMesh& serial, const std::string& p
                                           PetscInt(plan.coords.size() / 3), 4, PETSC_FALSE,
                                           plan.cells.data(), 3, plan.coords.data(), &dm));
   EIS_CHECK(PetscObjectSetName(reinterpret_cast<PetscObject>(dm), kTopology));
-  // HDF5 would print its own error stack on every rank; the PETSc error says it in one line.
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   PetscViewer viewer;
   try {
     EIS_CHECK(PetscViewerHDF5Open(comm, path.c_str(), FILE_MODE_WRITE, &viewer));

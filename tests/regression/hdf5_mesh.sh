@@ -92,5 +92,13 @@ for ranks in 1 2; do
 done
 check "the unused node is written unchanged" grep -q "^2,5,6,7,0,0,0$" inh2.csv
 check "the unused node is warned of" grep -q "belong to no tetrahedron" inh2.out
+# A truncated file: a clean error (HDF5 prints its own error stack to standard error as well).
+head -c 2000 box.h5 > cut.h5
+mpi_command 2 "$exe"
+status=0
+"${MPI_COMMAND[@]}" --mesh.file=cut.h5 > cut.out 2>&1 || status=$?
+check "a truncated file fails" test "$status" -eq 1
+check "a truncated file is named in one error line" \
+  grep -q "^euler-implicit: error: mesh.file = cut.h5: cannot be read as HDF5 (truncated" cut.out
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
