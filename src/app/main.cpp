@@ -16,6 +16,7 @@
 #include "eis/core/error.hpp"
 #include "eis/io/help.hpp"
 #include "eis/io/sofa_import.hpp"
+#include "eis/mesh/mesh_source.hpp"
 
 namespace {
 
@@ -129,9 +130,17 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
       const eis::Scene scene = commandLine.scene.given("scene.file")
                                    ? eis::sceneFromSofa(commandLine.scene, PETSC_COMM_WORLD, stdout)
                                    : commandLine.scene;
-      eis::Simulation simulation(scene, PETSC_COMM_WORLD, stdout);
-      simulation.run();
-      stopped = simulation.summary().stoppedBy;
+      if (scene.given("mesh.convert")) {
+        std::vector<std::string> warnings;
+        const std::string done = eis::convertMesh(scene, PETSC_COMM_WORLD, warnings);
+        for (const std::string& warning : warnings)
+          if (rank == 0) std::printf("euler-implicit: warning: %s\n", warning.c_str());
+        if (rank == 0) std::printf("%s\n", done.c_str());
+      } else {
+        eis::Simulation simulation(scene, PETSC_COMM_WORLD, stdout);
+        simulation.run();
+        stopped = simulation.summary().stoppedBy;
+      }
       namePetscServerStage();
       reportUnusedPetscOptions(rank);
     } catch (const std::exception& e) {

@@ -46,10 +46,17 @@ CommandLine parseArguments(int argc, const char* const argv[]) {
 std::unique_ptr<DistributedMesh> buildMesh(const Scene& scene, MPI_Comm comm,
                                            std::vector<std::string>& warnings) {
   const int dofsPerNode = unknownsPerNode(physicsOf(scene));
-  const SerialMesh serial = loadSerialMesh(scene, dofsPerNode, comm, warnings);
-  auto mesh =
-      std::make_unique<DistributedMesh>(comm, serial, dofsPerNode, scene.integer("mesh.refine"));
-  if (!serial.nodes.empty() && !mesh->unusedNodeIds().empty())
+  std::unique_ptr<DistributedMesh> mesh;
+  if (meshFileIsHdf5(scene, comm)) {
+    mesh = std::make_unique<DistributedMesh>(comm, hdf5MeshInput(scene, dofsPerNode, comm),
+                                             dofsPerNode, scene.integer("mesh.refine"));
+  } else {
+    const SerialMesh serial = loadSerialMesh(scene, dofsPerNode, comm, warnings);
+    mesh =
+        std::make_unique<DistributedMesh>(comm, serial, dofsPerNode, scene.integer("mesh.refine"));
+  }
+  // Rank 0 keeps the unused nodes, on both paths.
+  if (!mesh->unusedNodeIds().empty())
     warnings.push_back(std::to_string(mesh->unusedNodeIds().size()) +
                        " nodes belong to no tetrahedron; they are written unchanged");
   return mesh;

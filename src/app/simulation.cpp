@@ -5,6 +5,7 @@
 #include "eis/app/scene_builder.hpp"
 #include "eis/app/stop_signals.hpp"
 #include "eis/core/error.hpp"
+#include "eis/core/input_file.hpp"
 #include "eis/core/memory.hpp"
 #include "eis/core/timer.hpp"
 #include "eis/io/checkpoint_file.hpp"
@@ -106,16 +107,17 @@ void Simulation::reportMesh(const std::vector<std::string>& warnings) const {
   int ranks;
   EIS_CHECK_MPI(MPI_Comm_size(comm_, &ranks));
   const auto& part = mesh_->partition();
+  // PTScotch (a converted mesh's partitioner) gives no edge cut.
+  const std::string edgeCut = part.edgeCut < 0 ? std::string("n/a") : std::to_string(part.edgeCut);
   report(
       "mesh: %lld nodes, %lld unknowns on %d ranks; cells per rank %lld..%lld, owned nodes per "
-      "rank %lld..%lld, ghost nodes per rank %lld..%lld, edge cut %lld; %lld fixed nodes\n",
+      "rank %lld..%lld, ghost nodes per rank %lld..%lld, edge cut %s; %lld fixed nodes\n",
       static_cast<long long>(mesh_->numGlobalVertices()),
       static_cast<long long>(mesh_->numGlobalVertices() * mesh_->dofsPerNode()), ranks,
       static_cast<long long>(part.cellsMin), static_cast<long long>(part.cellsMax),
       static_cast<long long>(part.ownedMin), static_cast<long long>(part.ownedMax),
       static_cast<long long>(part.ghostsMin), static_cast<long long>(part.ghostsMax),
-      static_cast<long long>(part.edgeCut),
-      static_cast<long long>(system_->constraint().numFixedNodes()));
+      edgeCut.c_str(), static_cast<long long>(system_->constraint().numFixedNodes()));
   for (const std::string& warning : warnings)
     report("euler-implicit: warning: %s\n", warning.c_str());
 }

@@ -1,6 +1,10 @@
 #include "eis/core/input_file.hpp"
 
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+
+#include "eis/core/error.hpp"
 
 namespace eis {
 
@@ -14,6 +18,18 @@ std::string inputFileProblem(const std::string& path) {
   if (status.type() != fs::file_type::regular)
     return "not a regular file (a device, a pipe or a socket)";
   return "";
+}
+
+bool isHdf5File(const std::string& path, MPI_Comm comm) {
+  int hdf5 = 0;
+  if (commRank(comm) == 0) {
+    static const char signature[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
+    char head[8] = {};
+    std::ifstream in(path, std::ios::binary);
+    hdf5 = in.read(head, 8) && std::memcmp(head, signature, 8) == 0;
+  }
+  EIS_CHECK_MPI(MPI_Bcast(&hdf5, 1, MPI_INT, 0, comm));
+  return hdf5 != 0;
 }
 
 }  // namespace eis

@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <regex>
 
 #include "eis/core/error.hpp"
@@ -128,18 +127,6 @@ void CheckpointWriter::commit(Clock clock) {
     if (fd >= 0) ::close(fd);
   }
   throwIfAnyRankFailed(failure, mesh_.comm());
-}
-
-bool isHdf5File(const std::string& path, MPI_Comm comm) {
-  int hdf5 = 0;
-  if (commRank(comm) == 0) {
-    static const char signature[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
-    char head[8] = {};
-    std::ifstream in(path, std::ios::binary);
-    hdf5 = in.read(head, 8) && std::memcmp(head, signature, 8) == 0;
-  }
-  EIS_CHECK_MPI(MPI_Bcast(&hdf5, 1, MPI_INT, 0, comm));
-  return hdf5 != 0;
 }
 
 CheckpointReader::CheckpointReader(const std::string& key, const std::string& path,

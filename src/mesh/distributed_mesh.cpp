@@ -11,6 +11,7 @@
 #include "eis/mesh/metis_partition.hpp"
 #include "eis/mesh/surface_triangles.hpp"
 #include "eis/mesh/vertex_owners.hpp"
+#include "hdf5_mesh_names.hpp"
 #include "plex_points.hpp"
 
 namespace eis {
@@ -218,26 +219,12 @@ std::vector<std::pair<int, std::vector<PetscInt>>> shareGroupMembers(
 // Collective. Every rank needs the group names that rank 0 read, to resolve a constraint that
 // names a group, and to give the same verdict everywhere when it names none.
 std::map<std::string, int> shareGroupNames(MPI_Comm comm, const SerialMesh& serial) {
-  // "tag length name" per group: a name may hold any byte (a tab, a newline), so it travels
-  // with its length rather than between separators.
-  std::string names;
-  if (commRank(comm) == 0)
-    for (const auto& [name, tag] : serial.groupNames)
-      names += std::to_string(tag) + ' ' + std::to_string(name.size()) + ' ' + name;
+  std::string names = commRank(comm) == 0 ? hdf5_mesh::packGroupNames(serial.groupNames) : "";
   int namesSize = int(names.size());
   EIS_CHECK_MPI(MPI_Bcast(&namesSize, 1, MPI_INT, 0, comm));
   names.resize(namesSize);
   EIS_CHECK_MPI(MPI_Bcast(names.data(), namesSize, MPI_CHAR, 0, comm));
-  std::map<std::string, int> groupNames;
-  for (std::size_t start = 0; start < names.size();) {
-    const std::size_t afterTag = names.find(' ', start),
-                      afterLength = names.find(' ', afterTag + 1);
-    const int tag = std::stoi(names.substr(start, afterTag - start));
-    const std::size_t length = std::stoul(names.substr(afterTag + 1, afterLength - afterTag - 1));
-    groupNames[names.substr(afterLength + 1, length)] = tag;
-    start = afterLength + 1 + length;
-  }
-  return groupNames;
+  return hdf5_mesh::parseGroupNames(names);
 }
 
 // The first cell [cStart, cEnd) whose closure holds point p (-1 when none does).
@@ -259,15 +246,48 @@ int slotOf(const std::array<PetscInt, 4>& cell, PetscInt vertex) {
 
 }  // namespace
 
+namespace hdf5_mesh {
+
+std::string packGroupNames(const std::map<std::string, int>& groupNames) {
+  std::string names;
+  for (const auto& [name, tag] : groupNames)
+    names += std::to_string(tag) + ' ' + std::to_string(name.size()) + ' ' + name;
+  return names;
+}
+
+std::map<std::string, int> parseGroupNames(const std::string& names) {
+  std::map<std::string, int> groupNames;
+  for (std::size_t start = 0; start < names.size();) {
+    const std::size_t afterTag = names.find(' ', start),
+                      afterLength = names.find(' ', afterTag + 1);
+    const int tag = std::stoi(names.substr(start, afterTag - start));
+    const std::size_t length = std::stoul(names.substr(afterTag + 1, afterLength - afterTag - 1));
+    groupNames[names.substr(afterLength + 1, length)] = tag;
+    start = afterLength + 1 + length;
+  }
+  return groupNames;
+}
+
+}  // namespace hdf5_mesh
+
 DistributedMesh::DistributedMesh(MPI_Comm comm, const SerialMesh& serial, int dofsPerNode,
                                  int refinements)
     : comm_(comm), dofsPerNode_(dofsPerNode) {
-  const std::int64_t coarseEdgeCut = distribute(serial);
+  finishSetUp(distribute(serial), refinements);
+}
+
+DistributedMesh::DistributedMesh(MPI_Comm comm, const Hdf5MeshInput& input, int dofsPerNode,
+                                 int refinements)
+    : comm_(comm), dofsPerNode_(dofsPerNode) {
+  finishSetUp(distributeHdf5(input), refinements);
+}
+
+void DistributedMesh::finishSetUp(std::int64_t coarseEdgeCut, int refinements) {
   refine(refinements);
   layOutUnknowns();
   // Each refinement cuts every face in four, the faces between parts too.
   std::int64_t edgeCut = coarseEdgeCut;
-  for (int r = 0; r < refinements; ++r) edgeCut *= 4;
+  for (int r = 0; r < refinements && edgeCut > 0; ++r) edgeCut *= 4;
   computePartitionReport(edgeCut);
 }
 

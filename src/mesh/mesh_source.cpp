@@ -2,13 +2,16 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 
 #include "eis/core/error.hpp"
+#include "eis/core/input_file.hpp"
 #include "eis/core/memory.hpp"
 #include "eis/core/scene.hpp"
 #include "eis/core/tetra_geometry.hpp"
 #include "eis/mesh/box_mesh.hpp"
+#include "eis/mesh/hdf5_mesh.hpp"
 #include "eis/mesh/mesh_file.hpp"
 #include "eis/mesh/mesh_transform.hpp"
 #include "eis/mesh/metis_partition.hpp"
@@ -45,8 +48,17 @@ const ComponentDeclaration& meshSourceComponent() {
                "(ASCII or BINARY unstructured grid) or XML VTK .vtu (ascii, binary or appended arrays);\n"
                "another extension is read by its first bytes. Node ids are 0-based positions in the file's\n"
                "node list ($Nodes, $NOD, POINTS); tetrahedra keep the file's vertex order, triangles are kept\n"
-               "for surface loads, other elements are ignored. Absent: the built-in box.",
+               "for surface loads, other elements are ignored. A .h5 file (or one whose first bytes say\n"
+               "HDF5) is a mesh written by mesh.convert: every rank reads a slice, PTScotch partitions it\n"
+               "in parallel, and no rank ever holds the whole mesh. Absent: the built-in box.",
                std::nullopt, "", false, check::anyText()})
+          .add(
+              {"mesh.convert", "OUT.h5",
+               "write the mesh (mesh.file, the inline mesh or the box, after mesh.transform) once to\n"
+               "OUT.h5 in PETSc's DMPlex HDF5 format, with its node ids, tags, physical groups and\n"
+               "triangles, and stop without running; a run with mesh.file = OUT.h5 then reads it in\n"
+               "parallel (README, \"Meshes\")",
+               std::nullopt, "", false, check::nonEmpty()})
           .add({"mesh.nodes", "\"X Y Z ..\"",
                 "an inline mesh's node coordinates, three per node (SOFA MeshTopology or\n"
                 "MechanicalObject `position` written in the scene), with mesh.tetrahedra; instead\n"
@@ -211,6 +223,36 @@ SerialMesh loadSerialMesh(const Parameters& scene, int dofsPerNode, MPI_Comm com
   }
   throwIfAnyRankFailed(failure, comm);
   return mesh;
+}
+
+bool meshFileIsHdf5(const Parameters& scene, MPI_Comm comm) {
+  if (!scene.given("mesh.file")) return false;
+  const std::string file = scene.text("mesh.file");
+  const std::string extension = std::filesystem::path(file).extension().string();
+  return extension == ".h5" || extension == ".hdf5" || isHdf5File(file, comm);
+}
+
+Hdf5MeshInput hdf5MeshInput(const Parameters& scene, int dofsPerNode, MPI_Comm comm) {
+  Hdf5MeshInput input{scene.text("mesh.file"), {}};
+  for (const std::string& text : scene.texts("mesh.transform"))
+    input.transforms.push_back(parseMeshTransform("mesh.transform", text));
+  const Hdf5MeshSize size = checkHdf5Mesh(comm, input.path);
+  throwIfAnyRankFailed(meshSizeFailure(scene, double(size.nodes), double(size.cells), dofsPerNode,
+                                       memoryPerRankBytes(comm), commSize(comm)),
+                       comm);
+  return input;
+}
+
+std::string convertMesh(const Parameters& scene, MPI_Comm comm,
+                        std::vector<std::string>& warnings) {
+  const std::string path = scene.text("mesh.convert");
+  if (meshFileIsHdf5(scene, comm))
+    throw Error("mesh.convert = " + path + ": mesh.file = " + scene.text("mesh.file") +
+                " is converted already; give a Gmsh or VTK file, an inline mesh or the box");
+  const SerialMesh mesh = loadSerialMesh(scene, 3, comm, warnings);
+  writeHdf5Mesh(comm, mesh, path);
+  return "mesh.convert: wrote " + path + " (" + std::to_string(mesh.nodes.size()) + " nodes, " +
+         std::to_string(mesh.tets.size()) + " tetrahedra)";
 }
 
 }  // namespace eis

@@ -18,18 +18,21 @@ Face sorted(Face face) {
   return face;
 }
 
-// What rank 0 finds and every rank receives: per attached triangle (id, tag, input cell, its
-// three node ids); per unattached one (id, tag, tetrahedra) and its nine coordinates.
-struct Found {
-  std::vector<std::int64_t> attached;
-  std::vector<std::int64_t> unattached;
-  std::vector<double> unattachedNodes;
-};
-constexpr std::size_t kAttachedFields = 6, kUnattachedFields = 3;
+constexpr std::size_t kUnattachedFields = 3;
+
+template <class T>
+void broadcast(std::vector<T>& values, MPI_Datatype type, MPI_Comm comm) {
+  std::int64_t count = std::int64_t(values.size());
+  EIS_CHECK_MPI(MPI_Bcast(&count, 1, MPI_INT64_T, 0, comm));
+  values.resize(std::size_t(count));
+  broadcastInPieces(values.data(), count, type, 0, comm);
+}
+
+}  // namespace
 
 // Each triangle against the four faces of every tetrahedron, the triangles sorted by their
 // vertex set so that a face is looked up in O(log n); memory grows with the triangles only.
-Found findCells(const SerialMesh& serial) {
+TriangleCells findTriangleCells(const SerialMesh& serial) {
   const std::size_t n = serial.triangles.size();
   std::vector<std::pair<Face, std::int64_t>> byFace(n);
   for (std::size_t t = 0; t < n; ++t) byFace[t] = {sorted(serial.triangles[t]), std::int64_t(t)};
@@ -52,7 +55,8 @@ Found findCells(const SerialMesh& serial) {
         }
       }
     }
-  Found found;
+  TriangleCells found;
+  found.count = std::int64_t(n);
   for (std::size_t t = 0; t < n; ++t) {
     const auto& tri = serial.triangles[t];
     const std::int64_t tag = serial.triangleTags.empty() ? 0 : serial.triangleTags[t];
@@ -69,35 +73,16 @@ Found findCells(const SerialMesh& serial) {
   return found;
 }
 
-template <class T>
-void broadcast(std::vector<T>& values, MPI_Datatype type, MPI_Comm comm) {
-  std::int64_t count = std::int64_t(values.size());
-  EIS_CHECK_MPI(MPI_Bcast(&count, 1, MPI_INT64_T, 0, comm));
-  values.resize(std::size_t(count));
-  broadcastInPieces(values.data(), count, type, 0, comm);
-}
-
-}  // namespace
-
-SurfaceTriangles distributeSurfaceTriangles(MPI_Comm comm, const SerialMesh& serial,
-                                            const std::vector<std::int64_t>& inputCellIds,
-                                            const std::vector<std::array<PetscInt, 4>>& cells,
-                                            const std::vector<std::int64_t>& nodeIds) {
+SurfaceTriangles placeSurfaceTriangles(const TriangleCells& found,
+                                       const std::vector<std::int64_t>& inputCellIds,
+                                       const std::vector<std::array<PetscInt, 4>>& cells,
+                                       const std::vector<std::int64_t>& nodeIds) {
   SurfaceTriangles surface;
-  Found found;
-  if (commRank(comm) == 0) {
-    found = findCells(serial);
-    surface.count = std::int64_t(serial.triangles.size());
-  }
-  EIS_CHECK_MPI(MPI_Bcast(&surface.count, 1, MPI_INT64_T, 0, comm));
-  broadcast(found.attached, MPI_INT64_T, comm);
-  broadcast(found.unattached, MPI_INT64_T, comm);
-  broadcast(found.unattachedNodes, MPI_DOUBLE, comm);
-
+  surface.count = found.count;
   std::unordered_map<std::int64_t, PetscInt> localCell;
   if (!found.attached.empty())
     for (std::size_t c = 0; c < inputCellIds.size(); ++c) localCell[inputCellIds[c]] = PetscInt(c);
-  for (std::size_t i = 0; i < found.attached.size(); i += kAttachedFields) {
+  for (std::size_t i = 0; i < found.attached.size(); i += TriangleCells::kAttachedFields) {
     const auto it = localCell.find(found.attached[i + 2]);
     if (it == localCell.end()) continue;
     SurfaceTriangle triangle{found.attached[i], int(found.attached[i + 1]), it->second, {}};
@@ -115,6 +100,19 @@ SurfaceTriangles distributeSurfaceTriangles(MPI_Comm comm, const SerialMesh& ser
     surface.unattached.push_back(triangle);
   }
   return surface;
+}
+
+SurfaceTriangles distributeSurfaceTriangles(MPI_Comm comm, const SerialMesh& serial,
+                                            const std::vector<std::int64_t>& inputCellIds,
+                                            const std::vector<std::array<PetscInt, 4>>& cells,
+                                            const std::vector<std::int64_t>& nodeIds) {
+  TriangleCells found;
+  if (commRank(comm) == 0) found = findTriangleCells(serial);
+  EIS_CHECK_MPI(MPI_Bcast(&found.count, 1, MPI_INT64_T, 0, comm));
+  broadcast(found.attached, MPI_INT64_T, comm);
+  broadcast(found.unattached, MPI_INT64_T, comm);
+  broadcast(found.unattachedNodes, MPI_DOUBLE, comm);
+  return placeSurfaceTriangles(found, inputCellIds, cells, nodeIds);
 }
 
 }  // namespace eis

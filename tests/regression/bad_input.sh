@@ -304,6 +304,21 @@ launch bad node_out_of_range      "oob.msh" "99" -- --mesh.file="$T/oob.msh" --s
 launch bad nan_coordinate         "nan.msh:7" "node 1" -- --mesh.file="$T/nan.msh" --solver.steps=1
 launch bad inf_coordinate         "inf.msh:7" "node 1" -- --mesh.file="$T/inf.msh" --solver.steps=1
 launch bad overflow_coordinate    "overflow.msh:7" -- --mesh.file="$T/overflow.msh" --solver.steps=1
+# Converted meshes (mesh.convert): a missing one, one that is no HDF5, a foreign HDF5 file (a
+# checkpoint); and a conversion of a converted mesh and into a missing folder. (A truncated one
+# fails too, but HDF5 prints its error stack: tests/regression/hdf5_mesh.sh.)
+"${MPI_COMMAND[@]}" --mesh.box-cells="2 1 1" --mesh.convert="$T/tiny.h5" > /dev/null 2>&1
+"${MPI_COMMAND[@]}" "${TINY[@]}" --quiet --output.checkpoint="$T/ck" --output.checkpoint-every=1 \
+  > /dev/null 2>&1
+echo "not HDF5" > "$T/text.h5"
+launch bad missing_h5_mesh        "nosuch.h5" "no such file" -- --mesh.file="$T/nosuch.h5" --solver.steps=1
+launch bad text_h5_mesh           "text.h5" "not an HDF5 file" -- --mesh.file="$T/text.h5" --solver.steps=1
+launch bad foreign_h5_mesh        "ck_000001.h5" "not a mesh written by mesh.convert" -- \
+  --mesh.file="$T/ck_000001.h5" --solver.steps=1
+launch bad convert_converted      "mesh.convert" "converted already" -- --mesh.file="$T/tiny.h5" \
+  --mesh.convert="$T/again.h5"
+launch bad convert_no_folder      "mesh.convert" "no folder" -- --mesh.box-cells="2 1 1" \
+  --mesh.convert="$T/nodir/x.h5"
 launch bad coplanar_tetrahedron   "flat.msh" "tetrahedron 1 " -- --mesh.file="$T/flat.msh" --solver.steps=1
 launch bad repeated_node_tetrahedron "repeated.msh" "tetrahedron 1 " -- \
   --mesh.file="$T/repeated.msh" --solver.steps=1

@@ -91,9 +91,6 @@ private:
   Clock clock_;
 };
 
-// Collective: whether `path` starts with HDF5's signature (rank 0 looks).
-bool isHdf5File(const std::string& path, MPI_Comm comm);
-
 // The checkpoint of `step` for output.checkpoint = `prefix`: PREFIX_<step, 6 digits or more>.h5.
 std::string checkpointPath(const std::string& prefix, int step);
 // Rank-local: the steps of the complete checkpoints of `prefix` on disk, ascending.

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "eis/mesh/mesh_transform.hpp"
 #include "eis/mesh/serial_mesh.hpp"
 #include "eis/mesh/surface_triangles.hpp"
 
@@ -18,7 +19,14 @@ struct PartitionReport {
   std::int64_t cellsMin = 0, cellsMax = 0;    // cells per rank
   std::int64_t ownedMin = 0, ownedMax = 0;    // vertices a rank owns (its unknowns / dofs)
   std::int64_t ghostsMin = 0, ghostsMax = 0;  // vertices a rank holds but does not own
-  std::int64_t edgeCut = 0;                   // METIS's dual-graph edge cut (shared faces)
+  std::int64_t edgeCut = 0;  // METIS's dual-graph edge cut (shared faces); -1: not known (PTScotch)
+};
+
+// A converted mesh file (eis/mesh/hdf5_mesh.hpp) and mesh.transform's operations for its rest
+// positions.
+struct Hdf5MeshInput {
+  std::string path;
+  std::vector<MeshTransform> transforms;
 };
 
 // A mesh edge as one local cell holds it: the cell and the slots (0..3) of the edge's two ends
@@ -36,6 +44,11 @@ public:
   // vertex on a shared edge goes to the edge's owner, as DMPlex decides), and lays out
   // `dofsPerNode` unknowns on every vertex.
   DistributedMesh(MPI_Comm comm, const SerialMesh& serial, int dofsPerNode, int refinements);
+  // Collective. The same mesh read from a converted file, each rank a slice, partitioned by
+  // PTScotch (PetscPartitioner), distributed by DMPlexDistribute; shared vertices get the owners
+  // DMPlex's partition balance gives them (DMPlexSetPartitionBalance). No rank reads the whole
+  // mesh; the members are those the first constructor fills, the unused nodes on rank 0 too.
+  DistributedMesh(MPI_Comm comm, const Hdf5MeshInput& input, int dofsPerNode, int refinements);
   ~DistributedMesh();
   DistributedMesh(const DistributedMesh&) = delete;
   DistributedMesh& operator=(const DistributedMesh&) = delete;
@@ -90,6 +103,13 @@ private:
   // DMPlexDistribute; fills the members below but for those layOutUnknowns() and
   // computePartitionReport() fill. Returns METIS's edge cut (faces between parts).
   std::int64_t distribute(const SerialMesh& serial);
+  // hdf5_mesh_load.cpp: the same from a converted file; returns -1 (PTScotch gives no edge cut).
+  // readIds fills the members from the file's eis_ids, moved with the points.
+  std::int64_t distributeHdf5(const Hdf5MeshInput& input);
+  void readIds(PetscSection section, Vec ids, const std::string& groupTags,
+               TriangleCells& triangles);
+  // Refinement, unknowns and the partition report, after either distribution.
+  void finishSetUp(std::int64_t coarseEdgeCut, int refinements);
   // refinement.cpp: `times` uniform refinements (each tetrahedron into eight), then ids for the
   // nodes they made.
   void refine(int times);

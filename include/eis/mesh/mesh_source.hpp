@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "eis/core/component.hpp"
+#include "eis/mesh/distributed_mesh.hpp"
 #include "eis/mesh/serial_mesh.hpp"
 
 namespace eis {
@@ -28,5 +29,17 @@ std::string meshSizeFailure(const Parameters& scene, double nodes, double tets, 
 
 SerialMesh loadSerialMesh(const Parameters& scene, int dofsPerNode, MPI_Comm comm,
                           std::vector<std::string>& warnings);
+
+// Collective. Whether mesh.file names a converted mesh: its extension is .h5 or .hdf5, or its
+// first bytes are HDF5's signature.
+bool meshFileIsHdf5(const Parameters& scene, MPI_Comm comm);
+
+// Collective. mesh.file (a converted mesh) and mesh.transform, once the file's attributes say it
+// is a converted mesh that fits (meshSizeFailure); an eis::Error on every rank otherwise.
+Hdf5MeshInput hdf5MeshInput(const Parameters& scene, int dofsPerNode, MPI_Comm comm);
+
+// Collective. mesh.convert: the mesh loadSerialMesh gives (on rank 0) written to mesh.convert's
+// path (eis/mesh/hdf5_mesh.hpp); returns the line that says so. Refuses a converted mesh.file.
+std::string convertMesh(const Parameters& scene, MPI_Comm comm, std::vector<std::string>& warnings);
 
 }  // namespace eis

@@ -36,6 +36,25 @@ struct SurfaceTriangles {
   std::vector<UnattachedTriangle> unattached;  // the same on every rank, by id
 };
 
+// What rank 0 finds in the whole mesh: per triangle that is a face of exactly one tetrahedron
+// (id, tag, input cell, its three node ids in file order); per other one (id, tag, tetrahedra)
+// and its nine coordinates; and the count of the file's triangles.
+struct TriangleCells {
+  static constexpr std::size_t kAttachedFields = 6;
+  std::vector<std::int64_t> attached;
+  std::vector<std::int64_t> unattached;
+  std::vector<double> unattachedNodes;
+  std::int64_t count = 0;
+};
+TriangleCells findTriangleCells(const SerialMesh& serial);
+
+// Rank-local: the triangles of `found.attached` whose cell is one of this rank's (others are
+// skipped), and every unattached one.
+SurfaceTriangles placeSurfaceTriangles(const TriangleCells& found,
+                                       const std::vector<std::int64_t>& inputCellIds,
+                                       const std::vector<std::array<PetscInt, 4>>& cells,
+                                       const std::vector<std::int64_t>& nodeIds);
+
 // Collective. `serial` is read on rank 0 only; `inputCellIds` and `cells` are this rank's cells
 // (their index in the file's tetrahedra, their local vertices), `nodeIds` its vertices' node ids.
 SurfaceTriangles distributeSurfaceTriangles(MPI_Comm comm, const SerialMesh& serial,

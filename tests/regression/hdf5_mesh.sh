@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The parallel mesh input (mesh.convert, then mesh.file = X.h5) against the Gmsh path, on 1, 2
+# and 3 ranks: the final states, row by input node id, agree to 1e-10 relative (solver.rtol
+# 1e-13; the partitions differ, PTScotch's against METIS's, so only the linear solves' rounding
+# may differ), and on 1 rank, where both paths number and order everything alike, bit for bit.
+# The scenes use what the file must carry besides coordinates: node ids, a named physical group
+# (constraint.fixed-group), surface triangles of a named group (load.pressure), the cells' input
+# vertex order (corotational), mesh.transform and mesh.refine after loading, a node that no
+# tetrahedron uses (an inline mesh converted), and the box.
+# Usage: hdf5_mesh.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
+set -euo pipefail
+RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
+# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
+meshes=$(realpath "$2")
+exe=$(realpath "$1")
+# shellcheck source=SCRIPTDIR/../common/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/checks.sh"
+launch_in_scratch 1 "$exe"
+
+# The largest difference between two final-state CSVs relative to the largest magnitude in the
+# first, compared with TOLERANCE; the same ids in the same order are required.
+agree() {
+  python3 - "$1" "$2" "$3" <<'PY'
+import csv, sys
+def load(path):
+    rows = list(csv.reader(open(path)))
+    return rows[0], [(r[0], [float(x) for x in r[1:]]) for r in rows[1:]]
+head_a, a = load(sys.argv[1])
+head_b, b = load(sys.argv[2])
+if head_a != head_b or [i for i, _ in a] != [i for i, _ in b]:
+    sys.exit("different columns or node ids")
+scale = max(abs(x) for _, r in a for x in r)
+error = max(abs(x - y) for (_, ra), (_, rb) in zip(a, b) for x, y in zip(ra, rb)) / scale
+print("relative difference %.3g (tolerance %s)" % (error, sys.argv[3]))
+sys.exit(error > float(sys.argv[3]))
+PY
+}
+
+# run NAME RANKS ARGS...: one run, its output in NAME.out, its final state in NAME.csv.
+run() {
+  local name=$1 ranks=$2
+  shift 2
+  mpi_command "$ranks" "$exe"
+  local status=0
+  timeout 120 "${MPI_COMMAND[@]}" --quiet --solver.rtol=1e-13 --output.final-state="$name.csv" \
+    "$@" > "$name.out" 2>&1 || status=$?
+  ((status == 0)) || cat "$name.out"
+  return "$status"
+}
+
+convert() {
+  mpi_command 1 "$exe"
+  "${MPI_COMMAND[@]}" "$@" > convert.out 2>&1 || { cat convert.out; return 1; }
+}
+
+check "convert the beam (Gmsh 2.2)" convert --mesh.file="$meshes/beam_v22_ascii.msh" \
+  --mesh.convert=beam.h5
+check "convert says what it wrote" grep -q "wrote beam.h5 (190 nodes, 434 tetrahedra)" convert.out
+# Node 2 at (5, 6, 7) belongs to no tetrahedron (read on rank 0 and written there, on both paths).
+inline=(--mesh.nodes="0 0 0  1 0 0  5 6 7  0 1 0  0 0 1  1 1 1"
+        --mesh.tetrahedra="0 1 3 4  1 3 4 5")
+check "convert an inline mesh with an unused node" convert "${inline[@]}" --mesh.convert=inline.h5
+check "convert the box" convert --mesh.box-cells="6 2 2" --mesh.convert=box.h5
+
+beam=(--solver.steps=3 --constraint.fixed-group=clamp --load.pressure="2000 group tip"
+      --mesh.transform="rotate 10 20 30" --mesh.transform="translate 1 2 3")
+small=(--solver.steps=3 --constraint.fixed-box="-0.1 -0.1 -0.1 0.1 1.1 1.1" --load.gravity="0 0 -9.81")
+box=(--solver.steps=2 --mesh.refine=1 --constraint.fixed-box="-0.01 -1 -1 0.01 2 2"
+     --load.gravity="0 -9.81 0")
+for ranks in 1 2 3; do
+  tolerance=1e-10
+  ((ranks > 1)) || tolerance=0
+  check "beam, $ranks ranks: Gmsh path runs" run "gmsh$ranks" "$ranks" \
+    --mesh.file="$meshes/beam_v22_ascii.msh" "${beam[@]}"
+  check "beam, $ranks ranks: HDF5 path runs" run "hdf5$ranks" "$ranks" --mesh.file=beam.h5 "${beam[@]}"
+  check "beam, $ranks ranks: final states agree" agree "gmsh$ranks.csv" "hdf5$ranks.csv" "$tolerance"
+  check "beam, $ranks ranks: HDF5 path partitions with PTScotch" grep -q "edge cut n/a" "hdf5$ranks.out"
+  check "box refined, $ranks ranks: Gmsh path runs" run "boxg$ranks" "$ranks" \
+    --mesh.box-cells="6 2 2" "${box[@]}"
+  check "box refined, $ranks ranks: HDF5 path runs" run "boxh$ranks" "$ranks" --mesh.file=box.h5 \
+    "${box[@]}"
+  check "box refined, $ranks ranks: final states agree" agree "boxg$ranks.csv" "boxh$ranks.csv" "$tolerance"
+done
+for ranks in 1 2; do
+  check "inline mesh, $ranks ranks: Gmsh path runs" run "ing$ranks" "$ranks" "${inline[@]}" \
+    "${small[@]}"
+  check "inline mesh, $ranks ranks: HDF5 path runs" run "inh$ranks" "$ranks" \
+    --mesh.file=inline.h5 "${small[@]}"
+  check "inline mesh, $ranks ranks: final states agree, the unused node included" \
+    agree "ing$ranks.csv" "inh$ranks.csv" 1e-10
+done
+check "the unused node is written unchanged" grep -q "^2,5,6,7,0,0,0$" inh2.csv
+check "the unused node is warned of" grep -q "belong to no tetrahedron" inh2.out
+# A truncated file: a clean error (HDF5 prints its own error stack to standard error as well).
+head -c 2000 box.h5 > cut.h5
+mpi_command 2 "$exe"
+status=0
+"${MPI_COMMAND[@]}" --mesh.file=cut.h5 > cut.out 2>&1 || status=$?
+check "a truncated file fails" test "$status" -eq 1
+check "a truncated file is named in one error line" \
+  grep -q "^euler-implicit: error: mesh.file = cut.h5: cannot be read as HDF5 (truncated" cut.out
+echo "$((checks - failures)) passed, $failures failed"
+exit $((failures > 0))
