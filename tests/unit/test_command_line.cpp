@@ -124,6 +124,8 @@ std::vector<KeyCase> allKeys() {
          EXPECT_EQ(s.integer3("mesh.box-cells"), (std::array<int, 3>{7, 8, 9}));
        }},
       {"mesh.refine", "2", [](const Scene& s) { EXPECT_EQ(s.integer("mesh.refine"), 2); }},
+      {"mesh.convert", "out/beam.h5",
+       [](const Scene& s) { EXPECT_EQ(path(s, "mesh.convert"), "out/beam.h5"); }},
       {"mesh.transform", "rotate 0 0 90",
        [](const Scene& s) {
          EXPECT_EQ(s.texts("mesh.transform"), (std::vector<std::string>{"rotate 0 0 90"}));
