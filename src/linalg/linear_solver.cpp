@@ -36,6 +36,7 @@ void LinearSolver::configure(Mat A) {
   PetscBool preonly = PETSC_FALSE;
   EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp_), KSPPREONLY, &preonly));
   direct_ = preonly;
+  if (direct_) reuse_.setUpAtEveryUpdate();
   setStart();
   configured_ = true;
 }

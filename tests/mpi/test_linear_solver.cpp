@@ -119,6 +119,54 @@ TEST(PreconditionerReuse, IterationsGrownPastTheFactorSetUpAtTheNextUpdate) {
   EXPECT_EQ(reuse.setups(), 2);
 }
 
+// The default lag (0) never sets up again by count: 50 updates at steady iterations keep the
+// first set-up.
+TEST(PreconditionerReuse, TheDefaultLagKeepsThePreconditionerWhileIterationsHold) {
+  ChangingMatrix matrix;
+  eis::PreconditionerReuse reuse{eis::PreconditionerOptions{}};
+  EXPECT_TRUE(reuse.setUpAgainFor(matrix.get()));
+  for (int update = 1; update <= 50; ++update) {
+    reuse.recordIterations(20 + update % 3);
+    matrix.change();
+    EXPECT_FALSE(reuse.setUpAgainFor(matrix.get())) << "update " << update;
+  }
+  EXPECT_EQ(reuse.setups(), 1);
+}
+
+// The reference is the fewest iterations of the first three solves after a set-up, solves of
+// no iteration left out: a high first count (a start from zero) does not blunt the guard, one
+// low count later (a lucky start) does not trigger it.
+TEST(PreconditionerReuse, TheReferenceIsTheSmallestOfTheFirstThreeSolves) {
+  ChangingMatrix matrix;
+  eis::PreconditionerReuse reuse(reuseEvery(0, 1.5));
+  EXPECT_TRUE(reuse.setUpAgainFor(matrix.get()));
+  for (int iterations : {30, 0, 12, 14, 8}) {  // reference min(30, 12, 14) = 12; 8 comes after
+    reuse.recordIterations(iterations);
+    matrix.change();
+    EXPECT_FALSE(reuse.setUpAgainFor(matrix.get())) << iterations;
+  }
+  reuse.recordIterations(18);  // 1.5 x 12: not past it (a reference of 8 would be)
+  matrix.change();
+  EXPECT_FALSE(reuse.setUpAgainFor(matrix.get()));
+  reuse.recordIterations(19);
+  matrix.change();
+  EXPECT_TRUE(reuse.setUpAgainFor(matrix.get())) << "past 1.5 x 12";
+  EXPECT_EQ(reuse.setups(), 2);
+}
+
+// A direct solve is factored again at every update, whatever the lag.
+TEST(PreconditionerReuse, EveryUpdateOverridesTheLag) {
+  ChangingMatrix matrix;
+  eis::PreconditionerReuse reuse{eis::PreconditionerOptions{}};
+  reuse.setUpAtEveryUpdate();
+  for (int update = 0; update < 4; ++update) {
+    EXPECT_TRUE(reuse.setUpAgainFor(matrix.get()));
+    reuse.recordIterations(1);
+    matrix.change();
+  }
+  EXPECT_EQ(reuse.setups(), 4);
+}
+
 // A run's own temporary folder for its history file.
 class PreconditionerReuseHistory : public eis_test::TemporaryFolderTest {
 protected:
