@@ -203,6 +203,45 @@ TEST_F(PreconditionerReuseHistory, LagThreeSetsUpInStepsOneAndFourOnTheSameTraje
   }
 }
 
+// No lag limit (the default) and a growth guard of 1.2 on the soft beam (16 x 4 x 4 cells) swinging
+// for 40 steps of 0.1 (12 to 20 iterations a step, growing while the beam swings down): set up
+// again exactly where the guard's rule, replayed on the history's iterations, says, at least
+// once after the first step; and the trajectory of a set-up at every step, to the solves'
+// tolerance.
+TEST_F(PreconditionerReuseHistory, TheDefaultGuardSetsUpAgainWhereItsRuleSays) {
+  eis_test::SceneFields scene = corotationalBeam();
+  scene.boxCells = {16, 4, 4};
+  scene.steps = 40;
+  scene.dt = 0.1;
+  const Outcome everyStep = runScene(scene);
+  scene.pcLag = 0;
+  scene.pcRebuildGrowth = 1.2;
+  scene.history = (dir_ / "history.csv").string();
+  const Outcome kept = runScene(scene);
+  if (root())
+    std::printf("40 steps: %ld set-ups, %ld iterations (every step: %ld set-ups, %ld)\n",
+                kept.setups, kept.linearIterations, everyStep.setups, everyStep.linearIterations);
+  EXPECT_LT(disagreement(everyStep.state, kept.state, scene), 1e-6);
+  EXPECT_GT(kept.setups, 1);
+  EXPECT_LT(kept.setups, scene.steps / 2);
+  if (!root()) return;
+  const std::vector<std::string> rebuilt = column(scene.history, "pc_rebuilt");
+  const std::vector<std::string> iterations = column(scene.history, "linear_iterations");
+  ASSERT_EQ(rebuilt.size(), std::size_t(scene.steps));
+  int reference = 0, counted = 0;
+  bool grew = true;  // the first step sets up
+  for (int step = 0; step < scene.steps; ++step) {
+    EXPECT_EQ(rebuilt[step], grew ? "1" : "0") << "step " << step + 1;
+    if (grew) reference = counted = 0;
+    grew = false;
+    const int its = std::stoi(iterations[step]);
+    if (counted < eis::PreconditionerReuse::kReferenceSolves && its > 0) {
+      reference = counted++ == 0 ? its : std::min(reference, its);
+    }
+    grew = its > scene.pcRebuildGrowth * reference;
+  }
+}
+
 // Each set-up of GAMG computes its coarse operators anew (PETSc 3.18 keeps the prolongators of a
 // matrix with an unchanged pattern, and redoes the Galerkin products), a reused one leaves them:
 // their object state tells, independently of our own count, whether PETSc set it up again.
@@ -343,6 +382,22 @@ TEST(InitialGuess, ProjectionOnLastSolutionsSavesIterationsOnALinearModel) {
                 zero.linearIterations, projected.linearIterations);
   EXPECT_LT(disagreement(zero.state, projected.state, scene), 1e-6);
   EXPECT_LT(projected.linearIterations, 0.8 * zero.linearIterations);
+}
+
+// The span of the last solutions on a corotational beam, whose matrix changes every step: the
+// same trajectory as from zero, in fewer iterations.
+TEST(InitialGuess, SpanOfLastSolutionsSavesIterationsOnACorotationalBeam) {
+  eis_test::SceneFields scene = corotationalBeam();
+  scene.steps = 20;
+  scene.initialGuess = eis::InitialGuess::Zero;
+  const Outcome zero = runScene(scene);
+  scene.initialGuess = eis::InitialGuess::Span;
+  const Outcome span = runScene(scene);
+  if (root())
+    std::printf("linear iterations over %d corotational steps: from zero %ld, span %ld\n",
+                scene.steps, zero.linearIterations, span.linearIterations);
+  EXPECT_LT(disagreement(zero.state, span.state, scene), 1e-6);
+  EXPECT_LT(span.linearIterations, 0.8 * zero.linearIterations);
 }
 
 // BoomerAMG with our settings solves the same system as GAMG.
