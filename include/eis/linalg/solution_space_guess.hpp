@@ -29,7 +29,6 @@ public:
   int start(Mat A, Vec b, Vec x);
   // Collective. Stores a solution; the oldest goes once `capacity` are stored.
   void store(Vec x);
-  int stored() const { return int(solutions_.size()); }
 
   // Below this, a pivot of the scaled k x k system (the squared sine of the angle between its
   // column and the span of the columns before it) drops the column.
