@@ -24,6 +24,7 @@ constexpr std::pair<const char*, const char*> kParts[] = {
     {"Matrix assembly", "matrix assembly"},
     {"Constraints", "constraints"},
     {"Preconditioner set-up", "preconditioner set-up"},
+    {"Initial guess", "initial guess"},
     {"KSP solve", "KSP solve"},
     {"Solution check", "solution check"},
     {"Newton solve", "Newton solve (set-ups included)"},

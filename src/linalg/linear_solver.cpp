@@ -10,6 +10,7 @@ LinearSolver::LinearSolver(MPI_Comm comm, PCType defaultPc, Vec restCoordinates,
     : settings_(defaultPc, options.preconditioner.hypreElasticity, restCoordinates),
       reuse_(options.preconditioner),
       start_(options.start),
+      span_(options.spanSolutions),
       acceptIterationLimit_(options.acceptIterationLimit) {
   EIS_CHECK(KSPCreate(comm, &ksp_));
   settings_.setDefaults(ksp_, options.rtol);
@@ -36,6 +37,7 @@ void LinearSolver::configure(Mat A) {
   PetscBool preonly = PETSC_FALSE;
   EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp_), KSPPREONLY, &preonly));
   direct_ = preonly;
+  if (direct_) reuse_.setUpAtEveryUpdate();
   setStart();
   configured_ = true;
 }
@@ -44,7 +46,8 @@ void LinearSolver::configure(Mat A) {
 // starting point, and PETSc refuses one.
 void LinearSolver::setStart() {
   if (direct_) return;
-  if (start_ == LinearSolverOptions::Start::GivenVector)
+  if (start_ == LinearSolverOptions::Start::GivenVector ||
+      start_ == LinearSolverOptions::Start::Span)
     EIS_CHECK(KSPSetInitialGuessNonzero(ksp_, PETSC_TRUE));
   if (start_ == LinearSolverOptions::Start::Projection) {
     // The last 10 (b, x) pairs: 20 vectors; -ksp_guess_* options override the choice.
@@ -71,6 +74,11 @@ int LinearSolver::solve(Mat A, Vec b, Vec x) {
   else
     EIS_CHECK(KSPSetOperators(ksp_, A, A));
   setUp(A);
+  const bool span = start_ == LinearSolverOptions::Start::Span && !direct_;
+  if (span) {
+    const ScopedTimer timer("Initial guess");
+    span_.start(A, b, x);
+  }
   {
     const ScopedTimer timer("KSP solve");
     EIS_CHECK(KSPSolve(ksp_, b, x));
@@ -93,6 +101,7 @@ int LinearSolver::solve(Mat A, Vec b, Vec x) {
                   (direct_ ? " (a direct solve: check -pc_type)" : ""));
   }
   reuse_.recordIterations(int(iterations));
+  if (span) span_.store(x);
   return int(iterations);
 }
 

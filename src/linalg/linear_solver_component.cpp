@@ -31,21 +31,24 @@ ParameterSpec linearSolverParameters() {
           {"solver.pc-lag", "N",
            "the preconditioner is set up again at most every N updates of the matrix (one update per\n"
            "step; one per Newton iteration with solver.newton = full) and kept in between (PETSc's\n"
-           "KSPSetReusePreconditioner); 1: at every update. Only matters where the matrix changes\n"
+           "KSPSetReusePreconditioner); 1: at every update; 0 (default): no limit, kept until\n"
+           "solver.pc-rebuild-growth says the iterations grew. Only matters where the matrix changes\n"
            "(the nonlinear materials): a linear model's matrix is built once, its preconditioner with\n"
-           "it. With solver.newton = full it replaces -snes_lag_preconditioner. The history's\n"
-           "pc_rebuilt column counts the set-ups of each step. >= 1",
-           "1", "", false, check::integerAtLeast(1)})
+           "it. A direct solve (solver.linear = direct, -ksp_type preonly) is factored again at every\n"
+           "update whatever N. With solver.newton = full it replaces -snes_lag_preconditioner. The\n"
+           "history's pc_rebuilt column counts the set-ups of each step. >= 0",
+           "0", "", false, check::integerAtLeast(0)})
       .add(
           {"solver.pc-rebuild-growth", "G",
-           "with solver.pc-lag > 1: once a linear solve needs more than G times the iterations of\n"
-           "the first solve after the last set-up, the preconditioner is set up again at the next\n"
-           "matrix update, before the lag runs out. The default sits above the spread between fresh\n"
-           "set-ups (up to 1.2 on the beams of docs/linear-solvers.md) and well below what a\n"
-           "never-rebuilt GAMG reached on a swinging soft beam (nearly 3). > 1",
+           "the guard of a kept preconditioner: once a linear solve needs more than G times the\n"
+           "reference, the preconditioner is set up again at the next matrix update, before\n"
+           "solver.pc-lag runs out. The reference is the fewest iterations among the first 3 solves\n"
+           "after the set-up (solves of no iteration left out), as one solve's count varies by up\n"
+           "to 1.2x between fresh set-ups. The default sits above that spread and well below what\n"
+           "a never-rebuilt GAMG reached on a swinging soft beam (nearly 3). > 1",
            "1.5", "", false, check::above(1)})
       .add(
-          {"solver.initial-guess", "auto|zero|previous|projected",
+          {"solver.initial-guess", "auto|zero|previous|projected|span",
            "where the linearized step's linear solve starts. The solve stops at a residual relative\n"
            "to the right-hand side, so a close start saves iterations. zero: from zero. previous: the\n"
            "previous step's solution of the same system (dv; v_{n+1} with solver.first-order), via\n"
@@ -54,11 +57,19 @@ ParameterSpec linearSolverParameters() {
            "ones, mapped to their solutions (PETSc's KSPGuess, Fischer's method 3): exact for a\n"
            "right-hand side in their span while the matrix stays the same, about half the\n"
            "iterations once 10 steps are stored on those beams; it starts from zero whenever the\n"
-           "matrix changes, so it suits linear models. auto: projected for linear models, previous\n"
-           "for the others. For\n"
+           "matrix changes, so it suits linear models. span: the best combination of the last\n"
+           "solver.guess-solutions solutions for the current matrix A: A is applied to them (one\n"
+           "product each), and the k x k system of their Galerkin projection (least squares when A\n"
+           "is not known symmetric) is solved, nearly dependent solutions dropped; exact for a\n"
+           "right-hand side in A's image of their span, whatever A, so it suits the nonlinear\n"
+           "models. auto: projected for linear models, span for the others. For\n"
            "solver.newton = linearized only: Newton's first iterate is solver.newton-guess, and its\n"
            "linear solves start from zero.",
            "auto", "", false, check::choice(kInitialGuesses)})
+      .add({"solver.guess-solutions", "K",
+            "how many of the last solutions solver.initial-guess = span keeps (K vectors, and K\n"
+            "more for their products; K products per solve), >= 1",
+            "8", "", false, check::integerAtLeast(1)})
       .add(
           {"solver.linear", "iterative|direct",
            "iterative: CG under solver.preconditioner, stopped by solver.rtol and\n"
@@ -100,14 +111,16 @@ void checkPreconditioner(Scene& scene) {
                 " needs an assembled matrix; solver.operator = matrix-free has none (take jacobi)");
 }
 
-// auto: the projection needs a matrix that stays the same from step to step (PETSc forgets the
-// stored solutions when it changes); otherwise the previous solution is the better start.
+// auto: PETSc's projection needs a matrix that stays the same from step to step (it forgets the
+// stored solutions when it changes) and costs no product; a changing matrix takes the span of
+// the last solutions, applied to it.
 LinearSolverOptions::Start startOf(InitialGuess guess, bool constantMatrix) {
   if (guess == InitialGuess::Automatic)
-    guess = constantMatrix ? InitialGuess::Projected : InitialGuess::Previous;
+    guess = constantMatrix ? InitialGuess::Projected : InitialGuess::Span;
   switch (guess) {
     case InitialGuess::Previous: return LinearSolverOptions::Start::GivenVector;
     case InitialGuess::Projected: return LinearSolverOptions::Start::Projection;
+    case InitialGuess::Span: return LinearSolverOptions::Start::Span;
     default: return LinearSolverOptions::Start::Zero;
   }
 }
@@ -140,6 +153,7 @@ LinearSolverChoice linearSolverOf(const Parameters& scene, bool constantMatrix) 
   choice.options.preconditioner.rebuildGrowth = scene.real("solver.pc-rebuild-growth");
   choice.options.start =
       startOf(scene.choice("solver.initial-guess", kInitialGuesses), constantMatrix);
+  choice.options.spanSolutions = scene.integer("solver.guess-solutions");
   choice.options.direct = scene.choice("solver.linear", kLinearMethods) == LinearMethod::Direct;
   choice.options.rtol = scene.real("solver.rtol");
   choice.options.maxIterations = scene.integer("solver.max-iterations");

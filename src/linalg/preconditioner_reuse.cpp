@@ -18,12 +18,13 @@ bool PreconditionerReuse::setUpAgainFor(Mat pmat) {
   bool again = setups_ == 0 || change == Change::Matrix;
   if (!again && change == Change::Values) {
     ++updatesSinceSetup_;
-    again = updatesSinceSetup_ >= lag_ || iterationsGrew_;
+    again = (lag_ > 0 && updatesSinceSetup_ >= lag_) || iterationsGrew_;
   }
   if (again) {
     ++setups_;
     updatesSinceSetup_ = 0;
-    firstIterations_ = -1;
+    referenceIterations_ = -1;
+    referenceSolves_ = 0;
     iterationsGrew_ = false;
   }
   return again;
@@ -48,10 +49,13 @@ PreconditionerReuse::Change PreconditionerReuse::changeOf(Mat pmat) {
 }
 
 void PreconditionerReuse::recordIterations(int iterations) {
-  if (firstIterations_ < 0)
-    firstIterations_ = iterations;
-  else if (iterations > rebuildGrowth_ * std::max(firstIterations_, 1))
-    iterationsGrew_ = true;
+  if (iterations == 0) return;
+  if (referenceSolves_ < kReferenceSolves) {
+    ++referenceSolves_;
+    referenceIterations_ =
+        referenceIterations_ < 0 ? iterations : std::min(referenceIterations_, iterations);
+  }
+  if (iterations > rebuildGrowth_ * referenceIterations_) iterationsGrew_ = true;
 }
 
 }  // namespace eis

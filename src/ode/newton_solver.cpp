@@ -71,6 +71,10 @@ void NewtonSolver::configure(Mat jacobian) {
   KSP ksp;
   EIS_CHECK(SNESGetKSP(snes_, &ksp));
   settings_.readOptions(ksp, jacobian, [this] { EIS_CHECK(SNESSetFromOptions(snes_)); });
+  // A direct solve's kept factorization would answer an old Jacobian.
+  PetscBool preonly = PETSC_FALSE;
+  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp), KSPPREONLY, &preonly));
+  if (preonly) reuse_.setUpAtEveryUpdate();
   configured_ = true;
 }
 

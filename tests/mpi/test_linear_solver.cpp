@@ -119,6 +119,54 @@ TEST(PreconditionerReuse, IterationsGrownPastTheFactorSetUpAtTheNextUpdate) {
   EXPECT_EQ(reuse.setups(), 2);
 }
 
+// The default lag (0) never sets up again by count: 50 updates at steady iterations keep the
+// first set-up.
+TEST(PreconditionerReuse, TheDefaultLagKeepsThePreconditionerWhileIterationsHold) {
+  ChangingMatrix matrix;
+  eis::PreconditionerReuse reuse{eis::PreconditionerOptions{}};
+  EXPECT_TRUE(reuse.setUpAgainFor(matrix.get()));
+  for (int update = 1; update <= 50; ++update) {
+    reuse.recordIterations(20 + update % 3);
+    matrix.change();
+    EXPECT_FALSE(reuse.setUpAgainFor(matrix.get())) << "update " << update;
+  }
+  EXPECT_EQ(reuse.setups(), 1);
+}
+
+// The reference is the fewest iterations of the first three solves after a set-up, solves of
+// no iteration left out: a high first count (a start from zero) does not blunt the guard, one
+// low count later (a lucky start) does not trigger it.
+TEST(PreconditionerReuse, TheReferenceIsTheSmallestOfTheFirstThreeSolves) {
+  ChangingMatrix matrix;
+  eis::PreconditionerReuse reuse(reuseEvery(0, 1.5));
+  EXPECT_TRUE(reuse.setUpAgainFor(matrix.get()));
+  for (int iterations : {30, 0, 12, 14, 8}) {  // reference min(30, 12, 14) = 12; 8 comes after
+    reuse.recordIterations(iterations);
+    matrix.change();
+    EXPECT_FALSE(reuse.setUpAgainFor(matrix.get())) << iterations;
+  }
+  reuse.recordIterations(18);  // 1.5 x 12: not past it (a reference of 8 would be)
+  matrix.change();
+  EXPECT_FALSE(reuse.setUpAgainFor(matrix.get()));
+  reuse.recordIterations(19);
+  matrix.change();
+  EXPECT_TRUE(reuse.setUpAgainFor(matrix.get())) << "past 1.5 x 12";
+  EXPECT_EQ(reuse.setups(), 2);
+}
+
+// A direct solve is factored again at every update, whatever the lag.
+TEST(PreconditionerReuse, EveryUpdateOverridesTheLag) {
+  ChangingMatrix matrix;
+  eis::PreconditionerReuse reuse{eis::PreconditionerOptions{}};
+  reuse.setUpAtEveryUpdate();
+  for (int update = 0; update < 4; ++update) {
+    EXPECT_TRUE(reuse.setUpAgainFor(matrix.get()));
+    reuse.recordIterations(1);
+    matrix.change();
+  }
+  EXPECT_EQ(reuse.setups(), 4);
+}
+
 // A run's own temporary folder for its history file.
 class PreconditionerReuseHistory : public eis_test::TemporaryFolderTest {
 protected:
@@ -152,6 +200,45 @@ TEST_F(PreconditionerReuseHistory, LagThreeSetsUpInStepsOneAndFourOnTheSameTraje
   if (root()) {
     EXPECT_EQ(column(scene.history, "pc_rebuilt"),
               (std::vector<std::string>{"1", "0", "0", "1", "0", "0"}));
+  }
+}
+
+// No lag limit (the default) and a growth guard of 1.2 on the soft beam (16 x 4 x 4 cells) swinging
+// for 40 steps of 0.1 (12 to 20 iterations a step, growing while the beam swings down): set up
+// again exactly where the guard's rule, replayed on the history's iterations, says, at least
+// once after the first step; and the trajectory of a set-up at every step, to the solves'
+// tolerance.
+TEST_F(PreconditionerReuseHistory, TheDefaultGuardSetsUpAgainWhereItsRuleSays) {
+  eis_test::SceneFields scene = corotationalBeam();
+  scene.boxCells = {16, 4, 4};
+  scene.steps = 40;
+  scene.dt = 0.1;
+  const Outcome everyStep = runScene(scene);
+  scene.pcLag = 0;
+  scene.pcRebuildGrowth = 1.2;
+  scene.history = (dir_ / "history.csv").string();
+  const Outcome kept = runScene(scene);
+  if (root())
+    std::printf("40 steps: %ld set-ups, %ld iterations (every step: %ld set-ups, %ld)\n",
+                kept.setups, kept.linearIterations, everyStep.setups, everyStep.linearIterations);
+  EXPECT_LT(disagreement(everyStep.state, kept.state, scene), 1e-6);
+  EXPECT_GT(kept.setups, 1);
+  EXPECT_LT(kept.setups, scene.steps / 2);
+  if (!root()) return;
+  const std::vector<std::string> rebuilt = column(scene.history, "pc_rebuilt");
+  const std::vector<std::string> iterations = column(scene.history, "linear_iterations");
+  ASSERT_EQ(rebuilt.size(), std::size_t(scene.steps));
+  int reference = 0, counted = 0;
+  bool grew = true;  // the first step sets up
+  for (int step = 0; step < scene.steps; ++step) {
+    EXPECT_EQ(rebuilt[step], grew ? "1" : "0") << "step " << step + 1;
+    if (grew) reference = counted = 0;
+    grew = false;
+    const int its = std::stoi(iterations[step]);
+    if (counted < eis::PreconditionerReuse::kReferenceSolves && its > 0) {
+      reference = counted++ == 0 ? its : std::min(reference, its);
+    }
+    grew = its > scene.pcRebuildGrowth * reference;
   }
 }
 
@@ -295,6 +382,22 @@ TEST(InitialGuess, ProjectionOnLastSolutionsSavesIterationsOnALinearModel) {
                 zero.linearIterations, projected.linearIterations);
   EXPECT_LT(disagreement(zero.state, projected.state, scene), 1e-6);
   EXPECT_LT(projected.linearIterations, 0.8 * zero.linearIterations);
+}
+
+// The span of the last solutions on a corotational beam, whose matrix changes every step: the
+// same trajectory as from zero, in fewer iterations.
+TEST(InitialGuess, SpanOfLastSolutionsSavesIterationsOnACorotationalBeam) {
+  eis_test::SceneFields scene = corotationalBeam();
+  scene.steps = 20;
+  scene.initialGuess = eis::InitialGuess::Zero;
+  const Outcome zero = runScene(scene);
+  scene.initialGuess = eis::InitialGuess::Span;
+  const Outcome span = runScene(scene);
+  if (root())
+    std::printf("linear iterations over %d corotational steps: from zero %ld, span %ld\n",
+                scene.steps, zero.linearIterations, span.linearIterations);
+  EXPECT_LT(disagreement(zero.state, span.state, scene), 1e-6);
+  EXPECT_LT(span.linearIterations, 0.8 * zero.linearIterations);
 }
 
 // BoomerAMG with our settings solves the same system as GAMG.

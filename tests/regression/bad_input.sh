@@ -384,7 +384,7 @@ launch bad missing_initial_state  "initial.state" "nosuch.csv" -- --initial.stat
 launch bad initial_state_header   "initial.state" "badheader.csv" -- \
   --initial.state="$T/badheader.csv" "${TINY[@]}"
 launch bad diffusion_second_order "first-order" -- --physics.type=diffusion "${TINY[@]}"
-launch bad pc_lag_zero            "solver.pc-lag" -- --solver.pc-lag=0 "${TINY[@]}"
+launch bad pc_lag_negative        "solver.pc-lag" -- --solver.pc-lag=-1 "${TINY[@]}"
 launch bad pc_lag_fraction        "solver.pc-lag" "2.5" -- --solver.pc-lag=2.5 "${TINY[@]}"
 launch bad pc_rebuild_growth_one  "solver.pc-rebuild-growth" -- --solver.pc-rebuild-growth=1 "${TINY[@]}"
 launch bad initial_guess_unknown  "solver.initial-guess" "last" -- --solver.initial-guess=last "${TINY[@]}"

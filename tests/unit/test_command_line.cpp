@@ -429,7 +429,7 @@ TEST(Scene, DefaultsMatchTheDesign) {
   EXPECT_EQ(s.choice("solver.operator", eis::kOperatorModes), eis::OperatorMode::Assembled);
   EXPECT_EQ(s.choice("solver.preconditioner", eis::kPreconditioners),
             eis::Preconditioner::Automatic);
-  EXPECT_EQ(s.integer("solver.pc-lag"), 1);
+  EXPECT_EQ(s.integer("solver.pc-lag"), 0);
   EXPECT_EQ(s.real("solver.pc-rebuild-growth"), 1.5);
   EXPECT_EQ(s.choice("solver.initial-guess", eis::kInitialGuesses), eis::InitialGuess::Automatic);
   EXPECT_EQ(path(s, "initial.state"), "");
@@ -697,7 +697,6 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"material.model", "foo"},
       {"solver.newton", "foo"},
       {"solver.preconditioner", "ilu"},
-      {"solver.pc-lag", "0"},
       {"solver.pc-lag", "-3"},
       {"solver.pc-lag", "2.5"},
       {"solver.pc-lag", ""},
@@ -728,7 +727,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
   EXPECT_EQ(errorOf({"--solver.dt=1e5x"}), "solver.dt = 1e5x: '1e5x' is not a finite number");
   EXPECT_EQ(errorOf({"--mesh.box-size=10 1"}), "mesh.box-size = 10 1: expected 3 numbers, got 2");
   EXPECT_EQ(errorOf({"--solver.steps=1e3"}), "solver.steps = 1e3: '1e3' is not an integer");
-  EXPECT_EQ(errorOf({"--solver.pc-lag=0"}), "solver.pc-lag = 0: must be >= 1");
+  EXPECT_EQ(errorOf({"--solver.pc-lag=-1"}), "solver.pc-lag = -1: must be >= 0");
   EXPECT_EQ(errorOf({"--solver.pc-rebuild-growth=1"}), "solver.pc-rebuild-growth = 1: must be > 1");
   EXPECT_EQ(errorOf({"--solver.initial-guess=last"}),
             "solver.initial-guess = last: expected auto | zero | previous | projected");

@@ -11,6 +11,7 @@
 #include "eis/linalg/ksp_settings.hpp"
 #include "eis/linalg/preconditioner_reuse.hpp"
 #include "eis/linalg/solution_check.hpp"
+#include "eis/linalg/solution_space_guess.hpp"
 #include "eis/linalg/system_matrix.hpp"
 
 namespace eis {
@@ -20,9 +21,11 @@ struct LinearSolverOptions {
   // Where each solve starts: from zero; from the x handed to solve() (KSPSetInitialGuessNonzero);
   // or from the right-hand side's projection on the span of the last solves' right-hand sides,
   // mapped to their solutions (PETSc's KSPGuess, Fischer's method 3), which PETSc forgets
-  // whenever the matrix changes.
-  enum class Start { Zero, GivenVector, Projection };
+  // whenever the matrix changes; or from the best combination of the last `spanSolutions`
+  // solutions for the current matrix (SolutionSpaceGuess), which survives its changes.
+  enum class Start { Zero, GivenVector, Projection, Span };
   Start start = Start::Zero;
+  int spanSolutions = 8;
   // Direct: a Cholesky factorization by MUMPS (KSPPREONLY + PCCHOLESKY), once per matrix.
   bool direct = false;
   // The iterative solve's stop: ||r|| <= rtol ||b|| within maxIterations. unpreconditionedNorm:
@@ -64,6 +67,7 @@ private:
   PreconditionerReuse reuse_;
   SolutionCheck check_;
   LinearSolverOptions::Start start_;
+  SolutionSpaceGuess span_;
   bool acceptIterationLimit_;
   bool configured_ = false;
   bool direct_ = false;  // -ksp_type preonly: no starting point
@@ -80,11 +84,12 @@ inline constexpr Named<Preconditioner> kPreconditioners[] = {
     {"hypre-elasticity", Preconditioner::HypreElasticity},
     {"jacobi", Preconditioner::Jacobi}};
 // Where each linearized step's KSP starts (LinearSolverOptions::Start; auto picks one).
-enum class InitialGuess { Automatic, Zero, Previous, Projected };
+enum class InitialGuess { Automatic, Zero, Previous, Projected, Span };
 inline constexpr Named<InitialGuess> kInitialGuesses[] = {{"auto", InitialGuess::Automatic},
                                                           {"zero", InitialGuess::Zero},
                                                           {"previous", InitialGuess::Previous},
-                                                          {"projected", InitialGuess::Projected}};
+                                                          {"projected", InitialGuess::Projected},
+                                                          {"span", InitialGuess::Span}};
 
 // The linear solve: CG (iterative) or a MUMPS Cholesky factorization (direct).
 enum class LinearMethod { Iterative, Direct };
@@ -100,8 +105,8 @@ inline constexpr Named<IterationLimit> kIterationLimits[] = {{"error", Iteration
                                                              {"accept", IterationLimit::Accept}};
 
 // solver.operator, solver.preconditioner, solver.pc-lag, solver.pc-rebuild-growth,
-// solver.initial-guess, solver.linear, solver.rtol, solver.max-iterations, solver.residual-norm,
-// solver.iteration-limit.
+// solver.initial-guess, solver.guess-solutions, solver.linear, solver.rtol, solver.max-iterations,
+// solver.residual-norm, solver.iteration-limit.
 const ComponentDeclaration& linearSolverComponent();
 
 // What those parameters ask for: the operator, the default preconditioner's PETSc type, and
