@@ -2,6 +2,7 @@
 //   mpiexec -n N euler-implicit [--config scene.ini] [--quiet] [--restart=auto|FILE]
 //                               [--section.key=value ...] [PETSc options]
 // Exit status: 0 done, 1 error, 75 stopped by a signal (app/stop_signals.hpp).
+#include <hdf5.h>
 #include <petscsys.h>
 
 #include <cstdarg>
@@ -127,6 +128,12 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
     try {
       // After PetscInitialize, whose own handlers these replace.
       eis::installStopSignals();
+      // HDF5 prints its own error stack for a file it cannot read (a truncated checkpoint or
+      // mesh), some thirty lines per rank before our one error line, which already names the
+      // file and PETSc's cause. The program owns standard error, so it turns that printing off
+      // here, not in the library.
+      if (H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) < 0)
+        throw eis::Error("cannot turn off HDF5's error printing");
       const eis::Scene scene = commandLine.scene.given("scene.file")
                                    ? eis::sceneFromSofa(commandLine.scene, PETSC_COMM_WORLD, stdout)
                                    : commandLine.scene;

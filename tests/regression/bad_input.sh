@@ -304,13 +304,19 @@ launch bad node_out_of_range      "oob.msh" "99" -- --mesh.file="$T/oob.msh" --s
 launch bad nan_coordinate         "nan.msh:7" "node 1" -- --mesh.file="$T/nan.msh" --solver.steps=1
 launch bad inf_coordinate         "inf.msh:7" "node 1" -- --mesh.file="$T/inf.msh" --solver.steps=1
 launch bad overflow_coordinate    "overflow.msh:7" -- --mesh.file="$T/overflow.msh" --solver.steps=1
-# Converted meshes (mesh.convert): a missing one, one that is no HDF5, a foreign HDF5 file (a
-# checkpoint); and a conversion of a converted mesh and into a missing folder. (A truncated one
-# fails too, but HDF5 prints its error stack: tests/regression/hdf5_mesh.sh.)
+# Converted meshes (mesh.convert): a missing one, one that is no HDF5, a truncated one, a foreign
+# HDF5 file (a checkpoint); a truncated checkpoint; and a conversion of a converted mesh and into
+# a missing folder. (HDF5's own error stack must not reach standard error.)
 "${MPI_COMMAND[@]}" --mesh.box-cells="2 1 1" --mesh.convert="$T/tiny.h5" > /dev/null 2>&1
 "${MPI_COMMAND[@]}" "${TINY[@]}" --quiet --output.checkpoint="$T/ck" --output.checkpoint-every=1 \
   > /dev/null 2>&1
 echo "not HDF5" > "$T/text.h5"
+head -c 2000 "$T/tiny.h5" > "$T/cut.h5"
+head -c 2000 "$T/ck_000001.h5" > "$T/cutck.h5"
+launch bad truncated_h5_mesh      "cut.h5" "cannot be read as HDF5" -- --mesh.file="$T/cut.h5" \
+  --solver.steps=1
+launch bad truncated_checkpoint   "cutck.h5" "cannot be read as HDF5" -- "${TINY[@]}" \
+  --restart="$T/cutck.h5"
 launch bad missing_h5_mesh        "nosuch.h5" "no such file" -- --mesh.file="$T/nosuch.h5" --solver.steps=1
 launch bad text_h5_mesh           "text.h5" "not an HDF5 file" -- --mesh.file="$T/text.h5" --solver.steps=1
 launch bad foreign_h5_mesh        "ck_000001.h5" "not a mesh written by mesh.convert" -- \
