@@ -299,6 +299,8 @@ std::vector<KeyCase> allKeys() {
       {"solver.pc-lag", "4", [](const Scene& s) { EXPECT_EQ(s.integer("solver.pc-lag"), 4); }},
       {"solver.pc-rebuild-growth", "2.5",
        [](const Scene& s) { EXPECT_EQ(s.real("solver.pc-rebuild-growth"), 2.5); }},
+      {"solver.guess-solutions", "5",
+       [](const Scene& s) { EXPECT_EQ(s.integer("solver.guess-solutions"), 5); }},
       {"solver.initial-guess", "zero",
        [](const Scene& s) {
          EXPECT_EQ(s.choice("solver.initial-guess", eis::kInitialGuesses), eis::InitialGuess::Zero);
@@ -701,6 +703,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"solver.pc-lag", "2.5"},
       {"solver.pc-lag", ""},
       {"solver.pc-rebuild-growth", "1"},
+      {"solver.guess-solutions", "0"},
       {"solver.pc-rebuild-growth", "0.5"},
       {"solver.pc-rebuild-growth", "inf"},
       {"solver.pc-rebuild-growth", "x"},
@@ -730,7 +733,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
   EXPECT_EQ(errorOf({"--solver.pc-lag=-1"}), "solver.pc-lag = -1: must be >= 0");
   EXPECT_EQ(errorOf({"--solver.pc-rebuild-growth=1"}), "solver.pc-rebuild-growth = 1: must be > 1");
   EXPECT_EQ(errorOf({"--solver.initial-guess=last"}),
-            "solver.initial-guess = last: expected auto | zero | previous | projected");
+            "solver.initial-guess = last: expected auto | zero | previous | projected | span");
   EXPECT_EQ(
       errorOf({"--solver.preconditioner=ilu"}),
       "solver.preconditioner = ilu: expected auto | gamg | hypre | hypre-elasticity | jacobi");
