@@ -1,7 +1,7 @@
 // The parallel path into DistributedMesh: every rank reads a slice of a converted mesh
-// (eis/mesh/hdf5_mesh.hpp), PTScotch partitions the cells across all ranks, DMPlexDistribute
-// moves them, and DMPlexDistributeField moves each point's input ids with them. No rank holds
-// more than its slice and then its part.
+// (eis/mesh/hdf5_mesh.hpp), PTScotch partitions the cells across all ranks (on the dual graph
+// that parallel_partition.cpp builds), DMPlexDistribute moves them, and DMPlexDistributeField moves
+// each point's input ids with them. No rank holds more than its slice and then its part.
 #include <petscdmplex.h>
 #include <petscpartitioner.h>
 #include <petscsf.h>
@@ -15,6 +15,7 @@
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/mesh/hdf5_mesh.hpp"
 #include "hdf5_mesh_names.hpp"
+#include "parallel_partition.hpp"
 
 namespace eis {
 
@@ -88,37 +89,126 @@ std::vector<double> readSmallVector(PetscViewer viewer, MPI_Comm comm, const cha
   return values;
 }
 
-// Collective. The topology, coordinates and eis_ids of the file, each rank a slice of the
-// points as DMPlexTopologyLoad deals them out; `ids` over `section`.
-DM loadSlice(PetscViewer viewer, MPI_Comm comm, PetscSection* section, Vec* ids) {
+// This rank's run [start, end) of the file's points (the cells, then the vertices): an even share
+// of the weight, a vertex weighing a quarter of a cell (a cell costs the dual graph and the slice's
+// DMPlex far more than a vertex costs).
+std::pair<PetscInt, PetscInt> pointShare(MPI_Comm comm, PetscInt numCells, PetscInt numVertices) {
+  const int rank = commRank(comm), size = commSize(comm);
+  const double weight = double(numCells) + double(numVertices) / 4;
+  auto boundary = [&](int r) {
+    if (r == size) return numCells + numVertices;
+    const double target = weight * r / size;
+    return target <= double(numCells)
+               ? PetscInt(target)
+               : std::min(numCells + numVertices,
+                          numCells + PetscInt((target - double(numCells)) * 4));
+  };
+  return {boundary(rank), boundary(rank + 1)};
+}
+
+// Collective. This rank's `count` rows of the dataset group/name, whose rows the ranks' counts
+// tile in rank order; `width` numbers per row.
+std::vector<double> readRows(PetscViewer viewer, MPI_Comm comm, const char* group, const char* name,
+                             PetscInt count, PetscInt width) {
+  Vec vec;
+  EIS_CHECK(VecCreate(comm, &vec));
+  EIS_CHECK(VecSetSizes(vec, count * width, PETSC_DETERMINE));
+  EIS_CHECK(VecSetBlockSize(vec, width));
+  EIS_CHECK(VecSetType(vec, VECSTANDARD));
+  EIS_CHECK(PetscObjectSetName(reinterpret_cast<PetscObject>(vec), name));
+  EIS_CHECK(PetscViewerHDF5PushGroup(viewer, group));
+  EIS_CHECK(VecLoad(vec, viewer));
+  EIS_CHECK(PetscViewerHDF5PopGroup(viewer));
+  const PetscScalar* read;
+  EIS_CHECK(VecGetArrayRead(vec, &read));
+  std::vector<double> rows(read, read + count * width);
+  EIS_CHECK(VecRestoreArrayRead(vec, &read));
+  EIS_CHECK(VecDestroy(&vec));
+  return rows;
+}
+
+// Collective. The file's mesh dealt out in slices: PETSc 3.18's DMPlexTopologyLoad reads the
+// whole topology on rank 0 ("force serial load"), so the datasets that a serial DMPlexTopologyView,
+// DMPlexCoordinatesView and DMPlexSectionView wrote (points in the serial order: the cells, then
+// the vertices) are read here a contiguous run of points per rank. Each rank creates its cells
+// with DMPlexCreateFromCellListParallelPetsc, which fetches the vertices they use; `ids` over
+// `section` holds the eis_ids of the slice's cells and of those vertices.
+DM loadSlice(PetscViewer viewer, MPI_Comm comm, PetscInt numCells, PetscInt numVertices,
+             PetscSection* section, Vec* ids, mesh_detail::LocalPartition* partition) {
+  const auto [pStart, pEnd] = pointShare(comm, numCells, numVertices);
+  const PetscInt cStart = std::min(pStart, numCells), cEnd = std::min(pEnd, numCells);
+  const PetscInt myCells = cEnd - cStart, myVertices = (pEnd - pStart) - myCells;
+  const std::vector<double> coneSizes =
+      readRows(viewer, comm, "/topology", "cones", pEnd - pStart, 1);
+  const std::vector<double> cones = readRows(viewer, comm, "/topology", "cells", 4 * myCells, 1);
+  bool tetrahedra = true;
+  for (PetscInt p = pStart; p < pEnd; ++p)
+    tetrahedra = tetrahedra && coneSizes[p - pStart] == (p < numCells ? 4 : 0);
+  std::vector<PetscInt> cells(cones.size());
+  for (std::size_t i = 0; i < cones.size(); ++i) {
+    cells[i] = PetscInt(cones[i]) - numCells;
+    tetrahedra = tetrahedra && cells[i] >= 0 && cells[i] < numVertices;
+  }
+  if (anyRank(!tetrahedra, comm)) throw Error("its topology is not tetrahedra, then vertices");
+  const std::vector<double> coords = readRows(viewer, comm, "/geometry", "vertices", myVertices, 3);
+  const std::string idsGroup = std::string("/topologies/") + kTopology + "/dms/" + kIds;
+  const std::vector<double> dofs =
+      readRows(viewer, comm, (idsGroup + "/section").c_str(), "atlasDof", pEnd - pStart, 1);
+  PetscInt myValues = 0;
+  for (double d : dofs) myValues += PetscInt(d);
+  const std::vector<double> values =
+      readRows(viewer, comm, (idsGroup + "/vecs/" + kIds).c_str(), kIds, myValues, 1);
+
+  *partition = mesh_detail::partitionCellsInParallel(comm, cells);
   DM dm;
-  EIS_CHECK(DMCreate(comm, &dm));
-  EIS_CHECK(DMSetType(dm, DMPLEX));
+  PetscSF vertexSF;
+  EIS_CHECK(DMPlexCreateFromCellListParallelPetsc(comm, 3, myCells, myVertices, numVertices, 4,
+                                                  PETSC_FALSE, cells.data(), 3, coords.data(),
+                                                  &vertexSF, nullptr, &dm));
   EIS_CHECK(PetscObjectSetName(reinterpret_cast<PetscObject>(dm), kTopology));
-  EIS_CHECK(PetscViewerPushFormat(viewer, PETSC_VIEWER_HDF5_PETSC));
-  PetscSF points, dofs;
-  EIS_CHECK(DMPlexTopologyLoad(dm, viewer, &points));
-  EIS_CHECK(DMPlexCoordinatesLoad(dm, viewer, points));
-  DM sectionDm;
-  EIS_CHECK(DMClone(dm, &sectionDm));
-  EIS_CHECK(PetscObjectSetName(reinterpret_cast<PetscObject>(sectionDm), kIds));
-  // DMPlexSectionLoad lays the file's section out on the DM's local section, which must not be
-  // set up yet: the clone would otherwise bring one without dofs, and every dof would land on
-  // offset 0.
-  PetscSection empty;
-  EIS_CHECK(PetscSectionCreate(comm, &empty));
-  EIS_CHECK(DMSetLocalSection(sectionDm, empty));
-  EIS_CHECK(PetscSectionDestroy(&empty));
-  EIS_CHECK(DMPlexSectionLoad(dm, viewer, sectionDm, points, nullptr, &dofs));
-  EIS_CHECK(DMCreateLocalVector(sectionDm, ids));
-  EIS_CHECK(PetscObjectSetName(reinterpret_cast<PetscObject>(*ids), kIds));
-  EIS_CHECK(DMPlexLocalVectorLoad(dm, viewer, sectionDm, dofs, *ids));
-  EIS_CHECK(PetscViewerPopFormat(viewer));
-  EIS_CHECK(DMGetLocalSection(sectionDm, section));
-  EIS_CHECK(PetscObjectReference(reinterpret_cast<PetscObject>(*section)));
-  EIS_CHECK(PetscSFDestroy(&dofs));
-  EIS_CHECK(PetscSFDestroy(&points));
-  EIS_CHECK(DMDestroy(&sectionDm));
+
+  // The vertices' eis_ids go from the ranks that read them to the ranks whose cells use them.
+  PetscSection owned, used;
+  EIS_CHECK(PetscSectionCreate(comm, &owned));
+  EIS_CHECK(PetscSectionSetChart(owned, 0, myVertices));
+  for (PetscInt v = 0; v < myVertices; ++v)
+    EIS_CHECK(PetscSectionSetDof(owned, v, PetscInt(dofs[myCells + v])));
+  EIS_CHECK(PetscSectionSetUp(owned));
+  EIS_CHECK(PetscSectionCreate(comm, &used));
+  PetscInt* remoteOffsets = nullptr;
+  EIS_CHECK(PetscSFDistributeSection(vertexSF, owned, &remoteOffsets, used));
+  PetscSF valuesSF;
+  EIS_CHECK(PetscSFCreateSectionSF(vertexSF, owned, remoteOffsets, used, &valuesSF));
+  EIS_CHECK(PetscFree(remoteOffsets));
+  PetscInt usedStart, usedEnd, usedValues;
+  EIS_CHECK(PetscSectionGetChart(used, &usedStart, &usedEnd));
+  EIS_CHECK(PetscSectionGetStorageSize(used, &usedValues));
+  PetscInt cellValues = 0;
+  for (PetscInt c = 0; c < myCells; ++c) cellValues += PetscInt(dofs[c]);
+
+  EIS_CHECK(PetscSectionCreate(comm, section));
+  EIS_CHECK(PetscSectionSetChart(*section, 0, myCells + usedEnd));
+  for (PetscInt c = 0; c < myCells; ++c)
+    EIS_CHECK(PetscSectionSetDof(*section, c, PetscInt(dofs[c])));
+  for (PetscInt v = usedStart; v < usedEnd; ++v) {
+    PetscInt count;
+    EIS_CHECK(PetscSectionGetDof(used, v, &count));
+    EIS_CHECK(PetscSectionSetDof(*section, myCells + v, count));
+  }
+  EIS_CHECK(PetscSectionSetUp(*section));
+  EIS_CHECK(VecCreateSeq(PETSC_COMM_SELF, cellValues + usedValues, ids));
+  PetscScalar* local;
+  EIS_CHECK(VecGetArray(*ids, &local));
+  std::copy(values.begin(), values.begin() + cellValues, local);
+  EIS_CHECK(PetscSFBcastBegin(valuesSF, MPIU_SCALAR, values.data() + cellValues, local + cellValues,
+                              MPI_REPLACE));
+  EIS_CHECK(PetscSFBcastEnd(valuesSF, MPIU_SCALAR, values.data() + cellValues, local + cellValues,
+                            MPI_REPLACE));
+  EIS_CHECK(VecRestoreArray(*ids, &local));
+  EIS_CHECK(PetscSFDestroy(&valuesSF));
+  EIS_CHECK(PetscSFDestroy(&vertexSF));
+  EIS_CHECK(PetscSectionDestroy(&used));
+  EIS_CHECK(PetscSectionDestroy(&owned));
   return dm;
 }
 
@@ -141,13 +231,17 @@ void transformCoordinates(DM dm, const std::vector<MeshTransform>& transforms) {
   EIS_CHECK(DMSetCoordinatesLocal(dm, local));
 }
 
-// Collective. PTScotch's partition of the slices' cells; each shared vertex goes to one of the
-// ranks holding it as DMPlex's partition balance chooses (DMPlexSetPartitionBalance), instead of
-// the highest. Moves `ids` with the points. Destroys `slice` unless there is one rank.
-DM distributeSlices(DM slice, PetscSection* section, Vec* ids) {
+// Collective. Distributes the slices' cells as `partition` says (through the shell partitioner);
+// each shared vertex goes to one of the ranks holding it as DMPlex's partition balance chooses
+// (DMPlexSetPartitionBalance), instead of the highest. Moves `ids` with the points. Destroys
+// `slice` unless there is one rank.
+DM distributeSlices(DM slice, const mesh_detail::LocalPartition& partition, PetscSection* section,
+                    Vec* ids) {
   PetscPartitioner partitioner;
   EIS_CHECK(DMPlexGetPartitioner(slice, &partitioner));
-  EIS_CHECK(PetscPartitionerSetType(partitioner, PETSCPARTITIONERPTSCOTCH));
+  EIS_CHECK(PetscPartitionerSetType(partitioner, PETSCPARTITIONERSHELL));
+  EIS_CHECK(PetscPartitionerShellSetPartition(partitioner, PetscInt(partition.sizes.size()),
+                                              partition.sizes.data(), partition.points.data()));
   EIS_CHECK(DMPlexSetPartitionBalance(slice, PETSC_TRUE));
   DM dm = nullptr;
   PetscSF migration = nullptr;
@@ -192,8 +286,10 @@ std::int64_t DistributedMesh::distributeHdf5(const Hdf5MeshInput& input) {
   PetscSection section = nullptr;
   Vec ids = nullptr;
   DM slice;
+  mesh_detail::LocalPartition partition;
   try {
-    slice = loadSlice(viewer, comm_, &section, &ids);
+    slice = loadSlice(viewer, comm_, PetscInt(readCount(viewer, kCells)),
+                      PetscInt(numGlobalVertices_), &section, &ids, &partition);
   } catch (const Error& e) {
     EIS_CHECK(PetscViewerDestroy(&viewer));
     throw Error("mesh.file = " + input.path +
@@ -201,7 +297,7 @@ std::int64_t DistributedMesh::distributeHdf5(const Hdf5MeshInput& input) {
   }
   EIS_CHECK(PetscViewerDestroy(&viewer));
   transformCoordinates(slice, input.transforms);
-  dm_ = distributeSlices(slice, &section, &ids);
+  dm_ = distributeSlices(slice, partition, &section, &ids);
 
   // Unused nodes stay on rank 0, as on the Gmsh path; unattached triangles are on every rank.
   std::vector<std::array<double, 3>> unusedPoints;
