@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Quick start, second command: install, build, and run the whole test suite with ctest, every
-# GoogleTest case a test of its own (unit.*: one process; mpi.np<N>.*: on 1, 2 and 3 ranks;
+# GoogleTest suite a test of its own (unit.*: one process; mpi.np<N>.*: on 1, 2 and 3 ranks;
 # regression.*: whole runs), as many at once as there are cores. CMake sets up the MPI launch
 # (root, oversubscription), so no environment is needed. Then the checking build
 # (jobs/sanitize.sh): the unit and 2-rank MPI tests again under AddressSanitizer and
 # UndefinedBehaviorSanitizer, and each fuzz harness for a minute. EIS_PETSC64=1 adds the
 # 64-bit-index build (jobs/petsc64.sh: the unit tests and a subset of the 2-rank MPI tests against
-# the PETSc with 64-bit indices, about 4 minutes more on 2 cores), which CI leaves out: .ci/run
-# already takes longer than its 15 minutes without it. Extra arguments go to ctest, e.g. -L mpi,
+# the PETSc with 64-bit indices, about 4 minutes more on 2 cores), which CI leaves out to keep
+# .ci/run within its 15 minutes on 2 cores. Extra arguments go to ctest, e.g. -L mpi,
 # -R Corotational, -N, and run that subset of the first build only; EIS_SKIP_SANITIZE=1 leaves
 # the checking build out.
 set -euo pipefail
