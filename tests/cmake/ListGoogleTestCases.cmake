@@ -3,11 +3,9 @@
 # runs `EXECUTABLE --gtest_list_tests` as one plain process and writes OUTPUT, a CMake file that
 # sets
 #   gtest_cases_executable  EXECUTABLE
-#   gtest_cases             every case as the --gtest_filter that selects it alone (Suite.Case;
-#                           Prefix/Suite.Case/Param for parameterized ones)
-#   gtest_cases_disabled    those of them GoogleTest skips (a DISABLED_ suite or case)
-#   gtest_suites            every suite with a case GoogleTest runs, as the --gtest_filter that
-#                           selects its cases (Suite.*; Prefix/Suite.* for parameterized ones)
+#   gtest_suites            every suite with a case GoogleTest runs (not a DISABLED_ suite or
+#                           case), as the --gtest_filter that selects its cases (Suite.*;
+#                           Prefix/Suite.* for parameterized ones)
 # A listing that fails fails the build, with its output: a test executable that cannot even list
 # its cases would fail every test anyway.
 cmake_policy(SET CMP0057 NEW)  # if(... IN_LIST ...)
@@ -28,16 +26,14 @@ string(REGEX REPLACE "\n" ";" lines "${listing}")
 set(name "[A-Za-z_][A-Za-z0-9_/]*")
 set(suite "")
 set(cases "")
-set(disabled "")
 set(suites "")
 foreach(line IN LISTS lines)
   if(line MATCHES "^(${name}\\.)$")
     set(suite "${CMAKE_MATCH_1}")
   elseif(suite AND line MATCHES "^  (${name})$")
     list(APPEND cases "${suite}${CMAKE_MATCH_1}")
-    if("${suite}${CMAKE_MATCH_1}" MATCHES "(^|[./])DISABLED_")
-      list(APPEND disabled "${suite}${CMAKE_MATCH_1}")
-    elseif(NOT "${suite}*" IN_LIST suites)
+    if(NOT "${suite}${CMAKE_MATCH_1}" MATCHES "(^|[./])DISABLED_" AND
+       NOT "${suite}*" IN_LIST suites)
       list(APPEND suites "${suite}*")
     endif()
   endif()
@@ -48,7 +44,5 @@ endif()
 
 file(WRITE "${OUTPUT}" "# Written by ${CMAKE_CURRENT_LIST_FILE} after the last link.
 set(gtest_cases_executable [==[${EXECUTABLE}]==])
-set(gtest_cases [==[${cases}]==])
-set(gtest_cases_disabled [==[${disabled}]==])
 set(gtest_suites [==[${suites}]==])
 ")
