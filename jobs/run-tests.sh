@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick start, second command: install, build, and run the whole test suite with ctest, every
-# GoogleTest suite a test of its own (unit.*: one process; mpi.np<N>.*: on 1, 2 and 3 ranks;
-# regression.*: whole runs), as many at once as there are cores. CMake sets up the MPI launch
+# launch of a GoogleTest program a test of its own (unit: one process; mpi.np<N>: on 1, 2 and 3
+# ranks; GTEST_FILTER=<Suite>.* picks suites) and every whole run too (regression.*), as many at
+# once as there are cores. CMake sets up the MPI launch
 # (root, oversubscription), so no environment is needed. Then the checking build
 # (jobs/sanitize.sh): the unit and 2-rank MPI tests again under AddressSanitizer and
 # UndefinedBehaviorSanitizer, and each fuzz harness for a minute. EIS_PETSC64=1 adds the

@@ -1,4 +1,4 @@
-# How the tests start MPI programs, and one CTest test per GoogleTest suite and launch.
+# How the tests start MPI programs, and one CTest test per launch of a GoogleTest program.
 #
 # Every MPI launch is CMake's (FindMPI's variables, so that any MPI works):
 #   MPIEXEC_EXECUTABLE MPIEXEC_NUMPROC_FLAG <ranks> <preflags> <program> MPIEXEC_POSTFLAGS <args>
@@ -15,7 +15,12 @@
 #   kills them (odls_base_sigkill_timeout): a failed 2-rank run took 2.1 s instead of 1.2, and
 #   the bad-input tests end a hundred runs that way. The tests set the wait to 0 in
 #   EIS_MPI_TEST_ENVIRONMENT; nothing they check depends on it (a run's own SIGTERM handling is
-#   tested by signalling its ranks directly).
+#   tested by signalling its ranks directly);
+# - at start-up every process tries the UCX and the cm (libfabric, PSM) messaging layers before it
+#   settles on ob1, the one a single machine without such hardware ends up with: 0.2 s of a 0.46 s
+#   MPI_Init measured here, in every rank of the tests' several hundred launches. The tests name
+#   ob1 (OMPI_MCA_pml=ob1 in EIS_MPI_TEST_ENVIRONMENT: the same layer, no probe) unless the
+#   environment CMake configures in chooses a layer itself.
 
 cmake_host_system_information(RESULT EIS_TEST_CORES QUERY NUMBER_OF_LOGICAL_CORES)
 execute_process(COMMAND "${MPIEXEC_EXECUTABLE}" --version
@@ -27,6 +32,9 @@ endif()
 set(EIS_MPI_TEST_ENVIRONMENT "")
 if(EIS_OPENMPI)
   set(EIS_MPI_TEST_ENVIRONMENT OMPI_MCA_odls_base_sigkill_timeout=0)
+  if(NOT DEFINED ENV{OMPI_MCA_pml})
+    list(APPEND EIS_MPI_TEST_ENVIRONMENT OMPI_MCA_pml=ob1)
+  endif()
   execute_process(COMMAND id -u OUTPUT_VARIABLE _eis_uid OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
   if(_eis_uid STREQUAL "0")
     list(APPEND EIS_MPI_TEST_ENVIRONMENT OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
@@ -47,87 +55,40 @@ function(eis_mpiexec_preflags var ranks)
   set(${var} "${flags}" PARENT_SCOPE)
 endfunction()
 
-# eis_add_gtest_suites(<target> PREFIX <prefix> [RANKS <n>...] [TIMEOUT <s>] [LABELS <label>...])
-# Adds one CTest test per GoogleTest suite of the executable <target>, running that suite's cases
-# (--gtest_filter=<Suite>.*): <prefix>.<Suite>, the executable as one plain process, or with
-# RANKS, <prefix>.np<n>.<Suite> for every <n>: the MPI launch of <target> on <n> ranks,
-# PROCESSORS <n>. Every test gets EIS_MPI_TEST_ENVIRONMENT (a plain process is an MPI singleton).
+# eis_add_gtest_launches(<target> NAME <name> [RANKS <n>...] [TIMEOUT <s>] [LABELS <label>...])
+# Adds one CTest test per launch of the GoogleTest executable <target>, running all its cases:
+# <name>, the executable as one plain process, or with RANKS, <name>.np<n> for every <n>: the MPI
+# launch of <target> on <n> ranks, PROCESSORS <n>. Every test gets EIS_MPI_TEST_ENVIRONMENT (a
+# plain process is an MPI singleton) and --gtest_brief=1, so that a failure's output is the
+# failing cases alone, each named.
 #
-# A test per suite, not per case: a launch (mpiexec, MPI and PETSc start-up and tear-down) costs
-# 0.3 to 1 s, more than most cases take, and the suites share their set-up. One test per case and
-# rank count made 464 launches and about 10 minutes of a 2-core CI run; whole suites take a
-# fraction of that. `ctest -R <Suite>` still picks a suite, and GoogleTest's output, which ctest
-# shows for a failure, names each failing case; to run one case alone, give the executable
-# --gtest_filter=<Suite>.<Case> by hand.
-#
-# The suites come from the executable itself, as gtest_discover_tests finds them: after every
-# link, tests/cmake/ListGoogleTestCases.cmake runs <target> --gtest_list_tests as one plain process
-# (MPI singleton start, which OpenMPI and MPICH both allow, so no launcher and no root or
-# oversubscribe settings are needed at build time) and writes them to a file. A configure-time
-# parse of TEST( and TEST_F( in the sources would be simpler but wrong: it misses parameterized
-# cases, whose names come from INSTANTIATE_TEST_SUITE_P, typed tests and tests made by macros, and
-# it goes stale when a source changes without a new configure. The listing is what the binary
-# runs. The launch line, on the other hand, is written at configure time into the CTest include
-# file that reads those suites (TEST_INCLUDE_FILES): changing MPIEXEC_* needs no rebuild, and a
-# rebuild needs no new configure.
-function(eis_add_gtest_suites target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "PREFIX;TIMEOUT" "RANKS;LABELS")
+# A test per launch, not per suite or case: a launch (mpiexec, MPI and PETSc start-up and
+# tear-down) costs 0.3 to 1 s, more than most cases take. Measured on 2 cores, idle: the MPI
+# program's 41 suites on 1, 2 and 3 ranks took 110 s as 123 tests (ctest --parallel 2) and 38 s
+# as three launches; the unit program's 35 suites took 15 s as tests and 3.4 s as one. To run
+# part of a program, GoogleTest reads its filter from the environment, which mpiexec passes to
+# the ranks it starts here: GTEST_FILTER='Cantilever.*' ctest -R mpi.np2
+function(eis_add_gtest_launches target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;TIMEOUT" "RANKS;LABELS")
   if(NOT arg_TIMEOUT)
     set(arg_TIMEOUT 1500)  # CTest's default
   endif()
-  set(cases_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_cases.cmake")
-  set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_include.cmake")
-  add_custom_command(TARGET ${target} POST_BUILD
-    COMMAND "${CMAKE_COMMAND}" -D "EXECUTABLE=$<TARGET_FILE:${target}>" -D "OUTPUT=${cases_file}"
-            -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ListGoogleTestCases.cmake"
-    BYPRODUCTS "${cases_file}"
-    COMMENT "Listing the GoogleTest suites of ${target}"
-    VERBATIM)
-
-  # Every argument goes in as a bracket argument, so that no character in it needs escaping.
-  set(content "# Written by ${CMAKE_CURRENT_FUNCTION_LIST_FILE}: one test per suite of ${target}
-# (listed in ${cases_file} after its last link) and launch.
-unset(gtest_suites)
-if(EXISTS [==[${cases_file}]==])
-  include([==[${cases_file}]==])
-endif()
-if(NOT DEFINED gtest_suites)
-  add_test(${target}_NOT_LISTED ${target}_NOT_LISTED)
-else()
-")
   set(launches "")
   if(arg_RANKS)
     foreach(ranks IN LISTS arg_RANKS)
       eis_mpiexec_preflags(preflags ${ranks})
-      set(launch "[==[${MPIEXEC_EXECUTABLE}]==] [==[${MPIEXEC_NUMPROC_FLAG}]==] ${ranks}")
-      foreach(flag IN LISTS preflags)
-        string(APPEND launch " [==[${flag}]==]")
-      endforeach()
-      string(APPEND launch " \"\${gtest_cases_executable}\"")
-      foreach(flag IN LISTS MPIEXEC_POSTFLAGS)
-        string(APPEND launch " [==[${flag}]==]")
-      endforeach()
-      list(APPEND launches "np${ranks}.|${ranks}|${launch}")
+      add_test(NAME ${arg_NAME}.np${ranks}
+               COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${preflags}
+                       $<TARGET_FILE:${target}> ${MPIEXEC_POSTFLAGS} --gtest_brief=1)
+      list(APPEND launches ${arg_NAME}.np${ranks})
+      set_tests_properties(${arg_NAME}.np${ranks} PROPERTIES PROCESSORS ${ranks})
     endforeach()
   else()
-    list(APPEND launches "|1|\"\${gtest_cases_executable}\"")
+    add_test(NAME ${arg_NAME} COMMAND $<TARGET_FILE:${target}> --gtest_brief=1)
+    list(APPEND launches ${arg_NAME})
   endif()
-  foreach(entry IN LISTS launches)
-    string(REPLACE "|" ";" entry "${entry}")
-    list(GET entry 0 infix)
-    list(GET entry 1 processors)
-    list(GET entry 2 launch)
-    set(name "${arg_PREFIX}.${infix}\${suite}")
-    string(APPEND content "  foreach(filter IN LISTS gtest_suites)
-    string(REGEX REPLACE [==[\\.\\*$]==] \"\" suite \"\${filter}\")
-    add_test(\"${name}\" ${launch} \"--gtest_filter=\${filter}\")
-    set_tests_properties(\"${name}\" PROPERTIES PROCESSORS ${processors} TIMEOUT ${arg_TIMEOUT}
-      LABELS [==[${arg_LABELS}]==] ENVIRONMENT [==[${EIS_MPI_TEST_ENVIRONMENT}]==]
-      FAIL_REGULAR_EXPRESSION [==[ 0 tests from 0 test suites ran]==])
-  endforeach()
-")
-  endforeach()
-  string(APPEND content "endif()\n")
-  file(WRITE "${include_file}" "${content}")
-  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
+  # A filter that selects nothing runs nothing: a failure, not a pass.
+  set_tests_properties(${launches} PROPERTIES TIMEOUT ${arg_TIMEOUT} LABELS "${arg_LABELS}"
+    ENVIRONMENT "${EIS_MPI_TEST_ENVIRONMENT}"
+    FAIL_REGULAR_EXPRESSION "(^|[^0-9])0 tests from 0 test suites ran")
 endfunction()
