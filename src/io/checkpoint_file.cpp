@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <regex>
 
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
