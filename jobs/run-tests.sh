@@ -5,7 +5,7 @@
 # once as there are cores. CMake sets up the MPI launch
 # (root, oversubscription), so no environment is needed. Then the checking build
 # (jobs/sanitize.sh): the unit and 2-rank MPI tests again under AddressSanitizer and
-# UndefinedBehaviorSanitizer, and each fuzz harness for a minute. EIS_PETSC64=1 adds the
+# UndefinedBehaviorSanitizer, and each fuzz harness for 30 s. EIS_PETSC64=1 adds the
 # 64-bit-index build (jobs/petsc64.sh: the unit tests and a subset of the 2-rank MPI tests against
 # the PETSc with 64-bit indices, about 4 minutes more on 2 cores), which CI leaves out to keep
 # .ci/run within its 15 minutes on 2 cores. Extra arguments go to ctest, e.g. -L mpi,

@@ -7,8 +7,9 @@
 # of ours is), the MPI tests on 2 ranks in one launch (memory errors and undefined behaviour;
 # unwinding every allocation of every rank for the leak check would multiply their time, and
 # their code is the unit tests') and the libFuzzer harnesses, side by side (each fuzz.<reader>
-# replays its past findings from tests/fuzz/regressions, then fuzzes EIS_FUZZ_SECONDS, 60 by
-# default, leaks checked).
+# replays its past findings from tests/fuzz/regressions, then fuzzes EIS_FUZZ_SECONDS, 30 by
+# default, leaks checked: a smoke test of each reader in CI, where every minute counts; a longer
+# campaign is EIS_FUZZ_SECONDS=3600 bash jobs/sanitize.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash jobs/install-deps.sh
@@ -22,7 +23,7 @@ export LSAN_OPTIONS=suppressions=$PWD/tests/sanitize/lsan.supp:print_suppression
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 CC=clang CXX=clang++ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_FLAGS_DEBUG="-O1 -gline-tables-only" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only" \
-  -DEIS_SANITIZE=ON -DEIS_FUZZ=ON -DEIS_FUZZ_SECONDS="${EIS_FUZZ_SECONDS:-60}" >/dev/null
+  -DEIS_SANITIZE=ON -DEIS_FUZZ=ON -DEIS_FUZZ_SECONDS="${EIS_FUZZ_SECONDS:-30}" >/dev/null
 cmake --build build-sanitize -j"$(nproc)" --target eis_unit_tests eis_mpi_tests \
   fuzz_gmsh_reader fuzz_config_file fuzz_command_line
 cd build-sanitize
