@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SOFA scenes run unchanged (--scene FILE.scn) and agree with SOFA:
-#  - tests/data/sofa/scenes/a_small.scn against SOFA's own output after 10, 50 and 100 steps, on
-#    1, 2 and 3 ranks, to 1e-8 relative (the largest difference over nodes and position
+#  - tests/data/sofa/scenes/a_small.scn against SOFA's own output after 10, 50 and 100 steps on 1
+#    rank and after 100 on 2 and 3 ranks, to 1e-8 relative (the largest difference over nodes and position
 #    components divided by the largest displacement), with CG and with the scene's CG swapped
 #    for SparseLDLSolver (our MUMPS direct solve);
 #  - the same physics written as INI keys gives bit-identical final states on 1, 2 and 3 ranks
@@ -61,8 +61,12 @@ sed 's|<CGLinearSolver [^>]*>|<SparseLDLSolver name="ldl"/>|' "$DATA/scenes/a_sm
   > scenes/a_small_ldl.scn
 ln -s "$MESH" beam-small.msh
 
+# After 10 and 50 steps on 1 rank, after 100 on every rank count: a difference that grows with the
+# steps or with the ranks shows at 100 steps on some rank count.
 for ranks in 1 2 3; do
-  for steps in 10 50 100; do
+  step_counts="100"
+  [ "$ranks" -eq 1 ] && step_counts="10 50 100"
+  for steps in $step_counts; do
     ref=$DATA/ref/a_small_step$(printf '%03d' "$steps").csv
     for scene in "$DATA/scenes/a_small.scn" scenes/a_small_ldl.scn; do
       name=$(basename "$scene" .scn)
