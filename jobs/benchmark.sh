@@ -289,9 +289,11 @@ for cells in "${cases[@]}"; do
       "${m[cons]}" "${m[pcs]}" "${m[ksp]}" "${m[other]}" "${m[its]}" "${m[mmgbs]}" "$ratio" \
       "${m[mem]}" "$kb"
     step_of[$nx,$ranks]=${m[step]}
+    # shellcheck disable=SC2034  # read by jobs/bench/targets.sh
     kb_of[$nx,$ranks]=$kb
     bytes_it=$(calc "${m[kspbytes]} / ${m[its]}")
     bound_ms=$(calc "1000 * $bytes_it / (${sbest[$ranks]} * 1e9)")
+    # shellcheck disable=SC2034  # read by jobs/bench/targets.sh
     bound_of[$nx,$ranks]=$(calc "1000 * ${m[ksp]} / ${m[its]} / $bound_ms")
     iter_rows+=("$(printf '%9d %5d %8.1f %10.1f %9.0f%% %10.3f | %9.0f %10.3f %10.3f %7.2f' \
       "${m[unknowns]}" "$ranks" "$(calc "$nnz / ${m[unknowns]}")" \
@@ -402,6 +404,7 @@ else
     [[ $ou == "$pu" ]] || echo "benchmark: warning: peer has $pu unknowns, ours $ou" >&2
     os=$(field_median "$orec" step) ps=$(field_median "$prec" step)
     omed=$(field_median "$orec" stepmed) pmed=$(field_median "$prec" stepmed)
+    # shellcheck disable=SC2034  # read by jobs/bench/targets.sh
     peer_of[$nx,1]=$(calc "$omed / $pmed")
     printf '%9d | %8.3f %8.4f %8.4f %7.1f | %8.3f %8.4f %8.4f %7.1f | %9.2f %9.2f\n' "$ou" \
       "$(field_median "$orec" setup)" "$os" "$omed" "$(field_median "$orec" its)" \

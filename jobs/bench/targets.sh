@@ -144,6 +144,7 @@ cat <<EOF
    --solver.pc-lag=1 --solver.initial-guess=previous (commit 2bd0003's behaviour), after = the
    defaults. 2 = our median step / the FEniCSx peer's (consistent mass, -ksp_rtol $RTOL), each
    the median over the runs. 3 = the roofline table's "KSP / bound"; fine MatMult = MatMult GB/s
-   of CG + Jacobi (200 iterations, every product the fine operator's) / best 1-thread triad.
+   of CG + Jacobi (200 iterations, every product the fine operator's) / best 1-thread triad;
+   a matrix that fits in the caches (about 5 MB at 1e4) can go past 1.
    4 = the sweep's KB/unkn per rank at 1e6 on 1 rank. 5 = exit status of the 100-step run.
 EOF
