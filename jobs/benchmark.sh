@@ -27,12 +27,21 @@
 #      box, consistent mass, CG + GAMG, the same -ksp_rtol) on 1 rank at the same sizes against
 #      our run with --mass.type=consistent, and the ratio of its time per step to ours.
 #      Otherwise: "peer skipped: ...".
+#   4. Issue 15's targets (--targets yes, the default; jobs/bench/targets.sh): the cases the
+#      sweep does not measure (the corotational step before and after the levers, 1 rank,
+#      alternated run by run; the peer comparison on 2 ranks at the 1e5 and 1e6 cases; the
+#      fine-level MatMult alone under CG + Jacobi, 1 rank, each size; the soft swinging beam on
+#      2 ranks), then one table "Issue 15 targets": each target's figure, its goal and
+#      met / short / not measured (with the reason, e.g. 1e6 not in --sizes, peer absent).
 #
 # How to run (from anywhere; builds the project first with jobs/build.sh):
 #   bash jobs/benchmark.sh                      # defaults: 1e4 1e5 1e6 unknowns, 1 and 2 ranks,
 #                                               # 20 steps, 3 repeats (~65 min on 2 cores,
 #                                               # 46 min with --repeats 2; 2.1 GB peak memory
-#                                               # for 1e6 unknowns on 1 rank)
+#                                               # for 1e6 unknowns on 1 rank; the targets
+#                                               # add about 25 min, 19 of them the 2-rank
+#                                               # peer comparison at 1e6: an estimate from
+#                                               # docs/performance.md's step times)
 #   bash jobs/benchmark.sh --sizes "1e4 1e5" --steps 10 --repeats 5 -- --material.model=corotational
 #   SIZES="1e4" RANKS="1 2 4" bash jobs/benchmark.sh -- -pc_type jacobi
 # Options (environment variable in brackets):
@@ -44,6 +53,7 @@
 #   --rtol X              -ksp_rtol of the peer comparison, both programs [RTOL, default 1e-8]
 #   --peer auto|no        run the FEniCSx peer when present [PEER, default auto; the peer script
 #                         is PEER_SCRIPT, default jobs/bench/peer_dolfinx.py]
+#   --targets yes|no      run issue 15's targets and print their table [TARGETS, default yes]
 #   --logs DIR            where every run's output and -log_view file is kept, relative to the
 #                         repository root [LOGS, default build/benchmark]
 #   -- ARGS...            passed to every euler-implicit run (--section.key=value and PETSc
@@ -60,6 +70,7 @@ STEPS=${STEPS:-20}
 REPEATS=${REPEATS:-3}
 RTOL=${RTOL:-1e-8}
 PEER=${PEER:-auto}
+TARGETS=${TARGETS:-yes}
 LOGS=${LOGS:-build/benchmark}
 PEER_SCRIPT=${PEER_SCRIPT:-jobs/bench/peer_dolfinx.py}
 
@@ -74,6 +85,7 @@ while (($#)); do
     --repeats) REPEATS=$2; shift 2 ;;
     --rtol) RTOL=$2; shift 2 ;;
     --peer) PEER=$2; shift 2 ;;
+    --targets) TARGETS=$2; shift 2 ;;
     --logs) LOGS=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --) shift; extra=("$@"); break ;;
@@ -82,6 +94,7 @@ while (($#)); do
 done
 [[ $STEPS =~ ^[1-9][0-9]*$ && $REPEATS =~ ^[1-9][0-9]*$ ]] || {
   echo "benchmark: --steps and --repeats must be positive integers" >&2; exit 2; }
+[[ $TARGETS == yes || $TARGETS == no ]] || { echo "benchmark: --targets must be yes or no" >&2; exit 2; }
 
 # PETSc options among the extra arguments (a single-dash option and the values after it) are
 # forwarded to the peer as well; --section.key options are ours alone.
@@ -191,6 +204,20 @@ run_ours() {
     }' "$stem.out"
 }
 
+# One FEniCSx peer run ($PEER_SCRIPT with peer_args and the PETSc options after --); prints one
+# record line unknowns= setup= step= stepmed= its=. Arguments: ranks, box-cells, output file.
+run_peer() {
+  local ranks=$1 out=$3 nx ny nz
+  read -r nx ny nz <<<"$2"
+  if ! mpiexec -n "$ranks" /usr/bin/python3 "$PEER_SCRIPT" --box-cells "$nx" "$ny" "$nz" \
+        --steps "$STEPS" --quiet "${peer_args[@]}" -- ${petsc_extra[@]+"${petsc_extra[@]}"} \
+        >"$out" 2>&1; then
+    echo "benchmark: peer run failed, see $out" >&2; tail -5 "$out" >&2; exit 1
+  fi
+  sed -n 's/^RESULT .*dofs=\([0-9]*\) setup_s=\([0-9.e+-]*\) .*mean_step_s=\([0-9.e+-]*\) median_step_s=\([0-9.e+-]*\) .*mean_its=\([0-9.e+-]*\) .*/unknowns=\1 setup=\2 step=\3 stepmed=\4 its=\5/p' \
+    "$out"
+}
+
 # ------------------------------------------------------------------------------ cases
 cases=()
 if [[ -n $CELLS ]]; then
@@ -235,7 +262,7 @@ printf "$hdr_fmt" "" "" "set-up" "step" "median" "frc+asm" "constr" "PC set" "KS
   "MatMult" "MM /" "peak mem" "KB/unkn"
 printf "$hdr_fmt" unknowns ranks "[s]" "[s]" "step [s]" "[s/step]" "[s/step]" "[s/step]" "[s/step]" \
   "[s/step]" "/step" "[GB/s]" STREAM1 "[MiB/rk]" "per rank"
-declare -A step_of
+declare -A step_of kb_of bound_of
 iter_rows=()
 for cells in "${cases[@]}"; do
   read -r nx ny nz <<<"$cells"
@@ -262,8 +289,12 @@ for cells in "${cases[@]}"; do
       "${m[cons]}" "${m[pcs]}" "${m[ksp]}" "${m[other]}" "${m[its]}" "${m[mmgbs]}" "$ratio" \
       "${m[mem]}" "$kb"
     step_of[$nx,$ranks]=${m[step]}
+    # shellcheck disable=SC2034  # read by jobs/bench/targets.sh
+    kb_of[$nx,$ranks]=$kb
     bytes_it=$(calc "${m[kspbytes]} / ${m[its]}")
     bound_ms=$(calc "1000 * $bytes_it / (${sbest[$ranks]} * 1e9)")
+    # shellcheck disable=SC2034  # read by jobs/bench/targets.sh
+    bound_of[$nx,$ranks]=$(calc "1000 * ${m[ksp]} / ${m[its]} / $bound_ms")
     iter_rows+=("$(printf '%9d %5d %8.1f %10.1f %9.0f%% %10.3f | %9.0f %10.3f %10.3f %7.2f' \
       "${m[unknowns]}" "$ranks" "$(calc "$nnz / ${m[unknowns]}")" \
       "$(calc "${m[kspmmcount]} / ($STEPS * ${m[its]})")" \
@@ -340,6 +371,7 @@ for a in ${extra[@]+"${extra[@]}"}; do
       [[ -n $peer_skip ]] || peer_skip="peer skipped: it cannot reproduce $a" ;;
   esac
 done
+declare -A peer_of
 if [[ -n $peer_skip ]]; then
   echo "$peer_skip"
 else
@@ -366,24 +398,23 @@ else
     for ((r = 1; r <= REPEATS; r++)); do
       run_ours 1 "$cells" "$LOGS/oursC_${nx}x${ny}x${nz}_r$r" --mass.type=consistent \
         -ksp_rtol "$RTOL" ${extra[@]+"${extra[@]}"} >>"$orec"
-      pout=$LOGS/peer_${nx}x${ny}x${nz}_r$r.out
-      if ! mpiexec -n 1 /usr/bin/python3 "$PEER_SCRIPT" --box-cells "$nx" "$ny" "$nz" \
-            --steps "$STEPS" --quiet "${peer_args[@]}" -- ${petsc_extra[@]+"${petsc_extra[@]}"} \
-            >"$pout" 2>&1; then
-        echo "benchmark: peer run failed, see $pout" >&2; tail -5 "$pout" >&2; exit 1
-      fi
-      sed -n 's/^RESULT .*dofs=\([0-9]*\) setup_s=\([0-9.e+-]*\) .*mean_step_s=\([0-9.e+-]*\) median_step_s=\([0-9.e+-]*\) .*mean_its=\([0-9.e+-]*\) .*/unknowns=\1 setup=\2 step=\3 stepmed=\4 its=\5/p' \
-        "$pout" >>"$prec"
+      run_peer 1 "$cells" "$LOGS/peer_${nx}x${ny}x${nz}_r$r.out" >>"$prec"
     done
     ou=$(field_median "$orec" unknowns) pu=$(field_median "$prec" unknowns)
     [[ $ou == "$pu" ]] || echo "benchmark: warning: peer has $pu unknowns, ours $ou" >&2
     os=$(field_median "$orec" step) ps=$(field_median "$prec" step)
     omed=$(field_median "$orec" stepmed) pmed=$(field_median "$prec" stepmed)
+    # shellcheck disable=SC2034  # read by jobs/bench/targets.sh
+    peer_of[$nx,1]=$(calc "$omed / $pmed")
     printf '%9d | %8.3f %8.4f %8.4f %7.1f | %8.3f %8.4f %8.4f %7.1f | %9.2f %9.2f\n' "$ou" \
       "$(field_median "$orec" setup)" "$os" "$omed" "$(field_median "$orec" its)" \
       "$(field_median "$prec" setup)" "$ps" "$pmed" "$(field_median "$prec" its)" \
       "$(calc "$ps / $os")" "$(calc "$pmed / $omed")"
   done
+fi
+if [[ $TARGETS == yes ]]; then
+  # shellcheck source=jobs/bench/targets.sh
+  source jobs/bench/targets.sh
 fi
 echo
 echo "benchmark: done; every run's output and -log_view file are in $LOGS"
