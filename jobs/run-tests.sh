@@ -11,13 +11,21 @@
 # .ci/run within its 15 minutes on 2 cores. Extra arguments go to ctest, e.g. -L mpi,
 # -R Corotational, -N, and run that subset of the first build only; EIS_SKIP_SANITIZE=1 leaves
 # the checking build out.
+# Each stage's wall time is printed when it ends (CI has a time budget: this says where it went).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash jobs/build.sh
-(cd build && ctest --output-on-failure --parallel "$(nproc)" "$@")
+# stage NAME COMMAND...: runs the command, then prints how long it took.
+stage() {
+  local start=$SECONDS
+  "${@:2}"
+  echo "run-tests: $1 took $((SECONDS - start)) s"
+}
+stage "install and build" bash jobs/build.sh
+suite() { (cd build && ctest --output-on-failure --parallel "$(nproc)" "$@"); }
+stage "the test suite" suite "$@"
 if (($# == 0)) && [[ "${EIS_SKIP_SANITIZE:-0}" != 1 ]]; then
-  bash jobs/sanitize.sh
+  stage "the checking build and its tests" bash jobs/sanitize.sh
 fi
 if (($# == 0)) && [[ "${EIS_PETSC64:-0}" == 1 ]]; then
-  bash jobs/petsc64.sh
+  stage "the 64-bit-index build and its tests" bash jobs/petsc64.sh
 fi
