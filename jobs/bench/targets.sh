@@ -16,6 +16,14 @@ t_rows=()
 t_row() { t_rows+=("$(printf '%-30s %-14s %-30s %-12s %s' "$@")"); }
 # met if $1 $2 $3 holds (awk comparison), short otherwise.
 t_verdict() { awk -v x="$1" -v g="$3" "BEGIN { print (x $2 g) ? \"met\" : \"short\" }"; }
+# Row of a figure: target, case, why it was not measured (empty when it was), printf format of
+# the figure (the caller's), figure, comparison, goal.
+# shellcheck disable=SC2059
+t_figure() {
+  if [[ -n $3 ]]; then t_row "$1" "$2" "-" "$6 $7" "$3"
+  else t_row "$1" "$2" "$(printf "$4" "$5")" "$6 $7" "$(t_verdict "$5" "$6" "$7")"
+  fi
+}
 # The box nx of the sweep's case for target size $1 (1e5, 1e6), empty if the sweep has none.
 t_case_nx() {
   local want c
@@ -98,39 +106,27 @@ echo "   target 5: exit status $t5_rc, ${t5_steps:-no} steps done (output: $t5_o
 for size in 1e5 1e6; do
   nx=$(t_case_nx "$size")
   for ranks in 1 2; do
-    if [[ -z $nx ]]; then t_row "2. step / peer's step" "$size ${ranks}rk" "-" "<= 0.5" "not measured ($size not in the sweep)"
-    elif [[ -n $scene_note ]]; then t_row "2. step / peer's step" "$size ${ranks}rk" "-" "<= 0.5" "$scene_note"
-    elif [[ -n $peer_skip ]]; then t_row "2. step / peer's step" "$size ${ranks}rk" "-" "<= 0.5" "not measured (${peer_skip#peer skipped: })"
-    else
-      t_row "2. step / peer's step" "$size ${ranks}rk" "$(printf '%.2f (median steps)' "${peer_of[$nx,$ranks]}")" \
-        "<= 0.5" "$(t_verdict "${peer_of[$nx,$ranks]}" '<=' 0.5)"
-    fi
+    why=$scene_note
+    [[ -n $peer_skip ]] && why="not measured (${peer_skip#peer skipped: })"
+    [[ -z $nx ]] && why="not measured ($size not in the sweep)"
+    t_figure "2. step / peer's step" "$size ${ranks}rk" "$why" '%.2f (median steps)' \
+      "${peer_of[$nx,$ranks]-}" '<=' 0.5
   done
 done
 for cells in "${cases[@]}"; do
   read -r nx ny nz <<<"$cells"
   for ranks in $RANKS; do
-    if [[ -n $scene_note ]]; then t_row "3. KSP iteration / bound" "${nx}x${ny}x${nz} ${ranks}rk" "-" "<= 1.3" "$scene_note"
-    else
-      t_row "3. KSP iteration / bound" "${nx}x${ny}x${nz} ${ranks}rk" "$(printf '%.2f' "${bound_of[$nx,$ranks]}")" \
-        "<= 1.3" "$(t_verdict "${bound_of[$nx,$ranks]}" '<=' 1.3)"
-    fi
+    t_figure "3. KSP iteration / bound" "${nx}x${ny}x${nz} ${ranks}rk" "$scene_note" '%.2f' \
+      "${bound_of[$nx,$ranks]}" '<=' 1.3
   done
-done
-for cells in "${cases[@]}"; do
-  read -r nx ny nz <<<"$cells"
-  f=$(calc "${fine_of[$nx]} / ${sbest[1]}")
-  t_row "3. fine MatMult / STREAM1" "${nx}x${ny}x${nz} 1rk" \
-    "$(printf '%.2f (%.2f GB/s)' "$f" "${fine_of[$nx]}")" ">= 0.8" "$(t_verdict "$f" '>=' 0.8)"
+  t_figure "3. fine MatMult / STREAM1" "${nx}x${ny}x${nz} 1rk" "" "%.2f (${fine_of[$nx]} GB/s)" \
+    "$(calc "${fine_of[$nx]} / ${sbest[1]}")" '>=' 0.8
 done
 nx=$(t_case_nx 1e6)
-if [[ -z $nx ]]; then t_row "4. KB per unknown, GAMG" "1e6 1rk" "-" "<= 1.5" "not measured (1e6 not in the sweep)"
-elif [[ -n $scene_note ]]; then t_row "4. KB per unknown, GAMG" "1e6 1rk" "-" "<= 1.5" "$scene_note"
-elif [[ -z ${kb_of[$nx,1]-} ]]; then t_row "4. KB per unknown, GAMG" "1e6 1rk" "-" "<= 1.5" "not measured (1 not in --ranks)"
-else
-  t_row "4. KB per unknown, GAMG" "1e6 1rk" "$(printf '%.2f' "${kb_of[$nx,1]}")" "<= 1.5" \
-    "$(t_verdict "${kb_of[$nx,1]}" '<=' 1.5)"
-fi
+why=$scene_note
+[[ -n $nx && -z ${kb_of[$nx,1]-} ]] && why="not measured (1 not in --ranks)"
+[[ -z $nx ]] && why="not measured (1e6 not in the sweep)"
+t_figure "4. KB per unknown, GAMG" "1e6 1rk" "$why" '%.2f' "${kb_of[$nx,1]-}" '<=' 1.5
 t5_verdict=short
 ((t5_rc == 0)) && t5_verdict=met
 t_row "5. soft swinging beam" "default 2rk" "exit $t5_rc, ${t5_steps:-0} of 100 steps" "exit 0" "$t5_verdict"
