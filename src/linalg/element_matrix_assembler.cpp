@@ -5,6 +5,7 @@
 #include <string>
 
 #include "eis/core/error.hpp"
+#include "eis/core/mpi_exchange.hpp"
 
 namespace eis {
 
@@ -116,35 +117,18 @@ std::vector<std::vector<PetscInt>> ElementMatrixAssembler::ownedRowColumns(
 
   // A ghost vertex's row holds pairs that only this rank's cells make: send them to its owner
   // as (row, column) pairs of global blocks.
-  std::vector<int> sendCounts(size, 0), receiveCounts(size);
-  for (std::size_t v = 0; v < vertices; ++v)
-    if (!owned[v])
-      sendCounts[ownerOf(dofs_ * globalBlock[v], ranges, size)] +=
-          int(2 * (rowStart_[v + 1] - rowStart_[v]));
-  EIS_CHECK_MPI(
-      MPI_Alltoall(sendCounts.data(), 1, MPI_INT, receiveCounts.data(), 1, MPI_INT, comm));
-  std::vector<int> sendStart(size + 1, 0), receiveStart(size + 1, 0);
-  for (int r = 0; r < size; ++r) {
-    sendStart[r + 1] = sendStart[r] + sendCounts[r];
-    receiveStart[r + 1] = receiveStart[r] + receiveCounts[r];
-  }
-  std::vector<PetscInt> sent(sendStart[size]), received(receiveStart[size]);
-  std::vector<int> at(sendStart.begin(), sendStart.end() - 1);
-  for (std::size_t v = 0; v < vertices; ++v)
-    if (!owned[v]) {
-      const int owner = ownerOf(dofs_ * globalBlock[v], ranges, size);
-      for (auto k = rowStart_[v]; k < rowStart_[v + 1]; ++k) {
-        sent[at[owner]++] = globalBlock[v];
-        sent[at[owner]++] = rowColumns_[k];
+  const std::vector<IndexRow<2>> received = exchangeRows<2>(comm, [&](auto emit) {
+    for (std::size_t v = 0; v < vertices; ++v)
+      if (!owned[v]) {
+        const int owner = ownerOf(dofs_ * globalBlock[v], ranges, size);
+        for (auto k = rowStart_[v]; k < rowStart_[v + 1]; ++k)
+          emit(owner, IndexRow<2>{globalBlock[v], rowColumns_[k]});
       }
-    }
-  EIS_CHECK_MPI(MPI_Alltoallv(sent.data(), sendCounts.data(), sendStart.data(), MPIU_INT,
-                              received.data(), receiveCounts.data(), receiveStart.data(), MPIU_INT,
-                              comm));
+  });
   std::vector<unsigned char> grown(rows.size(), 0);
-  for (std::size_t k = 0; k < received.size(); k += 2) {
-    const auto r = std::size_t(received[k] - firstBlockRow_);
-    rows[r].push_back(received[k + 1]);
+  for (const IndexRow<2>& pair : received) {
+    const auto r = std::size_t(pair[0] - firstBlockRow_);
+    rows[r].push_back(pair[1]);
     grown[r] = 1;
   }
   for (std::size_t r = 0; r < rows.size(); ++r)

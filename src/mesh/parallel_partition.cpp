@@ -11,42 +11,9 @@
 #include <array>
 
 #include "eis/core/error.hpp"
+#include "eis/core/mpi_exchange.hpp"
 
 namespace eis::mesh_detail {
-
-namespace {
-
-template <std::size_t N>
-using Row = std::array<PetscInt, N>;
-
-// Collective. The rows that `produce(emit)` emits, emit(rank, row), each sent to its rank; returns
-// the rows every rank sent to this one. `produce` runs twice, to count and then to fill, so that
-// only one copy of the outgoing rows is ever held.
-template <std::size_t N, class Produce>
-std::vector<Row<N>> sendRows(MPI_Comm comm, Produce produce) {
-  const int size = commSize(comm);
-  std::vector<int> sendCounts(size, 0), recvCounts(size), sendOffsets(size + 1, 0),
-      recvOffsets(size + 1, 0);
-  produce([&](int rank, const Row<N>&) { ++sendCounts[rank]; });
-  EIS_CHECK_MPI(MPI_Alltoall(sendCounts.data(), 1, MPI_INT, recvCounts.data(), 1, MPI_INT, comm));
-  for (int r = 0; r < size; ++r) {
-    sendOffsets[r + 1] = sendOffsets[r] + sendCounts[r];
-    recvOffsets[r + 1] = recvOffsets[r] + recvCounts[r];
-  }
-  std::vector<Row<N>> sent(static_cast<std::size_t>(sendOffsets[size]));
-  std::vector<int> fill(sendOffsets.begin(), sendOffsets.end() - 1);
-  produce([&](int rank, const Row<N>& row) { sent[std::size_t(fill[rank]++)] = row; });
-  std::vector<Row<N>> received(static_cast<std::size_t>(recvOffsets[size]));
-  MPI_Datatype type;
-  EIS_CHECK_MPI(MPI_Type_contiguous(int(N), MPIU_INT, &type));
-  EIS_CHECK_MPI(MPI_Type_commit(&type));
-  EIS_CHECK_MPI(MPI_Alltoallv(sent.data(), sendCounts.data(), sendOffsets.data(), type,
-                              received.data(), recvCounts.data(), recvOffsets.data(), type, comm));
-  EIS_CHECK_MPI(MPI_Type_free(&type));
-  return received;
-}
-
-}  // namespace
 
 LocalPartition partitionCellsInParallel(MPI_Comm comm, const std::vector<PetscInt>& cells) {
   const int size = commSize(comm);
@@ -57,13 +24,13 @@ LocalPartition partitionCellsInParallel(MPI_Comm comm, const std::vector<PetscIn
   const PetscInt offset = firstCell[commRank(comm)];
 
   // Each face: its three vertices (sorted), then its cell, to the rank of its smallest vertex.
-  std::vector<Row<4>> faces = sendRows<4>(comm, [&](auto emit) {
+  std::vector<IndexRow<4>> faces = exchangeRows<4>(comm, [&](auto emit) {
     for (PetscInt c = 0; c < myCells; ++c) {
-      Row<4> v;
+      IndexRow<4> v;
       std::copy_n(cells.begin() + 4 * c, 4, v.begin());
       std::sort(v.begin(), v.end());
       for (int skip = 0; skip < 4; ++skip) {
-        Row<4> face{};
+        IndexRow<4> face{};
         for (int k = 0, j = 0; k < 4; ++k)
           if (k != skip) face[j++] = v[k];
         face[3] = offset + c;
@@ -76,21 +43,21 @@ LocalPartition partitionCellsInParallel(MPI_Comm comm, const std::vector<PetscIn
   auto ownerOf = [&](PetscInt cell) {
     return int(std::upper_bound(firstCell.begin(), firstCell.end(), cell) - firstCell.begin()) - 1;
   };
-  const std::vector<Row<2>> mine = sendRows<2>(comm, [&](auto emit) {
+  const std::vector<IndexRow<2>> mine = exchangeRows<2>(comm, [&](auto emit) {
     for (std::size_t i = 0; i + 1 < faces.size(); ++i) {
-      const Row<4>&a = faces[i], &b = faces[i + 1];
+      const IndexRow<4>&a = faces[i], &b = faces[i + 1];
       if (a[0] != b[0] || a[1] != b[1] || a[2] != b[2]) continue;
-      emit(ownerOf(a[3]), Row<2>{a[3], b[3]});
-      emit(ownerOf(b[3]), Row<2>{b[3], a[3]});
+      emit(ownerOf(a[3]), IndexRow<2>{a[3], b[3]});
+      emit(ownerOf(b[3]), IndexRow<2>{b[3], a[3]});
     }
   });
   faces = {};
 
   std::vector<PetscInt> start(std::size_t(myCells) + 1, 0), adjacency(mine.size());
-  for (const Row<2>& edge : mine) ++start[std::size_t(edge[0] - offset) + 1];
+  for (const IndexRow<2>& edge : mine) ++start[std::size_t(edge[0] - offset) + 1];
   for (std::size_t c = 0; c < std::size_t(myCells); ++c) start[c + 1] += start[c];
   std::vector<PetscInt> fill(start.begin(), start.end() - 1);
-  for (const Row<2>& edge : mine)
+  for (const IndexRow<2>& edge : mine)
     adjacency[std::size_t(fill[std::size_t(edge[0] - offset)]++)] = edge[1];
 
   PetscPartitioner partitioner;
