@@ -16,6 +16,7 @@
 #include "eis/mesh/hdf5_mesh.hpp"
 #include "hdf5_mesh_names.hpp"
 #include "parallel_partition.hpp"
+#include "parallel_vertex_owners.hpp"
 
 namespace eis {
 
@@ -233,7 +234,8 @@ void transformCoordinates(DM dm, const std::vector<MeshTransform>& transforms) {
 
 // Collective. Distributes the slices' cells as `partition` says (through the shell partitioner);
 // each shared vertex goes to one of the ranks holding it as DMPlex's partition balance chooses
-// (DMPlexSetPartitionBalance), instead of the highest. Moves `ids` with the points. Destroys
+// (DMPlexSetPartitionBalance), instead of the highest: a start nearer the balance that
+// balancedVertexOwnersInParallel then reaches. Moves `ids` with the points. Destroys
 // `slice` unless there is one rank.
 DM distributeSlices(DM slice, const mesh_detail::LocalPartition& partition, PetscSection* section,
                     Vec* ids) {
@@ -298,6 +300,8 @@ std::int64_t DistributedMesh::distributeHdf5(const Hdf5MeshInput& input) {
   EIS_CHECK(PetscViewerDestroy(&viewer));
   transformCoordinates(slice, input.transforms);
   dm_ = distributeSlices(slice, partition, &section, &ids);
+  // PTScotch balances cells; the unknowns are the owned vertices, so even those out too.
+  mesh_detail::balanceVertexOwners(dm_);
 
   // Unused nodes stay on rank 0, as on the Gmsh path; unattached triangles are on every rank.
   std::vector<std::array<double, 3>> unusedPoints;

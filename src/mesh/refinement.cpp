@@ -8,6 +8,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
+#include "parallel_vertex_owners.hpp"
 #include "plex_points.hpp"
 
 namespace eis {
@@ -173,6 +174,7 @@ void DistributedMesh::refine(int times) {
   // The surface triangles name coarse cells, which refinement replaces.
   surface_.local.clear();
   for (int r = 0; r < times; ++r) refineOnce();
+  mesh_detail::balanceVertexOwners(dm_);
   // New nodes are numbered after every node of the input, used or not.
   std::int64_t inputNodes = numGlobalVertices_ + std::int64_t(unusedNodeIds_.size());
   EIS_CHECK_MPI(MPI_Bcast(&inputNodes, 1, MPI_INT64_T, 0, comm_));

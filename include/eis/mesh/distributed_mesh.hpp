@@ -41,12 +41,13 @@ public:
   // Collective. `serial` is read on rank 0 only (other ranks pass an empty mesh). Partitions the
   // cells with METIS, distributes them with DMPlexDistribute, gives each vertex the owner
   // balancedVertexOwners chooses (mesh/vertex_owners.hpp), refines `refinements` times (a new
-  // vertex on a shared edge goes to the edge's owner, as DMPlex decides), and lays out
-  // `dofsPerNode` unknowns on every vertex.
+  // vertex on a shared edge goes to the edge's owner, as DMPlex decides, and then the owners are
+  // evened out again: mesh/parallel_vertex_owners.hpp), and lays out `dofsPerNode` unknowns on
+  // every vertex.
   DistributedMesh(MPI_Comm comm, const SerialMesh& serial, int dofsPerNode, int refinements);
   // Collective. The same mesh read from a converted file, each rank a slice, partitioned by
-  // PTScotch (PetscPartitioner), distributed by DMPlexDistribute; shared vertices get the owners
-  // DMPlex's partition balance gives them (DMPlexSetPartitionBalance). No rank reads the whole
+  // PTScotch (PetscPartitioner), distributed by DMPlexDistribute; shared vertices get owners that
+  // even out the owned counts (mesh/parallel_vertex_owners.hpp). No rank reads the whole
   // mesh; the members are those the first constructor fills, the unused nodes on rank 0 too.
   DistributedMesh(MPI_Comm comm, const Hdf5MeshInput& input, int dofsPerNode, int refinements);
   ~DistributedMesh();
