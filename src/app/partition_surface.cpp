@@ -6,11 +6,14 @@
 // euler-implicit gives it (eis::balancedVertexOwners, which DistributedMesh applies too), and
 // counts per part the owned unknowns, the ghost unknowns, the matrix halo and the parts it talks
 // to. These counts are the communication side of the scaling
-// model in docs/scaling-model.md.
+// model in docs/scaling-model.md. An HDF5 mesh (mesh.convert's) is partitioned by PTScotch across
+// the ranks that read it, so for one the tool runs under mpiexec, distributes it as euler-implicit
+// does (gathered_partition.hpp) and reports that one partition, a part per rank.
 //
 //   partition-surface [--mesh.box-cells="nx ny nz"] [--mesh.box-size="Lx Ly Lz"]
 //                     [--mesh.file=mesh.msh] [--parts="2 4 8 16 32 64"] [--dofs-per-node=3]
 //                     [--ranks-per-node=32]
+//   mpiexec -n P partition-surface --mesh.file=mesh.h5 [--dofs-per-node=3] [--ranks-per-node=32]
 #include <boost/program_options.hpp>
 
 #include <algorithm>
@@ -20,6 +23,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <new>
 #include <sstream>
@@ -28,10 +32,12 @@
 #include <vector>
 
 #include "eis/core/error.hpp"
+#include "eis/core/input_file.hpp"
 #include "eis/mesh/box_mesh.hpp"
 #include "eis/mesh/mesh_file.hpp"
 #include "eis/mesh/metis_partition.hpp"
 #include "eis/mesh/vertex_owners.hpp"
+#include "gathered_partition.hpp"
 
 namespace {
 
@@ -46,7 +52,11 @@ const char* const kUsage =
     "unknowns, matrix halo and neighbour parts. Serial; no solve.\n"
     "  --mesh.box-cells=\"nx ny nz\"   cells of the built-in box, 6 tetrahedra each (20 4 4)\n"
     "  --mesh.box-size=\"Lx Ly Lz\"    size of the built-in box (10 1 1)\n"
-    "  --mesh.file=mesh.msh          a mesh file (.msh, .vtk, .vtu) instead of the box\n"
+    "  --mesh.file=mesh.msh          a mesh file (.msh, .vtk, .vtu) instead of the box; a file\n"
+    "                                mesh.convert wrote (HDF5) is partitioned by PTScotch across\n"
+    "                                the ranks reading it, as euler-implicit does: run\n"
+    "                                mpiexec -n P partition-surface --mesh.file=mesh.h5 for its\n"
+    "                                partition into P parts (--parts does not apply)\n"
     "  --parts=\"2 4 ...\"             part counts, each >= 2 (2 4 8 16 32 64)\n"
     "  --dofs-per-node=N             unknowns per node: 3 elasticity, 1 diffusion (3)\n"
     "  --ranks-per-node=R            MPI ranks per cluster node, part r on node r / R (32)\n"
@@ -57,6 +67,7 @@ struct Options {
   std::array<double, 3> boxSize{10, 1, 1};
   std::array<int, 3> boxCells{20, 4, 4};
   std::vector<int> parts{2, 4, 8, 16, 32, 64};
+  bool partsGiven = false;
   int dofsPerNode = 3;
   int ranksPerNode = 32;  // MPI ranks per cluster node, for the off-node halo
 };
@@ -139,6 +150,7 @@ bool parseCommandLine(int argc, char** argv, Options& options) {
   if (given("mesh.box-cells"))
     options.boxCells = threePositive<int>("mesh.box-cells", value("mesh.box-cells"));
   if (given("parts")) options.parts = partCounts(value("parts"));
+  options.partsGiven = given("parts");
   if (given("dofs-per-node"))
     options.dofsPerNode = positiveInteger("dofs-per-node", value("dofs-per-node"));
   if (given("ranks-per-node"))
@@ -231,9 +243,8 @@ struct Surface {
 };
 
 // Part r runs on cluster node r / ranksPerNode, as mpiexec places consecutive ranks by default.
-Surface measureSurface(const CompactMesh& mesh, const std::vector<idx_t>& part, int parts,
-                       int ranksPerNode) {
-  const std::vector<idx_t> owner = eis::balancedVertexOwners(mesh, part, parts);
+Surface measureSurface(const CompactMesh& mesh, const std::vector<idx_t>& part,
+                       const std::vector<idx_t>& owner, int parts, int ranksPerNode) {
   Surface surface;
   surface.parts.resize(parts);
   for (idx_t o : owner) ++surface.parts[o].owned;
@@ -312,10 +323,11 @@ void printRow(int parts, std::int64_t unknowns, const Surface& surface, double d
   const Spread neighbours = spread(surface.parts, &PartSurface::neighbours, 1);
   std::printf(
       "%5d %11lld | %8.0f%8.0f%8.0f %8.4f | %8.0f%8.0f%8.0f | %8.0f%8.0f%8.0f | "
-      "%4.0f %4.1f %5.0f | %9lld %6.4f %6.4f %9.0f %6.1f\n",
+      "%4.0f %4.1f %5.0f | %9s %6.4f %6.4f %9.0f %6.1f\n",
       parts, static_cast<long long>(unknowns), owned.min, owned.mean, owned.max,
       owned.max / owned.mean, ghosts.min, ghosts.mean, ghosts.max, halo.min, halo.mean, halo.max,
-      neighbours.min, neighbours.mean, neighbours.max, static_cast<long long>(edgeCut),
+      neighbours.min, neighbours.mean, neighbours.max,
+      edgeCut < 0 ? "n/a" : std::to_string(edgeCut).c_str(),
       worstRatio(surface.parts, &PartSurface::ghosts),
       worstRatio(surface.parts, &PartSurface::halo), double(surface.offNodeHaloMax) * dofs,
       seconds);
@@ -334,12 +346,40 @@ void printLegend() {
       "  either direction. ghost/owned, halo/owned: the largest ratio over the parts. off-node\n"
       "  halo max: with parts r*R..r*R+R-1 on cluster node r (R ranks per node), the matrix halo\n"
       "  unknowns a cluster node's parts receive from other cluster nodes, most over the nodes (0\n"
-      "  while parts <= R). edge cut: METIS's count of faces between cells of different parts.\n"
-      "  [s]: METIS, owner choice and counting time. Unknowns = nodes x unknowns per node.");
+      "  while parts <= R). edge cut: METIS's count of faces between cells of different parts\n"
+      "  (n/a for an HDF5 mesh: PTScotch's partition, shared nodes owned as\n"
+      "  mesh/parallel_vertex_owners balances them). [s]: partition, owner choice and counting\n"
+      "  time. Unknowns = nodes x unknowns per node.");
+}
+
+// An HDF5 mesh: one row, for the partition across the ranks of `comm`, counted on rank 0.
+void runHdf5(const Options& options, MPI_Comm comm) {
+  const int parts = eis::commSize(comm);
+  if (options.partsGiven || parts < 2)
+    throw Error("mesh.file = " + options.meshFile +
+                ": an HDF5 mesh is partitioned across the ranks that read it; run mpiexec -n P "
+                "partition-surface for its partition into P >= 2 parts (--parts does not apply)");
+  const auto start = std::chrono::steady_clock::now();
+  const eis::GatheredPartition gathered = eis::gatherHdf5Partition(comm, options.meshFile);
+  if (eis::commRank(comm) != 0) return;
+  printHeader(options.meshFile, gathered.mesh, options);
+  const Surface surface =
+      measureSurface(gathered.mesh, gathered.part, gathered.owner, parts, options.ranksPerNode);
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+  printRow(parts, std::int64_t(gathered.mesh.numNodes()) * options.dofsPerNode, surface,
+           options.dofsPerNode, -1, elapsed.count());
+  printLegend();
 }
 
 // One row per part count: partition, count, print.
-void run(const Options& options) {
+void run(const Options& options, MPI_Comm comm) {
+  const std::string extension = std::filesystem::path(options.meshFile).extension().string();
+  if (extension == ".h5" || extension == ".hdf5" ||
+      (!options.meshFile.empty() && eis::isHdf5File(options.meshFile, comm)))
+    return runHdf5(options, comm);
+  if (eis::commSize(comm) > 1)
+    throw Error("partition-surface partitions the box or a Gmsh/VTK mesh with METIS on one "
+                "process: run it under mpiexec only with an HDF5 mesh (mesh.convert's)");
   std::string description;
   const CompactMesh mesh = loadMesh(options, description);
   for (int parts : options.parts)
@@ -351,7 +391,9 @@ void run(const Options& options) {
   for (int parts : options.parts) {
     const auto start = std::chrono::steady_clock::now();
     const eis::CellPartition partition = eis::partitionCells(mesh, parts);
-    const Surface surface = measureSurface(mesh, partition.part, parts, options.ranksPerNode);
+    const std::vector<idx_t> owner = eis::balancedVertexOwners(mesh, partition.part, parts);
+    const Surface surface =
+        measureSurface(mesh, partition.part, owner, parts, options.ranksPerNode);
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
     printRow(parts, unknowns, surface, options.dofsPerNode, partition.edgeCut, elapsed.count());
   }
@@ -360,19 +402,27 @@ void run(const Options& options) {
 
 }  // namespace
 
+// MPI and PETSc are started for the HDF5 path (and the test for it); errors are the same on every
+// rank and rank 0 prints them.
 int main(int argc, char** argv) {
-  try {
-    Options options;
-    if (!parseCommandLine(argc, argv, options)) {
-      std::fputs(kUsage, stdout);
-      return 0;
+  if (PetscInitializeNoArguments() != 0) return 1;
+  int status = 1;
+  {
+    const eis::PetscErrorCapture capture;
+    const bool printer = eis::commRank(PETSC_COMM_WORLD) == 0;
+    try {
+      Options options;
+      if (!parseCommandLine(argc, argv, options)) {
+        if (printer) std::fputs(kUsage, stdout);
+      } else {
+        run(options, PETSC_COMM_WORLD);
+      }
+      status = 0;
+    } catch (const Error& e) {
+      if (printer) std::fprintf(stderr, "partition-surface: error: %s\n", e.what());
+    } catch (const std::bad_alloc&) {
+      if (printer) std::fprintf(stderr, "partition-surface: error: out of memory (try a smaller mesh)\n");
     }
-    run(options);
-    return 0;
-  } catch (const Error& e) {
-    std::fprintf(stderr, "partition-surface: error: %s\n", e.what());
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "partition-surface: error: out of memory (try a smaller mesh)\n");
   }
-  return 1;
+  return PetscFinalize() == 0 ? status : 1;
 }

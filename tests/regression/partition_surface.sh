@@ -2,7 +2,8 @@
 # partition-surface (src/app/partition_surface.cpp) on the default 20x4x4 box: its counts agree with
 # what euler-implicit itself reports after distributing the same box on 3 ranks (ghost
 # nodes per rank, METIS edge cut: both take their owners from eis::balancedVertexOwners), every
-# row keeps the ownership invariants, and bad input ends with a non-zero status and one error line.
+# row keeps the ownership invariants, the box converted to HDF5 is reported on 3 ranks as the
+# solver partitions it, and bad input ends with a non-zero status and one error line.
 # Usage: partition_surface.sh <euler-implicit> <meshes dir>; partition-surface is looked for next
 # to euler-implicit (both land in the build's bin/). The MPI launch line: tests/common/mpi_launch.sh.
 set -euo pipefail
@@ -60,7 +61,26 @@ invariants_hold() {
 check "every row: owned min <= mean <= max, mean x parts = unknowns, max/mean <= 1.05, ghost min, halo and neighbours > 0" \
   invariants_hold
 
-# 3. Bad input: non-zero status, one error line.
+# 3. An HDF5 mesh, partitioned by PTScotch across the ranks that read it (run to run the parallel
+#    partition may differ, so the counts are checked for what they must be, not against a run):
+#    one row for 3 parts, owned unknowns adding up, no part above the mean rounded up (the owners
+#    euler-implicit gives, mesh/parallel_vertex_owners), and the same row shape.
+mpi_command 1 "$exe"
+timeout 60 "${MPI_COMMAND[@]}" --mesh.box-cells="20 4 4" --mesh.convert=box.h5 > convert.txt 2>&1
+mpi_command "$RANKS" "$tool"
+timeout 60 "${MPI_COMMAND[@]}" --mesh.file=box.h5 --dofs-per-node=1 > hdf5.txt 2> hdf5.err || true
+check "HDF5 mesh on 3 ranks: one row, for 3 parts" test "$(rows hdf5.txt | awk '{print $1}')" = 3
+check "HDF5 mesh: owned nodes add up to 525, none above 175" \
+  test "$(field hdf5.txt 3 3)" -ge 174 -a "$(field hdf5.txt 3 5)" -le 175 \
+  -a "$(field hdf5.txt 3 4)" -eq 175
+check "HDF5 mesh: the edge cut is PTScotch's, not counted" test "$(field hdf5.txt 3 16)" = n/a
+status=0
+"$tool" --mesh.file=box.h5 > out.txt 2> err.txt || status=$?
+check "HDF5 mesh on one process: fails, saying to run it under mpiexec" \
+  test "$status" -ne 0 -a "$(grep -c '^partition-surface: error: .*mpiexec -n P' err.txt)" -eq 1
+mpi_command "$RANKS" "$exe"
+
+# 4. Bad input: non-zero status, one error line.
 bad() {  # bad DESCRIPTION ARGS...
   local status=0
   "$tool" "${@:2}" > out.txt 2> err.txt || status=$?

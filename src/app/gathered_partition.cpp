@@ -1,0 +1,60 @@
+#include "gathered_partition.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "eis/core/error.hpp"
+#include "eis/mesh/distributed_mesh.hpp"
+
+namespace eis {
+
+namespace {
+
+// Rank 0 gets every rank's `mine`, rank by rank.
+std::vector<std::int64_t> gatherOnRoot(MPI_Comm comm, const std::vector<std::int64_t>& mine) {
+  const int size = commSize(comm);
+  const int count = int(mine.size());
+  std::vector<int> counts(size), offsets(size + 1, 0);
+  EIS_CHECK_MPI(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm));
+  for (int r = 0; r < size; ++r) offsets[r + 1] = offsets[r] + counts[r];
+  std::vector<std::int64_t> all(commRank(comm) == 0 ? std::size_t(offsets[size]) : 0);
+  EIS_CHECK_MPI(MPI_Gatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(),
+                            offsets.data(), MPI_INT64_T, 0, comm));
+  return all;
+}
+
+}  // namespace
+
+GatheredPartition gatherHdf5Partition(MPI_Comm comm, const std::string& path) {
+  const int rank = commRank(comm);
+  std::vector<std::int64_t> cells, owned;  // (rank, 4 node ids) per cell; (rank, id) per node
+  {
+    const DistributedMesh distributed(comm, Hdf5MeshInput{path, {}}, 1, 0);
+    for (const auto& cell : distributed.cells()) {
+      cells.push_back(rank);
+      for (PetscInt v : cell) cells.push_back(distributed.nodeIds()[v]);
+    }
+    for (std::size_t v = 0; v < distributed.numLocalVertices(); ++v)
+      if (distributed.owned()[v]) owned.insert(owned.end(), {rank, distributed.nodeIds()[v]});
+  }
+  cells = gatherOnRoot(comm, cells);
+  owned = gatherOnRoot(comm, owned);
+  GatheredPartition gathered;
+  if (rank != 0) return gathered;
+  // Compact numbers in input node order, as eis::compactMesh gives the Gmsh path's nodes.
+  std::vector<std::int64_t>& ids = gathered.mesh.nodeIds;
+  for (std::size_t i = 0; i < owned.size(); i += 2) ids.push_back(owned[i + 1]);
+  std::sort(ids.begin(), ids.end());
+  auto compact = [&](std::int64_t id) {
+    return idx_t(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
+  };
+  gathered.owner.assign(ids.size(), 0);
+  for (std::size_t i = 0; i < owned.size(); i += 2) gathered.owner[compact(owned[i + 1])] = idx_t(owned[i]);
+  for (std::size_t i = 0; i < cells.size(); i += 5) {
+    gathered.part.push_back(idx_t(cells[i]));
+    for (int k = 1; k <= 4; ++k) gathered.mesh.cells.push_back(compact(cells[i + k]));
+  }
+  return gathered;
+}
+
+}  // namespace eis
