@@ -3,9 +3,9 @@
 # Idempotent: a second run installs nothing. Needs root (or sudo) on Debian bookworm.
 #   bash jobs/install-deps.sh            what jobs/build.sh, run-tests.sh and sanitize.sh need
 #   bash jobs/install-deps.sh petsc64    those and the PETSc with 64-bit indices
-#                                        (libpetsc64-real-dev, for jobs/petsc64.sh only: it
-#                                        brings a second set of PETSc's solver libraries, which
-#                                        the default build and CI never use)
+#                                        (libpetsc64-real-dev, for the checking build,
+#                                        jobs/sanitize.sh: it brings a second set of PETSc's
+#                                        solver libraries, which the default build never uses)
 set -euo pipefail
 
 packages=(

@@ -4,13 +4,10 @@
 # ranks; GTEST_FILTER=<Suite>.* picks suites) and every whole run too (regression.*), as many at
 # once as there are cores. CMake sets up the MPI launch
 # (root, oversubscription), so no environment is needed. Then the checking build
-# (jobs/sanitize.sh): the unit and 2-rank MPI tests again under AddressSanitizer and
-# UndefinedBehaviorSanitizer, and each fuzz harness for 30 s. EIS_PETSC64=1 adds the
-# 64-bit-index build (jobs/petsc64.sh: the unit tests and a subset of the 2-rank MPI tests against
-# the PETSc with 64-bit indices, about 4 minutes more on 2 cores), which CI leaves out to keep
-# .ci/run within its 15 minutes on 2 cores. Extra arguments go to ctest, e.g. -L mpi,
-# -R Corotational, -N, and run that subset of the first build only; EIS_SKIP_SANITIZE=1 leaves
-# the checking build out.
+# (jobs/sanitize.sh), against the PETSc with 64-bit indices: the unit and 2-rank MPI tests again
+# under AddressSanitizer and UndefinedBehaviorSanitizer, and each fuzz harness for 60 s.
+# Extra arguments go to ctest, e.g. -L mpi, -R Corotational, -N, and run that subset of the first
+# build only; EIS_SKIP_SANITIZE=1 leaves the checking build out.
 # Each stage's wall time is printed when it ends (CI has a time budget: this says where it went).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +22,4 @@ suite() { (cd build && ctest --output-on-failure --parallel "$(nproc)" "$@"); }
 stage "the test suite" suite "$@"
 if (($# == 0)) && [[ "${EIS_SKIP_SANITIZE:-0}" != 1 ]]; then
   stage "the checking build and its tests" bash jobs/sanitize.sh
-fi
-if (($# == 0)) && [[ "${EIS_PETSC64:-0}" == 1 ]]; then
-  stage "the 64-bit-index build and its tests" bash jobs/petsc64.sh
 fi

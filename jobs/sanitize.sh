@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # The checking build: clang with AddressSanitizer and UndefinedBehaviorSanitizer in
-# ./build-sanitize (-O1 with line tables, assertions on: what the sanitizers are usually run
-# with, and about half the compile time of an optimised build with full debug information; only
-# the programs run below are built), then the unit tests in one process (leaks checked too:
-# OpenMPI's and PETSc's start-up allocations are suppressed by tests/sanitize/lsan.supp, nothing
-# of ours is), the MPI tests on 2 ranks in one launch (memory errors and undefined behaviour;
-# unwinding every allocation of every rank for the leak check would multiply their time, and
-# their code is the unit tests') and the libFuzzer harnesses, side by side (each fuzz.<reader>
-# replays its past findings from tests/fuzz/regressions, then fuzzes EIS_FUZZ_SECONDS, 30 by
-# default, leaks checked: a smoke test of each reader in CI, where every minute counts; a longer
+# ./build-sanitize, against the PETSc with 64-bit indices (cmake -DEIS_PETSC64=ON, Debian's
+# libpetsc64-real-dev: every PetscInt handed to MPI, PetscSF, IS or HDF5 is then 64 bits wide, so
+# this one build also checks the build that takes meshes past 2^31 unknowns). -O1 with line
+# tables, assertions on: what the sanitizers are usually run with, and about half the compile
+# time of an optimised build with full debug information; only the programs run below are
+# built. Then the unit tests in one process (leaks checked too: OpenMPI's and PETSc's start-up
+# allocations are suppressed by tests/sanitize/lsan.supp, nothing of ours is), the MPI tests on 2
+# ranks in one launch (memory errors and undefined behaviour; unwinding every allocation of
+# every rank for the leak check would multiply their time, and their code is the unit tests')
+# and the libFuzzer harnesses, side by side (each fuzz.<reader> replays its past findings from
+# tests/fuzz/regressions, then fuzzes EIS_FUZZ_SECONDS, 60 by default, leaks checked; a longer
 # campaign is EIS_FUZZ_SECONDS=3600 bash jobs/sanitize.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash jobs/install-deps.sh
+bash jobs/install-deps.sh petsc64
 # shellcheck source=mpi-env.sh
 source jobs/mpi-env.sh
 # Set before the build too: the test listing after each link runs the instrumented executables.
@@ -23,7 +25,8 @@ export LSAN_OPTIONS=suppressions=$PWD/tests/sanitize/lsan.supp:print_suppression
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 CC=clang CXX=clang++ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_FLAGS_DEBUG="-O1 -gline-tables-only" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only" \
-  -DEIS_SANITIZE=ON -DEIS_FUZZ=ON -DEIS_FUZZ_SECONDS="${EIS_FUZZ_SECONDS:-30}" >/dev/null
+  -DEIS_SANITIZE=ON -DEIS_FUZZ=ON -DEIS_PETSC64=ON \
+  -DEIS_FUZZ_SECONDS="${EIS_FUZZ_SECONDS:-60}" >/dev/null
 cmake --build build-sanitize -j"$(nproc)" --target eis_unit_tests eis_mpi_tests \
   fuzz_gmsh_reader fuzz_config_file fuzz_command_line
 cd build-sanitize
