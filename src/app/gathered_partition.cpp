@@ -49,7 +49,8 @@ GatheredPartition gatherHdf5Partition(MPI_Comm comm, const std::string& path) {
     return idx_t(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
   };
   gathered.owner.assign(ids.size(), 0);
-  for (std::size_t i = 0; i < owned.size(); i += 2) gathered.owner[compact(owned[i + 1])] = idx_t(owned[i]);
+  for (std::size_t i = 0; i < owned.size(); i += 2)
+    gathered.owner[compact(owned[i + 1])] = idx_t(owned[i]);
   for (std::size_t i = 0; i < cells.size(); i += 5) {
     gathered.part.push_back(idx_t(cells[i]));
     for (int k = 1; k <= 4; ++k) gathered.mesh.cells.push_back(compact(cells[i + k]));

@@ -13,9 +13,9 @@
 namespace eis {
 
 struct GatheredPartition {
-  CompactMesh mesh;            // rank 0: all cells, nodes numbered 0.. in input node order
-  std::vector<idx_t> part;     // rank 0: the rank holding each cell
-  std::vector<idx_t> owner;    // rank 0: the rank owning each node
+  CompactMesh mesh;          // rank 0: all cells, nodes numbered 0.. in input node order
+  std::vector<idx_t> part;   // rank 0: the rank holding each cell
+  std::vector<idx_t> owner;  // rank 0: the rank owning each node
 };
 
 // Collective on `comm`. Reads `path` (a file mesh.convert wrote) as euler-implicit does on

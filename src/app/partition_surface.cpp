@@ -378,8 +378,9 @@ void run(const Options& options, MPI_Comm comm) {
       (!options.meshFile.empty() && eis::isHdf5File(options.meshFile, comm)))
     return runHdf5(options, comm);
   if (eis::commSize(comm) > 1)
-    throw Error("partition-surface partitions the box or a Gmsh/VTK mesh with METIS on one "
-                "process: run it under mpiexec only with an HDF5 mesh (mesh.convert's)");
+    throw Error(
+        "partition-surface partitions the box or a Gmsh/VTK mesh with METIS on one "
+        "process: run it under mpiexec only with an HDF5 mesh (mesh.convert's)");
   std::string description;
   const CompactMesh mesh = loadMesh(options, description);
   for (int parts : options.parts)
@@ -421,7 +422,8 @@ int main(int argc, char** argv) {
     } catch (const Error& e) {
       if (printer) std::fprintf(stderr, "partition-surface: error: %s\n", e.what());
     } catch (const std::bad_alloc&) {
-      if (printer) std::fprintf(stderr, "partition-surface: error: out of memory (try a smaller mesh)\n");
+      if (printer)
+        std::fprintf(stderr, "partition-surface: error: out of memory (try a smaller mesh)\n");
     }
   }
   return PetscFinalize() == 0 ? status : 1;

@@ -21,7 +21,9 @@ namespace {
 struct Holders {
   PetscInt width = 1;
   std::vector<PetscInt> ranks;
-  const PetscInt* begin(PetscInt p) const { return ranks.data() + std::size_t(p) * std::size_t(width); }
+  const PetscInt* begin(PetscInt p) const {
+    return ranks.data() + std::size_t(p) * std::size_t(width);
+  }
   const PetscInt* end(PetscInt p) const {
     const PetscInt* row = begin(p);
     return std::find(row, row + width, PetscInt(-1));
@@ -55,7 +57,8 @@ Holders holdersOfPoints(PetscSF sf, PetscInt numPoints, MPI_Comm comm) {
   MPI_Datatype rowType;
   EIS_CHECK_MPI(MPI_Type_contiguous(int(holders.width), MPIU_INT, &rowType));
   EIS_CHECK_MPI(MPI_Type_commit(&rowType));
-  EIS_CHECK(PetscSFBcastBegin(sf, rowType, holders.ranks.data(), holders.ranks.data(), MPI_REPLACE));
+  EIS_CHECK(
+      PetscSFBcastBegin(sf, rowType, holders.ranks.data(), holders.ranks.data(), MPI_REPLACE));
   EIS_CHECK(PetscSFBcastEnd(sf, rowType, holders.ranks.data(), holders.ranks.data(), MPI_REPLACE));
   EIS_CHECK_MPI(MPI_Type_free(&rowType));
   return holders;
@@ -184,7 +187,8 @@ std::vector<PetscInt> balancedVertexOwnersInParallel(DM dm, PetscInt vStart, Pet
 
   // Every point starts with the point SF's owner.
   std::vector<PetscInt> owner(std::size_t(pEnd - pStart), rank);
-  for (PetscInt i = 0; i < numLeaves; ++i) owner[(leaves ? leaves[i] : i) - pStart] = remotes[i].rank;
+  for (PetscInt i = 0; i < numLeaves; ++i)
+    owner[(leaves ? leaves[i] : i) - pStart] = remotes[i].rank;
   const Holders holders = holdersOfPoints(sf, pEnd - pStart, comm);
   std::vector<PetscInt> shared;
   for (PetscInt v = vStart; v < vEnd; ++v)
