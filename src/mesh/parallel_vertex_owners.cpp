@@ -174,22 +174,16 @@ RankGraph balancingFlow(const RankGraph& capacity, const std::vector<std::int64_
 
 std::vector<PetscInt> balancedVertexOwnersInParallel(DM dm, PetscInt vStart, PetscInt vEnd) {
   constexpr int kMaxRounds = 50;
-  MPI_Comm comm;
-  EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(dm), &comm));
+  const PointSf points = pointSf(dm);
+  const MPI_Comm comm = points.comm;
   const int rank = commRank(comm), size = commSize(comm);
-  PetscInt pStart, pEnd, numRoots, numLeaves;
-  EIS_CHECK(DMPlexGetChart(dm, &pStart, &pEnd));
-  PetscSF sf;
-  const PetscInt* leaves;
-  const PetscSFNode* remotes;
-  EIS_CHECK(DMGetPointSF(dm, &sf));
-  EIS_CHECK(PetscSFGetGraph(sf, &numRoots, &numLeaves, &leaves, &remotes));
+  const PetscInt pStart = points.pStart, pEnd = points.pEnd;
 
   // Every point starts with the point SF's owner.
   std::vector<PetscInt> owner(std::size_t(pEnd - pStart), rank);
-  for (PetscInt i = 0; i < numLeaves; ++i)
-    owner[(leaves ? leaves[i] : i) - pStart] = remotes[i].rank;
-  const Holders holders = holdersOfPoints(sf, pEnd - pStart, comm);
+  for (PetscInt i = 0; i < points.numLeaves; ++i)
+    owner[points.leaf(i) - pStart] = points.remotes[i].rank;
+  const Holders holders = holdersOfPoints(points.sf, pEnd - pStart, comm);
   std::vector<PetscInt> shared;
   for (PetscInt v = vStart; v < vEnd; ++v)
     if (holders.end(v - pStart) - holders.begin(v - pStart) > 1) shared.push_back(v - pStart);
@@ -220,11 +214,7 @@ std::vector<PetscInt> balancedVertexOwnersInParallel(DM dm, PetscInt vStart, Pet
       if (--quota[best] == 0) quota.erase(best);
     }
     // Every copy learns the move: the mover tells the root, the root tells the leaves.
-    const std::vector<PetscInt> sent = moved;
-    EIS_CHECK(PetscSFReduceBegin(sf, MPIU_INT, sent.data(), moved.data(), MPI_MAX));
-    EIS_CHECK(PetscSFReduceEnd(sf, MPIU_INT, sent.data(), moved.data(), MPI_MAX));
-    EIS_CHECK(PetscSFBcastBegin(sf, MPIU_INT, moved.data(), moved.data(), MPI_REPLACE));
-    EIS_CHECK(PetscSFBcastEnd(sf, MPIU_INT, moved.data(), moved.data(), MPI_REPLACE));
+    agreeOnLargest(points, moved);
     for (PetscInt p : shared)
       if (moved[p] >= 0) owner[p] = moved[p];
   }

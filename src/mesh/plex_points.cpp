@@ -6,16 +6,30 @@
 
 namespace eis::mesh_detail {
 
+PointSf pointSf(DM dm) {
+  PointSf points;
+  EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(dm), &points.comm));
+  EIS_CHECK(DMPlexGetChart(dm, &points.pStart, &points.pEnd));
+  EIS_CHECK(DMGetPointSF(dm, &points.sf));
+  PetscInt numRoots;
+  EIS_CHECK(
+      PetscSFGetGraph(points.sf, &numRoots, &points.numLeaves, &points.leaves, &points.remotes));
+  return points;
+}
+
+void agreeOnLargest(const PointSf& points, std::vector<PetscInt>& values) {
+  const std::vector<PetscInt> sent = values;
+  EIS_CHECK(PetscSFReduceBegin(points.sf, MPIU_INT, sent.data(), values.data(), MPI_MAX));
+  EIS_CHECK(PetscSFReduceEnd(points.sf, MPIU_INT, sent.data(), values.data(), MPI_MAX));
+  EIS_CHECK(PetscSFBcastBegin(points.sf, MPIU_INT, values.data(), values.data(), MPI_REPLACE));
+  EIS_CHECK(PetscSFBcastEnd(points.sf, MPIU_INT, values.data(), values.data(), MPI_REPLACE));
+}
+
 std::vector<unsigned char> ownedMask(DM dm, PetscInt pStart, PetscInt pEnd) {
   std::vector<unsigned char> owned(pEnd - pStart, 1);
-  PetscSF pointSf;
-  PetscInt numRoots, numLeaves;
-  const PetscInt* leaves;
-  const PetscSFNode* remotes;
-  EIS_CHECK(DMGetPointSF(dm, &pointSf));
-  EIS_CHECK(PetscSFGetGraph(pointSf, &numRoots, &numLeaves, &leaves, &remotes));
-  for (PetscInt i = 0; i < numLeaves; ++i) {
-    const PetscInt p = leaves ? leaves[i] : i;
+  const PointSf points = pointSf(dm);
+  for (PetscInt i = 0; i < points.numLeaves; ++i) {
+    const PetscInt p = points.leaf(i);
     if (p >= pStart && p < pEnd) owned[p - pStart] = 0;
   }
   return owned;
@@ -39,16 +53,9 @@ std::vector<std::array<double, 3>> vertexCoordinates(DM dm, PetscInt vStart, Pet
 }
 
 void setVertexOwners(DM dm, PetscInt vStart, PetscInt vEnd, const std::vector<PetscInt>& owner) {
-  MPI_Comm comm;
-  EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(dm), &comm));
-  const PetscInt rank = commRank(comm);
-  PetscInt pStart, pEnd, numRoots, numLeaves;
-  EIS_CHECK(DMPlexGetChart(dm, &pStart, &pEnd));
-  PetscSF pointSf;
-  const PetscInt* leaves;
-  const PetscSFNode* remotes;
-  EIS_CHECK(DMGetPointSF(dm, &pointSf));
-  EIS_CHECK(PetscSFGetGraph(pointSf, &numRoots, &numLeaves, &leaves, &remotes));
+  const PointSf points = pointSf(dm);
+  const MPI_Comm comm = points.comm;
+  const PetscInt rank = commRank(comm), pStart = points.pStart, pEnd = points.pEnd;
 
   // Where each vertex's chosen copy lies, (rank, point) on that rank: the chosen copy says so,
   // the present root collects it from its leaves (the others send -1) and tells them all.
@@ -58,17 +65,12 @@ void setVertexOwners(DM dm, PetscInt vStart, PetscInt vEnd, const std::vector<Pe
       chosenRank[v - pStart] = rank;
       chosenPoint[v - pStart] = v;
     }
-  for (auto* values : {&chosenRank, &chosenPoint}) {
-    const std::vector<PetscInt> sent = *values;
-    EIS_CHECK(PetscSFReduceBegin(pointSf, MPIU_INT, sent.data(), values->data(), MPI_MAX));
-    EIS_CHECK(PetscSFReduceEnd(pointSf, MPIU_INT, sent.data(), values->data(), MPI_MAX));
-    EIS_CHECK(PetscSFBcastBegin(pointSf, MPIU_INT, values->data(), values->data(), MPI_REPLACE));
-    EIS_CHECK(PetscSFBcastEnd(pointSf, MPIU_INT, values->data(), values->data(), MPI_REPLACE));
-  }
+  agreeOnLargest(points, chosenRank);
+  agreeOnLargest(points, chosenPoint);
 
   std::vector<PetscSFNode> oldRemote(pEnd - pStart, PetscSFNode{-1, -1});
-  for (PetscInt i = 0; i < numLeaves; ++i)
-    oldRemote[(leaves ? leaves[i] : i) - pStart] = remotes[i];
+  for (PetscInt i = 0; i < points.numLeaves; ++i)
+    oldRemote[points.leaf(i) - pStart] = points.remotes[i];
   std::vector<PetscInt> newLeaves;
   std::vector<PetscSFNode> newRemotes;
   bool unowned = false;

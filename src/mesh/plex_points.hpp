@@ -1,13 +1,33 @@
 #pragma once
-// Two questions about a DMPlex's points that both the distribution (distributed_mesh.cpp) and the
-// refinement (refinement.cpp) ask: which points this rank owns, and where its vertices lie; and
-// the distribution's one change to them: which rank owns each shared vertex. Private to src/mesh.
+// What the distribution (distributed_mesh.cpp), the refinement (refinement.cpp) and the owners'
+// balance (parallel_vertex_owners.cpp) ask of a DMPlex's points: its point SF, which points this
+// rank owns and where its vertices lie; the copies of a point agreeing on a value; and the one
+// change made to them: which rank owns each shared vertex. Private to src/mesh.
 #include <petscdmplex.h>
 
 #include <array>
 #include <vector>
 
 namespace eis::mesh_detail {
+
+// A DMPlex's point SF as its graph: the points [pStart, pEnd), and the leaves (ghost copies),
+// each pointing at its owner's copy (remotes[i] for the leaf leaves[i], or point i when leaves
+// is null). The arrays belong to the SF.
+struct PointSf {
+  MPI_Comm comm;
+  PetscInt pStart, pEnd;
+  PetscSF sf;
+  PetscInt numLeaves;
+  const PetscInt* leaves;
+  const PetscSFNode* remotes;
+  PetscInt leaf(PetscInt i) const { return leaves ? leaves[i] : i; }
+};
+PointSf pointSf(DM dm);
+
+// Collective. Makes every copy of each point hold the largest value any copy of it held
+// (values indexed by point - pStart): the leaves send theirs to the owner's copy, which then
+// sends the result back to them all.
+void agreeOnLargest(const PointSf& points, std::vector<PetscInt>& values);
 
 // 1 for the points [pStart, pEnd) (vertices, or edges) this rank owns, 0 for ghost copies
 // (leaves of the point SF).
