@@ -4,26 +4,10 @@
 #include <cstdint>
 
 #include "eis/core/error.hpp"
+#include "eis/core/mpi_chunks.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 
 namespace eis {
-
-namespace {
-
-// Rank 0 gets every rank's `mine`, rank by rank.
-std::vector<std::int64_t> gatherOnRoot(MPI_Comm comm, const std::vector<std::int64_t>& mine) {
-  const int size = commSize(comm);
-  const int count = int(mine.size());
-  std::vector<int> counts(size), offsets(size + 1, 0);
-  EIS_CHECK_MPI(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm));
-  for (int r = 0; r < size; ++r) offsets[r + 1] = offsets[r] + counts[r];
-  std::vector<std::int64_t> all(commRank(comm) == 0 ? std::size_t(offsets[size]) : 0);
-  EIS_CHECK_MPI(MPI_Gatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(),
-                            offsets.data(), MPI_INT64_T, 0, comm));
-  return all;
-}
-
-}  // namespace
 
 GatheredPartition gatherHdf5Partition(MPI_Comm comm, const std::string& path) {
   const int rank = commRank(comm);
@@ -37,8 +21,8 @@ GatheredPartition gatherHdf5Partition(MPI_Comm comm, const std::string& path) {
     for (std::size_t v = 0; v < distributed.numLocalVertices(); ++v)
       if (distributed.owned()[v]) owned.insert(owned.end(), {rank, distributed.nodeIds()[v]});
   }
-  cells = gatherOnRoot(comm, cells);
-  owned = gatherOnRoot(comm, owned);
+  cells = gatherInt64s(cells, 0, comm);
+  owned = gatherInt64s(owned, 0, comm);
   GatheredPartition gathered;
   if (rank != 0) return gathered;
   // Compact numbers in input node order, as eis::compactMesh gives the Gmsh path's nodes.

@@ -23,7 +23,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <filesystem>
 #include <limits>
 #include <new>
 #include <sstream>
@@ -32,9 +31,9 @@
 #include <vector>
 
 #include "eis/core/error.hpp"
-#include "eis/core/input_file.hpp"
 #include "eis/mesh/box_mesh.hpp"
 #include "eis/mesh/mesh_file.hpp"
+#include "eis/mesh/mesh_source.hpp"
 #include "eis/mesh/metis_partition.hpp"
 #include "eis/mesh/vertex_owners.hpp"
 #include "gathered_partition.hpp"
@@ -373,9 +372,7 @@ void runHdf5(const Options& options, MPI_Comm comm) {
 
 // One row per part count: partition, count, print.
 void run(const Options& options, MPI_Comm comm) {
-  const std::string extension = std::filesystem::path(options.meshFile).extension().string();
-  if (extension == ".h5" || extension == ".hdf5" ||
-      (!options.meshFile.empty() && eis::isHdf5File(options.meshFile, comm)))
+  if (!options.meshFile.empty() && eis::isHdf5MeshFile(options.meshFile, comm))
     return runHdf5(options, comm);
   if (eis::commSize(comm) > 1)
     throw Error(

@@ -225,11 +225,13 @@ SerialMesh loadSerialMesh(const Parameters& scene, int dofsPerNode, MPI_Comm com
   return mesh;
 }
 
-bool meshFileIsHdf5(const Parameters& scene, MPI_Comm comm) {
-  if (!scene.given("mesh.file")) return false;
-  const std::string file = scene.text("mesh.file");
+bool isHdf5MeshFile(const std::string& file, MPI_Comm comm) {
   const std::string extension = std::filesystem::path(file).extension().string();
   return extension == ".h5" || extension == ".hdf5" || isHdf5File(file, comm);
+}
+
+bool meshFileIsHdf5(const Parameters& scene, MPI_Comm comm) {
+  return scene.given("mesh.file") && isHdf5MeshFile(scene.text("mesh.file"), comm);
 }
 
 Hdf5MeshInput hdf5MeshInput(const Parameters& scene, int dofsPerNode, MPI_Comm comm) {

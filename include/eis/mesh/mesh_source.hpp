@@ -30,8 +30,9 @@ std::string meshSizeFailure(const Parameters& scene, double nodes, double tets, 
 SerialMesh loadSerialMesh(const Parameters& scene, int dofsPerNode, MPI_Comm comm,
                           std::vector<std::string>& warnings);
 
-// Collective. Whether mesh.file names a converted mesh: its extension is .h5 or .hdf5, or its
-// first bytes are HDF5's signature.
+// Collective. Whether `file` is a converted mesh: its extension is .h5 or .hdf5, or its first
+// bytes are HDF5's signature. The second form asks it of mesh.file (false when none is given).
+bool isHdf5MeshFile(const std::string& file, MPI_Comm comm);
 bool meshFileIsHdf5(const Parameters& scene, MPI_Comm comm);
 
 // Collective. mesh.file (a converted mesh) and mesh.transform, once the file's attributes say it
