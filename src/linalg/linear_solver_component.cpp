@@ -91,6 +91,15 @@ ParameterSpec linearSolverParameters() {
             "measures it",
             "default", "", false, check::choice(kResidualNorms)})
       .add(
+          {"solver.block-products", "BOOL",
+           "the linearized step's iterative solve multiplies by a copy of the assembled matrix in\n"
+           "PETSc's 3 x 3 block storage (BAIJ): CG's products, the span start's and those of GAMG's\n"
+           "finest smoother, 1.5 to 1.7 times faster each than over the AIJ matrix, which stays the\n"
+           "preconditioner's. Costs a second matrix's memory (about 0.35 kB per unknown); false\n"
+           "multiplies by the AIJ matrix itself. No effect with solver.operator = matrix-free, a\n"
+           "direct solve, a scalar problem (diffusion) or solver.newton = full",
+           "true", "", false, check::boolean()})
+      .add(
           {"solver.iteration-limit", "error|accept",
            "error: a solve that reaches solver.max-iterations fails the step; accept: it ends with\n"
            "its last iterate, as SOFA's CGLinearSolver does",
@@ -159,6 +168,7 @@ LinearSolverChoice linearSolverOf(const Parameters& scene, bool constantMatrix) 
   choice.options.maxIterations = scene.integer("solver.max-iterations");
   choice.options.unpreconditionedNorm =
       scene.choice("solver.residual-norm", kResidualNorms) == ResidualNorm::Unpreconditioned;
+  choice.options.blockProducts = scene.boolean("solver.block-products");
   choice.options.acceptIterationLimit =
       scene.choice("solver.iteration-limit", kIterationLimits) == IterationLimit::Accept;
   return choice;

@@ -355,6 +355,8 @@ std::vector<KeyCase> allKeys() {
          EXPECT_EQ(s.choice("solver.residual-norm", eis::kResidualNorms),
                    eis::ResidualNorm::Unpreconditioned);
        }},
+      {"solver.block-products", "false",
+       [](const Scene& s) { EXPECT_FALSE(s.boolean("solver.block-products")); }},
       {"solver.iteration-limit", "accept",
        [](const Scene& s) {
          EXPECT_EQ(s.choice("solver.iteration-limit", eis::kIterationLimits),

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "eis/core/component.hpp"
+#include "eis/linalg/block_copy.hpp"
 #include "eis/linalg/ksp_settings.hpp"
 #include "eis/linalg/preconditioner_reuse.hpp"
 #include "eis/linalg/solution_check.hpp"
@@ -33,6 +34,8 @@ struct LinearSolverOptions {
   double rtol = 1e-8;
   int maxIterations = 1000;
   bool unpreconditionedNorm = false;
+  // An iterative solve multiplies by a block copy of an assembled matrix (BlockCopy).
+  bool blockProducts = true;
   // Reaching maxIterations ends the solve with what it has (SOFA's CG) instead of an error.
   bool acceptIterationLimit = false;
 };
@@ -61,6 +64,7 @@ private:
   void configure(Mat A);
   void setStart();
   void setUp(Mat A);
+  Mat productOperator(Mat A);
 
   KSP ksp_ = nullptr;
   KspSettings settings_;
@@ -68,6 +72,8 @@ private:
   SolutionCheck check_;
   LinearSolverOptions::Start start_;
   SolutionSpaceGuess span_;
+  BlockCopy block_;
+  bool blockProducts_;
   bool acceptIterationLimit_;
   bool configured_ = false;
   bool direct_ = false;  // -ksp_type preonly: no starting point
@@ -106,7 +112,7 @@ inline constexpr Named<IterationLimit> kIterationLimits[] = {{"error", Iteration
 
 // solver.operator, solver.preconditioner, solver.pc-lag, solver.pc-rebuild-growth,
 // solver.initial-guess, solver.guess-solutions, solver.linear, solver.rtol, solver.max-iterations,
-// solver.residual-norm, solver.iteration-limit.
+// solver.residual-norm, solver.iteration-limit, solver.block-products.
 const ComponentDeclaration& linearSolverComponent();
 
 // What those parameters ask for: the operator, the default preconditioner's PETSc type, and
