@@ -12,11 +12,14 @@
 #      MEDIAN over the repeats of: set-up; per-step seconds for forces + matrix assembly,
 #      constraints, preconditioner set-up, KSP solve and the rest; KSP iterations per step;
 #      MatMult bandwidth; peak resident memory per rank (MiB, and KB per unknown per rank).
-#      MatMult bandwidth is estimated from PETSc's -log_view: an AIJ MatMult streams 12 bytes per
-#      nonzero (8-byte value + 32-bit column index) and does 2 flops per nonzero, so
-#      bytes ~= 6 x flops, GB/s ~= 6 x (MatMult total flops over all ranks) / (MatMult max time),
-#      summed over every log stage (all MatMults: the operator and GAMG's coarser levels).
-#      Vector and row-pointer traffic is not counted, so this slightly UNDER-estimates bytes.
+#      MatMult bandwidth is estimated from PETSc's -log_view: the operator's block copy
+#      (solver.block-products, the default) streams 8 bytes per nonzero and one 32-bit column
+#      index per 3 x 3 block, and does 2 flops per nonzero, so bytes ~= 4.22 x flops (an AIJ
+#      matrix, with --solver.block-products=false: 12 bytes per nonzero, 6 x flops);
+#      GB/s ~= that factor x (MatMult total flops over all ranks) / (MatMult max time), summed
+#      over every log stage (all MatMults: the operator and GAMG's coarser levels, which are AIJ
+#      and so move more than counted). Vector and row-pointer traffic is not counted either, so
+#      this UNDER-estimates bytes.
 #      Derived lines: MatMult GB/s / STREAM(1 thread, best) for 1-rank rows, and the 2-rank
 #      speed-up of a step against STREAM's 2-thread / 1-thread ratio for each size.
 #      A roofline table per KSP iteration: the bytes one iteration moves (from -log_view's flops
@@ -150,10 +153,12 @@ run_ours() {
     echo "benchmark: run failed, see $stem.out:" >&2; tail -5 "$stem.out" >&2; exit 1
   fi
   # The median step: the history's wall_seconds (3rd column) of every step, sorted.
-  local stepmed
+  # Bytes per flop of the operator's products (see the header): the block copy or the AIJ matrix.
+  local stepmed mbpf=4.2222
+  [[ " $* " == *" --solver.block-products=false "* ]] && mbpf=6
   stepmed=$(tail -n +2 "$stem.history.csv" | cut -d, -f3 | sort -g |
             awk '{ w[NR] = $1 } END { print (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2 }')
-  awk -v lv="$stem.logview" -v stepmed="$stepmed" '
+  awk -v lv="$stem.logview" -v stepmed="$stepmed" -v mbpf="$mbpf" '
     /^mesh: / { for (i = 1; i <= NF; i++) if ($(i+1) ~ /^unknowns/) unknowns = $i }
     /^summary: / {
       s = $0; gsub(/[(),;]/, " ", s); n = split(s, w, " ")
@@ -174,10 +179,13 @@ run_ours() {
     END {
       # -log_view event table: check the header, then sum MatMult over all stages.
       # Bytes moved in the KSP solve stage (the roofline model), from the total flops of each event:
-      # sparse products 12 bytes per nonzero / 2 flops; vector kernels bytes per flop as PETSc
-      # counts their flops (TDot 16 B / 2 flops, AXPY 24 B / 2, AXPBYCZ 32 B / 5, ...).
-      # VecCopy and VecSet log no flops and are left out.
-      bpf["MatMult"] = 6; bpf["MatMultAdd"] = 6; bpf["MatMultTranspose"] = 6; bpf["MatResidual"] = 6
+      # products by the operator (MatMult, MatResidual) mbpf bytes per flop, every one counted as
+      # one of the finest level (the coarser AIJ levels of GAMG move more: the bound is a little
+      # low, so KSP / bound a little high); interpolation and restriction (AIJ) 12 bytes per
+      # nonzero / 2 flops; vector kernels bytes per flop as PETSc counts their flops (TDot 16 B /
+      # 2 flops, AXPY 24 B / 2, AXPBYCZ 32 B / 5, ...). VecCopy and VecSet log no flops and are
+      # left out.
+      bpf["MatMult"] = mbpf; bpf["MatMultAdd"] = 6; bpf["MatMultTranspose"] = 6; bpf["MatResidual"] = mbpf
       bpf["VecTDot"] = 8; bpf["VecDot"] = 8; bpf["VecMDot"] = 8; bpf["VecNorm"] = 4
       bpf["VecAXPY"] = 12; bpf["VecAYPX"] = 12; bpf["VecMAXPY"] = 8; bpf["VecAXPBYCZ"] = 6.4
       bpf["VecWAXPY"] = 24; bpf["VecPointwiseMult"] = 24; bpf["VecScale"] = 16
@@ -195,7 +203,7 @@ run_ours() {
           kspbytes += bpf[f[1]] * f[nf] * 1e6 * f[4]
       }
       if (unknowns == "" || ksp == "" || steps == "") { print "PARSE_ERROR"; exit }
-      gbs = (mmtime > 0) ? 6 * mmflops / mmtime / 1e9 : "nan"
+      gbs = (mmtime > 0) ? mbpf * mmflops / mmtime / 1e9 : "nan"
       printf "unknowns=%s setup=%s step=%g stepmed=%g frcasm=%g cons=%g pcs=%g ksp=%g other=%g " \
              "its=%s mem=%s mmgbs=%g mmcount=%d kspmmcount=%d kspmmtime=%g kspbytes=%g\n",
              unknowns, setup, perstep, stepmed, (forces + asm_) / steps, cons / steps, pcs / steps,
@@ -308,8 +316,9 @@ cat <<EOF
    of the steps' own wall times (history CSV), which leaves out one-off costs of step 1 such as
    the first preconditioner set-up; frc+asm = forces + matrix assembly; PC set =
    preconditioner set-up; other = the rest of the step; KSP it = linear iterations per step.
-   MatMult GB/s = 6 x MatMult total flops / MatMult max time from -log_view, all stages (AIJ:
-   12 bytes and 2 flops per nonzero, so bytes ~= 6 x flops; vectors not counted).
+   MatMult GB/s = 4.22 x MatMult total flops / MatMult max time from -log_view, all stages (the
+   operator's 3 x 3 block copy: 8 bytes per nonzero, a 4-byte index per block, 2 flops per
+   nonzero; 6 x with --solver.block-products=false, AIJ's 12 bytes; vectors not counted).
    MM / STREAM1 = MatMult GB/s / best 1-thread triad (${sbest[1]} GB/s), 1-rank rows only.
    peak mem = peak resident set of the largest rank; KB/unkn per rank = peak / (unknowns / ranks).
 EOF
@@ -324,10 +333,12 @@ printf '%s\n' "${iter_rows[@]}"
 cat <<EOF
    Legend: operator nnz/row = nonzeros of the assembled box operator / unknowns; MatMult calls/it,
    % of KSP and ms/it: MatMult (all GAMG levels) inside the KSP solve stage. bytes/unkn/it =
-   memory traffic of one KSP iteration from -log_view's KSP solve stage flops (sparse products
-   6 bytes per flop; vector kernels by kernel; VecCopy/VecSet not counted) per unknown; bound =
-   those bytes at the best STREAM triad with as many threads as ranks (the fastest the memory
-   allows); KSP / bound = measured time per iteration / bound (1 = at the roofline).
+   memory traffic of one KSP iteration from -log_view's KSP solve stage flops (products by the
+   operator 4.22 bytes per flop, at every GAMG level, 6 with --solver.block-products=false;
+   interpolation and restriction 6; vector kernels by kernel; VecCopy/VecSet not counted) per
+   unknown; bound = those bytes at the best STREAM triad with as many threads as ranks (the
+   fastest the memory allows); KSP / bound = measured time per iteration / bound (1 = at the
+   roofline).
 EOF
 
 # Speed-up of a step on 2 ranks against STREAM's 2/1 ratio.

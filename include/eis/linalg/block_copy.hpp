@@ -2,7 +2,7 @@
 // The step matrix once more, in PETSc's block storage (BAIJ: one column index and nine
 // contiguous values per 3 x 3 block of a node pair), for the products of an iterative solve:
 // CG's own, the span start's and those of GAMG's finest smoother, which are most of an
-// iteration's memory traffic. PETSc's product over a BAIJ matrix was 1.5 to 1.7 times faster
+// iteration's memory traffic. PETSc's product over a BAIJ matrix was 1.3 to 1.7 times faster
 // than over the same AIJ matrix with its inode rows (docs/performance.md, "Lever 4"). The AIJ
 // matrix stays the preconditioner's: PETSc 3.18's GAMG coarsens no BAIJ matrix. The copy costs
 // the memory of a second matrix (8 bytes per nonzero and an index per block).
