@@ -153,9 +153,16 @@ run_ours() {
     echo "benchmark: run failed, see $stem.out:" >&2; tail -5 "$stem.out" >&2; exit 1
   fi
   # The median step: the history's wall_seconds (3rd column) of every step, sorted.
-  # Bytes per flop of the operator's products (see the header): the block copy or the AIJ matrix.
-  local stepmed mbpf=4.2222
-  [[ " $* " == *" --solver.block-products=false "* ]] && mbpf=6
+  # Bytes per flop of the operator's products (see the header): the block copy, or the AIJ matrix
+  # when the arguments turn solver.block-products off (any spelling the key takes, = or a space).
+  local stepmed mbpf=4.2222 arg previous=""
+  for arg in "$@"; do
+    if [[ ${arg,,} =~ ^--solver\.block-products=(false|0|no|off)$ ||
+          ( $previous == --solver.block-products && ${arg,,} =~ ^(false|0|no|off)$ ) ]]; then
+      mbpf=6
+    fi
+    previous=$arg
+  done
   stepmed=$(tail -n +2 "$stem.history.csv" | cut -d, -f3 | sort -g |
             awk '{ w[NR] = $1 } END { print (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2 }')
   awk -v lv="$stem.logview" -v stepmed="$stepmed" -v mbpf="$mbpf" '

@@ -95,7 +95,7 @@ ParameterSpec linearSolverParameters() {
            "the linearized step's iterative solve multiplies by a copy of the assembled matrix in\n"
            "PETSc's 3 x 3 block storage (BAIJ): CG's products, the span start's and those of GAMG's\n"
            "finest smoother, 1.3 to 1.7 times faster each than over the AIJ matrix, which stays the\n"
-           "preconditioner's. Costs a second matrix's memory (about 0.35 kB per unknown); false\n"
+           "preconditioner's. Costs a second matrix's memory (about 0.37 kB per unknown); false\n"
            "multiplies by the AIJ matrix itself. No effect with solver.operator = matrix-free, a\n"
            "direct solve, a scalar problem (diffusion) or solver.newton = full",
            "true", "", false, check::boolean()})

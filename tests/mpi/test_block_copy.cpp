@@ -1,15 +1,19 @@
 // The block copy an iterative solve multiplies by (solver.block-products), on 1, 2 and 3 ranks:
 // its product is the AIJ matrix's, before and after the matrix's values change; a matrix that is
-// not made of full blocks on every rank is multiplied itself; and a corotational run gives the
-// same trajectory with the copy as without it.
+// not made of full blocks on every rank is multiplied itself; the linear solver's KSP multiplies
+// by the copy and preconditions with the matrix; and a corotational run gives the same
+// trajectory with the copy as without it.
 #include <gtest/gtest.h>
 #include <petscmat.h>
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "eis/app/simulation.hpp"
 #include "eis/linalg/block_copy.hpp"
+#include "eis/linalg/linear_solver.hpp"
 #include "mpi_support.hpp"
 
 namespace {
@@ -19,10 +23,13 @@ using eis_test::disagreement;
 constexpr PetscInt kBs = 3;
 constexpr PetscInt kNodesPerRank = 2;
 
+enum class Chain { Nonsymmetric, Holed, SymmetricPositive };
+
 // A chain of nodes, kBs unknowns each, every node coupled with its neighbours by a full
-// kBs x kBs block of values that differ entry by entry; `holes` leaves out one entry of the
-// first rank's first off-diagonal block, so that its rows are not made of full blocks there.
-Mat chainMatrix(bool holes = false) {
+// kBs x kBs block of values that differ entry by entry. Holed: one entry of the first rank's
+// first off-diagonal block left out, so that its rows are not made of full blocks there.
+// SymmetricPositive: symmetric and strictly diagonally dominant, for CG.
+Mat chainMatrix(Chain kind) {
   int rank, size;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
@@ -37,9 +44,13 @@ Mat chainMatrix(bool holes = false) {
       for (PetscInt r = 0; r < kBs; ++r)
         for (PetscInt c = 0; c < kBs; ++c) {
           const PetscInt row = kBs * node + r, col = kBs * other + c;
-          if (holes && rank == 0 && node == 0 && other == 1 && r == 0 && c == 2) continue;
-          MatSetValue(A, row, col, std::sin(1.0 + 7.0 * row + 3.0 * col) + (row == col ? 4 : 0),
-                      INSERT_VALUES);
+          if (kind == Chain::Holed && rank == 0 && node == 0 && other == 1 && r == 0 && c == 2)
+            continue;
+          const double value =
+              kind == Chain::SymmetricPositive
+                  ? 0.1 * std::sin(1.0 + 7.0 * std::min(row, col) + 3.0 * std::max(row, col))
+                  : std::sin(1.0 + 7.0 * row + 3.0 * col);
+          MatSetValue(A, row, col, value + (row == col ? 4 : 0), INSERT_VALUES);
         }
   MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY);
   MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY);
@@ -72,7 +83,7 @@ bool isBlockMatrix(Mat M) {
 }
 
 TEST(BlockCopy, MultipliesAsTheMatrixBeforeAndAfterItsValuesChange) {
-  Mat A = chainMatrix();
+  Mat A = chainMatrix(Chain::Nonsymmetric);
   eis::BlockCopy copy;
   const Mat B = copy.of(A);
   ASSERT_TRUE(isBlockMatrix(B));
@@ -87,7 +98,7 @@ TEST(BlockCopy, MultipliesAsTheMatrixBeforeAndAfterItsValuesChange) {
 }
 
 TEST(BlockCopy, AMatrixNotMadeOfFullBlocksOnEveryRankIsMultipliedItself) {
-  Mat holed = chainMatrix(true);
+  Mat holed = chainMatrix(Chain::Holed);
   eis::BlockCopy copy;
   EXPECT_EQ(copy.of(holed), holed) << "one entry missing on rank 0 only";
   MatDestroy(&holed);
@@ -105,6 +116,44 @@ TEST(BlockCopy, AMatrixNotMadeOfFullBlocksOnEveryRankIsMultipliedItself) {
   MatDestroy(&scalar);
 }
 
+// The linear solver hands the copy to its KSP as the operator and keeps A as the
+// preconditioner's matrix; with solver.block-products = false, and for a direct solve, the KSP
+// multiplies by A. All three give the same answer.
+TEST(BlockCopy, TheIterativeSolveMultipliesByTheCopyAndKeepsTheMatrixForThePreconditioner) {
+  Mat A = chainMatrix(Chain::SymmetricPositive);
+  Vec b;
+  MatCreateVecs(A, nullptr, &b);
+  VecSet(b, 1.0);
+  struct Case {
+    const char* name;
+    bool blockProducts, direct, copyExpected;
+  };
+  const Case cases[] = {{"direct", true, true, false},
+                        {"iterative", true, false, true},
+                        {"iterative, solver.block-products = false", false, false, false}};
+  std::vector<Vec> answers;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    eis::LinearSolverOptions options;
+    options.blockProducts = c.blockProducts;
+    options.direct = c.direct;
+    options.rtol = 1e-12;
+    eis::LinearSolver solver(PETSC_COMM_WORLD, PCJACOBI, nullptr, options);
+    answers.emplace_back();
+    VecDuplicate(b, &answers.back());
+    solver.solve(A, b, answers.back());
+    Mat amat, pmat;
+    KSPGetOperators(solver.ksp(), &amat, &pmat);
+    EXPECT_EQ(pmat, A);
+    EXPECT_EQ(isBlockMatrix(amat), c.copyExpected);
+    if (!c.copyExpected) EXPECT_EQ(amat, A);
+    EXPECT_LT(eis_test::relativeGap(answers.front(), answers.back()), 1e-10);
+  }
+  for (Vec& x : answers) VecDestroy(&x);
+  VecDestroy(&b);
+  MatDestroy(&A);
+}
+
 // A soft corotational cantilever re-assembled at every step, CG + GAMG at rtol 1e-10: the copy
 // changes only the rounding of the products, so the states agree to the solver's tolerance.
 TEST(BlockCopy, ACorotationalRunFollowsTheSameTrajectoryWithTheCopyAsWithout) {
@@ -116,7 +165,11 @@ TEST(BlockCopy, ACorotationalRunFollowsTheSameTrajectoryWithTheCopyAsWithout) {
   auto run = [&](const char* blockProducts) {
     eis_test::SceneFields variant = scene;
     variant.extra.emplace_back("solver.block-products", blockProducts);
-    eis::Simulation simulation(variant.toScene(), PETSC_COMM_WORLD, nullptr);
+    const eis::Scene read = variant.toScene();
+    // The key reaches the solver's options (the test above follows them into the KSP).
+    EXPECT_EQ(eis::linearSolverOf(read, false).options.blockProducts,
+              std::string(blockProducts) == "true");
+    eis::Simulation simulation(read, PETSC_COMM_WORLD, nullptr);
     simulation.run();
     return simulation.gatherState();
   };
