@@ -73,7 +73,9 @@ for n in 1 2 3; do
   check "reference run on $n ranks" status_is ref$n 0
 done
 
-# SIGKILL at a random step between 20 and 58 (checkpoints every 20 steps), restarted on the same count and on another.
+# SIGKILL at a random step between 21 and 58 (checkpoints every 20 steps), restarted on the same
+# count and on another. Not at step 20 itself: its history row is written before its checkpoint,
+# so a kill there may leave no checkpoint, and the restart starts afresh (seen under load).
 for n in 1 2 3; do
   for m in $n $((n % 3 + 1)); do
     dir=kill$n$m
@@ -83,7 +85,7 @@ for n in 1 2 3; do
     mpi_command "$n" "$program"
     "${MPI_COMMAND[@]}" "${SCENE[@]}" --solver.steps=$STEPS "${args[@]}" > $dir/first.out 2>&1 &
     launcher=$!
-    kill_after_rows $launcher $((20 + RANDOM % 39)) $dir/h.csv
+    kill_after_rows $launcher $((21 + RANDOM % 38)) $dir/h.csv
     wait $launcher
     killed_at=$(tail -n 1 $dir/h.csv | cut -d, -f1)
     check "$n ranks: killed at step $killed_at, before the end" test "$killed_at" -lt $STEPS
