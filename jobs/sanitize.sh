@@ -5,13 +5,14 @@
 # this one build also checks the build that takes meshes past 2^31 unknowns). -O1 with line
 # tables, assertions on: what the sanitizers are usually run with, and about half the compile
 # time of an optimised build with full debug information; only the programs run below are
-# built. Then the unit tests in one process (leaks checked too: OpenMPI's and PETSc's start-up
-# allocations are suppressed by tests/sanitize/lsan.supp, nothing of ours is), the MPI tests on 2
-# ranks in one launch (memory errors and undefined behaviour; unwinding every allocation of
-# every rank for the leak check would multiply their time, and their code is the unit tests')
-# and the libFuzzer harnesses, side by side (each fuzz.<reader> replays its past findings from
-# tests/fuzz/regressions, then fuzzes EIS_FUZZ_SECONDS, 60 by default, leaks checked; a longer
-# campaign is EIS_FUZZ_SECONDS=3600 bash jobs/sanitize.sh).
+# built. Then the unit tests, in two GoogleTest shards side by side, one per core (leaks checked
+# too: OpenMPI's and PETSc's start-up allocations are suppressed by tests/sanitize/lsan.supp,
+# nothing of ours is; unwinding every allocation for that check keeps a core busy), the MPI
+# tests on 2 ranks in one launch (memory errors and undefined behaviour; unwinding every
+# allocation of every rank for the leak check would multiply their time, and their code is the
+# unit tests') and the libFuzzer harnesses, side by side (each fuzz.<reader> replays its past
+# findings from tests/fuzz/regressions, then fuzzes EIS_FUZZ_SECONDS, 60 by default, leaks
+# checked; a longer campaign is EIS_FUZZ_SECONDS=3600 bash jobs/sanitize.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash jobs/install-deps.sh petsc64
@@ -30,7 +31,11 @@ CC=clang CXX=clang++ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug \
 cmake --build build-sanitize -j"$(nproc)" --target eis_unit_tests eis_mpi_tests \
   fuzz_gmsh_reader fuzz_config_file fuzz_command_line
 cd build-sanitize
-bin/eis_unit_tests --gtest_brief=1
+for shard in 0 1; do
+  GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$shard bin/eis_unit_tests --gtest_brief=1 &
+  shards[shard]=$!
+done
+for pid in "${shards[@]}"; do wait "$pid"; done
 ctest --verbose --parallel 3 -R '^fuzz\.'
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1 \
   mpiexec -n 2 bin/eis_mpi_tests --gtest_brief=1
