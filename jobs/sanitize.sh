@@ -35,7 +35,10 @@ for shard in 0 1; do
   GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$shard bin/eis_unit_tests --gtest_brief=1 &
   shards[shard]=$!
 done
-for pid in "${shards[@]}"; do wait "$pid"; done
+# Both shards end before either one's failure stops the script, so every failing test is reported.
+failed=0
+for pid in "${shards[@]}"; do wait "$pid" || failed=1; done
+((failed == 0))
 ctest --verbose --parallel 3 -R '^fuzz\.'
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1 \
   mpiexec -n 2 bin/eis_mpi_tests --gtest_brief=1
