@@ -1,5 +1,8 @@
 #include "eis/linalg/solution_space_guess.hpp"
 
+// PetscObjectStateGet, declared here in PETSc 3.18 (see preconditioner_reuse.cpp).
+#include <petsc/private/petscimpl.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -99,7 +102,7 @@ int SolutionSpaceGuess::start(Mat A, Vec b, Vec x) {
     products_.emplace_back();
     EIS_CHECK(VecDuplicate(solutions_[0], &products_.back()));
   }
-  for (std::size_t i = 0; i < k; ++i) EIS_CHECK(MatMult(A, solutions_[i], products_[i]));
+  applyTo(A);
   PetscBool known = PETSC_FALSE, symmetric = PETSC_FALSE;
   EIS_CHECK(MatIsSymmetricKnown(A, &known, &symmetric));
   const bool galerkin = known && symmetric;
@@ -136,14 +139,35 @@ int SolutionSpaceGuess::start(Mat A, Vec b, Vec x) {
   return kept;
 }
 
+// W = A X, reusing the products of the previous start where A is the same matrix with the same
+// values: a constant operator (a linear model at a fixed step) then costs one product a start,
+// for the solution stored since, instead of k.
+void SolutionSpaceGuess::applyTo(Mat A) {
+  PetscObjectId id;
+  PetscObjectState state;
+  EIS_CHECK(PetscObjectGetId(reinterpret_cast<PetscObject>(A), &id));
+  EIS_CHECK(PetscObjectStateGet(reinterpret_cast<PetscObject>(A), &state));
+  if (id != productsId_ || state != productsState_)
+    std::fill(productKnown_.begin(), productKnown_.end(), false);
+  for (std::size_t i = 0; i < solutions_.size(); ++i) {
+    if (productKnown_[i]) continue;
+    EIS_CHECK(MatMult(A, solutions_[i], products_[i]));
+    productKnown_[i] = true;
+  }
+  productsId_ = id;
+  productsState_ = state;
+}
+
 void SolutionSpaceGuess::store(Vec x) {
   if (int(solutions_.size()) < capacity_) {
     solutions_.emplace_back();
+    productKnown_.push_back(false);
     EIS_CHECK(VecDuplicate(x, &solutions_.back()));
     EIS_CHECK(VecCopy(x, solutions_.back()));
     return;
   }
   EIS_CHECK(VecCopy(x, solutions_[next_]));
+  productKnown_[next_] = false;
   next_ = (next_ + 1) % solutions_.size();
 }
 

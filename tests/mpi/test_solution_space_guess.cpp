@@ -1,7 +1,8 @@
 // The starting point from the span of the last solutions (solver.initial-guess = span), on 1, 2
 // and 3 ranks: exact for a right-hand side in the new matrix's image of their span after the
 // matrix changes, symmetric (Galerkin) or not (least squares), with dependent solutions dropped;
-// and through LinearSolver, a solve that needs no iteration.
+// the products by an unchanged matrix reused, those by a changed one made again; and through
+// LinearSolver, a solve that needs no iteration.
 #include <gtest/gtest.h>
 #include <petscksp.h>
 
@@ -114,6 +115,80 @@ TEST(SolutionSpaceGuess, DependentSolutionsAreDroppedAndTheOldestGo) {
             1e-11);
   MatDestroy(&before);
   MatDestroy(&after);
+}
+
+// A shell that counts its products by the tridiagonal matrix it wraps.
+struct CountedProducts {
+  Mat inner = nullptr;
+  int products = 0;
+};
+
+PetscErrorCode countedMult(Mat shell, Vec in, Vec out) {
+  PetscFunctionBeginUser;
+  CountedProducts* counted;
+  PetscCall(MatShellGetContext(shell, &counted));
+  ++counted->products;
+  PetscCall(MatMult(counted->inner, in, out));
+  PetscFunctionReturn(0);
+}
+
+// The matrix unchanged (the same object, the same values), a start multiplies only the
+// solutions stored since the last one: 3 products, then 1 for the solution added, then none.
+TEST(SolutionSpaceGuess, AnUnchangedMatrixMultipliesOnlyTheSolutionsStoredSince) {
+  CountedProducts counted;
+  counted.inner = tridiagonal(first, 1.0, 1.0);
+  PetscInt local;
+  MatGetLocalSize(counted.inner, &local, nullptr);
+  Mat A;
+  MatCreateShell(PETSC_COMM_WORLD, local, local, kRows, kRows, &counted, &A);
+  MatShellSetOperation(A, MATOP_MULT, reinterpret_cast<void (*)(void)>(countedMult));
+  MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE);
+  eis::SolutionSpaceGuess guess(8);
+  std::vector<Vec> xs;
+  for (int j = 0; j < 4; ++j) xs.push_back(solution(counted.inner, j));
+  for (int j = 0; j < 3; ++j) guess.store(xs[j]);
+  Vec b, x;
+  MatCreateVecs(counted.inner, &x, &b);
+  VecSet(b, 1.0);
+  guess.start(A, b, x);
+  EXPECT_EQ(counted.products, 3);
+  guess.store(xs[3]);
+  guess.start(A, b, x);
+  EXPECT_EQ(counted.products, 4);
+  Vec exact = combination(xs, {1.0, -0.5, 2.0, 0.25});
+  MatMult(counted.inner, exact, b);
+  EXPECT_EQ(guess.start(A, b, x), 4);
+  EXPECT_EQ(counted.products, 4);
+  EXPECT_LT(eis_test::relativeGap(exact, x), 1e-11);
+  for (Vec* v : {&b, &x, &exact}) VecDestroy(v);
+  for (Vec& v : xs) VecDestroy(&v);
+  MatDestroy(&A);
+  MatDestroy(&counted.inner);
+}
+
+// The same matrix object with new values: the products are made again, so the start stays
+// exact for the new values (the old products would give twice the answer here).
+TEST(SolutionSpaceGuess, NewValuesInTheSameMatrixAreMultipliedAgain) {
+  Mat A = tridiagonal(second, 1.3, 1.3);
+  eis::SolutionSpaceGuess guess(8);
+  std::vector<Vec> xs;
+  for (int j = 0; j < 3; ++j) {
+    xs.push_back(solution(A, j));
+    guess.store(xs.back());
+  }
+  Vec exact = combination(xs, {0.5, 1.0, -1.0});
+  Vec b, x;
+  MatCreateVecs(A, &x, &b);
+  MatMult(A, exact, b);
+  guess.start(A, b, x);
+  EXPECT_LT(eis_test::relativeGap(exact, x), 1e-11);
+  MatScale(A, 2.0);
+  MatMult(A, exact, b);
+  guess.start(A, b, x);
+  EXPECT_LT(eis_test::relativeGap(exact, x), 1e-11);
+  for (Vec* v : {&b, &x, &exact}) VecDestroy(v);
+  for (Vec& v : xs) VecDestroy(&v);
+  MatDestroy(&A);
 }
 
 // Through the linear solver: solves with one matrix store their solutions; after the matrix

@@ -9,7 +9,8 @@
 namespace eis {
 
 // Keeps the last `capacity` solutions X = [x_1 .. x_k]. Before a solve of A x = b it applies A
-// to them (W = A X, k products) and starts from X c, c solving the k x k system
+// to them (W = A X: k products, or one for the solution stored since the last start when A is
+// that start's matrix with unchanged values) and starts from X c, c solving the k x k system
 //   (X^T W) c = X^T b   (Galerkin: the A-norm's best in their span) for a matrix known to be
 //                       symmetric (MatIsSymmetricKnown), else
 //   (W^T W) c = W^T b   (least squares: the smallest residual in their span),
@@ -35,9 +36,14 @@ public:
   static constexpr double kDependence = 1e-10;
 
 private:
+  void applyTo(Mat A);
+
   int capacity_;
-  std::vector<Vec> solutions_;  // oldest first once full: next_ is the next to replace
-  std::vector<Vec> products_;   // A x_i, for the matrix of the current solve
+  std::vector<Vec> solutions_;      // oldest first once full: next_ is the next to replace
+  std::vector<Vec> products_;       // A x_i, for the matrix of the last start
+  std::vector<bool> productKnown_;  // products_[i] is A x_i for that matrix's values
+  PetscObjectId productsId_ = 0;
+  PetscObjectState productsState_ = -1;
   std::size_t next_ = 0;
 };
 
