@@ -1,7 +1,9 @@
 #include "eis/linalg/solution_check.hpp"
 
-// PetscObjectStateGet, declared here in PETSc 3.18 (see preconditioner_reuse.cpp).
-#include <petsc/private/petscimpl.h>
+// PetscObjectStateGet (see preconditioner_reuse.cpp), and the KSP's rnorm0: the reference norm
+// PETSc's default test measured at iteration 0, which PETSc 3.18 keeps in the KSP and offers no
+// getter for.
+#include <petsc/private/kspimpl.h>
 
 #include <algorithm>
 #include <cmath>
@@ -46,22 +48,47 @@ const char* normName(KSPNormType type) {
 
 }  // namespace
 
-namespace {
-
-PetscErrorCode recordStartNorm(KSP ksp, PetscInt iteration, PetscReal, void* context) {
+// Iteration 0 of a watched solve: ||x0||, and the reference of the solve before forgotten.
+// Iteration 1: the reference norm of PETSc's default test, which it took at iteration 0 (||B b||
+// in the preconditioned norm: a preconditioner application the check need not repeat), with the
+// right-hand side it belongs to.
+PetscErrorCode SolutionCheck::monitor(KSP ksp, PetscInt iteration, PetscReal, void* context) {
   PetscFunctionBeginUser;
+  auto* check = static_cast<SolutionCheck*>(context);
   if (iteration == 0) {
     Vec x;
     PetscCall(KSPBuildSolution(ksp, nullptr, &x));
-    PetscCall(VecNorm(x, NORM_2, static_cast<PetscReal*>(context)));
+    PetscReal norm;
+    PetscCall(VecNorm(x, NORM_2, &norm));
+    check->startNorm_ = double(norm);
+    check->referenceRhs_ = nullptr;
+  } else if (iteration == 1) {
+    PetscErrorCode (*test)(KSP, PetscInt, PetscReal, KSPConvergedReason*, void*);
+    PetscCall(KSPGetConvergenceTest(ksp, &test, nullptr, nullptr));
+    if (test == KSPConvergedDefault) {
+      Vec b;
+      PetscCall(KSPGetRhs(ksp, &b));
+      PetscCall(PetscObjectStateGet(reinterpret_cast<PetscObject>(b), &check->referenceRhsState_));
+      check->referenceRhs_ = b;
+      check->reference_ = double(ksp->rnorm0);
+    }
   }
   PetscFunctionReturn(0);
 }
 
-}  // namespace
-
 void SolutionCheck::watch(KSP ksp) {
-  EIS_CHECK(KSPMonitorSet(ksp, recordStartNorm, &startNorm_, nullptr));
+  EIS_CHECK(KSPMonitorSet(ksp, monitor, this, nullptr));
+}
+
+// The reference norm the KSP's default test took in the last solve, when b is that solve's
+// right-hand side, unchanged; else -1. Forgotten once asked for.
+double SolutionCheck::knownReference(Vec b) {
+  const Vec known = referenceRhs_;
+  referenceRhs_ = nullptr;
+  if (known != b) return -1;
+  PetscObjectState state;
+  EIS_CHECK(PetscObjectStateGet(reinterpret_cast<PetscObject>(b), &state));
+  return state == referenceRhsState_ ? reference_ : -1;
 }
 
 double SolutionCheck::operatorNorm(Mat A) {
@@ -104,6 +131,7 @@ std::string SolutionCheck::verdict(KSP ksp, Mat A, Vec b, Vec x) {
   const double roundoff = kRoundoffFactor * std::numeric_limits<double>::epsilon() *
                           (operatorNorm(A) * std::max(norm2(x), startNorm_) + rhs2);
   startNorm_ = 0;
+  const double known = knownReference(b);
   if (residual2 <= roundoff) return {};
 
   PetscReal rtol, atol;
@@ -111,8 +139,8 @@ std::string SolutionCheck::verdict(KSP ksp, Mat A, Vec b, Vec x) {
   KSPNormType type;
   EIS_CHECK(KSPGetNormType(ksp, &type));
   const double residual = normAsTested(ksp, type, r, work_);
-  const double allowed =
-      kDriftFactor * std::max(double(rtol) * normAsTested(ksp, type, b, work_), double(atol));
+  const double reference = known >= 0 ? known : normAsTested(ksp, type, b, work_);
+  const double allowed = kDriftFactor * std::max(double(rtol) * reference, double(atol));
   if (residual <= allowed) return {};
 
   char text[320];

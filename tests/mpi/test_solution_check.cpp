@@ -1,7 +1,9 @@
 // Every solve's answer checked from scratch (SolutionCheck, NewtonSolver::verifyConvergence), on
 // 1, 2 and 3 ranks: an answer within the tolerance passes and one outside fails, in the norm the
 // KSP's test used; an answer at rounding level passes a tolerance below rounding (SOFA's 1e-14);
-// and Newton stopped by something other than its residual is held to the residual.
+// after a solve, the reference norm comes from PETSc's test, and only for that solve's
+// right-hand side; and Newton stopped by something other than its residual is held to the
+// residual.
 #include <gtest/gtest.h>
 #include <petscksp.h>
 
@@ -110,6 +112,95 @@ TEST_F(DiagonalSystem, AToleranceBelowRoundingIsMetAtRoundingLevelOnly) {
   EXPECT_EQ(verdict(KSP_NORM_UNPRECONDITIONED), "");
   answerWithError(1e-12, true);
   EXPECT_NE(verdict(KSP_NORM_UNPRECONDITIONED), "");
+}
+
+// A = tridiag(-1, 4, -1), solved by CG from a nonzero start to rtol 1e-8 under a Jacobi
+// preconditioner that counts its applications: the answer misses rounding level, so rule 2
+// measures it.
+class SolvedSystem : public ::testing::Test {
+protected:
+  static constexpr PetscInt kRows = 60;
+  void SetUp() override {
+    MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, kRows, kRows, 3, nullptr, 2, nullptr,
+                 &A);
+    PetscInt first, end;
+    MatGetOwnershipRange(A, &first, &end);
+    for (PetscInt i = first; i < end; ++i) {
+      MatSetValue(A, i, i, 4.0, INSERT_VALUES);
+      if (i > 0) MatSetValue(A, i, i - 1, -1.0, INSERT_VALUES);
+      if (i < kRows - 1) MatSetValue(A, i, i + 1, -1.0, INSERT_VALUES);
+    }
+    MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY);
+    MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY);
+    MatCreateVecs(A, &x, &b);
+    for (PetscInt i = first; i < end; ++i)
+      VecSetValue(x, i, std::sin(0.1 * double(i)), INSERT_VALUES);
+    VecAssemblyBegin(x);
+    VecAssemblyEnd(x);
+    MatMult(A, x, b);
+    VecSet(x, 0.5);
+    KSPCreate(PETSC_COMM_WORLD, &ksp);
+    KSPSetOperators(ksp, A, A);
+    KSPSetType(ksp, KSPCG);
+    PC pc;
+    KSPGetPC(ksp, &pc);
+    PCSetType(pc, PCSHELL);
+    PCShellSetContext(pc, &applications);
+    PCShellSetApply(pc, countedJacobi);
+    KSPSetTolerances(ksp, 1e-8, 0, PETSC_DEFAULT, 100);
+    KSPSetInitialGuessNonzero(ksp, PETSC_TRUE);
+    check.watch(ksp);
+    KSPSolve(ksp, b, x);
+  }
+  void TearDown() override {
+    KSPDestroy(&ksp);
+    VecDestroy(&x);
+    VecDestroy(&b);
+    MatDestroy(&A);
+  }
+  static PetscErrorCode countedJacobi(PC pc, Vec in, Vec out) {
+    PetscFunctionBeginUser;
+    int* count;
+    PetscCall(PCShellGetContext(pc, &count));
+    ++*count;
+    PetscCall(VecCopy(in, out));
+    PetscCall(VecScale(out, 0.25));
+    PetscFunctionReturn(0);
+  }
+  Mat A = nullptr;
+  Vec x = nullptr, b = nullptr;
+  KSP ksp = nullptr;
+  int applications = 0;
+  eis::SolutionCheck check;
+};
+
+// PETSc's test took ||B b|| at the solve's iteration 0: the check applies B once (to r); asked
+// again with no solve between, it measures ||B b|| itself.
+TEST_F(SolvedSystem, TheReferenceNormComesFromTheSolve) {
+  applications = 0;
+  EXPECT_EQ(check.verdict(ksp, A, b, x), "");
+  EXPECT_EQ(applications, 1);
+  applications = 0;
+  EXPECT_EQ(check.verdict(ksp, A, b, x), "");
+  EXPECT_EQ(applications, 2);
+}
+
+// New values in the solve's right-hand side: b = A y + e with y = 1e-6 x and ||e|| about 1e-3
+// ||b||, an answer y that misses rtol by far. Against the solve's reference (a million times
+// ||b||) it would pass.
+TEST_F(SolvedSystem, NewValuesOfTheRightHandSideAreMeasuredAfresh) {
+  Vec y;
+  VecDuplicate(x, &y);
+  VecCopy(x, y);
+  VecScale(y, 1e-6);
+  MatMult(A, y, b);
+  PetscInt first, end;
+  VecGetOwnershipRange(b, &first, &end);
+  for (PetscInt i = first; i < end; ++i) VecSetValue(b, i, 1e-9 * ((i % 3) - 1.0), ADD_VALUES);
+  VecAssemblyBegin(b);
+  VecAssemblyEnd(b);
+  EXPECT_NE(check.verdict(ksp, A, b, y), "");
+  VecDestroy(&y);
 }
 
 class Options : public ::testing::Test {

@@ -6,13 +6,16 @@
 // residual drifts from the true one. So every solve is checked once more, from scratch:
 //
 //   r = b - A x (one product), measured in the norm the KSP's test used (the preconditioned
-//   norm needs B r and B b: two preconditioner applications; a test with no norm is held to the
-//   true residual's 2-norm), and passed when
+//   norm needs B r, and B b unless rule 2 below has it from the solve; a test with no norm is held
+//   to the true residual's 2-norm), and passed when
 //     1. ||r||_2 <= 10 eps (||A|| max(||x||_2, ||x0||_2) + ||b||_2), x0 where the solve started:
 //        the answer is as good as rounding lets a Krylov solve be (its attainable accuracy; a
 //        tolerance below that, such as SOFA scenes' 1e-14 on a stiff mesh, asks the impossible),
 //     2. ||r|| <= 10 max(rtol ||b||, atol) in that norm: the tolerance asked for, with room for the
-//        drift of a recursive residual and nothing more.
+//        drift of a recursive residual and nothing more. After a solve stopped by PETSc's default
+//        test, ||b|| is the reference that test took at iteration 0 (it computes B b itself when
+//        the start is not zero; or ||B r0|| under -ksp_converged_use_initial_residual_norm, as
+//        the user asked): the same number, one preconditioner application a solve saved.
 //
 // ||A|| is the infinity norm of an assembled matrix (symmetric, so it bounds the 2-norm), and for
 // a matrix-free one 100 times its largest diagonal entry (an SPD matrix's entries are at most its
@@ -35,13 +38,21 @@ public:
   std::string verdict(KSP ksp, Mat A, Vec b, Vec x);
   // Records ||x0||, the norm of the iterate each solve of `ksp` starts from (a monitor at
   // iteration 0), for rule 1: a Krylov method's residual drifts by about eps ||A|| max_k ||x_k||,
-  // and a starting point far from the answer makes that more than eps ||A|| ||x||.
+  // and a starting point far from the answer makes that more than eps ||A|| ||x||; and, at
+  // iteration 1, the reference norm of PETSc's default test, for rule 2.
   void watch(KSP ksp);
   // ||A|| as rule 1 takes it (the bound above for a matrix-free operator).
   double operatorNorm(Mat A);
 
 private:
+  static PetscErrorCode monitor(KSP ksp, PetscInt iteration, PetscReal, void* context);
+  double knownReference(Vec b);
+
   double startNorm_ = 0;
+  // The default test's reference norm in the last watched solve, and its right-hand side.
+  double reference_ = 0;
+  Vec referenceRhs_ = nullptr;
+  PetscObjectState referenceRhsState_ = -1;
   // The residual and B applied to it or to b: made once, at the first check, as b's layout.
   Vec residual_ = nullptr, work_ = nullptr;
 
