@@ -2,6 +2,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/timer.hpp"
+#include "eis/linalg/level_block_products.hpp"
 
 namespace eis {
 
@@ -61,12 +62,14 @@ void LinearSolver::setStart() {
 }
 
 // Sets the preconditioner up apart from the solve, to time the two separately: from A's
-// current values when the reuse rule says so, else kept as it is (a no-op).
+// current values when the reuse rule says so, else kept as it is (a no-op). A multigrid set up
+// afresh has new level operators, which then get their block copies.
 void LinearSolver::setUp(Mat A) {
   const bool again = reuse_.setUpAgainFor(A);
   EIS_CHECK(KSPSetReusePreconditioner(ksp_, again ? PETSC_FALSE : PETSC_TRUE));
   const ScopedTimer timer("Preconditioner set-up");
   EIS_CHECK(KSPSetUp(ksp_));
+  if (again && blockProducts_ && !direct_) multiplyLevelsInBlocks(ksp_);
 }
 
 // The matrix the solve multiplies by: A's block copy for an iterative solve (a direct one
