@@ -98,7 +98,7 @@ ParameterSpec linearSolverParameters() {
            "preconditioner's; and after each GAMG set-up, the levels between the finest and the\n"
            "coarsest multiply by BAIJ copies of their own operators (blocks of 6 for elasticity),\n"
            "1.5 to 2 times faster. Costs a second matrix's memory (about 0.37 kB per unknown, and\n"
-           "under 0.1 kB for the levels); false multiplies by the AIJ matrices themselves. No effect\n"
+           "0.13 kB for the levels); false multiplies by the AIJ matrices themselves. No effect\n"
            "with solver.operator = matrix-free, a direct solve, a scalar problem (diffusion) or\n"
            "solver.newton = full",
            "true", "", false, check::boolean()})
