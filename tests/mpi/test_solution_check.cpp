@@ -18,10 +18,36 @@
 
 namespace {
 
+// A system A x = b with its CG solver; the fixtures below give A, b and the preconditioner.
+class CgSystem : public ::testing::Test {
+protected:
+  // The KSP on A: CG under `pc` at rtol 1e-8.
+  PC createCg(PCType pc) {
+    KSPCreate(PETSC_COMM_WORLD, &ksp);
+    KSPSetOperators(ksp, A, A);
+    KSPSetType(ksp, KSPCG);
+    PC preconditioner;
+    KSPGetPC(ksp, &preconditioner);
+    PCSetType(preconditioner, pc);
+    KSPSetTolerances(ksp, 1e-8, 0, PETSC_DEFAULT, 100);
+    return preconditioner;
+  }
+  void TearDown() override {
+    KSPDestroy(&ksp);
+    VecDestroy(&x);
+    VecDestroy(&b);
+    MatDestroy(&A);
+  }
+  Mat A = nullptr;
+  Vec x = nullptr, b = nullptr;
+  KSP ksp = nullptr;
+  eis::SolutionCheck check;
+};
+
 // A = diag(1, 1e6, 1, 1e6, ...) and b = A 1: x* = 1. Jacobi is exactly A^-1, so the
 // preconditioned residual B (b - A x) is the error x* - x, while the true one weighs the stiff
 // rows a million times more than the soft ones.
-class DiagonalSystem : public ::testing::Test {
+class DiagonalSystem : public CgSystem {
 protected:
   static constexpr PetscInt kRows = 6;
   void SetUp() override {
@@ -36,19 +62,7 @@ protected:
     MatCreateVecs(A, &x, &b);
     VecSet(x, 1.0);
     MatMult(A, x, b);
-    KSPCreate(PETSC_COMM_WORLD, &ksp);
-    KSPSetOperators(ksp, A, A);
-    KSPSetType(ksp, KSPCG);
-    PC pc;
-    KSPGetPC(ksp, &pc);
-    PCSetType(pc, PCJACOBI);
-    KSPSetTolerances(ksp, 1e-8, 0, PETSC_DEFAULT, 100);
-  }
-  void TearDown() override {
-    KSPDestroy(&ksp);
-    VecDestroy(&x);
-    VecDestroy(&b);
-    MatDestroy(&A);
+    createCg(PCJACOBI);
   }
   static bool stiff(PetscInt row) { return row % 2 == 1; }
   // x = x* + `error` on the rows of one kind.
@@ -65,10 +79,6 @@ protected:
     KSPSetUp(ksp);
     return check.verdict(ksp, A, b, x);
   }
-  Mat A = nullptr;
-  Vec x = nullptr, b = nullptr;
-  KSP ksp = nullptr;
-  eis::SolutionCheck check;
 };
 
 TEST_F(DiagonalSystem, TheExactAnswerPassesAndAGrossOneFailsInEveryNorm) {
@@ -117,7 +127,7 @@ TEST_F(DiagonalSystem, AToleranceBelowRoundingIsMetAtRoundingLevelOnly) {
 // A = tridiag(-1, 4, -1), solved by CG from a nonzero start to rtol 1e-8 under a Jacobi
 // preconditioner that counts its applications: the answer misses rounding level, so rule 2
 // measures it.
-class SolvedSystem : public ::testing::Test {
+class SolvedSystem : public CgSystem {
 protected:
   static constexpr PetscInt kRows = 60;
   void SetUp() override {
@@ -139,24 +149,12 @@ protected:
     VecAssemblyEnd(x);
     MatMult(A, x, b);
     VecSet(x, 0.5);
-    KSPCreate(PETSC_COMM_WORLD, &ksp);
-    KSPSetOperators(ksp, A, A);
-    KSPSetType(ksp, KSPCG);
-    PC pc;
-    KSPGetPC(ksp, &pc);
-    PCSetType(pc, PCSHELL);
+    PC pc = createCg(PCSHELL);
     PCShellSetContext(pc, &applications);
     PCShellSetApply(pc, countedJacobi);
-    KSPSetTolerances(ksp, 1e-8, 0, PETSC_DEFAULT, 100);
     KSPSetInitialGuessNonzero(ksp, PETSC_TRUE);
     check.watch(ksp);
     KSPSolve(ksp, b, x);
-  }
-  void TearDown() override {
-    KSPDestroy(&ksp);
-    VecDestroy(&x);
-    VecDestroy(&b);
-    MatDestroy(&A);
   }
   static PetscErrorCode countedJacobi(PC pc, Vec in, Vec out) {
     PetscFunctionBeginUser;
@@ -167,11 +165,7 @@ protected:
     PetscCall(VecScale(out, 0.25));
     PetscFunctionReturn(0);
   }
-  Mat A = nullptr;
-  Vec x = nullptr, b = nullptr;
-  KSP ksp = nullptr;
   int applications = 0;
-  eis::SolutionCheck check;
 };
 
 // PETSc's test took ||B b|| at the solve's iteration 0: the check applies B once (to r); asked
