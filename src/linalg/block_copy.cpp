@@ -136,12 +136,21 @@ void BlockCopy::create(Mat A) {
   EIS_CHECK(
       PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(A), &aij, MATSEQAIJ, MATMPIAIJ, ""));
   if (bs < 2 || !aij) return;
-  PetscInt rowStart, rowEnd, localRows, localColumns, rows, columns;
+  MPI_Comm comm;
+  EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(A), &comm));
+  PetscInt rowStart, rowEnd, columnStart, columnEnd, localRows, localColumns, rows, columns;
   EIS_CHECK(MatGetOwnershipRange(A, &rowStart, &rowEnd));
+  EIS_CHECK(MatGetOwnershipRangeColumn(A, &columnStart, &columnEnd));
   EIS_CHECK(MatGetLocalSize(A, &localRows, &localColumns));
   EIS_CHECK(MatGetSize(A, &rows, &columns));
-  // Each block row's block columns, and how many lie in this rank's diagonal part.
-  const PetscInt firstBlock = rowStart / bs, endBlock = rowEnd / bs;
+  // A rectangular matrix (an interpolation: rows in blocks of 3, columns of 6) is copied in
+  // blocks of its row block size, which must then divide every rank's columns too.
+  int divides = localRows % bs == 0 && localColumns % bs == 0;
+  EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &divides, 1, MPI_INT, MPI_MIN, comm));
+  if (!divides) return;
+  // Each block row's block columns, and how many lie in this rank's diagonal part (its columns).
+  const PetscInt firstBlock = rowStart / bs, firstColumnBlock = columnStart / bs,
+                 endColumnBlock = columnEnd / bs;
   std::vector<PetscInt> offsets{0}, blockColumns, diagonal, offDiagonal;
   for (PetscInt row = rowStart; row < rowEnd; row += bs) {
     PetscInt n;
@@ -151,15 +160,13 @@ void BlockCopy::create(Mat A) {
     for (PetscInt k = 0; k < n; k += bs) {
       const PetscInt block = cols[k] / bs;
       blockColumns.push_back(block);
-      ++(block >= firstBlock && block < endBlock ? inside : outside);
+      ++(block >= firstColumnBlock && block < endColumnBlock ? inside : outside);
     }
     EIS_CHECK(MatRestoreRow(A, row, &n, &cols, nullptr));
     diagonal.push_back(inside);
     offDiagonal.push_back(outside);
     offsets.push_back(PetscInt(blockColumns.size()));
   }
-  MPI_Comm comm;
-  EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(A), &comm));
   EIS_CHECK(MatCreate(comm, &copy_));
   EIS_CHECK(MatSetSizes(copy_, localRows, localColumns, rows, columns));
   EIS_CHECK(MatSetBlockSize(copy_, bs));

@@ -18,27 +18,59 @@ PetscErrorCode destroyCopy(void* copy) {
   return 0;
 }
 
-// A level operator's MatMult: its block copy's, whose values BlockCopy copies again when the
-// operator's changed. PETSc calls it through C: an exception becomes an error code here.
-PetscErrorCode multiplyThroughCopy(Mat A, Vec x, Vec y) {
+// The block copy of a redirected matrix, its values copied again when the matrix's changed.
+PetscErrorCode copyOf(Mat A, Mat* B) {
   PetscFunctionBeginUser;
   PetscContainer container;
   PetscCall(PetscObjectQuery(reinterpret_cast<PetscObject>(A), kCopyName,
                              reinterpret_cast<PetscObject*>(&container)));
   void* copy;
   PetscCall(PetscContainerGetPointer(container, &copy));
-  Mat B = nullptr;
   try {
-    B = static_cast<BlockCopy*>(copy)->of(A);
+    *B = static_cast<BlockCopy*>(copy)->of(A);
   } catch (const std::exception& e) {
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
   }
-  PetscCheck(B != A, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a level operator lost its block copy");
+  PetscCheck(*B != A, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a redirected matrix lost its block copy");
+  PetscFunctionReturn(0);
+}
+
+// The products of a redirected matrix, by its copy. PETSc calls them through C.
+PetscErrorCode multiply(Mat A, Vec x, Vec y) {
+  Mat B = nullptr;
+  PetscFunctionBeginUser;
+  PetscCall(copyOf(A, &B));
   PetscCall(MatMult(B, x, y));
   PetscFunctionReturn(0);
 }
 
-// Gives one level operator its copy, when it is made of full blocks on every rank.
+PetscErrorCode multiplyAdd(Mat A, Vec x, Vec y, Vec z) {
+  Mat B = nullptr;
+  PetscFunctionBeginUser;
+  PetscCall(copyOf(A, &B));
+  PetscCall(MatMultAdd(B, x, y, z));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode multiplyTransposed(Mat A, Vec x, Vec y) {
+  Mat B = nullptr;
+  PetscFunctionBeginUser;
+  PetscCall(copyOf(A, &B));
+  PetscCall(MatMultTranspose(B, x, y));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode multiplyTransposedAdd(Mat A, Vec x, Vec y, Vec z) {
+  Mat B = nullptr;
+  PetscFunctionBeginUser;
+  PetscCall(copyOf(A, &B));
+  PetscCall(MatMultTransposeAdd(B, x, y, z));
+  PetscFunctionReturn(0);
+}
+
+// Gives a level operator or an interpolation its copy, when it is made of full blocks on every
+// rank, and sends its four products there (a multigrid interpolates with MatMultAdd or
+// MatMultTransposeAdd and restricts with MatMultTranspose or MatMult, by the matrix's shape).
 void redirect(Mat A) {
   PetscObject known;
   EIS_CHECK(PetscObjectQuery(reinterpret_cast<PetscObject>(A), kCopyName, &known));
@@ -55,7 +87,12 @@ void redirect(Mat A) {
   EIS_CHECK(PetscObjectCompose(reinterpret_cast<PetscObject>(A), kCopyName,
                                reinterpret_cast<PetscObject>(container)));
   EIS_CHECK(PetscContainerDestroy(&container));
-  EIS_CHECK(MatSetOperation(A, MATOP_MULT, reinterpret_cast<void (*)(void)>(multiplyThroughCopy)));
+  EIS_CHECK(MatSetOperation(A, MATOP_MULT, reinterpret_cast<void (*)(void)>(multiply)));
+  EIS_CHECK(MatSetOperation(A, MATOP_MULT_ADD, reinterpret_cast<void (*)(void)>(multiplyAdd)));
+  EIS_CHECK(MatSetOperation(A, MATOP_MULT_TRANSPOSE,
+                            reinterpret_cast<void (*)(void)>(multiplyTransposed)));
+  EIS_CHECK(MatSetOperation(A, MATOP_MULT_TRANSPOSE_ADD,
+                            reinterpret_cast<void (*)(void)>(multiplyTransposedAdd)));
 }
 
 }  // namespace
@@ -69,13 +106,19 @@ void multiplyLevelsInBlocks(KSP ksp) {
   if (!multigrid) return;
   PetscInt levels;
   EIS_CHECK(PCMGGetLevels(pc, &levels));
-  // Level 0 is the coarsest, levels - 1 the finest (the KSP's own operator).
-  for (PetscInt level = 1; level + 1 < levels; ++level) {
-    KSP smoother;
-    Mat A;
-    EIS_CHECK(PCMGGetSmoother(pc, level, &smoother));
-    EIS_CHECK(KSPGetOperators(smoother, &A, nullptr));
-    redirect(A);
+  // Level 0 is the coarsest, levels - 1 the finest (the KSP's own operator); the interpolation
+  // of level l brings level l - 1's correction to it.
+  for (PetscInt level = 1; level < levels; ++level) {
+    if (level + 1 < levels) {
+      KSP smoother;
+      Mat A;
+      EIS_CHECK(PCMGGetSmoother(pc, level, &smoother));
+      EIS_CHECK(KSPGetOperators(smoother, &A, nullptr));
+      redirect(A);
+    }
+    Mat interpolation;
+    EIS_CHECK(PCMGGetInterpolation(pc, level, &interpolation));
+    redirect(interpolation);
   }
 }
 

@@ -96,9 +96,11 @@ ParameterSpec linearSolverParameters() {
            "PETSc's 3 x 3 block storage (BAIJ): CG's products, the span start's and those of GAMG's\n"
            "finest smoother, 1.3 to 1.7 times faster each than over the AIJ matrix, which stays the\n"
            "preconditioner's; and after each GAMG set-up, the levels between the finest and the\n"
-           "coarsest multiply by BAIJ copies of their own operators (blocks of 6 for elasticity),\n"
+           "coarsest, and the interpolations between all levels, multiply by BAIJ copies of\n"
+           "themselves (blocks of 6 for elasticity; 3 x 3 for the finest interpolation's rows),\n"
            "1.5 to 2 times faster. Costs a second matrix's memory (about 0.37 kB per unknown, and\n"
-           "0.13 kB for the levels); false multiplies by the AIJ matrices themselves. No effect\n"
+           "0.34 kB for the levels and interpolations); false multiplies by the AIJ matrices\n"
+           "themselves. No effect\n"
            "with solver.operator = matrix-free, a direct solve, a scalar problem (diffusion) or\n"
            "solver.newton = full",
            "true", "", false, check::boolean()})

@@ -202,8 +202,7 @@ struct CantileverSolve {
   }
   // The operators of the levels between the finest and the coarsest.
   std::vector<Mat> middleLevels() const {
-    PC pc;
-    KSPGetPC(solver->ksp(), &pc);
+    const PC pc = multigrid();
     PetscInt levels;
     PCMGGetLevels(pc, &levels);
     std::vector<Mat> operators;
@@ -215,72 +214,123 @@ struct CantileverSolve {
     }
     return operators;
   }
+  // The interpolations, coarsest first.
+  std::vector<Mat> interpolations() const {
+    const PC pc = multigrid();
+    PetscInt levels;
+    PCMGGetLevels(pc, &levels);
+    std::vector<Mat> result(std::size_t(levels - 1));
+    for (PetscInt level = 1; level < levels; ++level)
+      PCMGGetInterpolation(pc, level, &result[std::size_t(level - 1)]);
+    return result;
+  }
+  PC multigrid() const {
+    PC pc;
+    KSPGetPC(solver->ksp(), &pc);
+    return pc;
+  }
   eis_test::BoxModel model;
   Vec rest = nullptr, f = nullptr, u = nullptr;
   std::unique_ptr<eis::LinearSolver> solver;
 };
 
-// |A x - (A x by PETSc's AIJ product)|_inf / |A x|_inf: MatMultAdd onto zero is not redirected.
-double levelProductGap(Mat A) {
-  Vec x, redirected, aij, zero;
-  MatCreateVecs(A, &x, &redirected);
-  VecDuplicate(redirected, &aij);
-  VecDuplicate(redirected, &zero);
-  VecZeroEntries(zero);
+// A vector of M's column (or, transposed, row) layout with no two entries alike.
+Vec distinctEntries(Mat M, bool transposed) {
+  Vec x;
+  if (transposed)
+    MatCreateVecs(M, nullptr, &x);
+  else
+    MatCreateVecs(M, &x, nullptr);
   PetscInt start, end;
   VecGetOwnershipRange(x, &start, &end);
   for (PetscInt i = start; i < end; ++i) VecSetValue(x, i, std::cos(0.5 + i), INSERT_VALUES);
   VecAssemblyBegin(x);
   VecAssemblyEnd(x);
-  MatMult(A, x, redirected);
-  MatMultAdd(A, x, zero, aij);
-  const double gap = eis_test::relativeGap(aij, redirected);
-  for (Vec* v : {&x, &redirected, &aij, &zero}) VecDestroy(v);
+  return x;
+}
+
+// The largest relative gap between A's four products (M x, M x + y, M^T x, M^T x + y) and those
+// of a duplicate of A, which PETSc multiplies as a plain AIJ matrix.
+double productsGap(Mat A) {
+  Mat plain;
+  MatDuplicate(A, MAT_COPY_VALUES, &plain);
+  double gap = 0;
+  for (bool transposed : {false, true}) {
+    Vec x = distinctEntries(A, transposed), y = distinctEntries(A, !transposed), redirected,
+        reference;
+    VecDuplicate(y, &redirected);
+    VecDuplicate(y, &reference);
+    if (transposed) {
+      MatMultTranspose(A, x, redirected);
+      MatMultTranspose(plain, x, reference);
+    } else {
+      MatMult(A, x, redirected);
+      MatMult(plain, x, reference);
+    }
+    gap = std::max(gap, eis_test::relativeGap(reference, redirected));
+    if (transposed) {
+      MatMultTransposeAdd(A, x, y, redirected);
+      MatMultTransposeAdd(plain, x, y, reference);
+    } else {
+      MatMultAdd(A, x, y, redirected);
+      MatMultAdd(plain, x, y, reference);
+    }
+    gap = std::max(gap, eis_test::relativeGap(reference, redirected));
+    for (Vec* v : {&x, &y, &redirected, &reference}) VecDestroy(v);
+  }
+  MatDestroy(&plain);
   return gap;
 }
 
-// Each middle level of elasticity's hierarchy (blocks of 6: the rigid-body modes) multiplies
-// through its copy, not PETSc's AIJ product, and as that product does, before and after its
-// values change (as GAMG reusing its interpolation would change them).
-TEST(LevelBlockProducts, TheMiddleLevelsMultiplyThroughCopiesAsTheirOperatorsDo) {
-  const CantileverSolve solve(true);
-  const std::vector<Mat> levels = solve.middleLevels();
-  ASSERT_GE(levels.size(), 1u);
+// PETSc's own product of a matrix of A's type (AIJ), to tell a redirected matrix.
+using Operation = void (*)(void);
+Operation aijProduct(Mat A) {
   Mat plain;
-  MatCreateAIJ(PETSC_COMM_WORLD, 1, 1, PETSC_DETERMINE, PETSC_DETERMINE, 1, nullptr, 0, nullptr,
-               &plain);
-  void (*aijProduct)(void);
-  MatGetOperation(plain, MATOP_MULT, &aijProduct);
-  for (Mat A : levels) {
-    PetscInt bs;
-    MatGetBlockSize(A, &bs);
-    EXPECT_EQ(bs, 6);
-    void (*product)(void);
-    MatGetOperation(A, MATOP_MULT, &product);
-    EXPECT_NE(product, aijProduct);
-    EXPECT_LT(levelProductGap(A), 1e-14);
-    MatScale(A, -2.0);
-    MatShift(A, 0.5);
-    EXPECT_LT(levelProductGap(A), 1e-14);
-  }
+  MatDuplicate(A, MAT_DO_NOT_COPY_VALUES, &plain);
+  Operation product;
+  MatGetOperation(plain, MATOP_MULT, &product);
   MatDestroy(&plain);
+  return product;
 }
 
-// With solver.block-products = false no level is redirected, and the answers agree to the
+Operation productOf(Mat A) {
+  Operation product;
+  MatGetOperation(A, MATOP_MULT, &product);
+  return product;
+}
+
+// Each middle level of elasticity's hierarchy (blocks of 6: the rigid-body modes) and each
+// interpolation (3 x 6 blocks) multiplies through its copy, not PETSc's AIJ product, and as that
+// product does in all four forms, before and after its values change (as GAMG reusing its
+// interpolation would change them).
+TEST(LevelBlockProducts, TheLevelsAndInterpolationsMultiplyThroughCopiesAsTheyDo) {
+  const CantileverSolve solve(true);
+  const std::vector<Mat> levels = solve.middleLevels(), interpolations = solve.interpolations();
+  ASSERT_GE(levels.size(), 1u);
+  std::vector<Mat> redirected = levels;
+  redirected.insert(redirected.end(), interpolations.begin(), interpolations.end());
+  for (Mat A : redirected) {
+    PetscInt rowBlock, columnBlock;
+    MatGetBlockSizes(A, &rowBlock, &columnBlock);
+    EXPECT_EQ(columnBlock, 6);
+    EXPECT_NE(productOf(A), aijProduct(A));
+    EXPECT_LT(productsGap(A), 1e-14);
+    MatScale(A, -2.0);
+    EXPECT_LT(productsGap(A), 1e-14);
+  }
+  PetscInt finestRows;
+  MatGetBlockSizes(interpolations.back(), &finestRows, nullptr);
+  EXPECT_EQ(finestRows, 3);
+}
+
+// With solver.block-products = false nothing is redirected, and the answers agree to the
 // solver's tolerance.
 TEST(LevelBlockProducts, TheAnswerIsTheOneWithoutCopies) {
   const CantileverSolve with(true), without(false);
-  Mat plain;
-  MatCreateAIJ(PETSC_COMM_WORLD, 1, 1, PETSC_DETERMINE, PETSC_DETERMINE, 1, nullptr, 0, nullptr,
-               &plain);
-  void (*aijProduct)(void);
-  MatGetOperation(plain, MATOP_MULT, &aijProduct);
-  for (Mat A : without.middleLevels()) {
-    void (*product)(void);
-    MatGetOperation(A, MATOP_MULT, &product);
-    EXPECT_EQ(product, aijProduct);
-  }
-  MatDestroy(&plain);
+  std::vector<Mat> plain = without.middleLevels();
+  const std::vector<Mat> interpolations = without.interpolations();
+  plain.insert(plain.end(), interpolations.begin(), interpolations.end());
+  for (Mat A : plain) EXPECT_EQ(productOf(A), aijProduct(A));
   EXPECT_LT(eis_test::relativeGap(without.u, with.u), 1e-8);
 }
 
