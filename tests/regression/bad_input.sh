@@ -435,6 +435,11 @@ launch bad richardson_without_a_norm "step 1" "reported CONVERGED_ITS" -- \
   "${TINY[@]}" -ksp_type richardson -ksp_norm_type none -ksp_max_it 2
 launch bad petsc_solve_not_converged "not converged" "DIVERGED_ITS" -- "${TINY[@]}" \
   -ksp_error_if_not_converged -ksp_max_it 1
+# A preconditioner that fails part way through a solve: SOR smoothers meet a zero pivot on a
+# GAMG level (a rigid-body mode no aggregate carries) and -ksp_error_if_not_converged makes that
+# an error inside the solve; destroying that half-built GAMG crashed (SEGV) after the error.
+launch bad petsc_smoother_fails "step 1" "ZEROPIVOT" "KSPSolve" -- --mesh.box-cells="50 10 10" \
+  --solver.steps=1 -mg_levels_ksp_type richardson -mg_levels_pc_type sor -ksp_error_if_not_converged
 
 # SOFA scenes: one error line naming the scene's file and line (or the eis-source line).
 launch bad scn_broken_link "scn_broken_link.scn:11" "broken link '@box.indices'" -- \
