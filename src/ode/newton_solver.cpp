@@ -59,7 +59,7 @@ NewtonSolver::NewtonSolver(MPI_Comm comm, const EulerImplicitOptions& options, N
 }
 
 NewtonSolver::~NewtonSolver() {
-  SNESDestroy(&snes_);
+  if (!snesFailed_) SNESDestroy(&snes_);
   for (Vec* v : {&xStart_, &vStart_, &vBefore_, &iterate_, &residual_, &xTrial_, &force_, &work_,
                  &forceStart_, &startIterate_})
     VecDestroy(v);
@@ -217,6 +217,7 @@ StepReport NewtonSolver::step(MechanicalOperations& mop, Vec x, Vec v, double h)
     mop_ = nullptr;
     // A callback's own message (an inverted element, say) says more than PETSc's code.
     if (!callbackFailure_.empty()) throw Error(callbackFailure_);
+    snesFailed_ = true;
     throwPetscError(status, "SNESSolve", __FILE__, __LINE__);
   }
   SNESConvergedReason reason;

@@ -440,6 +440,9 @@ launch bad petsc_solve_not_converged "not converged" "DIVERGED_ITS" -- "${TINY[@
 # an error inside the solve; destroying that half-built GAMG crashed (SEGV) after the error.
 launch bad petsc_smoother_fails "step 1" "ZEROPIVOT" "KSPSolve" -- --mesh.box-cells="50 10 10" \
   --solver.steps=1 -mg_levels_ksp_type richardson -mg_levels_pc_type sor -ksp_error_if_not_converged
+launch bad petsc_newton_smoother_fails "step 1" "ZEROPIVOT" "SNESSolve" -- \
+  --mesh.box-cells="50 10 10" --solver.steps=1 --solver.newton=full \
+  -mg_levels_ksp_type richardson -mg_levels_pc_type sor -ksp_error_if_not_converged
 
 # SOFA scenes: one error line naming the scene's file and line (or the eis-source line).
 launch bad scn_broken_link "scn_broken_link.scn:11" "broken link '@box.indices'" -- \

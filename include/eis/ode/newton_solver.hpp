@@ -68,9 +68,12 @@ private:
   EulerImplicitOptions options_;
   NewtonGuess guess_;
   SNES snes_ = nullptr;
+  // A PETSc error inside SNESSolve, not a callback's, can leave its KSP half built (see
+  // LinearSolver's kspFailed_): such a SNES is left to the process's end, not destroyed.
+  bool snesFailed_ = false;
   KspSettings settings_;
   PreconditionerReuse reuse_;
-  SolutionCheck check_;  // for its bound on ||J||
+  SolutionCheck check_;              // for its bound on ||J||
   bool linearSolvePending_ = false;  // a Jacobian was formed; its solve is not yet recorded
   Vec xStart_ = nullptr, vStart_ = nullptr, vBefore_ = nullptr, iterate_ = nullptr;
   Vec residual_ = nullptr, xTrial_ = nullptr, force_ = nullptr, work_ = nullptr;
