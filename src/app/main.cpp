@@ -99,14 +99,6 @@ void namePetscServerStage() {
 // within moments of the first, so a rank that waits this long for the others is alone.
 constexpr double kLoneErrorWaitSeconds = 20;
 
-int finishTogether(const eis::RunOutcome& outcome) {
-  MPI_Comm exitComm = MPI_COMM_NULL;
-  EIS_CHECK_MPI(MPI_Comm_dup(PETSC_COMM_WORLD, &exitComm));
-  const int status = eis::finishRun(exitComm, outcome, kLoneErrorWaitSeconds, stderr);
-  EIS_CHECK_MPI(MPI_Comm_free(&exitComm));
-  return status;
-}
-
 // One run, between PetscInitialize and PetscFinalize; the exit status.
 int run(const eis::CommandLine& commandLine, const std::string& parseError) {
   // Errors come back as codes that EIS_CHECK turns into one message with PETSc's own text, not
@@ -123,6 +115,11 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
   } else if (commandLine.version) {
     if (rank == 0) printVersion();
   } else {
+    // The ranks' last meeting has a communicator of its own, made while they are all in step:
+    // MPI_Comm_dup is collective, and made after one rank failed alone it waited for the
+    // others, still in a collective call of the run, and the job hung instead of ending.
+    MPI_Comm exitComm = MPI_COMM_NULL;
+    EIS_CHECK_MPI(MPI_Comm_dup(PETSC_COMM_WORLD, &exitComm));
     eis::RunOutcome outcome;
     bool stopped = false;
     try {
@@ -153,7 +150,8 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
     } catch (const std::exception& e) {
       outcome = {true, e.what()};
     }
-    status = finishTogether(outcome);
+    status = eis::finishRun(exitComm, outcome, kLoneErrorWaitSeconds, stderr);
+    EIS_CHECK_MPI(MPI_Comm_free(&exitComm));
     if (status == 0 && stopped) status = eis::kStoppedBySignal;
   }
   return status;

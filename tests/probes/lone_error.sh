@@ -2,11 +2,14 @@
 # How a run ends on 2 ranks (app/run_outcome.hpp), driven by eis_lone_error_probe: an error every
 # rank saw is one line from rank 0 and status 1; an error one rank saw while the other finished is
 # the same; an error one rank saw while the other waits for it in a collective call is that rank's
-# line, "rank 1: ...", and the job ends (MPI_Abort) instead of hanging.
-# Usage: lone_error.sh <eis_lone_error_probe>; the MPI launch line: tests/common/mpi_launch.sh.
+# line, "rank 1: ...", and the job ends (MPI_Abort) instead of hanging. Then the same lone error
+# in a real run of euler-implicit, which must end the same way.
+# Usage: lone_error.sh <eis_lone_error_probe> <euler-implicit>; the MPI launch line:
+# tests/common/mpi_launch.sh.
 set -uo pipefail
 # shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
+program=$(realpath "$2")
 launch_in_scratch 2 "$1"
 
 # shellcheck source=SCRIPTDIR/../common/checks.sh
@@ -31,6 +34,20 @@ run_mode lone
 check "lone error: the job ends, not by the 60 s timeout" test "$status" -ne 0 -a "$status" -ne 124
 check "lone error: the failing rank names itself" \
   test "$err" = "euler-implicit: error: rank 1: seen by rank 1 only"
+
+# A run in which rank 0 alone fails, inside the step's linear solve (SOR smoothers meet a zero
+# pivot on its part of a GAMG level, made an error by -ksp_error_if_not_converged), while rank 1
+# waits for it in the solve's next collective call. The communicator of the ranks' last meeting
+# was made after the run: a collective call too, it hung there until the timeout.
+mpi_command 2 "$program"
+timeout 60 "${MPI_COMMAND[@]}" --mesh.box-cells="40 8 8" --solver.steps=1 \
+  -mg_levels_ksp_type richardson -mg_levels_pc_type sor -ksp_error_if_not_converged \
+  2> err.txt > /dev/null
+status=$?
+check "lone error in a run: the job ends, not by the 60 s timeout" \
+  test "$status" -ne 0 -a "$status" -ne 124
+check "lone error in a run: the failing rank names itself and the solve's failure" \
+  grep -q '^euler-implicit: error: rank 0: step 1 .*ZEROPIVOT' err.txt
 
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
