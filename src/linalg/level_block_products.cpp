@@ -35,37 +35,21 @@ PetscErrorCode copyOf(Mat A, Mat* B) {
   PetscFunctionReturn(0);
 }
 
-// The products of a redirected matrix, by its copy. PETSc calls them through C.
-PetscErrorCode multiply(Mat A, Vec x, Vec y) {
+// One product of a redirected matrix (MatMult and the like, taking `Vecs`), by its copy. PETSc
+// calls it through C.
+template <auto Product, typename... Vecs>
+PetscErrorCode byCopy(Mat A, Vecs... vectors) {
   Mat B = nullptr;
   PetscFunctionBeginUser;
   PetscCall(copyOf(A, &B));
-  PetscCall(MatMult(B, x, y));
+  PetscCall(Product(B, vectors...));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode multiplyAdd(Mat A, Vec x, Vec y, Vec z) {
-  Mat B = nullptr;
-  PetscFunctionBeginUser;
-  PetscCall(copyOf(A, &B));
-  PetscCall(MatMultAdd(B, x, y, z));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode multiplyTransposed(Mat A, Vec x, Vec y) {
-  Mat B = nullptr;
-  PetscFunctionBeginUser;
-  PetscCall(copyOf(A, &B));
-  PetscCall(MatMultTranspose(B, x, y));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode multiplyTransposedAdd(Mat A, Vec x, Vec y, Vec z) {
-  Mat B = nullptr;
-  PetscFunctionBeginUser;
-  PetscCall(copyOf(A, &B));
-  PetscCall(MatMultTransposeAdd(B, x, y, z));
-  PetscFunctionReturn(0);
+// An operation of MatSetOperation's table.
+template <typename Function>
+void setOperation(Mat A, MatOperation operation, Function* function) {
+  EIS_CHECK(MatSetOperation(A, operation, reinterpret_cast<void (*)(void)>(function)));
 }
 
 // Gives a level operator or an interpolation its copy, when it is made of full blocks on every
@@ -87,12 +71,10 @@ void redirect(Mat A) {
   EIS_CHECK(PetscObjectCompose(reinterpret_cast<PetscObject>(A), kCopyName,
                                reinterpret_cast<PetscObject>(container)));
   EIS_CHECK(PetscContainerDestroy(&container));
-  EIS_CHECK(MatSetOperation(A, MATOP_MULT, reinterpret_cast<void (*)(void)>(multiply)));
-  EIS_CHECK(MatSetOperation(A, MATOP_MULT_ADD, reinterpret_cast<void (*)(void)>(multiplyAdd)));
-  EIS_CHECK(MatSetOperation(A, MATOP_MULT_TRANSPOSE,
-                            reinterpret_cast<void (*)(void)>(multiplyTransposed)));
-  EIS_CHECK(MatSetOperation(A, MATOP_MULT_TRANSPOSE_ADD,
-                            reinterpret_cast<void (*)(void)>(multiplyTransposedAdd)));
+  setOperation(A, MATOP_MULT, byCopy<MatMult, Vec, Vec>);
+  setOperation(A, MATOP_MULT_ADD, byCopy<MatMultAdd, Vec, Vec, Vec>);
+  setOperation(A, MATOP_MULT_TRANSPOSE, byCopy<MatMultTranspose, Vec, Vec>);
+  setOperation(A, MATOP_MULT_TRANSPOSE_ADD, byCopy<MatMultTransposeAdd, Vec, Vec, Vec>);
 }
 
 }  // namespace

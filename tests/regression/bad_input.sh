@@ -436,8 +436,8 @@ launch bad richardson_without_a_norm "step 1" "reported CONVERGED_ITS" -- \
 launch bad petsc_solve_not_converged "not converged" "DIVERGED_ITS" -- "${TINY[@]}" \
   -ksp_error_if_not_converged -ksp_max_it 1
 # A preconditioner that fails part way through a solve: SOR smoothers meet a zero pivot on a
-# GAMG level (a rigid-body mode no aggregate carries) and -ksp_error_if_not_converged makes that
-# an error inside the solve; destroying that half-built GAMG crashed (SEGV) after the error.
+# GAMG level and -ksp_error_if_not_converged makes that an error inside the solve; destroying
+# that half-built GAMG crashed (SEGV) after the error.
 launch bad petsc_smoother_fails "step 1" "ZEROPIVOT" "KSPSolve" -- --mesh.box-cells="50 10 10" \
   --solver.steps=1 -mg_levels_ksp_type richardson -mg_levels_pc_type sor -ksp_error_if_not_converged
 launch bad petsc_newton_smoother_fails "step 1" "ZEROPIVOT" "SNESSolve" -- \
