@@ -20,7 +20,9 @@ const ComponentDeclaration& substeppingComponent() {
                "stop: a step whose solve fails, whose Newton iterations diverge or that inverts an\n"
                "element ends the run, after the last good state is written. retry: the step is redone\n"
                "from the same state as 2, then 4, ... sub-steps of h/n (up to solver.max-substeps),\n"
-               "with a warning naming the step; the history's substeps column says how many it took",
+               "with a warning naming the step; the history's substeps column says how many it took.\n"
+               "A failure of PETSc inside the solver itself (a PETSc error, not a solve that did not\n"
+               "converge) is not retried: it ends the run as stop does",
                "stop", "", false, check::choice(kOnFailure)})
           .add(
               {"solver.max-substeps", "N",
@@ -68,7 +70,7 @@ StepReport Substepping::advance(Vec x, Vec v, double h,
     } catch (const Error& e) {
       EIS_CHECK(VecCopy(x0_, x));
       EIS_CHECK(VecCopy(v0_, v));
-      if (2 * n > maxSubsteps_) throw;
+      if (2 * n > maxSubsteps_ || dynamic_cast<const SolverUnusable*>(&e)) throw;
       warn(std::string(e.what()) + "; redone as " + std::to_string(2 * n) + " sub-steps");
     }
   }

@@ -6,22 +6,6 @@
 
 namespace eis {
 
-namespace {
-
-// Runs a call into the KSP; a PETSc error there may have left it half built, which `failed`
-// records (LinearSolver::kspFailed_).
-template <typename Call>
-void intoKsp(bool& failed, Call&& call) {
-  try {
-    call();
-  } catch (const Error&) {
-    failed = true;
-    throw;
-  }
-}
-
-}  // namespace
-
 LinearSolver::LinearSolver(MPI_Comm comm, PCType defaultPc, Vec restCoordinates,
                            const LinearSolverOptions& options)
     : settings_(defaultPc, options.preconditioner.hypreElasticity, restCoordinates),
@@ -84,7 +68,7 @@ void LinearSolver::setUp(Mat A) {
   const bool again = reuse_.setUpAgainFor(A);
   EIS_CHECK(KSPSetReusePreconditioner(ksp_, again ? PETSC_FALSE : PETSC_TRUE));
   const ScopedTimer timer("Preconditioner set-up");
-  intoKsp(kspFailed_, [&] { EIS_CHECK(KSPSetUp(ksp_)); });
+  intoSolver(kspFailed_, [&] { EIS_CHECK(KSPSetUp(ksp_)); });
   if (again && blockProducts_ && !direct_) multiplyLevelsInBlocks(ksp_);
 }
 
@@ -109,7 +93,7 @@ int LinearSolver::solve(Mat A, Vec b, Vec x) {
   }
   {
     const ScopedTimer timer("KSP solve");
-    intoKsp(kspFailed_, [&] { EIS_CHECK(KSPSolve(ksp_, b, x)); });
+    intoSolver(kspFailed_, [&] { EIS_CHECK(KSPSolve(ksp_, b, x)); });
   }
   KSPConvergedReason reason;
   EIS_CHECK(KSPGetConvergedReason(ksp_, &reason));

@@ -217,8 +217,7 @@ StepReport NewtonSolver::step(MechanicalOperations& mop, Vec x, Vec v, double h)
     mop_ = nullptr;
     // A callback's own message (an inverted element, say) says more than PETSc's code.
     if (!callbackFailure_.empty()) throw Error(callbackFailure_);
-    snesFailed_ = true;
-    throwPetscError(status, "SNESSolve", __FILE__, __LINE__);
+    intoSolver(snesFailed_, [&] { throwPetscError(status, "SNESSolve", __FILE__, __LINE__); });
   }
   SNESConvergedReason reason;
   EIS_CHECK(SNESGetConvergedReason(snes_, &reason));

@@ -48,4 +48,25 @@ TEST(Printable, EscapesControlBytesAndShortensLongText) {
   EXPECT_EQ(eis::printable("abc", 3), "abc");
 }
 
+// A failure inside a solver call marks the solver unusable and comes out as SolverUnusable with
+// the failure's message (so a retry in sub-steps leaves it alone); a call that succeeds marks
+// nothing, and an error raised elsewhere stays a plain Error.
+TEST(IntoSolver, AFailureMarksTheSolverUnusableAndKeepsItsMessage) {
+  bool unusable = false;
+  eis::intoSolver(unusable, [] {});
+  EXPECT_FALSE(unusable);
+  try {
+    eis::intoSolver(unusable, [] { throw eis::Error("zero pivot"); });
+    ADD_FAILURE() << "the error did not come out";
+  } catch (const eis::SolverUnusable& e) {
+    EXPECT_STREQ(e.what(), "zero pivot");
+  }
+  EXPECT_TRUE(unusable);
+  try {
+    throw eis::Error("elsewhere");
+  } catch (const eis::Error& e) {
+    EXPECT_EQ(dynamic_cast<const eis::SolverUnusable*>(&e), nullptr);
+  }
+}
+
 }  // namespace

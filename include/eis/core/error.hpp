@@ -13,6 +13,25 @@ public:
   explicit Error(const std::string& what) : std::runtime_error(what) {}
 };
 
+// PETSc failed inside a solver (a KSP or SNES): the solver may be half built, so it is not used
+// again, and a step that raised this is not retried (it would meet that state, not the cause).
+class SolverUnusable : public Error {
+public:
+  using Error::Error;
+};
+
+// Runs `call`, a call into a PETSc solver; an Error there sets `unusable` and comes out as
+// SolverUnusable with the same message.
+template <typename Call>
+void intoSolver(bool& unusable, Call&& call) {
+  try {
+    call();
+  } catch (const Error& e) {
+    unusable = true;
+    throw SolverUnusable(e.what());
+  }
+}
+
 // Text from the input as an error line may show it: control bytes (a NUL, an escape sequence, a
 // newline) written as \n, \t or \xNN so they neither cut the line nor reach the terminal raw,
 // and anything past `limit` bytes replaced by a note of the full length.

@@ -77,10 +77,10 @@ private:
   bool acceptIterationLimit_;
   bool configured_ = false;
   bool direct_ = false;  // -ksp_type preonly: no starting point
-  // A PETSc error inside KSPSetUp or KSPSolve can leave the KSP half built: PETSc 3.18's GAMG,
-  // when a level's smoother fails under -ksp_error_if_not_converged, crashes in PCReset_MG if it
-  // is destroyed then. The error is on its way to the user, so such a KSP is left to the
-  // process's end.
+  // A PETSc error inside KSPSetUp or KSPSolve (SolverUnusable) can leave the KSP half built:
+  // PETSc 3.18's GAMG, when a level's smoother fails under -ksp_error_if_not_converged, crashes
+  // in PCReset_MG if it is destroyed then. The error is on its way to the user, so such a KSP is
+  // left to the process's end.
   bool kspFailed_ = false;
 };
 

@@ -68,8 +68,9 @@ private:
   EulerImplicitOptions options_;
   NewtonGuess guess_;
   SNES snes_ = nullptr;
-  // A PETSc error inside SNESSolve, not a callback's, can leave its KSP half built (see
-  // LinearSolver's kspFailed_): such a SNES is left to the process's end, not destroyed.
+  // A PETSc error inside SNESSolve, not a callback's, can leave its KSP half built
+  // (SolverUnusable; see LinearSolver's kspFailed_): such a SNES is left to the process's end,
+  // not destroyed.
   bool snesFailed_ = false;
   KspSettings settings_;
   PreconditionerReuse reuse_;
