@@ -93,12 +93,6 @@ void namePetscServerStage() {
   EIS_CHECK(PetscLogStagePop());
 }
 
-// The ranks meet once more at the end of a run (app/run_outcome.hpp): an error every rank saw is
-// printed once, by rank 0; one that a single rank saw while the others wait for it in a collective
-// call is printed by that rank, which then aborts the job. A collective error reaches every rank
-// within moments of the first, so a rank that waits this long for the others is alone.
-constexpr double kLoneErrorWaitSeconds = 20;
-
 // One run, between PetscInitialize and PetscFinalize; the exit status.
 int run(const eis::CommandLine& commandLine, const std::string& parseError) {
   // Errors come back as codes that EIS_CHECK turns into one message with PETSc's own text, not
@@ -118,8 +112,7 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
     // The ranks' last meeting has a communicator of its own, made while they are all in step:
     // MPI_Comm_dup is collective, and made after one rank failed alone it waited for the
     // others, still in a collective call of the run, and the job hung instead of ending.
-    MPI_Comm exitComm = MPI_COMM_NULL;
-    EIS_CHECK_MPI(MPI_Comm_dup(PETSC_COMM_WORLD, &exitComm));
+    const eis::OwnCommunicator exitComm(PETSC_COMM_WORLD);
     eis::RunOutcome outcome;
     bool stopped = false;
     try {
@@ -147,11 +140,15 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
       }
       namePetscServerStage();
       reportUnusedPetscOptions(rank);
+    } catch (const eis::LoneFailure& e) {
+      outcome = {true, e.what(), true};
     } catch (const std::exception& e) {
       outcome = {true, e.what()};
     }
-    status = eis::finishRun(exitComm, outcome, kLoneErrorWaitSeconds, stderr);
-    EIS_CHECK_MPI(MPI_Comm_free(&exitComm));
+    // The ranks meet once more (app/run_outcome.hpp): an error every rank saw is printed once,
+    // by rank 0; one that a single rank saw while the others wait for it in a collective call
+    // is printed by that rank, which then aborts the job.
+    status = eis::finishRun(exitComm.get(), outcome, eis::kLoneErrorWaitSeconds, stderr);
     if (status == 0 && stopped) status = eis::kStoppedBySignal;
   }
   return status;

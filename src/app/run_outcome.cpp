@@ -2,16 +2,20 @@
 
 #include <chrono>
 #include <thread>
-#include <vector>
-
-#include "eis/core/error.hpp"
 
 namespace eis {
 
-namespace {
+OwnCommunicator::OwnCommunicator(MPI_Comm of) {
+  EIS_CHECK_MPI(MPI_Comm_dup(of, &comm_));
+}
 
-// Whether every rank posted its barrier within `waitSeconds` (polled, so this rank can give up).
-bool allArrived(MPI_Request& barrier, double waitSeconds) {
+OwnCommunicator::~OwnCommunicator() {
+  MPI_Comm_free(&comm_);
+}
+
+bool allRanksArrive(MPI_Comm comm, double waitSeconds) {
+  MPI_Request barrier = MPI_REQUEST_NULL;
+  EIS_CHECK_MPI(MPI_Ibarrier(comm, &barrier));
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::duration<double>(waitSeconds);
   for (;;) {
@@ -23,19 +27,19 @@ bool allArrived(MPI_Request& barrier, double waitSeconds) {
   }
 }
 
-}  // namespace
-
 int finishRun(MPI_Comm comm, const RunOutcome& outcome, double waitSeconds, std::FILE* err) {
   const int rank = commRank(comm);
-  MPI_Request barrier = MPI_REQUEST_NULL;
-  EIS_CHECK_MPI(MPI_Ibarrier(comm, &barrier));
-  if (outcome.failed && !allArrived(barrier, waitSeconds)) {
+  if (!outcome.failed) {
+    // Non-blocking, as the failed ranks' is (a blocking barrier would not match theirs).
+    MPI_Request barrier = MPI_REQUEST_NULL;
+    EIS_CHECK_MPI(MPI_Ibarrier(comm, &barrier));
+    EIS_CHECK_MPI(MPI_Wait(&barrier, MPI_STATUS_IGNORE));
+  } else if (outcome.alone || !allRanksArrive(comm, waitSeconds)) {
     std::fprintf(err, "euler-implicit: error: rank %d: %s\n", rank,
                  printable(outcome.message).c_str());
     std::fflush(err);
     MPI_Abort(comm, 1);
   }
-  EIS_CHECK_MPI(MPI_Wait(&barrier, MPI_STATUS_IGNORE));
   try {
     throwIfAnyRankFailed(outcome.failed
                              ? (outcome.message.empty() ? "(no message)" : outcome.message)

@@ -56,6 +56,7 @@ void Simulation::report(const char* format, ...) const {
 Simulation::Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log)
     : scene_(scene),
       comm_(comm),
+      failureComm_(comm),
       log_(log),
       steps_(scene.integer("solver.steps")),
       dt_(scene.real("solver.dt")),
@@ -203,6 +204,12 @@ void Simulation::run() {
             },
             record.substeps);
     } catch (const Error& e) {
+      // The outputs are written by every rank together, so only when every rank failed too: one
+      // that did not is still in the step's collective calls, and the writes would wait for it
+      // for ever. This rank's failure is then its own, and it ends the job (app/run_outcome).
+      if (!allRanksArrive(failureComm_.get(), kLoneErrorWaitSeconds))
+        throw LoneFailure(stepName(step) + e.what() +
+                          "; the other ranks did not fail with it, so no state was written");
       // The step failed before touching x and v: they still hold the last good state.
       finishOutputs(nullptr);
       throw Error(stepName(step) + e.what() + "; the state of step " + std::to_string(step - 1) +

@@ -38,9 +38,11 @@ check "lone error: the failing rank names itself" \
 # A run in which rank 0 alone fails, inside the step's linear solve (SOR smoothers meet a zero
 # pivot on its part of a GAMG level, made an error by -ksp_error_if_not_converged), while rank 1
 # waits for it in the solve's next collective call. The communicator of the ranks' last meeting
-# was made after the run: a collective call too, it hung there until the timeout.
+# was made after the run: a collective call too, it hung there until the timeout; and the last
+# good state, which every rank writes together, waited there for rank 1 too.
 mpi_command 2 "$program"
 timeout 60 "${MPI_COMMAND[@]}" --mesh.box-cells="40 8 8" --solver.steps=1 \
+  --output.final-state=final.csv \
   -mg_levels_ksp_type richardson -mg_levels_pc_type sor -ksp_error_if_not_converged \
   2> err.txt > /dev/null
 status=$?
@@ -48,6 +50,8 @@ check "lone error in a run: the job ends, not by the 60 s timeout" \
   test "$status" -ne 0 -a "$status" -ne 124
 check "lone error in a run: the failing rank names itself and the solve's failure" \
   grep -q '^euler-implicit: error: rank 0: step 1 .*ZEROPIVOT' err.txt
+check "lone error in a run: it says that no state was written" \
+  grep -q 'the other ranks did not fail with it, so no state was written' err.txt
 
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

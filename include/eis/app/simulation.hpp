@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "eis/app/progress.hpp"
+#include "eis/app/run_outcome.hpp"
 #include "eis/app/substepping.hpp"
 #include "eis/core/scene.hpp"
 #include "eis/io/output.hpp"
@@ -75,6 +76,8 @@ private:
 
   Scene scene_;
   MPI_Comm comm_;
+  // The ranks' meeting after a failed step, on a communicator the run never uses otherwise.
+  OwnCommunicator failureComm_;
   std::FILE* log_;
   bool motionless_ = false;  // every unknown fixed: the steps are skipped
   int steps_;
