@@ -53,6 +53,9 @@ ElementMatrixAssembler::ElementMatrixAssembler(Mat A,
                                                int dofs, const std::vector<PetscInt>& globalBlock,
                                                const std::vector<unsigned char>& owned)
     : matrix_(A), cells_(cells), dofs_(dofs) {
+  if (dofs_ != 1 && dofs_ != 3)
+    throw Error("internal: the assembler takes 1 or 3 unknowns per vertex, not " +
+                std::to_string(dofs_));
   // The row layout alone gives the ownership ranges; MatSetUp would preallocate a default pattern.
   PetscLayout rows, columns;
   EIS_CHECK(MatGetLayouts(matrix_, &rows, &columns));
@@ -229,6 +232,26 @@ void ElementMatrixAssembler::mapCellBlocks(const std::vector<PetscInt>& globalBl
     }
 }
 
+template <int D>
+void ElementMatrixAssembler::scatter(const double* blocks, CellRange range,
+                                     PetscScalar* const* values) const {
+  constexpr int n = 4 * D;
+  for (std::size_t c = range.begin; c < range.end; ++c) {
+    const double* block = blocks + (c - range.begin) * n * n;
+    const std::uint16_t* positions = cellBlocks_.data() + 16 * c;
+    for (int i = 0; i < 4; ++i) {
+      const BlockPlace* row = places_.data() + rowStart_[cells_[c][i]];
+      for (int j = 0; j < 4; ++j) {
+        const BlockPlace& place = row[positions[4 * i + j]];
+        PetscScalar* target = values[place.kind] + place.offset;
+        const double* source = block + i * D * n + j * D;
+        for (int a = 0; a < D; ++a)
+          for (int b = 0; b < D; ++b) target[a * place.rowLength + b] += source[a * n + b];
+      }
+    }
+  }
+}
+
 void ElementMatrixAssembler::assemble(const ElementMatrices& elementMatrices) {
   EIS_CHECK(MatZeroEntries(matrix_));
   std::fill(ghostValues_.begin(), ghostValues_.end(), 0.0);
@@ -246,20 +269,10 @@ void ElementMatrixAssembler::assemble(const ElementMatrices& elementMatrices) {
   forEachCellRange(cells_.size(), [&](CellRange range) {
     std::fill(blocks.begin(), blocks.begin() + range.size() * n * n, 0.0);
     elementMatrices(blocks.data(), range);
-    for (std::size_t c = range.begin; c < range.end; ++c) {
-      const double* block = blocks.data() + (c - range.begin) * n * n;
-      const std::uint16_t* positions = cellBlocks_.data() + 16 * c;
-      for (int i = 0; i < 4; ++i) {
-        const BlockPlace* row = places_.data() + rowStart_[cells_[c][i]];
-        for (int j = 0; j < 4; ++j) {
-          const BlockPlace& place = row[positions[4 * i + j]];
-          PetscScalar* target = values[place.kind] + place.offset;
-          const double* source = block + i * dofs_ * n + j * dofs_;
-          for (int a = 0; a < dofs_; ++a)
-            for (int b = 0; b < dofs_; ++b) target[a * place.rowLength + b] += source[a * n + b];
-        }
-      }
-    }
+    if (dofs_ == 3)
+      scatter<3>(blocks.data(), range, values);
+    else
+      scatter<1>(blocks.data(), range, values);
   });
 
   EIS_CHECK(MatSeqAIJRestoreArray(diagonal, &values[InDiagonalPart]));

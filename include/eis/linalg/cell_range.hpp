@@ -13,8 +13,11 @@ struct CellRange {
   std::size_t size() const { return end - begin; }
 };
 
-// 1024 cells of 12 x 12 doubles are 1.2 MB: they fit in L2 beside the matrix rows they touch.
-constexpr std::size_t kCellsPerRange = 1024;
+// 32 cells of 12 x 12 doubles are 36 KB: a run's blocks are zeroed, filled by each field and
+// added to the matrix while they are still in a core's first or second cache. 1,024 cells
+// (1.2 MB, more than most cores' second cache) took 6 % more assembly time on target 1's
+// corotational beam (docs/performance.md, "Corotational assembly").
+constexpr std::size_t kCellsPerRange = 32;
 
 // work(range) for consecutive ranges of at most kCellsPerRange cells covering cells 0..count-1.
 template <class Work>

@@ -54,6 +54,10 @@ private:
   void locateBlocks(const std::vector<PetscInt>& globalBlock,
                     const std::vector<unsigned char>& owned);
   void mapCellBlocks(const std::vector<PetscInt>& globalBlock);
+  // Adds a range's element matrices (as `assemble` takes them) into their places; D, the
+  // unknowns per vertex, is a constant so that each block's loops unroll into straight-line code.
+  template <int D>
+  void scatter(const double* blocks, CellRange range, PetscScalar* const* values) const;
 
   Mat matrix_;
   const std::vector<std::array<PetscInt, 4>>& cells_;
