@@ -52,25 +52,39 @@ void setOperation(Mat A, MatOperation operation, Function* function) {
   EIS_CHECK(MatSetOperation(A, operation, reinterpret_cast<void (*)(void)>(function)));
 }
 
-// Gives a level operator or an interpolation its copy, when it is made of full blocks on every
-// rank, and sends its four products there (a multigrid interpolates with MatMultAdd or
-// MatMultTransposeAdd and restricts with MatMultTranspose or MatMult, by the matrix's shape).
-void redirect(Mat A) {
-  PetscObject known;
-  EIS_CHECK(PetscObjectQuery(reinterpret_cast<PetscObject>(A), kCopyName, &known));
-  if (known) return;
-  auto copy = std::make_unique<BlockCopy>();
-  if (copy->of(A) == A) return;
+// The copy composed with A, or nullptr.
+BlockCopy* composedCopy(Mat A) {
+  PetscObject container;
+  EIS_CHECK(PetscObjectQuery(reinterpret_cast<PetscObject>(A), kCopyName, &container));
+  if (!container) return nullptr;
+  void* copy;
+  EIS_CHECK(PetscContainerGetPointer(reinterpret_cast<PetscContainer>(container), &copy));
+  return static_cast<BlockCopy*>(copy);
+}
+
+// Composes `copy` with A, which then owns it: it lives as long as the matrix it copies.
+BlockCopy* compose(Mat A, std::unique_ptr<BlockCopy> copy) {
   MPI_Comm comm;
   EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(A), &comm));
   PetscContainer container;
   EIS_CHECK(PetscContainerCreate(comm, &container));
   EIS_CHECK(PetscContainerSetPointer(container, copy.get()));
   EIS_CHECK(PetscContainerSetUserDestroy(container, destroyCopy));
-  copy.release();
+  BlockCopy* owned = copy.release();
   EIS_CHECK(PetscObjectCompose(reinterpret_cast<PetscObject>(A), kCopyName,
                                reinterpret_cast<PetscObject>(container)));
   EIS_CHECK(PetscContainerDestroy(&container));
+  return owned;
+}
+
+// Gives a level operator or an interpolation its copy, when it is made of full blocks on every
+// rank, and sends its four products there (a multigrid interpolates with MatMultAdd or
+// MatMultTransposeAdd and restricts with MatMultTranspose or MatMult, by the matrix's shape).
+void redirect(Mat A) {
+  if (composedCopy(A)) return;
+  auto copy = std::make_unique<BlockCopy>();
+  if (copy->of(A) == A) return;
+  compose(A, std::move(copy));
   setOperation(A, MATOP_MULT, byCopy<MatMult, Vec, Vec>);
   setOperation(A, MATOP_MULT_ADD, byCopy<MatMultAdd, Vec, Vec, Vec>);
   setOperation(A, MATOP_MULT_TRANSPOSE, byCopy<MatMultTranspose, Vec, Vec>);
@@ -78,6 +92,15 @@ void redirect(Mat A) {
 }
 
 }  // namespace
+
+Mat fineBlockProducts(Mat A) {
+  BlockCopy* copy = composedCopy(A);
+  if (copy) return copy->of(A);
+  copy = compose(A, std::make_unique<BlockCopy>());
+  const Mat products = copy->of(A);
+  if (products != A) setOperation(A, MATOP_GET_DIAGONAL, byCopy<MatGetDiagonal, Vec>);
+  return products;
+}
 
 void multiplyLevelsInBlocks(KSP ksp) {
   PC pc;

@@ -78,7 +78,7 @@ void LinearSolver::setUp(Mat A) {
 Mat LinearSolver::productOperator(Mat A) {
   if (!blockProducts_ || direct_) return A;
   const ScopedTimer timer("Matrix assembly");
-  return block_.of(A);
+  return fineBlockProducts(A);
 }
 
 int LinearSolver::solve(Mat A, Vec b, Vec x) {

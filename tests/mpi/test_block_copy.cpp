@@ -1,6 +1,7 @@
 // The block copy an iterative solve multiplies by (solver.block-products), on 1, 2 and 3 ranks:
 // its product is the AIJ matrix's, before and after the matrix's values change; a matrix that is
-// not made of full blocks on every rank is multiplied itself; the linear solver's KSP multiplies
+// not made of full blocks on every rank is multiplied itself; the matrix's diagonal is read from
+// its copy (fineBlockProducts) and follows its values; the linear solver's KSP multiplies
 // by the copy and preconditions with the matrix; a corotational run gives the same trajectory
 // with the copy as without it; and GAMG's levels between the finest and the coarsest multiply
 // through copies of their own (multiplyLevelsInBlocks) as their AIJ operators do.
@@ -79,6 +80,8 @@ double productGap(Mat A, Mat B) {
   return gap;
 }
 
+using Operation = void (*)(void);
+
 bool isBlockMatrix(Mat M) {
   PetscBool baij;
   PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(M), &baij, MATSEQBAIJ, MATMPIBAIJ, "");
@@ -117,6 +120,45 @@ TEST(BlockCopy, AMatrixNotMadeOfFullBlocksOnEveryRankIsMultipliedItself) {
   MatAssemblyEnd(scalar, MAT_FINAL_ASSEMBLY);
   EXPECT_EQ(copy.of(scalar), scalar) << "block size 1";
   MatDestroy(&scalar);
+}
+
+// The diagonal of the matrix a solve multiplies through its copy (fineBlockProducts) is read
+// from the copy, and is the matrix's own before and after its values change: a copy left with
+// old values would give the Jacobi smoothers a stale diagonal. A matrix with no copy keeps
+// PETSc's own.
+TEST(FineBlockProducts, TheDiagonalComesFromTheCopyAndFollowsTheMatrixsValues) {
+  Mat A = chainMatrix(Chain::Nonsymmetric);
+  Vec expected, diagonal;
+  MatCreateVecs(A, &expected, &diagonal);
+  MatGetDiagonal(A, expected);
+  Operation aijDiagonal;
+  MatGetOperation(A, MATOP_GET_DIAGONAL, &aijDiagonal);
+  const Mat B = eis::fineBlockProducts(A);
+  ASSERT_TRUE(isBlockMatrix(B));
+  EXPECT_EQ(eis::fineBlockProducts(A), B) << "the same matrix keeps its copy";
+  Operation redirected;
+  MatGetOperation(A, MATOP_GET_DIAGONAL, &redirected);
+  EXPECT_NE(redirected, aijDiagonal);
+  MatGetDiagonal(A, diagonal);
+  EXPECT_EQ(eis_test::relativeGap(expected, diagonal), 0.0);
+  // New values, as a re-assembly writes them, before anything else asks for the copy.
+  MatScale(A, -3.0);
+  MatShift(A, 0.25);
+  VecScale(expected, -3.0);
+  VecShift(expected, 0.25);
+  MatGetDiagonal(A, diagonal);
+  EXPECT_EQ(eis_test::relativeGap(expected, diagonal), 0.0);
+  EXPECT_LT(productGap(A, eis::fineBlockProducts(A)), 1e-15);
+  VecDestroy(&expected);
+  VecDestroy(&diagonal);
+  MatDestroy(&A);
+
+  Mat holed = chainMatrix(Chain::Holed);
+  MatGetOperation(holed, MATOP_GET_DIAGONAL, &aijDiagonal);
+  EXPECT_EQ(eis::fineBlockProducts(holed), holed);
+  MatGetOperation(holed, MATOP_GET_DIAGONAL, &redirected);
+  EXPECT_EQ(redirected, aijDiagonal);
+  MatDestroy(&holed);
 }
 
 // The linear solver hands the copy to its KSP as the operator and keeps A as the
@@ -283,7 +325,6 @@ double productsGap(Mat A) {
 }
 
 // PETSc's own product of a matrix of A's type (AIJ), to tell a redirected matrix.
-using Operation = void (*)(void);
 Operation aijProduct(Mat A) {
   Mat plain;
   MatDuplicate(A, MAT_DO_NOT_COPY_VALUES, &plain);

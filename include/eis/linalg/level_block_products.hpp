@@ -20,4 +20,13 @@ namespace eis {
 // are left as they are, and so is a matrix already redirected.
 void multiplyLevelsInBlocks(KSP ksp);
 
+// Collective. The matrix a solve by A multiplies with: A's own block copy (block_copy.hpp; made
+// at the first call and composed with A, which owns it, its values copied again whenever A's
+// changed), or A itself when A is not made of full blocks on every rank. With a copy, A's
+// diagonal is read from it too: PETSc's Jacobi asks the preconditioning matrix for its diagonal
+// at every solve after the matrix changed (the finest smoother of a kept multigrid does, at each
+// corotational step), and an AIJ matrix searches each row for its diagonal entry, where the
+// copy knows where each diagonal block is.
+Mat fineBlockProducts(Mat A);
+
 }  // namespace eis

@@ -8,7 +8,6 @@
 #include <string>
 
 #include "eis/core/component.hpp"
-#include "eis/linalg/block_copy.hpp"
 #include "eis/linalg/ksp_settings.hpp"
 #include "eis/linalg/preconditioner_reuse.hpp"
 #include "eis/linalg/solution_check.hpp"
@@ -72,7 +71,6 @@ private:
   SolutionCheck check_;
   LinearSolverOptions::Start start_;
   SolutionSpaceGuess span_;
-  BlockCopy block_;
   bool blockProducts_;
   bool acceptIterationLimit_;
   bool configured_ = false;
