@@ -18,16 +18,22 @@ PetscErrorCode destroyCopy(void* copy) {
   return 0;
 }
 
+// The copy composed with A, or nullptr.
+BlockCopy* composedCopy(Mat A) {
+  PetscObject container;
+  EIS_CHECK(PetscObjectQuery(reinterpret_cast<PetscObject>(A), kCopyName, &container));
+  if (!container) return nullptr;
+  void* copy;
+  EIS_CHECK(PetscContainerGetPointer(reinterpret_cast<PetscContainer>(container), &copy));
+  return static_cast<BlockCopy*>(copy);
+}
+
 // The block copy of a redirected matrix, its values copied again when the matrix's changed.
 PetscErrorCode copyOf(Mat A, Mat* B) {
   PetscFunctionBeginUser;
-  PetscContainer container;
-  PetscCall(PetscObjectQuery(reinterpret_cast<PetscObject>(A), kCopyName,
-                             reinterpret_cast<PetscObject*>(&container)));
-  void* copy;
-  PetscCall(PetscContainerGetPointer(container, &copy));
   try {
-    *B = static_cast<BlockCopy*>(copy)->of(A);
+    BlockCopy* copy = composedCopy(A);
+    *B = copy ? copy->of(A) : A;
   } catch (const std::exception& e) {
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
   }
@@ -50,16 +56,6 @@ PetscErrorCode byCopy(Mat A, Vecs... vectors) {
 template <typename Function>
 void setOperation(Mat A, MatOperation operation, Function* function) {
   EIS_CHECK(MatSetOperation(A, operation, reinterpret_cast<void (*)(void)>(function)));
-}
-
-// The copy composed with A, or nullptr.
-BlockCopy* composedCopy(Mat A) {
-  PetscObject container;
-  EIS_CHECK(PetscObjectQuery(reinterpret_cast<PetscObject>(A), kCopyName, &container));
-  if (!container) return nullptr;
-  void* copy;
-  EIS_CHECK(PetscContainerGetPointer(reinterpret_cast<PetscContainer>(container), &copy));
-  return static_cast<BlockCopy*>(copy);
 }
 
 // Composes `copy` with A, which then owns it: it lives as long as the matrix it copies.
@@ -94,10 +90,8 @@ void redirect(Mat A) {
 }  // namespace
 
 Mat fineBlockProducts(Mat A) {
-  BlockCopy* copy = composedCopy(A);
-  if (copy) return copy->of(A);
-  copy = compose(A, std::make_unique<BlockCopy>());
-  const Mat products = copy->of(A);
+  if (BlockCopy* copy = composedCopy(A)) return copy->of(A);
+  const Mat products = compose(A, std::make_unique<BlockCopy>())->of(A);
   if (products != A) setOperation(A, MATOP_GET_DIAGONAL, byCopy<MatGetDiagonal, Vec>);
   return products;
 }

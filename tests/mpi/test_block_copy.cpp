@@ -82,6 +82,21 @@ double productGap(Mat A, Mat B) {
 
 using Operation = void (*)(void);
 
+Operation operationOf(Mat A, MatOperation operation) {
+  Operation function;
+  MatGetOperation(A, operation, &function);
+  return function;
+}
+
+// PETSc's own operation for a matrix of A's type (AIJ), to tell a redirected matrix.
+Operation plainOperation(Mat A, MatOperation operation) {
+  Mat plain;
+  MatDuplicate(A, MAT_DO_NOT_COPY_VALUES, &plain);
+  const Operation function = operationOf(plain, operation);
+  MatDestroy(&plain);
+  return function;
+}
+
 bool isBlockMatrix(Mat M) {
   PetscBool baij;
   PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(M), &baij, MATSEQBAIJ, MATMPIBAIJ, "");
@@ -131,14 +146,10 @@ TEST(FineBlockProducts, TheDiagonalComesFromTheCopyAndFollowsTheMatrixsValues) {
   Vec expected, diagonal;
   MatCreateVecs(A, &expected, &diagonal);
   MatGetDiagonal(A, expected);
-  Operation aijDiagonal;
-  MatGetOperation(A, MATOP_GET_DIAGONAL, &aijDiagonal);
   const Mat B = eis::fineBlockProducts(A);
   ASSERT_TRUE(isBlockMatrix(B));
   EXPECT_EQ(eis::fineBlockProducts(A), B) << "the same matrix keeps its copy";
-  Operation redirected;
-  MatGetOperation(A, MATOP_GET_DIAGONAL, &redirected);
-  EXPECT_NE(redirected, aijDiagonal);
+  EXPECT_NE(operationOf(A, MATOP_GET_DIAGONAL), plainOperation(A, MATOP_GET_DIAGONAL));
   MatGetDiagonal(A, diagonal);
   EXPECT_EQ(eis_test::relativeGap(expected, diagonal), 0.0);
   // New values, as a re-assembly writes them, before anything else asks for the copy.
@@ -154,10 +165,8 @@ TEST(FineBlockProducts, TheDiagonalComesFromTheCopyAndFollowsTheMatrixsValues) {
   MatDestroy(&A);
 
   Mat holed = chainMatrix(Chain::Holed);
-  MatGetOperation(holed, MATOP_GET_DIAGONAL, &aijDiagonal);
   EXPECT_EQ(eis::fineBlockProducts(holed), holed);
-  MatGetOperation(holed, MATOP_GET_DIAGONAL, &redirected);
-  EXPECT_EQ(redirected, aijDiagonal);
+  EXPECT_EQ(operationOf(holed, MATOP_GET_DIAGONAL), plainOperation(holed, MATOP_GET_DIAGONAL));
   MatDestroy(&holed);
 }
 
@@ -324,22 +333,6 @@ double productsGap(Mat A) {
   return gap;
 }
 
-// PETSc's own product of a matrix of A's type (AIJ), to tell a redirected matrix.
-Operation aijProduct(Mat A) {
-  Mat plain;
-  MatDuplicate(A, MAT_DO_NOT_COPY_VALUES, &plain);
-  Operation product;
-  MatGetOperation(plain, MATOP_MULT, &product);
-  MatDestroy(&plain);
-  return product;
-}
-
-Operation productOf(Mat A) {
-  Operation product;
-  MatGetOperation(A, MATOP_MULT, &product);
-  return product;
-}
-
 // Each middle level of elasticity's hierarchy (blocks of 6: the rigid-body modes) and each
 // interpolation (3 x 6 blocks) multiplies through its copy, not PETSc's AIJ product, and as that
 // product does in all four forms, before and after its values change (as GAMG reusing its
@@ -354,7 +347,7 @@ TEST(LevelBlockProducts, TheLevelsAndInterpolationsMultiplyThroughCopiesAsTheyDo
     PetscInt rowBlock, columnBlock;
     MatGetBlockSizes(A, &rowBlock, &columnBlock);
     EXPECT_EQ(columnBlock, 6);
-    EXPECT_NE(productOf(A), aijProduct(A));
+    EXPECT_NE(operationOf(A, MATOP_MULT), plainOperation(A, MATOP_MULT));
     EXPECT_LT(productsGap(A), 1e-14);
     MatScale(A, -2.0);
     EXPECT_LT(productsGap(A), 1e-14);
@@ -371,7 +364,7 @@ TEST(LevelBlockProducts, TheAnswerIsTheOneWithoutCopies) {
   std::vector<Mat> plain = without.middleLevels();
   const std::vector<Mat> interpolations = without.interpolations();
   plain.insert(plain.end(), interpolations.begin(), interpolations.end());
-  for (Mat A : plain) EXPECT_EQ(productOf(A), aijProduct(A));
+  for (Mat A : plain) EXPECT_EQ(operationOf(A, MATOP_MULT), plainOperation(A, MATOP_MULT));
   EXPECT_LT(eis_test::relativeGap(without.u, with.u), 1e-8);
 }
 
