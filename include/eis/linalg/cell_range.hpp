@@ -15,8 +15,8 @@ struct CellRange {
 
 // 32 cells of 12 x 12 doubles are 36 KB: a run's blocks are zeroed, filled by each field and
 // added to the matrix while they are still in a core's first or second cache. 1,024 cells
-// (1.2 MB, more than most cores' second cache) took 6 % more assembly time on target 1's
-// corotational beam (docs/performance.md, "Corotational assembly").
+// (1.2 MB, more than most cores' second cache) took 7 to 8 % more of the assembly's profile
+// samples on target 1's corotational beam (docs/performance.md, "Corotational assembly").
 constexpr std::size_t kCellsPerRange = 32;
 
 // work(range) for consecutive ranges of at most kCellsPerRange cells covering cells 0..count-1.
