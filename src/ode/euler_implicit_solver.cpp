@@ -27,7 +27,7 @@ EulerImplicitSolver::~EulerImplicitSolver() {
 
 // Second order (default), with tr = 1 (or 0.5 for either trapezoidal scheme):
 //   b = P h (f(x_n, v_n) + (tr h + rK) K v_n - rM M v_n)
-//   A = (1 + tr h rM) M - tr h B - tr h (tr h + rK) K,  fixed rows/columns -> identity
+//   A = (1 + tr h rM) M - tr h B - tr h (tr h + rK) K,  fixed rows/columns -> their diagonal
 //   v_{n+1} = v_n + A^-1 b,  x_{n+1} = x_n + h v_{n+1},  v_{n+1} *= exp(-h vdamping)
 // The true trapezoidal rule solves the same system (it is the linearization of
 // M (v_{n+1} - v_n) = h/2 (f_n + f_{n+1})) and moves x by h/2 (v_n + v_{n+1}) instead.

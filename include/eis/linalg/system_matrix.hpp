@@ -1,9 +1,10 @@
 #pragma once
-// The matrix of every step, A = P (mM + bB + kK) P + (I - P), kept from one step to the next:
-// assembled (AIJ, block size = unknowns per node, element blocks written straight into its
-// arrays by an ElementMatrixAssembler, the projected rows and columns replaced by the identity
-// with MatZeroRowsColumns across ranks) or matrix-free (a MatShell whose product runs the
-// element products, with an element-wise Jacobi diagonal). The model offers its element
+// The matrix of every step, kept from one step to the next: assembled (AIJ, block size =
+// unknowns per node, element blocks written straight into its arrays by an
+// ElementMatrixAssembler), A = P (mM + bB + kK) P + (I - P) D with D its own diagonal (the
+// projected rows and columns zeroed with MatZeroRowsColumns across ranks, their diagonal entries
+// kept), or matrix-free (a MatShell whose product runs the element products, with an
+// element-wise Jacobi diagonal), A = P (mM + bB + kK) P + (I - P). The model offers its element
 // matrices and products (ElementOperator) and the unknowns its constraints project
 // (Projection); this class owns the PETSc matrix and decides when its values are rebuilt.
 #include <petscdm.h>
@@ -75,6 +76,7 @@ private:
   void createAssembled(const std::vector<unsigned char>& owned);
   void createShell();
   void assemble();
+  void projectRowsAndColumns();
   void toLocal(Vec global, Vec local) const;
 
   DM dm_;
@@ -87,6 +89,7 @@ private:
   bool symmetric_;
   Mat matrix_ = nullptr;
   std::unique_ptr<ElementMatrixAssembler> assembler_;  // assembled mode only
+  std::vector<PetscScalar> projectedDiagonal_;  // of the projected rows, before the projection
   bool haveFactors_ = false;
   double factors_[3] = {0, 0, 0};  // m, b, k of the current values
   Vec localIn_ = nullptr, localOut_ = nullptr;

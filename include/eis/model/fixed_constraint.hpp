@@ -2,7 +2,7 @@
 // SOFA's FixedProjectiveConstraint and PartialFixedProjectiveConstraint on a selection: the
 // selected nodes never move, or never move along the fixed directions. The projection P zeroes
 // those unknowns in right-hand sides and solutions; in the system matrix exactly their rows and
-// columns become the identity (MatZeroRowsColumns, across ranks).
+// columns are zeroed but for their diagonal entries (SystemMatrix, across ranks).
 #include <petscis.h>
 #include <petscvec.h>
 
