@@ -156,7 +156,7 @@ void SystemMatrix::assemble() {
 // alone (the right-hand side is zero on those rows), but a multigrid coarsens those rows with
 // the others, and the identity's 1 beside entries of another scale made its coarse levels
 // worse: SOFA's beam in SI units (diagonal entries near 1e3) took 17.5 CG iterations a step
-// with 1 and 13.7 with its own diagonal, and how many depended on the units. A diagonal entry
+// with 1 and 13.6 with its own diagonal, and how many depended on the units. A diagonal entry
 // that is not positive (a node of no cell) takes 1.
 void SystemMatrix::projectRowsAndColumns() {
   const IS rows = projection_.rows();
