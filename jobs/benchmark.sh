@@ -33,8 +33,8 @@
 #   4. Issue 15's targets (--targets yes, the default; jobs/bench/targets.sh): the cases the
 #      sweep does not measure (the corotational step before and after the levers, 1 rank,
 #      alternated run by run, before = commit 2bd0003 built from the history into LOGS/before
-#      once, about 4 minutes on 2 cores; the peer comparison on 2 ranks at the 1e5 and 1e6 cases; the
-#      fine-level MatMult alone under CG + Jacobi, 1 rank, each size; the soft swinging beam on
+#      once, about 4 minutes on 2 cores; the peer comparison on 2 ranks at the 1e5 and 1e6
+#      cases; the fine-level MatMult alone under CG + Jacobi, 1 rank, each size; the soft swinging beam on
 #      2 ranks), then one table "Issue 15 targets": each target's figure, its goal and
 #      met / short / not measured (with the reason, e.g. 1e6 not in --sizes, peer absent).
 #

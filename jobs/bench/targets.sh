@@ -65,7 +65,8 @@ fi
 if [[ ! -x $before_exe ]]; then
   before_exe=$exe
   before_keys=(--solver.pc-lag=1 --solver.initial-guess=previous --solver.block-products=false)
-  before_note="today's code with ${before_keys[*]} (commit $before_commit: ${before_why:-not in the history of this clone}; reads low)"
+  before_note="today's code with ${before_keys[*]}"
+  before_note+=" (commit $before_commit: ${before_why:-not in the history of this clone}; reads low)"
 fi
 t1_scene=(--material.model=corotational --mass.type=consistent --material.young-modulus=1e8
           --material.density=1000)

@@ -164,19 +164,19 @@ void SystemMatrix::projectRowsAndColumns() {
   const PetscInt* row;
   EIS_CHECK(ISGetLocalSize(rows, &count));
   EIS_CHECK(ISGetIndices(rows, &row));
-  projectedDiagonal_.assign(std::size_t(count), 1.0);
+  std::vector<PetscScalar> diagonal(std::size_t(count), 1.0);
   for (PetscInt i = 0; i < count; ++i) {
     PetscInt entries;
     const PetscInt* columns;
     const PetscScalar* values;
     EIS_CHECK(MatGetRow(matrix_, row[i], &entries, &columns, &values));
     for (PetscInt k = 0; k < entries; ++k)
-      if (columns[k] == row[i] && PetscRealPart(values[k]) > 0) projectedDiagonal_[i] = values[k];
+      if (columns[k] == row[i] && PetscRealPart(values[k]) > 0) diagonal[i] = values[k];
     EIS_CHECK(MatRestoreRow(matrix_, row[i], &entries, &columns, &values));
   }
   EIS_CHECK(MatZeroRowsColumnsIS(matrix_, rows, 1.0, nullptr, nullptr));
   for (PetscInt i = 0; i < count; ++i)
-    EIS_CHECK(MatSetValue(matrix_, row[i], row[i], projectedDiagonal_[i], INSERT_VALUES));
+    EIS_CHECK(MatSetValue(matrix_, row[i], row[i], diagonal[i], INSERT_VALUES));
   EIS_CHECK(ISRestoreIndices(rows, &row));
   EIS_CHECK(MatAssemblyBegin(matrix_, MAT_FINAL_ASSEMBLY));
   EIS_CHECK(MatAssemblyEnd(matrix_, MAT_FINAL_ASSEMBLY));

@@ -4,7 +4,7 @@
 // both 1000 times larger: the same motion, every entry 1000 times larger) has exactly 1000 times
 // the matrix, projected rows included, so that CG + GAMG, which scales with it, takes the same
 // iterations to the same answer. With the identity on those rows it did not: the coarse levels
-// mixed 1 with entries of 1e3.
+// mixed the rows' 1 with entries of another scale.
 #include <gtest/gtest.h>
 #include <petscksp.h>
 

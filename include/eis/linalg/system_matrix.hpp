@@ -89,7 +89,6 @@ private:
   bool symmetric_;
   Mat matrix_ = nullptr;
   std::unique_ptr<ElementMatrixAssembler> assembler_;  // assembled mode only
-  std::vector<PetscScalar> projectedDiagonal_;  // of the projected rows, before the projection
   bool haveFactors_ = false;
   double factors_[3] = {0, 0, 0};  // m, b, k of the current values
   Vec localIn_ = nullptr, localOut_ = nullptr;
