@@ -29,6 +29,7 @@ LinearSolver::LinearSolver(MPI_Comm comm, PCType defaultPc, Vec restCoordinates,
 }
 
 LinearSolver::~LinearSolver() {
+  VecDestroy(&givenStart_);
   if (!kspFailed_) KSPDestroy(&ksp_);
 }
 
@@ -63,13 +64,15 @@ void LinearSolver::setStart() {
 
 // Sets the preconditioner up apart from the solve, to time the two separately: from A's
 // current values when the reuse rule says so, else kept as it is (a no-op). A multigrid set up
-// afresh has new level operators, which then get their block copies.
-void LinearSolver::setUp(Mat A) {
+// afresh has new level operators, which then get their block copies. Returns whether it was set
+// up.
+bool LinearSolver::setUp(Mat A) {
   const bool again = reuse_.setUpAgainFor(A);
   EIS_CHECK(KSPSetReusePreconditioner(ksp_, again ? PETSC_FALSE : PETSC_TRUE));
   const ScopedTimer timer("Preconditioner set-up");
   intoSolver(kspFailed_, [&] { EIS_CHECK(KSPSetUp(ksp_)); });
   if (again && blockProducts_ && !direct_) multiplyLevelsInBlocks(ksp_);
+  return again;
 }
 
 // The matrix the solve multiplies by: A's block copy for an iterative solve (a direct one
@@ -81,11 +84,36 @@ Mat LinearSolver::productOperator(Mat A) {
   return fineBlockProducts(A);
 }
 
+// A kept preconditioner is a bet that the matrix has not moved far from the one it was set up
+// from, and a lost bet must not cost the run: a solve that fails with a stale one is done once
+// more, from the same start, with the preconditioner set up from A (what solver.pc-lag = 1 would
+// have used). Only a failure with a fresh preconditioner is the user's error.
 int LinearSolver::solve(Mat A, Vec b, Vec x) {
   if (!configured_) configure(A);
   const Mat products = productOperator(A);
   EIS_CHECK(KSPSetOperators(ksp_, products, A));
   setUp(A);
+  const bool stale = reuse_.keptStale() && !direct_;
+  const bool givenStart = start_ == LinearSolverOptions::Start::GivenVector;
+  if (stale && givenStart) {
+    if (!givenStart_) EIS_CHECK(VecDuplicate(x, &givenStart_));
+    EIS_CHECK(VecCopy(x, givenStart_));
+  }
+  Attempt attempt = attemptSolve(products, A, b, x);
+  if (!attempt.failure.empty() && stale) {
+    reuse_.setUpAgainNext();
+    setUp(A);
+    if (givenStart) EIS_CHECK(VecCopy(givenStart_, x));
+    const int failedIterations = attempt.iterations;
+    attempt = attemptSolve(products, A, b, x);
+    attempt.iterations += failedIterations;
+  }
+  if (!attempt.failure.empty()) throw Error(attempt.failure);
+  return attempt.iterations;
+}
+
+// One solve from the configured start: its iterations, and what failed (empty: nothing).
+LinearSolver::Attempt LinearSolver::attemptSolve(Mat products, Mat A, Vec b, Vec x) {
   const bool span = start_ == LinearSolverOptions::Start::Span && !direct_;
   if (span) {
     const ScopedTimer timer("Initial guess");
@@ -101,20 +129,22 @@ int LinearSolver::solve(Mat A, Vec b, Vec x) {
   EIS_CHECK(KSPGetIterationNumber(ksp_, &iterations));
   const bool acceptedLimit = acceptIterationLimit_ && reason == KSP_DIVERGED_ITS;
   if (reason < 0 && !acceptedLimit)
-    throw Error(std::string("linear solve did not converge: ") + KSPConvergedReasons[reason] +
-                " after " + std::to_string(iterations) + " iterations");
+    return {int(iterations), std::string("linear solve did not converge: ") +
+                                 KSPConvergedReasons[reason] + " after " +
+                                 std::to_string(iterations) + " iterations"};
   // A solve stopped by an accepted iteration limit (SOFA's cost) makes no claim to check.
   if (!acceptedLimit) {
     const ScopedTimer timer("Solution check");
     const std::string verdict = check_.verdict(ksp_, A, b, x);
     if (!verdict.empty())
-      throw Error(std::string("linear solve reported ") + KSPConvergedReasons[reason] + " after " +
-                  std::to_string(iterations) + " iterations, but " + verdict +
-                  (direct_ ? " (a direct solve: check -pc_type)" : ""));
+      return {int(iterations), std::string("linear solve reported ") +
+                                   KSPConvergedReasons[reason] + " after " +
+                                   std::to_string(iterations) + " iterations, but " + verdict +
+                                   (direct_ ? " (a direct solve: check -pc_type)" : "")};
   }
   reuse_.recordIterations(int(iterations));
   if (span) span_.store(x);
-  return int(iterations);
+  return {int(iterations), {}};
 }
 
 }  // namespace eis

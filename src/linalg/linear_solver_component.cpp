@@ -35,8 +35,10 @@ ParameterSpec linearSolverParameters() {
            "solver.pc-rebuild-growth says the iterations grew. Only matters where the matrix changes\n"
            "(the nonlinear materials): a linear model's matrix is built once, its preconditioner with\n"
            "it. A direct solve (solver.linear = direct, -ksp_type preonly) is factored again at every\n"
-           "update whatever N. With solver.newton = full it replaces -snes_lag_preconditioner. The\n"
-           "history's pc_rebuilt column counts the set-ups of each step. >= 0",
+           "update whatever N. With solver.newton = full it replaces -snes_lag_preconditioner. A solve\n"
+           "that fails with a kept preconditioner is done again with a fresh one (a Newton step:\n"
+           "with one at each Jacobian). The history's pc_rebuilt column counts the set-ups of each\n"
+           "step. >= 0",
            "0", "", false, check::integerAtLeast(0)})
       .add(
           {"solver.pc-rebuild-growth", "G",

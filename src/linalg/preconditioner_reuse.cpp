@@ -15,7 +15,8 @@ PreconditionerReuse::PreconditionerReuse(const PreconditionerOptions& options)
 
 bool PreconditionerReuse::setUpAgainFor(Mat pmat) {
   const Change change = changeOf(pmat);
-  bool again = setups_ == 0 || change == Change::Matrix;
+  bool again = setups_ == 0 || change == Change::Matrix || forced_;
+  forced_ = false;
   if (!again && change == Change::Values) {
     ++updatesSinceSetup_;
     again = (lag_ > 0 && updatesSinceSetup_ >= lag_) || iterationsGrew_;
@@ -27,6 +28,7 @@ bool PreconditionerReuse::setUpAgainFor(Mat pmat) {
     referenceSolves_ = 0;
     iterationsGrew_ = false;
   }
+  lastAgain_ = again;
   return again;
 }
 

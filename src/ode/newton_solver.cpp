@@ -115,8 +115,10 @@ void NewtonSolver::formJacobian(Vec v) {
 // verdict travels through the lag: -2 sets the preconditioner up once more, -1 keeps it.
 void NewtonSolver::choosePreconditionerSetUp(Mat jacobian) {
   recordLinearSolve();
+  if (freshEveryJacobian_) reuse_.setUpAgainNext();
   const bool again = reuse_.setUpAgainFor(jacobian);
   EIS_CHECK(SNESSetLagPreconditioner(snes_, again ? -2 : -1));
+  staleSolve_ = reuse_.keptStale();
   linearSolvePending_ = true;
 }
 
@@ -194,6 +196,17 @@ std::string NewtonSolver::verifyConvergence() {
   return text;
 }
 
+// One SNESSolve from iterate_, timed; PETSc's error code, for step() to report.
+PetscErrorCode NewtonSolver::newtonSolve() {
+  PetscErrorCode status;
+  {
+    const ScopedTimer timer("Newton solve");
+    status = SNESSolve(snes_, nullptr, iterate_);
+  }
+  recordLinearSolve();
+  return status;
+}
+
 StepReport NewtonSolver::step(MechanicalOperations& mop, Vec x, Vec v, double h) {
   mop_ = &mop;
   callbackFailure_.clear();
@@ -207,19 +220,26 @@ StepReport NewtonSolver::step(MechanicalOperations& mop, Vec x, Vec v, double h)
   if (!configured_) configure(jacobianAt(iterate_));
 
   const long setupsBefore = reuse_.setups();
-  PetscErrorCode status;
-  {
-    const ScopedTimer timer("Newton solve");
-    status = SNESSolve(snes_, nullptr, iterate_);
+  PetscErrorCode status = newtonSolve();
+  // As LinearSolver::solve: a linear solve that failed with a preconditioner kept from an older
+  // Jacobian costs a second Newton solve from the same guess, with the preconditioner set up
+  // afresh at each of its Jacobians (solver.pc-lag = 1 for that step), not the run.
+  PetscInt failedLinearIterations = 0;
+  SNESConvergedReason reason = SNES_CONVERGED_ITERATING;
+  if (!status) EIS_CHECK(SNESGetConvergedReason(snes_, &reason));
+  if (!status && reason == SNES_DIVERGED_LINEAR_SOLVE && staleSolve_) {
+    EIS_CHECK(SNESGetLinearSolveIterations(snes_, &failedLinearIterations));
+    EIS_CHECK(VecCopy(startIterate_, iterate_));
+    freshEveryJacobian_ = true;
+    status = newtonSolve();
+    freshEveryJacobian_ = false;
   }
-  recordLinearSolve();
   if (status) {
     mop_ = nullptr;
     // A callback's own message (an inverted element, say) says more than PETSc's code.
     if (!callbackFailure_.empty()) throw Error(callbackFailure_);
     intoSolver(snesFailed_, [&] { throwPetscError(status, "SNESSolve", __FILE__, __LINE__); });
   }
-  SNESConvergedReason reason;
   EIS_CHECK(SNESGetConvergedReason(snes_, &reason));
   PetscInt iterations, linearIterations;
   EIS_CHECK(SNESGetIterationNumber(snes_, &iterations));
@@ -240,7 +260,7 @@ StepReport NewtonSolver::step(MechanicalOperations& mop, Vec x, Vec v, double h)
   if (options_.vdamping != 0) EIS_CHECK(VecScale(v, std::exp(-h * options_.vdamping)));
 
   StepReport report;
-  report.linearIterations = int(linearIterations);
+  report.linearIterations = int(failedLinearIterations + linearIterations);
   report.nonlinearIterations = int(iterations);
   report.preconditionerSetups = int(reuse_.setups() - setupsBefore);
   if (options_.computeResidual)

@@ -53,7 +53,9 @@ public:
 
   // Solves A x = b; returns the iteration count. Throws eis::Error naming PETSc's reason when
   // the solve diverges, and when its answer fails SolutionCheck. The preconditioner is set up again
-  // only when A's values changed, as PreconditionerReuse decides.
+  // only when A's values changed, as PreconditionerReuse decides, and when a solve with one kept
+  // from older values fails: that solve is done once more with a fresh one (the iterations of
+  // both counted).
   int solve(Mat A, Vec b, Vec x);
   KSP ksp() const { return ksp_; }
   // Preconditioner set-ups so far.
@@ -62,8 +64,13 @@ public:
 private:
   void configure(Mat A);
   void setStart();
-  void setUp(Mat A);
+  bool setUp(Mat A);
   Mat productOperator(Mat A);
+  struct Attempt {
+    int iterations;
+    std::string failure;
+  };
+  Attempt attemptSolve(Mat products, Mat A, Vec b, Vec x);
 
   KSP ksp_ = nullptr;
   KspSettings settings_;
@@ -75,6 +82,7 @@ private:
   bool acceptIterationLimit_;
   bool configured_ = false;
   bool direct_ = false;  // -ksp_type preonly: no starting point
+  Vec givenStart_ = nullptr;   // a copy of the given start, for a second attempt
   // A PETSc error inside KSPSetUp or KSPSolve (SolverUnusable) can leave the KSP half built:
   // PETSc 3.18's GAMG, when a level's smoother fails under -ksp_error_if_not_converged, crashes
   // in PCReset_MG if it is destroyed then. The error is on its way to the user, so such a KSP is

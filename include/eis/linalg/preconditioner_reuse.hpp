@@ -34,6 +34,13 @@ public:
   void recordIterations(int iterations);
   // Set-ups so far, the first one included.
   long setups() const { return setups_; }
+  // Whether the last setUpAgainFor kept a preconditioner set up from older values of the
+  // matrix. Such a one can fail where a fresh one would not: a Chebyshev smoother's eigenvalue
+  // bounds, once outgrown, make it indefinite.
+  bool keptStale() const { return !lastAgain_ && updatesSinceSetup_ > 0; }
+  // The next setUpAgainFor sets up again, whatever the matrix: after a solve that failed with a
+  // stale preconditioner, to solve once more with a fresh one.
+  void setUpAgainNext() { forced_ = true; }
   // From now on, set up again at every update of the matrix, whatever the lag: for a direct
   // solve, whose kept factorization would answer the old matrix.
   void setUpAtEveryUpdate() { lag_ = 1; }
@@ -53,6 +60,8 @@ private:
   int referenceIterations_ = -1;  // the reference of the last set-up; -1: none yet
   int referenceSolves_ = 0;       // solves counted into it so far
   bool iterationsGrew_ = false;
+  bool lastAgain_ = false;
+  bool forced_ = false;
 };
 
 }  // namespace eis

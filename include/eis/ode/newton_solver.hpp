@@ -63,6 +63,7 @@ private:
   Mat jacobianAt(Vec v);
   void choosePreconditionerSetUp(Mat jacobian);
   void recordLinearSolve();
+  PetscErrorCode newtonSolve();
   std::string verifyConvergence();
 
   EulerImplicitOptions options_;
@@ -76,6 +77,8 @@ private:
   PreconditionerReuse reuse_;
   SolutionCheck check_;              // for its bound on ||J||
   bool linearSolvePending_ = false;  // a Jacobian was formed; its solve is not yet recorded
+  bool staleSolve_ = false;  // that solve's preconditioner was kept from an older Jacobian
+  bool freshEveryJacobian_ = false;  // during a step's second Newton solve
   Vec xStart_ = nullptr, vStart_ = nullptr, vBefore_ = nullptr, iterate_ = nullptr;
   Vec residual_ = nullptr, xTrial_ = nullptr, force_ = nullptr, work_ = nullptr;
   Vec forceStart_ = nullptr;    // f_n, for the trapezoidal rule
