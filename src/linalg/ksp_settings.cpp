@@ -92,6 +92,29 @@ void setDefaultSolver(KSP ksp, PCType pc, double rtol) {
   EIS_CHECK(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
 }
 
+KSP indefiniteFallbackOf(KSP cg) {
+  KSP gmres;
+  EIS_CHECK(KSPCreate(PetscObjectComm(reinterpret_cast<PetscObject>(cg)), &gmres));
+  EIS_CHECK(KSPSetType(gmres, KSPGMRES));
+  PC pc;
+  EIS_CHECK(KSPGetPC(cg, &pc));
+  EIS_CHECK(KSPSetPC(gmres, pc));
+  PetscReal rtol, atol, dtol;
+  PetscInt maxIterations;
+  EIS_CHECK(KSPGetTolerances(cg, &rtol, &atol, &dtol, &maxIterations));
+  EIS_CHECK(KSPSetTolerances(gmres, rtol, atol, dtol, maxIterations));
+  KSPNormType norm;
+  EIS_CHECK(KSPGetNormType(cg, &norm));
+  if (norm == KSP_NORM_UNPRECONDITIONED) {
+    EIS_CHECK(KSPSetPCSide(gmres, PC_RIGHT));
+    EIS_CHECK(KSPSetNormType(gmres, KSP_NORM_UNPRECONDITIONED));
+  }
+  PetscBool nonzero;
+  EIS_CHECK(KSPGetInitialGuessNonzero(cg, &nonzero));
+  EIS_CHECK(KSPSetInitialGuessNonzero(gmres, nonzero));
+  return gmres;
+}
+
 HypreDefaults::HypreDefaults(KSP ksp, PCType defaultPc, bool elasticity) {
   const char* prefix = optionsPrefix(ksp);
   if (std::strcmp(defaultPc, PCHYPRE) != 0 || !hypreUnlessOverridden(prefix)) return;

@@ -30,7 +30,9 @@ LinearSolver::LinearSolver(MPI_Comm comm, PCType defaultPc, Vec restCoordinates,
 
 LinearSolver::~LinearSolver() {
   VecDestroy(&givenStart_);
-  if (!kspFailed_) KSPDestroy(&ksp_);
+  if (kspFailed_) return;
+  KSPDestroy(&indefinite_);
+  KSPDestroy(&ksp_);
 }
 
 void LinearSolver::configure(Mat A) {
@@ -87,33 +89,65 @@ Mat LinearSolver::productOperator(Mat A) {
 // A kept preconditioner is a bet that the matrix has not moved far from the one it was set up
 // from, and a lost bet must not cost the run: a solve that fails with a stale one is done once
 // more, from the same start, with the preconditioner set up from A (what solver.pc-lag = 1 would
-// have used). Only a failure with a fresh preconditioner is the user's error.
+// have used). CG then stops only for A itself: an indefinite one (a buckling beam, whose K
+// outweighs M / h^2; a fresh GAMG set up from it is indefinite too) is solved by GMRES with the
+// same preconditioner, as a direct solve would solve it. Only what fails after that is the
+// user's error.
 int LinearSolver::solve(Mat A, Vec b, Vec x) {
   if (!configured_) configure(A);
   const Mat products = productOperator(A);
   EIS_CHECK(KSPSetOperators(ksp_, products, A));
   setUp(A);
   const bool stale = reuse_.keptStale() && !direct_;
-  const bool givenStart = start_ == LinearSolverOptions::Start::GivenVector;
-  if (stale && givenStart) {
+  if (start_ == LinearSolverOptions::Start::GivenVector) {
     if (!givenStart_) EIS_CHECK(VecDuplicate(x, &givenStart_));
     EIS_CHECK(VecCopy(x, givenStart_));
   }
-  Attempt attempt = attemptSolve(products, A, b, x);
+  Attempt attempt = attemptSolve(ksp_, products, A, b, x);
   if (!attempt.failure.empty() && stale) {
     reuse_.setUpAgainNext();
     setUp(A);
-    if (givenStart) EIS_CHECK(VecCopy(givenStart_, x));
-    const int failedIterations = attempt.iterations;
-    attempt = attemptSolve(products, A, b, x);
-    attempt.iterations += failedIterations;
+    attempt = attemptAgain(ksp_, attempt, products, A, b, x);
   }
-  if (!attempt.failure.empty()) throw Error(attempt.failure);
+  PetscBool cg = PETSC_FALSE;
+  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp_), KSPCG, &cg));
+  const bool indefinite =
+      attempt.reason == KSP_DIVERGED_INDEFINITE_MAT || attempt.reason == KSP_DIVERGED_INDEFINITE_PC;
+  if (indefinite && cg) {
+    const Attempt byCg = attempt;
+    attempt = attemptAgain(indefiniteFallback(products, A), attempt, products, A, b, x);
+    if (!attempt.failure.empty())
+      throw Error(
+          "linear solve: CG found the " +
+          std::string(byCg.reason == KSP_DIVERGED_INDEFINITE_MAT ? "matrix" : "preconditioner") +
+          " indefinite (" + KSPConvergedReasons[byCg.reason] + " after " +
+          std::to_string(byCg.iterations) + " iterations), and GMRES " + attempt.failure);
+  }
+  if (!attempt.failure.empty()) throw Error("linear solve " + attempt.failure);
   return attempt.iterations;
 }
 
-// One solve from the configured start: its iterations, and what failed (empty: nothing).
-LinearSolver::Attempt LinearSolver::attemptSolve(Mat products, Mat A, Vec b, Vec x) {
+// The failed attempt's solve once more with `ksp`, from the same start; the iterations of both.
+LinearSolver::Attempt LinearSolver::attemptAgain(KSP ksp, const Attempt& failed, Mat products,
+                                                 Mat A, Vec b, Vec x) {
+  if (givenStart_) EIS_CHECK(VecCopy(givenStart_, x));
+  Attempt attempt = attemptSolve(ksp, products, A, b, x);
+  attempt.iterations += failed.iterations;
+  return attempt;
+}
+
+KSP LinearSolver::indefiniteFallback(Mat products, Mat A) {
+  if (!indefinite_) {
+    indefinite_ = indefiniteFallbackOf(ksp_);
+    check_.watch(indefinite_);
+  }
+  EIS_CHECK(KSPSetOperators(indefinite_, products, A));
+  return indefinite_;
+}
+
+// One solve by `ksp` from the configured start: its iterations, and what failed. Only the main
+// KSP's iterations count for PreconditionerReuse's guard.
+LinearSolver::Attempt LinearSolver::attemptSolve(KSP ksp, Mat products, Mat A, Vec b, Vec x) {
   const bool span = start_ == LinearSolverOptions::Start::Span && !direct_;
   if (span) {
     const ScopedTimer timer("Initial guess");
@@ -121,30 +155,30 @@ LinearSolver::Attempt LinearSolver::attemptSolve(Mat products, Mat A, Vec b, Vec
   }
   {
     const ScopedTimer timer("KSP solve");
-    intoSolver(kspFailed_, [&] { EIS_CHECK(KSPSolve(ksp_, b, x)); });
+    intoSolver(kspFailed_, [&] { EIS_CHECK(KSPSolve(ksp, b, x)); });
   }
   KSPConvergedReason reason;
-  EIS_CHECK(KSPGetConvergedReason(ksp_, &reason));
+  EIS_CHECK(KSPGetConvergedReason(ksp, &reason));
   PetscInt iterations;
-  EIS_CHECK(KSPGetIterationNumber(ksp_, &iterations));
+  EIS_CHECK(KSPGetIterationNumber(ksp, &iterations));
   const bool acceptedLimit = acceptIterationLimit_ && reason == KSP_DIVERGED_ITS;
   if (reason < 0 && !acceptedLimit)
-    return {int(iterations), std::string("linear solve did not converge: ") +
-                                 KSPConvergedReasons[reason] + " after " +
-                                 std::to_string(iterations) + " iterations"};
+    return {int(iterations), reason,
+            std::string("did not converge: ") + KSPConvergedReasons[reason] + " after " +
+                std::to_string(iterations) + " iterations"};
   // A solve stopped by an accepted iteration limit (SOFA's cost) makes no claim to check.
   if (!acceptedLimit) {
     const ScopedTimer timer("Solution check");
-    const std::string verdict = check_.verdict(ksp_, A, b, x);
+    const std::string verdict = check_.verdict(ksp, A, b, x);
     if (!verdict.empty())
-      return {int(iterations), std::string("linear solve reported ") +
-                                   KSPConvergedReasons[reason] + " after " +
-                                   std::to_string(iterations) + " iterations, but " + verdict +
-                                   (direct_ ? " (a direct solve: check -pc_type)" : "")};
+      return {int(iterations), reason,
+              std::string("reported ") + KSPConvergedReasons[reason] + " after " +
+                  std::to_string(iterations) + " iterations, but " + verdict +
+                  (direct_ ? " (a direct solve: check -pc_type)" : "")};
   }
-  reuse_.recordIterations(int(iterations));
+  if (ksp == ksp_) reuse_.recordIterations(int(iterations));
   if (span) span_.store(x);
-  return {int(iterations), {}};
+  return {int(iterations), reason, {}};
 }
 
 }  // namespace eis

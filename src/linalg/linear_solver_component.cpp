@@ -75,7 +75,9 @@ ParameterSpec linearSolverParameters() {
       .add(
           {"solver.linear", "iterative|direct",
            "iterative: CG under solver.preconditioner, stopped by solver.rtol and\n"
-           "solver.max-iterations (SOFA CGLinearSolver, PCGLinearSolver). direct: a sparse Cholesky\n"
+           "solver.max-iterations (SOFA CGLinearSolver, PCGLinearSolver); a matrix CG finds\n"
+           "indefinite (a buckling model) is solved by GMRES with the same preconditioner and\n"
+           "stop. direct: a sparse Cholesky\n"
            "factorization by MUMPS through PETSc, factored once per matrix (SOFA SparseLDLSolver,\n"
            "SparseCholeskySolver, EigenSimplicialLDLT, AsyncSparseLDLSolver); needs an assembled\n"
            "operator",

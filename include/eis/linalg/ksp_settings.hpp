@@ -40,6 +40,13 @@ private:
 // complexity, for the same iterations). Does nothing when restCoordinates is null.
 void attachNearNullSpace(KSP ksp, Mat A, Vec restCoordinates);
 
+// A GMRES beside the CG `cg`, for the matrices CG cannot solve (KSP_DIVERGED_INDEFINITE_MAT): it
+// shares cg's preconditioner (no second set-up) and takes its tolerances, iteration limit,
+// residual norm (an unpreconditioned one preconditioned on the right, as GMRES offers it only so)
+// and whether the given x is the start. Nothing from the options database: -ksp_* options are
+// cg's.
+KSP indefiniteFallbackOf(KSP cg);
+
 class KspSettings {
 public:
   // defaultPc: PCGAMG, PCJACOBI or PCHYPRE (with HypreDefaults; hypreElasticity adds their

@@ -54,8 +54,9 @@ public:
   // Solves A x = b; returns the iteration count. Throws eis::Error naming PETSc's reason when
   // the solve diverges, and when its answer fails SolutionCheck. The preconditioner is set up again
   // only when A's values changed, as PreconditionerReuse decides, and when a solve with one kept
-  // from older values fails: that solve is done once more with a fresh one (the iterations of
-  // both counted).
+  // from older values fails: that solve is done once more with a fresh one. When CG finds A
+  // indefinite (with a fresh preconditioner), GMRES solves it (indefiniteFallbackOf). The
+  // iterations of every attempt are counted.
   int solve(Mat A, Vec b, Vec x);
   KSP ksp() const { return ksp_; }
   // Preconditioner set-ups so far.
@@ -68,9 +69,12 @@ private:
   Mat productOperator(Mat A);
   struct Attempt {
     int iterations;
-    std::string failure;
+    KSPConvergedReason reason;
+    std::string failure;  // what follows "linear solve "; empty: solved
   };
-  Attempt attemptSolve(Mat products, Mat A, Vec b, Vec x);
+  Attempt attemptSolve(KSP ksp, Mat products, Mat A, Vec b, Vec x);
+  Attempt attemptAgain(KSP ksp, const Attempt& failed, Mat products, Mat A, Vec b, Vec x);
+  KSP indefiniteFallback(Mat products, Mat A);
 
   KSP ksp_ = nullptr;
   KspSettings settings_;
@@ -81,8 +85,9 @@ private:
   bool blockProducts_;
   bool acceptIterationLimit_;
   bool configured_ = false;
-  bool direct_ = false;  // -ksp_type preonly: no starting point
-  Vec givenStart_ = nullptr;   // a copy of the given start, for a second attempt
+  bool direct_ = false;       // -ksp_type preonly: no starting point
+  Vec givenStart_ = nullptr;  // a copy of the given start, for a second attempt
+  KSP indefinite_ = nullptr;  // GMRES for an indefinite A, made when first needed
   // A PETSc error inside KSPSetUp or KSPSolve (SolverUnusable) can leave the KSP half built:
   // PETSc 3.18's GAMG, when a level's smoother fails under -ksp_error_if_not_converged, crashes
   // in PCReset_MG if it is destroyed then. The error is on its way to the user, so such a KSP is

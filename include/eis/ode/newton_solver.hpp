@@ -77,7 +77,7 @@ private:
   PreconditionerReuse reuse_;
   SolutionCheck check_;              // for its bound on ||J||
   bool linearSolvePending_ = false;  // a Jacobian was formed; its solve is not yet recorded
-  bool staleSolve_ = false;  // that solve's preconditioner was kept from an older Jacobian
+  bool staleSolve_ = false;          // that solve's preconditioner was kept from an older Jacobian
   bool freshEveryJacobian_ = false;  // during a step's second Newton solve
   Vec xStart_ = nullptr, vStart_ = nullptr, vBefore_ = nullptr, iterate_ = nullptr;
   Vec residual_ = nullptr, xTrial_ = nullptr, force_ = nullptr, work_ = nullptr;
