@@ -48,15 +48,7 @@ public:
   }
   // diag(1, ..., 1, -1, ..., -1), as many of each: b^T A b = 0 for b = (1, ..., 1).
   void splitDiagonal() {
-    Vec d;
-    MatCreateVecs(matrix_, &d, nullptr);
-    PetscInt first, end, size;
-    VecGetOwnershipRange(d, &first, &end);
-    VecGetSize(d, &size);
-    for (PetscInt row = first; row < end; ++row)
-      VecSetValue(d, row, row < size / 2 ? 1.0 : -1.0, INSERT_VALUES);
-    VecAssemblyBegin(d);
-    VecAssemblyEnd(d);
+    Vec d = byRow([](PetscInt row, PetscInt size) { return row < size / 2 ? 1.0 : -1.0; });
     MatZeroEntries(matrix_);
     MatDiagonalSet(matrix_, d, INSERT_VALUES);
     VecDestroy(&d);
@@ -75,15 +67,9 @@ public:
   }
   // D A D with D = 30 on the middle third of the rows, 1 elsewhere: new values.
   void stiffenMiddle() {
-    Vec d;
-    MatCreateVecs(matrix_, &d, nullptr);
-    PetscInt first, end, size;
-    VecGetOwnershipRange(d, &first, &end);
-    VecGetSize(d, &size);
-    for (PetscInt row = first; row < end; ++row)
-      VecSetValue(d, row, row >= size / 3 && row < 2 * size / 3 ? 30.0 : 1.0, INSERT_VALUES);
-    VecAssemblyBegin(d);
-    VecAssemblyEnd(d);
+    Vec d = byRow([](PetscInt row, PetscInt size) {
+      return row >= size / 3 && row < 2 * size / 3 ? 30.0 : 1.0;
+    });
     MatDiagonalScale(matrix_, d, d);
     VecDestroy(&d);
   }
@@ -92,6 +78,21 @@ public:
   Vec x() const { return x_; }
 
 private:
+  // The vector of value(row, rows) over the matrix's rows.
+  template <typename Value>
+  Vec byRow(Value value) const {
+    Vec v;
+    MatCreateVecs(matrix_, &v, nullptr);
+    PetscInt first, end, size;
+    VecGetOwnershipRange(v, &first, &end);
+    VecGetSize(v, &size);
+    for (PetscInt row = first; row < end; ++row)
+      VecSetValue(v, row, value(row, size), INSERT_VALUES);
+    VecAssemblyBegin(v);
+    VecAssemblyEnd(v);
+    return v;
+  }
+
   static constexpr PetscInt kRows = 100;
   Mat matrix_ = nullptr;
   Vec x_ = nullptr, b_ = nullptr;
