@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Checkpoints and restart on 1, 2 and 3 ranks: a run killed (SIGKILL) at a random step between
-# two checkpoints and restarted with --restart=auto ends bit for bit as the uninterrupted run on
+# Checkpoints and restart on 1, 2 and 3 ranks: a run killed (SIGKILL) at a random step after its
+# first checkpoint and restarted with --restart=auto ends bit for bit as the uninterrupted run on
 # the same rank count, and within 1e-9 (relative) of it when restarted on another count; its
 # history holds every step once with the uninterrupted run's times, and its ParaView series every
-# frame once. SIGTERM ends a run after its step with a checkpoint, one line and status 75; a
+# frame once. The killed runs have no end in reach (100,000 steps), so a signal sent late by a
+# busy machine still lands mid-run; the restarts end at the first multiple of 100 steps past it. SIGTERM ends a run after its step with a checkpoint, one line and status 75; a
 # second signal ends it at once. initial.state takes a checkpoint and continues its step and time.
 # A truncated, foreign or missing checkpoint, or one of another mesh, is one clean error.
 # Usage: restart.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
@@ -17,10 +18,7 @@ launch_in_scratch "$RANKS" "$program"
 STEPS=100
 # Matrix-free with the previous solution as the KSP's start: the integrator's carried state is
 # all in the checkpoint, so a restart on the same rank count is bit for bit (docs/architecture.md).
-# 16 x 4 x 4 cells (425 nodes) and not fewer: a kill needs the 40 steps after it to outlast the
-# watcher's latency on a loaded machine (8 x 2 x 2 took 1 ms a step, and a late signal once found
-# the run already ended).
-CELLS=(16 4 4)
+CELLS=(8 2 2)
 SCENE=(--mesh.box-cells="${CELLS[*]}" --solver.operator=matrix-free --solver.initial-guess=previous
        --output.progress-every=0)
 run_on() {  # run_on RANKS NAME ARGS...: out/err in NAME.out, NAME.err, status in NAME.status
@@ -76,14 +74,21 @@ kill_after_rows() {
   for pid in $(pgrep -P "$launcher"); do kill -KILL "$pid" 2> /dev/null; done
 }
 
+# ref_of RANKS END: the uninterrupted run of END steps on RANKS ranks, once (refRANKS_END.csv and
+# refRANKS_END.history.csv).
+ref_of() {
+  [ -f ref$1_$2.csv ] || run_on "$1" ref$1_$2 --solver.steps="$2" --output.final-state=ref$1_$2.csv \
+    --output.history=ref$1_$2.history.csv
+}
 for n in 1 2 3; do
-  run_on "$n" ref$n --output.final-state=ref$n.csv --output.history=ref$n.history.csv
-  check "reference run on $n ranks" status_is ref$n 0
+  ref_of $n $STEPS
+  check "reference run on $n ranks" status_is ref${n}_$STEPS 0
 done
 
-# SIGKILL at a random step between 21 and 58 (checkpoints every 20 steps), restarted on the same
-# count and on another. Not at step 20 itself: its history row is written before its checkpoint,
-# so a kill there may leave no checkpoint, and the restart starts afresh (seen under load).
+# SIGKILL once the history passes a random step between 21 and 58 (checkpoints every 20 steps),
+# restarted on the same count and on another. Not at step 20 itself: its history row is written
+# before its checkpoint, so a kill there may leave no checkpoint, and the restart starts afresh
+# (seen under load).
 for n in 1 2 3; do
   for m in $n $((n % 3 + 1)); do
     dir=kill$n$m
@@ -91,29 +96,32 @@ for n in 1 2 3; do
     args=(--output.checkpoint=$dir/ck --output.checkpoint-every=20 --output.history=$dir/h.csv
           --output.vtk=$dir/series --output.every=25 --output.final-state=$dir/state.csv)
     mpi_command "$n" "$program"
-    "${MPI_COMMAND[@]}" "${SCENE[@]}" --solver.steps=$STEPS "${args[@]}" > $dir/first.out 2>&1 &
+    "${MPI_COMMAND[@]}" "${SCENE[@]}" --solver.steps=100000 "${args[@]}" > $dir/first.out 2>&1 &
     launcher=$!
     kill_after_rows $launcher $((21 + RANDOM % 38)) $dir/h.csv
     wait $launcher
     killed_at=$(tail -n 1 $dir/h.csv | cut -d, -f1)
-    check "$n ranks: killed at step $killed_at, before the end" test "$killed_at" -lt $STEPS
+    end=$(((killed_at / STEPS + 1) * STEPS))
+    check "$n ranks: killed at step $killed_at, past the first checkpoint" test "$killed_at" -gt 20
     check "$n ranks: no final state after the kill" test ! -e $dir/state.csv
-    run_on "$m" $dir/restart --restart=auto "${args[@]}"
+    ref_of $n $end
+    ref_of $m $end
+    run_on "$m" $dir/restart --restart=auto --solver.steps=$end "${args[@]}"
     check "$n ranks killed, $m ranks restart: status 0" status_is $dir/restart 0
     check "$n -> $m ranks: the restart said where it started" \
       grep -Eq "^initial.restart: $dir/ck_000[0-9]{2}0.h5, step [0-9]+0, t = " $dir/restart.out
     if [ $n -eq $m ]; then
       check "$n -> $m ranks: final state bit for bit the uninterrupted run's" \
-        cmp -s $dir/state.csv ref$n.csv
+        cmp -s $dir/state.csv ref${n}_$end.csv
     else
       check "$n -> $m ranks: final state agrees with the uninterrupted run to 1e-9" \
-        agree ref$m.csv $dir/state.csv
+        agree ref${m}_$end.csv $dir/state.csv
     fi
-    check "$n -> $m ranks: history holds steps 1..$STEPS once, with the uninterrupted times" \
-      cmp -s <(steps_and_times $dir/h.csv) <(steps_and_times ref1.history.csv)
-    check "$n -> $m ranks: the ParaView series lists steps 0, 25, ..., 100 once" \
+    check "$n -> $m ranks: history holds steps 1..$end once, with the uninterrupted times" \
+      cmp -s <(steps_and_times $dir/h.csv) <(steps_and_times ref${n}_$end.history.csv)
+    check "$n -> $m ranks: the ParaView series lists steps 0, 25, ..., $end once" \
       test "$(grep -o 'series_[0-9]*\.pvtu' $dir/series.pvd | tr '\n' ' ')" = \
-      "series_000000.pvtu series_000025.pvtu series_000050.pvtu series_000075.pvtu series_000100.pvtu "
+      "$(for f in $(seq 0 25 $end); do printf 'series_%06d.pvtu ' "$f"; done)"
     check "$n -> $m ranks: the last two checkpoints are kept" \
       test "$(ls $dir | grep -c '^ck_.*\.h5$')" -eq 2
   done
@@ -165,15 +173,20 @@ check "a second signal: the run ends, neither 0 nor 75" \
   bash -c '[ "$(cat twice.status)" -ne 0 ] && [ "$(cat twice.status)" -ne 75 ]'
 check "a second signal: no checkpoint written" test -z "$(ls twice | grep '\.h5$')"
 
+# A checkpoint of step 100, for the tests below.
+mkdir -p ck100
+run_on 2 ck100/run --output.checkpoint=ck100/ck --output.checkpoint-every=$STEPS
+check "a run's checkpoint of step $STEPS" test -f ck100/ck_000100.h5
+
 # initial.state = a checkpoint: the state, step and time continue; the outputs start afresh.
-run_on 2 fromstate --initial.state=kill22/ck_000100.h5 --solver.steps=$((STEPS + 5)) \
+run_on 2 fromstate --initial.state=ck100/ck_000100.h5 --solver.steps=$((STEPS + 5)) \
   --output.history=fromstate.csv
 check "initial.state = checkpoint: status 0" status_is fromstate 0
 check "initial.state = checkpoint: the history starts at step 101, t = 1.01" \
   test "$(sed -n 2p fromstate.csv | cut -d, -f1,2)" = "101,1.01"
 
 # Bad checkpoints: one error line each, before any step.
-head -c 2000 kill22/ck_000100.h5 > truncated.h5
+head -c 2000 ck100/ck_000100.h5 > truncated.h5
 echo "id,x,y,z,vx,vy,vz" > text.h5
 run_on 2 truncated --restart=truncated.h5
 check "truncated checkpoint: clean error" failed_with truncated "initial.restart = truncated.h5" \
@@ -182,14 +195,15 @@ run_on 2 text --restart=text.h5
 check "a text file: clean error" failed_with text "not an HDF5 file"
 run_on 2 missing --restart=missing.h5
 check "a missing checkpoint: clean error" failed_with missing "missing.h5: no such file"
-run_on 2 othermesh --restart=kill22/ck_000100.h5 --mesh.refine=1
-check "another mesh's checkpoint: clean error" failed_with othermesh "written for 425 nodes" \
-  "this mesh has 2673"
+run_on 2 othermesh --restart=ck100/ck_000100.h5 --mesh.refine=1
+check "another mesh's checkpoint: clean error" failed_with othermesh "written for 81 nodes" \
+  "this mesh has 425"
 run_on 2 noprefix --restart=auto
 check "--restart=auto without output.checkpoint: clean error" failed_with noprefix \
   "needs output.checkpoint"
 run_on 2 fresh --restart=auto --output.checkpoint=none/ck --output.final-state=fresh.csv
-check "--restart=auto with no checkpoint: a fresh start, the uninterrupted run" cmp -s fresh.csv ref2.csv
+check "--restart=auto with no checkpoint: a fresh start, the uninterrupted run" \
+  cmp -s fresh.csv ref2_$STEPS.csv
 
 echo "$failures failures"
 [ "$failures" -eq 0 ]
