@@ -77,10 +77,9 @@ ParameterSpec linearSolverParameters() {
            "iterative: CG under solver.preconditioner, stopped by solver.rtol and\n"
            "solver.max-iterations (SOFA CGLinearSolver, PCGLinearSolver); a matrix CG finds\n"
            "indefinite (a buckling model) is solved by GMRES with the same preconditioner and\n"
-           "stop. direct: a sparse Cholesky\n"
-           "factorization by MUMPS through PETSc, factored once per matrix (SOFA SparseLDLSolver,\n"
-           "SparseCholeskySolver, EigenSimplicialLDLT, AsyncSparseLDLSolver); needs an assembled\n"
-           "operator",
+           "stop. direct: a sparse Cholesky factorization by MUMPS through PETSc, factored once\n"
+           "per matrix (SOFA SparseLDLSolver, SparseCholeskySolver, EigenSimplicialLDLT,\n"
+           "AsyncSparseLDLSolver); needs an assembled operator",
            "iterative", "", false, check::choice(kLinearMethods)})
       .add({"solver.rtol", "RTOL",
             "the iterative solve stops once ||r|| <= RTOL ||b|| (SOFA CGLinearSolver tolerance,\n"
