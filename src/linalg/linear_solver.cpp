@@ -66,15 +66,13 @@ void LinearSolver::setStart() {
 
 // Sets the preconditioner up apart from the solve, to time the two separately: from A's
 // current values when the reuse rule says so, else kept as it is (a no-op). A multigrid set up
-// afresh has new level operators, which then get their block copies. Returns whether it was set
-// up.
-bool LinearSolver::setUp(Mat A) {
+// afresh has new level operators, which then get their block copies.
+void LinearSolver::setUp(Mat A) {
   const bool again = reuse_.setUpAgainFor(A);
   EIS_CHECK(KSPSetReusePreconditioner(ksp_, again ? PETSC_FALSE : PETSC_TRUE));
   const ScopedTimer timer("Preconditioner set-up");
   intoSolver(kspFailed_, [&] { EIS_CHECK(KSPSetUp(ksp_)); });
   if (again && blockProducts_ && !direct_) multiplyLevelsInBlocks(ksp_);
-  return again;
 }
 
 // The matrix the solve multiplies by: A's block copy for an iterative solve (a direct one
@@ -98,7 +96,7 @@ int LinearSolver::solve(Mat A, Vec b, Vec x) {
   const Mat products = productOperator(A);
   EIS_CHECK(KSPSetOperators(ksp_, products, A));
   setUp(A);
-  const bool stale = reuse_.keptStale() && !direct_;
+  const bool stale = reuse_.keptStale();
   if (start_ == LinearSolverOptions::Start::GivenVector) {
     if (!givenStart_) EIS_CHECK(VecDuplicate(x, &givenStart_));
     EIS_CHECK(VecCopy(x, givenStart_));
@@ -110,10 +108,9 @@ int LinearSolver::solve(Mat A, Vec b, Vec x) {
     attempt = attemptAgain(ksp_, attempt, products, A, b, x);
   }
   PetscBool cg = PETSC_FALSE;
-  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp_), KSPCG, &cg));
-  const bool indefinite =
-      attempt.reason == KSP_DIVERGED_INDEFINITE_MAT || attempt.reason == KSP_DIVERGED_INDEFINITE_PC;
-  if (indefinite && cg) {
+  if (attempt.reason == KSP_DIVERGED_INDEFINITE_MAT || attempt.reason == KSP_DIVERGED_INDEFINITE_PC)
+    EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp_), KSPCG, &cg));
+  if (cg) {
     const Attempt byCg = attempt;
     attempt = attemptAgain(indefiniteFallback(products, A), attempt, products, A, b, x);
     if (!attempt.failure.empty())

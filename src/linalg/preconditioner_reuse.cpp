@@ -28,7 +28,6 @@ bool PreconditionerReuse::setUpAgainFor(Mat pmat) {
     referenceSolves_ = 0;
     iterationsGrew_ = false;
   }
-  lastAgain_ = again;
   return again;
 }
 

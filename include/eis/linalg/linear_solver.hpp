@@ -65,7 +65,7 @@ public:
 private:
   void configure(Mat A);
   void setStart();
-  bool setUp(Mat A);
+  void setUp(Mat A);
   Mat productOperator(Mat A);
   struct Attempt {
     int iterations;

@@ -37,7 +37,7 @@ public:
   // Whether the last setUpAgainFor kept a preconditioner set up from older values of the
   // matrix. Such a one can fail where a fresh one would not: a Chebyshev smoother's eigenvalue
   // bounds, once outgrown, make it indefinite.
-  bool keptStale() const { return !lastAgain_ && updatesSinceSetup_ > 0; }
+  bool keptStale() const { return updatesSinceSetup_ > 0; }
   // The next setUpAgainFor sets up again, whatever the matrix: after a solve that failed with a
   // stale preconditioner, to solve once more with a fresh one.
   void setUpAgainNext() { forced_ = true; }
@@ -60,7 +60,6 @@ private:
   int referenceIterations_ = -1;  // the reference of the last set-up; -1: none yet
   int referenceSolves_ = 0;       // solves counted into it so far
   bool iterationsGrew_ = false;
-  bool lastAgain_ = false;
   bool forced_ = false;
 };
 
