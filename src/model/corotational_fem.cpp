@@ -96,9 +96,9 @@ Vec3 point(const double* x, PetscInt vertex) {
 }  // namespace
 
 CorotationalFEM::CorotationalFEM(const std::vector<std::array<PetscInt, 4>>& cells,
-                                 const std::vector<TetraShape>& shapes, std::vector<double> rest,
+                                 const CellShapes& shapes, std::vector<double> rest,
                                  std::vector<LameParameters> lame, RotationMethod method)
-    : cells_(cells), shapes_(shapes), lame_(std::move(lame)), method_(method) {
+    : cells_(cells), lame_(std::move(lame)), method_(method) {
   restElements_.resize(cells_.size());
   frames_.resize(cells_.size());
   for (std::size_t c = 0; c < cells_.size(); ++c) {
@@ -109,7 +109,9 @@ CorotationalFEM::CorotationalFEM(const std::vector<std::array<PetscInt, 4>>& cel
     for (int a = 1; a < 4; ++a)
       e.edges[a - 1] = times(r0, sub(point(rest.data(), cells_[c][a]), origin));
     // SOFA builds B from the rotated rest element; rotating the world gradients is the same B.
-    for (int a = 0; a < 4; ++a) e.gradients[a] = times(r0, shapes_[c].gradients[a]);
+    const TetraShape shape = shapes[c];
+    for (int a = 0; a < 4; ++a) e.gradients[a] = times(r0, shape.gradients[a]);
+    e.volume = shape.volume;
   }
 }
 
@@ -163,7 +165,7 @@ void CorotationalFEM::addForce(const double* x, const double*, double* f) {
     const auto& g = restElements_[c].gradients;
     // K0 d with d = rest - current: the restoring force, in the element frame.
     const Strain s = hookeStress(lame_[c], strain(g, corotatedDisplacement(c, frames_[c], x)));
-    scatterRotated(c, frames_[c], nodalForces(g, s, shapes_[c].volume), f);
+    scatterRotated(c, frames_[c], nodalForces(g, s, restElements_[c].volume), f);
   }
 }
 
@@ -174,7 +176,7 @@ void CorotationalFEM::addDForce(const double* dx, double* df, double kFactor) co
     for (int a = 0; a < 4; ++a) local[a] = times(r, point(dx, cells_[c][a]));
     const auto& g = restElements_[c].gradients;
     const Strain s = hookeStress(lame_[c], strain(g, local));
-    scatterRotated(c, r, nodalForces(g, s, -kFactor * shapes_[c].volume), df);
+    scatterRotated(c, r, nodalForces(g, s, -kFactor * restElements_[c].volume), df);
   }
 }
 
@@ -187,7 +189,7 @@ void CorotationalFEM::addKToElementMatrices(double* elementMatrices, double kFac
     double* block = elementMatrices + (c - range.begin) * 144;
     Nodal G;
     for (int a = 0; a < 4; ++a) G[a] = transposeTimes(frames_[c], restElements_[c].gradients[a]);
-    const double w = -kFactor * shapes_[c].volume;
+    const double w = -kFactor * restElements_[c].volume;
     const LameParameters& lame = lame_[c];
     for (int a = 0; a < 4; ++a)
       for (int b = 0; b < 4; ++b) {
@@ -208,7 +210,7 @@ double CorotationalFEM::potentialEnergy(const double* x) const {
     const Strain s = hookeStress(lame_[c], e);
     double density = 0;
     for (int i = 0; i < 6; ++i) density += e[i] * s[i];
-    energy += 0.5 * shapes_[c].volume * density;
+    energy += 0.5 * restElements_[c].volume * density;
   }
   return energy;
 }

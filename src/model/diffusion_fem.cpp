@@ -3,16 +3,17 @@
 namespace eis {
 
 DiffusionFEM::DiffusionFEM(const std::vector<std::array<PetscInt, 4>>& cells,
-                           const std::vector<TetraShape>& shapes, double conductivity)
+                           const CellShapes& shapes, double conductivity)
     : cells_(cells), shapes_(shapes), conductivity_(conductivity) {}
 
 void DiffusionFEM::addElementFlux(std::size_t cell, const double* u, double factor,
                                   double* out) const {
-  const auto& g = shapes_[cell].gradients;
+  const TetraShape shape = shapes_[cell];
+  const auto& g = shape.gradients;
   double grad[3] = {0, 0, 0};
   for (int a = 0; a < 4; ++a)
     for (int d = 0; d < 3; ++d) grad[d] += g[a][d] * u[cells_[cell][a]];
-  const double w = factor * conductivity_ * shapes_[cell].volume;
+  const double w = factor * conductivity_ * shape.volume;
   for (int a = 0; a < 4; ++a)
     out[cells_[cell][a]] += w * (g[a][0] * grad[0] + g[a][1] * grad[1] + g[a][2] * grad[2]);
 }
@@ -28,8 +29,9 @@ void DiffusionFEM::addDForce(const double* du, double* df, double kFactor) const
 void DiffusionFEM::addKToElementMatrices(double* elementMatrices, double kFactor,
                                          CellRange range) const {
   for (std::size_t c = range.begin; c < range.end; ++c) {
-    const auto& g = shapes_[c].gradients;
-    const double w = -kFactor * conductivity_ * shapes_[c].volume;
+    const TetraShape shape = shapes_[c];
+    const auto& g = shape.gradients;
+    const double w = -kFactor * conductivity_ * shape.volume;
     for (int a = 0; a < 4; ++a)
       for (int b = 0; b < 4; ++b)
         elementMatrices[16 * (c - range.begin) + 4 * a + b] +=
@@ -40,11 +42,12 @@ void DiffusionFEM::addKToElementMatrices(double* elementMatrices, double kFactor
 double DiffusionFEM::potentialEnergy(const double* u) const {
   double energy = 0;
   for (std::size_t c = 0; c < cells_.size(); ++c) {
-    const auto& g = shapes_[c].gradients;
+    const TetraShape shape = shapes_[c];
+    const auto& g = shape.gradients;
     double grad[3] = {0, 0, 0};
     for (int a = 0; a < 4; ++a)
       for (int d = 0; d < 3; ++d) grad[d] += g[a][d] * u[cells_[c][a]];
-    energy += 0.5 * conductivity_ * shapes_[c].volume *
+    energy += 0.5 * conductivity_ * shape.volume *
               (grad[0] * grad[0] + grad[1] * grad[1] + grad[2] * grad[2]);
   }
   return energy;

@@ -11,7 +11,7 @@ namespace eis {
 
 std::unique_ptr<ForceField> makeElasticForceField(const ElasticMaterial& material,
                                                   const std::vector<std::array<PetscInt, 4>>& cells,
-                                                  const std::vector<TetraShape>& shapes,
+                                                  const CellShapes& shapes,
                                                   std::vector<double> rest) {
   std::vector<LameParameters> lame = material.lame;
   switch (material.model) {

@@ -80,7 +80,7 @@ double vonMises(const Mat3& s) {
 }  // namespace
 
 HyperelasticFEM::HyperelasticFEM(const std::vector<std::array<PetscInt, 4>>& cells,
-                                 const std::vector<TetraShape>& shapes, std::vector<double> rest,
+                                 const CellShapes& shapes, std::vector<double> rest,
                                  std::vector<LameParameters> lame, Law law)
     : cells_(cells), shapes_(shapes), rest_(std::move(rest)), lame_(std::move(lame)), law_(law) {
   // The rest state: F = F^-T = I, S = 0, J = 1 (v = -mu: no stress).
@@ -117,10 +117,10 @@ bool HyperelasticFEM::admissible(double J) const {
 
 // sum_a (u_a - origin_a) (x) grad N_a: the displacement gradient H = F - I of positions u with
 // origin the rest positions, or the increment dF of a displacement increment u (origin null).
-HyperelasticFEM::Mat3 HyperelasticFEM::gradient(std::size_t cell, const double* u,
-                                                const double* origin) const {
+HyperelasticFEM::Mat3 HyperelasticFEM::gradient(std::size_t cell, const TetraShape& shape,
+                                                const double* u, const double* origin) const {
   Mat3 h{};
-  const auto& g = shapes_[cell].gradients;
+  const auto& g = shape.gradients;
   for (int a = 0; a < 4; ++a) {
     const PetscInt base = 3 * cells_[cell][a];
     for (int i = 0; i < 3; ++i) {
@@ -171,10 +171,10 @@ HyperelasticFEM::Mat3 HyperelasticFEM::linearize(std::size_t cell, const Mat3& H
 }
 
 // f_a += factor |V| P grad N_a for the cell's four vertices.
-void HyperelasticFEM::addCellForce(std::size_t cell, const Mat3& P, double factor,
-                                   double* f) const {
-  const auto& g = shapes_[cell].gradients;
-  const double w = factor * shapes_[cell].volume;
+void HyperelasticFEM::addCellForce(std::size_t cell, const TetraShape& shape, const Mat3& P,
+                                   double factor, double* f) const {
+  const auto& g = shape.gradients;
+  const double w = factor * shape.volume;
   for (int a = 0; a < 4; ++a) {
     const Vec3 pg = apply(P, g[a]);
     const PetscInt base = 3 * cells_[cell][a];
@@ -183,8 +183,10 @@ void HyperelasticFEM::addCellForce(std::size_t cell, const Mat3& P, double facto
 }
 
 void HyperelasticFEM::addForce(const double* x, const double*, double* f) {
-  for (std::size_t c = 0; c < cells_.size(); ++c)
-    addCellForce(c, linearize(c, gradient(c, x, rest_.data())), -1.0, f);
+  for (std::size_t c = 0; c < cells_.size(); ++c) {
+    const TetraShape shape = shapes_[c];
+    addCellForce(c, shape, linearize(c, gradient(c, shape, x, rest_.data())), -1.0, f);
+  }
 }
 
 HyperelasticFEM::Mat3 HyperelasticFEM::piolaIncrement(std::size_t cell, const Mat3& dF) const {
@@ -200,16 +202,18 @@ HyperelasticFEM::Mat3 HyperelasticFEM::piolaIncrement(std::size_t cell, const Ma
 
 // df = -kFactor |V| dP grad N_a, dP the directional derivative of P along dF.
 void HyperelasticFEM::addDForce(const double* dx, double* df, double kFactor) const {
-  for (std::size_t c = 0; c < cells_.size(); ++c)
-    addCellForce(c, piolaIncrement(c, gradient(c, dx, nullptr)), -kFactor, df);
+  for (std::size_t c = 0; c < cells_.size(); ++c) {
+    const TetraShape shape = shapes_[c];
+    addCellForce(c, shape, piolaIncrement(c, gradient(c, shape, dx, nullptr)), -kFactor, df);
+  }
 }
 
 // The 3x3 block (a, b) of df/dx is -|V| sum_jl dP_ij/dF_kl g_a,j g_b,l (g = grad N); for St
 // Venant-Kirchhoff, with q = F g and B = F F^T, that is
 //   -|V| [ (g_a . S g_b) I + lambda q_a q_b^T + mu q_b q_a^T + mu (g_a . g_b) B ],
 // the first term geometric (the stress), the rest material.
-void HyperelasticFEM::addStVKTangent(std::size_t cell, double factor, double* block) const {
-  const auto& g = shapes_[cell].gradients;
+void HyperelasticFEM::addStVKTangent(std::size_t cell, const Nodal& g, double factor,
+                                     double* block) const {
   const StVKPoint& point = stvk_[cell];
   const LameParameters& m = lame_[cell];
   const Mat3 B = multiplyTranspose(point.F, point.F);
@@ -231,8 +235,8 @@ void HyperelasticFEM::addStVKTangent(std::size_t cell, double factor, double* bl
 
 // The same block for the Neo-Hookean family, with h = F^-T g (the spatial gradients):
 //   -|V| [ mu (g_a . g_b) I + s h_a h_b^T - v h_b h_a^T ].
-void HyperelasticFEM::addVolumetricTangent(std::size_t cell, double factor, double* block) const {
-  const auto& g = shapes_[cell].gradients;
+void HyperelasticFEM::addVolumetricTangent(std::size_t cell, const Nodal& g, double factor,
+                                           double* block) const {
   const VolumetricPoint& point = volumetric_[cell];
   const double mu = lame_[cell].mu, v = point.terms[0], s = point.terms[1];
   Vec3 h[4];
@@ -248,8 +252,8 @@ void HyperelasticFEM::addVolumetricTangent(std::size_t cell, double factor, doub
 }
 
 // The same block column by column: column (b, j) is dP grad N_a for dF = e_j (x) grad N_b.
-void HyperelasticFEM::addArrudaBoyceTangent(std::size_t cell, double factor, double* block) const {
-  const auto& g = shapes_[cell].gradients;
+void HyperelasticFEM::addArrudaBoyceTangent(std::size_t cell, const Nodal& g, double factor,
+                                            double* block) const {
   for (int b = 0; b < 4; ++b)
     for (int j = 0; j < 3; ++j) {
       Mat3 dF{};
@@ -266,13 +270,14 @@ void HyperelasticFEM::addKToElementMatrices(double* elementMatrices, double kFac
                                             CellRange range) const {
   for (std::size_t c = range.begin; c < range.end; ++c) {
     double* block = elementMatrices + (c - range.begin) * 144;
-    const double factor = -kFactor * shapes_[c].volume;
+    const TetraShape shape = shapes_[c];
+    const double factor = -kFactor * shape.volume;
     if (law_ == Law::StVenantKirchhoff)
-      addStVKTangent(c, factor, block);
+      addStVKTangent(c, shape.gradients, factor, block);
     else if (law_ == Law::ArrudaBoyce)
-      addArrudaBoyceTangent(c, factor, block);
+      addArrudaBoyceTangent(c, shape.gradients, factor, block);
     else
-      addVolumetricTangent(c, factor, block);
+      addVolumetricTangent(c, shape.gradients, factor, block);
   }
 }
 
@@ -296,8 +301,10 @@ double HyperelasticFEM::energyDensity(std::size_t cell, const Mat3& H) const {
 
 double HyperelasticFEM::potentialEnergy(const double* x) const {
   double energy = 0;
-  for (std::size_t c = 0; c < cells_.size(); ++c)
-    energy += shapes_[c].volume * energyDensity(c, gradient(c, x, rest_.data()));
+  for (std::size_t c = 0; c < cells_.size(); ++c) {
+    const TetraShape shape = shapes_[c];
+    energy += shape.volume * energyDensity(c, gradient(c, shape, x, rest_.data()));
+  }
   return energy;
 }
 
@@ -331,7 +338,7 @@ HyperelasticFEM::Mat3 HyperelasticFEM::cauchyStress(std::size_t cell, const Mat3
 std::vector<double> HyperelasticFEM::vonMisesStress(const double* x) const {
   std::vector<double> result(cells_.size());
   for (std::size_t c = 0; c < cells_.size(); ++c)
-    result[c] = vonMises(cauchyStress(c, gradient(c, x, rest_.data())));
+    result[c] = vonMises(cauchyStress(c, gradient(c, shapes_[c], x, rest_.data())));
   return result;
 }
 

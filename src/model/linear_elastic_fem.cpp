@@ -5,15 +5,15 @@
 namespace eis {
 
 LinearElasticFEM::LinearElasticFEM(const std::vector<std::array<PetscInt, 4>>& cells,
-                                   const std::vector<TetraShape>& shapes, std::vector<double> rest,
+                                   const CellShapes& shapes, std::vector<double> rest,
                                    std::vector<LameParameters> lame)
     : cells_(cells), shapes_(shapes), rest_(std::move(rest)), lame_(std::move(lame)) {}
 
 // Strain of the displacement u - origin (origin may be null for a plain increment).
-LinearElasticFEM::Strain LinearElasticFEM::strain(std::size_t cell, const double* u,
-                                                  const double* origin) const {
+LinearElasticFEM::Strain LinearElasticFEM::strain(std::size_t cell, const TetraShape& shape,
+                                                  const double* u, const double* origin) const {
   Strain e{};
-  const auto& g = shapes_[cell].gradients;
+  const auto& g = shape.gradients;
   for (int a = 0; a < 4; ++a) {
     const int base = 3 * cells_[cell][a];
     double d[3];
@@ -24,10 +24,10 @@ LinearElasticFEM::Strain LinearElasticFEM::strain(std::size_t cell, const double
 }
 
 // f += factor * |V| B^T s for the cell's four vertices.
-void LinearElasticFEM::addElementForce(std::size_t cell, const Strain& s, double factor,
-                                       double* f) const {
-  const auto& g = shapes_[cell].gradients;
-  const double w = factor * shapes_[cell].volume;
+void LinearElasticFEM::addElementForce(std::size_t cell, const TetraShape& shape, const Strain& s,
+                                       double factor, double* f) const {
+  const auto& g = shape.gradients;
+  const double w = factor * shape.volume;
   for (int a = 0; a < 4; ++a) {
     const int base = 3 * cells_[cell][a];
     f[base + 0] += w * (g[a][0] * s[0] + g[a][1] * s[3] + g[a][2] * s[5]);
@@ -37,13 +37,17 @@ void LinearElasticFEM::addElementForce(std::size_t cell, const Strain& s, double
 }
 
 void LinearElasticFEM::addForce(const double* x, const double*, double* f) {
-  for (std::size_t c = 0; c < cells_.size(); ++c)
-    addElementForce(c, hookeStress(lame_[c], strain(c, x, rest_.data())), -1.0, f);
+  for (std::size_t c = 0; c < cells_.size(); ++c) {
+    const TetraShape shape = shapes_[c];
+    addElementForce(c, shape, hookeStress(lame_[c], strain(c, shape, x, rest_.data())), -1.0, f);
+  }
 }
 
 void LinearElasticFEM::addDForce(const double* dx, double* df, double kFactor) const {
-  for (std::size_t c = 0; c < cells_.size(); ++c)
-    addElementForce(c, hookeStress(lame_[c], strain(c, dx, nullptr)), -kFactor, df);
+  for (std::size_t c = 0; c < cells_.size(); ++c) {
+    const TetraShape shape = shapes_[c];
+    addElementForce(c, shape, hookeStress(lame_[c], strain(c, shape, dx, nullptr)), -kFactor, df);
+  }
 }
 
 void LinearElasticFEM::addKToElementMatrices(double* elementMatrices, double kFactor,
@@ -52,8 +56,9 @@ void LinearElasticFEM::addKToElementMatrices(double* elementMatrices, double kFa
   // strain/stress path as addForce so the two can never disagree.
   for (std::size_t c = range.begin; c < range.end; ++c) {
     double* block = elementMatrices + (c - range.begin) * 144;
-    const auto& g = shapes_[c].gradients;
-    const double w = -kFactor * shapes_[c].volume;
+    const TetraShape shape = shapes_[c];
+    const auto& g = shape.gradients;
+    const double w = -kFactor * shape.volume;
     for (int b = 0; b < 4; ++b)
       for (int d = 0; d < 3; ++d) {
         Strain e{};
@@ -75,10 +80,11 @@ void LinearElasticFEM::addKToElementMatrices(double* elementMatrices, double kFa
 double LinearElasticFEM::potentialEnergy(const double* x) const {
   double energy = 0;
   for (std::size_t c = 0; c < cells_.size(); ++c) {
-    const Strain e = strain(c, x, rest_.data()), s = hookeStress(lame_[c], e);
+    const TetraShape shape = shapes_[c];
+    const Strain e = strain(c, shape, x, rest_.data()), s = hookeStress(lame_[c], e);
     double density = 0;
     for (int i = 0; i < 6; ++i) density += e[i] * s[i];
-    energy += 0.5 * shapes_[c].volume * density;
+    energy += 0.5 * shape.volume * density;
   }
   return energy;
 }
@@ -86,7 +92,7 @@ double LinearElasticFEM::potentialEnergy(const double* x) const {
 std::vector<double> LinearElasticFEM::vonMisesStress(const double* x) const {
   std::vector<double> result(cells_.size());
   for (std::size_t c = 0; c < cells_.size(); ++c) {
-    const Strain s = hookeStress(lame_[c], strain(c, x, rest_.data()));
+    const Strain s = hookeStress(lame_[c], strain(c, shapes_[c], x, rest_.data()));
     result[c] = vonMises(s);
   }
   return result;

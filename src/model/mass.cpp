@@ -6,15 +6,22 @@
 
 namespace eis {
 
-Mass::Mass(const std::vector<std::array<PetscInt, 4>>& cells, const std::vector<TetraShape>& shapes,
+Mass::Mass(const std::vector<std::array<PetscInt, 4>>& cells, const CellShapes& shapes,
            int dofsPerNode, double coefficient, MassType type,
            const std::vector<double>& cellsPerVertex)
-    : cells_(cells), shapes_(shapes), dofs_(dofsPerNode), coefficient_(coefficient), type_(type) {
-  lumped_.reserve(4 * cells.size());
-  for (std::size_t c = 0; c < cells.size(); ++c)
-    for (auto v : cells[c])
-      lumped_.push_back(type == MassType::Uniform ? coefficient / cellsPerVertex[v]
-                                                  : coefficient * shapes[c].volume / 4);
+    : cells_(cells), dofs_(dofsPerNode), coefficient_(coefficient), type_(type) {
+  if (type == MassType::Uniform) {
+    vertexShares_.reserve(cellsPerVertex.size());
+    for (double count : cellsPerVertex) vertexShares_.push_back(coefficient / count);
+    return;
+  }
+  volumes_.reserve(cells.size());
+  for (std::size_t c = 0; c < cells.size(); ++c) volumes_.push_back(shapes[c].volume);
+}
+
+double Mass::lumpedShare(std::size_t cell, int vertex) const {
+  if (type_ == MassType::Uniform) return vertexShares_[cells_[cell][vertex]];
+  return coefficient_ * volumes_[cell] / 4;
 }
 
 void Mass::addMDx(const double* dx, double* out, double factor) const {
@@ -24,13 +31,13 @@ void Mass::addMDx(const double* dx, double* out, double factor) const {
     for (std::size_t c = 0; c < cells_.size(); ++c)
       for (int a = 0; a < 4; ++a) {
         const PetscInt v = cells_[c][a];
-        const double m = factor * lumped_[4 * c + a];
+        const double m = factor * lumpedShare(c, a);
         for (int d = 0; d < dofs_; ++d) out[dofs_ * v + d] += m * dx[dofs_ * v + d];
       }
     return;
   }
   for (std::size_t c = 0; c < cells_.size(); ++c) {
-    const double offDiagonal = factor * coefficient_ * shapes_[c].volume / 20;
+    const double offDiagonal = factor * coefficient_ * volumes_[c] / 20;
     for (int d = 0; d < dofs_; ++d) {
       double sum = 0;
       for (auto v : cells_[c]) sum += dx[dofs_ * v + d];
@@ -44,14 +51,15 @@ void Mass::addMToElementMatrices(double* elementMatrices, double factor, CellRan
   const int n = 4 * dofs_;
   for (std::size_t c = range.begin; c < range.end; ++c) {
     double* block = elementMatrices + (c - range.begin) * n * n;
-    const double share = factor * coefficient_ * shapes_[c].volume;
     for (int a = 0; a < 4; ++a)
       for (int b = 0; b < 4; ++b) {
         double value = 0;
-        if (type_ != MassType::Consistent)
-          value = a == b ? factor * lumped_[4 * c + a] : 0;
-        else
+        if (type_ != MassType::Consistent) {
+          value = a == b ? factor * lumpedShare(c, a) : 0;
+        } else {
+          const double share = factor * coefficient_ * volumes_[c];
           value = a == b ? share / 10 : share / 20;
+        }
         for (int d = 0; d < dofs_; ++d) block[(dofs_ * a + d) * n + dofs_ * b + d] += value;
       }
   }
@@ -59,13 +67,16 @@ void Mass::addMToElementMatrices(double* elementMatrices, double factor, CellRan
 
 void Mass::addGravity(double* f, const double* g) const {
   for (std::size_t c = 0; c < cells_.size(); ++c)
-    for (int a = 0; a < 4; ++a)
-      for (int d = 0; d < dofs_; ++d) f[dofs_ * cells_[c][a] + d] += lumped_[4 * c + a] * g[d];
+    for (int a = 0; a < 4; ++a) {
+      const double m = lumpedShare(c, a);
+      for (int d = 0; d < dofs_; ++d) f[dofs_ * cells_[c][a] + d] += m * g[d];
+    }
 }
 
 double Mass::localTotal() const {
   double total = 0;
-  for (double m : lumped_) total += m;
+  for (std::size_t c = 0; c < cells_.size(); ++c)
+    for (int a = 0; a < 4; ++a) total += lumpedShare(c, a);
   return total;
 }
 

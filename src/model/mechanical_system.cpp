@@ -5,23 +5,11 @@
 
 namespace eis {
 
-namespace {
-
-std::vector<TetraShape> cellShapes(const DistributedMesh& mesh) {
-  std::vector<TetraShape> shapes;
-  shapes.reserve(mesh.cells().size());
-  const auto& p = mesh.restCoords();
-  for (const auto& c : mesh.cells()) shapes.emplace_back(p[c[0]], p[c[1]], p[c[2]], p[c[3]]);
-  return shapes;
-}
-
-}  // namespace
-
 MechanicalSystem::MechanicalSystem(const DistributedMesh& mesh, MassType massType,
                                    double massCoefficient)
     : mesh_(mesh),
       dofs_(mesh.dofsPerNode()),
-      shapes_(cellShapes(mesh)),
+      shapes_(mesh.cells(), mesh.restCoords()),
       mass_(mesh.cells(), shapes_, mesh.dofsPerNode(), massCoefficient, massType,
             massType == MassType::Uniform ? cellsPerVertex(mesh) : std::vector<double>{}) {
   EIS_CHECK(DMCreateLocalVector(mesh.dm(), &localA_));

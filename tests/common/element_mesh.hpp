@@ -9,6 +9,7 @@
 
 #include "eis/core/tetra_geometry.hpp"
 #include "eis/mesh/box_mesh.hpp"
+#include "eis/model/cell_shapes.hpp"
 #include "one_tetrahedron.hpp"
 
 namespace eis_test {
@@ -16,7 +17,9 @@ namespace eis_test {
 struct ElementMesh {
   std::vector<eis::Vec3> points;
   Cells cells;
-  std::vector<eis::TetraShape> shapes;
+  std::vector<eis::TetraShape> shapes;  // for the tests' own formulas
+  // The view the fields take, over the same points and cells (they must outlive the field).
+  eis::CellShapes cellShapes() const { return {cells, points}; }
 
   void addCell(const std::array<PetscInt, 4>& c) {
     cells.push_back(c);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "eis/core/tetra_geometry.hpp"
+#include "eis/model/cell_shapes.hpp"
 
 namespace eis_test {
 
@@ -18,6 +19,8 @@ struct OneTet {
       {0.1, 0.0, 0.2}, {1.3, 0.2, -0.1}, {0.2, 0.9, 0.3}, {0.4, 0.3, -1.1}};
   Cells cells{{0, 1, 2, 3}};
   std::vector<eis::TetraShape> shapes{eis::TetraShape(points[0], points[1], points[2], points[3])};
+  // The view the fields take, over the same points and cells (they must outlive the field).
+  eis::CellShapes cellShapes() const { return {cells, points}; }
   std::vector<double> rest() const {
     std::vector<double> r;
     for (const auto& p : points) r.insert(r.end(), p.begin(), p.end());

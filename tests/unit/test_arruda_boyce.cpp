@@ -38,7 +38,7 @@ using eis_test::boxMesh;
 using eis_test::oneTetMesh;
 
 eis::HyperelasticFEM makeField(const Mesh& m) {
-  return eis::HyperelasticFEM(m.cells, m.shapes, m.rest(),
+  return eis::HyperelasticFEM(m.cells, m.cellShapes(), m.rest(),
                               std::vector<eis::LameParameters>(m.cells.size(), lame),
                               eis::HyperelasticFEM::Law::ArrudaBoyce);
 }
@@ -229,7 +229,7 @@ TEST(ArrudaBoyce, RestTangentIsLinearElasticityWithTheInitialShearModulus) {
   double mu0 = 0;
   for (int i = 1; i <= 5; ++i) mu0 += 2 * mu * i * c[i - 1] * std::pow(3.0, i - 1);
   const eis::LameParameters initial{k0 - 2 * mu0 / 3, mu0};
-  eis::LinearElasticFEM linear(m.cells, m.shapes, m.rest(),
+  eis::LinearElasticFEM linear(m.cells, m.cellShapes(), m.rest(),
                                std::vector<eis::LameParameters>(m.cells.size(), initial));
   std::vector<double> ours(144 * m.cells.size(), 0.0), theirs(ours.size(), 0.0);
   force(field, m.rest());

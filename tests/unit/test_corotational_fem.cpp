@@ -81,6 +81,8 @@ struct Mesh {
   std::vector<Vec3> points;
   Cells cells;
   std::vector<eis::TetraShape> shapes;
+  // The view the fields take, over the same points and cells (they must outlive the field).
+  eis::CellShapes cellShapes() const { return {cells, points}; }
   std::vector<double> rest() const {
     return moved([](const Vec3& p) { return p; });
   }
@@ -167,7 +169,7 @@ std::vector<double> restFrameStiffness(const Mesh& tet, const Mat3& r0) {
   std::vector<Vec3> turned;
   for (const auto& p : tet.points) turned.push_back(times(r0, p));
   const Mesh local(turned, tet.cells);
-  const eis::LinearElasticFEM linear(local.cells, local.shapes, local.rest(),
+  const eis::LinearElasticFEM linear(local.cells, local.cellShapes(), local.rest(),
                                      uniformLame(local.cells.size()));
   return stiffness(linear, 1);
 }
@@ -209,8 +211,8 @@ TEST(Corotational, RigidMotionsOfATetrahedronGiveNoForceEnergyOrStress) {
   for (const Mesh* tet : {&negative, &positive})
     for (auto method : kMethods) {
       SCOPED_TRACE(name(method));
-      eis::CorotationalFEM fem(tet->cells, tet->shapes, tet->rest(), uniformLame(tet->cells.size()),
-                               method);
+      eis::CorotationalFEM fem(tet->cells, tet->cellShapes(), tet->rest(),
+                               uniformLame(tet->cells.size()), method);
       for (const auto& motion : kMotions) {
         const auto x = rigidlyMoved(*tet, motion.q, motion.t);
         for (double fi : force(fem, x)) EXPECT_NEAR(fi, 0.0, 1e-10 * E);  // size ~ 1
@@ -229,8 +231,8 @@ TEST(Corotational, RigidMotionOfABoxMeshGivesNoForce) {
   const double size = 1.0;  // the cells' edge length
   for (auto method : kMethods) {
     SCOPED_TRACE(name(method));
-    eis::CorotationalFEM fem(mesh.cells, mesh.shapes, mesh.rest(), uniformLame(mesh.cells.size()),
-                             method);
+    eis::CorotationalFEM fem(mesh.cells, mesh.cellShapes(), mesh.rest(),
+                             uniformLame(mesh.cells.size()), method);
     EXPECT_LT(largestMagnitude(force(fem, mesh.rest())), 1e-10 * E * size * size);
     const auto x = rigidlyMoved(mesh, rotation({1, -2, 0.7}, 1.3), {5.0, -3.0, 2.0});
     EXPECT_LT(largestMagnitude(force(fem, x)), 1e-10 * E * size * size);
@@ -241,8 +243,9 @@ TEST(Corotational, RigidMotionOfABoxMeshGivesNoForce) {
 // Why the corotational element exists: the linear one sees a finite rotation as a strain.
 TEST(Corotational, LinearElementIsNotInvariantUnderAFiniteRotation) {
   const Mesh tet(kTet, {{0, 1, 2, 3}});
-  eis::LinearElasticFEM linear(tet.cells, tet.shapes, tet.rest(), uniformLame(tet.cells.size()));
-  eis::CorotationalFEM corotational(tet.cells, tet.shapes, tet.rest(),
+  eis::LinearElasticFEM linear(tet.cells, tet.cellShapes(), tet.rest(),
+                               uniformLame(tet.cells.size()));
+  eis::CorotationalFEM corotational(tet.cells, tet.cellShapes(), tet.rest(),
                                     uniformLame(tet.cells.size()), RotationMethod::Large);
   const auto x = rigidlyMoved(tet, rotation({0, 0, 1}, 0.5), {0, 0, 0});
   EXPECT_GT(largestMagnitude(force(linear, x)), 1e-2 * E);
@@ -255,7 +258,7 @@ TEST(Corotational, ForcesTurnWithTheElement) {
   const Mat3 q = rotation({0.3, -1, 2}, 2.2), none = rotation({1, 0, 0}, 0.0);
   for (auto method : kMethods) {
     SCOPED_TRACE(name(method));
-    eis::CorotationalFEM fem(tet.cells, tet.shapes, tet.rest(), uniformLame(tet.cells.size()),
+    eis::CorotationalFEM fem(tet.cells, tet.cellShapes(), tet.rest(), uniformLame(tet.cells.size()),
                              method);
     const auto x = deformedAndMoved(tet, kShear, none, {0, 0, 0});
     const auto y = deformedAndMoved(tet, kShear, q, {1.0, 2.0, -3.0});
@@ -276,7 +279,7 @@ TEST(Corotational, ForceAndMatrixAreTheRestFrameLinearElementTurnedWithTheElemen
   const Mesh tet(kTet, {{0, 1, 2, 3}});
   for (auto method : kMethods) {
     SCOPED_TRACE(name(method));
-    eis::CorotationalFEM fem(tet.cells, tet.shapes, tet.rest(), uniformLame(tet.cells.size()),
+    eis::CorotationalFEM fem(tet.cells, tet.cellShapes(), tet.rest(), uniformLame(tet.cells.size()),
                              method);
     const auto rest = tet.rest();
     const auto x = deformedAndMoved(tet, kShear, rotation({1, 1, -0.5}, 0.9), {0.5, -1.0, 2.0});
@@ -322,12 +325,12 @@ TEST(Corotational, ForceAndMatrixAreTheRestFrameLinearElementTurnedWithTheElemen
 // only addForce moves the linearization point (energy and stress evaluations do not).
 TEST(Corotational, OnlyAddForceMovesTheLinearizationPoint) {
   const Mesh tet(kTet, {{0, 1, 2, 3}});
-  const eis::LinearElasticFEM linear(tet.cells, tet.shapes, tet.rest(),
+  const eis::LinearElasticFEM linear(tet.cells, tet.cellShapes(), tet.rest(),
                                      uniformLame(tet.cells.size()));
   const auto kLinear = stiffness(linear, 1);
   for (auto method : kMethods) {
     SCOPED_TRACE(name(method));
-    eis::CorotationalFEM fem(tet.cells, tet.shapes, tet.rest(), uniformLame(tet.cells.size()),
+    eis::CorotationalFEM fem(tet.cells, tet.cellShapes(), tet.rest(), uniformLame(tet.cells.size()),
                              method);
     EXPECT_LT(largestDifference(stiffness(fem, 1), kLinear), 1e-12 * largestMagnitude(kLinear));
     const auto x = deformedAndMoved(tet, kShear, rotation({0, 1, 0}, 1.2), {0, 0, 0});
@@ -349,10 +352,11 @@ TEST(Corotational, OnlyAddForceMovesTheLinearizationPoint) {
 // corotational element is the linear one plus geometric terms.
 TEST(Corotational, SmallDeformationsMatchTheLinearElement) {
   const Mesh tet(kTet, {{0, 1, 2, 3}});
-  eis::LinearElasticFEM linear(tet.cells, tet.shapes, tet.rest(), uniformLame(tet.cells.size()));
+  eis::LinearElasticFEM linear(tet.cells, tet.cellShapes(), tet.rest(),
+                               uniformLame(tet.cells.size()));
   for (auto method : kMethods) {
     SCOPED_TRACE(name(method));
-    eis::CorotationalFEM fem(tet.cells, tet.shapes, tet.rest(), uniformLame(tet.cells.size()),
+    eis::CorotationalFEM fem(tet.cells, tet.cellShapes(), tet.rest(), uniformLame(tet.cells.size()),
                              method);
     double previous = 0;
     for (double eps : {1e-3, 1e-4}) {
@@ -383,9 +387,9 @@ TEST(Corotational, SmallDeformationsMatchTheLinearElement) {
 TEST(Corotational, LargeFrameDependsOnTheVertexOrder) {
   const Mesh given(kTet, {{0, 1, 2, 3}});
   const Mesh permuted(kTet, {{2, 0, 3, 1}});
-  eis::CorotationalFEM a(given.cells, given.shapes, given.rest(), uniformLame(given.cells.size()),
-                         RotationMethod::Large);
-  eis::CorotationalFEM b(permuted.cells, permuted.shapes, permuted.rest(),
+  eis::CorotationalFEM a(given.cells, given.cellShapes(), given.rest(),
+                         uniformLame(given.cells.size()), RotationMethod::Large);
+  eis::CorotationalFEM b(permuted.cells, permuted.cellShapes(), permuted.rest(),
                          uniformLame(permuted.cells.size()), RotationMethod::Large);
   const Mat3 q = rotation({2, -1, 1}, 0.8);
   const auto x = deformedAndMoved(given, kShear, q, {1.0, 0.0, -1.0});
@@ -395,9 +399,9 @@ TEST(Corotational, LargeFrameDependsOnTheVertexOrder) {
   EXPECT_LT(largestMagnitude(force(a, rigid)), 1e-10 * E);
   EXPECT_LT(largestMagnitude(force(b, rigid)), 1e-10 * E);
   // The order does not matter to the linear element: the difference is the frame's.
-  eis::LinearElasticFEM la(given.cells, given.shapes, given.rest(),
+  eis::LinearElasticFEM la(given.cells, given.cellShapes(), given.rest(),
                            uniformLame(given.cells.size()));
-  eis::LinearElasticFEM lb(permuted.cells, permuted.shapes, permuted.rest(),
+  eis::LinearElasticFEM lb(permuted.cells, permuted.cellShapes(), permuted.rest(),
                            uniformLame(permuted.cells.size()));
   EXPECT_LT(largestDifference(force(la, x), force(lb, x)), 1e-10 * E);
 }

@@ -14,7 +14,7 @@ using eis_test::OneTet;
 TEST(DiffusionElement, MatrixIsTheDerivativeOfTheFluxAndAnnihilatesConstants) {
   const OneTet t;
   const double k = 2.5;
-  eis::DiffusionFEM fem(t.cells, t.shapes, k);
+  eis::DiffusionFEM fem(t.cells, t.cellShapes(), k);
   std::vector<double> dfdu(16, 0.0);
   fem.addKToElementMatrices(dfdu.data(), 1.0, {0, 1});
   const std::vector<double> u{0.3, -1.2, 0.8, 2.0};

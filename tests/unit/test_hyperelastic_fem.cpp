@@ -39,7 +39,7 @@ using eis_test::boxMesh;
 using eis_test::oneTetMesh;
 
 eis::HyperelasticFEM makeField(const Mesh& m, Law law) {
-  return eis::HyperelasticFEM(m.cells, m.shapes, m.rest(), uniformLame(m.cells.size()), law);
+  return eis::HyperelasticFEM(m.cells, m.cellShapes(), m.rest(), uniformLame(m.cells.size()), law);
 }
 
 Mat identity() {
@@ -227,7 +227,7 @@ TEST_P(Hyperelastic, RigidMotionCarriesNoStress) {
 TEST_P(LameHyperelastic, SmallStrainMatchesLinearElasticity) {
   const Mesh m = boxMesh();
   auto field = makeField(m, GetParam());
-  eis::LinearElasticFEM linear(m.cells, m.shapes, m.rest(), uniformLame(m.cells.size()));
+  eis::LinearElasticFEM linear(m.cells, m.cellShapes(), m.rest(), uniformLame(m.cells.size()));
   const auto linearK = tangent(linear, m);
   const double scale = largestMagnitude(linearK);
   EXPECT_LT(largestDifference(tangent(field, m), linearK), 1e-12 * scale);  // before any addForce

@@ -21,11 +21,9 @@ using eis_test::Cells;
 TEST(Mass, LumpedAndConsistentSumToDensityTimesVolume) {
   const auto box = eis::makeBoxMesh({2, 1, 3}, {2, 2, 2});
   Cells cells;
-  std::vector<eis::TetraShape> shapes;
-  for (const auto& t : box.tets) {
+  for (const auto& t : box.tets)
     cells.push_back({PetscInt(t[0]), PetscInt(t[1]), PetscInt(t[2]), PetscInt(t[3])});
-    shapes.emplace_back(box.nodes[t[0]], box.nodes[t[1]], box.nodes[t[2]], box.nodes[t[3]]);
-  }
+  const eis::CellShapes shapes(cells, box.nodes);
   const double density = 7.5, volume = 6.0;
   for (auto type : {eis::MassType::Lumped, eis::MassType::Consistent}) {
     const eis::Mass mass(cells, shapes, 3, density, type);
@@ -61,13 +59,12 @@ TEST(Mass, LumpedAndConsistentSumToDensityTimesVolume) {
 TEST(Mass, UniformGivesEveryNodeTheSameMass) {
   const auto box = eis::makeBoxMesh({2, 1, 3}, {2, 3, 2});
   Cells cells;
-  std::vector<eis::TetraShape> shapes;
   std::vector<double> cellsPerVertex(box.nodes.size(), 0.0);
   for (const auto& t : box.tets) {
     cells.push_back({PetscInt(t[0]), PetscInt(t[1]), PetscInt(t[2]), PetscInt(t[3])});
-    shapes.emplace_back(box.nodes[t[0]], box.nodes[t[1]], box.nodes[t[2]], box.nodes[t[3]]);
     for (auto v : t) cellsPerVertex[v] += 1;
   }
+  const eis::CellShapes shapes(cells, box.nodes);
   const double vertexMass = 0.3;
   const eis::Mass mass(cells, shapes, 3, vertexMass, eis::MassType::Uniform, cellsPerVertex);
   EXPECT_NEAR(mass.localTotal(), vertexMass * double(box.nodes.size()), 1e-12);
@@ -111,9 +108,8 @@ TEST(Mass, TotalMassSetsTheDensityAsSofa) {
       const double density = eis::massCoefficientOf(scene, mesh);
       EXPECT_NEAR(density, c.density, 1e-13);
       Cells cells(mesh.cells().begin(), mesh.cells().end());
-      std::vector<eis::TetraShape> shapes;
       const auto& p = mesh.restCoords();
-      for (const auto& t : cells) shapes.emplace_back(p[t[0]], p[t[1]], p[t[2]], p[t[3]]);
+      const eis::CellShapes shapes(cells, p);
       const eis::Mass mass(cells, shapes, 3, density, eis::massTypeOf(scene));
       EXPECT_NEAR(mass.localTotal(), 3, 1e-14);
       const std::size_t n = p.size();

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "eis/core/parameters.hpp"
-#include "eis/core/tetra_geometry.hpp"
+#include "eis/model/cell_shapes.hpp"
 #include "eis/model/force_field.hpp"
 #include "eis/model/isotropic_elasticity.hpp"
 
@@ -30,12 +30,12 @@ inline constexpr Named<RotationMethod> kRotationMethods[] = {{"large", RotationM
 
 class CorotationalFEM : public ForceField {
 public:
-  // cells: four local vertex indices each; shapes: their rest geometry; both must outlive the
-  // field. rest: the rest positions as a local array (3 per local vertex); lame: each cell's
-  // material.
-  CorotationalFEM(const std::vector<std::array<PetscInt, 4>>& cells,
-                  const std::vector<TetraShape>& shapes, std::vector<double> rest,
-                  std::vector<LameParameters> lame, RotationMethod method);
+  // cells: four local vertex indices each, which must outlive the field; shapes: their rest
+  // geometry, read here only (each rest element keeps what it needs). rest: the rest positions
+  // as a local array (3 per local vertex); lame: each cell's material.
+  CorotationalFEM(const std::vector<std::array<PetscInt, 4>>& cells, const CellShapes& shapes,
+                  std::vector<double> rest, std::vector<LameParameters> lame,
+                  RotationMethod method);
 
   // Also stores every element's frame at x: the linearization point of the two below.
   void addForce(const double* x, const double* v, double* f) override;
@@ -57,6 +57,7 @@ private:
   struct RestElement {
     std::array<Vec3, 3> edges;  // R0 (X_a - X_0), a = 1..3
     Nodal gradients;            // grad N_a
+    double volume;              // |V|, read where the stiffness is
   };
 
   Mat3 frame(std::size_t cell, const double* x) const;
@@ -68,7 +69,6 @@ private:
   void scatterRotated(std::size_t cell, const Mat3& r, const Nodal& local, double* f) const;
 
   const std::vector<std::array<PetscInt, 4>>& cells_;
-  const std::vector<TetraShape>& shapes_;
   std::vector<LameParameters> lame_;
   RotationMethod method_;
   std::vector<RestElement> restElements_;

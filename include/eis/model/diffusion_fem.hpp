@@ -4,15 +4,15 @@
 #include <array>
 #include <vector>
 
-#include "eis/core/tetra_geometry.hpp"
+#include "eis/model/cell_shapes.hpp"
 #include "eis/model/force_field_component.hpp"
 
 namespace eis {
 
 class DiffusionFEM : public ForceField {
 public:
-  DiffusionFEM(const std::vector<std::array<PetscInt, 4>>& cells,
-               const std::vector<TetraShape>& shapes, double conductivity);
+  DiffusionFEM(const std::vector<std::array<PetscInt, 4>>& cells, const CellShapes& shapes,
+               double conductivity);
 
   void addForce(const double* u, const double* v, double* f) override;
   void addDForce(const double* du, double* df, double kFactor) const override;
@@ -27,7 +27,7 @@ private:
   void addElementFlux(std::size_t cell, const double* u, double factor, double* out) const;
 
   const std::vector<std::array<PetscInt, 4>>& cells_;
-  const std::vector<TetraShape>& shapes_;
+  const CellShapes shapes_;
   double conductivity_;
 };
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "eis/core/tetra_geometry.hpp"
+#include "eis/model/cell_shapes.hpp"
 #include "eis/model/corotational_fem.hpp"
 #include "eis/model/force_field_component.hpp"
 
@@ -39,7 +39,7 @@ struct ElasticMaterial {
 // which must outlive the field; rest: rest positions as a local array, 3 per local vertex.
 std::unique_ptr<ForceField> makeElasticForceField(const ElasticMaterial& material,
                                                   const std::vector<std::array<PetscInt, 4>>& cells,
-                                                  const std::vector<TetraShape>& shapes,
+                                                  const CellShapes& shapes,
                                                   std::vector<double> rest);
 
 ForceFieldComponent elasticFemComponent();

@@ -9,8 +9,8 @@
 
 #include "eis/core/component.hpp"
 #include "eis/core/scene.hpp"
-#include "eis/core/tetra_geometry.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
+#include "eis/model/cell_shapes.hpp"
 #include "eis/model/force_field.hpp"
 #include "eis/model/mass.hpp"
 #include "eis/model/physics.hpp"
@@ -22,7 +22,7 @@ namespace eis {
 // warnings go (one line each, said once by rank 0).
 struct ModelContext {
   const DistributedMesh& mesh;
-  const std::vector<TetraShape>& shapes;
+  const CellShapes& shapes;
   const Mass& mass;
   std::vector<std::string>& warnings;
 };

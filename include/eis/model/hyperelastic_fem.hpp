@@ -16,8 +16,8 @@
 #include <array>
 #include <vector>
 
-#include "eis/core/tetra_geometry.hpp"
 #include "eis/model/arruda_boyce.hpp"
+#include "eis/model/cell_shapes.hpp"
 #include "eis/model/force_field.hpp"
 #include "eis/model/isotropic_elasticity.hpp"
 
@@ -30,9 +30,8 @@ public:
   // cells: four local vertex indices each; shapes: their rest geometry (both must outlive the
   // field); rest: the rest positions as a local array (3 per local vertex); lame: each cell's
   // material.
-  HyperelasticFEM(const std::vector<std::array<PetscInt, 4>>& cells,
-                  const std::vector<TetraShape>& shapes, std::vector<double> rest,
-                  std::vector<LameParameters> lame, Law law);
+  HyperelasticFEM(const std::vector<std::array<PetscInt, 4>>& cells, const CellShapes& shapes,
+                  std::vector<double> rest, std::vector<LameParameters> lame, Law law);
 
   // Throws InvertedElement for a Neo-Hookean or Arruda-Boyce cell with J <= 0, a stable Neo-Hookean
   // one with J = 0 (only this rank: the caller makes the failure collective).
@@ -60,7 +59,10 @@ private:
     std::array<double, 2> terms;
   };
 
-  Mat3 gradient(std::size_t cell, const double* u, const double* origin) const;
+  using Nodal = std::array<Vec3, 4>;  // a cell's four shape-function gradients
+  // The cell's shape is computed once per cell and pass (CellShapes) and handed down.
+  Mat3 gradient(std::size_t cell, const TetraShape& shape, const double* u,
+                const double* origin) const;
   Mat3 linearizeStVK(std::size_t cell, const Mat3& H);
   Mat3 linearizeVolumetric(std::size_t cell, const Mat3& H);
   Mat3 linearizeArrudaBoyce(std::size_t cell, const Mat3& H);
@@ -69,15 +71,16 @@ private:
   void requireAdmissible(std::size_t cell, double J) const;
   std::array<double, 2> volumetricTerms(std::size_t cell, double J) const;
   bool admissible(double J) const;
-  void addCellForce(std::size_t cell, const Mat3& P, double factor, double* f) const;
-  void addStVKTangent(std::size_t cell, double factor, double* block) const;
-  void addVolumetricTangent(std::size_t cell, double factor, double* block) const;
-  void addArrudaBoyceTangent(std::size_t cell, double factor, double* block) const;
+  void addCellForce(std::size_t cell, const TetraShape& shape, const Mat3& P, double factor,
+                    double* f) const;
+  void addStVKTangent(std::size_t cell, const Nodal& g, double factor, double* block) const;
+  void addVolumetricTangent(std::size_t cell, const Nodal& g, double factor, double* block) const;
+  void addArrudaBoyceTangent(std::size_t cell, const Nodal& g, double factor, double* block) const;
   double energyDensity(std::size_t cell, const Mat3& H) const;
   Mat3 cauchyStress(std::size_t cell, const Mat3& H) const;
 
   const std::vector<std::array<PetscInt, 4>>& cells_;
-  const std::vector<TetraShape>& shapes_;
+  const CellShapes shapes_;
   std::vector<double> rest_;
   std::vector<LameParameters> lame_;
   Law law_;

@@ -6,7 +6,7 @@
 #include <array>
 #include <vector>
 
-#include "eis/core/tetra_geometry.hpp"
+#include "eis/model/cell_shapes.hpp"
 #include "eis/model/force_field.hpp"
 #include "eis/model/isotropic_elasticity.hpp"
 
@@ -16,9 +16,8 @@ class LinearElasticFEM : public ForceField {
 public:
   // cells: four local vertex indices each; shapes: their rest geometry; rest: the rest positions
   // as a local array (3 per local vertex); lame: each cell's material.
-  LinearElasticFEM(const std::vector<std::array<PetscInt, 4>>& cells,
-                   const std::vector<TetraShape>& shapes, std::vector<double> rest,
-                   std::vector<LameParameters> lame);
+  LinearElasticFEM(const std::vector<std::array<PetscInt, 4>>& cells, const CellShapes& shapes,
+                   std::vector<double> rest, std::vector<LameParameters> lame);
 
   void addForce(const double* x, const double* v, double* f) override;
   void addDForce(const double* dx, double* df, double kFactor) const override;
@@ -30,11 +29,14 @@ public:
 
 private:
   using Strain = Voigt;
-  Strain strain(std::size_t cell, const double* u, const double* origin) const;
-  void addElementForce(std::size_t cell, const Strain& stress, double factor, double* f) const;
+  // The cell's shape is computed once per cell and pass (CellShapes) and handed to both.
+  Strain strain(std::size_t cell, const TetraShape& shape, const double* u,
+                const double* origin) const;
+  void addElementForce(std::size_t cell, const TetraShape& shape, const Strain& stress,
+                       double factor, double* f) const;
 
   const std::vector<std::array<PetscInt, 4>>& cells_;
-  const std::vector<TetraShape>& shapes_;
+  const CellShapes shapes_;
   std::vector<double> rest_;
   std::vector<LameParameters> lame_;
 };

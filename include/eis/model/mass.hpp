@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "eis/core/component.hpp"
-#include "eis/core/tetra_geometry.hpp"
 #include "eis/linalg/cell_range.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
+#include "eis/model/cell_shapes.hpp"
 
 namespace eis {
 
@@ -29,9 +29,8 @@ public:
   // `coefficient` is the density for lumped and consistent, the mass of each node for uniform;
   // `cellsPerVertex` (uniform only) is the number of cells, over all ranks, holding each local
   // vertex.
-  Mass(const std::vector<std::array<PetscInt, 4>>& cells, const std::vector<TetraShape>& shapes,
-       int dofsPerNode, double coefficient, MassType type,
-       const std::vector<double>& cellsPerVertex = {});
+  Mass(const std::vector<std::array<PetscInt, 4>>& cells, const CellShapes& shapes, int dofsPerNode,
+       double coefficient, MassType type, const std::vector<double>& cellsPerVertex = {});
 
   // out += factor * M dx (local arrays).
   void addMDx(const double* dx, double* out, double factor) const;
@@ -43,12 +42,15 @@ public:
   double localTotal() const;
 
 private:
+  // The diagonal mass the cell gives each of its 4 vertices (lumped and uniform).
+  double lumpedShare(std::size_t cell, int vertex) const;
+
   const std::vector<std::array<PetscInt, 4>>& cells_;
-  const std::vector<TetraShape>& shapes_;
   int dofs_;
   double coefficient_;
   MassType type_;
-  std::vector<double> lumped_;  // the diagonal mass each cell gives each of its 4 vertices
+  std::vector<double> volumes_;       // of each cell (lumped and consistent)
+  std::vector<double> vertexShares_;  // uniform: what each cell holding a vertex gives it
 };
 
 // Collective. The number of cells, over all ranks, that hold each local vertex.

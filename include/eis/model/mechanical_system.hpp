@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "eis/core/tetra_geometry.hpp"
 #include "eis/linalg/mechanical_operations.hpp"
 #include "eis/linalg/system_matrix.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
+#include "eis/model/cell_shapes.hpp"
 #include "eis/model/fixed_constraint.hpp"
 #include "eis/model/force_field.hpp"
 #include "eis/model/force_field_component.hpp"
@@ -87,7 +87,7 @@ private:
 
   const DistributedMesh& mesh_;
   int dofs_;
-  std::vector<TetraShape> shapes_;
+  CellShapes shapes_;
   Mass mass_;
   std::vector<std::unique_ptr<ForceField>> forceFields_;
   bool linear_ = true;         // every field's K is constant
