@@ -1,5 +1,7 @@
 #include "eis/linalg/linear_solver.hpp"
 
+#include <cstdio>
+
 #include "eis/core/error.hpp"
 #include "eis/core/timer.hpp"
 #include "eis/linalg/level_block_products.hpp"
@@ -166,16 +168,47 @@ LinearSolver::Attempt LinearSolver::attemptSolve(KSP ksp, Mat products, Mat A, V
   // A solve stopped by an accepted iteration limit (SOFA's cost) makes no claim to check.
   if (!acceptedLimit) {
     const ScopedTimer timer("Solution check");
-    const std::string verdict = check_.verdict(ksp, A, b, x);
+    std::string verdict = check_.verdict(ksp, A, b, x);
+    if (!verdict.empty() && direct_) verdict += " (a direct solve: check -pc_type)";
+    if (verdict.empty() && ksp == ksp_) verdict = keptMetricFailure();
     if (!verdict.empty())
       return {int(iterations), reason,
               std::string("reported ") + KSPConvergedReasons[reason] + " after " +
-                  std::to_string(iterations) + " iterations, but " + verdict +
-                  (direct_ ? " (a direct solve: check -pc_type)" : "")};
+                  std::to_string(iterations) + " iterations, but " + verdict};
   }
   if (ksp == ksp_) reuse_.recordIterations(int(iterations));
   if (span) span_.store(x);
   return {int(iterations), reason, {}};
+}
+
+// A preconditioner kept from older values measures the residual in their metric, which a sudden
+// change of the matrix can blind to the error (a third of a Laplacian's rows 1000 times stiffer:
+// CG "converged" with ||b - A x|| / ||b|| = 1). The solves with a fresh one record how the true
+// relative residual relates to the tested one (kappa = true / tested, the check's two
+// measurements); a solve with a kept one fails, to be done again with a fresh one, when its true
+// relative residual is above kKeptMetricMargin kappa rtol: two orders of magnitude past what
+// the fresh preconditioner's test let through. On the soft and stiff beams of
+// docs/performance.md's sweep a kept one reached 35 times at most; the stiffened Laplacian
+// 3,700 to 260,000 times. Not measured (the test's norm is the true one, or the answer is at
+// rounding level): no verdict.
+std::string LinearSolver::keptMetricFailure() {
+  const double trueRelative = check_.lastTrueRelative(), tested = check_.lastTestedRelative();
+  if (trueRelative < 0 || tested <= 0) return {};
+  if (!reuse_.keptStale()) {
+    trueToTested_ = trueRelative / tested;
+    return {};
+  }
+  if (trueToTested_ <= 0) return {};
+  PetscReal rtol;
+  EIS_CHECK(KSPGetTolerances(ksp_, &rtol, nullptr, nullptr, nullptr));
+  const double allowed = kKeptMetricMargin * trueToTested_ * double(rtol);
+  if (trueRelative <= allowed) return {};
+  char text[240];
+  std::snprintf(text, sizeof text,
+                "with a preconditioner kept from older values its true relative residual "
+                "||b - A x|| / ||b|| is %.3g, %.3g times what a fresh one's test let through",
+                trueRelative, trueRelative * kKeptMetricMargin / allowed);
+  return text;
 }
 
 }  // namespace eis

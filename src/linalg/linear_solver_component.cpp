@@ -37,8 +37,9 @@ ParameterSpec linearSolverParameters() {
            "it. A direct solve (solver.linear = direct, -ksp_type preonly) is factored again at every\n"
            "update whatever N. With solver.newton = full it replaces -snes_lag_preconditioner. A solve\n"
            "that fails with a kept preconditioner is done again with a fresh one (a Newton step:\n"
-           "with one at each Jacobian). The history's pc_rebuilt column counts the set-ups of each\n"
-           "step. >= 0",
+           "with one at each Jacobian), and so is a linearized solve whose true residual a kept one\n"
+           "let pass 100 times past what the last fresh one's test allowed. The history's\n"
+           "pc_rebuilt column counts the set-ups of each step. >= 0",
            "0", "", false, check::integerAtLeast(0)})
       .add(
           {"solver.pc-rebuild-growth", "G",
@@ -72,15 +73,14 @@ ParameterSpec linearSolverParameters() {
             "how many of the last solutions solver.initial-guess = span keeps (K vectors, and K\n"
             "more for their products; K products per solve), >= 1",
             "8", "", false, check::integerAtLeast(1)})
-      .add(
-          {"solver.linear", "iterative|direct",
-           "iterative: CG under solver.preconditioner, stopped by solver.rtol and\n"
-           "solver.max-iterations (SOFA CGLinearSolver, PCGLinearSolver); a matrix CG finds\n"
-           "indefinite (a buckling model) is solved by GMRES with the same preconditioner and\n"
-           "stop. direct: a sparse Cholesky factorization by MUMPS through PETSc, factored once\n"
-           "per matrix (SOFA SparseLDLSolver, SparseCholeskySolver, EigenSimplicialLDLT,\n"
-           "AsyncSparseLDLSolver); needs an assembled operator",
-           "iterative", "", false, check::choice(kLinearMethods)})
+      .add({"solver.linear", "iterative|direct",
+            "iterative: CG under solver.preconditioner, stopped by solver.rtol and\n"
+            "solver.max-iterations (SOFA CGLinearSolver, PCGLinearSolver); a matrix CG finds\n"
+            "indefinite (a buckling model) is solved by GMRES with the same preconditioner and\n"
+            "stop. direct: a sparse Cholesky factorization by MUMPS through PETSc, factored once\n"
+            "per matrix (SOFA SparseLDLSolver, SparseCholeskySolver, EigenSimplicialLDLT,\n"
+            "AsyncSparseLDLSolver); needs an assembled operator",
+            "iterative", "", false, check::choice(kLinearMethods)})
       .add({"solver.rtol", "RTOL",
             "the iterative solve stops once ||r|| <= RTOL ||b|| (SOFA CGLinearSolver tolerance,\n"
             "with solver.residual-norm = unpreconditioned), in (0, 1)",

@@ -132,6 +132,8 @@ std::string SolutionCheck::verdict(KSP ksp, Mat A, Vec b, Vec x) {
                           (operatorNorm(A) * std::max(norm2(x), startNorm_) + rhs2);
   startNorm_ = 0;
   const double known = knownReference(b);
+  trueRelative_ = rhs2 > 0 ? residual2 / rhs2 : -1;
+  testedRelative_ = -1;
   if (residual2 <= roundoff) return {};
 
   PetscReal rtol, atol;
@@ -140,6 +142,8 @@ std::string SolutionCheck::verdict(KSP ksp, Mat A, Vec b, Vec x) {
   EIS_CHECK(KSPGetNormType(ksp, &type));
   const double residual = normAsTested(ksp, type, r, work_);
   const double reference = known >= 0 ? known : normAsTested(ksp, type, b, work_);
+  const bool preconditioned = type == KSP_NORM_PRECONDITIONED || type == KSP_NORM_NATURAL;
+  if (preconditioned && reference > 0) testedRelative_ = residual / reference;
   const double allowed = kDriftFactor * std::max(double(rtol) * reference, double(atol));
   if (residual <= allowed) return {};
 

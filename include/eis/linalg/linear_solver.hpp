@@ -54,9 +54,10 @@ public:
   // Solves A x = b; returns the iteration count. Throws eis::Error naming PETSc's reason when
   // the solve diverges, and when its answer fails SolutionCheck. The preconditioner is set up again
   // only when A's values changed, as PreconditionerReuse decides, and when a solve with one kept
-  // from older values fails: that solve is done once more with a fresh one. When CG finds A
-  // indefinite (with a fresh preconditioner), GMRES solves it (indefiniteFallbackOf). The
-  // iterations of every attempt are counted.
+  // from older values fails or passes an answer it mismeasures (keptMetricFailure): that solve
+  // is done once more with a fresh one. When CG finds A indefinite (with a fresh
+  // preconditioner), GMRES solves it (indefiniteFallbackOf). The iterations of every attempt
+  // are counted.
   int solve(Mat A, Vec b, Vec x);
   KSP ksp() const { return ksp_; }
   // Preconditioner set-ups so far.
@@ -75,6 +76,7 @@ private:
   Attempt attemptSolve(KSP ksp, Mat products, Mat A, Vec b, Vec x);
   Attempt attemptAgain(KSP ksp, const Attempt& failed, Mat products, Mat A, Vec b, Vec x);
   KSP indefiniteFallback(Mat products, Mat A);
+  std::string keptMetricFailure();
 
   KSP ksp_ = nullptr;
   KspSettings settings_;
@@ -84,6 +86,10 @@ private:
   SolutionSpaceGuess span_;
   bool blockProducts_;
   bool acceptIterationLimit_;
+  // kappa of keptMetricFailure: the last fresh preconditioner's true / tested relative residual
+  // (-1: none measured yet), and how far past it a kept one may go.
+  double trueToTested_ = -1;
+  static constexpr double kKeptMetricMargin = 100;
   bool configured_ = false;
   bool direct_ = false;       // -ksp_type preonly: no starting point
   Vec givenStart_ = nullptr;  // a copy of the given start, for a second attempt

@@ -43,12 +43,17 @@ public:
   void watch(KSP ksp);
   // ||A|| as rule 1 takes it (the bound above for a matrix-free operator).
   double operatorNorm(Mat A);
+  // The last verdict's ||b - A x||_2 / ||b||_2, and the same ratio in the norm the KSP's test
+  // used where that is not the true residual's 2-norm and rule 2 measured it; else -1.
+  double lastTrueRelative() const { return trueRelative_; }
+  double lastTestedRelative() const { return testedRelative_; }
 
 private:
   static PetscErrorCode monitor(KSP ksp, PetscInt iteration, PetscReal, void* context);
   double knownReference(Vec b);
 
   double startNorm_ = 0;
+  double trueRelative_ = -1, testedRelative_ = -1;
   // The default test's reference norm in the last watched solve, and its right-hand side.
   double reference_ = 0;
   Vec referenceRhs_ = nullptr;
