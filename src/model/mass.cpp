@@ -49,19 +49,18 @@ void Mass::addMDx(const double* dx, double* out, double factor) const {
 
 void Mass::addMToElementMatrices(double* elementMatrices, double factor, CellRange range) const {
   const int n = 4 * dofs_;
+  const auto add = [&](double* block, int a, int b, double value) {
+    for (int d = 0; d < dofs_; ++d) block[(dofs_ * a + d) * n + dofs_ * b + d] += value;
+  };
   for (std::size_t c = range.begin; c < range.end; ++c) {
     double* block = elementMatrices + (c - range.begin) * n * n;
+    if (type_ != MassType::Consistent) {
+      for (int a = 0; a < 4; ++a) add(block, a, a, factor * lumpedShare(c, a));
+      continue;
+    }
+    const double share = factor * coefficient_ * volumes_[c];
     for (int a = 0; a < 4; ++a)
-      for (int b = 0; b < 4; ++b) {
-        double value = 0;
-        if (type_ != MassType::Consistent) {
-          value = a == b ? factor * lumpedShare(c, a) : 0;
-        } else {
-          const double share = factor * coefficient_ * volumes_[c];
-          value = a == b ? share / 10 : share / 20;
-        }
-        for (int d = 0; d < dofs_; ++d) block[(dofs_ * a + d) * n + dofs_ * b + d] += value;
-      }
+      for (int b = 0; b < 4; ++b) add(block, a, b, a == b ? share / 10 : share / 20);
   }
 }
 
