@@ -5,6 +5,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/linalg/block_copy.hpp"
+#include "eis/linalg/prefetching_block_product.hpp"
 
 namespace eis {
 
@@ -89,10 +90,13 @@ void redirect(Mat A) {
 
 }  // namespace
 
-Mat fineBlockProducts(Mat A) {
+Mat fineBlockProducts(Mat A, int prefetchDistance) {
   if (BlockCopy* copy = composedCopy(A)) return copy->of(A);
   const Mat products = compose(A, std::make_unique<BlockCopy>())->of(A);
-  if (products != A) setOperation(A, MATOP_GET_DIAGONAL, byCopy<MatGetDiagonal, Vec>);
+  if (products != A) {
+    setOperation(A, MATOP_GET_DIAGONAL, byCopy<MatGetDiagonal, Vec>);
+    prefetchBlockProducts(products, prefetchDistance);
+  }
   return products;
 }
 

@@ -15,6 +15,7 @@ LinearSolver::LinearSolver(MPI_Comm comm, PCType defaultPc, Vec restCoordinates,
       start_(options.start),
       span_(options.spanSolutions),
       blockProducts_(options.blockProducts),
+      prefetchDistance_(options.prefetchDistance),
       acceptIterationLimit_(options.acceptIterationLimit) {
   EIS_CHECK(KSPCreate(comm, &ksp_));
   settings_.setDefaults(ksp_, options.rtol);
@@ -83,7 +84,7 @@ void LinearSolver::setUp(Mat A) {
 Mat LinearSolver::productOperator(Mat A) {
   if (!blockProducts_ || direct_) return A;
   const ScopedTimer timer("Matrix assembly");
-  return fineBlockProducts(A);
+  return fineBlockProducts(A, prefetchDistance_);
 }
 
 // A kept preconditioner is a bet that the matrix has not moved far from the one it was set up

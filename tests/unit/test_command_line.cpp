@@ -357,6 +357,8 @@ std::vector<KeyCase> allKeys() {
        }},
       {"solver.block-products", "false",
        [](const Scene& s) { EXPECT_FALSE(s.boolean("solver.block-products")); }},
+      {"solver.block-prefetch", "64",
+       [](const Scene& s) { EXPECT_EQ(s.integer("solver.block-prefetch"), 64); }},
       {"solver.iteration-limit", "accept",
        [](const Scene& s) {
          EXPECT_EQ(s.choice("solver.iteration-limit", eis::kIterationLimits),
@@ -714,6 +716,8 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"solver.rtol", "0"},
       {"solver.rtol", "1"},
       {"solver.max-iterations", "0"},
+      {"solver.block-prefetch", "-1"},
+      {"solver.block-prefetch", "1.5"},
       {"solver.residual-norm", "natural"},
       {"solver.iteration-limit", "warn"},
       {"scene.skip-unsupported", "maybe"},

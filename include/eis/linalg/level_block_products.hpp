@@ -26,7 +26,8 @@ void multiplyLevelsInBlocks(KSP ksp);
 // diagonal is read from it too: PETSc's Jacobi asks the preconditioning matrix for its diagonal
 // at every solve after the matrix changed (the finest smoother of a kept multigrid does, at each
 // corotational step), and an AIJ matrix searches each row for its diagonal entry, where the
-// copy knows where each diagonal block is.
-Mat fineBlockProducts(Mat A);
+// copy knows where each diagonal block is. The copy's own products read `prefetchDistance`
+// blocks ahead (prefetching_block_product.hpp; 0: PETSc's product).
+Mat fineBlockProducts(Mat A, int prefetchDistance);
 
 }  // namespace eis

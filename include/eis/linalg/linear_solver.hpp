@@ -33,8 +33,10 @@ struct LinearSolverOptions {
   double rtol = 1e-8;
   int maxIterations = 1000;
   bool unpreconditionedNorm = false;
-  // An iterative solve multiplies by a block copy of an assembled matrix (BlockCopy).
+  // An iterative solve multiplies by a block copy of an assembled matrix (BlockCopy), whose
+  // products fetch the matrix this many blocks ahead (0: PETSc's product).
   bool blockProducts = true;
+  int prefetchDistance = 128;
   // Reaching maxIterations ends the solve with what it has (SOFA's CG) instead of an error.
   bool acceptIterationLimit = false;
 };
@@ -85,6 +87,7 @@ private:
   LinearSolverOptions::Start start_;
   SolutionSpaceGuess span_;
   bool blockProducts_;
+  int prefetchDistance_;
   bool acceptIterationLimit_;
   // kappa of keptMetricFailure: the last fresh preconditioner's true / tested relative residual
   // (-1: none measured yet), and how far past it a kept one may go.
@@ -134,7 +137,7 @@ inline constexpr Named<IterationLimit> kIterationLimits[] = {{"error", Iteration
 
 // solver.operator, solver.preconditioner, solver.pc-lag, solver.pc-rebuild-growth,
 // solver.initial-guess, solver.guess-solutions, solver.linear, solver.rtol, solver.max-iterations,
-// solver.residual-norm, solver.iteration-limit, solver.block-products.
+// solver.residual-norm, solver.iteration-limit, solver.block-products, solver.block-prefetch.
 const ComponentDeclaration& linearSolverComponent();
 
 // What those parameters ask for: the operator, the default preconditioner's PETSc type, and
