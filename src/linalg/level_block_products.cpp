@@ -77,11 +77,13 @@ BlockCopy* compose(Mat A, std::unique_ptr<BlockCopy> copy) {
 // Gives a level operator or an interpolation its copy, when it is made of full blocks on every
 // rank, and sends its four products there (a multigrid interpolates with MatMultAdd or
 // MatMultTransposeAdd and restricts with MatMultTranspose or MatMult, by the matrix's shape).
-void redirect(Mat A) {
+void redirect(Mat A, int prefetchDistance) {
   if (composedCopy(A)) return;
   auto copy = std::make_unique<BlockCopy>();
-  if (copy->of(A) == A) return;
+  const Mat blocks = copy->of(A);
+  if (blocks == A) return;
   compose(A, std::move(copy));
+  prefetchBlockProducts(blocks, prefetchDistance);
   setOperation(A, MATOP_MULT, byCopy<MatMult, Vec, Vec>);
   setOperation(A, MATOP_MULT_ADD, byCopy<MatMultAdd, Vec, Vec, Vec>);
   setOperation(A, MATOP_MULT_TRANSPOSE, byCopy<MatMultTranspose, Vec, Vec>);
@@ -100,7 +102,7 @@ Mat fineBlockProducts(Mat A, int prefetchDistance) {
   return products;
 }
 
-void multiplyLevelsInBlocks(KSP ksp) {
+void multiplyLevelsInBlocks(KSP ksp, int prefetchDistance) {
   PC pc;
   EIS_CHECK(KSPGetPC(ksp, &pc));
   PetscBool multigrid;
@@ -117,11 +119,11 @@ void multiplyLevelsInBlocks(KSP ksp) {
       Mat A;
       EIS_CHECK(PCMGGetSmoother(pc, level, &smoother));
       EIS_CHECK(KSPGetOperators(smoother, &A, nullptr));
-      redirect(A);
+      redirect(A, prefetchDistance);
     }
     Mat interpolation;
     EIS_CHECK(PCMGGetInterpolation(pc, level, &interpolation));
-    redirect(interpolation);
+    redirect(interpolation, prefetchDistance);
   }
 }
 

@@ -75,7 +75,7 @@ void LinearSolver::setUp(Mat A) {
   EIS_CHECK(KSPSetReusePreconditioner(ksp_, again ? PETSC_FALSE : PETSC_TRUE));
   const ScopedTimer timer("Preconditioner set-up");
   intoSolver(kspFailed_, [&] { EIS_CHECK(KSPSetUp(ksp_)); });
-  if (again && blockProducts_ && !direct_) multiplyLevelsInBlocks(ksp_);
+  if (again && blockProducts_ && !direct_) multiplyLevelsInBlocks(ksp_, prefetchDistance_);
 }
 
 // The matrix the solve multiplies by: A's block copy for an iterative solve (a direct one

@@ -1,13 +1,14 @@
-// The block copy's product that fetches the matrix ahead (solver.block-prefetch), on 1, 2 and
-// 3 ranks: it gives the product PETSc's own 3 x 3-block loop gives, whether the blocks it
-// fetches lie in the same block row, rows further on or past the matrix's end; it is the one
-// each rank's diagonal part multiplies with; and a distance of 0, or another block size, leaves
-// PETSc's loop in place.
+// The block copies' products that fetch the matrix ahead (solver.block-prefetch), on 1, 2 and
+// 3 ranks: both (A x and y + A x) give what PETSc's own 3 x 3-block loop gives, on a square matrix
+// and on a rectangular one (an interpolation's shape), whether the blocks it fetches lie in the
+// same block row, rows further on or past the matrix's end; they are the ones each rank's diagonal
+// part multiplies with; and a distance of 0, or another block size, leaves PETSc's loops in place.
 #include <gtest/gtest.h>
 #include <petscmat.h>
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "eis/linalg/block_copy.hpp"
 #include "eis/linalg/prefetching_block_product.hpp"
@@ -17,47 +18,70 @@ namespace {
 
 constexpr PetscInt kNodesPerRank = 40;
 
-// A band of nodes with `bs` unknowns each, every node coupled with the nodes up to three before
-// and after it by a full block whose entries differ one from another: block rows of up to seven
-// blocks, and on several ranks off-diagonal parts on both sides.
-Mat bandMatrix(PetscInt bs) {
+// A band of nodes with `bs` unknowns each, node i of the rows coupled with the column nodes up to
+// three before and after i / `spread` by a full block whose entries differ one from another:
+// block rows of up to seven blocks, on several ranks off-diagonal parts on both sides. Spread 1
+// gives a square matrix, 2 an interpolation's shape (half as many columns as rows).
+Mat bandMatrix(PetscInt bs, PetscInt spread = 1) {
   int rank, size;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
-  const PetscInt nodes = kNodesPerRank * size;
+  const PetscInt columnNodes = kNodesPerRank / spread * size;
   Mat A;
-  MatCreateAIJ(PETSC_COMM_WORLD, bs * kNodesPerRank, bs * kNodesPerRank, PETSC_DETERMINE,
+  MatCreateAIJ(PETSC_COMM_WORLD, bs * kNodesPerRank, bs * kNodesPerRank / spread, PETSC_DETERMINE,
                PETSC_DETERMINE, 7 * bs, nullptr, 6 * bs, nullptr, &A);
   MatSetBlockSize(A, bs);
-  for (PetscInt node = rank * kNodesPerRank; node < (rank + 1) * kNodesPerRank; ++node)
-    for (PetscInt other = std::max<PetscInt>(0, node - 3); other <= std::min(nodes - 1, node + 3);
-         ++other)
+  for (PetscInt node = rank * kNodesPerRank; node < (rank + 1) * kNodesPerRank; ++node) {
+    const PetscInt centre = node / spread;
+    for (PetscInt other = std::max<PetscInt>(0, centre - 3);
+         other <= std::min(columnNodes - 1, centre + 3); ++other)
       for (PetscInt r = 0; r < bs; ++r)
         for (PetscInt c = 0; c < bs; ++c) {
           const PetscInt row = bs * node + r, col = bs * other + c;
           MatSetValue(A, row, col, std::sin(1.0 + 7.0 * row + 3.0 * col), INSERT_VALUES);
         }
+  }
   MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY);
   MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY);
   return A;
 }
 
-// |B x - P x|_inf / |P x|_inf for one x with no two entries alike.
-double productGap(Mat P, Mat B) {
-  Vec x, p, b;
-  MatCreateVecs(P, &x, &p);
-  VecDuplicate(p, &b);
+// A vector of v's layout with no two entries alike.
+Vec distinctEntries(Vec v, double phase) {
+  Vec x;
+  VecDuplicate(v, &x);
   PetscInt start, end;
   VecGetOwnershipRange(x, &start, &end);
-  for (PetscInt i = start; i < end; ++i) VecSetValue(x, i, std::cos(0.5 + i), INSERT_VALUES);
+  for (PetscInt i = start; i < end; ++i) VecSetValue(x, i, std::cos(phase + i), INSERT_VALUES);
   VecAssemblyBegin(x);
   VecAssemblyEnd(x);
-  MatMult(P, x, p);
-  MatMult(B, x, b);
-  const double gap = eis_test::relativeGap(p, b);
-  VecDestroy(&x);
-  VecDestroy(&p);
-  VecDestroy(&b);
+  return x;
+}
+
+// The largest of |B op - P op|_inf / |P op|_inf over the products op: A x and y + A x, with y
+// distinct from the answer and also the answer's own vector (z = z + A x).
+double productGap(Mat P, Mat B) {
+  Vec columns, rows;
+  MatCreateVecs(P, &columns, &rows);
+  Vec x = distinctEntries(columns, 0.5), y = distinctEntries(rows, 1.5);
+  Vec p, b;
+  double gap = 0;
+  auto compare = [&](Vec like, auto product) {
+    VecDuplicate(like, &p);
+    VecDuplicate(like, &b);
+    product(P, p);
+    product(B, b);
+    gap = std::max(gap, eis_test::relativeGap(p, b));
+    VecDestroy(&p);
+    VecDestroy(&b);
+  };
+  compare(rows, [&](Mat M, Vec out) { MatMult(M, x, out); });
+  compare(rows, [&](Mat M, Vec out) { MatMultAdd(M, x, y, out); });
+  compare(rows, [&](Mat M, Vec out) {
+    VecCopy(y, out);
+    MatMultAdd(M, x, out, out);
+  });
+  for (Vec v : {columns, rows, x, y}) VecDestroy(&v);
   return gap;
 }
 
@@ -74,31 +98,36 @@ Mat diagonalPart(Mat B) {
 
 using Operation = void (*)(void);
 
-Operation multiplication(Mat A) {
+Operation operationOf(Mat A, MatOperation operation) {
   Operation function;
-  MatGetOperation(A, MATOP_MULT, &function);
+  MatGetOperation(A, operation, &function);
   return function;
 }
 
-TEST(PrefetchingBlockProduct, GivesPetscsProductWhereverTheBlocksItFetchesLie) {
-  Mat A = bandMatrix(3);
-  eis::BlockCopy petscs;
-  const Mat reference = petscs.of(A);
-  // 1: the next block, in the same row; 9: a row or two on; 100,000: past the end.
-  for (int distance : {1, 9, 100000}) {
-    SCOPED_TRACE("distance " + std::to_string(distance));
-    eis::BlockCopy copy;
-    const Mat B = copy.of(A);
-    ASSERT_NE(B, A);
-    eis::prefetchBlockProducts(B, distance);
-    EXPECT_NE(multiplication(diagonalPart(B)), multiplication(diagonalPart(reference)));
-    EXPECT_LT(productGap(reference, B), 1e-15);
-    EXPECT_LT(productGap(A, B), 1e-15);
-    // New values in the same structure, as a re-assembly and the copy write them.
-    MatScale(A, -2.0);
-    EXPECT_LT(productGap(petscs.of(A), copy.of(A)), 1e-15);
+TEST(PrefetchingBlockProduct, GivesPetscsProductsWhereverTheBlocksItFetchesLie) {
+  for (PetscInt spread : {1, 2}) {
+    SCOPED_TRACE(spread == 1 ? "square" : "an interpolation's shape");
+    Mat A = bandMatrix(3, spread);
+    eis::BlockCopy petscs;
+    const Mat reference = petscs.of(A);
+    // 1: the next block, in the same row; 9: a row or two on; 100,000: past the end.
+    for (int distance : {1, 9, 100000}) {
+      SCOPED_TRACE("distance " + std::to_string(distance));
+      eis::BlockCopy copy;
+      const Mat B = copy.of(A);
+      ASSERT_NE(B, A);
+      eis::prefetchBlockProducts(B, distance);
+      for (MatOperation operation : {MATOP_MULT, MATOP_MULT_ADD})
+        EXPECT_NE(operationOf(diagonalPart(B), operation),
+                  operationOf(diagonalPart(reference), operation));
+      EXPECT_LT(productGap(reference, B), 1e-15);
+      EXPECT_LT(productGap(A, B), 1e-15);
+      // New values in the same structure, as a re-assembly and the copy write them.
+      MatScale(A, -2.0);
+      EXPECT_LT(productGap(petscs.of(A), copy.of(A)), 1e-15);
+    }
+    MatDestroy(&A);
   }
-  MatDestroy(&A);
 }
 
 TEST(PrefetchingBlockProduct, DistanceZeroAndOtherBlockSizesKeepPetscsLoop) {
@@ -109,7 +138,8 @@ TEST(PrefetchingBlockProduct, DistanceZeroAndOtherBlockSizesKeepPetscsLoop) {
     const Mat reference = petscs.of(A), B = copy.of(A);
     ASSERT_NE(B, A);
     eis::prefetchBlockProducts(B, bs == 3 ? 0 : 128);
-    EXPECT_EQ(multiplication(diagonalPart(B)), multiplication(diagonalPart(reference)));
+    EXPECT_EQ(operationOf(diagonalPart(B), MATOP_MULT),
+              operationOf(diagonalPart(reference), MATOP_MULT));
     EXPECT_LT(productGap(reference, B), 1e-15);
     MatDestroy(&A);
   }

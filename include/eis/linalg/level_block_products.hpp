@@ -17,8 +17,9 @@ namespace eis {
 // Collective. Redirects the products of the operators of `ksp`'s multigrid preconditioner (PCMG
 // or PCGAMG, once set up) between its finest and coarsest level, and of its interpolations, to
 // block copies; a matrix not made of full blocks on every rank, and any other preconditioner,
-// are left as they are, and so is a matrix already redirected.
-void multiplyLevelsInBlocks(KSP ksp);
+// are left as they are, and so is a matrix already redirected. The copies in 3 x 3 blocks (the
+// finest interpolation's) read `prefetchDistance` blocks ahead (prefetching_block_product.hpp).
+void multiplyLevelsInBlocks(KSP ksp, int prefetchDistance);
 
 // Collective. The matrix a solve by A multiplies with: A's own block copy (block_copy.hpp; made
 // at the first call and composed with A, which owns it, its values copied again whenever A's
