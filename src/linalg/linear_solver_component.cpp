@@ -108,8 +108,8 @@ ParameterSpec linearSolverParameters() {
            "solver.newton = full",
            "true", "", false, check::boolean()})
       .add({"solver.block-prefetch", "N",
-            "how many 3 x 3 blocks ahead the products by the step matrix's block copy (and the\n"
-            "finest interpolation's prolongation) fetch the matrix from memory\n"
+            "how far ahead, in 3 x 3 blocks (72 bytes), the products by the block copies of the\n"
+            "step matrix, GAMG's levels and their prolongations fetch the matrix from memory\n"
             "(solver.block-products). PETSc's own product fetches one block row ahead and reads\n"
             "the matrix at about 0.6 of the memory's pace on this project's step matrices; 128\n"
             "(about 9 kB) made the product 1.1 to 1.3 times faster. The same sums in the same\n"

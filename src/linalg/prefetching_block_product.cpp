@@ -1,5 +1,6 @@
 #include "eis/linalg/prefetching_block_product.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 
@@ -28,60 +29,66 @@ PetscErrorCode composedDistance(Mat A, PetscInt* distance) {
   PetscFunctionReturn(0);
 }
 
-// A sequential BAIJ matrix's arrays for one product, and how far ahead of a block to fetch. The
-// addresses fetched are integers: `distance` blocks on may lie past the arrays, where a pointer
-// may not point; a prefetch of any address does not fault.
+// A sequential BAIJ matrix's arrays for one product, and how far ahead of a block to fetch: the
+// distance counts 3 x 3 blocks (72 bytes), so larger blocks are fetched as many bytes ahead.
+// The addresses fetched are integers: they may lie past the arrays, where a pointer may not
+// point; a prefetch of any address does not fault.
+template <int BS>
 struct BlockArrays {
+  static constexpr std::uintptr_t kBlockBytes = BS * BS * sizeof(PetscScalar);
   PetscInt blockRows = 0, blocks = 0;
   const PetscInt *offsets = nullptr, *columns = nullptr;
   PetscScalar* values = nullptr;
   std::uintptr_t valuesAhead = 0, indexAhead = 0;
 
-  // Fetches the two cache lines of the block `distance` blocks after block k (values v) and its
-  // column index.
+  // Fetches the cache lines of the block `distance` after block k (values v) and its column
+  // index.
   void fetchAhead(const PetscScalar* v, PetscInt k) const {
     const std::uintptr_t block = reinterpret_cast<std::uintptr_t>(v) + valuesAhead;
-    __builtin_prefetch(reinterpret_cast<const void*>(block), 0, 0);
-    __builtin_prefetch(reinterpret_cast<const void*>(block + 64), 0, 0);
+    for (std::uintptr_t line = 0; line < kBlockBytes; line += 64)
+      __builtin_prefetch(reinterpret_cast<const void*>(block + line), 0, 0);
     __builtin_prefetch(
         reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(columns + k) + indexAhead),
         0, 0);
   }
+
+  PetscErrorCode get(Mat A) {
+    PetscInt distance = 0;
+    PetscBool done;
+    PetscFunctionBeginUser;
+    PetscCall(composedDistance(A, &distance));
+    PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &blockRows, &offsets, &columns, &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PETSc gave no block rows of a BAIJ matrix");
+    blocks = offsets[blockRows];
+    PetscCall(MatSeqBAIJGetArray(A, &values));
+    const std::uintptr_t ahead =
+        std::max<std::uintptr_t>(1, std::uintptr_t(distance) * 9 / (BS * BS));
+    valuesAhead = ahead * kBlockBytes;
+    indexAhead = ahead * sizeof(PetscInt);
+    PetscFunctionReturn(0);
+  }
+
+  PetscErrorCode restore(Mat A) {
+    PetscBool done;
+    PetscFunctionBeginUser;
+    PetscCall(MatSeqBAIJRestoreArray(A, &values));
+    PetscCall(
+        MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &blockRows, &offsets, &columns, &done));
+    PetscFunctionReturn(0);
+  }
 };
 
-PetscErrorCode getArrays(Mat A, BlockArrays* b) {
-  PetscInt distance = 0;
-  PetscBool done;
-  PetscFunctionBeginUser;
-  PetscCall(composedDistance(A, &distance));
-  PetscCall(
-      MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &b->blockRows, &b->offsets, &b->columns, &done));
-  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PETSc gave no block rows of a BAIJ matrix");
-  b->blocks = b->offsets[b->blockRows];
-  PetscCall(MatSeqBAIJGetArray(A, &b->values));
-  b->valuesAhead = std::uintptr_t(distance) * 9 * sizeof(PetscScalar);
-  b->indexAhead = std::uintptr_t(distance) * sizeof(PetscInt);
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode restoreArrays(Mat A, BlockArrays* b) {
-  PetscBool done;
-  PetscFunctionBeginUser;
-  PetscCall(MatSeqBAIJRestoreArray(A, &b->values));
-  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &b->blockRows, &b->offsets, &b->columns,
-                            &done));
-  PetscFunctionReturn(0);
-}
-
-// z = y + A x, or z = A x without y, over a sequential BAIJ matrix of 3 x 3 blocks, each stored
-// column by column: the sums of PETSc's MatMult_SeqBAIJ_3 and MatMultAdd_SeqBAIJ_3, in their
-// order, with each block fetched ahead.
+// z = y + A x, or z = A x without y, over a sequential BAIJ matrix of BS x BS blocks, each stored
+// column by column: the sums of PETSc's MatMult_SeqBAIJ_3 / _6 and MatMultAdd_SeqBAIJ_3 / _6, in
+// their order (row r of a block's product summed over the block's columns, then added to the
+// row's sum), with each block fetched ahead.
+template <int BS>
 PetscErrorCode rowProducts(Mat A, Vec x, Vec y, Vec z) {
-  BlockArrays b;
+  BlockArrays<BS> b;
   const PetscScalar* xs;
   PetscScalar *ys = nullptr, *zs;
   PetscFunctionBeginUser;
-  PetscCall(getArrays(A, &b));
+  PetscCall(b.get(A));
   PetscCall(VecGetArrayRead(x, &xs));
   if (y)
     PetscCall(VecGetArrayPair(y, z, &ys, &zs));
@@ -91,40 +98,38 @@ PetscErrorCode rowProducts(Mat A, Vec x, Vec y, Vec z) {
   for (PetscInt i = 0; i < b.blockRows; ++i) {
     const PetscInt end = b.offsets[i + 1];
     rowsWithBlocks += end > b.offsets[i];
-    const PetscScalar* v = b.values + 9 * b.offsets[i];
-    PetscScalar sum1 = 0, sum2 = 0, sum3 = 0;
-    if (ys) {
-      sum1 = ys[3 * i];
-      sum2 = ys[3 * i + 1];
-      sum3 = ys[3 * i + 2];
-    }
-    for (PetscInt k = b.offsets[i]; k < end; ++k, v += 9) {
+    const PetscScalar* v = b.values + BS * BS * b.offsets[i];
+    PetscScalar sums[BS];
+    for (int r = 0; r < BS; ++r) sums[r] = ys ? ys[BS * i + r] : 0.0;
+    for (PetscInt k = b.offsets[i]; k < end; ++k, v += BS * BS) {
       b.fetchAhead(v, k);
-      const PetscScalar* xb = xs + 3 * b.columns[k];
-      const PetscScalar x1 = xb[0], x2 = xb[1], x3 = xb[2];
-      sum1 += v[0] * x1 + v[3] * x2 + v[6] * x3;
-      sum2 += v[1] * x1 + v[4] * x2 + v[7] * x3;
-      sum3 += v[2] * x1 + v[5] * x2 + v[8] * x3;
+      const PetscScalar* xb = xs + BS * b.columns[k];
+      for (int r = 0; r < BS; ++r) {
+        PetscScalar row = v[r] * xb[0];
+        for (int c = 1; c < BS; ++c) row += v[c * BS + r] * xb[c];
+        sums[r] += row;
+      }
     }
-    zs[3 * i] = sum1;
-    zs[3 * i + 1] = sum2;
-    zs[3 * i + 2] = sum3;
+    for (int r = 0; r < BS; ++r) zs[BS * i + r] = sums[r];
   }
   if (y)
     PetscCall(VecRestoreArrayPair(y, z, &ys, &zs));
   else
     PetscCall(VecRestoreArrayWrite(z, &zs));
   PetscCall(VecRestoreArrayRead(x, &xs));
-  PetscCall(restoreArrays(A, &b));
-  PetscCall(PetscLogFlops(18.0 * double(b.blocks) - (y ? 0.0 : 3.0 * double(rowsWithBlocks))));
+  PetscCall(b.restore(A));
+  PetscCall(PetscLogFlops(2.0 * BS * BS * double(b.blocks) -
+                          (y ? 0.0 : double(BS) * double(rowsWithBlocks))));
   PetscFunctionReturn(0);
 }
 
+template <int BS>
 PetscErrorCode product(Mat A, Vec x, Vec y) {
-  return rowProducts(A, x, nullptr, y);
+  return rowProducts<BS>(A, x, nullptr, y);
 }
+template <int BS>
 PetscErrorCode productAdd(Mat A, Vec x, Vec y, Vec z) {
-  return rowProducts(A, x, y, z);
+  return rowProducts<BS>(A, x, y, z);
 }
 
 template <typename Function>
@@ -137,7 +142,7 @@ void setOperation(Mat A, MatOperation operation, Function* function) {
 void prefetchBlockProducts(Mat B, int distance) {
   PetscInt bs;
   EIS_CHECK(MatGetBlockSize(B, &bs));
-  if (distance <= 0 || bs != 3) return;
+  if (distance <= 0 || (bs != 3 && bs != 6)) return;
   Mat part = B;
   PetscBool parallel;
   EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(B), MATMPIBAIJ, &parallel));
@@ -154,8 +159,13 @@ void prefetchBlockProducts(Mat B, int distance) {
   EIS_CHECK(PetscObjectCompose(reinterpret_cast<PetscObject>(part), kDistanceName,
                                reinterpret_cast<PetscObject>(container)));
   EIS_CHECK(PetscContainerDestroy(&container));
-  setOperation(part, MATOP_MULT, product);
-  setOperation(part, MATOP_MULT_ADD, productAdd);
+  if (bs == 3) {
+    setOperation(part, MATOP_MULT, product<3>);
+    setOperation(part, MATOP_MULT_ADD, productAdd<3>);
+  } else {
+    setOperation(part, MATOP_MULT, product<6>);
+    setOperation(part, MATOP_MULT_ADD, productAdd<6>);
+  }
 }
 
 }  // namespace eis

@@ -1,8 +1,9 @@
 // The block copies' products that fetch the matrix ahead (solver.block-prefetch), on 1, 2 and
-// 3 ranks: both (A x and y + A x) give what PETSc's own 3 x 3-block loop gives, on a square matrix
-// and on a rectangular one (an interpolation's shape), whether the blocks it fetches lie in the
-// same block row, rows further on or past the matrix's end; they are the ones each rank's diagonal
-// part multiplies with; and a distance of 0, or another block size, leaves PETSc's loops in place.
+// 3 ranks: both (A x and y + A x) give what PETSc's own loops for 3 x 3 and 6 x 6 blocks give, on a
+// square matrix and on a rectangular one (an interpolation's shape), whether the blocks it fetches
+// lie in the same block row, rows further on or past the matrix's end; they are the ones each
+// rank's diagonal part multiplies with; and a distance of 0, or another block size, leaves PETSc's
+// loops in place.
 #include <gtest/gtest.h>
 #include <petscmat.h>
 
@@ -105,29 +106,32 @@ Operation operationOf(Mat A, MatOperation operation) {
 }
 
 TEST(PrefetchingBlockProduct, GivesPetscsProductsWhereverTheBlocksItFetchesLie) {
-  for (PetscInt spread : {1, 2}) {
-    SCOPED_TRACE(spread == 1 ? "square" : "an interpolation's shape");
-    Mat A = bandMatrix(3, spread);
-    eis::BlockCopy petscs;
-    const Mat reference = petscs.of(A);
-    // 1: the next block, in the same row; 9: a row or two on; 100,000: past the end.
-    for (int distance : {1, 9, 100000}) {
-      SCOPED_TRACE("distance " + std::to_string(distance));
-      eis::BlockCopy copy;
-      const Mat B = copy.of(A);
-      ASSERT_NE(B, A);
-      eis::prefetchBlockProducts(B, distance);
-      for (MatOperation operation : {MATOP_MULT, MATOP_MULT_ADD})
-        EXPECT_NE(operationOf(diagonalPart(B), operation),
-                  operationOf(diagonalPart(reference), operation));
-      EXPECT_LT(productGap(reference, B), 1e-15);
-      EXPECT_LT(productGap(A, B), 1e-15);
-      // New values in the same structure, as a re-assembly and the copy write them.
-      MatScale(A, -2.0);
-      EXPECT_LT(productGap(petscs.of(A), copy.of(A)), 1e-15);
+  for (PetscInt bs : {3, 6})
+    for (PetscInt spread : {1, 2}) {
+      SCOPED_TRACE("block size " + std::to_string(bs) +
+                   (spread == 1 ? ", square" : ", an interpolation's shape"));
+      Mat A = bandMatrix(bs, spread);
+      eis::BlockCopy petscs;
+      const Mat reference = petscs.of(A);
+      // In blocks of 3 x 3: 1, the next block in the same row (for blocks of 6 too); 9 and 36, a
+      // row or two on; 100,000: past the end.
+      for (int distance : {1, 9, 36, 100000}) {
+        SCOPED_TRACE("distance " + std::to_string(distance));
+        eis::BlockCopy copy;
+        const Mat B = copy.of(A);
+        ASSERT_NE(B, A);
+        eis::prefetchBlockProducts(B, distance);
+        for (MatOperation operation : {MATOP_MULT, MATOP_MULT_ADD})
+          EXPECT_NE(operationOf(diagonalPart(B), operation),
+                    operationOf(diagonalPart(reference), operation));
+        EXPECT_LT(productGap(reference, B), 1e-15);
+        EXPECT_LT(productGap(A, B), 1e-15);
+        // New values in the same structure, as a re-assembly and the copy write them.
+        MatScale(A, -2.0);
+        EXPECT_LT(productGap(petscs.of(A), copy.of(A)), 1e-15);
+      }
+      MatDestroy(&A);
     }
-    MatDestroy(&A);
-  }
 }
 
 TEST(PrefetchingBlockProduct, DistanceZeroAndOtherBlockSizesKeepPetscsLoop) {

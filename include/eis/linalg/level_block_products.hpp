@@ -17,8 +17,8 @@ namespace eis {
 // Collective. Redirects the products of the operators of `ksp`'s multigrid preconditioner (PCMG
 // or PCGAMG, once set up) between its finest and coarsest level, and of its interpolations, to
 // block copies; a matrix not made of full blocks on every rank, and any other preconditioner,
-// are left as they are, and so is a matrix already redirected. The copies in 3 x 3 blocks (the
-// finest interpolation's) read `prefetchDistance` blocks ahead (prefetching_block_product.hpp).
+// are left as they are, and so is a matrix already redirected. The copies read
+// `prefetchDistance` 3 x 3 blocks' bytes ahead (prefetching_block_product.hpp).
 void multiplyLevelsInBlocks(KSP ksp, int prefetchDistance);
 
 // Collective. The matrix a solve by A multiplies with: A's own block copy (block_copy.hpp; made
