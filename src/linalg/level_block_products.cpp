@@ -5,6 +5,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/linalg/block_copy.hpp"
+#include "eis/linalg/composed_object.hpp"
 #include "eis/linalg/prefetching_block_product.hpp"
 
 namespace eis {
@@ -14,19 +15,11 @@ namespace {
 // The name the copy is composed with on its level's operator.
 constexpr const char* kCopyName = "eis_level_block_copy";
 
-PetscErrorCode destroyCopy(void* copy) {
-  delete static_cast<BlockCopy*>(copy);
-  return 0;
-}
-
 // The copy composed with A, or nullptr.
 BlockCopy* composedCopy(Mat A) {
-  PetscObject container;
-  EIS_CHECK(PetscObjectQuery(reinterpret_cast<PetscObject>(A), kCopyName, &container));
-  if (!container) return nullptr;
-  void* copy;
-  EIS_CHECK(PetscContainerGetPointer(reinterpret_cast<PetscContainer>(container), &copy));
-  return static_cast<BlockCopy*>(copy);
+  BlockCopy* copy = nullptr;
+  EIS_CHECK(queryComposed(reinterpret_cast<PetscObject>(A), kCopyName, &copy));
+  return copy;
 }
 
 // The block copy of a redirected matrix, its values copied again when the matrix's changed.
@@ -53,25 +46,9 @@ PetscErrorCode byCopy(Mat A, Vecs... vectors) {
   PetscFunctionReturn(0);
 }
 
-// An operation of MatSetOperation's table.
-template <typename Function>
-void setOperation(Mat A, MatOperation operation, Function* function) {
-  EIS_CHECK(MatSetOperation(A, operation, reinterpret_cast<void (*)(void)>(function)));
-}
-
 // Composes `copy` with A, which then owns it: it lives as long as the matrix it copies.
 BlockCopy* compose(Mat A, std::unique_ptr<BlockCopy> copy) {
-  MPI_Comm comm;
-  EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(A), &comm));
-  PetscContainer container;
-  EIS_CHECK(PetscContainerCreate(comm, &container));
-  EIS_CHECK(PetscContainerSetPointer(container, copy.get()));
-  EIS_CHECK(PetscContainerSetUserDestroy(container, destroyCopy));
-  BlockCopy* owned = copy.release();
-  EIS_CHECK(PetscObjectCompose(reinterpret_cast<PetscObject>(A), kCopyName,
-                               reinterpret_cast<PetscObject>(container)));
-  EIS_CHECK(PetscContainerDestroy(&container));
-  return owned;
+  return composeOwned(reinterpret_cast<PetscObject>(A), kCopyName, std::move(copy));
 }
 
 // Gives a level operator or an interpolation its copy, when it is made of full blocks on every

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "eis/core/error.hpp"
+#include "eis/linalg/composed_object.hpp"
 
 namespace eis {
 
@@ -13,19 +14,12 @@ namespace {
 // The name the distance is composed with on the sequential part it applies to.
 constexpr const char* kDistanceName = "eis_prefetch_distance";
 
-PetscErrorCode destroyDistance(void* distance) {
-  delete static_cast<PetscInt*>(distance);
-  return 0;
-}
-
 PetscErrorCode composedDistance(Mat A, PetscInt* distance) {
-  PetscObject container;
-  void* pointer;
+  PetscInt* composed = nullptr;
   PetscFunctionBeginUser;
-  PetscCall(PetscObjectQuery(reinterpret_cast<PetscObject>(A), kDistanceName, &container));
-  PetscCheck(container, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a prefetching product lost its distance");
-  PetscCall(PetscContainerGetPointer(reinterpret_cast<PetscContainer>(container), &pointer));
-  *distance = *static_cast<PetscInt*>(pointer);
+  PetscCall(queryComposed(reinterpret_cast<PetscObject>(A), kDistanceName, &composed));
+  PetscCheck(composed, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a prefetching product lost its distance");
+  *distance = *composed;
   PetscFunctionReturn(0);
 }
 
@@ -132,11 +126,6 @@ PetscErrorCode productAdd(Mat A, Vec x, Vec y, Vec z) {
   return rowProducts<BS>(A, x, y, z);
 }
 
-template <typename Function>
-void setOperation(Mat A, MatOperation operation, Function* function) {
-  EIS_CHECK(MatSetOperation(A, operation, reinterpret_cast<void (*)(void)>(function)));
-}
-
 }  // namespace
 
 void prefetchBlockProducts(Mat B, int distance) {
@@ -150,15 +139,8 @@ void prefetchBlockProducts(Mat B, int distance) {
   PetscBool sequential;
   EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(part), MATSEQBAIJ, &sequential));
   if (!sequential) return;
-  PetscContainer container;
-  EIS_CHECK(PetscContainerCreate(PETSC_COMM_SELF, &container));
-  auto owned = std::make_unique<PetscInt>(distance);
-  EIS_CHECK(PetscContainerSetPointer(container, owned.get()));
-  EIS_CHECK(PetscContainerSetUserDestroy(container, destroyDistance));
-  owned.release();
-  EIS_CHECK(PetscObjectCompose(reinterpret_cast<PetscObject>(part), kDistanceName,
-                               reinterpret_cast<PetscObject>(container)));
-  EIS_CHECK(PetscContainerDestroy(&container));
+  composeOwned(reinterpret_cast<PetscObject>(part), kDistanceName,
+               std::make_unique<PetscInt>(distance));
   if (bs == 3) {
     setOperation(part, MATOP_MULT, product<3>);
     setOperation(part, MATOP_MULT_ADD, productAdd<3>);

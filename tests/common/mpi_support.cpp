@@ -138,6 +138,12 @@ double relativeGap(Vec a, Vec b) {
   return gap / size;
 }
 
+Operation operationOf(Mat A, MatOperation operation) {
+  Operation function;
+  MatGetOperation(A, operation, &function);
+  return function;
+}
+
 eis::SerialMesh boxOnRankZero(const eis_test::SceneFields& scene) {
   return root() ? eis::makeBoxMesh(scene.boxSize, scene.boxCells) : eis::SerialMesh{};
 }

@@ -123,6 +123,10 @@ double disagreement(const eis::NodalTable& a, const eis::NodalTable& b,
 // Collective: |b - a|_inf / |a|_inf of two distributed vectors.
 double relativeGap(Vec a, Vec b);
 
+// The entry `operation` of A's operation table, to tell which function a product runs.
+using Operation = void (*)(void);
+Operation operationOf(Mat A, MatOperation operation);
+
 // ---------------------------------------------------------------------------------------------
 // The built-in box as a distributed model
 

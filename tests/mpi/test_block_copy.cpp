@@ -80,13 +80,8 @@ double productGap(Mat A, Mat B) {
   return gap;
 }
 
-using Operation = void (*)(void);
-
-Operation operationOf(Mat A, MatOperation operation) {
-  Operation function;
-  MatGetOperation(A, operation, &function);
-  return function;
-}
+using eis_test::Operation;
+using eis_test::operationOf;
 
 // PETSc's own operation for a matrix of A's type (AIJ), to tell a redirected matrix.
 Operation plainOperation(Mat A, MatOperation operation) {

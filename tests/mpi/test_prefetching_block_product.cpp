@@ -97,13 +97,8 @@ Mat diagonalPart(Mat B) {
   return part;
 }
 
-using Operation = void (*)(void);
-
-Operation operationOf(Mat A, MatOperation operation) {
-  Operation function;
-  MatGetOperation(A, operation, &function);
-  return function;
-}
+using eis_test::Operation;
+using eis_test::operationOf;
 
 TEST(PrefetchingBlockProduct, GivesPetscsProductsWhereverTheBlocksItFetchesLie) {
   for (PetscInt bs : {3, 6})
