@@ -41,9 +41,9 @@ fi
 munge -n | unmunge > /dev/null || fail "munge does not answer"
 
 host=$(hostname -s)
-port=$((20000 + RANDOM % 20000))
 mkdir -p slurm/state slurm/spool
-cat > slurm/slurm.conf <<CONF
+write_conf() {
+  cat > slurm/slurm.conf <<CONF
 ClusterName=test
 SlurmctldHost=$host
 SlurmctldPort=$port
@@ -65,18 +65,45 @@ MpiDefault=none
 NodeName=$host CPUs=$(nproc) RealMemory=4000
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
 CONF
+}
 export SLURM_CONF=$work/slurm/slurm.conf
-slurmctld || fail "slurmctld does not start"
-sleep 1
+alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2> /dev/null; }
+# Whether slurmctld answers within 10 s; no as soon as it has stopped.
+controller_up() {
+  for _ in $(seq 1 10); do
+    alive slurm/slurmctld.pid || return 1
+    timeout 5 scontrol ping 2> /dev/null | grep -q UP && return 0
+    sleep 1
+  done
+  return 1
+}
+# The two ports: free now, and below the kernel's ephemeral range, from which the sockets of
+# MPI jobs running beside this test take theirs. A random port inside that range was once taken
+# between the choice and slurmctld's bind ("Address already in use"); slurmctld died and every
+# sinfo then waited on it until the test's timeout. A controller that does not stay up is started
+# again on other ports.
+read -r ephemeral _ < /proc/sys/net/ipv4/ip_local_port_range
+# (ss is iproute2's; without it the choice is unchecked and the restart below still holds.)
+listening() { ss -Htan "( sport = :$1 )" 2> /dev/null | grep -q .; }
+for _ in 1 2 3 4 5; do
+  port=$((10000 + RANDOM % (ephemeral - 10002)))
+  listening "$port" || listening $((port + 1)) && continue
+  write_conf
+  slurmctld || fail "slurmctld does not start"
+  controller_up && break
+  alive slurm/slurmctld.pid && kill "$(cat slurm/slurmctld.pid)"
+done
+controller_up || fail "slurmctld does not stay up on five pairs of ports"
 pids+=("$(cat slurm/slurmctld.pid)")
 slurmd || fail "slurmd does not start"
 sleep 1
 pids+=("$(cat slurm/slurmd.pid)")
 for _ in $(seq 1 30); do
-  sinfo -h -o %t 2> /dev/null | grep -q idle && break
+  alive slurm/slurmctld.pid || fail "slurmctld stopped"
+  timeout 10 sinfo -h -o %t 2> /dev/null | grep -q idle && break
   sleep 1
 done
-sinfo -h -o %t | grep -q idle || fail "the Slurm node is not idle"
+timeout 10 sinfo -h -o %t | grep -q idle || fail "the Slurm node is not idle"
 echo "ok   Slurm is up (port $port)"
 
 # The uninterrupted run, then the chain. 600 steps of about 25 ms on 2 idle cores: the signal,
