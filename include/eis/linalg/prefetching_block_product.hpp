@@ -4,8 +4,8 @@
 // PETSc's block products fetch the next block row's values and column indices before each row
 // (about one kilobyte ahead), and on this project's step matrices they read the matrix at 0.6
 // of the STREAM triad's pace: the loads wait on memory. The same loop with its prefetches a
-// hundred 3 x 3 blocks ahead (about 9 kB) took 0.55 ms where PETSc's took 0.75 ms at 70,227
-// unknowns, and 15.6 ms against 17.8 ms at 1,013,643 (docs/performance.md, "Lever 4, read
+// hundred 3 x 3 blocks ahead (about 9 kB) took 0.54 ms where PETSc's took 0.72 ms at 70,227
+// unknowns, and 16.0 ms against 17.7 ms at 1,013,643 (docs/performance.md, "Lever 4, read
 // ahead"). The sums are PETSc's, in its order: the same answer to the last bit.
 #include <petscmat.h>
 
