@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <system_error>
 #include <type_traits>
@@ -35,6 +36,19 @@ bool convert(const std::string& token, T& value) {
   return true;
 }
 
+// Why an integer token that convert() refused was refused: a well-formed integer past int's
+// range is named as such, not as something other than an integer.
+std::string notAnInteger(const std::string& token) {
+  long long wide;
+  const char* end = token.data() + token.size();
+  const auto [ptr, ec] = std::from_chars(token.data(), end, wide);
+  const bool digits = ptr == end && (ec == std::errc() || ec == std::errc::result_out_of_range);
+  if (!digits) return "' is not an integer";
+  return "' is out of range: integers here lie between " +
+         std::to_string(std::numeric_limits<int>::min()) + " and " +
+         std::to_string(std::numeric_limits<int>::max());
+}
+
 template <class T>
 std::vector<T> list(const std::string& key, const std::string& text, std::size_t count) {
   constexpr bool real = std::is_floating_point_v<T>;
@@ -48,7 +62,7 @@ std::vector<T> list(const std::string& key, const std::string& text, std::size_t
     if (!convert(words[i], result[i]))
       reject(key, text,
              "'" + printable(words[i], 40) +
-                 (real ? "' is not a finite number" : "' is not an integer"));
+                 (real ? "' is not a finite number" : notAnInteger(words[i])));
   return result;
 }
 }  // namespace

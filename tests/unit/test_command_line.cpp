@@ -736,6 +736,13 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
   EXPECT_EQ(errorOf({"--solver.dt=1e5x"}), "solver.dt = 1e5x: '1e5x' is not a finite number");
   EXPECT_EQ(errorOf({"--mesh.box-size=10 1"}), "mesh.box-size = 10 1: expected 3 numbers, got 2");
   EXPECT_EQ(errorOf({"--solver.steps=1e3"}), "solver.steps = 1e3: '1e3' is not an integer");
+  EXPECT_EQ(errorOf({"--solver.block-prefetch=99999999999"}),
+            "solver.block-prefetch = 99999999999: '99999999999' is out of range: integers here "
+            "lie between -2147483648 and 2147483647");
+  EXPECT_EQ(errorOf({"--solver.steps=-99999999999999999999"}),
+            "solver.steps = -99999999999999999999: '-99999999999999999999' is out of range: "
+            "integers here lie between -2147483648 and 2147483647");
+  EXPECT_EQ(errorOf({"--solver.steps=12x"}), "solver.steps = 12x: '12x' is not an integer");
   EXPECT_EQ(errorOf({"--solver.pc-lag=-1"}), "solver.pc-lag = -1: must be >= 0");
   EXPECT_EQ(errorOf({"--solver.pc-rebuild-growth=1"}), "solver.pc-rebuild-growth = 1: must be > 1");
   EXPECT_EQ(errorOf({"--solver.initial-guess=last"}),
