@@ -15,7 +15,11 @@
 #      MatMult bandwidth is estimated from PETSc's -log_view: the operator's block copy
 #      (solver.block-products, the default) streams 8 bytes per nonzero and one 32-bit column
 #      index per 3 x 3 block, and does 2 flops per nonzero, so bytes ~= 4.22 x flops (an AIJ
-#      matrix, with --solver.block-products=false: 12 bytes per nonzero, 6 x flops);
+#      matrix, with --solver.block-products=false: 12 bytes per nonzero, 6 x flops); on 1 rank
+#      the copy is the upper triangle of the symmetric matrix (solver.symmetric-blocks, the
+#      default): (B + n) / 2 blocks of 76 bytes for the flops of B blocks, n of them on the
+#      diagonal, 38 (B + n) / (18 B - 3 n) ~= 2.28 bytes per flop with the box's 14.6 blocks per
+#      block row (every MatMult counted so, GAMG's coarser levels too, which move more);
 #      GB/s ~= that factor x (MatMult total flops over all ranks) / (MatMult max time), summed
 #      over every log stage (all MatMults: the operator and GAMG's coarser levels, which are AIJ
 #      and so move more than counted). Vector and row-pointer traffic is not counted either, so
@@ -154,16 +158,22 @@ run_ours() {
     echo "benchmark: run failed, see $stem.out:" >&2; tail -5 "$stem.out" >&2; exit 1
   fi
   # The median step: the history's wall_seconds (3rd column) of every step, sorted.
-  # Bytes per flop of the operator's products (see the header): the block copy, or the AIJ matrix
-  # when the arguments turn solver.block-products off (any spelling the key takes, = or a space).
-  local stepmed mbpf=4.2222 arg previous=""
+  # Bytes per flop of the operator's products (see the header): the block copy (its upper
+  # triangle on 1 rank), or the whole copy or the AIJ matrix when the arguments turn
+  # solver.symmetric-blocks or solver.block-products off (any spelling the keys take, = or a space).
+  local stepmed mbpf=4.2222 arg previous="" whole=no aij=no
   for arg in "$@"; do
     if [[ ${arg,,} =~ ^--solver\.block-products=(false|0|no|off)$ ||
           ( $previous == --solver.block-products && ${arg,,} =~ ^(false|0|no|off)$ ) ]]; then
-      mbpf=6
+      aij=yes
+    fi
+    if [[ ${arg,,} =~ ^--solver\.symmetric-blocks=(false|0|no|off)$ ||
+          ( $previous == --solver.symmetric-blocks && ${arg,,} =~ ^(false|0|no|off)$ ) ]]; then
+      whole=yes
     fi
     previous=$arg
   done
+  if [[ $aij == yes ]]; then mbpf=6; elif [[ $ranks == 1 && $whole == no ]]; then mbpf=2.28; fi
   stepmed=$(tail -n +2 "$stem.history.csv" | cut -d, -f3 | sort -g |
             awk '{ w[NR] = $1 } END { print (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2 }')
   awk -v lv="$stem.logview" -v stepmed="$stepmed" -v mbpf="$mbpf" '
@@ -326,7 +336,8 @@ cat <<EOF
    preconditioner set-up; other = the rest of the step; KSP it = linear iterations per step.
    MatMult GB/s = 4.22 x MatMult total flops / MatMult max time from -log_view, all stages (the
    operator's 3 x 3 block copy: 8 bytes per nonzero, a 4-byte index per block, 2 flops per
-   nonzero; 6 x with --solver.block-products=false, AIJ's 12 bytes; vectors not counted).
+   nonzero; 2.28 x on 1 rank, whose copy is the upper triangle, every level counted so; 6 x
+   with --solver.block-products=false, AIJ's 12 bytes; vectors not counted).
    MM / STREAM1 = MatMult GB/s / best 1-thread triad (${sbest[1]} GB/s), 1-rank rows only.
    peak mem = peak resident set of the largest rank; KB/unkn per rank = peak / (unknowns / ranks).
 EOF
@@ -342,7 +353,8 @@ cat <<EOF
    Legend: operator nnz/row = nonzeros of the assembled box operator / unknowns; MatMult calls/it,
    % of KSP and ms/it: MatMult (all GAMG levels) inside the KSP solve stage. bytes/unkn/it =
    memory traffic of one KSP iteration from -log_view's KSP solve stage flops (products by the
-   operator 4.22 bytes per flop, at every GAMG level, 6 with --solver.block-products=false;
+   operator 4.22 bytes per flop, 2.28 on 1 rank (the upper triangle), at every GAMG level, 6
+   with --solver.block-products=false;
    interpolation and restriction 6; vector kernels by kernel; VecCopy/VecSet not counted) per
    unknown; bound = those bytes at the best STREAM triad with as many threads as ranks (the
    fastest the memory allows); KSP / bound = measured time per iteration / bound (1 = at the

@@ -23,7 +23,8 @@ struct PartPair {
   const PetscInt* blockColumns;
 };
 
-std::vector<PartPair> partsOf(Mat aij, Mat baij) {
+std::vector<PartPair> partsOf(Mat aij, Mat baij, bool upper) {
+  if (upper) return {{aij, baij, nullptr, nullptr}};
   PetscBool parallel;
   EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(aij), MATMPIAIJ, &parallel));
   if (!parallel) return {{aij, baij, nullptr, nullptr}};
@@ -35,7 +36,8 @@ std::vector<PartPair> partsOf(Mat aij, Mat baij) {
           {aijOff, baijOff, aijColumns, blockColumns}};
 }
 
-// The row structure of a sequential part: scalar rows of an AIJ part, block rows of a BAIJ one.
+// The row structure of a sequential part: scalar rows of an AIJ part, block rows of a BAIJ or
+// SBAIJ one.
 struct Rows {
   Mat part;
   bool blocks;
@@ -56,16 +58,27 @@ struct Rows {
   Rows& operator=(const Rows&) = delete;
 };
 
-// Whether the AIJ part is made of full bs x bs blocks laid out as the BAIJ part's: each block
-// row's bs rows hold, in order, the bs columns of each of the BAIJ row's blocks. Then the
-// copy is the plain loop of copyPart.
-bool sameBlocks(const PartPair& pair, PetscInt bs) {
+// How many of the AIJ block row i's blocks the copy leaves out: with the upper triangle only,
+// those left of the diagonal (the row's columns are sorted), else none.
+PetscInt lowerBlocks(const Rows& a, PetscInt i, PetscInt bs, bool upper) {
+  if (!upper) return 0;
+  const PetscInt* first = a.columns + a.offsets[bs * i];
+  const PetscInt* last = a.columns + a.offsets[bs * i + 1];
+  return PetscInt(std::lower_bound(first, last, bs * i) - first) / bs;
+}
+
+// Whether the AIJ part is made of full bs x bs blocks laid out as the copy's part: each block
+// row's bs rows hold, in order, the bs columns of each of the copy row's blocks, after the
+// blocks left of the diagonal when the copy holds the upper triangle. Then the copy is the plain
+// loop of copyPart.
+bool sameBlocks(const PartPair& pair, PetscInt bs, bool upper) {
   const Rows a(pair.aij, false), b(pair.baij, true);
   if (a.n != bs * b.n) return false;
   for (PetscInt i = 0; i < b.n; ++i) {
     const PetscInt blocks = b.offsets[i + 1] - b.offsets[i];
+    const PetscInt skipped = lowerBlocks(a, i, bs, upper);
     for (PetscInt r = 0; r < bs; ++r) {
-      const PetscInt row = bs * i + r, start = a.offsets[row];
+      const PetscInt row = bs * i + r, start = a.offsets[row] + bs * skipped;
       if (a.offsets[row + 1] - start != bs * blocks) return false;
       for (PetscInt k = 0; k < blocks; ++k) {
         const PetscInt block = b.columns[b.offsets[i] + k];
@@ -80,23 +93,31 @@ bool sameBlocks(const PartPair& pair, PetscInt bs) {
   return true;
 }
 
-// The values of the AIJ part into the BAIJ part, whose blocks PETSc stores column by column.
-void copyPart(const PartPair& pair, PetscInt bs) {
+// The values of the AIJ part into the copy's part, whose blocks PETSc stores column by column
+// (SBAIJ as BAIJ).
+void copyPart(const PartPair& pair, PetscInt bs, bool upper) {
   const Rows a(pair.aij, false), b(pair.baij, true);
   const PetscScalar* from;
   PetscScalar* to;
   EIS_CHECK(MatSeqAIJGetArrayRead(pair.aij, &from));
-  EIS_CHECK(MatSeqBAIJGetArray(pair.baij, &to));
+  if (upper)
+    EIS_CHECK(MatSeqSBAIJGetArray(pair.baij, &to));
+  else
+    EIS_CHECK(MatSeqBAIJGetArray(pair.baij, &to));
   for (PetscInt i = 0; i < b.n; ++i) {
     const PetscInt blocks = b.offsets[i + 1] - b.offsets[i];
+    const PetscInt skipped = lowerBlocks(a, i, bs, upper);
     PetscScalar* rowBlocks = to + b.offsets[i] * bs * bs;
     for (PetscInt r = 0; r < bs; ++r) {
-      const PetscScalar* row = from + a.offsets[bs * i + r];
+      const PetscScalar* row = from + a.offsets[bs * i + r] + bs * skipped;
       for (PetscInt k = 0; k < blocks; ++k)
         for (PetscInt c = 0; c < bs; ++c) rowBlocks[(k * bs + c) * bs + r] = row[bs * k + c];
     }
   }
-  EIS_CHECK(MatSeqBAIJRestoreArray(pair.baij, &to));
+  if (upper)
+    EIS_CHECK(MatSeqSBAIJRestoreArray(pair.baij, &to));
+  else
+    EIS_CHECK(MatSeqBAIJRestoreArray(pair.baij, &to));
   EIS_CHECK(MatSeqAIJRestoreArrayRead(pair.aij, &from));
 }
 
@@ -111,7 +132,9 @@ Mat BlockCopy::of(Mat A) {
   PetscObjectState state;
   EIS_CHECK(PetscObjectGetId(reinterpret_cast<PetscObject>(A), &id));
   EIS_CHECK(PetscObjectStateGet(reinterpret_cast<PetscObject>(A), &state));
-  if (source_ != A || id != sourceId_) {
+  PetscBool known = PETSC_FALSE, symmetric = PETSC_FALSE;
+  if (upper_) EIS_CHECK(MatIsSymmetricKnown(A, &known, &symmetric));
+  if (source_ != A || id != sourceId_ || (upper_ && !(known && symmetric))) {
     source_ = A;
     create(A);
   } else if (copy_ && state != sourceState_) {
@@ -130,6 +153,7 @@ Mat BlockCopy::of(Mat A) {
 // fails is multiplied itself.
 void BlockCopy::create(Mat A) {
   EIS_CHECK(MatDestroy(&copy_));
+  upper_ = false;
   PetscInt bs;
   PetscBool aij;
   EIS_CHECK(MatGetBlockSize(A, &bs));
@@ -148,6 +172,13 @@ void BlockCopy::create(Mat A) {
   int divides = localRows % bs == 0 && localColumns % bs == 0;
   EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &divides, 1, MPI_INT, MPI_MIN, comm));
   if (!divides) return;
+  // The upper triangle alone on one rank: PETSc 3.18 gives no access to the off-diagonal part
+  // of a parallel SBAIJ matrix, which the value copy writes into.
+  int ranks;
+  PetscBool known, symmetric;
+  EIS_CHECK_MPI(MPI_Comm_size(comm, &ranks));
+  EIS_CHECK(MatIsSymmetricKnown(A, &known, &symmetric));
+  upper_ = storage_ == Storage::Upper && ranks == 1 && known && symmetric && rows == columns;
   // Each block row's block columns, and how many lie in this rank's diagonal part (its columns).
   const PetscInt firstBlock = rowStart / bs, firstColumnBlock = columnStart / bs,
                  endColumnBlock = columnEnd / bs;
@@ -159,6 +190,7 @@ void BlockCopy::create(Mat A) {
     PetscInt inside = 0, outside = 0;
     for (PetscInt k = 0; k < n; k += bs) {
       const PetscInt block = cols[k] / bs;
+      if (upper_ && block < row / bs) continue;
       blockColumns.push_back(block);
       ++(block >= firstColumnBlock && block < endColumnBlock ? inside : outside);
     }
@@ -170,9 +202,12 @@ void BlockCopy::create(Mat A) {
   EIS_CHECK(MatCreate(comm, &copy_));
   EIS_CHECK(MatSetSizes(copy_, localRows, localColumns, rows, columns));
   EIS_CHECK(MatSetBlockSize(copy_, bs));
-  EIS_CHECK(MatSetType(copy_, MATBAIJ));
-  EIS_CHECK(
-      MatXAIJSetPreallocation(copy_, bs, diagonal.data(), offDiagonal.data(), nullptr, nullptr));
+  EIS_CHECK(MatSetType(copy_, upper_ ? MATSEQSBAIJ : MATBAIJ));
+  if (upper_)
+    EIS_CHECK(MatSeqSBAIJSetPreallocation(copy_, bs, 0, diagonal.data()));
+  else
+    EIS_CHECK(
+        MatXAIJSetPreallocation(copy_, bs, diagonal.data(), offDiagonal.data(), nullptr, nullptr));
   EIS_CHECK(MatSetOption(copy_, MAT_ROW_ORIENTED, PETSC_FALSE));
   std::size_t widest = 0;
   for (std::size_t i = 0; i + 1 < offsets.size(); ++i)
@@ -186,7 +221,8 @@ void BlockCopy::create(Mat A) {
   EIS_CHECK(MatAssemblyBegin(copy_, MAT_FINAL_ASSEMBLY));
   EIS_CHECK(MatAssemblyEnd(copy_, MAT_FINAL_ASSEMBLY));
   int regular = 1;
-  for (const PartPair& pair : partsOf(A, copy_)) regular = regular && sameBlocks(pair, bs);
+  for (const PartPair& pair : partsOf(A, copy_, upper_))
+    regular = regular && sameBlocks(pair, bs, upper_);
   EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &regular, 1, MPI_INT, MPI_MIN, comm));
   if (!regular) {
     EIS_CHECK(MatDestroy(&copy_));
@@ -199,7 +235,7 @@ void BlockCopy::create(Mat A) {
 void BlockCopy::copyValues() {
   PetscInt bs;
   EIS_CHECK(MatGetBlockSize(source_, &bs));
-  for (const PartPair& pair : partsOf(source_, copy_)) copyPart(pair, bs);
+  for (const PartPair& pair : partsOf(source_, copy_, upper_)) copyPart(pair, bs, upper_);
   EIS_CHECK(PetscObjectStateIncrease(reinterpret_cast<PetscObject>(copy_)));
 }
 

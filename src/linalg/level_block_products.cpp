@@ -69,9 +69,10 @@ void redirect(Mat A, int prefetchDistance) {
 
 }  // namespace
 
-Mat fineBlockProducts(Mat A, int prefetchDistance) {
-  if (BlockCopy* copy = composedCopy(A)) return copy->of(A);
-  const Mat products = compose(A, std::make_unique<BlockCopy>())->of(A);
+Mat fineBlockProducts(Mat A, int prefetchDistance, BlockCopy::Storage storage) {
+  BlockCopy* copy = composedCopy(A);
+  if (copy && copy->storage() == storage) return copy->of(A);
+  const Mat products = compose(A, std::make_unique<BlockCopy>(storage))->of(A);
   if (products != A) {
     setOperation(A, MATOP_GET_DIAGONAL, byCopy<MatGetDiagonal, Vec>);
     prefetchBlockProducts(products, prefetchDistance);

@@ -16,6 +16,7 @@ LinearSolver::LinearSolver(MPI_Comm comm, PCType defaultPc, Vec restCoordinates,
       span_(options.spanSolutions),
       blockProducts_(options.blockProducts),
       prefetchDistance_(options.prefetchDistance),
+      symmetricBlocks_(options.symmetricBlocks),
       acceptIterationLimit_(options.acceptIterationLimit) {
   EIS_CHECK(KSPCreate(comm, &ksp_));
   settings_.setDefaults(ksp_, options.rtol);
@@ -84,7 +85,9 @@ void LinearSolver::setUp(Mat A) {
 Mat LinearSolver::productOperator(Mat A) {
   if (!blockProducts_ || direct_) return A;
   const ScopedTimer timer("Matrix assembly");
-  return fineBlockProducts(A, prefetchDistance_);
+  return fineBlockProducts(
+      A, prefetchDistance_,
+      symmetricBlocks_ ? BlockCopy::Storage::Upper : BlockCopy::Storage::Whole);
 }
 
 // A kept preconditioner is a bet that the matrix has not moved far from the one it was set up

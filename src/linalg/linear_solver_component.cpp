@@ -107,6 +107,16 @@ ParameterSpec linearSolverParameters() {
            "with solver.operator = matrix-free, a direct solve, a scalar problem (diffusion) or\n"
            "solver.newton = full",
            "true", "", false, check::boolean()})
+      .add(
+          {"solver.symmetric-blocks", "BOOL",
+           "on one rank, a symmetric step matrix's block copy (solver.block-products) holds its\n"
+           "upper triangle only (PETSc's SBAIJ storage): each block multiplies into its row and,\n"
+           "transposed, into its column's, so a product reads half the bytes. 1.7 times faster\n"
+           "products at 1e6 unknowns, steps 10 % faster on the corotational beam of issue 15, and\n"
+           "half the copy's memory. The sums differ from the whole matrix's in order (answers\n"
+           "agree to rounding, then to the solver's tolerance). false: the whole matrix in blocks.\n"
+           "On several ranks the copy is the whole matrix either way",
+           "true", "", false, check::boolean()})
       .add({"solver.block-prefetch", "N",
             "how far ahead, in 3 x 3 blocks (72 bytes), the products by the block copies of the\n"
             "step matrix, GAMG's levels and their prolongations fetch the matrix from memory\n"
@@ -186,6 +196,7 @@ LinearSolverChoice linearSolverOf(const Parameters& scene, bool constantMatrix) 
       scene.choice("solver.residual-norm", kResidualNorms) == ResidualNorm::Unpreconditioned;
   choice.options.blockProducts = scene.boolean("solver.block-products");
   choice.options.prefetchDistance = scene.integer("solver.block-prefetch");
+  choice.options.symmetricBlocks = scene.boolean("solver.symmetric-blocks");
   choice.options.acceptIterationLimit =
       scene.choice("solver.iteration-limit", kIterationLimits) == IterationLimit::Accept;
   return choice;

@@ -1,7 +1,8 @@
 // The block copy an iterative solve multiplies by (solver.block-products), on 1, 2 and 3 ranks:
 // its product is the AIJ matrix's, before and after the matrix's values change; a matrix that is
 // not made of full blocks on every rank is multiplied itself; the matrix's diagonal is read from
-// its copy (fineBlockProducts) and follows its values; the linear solver's KSP multiplies
+// its copy (fineBlockProducts) and follows its values; on one rank a matrix known to be symmetric
+// is copied as its upper triangle (solver.symmetric-blocks); the linear solver's KSP multiplies
 // by the copy and preconditions with the matrix; a corotational run gives the same trajectory
 // with the copy as without it; and GAMG's levels between the finest and the coarsest multiply
 // through copies of their own (multiplyLevelsInBlocks) as their AIJ operators do.
@@ -98,6 +99,18 @@ bool isBlockMatrix(Mat M) {
   return baij;
 }
 
+bool isUpperTriangle(Mat M) {
+  PetscBool sbaij;
+  PetscObjectTypeCompare(reinterpret_cast<PetscObject>(M), MATSEQSBAIJ, &sbaij);
+  return sbaij;
+}
+
+int ranks() {
+  int size;
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  return size;
+}
+
 TEST(BlockCopy, MultipliesAsTheMatrixBeforeAndAfterItsValuesChange) {
   Mat A = chainMatrix(Chain::Nonsymmetric);
   eis::BlockCopy copy;
@@ -110,6 +123,39 @@ TEST(BlockCopy, MultipliesAsTheMatrixBeforeAndAfterItsValuesChange) {
   MatShift(A, 0.25);
   ASSERT_EQ(copy.of(A), B);
   EXPECT_LT(productGap(A, B), 1e-15);
+  MatDestroy(&A);
+}
+
+// solver.symmetric-blocks: on one rank a matrix known to be symmetric is copied as its upper
+// triangle, whose product is the matrix's; on more ranks, or once the matrix is no longer known
+// to be symmetric, the copy is the whole matrix. A matrix not known to be symmetric keeps the
+// whole matrix whatever its values.
+TEST(BlockCopy, OnOneRankASymmetricMatrixIsCopiedAsItsUpperTriangle) {
+  Mat A = chainMatrix(Chain::SymmetricPositive);
+  eis::BlockCopy unflagged(eis::BlockCopy::Storage::Upper);
+  EXPECT_TRUE(isBlockMatrix(unflagged.of(A))) << "symmetric values, but not known to be";
+  // As the system matrix says it: symmetric, and staying so through new values.
+  MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE);
+  MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE);
+  eis::BlockCopy copy(eis::BlockCopy::Storage::Upper);
+  const Mat B = copy.of(A);
+  EXPECT_EQ(isUpperTriangle(B), ranks() == 1);
+  EXPECT_EQ(isBlockMatrix(B), ranks() > 1);
+  EXPECT_LT(productGap(A, B), 1e-15);
+  MatScale(A, -3.0);
+  MatShift(A, 0.25);
+  ASSERT_EQ(copy.of(A), B) << "new values in the same structure keep the copy";
+  EXPECT_LT(productGap(A, B), 1e-15);
+  // The same matrix, no longer symmetric: the upper triangle alone would be wrong.
+  PetscInt start;
+  MatGetOwnershipRange(A, &start, nullptr);
+  MatSetValue(A, start, start + 1, 7.0, INSERT_VALUES);
+  MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY);
+  MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY);
+  MatSetOption(A, MAT_SYMMETRIC, PETSC_FALSE);
+  const Mat whole = copy.of(A);
+  EXPECT_TRUE(isBlockMatrix(whole));
+  EXPECT_LT(productGap(A, whole), 1e-15);
   MatDestroy(&A);
 }
 
@@ -141,9 +187,10 @@ TEST(FineBlockProducts, TheDiagonalComesFromTheCopyAndFollowsTheMatrixsValues) {
   Vec expected, diagonal;
   MatCreateVecs(A, &expected, &diagonal);
   MatGetDiagonal(A, expected);
-  const Mat B = eis::fineBlockProducts(A, 128);
+  const Mat B = eis::fineBlockProducts(A, 128, eis::BlockCopy::Storage::Whole);
   ASSERT_TRUE(isBlockMatrix(B));
-  EXPECT_EQ(eis::fineBlockProducts(A, 128), B) << "the same matrix keeps its copy";
+  EXPECT_EQ(eis::fineBlockProducts(A, 128, eis::BlockCopy::Storage::Whole), B)
+      << "the same matrix keeps its copy";
   EXPECT_NE(operationOf(A, MATOP_GET_DIAGONAL), plainOperation(A, MATOP_GET_DIAGONAL));
   MatGetDiagonal(A, diagonal);
   EXPECT_EQ(eis_test::relativeGap(expected, diagonal), 0.0);
@@ -154,13 +201,13 @@ TEST(FineBlockProducts, TheDiagonalComesFromTheCopyAndFollowsTheMatrixsValues) {
   VecShift(expected, 0.25);
   MatGetDiagonal(A, diagonal);
   EXPECT_EQ(eis_test::relativeGap(expected, diagonal), 0.0);
-  EXPECT_LT(productGap(A, eis::fineBlockProducts(A, 128)), 1e-15);
+  EXPECT_LT(productGap(A, eis::fineBlockProducts(A, 128, eis::BlockCopy::Storage::Whole)), 1e-15);
   VecDestroy(&expected);
   VecDestroy(&diagonal);
   MatDestroy(&A);
 
   Mat holed = chainMatrix(Chain::Holed);
-  EXPECT_EQ(eis::fineBlockProducts(holed, 128), holed);
+  EXPECT_EQ(eis::fineBlockProducts(holed, 128, eis::BlockCopy::Storage::Whole), holed);
   EXPECT_EQ(operationOf(holed, MATOP_GET_DIAGONAL), plainOperation(holed, MATOP_GET_DIAGONAL));
   MatDestroy(&holed);
 }
@@ -177,14 +224,18 @@ TEST(BlockCopy, TheIterativeSolveMultipliesByTheCopyAndKeepsTheMatrixForThePreco
     const char* name;
     bool blockProducts, direct, copyExpected;
   };
+  MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE);
+  MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE);
   const Case cases[] = {{"direct", true, true, false},
                         {"iterative", true, false, true},
+                        {"iterative, solver.symmetric-blocks = false", true, false, true},
                         {"iterative, solver.block-products = false", false, false, false}};
   std::vector<Vec> answers;
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     eis::LinearSolverOptions options;
     options.blockProducts = c.blockProducts;
+    options.symmetricBlocks = std::string(c.name).find("symmetric-blocks") == std::string::npos;
     options.direct = c.direct;
     options.rtol = 1e-12;
     eis::LinearSolver solver(PETSC_COMM_WORLD, PCJACOBI, nullptr, options);
@@ -194,7 +245,10 @@ TEST(BlockCopy, TheIterativeSolveMultipliesByTheCopyAndKeepsTheMatrixForThePreco
     Mat amat, pmat;
     KSPGetOperators(solver.ksp(), &amat, &pmat);
     EXPECT_EQ(pmat, A);
-    EXPECT_EQ(isBlockMatrix(amat), c.copyExpected);
+    // The upper triangle on one rank, unless solver.symmetric-blocks = false.
+    const bool upper = c.copyExpected && options.symmetricBlocks && ranks() == 1;
+    EXPECT_EQ(isUpperTriangle(amat), upper);
+    EXPECT_EQ(isBlockMatrix(amat), c.copyExpected && !upper);
     if (!c.copyExpected) EXPECT_EQ(amat, A);
     EXPECT_LT(eis_test::relativeGap(answers.front(), answers.back()), 1e-10);
   }

@@ -2,8 +2,9 @@
 // 3 ranks: both (A x and y + A x) give what PETSc's own loops for 3 x 3 and 6 x 6 blocks give, on a
 // square matrix and on a rectangular one (an interpolation's shape), whether the blocks it fetches
 // lie in the same block row, rows further on or past the matrix's end; they are the ones each
-// rank's diagonal part multiplies with; and a distance of 0, or another block size, leaves PETSc's
-// loops in place.
+// rank's diagonal part multiplies with; on one rank the upper triangle of a symmetric matrix
+// (SBAIJ) gives the whole matrix's product; and a distance of 0, or another block size, leaves
+// PETSc's loops in place.
 #include <gtest/gtest.h>
 #include <petscmat.h>
 
@@ -22,8 +23,9 @@ constexpr PetscInt kNodesPerRank = 40;
 // A band of nodes with `bs` unknowns each, node i of the rows coupled with the column nodes up to
 // three before and after i / `spread` by a full block whose entries differ one from another:
 // block rows of up to seven blocks, on several ranks off-diagonal parts on both sides. Spread 1
-// gives a square matrix, 2 an interpolation's shape (half as many columns as rows).
-Mat bandMatrix(PetscInt bs, PetscInt spread = 1) {
+// gives a square matrix, 2 an interpolation's shape (half as many columns as rows). Symmetric
+// (with spread 1): entry (i, j) equals entry (j, i), and the matrix says so.
+Mat bandMatrix(PetscInt bs, PetscInt spread = 1, bool symmetric = false) {
   int rank, size;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
@@ -39,11 +41,17 @@ Mat bandMatrix(PetscInt bs, PetscInt spread = 1) {
       for (PetscInt r = 0; r < bs; ++r)
         for (PetscInt c = 0; c < bs; ++c) {
           const PetscInt row = bs * node + r, col = bs * other + c;
-          MatSetValue(A, row, col, std::sin(1.0 + 7.0 * row + 3.0 * col), INSERT_VALUES);
+          const PetscInt first = symmetric ? std::min(row, col) : row,
+                         second = symmetric ? std::max(row, col) : col;
+          MatSetValue(A, row, col, std::sin(1.0 + 7.0 * first + 3.0 * second), INSERT_VALUES);
         }
   }
   MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY);
   MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY);
+  if (symmetric) {
+    MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE);
+    MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE);
+  }
   return A;
 }
 
@@ -127,6 +135,35 @@ TEST(PrefetchingBlockProduct, GivesPetscsProductsWhereverTheBlocksItFetchesLie) 
       }
       MatDestroy(&A);
     }
+}
+
+// On one rank the step matrix's copy may hold the upper triangle of a symmetric matrix
+// (solver.symmetric-blocks): its product, each block into its row and transposed into its
+// column's, gives PETSc's SBAIJ product and the whole matrix's, wherever the blocks it fetches
+// lie; y + A x stays PETSc's.
+TEST(PrefetchingBlockProduct, TheUpperTriangleOfASymmetricMatrixGivesTheWholeMatrixsProduct) {
+  int size;
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  if (size != 1) GTEST_SKIP() << "the upper triangle is copied on one rank only";
+  Mat A = bandMatrix(3, 1, true);
+  eis::BlockCopy petscs(eis::BlockCopy::Storage::Upper);
+  const Mat reference = petscs.of(A);
+  PetscBool upper;
+  PetscObjectTypeCompare(reinterpret_cast<PetscObject>(reference), MATSEQSBAIJ, &upper);
+  ASSERT_TRUE(upper);
+  for (int distance : {1, 9, 36, 100000}) {
+    SCOPED_TRACE("distance " + std::to_string(distance));
+    eis::BlockCopy copy(eis::BlockCopy::Storage::Upper);
+    const Mat B = copy.of(A);
+    eis::prefetchBlockProducts(B, distance);
+    EXPECT_NE(operationOf(B, MATOP_MULT), operationOf(reference, MATOP_MULT));
+    EXPECT_EQ(operationOf(B, MATOP_MULT_ADD), operationOf(reference, MATOP_MULT_ADD));
+    EXPECT_LT(productGap(reference, B), 1e-15);
+    EXPECT_LT(productGap(A, B), 1e-15);
+    MatScale(A, -2.0);
+    EXPECT_LT(productGap(petscs.of(A), copy.of(A)), 1e-15);
+  }
+  MatDestroy(&A);
 }
 
 TEST(PrefetchingBlockProduct, DistanceZeroAndOtherBlockSizesKeepPetscsLoop) {

@@ -359,6 +359,11 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_FALSE(s.boolean("solver.block-products")); }},
       {"solver.block-prefetch", "64",
        [](const Scene& s) { EXPECT_EQ(s.integer("solver.block-prefetch"), 64); }},
+      {"solver.symmetric-blocks", "false",
+       [](const Scene& s) {
+         EXPECT_FALSE(s.boolean("solver.symmetric-blocks"));
+         EXPECT_FALSE(eis::linearSolverOf(s, false).options.symmetricBlocks);
+       }},
       {"solver.iteration-limit", "accept",
        [](const Scene& s) {
          EXPECT_EQ(s.choice("solver.iteration-limit", eis::kIterationLimits),
@@ -718,6 +723,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"solver.max-iterations", "0"},
       {"solver.block-prefetch", "-1"},
       {"solver.block-prefetch", "1.5"},
+      {"solver.symmetric-blocks", "maybe"},
       {"solver.residual-norm", "natural"},
       {"solver.iteration-limit", "warn"},
       {"scene.skip-unsupported", "maybe"},

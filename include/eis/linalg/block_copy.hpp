@@ -5,14 +5,20 @@
 // iteration's memory traffic. PETSc's product over a BAIJ matrix was 1.3 to 1.7 times faster
 // than over the same AIJ matrix with its inode rows (docs/performance.md, "Lever 4"). The AIJ
 // matrix stays the preconditioner's: PETSc 3.18's GAMG coarsens no BAIJ matrix. The copy costs
-// the memory of a second matrix (8 bytes per nonzero and an index per block).
+// the memory of a second matrix (8 bytes per nonzero and an index per block), or on one rank,
+// of a symmetric matrix, half that: its upper triangle of blocks in PETSc's SBAIJ storage,
+// whose product reads half the bytes (Storage::Upper, solver.symmetric-blocks).
 #include <petscmat.h>
 
 namespace eis {
 
 class BlockCopy {
 public:
-  BlockCopy() = default;
+  // Upper: on one rank, a matrix known to be symmetric (MAT_SYMMETRIC) is copied as its upper
+  // triangle of blocks (SBAIJ), half the bytes a product reads; elsewhere, or when A is not known
+  // symmetric, the whole matrix.
+  enum class Storage { Whole, Upper };
+  explicit BlockCopy(Storage storage = Storage::Whole) : storage_(storage) {}
   ~BlockCopy();
   BlockCopy(const BlockCopy&) = delete;
   BlockCopy& operator=(const BlockCopy&) = delete;
@@ -22,10 +28,14 @@ public:
   // full blocks of its block size > 1 on every rank (a scalar problem, a MatShell).
   Mat of(Mat A);
 
+  Storage storage() const { return storage_; }
+
 private:
   void create(Mat A);
   void copyValues();
 
+  Storage storage_;
+  bool upper_ = false;  // the copy holds the upper triangle only
   PetscObjectId sourceId_ = 0;
   PetscObjectState sourceState_ = 0;
   Mat source_ = nullptr;  // not owned: the A of the last call

@@ -12,6 +12,8 @@
 // matrix's values should GAMG refresh them in place (-pc_gamg_reuse_interpolation).
 #include <petscksp.h>
 
+#include "eis/linalg/block_copy.hpp"
+
 namespace eis {
 
 // Collective. Redirects the products of the operators of `ksp`'s multigrid preconditioner (PCMG
@@ -23,12 +25,14 @@ void multiplyLevelsInBlocks(KSP ksp, int prefetchDistance);
 
 // Collective. The matrix a solve by A multiplies with: A's own block copy (block_copy.hpp; made
 // at the first call and composed with A, which owns it, its values copied again whenever A's
-// changed), or A itself when A is not made of full blocks on every rank. With a copy, A's
-// diagonal is read from it too: PETSc's Jacobi asks the preconditioning matrix for its diagonal
-// at every solve after the matrix changed (the finest smoother of a kept multigrid does, at each
-// corotational step), and an AIJ matrix searches each row for its diagonal entry, where the
-// copy knows where each diagonal block is. The copy's own products read `prefetchDistance`
-// blocks ahead (prefetching_block_product.hpp; 0: PETSc's product).
-Mat fineBlockProducts(Mat A, int prefetchDistance);
+// changed; a copy of another `storage` is replaced), or A itself when A is not made of full blocks
+// on every rank. With a copy, A's diagonal is read from it too: PETSc's Jacobi asks the
+// preconditioning matrix for its diagonal at every solve after the matrix changed (the finest
+// smoother of a kept multigrid does, at each corotational step), and an AIJ matrix searches each
+// row for its diagonal entry, where the copy knows where each diagonal block is. The copy's own
+// products read `prefetchDistance` blocks ahead (prefetching_block_product.hpp; 0: PETSc's
+// product). `storage`: Upper keeps the upper triangle of a symmetric A on one rank
+// (block_copy.hpp).
+Mat fineBlockProducts(Mat A, int prefetchDistance, BlockCopy::Storage storage);
 
 }  // namespace eis

@@ -34,9 +34,11 @@ struct LinearSolverOptions {
   int maxIterations = 1000;
   bool unpreconditionedNorm = false;
   // An iterative solve multiplies by a block copy of an assembled matrix (BlockCopy), whose
-  // products fetch the matrix this many blocks ahead (0: PETSc's product).
+  // products fetch the matrix this many blocks ahead (0: PETSc's product); symmetricBlocks: the
+  // step matrix's copy holds the upper triangle of a symmetric matrix on one rank.
   bool blockProducts = true;
   int prefetchDistance = 128;
+  bool symmetricBlocks = true;
   // Reaching maxIterations ends the solve with what it has (SOFA's CG) instead of an error.
   bool acceptIterationLimit = false;
 };
@@ -88,6 +90,7 @@ private:
   SolutionSpaceGuess span_;
   bool blockProducts_;
   int prefetchDistance_;
+  bool symmetricBlocks_;
   bool acceptIterationLimit_;
   // kappa of keptMetricFailure: the last fresh preconditioner's true / tested relative residual
   // (-1: none measured yet), and how far past it a kept one may go.
@@ -137,7 +140,8 @@ inline constexpr Named<IterationLimit> kIterationLimits[] = {{"error", Iteration
 
 // solver.operator, solver.preconditioner, solver.pc-lag, solver.pc-rebuild-growth,
 // solver.initial-guess, solver.guess-solutions, solver.linear, solver.rtol, solver.max-iterations,
-// solver.residual-norm, solver.iteration-limit, solver.block-products, solver.block-prefetch.
+// solver.residual-norm, solver.iteration-limit, solver.block-products, solver.block-prefetch,
+// solver.symmetric-blocks.
 const ComponentDeclaration& linearSolverComponent();
 
 // What those parameters ask for: the operator, the default preconditioner's PETSc type, and

@@ -15,7 +15,9 @@ namespace eis {
 // ranks the diagonal part of each rank's rows, through which PETSc's parallel products go), fetch
 // its blocks `distance` 3 x 3 blocks' bytes ahead: MatMult, and MatMultAdd (an interpolation's
 // prolongation). The transposed products (its restriction) stay PETSc's: reading ahead did not
-// shorten them. 0, or another block size, leaves PETSc's own products.
+// shorten them. A sequential SBAIJ matrix of 3 x 3 blocks (the upper triangle of a symmetric
+// step matrix on one rank) gets the same for its MatMult, PETSc's SBAIJ sums in their order.
+// 0, or another block size, leaves PETSc's own products.
 void prefetchBlockProducts(Mat B, int distance);
 
 }  // namespace eis
