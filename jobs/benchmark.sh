@@ -16,10 +16,11 @@
 #      (solver.block-products, the default) streams 8 bytes per nonzero and one 32-bit column
 #      index per 3 x 3 block, and does 2 flops per nonzero, so bytes ~= 4.22 x flops (an AIJ
 #      matrix, with --solver.block-products=false: 12 bytes per nonzero, 6 x flops); on 1 rank
-#      the copy is the upper triangle of the symmetric matrix (solver.symmetric-blocks, the
-#      default): (B + n) / 2 blocks of 76 bytes for the flops of B blocks, n of them on the
+#      the step matrix's copy is the upper triangle of the symmetric matrix
+#      (solver.symmetric-blocks, the default), whose products -log_view shows as MatMultUpper
+#      inside MatMult: (B + n) / 2 blocks of 76 bytes for the flops of B blocks, n of them on the
 #      diagonal, 38 (B + n) / (18 B - 3 n) ~= 2.28 bytes per flop with the box's 14.6 blocks per
-#      block row (every MatMult counted so, GAMG's coarser levels too, which move more);
+#      block row;
 #      GB/s ~= that factor x (MatMult total flops over all ranks) / (MatMult max time), summed
 #      over every log stage (all MatMults: the operator and GAMG's coarser levels, which are AIJ
 #      and so move more than counted). Vector and row-pointer traffic is not counted either, so
@@ -158,25 +159,20 @@ run_ours() {
     echo "benchmark: run failed, see $stem.out:" >&2; tail -5 "$stem.out" >&2; exit 1
   fi
   # The median step: the history's wall_seconds (3rd column) of every step, sorted.
-  # Bytes per flop of the operator's products (see the header): the block copy (its upper
-  # triangle on 1 rank), or the whole copy or the AIJ matrix when the arguments turn
-  # solver.symmetric-blocks or solver.block-products off (any spelling the keys take, = or a space).
-  local stepmed mbpf=4.2222 arg previous="" whole=no aij=no
+  # Bytes per flop of the operator's products (see the header): the block copy, or the AIJ matrix
+  # when the arguments turn solver.block-products off (any spelling the key takes, = or a space).
+  # The upper triangle's products (MatMultUpper) are counted apart, at ubpf.
+  local stepmed mbpf=4.2222 ubpf=2.28 arg previous=""
   for arg in "$@"; do
     if [[ ${arg,,} =~ ^--solver\.block-products=(false|0|no|off)$ ||
           ( $previous == --solver.block-products && ${arg,,} =~ ^(false|0|no|off)$ ) ]]; then
-      aij=yes
-    fi
-    if [[ ${arg,,} =~ ^--solver\.symmetric-blocks=(false|0|no|off)$ ||
-          ( $previous == --solver.symmetric-blocks && ${arg,,} =~ ^(false|0|no|off)$ ) ]]; then
-      whole=yes
+      mbpf=6
     fi
     previous=$arg
   done
-  if [[ $aij == yes ]]; then mbpf=6; elif [[ $ranks == 1 && $whole == no ]]; then mbpf=2.28; fi
   stepmed=$(tail -n +2 "$stem.history.csv" | cut -d, -f3 | sort -g |
             awk '{ w[NR] = $1 } END { print (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2 }')
-  awk -v lv="$stem.logview" -v stepmed="$stepmed" -v mbpf="$mbpf" '
+  awk -v lv="$stem.logview" -v stepmed="$stepmed" -v mbpf="$mbpf" -v ubpf="$ubpf" '
     /^mesh: / { for (i = 1; i <= NF; i++) if ($(i+1) ~ /^unknowns/) unknowns = $i }
     /^summary: / {
       s = $0; gsub(/[(),;]/, " ", s); n = split(s, w, " ")
@@ -197,13 +193,15 @@ run_ours() {
     END {
       # -log_view event table: check the header, then sum MatMult over all stages.
       # Bytes moved in the KSP solve stage (the roofline model), from the total flops of each event:
-      # products by the operator (MatMult, MatResidual) mbpf bytes per flop, every one counted as
-      # one of the finest level (the coarser AIJ levels of GAMG move more: the bound is a little
-      # low, so KSP / bound a little high); interpolation and restriction (AIJ) 12 bytes per
-      # nonzero / 2 flops; vector kernels bytes per flop as PETSc counts their flops (TDot 16 B /
-      # 2 flops, AXPY 24 B / 2, AXPBYCZ 32 B / 5, ...). VecCopy and VecSet log no flops and are
-      # left out.
-      bpf["MatMult"] = mbpf; bpf["MatMultAdd"] = 6; bpf["MatMultTranspose"] = 6; bpf["MatResidual"] = mbpf
+      # products by the operator (MatMult) mbpf bytes per flop, every one counted as one of the
+      # finest level block copy (the 6 x 6 blocks of the coarser GAMG levels move a little less),
+      # those of the upper triangle (MatMultUpper, inside MatMult) ubpf instead; interpolation and
+      # restriction 12 bytes per nonzero / 2 flops; vector kernels bytes per flop as PETSc counts
+      # their flops (TDot 16 B / 2 flops, AXPY 24 B / 2, AXPBYCZ 32 B / 5, ...). VecCopy and VecSet
+      # log no flops and are left out, and so is MatResidual: its MatMult and VecAYPX are logged
+      # as events of their own inside it, and counted there.
+      bpf["MatMult"] = mbpf; bpf["MatMultAdd"] = 6; bpf["MatMultTranspose"] = 6
+      bpf["MatMultUpper"] = ubpf - mbpf
       bpf["VecTDot"] = 8; bpf["VecDot"] = 8; bpf["VecMDot"] = 8; bpf["VecNorm"] = 4
       bpf["VecAXPY"] = 12; bpf["VecAYPX"] = 12; bpf["VecMAXPY"] = 8; bpf["VecAXPBYCZ"] = 6.4
       bpf["VecWAXPY"] = 24; bpf["VecPointwiseMult"] = 24; bpf["VecScale"] = 16
@@ -217,11 +215,12 @@ run_ours() {
           mmcount += f[2]; mmtime += f[4]; mmflops += f[nf] * 1e6 * f[4]
           if (stage == "KSP solve") { kspmmcount += f[2]; kspmmtime += f[4] }
         }
+        if (hdr && f[1] == "MatMultUpper" && nf >= 20) upflops += f[nf] * 1e6 * f[4]
         if (hdr && stage == "KSP solve" && nf >= 20 && (f[1] in bpf))
           kspbytes += bpf[f[1]] * f[nf] * 1e6 * f[4]
       }
       if (unknowns == "" || ksp == "" || steps == "") { print "PARSE_ERROR"; exit }
-      gbs = (mmtime > 0) ? mbpf * mmflops / mmtime / 1e9 : "nan"
+      gbs = (mmtime > 0) ? (mbpf * (mmflops - upflops) + ubpf * upflops) / mmtime / 1e9 : "nan"
       printf "unknowns=%s setup=%s step=%g stepmed=%g frcasm=%g cons=%g pcs=%g ksp=%g other=%g " \
              "its=%s mem=%s mmgbs=%g mmcount=%d kspmmcount=%d kspmmtime=%g kspbytes=%g\n",
              unknowns, setup, perstep, stepmed, (forces + asm_) / steps, cons / steps, pcs / steps,
@@ -336,7 +335,7 @@ cat <<EOF
    preconditioner set-up; other = the rest of the step; KSP it = linear iterations per step.
    MatMult GB/s = 4.22 x MatMult total flops / MatMult max time from -log_view, all stages (the
    operator's 3 x 3 block copy: 8 bytes per nonzero, a 4-byte index per block, 2 flops per
-   nonzero; 2.28 x on 1 rank, whose copy is the upper triangle, every level counted so; 6 x
+   nonzero; 2.28 x the flops of the upper triangle's products, MatMultUpper, on 1 rank; 6 x
    with --solver.block-products=false, AIJ's 12 bytes; vectors not counted).
    MM / STREAM1 = MatMult GB/s / best 1-thread triad (${sbest[1]} GB/s), 1-rank rows only.
    peak mem = peak resident set of the largest rank; KB/unkn per rank = peak / (unknowns / ranks).
@@ -353,8 +352,8 @@ cat <<EOF
    Legend: operator nnz/row = nonzeros of the assembled box operator / unknowns; MatMult calls/it,
    % of KSP and ms/it: MatMult (all GAMG levels) inside the KSP solve stage. bytes/unkn/it =
    memory traffic of one KSP iteration from -log_view's KSP solve stage flops (products by the
-   operator 4.22 bytes per flop, 2.28 on 1 rank (the upper triangle), at every GAMG level, 6
-   with --solver.block-products=false;
+   operator 4.22 bytes per flop at every GAMG level, the upper triangle's 2.28, 6 with
+   --solver.block-products=false; MatResidual not counted apart: its MatMult is;
    interpolation and restriction 6; vector kernels by kernel; VecCopy/VecSet not counted) per
    unknown; bound = those bytes at the best STREAM triad with as many threads as ranks (the
    fastest the memory allows); KSP / bound = measured time per iteration / bound (1 = at the

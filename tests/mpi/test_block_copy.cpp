@@ -146,6 +146,14 @@ TEST(BlockCopy, OnOneRankASymmetricMatrixIsCopiedAsItsUpperTriangle) {
   MatShift(A, 0.25);
   ASSERT_EQ(copy.of(A), B) << "new values in the same structure keep the copy";
   EXPECT_LT(productGap(A, B), 1e-15);
+  // Its diagonal, which fineBlockProducts has the matrix read from it.
+  Vec expected, diagonal;
+  MatCreateVecs(A, &expected, &diagonal);
+  MatGetDiagonal(A, expected);
+  MatGetDiagonal(B, diagonal);
+  EXPECT_EQ(eis_test::relativeGap(expected, diagonal), 0.0);
+  VecDestroy(&expected);
+  VecDestroy(&diagonal);
   // The same matrix, no longer symmetric: the upper triangle alone would be wrong.
   PetscInt start;
   MatGetOwnershipRange(A, &start, nullptr);
