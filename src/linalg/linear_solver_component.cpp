@@ -101,9 +101,9 @@ ParameterSpec linearSolverParameters() {
            "preconditioner's; and after each GAMG set-up, the levels between the finest and the\n"
            "coarsest, and the interpolations between all levels, multiply by BAIJ copies of\n"
            "themselves (blocks of 6 for elasticity; 3 x 3 for the finest interpolation's rows),\n"
-           "1.5 to 2 times faster. Costs a second matrix's memory (about 0.37 kB per unknown, and\n"
-           "0.34 kB for the levels and interpolations); false multiplies by the AIJ matrices\n"
-           "themselves. No effect\n"
+           "1.5 to 2 times faster. Costs a second matrix's memory (about 0.37 kB per unknown, 0.2\n"
+           "on one rank with solver.symmetric-blocks, and 0.34 kB for the levels and\n"
+           "interpolations); false multiplies by the AIJ matrices themselves. No effect\n"
            "with solver.operator = matrix-free, a direct solve, a scalar problem (diffusion) or\n"
            "solver.newton = full",
            "true", "", false, check::boolean()})
