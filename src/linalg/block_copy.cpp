@@ -23,8 +23,7 @@ struct PartPair {
   const PetscInt* blockColumns;
 };
 
-std::vector<PartPair> partsOf(Mat aij, Mat baij, bool upper) {
-  if (upper) return {{aij, baij, nullptr, nullptr}};
+std::vector<PartPair> partsOf(Mat aij, Mat baij) {
   PetscBool parallel;
   EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(aij), MATMPIAIJ, &parallel));
   if (!parallel) return {{aij, baij, nullptr, nullptr}};
@@ -172,13 +171,12 @@ void BlockCopy::create(Mat A) {
   int divides = localRows % bs == 0 && localColumns % bs == 0;
   EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &divides, 1, MPI_INT, MPI_MIN, comm));
   if (!divides) return;
-  // The upper triangle alone on one rank: PETSc 3.18 gives no access to the off-diagonal part
-  // of a parallel SBAIJ matrix, which the value copy writes into.
-  int ranks;
-  PetscBool known, symmetric;
-  EIS_CHECK_MPI(MPI_Comm_size(comm, &ranks));
+  // The upper triangle of a sequential matrix alone: PETSc 3.18 gives no access to the
+  // off-diagonal part of a parallel SBAIJ matrix, which the value copy writes into.
+  PetscBool sequential, known, symmetric;
+  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(A), MATSEQAIJ, &sequential));
   EIS_CHECK(MatIsSymmetricKnown(A, &known, &symmetric));
-  upper_ = storage_ == Storage::Upper && ranks == 1 && known && symmetric && rows == columns;
+  upper_ = storage_ == Storage::Upper && sequential && known && symmetric && rows == columns;
   // Each block row's block columns, and how many lie in this rank's diagonal part (its columns).
   const PetscInt firstBlock = rowStart / bs, firstColumnBlock = columnStart / bs,
                  endColumnBlock = columnEnd / bs;
@@ -221,8 +219,7 @@ void BlockCopy::create(Mat A) {
   EIS_CHECK(MatAssemblyBegin(copy_, MAT_FINAL_ASSEMBLY));
   EIS_CHECK(MatAssemblyEnd(copy_, MAT_FINAL_ASSEMBLY));
   int regular = 1;
-  for (const PartPair& pair : partsOf(A, copy_, upper_))
-    regular = regular && sameBlocks(pair, bs, upper_);
+  for (const PartPair& pair : partsOf(A, copy_)) regular = regular && sameBlocks(pair, bs, upper_);
   EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &regular, 1, MPI_INT, MPI_MIN, comm));
   if (!regular) {
     EIS_CHECK(MatDestroy(&copy_));
@@ -235,7 +232,7 @@ void BlockCopy::create(Mat A) {
 void BlockCopy::copyValues() {
   PetscInt bs;
   EIS_CHECK(MatGetBlockSize(source_, &bs));
-  for (const PartPair& pair : partsOf(source_, copy_, upper_)) copyPart(pair, bs, upper_);
+  for (const PartPair& pair : partsOf(source_, copy_)) copyPart(pair, bs, upper_);
   EIS_CHECK(PetscObjectStateIncrease(reinterpret_cast<PetscObject>(copy_)));
 }
 

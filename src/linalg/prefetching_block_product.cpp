@@ -39,6 +39,7 @@ struct BlockArrays {
   const PetscInt *offsets = nullptr, *columns = nullptr;
   PetscScalar* values = nullptr;
   std::uintptr_t valuesAhead = 0, indexAhead = 0;
+  bool upper = false;  // an SBAIJ matrix: the upper triangle of a symmetric one
 
   // Fetches the cache lines of the block `distance` after block k (values v) and its column
   // index.
@@ -50,8 +51,6 @@ struct BlockArrays {
         reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(columns + k) + indexAhead),
         0, 0);
   }
-
-  bool upper = false;  // an SBAIJ matrix: the upper triangle of a symmetric one
 
   PetscErrorCode get(Mat A) {
     PetscInt distance = 0;

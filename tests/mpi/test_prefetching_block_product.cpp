@@ -108,31 +108,42 @@ Mat diagonalPart(Mat B) {
 using eis_test::Operation;
 using eis_test::operationOf;
 
+// For each distance, in blocks of 3 x 3: 1, the next block in the same row (for blocks of 6
+// too); 9 and 36, a row or two on; 100,000: past the end. A new copy of A in `storage`, read that
+// far ahead, gives the products of PETSc's loops over the same storage and A's, before and after
+// A's values change; `expectInstalled(copy, petscs)` checks which operations the read-ahead
+// took over.
+template <class Expectation>
+void expectPetscsProductsAtEveryDistance(Mat A, eis::BlockCopy::Storage storage,
+                                         Expectation expectInstalled) {
+  eis::BlockCopy petscs(storage);
+  const Mat reference = petscs.of(A);
+  for (int distance : {1, 9, 36, 100000}) {
+    SCOPED_TRACE("distance " + std::to_string(distance));
+    eis::BlockCopy copy(storage);
+    const Mat B = copy.of(A);
+    ASSERT_NE(B, A);
+    eis::prefetchBlockProducts(B, distance);
+    expectInstalled(B, reference);
+    EXPECT_LT(productGap(reference, B), 1e-15);
+    EXPECT_LT(productGap(A, B), 1e-15);
+    // New values in the same structure, as a re-assembly and the copy write them.
+    MatScale(A, -2.0);
+    EXPECT_LT(productGap(petscs.of(A), copy.of(A)), 1e-15);
+  }
+}
+
 TEST(PrefetchingBlockProduct, GivesPetscsProductsWhereverTheBlocksItFetchesLie) {
   for (PetscInt bs : {3, 6})
     for (PetscInt spread : {1, 2}) {
       SCOPED_TRACE("block size " + std::to_string(bs) +
                    (spread == 1 ? ", square" : ", an interpolation's shape"));
       Mat A = bandMatrix(bs, spread);
-      eis::BlockCopy petscs;
-      const Mat reference = petscs.of(A);
-      // In blocks of 3 x 3: 1, the next block in the same row (for blocks of 6 too); 9 and 36, a
-      // row or two on; 100,000: past the end.
-      for (int distance : {1, 9, 36, 100000}) {
-        SCOPED_TRACE("distance " + std::to_string(distance));
-        eis::BlockCopy copy;
-        const Mat B = copy.of(A);
-        ASSERT_NE(B, A);
-        eis::prefetchBlockProducts(B, distance);
+      expectPetscsProductsAtEveryDistance(A, eis::BlockCopy::Storage::Whole, [](Mat B, Mat petscs) {
         for (MatOperation operation : {MATOP_MULT, MATOP_MULT_ADD})
           EXPECT_NE(operationOf(diagonalPart(B), operation),
-                    operationOf(diagonalPart(reference), operation));
-        EXPECT_LT(productGap(reference, B), 1e-15);
-        EXPECT_LT(productGap(A, B), 1e-15);
-        // New values in the same structure, as a re-assembly and the copy write them.
-        MatScale(A, -2.0);
-        EXPECT_LT(productGap(petscs.of(A), copy.of(A)), 1e-15);
-      }
+                    operationOf(diagonalPart(petscs), operation));
+      });
       MatDestroy(&A);
     }
 }
@@ -146,23 +157,13 @@ TEST(PrefetchingBlockProduct, TheUpperTriangleOfASymmetricMatrixGivesTheWholeMat
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
   if (size != 1) GTEST_SKIP() << "the upper triangle is copied on one rank only";
   Mat A = bandMatrix(3, 1, true);
-  eis::BlockCopy petscs(eis::BlockCopy::Storage::Upper);
-  const Mat reference = petscs.of(A);
-  PetscBool upper;
-  PetscObjectTypeCompare(reinterpret_cast<PetscObject>(reference), MATSEQSBAIJ, &upper);
-  ASSERT_TRUE(upper);
-  for (int distance : {1, 9, 36, 100000}) {
-    SCOPED_TRACE("distance " + std::to_string(distance));
-    eis::BlockCopy copy(eis::BlockCopy::Storage::Upper);
-    const Mat B = copy.of(A);
-    eis::prefetchBlockProducts(B, distance);
-    EXPECT_NE(operationOf(B, MATOP_MULT), operationOf(reference, MATOP_MULT));
-    EXPECT_EQ(operationOf(B, MATOP_MULT_ADD), operationOf(reference, MATOP_MULT_ADD));
-    EXPECT_LT(productGap(reference, B), 1e-15);
-    EXPECT_LT(productGap(A, B), 1e-15);
-    MatScale(A, -2.0);
-    EXPECT_LT(productGap(petscs.of(A), copy.of(A)), 1e-15);
-  }
+  expectPetscsProductsAtEveryDistance(A, eis::BlockCopy::Storage::Upper, [](Mat B, Mat petscs) {
+    PetscBool upper;
+    PetscObjectTypeCompare(reinterpret_cast<PetscObject>(B), MATSEQSBAIJ, &upper);
+    EXPECT_TRUE(upper);
+    EXPECT_NE(operationOf(B, MATOP_MULT), operationOf(petscs, MATOP_MULT));
+    EXPECT_EQ(operationOf(B, MATOP_MULT_ADD), operationOf(petscs, MATOP_MULT_ADD));
+  });
   MatDestroy(&A);
 }
 
