@@ -196,17 +196,40 @@ void mapTransform(Reader& reader, const SofaObject& o, bool loader) {
       return;
     }
   }
+  // A MeshLoader's translation, rotation and scale3d are not auto-linked (MeshLoader's
+  // constructor: setAutoLink(false)), so a MechanicalObject with src="@loader" does not take them:
+  // its transform is only what it writes itself.
+  const auto own = [&](const char* field) { return loader || o.field(field) != nullptr; };
   auto three = [&](const char* field, double neutral) {
-    std::vector<double> v = reader.reals(o, field);
+    std::vector<double> v = own(field) ? reader.reals(o, field) : std::vector<double>{};
     if (v.empty()) v.assign(3, neutral);
     if (v.size() != 3) reader.reject(o, field, "expected three numbers");
     return v;
   };
-  std::vector<double> scale = three("scale3d", 1);
-  const double uniform = reader.real(o, "scale", 1);
-  for (double& s : scale) s *= uniform;
+  std::vector<double> scale = three("scale3d", 1), rotation = three("rotation", 0),
+                      translation = three("translation", 0);
+  if (loader) {
+    // MeshLoader::parse: a `scale` multiplies scale3d.
+    const double uniform = reader.real(o, "scale", 1);
+    for (double& s : scale) s *= uniform;
+  } else {
+    // MechanicalObject::parse, after the data fields, in this order: `scale` replaces scale3d
+    // with (s, s, s); any of sx sy sz replaces it with (sx, sy, sz), 1 for those not given;
+    // rx ry rz replace rotation and dx dy dz translation likewise, 0 for those not given.
+    if (own("scale")) scale.assign(3, reader.real(o, "scale", 1));
+    const auto legacy = [&](const char* names[3], double neutral, std::vector<double>& v) {
+      if (!own(names[0]) && !own(names[1]) && !own(names[2])) return;
+      for (int i = 0; i < 3; ++i) v[i] = own(names[i]) ? reader.real(o, names[i], neutral) : neutral;
+    };
+    const char* scales[3] = {"sx", "sy", "sz"};
+    const char* rotations[3] = {"rx", "ry", "rz"};
+    const char* translations[3] = {"dx", "dy", "dz"};
+    legacy(scales, 1, scale);
+    legacy(rotations, 0, rotation);
+    legacy(translations, 0, translation);
+  }
   const std::vector<std::pair<const char*, std::vector<double>>> operations = {
-      {"scale", scale}, {"rotate", three("rotation", 0)}, {"translate", three("translation", 0)}};
+      {"scale", scale}, {"rotate", rotation}, {"translate", translation}};
   for (const auto& [operation, v] : operations) {
     const double neutral = std::string(operation) == "scale" ? 1 : 0;
     if (v[0] == neutral && v[1] == neutral && v[2] == neutral) continue;
@@ -226,11 +249,13 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   for (const char* field : {"velocity", "rest_position"})
     if (state.field(field) && isSofaLink(*state.field(field)))
       reader.reject(state, field, "a link is not supported; write the values in the scene");
-  for (const char* field : {"rotation2", "translation2"})
+  // rx2 ry2 rz2 are MechanicalObject::parse's legacy names of rotation2.
+  for (const char* field : {"rotation2", "translation2", "rx2", "ry2", "rz2"})
     for (double x : reader.reals(state, field))
       if (x != 0) reader.reject(state, field, "moving the position but not the rest position");
   if (state.field("rest_position"))
-    for (const char* field : {"translation", "rotation", "scale3d"})
+    for (const char* field : {"translation", "rotation", "scale3d", "scale", "dx", "dy", "dz", "rx",
+                              "ry", "rz", "sx", "sy", "sz"})
       if (state.field(field))
         reader.reject(state, field, "a transform of the position with a rest_position of its own");
   const SofaObject* topology = nullptr;
@@ -407,6 +432,14 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
     }
   }
   if (!ode) throw Error(scene.root().where + ": the scene has no EulerImplicitSolver");
+  // Every force comes from a component the scene names: without a FEM force field, none.
+  const bool fem = std::any_of(out.keys.begin(), out.keys.end(),
+                               [](const SofaKey& k) { return k.key == "material.model"; });
+  if (!fem) {
+    reader.from(*walk.state);
+    reader.key("material.model", "none");
+    reader.note("no FEM force field in the scene: material.model = none (no elastic force field)");
+  }
   if (!walk.visual.empty()) reader.note("skipped (visual only): " + listed(walk.visual));
   if (!walk.collision.empty())
     reader.warn("skipped collision and contact components (contact is not simulated): " +

@@ -32,8 +32,10 @@ std::unique_ptr<ForceField> makeElasticForceField(const ElasticMaterial& materia
     case MaterialModel::ArrudaBoyce:
       return std::make_unique<HyperelasticFEM>(cells, shapes, std::move(rest), std::move(lame),
                                                HyperelasticFEM::Law::ArrudaBoyce);
+    case MaterialModel::None:
+      break;
   }
-  throw Error("unknown material model");
+  throw Error("no elastic force field to make for this material model");
 }
 
 namespace {
@@ -53,7 +55,8 @@ void checkLame(const std::string& key, const std::string& text) {
 ParameterSpec elasticParameters() {
   return ParameterSpec()
       .add(
-          {"material.model", "linear|corotational|stvk|neohookean|stable-neohookean|arruda-boyce",
+          {"material.model",
+           "linear|corotational|stvk|neohookean|stable-neohookean|arruda-boyce|none",
            "linear: small-strain linear elasticity (SOFA TetrahedronFEMForceField method=\"small\");\n"
            "corotational: SOFA's method=\"large\" or \"polar\" (material.rotation), the linear element\n"
            "stiffness rotated with each element, with SOFA's tangent R K0 R^T (no derivative of R);\n"
@@ -64,7 +67,9 @@ ParameterSpec elasticParameters() {
            "psi = mu sum_i c_i (Ib^i - 3^i) + k0/2 (ln J)^2, Ib = J^(-2/3) tr C, five terms, locking\n"
            "stretch^2 8, k0 = lambda + 2 mu/3 (an inverted element is an error); all four with\n"
            "their exact tangent, SOFA's TetrahedronHyperelasticityFEMForceField materials (see\n"
-           "docs/sofa-hyperelastic.md). Nonlinear models are re-assembled every step.",
+           "docs/sofa-hyperelastic.md). Nonlinear models are re-assembled every step. none: no\n"
+           "elastic force field at all (springs, a mass and loads only; what a SOFA scene without\n"
+           "a FEM force field gets).",
            "linear", "", false, check::choice(kMaterialModels)})
       .add(
           {"material.rotation", "large|polar",
@@ -130,6 +135,21 @@ void checkMaterialSources(const Scene& scene) {
         "materials: give one");
 }
 
+// A material given to no elastic force field would be silently unused.
+void refuseMaterialWithoutModel(const Scene& scene) {
+  for (const char* key : {"material.rotation", "material.young-modulus", "material.poisson-ratio",
+                          "material.lame", "material.cell-young-modulus",
+                          "material.cell-poisson-ratio", "material.cell-stiffness-factor"})
+    if (scene.given(key))
+      throw Error(std::string(key) +
+                  " describes the elastic material, and material.model = none adds no elastic "
+                  "force field: give a model or leave the key out");
+  if (!scene.texts("material.region").empty())
+    throw Error(
+        "material.region describes the elastic material, and material.model = none adds no "
+        "elastic force field: give a model or leave the key out");
+}
+
 }  // namespace
 
 ForceFieldComponent elasticFemComponent() {
@@ -148,11 +168,13 @@ ForceFieldComponent elasticFemComponent() {
            requireElasticity(scene, key, scene.given(key));
          requireElasticity(scene, "material.region", !scene.texts("material.region").empty());
          checkMaterialSources(scene);
+         if (model == MaterialModel::None) refuseMaterialWithoutModel(scene);
        }},
       Physics::Elasticity,
       [](const ModelContext& context, const Parameters& scene) {
         ElasticMaterial material;
         material.model = scene.choice("material.model", kMaterialModels);
+        if (material.model == MaterialModel::None) return std::unique_ptr<ForceField>();
         material.rotation = scene.choice("material.rotation", kRotationMethods);
         material.lame = cellMaterials(context.mesh, scene, context.warnings);
         return makeElasticForceField(material, context.mesh.cells(), context.shapes,

@@ -1,5 +1,6 @@
 // Every force field this build knows, one line each, in the order a mechanical system sums
-// their forces (the elastic or diffusion field first: von Mises stress is the first field's).
+// their forces (the elastic or diffusion field first: von Mises stress is the first stress
+// field's).
 #include "eis/model/constant_force.hpp"
 #include "eis/model/diffusion_fem.hpp"
 #include "eis/model/elastic_force_fields.hpp"

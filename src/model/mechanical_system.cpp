@@ -195,8 +195,11 @@ std::vector<double> MechanicalSystem::vonMisesStress(Vec x) {
   toLocal(x, localA_);
   const PetscScalar* xl;
   EIS_CHECK(VecGetArrayRead(localA_, &xl));
-  auto stress = forceFields_.front()->vonMisesStress(xl);
+  std::vector<double> stress;
+  for (const auto& field : forceFields_)
+    if (stress = field->vonMisesStress(xl); !stress.empty()) break;
   EIS_CHECK(VecRestoreArrayRead(localA_, &xl));
+  if (stress.empty()) stress.assign(mesh_.cells().size(), 0.0);
   return stress;
 }
 

@@ -171,4 +171,55 @@ TEST_F(SpringRuns, EveryRankCountGivesTheSerialFinalState) {
   }
 }
 
+// A scene of springs only (material.model = none, what a SOFA scene with a MeshSpringForceField
+// and no FEM maps to): one free corner of a one-cell box, the seven springs of its edges to fixed
+// nodes, a uniform mass m and gravity g. One step of SOFA's linearized Euler from rest, by hand:
+// (m I + h^2 sum_e ks_e u_e u_e^T) dv = h m g, ks_e = KS / L_e, then x = x0 + h dv.
+TEST_F(SpringRuns, ASceneOfSpringsOnlyStepsAsTheSpringsComputedByHand) {
+  eis_test::SceneFields scene;
+  scene.boxSize = {1, 2, 0.5};
+  scene.boxCells = {1, 1, 1};
+  scene.material = eis::MaterialModel::None;
+  scene.mass = eis::MassType::Uniform;
+  scene.springStiffness = 40;
+  scene.dt = 0.1;
+  scene.steps = 1;
+  const double m = 0.5, h = scene.dt, ks = scene.springStiffness;
+  scene.extra = {{"mass.vertex-mass", "0.5"}, {"constraint.fixed", "indices 0 1 2 3 4 5 6"}};
+  const std::array<double, 3> corner = scene.boxSize;  // node 7, the one every cell's diagonal ends at
+  double A[3][3] = {{m, 0, 0}, {0, m, 0}, {0, 0, m}};
+  for (std::int64_t id = 0; id < 7; ++id) {
+    const auto p = eis_test::boxRestPosition(scene.boxSize, scene.boxCells, id);
+    const double d[3] = {corner[0] - p[0], corner[1] - p[1], corner[2] - p[2]};
+    const double length = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) A[i][j] += h * h * (ks / length) * d[i] * d[j] / (length * length);
+  }
+  double b[3];
+  for (int i = 0; i < 3; ++i) b[i] = h * m * scene.gravity[i];
+  // Cramer's rule for the 3 x 3 system A dv = b.
+  const auto det = [](const double M[3][3]) {
+    return M[0][0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1]) -
+           M[0][1] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) +
+           M[0][2] * (M[1][0] * M[2][1] - M[1][1] * M[2][0]);
+  };
+  const double D = det(A);
+  const eis::NodalTable state = run(scene, PETSC_COMM_WORLD);
+  if (!eis_test::root()) return;
+  const double* row = state.find(7);
+  ASSERT_NE(row, nullptr);
+  for (int c = 0; c < 3; ++c) {
+    double Ac[3][3];
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) Ac[i][j] = j == c ? b[i] : A[i][j];
+    const double dv = det(Ac) / D;
+    EXPECT_NEAR(row[3 + c], dv, 1e-12 * std::abs(h * 9.81)) << "velocity " << c;
+    EXPECT_NEAR(row[c], corner[c] + h * dv, 1e-12) << "position " << c;
+  }
+  // The fixed nodes stay where they are.
+  const double* origin = state.find(0);
+  ASSERT_NE(origin, nullptr);
+  EXPECT_EQ(origin[0], 0.0);
+}
+
 }  // namespace

@@ -192,6 +192,42 @@ run 1 --scene scenes/pressure_tets.scn --solver.steps=1 || status=$?
 check "triangle indices of a TetrahedronSetTopologyContainer are refused, naming the field" \
   grep -q "SurfacePressureForceField: triangleIndices = .*the faces SOFA creates for every" run.err
 
+# MechanicalObject's legacy dx dy dz (SOFA's MechanicalObject::parse): the same falling beam with
+# dx="60" ends 60 further along x, y and z unchanged (to rounding: x - x0 loses bits at 60).
+legacy_scene() {  # legacy_scene MECHANICALOBJECT-ATTRIBUTES
+  cat <<EOF
+<Node name="root" gravity="0 -9.81 0" dt="0.01">
+  <Node name="beam">
+    <EulerImplicitSolver/>
+    <CGLinearSolver iterations="2000" tolerance="1e-12" threshold="1e-20"/>
+    <MeshGmshLoader name="loader" filename="$MESHES/beam_v22_ascii.msh"/>
+    <MeshTopology name="topo" src="@loader"/>
+    <MechanicalObject name="dofs" $1/>
+    <UniformMass totalMass="2"/>
+    <TetrahedronFEMForceField youngModulus="1e5" poissonRatio="0.3"/>
+  </Node>
+</Node>
+EOF
+}
+legacy_scene '' > scenes/in_place.scn
+legacy_scene 'dx="60"' > scenes/moved_60.scn
+run 2 --scene scenes/in_place.scn --solver.steps=5 --output.final-state=in_place.csv
+run 2 --scene scenes/moved_60.scn --solver.steps=5 --output.final-state=moved.csv
+check "dx=\"60\" on the MechanicalObject ends 60 further along x, y and z unchanged" awk -F, '
+  NR == FNR { x[$1] = $2; y[$1] = $3; z[$1] = $4; next }
+  function off(a) { return a < 0 ? -a : a }
+  FNR > 1 { if (off($2 - x[$1] - 60) > 1e-12 || off($3 - y[$1]) > 1e-12 || off($4 - z[$1]) > 1e-12) bad++; n++ }
+  END { exit !(n > 0 && bad == 0) }' in_place.csv moved.csv
+
+# A scene with MeshSpringForceField and no FEM force field gets no elastic force field (SOFA adds
+# none), and says so at start-up.
+sed 's|<TetrahedronFEMForceField [^>]*/>|<MeshSpringForceField stiffness="5"/>|' \
+  scenes/in_place.scn > scenes/springs_only.scn
+run 2 --scene scenes/springs_only.scn --solver.steps=2
+check "a springs-only scene says it adds no elastic force field" \
+  grep -q "no FEM force field in the scene: material.model = none" run.out
+check "... and runs with material.model = none" grep -q "^model = none" run.out
+
 # scene.file in an INI file, relative to the INI file's folder; the INI's keys win over the scene's.
 # One rank: MUMPS's factorization on several is not bit-reproducible from run to run.
 mkdir -p conf

@@ -807,6 +807,13 @@ TEST(Scene, MaterialSourcesExcludeEachOther) {
             "materials: give one");
   EXPECT_EQ(errorOf({"--material.lame=1 2", "--material.cell-stiffness-factor=2"}),
             "material.lame and material.cell-stiffness-factor both give the material: give one");
+  // material.model = none adds no elastic force field: a material given to it would be unused.
+  EXPECT_EQ(errorOf({"--material.model=none", "--material.young-modulus=3"}),
+            "material.young-modulus describes the elastic material, and material.model = none adds "
+            "no elastic force field: give a model or leave the key out");
+  EXPECT_TRUE(startsWith(errorOf({"--material.model=none", "--material.region=a 1 0.3"}),
+                         "material.region describes the elastic material"));
+  EXPECT_EQ(errorOf({"--material.model=none", "--material.density=3"}), "");
   EXPECT_EQ(errorOf({"--initial.state=a.csv", "--initial.velocities=1 0 0"}),
             "initial.velocities and initial.state are given: give one");
   EXPECT_TRUE(startsWith(errorOf({"--physics.type=diffusion", "--solver.first-order=true",

@@ -317,6 +317,48 @@ TEST(SofaImport, LoaderAndStateTransformsInSofasOrder) {
             std::string::npos);
 }
 
+// MechanicalObject::parse, after the data fields: scale replaces scale3d with (s, s, s); sx sy sz
+// replace it (1 where not given), rx ry rz the rotation and dx dy dz the translation (0 where not
+// given); rx2 ry2 rz2 are rotation2, which moves the position but not the rest position.
+TEST(SofaImport, MechanicalObjectLegacyTransformAttributes) {
+  eis::SofaImportOptions options;
+  options.sceneFolder = EIS_MESH_DIR;
+  const auto transforms = [&](const std::string& attributes) {
+    std::vector<std::string> found;
+    for (const eis::SofaKey& k :
+         eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
+                                        "filename='beam_v22_ascii.msh'/><MechanicalObject "
+                                        "src='@l' " +
+                                            attributes + "/></Node>",
+                                        "t.scn"),
+                              options)
+             .keys)
+      if (k.key == "mesh.transform") found.push_back(k.value);
+    return found;
+  };
+  using Texts = std::vector<std::string>;
+  EXPECT_EQ(transforms("dx='60'"), Texts{"translate 60 0 0"});
+  EXPECT_EQ(transforms("translation='1 2 3' dz='4'"), Texts{"translate 0 0 4"});
+  EXPECT_EQ(transforms("rotation='0 0 45' rx='90'"), Texts{"rotate 90 0 0"});
+  EXPECT_EQ(transforms("scale3d='2 2 2' scale='0.5'"), Texts{"scale 0.5 0.5 0.5"});
+  EXPECT_EQ(transforms("scale='2' sy='3'"), Texts{"scale 1 3 1"});
+  EXPECT_EQ(transforms("sx='2' ry='30' dy='-1'"),
+            (Texts{"scale 2 1 1", "rotate 0 30 0", "translate 0 -1 0"}));
+  EXPECT_NE(errorOf([&] { transforms("rz2='10'"); }).find("rz2"), std::string::npos);
+  // src="@loader" does not carry the loader's transform over (not auto-linked in SOFA): it
+  // applies once, as the loader's.
+  std::vector<std::string> once;
+  for (const eis::SofaKey& k :
+       eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
+                                      "filename='beam_v22_ascii.msh' scale3d='2 2 2' "
+                                      "translation='1 0 0'/><MechanicalObject src='@l'/></Node>",
+                                      "t.scn"),
+                            options)
+           .keys)
+    if (k.key == "mesh.transform") once.push_back(k.value);
+  EXPECT_EQ(once, (Texts{"scale 2 2 2", "translate 1 0 0"}));
+}
+
 // MeshLoader::reinit: a transformation other than the identity replaces scale3d, rotation and
 // translation; applyTransformation ignores a matrix that is not affine (a warning says so).
 TEST(SofaImport, LoaderTransformationMatrix) {
@@ -412,11 +454,18 @@ TEST(SofaImport, LoadsAndSprings) {
   const Keys springs = keysOf("<MeshSpringForceField stiffness='50' damping='2'/>");
   EXPECT_EQ(one(springs, "springs.stiffness"), "50");
   EXPECT_EQ(one(springs, "springs.damping"), "2");
+  // No FEM force field in the scene: no elastic force field (SOFA adds none either).
+  EXPECT_EQ(one(springs, "material.model"), "none");
+  EXPECT_EQ(one(keysOf("<UniformMass totalMass='1'/>"), "material.model"), "none");
+  EXPECT_EQ(one(keysOf("<MeshSpringForceField stiffness='50'/><TetrahedronFEMForceField/>"),
+                "material.model"),
+            "corotational");
 }
 
 TEST(SofaImport, SkippedAndUnsupportedComponents) {
   eis::SofaImport imported;
   keysOf(
+      "<TetrahedronFEMForceField/>"
       "<Node name='visual'><OglModel/><BarycentricMapping/></Node>"
       "<Node name='collision'><MechanicalObject/><SphereCollisionModel/>"
       "<BarycentricMapping/></Node>",

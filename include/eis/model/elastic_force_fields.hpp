@@ -18,7 +18,8 @@ enum class MaterialModel {
   StVenantKirchhoff,
   NeoHookean,
   StableNeoHookean,
-  ArrudaBoyce
+  ArrudaBoyce,
+  None  // no elastic force field: the scene's forces come from its other components
 };
 inline constexpr Named<MaterialModel> kMaterialModels[] = {
     {"linear", MaterialModel::Linear},
@@ -26,7 +27,8 @@ inline constexpr Named<MaterialModel> kMaterialModels[] = {
     {"stvk", MaterialModel::StVenantKirchhoff},
     {"neohookean", MaterialModel::NeoHookean},
     {"stable-neohookean", MaterialModel::StableNeoHookean},
-    {"arruda-boyce", MaterialModel::ArrudaBoyce}};
+    {"arruda-boyce", MaterialModel::ArrudaBoyce},
+    {"none", MaterialModel::None}};
 
 struct ElasticMaterial {
   MaterialModel model = MaterialModel::Linear;
@@ -34,7 +36,7 @@ struct ElasticMaterial {
   std::vector<LameParameters> lame;  // one per cell
 };
 
-// cells: four local vertex indices each (input vertex order), material.lame one per cell;
+// cells: four local vertex indices each (material.model other than none) (input vertex order), material.lame one per cell;
 // shapes: their rest geometry,
 // which must outlive the field; rest: rest positions as a local array, 3 per local vertex.
 std::unique_ptr<ForceField> makeElasticForceField(const ElasticMaterial& material,

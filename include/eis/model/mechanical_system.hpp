@@ -70,7 +70,8 @@ public:
   double potentialEnergy(Vec x);
   // The potential of the external loads (gravity: -sum_a m_a g . x_a), summed over all ranks.
   double externalPotential(Vec x);
-  // Von Mises stress of each local cell at x (elasticity; empty for diffusion).
+  // Von Mises stress of each local cell at x: the first force field's that gives one, zero
+  // where none does (a scene of springs only). Asked for elasticity only.
   std::vector<double> vonMisesStress(Vec x);
 
 private:
