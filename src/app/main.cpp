@@ -124,17 +124,22 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
       // here, not in the library.
       if (H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) < 0)
         throw eis::Error("cannot turn off HDF5's error printing");
-      const eis::Scene scene = commandLine.scene.given("scene.file")
-                                   ? eis::sceneFromSofa(commandLine.scene, PETSC_COMM_WORLD, stdout)
-                                   : commandLine.scene;
+      const std::vector<eis::ObjectScene> objects =
+          commandLine.scene.given("scene.file")
+              ? eis::scenesFromSofa(commandLine.scene, PETSC_COMM_WORLD, stdout)
+              : std::vector<eis::ObjectScene>{{"", commandLine.scene}};
+      const eis::Scene& scene = objects.front().scene;
       if (scene.given("mesh.convert")) {
+        if (objects.size() > 1)
+          throw eis::Error("mesh.convert: the scene has " + std::to_string(objects.size()) +
+                           " bodies; convert one mesh at a time (a scene of one body)");
         std::vector<std::string> warnings;
         const std::string done = eis::convertMesh(scene, PETSC_COMM_WORLD, warnings);
         for (const std::string& warning : warnings)
           if (rank == 0) std::printf("euler-implicit: warning: %s\n", warning.c_str());
         if (rank == 0) std::printf("%s\n", done.c_str());
       } else {
-        eis::Simulation simulation(scene, PETSC_COMM_WORLD, stdout);
+        eis::Simulation simulation(objects, PETSC_COMM_WORLD, stdout);
         simulation.run();
         stopped = simulation.summary().stoppedBy;
       }

@@ -51,47 +51,59 @@ void Simulation::report(const char* format, ...) const {
   std::fflush(log_);
 }
 
+namespace {
+
+// A run of several bodies: the keys that are the run's own must agree, and what writes or reads
+// one mesh's state (the ParaView and XDMF series, checkpoints, a starting state read from a
+// file) is not yet written for several; each refused by name before anything is built.
+void checkBodies(const std::vector<ObjectScene>& objects) {
+  if (objects.empty()) throw Error("the scene has no body");
+  if (objects.size() == 1) return;
+  const Scene& first = objects.front().scene;
+  for (const char* key :
+       {"output.vtk", "output.xdmf", "output.checkpoint", "initial.restart", "initial.state"})
+    if (first.given(key))
+      throw Error(std::string(key) + ": the scene has " + std::to_string(objects.size()) +
+                  " bodies, and " + key +
+                  " is written for a scene of one body only so far (output.final-state and "
+                  "output.history hold every body)");
+  for (const char* key : {"solver.steps", "solver.dt", "output.final-state", "output.history",
+                          "output.every", "output.progress-every"})
+    for (const ObjectScene& object : objects)
+      if (object.scene.shown(key) != first.shown(key))
+        throw Error(std::string(key) + " differs between the bodies " + objects.front().path +
+                    " and " + object.path + ": it is the run's, the same for every body");
+}
+
+}  // namespace
+
+Simulation::Body::Body(const ObjectScene& object)
+    : path(object.path), scene(object.scene), substepping(object.scene) {}
+
+Simulation::Body::~Body() {
+  VecDestroy(&x);
+  VecDestroy(&v);
+  VecDestroy(&restCoordinates);
+}
+
+Simulation::Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log)
+    : Simulation(std::vector<ObjectScene>{{"", scene}}, comm, log) {}
+
 // Set-up: the whole scene is built here, collectively, so that every bad input (a missing
 // group, an unwritable output) fails before the first step rather than after the last.
-Simulation::Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log)
-    : scene_(scene),
-      comm_(comm),
-      failureComm_(comm),
-      log_(log),
-      steps_(scene.integer("solver.steps")),
-      dt_(scene.real("solver.dt")),
-      progress_(scene),
-      substepping_(scene) {
+Simulation::Simulation(const std::vector<ObjectScene>& objects, MPI_Comm comm, std::FILE* log)
+    : comm_(comm), failureComm_(comm), log_(log) {
   const double start = MPI_Wtime();
-  report("euler-implicit %s: scene\n%s", EIS_VERSION, describe(scene_).c_str());
-
-  std::vector<std::string> warnings;
-  mesh_ = buildMesh(scene_, comm_, warnings);
-  system_ = buildSystem(scene_, *mesh_, warnings);
-  // With every unknown fixed nothing can move, and a solve of the identity would only make the
-  // preconditioner fail: the run goes on motionless, so that its outputs still come out.
-  PetscInt fixedUnknowns = 0;
-  if (system_->constraint().rows())
-    EIS_CHECK(ISGetSize(system_->constraint().rows(), &fixedUnknowns));
-  motionless_ = fixedUnknowns == mesh_->numGlobalVertices() * mesh_->dofsPerNode();
-  if (motionless_)
-    warnings.push_back("every unknown is fixed: nothing moves, and the steps solve nothing");
-  reportMesh(warnings);
-
-  x_ = system_->createVector();
-  v_ = system_->createVector();
-  // Elasticity's near-nullspace, for a preconditioner built from an assembled matrix.
-  const bool assembled =
-      linearSolverOf(scene_, system_->constantMatrix()).op == OperatorMode::Assembled;
-  if (mesh_->dofsPerNode() == 3 && assembled) {
-    restCoordinates_ = system_->createVector();
-    system_->setRestState(restCoordinates_);
-  }
-  integrator_ = makeTimeIntegrator(scene_, comm_, x_, restCoordinates_, system_->constantMatrix());
-  setInitialState();
-  outputs_ = buildOutputs(scene_, comm_);
+  checkBodies(objects);
+  for (const ObjectScene& object : objects) bodies_.push_back(std::make_unique<Body>(object));
+  steps_ = scene().integer("solver.steps");
+  dt_ = scene().real("solver.dt");
+  progress_ = std::make_unique<Progress>(scene());
+  for (auto& body : bodies_) buildBody(*body);
+  outputs_ = buildOutputs(scene(), comm_);
   try {
-    for (auto& output : outputs_) output->start(state());
+    const std::vector<RunState> all = states();
+    for (auto& output : outputs_) output->start(all);
   } catch (const Error& e) {
     throw Error("initial state (step " + std::to_string(step_) + "): " + std::string(e.what()));
   }
@@ -99,73 +111,108 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log)
   report("set-up: %.3f s\n", summary_.setupSeconds);
 }
 
-Simulation::~Simulation() {
-  VecDestroy(&x_);
-  VecDestroy(&v_);
-  VecDestroy(&restCoordinates_);
+Simulation::~Simulation() = default;
+
+// One body: its mesh (partitioned over every rank), system, integrator and starting state.
+void Simulation::buildBody(Body& body) {
+  report("euler-implicit %s: scene%s%s\n%s", EIS_VERSION, body.path.empty() ? "" : " of body ",
+         body.path.c_str(), describe(body.scene).c_str());
+  std::vector<std::string> warnings;
+  body.mesh = buildMesh(body.scene, comm_, warnings);
+  body.system = buildSystem(body.scene, *body.mesh, warnings);
+  // With every unknown fixed nothing can move, and a solve of the identity would only make the
+  // preconditioner fail: the run goes on motionless, so that its outputs still come out.
+  PetscInt fixedUnknowns = 0;
+  if (body.system->constraint().rows())
+    EIS_CHECK(ISGetSize(body.system->constraint().rows(), &fixedUnknowns));
+  body.motionless = fixedUnknowns == body.mesh->numGlobalVertices() * body.mesh->dofsPerNode();
+  if (body.motionless)
+    warnings.push_back("every unknown is fixed: nothing moves, and the steps solve nothing");
+  reportMesh(body, warnings);
+
+  body.x = body.system->createVector();
+  body.v = body.system->createVector();
+  // Elasticity's near-nullspace, for a preconditioner built from an assembled matrix.
+  const bool assembled =
+      linearSolverOf(body.scene, body.system->constantMatrix()).op == OperatorMode::Assembled;
+  if (body.mesh->dofsPerNode() == 3 && assembled) {
+    body.restCoordinates = body.system->createVector();
+    body.system->setRestState(body.restCoordinates);
+  }
+  body.integrator = makeTimeIntegrator(body.scene, comm_, body.x, body.restCoordinates,
+                                       body.system->constantMatrix());
+  setInitialState(body);
 }
 
-void Simulation::reportMesh(const std::vector<std::string>& warnings) const {
+void Simulation::reportMesh(const Body& body, const std::vector<std::string>& warnings) const {
   int ranks;
   EIS_CHECK_MPI(MPI_Comm_size(comm_, &ranks));
-  const auto& part = mesh_->partition();
+  const DistributedMesh& mesh = *body.mesh;
+  const auto& part = mesh.partition();
   // PTScotch (a converted mesh's partitioner) gives no edge cut.
   const std::string edgeCut = part.edgeCut < 0 ? std::string("n/a") : std::to_string(part.edgeCut);
   report(
-      "mesh: %lld nodes, %lld unknowns on %d ranks; cells per rank %lld..%lld, owned nodes per "
-      "rank %lld..%lld, ghost nodes per rank %lld..%lld, edge cut %s; %lld fixed nodes\n",
-      static_cast<long long>(mesh_->numGlobalVertices()),
-      static_cast<long long>(mesh_->numGlobalVertices() * mesh_->dofsPerNode()), ranks,
+      "mesh%s%s: %lld nodes, %lld unknowns on %d ranks; cells per rank %lld..%lld, owned nodes "
+      "per rank %lld..%lld, ghost nodes per rank %lld..%lld, edge cut %s; %lld fixed nodes\n",
+      body.path.empty() ? "" : " of ", body.path.c_str(),
+      static_cast<long long>(mesh.numGlobalVertices()),
+      static_cast<long long>(mesh.numGlobalVertices() * mesh.dofsPerNode()), ranks,
       static_cast<long long>(part.cellsMin), static_cast<long long>(part.cellsMax),
       static_cast<long long>(part.ownedMin), static_cast<long long>(part.ownedMax),
       static_cast<long long>(part.ghostsMin), static_cast<long long>(part.ghostsMax),
-      edgeCut.c_str(), static_cast<long long>(system_->constraint().numFixedNodes()));
+      edgeCut.c_str(), static_cast<long long>(body.system->constraint().numFixedNodes()));
   for (const std::string& warning : warnings)
-    report("euler-implicit: warning: %s\n", warning.c_str());
+    report("euler-implicit: warning: %s%s%s\n", body.path.c_str(), body.path.empty() ? "" : ": ",
+           warning.c_str());
 }
 
 // At rest, or the scene's initial state; fixed nodes never move, so their velocity is zero
 // from the start, and SOFA-rule motions take it as their x0 and project it at t = 0. A
 // checkpoint (initial.restart, or initial.state naming one) is then taken as it is, with its
 // step, time and the integrator's vectors.
-void Simulation::setInitialState() {
-  system_->setRestState(x_);
-  EIS_CHECK(VecZeroEntries(v_));
-  const std::string restart = restartCheckpoint(scene_, comm_);
-  const std::string initial = scene_.optionalText("initial.state");
+void Simulation::setInitialState(Body& body) {
+  body.system->setRestState(body.x);
+  EIS_CHECK(VecZeroEntries(body.v));
+  const std::string restart = restartCheckpoint(body.scene, comm_);
+  const std::string initial = body.scene.optionalText("initial.state");
   const bool checkpoint = !restart.empty() || (!initial.empty() && isHdf5File(initial, comm_));
   if (!initial.empty() && !checkpoint) {
-    initial_ = std::make_unique<NodalTable>(readStateCsv(initial, physicsOf(scene_), comm_));
-    applyState(*initial_, initial, *mesh_, x_, v_);
+    body.initial =
+        std::make_unique<NodalTable>(readStateCsv(initial, physicsOf(body.scene), comm_));
+    applyState(*body.initial, initial, *body.mesh, body.x, body.v);
   }
-  applyInitialValues(scene_, *mesh_, x_, v_);
-  system_->projectResponse(v_);
-  system_->setTime(time_);
-  system_->startMotion(x_, v_);
+  applyInitialValues(body.scene, *body.mesh, body.x, body.v);
+  body.system->projectResponse(body.v);
+  body.system->setTime(time_);
+  body.system->startMotion(body.x, body.v);
   if (!restart.empty()) {
-    loadCheckpoint("initial.restart", restart);
+    loadCheckpoint(body, "initial.restart", restart);
     resumed_ = true;
   } else if (checkpoint) {
-    loadCheckpoint("initial.state", initial);
+    loadCheckpoint(body, "initial.state", initial);
   }
 }
 
-void Simulation::loadCheckpoint(const std::string& key, const std::string& path) {
-  CheckpointReader reader(key, path, *mesh_, x_);
-  if (!reader.load("positions", x_) || !reader.load("velocities", v_))
+void Simulation::loadCheckpoint(Body& body, const std::string& key, const std::string& path) {
+  CheckpointReader reader(key, path, *body.mesh, body.x);
+  if (!reader.load("positions", body.x) || !reader.load("velocities", body.v))
     throw Error(key + " = " + path + ": the checkpoint has no positions or no velocities");
-  integrator_->loadCarried(
+  body.integrator->loadCarried(
       [&](const std::string& name, Vec vector) { return reader.load(name, vector); });
-  initial_ = std::make_unique<NodalTable>(reader.unusedNodes());
+  body.initial = std::make_unique<NodalTable>(reader.unusedNodes());
   startStep_ = step_ = reader.clock().step;
   startTime_ = time_ = reader.clock().time;
   report("%s: %s, step %d, t = %g\n", key.c_str(), path.c_str(), step_, time_);
 }
 
-RunState Simulation::state() {
-  return {*mesh_, *system_, physicsOf(scene_), x_, v_, initial_.get(), *integrator_,
-          step_,  time_,    resumed_};
+std::vector<RunState> Simulation::states() {
+  std::vector<RunState> all;
+  for (auto& body : bodies_)
+    all.push_back({*body->mesh, *body->system, physicsOf(body->scene), body->x, body->v,
+                   body->initial.get(), *body->integrator, step_, time_, resumed_, body->path});
+  return all;
 }
+
 
 double Simulation::timeOf(int step) const {
   if (startTime_ == startStep_ * dt_) return step * dt_;
@@ -182,7 +229,7 @@ void Simulation::run() {
   const double loopStart = MPI_Wtime();
   const auto timersBefore = timerTotals();
   const int first = step_;
-  progress_.startAfter(first);
+  progress_->startAfter(first);
   // The clock of the prescribed motion advances as SOFA's does, t += dt each step, so that a
   // key time compares with the same number.
   double clock = time_;
@@ -190,19 +237,7 @@ void Simulation::run() {
     const double stepStart = MPI_Wtime();
     StepRecord record;
     try {
-      if (!motionless_)
-        record.report = substepping_.advance(
-            x_, v_, dt_,
-            [&](double offset, double h) {
-              system_->setTime(clock + offset);
-              const StepReport report = integrator_->step(*system_, x_, v_, h);
-              system_->projectMotion(x_, v_);
-              return report;
-            },
-            [&](const std::string& warning) {
-              report("euler-implicit: warning: %s%s\n", stepName(step).c_str(), warning.c_str());
-            },
-            record.substeps);
+      advance(step, clock, record);
     } catch (const Error& e) {
       // The outputs are written by every rank together, so only when every rank failed too: one
       // that did not is still in the step's collective calls, and the writes would wait for it
@@ -224,13 +259,13 @@ void Simulation::run() {
     summary_.totalLinearIterations += record.report.linearIterations;
     summary_.preconditionerSetups += record.report.preconditionerSetups;
     writeOutputs(record);
-    if (progress_.due(step)) {
+    if (progress_->due(step)) {
       std::string details;
-      if (scene_.text("solver.newton") == "full")
+      if (scene().text("solver.newton") == "full")
         details += "  Newton iterations " + std::to_string(record.report.nonlinearIterations);
       if (record.report.residualNorm >= 0)
         details += "  residual " + std::to_string(record.report.residualNorm);
-      report("%s\n", progress_.line(record, details, MPI_Wtime() - loopStart).c_str());
+      report("%s\n", progress_->line(record, details, MPI_Wtime() - loopStart).c_str());
     }
     if (step < steps_) summary_.stoppedBy = stopRequested();
     if (summary_.stoppedBy) break;
@@ -243,14 +278,72 @@ void Simulation::run() {
         "euler-implicit: stopped by %s after step %d (t = %g) of %d; the outputs hold that "
         "step%s\n",
         stopSignalName(summary_.stoppedBy), step_, time_, steps_,
-        scene_.optionalText("output.checkpoint").empty() ? " (no output.checkpoint to restart from)"
-                                                         : ", --restart=auto continues the run");
+        scene().optionalText("output.checkpoint").empty()
+            ? " (no output.checkpoint to restart from)"
+            : ", --restart=auto continues the run");
   double peak = peakResidentBytes(), peakMin = peak, peakMax = peak;
   EIS_CHECK_MPI(MPI_Allreduce(&peak, &peakMin, 1, MPI_DOUBLE, MPI_MIN, comm_));
   EIS_CHECK_MPI(MPI_Allreduce(&peak, &peakMax, 1, MPI_DOUBLE, MPI_MAX, comm_));
   summary_.peakMemoryMin = peakMin;
   summary_.peakMemoryMax = peakMax;
   printSummary();
+}
+
+// Each body in turn, from the same clock, as SOFA's DefaultAnimationLoop integrates its solver
+// nodes. A body that fails leaves the step undone for all: the bodies before it are put back,
+// so that the outputs' last good state is one step of every body.
+void Simulation::advance(int step, double clock, StepRecord& record) {
+  const bool several = bodies_.size() > 1;
+  std::vector<Vec> before;
+  if (several)
+    for (auto& body : bodies_)
+      for (Vec u : {body->x, body->v}) {
+        before.push_back(nullptr);
+        EIS_CHECK(VecDuplicate(u, &before.back()));
+        EIS_CHECK(VecCopy(u, before.back()));
+      }
+  const auto forget = [&] {
+    for (Vec& u : before) VecDestroy(&u);
+  };
+  std::size_t done = 0;
+  bool reported = false;
+  try {
+    for (auto& body : bodies_) {
+      if (!body->motionless) {
+        int substeps = 1;
+        const StepReport report = body->substepping.advance(
+            body->x, body->v, dt_,
+            [&](double offset, double h) {
+              body->system->setTime(clock + offset);
+              const StepReport stepReport = body->integrator->step(*body->system, body->x, body->v, h);
+              body->system->projectMotion(body->x, body->v);
+              return stepReport;
+            },
+            [&](const std::string& warning) {
+              this->report("euler-implicit: warning: %s%s%s%s\n", stepName(step).c_str(),
+                           body->path.c_str(), body->path.empty() ? "" : ": ", warning.c_str());
+            },
+            substeps);
+        record.report.linearIterations += report.linearIterations;
+        record.report.nonlinearIterations =
+            (reported ? record.report.nonlinearIterations : 0) + report.nonlinearIterations;
+        reported = true;
+        record.report.preconditionerSetups += report.preconditionerSetups;
+        record.report.residualNorm = std::max(record.report.residualNorm, report.residualNorm);
+        record.substeps = std::max(record.substeps, substeps);
+      }
+      ++done;
+    }
+  } catch (const Error&) {
+    if (several)
+      for (std::size_t b = 0; b < done; ++b) {
+        EIS_CHECK(VecCopy(before[2 * b], bodies_[b]->x));
+        EIS_CHECK(VecCopy(before[2 * b + 1], bodies_[b]->v));
+      }
+    forget();
+    throw;
+  }
+  forget();
 }
 
 std::string Simulation::stepName(int step) const {
@@ -264,7 +357,7 @@ std::string Simulation::stepName(int step) const {
 void Simulation::writeOutputs(const StepRecord& record) {
   for (auto& output : outputs_) {
     try {
-      output->write(record, state());
+      output->write(record, states());
     } catch (const Error& e) {
       finishOutputs(output.get());
       throw Error(stepName(record.step) + e.what() + "; the state of step " +
@@ -276,13 +369,14 @@ void Simulation::writeOutputs(const StepRecord& record) {
 void Simulation::finishOutputs(const Output* failed) {
   for (auto& output : outputs_) {
     if (output.get() == failed) continue;
-    output->finish(state());
+    output->finish(states());
     report("%s\n", output->where().c_str());
   }
 }
 
 NodalTable Simulation::gatherState() const {
-  return eis::gatherState(*mesh_, x_, v_, initial_.get());
+  const Body& body = *bodies_.front();
+  return eis::gatherState(*body.mesh, body.x, body.v, body.initial.get());
 }
 
 void Simulation::printSummary() const {

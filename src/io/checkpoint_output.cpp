@@ -16,16 +16,16 @@ public:
   CheckpointOutput(std::string prefix, int every, double minutes, MPI_Comm comm)
       : prefix_(std::move(prefix)), every_(every), seconds_(60 * minutes), comm_(comm) {}
 
-  void start(const RunState& state) override {
-    last_ = state.step;
+  void start(const RunStates& states) override {
+    last_ = states.front().step;
     lastWall_ = MPI_Wtime();
   }
-  void write(const StepRecord& step, const RunState& state) override {
-    if (due(step.step)) save(state);
+  void write(const StepRecord& step, const RunStates& states) override {
+    if (due(step.step)) save(states.front());
   }
   // At the end (the run's last step or a signal), unless this state is already saved.
-  void finish(const RunState& state) override {
-    if (!written_ || last_ != state.step) save(state);
+  void finish(const RunStates& states) override {
+    if (!written_ || last_ != states.front().step) save(states.front());
   }
   std::string where() const override { return "checkpoint: " + checkpointPath(prefix_, last_); }
 

@@ -9,10 +9,12 @@ namespace {
 class FinalStateOutput : public Output {
 public:
   FinalStateOutput(std::string path, MPI_Comm comm) : path_(std::move(path)), comm_(comm) {}
-  void write(const StepRecord&, const RunState&) override {}
-  void finish(const RunState& state) override {
-    writeStateCsv(path_, gatherState(state.mesh, state.x, state.v, state.initial), state.physics,
-                  comm_);
+  void write(const StepRecord&, const RunStates&) override {}
+  void finish(const RunStates& states) override {
+    std::vector<ObjectState> objects;
+    for (const RunState& state : states)
+      objects.push_back({state.object, gatherState(state.mesh, state.x, state.v, state.initial)});
+    writeStateCsv(path_, objects, states.front().physics, comm_);
   }
   std::string where() const override { return "final state: " + path_; }
 
@@ -32,6 +34,8 @@ OutputComponent finalStateOutputComponent() {
             "(0-based ids), the same for any rank count; columns id,x,y,z,vx,vy,vz (positions, not\n"
             "displacements) for elasticity, id,u,du for diffusion; 17 significant digits. With\n"
             "mesh.refine > 0 the new nodes follow, sorted by rest coordinates (x, then y, then z).\n"
+            "A SOFA scene of several bodies adds a last column `object`, the node path of each\n"
+            "row's MechanicalObject, the rows grouped by body in the scene's order.\n"
             "Missing folders are created before the first step; the file is written to PATH.partial\n"
             "and renamed over PATH, so PATH is never left half-written.",
             std::nullopt, "", false, check::anyText()}),

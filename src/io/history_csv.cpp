@@ -94,10 +94,12 @@ class HistoryOutput : public Output {
 public:
   HistoryOutput(const std::string& path, MPI_Comm comm) : path_(path), comm_(comm) {}
   // A restart continues the history of the run it restarts, from the checkpoint's step.
-  void start(const RunState& state) override {
+  void start(const RunStates& states) override {
+    const RunState& state = states.front();
     writer_ = std::make_unique<HistoryWriter>(path_, comm_, state.resumed ? state.step : -1);
   }
-  void write(const StepRecord& step, const RunState& state) override {
+  // The energies are summed over the bodies, as the iterations are.
+  void write(const StepRecord& step, const RunStates& states) override {
     HistoryRow row;
     row.step = step.step;
     row.time = step.time;
@@ -107,11 +109,14 @@ public:
     row.residual = step.report.residualNorm;
     row.pcRebuilt = step.report.preconditionerSetups;
     row.substeps = step.substeps;
-    row.kineticEnergy = state.system.kineticEnergy(state.v);
-    row.elasticEnergy = state.system.potentialEnergy(state.x);
+    row.kineticEnergy = row.elasticEnergy = 0;
+    for (const RunState& state : states) {
+      row.kineticEnergy += state.system.kineticEnergy(state.v);
+      row.elasticEnergy += state.system.potentialEnergy(state.x);
+    }
     writer_->write(row);
   }
-  void finish(const RunState&) override { writer_->close(); }
+  void finish(const RunStates&) override { writer_->close(); }
   std::string where() const override { return "history: " + path_; }
 
 private:

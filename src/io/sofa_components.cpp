@@ -117,6 +117,15 @@ const SofaObject* Reader::linked(const SofaObject& o, const std::string& field,
   return found;
 }
 
+bool Reader::gave(const std::string& key) const {
+  return std::any_of(keys_->begin(), keys_->end(), [&](const SofaKey& k) { return k.key == key; });
+}
+
+void Reader::note(const std::string& line) {
+  if (std::find(out_.notes.begin(), out_.notes.end(), line) == out_.notes.end())
+    out_.notes.push_back(line);
+}
+
 std::string Reader::where(const SofaObject& o, const std::string& field) const {
   for (const xml::Attribute& a : o.data)
     if (a.name == field && o.where.rfind(scene_.file() + ":", 0) == 0)

@@ -1,6 +1,7 @@
-// The SOFA scene walk: which node holds the mechanics, which children are visual or collision
-// models, the mesh and the solvers. The masses, force fields and constraints are in
-// io/sofa_components.cpp; reading the file and the scene.* keys, in io/sofa_scene_file.cpp.
+// A SOFA scene as the keys of its bodies: for each independent MechanicalObject (the walk,
+// io/sofa_walk.cpp, finds them and what acts on each), its mesh, context, solvers and
+// components. The masses, force fields and constraints are in io/sofa_components.cpp; reading
+// the file and the scene.* keys, in io/sofa_scene_file.cpp.
 #include "eis/io/sofa_import.hpp"
 
 #include <algorithm>
@@ -9,143 +10,13 @@
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
 #include "sofa_reader.hpp"
+#include "sofa_walk.hpp"
 
 namespace eis {
 
 namespace {
 
 using sofa::Reader;
-
-bool isOneOf(const std::string& type, std::initializer_list<const char*> types) {
-  return std::any_of(types.begin(), types.end(), [&](const char* t) { return type == t; });
-}
-
-// Components with no effect on the mechanics here: plugins, the default loops, the topology
-// helpers, and the engines our selections stand for.
-bool isAccepted(const std::string& t) {
-  return isOneOf(t, {"RequiredPlugin",
-                     "DefaultAnimationLoop",
-                     "DefaultVisualManagerLoop",
-                     "AddPluginRepository",
-                     "TetrahedronSetTopologyContainer",
-                     "MeshTopology",
-                     "TetrahedronSetTopologyModifier",
-                     "TetrahedronSetGeometryAlgorithms",
-                     "TetrahedronSetTopologyAlgorithms",
-                     "TriangleSetTopologyModifier",
-                     "TriangleSetGeometryAlgorithms",
-                     "TriangleSetTopologyContainer",
-                     "EdgeSetTopologyModifier",
-                     "EdgeSetGeometryAlgorithms",
-                     "PointSetTopologyModifier",
-                     "PointSetGeometryAlgorithms",
-                     "BoxROI",
-                     "SphereROI",
-                     "MeshGmshLoader",
-                     "MeshVTKLoader",
-                     "MeshOBJLoader",
-                     "MeshSTLLoader",
-                     "MeshOffLoader",
-                     "MeshTrianLoader",
-                     "SphereLoader"});
-}
-
-bool isVisual(const std::string& t) {
-  return isOneOf(t,
-                 {"OglModel",         "VisualModel",     "VisualStyle",       "LightManager",
-                  "DirectionalLight", "PositionalLight", "SpotLight",         "InteractiveCamera",
-                  "Camera",           "RecordedCamera",  "BackgroundSetting", "OglSceneFrame",
-                  "VisualGrid",       "LineAxis",        "OglLabel",          "ClipPlane",
-                  "OglShader",        "OglTexture",      "OglColorMap",       "DataDisplay",
-                  "VisualModelImpl"});
-}
-
-bool isCollision(const std::string& t) {
-  return isOneOf(t, {"CollisionPipeline",
-                     "DefaultPipeline",
-                     "BruteForceBroadPhase",
-                     "BVHNarrowPhase",
-                     "BruteForceDetection",
-                     "ParallelBruteForceBroadPhase",
-                     "ParallelBVHNarrowPhase",
-                     "DefaultContactManager",
-                     "CollisionResponse",
-                     "RuleBasedContactManager",
-                     "MinProximityIntersection",
-                     "LocalMinDistance",
-                     "NewProximityIntersection",
-                     "DiscreteIntersection",
-                     "DefaultCollisionGroupManager",
-                     "CollisionGroup",
-                     "SphereCollisionModel",
-                     "TriangleCollisionModel",
-                     "LineCollisionModel",
-                     "PointCollisionModel",
-                     "CubeCollisionModel",
-                     "CylinderCollisionModel",
-                     "OBBCollisionModel",
-                     "CapsuleCollisionModel",
-                     "TetrahedronCollisionModel",
-                     "SphereModel",
-                     "TriangleModel",
-                     "LineModel",
-                     "PointModel"});
-}
-
-bool isMapping(const std::string& t) {
-  return t.size() > 7 && t.compare(t.size() - 7, 7, "Mapping") == 0;
-}
-
-// What the walk found, beside the keys.
-struct Walk {
-  const SofaObject* state = nullptr;  // the one unmapped MechanicalObject
-  std::vector<const SofaObject*> mechanics;
-  std::vector<std::string> visual, collision;
-};
-
-void classify(const SofaNode& node, Walk& walk, Reader& reader, bool skipUnsupported) {
-  bool mapped = false;
-  for (const SofaObject& o : node.objects) mapped = mapped || isMapping(o.type);
-  const std::string place = "node " + node.path() + " (" + node.where + ")";
-  bool collisionChild = false;
-  for (const SofaObject& o : node.objects) collisionChild = collisionChild || isCollision(o.type);
-  auto unsupported = [&](const SofaObject& o, const std::string& why) {
-    const std::string line = o.label() + ": " + why;
-    if (!skipUnsupported)
-      throw Error(o.where + ": " + o.type + (o.name.empty() ? "" : " '" + o.name + "'") + ": " +
-                  why + " (--scene.skip-unsupported=true skips it with a warning)");
-    reader.warn("skipped " + line);
-  };
-  for (const SofaObject& o : node.objects) {
-    if (isVisual(o.type)) {
-      walk.visual.push_back(o.type);
-    } else if (isCollision(o.type)) {
-      walk.collision.push_back(o.type);
-    } else if (mapped &&
-               (isMapping(o.type) || o.type == "MechanicalObject" || isAccepted(o.type))) {
-      (collisionChild ? walk.collision : walk.visual).push_back(o.type);
-    } else if (mapped) {
-      unsupported(o, "a mapped child's " + o.type +
-                         " changes the mechanics through its mapping, which is not simulated; "
-                         "in " +
-                         place);
-    } else if (o.type == "PythonController") {
-      unsupported(o, "a Python controller (class " + reader.text(o, "class").value_or("?") +
-                         ") runs arbitrary code between steps and cannot run in a distributed "
-                         "step");
-    } else if (o.type == "MechanicalObject") {
-      if (walk.state)
-        throw Error(o.where + ": a second independent MechanicalObject (the first: " +
-                    walk.state->where + "): one mechanical object per scene is supported");
-      walk.state = &o;
-    } else if (isAccepted(o.type)) {
-      continue;
-    } else {
-      walk.mechanics.push_back(&o);
-    }
-  }
-  for (const auto& child : node.children) classify(*child, walk, reader, skipUnsupported);
-}
 
 // The file a loader names, found in the scene's folder, then in each data path.
 std::string findFile(const Reader& reader, const SofaObject& loader,
@@ -347,8 +218,7 @@ bool mapOdeSolver(Reader& r, const SofaObject& o) {
 // |r| / |b| <= tolerance (r = b - A x, no preconditioner) or |p^T A p| <= threshold. The
 // threshold has no KSP counterpart (PETSc's CG stops on a zero or negative p^T A p).
 bool mapLinearSolver(Reader& r, const SofaObject& o, bool sceneLimits) {
-  if (isOneOf(o.type, {"SparseLDLSolver", "SparseCholeskySolver", "EigenSimplicialLDLT",
-                       "AsyncSparseLDLSolver", "SparseLUSolver", "EigenSparseLU"})) {
+  if (sofa::isDirectSolver(o.type)) {
     r.key("solver.linear", "direct");
     r.note(o.label() + " -> solver.linear = direct (MUMPS Cholesky through PETSc)");
     return true;
@@ -405,40 +275,67 @@ std::string listed(std::vector<std::string> types) {
   return text;
 }
 
+void unsupported(Reader& reader, const SofaObject& o, const std::string& why,
+                 const SofaImportOptions& options) {
+  if (!options.skipUnsupported)
+    throw Error(o.where + ": " + o.type + (o.name.empty() ? "" : " '" + o.name + "'") + ": " + why +
+                " (--scene.skip-unsupported=true skips it with a warning)");
+  reader.warn("skipped " + o.label() + ": " + why);
+}
+
+// One body's keys: its context and mesh, the solvers that integrate it, then every component
+// that acts on it, in the order written.
+void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
+                const SofaImportOptions& options) {
+  const SofaObject& state = *body.state;
+  reader.from(state);
+  mapContext(reader, scene, *state.node);
+  mapMesh(reader, state, options);
+  if (!body.odeSolver)
+    throw Error(state.where + ": " + state.label() +
+                ": no EulerImplicitSolver in its node or above integrates it");
+  const std::string why = "not supported: it may change the mechanics";
+  for (const SofaObject* solver : {body.odeSolver, body.nonlinearSolver}) {
+    if (!solver) continue;
+    reader.from(*solver);
+    if (!mapOdeSolver(reader, *solver)) unsupported(reader, *solver, why, options);
+  }
+  if (body.linearSolver) {
+    reader.from(*body.linearSolver);
+    if (!mapLinearSolver(reader, *body.linearSolver, options.sceneLinearLimits))
+      unsupported(reader, *body.linearSolver, why, options);
+  }
+  bool fem = false;
+  for (const SofaObject* o : body.components) {
+    reader.from(*o);
+    const bool isFem = sofa::mapForceField(reader, *o);
+    fem = fem || (isFem && reader.gave("material.model"));
+    if (!isFem && !sofa::mapMass(reader, *o) && !sofa::mapSurfaceLoad(reader, *o) &&
+        !sofa::mapConstraint(reader, *o))
+      unsupported(reader, *o, why, options);
+  }
+  // Every force comes from a component the scene names: without a FEM force field, none.
+  if (!fem) {
+    reader.from(state);
+    reader.key("material.model", "none");
+    reader.note("no FEM force field acts on " + state.label() +
+                ": material.model = none (no elastic force field)");
+  }
+}
+
 }  // namespace
 
 SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& options) {
   SofaImport out;
   Reader reader(scene, out);
-  Walk walk;
-  classify(scene.root(), walk, reader, options.skipUnsupported);
-  if (!walk.state) throw Error(scene.root().where + ": the scene has no MechanicalObject");
-  reader.from(*walk.state);
-  mapContext(reader, scene, *walk.state->node);
-  mapMesh(reader, *walk.state, options);
-  bool ode = false;
-  for (const SofaObject* o : walk.mechanics) {
-    reader.from(*o);
-    if (mapOdeSolver(reader, *o)) {
-      ode = true;
-    } else if (!mapLinearSolver(reader, *o, options.sceneLinearLimits) &&
-               !sofa::mapMass(reader, *o) && !sofa::mapForceField(reader, *o) &&
-               !sofa::mapSurfaceLoad(reader, *o) && !sofa::mapConstraint(reader, *o)) {
-      const std::string why = "not supported: it may change the mechanics";
-      if (!options.skipUnsupported)
-        throw Error(o->where + ": " + o->type + (o->name.empty() ? "" : " '" + o->name + "'") +
-                    ": " + why + " (--scene.skip-unsupported=true skips it with a warning)");
-      reader.warn("skipped " + o->label() + ": " + why);
-    }
-  }
-  if (!ode) throw Error(scene.root().where + ": the scene has no EulerImplicitSolver");
-  // Every force comes from a component the scene names: without a FEM force field, none.
-  const bool fem = std::any_of(out.keys.begin(), out.keys.end(),
-                               [](const SofaKey& k) { return k.key == "material.model"; });
-  if (!fem) {
-    reader.from(*walk.state);
-    reader.key("material.model", "none");
-    reader.note("no FEM force field in the scene: material.model = none (no elastic force field)");
+  const sofa::Walk walk = sofa::walkScene(scene, reader, options.skipUnsupported);
+  for (const SofaObject* o : walk.orphans)
+    unsupported(reader, *o, "not supported: it may change the mechanics", options);
+  if (walk.bodies.empty()) throw Error(scene.root().where + ": the scene has no MechanicalObject");
+  for (const sofa::Body& body : walk.bodies) {
+    out.objects.push_back({body.state->node->path(), {}});
+    reader.into(out.objects.back().keys);
+    importBody(reader, scene, body, options);
   }
   if (!walk.visual.empty()) reader.note("skipped (visual only): " + listed(walk.visual));
   if (!walk.collision.empty())

@@ -33,12 +33,17 @@ public:
   std::vector<long long> integers(const SofaObject& o, const std::string& field) const;
   bool given(const SofaObject& o, const std::string& field) const { return bool(text(o, field)); }
 
-  // The object the keys that follow come from (their errors name its place).
+  // The body the keys that follow are for, and the object they come from (their errors name
+  // its place).
+  void into(std::vector<SofaKey>& keys) { keys_ = &keys; }
   void from(const SofaObject& o) { current_ = o.where; }
   void key(const std::string& key, const std::string& value) {
-    out_.keys.push_back({key, value, current_});
+    keys_->push_back({key, value, current_});
   }
-  void note(const std::string& line) { out_.notes.push_back(line); }
+  // Whether the current body has the key already.
+  bool gave(const std::string& key) const;
+  // A start-up line, said once however many bodies give it.
+  void note(const std::string& line);
   void warn(const std::string& line) { out_.warnings.push_back(line); }
   // "file:line: Type 'name': field = 'value': why".
   [[noreturn]] void reject(const SofaObject& o, const std::string& field,
@@ -49,6 +54,7 @@ public:
 private:
   const SofaScene& scene_;
   SofaImport& out_;
+  std::vector<SofaKey>* keys_ = nullptr;
   std::string current_;
 };
 

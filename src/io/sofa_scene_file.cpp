@@ -13,7 +13,7 @@
 
 namespace eis {
 
-Scene sceneFromSofa(const Scene& given, MPI_Comm comm, std::FILE* log) {
+std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::FILE* log) {
   const std::string file = given.text("scene.file");
   const bool python = file.size() > 3 && file.compare(file.size() - 3, 3, ".py") == 0;
   std::string text, error;
@@ -49,19 +49,28 @@ Scene sceneFromSofa(const Scene& given, MPI_Comm comm, std::FILE* log) {
   options.sceneLinearLimits = given.text("scene.linear-solver-limits") == "scene";
   const SofaImport imported = importSofaScene(sofa, options);
 
-  Scene scene(given.components());
-  for (const SofaKey& k : imported.keys) {
-    if (given.given(k.key)) continue;
-    try {
-      scene.set(k.key, k.value);
-    } catch (const Error& e) {
-      throw Error(k.where + ": " + e.what());
+  std::vector<ObjectScene> scenes;
+  for (const SofaObjectKeys& object : imported.objects) {
+    Scene scene(given.components());
+    for (const SofaKey& k : object.keys) {
+      if (given.given(k.key)) continue;
+      try {
+        scene.set(k.key, k.value);
+      } catch (const Error& e) {
+        throw Error(k.where + ": " + e.what());
+      }
     }
+    for (const ParameterDeclaration& d : given.spec().declarations())
+      if (given.given(d.key))
+        for (const std::string& value : given.shown(d.key)) scene.set(d.key, value);
+    try {
+      scene.resolve();
+    } catch (const Error& e) {
+      throw Error(imported.objects.size() > 1 ? "object " + object.path + ": " + e.what()
+                                              : std::string(e.what()));
+    }
+    scenes.push_back({imported.objects.size() > 1 ? object.path : "", std::move(scene)});
   }
-  for (const ParameterDeclaration& d : given.spec().declarations())
-    if (given.given(d.key))
-      for (const std::string& value : given.shown(d.key)) scene.set(d.key, value);
-  scene.resolve();
   if (commRank(comm) == 0) {
     if (log)
       for (const std::string& line : imported.notes)
@@ -69,7 +78,7 @@ Scene sceneFromSofa(const Scene& given, MPI_Comm comm, std::FILE* log) {
     for (const std::string& line : imported.warnings)
       std::fprintf(stderr, "euler-implicit: warning: %s\n", line.c_str());
   }
-  return scene;
+  return scenes;
 }
 
 const ComponentDeclaration& sofaSceneComponent() {

@@ -192,15 +192,37 @@ NodalTable gatherState(const DistributedMesh& mesh, Vec x, Vec v, const NodalTab
 
 void writeStateCsv(const std::string& path, const NodalTable& state, Physics physics,
                    MPI_Comm comm) {
+  writeStateCsv(path, {{"", state}}, physics, comm);
+}
+
+namespace {
+
+// A CSV field: quoted (RFC 4180) when it holds a comma, a quote or a line break.
+std::string csvField(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+}  // namespace
+
+void writeStateCsv(const std::string& path, const std::vector<ObjectState>& objects,
+                   Physics physics, MPI_Comm comm) {
+  const bool several = objects.size() > 1;
   std::string failure;
   if (commRank(comm) == 0)
     failure = replaceFile("output.final-state", path, [&](std::FILE* file) {
-      std::fprintf(file, "%s\n", stateHeader(physics).c_str());
-      for (std::size_t k = 0; k < state.ids.size(); ++k) {
-        std::fprintf(file, "%lld", static_cast<long long>(state.ids[k]));
-        for (int c = 0; c < state.width; ++c)
-          std::fprintf(file, ",%.17g", state.values[k * state.width + c]);
-        std::fputc('\n', file);
+      std::fprintf(file, "%s%s\n", stateHeader(physics).c_str(), several ? ",object" : "");
+      for (const ObjectState& object : objects) {
+        const NodalTable& state = object.state;
+        const std::string column = several ? "," + csvField(object.path) : "";
+        for (std::size_t k = 0; k < state.ids.size(); ++k) {
+          std::fprintf(file, "%lld", static_cast<long long>(state.ids[k]));
+          for (int c = 0; c < state.width; ++c)
+            std::fprintf(file, ",%.17g", state.values[k * state.width + c]);
+          std::fprintf(file, "%s\n", column.c_str());
+        }
       }
     });
   throwIfAnyRankFailed(failure, comm);

@@ -36,12 +36,13 @@ public:
 
   // The starting state is the series' first frame; a restart continues the series, its
   // starting step a frame only when the uninterrupted run had one there.
-  void start(const RunState& state) override {
+  void start(const RunStates& states) override {
+    const RunState& state = states.front();
     if (state.resumed) writer_.resume(state.step);
     if (!state.resumed || state.step % every_ == 0) writeStep(state.step, state.time, state);
   }
-  void write(const StepRecord& step, const RunState& state) override {
-    if (step.step % every_ == 0 || step.last) writeStep(step.step, step.time, state);
+  void write(const StepRecord& step, const RunStates& states) override {
+    if (step.step % every_ == 0 || step.last) writeStep(step.step, step.time, states.front());
   }
   std::string where() const override { return "time series: " + writer_.pvdPath(); }
 

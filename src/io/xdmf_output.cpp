@@ -198,13 +198,14 @@ public:
 
   // The starting state is the series' first step; a restart continues the series, its starting
   // step written only when the uninterrupted run wrote it.
-  void start(const RunState& state) override {
+  void start(const RunStates& states) override {
+    const RunState& state = states.front();
     if (state.resumed) resume(state.step);
     writeMesh(state);
     if (!state.resumed || state.step % every_ == 0) writeStep(state.step, state.time, state);
   }
-  void write(const StepRecord& step, const RunState& state) override {
-    if (step.step % every_ == 0 || step.last) writeStep(step.step, step.time, state);
+  void write(const StepRecord& step, const RunStates& states) override {
+    if (step.step % every_ == 0 || step.last) writeStep(step.step, step.time, states.front());
   }
   std::string where() const override { return "XDMF series: " + indexPath_; }
 

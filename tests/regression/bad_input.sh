@@ -169,7 +169,8 @@ sed '9s|.*|    <PythonController name="ctl" class="Pulse" eis-source="liver.py:4
   > scn_python_controller.scn
 sed '4s|.*|    <StaticSolver/>|' good.scn > scn_static.scn
 printf 'def createScene(root):\n    root.addChild("beam")\n    raise ValueError("no mesh")\n' > py_error.py
-sed '12s|.*|    <Node name="second"><MechanicalObject/></Node>\n  </Node>|' good.scn > scn_two_objects.scn
+sed '12s|.*|    <MechanicalObject name="second"/>\n  </Node>|' good.scn > scn_two_objects.scn
+sed '12s|.*|    <Node name="second"><MechanicalObject/></Node>\n  </Node>|' good.scn > scn_body_no_mesh.scn
 sed '12s|.*|    <Node name="m"><MechanicalObject/><BarycentricMapping/><UniformMass totalMass="1"/></Node>\n  </Node>|' \
   good.scn > scn_mapped_mass.scn
 sed '12s|.*|    <Node name="visual"><OglModel/><BarycentricMapping/></Node>\n    <Node name="collision"><MechanicalObject/><TriangleCollisionModel/><BarycentricMapping/></Node>\n  </Node>|' \
@@ -464,8 +465,10 @@ launch bad scn_python_controller "liver.py:42" "PythonController 'ctl'" "Pulse" 
   --scene="$T/scn_python_controller.scn" --solver.steps=1
 launch bad scn_static_solver "scn_static.scn:4" "StaticSolver" -- --scene="$T/scn_static.scn" \
   --solver.steps=1
-launch bad scn_two_objects "scn_two_objects.scn:12" "second independent MechanicalObject" "scn_two_objects.scn:8" -- \
-  --scene="$T/scn_two_objects.scn" --solver.steps=1
+launch bad scn_two_objects "scn_two_objects.scn:12" "a second MechanicalObject in node /body" \
+  "scn_two_objects.scn:8" -- --scene="$T/scn_two_objects.scn" --solver.steps=1
+launch bad scn_body_no_mesh "scn_body_no_mesh.scn:12" "MechanicalObject: no mesh" -- \
+  --scene="$T/scn_body_no_mesh.scn" --solver.steps=1
 launch bad scn_mapped_mass "scn_mapped_mass.scn:12" "UniformMass" "mapped child" -- \
   --scene="$T/scn_mapped_mass.scn" --solver.steps=1
 launch bad scn_unknown_component "scn_unknown.scn:9" "UnknownForceField" "not supported" -- \

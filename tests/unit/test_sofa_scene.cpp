@@ -107,6 +107,12 @@ TEST(SofaScene, MalformedScenesNameFileAndLine) {
             "m.scn:1: eis-source = 'nowhere': expected FILE:LINE");
 }
 
+// The keys of an import's one body, kept alive (a range-for over a member of the import, a
+// temporary, would outlive it).
+std::vector<eis::SofaKey> bodyKeys(const eis::SofaImport& imported) {
+  return imported.objects.at(0).keys;
+}
+
 // The keys of a scene around `body` (one mechanical node with a loader of a shipped mesh).
 using Keys = std::map<std::string, std::vector<std::string>>;
 Keys keysOf(const std::string& body, bool sceneLimits = false,
@@ -123,7 +129,7 @@ Keys keysOf(const std::string& body, bool sceneLimits = false,
   options.sceneLinearLimits = sceneLimits;
   const eis::SofaImport result = eis::importSofaScene(SofaScene(text, "t.scn"), options);
   Keys keys;
-  for (const eis::SofaKey& k : result.keys) keys[k.key].push_back(k.value);
+  for (const eis::SofaKey& k : result.objects.at(0).keys) keys[k.key].push_back(k.value);
   if (imported) *imported = result;
   return keys;
 }
@@ -159,7 +165,7 @@ TEST(SofaImport, EulerImplicitSolverFields) {
   eis::SofaImportOptions options;
   options.sceneFolder = EIS_MESH_DIR;
   Keys keys;
-  for (const eis::SofaKey& k : eis::importSofaScene(SofaScene(text, "t.scn"), options).keys)
+  for (const eis::SofaKey& k : bodyKeys(eis::importSofaScene(SofaScene(text, "t.scn"), options)))
     keys[k.key].push_back(k.value);
   EXPECT_EQ(one(keys, "solver.rayleigh-stiffness"), "0.1");
   EXPECT_EQ(one(keys, "solver.rayleigh-mass"), "0.2");
@@ -303,7 +309,7 @@ TEST(SofaImport, LoaderAndStateTransformsInSofasOrder) {
   eis::SofaImportOptions options;
   options.sceneFolder = EIS_MESH_DIR;
   std::vector<std::string> transforms;
-  for (const eis::SofaKey& k : eis::importSofaScene(SofaScene(text, "t.scn"), options).keys)
+  for (const eis::SofaKey& k : bodyKeys(eis::importSofaScene(SofaScene(text, "t.scn"), options)))
     if (k.key == "mesh.transform") transforms.push_back(k.value);
   EXPECT_EQ(transforms,
             (std::vector<std::string>{"rotate 0 0 90", "translate 1 2 3", "translate 0 0 1"}));
@@ -326,13 +332,12 @@ TEST(SofaImport, MechanicalObjectLegacyTransformAttributes) {
   const auto transforms = [&](const std::string& attributes) {
     std::vector<std::string> found;
     for (const eis::SofaKey& k :
-         eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
+         bodyKeys(eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
                                         "filename='beam_v22_ascii.msh'/><MechanicalObject "
                                         "src='@l' " +
                                             attributes + "/></Node>",
                                         "t.scn"),
-                              options)
-             .keys)
+                              options)))
       if (k.key == "mesh.transform") found.push_back(k.value);
     return found;
   };
@@ -349,12 +354,11 @@ TEST(SofaImport, MechanicalObjectLegacyTransformAttributes) {
   // applies once, as the loader's.
   std::vector<std::string> once;
   for (const eis::SofaKey& k :
-       eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
+       bodyKeys(eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
                                       "filename='beam_v22_ascii.msh' scale3d='2 2 2' "
                                       "translation='1 0 0'/><MechanicalObject src='@l'/></Node>",
                                       "t.scn"),
-                            options)
-           .keys)
+                            options)))
     if (k.key == "mesh.transform") once.push_back(k.value);
   EXPECT_EQ(once, (Texts{"scale 2 2 2", "translate 1 0 0"}));
 }
@@ -373,7 +377,7 @@ TEST(SofaImport, LoaderTransformationMatrix) {
         options);
     if (warnings) *warnings = imported.warnings;
     std::vector<std::string> found;
-    for (const eis::SofaKey& k : imported.keys)
+    for (const eis::SofaKey& k : imported.objects.at(0).keys)
       if (k.key == "mesh.transform") found.push_back(k.value);
     return found;
   };
@@ -479,10 +483,93 @@ TEST(SofaImport, SkippedAndUnsupportedComponents) {
   EXPECT_EQ(errorOf([] { keysOf("<GenericConstraintSolver/>"); }),
             "t.scn:1: GenericConstraintSolver: not supported: it may change the mechanics "
             "(--scene.skip-unsupported=true skips it with a warning)");
-  EXPECT_NE(errorOf([] {
-              keysOf("<Node><MechanicalObject/></Node>");
-            }).find("a second independent MechanicalObject"),
+  // A child node with a MechanicalObject of its own is a second body, with a mesh of its own.
+  EXPECT_NE(errorOf([] { keysOf("<Node name='other'><MechanicalObject/></Node>"); })
+                .find("MechanicalObject: no mesh"),
             std::string::npos);
+  EXPECT_NE(errorOf([] { keysOf("<MechanicalObject name='second'/>"); })
+                .find("a second MechanicalObject in node /beam"),
+            std::string::npos);
+  EXPECT_NE(errorOf([] { keysOf("<StaticSolver/>"); }).find("a second ODE solver in node /beam"),
+            std::string::npos);
+}
+
+// Several bodies (SOFA's search-down order): each MechanicalObject with the ODE solver of its
+// node or above (the linear solver of that solver's node or above), the gravity of its node or
+// above, and the components of its node and of child nodes without a state of their own; a
+// component acts on the nearest state up the tree only.
+TEST(SofaImport, SeveralBodiesEachWithWhatActsOnIt) {
+  const std::string text =
+      "<Node name='root' gravity='0 0 -1' dt='0.02'>"
+      " <Node name='a'>"
+      "  <EulerImplicitSolver rayleighMass='0.1'/><CGLinearSolver iterations='30'/>"
+      "  <MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/><MechanicalObject src='@l'/>"
+      "  <DiagonalMass massDensity='2'/><FixedProjectiveConstraint indices='1'/>"
+      "  <Node name='fem'><TetrahedronFEMForceField youngModulus='100'/></Node>"
+      " </Node>"
+      " <Node name='b' gravity='1 0 0'>"
+      "  <EulerImplicitSolver/><SparseLDLSolver/>"
+      "  <MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/>"
+      "  <MechanicalObject src='@l' dx='5'/>"
+      "  <UniformMass totalMass='3'/><MeshSpringForceField stiffness='7'/>"
+      "  <Node name='c'>"
+      "   <MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/><MechanicalObject src='@l'/>"
+      "   <DiagonalMass/><TetrahedronFEMForceField method='small'/>"
+      "  </Node>"
+      " </Node>"
+      "</Node>";
+  eis::SofaImportOptions options;
+  options.sceneFolder = EIS_MESH_DIR;
+  const eis::SofaImport imported = eis::importSofaScene(SofaScene(text, "t.scn"), options);
+  ASSERT_EQ(imported.objects.size(), 3u);
+  std::vector<Keys> bodies;
+  for (const eis::SofaObjectKeys& object : imported.objects) {
+    bodies.emplace_back();
+    for (const eis::SofaKey& k : object.keys) bodies.back()[k.key].push_back(k.value);
+  }
+  EXPECT_EQ(imported.objects[0].path, "/a");
+  EXPECT_EQ(imported.objects[1].path, "/b");
+  EXPECT_EQ(imported.objects[2].path, "/b/c");
+  const Keys &a = bodies[0], &b = bodies[1], &c = bodies[2];
+  EXPECT_EQ(one(a, "solver.rayleigh-mass"), "0.1");
+  EXPECT_EQ(one(a, "solver.linear"), "iterative");
+  EXPECT_EQ(one(a, "load.gravity"), "0 0 -1");
+  EXPECT_EQ(one(a, "solver.dt"), "0.02");
+  EXPECT_EQ(one(a, "material.model"), "corotational");
+  EXPECT_EQ(one(a, "material.young-modulus"), "100");
+  EXPECT_EQ(one(a, "constraint.fixed"), "indices 1");
+  EXPECT_EQ(one(b, "solver.rayleigh-mass"), "0");
+  EXPECT_EQ(one(b, "solver.linear"), "direct");
+  EXPECT_EQ(one(b, "load.gravity"), "1 0 0");
+  EXPECT_EQ(one(b, "material.model"), "none");
+  EXPECT_EQ(one(b, "springs.stiffness"), "7");
+  EXPECT_EQ(one(b, "mesh.transform"), "translate 5 0 0");
+  EXPECT_EQ(one(b, "mass.type"), "uniform");
+  EXPECT_EQ(one(c, "solver.linear"), "direct");
+  EXPECT_EQ(one(c, "load.gravity"), "1 0 0");
+  EXPECT_EQ(one(c, "material.model"), "linear");
+  EXPECT_EQ(one(c, "springs.stiffness"), "(absent)");
+  EXPECT_EQ(one(c, "constraint.fixed"), "(absent)");
+  EXPECT_EQ(one(c, "mesh.transform"), "(absent)");
+  // A body no ODE solver integrates, and a component above every state.
+  EXPECT_NE(errorOf([&] {
+              eis::importSofaScene(
+                  SofaScene("<Node><MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/>"
+                            "<MechanicalObject src='@l'/></Node>",
+                            "t.scn"),
+                  options);
+            }).find("no EulerImplicitSolver in its node or above integrates it"),
+            std::string::npos);
+  EXPECT_EQ(errorOf([&] {
+              eis::importSofaScene(
+                  SofaScene("<Node><FreeMotionAnimationLoop/><Node><EulerImplicitSolver/>"
+                            "<MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/>"
+                            "<MechanicalObject src='@l'/></Node></Node>",
+                            "t.scn"),
+                  options);
+            }),
+            "t.scn:1: FreeMotionAnimationLoop: not supported: it may change the mechanics "
+            "(--scene.skip-unsupported=true skips it with a warning)");
 }
 
 TEST(SofaImport, MeshFromTheLoaderTheTopologyNames) {
@@ -500,18 +587,17 @@ TEST(SofaImport, MeshFromTheLoaderTheTopologyNames) {
       "<MechanicalObject position='@l.position'/></Node>";
   options.dataPaths = {"elsewhere", EIS_MESH_DIR};
   const eis::SofaImport imported = eis::importSofaScene(SofaScene(found, "t.scn"), options);
-  EXPECT_EQ(imported.keys[2].key, "mesh.file");
-  EXPECT_EQ(imported.keys[2].value, std::string(EIS_MESH_DIR) + "/beam_v22_ascii.msh");
+  EXPECT_EQ(imported.objects.at(0).keys[2].key, "mesh.file");
+  EXPECT_EQ(imported.objects.at(0).keys[2].value, std::string(EIS_MESH_DIR) + "/beam_v22_ascii.msh");
   // A mesh written in the scene: the MechanicalObject's (or the topology's) position, the
   // topology's tetrahedra.
   Keys inline_;
   for (const eis::SofaKey& k :
-       eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/>"
+       bodyKeys(eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/>"
                                       "<MeshTopology name='t' position='0 0 0 1 0 0 0 1 0 0 0 1'"
                                       " tetrahedra='0 1 2 3'/><MechanicalObject/></Node>",
                                       "t.scn"),
-                            {})
-           .keys)
+                            {})))
     inline_[k.key].push_back(k.value);
   EXPECT_EQ(one(inline_, "mesh.nodes"), "0 0 0 1 0 0 0 1 0 0 0 1");
   EXPECT_EQ(one(inline_, "mesh.tetrahedra"), "0 1 2 3");
@@ -528,12 +614,11 @@ TEST(SofaImport, MeshFromTheLoaderTheTopologyNames) {
 Keys inlineKeys(const std::string& state) {
   Keys keys;
   for (const eis::SofaKey& k :
-       eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/>"
+       bodyKeys(eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/>"
                                       "<MeshTopology name='t' tetrahedra='0 1 2 3'/>" +
                                           state + "</Node>",
                                       "t.scn"),
-                            {})
-           .keys)
+                            {})))
     keys[k.key].push_back(k.value);
   return keys;
 }
@@ -607,7 +692,7 @@ Keys pressureKeys(const std::string& body,
   eis::SofaImportOptions options;
   options.sceneFolder = EIS_MESH_DIR;
   Keys keys;
-  for (const eis::SofaKey& k : eis::importSofaScene(SofaScene(text, "t.scn"), options).keys)
+  for (const eis::SofaKey& k : bodyKeys(eis::importSofaScene(SofaScene(text, "t.scn"), options)))
     keys[k.key].push_back(k.value);
   return keys;
 }

@@ -34,8 +34,12 @@ struct RunSummary {
 
 class Simulation {
 public:
-  // Collective. `scene` must be resolved. `log` receives the start-up report, per-step progress
-  // and the summary on rank 0 (nullptr: silent). Throws eis::Error on every rank for bad input.
+  // Collective. One run of the bodies of a scene (each with its resolved scene, in scene order),
+  // every one integrated by its own solver in that order each step, as SOFA's
+  // DefaultAnimationLoop does. `log` receives the start-up report, per-step progress and the
+  // summary on rank 0 (nullptr: silent). Throws eis::Error on every rank for bad input.
+  Simulation(const std::vector<ObjectScene>& objects, MPI_Comm comm, std::FILE* log);
+  // A scene of one body.
   Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log);
   ~Simulation();
   Simulation(const Simulation&) = delete;
@@ -49,50 +53,67 @@ public:
   void run();
   const RunSummary& summary() const { return summary_; }
 
-  // The current state of every node on rank 0 (empty elsewhere), in node-id order.
+  // The current state of every node of the first body on rank 0 (empty elsewhere), in node-id
+  // order; the first body's system, mesh and vectors.
   NodalTable gatherState() const;
-  MechanicalSystem& system() { return *system_; }
-  const DistributedMesh& mesh() const { return *mesh_; }
-  Vec positions() const { return x_; }
-  Vec velocities() const { return v_; }
+  MechanicalSystem& system() { return *bodies_.front()->system; }
+  const DistributedMesh& mesh() const { return *bodies_.front()->mesh; }
+  Vec positions() const { return bodies_.front()->x; }
+  Vec velocities() const { return bodies_.front()->v; }
 
 private:
+  // One body: its scene, mesh, mechanical system, integrator and state.
+  struct Body {
+    explicit Body(const ObjectScene& object);
+    ~Body();
+    Body(const Body&) = delete;
+    Body& operator=(const Body&) = delete;
+    std::string path;  // "" for a scene of one body
+    Scene scene;
+    Substepping substepping;
+    std::unique_ptr<DistributedMesh> mesh;
+    std::unique_ptr<MechanicalSystem> system;
+    std::unique_ptr<TimeIntegrator> integrator;
+    std::unique_ptr<NodalTable> initial;
+    bool motionless = false;  // every unknown fixed: its steps are skipped
+    Vec x = nullptr, v = nullptr, restCoordinates = nullptr;
+  };
+
   void report(const char* format, ...) const;
-  void reportMesh(const std::vector<std::string>& warnings) const;
-  void setInitialState();
+  void buildBody(Body& body);
+  void reportMesh(const Body& body, const std::vector<std::string>& warnings) const;
+  void setInitialState(Body& body);
   // A checkpoint (key: the key that named it) as the state to start from, with its clock.
-  void loadCheckpoint(const std::string& key, const std::string& path);
+  void loadCheckpoint(Body& body, const std::string& key, const std::string& path);
   // The time of a step: step * dt when the starting state is on that grid (a restart of the
   // same run, bit for bit the uninterrupted run's time), else from the starting state's time.
   double timeOf(int step) const;
   // Collective: whether any rank received a stop signal; which one.
   int stopRequested() const;
-  RunState state();
+  // Advances every body by one step from `clock`, in scene order; the reports summed.
+  void advance(int step, double clock, StepRecord& record);
+  std::vector<RunState> states();
   std::string stepName(int step) const;
   void writeOutputs(const StepRecord& record);
   // Finishes every output but `failed` (nullptr: all) with the current state.
   void finishOutputs(const Output* failed);
   void printSummary() const;
 
-  Scene scene_;
+  // The run's own keys (steps, dt, outputs) are read from the first body's scene.
+  const Scene& scene() const { return bodies_.front()->scene; }
+
+  std::vector<std::unique_ptr<Body>> bodies_;
   MPI_Comm comm_;
   // The ranks' meeting after a failed step, on a communicator the run never uses otherwise.
   OwnCommunicator failureComm_;
   std::FILE* log_;
-  bool motionless_ = false;  // every unknown fixed: the steps are skipped
-  int steps_;
-  double dt_;
-  Progress progress_;
-  Substepping substepping_;
-  std::unique_ptr<DistributedMesh> mesh_;
-  std::unique_ptr<MechanicalSystem> system_;
-  std::unique_ptr<TimeIntegrator> integrator_;
+  int steps_ = 0;
+  double dt_ = 0;
+  std::unique_ptr<Progress> progress_;
   std::vector<std::unique_ptr<Output>> outputs_;
-  std::unique_ptr<NodalTable> initial_;
-  int startStep_ = 0, step_ = 0;  // the starting state's step, and the step x_ and v_ hold
+  int startStep_ = 0, step_ = 0;  // the starting state's step, and the step x and v hold
   double startTime_ = 0, time_ = 0;
   bool resumed_ = false;  // initial.restart found a checkpoint: the outputs continue
-  Vec x_ = nullptr, v_ = nullptr, restCoordinates_ = nullptr;
   RunSummary summary_;
 };
 

@@ -4,6 +4,7 @@
 // formats are further producers of the same object. Read as one set of parameters, keyed
 // "section.name", through the declarations of every component the build knows.
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "eis/core/component.hpp"
@@ -25,6 +26,14 @@ public:
 
 private:
   std::vector<const ComponentDeclaration*> components_;
+};
+
+// One independent body of a run and its scene: the node path of its MechanicalObject in a SOFA
+// scene ("/liver") when it has several, "" for a scene of one body. A run's keys that are not
+// the body's own (solver.steps, solver.dt, the outputs) are the same in every body's scene.
+struct ObjectScene {
+  std::string path;
+  Scene scene;
 };
 
 }  // namespace eis

@@ -19,7 +19,9 @@
 
 namespace eis {
 
-// What an output sees of a run at one instant.
+// What an output sees of one body of a run at one instant. Outputs get every body's, in scene
+// order; those that write one mesh (the ParaView and XDMF series, checkpoints) are refused
+// before the run for a scene of several bodies (app/simulation.cpp), and take the first.
 struct RunState {
   const DistributedMesh& mesh;
   MechanicalSystem& system;
@@ -30,7 +32,10 @@ struct RunState {
   int step = 0;          // the step x and v belong to (before the first: the starting one)
   double time = 0;       // and its time
   bool resumed = false;  // a restart (initial.restart): outputs continue what they had written
+  std::string object;    // the body's node path in a scene of several bodies, else ""
 };
+
+using RunStates = std::vector<RunState>;
 
 // One step just taken.
 struct StepRecord {
@@ -45,11 +50,11 @@ class Output {
 public:
   virtual ~Output() = default;
   // Collective: the state before the first step.
-  virtual void start(const RunState& state) { (void)state; }
+  virtual void start(const RunStates& states) { (void)states; }
   // Collective: after each step.
-  virtual void write(const StepRecord& step, const RunState& state) = 0;
-  // Collective: the run is over; `state` is its last good state.
-  virtual void finish(const RunState& state) { (void)state; }
+  virtual void write(const StepRecord& step, const RunStates& states) = 0;
+  // Collective: the run is over; `states` is its last good state.
+  virtual void finish(const RunStates& states) { (void)states; }
   // What rank 0 says at the end, such as "final state: out/state.csv".
   virtual std::string where() const = 0;
 };

@@ -32,8 +32,14 @@ struct SofaKey {
   std::string where;  // "file:line" of the component it comes from
 };
 
+// One independent body of the scene (an unmapped MechanicalObject) and its keys.
+struct SofaObjectKeys {
+  std::string path;            // the node path of its MechanicalObject: "/liver"
+  std::vector<SofaKey> keys;   // in order; repeatable keys repeat
+};
+
 struct SofaImport {
-  std::vector<SofaKey> keys;          // in order; repeatable keys repeat
+  std::vector<SofaObjectKeys> objects;  // in SOFA's search-down order: depth first, as written
   std::vector<std::string> notes;     // start-up lines: what was skipped, how solvers map
   std::vector<std::string> warnings;  // collision skipped, unsupported skipped
 };
@@ -44,8 +50,9 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
 
 // Collective. Reads the scene named by scene.file on rank 0 (a .py scene through
 // sofaPythonSceneToXml), broadcasts its text, imports it on every rank, and returns the scene
-// of `base`'s components: the imported keys, then every key `given` holds (the command line
-// and the INI file win key by key), resolved. Start-up notes and warnings go to `log` on rank 0.
-Scene sceneFromSofa(const Scene& given, MPI_Comm comm, std::FILE* log);
+// of each body, in the scene's order: the body's imported keys, then every key `given` holds
+// (the command line and the INI file win key by key, for every body), resolved. Start-up
+// notes and warnings go to `log` on rank 0.
+std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::FILE* log);
 
 }  // namespace eis

@@ -46,6 +46,18 @@ NodalTable gatherState(const DistributedMesh& mesh, Vec x, Vec v, const NodalTab
 void writeStateCsv(const std::string& path, const NodalTable& state, Physics physics,
                    MPI_Comm comm);
 
+// The gathered state of one body of several, with its node path.
+struct ObjectState {
+  std::string path;
+  NodalTable state;
+};
+
+// The same for the bodies of a scene: with more than one, a last column `object` holds each
+// row's body's node path (quoted when it holds a comma or a quote), the rows grouped by body in
+// the order given.
+void writeStateCsv(const std::string& path, const std::vector<ObjectState>& objects,
+                   Physics physics, MPI_Comm comm);
+
 // initial.state: where a run starts (absent: at rest).
 const ComponentDeclaration& initialStateComponent();
 

@@ -1,0 +1,204 @@
+// The SOFA scene walk (io/sofa_walk.hpp): the kinds of component, the bodies and what acts on
+// each.
+#include "sofa_walk.hpp"
+
+#include <algorithm>
+
+#include "eis/core/error.hpp"
+
+namespace eis::sofa {
+
+namespace {
+
+bool isOneOf(const std::string& type, std::initializer_list<const char*> types) {
+  return std::any_of(types.begin(), types.end(), [&](const char* t) { return type == t; });
+}
+
+bool endsWith(const std::string& text, const std::string& end) {
+  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+
+bool startsWith(const std::string& text, const std::string& start) {
+  return text.rfind(start, 0) == 0;
+}
+
+// Topology, not mechanics: SOFA's topological mappings build one topology from another (a grid's
+// hexahedra cut into tetrahedra, a volume's surface) and move no degree of freedom; the
+// containers, modifiers and algorithms of every kind of set topology hold or edit a mesh.
+bool isTopology(const std::string& t) {
+  return endsWith(t, "TopologicalMapping") || endsWith(t, "TopologyContainer") ||
+         endsWith(t, "TopologyModifier") || endsWith(t, "GeometryAlgorithms") ||
+         endsWith(t, "TopologyAlgorithms") || t == "MeshTopology";
+}
+
+// Components with no effect on the mechanics here: plugins, the default loops, topology, the
+// loaders, and the engines our selections stand for.
+bool isAccepted(const std::string& t) {
+  return isTopology(t) ||
+         isOneOf(t, {"RequiredPlugin", "DefaultAnimationLoop", "DefaultVisualManagerLoop",
+                     "AddPluginRepository", "BoxROI", "SphereROI", "MeshGmshLoader",
+                     "MeshVTKLoader", "MeshOBJLoader", "MeshSTLLoader", "MeshOffLoader",
+                     "MeshTrianLoader", "SphereLoader"});
+}
+
+// What only draws or records: rendering (every Ogl* component: models, shaders, their
+// variables, viewports, post-processing), cameras and lights, and the exporters, which write
+// files of the state and are not run here.
+bool isVisual(const std::string& t) {
+  return startsWith(t, "Ogl") || endsWith(t, "Exporter") ||
+         isOneOf(t, {"VisualModel", "VisualStyle", "LightManager", "DirectionalLight",
+                     "PositionalLight", "SpotLight", "InteractiveCamera", "Camera",
+                     "RecordedCamera", "BackgroundSetting", "VisualGrid", "LineAxis", "ClipPlane",
+                     "DataDisplay", "VisualModelImpl", "PostProcessManager", "ViewerSetting",
+                     "VisualTransform", "VisualManagerPass", "VisualManagerSecondaryPass",
+                     "CompositingVisualLoop", "Light", "TextureInterpolation",
+                     "VisualPointCloud", "TrailRenderer", "MouseButtonSetting",
+                     "StatsSetting", "SofaDefaultPathSetting", "BackgroundSetting"});
+}
+
+bool isCollision(const std::string& t) {
+  return endsWith(t, "CollisionModel") ||
+         isOneOf(t, {"CollisionPipeline", "DefaultPipeline", "BruteForceBroadPhase",
+                     "BVHNarrowPhase", "BruteForceDetection", "ParallelBruteForceBroadPhase",
+                     "ParallelBVHNarrowPhase", "DefaultContactManager", "CollisionResponse",
+                     "RuleBasedContactManager", "MinProximityIntersection", "LocalMinDistance",
+                     "NewProximityIntersection", "DiscreteIntersection",
+                     "DefaultCollisionGroupManager", "CollisionGroup", "SphereModel",
+                     "TriangleModel", "LineModel", "PointModel"});
+}
+
+// A mechanical mapping: the node's state follows its parent's (a topological mapping is not).
+bool isMechanicalMapping(const std::string& t) {
+  return endsWith(t, "Mapping") && !endsWith(t, "TopologicalMapping");
+}
+
+struct Collector {
+  Walk& walk;
+  Reader& reader;
+  bool skipUnsupported;
+  std::vector<const SofaObject*> states;
+  std::vector<const SofaObject*> mechanics;
+
+  void unsupported(const SofaObject& o, const std::string& why) {
+    if (!skipUnsupported)
+      throw Error(o.where + ": " + o.type + (o.name.empty() ? "" : " '" + o.name + "'") + ": " +
+                  why + " (--scene.skip-unsupported=true skips it with a warning)");
+    reader.warn("skipped " + o.label() + ": " + why);
+  }
+
+  void classify(const SofaNode& node) {
+    bool mapped = false, collisionChild = false;
+    for (const SofaObject& o : node.objects) {
+      mapped = mapped || isMechanicalMapping(o.type);
+      collisionChild = collisionChild || isCollision(o.type);
+    }
+    const SofaObject* state = nullptr;
+    for (const SofaObject& o : node.objects) {
+      if (isVisual(o.type)) {
+        walk.visual.push_back(o.type);
+      } else if (isCollision(o.type)) {
+        walk.collision.push_back(o.type);
+      } else if (mapped && (isMechanicalMapping(o.type) || o.type == "MechanicalObject" ||
+                            isAccepted(o.type))) {
+        (collisionChild ? walk.collision : walk.visual).push_back(o.type);
+      } else if (mapped) {
+        unsupported(o, "a mapped child's " + o.type +
+                           " changes the mechanics through its mapping, which is not simulated; "
+                           "in node " +
+                           node.path() + " (" + node.where + ")");
+      } else if (o.type == "PythonController") {
+        unsupported(o, "a Python controller (class " + reader.text(o, "class").value_or("?") +
+                           ") runs arbitrary code between steps and cannot run in a distributed "
+                           "step");
+      } else if (o.type == "MechanicalObject") {
+        if (state)
+          throw Error(o.where + ": a second MechanicalObject in node " + node.path() +
+                      " (the first: " + state->where +
+                      "): SOFA keeps one mechanical state per node");
+        state = &o;
+        states.push_back(&o);
+      } else if (!isAccepted(o.type)) {
+        // SOFA's animation loop runs every ODE solver of a node: two would integrate one state
+        // twice.
+        if (isOdeSolver(o.type))
+          for (const SofaObject* other : mechanics)
+            if (other->node == &node && isOdeSolver(other->type))
+              throw Error(o.where + ": " + o.type + ": a second ODE solver in node " +
+                          node.path() + " (the first: " + other->type + ", " + other->where +
+                          "): a node's state is integrated by one");
+        mechanics.push_back(&o);
+      }
+    }
+    for (const auto& child : node.children) classify(*child);
+  }
+
+  // The state SOFA's context gives a component of `node`: its own, else its nearest ancestor's.
+  const SofaObject* stateOf(const SofaNode* node) const {
+    for (; node; node = node->parent)
+      for (const SofaObject* s : states)
+        if (s->node == node) return s;
+    return nullptr;
+  }
+
+  // The nearest component of `node` or above that passes `is`.
+  const SofaObject* nearest(const SofaNode* node, bool (*is)(const std::string&)) const {
+    for (; node; node = node->parent)
+      for (const SofaObject& o : node->objects)
+        if (is(o.type)) return &o;
+    return nullptr;
+  }
+};
+
+}  // namespace
+
+bool isNonlinearSolver(const std::string& t) {
+  return t == "NewtonRaphsonSolver";
+}
+
+bool isOdeSolver(const std::string& t) {
+  return isOneOf(t, {"EulerImplicitSolver", "StaticSolver",
+                     "EulerExplicitSolver", "EulerSolver", "RungeKutta2Solver",
+                     "RungeKutta4Solver", "CentralDifferenceSolver", "VariationalSymplecticSolver",
+                     "BDFOdeSolver", "NewmarkImplicitSolver", "DampVelocitySolver"});
+}
+
+bool isDirectSolver(const std::string& t) {
+  return isOneOf(t, {"SparseLDLSolver", "SparseCholeskySolver", "EigenSimplicialLDLT",
+                     "AsyncSparseLDLSolver", "SparseLUSolver", "EigenSparseLU"});
+}
+
+bool isLinearSolver(const std::string& t) {
+  return endsWith(t, "LinearSolver") || isDirectSolver(t) ||
+         isOneOf(t, {"EigenSimplicialLLT", "EigenSparseQR", "PrecomputedLinearSolver",
+                     "BTDLinearSolver", "CholeskySolver", "LULinearSolver"});
+}
+
+Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
+  Walk walk;
+  Collector collector{walk, reader, skipUnsupported, {}, {}};
+  collector.classify(scene.root());
+  for (const SofaObject* state : collector.states) {
+    Body body;
+    body.state = state;
+    body.odeSolver = collector.nearest(state->node, isOdeSolver);
+    if (body.odeSolver) {
+      body.linearSolver = collector.nearest(body.odeSolver->node, isLinearSolver);
+      body.nonlinearSolver = collector.nearest(body.odeSolver->node, isNonlinearSolver);
+    }
+    walk.bodies.push_back(body);
+  }
+  // Solvers act through the bodies above; every other component on its node's state.
+  for (const SofaObject* o : collector.mechanics) {
+    if (isOdeSolver(o->type) || isLinearSolver(o->type) || isNonlinearSolver(o->type)) continue;
+    const SofaObject* state = collector.stateOf(o->node);
+    if (!state) {
+      walk.orphans.push_back(o);
+      continue;
+    }
+    for (Body& body : walk.bodies)
+      if (body.state == state) body.components.push_back(o);
+  }
+  return walk;
+}
+
+}  // namespace eis::sofa

@@ -1,0 +1,46 @@
+#pragma once
+// The SOFA scene walk: which components are visual, collision or topology only, which
+// MechanicalObjects are the scene's independent bodies, and which components act on each, as
+// SOFA's graph decides it: a mass, force field or constraint acts on the mechanical state of its
+// node, or of the nearest ancestor that has one (BaseContext::getMechanicalState); an ODE solver
+// integrates every state of its node's subtree, with the linear solver of its node or above.
+// Private to io/sofa_import.cpp.
+#include <string>
+#include <vector>
+
+#include "eis/io/sofa_scene.hpp"
+#include "sofa_reader.hpp"
+
+namespace eis::sofa {
+
+// One independent body: its MechanicalObject and what acts on it, in the order written.
+struct Body {
+  const SofaObject* state = nullptr;
+  const SofaObject* odeSolver = nullptr;     // nearest in its node or above; may be null
+  const SofaObject* linearSolver = nullptr;  // nearest in the ODE solver's node or above
+  const SofaObject* nonlinearSolver = nullptr;  // NewtonRaphsonSolver: found as the linear one
+  std::vector<const SofaObject*> components;
+};
+
+struct Walk {
+  std::vector<Body> bodies;  // depth first, in the order written (SOFA's search-down order)
+  // Components that may change the mechanics and act on no body (a scene-level animation loop
+  // or constraint solver, a force field above every MechanicalObject).
+  std::vector<const SofaObject*> orphans;
+  std::vector<std::string> visual, collision;  // types skipped, one entry per component
+};
+
+// Walks the whole graph. Throws eis::Error naming the component for what cannot be simulated
+// (a mass or force in a mapped child, a Python controller, two MechanicalObjects in one node);
+// with skipUnsupported the first two are skipped with a warning through `reader`.
+Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported);
+
+// Whether the type is an ODE solver (it integrates its subtree), a nonlinear solver (the
+// Newton iterations an ODE solver runs), or a linear solver.
+bool isOdeSolver(const std::string& type);
+bool isNonlinearSolver(const std::string& type);
+bool isLinearSolver(const std::string& type);
+// The direct solvers that map onto our direct solve (MUMPS).
+bool isDirectSolver(const std::string& type);
+
+}  // namespace eis::sofa
