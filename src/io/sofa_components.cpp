@@ -2,6 +2,7 @@
 // SOFA master source it follows and the defaults found there.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "eis/core/error.hpp"
 #include "sofa_reader.hpp"
@@ -153,6 +154,15 @@ double Reader::real(const SofaObject& o, const std::string& field, double fallba
   return x;
 }
 
+double Reader::single(const SofaObject& o, const std::string& field, double fallback) const {
+  const std::optional<std::string> value = text(o, field);
+  if (!value) return fallback;
+  const Texts tokens = parse::tokens(*value);
+  double x = 0;
+  if (tokens.size() != 1 || !parse::number(tokens[0], x)) reject(o, field, "expected one number");
+  return static_cast<double>(std::strtof(tokens[0].c_str(), nullptr));
+}
+
 bool Reader::boolean(const SofaObject& o, const std::string& field, bool fallback) const {
   const std::optional<std::string> value = text(o, field);
   if (!value) return fallback;
@@ -244,11 +254,14 @@ bool mapForceField(Reader& r, const SofaObject& o) {
     const std::string method = r.text(o, "method").value_or("large");
     if (method == "small") {
       r.key("material.model", "linear");
-    } else if (method == "large" || method == "polar") {
+    } else if (method == "large" || method == "polar" ||
+               (method == "svd" && o.type == "TetrahedronFEMForceField")) {
       r.key("material.model", "corotational");
       r.key("material.rotation", method);
     } else {
-      r.reject(o, "method", "expected small, large or polar");
+      r.reject(o, "method",
+               o.type == "TetrahedronFEMForceField" ? "expected small, large, polar or svd"
+                                                     : "expected small, large or polar");
     }
     // TetrahedronFEMForceField reads both as lists, element i taking list[i] where there is one,
     // else list[0] (material.cell-* keys follow that rule); TetrahedralCorotational's are reals.

@@ -9,6 +9,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
+#include "sofa_grid.hpp"
 #include "sofa_reader.hpp"
 #include "sofa_walk.hpp"
 
@@ -80,17 +81,19 @@ void mapTransform(Reader& reader, const SofaObject& o, bool loader) {
   std::vector<double> scale = three("scale3d", 1), rotation = three("rotation", 0),
                       translation = three("translation", 0);
   if (loader) {
-    // MeshLoader::parse: a `scale` multiplies scale3d.
-    const double uniform = reader.real(o, "scale", 1);
+    // MeshLoader::parse: a `scale` (read in single precision) multiplies scale3d.
+    const double uniform = reader.single(o, "scale", 1);
     for (double& s : scale) s *= uniform;
   } else {
     // MechanicalObject::parse, after the data fields, in this order: `scale` replaces scale3d
     // with (s, s, s); any of sx sy sz replaces it with (sx, sy, sz), 1 for those not given;
-    // rx ry rz replace rotation and dx dy dz translation likewise, 0 for those not given.
-    if (own("scale")) scale.assign(3, reader.real(o, "scale", 1));
+    // rx ry rz replace rotation and dx dy dz translation likewise, 0 for those not given. All
+    // are read in single precision (getAttributeAsFloat).
+    if (own("scale")) scale.assign(3, reader.single(o, "scale", 1));
     const auto legacy = [&](const char* names[3], double neutral, std::vector<double>& v) {
       if (!own(names[0]) && !own(names[1]) && !own(names[2])) return;
-      for (int i = 0; i < 3; ++i) v[i] = own(names[i]) ? reader.real(o, names[i], neutral) : neutral;
+      for (int i = 0; i < 3; ++i)
+        v[i] = own(names[i]) ? reader.single(o, names[i], neutral) : neutral;
     };
     const char* scales[3] = {"sx", "sy", "sz"};
     const char* rotations[3] = {"rx", "ry", "rz"};
@@ -107,6 +110,39 @@ void mapTransform(Reader& reader, const SofaObject& o, bool loader) {
     reader.key("mesh.transform", std::string(operation) + " " + parse::text(v[0]) + " " +
                                      parse::text(v[1]) + " " + parse::text(v[2]));
   }
+}
+
+// The Hexa2TetraTopologicalMapping of `grid` in `node` or below (where the body's force fields
+// find their tetrahedra), or nullptr.
+const SofaObject* gridCutter(const Reader& reader, const SofaNode& node, const SofaObject& grid) {
+  for (const SofaObject& o : node.objects)
+    if (o.type == "Hexa2TetraTopologicalMapping" && reader.linked(o, "input") == &grid) return &o;
+  for (const auto& child : node.children)
+    if (const SofaObject* found = gridCutter(reader, *child, grid)) return found;
+  return nullptr;
+}
+
+// A RegularGridTopology as the body's mesh: its points, and its hexahedra cut as SOFA cuts them
+// for the tetrahedral force fields (io/sofa_grid.hpp): by the Hexa2TetraTopologicalMapping that
+// reads the grid, else by TetrahedronFEMForceField itself.
+void mapGrid(Reader& reader, const SofaObject& state, const SofaObject& grid) {
+  const sofa::RegularGrid mesh = sofa::regularGrid(reader, grid);
+  const SofaObject* cutter = gridCutter(reader, *state.node, grid);
+  const sofa::GridCut cut = !cutter ? sofa::GridCut::ForceField
+                            : reader.boolean(*cutter, "swapping", false)
+                                ? sofa::GridCut::MappingWithSwapping
+                                : sofa::GridCut::MappingWithoutSwapping;
+  std::string nodes, tets;
+  for (const auto& p : mesh.points)
+    for (double x : p) nodes += (nodes.empty() ? "" : " ") + parse::text(x);
+  for (const auto& t : sofa::cutIntoTetrahedra(mesh, cut))
+    for (long long v : t) tets += (tets.empty() ? "" : " ") + std::to_string(v);
+  reader.key("mesh.nodes", nodes);
+  reader.key("mesh.tetrahedra", tets);
+  reader.note(grid.label() + ": a grid of " + std::to_string(mesh.n[0]) + " x " +
+              std::to_string(mesh.n[1]) + " x " + std::to_string(mesh.n[2]) + " points, its " +
+              std::to_string(mesh.hexahedra.size()) + " hexahedra cut into 6 tetrahedra each" +
+              (cutter ? " by " + cutter->label() : " as TetrahedronFEMForceField cuts them"));
 }
 
 // The mesh: the loader the MechanicalObject or its node's topology reads.
@@ -130,8 +166,19 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
       if (state.field(field))
         reader.reject(state, field, "a transform of the position with a rest_position of its own");
   const SofaObject* topology = nullptr;
-  for (const SofaObject& o : state.node->objects)
+  const SofaObject* grid = nullptr;
+  for (const SofaObject& o : state.node->objects) {
     if (o.type == "TetrahedronSetTopologyContainer" || o.type == "MeshTopology") topology = &o;
+    if (o.type == "RegularGridTopology" && !grid) grid = &o;
+  }
+  // MechanicalObject::init takes a grid's points when it has none of its own.
+  if (grid && !state.field("position") && !state.field("rest_position") &&
+      !reader.linked(state, "position")) {
+    mapGrid(reader, state, *grid);
+    if (state.field("velocity")) reader.key("initial.velocities", *reader.text(state, "velocity"));
+    mapTransform(reader, state, false);
+    return;
+  }
   // The positions come from a loader (linked, or through the topology), else they are written in
   // the scene: on the MechanicalObject or its topology, with the topology's tetrahedra.
   const SofaObject* source = reader.linked(state, "position");
@@ -161,10 +208,17 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
                                                         : std::nullopt;
     const std::optional<std::string> tets =
         topology ? reader.text(*topology, "tetrahedra") : std::nullopt;
-    if (!(nodes || rest) || !tets)
+    if (!(nodes || rest) || !tets) {
+      // A grid of another kind is the real reason.
+      for (const SofaObject& o : state.node->objects)
+        if (o.type.size() > 12 && o.type.compare(o.type.size() - 12, 12, "GridTopology") == 0)
+          throw Error(o.where + ": " + o.type +
+                      ": not supported yet (of SOFA's grids, RegularGridTopology is); it gives " +
+                      state.label() + " its points");
       throw Error(state.where +
                   ": MechanicalObject: no mesh (no loader, and no position and tetrahedra "
                   "written in the scene)");
+    }
     // MechanicalObject::init: a rest_position longer than the position becomes the position,
     // else the rest_position is kept; the elastic forces measure from it: it is the mesh, and
     // its own position the starting state.

@@ -28,6 +28,9 @@ public:
                            std::string* linkedField = nullptr) const;
 
   double real(const SofaObject& o, const std::string& field, double fallback) const;
+  // A legacy attribute that SOFA reads with BaseObjectDescription::getAttributeAsFloat (strtof:
+  // single precision), such as MechanicalObject's dx or RegularGridTopology's xmin.
+  double single(const SofaObject& o, const std::string& field, double fallback) const;
   bool boolean(const SofaObject& o, const std::string& field, bool fallback) const;
   std::vector<double> reals(const SofaObject& o, const std::string& field) const;
   std::vector<long long> integers(const SofaObject& o, const std::string& field) const;

@@ -32,20 +32,22 @@ bool isTopology(const std::string& t) {
 }
 
 // Components with no effect on the mechanics here: plugins, the default loops, topology, the
-// loaders, and the engines our selections stand for.
+// mesh sources (loaders and the regular grid, read where the body's mesh is), and the engines
+// our selections stand for.
 bool isAccepted(const std::string& t) {
   return isTopology(t) ||
          isOneOf(t, {"RequiredPlugin", "DefaultAnimationLoop", "DefaultVisualManagerLoop",
-                     "AddPluginRepository", "BoxROI", "SphereROI", "MeshGmshLoader",
+                     "AddPluginRepository", "BoxROI", "SphereROI", "RegularGridTopology",
+                     "MeshGmshLoader",
                      "MeshVTKLoader", "MeshOBJLoader", "MeshSTLLoader", "MeshOffLoader",
                      "MeshTrianLoader", "SphereLoader"});
 }
 
-// What only draws or records: rendering (every Ogl* component: models, shaders, their
-// variables, viewports, post-processing), cameras and lights, and the exporters, which write
-// files of the state and are not run here.
+// What only draws, records or serves the GUI: rendering (every Ogl* component: models, shaders,
+// their variables, viewports, post-processing), cameras and lights, the mouse's button settings,
+// and the exporters, which write files of the state and are not run here.
 bool isVisual(const std::string& t) {
-  return startsWith(t, "Ogl") || endsWith(t, "Exporter") ||
+  return startsWith(t, "Ogl") || endsWith(t, "Exporter") || endsWith(t, "ButtonSetting") ||
          isOneOf(t, {"VisualModel", "VisualStyle", "LightManager", "DirectionalLight",
                      "PositionalLight", "SpotLight", "InteractiveCamera", "Camera",
                      "RecordedCamera", "BackgroundSetting", "VisualGrid", "LineAxis", "ClipPlane",

@@ -112,13 +112,23 @@ CorotationalFEM::CorotationalFEM(const std::vector<std::array<PetscInt, 4>>& cel
     const TetraShape shape = shapes[c];
     for (int a = 0; a < 4; ++a) e.gradients[a] = times(r0, shape.gradients[a]);
     e.volume = shape.volume;
+    if (method_ == RotationMethod::Svd) restDeterminants_.push_back(edgeDeterminant(c, rest.data()));
   }
+}
+
+double CorotationalFEM::edgeDeterminant(std::size_t cell, const double* x) const {
+  const auto& v = cells_[cell];
+  const Vec3 p0 = point(x, v[0]);
+  const Vec3 a = sub(point(x, v[1]), p0), b = sub(point(x, v[2]), p0), c = sub(point(x, v[3]), p0);
+  return a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
+         a[2] * (b[0] * c[1] - b[1] * c[0]);
 }
 
 CorotationalFEM::Mat3 CorotationalFEM::frame(std::size_t cell, const double* x) const {
   const auto& v = cells_[cell];
   const Vec3 p0 = point(x, v[0]), p1 = point(x, v[1]), p2 = point(x, v[2]);
   if (method_ == RotationMethod::Large) return largeFrame(p0, p1, p2);
+  // svd: polar's frame (accumulateForceSVD's det F >= 1e-6 branch; addForce refuses the other).
   return polarFrame(sub(p1, p0), sub(p2, p0), sub(point(x, v[3]), p0));
 }
 
@@ -161,6 +171,13 @@ void CorotationalFEM::scatterRotated(std::size_t cell, const Mat3& r, const Noda
 
 void CorotationalFEM::addForce(const double* x, const double*, double* f) {
   for (std::size_t c = 0; c < cells_.size(); ++c) {
+    if (method_ == RotationMethod::Svd) {
+      const double J = edgeDeterminant(c, x) / restDeterminants_[c];
+      if (J < 1e-6)
+        throw InvertedElement(c, J,
+                              "an element inverted or flattened (det F < 1e-6), where SOFA's svd "
+                              "method switches to a stable SVD, which is not implemented");
+    }
     frames_[c] = frame(c, x);
     const auto& g = restElements_[c].gradients;
     // K0 d with d = rest - current: the restoring force, in the element frame.

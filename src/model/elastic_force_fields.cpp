@@ -72,10 +72,12 @@ ParameterSpec elasticParameters() {
            "a FEM force field gets).",
            "linear", "", false, check::choice(kMaterialModels)})
       .add(
-          {"material.rotation", "large|polar",
+          {"material.rotation", "large|polar|svd",
            "corotational frame, as SOFA's TetrahedronFEMForceField method: large builds it from the\n"
            "element's vertices 0, 1, 2 in the mesh file's order; polar is the rotation of the polar\n"
-           "decomposition of the matrix of edges 0->1, 0->2, 0->3 (so it too depends on the order)",
+           "decomposition of the matrix of edges 0->1, 0->2, 0->3 (so it too depends on the order);\n"
+           "svd is polar's while no element's det F falls below 1e-6, where SOFA switches to a\n"
+           "stable SVD (not implemented: such an element stops the step with an error)",
            "large", "", false, check::choice(kRotationMethods)})
       .add({"material.young-modulus", "E", "Young's modulus, > 0", "1e5", "force/area", false,
             check::positive()})

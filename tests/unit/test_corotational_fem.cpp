@@ -406,4 +406,22 @@ TEST(Corotational, LargeFrameDependsOnTheVertexOrder) {
   EXPECT_LT(largestDifference(force(la, x), force(lb, x)), 1e-10 * E);
 }
 
+// SOFA's svd method is polar's frame while det F >= 1e-6 (accumulateForceSVD): the same forces
+// bit for bit; an element flattened or inverted past that stops the step (SOFA's stable SVD
+// branch is not implemented) instead of giving another answer silently.
+TEST(Corotational, SvdIsPolarUntilAnElementFlattens) {
+  const Mesh mesh(kTet, {{0, 1, 2, 3}});
+  eis::CorotationalFEM polar(mesh.cells, mesh.cellShapes(), mesh.rest(),
+                             uniformLame(mesh.cells.size()), RotationMethod::Polar);
+  eis::CorotationalFEM svd(mesh.cells, mesh.cellShapes(), mesh.rest(),
+                           uniformLame(mesh.cells.size()), RotationMethod::Svd);
+  const auto x = deformedAndMoved(mesh, kShear, rotation({2, -1, 1}, 0.8), {1.0, 0.0, -1.0});
+  EXPECT_EQ(force(polar, x), force(svd, x));
+  // Vertex 3 moved onto the plane of 0, 1, 2: det F = 0.
+  std::vector<double> flat = mesh.rest();
+  for (int d = 0; d < 3; ++d) flat[9 + d] = flat[d] + 0.5 * (flat[3 + d] - flat[d]);
+  EXPECT_NO_THROW(force(polar, flat));
+  EXPECT_THROW(force(svd, flat), eis::InvertedElement);
+}
+
 }  // namespace

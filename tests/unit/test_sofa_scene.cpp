@@ -215,8 +215,14 @@ TEST(SofaImport, ElasticForceFieldDefaults) {
     EXPECT_EQ(one(keysOf("<" + std::string(type) + " method='polar'/>"), "material.rotation"),
               "polar");
   }
-  EXPECT_EQ(errorOf([] { keysOf("<TetrahedronFEMForceField method='svd'/>"); }),
-            "t.scn:1: TetrahedronFEMForceField: method = 'svd': expected small, large or polar");
+  // svd: TetrahedronFEMForceField's only (polar's frame until an element flattens).
+  EXPECT_EQ(one(keysOf("<TetrahedronFEMForceField method='svd'/>"), "material.rotation"), "svd");
+  EXPECT_EQ(errorOf([] { keysOf("<TetrahedralCorotationalFEMForceField method='svd'/>"); }),
+            "t.scn:1: TetrahedralCorotationalFEMForceField: method = 'svd': expected small, large "
+            "or polar");
+  EXPECT_EQ(errorOf([] { keysOf("<TetrahedronFEMForceField method='qr'/>"); }),
+            "t.scn:1: TetrahedronFEMForceField: method = 'qr': expected small, large, polar or "
+            "svd");
 }
 
 TEST(SofaImport, Masses) {
@@ -350,6 +356,8 @@ TEST(SofaImport, MechanicalObjectLegacyTransformAttributes) {
   EXPECT_EQ(transforms("sx='2' ry='30' dy='-1'"),
             (Texts{"scale 2 1 1", "rotate 0 30 0", "translate 0 -1 0"}));
   EXPECT_NE(errorOf([&] { transforms("rz2='10'"); }).find("rz2"), std::string::npos);
+  // getAttributeAsFloat: strtof, single precision (0.1f is 0.100000001490116...).
+  EXPECT_EQ(transforms("dx='0.1'"), Texts{"translate 0.10000000149011612 0 0"});
   // src="@loader" does not carry the loader's transform over (not auto-linked in SOFA): it
   // applies once, as the loader's.
   std::vector<std::string> once;

@@ -12,7 +12,10 @@
 //   polar: the orthogonal factor of the polar decomposition of the matrix whose rows are the
 //          edges 0->1, 0->2, 0->3 (a reflection for a negatively oriented element, at rest and
 //          when deformed alike), computed by SOFA's scaled Newton iteration. Being that of the
-//          edge matrix and not of the deformation gradient, it too depends (less) on the order.
+//          edge matrix and not of the deformation gradient, it too depends (less) on the order;
+//   svd:   SOFA's method="svd" (accumulateForceSVD), which is polar's frame while the element's
+//          deformation gradient F = A A0^-1 has det F >= 1e-6; below that SOFA switches to a
+//          stable SVD of F, which is not implemented here: such an element is an error.
 #include <array>
 #include <vector>
 
@@ -24,9 +27,10 @@
 namespace eis {
 
 // How the corotational model finds an element's rotation (SOFA TetrahedronFEMForceField method).
-enum class RotationMethod { Large, Polar };
+enum class RotationMethod { Large, Polar, Svd };
 inline constexpr Named<RotationMethod> kRotationMethods[] = {{"large", RotationMethod::Large},
-                                                             {"polar", RotationMethod::Polar}};
+                                                             {"polar", RotationMethod::Polar},
+                                                             {"svd", RotationMethod::Svd}};
 
 class CorotationalFEM : public ForceField {
 public:
@@ -61,6 +65,8 @@ private:
   };
 
   Mat3 frame(std::size_t cell, const double* x) const;
+  // det of the edge matrix (rows x_a - x_0, a = 1..3) at x.
+  double edgeDeterminant(std::size_t cell, const double* x) const;
   Nodal corotatedDisplacement(std::size_t cell, const Mat3& r, const double* x) const;
   Strain strain(const Nodal& gradients, const Nodal& d) const;
   // w B^T s: the element force of stress s, per vertex.
@@ -73,6 +79,8 @@ private:
   RotationMethod method_;
   std::vector<RestElement> restElements_;
   std::vector<Mat3> frames_;  // R of the last addForce (R0 before any)
+  // svd: det A0 of each rest element's edge matrix, to find det F = det A / det A0.
+  std::vector<double> restDeterminants_;
 };
 
 }  // namespace eis

@@ -1,0 +1,37 @@
+#pragma once
+// SOFA's RegularGridTopology as a mesh of tetrahedra, per SOFA master's source
+// (Topology/Container/Grid: GridTopology, RegularGridTopology; Topology/Mapping:
+// Hexa2TetraTopologicalMapping; SolidMechanics/FEM/Elastic: TetrahedronFEMForceField::init):
+// the grid's points in SOFA's numbering, and its hexahedra cut into six tetrahedra each, with
+// the vertex orders SOFA gives them (the corotational "large" frame depends on them). Private to
+// io/sofa_import.cpp.
+#include <array>
+#include <string>
+#include <vector>
+
+#include "sofa_reader.hpp"
+
+namespace eis::sofa {
+
+struct RegularGrid {
+  std::array<int, 3> n{2, 2, 2};           // points along x, y, z
+  std::vector<std::array<double, 3>> points;  // point i + n0 (j + n1 k) at p0 + i dx + j dy + k dz
+  std::vector<std::array<long long, 8>> hexahedra;  // x fastest, then y, then z
+};
+
+// The grid a RegularGridTopology describes: n (2 2 2) or the legacy nx ny nz, min (0 0 0) and
+// max (1 1 1) or the legacy xmin .. zmax (read in single precision, times the legacy `scale`, as
+// RegularGridTopology::parse reads them), p0 (min when not set), cellWidth (> 0: n from it).
+// A grid with fewer than 2 points along an axis has no hexahedra: refused, naming it.
+RegularGrid regularGrid(const Reader& reader, const SofaObject& grid);
+
+// How the hexahedra are cut. Hexa2TetraTopologicalMapping: with `swapping`, the vertices of
+// every other hexahedron along each axis are mirrored first and the pattern follows the parity
+// of the mirrorings; without, no mirroring. TetrahedronFEMForceField's own cut (a grid is its
+// topology): always mirrored, always the first pattern.
+enum class GridCut { MappingWithoutSwapping, MappingWithSwapping, ForceField };
+
+// Six tetrahedra per hexahedron, in hexahedron order, as SOFA lists them.
+std::vector<std::array<long long, 4>> cutIntoTetrahedra(const RegularGrid& grid, GridCut cut);
+
+}  // namespace eis::sofa

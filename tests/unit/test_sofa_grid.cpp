@@ -1,0 +1,156 @@
+// SOFA's RegularGridTopology as a body's mesh, against SOFA master's formulas: point
+// i + nx (j + ny k) at p0 + i dx + j dy + k dz (GridTopology::getIndex, getPointInGrid), the
+// legacy nx ny nz and xmin .. zmax (single precision), cellWidth, and the hexahedra cut into six
+// tetrahedra as Hexa2TetraTopologicalMapping (with and without swapping) or
+// TetrahedronFEMForceField itself cuts them.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "eis/core/error.hpp"
+#include "eis/core/parameters.hpp"
+#include "eis/io/sofa_import.hpp"
+#include "eis/io/sofa_scene.hpp"
+
+namespace {
+
+using Points = std::vector<std::array<double, 3>>;
+using Tets = std::vector<std::array<long long, 4>>;
+
+struct GridKeys {
+  Points points;
+  Tets tets;
+  std::vector<std::string> notes;
+};
+
+// The mesh keys of a body whose node holds `grid` (and what follows it).
+GridKeys importGrid(const std::string& grid, const std::string& more = "") {
+  const std::string text = "<Node><Node name='b'><EulerImplicitSolver/>" + grid +
+                           "<MechanicalObject/>" + more +
+                           "<TetrahedronFEMForceField/></Node></Node>";
+  const eis::SofaImport imported = eis::importSofaScene(eis::SofaScene(text, "g.scn"), {});
+  GridKeys out;
+  out.notes = imported.notes;
+  for (const eis::SofaKey& k : imported.objects.at(0).keys) {
+    if (k.key != "mesh.nodes" && k.key != "mesh.tetrahedra") continue;
+    std::vector<double> v;
+    for (const std::string& t : eis::parse::tokens(k.value)) v.push_back(std::stod(t));
+    if (k.key == "mesh.nodes")
+      for (std::size_t i = 0; i < v.size(); i += 3) out.points.push_back({v[i], v[i + 1], v[i + 2]});
+    if (k.key == "mesh.tetrahedra")
+      for (std::size_t i = 0; i < v.size(); i += 4)
+        out.tets.push_back({(long long)v[i], (long long)v[i + 1], (long long)v[i + 2],
+                            (long long)v[i + 3]});
+  }
+  return out;
+}
+
+std::string errorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const eis::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+double signedVolume(const Points& p, const std::array<long long, 4>& t) {
+  const auto& a = p[t[0]];
+  double e[3][3];
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) e[r][c] = p[t[r + 1]][c] - a[c];
+  return (e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) -
+          e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
+          e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0])) /
+         6;
+}
+
+TEST(SofaGrid, PointsInSofasNumbering) {
+  const GridKeys g = importGrid("<RegularGridTopology n='3 4 2' min='-1 0 2' max='1 3 4'/>");
+  ASSERT_EQ(g.points.size(), 24u);
+  for (int k = 0; k < 2; ++k)
+    for (int j = 0; j < 4; ++j)
+      for (int i = 0; i < 3; ++i) {
+        const auto& p = g.points[i + 3 * (j + 4 * k)];
+        EXPECT_EQ(p[0], -1 + 1.0 * i);
+        EXPECT_EQ(p[1], 0 + 1.0 * j);
+        EXPECT_EQ(p[2], 2 + 2.0 * k);
+      }
+  // 2 x 3 x 1 hexahedra, six tetrahedra each, filling the box: volume 2 x 3 x 2.
+  ASSERT_EQ(g.tets.size(), 36u);
+  double volume = 0;
+  for (const auto& t : g.tets) volume += std::abs(signedVolume(g.points, t));
+  EXPECT_NEAR(volume, 12, 1e-12);
+  // Defaults: n 2 2 2, min 0 0 0, max 1 1 1; p0 moves the grid but not its step.
+  const GridKeys unit = importGrid("<RegularGridTopology p0='5 0 0'/>");
+  ASSERT_EQ(unit.points.size(), 8u);
+  EXPECT_EQ(unit.points[7], (std::array<double, 3>{6, 1, 1}));
+}
+
+TEST(SofaGrid, LegacyAttributesAndCellWidth) {
+  // nx ny nz; xmin .. zmax read by strtof: 0.1 is 0.100000001490116..., times scale in double.
+  const GridKeys g = importGrid(
+      "<RegularGridTopology nx='2' ny='2' nz='3' xmin='0' xmax='0.1' ymin='0' ymax='1' zmin='0' "
+      "zmax='2' scale='2'/>");
+  ASSERT_EQ(g.points.size(), 12u);
+  EXPECT_EQ(g.points[1][0], double(0.1f) * double(2.0f));
+  EXPECT_EQ(g.points[11][2], 4.0);
+  // cellWidth: n = ceil((max - min) / w) + 1, the step then (max - min) / (n - 1).
+  const GridKeys w = importGrid("<RegularGridTopology min='0 0 0' max='1 1 0.5' cellWidth='0.4'/>");
+  ASSERT_EQ(w.points.size(), 4u * 4u * 3u);
+  EXPECT_EQ(w.points[1][0], 1.0 / 3);
+  // A grid flat along an axis has no hexahedra.
+  EXPECT_NE(errorOf([] { importGrid("<RegularGridTopology n='3 3 1'/>"); })
+                .find("fewer than 2 points along an axis"),
+            std::string::npos);
+}
+
+TEST(SofaGrid, HexahedraCutAsSofaCutsThem) {
+  // Hexahedron (x, y, z) of a grid: SOFA's vertex order v0..v7, the cutting patterns of
+  // Hexa2TetraTopologicalMapping. Without swapping every hexahedron takes the first pattern
+  // with its own vertex order.
+  const std::string grid = "<RegularGridTopology name='g' n='3 3 3'/>";
+  const GridKeys plain = importGrid(
+      grid, "<TetrahedronSetTopologyContainer name='t'/>"
+            "<Hexa2TetraTopologicalMapping input='@g' output='@t'/>");
+  // Hexahedron 0: v = 0 1 4 3 9 10 13 12; pattern (0 5 1 6) (0 1 3 6) ...
+  EXPECT_EQ(plain.tets[0], (std::array<long long, 4>{0, 10, 1, 13}));
+  EXPECT_EQ(plain.tets[1], (std::array<long long, 4>{0, 1, 3, 13}));
+  EXPECT_EQ(plain.tets[5], (std::array<long long, 4>{12, 10, 9, 0}));
+  EXPECT_NE(plain.notes[0].find("cut into 6 tetrahedra each by Hexa2TetraTopologicalMapping"),
+            std::string::npos);
+  // With swapping: hexahedron 0 (even x) is mirrored along x (v0 <-> v1 ...): one mirroring,
+  // the second pattern. Hexahedron 1 (odd x, y 0, z 0): no mirroring, the first pattern.
+  const GridKeys swapped = importGrid(
+      grid, "<TetrahedronSetTopologyContainer name='t'/>"
+            "<Hexa2TetraTopologicalMapping input='@g' output='@t' swapping='true'/>");
+  EXPECT_EQ(swapped.tets[0], (std::array<long long, 4>{1, 9, 12, 0}));
+  EXPECT_EQ(swapped.tets[6], (std::array<long long, 4>{1, 11, 2, 14}));
+  // TetrahedronFEMForceField's own cut: mirrored as with swapping, always the first pattern.
+  const GridKeys own = importGrid(grid);
+  EXPECT_EQ(own.tets[0], (std::array<long long, 4>{1, 9, 0, 12}));
+  EXPECT_NE(own.notes[0].find("as TetrahedronFEMForceField cuts them"), std::string::npos);
+  // Every cut fills the hexahedra: each tetrahedron one sixth of a unit cell of 0.5^3.
+  for (const GridKeys* g : {&plain, &swapped, &own}) {
+    ASSERT_EQ(g->tets.size(), 48u);
+    for (const auto& t : g->tets) EXPECT_NEAR(std::abs(signedVolume(g->points, t)), 0.125 / 6, 1e-15);
+  }
+  // The mapping may sit in a child node without a state of its own (the force field there).
+  const GridKeys child = importGrid(
+      grid, "<Node name='tetras'><TetrahedronSetTopologyContainer name='t'/>"
+            "<Hexa2TetraTopologicalMapping input='@../g' output='@t'/></Node>");
+  EXPECT_EQ(child.tets, plain.tets);
+}
+
+TEST(SofaGrid, OtherGridsAreRefusedByName) {
+  EXPECT_NE(errorOf([] { importGrid("<SparseGridTopology n='3 3 3' fileTopology='a.obj'/>"); })
+                .find("SparseGridTopology: not supported yet"),
+            std::string::npos);
+}
+
+}  // namespace
