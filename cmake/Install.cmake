@@ -4,7 +4,7 @@
 #   include/eis/<layer>/*.hpp
 #   share/euler-implicit/python/: the Python front end (the .py scene driver, the stand-in Sofa)
 #   <libdir>/cmake/euler-implicit/: the package for find_package(euler-implicit), with the find
-#     modules of the dependencies it needs (PETSc, METIS)
+#     modules of the dependencies it needs (PETSc, METIS; tinyxml2 through pkg-config)
 #   <libdir>/pkgconfig/euler-implicit.pc
 include(CMakePackageConfigHelpers)
 # Installed binaries keep the run paths of the libraries they link outside the system's

@@ -11,7 +11,7 @@ set -euo pipefail
 packages=(
   g++ cmake make pkg-config
   petsc-dev libopenmpi-dev openmpi-bin
-  libmetis-dev libboost-program-options-dev libgtest-dev zlib1g-dev
+  libmetis-dev libboost-program-options-dev libgtest-dev zlib1g-dev libtinyxml2-dev
   clang libclang-rt-14-dev
   python3-dolfinx python3-vtk9 python3-matplotlib python3-h5py xvfb
   slurmd slurmctld slurm-client munge

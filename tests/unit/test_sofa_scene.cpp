@@ -97,8 +97,10 @@ TEST(SofaScene, LinksResolveAsSofaDoes) {
 }
 
 TEST(SofaScene, MalformedScenesNameFileAndLine) {
+  // tinyxml2 names the element left open, at the line that opens it.
   EXPECT_EQ(errorOf([] { SofaScene("<Node>\n<A/>\n</B>", "m.scn"); }),
-            "m.scn:3: </B> closes <Node> opened at line 1");
+            "m.scn:1: <Node> is not closed by its own end tag (another end tag or the end of the "
+            "text comes first)");
   EXPECT_EQ(errorOf([] { SofaScene("<Scene/>", "m.scn"); }),
             "m.scn:1: the root element is <Scene>; a SOFA scene's is <Node>");
   EXPECT_EQ(errorOf([] { SofaScene("<Node>\n<Object name='x'/></Node>", "m.scn"); }),
