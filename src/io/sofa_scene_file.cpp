@@ -13,10 +13,27 @@
 
 namespace eis {
 
+namespace {
+
+// Rank 0's text, on every rank.
+void broadcastText(std::string& text, MPI_Comm comm) {
+  unsigned long long size = text.size();
+  EIS_CHECK_MPI(MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, comm));
+  text.resize(size);
+  broadcastInPieces(text.data(), std::int64_t(size), MPI_CHAR, 0, comm);
+}
+
+}  // namespace
+
 std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::FILE* log) {
   const std::string file = given.text("scene.file");
   const bool python = file.size() > 3 && file.compare(file.size() - 3, 3, ".py") == 0;
   std::string text, error;
+  // The files the scene includes, as rank 0 found and read them: the other ranks build the graph
+  // from these texts, never from their own file system, so that every rank builds the same one.
+  std::vector<std::pair<std::string, std::string>> included;
+  SofaSceneFiles files;
+  files.dataPaths = given.texts("scene.data-path");
   if (commRank(comm) == 0) {
     try {
       if (python) {
@@ -30,21 +47,39 @@ std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::
         if (in.bad()) throw Error("scene.file = " + file + ": cannot read");
         text = read.str();
       }
+      SofaSceneFiles recording = files;
+      recording.read = [&included](const std::string& path) {
+        std::optional<std::string> found = sofaSceneFileText(path);
+        const bool known = std::any_of(included.begin(), included.end(),
+                                       [&path](const auto& f) { return f.first == path; });
+        if (found && !known) included.emplace_back(path, *found);
+        return found;
+      };
+      const SofaScene checked(text, file, recording);  // its verdict and its reads are kept
     } catch (const Error& e) {
       error = e.what();
     }
   }
   throwIfAnyRankFailed(error, comm);
-  unsigned long long size = text.size();
-  EIS_CHECK_MPI(MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, comm));
-  text.resize(size);
-  broadcastInPieces(text.data(), std::int64_t(size), MPI_CHAR, 0, comm);
+  broadcastText(text, comm);
+  unsigned long long count = included.size();
+  EIS_CHECK_MPI(MPI_Bcast(&count, 1, MPI_UNSIGNED_LONG_LONG, 0, comm));
+  included.resize(count);
+  for (auto& [path, content] : included) {
+    broadcastText(path, comm);
+    broadcastText(content, comm);
+  }
+  files.read = [&included](const std::string& path) -> std::optional<std::string> {
+    for (const auto& [name, content] : included)
+      if (name == path) return content;
+    return std::nullopt;
+  };
   // Every rank parses the same text: the same verdict everywhere.
-  const SofaScene sofa(text, file);
+  const SofaScene sofa(text, file, files);
   SofaImportOptions options;
   options.sceneFolder = std::filesystem::path(file).parent_path().string();
   if (options.sceneFolder.empty()) options.sceneFolder = ".";
-  options.dataPaths = given.texts("scene.data-path");
+  options.dataPaths = files.dataPaths;
   options.skipUnsupported = given.boolean("scene.skip-unsupported");
   options.sceneLinearLimits = given.text("scene.linear-solver-limits") == "scene";
   const SofaImport imported = importSofaScene(sofa, options);

@@ -176,6 +176,12 @@ sed '12s|.*|    <Node name="m"><MechanicalObject/><BarycentricMapping/><UniformM
 sed '12s|.*|    <Node name="visual"><OglModel/><BarycentricMapping/></Node>\n    <Node name="collision"><MechanicalObject/><TriangleCollisionModel/><BarycentricMapping/></Node>\n  </Node>|' \
   good.scn > scn_skipped.scn
 sed '9s|.*|    <UnknownForceField/>|' good.scn > scn_unknown.scn
+# An included group whose force field has a bad value: read by rank 0, given to the other ranks.
+mkdir -p parts
+printf '<Node name="Group">\n  <TetrahedronFEMForceField youngModulus="1e3" method="smal"/>\n</Node>\n' \
+  > parts/fem.xml
+sed '10s|.*|    <include href="parts/fem.xml"/>|' good.scn > scn_include.scn
+sed '10s|.*|    <include href="parts/none.xml"/>|' good.scn > scn_include_missing.scn
 
 # ---------------------------------------------------------------------------------------------
 
@@ -461,6 +467,10 @@ launch bad scn_missing_mesh "scn_missing_mesh.scn:6" "none.msh" "no such file" -
 # tinyxml2 (SOFA's parser) names the element left open, at the line that opens it.
 launch bad scn_xml_syntax "scn_syntax.scn:4" "<EulerImplicitSolver> is not closed" -- \
   --scene="$T/scn_syntax.scn" --solver.steps=1
+launch bad scn_include_bad_value "parts/fem.xml:2" "method = 'smal'" -- \
+  --scene="$T/scn_include.scn" --solver.steps=1
+launch bad scn_include_missing "scn_include_missing.scn:10" "parts/none.xml" "no such file" -- \
+  --scene="$T/scn_include_missing.scn" --solver.steps=1
 launch bad scn_unsupported "scn_unsupported.scn:4" "FreeMotionAnimationLoop" "scene.skip-unsupported" -- \
   --scene="$T/scn_unsupported.scn" --solver.steps=1
 launch bad scn_python_controller "liver.py:42" "PythonController 'ctl'" "Pulse" "distributed step" -- \

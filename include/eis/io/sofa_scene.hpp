@@ -10,7 +10,23 @@
 // the parent node, "@./x" from the node itself, and "@x" first in the node, then in each
 // ancestor in turn; at each step a child node of that name wins over an object of that name.
 // "@path.field" names a data field of the object (SOFA's BaseLink::ParseString).
+//
+// <include href="FILE" .../> is replaced by FILE's root element as SOFA's XML loader
+// (simulation/common/xml/XML.cpp, includeNode) does: FILE is looked for in the including file's
+// folder, then in each data path; the include's `name` renames that root; a root named "Group"
+// or "_Group_" gives its objects and child nodes to the including node instead of being added
+// itself, one named "_Merge_" is merged into the including node (its data set there, each child
+// merged into the child of the same type and name, or added); every other attribute A="V"
+// replaces the value of A in each object below that has A, and N__A="V" only in the objects named
+// N (SOFA applies these to objects, not to nodes). What was included keeps its place in FILE
+// ("parts/beam.scn:3"). An include of a file being included (a cycle) or of no file is an error.
+//
+// SOFA's object templates (an element whose type has no SOFA component, expanded from a file
+// Objects/TYPE.xml) are not expanded: SOFA's choice depends on its component registry, which
+// this reader does not have. An element whose Objects/TYPE.xml exists is refused by name.
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,11 +69,27 @@ struct SofaLinkTarget {
   std::string field;
 };
 
+// Where the files a scene includes are found, and how they are read.
+struct SofaSceneFiles {
+  // Searched in order after the including file's own folder (scene.data-path).
+  std::vector<std::string> dataPaths;
+  // The text of the file at `path`, or nullopt when there is no readable file there. Unset:
+  // sofaSceneFileText. sceneFromSofa reads on rank 0 and gives the other ranks those texts, so
+  // that every rank builds the same graph.
+  std::function<std::optional<std::string>(const std::string& path)> read;
+};
+
+// The file's text, or nullopt when it is missing, a directory or a device. Throws eis::Error
+// "path: cannot read" when it is there but reading fails.
+std::optional<std::string> sofaSceneFileText(const std::string& path);
+
 class SofaScene {
 public:
-  // Builds the graph from the XML text of a .scn file; `file` names it in messages. Throws
-  // eis::Error "file:line: ..." for malformed XML or a root element that is not <Node>.
-  SofaScene(const std::string& text, const std::string& file);
+  // Builds the graph from the XML text of a .scn file; `file` names it in messages and its
+  // folder is where included files are looked for first. Throws eis::Error "file:line: ..." for
+  // malformed XML, a root element that is not <Node>, an include that fails or an object
+  // template.
+  SofaScene(const std::string& text, const std::string& file, const SofaSceneFiles& files = {});
 
   const SofaNode& root() const { return *root_; }
   const std::string& file() const { return file_; }
