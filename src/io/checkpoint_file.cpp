@@ -1,13 +1,9 @@
 #include "eis/io/checkpoint_file.hpp"
 
-#include <fcntl.h>
 #include <petscviewerhdf5.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 
 #include "eis/core/error.hpp"
@@ -90,8 +86,11 @@ void NaturalOrder::fromNatural(Vec solver) const {
 
 CheckpointWriter::CheckpointWriter(const std::string& path, const DistributedMesh& mesh, Vec like)
     : path_(path), mesh_(mesh), order_(mesh, like) {
-  EIS_CHECK(
-      PetscViewerHDF5Open(mesh.comm(), temporaryPathFor(path).c_str(), FILE_MODE_WRITE, &viewer_));
+  // A .partial left by a run killed mid-write, or a link put there, is removed first: HDF5's
+  // create (H5F_ACC_TRUNC) would write through the link into the file it points at.
+  const std::string temporary = temporaryPathFor(path);
+  clearNameForHdf5("output.checkpoint = " + path, temporary, mesh.comm());
+  EIS_CHECK(PetscViewerHDF5Open(mesh.comm(), temporary.c_str(), FILE_MODE_WRITE, &viewer_));
 }
 
 CheckpointWriter::~CheckpointWriter() {
@@ -117,15 +116,7 @@ void CheckpointWriter::commit(Clock clock) {
   EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, "/", "dofs_per_node", PETSC_INT, &dofs));
   EIS_CHECK(PetscViewerDestroy(&viewer_));
   // On disk before the rename: the final name must never point at a partial file.
-  std::string failure;
-  if (commRank(mesh_.comm()) == 0) {
-    const std::string temporary = temporaryPathFor(path_);
-    const int fd = ::open(temporary.c_str(), O_RDONLY);
-    if (fd < 0 || ::fsync(fd) != 0 || std::rename(temporary.c_str(), path_.c_str()) != 0)
-      failure = "output.checkpoint: cannot complete " + path_ + ": " + std::strerror(errno);
-    if (fd >= 0) ::close(fd);
-  }
-  throwIfAnyRankFailed(failure, mesh_.comm());
+  commitTemporary("output.checkpoint", temporaryPathFor(path_), path_, mesh_.comm());
 }
 
 CheckpointReader::CheckpointReader(const std::string& key, const std::string& path,

@@ -51,13 +51,15 @@ std::string checkFile(const std::string& key, const std::string& path, FileWrite
   }
   if (exists && !fs::is_regular_file(status))
     return named(key, path) + "exists and is not a regular file, so it cannot be replaced";
-  // The temporary is what will be written; creating it proves the folder takes new files.
+  // The temporary is what will be written; creating it proves the folder takes new files. As
+  // replaceFile will, a link or file left there is removed, not opened: opening it for writing
+  // would empty the file it points at.
   const std::string temporary = temporaryPathFor(path);
-  std::FILE* probe = std::fopen(temporary.c_str(), "w");
-  if (!probe)
-    return named(key, path) + "cannot create '" + temporary + "': " + std::strerror(errno);
-  std::fclose(probe);
-  std::remove(temporary.c_str());
+  std::string why;
+  const int probe = createNewFile(temporary, why);
+  if (probe < 0) return named(key, path) + why;
+  ::close(probe);
+  ::unlink(temporary.c_str());
   return "";
 }
 
@@ -73,15 +75,19 @@ void prepareOutputFolder(const std::string& key, const std::string& value,
   throwIfAnyRankFailed(commRank(comm) == 0 ? createFolder(key, value, folder) : "", comm);
 }
 
-std::string temporaryPathFor(const std::string& path) {
-  return path + ".partial";
-}
-
 std::string replaceFile(const std::string& key, const std::string& path,
                         const std::function<void(std::FILE*)>& fill) {
   const std::string temporary = temporaryPathFor(path);
-  std::FILE* file = std::fopen(temporary.c_str(), "w");
-  if (!file) return named(key, path) + "cannot create '" + temporary + "': " + std::strerror(errno);
+  std::string why;
+  const int fd = createNewFile(temporary, why);
+  if (fd < 0) return named(key, path) + why;
+  std::FILE* file = ::fdopen(fd, "w");
+  if (!file) {
+    const int reason = errno;
+    ::close(fd);
+    ::unlink(temporary.c_str());
+    return named(key, path) + "cannot open '" + temporary + "': " + std::strerror(reason);
+  }
   fill(file);
   // fflush and fsync before the rename: the new name must never point at a partial file.
   bool written = !std::ferror(file) && std::fflush(file) == 0 && ::fsync(fileno(file)) == 0;

@@ -4,6 +4,8 @@
 #include "eis/io/output_file.hpp"
 #include "eis/io/vtk_ghost_cells.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -119,10 +121,18 @@ struct Span {
   std::size_t size;
 };
 
+// `path` is created anew (createNewFile): a file or link an earlier run left there (a restart
+// rewrites the steps after its checkpoint) is removed, never written through.
 std::string writeFile(const fs::path& path, const std::vector<Span>& spans) {
-  std::FILE* file = std::fopen(path.c_str(), "wb");
-  if (!file)
-    return "VTK output: cannot open '" + path.string() + "' for writing: " + std::strerror(errno);
+  std::string why;
+  const int fd = createNewFile(path.string(), why);
+  if (fd < 0) return "VTK output: " + why;
+  std::FILE* file = ::fdopen(fd, "wb");
+  if (!file) {
+    const int reason = errno;
+    ::close(fd);
+    return "VTK output: cannot open '" + path.string() + "' for writing: " + std::strerror(reason);
+  }
   bool written = true;
   for (const Span& span : spans) {
     if (span.size > 0 && std::fwrite(span.data, 1, span.size, file) != span.size) {
@@ -141,12 +151,19 @@ std::string writeText(const fs::path& path, const std::string& text) {
 }
 
 // Writes beside the target, then renames: readers see the old file or the new one, never half.
+// The temporary is PATH.partial, created anew by writeFile, as every output's.
 std::string replaceFile(const fs::path& path, const std::string& text) {
-  const fs::path temporary = path.string() + ".tmp";
+  const std::string temporary = temporaryPathFor(path.string());
   const std::string message = writeText(temporary, text);
-  if (!message.empty()) return message;
-  if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    return "VTK output: cannot replace '" + path.string() + "': " + std::strerror(errno);
+  if (!message.empty()) {
+    ::unlink(temporary.c_str());
+    return message;
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int reason = errno;
+    ::unlink(temporary.c_str());
+    return "VTK output: cannot replace '" + path.string() + "': " + std::strerror(reason);
+  }
   return "";
 }
 

@@ -271,6 +271,10 @@ void XdmfOutput::writeMesh(const RunState& state) {
   }
   if (elastic_) EIS_CHECK(VecDuplicate(geometry_, &work_));
 
+  // A fresh series creates PREFIX.h5 anew: what an earlier run left there (a file, or a link,
+  // which HDF5's create would truncate and write through) is removed first, as a rename would
+  // replace it. A restart appends to the series' own file and only opens it.
+  if (!state.resumed) clearNameForHdf5(std::string(kKey) + " = " + h5Path_, h5Path_, comm_);
   Hdf5File file(comm_, h5Path_, state.resumed ? FILE_MODE_APPEND : FILE_MODE_WRITE);
   file.write("/mesh", "geometry", geometry_);
   file.writeIntegers("/mesh", "node_id", ids, 1);

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "eis/core/error.hpp"
+#include "eis/core/new_file.hpp"
 #include "eis/mesh/hdf5_mesh.hpp"
 #include "eis/mesh/metis_partition.hpp"
 #include "eis/mesh/surface_triangles.hpp"
@@ -162,9 +163,14 @@ void writeHdf5Mesh(MPI_Comm comm, const SerialMesh& serial, const std::string& p
                                           PetscInt(plan.coords.size() / 3), 4, PETSC_FALSE,
                                           plan.cells.data(), 3, plan.coords.data(), &dm));
   EIS_CHECK(PetscObjectSetName(reinterpret_cast<PetscObject>(dm), kTopology));
+  // Written to PATH.partial and renamed over PATH once whole: a failed or killed conversion
+  // leaves no truncated mesh at PATH. A .partial left by an earlier conversion, or a link put
+  // there, is removed first: HDF5's create (H5F_ACC_TRUNC) would write through the link.
+  const std::string temporary = temporaryPathFor(path);
+  clearNameForHdf5("mesh.convert = " + path, temporary, comm);
   PetscViewer viewer;
   try {
-    EIS_CHECK(PetscViewerHDF5Open(comm, path.c_str(), FILE_MODE_WRITE, &viewer));
+    EIS_CHECK(PetscViewerHDF5Open(comm, temporary.c_str(), FILE_MODE_WRITE, &viewer));
   } catch (const Error& e) {
     EIS_CHECK(DMDestroy(&dm));
     throw Error("mesh.convert = " + path + ": cannot be written: " + e.what());
@@ -177,6 +183,7 @@ void writeHdf5Mesh(MPI_Comm comm, const SerialMesh& serial, const std::string& p
   writeAttributes(viewer, comm, plan);
   EIS_CHECK(PetscViewerDestroy(&viewer));
   EIS_CHECK(DMDestroy(&dm));
+  commitTemporary("mesh.convert = " + path, temporary, path, comm);
 }
 
 }  // namespace eis

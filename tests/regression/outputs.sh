@@ -3,12 +3,15 @@
 # /dev/full fail with one error line naming the key and the path, and a bad path fails before
 # step 1; a failed history write names the step and still leaves the final state of that step;
 # the final state replaces its target whole (no temporary left behind, an old file untouched by
-# a run that fails before its end); a failed VTK step names the step.
+# a run that fails before its end); a failed VTK step names the step. On 1 and 2 ranks, a link
+# or a regular file left at any output's temporary, or where a file is made afresh, is replaced,
+# never written through (the file it points at intact), and the outputs are as without it.
 # Usage: outputs.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=2  # MPI ranks per run; tests/CMakeLists.txt reads this line too (PROCESSORS)
 # shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
+program=$(realpath "$1")
 launch_in_scratch "$RANKS" "$1"
 
 NODES=20  # the 4 x 1 x 1 box
@@ -84,6 +87,105 @@ touch series_000002
 run vtk_step --output.vtk=series
 check "a failed VTK step: one error naming the step" failed_with vtk_step "step 2 (t = 0.02)"
 check "a failed VTK step: step 1 ran" grep -q '^step 1/3' vtk_step.out
+
+# Temporaries are never written through (issue 39). On 1 and 2 ranks, for every output kind, a
+# link left at the name a temporary takes (PATH.partial, the .pvd's old PATH.tmp, a checkpoint's
+# .h5.partial, the one the pre-run check probes) and pointing at a victim file leaves the victim
+# as it was; so does a link where a file is created afresh (the XDMF .h5 of a fresh run, a VTK
+# step's .pvtu and piece, mesh.convert's file). A regular file left at those names by an earlier
+# run is replaced. The outputs are those of a run without any: a first run of 4 steps, two
+# restarts to 6 and 8 steps (the second with regular leftovers), and the uninterrupted run of 8.
+LINKED=(--solver.operator=matrix-free --solver.initial-guess=previous --mesh.box-cells="4 1 1")
+run_linked() {  # run_linked RANKS NAME ARGS...
+  local ranks=$1 name=$2 status=0
+  shift 2
+  mpi_command "$ranks" "$program"
+  timeout 60 "${MPI_COMMAND[@]}" "${LINKED[@]}" "$@" > "$name.out" 2> "$name.err" || status=$?
+  echo "$status" > "$name.status"
+}
+# plant DIR KIND NAME...: links DIR/NAME to a victim of its own, DIR/victims/KIND:NAME (a / of
+# NAME as a +), that holds "precious".
+plant() {
+  local dir=$1 kind=$2 name victim
+  shift 2
+  mkdir -p "$dir/victims"
+  for name in "$@"; do
+    mkdir -p "$(dirname "$dir/$name")"
+    victim=$(realpath "$dir/victims")/$kind:${name//\//+}
+    echo precious > "$victim"
+    rm -rf "${dir:?}/$name"
+    ln -s "$victim" "$dir/$name"
+  done
+}
+victims_intact() {  # victims_intact DIR [KIND]: every victim (of KIND) still holds "precious"
+  local victim intact=0
+  for victim in "$1/victims/${2:-}"*; do
+    [ "$(cat "$victim")" = precious ] && continue
+    echo "${victim##*/} now holds: $(head -c 40 "$victim" | tr -c '[:print:]' .)"
+    intact=1
+  done
+  return $intact
+}
+stale() {  # stale DIR NAME...: a regular file left at DIR/NAME
+  local name
+  for name in "${@:2}"; do rm -f "$1/$name"; echo stale > "$1/$name"; done
+}
+no_link_left() { [ -z "$(find "$1" -type l)" ]; }
+series_steps() { grep -o 'series_[0-9]*\.pvtu' "$1/series.pvd" | tr '\n' ' '; }
+xdmf_steps() { grep -o 'Grid Name="step_[0-9]*"' "$1/x.xdmf" | tr '\n' ' '; }
+is_hdf5() { [ "$(head -c 8 "$1" | od -An -c | tr -d ' ')" = '211HDF\r\n032\n' ]; }
+for n in 1 2; do
+  d=links$n
+  mkdir -p $d
+  run_linked $n $d/ref --solver.steps=8 --output.final-state=$d/ref.csv --output.history=$d/ref.h.csv \
+    --output.vtk=$d/ref/series --output.xdmf=$d/ref/x
+  all=("--output.final-state=$d/state.csv" "--output.history=$d/h.csv" "--output.vtk=$d/series"
+       "--output.xdmf=$d/x" "--output.checkpoint=$d/ck" --output.checkpoint-every=2)
+  plant $d final state.csv.partial
+  plant $d vtk series.pvd.partial series.pvd.tmp series_000000.pvtu series_000000/piece_0000.vtu \
+    series_000004/piece_0000.vtu
+  plant $d xdmf x.xdmf.partial x.h5.partial x.h5
+  plant $d checkpoint ck_000000.h5.partial ck_000002.h5.partial ck_000004.h5.partial
+  run_linked $n $d/first --solver.steps=4 "${all[@]}"
+  check "$n ranks, links at the temporaries: the run succeeds" test "$(cat $d/first.status)" -eq 0
+  plant $d history h.csv.partial
+  plant $d checkpoint ck_000006.h5.partial
+  plant $d vtk series_000006/piece_0000.vtu
+  run_linked $n $d/second --solver.steps=6 --restart=auto "${all[@]}"
+  check "$n ranks, links at the temporaries: the restart succeeds" \
+    test "$(cat $d/second.status)" -eq 0
+  check "$n ranks: every victim of a link is as it was" victims_intact $d
+  stale $d state.csv.partial h.csv.partial series.pvd.partial x.xdmf.partial ck_000008.h5.partial
+  run_linked $n $d/third --solver.steps=8 --restart=auto "${all[@]}"
+  check "$n ranks, regular leftovers at the temporaries: the restart succeeds" \
+    test "$(cat $d/third.status)" -eq 0
+  check "$n ranks: no temporary left" test -z "$(find $d -maxdepth 1 -name '*.partial')"
+  check "$n ranks: no link left at the outputs" no_link_left $d/series_000000
+  check "$n ranks: the final state is the uninterrupted run's" cmp -s $d/state.csv $d/ref.csv
+  check "$n ranks: the history is the uninterrupted run's" \
+    cmp -s <(cut -d, -f1,2 $d/h.csv) <(cut -d, -f1,2 $d/ref.h.csv)
+  check "$n ranks: the ParaView series lists steps 0..8 once" \
+    test "$(series_steps $d)" = "$(series_steps $d/ref)"
+  check "$n ranks: the XDMF index lists steps 0..8 once" \
+    test "$(xdmf_steps $d)" = "$(xdmf_steps $d/ref)"
+  check "$n ranks: the XDMF .h5 is an HDF5 file, not a link" \
+    bash -c "[ ! -L $d/x.h5 ] && $(declare -f is_hdf5); is_hdf5 $d/x.h5"
+  check "$n ranks: the last two checkpoints are kept, HDF5 files" \
+    bash -c "$(declare -f is_hdf5); is_hdf5 $d/ck_000006.h5 && is_hdf5 $d/ck_000008.h5"
+
+  plant $d mesh mesh.h5.partial mesh.h5
+  run_linked $n $d/convert --mesh.convert=$d/mesh.h5
+  check "$n ranks, links at mesh.convert's file and temporary: the conversion succeeds" \
+    test "$(cat $d/convert.status)" -eq 0
+  check "$n ranks: mesh.convert left every victim as it was" victims_intact $d mesh
+  stale $d mesh.h5.partial
+  run_linked $n $d/convert2 --mesh.convert=$d/mesh.h5
+  check "$n ranks, a regular leftover of mesh.convert: the conversion succeeds" \
+    test "$(cat $d/convert2.status)" -eq 0
+  check "$n ranks: no temporary of mesh.convert left" test ! -e $d/mesh.h5.partial
+  run_linked $n $d/frommesh --solver.steps=8 --mesh.file=$d/mesh.h5 --output.final-state=$d/m.csv
+  check "$n ranks: the converted mesh runs" test "$(cat $d/frommesh.status)" -eq 0
+done
 
 if ((failures)); then tail -n 5 ./*.err; fi
 echo "$((checks - failures)) passed, $failures failed"

@@ -47,9 +47,10 @@ private:
   VecScatter scatter_ = nullptr;
 };
 
-// Collective. Writes a checkpoint: `path`.partial first, then (all of it on disk) renamed to
-// `path`, so `path` is always a complete checkpoint or absent. Call save() for each vector, then
-// commit(). Nodes no tetrahedron uses are written from `initial` (else at rest, zero rate).
+// Collective. Writes a checkpoint: `path`.partial first (a leftover or link there removed, never
+// written through: core/new_file), then (all of it on disk) renamed to `path`, so `path` is
+// always a complete checkpoint or absent. Call save() for each vector, then commit(). Nodes no
+// tetrahedron uses are written from `initial` (else at rest, zero rate).
 class CheckpointWriter {
 public:
   CheckpointWriter(const std::string& path, const DistributedMesh& mesh, Vec like);

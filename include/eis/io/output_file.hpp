@@ -1,12 +1,16 @@
 #pragma once
 // The files and folders outputs write: checked (and their missing folders created) once, before
 // the first step, so that an unusable path fails the run at once and not after its last step;
-// and a whole-file write that never leaves a truncated file where a good one was.
+// and a whole-file write that never leaves a truncated file where a good one was. The temporaries
+// are created where nothing is (core/new_file): a link or a file left at their name is removed,
+// never written through.
 #include <mpi.h>
 
 #include <cstdio>
 #include <functional>
 #include <string>
+
+#include "eis/core/new_file.hpp"
 
 namespace eis {
 
@@ -19,7 +23,8 @@ enum class FileWrite {
 // Collective; rank 0 checks. Creates the missing parent folders of `path` (as mkdir -p) and
 // checks that `path` can be written as `mode` says. Throws on every rank, naming `key` and
 // `path`, when the path is a directory, its folder cannot be created or written, or (Replaced)
-// it exists and is not a regular file.
+// it exists and is not a regular file, or its temporary cannot be created (a leftover there is
+// removed first, as replaceFile does).
 void prepareOutputFile(const std::string& key, const std::string& path, FileWrite mode,
                        MPI_Comm comm);
 
@@ -29,12 +34,12 @@ void prepareOutputFile(const std::string& key, const std::string& path, FileWrit
 void prepareOutputFolder(const std::string& key, const std::string& value,
                          const std::string& folder, MPI_Comm comm);
 
-// The temporary file replaceFile() writes before renaming it to `path`.
-std::string temporaryPathFor(const std::string& path);
-
-// Rank-local: `fill` writes the whole content into a temporary file next to `path`, which is
-// then flushed to disk and renamed over `path`. Returns an error message (naming `key` and
-// `path`), empty on success; on failure `path` is untouched and the temporary is removed.
+// Rank-local: `fill` writes the whole content into temporaryPathFor(path), created anew by
+// createNewFile (a leftover file or link there removed, never written through), which is then
+// flushed to disk and renamed over `path`. A link at `path` itself is replaced by the file, not
+// written through (rename's way, and this function's since it exists). Returns an error message
+// (naming `key` and `path`), empty on success; on failure `path` is untouched and the temporary
+// is removed.
 std::string replaceFile(const std::string& key, const std::string& path,
                         const std::function<void(std::FILE*)>& fill);
 

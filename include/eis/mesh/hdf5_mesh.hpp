@@ -23,7 +23,9 @@ namespace eis {
 
 constexpr int kHdf5MeshFormat = 1;
 
-// Collective. Writes `serial` (rank 0's; the other ranks pass an empty one) to `path`.
+// Collective. Writes `serial` (rank 0's; the other ranks pass an empty one) to `path`, through
+// PATH.partial (created where nothing is: core/new_file) and a rename, so `path` is a whole mesh
+// or what it was before; a link at `path` is replaced, not written through.
 void writeHdf5Mesh(MPI_Comm comm, const SerialMesh& serial, const std::string& path);
 
 // What the file says of its size, read from its attributes.
