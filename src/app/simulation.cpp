@@ -173,7 +173,11 @@ void Simulation::reportMesh(const Body& body, const std::vector<std::string>& wa
 void Simulation::setInitialState(Body& body) {
   body.system->setRestState(body.x);
   EIS_CHECK(VecZeroEntries(body.v));
-  const std::string restart = restartCheckpoint(body.scene, comm_);
+  const std::string restart = restartCheckpoint(
+      body.scene, comm_, [&](const std::string& path) { return checkpointProblem(body, path); },
+      [&](const std::string& warning) {
+        report("euler-implicit: warning: %s\n", warning.c_str());
+      });
   const std::string initial = body.scene.optionalText("initial.state");
   const bool checkpoint = !restart.empty() || (!initial.empty() && isHdf5File(initial, comm_));
   if (!initial.empty() && !checkpoint) {
@@ -205,6 +209,35 @@ void Simulation::loadCheckpoint(Body& body, const std::string& key, const std::s
   report("%s: %s, step %d, t = %g\n", key.c_str(), path.c_str(), step_, time_);
 }
 
+// The checkpoint is opened and checked by the reader loadCheckpoint uses, and every dataset a
+// load reads is read once, into a scratch vector: a damaged file is found before it has changed
+// x, v or the integrator. The integrator's vectors are not touched (the callback ignores them);
+// Newton's "have a previous velocity" flag is set, but the load that follows sets it again.
+std::string Simulation::checkpointProblem(const Body& body, const std::string& path) {
+  const std::string key = "initial.restart";
+  std::string problem;
+  Vec scratch = nullptr;
+  try {
+    CheckpointReader reader(key, path, *body.mesh, body.x);
+    EIS_CHECK(VecDuplicate(body.x, &scratch));
+    if (!reader.load("positions", scratch) || !reader.load("velocities", scratch))
+      throw Error(key + " = " + path + ": the checkpoint has no positions or no velocities");
+    body.integrator->loadCarried(
+        [&](const std::string& name, Vec) { return reader.load(name, scratch); });
+  } catch (const Error& e) {
+    problem = e.what();
+  }
+  if (scratch) EIS_CHECK(VecDestroy(&scratch));
+  // The reader's checks are collective already; a dataset that fails to load on some ranks
+  // only is made everyone's verdict here.
+  try {
+    throwIfAnyRankFailed(problem, comm_);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
 std::vector<RunState> Simulation::states() {
   std::vector<RunState> all;
   for (auto& body : bodies_)
@@ -212,7 +245,6 @@ std::vector<RunState> Simulation::states() {
                    body->initial.get(), *body->integrator, step_, time_, resumed_, body->path});
   return all;
 }
-
 
 double Simulation::timeOf(int step) const {
   if (startTime_ == startStep_ * dt_) return step * dt_;

@@ -1,6 +1,7 @@
 #include "eis/io/checkpoint_output.hpp"
 
 #include <cstdio>
+#include <vector>
 
 #include "eis/core/error.hpp"
 #include "eis/core/timer.hpp"
@@ -79,19 +80,42 @@ void CheckpointOutput::save(const RunState& state) {
 
 }  // namespace
 
-std::string restartCheckpoint(const Parameters& scene, MPI_Comm comm) {
+std::string restartCheckpoint(const Parameters& scene, MPI_Comm comm,
+                              const std::function<std::string(const std::string&)>& problem,
+                              const std::function<void(const std::string&)>& warn) {
   const std::string restart = scene.optionalText("initial.restart");
   if (restart != "auto") return restart;
   const std::string prefix = scene.optionalText("output.checkpoint");
   if (prefix.empty())
     throw Error("initial.restart = auto: needs output.checkpoint, the prefix of the checkpoints");
-  int newest = -1;
+  // Rank 0 lists the folder, so that every rank tries the same files in the same order.
+  std::vector<int> steps;
+  int count = 0;
   if (commRank(comm) == 0) {
-    const auto steps = checkpointSteps(prefix);
-    if (!steps.empty()) newest = steps.back();
+    steps = checkpointSteps(prefix);
+    count = int(steps.size());
   }
-  EIS_CHECK_MPI(MPI_Bcast(&newest, 1, MPI_INT, 0, comm));
-  return newest < 0 ? "" : checkpointPath(prefix, newest);
+  EIS_CHECK_MPI(MPI_Bcast(&count, 1, MPI_INT, 0, comm));
+  steps.resize(std::size_t(count));
+  EIS_CHECK_MPI(MPI_Bcast(steps.data(), count, MPI_INT, 0, comm));
+  // Newest first. A chain job's last checkpoint may have been cut by a node failure after its
+  // rename (the file system had not written it all): the one before it, which the checkpoint
+  // output keeps for this, still carries the run. problem() gives every rank the same verdict.
+  std::string newest;
+  for (auto step = steps.rbegin(); step != steps.rend(); ++step) {
+    const std::string path = checkpointPath(prefix, *step);
+    std::string why = problem(path);
+    if (why.empty()) return path;
+    // The reason without the reader's own "initial.restart = PATH: ", which the warning says.
+    const std::string named = "initial.restart = " + path + ": ";
+    if (why.compare(0, named.size(), named) == 0) why.erase(0, named.size());
+    warn("initial.restart = auto: skipped " + path + ": " + why);
+    if (newest.empty()) newest = path + ": " + why;
+  }
+  if (steps.empty()) return "";
+  throw Error("initial.restart = auto: none of the " + std::to_string(steps.size()) +
+              " checkpoints of output.checkpoint = " + prefix + " can be read; the newest, " +
+              newest);
 }
 
 OutputComponent checkpointOutputComponent() {
@@ -118,8 +142,11 @@ OutputComponent checkpointOutputComponent() {
                 "continue a run from a checkpoint (--restart=auto|PATH is the same): its state, step,\n"
                 "time and integrator vectors; solver.steps stays the run's total, the history is\n"
                 "continued (rows after the checkpoint's step dropped) and so is the ParaView series.\n"
-                "auto: the newest checkpoint of output.checkpoint, or a fresh start when there is\n"
-                "none (then initial.state applies). A relative PATH starts at the working directory",
+                "auto: the newest checkpoint of output.checkpoint that can be read (one that cannot, cut\n"
+                "by a failure, is skipped with a warning for the one before it), or a fresh start when\n"
+                "there is none (then initial.state applies); an error when none can be read. PATH: that\n"
+                "checkpoint, an error when it cannot be read. A relative PATH starts at the working\n"
+                "directory",
                 std::nullopt, "", false, check::anyText()}),
        nullptr},
       [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {

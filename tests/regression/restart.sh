@@ -6,7 +6,8 @@
 # frame once. The killed runs have no end in reach (100,000 steps), so a signal sent late by a
 # busy machine still lands mid-run; the restarts end at the first multiple of 100 steps past it. SIGTERM ends a run after its step with a checkpoint, one line and status 75; a
 # second signal ends it at once. initial.state takes a checkpoint and continues its step and time.
-# A truncated, foreign or missing checkpoint, or one of another mesh, is one clean error.
+# A truncated, foreign or missing checkpoint, or one of another mesh, is one clean error; with
+# --restart=auto a cut newest checkpoint is skipped for the one before it.
 # Usage: restart.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -204,6 +205,42 @@ check "--restart=auto without output.checkpoint: clean error" failed_with nopref
 run_on 2 fresh --restart=auto --output.checkpoint=none/ck --output.final-state=fresh.csv
 check "--restart=auto with no checkpoint: a fresh start, the uninterrupted run" \
   cmp -s fresh.csv ref2_$STEPS.csv
+
+# A newest checkpoint cut short (a node failure under a file system that had renamed it already)
+# is skipped by --restart=auto, with one warning naming it and why, and the run continues from
+# the one before it, ending bit for bit as the uninterrupted run; --restart=FILE still refuses
+# it. On 1 and 2 ranks. When none can be read, one error naming the newest and why.
+for n in 1 2; do
+  dir=fallback$n
+  mkdir -p $dir
+  run_on $n $dir/first --solver.steps=40 --output.checkpoint=$dir/ck --output.checkpoint-every=20
+  check "$n ranks: checkpoints of steps 20 and 40" \
+    test -f $dir/ck_000020.h5 -a -f $dir/ck_000040.h5
+  head -c 2000 $dir/ck_000040.h5 > $dir/cut.h5
+  mv $dir/cut.h5 $dir/ck_000040.h5
+  run_on $n $dir/file --restart=$dir/ck_000040.h5
+  check "$n ranks: --restart=FILE of the cut checkpoint: clean error" \
+    failed_with $dir/file "initial.restart = $dir/ck_000040.h5" "cannot be read as HDF5"
+  run_on $n $dir/restart --restart=auto --output.checkpoint=$dir/ck --output.checkpoint-every=20 \
+    --output.final-state=$dir/state.csv
+  check "$n ranks: --restart=auto past a cut newest checkpoint: status 0" status_is $dir/restart 0
+  check "$n ranks: one warning naming the skipped checkpoint and why" test "$(grep -c \
+    "^euler-implicit: warning: initial.restart = auto: skipped $dir/ck_000040.h5: cannot be read as HDF5" \
+    $dir/restart.out)" -eq 1
+  check "$n ranks: restarted from the checkpoint before it" \
+    grep -q "^initial.restart: $dir/ck_000020.h5, step 20, t = " $dir/restart.out
+  check "$n ranks: final state bit for bit the uninterrupted run's" \
+    cmp -s $dir/state.csv ref${n}_$STEPS.csv
+done
+mkdir -p allcut
+head -c 2000 fallback2/ck_000020.h5 > allcut/ck_000020.h5
+cp truncated.h5 allcut/ck_000040.h5
+run_on 2 allcut/restart --restart=auto --output.checkpoint=allcut/ck
+check "--restart=auto with no readable checkpoint: one error naming the newest" \
+  failed_with allcut/restart "initial.restart = auto" "allcut/ck_000040.h5" "cannot be read as HDF5"
+check "--restart=auto with no readable checkpoint: a warning for each" test "$(grep -c \
+  "^euler-implicit: warning: initial.restart = auto: skipped allcut/ck_0000[24]0.h5: " \
+  allcut/restart.out)" -eq 2
 
 echo "$failures failures"
 [ "$failures" -eq 0 ]

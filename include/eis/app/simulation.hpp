@@ -85,6 +85,9 @@ private:
   void setInitialState(Body& body);
   // A checkpoint (key: the key that named it) as the state to start from, with its clock.
   void loadCheckpoint(Body& body, const std::string& key, const std::string& path);
+  // Collective, the same verdict on every rank: the error loadCheckpoint(body,
+  // "initial.restart", path) would raise, "" when it would load. Changes no state.
+  std::string checkpointProblem(const Body& body, const std::string& path);
   // The time of a step: step * dt when the starting state is on that grid (a restart of the
   // same run, bit for bit the uninterrupted run's time), else from the starting state's time.
   double timeOf(int step) const;
