@@ -460,7 +460,7 @@ launch bad petsc_newton_smoother_fails "step 1" "ZEROPIVOT" "SNESSolve" -- \
 # SOFA scenes: one error line naming the scene's file and line (or the eis-source line).
 launch bad scn_broken_link "scn_broken_link.scn:11" "broken link '@box.indices'" -- \
   --scene="$T/scn_broken_link.scn" --solver.steps=1
-launch bad scn_bad_value "scn_bad_value.scn:10" "method = 'smal'" "small, large or polar" -- \
+launch bad scn_bad_value "scn_bad_value.scn:10" "method = 'smal'" "small, large, polar or svd" -- \
   --scene="$T/scn_bad_value.scn" --solver.steps=1
 launch bad scn_missing_mesh "scn_missing_mesh.scn:6" "none.msh" "no such file" -- \
   --scene="$T/scn_missing_mesh.scn" --solver.steps=1
