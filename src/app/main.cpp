@@ -127,7 +127,8 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
       const std::vector<eis::ObjectScene> objects =
           commandLine.scene.given("scene.file")
               ? eis::scenesFromSofa(commandLine.scene, PETSC_COMM_WORLD, stdout)
-              : std::vector<eis::ObjectScene>{{"", commandLine.scene}};
+          : !commandLine.objects.empty() ? commandLine.objects
+                                         : std::vector<eis::ObjectScene>{{"", commandLine.scene}};
       const eis::Scene& scene = objects.front().scene;
       if (scene.given("mesh.convert")) {
         if (objects.size() > 1)

@@ -1027,4 +1027,51 @@ TEST(Scene, DescribeReadsBackAsTheSameScene) {
   EXPECT_NE(text.find("dt = 0.30000000000000004\n"), std::string::npos);
 }
 
+// A scene of several objects: keys NAME/section.key, in the config file as [NAME/section]. Each
+// object takes the shared keys and its own, its own winning; the command line wins over the
+// config file, for shared and own keys alike; objects in the order they first appear.
+TEST(CommandLine, ObjectsNamedInTheConfigFileAndOnTheCommandLine) {
+  const IniFile ini(
+      "[solver]\nsteps = 7\n[material]\nyoung-modulus = 200\n"
+      "[soft/material]\nyoung-modulus = 50\n[soft/mesh]\nfile = soft.msh\n"
+      "[stiff/mass]\ntype = consistent\n[stiff/constraint]\nfixed = indices 1 2\n");
+  const eis::CommandLine cl =
+      parse({"--config", ini.path(), "--stiff/material.poisson-ratio=0.2",
+             "--material.young-modulus=300", "--late/solver.rayleigh-mass", "0.5"});
+  ASSERT_EQ(cl.objects.size(), 3u);
+  EXPECT_EQ(cl.objects[0].path, "/soft");
+  EXPECT_EQ(cl.objects[1].path, "/stiff");
+  EXPECT_EQ(cl.objects[2].path, "/late");
+  const Scene &soft = cl.objects[0].scene, &stiff = cl.objects[1].scene,
+              &late = cl.objects[2].scene;
+  // The object's own config key wins over the shared config key, but the shared command-line
+  // key wins over both.
+  EXPECT_EQ(soft.real("material.young-modulus"), 300);
+  EXPECT_EQ(path(soft, "mesh.file"), (ini.folder() / "soft.msh").string());
+  EXPECT_EQ(stiff.real("material.poisson-ratio"), 0.2);
+  EXPECT_EQ(stiff.text("mass.type"), "consistent");
+  EXPECT_EQ(soft.text("mass.type"), "lumped");
+  EXPECT_EQ(stiff.texts("constraint.fixed"), Args{"indices 1 2"});
+  EXPECT_TRUE(soft.texts("constraint.fixed").empty());
+  for (const Scene* s : {&soft, &stiff, &late}) EXPECT_EQ(s->integer("solver.steps"), 7);
+  EXPECT_EQ(late.real("solver.rayleigh-mass"), 0.5);
+  EXPECT_EQ(soft.real("solver.rayleigh-mass"), 0);
+  // No object named: the one scene, as before.
+  EXPECT_TRUE(parse({"--solver.steps=3"}).objects.empty());
+}
+
+TEST(CommandLine, ObjectKeysAreCheckedAsTheirKeys) {
+  EXPECT_EQ(errorOf({"--soft/material.young-modulus=-1"}),
+            "object soft: material.young-modulus = -1: must be > 0");
+  EXPECT_EQ(errorOf({"--soft/material.nosuch=1"}), "unknown option --soft/material.nosuch");
+  EXPECT_EQ(errorOf({"--so ft/material.young-modulus=1"}),
+            "'so ft/material.young-modulus': an object's name (before '/') is letters, digits, "
+            "'_' and '-'");
+  EXPECT_EQ(errorOf({"--soft/help"}), "unknown option --soft/help");
+  EXPECT_EQ(errorOf({"--soft/solver.dt=1", "--soft/solver.dt=2"}),
+            "object soft: solver.dt: given more than once");
+  EXPECT_TRUE(startsWith(errorOf({"--scene.file=a.scn", "--soft/solver.dt=1"}),
+                         "keys of named objects (NAME/section.key)"));
+}
+
 }  // namespace

@@ -14,15 +14,22 @@ struct CommandLine {
   explicit CommandLine(std::vector<const ComponentDeclaration*> components)
       : scene(std::move(components)) {}
   bool help = false, version = false;
+  // The keys without an object: the scene of a one-body run, shared by every object otherwise.
   Scene scene;
+  // A scene of several objects: keys "NAME/section.key" (--NAME/section.key=V, or a key of an
+  // INI section [NAME/section]) belong to object NAME; each object's scene is the shared keys and
+  // its own, its own winning key by key, the command line winning over the config file. One
+  // entry per object (path "/NAME"), in the order they first appear; empty when none is named.
+  std::vector<ObjectScene> objects;
   // Arguments that start with a single dash (PETSc options), in order, for PetscInitialize.
   std::vector<std::string> petscArgs;
 };
 
 // Parses main()'s argv (argv[0], the program, is skipped) and the --config file it names into a
-// scene of `components`, then resolves it (Scene::resolve) unless it names a SOFA scene
-// (scene.file: io/sofa_import.hpp's sceneFromSofa resolves it once the SOFA keys are in). Throws eis::Error naming the key,
-// file or value for an unknown key, a malformed number or a value out of range. Pure: no MPI.
+// scene of `components` (and one per object it names), then resolves them (Scene::resolve)
+// unless they name a SOFA scene (scene.file: io/sofa_import.hpp's scenesFromSofa resolves it
+// once the SOFA keys are in). Throws eis::Error naming the key, file or value for an unknown
+// key, a malformed number or a value out of range. Pure: no MPI.
 CommandLine parseCommandLine(int argc, const char* const argv[],
                              const std::vector<const ComponentDeclaration*>& components);
 
