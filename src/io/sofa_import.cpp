@@ -171,9 +171,12 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
     if (o.type == "TetrahedronSetTopologyContainer" || o.type == "MeshTopology") topology = &o;
     if (o.type == "RegularGridTopology" && !grid) grid = &o;
   }
-  // MechanicalObject::init takes a grid's points when it has none of its own.
-  if (grid && !state.field("position") && !state.field("rest_position") &&
-      !reader.linked(state, "position")) {
+  // MechanicalObject::init takes a grid's points when it has none of its own; a position
+  // linked to a grid's ("@grid.position") is the same.
+  const SofaObject* linked = reader.linked(state, "position");
+  if (linked && linked->type == "RegularGridTopology") grid = linked;
+  if (grid && !state.field("rest_position") &&
+      (linked == grid || (!linked && !state.field("position")))) {
     mapGrid(reader, state, *grid);
     if (state.field("velocity")) reader.key("initial.velocities", *reader.text(state, "velocity"));
     mapTransform(reader, state, false);

@@ -147,6 +147,21 @@ TEST(SofaGrid, HexahedraCutAsSofaCutsThem) {
   EXPECT_EQ(child.tets, plain.tets);
 }
 
+// MechanicalObject position="@grid.position" takes the grid's points as one without any does.
+TEST(SofaGrid, APositionLinkedToTheGrid) {
+  const std::string text =
+      "<Node><Node name='b'><EulerImplicitSolver/>"
+      "<RegularGridTopology name='loader' nx='3' ny='2' nz='2' xmin='0' xmax='1' ymin='0' "
+      "ymax='1' zmin='0' zmax='1'/><MechanicalObject position='@loader.position'/>"
+      "<TetrahedronFEMForceField/></Node></Node>";
+  const eis::SofaImport imported = eis::importSofaScene(eis::SofaScene(text, "g.scn"), {});
+  std::string nodes;
+  for (const eis::SofaKey& k : imported.objects.at(0).keys)
+    if (k.key == "mesh.nodes") nodes = k.value;
+  EXPECT_EQ(nodes.substr(0, 15), "0 0 0 0.5 0 0 1");
+  EXPECT_EQ(eis::parse::tokens(nodes).size(), 36u);
+}
+
 TEST(SofaGrid, OtherGridsAreRefusedByName) {
   EXPECT_NE(errorOf([] { importGrid("<SparseGridTopology n='3 3 3' fileTopology='a.obj'/>"); })
                 .find("SparseGridTopology: not supported yet"),
