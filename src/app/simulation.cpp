@@ -347,8 +347,12 @@ void Simulation::advance(int step, double clock, StepRecord& record) {
             body->x, body->v, dt_,
             [&](double offset, double h) {
               body->system->setTime(clock + offset);
-              const StepReport stepReport = body->integrator->step(*body->system, body->x, body->v, h);
+              const StepReport stepReport =
+                  body->integrator->step(*body->system, body->x, body->v, h);
               body->system->projectMotion(body->x, body->v);
+              // A state that is not finite, or that a material law is not defined at, fails the
+              // step instead of being written as its result.
+              body->system->checkState(body->x, body->v);
               return stepReport;
             },
             [&](const std::string& warning) {

@@ -59,11 +59,11 @@ std::string problem(const tinyxml2::XMLDocument& doc) {
   const std::string name = namedIn(doc.ErrorStr());
   const std::string element = name.empty() ? "an element" : "<" + printable(name, 80) + ">";
   switch (doc.ErrorID()) {
-    case tinyxml2::XML_ERROR_EMPTY_DOCUMENT:
-      return "no root element";
+    case tinyxml2::XML_ERROR_EMPTY_DOCUMENT: return "no root element";
     case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT:
-      return element + " is not closed by its own end tag (another end tag or the end of the "
-                       "text comes first)";
+      return element +
+             " is not closed by its own end tag (another end tag or the end of the "
+             "text comes first)";
     case tinyxml2::XML_ERROR_PARSING_ELEMENT:
       return "malformed start or end tag of " + element +
              " (expected attributes, then '>' or '/>')";
@@ -74,20 +74,17 @@ std::string problem(const tinyxml2::XMLDocument& doc) {
       return "text that no element follows (text after the root element?)";
     case tinyxml2::XML_ERROR_PARSING_CDATA:
       return "unterminated CDATA section (<![CDATA[ without ]]>)";
-    case tinyxml2::XML_ERROR_PARSING_COMMENT:
-      return "unterminated comment (<!-- without -->)";
+    case tinyxml2::XML_ERROR_PARSING_COMMENT: return "unterminated comment (<!-- without -->)";
     case tinyxml2::XML_ERROR_PARSING_DECLARATION:
       return "a <?...?> declaration not before the root element, or without '?>' "
              "(SOFA's XML parser, tinyxml2, reads them only before it)";
-    case tinyxml2::XML_ERROR_PARSING_UNKNOWN:
-      return "unterminated <!...> section";
+    case tinyxml2::XML_ERROR_PARSING_UNKNOWN: return "unterminated <!...> section";
     case tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED:
       return "elements nested deeper than " + std::to_string(TINYXML2_MAX_ELEMENT_DEPTH) +
              " (the limit of SOFA's XML parser, tinyxml2)";
     case tinyxml2::XML_ERROR_PARSING:
       return "malformed XML: a '<' that starts no element, comment or section";
-    default:
-      return std::string("malformed XML (") + doc.ErrorName() + ")";
+    default: return std::string("malformed XML (") + doc.ErrorName() + ")";
   }
 }
 

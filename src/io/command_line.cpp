@@ -170,8 +170,7 @@ std::vector<ObjectScene> objectScenes(const Scene& shared, const po::variables_m
   std::vector<std::string> names;
   for (const auto* values : {&fromConfig, &fromCommandLine})
     for (const ObjectValue& v : *values)
-      if (std::find(names.begin(), names.end(), v.object) == names.end())
-        names.push_back(v.object);
+      if (std::find(names.begin(), names.end(), v.object) == names.end()) names.push_back(v.object);
   std::vector<ObjectScene> objects;
   for (const std::string& name : names) {
     Scene scene(shared.components());

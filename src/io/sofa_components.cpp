@@ -261,7 +261,7 @@ bool mapForceField(Reader& r, const SofaObject& o) {
     } else {
       r.reject(o, "method",
                o.type == "TetrahedronFEMForceField" ? "expected small, large, polar or svd"
-                                                     : "expected small, large or polar");
+                                                    : "expected small, large or polar");
     }
     // TetrahedronFEMForceField reads both as lists, element i taking list[i] where there is one,
     // else list[0] (material.cell-* keys follow that rule); TetrahedralCorotational's are reals.

@@ -109,7 +109,8 @@ std::vector<std::array<long long, 4>> cutIntoTetrahedra(const RegularGrid& grid,
       }
     }
     const int pattern = cut == GridCut::MappingWithSwapping ? mirrored % 2 : 0;
-    for (const auto& t : kPatterns[pattern]) tetrahedra.push_back({c[t[0]], c[t[1]], c[t[2]], c[t[3]]});
+    for (const auto& t : kPatterns[pattern])
+      tetrahedra.push_back({c[t[0]], c[t[1]], c[t[2]], c[t[3]]});
   }
   return tetrahedra;
 }

@@ -14,7 +14,7 @@
 namespace eis::sofa {
 
 struct RegularGrid {
-  std::array<int, 3> n{2, 2, 2};           // points along x, y, z
+  std::array<int, 3> n{2, 2, 2};              // points along x, y, z
   std::vector<std::array<double, 3>> points;  // point i + n0 (j + n1 k) at p0 + i dx + j dy + k dz
   std::vector<std::array<long long, 8>> hexahedra;  // x fastest, then y, then z
 };

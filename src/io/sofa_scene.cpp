@@ -52,8 +52,7 @@ bool isSofaLink(const std::string& value) {
   return first != std::string::npos && value[first] == '@';
 }
 
-SofaScene::SofaScene(const std::string& text, const std::string& file,
-                     const SofaSceneFiles& files)
+SofaScene::SofaScene(const std::string& text, const std::string& file, const SofaSceneFiles& files)
     : file_(file) {
   root_ = buildSofaGraph(xml::parse(text, file), file, files);
 }

@@ -172,9 +172,8 @@ private:
     object.name = objectName ? objectName->value : "";
     object.data = dataOf(element, generic ? "type" : nullptr);
     if (!element.children.empty())
-      throw Error(placeOf(element.children.front(), file) + ": <" +
-                  element.children.front().name + "> inside " + object.label() +
-                  ": only a <Node> holds other elements");
+      throw Error(placeOf(element.children.front(), file) + ": <" + element.children.front().name +
+                  "> inside " + object.label() + ": only a <Node> holds other elements");
     return object;
   }
 

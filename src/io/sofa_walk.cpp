@@ -38,9 +38,8 @@ bool isAccepted(const std::string& t) {
   return isTopology(t) ||
          isOneOf(t, {"RequiredPlugin", "DefaultAnimationLoop", "DefaultVisualManagerLoop",
                      "AddPluginRepository", "BoxROI", "SphereROI", "RegularGridTopology",
-                     "MeshGmshLoader",
-                     "MeshVTKLoader", "MeshOBJLoader", "MeshSTLLoader", "MeshOffLoader",
-                     "MeshTrianLoader", "SphereLoader"});
+                     "MeshGmshLoader", "MeshVTKLoader", "MeshOBJLoader", "MeshSTLLoader",
+                     "MeshOffLoader", "MeshTrianLoader", "SphereLoader"});
 }
 
 // What only draws, records or serves the GUI: rendering (every Ogl* component: models, shaders,
@@ -48,25 +47,58 @@ bool isAccepted(const std::string& t) {
 // and the exporters, which write files of the state and are not run here.
 bool isVisual(const std::string& t) {
   return startsWith(t, "Ogl") || endsWith(t, "Exporter") || endsWith(t, "ButtonSetting") ||
-         isOneOf(t, {"VisualModel", "VisualStyle", "LightManager", "DirectionalLight",
-                     "PositionalLight", "SpotLight", "InteractiveCamera", "Camera",
-                     "RecordedCamera", "BackgroundSetting", "VisualGrid", "LineAxis", "ClipPlane",
-                     "DataDisplay", "VisualModelImpl", "PostProcessManager", "ViewerSetting",
-                     "VisualTransform", "VisualManagerPass", "VisualManagerSecondaryPass",
-                     "CompositingVisualLoop", "Light", "TextureInterpolation",
-                     "VisualPointCloud", "TrailRenderer", "MouseButtonSetting",
-                     "StatsSetting", "SofaDefaultPathSetting", "BackgroundSetting"});
+         isOneOf(t, {"VisualModel",
+                     "VisualStyle",
+                     "LightManager",
+                     "DirectionalLight",
+                     "PositionalLight",
+                     "SpotLight",
+                     "InteractiveCamera",
+                     "Camera",
+                     "RecordedCamera",
+                     "BackgroundSetting",
+                     "VisualGrid",
+                     "LineAxis",
+                     "ClipPlane",
+                     "DataDisplay",
+                     "VisualModelImpl",
+                     "PostProcessManager",
+                     "ViewerSetting",
+                     "VisualTransform",
+                     "VisualManagerPass",
+                     "VisualManagerSecondaryPass",
+                     "CompositingVisualLoop",
+                     "Light",
+                     "TextureInterpolation",
+                     "VisualPointCloud",
+                     "TrailRenderer",
+                     "MouseButtonSetting",
+                     "StatsSetting",
+                     "SofaDefaultPathSetting",
+                     "BackgroundSetting"});
 }
 
 bool isCollision(const std::string& t) {
-  return endsWith(t, "CollisionModel") ||
-         isOneOf(t, {"CollisionPipeline", "DefaultPipeline", "BruteForceBroadPhase",
-                     "BVHNarrowPhase", "BruteForceDetection", "ParallelBruteForceBroadPhase",
-                     "ParallelBVHNarrowPhase", "DefaultContactManager", "CollisionResponse",
-                     "RuleBasedContactManager", "MinProximityIntersection", "LocalMinDistance",
-                     "NewProximityIntersection", "DiscreteIntersection",
-                     "DefaultCollisionGroupManager", "CollisionGroup", "SphereModel",
-                     "TriangleModel", "LineModel", "PointModel"});
+  return endsWith(t, "CollisionModel") || isOneOf(t, {"CollisionPipeline",
+                                                      "DefaultPipeline",
+                                                      "BruteForceBroadPhase",
+                                                      "BVHNarrowPhase",
+                                                      "BruteForceDetection",
+                                                      "ParallelBruteForceBroadPhase",
+                                                      "ParallelBVHNarrowPhase",
+                                                      "DefaultContactManager",
+                                                      "CollisionResponse",
+                                                      "RuleBasedContactManager",
+                                                      "MinProximityIntersection",
+                                                      "LocalMinDistance",
+                                                      "NewProximityIntersection",
+                                                      "DiscreteIntersection",
+                                                      "DefaultCollisionGroupManager",
+                                                      "CollisionGroup",
+                                                      "SphereModel",
+                                                      "TriangleModel",
+                                                      "LineModel",
+                                                      "PointModel"});
 }
 
 // A mechanical mapping: the node's state follows its parent's (a topological mapping is not).
@@ -125,8 +157,8 @@ struct Collector {
         if (isOdeSolver(o.type))
           for (const SofaObject* other : mechanics)
             if (other->node == &node && isOdeSolver(other->type))
-              throw Error(o.where + ": " + o.type + ": a second ODE solver in node " +
-                          node.path() + " (the first: " + other->type + ", " + other->where +
+              throw Error(o.where + ": " + o.type + ": a second ODE solver in node " + node.path() +
+                          " (the first: " + other->type + ", " + other->where +
                           "): a node's state is integrated by one");
         mechanics.push_back(&o);
       }
@@ -158,10 +190,10 @@ bool isNonlinearSolver(const std::string& t) {
 }
 
 bool isOdeSolver(const std::string& t) {
-  return isOneOf(t, {"EulerImplicitSolver", "StaticSolver",
-                     "EulerExplicitSolver", "EulerSolver", "RungeKutta2Solver",
-                     "RungeKutta4Solver", "CentralDifferenceSolver", "VariationalSymplecticSolver",
-                     "BDFOdeSolver", "NewmarkImplicitSolver", "DampVelocitySolver"});
+  return isOneOf(t, {"EulerImplicitSolver", "StaticSolver", "EulerExplicitSolver", "EulerSolver",
+                     "RungeKutta2Solver", "RungeKutta4Solver", "CentralDifferenceSolver",
+                     "VariationalSymplecticSolver", "BDFOdeSolver", "NewmarkImplicitSolver",
+                     "DampVelocitySolver"});
 }
 
 bool isDirectSolver(const std::string& t) {

@@ -16,8 +16,8 @@ namespace eis::sofa {
 // One independent body: its MechanicalObject and what acts on it, in the order written.
 struct Body {
   const SofaObject* state = nullptr;
-  const SofaObject* odeSolver = nullptr;     // nearest in its node or above; may be null
-  const SofaObject* linearSolver = nullptr;  // nearest in the ODE solver's node or above
+  const SofaObject* odeSolver = nullptr;        // nearest in its node or above; may be null
+  const SofaObject* linearSolver = nullptr;     // nearest in the ODE solver's node or above
   const SofaObject* nonlinearSolver = nullptr;  // NewtonRaphsonSolver: found as the linear one
   std::vector<const SofaObject*> components;
 };

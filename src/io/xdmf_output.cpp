@@ -236,7 +236,8 @@ void XdmfOutput::resume(int step) {
   for (std::size_t at = text.find(grid); at != std::string::npos; at = text.find(grid, at)) {
     at += grid.size();
     const std::size_t digits = text.find_first_not_of("0123456789", at);
-    if (digits == at || digits == std::string::npos || text.compare(digits, uniform.size(), uniform))
+    if (digits == at || digits == std::string::npos ||
+        text.compare(digits, uniform.size(), uniform))
       continue;
     std::size_t next = text.find_first_not_of(" \t\r\n\f\v", digits + uniform.size());
     if (next == std::string::npos || text.compare(next, time.size(), time)) continue;

@@ -112,7 +112,8 @@ CorotationalFEM::CorotationalFEM(const std::vector<std::array<PetscInt, 4>>& cel
     const TetraShape shape = shapes[c];
     for (int a = 0; a < 4; ++a) e.gradients[a] = times(r0, shape.gradients[a]);
     e.volume = shape.volume;
-    if (method_ == RotationMethod::Svd) restDeterminants_.push_back(edgeDeterminant(c, rest.data()));
+    if (method_ == RotationMethod::Svd)
+      restDeterminants_.push_back(edgeDeterminant(c, rest.data()));
   }
 }
 

@@ -32,8 +32,7 @@ std::unique_ptr<ForceField> makeElasticForceField(const ElasticMaterial& materia
     case MaterialModel::ArrudaBoyce:
       return std::make_unique<HyperelasticFEM>(cells, shapes, std::move(rest), std::move(lame),
                                                HyperelasticFEM::Law::ArrudaBoyce);
-    case MaterialModel::None:
-      break;
+    case MaterialModel::None: break;
   }
   throw Error("no elastic force field to make for this material model");
 }

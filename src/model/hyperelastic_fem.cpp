@@ -182,6 +182,12 @@ void HyperelasticFEM::addCellForce(std::size_t cell, const TetraShape& shape, co
   }
 }
 
+void HyperelasticFEM::checkState(const double* x) const {
+  if (!limitsState()) return;  // St Venant-Kirchhoff is defined at every F
+  for (std::size_t c = 0; c < cells_.size(); ++c)
+    requireAdmissible(c, determinant(plusIdentity(gradient(c, shapes_[c], x, rest_.data()))));
+}
+
 void HyperelasticFEM::addForce(const double* x, const double*, double* f) {
   for (std::size_t c = 0; c < cells_.size(); ++c) {
     const TetraShape shape = shapes_[c];

@@ -1,5 +1,8 @@
 #include "eis/model/mechanical_system.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "eis/core/error.hpp"
 #include "eis/core/timer.hpp"
 
@@ -122,6 +125,36 @@ void MechanicalSystem::computeForce(Vec x, Vec v, Vec f) {
   EIS_CHECK(VecGetArray(f, &fs));
   for (const auto& field : forceFields_) field->addNodalForce(fs);
   EIS_CHECK(VecRestoreArray(f, &fs));
+}
+
+void MechanicalSystem::checkState(Vec x, Vec v) {
+  // NORM_1 sums every entry's magnitude: one NaN or infinity anywhere makes it so. Both sums
+  // share one reduction.
+  PetscReal sums[2];
+  EIS_CHECK(VecNormBegin(x, NORM_1, &sums[0]));
+  EIS_CHECK(VecNormBegin(v, NORM_1, &sums[1]));
+  EIS_CHECK(VecNormEnd(x, NORM_1, &sums[0]));
+  EIS_CHECK(VecNormEnd(v, NORM_1, &sums[1]));
+  if (!std::isfinite(sums[0]) || !std::isfinite(sums[1]))
+    throw Error(std::string("the step gave ") +
+                (std::isfinite(sums[0]) ? "velocities" : "positions") +
+                " that are not finite numbers (the solve diverged)");
+  const bool limited = std::any_of(forceFields_.begin(), forceFields_.end(),
+                                   [](const auto& field) { return field->limitsState(); });
+  if (!limited) return;
+  toLocal(x, localA_);
+  const PetscScalar* xl;
+  EIS_CHECK(VecGetArrayRead(localA_, &xl));
+  std::string failure;
+  try {
+    for (const auto& field : forceFields_) field->checkState(xl);
+  } catch (const InvertedElement& e) {
+    failure = "the step inverted tetrahedron " + std::to_string(mesh_.inputCellIds()[e.cell]) +
+              " of the mesh (J = " + std::to_string(e.J) +
+              "), where the material law is not defined";
+  }
+  EIS_CHECK(VecRestoreArrayRead(localA_, &xl));
+  throwIfAnyRankFailed(failure, mesh_.comm());
 }
 
 void MechanicalSystem::addProducts(const double* in, double* out, double mFactor, double bFactor,

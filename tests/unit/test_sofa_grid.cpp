@@ -41,11 +41,12 @@ GridKeys importGrid(const std::string& grid, const std::string& more = "") {
     std::vector<double> v;
     for (const std::string& t : eis::parse::tokens(k.value)) v.push_back(std::stod(t));
     if (k.key == "mesh.nodes")
-      for (std::size_t i = 0; i < v.size(); i += 3) out.points.push_back({v[i], v[i + 1], v[i + 2]});
+      for (std::size_t i = 0; i < v.size(); i += 3)
+        out.points.push_back({v[i], v[i + 1], v[i + 2]});
     if (k.key == "mesh.tetrahedra")
       for (std::size_t i = 0; i < v.size(); i += 4)
-        out.tets.push_back({(long long)v[i], (long long)v[i + 1], (long long)v[i + 2],
-                            (long long)v[i + 3]});
+        out.tets.push_back(
+            {(long long)v[i], (long long)v[i + 1], (long long)v[i + 2], (long long)v[i + 3]});
   }
   return out;
 }
@@ -105,8 +106,9 @@ TEST(SofaGrid, LegacyAttributesAndCellWidth) {
   ASSERT_EQ(w.points.size(), 4u * 4u * 3u);
   EXPECT_EQ(w.points[1][0], 1.0 / 3);
   // A grid flat along an axis has no hexahedra.
-  EXPECT_NE(errorOf([] { importGrid("<RegularGridTopology n='3 3 1'/>"); })
-                .find("fewer than 2 points along an axis"),
+  EXPECT_NE(errorOf([] {
+              importGrid("<RegularGridTopology n='3 3 1'/>");
+            }).find("fewer than 2 points along an axis"),
             std::string::npos);
 }
 
@@ -115,9 +117,9 @@ TEST(SofaGrid, HexahedraCutAsSofaCutsThem) {
   // Hexa2TetraTopologicalMapping. Without swapping every hexahedron takes the first pattern
   // with its own vertex order.
   const std::string grid = "<RegularGridTopology name='g' n='3 3 3'/>";
-  const GridKeys plain = importGrid(
-      grid, "<TetrahedronSetTopologyContainer name='t'/>"
-            "<Hexa2TetraTopologicalMapping input='@g' output='@t'/>");
+  const GridKeys plain = importGrid(grid,
+                                    "<TetrahedronSetTopologyContainer name='t'/>"
+                                    "<Hexa2TetraTopologicalMapping input='@g' output='@t'/>");
   // Hexahedron 0: v = 0 1 4 3 9 10 13 12; pattern (0 5 1 6) (0 1 3 6) ...
   EXPECT_EQ(plain.tets[0], (std::array<long long, 4>{0, 10, 1, 13}));
   EXPECT_EQ(plain.tets[1], (std::array<long long, 4>{0, 1, 3, 13}));
@@ -126,9 +128,10 @@ TEST(SofaGrid, HexahedraCutAsSofaCutsThem) {
             std::string::npos);
   // With swapping: hexahedron 0 (even x) is mirrored along x (v0 <-> v1 ...): one mirroring,
   // the second pattern. Hexahedron 1 (odd x, y 0, z 0): no mirroring, the first pattern.
-  const GridKeys swapped = importGrid(
-      grid, "<TetrahedronSetTopologyContainer name='t'/>"
-            "<Hexa2TetraTopologicalMapping input='@g' output='@t' swapping='true'/>");
+  const GridKeys swapped =
+      importGrid(grid,
+                 "<TetrahedronSetTopologyContainer name='t'/>"
+                 "<Hexa2TetraTopologicalMapping input='@g' output='@t' swapping='true'/>");
   EXPECT_EQ(swapped.tets[0], (std::array<long long, 4>{1, 9, 12, 0}));
   EXPECT_EQ(swapped.tets[6], (std::array<long long, 4>{1, 11, 2, 14}));
   // TetrahedronFEMForceField's own cut: mirrored as with swapping, always the first pattern.
@@ -138,12 +141,14 @@ TEST(SofaGrid, HexahedraCutAsSofaCutsThem) {
   // Every cut fills the hexahedra: each tetrahedron one sixth of a unit cell of 0.5^3.
   for (const GridKeys* g : {&plain, &swapped, &own}) {
     ASSERT_EQ(g->tets.size(), 48u);
-    for (const auto& t : g->tets) EXPECT_NEAR(std::abs(signedVolume(g->points, t)), 0.125 / 6, 1e-15);
+    for (const auto& t : g->tets)
+      EXPECT_NEAR(std::abs(signedVolume(g->points, t)), 0.125 / 6, 1e-15);
   }
   // The mapping may sit in a child node without a state of its own (the force field there).
-  const GridKeys child = importGrid(
-      grid, "<Node name='tetras'><TetrahedronSetTopologyContainer name='t'/>"
-            "<Hexa2TetraTopologicalMapping input='@../g' output='@t'/></Node>");
+  const GridKeys child =
+      importGrid(grid,
+                 "<Node name='tetras'><TetrahedronSetTopologyContainer name='t'/>"
+                 "<Hexa2TetraTopologicalMapping input='@../g' output='@t'/></Node>");
   EXPECT_EQ(child.tets, plain.tets);
 }
 
@@ -163,8 +168,9 @@ TEST(SofaGrid, APositionLinkedToTheGrid) {
 }
 
 TEST(SofaGrid, OtherGridsAreRefusedByName) {
-  EXPECT_NE(errorOf([] { importGrid("<SparseGridTopology n='3 3 3' fileTopology='a.obj'/>"); })
-                .find("SparseGridTopology: not supported yet"),
+  EXPECT_NE(errorOf([] {
+              importGrid("<SparseGridTopology n='3 3 3' fileTopology='a.obj'/>");
+            }).find("SparseGridTopology: not supported yet"),
             std::string::npos);
 }
 

@@ -339,13 +339,13 @@ TEST(SofaImport, MechanicalObjectLegacyTransformAttributes) {
   options.sceneFolder = EIS_MESH_DIR;
   const auto transforms = [&](const std::string& attributes) {
     std::vector<std::string> found;
-    for (const eis::SofaKey& k :
-         bodyKeys(eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
-                                        "filename='beam_v22_ascii.msh'/><MechanicalObject "
-                                        "src='@l' " +
-                                            attributes + "/></Node>",
-                                        "t.scn"),
-                              options)))
+    for (const eis::SofaKey& k : bodyKeys(
+             eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
+                                            "filename='beam_v22_ascii.msh'/><MechanicalObject "
+                                            "src='@l' " +
+                                                attributes + "/></Node>",
+                                            "t.scn"),
+                                  options)))
       if (k.key == "mesh.transform") found.push_back(k.value);
     return found;
   };
@@ -363,12 +363,12 @@ TEST(SofaImport, MechanicalObjectLegacyTransformAttributes) {
   // src="@loader" does not carry the loader's transform over (not auto-linked in SOFA): it
   // applies once, as the loader's.
   std::vector<std::string> once;
-  for (const eis::SofaKey& k :
-       bodyKeys(eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
-                                      "filename='beam_v22_ascii.msh' scale3d='2 2 2' "
-                                      "translation='1 0 0'/><MechanicalObject src='@l'/></Node>",
-                                      "t.scn"),
-                            options)))
+  for (const eis::SofaKey& k : bodyKeys(eis::importSofaScene(
+           SofaScene("<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
+                     "filename='beam_v22_ascii.msh' scale3d='2 2 2' "
+                     "translation='1 0 0'/><MechanicalObject src='@l'/></Node>",
+                     "t.scn"),
+           options)))
     if (k.key == "mesh.transform") once.push_back(k.value);
   EXPECT_EQ(once, (Texts{"scale 2 2 2", "translate 1 0 0"}));
 }
@@ -494,11 +494,13 @@ TEST(SofaImport, SkippedAndUnsupportedComponents) {
             "t.scn:1: GenericConstraintSolver: not supported: it may change the mechanics "
             "(--scene.skip-unsupported=true skips it with a warning)");
   // A child node with a MechanicalObject of its own is a second body, with a mesh of its own.
-  EXPECT_NE(errorOf([] { keysOf("<Node name='other'><MechanicalObject/></Node>"); })
-                .find("MechanicalObject: no mesh"),
+  EXPECT_NE(errorOf([] {
+              keysOf("<Node name='other'><MechanicalObject/></Node>");
+            }).find("MechanicalObject: no mesh"),
             std::string::npos);
-  EXPECT_NE(errorOf([] { keysOf("<MechanicalObject name='second'/>"); })
-                .find("a second MechanicalObject in node /beam"),
+  EXPECT_NE(errorOf([] {
+              keysOf("<MechanicalObject name='second'/>");
+            }).find("a second MechanicalObject in node /beam"),
             std::string::npos);
   EXPECT_NE(errorOf([] { keysOf("<StaticSolver/>"); }).find("a second ODE solver in node /beam"),
             std::string::npos);
@@ -598,16 +600,17 @@ TEST(SofaImport, MeshFromTheLoaderTheTopologyNames) {
   options.dataPaths = {"elsewhere", EIS_MESH_DIR};
   const eis::SofaImport imported = eis::importSofaScene(SofaScene(found, "t.scn"), options);
   EXPECT_EQ(imported.objects.at(0).keys[2].key, "mesh.file");
-  EXPECT_EQ(imported.objects.at(0).keys[2].value, std::string(EIS_MESH_DIR) + "/beam_v22_ascii.msh");
+  EXPECT_EQ(imported.objects.at(0).keys[2].value,
+            std::string(EIS_MESH_DIR) + "/beam_v22_ascii.msh");
   // A mesh written in the scene: the MechanicalObject's (or the topology's) position, the
   // topology's tetrahedra.
   Keys inline_;
-  for (const eis::SofaKey& k :
-       bodyKeys(eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/>"
-                                      "<MeshTopology name='t' position='0 0 0 1 0 0 0 1 0 0 0 1'"
-                                      " tetrahedra='0 1 2 3'/><MechanicalObject/></Node>",
-                                      "t.scn"),
-                            {})))
+  for (const eis::SofaKey& k : bodyKeys(eis::importSofaScene(
+           SofaScene("<Node><EulerImplicitSolver/>"
+                     "<MeshTopology name='t' position='0 0 0 1 0 0 0 1 0 0 0 1'"
+                     " tetrahedra='0 1 2 3'/><MechanicalObject/></Node>",
+                     "t.scn"),
+           {})))
     inline_[k.key].push_back(k.value);
   EXPECT_EQ(one(inline_, "mesh.nodes"), "0 0 0 1 0 0 0 1 0 0 0 1");
   EXPECT_EQ(one(inline_, "mesh.tetrahedra"), "0 1 2 3");
@@ -625,10 +628,10 @@ Keys inlineKeys(const std::string& state) {
   Keys keys;
   for (const eis::SofaKey& k :
        bodyKeys(eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/>"
-                                      "<MeshTopology name='t' tetrahedra='0 1 2 3'/>" +
-                                          state + "</Node>",
-                                      "t.scn"),
-                            {})))
+                                               "<MeshTopology name='t' tetrahedra='0 1 2 3'/>" +
+                                                   state + "</Node>",
+                                               "t.scn"),
+                                     {})))
     keys[k.key].push_back(k.value);
   return keys;
 }

@@ -36,9 +36,9 @@ std::string errorOf(const std::function<void()>& f) {
 class Folder {
 public:
   explicit Folder(const std::string& name)
-      : path_((fs::temp_directory_path() /
-               ("eis_include_" + name + "_" + std::to_string(::getpid())))
-                  .string()) {
+      : path_(
+            (fs::temp_directory_path() / ("eis_include_" + name + "_" + std::to_string(::getpid())))
+                .string()) {
     fs::remove_all(path_);
     fs::create_directories(path_);
   }
@@ -162,9 +162,10 @@ TEST(SofaScene, IncludedFilesAreFoundBesideTheSceneThenInEachDataPath) {
   dir.write("data1/part.xml", "<A/>");
   dir.write("data2/part.xml", "<B/>");
   dir.write("data2/only2.xml", "<C/>");
-  const std::string main = dir.write(
-      "scene/main.scn", "<Node>\n<include href=\"part.xml\"/>\n<include href=\"only2.xml\"/>\n"
-                        "</Node>");
+  const std::string main =
+      dir.write("scene/main.scn",
+                "<Node>\n<include href=\"part.xml\"/>\n<include href=\"only2.xml\"/>\n"
+                "</Node>");
   SofaSceneFiles files;
   files.dataPaths = {dir / "data1", dir / "data2"};
   const SofaScene fromData = sceneOf(main, files);
@@ -222,9 +223,8 @@ TEST(SofaScene, IncludeErrorsNameFileAndLine) {
                 " includes itself (" + main + " -> " + dir / "a.xml" + " -> " + dir / "b.xml" +
                 " -> " + dir / "a.xml" + ")");
   const std::string self = dir.write("self.scn", "<Node>\n  <include href=\"self.scn\"/>\n</Node>");
-  EXPECT_EQ(errorOf([&] { sceneOf(self); }),
-            self + ":2: <include href=\"self.scn\">: " + self + " includes itself (" + self +
-                " -> " + self + ")");
+  EXPECT_EQ(errorOf([&] { sceneOf(self); }), self + ":2: <include href=\"self.scn\">: " + self +
+                                                 " includes itself (" + self + " -> " + self + ")");
   // A malformed included file is named with its own line.
   EXPECT_EQ(errorFor("<Node>\n<include href=\"bad.xml\"/></Node>").rfind(dir / "bad.xml:2: ", 0),
             0u);
@@ -242,13 +242,16 @@ TEST(SofaScene, ObjectTemplatesAreRefusedByName) {
             "<Node name=\"Group\">\n  <BoxROI name=\"box_roi\" box=\"0 0 0 1 1 1\"/>\n"
             "  <FixedProjectiveConstraint indices=\"@[-1].indices\"/>\n</Node>\n");
   const std::string main =
-      dir.write("scene/main.scn", "<Node>\n  <MechanicalObject/>\n  <BoxConstraint box=\"0 0 0 2 2 2\"/>\n"
-                                  "  <Object type=\"BoxConstraint\"/>\n</Node>\n");
+      dir.write("scene/main.scn",
+                "<Node>\n  <MechanicalObject/>\n  <BoxConstraint box=\"0 0 0 2 2 2\"/>\n"
+                "  <Object type=\"BoxConstraint\"/>\n</Node>\n");
   SofaSceneFiles files;
   files.dataPaths = {dir / "share"};
   EXPECT_EQ(errorOf([&] { sceneOf(main, files); }),
-            main + ":3: <BoxConstraint>: where SOFA has no component BoxConstraint, it expands "
-                   "the object template " + dir / "share/Objects/BoxConstraint.xml" +
+            main +
+                ":3: <BoxConstraint>: where SOFA has no component BoxConstraint, it expands "
+                "the object template " +
+                dir / "share/Objects/BoxConstraint.xml" +
                 ", which is not supported here: write the template's content into the scene");
   // Without the template file in reach, the element is an object like any other.
   EXPECT_EQ(sceneOf(main).root().objects.at(1).type, "BoxConstraint");

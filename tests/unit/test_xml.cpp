@@ -138,8 +138,9 @@ TEST(Xml, MalformedDocumentsNameSourceAndLine) {
   EXPECT_EQ(errorOf("<a\n x=1/>"), "a.scn:2" + badAttribute);
   EXPECT_EQ(errorOf("<a x=\"1\ny/>"), "a.scn:1" + badAttribute);
   EXPECT_EQ(errorOf("\n<!-- open"), "a.scn:2: unterminated comment (<!-- without -->)");
-  EXPECT_EQ(errorOf("<a/>\ntext"), "a.scn:2: text that no element follows (text after the root "
-                                    "element?)");
+  EXPECT_EQ(errorOf("<a/>\ntext"),
+            "a.scn:2: text that no element follows (text after the root "
+            "element?)");
   EXPECT_EQ(errorOf("<a>\n<![CDATA[x</a>"),
             "a.scn:2: unterminated CDATA section (<![CDATA[ without ]]>)");
   EXPECT_EQ(errorOf("<a>\n<?pi?></a>"),

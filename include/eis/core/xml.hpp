@@ -26,7 +26,7 @@ struct Attribute {
   // Entities replaced; tabs and line breaks (written or as references) as spaces (XML's rule,
   // applied here: tinyxml2 keeps them).
   std::string value;
-  int line = 0;       // the line where the attribute's name is
+  int line = 0;  // the line where the attribute's name is
 };
 
 struct Element {

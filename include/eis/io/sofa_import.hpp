@@ -34,14 +34,14 @@ struct SofaKey {
 
 // One independent body of the scene (an unmapped MechanicalObject) and its keys.
 struct SofaObjectKeys {
-  std::string path;            // the node path of its MechanicalObject: "/liver"
-  std::vector<SofaKey> keys;   // in order; repeatable keys repeat
+  std::string path;           // the node path of its MechanicalObject: "/liver"
+  std::vector<SofaKey> keys;  // in order; repeatable keys repeat
 };
 
 struct SofaImport {
   std::vector<SofaObjectKeys> objects;  // in SOFA's search-down order: depth first, as written
-  std::vector<std::string> notes;     // start-up lines: what was skipped, how solvers map
-  std::vector<std::string> warnings;  // collision skipped, unsupported skipped
+  std::vector<std::string> notes;       // start-up lines: what was skipped, how solvers map
+  std::vector<std::string> warnings;    // collision skipped, unsupported skipped
 };
 
 // The keys of the scene's components. Throws eis::Error "file:line: ..." naming the component

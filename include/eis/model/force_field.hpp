@@ -58,6 +58,12 @@ public:
     return 0;
   }
 
+  // Throws InvertedElement when x is a state the field's law is not defined at (a cell with
+  // J <= 0 for a law that takes ln J): a step that ends there is refused, not accepted.
+  virtual void checkState(const double* x) const { (void)x; }
+  // Whether checkState can refuse a state (then the system gathers x's ghosts for it each step).
+  virtual bool limitsState() const { return false; }
+
   // Velocity-dependent fields (B = df/dv != 0) override these; addForce then gets v.
   virtual bool usesVelocity() const { return false; }
   // df += bFactor * (df/dv) dv.

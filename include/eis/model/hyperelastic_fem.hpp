@@ -36,6 +36,9 @@ public:
   // Throws InvertedElement for a Neo-Hookean or Arruda-Boyce cell with J <= 0, a stable Neo-Hookean
   // one with J = 0 (only this rank: the caller makes the failure collective).
   void addForce(const double* x, const double* v, double* f) override;
+  // The same test at x, without linearizing there.
+  void checkState(const double* x) const override;
+  bool limitsState() const override { return law_ != Law::StVenantKirchhoff; }
   void addDForce(const double* dx, double* df, double kFactor) const override;
   void addKToElementMatrices(double* elementMatrices, double kFactor,
                              CellRange range) const override;

@@ -65,6 +65,10 @@ public:
   Vec createVector() const;
   // x at rest: the mesh's rest positions (elasticity) or zero (diffusion).
   void setRestState(Vec x) const;
+  // Collective: throws eis::Error on every rank when x or v holds a value that is not finite, or
+  // x is a state a force field's law is not defined at (an inverted cell of a law that takes
+  // ln J). A step that ends so is failed (solver.on-failure), not accepted.
+  void checkState(Vec x, Vec v);
   // 1/2 v.M v and the stored (elastic) energy at x, summed over all ranks.
   double kineticEnergy(Vec v);
   double potentialEnergy(Vec x);
