@@ -1,7 +1,7 @@
 // SOFA's pressure loads as load.pressure and load.surface-traction. Their triangle indices mean
 // the mesh file's triangles only when the topology holds the loader's triangles as the file
 // lists them: a MeshTopology that takes them from a MeshGmshLoader or MeshVTKLoader without
-// createSubElements (MeshTopology::getTriangles builds the tetrahedra's faces only when it has no
+// createSubelements (MeshTopology::getTriangles builds the tetrahedra's faces only when it has no
 // triangles). A TetrahedronSetTopologyContainer numbers the faces it creates for every
 // tetrahedron (TetrahedronSetTopologyContainer::createTriangleSetArray, interior faces included,
 // in its own orientation), and finds no loader triangle list it can keep for an interior face
@@ -45,8 +45,8 @@ void requireFileTriangles(const Reader& r, const SofaObject& o, const std::strin
   if (!loader) loader = r.linked(*topology, "tetrahedra");
   if (!loader || (loader->type != "MeshGmshLoader" && loader->type != "MeshVTKLoader"))
     r.reject(o, field, "its triangles must be the mesh file's: a MeshTopology reading a loader");
-  if (r.boolean(*loader, "createSubElements", false))
-    r.reject(*loader, "createSubElements",
+  if (r.boolean(*loader, "createSubelements", false))
+    r.reject(*loader, "createSubelements",
              "the loader's sub-elements renumber the triangles a pressure load names");
 }
 

@@ -756,7 +756,7 @@ TEST(SofaImport, PressureLoadsOnTheFilesTriangles) {
       << tetrahedra;
   EXPECT_NE(errorOf([] {
               pressureKeys("<TrianglePressureForceField pressure='1 0 0' triangleList='0'/>",
-                           "<MeshTopology name='topo' src='@loader'/>", " createSubElements='1'");
-            }).find("createSubElements = '1'"),
+                           "<MeshTopology name='topo' src='@loader'/>", " createSubelements='1'");
+            }).find("createSubelements = '1'"),
             std::string::npos);
 }
