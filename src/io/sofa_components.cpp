@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "eis/core/error.hpp"
+#include "sofa_data_fields.hpp"
 #include "sofa_reader.hpp"
 
 namespace eis::sofa {
@@ -80,6 +81,7 @@ std::optional<std::string> Reader::text(const SofaObject& o, const std::string& 
     if (const std::string* own = at->field(name)) {
       if (!isSofaLink(*own)) return *own;
       const SofaLinkTarget target = scene_.resolve(*at->node, *own, where(*at, name));
+      checkLinkTarget(*this, *at, name, *own, target);
       if (!target.object) {
         const std::string* nodeField =
             target.node->field(target.field.empty() ? name : target.field);
@@ -90,6 +92,12 @@ std::optional<std::string> Reader::text(const SofaObject& o, const std::string& 
       at = target.object;
       continue;
     }
+    // Back at the object that asked, at a field it does not write: an engine's output (a
+    // BoxROI's indices) computed from the very field being read, which SOFA cannot evaluate.
+    if (depth > 0 && at == &o && (o.type == "BoxROI" || o.type == "SphereROI"))
+      throw Error(where(o, field) + ": " + o.type + (o.name.empty() ? "" : " '" + o.name + "'") +
+                  ": the links of " + field + " form a loop: they lead back to its own " + name +
+                  ", which it computes from " + field);
     const std::string* src = at->field("src");
     if (!src) return std::nullopt;
     const SofaLinkTarget target = scene_.resolve(*at->node, *src, where(*at, "src"));
@@ -110,6 +118,7 @@ const SofaObject* Reader::linked(const SofaObject& o, const std::string& field,
     const std::string* link = own ? own : at->field("src");
     if (!link || !isSofaLink(*link)) break;
     const SofaLinkTarget target = scene_.resolve(*at->node, *link, where(*at, own ? name : "src"));
+    if (own) checkLinkTarget(*this, *at, name, *link, target);
     if (!target.object) break;
     if (own && !target.field.empty()) name = target.field;
     at = found = target.object;
@@ -120,6 +129,11 @@ const SofaObject* Reader::linked(const SofaObject& o, const std::string& field,
 
 bool Reader::gave(const std::string& key) const {
   return std::any_of(keys_->begin(), keys_->end(), [&](const SofaKey& k) { return k.key == key; });
+}
+
+void Reader::warnOnce(const std::string& line) {
+  if (std::find(out_.warnings.begin(), out_.warnings.end(), line) == out_.warnings.end())
+    out_.warnings.push_back(line);
 }
 
 void Reader::note(const std::string& line) {

@@ -9,6 +9,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
+#include "sofa_data_fields.hpp"
 #include "sofa_grid.hpp"
 #include "sofa_reader.hpp"
 #include "sofa_walk.hpp"
@@ -175,6 +176,13 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   // linked to a grid's ("@grid.position") is the same.
   const SofaObject* linked = reader.linked(state, "position");
   if (linked && linked->type == "RegularGridTopology") grid = linked;
+  // The mesh's objects and the loaders they link to, checked like the body's components.
+  sofa::checkLinkedDataFields(reader, state, options.skipUnsupported);
+  for (const SofaObject* o : {topology, grid})
+    if (o) {
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+      sofa::checkLinkedDataFields(reader, *o, options.skipUnsupported);
+    }
   if (grid && !state.field("rest_position") &&
       (linked == grid || (!linked && !state.field("position")))) {
     mapGrid(reader, state, *grid);
@@ -345,6 +353,13 @@ void unsupported(Reader& reader, const SofaObject& o, const std::string& why,
 void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
                 const SofaImportOptions& options) {
   const SofaObject& state = *body.state;
+  // A misspelt data field would run with SOFA's default: every object read is checked first.
+  for (const SofaObject* o : {body.state, body.odeSolver, body.nonlinearSolver, body.linearSolver})
+    if (o) sofa::checkDataFields(reader, *o, options.skipUnsupported);
+  for (const SofaObject* o : body.components) {
+    sofa::checkDataFields(reader, *o, options.skipUnsupported);
+    sofa::checkLinkedDataFields(reader, *o, options.skipUnsupported);
+  }
   reader.from(state);
   mapContext(reader, scene, *state.node);
   mapMesh(reader, state, options);

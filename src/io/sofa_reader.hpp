@@ -48,6 +48,8 @@ public:
   // A start-up line, said once however many bodies give it.
   void note(const std::string& line);
   void warn(const std::string& line) { out_.warnings.push_back(line); }
+  // A warning said once, however many bodies or links lead to it.
+  void warnOnce(const std::string& line);
   // "file:line: Type 'name': field = 'value': why".
   [[noreturn]] void reject(const SofaObject& o, const std::string& field,
                            const std::string& why) const;

@@ -1,0 +1,186 @@
+// The data field check (io/sofa_data_fields.hpp); the table is io/sofa_data_fields_table.cpp.
+#include "sofa_data_fields.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "eis/core/error.hpp"
+
+namespace eis::sofa {
+
+namespace {
+
+// The components whose fields are checked: those the importer maps or accepts. The table's other
+// classes are their bases.
+const char* const kComponents[] = {
+    "MechanicalObject", "MeshGmshLoader", "MeshVTKLoader", "MeshOBJLoader", "MeshSTLLoader",
+    "MeshOffLoader", "MeshTrianLoader", "SphereLoader", "TetrahedronSetTopologyContainer",
+    "TetrahedronSetTopologyModifier", "TetrahedronSetGeometryAlgorithms",
+    "TriangleSetTopologyContainer", "TriangleSetTopologyModifier",
+    "TriangleSetGeometryAlgorithms", "HexahedronSetTopologyContainer",
+    "HexahedronSetTopologyModifier", "HexahedronSetGeometryAlgorithms",
+    "QuadSetTopologyContainer", "QuadSetTopologyModifier", "QuadSetGeometryAlgorithms",
+    "EdgeSetTopologyContainer", "EdgeSetTopologyModifier", "EdgeSetGeometryAlgorithms",
+    "PointSetTopologyContainer", "PointSetTopologyModifier", "PointSetGeometryAlgorithms",
+    "MeshTopology", "RegularGridTopology", "Hexa2TetraTopologicalMapping",
+    "Tetra2TriangleTopologicalMapping", "EulerImplicitSolver", "NewtonRaphsonSolver",
+    "StaticSolver", "CGLinearSolver", "PCGLinearSolver", "SparseLDLSolver",
+    "EigenSimplicialLDLT", "AsyncSparseLDLSolver", "EigenSparseLU", "DiagonalMass",
+    "MeshMatrixMass", "UniformMass", "TetrahedronFEMForceField",
+    "TetrahedralCorotationalFEMForceField", "TetrahedronHyperelasticityFEMForceField",
+    "MeshSpringForceField", "RestShapeSpringsForceField", "ConstantForceField",
+    "SurfacePressureForceField", "TrianglePressureForceField", "FixedProjectiveConstraint",
+    "PartialFixedProjectiveConstraint", "LinearMovementProjectiveConstraint", "BoxROI",
+    "SphereROI", "RequiredPlugin", "DefaultAnimationLoop", "DefaultVisualManagerLoop",
+    "AddPluginRepository"};
+
+// The old names the importer still maps (SOFA's ComponentChange: renamed in v24.06).
+const std::map<std::string, std::string> kRenamed = {
+    {"FixedConstraint", "FixedProjectiveConstraint"},
+    {"PartialFixedConstraint", "PartialFixedProjectiveConstraint"},
+    {"LinearMovementConstraint", "LinearMovementProjectiveConstraint"}};
+
+// Attributes no data field holds that SOFA takes from every object: the factory's template and
+// type (Base::parse skips type), and the name (a data field, but read apart by the scene).
+const char* const kEveryObject[] = {"template", "type", "name", "src"};
+
+// Fields SOFA master no longer has that the importer still maps, as the SOFA releases before
+// their removal read them (README, "Coming from SOFA"): ConstantForceField's force, removed in
+// SOFA v23.12 (its PR #4019), one force on every selected point.
+const std::multimap<std::string, std::string> kStillMapped = {{"ConstantForceField", "force"}};
+
+std::string className(const std::string& type) {
+  const auto renamed = kRenamed.find(type);
+  return renamed == kRenamed.end() ? type : renamed->second;
+}
+
+// Each component's fields, its own and its bases', built once from the table.
+const std::map<std::string, std::set<std::string>>& fieldsByType() {
+  static const std::map<std::string, std::set<std::string>> byType = [] {
+    std::map<std::string, const SofaClassFields*> classes;
+    for (const SofaClassFields& c : sofaClassFields()) classes[c.name] = &c;
+    std::map<std::string, std::set<std::string>> out;
+    for (const char* component : kComponents) {
+      std::set<std::string>& fields = out[component];
+      std::vector<const SofaClassFields*> todo = {classes.at(component)};
+      std::set<std::string> seen;
+      while (!todo.empty()) {
+        const SofaClassFields* c = todo.back();
+        todo.pop_back();
+        if (!seen.insert(c->name).second) continue;
+        fields.insert(c->fields.begin(), c->fields.end());
+        for (const char* base : c->bases) todo.push_back(classes.at(base));
+      }
+      fields.insert(std::begin(kEveryObject), std::end(kEveryObject));
+      const auto [from, to] = kStillMapped.equal_range(component);
+      for (auto it = from; it != to; ++it) fields.insert(it->second);
+    }
+    return out;
+  }();
+  return byType;
+}
+
+std::string lower(std::string text) {
+  for (char& c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// Edits (insert, delete, replace, swap of two neighbours) from a to b, letter case ignored: a
+// misspelling is usually one or two of them.
+std::size_t distance(const std::string& a0, const std::string& b0) {
+  const std::string a = lower(a0), b = lower(b0);
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
+                          d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+std::string label(const SofaObject& o) {
+  return o.type + (o.name.empty() ? "" : " '" + o.name + "'");
+}
+
+// What a link in the attribute names, or nothing when it is no link or a broken one: a broken
+// link is an error where the importer reads the field, and only there (SOFA warns about the
+// others and runs on).
+std::optional<SofaLinkTarget> resolved(const Reader& reader, const SofaObject& o,
+                                       const xml::Attribute& a) {
+  if (!isSofaLink(a.value)) return std::nullopt;
+  try {
+    return reader.scene().resolve(*o.node, a.value, reader.where(o, a.name));
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+bool knowsDataFields(const std::string& type) {
+  return fieldsByType().count(className(type)) != 0;
+}
+
+bool isDataField(const std::string& type, const std::string& field) {
+  const auto fields = fieldsByType().find(className(type));
+  return fields != fieldsByType().end() && fields->second.count(field) != 0;
+}
+
+std::string didYouMean(const std::string& type, const std::string& field) {
+  const auto fields = fieldsByType().find(className(type));
+  if (fields == fieldsByType().end()) return "";
+  std::string best;
+  std::size_t bestDistance = 0;
+  for (const std::string& candidate : fields->second) {
+    const std::size_t d = distance(field, candidate);
+    if (best.empty() || d < bestDistance) best = candidate, bestDistance = d;
+  }
+  // Near enough to be a misspelling: a third of the letters at most (two for short names).
+  const std::size_t limit = std::max<std::size_t>(2, field.size() / 3);
+  return !best.empty() && bestDistance <= limit ? " (did you mean " + best + "?)" : "";
+}
+
+void checkLinkTarget(const Reader& reader, const SofaObject& o, const std::string& field,
+                     const std::string& link, const SofaLinkTarget& target) {
+  if (!target.object || target.field.empty() || !knowsDataFields(target.object->type)) return;
+  if (isDataField(target.object->type, target.field)) return;
+  throw Error(reader.where(o, field) + ": " + label(o) + ": " + field + " = '" +
+              printable(link, 120) + "': " + label(*target.object) + " (" + target.object->where +
+              ") has no data field '" + printable(target.field, 80) + "'" +
+              didYouMean(target.object->type, target.field));
+}
+
+void checkDataFields(Reader& reader, const SofaObject& o, bool skipUnsupported) {
+  if (!knowsDataFields(o.type)) return;
+  for (const xml::Attribute& a : o.data) {
+    if (!isDataField(o.type, a.name)) {
+      const std::string why = label(o) + ": unknown data field '" + printable(a.name, 80) + "'" +
+                              didYouMean(o.type, a.name);
+      if (!skipUnsupported)
+        throw Error(reader.where(o, a.name) + ": " + why +
+                    " (SOFA ignores it and keeps the default; --scene.skip-unsupported=true "
+                    "does the same with a warning)");
+      reader.warnOnce(reader.where(o, a.name) + ": " + why + ": ignored, as SOFA does");
+      continue;
+    }
+    if (const std::optional<SofaLinkTarget> target = resolved(reader, o, a))
+      checkLinkTarget(reader, o, a.name, a.value, *target);
+  }
+}
+
+void checkLinkedDataFields(Reader& reader, const SofaObject& o, bool skipUnsupported) {
+  for (const xml::Attribute& a : o.data) {
+    const std::optional<SofaLinkTarget> target = resolved(reader, o, a);
+    if (target && target->object && target->object != &o)
+      checkDataFields(reader, *target->object, skipUnsupported);
+  }
+}
+
+}  // namespace eis::sofa
