@@ -162,6 +162,7 @@ cat > good.scn <<'EOF'
 EOF
 sed '11s|indices="0 1 2"|indices="@box.indices"|' good.scn > scn_broken_link.scn
 sed '10s|/>| method="smal"/>|' good.scn > scn_bad_value.scn
+sed '10s|youngModulus="1e3"|youngModulsu="1e3"|' good.scn > scn_misspelt_field.scn
 sed '6s|good.msh|none.msh|' good.scn > scn_missing_mesh.scn
 sed '4s|<EulerImplicitSolver/>|<EulerImplicitSolver>|' good.scn > scn_syntax.scn
 sed '4s|.*|    <FreeMotionAnimationLoop/>\n    <EulerImplicitSolver/>|' good.scn > scn_unsupported.scn
@@ -462,6 +463,9 @@ launch bad scn_broken_link "scn_broken_link.scn:11" "broken link '@box.indices'"
   --scene="$T/scn_broken_link.scn" --solver.steps=1
 launch bad scn_bad_value "scn_bad_value.scn:10" "method = 'smal'" "small, large, polar or svd" -- \
   --scene="$T/scn_bad_value.scn" --solver.steps=1
+launch bad scn_misspelt_field "scn_misspelt_field.scn:10" \
+  "TetrahedronFEMForceField 'fem': unknown data field 'youngModulsu' (did you mean youngModulus?)" -- \
+  --scene="$T/scn_misspelt_field.scn" --solver.steps=1
 launch bad scn_missing_mesh "scn_missing_mesh.scn:6" "none.msh" "no such file" -- \
   --scene="$T/scn_missing_mesh.scn" --solver.steps=1
 # tinyxml2 (SOFA's parser) names the element left open, at the line that opens it.
