@@ -142,8 +142,9 @@ std::string didYouMean(const std::string& type, const std::string& field) {
     const std::size_t d = distance(field, candidate);
     if (best.empty() || d < bestDistance) best = candidate, bestDistance = d;
   }
-  // Near enough to be a misspelling: a third of the letters at most (two for short names).
-  const std::size_t limit = std::max<std::size_t>(2, field.size() / 3);
+  // Near enough to be a misspelling: one edit in four letters at most (one for short names); a
+  // looser limit offered CGLinearSolver's link `master` for the old `maxIter`.
+  const std::size_t limit = std::max<std::size_t>(1, field.size() / 4);
   return !best.empty() && bestDistance <= limit ? " (did you mean " + best + "?)" : "";
 }
 
