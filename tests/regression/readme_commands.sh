@@ -9,7 +9,9 @@
 #   - every PETSc option list in backquotes that gives a value or is -log_view ("-ksp_type cg
 #     -pc_type hypre ...", the direct solver "-ksp_type preonly -pc_type lu ..."), each on the
 #     scene with a few steps (SNES options with solver.newton = full, as the README says);
-#   - the partition-surface command of "Performance".
+#   - the partition-surface command of "Performance";
+#   - what the docs must say or not do: jobs/mpi-env.sh and --oversubscribe named, no command
+#     writing under docs/images/, docs/scaling-model.md's commands with build/bin/.
 # Not run here: jobs/run-default.sh and jobs/run-tests.sh (they install and build; CI runs the
 # second), the picture scripts (regression.pictures), cmake --install and the outside project
 # (ctest -L install).
@@ -108,6 +110,31 @@ if [ -z "$command" ]; then
 else
   eval "words=($command)"
   run "partition-surface" "${words[@]}"
+fi
+
+# What the commands must not need or do (issue 37, items 29 and 30): the README says how to run
+# more ranks than cores (OpenMPI's "not enough slots"), no command in its code blocks writes
+# over the tracked pictures under docs/images/, and docs/scaling-model.md calls the tools by
+# the path a build gives them.
+count=$((count + 1))
+if ! grep -q 'source jobs/mpi-env.sh' "$README" || ! grep -q -- '--oversubscribe' "$README"; then
+  echo "FAIL docs: $README names neither jobs/mpi-env.sh nor --oversubscribe"
+  failures=$((failures + 1))
+fi
+count=$((count + 1))
+writes=$(awk '/^```/ {on = !on; next} on && /docs\/images\//' "$README")
+if [ -n "$writes" ]; then
+  echo "FAIL docs: README commands write under docs/images/: $writes"
+  failures=$((failures + 1))
+fi
+count=$((count + 1))
+SCALING=$(dirname "$README")/docs/scaling-model.md
+# shellcheck disable=SC2016  # the $ prompt and the backquotes are Markdown's, matched literally
+bare=$(grep -n -E '(^\$ |`)([^`]*[ (`])?(partition-surface|euler-implicit) --' "$SCALING" |
+  grep -v -E 'build/bin/(partition-surface|euler-implicit) --')
+if [ -n "$bare" ]; then
+  echo "FAIL docs: $SCALING runs a tool without build/bin/: $bare"
+  failures=$((failures + 1))
 fi
 
 echo "$count README commands run, $failures failed"

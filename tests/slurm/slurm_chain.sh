@@ -96,6 +96,7 @@ for script in euler-implicit.sbatch euler-implicit-chain.sbatch; do
     [ "$scene" = scene.ini ] && key=--config
     grep -A1 -x -e "$key" stub/args | grep -q "$scene\$" ||
       fail "$script $scene: not given as $key: $(tr '\n' ' ' < stub/args)"
+    grep -q '^-[a-z]' stub/args && fail "$script $scene: PETSc options added"
   done
 done
 echo "ok   the launch lines: srun --mpi=pmix unless chosen, options never the scene, no PETSc" \
