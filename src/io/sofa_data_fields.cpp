@@ -47,11 +47,6 @@ const std::map<std::string, std::string> kRenamed = {
 // type (Base::parse skips type), and the name (a data field, but read apart by the scene).
 const char* const kEveryObject[] = {"template", "type", "name", "src"};
 
-// Fields SOFA master no longer has that the importer still maps, as the SOFA releases before
-// their removal read them (README, "Coming from SOFA"): ConstantForceField's force, removed in
-// SOFA v23.12 (its PR #4019), one force on every selected point.
-const std::multimap<std::string, std::string> kStillMapped = {{"ConstantForceField", "force"}};
-
 std::string className(const std::string& type) {
   const auto renamed = kRenamed.find(type);
   return renamed == kRenamed.end() ? type : renamed->second;
@@ -75,8 +70,6 @@ const std::map<std::string, std::set<std::string>>& fieldsByType() {
         for (const char* base : c->bases) todo.push_back(classes.at(base));
       }
       fields.insert(std::begin(kEveryObject), std::end(kEveryObject));
-      const auto [from, to] = kStillMapped.equal_range(component);
-      for (auto it = from; it != to; ++it) fields.insert(it->second);
     }
     return out;
   }();

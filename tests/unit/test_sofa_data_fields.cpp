@@ -66,10 +66,10 @@ TEST(SofaDataFields, BaseClassFieldsLinksAndAliasesAreAccepted) {
   // printLog, tags, listening (Base, BaseComponent), rayleighStiffness (BaseForceField),
   // topology and mstate (links), assembling (an alias of TetrahedronFEMForceField),
   // computeGlobalMatrix (its own), template (the factory's).
-  const eis::SofaImport imported = import(scene(
-      "<TetrahedronFEMForceField template='Vec3d' youngModulus='1e6' printLog='0' tags='a' "
-      "listening='1' rayleighStiffness='0' topology='@topo' mstate='@dofs' assembling='0' "
-      "computeGlobalMatrix='0'/>"));
+  const eis::SofaImport imported = import(
+      scene("<TetrahedronFEMForceField template='Vec3d' youngModulus='1e6' printLog='0' tags='a' "
+            "listening='1' rayleighStiffness='0' topology='@topo' mstate='@dofs' assembling='0' "
+            "computeGlobalMatrix='0'/>"));
   EXPECT_EQ(keyOf(imported, "material.young-modulus"), "1e+06");
   // MechanicalObject's legacy attributes, read by its parse().
   EXPECT_NO_THROW(import(
@@ -84,8 +84,9 @@ TEST(SofaDataFields, SkipUnsupportedWarnsAndGoesOn) {
   EXPECT_EQ(keyOf(imported, "material.young-modulus"), "2e+06");
   const bool warned =
       std::any_of(imported.warnings.begin(), imported.warnings.end(), [](const std::string& w) {
-        return w.find("t.scn:7: TetrahedronFEMForceField: unknown data field 'youngModulsu' "
-                      "(did you mean youngModulus?): ignored") != std::string::npos;
+        return w.find(
+                   "t.scn:7: TetrahedronFEMForceField: unknown data field 'youngModulsu' "
+                   "(did you mean youngModulus?): ignored") != std::string::npos;
       });
   EXPECT_TRUE(warned);
 }
@@ -122,18 +123,16 @@ TEST(SofaDataFields, LoopThroughABoxesIndicesIsAnError) {
       << error;
 }
 
-TEST(SofaDataFields, RenamedTypesAndStillMappedFields) {
-  // FixedConstraint is FixedProjectiveConstraint's old name; ConstantForceField's force is mapped
-  // though SOFA master removed it (README).
+TEST(SofaDataFields, RenamedTypes) {
+  // FixedConstraint is FixedProjectiveConstraint's old name.
   const eis::SofaImport imported =
       import(scene("<TetrahedronFEMForceField/>",
-                   "<FixedConstraint indices='0'/><ConstantForceField force='0 0 1'/>"));
+                   "<FixedConstraint indices='0'/><ConstantForceField forces='0 0 1'/>"));
   EXPECT_EQ(keyOf(imported, "constraint.fixed"), "indices 0");
   EXPECT_EQ(keyOf(imported, "load.constant-force"), "0 0 1 all");
   EXPECT_NE(errorOf([] {
               import(scene("<TetrahedronFEMForceField/>", "<FixedConstraint indice='0'/>"));
-            })
-                .find("unknown data field 'indice' (did you mean indices?)"),
+            }).find("unknown data field 'indice' (did you mean indices?)"),
             std::string::npos);
 }
 

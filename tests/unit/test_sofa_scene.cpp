@@ -435,23 +435,32 @@ TEST(SofaImport, FixedConstraintsAndRegionsOfInterest) {
 }
 
 TEST(SofaImport, LoadsAndSprings) {
-  // ConstantForceField.inl: indices empty = every point.
-  EXPECT_EQ(one(keysOf("<ConstantForceField force='1 2 3'/>"), "load.constant-force"), "1 2 3 all");
+  // ConstantForceField.inl: indices empty = every point; one force in forces on every index.
+  EXPECT_EQ(one(keysOf("<ConstantForceField forces='1 2 3'/>"), "load.constant-force"),
+            "1 2 3 all");
+  EXPECT_EQ(
+      one(keysOf("<ConstantForceField indices='4 5' forces='1 2 3'/>"), "load.constant-force"),
+      "1 2 3 indices 4 5");
   EXPECT_EQ(
       one(keysOf("<ConstantForceField indices='4' totalForce='0 -1 0'/>"), "load.total-force"),
       "0 -1 0 indices 4");
   EXPECT_EQ(
       one(keysOf("<ConstantForceField indices='4 5' forces='1 0 0 0 1 0'/>"), "load.nodal-forces"),
       "4 1 0 0 5 0 1 0");
-  // forces wins over force, force over totalForce; none: no force.
-  const Keys both = keysOf("<ConstantForceField indices='4' forces='1 0 0' force='0 0 9'/>");
-  EXPECT_EQ(one(both, "load.nodal-forces"), "4 1 0 0");
-  EXPECT_EQ(one(both, "load.constant-force"), "(absent)");
-  EXPECT_EQ(
-      one(keysOf("<ConstantForceField force='0 0 9' totalForce='1 1 1'/>"), "load.total-force"),
-      "(absent)");
+  // forces wins over totalForce; none: no force. SOFA master has no `force` (removed in its PR
+  // #4019): an unknown data field.
+  const Keys both =
+      keysOf("<ConstantForceField indices='4 5' forces='1 0 0 0 1 0' totalForce='0 0 9'/>");
+  EXPECT_EQ(one(both, "load.nodal-forces"), "4 1 0 0 5 0 1 0");
+  EXPECT_EQ(one(both, "load.total-force"), "(absent)");
   EXPECT_EQ(one(keysOf("<ConstantForceField/>"), "load.constant-force"), "(absent)");
-  EXPECT_NE(errorOf([] { keysOf("<ConstantForceField force='1 2'/>"); }).find("expected 3 numbers"),
+  EXPECT_NE(errorOf([] {
+              keysOf("<ConstantForceField indices='1 2 3' forces='1 2 3 4 5 6'/>");
+            }).find("expected 3 numbers (one force for every index) or 3 per index"),
+            std::string::npos);
+  EXPECT_NE(errorOf([] {
+              keysOf("<ConstantForceField force='1 2 3'/>");
+            }).find("unknown data field 'force' (did you mean forces?)"),
             std::string::npos);
   // RestShapeSpringsForceField.inl: stiffness empty = 100, points empty = every point; a point
   // past the stiffness list takes its first value.
