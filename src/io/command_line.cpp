@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "eis/core/error.hpp"
+#include "eis/core/nearest_name.hpp"
 #include "eis/io/config_file.hpp"
 
 namespace eis {
@@ -35,6 +36,19 @@ po::options_description commandLineOptions(const po::options_description& scene)
 
 bool startsWith(const std::string& s, const char* prefix) {
   return s.rfind(prefix, 0) == 0;
+}
+
+// " (did you mean PREFIXname?)" for the name nearest an unknown one, or "".
+std::string suggestion(const std::string& unknown, const std::vector<std::string>& names,
+                       const std::string& prefix) {
+  const std::string nearest = nearestName(unknown, names);
+  return nearest.empty() ? "" : " (did you mean " + prefix + nearest + "?)";
+}
+
+std::vector<std::string> keysOf(const Scene& scene) {
+  std::vector<std::string> keys;
+  for (const ParameterDeclaration& d : scene.spec().declarations()) keys.push_back(d.key);
+  return keys;
 }
 
 // A value of one object's key ("NAME/section.key"), and where it was given.
@@ -85,7 +99,13 @@ int takeOurOption(int i, int argc, const char* const argv[], po::parsed_options&
       key.empty() || (ofObject && (key == "config" || key == "help" || key == "version"))
           ? nullptr
           : ours.description->find_nothrow(key, false);
-  if (!description) throw Error("unknown option " + printable(shown, 80));
+  if (!description) {
+    std::vector<std::string> names;
+    for (const auto& d : ours.description->options())
+      if (!ofObject || d->semantic()->max_tokens() > 0) names.push_back(d->long_name());
+    throw Error("unknown option " + printable(shown, 80) +
+                suggestion(key, names, "--" + (ofObject ? object + "/" : std::string())));
+  }
   if (ofObject) {
     std::string value;
     if (equals != std::string::npos)
@@ -144,7 +164,8 @@ void applyConfigFile(const std::string& file, const po::variables_map& vm, Scene
       throw Error(where + e.what());
     }
     const ParameterDeclaration* declaration = scene.spec().find(key);
-    if (!declaration) throw Error(where + "unknown key " + printable(entry.key, 80));
+    if (!declaration)
+      throw Error(where + "unknown key " + printable(entry.key, 80) + suggestion(key, keysOf(scene), ""));
     std::string value = entry.value;
     if (declaration->isPath() && !value.empty() && std::filesystem::path(value).is_relative())
       value = (folder / value).string();

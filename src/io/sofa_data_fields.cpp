@@ -8,6 +8,7 @@
 #include <set>
 
 #include "eis/core/error.hpp"
+#include "eis/core/nearest_name.hpp"
 
 namespace eis::sofa {
 
@@ -76,28 +77,6 @@ const std::map<std::string, std::set<std::string>>& fieldsByType() {
   return byType;
 }
 
-std::string lower(std::string text) {
-  for (char& c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
-// Edits (insert, delete, replace, swap of two neighbours) from a to b, letter case ignored: a
-// misspelling is usually one or two of them.
-std::size_t distance(const std::string& a0, const std::string& b0) {
-  const std::string a = lower(a0), b = lower(b0);
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i)
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
-                          d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  return d[a.size()][b.size()];
-}
-
 std::string label(const SofaObject& o) {
   return o.type + (o.name.empty() ? "" : " '" + o.name + "'");
 }
@@ -129,16 +108,9 @@ bool isDataField(const std::string& type, const std::string& field) {
 std::string didYouMean(const std::string& type, const std::string& field) {
   const auto fields = fieldsByType().find(className(type));
   if (fields == fieldsByType().end()) return "";
-  std::string best;
-  std::size_t bestDistance = 0;
-  for (const std::string& candidate : fields->second) {
-    const std::size_t d = distance(field, candidate);
-    if (best.empty() || d < bestDistance) best = candidate, bestDistance = d;
-  }
-  // Near enough to be a misspelling: one edit in four letters at most (one for short names); a
-  // looser limit offered CGLinearSolver's link `master` for the old `maxIter`.
-  const std::size_t limit = std::max<std::size_t>(1, field.size() / 4);
-  return !best.empty() && bestDistance <= limit ? " (did you mean " + best + "?)" : "";
+  const std::string best =
+      nearestName(field, std::vector<std::string>(fields->second.begin(), fields->second.end()));
+  return best.empty() ? "" : " (did you mean " + best + "?)";
 }
 
 void checkLinkTarget(const Reader& reader, const SofaObject& o, const std::string& field,

@@ -849,7 +849,12 @@ TEST(Scene, TotalMassSizesEveryMassType) {
 TEST(Scene, UnknownKeysAreErrors) {
   EXPECT_EQ(errorOf({"--solver.foo=1"}), "unknown option --solver.foo");
   EXPECT_EQ(errorOf({"--solver.foo", "1"}), "unknown option --solver.foo");
-  EXPECT_EQ(errorOf({"--solver.d=1"}), "unknown option --solver.d");  // no abbreviations
+  // No abbreviations; a key within one edit in four letters is named.
+  EXPECT_EQ(errorOf({"--solver.d=1"}), "unknown option --solver.d (did you mean --solver.dt?)");
+  EXPECT_EQ(errorOf({"--solver.step=10"}),
+            "unknown option --solver.step (did you mean --solver.steps?)");
+  EXPECT_EQ(errorOf({"--soft/solver.stesp=10"}),
+            "unknown option --soft/solver.stesp (did you mean --soft/solver.steps?)");
   EXPECT_EQ(errorOf({"--dt=1"}), "unknown option --dt");
 
   const IniFile unknownKey("[solver]\nfoo = 1\n");
@@ -857,7 +862,8 @@ TEST(Scene, UnknownKeysAreErrors) {
             "config file " + unknownKey.path() + ", line 2: unknown key solver.foo");
   const IniFile unknownSection("[mesh]\nrefine = 1\n[solvers]\ndt = 1\n");
   EXPECT_EQ(errorOf({"--config", unknownSection.path()}),
-            "config file " + unknownSection.path() + ", line 4: unknown key solvers.dt");
+            "config file " + unknownSection.path() +
+                ", line 4: unknown key solvers.dt (did you mean solver.dt?)");
 }
 
 TEST(Scene, MalformedCommandLinesAreErrors) {
