@@ -113,26 +113,76 @@ void mapTransform(Reader& reader, const SofaObject& o, bool loader) {
   }
 }
 
-// The Hexa2TetraTopologicalMapping of `grid` in `node` or below (where the body's force fields
-// find their tetrahedra), or nullptr.
-const SofaObject* gridCutter(const Reader& reader, const SofaNode& node, const SofaObject& grid) {
-  for (const SofaObject& o : node.objects)
-    if (o.type == "Hexa2TetraTopologicalMapping" && reader.linked(o, "input") == &grid) return &o;
-  for (const auto& child : node.children)
-    if (const SofaObject* found = gridCutter(reader, *child, grid)) return found;
+bool holdsTopology(const std::string& t) {
+  const auto endsWith = [&](const std::string& end) {
+    return t.size() >= end.size() && t.compare(t.size() - end.size(), end.size(), end) == 0;
+  };
+  return endsWith("TopologyContainer") || endsWith("GridTopology") || t == "MeshTopology";
+}
+
+// The topology a component of `node` works on: its node's (a node keeps one, the last one added:
+// a TetrahedronSetTopologyContainer after the grid it is cut from), else the nearest ancestor's.
+const SofaObject* topologyOf(const SofaNode* node) {
+  for (; node; node = node->parent) {
+    const SofaObject* last = nullptr;
+    for (const SofaObject& o : node->objects)
+      if (holdsTopology(o.type)) last = &o;
+    if (last) return last;
+  }
+  return nullptr;
+}
+
+// The Hexa2TetraTopologicalMapping that fills `topology` with `grid`'s hexahedra, or nullptr.
+const SofaObject* gridCutter(const Reader& reader, const SofaObject& topology,
+                             const SofaObject& grid) {
+  for (const SofaObject* o : reader.scene().objects())
+    if (o->type == "Hexa2TetraTopologicalMapping" && reader.linked(*o, "input") == &grid &&
+        reader.linked(*o, "output") == &topology)
+      return o;
   return nullptr;
 }
 
 // A RegularGridTopology as the body's mesh: its points, and its hexahedra cut as SOFA cuts them
-// for the tetrahedral force fields (io/sofa_grid.hpp): by the Hexa2TetraTopologicalMapping that
-// reads the grid, else by TetrahedronFEMForceField itself.
-void mapGrid(Reader& reader, const SofaObject& state, const SofaObject& grid) {
+// for the components that read the body's cells (io/sofa_grid.hpp), each on the topology it
+// sees: a TetrahedronSetTopologyContainer that a Hexa2TetraTopologicalMapping fills from the grid
+// (the mapping's cut), or the grid itself, which TetrahedronFEMForceField cuts on its own; the
+// springs and the masses that would read the grid's hexahedra are refused, and so are two
+// components that need two cuts (one body, one mesh).
+void mapGrid(Reader& reader, const SofaObject& grid,
+             const std::vector<const SofaObject*>& components) {
   const sofa::RegularGrid mesh = sofa::regularGrid(reader, grid);
-  const SofaObject* cutter = gridCutter(reader, *state.node, grid);
-  const sofa::GridCut cut = !cutter ? sofa::GridCut::ForceField
-                            : reader.boolean(*cutter, "swapping", false)
-                                ? sofa::GridCut::MappingWithSwapping
-                                : sofa::GridCut::MappingWithoutSwapping;
+  sofa::GridCut cut = sofa::GridCut::ForceField;
+  const SofaObject *cutter = nullptr, *first = nullptr;
+  for (const SofaObject* c : components) {
+    const bool onHexahedra = c->type == "MeshSpringForceField" || c->type == "DiagonalMass" ||
+                             c->type == "MeshMatrixMass";
+    if (!onHexahedra && c->type != "TetrahedronFEMForceField" &&
+        c->type != "TetrahedralCorotationalFEMForceField" &&
+        c->type != "TetrahedronHyperelasticityFEMForceField")
+      continue;
+    const SofaObject* topology = topologyOf(c->node);
+    sofa::GridCut its = sofa::GridCut::ForceField;
+    const SofaObject* by = nullptr;
+    if (topology == &grid) {
+      if (onHexahedra)
+        throw Error(
+            c->where + ": " + c->type + ": acts on the hexahedra of " + grid.label() +
+            " (the topology of its node): not supported yet (a Hexa2TetraTopologicalMapping "
+            "into a TetrahedronSetTopologyContainer of its node gives it tetrahedra)");
+    } else {
+      by = topology ? gridCutter(reader, *topology, grid) : nullptr;
+      if (!by)
+        throw Error(c->where + ": " + c->type + ": its topology (" +
+                    (topology ? topology->label() : std::string("none")) + ") is neither " +
+                    grid.label() + " nor its hexahedra cut by a Hexa2TetraTopologicalMapping");
+      its = reader.boolean(*by, "swapping", false) ? sofa::GridCut::MappingWithSwapping
+                                                   : sofa::GridCut::MappingWithoutSwapping;
+    }
+    if (first && its != cut)
+      throw Error(c->where + ": " + c->type + ": reads the grid's cells cut otherwise than " +
+                  first->label() + " does; a body of two cuts is not supported");
+    if (!first) first = c, cut = its, cutter = by;
+  }
   std::string nodes, tets;
   for (const auto& p : mesh.points)
     for (double x : p) nodes += (nodes.empty() ? "" : " ") + parse::text(x);
@@ -147,7 +197,8 @@ void mapGrid(Reader& reader, const SofaObject& state, const SofaObject& grid) {
 }
 
 // The mesh: the loader the MechanicalObject or its node's topology reads.
-void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& options) {
+void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& options,
+             const std::vector<const SofaObject*>& components) {
   const std::string tmpl = reader.text(state, "template").value_or("Vec3d");
   if (tmpl != "Vec3d" && tmpl != "Vec3" && tmpl != "Vec3f")
     reader.reject(state, "template", "only Vec3d (3D points) is supported");
@@ -185,7 +236,7 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
     }
   if (grid && !state.field("rest_position") &&
       (linked == grid || (!linked && !state.field("position")))) {
-    mapGrid(reader, state, *grid);
+    mapGrid(reader, *grid, components);
     if (state.field("velocity")) reader.key("initial.velocities", *reader.text(state, "velocity"));
     mapTransform(reader, state, false);
     return;
@@ -362,7 +413,7 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   }
   reader.from(state);
   mapContext(reader, scene, *state.node);
-  mapMesh(reader, state, options);
+  mapMesh(reader, state, options, body.components);
   if (!body.odeSolver)
     throw Error(state.where + ": " + state.label() +
                 ": no EulerImplicitSolver in its node or above integrates it");

@@ -28,11 +28,12 @@ struct GridKeys {
   std::vector<std::string> notes;
 };
 
-// The mesh keys of a body whose node holds `grid` (and what follows it).
-GridKeys importGrid(const std::string& grid, const std::string& more = "") {
+// The mesh keys of a body whose node holds `grid`, then `more`, then `last` (by default a
+// TetrahedronFEMForceField, which works on the node's last topology).
+GridKeys importGrid(const std::string& grid, const std::string& more = "",
+                    const std::string& last = "<TetrahedronFEMForceField/>") {
   const std::string text = "<Node><Node name='b'><EulerImplicitSolver/>" + grid +
-                           "<MechanicalObject/>" + more +
-                           "<TetrahedronFEMForceField/></Node></Node>";
+                           "<MechanicalObject/>" + more + last + "</Node></Node>";
   const eis::SofaImport imported = eis::importSofaScene(eis::SofaScene(text, "g.scn"), {});
   GridKeys out;
   out.notes = imported.notes;
@@ -144,12 +145,41 @@ TEST(SofaGrid, HexahedraCutAsSofaCutsThem) {
     for (const auto& t : g->tets)
       EXPECT_NEAR(std::abs(signedVolume(g->points, t)), 0.125 / 6, 1e-15);
   }
-  // The mapping may sit in a child node without a state of its own (the force field there).
-  const GridKeys child =
+  // The mapping and the force field in a child node without a state of its own: the force field
+  // works on the child's tetrahedra, on the body's points.
+  const GridKeys child = importGrid(
+      grid,
+      "<Node name='tetras'><TetrahedronSetTopologyContainer name='t'/>"
+      "<Hexa2TetraTopologicalMapping input='@../g' output='@t'/><TetrahedronFEMForceField/></Node>",
+      "");
+  EXPECT_EQ(child.tets, plain.tets);
+  // A mapping in a child for other uses (a collision surface) while the force field works on the
+  // grid itself (SOFA's RemovingHexa2TetraProcess.scn): the force field's own cut.
+  const GridKeys beside =
       importGrid(grid,
                  "<Node name='tetras'><TetrahedronSetTopologyContainer name='t'/>"
                  "<Hexa2TetraTopologicalMapping input='@../g' output='@t'/></Node>");
-  EXPECT_EQ(child.tets, plain.tets);
+  EXPECT_EQ(beside.tets, own.tets);
+}
+
+// What would read the grid's hexahedra, or two cuts in one body, is refused by name.
+TEST(SofaGrid, HexahedralReadersAndTwoCutsAreRefused) {
+  const std::string grid = "<RegularGridTopology name='g' n='3 3 3'/>";
+  EXPECT_NE(errorOf([&] {
+              importGrid(grid, "<DiagonalMass/>");
+            }).find("DiagonalMass: acts on the hexahedra of RegularGridTopology 'g'"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] {
+              importGrid(grid, "<MeshSpringForceField stiffness='1'/>", "");
+            }).find("MeshSpringForceField: acts on the hexahedra"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] {
+              importGrid(grid,
+                         "<Node name='c'><TetrahedronSetTopologyContainer name='t'/>"
+                         "<Hexa2TetraTopologicalMapping input='@../g' output='@t'/>"
+                         "<TetrahedronFEMForceField/></Node>");
+            }).find("cut otherwise than"),
+            std::string::npos);
 }
 
 // MechanicalObject position="@grid.position" takes the grid's points as one without any does.
