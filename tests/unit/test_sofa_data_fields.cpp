@@ -11,17 +11,11 @@
 #include "eis/core/error.hpp"
 #include "eis/io/sofa_import.hpp"
 #include "eis/io/sofa_scene.hpp"
+#include "error_of.hpp"
 
 namespace {
 
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const eis::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using eis_test::errorOf;
 
 // One tetrahedron written in the scene, fixed at point 0, with `fem` and `extra` in its node.
 std::string scene(const std::string& fem, const std::string& extra = "") {

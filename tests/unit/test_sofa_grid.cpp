@@ -16,6 +16,7 @@
 #include "eis/core/parameters.hpp"
 #include "eis/io/sofa_import.hpp"
 #include "eis/io/sofa_scene.hpp"
+#include "error_of.hpp"
 
 namespace {
 
@@ -52,14 +53,7 @@ GridKeys importGrid(const std::string& grid, const std::string& more = "",
   return out;
 }
 
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const eis::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using eis_test::errorOf;
 
 double signedVolume(const Points& p, const std::array<long long, 4>& t) {
   const auto& a = p[t[0]];

@@ -11,19 +11,13 @@
 #include "eis/core/error.hpp"
 #include "eis/io/sofa_import.hpp"
 #include "eis/io/sofa_scene.hpp"
+#include "error_of.hpp"
 
 namespace {
 
 using eis::SofaScene;
 
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const eis::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using eis_test::errorOf;
 
 const char* kGraph = R"(<Node name="root">
   <MeshGmshLoader name="loader" filename="a.msh"/>

@@ -14,6 +14,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/io/sofa_scene.hpp"
+#include "error_of.hpp"
 
 namespace {
 
@@ -23,14 +24,7 @@ using eis::SofaObject;
 using eis::SofaScene;
 using eis::SofaSceneFiles;
 
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const eis::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using eis_test::errorOf;
 
 // A fresh folder for one test's files, removed with them at the end.
 class Folder {
