@@ -202,6 +202,11 @@ check "another mesh's checkpoint: clean error" failed_with othermesh "written fo
 run_on 2 noprefix --restart=auto
 check "--restart=auto without output.checkpoint: clean error" failed_with noprefix \
   "needs output.checkpoint"
+run_on 2 complete --restart=ck100/ck_000100.h5 --solver.steps=30
+check "a restart past solver.steps says the run is complete and how to go on" \
+  grep -q "the run is already complete: it starts at step 100 .*give a larger --solver.steps" \
+  complete.out
+check "... and ends with status 0" status_is complete 0
 run_on 2 fresh --restart=auto --output.checkpoint=none/ck --output.final-state=fresh.csv
 check "--restart=auto with no checkpoint: a fresh start, the uninterrupted run" \
   cmp -s fresh.csv ref2_$STEPS.csv
