@@ -16,6 +16,7 @@
 #include "eis/app/stop_signals.hpp"
 #include "eis/core/error.hpp"
 #include "eis/io/help.hpp"
+#include "eis/io/output_file.hpp"
 #include "eis/io/sofa_import.hpp"
 #include "eis/mesh/mesh_source.hpp"
 
@@ -94,6 +95,26 @@ void namePetscServerStage() {
 }
 
 // One run, between PetscInitialize and PetscFinalize; the exit status.
+// The files a run reads and writes, by key: every body's inputs, the run's outputs once (the
+// same in every body's scene), and the files an output prefix names that could be another's.
+std::vector<eis::NamedFile> namedFiles(const std::vector<eis::ObjectScene>& objects) {
+  std::vector<eis::NamedFile> files;
+  for (const eis::ObjectScene& object : objects)
+    for (const char* key : {"scene.file", "mesh.file", "initial.state", "initial.restart"})
+      if (const std::string path = object.scene.optionalText(key); path != "auto")
+        files.push_back({key, path, false});
+  const eis::Scene& scene = objects.front().scene;
+  for (const char* key : {"output.final-state", "output.history", "mesh.convert"})
+    files.push_back({key, scene.optionalText(key), true});
+  if (const std::string xdmf = scene.optionalText("output.xdmf"); !xdmf.empty()) {
+    files.push_back({"output.xdmf", xdmf + ".h5", true});
+    files.push_back({"output.xdmf", xdmf + ".xdmf", true});
+  }
+  if (const std::string vtk = scene.optionalText("output.vtk"); !vtk.empty())
+    files.push_back({"output.vtk", vtk + ".pvd", true});
+  return files;
+}
+
 int run(const eis::CommandLine& commandLine, const std::string& parseError) {
   // Errors come back as codes that EIS_CHECK turns into one message with PETSc's own text, not
   // as PETSc tracebacks; the capture ends before PetscFinalize, which checks that it did.
@@ -130,6 +151,8 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
           : !commandLine.objects.empty() ? commandLine.objects
                                          : std::vector<eis::ObjectScene>{{"", commandLine.scene}};
       const eis::Scene& scene = objects.front().scene;
+      // Before anything is written: an output that is an input, or another output, would lose it.
+      eis::refuseSameFiles(namedFiles(objects), PETSC_COMM_WORLD);
       if (scene.given("mesh.convert")) {
         if (objects.size() > 1)
           throw eis::Error("mesh.convert: the scene has " + std::to_string(objects.size()) +

@@ -75,6 +75,40 @@ void prepareOutputFolder(const std::string& key, const std::string& value,
   throwIfAnyRankFailed(commRank(comm) == 0 ? createFolder(key, value, folder) : "", comm);
 }
 
+void refuseSameFiles(const std::vector<NamedFile>& files, MPI_Comm comm) {
+  namespace fs = std::filesystem;
+  std::string failure;
+  if (commRank(comm) == 0) {
+    struct Resolved {
+      const NamedFile* file;
+      fs::path path;
+    };
+    std::vector<Resolved> resolved;
+    for (const NamedFile& f : files) {
+      if (f.path.empty()) continue;
+      std::error_code ec;
+      const fs::file_status status = fs::status(f.path, ec);
+      if (!ec && fs::exists(status) && !fs::is_regular_file(status)) continue;
+      fs::path path = fs::weakly_canonical(fs::absolute(f.path), ec);
+      if (ec) path = fs::absolute(f.path).lexically_normal();
+      resolved.push_back({&f, path});
+    }
+    for (std::size_t i = 0; i < resolved.size() && failure.empty(); ++i)
+      for (std::size_t j = i + 1; j < resolved.size() && failure.empty(); ++j) {
+        if (!resolved[i].file->written && !resolved[j].file->written) continue;
+        std::error_code ec;
+        const bool same = resolved[i].path == resolved[j].path ||
+                          fs::equivalent(resolved[i].path, resolved[j].path, ec);
+        if (same)
+          failure = resolved[j].file->key + " = " + printable(resolved[j].file->path, 200) +
+                    " is the same file as " + resolved[i].file->key + " = " +
+                    printable(resolved[i].file->path, 200) +
+                    ": one would be lost (give each its own path)";
+      }
+  }
+  throwIfAnyRankFailed(failure, comm);
+}
+
 std::string replaceFile(const std::string& key, const std::string& path,
                         const std::function<void(std::FILE*)>& fill) {
   const std::string temporary = temporaryPathFor(path);

@@ -495,6 +495,17 @@ launch bad py_missing_scene "scene.file" "liver.py" "no such file" -- --scene="$
 launch bad py_scene_error "py_error.py:3" "ValueError: no mesh" -- --scene="$T/py_error.py" \
   --solver.steps=1
 
+# Two keys that name one file (through a link, or ./ and ../): refused before anything is
+# written, the input left as it was (checked after the wait below).
+cp good.msh same.msh
+ln -s same.msh same_link.msh
+launch bad output_is_the_mesh "output.final-state" "is the same file as mesh.file" -- \
+  --mesh.file="$T/same_link.msh" --solver.steps=1 --output.final-state="$T/same.msh"
+launch bad convert_over_the_mesh "mesh.convert" "is the same file as mesh.file" -- \
+  --mesh.file="$T/same.msh" --mesh.convert="$T/sub/../same.msh"
+launch bad history_is_the_state "output.history" "is the same file as output.final-state" -- \
+  "${TINY[@]}" --output.final-state="$T/st.csv" --output.history="$T/./st.csv"
+
 # --- harmless input: warnings only -----------------------------------------------------------
 launch warns scn_collision_skipped "contact is not simulated.*TriangleCollisionModel" -- \
   --scene="$T/scn_skipped.scn" --solver.steps=1
@@ -509,6 +520,9 @@ launch warns negatively_oriented_tet "[^0-9]1 tetrahedr.*negatively oriented" --
   --mesh.file="$T/inverted.msh" --constraint.fixed-box="0 0 0 0 1 1" --solver.steps=1
 
 wait
+cases=$((cases + 1))
+if cmp -s same.msh good.msh; then echo "ok   an output naming the mesh left it intact"
+else echo "FAIL an output naming the mesh changed it"; fi > "$T/results/same_file_intact"
 cat "$T"/results/*
 passed=$(cat "$T"/results/* | grep -c '^ok   ')
 failed=$(cat "$T"/results/* | grep -c '^FAIL ')

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "eis/core/new_file.hpp"
 
@@ -33,6 +34,19 @@ void prepareOutputFile(const std::string& key, const std::string& path, FileWrit
 // directory.
 void prepareOutputFolder(const std::string& key, const std::string& value,
                          const std::string& folder, MPI_Comm comm);
+
+// A file a run reads or writes, and the key that names it.
+struct NamedFile {
+  std::string key, path;
+  bool written;  // an output; else an input
+};
+
+// Collective; rank 0 checks. Throws on every rank, naming both keys and paths, when an output is
+// the same file as another output or an input: the same path once links and relative parts are
+// resolved, or, where both exist, the same file (a hard link). An output over an input would
+// destroy it, two outputs over one another lose one; two inputs may be one file. Empty paths and
+// existing ones that are no regular file (/dev/stdout) are not compared.
+void refuseSameFiles(const std::vector<NamedFile>& files, MPI_Comm comm);
 
 // Rank-local: `fill` writes the whole content into temporaryPathFor(path), created anew by
 // createNewFile (a leftover file or link there removed, never written through), which is then
