@@ -22,7 +22,9 @@ std::string inputFileProblem(const std::string& path) {
 
 bool isHdf5File(const std::string& path, MPI_Comm comm) {
   int hdf5 = 0;
-  if (commRank(comm) == 0) {
+  // Only a regular file is opened: opening a FIFO would wait for a writer for ever; what is not
+  // one is refused by name where the file is read.
+  if (commRank(comm) == 0 && inputFileProblem(path).empty()) {
     static const char signature[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
     char head[8] = {};
     std::ifstream in(path, std::ios::binary);

@@ -248,6 +248,18 @@ Hdf5MeshInput hdf5MeshInput(const Parameters& scene, int dofsPerNode, MPI_Comm c
 std::string convertMesh(const Parameters& scene, MPI_Comm comm,
                         std::vector<std::string>& warnings) {
   const std::string path = scene.text("mesh.convert");
+  // The mesh replaces PATH by a rename: a device or a folder there (/dev/full) would be replaced
+  // (as root) or fail only after the whole conversion. A link is replaced, not followed.
+  std::string problem;
+  if (commRank(comm) == 0) {
+    std::error_code ec;
+    const std::filesystem::file_status status = std::filesystem::symlink_status(path, ec);
+    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
+        !std::filesystem::is_symlink(status))
+      problem = "mesh.convert = " + printable(path, 200) +
+                ": exists and is not a regular file (a folder, a device, a pipe or a socket)";
+  }
+  throwIfAnyRankFailed(problem, comm);
   if (meshFileIsHdf5(scene, comm))
     throw Error("mesh.convert = " + path + ": mesh.file = " + scene.text("mesh.file") +
                 " is converted already; give a Gmsh or VTK file, an inline mesh or the box");

@@ -506,6 +506,16 @@ launch bad convert_over_the_mesh "mesh.convert" "is the same file as mesh.file" 
 launch bad history_is_the_state "output.history" "is the same file as output.final-state" -- \
   "${TINY[@]}" --output.final-state="$T/st.csv" --output.history="$T/./st.csv"
 
+# A FIFO as an input is refused by name, not opened (opening waits for a writer for ever); as
+# mesh.convert's target it is refused, not replaced.
+mkfifo pipe
+launch bad fifo_mesh_file "mesh file" "pipe" "not a regular file" -- --mesh.file="$T/pipe" \
+  --solver.steps=1
+launch bad fifo_initial_state "initial.state" "not a regular file" -- "${TINY[@]}" \
+  --initial.state="$T/pipe"
+launch bad fifo_convert_target "mesh.convert" "is not a regular file" -- "${TINY[@]}" \
+  --mesh.convert="$T/pipe"
+
 # --- harmless input: warnings only -----------------------------------------------------------
 launch warns scn_collision_skipped "contact is not simulated.*TriangleCollisionModel" -- \
   --scene="$T/scn_skipped.scn" --solver.steps=1

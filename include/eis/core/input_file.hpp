@@ -11,8 +11,9 @@ namespace eis {
 // regular file (a device, a pipe or a socket)"), or "" when it is a regular file.
 std::string inputFileProblem(const std::string& path);
 
-// Collective: whether `path` starts with HDF5's signature (rank 0 looks). Checkpoints and the
-// converted meshes (mesh.convert) are HDF5 files.
+// Collective: whether `path` is a regular file that starts with HDF5's signature (rank 0 looks;
+// anything else, a FIFO included, is not opened). Checkpoints and the converted meshes
+// (mesh.convert) are HDF5 files.
 bool isHdf5File(const std::string& path, MPI_Comm comm);
 
 }  // namespace eis
