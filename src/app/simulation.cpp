@@ -265,9 +265,10 @@ void Simulation::run() {
   // A restart from a checkpoint at or past the run's end has nothing to do: said so, with how to
   // go on, instead of a summary of 0 steps alone.
   if (first >= steps_)
-    report("euler-implicit: the run is already complete: it starts at step %d (t = %g) and "
-           "solver.steps = %d is the run's total; give a larger --solver.steps to go on\n",
-           first, time_, steps_);
+    report(
+        "euler-implicit: the run is already complete: it starts at step %d (t = %g) and "
+        "solver.steps = %d is the run's total; give a larger --solver.steps to go on\n",
+        first, time_, steps_);
   // The clock of the prescribed motion advances as SOFA's does, t += dt each step, so that a
   // key time compares with the same number.
   double clock = time_;

@@ -69,7 +69,14 @@ const ComponentDeclaration& meshSourceComponent() {
                 "that vertex order",
                 std::nullopt, "", false, inlineNumbers(4, true)})
           .add({"mesh.box-size", "\"LX LY LZ\"", "size of the built-in box, origin at 0; each > 0",
-                "10 1 1", "length", false, check::positives(3)})
+                "10 1 1", "length", false,
+                [](const std::string& key, const std::string& text) {
+                  check::positives(3)(key, text);
+                  // A volume past a double's range makes every cell's measure infinite.
+                  const std::vector<double> size = parse::reals(key, text, 3);
+                  if (!std::isfinite(size[0] * size[1] * size[2]))
+                    parse::reject(key, text, "the box's volume overflows a double");
+                }})
           .add(
               {"mesh.box-cells", "\"NX NY NZ\"",
                "cells per axis of the built-in box, each >= 1; each hexahedron is split into 6 tetrahedra",

@@ -27,6 +27,14 @@ MeshTransform parseMeshTransform(const std::string& key, const std::string& text
         parse::reject(key, text, "'" + tokens[i] + "' is not a finite number; " + kGrammar);
     if (m[12] != 0 || m[13] != 0 || m[14] != 0 || m[15] != 1)
       parse::reject(key, text, "the fourth row of an affine matrix is 0 0 0 1");
+    // A singular linear part flattens every cell (or overflows): the first solve would fail with
+    // PETSc's words for it instead of these.
+    const double det = m[0] * (m[5] * m[10] - m[6] * m[9]) - m[1] * (m[4] * m[10] - m[6] * m[8]) +
+                       m[2] * (m[4] * m[9] - m[5] * m[8]);
+    if (det == 0 || !std::isfinite(det))
+      parse::reject(key, text,
+                    "the matrix's 3 x 3 part is singular (determinant " + parse::text(det) +
+                        "): it flattens the mesh");
     transform.kind = MeshTransform::Kind::kMatrix;
     std::copy(m.begin(), m.begin() + 12, transform.matrix.begin());
     return transform;

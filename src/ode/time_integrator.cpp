@@ -1,6 +1,8 @@
 // The time-integrator component: its parameters, their checks, and the factory.
 #include "eis/ode/time_integrator.hpp"
 
+#include <cmath>
+
 #include "eis/core/scene.hpp"
 #include "eis/linalg/linear_solver.hpp"
 #include "eis/ode/euler_implicit_solver.hpp"
@@ -12,7 +14,13 @@ namespace {
 
 ParameterSpec stepParameters() {
   return ParameterSpec()
-      .add({"solver.dt", "H", "time step h, > 0", "0.01", "time", false, check::positive()})
+      .add({"solver.dt", "H", "time step h, > 0", "0.01", "time", false,
+            [](const std::string& key, const std::string& text) {
+              check::positive()(key, text);
+              // The step's matrix holds h^2 K: past a double's range it is infinite.
+              const double h = parse::reals(key, text, 1)[0];
+              if (!std::isfinite(h * h)) parse::reject(key, text, "h^2 overflows a double");
+            }})
       .add({"solver.steps", "N", "number of time steps, >= 0", "100", "", false,
             check::integerAtLeast(0)})
       .add({"solver.rayleigh-mass", "RM",

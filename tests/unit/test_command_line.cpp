@@ -1066,6 +1066,19 @@ TEST(CommandLine, ObjectsNamedInTheConfigFileAndOnTheCommandLine) {
   EXPECT_TRUE(parse({"--solver.steps=3"}).objects.empty());
 }
 
+// Values that only fail in the first solve, with PETSc's words, are refused up front with the
+// key and the reason.
+TEST(Scene, ValuesThatWouldFailTheFirstSolveAreRefused) {
+  EXPECT_EQ(errorOf({"--mesh.box-size=1e308 1e308 1e308"}),
+            "mesh.box-size = 1e308 1e308 1e308: the box's volume overflows a double");
+  EXPECT_EQ(errorOf({"--solver.dt=1e300"}), "solver.dt = 1e300: h^2 overflows a double");
+  EXPECT_EQ(
+      errorOf({"--mesh.transform=matrix 1 0 0 0  0 1 0 0  1 0 0 0"}),
+      "mesh.transform = matrix 1 0 0 0  0 1 0 0  1 0 0 0: the matrix's 3 x 3 part is singular "
+      "(determinant 0): it flattens the mesh");
+  EXPECT_EQ(errorOf({"--mesh.box-size=1e100 1e100 1e100", "--solver.dt=1e150"}), "");
+}
+
 TEST(CommandLine, ObjectKeysAreCheckedAsTheirKeys) {
   EXPECT_EQ(errorOf({"--soft/material.young-modulus=-1"}),
             "object soft: material.young-modulus = -1: must be > 0");
