@@ -4,7 +4,9 @@
 The scenes: every examples/**/*.scn of a SOFA source tree (sofa-framework/sofa) that has an
 EulerImplicitSolver and a volume force field (a tetrahedral or hexahedral FEM, or springs on a
 volume mesh: the VOLUME_FORCE_FIELDS below). Each runs as
-    mpiexec -n RANKS euler-implicit --scene FILE --scene.data-path=SOFA/share --solver.steps=STEPS
+    mpiexec -n RANKS euler-implicit --scene FILE --scene.data-path=SOFA/share
+        --scene.data-path=SOFA/examples --solver.steps=STEPS
+(SOFA's own data repository: share/ and examples/)
 in a scratch folder of its own, and ends as one of:
     runs      exit 0
     refused   exit non-zero with our one line "euler-implicit: error: ..."
@@ -60,6 +62,7 @@ def cause(line):
     text = re.sub(r"\(the first: [^)]*\)", "", text)
     text = re.sub(r"; in node \S.*$", "; in node ..", text)
     text = re.sub(r"node /\S*", "node ..", text)
+    text = re.sub(r"^(\w+) '[^']*'", r"\1", text)  # a component's name
     text = re.sub(r"'[^']*'", "'..'", text)
     text = re.sub(r"\b\d+(\.\d+)?(e[-+]?\d+)?\b", "N", text)
     return text.strip()
@@ -71,7 +74,8 @@ def run(exe, scene, sofa, args):
     if os.getuid() == 0:
         env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     command = ["mpiexec", "-n", str(args.ranks), str(exe), "--scene", str(scene),
-               "--scene.data-path=%s" % (sofa / "share"), "--solver.steps=%d" % args.steps,
+               "--scene.data-path=%s" % (sofa / "share"),
+               "--scene.data-path=%s" % (sofa / "examples"), "--solver.steps=%d" % args.steps,
                "--quiet"]
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="eis_sofa_example.") as scratch:
