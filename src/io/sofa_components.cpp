@@ -80,7 +80,7 @@ std::optional<std::string> Reader::text(const SofaObject& o, const std::string& 
   for (int depth = 0; depth < kMaxLinkDepth; ++depth) {
     if (const std::string* own = at->field(name)) {
       if (!isSofaLink(*own)) return *own;
-      const SofaLinkTarget target = scene_.resolve(*at->node, *own, where(*at, name));
+      const SofaLinkTarget target = scene_.resolve(*at->node, *own, where(*at, name), at);
       checkLinkTarget(*this, *at, name, *own, target);
       if (!target.object) {
         const std::string* nodeField =
@@ -100,7 +100,7 @@ std::optional<std::string> Reader::text(const SofaObject& o, const std::string& 
                   ", which it computes from " + field);
     const std::string* src = at->field("src");
     if (!src) return std::nullopt;
-    const SofaLinkTarget target = scene_.resolve(*at->node, *src, where(*at, "src"));
+    const SofaLinkTarget target = scene_.resolve(*at->node, *src, where(*at, "src"), at);
     if (!target.object) return std::nullopt;
     at = target.object;
   }
@@ -117,7 +117,8 @@ const SofaObject* Reader::linked(const SofaObject& o, const std::string& field,
     const std::string* own = at->field(name);
     const std::string* link = own ? own : at->field("src");
     if (!link || !isSofaLink(*link)) break;
-    const SofaLinkTarget target = scene_.resolve(*at->node, *link, where(*at, own ? name : "src"));
+    const SofaLinkTarget target =
+        scene_.resolve(*at->node, *link, where(*at, own ? name : "src"), at);
     if (own) checkLinkTarget(*this, *at, name, *link, target);
     if (!target.object) break;
     if (own && !target.field.empty()) name = target.field;

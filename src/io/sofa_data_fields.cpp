@@ -88,7 +88,7 @@ std::optional<SofaLinkTarget> resolved(const Reader& reader, const SofaObject& o
                                        const xml::Attribute& a) {
   if (!isSofaLink(a.value)) return std::nullopt;
   try {
-    return reader.scene().resolve(*o.node, a.value, reader.where(o, a.name));
+    return reader.scene().resolve(*o.node, a.value, reader.where(o, a.name), &o);
   } catch (const Error&) {
     return std::nullopt;
   }

@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "eis/core/error.hpp"
+#include "eis/core/parameters.hpp"
 #include "sofa_scene_graph.hpp"
 
 namespace eis {
@@ -58,7 +59,7 @@ SofaScene::SofaScene(const std::string& text, const std::string& file, const Sof
 }
 
 SofaLinkTarget SofaScene::resolve(const SofaNode& from, const std::string& link,
-                                  const std::string& where) const {
+                                  const std::string& where, const SofaObject* owner) const {
   const std::size_t start = link.find_first_not_of(" \t\n\r");
   const std::size_t end = link.find_last_not_of(" \t\n\r");
   const std::string written = start == std::string::npos ? "" : link.substr(start, end - start + 1);
@@ -84,6 +85,21 @@ SofaLinkTarget SofaScene::resolve(const SofaNode& from, const std::string& link,
   }
   const SofaNode* node = &from;
   const SofaObject* object = nullptr;
+  if (!path.empty() && path[0] == '[') {
+    // Node::findLinkDestClass: "[k]", k <= 0, is the object k places before the owner in its
+    // node (from the node's last object without an owner).
+    long long k = 0;
+    if (path.back() != ']' || !parse::number(path.substr(1, path.size() - 2), k) || k > 0)
+      throw broken("an index-based link is [-N]");
+    long long at = static_cast<long long>(from.objects.size()) - 1;
+    for (std::size_t i = 0; owner && i < from.objects.size(); ++i)
+      if (&from.objects[i] == owner) at = static_cast<long long>(i);
+    at += k;
+    if (at < 0) throw broken("fewer objects than that before it in node " + from.path());
+    target.node = &from;
+    target.object = &from.objects[std::size_t(at)];
+    return target;
+  }
   bool based = false;
   std::size_t pos = 0;
   if (!path.empty() && path[0] == '/') {

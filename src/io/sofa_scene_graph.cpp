@@ -139,6 +139,9 @@ public:
 private:
   Built build(const xml::Element& element, const std::string& file) {
     if (element.name == "include") return include(element, file);
+    if (element.name != "Node")
+      if (std::optional<xml::Element> expanded = templateOf(element, file))
+        return include(*expanded, file);
     Built built;
     if (element.name == "Node") {
       built.node = node(element, file);
@@ -165,9 +168,6 @@ private:
     const xml::Attribute* type = generic ? element.attribute("type") : nullptr;
     if (generic && !type) throw Error(object.where + ": <Object> without a type attribute");
     object.type = type ? type->value : element.name;
-    // SOFA looks for a template where the element stands for a component (<Object type=...>, or
-    // an element without a type attribute, which SOFA otherwise drops).
-    if (generic || !element.attribute("type")) refuseTemplate(element, object, file);
     const xml::Attribute* objectName = element.attribute("name");
     object.name = objectName ? objectName->value : "";
     object.data = dataOf(element, generic ? "type" : nullptr);
@@ -177,12 +177,26 @@ private:
     return object;
   }
 
-  void refuseTemplate(const xml::Element& element, const SofaObject& object,
-                      const std::string& file) {
-    if (const auto found = find("Objects/" + object.type + ".xml", file, object.where))
-      throw Error(object.where + ": <" + element.name + ">: where SOFA has no component " +
-                  object.type + ", it expands the object template " + found->first +
-                  ", which is not supported here: write the template's content into the scene");
+  // SOFA's object templates (XML.cpp's createNode): an element that stands for a component
+  // (<Object type=...>, or one without a type attribute) whose type no component has, and for
+  // which Objects/TYPE.xml is found, is an <include href="Objects/TYPE.xml"> with its other
+  // attributes (they rename the template's root and set its objects' fields). None of this
+  // build's types has a template (the templates stand for components SOFA no longer has).
+  std::optional<xml::Element> templateOf(const xml::Element& element, const std::string& file) {
+    const bool generic = element.name == "Object";
+    const xml::Attribute* type = element.attribute("type");
+    if (!generic && type) return std::nullopt;
+    if (generic && !type) return std::nullopt;  // refused by object() with its place
+    const std::string name = "Objects/" + (generic ? type->value : element.name) + ".xml";
+    if (!find(name, file, placeOf(element, file))) return std::nullopt;
+    xml::Element include = element;
+    include.name = "include";
+    include.attributes.erase(
+        std::remove_if(include.attributes.begin(), include.attributes.end(),
+                       [](const xml::Attribute& a) { return a.name == "type"; }),
+        include.attributes.end());
+    include.attributes.push_back({"href", name, element.line});
+    return include;
   }
 
   // The child joins `node` as the include that gave it asks (a plain element: as a child).

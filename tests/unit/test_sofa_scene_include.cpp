@@ -230,7 +230,10 @@ TEST(SofaScene, IncludeErrorsNameFileAndLine) {
 
 // SOFA expands <BoxConstraint .../> from Objects/BoxConstraint.xml only when it has no component
 // of that name, which depends on its component registry: refused by name instead.
-TEST(SofaScene, ObjectTemplatesAreRefusedByName) {
+// SOFA's object templates: <TYPE .../> or <Object type="TYPE" .../> with Objects/TYPE.xml in
+// reach is an include of it with the element's attributes; "@[-1]" in the template is the object
+// before the one that holds the link, in its node.
+TEST(SofaScene, ObjectTemplatesAreIncludedWithTheElementsAttributes) {
   const Folder dir("templates");
   dir.write("share/Objects/BoxConstraint.xml",
             "<Node name=\"Group\">\n  <BoxROI name=\"box_roi\" box=\"0 0 0 1 1 1\"/>\n"
@@ -241,12 +244,25 @@ TEST(SofaScene, ObjectTemplatesAreRefusedByName) {
                 "  <Object type=\"BoxConstraint\"/>\n</Node>\n");
   SofaSceneFiles files;
   files.dataPaths = {dir / "share"};
-  EXPECT_EQ(errorOf([&] { sceneOf(main, files); }),
-            main +
-                ":3: <BoxConstraint>: where SOFA has no component BoxConstraint, it expands "
-                "the object template " +
-                dir / "share/Objects/BoxConstraint.xml" +
-                ", which is not supported here: write the template's content into the scene");
+  const SofaScene scene = sceneOf(main, files);
+  const auto& objects = scene.root().objects;
+  ASSERT_EQ(objects.size(), 5u);
+  EXPECT_EQ(objects[1].type, "BoxROI");
+  ASSERT_NE(objects[1].field("box"), nullptr);
+  EXPECT_EQ(*objects[1].field("box"), "0 0 0 2 2 2");
+  EXPECT_EQ(*objects[3].field("box"), "0 0 0 1 1 1");
+  EXPECT_EQ(objects[2].where, (dir / "share/Objects/BoxConstraint.xml") + ":3");
+  // [-1] from each constraint: the box just before it, not the last one of the node.
+  for (std::size_t c : {2u, 4u}) {
+    const eis::SofaLinkTarget t =
+        scene.resolve(scene.root(), *objects[c].field("indices"), "w", &objects[c]);
+    EXPECT_EQ(t.object, &objects[c - 1]);
+    EXPECT_EQ(t.field, "indices");
+  }
+  EXPECT_NE(errorOf([&] {
+              scene.resolve(scene.root(), "@[-9]", "w", &objects[2]);
+            }).find("fewer objects than that before it"),
+            std::string::npos);
   // Without the template file in reach, the element is an object like any other.
   EXPECT_EQ(sceneOf(main).root().objects.at(1).type, "BoxConstraint");
 }

@@ -21,9 +21,11 @@
 // N (SOFA applies these to objects, not to nodes). What was included keeps its place in FILE
 // ("parts/beam.scn:3"). An include of a file being included (a cycle) or of no file is an error.
 //
-// SOFA's object templates (an element whose type has no SOFA component, expanded from a file
-// Objects/TYPE.xml) are not expanded: SOFA's choice depends on its component registry, which
-// this reader does not have. An element whose Objects/TYPE.xml exists is refused by name.
+// SOFA's object templates: an element that stands for a component (<TYPE .../> without a type
+// attribute, or <Object type="TYPE" .../>) for which a file Objects/TYPE.xml is found (the
+// scene's folder, then the data paths) is an include of that file with the element's other
+// attributes, as SOFA's loader does for a type no component has (the templates SOFA ships,
+// BoxConstraint, PlaneConstraint, ..., stand for components it no longer has).
 #include <functional>
 #include <memory>
 #include <optional>
@@ -87,17 +89,19 @@ class SofaScene {
 public:
   // Builds the graph from the XML text of a .scn file; `file` names it in messages and its
   // folder is where included files are looked for first. Throws eis::Error "file:line: ..." for
-  // malformed XML, a root element that is not <Node>, an include that fails or an object
-  // template.
+  // malformed XML, a root element that is not <Node>, or an include that fails.
   SofaScene(const std::string& text, const std::string& file, const SofaSceneFiles& files = {});
 
   const SofaNode& root() const { return *root_; }
   const std::string& file() const { return file_; }
 
   // The node or object that `link` ("@..." as written in a data field at `where`) names from
-  // `node`. Throws eis::Error "where: broken link ..." when nothing answers to it.
-  SofaLinkTarget resolve(const SofaNode& node, const std::string& link,
-                         const std::string& where) const;
+  // `node`. `owner`, the object whose field holds the link, is where an index-based link
+  // ("@[-1]": the object before it in its node, SOFA's relative index) counts from; without
+  // one, from the node's last object. Throws eis::Error "where: broken link ..." when nothing
+  // answers to it.
+  SofaLinkTarget resolve(const SofaNode& node, const std::string& link, const std::string& where,
+                         const SofaObject* owner = nullptr) const;
 
   // Every object of the scene, depth first, in the order written.
   std::vector<const SofaObject*> objects() const;
