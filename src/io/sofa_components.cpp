@@ -1,6 +1,7 @@
 // SOFA's masses, force fields and projective constraints as our keys. Each mapping names the
 // SOFA master source it follows and the defaults found there.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 
@@ -135,6 +136,12 @@ bool Reader::gave(const std::string& key) const {
 void Reader::warnOnce(const std::string& line) {
   if (std::find(out_.warnings.begin(), out_.warnings.end(), line) == out_.warnings.end())
     out_.warnings.push_back(line);
+}
+
+std::string Reader::gaveValue(const std::string& key) const {
+  for (auto k = keys_->rbegin(); k != keys_->rend(); ++k)
+    if (k->key == key) return k->value;
+  return "";
 }
 
 void Reader::note(const std::string& line) {
@@ -411,7 +418,46 @@ bool mapForceField(Reader& r, const SofaObject& o) {
   return false;
 }
 
+// FixedPlaneProjectiveConstraint.inl: projectResponse takes dir (dir . dx) off each selected
+// node's dx, which for a unit axis fixes that axis; the nodes are `indices` and, when dmin !=
+// dmax, those whose position at init has dmin < p . dir < dmax (isPointInPlane, strict: the
+// bounds are moved to the next doubles inside). projectMatrix clears the nodes' whole rows
+// instead, so an assembled direct solve in SOFA does not take the same step: refused.
+bool mapFixedPlane(Reader& r, const SofaObject& o) {
+  const std::vector<double> dir = r.reals(o, "direction");
+  if (dir.size() != 3) r.reject(o, "direction", "expected 3 numbers");
+  int axis = -1;
+  for (int k = 0; k < 3; ++k)
+    if (std::abs(dir[k]) == 1 && dir[(k + 1) % 3] == 0 && dir[(k + 2) % 3] == 0) axis = k;
+  if (axis < 0)
+    r.reject(o, "direction",
+             "a unit axis (1 0 0, 0 -1 0, ...) is supported; another direction needs a projection "
+             "along it, not implemented");
+  if (r.gaveValue("solver.linear") == "direct")
+    r.reject(o, "direction",
+             "with a direct solver SOFA clears the nodes' whole rows (projectMatrix) but projects "
+             "one direction of the response (projectResponse): not reproduced");
+  const std::string flags = axis == 0 ? "1 0 0 " : axis == 1 ? "0 1 0 " : "0 0 1 ";
+  for (const std::string& s : selectionsOf(r, o, "indices", {}))
+    r.key("constraint.partial-fixed", flags + s);
+  const double dmin = r.real(o, "dmin", 0), dmax = r.real(o, "dmax", 0);
+  if (dmin == dmax) return true;
+  const double sign = dir[axis];
+  const double low = std::nextafter(sign > 0 ? dmin : -dmax, HUGE_VAL);
+  const double high = std::nextafter(sign > 0 ? dmax : -dmin, -HUGE_VAL);
+  if (low > high) return true;
+  std::array<double, 6> box{-1e308, -1e308, -1e308, 1e308, 1e308, 1e308};
+  box[axis] = low;
+  box[3 + axis] = high;
+  std::string text = "box";
+  for (double b : box) text += " " + parse::text(b);
+  r.key("constraint.partial-fixed", flags + text);
+  return true;
+}
+
 bool mapConstraint(Reader& r, const SofaObject& o) {
+  if (o.type == "FixedPlaneProjectiveConstraint" || o.type == "FixedPlaneConstraint")
+    return mapFixedPlane(r, o);
   // FixedProjectiveConstraint.inl: indices defaults to {0}, fixAll false.
   const bool fixed = o.type == "FixedProjectiveConstraint" || o.type == "FixedConstraint";
   const bool partial =

@@ -43,8 +43,9 @@ public:
   void key(const std::string& key, const std::string& value) {
     keys_->push_back({key, value, current_});
   }
-  // Whether the current body has the key already.
+  // Whether the current body has the key already; its last value ("" when none).
   bool gave(const std::string& key) const;
+  std::string gaveValue(const std::string& key) const;
   // A start-up line, said once however many bodies give it.
   void note(const std::string& line);
   void warn(const std::string& line) { out_.warnings.push_back(line); }

@@ -407,6 +407,22 @@ for ranks in 2 3; do
     below "$value" 1e-10
 done
 
+# FixedPlaneProjectiveConstraint direction="1 0 0" on the slab -0.1 < x < 0.1 (the x = 0 face):
+# under a gravity with an x part, those nodes keep x = 0 exactly and move along y; the rest of
+# the beam moves along x.
+beam_scene "5 -9.81 0" "" '<UniformMass totalMass="2"/>' \
+  '<TetrahedronFEMForceField youngModulus="1e5" poissonRatio="0.3"/>' \
+  '<FixedPlaneProjectiveConstraint direction="1 0 0" dmin="-0.1" dmax="0.1"/>' \
+  > scenes/fixed_plane.scn
+run 2 --scene scenes/fixed_plane.scn --solver.steps=5 --output.final-state=plane.csv
+check "FixedPlaneProjectiveConstraint keeps its slab's nodes at x = 0 and lets them move in y" \
+  awk -F, 'FNR == NR { if (FNR > 1) rx[$1] = $2; next }
+    FNR > 1 && rx[$1] == 0 { slab++; if ($2 != 0) bad++; if ($3 + 0 == $3 && $6 == 0) still++ }
+    FNR > 1 && rx[$1] > 1 && $2 == rx[$1] { bad++ }
+    END { exit !(slab > 0 && !bad && !still) }' <(awk -F'[ ,]' '
+      /^\$Nodes/ { n = 1; c = -1; next } /^\$EndNodes/ { n = 0 }
+      n && c++ >= 0 { print c - 1 "," $2 }' "$MESHES/beam_v22_ascii.msh" | sed '1i id,x') plane.csv
+
 # scene.file in an INI file, relative to the INI file's folder; the INI's keys win over the scene's.
 # One rank: MUMPS's factorization on several is not bit-reproducible from run to run.
 mkdir -p conf

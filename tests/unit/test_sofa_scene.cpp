@@ -3,6 +3,7 @@
 // (named beside each mapping in src/io/sofa_components.cpp and src/io/sofa_import.cpp).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 #include <map>
 #include <string>
@@ -426,6 +427,33 @@ TEST(SofaImport, FixedConstraintsAndRegionsOfInterest) {
                        " movements='0 0 0  0.1 0 0'/>"),
                 "constraint.linear-movement"),
             "0 0 0 0 1 0.1 0 0 : indices 1");
+}
+
+// FixedPlaneProjectiveConstraint.inl: a unit axis fixed on `indices` and on the nodes strictly
+// between the planes p . dir = dmin and dmax; another direction, or a direct solver (whose
+// matrix SOFA clears whole), is refused.
+TEST(SofaImport, FixedPlaneProjectiveConstraint) {
+  const Keys slab =
+      keysOf("<FixedPlaneProjectiveConstraint direction='0 0 1' dmin='-0.1' dmax='0.1'/>");
+  EXPECT_EQ(one(slab, "constraint.partial-fixed"),
+            "0 0 1 box -1e+308 -1e+308 " + eis::parse::text(std::nextafter(-0.1, 1.0)) +
+                " 1e+308 1e+308 " + eis::parse::text(std::nextafter(0.1, -1.0)));
+  const Keys down =
+      keysOf("<FixedPlaneProjectiveConstraint direction='-1 0 0' dmin='1' dmax='2'/>");
+  EXPECT_EQ(one(down, "constraint.partial-fixed"),
+            "1 0 0 box " + eis::parse::text(std::nextafter(-2.0, 0.0)) + " -1e+308 -1e+308 " +
+                eis::parse::text(std::nextafter(-1.0, -2.0)) + " 1e+308 1e+308");
+  EXPECT_EQ(one(keysOf("<FixedPlaneProjectiveConstraint direction='0 1 0' indices='3 4'/>"),
+                "constraint.partial-fixed"),
+            "0 1 0 indices 3 4");
+  EXPECT_NE(errorOf([] {
+              keysOf("<FixedPlaneProjectiveConstraint direction='0 1 1'/>");
+            }).find("a unit axis"),
+            std::string::npos);
+  EXPECT_NE(errorOf([] {
+              keysOf("<SparseLDLSolver/><FixedPlaneProjectiveConstraint direction='0 1 0'/>");
+            }).find("with a direct solver"),
+            std::string::npos);
 }
 
 TEST(SofaImport, LoadsAndSprings) {
