@@ -28,6 +28,7 @@ constexpr std::pair<const char*, const char*> kParts[] = {
     {"KSP solve", "KSP solve"},
     {"Solution check", "solution check"},
     {"Newton solve", "Newton solve (set-ups included)"},
+    {"Output", "outputs"},
     {"Checkpoint", "checkpoints"}};
 
 // What each timer counted between two readings.
@@ -398,6 +399,8 @@ std::string Simulation::stepName(int step) const {
 // A failed write (a full disk) ends the run; the step itself succeeded, so the other outputs
 // still finish with its state.
 void Simulation::writeOutputs(const StepRecord& record) {
+  // Writing is a part of the summary and a -log_view stage of its own, not "other".
+  const ScopedTimer timer("Output");
   for (auto& output : outputs_) {
     try {
       output->write(record, states());

@@ -34,6 +34,10 @@ check "progress-every = 20: the first and the last" \
   test "$(steps_printed --output.progress-every=20)" = "1 10 "
 check "progress-every = 0: no step lines" test "$(steps_printed --output.progress-every=0)" = ""
 check "--quiet: no step lines" test "$(steps_printed --quiet)" = ""
+check "the summary counts the outputs' writing apart" \
+  bash -c 'steps=$(timeout 60 "$@" --mesh.box-cells="4 1 1" --solver.steps=3 --quiet \
+    --output.vtk=series) && grep -q "^summary: .*, outputs [0-9.]* s, .*other" <<<"$steps"' \
+  _ "${MPI_COMMAND[@]}"
 
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
