@@ -162,6 +162,11 @@ void Simulation::reportMesh(const Body& body, const std::vector<std::string>& wa
       static_cast<long long>(part.ownedMin), static_cast<long long>(part.ownedMax),
       static_cast<long long>(part.ghostsMin), static_cast<long long>(part.ghostsMax),
       edgeCut.c_str(), static_cast<long long>(body.system->constraint().numFixedNodes()));
+  // A body nothing holds falls or drifts: right for a free body, a surprise where a clamp was
+  // expected (a converted box loses the built-in box's default one).
+  if (body.system->constraint().numFixedNodes() == 0)
+    report("note: no node of %s is fixed (no constraint): it moves freely under its loads\n",
+           body.path.empty() ? "the body" : body.path.c_str());
   for (const std::string& warning : warnings)
     report("euler-implicit: warning: %s%s%s\n", body.path.c_str(), body.path.empty() ? "" : ": ",
            warning.c_str());

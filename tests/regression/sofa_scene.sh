@@ -205,6 +205,8 @@ legacy_scene '' > scenes/in_place.scn
 legacy_scene 'dx="60"' > scenes/moved_60.scn
 run 2 --scene scenes/in_place.scn --solver.steps=5 --output.final-state=in_place.csv
 run 2 --scene scenes/moved_60.scn --solver.steps=5 --output.final-state=moved.csv
+check "a body no constraint holds is said to move freely" \
+  grep -q "^note: no node of the body is fixed (no constraint): it moves freely" run.out
 check "dx=\"60\" on the MechanicalObject ends 60 further along x, y and z unchanged" awk -F, '
   NR == FNR { x[$1] = $2; y[$1] = $3; z[$1] = $4; next }
   function off(a) { return a < 0 ? -a : a }
