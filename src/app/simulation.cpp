@@ -82,9 +82,7 @@ Simulation::Body::Body(const ObjectScene& object)
     : path(object.path), scene(object.scene), substepping(object.scene) {}
 
 Simulation::Body::~Body() {
-  VecDestroy(&x);
-  VecDestroy(&v);
-  VecDestroy(&restCoordinates);
+  for (Vec* u : {&x, &v, &restCoordinates, &x0, &v0}) VecDestroy(u);
 }
 
 Simulation::Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log)
@@ -335,21 +333,17 @@ void Simulation::run() {
 }
 
 // Each body in turn, from the same clock, as SOFA's DefaultAnimationLoop integrates its solver
-// nodes. A body that fails leaves the step undone for all: the bodies before it are put back,
-// so that the outputs' last good state is one step of every body.
+// nodes. A body that fails leaves the step undone for all: the bodies before it are put back
+// (from copies made before the step, kept between steps), so that the outputs' last good state
+// is one step of every body.
 void Simulation::advance(int step, double clock, StepRecord& record) {
-  const bool several = bodies_.size() > 1;
-  std::vector<Vec> before;
-  if (several)
-    for (auto& body : bodies_)
-      for (Vec u : {body->x, body->v}) {
-        before.push_back(nullptr);
-        EIS_CHECK(VecDuplicate(u, &before.back()));
-        EIS_CHECK(VecCopy(u, before.back()));
-      }
-  const auto forget = [&] {
-    for (Vec& u : before) VecDestroy(&u);
-  };
+  if (bodies_.size() > 1)
+    for (auto& body : bodies_) {
+      if (!body->x0) EIS_CHECK(VecDuplicate(body->x, &body->x0));
+      if (!body->v0) EIS_CHECK(VecDuplicate(body->v, &body->v0));
+      EIS_CHECK(VecCopy(body->x, body->x0));
+      EIS_CHECK(VecCopy(body->v, body->v0));
+    }
   std::size_t done = 0;
   bool reported = false;
   try {
@@ -384,15 +378,12 @@ void Simulation::advance(int step, double clock, StepRecord& record) {
       ++done;
     }
   } catch (const Error&) {
-    if (several)
-      for (std::size_t b = 0; b < done; ++b) {
-        EIS_CHECK(VecCopy(before[2 * b], bodies_[b]->x));
-        EIS_CHECK(VecCopy(before[2 * b + 1], bodies_[b]->v));
-      }
-    forget();
+    for (std::size_t b = 0; b < done; ++b) {
+      EIS_CHECK(VecCopy(bodies_[b]->x0, bodies_[b]->x));
+      EIS_CHECK(VecCopy(bodies_[b]->v0, bodies_[b]->v));
+    }
     throw;
   }
-  forget();
 }
 
 std::string Simulation::stepName(int step) const {

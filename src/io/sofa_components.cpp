@@ -177,12 +177,10 @@ double Reader::real(const SofaObject& o, const std::string& field, double fallba
 }
 
 double Reader::single(const SofaObject& o, const std::string& field, double fallback) const {
+  const double checked = real(o, field, fallback);  // one number, or the fallback
   const std::optional<std::string> value = text(o, field);
-  if (!value) return fallback;
-  const Texts tokens = parse::tokens(*value);
-  double x = 0;
-  if (tokens.size() != 1 || !parse::number(tokens[0], x)) reject(o, field, "expected one number");
-  return static_cast<double>(std::strtof(tokens[0].c_str(), nullptr));
+  // strtof of the text: rounding the double again could differ in the last bit.
+  return value ? double(std::strtof(parse::tokens(*value)[0].c_str(), nullptr)) : checked;
 }
 
 bool Reader::boolean(const SofaObject& o, const std::string& field, bool fallback) const {

@@ -1,6 +1,5 @@
 #include "eis/model/mechanical_system.hpp"
 
-#include <algorithm>
 #include <cmath>
 
 #include "eis/core/error.hpp"
@@ -33,6 +32,7 @@ void MechanicalSystem::addForceField(std::unique_ptr<ForceField> field) {
   linear_ = linear_ && field->isLinear();
   symmetric_ = symmetric_ && field->symmetricK();
   usesVelocity_ = usesVelocity_ || field->usesVelocity();
+  limitsState_ = limitsState_ || field->limitsState();
   forceFields_.push_back(std::move(field));
 }
 
@@ -139,9 +139,7 @@ void MechanicalSystem::checkState(Vec x, Vec v) {
     throw Error(std::string("the step gave ") +
                 (std::isfinite(sums[0]) ? "velocities" : "positions") +
                 " that are not finite numbers (the solve diverged)");
-  const bool limited = std::any_of(forceFields_.begin(), forceFields_.end(),
-                                   [](const auto& field) { return field->limitsState(); });
-  if (!limited) return;
+  if (!limitsState_) return;
   toLocal(x, localA_);
   const PetscScalar* xl;
   EIS_CHECK(VecGetArrayRead(localA_, &xl));

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "eis/app/simulation.hpp"
 #include "eis/core/error.hpp"
@@ -59,6 +60,29 @@ TEST(StepStateCheck, LawsDefinedThereRunThrough) {
     const double* tip = state.find(7);
     ASSERT_NE(tip, nullptr);
     EXPECT_LT(tip[0], 0.0);
+  }
+}
+
+// Two bodies, the second failing its step: the first, integrated before it, is put back, so
+// that the state the run ends with is one step of both (here the starting one).
+TEST(StepStateCheck, ABodyThatFailsPutsTheBodiesBeforeItBack) {
+  eis_test::SceneFields falling = thrownThrough(eis::MaterialModel::Linear);
+  falling.gravity = {0, -9.81, 0};
+  falling.extra = {{"constraint.fixed", "indices 0"}};
+  const std::vector<eis::ObjectScene> bodies = {
+      {"/falling", falling.toScene()},
+      {"/thrown", thrownThrough(eis::MaterialModel::NeoHookean).toScene()}};
+  eis::Simulation simulation(bodies, PETSC_COMM_WORLD, nullptr);
+  EXPECT_THROW(simulation.run(), eis::Error);
+  const eis::NodalTable state = simulation.gatherState();
+  if (!eis_test::root()) return;
+  ASSERT_EQ(state.ids.size(), 8u);
+  for (std::size_t k = 0; k < state.ids.size(); ++k) {
+    const auto rest = eis_test::boxRestPosition(falling.boxSize, falling.boxCells, state.ids[k]);
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_EQ(state.values[k * state.width + c], rest[c]) << "node " << state.ids[k];
+      EXPECT_EQ(state.values[k * state.width + 3 + c], 0.0) << "node " << state.ids[k];
+    }
   }
 }
 

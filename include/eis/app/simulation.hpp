@@ -77,6 +77,7 @@ private:
     std::unique_ptr<NodalTable> initial;
     bool motionless = false;  // every unknown fixed: its steps are skipped
     Vec x = nullptr, v = nullptr, restCoordinates = nullptr;
+    Vec x0 = nullptr, v0 = nullptr;  // x and v before the step (several bodies only)
   };
 
   void report(const char* format, ...) const;

@@ -98,6 +98,7 @@ private:
   bool linear_ = true;         // every field's K is constant
   bool symmetric_ = true;      // every field's K is symmetric
   bool usesVelocity_ = false;  // some force depends on v (B != 0)
+  bool limitsState_ = false;   // some field's law is not defined at every state (checkState)
   std::vector<FixedConstraint::FixedNodes> fixed_;
   std::unique_ptr<FixedConstraint> constraint_;
   std::unique_ptr<PrescribedMotion> motion_;
