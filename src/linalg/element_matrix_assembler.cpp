@@ -48,11 +48,10 @@ PetscInt entryOf(const RowStructure& s, PetscInt row, PetscInt column) {
 
 }  // namespace
 
-ElementMatrixAssembler::ElementMatrixAssembler(Mat A,
-                                               const std::vector<std::array<PetscInt, 4>>& cells,
-                                               int dofs, const std::vector<PetscInt>& globalBlock,
+ElementMatrixAssembler::ElementMatrixAssembler(Mat A, const Cells& cells, int dofs,
+                                               const std::vector<PetscInt>& globalBlock,
                                                const std::vector<unsigned char>& owned)
-    : matrix_(A), cells_(cells), dofs_(dofs) {
+    : matrix_(A), cells_(cells), corners_(cells.corners()), dofs_(dofs) {
   if (dofs_ != 1 && dofs_ != 3)
     throw Error("internal: the assembler takes 1 or 3 unknowns per vertex, not " +
                 std::to_string(dofs_));
@@ -221,28 +220,30 @@ void ElementMatrixAssembler::locateBlocks(const std::vector<PetscInt>& globalBlo
 }
 
 void ElementMatrixAssembler::mapCellBlocks(const std::vector<PetscInt>& globalBlock) {
-  cellBlocks_.resize(16 * cells_.size());
+  const std::size_t pairs = std::size_t(corners_) * corners_;
+  cellBlocks_.resize(pairs * cells_.size());
   for (std::size_t c = 0; c < cells_.size(); ++c)
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < corners_; ++i) {
       const auto rowBegin = rowColumns_.begin() + rowStart_[cells_[c][i]];
       const auto rowEnd = rowColumns_.begin() + rowStart_[cells_[c][i] + 1];
-      for (int j = 0; j < 4; ++j)
-        cellBlocks_[16 * c + 4 * i + j] =
+      for (int j = 0; j < corners_; ++j)
+        cellBlocks_[pairs * c + corners_ * i + j] =
             std::uint16_t(std::lower_bound(rowBegin, rowEnd, globalBlock[cells_[c][j]]) - rowBegin);
     }
 }
 
-template <int D>
+template <int D, int N>
 void ElementMatrixAssembler::scatter(const double* blocks, CellRange range,
                                      PetscScalar* const* values) const {
-  constexpr int n = 4 * D;
+  constexpr int n = N * D;
   for (std::size_t c = range.begin; c < range.end; ++c) {
     const double* block = blocks + (c - range.begin) * n * n;
-    const std::uint16_t* positions = cellBlocks_.data() + 16 * c;
-    for (int i = 0; i < 4; ++i) {
-      const BlockPlace* row = places_.data() + rowStart_[cells_[c][i]];
-      for (int j = 0; j < 4; ++j) {
-        const BlockPlace& place = row[positions[4 * i + j]];
+    const std::uint16_t* positions = cellBlocks_.data() + N * N * c;
+    const PetscInt* cell = cells_.flat().data() + N * c;
+    for (int i = 0; i < N; ++i) {
+      const BlockPlace* row = places_.data() + rowStart_[cell[i]];
+      for (int j = 0; j < N; ++j) {
+        const BlockPlace& place = row[positions[N * i + j]];
         PetscScalar* target = values[place.kind] + place.offset;
         const double* source = block + i * D * n + j * D;
         for (int a = 0; a < D; ++a)
@@ -264,15 +265,18 @@ void ElementMatrixAssembler::assemble(const ElementMatrices& elementMatrices) {
   EIS_CHECK(MatSeqAIJGetArray(diagonal, &values[InDiagonalPart]));
   if (offDiagonal) EIS_CHECK(MatSeqAIJGetArray(offDiagonal, &values[InOffDiagonalPart]));
 
-  const int n = 4 * dofs_;
+  const int n = corners_ * dofs_;
   std::vector<double> blocks(kCellsPerRange * n * n);
+  const bool hexahedra = corners_ == 8;
   forEachCellRange(cells_.size(), [&](CellRange range) {
     std::fill(blocks.begin(), blocks.begin() + range.size() * n * n, 0.0);
     elementMatrices(blocks.data(), range);
     if (dofs_ == 3)
-      scatter<3>(blocks.data(), range, values);
+      hexahedra ? scatter<3, 8>(blocks.data(), range, values)
+                : scatter<3, 4>(blocks.data(), range, values);
     else
-      scatter<1>(blocks.data(), range, values);
+      hexahedra ? scatter<1, 8>(blocks.data(), range, values)
+                : scatter<1, 4>(blocks.data(), range, values);
   });
 
   EIS_CHECK(MatSeqAIJRestoreArray(diagonal, &values[InDiagonalPart]));

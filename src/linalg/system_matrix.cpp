@@ -61,7 +61,7 @@ Layout layoutOf(DM dm) {
 
 }  // namespace
 
-SystemMatrix::SystemMatrix(DM dm, const std::vector<std::array<PetscInt, 4>>& cells, int dofs,
+SystemMatrix::SystemMatrix(DM dm, const Cells& cells, int dofs,
                            const std::vector<unsigned char>& owned, OperatorMode mode,
                            const ElementOperator& op, const Projection& projection,
                            bool constantValues, bool symmetric)
@@ -216,7 +216,7 @@ void SystemMatrix::applyShell(Vec x, Vec y) {
 
 void SystemMatrix::shellDiagonal(Vec diagonal) {
   // The diagonal of each element matrix, summed: no global matrix is ever formed.
-  const std::size_t n = std::size_t(4 * dofs_);
+  const std::size_t n = std::size_t(cells_.corners() * dofs_);
   std::vector<PetscScalar> values(kCellsPerRange * n * n);
   EIS_CHECK(VecZeroEntries(localOut_));
   PetscScalar* dl;
@@ -226,7 +226,7 @@ void SystemMatrix::shellDiagonal(Vec diagonal) {
     op_.addElementMatrices(values.data(), factors_[0], factors_[1], factors_[2], range);
     for (std::size_t c = range.begin; c < range.end; ++c)
       for (std::size_t i = 0; i < n; ++i)
-        dl[cells_[c][i / dofs_] * dofs_ + i % dofs_] +=
+        dl[cells_[c][int(i) / dofs_] * dofs_ + int(i) % dofs_] +=
             values[(c - range.begin) * n * n + i * n + i];
   });
   EIS_CHECK(VecRestoreArray(localOut_, &dl));

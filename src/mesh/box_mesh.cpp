@@ -19,7 +19,7 @@ SerialMesh makeBoxMesh(const std::array<double, 3>& size, const std::array<int, 
   // The six tetrahedra around the diagonal v0-v6 of a hexahedron, as local vertex numbers.
   static constexpr int split[6][4] = {{0, 1, 2, 6}, {0, 2, 3, 6}, {0, 3, 7, 6},
                                       {0, 7, 4, 6}, {0, 4, 5, 6}, {0, 5, 1, 6}};
-  mesh.tets.reserve(std::size_t(6) * nx * ny * nz);
+  mesh.cells.reserve(std::size_t(6) * nx * ny * nz);
   for (int k = 0; k < nz; ++k)
     for (int j = 0; j < ny; ++j)
       for (int i = 0; i < nx; ++i) {
@@ -36,10 +36,10 @@ SerialMesh makeBoxMesh(const std::array<double, 3>& size, const std::array<int, 
           const TetraShape shape(mesh.nodes[tet[0]], mesh.nodes[tet[1]], mesh.nodes[tet[2]],
                                  mesh.nodes[tet[3]]);
           if (shape.signedVolume < 0) std::swap(tet[1], tet[2]);
-          mesh.tets.push_back(tet);
+          mesh.cells.push_back(tet);
         }
       }
-  mesh.tetTags.assign(mesh.tets.size(), 0);
+  mesh.cellTags.assign(mesh.cells.size(), 0);
   return mesh;
 }
 

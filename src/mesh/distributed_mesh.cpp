@@ -26,14 +26,15 @@ using mesh_detail::vertexCoordinates;
 // vertices in file order (serial DMPlex numbers). For a vertex: id = its serial DMPlex number,
 // value = its node id in the input file, owner = the rank balancedVertexOwners gives it.
 struct PointRecord {
-  PetscInt id = -1, value = 0, vertices[4] = {-1, -1, -1, -1}, owner = -1;
+  PetscInt id = -1, value = 0, vertices[8] = {-1, -1, -1, -1, -1, -1, -1, -1}, owner = -1;
 };
 
 // Rank 0's whole mesh, in the form DMPlex and its shell partitioner take it. The other ranks hold
 // an empty one (no cells, no points, 0 cells for every rank): they join the collective calls with
 // nothing to give.
 struct SerialPlan {
-  std::vector<PetscInt> cells;    // 4 serial DMPlex vertex numbers per cell, in file order
+  CellType type = CellType::Tetrahedron;
+  std::vector<PetscInt> cells;    // corners serial DMPlex vertex numbers per cell, DMPlex's order
   std::vector<PetscReal> coords;  // 3 per serial DMPlex vertex
   // METIS's partition as the shell partitioner takes it: the number of cells of each rank, and
   // the cells listed rank by rank.
@@ -52,8 +53,10 @@ std::vector<PointRecord> pointRecords(const SerialMesh& serial, const CompactMes
   std::vector<PointRecord> records(numCells + mesh.nodeIds.size());
   for (PetscInt c = 0; c < numCells; ++c) {
     records[c].id = c;
-    records[c].value = serial.tetTags.empty() ? 0 : serial.tetTags[c];
-    for (int k = 0; k < 4; ++k) records[c].vertices[k] = numCells + mesh.cells[4 * c + k];
+    records[c].value = serial.cellTags.empty() ? 0 : serial.cellTags[c];
+    const int corners = cornersOf(mesh.type);
+    for (int k = 0; k < corners; ++k)
+      records[c].vertices[k] = numCells + mesh.cells[std::size_t(corners) * c + k];
   }
   for (std::size_t v = 0; v < mesh.nodeIds.size(); ++v) {
     records[numCells + v].id = numCells + PetscInt(v);
@@ -77,7 +80,13 @@ SerialPlan makePlan(const SerialMesh& serial, int size) {
   std::stable_sort(plan.partPoints.begin(), plan.partPoints.end(),
                    [&](PetscInt a, PetscInt b) { return partition.part[a] < partition.part[b]; });
   plan.records = pointRecords(serial, mesh, balancedVertexOwners(mesh, partition.part, size));
+  plan.type = mesh.type;
   plan.cells.assign(mesh.cells.begin(), mesh.cells.end());
+  // DMPlex orients a hexahedron's first face inward: VTK's and SOFA's vertices 1 and 3 swapped
+  // (PETSc's DMPlexInvertCell). Only DMPlex sees this order; the records keep the file's.
+  if (plan.type == CellType::Hexahedron)
+    for (std::size_t c = 0; c < plan.cells.size(); c += 8)
+      std::swap(plan.cells[c + 1], plan.cells[c + 3]);
   for (auto id : mesh.nodeIds)
     plan.coords.insert(plan.coords.end(), serial.nodes[id].begin(), serial.nodes[id].end());
   plan.unusedNodeIds = std::move(mesh.unusedNodeIds);
@@ -106,10 +115,11 @@ SerialPlan planOnRankZero(MPI_Comm comm, const SerialMesh& serial) {
 // Collective. DMPlexDistribute needs the whole mesh as one DMPlex first; it lives on rank 0 (the
 // others create an empty one). Releases the plan's cells and coordinates, which DMPlex has copied.
 DM createSerialPlex(MPI_Comm comm, SerialPlan& plan) {
-  const PetscInt numCells = PetscInt(plan.cells.size() / 4);
+  const int corners = cornersOf(plan.type);
+  const PetscInt numCells = PetscInt(plan.cells.size() / corners);
   const PetscInt numVertices = PetscInt(plan.coords.size() / 3);
   DM serialDm = nullptr;
-  EIS_CHECK(DMPlexCreateFromCellListPetsc(comm, 3, numCells, numVertices, 4, PETSC_FALSE,
+  EIS_CHECK(DMPlexCreateFromCellListPetsc(comm, 3, numCells, numVertices, corners, PETSC_FALSE,
                                           plan.cells.data(), 3, plan.coords.data(), &serialDm));
   plan.cells = {};
   plan.coords = {};
@@ -152,17 +162,18 @@ std::vector<PointRecord> migrateRecords(DM dm, PetscSF migration,
 // cell its local vertices in the file's order (DMPlex reorders them; SOFA's corotational frame
 // depends on the order), its tag and its input cell.
 struct LocalArrays {
+  explicit LocalArrays(CellType type) : cells(type) {}
   std::vector<std::int64_t> nodeIds;
-  std::vector<std::array<PetscInt, 4>> cells;
+  Cells cells;
   std::vector<int> cellTags;
   std::vector<std::int64_t> inputCellIds;
 };
 
-LocalArrays localArrays(DM dm, const std::vector<PointRecord>& records) {
+LocalArrays localArrays(DM dm, CellType type, const std::vector<PointRecord>& records) {
   PetscInt cStart, cEnd, vStart, vEnd;
   EIS_CHECK(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
   EIS_CHECK(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
-  LocalArrays local;
+  LocalArrays local(type);
   // Serial DMPlex vertex number -> local vertex index, to put each cell back in file order.
   std::vector<std::pair<PetscInt, PetscInt>> serialToLocal;
   local.nodeIds.resize(vEnd - vStart);
@@ -180,7 +191,8 @@ LocalArrays localArrays(DM dm, const std::vector<PointRecord>& records) {
   local.cellTags.resize(cEnd - cStart);
   local.inputCellIds.resize(cEnd - cStart);
   for (PetscInt c = cStart; c < cEnd; ++c) {
-    for (int k = 0; k < 4; ++k) local.cells[c - cStart][k] = localVertex(records[c].vertices[k]);
+    for (int k = 0; k < cornersOf(type); ++k)
+      local.cells[c - cStart][k] = localVertex(records[c].vertices[k]);
     local.cellTags[c - cStart] = int(records[c].value);
     local.inputCellIds[c - cStart] = records[c].id;
   }
@@ -237,9 +249,9 @@ PetscInt firstCellAround(DM dm, PetscInt p, PetscInt cStart, PetscInt cEnd) {
   return cell;
 }
 
-// The slot (0..3) of a local vertex in a cell, -1 when the cell does not have it.
-int slotOf(const std::array<PetscInt, 4>& cell, PetscInt vertex) {
-  for (int k = 0; k < 4; ++k)
+// The slot of a local vertex in a cell, -1 when the cell does not have it.
+int slotOf(CellVertices<const PetscInt> cell, PetscInt vertex) {
+  for (int k = 0; k < cell.size(); ++k)
     if (cell[k] == vertex) return k;
   return -1;
 }
@@ -299,6 +311,10 @@ DistributedMesh::~DistributedMesh() {
 std::int64_t DistributedMesh::distribute(const SerialMesh& serial) {
   const int size = commSize(comm_);
   SerialPlan plan = planOnRankZero(comm_, serial);
+  // Only rank 0 read the mesh: every rank learns its cell type.
+  int type = int(plan.type);
+  EIS_CHECK_MPI(MPI_Bcast(&type, 1, MPI_INT, 0, comm_));
+  plan.type = CellType(type);
   for (auto id : plan.unusedNodeIds) unusedNodeCoords_.push_back(serial.nodes[id]);
   unusedNodeIds_ = std::move(plan.unusedNodeIds);
   numGlobalVertices_ = std::int64_t(plan.coords.size() / 3);
@@ -323,7 +339,7 @@ std::int64_t DistributedMesh::distribute(const SerialMesh& serial) {
     mesh_detail::setVertexOwners(dm_, vStart, vEnd, owners);
   }
 
-  LocalArrays local = localArrays(dm_, records);
+  LocalArrays local = localArrays(dm_, plan.type, records);
   nodeIds_ = std::move(local.nodeIds);
   cells_ = std::move(local.cells);
   cellTags_ = std::move(local.cellTags);

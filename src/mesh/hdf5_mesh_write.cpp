@@ -31,14 +31,14 @@ struct Plan {
 
 Plan makePlan(const SerialMesh& serial) {
   const CompactMesh mesh = compactMesh(serial);
-  const std::size_t numCells = serial.tets.size(), numVertices = mesh.nodeIds.size();
+  const std::size_t numCells = serial.cells.size(), numVertices = mesh.nodeIds.size();
   Plan plan;
   plan.cells.assign(mesh.cells.begin(), mesh.cells.end());
   plan.ids.resize(numCells + numVertices);
   for (std::size_t c = 0; c < numCells; ++c) {
     auto& ids = plan.ids[c];
-    ids = {double(c), double(serial.tetTags.empty() ? 0 : serial.tetTags[c])};
-    for (auto node : serial.tets[c]) ids.push_back(double(node));
+    ids = {double(c), double(serial.cellTags.empty() ? 0 : serial.cellTags[c])};
+    for (auto node : serial.cells[c]) ids.push_back(double(node));
   }
   const TriangleCells triangles = findTriangleCells(serial);
   for (std::size_t i = 0; i < triangles.attached.size(); i += TriangleCells::kAttachedFields) {
@@ -148,6 +148,10 @@ void writeHdf5Mesh(MPI_Comm comm, const SerialMesh& serial, const std::string& p
     const std::filesystem::path folder = std::filesystem::path(path).parent_path();
     if (!folder.empty() && !std::filesystem::is_directory(folder))
       failure = "mesh.convert = " + path + ": no folder " + folder.string();
+    else if (serial.cells.type() != CellType::Tetrahedron)
+      failure = "mesh.convert = " + path +
+                ": a converted mesh holds tetrahedra, and this mesh has " +
+                pluralNameOf(serial.cells.type());
   }
   throwIfAnyRankFailed(failure, comm);
   if (commRank(comm) == 0) {

@@ -106,11 +106,11 @@ void MeshAssembly::addTetrahedron(std::int64_t tag, const std::int64_t* nodes, i
   const std::array<std::int64_t, 4> tet = {nodes[0], nodes[1], nodes[2], nodes[3]};
   const std::string problem = degeneracy(tet);
   if (!problem.empty())
-    fail("tetrahedron " + std::to_string(mesh_.tets.size()) +
+    fail("tetrahedron " + std::to_string(mesh_.cells.size()) +
          (afterReading_ ? " (cell " : " (element tag ") + std::to_string(tag) +
          ") is degenerate: " + problem);
-  mesh_.tets.push_back(tet);
-  mesh_.tetTags.push_back(physical);
+  mesh_.cells.push_back(tet);
+  mesh_.cellTags.push_back(physical);
 }
 
 // Empty for a usable tetrahedron; otherwise what is wrong with it. Orientation is not checked:
@@ -144,7 +144,7 @@ std::string MeshAssembly::degeneracy(const std::array<std::int64_t, 4>& tet) con
 }
 
 SerialMesh MeshAssembly::finish(const std::string& noTetrahedraHint) {
-  if (mesh_.tets.empty()) in_.failFile("no tetrahedra (" + noTetrahedraHint + ") in the mesh");
+  if (mesh_.cells.empty()) in_.failFile("no tetrahedra (" + noTetrahedraHint + ") in the mesh");
   mesh_.skippedElements = skipped_;
   mesh_.groupNodes = groups_.sortedGroups();
   return std::move(mesh_);

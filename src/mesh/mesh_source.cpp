@@ -130,8 +130,8 @@ SerialMesh inlineMesh(const Parameters& scene) {
     if (shape.volume == 0)
       parse::reject("mesh.tetrahedra", ids,
                     "tetrahedron " + std::to_string(i / 4) + " has zero volume");
-    mesh.tets.push_back(tet);
-    mesh.tetTags.push_back(0);
+    mesh.cells.push_back(tet);
+    mesh.cellTags.push_back(0);
   }
   return mesh;
 }
@@ -207,7 +207,7 @@ SerialMesh loadSerialMesh(const Parameters& scene, int dofsPerNode, MPI_Comm com
       mesh = readOrBuild(scene);
       // A file's counts are known once it is read (the box was checked before it was built).
       if (scene.given("mesh.file") || scene.given("mesh.nodes"))
-        failure = meshSizeFailure(scene, double(mesh.nodes.size()), double(mesh.tets.size()),
+        failure = meshSizeFailure(scene, double(mesh.nodes.size()), double(mesh.cells.size()),
                                   dofsPerNode, memoryPerRank, commSize(comm));
       std::string skipped;
       for (const auto& [type, count] : mesh.skippedElements)
@@ -216,7 +216,7 @@ SerialMesh loadSerialMesh(const Parameters& scene, int dofsPerNode, MPI_Comm com
         warnings.push_back("ignored elements that are neither tetrahedra nor triangles: " +
                            skipped);
       std::int64_t inverted = 0;
-      for (const auto& t : mesh.tets)
+      for (const auto& t : mesh.cells)
         inverted +=
             TetraShape(mesh.nodes[t[0]], mesh.nodes[t[1]], mesh.nodes[t[2]], mesh.nodes[t[3]])
                 .signedVolume < 0;
@@ -273,7 +273,7 @@ std::string convertMesh(const Parameters& scene, MPI_Comm comm,
   const SerialMesh mesh = loadSerialMesh(scene, 3, comm, warnings);
   writeHdf5Mesh(comm, mesh, path);
   return "mesh.convert: wrote " + path + " (" + std::to_string(mesh.nodes.size()) + " nodes, " +
-         std::to_string(mesh.tets.size()) + " tetrahedra)";
+         std::to_string(mesh.cells.size()) + " tetrahedra)";
 }
 
 }  // namespace eis

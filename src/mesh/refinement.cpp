@@ -101,10 +101,11 @@ std::vector<T> inheritedFromCells(DMPlexTransform transform, const Strata& coars
   return fineValues;
 }
 
-// Each cell's four local vertices in the order of its DMPlex closure (a refined cell has no input
-// vertex order to keep).
-std::vector<std::array<PetscInt, 4>> cellVertices(DM dm, const Strata& s) {
-  std::vector<std::array<PetscInt, 4>> cells(s.cEnd - s.cStart);
+// Each tetrahedron's four local vertices in the order of its DMPlex closure (a refined cell has
+// no input vertex order to keep).
+Cells cellVertices(DM dm, const Strata& s) {
+  Cells cells(CellType::Tetrahedron);
+  cells.resize(std::size_t(s.cEnd - s.cStart));
   for (PetscInt c = s.cStart; c < s.cEnd; ++c) {
     PetscInt closureSize, *closure = nullptr;
     EIS_CHECK(DMPlexGetTransitiveClosure(dm, c, PETSC_TRUE, &closureSize, &closure));
@@ -171,6 +172,9 @@ void copyIdsToGhosts(DM dm, PetscInt vStart, PetscInt vEnd, std::vector<std::int
 
 void DistributedMesh::refine(int times) {
   if (times <= 0) return;
+  if (cells_.type() != CellType::Tetrahedron)
+    throw Error("mesh.refine: only tetrahedra are refined here, and this mesh has " +
+                pluralNameOf(cells_.type()));
   // The surface triangles name coarse cells, which refinement replaces.
   surface_.local.clear();
   for (int r = 0; r < times; ++r) refineOnce();

@@ -31,7 +31,8 @@ void broadcast(std::vector<T>& values, MPI_Datatype type, MPI_Comm comm) {
 }  // namespace
 
 // Each triangle against the four faces of every tetrahedron, the triangles sorted by their
-// vertex set so that a face is looked up in O(log n); memory grows with the triangles only.
+// vertex set so that a face is looked up in O(log n); memory grows with the triangles only. A
+// hexahedron's faces are quadrangles: no triangle lies on one.
 TriangleCells findTriangleCells(const SerialMesh& serial) {
   const std::size_t n = serial.triangles.size();
   std::vector<std::pair<Face, std::int64_t>> byFace(n);
@@ -39,9 +40,9 @@ TriangleCells findTriangleCells(const SerialMesh& serial) {
   std::sort(byFace.begin(), byFace.end());
   std::vector<int> tetrahedra(n, 0);
   std::vector<std::int64_t> cell(n, -1);
-  if (n > 0)
-    for (std::size_t c = 0; c < serial.tets.size(); ++c) {
-      const auto& tet = serial.tets[c];
+  if (n > 0 && serial.cells.type() == CellType::Tetrahedron)
+    for (std::size_t c = 0; c < serial.cells.size(); ++c) {
+      const auto& tet = serial.cells[c];
       for (int skip = 0; skip < 4; ++skip) {
         Face face;
         for (int k = 0, i = 0; k < 4; ++k)
@@ -75,7 +76,7 @@ TriangleCells findTriangleCells(const SerialMesh& serial) {
 
 SurfaceTriangles placeSurfaceTriangles(const TriangleCells& found,
                                        const std::vector<std::int64_t>& inputCellIds,
-                                       const std::vector<std::array<PetscInt, 4>>& cells,
+                                       const Cells& cells,
                                        const std::vector<std::int64_t>& nodeIds) {
   SurfaceTriangles surface;
   surface.count = found.count;
@@ -88,7 +89,7 @@ SurfaceTriangles placeSurfaceTriangles(const TriangleCells& found,
     SurfaceTriangle triangle{found.attached[i], int(found.attached[i + 1]), it->second, {}};
     const auto& cell = cells[std::size_t(it->second)];
     for (int j = 0; j < 3; ++j)
-      for (int k = 0; k < 4; ++k)
+      for (int k = 0; k < cell.size(); ++k)
         if (nodeIds[std::size_t(cell[k])] == found.attached[i + 3 + j]) triangle.slots[j] = k;
     surface.local.push_back(triangle);
   }
@@ -104,7 +105,7 @@ SurfaceTriangles placeSurfaceTriangles(const TriangleCells& found,
 
 SurfaceTriangles distributeSurfaceTriangles(MPI_Comm comm, const SerialMesh& serial,
                                             const std::vector<std::int64_t>& inputCellIds,
-                                            const std::vector<std::array<PetscInt, 4>>& cells,
+                                            const Cells& cells,
                                             const std::vector<std::int64_t>& nodeIds) {
   TriangleCells found;
   if (commRank(comm) == 0) found = findTriangleCells(serial);

@@ -95,7 +95,7 @@ Vec3 point(const double* x, PetscInt vertex) {
 
 }  // namespace
 
-CorotationalFEM::CorotationalFEM(const std::vector<std::array<PetscInt, 4>>& cells,
+CorotationalFEM::CorotationalFEM(const Cells& cells,
                                  const CellShapes& shapes, std::vector<double> rest,
                                  std::vector<LameParameters> lame, RotationMethod method)
     : cells_(cells), lame_(std::move(lame)), method_(method) {

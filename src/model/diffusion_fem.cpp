@@ -2,7 +2,7 @@
 
 namespace eis {
 
-DiffusionFEM::DiffusionFEM(const std::vector<std::array<PetscInt, 4>>& cells,
+DiffusionFEM::DiffusionFEM(const Cells& cells,
                            const CellShapes& shapes, double conductivity)
     : cells_(cells), shapes_(shapes), conductivity_(conductivity) {}
 

@@ -10,7 +10,7 @@
 namespace eis {
 
 std::unique_ptr<ForceField> makeElasticForceField(const ElasticMaterial& material,
-                                                  const std::vector<std::array<PetscInt, 4>>& cells,
+                                                  const Cells& cells,
                                                   const CellShapes& shapes,
                                                   std::vector<double> rest) {
   std::vector<LameParameters> lame = material.lame;

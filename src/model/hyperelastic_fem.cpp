@@ -79,7 +79,7 @@ double vonMises(const Mat3& s) {
 
 }  // namespace
 
-HyperelasticFEM::HyperelasticFEM(const std::vector<std::array<PetscInt, 4>>& cells,
+HyperelasticFEM::HyperelasticFEM(const Cells& cells,
                                  const CellShapes& shapes, std::vector<double> rest,
                                  std::vector<LameParameters> lame, Law law)
     : cells_(cells), shapes_(shapes), rest_(std::move(rest)), lame_(std::move(lame)), law_(law) {

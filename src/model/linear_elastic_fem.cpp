@@ -4,7 +4,7 @@
 
 namespace eis {
 
-LinearElasticFEM::LinearElasticFEM(const std::vector<std::array<PetscInt, 4>>& cells,
+LinearElasticFEM::LinearElasticFEM(const Cells& cells,
                                    const CellShapes& shapes, std::vector<double> rest,
                                    std::vector<LameParameters> lame)
     : cells_(cells), shapes_(shapes), rest_(std::move(rest)), lame_(std::move(lame)) {}

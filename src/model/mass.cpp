@@ -6,7 +6,7 @@
 
 namespace eis {
 
-Mass::Mass(const std::vector<std::array<PetscInt, 4>>& cells, const CellShapes& shapes,
+Mass::Mass(const Cells& cells, const CellShapes& shapes,
            int dofsPerNode, double coefficient, MassType type,
            const std::vector<double>& cellsPerVertex)
     : cells_(cells), dofs_(dofsPerNode), coefficient_(coefficient), type_(type) {

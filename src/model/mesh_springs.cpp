@@ -23,7 +23,7 @@ double dot(const Vec3& p, const Vec3& q) {
 
 }  // namespace
 
-MeshSpringForceField::MeshSpringForceField(const std::vector<std::array<PetscInt, 4>>& cells,
+MeshSpringForceField::MeshSpringForceField(const Cells& cells,
                                            const std::vector<CellEdge>& edges,
                                            const std::vector<Vec3>& rest, double stiffness,
                                            double damping)

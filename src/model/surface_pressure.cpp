@@ -24,7 +24,7 @@ std::array<Vec3, 3> tangentEdges(const std::array<Vec3, 3>& x) {
 
 }  // namespace
 
-SurfacePressure::SurfacePressure(const std::vector<std::array<PetscInt, 4>>& cells,
+SurfacePressure::SurfacePressure(const Cells& cells,
                                  const std::vector<Vec3>& rest,
                                  const std::vector<Pressure>& pressures,
                                  const std::vector<Traction>& tractions)

@@ -37,7 +37,8 @@ inline ElementMesh oneTetMesh() {
   const OneTet tet;
   ElementMesh m;
   m.points = tet.points;
-  m.addCell(tet.cells[0]);
+  const auto cell = tet.cells[0];
+  m.addCell({cell[0], cell[1], cell[2], cell[3]});
   return m;
 }
 
@@ -45,7 +46,7 @@ inline ElementMesh boxMesh() {
   const auto serial = eis::makeBoxMesh({1.0, 0.8, 1.2}, {2, 2, 2});
   ElementMesh m;
   m.points = serial.nodes;
-  for (const auto& t : serial.tets)
+  for (const auto& t : serial.cells)
     m.addCell({PetscInt(t[0]), PetscInt(t[1]), PetscInt(t[2]), PetscInt(t[3])});
   return m;
 }

@@ -11,13 +11,13 @@
 
 namespace eis_test {
 
-using Cells = std::vector<std::array<PetscInt, 4>>;
+using Cells = eis::Cells;
 
 struct OneTet {
   // A deliberately irregular, negatively oriented tetrahedron (SOFA accepts those as listed).
   std::vector<eis::Vec3> points{
       {0.1, 0.0, 0.2}, {1.3, 0.2, -0.1}, {0.2, 0.9, 0.3}, {0.4, 0.3, -1.1}};
-  Cells cells{{0, 1, 2, 3}};
+  Cells cells{eis::CellType::Tetrahedron, {0, 1, 2, 3}};
   std::vector<eis::TetraShape> shapes{eis::TetraShape(points[0], points[1], points[2], points[3])};
   // The view the fields take, over the same points and cells (they must outlive the field).
   eis::CellShapes cellShapes() const { return {cells, points}; }

@@ -28,7 +28,7 @@ constexpr double kSoft = 1e3, kStiff = 4e3, kForce = 1e-3, kInterface = 1;
 // A tetrahedron's physical tag: 1 (soft) left of the interface, 2 (stiff) right of it.
 int tagOf(const eis::SerialMesh& mesh, std::size_t tet) {
   double x = 0;
-  for (auto v : mesh.tets[tet]) x += mesh.nodes[std::size_t(v)][0] / 4;
+  for (auto v : mesh.cells[tet]) x += mesh.nodes[std::size_t(v)][0] / 4;
   return x < kInterface ? 1 : 2;
 }
 
@@ -45,13 +45,13 @@ void writeBar(const std::string& path) {
     out << i + 1 << " " << mesh.nodes[i][0] << " " << mesh.nodes[i][1] << " " << mesh.nodes[i][2]
         << "\n";
   const std::int64_t nx = kCells[0];
-  out << "$EndNodes\n$Elements\n" << mesh.tets.size() + 1 << "\n";
+  out << "$EndNodes\n$Elements\n" << mesh.cells.size() + 1 << "\n";
   // One triangle of the end face, in group 3.
   out << "1 2 2 3 3 " << nx + 1 << " " << nx + 1 + (nx + 1) << " " << nx + 1 + 3 * (nx + 1) << "\n";
-  for (std::size_t t = 0; t < mesh.tets.size(); ++t) {
+  for (std::size_t t = 0; t < mesh.cells.size(); ++t) {
     const int tag = tagOf(mesh, t);
     out << t + 2 << " 4 2 " << tag << " " << tag;
-    for (auto v : mesh.tets[t]) out << " " << v + 1;
+    for (auto v : mesh.cells[t]) out << " " << v + 1;
     out << "\n";
   }
   out << "$EndElements\n";
@@ -108,7 +108,7 @@ protected:
 std::string cellList() {
   const eis::SerialMesh mesh = eis::makeBoxMesh(kSize, kCells);
   std::ostringstream list;
-  for (std::size_t t = 0; t < mesh.tets.size(); ++t)
+  for (std::size_t t = 0; t < mesh.cells.size(); ++t)
     list << (t ? " " : "") << (tagOf(mesh, t) == 1 ? kSoft : kStiff);
   return list.str();
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 
+#include "cell_lists.hpp"
 #include "eis/core/error.hpp"
 #include "eis/core/tetra_geometry.hpp"
 #include "eis/mesh/box_mesh.hpp"
@@ -50,7 +51,7 @@ TEST(Distribution, BoxNodesAreOwnedOnceWithTheirIdsAndCoordinates) {
   }
   long cells = long(mesh.cells().size()), total = 0;
   MPI_Allreduce(&cells, &total, 1, MPI_LONG, MPI_SUM, PETSC_COMM_WORLD);
-  EXPECT_EQ(total, long(box.tets.size()));
+  EXPECT_EQ(total, long(box.cells.size()));
 }
 
 // Each rank owns the very nodes balancedVertexOwners gives its part (the input's, computed here
@@ -91,7 +92,8 @@ TEST(Distribution, CellsKeepTheInputVertexOrder) {
   const auto box = eis::makeBoxMesh({1, 1, 1}, {2, 2, 2});
   const eis::DistributedMesh mesh(PETSC_COMM_WORLD, onRankZero(box), 1, 0);
   // Rebuild each local cell as input node ids and look it up in the input (same order).
-  std::set<std::array<std::int64_t, 4>> input(box.tets.begin(), box.tets.end());
+  const auto tets = eis_test::tetrahedraOf(box.cells);
+  std::set<std::array<std::int64_t, 4>> input(tets.begin(), tets.end());
   for (const auto& cell : mesh.cells()) {
     std::array<std::int64_t, 4> ids{};
     for (int k = 0; k < 4; ++k) ids[k] = mesh.nodeIds()[cell[k]];
@@ -121,7 +123,7 @@ TEST(Distribution, RefinementNumbersNewNodesAfterTheInputSortedByCoordinates) {
   EXPECT_NEAR(volume, 2.0, 1e-12);
   long cells = long(mesh.cells().size());
   MPI_Allreduce(MPI_IN_PLACE, &cells, 1, MPI_LONG, MPI_SUM, PETSC_COMM_WORLD);
-  EXPECT_EQ(cells, 8 * long(box.tets.size()));
+  EXPECT_EQ(cells, 8 * long(box.cells.size()));
 }
 
 // The start-up report describes the refined mesh: the cells per rank are those the ranks hold,

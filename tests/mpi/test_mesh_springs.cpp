@@ -36,7 +36,7 @@ eis_test::SceneFields springBox() {
 // The edges of the serial box as sorted pairs of node ids.
 EdgeSet serialEdges(const eis::SerialMesh& mesh) {
   EdgeSet edges;
-  for (const auto& t : mesh.tets)
+  for (const auto& t : mesh.cells)
     for (int a = 0; a < 4; ++a)
       for (int b = a + 1; b < 4; ++b) edges.insert(std::minmax(t[a], t[b]));
   return edges;

@@ -32,7 +32,7 @@ using Face = std::array<std::int64_t, 3>;
 // order the tetrahedra give them.
 std::vector<Face> outwardBoundary(const eis::SerialMesh& mesh) {
   std::map<Face, std::vector<Face>> faces;
-  for (const auto& t : mesh.tets)
+  for (const auto& t : mesh.cells)
     for (int skip = 0; skip < 4; ++skip) {
       Face f;
       for (int k = 0, i = 0; k < 4; ++k)
@@ -58,8 +58,8 @@ std::vector<Face> outwardBoundary(const eis::SerialMesh& mesh) {
 // The interior face shared by the first two tetrahedra of the first hexahedron.
 Face interiorFace(const eis::SerialMesh& mesh) {
   std::vector<std::int64_t> shared;
-  for (auto v : mesh.tets[0])
-    if (std::count(mesh.tets[1].begin(), mesh.tets[1].end(), v)) shared.push_back(v);
+  for (auto v : mesh.cells[0])
+    if (std::count(mesh.cells[1].begin(), mesh.cells[1].end(), v)) shared.push_back(v);
   return {shared[0], shared[1], shared[2]};
 }
 
@@ -77,7 +77,7 @@ void writeCube(const std::string& path) {
   for (std::size_t i = 0; i < mesh.nodes.size(); ++i)
     out << i + 1 << " " << mesh.nodes[i][0] << " " << mesh.nodes[i][1] << " " << mesh.nodes[i][2]
         << "\n";
-  out << "$EndNodes\n$Elements\n" << boundary.size() + 2 + mesh.tets.size() << "\n";
+  out << "$EndNodes\n$Elements\n" << boundary.size() + 2 + mesh.cells.size() << "\n";
   std::size_t number = 1;
   auto triangle = [&](const Face& f, int tag) {
     out << number++ << " 2 2 " << tag << " " << tag << " " << f[0] + 1 << " " << f[1] + 1 << " "
@@ -86,7 +86,7 @@ void writeCube(const std::string& path) {
   for (const Face& f : boundary) triangle(f, 1);
   triangle(interiorFace(mesh), 2);
   triangle({0, 5, 63}, 3);
-  for (const auto& t : mesh.tets)
+  for (const auto& t : mesh.cells)
     out << number++ << " 4 2 4 4 " << t[0] + 1 << " " << t[1] + 1 << " " << t[2] + 1 << " "
         << t[3] + 1 << "\n";
   out << "$EndElements\n";

@@ -21,9 +21,9 @@ TEST(BoxMesh, NodesAreNumberedXFastestWithExactCoordinates) {
 
 TEST(BoxMesh, SixPositiveTetrahedraPerHexAroundTheMainDiagonal) {
   const auto mesh = eis::makeBoxMesh({2, 3, 4}, {2, 2, 2});
-  ASSERT_EQ(mesh.tets.size(), 6u * 8u);
+  ASSERT_EQ(mesh.cells.size(), 6u * 8u);
   double volume = 0;
-  for (const auto& t : mesh.tets) {
+  for (const auto& t : mesh.cells) {
     const eis::TetraShape shape(mesh.nodes[t[0]], mesh.nodes[t[1]], mesh.nodes[t[2]],
                                 mesh.nodes[t[3]]);
     EXPECT_GT(shape.signedVolume, 0);
@@ -32,12 +32,12 @@ TEST(BoxMesh, SixPositiveTetrahedraPerHexAroundTheMainDiagonal) {
   EXPECT_NEAR(volume, 24.0, 1e-12);
   // First hex (i=j=k=0): v0 = 0, v6 = node (1,1,1) = 1 + 3*(1 + 3*1) = 13; first tet (v0,v1,v2,v6)
   // with v1 = 1, v2 = 4, possibly with its 2nd and 3rd vertices swapped for orientation.
-  const auto& first = mesh.tets[0];
+  const auto& first = mesh.cells[0];
   EXPECT_EQ(first[0], 0);
   EXPECT_EQ(first[3], 13);
   EXPECT_TRUE((first[1] == 1 && first[2] == 4) || (first[1] == 4 && first[2] == 1));
   // The second cell in the list is i = 1 (i fastest): its tets start at node 1.
-  EXPECT_EQ(mesh.tets[6][0], 1);
+  EXPECT_EQ(mesh.cells[6][0], 1);
 }
 
 }  // namespace

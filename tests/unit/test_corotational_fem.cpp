@@ -22,7 +22,7 @@ namespace {
 
 using eis::RotationMethod;
 using eis::Vec3;
-using Cells = std::vector<std::array<PetscInt, 4>>;
+using Cells = eis::Cells;
 using Mat3 = std::array<Vec3, 3>;  // rows
 
 constexpr double E = 1234.0, nu = 0.31;
@@ -74,9 +74,16 @@ Mat3 rotation(Vec3 axis, double angle) {
 
 // Points, cells and the rest shapes a field holds by reference: build in place, never copy.
 struct Mesh {
+  Mesh(std::vector<Vec3> p, const std::vector<std::array<PetscInt, 4>>& tets)
+      : Mesh(std::move(p), cellsOf(tets)) {}
   Mesh(std::vector<Vec3> p, Cells c) : points(std::move(p)), cells(std::move(c)) {
-    for (const auto& t : cells)
+    for (const auto t : cells)
       shapes.emplace_back(points[t[0]], points[t[1]], points[t[2]], points[t[3]]);
+  }
+  static Cells cellsOf(const std::vector<std::array<PetscInt, 4>>& tets) {
+    Cells c;
+    for (const auto& t : tets) c.push_back(t);
+    return c;
   }
   std::vector<Vec3> points;
   Cells cells;
@@ -225,7 +232,7 @@ TEST(Corotational, RigidMotionsOfATetrahedronGiveNoForceEnergyOrStress) {
 TEST(Corotational, RigidMotionOfABoxMeshGivesNoForce) {
   const auto box = eis::makeBoxMesh({2, 1, 1}, {2, 2, 2});
   Cells cells;
-  for (const auto& t : box.tets)
+  for (const auto& t : box.cells)
     cells.push_back({PetscInt(t[0]), PetscInt(t[1]), PetscInt(t[2]), PetscInt(t[3])});
   const Mesh mesh(box.nodes, cells);
   const double size = 1.0;  // the cells' edge length

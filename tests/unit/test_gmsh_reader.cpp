@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "cell_lists.hpp"
 #include "eis/core/error.hpp"
 #include "eis/mesh/gmsh_reader.hpp"
 #include "mesh_file_test.hpp"
@@ -120,7 +121,7 @@ TEST(GmshReader, BeamFlavoursAreTheSameMesh) {
   const SerialMesh reference = eis::readGmsh(meshPath("beam_v22_ascii.msh"));
   // Pinned to the shipped files (meshes/README.md).
   EXPECT_EQ(reference.nodes.size(), 190u);
-  EXPECT_EQ(reference.tets.size(), 434u);
+  EXPECT_EQ(reference.cells.size(), 434u);
   // Its 28 triangles, 14 in "clamp" (tag 1) and 14 in "tip" (tag 2), are kept, not ignored.
   EXPECT_TRUE(reference.skippedElements.empty());
   ASSERT_EQ(reference.triangles.size(), 28u);
@@ -135,8 +136,8 @@ TEST(GmshReader, BeamFlavoursAreTheSameMesh) {
     ASSERT_EQ(mesh.nodes.size(), reference.nodes.size());
     for (std::size_t i = 0; i < mesh.nodes.size(); ++i)
       for (int c = 0; c < 3; ++c) ASSERT_NEAR(mesh.nodes[i][c], reference.nodes[i][c], 1e-12) << i;
-    EXPECT_EQ(mesh.tets, reference.tets);
-    EXPECT_EQ(mesh.tetTags, reference.tetTags);
+    EXPECT_EQ(mesh.cells, reference.cells);
+    EXPECT_EQ(mesh.cellTags, reference.cellTags);
     EXPECT_EQ(mesh.groupNames, reference.groupNames);
     EXPECT_EQ(mesh.groupNodes, reference.groupNodes);
     EXPECT_EQ(mesh.skippedElements, reference.skippedElements);
@@ -150,8 +151,8 @@ TEST(GmshReader, BeamInFormat10IsTheSameMesh) {
   const SerialMesh reference = eis::readGmsh(meshPath("beam_v22_ascii.msh"));
   const SerialMesh mesh = eis::readGmsh(meshPath("beam_v1.msh"));
   EXPECT_EQ(mesh.nodes, reference.nodes);
-  EXPECT_EQ(mesh.tets, reference.tets);
-  EXPECT_EQ(mesh.tetTags, reference.tetTags);
+  EXPECT_EQ(mesh.cells, reference.cells);
+  EXPECT_EQ(mesh.cellTags, reference.cellTags);
   EXPECT_EQ(mesh.triangles, reference.triangles);
   EXPECT_EQ(mesh.triangleTags, reference.triangleTags);
   EXPECT_EQ(mesh.groupNodes, reference.groupNodes);
@@ -175,7 +176,7 @@ TEST(GmshReader, BeamGroups) {
   std::vector<std::int64_t> all(mesh.nodes.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::int64_t>(i);
   EXPECT_EQ(mesh.groupNodes.at(3), all);
-  EXPECT_EQ(mesh.tetTags, std::vector<int>(mesh.tets.size(), 3));
+  EXPECT_EQ(mesh.cellTags, std::vector<int>(mesh.cells.size(), 3));
   for (const auto& node : mesh.nodes) {
     EXPECT_TRUE(node[0] >= 0 && node[0] <= 10 && node[1] >= 0 && node[1] <= 1 && node[2] >= 0 &&
                 node[2] <= 1);
@@ -192,8 +193,8 @@ TEST(GmshReader, TagsWithGapsMapToPositions) {
   EXPECT_EQ(mesh.nodes[7], (std::array<double, 3>{0, 1, 1}));  // tag 1000000
   const std::vector<Tet> tets = {{1, 2, 3, 0}, {1, 3, 4, 0}, {1, 4, 7, 0},
                                  {1, 7, 5, 0}, {1, 5, 6, 0}, {1, 6, 2, 0}};
-  EXPECT_EQ(mesh.tets, tets);
-  EXPECT_EQ(mesh.tetTags, (std::vector<int>{7, 7, 7, 7, 7, 0}));
+  EXPECT_EQ(eis_test::tetrahedraOf(mesh.cells), tets);
+  EXPECT_EQ(mesh.cellTags, (std::vector<int>{7, 7, 7, 7, 7, 0}));
   EXPECT_EQ(mesh.groupNames,
             (std::map<std::string, int>{{"edge", 2}, {"bottom", 3}, {"solid", 7}}));
   EXPECT_EQ(mesh.groupNodes.at(2), (std::vector<std::int64_t>{1, 2}));
@@ -229,7 +230,7 @@ TEST(GmshReader, TrianglesAreKeptAndUngroupedOthersSkipped) {
 TEST(GmshReader, NegativeOrientationKeptAsListed) {
   const TempFile file("inverted.msh", oneTet22(kNodes, "1 4 2 1 1 1 3 2 4\n"));
   const SerialMesh mesh = eis::readGmsh(file.path());
-  EXPECT_EQ(mesh.tets, (std::vector<Tet>{{0, 2, 1, 3}}));
+  EXPECT_EQ(eis_test::tetrahedraOf(mesh.cells), (std::vector<Tet>{{0, 2, 1, 3}}));
 }
 
 TEST(GmshReader, EntityWithSeveralPhysicalTagsJoinsEachGroup) {
@@ -241,7 +242,7 @@ TEST(GmshReader, EntityWithSeveralPhysicalTagsJoinsEachGroup) {
       "$Elements\n1 1 1 1\n3 1 4 1\n1 1 2 3 4\n$EndElements\n";
   const TempFile file("two_groups.msh", text);
   const SerialMesh mesh = eis::readGmsh(file.path());
-  EXPECT_EQ(mesh.tetTags, std::vector<int>{5});
+  EXPECT_EQ(mesh.cellTags, std::vector<int>{5});
   EXPECT_EQ(mesh.groupNames, (std::map<std::string, int>{{"a", 5}, {"b c", 6}}));
   const std::vector<std::int64_t> all = {0, 1, 2, 3};
   EXPECT_EQ(mesh.groupNodes, (std::map<int, std::vector<std::int64_t>>{{5, all}, {6, all}}));
@@ -260,8 +261,8 @@ TEST(GmshReader, BinaryInEitherByteOrderAndSizeWidth) {
     for (int i = 0; i < 4; ++i)
       EXPECT_EQ(mesh.nodes[i],
                 (std::array<double, 3>{kCorners[i][0], kCorners[i][1], kCorners[i][2]}));
-    EXPECT_EQ(mesh.tets, (std::vector<Tet>{{0, 1, 2, 3}}));
-    EXPECT_EQ(mesh.tetTags, std::vector<int>{8});
+    EXPECT_EQ(eis_test::tetrahedraOf(mesh.cells), (std::vector<Tet>{{0, 1, 2, 3}}));
+    EXPECT_EQ(mesh.cellTags, std::vector<int>{8});
   }
 }
 
@@ -293,8 +294,8 @@ TEST(GmshReaderV1, NodeNumbersAreLabelsAndIdsArePositions) {
   EXPECT_EQ(mesh.nodes[0], (std::array<double, 3>{0, 0, 0}));
   EXPECT_EQ(mesh.nodes[4], (std::array<double, 3>{5, 5, 5}));
   EXPECT_EQ(mesh.nodes[5], (std::array<double, 3>{1, 1, 1}));
-  EXPECT_EQ(mesh.tets, (std::vector<Tet>{{0, 1, 2, 3}, {1, 2, 3, 5}}));
-  EXPECT_EQ(mesh.tetTags, (std::vector<int>{7, 0}));
+  EXPECT_EQ(eis_test::tetrahedraOf(mesh.cells), (std::vector<Tet>{{0, 1, 2, 3}, {1, 2, 3, 5}}));
+  EXPECT_EQ(mesh.cellTags, (std::vector<int>{7, 0}));
   EXPECT_EQ(mesh.triangles, (std::vector<std::array<std::int64_t, 3>>{{3, 1, 0}, {2, 1, 5}}));
   EXPECT_EQ(mesh.triangleTags, (std::vector<int>{2, 0}));
   EXPECT_EQ(mesh.skippedElements, (std::map<std::string, std::int64_t>{{"line", 1}}));
@@ -313,8 +314,8 @@ TEST(GmshReaderV1, SameMeshAsVersion22) {
   const TempFile a("v1.msh", kV1), b("v22.msh", v22);
   const SerialMesh one = eis::readGmsh(a.path()), two = eis::readGmsh(b.path());
   EXPECT_EQ(one.nodes, two.nodes);
-  EXPECT_EQ(one.tets, two.tets);
-  EXPECT_EQ(one.tetTags, two.tetTags);
+  EXPECT_EQ(one.cells, two.cells);
+  EXPECT_EQ(one.cellTags, two.cellTags);
   EXPECT_EQ(one.triangles, two.triangles);
   EXPECT_EQ(one.triangleTags, two.triangleTags);
   EXPECT_EQ(one.groupNodes, two.groupNodes);
@@ -346,7 +347,7 @@ TEST(GmshReaderV1, MalformedFiles) {
 
 TEST(GmshReaderErrors, TheTemplateItselfIsGood) {
   const TempFile file("good.msh", oneTet22());
-  EXPECT_EQ(eis::readGmsh(file.path()).tets.size(), 1u);
+  EXPECT_EQ(eis::readGmsh(file.path()).cells.size(), 1u);
 }
 
 TEST(GmshReaderErrors, MissingFile) {
@@ -396,7 +397,7 @@ TEST(GmshReaderErrors, DegenerateTetrahedra) {
   // The test is relative to the element's size: a tiny but sound tetrahedron passes.
   const std::string tiny = "1 0 0 0\n2 1e-9 0 0\n3 0 1e-9 0\n4 0 0 1e-9\n";
   const TempFile file("tiny.msh", oneTet22(tiny));
-  EXPECT_EQ(eis::readGmsh(file.path()).tets.size(), 1u);
+  EXPECT_EQ(eis::readGmsh(file.path()).cells.size(), 1u);
   // So do sound tetrahedra in 1e-200 and 1e200 units (their volumes under- and overflow), and
   // a flat one at 1e200 is zero volume, not "6V = inf".
   for (const char* unit : {"1e-200", "1e200"}) {
@@ -404,7 +405,7 @@ TEST(GmshReaderErrors, DegenerateTetrahedra) {
     const std::string u(unit);
     const TempFile scaled("scaled.msh",
                           oneTet22("1 0 0 0\n2 " + u + " 0 0\n3 0 " + u + " 0\n4 0 0 " + u + "\n"));
-    EXPECT_EQ(eis::readGmsh(scaled.path()).tets.size(), 1u);
+    EXPECT_EQ(eis::readGmsh(scaled.path()).cells.size(), 1u);
   }
   expectError("flat_huge.msh", oneTet22("1 0 0 0\n2 1e200 0 0\n3 0 1e200 0\n4 1e200 1e200 0\n"),
               {"degenerate", "zero volume"});

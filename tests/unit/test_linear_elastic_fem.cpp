@@ -161,7 +161,7 @@ TEST(LinearElasticElement, PatchTestOnABox) {
   const auto box = eis::makeBoxMesh({1, 1, 1}, {3, 3, 3});
   Cells cells;
   std::vector<double> rest, x;
-  for (const auto& t : box.tets)
+  for (const auto& t : box.cells)
     cells.push_back({PetscInt(t[0]), PetscInt(t[1]), PetscInt(t[2]), PetscInt(t[3])});
   const eis::CellShapes shapes(cells, box.nodes);
   const double G[3][3] = {{1e-3, 2e-3, -1e-3}, {0.5e-3, -2e-3, 0.3e-3}, {-0.7e-3, 0.1e-3, 1.5e-3}};

@@ -21,7 +21,7 @@ using eis_test::Cells;
 TEST(Mass, LumpedAndConsistentSumToDensityTimesVolume) {
   const auto box = eis::makeBoxMesh({2, 1, 3}, {2, 2, 2});
   Cells cells;
-  for (const auto& t : box.tets)
+  for (const auto& t : box.cells)
     cells.push_back({PetscInt(t[0]), PetscInt(t[1]), PetscInt(t[2]), PetscInt(t[3])});
   const eis::CellShapes shapes(cells, box.nodes);
   const double density = 7.5, volume = 6.0;
@@ -60,7 +60,7 @@ TEST(Mass, UniformGivesEveryNodeTheSameMass) {
   const auto box = eis::makeBoxMesh({2, 1, 3}, {2, 3, 2});
   Cells cells;
   std::vector<double> cellsPerVertex(box.nodes.size(), 0.0);
-  for (const auto& t : box.tets) {
+  for (const auto& t : box.cells) {
     cells.push_back({PetscInt(t[0]), PetscInt(t[1]), PetscInt(t[2]), PetscInt(t[3])});
     for (auto v : t) cellsPerVertex[v] += 1;
   }
@@ -84,8 +84,8 @@ TEST(Mass, UniformGivesEveryNodeTheSameMass) {
 TEST(Mass, TotalMassSetsTheDensityAsSofa) {
   eis::SerialMesh serial;
   serial.nodes = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}};
-  serial.tets = {{0, 1, 2, 3}, {1, 2, 3, 4}};
-  serial.tetTags = {0, 0};
+  serial.cells = eis::SerialCells(eis::CellType::Tetrahedron, {0, 1, 2, 3, 1, 2, 3, 4});
+  serial.cellTags = {0, 0};
   struct Case {
     std::size_t tets;
     double volume, density;
@@ -95,8 +95,8 @@ TEST(Mass, TotalMassSetsTheDensityAsSofa) {
                         {2, 0.5, 6, {0.25, 0.75, 0.75, 0.75, 0.5}}};
   for (const Case& c : cases) {
     eis::SerialMesh part = serial;
-    part.tets.resize(c.tets);
-    part.tetTags.resize(c.tets);
+    part.cells.resize(c.tets);
+    part.cellTags.resize(c.tets);
     part.nodes.resize(c.tets + 3);
     const eis::DistributedMesh mesh(PETSC_COMM_SELF, part, 3, 0);
     EXPECT_NEAR(eis::meshVolume(mesh), c.volume, 1e-15);
@@ -107,7 +107,7 @@ TEST(Mass, TotalMassSetsTheDensityAsSofa) {
       scene.set("mass.total-mass", "3");
       const double density = eis::massCoefficientOf(scene, mesh);
       EXPECT_NEAR(density, c.density, 1e-13);
-      Cells cells(mesh.cells().begin(), mesh.cells().end());
+      const Cells& cells = mesh.cells();
       const auto& p = mesh.restCoords();
       const eis::CellShapes shapes(cells, p);
       const eis::Mass mass(cells, shapes, 3, density, eis::massTypeOf(scene));

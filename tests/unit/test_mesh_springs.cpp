@@ -21,7 +21,7 @@ namespace {
 
 using eis::CellEdge;
 using eis::Vec3;
-using Cells = std::vector<std::array<PetscInt, 4>>;
+using Cells = eis::Cells;
 
 constexpr double stiffness = 350.0, damping = 2.5;
 
@@ -57,14 +57,15 @@ struct Mesh {
 };
 
 Mesh tetrahedron() {
-  return {{{0, 0, 0}, {1.5, 0.1, 0}, {0.2, 1.1, 0.1}, {0.3, 0.2, 0.9}}, {{0, 1, 2, 3}}};
+  return {{{0, 0, 0}, {1.5, 0.1, 0}, {0.2, 1.1, 0.1}, {0.3, 0.2, 0.9}},
+          Cells(eis::CellType::Tetrahedron, {0, 1, 2, 3})};
 }
 
 // Six tetrahedra around the diagonal of a unit cube: 19 edges, each spring placed in one cell.
 Mesh cube() {
   const auto box = eis::makeBoxMesh({1, 1, 1}, {1, 1, 1});
   Mesh mesh{box.nodes, {}};
-  for (const auto& t : box.tets)
+  for (const auto& t : box.cells)
     mesh.cells.push_back({PetscInt(t[0]), PetscInt(t[1]), PetscInt(t[2]), PetscInt(t[3])});
   return mesh;
 }

@@ -24,7 +24,7 @@ namespace {
 
 using eis::SurfacePressure;
 using eis::Vec3;
-using Cells = std::vector<std::array<PetscInt, 4>>;
+using Cells = eis::Cells;
 constexpr std::size_t kBlock = 12;
 
 struct Cube {
@@ -54,14 +54,14 @@ Cube cube() {
   const auto box = eis::makeBoxMesh({1, 1, 1}, {2, 2, 2});
   Cube c{box.nodes, {}, {}};
   std::map<std::array<PetscInt, 3>, std::vector<SurfacePressure::Triangle>> faces;
-  for (const auto& t : box.tets) {
+  for (const auto& t : box.cells) {
     c.cells.push_back({PetscInt(t[0]), PetscInt(t[1]), PetscInt(t[2]), PetscInt(t[3])});
     const PetscInt cell = PetscInt(c.cells.size()) - 1;
     for (int skip = 0; skip < 4; ++skip) {
       std::array<int, 3> slots;
       for (int k = 0, i = 0; k < 4; ++k)
         if (k != skip) slots[i++] = k;
-      const auto& v = c.cells.back();
+      const auto v = c.cells[c.cells.size() - 1];
       const Vec3 n = cross(minus(c.points[v[slots[1]]], c.points[v[slots[0]]]),
                            minus(c.points[v[slots[2]]], c.points[v[slots[0]]]));
       if (dot(n, minus(c.points[v[skip]], c.points[v[slots[0]]])) > 0)

@@ -19,6 +19,7 @@
 #include <zlib.h>
 #endif
 
+#include "cell_lists.hpp"
 #include "eis/core/error.hpp"
 #include "eis/mesh/mesh_file.hpp"
 #include "eis/mesh/vtk_reader.hpp"
@@ -42,8 +43,8 @@ const std::vector<std::int64_t> kTypes = {10, 10, 5, 3, 1};
 
 void expectTheMesh(const SerialMesh& mesh) {
   EXPECT_EQ(mesh.nodes, kPoints);
-  EXPECT_EQ(mesh.tets, (std::vector<Tet>{{0, 1, 2, 3}, {1, 2, 3, 4}}));
-  EXPECT_EQ(mesh.tetTags, (std::vector<int>{0, 0}));
+  EXPECT_EQ(eis_test::tetrahedraOf(mesh.cells), (std::vector<Tet>{{0, 1, 2, 3}, {1, 2, 3, 4}}));
+  EXPECT_EQ(mesh.cellTags, (std::vector<int>{0, 0}));
   EXPECT_EQ(mesh.triangles, (std::vector<Triangle>{{3, 1, 0}}));
   EXPECT_EQ(mesh.triangleTags, std::vector<int>{0});
   EXPECT_EQ(mesh.skippedElements,

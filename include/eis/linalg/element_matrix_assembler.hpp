@@ -8,8 +8,9 @@
 // blocks straight into those places, then hands the ghost rows to their owners in one
 // MatSetValuesBlocked per ghost vertex (PETSc's stash sends them at MatAssemblyEnd).
 //
-// Memory beside the matrix: 2 bytes per element-matrix block (32 per cell), 16 bytes per vertex
-// pair, and the ghost rows' values. No array of every element's values is ever held.
+// Memory beside the matrix: 2 bytes per element-matrix block (32 per tetrahedron, 128 per
+// hexahedron), 16 bytes per vertex pair, and the ghost rows' values. No array of every element's
+// values is ever held.
 #include <petscmat.h>
 
 #include <array>
@@ -17,20 +18,22 @@
 #include <functional>
 #include <vector>
 
+#include "eis/core/cells.hpp"
 #include "eis/linalg/cell_range.hpp"
 
 namespace eis {
 
 class ElementMatrixAssembler {
 public:
-  // A: sizes, block size `dofs` and type AIJ set, not yet preallocated. cells: four local
-  // vertices each. globalBlock: the global block row of each local vertex (its first global
-  // unknown / dofs). owned: whether this rank owns each local vertex. Collective.
-  ElementMatrixAssembler(Mat A, const std::vector<std::array<PetscInt, 4>>& cells, int dofs,
+  // A: sizes, block size `dofs` and type AIJ set, not yet preallocated. cells: the local
+  // vertices of each, tetrahedra or hexahedra (core/cells.hpp). globalBlock: the global block row
+  // of each local vertex (its first global unknown / dofs). owned: whether this rank owns each
+  // local vertex. Collective.
+  ElementMatrixAssembler(Mat A, const Cells& cells, int dofs,
                          const std::vector<PetscInt>& globalBlock,
                          const std::vector<unsigned char>& owned);
 
-  // Adds to the zeroed `blocks` the element matrices of the cells of a range, (4 dofs)^2
+  // Adds to the zeroed `blocks` the element matrices of the cells of a range, (corners dofs)^2
   // row-major each, in the cell's vertex order.
   using ElementMatrices = std::function<void(double* blocks, CellRange range)>;
   // A = the sum over every rank's cells of the element matrices. Collective.
@@ -55,19 +58,21 @@ private:
                     const std::vector<unsigned char>& owned);
   void mapCellBlocks(const std::vector<PetscInt>& globalBlock);
   // Adds a range's element matrices (as `assemble` takes them) into their places; D, the
-  // unknowns per vertex, is a constant so that each block's loops unroll into straight-line code.
-  template <int D>
+  // unknowns per vertex, and N, the vertices per cell, are constants so that each block's loops
+  // unroll into straight-line code.
+  template <int D, int N>
   void scatter(const double* blocks, CellRange range, PetscScalar* const* values) const;
 
   Mat matrix_;
-  const std::vector<std::array<PetscInt, 4>>& cells_;
+  const Cells& cells_;
+  int corners_;
   int dofs_;
   PetscInt firstBlockRow_ = 0, endBlockRow_ = 0;  // this rank's block rows (and diagonal columns)
   // Local vertex rows: row v's pairs are rowStart_[v] .. rowStart_[v + 1] - 1.
   std::vector<std::int64_t> rowStart_;
   std::vector<PetscInt> rowColumns_;  // global block column of each pair
   std::vector<BlockPlace> places_;    // of each pair
-  // Block (i, j) of cell c is pair rowStart_[cell[i]] + cellBlocks_[16 c + 4 i + j]: the
+  // Block (i, j) of cell c is pair rowStart_[cell[i]] + cellBlocks_[N^2 c + N i + j]: the
   // position of cell[j] in cell[i]'s row, small enough for 16 bits.
   std::vector<std::uint16_t> cellBlocks_;
   // Ghost rows: the vertex, where its values start in ghostValues_, its global block row.

@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "eis/core/cells.hpp"
 #include "eis/core/parameters.hpp"
 #include "eis/linalg/cell_range.hpp"
 #include "eis/linalg/element_matrix_assembler.hpp"
@@ -28,7 +29,7 @@ inline constexpr Named<OperatorMode> kOperatorModes[] = {{"assembled", OperatorM
 class ElementOperator {
 public:
   virtual ~ElementOperator() = default;
-  // blocks += the element matrices of the cells of `range`, (4 dofs)^2 row-major each.
+  // blocks += the element matrices of the cells of `range`, (corners dofs)^2 row-major each.
   virtual void addElementMatrices(double* blocks, double m, double b, double k,
                                   CellRange range) const = 0;
   // out += (mM + bB + kK) in.
@@ -51,15 +52,14 @@ public:
 class SystemMatrix {
 public:
   // Collective. dm: the layout of the unknowns (dofs per vertex, local vertex v's unknowns at
-  // v * dofs in a local vector); cells: four local vertices each; owned: whether this rank owns
+  // v * dofs in a local vector); cells: the local vertices of each; owned: whether this rank owns
   // each local vertex. `op` and `projection` must outlive the matrix. constantValues: the
   // values depend on the factors alone (a linear model), so they are rebuilt only when those
   // change. symmetric: whether the operator is symmetric, which the matrix is declared (PETSc's
   // MAT_SYMMETRIC) and the solvers' defaults follow (KspSettings::readOptions).
-  SystemMatrix(DM dm, const std::vector<std::array<PetscInt, 4>>& cells, int dofs,
-               const std::vector<unsigned char>& owned, OperatorMode mode,
-               const ElementOperator& op, const Projection& projection, bool constantValues,
-               bool symmetric = true);
+  SystemMatrix(DM dm, const Cells& cells, int dofs, const std::vector<unsigned char>& owned,
+               OperatorMode mode, const ElementOperator& op, const Projection& projection,
+               bool constantValues, bool symmetric = true);
   ~SystemMatrix();
   SystemMatrix(const SystemMatrix&) = delete;
   SystemMatrix& operator=(const SystemMatrix&) = delete;
@@ -80,7 +80,7 @@ private:
   void toLocal(Vec global, Vec local) const;
 
   DM dm_;
-  const std::vector<std::array<PetscInt, 4>>& cells_;
+  const Cells& cells_;
   int dofs_;
   OperatorMode mode_;
   const ElementOperator& op_;

@@ -29,8 +29,8 @@ struct Hdf5MeshInput {
   std::vector<MeshTransform> transforms;
 };
 
-// A mesh edge as one local cell holds it: the cell and the slots (0..3) of the edge's two ends
-// in that cell's vertex list.
+// A mesh edge as one local cell holds it: the cell and the slots (0..corners-1) of the edge's two
+// ends in that cell's vertex list.
 struct CellEdge {
   PetscInt cell;
   int a, b;
@@ -68,9 +68,10 @@ public:
   // Global vertex count (every node of the mesh that some tetrahedron uses).
   std::int64_t numGlobalVertices() const { return numGlobalVertices_; }
 
-  // Local cells: four local vertex indices each, in the input's vertex order (refined cells in
-  // DMPlex's order), and the physical tag of the input cell they come from.
-  const std::vector<std::array<PetscInt, 4>>& cells() const { return cells_; }
+  // Local cells: corners() local vertex indices each, in the input's vertex order (refined cells
+  // in DMPlex's order), and the physical tag of the input cell they come from.
+  const Cells& cells() const { return cells_; }
+  CellType cellType() const { return cells_.type(); }
   const std::vector<int>& cellTags() const { return cellTags_; }
   // Index, in the input's element list (0-based, tetrahedra only), of the cell each local cell
   // is or was refined from.
@@ -130,7 +131,7 @@ private:
   std::vector<std::int64_t> nodeIds_;
   std::vector<unsigned char> owned_;
   std::vector<PetscInt> ownedOffsets_;
-  std::vector<std::array<PetscInt, 4>> cells_;
+  Cells cells_;
   std::vector<int> cellTags_;
   std::vector<std::int64_t> inputCellIds_;
   SurfaceTriangles surface_;

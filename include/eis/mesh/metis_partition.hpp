@@ -14,10 +14,11 @@ namespace eis {
 // A serial mesh restricted to the nodes some tetrahedron uses, numbered 0.. in input order (the
 // numbering METIS sees, and the serial DMPlex's vertex numbering).
 struct CompactMesh {
-  std::vector<idx_t> cells;                 // 4 compact node numbers per tetrahedron, input order
+  CellType type = CellType::Tetrahedron;
+  std::vector<idx_t> cells;                 // corners compact node numbers per cell, input order
   std::vector<std::int64_t> nodeIds;        // input node id of each compact node (increasing)
   std::vector<std::int64_t> unusedNodeIds;  // input nodes that no tetrahedron uses (increasing)
-  idx_t numCells() const { return idx_t(cells.size() / 4); }
+  idx_t numCells() const { return idx_t(cells.size() / cornersOf(type)); }
   idx_t numNodes() const { return idx_t(nodeIds.size()); }
 };
 

@@ -1,20 +1,22 @@
 #pragma once
-// A whole tetrahedral mesh as read from a file or built as a box, held on one rank before it is
-// partitioned. Node ids are 0-based positions in the file's node list; a tetrahedron keeps the
-// vertex order the file gives (SOFA's corotational frame depends on it).
+// A whole mesh as read from a file or built as a box, held on one rank before it is partitioned.
+// Node ids are 0-based positions in the file's node list; a cell keeps the vertex order the file
+// gives (SOFA's corotational frame depends on it; core/cells.hpp).
 #include <array>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "eis/core/cells.hpp"
+
 namespace eis {
 
 struct SerialMesh {
   std::vector<std::array<double, 3>> nodes;
-  std::vector<std::array<std::int64_t, 4>> tets;
-  // Physical-group tag of each tetrahedron (0 when the file gives none).
-  std::vector<int> tetTags;
+  SerialCells cells;
+  // Physical-group tag of each cell (0 when the file gives none).
+  std::vector<int> cellTags;
   // Triangles the file lists (surface elements, for pressure loads), each in the file's vertex
   // order, and the physical-group tag of each (0 when the file gives none).
   std::vector<std::array<std::int64_t, 3>> triangles;

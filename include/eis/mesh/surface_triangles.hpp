@@ -52,14 +52,14 @@ TriangleCells findTriangleCells(const SerialMesh& serial);
 // skipped), and every unattached one.
 SurfaceTriangles placeSurfaceTriangles(const TriangleCells& found,
                                        const std::vector<std::int64_t>& inputCellIds,
-                                       const std::vector<std::array<PetscInt, 4>>& cells,
+                                       const Cells& cells,
                                        const std::vector<std::int64_t>& nodeIds);
 
 // Collective. `serial` is read on rank 0 only; `inputCellIds` and `cells` are this rank's cells
 // (their index in the file's tetrahedra, their local vertices), `nodeIds` its vertices' node ids.
 SurfaceTriangles distributeSurfaceTriangles(MPI_Comm comm, const SerialMesh& serial,
                                             const std::vector<std::int64_t>& inputCellIds,
-                                            const std::vector<std::array<PetscInt, 4>>& cells,
+                                            const Cells& cells,
                                             const std::vector<std::int64_t>& nodeIds);
 
 }  // namespace eis

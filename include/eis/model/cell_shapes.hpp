@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "eis/core/cells.hpp"
 #include "eis/core/tetra_geometry.hpp"
 
 namespace eis {
@@ -18,7 +19,7 @@ namespace eis {
 class CellShapes {
 public:
   // cells: four indices into rest each; both must outlive every copy of this view.
-  CellShapes(const std::vector<std::array<PetscInt, 4>>& cells, const std::vector<Vec3>& rest)
+  CellShapes(const Cells& cells, const std::vector<Vec3>& rest)
       : cells_(&cells), rest_(&rest) {}
   TetraShape operator[](std::size_t cell) const {
     const auto& v = (*cells_)[cell];
@@ -28,7 +29,7 @@ public:
   std::size_t size() const { return cells_->size(); }
 
 private:
-  const std::vector<std::array<PetscInt, 4>>* cells_;
+  const Cells* cells_;
   const std::vector<Vec3>* rest_;
 };
 

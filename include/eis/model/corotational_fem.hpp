@@ -37,7 +37,7 @@ public:
   // cells: four local vertex indices each, which must outlive the field; shapes: their rest
   // geometry, read here only (each rest element keeps what it needs). rest: the rest positions
   // as a local array (3 per local vertex); lame: each cell's material.
-  CorotationalFEM(const std::vector<std::array<PetscInt, 4>>& cells, const CellShapes& shapes,
+  CorotationalFEM(const Cells& cells, const CellShapes& shapes,
                   std::vector<double> rest, std::vector<LameParameters> lame,
                   RotationMethod method);
 
@@ -74,7 +74,7 @@ private:
   // f_a += R^T local_a at the cell's vertices.
   void scatterRotated(std::size_t cell, const Mat3& r, const Nodal& local, double* f) const;
 
-  const std::vector<std::array<PetscInt, 4>>& cells_;
+  const Cells& cells_;
   std::vector<LameParameters> lame_;
   RotationMethod method_;
   std::vector<RestElement> restElements_;

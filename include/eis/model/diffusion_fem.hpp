@@ -11,7 +11,7 @@ namespace eis {
 
 class DiffusionFEM : public ForceField {
 public:
-  DiffusionFEM(const std::vector<std::array<PetscInt, 4>>& cells, const CellShapes& shapes,
+  DiffusionFEM(const Cells& cells, const CellShapes& shapes,
                double conductivity);
 
   void addForce(const double* u, const double* v, double* f) override;
@@ -26,7 +26,7 @@ private:
   // flux . grad N_a weights: out_a += factor * k |V| g_a . grad(u)
   void addElementFlux(std::size_t cell, const double* u, double factor, double* out) const;
 
-  const std::vector<std::array<PetscInt, 4>>& cells_;
+  const Cells& cells_;
   const CellShapes shapes_;
   double conductivity_;
 };

@@ -40,7 +40,7 @@ struct ElasticMaterial {
 // shapes: their rest geometry,
 // which must outlive the field; rest: rest positions as a local array, 3 per local vertex.
 std::unique_ptr<ForceField> makeElasticForceField(const ElasticMaterial& material,
-                                                  const std::vector<std::array<PetscInt, 4>>& cells,
+                                                  const Cells& cells,
                                                   const CellShapes& shapes,
                                                   std::vector<double> rest);
 

@@ -30,7 +30,7 @@ public:
   // cells: four local vertex indices each; shapes: their rest geometry (both must outlive the
   // field); rest: the rest positions as a local array (3 per local vertex); lame: each cell's
   // material.
-  HyperelasticFEM(const std::vector<std::array<PetscInt, 4>>& cells, const CellShapes& shapes,
+  HyperelasticFEM(const Cells& cells, const CellShapes& shapes,
                   std::vector<double> rest, std::vector<LameParameters> lame, Law law);
 
   // Throws InvertedElement for a Neo-Hookean or Arruda-Boyce cell with J <= 0, a stable Neo-Hookean
@@ -82,7 +82,7 @@ private:
   double energyDensity(std::size_t cell, const Mat3& H) const;
   Mat3 cauchyStress(std::size_t cell, const Mat3& H) const;
 
-  const std::vector<std::array<PetscInt, 4>>& cells_;
+  const Cells& cells_;
   const CellShapes shapes_;
   std::vector<double> rest_;
   std::vector<LameParameters> lame_;

@@ -16,7 +16,7 @@ class LinearElasticFEM : public ForceField {
 public:
   // cells: four local vertex indices each; shapes: their rest geometry; rest: the rest positions
   // as a local array (3 per local vertex); lame: each cell's material.
-  LinearElasticFEM(const std::vector<std::array<PetscInt, 4>>& cells, const CellShapes& shapes,
+  LinearElasticFEM(const Cells& cells, const CellShapes& shapes,
                    std::vector<double> rest, std::vector<LameParameters> lame);
 
   void addForce(const double* x, const double* v, double* f) override;
@@ -35,7 +35,7 @@ private:
   void addElementForce(std::size_t cell, const TetraShape& shape, const Strain& stress,
                        double factor, double* f) const;
 
-  const std::vector<std::array<PetscInt, 4>>& cells_;
+  const Cells& cells_;
   const CellShapes shapes_;
   std::vector<double> rest_;
   std::vector<LameParameters> lame_;

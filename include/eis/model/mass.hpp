@@ -29,7 +29,7 @@ public:
   // `coefficient` is the density for lumped and consistent, the mass of each node for uniform;
   // `cellsPerVertex` (uniform only) is the number of cells, over all ranks, holding each local
   // vertex.
-  Mass(const std::vector<std::array<PetscInt, 4>>& cells, const CellShapes& shapes, int dofsPerNode,
+  Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode,
        double coefficient, MassType type, const std::vector<double>& cellsPerVertex = {});
 
   // out += factor * M dx (local arrays).
@@ -45,7 +45,7 @@ private:
   // The diagonal mass the cell gives each of its 4 vertices (lumped and uniform).
   double lumpedShare(std::size_t cell, int vertex) const;
 
-  const std::vector<std::array<PetscInt, 4>>& cells_;
+  const Cells& cells_;
   int dofs_;
   double coefficient_;
   MassType type_;

@@ -26,7 +26,7 @@ class MeshSpringForceField : public ForceField {
 public:
   // cells: four local vertex indices each; edges: the springs, each in one cell that holds it
   // (its matrix goes to that cell's element block); rest: rest position of each local vertex.
-  MeshSpringForceField(const std::vector<std::array<PetscInt, 4>>& cells,
+  MeshSpringForceField(const Cells& cells,
                        const std::vector<CellEdge>& edges, const std::vector<Vec3>& rest,
                        double stiffness, double damping);
 

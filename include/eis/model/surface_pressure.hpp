@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "eis/core/box.hpp"
+#include "eis/core/cells.hpp"
 #include "eis/core/tetra_geometry.hpp"
 #include "eis/model/force_field_component.hpp"
 
@@ -41,7 +42,7 @@ public:
     std::vector<Triangle> triangles;
   };
   // cells: four local vertices each; rest: rest positions of the local vertices.
-  SurfacePressure(const std::vector<std::array<PetscInt, 4>>& cells, const std::vector<Vec3>& rest,
+  SurfacePressure(const Cells& cells, const std::vector<Vec3>& rest,
                   const std::vector<Pressure>& pressures, const std::vector<Traction>& tractions);
 
   void addForce(const double* x, const double* v, double* f) override;

@@ -8,7 +8,7 @@
 
 namespace {
 
-double tetVolume(const eis::SerialMesh& mesh, const std::array<std::int64_t, 4>& tet) {
+double tetVolume(const eis::SerialMesh& mesh, eis::CellVertices<const std::int64_t> tet) {
   const auto& p0 = mesh.nodes[tet[0]];
   double e[3][3];
   for (int a = 0; a < 3; ++a) {
@@ -25,9 +25,9 @@ double tetVolume(const eis::SerialMesh& mesh, const std::array<std::int64_t, 4>&
 int main() {
   const eis::SerialMesh mesh = eis::makeBoxMesh({2.0, 1.0, 1.0}, {3, 2, 1});
   int failures = 0;
-  if (mesh.nodes.size() != 24 || mesh.tets.size() != 36) {
+  if (mesh.nodes.size() != 24 || mesh.cells.size() != 36) {
     std::printf("FAIL %zu nodes and %zu tetrahedra, expected 24 and 36\n", mesh.nodes.size(),
-                mesh.tets.size());
+                mesh.cells.size());
     return 1;
   }
   for (int k = 0; k < 2; ++k) {
@@ -43,7 +43,7 @@ int main() {
     }
   }
   double volume = 0.0;
-  for (const auto& tet : mesh.tets) volume += tetVolume(mesh, tet);
+  for (const auto tet : mesh.cells) volume += tetVolume(mesh, tet);
   if (std::fabs(volume - 2.0) > 1e-12) {
     std::printf("FAIL volume %.17g, expected 2\n", volume);
     ++failures;
