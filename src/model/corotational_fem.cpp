@@ -1,7 +1,8 @@
 #include "eis/model/corotational_fem.hpp"
 
-#include <algorithm>
 #include <cmath>
+
+#include "eis/model/sofa_polar.hpp"
 
 namespace eis {
 
@@ -33,21 +34,6 @@ Vec3 transposeTimes(const Mat3& m, const Vec3& v) {
 Mat3 rowsOf(const Vec3& a, const Vec3& b, const Vec3& c) {
   return {a[0], a[1], a[2], b[0], b[1], b[2], c[0], c[1], c[2]};
 }
-Mat3 columnsOf(const Vec3& a, const Vec3& b, const Vec3& c) {
-  return {a[0], b[0], c[0], a[1], b[1], c[1], a[2], b[2], c[2]};
-}
-double oneNorm(const Mat3& m) {  // largest column sum
-  double best = 0;
-  for (int j = 0; j < 3; ++j)
-    best = std::max(best, std::fabs(m[j]) + std::fabs(m[3 + j]) + std::fabs(m[6 + j]));
-  return best;
-}
-double infNorm(const Mat3& m) {  // largest row sum
-  double best = 0;
-  for (int i = 0; i < 3; ++i)
-    best = std::max(best, std::fabs(m[3 * i]) + std::fabs(m[3 * i + 1]) + std::fabs(m[3 * i + 2]));
-  return best;
-}
 
 // SOFA's "large" frame (computeRotationLarge): rows are the element axes, so it maps world to
 // element coordinates.
@@ -55,38 +41,6 @@ Mat3 largeFrame(const Vec3& p0, const Vec3& p1, const Vec3& p2) {
   const Vec3 ex = normalized(sub(p1, p0));
   const Vec3 ez = normalized(cross(ex, sub(p2, p0)));
   return rowsOf(ex, cross(ez, ex), ez);
-}
-
-// SOFA's "polar" frame: the orthogonal factor Q of A = Q S, A's rows being the edges. As SOFA
-// (Higham's scaled Newton iteration, Shoemake and Barbic's form) it iterates on X = A^T,
-// X <- (gamma X + X^-T / gamma) / 2 with X^-T = cof(X) / det X, until the step is below 1e-8 of
-// |X|_1, and returns X^T: about five steps on a mesh. A singular A stops the iteration where it
-// is, as in SOFA; the step cap, which SOFA does not have, bounds the work on a degenerate
-// element (a non-finite step fails the test and stops at once).
-Mat3 polarFrame(const Vec3& e1, const Vec3& e2, const Vec3& e3) {
-  constexpr double tolerance = 1e-8;  // SOFA's Decompose<double>::zeroTolerance()
-  constexpr int maxSteps = 100;
-  Mat3 x = columnsOf(e1, e2, e3);
-  double xOne = oneNorm(x), xInf = infNorm(x);
-  for (int step = 0; step < maxSteps; ++step) {
-    const Vec3 r0{x[0], x[1], x[2]}, r1{x[3], x[4], x[5]}, r2{x[6], x[7], x[8]};
-    const Mat3 cof = rowsOf(cross(r1, r2), cross(r2, r0), cross(r0, r1));
-    const double det = x[0] * cof[0] + x[1] * cof[1] + x[2] * cof[2];
-    if (det == 0.0) break;
-    const double gamma =
-        std::sqrt(std::sqrt(oneNorm(cof) * infNorm(cof) / (xOne * xInf)) / std::fabs(det));
-    const double g1 = 0.5 * gamma, g2 = 0.5 / (gamma * det);
-    Mat3 change;
-    for (int i = 0; i < 9; ++i) {
-      const double next = g1 * x[i] + g2 * cof[i];
-      change[i] = x[i] - next;
-      x[i] = next;
-    }
-    xOne = oneNorm(x);
-    xInf = infNorm(x);
-    if (!(oneNorm(change) > xOne * tolerance)) break;
-  }
-  return {x[0], x[3], x[6], x[1], x[4], x[7], x[2], x[5], x[8]};
 }
 
 Vec3 point(const double* x, PetscInt vertex) {
@@ -130,7 +84,7 @@ CorotationalFEM::Mat3 CorotationalFEM::frame(std::size_t cell, const double* x) 
   const Vec3 p0 = point(x, v[0]), p1 = point(x, v[1]), p2 = point(x, v[2]);
   if (method_ == RotationMethod::Large) return largeFrame(p0, p1, p2);
   // svd: polar's frame (accumulateForceSVD's det F >= 1e-6 branch; addForce refuses the other).
-  return polarFrame(sub(p1, p0), sub(p2, p0), sub(point(x, v[3]), p0));
+  return sofaPolarRotation(rowsOf(sub(p1, p0), sub(p2, p0), sub(point(x, v[3]), p0)));
 }
 
 // d_a = R0 (X_a - X_0) - R (x_a - x_0): SOFA's D, rest minus current, in the element frame.
