@@ -1,0 +1,293 @@
+#include "eis/model/hexahedron_fem.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "eis/model/sofa_polar.hpp"
+
+namespace eis {
+
+namespace {
+
+using Mat3 = std::array<double, 9>;
+constexpr int kN = HexahedronFEM::kVertices;
+constexpr int kD = HexahedronFEM::kDofs;
+using Nodal = std::array<Vec3, kN>;
+
+// s_a: vertex a's reference coordinates, in SOFA's vertex order (its _coef).
+constexpr int kSign[kN][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+                              {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
+
+Vec3 sub(const Vec3& a, const Vec3& b) {
+  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
+double dot(const Vec3& a, const Vec3& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+double norm(const Vec3& a) {
+  return std::sqrt(dot(a, a));
+}
+Vec3 cross(const Vec3& a, const Vec3& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+Vec3 normalized(const Vec3& a) {
+  const double n = norm(a);
+  return {a[0] / n, a[1] / n, a[2] / n};
+}
+Vec3 times(const Mat3& m, const Vec3& v) {
+  return {m[0] * v[0] + m[1] * v[1] + m[2] * v[2], m[3] * v[0] + m[4] * v[1] + m[5] * v[2],
+          m[6] * v[0] + m[7] * v[1] + m[8] * v[2]};
+}
+Vec3 transposeTimes(const Mat3& m, const Vec3& v) {
+  return {m[0] * v[0] + m[3] * v[1] + m[6] * v[2], m[1] * v[0] + m[4] * v[1] + m[7] * v[2],
+          m[2] * v[0] + m[5] * v[1] + m[8] * v[2]};
+}
+Mat3 rowsOf(const Vec3& a, const Vec3& b, const Vec3& c) {
+  return {a[0], a[1], a[2], b[0], b[1], b[2], c[0], c[1], c[2]};
+}
+double determinant(const Mat3& m) {
+  return m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) +
+         m[2] * (m[3] * m[7] - m[4] * m[6]);
+}
+Mat3 inverse(const Mat3& m, double det) {
+  return {(m[4] * m[8] - m[5] * m[7]) / det, (m[2] * m[7] - m[1] * m[8]) / det,
+          (m[1] * m[5] - m[2] * m[4]) / det, (m[5] * m[6] - m[3] * m[8]) / det,
+          (m[0] * m[8] - m[2] * m[6]) / det, (m[2] * m[3] - m[0] * m[5]) / det,
+          (m[3] * m[7] - m[4] * m[6]) / det, (m[1] * m[6] - m[0] * m[7]) / det,
+          (m[0] * m[4] - m[1] * m[3]) / det};
+}
+
+// The element's mean edge along reference axis k: SOFA's 1/4 of the sum of its four edges
+// along k (0->1 + 3->2 + 4->5 + 7->6 for k = 0), the sum of s_ak p_a / 4.
+Vec3 meanEdge(const Nodal& p, int k) {
+  Vec3 e{0, 0, 0};
+  for (int a = 0; a < kN; ++a)
+    for (int i = 0; i < 3; ++i) e[i] += 0.25 * kSign[a][k] * p[a][i];
+  return e;
+}
+
+// dN_a / dxi_k at reference point xi.
+double shapeDerivative(int a, int k, const Vec3& xi) {
+  double d = kSign[a][k] / 8.0;
+  for (int m = 0; m < 3; ++m)
+    if (m != k) d *= 1 + kSign[a][m] * xi[m];
+  return d;
+}
+
+// J(i, k) = dX_i / dxi_k at reference point xi.
+Mat3 jacobian(const Nodal& p, const Vec3& xi) {
+  Mat3 j{};
+  for (int a = 0; a < kN; ++a)
+    for (int k = 0; k < 3; ++k) {
+      const double d = shapeDerivative(a, k, xi);
+      for (int i = 0; i < 3; ++i) j[3 * i + k] += p[a][i] * d;
+    }
+  return j;
+}
+
+// grad N_a = J^-T dN_a/dxi at reference point xi, given J^-1 there.
+Nodal gradients(const Mat3& jInverse, const Vec3& xi) {
+  Nodal g;
+  for (int a = 0; a < kN; ++a) {
+    const Vec3 dxi{shapeDerivative(a, 0, xi), shapeDerivative(a, 1, xi), shapeDerivative(a, 2, xi)};
+    for (int i = 0; i < 3; ++i)
+      g[a][i] = dxi[0] * jInverse[i] + dxi[1] * jInverse[3 + i] + dxi[2] * jInverse[6 + i];
+  }
+  return g;
+}
+
+// SOFA's test for a parallelepiped: the far vertices are the near ones shifted by an edge, to
+// within 0.1% of that edge.
+bool isParallelepiped(const Nodal& p) {
+  const Vec3 lx = sub(p[1], p[0]), lz = sub(p[4], p[0]);
+  const auto near = [](const Vec3& a, const Vec3& shift, const Vec3& b, const Vec3& edge) {
+    return norm(sub(Vec3{a[0] + shift[0], a[1] + shift[1], a[2] + shift[2]}, b)) <
+           norm(edge) * 0.001;
+  };
+  return near(p[3], lx, p[2], lx) && near(p[0], lz, p[4], lz) && near(p[1], lz, p[5], lz) &&
+         near(p[2], lz, p[6], lz) && near(p[3], lz, p[7], lz);
+}
+
+// SOFA's computeElementStiffness: K = sum over the 2x2x2 Gauss points of det J B^T C B, block
+// (a, b) being lambda g_a g_b^T + mu g_b g_a^T + mu (g_a . g_b) I at each point. SOFA takes
+// det J with its sign, so an element whose vertices are not in its order (or a mirrored one in
+// a proper rotation's frame) would get a stiffness of the wrong sign: refused here.
+std::array<double, kD * kD> elementStiffness(std::size_t cell, const Nodal& p,
+                                             const LameParameters& lame) {
+  const bool parallel = isParallelepiped(p);
+  Mat3 edgeJacobian{};
+  if (parallel) {
+    const Vec3 lx = sub(p[1], p[0]), ly = sub(p[3], p[0]), lz = sub(p[4], p[0]);
+    edgeJacobian = {lx[0] / 2, ly[0] / 2, lz[0] / 2, lx[1] / 2, ly[1] / 2,
+                    lz[1] / 2, lx[2] / 2, ly[2] / 2, lz[2] / 2};
+  }
+  const double h = 1 / std::sqrt(3.0);
+  std::array<double, kD * kD> k{};
+  for (int g1 = -1; g1 <= 1; g1 += 2)
+    for (int g2 = -1; g2 <= 1; g2 += 2)
+      for (int g3 = -1; g3 <= 1; g3 += 2) {
+        const Vec3 xi{g1 * h, g2 * h, g3 * h};
+        const Mat3 j = parallel ? edgeJacobian : jacobian(p, xi);
+        const double det = determinant(j);
+        if (!(det > 0)) {
+          std::ostringstream message;
+          message << "hexahedron " << cell << " has det J = " << det
+                  << " at a Gauss point of its rest shape: its vertices are not in SOFA's order "
+                     "(x, y, z), (x+1, y, z), (x+1, y+1, z), (x, y+1, z), then the same at z+1, "
+                     "or it is degenerate";
+          throw InvertedElement(cell, det, message.str());
+        }
+        const Nodal g = gradients(inverse(j, det), xi);
+        for (int a = 0; a < kN; ++a)
+          for (int b = 0; b < kN; ++b) {
+            const double shear = lame.mu * dot(g[a], g[b]);
+            for (int i = 0; i < 3; ++i)
+              for (int m = 0; m < 3; ++m) {
+                const double v = lame.lambda * g[a][i] * g[b][m] + lame.mu * g[b][i] * g[a][m];
+                k[(3 * a + i) * kD + 3 * b + m] += det * (i == m ? v + shear : v);
+              }
+          }
+      }
+  return k;
+}
+
+Vec3 point(const double* x, PetscInt vertex) {
+  return {x[3 * vertex], x[3 * vertex + 1], x[3 * vertex + 2]};
+}
+
+}  // namespace
+
+HexahedronFEM::HexahedronFEM(const std::vector<std::array<PetscInt, 8>>& cells,
+                             std::vector<double> rest, std::vector<double> youngModulus,
+                             std::vector<double> poissonRatio, HexahedronMethod method)
+    : cells_(cells), method_(method) {
+  restElements_.resize(cells_.size());
+  frames_.resize(cells_.size());
+  lame_.reserve(cells_.size());
+  for (std::size_t c = 0; c < cells_.size(); ++c) {
+    lame_.push_back(lameParameters(youngModulus[c], poissonRatio[c]));
+    const Mat3 r0 = frame(c, rest.data());
+    frames_[c] = r0;
+    RestElement& e = restElements_[c];
+    const Vec3 origin = point(rest.data(), cells_[c][0]);
+    for (int a = 0; a < kN; ++a)
+      e.shape[a] = times(r0, sub(point(rest.data(), cells_[c][a]), origin));
+    e.k = elementStiffness(c, e.shape, lame_[c]);
+    const Vec3 centre{0, 0, 0};
+    const Mat3 j = jacobian(e.shape, centre);
+    e.centreGradients = gradients(inverse(j, determinant(j)), centre);
+  }
+}
+
+HexahedronFEM::Mat3 HexahedronFEM::frame(std::size_t cell, const double* x) const {
+  if (method_ == HexahedronMethod::Small) return {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  Nodal p;
+  for (int a = 0; a < kN; ++a) p[a] = point(x, cells_[cell][a]);
+  const Vec3 u = meanEdge(p, 0), v = meanEdge(p, 1);
+  if (method_ == HexahedronMethod::Large) {
+    // SOFA's computeRotationLarge.
+    const Vec3 ex = normalized(u);
+    const Vec3 ez = normalized(cross(ex, v));
+    return rowsOf(ex, cross(ez, ex), ez);
+  }
+  return sofaPolarRotation(rowsOf(u, v, meanEdge(p, 2)));
+}
+
+std::array<double, HexahedronFEM::kDofs> HexahedronFEM::corotatedDisplacement(
+    std::size_t cell, const Mat3& r, const double* x) const {
+  const auto& v = cells_[cell];
+  const Nodal& shape = restElements_[cell].shape;
+  const Vec3 origin = point(x, v[0]);
+  std::array<double, kD> d;
+  for (int a = 0; a < kN; ++a) {
+    const Vec3 turned = times(r, sub(point(x, v[a]), origin));
+    for (int i = 0; i < 3; ++i) d[3 * a + i] = shape[a][i] - turned[i];
+  }
+  return d;
+}
+
+void HexahedronFEM::scatterForce(std::size_t cell, const Mat3& r, const std::array<double, kD>& d,
+                                 double scale, double* f) const {
+  const auto& k = restElements_[cell].k;
+  for (int a = 0; a < kN; ++a) {
+    Vec3 local{0, 0, 0};
+    for (int i = 0; i < 3; ++i) {
+      const double* row = k.data() + (3 * a + i) * kD;
+      for (int m = 0; m < kD; ++m) local[i] += row[m] * d[m];
+    }
+    const Vec3 world = transposeTimes(r, local);
+    const PetscInt base = 3 * cells_[cell][a];
+    for (int i = 0; i < 3; ++i) f[base + i] += scale * world[i];
+  }
+}
+
+void HexahedronFEM::addForce(const double* x, const double*, double* f) {
+  for (std::size_t c = 0; c < cells_.size(); ++c) {
+    if (method_ != HexahedronMethod::Small) frames_[c] = frame(c, x);
+    scatterForce(c, frames_[c], corotatedDisplacement(c, frames_[c], x), 1.0, f);
+  }
+}
+
+void HexahedronFEM::addDForce(const double* dx, double* df, double kFactor) const {
+  for (std::size_t c = 0; c < cells_.size(); ++c) {
+    const Mat3& r = frames_[c];
+    std::array<double, kD> local;
+    for (int a = 0; a < kN; ++a) {
+      const Vec3 turned = times(r, point(dx, cells_[c][a]));
+      for (int i = 0; i < 3; ++i) local[3 * a + i] = turned[i];
+    }
+    scatterForce(c, r, local, -kFactor, df);
+  }
+}
+
+void HexahedronFEM::addKToElementMatrices(double* elementMatrices, double kFactor,
+                                          CellRange range) const {
+  for (std::size_t c = range.begin; c < range.end; ++c) {
+    double* block = elementMatrices + (c - range.begin) * kD * kD;
+    const Mat3& r = frames_[c];
+    const auto& k = restElements_[c].k;
+    for (int a = 0; a < kN; ++a)
+      for (int b = 0; b < kN; ++b) {
+        // T = K0_ab R, then block_ab -= kFactor R^T T.
+        Mat3 t{};
+        for (int i = 0; i < 3; ++i)
+          for (int m = 0; m < 3; ++m)
+            for (int n = 0; n < 3; ++n)
+              t[3 * i + n] += k[(3 * a + i) * kD + 3 * b + m] * r[3 * m + n];
+        for (int i = 0; i < 3; ++i)
+          for (int n = 0; n < 3; ++n) {
+            double sum = 0;
+            for (int m = 0; m < 3; ++m) sum += r[3 * m + i] * t[3 * m + n];
+            block[(3 * a + i) * kD + 3 * b + n] -= kFactor * sum;
+          }
+      }
+  }
+}
+
+double HexahedronFEM::potentialEnergy(const double* x) const {
+  double energy = 0;
+  for (std::size_t c = 0; c < cells_.size(); ++c) {
+    const auto d = corotatedDisplacement(c, frame(c, x), x);
+    const auto& k = restElements_[c].k;
+    for (int i = 0; i < kD; ++i)
+      for (int m = 0; m < kD; ++m) energy += 0.5 * d[i] * k[i * kD + m] * d[m];
+  }
+  return energy;
+}
+
+std::vector<double> HexahedronFEM::vonMisesStress(const double* x) const {
+  std::vector<double> result(cells_.size());
+  for (std::size_t c = 0; c < cells_.size(); ++c) {
+    // d is rest minus current: the strain of -d, though von Mises does not see the sign.
+    const auto d = corotatedDisplacement(c, frame(c, x), x);
+    Voigt e{};
+    for (int a = 0; a < kN; ++a) {
+      const double u[3] = {-d[3 * a], -d[3 * a + 1], -d[3 * a + 2]};
+      addVertexStrain(e, restElements_[c].centreGradients[a].data(), u);
+    }
+    result[c] = vonMises(hookeStress(lame_[c], e));
+  }
+  return result;
+}
+
+}  // namespace eis
