@@ -290,4 +290,18 @@ std::vector<double> HexahedronFEM::vonMisesStress(const double* x) const {
   return result;
 }
 
+HexahedronMass sofaHexahedronMass(const std::array<Vec3, 8>& rest, double density) {
+  // V is a product of lengths: the same in the element's frame, where SOFA computes it.
+  const double volume =
+      norm(sub(rest[1], rest[0])) * norm(sub(rest[3], rest[0])) * norm(sub(rest[4], rest[0]));
+  HexahedronMass m;
+  m.consistent.fill(density * volume * 8 / 27);
+  for (int a = 0; a < kN; ++a) {
+    m.lumped[a] = 0;
+    for (int b = 0; b < kN; ++b) m.lumped[a] += m.consistent[a * kN + b];
+  }
+  m.gravity.fill(density * volume / 8);
+  return m;
+}
+
 }  // namespace eis

@@ -214,4 +214,24 @@ TEST(HexahedronFEM, MethodsAreNamedAsInSofa) {
   EXPECT_EQ(eis::parse::nameOf(HexahedronMethod::Polar, eis::kHexahedronMethods), "polar");
 }
 
+TEST(HexahedronFEM, MassIsSofas) {
+  // SOFA's element mass: 8/27 rho V everywhere, V = |0->1| |0->3| |0->4|; lumped, 64/27 rho V a
+  // vertex; gravity on rho V / 8 a vertex. On a sheared box V is the edges' product, not the
+  // volume.
+  const double density = 3.5;
+  HexGrid box(1, 1, 1, {0.7, 1.9, 1.3});
+  for (double shear : {0.0, 0.5}) {
+    std::array<Vec3, 8> rest;
+    for (int a = 0; a < 8; ++a) {
+      rest[a] = box.points[box.cells[0][a]];
+      rest[a][0] += shear * rest[a][2];
+    }
+    const double volume = 0.7 * 1.9 * std::hypot(1.3, shear * 1.3);
+    const eis::HexahedronMass m = eis::sofaHexahedronMass(rest, density);
+    for (double entry : m.consistent) EXPECT_NEAR(entry, 8.0 / 27 * density * volume, 1e-14);
+    for (double entry : m.lumped) EXPECT_NEAR(entry, 64.0 / 27 * density * volume, 1e-13);
+    for (double entry : m.gravity) EXPECT_NEAR(entry, density * volume / 8, 1e-14);
+  }
+}
+
 }  // namespace

@@ -99,4 +99,17 @@ private:
   std::vector<Mat3> frames_;  // R of the last addForce (R0 before any)
 };
 
+// SOFA's HexahedronFEMForceFieldAndMass element mass, per component: its 24x24 matrix is this 8x8
+// one on each of x, y and z, in the vertex order above. SOFA's computeElementMass is not the
+// integral of N_a N_b: its integrateMass squares the vertex signs (every entry gets the diagonal
+// formula) and multiplies by V instead of det J = V/8, with V the product of the edge lengths
+// |0->1| |0->3| |0->4|. Every entry is therefore 8/27 rho V, and the element's total mass (the
+// sum of the entries) 512/27 rho V, about 19 times rho V. This gives SOFA's numbers as they are.
+struct HexahedronMass {
+  std::array<double, 64> consistent;  // row-major: SOFA's element matrix (lumpedMass="false")
+  std::array<double, 8> lumped;       // its row sums: what lumpedMass="true" puts on a vertex
+  std::array<double, 8> gravity;      // rho V / 8: the mass SOFA's addForce applies gravity to
+};
+HexahedronMass sofaHexahedronMass(const std::array<Vec3, 8>& rest, double density);
+
 }  // namespace eis
