@@ -33,7 +33,50 @@ const double* NodalTable::find(std::int64_t id) const {
 
 namespace {
 
-NodalTable parseStateFile(const std::string& path, Physics physics) {
+// The object field that ends a row at `p` (after its comma): plain, or quoted as RFC 4180
+// quotes (the final-state writer quotes a path with a comma or a quote); false when malformed.
+bool objectField(const char* p, std::string& field) {
+  field.clear();
+  if (*p != '"') {
+    for (; *p && *p != '\r'; ++p) {
+      if (*p == '"') return false;
+      field += *p;
+    }
+    return !field.empty() && (*p == '\0' || p[1] == '\0');
+  }
+  for (++p;; ++p) {
+    if (*p == '\0') return false;
+    if (*p == '"') {
+      if (p[1] != '"') break;
+      ++p;
+    }
+    field += *p;
+  }
+  ++p;
+  return *p == '\0' || (*p == '\r' && p[1] == '\0');
+}
+
+// Sorted by id, so that lookups can bisect; a repeated id is an error.
+NodalTable sortedById(const NodalTable& table, const std::string& path, const std::string& object) {
+  std::vector<std::pair<std::int64_t, std::size_t>> order;
+  for (std::size_t k = 0; k < table.ids.size(); ++k) order.emplace_back(table.ids[k], k);
+  std::sort(order.begin(), order.end());
+  NodalTable sorted;
+  sorted.width = table.width;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (k > 0 && order[k].first == order[k - 1].first)
+      throw Error("initial.state = " + path + ": node id " + std::to_string(order[k].first) +
+                  (object.empty() ? std::string() : " of object " + object) + " appears twice");
+    sorted.ids.push_back(order[k].first);
+    const double* row = table.values.data() + order[k].second * table.width;
+    sorted.values.insert(sorted.values.end(), row, row + table.width);
+  }
+  return sorted;
+}
+
+// The file's rows, by object in the order they first appear; `objects`: the file has the last
+// column `object` (a final state of several bodies), else one table whose path is "".
+std::vector<ObjectState> parseStateFile(const std::string& path, Physics physics, bool objects) {
   if (const std::string problem = inputFileProblem(path); !problem.empty())
     throw Error("initial.state = " + path + ": " + problem);
   std::ifstream in(path);
@@ -41,12 +84,17 @@ NodalTable parseStateFile(const std::string& path, Physics physics) {
   std::string line;
   std::getline(in, line);
   if (!line.empty() && line.back() == '\r') line.pop_back();
-  if (line != stateHeader(physics))
-    throw Error("initial.state = " + path + ": line 1: expected the header '" +
-                stateHeader(physics) + "', found '" + line + "'");
-  NodalTable table;
-  table.width = stateWidth(physics);
-  std::vector<std::pair<std::int64_t, std::size_t>> order;
+  const std::string header = stateHeader(physics) + (objects ? ",object" : "");
+  if (line != header)
+    throw Error("initial.state = " + path + ": line 1: expected the header '" + header +
+                "', found '" + line + "'" +
+                (objects ? " (a scene of several bodies starts from the final state of one)"
+                         : (line == stateHeader(physics) + ",object"
+                                ? " (this file holds several bodies, the scene one)"
+                                : "")));
+  const int width = stateWidth(physics);
+  std::vector<ObjectState> read;
+  std::string object;
   for (int lineNo = 2; std::getline(in, line); ++lineNo) {
     if (line.empty() || line == "\r") continue;
     const char* p = line.c_str();
@@ -56,59 +104,80 @@ NodalTable parseStateFile(const std::string& path, Physics physics) {
       throw Error("initial.state = " + path + ": line " + std::to_string(lineNo) + ": node id " +
                   std::to_string(id) + " is negative (ids are 0-based positions in the mesh)");
     bool ok = end != p && *end == ',';
-    std::vector<double> row(table.width);
-    for (int k = 0; ok && k < table.width; ++k) {
+    std::vector<double> row(width);
+    for (int k = 0; ok && k < width; ++k) {
       p = end + 1;
       row[k] = std::strtod(p, &end);
+      const bool last = k + 1 == width;
       ok = end != p && std::isfinite(row[k]) &&
-           (*end == (k + 1 < table.width ? ',' : '\0') || (k + 1 == table.width && *end == '\r'));
+           (*end == (last && !objects ? '\0' : ',') || (last && !objects && *end == '\r'));
     }
+    if (ok && objects) ok = objectField(end + 1, object);
     if (!ok)
       throw Error("initial.state = " + path + ": line " + std::to_string(lineNo) + ": expected " +
-                  std::to_string(table.width + 1) + " comma-separated numbers (" +
-                  stateHeader(physics) + ")");
-    order.emplace_back(id, table.ids.size());
-    table.ids.push_back(id);
-    table.values.insert(table.values.end(), row.begin(), row.end());
+                  std::to_string(width + 1) + " comma-separated numbers" +
+                  (objects ? " and an object path" : "") + " (" + header + ")");
+    auto it = std::find_if(read.begin(), read.end(),
+                           [&](const ObjectState& state) { return state.path == object; });
+    if (it == read.end()) {
+      read.push_back({object, {}});
+      it = read.end() - 1;
+      it->state.width = width;
+    }
+    it->state.ids.push_back(id);
+    it->state.values.insert(it->state.values.end(), row.begin(), row.end());
   }
-  // Sort by id so that lookups can bisect; a repeated id is an error.
-  std::sort(order.begin(), order.end());
-  NodalTable sorted;
-  sorted.width = table.width;
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    if (k > 0 && order[k].first == order[k - 1].first)
-      throw Error("initial.state = " + path + ": node id " + std::to_string(order[k].first) +
-                  " appears twice");
-    sorted.ids.push_back(order[k].first);
-    const double* row = table.values.data() + order[k].second * table.width;
-    sorted.values.insert(sorted.values.end(), row, row + table.width);
-  }
-  return sorted;
+  for (ObjectState& state : read) state.state = sortedById(state.state, path, state.path);
+  if (read.empty() && !objects) read.push_back({"", NodalTable{width, {}, {}}});
+  return read;
 }
 
-}  // namespace
+// Collective: rank 0's table on every rank.
+void broadcastTable(NodalTable& table, MPI_Comm comm) {
+  std::int64_t count = std::int64_t(table.ids.size());
+  EIS_CHECK_MPI(MPI_Bcast(&count, 1, MPI_INT64_T, 0, comm));
+  table.ids.resize(count);
+  table.values.resize(count * table.width);
+  broadcastInPieces(table.ids.data(), count, MPI_INT64_T, 0, comm);
+  broadcastInPieces(table.values.data(), count * table.width, MPI_DOUBLE, 0, comm);
+}
 
-NodalTable readStateCsv(const std::string& path, Physics physics, MPI_Comm comm) {
-  int rank;
-  EIS_CHECK_MPI(MPI_Comm_rank(comm, &rank));
-  NodalTable table;
+// Collective: rank 0 parses, every rank receives the objects' tables (or the error).
+std::vector<ObjectState> readStates(const std::string& path, Physics physics, bool objects,
+                                    MPI_Comm comm) {
+  std::vector<ObjectState> read;
   std::string failure;
-  if (rank == 0) {
+  if (commRank(comm) == 0) {
     try {
-      table = parseStateFile(path, physics);
+      read = parseStateFile(path, physics, objects);
     } catch (const Error& e) {
       failure = e.what();
     }
   }
   throwIfAnyRankFailed(failure, comm);
-  std::int64_t count = std::int64_t(table.ids.size());
-  EIS_CHECK_MPI(MPI_Bcast(&count, 1, MPI_INT64_T, 0, comm));
-  table.width = stateWidth(physics);
-  table.ids.resize(count);
-  table.values.resize(count * table.width);
-  broadcastInPieces(table.ids.data(), count, MPI_INT64_T, 0, comm);
-  broadcastInPieces(table.values.data(), count * table.width, MPI_DOUBLE, 0, comm);
-  return table;
+  int count = int(read.size());
+  EIS_CHECK_MPI(MPI_Bcast(&count, 1, MPI_INT, 0, comm));
+  read.resize(std::size_t(count));
+  for (ObjectState& object : read) {
+    int length = int(object.path.size());
+    EIS_CHECK_MPI(MPI_Bcast(&length, 1, MPI_INT, 0, comm));
+    object.path.resize(std::size_t(length));
+    EIS_CHECK_MPI(MPI_Bcast(object.path.data(), length, MPI_CHAR, 0, comm));
+    object.state.width = stateWidth(physics);
+    broadcastTable(object.state, comm);
+  }
+  return read;
+}
+
+}  // namespace
+
+NodalTable readStateCsv(const std::string& path, Physics physics, MPI_Comm comm) {
+  return readStates(path, physics, false, comm).front().state;
+}
+
+std::vector<ObjectState> readObjectStatesCsv(const std::string& path, Physics physics,
+                                             MPI_Comm comm) {
+  return readStates(path, physics, true, comm);
 }
 
 void applyState(const NodalTable& table, const std::string& path, const DistributedMesh& mesh,
@@ -234,7 +303,8 @@ const ComponentDeclaration& initialStateComponent() {
       ParameterSpec()
           .add(
               {"initial.state", "PATH",
-               "where the run starts: a CSV in the output.final-state format (at step 0, t = 0), or a\n"
+               "where the run starts: a CSV in the output.final-state format (at step 0, t = 0; with\n"
+               "several bodies, its object column gives each body its rows), or a\n"
                "checkpoint of output.checkpoint (an HDF5 file: its state, step and time continue,\n"
                "the outputs start afresh; initial.restart also continues them). Absent: at rest, zero\n"
                "velocity.",

@@ -52,6 +52,12 @@ struct ObjectState {
   NodalTable state;
 };
 
+// Collective: initial.state = `path` written for a scene of several bodies (the final state's
+// last column `object`), one table per object in the order the file first names them. Errors as
+// readStateCsv's, and for a row without a valid object path.
+std::vector<ObjectState> readObjectStatesCsv(const std::string& path, Physics physics,
+                                             MPI_Comm comm);
+
 // The same for the bodies of a scene: with more than one, a last column `object` holds each
 // row's body's node path (quoted when it holds a comma or a quote), the rows grouped by body in
 // the order given.
