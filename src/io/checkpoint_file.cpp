@@ -84,58 +84,97 @@ void NaturalOrder::fromNatural(Vec solver) const {
   EIS_CHECK(VecScatterEnd(scatter_, natural_, solver, INSERT_VALUES, SCATTER_REVERSE));
 }
 
-CheckpointWriter::CheckpointWriter(const std::string& path, const DistributedMesh& mesh, Vec like)
-    : path_(path), mesh_(mesh), order_(mesh, like) {
+std::int64_t naturalNodeCount(const DistributedMesh& mesh) {
+  return mesh.numGlobalVertices() + countUnused(mesh);
+}
+
+namespace {
+
+// The group of body `index` in the checkpoint of a run of several bodies.
+std::string objectGroup(std::size_t index) {
+  return "/objects/" + std::to_string(index);
+}
+
+}  // namespace
+
+CheckpointWriter::CheckpointWriter(const std::string& path, MPI_Comm comm)
+    : path_(path), comm_(comm) {
   // A .partial left by a run killed mid-write, or a link put there, is removed first: HDF5's
   // create (H5F_ACC_TRUNC) would write through the link into the file it points at.
   const std::string temporary = temporaryPathFor(path);
-  clearNameForHdf5("output.checkpoint = " + path, temporary, mesh.comm());
-  EIS_CHECK(PetscViewerHDF5Open(mesh.comm(), temporary.c_str(), FILE_MODE_WRITE, &viewer_));
+  clearNameForHdf5("output.checkpoint = " + path, temporary, comm);
+  EIS_CHECK(PetscViewerHDF5Open(comm, temporary.c_str(), FILE_MODE_WRITE, &viewer_));
+}
+
+CheckpointWriter::CheckpointWriter(const std::string& path, const DistributedMesh& mesh, Vec like)
+    : CheckpointWriter(path, mesh.comm()) {
+  body("", mesh, like);
 }
 
 CheckpointWriter::~CheckpointWriter() {
   PetscViewerDestroy(&viewer_);
 }
 
+void CheckpointWriter::body(const std::string& object, const DistributedMesh& mesh, Vec like) {
+  if (!bodies_.empty()) EIS_CHECK(PetscViewerHDF5PopGroup(viewer_));
+  order_ = std::make_unique<NaturalOrder>(mesh, like);
+  EIS_CHECK(PetscViewerHDF5PushGroup(viewer_,
+                                     object.empty() ? "/" : objectGroup(bodies_.size()).c_str()));
+  bodies_.push_back({object, order_->nodes(), mesh.dofsPerNode()});
+}
+
 void CheckpointWriter::save(const std::string& name, Vec solver, int unusedFrom,
                             const NodalTable* initial) {
-  order_.toNatural(solver, unusedFrom, initial);
-  const Vec natural = order_.natural();
+  order_->toNatural(solver, unusedFrom, initial);
+  const Vec natural = order_->natural();
   EIS_CHECK(PetscObjectSetName(reinterpret_cast<PetscObject>(natural), name.c_str()));
   EIS_CHECK(VecView(natural, viewer_));
 }
 
 void CheckpointWriter::commit(Clock clock) {
-  const PetscInt version = kFormatVersion, step = clock.step, dofs = mesh_.dofsPerNode();
-  const PetscInt nodes = PetscInt(order_.nodes());
+  EIS_CHECK(PetscViewerHDF5PopGroup(viewer_));
+  const PetscInt version = kFormatVersion, step = clock.step;
   const PetscReal time = clock.time;
   EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, "/", kFormatAttribute, PETSC_INT, &version));
   EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, "/", "step", PETSC_INT, &step));
   EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, "/", "time", PETSC_REAL, &time));
-  EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, "/", "nodes", PETSC_INT, &nodes));
-  EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, "/", "dofs_per_node", PETSC_INT, &dofs));
+  // One body keeps the layout every checkpoint had before there were several.
+  const bool several = !(bodies_.size() == 1 && bodies_.front().path.empty());
+  if (several) {
+    const PetscInt objects = PetscInt(bodies_.size());
+    EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, "/", "objects", PETSC_INT, &objects));
+  }
+  for (std::size_t k = 0; k < bodies_.size(); ++k) {
+    const std::string group = several ? objectGroup(k) : "/";
+    const PetscInt nodes = PetscInt(bodies_[k].nodes), dofs = bodies_[k].dofs;
+    if (several)
+      EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, group.c_str(), "path", PETSC_STRING,
+                                              bodies_[k].path.c_str()));
+    EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, group.c_str(), "nodes", PETSC_INT, &nodes));
+    EIS_CHECK(
+        PetscViewerHDF5WriteAttribute(viewer_, group.c_str(), "dofs_per_node", PETSC_INT, &dofs));
+  }
   EIS_CHECK(PetscViewerDestroy(&viewer_));
   // On disk before the rename: the final name must never point at a partial file.
-  commitTemporary("output.checkpoint", temporaryPathFor(path_), path_, mesh_.comm());
+  commitTemporary("output.checkpoint", temporaryPathFor(path_), path_, comm_);
 }
 
-CheckpointReader::CheckpointReader(const std::string& key, const std::string& path,
-                                   const DistributedMesh& mesh, Vec like)
-    : key_(key), path_(path), mesh_(mesh), order_(mesh, like) {
+CheckpointReader::CheckpointReader(const std::string& key, const std::string& path, MPI_Comm comm)
+    : key_(key), path_(path), comm_(comm) {
   const std::string named = key + " = " + path + ": ";
-  std::string problem = commRank(mesh.comm()) == 0 ? inputFileProblem(path) : "";
-  throwIfAnyRankFailed(problem.empty() ? "" : named + problem, mesh.comm());
-  if (!isHdf5File(path, mesh.comm()))
+  std::string problem = commRank(comm) == 0 ? inputFileProblem(path) : "";
+  throwIfAnyRankFailed(problem.empty() ? "" : named + problem, comm);
+  if (!isHdf5File(path, comm))
     throw Error(named + "not an HDF5 file (a checkpoint written by output.checkpoint is)");
   try {
-    EIS_CHECK(PetscViewerHDF5Open(mesh.comm(), path.c_str(), FILE_MODE_READ, &viewer_));
+    EIS_CHECK(PetscViewerHDF5Open(comm, path.c_str(), FILE_MODE_READ, &viewer_));
   } catch (const Error& e) {
     throw Error(named + "cannot be read as HDF5 (truncated or damaged?): " + e.what());
   }
   PetscBool has = PETSC_FALSE;
   EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, "/", kFormatAttribute, &has));
   if (!has) throw Error(named + "an HDF5 file, but not an euler-implicit checkpoint");
-  PetscInt version = 0, step = 0, nodes = 0, dofs = 0;
+  PetscInt version = 0, step = 0;
   PetscReal time = 0;
   EIS_CHECK(
       PetscViewerHDF5ReadAttribute(viewer_, "/", kFormatAttribute, PETSC_INT, nullptr, &version));
@@ -144,38 +183,82 @@ CheckpointReader::CheckpointReader(const std::string& key, const std::string& pa
                 std::to_string(kFormatVersion));
   EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, "/", "step", PETSC_INT, nullptr, &step));
   EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, "/", "time", PETSC_REAL, nullptr, &time));
-  EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, "/", "nodes", PETSC_INT, nullptr, &nodes));
-  EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, "/", "dofs_per_node", PETSC_INT, nullptr, &dofs));
-  if (nodes != order_.nodes() || dofs != mesh.dofsPerNode())
-    throw Error(named + "written for " + std::to_string(nodes) + " nodes of " +
-                std::to_string(dofs) + " unknowns, but this mesh has " +
-                std::to_string(order_.nodes()) + " of " + std::to_string(mesh.dofsPerNode()) +
-                " (another mesh or physics?)");
   clock_ = {int(step), double(time)};
+  const auto readBody = [&](const std::string& group, bool named) {
+    PetscInt nodes = 0, dofs = 0;
+    CheckpointBody body;
+    if (named) {
+      char* text = nullptr;
+      EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, group.c_str(), "path", PETSC_STRING, nullptr,
+                                             &text));
+      body.path = text;
+      EIS_CHECK(PetscFree(text));
+    }
+    EIS_CHECK(
+        PetscViewerHDF5ReadAttribute(viewer_, group.c_str(), "nodes", PETSC_INT, nullptr, &nodes));
+    EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, group.c_str(), "dofs_per_node", PETSC_INT,
+                                           nullptr, &dofs));
+    body.nodes = nodes;
+    body.dofs = int(dofs);
+    bodies_.push_back(body);
+  };
+  EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, "/", "objects", &has));
+  if (!has) {
+    readBody("/", false);
+    return;
+  }
+  PetscInt objects = 0;
+  EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, "/", "objects", PETSC_INT, nullptr, &objects));
+  for (PetscInt k = 0; k < objects; ++k) readBody(objectGroup(std::size_t(k)), true);
+}
+
+CheckpointReader::CheckpointReader(const std::string& key, const std::string& path,
+                                   const DistributedMesh& mesh, Vec like)
+    : CheckpointReader(key, path, mesh.comm()) {
+  if (bodies_.size() != 1)
+    throw Error(key + " = " + path + ": the checkpoint holds " + std::to_string(bodies_.size()) +
+                " bodies, the scene one");
+  select(0, mesh, like);
 }
 
 CheckpointReader::~CheckpointReader() {
   PetscViewerDestroy(&viewer_);
 }
 
+void CheckpointReader::select(std::size_t index, const DistributedMesh& mesh, Vec like) {
+  const CheckpointBody& body = bodies_.at(index);
+  const std::int64_t nodes = naturalNodeCount(mesh);
+  if (body.nodes != nodes || body.dofs != mesh.dofsPerNode())
+    throw Error(key_ + " = " + path_ + ": " +
+                (body.path.empty() ? std::string() : "body " + body.path + " ") + "written for " +
+                std::to_string(body.nodes) + " nodes of " + std::to_string(body.dofs) +
+                " unknowns, but this mesh has " + std::to_string(nodes) + " of " +
+                std::to_string(mesh.dofsPerNode()) + " (another mesh or physics?)");
+  if (order_) EIS_CHECK(PetscViewerHDF5PopGroup(viewer_));
+  mesh_ = &mesh;
+  order_ = std::make_unique<NaturalOrder>(mesh, like);
+  group_ = body.path.empty() ? "" : objectGroup(index);
+  EIS_CHECK(PetscViewerHDF5PushGroup(viewer_, group_.empty() ? "/" : group_.c_str()));
+}
+
 bool CheckpointReader::load(const std::string& name, Vec solver) {
   PetscBool has = PETSC_FALSE;
-  EIS_CHECK(PetscViewerHDF5HasDataset(viewer_, ("/" + name).c_str(), &has));
+  EIS_CHECK(PetscViewerHDF5HasDataset(viewer_, (group_ + "/" + name).c_str(), &has));
   if (!has) return false;
-  const Vec natural = order_.natural();
+  const Vec natural = order_->natural();
   EIS_CHECK(PetscObjectSetName(reinterpret_cast<PetscObject>(natural), name.c_str()));
   try {
     EIS_CHECK(VecLoad(natural, viewer_));
   } catch (const Error& e) {
     throw Error(key_ + " = " + path_ + ": dataset " + name + " cannot be read: " + e.what());
   }
-  order_.fromNatural(solver);
+  order_->fromNatural(solver);
   return true;
 }
 
 NodalTable CheckpointReader::unusedNodes() {
-  const int dofs = mesh_.dofsPerNode();
-  const auto& unused = mesh_.unusedNodeIds();
+  const int dofs = mesh_->dofsPerNode();
+  const auto& unused = mesh_->unusedNodeIds();
   NodalTable table;
   table.width = 2 * dofs;
   std::vector<PetscInt> rows;
@@ -187,11 +270,11 @@ NodalTable CheckpointReader::unusedNodes() {
   EIS_CHECK(
       ISCreateGeneral(PETSC_COMM_SELF, PetscInt(rows.size()), rows.data(), PETSC_COPY_VALUES, &is));
   EIS_CHECK(VecCreateSeq(PETSC_COMM_SELF, PetscInt(rows.size()), &local));
-  EIS_CHECK(VecScatterCreate(order_.natural(), is, local, nullptr, &scatter));
+  EIS_CHECK(VecScatterCreate(order_->natural(), is, local, nullptr, &scatter));
   table.ids = unused;
   table.values.assign(unused.size() * table.width, 0.0);
   for (int half = 0; half < 2; ++half) {
-    const Vec natural = order_.natural();
+    const Vec natural = order_->natural();
     EIS_CHECK(PetscObjectSetName(reinterpret_cast<PetscObject>(natural),
                                  half == 0 ? "positions" : "velocities"));
     EIS_CHECK(VecLoad(natural, viewer_));

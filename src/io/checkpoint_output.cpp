@@ -22,11 +22,11 @@ public:
     lastWall_ = MPI_Wtime();
   }
   void write(const StepRecord& step, const RunStates& states) override {
-    if (due(step.step)) save(states.front());
+    if (due(step.step)) save(states);
   }
   // At the end (the run's last step or a signal), unless this state is already saved.
   void finish(const RunStates& states) override {
-    if (!written_ || last_ != states.front().step) save(states.front());
+    if (!written_ || last_ != states.front().step) save(states);
   }
   std::string where() const override { return "checkpoint: " + checkpointPath(prefix_, last_); }
 
@@ -41,7 +41,7 @@ private:
     }
     return yes;
   }
-  void save(const RunState& state);
+  void save(const RunStates& states);
 
   std::string prefix_;
   int every_;
@@ -54,15 +54,20 @@ private:
 
 // PREFIX_<step>.h5 through a temporary and a rename; then the checkpoints but this one and the
 // one before it are removed (and any of later steps, left by a run that was restarted from an
-// earlier one), so a kill at any instant leaves a complete checkpoint on disk.
-void CheckpointOutput::save(const RunState& state) {
+// earlier one), so a kill at any instant leaves a complete checkpoint on disk. Every body is in
+// the one file, so that a restart finds them all at the same step.
+void CheckpointOutput::save(const RunStates& states) {
   const ScopedTimer timer("Checkpoint");
+  const RunState& state = states.front();
   const std::string path = checkpointPath(prefix_, state.step);
-  CheckpointWriter writer(path, state.mesh, state.x);
-  writer.save("positions", state.x, 0, state.initial);
-  writer.save("velocities", state.v, 1, state.initial);
-  state.integrator.saveCarried(
-      [&](const std::string& name, Vec vector) { writer.save(name, vector, 0, nullptr); });
+  CheckpointWriter writer(path, comm_);
+  for (const RunState& body : states) {
+    writer.body(body.object, body.mesh, body.x);
+    writer.save("positions", body.x, 0, body.initial);
+    writer.save("velocities", body.v, 1, body.initial);
+    body.integrator.saveCarried(
+        [&](const std::string& name, Vec vector) { writer.save(name, vector, 0, nullptr); });
+  }
   writer.commit({state.step, state.time});
   if (commRank(comm_) == 0) {
     const auto steps = checkpointSteps(prefix_);
@@ -125,7 +130,8 @@ OutputComponent checkpointOutputComponent() {
            .add(
                {"output.checkpoint", "PREFIX",
                 "checkpoints PREFIX_<step>.h5 (HDF5, through PETSc's viewer): positions, velocities,\n"
-                "step, time and the vectors the integrator carries, in the input's node order, so they\n"
+                "step, time and the vectors the integrator carries, of every body (a restart checks\n"
+                "that the bodies are the scene's), in the input's node order, so they\n"
                 "load on any rank count. Written every output.checkpoint-every steps and/or\n"
                 "output.checkpoint-minutes of wall time, at the end of the run and when a signal stops\n"
                 "it; each through PREFIX_<step>.h5.partial and a rename, the previous one kept",

@@ -4,12 +4,16 @@
 // unknown of the node), so a checkpoint loads on any rank count. The file's root group carries
 // the attributes euler_implicit_checkpoint (the format version, 1), step, time, nodes and
 // dofs_per_node; the datasets are "positions" and "velocities" (u and du for diffusion) and the
-// vectors the integrator carries from step to step (TimeIntegrator::saveCarried).
+// vectors the integrator carries from step to step (TimeIntegrator::saveCarried). A run of
+// several bodies writes the root attribute objects (their count) instead of nodes and
+// dofs_per_node, and each body's datasets in the group /objects/<index, scene order> with the
+// attributes path (its node path), nodes and dofs_per_node.
 #include <petscvec.h>
 #include <petscviewer.h>
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "eis/io/state_csv.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
@@ -47,38 +51,63 @@ private:
   VecScatter scatter_ = nullptr;
 };
 
+// Collective: the nodes of the input `mesh` was built from (those no tetrahedron uses included):
+// the rows of its datasets in a checkpoint.
+std::int64_t naturalNodeCount(const DistributedMesh& mesh);
+
+// One body of a checkpoint: its node path ("" in the file of a run of one body), its rows and
+// the unknowns per row.
+struct CheckpointBody {
+  std::string path;
+  std::int64_t nodes = 0;
+  int dofs = 0;
+};
+
 // Collective. Writes a checkpoint: `path`.partial first (a leftover or link there removed, never
 // written through: core/new_file), then (all of it on disk) renamed to `path`, so `path` is
-// always a complete checkpoint or absent. Call save() for each vector, then commit(). Nodes no
-// tetrahedron uses are written from `initial` (else at rest, zero rate).
+// always a complete checkpoint or absent. Call body() for each body, save() for each of its
+// vectors, then commit(). Nodes no tetrahedron uses are written from `initial` (else at rest,
+// zero rate).
 class CheckpointWriter {
 public:
+  CheckpointWriter(const std::string& path, MPI_Comm comm);
+  // A run of one body: body("", mesh, like) done.
   CheckpointWriter(const std::string& path, const DistributedMesh& mesh, Vec like);
   ~CheckpointWriter();
   CheckpointWriter(const CheckpointWriter&) = delete;
   CheckpointWriter& operator=(const CheckpointWriter&) = delete;
+  // The body the next save() calls write: `object` "" (a run of one body) writes in the root
+  // group, as the format always has; a node path writes in /objects/<its index>.
+  void body(const std::string& object, const DistributedMesh& mesh, Vec like);
   // `unusedFrom`: the half of a node's row the vector holds (0 positions, 1 velocities).
   void save(const std::string& name, Vec solver, int unusedFrom, const NodalTable* initial);
   void commit(Clock clock);
 
 private:
   std::string path_;
-  const DistributedMesh& mesh_;
-  NaturalOrder order_;
+  MPI_Comm comm_;
+  std::unique_ptr<NaturalOrder> order_;
+  std::vector<CheckpointBody> bodies_;
   PetscViewer viewer_ = nullptr;
 };
 
 // Collective. Opens a checkpoint and checks, with the same verdict on every rank, that it is one
-// (a clean error naming `key` and `path` for a missing, truncated or foreign file) and that it was
-// written for a mesh of this size.
+// (a clean error naming `key` and `path` for a missing, truncated or foreign file), and reads the
+// bodies it holds; select() then checks one against a mesh.
 class CheckpointReader {
 public:
+  CheckpointReader(const std::string& key, const std::string& path, MPI_Comm comm);
+  // A run of one body: the checkpoint must hold one, and select(0, mesh, like) is done.
   CheckpointReader(const std::string& key, const std::string& path, const DistributedMesh& mesh,
                    Vec like);
   ~CheckpointReader();
   CheckpointReader(const CheckpointReader&) = delete;
   CheckpointReader& operator=(const CheckpointReader&) = delete;
   Clock clock() const { return clock_; }
+  const std::vector<CheckpointBody>& bodies() const { return bodies_; }
+  // Collective: load() and unusedNodes() read the body `index` of bodies() next, into `mesh`'s
+  // layout; an error when it was written for a mesh of another size.
+  void select(std::size_t index, const DistributedMesh& mesh, Vec like);
   // Loads the dataset `name` into a vector of the solver's layout; false when the file has none.
   bool load(const std::string& name, Vec solver);
   // Positions and velocities of the nodes no tetrahedron uses (on rank 0; empty elsewhere).
@@ -86,10 +115,13 @@ public:
 
 private:
   std::string key_, path_;
-  const DistributedMesh& mesh_;
-  NaturalOrder order_;
+  MPI_Comm comm_;
+  const DistributedMesh* mesh_ = nullptr;
+  std::unique_ptr<NaturalOrder> order_;
+  std::string group_;  // of the selected body, "" for the root
   PetscViewer viewer_ = nullptr;
   Clock clock_;
+  std::vector<CheckpointBody> bodies_;
 };
 
 // The checkpoint of `step` for output.checkpoint = `prefix`: PREFIX_<step, 6 digits or more>.h5.
