@@ -98,8 +98,10 @@ std::string checkFields(const std::vector<VtkField>& fields, std::size_t count, 
   return "";
 }
 
-std::string checkPiece(const VtkPiece& piece, const std::vector<VtkField>& pointData,
-                       const std::vector<VtkField>& cellData) {
+}  // namespace
+
+std::string checkVtkPiece(const VtkPiece& piece, const std::vector<VtkField>& pointData,
+                          const std::vector<VtkField>& cellData) {
   const std::size_t points = piece.points.size() / 3, cells = piece.tets.size() / 4;
   if (piece.points.size() % 3 != 0 || piece.tets.size() % 4 != 0)
     return "VTK output: piece needs 3 coordinates per point and 4 indices per tetrahedron";
@@ -114,6 +116,8 @@ std::string checkPiece(const VtkPiece& piece, const std::vector<VtkField>& point
   const std::string message = checkFields(pointData, points, "point");
   return message.empty() ? checkFields(cellData, cells, "cell") : message;
 }
+
+namespace {
 
 // A run of bytes of a file to write.
 struct Span {
@@ -212,10 +216,11 @@ struct Section {
 };
 
 // The XML before the appended section: every array declared with its offset into that section.
-std::string pieceHead(std::size_t points, std::size_t cells, const std::vector<Section>& sections) {
+std::string pieceHead(std::size_t points, std::size_t cells, const std::vector<Section>& sections,
+                      const std::string& fieldData) {
   std::string xml = vtkFileOpening("UnstructuredGrid");
-  xml += "  <UnstructuredGrid>\n    <Piece NumberOfPoints=\"" + std::to_string(points) +
-         "\" NumberOfCells=\"" + std::to_string(cells) + "\">\n";
+  xml += "  <UnstructuredGrid>\n" + fieldData + "    <Piece NumberOfPoints=\"" +
+         std::to_string(points) + "\" NumberOfCells=\"" + std::to_string(cells) + "\">\n";
   std::uint64_t offset = 0;
   for (const Section& section : sections) {
     xml += std::string("      <") + section.tag + ">\n";
@@ -230,11 +235,25 @@ std::string pieceHead(std::size_t points, std::size_t cells, const std::vector<S
   return xml;
 }
 
+// Field data "object_path": VTK's ASCII form of a string array, each string's bytes as numbers
+// and a 0 after each.
+std::string objectPaths(const std::vector<std::string>& paths) {
+  std::string values;
+  for (const std::string& path : paths) {
+    for (unsigned char c : path) values += std::to_string(int(c)) + " ";
+    values += "0 ";
+  }
+  return "    <FieldData>\n      <DataArray type=\"String\" Name=\"object_path\" NumberOfTuples=\"" +
+         std::to_string(paths.size()) + "\" format=\"ascii\">\n        " + values +
+         "\n      </DataArray>\n    </FieldData>\n";
+}
+
 // `cellRanks`: the rank that holds each cell as its own; the others are this rank's ghost cells.
+// `objects`: each point's and cell's body, for a scene of several (else nullptr).
 std::string writePiece(const fs::path& path, const VtkPiece& piece, int rank,
                        const std::vector<std::int32_t>& cellRanks,
                        const std::vector<VtkField>& pointData,
-                       const std::vector<VtkField>& cellData) {
+                       const std::vector<VtkField>& cellData, const VtkObjects* objects) {
   const std::size_t points = piece.nodeIds.size(), cells = piece.tets.size() / 4;
   std::vector<unsigned char> ghost(points), ghostCell(cells), types(cells, kVtkTetra);
   for (std::size_t p = 0; p < points; ++p) ghost[p] = piece.owned[p] ? 0 : kDuplicatePoint;
@@ -249,10 +268,15 @@ std::string writePiece(const fs::path& path, const VtkPiece& piece, int rank,
       {"Cells",
        {block("connectivity", 1, piece.tets), block("offsets", 1, offsets),
         block("types", 1, types)}}};
+  if (objects) {
+    sections[0].blocks.push_back(block("object", 1, objects->points));
+    sections[1].blocks.push_back(block("object", 1, objects->cells));
+  }
   addFields(sections[0].blocks, pointData);
   addFields(sections[1].blocks, cellData);
 
-  const std::string head = pieceHead(points, cells, sections);
+  const std::string head =
+      pieceHead(points, cells, sections, objects ? objectPaths(objects->paths) : "");
   const std::string tail = "\n  </AppendedData>\n</VTKFile>\n";
   std::vector<Span> spans = {{head.data(), head.size()}};
   for (const Section& section : sections)
@@ -273,16 +297,20 @@ void appendFieldDeclarations(std::string& xml, const std::vector<VtkField>& fiel
 }
 
 std::string pvtuXml(const std::string& stem, int size, const std::vector<VtkField>& pointData,
-                    const std::vector<VtkField>& cellData) {
+                    const std::vector<VtkField>& cellData, bool objects) {
+  const std::string object =
+      objects ? "      <PDataArray " + arrayAttributes<std::int32_t>("object", 1) + "/>\n" : "";
   std::string xml = vtkFileOpening("PUnstructuredGrid");
   xml += "  <PUnstructuredGrid GhostLevel=\"" + std::to_string(size > 1 ? 1 : 0) +
          "\">\n    <PPointData>\n";
   xml += "      <PDataArray " + arrayAttributes<std::int64_t>("node_id", 1) + "/>\n";
   xml += "      <PDataArray " + arrayAttributes<unsigned char>("vtkGhostType", 1) + "/>\n";
+  xml += object;
   appendFieldDeclarations(xml, pointData);
   xml += "    </PPointData>\n    <PCellData>\n";
   xml += "      <PDataArray " + arrayAttributes<std::int32_t>("rank", 1) + "/>\n";
   xml += "      <PDataArray " + arrayAttributes<unsigned char>("vtkGhostType", 1) + "/>\n";
+  xml += object;
   appendFieldDeclarations(xml, cellData);
   xml += "    </PCellData>\n    <PPoints>\n";
   xml += "      <PDataArray " + arrayAttributes<double>("Points", 3) + "/>\n";
@@ -334,22 +362,30 @@ void VtkSeriesWriter::resume(int step) {
 
 void VtkSeriesWriter::write(int step, double time, VtkPiece piece, std::vector<VtkField> pointData,
                             std::vector<VtkField> cellData) {
-  throwIfAnyRankFailed(checkPiece(piece, pointData, cellData), comm_);
+  throwIfAnyRankFailed(checkVtkPiece(piece, pointData, cellData), comm_);
   const std::vector<std::int32_t> cellRanks = appendGhostCells(comm_, piece, pointData, cellData);
+  writeStep(step, time, piece, cellRanks, pointData, cellData, nullptr);
+}
+
+void VtkSeriesWriter::writeStep(int step, double time, const VtkPiece& piece,
+                                const std::vector<std::int32_t>& cellRanks,
+                                const std::vector<VtkField>& pointData,
+                                const std::vector<VtkField>& cellData, const VtkObjects* objects) {
   const fs::path directory(directory_);
   const std::string stem = stepStem(name_, step);
 
   // The step's folder exists before any rank writes in it: the collective check is the barrier.
   prepareOutputFolder("output.vtk", prefix_, (directory / stem).string(), comm_);
-  throwIfAnyRankFailed(
-      writePiece(directory / stem / pieceFile(rank_), piece, rank_, cellRanks, pointData, cellData),
-      comm_);
+  throwIfAnyRankFailed(writePiece(directory / stem / pieceFile(rank_), piece, rank_, cellRanks,
+                                  pointData, cellData, objects),
+                       comm_);
 
   // Only now that every piece is complete may the index and the series point at them.
   dataSets_.push_back(pvdDataSet(time, stem + ".pvtu"));
   std::string message;
   if (rank_ == 0) {
-    message = writeText(directory / (stem + ".pvtu"), pvtuXml(stem, size_, pointData, cellData));
+    message = writeText(directory / (stem + ".pvtu"),
+                        pvtuXml(stem, size_, pointData, cellData, objects != nullptr));
     if (message.empty()) message = replaceFile(pvdPath_, pvdXml(dataSets_));
   }
   throwIfAnyRankFailed(message, comm_);

@@ -39,21 +39,22 @@ public:
   void start(const RunStates& states) override {
     const RunState& state = states.front();
     if (state.resumed) writer_.resume(state.step);
-    if (!state.resumed || state.step % every_ == 0) writeStep(state.step, state.time, state);
+    if (!state.resumed || state.step % every_ == 0) writeStep(state.step, state.time, states);
   }
   void write(const StepRecord& step, const RunStates& states) override {
-    if (step.step % every_ == 0 || step.last) writeStep(step.step, step.time, states.front());
+    if (step.step % every_ == 0 || step.last) writeStep(step.step, step.time, states);
   }
   std::string where() const override { return "time series: " + writer_.pvdPath(); }
 
 private:
-  void writeStep(int step, double time, const RunState& state);
+  void writeStep(int step, double time, const RunStates& states);
 
   VtkSeriesWriter writer_;
   int every_;
 };
 
-void VtkSeriesOutput::writeStep(int step, double time, const RunState& state) {
+// One body's piece and fields on this rank.
+VtkBody bodyOf(const RunState& state) {
   const DistributedMesh& mesh = state.mesh;
   const auto& rest = mesh.restCoords();
   const std::size_t n = rest.size();
@@ -84,7 +85,24 @@ void VtkSeriesOutput::writeStep(int step, double time, const RunState& state) {
       {"region", 1, std::vector<double>(mesh.cellTags().begin(), mesh.cellTags().end())}};
   if (mesh.dofsPerNode() == 3)
     cellData.push_back({"von_mises", 1, state.system.vonMisesStress(state.x)});
-  writer_.write(step, time, std::move(piece), std::move(pointData), std::move(cellData));
+  return {std::move(piece), std::move(pointData), std::move(cellData)};
+}
+
+// One body: the series as it was before there were several, without the "object" arrays.
+void VtkSeriesOutput::writeStep(int step, double time, const RunStates& states) {
+  if (states.size() == 1) {
+    VtkBody body = bodyOf(states.front());
+    writer_.write(step, time, std::move(body.piece), std::move(body.pointData),
+                  std::move(body.cellData));
+    return;
+  }
+  std::vector<VtkBody> bodies;
+  std::vector<std::string> paths;
+  for (const RunState& state : states) {
+    bodies.push_back(bodyOf(state));
+    paths.push_back(state.object);
+  }
+  writer_.write(step, time, std::move(bodies), paths);
 }
 
 }  // namespace
@@ -96,7 +114,9 @@ OutputComponent vtkSeriesOutputComponent() {
            .add(
                {"output.vtk", "PREFIX",
                 "ParaView time series: PREFIX.pvd and one PVTU per written step (one piece per rank), with\n"
-                "rest points, displacement (to warp by), velocity, region, rank and von Mises stress",
+                "rest points, displacement (to warp by), velocity, region, rank and von Mises stress; with\n"
+                "several bodies, every body and point and cell data object (its index; field data\n"
+                "object_path: the node paths)",
                 std::nullopt, "", false, check::anyText()})
            .add(
                {"output.every", "N",

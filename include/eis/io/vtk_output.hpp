@@ -19,6 +19,11 @@
 // "rank" (Int32, the rank that holds the cell as its own) and "vtkGhostType" (UInt8;
 // 1 = DUPLICATECELL on ghost cells), before the caller's Float64 fields.
 // Tetrahedra are VTK_TETRA (10), vertices in the order given.
+//
+// A scene of several bodies writes every body into each piece, one after the other, with point
+// and cell data "object" (Int32: the body's index in scene order, 0-based) and, in each piece's
+// field data, "object_path" (String, one value per body: its node path, in the same order), which
+// ParaView's Information panel lists; its Threshold on "object" shows one body.
 #include <mpi.h>
 
 #include <cstdint>
@@ -42,6 +47,23 @@ struct VtkField {
   std::vector<double> values;
 };
 
+// One body of several: its piece and its fields, as write() takes them for one.
+struct VtkBody {
+  VtkPiece piece;
+  std::vector<VtkField> pointData, cellData;
+};
+
+// Each point's and cell's body in a piece of several, and the bodies' node paths.
+struct VtkObjects {
+  std::vector<std::int32_t> points, cells;
+  std::vector<std::string> paths;
+};
+
+// The error the sizes of a piece and its fields give (a message naming what is wrong), "" when
+// they fit.
+std::string checkVtkPiece(const VtkPiece& piece, const std::vector<VtkField>& pointData,
+                          const std::vector<VtkField>& cellData);
+
 class VtkSeriesWriter {
 public:
   // Collective. Rank 0 creates the folder the prefix names, if needed; throws eis::Error on every
@@ -58,6 +80,13 @@ public:
   void write(int step, double time, VtkPiece piece, std::vector<VtkField> pointData,
              std::vector<VtkField> cellData);
 
+  // Collective (io/vtk_bodies.cpp). The same for the bodies of a scene, `paths` their node paths:
+  // each body's ghost cells are found among its own cells, then the bodies are joined, in order,
+  // into this rank's one piece, with the arrays "object" and "object_path". Every body must have
+  // the same fields.
+  void write(int step, double time, std::vector<VtkBody> bodies,
+             const std::vector<std::string>& paths);
+
   // Collective. A restart from `step`: the series already on disk is continued, its frames
   // before `step` kept in the .pvd (those at or after it, from a run killed after its last
   // checkpoint, are dropped and written again). No .pvd: the series starts afresh.
@@ -66,6 +95,12 @@ public:
   const std::string& pvdPath() const { return pvdPath_; }
 
 private:
+  // Writes the step's piece (ghost cells appended, `cellRanks` each cell's owner), its .pvtu and
+  // the .pvd; `objects`: the bodies of several, nullptr for one.
+  void writeStep(int step, double time, const VtkPiece& piece,
+                 const std::vector<std::int32_t>& cellRanks, const std::vector<VtkField>& pointData,
+                 const std::vector<VtkField>& cellData, const VtkObjects* objects);
+
   MPI_Comm comm_;
   int rank_ = 0, size_ = 1;
   std::string prefix_;     // output.vtk as given, for error messages
