@@ -9,11 +9,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <unordered_map>
+#include <memory>
+#include <tuple>
 
 #include "eis/core/error.hpp"
 #include "eis/io/checkpoint_file.hpp"
 #include "eis/io/output_file.hpp"
+#include "eis/io/xdmf_datasets.hpp"
 
 namespace eis {
 
@@ -53,130 +55,6 @@ std::string xmlEscaped(const std::string& text) {
   return out;
 }
 
-PetscObject object(Vec vector) {
-  return reinterpret_cast<PetscObject>(vector);
-}
-
-// A global vector of `rows` rows of `width` values, split over the ranks as PETSc decides; made
-// the way NaturalOrder makes its vector, so that those of the same size share a layout.
-Vec rowVector(MPI_Comm comm, std::int64_t rows, int width) {
-  Vec vector;
-  EIS_CHECK(VecCreate(comm, &vector));
-  EIS_CHECK(VecSetSizes(vector, PETSC_DECIDE, PetscInt(rows * width)));
-  EIS_CHECK(VecSetBlockSize(vector, width));
-  EIS_CHECK(VecSetType(vector, VECMPI));
-  return vector;
-}
-
-// The file's row of each local cell: input tetrahedron k becomes rows k * 8^r ... k * 8^r + 8^r - 1
-// (refinement keeps a cell's children on its rank, in the order the rank holds them).
-std::vector<PetscInt> cellRows(const DistributedMesh& mesh, std::int64_t& total) {
-  const auto& parents = mesh.inputCellIds();
-  std::int64_t inputCells = 0;
-  for (std::int64_t parent : parents) inputCells = std::max(inputCells, parent + 1);
-  total = std::int64_t(parents.size());
-  EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_INT64_T, MPI_SUM, mesh.comm()));
-  EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &inputCells, 1, MPI_INT64_T, MPI_MAX, mesh.comm()));
-  const std::int64_t children = total / inputCells;
-  std::unordered_map<std::int64_t, std::int64_t> taken;
-  std::vector<PetscInt> rows;
-  for (std::int64_t parent : parents) rows.push_back(PetscInt(parent * children + taken[parent]++));
-  return rows;
-}
-
-// The scatter from `width` values per local cell to the same values in the file's cell order.
-class CellOrder {
-public:
-  CellOrder(const DistributedMesh& mesh, int width) {
-    const std::vector<PetscInt> rows = cellRows(mesh, cells_);
-    EIS_CHECK(VecCreateMPI(mesh.comm(), PetscInt(rows.size()) * width, PETSC_DETERMINE, &local_));
-    natural_ = rowVector(mesh.comm(), cells_, width);
-    PetscInt start;
-    EIS_CHECK(VecGetOwnershipRange(local_, &start, nullptr));
-    std::vector<PetscInt> from, to;
-    for (std::size_t c = 0; c < rows.size(); ++c)
-      for (int k = 0; k < width; ++k) {
-        from.push_back(start + PetscInt(c) * width + k);
-        to.push_back(rows[c] * width + k);
-      }
-    IS isFrom, isTo;
-    EIS_CHECK(ISCreateGeneral(PETSC_COMM_SELF, PetscInt(from.size()), from.data(),
-                              PETSC_COPY_VALUES, &isFrom));
-    EIS_CHECK(
-        ISCreateGeneral(PETSC_COMM_SELF, PetscInt(to.size()), to.data(), PETSC_COPY_VALUES, &isTo));
-    EIS_CHECK(VecScatterCreate(local_, isFrom, natural_, isTo, &scatter_));
-    EIS_CHECK(ISDestroy(&isFrom));
-    EIS_CHECK(ISDestroy(&isTo));
-  }
-  ~CellOrder() {
-    VecScatterDestroy(&scatter_);
-    VecDestroy(&natural_);
-    VecDestroy(&local_);
-  }
-  CellOrder(const CellOrder&) = delete;
-  CellOrder& operator=(const CellOrder&) = delete;
-  std::int64_t cells() const { return cells_; }
-  Vec natural() const { return natural_; }
-  // Fills natural() from this rank's values, `width` per local cell.
-  void toNatural(const std::vector<double>& values) const {
-    PetscScalar* local;
-    EIS_CHECK(VecGetArray(local_, &local));
-    std::copy(values.begin(), values.end(), local);
-    EIS_CHECK(VecRestoreArray(local_, &local));
-    EIS_CHECK(VecScatterBegin(scatter_, local_, natural_, INSERT_VALUES, SCATTER_FORWARD));
-    EIS_CHECK(VecScatterEnd(scatter_, local_, natural_, INSERT_VALUES, SCATTER_FORWARD));
-  }
-
-private:
-  std::int64_t cells_ = 0;
-  Vec local_ = nullptr, natural_ = nullptr;
-  VecScatter scatter_ = nullptr;
-};
-
-// PREFIX.h5, open while one step (or the mesh) is written; closed, so complete on disk, after.
-class Hdf5File {
-public:
-  Hdf5File(MPI_Comm comm, const std::string& path, PetscFileMode mode) {
-    try {
-      EIS_CHECK(PetscViewerHDF5Open(comm, path.c_str(), mode, &viewer_));
-    } catch (const Error& e) {
-      throw Error(std::string(kKey) + ": cannot open " + path + " for writing: " + e.what());
-    }
-  }
-  ~Hdf5File() { PetscViewerDestroy(&viewer_); }
-  Hdf5File(const Hdf5File&) = delete;
-  Hdf5File& operator=(const Hdf5File&) = delete;
-
-  void write(const std::string& group, const char* name, Vec vector) {
-    EIS_CHECK(PetscViewerHDF5PushGroup(viewer_, group.c_str()));
-    EIS_CHECK(PetscObjectSetName(object(vector), name));
-    EIS_CHECK(VecView(vector, viewer_));
-    EIS_CHECK(PetscViewerHDF5PopGroup(viewer_));
-  }
-  // The integers `vector` holds (exactly, as reals), `width` per row, as an Int dataset.
-  void writeIntegers(const std::string& group, const char* name, Vec vector, int width) {
-    PetscInt n;
-    const PetscScalar* values;
-    EIS_CHECK(VecGetLocalSize(vector, &n));
-    EIS_CHECK(VecGetArrayRead(vector, &values));
-    const std::vector<PetscInt> integers(values, values + n);
-    EIS_CHECK(VecRestoreArrayRead(vector, &values));
-    IS is;
-    EIS_CHECK(ISCreateGeneral(PetscObjectComm(object(vector)), n, integers.data(),
-                              PETSC_COPY_VALUES, &is));
-    EIS_CHECK(ISSetBlockSize(is, width));
-    EIS_CHECK(PetscViewerHDF5PushGroup(viewer_, group.c_str()));
-    EIS_CHECK(PetscObjectSetName(reinterpret_cast<PetscObject>(is), name));
-    EIS_CHECK(ISView(is, viewer_));
-    EIS_CHECK(PetscViewerHDF5PopGroup(viewer_));
-    EIS_CHECK(ISDestroy(&is));
-  }
-  void close() { EIS_CHECK(PetscViewerDestroy(&viewer_)); }
-
-private:
-  PetscViewer viewer_ = nullptr;
-};
-
 // One written step as the index lists it.
 struct IndexedStep {
   int step;
@@ -201,27 +79,31 @@ public:
   void start(const RunStates& states) override {
     const RunState& state = states.front();
     if (state.resumed) resume(state.step);
-    writeMesh(state);
-    if (!state.resumed || state.step % every_ == 0) writeStep(state.step, state.time, state);
+    writeMesh(states);
+    if (!state.resumed || state.step % every_ == 0) writeStep(state.step, state.time, states);
   }
   void write(const StepRecord& step, const RunStates& states) override {
-    if (step.step % every_ == 0 || step.last) writeStep(step.step, step.time, states.front());
+    if (step.step % every_ == 0 || step.last) writeStep(step.step, step.time, states);
   }
   std::string where() const override { return "XDMF series: " + indexPath_; }
 
 private:
   void resume(int step);
-  void writeMesh(const RunState& state);
-  void writeStep(int step, double time, const RunState& state);
+  void writeMesh(const RunStates& states);
+  // The bodies' nodal vectors (`x` or `v`) joined, in the file's node rows.
+  Vec joinNodal(const RunStates& states, bool velocity);
+  void writeStep(int step, double time, const RunStates& states);
   std::string indexXml() const;
 
   MPI_Comm comm_;
   int every_;
   std::string h5Path_, indexPath_, h5Name_;
-  std::unique_ptr<NaturalOrder> nodes_;
-  std::unique_ptr<CellOrder> cells_;
+  std::vector<std::unique_ptr<NaturalOrder>> nodes_;  // per body
+  std::vector<std::unique_ptr<CellOrder>> cells_;
+  std::unique_ptr<JoinedRows> nodeRows_, cellRows_;  // every body's rows
   Vec geometry_ = nullptr, work_ = nullptr;
   std::vector<IndexedStep> steps_;  // on rank 0
+  std::vector<std::string> paths_;  // the bodies' node paths when there are several
   bool elastic_ = true;
 };
 
@@ -249,24 +131,53 @@ void XdmfOutput::resume(int step) {
   }
 }
 
-void XdmfOutput::writeMesh(const RunState& state) {
-  const DistributedMesh& mesh = state.mesh;
-  elastic_ = mesh.dofsPerNode() == 3;
-  nodes_ = std::make_unique<NaturalOrder>(mesh, state.x);
-  cells_ = std::make_unique<CellOrder>(mesh, 1);
-  const std::int64_t n = nodes_->nodes();
+// With several bodies the rows are body 0's, then body 1's, ...; "/mesh/object" and
+// "/mesh/cell_object" say whose each row is.
+void XdmfOutput::writeMesh(const RunStates& states) {
+  elastic_ = states.front().mesh.dofsPerNode() == 3;
+  std::vector<std::int64_t> nodeCounts, cellCounts;
+  for (const RunState& state : states) {
+    if (state.mesh.dofsPerNode() != states.front().mesh.dofsPerNode())
+      throw Error(std::string(kKey) + ": the bodies " + states.front().object + " and " +
+                  state.object + " have different physics; the series holds one set of fields");
+    nodes_.push_back(std::make_unique<NaturalOrder>(state.mesh, state.x));
+    cells_.push_back(std::make_unique<CellOrder>(state.mesh, 1));
+    nodeCounts.push_back(nodes_.back()->nodes());
+    cellCounts.push_back(cells_.back()->cells());
+    if (states.size() > 1) paths_.push_back(state.object);
+  }
+  const int dofs = states.front().mesh.dofsPerNode();
+  nodeRows_ = std::make_unique<JoinedRows>(comm_, nodeCounts, dofs);
+  cellRows_ = std::make_unique<JoinedRows>(comm_, cellCounts, 1);
+  const std::int64_t n = nodeRows_->rows(), c = cellRows_->rows();
   geometry_ = rowVector(comm_, n, 3);
-  Vec ids = rowVector(comm_, n, 1);
-  const auto setNode = [&](std::int64_t id, const std::array<double, 3>& p) {
-    for (int d = 0; d < 3; ++d)
-      EIS_CHECK(VecSetValue(geometry_, PetscInt(3 * id + d), p[d], INSERT_VALUES));
-    EIS_CHECK(VecSetValue(ids, PetscInt(id), PetscScalar(id), INSERT_VALUES));
-  };
-  for (std::size_t v = 0; v < mesh.numLocalVertices(); ++v)
-    if (mesh.owned()[v]) setNode(mesh.nodeIds()[v], mesh.restCoords()[v]);
-  for (std::size_t k = 0; k < mesh.unusedNodeIds().size(); ++k)
-    setNode(mesh.unusedNodeIds()[k], mesh.unusedNodeCoords()[k]);
-  for (Vec vector : {geometry_, ids}) {
+  Vec ids = rowVector(comm_, n, 1), nodeObject = rowVector(comm_, n, 1),
+      cellObject = rowVector(comm_, c, 1);
+  std::int64_t offset = 0, cellOffset = 0;
+  for (std::size_t b = 0; b < states.size(); ++b) {
+    const DistributedMesh& mesh = states[b].mesh;
+    const auto setNode = [&](std::int64_t id, const std::array<double, 3>& p) {
+      for (int d = 0; d < 3; ++d)
+        EIS_CHECK(VecSetValue(geometry_, PetscInt(3 * (offset + id) + d), p[d], INSERT_VALUES));
+      EIS_CHECK(VecSetValue(ids, PetscInt(offset + id), PetscScalar(id), INSERT_VALUES));
+    };
+    for (std::size_t v = 0; v < mesh.numLocalVertices(); ++v)
+      if (mesh.owned()[v]) setNode(mesh.nodeIds()[v], mesh.restCoords()[v]);
+    for (std::size_t k = 0; k < mesh.unusedNodeIds().size(); ++k)
+      setNode(mesh.unusedNodeIds()[k], mesh.unusedNodeCoords()[k]);
+    // Each rank marks the rows of its own part of the vectors.
+    for (auto [vector, first, count] : {std::make_tuple(nodeObject, offset, nodeCounts[b]),
+                                        std::make_tuple(cellObject, cellOffset, cellCounts[b])}) {
+      PetscInt start, end;
+      EIS_CHECK(VecGetOwnershipRange(vector, &start, &end));
+      for (PetscInt row = std::max<PetscInt>(start, PetscInt(first));
+           row < std::min<PetscInt>(end, PetscInt(first + count)); ++row)
+        EIS_CHECK(VecSetValue(vector, row, PetscScalar(b), INSERT_VALUES));
+    }
+    offset += nodeCounts[b];
+    cellOffset += cellCounts[b];
+  }
+  for (Vec vector : {geometry_, ids, nodeObject, cellObject}) {
     EIS_CHECK(VecAssemblyBegin(vector));
     EIS_CHECK(VecAssemblyEnd(vector));
   }
@@ -275,37 +186,59 @@ void XdmfOutput::writeMesh(const RunState& state) {
   // A fresh series creates PREFIX.h5 anew: what an earlier run left there (a file, or a link,
   // which HDF5's create would truncate and write through) is removed first, as a rename would
   // replace it. A restart appends to the series' own file and only opens it.
-  if (!state.resumed) clearNameForHdf5(std::string(kKey) + " = " + h5Path_, h5Path_, comm_);
-  Hdf5File file(comm_, h5Path_, state.resumed ? FILE_MODE_APPEND : FILE_MODE_WRITE);
+  const bool resumed = states.front().resumed;
+  if (!resumed) clearNameForHdf5(std::string(kKey) + " = " + h5Path_, h5Path_, comm_);
+  Hdf5File file(comm_, kKey, h5Path_, resumed ? FILE_MODE_APPEND : FILE_MODE_WRITE);
   file.write("/mesh", "geometry", geometry_);
   file.writeIntegers("/mesh", "node_id", ids, 1);
-  EIS_CHECK(VecDestroy(&ids));
-  const CellOrder vertices(mesh, 4);
-  std::vector<double> cellValues;
-  for (const auto& cell : mesh.cells())
-    for (PetscInt v : cell) cellValues.push_back(double(mesh.nodeIds()[v]));
-  vertices.toNatural(cellValues);
-  file.writeIntegers("/mesh", "topology", vertices.natural(), 4);
-  cells_->toNatural(std::vector<double>(mesh.cellTags().begin(), mesh.cellTags().end()));
-  file.writeIntegers("/mesh", "region", cells_->natural(), 1);
+  JoinedRows topology(comm_, cellCounts, 4);
+  offset = 0;
+  for (std::size_t b = 0; b < states.size(); ++b) {
+    const DistributedMesh& mesh = states[b].mesh;
+    const CellOrder vertices(mesh, 4);
+    std::vector<double> cellValues;
+    for (const auto& cell : mesh.cells())
+      for (PetscInt v : cell) cellValues.push_back(double(offset + mesh.nodeIds()[v]));
+    vertices.toNatural(cellValues);
+    topology.place(b, vertices.natural());
+    cells_[b]->toNatural(std::vector<double>(mesh.cellTags().begin(), mesh.cellTags().end()));
+    cellRows_->place(b, cells_[b]->natural());
+    offset += nodeCounts[b];
+  }
+  file.writeIntegers("/mesh", "topology", topology.joined(), 4);
+  file.writeIntegers("/mesh", "region", cellRows_->joined(), 1);
+  if (!paths_.empty()) {
+    file.writeIntegers("/mesh", "object", nodeObject, 1);
+    file.writeIntegers("/mesh", "cell_object", cellObject, 1);
+  }
+  for (Vec* vector : {&ids, &nodeObject, &cellObject}) EIS_CHECK(VecDestroy(vector));
   file.close();
 }
 
-void XdmfOutput::writeStep(int step, double time, const RunState& state) {
+Vec XdmfOutput::joinNodal(const RunStates& states, bool velocity) {
+  for (std::size_t b = 0; b < states.size(); ++b) {
+    const RunState& state = states[b];
+    nodes_[b]->toNatural(velocity ? state.v : state.x, velocity ? 1 : 0, state.initial);
+    nodeRows_->place(b, nodes_[b]->natural());
+  }
+  return nodeRows_->joined();
+}
+
+void XdmfOutput::writeStep(int step, double time, const RunStates& states) {
   const std::string group = "/steps/" + sixDigits(step);
-  Hdf5File file(comm_, h5Path_, FILE_MODE_APPEND);
-  nodes_->toNatural(state.x, 0, state.initial);
+  Hdf5File file(comm_, kKey, h5Path_, FILE_MODE_APPEND);
   if (elastic_) {
-    EIS_CHECK(VecWAXPY(work_, -1.0, geometry_, nodes_->natural()));
+    EIS_CHECK(VecWAXPY(work_, -1.0, geometry_, joinNodal(states, false)));
     file.write(group, "displacement", work_);
-    nodes_->toNatural(state.v, 1, state.initial);
-    file.write(group, "velocity", nodes_->natural());
-    cells_->toNatural(state.system.vonMisesStress(state.x));
-    file.write(group, "von_mises", cells_->natural());
+    file.write(group, "velocity", joinNodal(states, true));
+    for (std::size_t b = 0; b < states.size(); ++b) {
+      cells_[b]->toNatural(states[b].system.vonMisesStress(states[b].x));
+      cellRows_->place(b, cells_[b]->natural());
+    }
+    file.write(group, "von_mises", cellRows_->joined());
   } else {
-    file.write(group, "u", nodes_->natural());
-    nodes_->toNatural(state.v, 1, state.initial);
-    file.write(group, "du", nodes_->natural());
+    file.write(group, "u", joinNodal(states, false));
+    file.write(group, "du", joinNodal(states, true));
   }
   file.close();
 
@@ -323,8 +256,8 @@ void XdmfOutput::writeStep(int step, double time, const RunState& state) {
 }
 
 std::string XdmfOutput::indexXml() const {
-  const std::string nodes = std::to_string(nodes_->nodes()),
-                    cells = std::to_string(cells_->cells());
+  const std::string nodes = std::to_string(nodeRows_->rows()),
+                    cells = std::to_string(cellRows_->rows());
   const std::string file = xmlEscaped(h5Name_) + ":";
   const std::string integer =
       "NumberType=\"Int\" Precision=\"" + std::to_string(sizeof(PetscInt)) + "\"";
@@ -344,6 +277,10 @@ std::string XdmfOutput::indexXml() const {
       "    <Grid Name=\"" +
       xmlEscaped(fs::path(indexPath_).stem().string()) +
       "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+  // The bodies' node paths, by the index the "object" arrays hold.
+  for (std::size_t b = 0; b < paths_.size(); ++b)
+    xml += "      <Information Name=\"object " + std::to_string(b) + "\" Value=\"" +
+           xmlEscaped(paths_[b]) + "\"/>\n";
   for (const IndexedStep& entry : steps_) {
     const std::string group = "/steps/" + sixDigits(entry.step) + "/";
     xml += "      <Grid Name=\"step_" + sixDigits(entry.step) + "\" GridType=\"Uniform\">\n";
@@ -355,6 +292,11 @@ std::string XdmfOutput::indexXml() const {
            item(nodes + " 3", real, "/mesh/geometry") + "\n        </Geometry>\n";
     xml += attribute("node_id", "Scalar", "Node", item(nodes + " 1", integer, "/mesh/node_id"));
     xml += attribute("region", "Scalar", "Cell", item(cells + " 1", integer, "/mesh/region"));
+    if (!paths_.empty()) {
+      xml += attribute("object", "Scalar", "Node", item(nodes + " 1", integer, "/mesh/object"));
+      xml +=
+          attribute("object", "Scalar", "Cell", item(cells + " 1", integer, "/mesh/cell_object"));
+    }
     if (elastic_) {
       xml += attribute("displacement", "Vector", "Node",
                        item(nodes + " 3", real, group + "displacement"));
@@ -381,7 +323,9 @@ OutputComponent xdmfOutputComponent() {
             "mesh once: rest points, tetrahedra, node_id, region; per written step displacement,\n"
             "velocity and von Mises stress, or u and du) and PREFIX.xdmf, its XDMF 3 index (open it\n"
             "with ParaView's XDMF reader, Xdmf3ReaderT). Rows in the input's node order, the same for\n"
-            "any rank count; steps as output.every says; the index names only complete steps",
+            "any rank count; steps as output.every says; the index names only complete steps. With\n"
+            "several bodies, their rows one after another, with point and cell data object (the\n"
+            "body's index; the index's Information elements \"object <index>\" name them)",
             std::nullopt, "", false, check::anyText()}),
        nullptr},
       [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
