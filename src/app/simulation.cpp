@@ -8,10 +8,7 @@
 #include "eis/core/input_file.hpp"
 #include "eis/core/memory.hpp"
 #include "eis/core/timer.hpp"
-#include "eis/io/checkpoint_file.hpp"
-#include "eis/io/checkpoint_output.hpp"
 #include "eis/io/help.hpp"
-#include "eis/io/initial_values.hpp"
 #include "eis/linalg/linear_solver.hpp"
 
 namespace eis {
@@ -54,22 +51,16 @@ void Simulation::report(const char* format, ...) const {
 
 namespace {
 
-// A run of several bodies: the keys that are the run's own must agree, and what writes or reads
-// one mesh's state (the ParaView and XDMF series, checkpoints, a starting state read from a
-// file) is not yet written for several; each refused by name before anything is built.
+// A run of several bodies: the keys that are the run's own (its clock, its outputs, the files
+// that hold every body's starting state) must agree, refused by name before anything is built.
 void checkBodies(const std::vector<ObjectScene>& objects) {
   if (objects.empty()) throw Error("the scene has no body");
   if (objects.size() == 1) return;
   const Scene& first = objects.front().scene;
   for (const char* key :
-       {"output.vtk", "output.xdmf", "output.checkpoint", "initial.restart", "initial.state"})
-    if (first.given(key))
-      throw Error(std::string(key) + ": the scene has " + std::to_string(objects.size()) +
-                  " bodies, and " + key +
-                  " is written for a scene of one body only so far (output.final-state and "
-                  "output.history hold every body)");
-  for (const char* key : {"solver.steps", "solver.dt", "output.final-state", "output.history",
-                          "output.every", "output.progress-every"})
+       {"solver.steps", "solver.dt", "output.final-state", "output.history", "output.every",
+        "output.progress-every", "output.vtk", "output.xdmf", "output.checkpoint",
+        "output.checkpoint-every", "output.checkpoint-minutes", "initial.restart", "initial.state"})
     for (const ObjectScene& object : objects)
       if (object.scene.shown(key) != first.shown(key))
         throw Error(std::string(key) + " differs between the bodies " + objects.front().path +
@@ -99,6 +90,7 @@ Simulation::Simulation(const std::vector<ObjectScene>& objects, MPI_Comm comm, s
   dt_ = scene().real("solver.dt");
   progress_ = std::make_unique<Progress>(scene());
   for (auto& body : bodies_) buildBody(*body);
+  setInitialStates();
   outputs_ = buildOutputs(scene(), comm_);
   try {
     const std::vector<RunState> all = states();
@@ -140,7 +132,6 @@ void Simulation::buildBody(Body& body) {
   }
   body.integrator = makeTimeIntegrator(body.scene, comm_, body.x, body.restCoordinates,
                                        body.system->constantMatrix());
-  setInitialState(body);
 }
 
 void Simulation::reportMesh(const Body& body, const std::vector<std::string>& warnings) const {
@@ -168,78 +159,6 @@ void Simulation::reportMesh(const Body& body, const std::vector<std::string>& wa
   for (const std::string& warning : warnings)
     report("euler-implicit: warning: %s%s%s\n", body.path.c_str(), body.path.empty() ? "" : ": ",
            warning.c_str());
-}
-
-// At rest, or the scene's initial state; fixed nodes never move, so their velocity is zero
-// from the start, and SOFA-rule motions take it as their x0 and project it at t = 0. A
-// checkpoint (initial.restart, or initial.state naming one) is then taken as it is, with its
-// step, time and the integrator's vectors.
-void Simulation::setInitialState(Body& body) {
-  body.system->setRestState(body.x);
-  EIS_CHECK(VecZeroEntries(body.v));
-  const std::string restart = restartCheckpoint(
-      body.scene, comm_, [&](const std::string& path) { return checkpointProblem(body, path); },
-      [&](const std::string& warning) {
-        report("euler-implicit: warning: %s\n", warning.c_str());
-      });
-  const std::string initial = body.scene.optionalText("initial.state");
-  const bool checkpoint = !restart.empty() || (!initial.empty() && isHdf5File(initial, comm_));
-  if (!initial.empty() && !checkpoint) {
-    body.initial =
-        std::make_unique<NodalTable>(readStateCsv(initial, physicsOf(body.scene), comm_));
-    applyState(*body.initial, initial, *body.mesh, body.x, body.v);
-  }
-  applyInitialValues(body.scene, *body.mesh, body.x, body.v);
-  body.system->projectResponse(body.v);
-  body.system->setTime(time_);
-  body.system->startMotion(body.x, body.v);
-  if (!restart.empty()) {
-    loadCheckpoint(body, "initial.restart", restart);
-    resumed_ = true;
-  } else if (checkpoint) {
-    loadCheckpoint(body, "initial.state", initial);
-  }
-}
-
-void Simulation::loadCheckpoint(Body& body, const std::string& key, const std::string& path) {
-  CheckpointReader reader(key, path, *body.mesh, body.x);
-  if (!reader.load("positions", body.x) || !reader.load("velocities", body.v))
-    throw Error(key + " = " + path + ": the checkpoint has no positions or no velocities");
-  body.integrator->loadCarried(
-      [&](const std::string& name, Vec vector) { return reader.load(name, vector); });
-  body.initial = std::make_unique<NodalTable>(reader.unusedNodes());
-  startStep_ = step_ = reader.clock().step;
-  startTime_ = time_ = reader.clock().time;
-  report("%s: %s, step %d, t = %g\n", key.c_str(), path.c_str(), step_, time_);
-}
-
-// The checkpoint is opened and checked by the reader loadCheckpoint uses, and every dataset a
-// load reads is read once, into a scratch vector: a damaged file is found before it has changed
-// x, v or the integrator. The integrator's vectors are not touched (the callback ignores them);
-// Newton's "have a previous velocity" flag is set, but the load that follows sets it again.
-std::string Simulation::checkpointProblem(const Body& body, const std::string& path) {
-  const std::string key = "initial.restart";
-  std::string problem;
-  Vec scratch = nullptr;
-  try {
-    CheckpointReader reader(key, path, *body.mesh, body.x);
-    EIS_CHECK(VecDuplicate(body.x, &scratch));
-    if (!reader.load("positions", scratch) || !reader.load("velocities", scratch))
-      throw Error(key + " = " + path + ": the checkpoint has no positions or no velocities");
-    body.integrator->loadCarried(
-        [&](const std::string& name, Vec) { return reader.load(name, scratch); });
-  } catch (const Error& e) {
-    problem = e.what();
-  }
-  if (scratch) EIS_CHECK(VecDestroy(&scratch));
-  // The reader's checks are collective already; a dataset that fails to load on some ranks
-  // only is made everyone's verdict here.
-  try {
-    throwIfAnyRankFailed(problem, comm_);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 std::vector<RunState> Simulation::states() {

@@ -363,8 +363,8 @@ done
 
 status=0
 run 2 --scene scenes/two_bodies.scn --solver.steps=1 --output.vtk=series || status=$?
-check "output.vtk with two bodies is refused by name (not yet written for several)" \
-  grep -q "output.vtk: the scene has 2 bodies" run.err
+check "output.vtk with two bodies: the series holds both, with an object array" \
+  grep -q 'Name="object"' series_000001.pvtu
 
 # A RegularGridTopology cut by Hexa2TetraTopologicalMapping (with swapping) under corotational
 # FEM: the same state on 1, 2 and 3 ranks, and method="svd" equal to "polar" bit for bit while no

@@ -12,6 +12,7 @@
 #include "eis/app/run_outcome.hpp"
 #include "eis/app/substepping.hpp"
 #include "eis/core/scene.hpp"
+#include "eis/io/checkpoint_file.hpp"
 #include "eis/io/output.hpp"
 #include "eis/io/state_csv.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
@@ -83,12 +84,21 @@ private:
   void report(const char* format, ...) const;
   void buildBody(Body& body);
   void reportMesh(const Body& body, const std::vector<std::string>& warnings) const;
-  void setInitialState(Body& body);
-  // A checkpoint (key: the key that named it) as the state to start from, with its clock.
-  void loadCheckpoint(Body& body, const std::string& key, const std::string& path);
-  // Collective, the same verdict on every rank: the error loadCheckpoint(body,
-  // "initial.restart", path) would raise, "" when it would load. Changes no state.
-  std::string checkpointProblem(const Body& body, const std::string& path);
+  // Every body's starting state (app/simulation_start.cpp): at rest, initial.state's rows of it,
+  // its initial.positions and initial.velocities, or a checkpoint's.
+  void setInitialStates();
+  // `table`: the body's rows of initial.state = `path` (nullptr: none).
+  void setInitialState(Body& body, const NodalTable* table, const std::string& path);
+  // initial.state = `path` for a scene of several bodies: each body's rows, in scene order.
+  std::vector<NodalTable> readObjectStates(const std::string& path);
+  // A checkpoint (key: the key that named it) as every body's state to start from, with its
+  // clock; with `apply` false, every dataset is read into scratch vectors and no state changes.
+  void readCheckpoint(const std::string& key, const std::string& path, bool apply);
+  // Collective, the same verdict on every rank: the error readCheckpoint("initial.restart",
+  // path, true) would raise, "" when it would load. Changes no state.
+  std::string checkpointProblem(const std::string& path);
+  // Collective: what differs between the bodies of a checkpoint and the scene's, "" if nothing.
+  std::string bodiesDiffer(const std::vector<CheckpointBody>& file) const;
   // The time of a step: step * dt when the starting state is on that grid (a restart of the
   // same run, bit for bit the uninterrupted run's time), else from the starting state's time.
   double timeOf(int step) const;

@@ -20,8 +20,8 @@
 namespace eis {
 
 // What an output sees of one body of a run at one instant. Outputs get every body's, in scene
-// order; those that write one mesh (the ParaView and XDMF series, checkpoints) are refused
-// before the run for a scene of several bodies (app/simulation.cpp), and take the first.
+// order, and write them all: the final state and the series one after another with the body's
+// node path or index beside each row, a checkpoint one group per body.
 struct RunState {
   const DistributedMesh& mesh;
   MechanicalSystem& system;
