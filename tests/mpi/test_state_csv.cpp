@@ -1,7 +1,8 @@
 // The final-state CSV and initial.state of runs on 1, 2 and 3 ranks (src/io/state_csv.cpp through
 // whole runs): the final state is exactly the gathered state, printed to the bit, with the fixed
 // nodes held exactly; and initial.state continues a run (4 steps = 2 steps, write the state, read
-// it, 2 more steps) for elasticity and for diffusion.
+// it, 2 more steps) for elasticity and for diffusion; the final state of several bodies reads
+// back as one table per object, quoted paths included.
 //
 // Every rank runs the simulations (they are collective); rank 0 alone reads the files back, after
 // the last collective call of a test, so that an ASSERT there can never leave the others waiting.
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "eis/app/simulation.hpp"
+#include "error_of.hpp"
 #include "mpi_support.hpp"
 #include "output_files.hpp"
 #include "vtu_reader.hpp"
@@ -249,6 +251,57 @@ TEST_F(InitialState, DiffusionRestartFromTheFinalStateContinuesTheRun) {
   // Not a trivial agreement: the field evolved from its start and from step 2 on.
   EXPECT_GT(stateDisagreement(straight, initial, scene).state, 1e-3);
   EXPECT_GT(stateDisagreement(straight, half, scene).state, 1e-3);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. The final state of several bodies as initial.state
+
+class ObjectStates : public eis_test::TemporaryFolderTest {};
+
+TEST_F(ObjectStates, ReadBackAsOneTablePerObjectInTheFilesOrder) {
+  const auto table = [](std::vector<std::int64_t> ids, double base) {
+    eis::NodalTable t;
+    t.width = 6;
+    t.ids = ids;
+    for (std::size_t k = 0; k < ids.size() * 6; ++k) t.values.push_back(base + 0.1 * double(k));
+    return t;
+  };
+  // A path with a comma and a quote is written quoted, as RFC 4180 quotes it.
+  const std::vector<eis::ObjectState> written = {{"/b,\"c\"", table({0, 1, 2}, 1.0 / 3)},
+                                                 {"/a", table({0, 1}, -2.5)}};
+  const std::string path = file("bodies.csv");
+  eis::writeStateCsv(path, written, eis::Physics::Elasticity, PETSC_COMM_WORLD);
+  const std::vector<eis::ObjectState> read =
+      eis::readObjectStatesCsv(path, eis::Physics::Elasticity, PETSC_COMM_WORLD);
+  ASSERT_EQ(read.size(), 2u);
+  for (std::size_t k = 0; k < 2; ++k) {
+    EXPECT_EQ(read[k].path, written[k].path);
+    EXPECT_EQ(read[k].state.ids, written[k].state.ids);
+    EXPECT_EQ(read[k].state.values, written[k].state.values) << "to the bit";
+  }
+  // A one-body reader says what the file is.
+  const std::string error = eis_test::errorOf(
+      [&] { eis::readStateCsv(path, eis::Physics::Elasticity, PETSC_COMM_WORLD); });
+  EXPECT_NE(error.find("this file holds several bodies, the scene one"), std::string::npos)
+      << error;
+}
+
+TEST_F(ObjectStates, ARowWithoutAnObjectIsAnErrorNamingItsLine) {
+  const std::string path = file("bad.csv");
+  int written = 1;
+  if (root()) {
+    std::FILE* out = std::fopen(path.c_str(), "w");
+    written =
+        out && std::fputs("id,x,y,z,vx,vy,vz,object\n0,0,0,0,0,0,0,/a\n1,0,0,0,0,0,0\n", out) >= 0;
+    if (out) written = std::fclose(out) == 0 && written;
+  }
+  MPI_Bcast(&written, 1, MPI_INT, 0, PETSC_COMM_WORLD);
+  ASSERT_TRUE(written) << "cannot write " << path;  // the same verdict on every rank
+  const std::string error = eis_test::errorOf(
+      [&] { eis::readObjectStatesCsv(path, eis::Physics::Elasticity, PETSC_COMM_WORLD); });
+  EXPECT_NE(error.find("bad.csv: line 3: expected 7 comma-separated numbers and an object path"),
+            std::string::npos)
+      << error;
 }
 
 }  // namespace

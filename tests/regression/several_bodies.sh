@@ -2,7 +2,7 @@
 # The outputs of a scene of several bodies: an INI scene of two boxes (different sizes, meshes
 # and materials) on 1 and 2 ranks. The ParaView and XDMF series hold both bodies with their
 # `object` arrays and node paths, at the final-state CSV's positions; 5 steps, a restart from the
-# checkpoint and 5 more end bit for bit where 10 steps end; initial.state from the two-body final
+# checkpoint and 5 more end bit for bit where 10 steps end, with the same series; initial.state from the two-body final
 # state, for 0 steps, gives it back; a checkpoint or a final state of other bodies is refused with
 # a message naming what differs.
 # Usage: several_bodies.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
@@ -63,14 +63,18 @@ for n in 1 2; do
   check "$n ranks: the XDMF series holds both bodies at the final state's positions" \
     bodies xdmf a$n/series a$n/final.csv
 
-  check "$n ranks: 5 steps" \
-    run_on $n first$n --solver.steps=5 --output.final-state=b$n/final.csv \
-    --output.checkpoint=b$n/ck --output.checkpoint-every=5
+  outputs=(--output.final-state=b$n/final.csv --output.checkpoint=b$n/ck
+           --output.checkpoint-every=5 --output.vtk=b$n/series --output.xdmf=b$n/series)
+  check "$n ranks: 5 steps" run_on $n first$n --solver.steps=5 "${outputs[@]}"
   check "$n ranks: a restart from the checkpoint of step 5, to step 10" \
-    run_on $n second$n --solver.steps=10 --output.final-state=b$n/final.csv \
-    --output.checkpoint=b$n/ck --output.checkpoint-every=5 --restart=auto
+    run_on $n second$n --solver.steps=10 "${outputs[@]}" --restart=auto
   check "$n ranks: 5 + restart + 5 steps is 10 steps, bit for bit, both bodies" \
     cmp a$n/final.csv b$n/final.csv
+  check "$n ranks: ... and so are the continued XDMF series" \
+    "$PYTHON" "$here/../common/check_xdmf.py" same a$n/series b$n/series 0
+  check "$n ranks: ... and the ParaView series' index and last step" \
+    bash -c "cmp a$n/series.pvd b$n/series.pvd && cd a$n/series_000010 &&
+             for piece in *.vtu; do cmp \$piece ../../b$n/series_000010/\$piece || exit 1; done"
 
   check "$n ranks: 0 steps from initial.state = the two-body final state" \
     run_on $n again$n --solver.steps=0 --initial.state=a$n/final.csv --output.final-state=c$n.csv
