@@ -63,8 +63,8 @@ for n in 1 2; do
   check "$n ranks: the XDMF series holds both bodies at the final state's positions" \
     bodies xdmf a$n/series a$n/final.csv
 
-  outputs=(--output.final-state=b$n/final.csv --output.checkpoint=b$n/ck
-           --output.checkpoint-every=5 --output.vtk=b$n/series --output.xdmf=b$n/series)
+  outputs=("--output.final-state=b$n/final.csv" "--output.checkpoint=b$n/ck"
+           --output.checkpoint-every=5 "--output.vtk=b$n/series" "--output.xdmf=b$n/series")
   check "$n ranks: 5 steps" run_on $n first$n --solver.steps=5 "${outputs[@]}"
   check "$n ranks: a restart from the checkpoint of step 5, to step 10" \
     run_on $n second$n --solver.steps=10 "${outputs[@]}" --restart=auto
