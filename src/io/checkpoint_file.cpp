@@ -132,6 +132,7 @@ void CheckpointWriter::save(const std::string& name, Vec solver, int unusedFrom,
 }
 
 void CheckpointWriter::commit(Clock clock) {
+  if (bodies_.empty()) throw Error("output.checkpoint = " + path_ + ": a checkpoint of no body");
   EIS_CHECK(PetscViewerHDF5PopGroup(viewer_));
   const PetscInt version = kFormatVersion, step = clock.step;
   const PetscReal time = clock.time;
