@@ -2,9 +2,9 @@
 # The outputs of a scene of several bodies: an INI scene of two boxes (different sizes, meshes
 # and materials) on 1 and 2 ranks. The ParaView and XDMF series hold both bodies with their
 # `object` arrays and node paths, at the final-state CSV's positions; 5 steps, a restart from the
-# checkpoint and 5 more end bit for bit where 10 steps end, with the same series; initial.state from the two-body final
-# state, for 0 steps, gives it back; a checkpoint or a final state of other bodies is refused with
-# a message naming what differs.
+# checkpoint and 5 more end bit for bit where 10 steps end, with the same series; initial.state
+# from the two-body final state (for 0 steps) or checkpoint gives it back; a checkpoint or a
+# final state of other bodies is refused with a message naming what differs.
 # Usage: several_bodies.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=2  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -79,6 +79,10 @@ for n in 1 2; do
   check "$n ranks: 0 steps from initial.state = the two-body final state" \
     run_on $n again$n --solver.steps=0 --initial.state=a$n/final.csv --output.final-state=c$n.csv
   check "$n ranks: ... gives that state back" cmp a$n/final.csv c$n.csv
+  check "$n ranks: initial.state = the two-body checkpoint of step 10, to step 10" \
+    run_on $n fromck$n --solver.steps=10 --initial.state=a$n/ck_000010.h5 \
+    --output.final-state=d$n.csv
+  check "$n ranks: ... gives its state back" cmp a$n/final.csv d$n.csv
 done
 check "1 and 2 ranks: the same final state of both bodies to 1e-9" \
   "$PYTHON" -c "
