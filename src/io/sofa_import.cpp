@@ -147,13 +147,22 @@ const SofaObject* gridCutter(const Reader& reader, const SofaObject& topology,
 // sees: a TetrahedronSetTopologyContainer that a Hexa2TetraTopologicalMapping fills from the grid
 // (the mapping's cut), or the grid itself, which TetrahedronFEMForceField cuts on its own; the
 // springs and the masses that would read the grid's hexahedra are refused, and so are two
-// components that need two cuts (one body, one mesh).
+// components that need two cuts (one body, one mesh). A HexahedronFEMForceField on the grid
+// keeps its hexahedra, in SOFA's numbering: then no component may want them cut.
 void mapGrid(Reader& reader, const SofaObject& grid,
              const std::vector<const SofaObject*>& components) {
   const sofa::RegularGrid mesh = sofa::regularGrid(reader, grid);
   sofa::GridCut cut = sofa::GridCut::ForceField;
-  const SofaObject *cutter = nullptr, *first = nullptr;
+  const SofaObject *cutter = nullptr, *first = nullptr, *hexahedral = nullptr;
   for (const SofaObject* c : components) {
+    if (c->type == "HexahedronFEMForceField") {
+      if (topologyOf(c->node) != &grid)
+        throw Error(c->where + ": " + c->type + ": its topology (" +
+                    (topologyOf(c->node) ? topologyOf(c->node)->label() : std::string("none")) +
+                    ") is not " + grid.label() + ", whose hexahedra it would read");
+      hexahedral = c;
+      continue;
+    }
     const bool onHexahedra = c->type == "MeshSpringForceField" || c->type == "DiagonalMass" ||
                              c->type == "MeshMatrixMass";
     if (!onHexahedra && c->type != "TetrahedronFEMForceField" &&
@@ -183,13 +192,29 @@ void mapGrid(Reader& reader, const SofaObject& grid,
                   first->label() + " does; a body of two cuts is not supported");
     if (!first) first = c, cut = its, cutter = by;
   }
-  std::string nodes, tets;
+  if (hexahedral && first)
+    throw Error(first->where + ": " + first->type +
+                ": reads the grid's cells cut into tetrahedra, "
+                "and " +
+                hexahedral->label() +
+                " its hexahedra; a body of two meshes is not "
+                "supported");
+  std::string nodes, cells;
   for (const auto& p : mesh.points)
     for (double x : p) nodes += (nodes.empty() ? "" : " ") + parse::text(x);
-  for (const auto& t : sofa::cutIntoTetrahedra(mesh, cut))
-    for (long long v : t) tets += (tets.empty() ? "" : " ") + std::to_string(v);
   reader.key("mesh.nodes", nodes);
-  reader.key("mesh.tetrahedra", tets);
+  if (hexahedral) {
+    for (const auto& h : mesh.hexahedra)
+      for (long long v : h) cells += (cells.empty() ? "" : " ") + std::to_string(v);
+    reader.key("mesh.hexahedra", cells);
+    reader.note(grid.label() + ": a grid of " + std::to_string(mesh.n[0]) + " x " +
+                std::to_string(mesh.n[1]) + " x " + std::to_string(mesh.n[2]) + " points and " +
+                std::to_string(mesh.hexahedra.size()) + " hexahedra");
+    return;
+  }
+  for (const auto& t : sofa::cutIntoTetrahedra(mesh, cut))
+    for (long long v : t) cells += (cells.empty() ? "" : " ") + std::to_string(v);
+  reader.key("mesh.tetrahedra", cells);
   reader.note(grid.label() + ": a grid of " + std::to_string(mesh.n[0]) + " x " +
               std::to_string(mesh.n[1]) + " x " + std::to_string(mesh.n[2]) + " points, its " +
               std::to_string(mesh.hexahedra.size()) + " hexahedra cut into 6 tetrahedra each" +

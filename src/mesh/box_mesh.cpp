@@ -4,9 +4,11 @@
 
 namespace eis {
 
-SerialMesh makeBoxMesh(const std::array<double, 3>& size, const std::array<int, 3>& cells) {
+SerialMesh makeBoxMesh(const std::array<double, 3>& size, const std::array<int, 3>& cells,
+                       CellType type) {
   const int nx = cells[0], ny = cells[1], nz = cells[2];
   SerialMesh mesh;
+  mesh.cells = SerialCells(type);
   mesh.nodes.reserve(std::size_t(nx + 1) * (ny + 1) * (nz + 1));
   for (int k = 0; k <= nz; ++k)
     for (int j = 0; j <= ny; ++j)
@@ -19,7 +21,7 @@ SerialMesh makeBoxMesh(const std::array<double, 3>& size, const std::array<int, 
   // The six tetrahedra around the diagonal v0-v6 of a hexahedron, as local vertex numbers.
   static constexpr int split[6][4] = {{0, 1, 2, 6}, {0, 2, 3, 6}, {0, 3, 7, 6},
                                       {0, 7, 4, 6}, {0, 4, 5, 6}, {0, 5, 1, 6}};
-  mesh.cells.reserve(std::size_t(6) * nx * ny * nz);
+  mesh.cells.reserve(std::size_t(type == CellType::Tetrahedron ? 6 : 1) * nx * ny * nz);
   for (int k = 0; k < nz; ++k)
     for (int j = 0; j < ny; ++j)
       for (int i = 0; i < nx; ++i) {
@@ -31,6 +33,10 @@ SerialMesh makeBoxMesh(const std::array<double, 3>& size, const std::array<int, 
                                    node(i + 1, j, k + 1),
                                    node(i + 1, j + 1, k + 1),
                                    node(i, j + 1, k + 1)};
+        if (type == CellType::Hexahedron) {
+          mesh.cells.push_back(v);
+          continue;
+        }
         for (const auto& t : split) {
           std::array<std::int64_t, 4> tet{v[t[0]], v[t[1]], v[t[2]], v[t[3]]};
           const TetraShape shape(mesh.nodes[tet[0]], mesh.nodes[tet[1]], mesh.nodes[tet[2]],

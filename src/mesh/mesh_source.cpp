@@ -61,13 +61,18 @@ const ComponentDeclaration& meshSourceComponent() {
                std::nullopt, "", false, check::nonEmpty()})
           .add({"mesh.nodes", "\"X Y Z ..\"",
                 "an inline mesh's node coordinates, three per node (SOFA MeshTopology or\n"
-                "MechanicalObject `position` written in the scene), with mesh.tetrahedra; instead\n"
-                "of mesh.file and the box",
+                "MechanicalObject `position` written in the scene), with mesh.tetrahedra or\n"
+                "mesh.hexahedra; instead of mesh.file and the box",
                 std::nullopt, "length", false, inlineNumbers(3, false)})
           .add({"mesh.tetrahedra", "\"A B C D ..\"",
                 "an inline mesh's tetrahedra, four 0-based node ids each (SOFA `tetrahedra`), in\n"
                 "that vertex order",
                 std::nullopt, "", false, inlineNumbers(4, true)})
+          .add({"mesh.hexahedra", "\"A B C D E F G H ..\"",
+                "an inline mesh's hexahedra, eight 0-based node ids each (SOFA `hexahedra`), in\n"
+                "SOFA's (and VTK's) vertex order: the face z = 0 counter-clockwise seen from +z,\n"
+                "then the face z = 1 in the same order",
+                std::nullopt, "", false, inlineNumbers(8, true)})
           .add({"mesh.box-size", "\"LX LY LZ\"", "size of the built-in box, origin at 0; each > 0",
                 "10 1 1", "length", false,
                 [](const std::string& key, const std::string& text) {
@@ -79,8 +84,14 @@ const ComponentDeclaration& meshSourceComponent() {
                 }})
           .add(
               {"mesh.box-cells", "\"NX NY NZ\"",
-               "cells per axis of the built-in box, each >= 1; each hexahedron is split into 6 tetrahedra",
+               "cells per axis of the built-in box, each >= 1; with mesh.cell-type = tetrahedron each\n"
+               "hexahedron is split into 6 tetrahedra",
                "20 4 4", "", false, check::integersAtLeast(3, 1)})
+          .add(
+              {"mesh.cell-type", "tetrahedron|hexahedron",
+               "the built-in box's cells: hexahedra in SOFA's vertex order (RegularGridTopology's),\n"
+               "or each split into 6 tetrahedra",
+               "tetrahedron", "", false, check::choice(kCellTypes)})
           .add(
               {"mesh.transform", "\"OP X Y Z\"",
                "one operation on the rest positions, before partitioning (file or box); repeat the key\n"
@@ -98,39 +109,57 @@ const ComponentDeclaration& meshSourceComponent() {
       [](Scene& scene) {
         if (scene.given("mesh.nodes") && scene.given("mesh.file"))
           throw Error("mesh.file and an inline mesh (mesh.nodes) are given: give one");
+        if (scene.given("mesh.tetrahedra") && scene.given("mesh.hexahedra"))
+          throw Error("mesh.tetrahedra and mesh.hexahedra are given: a mesh has cells of one type");
+        if (scene.given("mesh.cell-type") &&
+            (scene.given("mesh.file") || scene.given("mesh.nodes")))
+          throw Error(
+              "mesh.cell-type is the built-in box's; a mesh file or an inline mesh says its own");
       }};
   return component;
 }
 
 namespace {
 
-// The mesh written in the keys: nodes as given, tetrahedra by 0-based node id.
+// Zero when a cell is flat: a tetrahedron's volume, or for a hexahedron the volume its edges
+// from vertex 0 (to 1, 3 and 4) span, which a flat or folded corner makes zero.
+double cornerVolume(const SerialMesh& mesh, const std::int64_t* v, CellType type) {
+  const bool tetrahedron = type == CellType::Tetrahedron;
+  return TetraShape(mesh.nodes[v[0]], mesh.nodes[v[1]], mesh.nodes[v[tetrahedron ? 2 : 3]],
+                    mesh.nodes[v[tetrahedron ? 3 : 4]])
+      .volume;
+}
+
+// The mesh written in the keys: nodes as given, tetrahedra or hexahedra by 0-based node id.
 SerialMesh inlineMesh(const Parameters& scene) {
-  if (!scene.given("mesh.nodes") || !scene.given("mesh.tetrahedra"))
-    throw Error("an inline mesh needs both mesh.nodes and mesh.tetrahedra");
+  const bool hexahedra = scene.given("mesh.hexahedra");
+  const char* key = hexahedra ? "mesh.hexahedra" : "mesh.tetrahedra";
+  if (!scene.given("mesh.nodes") || !scene.given(key))
+    throw Error("an inline mesh needs mesh.nodes and its cells, mesh.tetrahedra or mesh.hexahedra");
+  const CellType type = hexahedra ? CellType::Hexahedron : CellType::Tetrahedron;
   SerialMesh mesh;
+  mesh.cells = SerialCells(type);
   const std::vector<double> xyz = parse::reals("mesh.nodes", scene.text("mesh.nodes"), 0);
   for (std::size_t i = 0; i < xyz.size(); i += 3)
     mesh.nodes.push_back({xyz[i], xyz[i + 1], xyz[i + 2]});
-  const std::string ids = scene.text("mesh.tetrahedra");
+  const std::string ids = scene.text(key);
   const Texts tokens = parse::tokens(ids);
-  for (std::size_t i = 0; i < tokens.size(); i += 4) {
-    std::array<std::int64_t, 4> tet{};
-    for (int a = 0; a < 4; ++a) {
+  const int corners = cornersOf(type);
+  for (std::size_t i = 0; i < tokens.size(); i += std::size_t(corners)) {
+    std::vector<std::int64_t> cell(std::size_t(corners), 0);
+    for (int a = 0; a < corners; ++a) {
       long long id = -1;
       if (!parse::number(tokens[i + a], id) || id < 0 ||
           id >= static_cast<long long>(mesh.nodes.size()))
-        parse::reject("mesh.tetrahedra", ids,
+        parse::reject(key, ids,
                       "'" + tokens[i + a] + "' is no node id (0 to " +
                           std::to_string(mesh.nodes.size() - 1) + ")");
-      tet[a] = id;
+      cell[a] = id;
     }
-    const TetraShape shape(mesh.nodes[tet[0]], mesh.nodes[tet[1]], mesh.nodes[tet[2]],
-                           mesh.nodes[tet[3]]);
-    if (shape.volume == 0)
-      parse::reject("mesh.tetrahedra", ids,
-                    "tetrahedron " + std::to_string(i / 4) + " has zero volume");
-    mesh.cells.push_back(tet);
+    if (cornerVolume(mesh, cell.data(), type) == 0)
+      parse::reject(key, ids,
+                    nameOf(type) + " " + std::to_string(i / corners) + " has zero volume");
+    mesh.cells.push_back(cell);
     mesh.cellTags.push_back(0);
   }
   return mesh;
@@ -140,9 +169,10 @@ SerialMesh readOrBuild(const Parameters& scene) {
   const std::string file = scene.optionalText("mesh.file");
   SerialMesh mesh =
       !file.empty() ? readMeshFile(file)
-      : scene.given("mesh.nodes") || scene.given("mesh.tetrahedra")
+      : scene.given("mesh.nodes") || scene.given("mesh.tetrahedra") || scene.given("mesh.hexahedra")
           ? inlineMesh(scene)
-          : makeBoxMesh(scene.real3("mesh.box-size"), scene.integer3("mesh.box-cells"));
+          : makeBoxMesh(scene.real3("mesh.box-size"), scene.integer3("mesh.box-cells"),
+                        scene.choice("mesh.cell-type", kCellTypes));
   for (const std::string& text : scene.texts("mesh.transform"))
     applyMeshTransform(parseMeshTransform("mesh.transform", text), mesh.nodes);
   return mesh;
@@ -150,9 +180,9 @@ SerialMesh readOrBuild(const Parameters& scene) {
 
 }  // namespace
 
-// The input mesh's `nodes` and `tets` are doubles: the box's products may not fit in an
+// The input mesh's `nodes` and `cells` are doubles: the box's products may not fit in an
 // integer. Refinement multiplies the cells by 8 and, for a large mesh, the nodes by about 8.
-std::string meshSizeFailure(const Parameters& scene, double nodes, double tets, int dofsPerNode,
+std::string meshSizeFailure(const Parameters& scene, double nodes, double cells, int dofsPerNode,
                             double memoryPerRank, int ranks) {
   const std::string what = scene.given("mesh.file") ? "mesh.file = " + scene.text("mesh.file")
                            : scene.given("mesh.nodes")
@@ -163,11 +193,13 @@ std::string meshSizeFailure(const Parameters& scene, double nodes, double tets, 
     std::snprintf(text, sizeof text, "%.4g", value);
     return std::string(text);
   };
-  // METIS partitions the input on rank 0 with idx_t arrays of 4 vertex slots per cell (Debian's
-  // METIS: 32-bit idx_t, whichever PETSc is used).
-  const double metisCells = double(std::numeric_limits<idx_t>::max() / 4);
-  if (tets > metisCells)
-    return what + " gives " + figure(tets) + " tetrahedra; METIS's " +
+  // METIS partitions the input on rank 0 with idx_t arrays of 4 (8) vertex slots per tetrahedron
+  // (hexahedron) (Debian's METIS: 32-bit idx_t, whichever PETSc is used).
+  const CellType type = scene.given("mesh.hexahedra") ? CellType::Hexahedron
+                                                      : scene.choice("mesh.cell-type", kCellTypes);
+  const double metisCells = double(std::numeric_limits<idx_t>::max() / cornersOf(type));
+  if (cells > metisCells)
+    return what + " gives " + figure(cells) + " " + pluralNameOf(type) + "; METIS's " +
            std::to_string(8 * sizeof(idx_t)) + "-bit arrays partition at most " +
            figure(metisCells) + ": partition a coarser mesh and refine it (mesh.refine)";
   const int refine = scene.integer("mesh.refine");
@@ -196,10 +228,13 @@ SerialMesh loadSerialMesh(const Parameters& scene, int dofsPerNode, MPI_Comm com
   const double memoryPerRank = memoryPerRankBytes(comm);
   SerialMesh mesh;
   std::string failure;
-  if (!scene.given("mesh.file") && !scene.given("mesh.nodes") && !scene.given("mesh.tetrahedra")) {
+  if (!scene.given("mesh.file") && !scene.given("mesh.nodes") && !scene.given("mesh.tetrahedra") &&
+      !scene.given("mesh.hexahedra")) {
     const auto [nx, ny, nz] = scene.integer3("mesh.box-cells");
-    failure = meshSizeFailure(scene, (nx + 1.0) * (ny + 1.0) * (nz + 1.0), 6.0 * nx * ny * nz,
-                              dofsPerNode, memoryPerRank, commSize(comm));
+    const bool split = scene.choice("mesh.cell-type", kCellTypes) == CellType::Tetrahedron;
+    failure = meshSizeFailure(scene, (nx + 1.0) * (ny + 1.0) * (nz + 1.0),
+                              (split ? 6.0 : 1.0) * nx * ny * nz, dofsPerNode, memoryPerRank,
+                              commSize(comm));
   }
   throwIfAnyRankFailed(failure, comm);
   if (rank == 0) {
@@ -216,10 +251,11 @@ SerialMesh loadSerialMesh(const Parameters& scene, int dofsPerNode, MPI_Comm com
         warnings.push_back("ignored elements that are neither tetrahedra nor triangles: " +
                            skipped);
       std::int64_t inverted = 0;
-      for (const auto& t : mesh.cells)
-        inverted +=
-            TetraShape(mesh.nodes[t[0]], mesh.nodes[t[1]], mesh.nodes[t[2]], mesh.nodes[t[3]])
-                .signedVolume < 0;
+      if (mesh.cells.type() == CellType::Tetrahedron)
+        for (const auto t : mesh.cells)
+          inverted +=
+              TetraShape(mesh.nodes[t[0]], mesh.nodes[t[1]], mesh.nodes[t[2]], mesh.nodes[t[3]])
+                  .signedVolume < 0;
       if (inverted > 0)
         warnings.push_back(
             std::to_string(inverted) +

@@ -26,9 +26,10 @@ SharedNodes sharedNodes(const CompactMesh& mesh, const std::vector<idx_t>& cellP
     }
   // (row, part) packed into one integer, so that a sort orders them and drops repeats.
   std::vector<std::uint64_t> pairs;
+  const idx_t corners = cornersOf(mesh.type);
   for (idx_t c = 0; c < mesh.numCells(); ++c)
-    for (int k = 0; k < 4; ++k) {
-      const idx_t r = row[mesh.cells[4 * c + k]];
+    for (idx_t k = 0; k < corners; ++k) {
+      const idx_t r = row[mesh.cells[corners * c + k]];
       if (r >= 0) pairs.push_back((std::uint64_t(r) << 32) | std::uint32_t(cellPart[c]));
     }
   std::sort(pairs.begin(), pairs.end());
@@ -56,9 +57,10 @@ std::vector<idx_t> balancedVertexOwners(const CompactMesh& mesh, const std::vect
                                         int parts) {
   const idx_t nodes = mesh.numNodes();
   std::vector<idx_t> lowest(nodes, idx_t(parts)), highest(nodes, -1);
+  const idx_t corners = cornersOf(mesh.type);
   for (idx_t c = 0; c < mesh.numCells(); ++c)
-    for (int k = 0; k < 4; ++k) {
-      const idx_t n = mesh.cells[4 * c + k];
+    for (idx_t k = 0; k < corners; ++k) {
+      const idx_t n = mesh.cells[corners * c + k];
       lowest[n] = std::min(lowest[n], cellPart[c]);
       highest[n] = std::max(highest[n], cellPart[c]);
     }

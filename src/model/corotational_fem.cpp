@@ -49,10 +49,11 @@ Vec3 point(const double* x, PetscInt vertex) {
 
 }  // namespace
 
-CorotationalFEM::CorotationalFEM(const Cells& cells,
-                                 const CellShapes& shapes, std::vector<double> rest,
-                                 std::vector<LameParameters> lame, RotationMethod method)
+CorotationalFEM::CorotationalFEM(const Cells& cells, const CellShapes& shapes,
+                                 std::vector<double> rest, std::vector<LameParameters> lame,
+                                 RotationMethod method)
     : cells_(cells), lame_(std::move(lame)), method_(method) {
+  requireTetrahedra(cells, "the corotational tetrahedron (SOFA's TetrahedronFEMForceField)");
   restElements_.resize(cells_.size());
   frames_.resize(cells_.size());
   for (std::size_t c = 0; c < cells_.size(); ++c) {

@@ -2,9 +2,10 @@
 
 namespace eis {
 
-DiffusionFEM::DiffusionFEM(const Cells& cells,
-                           const CellShapes& shapes, double conductivity)
-    : cells_(cells), shapes_(shapes), conductivity_(conductivity) {}
+DiffusionFEM::DiffusionFEM(const Cells& cells, const CellShapes& shapes, double conductivity)
+    : cells_(cells), shapes_(shapes), conductivity_(conductivity) {
+  requireTetrahedra(cells, "diffusion (SOFA's TetrahedronDiffusionFEMForceField)");
+}
 
 void DiffusionFEM::addElementFlux(std::size_t cell, const double* u, double factor,
                                   double* out) const {

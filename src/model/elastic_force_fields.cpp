@@ -4,15 +4,45 @@
 
 #include "eis/core/error.hpp"
 #include "eis/model/cell_materials.hpp"
+#include "eis/model/hexahedron_fem.hpp"
 #include "eis/model/hyperelastic_fem.hpp"
 #include "eis/model/linear_elastic_fem.hpp"
 
 namespace eis {
 
+namespace {
+
+// SOFA's HexahedronFEMForceField: the linear element (method small) or the corotated one (large,
+// polar), as the material asks for on tetrahedra.
+std::unique_ptr<ForceField> makeHexahedralField(const ElasticMaterial& material, const Cells& cells,
+                                                std::vector<double> rest) {
+  switch (material.model) {
+    case MaterialModel::Linear:
+      return std::make_unique<HexahedronFEM>(cells, std::move(rest), material.lame,
+                                             HexahedronMethod::Small);
+    case MaterialModel::Corotational:
+      if (material.rotation == RotationMethod::Svd)
+        throw Error(
+            "material.rotation = svd: SOFA's HexahedronFEMForceField has no svd method; on "
+            "hexahedra it is large or polar");
+      return std::make_unique<HexahedronFEM>(cells, std::move(rest), material.lame,
+                                             material.rotation == RotationMethod::Large
+                                                 ? HexahedronMethod::Large
+                                                 : HexahedronMethod::Polar);
+    default:
+      throw Error(
+          "material.model: on hexahedra the elastic models are linear and corotational (SOFA's "
+          "HexahedronFEMForceField); the hyperelastic laws are integrated on tetrahedra only");
+  }
+}
+
+}  // namespace
+
 std::unique_ptr<ForceField> makeElasticForceField(const ElasticMaterial& material,
-                                                  const Cells& cells,
-                                                  const CellShapes& shapes,
+                                                  const Cells& cells, const CellShapes& shapes,
                                                   std::vector<double> rest) {
+  if (material.model != MaterialModel::None && cells.type() == CellType::Hexahedron)
+    return makeHexahedralField(material, cells, std::move(rest));
   std::vector<LameParameters> lame = material.lame;
   switch (material.model) {
     case MaterialModel::Linear:

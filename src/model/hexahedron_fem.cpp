@@ -157,15 +157,14 @@ Vec3 point(const double* x, PetscInt vertex) {
 
 }  // namespace
 
-HexahedronFEM::HexahedronFEM(const std::vector<std::array<PetscInt, 8>>& cells,
-                             std::vector<double> rest, std::vector<double> youngModulus,
-                             std::vector<double> poissonRatio, HexahedronMethod method)
-    : cells_(cells), method_(method) {
+HexahedronFEM::HexahedronFEM(const Cells& cells, std::vector<double> rest,
+                             std::vector<LameParameters> lame, HexahedronMethod method)
+    : cells_(cells), lame_(std::move(lame)), method_(method) {
+  if (cells.type() != CellType::Hexahedron)
+    throw Error("internal: HexahedronFEM made on " + pluralNameOf(cells.type()));
   restElements_.resize(cells_.size());
   frames_.resize(cells_.size());
-  lame_.reserve(cells_.size());
   for (std::size_t c = 0; c < cells_.size(); ++c) {
-    lame_.push_back(lameParameters(youngModulus[c], poissonRatio[c]));
     const Mat3 r0 = frame(c, rest.data());
     frames_[c] = r0;
     RestElement& e = restElements_[c];

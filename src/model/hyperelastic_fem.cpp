@@ -79,10 +79,12 @@ double vonMises(const Mat3& s) {
 
 }  // namespace
 
-HyperelasticFEM::HyperelasticFEM(const Cells& cells,
-                                 const CellShapes& shapes, std::vector<double> rest,
-                                 std::vector<LameParameters> lame, Law law)
+HyperelasticFEM::HyperelasticFEM(const Cells& cells, const CellShapes& shapes,
+                                 std::vector<double> rest, std::vector<LameParameters> lame,
+                                 Law law)
     : cells_(cells), shapes_(shapes), rest_(std::move(rest)), lame_(std::move(lame)), law_(law) {
+  requireTetrahedra(cells,
+                    "the hyperelastic laws (SOFA's TetrahedronHyperelasticityFEMForceField)");
   // The rest state: F = F^-T = I, S = 0, J = 1 (v = -mu: no stress).
   if (law_ == Law::StVenantKirchhoff) {
     stvk_.assign(cells_.size(), StVKPoint{kIdentity, Mat3{}});

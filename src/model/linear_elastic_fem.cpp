@@ -4,10 +4,11 @@
 
 namespace eis {
 
-LinearElasticFEM::LinearElasticFEM(const Cells& cells,
-                                   const CellShapes& shapes, std::vector<double> rest,
-                                   std::vector<LameParameters> lame)
-    : cells_(cells), shapes_(shapes), rest_(std::move(rest)), lame_(std::move(lame)) {}
+LinearElasticFEM::LinearElasticFEM(const Cells& cells, const CellShapes& shapes,
+                                   std::vector<double> rest, std::vector<LameParameters> lame)
+    : cells_(cells), shapes_(shapes), rest_(std::move(rest)), lame_(std::move(lame)) {
+  requireTetrahedra(cells, "the linear tetrahedron (SOFA's TetrahedronFEMForceField)");
+}
 
 // Strain of the displacement u - origin (origin may be null for a plain increment).
 LinearElasticFEM::Strain LinearElasticFEM::strain(std::size_t cell, const TetraShape& shape,

@@ -6,15 +6,19 @@
 
 namespace eis {
 
-Mass::Mass(const Cells& cells, const CellShapes& shapes,
-           int dofsPerNode, double coefficient, MassType type,
-           const std::vector<double>& cellsPerVertex)
+Mass::Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode, double coefficient,
+           MassType type, const std::vector<double>& cellsPerVertex)
     : cells_(cells), dofs_(dofsPerNode), coefficient_(coefficient), type_(type) {
-  if (type == MassType::Uniform) {
+  if (type == MassType::Uniform) {  // each vertex's mass, shared out among its cells
     vertexShares_.reserve(cellsPerVertex.size());
     for (double count : cellsPerVertex) vertexShares_.push_back(coefficient / count);
     return;
   }
+  // A density integrated over a cell: the tetrahedron's volume is what the two masses need.
+  if (cells.type() != CellType::Tetrahedron)
+    throw Error("mass.type = " + std::string(type == MassType::Lumped ? "lumped" : "consistent") +
+                ": integrated on tetrahedra only, and this mesh has " + pluralNameOf(cells.type()) +
+                " (mass.type = uniform works on every cell type)");
   volumes_.reserve(cells.size());
   for (std::size_t c = 0; c < cells.size(); ++c) volumes_.push_back(shapes[c].volume);
 }
@@ -29,7 +33,7 @@ void Mass::addMDx(const double* dx, double* out, double factor) const {
     // Element by element, like the consistent case, so ghost vertices get this rank's share
     // only and the local-to-global sum counts each element once.
     for (std::size_t c = 0; c < cells_.size(); ++c)
-      for (int a = 0; a < 4; ++a) {
+      for (int a = 0; a < cells_.corners(); ++a) {
         const PetscInt v = cells_[c][a];
         const double m = factor * lumpedShare(c, a);
         for (int d = 0; d < dofs_; ++d) out[dofs_ * v + d] += m * dx[dofs_ * v + d];
@@ -48,14 +52,14 @@ void Mass::addMDx(const double* dx, double* out, double factor) const {
 }
 
 void Mass::addMToElementMatrices(double* elementMatrices, double factor, CellRange range) const {
-  const int n = 4 * dofs_;
+  const int n = cells_.corners() * dofs_;
   const auto add = [&](double* block, int a, int b, double value) {
     for (int d = 0; d < dofs_; ++d) block[(dofs_ * a + d) * n + dofs_ * b + d] += value;
   };
   for (std::size_t c = range.begin; c < range.end; ++c) {
     double* block = elementMatrices + (c - range.begin) * n * n;
     if (type_ != MassType::Consistent) {
-      for (int a = 0; a < 4; ++a) add(block, a, a, factor * lumpedShare(c, a));
+      for (int a = 0; a < cells_.corners(); ++a) add(block, a, a, factor * lumpedShare(c, a));
       continue;
     }
     const double share = factor * coefficient_ * volumes_[c];
@@ -66,7 +70,7 @@ void Mass::addMToElementMatrices(double* elementMatrices, double factor, CellRan
 
 void Mass::addGravity(double* f, const double* g) const {
   for (std::size_t c = 0; c < cells_.size(); ++c)
-    for (int a = 0; a < 4; ++a) {
+    for (int a = 0; a < cells_.corners(); ++a) {
       const double m = lumpedShare(c, a);
       for (int d = 0; d < dofs_; ++d) f[dofs_ * cells_[c][a] + d] += m * g[d];
     }
@@ -75,7 +79,7 @@ void Mass::addGravity(double* f, const double* g) const {
 double Mass::localTotal() const {
   double total = 0;
   for (std::size_t c = 0; c < cells_.size(); ++c)
-    for (int a = 0; a < 4; ++a) total += lumpedShare(c, a);
+    for (int a = 0; a < cells_.corners(); ++a) total += lumpedShare(c, a);
   return total;
 }
 

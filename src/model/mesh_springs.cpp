@@ -23,11 +23,11 @@ double dot(const Vec3& p, const Vec3& q) {
 
 }  // namespace
 
-MeshSpringForceField::MeshSpringForceField(const Cells& cells,
-                                           const std::vector<CellEdge>& edges,
+MeshSpringForceField::MeshSpringForceField(const Cells& cells, const std::vector<CellEdge>& edges,
                                            const std::vector<Vec3>& rest, double stiffness,
                                            double damping)
     : damping_(damping) {
+  requireTetrahedra(cells, "mesh springs (SOFA's MeshSpringForceField)");
   std::vector<CellEdge> byCell(edges);
   std::stable_sort(byCell.begin(), byCell.end(),
                    [](const CellEdge& p, const CellEdge& q) { return p.cell < q.cell; });

@@ -32,11 +32,12 @@ void RestShapeSprings::addDForce(const double* dx, double* df, double kFactor) c
 void RestShapeSprings::addKToElementMatrices(double* elementMatrices, double kFactor,
                                              CellRange range) const {
   const auto& cells = mesh_.cells();
+  const int n = 3 * cells.corners();
   for (std::size_t c = range.begin; c < range.end; ++c) {
-    double* block = elementMatrices + (c - range.begin) * 144;
-    for (int a = 0; a < 4; ++a)
+    double* block = elementMatrices + (c - range.begin) * n * n;
+    for (int a = 0; a < cells.corners(); ++a)
       for (int d = 0; d < 3; ++d)
-        block[(3 * a + d) * 12 + 3 * a + d] -= kFactor * cellShare_[cells[c][a]];
+        block[(3 * a + d) * n + 3 * a + d] -= kFactor * cellShare_[cells[c][a]];
   }
 }
 

@@ -24,11 +24,11 @@ std::array<Vec3, 3> tangentEdges(const std::array<Vec3, 3>& x) {
 
 }  // namespace
 
-SurfacePressure::SurfacePressure(const Cells& cells,
-                                 const std::vector<Vec3>& rest,
+SurfacePressure::SurfacePressure(const Cells& cells, const std::vector<Vec3>& rest,
                                  const std::vector<Pressure>& pressures,
                                  const std::vector<Traction>& tractions)
     : pressureLoads_(!pressures.empty()) {
+  requireTetrahedra(cells, "surface loads (load.pressure, load.surface-traction)");
   for (const Pressure& load : pressures) {
     if (load.box) boxes_.push_back(*load.box);
     for (const Triangle& t : load.triangles) {

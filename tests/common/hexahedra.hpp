@@ -74,10 +74,14 @@ struct HexGrid {
       return Vec3{r[0] + t[0], r[1] + t[1], r[2] + t[2]};
     });
   }
+  // The field holds the cell list it is made on: cellList, rebuilt here from `cells`.
   eis::HexahedronFEM field(eis::HexahedronMethod method, double E, double nu) const {
-    return {cells, rest(), std::vector<double>(cells.size(), E),
-            std::vector<double>(cells.size(), nu), method};
+    cellList = eis::Cells(eis::CellType::Hexahedron);
+    for (const auto& cell : cells) cellList.push_back(cell);
+    return {cellList, rest(),
+            std::vector<eis::LameParameters>(cells.size(), eis::lameParameters(E, nu)), method};
   }
+  mutable eis::Cells cellList{eis::CellType::Hexahedron};
 };
 
 // One irregular hexahedron: the unit cube with every vertex moved, so that no face is planar.

@@ -1,6 +1,9 @@
 // The built-in box follows docs/architecture.md's numbering and split, node for node.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <vector>
+
 #include "eis/core/tetra_geometry.hpp"
 #include "eis/mesh/box_mesh.hpp"
 
@@ -38,6 +41,28 @@ TEST(BoxMesh, SixPositiveTetrahedraPerHexAroundTheMainDiagonal) {
   EXPECT_TRUE((first[1] == 1 && first[2] == 4) || (first[1] == 4 && first[2] == 1));
   // The second cell in the list is i = 1 (i fastest): its tets start at node 1.
   EXPECT_EQ(mesh.cells[6][0], 1);
+}
+
+// As SOFA's RegularGridTopology numbers a grid's hexahedra (x fastest) and each one's vertices:
+// (i,j,k) (i+1,j,k) (i+1,j+1,k) (i,j+1,k), then the same at k+1.
+TEST(BoxMesh, HexahedraAreSofasGridCells) {
+  const auto mesh = eis::makeBoxMesh({2, 3, 4}, {2, 3, 4}, eis::CellType::Hexahedron);
+  ASSERT_EQ(mesh.cells.type(), eis::CellType::Hexahedron);
+  ASSERT_EQ(mesh.cells.size(), 24u);
+  ASSERT_EQ(mesh.cellTags.size(), 24u);
+  const auto node = [](int i, int j, int k) { return std::int64_t(i + 3 * (j + 4 * k)); };
+  std::size_t c = 0;
+  for (int k = 0; k < 4; ++k)
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i < 2; ++i, ++c) {
+        const auto cell = mesh.cells[c];
+        const std::vector<std::int64_t> got(cell.begin(), cell.end());
+        EXPECT_EQ(got, (std::vector<std::int64_t>{
+                           node(i, j, k), node(i + 1, j, k), node(i + 1, j + 1, k),
+                           node(i, j + 1, k), node(i, j, k + 1), node(i + 1, j, k + 1),
+                           node(i + 1, j + 1, k + 1), node(i, j + 1, k + 1)}))
+            << "cell " << c;
+      }
 }
 
 }  // namespace

@@ -138,6 +138,14 @@ std::vector<KeyCase> allKeys() {
        "0 1 2 3",
        [](const Scene& s) { EXPECT_EQ(s.text("mesh.tetrahedra"), "0 1 2 3"); },
        {"--mesh.nodes=0 0 0 1 0 0 0 1 0 0 0 1"}},
+      {"mesh.hexahedra",
+       "0 1 2 3 4 5 6 7",
+       [](const Scene& s) { EXPECT_EQ(s.text("mesh.hexahedra"), "0 1 2 3 4 5 6 7"); },
+       {"--mesh.nodes=0 0 0 1 0 0 1 1 0 0 1 0 0 0 1 1 0 1 1 1 1 0 1 1"}},
+      {"mesh.cell-type", "hexahedron",
+       [](const Scene& s) {
+         EXPECT_EQ(s.choice("mesh.cell-type", eis::kCellTypes), eis::CellType::Hexahedron);
+       }},
       {"physics.type",
        "diffusion",
        [](const Scene& s) {
@@ -665,6 +673,8 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"mesh.nodes", "0 0 nan"},
       {"mesh.tetrahedra", "0 1 2"},
       {"mesh.tetrahedra", "0 1 2 -3"},
+      {"mesh.hexahedra", "0 1 2 3"},
+      {"mesh.cell-type", "prism"},
       {"mesh.transform", "spin 0 0 90"},
       {"mesh.transform", "scale 1 0 1"},
       {"mesh.box-cells", "20 0 4"},

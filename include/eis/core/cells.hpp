@@ -13,8 +13,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
 #include <string>
 #include <vector>
+
+#include "eis/core/error.hpp"
+#include "eis/core/parameters.hpp"
 
 namespace eis {
 
@@ -29,6 +33,9 @@ inline std::string nameOf(CellType type) {
 inline std::string pluralNameOf(CellType type) {
   return type == CellType::Tetrahedron ? "tetrahedra" : "hexahedra";
 }
+inline constexpr Named<CellType> kCellTypes[] = {{"tetrahedron", CellType::Tetrahedron},
+                                                 {"hexahedron", CellType::Hexahedron}};
+
 // VTK's cell type numbers (VTK_TETRA, VTK_HEXAHEDRON): the same vertex orders as ours.
 constexpr int vtkTypeOf(CellType type) {
   return type == CellType::Tetrahedron ? 10 : 12;
@@ -56,8 +63,8 @@ private:
 template <class Index>
 class CellList {
 public:
-  explicit CellList(CellType type = CellType::Tetrahedron)
-      : type_(type), corners_(cornersOf(type)) {}
+  CellList() : CellList(CellType::Tetrahedron) {}
+  explicit CellList(CellType type) : type_(type), corners_(cornersOf(type)) {}
   // Cells given vertex after vertex, corners() each.
   CellList(CellType type, std::initializer_list<Index> vertices)
       : type_(type), corners_(cornersOf(type)), vertices_(vertices) {}
@@ -100,7 +107,7 @@ public:
   }
   template <class Range>
   void push_back(const Range& vertices) {
-    vertices_.insert(vertices_.end(), vertices.begin(), vertices.end());
+    vertices_.insert(vertices_.end(), std::begin(vertices), std::end(vertices));
   }
   void resize(std::size_t cells) { vertices_.resize(cells * corners_); }
   void reserve(std::size_t cells) { vertices_.reserve(cells * corners_); }
@@ -116,6 +123,15 @@ private:
   int corners_;
   std::vector<Index> vertices_;
 };
+
+// For the element code written for tetrahedra alone: an error naming `what` (the key or
+// component that asked for it) on a mesh of another cell type, the same verdict on every rank.
+template <class Index>
+void requireTetrahedra(const CellList<Index>& cells, const std::string& what) {
+  if (cells.type() != CellType::Tetrahedron)
+    throw Error(what + ": integrated on tetrahedra only so far, and this mesh has " +
+                pluralNameOf(cells.type()));
+}
 
 // A rank's cells (local vertex indices), and a whole mesh's before partitioning (file node ids).
 using Cells = CellList<PetscInt>;

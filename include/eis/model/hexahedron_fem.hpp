@@ -36,6 +36,7 @@
 #include <array>
 #include <vector>
 
+#include "eis/core/cells.hpp"
 #include "eis/core/parameters.hpp"
 #include "eis/core/tetra_geometry.hpp"
 #include "eis/model/force_field.hpp"
@@ -51,13 +52,12 @@ inline constexpr Named<HexahedronMethod> kHexahedronMethods[] = {
 
 class HexahedronFEM : public ForceField {
 public:
-  // cells: eight local vertex indices each, in SOFA's order; they must outlive the field. rest:
-  // the rest positions as a local array (3 per local vertex). youngModulus, poissonRatio: one per
-  // cell. Throws InvertedElement for a cell whose rest shape has det J <= 0 at a Gauss point in
+  // cells: hexahedra, eight local vertex indices each in SOFA's order; they must outlive the
+  // field. rest: the rest positions as a local array (3 per local vertex). lame: each cell's
+  // material. Throws InvertedElement for a cell whose rest shape has det J <= 0 at a Gauss point in
   // its frame (see elementStiffness); "polar" accepts a mirrored cell, its frame being then a
   // reflection, as SOFA does.
-  HexahedronFEM(const std::vector<std::array<PetscInt, 8>>& cells, std::vector<double> rest,
-                std::vector<double> youngModulus, std::vector<double> poissonRatio,
+  HexahedronFEM(const Cells& cells, std::vector<double> rest, std::vector<LameParameters> lame,
                 HexahedronMethod method);
 
   // Also stores every element's frame at x (large, polar): the linearization point of the two
@@ -95,7 +95,7 @@ private:
   void scatterForce(std::size_t cell, const Mat3& r, const std::array<double, kDofs>& d,
                     double scale, double* f) const;
 
-  const std::vector<std::array<PetscInt, 8>>& cells_;
+  const Cells& cells_;
   std::vector<LameParameters> lame_;
   HexahedronMethod method_;
   std::vector<RestElement> restElements_;

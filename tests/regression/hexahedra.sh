@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Hexahedral meshes (mesh.cell-type = hexahedron, SOFA's HexahedronFEMForceField): the built-in
+# box of hexahedra runs with each method (linear = small, corotational large and polar) and ends
+# where it ends on 1 rank, on 2 and 3 ranks; a uniform initial velocity with no load and no
+# constraint moves every node by t v (the elements feel no strain); what is written for
+# tetrahedra only is refused with one line naming it.
+# Usage: hexahedra.sh <euler-implicit>; the MPI launch line: tests/common/mpi_launch.sh.
+set -uo pipefail
+RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
+here=$(dirname "$(realpath "${BASH_SOURCE[0]}")")
+# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
+source "$here/../common/mpi_launch.sh"
+# shellcheck source=SCRIPTDIR/../common/checks.sh
+source "$here/../common/checks.sh"
+program=$(realpath "$1")
+launch_in_scratch 1 "$program"
+
+run() {  # run RANKS ARGS...: euler-implicit on RANKS ranks, its output in run.log
+  mpi_command "$1" "$program"
+  "${MPI_COMMAND[@]}" "${@:2}" >run.log 2>&1
+}
+box=(--mesh.cell-type=hexahedron --mesh.box-size="2 0.5 0.4" --mesh.box-cells="6 2 2"
+  --solver.dt=0.02 --solver.rtol=1e-13 --output.progress-every=0)
+uniform=(--mass.type=uniform --mass.total-mass=3)
+
+# The largest difference between two final-state CSVs, relative to the largest coordinate.
+same_state() {
+  awk -F, -v tol="$3" 'NR == FNR { if (FNR > 1) for (i = 2; i <= NF; ++i) a[FNR, i] = $i; next }
+    FNR > 1 { for (i = 2; i <= NF; ++i) { d = a[FNR, i] - $i; if (d < 0) d = -d; if (d > m) m = d
+                                         v = $i < 0 ? -$i : $i; if (v > s) s = v } ; n++ }
+    END { if (n == 0 || m > tol * s) { printf "  differ by %g of %g\n", m, s; exit 1 } }' "$1" "$2"
+}
+
+for model in "linear" "corotational --material.rotation=large" "corotational --material.rotation=polar"; do
+  # shellcheck disable=SC2206  # the model's words are options
+  options=(--material.model=$model)
+  for ranks in 1 2 3; do
+    run "$ranks" "${box[@]}" "${uniform[@]}" --solver.steps=4 "${options[@]}" \
+      --output.final-state="end$ranks.csv"
+    check "$model on $ranks ranks runs" test -s "end$ranks.csv"
+  done
+  check "$model: 2 ranks end where 1 rank does" same_state end1.csv end2.csv 1e-11
+  check "$model: 3 ranks end where 1 rank does" same_state end1.csv end3.csv 1e-11
+done
+
+# No constraint (a fixed box that holds no node), no gravity, every node at velocity v: after
+# 4 steps of 0.02 each node is X + 0.08 v, the velocity still v.
+run 2 "${box[@]}" "${uniform[@]}" --solver.steps=4 --material.model=corotational \
+  --constraint.fixed-box="9 9 9 10 10 10" --load.gravity="0 0 0" --initial.velocities="1 -2 0.5" \
+  --output.final-state=drift.csv
+check "a rigid drift runs" test -s drift.csv
+run 1 "${box[@]}" "${uniform[@]}" --solver.steps=0 --material.model=corotational \
+  --constraint.fixed-box="9 9 9 10 10 10" --load.gravity="0 0 0" --output.final-state=rest.csv
+check "the rest state is written" test -s rest.csv
+drifted() {
+  awk -F, 'NR == FNR { if (FNR > 1) { x[$1] = $2; y[$1] = $3; z[$1] = $4 }; next }
+    FNR > 1 { e = ($2 - x[$1] - 0.08) ^ 2 + ($3 - y[$1] + 0.16) ^ 2 + ($4 - z[$1] - 0.04) ^ 2
+              e += ($5 - 1) ^ 2 + ($6 + 2) ^ 2 + ($7 - 0.5) ^ 2; if (e > m) m = e; n++ }
+    END { if (n == 0 || m > 1e-20) { printf "  off by %g\n", sqrt(m); exit 1 } }' rest.csv drift.csv
+}
+check "every node drifts by t v, at velocity v" drifted
+
+refused() {  # refused TEXT ARGS...: the run fails with TEXT in its one error line
+  run 2 "${box[@]}" --solver.steps=1 "${@:2}"
+  local status=$?
+  [ "$status" -ne 0 ] && grep -q -- "$1" run.log || { tail -3 run.log; return 1; }
+}
+check "lumped mass on hexahedra is refused" refused "integrated on tetrahedra only" --mass.type=lumped
+check "refinement of hexahedra is refused" refused "only tetrahedra are refined" "${uniform[@]}" \
+  --mesh.refine=1
+check "a hyperelastic law on hexahedra is refused" refused \
+  "hyperelastic laws are integrated on tetrahedra" "${uniform[@]}" --material.model=neohookean
+check "the svd frame on hexahedra is refused" refused "no svd method" "${uniform[@]}" \
+  --material.model=corotational --material.rotation=svd
+check "mesh.cell-type with a mesh file is refused" refused "mesh.cell-type is the built-in box's" \
+  "${uniform[@]}" --mesh.file=beam.msh
+
+echo "$((checks - failures)) passed, $failures failed"
+exit $((failures > 0))
