@@ -1,6 +1,7 @@
 # What `cmake --install build [--prefix <dir>]` puts under the prefix (GNUInstallDirs layout):
 #   bin/euler-implicit, bin/partition-surface
-#   <libdir>/libeis.so (eis::eis) and <libdir>/libeis.a (eis::eis_static)
+#   <libdir>/libeis.so (eis::eis) and <libdir>/libeis.a (eis::eis_static; eis::eis_static_whole
+#     links it whole, every component registered)
 #   include/eis/<layer>/*.hpp
 #   share/euler-implicit/python/: the Python front end (the .py scene driver, the stand-in Sofa)
 #   <libdir>/cmake/euler-implicit/: the package for find_package(euler-implicit), with the find
@@ -13,7 +14,7 @@ set_target_properties(euler-implicit partition-surface eis PROPERTIES INSTALL_RP
 set(EIS_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/euler-implicit)
 
 install(TARGETS euler-implicit partition-surface)
-install(TARGETS eis eis_static EXPORT euler-implicit-targets)
+install(TARGETS eis eis_static eis_static_whole EXPORT euler-implicit-targets)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/eis TYPE INCLUDE)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/io/python/ DESTINATION ${CMAKE_INSTALL_DATADIR}/euler-implicit/python
         FILES_MATCHING PATTERN "*.py")

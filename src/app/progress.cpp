@@ -57,4 +57,6 @@ std::string humanDuration(double seconds) {
   return text;
 }
 
+const RegisterComponent registered(1100, progressComponent);
+
 }  // namespace eis

@@ -1,9 +1,10 @@
 #include "eis/app/scene_builder.hpp"
 
-#include "eis/app/progress.hpp"
-#include "eis/app/substepping.hpp"
-#include "eis/io/sofa_import.hpp"
-#include "eis/io/state_csv.hpp"
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include "eis/core/component_registry.hpp"
 #include "eis/linalg/linear_solver.hpp"
 #include "eis/mesh/mesh_source.hpp"
 #include "eis/model/fixed_constraint.hpp"
@@ -11,25 +12,38 @@
 #include "eis/model/mass.hpp"
 #include "eis/model/physics.hpp"
 #include "eis/model/prescribed_motion.hpp"
-#include "eis/ode/time_integrator.hpp"
 
 namespace eis {
 
+namespace {
+
+// The declarations of one registry, each with its rank.
+template <class Entry, class Declaration>
+void addRanked(std::vector<std::pair<int, const ComponentDeclaration*>>& all,
+               ComponentRegistry<Entry>& registry, Declaration declaration) {
+  for (std::size_t i = 0; i < registry.entries().size(); ++i)
+    all.push_back({registry.ranks()[i], declaration(registry.entries()[i])});
+}
+
+}  // namespace
+
 const std::vector<const ComponentDeclaration*>& knownComponents() {
   static const std::vector<const ComponentDeclaration*> all = [] {
-    std::vector<const ComponentDeclaration*> list = {&meshSourceComponent(), &physicsComponent(),
-                                                     &massComponent()};
-    for (const ForceFieldComponent& field : forceFieldComponents())
-      list.push_back(&field.declaration);
-    list.push_back(&fixedConstraintComponent());
-    list.push_back(&prescribedMotionComponent());
-    list.push_back(&timeIntegratorComponent());
-    list.push_back(&linearSolverComponent());
-    list.push_back(&initialStateComponent());
-    for (const OutputComponent& output : outputComponents()) list.push_back(&output.declaration);
-    list.push_back(&substeppingComponent());
-    list.push_back(&progressComponent());
-    list.push_back(&sofaSceneComponent());
+    std::vector<std::pair<int, const ComponentDeclaration*>> ranked;
+    addRanked(ranked, componentDeclarations(), [](const ComponentDeclaration* d) { return d; });
+    addRanked(ranked, forceFieldRegistry(),
+              [](const ForceFieldComponent& field) { return &field.declaration; });
+    addRanked(ranked, outputRegistry(),
+              [](const OutputComponent& output) { return &output.declaration; });
+    std::sort(ranked.begin(), ranked.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<const ComponentDeclaration*> list;
+    for (std::size_t i = 0; i < ranked.size(); ++i) {
+      if (i > 0 && ranked[i].first == ranked[i - 1].first)
+        throw std::logic_error("two components registered at rank " +
+                               std::to_string(ranked[i].first));
+      list.push_back(ranked[i].second);
+    }
     return list;
   }();
   return all;

@@ -76,4 +76,6 @@ StepReport Substepping::advance(Vec x, Vec v, double h,
   }
 }
 
+const RegisterComponent registered(1000, substeppingComponent);
+
 }  // namespace eis

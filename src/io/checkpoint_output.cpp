@@ -165,4 +165,6 @@ OutputComponent checkpointOutputComponent() {
       }};
 }
 
+const RegisterOutput registered(950, checkpointOutputComponent);
+
 }  // namespace eis

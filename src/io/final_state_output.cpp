@@ -48,4 +48,6 @@ OutputComponent finalStateOutputComponent() {
       }};
 }
 
+const RegisterOutput registered(910, finalStateOutputComponent);
+
 }  // namespace eis

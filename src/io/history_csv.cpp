@@ -147,4 +147,6 @@ OutputComponent historyOutputComponent() {
       }};
 }
 
+const RegisterOutput registered(940, historyOutputComponent);
+
 }  // namespace eis

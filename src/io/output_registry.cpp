@@ -1,18 +1,19 @@
-// Every output this build knows, one line each, in the order they finish.
-#include "eis/io/checkpoint_output.hpp"
-#include "eis/io/final_state_output.hpp"
-#include "eis/io/history_csv.hpp"
-#include "eis/io/vtk_series_output.hpp"
-#include "eis/io/xdmf_output.hpp"
+// The outputs this build knows: each registers itself at the end of its own file.
+#include "eis/io/output.hpp"
 
 namespace eis {
 
+ComponentRegistry<OutputComponent>& outputRegistry() {
+  static ComponentRegistry<OutputComponent> registry;
+  return registry;
+}
+
+RegisterOutput::RegisterOutput(int rank, OutputComponent (*component)()) {
+  outputRegistry().add(rank, component);
+}
+
 const std::vector<OutputComponent>& outputComponents() {
-  static const std::vector<OutputComponent> all = {
-      finalStateOutputComponent(), vtkSeriesOutputComponent(),  xdmfOutputComponent(),
-      historyOutputComponent(),    checkpointOutputComponent(),
-  };
-  return all;
+  return outputRegistry().entries();
 }
 
 }  // namespace eis

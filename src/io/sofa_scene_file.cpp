@@ -148,4 +148,6 @@ const ComponentDeclaration& sofaSceneComponent() {
   return component;
 }
 
+const RegisterComponent registered(1200, sofaSceneComponent);
+
 }  // namespace eis

@@ -330,4 +330,6 @@ const ComponentDeclaration& initialStateComponent() {
   return component;
 }
 
+const RegisterComponent registered(800, initialStateComponent);
+
 }  // namespace eis

@@ -130,4 +130,6 @@ OutputComponent vtkSeriesOutputComponent() {
       }};
 }
 
+const RegisterOutput registered(920, vtkSeriesOutputComponent);
+
 }  // namespace eis

@@ -341,4 +341,6 @@ OutputComponent xdmfOutputComponent() {
       }};
 }
 
+const RegisterOutput registered(930, xdmfOutputComponent);
+
 }  // namespace eis

@@ -202,4 +202,6 @@ LinearSolverChoice linearSolverOf(const Parameters& scene, bool constantMatrix) 
   return choice;
 }
 
+const RegisterComponent registered(700, linearSolverComponent);
+
 }  // namespace eis

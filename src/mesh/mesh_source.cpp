@@ -312,4 +312,6 @@ std::string convertMesh(const Parameters& scene, MPI_Comm comm,
          std::to_string(mesh.cells.size()) + " tetrahedra)";
 }
 
+const RegisterComponent registered(100, meshSourceComponent);
+
 }  // namespace eis

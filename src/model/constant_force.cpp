@@ -112,4 +112,6 @@ ForceFieldComponent constantForceComponent() {
       }};
 }
 
+const RegisterForceField registered(460, constantForceComponent);
+
 }  // namespace eis

@@ -66,4 +66,6 @@ ForceFieldComponent diffusionFemComponent() {
           }};
 }
 
+const RegisterForceField registered(420, diffusionFemComponent);
+
 }  // namespace eis

@@ -213,4 +213,7 @@ ForceFieldComponent elasticFemComponent() {
       }};
 }
 
+// First of the fields: von Mises stress is the first stress field's.
+const RegisterForceField registered(410, elasticFemComponent);
+
 }  // namespace eis

@@ -148,4 +148,6 @@ std::vector<FixedConstraint::FixedNodes> fixedNodeSets(const DistributedMesh& me
   return sets;
 }
 
+const RegisterComponent registered(500, fixedConstraintComponent);
+
 }  // namespace eis

@@ -1,24 +1,19 @@
-// Every force field this build knows, one line each, in the order a mechanical system sums
-// their forces (the elastic or diffusion field first: von Mises stress is the first stress
-// field's).
-#include "eis/model/constant_force.hpp"
-#include "eis/model/diffusion_fem.hpp"
-#include "eis/model/elastic_force_fields.hpp"
-#include "eis/model/gravity.hpp"
-#include "eis/model/mesh_springs.hpp"
-#include "eis/model/rest_shape_springs.hpp"
-#include "eis/model/surface_pressure.hpp"
-#include "eis/model/uniform_damping.hpp"
+// The force fields this build knows: each registers itself at the end of its own file.
+#include "eis/model/force_field_component.hpp"
 
 namespace eis {
 
+ComponentRegistry<ForceFieldComponent>& forceFieldRegistry() {
+  static ComponentRegistry<ForceFieldComponent> registry;
+  return registry;
+}
+
+RegisterForceField::RegisterForceField(int rank, ForceFieldComponent (*component)()) {
+  forceFieldRegistry().add(rank, component);
+}
+
 const std::vector<ForceFieldComponent>& forceFieldComponents() {
-  static const std::vector<ForceFieldComponent> all = {
-      elasticFemComponent(),       diffusionFemComponent(),    meshSpringsComponent(),
-      gravityComponent(),          uniformDampingComponent(),  constantForceComponent(),
-      restShapeSpringsComponent(), surfacePressureComponent(),
-  };
-  return all;
+  return forceFieldRegistry().entries();
 }
 
 std::vector<double> restArray(const DistributedMesh& mesh) {

@@ -28,4 +28,6 @@ ForceFieldComponent gravityComponent() {
           }};
 }
 
+const RegisterForceField registered(440, gravityComponent);
+
 }  // namespace eis

@@ -172,4 +172,6 @@ double massCoefficientOf(const Parameters& scene, const DistributedMesh& mesh) {
   return scene.real("material.density");
 }
 
+const RegisterComponent registered(300, massComponent);
+
 }  // namespace eis

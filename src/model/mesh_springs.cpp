@@ -177,4 +177,6 @@ ForceFieldComponent meshSpringsComponent() {
       }};
 }
 
+const RegisterForceField registered(430, meshSpringsComponent);
+
 }  // namespace eis

@@ -35,4 +35,6 @@ void requireElasticity(const Parameters& scene, const std::string& key, bool set
     throw Error(key + " applies to elasticity only, not to physics.type = diffusion");
 }
 
+const RegisterComponent registered(200, physicsComponent);
+
 }  // namespace eis

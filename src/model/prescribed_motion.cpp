@@ -216,4 +216,6 @@ const ComponentDeclaration& prescribedMotionComponent() {
   return component;
 }
 
+const RegisterComponent registered(510, prescribedMotionComponent);
+
 }  // namespace eis

@@ -123,4 +123,6 @@ ForceFieldComponent restShapeSpringsComponent() {
       }};
 }
 
+const RegisterForceField registered(470, restShapeSpringsComponent);
+
 }  // namespace eis

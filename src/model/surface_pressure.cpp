@@ -200,4 +200,6 @@ ForceFieldComponent surfacePressureComponent() {
       }};
 }
 
+const RegisterForceField registered(480, surfacePressureComponent);
+
 }  // namespace eis

@@ -34,4 +34,6 @@ ForceFieldComponent uniformDampingComponent() {
       }};
 }
 
+const RegisterForceField registered(450, uniformDampingComponent);
+
 }  // namespace eis

@@ -124,4 +124,6 @@ std::unique_ptr<TimeIntegrator> makeTimeIntegrator(const Parameters& scene, MPI_
       std::make_unique<LinearSolver>(comm, linear.pcType.c_str(), restCoordinates, linear.options));
 }
 
+const RegisterComponent registered(600, timeIntegratorComponent);
+
 }  // namespace eis

@@ -1,5 +1,5 @@
 #pragma once
-// From a scene to the objects of a run. Every component the build knows is listed once here
+// From a scene to the objects of a run. Every component the build knows, as each registered itself
 // (knownComponents: --help, the config keys and their checks come from their declarations),
 // and the builders below turn the scene's parameters into the mesh, the mechanical system with
 // its mass, force fields and constraint, and the outputs. The time integrator comes from
@@ -16,7 +16,8 @@
 
 namespace eis {
 
-// Every component of this build, in the order --help lists them.
+// Every component of this build, in the order --help lists them: the declarations, force fields
+// and outputs registered, by rank (eis/core/component_registry.hpp).
 const std::vector<const ComponentDeclaration*>& knownComponents();
 
 // A scene of the known components with every parameter at its default (not yet resolved).

@@ -1,8 +1,9 @@
 #pragma once
 // A component of a scene: a mesh source, a mass, a force field, a projective constraint, the
 // time integrator, the linear solver, an output. Each declares itself in its own file: its type
-// name, what kind of part it is, one line saying what it stands for, and its parameters. The
-// scene readers, --help and the start-up report work from these declarations alone.
+// name, what kind of part it is, one line saying what it stands for, and its parameters; and
+// registers itself there. The scene readers, --help and the start-up report work from these
+// declarations alone.
 #include <functional>
 #include <string>
 
@@ -20,6 +21,14 @@ struct ComponentDeclaration {
   // Defaults that depend on other components' parameters, and checks across them; run once on
   // the whole scene after it is read. Throws eis::Error naming the keys.
   std::function<void(Scene&)> resolve;
+};
+
+// A static object of this type at the end of a component's file registers its declaration at
+// its rank (eis/core/component_registry.hpp): adding a component edits no list elsewhere.
+// Force fields and outputs register with their factories instead (RegisterForceField,
+// RegisterOutput).
+struct RegisterComponent {
+  RegisterComponent(int rank, const ComponentDeclaration& (*declaration)());
 };
 
 }  // namespace eis

@@ -2,7 +2,7 @@
 // Outputs as plug-ins: the ParaView series, the history CSV and the final state are each one
 // Output, made by its component from the scene's parameters. A run calls start() once, write()
 // after every step and finish() at the end (also after a failed step, with the last good
-// state), so a new format touches only its own file plus one line in output_registry.cpp.
+// state), so a new format touches only its own file, which registers it (RegisterOutput).
 #include <petscvec.h>
 
 #include <functional>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "eis/core/component.hpp"
+#include "eis/core/component_registry.hpp"
 #include "eis/io/state_csv.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/mechanical_system.hpp"
@@ -66,7 +67,14 @@ struct OutputComponent {
   std::function<std::unique_ptr<Output>(const Parameters& scene, MPI_Comm comm)> make;
 };
 
-// Every output this build knows, in the order they finish.
+// Every output this build knows, in the order they finish: their ranks (900-999,
+// eis/core/component_registry.hpp).
 const std::vector<OutputComponent>& outputComponents();
+ComponentRegistry<OutputComponent>& outputRegistry();
+
+// A static object of this type at the end of an output's file registers it.
+struct RegisterOutput {
+  RegisterOutput(int rank, OutputComponent (*component)());
+};
 
 }  // namespace eis

@@ -1,13 +1,14 @@
 #pragma once
 // How a force field joins a scene: its declaration (type, parameters) and how it is made from
-// its parameters on one rank's part of the mesh. Adding a force field is its own files plus one
-// line in src/model/force_field_registry.cpp.
+// its parameters on one rank's part of the mesh. A force field registers itself at the end of its
+// own file (RegisterForceField): adding one edits no list elsewhere.
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "eis/core/component.hpp"
+#include "eis/core/component_registry.hpp"
 #include "eis/core/scene.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/cell_shapes.hpp"
@@ -35,8 +36,15 @@ struct ForceFieldComponent {
   std::function<std::unique_ptr<ForceField>(const ModelContext&, const Parameters&)> make;
 };
 
-// Every force field this build knows, in the order a system sums their forces.
+// Every force field this build knows, in the order a system sums their forces: their ranks
+// (400-499, eis/core/component_registry.hpp).
 const std::vector<ForceFieldComponent>& forceFieldComponents();
+ComponentRegistry<ForceFieldComponent>& forceFieldRegistry();
+
+// A static object of this type at the end of a force field's file registers it.
+struct RegisterForceField {
+  RegisterForceField(int rank, ForceFieldComponent (*component)());
+};
 
 // The rest positions of the local vertices as a local array, 3 per vertex (elastic fields
 // measure x - x0 with it).
