@@ -453,17 +453,16 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     if (!mapLinearSolver(reader, *body.linearSolver, options.sceneLinearLimits))
       unsupported(reader, *body.linearSolver, why, options);
   }
-  bool fem = false;
   for (const SofaObject* o : body.components) {
     reader.from(*o);
-    const bool isFem = sofa::mapForceField(reader, *o);
-    fem = fem || (isFem && reader.gave("material.model"));
-    if (!isFem && !sofa::mapMass(reader, *o) && !sofa::mapSurfaceLoad(reader, *o) &&
-        !sofa::mapConstraint(reader, *o))
+    if (const sofa::SofaMapping map = sofa::sofaMapping(o->type))
+      map(reader, *o);
+    else
       unsupported(reader, *o, why, options);
   }
-  // Every force comes from a component the scene names: without a FEM force field, none.
-  if (!fem) {
+  // Every force comes from a component the scene names: without a FEM force field (the
+  // mappings that give material.model), none.
+  if (!reader.gave("material.model")) {
     reader.from(state);
     reader.key("material.model", "none");
     reader.note("no FEM force field acts on " + state.label() +

@@ -1,8 +1,9 @@
 #pragma once
 // What the SOFA importer's parts share: reading an object's data fields as SOFA does (links
 // followed, src="@object" copying the fields the object does not set, SOFA's defaults), and
-// collecting the keys. Private to io/sofa_import.cpp, io/sofa_components.cpp and
-// io/sofa_surface_loads.cpp.
+// collecting the keys; the registry of the mappings from SOFA classes to keys. Private to the
+// SOFA importer (io/sofa_*.cpp).
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,12 +65,20 @@ private:
   std::string current_;
 };
 
-// The mechanical components of the mechanical object's node (io/sofa_components.cpp); each
-// returns false for a type it does not know.
-bool mapMass(Reader& reader, const SofaObject& o);
-bool mapForceField(Reader& reader, const SofaObject& o);
-bool mapConstraint(Reader& reader, const SofaObject& o);
-// SurfacePressureForceField and TrianglePressureForceField (io/sofa_surface_loads.cpp).
-bool mapSurfaceLoad(Reader& reader, const SofaObject& o);
+// How the objects of one SOFA class become our keys: it reads their data fields through the
+// reader, with SOFA's defaults, into keys, and rejects (Reader::reject) what it cannot map. Each
+// is written in the file of its component family (io/sofa_masses.cpp, io/sofa_elastic_fem.cpp,
+// ...), beside the SOFA master source it follows, and registered there with the SOFA class names
+// it maps: a static RegisterSofaMapping object at the end of the file.
+using SofaMapping = void (*)(Reader& reader, const SofaObject& o);
+
+struct RegisterSofaMapping {
+  // A name registered twice is a programming error: std::logic_error at start-up.
+  RegisterSofaMapping(std::initializer_list<const char*> types, SofaMapping mapping);
+};
+
+// The mapping registered for a SOFA class name (a mass, force field or projective constraint
+// acting on a body), or nullptr when none is.
+SofaMapping sofaMapping(const std::string& type);
 
 }  // namespace eis::sofa

@@ -50,56 +50,55 @@ void requireFileTriangles(const Reader& r, const SofaObject& o, const std::strin
              "the loader's sub-elements renumber the triangles a pressure load names");
 }
 
+// SurfacePressureForceField.inl: pressure 0, min = max = 0 (no box: every triangle),
+// triangleIndices empty (then every triangle in the box, tested on the current positions),
+// quadIndices empty, pulseMode false, volumeConservationMode false, useTangentStiffness true,
+// mainDirection 0 (no scaling); pressureLowerBound, pressureSpeed and defaultVolume act only
+// in those modes.
+void mapSurfacePressure(Reader& r, const SofaObject& o) {
+  if (r.boolean(o, "pulseMode", false))
+    r.reject(o, "pulseMode", "a cyclic pressure is not supported");
+  if (r.boolean(o, "volumeConservationMode", false))
+    r.reject(o, "volumeConservationMode", "a pressure following the volume is not supported");
+  if (!r.boolean(o, "useTangentStiffness", true))
+    r.reject(o, "useTangentStiffness", "a pressure without its tangent is not supported");
+  if (!r.integers(o, "quadIndices").empty())
+    r.reject(o, "quadIndices", "pressure on quadrangles is not supported");
+  for (double d : r.reals(o, "mainDirection"))
+    if (d != 0) r.reject(o, "mainDirection", "a pressure scaled by a direction is not supported");
+  const double pressure = r.real(o, "pressure", 0);
+  const std::vector<long long> indices = r.integers(o, "triangleIndices");
+  std::vector<double> min = r.reals(o, "min"), max = r.reals(o, "max");
+  if (min.empty()) min = {0, 0, 0};
+  if (max.empty()) max = {0, 0, 0};
+  if (min.size() != 3) r.reject(o, "min", "expected 3 numbers");
+  if (max.size() != 3) r.reject(o, "max", "expected 3 numbers");
+  const bool noBox = min == std::vector<double>{0, 0, 0} && max == min;
+  requireFileTriangles(r, o, indices.empty() ? "min" : "triangleIndices");
+  const std::string surface = !indices.empty() ? triangleList(indices)
+                              : noBox          ? "all"
+                                               : "box " + joined(min) + " " + joined(max);
+  if (pressure != 0) r.key("load.pressure", parse::text(pressure) + " " + surface);
+}
+
+// TrianglePressureForceField.inl: pressure (a vector) 0, triangleList empty (no triangle),
+// useConstantForce true (pressure times the rest area, K = 0; false uses cauchyStress at
+// the current positions, with no tangent).
+void mapTrianglePressure(Reader& r, const SofaObject& o) {
+  if (!r.boolean(o, "useConstantForce", true))
+    r.reject(o, "useConstantForce", "a Cauchy stress on the current area is not supported");
+  std::vector<double> pressure = r.reals(o, "pressure");
+  if (pressure.empty()) pressure = {0, 0, 0};
+  if (pressure.size() != 3) r.reject(o, "pressure", "expected 3 numbers");
+  const std::vector<long long> indices = r.integers(o, "triangleList");
+  if (indices.empty() || pressure == std::vector<double>{0, 0, 0}) return;
+  requireFileTriangles(r, o, "triangleList");
+  r.key("load.surface-traction", joined(pressure) + " " + triangleList(indices));
+}
+
 }  // namespace
 
-bool mapSurfaceLoad(Reader& r, const SofaObject& o) {
-  if (o.type == "SurfacePressureForceField") {
-    // SurfacePressureForceField.inl: pressure 0, min = max = 0 (no box: every triangle),
-    // triangleIndices empty (then every triangle in the box, tested on the current positions),
-    // quadIndices empty, pulseMode false, volumeConservationMode false, useTangentStiffness true,
-    // mainDirection 0 (no scaling); pressureLowerBound, pressureSpeed and defaultVolume act only
-    // in those modes.
-    if (r.boolean(o, "pulseMode", false))
-      r.reject(o, "pulseMode", "a cyclic pressure is not supported");
-    if (r.boolean(o, "volumeConservationMode", false))
-      r.reject(o, "volumeConservationMode", "a pressure following the volume is not supported");
-    if (!r.boolean(o, "useTangentStiffness", true))
-      r.reject(o, "useTangentStiffness", "a pressure without its tangent is not supported");
-    if (!r.integers(o, "quadIndices").empty())
-      r.reject(o, "quadIndices", "pressure on quadrangles is not supported");
-    for (double d : r.reals(o, "mainDirection"))
-      if (d != 0) r.reject(o, "mainDirection", "a pressure scaled by a direction is not supported");
-    const double pressure = r.real(o, "pressure", 0);
-    const std::vector<long long> indices = r.integers(o, "triangleIndices");
-    std::vector<double> min = r.reals(o, "min"), max = r.reals(o, "max");
-    if (min.empty()) min = {0, 0, 0};
-    if (max.empty()) max = {0, 0, 0};
-    if (min.size() != 3) r.reject(o, "min", "expected 3 numbers");
-    if (max.size() != 3) r.reject(o, "max", "expected 3 numbers");
-    const bool noBox = min == std::vector<double>{0, 0, 0} && max == min;
-    requireFileTriangles(r, o, indices.empty() ? "min" : "triangleIndices");
-    const std::string surface = !indices.empty() ? triangleList(indices)
-                                : noBox          ? "all"
-                                                 : "box " + joined(min) + " " + joined(max);
-    if (pressure != 0) r.key("load.pressure", parse::text(pressure) + " " + surface);
-    return true;
-  }
-  if (o.type == "TrianglePressureForceField") {
-    // TrianglePressureForceField.inl: pressure (a vector) 0, triangleList empty (no triangle),
-    // useConstantForce true (pressure times the rest area, K = 0; false uses cauchyStress at
-    // the current positions, with no tangent).
-    if (!r.boolean(o, "useConstantForce", true))
-      r.reject(o, "useConstantForce", "a Cauchy stress on the current area is not supported");
-    std::vector<double> pressure = r.reals(o, "pressure");
-    if (pressure.empty()) pressure = {0, 0, 0};
-    if (pressure.size() != 3) r.reject(o, "pressure", "expected 3 numbers");
-    const std::vector<long long> indices = r.integers(o, "triangleList");
-    if (indices.empty() || pressure == std::vector<double>{0, 0, 0}) return true;
-    requireFileTriangles(r, o, "triangleList");
-    r.key("load.surface-traction", joined(pressure) + " " + triangleList(indices));
-    return true;
-  }
-  return false;
-}
+const RegisterSofaMapping surfacePressure({"SurfacePressureForceField"}, mapSurfacePressure);
+const RegisterSofaMapping trianglePressure({"TrianglePressureForceField"}, mapTrianglePressure);
 
 }  // namespace eis::sofa

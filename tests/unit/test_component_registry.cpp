@@ -1,6 +1,6 @@
 // Tests of the component registry (include/eis/core/component_registry.hpp): every component,
-// force field and output is registered, in the order that --help shows and that sums the forces.
-// A registrar whose object file the link leaves out (a static archive linked without
+// force field, output and SOFA mapping is registered, in the order that --help shows and that sums
+// the forces. A registrar whose object file the link leaves out (a static archive linked without
 // eis_static_whole) loses its component: these lists catch it.
 #include <gtest/gtest.h>
 
@@ -11,6 +11,7 @@
 #include "eis/app/scene_builder.hpp"
 #include "eis/core/component_registry.hpp"
 #include "eis/io/output.hpp"
+#include "eis/io/sofa_import.hpp"
 #include "eis/model/force_field_component.hpp"
 
 namespace {
@@ -68,6 +69,29 @@ TEST(ComponentRegistry, FinishesOutputsInRankOrder) {
   EXPECT_EQ(typesOf(eis::outputComponents(),
                     [](const eis::OutputComponent& o) { return o.declaration.type; }),
             expected);
+}
+
+TEST(ComponentRegistry, MapsEverySofaComponent) {
+  const Names expected = {"ConstantForceField",
+                          "DiagonalMass",
+                          "FixedConstraint",
+                          "FixedPlaneConstraint",
+                          "FixedPlaneProjectiveConstraint",
+                          "FixedProjectiveConstraint",
+                          "LinearMovementConstraint",
+                          "LinearMovementProjectiveConstraint",
+                          "MeshMatrixMass",
+                          "MeshSpringForceField",
+                          "PartialFixedConstraint",
+                          "PartialFixedProjectiveConstraint",
+                          "RestShapeSpringsForceField",
+                          "SurfacePressureForceField",
+                          "TetrahedralCorotationalFEMForceField",
+                          "TetrahedronFEMForceField",
+                          "TetrahedronHyperelasticityFEMForceField",
+                          "TrianglePressureForceField",
+                          "UniformMass"};
+  EXPECT_EQ(eis::sofaMappedTypes(), expected);
 }
 
 TEST(ComponentRegistry, OrdersByRankNotByRegistration) {

@@ -48,6 +48,10 @@ struct SofaImport {
 // for a bad value, a broken link, a missing mesh or an unsupported component.
 SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& options);
 
+// The SOFA classes whose objects the importer maps to keys (masses, force fields, projective
+// constraints), sorted: each registered by the file that maps it (io/sofa_reader.hpp).
+std::vector<std::string> sofaMappedTypes();
+
 // Collective. Reads the scene named by scene.file on rank 0 (a .py scene through
 // sofaPythonSceneToXml), broadcasts its text, imports it on every rank, and returns the scene
 // of each body, in the scene's order: the body's imported keys, then every key `given` holds

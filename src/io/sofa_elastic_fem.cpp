@@ -1,0 +1,96 @@
+// SOFA's FEM force fields of tetrahedra as the keys of our elastic-fem field
+// (model/elastic_force_fields.cpp).
+#include <utility>
+
+#include "sofa_reader.hpp"
+#include "sofa_selections.hpp"
+
+namespace eis::sofa {
+
+namespace {
+
+// BaseLinearElasticityFEMForceField.inl: poissonRatio 0.45, youngModulus 5000 (a list: one
+// per element, else the first); TetrahedronFEMForceField.inl and
+// TetrahedralCorotationalFEMForceField.inl: method "large".
+void mapLinearElasticFem(Reader& r, const SofaObject& o) {
+  const std::string method = r.text(o, "method").value_or("large");
+  if (method == "small") {
+    r.key("material.model", "linear");
+  } else if (method == "large" || method == "polar" ||
+             (method == "svd" && o.type == "TetrahedronFEMForceField")) {
+    r.key("material.model", "corotational");
+    r.key("material.rotation", method);
+  } else {
+    r.reject(o, "method",
+             o.type == "TetrahedronFEMForceField" ? "expected small, large, polar or svd"
+                                                  : "expected small, large or polar");
+  }
+  // TetrahedronFEMForceField reads both as lists, element i taking list[i] where there is one,
+  // else list[0] (material.cell-* keys follow that rule); TetrahedralCorotational's are reals.
+  const bool lists = o.type == "TetrahedronFEMForceField";
+  const std::vector<std::pair<const char*, double>> fields = {{"youngModulus", 5000.0},
+                                                              {"poissonRatio", 0.45}};
+  for (const auto& [field, fallback] : fields) {
+    const std::vector<double> values = r.reals(o, field);
+    const bool young = std::string(field) == "youngModulus";
+    if (values.size() > 1 && !lists) r.reject(o, field, "expected one number");
+    if (values.size() > 1) {
+      std::string list;
+      for (double v : values) list += (list.empty() ? "" : " ") + parse::text(v);
+      r.key(young ? "material.cell-young-modulus" : "material.cell-poisson-ratio", list);
+    } else {
+      r.key(young ? "material.young-modulus" : "material.poisson-ratio",
+            parse::text(values.empty() ? fallback : values[0]));
+    }
+  }
+  // TetrahedronFEMForceField::computeMaterialStiffness: element i's modulus times
+  // localStiffnessFactor[i M / N] (TetrahedralCorotationalFEMForceField's: refused).
+  const std::vector<double> factors = r.reals(o, "localStiffnessFactor");
+  if (!lists)
+    r.refuseIfGiven(o, "localStiffnessFactor", "per-element stiffness factors are not supported");
+  else if (!factors.empty())
+    r.key("material.cell-stiffness-factor", joined(factors, 0, factors.size()));
+  if (r.real(o, "plasticMaxThreshold", 0) != 0)
+    r.reject(o, "plasticMaxThreshold", "plasticity is not supported");
+}
+
+// TetrahedronHyperelasticityFEMForceField.inl: materialName ArrudaBoyce, ParameterSet copied
+// as is, [0] mu and [1] lambda for three of these, [0] mu and [1] the bulk modulus k0 for
+// ArrudaBoyce, ours k0 = lambda + 2 mu/3 (docs/sofa-hyperelastic.md).
+void mapHyperelasticFem(Reader& r, const SofaObject& o) {
+  const std::string name = r.text(o, "materialName").value_or("ArrudaBoyce");
+  const std::vector<std::pair<std::string, std::string>> models = {
+      {"StVenantKirchhoff", "stvk"},
+      {"NeoHookean", "neohookean"},
+      {"StableNeoHookean", "stable-neohookean"},
+      {"ArrudaBoyce", "arruda-boyce"}};
+  std::string model;
+  for (const auto& [sofaName, ours] : models)
+    if (name == sofaName) model = ours;
+  if (model.empty())
+    r.reject(o, "materialName",
+             name +
+                 " is not implemented; ArrudaBoyce, StVenantKirchhoff, NeoHookean and "
+                 "StableNeoHookean are");
+  const std::vector<double> parameters = r.reals(o, "ParameterSet");
+  if (parameters.size() != 2)
+    r.reject(o, "ParameterSet",
+             model == "arruda-boyce" ? "expected the two parameters mu and k0"
+                                     : "expected the two Lame parameters mu and lambda");
+  r.refuseIfGiven(o, "AnisotropyDirections", "anisotropic materials are not supported");
+  r.refuseIfGiven(o, "ParameterFile", "a parameter file is not supported");
+  r.key("material.model", model);
+  const double second =
+      model == "arruda-boyce" ? parameters[1] - 2.0 * parameters[0] / 3.0 : parameters[1];
+  r.key("material.lame", parse::text(parameters[0]) + " " + parse::text(second));
+}
+
+}  // namespace
+
+const RegisterSofaMapping linearElastic({"TetrahedronFEMForceField",
+                                         "TetrahedralCorotationalFEMForceField"},
+                                        mapLinearElasticFem);
+const RegisterSofaMapping hyperelastic({"TetrahedronHyperelasticityFEMForceField"},
+                                       mapHyperelasticFem);
+
+}  // namespace eis::sofa

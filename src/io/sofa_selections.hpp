@@ -1,0 +1,28 @@
+#pragma once
+// What SOFA's number and index fields become in our keys' grammar, shared by the mappings of the
+// components (io/sofa_masses.cpp, io/sofa_constraints.cpp, ...). Private to the SOFA importer.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "sofa_reader.hpp"
+
+namespace eis::sofa {
+
+// values[from], ..., values[from + count - 1] as "a b c".
+std::string joined(const std::vector<double>& values, std::size_t from, std::size_t count);
+// A Vec3 field as "X Y Z"; another count is rejected.
+std::string vector3(const Reader& reader, const SofaObject& o, const std::string& field);
+// "indices i j k".
+std::string indexList(const std::vector<long long>& indices);
+
+// The selections a field of indices stands for. Inline, or a link to a BoxROI's or SphereROI's
+// indices, which become our box and sphere selections: BoxROI (Engine/Select, BoxROI.inl) tests
+// p >= min and p <= max in each component of the positions it is given (the rest positions),
+// min > max swapped, default box "0 0 0 1 1 1" when neither box nor orientedBox is set;
+// SphereROI keeps |p - c| <= r; our selections do exactly that. Absent: `fallback`.
+std::vector<std::string> selectionsOf(const Reader& reader, const SofaObject& o,
+                                      const std::string& field,
+                                      const std::vector<std::string>& fallback);
+
+}  // namespace eis::sofa
