@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # `cmake --install` is usable by another project: installs the build into a temporary prefix,
 # checks what lands there, runs the installed executables, then builds tests/install/outside-
-# project against the prefix with find_package(euler-implicit) (shared and static library) and
-# with pkg-config, and runs what it built (the program checks the box mesh it gets from the
-# library against the box's definition and fails otherwise).
+# project against the prefix with find_package(euler-implicit) (shared and static library, and
+# the static one linked whole) and with pkg-config, and runs what it built (the program checks
+# the box mesh it gets from the library against the box's definition and fails otherwise).
 # Usage: install.sh <cmake> <build dir> <libdir> <C++ compiler> <pkg-config>
 # (tests/CMakeLists.txt passes them; PKG_CONFIG_PATH must reach PETSc's and MPI's .pc files).
 set -euo pipefail
@@ -44,6 +44,7 @@ check "eis::eis: links the installed libeis.so" \
 check "eis::eis_static: the program runs" "$work/build/box-static"
 check "eis::eis_static: links no libeis.so" \
   bash -c "! ldd '$work/build/box-static' | grep -q libeis"
+check "eis::eis_static_whole: the program runs" "$work/build/box-whole"
 
 export PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig:${PKG_CONFIG_PATH:-}
 flags=$("$pkgconfig" --cflags --libs euler-implicit) || flags=
