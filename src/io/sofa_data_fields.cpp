@@ -32,6 +32,7 @@ const char* const kComponents[] = {
     "EigenSimplicialLDLT", "AsyncSparseLDLSolver", "EigenSparseLU", "DiagonalMass",
     "MeshMatrixMass", "UniformMass", "TetrahedronFEMForceField",
     "TetrahedralCorotationalFEMForceField", "TetrahedronHyperelasticityFEMForceField",
+    "HexahedronFEMForceField",
     "MeshSpringForceField", "RestShapeSpringsForceField", "ConstantForceField",
     "SurfacePressureForceField", "TrianglePressureForceField", "FixedProjectiveConstraint",
     "PartialFixedProjectiveConstraint", "LinearMovementProjectiveConstraint", "BoxROI",

@@ -159,6 +159,9 @@ const std::vector<SofaClassFields>& sofaClassFields() {
          "vonMisesPerElement", "vonMisesPerNode", "vonMisesStressColors", "showStressColorMap",
          "showStressAlpha", "showVonMisesStressPerNode", "showVonMisesStressPerNodeColorMap",
          "showVonMisesStressPerElement", "showElementGapScale", "updateStiffness", "assembling"}},
+    {"HexahedronFEMForceField", {"BaseLinearElasticityFEMForceField", "BaseRotationFinder"}, {
+         "method", "updateStiffnessMatrix", "gatherPt", "gatherBsize", "drawing",
+         "drawPercentageOffset", "stiffnessMatrices", "initialPoints"}},
     {"BaseLinearElasticityFEMForceField", {"ForceField", "TopologyAccessor"}, {
          "poissonRatio", "youngModulus"}},
     {"RotationFinder", {"BaseRotationFinder"}, {}},

@@ -1,5 +1,6 @@
-// SOFA's FEM force fields of tetrahedra as the keys of our elastic-fem field
-// (model/elastic_force_fields.cpp).
+// SOFA's linear and corotational FEM force fields, of tetrahedra and of hexahedra, and its
+// hyperelastic ones, as the keys of our elastic-fem field (model/elastic_force_fields.cpp, which
+// integrates the material on the mesh's cells: a HexahedronFEMForceField's mesh is hexahedra).
 #include <utility>
 
 #include "sofa_reader.hpp"
@@ -10,8 +11,9 @@ namespace eis::sofa {
 namespace {
 
 // BaseLinearElasticityFEMForceField.inl: poissonRatio 0.45, youngModulus 5000 (a list: one
-// per element, else the first); TetrahedronFEMForceField.inl and
-// TetrahedralCorotationalFEMForceField.inl: method "large".
+// per element, else the first); TetrahedronFEMForceField.inl,
+// TetrahedralCorotationalFEMForceField.inl and HexahedronFEMForceField.inl: method "large"
+// (HexahedronFEMForceField: large, polar or small).
 void mapLinearElasticFem(Reader& r, const SofaObject& o) {
   const std::string method = r.text(o, "method").value_or("large");
   if (method == "small") {
@@ -25,9 +27,10 @@ void mapLinearElasticFem(Reader& r, const SofaObject& o) {
              o.type == "TetrahedronFEMForceField" ? "expected small, large, polar or svd"
                                                   : "expected small, large or polar");
   }
-  // TetrahedronFEMForceField reads both as lists, element i taking list[i] where there is one,
-  // else list[0] (material.cell-* keys follow that rule); TetrahedralCorotational's are reals.
-  const bool lists = o.type == "TetrahedronFEMForceField";
+  // TetrahedronFEMForceField and HexahedronFEMForceField read both as lists, element i taking
+  // list[i] where there is one, else list[0] (material.cell-* keys follow that rule);
+  // TetrahedralCorotational's are reals.
+  const bool lists = o.type != "TetrahedralCorotationalFEMForceField";
   const std::vector<std::pair<const char*, double>> fields = {{"youngModulus", 5000.0},
                                                               {"poissonRatio", 0.45}};
   for (const auto& [field, fallback] : fields) {
@@ -50,6 +53,10 @@ void mapLinearElasticFem(Reader& r, const SofaObject& o) {
     r.refuseIfGiven(o, "localStiffnessFactor", "per-element stiffness factors are not supported");
   else if (!factors.empty())
     r.key("material.cell-stiffness-factor", joined(factors, 0, factors.size()));
+  // HexahedronFEMForceField: the stiffness of the rest shape, computed once, unless asked
+  // to follow the state, which ours does not.
+  if (o.type == "HexahedronFEMForceField" && r.boolean(o, "updateStiffnessMatrix", false))
+    r.reject(o, "updateStiffnessMatrix", "a stiffness recomputed every step is not supported");
   if (r.real(o, "plasticMaxThreshold", 0) != 0)
     r.reject(o, "plasticMaxThreshold", "plasticity is not supported");
 }
@@ -88,7 +95,8 @@ void mapHyperelasticFem(Reader& r, const SofaObject& o) {
 }  // namespace
 
 const RegisterSofaMapping linearElastic({"TetrahedronFEMForceField",
-                                         "TetrahedralCorotationalFEMForceField"},
+                                         "TetrahedralCorotationalFEMForceField",
+                                         "HexahedronFEMForceField"},
                                         mapLinearElasticFem);
 const RegisterSofaMapping hyperelastic({"TetrahedronHyperelasticityFEMForceField"},
                                        mapHyperelasticFem);

@@ -266,6 +266,13 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
     mapTransform(reader, state, false);
     return;
   }
+  // HexahedronFEMForceField reads hexahedra, which only a grid gives here.
+  for (const SofaObject* c : components)
+    if (c->type == "HexahedronFEMForceField")
+      throw Error(c->where + ": " + c->type + ": its hexahedra would come from " +
+                  (grid ? grid->label() + ", which is not the body's mesh"
+                        : std::string("a loader or a topology container, which are read here "
+                                      "for tetrahedra only; a RegularGridTopology gives them")));
   // The positions come from a loader (linked, or through the topology), else they are written in
   // the scene: on the MechanicalObject or its topology, with the topology's tetrahedra.
   const SofaObject* source = reader.linked(state, "position");

@@ -60,6 +60,37 @@ drifted() {
 }
 check "every node drifts by t v, at velocity v" drifted
 
+# SOFA's RegularGridTopology under a HexahedronFEMForceField is the hexahedral box, node for node
+# and cell for cell: the scene ends where the INI box of the same cells and keys ends.
+cat > grid.scn <<'XML'
+<Node name="root" dt="0.02" gravity="0 -9.81 0">
+  <Node name="beam">
+    <EulerImplicitSolver rayleighStiffness="0.1" rayleighMass="0.2"/>
+    <CGLinearSolver iterations="1000" tolerance="1e-13" threshold="1e-30"/>
+    <MechanicalObject/>
+    <UniformMass totalMass="3"/>
+    <RegularGridTopology n="7 3 3" min="0 0 0" max="2 0.5 0.4"/>
+    <FixedProjectiveConstraint indices="0 7 14 21 28 35 42 49 56"/>
+    <HexahedronFEMForceField youngModulus="4000" poissonRatio="0.3" method="polar"/>
+  </Node>
+</Node>
+XML
+run 2 --scene grid.scn --solver.steps=5 --output.final-state=scene.csv
+check "the SOFA grid scene runs" test -s scene.csv
+run 2 "${box[@]}" "${uniform[@]}" --solver.steps=5 --material.model=corotational \
+  --material.rotation=polar --material.young-modulus=4000 --material.poisson-ratio=0.3 \
+  --load.gravity="0 -9.81 0" --solver.rayleigh-stiffness=0.1 --solver.rayleigh-mass=0.2 \
+  --constraint.fixed-box="-0.01 -1 -1 0.01 1 1" --output.final-state=ini.csv
+check "the SOFA grid scene ends where the INI box ends" same_state scene.csv ini.csv 1e-11
+sed 's|<RegularGridTopology[^>]*>|<MeshGmshLoader name="loader" filename="beam.msh"/><MeshTopology src="@loader"/>|' \
+  grid.scn >loader.scn
+run 2 --scene loader.scn --solver.steps=1
+check "a HexahedronFEMForceField on a loader's mesh is refused" grep -q \
+  "HexahedronFEMForceField: its hexahedra would come from a loader" run.log
+sed 's|method="polar"|method="polar" updateStiffnessMatrix="true"|' grid.scn >update.scn
+run 2 --scene update.scn --solver.steps=1
+check "updateStiffnessMatrix is refused" grep -q "updateStiffnessMatrix.*recomputed every step" run.log
+
 refused() {  # refused TEXT ARGS...: the run fails with TEXT in its one error line
   run 2 "${box[@]}" --solver.steps=1 "${@:2}"
   local status=$?

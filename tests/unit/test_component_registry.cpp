@@ -78,6 +78,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "FixedPlaneConstraint",
                           "FixedPlaneProjectiveConstraint",
                           "FixedProjectiveConstraint",
+                          "HexahedronFEMForceField",
                           "LinearMovementConstraint",
                           "LinearMovementProjectiveConstraint",
                           "MeshMatrixMass",
