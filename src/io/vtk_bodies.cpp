@@ -42,6 +42,9 @@ void VtkSeriesWriter::write(int step, double time, std::vector<VtkBody> bodies,
   for (std::size_t b = 0; b < bodies.size(); ++b) {
     VtkBody& body = bodies[b];
     std::string problem = checkVtkPiece(body.piece, body.pointData, body.cellData);
+    if (problem.empty() && body.piece.corners != bodies.front().piece.corners)
+      problem = "VTK output: body " + std::to_string(b) +
+                "'s cells are not of the first body's type; one series holds one cell type";
     if (problem.empty()) problem = sameFields(pointData, body.pointData, b);
     if (problem.empty()) problem = sameFields(cellData, body.cellData, b);
     throwIfAnyRankFailed(problem, comm_);
@@ -53,11 +56,13 @@ void VtkSeriesWriter::write(int step, double time, std::vector<VtkBody> bodies,
     joined.nodeIds.insert(joined.nodeIds.end(), piece.nodeIds.begin(), piece.nodeIds.end());
     joined.owned.insert(joined.owned.end(), piece.owned.begin(), piece.owned.end());
     for (std::int64_t vertex : piece.tets) joined.tets.push_back(offset + vertex);
+    joined.corners = piece.corners;
     append(pointData, body.pointData);
     append(cellData, body.cellData);
     cellRanks.insert(cellRanks.end(), ranks.begin(), ranks.end());
     objects.points.insert(objects.points.end(), piece.nodeIds.size(), std::int32_t(b));
-    objects.cells.insert(objects.cells.end(), piece.tets.size() / 4, std::int32_t(b));
+    objects.cells.insert(objects.cells.end(), piece.tets.size() / std::size_t(piece.corners),
+                         std::int32_t(b));
   }
   writeStep(step, time, joined, cellRanks, pointData, cellData, &objects);
 }

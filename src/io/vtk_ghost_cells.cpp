@@ -12,11 +12,16 @@
 namespace eis {
 namespace {
 
-// A triangle by the node ids of its corners, sorted: the same key on every rank.
-using FaceKey = std::array<std::int64_t, 3>;
+// A face by the node ids of its corners, sorted (a triangle's fourth is -1): the same key on
+// every rank.
+using FaceKey = std::array<std::int64_t, 4>;
 
-// The face opposite each vertex slot of a tetrahedron.
-constexpr int kFaceSlots[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
+// The faces of a tetrahedron (opposite each vertex slot) and of a hexahedron (VTK's order), by
+// vertex slot; -1 ends a triangle.
+constexpr int kTetrahedronFaces[4][4] = {
+    {1, 2, 3, -1}, {0, 2, 3, -1}, {0, 1, 3, -1}, {0, 1, 2, -1}};
+constexpr int kHexahedronFaces[6][4] = {{0, 1, 2, 3}, {4, 5, 6, 7}, {0, 1, 5, 4},
+                                        {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}};
 
 struct PieceFace {
   FaceKey key;
@@ -25,14 +30,19 @@ struct PieceFace {
 
 // The faces used by one cell of the piece only: the outer surface and the partition seams.
 std::vector<PieceFace> singleFaces(const VtkPiece& piece) {
-  const std::size_t cells = piece.tets.size() / 4;
+  const std::size_t n = std::size_t(piece.corners), cells = piece.tets.size() / n;
+  const bool hexahedra = piece.corners == 8;
+  const std::size_t perCell = hexahedra ? 6 : 4;
+  const int(*slots)[4] = hexahedra ? kHexahedronFaces : kTetrahedronFaces;
   std::vector<PieceFace> faces;
-  faces.reserve(4 * cells);
+  faces.reserve(perCell * cells);
   for (std::size_t c = 0; c < cells; ++c)
-    for (const auto& slots : kFaceSlots) {
+    for (std::size_t f = 0; f < perCell; ++f) {
       FaceKey key;
-      for (int k = 0; k < 3; ++k) key[k] = piece.nodeIds[piece.tets[4 * c + slots[k]]];
-      std::sort(key.begin(), key.end());
+      const int count = slots[f][3] < 0 ? 3 : 4;
+      for (int k = 0; k < 4; ++k)
+        key[k] = k < count ? piece.nodeIds[piece.tets[n * c + slots[f][k]]] : -1;
+      std::sort(key.begin(), key.begin() + count);
       faces.push_back({key, std::int64_t(c)});
     }
   std::sort(faces.begin(), faces.end(),
@@ -158,7 +168,8 @@ std::vector<std::int32_t> appendGhostCells(MPI_Comm comm, VtkPiece& piece,
   int rank = 0, size = 1;
   EIS_CHECK_MPI(MPI_Comm_rank(comm, &rank));
   EIS_CHECK_MPI(MPI_Comm_size(comm, &size));
-  std::vector<std::int32_t> cellRanks(piece.tets.size() / 4, rank);
+  const int n = piece.corners;
+  std::vector<std::int32_t> cellRanks(piece.tets.size() / std::size_t(n), rank);
   if (size == 1) return cellRanks;
 
   const std::vector<PieceFace> faces = singleFaces(piece);
@@ -169,23 +180,23 @@ std::vector<std::int32_t> appendGhostCells(MPI_Comm comm, VtkPiece& piece,
   std::sort(toSend.begin(), toSend.end());
   toSend.erase(std::unique(toSend.begin(), toSend.end()), toSend.end());
 
-  // Each ghost cell travels as its 4 node ids, and 4 coordinates, 4 vertices' point values and
+  // Each ghost cell travels as its n node ids, and n coordinates, n vertices' point values and
   // its cell values.
   const int pointWidth = 3 + totalComponents(pointData);
-  const int width = 4 * pointWidth + totalComponents(cellData);
+  const int width = n * pointWidth + totalComponents(cellData);
   std::vector<std::vector<std::int64_t>> ids(size);
   std::vector<std::vector<double>> values(size);
   for (const auto& [to, cell] : toSend)
-    for (int k = 0; k < 4; ++k) {
-      const auto vertex = std::size_t(piece.tets[4 * cell + k]);
+    for (int k = 0; k < n; ++k) {
+      const auto vertex = std::size_t(piece.tets[std::size_t(n) * cell + k]);
       ids[to].push_back(piece.nodeIds[vertex]);
       values[to].insert(values[to].end(), piece.points.begin() + std::ptrdiff_t(3 * vertex),
                         piece.points.begin() + std::ptrdiff_t(3 * vertex + 3));
       appendValues(values[to], pointData, vertex);
-      if (k == 3) appendValues(values[to], cellData, std::size_t(cell));
+      if (k == n - 1) appendValues(values[to], cellData, std::size_t(cell));
     }
   std::vector<int> cellsFrom, sameCounts;
-  const std::vector<std::int64_t> ghostIds = exchange(comm, MPI_INT64_T, 4, ids, cellsFrom);
+  const std::vector<std::int64_t> ghostIds = exchange(comm, MPI_INT64_T, n, ids, cellsFrom);
   const std::vector<double> ghostValues = exchange(comm, MPI_DOUBLE, width, values, sameCounts);
 
   std::unordered_map<std::int64_t, std::int64_t> localOf;
@@ -194,7 +205,7 @@ std::vector<std::int32_t> appendGhostCells(MPI_Comm comm, VtkPiece& piece,
   const double* in = ghostValues.data();
   for (int from = 0; from < size; ++from)
     for (int c = 0; c < cellsFrom[from]; ++c) {
-      for (int k = 0; k < 4; ++k, ++id) {
+      for (int k = 0; k < n; ++k, ++id) {
         const auto [at, added] = localOf.emplace(*id, std::int64_t(piece.nodeIds.size()));
         piece.tets.push_back(at->second);
         if (added) {

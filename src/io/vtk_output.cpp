@@ -1,5 +1,6 @@
 #include "eis/io/vtk_output.hpp"
 
+#include "eis/core/cells.hpp"
 #include "eis/core/error.hpp"
 #include "eis/io/output_file.hpp"
 #include "eis/io/vtk_ghost_cells.hpp"
@@ -22,7 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr unsigned char kVtkTetra = 10;
 constexpr unsigned char kDuplicatePoint = 1;  // vtkDataSetAttributes::DUPLICATEPOINT
 constexpr unsigned char kDuplicateCell = 1;   // vtkDataSetAttributes::DUPLICATECELL
 
@@ -102,16 +102,21 @@ std::string checkFields(const std::vector<VtkField>& fields, std::size_t count, 
 
 std::string checkVtkPiece(const VtkPiece& piece, const std::vector<VtkField>& pointData,
                           const std::vector<VtkField>& cellData) {
-  const std::size_t points = piece.points.size() / 3, cells = piece.tets.size() / 4;
-  if (piece.points.size() % 3 != 0 || piece.tets.size() % 4 != 0)
-    return "VTK output: piece needs 3 coordinates per point and 4 indices per tetrahedron";
+  if (piece.corners != 4 && piece.corners != 8)
+    return "VTK output: cells of " + std::to_string(piece.corners) +
+           " vertices are neither tetrahedra nor hexahedra";
+  const std::size_t corners = std::size_t(piece.corners);
+  const std::size_t points = piece.points.size() / 3, cells = piece.tets.size() / corners;
+  if (piece.points.size() % 3 != 0 || piece.tets.size() % corners != 0)
+    return "VTK output: piece needs 3 coordinates per point and " + std::to_string(corners) +
+           " indices per cell";
   if (piece.nodeIds.size() != points || piece.owned.size() != points)
     return "VTK output: piece has " + std::to_string(points) + " points but " +
            std::to_string(piece.nodeIds.size()) + " node ids and " +
            std::to_string(piece.owned.size()) + " ownership flags";
   for (std::int64_t index : piece.tets)
     if (index < 0 || std::size_t(index) >= points)
-      return "VTK output: tetrahedron vertex " + std::to_string(index) + " is not one of the " +
+      return "VTK output: cell vertex " + std::to_string(index) + " is not one of the " +
              std::to_string(points) + " local points";
   const std::string message = checkFields(pointData, points, "point");
   return message.empty() ? checkFields(cellData, cells, "cell") : message;
@@ -254,12 +259,14 @@ std::string writePiece(const fs::path& path, const VtkPiece& piece, int rank,
                        const std::vector<std::int32_t>& cellRanks,
                        const std::vector<VtkField>& pointData,
                        const std::vector<VtkField>& cellData, const VtkObjects* objects) {
-  const std::size_t points = piece.nodeIds.size(), cells = piece.tets.size() / 4;
-  std::vector<unsigned char> ghost(points), ghostCell(cells), types(cells, kVtkTetra);
+  const std::size_t points = piece.nodeIds.size(), cells = piece.tets.size() / piece.corners;
+  const CellType type = piece.corners == 8 ? CellType::Hexahedron : CellType::Tetrahedron;
+  std::vector<unsigned char> ghost(points), ghostCell(cells),
+      types(cells, static_cast<unsigned char>(vtkTypeOf(type)));
   for (std::size_t p = 0; p < points; ++p) ghost[p] = piece.owned[p] ? 0 : kDuplicatePoint;
   for (std::size_t c = 0; c < cells; ++c) ghostCell[c] = cellRanks[c] == rank ? 0 : kDuplicateCell;
   std::vector<std::int64_t> offsets(cells);
-  for (std::size_t c = 0; c < cells; ++c) offsets[c] = 4 * std::int64_t(c + 1);
+  for (std::size_t c = 0; c < cells; ++c) offsets[c] = piece.corners * std::int64_t(c + 1);
 
   std::vector<Section> sections = {
       {"PointData", {block("node_id", 1, piece.nodeIds), block("vtkGhostType", 1, ghost)}},

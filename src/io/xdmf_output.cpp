@@ -105,6 +105,7 @@ private:
   std::vector<IndexedStep> steps_;  // on rank 0
   std::vector<std::string> paths_;  // the bodies' node paths when there are several
   bool elastic_ = true;
+  CellType cellType_ = CellType::Tetrahedron;  // every body's: one topology holds them all
 };
 
 void XdmfOutput::resume(int step) {
@@ -135,11 +136,15 @@ void XdmfOutput::resume(int step) {
 // "/mesh/cell_object" say whose each row is.
 void XdmfOutput::writeMesh(const RunStates& states) {
   elastic_ = states.front().mesh.dofsPerNode() == 3;
+  cellType_ = states.front().mesh.cellType();
   std::vector<std::int64_t> nodeCounts, cellCounts;
   for (const RunState& state : states) {
     if (state.mesh.dofsPerNode() != states.front().mesh.dofsPerNode())
       throw Error(std::string(kKey) + ": the bodies " + states.front().object + " and " +
                   state.object + " have different physics; the series holds one set of fields");
+    if (state.mesh.cellType() != cellType_)
+      throw Error(std::string(kKey) + ": the bodies " + states.front().object + " and " +
+                  state.object + " have cells of different types; the series holds one");
     nodes_.push_back(std::make_unique<NaturalOrder>(state.mesh, state.x));
     cells_.push_back(std::make_unique<CellOrder>(state.mesh, 1));
     nodeCounts.push_back(nodes_.back()->nodes());
@@ -191,11 +196,12 @@ void XdmfOutput::writeMesh(const RunStates& states) {
   Hdf5File file(comm_, kKey, h5Path_, resumed ? FILE_MODE_APPEND : FILE_MODE_WRITE);
   file.write("/mesh", "geometry", geometry_);
   file.writeIntegers("/mesh", "node_id", ids, 1);
-  JoinedRows topology(comm_, cellCounts, 4);
+  const int corners = cornersOf(cellType_);
+  JoinedRows topology(comm_, cellCounts, corners);
   offset = 0;
   for (std::size_t b = 0; b < states.size(); ++b) {
     const DistributedMesh& mesh = states[b].mesh;
-    const CellOrder vertices(mesh, 4);
+    const CellOrder vertices(mesh, corners);
     std::vector<double> cellValues;
     for (const auto& cell : mesh.cells())
       for (PetscInt v : cell) cellValues.push_back(double(offset + mesh.nodeIds()[v]));
@@ -205,7 +211,7 @@ void XdmfOutput::writeMesh(const RunStates& states) {
     cellRows_->place(b, cells_[b]->natural());
     offset += nodeCounts[b];
   }
-  file.writeIntegers("/mesh", "topology", topology.joined(), 4);
+  file.writeIntegers("/mesh", "topology", topology.joined(), corners);
   file.writeIntegers("/mesh", "region", cellRows_->joined(), 1);
   if (!paths_.empty()) {
     file.writeIntegers("/mesh", "object", nodeObject, 1);
@@ -285,8 +291,10 @@ std::string XdmfOutput::indexXml() const {
     const std::string group = "/steps/" + sixDigits(entry.step) + "/";
     xml += "      <Grid Name=\"step_" + sixDigits(entry.step) + "\" GridType=\"Uniform\">\n";
     xml += "        <Time Value=\"" + entry.time + "\"/>\n";
-    xml += "        <Topology TopologyType=\"Tetrahedron\" NumberOfElements=\"" + cells +
-           "\" NodesPerElement=\"4\">\n          " + item(cells + " 4", integer, "/mesh/topology") +
+    const std::string corners = std::to_string(cornersOf(cellType_));
+    xml += "        <Topology TopologyType=\"" + std::string(xdmfTopologyOf(cellType_)) +
+           "\" NumberOfElements=\"" + cells + "\" NodesPerElement=\"" + corners +
+           "\">\n          " + item(cells + " " + corners, integer, "/mesh/topology") +
            "\n        </Topology>\n";
     xml += "        <Geometry GeometryType=\"XYZ\">\n          " +
            item(nodes + " 3", real, "/mesh/geometry") + "\n        </Geometry>\n";

@@ -91,6 +91,33 @@ sed 's|method="polar"|method="polar" updateStiffnessMatrix="true"|' grid.scn >up
 run 2 --scene update.scn --solver.steps=1
 check "updateStiffnessMatrix is refused" grep -q "updateStiffnessMatrix.*recomputed every step" run.log
 
+# The ParaView and XDMF series hold the hexahedra as VTK_HEXAHEDRON and XDMF Hexahedron cells, in
+# SOFA's vertex order, every cell once over the ranks.
+run 2 "${box[@]}" "${uniform[@]}" --solver.steps=2 --material.model=corotational \
+  --output.vtk=out/hex --output.xdmf=out/hex
+series_hold_hexahedra() {
+  /usr/bin/python3 - <<'PY'
+import glob, sys
+import h5py, vtk
+from vtk.util.numpy_support import vtk_to_numpy
+reader = vtk.vtkXMLPUnstructuredGridReader()
+reader.SetFileName(sorted(glob.glob("out/hex_*.pvtu"))[-1])
+reader.Update()
+grid = reader.GetOutput()
+own = vtk_to_numpy(grid.GetCellData().GetArray("vtkGhostType")) == 0
+types = {grid.GetCellType(c) for c in range(grid.GetNumberOfCells())}
+topology = h5py.File("out/hex.h5", "r")["/mesh/topology"][:]
+xml = open("out/hex.xdmf").read()
+ok = (own.sum() == 24 and types == {12} and topology.shape == (24, 8)
+      and list(topology[0]) == [0, 1, 8, 7, 21, 22, 29, 28]
+      and 'TopologyType="Hexahedron"' in xml)
+if not ok:
+    print("  cells", own.sum(), "types", types, "topology", topology.shape, topology[0])
+sys.exit(0 if ok else 1)
+PY
+}
+check "the ParaView and XDMF series hold the hexahedra" series_hold_hexahedra
+
 refused() {  # refused TEXT ARGS...: the run fails with TEXT in its one error line
   run 2 "${box[@]}" --solver.steps=1 "${@:2}"
   local status=$?
