@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "eis/model/mat3.hpp"
 #include "eis/model/sofa_polar.hpp"
 
 namespace eis {
@@ -10,6 +11,12 @@ namespace eis {
 namespace {
 
 using Mat3 = std::array<double, 9>;
+using mat3::cross;
+using mat3::dot;
+using mat3::normalized;
+using mat3::rowsOf;
+using mat3::times;
+using mat3::transposeTimes;
 constexpr int kN = HexahedronFEM::kVertices;
 constexpr int kD = HexahedronFEM::kDofs;
 using Nodal = std::array<Vec3, kN>;
@@ -21,29 +28,8 @@ constexpr int kSign[kN][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1}
 Vec3 sub(const Vec3& a, const Vec3& b) {
   return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
 }
-double dot(const Vec3& a, const Vec3& b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
 double norm(const Vec3& a) {
   return std::sqrt(dot(a, a));
-}
-Vec3 cross(const Vec3& a, const Vec3& b) {
-  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
-Vec3 normalized(const Vec3& a) {
-  const double n = norm(a);
-  return {a[0] / n, a[1] / n, a[2] / n};
-}
-Vec3 times(const Mat3& m, const Vec3& v) {
-  return {m[0] * v[0] + m[1] * v[1] + m[2] * v[2], m[3] * v[0] + m[4] * v[1] + m[5] * v[2],
-          m[6] * v[0] + m[7] * v[1] + m[8] * v[2]};
-}
-Vec3 transposeTimes(const Mat3& m, const Vec3& v) {
-  return {m[0] * v[0] + m[3] * v[1] + m[6] * v[2], m[1] * v[0] + m[4] * v[1] + m[7] * v[2],
-          m[2] * v[0] + m[5] * v[1] + m[8] * v[2]};
-}
-Mat3 rowsOf(const Vec3& a, const Vec3& b, const Vec3& c) {
-  return {a[0], a[1], a[2], b[0], b[1], b[2], c[0], c[1], c[2]};
 }
 double determinant(const Mat3& m) {
   return m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) +

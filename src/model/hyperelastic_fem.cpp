@@ -13,15 +13,6 @@ namespace {
 
 using namespace mat3;
 
-Vec3 apply(const Mat3& m, const Vec3& v) {
-  return {m[0] * v[0] + m[1] * v[1] + m[2] * v[2], m[3] * v[0] + m[4] * v[1] + m[5] * v[2],
-          m[6] * v[0] + m[7] * v[1] + m[8] * v[2]};
-}
-
-double dot(const Vec3& a, const Vec3& b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
 // E = (H + H^T + H^T H) / 2 from the displacement gradient H = F - I: the same as (F^T F - I)/2
 // without its cancellation, which would cost small strains their leading digits.
 Mat3 greenLagrange(const Mat3& H) {
@@ -178,7 +169,7 @@ void HyperelasticFEM::addCellForce(std::size_t cell, const TetraShape& shape, co
   const auto& g = shape.gradients;
   const double w = factor * shape.volume;
   for (int a = 0; a < 4; ++a) {
-    const Vec3 pg = apply(P, g[a]);
+    const Vec3 pg = times(P, g[a]);
     const PetscInt base = 3 * cells_[cell][a];
     for (int i = 0; i < 3; ++i) f[base + i] += w * pg[i];
   }
@@ -227,8 +218,8 @@ void HyperelasticFEM::addStVKTangent(std::size_t cell, const Nodal& g, double fa
   const Mat3 B = multiplyTranspose(point.F, point.F);
   Vec3 q[4], Sg[4];
   for (int a = 0; a < 4; ++a) {
-    q[a] = apply(point.F, g[a]);
-    Sg[a] = apply(point.S, g[a]);
+    q[a] = times(point.F, g[a]);
+    Sg[a] = times(point.S, g[a]);
   }
   for (int a = 0; a < 4; ++a)
     for (int b = 0; b < 4; ++b) {
@@ -248,7 +239,7 @@ void HyperelasticFEM::addVolumetricTangent(std::size_t cell, const Nodal& g, dou
   const VolumetricPoint& point = volumetric_[cell];
   const double mu = lame_[cell].mu, v = point.terms[0], s = point.terms[1];
   Vec3 h[4];
-  for (int a = 0; a < 4; ++a) h[a] = apply(point.inverseTransposeF, g[a]);
+  for (int a = 0; a < 4; ++a) h[a] = times(point.inverseTransposeF, g[a]);
   for (int a = 0; a < 4; ++a)
     for (int b = 0; b < 4; ++b) {
       const double gg = mu * dot(g[a], g[b]);
@@ -268,7 +259,7 @@ void HyperelasticFEM::addArrudaBoyceTangent(std::size_t cell, const Nodal& g, do
       for (int l = 0; l < 3; ++l) dF[3 * j + l] = g[b][l];
       const Mat3 dP = piolaIncrement(cell, dF);
       for (int a = 0; a < 4; ++a) {
-        const Vec3 column = apply(dP, g[a]);
+        const Vec3 column = times(dP, g[a]);
         for (int i = 0; i < 3; ++i) block[(3 * a + i) * 12 + 3 * b + j] += factor * column[i];
       }
     }

@@ -1,6 +1,9 @@
 #pragma once
-// 3x3 matrices for the hyperelastic laws, row-major: m[3 * i + j].
+// 3x3 matrices for the element laws, row-major: m[3 * i + j], and the vectors they act on.
 #include <array>
+#include <cmath>
+
+#include "eis/core/tetra_geometry.hpp"
 
 namespace eis::mat3 {
 
@@ -78,6 +81,30 @@ inline Mat3 inverseTranspose(const Mat3& m, double det) {
       c[3 * i + j] = (m[3 * i1 + j1] * m[3 * i2 + j2] - m[3 * i1 + j2] * m[3 * i2 + j1]) / det;
     }
   return c;
+}
+
+inline double dot(const Vec3& a, const Vec3& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+inline Vec3 cross(const Vec3& a, const Vec3& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+inline Vec3 normalized(const Vec3& a) {
+  const double n = std::sqrt(dot(a, a));
+  return {a[0] / n, a[1] / n, a[2] / n};
+}
+// m v, and m^T v.
+inline Vec3 times(const Mat3& m, const Vec3& v) {
+  return {m[0] * v[0] + m[1] * v[1] + m[2] * v[2], m[3] * v[0] + m[4] * v[1] + m[5] * v[2],
+          m[6] * v[0] + m[7] * v[1] + m[8] * v[2]};
+}
+inline Vec3 transposeTimes(const Mat3& m, const Vec3& v) {
+  return {m[0] * v[0] + m[3] * v[1] + m[6] * v[2], m[1] * v[0] + m[4] * v[1] + m[7] * v[2],
+          m[2] * v[0] + m[5] * v[1] + m[8] * v[2]};
+}
+// The matrix whose rows are a, b, c.
+inline Mat3 rowsOf(const Vec3& a, const Vec3& b, const Vec3& c) {
+  return {a[0], a[1], a[2], b[0], b[1], b[2], c[0], c[1], c[2]};
 }
 
 }  // namespace eis::mat3
