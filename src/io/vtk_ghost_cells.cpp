@@ -107,7 +107,8 @@ std::vector<int> facePartners(MPI_Comm comm, int size, const std::vector<PieceFa
     sent[to].push_back(f);
   }
   std::vector<int> fromEach;
-  const std::vector<std::int64_t> received = exchange(comm, MPI_INT64_T, 3, keys, fromEach);
+  constexpr int width = std::tuple_size<FaceKey>::value;
+  const std::vector<std::int64_t> received = exchange(comm, MPI_INT64_T, width, keys, fromEach);
 
   // At the rendezvous: a face that came from two pieces is a seam; each learns the other.
   std::vector<int> source;
@@ -115,7 +116,9 @@ std::vector<int> facePartners(MPI_Comm comm, int size, const std::vector<PieceFa
   std::vector<std::size_t> order(source.size());
   std::iota(order.begin(), order.end(), 0);
   const auto keyOf = [&](std::size_t i) {
-    return FaceKey{received[3 * i], received[3 * i + 1], received[3 * i + 2]};
+    FaceKey key;
+    std::copy_n(received.begin() + std::ptrdiff_t(width * i), width, key.begin());
+    return key;
   };
   std::sort(order.begin(), order.end(),
             [&](std::size_t a, std::size_t b) { return keyOf(a) < keyOf(b); });
