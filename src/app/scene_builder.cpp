@@ -7,6 +7,7 @@
 #include "eis/core/component_registry.hpp"
 #include "eis/linalg/linear_solver.hpp"
 #include "eis/mesh/mesh_source.hpp"
+#include "eis/mesh/metis_partition.hpp"
 #include "eis/model/fixed_constraint.hpp"
 #include "eis/model/force_field_component.hpp"
 #include "eis/model/mass.hpp"
@@ -57,23 +58,65 @@ CommandLine parseArguments(int argc, const char* const argv[]) {
   return parseCommandLine(argc, argv, knownComponents());
 }
 
-std::unique_ptr<DistributedMesh> buildMesh(const Scene& scene, MPI_Comm comm,
-                                           std::vector<std::string>& warnings) {
-  const int dofsPerNode = unknownsPerNode(physicsOf(scene));
-  std::unique_ptr<DistributedMesh> mesh;
-  if (meshFileIsHdf5(scene, comm)) {
-    mesh = std::make_unique<DistributedMesh>(comm, hdf5MeshInput(scene, dofsPerNode, comm),
-                                             dofsPerNode, scene.integer("mesh.refine"));
-  } else {
-    const SerialMesh serial = loadSerialMesh(scene, dofsPerNode, comm, warnings);
-    mesh =
-        std::make_unique<DistributedMesh>(comm, serial, dofsPerNode, scene.integer("mesh.refine"));
+namespace {
+
+// Rank 0's partition of the serial meshes `together` (indices into `serial`) as one, in
+// cellParts[i]; the same verdict on every rank when it fails.
+void partitionBodiesTogether(const std::vector<SerialMesh>& serial,
+                             const std::vector<std::size_t>& together, MPI_Comm comm,
+                             std::vector<std::vector<int>>& cellParts) {
+  int rank, size;
+  EIS_CHECK_MPI(MPI_Comm_rank(comm, &rank));
+  EIS_CHECK_MPI(MPI_Comm_size(comm, &size));
+  std::string failure;
+  if (rank == 0) {
+    try {
+      std::vector<CompactMesh> compact;
+      for (std::size_t b : together) compact.push_back(compactMesh(serial[b]));
+      std::int64_t edgeCut = 0;
+      const std::vector<std::vector<int>> parts = partitionTogether(compact, size, edgeCut);
+      for (std::size_t i = 0; i < together.size(); ++i) cellParts[together[i]] = parts[i];
+    } catch (const Error& e) {
+      failure = e.what();
+    }
   }
-  // Rank 0 keeps the unused nodes, on both paths.
-  if (!mesh->unusedNodeIds().empty())
-    warnings.push_back(std::to_string(mesh->unusedNodeIds().size()) +
-                       " nodes belong to no tetrahedron; they are written unchanged");
-  return mesh;
+  throwIfAnyRankFailed(failure, comm);
+}
+
+}  // namespace
+
+std::vector<std::unique_ptr<DistributedMesh>> buildMeshes(
+    const std::vector<const Scene*>& scenes, MPI_Comm comm,
+    std::vector<std::vector<std::string>>& warnings) {
+  std::vector<SerialMesh> serial(scenes.size());
+  std::vector<std::size_t> together;
+  for (std::size_t b = 0; b < scenes.size(); ++b)
+    if (!meshFileIsHdf5(*scenes[b], comm)) {
+      const int dofsPerNode = unknownsPerNode(physicsOf(*scenes[b]));
+      serial[b] = loadSerialMesh(*scenes[b], dofsPerNode, comm, warnings[b]);
+      together.push_back(b);
+    }
+  std::vector<std::vector<int>> cellParts(scenes.size());
+  if (together.size() > 1) partitionBodiesTogether(serial, together, comm, cellParts);
+  std::vector<std::unique_ptr<DistributedMesh>> meshes;
+  for (std::size_t b = 0; b < scenes.size(); ++b) {
+    const Scene& scene = *scenes[b];
+    const int dofsPerNode = unknownsPerNode(physicsOf(scene));
+    const int refine = scene.integer("mesh.refine");
+    if (meshFileIsHdf5(scene, comm))
+      meshes.push_back(std::make_unique<DistributedMesh>(
+          comm, hdf5MeshInput(scene, dofsPerNode, comm), dofsPerNode, refine));
+    else
+      meshes.push_back(std::make_unique<DistributedMesh>(
+          comm, serial[b], dofsPerNode, refine, together.size() > 1 ? &cellParts[b] : nullptr));
+    serial[b] = SerialMesh();
+    // Rank 0 keeps the unused nodes, on both paths.
+    if (!meshes.back()->unusedNodeIds().empty())
+      warnings[b].push_back(std::to_string(meshes.back()->unusedNodeIds().size()) +
+                            " nodes belong to no " + nameOf(meshes.back()->cellType()) +
+                            "; they are written unchanged");
+  }
+  return meshes;
 }
 
 std::unique_ptr<MechanicalSystem> buildSystem(const Scene& scene, const DistributedMesh& mesh,

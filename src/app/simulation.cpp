@@ -89,7 +89,17 @@ Simulation::Simulation(const std::vector<ObjectScene>& objects, MPI_Comm comm, s
   steps_ = scene().integer("solver.steps");
   dt_ = scene().real("solver.dt");
   progress_ = std::make_unique<Progress>(scene());
-  for (auto& body : bodies_) buildBody(*body);
+  // The scenes first, so that a mesh that fails to load is seen against the scene that names it.
+  std::vector<const Scene*> scenes;
+  for (const auto& body : bodies_) {
+    report("euler-implicit %s: scene%s%s\n%s", EIS_VERSION, body->path.empty() ? "" : " of body ",
+           body->path.c_str(), describe(body->scene).c_str());
+    scenes.push_back(&body->scene);
+  }
+  std::vector<std::vector<std::string>> warnings(bodies_.size());
+  std::vector<std::unique_ptr<DistributedMesh>> meshes = buildMeshes(scenes, comm_, warnings);
+  for (std::size_t b = 0; b < bodies_.size(); ++b)
+    buildBody(*bodies_[b], std::move(meshes[b]), warnings[b]);
   setInitialStates();
   outputs_ = buildOutputs(scene(), comm_);
   try {
@@ -104,12 +114,10 @@ Simulation::Simulation(const std::vector<ObjectScene>& objects, MPI_Comm comm, s
 
 Simulation::~Simulation() = default;
 
-// One body: its mesh (partitioned over every rank), system, integrator and starting state.
-void Simulation::buildBody(Body& body) {
-  report("euler-implicit %s: scene%s%s\n%s", EIS_VERSION, body.path.empty() ? "" : " of body ",
-         body.path.c_str(), describe(body.scene).c_str());
-  std::vector<std::string> warnings;
-  body.mesh = buildMesh(body.scene, comm_, warnings);
+// One body on its mesh: its system, integrator and starting state.
+void Simulation::buildBody(Body& body, std::unique_ptr<DistributedMesh> mesh,
+                           std::vector<std::string>& warnings) {
+  body.mesh = std::move(mesh);
   body.system = buildSystem(body.scene, *body.mesh, warnings);
   // With every unknown fixed nothing can move, and a solve of the identity would only make the
   // preconditioner fail: the run goes on motionless, so that its outputs still come out.

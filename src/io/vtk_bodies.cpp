@@ -1,4 +1,7 @@
 // The ParaView series of a scene of several bodies: every body in each rank's one piece.
+#include <algorithm>
+#include <cstdint>
+
 #include "eis/core/error.hpp"
 #include "eis/io/vtk_ghost_cells.hpp"
 #include "eis/io/vtk_output.hpp"
@@ -42,9 +45,6 @@ void VtkSeriesWriter::write(int step, double time, std::vector<VtkBody> bodies,
   for (std::size_t b = 0; b < bodies.size(); ++b) {
     VtkBody& body = bodies[b];
     std::string problem = checkVtkPiece(body.piece, body.pointData, body.cellData);
-    if (problem.empty() && body.piece.corners != bodies.front().piece.corners)
-      problem = "VTK output: body " + std::to_string(b) +
-                "'s cells are not of the first body's type; one series holds one cell type";
     if (problem.empty()) problem = sameFields(pointData, body.pointData, b);
     if (problem.empty()) problem = sameFields(cellData, body.cellData, b);
     throwIfAnyRankFailed(problem, comm_);
@@ -57,6 +57,9 @@ void VtkSeriesWriter::write(int step, double time, std::vector<VtkBody> bodies,
     joined.owned.insert(joined.owned.end(), piece.owned.begin(), piece.owned.end());
     for (std::int64_t vertex : piece.tets) joined.tets.push_back(offset + vertex);
     joined.corners = piece.corners;
+    joined.cellCorners.insert(joined.cellCorners.end(),
+                              piece.tets.size() / std::size_t(piece.corners),
+                              std::uint8_t(piece.corners));
     append(pointData, body.pointData);
     append(cellData, body.cellData);
     cellRanks.insert(cellRanks.end(), ranks.begin(), ranks.end());
@@ -64,6 +67,10 @@ void VtkSeriesWriter::write(int step, double time, std::vector<VtkBody> bodies,
     objects.cells.insert(objects.cells.end(), piece.tets.size() / std::size_t(piece.corners),
                          std::int32_t(b));
   }
+  // Cells of one type need no per-cell count.
+  if (std::all_of(joined.cellCorners.begin(), joined.cellCorners.end(),
+                  [&](std::uint8_t n) { return n == joined.corners; }))
+    joined.cellCorners.clear();
   writeStep(step, time, joined, cellRanks, pointData, cellData, &objects);
 }
 

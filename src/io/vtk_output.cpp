@@ -21,6 +21,14 @@
 namespace eis {
 namespace {
 
+std::size_t cellCount(const VtkPiece& piece) {
+  return piece.cellCorners.empty() ? piece.tets.size() / std::size_t(piece.corners)
+                                   : piece.cellCorners.size();
+}
+int cornersOfCell(const VtkPiece& piece, std::size_t cell) {
+  return piece.cellCorners.empty() ? piece.corners : piece.cellCorners[cell];
+}
+
 namespace fs = std::filesystem;
 
 constexpr unsigned char kDuplicatePoint = 1;  // vtkDataSetAttributes::DUPLICATEPOINT
@@ -102,14 +110,17 @@ std::string checkFields(const std::vector<VtkField>& fields, std::size_t count, 
 
 std::string checkVtkPiece(const VtkPiece& piece, const std::vector<VtkField>& pointData,
                           const std::vector<VtkField>& cellData) {
-  if (piece.corners != 4 && piece.corners != 8)
-    return "VTK output: cells of " + std::to_string(piece.corners) +
-           " vertices are neither tetrahedra nor hexahedra";
-  const std::size_t corners = std::size_t(piece.corners);
-  const std::size_t points = piece.points.size() / 3, cells = piece.tets.size() / corners;
-  if (piece.points.size() % 3 != 0 || piece.tets.size() % corners != 0)
-    return "VTK output: piece needs 3 coordinates per point and " + std::to_string(corners) +
-           " indices per cell";
+  std::size_t indices = 0;
+  for (std::size_t c = 0; c < cellCount(piece); ++c) {
+    const int n = cornersOfCell(piece, c);
+    if (n != 4 && n != 8)
+      return "VTK output: cells of " + std::to_string(n) +
+             " vertices are neither tetrahedra nor hexahedra";
+    indices += std::size_t(n);
+  }
+  const std::size_t points = piece.points.size() / 3, cells = cellCount(piece);
+  if (piece.points.size() % 3 != 0 || piece.tets.size() != indices)
+    return "VTK output: piece needs 3 coordinates per point and each cell's vertex indices";
   if (piece.nodeIds.size() != points || piece.owned.size() != points)
     return "VTK output: piece has " + std::to_string(points) + " points but " +
            std::to_string(piece.nodeIds.size()) + " node ids and " +
@@ -259,14 +270,17 @@ std::string writePiece(const fs::path& path, const VtkPiece& piece, int rank,
                        const std::vector<std::int32_t>& cellRanks,
                        const std::vector<VtkField>& pointData,
                        const std::vector<VtkField>& cellData, const VtkObjects* objects) {
-  const std::size_t points = piece.nodeIds.size(), cells = piece.tets.size() / piece.corners;
-  const CellType type = piece.corners == 8 ? CellType::Hexahedron : CellType::Tetrahedron;
-  std::vector<unsigned char> ghost(points), ghostCell(cells),
-      types(cells, static_cast<unsigned char>(vtkTypeOf(type)));
+  const std::size_t points = piece.nodeIds.size(), cells = cellCount(piece);
+  std::vector<unsigned char> ghost(points), ghostCell(cells), types(cells);
   for (std::size_t p = 0; p < points; ++p) ghost[p] = piece.owned[p] ? 0 : kDuplicatePoint;
   for (std::size_t c = 0; c < cells; ++c) ghostCell[c] = cellRanks[c] == rank ? 0 : kDuplicateCell;
   std::vector<std::int64_t> offsets(cells);
-  for (std::size_t c = 0; c < cells; ++c) offsets[c] = piece.corners * std::int64_t(c + 1);
+  for (std::size_t c = 0; c < cells; ++c) {
+    const int n = cornersOfCell(piece, c);
+    types[c] = static_cast<unsigned char>(
+        vtkTypeOf(n == 8 ? CellType::Hexahedron : CellType::Tetrahedron));
+    offsets[c] = (c == 0 ? 0 : offsets[c - 1]) + n;
+  }
 
   std::vector<Section> sections = {
       {"PointData", {block("node_id", 1, piece.nodeIds), block("vtkGhostType", 1, ghost)}},

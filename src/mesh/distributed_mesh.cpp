@@ -69,9 +69,11 @@ std::vector<PointRecord> pointRecords(const SerialMesh& serial, const CompactMes
 // Rank 0 holds the input mesh, so it alone compacts it, partitions it with METIS and prepares
 // what the later stages send. The shell partitioner wants the cells grouped by rank, in their
 // serial order within a rank.
-SerialPlan makePlan(const SerialMesh& serial, int size) {
+SerialPlan makePlan(const SerialMesh& serial, int size, const std::vector<int>* cellParts) {
   CompactMesh mesh = compactMesh(serial);
-  const CellPartition partition = partitionCells(mesh, size);
+  const CellPartition partition =
+      cellParts ? CellPartition{std::vector<idx_t>(cellParts->begin(), cellParts->end()), -1}
+                : partitionCells(mesh, size);
   SerialPlan plan;
   plan.partSizes.assign(size, 0);
   for (auto p : partition.part) ++plan.partSizes[p];
@@ -96,14 +98,15 @@ SerialPlan makePlan(const SerialMesh& serial, int size) {
 
 // Collective. A failure on rank 0 (a mesh too big for METIS, fewer tetrahedra than ranks) is
 // raised on every rank, so that no rank is left waiting in DMPlex's collective calls.
-SerialPlan planOnRankZero(MPI_Comm comm, const SerialMesh& serial) {
+SerialPlan planOnRankZero(MPI_Comm comm, const SerialMesh& serial,
+                          const std::vector<int>* cellParts) {
   const int size = commSize(comm);
   SerialPlan plan;
   plan.partSizes.assign(size, 0);
   std::string failure;
   if (commRank(comm) == 0) {
     try {
-      plan = makePlan(serial, size);
+      plan = makePlan(serial, size, cellParts);
     } catch (const Error& e) {
       failure = e.what();
     }
@@ -283,9 +286,9 @@ std::map<std::string, int> parseGroupNames(const std::string& names) {
 }  // namespace hdf5_mesh
 
 DistributedMesh::DistributedMesh(MPI_Comm comm, const SerialMesh& serial, int dofsPerNode,
-                                 int refinements)
+                                 int refinements, const std::vector<int>* cellParts)
     : comm_(comm), dofsPerNode_(dofsPerNode) {
-  finishSetUp(distribute(serial), refinements);
+  finishSetUp(distribute(serial, cellParts), refinements);
 }
 
 DistributedMesh::DistributedMesh(MPI_Comm comm, const Hdf5MeshInput& input, int dofsPerNode,
@@ -308,9 +311,10 @@ DistributedMesh::~DistributedMesh() {
   DMDestroy(&dm_);
 }
 
-std::int64_t DistributedMesh::distribute(const SerialMesh& serial) {
+std::int64_t DistributedMesh::distribute(const SerialMesh& serial,
+                                         const std::vector<int>* cellParts) {
   const int size = commSize(comm_);
-  SerialPlan plan = planOnRankZero(comm_, serial);
+  SerialPlan plan = planOnRankZero(comm_, serial, cellParts);
   // Only rank 0 read the mesh: every rank learns its cell type.
   int type = int(plan.type);
   EIS_CHECK_MPI(MPI_Bcast(&type, 1, MPI_INT, 0, comm_));

@@ -30,20 +30,16 @@ CompactMesh compactMesh(const SerialMesh& serial) {
   return mesh;
 }
 
-CellPartition partitionCells(const CompactMesh& mesh, int parts) {
-  idx_t ne = mesh.numCells(), nn = mesh.numNodes();
+namespace {
+
+// METIS_PartMeshDual on cells given as METIS takes them (eptr, eind: its own copies, which it
+// may change); neighbours share `ncommon` nodes.
+CellPartition metisParts(std::vector<idx_t> eptr, std::vector<idx_t> eind, idx_t nn, idx_t ncommon,
+                         int parts) {
+  idx_t ne = idx_t(eptr.size()) - 1, nparts = parts, objval = 0;
   CellPartition result;
   result.part.assign(ne, 0);
-  if (parts == 1) return result;
-  if (ne < parts)
-    throw Error("the mesh has " + std::to_string(ne) + " " + pluralNameOf(mesh.type) +
-                ", fewer than the " + std::to_string(parts) + " ranks");
-  // METIS takes non-const arrays: it gets its own copy of the cells.
-  std::vector<idx_t> eptr(ne + 1), eind(mesh.cells), nodePart(nn, 0);
-  const idx_t corners = cornersOf(mesh.type);
-  for (idx_t e = 0; e <= ne; ++e) eptr[e] = corners * e;
-  // Neighbours share a face: three nodes of a tetrahedron, four of a hexahedron.
-  idx_t ncommon = mesh.type == CellType::Hexahedron ? 4 : 3, nparts = parts, objval = 0;
+  std::vector<idx_t> nodePart(nn, 0);
   idx_t options[METIS_NOPTIONS];
   if (METIS_SetDefaultOptions(options) != METIS_OK) throw Error("METIS_SetDefaultOptions failed");
   options[METIS_OPTION_SEED] = 1;
@@ -55,6 +51,56 @@ CellPartition partitionCells(const CompactMesh& mesh, int parts) {
                 std::to_string(status) + ")");
   result.edgeCut = objval;
   return result;
+}
+
+// Neighbours share a face: three nodes of a tetrahedron, four of a hexahedron.
+idx_t faceNodes(CellType type) {
+  return type == CellType::Hexahedron ? 4 : 3;
+}
+
+}  // namespace
+
+CellPartition partitionCells(const CompactMesh& mesh, int parts) {
+  const idx_t ne = mesh.numCells();
+  if (parts == 1) return {std::vector<idx_t>(std::size_t(ne), 0), 0};
+  if (ne < parts)
+    throw Error("the mesh has " + std::to_string(ne) + " " + pluralNameOf(mesh.type) +
+                ", fewer than the " + std::to_string(parts) + " ranks");
+  std::vector<idx_t> eptr(ne + 1);
+  const idx_t corners = cornersOf(mesh.type);
+  for (idx_t e = 0; e <= ne; ++e) eptr[e] = corners * e;
+  return metisParts(std::move(eptr), mesh.cells, mesh.numNodes(), faceNodes(mesh.type), parts);
+}
+
+std::vector<std::vector<int>> partitionTogether(const std::vector<CompactMesh>& meshes, int parts,
+                                                std::int64_t& edgeCut) {
+  std::vector<idx_t> eptr{0}, eind;
+  idx_t nodes = 0, ncommon = 4;
+  for (const CompactMesh& mesh : meshes) {
+    const idx_t corners = cornersOf(mesh.type);
+    for (idx_t c = 0; c < mesh.numCells(); ++c) eptr.push_back(eptr.back() + corners);
+    if (eind.size() + mesh.cells.size() > std::size_t(std::numeric_limits<idx_t>::max()))
+      throw Error("the bodies' cells together are more than METIS's 32-bit indices can number");
+    for (idx_t n : mesh.cells) eind.push_back(nodes + n);
+    nodes += mesh.numNodes();
+    // A tetrahedron and a hexahedron never share a face: the smaller count links every face.
+    ncommon = std::min(ncommon, faceNodes(mesh.type));
+  }
+  const idx_t cells = idx_t(eptr.size()) - 1;
+  if (cells < parts)
+    throw Error("the bodies have " + std::to_string(cells) + " cells together, fewer than the " +
+                std::to_string(parts) + " ranks");
+  const CellPartition together =
+      parts == 1 ? CellPartition{std::vector<idx_t>(std::size_t(cells), 0), 0}
+                 : metisParts(std::move(eptr), std::move(eind), nodes, ncommon, parts);
+  edgeCut = together.edgeCut;
+  std::vector<std::vector<int>> each;
+  auto next = together.part.begin();
+  for (const CompactMesh& mesh : meshes) {
+    each.emplace_back(next, next + mesh.numCells());
+    next += mesh.numCells();
+  }
+  return each;
 }
 
 }  // namespace eis

@@ -26,9 +26,14 @@ Scene defaultScene();
 // parseCommandLine over knownComponents().
 CommandLine parseArguments(int argc, const char* const argv[]);
 
-// Collective. The mesh, partitioned and distributed (and refined) over `comm`.
-std::unique_ptr<DistributedMesh> buildMesh(const Scene& scene, MPI_Comm comm,
-                                           std::vector<std::string>& warnings);
+// Collective. Each scene's mesh, partitioned and distributed (and refined) over `comm`, its
+// set-up warnings in warnings[i]. The meshes read or built on rank 0 are partitioned together
+// (partitionTogether, mesh/metis_partition.hpp): the ranks share the union of the bodies' cells,
+// and a small body lies on the few ranks METIS gives it. A converted mesh (mesh.file = *.h5,
+// read in slices by every rank) is partitioned alone, by PTScotch.
+std::vector<std::unique_ptr<DistributedMesh>> buildMeshes(
+    const std::vector<const Scene*>& scenes, MPI_Comm comm,
+    std::vector<std::vector<std::string>>& warnings);
 
 // Collective. The mass, every force field the scene asks for (for its physics, in the order of
 // forceFieldComponents()), the fixed constraint, and the system matrix.

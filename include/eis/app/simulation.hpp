@@ -82,7 +82,8 @@ private:
   };
 
   void report(const char* format, ...) const;
-  void buildBody(Body& body);
+  void buildBody(Body& body, std::unique_ptr<DistributedMesh> mesh,
+                 std::vector<std::string>& warnings);
   void reportMesh(const Body& body, const std::vector<std::string>& warnings) const;
   // Every body's starting state (app/simulation_start.cpp): at rest, initial.state's rows of it,
   // its initial.positions and initial.velocities, or a checkpoint's.

@@ -44,7 +44,11 @@ public:
   // vertex on a shared edge goes to the edge's owner, as DMPlex decides, and then the owners are
   // evened out again: mesh/parallel_vertex_owners.hpp), and lays out `dofsPerNode` unknowns on
   // every vertex.
-  DistributedMesh(MPI_Comm comm, const SerialMesh& serial, int dofsPerNode, int refinements);
+  // `cellParts` (rank 0's; nullptr: METIS on this mesh alone): the rank of each of the serial
+  // mesh's cells, as partitionTogether gives it for the bodies of a scene; then a rank may hold
+  // no cell of this mesh, and the edge cut is not known (-1).
+  DistributedMesh(MPI_Comm comm, const SerialMesh& serial, int dofsPerNode, int refinements,
+                  const std::vector<int>* cellParts = nullptr);
   // Collective. The same mesh read from a converted file, each rank a slice, partitioned by
   // PTScotch (PetscPartitioner), distributed by DMPlexDistribute; shared vertices get owners that
   // even out the owned counts (mesh/parallel_vertex_owners.hpp). No rank reads the whole
@@ -104,7 +108,7 @@ private:
   // distributed_mesh.cpp: METIS's partition of the input on rank 0, carried out by
   // DMPlexDistribute; fills the members below but for those layOutUnknowns() and
   // computePartitionReport() fill. Returns METIS's edge cut (faces between parts).
-  std::int64_t distribute(const SerialMesh& serial);
+  std::int64_t distribute(const SerialMesh& serial, const std::vector<int>* cellParts);
   // hdf5_mesh_load.cpp: the same from a converted file; returns -1 (PTScotch gives no edge cut).
   // readIds fills the members from the file's eis_ids, moved with the points.
   std::int64_t distributeHdf5(const Hdf5MeshInput& input);

@@ -35,4 +35,11 @@ struct CellPartition {
 // Throws eis::Error when there are fewer cells than parts, or when METIS fails.
 CellPartition partitionCells(const CompactMesh& mesh, int parts);
 
+// The bodies of a scene partitioned together: METIS on the union of their cells, one graph of
+// disconnected pieces, so that each rank gets its share of all the cells and a small body is
+// not cut over every rank. The part of each cell of each mesh, in its order; `edgeCut`, the
+// union's. Throws as partitionCells does, counting the cells of all the meshes.
+std::vector<std::vector<int>> partitionTogether(const std::vector<CompactMesh>& meshes, int parts,
+                                                std::int64_t& edgeCut);
+
 }  // namespace eis
