@@ -1,6 +1,7 @@
-// Boost.Program_options describes the keys of the command line; config_file.cpp reads the INI
-// file, whose keys the command line overrides one by one. routeArguments() splits argv: PETSc's
-// single-dash options with their values go aside, ours become Boost options.
+// Boost.Program_options reads the command line, with our syntax (ArgumentSyntax) and the keys of
+// the components' declarations; PETSc's single-dash options pass through it unregistered and go
+// aside with their values. config_file.cpp reads the INI file, whose keys the command line
+// overrides one by one.
 #include "eis/io/command_line.hpp"
 
 #include <boost/program_options.hpp>
@@ -51,6 +52,12 @@ std::vector<std::string> keysOf(const Scene& scene) {
   return keys;
 }
 
+std::vector<std::string> longNames(const po::options_description& options) {
+  std::vector<std::string> names;
+  for (const auto& d : options.options()) names.push_back(d->long_name());
+  return names;
+}
+
 // A value of one object's key ("NAME/section.key"), and where it was given.
 struct ObjectValue {
   std::string object, key, value;
@@ -80,71 +87,124 @@ bool isNegativeNumber(const std::string& token) {
   return parse::number(token, value);
 }
 
-// Our option at argv[i], "--name=value", "--name value" or "--flag", as Boost's parsed option;
-// returns the index of the last argument it used. A separate value may start with '-' ("-1 0 0")
-// but not with "--". Boost's own command-line parser is not used: it can neither take a value
-// that starts with '-' nor an empty one ("--output.vtk=" clears a path the config file set).
-int takeOurOption(int i, int argc, const char* const argv[], po::parsed_options& ours,
-                  std::vector<ObjectValue>& objectValues) {
-  const std::string token = argv[i];
-  const std::size_t equals = token.find('=');
-  po::option option;
-  option.string_key = token.substr(2, equals == std::string::npos ? equals : equals - 2);
-  const std::string shown = "--" + option.string_key;
-  std::string object, key = option.string_key;
-  const bool ofObject = splitObjectKey(option.string_key, object, key);
-  // Boost matches an empty name with every option (their short names are empty too). An
-  // object's key is a scene key after its prefix.
-  const po::option_description* description =
-      key.empty() || (ofObject && (key == "config" || key == "help" || key == "version"))
-          ? nullptr
-          : ours.description->find_nothrow(key, false);
-  if (!description) {
-    std::vector<std::string> names;
-    for (const auto& d : ours.description->options())
-      if (!ofObject || d->semantic()->max_tokens() > 0) names.push_back(d->long_name());
-    throw Error("unknown option " + printable(shown, 80) +
-                suggestion(key, names, "--" + (ofObject ? object + "/" : std::string())));
+// Our syntax, as Boost's style parser: Boost's own long options cannot take a separate value
+// that starts with '-' ("--load.gravity -1,0,0") nor an empty adjacent one ("--output.vtk="
+// clears a path the config file set). "--name=value", "--name value" (a value that does not
+// start with "--") and "--flag" are ours; a PETSc option is a single-dash token with the one
+// value that follows it (a token that does not start with '-', or a negative number), as
+// PetscInitialize reads it; any other token is positional. It reads every argument in one call:
+// Boost would take whatever follows an option left without its value as the value, even
+// "--solver.steps=3", where we say the value is missing.
+class ArgumentSyntax {
+public:
+  explicit ArgumentSyntax(const po::options_description& options) : options_(&options) {}
+
+  std::vector<po::option> operator()(std::vector<std::string>& args) const {
+    std::vector<po::option> read;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      po::option option;
+      const std::string& token = args[i];
+      option.original_tokens = {token};
+      // The next argument as the option's value, when `fits` says it can be one.
+      const auto takeNext = [&](auto fits) {
+        if (i + 1 == args.size() || !fits(args[i + 1])) return;
+        option.value = {args[++i]};
+        option.original_tokens.push_back(args[i]);
+      };
+      if (startsWith(token, "--")) {
+        const std::size_t equals = token.find('=');
+        option.string_key = token.substr(2, equals == std::string::npos ? equals : equals - 2);
+        if (equals != std::string::npos)
+          option.value = {token.substr(equals + 1)};
+        else if (takesValue(option.string_key))
+          takeNext([](const std::string& next) { return !startsWith(next, "--"); });
+      } else if (startsWith(token, "-") && !isNegativeNumber(token)) {
+        option.string_key = token;  // registered nowhere: Boost passes it on as unregistered
+        takeNext([](const std::string& next) {
+          return !startsWith(next, "-") || isNegativeNumber(next);
+        });
+      } else {
+        option.value = {token};
+      }
+      read.push_back(std::move(option));
+    }
+    args.clear();
+    return read;
   }
-  if (ofObject) {
-    std::string value;
-    if (equals != std::string::npos)
-      value = token.substr(equals + 1);
-    else if (i + 1 < argc && !startsWith(argv[i + 1], "--"))
-      value = argv[++i];
-    else
-      throw Error(shown + ": missing value");
-    objectValues.push_back({object, key, value});
-    return i;
+
+private:
+  // A flag takes no separate value; an unknown name does, so that its value is not read as the
+  // next argument. Boost matches an empty name with every option (their short names are empty).
+  bool takesValue(const std::string& name) const {
+    const po::option_description* d = name.empty() ? nullptr : options_->find_nothrow(name, false);
+    return !d || d->semantic()->max_tokens() > 0;
   }
-  if (description->semantic()->max_tokens() == 0) {
-    if (equals != std::string::npos) throw Error(shown + ": takes no value");
-  } else if (equals != std::string::npos) {
-    option.value = {token.substr(equals + 1)};
-  } else if (i + 1 < argc && !startsWith(argv[i + 1], "--")) {
-    option.value = {argv[++i]};
-  } else {
-    throw Error(shown + ": missing value");
+
+  const po::options_description* options_;
+};
+
+// Boost's errors in today's words; Boost names the option as written ("--solver.dt"). Any other
+// error of Boost's (none is expected of our arguments) keeps its own words.
+Error ourError(const po::error& e) {
+  if (const auto* repeated = dynamic_cast<const po::multiple_occurrences*>(&e))
+    return Error(repeated->get_option_name() + ": given more than once");
+  if (const auto* syntax = dynamic_cast<const po::invalid_command_line_syntax*>(&e)) {
+    if (syntax->kind() == po::invalid_command_line_syntax::missing_parameter)
+      return Error(syntax->get_option_name() + ": missing value");
+    if (syntax->kind() == po::invalid_command_line_syntax::extra_parameter)
+      return Error(syntax->get_option_name() + ": takes no value");
   }
-  ours.options.push_back(option);
-  return i;
+  return Error(e.what());
 }
 
-// Splits argv[1..] into our options and PETSc's. A PETSc option keeps the one value that follows
-// it (a token that does not start with '-', or a negative number), as PetscInitialize reads it.
-void routeArguments(int argc, const char* const argv[], po::parsed_options& ours, Texts& petsc,
-                    std::vector<ObjectValue>& objectValues) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string token = argv[i];
-    if (startsWith(token, "--")) {
-      i = takeOurOption(i, argc, argv, ours, objectValues);
-    } else if (startsWith(token, "-") && !isNegativeNumber(token)) {
-      petsc.push_back(token);
-      if (i + 1 < argc && (argv[i + 1][0] != '-' || isNegativeNumber(argv[i + 1])))
-        petsc.push_back(argv[++i]);
-    } else {
+// Boost reads argv[1..] with our syntax: it looks each long name up, refuses a value given to a
+// flag or missing for a key, and passes unregistered names (PETSc's options, objects' keys,
+// unknown keys) on to sortArguments. It refuses those values while it reads, so of several
+// errors on one line such a one is reported before an unknown name or a stray argument.
+po::parsed_options readArguments(int argc, const char* const argv[],
+                                 const po::options_description& options) {
+  // Whole names, case counting: Boost's default style (also that of style 0) guesses a name from
+  // its start, so that "--solver.d" would be --solver.dt.
+  const int style =
+      po::command_line_style::allow_long | po::command_line_style::long_allow_adjacent;
+  try {
+    return po::command_line_parser(argc, argv)
+        .options(options)
+        .style(style)
+        .extra_style_parser(ArgumentSyntax(options))
+        .allow_unregistered()
+        .run();
+  } catch (const po::error& e) {
+    throw ourError(e);
+  }
+}
+
+// What Boost passed on, in argv's order: PETSc's options go to `petsc`, with their values; an
+// object's keys ("--NAME/section.key") to `objectValues`; an unknown name, or a token that is no
+// option, is an error.
+void sortArguments(const po::parsed_options& parsed, const Scene& scene, Texts& petsc,
+                   std::vector<ObjectValue>& objectValues) {
+  for (const po::option& option : parsed.options) {
+    const std::string& token = option.original_tokens.front();
+    const bool ours = startsWith(token, "--");
+    if (option.string_key.empty() && !ours)
       throw Error("unexpected argument '" + token + "' (ours start with --, PETSc's with -)");
+    if (!ours) {
+      petsc.insert(petsc.end(), option.original_tokens.begin(), option.original_tokens.end());
+      continue;
     }
+    if (!option.unregistered && !option.string_key.empty()) continue;  // stored by Boost
+    const std::string shown = "--" + option.string_key;
+    std::string object, key = option.string_key;
+    const bool ofObject = splitObjectKey(option.string_key, object, key);
+    if (!ofObject || !scene.spec().find(key)) {
+      const std::vector<std::string> names =
+          ofObject ? keysOf(scene) : longNames(*parsed.description);
+      throw Error("unknown option " + printable(shown, 80) +
+                  suggestion(key, names, "--" + (ofObject ? object + "/" : std::string())));
+    }
+    if (option.value.empty()) throw Error(shown + ": missing value");
+    objectValues.push_back({object, key, option.value.front()});
   }
 }
 
@@ -165,7 +225,8 @@ void applyConfigFile(const std::string& file, const po::variables_map& vm, Scene
     }
     const ParameterDeclaration* declaration = scene.spec().find(key);
     if (!declaration)
-      throw Error(where + "unknown key " + printable(entry.key, 80) + suggestion(key, keysOf(scene), ""));
+      throw Error(where + "unknown key " + printable(entry.key, 80) +
+                  suggestion(key, keysOf(scene), ""));
     std::string value = entry.value;
     if (declaration->isPath() && !value.empty() && std::filesystem::path(value).is_relative())
       value = (folder / value).string();
@@ -225,15 +286,15 @@ CommandLine parseCommandLine(int argc, const char* const argv[],
   CommandLine result(components);
   const po::options_description keys = sceneOptions(result.scene);
   const po::options_description options = commandLineOptions(keys);
-  po::parsed_options ours(&options);
+  const po::parsed_options parsed = readArguments(argc, argv, options);
   std::vector<ObjectValue> objectConfig, objectCommandLine;
-  routeArguments(argc, argv, ours, result.petscArgs, objectCommandLine);
+  sortArguments(parsed, result.scene, result.petscArgs, objectCommandLine);
 
   po::variables_map vm;
   try {
-    po::store(ours, vm);  // scene keys take any number of occurrences; the others, one
-  } catch (const po::multiple_occurrences& e) {
-    throw Error("--" + e.get_option_name() + ": given more than once");
+    po::store(parsed, vm);  // scene keys take any number of occurrences; the others, one
+  } catch (const po::error& e) {
+    throw ourError(e);
   }
   result.help = vm.count("help") > 0;
   result.version = vm.count("version") > 0;
