@@ -29,8 +29,9 @@ void append(std::vector<VtkField>& joined, const std::vector<VtkField>& fields) 
 
 }  // namespace
 
-// Each body's mesh is partitioned over every rank, so each rank holds a part of each; the ghost
-// cells are found body by body, since node ids are a body's own and would match across bodies.
+// Each rank holds its part of each body (none, for a body the partition puts elsewhere); the
+// ghost cells are found body by body, since node ids are a body's own and would match across
+// bodies.
 void VtkSeriesWriter::write(int step, double time, std::vector<VtkBody> bodies,
                             const std::vector<std::string>& paths) {
   if (bodies.empty() || bodies.size() != paths.size())
