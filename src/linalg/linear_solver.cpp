@@ -43,6 +43,7 @@ void LinearSolver::configure(Mat A) {
   EIS_CHECK(KSPSetOperators(ksp_, A, A));
   settings_.readOptions(ksp_, A, [this] { EIS_CHECK(KSPSetFromOptions(ksp_)); });
   check_.watch(ksp_);
+  check_.audit(ksp_);
   PetscBool preonly = PETSC_FALSE;
   EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp_), KSPPREONLY, &preonly));
   direct_ = preonly;

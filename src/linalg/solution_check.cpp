@@ -119,6 +119,39 @@ SolutionCheck::~SolutionCheck() {
   VecDestroy(&work_);
 }
 
+namespace {
+
+void warn(KSP ksp, const std::string& text) {
+  EIS_CHECK(PetscFPrintf(PetscObjectComm(reinterpret_cast<PetscObject>(ksp)), PETSC_STDERR,
+                         "euler-implicit: warning: %s\n", text.c_str()));
+}
+
+}  // namespace
+
+void SolutionCheck::audit(KSP ksp) {
+  const char* prefix = nullptr;
+  EIS_CHECK(KSPGetOptionsPrefix(ksp, &prefix));
+  PetscReal rtol = 0;
+  PetscBool given = PETSC_FALSE;
+  EIS_CHECK(PetscOptionsGetReal(nullptr, prefix, "-ksp_rtol", &rtol, &given));
+  if (given && !(rtol > 0 && rtol < 1)) {
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "-ksp_rtol %g is no relative tolerance in (0, 1): PETSc keeps its own for a "
+                  "negative one, and 1 or more passes at the first iteration",
+                  double(rtol));
+    warn(ksp, text);
+  }
+  KSPNormType type;
+  EIS_CHECK(KSPGetNormType(ksp, &type));
+  PetscBool preonly = PETSC_FALSE;
+  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp), KSPPREONLY, &preonly));
+  if (type == KSP_NORM_NONE && !preonly)
+    warn(ksp,
+         "-ksp_norm_type none: the solver tests no norm and stops at its iteration limit; each "
+         "answer is then held to the true residual alone");
+}
+
 std::string SolutionCheck::verdict(KSP ksp, Mat A, Vec b, Vec x) {
   if (!residual_) {
     EIS_CHECK(VecDuplicate(b, &residual_));
@@ -144,6 +177,15 @@ std::string SolutionCheck::verdict(KSP ksp, Mat A, Vec b, Vec x) {
   const double reference = known >= 0 ? known : normAsTested(ksp, type, b, work_);
   const bool preconditioned = type == KSP_NORM_PRECONDITIONED || type == KSP_NORM_NATURAL;
   if (preconditioned && reference > 0) testedRelative_ = residual / reference;
+  if (!atolWarned_ && reference > 0 && double(atol) >= reference) {
+    atolWarned_ = true;
+    char text[240];
+    std::snprintf(text, sizeof text,
+                  "-ksp_atol %g is at least ||b|| = %.3g (%s norm): a solve may stop at once, "
+                  "and the check accepts any answer within it",
+                  double(atol), reference, normName(type));
+    warn(ksp, text);
+  }
   const double allowed = kDriftFactor * std::max(double(rtol) * reference, double(atol));
   if (residual <= allowed) return {};
 

@@ -41,6 +41,12 @@ public:
   // and a starting point far from the answer makes that more than eps ||A|| ||x||; and, at
   // iteration 1, the reference norm of PETSc's default test, for rule 2.
   void watch(KSP ksp);
+  // Once the KSP has read its options: warns (rank 0, standard error) of those that leave the
+  // check nothing to hold the answer to, naming them: a -ksp_rtol outside (0, 1), which PETSc
+  // ignores or turns into a test every start passes, and a test of no norm (-ksp_norm_type
+  // none), which stops at the iteration count. An -ksp_atol at or above ||b|| is warned of at
+  // the first solve that shows it (verdict).
+  void audit(KSP ksp);
   // ||A|| as rule 1 takes it (the bound above for a matrix-free operator).
   double operatorNorm(Mat A);
   // The last verdict's ||b - A x||_2 / ||b||_2, and the same ratio in the norm the KSP's test
@@ -53,6 +59,7 @@ private:
   double knownReference(Vec b);
 
   double startNorm_ = 0;
+  bool atolWarned_ = false;
   double trueRelative_ = -1, testedRelative_ = -1;
   // The default test's reference norm in the last watched solve, and its right-hand side.
   double reference_ = 0;
