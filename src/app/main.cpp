@@ -17,6 +17,7 @@
 #include "eis/core/error.hpp"
 #include "eis/io/help.hpp"
 #include "eis/io/output_file.hpp"
+#include "eis/io/petsc_output_paths.hpp"
 #include "eis/io/sofa_import.hpp"
 #include "eis/mesh/mesh_source.hpp"
 
@@ -153,6 +154,7 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
       const eis::Scene& scene = objects.front().scene;
       // Before anything is written: an output that is an input, or another output, would lose it.
       eis::refuseSameFiles(namedFiles(objects), PETSC_COMM_WORLD);
+      eis::checkPetscOutputPaths(PETSC_COMM_WORLD);
       if (scene.given("mesh.convert")) {
         if (objects.size() > 1)
           throw eis::Error("mesh.convert: the scene has " + std::to_string(objects.size()) +
