@@ -139,8 +139,9 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
     if (o.type == "TetrahedronSetTopologyContainer" || o.type == "MeshTopology") topology = &o;
     if ((o.type == "RegularGridTopology" || o.type == "SparseGridTopology") && !grid) grid = &o;
   }
-  // MechanicalObject::init takes a grid's points when it has none of its own; a position
-  // linked to a grid's ("@grid.position") is the same.
+  // MechanicalObject::init takes a grid's points when it has none of its own (a position and a
+  // velocity of at most one point each: "0 0 0" is the default's size); a position linked to a
+  // grid's ("@grid.position") is the same.
   const SofaObject* linked = reader.linked(state, "position");
   if (linked && (linked->type == "RegularGridTopology" || linked->type == "SparseGridTopology"))
     grid = linked;
@@ -151,8 +152,11 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
       sofa::checkDataFields(reader, *o, options.skipUnsupported);
       sofa::checkLinkedDataFields(reader, *o, options.skipUnsupported);
     }
+  const bool onePoint = !linked && state.field("position") &&
+                        reader.reals(state, "position").size() <= 3 &&
+                        reader.reals(state, "velocity").size() <= 3;
   if (grid && !state.field("rest_position") &&
-      (linked == grid || (!linked && !state.field("position")))) {
+      (linked == grid || (!linked && (!state.field("position") || onePoint)))) {
     if (grid->type == "SparseGridTopology") {
       // SOFA's data field is `filename`, `fileTopology` its alias; found like a loader's file.
       const char* field = grid->field("fileTopology") ? "fileTopology" : "filename";

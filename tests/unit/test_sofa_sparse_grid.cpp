@@ -46,12 +46,12 @@ std::string folderWith(const std::string& obj) {
 
 // The keys of a body whose node holds `grid` and a HexahedronFEMForceField (or `fields`).
 SparseKeys importSparse(const std::string& obj, const std::string& grid,
-                        const std::string& fields = "<HexahedronFEMForceField/>") {
+                        const std::string& fields = "<HexahedronFEMForceField/>",
+                        const std::string& state = "<MechanicalObject/>") {
   eis::SofaImportOptions options;
   options.sceneFolder = folderWith(obj);
   const std::string text = "<Node><Node name='b'><EulerImplicitSolver/><CGLinearSolver/>" + grid +
-                           "<MechanicalObject/><UniformMass totalMass='1'/>" + fields +
-                           "</Node></Node>";
+                           state + "<UniformMass totalMass='1'/>" + fields + "</Node></Node>";
   const eis::SofaImport imported = eis::importSofaScene(eis::SofaScene(text, "s.scn"), options);
   SparseKeys out;
   for (const eis::SofaKey& k : imported.objects.at(0).keys) {
@@ -158,6 +158,16 @@ TEST(SofaSparseGrid, ASurfaceWrittenInTheScene) {
       "1 1 1 0 1 1' quads='0 3 2 1 4 5 6 7 0 1 5 4 1 2 6 5 2 3 7 6 3 0 4 7'/>");
   EXPECT_EQ(k.hexahedra.size(), 64u);
   EXPECT_EQ(k.points.size(), 125u);
+}
+
+TEST(SofaSparseGrid, AStateOfOnePointTakesTheGridsPoints) {
+  // MechanicalObject::init: a position of one point is the default's size, replaced by the
+  // topology's points.
+  const std::string grid = "<SparseGridTopology n='3 3 3' fileTopology='surface.obj'/>";
+  EXPECT_EQ(importSparse(kCube, grid, "<HexahedronFEMForceField/>",
+                         "<MechanicalObject position='0 0 0' velocity='0 0 1'/>")
+                .points.size(),
+            27u);
 }
 
 TEST(SofaSparseGrid, MalformedInputsAreOneLine) {
