@@ -274,6 +274,12 @@ SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid,
                   "virtual finer grids (mechanical properties from a finer voxelisation) are "
                   "not supported yet");
   reader.refuseIfGiven(grid, "facets", "facets written in the scene are not supported yet");
+  // buildAsFinest: a VoxelGridLoader in the grid's node or above replaces the surface.
+  for (const SofaNode* node = grid.node; node; node = node->parent)
+    for (const SofaObject& o : node->objects)
+      if (o.type == "VoxelGridLoader")
+        throw Error(o.where + ": " + o.type + ": gives " + grid.label() +
+                    " its voxels, which is not supported yet (a surface is)");
   SparseGridSettings settings;
   if (reader.given(grid, "n")) {
     const std::vector<long long> n = reader.integers(grid, "n");

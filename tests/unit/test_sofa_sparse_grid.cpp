@@ -199,6 +199,12 @@ TEST(SofaSparseGrid, UnsupportedPartsAreRefusedByName) {
             }).find("nbVirtualFinerLevels = '1': virtual finer grids"),
             std::string::npos);
   EXPECT_NE(errorOf([] {
+              importSparse(kCube,
+                           "<VoxelGridLoader/><SparseGridTopology n='3 3 3' "
+                           "fileTopology='surface.obj'/>");
+            }).find("VoxelGridLoader: gives SparseGridTopology"),
+            std::string::npos);
+  EXPECT_NE(errorOf([] {
               importSparse(kCube, "<SparseGridTopology n='3 3 3' fileTopology='surface.obj'/>",
                            "<TetrahedronFEMForceField/>");
             }).find("TetrahedronFEMForceField: reads the cells of"),
