@@ -331,11 +331,15 @@ SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid,
     const std::string extension = dot == std::string::npos ? "" : surfacePath.substr(dot + 1);
     if (extension == "raw" || extension == "voxel")
       reader.reject(grid, field, "voxel files are not supported yet (surfaces are)");
+    // SOFA's MeshGmsh (".gmsh") fills triangles but not the facets the voxelisation reads, so
+    // only the cells holding a vertex would count as crossed; there is no STL reader there.
     if (extension == "gmsh")
-      reader.reject(grid, field, "a Gmsh surface is not supported yet (an OBJ one is)");
+      reader.reject(grid, field,
+                    "a Gmsh surface is not supported (SOFA reads its vertices but none of its "
+                    "facets into the grid); an OBJ one is");
     if (extension != "obj" && extension != "OBJ")
       reader.reject(grid, field,
-                    "SOFA's SparseGridTopology reads surfaces from .obj (and .gmsh) files only");
+                    "SOFA's SparseGridTopology reads closed surfaces from .obj files only");
     try {
       surface = readObj(surfacePath);
     } catch (const Error& e) {

@@ -185,7 +185,7 @@ TEST(SofaSparseGrid, MalformedInputsAreOneLine) {
             std::string::npos);
   EXPECT_NE(errorOf([&] {
               importSparse(kCube, "<SparseGridTopology n='3 3 3' fileTopology='surface.stl'/>");
-            }).find("reads surfaces from .obj"),
+            }).find("reads closed surfaces from .obj files only"),
             std::string::npos);
   EXPECT_NE(errorOf([&] { importSparse("v 0 0 0\nf 1 2 x\n", grid); }).find("invalid vertex"),
             std::string::npos);
