@@ -68,11 +68,10 @@ struct Lattice {
   }
 };
 
-// The cell a surface vertex lies in. voxelizeTriangleMesh: a vertex just outside the grid (by
-// single-precision epsilon) is moved half a cell inside along the axes it is out of.
-long long vertexCell(const Lattice& grid, const Point& v, std::size_t index) {
-  long long c = grid.find(v);
-  if (c >= 0) return c;
+// The cell standing for a surface vertex outside the grid (voxelizeTriangleMesh): along each
+// axis where it lies below min or above max, give or take single-precision epsilon, it is moved
+// to the middle of the first or last cell. That cell only bounds the cells its triangles test.
+long long movedCell(const Lattice& grid, const Point& v, std::size_t index) {
   const double eps = std::numeric_limits<float>::epsilon();
   Point moved = v;
   for (int a = 0; a < 3; ++a) {
@@ -81,7 +80,7 @@ long long vertexCell(const Lattice& grid, const Point& v, std::size_t index) {
     else if (moved[a] + eps > grid.max[a])
       moved[a] = grid.max[a] - grid.step[a] / 2;
   }
-  c = grid.find(moved);
+  const long long c = grid.find(moved);
   if (c < 0)
     throw Error("surface vertex " + std::to_string(index + 1) +
                 " lies outside the grid (min and max leave it out)");
@@ -93,8 +92,10 @@ long long vertexCell(const Lattice& grid, const Point& v, std::size_t index) {
 void markBoundary(const Surface& surface, const Lattice& grid, std::vector<CellType>& types) {
   std::vector<long long> cellOf(surface.vertices.size());
   for (std::size_t i = 0; i < surface.vertices.size(); ++i) {
-    cellOf[i] = vertexCell(grid, surface.vertices[i], i);
-    types[std::size_t(cellOf[i])] = CellType::Boundary;
+    // A vertex inside the grid marks its cell as crossed.
+    const long long inside = grid.find(surface.vertices[i]);
+    if (inside >= 0) types[std::size_t(inside)] = CellType::Boundary;
+    cellOf[i] = inside >= 0 ? inside : movedCell(grid, surface.vertices[i], i);
   }
   for (const auto& f : surface.facets)
     for (std::size_t j = 2; j < f.size(); ++j) {
