@@ -244,6 +244,11 @@ SparseGrid voxelize(const Surface& surface, const SparseGridSettings& settings) 
       if (types[std::size_t(c)] == wanted) kept.push_back(c);
     if (wanted == CellType::Boundary) out.boundaryCells = kept.size();
   }
+  // SOFA leaves such a grid invalid, and the body would have no point.
+  if (kept.empty())
+    throw Error(
+        "the grid keeps no cell" +
+        std::string(settings.onlyInsideCells ? " (none lies wholly inside the surface)" : ""));
   std::vector<std::array<Point, 8>> corners;
   std::map<Point, long long> numbers;
   for (long long c : kept) {

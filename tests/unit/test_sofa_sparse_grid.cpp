@@ -187,6 +187,12 @@ TEST(SofaSparseGrid, MalformedInputsAreOneLine) {
               importSparse(kCube, "<SparseGridTopology n='3 3 3' fileTopology='surface.stl'/>");
             }).find("reads closed surfaces from .obj files only"),
             std::string::npos);
+  EXPECT_NE(errorOf([&] {
+              importSparse(kCube,
+                           "<SparseGridTopology n='3 3 3' onlyInsideCells='true' "
+                           "fileTopology='surface.obj'/>");
+            }).find("keeps no cell (none lies wholly inside"),
+            std::string::npos);
   EXPECT_NE(errorOf([&] { importSparse("v 0 0 0\nf 1 2 x\n", grid); }).find("invalid vertex"),
             std::string::npos);
 }
