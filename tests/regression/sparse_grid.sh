@@ -2,8 +2,8 @@
 # SOFA's SparseGridTopology from a closed surface under a HexahedronFEMForceField: a scene whose
 # grid voxelises a cube ends, on 1 and 2 ranks, where the INI scene of the same hexahedra ends,
 # written inline in SOFA's numbering (points by position: z fastest, then y, then x; the cells
-# the surface crosses first, at half stiffness, then the inside one); what the importer cannot
-# match is refused with one line naming it.
+# the surface crosses first, at half stiffness, then the inside one); a TetrahedronFEMForceField
+# cuts them itself; what the importer cannot match is refused with one line naming it.
 # Usage: sparse_grid.sh <euler-implicit>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=2  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -100,10 +100,17 @@ refused() {  # refused TEXT SCENE: the scene fails with TEXT in its one error li
   local status=$?
   [ "$status" -ne 0 ] && grep -q -- "$1" run.log || { tail -3 run.log; return 1; }
 }
+# TetrahedronFEMForceField cuts the sparse grid's hexahedra itself.
 sed 's|HexahedronFEMForceField youngModulus|TetrahedronFEMForceField youngModulus|' sparse.scn \
   >tetrahedra.scn
-check "a TetrahedronFEMForceField on the sparse grid is refused" refused \
-  "TetrahedronFEMForceField: reads the cells of" tetrahedra.scn
+run 2 --scene tetrahedra.scn --solver.steps=2 --output.final-state=tetrahedra.csv
+check "a TetrahedronFEMForceField on the sparse grid runs" test -s tetrahedra.csv
+check "its hexahedra are cut" grep -q "cut into 6 tetrahedra each as TetrahedronFEMForceField" \
+  run.log
+sed 's|<HexahedronFEMForceField[^>]*>|<MeshSpringForceField stiffness="100"/>|' sparse.scn \
+  >springs.scn
+check "a MeshSpringForceField on the sparse grid is refused" refused \
+  "MeshSpringForceField: acts on the hexahedra of" springs.scn
 head -n 13 cube.obj >open.obj  # the last face left out
 sed 's|cube.obj|open.obj|' sparse.scn >open.scn
 check "an open surface is refused" refused "the surface is not closed" open.scn

@@ -25,6 +25,7 @@ using eis_test::errorOf;
 struct SparseKeys {
   std::vector<std::array<double, 3>> points;
   std::vector<std::array<long long, 8>> hexahedra;
+  std::vector<std::array<long long, 4>> tetrahedra;
   std::vector<double> factors;
 };
 
@@ -55,7 +56,7 @@ SparseKeys importSparse(const std::string& obj, const std::string& grid,
   const eis::SofaImport imported = eis::importSofaScene(eis::SofaScene(text, "s.scn"), options);
   SparseKeys out;
   for (const eis::SofaKey& k : imported.objects.at(0).keys) {
-    if (k.key != "mesh.nodes" && k.key != "mesh.hexahedra" &&
+    if (k.key != "mesh.nodes" && k.key != "mesh.hexahedra" && k.key != "mesh.tetrahedra" &&
         k.key != "material.cell-stiffness-factor")
       continue;
     const std::vector<double> v = numbers(k.value);
@@ -68,6 +69,10 @@ SparseKeys importSparse(const std::string& obj, const std::string& grid,
         for (int c = 0; c < 8; ++c) h[c] = (long long)v[i + c];
         out.hexahedra.push_back(h);
       }
+    if (k.key == "mesh.tetrahedra")
+      for (std::size_t i = 0; i < v.size(); i += 4)
+        out.tetrahedra.push_back(
+            {(long long)v[i], (long long)v[i + 1], (long long)v[i + 2], (long long)v[i + 3]});
     if (k.key == "material.cell-stiffness-factor") out.factors = v;
   }
   return out;
@@ -160,6 +165,25 @@ TEST(SofaSparseGrid, ASurfaceWrittenInTheScene) {
   EXPECT_EQ(k.points.size(), 125u);
 }
 
+TEST(SofaSparseGrid, TetrahedraAreCutAsForAGridOfTwoByOneCells) {
+  // TetrahedronFEMForceField::init cuts a topology that is no GridTopology with nx = 2, ny = 1:
+  // hexahedron i mirrored along x when i is even, along z when i / 2 is odd; no factor is read.
+  const SparseKeys k =
+      importSparse(kCube, "<SparseGridTopology n='3 3 3' fileTopology='surface.obj'/>",
+                   "<TetrahedronFEMForceField/>");
+  ASSERT_EQ(k.tetrahedra.size(), 48u);
+  EXPECT_TRUE(k.hexahedra.empty());
+  EXPECT_TRUE(k.factors.empty());
+  // Hexahedron 0 {0 9 12 3 1 10 13 4} mirrored along x: {9 0 3 12 10 1 4 13}; its first two
+  // tetrahedra (c0 c5 c1 c6) and (c0 c1 c3 c6).
+  EXPECT_EQ(k.tetrahedra[0], (std::array<long long, 4>{9, 1, 0, 4}));
+  EXPECT_EQ(k.tetrahedra[1], (std::array<long long, 4>{9, 0, 12, 4}));
+  // Hexahedron 1 {9 18 21 12 10 19 22 13} as it is.
+  EXPECT_EQ(k.tetrahedra[6], (std::array<long long, 4>{9, 19, 18, 22}));
+  // Hexahedron 2 {3 12 15 6 4 13 16 7} mirrored along x, then z: {13 4 7 16 12 3 6 15}.
+  EXPECT_EQ(k.tetrahedra[12], (std::array<long long, 4>{13, 3, 4, 6}));
+}
+
 TEST(SofaSparseGrid, AStateOfOnePointTakesTheGridsPoints) {
   // MechanicalObject::init: a position of one point is the default's size, replaced by the
   // topology's points.
@@ -212,8 +236,8 @@ TEST(SofaSparseGrid, UnsupportedPartsAreRefusedByName) {
             std::string::npos);
   EXPECT_NE(errorOf([] {
               importSparse(kCube, "<SparseGridTopology n='3 3 3' fileTopology='surface.obj'/>",
-                           "<TetrahedronFEMForceField/>");
-            }).find("TetrahedronFEMForceField: reads the cells of"),
+                           "<MeshSpringForceField/>");
+            }).find("MeshSpringForceField: acts on the hexahedra of"),
             std::string::npos);
 }
 
