@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "eis/core/error.hpp"
+#include "eis/core/parameters.hpp"
 #include "sofa_cube_intersection.hpp"
 
 namespace eis::sofa {
@@ -217,8 +218,12 @@ SparseGrid voxelize(const Surface& surface, const SparseGridSettings& settings) 
     }
   }
   if (settings.cellWidth != 0)
-    for (int a = 0; a < 3; ++a)
-      out.n[a] = int(std::ceil((out.max[a] - out.min[a]) / settings.cellWidth)) + 1;
+    for (int a = 0; a < 3; ++a) {
+      const double cells = std::ceil((out.max[a] - out.min[a]) / settings.cellWidth);
+      if (!(cells < 1e9))
+        throw Error("cellWidth " + parse::text(settings.cellWidth) + " gives too many cells");
+      out.n[a] = int(cells) + 1;
+    }
   Lattice grid;
   for (int a = 0; a < 3; ++a) {
     if (!(out.max[a] > out.min[a]))
@@ -231,6 +236,10 @@ SparseGrid voxelize(const Surface& surface, const SparseGridSettings& settings) 
   }
   grid.min = out.min;
   grid.max = out.max;
+  // SOFA numbers cells and points with 32-bit indices.
+  if ((double)grid.cells[0] * grid.cells[1] * grid.cells[2] >= 4294967295.0)
+    throw Error("a grid of " + std::to_string(out.n[0]) + " x " + std::to_string(out.n[1]) + " x " +
+                std::to_string(out.n[2]) + " points is beyond SOFA's 32-bit indices");
   std::vector<CellType> types(std::size_t(grid.count()), CellType::Inside);
   markBoundary(surface, grid, types);
   markOutside(grid, types);

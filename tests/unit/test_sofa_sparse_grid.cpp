@@ -217,6 +217,12 @@ TEST(SofaSparseGrid, MalformedInputsAreOneLine) {
                            "fileTopology='surface.obj'/>");
             }).find("keeps no cell (none lies wholly inside"),
             std::string::npos);
+  EXPECT_NE(errorOf([&] {
+              importSparse(kCube,
+                           "<SparseGridTopology n='2000 2000 2000' "
+                           "fileTopology='surface.obj'/>");
+            }).find("beyond SOFA's 32-bit indices"),
+            std::string::npos);
   EXPECT_NE(errorOf([&] { importSparse("v 0 0 0\nf 1 2 x\n", grid); }).find("invalid vertex"),
             std::string::npos);
 }
