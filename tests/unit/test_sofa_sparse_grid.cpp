@@ -184,6 +184,21 @@ TEST(SofaSparseGrid, TetrahedraAreCutAsForAGridOfTwoByOneCells) {
   EXPECT_EQ(k.tetrahedra[12], (std::array<long long, 4>{13, 3, 4, 6}));
 }
 
+TEST(SofaSparseGrid, AMappingCutsLikewise) {
+  // Hexa2TetraTopologicalMapping with swapping, nx = 2 and ny = 1 too: hexahedron 0 mirrored
+  // once (x), the second pattern (c0 c5 c6 c1); hexahedron 1 not at all; hexahedron 2 twice
+  // (x and z), the first pattern.
+  const SparseKeys k =
+      importSparse(kCube, "<SparseGridTopology name='g' n='3 3 3' fileTopology='surface.obj'/>",
+                   "<TetrahedronSetTopologyContainer name='t'/>"
+                   "<Hexa2TetraTopologicalMapping input='@g' output='@t' swapping='true'/>"
+                   "<TetrahedronFEMForceField/>");
+  ASSERT_EQ(k.tetrahedra.size(), 48u);
+  EXPECT_EQ(k.tetrahedra[0], (std::array<long long, 4>{9, 1, 4, 0}));
+  EXPECT_EQ(k.tetrahedra[6], (std::array<long long, 4>{9, 19, 18, 22}));
+  EXPECT_EQ(k.tetrahedra[12], (std::array<long long, 4>{13, 3, 4, 6}));
+}
+
 TEST(SofaSparseGrid, AStateOfOnePointTakesTheGridsPoints) {
   // MechanicalObject::init: a position of one point is the default's size, replaced by the
   // topology's points.
