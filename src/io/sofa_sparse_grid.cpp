@@ -20,14 +20,19 @@ using Point = std::array<double, 3>;
 enum class CellType : char { Outside, Inside, Boundary };
 
 // Each polygon edge of a closed surface borders an even number of facets. An open one would let
-// SOFA's fill leak out through the hole and leave only the cells the surface crosses.
+// SOFA's fill leak out through the hole and leave only the cells the surface crosses. Vertices
+// at one position count as one: OBJ files repeat a vertex along texture seams.
 void checkClosed(const Surface& surface) {
+  std::map<Point, long long> first;
+  std::vector<long long> welded(surface.vertices.size());
+  for (std::size_t i = 0; i < surface.vertices.size(); ++i)
+    welded[i] = first.emplace(surface.vertices[i], (long long)i).first->second;
   std::map<std::pair<long long, long long>, int> edges;
   for (const auto& f : surface.facets) {
     if (f.size() < 3) continue;
     for (std::size_t i = 0; i < f.size(); ++i) {
-      const long long a = f[i], b = f[(i + 1) % f.size()];
-      ++edges[{std::min(a, b), std::max(a, b)}];
+      const long long a = welded[std::size_t(f[i])], b = welded[std::size_t(f[(i + 1) % f.size()])];
+      if (a != b) ++edges[{std::min(a, b), std::max(a, b)}];
     }
   }
   if (edges.empty()) throw Error("the surface has no facets");
