@@ -209,6 +209,16 @@ TEST(SofaSparseGrid, AStateOfOnePointTakesTheGridsPoints) {
             27u);
 }
 
+TEST(SofaSparseGrid, ASeamIsNoHole) {
+  // The last face names a copy of vertex 1 (as along a texture seam): open by index, closed by
+  // position, and the same grid.
+  std::string seam = kCube;
+  seam.replace(seam.rfind("f 4 1 5 8"), 9, "v 0 0 0\nf 4 9 5 8");
+  EXPECT_EQ(importSparse(seam, "<SparseGridTopology n='5 5 5' fileTopology='surface.obj'/>")
+                .hexahedra.size(),
+            64u);
+}
+
 TEST(SofaSparseGrid, MalformedInputsAreOneLine) {
   const std::string grid = "<SparseGridTopology n='3 3 3' fileTopology='surface.obj'/>";
   const std::string open = kCube.substr(0, kCube.rfind("f 4 1 5 8"));
