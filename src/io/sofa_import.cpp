@@ -10,7 +10,7 @@
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
 #include "sofa_data_fields.hpp"
-#include "sofa_grid.hpp"
+#include "sofa_grid_mesh.hpp"
 #include "sofa_reader.hpp"
 #include "sofa_walk.hpp"
 
@@ -20,15 +20,14 @@ namespace {
 
 using sofa::Reader;
 
-// The file a loader names, found in the scene's folder, then in each data path.
+// The file a loader names (in `field`), found in the scene's folder, then in each data path.
 std::string findFile(const Reader& reader, const SofaObject& loader,
-                     const SofaImportOptions& options) {
-  const std::optional<std::string> name = reader.text(loader, "filename");
-  if (!name || name->empty()) reader.reject(loader, "filename", "a loader needs a file");
+                     const SofaImportOptions& options, const std::string& field = "filename") {
+  const std::optional<std::string> name = reader.text(loader, field);
+  if (!name || name->empty()) reader.reject(loader, field, "a loader needs a file");
   namespace fs = std::filesystem;
   if (fs::path(*name).is_absolute()) {
-    if (!inputFileProblem(*name).empty())
-      reader.reject(loader, "filename", inputFileProblem(*name));
+    if (!inputFileProblem(*name).empty()) reader.reject(loader, field, inputFileProblem(*name));
     return *name;
   }
   std::vector<std::string> folders = {options.sceneFolder};
@@ -37,7 +36,7 @@ std::string findFile(const Reader& reader, const SofaObject& loader,
     const std::string path = (fs::path(folder) / *name).lexically_normal().string();
     if (inputFileProblem(path).empty()) return path;
   }
-  reader.reject(loader, "filename",
+  reader.reject(loader, field,
                 "no such file in the scene's folder" +
                     std::string(options.dataPaths.empty() ? "" : " or any scene.data-path"));
 }
@@ -113,114 +112,6 @@ void mapTransform(Reader& reader, const SofaObject& o, bool loader) {
   }
 }
 
-bool holdsTopology(const std::string& t) {
-  const auto endsWith = [&](const std::string& end) {
-    return t.size() >= end.size() && t.compare(t.size() - end.size(), end.size(), end) == 0;
-  };
-  return endsWith("TopologyContainer") || endsWith("GridTopology") || t == "MeshTopology";
-}
-
-// The topology a component of `node` works on: its node's (a node keeps one, the last one added:
-// a TetrahedronSetTopologyContainer after the grid it is cut from), else the nearest ancestor's.
-const SofaObject* topologyOf(const SofaNode* node) {
-  for (; node; node = node->parent) {
-    const SofaObject* last = nullptr;
-    for (const SofaObject& o : node->objects)
-      if (holdsTopology(o.type)) last = &o;
-    if (last) return last;
-  }
-  return nullptr;
-}
-
-// The Hexa2TetraTopologicalMapping that fills `topology` with `grid`'s hexahedra, or nullptr.
-const SofaObject* gridCutter(const Reader& reader, const SofaObject& topology,
-                             const SofaObject& grid) {
-  for (const SofaObject* o : reader.scene().objects())
-    if (o->type == "Hexa2TetraTopologicalMapping" && reader.linked(*o, "input") == &grid &&
-        reader.linked(*o, "output") == &topology)
-      return o;
-  return nullptr;
-}
-
-// A RegularGridTopology as the body's mesh: its points, and its hexahedra cut as SOFA cuts them
-// for the components that read the body's cells (io/sofa_grid.hpp), each on the topology it
-// sees: a TetrahedronSetTopologyContainer that a Hexa2TetraTopologicalMapping fills from the grid
-// (the mapping's cut), or the grid itself, which TetrahedronFEMForceField cuts on its own; the
-// springs and the masses that would read the grid's hexahedra are refused, and so are two
-// components that need two cuts (one body, one mesh). A HexahedronFEMForceField on the grid
-// keeps its hexahedra, in SOFA's numbering: then no component may want them cut.
-void mapGrid(Reader& reader, const SofaObject& grid,
-             const std::vector<const SofaObject*>& components) {
-  const sofa::RegularGrid mesh = sofa::regularGrid(reader, grid);
-  sofa::GridCut cut = sofa::GridCut::ForceField;
-  const SofaObject *cutter = nullptr, *first = nullptr, *hexahedral = nullptr;
-  for (const SofaObject* c : components) {
-    if (c->type == "HexahedronFEMForceField") {
-      if (topologyOf(c->node) != &grid)
-        throw Error(c->where + ": " + c->type + ": its topology (" +
-                    (topologyOf(c->node) ? topologyOf(c->node)->label() : std::string("none")) +
-                    ") is not " + grid.label() + ", whose hexahedra it would read");
-      hexahedral = c;
-      continue;
-    }
-    const bool onHexahedra = c->type == "MeshSpringForceField" || c->type == "DiagonalMass" ||
-                             c->type == "MeshMatrixMass";
-    if (!onHexahedra && c->type != "TetrahedronFEMForceField" &&
-        c->type != "TetrahedralCorotationalFEMForceField" &&
-        c->type != "TetrahedronHyperelasticityFEMForceField")
-      continue;
-    const SofaObject* topology = topologyOf(c->node);
-    sofa::GridCut its = sofa::GridCut::ForceField;
-    const SofaObject* by = nullptr;
-    if (topology == &grid) {
-      if (onHexahedra)
-        throw Error(
-            c->where + ": " + c->type + ": acts on the hexahedra of " + grid.label() +
-            " (the topology of its node): not supported yet (a Hexa2TetraTopologicalMapping "
-            "into a TetrahedronSetTopologyContainer of its node gives it tetrahedra)");
-    } else {
-      by = topology ? gridCutter(reader, *topology, grid) : nullptr;
-      if (!by)
-        throw Error(c->where + ": " + c->type + ": its topology (" +
-                    (topology ? topology->label() : std::string("none")) + ") is neither " +
-                    grid.label() + " nor its hexahedra cut by a Hexa2TetraTopologicalMapping");
-      its = reader.boolean(*by, "swapping", false) ? sofa::GridCut::MappingWithSwapping
-                                                   : sofa::GridCut::MappingWithoutSwapping;
-    }
-    if (first && its != cut)
-      throw Error(c->where + ": " + c->type + ": reads the grid's cells cut otherwise than " +
-                  first->label() + " does; a body of two cuts is not supported");
-    if (!first) first = c, cut = its, cutter = by;
-  }
-  if (hexahedral && first)
-    throw Error(first->where + ": " + first->type +
-                ": reads the grid's cells cut into tetrahedra, "
-                "and " +
-                hexahedral->label() +
-                " its hexahedra; a body of two meshes is not "
-                "supported");
-  std::string nodes, cells;
-  for (const auto& p : mesh.points)
-    for (double x : p) nodes += (nodes.empty() ? "" : " ") + parse::text(x);
-  reader.key("mesh.nodes", nodes);
-  if (hexahedral) {
-    for (const auto& h : mesh.hexahedra)
-      for (long long v : h) cells += (cells.empty() ? "" : " ") + std::to_string(v);
-    reader.key("mesh.hexahedra", cells);
-    reader.note(grid.label() + ": a grid of " + std::to_string(mesh.n[0]) + " x " +
-                std::to_string(mesh.n[1]) + " x " + std::to_string(mesh.n[2]) + " points and " +
-                std::to_string(mesh.hexahedra.size()) + " hexahedra");
-    return;
-  }
-  for (const auto& t : sofa::cutIntoTetrahedra(mesh, cut))
-    for (long long v : t) cells += (cells.empty() ? "" : " ") + std::to_string(v);
-  reader.key("mesh.tetrahedra", cells);
-  reader.note(grid.label() + ": a grid of " + std::to_string(mesh.n[0]) + " x " +
-              std::to_string(mesh.n[1]) + " x " + std::to_string(mesh.n[2]) + " points, its " +
-              std::to_string(mesh.hexahedra.size()) + " hexahedra cut into 6 tetrahedra each" +
-              (cutter ? " by " + cutter->label() : " as TetrahedronFEMForceField cuts them"));
-}
-
 // The mesh: the loader the MechanicalObject or its node's topology reads.
 void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& options,
              const std::vector<const SofaObject*>& components) {
@@ -246,12 +137,14 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   const SofaObject* grid = nullptr;
   for (const SofaObject& o : state.node->objects) {
     if (o.type == "TetrahedronSetTopologyContainer" || o.type == "MeshTopology") topology = &o;
-    if (o.type == "RegularGridTopology" && !grid) grid = &o;
+    if ((o.type == "RegularGridTopology" || o.type == "SparseGridTopology") && !grid) grid = &o;
   }
-  // MechanicalObject::init takes a grid's points when it has none of its own; a position
-  // linked to a grid's ("@grid.position") is the same.
+  // MechanicalObject::init takes a grid's points when it has none of its own (a position and a
+  // velocity of at most one point each: "0 0 0" is the default's size); a position linked to a
+  // grid's ("@grid.position") is the same.
   const SofaObject* linked = reader.linked(state, "position");
-  if (linked && linked->type == "RegularGridTopology") grid = linked;
+  if (linked && (linked->type == "RegularGridTopology" || linked->type == "SparseGridTopology"))
+    grid = linked;
   // The mesh's objects and the loaders they link to, checked like the body's components.
   sofa::checkLinkedDataFields(reader, state, options.skipUnsupported);
   for (const SofaObject* o : {topology, grid})
@@ -259,9 +152,20 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
       sofa::checkDataFields(reader, *o, options.skipUnsupported);
       sofa::checkLinkedDataFields(reader, *o, options.skipUnsupported);
     }
+  const bool onePoint = !linked && state.field("position") &&
+                        reader.reals(state, "position").size() <= 3 &&
+                        reader.reals(state, "velocity").size() <= 3;
   if (grid && !state.field("rest_position") &&
-      (linked == grid || (!linked && !state.field("position")))) {
-    mapGrid(reader, *grid, components);
+      (linked == grid || (!linked && (!state.field("position") || onePoint)))) {
+    if (grid->type == "SparseGridTopology") {
+      // SOFA's data field is `filename`, `fileTopology` its alias; found like a loader's file.
+      const char* field = grid->field("fileTopology") ? "fileTopology" : "filename";
+      const std::string surface =
+          reader.given(*grid, field) ? findFile(reader, *grid, options, field) : "";
+      sofa::mapSparseGrid(reader, *grid, surface, components);
+    } else {
+      sofa::mapGrid(reader, *grid, components);
+    }
     if (state.field("velocity")) reader.key("initial.velocities", *reader.text(state, "velocity"));
     mapTransform(reader, state, false);
     return;
@@ -272,7 +176,8 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
       throw Error(c->where + ": " + c->type + ": its hexahedra would come from " +
                   (grid ? grid->label() + ", which is not the body's mesh"
                         : std::string("a loader or a topology container, which are read here "
-                                      "for tetrahedra only; a RegularGridTopology gives them")));
+                                      "for tetrahedra only; a RegularGridTopology or a "
+                                      "SparseGridTopology gives them")));
   // The positions come from a loader (linked, or through the topology), else they are written in
   // the scene: on the MechanicalObject or its topology, with the topology's tetrahedra.
   const SofaObject* source = reader.linked(state, "position");
@@ -307,7 +212,8 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
       for (const SofaObject& o : state.node->objects)
         if (o.type.size() > 12 && o.type.compare(o.type.size() - 12, 12, "GridTopology") == 0)
           throw Error(o.where + ": " + o.type +
-                      ": not supported yet (of SOFA's grids, RegularGridTopology is); it gives " +
+                      ": not supported yet (of SOFA's grids, RegularGridTopology and "
+                      "SparseGridTopology are); it gives " +
                       state.label() + " its points");
       throw Error(state.where +
                   ": MechanicalObject: no mesh (no loader, and no position and tetrahedra "

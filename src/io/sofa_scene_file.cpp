@@ -82,7 +82,15 @@ std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::
   options.dataPaths = files.dataPaths;
   options.skipUnsupported = given.boolean("scene.skip-unsupported");
   options.sceneLinearLimits = given.text("scene.linear-solver-limits") == "scene";
-  const SofaImport imported = importSofaScene(sofa, options);
+  // Each rank reads the surfaces a SparseGridTopology names from its own file system: a file
+  // one rank cannot read fails the import there, and then on every rank rather than hanging.
+  SofaImport imported;
+  try {
+    imported = importSofaScene(sofa, options);
+  } catch (const Error& e) {
+    error = e.what();
+  }
+  throwIfAnyRankFailed(error, comm);
 
   std::vector<ObjectScene> scenes;
   for (const SofaObjectKeys& object : imported.objects) {

@@ -32,14 +32,14 @@ bool isTopology(const std::string& t) {
 }
 
 // Components with no effect on the mechanics here: plugins, the default loops, topology, the
-// mesh sources (loaders and the regular grid, read where the body's mesh is), and the engines
-// our selections stand for.
+// mesh sources (loaders and the regular and sparse grids, read where the body's mesh is), and the
+// engines our selections stand for.
 bool isAccepted(const std::string& t) {
   return isTopology(t) ||
          isOneOf(t, {"RequiredPlugin", "DefaultAnimationLoop", "DefaultVisualManagerLoop",
                      "AddPluginRepository", "BoxROI", "SphereROI", "RegularGridTopology",
-                     "MeshGmshLoader", "MeshVTKLoader", "MeshOBJLoader", "MeshSTLLoader",
-                     "MeshOffLoader", "MeshTrianLoader", "SphereLoader"});
+                     "SparseGridTopology", "MeshGmshLoader", "MeshVTKLoader", "MeshOBJLoader",
+                     "MeshSTLLoader", "MeshOffLoader", "MeshTrianLoader", "SphereLoader"});
 }
 
 // What only draws, records or serves the GUI: rendering (every Ogl* component: models, shaders,

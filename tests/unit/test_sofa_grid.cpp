@@ -193,8 +193,8 @@ TEST(SofaGrid, APositionLinkedToTheGrid) {
 
 TEST(SofaGrid, OtherGridsAreRefusedByName) {
   EXPECT_NE(errorOf([] {
-              importGrid("<SparseGridTopology n='3 3 3' fileTopology='a.obj'/>");
-            }).find("SparseGridTopology: not supported yet"),
+              importGrid("<CylinderGridTopology n='3 3 3'/>");
+            }).find("CylinderGridTopology: not supported yet"),
             std::string::npos);
 }
 

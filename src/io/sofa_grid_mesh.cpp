@@ -1,0 +1,172 @@
+// A grid topology as the body's mesh (io/sofa_grid_mesh.hpp).
+#include "sofa_grid_mesh.hpp"
+
+#include "eis/core/error.hpp"
+#include "eis/core/parameters.hpp"
+#include "sofa_grid.hpp"
+#include "sofa_sparse_grid.hpp"
+
+namespace eis::sofa {
+
+namespace {
+
+bool holdsTopology(const std::string& t) {
+  const auto endsWith = [&](const std::string& end) {
+    return t.size() >= end.size() && t.compare(t.size() - end.size(), end.size(), end) == 0;
+  };
+  return endsWith("TopologyContainer") || endsWith("GridTopology") || t == "MeshTopology";
+}
+
+// The topology a component of `node` works on: its node's (a node keeps one, the last one added:
+// a TetrahedronSetTopologyContainer after the grid it is cut from), else the nearest ancestor's.
+const SofaObject* topologyOf(const SofaNode* node) {
+  for (; node; node = node->parent) {
+    const SofaObject* last = nullptr;
+    for (const SofaObject& o : node->objects)
+      if (holdsTopology(o.type)) last = &o;
+    if (last) return last;
+  }
+  return nullptr;
+}
+
+// The Hexa2TetraTopologicalMapping that fills `topology` with `grid`'s hexahedra, or nullptr.
+const SofaObject* gridCutter(const Reader& reader, const SofaObject& topology,
+                             const SofaObject& grid) {
+  for (const SofaObject* o : reader.scene().objects())
+    if (o->type == "Hexa2TetraTopologicalMapping" && reader.linked(*o, "input") == &grid &&
+        reader.linked(*o, "output") == &topology)
+      return o;
+  return nullptr;
+}
+
+// Which of the grid's cells the body's components read: its hexahedra (a
+// HexahedronFEMForceField), or their tetrahedra, cut as the first tetrahedral reader cuts them.
+struct CellReaders {
+  GridCut cut = GridCut::ForceField;
+  const SofaObject* cutter = nullptr;      // the Hexa2TetraTopologicalMapping, if one cuts
+  const SofaObject* hexahedral = nullptr;  // the HexahedronFEMForceField, if one
+};
+
+// Each component that reads cells, on the topology it sees: a TetrahedronSetTopologyContainer
+// that a Hexa2TetraTopologicalMapping fills from the grid (the mapping's cut), or the grid
+// itself, which TetrahedronFEMForceField cuts on its own; the springs and the masses that would
+// read the grid's hexahedra are refused, and so are two components that need two cuts or both
+// hexahedra and tetrahedra (one body, one mesh).
+CellReaders cellReaders(const Reader& reader, const SofaObject& grid,
+                        const std::vector<const SofaObject*>& components) {
+  CellReaders out;
+  const SofaObject* first = nullptr;
+  for (const SofaObject* c : components) {
+    if (c->type == "HexahedronFEMForceField") {
+      if (topologyOf(c->node) != &grid)
+        throw Error(c->where + ": " + c->type + ": its topology (" +
+                    (topologyOf(c->node) ? topologyOf(c->node)->label() : std::string("none")) +
+                    ") is not " + grid.label() + ", whose hexahedra it would read");
+      out.hexahedral = c;
+      continue;
+    }
+    const bool onHexahedra = c->type == "MeshSpringForceField" || c->type == "DiagonalMass" ||
+                             c->type == "MeshMatrixMass";
+    if (!onHexahedra && c->type != "TetrahedronFEMForceField" &&
+        c->type != "TetrahedralCorotationalFEMForceField" &&
+        c->type != "TetrahedronHyperelasticityFEMForceField")
+      continue;
+    const SofaObject* topology = topologyOf(c->node);
+    GridCut its = GridCut::ForceField;
+    const SofaObject* by = nullptr;
+    if (topology == &grid) {
+      if (onHexahedra)
+        throw Error(
+            c->where + ": " + c->type + ": acts on the hexahedra of " + grid.label() +
+            " (the topology of its node): not supported yet (a Hexa2TetraTopologicalMapping "
+            "into a TetrahedronSetTopologyContainer of its node gives it tetrahedra)");
+    } else {
+      by = topology ? gridCutter(reader, *topology, grid) : nullptr;
+      if (!by)
+        throw Error(c->where + ": " + c->type + ": its topology (" +
+                    (topology ? topology->label() : std::string("none")) + ") is neither " +
+                    grid.label() + " nor its hexahedra cut by a Hexa2TetraTopologicalMapping");
+      its = reader.boolean(*by, "swapping", false) ? GridCut::MappingWithSwapping
+                                                   : GridCut::MappingWithoutSwapping;
+    }
+    if (first && its != out.cut)
+      throw Error(c->where + ": " + c->type + ": reads the grid's cells cut otherwise than " +
+                  first->label() + " does; a body of two cuts is not supported");
+    if (!first) first = c, out.cut = its, out.cutter = by;
+  }
+  if (out.hexahedral && first)
+    throw Error(first->where + ": " + first->type +
+                ": reads the grid's cells cut into tetrahedra, and " + out.hexahedral->label() +
+                " its hexahedra; a body of two meshes is not supported");
+  return out;
+}
+
+// mesh.nodes, and mesh.hexahedra or mesh.tetrahedra as `readers` want them; for the start-up
+// line, who cut the tetrahedra ("" for hexahedra).
+std::string writeCells(Reader& reader, const RegularGrid& mesh, const CellReaders& readers) {
+  std::string nodes, cells;
+  for (const auto& p : mesh.points)
+    for (double x : p) nodes += (nodes.empty() ? "" : " ") + parse::text(x);
+  reader.key("mesh.nodes", nodes);
+  if (readers.hexahedral) {
+    for (const auto& h : mesh.hexahedra)
+      for (long long v : h) cells += (cells.empty() ? "" : " ") + std::to_string(v);
+    reader.key("mesh.hexahedra", cells);
+    return "";
+  }
+  for (const auto& t : cutIntoTetrahedra(mesh, readers.cut))
+    for (long long v : t) cells += (cells.empty() ? "" : " ") + std::to_string(v);
+  reader.key("mesh.tetrahedra", cells);
+  return readers.cutter ? "by " + readers.cutter->label()
+                        : std::string("as TetrahedronFEMForceField cuts them");
+}
+
+}  // namespace
+
+// A RegularGridTopology as the body's mesh: its points, and its hexahedra as the components that
+// read the body's cells want them (io/sofa_grid.hpp), in SOFA's numbering.
+void mapGrid(Reader& reader, const SofaObject& grid,
+             const std::vector<const SofaObject*>& components) {
+  const RegularGrid mesh = regularGrid(reader, grid);
+  const std::string cut = writeCells(reader, mesh, cellReaders(reader, grid, components));
+  const std::string hexahedra = std::to_string(mesh.hexahedra.size()) + " hexahedra";
+  reader.note(grid.label() + ": a grid of " + std::to_string(mesh.n[0]) + " x " +
+              std::to_string(mesh.n[1]) + " x " + std::to_string(mesh.n[2]) + " points" +
+              (cut.empty() ? " and " + hexahedra
+                           : ", its " + hexahedra + " cut into 6 tetrahedra each " + cut));
+}
+
+// A SparseGridTopology as the body's mesh: the points and hexahedra SOFA keeps of its surface,
+// in SOFA's numbering (io/sofa_sparse_grid.hpp), as the components that read the body's cells
+// want them. A HexahedronFEMForceField gets the stiffness SOFA gives each cell
+// (computeElementStiffness scales it by the grid's getStiffnessCoef: a half for the boundary
+// cells when fillWeighted); TetrahedronFEMForceField and Hexa2TetraTopologicalMapping cut a
+// topology that is no GridTopology as if it had 2 x 1 cells a layer (nx = 2, ny = 1 in their
+// init), and read no coefficient.
+void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& surfacePath,
+                   const std::vector<const SofaObject*>& components) {
+  const CellReaders readers = cellReaders(reader, grid, components);
+  const SparseGrid mesh = sparseGrid(reader, grid, surfacePath);
+  RegularGrid cells;
+  cells.n = {3, 2, 2};
+  cells.points = mesh.points;
+  cells.hexahedra = mesh.hexahedra;
+  const std::string cut = writeCells(reader, cells, readers);
+  std::string factors;
+  bool weighted = false;
+  for (double f : mesh.stiffness) {
+    factors += (factors.empty() ? "" : " ") + parse::text(f);
+    weighted = weighted || f != 1;
+  }
+  weighted = weighted && readers.hexahedral;
+  if (weighted) reader.key("material.cell-stiffness-factor", factors);
+  reader.note(grid.label() + ": a sparse grid of " + std::to_string(mesh.n[0]) + " x " +
+              std::to_string(mesh.n[1]) + " x " + std::to_string(mesh.n[2]) + " points; " +
+              std::to_string(mesh.points.size()) + " points and " +
+              std::to_string(mesh.hexahedra.size()) + " hexahedra kept (" +
+              std::to_string(mesh.boundaryCells) + " on the surface" +
+              (weighted ? ", at half stiffness" : "") + ")" +
+              (cut.empty() ? "" : ", cut into 6 tetrahedra each " + cut));
+}
+
+}  // namespace eis::sofa

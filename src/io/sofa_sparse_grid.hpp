@@ -1,0 +1,55 @@
+#pragma once
+// SOFA's SparseGridTopology built from a closed surface, per SOFA master's source
+// (Topology/Container/Grid: SparseGridTopology::buildAsFinest, buildFromTriangleMesh,
+// voxelizeTriangleMesh, buildFromRegularGridTypes; RegularGridTopology::findCube; Helper/io:
+// MeshOBJ): the cells of a regular grid the surface crosses (boundary cells) and those it
+// encloses (inside cells), with the points they use, numbered as SOFA numbers them, so that
+// indices in a scene name the same points. Private to io/sofa_import.cpp.
+#include <array>
+#include <string>
+#include <vector>
+
+#include "sofa_reader.hpp"
+
+namespace eis::sofa {
+
+// A surface as SOFA's helper::io::Mesh holds it: vertices, and facets as vertex lists
+// (polygons, cut into fans of triangles from their first vertex).
+struct Surface {
+  std::vector<std::array<double, 3>> vertices;
+  std::vector<std::vector<long long>> facets;
+};
+
+// An OBJ file as MeshOBJ reads it: `v x y z` and the first number of each corner of `f` (and
+// `l`) lines, 1-based; everything else is ignored. A missing or malformed file is an Error.
+Surface readObj(const std::string& path);
+
+// SparseGridTopology's own data fields that shape the grid.
+struct SparseGridSettings {
+  std::array<int, 3> n{2, 2, 2};
+  std::array<double, 3> min{0, 0, 0}, max{0, 0, 0};  // both zero: the surface's box, 1% wider
+  double cellWidth = 0;                              // not zero: n from it
+  bool onlyInsideCells = false;
+  bool fillWeighted = true;
+};
+
+struct SparseGrid {
+  std::array<int, 3> n{};                           // points of the regular grid along x, y, z
+  std::array<double, 3> min{}, max{};               // its box
+  std::vector<std::array<double, 3>> points;        // those the kept cells use, in SOFA's order
+  std::vector<std::array<long long, 8>> hexahedra;  // boundary cells first, then inside ones
+  std::size_t boundaryCells = 0;
+  // SparseGridTopology::getStiffnessCoef: 0.5 for a boundary cell when fillWeighted, else 1.
+  std::vector<double> stiffness;
+};
+
+// The grid SOFA keeps of `surface`. The surface must be closed (every edge shared by an even
+// number of facets); an Error says what is wrong otherwise. A vertex outside a box given by min
+// and max counts in the grid's cell nearest to it along each axis, as in SOFA.
+SparseGrid voxelize(const Surface& surface, const SparseGridSettings& settings);
+
+// The SparseGridTopology `grid`, its surface read from `surfacePath` (empty: its position with
+// its triangles and quads). Anything refused is an Error naming the object and field.
+SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid, const std::string& surfacePath);
+
+}  // namespace eis::sofa

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# SOFA's SparseGridTopology from a closed surface under a HexahedronFEMForceField: a scene whose
+# grid voxelises a cube ends, on 1 and 2 ranks, where the INI scene of the same hexahedra ends,
+# written inline in SOFA's numbering (points by position: z fastest, then y, then x; the cells
+# the surface crosses first, at half stiffness, then the inside one); a TetrahedronFEMForceField
+# cuts them itself; what the importer cannot match is refused with one line naming it.
+# Usage: sparse_grid.sh <euler-implicit>; the MPI launch line: tests/common/mpi_launch.sh.
+set -uo pipefail
+RANKS=2  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
+here=$(dirname "$(realpath "${BASH_SOURCE[0]}")")
+# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
+source "$here/../common/mpi_launch.sh"
+# shellcheck source=SCRIPTDIR/../common/checks.sh
+source "$here/../common/checks.sh"
+program=$(realpath "$1")
+launch_in_scratch 1 "$program"
+
+run() {  # run RANKS ARGS...: euler-implicit on RANKS ranks, its output in run.log
+  mpi_command "$1" "$program"
+  "${MPI_COMMAND[@]}" "${@:2}" >run.log 2>&1
+}
+
+# The largest difference between two final-state CSVs, relative to the largest coordinate.
+same_state() {
+  awk -F, -v tol="$3" 'NR == FNR { if (FNR > 1) for (i = 2; i <= NF; ++i) a[FNR, i] = $i; next }
+    FNR > 1 { for (i = 2; i <= NF; ++i) { d = a[FNR, i] - $i; if (d < 0) d = -d; if (d > m) m = d
+                                         v = $i < 0 ? -$i : $i; if (v > s) s = v } ; n++ }
+    END { if (n == 0 || m > tol * s) { printf "  differ by %g of %g\n", m, s; exit 1 } }' "$1" "$2"
+}
+
+# The unit cube, its faces as quads.
+cat >cube.obj <<'OBJ'
+v 0 0 0
+v 1 0 0
+v 1 1 0
+v 0 1 0
+v 0 0 1
+v 1 0 1
+v 1 1 1
+v 0 1 1
+f 1 4 3 2
+f 5 6 7 8
+f 1 2 6 5
+f 2 3 7 6
+f 3 4 8 7
+f 4 1 5 8
+OBJ
+# n = 4: 3 x 3 x 3 cells over the cube's box widened by 1%; the surface crosses all but the
+# middle one. The 16 points at x = -0.01 are the first 16.
+cat >sparse.scn <<'XML'
+<Node name="root" dt="0.02" gravity="0 -9.81 0">
+  <Node name="block">
+    <EulerImplicitSolver rayleighStiffness="0.1" rayleighMass="0.2"/>
+    <CGLinearSolver iterations="1000" tolerance="1e-13" threshold="1e-30"/>
+    <SparseGridTopology n="4 4 4" fileTopology="cube.obj"/>
+    <MechanicalObject/>
+    <UniformMass totalMass="3"/>
+    <FixedProjectiveConstraint indices="0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"/>
+    <HexahedronFEMForceField youngModulus="4000" poissonRatio="0.3" method="large"/>
+  </Node>
+</Node>
+XML
+for ranks in 1 2; do
+  run "$ranks" --scene sparse.scn --solver.steps=5 --output.final-state="scene$ranks.csv"
+  check "the sparse grid scene runs on $ranks ranks" test -s "scene$ranks.csv"
+done
+check "the sparse grid scene reports its cells" grep -q "27 hexahedra kept (26 on the surface" \
+  run.log
+
+# The same mesh inline: point (i, j, k) at lo + step (i, j, k) is 16 i + 4 j + k; the cells in the
+# grid's order (x fastest), the middle one (1, 1, 1) last.
+awk 'BEGIN {
+  lo = 0 - 1 / 100; hi = 1 + 1 / 100; step = (hi - lo) / 3
+  for (i = 0; i < 4; ++i) for (j = 0; j < 4; ++j) for (k = 0; k < 4; ++k)
+    nodes = nodes sprintf(" %.17g %.17g %.17g", lo + step * i, lo + step * j, lo + step * k)
+  for (pass = 0; pass < 2; ++pass)
+    for (z = 0; z < 3; ++z) for (y = 0; y < 3; ++y) for (x = 0; x < 3; ++x) {
+      middle = x == 1 && y == 1 && z == 1
+      if (middle != pass) continue
+      split("0 1 1 0 0 1 1 0", dx, " "); split("0 0 1 1 0 0 1 1", dy, " ")
+      split("0 0 0 0 1 1 1 1", dz, " ")
+      for (c = 1; c <= 8; ++c) cells = cells " " 16 * (x + dx[c]) + 4 * (y + dy[c]) + z + dz[c]
+      factors = factors (middle ? " 1" : " 0.5")
+    }
+  printf "[mesh]\nnodes = %s\nhexahedra = %s\n[material]\ncell-stiffness-factor = %s\n",
+    nodes, cells, factors
+}' >inline.ini
+run 2 --config=inline.ini --solver.dt=0.02 --solver.steps=5 --solver.rtol=1e-13 \
+  --output.progress-every=0 --mass.type=uniform --mass.total-mass=3 --material.model=corotational \
+  --material.rotation=large --material.young-modulus=4000 --material.poisson-ratio=0.3 \
+  --load.gravity="0 -9.81 0" --solver.rayleigh-stiffness=0.1 --solver.rayleigh-mass=0.2 \
+  --constraint.fixed="indices 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15" --output.final-state=ini.csv
+check "the inline scene runs" test -s ini.csv
+check "the sparse grid scene ends where the inline hexahedra end (1 rank)" same_state scene1.csv \
+  ini.csv 1e-11
+check "2 ranks end where 1 rank does" same_state scene1.csv scene2.csv 1e-11
+
+refused() {  # refused TEXT SCENE: the scene fails with TEXT in its one error line
+  run 2 --scene "$2" --solver.steps=1
+  local status=$?
+  [ "$status" -ne 0 ] && grep -q -- "$1" run.log || { tail -3 run.log; return 1; }
+}
+# TetrahedronFEMForceField cuts the sparse grid's hexahedra itself.
+sed 's|HexahedronFEMForceField youngModulus|TetrahedronFEMForceField youngModulus|' sparse.scn \
+  >tetrahedra.scn
+run 2 --scene tetrahedra.scn --solver.steps=2 --output.final-state=tetrahedra.csv
+check "a TetrahedronFEMForceField on the sparse grid runs" test -s tetrahedra.csv
+check "its hexahedra are cut" grep -q "cut into 6 tetrahedra each as TetrahedronFEMForceField" \
+  run.log
+sed 's|<HexahedronFEMForceField[^>]*>|<MeshSpringForceField stiffness="100"/>|' sparse.scn \
+  >springs.scn
+check "a MeshSpringForceField on the sparse grid is refused" refused \
+  "MeshSpringForceField: acts on the hexahedra of" springs.scn
+head -n 13 cube.obj >open.obj  # the last face left out
+sed 's|cube.obj|open.obj|' sparse.scn >open.scn
+check "an open surface is refused" refused "the surface is not closed" open.scn
+sed 's|n="4 4 4"|n="4 1 4"|' sparse.scn >flat.scn
+check "n below 2 is refused" refused "at least 2 points along each axis" flat.scn
+sed 's|cube.obj|missing.obj|' sparse.scn >missing.scn
+check "a missing surface is refused" refused "fileTopology = 'missing.obj': no such file" missing.scn
+
+echo "$((checks - failures)) passed, $failures failed"
+exit $((failures > 0))
