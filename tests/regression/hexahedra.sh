@@ -123,7 +123,9 @@ refused() {  # refused TEXT ARGS...: the run fails with TEXT in its one error li
   local status=$?
   [ "$status" -ne 0 ] && grep -q -- "$1" run.log || { tail -3 run.log; return 1; }
 }
-check "lumped mass on hexahedra is refused" refused "integrated on tetrahedra only" --mass.type=lumped
+run 2 --mesh.box-cells="6 2 2" --solver.steps=1 --mass.type=hexahedron-fem
+check "SOFA's HexahedronFEMForceFieldAndMass mass on tetrahedra is refused" grep -q \
+  "error: mass.type = hexahedron-fem: .* mass is a hexahedron's" run.log
 check "refinement of hexahedra is refused" refused "only tetrahedra are refined" "${uniform[@]}" \
   --mesh.refine=1
 check "a hyperelastic law on hexahedra is refused" refused \
