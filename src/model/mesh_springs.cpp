@@ -10,7 +10,6 @@ namespace {
 
 // Below this length a spring has no direction: SOFA gives it no force and no tangent.
 constexpr double kShortest = 1.0e-9;
-constexpr std::size_t kRows = 12;  // of an element matrix: 4 vertices x 3
 
 // w_b - w_a for a local array of 3 values per vertex.
 Vec3 difference(const double* w, PetscInt a, PetscInt b) {
@@ -26,8 +25,7 @@ double dot(const Vec3& p, const Vec3& q) {
 MeshSpringForceField::MeshSpringForceField(const Cells& cells, const std::vector<CellEdge>& edges,
                                            const std::vector<Vec3>& rest, double stiffness,
                                            double damping)
-    : damping_(damping) {
-  requireTetrahedra(cells, "mesh springs (SOFA's MeshSpringForceField)");
+    : damping_(damping), rows_(3 * std::size_t(cells.corners())) {
   std::vector<CellEdge> byCell(edges);
   std::stable_sort(byCell.begin(), byCell.end(),
                    [](const CellEdge& p, const CellEdge& q) { return p.cell < q.cell; });
@@ -93,16 +91,16 @@ void MeshSpringForceField::addPairProduct(const Spring& s, const Vec3& u, double
 }
 
 void MeshSpringForceField::addPairBlock(const Spring& s, const Vec3& u, double alpha, double beta,
-                                        double* elementMatrices, std::size_t firstCell) {
-  double* block = elementMatrices + (std::size_t(s.cell) - firstCell) * kRows * kRows;
+                                        double* elementMatrices, std::size_t firstCell) const {
+  double* block = elementMatrices + (std::size_t(s.cell) - firstCell) * rows_ * rows_;
   const std::size_t ra = 3 * std::size_t(s.slotA), rb = 3 * std::size_t(s.slotB);
   for (std::size_t i = 0; i < 3; ++i)
     for (std::size_t j = 0; j < 3; ++j) {
       const double m = alpha * (u[i] * u[j]) + (i == j ? beta : 0.0);  // exactly symmetric
-      block[(ra + i) * kRows + ra + j] -= m;
-      block[(ra + i) * kRows + rb + j] += m;
-      block[(rb + i) * kRows + ra + j] += m;
-      block[(rb + i) * kRows + rb + j] -= m;
+      block[(ra + i) * rows_ + ra + j] -= m;
+      block[(ra + i) * rows_ + rb + j] += m;
+      block[(rb + i) * rows_ + ra + j] += m;
+      block[(rb + i) * rows_ + rb + j] -= m;
     }
 }
 
@@ -151,13 +149,15 @@ void MeshSpringForceField::addBToElementMatrices(double* elementMatrices, double
 
 ForceFieldComponent meshSpringsComponent() {
   return {
-      {"mesh-springs", "force field", "a spring along every mesh edge (SOFA MeshSpringForceField)",
+      {"mesh-springs", "force field",
+       "a spring along every mesh edge, and a hexahedron's diagonals (SOFA MeshSpringForceField)",
        ParameterSpec()
            .add(
                {"springs.stiffness", "KS",
-                "SOFA MeshSpringForceField: a spring along every mesh edge, rest length L0 the edge's\n"
-                "rest length, force ks (l - L0) + kd (v_b - v_a).u along the edge with, as SOFA,\n"
-                "ks = KS / L0 and kd = KD / L0; >= 0 (0: no springs)",
+                "SOFA MeshSpringForceField: a spring along every mesh edge (hexahedra: between every\n"
+                "two vertices of a cell, SOFA's cubes springs), rest length L0 the rest distance,\n"
+                "force ks (l - L0) + kd (v_b - v_a).u along it with, as SOFA, ks = KS / L0 and\n"
+                "kd = KD / L0; >= 0 (0: no springs)",
                 "0", "force", false, check::nonNegative()})
            .add(
                {"springs.damping", "KD",
@@ -173,7 +173,7 @@ ForceFieldComponent meshSpringsComponent() {
         const double ks = scene.real("springs.stiffness"), kd = scene.real("springs.damping");
         if (ks == 0 && kd == 0) return nullptr;
         return std::make_unique<MeshSpringForceField>(
-            context.mesh.cells(), context.mesh.ownedEdges(), context.mesh.restCoords(), ks, kd);
+            context.mesh.cells(), context.mesh.ownedCellPairs(), context.mesh.restCoords(), ks, kd);
       }};
 }
 
