@@ -145,40 +145,38 @@ const SofaObject* gridCutter(const Reader& reader, const SofaObject& topology,
 // A RegularGridTopology as the body's mesh: its points, and its hexahedra cut as SOFA cuts them
 // for the components that read the body's cells (io/sofa_grid.hpp), each on the topology it
 // sees: a TetrahedronSetTopologyContainer that a Hexa2TetraTopologicalMapping fills from the grid
-// (the mapping's cut), or the grid itself, which TetrahedronFEMForceField cuts on its own; the
-// springs and the masses that would read the grid's hexahedra are refused, and so are two
-// components that need two cuts (one body, one mesh). A HexahedronFEMForceField on the grid
-// keeps its hexahedra, in SOFA's numbering: then no component may want them cut.
+// (the mapping's cut), or the grid itself, which TetrahedronFEMForceField cuts on its own; two
+// components that need two cuts are refused (one body, one mesh). A
+// HexahedronFEMForceField(AndMass), DiagonalMass, MeshMatrixMass or MeshSpringForceField on the
+// grid keeps its hexahedra, in SOFA's numbering: then no component may want them cut.
 void mapGrid(Reader& reader, const SofaObject& grid,
              const std::vector<const SofaObject*>& components) {
   const sofa::RegularGrid mesh = sofa::regularGrid(reader, grid);
   sofa::GridCut cut = sofa::GridCut::ForceField;
   const SofaObject *cutter = nullptr, *first = nullptr, *hexahedral = nullptr;
   for (const SofaObject* c : components) {
-    if (c->type == "HexahedronFEMForceField") {
-      if (topologyOf(c->node) != &grid)
+    const bool hexahedronFem =
+        c->type == "HexahedronFEMForceField" || c->type == "HexahedronFEMForceFieldAndMass";
+    // DiagonalMass, MeshMatrixMass and MeshSpringForceField on the grid read its hexahedra too
+    // (their hexahedral formulas: model/mass.hpp, model/mesh_springs.hpp): the body keeps them.
+    const bool readsCells = c->type == "MeshSpringForceField" || c->type == "DiagonalMass" ||
+                            c->type == "MeshMatrixMass";
+    const SofaObject* topology = topologyOf(c->node);
+    if (hexahedronFem || (readsCells && topology == &grid)) {
+      if (topology != &grid)
         throw Error(c->where + ": " + c->type + ": its topology (" +
-                    (topologyOf(c->node) ? topologyOf(c->node)->label() : std::string("none")) +
-                    ") is not " + grid.label() + ", whose hexahedra it would read");
+                    (topology ? topology->label() : std::string("none")) + ") is not " +
+                    grid.label() + ", whose hexahedra it would read");
       hexahedral = c;
       continue;
     }
-    const bool onHexahedra = c->type == "MeshSpringForceField" || c->type == "DiagonalMass" ||
-                             c->type == "MeshMatrixMass";
-    if (!onHexahedra && c->type != "TetrahedronFEMForceField" &&
+    if (!readsCells && c->type != "TetrahedronFEMForceField" &&
         c->type != "TetrahedralCorotationalFEMForceField" &&
         c->type != "TetrahedronHyperelasticityFEMForceField")
       continue;
-    const SofaObject* topology = topologyOf(c->node);
     sofa::GridCut its = sofa::GridCut::ForceField;
     const SofaObject* by = nullptr;
-    if (topology == &grid) {
-      if (onHexahedra)
-        throw Error(
-            c->where + ": " + c->type + ": acts on the hexahedra of " + grid.label() +
-            " (the topology of its node): not supported yet (a Hexa2TetraTopologicalMapping "
-            "into a TetrahedronSetTopologyContainer of its node gives it tetrahedra)");
-    } else {
+    if (topology != &grid) {
       by = topology ? gridCutter(reader, *topology, grid) : nullptr;
       if (!by)
         throw Error(c->where + ": " + c->type + ": its topology (" +
@@ -268,7 +266,7 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   }
   // HexahedronFEMForceField reads hexahedra, which only a grid gives here.
   for (const SofaObject* c : components)
-    if (c->type == "HexahedronFEMForceField")
+    if (c->type == "HexahedronFEMForceField" || c->type == "HexahedronFEMForceFieldAndMass")
       throw Error(c->where + ": " + c->type + ": its hexahedra would come from " +
                   (grid ? grid->label() + ", which is not the body's mesh"
                         : std::string("a loader or a topology container, which are read here "

@@ -1,5 +1,9 @@
 // SOFA's spring force fields as the keys of our mesh-springs and rest-shape-springs
 // (model/mesh_springs.cpp, model/rest_shape_springs.cpp).
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "sofa_reader.hpp"
 #include "sofa_selections.hpp"
 
@@ -8,18 +12,37 @@ namespace eis::sofa {
 namespace {
 
 // MeshSpringForceField.inl: stiffness and damping (default 0) are aliases of every kind's
-// (linesStiffness, tetrahedraStiffness, ...), and each edge gets one spring: ours, along
-// the edges of the tetrahedra, with the same ks = stiffness / L0, kd = damping / L0.
+// (linesStiffness, ..., tetrahedraStiffness, cubesStiffness), and each pair of vertices gets one
+// spring, ks = stiffness / L0, kd = damping / L0: on tetrahedra their edges, on hexahedra (cubes)
+// every two of a cell's 8 vertices. The lines, triangles and quads of a mesh are among those
+// pairs, so the stiffness of the mesh's cells (tetrahedra or cubes, whichever mesh.* the body's
+// mesh gave) is ours; another kind's own value would give some pairs another stiffness.
 void mapMeshSprings(Reader& r, const SofaObject& o) {
-  for (const char* field :
-       {"linesStiffness", "linesDamping", "trianglesStiffness", "trianglesDamping",
-        "quadsStiffness", "quadsDamping", "tetrahedraStiffness", "tetrahedraDamping",
-        "cubesStiffness", "cubesDamping"})
-    r.refuseIfGiven(o, field, "stiffness per kind of spring is not supported yet");
+  const bool cubes = r.gave("mesh.hexahedra");
+  const std::string kind = cubes ? "cubes" : "tetrahedra";
+  for (const char* other : {"lines", "triangles", "quads", cubes ? "tetrahedra" : "cubes"})
+    for (const char* what : {"Stiffness", "Damping"})
+      r.refuseIfGiven(o, std::string(other) + what,
+                      "stiffness per kind of spring is not supported; this mesh's cells are " +
+                          std::string(cubes ? "hexahedra (cubesStiffness, cubesDamping)"
+                                            : "tetrahedra (tetrahedraStiffness, ...)"));
   if (r.boolean(o, "noCompression", false))
     r.reject(o, "noCompression", "springs that only pull are not supported");
-  if (r.given(o, "stiffness")) r.key("springs.stiffness", parse::text(r.real(o, "stiffness", 0)));
-  if (r.given(o, "damping")) r.key("springs.damping", parse::text(r.real(o, "damping", 0)));
+  // tetrasStiffness and tetrasDamping: SOFA's old names of the tetrahedra's.
+  std::vector<std::string> kinds = {kind};
+  if (!cubes) kinds.push_back("tetras");
+  const std::pair<const char*, const char*> fields[] = {{"Stiffness", "stiffness"},
+                                                        {"Damping", "damping"}};
+  for (const auto& [suffix, alias] : fields) {
+    std::string field = alias;
+    for (const std::string& k : kinds)
+      if (r.given(o, k + suffix)) {
+        if (r.given(o, alias))
+          r.reject(o, alias, "given with " + k + suffix + ", which SOFA aliases to it: give one");
+        field = k + suffix;
+      }
+    if (r.given(o, field)) r.key(std::string("springs.") + alias, parse::text(r.real(o, field, 0)));
+  }
 }
 
 // RestShapeSpringsForceField.inl: stiffness empty -> 100; point i of `points` takes

@@ -79,6 +79,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "FixedPlaneProjectiveConstraint",
                           "FixedProjectiveConstraint",
                           "HexahedronFEMForceField",
+                          "HexahedronFEMForceFieldAndMass",
                           "LinearMovementConstraint",
                           "LinearMovementProjectiveConstraint",
                           "MeshMatrixMass",
