@@ -147,8 +147,9 @@ const SofaObject* gridCutter(const Reader& reader, const SofaObject& topology,
 // sees: a TetrahedronSetTopologyContainer that a Hexa2TetraTopologicalMapping fills from the grid
 // (the mapping's cut), or the grid itself, which TetrahedronFEMForceField cuts on its own; two
 // components that need two cuts are refused (one body, one mesh). A
-// HexahedronFEMForceField(AndMass), DiagonalMass, MeshMatrixMass or MeshSpringForceField on the
-// grid keeps its hexahedra, in SOFA's numbering: then no component may want them cut.
+// HexahedronFEMForceField(AndMass), DiagonalMass, MeshMatrixMass, MeshSpringForceField or
+// RegularGridSpringForceField on the grid keeps its hexahedra, in SOFA's numbering: then no
+// component may want them cut.
 void mapGrid(Reader& reader, const SofaObject& grid,
              const std::vector<const SofaObject*>& components) {
   const sofa::RegularGrid mesh = sofa::regularGrid(reader, grid);
@@ -157,10 +158,10 @@ void mapGrid(Reader& reader, const SofaObject& grid,
   for (const SofaObject* c : components) {
     const bool hexahedronFem =
         c->type == "HexahedronFEMForceField" || c->type == "HexahedronFEMForceFieldAndMass";
-    // DiagonalMass, MeshMatrixMass and MeshSpringForceField on the grid read its hexahedra too
-    // (their hexahedral formulas: model/mass.hpp, model/mesh_springs.hpp): the body keeps them.
+    // DiagonalMass, MeshMatrixMass, MeshSpringForceField and RegularGridSpringForceField on the
+    // grid read its hexahedra too (model/mass.hpp, model/mesh_springs.hpp): the body keeps them.
     const bool readsCells = c->type == "MeshSpringForceField" || c->type == "DiagonalMass" ||
-                            c->type == "MeshMatrixMass";
+                            c->type == "MeshMatrixMass" || c->type == "RegularGridSpringForceField";
     const SofaObject* topology = topologyOf(c->node);
     if (hexahedronFem || (readsCells && topology == &grid)) {
       if (topology != &grid)

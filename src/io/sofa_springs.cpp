@@ -45,6 +45,43 @@ void mapMeshSprings(Reader& r, const SofaObject& o) {
   }
 }
 
+// RegularGridSpringForceField.inl: linesStiffness, quadsStiffness, cubesStiffness (100 each) and
+// linesDamping, quadsDamping, cubesDamping (5 each), stiffness and damping aliases of the three;
+// a spring along each line of the grid, across each quad's two diagonals and through each cube's
+// four, ks = K / L0, kd = D / L0: our mesh springs on the grid's hexahedra, by kind.
+void mapGridSprings(Reader& r, const SofaObject& o) {
+  if (!r.gave("mesh.hexahedra"))
+    throw Error(o.where + ": " + o.type +
+                ": its springs follow a RegularGridTopology's lines, quads and cubes, and this "
+                "body's mesh is not such a grid");
+  struct Constants {
+    const char *suffix, *alias;
+    double fallback;
+    const char* key;
+    bool damping;
+  };
+  const Constants all[] = {{"Stiffness", "stiffness", 100.0, "springs.stiffness-by-kind", false},
+                           {"Damping", "damping", 5.0, "springs.damping-by-kind", true}};
+  bool damped = false;
+  for (const Constants& c : all) {
+    std::string values;
+    for (const char* kind : {"lines", "quads", "cubes"}) {
+      const std::string field = kind + std::string(c.suffix);
+      if (r.given(o, field) && r.given(o, c.alias))
+        r.reject(o, c.alias, "given with " + field + ", which SOFA aliases to it: give one");
+      const double v =
+          r.given(o, field) ? r.real(o, field, c.fallback) : r.real(o, c.alias, c.fallback);
+      damped = damped || (c.damping && v != 0);
+      values += (values.empty() ? "" : " ") + parse::text(v);
+    }
+    r.key(c.key, values);
+  }
+  if (damped)
+    r.warn(o.label() +
+           ": its damping (SOFA's default 5) enters our step matrix as B; SOFA treats spring "
+           "damping explicitly, so the steps differ from SOFA's (damping=\"0\" matches it)");
+}
+
 // RestShapeSpringsForceField.inl: stiffness empty -> 100; point i of `points` takes
 // stiffness[i] where there is one, else stiffness[0]; points empty = every point;
 // activeDirections all 1; no external_rest_shape: its own rest positions.
@@ -74,6 +111,7 @@ void mapRestShapeSprings(Reader& r, const SofaObject& o) {
 }  // namespace
 
 const RegisterSofaMapping meshSprings({"MeshSpringForceField"}, mapMeshSprings);
+const RegisterSofaMapping gridSprings({"RegularGridSpringForceField"}, mapGridSprings);
 const RegisterSofaMapping restShapeSprings({"RestShapeSpringsForceField"}, mapRestShapeSprings);
 
 }  // namespace eis::sofa

@@ -73,29 +73,31 @@ std::vector<CellEdge> DistributedMesh::ownedCellPairs() const {
               vertexCoordinates(full, vStart, vEnd) == restCoords_;
   std::vector<CellEdge> pairs;
   // The pairs of `vertices` (of point p) that `keep` accepts, by the slots of the first cell
-  // around p.
-  const auto addPairs = [&](PetscInt p, const std::vector<PetscInt>& vertices, auto keep) {
+  // around p, each of the kind given.
+  const auto addPairs = [&](PetscInt p, const std::vector<PetscInt>& vertices, PairKind kind,
+                            auto keep) {
     const PetscInt cell = firstCellAround(full, p, cStart, cEnd) - cStart;
     std::vector<int> slots;
     for (PetscInt v : vertices) slots.push_back(cell < 0 ? -1 : slotOf(cells_[cell], v));
     for (std::size_t i = 0; i < slots.size(); ++i)
       for (std::size_t j = i + 1; j < slots.size(); ++j) {
         same = same && slots[i] >= 0 && slots[j] >= 0;
-        if (same && keep(slots[i], slots[j])) pairs.push_back({cell, slots[i], slots[j]});
+        if (same && keep(slots[i], slots[j])) pairs.push_back({cell, slots[i], slots[j], kind});
       }
   };
   const auto owned = ownedMask(full, eStart, eEnd);
   for (PetscInt e = eStart; e < eEnd && same; ++e)
     if (owned[e - eStart])
-      addPairs(e, verticesOf(full, e, vStart, vEnd), [](int, int) { return true; });
+      addPairs(e, verticesOf(full, e, vStart, vEnd), PairKind::Edge, [](int, int) { return true; });
   if (cells_.type() == CellType::Hexahedron) {
     const auto ownedFaces = ownedMask(full, fStart, fEnd);
     for (PetscInt f = fStart; f < fEnd && same; ++f)
       if (ownedFaces[f - fStart])
-        addPairs(f, verticesOf(full, f, vStart, vEnd),
+        addPairs(f, verticesOf(full, f, vStart, vEnd), PairKind::FaceDiagonal,
                  [](int a, int b) { return !isHexahedronEdge(a, b); });
     for (std::size_t c = 0; c < cells_.size(); ++c)
-      for (const auto& d : kBodyDiagonals) pairs.push_back({PetscInt(c), d[0], d[1]});
+      for (const auto& d : kBodyDiagonals)
+        pairs.push_back({PetscInt(c), d[0], d[1], PairKind::BodyDiagonal});
   }
   EIS_CHECK(DMDestroy(&full));
   if (anyRank(!same, comm_))

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <utility>
 
@@ -66,6 +67,65 @@ TEST(HexahedralSprings, EveryPairOfACellIsOneSpringOnOneRank) {
   }
 }
 
+// The kinds SOFA's RegularGridSpringForceField gives each its own constants, counted by hand on
+// the 3 x 1 x 1 box: 28 edges, 32 face diagonals (two on each of 16 faces), 12 body diagonals.
+TEST(HexahedralSprings, PairsKnowTheirKind) {
+  eis_test::SceneFields scene = hexSpringBox();
+  scene.boxCells = {3, 1, 1};
+  const eis::DistributedMesh mesh(PETSC_COMM_WORLD, eis_test::boxOnRankZero(scene), 3, 0);
+  std::vector<std::int64_t> counts(3, 0);
+  for (const auto& e : mesh.ownedCellPairs()) ++counts[std::size_t(e.kind)];
+  const std::vector<std::int64_t> total = eis_test::allGather(counts, mesh.comm());
+  std::vector<std::int64_t> sum(3, 0);
+  for (std::size_t i = 0; i < total.size(); ++i) sum[i % 3] += total[i];
+  EXPECT_EQ(sum, (std::vector<std::int64_t>{28, 32, 12}));
+}
+
+// The springs' energy, sum ks/2 (l - L0)^2 with ks = K / L0 and K the constant of the pair's kind
+// (springs.stiffness-by-kind), over SOFA's pairs of the serial box, a pair's kind read from how
+// many grid directions its two nodes differ in (1: an edge, 2: a face diagonal, 3: the body's).
+TEST(HexahedralSprings, EnergyByKindCountsEveryPairOnce) {
+  eis_test::SceneFields scene = hexSpringBox();
+  scene.springStiffness = scene.springDamping = 0;
+  const double constant[3] = {300, 200, 100};
+  const auto serial = eis::makeBoxMesh(scene.boxSize, scene.boxCells, eis::CellType::Hexahedron);
+  PairSet pairs;
+  for (const auto& h : serial.cells)
+    for (int k = 0; k < 8; ++k)
+      for (int j = k + 1; j < 8; ++j) pairs.insert(std::minmax(h[k], h[j]));
+  const int nx = scene.boxCells[0] + 1, ny = scene.boxCells[1] + 1;
+  double expected = 0;
+  for (const auto& [a, b] : pairs) {
+    const int directions =
+        (a % nx != b % nx) + (a / nx % ny != b / nx % ny) + (a / (nx * ny) != b / (nx * ny));
+    const auto &p = serial.nodes[a], &q = serial.nodes[b];
+    const auto u = eis_test::BoxModel::smooth(p, 0.13, 0.07, -0.04),
+               w = eis_test::BoxModel::smooth(q, 0.13, 0.07, -0.04);
+    double rest = 0, now = 0;
+    for (int d = 0; d < 3; ++d) {
+      rest += (q[d] - p[d]) * (q[d] - p[d]);
+      now += (q[d] + w[d] - p[d] - u[d]) * (q[d] + w[d] - p[d] - u[d]);
+    }
+    const double restLength = std::sqrt(rest), elongation = std::sqrt(now) - restLength;
+    expected += constant[directions - 1] / restLength * elongation * elongation / 2;
+  }
+  double energies[2];
+  for (int withSprings : {1, 0}) {
+    if (withSprings)
+      scene.extra = {{"springs.stiffness-by-kind", "300 200 100"}};
+    else
+      scene.extra.clear();
+    eis_test::BoxModel m(scene);
+    Vec x = m.system->createVector(), u = m.field(0.13, 0.07, -0.04);
+    m.system->setRestState(x);
+    VecAXPY(x, 1.0, u);
+    energies[withSprings] = m.system->potentialEnergy(x);
+    for (Vec* v : {&x, &u}) VecDestroy(v);
+  }
+  EXPECT_GT(expected, 1e-3);
+  EXPECT_NEAR(energies[1] - energies[0], expected, 1e-10 * expected);
+}
+
 // Directional derivatives of the distributed force (the springs alone, and with HexahedronFEM
 // small, whose K is exact; SOFA's corotated K is not the derivative) against K (at v = 0, where
 // SOFA's spring tangent is exact) and B, through addMBKv and the assembled matrix (free rows).
@@ -119,6 +179,17 @@ TEST_F(HexahedralRuns, EveryRankCountGivesTheSerialFinalState) {
                                      eis_test::run(scene, PETSC_COMM_WORLD), scene),
               1e-10);
   }
+}
+
+// RegularGridSpringForceField's constants by kind: one state on every rank count too.
+TEST_F(HexahedralRuns, SpringsByKindGiveTheSerialFinalState) {
+  eis_test::SceneFields scene = hexSpringBox();
+  scene.springStiffness = scene.springDamping = 0;
+  scene.extra = {{"springs.stiffness-by-kind", "300 200 100"},
+                 {"springs.damping-by-kind", "3 2 1"}};
+  EXPECT_LT(eis_test::disagreement(eis_test::serialReference(scene),
+                                   eis_test::run(scene, PETSC_COMM_WORLD), scene),
+            1e-10);
 }
 
 }  // namespace

@@ -86,6 +86,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "MeshSpringForceField",
                           "PartialFixedConstraint",
                           "PartialFixedProjectiveConstraint",
+                          "RegularGridSpringForceField",
                           "RestShapeSpringsForceField",
                           "SurfacePressureForceField",
                           "TetrahedralCorotationalFEMForceField",

@@ -90,4 +90,31 @@ TEST(SofaHexahedralScenes, CubesSprings) {
   EXPECT_EQ(stiffness, "4");
 }
 
+// RegularGridSpringForceField: 100 and 5 for lines, quads and cubes, or the scene's; an alias
+// beside the field it aliases, and a body that is no grid, refused.
+TEST(SofaHexahedralScenes, RegularGridSprings) {
+  const Keys defaults = importOnGrid(kHexFem + "<RegularGridSpringForceField/>");
+  EXPECT_EQ(defaults.count("mesh.hexahedra"), 1u);
+  EXPECT_EQ(defaults.at("springs.stiffness-by-kind"), "100 100 100");
+  EXPECT_EQ(defaults.at("springs.damping-by-kind"), "5 5 5");
+  const Keys given = importOnGrid(
+      "<RegularGridSpringForceField linesStiffness='10' quadsStiffness='20' cubesStiffness='30' "
+      "damping='0'/>");
+  EXPECT_EQ(given.at("springs.stiffness-by-kind"), "10 20 30");
+  EXPECT_EQ(given.at("springs.damping-by-kind"), "0 0 0");
+  EXPECT_NE(eis_test::errorOf([] {
+              importOnGrid("<RegularGridSpringForceField stiffness='1' linesStiffness='2'/>");
+            }).find("give one"),
+            std::string::npos);
+  const std::string text =
+      "<Node><Node name='b'><EulerImplicitSolver/><CGLinearSolver/>"
+      "<MechanicalObject position='0 0 0 1 0 0 0 1 0 0 0 1'/>"
+      "<TetrahedronSetTopologyContainer tetrahedra='0 1 2 3'/><TetrahedronFEMForceField/>"
+      "<RegularGridSpringForceField/></Node></Node>";
+  EXPECT_NE(eis_test::errorOf([&] {
+              eis::importSofaScene(eis::SofaScene(text, "t.scn"), {});
+            }).find("not such a grid"),
+            std::string::npos);
+}
+
 }  // namespace

@@ -29,11 +29,16 @@ struct Hdf5MeshInput {
   std::vector<MeshTransform> transforms;
 };
 
-// Two vertices of a cell (a mesh edge, or a diagonal of a hexahedron) as one local cell holds
-// them: the cell and the slots (0..corners-1) of the two in that cell's vertex list.
+// What joins two vertices of a cell: an edge, a diagonal of a hexahedron's face, or one of its
+// diagonals through the body (SOFA's RegularGridSpringForceField: lines, quads, cubes).
+enum class PairKind { Edge, FaceDiagonal, BodyDiagonal };
+
+// Two vertices of a cell as one local cell holds them: the cell, the slots (0..corners-1) of the
+// two in that cell's vertex list, and what joins them.
 struct CellEdge {
   PetscInt cell;
   int a, b;
+  PairKind kind = PairKind::Edge;
 };
 
 class DistributedMesh {

@@ -29,7 +29,14 @@ public:
   // cells: local vertex indices, corners() each; edges: the springs, each in one cell that holds
   // it (its matrix goes to that cell's element block); rest: rest position of each local vertex.
   MeshSpringForceField(const Cells& cells, const std::vector<CellEdge>& edges,
-                       const std::vector<Vec3>& rest, double stiffness, double damping);
+                       const std::vector<Vec3>& rest, double stiffness, double damping)
+      : MeshSpringForceField(cells, edges, rest, {stiffness, stiffness, stiffness},
+                             {damping, damping, damping}) {}
+  // The stiffness and damping of each kind of pair (PairKind: edges, face diagonals, body
+  // diagonals), SOFA's RegularGridSpringForceField's lines, quads and cubes.
+  MeshSpringForceField(const Cells& cells, const std::vector<CellEdge>& edges,
+                       const std::vector<Vec3>& rest, const std::array<double, 3>& stiffness,
+                       const std::array<double, 3>& damping);
 
   // Also stores u and tgt of every spring: the linearization point of the products below.
   void addForce(const double* x, const double* v, double* f) override;
@@ -78,7 +85,7 @@ private:
   // Sorted by cell, so that the springs of a run of cells are one run of springs.
   std::vector<Spring> springs_;
   std::vector<State> states_;
-  double damping_;
+  double damping_;    // the largest damping of any kind: 0 means no B
   std::size_t rows_;  // of an element matrix: corners x 3
 };
 
