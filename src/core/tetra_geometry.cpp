@@ -32,4 +32,12 @@ TetraShape::TetraShape(const Vec3& p0, const Vec3& p1, const Vec3& p2, const Vec
     gradients[0][d] = -(gradients[1][d] + gradients[2][d] + gradients[3][d]);
 }
 
+double hexahedronVolume(const std::array<Vec3, 8>& p) {
+  const auto v = [&](int a, int b, int c, int d) {
+    return TetraShape(p[a], p[b], p[c], p[d]).volume;
+  };
+  return v(0, 5, 1, 6) + v(0, 1, 3, 6) + v(1, 3, 6, 2) + v(6, 3, 0, 7) + v(6, 7, 0, 5) +
+         v(7, 5, 4, 0);
+}
+
 }  // namespace eis

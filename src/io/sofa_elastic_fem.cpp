@@ -55,7 +55,8 @@ void mapLinearElasticFem(Reader& r, const SofaObject& o) {
     r.key("material.cell-stiffness-factor", joined(factors, 0, factors.size()));
   // HexahedronFEMForceField: the stiffness of the rest shape, computed once, unless asked
   // to follow the state, which ours does not.
-  if (o.type == "HexahedronFEMForceField" && r.boolean(o, "updateStiffnessMatrix", false))
+  if (o.type != "TetrahedronFEMForceField" && o.type != "TetrahedralCorotationalFEMForceField" &&
+      r.boolean(o, "updateStiffnessMatrix", false))
     r.reject(o, "updateStiffnessMatrix", "a stiffness recomputed every step is not supported");
   if (r.real(o, "plasticMaxThreshold", 0) != 0)
     r.reject(o, "plasticMaxThreshold", "plasticity is not supported");
@@ -92,8 +93,21 @@ void mapHyperelasticFem(Reader& r, const SofaObject& o) {
   r.key("material.lame", parse::text(parameters[0]) + " " + parse::text(second));
 }
 
+// HexahedronFEMForceFieldAndMass.inl: HexahedronFEMForceField's stiffness and its own element
+// mass, density 1, lumpedMass false (model/hexahedron_fem.hpp, sofaHexahedronMass: SOFA's
+// integrateMass makes every entry 8/27 density V, and gravity acts on density V / 8 a vertex).
+void mapHexahedronFemAndMass(Reader& r, const SofaObject& o) {
+  mapLinearElasticFem(r, o);
+  r.refuseIfGiven(o, "massMatrices", "element mass matrices given in the scene are not supported");
+  r.key("mass.type",
+        r.boolean(o, "lumpedMass", false) ? "hexahedron-fem-lumped" : "hexahedron-fem");
+  r.key("material.density", parse::text(r.real(o, "density", 1.0)));
+}
+
 }  // namespace
 
+const RegisterSofaMapping hexahedronFemAndMass({"HexahedronFEMForceFieldAndMass"},
+                                               mapHexahedronFemAndMass);
 const RegisterSofaMapping linearElastic({"TetrahedronFEMForceField",
                                          "TetrahedralCorotationalFEMForceField",
                                          "HexahedronFEMForceField"},

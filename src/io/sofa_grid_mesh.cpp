@@ -44,34 +44,38 @@ const SofaObject* gridCutter(const Reader& reader, const SofaObject& topology,
 struct CellReaders {
   GridCut cut = GridCut::ForceField;
   const SofaObject* cutter = nullptr;      // the Hexa2TetraTopologicalMapping, if one cuts
-  const SofaObject* hexahedral = nullptr;  // the HexahedronFEMForceField, if one
+  const SofaObject* hexahedral = nullptr;  // a component that reads the hexahedra, if one
 };
 
 // Each component that reads cells, on the topology it sees: a TetrahedronSetTopologyContainer
 // that a Hexa2TetraTopologicalMapping fills from the grid (the mapping's cut), or the grid
-// itself, which TetrahedronFEMForceField cuts on its own; the springs and the masses that would
-// read the grid's hexahedra are refused, and so are two components that need two cuts or both
-// hexahedra and tetrahedra (one body, one mesh).
+// itself, which TetrahedronFEMForceField cuts on its own. A HexahedronFEMForceField(AndMass)
+// reads the grid's hexahedra; so do, on a regular grid (`regular`), DiagonalMass,
+// MeshMatrixMass, MeshSpringForceField and RegularGridSpringForceField on the grid (model/mass,
+// model/mesh_springs), which a sparse grid's are refused. Two components that need two cuts, or
+// both hexahedra and tetrahedra, are refused (one body, one mesh).
 CellReaders cellReaders(const Reader& reader, const SofaObject& grid,
-                        const std::vector<const SofaObject*>& components) {
+                        const std::vector<const SofaObject*>& components, bool regular) {
   CellReaders out;
   const SofaObject* first = nullptr;
   for (const SofaObject* c : components) {
-    if (c->type == "HexahedronFEMForceField") {
-      if (topologyOf(c->node) != &grid)
+    const SofaObject* topology = topologyOf(c->node);
+    const bool onHexahedra = c->type == "MeshSpringForceField" || c->type == "DiagonalMass" ||
+                             c->type == "MeshMatrixMass" ||
+                             c->type == "RegularGridSpringForceField";
+    if (c->type == "HexahedronFEMForceField" || c->type == "HexahedronFEMForceFieldAndMass" ||
+        (regular && onHexahedra && topology == &grid)) {
+      if (topology != &grid)
         throw Error(c->where + ": " + c->type + ": its topology (" +
-                    (topologyOf(c->node) ? topologyOf(c->node)->label() : std::string("none")) +
-                    ") is not " + grid.label() + ", whose hexahedra it would read");
+                    (topology ? topology->label() : std::string("none")) + ") is not " +
+                    grid.label() + ", whose hexahedra it would read");
       out.hexahedral = c;
       continue;
     }
-    const bool onHexahedra = c->type == "MeshSpringForceField" || c->type == "DiagonalMass" ||
-                             c->type == "MeshMatrixMass";
     if (!onHexahedra && c->type != "TetrahedronFEMForceField" &&
         c->type != "TetrahedralCorotationalFEMForceField" &&
         c->type != "TetrahedronHyperelasticityFEMForceField")
       continue;
-    const SofaObject* topology = topologyOf(c->node);
     GridCut its = GridCut::ForceField;
     const SofaObject* by = nullptr;
     if (topology == &grid) {
@@ -128,7 +132,7 @@ std::string writeCells(Reader& reader, const RegularGrid& mesh, const CellReader
 void mapGrid(Reader& reader, const SofaObject& grid,
              const std::vector<const SofaObject*>& components) {
   const RegularGrid mesh = regularGrid(reader, grid);
-  const std::string cut = writeCells(reader, mesh, cellReaders(reader, grid, components));
+  const std::string cut = writeCells(reader, mesh, cellReaders(reader, grid, components, true));
   const std::string hexahedra = std::to_string(mesh.hexahedra.size()) + " hexahedra";
   reader.note(grid.label() + ": a grid of " + std::to_string(mesh.n[0]) + " x " +
               std::to_string(mesh.n[1]) + " x " + std::to_string(mesh.n[2]) + " points" +
@@ -145,7 +149,7 @@ void mapGrid(Reader& reader, const SofaObject& grid,
 // init), and read no coefficient.
 void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& surfacePath,
                    const std::vector<const SofaObject*>& components) {
-  const CellReaders readers = cellReaders(reader, grid, components);
+  const CellReaders readers = cellReaders(reader, grid, components, false);
   const SparseGrid mesh = sparseGrid(reader, grid, surfacePath);
   RegularGrid cells;
   cells.n = {3, 2, 2};

@@ -172,7 +172,7 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   }
   // HexahedronFEMForceField reads hexahedra, which only a grid gives here.
   for (const SofaObject* c : components)
-    if (c->type == "HexahedronFEMForceField")
+    if (c->type == "HexahedronFEMForceField" || c->type == "HexahedronFEMForceFieldAndMass")
       throw Error(c->where + ": " + c->type + ": its hexahedra would come from " +
                   (grid ? grid->label() + ", which is not the body's mesh"
                         : std::string("a loader or a topology container, which are read here "

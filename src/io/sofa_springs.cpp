@@ -1,5 +1,9 @@
 // SOFA's spring force fields as the keys of our mesh-springs and rest-shape-springs
 // (model/mesh_springs.cpp, model/rest_shape_springs.cpp).
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "sofa_reader.hpp"
 #include "sofa_selections.hpp"
 
@@ -8,18 +12,74 @@ namespace eis::sofa {
 namespace {
 
 // MeshSpringForceField.inl: stiffness and damping (default 0) are aliases of every kind's
-// (linesStiffness, tetrahedraStiffness, ...), and each edge gets one spring: ours, along
-// the edges of the tetrahedra, with the same ks = stiffness / L0, kd = damping / L0.
+// (linesStiffness, ..., tetrahedraStiffness, cubesStiffness), and each pair of vertices gets one
+// spring, ks = stiffness / L0, kd = damping / L0: on tetrahedra their edges, on hexahedra (cubes)
+// every two of a cell's 8 vertices. The lines, triangles and quads of a mesh are among those
+// pairs, so the stiffness of the mesh's cells (tetrahedra or cubes, whichever mesh.* the body's
+// mesh gave) is ours; another kind's own value would give some pairs another stiffness.
 void mapMeshSprings(Reader& r, const SofaObject& o) {
-  for (const char* field :
-       {"linesStiffness", "linesDamping", "trianglesStiffness", "trianglesDamping",
-        "quadsStiffness", "quadsDamping", "tetrahedraStiffness", "tetrahedraDamping",
-        "cubesStiffness", "cubesDamping"})
-    r.refuseIfGiven(o, field, "stiffness per kind of spring is not supported yet");
+  const bool cubes = r.gave("mesh.hexahedra");
+  const std::string kind = cubes ? "cubes" : "tetrahedra";
+  for (const char* other : {"lines", "triangles", "quads", cubes ? "tetrahedra" : "cubes"})
+    for (const char* what : {"Stiffness", "Damping"})
+      r.refuseIfGiven(o, std::string(other) + what,
+                      "stiffness per kind of spring is not supported; this mesh's cells are " +
+                          std::string(cubes ? "hexahedra (cubesStiffness, cubesDamping)"
+                                            : "tetrahedra (tetrahedraStiffness, ...)"));
   if (r.boolean(o, "noCompression", false))
     r.reject(o, "noCompression", "springs that only pull are not supported");
-  if (r.given(o, "stiffness")) r.key("springs.stiffness", parse::text(r.real(o, "stiffness", 0)));
-  if (r.given(o, "damping")) r.key("springs.damping", parse::text(r.real(o, "damping", 0)));
+  // tetrasStiffness and tetrasDamping: SOFA's old names of the tetrahedra's.
+  std::vector<std::string> kinds = {kind};
+  if (!cubes) kinds.push_back("tetras");
+  const std::pair<const char*, const char*> fields[] = {{"Stiffness", "stiffness"},
+                                                        {"Damping", "damping"}};
+  for (const auto& [suffix, alias] : fields) {
+    std::string field = alias;
+    for (const std::string& k : kinds)
+      if (r.given(o, k + suffix)) {
+        if (r.given(o, alias))
+          r.reject(o, alias, "given with " + k + suffix + ", which SOFA aliases to it: give one");
+        field = k + suffix;
+      }
+    if (r.given(o, field)) r.key(std::string("springs.") + alias, parse::text(r.real(o, field, 0)));
+  }
+}
+
+// RegularGridSpringForceField.inl: linesStiffness, quadsStiffness, cubesStiffness (100 each) and
+// linesDamping, quadsDamping, cubesDamping (5 each), stiffness and damping aliases of the three;
+// a spring along each line of the grid, across each quad's two diagonals and through each cube's
+// four, ks = K / L0, kd = D / L0: our mesh springs on the grid's hexahedra, by kind.
+void mapGridSprings(Reader& r, const SofaObject& o) {
+  if (!r.gave("mesh.hexahedra"))
+    throw Error(o.where + ": " + o.type +
+                ": its springs follow a RegularGridTopology's lines, quads and cubes, and this "
+                "body's mesh is not such a grid");
+  struct Constants {
+    const char *suffix, *alias;
+    double fallback;
+    const char* key;
+    bool damping;
+  };
+  const Constants all[] = {{"Stiffness", "stiffness", 100.0, "springs.stiffness-by-kind", false},
+                           {"Damping", "damping", 5.0, "springs.damping-by-kind", true}};
+  bool damped = false;
+  for (const Constants& c : all) {
+    std::string values;
+    for (const char* kind : {"lines", "quads", "cubes"}) {
+      const std::string field = kind + std::string(c.suffix);
+      if (r.given(o, field) && r.given(o, c.alias))
+        r.reject(o, c.alias, "given with " + field + ", which SOFA aliases to it: give one");
+      const double v =
+          r.given(o, field) ? r.real(o, field, c.fallback) : r.real(o, c.alias, c.fallback);
+      damped = damped || (c.damping && v != 0);
+      values += (values.empty() ? "" : " ") + parse::text(v);
+    }
+    r.key(c.key, values);
+  }
+  if (damped)
+    r.warn(o.label() +
+           ": its damping (SOFA's default 5) enters our step matrix as B; SOFA treats spring "
+           "damping explicitly, so the steps differ from SOFA's (damping=\"0\" matches it)");
 }
 
 // RestShapeSpringsForceField.inl: stiffness empty -> 100; point i of `points` takes
@@ -51,6 +111,7 @@ void mapRestShapeSprings(Reader& r, const SofaObject& o) {
 }  // namespace
 
 const RegisterSofaMapping meshSprings({"MeshSpringForceField"}, mapMeshSprings);
+const RegisterSofaMapping gridSprings({"RegularGridSpringForceField"}, mapGridSprings);
 const RegisterSofaMapping restShapeSprings({"RestShapeSpringsForceField"}, mapRestShapeSprings);
 
 }  // namespace eis::sofa

@@ -242,23 +242,6 @@ std::map<std::string, int> shareGroupNames(MPI_Comm comm, const SerialMesh& seri
   return hdf5_mesh::parseGroupNames(names);
 }
 
-// The first cell [cStart, cEnd) whose closure holds point p (-1 when none does).
-PetscInt firstCellAround(DM dm, PetscInt p, PetscInt cStart, PetscInt cEnd) {
-  PetscInt starSize, *star = nullptr, cell = -1;
-  EIS_CHECK(DMPlexGetTransitiveClosure(dm, p, PETSC_FALSE, &starSize, &star));
-  for (PetscInt i = 0; i < 2 * starSize && cell < 0; i += 2)
-    if (star[i] >= cStart && star[i] < cEnd) cell = star[i];
-  EIS_CHECK(DMPlexRestoreTransitiveClosure(dm, p, PETSC_FALSE, &starSize, &star));
-  return cell;
-}
-
-// The slot of a local vertex in a cell, -1 when the cell does not have it.
-int slotOf(CellVertices<const PetscInt> cell, PetscInt vertex) {
-  for (int k = 0; k < cell.size(); ++k)
-    if (cell[k] == vertex) return k;
-  return -1;
-}
-
 }  // namespace
 
 namespace hdf5_mesh {
@@ -399,38 +382,6 @@ void DistributedMesh::computePartitionReport(std::int64_t edgeCut) {
   EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, maxs, 3, MPI_INT64_T, MPI_MAX, comm_));
   EIS_CHECK_MPI(MPI_Bcast(&edgeCut, 1, MPI_INT64_T, 0, comm_));
   partition_ = {mins[0], maxs[0], mins[1], maxs[1], mins[2], maxs[2], edgeCut};
-}
-
-std::vector<CellEdge> DistributedMesh::ownedEdges() const {
-  // Only an interpolated DM has edges, and DMPlexInterpolate extends the point SF to them, which
-  // gives each shared edge one owner. With overlap 0 every edge a rank holds lies in one of its
-  // cells. Interpolation keeps the cells and vertices of dm_ in their order (refinement.cpp
-  // relies on it too); the checks confirm it: the same vertex coordinates, and each edge's two
-  // ends among the vertices of the cell found around it.
-  DM full;
-  EIS_CHECK(DMPlexInterpolate(dm_, &full));
-  PetscInt cStart, cEnd, eStart, eEnd, vStart, vEnd;
-  EIS_CHECK(DMPlexGetHeightStratum(full, 0, &cStart, &cEnd));
-  EIS_CHECK(DMPlexGetDepthStratum(full, 1, &eStart, &eEnd));
-  EIS_CHECK(DMPlexGetDepthStratum(full, 0, &vStart, &vEnd));
-  bool same = cEnd - cStart == PetscInt(cells_.size()) &&
-              vertexCoordinates(full, vStart, vEnd) == restCoords_;
-  const auto owned = ownedMask(full, eStart, eEnd);
-  std::vector<CellEdge> edges;
-  for (PetscInt e = eStart; e < eEnd && same; ++e) {
-    if (!owned[e - eStart]) continue;
-    const PetscInt cell = firstCellAround(full, e, cStart, cEnd) - cStart;
-    const PetscInt* ends;
-    EIS_CHECK(DMPlexGetCone(full, e, &ends));
-    const int a = cell < 0 ? -1 : slotOf(cells_[cell], ends[0] - vStart);
-    const int b = cell < 0 ? -1 : slotOf(cells_[cell], ends[1] - vStart);
-    same = a >= 0 && b >= 0;
-    edges.push_back({cell, a, b});
-  }
-  EIS_CHECK(DMDestroy(&full));
-  if (anyRank(!same, comm_))
-    throw Error("the interpolated mesh does not number its cells and vertices as the mesh does");
-  return edges;
 }
 
 int DistributedMesh::findGroup(const std::string& nameOrTag) const {

@@ -123,7 +123,7 @@ SerialMesh readGmsh(const std::string& path) {
   } else {
     in.fail("missing $MeshFormat (not a Gmsh mesh file?), found '" + excerpt(first) + "'");
   }
-  return file.mesh.finish("element type 4");
+  return file.mesh.finish("element types 4 and 5");
 }
 
 }  // namespace eis

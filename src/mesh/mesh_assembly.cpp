@@ -81,16 +81,18 @@ void MeshAssembly::addElementByPositions(int type, std::int64_t tag, int nodeCou
   addElement(type, tag, nodeCount, nodes, physicals, typeName);
 }
 
-// Keeps tetrahedra and triangles, counts the others that no physical group holds, and adds the
-// nodes to every physical group the element belongs to. An element of another type is ignored,
-// unless a physical group holds it: then it is a selection of nodes (a clamped face), not
-// something the mesh lost.
+// Keeps tetrahedra or hexahedra and triangles, counts the others that no physical group holds,
+// and adds the nodes to every physical group the element belongs to. An element of another type
+// is ignored, unless a physical group holds it: then it is a selection of nodes (a clamped face),
+// not something the mesh lost.
 void MeshAssembly::addElement(int type, std::int64_t tag, int nodeCount, const std::int64_t* nodes,
                               const std::vector<int>& physicals, const std::string& typeName) {
   const bool grouped = std::any_of(physicals.begin(), physicals.end(), [](int p) { return p; });
   const int firstPhysical = physicals.empty() ? 0 : physicals.front();
   if (type == kTetrahedronElement) {
-    addTetrahedron(tag, nodes, firstPhysical);
+    addCell(CellType::Tetrahedron, tag, nodes, firstPhysical);
+  } else if (type == kHexahedronElement) {
+    addCell(CellType::Hexahedron, tag, nodes, firstPhysical);
   } else if (type == kTriangleElement) {
     mesh_.triangles.push_back({nodes[0], nodes[1], nodes[2]});
     mesh_.triangleTags.push_back(firstPhysical);
@@ -102,15 +104,35 @@ void MeshAssembly::addElement(int type, std::int64_t tag, int nodeCount, const s
   ++elementCount_;
 }
 
-void MeshAssembly::addTetrahedron(std::int64_t tag, const std::int64_t* nodes, int physical) {
-  const std::array<std::int64_t, 4> tet = {nodes[0], nodes[1], nodes[2], nodes[3]};
-  const std::string problem = degeneracy(tet);
-  if (!problem.empty())
-    fail("tetrahedron " + std::to_string(mesh_.cells.size()) +
-         (afterReading_ ? " (cell " : " (element tag ") + std::to_string(tag) +
-         ") is degenerate: " + problem);
-  mesh_.cells.push_back(tet);
+// The first cell fixes the mesh's type: a mesh holds cells of one type, so a file mixing
+// tetrahedra and hexahedra is refused rather than half read.
+void MeshAssembly::addCell(CellType type, std::int64_t tag, const std::int64_t* nodes,
+                           int physical) {
+  const std::string name = nameOf(type) + " " + std::to_string(mesh_.cells.size()) +
+                           (afterReading_ ? " (cell " : " (element tag ") + std::to_string(tag) +
+                           ")";
+  if (!hasCells_) {
+    mesh_.cells = SerialCells(type);
+    hasCells_ = true;
+  } else if (mesh_.cells.type() != type) {
+    fail(name + " follows " + pluralNameOf(mesh_.cells.type()) +
+         ": a mesh holds cells of one type, tetrahedra or hexahedra, and this file mixes them");
+  }
+  const std::string problem = type == CellType::Tetrahedron
+                                  ? degeneracy({nodes[0], nodes[1], nodes[2], nodes[3]})
+                                  : hexahedronDegeneracy(nodes);
+  if (!problem.empty()) fail(name + " is degenerate: " + problem);
+  mesh_.cells.push_back(CellVertices<const std::int64_t>(nodes, cornersOf(type)));
   mesh_.cellTags.push_back(physical);
+}
+
+// A repeated vertex, or a flat corner at vertex 0: its edges to vertices 1, 3 and 4 span no
+// volume (the frame SOFA's HexahedronFEMForceField builds there would be singular).
+std::string MeshAssembly::hexahedronDegeneracy(const std::int64_t* hex) const {
+  for (int a = 0; a < 8; ++a)
+    for (int b = a + 1; b < 8; ++b)
+      if (hex[a] == hex[b]) return "node " + std::to_string(hex[a]) + " is repeated";
+  return degeneracy({hex[0], hex[1], hex[3], hex[4]});
 }
 
 // Empty for a usable tetrahedron; otherwise what is wrong with it. Orientation is not checked:
@@ -143,8 +165,9 @@ std::string MeshAssembly::degeneracy(const std::array<std::int64_t, 4>& tet) con
   return {};
 }
 
-SerialMesh MeshAssembly::finish(const std::string& noTetrahedraHint) {
-  if (mesh_.cells.empty()) in_.failFile("no tetrahedra (" + noTetrahedraHint + ") in the mesh");
+SerialMesh MeshAssembly::finish(const std::string& noCellsHint) {
+  if (mesh_.cells.empty())
+    in_.failFile("no tetrahedra or hexahedra (" + noCellsHint + ") in the mesh");
   mesh_.skippedElements = skipped_;
   mesh_.groupNodes = groups_.sortedGroups();
   return std::move(mesh_);

@@ -1,8 +1,8 @@
 #pragma once
 // What every mesh reader does with the nodes and elements it parses, whatever the format: node
-// labels to 0-based positions, tetrahedra checked and kept in the file's vertex order,
-// triangles kept with their tag, physical groups collected, other elements counted. Private to
-// src/mesh.
+// labels to 0-based positions, tetrahedra or hexahedra checked and kept in the file's vertex order
+// (Gmsh's and VTK's first-order orders are SOFA's), triangles kept with their tag, physical groups
+// collected, other elements counted. Private to src/mesh.
 #include <array>
 #include <cstdint>
 #include <map>
@@ -19,6 +19,7 @@ namespace eis {
 constexpr int kLineElement = 1;
 constexpr int kTriangleElement = 2;
 constexpr int kTetrahedronElement = 4;
+constexpr int kHexahedronElement = 5;
 constexpr int kMaxNodesPerElement = 56;
 
 // Nodes per element of Gmsh's element types 1..31; 0 for a type this reader does not know,
@@ -53,15 +54,16 @@ public:
                              const std::vector<int>& physicals, const std::string& typeName = "");
 
   SerialMesh& mesh() { return mesh_; }
-  // Checks that the mesh has tetrahedra, fills the skipped counts and the groups' node lists,
+  // Checks that the mesh has cells, fills the skipped counts and the groups' node lists,
   // and hands the mesh over.
-  SerialMesh finish(const std::string& noTetrahedraHint);
+  SerialMesh finish(const std::string& noCellsHint);
 
 private:
   void addElement(int type, std::int64_t tag, int nodeCount, const std::int64_t* nodes,
                   const std::vector<int>& physicals, const std::string& typeName);
-  void addTetrahedron(std::int64_t tag, const std::int64_t* nodes, int physical);
+  void addCell(CellType type, std::int64_t tag, const std::int64_t* nodes, int physical);
   std::string degeneracy(const std::array<std::int64_t, 4>& tet) const;
+  std::string hexahedronDegeneracy(const std::int64_t* hex) const;
   std::string nodeName(std::size_t position) const;
   [[noreturn]] void fail(const std::string& what) const;
 
@@ -109,6 +111,7 @@ private:
   GroupCollector groups_;
   std::map<std::string, std::int64_t> skipped_;
   std::int64_t elementCount_ = 0;  // elements read so far, for messages
+  bool hasCells_ = false;          // the first cell fixes the mesh's cell type
 };
 
 }  // namespace eis

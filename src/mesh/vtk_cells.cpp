@@ -1,6 +1,7 @@
 #include "vtk_cells.hpp"
 
 #include <string>
+#include <utility>
 
 #include "mesh_assembly.hpp"
 
@@ -9,6 +10,26 @@ namespace {
 
 constexpr std::int64_t kVtkTriangle = 5;
 constexpr std::int64_t kVtkTetra = 10;
+constexpr std::int64_t kVtkVoxel = 11;
+constexpr std::int64_t kVtkHexahedron = 12;
+
+// The points a kept cell type has, and its Gmsh element type; 0 for a type the mesh ignores.
+int pointsOf(std::int64_t type) {
+  switch (type) {
+    case kVtkTriangle: return 3;
+    case kVtkTetra: return 4;
+    case kVtkVoxel:
+    case kVtkHexahedron: return 8;
+    default: return 0;
+  }
+}
+int elementOf(std::int64_t type) {
+  switch (type) {
+    case kVtkTriangle: return kTriangleElement;
+    case kVtkTetra: return kTetrahedronElement;
+    default: return kHexahedronElement;
+  }
+}
 
 std::string vtkCellTypeName(std::int64_t type) {
   switch (type) {
@@ -20,8 +41,6 @@ std::string vtkCellTypeName(std::int64_t type) {
     case 7: return "polygon";
     case 8: return "pixel";
     case 9: return "quad";
-    case 11: return "voxel";
-    case 12: return "hexahedron";
     case 13: return "wedge";
     case 14: return "pyramid";
     case 24: return "quadratic tetra";
@@ -42,7 +61,7 @@ SerialMesh assembleVtkGrid(const VtkGrid& grid, const Cursor& in) {
     in.failFile(std::to_string(grid.offsets.size() - 1) + " cells but " + std::to_string(cells) +
                 " cell types");
   const std::vector<int> noGroups;
-  std::array<std::int64_t, 4> ids{};
+  std::array<std::int64_t, 8> ids{};
   for (std::int64_t c = 0; c < cells; ++c) {
     const std::int64_t begin = grid.offsets[c], end = grid.offsets[c + 1];
     if (begin < 0 || end < begin || end > static_cast<std::int64_t>(grid.connectivity.size()))
@@ -57,20 +76,24 @@ SerialMesh assembleVtkGrid(const VtkGrid& grid, const Cursor& in) {
         in.failFile("cell " + std::to_string(c) + ": point id " +
                     std::to_string(grid.connectivity[j]) + " is out of range (" +
                     std::to_string(grid.points.size()) + " points)");
-    const bool kept = type == kVtkTetra || type == kVtkTriangle;
-    const std::int64_t needed = type == kVtkTetra ? 4 : 3;
-    if (kept && count != needed)
-      in.failFile("cell " + std::to_string(c) + " of type " + std::to_string(type) + " has " +
-                  std::to_string(count) + " points, not " + std::to_string(needed));
-    if (!kept) {
+    const std::int64_t needed = pointsOf(type);
+    if (needed == 0) {
       mesh.addElementByPositions(-1, c, 0, ids.data(), noGroups, vtkCellTypeName(type));
       continue;
     }
+    if (count != needed)
+      in.failFile("cell " + std::to_string(c) + " of type " + std::to_string(type) + " has " +
+                  std::to_string(count) + " points, not " + std::to_string(needed));
     for (std::int64_t j = 0; j < count; ++j) ids[j] = grid.connectivity[begin + j];
-    mesh.addElementByPositions(type == kVtkTetra ? kTetrahedronElement : kTriangleElement, c,
-                               static_cast<int>(count), ids.data(), noGroups);
+    // A voxel numbers its points x fastest, then y, then z, as SOFA's MeshVTKLoader reads it:
+    // swapping 2 with 3 and 6 with 7 gives the hexahedron's order.
+    if (type == kVtkVoxel) {
+      std::swap(ids[2], ids[3]);
+      std::swap(ids[6], ids[7]);
+    }
+    mesh.addElementByPositions(elementOf(type), c, static_cast<int>(count), ids.data(), noGroups);
   }
-  return mesh.finish("cell type 10");
+  return mesh.finish("cell types 10, 11 and 12");
 }
 
 }  // namespace eis

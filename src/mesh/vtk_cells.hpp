@@ -18,8 +18,9 @@ struct VtkGrid {
   std::vector<std::int64_t> types;
 };
 
-// Node ids are point order; cell type 10 (tetra) and 5 (triangle) are kept in the file's vertex
-// order, the others counted by name. Errors name the file through `in`.
+// Node ids are point order; cell types 10 (tetra), 12 (hexahedron) and 5 (triangle) are kept in
+// the file's vertex order, 11 (voxel) as a hexahedron in SOFA's order, the others counted by
+// name. Errors name the file through `in`.
 SerialMesh assembleVtkGrid(const VtkGrid& grid, const Cursor& in);
 
 }  // namespace eis

@@ -279,13 +279,17 @@ HexahedronMass sofaHexahedronMass(const std::array<Vec3, 8>& rest, double densit
   // V is a product of lengths: the same in the element's frame, where SOFA computes it.
   const double volume =
       norm(sub(rest[1], rest[0])) * norm(sub(rest[3], rest[0])) * norm(sub(rest[4], rest[0]));
+  // integrateMass's polynomial with every vertex sign squared to 1, its terms in its order and
+  // times the density, then times V: the same bits as SOFA's entries.
+  const double integral =
+      1.0 / 72 + 1.0 / 72 + 1.0 / 216 + 1.0 / 24 + 1.0 / 8 + 1.0 / 72 + 1.0 / 24 + 1.0 / 24;
   HexahedronMass m;
-  m.consistent.fill(density * volume * 8 / 27);
+  m.consistent.fill(volume * (integral * density));
   for (int a = 0; a < kN; ++a) {
     m.lumped[a] = 0;
     for (int b = 0; b < kN; ++b) m.lumped[a] += m.consistent[a * kN + b];
   }
-  m.gravity.fill(density * volume / 8);
+  m.gravity.fill(volume * density / 8);
   return m;
 }
 

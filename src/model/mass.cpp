@@ -1,10 +1,35 @@
 #include "eis/model/mass.hpp"
 
+#include <array>
+
 #include "eis/core/error.hpp"
 #include "eis/core/scene.hpp"
+#include "eis/model/hexahedron_fem.hpp"
 #include "eis/model/physics.hpp"
 
 namespace eis {
+
+namespace {
+
+bool isHexahedronFem(MassType type) {
+  return type == MassType::HexahedronFem || type == MassType::HexahedronFemLumped;
+}
+// Whether M_e couples the cell's vertices a and b beyond the diagonal.
+bool fullMatrix(MassType type) {
+  return type == MassType::Consistent || type == MassType::HexahedronFem;
+}
+// Whether slots a and b of a hexahedron are the ends of one of its edges; a table, since the
+// products ask for every pair of every cell.
+bool hexahedronEdge(int a, int b) {
+  static const auto adjacent = [] {
+    std::array<std::array<bool, 8>, 8> table{};
+    for (const auto& e : kHexahedronEdges) table[e[0]][e[1]] = table[e[1]][e[0]] = true;
+    return table;
+  }();
+  return adjacent[a][b];
+}
+
+}  // namespace
 
 Mass::Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode, double coefficient,
            MassType type, const std::vector<double>& cellsPerVertex)
@@ -14,30 +39,62 @@ Mass::Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode, double
     for (double count : cellsPerVertex) vertexShares_.push_back(coefficient / count);
     return;
   }
-  // A density integrated over a cell: the tetrahedron's volume is what the two masses need.
-  if (cells.type() != CellType::Tetrahedron)
-    throw Error("mass.type = " + std::string(type == MassType::Lumped ? "lumped" : "consistent") +
-                ": integrated on tetrahedra only, and this mesh has " + pluralNameOf(cells.type()) +
-                " (mass.type = uniform works on every cell type)");
   volumes_.reserve(cells.size());
-  for (std::size_t c = 0; c < cells.size(); ++c) volumes_.push_back(shapes[c].volume);
+  if (cells.type() == CellType::Tetrahedron) {
+    if (isHexahedronFem(type))
+      throw Error("mass.type = " + parse::nameOf(type, kMassTypes) +
+                  ": SOFA's HexahedronFEMForceFieldAndMass mass is a hexahedron's, and this mesh "
+                  "has tetrahedra");
+    for (std::size_t c = 0; c < cells.size(); ++c) volumes_.push_back(shapes[c].volume);
+    return;
+  }
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    const std::array<Vec3, 8> p = shapes.corners<8>(c);
+    if (!isHexahedronFem(type)) {
+      volumes_.push_back(hexahedronVolume(p));
+      continue;
+    }
+    const HexahedronMass m = sofaHexahedronMass(p, coefficient);
+    volumes_.push_back(m.gravity[0]);
+    entries_.push_back(type == MassType::HexahedronFem ? m.consistent[0] : m.lumped[0]);
+  }
 }
 
 double Mass::lumpedShare(std::size_t cell, int vertex) const {
   if (type_ == MassType::Uniform) return vertexShares_[cells_[cell][vertex]];
-  return coefficient_ * volumes_[cell] / 4;
+  if (isHexahedronFem(type_)) return volumes_[cell];
+  return coefficient_ * volumes_[cell] / cells_.corners();
+}
+
+double Mass::entry(std::size_t cell, int a, int b) const {
+  if (type_ == MassType::HexahedronFem) return entries_[cell];
+  if (a == b) return coefficient_ * volumes_[cell] / 20;
+  return hexahedronEdge(a, b) ? coefficient_ * volumes_[cell] / 40 : 0;
 }
 
 void Mass::addMDx(const double* dx, double* out, double factor) const {
-  if (type_ != MassType::Consistent) {
+  if (!fullMatrix(type_)) {
     // Element by element, like the consistent case, so ghost vertices get this rank's share
     // only and the local-to-global sum counts each element once.
     for (std::size_t c = 0; c < cells_.size(); ++c)
       for (int a = 0; a < cells_.corners(); ++a) {
         const PetscInt v = cells_[c][a];
-        const double m = factor * lumpedShare(c, a);
+        const double m =
+            factor * (type_ == MassType::HexahedronFemLumped ? entries_[c] : lumpedShare(c, a));
         for (int d = 0; d < dofs_; ++d) out[dofs_ * v + d] += m * dx[dofs_ * v + d];
       }
+    return;
+  }
+  if (cells_.type() == CellType::Hexahedron) {
+    for (std::size_t c = 0; c < cells_.size(); ++c) {
+      const auto v = cells_[c];
+      for (int a = 0; a < 8; ++a)
+        for (int d = 0; d < dofs_; ++d) {
+          double sum = 0;
+          for (int b = 0; b < 8; ++b) sum += entry(c, a, b) * dx[dofs_ * v[b] + d];
+          out[dofs_ * v[a] + d] += sum * factor;
+        }
+    }
     return;
   }
   for (std::size_t c = 0; c < cells_.size(); ++c) {
@@ -52,19 +109,24 @@ void Mass::addMDx(const double* dx, double* out, double factor) const {
 }
 
 void Mass::addMToElementMatrices(double* elementMatrices, double factor, CellRange range) const {
-  const int n = cells_.corners() * dofs_;
+  const int corners = cells_.corners(), n = corners * dofs_;
   const auto add = [&](double* block, int a, int b, double value) {
     for (int d = 0; d < dofs_; ++d) block[(dofs_ * a + d) * n + dofs_ * b + d] += value;
   };
   for (std::size_t c = range.begin; c < range.end; ++c) {
     double* block = elementMatrices + (c - range.begin) * n * n;
-    if (type_ != MassType::Consistent) {
-      for (int a = 0; a < cells_.corners(); ++a) add(block, a, a, factor * lumpedShare(c, a));
-      continue;
+    if (type_ == MassType::HexahedronFemLumped) {
+      for (int a = 0; a < corners; ++a) add(block, a, a, factor * entries_[c]);
+    } else if (!fullMatrix(type_)) {
+      for (int a = 0; a < corners; ++a) add(block, a, a, factor * lumpedShare(c, a));
+    } else if (cells_.type() == CellType::Hexahedron) {
+      for (int a = 0; a < 8; ++a)
+        for (int b = 0; b < 8; ++b) add(block, a, b, factor * entry(c, a, b));
+    } else {
+      const double share = factor * coefficient_ * volumes_[c];
+      for (int a = 0; a < 4; ++a)
+        for (int b = 0; b < 4; ++b) add(block, a, b, a == b ? share / 10 : share / 20);
     }
-    const double share = factor * coefficient_ * volumes_[c];
-    for (int a = 0; a < 4; ++a)
-      for (int b = 0; b < 4; ++b) add(block, a, b, a == b ? share / 10 : share / 20);
   }
 }
 
@@ -108,14 +170,17 @@ std::vector<double> cellsPerVertex(const DistributedMesh& mesh) {
 const ComponentDeclaration& massComponent() {
   static const ComponentDeclaration component{
       "mass", "mass",
-      "SOFA DiagonalMass (lumped), MeshMatrixMass (consistent) or UniformMass (uniform)",
+      "SOFA DiagonalMass (lumped), MeshMatrixMass (consistent), UniformMass (uniform) or\n"
+      "HexahedronFEMForceFieldAndMass's mass (hexahedron-fem)",
       ParameterSpec()
           .add(
-              {"mass.type", "lumped|consistent|uniform",
+              {"mass.type", "lumped|consistent|uniform|hexahedron-fem|hexahedron-fem-lumped",
                "lumped: SOFA DiagonalMass (and MeshMatrixMass lumping=\"true\", the same matrix),\n"
-               "density*volume/4 on each node of a tetrahedron; consistent: SOFA MeshMatrixMass,\n"
-               "the full P1 mass matrix; uniform: SOFA UniformMass, the same mass on every node\n"
-               "(mass.total-mass or mass.vertex-mass)",
+               "density*volume/4 on each node of a tetrahedron, /8 of a hexahedron; consistent:\n"
+               "SOFA MeshMatrixMass (tetrahedra: the P1 mass matrix; hexahedra: volume/20 on the\n"
+               "diagonal, volume/40 along each edge); uniform: SOFA UniformMass, the same mass on\n"
+               "every node (mass.total-mass or mass.vertex-mass); hexahedron-fem (-lumped): SOFA\n"
+               "HexahedronFEMForceFieldAndMass's element mass (lumpedMass), hexahedra only",
                "lumped", "", false, check::choice(kMassTypes)})
           .add(
               {"mass.total-mass", "M",
@@ -133,6 +198,11 @@ const ComponentDeclaration& massComponent() {
                 "1", "", false, check::positive()}),
       [](Scene& scene) {
         const bool uniform = massTypeOf(scene) == MassType::Uniform;
+        const bool hexahedronFem = isHexahedronFem(massTypeOf(scene));
+        if (hexahedronFem && scene.given("mass.total-mass"))
+          throw Error(
+              "mass.total-mass: SOFA's HexahedronFEMForceFieldAndMass takes a density only "
+              "(material.density)");
         const bool total = scene.given("mass.total-mass");
         if (total && scene.given("mass.vertex-mass"))
           throw Error("mass.total-mass and mass.vertex-mass both size the uniform mass: give one");
@@ -144,6 +214,7 @@ const ComponentDeclaration& massComponent() {
               "totalMass)");
         requireElasticity(scene, "mass.type = uniform", uniform);
         requireElasticity(scene, "mass.total-mass", total);
+        requireElasticity(scene, "mass.type = hexahedron-fem", hexahedronFem);
       }};
   return component;
 }
@@ -155,7 +226,10 @@ MassType massTypeOf(const Parameters& scene) {
 double meshVolume(const DistributedMesh& mesh) {
   const auto& p = mesh.restCoords();
   double local = 0, global = 0;
-  for (const auto& c : mesh.cells()) local += TetraShape(p[c[0]], p[c[1]], p[c[2]], p[c[3]]).volume;
+  const CellShapes shapes(mesh.cells(), p);
+  for (std::size_t c = 0; c < shapes.size(); ++c)
+    local += mesh.cells().type() == CellType::Tetrahedron ? shapes[c].volume
+                                                          : hexahedronVolume(shapes.corners<8>(c));
   EIS_CHECK_MPI(MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, mesh.comm()));
   return global;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 namespace eis {
 
@@ -10,7 +11,6 @@ namespace {
 
 // Below this length a spring has no direction: SOFA gives it no force and no tangent.
 constexpr double kShortest = 1.0e-9;
-constexpr std::size_t kRows = 12;  // of an element matrix: 4 vertices x 3
 
 // w_b - w_a for a local array of 3 values per vertex.
 Vec3 difference(const double* w, PetscInt a, PetscInt b) {
@@ -24,10 +24,11 @@ double dot(const Vec3& p, const Vec3& q) {
 }  // namespace
 
 MeshSpringForceField::MeshSpringForceField(const Cells& cells, const std::vector<CellEdge>& edges,
-                                           const std::vector<Vec3>& rest, double stiffness,
-                                           double damping)
-    : damping_(damping) {
-  requireTetrahedra(cells, "mesh springs (SOFA's MeshSpringForceField)");
+                                           const std::vector<Vec3>& rest,
+                                           const std::array<double, 3>& stiffness,
+                                           const std::array<double, 3>& damping)
+    : damping_(std::max({damping[0], damping[1], damping[2]})),
+      rows_(3 * std::size_t(cells.corners())) {
   std::vector<CellEdge> byCell(edges);
   std::stable_sort(byCell.begin(), byCell.end(),
                    [](const CellEdge& p, const CellEdge& q) { return p.cell < q.cell; });
@@ -40,7 +41,9 @@ MeshSpringForceField::MeshSpringForceField(const Cells& cells, const std::vector
     const double length = std::sqrt(dot(d, d));
     // MeshSpringForceField::addSpring: stiffness and damping per unit of rest length.
     const double per = length > std::numeric_limits<double>::epsilon() ? length : 1.0;
-    springs_.push_back({a, b, edge.cell, edge.a, edge.b, length, stiffness / per, damping / per});
+    const auto kind = std::size_t(edge.kind);
+    springs_.push_back(
+        {a, b, edge.cell, edge.a, edge.b, length, stiffness[kind] / per, damping[kind] / per});
     // Until the first addForce the linearization point is the rest state (F = 0, so tgt = 0).
     const double inverse = length > kShortest ? 1.0 / length : 0.0;
     states_.push_back({{d[0] * inverse, d[1] * inverse, d[2] * inverse}, 0.0});
@@ -93,16 +96,16 @@ void MeshSpringForceField::addPairProduct(const Spring& s, const Vec3& u, double
 }
 
 void MeshSpringForceField::addPairBlock(const Spring& s, const Vec3& u, double alpha, double beta,
-                                        double* elementMatrices, std::size_t firstCell) {
-  double* block = elementMatrices + (std::size_t(s.cell) - firstCell) * kRows * kRows;
+                                        double* elementMatrices, std::size_t firstCell) const {
+  double* block = elementMatrices + (std::size_t(s.cell) - firstCell) * rows_ * rows_;
   const std::size_t ra = 3 * std::size_t(s.slotA), rb = 3 * std::size_t(s.slotB);
   for (std::size_t i = 0; i < 3; ++i)
     for (std::size_t j = 0; j < 3; ++j) {
       const double m = alpha * (u[i] * u[j]) + (i == j ? beta : 0.0);  // exactly symmetric
-      block[(ra + i) * kRows + ra + j] -= m;
-      block[(ra + i) * kRows + rb + j] += m;
-      block[(rb + i) * kRows + ra + j] += m;
-      block[(rb + i) * kRows + rb + j] -= m;
+      block[(ra + i) * rows_ + ra + j] -= m;
+      block[(ra + i) * rows_ + rb + j] += m;
+      block[(rb + i) * rows_ + ra + j] += m;
+      block[(rb + i) * rows_ + rb + j] -= m;
     }
 }
 
@@ -149,31 +152,74 @@ void MeshSpringForceField::addBToElementMatrices(double* elementMatrices, double
                  range.begin);
 }
 
+namespace {
+
+// SOFA's RegularGridSpringForceField gives edges, face diagonals and body diagonals each their
+// own constants: `byKind` (LINES QUADS CUBES) when given, else `all` for the three.
+std::array<double, 3> constants(const Parameters& scene, const char* all, const char* byKind) {
+  if (!scene.given(byKind)) return {scene.real(all), scene.real(all), scene.real(all)};
+  const std::vector<double> v = scene.reals(byKind);
+  return {v[0], v[1], v[2]};
+}
+
+void checkByKind(const Scene& scene, const char* all, const char* byKind) {
+  if (!scene.given(byKind)) return;
+  if (scene.real(all) != 0)
+    throw Error(std::string(all) + " and " + byKind + " both set it: give one");
+  for (double v : scene.reals(byKind))
+    if (v < 0) throw Error(std::string(byKind) + ": expected numbers >= 0");
+  requireElasticity(scene, byKind, true);
+}
+
+}  // namespace
+
 ForceFieldComponent meshSpringsComponent() {
   return {
-      {"mesh-springs", "force field", "a spring along every mesh edge (SOFA MeshSpringForceField)",
+      {"mesh-springs", "force field",
+       "springs on mesh edges and hexahedra's diagonals (SOFA MeshSpringForceField, "
+       "RegularGridSpringForceField)",
        ParameterSpec()
            .add(
                {"springs.stiffness", "KS",
-                "SOFA MeshSpringForceField: a spring along every mesh edge, rest length L0 the edge's\n"
-                "rest length, force ks (l - L0) + kd (v_b - v_a).u along the edge with, as SOFA,\n"
-                "ks = KS / L0 and kd = KD / L0; >= 0 (0: no springs)",
+                "SOFA MeshSpringForceField: a spring along every mesh edge (hexahedra: between every\n"
+                "two vertices of a cell, SOFA's cubes springs), rest length L0 the rest distance,\n"
+                "force ks (l - L0) + kd (v_b - v_a).u along it with, as SOFA, ks = KS / L0 and\n"
+                "kd = KD / L0; >= 0 (0: no springs)",
                 "0", "force", false, check::nonNegative()})
            .add(
                {"springs.damping", "KD",
                 "damping of the edge springs (kd = KD / L0), >= 0. Its B = df/dv enters the step matrix;\n"
                 "SOFA treats spring damping explicitly (no B), so steps with KD > 0 differ from SOFA's.",
-                "0", "force time", false, check::nonNegative()}),
+                "0", "force time", false, check::nonNegative()})
+           .add(
+               {"springs.stiffness-by-kind", "KL KQ KC",
+                "hexahedra, instead of springs.stiffness: KS of the springs along the edges, across\n"
+                "the faces and through the cells (SOFA RegularGridSpringForceField linesStiffness,\n"
+                "quadsStiffness, cubesStiffness), each >= 0",
+                std::nullopt, "force", false, check::reals(3)})
+           .add(
+               {"springs.damping-by-kind", "DL DQ DC",
+                "hexahedra, instead of springs.damping: KD of the same three kinds (linesDamping,\n"
+                "quadsDamping, cubesDamping), each >= 0",
+                std::nullopt, "force time", false, check::reals(3)}),
        [](Scene& scene) {
          requireElasticity(scene, "springs.stiffness", scene.real("springs.stiffness") != 0);
          requireElasticity(scene, "springs.damping", scene.real("springs.damping") != 0);
+         checkByKind(scene, "springs.stiffness", "springs.stiffness-by-kind");
+         checkByKind(scene, "springs.damping", "springs.damping-by-kind");
        }},
       Physics::Elasticity,
       [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
-        const double ks = scene.real("springs.stiffness"), kd = scene.real("springs.damping");
-        if (ks == 0 && kd == 0) return nullptr;
+        const auto ks = constants(scene, "springs.stiffness", "springs.stiffness-by-kind");
+        const auto kd = constants(scene, "springs.damping", "springs.damping-by-kind");
+        if (std::max({ks[0], ks[1], ks[2], kd[0], kd[1], kd[2]}) == 0) return nullptr;
+        if ((scene.given("springs.stiffness-by-kind") || scene.given("springs.damping-by-kind")) &&
+            context.mesh.cells().type() != CellType::Hexahedron)
+          throw Error(
+              "springs.stiffness-by-kind, springs.damping-by-kind: a hexahedral mesh's edges, face "
+              "and body diagonals; this mesh has tetrahedra");
         return std::make_unique<MeshSpringForceField>(
-            context.mesh.cells(), context.mesh.ownedEdges(), context.mesh.restCoords(), ks, kd);
+            context.mesh.cells(), context.mesh.ownedCellPairs(), context.mesh.restCoords(), ks, kd);
       }};
 }
 

@@ -145,7 +145,8 @@ Operation operationOf(Mat A, MatOperation operation) {
 }
 
 eis::SerialMesh boxOnRankZero(const eis_test::SceneFields& scene) {
-  return root() ? eis::makeBoxMesh(scene.boxSize, scene.boxCells) : eis::SerialMesh{};
+  return root() ? eis::makeBoxMesh(scene.boxSize, scene.boxCells, scene.cellType)
+                : eis::SerialMesh{};
 }
 
 BoxModel::BoxModel(const eis_test::SceneFields& s, int dofsPerNode) : scene(s) {

@@ -33,6 +33,9 @@ eis::Scene SceneFields::toScene() const {
   if (!meshFile.empty()) s.set("mesh.file", meshFile);
   s.set("mesh.box-size", words(boxSize));
   s.set("mesh.box-cells", words(boxCells));
+  // Given only for hexahedra: with a mesh file the key is refused.
+  if (cellType != eis::CellType::Tetrahedron)
+    s.set("mesh.cell-type", nameOf(cellType, eis::kCellTypes));
   s.set("mesh.refine", std::to_string(refine));
   s.set("physics.type", nameOf(physics, eis::kPhysics));
   s.set("material.model", nameOf(material, eis::kMaterialModels));

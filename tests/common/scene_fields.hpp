@@ -24,6 +24,7 @@ struct SceneFields {
   std::string meshFile;
   std::array<double, 3> boxSize{10, 1, 1};
   std::array<int, 3> boxCells{20, 4, 4};
+  eis::CellType cellType = eis::CellType::Tetrahedron;
   int refine = 0;
   eis::Physics physics = eis::Physics::Elasticity;
   eis::MaterialModel material = eis::MaterialModel::Linear;

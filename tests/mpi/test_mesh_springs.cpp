@@ -45,7 +45,7 @@ EdgeSet serialEdges(const eis::SerialMesh& mesh) {
 // Every rank's owned edges as node-id pairs, gathered on every rank (duplicates kept).
 EdgeList gatherOwnedEdges(const eis::DistributedMesh& mesh) {
   std::vector<std::int64_t> mine;
-  for (const auto& e : mesh.ownedEdges()) {
+  for (const auto& e : mesh.ownedCellPairs()) {
     const auto& cell = mesh.cells()[e.cell];
     const auto ends = std::minmax(mesh.nodeIds()[cell[e.a]], mesh.nodeIds()[cell[e.b]]);
     mine.insert(mine.end(), {ends.first, ends.second});
@@ -186,14 +186,16 @@ TEST_F(SpringRuns, ASceneOfSpringsOnlyStepsAsTheSpringsComputedByHand) {
   scene.steps = 1;
   const double m = 0.5, h = scene.dt, ks = scene.springStiffness;
   scene.extra = {{"mass.vertex-mass", "0.5"}, {"constraint.fixed", "indices 0 1 2 3 4 5 6"}};
-  const std::array<double, 3> corner = scene.boxSize;  // node 7, the one every cell's diagonal ends at
+  const std::array<double, 3> corner =
+      scene.boxSize;  // node 7, the one every cell's diagonal ends at
   double A[3][3] = {{m, 0, 0}, {0, m, 0}, {0, 0, m}};
   for (std::int64_t id = 0; id < 7; ++id) {
     const auto p = eis_test::boxRestPosition(scene.boxSize, scene.boxCells, id);
     const double d[3] = {corner[0] - p[0], corner[1] - p[1], corner[2] - p[2]};
     const double length = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) A[i][j] += h * h * (ks / length) * d[i] * d[j] / (length * length);
+      for (int j = 0; j < 3; ++j)
+        A[i][j] += h * h * (ks / length) * d[i] * d[j] / (length * length);
   }
   double b[3];
   for (int i = 0; i < 3; ++i) b[i] = h * m * scene.gravity[i];

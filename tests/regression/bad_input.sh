@@ -436,7 +436,7 @@ launch bad box_beyond_memory "GiB per rank" -- --mesh.box-cells="400 400 400" --
 # PETSc's own failures, in its start and in a solve, reach the one error line with its message.
 launch bad petsc_options_file_missing "PETSc could not start" "Unable to open options file" "/nonexistent/opts" -- \
   "${TINY[@]}" -options_file /nonexistent/opts
-launch bad log_view_unwritable "PETSc could not finish" "/nonexistent/dir/log.txt" -- \
+launch bad log_view_unwritable "PETSc option -log_view" "no folder /nonexistent/dir" -- \
   "${TINY[@]}" -log_view :/nonexistent/dir/log.txt
 launch bad preonly_without_a_solver "step 1" "misses the tolerance asked for" -- \
   "${TINY[@]}" -ksp_type preonly -pc_type none --solver.initial-guess=zero

@@ -2,7 +2,9 @@
 # Hexahedral meshes (mesh.cell-type = hexahedron, SOFA's HexahedronFEMForceField): the built-in
 # box of hexahedra runs with each method (linear = small, corotational large and polar) and ends
 # where it ends on 1 rank, on 2 and 3 ranks; a uniform initial velocity with no load and no
-# constraint moves every node by t v (the elements feel no strain); what is written for
+# constraint moves every node by t v (the elements feel no strain); a Gmsh file of hexahedra with
+# each hexahedral mass and springs ends in one state on 1, 2 and 3 ranks, and where the box ends;
+# SOFA's HexahedronFEMForceFieldAndMass is mass.type = hexahedron-fem; what is written for
 # tetrahedra only is refused with one line naming it.
 # Usage: hexahedra.sh <euler-implicit>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
@@ -125,12 +127,73 @@ PY
 }
 check "the ParaView and XDMF series hold the hexahedra" series_hold_hexahedra
 
+# The box's nodes and hexahedra written as a Gmsh 2.2 file (node i + 7 (j + 3 k), cells i
+# fastest, SOFA's vertex order) are the same mesh: a run of it ends where the box's run ends. The
+# masses and the springs on hexahedra end in the same state on 1, 2 and 3 ranks.
+/usr/bin/python3 - <<'PY'
+n = (7, 3, 3)
+h = (2 / 6, 0.5 / 2, 0.4 / 2)
+ids = lambda i, j, k: 1 + i + n[0] * (j + n[1] * k)
+nodes = [(i * h[0], j * h[1], k * h[2]) for k in range(3) for j in range(3) for i in range(7)]
+cells = [(ids(i, j, k), ids(i + 1, j, k), ids(i + 1, j + 1, k), ids(i, j + 1, k),
+          ids(i, j, k + 1), ids(i + 1, j, k + 1), ids(i + 1, j + 1, k + 1), ids(i, j + 1, k + 1))
+         for k in range(2) for j in range(2) for i in range(6)]
+with open("hexbox.msh", "w") as f:
+    f.write("$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n%d\n" % len(nodes))
+    for i, p in enumerate(nodes):
+        f.write("%d %.17g %.17g %.17g\n" % ((i + 1,) + p))
+    f.write("$EndNodes\n$Elements\n%d\n" % len(cells))
+    for e, c in enumerate(cells):
+        f.write("%d 5 2 0 1 %s\n" % (e + 1, " ".join(map(str, c))))
+    f.write("$EndElements\n")
+PY
+file_keys=(--solver.dt=0.02 --solver.rtol=1e-13 --output.progress-every=0 --mesh.file=hexbox.msh
+  --material.model=corotational --constraint.fixed-box="-0.01 -1 -1 0.01 1 1")
+for mass in lumped consistent hexahedron-fem hexahedron-fem-lumped; do
+  for ranks in 1 2 3; do
+    run "$ranks" "${file_keys[@]}" --solver.steps=4 --mass.type="$mass" --material.density=3 \
+      --springs.stiffness=50 --springs.damping=0.5 --output.final-state="gmsh_$mass$ranks.csv"
+    check "a Gmsh file of hexahedra, $mass mass and springs, runs on $ranks ranks" \
+      test -s "gmsh_$mass$ranks.csv"
+  done
+  check "$mass mass: 2 ranks end where 1 rank does" same_state "gmsh_${mass}1.csv" \
+    "gmsh_${mass}2.csv" 1e-11
+  check "$mass mass: 3 ranks end where 1 rank does" same_state "gmsh_${mass}1.csv" \
+    "gmsh_${mass}3.csv" 1e-11
+done
+run 2 "${box[@]}" --material.model=corotational --constraint.fixed-box="-0.01 -1 -1 0.01 1 1" \
+  --solver.steps=4 --mass.type=consistent --material.density=3 --springs.stiffness=50 \
+  --springs.damping=0.5 --output.final-state=box_consistent.csv
+check "the Gmsh file of the box's hexahedra ends where the box ends" same_state \
+  gmsh_consistent1.csv box_consistent.csv 1e-11
+
+# HexahedronFEMForceFieldAndMass on the grid is the hexahedral box with mass.type =
+# hexahedron-fem (its lumpedMass: hexahedron-fem-lumped) and the same density.
+for lumped in false true; do
+  sed -e 's|<UniformMass totalMass="3"/>||' \
+    -e "s|<HexahedronFEMForceField |<HexahedronFEMForceFieldAndMass density=\"2\" lumpedMass=\"$lumped\" |" \
+    grid.scn >andmass.scn
+  run 2 --scene andmass.scn --solver.steps=5 --output.final-state=andmass.csv
+  check "HexahedronFEMForceFieldAndMass (lumpedMass $lumped) runs" test -s andmass.csv
+  mass=hexahedron-fem
+  [ "$lumped" = true ] && mass=hexahedron-fem-lumped
+  run 2 "${box[@]}" --mass.type=$mass --material.density=2 --solver.steps=5 \
+    --material.model=corotational --material.rotation=polar --material.young-modulus=4000 \
+    --material.poisson-ratio=0.3 --load.gravity="0 -9.81 0" --solver.rayleigh-stiffness=0.1 \
+    --solver.rayleigh-mass=0.2 --constraint.fixed-box="-0.01 -1 -1 0.01 1 1" \
+    --output.final-state=andmass_ini.csv
+  check "HexahedronFEMForceFieldAndMass ends where mass.type = $mass ends" same_state \
+    andmass.csv andmass_ini.csv 1e-11
+done
+
 refused() {  # refused TEXT ARGS...: the run fails with TEXT in its one error line
   run 2 "${box[@]}" --solver.steps=1 "${@:2}"
   local status=$?
   [ "$status" -ne 0 ] && grep -q -- "$1" run.log || { tail -3 run.log; return 1; }
 }
-check "lumped mass on hexahedra is refused" refused "integrated on tetrahedra only" --mass.type=lumped
+run 2 --mesh.box-cells="6 2 2" --solver.steps=1 --mass.type=hexahedron-fem
+check "SOFA's HexahedronFEMForceFieldAndMass mass on tetrahedra is refused" grep -q \
+  "error: mass.type = hexahedron-fem: .* mass is a hexahedron's" run.log
 check "refinement of hexahedra is refused" refused "only tetrahedra are refined" "${uniform[@]}" \
   --mesh.refine=1
 check "a hyperelastic law on hexahedra is refused" refused \

@@ -237,6 +237,14 @@ std::vector<KeyCase> allKeys() {
       {"springs.stiffness", "30",
        [](const Scene& s) { EXPECT_EQ(s.real("springs.stiffness"), 30); }},
       {"springs.damping", "0.2", [](const Scene& s) { EXPECT_EQ(s.real("springs.damping"), 0.2); }},
+      {"springs.stiffness-by-kind", "30 20 10",
+       [](const Scene& s) {
+         EXPECT_EQ(s.reals("springs.stiffness-by-kind"), (std::vector<double>{30, 20, 10}));
+       }},
+      {"springs.damping-by-kind", "3 2 1",
+       [](const Scene& s) {
+         EXPECT_EQ(s.reals("springs.damping-by-kind"), (std::vector<double>{3, 2, 1}));
+       }},
       {"constraint.fixed-box", "1 2 3 0 5 6",
        [](const Scene& s) {
          ASSERT_EQ(boxes(s, "constraint.fixed-box").size(), 1u);

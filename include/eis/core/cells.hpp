@@ -36,6 +36,12 @@ inline std::string pluralNameOf(CellType type) {
 inline constexpr Named<CellType> kCellTypes[] = {{"tetrahedron", CellType::Tetrahedron},
                                                  {"hexahedron", CellType::Hexahedron}};
 
+// A hexahedron's 12 edges as vertex pairs, in SOFA's order
+// (core::topology::edgesInHexahedronArray): the pairs MeshMatrixMass couples; a face's other two
+// pairs are its diagonals.
+inline constexpr int kHexahedronEdges[12][2] = {{0, 1}, {0, 3}, {0, 4}, {1, 2}, {1, 5}, {2, 3},
+                                                {2, 6}, {3, 7}, {4, 5}, {4, 7}, {5, 6}, {6, 7}};
+
 // VTK's cell type numbers (VTK_TETRA, VTK_HEXAHEDRON): the same vertex orders as ours.
 constexpr int vtkTypeOf(CellType type) {
   return type == CellType::Tetrahedron ? 10 : 12;

@@ -15,4 +15,9 @@ struct TetraShape {
   std::array<Vec3, 4> gradients;  // grad N_a; undefined when the volume is zero
 };
 
+// SOFA's geometry::Hexahedron::volume: the absolute volumes of six tetrahedra around the diagonal
+// 0-6, summed in its order; the volume DiagonalMass and MeshMatrixMass give a hexahedron (exact
+// for a parallelepiped, an approximation for a warped one).
+double hexahedronVolume(const std::array<Vec3, 8>& p);
+
 }  // namespace eis

@@ -29,11 +29,16 @@ struct Hdf5MeshInput {
   std::vector<MeshTransform> transforms;
 };
 
-// A mesh edge as one local cell holds it: the cell and the slots (0..corners-1) of the edge's two
-// ends in that cell's vertex list.
+// What joins two vertices of a cell: an edge, a diagonal of a hexahedron's face, or one of its
+// diagonals through the body (SOFA's RegularGridSpringForceField: lines, quads, cubes).
+enum class PairKind { Edge, FaceDiagonal, BodyDiagonal };
+
+// Two vertices of a cell as one local cell holds them: the cell, the slots (0..corners-1) of the
+// two in that cell's vertex list, and what joins them.
 struct CellEdge {
   PetscInt cell;
   int a, b;
+  PairKind kind = PairKind::Edge;
 };
 
 class DistributedMesh {
@@ -89,10 +94,13 @@ public:
   // Local vertices belonging to a physical group, by group tag (empty if none here).
   std::vector<PetscInt> groupVertices(int tag) const;
 
-  // Collective. The edges this rank owns, each given by one local cell that contains it: over
-  // all ranks every edge of the mesh appears exactly once. Builds the DM's edges each call (a
-  // set-up cost): call it once.
-  std::vector<CellEdge> ownedEdges() const;
+  // Collective. The pairs of vertices that share a cell this rank owns, each given by one local
+  // cell that holds both: over all ranks every pair of the mesh appears exactly once. A
+  // tetrahedron's pairs are its 6 edges; a hexahedron's all 28 pairs of its vertices (its 12
+  // edges, the 2 diagonals of each face, its 4 diagonals through the body), the springs SOFA's
+  // MeshSpringForceField puts on a cube. Builds the DM's edges and faces each call (a set-up
+  // cost): call it once (mesh/cell_pairs.cpp).
+  std::vector<CellEdge> ownedCellPairs() const;
 
   // Offset of a local vertex's first unknown in a local vector; and in the local part of a
   // global vector (-1 for ghosts).

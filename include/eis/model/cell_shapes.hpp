@@ -19,14 +19,20 @@ namespace eis {
 class CellShapes {
 public:
   // cells: four indices into rest each; both must outlive every copy of this view.
-  CellShapes(const Cells& cells, const std::vector<Vec3>& rest)
-      : cells_(&cells), rest_(&rest) {}
+  CellShapes(const Cells& cells, const std::vector<Vec3>& rest) : cells_(&cells), rest_(&rest) {}
   TetraShape operator[](std::size_t cell) const {
     const auto& v = (*cells_)[cell];
     const auto& p = *rest_;
     return TetraShape(p[v[0]], p[v[1]], p[v[2]], p[v[3]]);
   }
   std::size_t size() const { return cells_->size(); }
+  // A cell's rest corners, for the cells whose shape is not a TetraShape (hexahedra).
+  template <int N>
+  std::array<Vec3, N> corners(std::size_t cell) const {
+    std::array<Vec3, N> p;
+    for (int a = 0; a < N; ++a) p[a] = (*rest_)[(*cells_)[cell][a]];
+    return p;
+  }
 
 private:
   const Cells* cells_;

@@ -1,9 +1,16 @@
 #pragma once
-// The mass (or, for diffusion, capacity) matrix of linear tetrahedra, as SOFA builds it:
-// lumped = DiagonalMass (density |V| / 4 on each vertex; MeshMatrixMass lumping="true" is the
-// same, its vertex mass density |V| / 10 times 2.5), consistent = MeshMatrixMass
-// (density |V| / 10 on the diagonal, density |V| / 20 between two vertices of a cell).
-// Gravity is f = M g, which for both is the lumped vertex mass times g (row sums agree).
+// The mass (or, for diffusion, capacity) matrix as SOFA builds it, cell by cell.
+// Tetrahedra: lumped = DiagonalMass (density |V| / 4 on each vertex; MeshMatrixMass
+// lumping="true" is the same, its vertex mass density |V| / 10 times 2.5), consistent =
+// MeshMatrixMass (density |V| / 10 on the diagonal, density |V| / 20 between two vertices).
+// Hexahedra (V: SOFA's six-tetrahedron volume, hexahedronVolume): lumped = DiagonalMass, density
+// V / 8 on each vertex (MeshMatrixMass lumping: V / 20 times 2.5); consistent = MeshMatrixMass,
+// density V / 20 on the diagonal and V / 40 between the two ends of each of the 12 edges, nothing
+// across a face or the body (not the trilinear element's mass matrix, but SOFA's: rows sum to
+// V / 8). Gravity is f = M g, the lumped vertex mass times g (row sums agree).
+// hexahedron-fem = HexahedronFEMForceFieldAndMass's element mass (sofaHexahedronMass: every
+// entry 8/27 density V_e, V_e the product of the edges from vertex 0; hexahedron-fem-lumped its
+// row sums on the diagonal), whose gravity is density V_e / 8 a vertex, not M g.
 // uniform = UniformMass: the same mass on every node, whatever the cells' volumes; each cell
 // holding a node carries an equal share of it, so that assembly stays cell by cell.
 #include <petscsys.h>
@@ -19,18 +26,21 @@
 
 namespace eis {
 
-enum class MassType { Lumped, Consistent, Uniform };
-inline constexpr Named<MassType> kMassTypes[] = {{"lumped", MassType::Lumped},
-                                                 {"consistent", MassType::Consistent},
-                                                 {"uniform", MassType::Uniform}};
+enum class MassType { Lumped, Consistent, Uniform, HexahedronFem, HexahedronFemLumped };
+inline constexpr Named<MassType> kMassTypes[] = {
+    {"lumped", MassType::Lumped},
+    {"consistent", MassType::Consistent},
+    {"uniform", MassType::Uniform},
+    {"hexahedron-fem", MassType::HexahedronFem},
+    {"hexahedron-fem-lumped", MassType::HexahedronFemLumped}};
 
 class Mass {
 public:
   // `coefficient` is the density for lumped and consistent, the mass of each node for uniform;
   // `cellsPerVertex` (uniform only) is the number of cells, over all ranks, holding each local
   // vertex.
-  Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode,
-       double coefficient, MassType type, const std::vector<double>& cellsPerVertex = {});
+  Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode, double coefficient,
+       MassType type, const std::vector<double>& cellsPerVertex = {});
 
   // out += factor * M dx (local arrays).
   void addMDx(const double* dx, double* out, double factor) const;
@@ -38,18 +48,26 @@ public:
   void addMToElementMatrices(double* elementMatrices, double factor, CellRange range) const;
   // f += m_a g on every local vertex's share (g has dofsPerNode components).
   void addGravity(double* f, const double* g) const;
-  // Sum of this rank's element masses.
+  // Sum of this rank's element masses that gravity acts on.
   double localTotal() const;
 
 private:
-  // The diagonal mass the cell gives each of its 4 vertices (lumped and uniform).
+  // The mass gravity acts on that the cell gives one of its vertices (lumped: the diagonal).
   double lumpedShare(std::size_t cell, int vertex) const;
+  // out (an element's vector, n dofs a vertex) += factor M_e dx for the full element matrices.
+  void addElementMDx(std::size_t cell, const double* dx, double* out, double factor) const;
+  // M_e's entry between vertices a and b (per component).
+  double entry(std::size_t cell, int a, int b) const;
 
   const Cells& cells_;
   int dofs_;
   double coefficient_;
   MassType type_;
-  std::vector<double> volumes_;       // of each cell (lumped and consistent)
+  // Of each cell: its volume (lumped, consistent); hexahedron-fem: the mass gravity acts on at
+  // each vertex.
+  std::vector<double> volumes_;
+  // Of each cell, hexahedron-fem: SOFA's element matrix entry; hexahedron-fem-lumped: its row sum.
+  std::vector<double> entries_;
   std::vector<double> vertexShares_;  // uniform: what each cell holding a vertex gives it
 };
 

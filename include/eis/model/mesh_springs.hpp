@@ -1,5 +1,7 @@
 #pragma once
-// SOFA's MeshSpringForceField on a tetrahedral mesh: one spring per edge, with the physics of
+// SOFA's MeshSpringForceField: one spring per pair of vertices that share a cell (a tetrahedron's
+// 6 edges; a hexahedron's 28 pairs, its edges and face and body diagonals, as SOFA's cubes
+// springs join every pair k < j of a hexahedron's 8 vertices), with the physics of
 // SOFA's SpringForceField (the former StiffSpringForceField). Spring (a, b) with rest length L0,
 // d = x_b - x_a, l = |d|, u = d / l:
 //   f_a += F u, f_b -= F u,  F = ks (l - L0) + kd (v_b - v_a).u.
@@ -24,11 +26,17 @@ namespace eis {
 
 class MeshSpringForceField : public ForceField {
 public:
-  // cells: four local vertex indices each; edges: the springs, each in one cell that holds it
-  // (its matrix goes to that cell's element block); rest: rest position of each local vertex.
-  MeshSpringForceField(const Cells& cells,
-                       const std::vector<CellEdge>& edges, const std::vector<Vec3>& rest,
-                       double stiffness, double damping);
+  // cells: local vertex indices, corners() each; edges: the springs, each in one cell that holds
+  // it (its matrix goes to that cell's element block); rest: rest position of each local vertex.
+  MeshSpringForceField(const Cells& cells, const std::vector<CellEdge>& edges,
+                       const std::vector<Vec3>& rest, double stiffness, double damping)
+      : MeshSpringForceField(cells, edges, rest, {stiffness, stiffness, stiffness},
+                             {damping, damping, damping}) {}
+  // The stiffness and damping of each kind of pair (PairKind: edges, face diagonals, body
+  // diagonals), SOFA's RegularGridSpringForceField's lines, quads and cubes.
+  MeshSpringForceField(const Cells& cells, const std::vector<CellEdge>& edges,
+                       const std::vector<Vec3>& rest, const std::array<double, 3>& stiffness,
+                       const std::array<double, 3>& damping);
 
   // Also stores u and tgt of every spring: the linearization point of the products below.
   void addForce(const double* x, const double* v, double* f) override;
@@ -69,15 +77,16 @@ private:
                       double* df) const;
   // The spring's rows and columns of its cell's element matrix += [-m m; m -m]; the array holds
   // the blocks of the cells from `firstCell` on.
-  static void addPairBlock(const Spring& s, const Vec3& u, double alpha, double beta,
-                           double* elementMatrices, std::size_t firstCell);
+  void addPairBlock(const Spring& s, const Vec3& u, double alpha, double beta,
+                    double* elementMatrices, std::size_t firstCell) const;
   // The springs whose element blocks lie in `range`: [first, last) into springs_.
   std::pair<std::size_t, std::size_t> springsIn(CellRange range) const;
 
   // Sorted by cell, so that the springs of a run of cells are one run of springs.
   std::vector<Spring> springs_;
   std::vector<State> states_;
-  double damping_;
+  double damping_;    // the largest damping of any kind: 0 means no B
+  std::size_t rows_;  // of an element matrix: corners x 3
 };
 
 ForceFieldComponent meshSpringsComponent();

@@ -1,0 +1,120 @@
+// SOFA scenes on a RegularGridTopology's hexahedra: DiagonalMass and MeshMatrixMass (lumped,
+// consistent), HexahedronFEMForceFieldAndMass (its stiffness and element mass, lumpedMass) and
+// MeshSpringForceField's cubes springs, as the keys they map to; and the per-kind spring fields
+// that are not the mesh's cells refused by name.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "eis/io/sofa_import.hpp"
+#include "eis/io/sofa_scene.hpp"
+#include "error_of.hpp"
+
+namespace {
+
+using Keys = std::map<std::string, std::string>;
+
+// The keys of a body on a 3 x 2 x 2 grid whose node holds `components`.
+Keys importOnGrid(const std::string& components) {
+  const std::string text =
+      "<Node><Node name='b'><EulerImplicitSolver/><CGLinearSolver/>"
+      "<RegularGridTopology name='g' n='3 2 2' min='0 0 0' max='2 1 1'/><MechanicalObject/>" +
+      components + "</Node></Node>";
+  const eis::SofaImport imported = eis::importSofaScene(eis::SofaScene(text, "h.scn"), {});
+  Keys keys;
+  for (const eis::SofaKey& k : imported.objects.at(0).keys) keys[k.key] = k.value;
+  return keys;
+}
+
+const std::string kHexFem = "<HexahedronFEMForceField youngModulus='300' poissonRatio='0.3'/>";
+
+TEST(SofaHexahedralScenes, MeshMassesReadTheGridsHexahedra) {
+  const Keys diagonal = importOnGrid(kHexFem + "<DiagonalMass massDensity='2'/>");
+  EXPECT_EQ(diagonal.at("mesh.hexahedra"), "0 1 4 3 6 7 10 9 1 2 5 4 7 8 11 10");
+  EXPECT_EQ(diagonal.count("mesh.tetrahedra"), 0u);
+  EXPECT_EQ(diagonal.at("mass.type"), "lumped");
+  EXPECT_EQ(diagonal.at("material.density"), "2");
+  const Keys matrix = importOnGrid("<MeshMatrixMass totalMass='4'/>" + kHexFem);
+  EXPECT_EQ(matrix.at("mass.type"), "consistent");
+  EXPECT_EQ(matrix.at("mass.total-mass"), "4");
+  EXPECT_EQ(importOnGrid(kHexFem + "<MeshMatrixMass lumping='true'/>").at("mass.type"), "lumped");
+  // A mass alone on the grid keeps its hexahedra too.
+  EXPECT_EQ(importOnGrid("<DiagonalMass/>").count("mesh.hexahedra"), 1u);
+}
+
+TEST(SofaHexahedralScenes, HexahedronFemForceFieldAndMass) {
+  const Keys full = importOnGrid(
+      "<HexahedronFEMForceFieldAndMass youngModulus='300' poissonRatio='0.3' method='polar' "
+      "density='3'/>");
+  EXPECT_EQ(full.count("mesh.hexahedra"), 1u);
+  EXPECT_EQ(full.at("material.model"), "corotational");
+  EXPECT_EQ(full.at("material.rotation"), "polar");
+  EXPECT_EQ(full.at("mass.type"), "hexahedron-fem");
+  EXPECT_EQ(full.at("material.density"), "3");
+  const Keys lumped = importOnGrid("<HexahedronFEMForceFieldAndMass lumpedMass='true'/>");
+  EXPECT_EQ(lumped.at("mass.type"), "hexahedron-fem-lumped");
+  EXPECT_EQ(lumped.at("material.density"), "1");
+  EXPECT_NE(eis_test::errorOf([] {
+              importOnGrid("<HexahedronFEMForceFieldAndMass massMatrices='1 2'/>");
+            }).find("massMatrices"),
+            std::string::npos);
+}
+
+TEST(SofaHexahedralScenes, CubesSprings) {
+  const Keys cubes =
+      importOnGrid(kHexFem + "<MeshSpringForceField cubesStiffness='5' cubesDamping='0.5'/>");
+  EXPECT_EQ(cubes.count("mesh.hexahedra"), 1u);
+  EXPECT_EQ(cubes.at("springs.stiffness"), "5");
+  EXPECT_EQ(cubes.at("springs.damping"), "0.5");
+  EXPECT_EQ(importOnGrid("<MeshSpringForceField stiffness='7'/>").at("springs.stiffness"), "7");
+  const auto refused = [](const std::string& springs) {
+    return eis_test::errorOf([&] { importOnGrid(kHexFem + springs); });
+  };
+  EXPECT_NE(refused("<MeshSpringForceField quadsStiffness='5'/>").find("quadsStiffness"),
+            std::string::npos);
+  EXPECT_NE(refused("<MeshSpringForceField tetrahedraStiffness='5'/>").find("cubesStiffness"),
+            std::string::npos);
+  EXPECT_NE(refused("<MeshSpringForceField stiffness='1' cubesStiffness='5'/>").find("give one"),
+            std::string::npos);
+  // On tetrahedra the tetrahedra's field is ours.
+  const std::string text =
+      "<Node><Node name='b'><EulerImplicitSolver/><CGLinearSolver/>"
+      "<MechanicalObject position='0 0 0 1 0 0 0 1 0 0 0 1'/>"
+      "<TetrahedronSetTopologyContainer tetrahedra='0 1 2 3'/><TetrahedronFEMForceField/>"
+      "<MeshSpringForceField tetrahedraStiffness='4'/></Node></Node>";
+  const eis::SofaImport tets = eis::importSofaScene(eis::SofaScene(text, "t.scn"), {});
+  std::string stiffness;
+  for (const eis::SofaKey& k : tets.objects.at(0).keys)
+    if (k.key == "springs.stiffness") stiffness = k.value;
+  EXPECT_EQ(stiffness, "4");
+}
+
+// RegularGridSpringForceField: 100 and 5 for lines, quads and cubes, or the scene's; an alias
+// beside the field it aliases, and a body that is no grid, refused.
+TEST(SofaHexahedralScenes, RegularGridSprings) {
+  const Keys defaults = importOnGrid(kHexFem + "<RegularGridSpringForceField/>");
+  EXPECT_EQ(defaults.count("mesh.hexahedra"), 1u);
+  EXPECT_EQ(defaults.at("springs.stiffness-by-kind"), "100 100 100");
+  EXPECT_EQ(defaults.at("springs.damping-by-kind"), "5 5 5");
+  const Keys given = importOnGrid(
+      "<RegularGridSpringForceField linesStiffness='10' quadsStiffness='20' cubesStiffness='30' "
+      "damping='0'/>");
+  EXPECT_EQ(given.at("springs.stiffness-by-kind"), "10 20 30");
+  EXPECT_EQ(given.at("springs.damping-by-kind"), "0 0 0");
+  EXPECT_NE(eis_test::errorOf([] {
+              importOnGrid("<RegularGridSpringForceField stiffness='1' linesStiffness='2'/>");
+            }).find("give one"),
+            std::string::npos);
+  const std::string text =
+      "<Node><Node name='b'><EulerImplicitSolver/><CGLinearSolver/>"
+      "<MechanicalObject position='0 0 0 1 0 0 0 1 0 0 0 1'/>"
+      "<TetrahedronSetTopologyContainer tetrahedra='0 1 2 3'/><TetrahedronFEMForceField/>"
+      "<RegularGridSpringForceField/></Node></Node>";
+  EXPECT_NE(eis_test::errorOf([&] {
+              eis::importSofaScene(eis::SofaScene(text, "t.scn"), {});
+            }).find("not such a grid"),
+            std::string::npos);
+}
+
+}  // namespace
