@@ -58,11 +58,9 @@ void mapGridSprings(Reader& r, const SofaObject& o) {
     const char *suffix, *alias;
     double fallback;
     const char* key;
-    bool damping;
   };
-  const Constants all[] = {{"Stiffness", "stiffness", 100.0, "springs.stiffness-by-kind", false},
-                           {"Damping", "damping", 5.0, "springs.damping-by-kind", true}};
-  bool damped = false;
+  const Constants all[] = {{"Stiffness", "stiffness", 100.0, "springs.stiffness-by-kind"},
+                           {"Damping", "damping", 5.0, "springs.damping-by-kind"}};
   for (const Constants& c : all) {
     std::string values;
     for (const char* kind : {"lines", "quads", "cubes"}) {
@@ -71,15 +69,10 @@ void mapGridSprings(Reader& r, const SofaObject& o) {
         r.reject(o, c.alias, "given with " + field + ", which SOFA aliases to it: give one");
       const double v =
           r.given(o, field) ? r.real(o, field, c.fallback) : r.real(o, c.alias, c.fallback);
-      damped = damped || (c.damping && v != 0);
       values += (values.empty() ? "" : " ") + parse::text(v);
     }
     r.key(c.key, values);
   }
-  if (damped)
-    r.warn(o.label() +
-           ": its damping (SOFA's default 5) enters our step matrix as B; SOFA treats spring "
-           "damping explicitly, so the steps differ from SOFA's (damping=\"0\" matches it)");
 }
 
 // RestShapeSpringsForceField.inl: stiffness empty -> 100; point i of `points` takes

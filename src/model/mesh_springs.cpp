@@ -136,22 +136,6 @@ void MeshSpringForceField::addKToElementMatrices(double* elementMatrices, double
   }
 }
 
-// B: m = kd u u^T.
-void MeshSpringForceField::addBDv(const double* dv, double* df, double bFactor) const {
-  if (damping_ == 0) return;
-  for (std::size_t i = 0; i < springs_.size(); ++i)
-    addPairProduct(springs_[i], states_[i].u, bFactor * springs_[i].kd, 0.0, dv, df);
-}
-
-void MeshSpringForceField::addBToElementMatrices(double* elementMatrices, double bFactor,
-                                                 CellRange range) const {
-  if (damping_ == 0) return;
-  const auto [first, last] = springsIn(range);
-  for (std::size_t i = first; i < last; ++i)
-    addPairBlock(springs_[i], states_[i].u, bFactor * springs_[i].kd, 0.0, elementMatrices,
-                 range.begin);
-}
-
 namespace {
 
 // SOFA's RegularGridSpringForceField gives edges, face diagonals and body diagonals each their
@@ -188,8 +172,8 @@ ForceFieldComponent meshSpringsComponent() {
                 "0", "force", false, check::nonNegative()})
            .add(
                {"springs.damping", "KD",
-                "damping of the edge springs (kd = KD / L0), >= 0. Its B = df/dv enters the step matrix;\n"
-                "SOFA treats spring damping explicitly (no B), so steps with KD > 0 differ from SOFA's.",
+                "damping of the edge springs (kd = KD / L0), >= 0: the force kd (v_b - v_a).u, explicit\n"
+                "as in SOFA (it is in f(x, v), not in the step's matrix: no B)",
                 "0", "force time", false, check::nonNegative()})
            .add(
                {"springs.stiffness-by-kind", "KL KQ KC",

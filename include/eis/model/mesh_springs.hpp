@@ -49,10 +49,10 @@ public:
   std::vector<double> vonMisesStress(const double*) const override { return {}; }
   bool isLinear() const override { return false; }
 
+  // The damping force kd (v_b - v_a).u is in f(x, v), but, as in SOFA's SpringForceField
+  // (computeSpringDForce ignores bFactor, buildDampingMatrix adds nothing), not in the step's
+  // matrix: B is zero, the damping explicit.
   bool usesVelocity() const override { return damping_ != 0; }
-  void addBDv(const double* dv, double* df, double bFactor) const override;
-  void addBToElementMatrices(double* elementMatrices, double bFactor,
-                             CellRange range) const override;
 
   std::size_t numSprings() const { return springs_.size(); }
 
