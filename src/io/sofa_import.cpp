@@ -170,6 +170,16 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
     mapTransform(reader, state, false);
     return;
   }
+  // A grid of a kind not read here is the real reason a body has no mesh.
+  const auto refuseOtherGrid = [&] {
+    for (const SofaObject& o : state.node->objects)
+      if (o.type.size() > 12 && o.type.compare(o.type.size() - 12, 12, "GridTopology") == 0)
+        throw Error(o.where + ": " + o.type +
+                    ": not supported yet (of SOFA's grids, RegularGridTopology and "
+                    "SparseGridTopology are); it gives " +
+                    state.label() + " its points");
+  };
+  if (!grid) refuseOtherGrid();
   // HexahedronFEMForceField reads hexahedra, which only a grid gives here.
   for (const SofaObject* c : components)
     if (c->type == "HexahedronFEMForceField" || c->type == "HexahedronFEMForceFieldAndMass")
@@ -208,13 +218,7 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
     const std::optional<std::string> tets =
         topology ? reader.text(*topology, "tetrahedra") : std::nullopt;
     if (!(nodes || rest) || !tets) {
-      // A grid of another kind is the real reason.
-      for (const SofaObject& o : state.node->objects)
-        if (o.type.size() > 12 && o.type.compare(o.type.size() - 12, 12, "GridTopology") == 0)
-          throw Error(o.where + ": " + o.type +
-                      ": not supported yet (of SOFA's grids, RegularGridTopology and "
-                      "SparseGridTopology are); it gives " +
-                      state.label() + " its points");
+      refuseOtherGrid();
       throw Error(state.where +
                   ": MechanicalObject: no mesh (no loader, and no position and tetrahedra "
                   "written in the scene)");
