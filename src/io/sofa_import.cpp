@@ -173,7 +173,8 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   // A grid of a kind not read here is the real reason a body has no mesh.
   const auto refuseOtherGrid = [&] {
     for (const SofaObject& o : state.node->objects)
-      if (o.type.size() > 12 && o.type.compare(o.type.size() - 12, 12, "GridTopology") == 0)
+      if (o.type.find("Grid") != std::string::npos && o.type.size() > 8 &&
+          o.type.compare(o.type.size() - 8, 8, "Topology") == 0)
         throw Error(o.where + ": " + o.type +
                     ": not supported yet (of SOFA's grids, RegularGridTopology and "
                     "SparseGridTopology are); it gives " +
