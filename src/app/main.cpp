@@ -147,7 +147,7 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
         throw eis::Error("cannot turn off HDF5's error printing");
       const std::vector<eis::ObjectScene> objects =
           commandLine.scene.given("scene.file")
-              ? eis::scenesFromSofa(commandLine.scene, PETSC_COMM_WORLD, stdout)
+              ? eis::scenesFromSofa(commandLine.scene, PETSC_COMM_WORLD, stdout, eis::stopSignal)
           : !commandLine.objects.empty() ? commandLine.objects
                                          : std::vector<eis::ObjectScene>{{"", commandLine.scene}};
       const eis::Scene& scene = objects.front().scene;
