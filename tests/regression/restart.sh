@@ -7,7 +7,9 @@
 # busy machine still lands mid-run; the restarts end at the first multiple of 100 steps past it. SIGTERM ends a run after its step with a checkpoint, one line and status 75; a
 # second signal ends it at once. initial.state takes a checkpoint and continues its step and time.
 # A truncated, foreign or missing checkpoint, or one of another mesh, is one clean error; with
-# --restart=auto a cut newest checkpoint is skipped for the one before it.
+# --restart=auto a cut newest checkpoint is skipped for the one before it. A checkpoint of another
+# scene (another Young's modulus) is refused naming the key, loaded with --restart-force and a
+# warning; more steps or another tolerance are the same scene.
 # Usage: restart.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -199,6 +201,20 @@ check "a missing checkpoint: clean error" failed_with missing "missing.h5: no su
 run_on 2 othermesh --restart=ck100/ck_000100.h5 --mesh.refine=1
 check "another mesh's checkpoint: clean error" failed_with othermesh "written for 81 nodes" \
   "this mesh has 425"
+run_on 2 otherscene --restart=ck100/ck_000100.h5 --solver.steps=102 \
+  --material.young-modulus=123456
+check "another scene's checkpoint: clean error naming the key" failed_with otherscene \
+  "initial.restart = ck100/ck_000100.h5: written by another scene: material.young-modulus is " \
+  " 123456 in this scene (--restart-force loads it anyway)"
+run_on 2 forced --restart=ck100/ck_000100.h5 --solver.steps=102 --material.young-modulus=123456 \
+  --restart-force
+check "--restart-force: loaded, status 0" status_is forced 0
+check "--restart-force: one warning naming the key" test "$(grep -c "^euler-implicit: warning: \
+initial.restart = ck100/ck_000100.h5: written by another scene: material.young-modulus is .*; \
+loaded anyway (--restart-force)" forced.out)" -eq 1
+run_on 2 samescene --restart=ck100/ck_000100.h5 --solver.steps=102 --solver.rtol=1e-10 \
+  --output.history=samescene.csv
+check "more steps, another tolerance and outputs: the same scene" status_is samescene 0
 run_on 2 noprefix --restart=auto
 check "--restart=auto without output.checkpoint: clean error" failed_with noprefix \
   "needs output.checkpoint"

@@ -345,6 +345,8 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.real("output.checkpoint-minutes"), 2.5); }},
       {"initial.restart", "auto",
        [](const Scene& s) { EXPECT_EQ(s.text("initial.restart"), "auto"); }},
+      {"initial.restart-force", "true",
+       [](const Scene& s) { EXPECT_TRUE(s.boolean("initial.restart-force")); }},
       {"output.progress-every", "5",
        [](const Scene& s) { EXPECT_EQ(s.integer("output.progress-every"), 5); }},
       {"solver.on-failure", "retry",
