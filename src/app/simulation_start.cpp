@@ -123,8 +123,11 @@ void Simulation::readCheckpoint(const std::string& key, const std::string& path,
     throw Error(key + " = " + path + ": " + differ);
   // A restart continues the run that wrote the checkpoint: one of another scene (another
   // material, another chain's run in the same folder) is refused, unless initial.restart-force,
-  // once select() has said whether it is another mesh. initial.state takes a state from any run.
-  const bool restart = key == "initial.restart", force = scene().boolean("initial.restart-force");
+  // once select() has said whether it is another mesh. Only when loading: --restart=auto's
+  // search skips damaged files, and an older checkpoint of the same prefix is of the same
+  // scene, so the newest readable one is refused by name. initial.state takes any run's state.
+  const bool restart = apply && key == "initial.restart";
+  const bool force = scene().boolean("initial.restart-force");
   bool unrecorded = false;
   for (std::size_t b = 0; b < bodies_.size(); ++b) {
     Body& body = *bodies_[b];
@@ -139,8 +142,7 @@ void Simulation::readCheckpoint(const std::string& key, const std::string& path,
       const std::string what = key + " = " + path + ": written by another scene: " +
                                (body.path.empty() ? "" : "body " + body.path + ": ") + differ;
       if (!force) throw Error(what + " (--restart-force loads it anyway)");
-      if (apply)
-        report("euler-implicit: warning: %s; loaded anyway (--restart-force)\n", what.c_str());
+      report("euler-implicit: warning: %s; loaded anyway (--restart-force)\n", what.c_str());
     }
     Vec scratch = nullptr;
     bool whole = false;
@@ -164,7 +166,7 @@ void Simulation::readCheckpoint(const std::string& key, const std::string& path,
                   (body.path.empty() ? std::string() : " of body " + body.path));
     if (apply) body.initial = std::make_unique<NodalTable>(reader.unusedNodes());
   }
-  if (apply && unrecorded)
+  if (unrecorded)
     report(
         "euler-implicit: warning: %s = %s: written before checkpoints recorded their scene; "
         "not checked against this one\n",
