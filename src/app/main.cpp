@@ -148,7 +148,7 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
         throw eis::Error("cannot turn off HDF5's error printing");
       const std::vector<eis::ObjectScene> objects =
           commandLine.scene.given("scene.file")
-              ? eis::scenesFromSofa(commandLine.scene, PETSC_COMM_WORLD, stdout)
+              ? eis::scenesFromSofa(commandLine.scene, PETSC_COMM_WORLD, stdout, eis::stopSignal)
           : !commandLine.objects.empty() ? commandLine.objects
                                          : std::vector<eis::ObjectScene>{{"", commandLine.scene}};
       const eis::Scene& scene = objects.front().scene;
@@ -190,11 +190,13 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
 int main(int argc, char** argv) {
   eis::CommandLine commandLine(eis::knownComponents());
   // --quiet is output.progress-every = 0 (app/progress.hpp); --scene is --scene.file;
-  // --restart is --initial.restart (io/checkpoint_output.hpp).
+  // --restart is --initial.restart, --restart-force --initial.restart-force=true
+  // (io/checkpoint_output.hpp).
   std::vector<std::string> rewritten(argv, argv + argc);
   for (std::string& argument : rewritten) {
     if (argument == "--quiet") argument = "--output.progress-every=0";
     if (argument == "--scene" || argument.rfind("--scene=", 0) == 0) argument.insert(7, ".file");
+    if (argument == "--restart-force") argument = "--initial.restart-force=true";
     if (argument == "--restart" || argument.rfind("--restart=", 0) == 0)
       argument.replace(0, 9, "--initial.restart");
   }

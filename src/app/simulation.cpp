@@ -173,7 +173,8 @@ std::vector<RunState> Simulation::states() {
   std::vector<RunState> all;
   for (auto& body : bodies_)
     all.push_back({*body->mesh, *body->system, physicsOf(body->scene), body->x, body->v,
-                   body->initial.get(), *body->integrator, step_, time_, resumed_, body->path});
+                   body->initial.get(), *body->integrator, step_, time_, resumed_, body->path,
+                   &body->scene});
   return all;
 }
 

@@ -6,6 +6,7 @@
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
 #include "eis/io/checkpoint_output.hpp"
+#include "eis/io/checkpoint_scene.hpp"
 #include "eis/io/initial_values.hpp"
 
 namespace eis {
@@ -96,8 +97,9 @@ std::vector<NodalTable> Simulation::readObjectStates(const std::string& path) {
 
 std::string Simulation::bodiesDiffer(const std::vector<CheckpointBody>& file) const {
   std::vector<CheckpointBody> ours;
+  // The scene records are compared by readCheckpoint, key by key.
   for (const auto& body : bodies_)
-    ours.push_back({body->path, naturalNodeCount(*body->mesh), body->mesh->dofsPerNode()});
+    ours.push_back({body->path, naturalNodeCount(*body->mesh), body->mesh->dofsPerNode(), ""});
   if (file.size() != ours.size())
     return "the checkpoint holds " + std::to_string(file.size()) + " bodies (" + listed(file) +
            "), the scene " + std::to_string(ours.size()) + " (" + listed(ours) + ")";
@@ -120,9 +122,29 @@ void Simulation::readCheckpoint(const std::string& key, const std::string& path,
   CheckpointReader reader(key, path, comm_);
   if (const std::string differ = bodiesDiffer(reader.bodies()); !differ.empty())
     throw Error(key + " = " + path + ": " + differ);
+  // A restart continues the run that wrote the checkpoint: one of another scene (another
+  // material, another chain's run in the same folder) is refused, unless initial.restart-force,
+  // once select() has said whether it is another mesh. Only when loading: --restart=auto's
+  // search skips damaged files, and an older checkpoint of the same prefix is of the same
+  // scene, so the newest readable one is refused by name. initial.state takes any run's state.
+  const bool restart = apply && key == "initial.restart";
+  const bool force = scene().boolean("initial.restart-force");
+  bool unrecorded = false;
   for (std::size_t b = 0; b < bodies_.size(); ++b) {
     Body& body = *bodies_[b];
     reader.select(b, *body.mesh, body.x);
+    const std::string& recorded = reader.bodies()[b].scene;
+    unrecorded = unrecorded || (restart && recorded.empty());
+    const std::string differ =
+        !restart || recorded.empty()
+            ? ""
+            : checkpointSceneDifference(recorded, checkpointSceneText(body.scene));
+    if (!differ.empty()) {
+      const std::string what = key + " = " + path + ": written by another scene: " +
+                               (body.path.empty() ? "" : "body " + body.path + ": ") + differ;
+      if (!force) throw Error(what + " (--restart-force loads it anyway)");
+      report("euler-implicit: warning: %s; loaded anyway (--restart-force)\n", what.c_str());
+    }
     Vec scratch = nullptr;
     bool whole = false;
     try {
@@ -145,6 +167,11 @@ void Simulation::readCheckpoint(const std::string& key, const std::string& path,
                   (body.path.empty() ? std::string() : " of body " + body.path));
     if (apply) body.initial = std::make_unique<NodalTable>(reader.unusedNodes());
   }
+  if (unrecorded)
+    report(
+        "euler-implicit: warning: %s = %s: written before checkpoints recorded their scene; "
+        "not checked against this one\n",
+        key.c_str(), path.c_str());
   if (!apply) return;
   startStep_ = step_ = reader.clock().step;
   startTime_ = time_ = reader.clock().time;

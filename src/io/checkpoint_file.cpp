@@ -3,6 +3,7 @@
 #include <petscviewerhdf5.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
@@ -108,19 +109,20 @@ CheckpointWriter::CheckpointWriter(const std::string& path, MPI_Comm comm)
 
 CheckpointWriter::CheckpointWriter(const std::string& path, const DistributedMesh& mesh, Vec like)
     : CheckpointWriter(path, mesh.comm()) {
-  body("", mesh, like);
+  body("", mesh, like, "");
 }
 
 CheckpointWriter::~CheckpointWriter() {
   PetscViewerDestroy(&viewer_);
 }
 
-void CheckpointWriter::body(const std::string& object, const DistributedMesh& mesh, Vec like) {
+void CheckpointWriter::body(const std::string& object, const DistributedMesh& mesh, Vec like,
+                            const std::string& scene) {
   if (!bodies_.empty()) EIS_CHECK(PetscViewerHDF5PopGroup(viewer_));
   order_ = std::make_unique<NaturalOrder>(mesh, like);
   EIS_CHECK(PetscViewerHDF5PushGroup(viewer_,
                                      object.empty() ? "/" : objectGroup(bodies_.size()).c_str()));
-  bodies_.push_back({object, order_->nodes(), mesh.dofsPerNode()});
+  bodies_.push_back({object, order_->nodes(), mesh.dofsPerNode(), scene});
 }
 
 void CheckpointWriter::save(const std::string& name, Vec solver, int unusedFrom,
@@ -154,6 +156,9 @@ void CheckpointWriter::commit(Clock clock) {
     EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, group.c_str(), "nodes", PETSC_INT, &nodes));
     EIS_CHECK(
         PetscViewerHDF5WriteAttribute(viewer_, group.c_str(), "dofs_per_node", PETSC_INT, &dofs));
+    if (!bodies_[k].scene.empty())
+      EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, group.c_str(), "scene", PETSC_STRING,
+                                              bodies_[k].scene.c_str()));
   }
   EIS_CHECK(PetscViewerDestroy(&viewer_));
   // On disk before the rename: the final name must never point at a partial file.
@@ -184,23 +189,34 @@ CheckpointReader::CheckpointReader(const std::string& key, const std::string& pa
                 std::to_string(kFormatVersion));
   EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, "/", "step", PETSC_INT, nullptr, &step));
   EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, "/", "time", PETSC_REAL, nullptr, &time));
+  // Every rank reads the same attributes: the same verdict everywhere.
+  if (step < 0) throw Error(named + "attribute step is " + std::to_string(step) + ", not >= 0");
+  if (!std::isfinite(double(time))) throw Error(named + "attribute time is not a finite number");
   clock_ = {int(step), double(time)};
-  const auto readBody = [&](const std::string& group, bool named) {
+  const auto readText = [&](const std::string& group, const char* name) {
+    char* text = nullptr;
+    EIS_CHECK(
+        PetscViewerHDF5ReadAttribute(viewer_, group.c_str(), name, PETSC_STRING, nullptr, &text));
+    std::string read = text;
+    EIS_CHECK(PetscFree(text));
+    return read;
+  };
+  const auto readBody = [&](const std::string& group, bool withPath) {
     PetscInt nodes = 0, dofs = 0;
     CheckpointBody body;
-    if (named) {
-      char* text = nullptr;
-      EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, group.c_str(), "path", PETSC_STRING, nullptr,
-                                             &text));
-      body.path = text;
-      EIS_CHECK(PetscFree(text));
-    }
+    if (withPath) body.path = readText(group, "path");
     EIS_CHECK(
         PetscViewerHDF5ReadAttribute(viewer_, group.c_str(), "nodes", PETSC_INT, nullptr, &nodes));
     EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, group.c_str(), "dofs_per_node", PETSC_INT,
                                            nullptr, &dofs));
+    if (nodes < 0 || (dofs != 1 && dofs != 3))
+      throw Error(named + "group " + group + ": attributes nodes = " + std::to_string(nodes) +
+                  " and dofs_per_node = " + std::to_string(dofs) +
+                  " (expected nodes >= 0, dofs_per_node 1 or 3)");
     body.nodes = nodes;
     body.dofs = int(dofs);
+    EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, group.c_str(), "scene", &has));
+    if (has) body.scene = readText(group, "scene");
     bodies_.push_back(body);
   };
   EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, "/", "objects", &has));
@@ -210,6 +226,8 @@ CheckpointReader::CheckpointReader(const std::string& key, const std::string& pa
   }
   PetscInt objects = 0;
   EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, "/", "objects", PETSC_INT, nullptr, &objects));
+  if (objects < 1)
+    throw Error(named + "attribute objects is " + std::to_string(objects) + ", not >= 1");
   for (PetscInt k = 0; k < objects; ++k) readBody(objectGroup(std::size_t(k)), true);
 }
 
@@ -253,6 +271,13 @@ bool CheckpointReader::load(const std::string& name, Vec solver) {
   } catch (const Error& e) {
     throw Error(key_ + " = " + path_ + ": dataset " + name + " cannot be read: " + e.what());
   }
+  // A NaN or an infinity makes the 1-norm one too, on every rank: a state no step continues.
+  PetscReal norm = 0;
+  EIS_CHECK(VecNorm(natural, NORM_1, &norm));
+  if (!std::isfinite(double(norm)))
+    throw Error(key_ + " = " + path_ + ": dataset " + name +
+                (group_.empty() ? std::string() : " of " + group_) +
+                " holds a value that is not finite (NaN or infinite)");
   order_->fromNatural(solver);
   return true;
 }

@@ -6,6 +6,7 @@
 #include "eis/core/error.hpp"
 #include "eis/core/timer.hpp"
 #include "eis/io/checkpoint_file.hpp"
+#include "eis/io/checkpoint_scene.hpp"
 #include "eis/io/output_file.hpp"
 
 namespace eis {
@@ -18,6 +19,8 @@ public:
       : prefix_(std::move(prefix)), every_(every), seconds_(60 * minutes), comm_(comm) {}
 
   void start(const RunStates& states) override {
+    for (const RunState& state : states)
+      scenes_.push_back(state.scene ? checkpointSceneText(*state.scene) : "");
     last_ = states.front().step;
     lastWall_ = MPI_Wtime();
   }
@@ -50,6 +53,7 @@ private:
   int last_ = 0;  // the step of the last checkpoint written (or of the starting state)
   bool written_ = false;
   double lastWall_ = 0;
+  std::vector<std::string> scenes_;  // each body's record (io/checkpoint_scene), scene order
 };
 
 // PREFIX_<step>.h5 through a temporary and a rename; then the checkpoints but this one and the
@@ -61,8 +65,9 @@ void CheckpointOutput::save(const RunStates& states) {
   const RunState& state = states.front();
   const std::string path = checkpointPath(prefix_, state.step);
   CheckpointWriter writer(path, comm_);
-  for (const RunState& body : states) {
-    writer.body(body.object, body.mesh, body.x);
+  for (std::size_t b = 0; b < states.size(); ++b) {
+    const RunState& body = states[b];
+    writer.body(body.object, body.mesh, body.x, scenes_.at(b));
     writer.save("positions", body.x, 0, body.initial);
     writer.save("velocities", body.v, 1, body.initial);
     body.integrator.saveCarried(
@@ -152,8 +157,13 @@ OutputComponent checkpointOutputComponent() {
                 "by a failure, is skipped with a warning for the one before it), or a fresh start when\n"
                 "there is none (then initial.state applies); an error when none can be read. PATH: that\n"
                 "checkpoint, an error when it cannot be read. A relative PATH starts at the working\n"
-                "directory",
-                std::nullopt, "", false, check::anyText()}),
+                "directory. A checkpoint written by another scene (a key that changes the answer\n"
+                "differs: README.md, \"Restart\") is refused, naming the key",
+                std::nullopt, "", false, check::anyText()})
+           .add({"initial.restart-force", "BOOL",
+                 "load initial.restart's checkpoint even when another scene wrote it, with a\n"
+                 "warning naming the key that differs (--restart-force is the same)",
+                 "false", "", false, check::boolean()}),
        nullptr},
       [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {
         const std::string prefix = scene.optionalText("output.checkpoint");

@@ -58,6 +58,7 @@ const char* const kUsage =
     "                  file win key by key. README.md, \"Coming from SOFA\", lists what maps\n"
     "                  onto which key.\n"
     "  --restart=auto|FILE  continue a run from a checkpoint (the same as --initial.restart)\n"
+    "  --restart-force  load it even when another scene wrote it (--initial.restart-force=true)\n"
     "\n"
     "Exit status: 0 the run is complete; 1 an error (one line on standard error says what);\n"
     "75 stopped by SIGTERM, SIGUSR1 or SIGINT after a step, its checkpoint (output.checkpoint)\n"

@@ -25,7 +25,8 @@ void broadcastText(std::string& text, MPI_Comm comm) {
 
 }  // namespace
 
-std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::FILE* log) {
+std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::FILE* log,
+                                        const std::function<int()>& stopSignal) {
   const std::string file = given.text("scene.file");
   const bool python = file.size() > 3 && file.compare(file.size() - 3, 3, ".py") == 0;
   std::string text, error;
@@ -37,7 +38,7 @@ std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::
   if (commRank(comm) == 0) {
     try {
       if (python) {
-        text = sofaPythonSceneToXml(file);
+        text = sofaPythonSceneToXml(file, given.real("scene.python-timeout"), stopSignal);
       } else {
         if (const std::string problem = inputFileProblem(file); !problem.empty())
           throw Error("scene.file = " + file + ": " + problem);
@@ -139,6 +140,10 @@ const ComponentDeclaration& sofaSceneComponent() {
                 "a folder where the scene's relative file names are also looked for, after the\n"
                 "scene's own folder (SOFA's share/ convention). Repeatable.",
                 std::nullopt, "", true, check::nonEmpty()})
+          .add({"scene.python-timeout", "S",
+                "a .py scene's createScene must return within S seconds of wall time, else the\n"
+                "run ends with an error and python3 (and what it started) is killed; > 0",
+                "120", "s", false, check::positive()})
           .add({"scene.skip-unsupported", "BOOL",
                 "a component that would change the mechanics and is not supported is skipped\n"
                 "with a warning instead of ending the run",

@@ -1,15 +1,22 @@
 // Checkpoint files (src/io/checkpoint_file.cpp) on 1, 2 and 3 ranks: a checkpoint holds the
 // state in the input's node order, so its "positions" dataset read back on any rank count is
 // the final-state CSV's x, y, z to the bit, and loaded back into the solver's layout it is the
-// state it was written from; an HDF5 file that is not a checkpoint is a clean error on every rank.
+// state it was written from; an HDF5 file that is not a checkpoint, or one whose step, time or
+// values no run can have, is a clean error on every rank. A checkpoint records the scene's keys
+// that change the answer (io/checkpoint_scene), and a restart names the first that differs.
 #include <gtest/gtest.h>
 #include <petscviewerhdf5.h>
 
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "eis/app/simulation.hpp"
 #include "eis/core/error.hpp"
 #include "eis/io/checkpoint_file.hpp"
+#include "eis/io/checkpoint_scene.hpp"
 #include "mpi_support.hpp"
 #include "output_files.hpp"
 
@@ -96,6 +103,126 @@ TEST_F(Checkpoint, AnHdf5FileThatIsNotACheckpointIsACleanError) {
     EXPECT_NE(std::string(e.what()).find("not an euler-implicit checkpoint"), std::string::npos)
         << e.what();
   }
+}
+
+// The message of the error `read` throws, or "no error".
+template <class Read>
+std::string errorOf(Read read) {
+  try {
+    read();
+  } catch (const eis::Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST_F(Checkpoint, AStateNoRunCanHaveIsRefusedWhenOpened) {
+  eis_test::SceneFields scene = smallBeam();
+  eis::Simulation simulation(scene.toScene(), PETSC_COMM_WORLD, nullptr);
+  const auto write = [&](const std::string& path, eis::Clock clock, Vec x) {
+    eis::CheckpointWriter writer(path, simulation.mesh(), simulation.positions());
+    writer.save("positions", x, 0, nullptr);
+    writer.save("velocities", simulation.velocities(), 1, nullptr);
+    writer.commit(clock);
+  };
+  const auto open = [&](const std::string& path) {
+    return errorOf([&] {
+      eis::CheckpointReader reader("initial.restart", path, simulation.mesh(),
+                                   simulation.positions());
+      Vec x;
+      EIS_CHECK(VecDuplicate(simulation.positions(), &x));
+      try {
+        reader.load("positions", x);
+      } catch (const eis::Error&) {
+        VecDestroy(&x);
+        throw;
+      }
+      EIS_CHECK(VecDestroy(&x));
+    });
+  };
+  write(file("negative.h5"), {-1, 0.0}, simulation.positions());
+  EXPECT_EQ(open(file("negative.h5")),
+            "initial.restart = " + file("negative.h5") + ": attribute step is -1, not >= 0");
+  write(file("nan_time.h5"), {1, std::nan("")}, simulation.positions());
+  EXPECT_EQ(open(file("nan_time.h5")),
+            "initial.restart = " + file("nan_time.h5") + ": attribute time is not a finite number");
+  Vec x;
+  ASSERT_EQ(VecDuplicate(simulation.positions(), &x), 0);
+  ASSERT_EQ(VecCopy(simulation.positions(), x), 0);
+  PetscInt start = 0, end = 0;
+  ASSERT_EQ(VecGetOwnershipRange(x, &start, &end), 0);
+  if (end > start) ASSERT_EQ(VecSetValue(x, start, std::nan(""), INSERT_VALUES), 0);
+  ASSERT_EQ(VecAssemblyBegin(x), 0);
+  ASSERT_EQ(VecAssemblyEnd(x), 0);
+  write(file("nan_x.h5"), {1, 0.01}, x);
+  VecDestroy(&x);
+  EXPECT_EQ(open(file("nan_x.h5")),
+            "initial.restart = " + file("nan_x.h5") +
+                ": dataset positions holds a value that is not finite (NaN or infinite)");
+}
+
+TEST_F(Checkpoint, RecordsTheKeysThatChangeTheAnswer) {
+  eis_test::SceneFields scene = smallBeam();
+  const std::string ours = eis::checkpointSceneText(scene.toScene());
+  EXPECT_NE(ours.find("material.young-modulus=10000\n"), std::string::npos) << ours;
+  EXPECT_NE(ours.find("solver.dt="), std::string::npos) << ours;
+  for (const char* left : {"solver.steps=", "output.", "initial.", "solver.rtol=", "scene."})
+    EXPECT_EQ(ours.find(left), std::string::npos) << left;
+
+  scene.youngModulus = 2e4;
+  const std::string stiffer = eis::checkpointSceneText(scene.toScene());
+  EXPECT_EQ(eis::checkpointSceneDifference(ours, stiffer),
+            "material.young-modulus is 10000 in the checkpoint, 20000 in this scene");
+  scene.youngModulus = 1e4;
+  scene.steps = 500;
+  scene.pcLag = 3;
+  scene.extra.push_back({"solver.rtol", "1e-12"});
+  scene.extra.push_back({"output.checkpoint", "elsewhere/ck"});
+  EXPECT_EQ(eis::checkpointSceneDifference(ours, eis::checkpointSceneText(scene.toScene())), "");
+  EXPECT_EQ(eis::checkpointSceneDifference("a=1\n", ""),
+            "a is 1 in the checkpoint, not given in "
+            "this scene");
+
+  // The record goes into the file with its body and comes back as written.
+  eis::Simulation simulation(scene.toScene(), PETSC_COMM_WORLD, nullptr);
+  {
+    eis::CheckpointWriter writer(file("record.h5"), PETSC_COMM_WORLD);
+    writer.body("", simulation.mesh(), simulation.positions(), ours);
+    writer.save("positions", simulation.positions(), 0, nullptr);
+    writer.save("velocities", simulation.velocities(), 1, nullptr);
+    writer.commit({0, 0.0});
+  }
+  eis::CheckpointReader reader("initial.restart", file("record.h5"), PETSC_COMM_WORLD);
+  ASSERT_EQ(reader.bodies().size(), 1u);
+  EXPECT_EQ(reader.bodies()[0].scene, ours);
+}
+
+// A checkpoint written before checkpoints recorded their scene (the one-body writer records
+// none) still restarts, with one warning that it was not checked.
+TEST_F(Checkpoint, ACheckpointWithoutASceneRecordRestartsWithAWarning) {
+  eis_test::SceneFields scene = smallBeam();
+  const std::string path = file("old.h5");
+  {
+    eis::Simulation simulation(scene.toScene(), PETSC_COMM_WORLD, nullptr);
+    eis::CheckpointWriter writer(path, simulation.mesh(), simulation.positions());
+    writer.save("positions", simulation.positions(), 0, nullptr);
+    writer.save("velocities", simulation.velocities(), 1, nullptr);
+    writer.commit({2, 0.02});
+  }
+  scene.extra.push_back({"initial.restart", path});
+  const std::string logPath = file("log" + std::to_string(eis::commRank(PETSC_COMM_WORLD)));
+  std::FILE* log = std::fopen(logPath.c_str(), "w");
+  ASSERT_NE(log, nullptr);
+  { const eis::Simulation restarted(scene.toScene(), PETSC_COMM_WORLD, log); }
+  std::fclose(log);
+  if (!root()) return;
+  std::ifstream in(logPath);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("euler-implicit: warning: initial.restart = " + path +
+                      ": written before checkpoints recorded their scene; not checked against "
+                      "this one\n"),
+            std::string::npos)
+      << text;
 }
 
 }  // namespace

@@ -12,12 +12,13 @@ DRIVER = None
 
 
 def run_scene(files):
-    """Writes the files in a temporary folder and runs scene.py there through the driver."""
+    """Writes the files in a temporary folder and runs scene.py there through the driver (with
+    tinyxml2's depth limit as the executable passes it)."""
     with tempfile.TemporaryDirectory() as folder:
         for name, text in files.items():
             with open(os.path.join(folder, name), "w") as f:
                 f.write(textwrap.dedent(text))
-        done = subprocess.run([sys.executable, "-B", DRIVER, "scene.py"], cwd=folder,
+        done = subprocess.run([sys.executable, "-B", DRIVER, "scene.py", "98"], cwd=folder,
                               capture_output=True, text=True)
     return done.returncode, done.stdout, done.stderr
 

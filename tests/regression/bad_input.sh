@@ -170,6 +170,8 @@ sed '9s|.*|    <PythonController name="ctl" class="Pulse" eis-source="liver.py:4
   > scn_python_controller.scn
 sed '4s|.*|    <StaticSolver/>|' good.scn > scn_static.scn
 printf 'def createScene(root):\n    root.addChild("beam")\n    raise ValueError("no mesh")\n' > py_error.py
+printf 'import sys\ndef createScene(root):\n    sys.exit(3)\n' > py_exit.py
+printf 'def createScene(root):\n    while True:\n        pass\n' > py_endless.py
 sed '12s|.*|    <MechanicalObject name="second"/>\n  </Node>|' good.scn > scn_two_objects.scn
 sed '12s|.*|    <Node name="second"><MechanicalObject/></Node>\n  </Node>|' good.scn > scn_body_no_mesh.scn
 sed '12s|.*|    <Node name="m"><MechanicalObject/><BarycentricMapping/><UniformMass totalMass="1"/></Node>\n  </Node>|' \
@@ -494,6 +496,10 @@ launch bad py_missing_scene "scene.file" "liver.py" "no such file" -- --scene="$
   --solver.steps=1
 launch bad py_scene_error "py_error.py:3" "ValueError: no mesh" -- --scene="$T/py_error.py" \
   --solver.steps=1
+launch bad py_scene_exit "py_exit.py:3" "the scene exited (status 3) before createScene returned" \
+  -- --scene="$T/py_exit.py" --solver.steps=1
+launch bad py_scene_endless "py_endless.py" "did not return within 1 s" "python3 killed" -- \
+  --scene="$T/py_endless.py" --scene.python-timeout=1 --solver.steps=1
 
 # Two keys that name one file (through a link, or ./ and ../): refused before anything is
 # written, the input left as it was (checked after the wait below).

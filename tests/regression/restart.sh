@@ -5,9 +5,13 @@
 # history holds every step once with the uninterrupted run's times, and its ParaView series every
 # frame once. The killed runs have no end in reach (100,000 steps), so a signal sent late by a
 # busy machine still lands mid-run; the restarts end at the first multiple of 100 steps past it. SIGTERM ends a run after its step with a checkpoint, one line and status 75; a
-# second signal ends it at once. initial.state takes a checkpoint and continues its step and time.
+# second signal ends it at once, and one during a .py scene's createScene kills its python3 at
+# once. initial.state takes a checkpoint and continues its step and time.
 # A truncated, foreign or missing checkpoint, or one of another mesh, is one clean error; with
-# --restart=auto a cut newest checkpoint is skipped for the one before it.
+# --restart=auto a cut newest checkpoint is skipped for the one before it. A checkpoint of another
+# scene (another Young's modulus; --restart=auto in another run's folder) is refused naming the
+# key, loaded with --restart-force and a warning; more steps or another tolerance are the same
+# scene.
 # Usage: restart.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -174,6 +178,26 @@ check "a second signal: the run ends, neither 0 nor 75" \
   bash -c '[ "$(cat twice.status)" -ne 0 ] && [ "$(cat twice.status)" -ne 75 ]'
 check "a second signal: no checkpoint written" test -z "$(ls twice | grep '\.h5$')"
 
+# SIGTERM while a .py scene's createScene loops: python3 is killed at once (not after the scene
+# time limit), one error line, status 1, no python3 left behind.
+printf 'import os\ndef createScene(root):\n    open("endless.pid", "w").write(str(os.getpid()))\n    while True:\n        pass\n' \
+  > endless.py
+mpi_command 2 "$program"
+"${MPI_COMMAND[@]}" --scene=endless.py > endless.out 2> endless.err &
+launcher=$!
+for _ in $(seq 1 2000); do
+  [ -s endless.pid ] && break
+  sleep 0.01
+done
+started=$SECONDS
+for pid in $(pgrep -P $launcher); do kill -TERM "$pid"; done
+wait $launcher
+echo $? > endless.status
+check "SIGTERM during a .py scene: the run ends within 10 s" test $((SECONDS - started)) -le 10
+check "SIGTERM during a .py scene: one error line, status 1" failed_with endless \
+  "scene.file = endless.py: stopped by signal 15" "python3 killed"
+check "SIGTERM during a .py scene: no python3 left" bash -c "! kill -0 $(cat endless.pid)"
+
 # A checkpoint of step 100, for the tests below.
 mkdir -p ck100
 run_on 2 ck100/run --output.checkpoint=ck100/ck --output.checkpoint-every=$STEPS
@@ -199,6 +223,25 @@ check "a missing checkpoint: clean error" failed_with missing "missing.h5: no su
 run_on 2 othermesh --restart=ck100/ck_000100.h5 --mesh.refine=1
 check "another mesh's checkpoint: clean error" failed_with othermesh "written for 81 nodes" \
   "this mesh has 425"
+run_on 2 otherscene --restart=ck100/ck_000100.h5 --solver.steps=102 \
+  --material.young-modulus=123456
+check "another scene's checkpoint: clean error naming the key" failed_with otherscene \
+  "initial.restart = ck100/ck_000100.h5: written by another scene: material.young-modulus is " \
+  " 123456 in this scene (--restart-force loads it anyway)"
+run_on 2 forced --restart=ck100/ck_000100.h5 --solver.steps=102 --material.young-modulus=123456 \
+  --restart-force
+check "--restart-force: loaded, status 0" status_is forced 0
+check "--restart-force: one warning naming the key" test "$(grep -c "^euler-implicit: warning: \
+initial.restart = ck100/ck_000100.h5: written by another scene: material.young-modulus is .*; \
+loaded anyway (--restart-force)" forced.out)" -eq 1
+run_on 2 otherchain --restart=auto --output.checkpoint=ck100/ck --material.young-modulus=123456
+check "--restart=auto in a folder of another scene's run: refused naming the checkpoint" \
+  failed_with otherchain "initial.restart = ck100/ck_000100.h5: written by another scene: " \
+  "material.young-modulus"
+check "... and it was not skipped as damaged" test "$(grep -c 'skipped' otherchain.out)" -eq 0
+run_on 2 samescene --restart=ck100/ck_000100.h5 --solver.steps=102 --solver.rtol=1e-10 \
+  --output.history=samescene.csv
+check "more steps, another tolerance and outputs: the same scene" status_is samescene 0
 run_on 2 noprefix --restart=auto
 check "--restart=auto without output.checkpoint: clean error" failed_with noprefix \
   "needs output.checkpoint"

@@ -353,6 +353,8 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.real("output.checkpoint-minutes"), 2.5); }},
       {"initial.restart", "auto",
        [](const Scene& s) { EXPECT_EQ(s.text("initial.restart"), "auto"); }},
+      {"initial.restart-force", "true",
+       [](const Scene& s) { EXPECT_TRUE(s.boolean("initial.restart-force")); }},
       {"output.progress-every", "5",
        [](const Scene& s) { EXPECT_EQ(s.integer("output.progress-every"), 5); }},
       {"solver.on-failure", "retry",
@@ -389,6 +391,8 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(path(s, "scene.file"), "liver.scn"); }},
       {"scene.data-path", "share",
        [](const Scene& s) { EXPECT_EQ(s.texts("scene.data-path"), eis::Texts{"share"}); }},
+      {"scene.python-timeout", "2.5",
+       [](const Scene& s) { EXPECT_EQ(s.real("scene.python-timeout"), 2.5); }},
       {"scene.skip-unsupported", "true",
        [](const Scene& s) { EXPECT_TRUE(s.boolean("scene.skip-unsupported")); }},
       {"scene.linear-solver-limits", "scene",
@@ -473,6 +477,7 @@ TEST(Scene, DefaultsMatchTheDesign) {
   EXPECT_EQ(s.choice("solver.residual-norm", eis::kResidualNorms), eis::ResidualNorm::Default);
   EXPECT_EQ(s.choice("solver.iteration-limit", eis::kIterationLimits), eis::IterationLimit::Error);
   EXPECT_EQ(path(s, "scene.file"), "");
+  EXPECT_EQ(s.real("scene.python-timeout"), 120);
   EXPECT_FALSE(s.boolean("scene.skip-unsupported"));
   EXPECT_EQ(s.text("scene.linear-solver-limits"), "converged");
 }
@@ -744,6 +749,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"solver.symmetric-blocks", "maybe"},
       {"solver.residual-norm", "natural"},
       {"solver.iteration-limit", "warn"},
+      {"scene.python-timeout", "0"},
       {"scene.skip-unsupported", "maybe"},
       {"scene.linear-solver-limits", "sofa"},
   };

@@ -3,11 +3,13 @@
 // Every vector is stored in the input's node order (dataset row = node id, one column per
 // unknown of the node), so a checkpoint loads on any rank count. The file's root group carries
 // the attributes euler_implicit_checkpoint (the format version, 1), step, time, nodes and
-// dofs_per_node; the datasets are "positions" and "velocities" (u and du for diffusion) and the
-// vectors the integrator carries from step to step (TimeIntegrator::saveCarried). A run of
-// several bodies writes the root attribute objects (their count) instead of nodes and
-// dofs_per_node, and each body's datasets in the group /objects/<index, scene order> with the
-// attributes path (its node path), nodes and dofs_per_node.
+// dofs_per_node (and scene, io/checkpoint_scene's record of the body's scene); the datasets are
+// "positions" and "velocities" (u and du for diffusion) and the vectors the integrator carries from
+// step to step (TimeIntegrator::saveCarried). A run of several bodies writes the root attribute
+// objects (their count) instead of nodes and dofs_per_node, and each body's datasets in the group
+// /objects/<index, scene order> with the attributes path (its node path), nodes, dofs_per_node and
+// scene. A reader refuses a file whose attributes cannot be a run's (a negative step, a time or
+// value that is not finite).
 #include <petscvec.h>
 #include <petscviewer.h>
 
@@ -55,12 +57,14 @@ private:
 // the rows of its datasets in a checkpoint.
 std::int64_t naturalNodeCount(const DistributedMesh& mesh);
 
-// One body of a checkpoint: its node path ("" in the file of a run of one body), its rows and
-// the unknowns per row.
+// One body of a checkpoint: its node path ("" in the file of a run of one body), its rows, the
+// unknowns per row and the record of its scene (io/checkpoint_scene; "" in a checkpoint written
+// before checkpoints had one).
 struct CheckpointBody {
   std::string path;
   std::int64_t nodes = 0;
   int dofs = 0;
+  std::string scene;
 };
 
 // Collective. Writes a checkpoint: `path`.partial first (a leftover or link there removed, never
@@ -71,14 +75,16 @@ struct CheckpointBody {
 class CheckpointWriter {
 public:
   CheckpointWriter(const std::string& path, MPI_Comm comm);
-  // A run of one body: body("", mesh, like) done.
+  // A run of one body: body("", mesh, like, "") done (no record of its scene).
   CheckpointWriter(const std::string& path, const DistributedMesh& mesh, Vec like);
   ~CheckpointWriter();
   CheckpointWriter(const CheckpointWriter&) = delete;
   CheckpointWriter& operator=(const CheckpointWriter&) = delete;
   // The body the next save() calls write: `object` "" (a run of one body) writes in the root
-  // group, as the format always has; a node path writes in /objects/<its index>.
-  void body(const std::string& object, const DistributedMesh& mesh, Vec like);
+  // group, as the format always has; a node path writes in /objects/<its index>. `scene`: the
+  // record of the body's scene (checkpointSceneText), "" for none.
+  void body(const std::string& object, const DistributedMesh& mesh, Vec like,
+            const std::string& scene);
   // `unusedFrom`: the half of a node's row the vector holds (0 positions, 1 velocities).
   void save(const std::string& name, Vec solver, int unusedFrom, const NodalTable* initial);
   void commit(Clock clock);
@@ -108,7 +114,8 @@ public:
   // Collective: load() and unusedNodes() read the body `index` of bodies() next, into `mesh`'s
   // layout; an error when it was written for a mesh of another size.
   void select(std::size_t index, const DistributedMesh& mesh, Vec like);
-  // Loads the dataset `name` into a vector of the solver's layout; false when the file has none.
+  // Loads the dataset `name` into a vector of the solver's layout; false when the file has none,
+  // an error when a value is not finite.
   bool load(const std::string& name, Vec solver);
   // Positions and velocities of the nodes no tetrahedron uses (on rank 0; empty elsewhere).
   NodalTable unusedNodes();

@@ -34,6 +34,7 @@ struct RunState {
   double time = 0;       // and its time
   bool resumed = false;  // a restart (initial.restart): outputs continue what they had written
   std::string object;    // the body's node path in a scene of several bodies, else ""
+  const Parameters* scene = nullptr;  // the body's resolved scene (a checkpoint records it)
 };
 
 using RunStates = std::vector<RunState>;

@@ -7,6 +7,7 @@
 // simulated), and anything else that would change the mechanics is an error naming it (a
 // warning under scene.skip-unsupported).
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,7 +57,9 @@ std::vector<std::string> sofaMappedTypes();
 // sofaPythonSceneToXml), broadcasts its text, imports it on every rank, and returns the scene
 // of each body, in the scene's order: the body's imported keys, then every key `given` holds
 // (the command line and the INI file win key by key, for every body), resolved. Start-up
-// notes and warnings go to `log` on rank 0.
-std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::FILE* log);
+// notes and warnings go to `log` on rank 0. `stopSignal` (app/stop_signals' stopSignal) ends a
+// Python scene's construction early.
+std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::FILE* log,
+                                        const std::function<int()>& stopSignal = nullptr);
 
 }  // namespace eis

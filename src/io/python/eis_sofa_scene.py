@@ -1,7 +1,8 @@
 """euler-implicit's Python front end: runs a SofaPython3 scene's createScene(rootNode) against
 the stand-in Sofa package beside this file and prints the graph it built as SOFA's XML, each
 element with eis-source="FILE:LINE". On failure: one line "FILE:LINE: what" on stderr, exit 1.
-Usage: python3 eis_sofa_scene.py SCENE.py"""
+Usage: python3 eis_sofa_scene.py SCENE.py MAX_DEPTH (the deepest nesting of nodes the XML
+reader takes)"""
 import importlib.util
 import os
 import sys
@@ -12,20 +13,48 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import Sofa.Core  # noqa: E402
 
 
-def element(item, depth, out):
-    pad = "  " * depth
+def opening(item):
+    """The start tag of a node or the whole element of an object."""
     tag = "Node" if isinstance(item, Sofa.Core.Node) else item._type
     attributes = [("name", item.getName())] if item._named else []
     attributes += [(n, Sofa.Core.value_text(d._value)) for n, d in item._attributes()]
     attributes.append(("eis-source", item._source))
     text = " ".join("%s=%s" % (n, quoteattr(str(v))) for n, v in attributes)
-    if isinstance(item, Sofa.Core.Node):
-        out.append("%s<Node %s>" % (pad, text))
-        for child in item._items:
-            element(child, depth + 1, out)
-        out.append("%s</Node>" % pad)
-    else:
-        out.append("%s<%s %s/>" % (pad, tag, text))
+    return "<%s %s%s>" % (tag, text, "" if isinstance(item, Sofa.Core.Node) else "/")
+
+
+def graph_xml(root, max_depth, out):
+    """The graph as XML lines. A loop, not recursion: a graph deeper than Python's recursion
+    limit is still written, or refused by its depth. SOFA's XML parser (tinyxml2) reads nodes
+    nested at most max_depth deep (the root is 1); deeper is refused here, at the scene line
+    that made the node, rather than by the parser at a line of this generated text."""
+    stack = [(root, 0, False)]
+    while stack:
+        item, depth, closing = stack.pop()
+        pad = "  " * depth
+        if closing:
+            out.append("%s</Node>" % pad)
+            continue
+        if isinstance(item, Sofa.Core.Node) and depth >= max_depth:
+            raise Sofa.Core.SceneError(
+                "%s: node %s is nested deeper than %d nodes, the limit of SOFA's XML "
+                "parser (tinyxml2)" % (item._source, item.getName(), max_depth))
+        out.append(pad + opening(item))
+        if isinstance(item, Sofa.Core.Node):
+            stack.append((item, depth, True))
+            stack.extend((child, depth + 1, False) for child in reversed(item._items))
+
+
+class SceneExit(BaseException):
+    """os._exit called by the scene: raised instead, so that the run can say where."""
+
+    def __init__(self, status):
+        BaseException.__init__(self, status)
+        self.code = status
+
+
+def scene_exit(status):
+    raise SceneExit(status)
 
 
 def scene_place(tb, scene):
@@ -39,12 +68,18 @@ def scene_place(tb, scene):
     return place
 
 
-def main(scene):
+def exit_status(code):
+    """The status sys.exit(code) gives: None 0, an int itself, anything else (a message) 1."""
+    return 0 if code is None else code if isinstance(code, int) else 1
+
+
+def main(scene, max_depth):
     Sofa.Core.SCENE_FOLDER = os.path.dirname(os.path.abspath(scene))
     Sofa.Core.SCENE_FILE = scene
     sys.path.insert(1, Sofa.Core.SCENE_FOLDER)
     sys.argv = [scene]
     xml_out, sys.stdout = sys.stdout, sys.stderr  # what the scene prints is not the XML
+    os._exit = scene_exit  # it would end the driver before it can say where
     try:
         spec = importlib.util.spec_from_file_location("eis_scene", scene)
         module = importlib.util.module_from_spec(spec)
@@ -59,6 +94,14 @@ def main(scene):
         sys.stderr.write("%s:%s: SyntaxError: %s\n" % (Sofa.Core.shown_path(e.filename or scene),
                                                      e.lineno or 0, e.msg))
         return 1
+    except (SystemExit, SceneExit) as e:
+        sys.stderr.write("%s: the scene exited (status %s) before createScene returned\n"
+                         % (scene_place(e.__traceback__, scene), exit_status(e.code)))
+        return 1
+    except KeyboardInterrupt as e:
+        sys.stderr.write("%s: the scene was interrupted (KeyboardInterrupt) before createScene "
+                         "returned\n" % scene_place(e.__traceback__, scene))
+        return 1
     except Exception as e:  # the scene's own error, named at its line in the scene
         what = "%s: %s" % (type(e).__name__, e) if not isinstance(e, Sofa.Core.SceneError) \
             else str(e)
@@ -66,13 +109,17 @@ def main(scene):
                                        " ".join(what.splitlines())))
         return 1
     out = ['<?xml version="1.0"?>']
-    element(root, 0, out)
+    try:
+        graph_xml(root, max_depth, out)
+    except Sofa.Core.SceneError as e:
+        sys.stderr.write("%s\n" % e)
+        return 1
     xml_out.write("\n".join(out) + "\n")
     return 0
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.stderr.write("usage: eis_sofa_scene.py SCENE.py\n")
+    if len(sys.argv) != 3 or not sys.argv[2].isdigit():
+        sys.stderr.write("usage: eis_sofa_scene.py SCENE.py MAX_DEPTH\n")
         sys.exit(2)
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(sys.argv[1], int(sys.argv[2])))
