@@ -20,13 +20,6 @@ run() {  # run RANKS ARGS...: euler-implicit on RANKS ranks, its output in run.l
   "${MPI_COMMAND[@]}" "${@:2}" >run.log 2>&1
 }
 
-# The largest difference between two final-state CSVs, relative to the largest coordinate.
-same_state() {
-  awk -F, -v tol="$3" 'NR == FNR { if (FNR > 1) for (i = 2; i <= NF; ++i) a[FNR, i] = $i; next }
-    FNR > 1 { for (i = 2; i <= NF; ++i) { d = a[FNR, i] - $i; if (d < 0) d = -d; if (d > m) m = d
-                                         v = $i < 0 ? -$i : $i; if (v > s) s = v } ; n++ }
-    END { if (n == 0 || m > tol * s) { printf "  differ by %g of %g\n", m, s; exit 1 } }' "$1" "$2"
-}
 
 # The unit cube, its faces as quads.
 cat >cube.obj <<'OBJ'
