@@ -216,7 +216,8 @@ std::string meshSizeFailure(const Parameters& scene, double nodes, double cells,
   if (perRank > memoryPerRank)
     return what + " with mesh.refine = " + std::to_string(refine) + " gives about " +
            figure(unknowns) + " unknowns, at least " + figure(perRank / 1073741824.0) +
-           " GiB per rank on " + std::to_string(ranks) + " ranks; the machines give " +
+           " GiB per rank on " + std::to_string(ranks) +
+           " ranks; the machines (or Slurm's --mem, or the control group's limit) give " +
            figure(memoryPerRank / 1073741824.0) + " GiB per rank";
   return "";
 }

@@ -435,6 +435,12 @@ launch bad box_cells_int_max "mesh.box-cells" "tetrahedra" -- \
 launch bad refine_too_deep "mesh.refine = 12" "unknowns" "indices" -- --mesh.refine=12 \
   --solver.steps=1
 launch bad box_beyond_memory "GiB per rank" -- --mesh.box-cells="400 400 400" --solver.steps=1
+# Slurm's --mem (40 MiB a node, 20 a rank) and --mem-per-cpu (20 MiB) bound what a rank may
+# use below the machine's memory: a box that fits the machine is refused by them.
+SLURM_MEM_PER_NODE=40 launch bad box_beyond_slurm_mem "Slurm's --mem" "0.01953 GiB per rank" -- \
+  --mesh.box-cells="60 12 12" --solver.steps=1
+SLURM_MEM_PER_CPU=20 launch bad box_beyond_slurm_mem_per_cpu "0.01953 GiB per rank" -- \
+  --mesh.box-cells="60 12 12" --solver.steps=1
 # PETSc's own failures, in its start and in a solve, reach the one error line with its message.
 launch bad petsc_options_file_missing "PETSc could not start" "Unable to open options file" "/nonexistent/opts" -- \
   "${TINY[@]}" -options_file /nonexistent/opts
