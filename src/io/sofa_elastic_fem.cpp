@@ -15,6 +15,9 @@ namespace {
 // TetrahedralCorotationalFEMForceField.inl and HexahedronFEMForceField.inl: method "large"
 // (HexahedronFEMForceField: large, polar or small).
 void mapLinearElasticFem(Reader& r, const SofaObject& o) {
+  // Each reads its own cells of the topology: a mesh of the other kind is refused, not
+  // integrated by the other element.
+  r.key("material.cells", o.type.rfind("Hexahedron", 0) == 0 ? "hexahedron" : "tetrahedron");
   const std::string method = r.text(o, "method").value_or("large");
   if (method == "small") {
     r.key("material.model", "linear");
@@ -88,6 +91,7 @@ void mapHyperelasticFem(Reader& r, const SofaObject& o) {
   r.refuseIfGiven(o, "AnisotropyDirections", "anisotropic materials are not supported");
   r.refuseIfGiven(o, "ParameterFile", "a parameter file is not supported");
   r.key("material.model", model);
+  r.key("material.cells", "tetrahedron");
   const double second =
       model == "arruda-boyce" ? parameters[1] - 2.0 * parameters[0] / 3.0 : parameters[1];
   r.key("material.lame", parse::text(parameters[0]) + " " + parse::text(second));

@@ -181,14 +181,6 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
                     state.label() + " its points");
   };
   if (!grid) refuseOtherGrid();
-  // HexahedronFEMForceField reads hexahedra, which only a grid gives here.
-  for (const SofaObject* c : components)
-    if (c->type == "HexahedronFEMForceField" || c->type == "HexahedronFEMForceFieldAndMass")
-      throw Error(c->where + ": " + c->type + ": its hexahedra would come from " +
-                  (grid ? grid->label() + ", which is not the body's mesh"
-                        : std::string("a loader or a topology container, which are read here "
-                                      "for tetrahedra only; a RegularGridTopology or a "
-                                      "SparseGridTopology gives them")));
   // The positions come from a loader (linked, or through the topology), else they are written in
   // the scene: on the MechanicalObject or its topology, with the topology's tetrahedra.
   const SofaObject* source = reader.linked(state, "position");
@@ -199,6 +191,17 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   const auto isLoader = [](const SofaObject& o) {
     return o.type == "MeshGmshLoader" || o.type == "MeshVTKLoader";
   };
+  // HexahedronFEMForceField reads hexahedra, which a grid or a mesh file gives here (the file's
+  // cells are checked when read: material.cells).
+  for (const SofaObject* c : components)
+    if ((c->type == "HexahedronFEMForceField" || c->type == "HexahedronFEMForceFieldAndMass") &&
+        !(source && isLoader(*source)))
+      throw Error(c->where + ": " + c->type + ": its hexahedra would come from " +
+                  (grid ? grid->label() + ", which is not the body's mesh"
+                        : std::string("a topology container or positions written in the scene, "
+                                      "read here for tetrahedra only; a MeshGmshLoader, a "
+                                      "MeshVTKLoader, a RegularGridTopology or a "
+                                      "SparseGridTopology gives them")));
   if (source && !isLoader(*source) && source != topology)
     throw Error(source->where + ": " + source->type +
                 ": not a mesh of tetrahedra this importer reads (MeshGmshLoader, MeshVTKLoader, "

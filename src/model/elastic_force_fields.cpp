@@ -81,6 +81,9 @@ void checkLame(const std::string& key, const std::string& text) {
     parse::reject(key, text, "expected MU > 0 and a positive bulk modulus, 3 LAMBDA + 2 MU > 0");
 }
 
+// material.cells: the cell type an elastic model is written for, or none in particular.
+constexpr Named<int> kElementCells[] = {{"any", 0}, {"tetrahedron", 1}, {"hexahedron", 2}};
+
 ParameterSpec elasticParameters() {
   return ParameterSpec()
       .add(
@@ -108,6 +111,13 @@ ParameterSpec elasticParameters() {
            "svd is polar's while no element's det F falls below 1e-6, where SOFA switches to a\n"
            "stable SVD (not implemented: such an element stops the step with an error)",
            "large", "", false, check::choice(kRotationMethods)})
+      .add(
+          {"material.cells", "any|tetrahedron|hexahedron",
+           "the cells the elastic model is written for: any takes the mesh's (a tetrahedral or\n"
+           "hexahedral element, as the mesh has); tetrahedron or hexahedron refuses a mesh of the\n"
+           "other kind (a SOFA TetrahedronFEMForceField or HexahedronFEMForceField reads only its\n"
+           "own)",
+           "any", "", false, check::choice(kElementCells)})
       .add({"material.young-modulus", "E", "Young's modulus, > 0", "1e5", "force/area", false,
             check::positive()})
       .add({"material.poisson-ratio", "NU", "Poisson's ratio, in (-1, 0.5)", "0.3", "", false,
@@ -168,8 +178,8 @@ void checkMaterialSources(const Scene& scene) {
 
 // A material given to no elastic force field would be silently unused.
 void refuseMaterialWithoutModel(const Scene& scene) {
-  for (const char* key : {"material.rotation", "material.young-modulus", "material.poisson-ratio",
-                          "material.lame", "material.cell-young-modulus",
+  for (const char* key : {"material.rotation", "material.cells", "material.young-modulus",
+                          "material.poisson-ratio", "material.lame", "material.cell-young-modulus",
                           "material.cell-poisson-ratio", "material.cell-stiffness-factor"})
     if (scene.given(key))
       throw Error(std::string(key) +
@@ -207,6 +217,12 @@ ForceFieldComponent elasticFemComponent() {
         material.model = scene.choice("material.model", kMaterialModels);
         if (material.model == MaterialModel::None) return std::unique_ptr<ForceField>();
         material.rotation = scene.choice("material.rotation", kRotationMethods);
+        const std::string cells = scene.text("material.cells");
+        if (cells != "any" && cells != nameOf(context.mesh.cellType()))
+          throw Error(
+              "material.cells = " + cells + ": the elastic model is written for " +
+              pluralNameOf(cells == "hexahedron" ? CellType::Hexahedron : CellType::Tetrahedron) +
+              ", and this mesh has " + pluralNameOf(context.mesh.cellType()));
         material.lame = cellMaterials(context.mesh, scene, context.warnings);
         return makeElasticForceField(material, context.mesh.cells(), context.shapes,
                                      restArray(context.mesh));

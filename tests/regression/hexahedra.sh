@@ -76,11 +76,11 @@ run 2 "${box[@]}" "${uniform[@]}" --solver.steps=5 --material.model=corotational
   --load.gravity="0 -9.81 0" --solver.rayleigh-stiffness=0.1 --solver.rayleigh-mass=0.2 \
   --constraint.fixed-box="-0.01 -1 -1 0.01 1 1" --output.final-state=ini.csv
 check "the SOFA grid scene ends where the INI box ends" same_state scene.csv ini.csv 1e-11
-sed 's|<RegularGridTopology[^>]*>|<MeshGmshLoader name="loader" filename="beam.msh"/><MeshTopology src="@loader"/>|' \
-  grid.scn >loader.scn
-run 2 --scene loader.scn --solver.steps=1
-check "a HexahedronFEMForceField on a loader's mesh is refused" grep -q \
-  "HexahedronFEMForceField: its hexahedra would come from a loader" run.log
+sed 's|<RegularGridTopology[^>]*>|<HexahedronSetTopologyContainer position="0 0 0 1 0 0 1 1 0 0 1 0 0 0 1 1 0 1 1 1 1 0 1 1" hexahedra="0 1 2 3 4 5 6 7"/>|' \
+  grid.scn >container.scn
+run 2 --scene container.scn --solver.steps=1
+check "a HexahedronFEMForceField on a topology container's hexahedra is refused" grep -q \
+  "HexahedronFEMForceField: its hexahedra would come from a topology container" run.log
 sed 's|<RegularGridTopology[^>]*>|<SparseGridMultipleTopology n="3 3 3"/>|' grid.scn >multiple.scn
 run 2 --scene multiple.scn --solver.steps=1
 check "a grid of a kind not read here is named as the cause" grep -q \
@@ -143,6 +143,25 @@ with open("hexbox.msh", "w") as f:
         f.write("%d 5 2 0 1 %s\n" % (e + 1, " ".join(map(str, c))))
     f.write("$EndElements\n")
 PY
+# The same hexahedra through SOFA's MeshGmshLoader: the grid scene's state; each FEM force field
+# reads only its own cells, so a TetrahedronFEMForceField on them is refused, and a
+# HexahedronFEMForceField on a file of tetrahedra.
+sed 's|<RegularGridTopology[^>]*>|<MeshGmshLoader name="loader" filename="hexbox.msh"/><MeshTopology src="@loader"/>|' \
+  grid.scn >loader.scn
+run 2 --scene loader.scn --solver.steps=5 --output.final-state=loader.csv
+check "a HexahedronFEMForceField on a MeshGmshLoader's hexahedra runs" test -s loader.csv
+check "... and ends where the grid scene ends" same_state scene.csv loader.csv 1e-11
+sed 's|HexahedronFEMForceField|TetrahedronFEMForceField|' loader.scn >tetra_on_hexa.scn
+run 2 --scene tetra_on_hexa.scn --solver.steps=1
+check "a TetrahedronFEMForceField on a file of hexahedra is refused" grep -q \
+  "material.cells = tetrahedron: the elastic model is written for tetrahedra, and this mesh has hexahedra" \
+  run.log
+printf '$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n$EndNodes\n$Elements\n1\n1 4 2 0 1 1 2 3 4\n$EndElements\n' >tet.msh
+sed 's|hexbox.msh|tet.msh|; s|indices="[^"]*"|indices="0"|' loader.scn >hexa_on_tetra.scn
+run 1 --scene hexa_on_tetra.scn --solver.steps=1
+check "a HexahedronFEMForceField on a file of tetrahedra is refused" grep -q \
+  "material.cells = hexahedron: the elastic model is written for hexahedra, and this mesh has tetrahedra" \
+  run.log
 file_keys=(--solver.dt=0.02 --solver.rtol=1e-13 --output.progress-every=0 --mesh.file=hexbox.msh
   --material.model=corotational --constraint.fixed-box="-0.01 -1 -1 0.01 1 1")
 for mass in lumped consistent hexahedron-fem hexahedron-fem-lumped; do

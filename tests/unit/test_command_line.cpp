@@ -162,6 +162,8 @@ std::vector<KeyCase> allKeys() {
          EXPECT_EQ(s.choice("material.rotation", eis::kRotationMethods),
                    eis::RotationMethod::Polar);
        }},
+      {"material.cells", "hexahedron",
+       [](const Scene& s) { EXPECT_EQ(s.text("material.cells"), "hexahedron"); }},
       {"material.young-modulus", "2.5e6",
        [](const Scene& s) { EXPECT_EQ(s.real("material.young-modulus"), 2.5e6); }},
       {"material.poisson-ratio", "0.45",
@@ -688,6 +690,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"mesh.tetrahedra", "0 1 2 -3"},
       {"mesh.hexahedra", "0 1 2 3"},
       {"mesh.cell-type", "prism"},
+      {"material.cells", "prism"},
       {"mesh.transform", "spin 0 0 90"},
       {"mesh.transform", "scale 1 0 1"},
       {"mesh.box-cells", "20 0 4"},
