@@ -90,12 +90,15 @@ std::vector<std::unique_ptr<DistributedMesh>> buildMeshes(
     std::vector<std::vector<std::string>>& warnings) {
   std::vector<SerialMesh> serial(scenes.size());
   std::vector<std::size_t> together;
-  for (std::size_t b = 0; b < scenes.size(); ++b)
-    if (!meshFileIsHdf5(*scenes[b], comm)) {
+  std::vector<bool> converted(scenes.size());
+  for (std::size_t b = 0; b < scenes.size(); ++b) {
+    converted[b] = meshFileIsHdf5(*scenes[b], comm);
+    if (!converted[b]) {
       const int dofsPerNode = unknownsPerNode(physicsOf(*scenes[b]));
       serial[b] = loadSerialMesh(*scenes[b], dofsPerNode, comm, warnings[b]);
       together.push_back(b);
     }
+  }
   std::vector<std::vector<int>> cellParts(scenes.size());
   if (together.size() > 1) partitionBodiesTogether(serial, together, comm, cellParts);
   std::vector<std::unique_ptr<DistributedMesh>> meshes;
@@ -103,7 +106,7 @@ std::vector<std::unique_ptr<DistributedMesh>> buildMeshes(
     const Scene& scene = *scenes[b];
     const int dofsPerNode = unknownsPerNode(physicsOf(scene));
     const int refine = scene.integer("mesh.refine");
-    if (meshFileIsHdf5(scene, comm))
+    if (converted[b])
       meshes.push_back(std::make_unique<DistributedMesh>(
           comm, hdf5MeshInput(scene, dofsPerNode, comm), dofsPerNode, refine));
     else

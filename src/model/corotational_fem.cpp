@@ -9,7 +9,7 @@ namespace eis {
 
 namespace {
 
-using Mat3 = std::array<double, 9>;
+using mat3::Mat3;
 using mat3::cross;
 using mat3::dot;
 using mat3::normalized;
