@@ -37,6 +37,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "constant-force",
                           "rest-shape-springs",
                           "surface-pressure",
+                          "interaction-springs",
                           "fixed-constraint",
                           "prescribed-motion",
                           "time-integrator",
