@@ -89,6 +89,8 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "PartialFixedProjectiveConstraint",
                           "RegularGridSpringForceField",
                           "RestShapeSpringsForceField",
+                          "SpringForceField",
+                          "StiffSpringForceField",
                           "SurfacePressureForceField",
                           "TetrahedralCorotationalFEMForceField",
                           "TetrahedronFEMForceField",
