@@ -41,9 +41,7 @@ InteractionSpringSet parseSet(const std::string& key, const std::string& text) {
 const ComponentDeclaration& interactionSpringsComponent() {
   static const ComponentDeclaration component{
       "interaction-springs", "force field",
-      "springs between nodes of one body or of two bodies of one group, and the groups: bodies\n"
-      "of one solver.group are one system (SOFA: the states under one ODE solver, coupled by\n"
-      "SpringForceField object1/object2)",
+      "bodies solved as one system, and springs between them (SOFA SpringForceField)",
       ParameterSpec()
           .add(
               {"solver.group", "NAME",
