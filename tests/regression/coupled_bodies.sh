@@ -6,8 +6,9 @@
 # beams in one group with no spring between them end where the same beams solved one by one end;
 # two beams joined by springs end the same on 1, 2 and 3 ranks; a SOFA scene of two grids, a
 # SpringForceField between them (object1/object2, indices1/indices2 with SOFA's defaults) and
-# one inside one of them ends where the same scene written as INI ends; a checkpoint of the
-# coupled pair restarts bit for bit.
+# one inside one of them ends where the same scene written as INI ends, and so does one grid with
+# a SpringForceField inside it (SOFA's defaults); a checkpoint of joined beams restarts bit for
+# bit.
 # Usage: coupled_bodies.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -189,6 +190,42 @@ check "the same scene as INI" \
   run_on 2 grids_ini --config grids.ini --solver.steps=5 --output.final-state=grids_ini.csv \
   --output.progress-every=0
 check "... the two end in the same state" same_state grids_scn.csv grids_ini.csv 1e-12
+
+# One grid and a SpringForceField inside it, without object1/object2 (the context's state at
+# both ends), its stiffness one per spring, damping and lengths SOFA's defaults (5, and 0).
+cat > one.scn <<'XML'
+<Node name="root" dt="0.01">
+    <EulerImplicitSolver/>
+    <SparseLDLSolver/>
+    <RegularGridTopology n="2 2 2" min="0 0 0" max="1 1 1"/>
+    <MechanicalObject name="dofs"/>
+    <UniformMass vertexMass="2"/>
+    <FixedProjectiveConstraint indices="0 2 4 6"/>
+    <SpringForceField indices1="1 3" indices2="7 5" stiffness="40 60"/>
+</Node>
+XML
+cat > one.ini <<'INI'
+[solver]
+dt = 0.01
+linear = direct
+[material]
+model = none
+[mass]
+type = uniform
+vertex-mass = 2
+[mesh]
+box-size = 1 1 1
+box-cells = 1 1 1
+[constraint]
+fixed = indices 0 2 4 6
+[interaction]
+springs = self 1 7 40 5 0  3 5 60 5 0
+INI
+check "a SOFA scene of one grid with springs inside it" \
+  run_on 2 one_scn --scene one.scn --solver.steps=5 --output.final-state=one_scn.csv
+check "the same as INI (interaction.springs = self ...)" \
+  run_on 2 one_ini --config one.ini --solver.steps=5 --output.final-state=one_ini.csv
+check "... the two end in the same state" same_state one_scn.csv one_ini.csv 1e-12
 
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
