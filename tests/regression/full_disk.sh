@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A disk that fills under one rank's part of a collective HDF5 write (output.xdmf, a checkpoint):
+# A disk that fills under one rank's part of a collective HDF5 write (output.xdmf, a checkpoint)
+# or of the ParaView series (output.vtk, a piece per rank):
 # the run ends on every rank within a minute (it hung before: the other rank waited in the next
 # collective call), with one error line naming the key, the file, the step and, where the failing
 # rank is the first, the cause; the final state of that step is still written whole, and a
@@ -70,6 +71,11 @@ for rank in 1 0; do
     failed_with "ck_$rank" "step " "output.checkpoint = c$rank/ck_" "failed"
   check "checkpoint, rank $rank: no .partial left" \
     bash -c "! ls c$rank/*.partial 2>/dev/null | grep -q ."
+done
+for rank in 1 0; do
+  run "vtk_$rank" "$rank" 6 --output.vtk="v$rank/beam"
+  check "vtk, rank $rank's piece too large: one error naming the series, the file and the step" \
+    failed_with "vtk_$rank" "(step 0): VTK output" "piece_000$rank.vtu" "File too large"
 done
 check "the cause is named where the first rank failed (rank 1's only)" \
   failed_with xdmf_1 "File too large"
