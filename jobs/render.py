@@ -224,6 +224,8 @@ def main():
     parser.add_argument("--up", default="0,1,0", help="the direction shown upwards: X,Y,Z")
     parser.add_argument("--from", dest="eye", default="0.4,0.3,1",
                         help="the direction the camera looks from: X,Y,Z")
+    parser.add_argument("--zoom", type=float, default=1.3,
+                        help="the zoom past the view that fits the body (default 1.3)")
     args = parser.parse_args()
     try:
         width, height = (int(part) for part in args.size.lower().split("x"))
@@ -290,7 +292,7 @@ def main():
     camera.SetPosition(*eye)
     camera.SetFocalPoint(0, 0, 0)
     renderer.ResetCamera()
-    camera.Zoom(1.3)
+    camera.Zoom(args.zoom)
     window = vtk.vtkRenderWindow()
     window.SetOffScreenRendering(1)
     window.AddRenderer(renderer)
