@@ -168,6 +168,8 @@ sed '4s|<EulerImplicitSolver/>|<EulerImplicitSolver>|' good.scn > scn_syntax.scn
 sed '4s|.*|    <FreeMotionAnimationLoop/>\n    <EulerImplicitSolver/>|' good.scn > scn_unsupported.scn
 sed '9s|.*|    <PythonController name="ctl" class="Pulse" eis-source="liver.py:42"/>|' good.scn \
   > scn_python_controller.scn
+sed '9s|.*|    <PythonForceField name="pull" class="Pull" base="ForceFieldVec3d" eis-source="s.py:7"/>|' \
+  good.scn > scn_python_force_field.scn
 sed '4s|.*|    <StaticSolver/>|' good.scn > scn_static.scn
 printf 'def createScene(root):\n    root.addChild("beam")\n    raise ValueError("no mesh")\n' > py_error.py
 printf 'import sys\ndef createScene(root):\n    sys.exit(3)\n' > py_exit.py
@@ -487,6 +489,8 @@ launch bad scn_unsupported "scn_unsupported.scn:4" "FreeMotionAnimationLoop" "sc
   --scene="$T/scn_unsupported.scn" --solver.steps=1
 launch bad scn_python_controller "liver.py:42" "PythonController 'ctl'" "Pulse" "distributed step" -- \
   --scene="$T/scn_python_controller.scn" --solver.steps=1
+launch bad scn_python_force_field "s.py:7" "PythonForceField 'pull'" "class Pull" \
+  "Sofa.Core.ForceFieldVec3d" "addForce" -- --scene="$T/scn_python_force_field.scn" --solver.steps=1
 launch bad scn_static_solver "scn_static.scn:4" "StaticSolver" -- --scene="$T/scn_static.scn" \
   --solver.steps=1
 launch bad scn_two_objects "scn_two_objects.scn:12" "a second MechanicalObject in node /body" \
