@@ -37,6 +37,8 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "constant-force",
                           "rest-shape-springs",
                           "surface-pressure",
+                          "plane-force-field",
+                          "sphere-force-field",
                           "fixed-constraint",
                           "prescribed-motion",
                           "time-integrator",
@@ -57,8 +59,9 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
 // first stress field's).
 TEST(ComponentRegistry, SumsForceFieldsInRankOrder) {
   const Names expected = {
-      "elastic-fem",     "diffusion-fem",  "mesh-springs",       "gravity",
-      "uniform-damping", "constant-force", "rest-shape-springs", "surface-pressure"};
+      "elastic-fem",       "diffusion-fem",     "mesh-springs",       "gravity",
+      "uniform-damping",   "constant-force",    "rest-shape-springs", "surface-pressure",
+      "plane-force-field", "sphere-force-field"};
   EXPECT_EQ(typesOf(eis::forceFieldComponents(),
                     [](const eis::ForceFieldComponent& f) { return f.declaration.type; }),
             expected);
@@ -86,8 +89,10 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "MeshSpringForceField",
                           "PartialFixedConstraint",
                           "PartialFixedProjectiveConstraint",
+                          "PlaneForceField",
                           "RegularGridSpringForceField",
                           "RestShapeSpringsForceField",
+                          "SphereForceField",
                           "SurfacePressureForceField",
                           "TetrahedralCorotationalFEMForceField",
                           "TetrahedronFEMForceField",

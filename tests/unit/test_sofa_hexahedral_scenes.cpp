@@ -90,6 +90,35 @@ TEST(SofaHexahedralScenes, CubesSprings) {
   EXPECT_EQ(stiffness, "4");
 }
 
+// PlaneForceField and SphereForceField: SOFA's defaults (normal 0 1 0, d 0, center 0 0 0,
+// radius 1, stiffness 500, damping 5, maxForce 0), one key each, repeated for each.
+TEST(SofaHexahedralScenes, Obstacles) {
+  const Keys plane = importOnGrid(kHexFem + "<PlaneForceField/>");
+  EXPECT_EQ(plane.at("obstacle.plane"), "0 1 0 0 500 5 0");
+  const Keys given =
+      importOnGrid(kHexFem +
+                   "<PlaneForceField normal='0 0.2 1' d='-4' stiffness='100' damping='1' "
+                   "maxForce='7' bilateral='1'/>");
+  EXPECT_EQ(given.at("obstacle.plane"), "0 0.2 1 -4 100 1 7 bilateral");
+  EXPECT_EQ(importOnGrid(kHexFem + "<SphereForceField/>").at("obstacle.sphere"), "0 0 0 1 500 5");
+  EXPECT_EQ(importOnGrid(kHexFem + "<SphereForceField center='1 2 3' radius='4' stiffness='10' "
+                                   "damping='0'/>")
+                .at("obstacle.sphere"),
+            "1 2 3 4 10 0");
+  const auto refused = [](const std::string& field) {
+    return eis_test::errorOf([&] { importOnGrid(kHexFem + field); });
+  };
+  EXPECT_NE(refused("<PlaneForceField stiffness='-1'/>").find("stiffness = '-1'"),
+            std::string::npos);
+  EXPECT_NE(refused("<PlaneForceField normal='0 0 0'/>").find("the normal is zero"),
+            std::string::npos);
+  EXPECT_NE(refused("<PlaneForceField localRange='0 3'/>").find("localRange"), std::string::npos);
+  EXPECT_NE(refused("<SphereForceField rayleighStiffness='0.1'/>").find("rayleighStiffness"),
+            std::string::npos);
+  EXPECT_NE(refused("<SphereForceField radius='-1'/>").find("radius"), std::string::npos);
+  EXPECT_NE(refused("<PlaneForceField normalz='0 0 1'/>").find("normalz"), std::string::npos);
+}
+
 // RegularGridSpringForceField: 100 and 5 for lines, quads and cubes, or the scene's; an alias
 // beside the field it aliases, and a body that is no grid, refused.
 TEST(SofaHexahedralScenes, RegularGridSprings) {
