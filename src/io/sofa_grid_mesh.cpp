@@ -63,8 +63,7 @@ CellReaders cellReaders(const Reader& reader, const SofaObject& grid,
     const bool onHexahedra = c->type == "MeshSpringForceField" || c->type == "DiagonalMass" ||
                              c->type == "MeshMatrixMass" ||
                              c->type == "RegularGridSpringForceField";
-    if (c->type == "HexahedronFEMForceField" || c->type == "HexahedronFEMForceFieldAndMass" ||
-        (regular && onHexahedra && topology == &grid)) {
+    if (readsHexahedra(c->type) || (regular && onHexahedra && topology == &grid)) {
       if (topology != &grid)
         throw Error(c->where + ": " + c->type + ": its topology (" +
                     (topology ? topology->label() : std::string("none")) + ") is not " +

@@ -191,11 +191,11 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   const auto isLoader = [](const SofaObject& o) {
     return o.type == "MeshGmshLoader" || o.type == "MeshVTKLoader";
   };
-  // HexahedronFEMForceField reads hexahedra, which a grid or a mesh file gives here (the file's
+  // HexahedronFEMForceField and HexahedralFEMForceField read hexahedra, which a grid or a mesh
+  // file gives here (the file's
   // cells are checked when read: material.cells).
   for (const SofaObject* c : components)
-    if ((c->type == "HexahedronFEMForceField" || c->type == "HexahedronFEMForceFieldAndMass") &&
-        !(source && isLoader(*source)))
+    if (sofa::readsHexahedra(c->type) && !(source && isLoader(*source)))
       throw Error(c->where + ": " + c->type + ": its hexahedra would come from " +
                   (grid ? grid->label() + ", which is not the body's mesh"
                         : std::string("a topology container or positions written in the scene, "

@@ -77,6 +77,13 @@ struct RegisterSofaMapping {
   RegisterSofaMapping(std::initializer_list<const char*> types, SofaMapping mapping);
 };
 
+// SOFA's hexahedral FEM force fields (HexahedronFEMForceField, HexahedralFEMForceField and their
+// AndMass forms), which read their topology's hexahedra.
+inline bool readsHexahedra(const std::string& type) {
+  return type == "HexahedronFEMForceField" || type == "HexahedronFEMForceFieldAndMass" ||
+         type == "HexahedralFEMForceField" || type == "HexahedralFEMForceFieldAndMass";
+}
+
 // The mapping registered for a SOFA class name (a mass, force field or projective constraint
 // acting on a body), or nullptr when none is.
 SofaMapping sofaMapping(const std::string& type);

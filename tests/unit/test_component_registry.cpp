@@ -81,6 +81,8 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "FixedPlaneConstraint",
                           "FixedPlaneProjectiveConstraint",
                           "FixedProjectiveConstraint",
+                          "HexahedralFEMForceField",
+                          "HexahedralFEMForceFieldAndMass",
                           "HexahedronFEMForceField",
                           "HexahedronFEMForceFieldAndMass",
                           "LinearMovementConstraint",

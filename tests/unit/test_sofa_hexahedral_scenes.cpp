@@ -1,7 +1,8 @@
 // SOFA scenes on a RegularGridTopology's hexahedra: DiagonalMass and MeshMatrixMass (lumped,
-// consistent), HexahedronFEMForceFieldAndMass (its stiffness and element mass, lumpedMass) and
-// MeshSpringForceField's cubes springs, as the keys they map to; and the per-kind spring fields
-// that are not the mesh's cells refused by name.
+// consistent), HexahedronFEMForceFieldAndMass (its stiffness and element mass, lumpedMass),
+// HexahedralFEMForceField(AndMass), MeshSpringForceField's cubes springs, PlaneForceField and
+// SphereForceField, as the keys they map to; and the per-kind spring fields that are not the
+// mesh's cells, and bad obstacles, refused by name.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -88,6 +89,40 @@ TEST(SofaHexahedralScenes, CubesSprings) {
   for (const eis::SofaKey& k : tets.objects.at(0).keys)
     if (k.key == "springs.stiffness") stiffness = k.value;
   EXPECT_EQ(stiffness, "4");
+}
+
+// HexahedralFEMForceField: its own element (material.hexahedron-element), corotational large or
+// polar on the grid's hexahedra; the AndMass form with HexahedronFEMForceFieldAndMass's mass.
+TEST(SofaHexahedralScenes, HexahedralFemForceField) {
+  const Keys large =
+      importOnGrid("<HexahedralFEMForceField youngModulus='100' poissonRatio='0.3'/>");
+  EXPECT_EQ(large.count("mesh.hexahedra"), 1u);
+  EXPECT_EQ(large.at("material.hexahedron-element"), "hexahedral-fem");
+  EXPECT_EQ(large.at("material.model"), "corotational");
+  EXPECT_EQ(large.at("material.rotation"), "large");
+  EXPECT_EQ(large.at("material.young-modulus"), "100");
+  EXPECT_EQ(large.at("material.poisson-ratio"), "0.3");
+  EXPECT_EQ(large.count("mass.type"), 0u);
+  const Keys defaults = importOnGrid("<HexahedralFEMForceField method='polar'/>");
+  EXPECT_EQ(defaults.at("material.rotation"), "polar");
+  EXPECT_EQ(defaults.at("material.young-modulus"), "5000");
+  EXPECT_EQ(defaults.at("material.poisson-ratio"), "0.45");
+  const Keys mass = importOnGrid("<HexahedralFEMForceFieldAndMass density='2'/>");
+  EXPECT_EQ(mass.at("material.hexahedron-element"), "hexahedral-fem");
+  EXPECT_EQ(mass.at("mass.type"), "hexahedron-fem");
+  EXPECT_EQ(mass.at("material.density"), "2");
+  EXPECT_EQ(importOnGrid("<HexahedralFEMForceFieldAndMass lumpedMass='1'/>").at("mass.type"),
+            "hexahedron-fem-lumped");
+  const auto refused = [](const std::string& field) {
+    return eis_test::errorOf([&] { importOnGrid(field); });
+  };
+  EXPECT_NE(refused("<HexahedralFEMForceField method='small'/>").find("expected large or polar"),
+            std::string::npos);
+  EXPECT_NE(
+      refused("<HexahedralFEMForceField updateStiffnessMatrix='1'/>").find("updateStiffnessMatrix"),
+      std::string::npos);
+  EXPECT_NE(refused("<HexahedralFEMForceFieldAndMass totalMass='3'/>").find("totalMass"),
+            std::string::npos);
 }
 
 // PlaneForceField and SphereForceField: SOFA's defaults (normal 0 1 0, d 0, center 0 0 0,
