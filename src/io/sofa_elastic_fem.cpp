@@ -133,9 +133,16 @@ void mapHexahedralFem(Reader& r, const SofaObject& o) {
 // mass density V times integrateVolume's constant, V the product of the rest edges 0->1, 0->3,
 // 0->4 turned into the frame, the same lengths; gravity on density V / 8 a vertex; lumped: the
 // row sums), so it is our mass.type hexahedron-fem. Its massMatrices, totalMass (per element),
-// particleMasses and lumpedMasses are outputs.
+// particleMasses and lumpedMasses are outputs. A matrix-free CG (SOFA's CGLinearSolver)
+// multiplies by the whole element matrices, as our solvers do.
 void mapHexahedralFemAndMass(Reader& r, const SofaObject& o) {
   mapHexahedralFem(r, o);
+  // Its addMToMatrix, addKToMatrix and addMBKToMatrix add only each vertex's own 3x3 blocks:
+  // an assembling (direct) solver would solve with that matrix, a CG with the whole one.
+  if (r.gaveValue("solver.linear") == "direct")
+    r.reject(o, "density",
+             "with a direct solver SOFA assembles only the diagonal 3x3 blocks of this element's "
+             "mass and stiffness (addMBKToMatrix): not reproduced");
   for (const char* field : {"massMatrices", "totalMass", "particleMasses", "lumpedMasses"})
     r.refuseIfGiven(o, field, "element masses given in the scene are not supported");
   r.key("mass.type",

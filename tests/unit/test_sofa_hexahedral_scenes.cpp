@@ -136,6 +136,15 @@ TEST(SofaHexahedralScenes, HexahedralFemForceField) {
       std::string::npos);
   EXPECT_NE(refused("<HexahedralFEMForceFieldAndMass totalMass='3'/>").find("totalMass"),
             std::string::npos);
+  // With a direct solver SOFA would assemble the element's diagonal blocks only.
+  const std::string direct =
+      "<Node><Node name='b'><EulerImplicitSolver/><SparseLDLSolver/>"
+      "<RegularGridTopology n='3 2 2' min='0 0 0' max='2 1 1'/><MechanicalObject/>"
+      "<HexahedralFEMForceFieldAndMass/></Node></Node>";
+  EXPECT_NE(eis_test::errorOf([&] {
+              eis::importSofaScene(eis::SofaScene(direct, "d.scn"), {});
+            }).find("diagonal 3x3 blocks"),
+            std::string::npos);
 }
 
 // PlaneForceField and SphereForceField: SOFA's defaults (normal 0 1 0, d 0, center 0 0 0,
