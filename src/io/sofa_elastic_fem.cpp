@@ -1,4 +1,5 @@
-// SOFA's linear and corotational FEM force fields, of tetrahedra and of hexahedra, and its
+// SOFA's linear and corotational FEM force fields, of tetrahedra and of hexahedra
+// (HexahedronFEMForceField and HexahedralFEMForceField, each with its AndMass form), and its
 // hyperelastic ones, as the keys of our elastic-fem field (model/elastic_force_fields.cpp, which
 // integrates the material on the mesh's cells: a HexahedronFEMForceField's mesh is hexahedra).
 #include <utility>
@@ -10,10 +11,30 @@ namespace eis::sofa {
 
 namespace {
 
-// BaseLinearElasticityFEMForceField.inl: poissonRatio 0.45, youngModulus 5000 (a list: one
-// per element, else the first); TetrahedronFEMForceField.inl,
-// TetrahedralCorotationalFEMForceField.inl and HexahedronFEMForceField.inl: method "large"
-// (HexahedronFEMForceField: large, polar or small).
+// BaseLinearElasticityFEMForceField.inl: poissonRatio 0.45, youngModulus 5000. TetrahedronFEM-,
+// HexahedronFEM- and HexahedralFEMForceField read both as lists (`lists`), element i taking
+// list[i] where there is one, else list[0] (material.cell-* keys follow that rule);
+// TetrahedralCorotational's are reals.
+void mapElasticConstants(Reader& r, const SofaObject& o, bool lists) {
+  const std::vector<std::pair<const char*, double>> fields = {{"youngModulus", 5000.0},
+                                                              {"poissonRatio", 0.45}};
+  for (const auto& [field, fallback] : fields) {
+    const std::vector<double> values = r.reals(o, field);
+    const bool young = std::string(field) == "youngModulus";
+    if (values.size() > 1 && !lists) r.reject(o, field, "expected one number");
+    if (values.size() > 1) {
+      std::string list;
+      for (double v : values) list += (list.empty() ? "" : " ") + parse::text(v);
+      r.key(young ? "material.cell-young-modulus" : "material.cell-poisson-ratio", list);
+    } else {
+      r.key(young ? "material.young-modulus" : "material.poisson-ratio",
+            parse::text(values.empty() ? fallback : values[0]));
+    }
+  }
+}
+
+// TetrahedronFEMForceField.inl, TetrahedralCorotationalFEMForceField.inl and
+// HexahedronFEMForceField.inl: method "large" (HexahedronFEMForceField: large, polar or small).
 void mapLinearElasticFem(Reader& r, const SofaObject& o) {
   // Each reads its own cells of the topology: a mesh of the other kind is refused, not
   // integrated by the other element.
@@ -30,29 +51,11 @@ void mapLinearElasticFem(Reader& r, const SofaObject& o) {
              o.type == "TetrahedronFEMForceField" ? "expected small, large, polar or svd"
                                                   : "expected small, large or polar");
   }
-  // TetrahedronFEMForceField and HexahedronFEMForceField read both as lists, element i taking
-  // list[i] where there is one, else list[0] (material.cell-* keys follow that rule);
-  // TetrahedralCorotational's are reals.
-  const bool lists = o.type != "TetrahedralCorotationalFEMForceField";
-  const std::vector<std::pair<const char*, double>> fields = {{"youngModulus", 5000.0},
-                                                              {"poissonRatio", 0.45}};
-  for (const auto& [field, fallback] : fields) {
-    const std::vector<double> values = r.reals(o, field);
-    const bool young = std::string(field) == "youngModulus";
-    if (values.size() > 1 && !lists) r.reject(o, field, "expected one number");
-    if (values.size() > 1) {
-      std::string list;
-      for (double v : values) list += (list.empty() ? "" : " ") + parse::text(v);
-      r.key(young ? "material.cell-young-modulus" : "material.cell-poisson-ratio", list);
-    } else {
-      r.key(young ? "material.young-modulus" : "material.poisson-ratio",
-            parse::text(values.empty() ? fallback : values[0]));
-    }
-  }
+  mapElasticConstants(r, o, o.type != "TetrahedralCorotationalFEMForceField");
   // TetrahedronFEMForceField::computeMaterialStiffness: element i's modulus times
   // localStiffnessFactor[i M / N] (TetrahedralCorotationalFEMForceField's: refused).
   const std::vector<double> factors = r.reals(o, "localStiffnessFactor");
-  if (!lists)
+  if (o.type == "TetrahedralCorotationalFEMForceField")
     r.refuseIfGiven(o, "localStiffnessFactor", "per-element stiffness factors are not supported");
   else if (!factors.empty())
     r.key("material.cell-stiffness-factor", joined(factors, 0, factors.size()));
@@ -108,8 +111,50 @@ void mapHexahedronFemAndMass(Reader& r, const SofaObject& o) {
   r.key("material.density", parse::text(r.real(o, "density", 1.0)));
 }
 
+// HexahedralFEMForceField.inl: method "large" or "polar" (another leaves its method unset: it
+// is refused), youngModulus and poissonRatio as BaseLinearElasticityFEMForceField reads them;
+// its own element (model/hexahedral_fem.hpp), on the topology's hexahedra.
+void mapHexahedralFem(Reader& r, const SofaObject& o) {
+  r.key("material.cells", "hexahedron");
+  r.key("material.hexahedron-element", "hexahedral-fem");
+  const std::string method = r.text(o, "method").value_or("large");
+  if (method != "large" && method != "polar")
+    r.reject(o, "method", "expected large or polar (SOFA's HexahedralFEMForceField has no other)");
+  r.key("material.model", "corotational");
+  r.key("material.rotation", method);
+  mapElasticConstants(r, o, true);
+  if (r.real(o, "rayleighStiffness", 0) != 0)
+    r.reject(o, "rayleighStiffness", "a force field's own Rayleigh damping is not supported");
+  r.refuseIfGiven(o, "hexahedronInfo", "element data given in the scene is not supported");
+}
+
+// HexahedralFEMForceFieldAndMass.inl: density 1, lumpedMass false. Its element mass is
+// HexahedronFEMForceFieldAndMass's (every entry of the 8x8 matrix on each component the element's
+// mass density V times integrateVolume's constant, V the product of the rest edges 0->1, 0->3,
+// 0->4 turned into the frame, the same lengths; gravity on density V / 8 a vertex; lumped: the
+// row sums), so it is our mass.type hexahedron-fem. Its massMatrices, totalMass (per element),
+// particleMasses and lumpedMasses are outputs. A matrix-free CG (SOFA's CGLinearSolver)
+// multiplies by the whole element matrices, as our solvers do.
+void mapHexahedralFemAndMass(Reader& r, const SofaObject& o) {
+  mapHexahedralFem(r, o);
+  // Its addMToMatrix, addKToMatrix and addMBKToMatrix add only each vertex's own 3x3 blocks:
+  // an assembling (direct) solver would solve with that matrix, a CG with the whole one.
+  if (r.gaveValue("solver.linear") == "direct")
+    r.reject(o, "density",
+             "with a direct solver SOFA assembles only the diagonal 3x3 blocks of this element's "
+             "mass and stiffness (addMBKToMatrix): not reproduced");
+  for (const char* field : {"massMatrices", "totalMass", "particleMasses", "lumpedMasses"})
+    r.refuseIfGiven(o, field, "element masses given in the scene are not supported");
+  r.key("mass.type",
+        r.boolean(o, "lumpedMass", false) ? "hexahedron-fem-lumped" : "hexahedron-fem");
+  r.key("material.density", parse::text(r.real(o, "density", 1.0)));
+}
+
 }  // namespace
 
+const RegisterSofaMapping hexahedralFem({"HexahedralFEMForceField"}, mapHexahedralFem);
+const RegisterSofaMapping hexahedralFemAndMass({"HexahedralFEMForceFieldAndMass"},
+                                               mapHexahedralFemAndMass);
 const RegisterSofaMapping hexahedronFemAndMass({"HexahedronFEMForceFieldAndMass"},
                                                mapHexahedronFemAndMass);
 const RegisterSofaMapping linearElastic({"TetrahedronFEMForceField",

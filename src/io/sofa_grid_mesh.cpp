@@ -10,25 +10,6 @@ namespace eis::sofa {
 
 namespace {
 
-bool holdsTopology(const std::string& t) {
-  const auto endsWith = [&](const std::string& end) {
-    return t.size() >= end.size() && t.compare(t.size() - end.size(), end.size(), end) == 0;
-  };
-  return endsWith("TopologyContainer") || endsWith("GridTopology") || t == "MeshTopology";
-}
-
-// The topology a component of `node` works on: its node's (a node keeps one, the last one added:
-// a TetrahedronSetTopologyContainer after the grid it is cut from), else the nearest ancestor's.
-const SofaObject* topologyOf(const SofaNode* node) {
-  for (; node; node = node->parent) {
-    const SofaObject* last = nullptr;
-    for (const SofaObject& o : node->objects)
-      if (holdsTopology(o.type)) last = &o;
-    if (last) return last;
-  }
-  return nullptr;
-}
-
 // The Hexa2TetraTopologicalMapping that fills `topology` with `grid`'s hexahedra, or nullptr.
 const SofaObject* gridCutter(const Reader& reader, const SofaObject& topology,
                              const SofaObject& grid) {
@@ -45,6 +26,7 @@ struct CellReaders {
   GridCut cut = GridCut::ForceField;
   const SofaObject* cutter = nullptr;      // the Hexa2TetraTopologicalMapping, if one cuts
   const SofaObject* hexahedral = nullptr;  // a component that reads the hexahedra, if one
+  bool fem = false;                        // whether a hexahedral FEM force field is one
 };
 
 // Each component that reads cells, on the topology it sees: a TetrahedronSetTopologyContainer
@@ -52,7 +34,8 @@ struct CellReaders {
 // itself, which TetrahedronFEMForceField cuts on its own. A HexahedronFEMForceField(AndMass)
 // reads the grid's hexahedra; so do, on a regular grid (`regular`), DiagonalMass,
 // MeshMatrixMass, MeshSpringForceField and RegularGridSpringForceField on the grid (model/mass,
-// model/mesh_springs), which a sparse grid's are refused. Two components that need two cuts, or
+// model/mesh_springs), and on a sparse grid MeshSpringForceField; a sparse grid's masses are
+// refused. Two components that need two cuts, or
 // both hexahedra and tetrahedra, are refused (one body, one mesh).
 CellReaders cellReaders(const Reader& reader, const SofaObject& grid,
                         const std::vector<const SofaObject*>& components, bool regular) {
@@ -63,13 +46,23 @@ CellReaders cellReaders(const Reader& reader, const SofaObject& grid,
     const bool onHexahedra = c->type == "MeshSpringForceField" || c->type == "DiagonalMass" ||
                              c->type == "MeshMatrixMass" ||
                              c->type == "RegularGridSpringForceField";
-    if (c->type == "HexahedronFEMForceField" || c->type == "HexahedronFEMForceFieldAndMass" ||
-        (regular && onHexahedra && topology == &grid)) {
+    // On a sparse grid, a MeshSpringForceField's springs are its cubes' (every two vertices of
+    // a hexahedron, io/sofa_springs.cpp), unless the grid keeps triangles or quads written in
+    // it: they index the surface's points, and SOFA's springs would join the grid's points.
+    const bool springs = c->type == "MeshSpringForceField";
+    if (springs && !regular && topology == &grid)
+      for (const char* field : {"triangles", "quads"})
+        if (reader.given(grid, field))
+          throw Error(c->where + ": " + c->type + ": " + grid.label() + " keeps its " + field +
+                      ", written for its surface, and SOFA's springs would join the grid's "
+                      "points of those numbers: not supported");
+    if (readsHexahedra(c->type) || ((regular || springs) && onHexahedra && topology == &grid)) {
       if (topology != &grid)
         throw Error(c->where + ": " + c->type + ": its topology (" +
                     (topology ? topology->label() : std::string("none")) + ") is not " +
                     grid.label() + ", whose hexahedra it would read");
       out.hexahedral = c;
+      out.fem = out.fem || readsHexahedra(c->type);
       continue;
     }
     if (!onHexahedra && c->type != "TetrahedronFEMForceField" &&
@@ -162,7 +155,7 @@ void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& su
     factors += (factors.empty() ? "" : " ") + parse::text(f);
     weighted = weighted || f != 1;
   }
-  weighted = weighted && readers.hexahedral;
+  weighted = weighted && readers.fem;
   if (weighted) reader.key("material.cell-stiffness-factor", factors);
   reader.note(grid.label() + ": a sparse grid of " + std::to_string(mesh.n[0]) + " x " +
               std::to_string(mesh.n[1]) + " x " + std::to_string(mesh.n[2]) + " points; " +

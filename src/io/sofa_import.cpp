@@ -118,9 +118,13 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   const std::string tmpl = reader.text(state, "template").value_or("Vec3d");
   if (tmpl != "Vec3d" && tmpl != "Vec3" && tmpl != "Vec3f")
     reader.reject(state, "template", "only Vec3d (3D points) is supported");
-  for (const char* field : {"force", "externalForce"})
-    if (state.field(field) && !isSofaLink(*state.field(field)))
-      reader.reject(state, field, "inline values are not supported yet");
+  // MechanicalObject::resetForce zeroes `force` before every force computation, so its values
+  // written in the scene count for nothing; accumulateForce adds `externalForce` to every one:
+  // a constant load, which a scene may write as zeros.
+  if (state.field("externalForce") && !isSofaLink(*state.field("externalForce")))
+    for (double f : reader.reals(state, "externalForce"))
+      if (f != 0)
+        reader.reject(state, "externalForce", "a constant external force is not supported yet");
   for (const char* field : {"velocity", "rest_position"})
     if (state.field(field) && isSofaLink(*state.field(field)))
       reader.reject(state, field, "a link is not supported; write the values in the scene");
@@ -191,11 +195,11 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   const auto isLoader = [](const SofaObject& o) {
     return o.type == "MeshGmshLoader" || o.type == "MeshVTKLoader";
   };
-  // HexahedronFEMForceField reads hexahedra, which a grid or a mesh file gives here (the file's
+  // HexahedronFEMForceField and HexahedralFEMForceField read hexahedra, which a grid or a mesh
+  // file gives here (the file's
   // cells are checked when read: material.cells).
   for (const SofaObject* c : components)
-    if ((c->type == "HexahedronFEMForceField" || c->type == "HexahedronFEMForceFieldAndMass") &&
-        !(source && isLoader(*source)))
+    if (sofa::readsHexahedra(c->type) && !(source && isLoader(*source)))
       throw Error(c->where + ": " + c->type + ": its hexahedra would come from " +
                   (grid ? grid->label() + ", which is not the body's mesh"
                         : std::string("a topology container or positions written in the scene, "

@@ -31,6 +31,27 @@ RegisterSofaMapping::RegisterSofaMapping(std::initializer_list<const char*> type
       throw std::logic_error(std::string("two mappings registered for SOFA's ") + type);
 }
 
+namespace {
+
+bool holdsTopology(const std::string& t) {
+  const auto endsWith = [&](const std::string& end) {
+    return t.size() >= end.size() && t.compare(t.size() - end.size(), end.size(), end) == 0;
+  };
+  return endsWith("TopologyContainer") || endsWith("GridTopology") || t == "MeshTopology";
+}
+
+}  // namespace
+
+const SofaObject* topologyOf(const SofaNode* node) {
+  for (; node; node = node->parent) {
+    const SofaObject* last = nullptr;
+    for (const SofaObject& o : node->objects)
+      if (holdsTopology(o.type)) last = &o;
+    if (last) return last;
+  }
+  return nullptr;
+}
+
 SofaMapping sofaMapping(const std::string& type) {
   const auto found = mappings().find(type);
   return found == mappings().end() ? nullptr : found->second;

@@ -77,6 +77,18 @@ struct RegisterSofaMapping {
   RegisterSofaMapping(std::initializer_list<const char*> types, SofaMapping mapping);
 };
 
+// The topology a component of `node` works on: its node's (a node keeps one, the last one added:
+// a TetrahedronSetTopologyContainer after the grid it is cut from), else the nearest ancestor's;
+// nullptr when none.
+const SofaObject* topologyOf(const SofaNode* node);
+
+// SOFA's hexahedral FEM force fields (HexahedronFEMForceField, HexahedralFEMForceField and their
+// AndMass forms), which read their topology's hexahedra.
+inline bool readsHexahedra(const std::string& type) {
+  return type == "HexahedronFEMForceField" || type == "HexahedronFEMForceFieldAndMass" ||
+         type == "HexahedralFEMForceField" || type == "HexahedralFEMForceFieldAndMass";
+}
+
 // The mapping registered for a SOFA class name (a mass, force field or projective constraint
 // acting on a body), or nullptr when none is.
 SofaMapping sofaMapping(const std::string& type);

@@ -13,37 +13,59 @@ namespace eis::sofa {
 
 namespace {
 
-// MeshSpringForceField.inl: stiffness and damping (default 0) are aliases of every kind's
-// (linesStiffness, ..., tetrahedraStiffness, cubesStiffness), and each pair of vertices gets one
-// spring, ks = stiffness / L0, kd = damping / L0: on tetrahedra their edges, on hexahedra (cubes)
-// every two of a cell's 8 vertices. The lines, triangles and quads of a mesh are among those
-// pairs, so the stiffness of the mesh's cells (tetrahedra or cubes, whichever mesh.* the body's
-// mesh gave) is ours; another kind's own value would give some pairs another stiffness.
+// The value SOFA ends with for one of MeshSpringForceField's kinds, whose value any of `names`
+// writes (the kind's field, its old name, the alias `stiffness` or `damping` of every kind):
+// Base::parse reads an object's attributes in the order of their names (a std::map), and each
+// writes every field it names, so the last name given wins; 0 when none is given.
+double aliased(const Reader& r, const SofaObject& o, std::vector<std::string> names) {
+  std::sort(names.begin(), names.end());
+  double value = 0;
+  for (const std::string& name : names)
+    if (r.given(o, name)) value = r.real(o, name, 0);
+  return value;
+}
+
+// MeshSpringForceField.inl: a spring for each pair of vertices of each line, triangle, quad,
+// tetrahedron and cube (hexahedron) of its topology, kind by kind in that order, with the kind's
+// stiffness and damping (default 0; `stiffness` and `damping` alias every kind's); a kind whose
+// stiffness and damping are both 0 adds none, and a pair already joined keeps its first spring;
+// ks = stiffness / L0, kd = damping / L0. Our springs join the pairs of the mesh's cells: a
+// tetrahedron's edges, with the tetrahedra's constants, or every two vertices of a hexahedron,
+// with the cubes' (of a kind's field and the alias both given, the one whose name sorts later,
+// since SOFA's Base::parse reads attributes in name order: the alias always, on hexahedra). A
+// RegularGridTopology's lines, triangles and quads are among its cubes' pairs, so another kind's
+// own constants would give some pairs others: refused. A SparseGridTopology has no lines, triangles
+// or quads (its init builds none: MeshTopology::init, which would, is not called), so only its
+// cubes' constants count.
 void mapMeshSprings(Reader& r, const SofaObject& o) {
-  const bool cubes = r.gave("mesh.hexahedra");
-  const std::string kind = cubes ? "cubes" : "tetrahedra";
-  for (const char* other : {"lines", "triangles", "quads", cubes ? "tetrahedra" : "cubes"})
-    for (const char* what : {"Stiffness", "Damping"})
-      r.refuseIfGiven(o, std::string(other) + what,
-                      "stiffness per kind of spring is not supported; this mesh's cells are " +
-                          std::string(cubes ? "hexahedra (cubesStiffness, cubesDamping)"
-                                            : "tetrahedra (tetrahedraStiffness, ...)"));
   if (r.boolean(o, "noCompression", false))
     r.reject(o, "noCompression", "springs that only pull are not supported");
-  // tetrasStiffness and tetrasDamping: SOFA's old names of the tetrahedra's.
-  std::vector<std::string> kinds = {kind};
-  if (!cubes) kinds.push_back("tetras");
-  const std::pair<const char*, const char*> fields[] = {{"Stiffness", "stiffness"},
-                                                        {"Damping", "damping"}};
-  for (const auto& [suffix, alias] : fields) {
-    std::string field = alias;
-    for (const std::string& k : kinds)
-      if (r.given(o, k + suffix)) {
-        if (r.given(o, alias))
-          r.reject(o, alias, "given with " + k + suffix + ", which SOFA aliases to it: give one");
-        field = k + suffix;
-      }
-    if (r.given(o, field)) r.key(std::string("springs.") + alias, parse::text(r.real(o, field, 0)));
+  const bool cubes = r.gave("mesh.hexahedra");
+  const SofaObject* topology = topologyOf(o.node);
+  const bool sparse = cubes && topology && topology->type == "SparseGridTopology";
+  const std::string kind = cubes ? "cubes" : "tetrahedra";
+  if (!sparse)
+    for (const char* other : {"lines", "triangles", "quads", cubes ? "tetrahedra" : "cubes"})
+      for (const char* what : {"Stiffness", "Damping"})
+        r.refuseIfGiven(o, std::string(other) + what,
+                        "stiffness per kind of spring is not supported; this mesh's cells are " +
+                            std::string(cubes ? "hexahedra (cubesStiffness, cubesDamping)"
+                                              : "tetrahedra (tetrahedraStiffness, ...)"));
+  for (const char* what : {"Stiffness", "Damping"}) {
+    const std::string alias = what == std::string("Stiffness") ? "stiffness" : "damping";
+    std::vector<std::string> names = {kind + what, alias};
+    if (!cubes) {
+      // On tetrahedra the alias also gives the lines (the mesh's edges) their constants, which
+      // take the edges first: an own value of the tetrahedra's beside it would not count.
+      names.push_back(std::string("tetras") + what);
+      for (std::size_t n = 0; n < names.size(); ++n)
+        if (names[n] != alias && r.given(o, names[n]) && r.given(o, alias))
+          r.reject(o, alias, "given with " + names[n] + ", which SOFA aliases to it: give one");
+    }
+    const double value = aliased(r, o, names);
+    if (value != 0)
+      r.key(what == std::string("Stiffness") ? "springs.stiffness" : "springs.damping",
+            parse::text(value));
   }
 }
 

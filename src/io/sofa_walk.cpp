@@ -232,7 +232,7 @@ bool isOdeSolver(const std::string& t) {
 
 bool isDirectSolver(const std::string& t) {
   return isOneOf(t, {"SparseLDLSolver", "SparseCholeskySolver", "EigenSimplicialLDLT",
-                     "AsyncSparseLDLSolver", "SparseLUSolver", "EigenSparseLU"});
+                     "AsyncSparseLDLSolver", "SparseLUSolver", "EigenSparseLU", "CholeskySolver"});
 }
 
 bool isLinearSolver(const std::string& t) {

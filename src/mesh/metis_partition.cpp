@@ -62,10 +62,7 @@ idx_t faceNodes(CellType type) {
 
 CellPartition partitionCells(const CompactMesh& mesh, int parts) {
   const idx_t ne = mesh.numCells();
-  if (parts == 1) return {std::vector<idx_t>(std::size_t(ne), 0), 0};
-  if (ne < parts)
-    throw Error("the mesh has " + std::to_string(ne) + " " + pluralNameOf(mesh.type) +
-                ", fewer than the " + std::to_string(parts) + " ranks");
+  if (parts == 1 || ne < parts) return {std::vector<idx_t>(std::size_t(ne), 0), 0};
   std::vector<idx_t> eptr(ne + 1);
   const idx_t corners = cornersOf(mesh.type);
   for (idx_t e = 0; e <= ne; ++e) eptr[e] = corners * e;
@@ -87,12 +84,10 @@ std::vector<std::vector<int>> partitionTogether(const std::vector<CompactMesh>& 
     ncommon = std::min(ncommon, faceNodes(mesh.type));
   }
   const idx_t cells = idx_t(eptr.size()) - 1;
-  if (cells < parts)
-    throw Error("the bodies have " + std::to_string(cells) + " cells together, fewer than the " +
-                std::to_string(parts) + " ranks");
   const CellPartition together =
-      parts == 1 ? CellPartition{std::vector<idx_t>(std::size_t(cells), 0), 0}
-                 : metisParts(std::move(eptr), std::move(eind), nodes, ncommon, parts);
+      parts == 1 || cells < parts
+          ? CellPartition{std::vector<idx_t>(std::size_t(cells), 0), 0}
+          : metisParts(std::move(eptr), std::move(eind), nodes, ncommon, parts);
   edgeCut = together.edgeCut;
   std::vector<std::vector<int>> each;
   auto next = together.part.begin();

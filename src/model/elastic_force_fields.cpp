@@ -4,6 +4,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/model/cell_materials.hpp"
+#include "eis/model/hexahedral_fem.hpp"
 #include "eis/model/hexahedron_fem.hpp"
 #include "eis/model/hyperelastic_fem.hpp"
 #include "eis/model/linear_elastic_fem.hpp"
@@ -13,9 +14,20 @@ namespace eis {
 namespace {
 
 // SOFA's HexahedronFEMForceField: the linear element (method small) or the corotated one (large,
-// polar), as the material asks for on tetrahedra.
+// polar), as the material asks for on tetrahedra; or SOFA's HexahedralFEMForceField (large,
+// polar).
 std::unique_ptr<ForceField> makeHexahedralField(const ElasticMaterial& material, const Cells& cells,
                                                 std::vector<double> rest) {
+  if (material.hexahedron == HexahedronElement::HexahedralFem) {
+    if (material.model != MaterialModel::Corotational || material.rotation == RotationMethod::Svd)
+      throw Error(
+          "material.hexahedron-element = hexahedral-fem: SOFA's HexahedralFEMForceField is "
+          "corotational only (material.model = corotational, material.rotation large or polar)");
+    return std::make_unique<HexahedralFEM>(cells, std::move(rest), material.lame,
+                                           material.rotation == RotationMethod::Large
+                                               ? HexahedronMethod::Large
+                                               : HexahedronMethod::Polar);
+  }
   switch (material.model) {
     case MaterialModel::Linear:
       return std::make_unique<HexahedronFEM>(cells, std::move(rest), material.lame,
@@ -118,6 +130,13 @@ ParameterSpec elasticParameters() {
            "other kind (a SOFA TetrahedronFEMForceField or HexahedronFEMForceField reads only its\n"
            "own)",
            "any", "", false, check::choice(kElementCells)})
+      .add(
+          {"material.hexahedron-element", "hexahedron-fem|hexahedral-fem",
+           "on hexahedra: hexahedron-fem is SOFA's HexahedronFEMForceField (Gauss stiffness of\n"
+           "the element's rest shape); hexahedral-fem SOFA's HexahedralFEMForceField (corotational\n"
+           "only, large or polar: a box's closed-form stiffness from the rest diagonal, its\n"
+           "entries in single precision, as SOFA computes it; see model/hexahedral_fem.hpp)",
+           "hexahedron-fem", "", false, check::choice(kHexahedronElements)})
       .add({"material.young-modulus", "E", "Young's modulus, > 0", "1e5", "force/area", false,
             check::positive()})
       .add({"material.poisson-ratio", "NU", "Poisson's ratio, in (-1, 0.5)", "0.3", "", false,
@@ -178,9 +197,10 @@ void checkMaterialSources(const Scene& scene) {
 
 // A material given to no elastic force field would be silently unused.
 void refuseMaterialWithoutModel(const Scene& scene) {
-  for (const char* key : {"material.rotation", "material.cells", "material.young-modulus",
-                          "material.poisson-ratio", "material.lame", "material.cell-young-modulus",
-                          "material.cell-poisson-ratio", "material.cell-stiffness-factor"})
+  for (const char* key : {"material.rotation", "material.cells", "material.hexahedron-element",
+                          "material.young-modulus", "material.poisson-ratio", "material.lame",
+                          "material.cell-young-modulus", "material.cell-poisson-ratio",
+                          "material.cell-stiffness-factor"})
     if (scene.given(key))
       throw Error(std::string(key) +
                   " describes the elastic material, and material.model = none adds no elastic "
@@ -223,9 +243,25 @@ ForceFieldComponent elasticFemComponent() {
               "material.cells = " + cells + ": the elastic model is written for " +
               pluralNameOf(cells == "hexahedron" ? CellType::Hexahedron : CellType::Tetrahedron) +
               ", and this mesh has " + pluralNameOf(context.mesh.cellType()));
+        material.hexahedron = scene.choice("material.hexahedron-element", kHexahedronElements);
+        if (material.hexahedron == HexahedronElement::HexahedralFem &&
+            context.mesh.cellType() != CellType::Hexahedron)
+          throw Error(
+              "material.hexahedron-element = hexahedral-fem: SOFA's HexahedralFEMForceField reads "
+              "hexahedra, and this mesh has " +
+              pluralNameOf(context.mesh.cellType()));
         material.lame = cellMaterials(context.mesh, scene, context.warnings);
-        return makeElasticForceField(material, context.mesh.cells(), context.shapes,
-                                     restArray(context.mesh));
+        // A cell one rank cannot integrate stops every rank.
+        std::unique_ptr<ForceField> field;
+        std::string failure;
+        try {
+          field = makeElasticForceField(material, context.mesh.cells(), context.shapes,
+                                        restArray(context.mesh));
+        } catch (const Error& e) {
+          failure = e.what();
+        }
+        throwIfAnyRankFailed(failure, context.mesh.comm());
+        return field;
       }};
 }
 

@@ -95,6 +95,6 @@ bool springForce(const InteractionSpring& spring, const double* p1, const double
 }
 
 // A declaration alone, at the end of the force fields' ranks.
-const RegisterComponent registered(490, interactionSpringsComponent);
+const RegisterComponent registered(495, interactionSpringsComponent);
 
 }  // namespace eis

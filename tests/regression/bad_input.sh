@@ -598,6 +598,19 @@ launch warns scn_unsupported_skipped "skipped UnknownForceField" -- \
 # Every node fixed: a motionless run with a warning, not a preconditioner failure.
 launch warns every_node_fixed "every unknown is fixed" -- "${TINY[@]}" \
   --constraint.fixed-box="-1 -1 -1 100 100 100"
+# The penalty obstacles (SOFA PlaneForceField, SphereForceField) and SOFA's HexahedralFEMForceField.
+launch bad plane_too_short "obstacle.plane" "expected NX NY NZ D" -- "${TINY[@]}" \
+  --obstacle.plane="0 1 0"
+launch bad plane_zero_normal "obstacle.plane" "the normal is zero" -- "${TINY[@]}" \
+  --obstacle.plane="0 0 0 1"
+launch bad plane_negative_stiffness "obstacle.plane" "must be >= 0" -- "${TINY[@]}" \
+  --obstacle.plane="0 1 0 0 -5"
+launch bad sphere_negative_radius "obstacle.sphere" "must be >= 0" -- "${TINY[@]}" \
+  --obstacle.sphere="0 0 0 -1"
+launch bad hexahedral_fem_on_tetrahedra "hexahedral-fem" "this mesh has tetrahedra" -- \
+  "${TINY[@]}" --material.model=corotational --material.hexahedron-element=hexahedral-fem
+launch bad hexahedral_fem_small "hexahedral-fem" "corotational only" -- "${TINY[@]}" \
+  --mesh.cell-type=hexahedron --material.hexahedron-element=hexahedral-fem
 launch warns fixed_box_selects_nothing "fixed-box.*selects no node" -- "${TINY[@]}" \
   --constraint.fixed-box="0 0 0 0 1 1" --constraint.fixed-box="100 100 100 101 101 101"
 launch warns negatively_oriented_tet "[^0-9]1 tetrahedr.*negatively oriented" -- \

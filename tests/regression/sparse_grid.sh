@@ -3,7 +3,8 @@
 # grid voxelises a cube ends, on 1 and 2 ranks, where the INI scene of the same hexahedra ends,
 # written inline in SOFA's numbering (points by position: z fastest, then y, then x; the cells
 # the surface crosses first, at half stiffness, then the inside one); a TetrahedronFEMForceField
-# cuts them itself; what the importer cannot match is refused with one line naming it.
+# cuts them itself; a MeshSpringForceField's springs are its cubes', as those of the inline
+# hexahedra; what the importer cannot match is refused with one line naming it.
 # Usage: sparse_grid.sh <euler-implicit>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=2  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -100,10 +101,6 @@ run 2 --scene tetrahedra.scn --solver.steps=2 --output.final-state=tetrahedra.cs
 check "a TetrahedronFEMForceField on the sparse grid runs" test -s tetrahedra.csv
 check "its hexahedra are cut" grep -q "cut into 6 tetrahedra each as TetrahedronFEMForceField" \
   run.log
-sed 's|<HexahedronFEMForceField[^>]*>|<MeshSpringForceField stiffness="100"/>|' sparse.scn \
-  >springs.scn
-check "a MeshSpringForceField on the sparse grid is refused" refused \
-  "MeshSpringForceField: acts on the hexahedra of" springs.scn
 head -n 13 cube.obj >open.obj  # the last face left out
 sed 's|cube.obj|open.obj|' sparse.scn >open.scn
 check "an open surface is refused" refused "the surface is not closed" open.scn
@@ -111,6 +108,24 @@ sed 's|n="4 4 4"|n="4 1 4"|' sparse.scn >flat.scn
 check "n below 2 is refused" refused "at least 2 points along each axis" flat.scn
 sed 's|cube.obj|missing.obj|' sparse.scn >missing.scn
 check "a missing surface is refused" refused "fileTopology = 'missing.obj': no such file" missing.scn
+
+sed 's|<HexahedronFEMForceField[^>]*>|<MeshSpringForceField stiffness="100"/>|' sparse.scn \
+  >springs.scn
+# MeshSpringForceField's springs on a sparse grid are its cubes': the grid's hexahedra, not cut.
+run 1 --scene springs.scn --solver.steps=2 --output.final-state=springs1.csv
+run 2 --scene springs.scn --solver.steps=2 --output.final-state=springs2.csv
+check "a MeshSpringForceField on the sparse grid runs" test -s springs2.csv
+check "on its hexahedra" grep -q "hexahedra kept" run.log
+check "not cut into tetrahedra" bash -c '! grep -q "cut into" run.log'
+check "the springs end on 2 ranks where they end on 1" same_state springs1.csv springs2.csv 1e-11
+grep -v -e '^\[material\]' -e '^cell-stiffness-factor' inline.ini >springs.ini
+run 1 --config=springs.ini --solver.dt=0.02 --solver.steps=2 --solver.rtol=1e-13 \
+  --output.progress-every=0 --mass.type=uniform --mass.total-mass=3 --material.model=none \
+  --springs.stiffness=100 --load.gravity="0 -9.81 0" --solver.rayleigh-stiffness=0.1 \
+  --solver.rayleigh-mass=0.2 --constraint.fixed="indices 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15" \
+  --output.final-state=springs-ini.csv
+check "they end where springs on the inline hexahedra end" same_state springs1.csv \
+  springs-ini.csv 1e-11
 
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

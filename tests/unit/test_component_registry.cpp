@@ -37,6 +37,8 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "constant-force",
                           "rest-shape-springs",
                           "surface-pressure",
+                          "plane-force-field",
+                          "sphere-force-field",
                           "interaction-springs",
                           "fixed-constraint",
                           "prescribed-motion",
@@ -58,8 +60,9 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
 // first stress field's).
 TEST(ComponentRegistry, SumsForceFieldsInRankOrder) {
   const Names expected = {
-      "elastic-fem",     "diffusion-fem",  "mesh-springs",       "gravity",
-      "uniform-damping", "constant-force", "rest-shape-springs", "surface-pressure"};
+      "elastic-fem",       "diffusion-fem",     "mesh-springs",       "gravity",
+      "uniform-damping",   "constant-force",    "rest-shape-springs", "surface-pressure",
+      "plane-force-field", "sphere-force-field"};
   EXPECT_EQ(typesOf(eis::forceFieldComponents(),
                     [](const eis::ForceFieldComponent& f) { return f.declaration.type; }),
             expected);
@@ -79,6 +82,8 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "FixedPlaneConstraint",
                           "FixedPlaneProjectiveConstraint",
                           "FixedProjectiveConstraint",
+                          "HexahedralFEMForceField",
+                          "HexahedralFEMForceFieldAndMass",
                           "HexahedronFEMForceField",
                           "HexahedronFEMForceFieldAndMass",
                           "LinearMovementConstraint",
@@ -87,8 +92,10 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "MeshSpringForceField",
                           "PartialFixedConstraint",
                           "PartialFixedProjectiveConstraint",
+                          "PlaneForceField",
                           "RegularGridSpringForceField",
                           "RestShapeSpringsForceField",
+                          "SphereForceField",
                           "SpringForceField",
                           "StiffSpringForceField",
                           "SurfacePressureForceField",

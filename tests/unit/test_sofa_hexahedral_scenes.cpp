@@ -1,7 +1,8 @@
 // SOFA scenes on a RegularGridTopology's hexahedra: DiagonalMass and MeshMatrixMass (lumped,
-// consistent), HexahedronFEMForceFieldAndMass (its stiffness and element mass, lumpedMass) and
-// MeshSpringForceField's cubes springs, as the keys they map to; and the per-kind spring fields
-// that are not the mesh's cells refused by name.
+// consistent), HexahedronFEMForceFieldAndMass (its stiffness and element mass, lumpedMass),
+// HexahedralFEMForceField(AndMass), MeshSpringForceField's cubes springs, PlaneForceField and
+// SphereForceField, as the keys they map to; and the per-kind spring fields that are not the
+// mesh's cells, and bad obstacles, refused by name.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -75,8 +76,10 @@ TEST(SofaHexahedralScenes, CubesSprings) {
             std::string::npos);
   EXPECT_NE(refused("<MeshSpringForceField tetrahedraStiffness='5'/>").find("cubesStiffness"),
             std::string::npos);
-  EXPECT_NE(refused("<MeshSpringForceField stiffness='1' cubesStiffness='5'/>").find("give one"),
-            std::string::npos);
+  // The alias and a kind's own field both given: SOFA's Base::parse reads the attributes in the
+  // order of their names, so the later name writes last (stiffness after cubesStiffness).
+  const Keys both = importOnGrid("<MeshSpringForceField stiffness='1' cubesStiffness='5'/>");
+  EXPECT_EQ(both.at("springs.stiffness"), "1");
   // On tetrahedra the tetrahedra's field is ours.
   const std::string text =
       "<Node><Node name='b'><EulerImplicitSolver/><CGLinearSolver/>"
@@ -88,6 +91,89 @@ TEST(SofaHexahedralScenes, CubesSprings) {
   for (const eis::SofaKey& k : tets.objects.at(0).keys)
     if (k.key == "springs.stiffness") stiffness = k.value;
   EXPECT_EQ(stiffness, "4");
+  // Beside the alias, the tetrahedra's own value: the alias gives the mesh's lines (its edges)
+  // theirs first, so SOFA would not use it; refused.
+  const std::string aliased =
+      "<Node><Node name='b'><EulerImplicitSolver/><CGLinearSolver/>"
+      "<MechanicalObject position='0 0 0 1 0 0 0 1 0 0 0 1'/>"
+      "<TetrahedronSetTopologyContainer tetrahedra='0 1 2 3'/><TetrahedronFEMForceField/>"
+      "<MeshSpringForceField stiffness='2' tetrahedraStiffness='4'/></Node></Node>";
+  EXPECT_NE(eis_test::errorOf([&] {
+              eis::importSofaScene(eis::SofaScene(aliased, "t.scn"), {});
+            }).find("give one"),
+            std::string::npos);
+}
+
+// HexahedralFEMForceField: its own element (material.hexahedron-element), corotational large or
+// polar on the grid's hexahedra; the AndMass form with HexahedronFEMForceFieldAndMass's mass.
+TEST(SofaHexahedralScenes, HexahedralFemForceField) {
+  const Keys large =
+      importOnGrid("<HexahedralFEMForceField youngModulus='100' poissonRatio='0.3'/>");
+  EXPECT_EQ(large.count("mesh.hexahedra"), 1u);
+  EXPECT_EQ(large.at("material.hexahedron-element"), "hexahedral-fem");
+  EXPECT_EQ(large.at("material.model"), "corotational");
+  EXPECT_EQ(large.at("material.rotation"), "large");
+  EXPECT_EQ(large.at("material.young-modulus"), "100");
+  EXPECT_EQ(large.at("material.poisson-ratio"), "0.3");
+  EXPECT_EQ(large.count("mass.type"), 0u);
+  const Keys defaults = importOnGrid("<HexahedralFEMForceField method='polar'/>");
+  EXPECT_EQ(defaults.at("material.rotation"), "polar");
+  EXPECT_EQ(defaults.at("material.young-modulus"), "5000");
+  EXPECT_EQ(defaults.at("material.poisson-ratio"), "0.45");
+  const Keys mass = importOnGrid("<HexahedralFEMForceFieldAndMass density='2'/>");
+  EXPECT_EQ(mass.at("material.hexahedron-element"), "hexahedral-fem");
+  EXPECT_EQ(mass.at("mass.type"), "hexahedron-fem");
+  EXPECT_EQ(mass.at("material.density"), "2");
+  EXPECT_EQ(importOnGrid("<HexahedralFEMForceFieldAndMass lumpedMass='1'/>").at("mass.type"),
+            "hexahedron-fem-lumped");
+  const auto refused = [](const std::string& field) {
+    return eis_test::errorOf([&] { importOnGrid(field); });
+  };
+  EXPECT_NE(refused("<HexahedralFEMForceField method='small'/>").find("expected large or polar"),
+            std::string::npos);
+  EXPECT_NE(
+      refused("<HexahedralFEMForceField updateStiffnessMatrix='1'/>").find("updateStiffnessMatrix"),
+      std::string::npos);
+  EXPECT_NE(refused("<HexahedralFEMForceFieldAndMass totalMass='3'/>").find("totalMass"),
+            std::string::npos);
+  // With a direct solver SOFA would assemble the element's diagonal blocks only.
+  const std::string direct =
+      "<Node><Node name='b'><EulerImplicitSolver/><SparseLDLSolver/>"
+      "<RegularGridTopology n='3 2 2' min='0 0 0' max='2 1 1'/><MechanicalObject/>"
+      "<HexahedralFEMForceFieldAndMass/></Node></Node>";
+  EXPECT_NE(eis_test::errorOf([&] {
+              eis::importSofaScene(eis::SofaScene(direct, "d.scn"), {});
+            }).find("diagonal 3x3 blocks"),
+            std::string::npos);
+}
+
+// PlaneForceField and SphereForceField: SOFA's defaults (normal 0 1 0, d 0, center 0 0 0,
+// radius 1, stiffness 500, damping 5, maxForce 0), one key each, repeated for each.
+TEST(SofaHexahedralScenes, Obstacles) {
+  const Keys plane = importOnGrid(kHexFem + "<PlaneForceField/>");
+  EXPECT_EQ(plane.at("obstacle.plane"), "0 1 0 0 500 5 0");
+  const Keys given =
+      importOnGrid(kHexFem +
+                   "<PlaneForceField normal='0 0.2 1' d='-4' stiffness='100' damping='1' "
+                   "maxForce='7' bilateral='1'/>");
+  EXPECT_EQ(given.at("obstacle.plane"), "0 0.2 1 -4 100 1 7 bilateral");
+  EXPECT_EQ(importOnGrid(kHexFem + "<SphereForceField/>").at("obstacle.sphere"), "0 0 0 1 500 5");
+  EXPECT_EQ(importOnGrid(kHexFem + "<SphereForceField center='1 2 3' radius='4' stiffness='10' "
+                                   "damping='0'/>")
+                .at("obstacle.sphere"),
+            "1 2 3 4 10 0");
+  const auto refused = [](const std::string& field) {
+    return eis_test::errorOf([&] { importOnGrid(kHexFem + field); });
+  };
+  EXPECT_NE(refused("<PlaneForceField stiffness='-1'/>").find("stiffness = '-1'"),
+            std::string::npos);
+  EXPECT_NE(refused("<PlaneForceField normal='0 0 0'/>").find("the normal is zero"),
+            std::string::npos);
+  EXPECT_NE(refused("<PlaneForceField localRange='0 3'/>").find("localRange"), std::string::npos);
+  EXPECT_NE(refused("<SphereForceField rayleighStiffness='0.1'/>").find("rayleighStiffness"),
+            std::string::npos);
+  EXPECT_NE(refused("<SphereForceField radius='-1'/>").find("radius"), std::string::npos);
+  EXPECT_NE(refused("<PlaneForceField normalz='0 0 1'/>").find("normalz"), std::string::npos);
 }
 
 // RegularGridSpringForceField: 100 and 5 for lines, quads and cubes, or the scene's; an alias

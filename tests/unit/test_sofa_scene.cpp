@@ -791,3 +791,26 @@ TEST(SofaImport, PressureLoadsOnTheFilesTriangles) {
             }).find("createSubelements = '1'"),
             std::string::npos);
 }
+
+// A MechanicalObject's `force` is zeroed before every force computation (resetForce): values
+// written in the scene change nothing. `externalForce` is added to every one (accumulateForce): a
+// zero one changes nothing, another is refused.
+TEST(SofaScene, AStatesForceCountsForNothingAndAZeroExternalForceToo) {
+  const auto keysWith = [](const std::string& fields) {
+    const std::string text =
+        "<Node><Node name='b'><EulerImplicitSolver/><CGLinearSolver/>"
+        "<MechanicalObject position='0 0 0 1 0 0 0 1 0 0 0 1' " +
+        fields +
+        "/><TetrahedronSetTopologyContainer tetrahedra='0 1 2 3'/><TetrahedronFEMForceField/>"
+        "</Node></Node>";
+    const eis::SofaImport imported = eis::importSofaScene(SofaScene(text, "t.scn"), {});
+    std::vector<std::pair<std::string, std::string>> keys;
+    for (const eis::SofaKey& k : imported.objects.at(0).keys) keys.emplace_back(k.key, k.value);
+    return keys;
+  };
+  EXPECT_EQ(keysWith("force='1 2 3' externalForce='0 0 0 0 0 0'"), keysWith(""));
+  EXPECT_NE(errorOf([&] {
+              keysWith("externalForce='0 1 0'");
+            }).find("externalForce = '0 1 0': a constant external force is not supported yet"),
+            std::string::npos);
+}

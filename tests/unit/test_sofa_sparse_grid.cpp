@@ -8,6 +8,7 @@
 #include <array>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@ struct SparseKeys {
   std::vector<std::array<long long, 8>> hexahedra;
   std::vector<std::array<long long, 4>> tetrahedra;
   std::vector<double> factors;
+  std::map<std::string, std::string> springs;  // the springs.* keys
 };
 
 std::vector<double> numbers(const std::string& text) {
@@ -56,6 +58,7 @@ SparseKeys importSparse(const std::string& obj, const std::string& grid,
   const eis::SofaImport imported = eis::importSofaScene(eis::SofaScene(text, "s.scn"), options);
   SparseKeys out;
   for (const eis::SofaKey& k : imported.objects.at(0).keys) {
+    if (k.key.rfind("springs.", 0) == 0) out.springs[k.key] = k.value;
     if (k.key != "mesh.nodes" && k.key != "mesh.hexahedra" && k.key != "mesh.tetrahedra" &&
         k.key != "material.cell-stiffness-factor")
       continue;
@@ -265,10 +268,35 @@ TEST(SofaSparseGrid, UnsupportedPartsAreRefusedByName) {
                            "fileTopology='surface.obj'/>");
             }).find("VoxelGridLoader: gives SparseGridTopology"),
             std::string::npos);
+}
+
+// MeshSpringForceField on a sparse grid: its springs are the cubes' (SparseGridTopology builds
+// no lines, triangles or quads, so their constants add nothing), every two vertices of a
+// hexahedron; `stiffness` and `damping` alias every kind's, and of two names given the later in
+// alphabetical order wins, as SOFA's Base::parse reads them: damping beats cubesDamping,
+// stiffness beats cubesStiffness. No stiffness factor of the boundary cells: springs read none.
+TEST(SofaSparseGrid, MeshSpringsJoinTheCubesPairs) {
+  const SparseKeys k = importSparse(
+      kCube, "<SparseGridTopology n='5 5 5' fileTopology='surface.obj'/>",
+      "<MeshSpringForceField stiffness='50' damping='1' linesStiffness='400' linesDamping='4' "
+      "quadsStiffness='400' cubesStiffness='400' cubesDamping='4'/>");
+  EXPECT_EQ(k.hexahedra.size(), 64u);
+  EXPECT_TRUE(k.tetrahedra.empty());
+  EXPECT_TRUE(k.factors.empty());
+  EXPECT_EQ(k.springs, (std::map<std::string, std::string>{{"springs.stiffness", "50"},
+                                                           {"springs.damping", "1"}}));
+  const SparseKeys cubes =
+      importSparse(kCube, "<SparseGridTopology n='3 3 3' fileTopology='surface.obj'/>",
+                   "<MeshSpringForceField cubesStiffness='7' linesStiffness='3'/>");
+  EXPECT_EQ(cubes.springs, (std::map<std::string, std::string>{{"springs.stiffness", "7"}}));
+  // Triangles or quads written in the grid stay its own, numbered as the surface's points.
   EXPECT_NE(errorOf([] {
-              importSparse(kCube, "<SparseGridTopology n='3 3 3' fileTopology='surface.obj'/>",
-                           "<MeshSpringForceField/>");
-            }).find("MeshSpringForceField: acts on the hexahedra of"),
+              importSparse("",
+                           "<SparseGridTopology cellWidth='0.26' position='0 0 0 1 0 0 1 1 0 0 1 "
+                           "0 0 0 1 1 0 1 1 1 1 0 1 1' quads='0 3 2 1 4 5 6 7 0 1 5 4 1 2 6 5 2 "
+                           "3 7 6 3 0 4 7'/>",
+                           "<MeshSpringForceField stiffness='1'/>");
+            }).find("keeps its quads"),
             std::string::npos);
 }
 

@@ -31,14 +31,15 @@ struct CellPartition {
 };
 
 // METIS's partition of the cells over `parts` ranks (dual graph: cells sharing a face; seed 1, so
-// the same partition on every run). One part needs no METIS: every cell in part 0, no cut.
-// Throws eis::Error when there are fewer cells than parts, or when METIS fails.
+// the same partition on every run). One part needs no METIS: every cell in part 0, no cut; so
+// does a mesh of fewer cells than parts, which METIS cannot cut (the other ranks hold no cell).
+// Throws eis::Error when METIS fails.
 CellPartition partitionCells(const CompactMesh& mesh, int parts);
 
 // The bodies of a scene partitioned together: METIS on the union of their cells, one graph of
 // disconnected pieces, so that each rank gets its share of all the cells and a small body is
 // not cut over every rank. The part of each cell of each mesh, in its order; `edgeCut`, the
-// union's. Throws as partitionCells does, counting the cells of all the meshes.
+// union's. Fewer cells than parts in all lie in part 0, as in partitionCells; throws as it does.
 std::vector<std::vector<int>> partitionTogether(const std::vector<CompactMesh>& meshes, int parts,
                                                 std::int64_t& edgeCut);
 

@@ -30,18 +30,24 @@ inline constexpr Named<MaterialModel> kMaterialModels[] = {
     {"arruda-boyce", MaterialModel::ArrudaBoyce},
     {"none", MaterialModel::None}};
 
+// Which of SOFA's hexahedral elements a hexahedral mesh gets (material.hexahedron-element).
+enum class HexahedronElement { HexahedronFem, HexahedralFem };
+inline constexpr Named<HexahedronElement> kHexahedronElements[] = {
+    {"hexahedron-fem", HexahedronElement::HexahedronFem},
+    {"hexahedral-fem", HexahedronElement::HexahedralFem}};
+
 struct ElasticMaterial {
   MaterialModel model = MaterialModel::Linear;
   RotationMethod rotation = RotationMethod::Large;
+  HexahedronElement hexahedron = HexahedronElement::HexahedronFem;
   std::vector<LameParameters> lame;  // one per cell
 };
 
-// cells: four local vertex indices each (material.model other than none) (input vertex order), material.lame one per cell;
-// shapes: their rest geometry,
-// which must outlive the field; rest: rest positions as a local array, 3 per local vertex.
+// cells: four local vertex indices each (material.model other than none) (input vertex order),
+// material.lame one per cell; shapes: their rest geometry, which must outlive the field; rest: rest
+// positions as a local array, 3 per local vertex.
 std::unique_ptr<ForceField> makeElasticForceField(const ElasticMaterial& material,
-                                                  const Cells& cells,
-                                                  const CellShapes& shapes,
+                                                  const Cells& cells, const CellShapes& shapes,
                                                   std::vector<double> rest);
 
 ForceFieldComponent elasticFemComponent();
