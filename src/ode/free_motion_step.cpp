@@ -74,15 +74,36 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
   sumOverRanks(dfree, comm);
   {
     const ScopedTimer timer("Constraint compliance");
+    // The columns P J^T e_j side by side, solved together: Y = A^-1 P J^T.
+    PetscInt local;
+    EIS_CHECK(VecGetLocalSize(x, &local));
+    Mat columns, responses;
+    EIS_CHECK(MatCreateDense(comm, local, PETSC_DECIDE, PETSC_DETERMINE, m, nullptr, &columns));
+    EIS_CHECK(MatDuplicate(columns, MAT_DO_NOT_COPY_VALUES, &responses));
     std::vector<double> unit(m, 0.0), column(m);
     for (int j = 0; j < m; ++j) {
+      Vec c;
+      EIS_CHECK(MatDenseGetColumnVecWrite(columns, j, &c));
+      EIS_CHECK(VecZeroEntries(c));
       unit[j] = 1;
-      respond(unit);
+      constraints->addTransposed(unit, c);
       unit[j] = 0;
+      mop.projectResponse(c);
+      EIS_CHECK(MatDenseRestoreColumnVecWrite(columns, j, &c));
+    }
+    report.linearIterations += linear.solveColumns(A, columns, responses);
+    for (int j = 0; j < m; ++j) {
+      Vec y;
+      EIS_CHECK(MatDenseGetColumnVecRead(responses, j, &y));
+      EIS_CHECK(VecCopy(y, response_));
+      EIS_CHECK(MatDenseRestoreColumnVecRead(responses, j, &y));
+      mop.projectResponse(response_);
       std::fill(column.begin(), column.end(), 0.0);
       constraints->addLocalProduct(response_, column);
       for (int i = 0; i < m; ++i) w[std::size_t(i) * m + j] = positionFactor * column[i];
     }
+    EIS_CHECK(MatDestroy(&columns));
+    EIS_CHECK(MatDestroy(&responses));
     sumOverRanks(w, comm);
     // LinearSolverConstraintCorrection's term on its rows (each row of J here has an entry),
     // then the constraint solver's on every row.
