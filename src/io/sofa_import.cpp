@@ -416,7 +416,8 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
     out.objects.push_back({body.state->node->path(), {}});
     reader.into(out.objects.back().keys);
     importBody(reader, scene, body, options);
-    sofa::mapConstraintSolving(reader, loop, constraintSolver, body.components, walk.collision);
+    sofa::mapConstraintSolving(reader, loop, constraintSolver, body.components, body.linearSolver,
+                               walk.collision);
   }
   if (!walk.visual.empty()) reader.note("skipped (visual only): " + listed(walk.visual));
   if (!walk.collision.empty())

@@ -70,7 +70,15 @@ bool isConstraintSolver(const std::string& type) {
 
 void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* solver,
                           const std::vector<const SofaObject*>& components,
+                          const SofaObject* linearSolver,
                           const std::vector<std::string>& collision) {
+  for (const SofaObject* o : components)
+    if (o->type == "LinearSolverConstraintCorrection" && o->field("linearSolver") &&
+        r.linked(*o, "linearSolver") != linearSolver)
+      r.reject(*o, "linearSolver",
+               "not the linear solver that integrates its body" +
+                   (linearSolver ? " (" + linearSolver->label() + ")" : std::string()) +
+                   ": W and the correction go through that one");
   if (!loop) {
     if (solver)
       throw Error(solver->where + ": " + solver->type +

@@ -19,8 +19,11 @@ bool isConstraintSolver(const std::string& type);
 // constraint or correction of `components` without the loop, the loop with a collision pipeline
 // (contacts are not simulated), solveVelocityConstraintFirst, a constraint solver other than
 // BlockGaussSeidelConstraintSolver.
+// A LinearSolverConstraintCorrection whose linearSolver links to another solver than
+// `linearSolver`, the body's, is refused too: W and the correction go through the body's.
 void mapConstraintSolving(Reader& reader, const SofaObject* loop, const SofaObject* solver,
                           const std::vector<const SofaObject*>& components,
+                          const SofaObject* linearSolver,
                           const std::vector<std::string>& collision);
 
 }  // namespace eis::sofa

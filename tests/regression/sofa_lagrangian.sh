@@ -119,5 +119,14 @@ check "sor outside (0, 2) is refused" refused sor.scn "sor.scn:3" "sor = '3'"
 scene "$LOOP" '<GenericConstraintSolver/>' "$HOLD" "$CORRECTION" > generic.scn
 check "GenericConstraintSolver (replaced in SOFA master) is refused by name" \
   refused generic.scn "generic.scn:3" "GenericConstraintSolver: not supported"
+scene "$LOOP <CGLinearSolver name=\"cg\"/>" "$GS" "$HOLD" '<LinearSolverConstraintCorrection linearSolver="@../cg"/>' \
+  > other_solver.scn
+check "a correction through another linear solver than the body's is refused" \
+  refused other_solver.scn "other_solver.scn:13" "linearSolver: not the linear solver"
+# Two beams: the constraint problem would couple them.
+sed 's|<Node name="beam">|<Node name="beam2"><EulerImplicitSolver/><SparseLDLSolver/><RegularGridTopology name="g2" n="2 2 2"/><MechanicalObject src="@g2"/><UniformMass totalMass=\"1\"/><TetrahedronFEMForceField/></Node>\n  <Node name="beam">|' \
+  held.scn > two_bodies.scn
+check "Lagrangian constraints in a scene of two bodies are refused" \
+  refused two_bodies.scn "lagrange.solver = block-gauss-seidel" "one body only"
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
