@@ -17,12 +17,25 @@ FreeMotionStep::FreeMotionStep(std::unique_ptr<EulerImplicitSolver> freeMotion,
   EIS_CHECK(VecDuplicate(like, &xStart_));
   EIS_CHECK(VecDuplicate(like, &rhs_));
   EIS_CHECK(VecDuplicate(like, &response_));
+  EIS_CHECK(VecDuplicate(like, &carried_));
+  EIS_CHECK(VecZeroEntries(carried_));
 }
 
 FreeMotionStep::~FreeMotionStep() {
   VecDestroy(&xStart_);
   VecDestroy(&rhs_);
   VecDestroy(&response_);
+  VecDestroy(&carried_);
+}
+
+void FreeMotionStep::saveCarried(const SaveVector& save) const {
+  freeMotion_->saveCarried(save);
+  if (!forces_.empty()) save("lagrange.forces", carried_);
+}
+
+void FreeMotionStep::loadCarried(const LoadVector& load) {
+  freeMotion_->loadCarried(load);
+  forcesLoaded_ = load("lagrange.forces", carried_);
 }
 
 namespace {
@@ -115,7 +128,14 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
   report.complianceSeconds = lap();
 
   // 3. The multipliers, from the last step's.
-  if (int(forces_.size()) != m) forces_.assign(m, 0.0);
+  if (int(forces_.size()) != m) {
+    forces_.assign(m, 0.0);
+    if (forcesLoaded_) {
+      constraints->addLocalProduct(carried_, forces_);
+      sumOverRanks(forces_, comm);
+    }
+  }
+  forcesLoaded_ = false;
   {
     const ScopedTimer timer("Constraint solve");
     const GaussSeidelResult result =
@@ -124,6 +144,9 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
     report.constraintError = result.error;
   }
   report.gaussSeidelSeconds = lap();
+
+  EIS_CHECK(VecZeroEntries(carried_));
+  constraints->addTransposed(forces_, carried_);
 
   // 4. The correction.
   respond(forces_);

@@ -83,6 +83,18 @@ history_ok() {
 check "the history has 27 constraint rows, iterations and an error below tolerance x rows" \
   history_ok held2.hist
 
+# A checkpoint at step 12 and a restart to 25 end where the uninterrupted run does: the
+# multipliers travel in the checkpoint (lagrange.forces), the Gauss-Seidel's start.
+restarted() {
+  mpi_command 2 "$EXE"
+  timeout 120 "${MPI_COMMAND[@]}" --scene held.scn --solver.steps=12 --output.checkpoint=ck/held \
+    --output.checkpoint-every=12 --quiet > ck.out 2> ck.err &&
+    timeout 120 "${MPI_COMMAND[@]}" --scene held.scn --solver.steps=25 --output.checkpoint=ck/held \
+      --restart=auto --output.final-state=restarted.csv --quiet >> ck.out 2>> ck.err &&
+    same_state held2.csv restarted.csv 1e-14
+}
+check "a restart from step 12 ends as the run without one (1e-14)" restarted
+
 # refused SCENE TEXT...: exit non-zero, one error line, holding every TEXT.
 refused() {
   local file=$1 status=0

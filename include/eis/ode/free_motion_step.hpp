@@ -40,8 +40,11 @@ public:
   FreeMotionStep& operator=(const FreeMotionStep&) = delete;
 
   StepReport step(MechanicalOperations& mop, Vec x, Vec v, double h) override;
-  void saveCarried(const SaveVector& save) const override { freeMotion_->saveCarried(save); }
-  void loadCarried(const LoadVector& load) override { freeMotion_->loadCarried(load); }
+  // Besides the free motion's vectors, "lagrange.forces": J^T f of the last step's multipliers,
+  // from which a restart takes them back (f = J J^T f: the rows of a fixed constraint are unit
+  // vectors of distinct unknowns).
+  void saveCarried(const SaveVector& save) const override;
+  void loadCarried(const LoadVector& load) override;
 
   // The last step's forces (the multipliers, one per constraint row).
   const std::vector<double>& forces() const { return forces_; }
@@ -51,6 +54,8 @@ private:
   ConstraintStepOptions options_;
   std::vector<double> forces_;  // kept: where the next Gauss-Seidel starts
   Vec xStart_ = nullptr, rhs_ = nullptr, response_ = nullptr;
+  Vec carried_ = nullptr;      // J^T forces_
+  bool forcesLoaded_ = false;  // carried_ came from a checkpoint: forces_ = J carried_
 };
 
 // lagrange.*: the constraint solver and the constraint correction.
