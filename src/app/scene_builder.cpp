@@ -9,6 +9,7 @@
 #include "eis/mesh/mesh_source.hpp"
 #include "eis/mesh/metis_partition.hpp"
 #include "eis/model/fixed_constraint.hpp"
+#include "eis/model/fixed_lagrangian_constraint.hpp"
 #include "eis/model/force_field_component.hpp"
 #include "eis/model/mass.hpp"
 #include "eis/model/physics.hpp"
@@ -136,6 +137,7 @@ std::unique_ptr<MechanicalSystem> buildSystem(const Scene& scene, const Distribu
   auto fixed = fixedNodeSets(mesh, scene, warnings);
   fixed.insert(fixed.end(), motion->nodeSets().begin(), motion->nodeSets().end());
   system->setConstraint(std::move(fixed), std::move(motion));
+  system->setLagrangianConstraints(FixedLagrangianConstraint::fromScene(mesh, scene, warnings));
   system->createMatrix(linearSolverOf(scene, system->constantMatrix()).op);
   return system;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdarg>
+#include <cstdio>
 
 #include "eis/app/scene_builder.hpp"
 #include "eis/app/stop_signals.hpp"
@@ -11,6 +12,7 @@
 #include "eis/core/timer.hpp"
 #include "eis/io/help.hpp"
 #include "eis/linalg/linear_solver.hpp"
+#include "eis/ode/free_motion_step.hpp"
 
 namespace eis {
 
@@ -66,6 +68,12 @@ void checkBodies(const std::vector<ObjectScene>& objects) {
       if (object.scene.shown(key) != first.shown(key))
         throw Error(std::string(key) + " differs between the bodies " + objects.front().path +
                     " and " + object.path + ": it is the run's, the same for every body");
+  for (const ObjectScene& object : objects)
+    if (solvesConstraints(object.scene))
+      throw Error(object.path + ": lagrange.solver = " + object.scene.text("lagrange.solver") +
+                  ": Lagrangian constraints are solved in a scene of one body only, not yet "
+                  "across " +
+                  std::to_string(objects.size()) + " bodies");
 }
 
 }  // namespace
@@ -254,6 +262,17 @@ void Simulation::run() {
         details += "  Newton iterations " + std::to_string(record.report.nonlinearIterations);
       if (record.report.residualNorm >= 0)
         details += "  residual " + std::to_string(record.report.residualNorm);
+      if (record.report.constraintRows > 0) {
+        const StepReport& r = record.report;
+        char text[200];
+        std::snprintf(text, sizeof text,
+                      "  constraints %d rows, %d Gauss-Seidel iterations, error %.3g; free motion "
+                      "%.3g s, W %.3g s, Gauss-Seidel %.3g s, correction %.3g s",
+                      r.constraintRows, r.constraintIterations, r.constraintError,
+                      r.freeMotionSeconds, r.complianceSeconds, r.gaussSeidelSeconds,
+                      r.correctionSeconds);
+        details += text;
+      }
       report("%s\n", progress_->line(record, details, MPI_Wtime() - loopStart).c_str());
     }
     if (step < steps_) summary_.stoppedBy = stopRequested();
@@ -298,6 +317,14 @@ void Simulation::advance(int step, double clock, StepRecord& record) {
     reported = true;
     record.report.preconditionerSetups += report.preconditionerSetups;
     record.report.residualNorm = std::max(record.report.residualNorm, report.residualNorm);
+    // Lagrangian constraints are solved in a scene of one body (checkBodies).
+    record.report.constraintRows = report.constraintRows;
+    record.report.constraintIterations = report.constraintIterations;
+    record.report.constraintError = report.constraintError;
+    record.report.freeMotionSeconds = report.freeMotionSeconds;
+    record.report.complianceSeconds = report.complianceSeconds;
+    record.report.gaussSeidelSeconds = report.gaussSeidelSeconds;
+    record.report.correctionSeconds = report.correctionSeconds;
     record.substeps = std::max(record.substeps, substeps);
   };
   try {

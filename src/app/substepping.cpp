@@ -64,6 +64,13 @@ StepReport Substepping::advance(Vec x, Vec v, double h,
         total.nonlinearIterations += part.nonlinearIterations;
         total.preconditionerSetups += part.preconditionerSetups;
         total.residualNorm = part.residualNorm;
+        total.constraintRows = part.constraintRows;
+        total.constraintIterations += part.constraintIterations;
+        total.constraintError = part.constraintError;
+        total.freeMotionSeconds += part.freeMotionSeconds;
+        total.complianceSeconds += part.complianceSeconds;
+        total.gaussSeidelSeconds += part.gaussSeidelSeconds;
+        total.correctionSeconds += part.correctionSeconds;
       }
       substeps = n;
       return total;

@@ -16,7 +16,7 @@ namespace {
 
 constexpr const char* kHeader =
     "step,time,wall_seconds,linear_iterations,nonlinear_iterations,residual,kinetic_energy,"
-    "elastic_energy,pc_rebuilt,substeps\n";
+    "elastic_energy,pc_rebuilt,substeps,constraint_rows,constraint_iterations,constraint_error\n";
 
 // Rank 0, a restart: the rows of an existing history up to `keepThrough` kept (the file
 // replaced whole, so a kill here loses nothing); whether there was a history to continue.
@@ -68,11 +68,14 @@ std::string HistoryWriter::fail(const char* what) {
 void HistoryWriter::write(const HistoryRow& row) {
   std::string failure;
   if (file_) {
-    char residual[32] = "";
+    char residual[32] = "", constraintError[32] = "";
     if (row.residual >= 0) std::snprintf(residual, sizeof residual, "%.17g", row.residual);
-    if (std::fprintf(file_, "%d,%.17g,%.9g,%d,%d,%s,%.17g,%.17g,%d,%d\n", row.step, row.time,
-                     row.wallSeconds, row.linearIterations, row.nonlinearIterations, residual,
-                     row.kineticEnergy, row.elasticEnergy, row.pcRebuilt, row.substeps) < 0)
+    if (row.constraintError >= 0)
+      std::snprintf(constraintError, sizeof constraintError, "%.17g", row.constraintError);
+    if (std::fprintf(file_, "%d,%.17g,%.9g,%d,%d,%s,%.17g,%.17g,%d,%d,%d,%d,%s\n", row.step,
+                     row.time, row.wallSeconds, row.linearIterations, row.nonlinearIterations,
+                     residual, row.kineticEnergy, row.elasticEnergy, row.pcRebuilt, row.substeps,
+                     row.constraintRows, row.constraintIterations, constraintError) < 0)
       failure = fail("write");
     else if (std::fflush(file_) != 0)
       failure = fail("write");
@@ -109,6 +112,9 @@ public:
     row.residual = step.report.residualNorm;
     row.pcRebuilt = step.report.preconditionerSetups;
     row.substeps = step.substeps;
+    row.constraintRows = step.report.constraintRows;
+    row.constraintIterations = step.report.constraintIterations;
+    row.constraintError = step.report.constraintError;
     row.kineticEnergy = row.elasticEnergy = 0;
     for (const RunState& state : states) {
       row.kineticEnergy += state.system.kineticEnergy(state.v);
@@ -133,9 +139,12 @@ OutputComponent historyOutputComponent() {
        ParameterSpec().add(
            {"output.history", "PATH",
             "CSV, one row per step, with the columns step,time,wall_seconds,linear_iterations,\n"
-            "nonlinear_iterations,residual,kinetic_energy,elastic_energy,pc_rebuilt,substeps\n"
-            "(pc_rebuilt: how many times the preconditioner was set up in the step, see\n"
-            "solver.pc-lag; substeps: the sub-steps it took, see solver.on-failure).\n"
+            "nonlinear_iterations,residual,kinetic_energy,elastic_energy,pc_rebuilt,substeps,\n"
+            "constraint_rows,constraint_iterations,constraint_error (pc_rebuilt: how many times\n"
+            "the preconditioner was set up in the step, see solver.pc-lag; substeps: the\n"
+            "sub-steps it took, see solver.on-failure; constraint_*: the Lagrangian constraint\n"
+            "rows, the Gauss-Seidel's iterations and its last error, empty when none, see\n"
+            "lagrange.solver).\n"
             "Missing folders are created before the first step; a failed write stops the run.",
             std::nullopt, "", false, check::anyText()}),
        nullptr},

@@ -11,12 +11,17 @@ namespace eis::sofa {
 namespace {
 
 // The Hexa2TetraTopologicalMapping that fills `topology` with `grid`'s hexahedra, or nullptr.
+// A topology that links its tetrahedra to such a mapping's output and its positions to the
+// grid's ("@../volume/Container.tetrahedra", "@../volume/grid.position") holds the same cells.
 const SofaObject* gridCutter(const Reader& reader, const SofaObject& topology,
                              const SofaObject& grid) {
-  for (const SofaObject* o : reader.scene().objects())
-    if (o->type == "Hexa2TetraTopologicalMapping" && reader.linked(*o, "input") == &grid &&
-        reader.linked(*o, "output") == &topology)
-      return o;
+  const SofaObject* cells = reader.linked(topology, "tetrahedra");
+  if (cells && reader.linked(topology, "position") != &grid) cells = nullptr;
+  for (const SofaObject* o : reader.scene().objects()) {
+    if (o->type != "Hexa2TetraTopologicalMapping" || reader.linked(*o, "input") != &grid) continue;
+    const SofaObject* output = reader.linked(*o, "output");
+    if (output == &topology || (cells && output == cells)) return o;
+  }
   return nullptr;
 }
 

@@ -11,6 +11,7 @@
 #include "eis/core/input_file.hpp"
 #include "sofa_data_fields.hpp"
 #include "sofa_grid_mesh.hpp"
+#include "sofa_lagrangian.hpp"
 #include "sofa_reader.hpp"
 #include "sofa_walk.hpp"
 
@@ -276,7 +277,9 @@ bool mapOdeSolver(Reader& r, const SofaObject& o) {
   r.key("solver.trapezoidal", r.boolean(o, "trapezoidalScheme", false) ? "true" : "false");
   r.key("solver.compute-residual", r.boolean(o, "computeResidual", false) ? "true" : "false");
   if (r.boolean(o, "solveConstraint", false))
-    r.reject(o, "solveConstraint", "constraint solvers are not supported");
+    r.reject(o, "solveConstraint",
+             "solving constraints inside the ODE solver is not supported (under "
+             "FreeMotionAnimationLoop they are solved after the free motion)");
   return true;
 }
 
@@ -401,8 +404,17 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
   SofaImport out;
   Reader reader(scene, out);
   const sofa::Walk walk = sofa::walkScene(scene, reader, options.skipUnsupported);
-  for (const SofaObject* o : walk.orphans)
-    unsupported(reader, *o, "not supported: it may change the mechanics", options);
+  // The scene's animation loop and constraint solver act on every body (io/sofa_lagrangian).
+  const SofaObject *loop = nullptr, *constraintSolver = nullptr;
+  for (const SofaObject* o : walk.orphans) {
+    const bool isLoop = sofa::isFreeMotionLoop(o->type);
+    if ((isLoop && !loop) || (sofa::isConstraintSolver(o->type) && !constraintSolver)) {
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+      (isLoop ? loop : constraintSolver) = o;
+    } else {
+      unsupported(reader, *o, "not supported: it may change the mechanics", options);
+    }
+  }
   if (walk.bodies.empty()) throw Error(scene.root().where + ": the scene has no MechanicalObject");
   for (const sofa::Body& body : walk.bodies) {
     out.objects.push_back({body.state->node->path(), {}});
@@ -417,6 +429,8 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
       reader.from(*body.odeSolver);
       reader.key("solver.group", body.odeSolver->node->path());
     }
+    sofa::mapConstraintSolving(reader, loop, constraintSolver, body.components, body.linearSolver,
+                               walk.collision);
   }
   if (!walk.visual.empty()) reader.note("skipped (visual only): " + listed(walk.visual));
   if (!walk.collision.empty())

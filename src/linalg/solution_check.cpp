@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <vector>
 
 #include "eis/core/error.hpp"
 
@@ -197,6 +198,35 @@ std::string SolutionCheck::verdict(KSP ksp, Mat A, Vec b, Vec x) {
                 normName(type), residual, residual * kDriftFactor / allowed, double(rtol),
                 kDriftFactor, residual2, roundoff);
   return text;
+}
+
+std::string SolutionCheck::columnsVerdict(KSP ksp, Mat A, Mat B, Mat X) {
+  PetscInt columns;
+  EIS_CHECK(MatGetSize(B, nullptr, &columns));
+  Mat R;
+  EIS_CHECK(MatMatMult(A, X, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &R));
+  EIS_CHECK(MatAXPY(R, -1.0, B, SAME_NONZERO_PATTERN));
+  const std::size_t count = std::size_t(columns);
+  std::vector<PetscReal> r(count), b(count), x(count);
+  EIS_CHECK(MatGetColumnNorms(R, NORM_2, r.data()));
+  EIS_CHECK(MatDestroy(&R));
+  EIS_CHECK(MatGetColumnNorms(B, NORM_2, b.data()));
+  EIS_CHECK(MatGetColumnNorms(X, NORM_2, x.data()));
+  PetscReal rtol, atol;
+  EIS_CHECK(KSPGetTolerances(ksp, &rtol, &atol, nullptr, nullptr));
+  const double normA = operatorNorm(A), eps = std::numeric_limits<double>::epsilon();
+  for (std::size_t j = 0; j < r.size(); ++j) {
+    const double roundoff = kRoundoffFactor * eps * (normA * x[j] + b[j]);
+    const double allowed = kDriftFactor * std::max(double(rtol) * b[j], double(atol));
+    if (r[j] <= roundoff || r[j] <= allowed) continue;
+    char text[240];
+    std::snprintf(text, sizeof text,
+                  "column %zu's answer misses the tolerance asked for: ||b - A x||_2 is %.3g, "
+                  "above max(rtol ||b||, atol) = %.3g (rtol %.3g) times %g and rounding level %.3g",
+                  j, double(r[j]), allowed / kDriftFactor, double(rtol), kDriftFactor, roundoff);
+    return text;
+  }
+  return {};
 }
 
 }  // namespace eis

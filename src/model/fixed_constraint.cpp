@@ -101,7 +101,8 @@ const ComponentDeclaration& fixedConstraintComponent() {
                           scene.given("constraint.partial-fixed"));
         if (scene.given("mesh.file") || scene.given("mesh.nodes") ||
             scene.given("constraint.fixed-box") || scene.given("constraint.fixed-group") ||
-            scene.given("constraint.fixed") || scene.given("constraint.partial-fixed"))
+            scene.given("constraint.fixed") || scene.given("constraint.partial-fixed") ||
+            scene.given("lagrange.fixed"))
           return;
         if (scene.given("mesh.transform")) {
           // The transformed box's x = 0 face is no longer at x = 0: its nodes by id instead

@@ -6,6 +6,7 @@
 #include "eis/core/scene.hpp"
 #include "eis/linalg/linear_solver.hpp"
 #include "eis/ode/euler_implicit_solver.hpp"
+#include "eis/ode/free_motion_step.hpp"
 #include "eis/ode/newton_solver.hpp"
 
 namespace eis {
@@ -119,9 +120,12 @@ std::unique_ptr<TimeIntegrator> makeTimeIntegrator(const Parameters& scene, MPI_
     return std::make_unique<NewtonSolver>(
         comm, eulerImplicitOptionsOf(scene), scene.choice("solver.newton-guess", kNewtonGuesses),
         like, linear.pcType.c_str(), restCoordinates, linear.options.preconditioner);
-  return std::make_unique<EulerImplicitSolver>(
+  auto euler = std::make_unique<EulerImplicitSolver>(
       eulerImplicitOptionsOf(scene), like,
       std::make_unique<LinearSolver>(comm, linear.pcType.c_str(), restCoordinates, linear.options));
+  if (solvesConstraints(scene))
+    return std::make_unique<FreeMotionStep>(std::move(euler), constraintStepOptionsOf(scene), like);
+  return euler;
 }
 
 const RegisterComponent registered(600, timeIntegratorComponent);

@@ -10,6 +10,7 @@
 #include <petsc/private/petscimpl.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <string>
@@ -468,3 +469,63 @@ TEST_F(DirectSolve, EveryStartingPointReachesTheTightIterativeState) {
         << "initial guess " << int(guess);
   }
 }
+
+namespace {
+
+// solveColumns: a direct solve takes every column of B at once and gives, column by column, what
+// solve() gives; a wrong answer in one column is named by the check.
+TEST(LinearSolverColumns, ManyRightHandSidesAtOnce) {
+  const PetscInt rowsHere = 4, columns = 3;
+  Mat A, B, X;
+  MatCreateAIJ(PETSC_COMM_WORLD, rowsHere, rowsHere, PETSC_DETERMINE, PETSC_DETERMINE, 3, nullptr,
+               2, nullptr, &A);
+  PetscInt first, last, n;
+  MatGetOwnershipRange(A, &first, &last);
+  MatGetSize(A, &n, nullptr);
+  for (PetscInt i = first; i < last; ++i) {
+    MatSetValue(A, i, i, 4.0 + 0.1 * double(i), INSERT_VALUES);
+    if (i > 0) MatSetValue(A, i, i - 1, -1.0, INSERT_VALUES);
+    if (i + 1 < n) MatSetValue(A, i, i + 1, -1.0, INSERT_VALUES);
+  }
+  MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY);
+  MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY);
+  MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE);
+  MatCreateDense(PETSC_COMM_WORLD, rowsHere, PETSC_DECIDE, PETSC_DETERMINE, columns, nullptr, &B);
+  for (PetscInt i = first; i < last; ++i)
+    for (PetscInt j = 0; j < columns; ++j)
+      MatSetValue(B, i, j, std::sin(double(1 + i + 7 * j)), INSERT_VALUES);
+  MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY);
+  MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY);
+  MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X);
+
+  eis::LinearSolverOptions options;
+  options.direct = true;
+  eis::LinearSolver solver(PETSC_COMM_WORLD, PCGAMG, nullptr, options);
+  EXPECT_EQ(solver.solveColumns(A, B, X), columns);
+  Vec x, one;
+  MatCreateVecs(A, &x, &one);
+  for (PetscInt j = 0; j < columns; ++j) {
+    Vec b, together;
+    MatDenseGetColumnVecRead(B, j, &b);
+    VecZeroEntries(one);
+    solver.solve(A, b, one);
+    MatDenseRestoreColumnVecRead(B, j, &b);
+    MatDenseGetColumnVecRead(X, j, &together);
+    VecWAXPY(x, -1.0, together, one);
+    MatDenseRestoreColumnVecRead(X, j, &together);
+    PetscReal gap;
+    VecNorm(x, NORM_INFINITY, &gap);
+    EXPECT_LT(gap, 1e-14) << "column " << j;
+  }
+  eis::SolutionCheck check;
+  EXPECT_EQ(check.columnsVerdict(solver.ksp(), A, B, X), "");
+  if (first == 0) MatSetValue(X, 0, 1, 1.0, ADD_VALUES);
+  MatAssemblyBegin(X, MAT_FINAL_ASSEMBLY);
+  MatAssemblyEnd(X, MAT_FINAL_ASSEMBLY);
+  EXPECT_NE(check.columnsVerdict(solver.ksp(), A, B, X).find("column 1's answer"),
+            std::string::npos);
+  for (Vec* v : {&x, &one}) VecDestroy(v);
+  for (Mat* m : {&A, &B, &X}) MatDestroy(m);
+}
+
+}  // namespace

@@ -41,9 +41,11 @@ std::vector<int> substepsOf(const std::string& history) {
   std::vector<int> column;
   if (eis_test::root()) {
     const std::vector<std::string> text = eis_test::lines(history);
-    EXPECT_EQ(eis_test::split(text.at(0)).back(), "substeps");
-    for (std::size_t row = 1; row < text.size(); ++row)
-      column.push_back(std::stoi(eis_test::split(text[row]).back()));
+    const std::vector<std::string> header = eis_test::split(text.at(0));
+    const auto at = std::find(header.begin(), header.end(), "substeps");
+    EXPECT_NE(at, header.end());
+    for (std::size_t row = 1; row < text.size() && at != header.end(); ++row)
+      column.push_back(std::stoi(eis_test::split(text[row]).at(std::size_t(at - header.begin()))));
   }
   int size = int(column.size());
   MPI_Bcast(&size, 1, MPI_INT, 0, PETSC_COMM_WORLD);

@@ -287,6 +287,32 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) {
          EXPECT_EQ(s.texts("constraint.prescribed-velocity"), Args{"1 0 0 indices 3"});
        }},
+      {"lagrange.fixed",
+       "box 0 0 0 0 1 1",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("lagrange.fixed"), Args{"box 0 0 0 0 1 1"});
+         EXPECT_TRUE(boxes(s, "constraint.fixed-box").empty());
+       },
+       {"--lagrange.solver=block-gauss-seidel", "--lagrange.correction=linear-solver"}},
+      {"lagrange.solver", "block-gauss-seidel",
+       [](const Scene& s) { EXPECT_EQ(s.text("lagrange.solver"), "block-gauss-seidel"); }},
+      {"lagrange.max-iterations", "200",
+       [](const Scene& s) { EXPECT_EQ(s.integer("lagrange.max-iterations"), 200); }},
+      {"lagrange.tolerance", "1e-8",
+       [](const Scene& s) { EXPECT_EQ(s.real("lagrange.tolerance"), 1e-8); }},
+      {"lagrange.sor", "1.5", [](const Scene& s) { EXPECT_EQ(s.real("lagrange.sor"), 1.5); }},
+      {"lagrange.scale-tolerance", "false",
+       [](const Scene& s) { EXPECT_FALSE(s.boolean("lagrange.scale-tolerance")); }},
+      {"lagrange.all-verified", "true",
+       [](const Scene& s) { EXPECT_TRUE(s.boolean("lagrange.all-verified")); }},
+      {"lagrange.regularization", "1e-9",
+       [](const Scene& s) { EXPECT_EQ(s.real("lagrange.regularization"), 1e-9); }},
+      {"lagrange.correction",
+       "linear-solver",
+       [](const Scene& s) { EXPECT_EQ(s.text("lagrange.correction"), "linear-solver"); },
+       {"--lagrange.solver=block-gauss-seidel"}},
+      {"lagrange.correction-regularization", "1e-9",
+       [](const Scene& s) { EXPECT_EQ(s.real("lagrange.correction-regularization"), 1e-9); }},
       {"solver.dt", "0.005", [](const Scene& s) { EXPECT_EQ(s.real("solver.dt"), 0.005); }},
       {"solver.steps", "7", [](const Scene& s) { EXPECT_EQ(s.integer("solver.steps"), 7); }},
       {"solver.rayleigh-mass", "0.1",
@@ -769,6 +795,13 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"scene.python-timeout", "0"},
       {"scene.skip-unsupported", "maybe"},
       {"scene.linear-solver-limits", "sofa"},
+      {"lagrange.solver", "lcp"},
+      {"lagrange.max-iterations", "0"},
+      {"lagrange.tolerance", "0"},
+      {"lagrange.sor", "2"},
+      {"lagrange.regularization", "-1"},
+      {"lagrange.correction", "uncoupled"},
+      {"lagrange.fixed", "cube 1"},
   };
   for (const auto& [key, value] : bad) {
     SCOPED_TRACE(key + " = " + value);
@@ -814,6 +847,19 @@ TEST(Scene, OptionsThatDoNotComposeAreRejected) {
   EXPECT_EQ(errorOf({"--solver.trapezoidal=false", "--solver.scheme=sofa-trapezoidal"}),
             "solver.trapezoidal = false contradicts solver.scheme = sofa-trapezoidal");
   EXPECT_EQ(parse({"--solver.scheme=sofa-trapezoidal"}).scene.boolean("solver.trapezoidal"), true);
+  // Lagrangian constraints need a solver and a correction; the free motion is the linearized step.
+  EXPECT_TRUE(startsWith(errorOf({"--lagrange.fixed=all"}),
+                         "lagrange.fixed: Lagrangian constraints need a constraint solver"));
+  EXPECT_TRUE(startsWith(errorOf({"--lagrange.fixed=all", "--lagrange.solver=block-gauss-seidel"}),
+                         "lagrange.fixed: Lagrangian constraints need a constraint correction"));
+  EXPECT_EQ(errorOf({"--lagrange.correction=linear-solver"}),
+            "lagrange.correction = linear-solver needs lagrange.solver = block-gauss-seidel");
+  EXPECT_TRUE(startsWith(errorOf({"--lagrange.solver=block-gauss-seidel", "--solver.newton=full"}),
+                         "lagrange.solver = block-gauss-seidel runs SOFA's linearized step"));
+  EXPECT_EQ(errorOf({"--physics.type=diffusion", "--solver.first-order=true",
+                     "--lagrange.solver=block-gauss-seidel", "--lagrange.correction=linear-solver",
+                     "--lagrange.fixed=all"}),
+            "lagrange.fixed applies to elasticity only, not to physics.type = diffusion");
   for (const std::string pc : {"gamg", "hypre", "hypre-elasticity"})
     EXPECT_EQ(
         errorOf({"--solver.operator=matrix-free", "--solver.preconditioner=" + pc}),

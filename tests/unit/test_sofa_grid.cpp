@@ -189,6 +189,34 @@ TEST(SofaGrid, APositionLinkedToTheGrid) {
   EXPECT_EQ(eis::parse::tokens(nodes).size(), 36u);
 }
 
+// A body's topology that copies another node's cut (its tetrahedra linked to the output of a
+// Hexa2TetraTopologicalMapping, its positions to the grid's) holds the cut's tetrahedra.
+TEST(SofaGrid, TetrahedraLinkedFromAnotherNodesCut) {
+  const std::string text =
+      "<Node><Node name='volume'><RegularGridTopology name='g' n='3 3 3'/>"
+      "<TetrahedronSetTopologyContainer name='cut'/>"
+      "<Hexa2TetraTopologicalMapping input='@g' output='@cut' swapping='true'/></Node>"
+      "<Node name='b'><EulerImplicitSolver/>"
+      "<TetrahedronSetTopologyContainer name='t' position='@../volume/g.position' "
+      "tetrahedra='@../volume/cut.tetrahedra'/><MechanicalObject src='@t'/>"
+      "<TetrahedronFEMForceField/></Node></Node>";
+  const eis::SofaImport imported = eis::importSofaScene(eis::SofaScene(text, "g.scn"), {});
+  std::string tets;
+  for (const eis::SofaKey& k : imported.objects.at(0).keys)
+    if (k.key == "mesh.tetrahedra") tets = k.value;
+  const GridKeys swapped =
+      importGrid("<RegularGridTopology name='g' n='3 3 3'/>",
+                 "<TetrahedronSetTopologyContainer name='t'/>"
+                 "<Hexa2TetraTopologicalMapping input='@g' output='@t' swapping='true'/>");
+  ASSERT_EQ(eis::parse::tokens(tets).size(), 4 * swapped.tets.size());
+  std::string expected;
+  for (const auto& t : swapped.tets)
+    for (long long v : t) expected += (expected.empty() ? "" : " ") + std::to_string(v);
+  std::string got;
+  for (const std::string& v : eis::parse::tokens(tets)) got += (got.empty() ? "" : " ") + v;
+  EXPECT_EQ(got, expected);
+}
+
 TEST(SofaGrid, OtherGridsAreRefusedByName) {
   EXPECT_NE(errorOf([] {
               importGrid("<CylinderGridTopology n='3 3 3'/>");

@@ -6,9 +6,9 @@
 // order that shows or changes a result: where a component stands in --help and the start-up
 // report, the order a system sums its force fields (the elastic or diffusion field first: von
 // Mises stress is the first stress field's), the order outputs finish. Ranks by kind:
-//   100 mesh source, 200 physics, 300 mass, 400-499 force fields, 500-599 projective
-//   constraints, 600 time integrator, 700 linear solver, 800 initial state, 900-999 outputs,
-//   1000 step control, 1100 progress report, 1200 scene file.
+//   100 mesh source, 200 physics, 300 mass, 400-499 force fields, 500-599 projective and
+//   Lagrangian constraints, 600 time integrator, 650 constraint solver, 700 linear solver, 800
+//   initial state, 900-999 outputs, 1000 step control, 1100 progress report, 1200 scene file.
 //
 // Nothing references a registrar, so an object file holding only a component and its registrar
 // would be left out of a link against the static library: the executables and tests link it

@@ -19,6 +19,8 @@ struct HistoryRow {
   double kineticEnergy = 0, elasticEnergy = 0;
   int pcRebuilt = 0;  // preconditioner set-ups in the step
   int substeps = 1;   // sub-steps the step took
+  int constraintRows = 0, constraintIterations = 0;
+  double constraintError = -1;  // -1: no constraint solved (written empty)
 };
 
 class HistoryWriter {

@@ -63,6 +63,11 @@ public:
   // preconditioner), GMRES solves it (indefiniteFallbackOf). The iterations of every attempt
   // are counted.
   int solve(Mat A, Vec b, Vec x);
+  // Solves A X = B for every column of the dense B (rows laid out as b's), X dense alike. A
+  // direct solve takes them all at once from its factorization (KSPMatSolve: MUMPS's multiple
+  // right-hand sides), each column's answer checked as solve() checks one; an iterative solve
+  // takes them one by one through solve(). Returns the iterations (a direct solve: one a column).
+  int solveColumns(Mat A, Mat B, Mat X);
   KSP ksp() const { return ksp_; }
   // Preconditioner set-ups so far.
   long preconditionerSetups() const { return reuse_.setups(); }

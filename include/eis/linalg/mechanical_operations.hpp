@@ -3,6 +3,8 @@
 // MechanicalOperations. K = df/dx and B = df/dv; vectors are PETSc global vectors.
 #include <petscmat.h>
 
+#include "eis/linalg/lagrangian_constraints.hpp"
+
 namespace eis {
 
 class MechanicalOperations {
@@ -22,6 +24,9 @@ public:
   // that takes them from x to their position at the end of a step of length h. False (dx
   // untouched) when nothing is prescribed.
   virtual bool prescribedDisplacement(double /*h*/, Vec /*x*/, Vec /*dx*/) { return false; }
+  // The Lagrangian constraints a constraint solver resolves after the step (SOFA's
+  // FreeMotionAnimationLoop); null when there are none.
+  virtual const LagrangianConstraints* lagrangianConstraints() const { return nullptr; }
 };
 
 }  // namespace eis

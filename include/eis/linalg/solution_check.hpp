@@ -36,6 +36,9 @@ public:
   // The verdict on x as the answer of A x = b under `ksp`'s tolerances and norm; an empty string
   // when it passes, else what was measured against what was allowed.
   std::string verdict(KSP ksp, Mat A, Vec b, Vec x);
+  // The same for each column of the dense X as the answer of A X = B, held to the true
+  // residual's 2-norm (a direct solve's test has no norm): one product A X for all columns.
+  std::string columnsVerdict(KSP ksp, Mat A, Mat B, Mat X);
   // Records ||x0||, the norm of the iterate each solve of `ksp` starts from (a monitor at
   // iteration 0), for rule 1: a Krylov method's residual drifts by about eps ||A|| max_k ||x_k||,
   // and a starting point far from the answer makes that more than eps ||A|| ||x||; and, at

@@ -38,6 +38,11 @@ public:
   // The nodes fixed in every step, and the prescribed motion (whose nodes may add to them).
   void setConstraint(std::vector<FixedConstraint::FixedNodes> fixed,
                      std::unique_ptr<PrescribedMotion> motion);
+  // The Lagrangian constraints a constraint solver holds (null: none).
+  void setLagrangianConstraints(std::unique_ptr<LagrangianConstraints> constraints) {
+    lagrangian_ = std::move(constraints);
+  }
+  const LagrangianConstraints* lagrangianConstraints() const override { return lagrangian_.get(); }
   // Collective. Creates the system matrix once every part is in.
   void createMatrix(OperatorMode mode);
 
@@ -102,6 +107,7 @@ private:
   std::vector<FixedConstraint::FixedNodes> fixed_;
   std::unique_ptr<FixedConstraint> constraint_;
   std::unique_ptr<PrescribedMotion> motion_;
+  std::unique_ptr<LagrangianConstraints> lagrangian_;
   std::vector<bool> acting_;  // the sofa-rule motions among the constraint's rows
   OperatorMode mode_ = OperatorMode::Assembled;
   double time_ = 0;

@@ -55,6 +55,9 @@ public:
 
   const EulerImplicitOptions& options() const { return options_; }
   LinearSolver& linearSolver() { return *linear_; }
+  // The system matrix of the last step's solve (owned by the mechanical operations): what a
+  // constraint correction solves against (ode/free_motion_step.hpp). Null before the first step.
+  Mat lastOperator() const { return lastOperator_; }
 
   // SOFA's integration factors: how a solution dv of the linear system moves the state.
   static double velocityIntegrationFactor() { return 1.0; }
@@ -73,6 +76,7 @@ private:
 
   Vec force_ = nullptr, rhs_ = nullptr, vBefore_ = nullptr, lift_ = nullptr;
   Vec solution_ = nullptr;  // the last solve's solution; zero before the first
+  Mat lastOperator_ = nullptr;
 };
 
 }  // namespace eis

@@ -18,6 +18,14 @@ struct StepReport {
   int nonlinearIterations = 1;   // Newton iterations; the linearized step is one
   int preconditionerSetups = 0;  // times the preconditioner was set up in the step
   double residualNorm = -1;      // ||P(M (v_{n+1} - v_n) - h f(x_{n+1}, v_{n+1}))||_2, or -1
+  // Lagrangian constraints (ode/free_motion_step.hpp): the rows solved, the Gauss-Seidel's
+  // iterations and last error (-1: none solved), and the wall seconds of the free motion, the
+  // compliance W, the Gauss-Seidel and the correction.
+  int constraintRows = 0;
+  int constraintIterations = 0;
+  double constraintError = -1;
+  double freeMotionSeconds = 0, complianceSeconds = 0, gaussSeidelSeconds = 0,
+         correctionSeconds = 0;
 };
 
 // linearized: SOFA's single linear solve per step; full: Newton to convergence (solver.newton).

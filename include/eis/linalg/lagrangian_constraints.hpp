@@ -1,0 +1,31 @@
+#pragma once
+// Lagrangian constraint rows as a constraint solver sees them, after SOFA's LagrangianConstraint:
+// the Jacobian J (m rows, one column per unknown, distributed by its columns: each rank holds
+// the entries of the unknowns it owns) and the violation of each row at a state. The rows are
+// numbered the same on every rank; a row may touch unknowns of any rank. Implemented by the
+// model (model/fixed_lagrangian_constraint.hpp), read by the constraint step
+// (ode/free_motion_step.hpp).
+#include <petscvec.h>
+
+#include <vector>
+
+namespace eis {
+
+class LagrangianConstraints {
+public:
+  virtual ~LagrangianConstraints() = default;
+  // m, the same on every rank.
+  virtual int rows() const = 0;
+  // The rows in the groups the Gauss-Seidel resolves together (SOFA's ConstraintResolution and
+  // its getNbLines), in row order; the sizes sum to rows(). Every group is bilateral.
+  virtual const std::vector<int>& groups() const = 0;
+  // out += J^T lambda (lambda: m values, the same on every rank; out: a global vector).
+  virtual void addTransposed(const std::vector<double>& lambda, Vec out) const = 0;
+  // This rank's part of J y (the sum over ranks is J y): out has m values and gets only the
+  // terms of the unknowns this rank owns added to it.
+  virtual void addLocalProduct(Vec y, std::vector<double>& out) const = 0;
+  // This rank's part of the violation at x (the sum over ranks is the violation), added to out.
+  virtual void addLocalViolation(Vec x, std::vector<double>& out) const = 0;
+};
+
+}  // namespace eis

@@ -1,0 +1,67 @@
+#pragma once
+// SOFA's FreeMotionAnimationLoop with a BlockGaussSeidelConstraintSolver and a
+// LinearSolverConstraintCorrection, around the linearized step (master:
+// FreeMotionAnimationLoop.cpp, GenericConstraintSolver.cpp, BuiltConstraintSolver.cpp,
+// LinearSolverConstraintCorrection.inl):
+//   1. free motion: the step without the Lagrangian constraints gives v_free, and
+//      x_free = x_n + h v_free (FreeMotionAnimationLoop::computeFreeMotion);
+//   2. the problem: dfree = the constraints' violation at x_free, and the compliance
+//      W = h J A^-1 J^T (+ regularization on the diagonal), A the free motion's system matrix
+//      and h EulerImplicitSolver's position integration factor; W is built column by column,
+//      one solve of A per constraint row with the step's own factorization or preconditioner,
+//      each rank adding the products of its unknowns, then summed onto every rank;
+//   3. the block Gauss-Seidel (linalg/block_gauss_seidel.hpp), on every rank alike, from the
+//      forces of the last step;
+//   4. the correction: c = A^-1 J^T f, x = x_free + h c, v = v_free + c (the position and
+//      velocity integration factors h and 1).
+// The projective constraints zero the columns of J on their unknowns, as SOFA's
+// applyProjectiveConstraintOnConstraintMatrix does: P before and after each solve.
+#include <memory>
+#include <vector>
+
+#include "eis/core/component.hpp"
+#include "eis/linalg/block_gauss_seidel.hpp"
+#include "eis/ode/euler_implicit_solver.hpp"
+
+namespace eis {
+
+struct ConstraintStepOptions {
+  GaussSeidelOptions gaussSeidel;
+  double regularization = 0;            // GenericConstraintSolver regularizationTerm
+  double correctionRegularization = 0;  // LinearSolverConstraintCorrection regularizationTerm
+};
+
+class FreeMotionStep : public TimeIntegrator {
+public:
+  FreeMotionStep(std::unique_ptr<EulerImplicitSolver> freeMotion,
+                 const ConstraintStepOptions& options, Vec like);
+  ~FreeMotionStep() override;
+  FreeMotionStep(const FreeMotionStep&) = delete;
+  FreeMotionStep& operator=(const FreeMotionStep&) = delete;
+
+  StepReport step(MechanicalOperations& mop, Vec x, Vec v, double h) override;
+  // Besides the free motion's vectors, "lagrange.forces": J^T f of the last step's multipliers,
+  // from which a restart takes them back (f = J J^T f: the rows of a fixed constraint are unit
+  // vectors of distinct unknowns).
+  void saveCarried(const SaveVector& save) const override;
+  void loadCarried(const LoadVector& load) override;
+
+  // The last step's forces (the multipliers, one per constraint row).
+  const std::vector<double>& forces() const { return forces_; }
+
+private:
+  std::unique_ptr<EulerImplicitSolver> freeMotion_;
+  ConstraintStepOptions options_;
+  std::vector<double> forces_;  // kept: where the next Gauss-Seidel starts
+  Vec xStart_ = nullptr, rhs_ = nullptr, response_ = nullptr;
+  Vec carried_ = nullptr;      // J^T forces_
+  bool forcesLoaded_ = false;  // carried_ came from a checkpoint: forces_ = J carried_
+};
+
+// lagrange.*: the constraint solver and the constraint correction.
+const ComponentDeclaration& constraintSolverComponent();
+// Whether the scene asks for a constraint solver (lagrange.solver is not none).
+bool solvesConstraints(const Parameters& scene);
+ConstraintStepOptions constraintStepOptionsOf(const Parameters& scene);
+
+}  // namespace eis

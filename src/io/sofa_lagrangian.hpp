@@ -1,0 +1,29 @@
+#pragma once
+// SOFA's Lagrangian constraint solving as our lagrange.* keys (io/sofa_lagrangian.cpp): the
+// scene-wide animation loop and constraint solver here, the constraints and corrections as SOFA
+// mappings there. Private to the SOFA importer.
+#include <vector>
+
+#include "sofa_reader.hpp"
+
+namespace eis::sofa {
+
+// Whether the type is SOFA's animation loop that solves Lagrangian constraints, or one of its
+// constraint solvers.
+bool isFreeMotionLoop(const std::string& type);
+bool isConstraintSolver(const std::string& type);
+
+// The current body's lagrange.solver keys from the scene's FreeMotionAnimationLoop (`loop`, may
+// be null) and constraint solver (`solver`, may be null). Throws eis::Error naming the component
+// for what is not supported: a constraint solver no FreeMotionAnimationLoop calls, a Lagrangian
+// constraint or correction of `components` without the loop, the loop with a collision pipeline
+// (contacts are not simulated), solveVelocityConstraintFirst, a constraint solver other than
+// BlockGaussSeidelConstraintSolver.
+// A LinearSolverConstraintCorrection whose linearSolver links to another solver than
+// `linearSolver`, the body's, is refused too: W and the correction go through the body's.
+void mapConstraintSolving(Reader& reader, const SofaObject* loop, const SofaObject* solver,
+                          const std::vector<const SofaObject*>& components,
+                          const SofaObject* linearSolver,
+                          const std::vector<std::string>& collision);
+
+}  // namespace eis::sofa

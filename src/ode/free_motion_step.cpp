@@ -1,0 +1,255 @@
+#include "eis/ode/free_motion_step.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "eis/core/error.hpp"
+#include "eis/core/scene.hpp"
+#include "eis/core/timer.hpp"
+
+namespace eis {
+
+FreeMotionStep::FreeMotionStep(std::unique_ptr<EulerImplicitSolver> freeMotion,
+                               const ConstraintStepOptions& options, Vec like)
+    : freeMotion_(std::move(freeMotion)), options_(options) {
+  EIS_CHECK(VecDuplicate(like, &xStart_));
+  EIS_CHECK(VecDuplicate(like, &rhs_));
+  EIS_CHECK(VecDuplicate(like, &response_));
+  EIS_CHECK(VecDuplicate(like, &carried_));
+  EIS_CHECK(VecZeroEntries(carried_));
+}
+
+FreeMotionStep::~FreeMotionStep() {
+  VecDestroy(&xStart_);
+  VecDestroy(&rhs_);
+  VecDestroy(&response_);
+  VecDestroy(&carried_);
+}
+
+void FreeMotionStep::saveCarried(const SaveVector& save) const {
+  freeMotion_->saveCarried(save);
+  if (!forces_.empty()) save("lagrange.forces", carried_);
+}
+
+void FreeMotionStep::loadCarried(const LoadVector& load) {
+  freeMotion_->loadCarried(load);
+  forcesLoaded_ = load("lagrange.forces", carried_);
+}
+
+namespace {
+
+// The sum over ranks, in place: every rank gets the same values.
+void sumOverRanks(std::vector<double>& values, MPI_Comm comm) {
+  if (!values.empty())
+    EIS_CHECK_MPI(
+        MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_SUM, comm));
+}
+
+}  // namespace
+
+StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double h) {
+  MPI_Comm comm;
+  EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(x), &comm));
+  double clock = MPI_Wtime();
+  const auto lap = [&clock] {
+    const double now = MPI_Wtime(), seconds = now - clock;
+    clock = now;
+    return seconds;
+  };
+  // 1. The free motion, and SOFA's free position x_n + h v_free.
+  EIS_CHECK(VecCopy(x, xStart_));
+  StepReport report = freeMotion_->step(mop, x, v, h);
+  EIS_CHECK(VecWAXPY(x, h, v, xStart_));
+  report.freeMotionSeconds = lap();
+  const LagrangianConstraints* constraints = mop.lagrangianConstraints();
+  const int m = constraints ? constraints->rows() : 0;
+  report.constraintRows = m;
+  if (m == 0) return report;
+  LinearSolver& linear = freeMotion_->linearSolver();
+  const Mat A = freeMotion_->lastOperator();
+  const double positionFactor = EulerImplicitSolver::positionIntegrationFactor(h);
+  const double velocityFactor = EulerImplicitSolver::velocityIntegrationFactor();
+  // response_ = P A^-1 P J^T f.
+  const auto respond = [&](const std::vector<double>& f) {
+    EIS_CHECK(VecZeroEntries(rhs_));
+    constraints->addTransposed(f, rhs_);
+    mop.projectResponse(rhs_);
+    EIS_CHECK(VecZeroEntries(response_));
+    report.linearIterations += linear.solve(A, rhs_, response_);
+    mop.projectResponse(response_);
+  };
+
+  // 2. The violation at x_free and the compliance, column by column.
+  std::vector<double> dfree(m, 0.0), w(std::size_t(m) * m, 0.0);
+  constraints->addLocalViolation(x, dfree);
+  sumOverRanks(dfree, comm);
+  {
+    const ScopedTimer timer("Constraint compliance");
+    // The columns P J^T e_j side by side, solved together: Y = A^-1 P J^T.
+    PetscInt local;
+    EIS_CHECK(VecGetLocalSize(x, &local));
+    Mat columns, responses;
+    EIS_CHECK(MatCreateDense(comm, local, PETSC_DECIDE, PETSC_DETERMINE, m, nullptr, &columns));
+    EIS_CHECK(MatDuplicate(columns, MAT_DO_NOT_COPY_VALUES, &responses));
+    std::vector<double> unit(m, 0.0), column(m);
+    for (int j = 0; j < m; ++j) {
+      Vec c;
+      EIS_CHECK(MatDenseGetColumnVecWrite(columns, j, &c));
+      EIS_CHECK(VecZeroEntries(c));
+      unit[j] = 1;
+      constraints->addTransposed(unit, c);
+      unit[j] = 0;
+      mop.projectResponse(c);
+      EIS_CHECK(MatDenseRestoreColumnVecWrite(columns, j, &c));
+    }
+    report.linearIterations += linear.solveColumns(A, columns, responses);
+    for (int j = 0; j < m; ++j) {
+      Vec y;
+      EIS_CHECK(MatDenseGetColumnVecRead(responses, j, &y));
+      EIS_CHECK(VecCopy(y, response_));
+      EIS_CHECK(MatDenseRestoreColumnVecRead(responses, j, &y));
+      mop.projectResponse(response_);
+      std::fill(column.begin(), column.end(), 0.0);
+      constraints->addLocalProduct(response_, column);
+      for (int i = 0; i < m; ++i) w[std::size_t(i) * m + j] = positionFactor * column[i];
+    }
+    EIS_CHECK(MatDestroy(&columns));
+    EIS_CHECK(MatDestroy(&responses));
+    sumOverRanks(w, comm);
+    // LinearSolverConstraintCorrection's term on its rows (each row of J here has an entry),
+    // then the constraint solver's on every row.
+    const double epsilon = std::numeric_limits<double>::epsilon();
+    for (double regularization : {options_.correctionRegularization, options_.regularization})
+      if (regularization > epsilon)
+        for (int i = 0; i < m; ++i) w[std::size_t(i) * m + i] += regularization;
+  }
+  report.complianceSeconds = lap();
+
+  // 3. The multipliers, from the last step's.
+  if (int(forces_.size()) != m) {
+    forces_.assign(m, 0.0);
+    if (forcesLoaded_) {
+      constraints->addLocalProduct(carried_, forces_);
+      sumOverRanks(forces_, comm);
+    }
+  }
+  forcesLoaded_ = false;
+  {
+    const ScopedTimer timer("Constraint solve");
+    const GaussSeidelResult result =
+        blockGaussSeidel(w, constraints->groups(), dfree, forces_, options_.gaussSeidel);
+    report.constraintIterations = result.iterations;
+    report.constraintError = result.error;
+  }
+  report.gaussSeidelSeconds = lap();
+
+  EIS_CHECK(VecZeroEntries(carried_));
+  constraints->addTransposed(forces_, carried_);
+
+  // 4. The correction.
+  respond(forces_);
+  EIS_CHECK(VecAXPY(x, positionFactor, response_));
+  EIS_CHECK(VecAXPY(v, velocityFactor, response_));
+  report.correctionSeconds = lap();
+  return report;
+}
+
+namespace {
+
+enum class ConstraintSolverType { None, BlockGaussSeidel };
+constexpr Named<ConstraintSolverType> kConstraintSolvers[] = {
+    {"none", ConstraintSolverType::None},
+    {"block-gauss-seidel", ConstraintSolverType::BlockGaussSeidel}};
+enum class ConstraintCorrection { None, LinearSolver };
+constexpr Named<ConstraintCorrection> kConstraintCorrections[] = {
+    {"none", ConstraintCorrection::None}, {"linear-solver", ConstraintCorrection::LinearSolver}};
+
+}  // namespace
+
+bool solvesConstraints(const Parameters& scene) {
+  return scene.choice("lagrange.solver", kConstraintSolvers) != ConstraintSolverType::None;
+}
+
+ConstraintStepOptions constraintStepOptionsOf(const Parameters& scene) {
+  ConstraintStepOptions options;
+  options.gaussSeidel.maxIterations = scene.integer("lagrange.max-iterations");
+  options.gaussSeidel.tolerance = scene.real("lagrange.tolerance");
+  options.gaussSeidel.sor = scene.real("lagrange.sor");
+  options.gaussSeidel.scaleTolerance = scene.boolean("lagrange.scale-tolerance");
+  options.gaussSeidel.allVerified = scene.boolean("lagrange.all-verified");
+  options.regularization = scene.real("lagrange.regularization");
+  options.correctionRegularization = scene.real("lagrange.correction-regularization");
+  return options;
+}
+
+const ComponentDeclaration& constraintSolverComponent() {
+  static const ComponentDeclaration component{
+      "constraint-solver", "constraint solver",
+      "Lagrangian constraints solved after a free motion (SOFA FreeMotionAnimationLoop,\n"
+      "BlockGaussSeidelConstraintSolver, LinearSolverConstraintCorrection)",
+      ParameterSpec()
+          .add({"lagrange.solver", "none|block-gauss-seidel",
+                "block-gauss-seidel: each step is a free motion (the step without the Lagrangian\n"
+                "constraints), then the constraint forces by SOFA's block Gauss-Seidel on\n"
+                "W = h J A^-1 J^T, then the correction (SOFA FreeMotionAnimationLoop with a\n"
+                "BlockGaussSeidelConstraintSolver); none: no constraint solver",
+                "none", "", false, check::choice(kConstraintSolvers)})
+          .add({"lagrange.max-iterations", "N",
+                "the Gauss-Seidel's most iterations (SOFA maxIterations)", "1000", "", false,
+                check::integerAtLeast(1)})
+          .add({"lagrange.tolerance", "TOL",
+                "the Gauss-Seidel stops once an iteration's error (the sum over constraints of\n"
+                "the displacement its force change causes) is below TOL (SOFA tolerance)",
+                "0.001", "length", false, check::positive()})
+          .add({"lagrange.sor", "S", "successive over-relaxation of the forces (SOFA sor, 0-2)",
+                "1", "", false, check::within(0, 2)})
+          .add({"lagrange.scale-tolerance", "true|false",
+                "the tolerance times the number of constraint rows (SOFA scaleTolerance)", "true",
+                "", false, check::boolean()})
+          .add({"lagrange.all-verified", "true|false",
+                "stop only once every constraint's error is below the tolerance (SOFA\n"
+                "allVerified)",
+                "false", "", false, check::boolean()})
+          .add({"lagrange.regularization", "R",
+                "added to every diagonal entry of W (SOFA's constraint solver regularizationTerm)",
+                "0", "", false, check::nonNegative()})
+          .add({"lagrange.correction", "none|linear-solver",
+                "linear-solver: W and the correction through the step's own linear solver (SOFA\n"
+                "LinearSolverConstraintCorrection)",
+                "none", "", false, check::choice(kConstraintCorrections)})
+          .add({"lagrange.correction-regularization", "R",
+                "added to the diagonal of W on the constrained rows (SOFA\n"
+                "LinearSolverConstraintCorrection regularizationTerm)",
+                "0", "", false, check::nonNegative()}),
+      [](Scene& scene) {
+        const bool solver = solvesConstraints(scene);
+        const bool correction = scene.choice("lagrange.correction", kConstraintCorrections) !=
+                                ConstraintCorrection::None;
+        const bool rows = scene.given("lagrange.fixed");
+        if (rows && !solver)
+          throw Error(
+              "lagrange.fixed: Lagrangian constraints need a constraint solver (lagrange.solver "
+              "= block-gauss-seidel: SOFA's FreeMotionAnimationLoop and "
+              "BlockGaussSeidelConstraintSolver); nothing would hold them");
+        if (rows && !correction)
+          throw Error(
+              "lagrange.fixed: Lagrangian constraints need a constraint correction "
+              "(lagrange.correction = linear-solver: SOFA's LinearSolverConstraintCorrection)");
+        if (correction && !solver)
+          throw Error("lagrange.correction = " + scene.text("lagrange.correction") +
+                      " needs lagrange.solver = block-gauss-seidel");
+        if (solver && scene.text("solver.newton") == "full")
+          throw Error(
+              "lagrange.solver = " + scene.text("lagrange.solver") +
+              " runs SOFA's linearized step as the free motion: solver.newton = full is not "
+              "supported with it");
+      }};
+  return component;
+}
+
+// Between the time integrator (600) and the linear solver (700).
+const RegisterComponent registered(650, constraintSolverComponent);
+
+}  // namespace eis

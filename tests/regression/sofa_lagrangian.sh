@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# SOFA's Lagrangian constraints under FreeMotionAnimationLoop (ode/free_motion_step.cpp): a beam
+# cut from a RegularGridTopology, held at its x = 0 face by a FixedLagrangianConstraint with a
+# LinearSolverConstraintCorrection and a BlockGaussSeidelConstraintSolver. Holding the face's
+# nodes at their rest positions by multipliers solves the same linearized step as removing their
+# unknowns (the KKT system of J x_{n+1} = x_rest on unit rows is the projected system), so the run
+# must match the same beam under a FixedProjectiveConstraint to the Gauss-Seidel's tolerance; on
+# 1, 2 and 3 ranks alike; the held nodes at rest; the history's constraint columns filled. Then
+# every refusal: one error line naming the component.
+# Usage: sofa_lagrangian.sh <euler-implicit> <meshes dir>.
+set -uo pipefail
+RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
+here=$(dirname "$(realpath "${BASH_SOURCE[0]}")")
+# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
+source "$here/../common/mpi_launch.sh"
+# shellcheck source=SCRIPTDIR/../common/checks.sh
+source "$here/../common/checks.sh"
+EXE=$(realpath "$1")
+launch_in_scratch "$RANKS" "$EXE"
+
+# scene LOOP SOLVER HOLD CORRECTION > FILE: the beam with the given loop, constraint solver, the
+# holding component and its correction.
+scene() {
+  cat <<XML
+<Node name="root" gravity="0 -9.81 0" dt="0.02">
+  $1
+  $2
+  <Node name="beam">
+    <EulerImplicitSolver rayleighMass="0.05" rayleighStiffness="0.02"/>
+    <SparseLDLSolver name="ldl"/>
+    <RegularGridTopology name="grid" n="7 3 3" min="0 0 0" max="0.6 0.2 0.2"/>
+    <MechanicalObject name="dofs" src="@grid"/>
+    <UniformMass totalMass="0.5"/>
+    <TetrahedronFEMForceField youngModulus="2e4" poissonRatio="0.3"/>
+    <BoxROI name="face" box="-0.01 -0.01 -0.01 0.01 0.21 0.21"/>
+    $3
+    $4
+  </Node>
+</Node>
+XML
+}
+LOOP='<FreeMotionAnimationLoop/>'
+GS='<BlockGaussSeidelConstraintSolver maxIterations="1000" tolerance="1e-12"/>'
+HOLD='<FixedLagrangianConstraint indices="@face.indices"/>'
+CORRECTION='<LinearSolverConstraintCorrection linearSolver="@ldl"/>'
+scene "$LOOP" "$GS" "$HOLD" "$CORRECTION" > held.scn
+scene '<DefaultAnimationLoop/>' '' '<FixedProjectiveConstraint indices="@face.indices"/>' '' \
+  > projected.scn
+
+# run NAME RANKS SCENE: 25 steps, the final state in NAME.csv and the history in NAME.hist.
+run() {
+  mpi_command "$2" "$EXE"
+  local status=0
+  timeout 120 "${MPI_COMMAND[@]}" --scene "$3" --solver.steps=25 --output.final-state="$1.csv" \
+    --output.history="$1.hist" --quiet > "$1.out" 2> "$1.err" || status=$?
+  [ "$status" -eq 0 ] || sed 's/^/     | /' "$1.err"
+  return "$status"
+}
+check "the projected beam runs" run projected 1 projected.scn
+for ranks in 1 2 3; do
+  check "the held beam runs on $ranks rank(s)" run "held$ranks" "$ranks" held.scn
+done
+check "held by multipliers = held by projection (to 1e-9 of the largest value)" \
+  same_state projected.csv held1.csv 1e-9
+check "2 ranks = 1 rank (1e-12)" same_state held1.csv held2.csv 1e-12
+check "3 ranks = 1 rank (1e-12)" same_state held1.csv held3.csv 1e-12
+# The face's nodes (x = 0) at their rest positions to 1e-10.
+at_rest() {
+  awk -F, 'FNR > 1 && $1 % 7 == 0 {
+      j = int($1 / 7) % 3; k = int($1 / 21)
+      e = $2; if (e < 0) e = -e; if (e > w) w = e
+      e = $3 - 0.1 * j; if (e < 0) e = -e; if (e > w) w = e
+      e = $4 - 0.1 * k; if (e < 0) e = -e; if (e > w) w = e; n++ }
+    END { if (n != 9 || w > 1e-10) { print "  " n " nodes, off by " w; exit 1 } }' "$1"
+}
+check "the held face's 9 nodes stay at rest (1e-10)" at_rest held2.csv
+# Columns 11-13: constraint_rows, constraint_iterations, constraint_error.
+history_ok() {
+  awk -F, 'NR == 1 { ok = $11 == "constraint_rows" && $13 == "constraint_error"; next }
+    { ok = ok && $11 == 27 && $12 >= 1 && $13 != "" && $13 + 0 < 27e-12; n++ }
+    END { exit !(ok && n == 25) }' "$1"
+}
+check "the history has 27 constraint rows, iterations and an error below tolerance x rows" \
+  history_ok held2.hist
+
+# A checkpoint at step 12 and a restart to 25 end where the uninterrupted run does: the
+# multipliers travel in the checkpoint (lagrange.forces), the Gauss-Seidel's start.
+restarted() {
+  mpi_command 2 "$EXE"
+  timeout 120 "${MPI_COMMAND[@]}" --scene held.scn --solver.steps=12 --output.checkpoint=ck/held \
+    --output.checkpoint-every=12 --quiet > ck.out 2> ck.err &&
+    timeout 120 "${MPI_COMMAND[@]}" --scene held.scn --solver.steps=25 --output.checkpoint=ck/held \
+      --restart=auto --output.final-state=restarted.csv --quiet >> ck.out 2>> ck.err &&
+    same_state held2.csv restarted.csv 1e-14
+}
+check "a restart from step 12 ends as the run without one (1e-14)" restarted
+
+# refused SCENE TEXT...: exit non-zero, one error line, holding every TEXT.
+refused() {
+  local file=$1 status=0
+  shift
+  mpi_command 2 "$EXE"
+  timeout 60 "${MPI_COMMAND[@]}" --scene "$file" --solver.steps=1 --quiet > bad.out 2> bad.err ||
+    status=$?
+  [ "$status" -ne 0 ] && [ "$(grep -c '^euler-implicit: error: ' bad.err)" -eq 1 ] || return 1
+  for text in "$@"; do grep -q -- "$text" bad.err || { sed 's/^/     | /' bad.err; return 1; }; done
+}
+scene '<DefaultAnimationLoop/>' '' "$HOLD" "$CORRECTION" > no_loop.scn
+check "a Lagrangian constraint under DefaultAnimationLoop is refused" \
+  refused no_loop.scn "no_loop.scn:12" "FixedLagrangianConstraint" "FreeMotionAnimationLoop"
+scene '<DefaultAnimationLoop/>' "$GS" '' '' > solver_alone.scn
+check "a constraint solver no FreeMotionAnimationLoop calls is refused" \
+  refused solver_alone.scn "solver_alone.scn:3" "BlockGaussSeidelConstraintSolver" "no FreeMotionAnimationLoop"
+scene "$LOOP" '<LCPConstraintSolver/>' "$HOLD" "$CORRECTION" > lcp.scn
+check "LCPConstraintSolver is refused by name" refused lcp.scn "lcp.scn:3" "LCPConstraintSolver: not supported"
+scene "$LOOP" "$GS" "$HOLD" '<UncoupledConstraintCorrection/>' > uncoupled.scn
+check "UncoupledConstraintCorrection is refused by name" \
+  refused uncoupled.scn "uncoupled.scn:13" "UncoupledConstraintCorrection" "not supported"
+scene "$LOOP" "$GS" "$HOLD" '' > no_correction.scn
+check "a Lagrangian constraint without a correction is refused" \
+  refused no_correction.scn "lagrange.correction" "LinearSolverConstraintCorrection"
+scene "$LOOP <DefaultPipeline/>" "$GS" "$HOLD" "$CORRECTION" > pipeline.scn
+check "FreeMotionAnimationLoop with a collision pipeline is refused" \
+  refused pipeline.scn "pipeline.scn:2" "DefaultPipeline" "contacts"
+scene '<FreeMotionAnimationLoop solveVelocityConstraintFirst="true"/>' "$GS" "$HOLD" "$CORRECTION" \
+  > velocity_first.scn
+check "solveVelocityConstraintFirst is refused" \
+  refused velocity_first.scn "velocity_first.scn:2" "solveVelocityConstraintFirst"
+scene "$LOOP" '<BlockGaussSeidelConstraintSolver sor="3"/>' "$HOLD" "$CORRECTION" > sor.scn
+check "sor outside (0, 2) is refused" refused sor.scn "sor.scn:3" "sor = '3'"
+scene "$LOOP" '<GenericConstraintSolver/>' "$HOLD" "$CORRECTION" > generic.scn
+check "GenericConstraintSolver (replaced in SOFA master) is refused by name" \
+  refused generic.scn "generic.scn:3" "GenericConstraintSolver: not supported"
+scene "$LOOP <CGLinearSolver name=\"cg\"/>" "$GS" "$HOLD" '<LinearSolverConstraintCorrection linearSolver="@../cg"/>' \
+  > other_solver.scn
+check "a correction through another linear solver than the body's is refused" \
+  refused other_solver.scn "other_solver.scn:13" "linearSolver: not the linear solver"
+# Two beams: the constraint problem would couple them.
+sed 's|<Node name="beam">|<Node name="beam2"><EulerImplicitSolver/><SparseLDLSolver/><RegularGridTopology name="g2" n="2 2 2"/><MechanicalObject src="@g2"/><UniformMass totalMass=\"1\"/><TetrahedronFEMForceField/></Node>\n  <Node name="beam">|' \
+  held.scn > two_bodies.scn
+check "Lagrangian constraints in a scene of two bodies are refused" \
+  refused two_bodies.scn "lagrange.solver = block-gauss-seidel" "one body only"
+echo "$((checks - failures)) passed, $failures failed"
+exit $((failures > 0))
