@@ -77,9 +77,7 @@ ForceFieldComponent constantForceComponent() {
                  "Repeatable.",
                  std::nullopt, "force", true,
                  [](const std::string& key, const std::string& text) { nodalForces(key, text); }}),
-       [](Scene& scene) {
-         for (const char* key : kKeys) requireElasticity(scene, key, !scene.texts(key).empty());
-       }},
+       nullptr},
       Physics::Elasticity,
       [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
         std::vector<ConstantForces::Load> loads;

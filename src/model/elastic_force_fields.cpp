@@ -150,83 +150,29 @@ ParameterSpec elasticParameters() {
             std::nullopt, "", false, check::positives(0)});
 }
 
-// The uniform material comes from E and NU or from the Lame pair; the per-cell forms are the
-// SOFA lists or the regions, not both.
-void checkMaterialSources(const Scene& scene) {
-  const bool lame = scene.given("material.lame");
-  for (const char* key :
-       {"material.young-modulus", "material.poisson-ratio", "material.cell-young-modulus",
-        "material.cell-poisson-ratio", "material.cell-stiffness-factor"})
-    if (lame && scene.given(key))
-      throw Error(std::string("material.lame and ") + key + " both give the material: give one");
-  const char* pairs[][2] = {{"material.young-modulus", "material.cell-young-modulus"},
-                            {"material.poisson-ratio", "material.cell-poisson-ratio"}};
-  for (const auto& pair : pairs)
-    if (scene.given(pair[0]) && scene.given(pair[1]))
-      throw Error(std::string(pair[0]) + " and " + pair[1] +
-                  " both give the material (the list is SOFA's whole youngModulus or "
-                  "poissonRatio): give one");
-  const bool regions = !scene.texts("material.region").empty();
-  if (regions &&
-      (scene.given("material.cell-young-modulus") || scene.given("material.cell-poisson-ratio") ||
-       scene.given("material.cell-stiffness-factor")))
-    throw Error(
-        "material.region and a per-cell list (material.cell-young-modulus, "
-        "material.cell-poisson-ratio or material.cell-stiffness-factor) both set cells' "
-        "materials: give one");
-}
-
-// A material given to no elastic force field would be silently unused.
-void refuseMaterialWithoutModel(const Scene& scene) {
-  for (const char* key : {"material.rotation", "material.cells", "material.young-modulus",
-                          "material.poisson-ratio", "material.lame", "material.cell-young-modulus",
-                          "material.cell-poisson-ratio", "material.cell-stiffness-factor"})
-    if (scene.given(key))
-      throw Error(std::string(key) +
-                  " describes the elastic material, and material.model = none adds no elastic "
-                  "force field: give a model or leave the key out");
-  if (!scene.texts("material.region").empty())
-    throw Error(
-        "material.region describes the elastic material, and material.model = none adds no "
-        "elastic force field: give a model or leave the key out");
-}
-
 }  // namespace
 
 ForceFieldComponent elasticFemComponent() {
-  return {
-      {"elastic-fem", "force field",
-       "linear, corotational or hyperelastic tetrahedra (SOFA TetrahedronFEMForceField, "
-       "TetrahedronHyperelasticityFEMForceField)",
-       elasticParameters(),
-       [](Scene& scene) {
-         const MaterialModel model = scene.choice("material.model", kMaterialModels);
-         if (physicsOf(scene) == Physics::Diffusion && model != MaterialModel::Linear)
-           throw Error("material.model = " + scene.text("material.model") +
-                       " is an elastic model; physics.type = diffusion takes none");
-         for (const char* key : {"material.lame", "material.cell-young-modulus",
-                                 "material.cell-poisson-ratio", "material.cell-stiffness-factor"})
-           requireElasticity(scene, key, scene.given(key));
-         requireElasticity(scene, "material.region", !scene.texts("material.region").empty());
-         checkMaterialSources(scene);
-         if (model == MaterialModel::None) refuseMaterialWithoutModel(scene);
-       }},
-      Physics::Elasticity,
-      [](const ModelContext& context, const Parameters& scene) {
-        ElasticMaterial material;
-        material.model = scene.choice("material.model", kMaterialModels);
-        if (material.model == MaterialModel::None) return std::unique_ptr<ForceField>();
-        material.rotation = scene.choice("material.rotation", kRotationMethods);
-        const std::string cells = scene.text("material.cells");
-        if (cells != "any" && cells != nameOf(context.mesh.cellType()))
-          throw Error(
-              "material.cells = " + cells + ": the elastic model is written for " +
-              pluralNameOf(cells == "hexahedron" ? CellType::Hexahedron : CellType::Tetrahedron) +
-              ", and this mesh has " + pluralNameOf(context.mesh.cellType()));
-        material.lame = cellMaterials(context.mesh, scene, context.warnings);
-        return makeElasticForceField(material, context.mesh.cells(), context.shapes,
-                                     restArray(context.mesh));
-      }};
+  return {{"elastic-fem", "force field",
+           "linear, corotational or hyperelastic tetrahedra (SOFA TetrahedronFEMForceField, "
+           "TetrahedronHyperelasticityFEMForceField)",
+           elasticParameters(), nullptr},
+          Physics::Elasticity,
+          [](const ModelContext& context, const Parameters& scene) {
+            ElasticMaterial material;
+            material.model = scene.choice("material.model", kMaterialModels);
+            if (material.model == MaterialModel::None) return std::unique_ptr<ForceField>();
+            material.rotation = scene.choice("material.rotation", kRotationMethods);
+            const std::string cells = scene.text("material.cells");
+            if (cells != "any" && cells != nameOf(context.mesh.cellType()))
+              throw Error("material.cells = " + cells + ": the elastic model is written for " +
+                          pluralNameOf(cells == "hexahedron" ? CellType::Hexahedron
+                                                             : CellType::Tetrahedron) +
+                          ", and this mesh has " + pluralNameOf(context.mesh.cellType()));
+            material.lame = cellMaterials(context.mesh, scene, context.warnings);
+            return makeElasticForceField(material, context.mesh.cells(), context.shapes,
+                                         restArray(context.mesh));
+          }};
 }
 
 // First of the fields: von Mises stress is the first stress field's.

@@ -212,9 +212,6 @@ const ComponentDeclaration& massComponent() {
           throw Error(
               "mass.total-mass and material.density both size the mass: give one (SOFA takes "
               "totalMass)");
-        requireElasticity(scene, "mass.type = uniform", uniform);
-        requireElasticity(scene, "mass.total-mass", total);
-        requireElasticity(scene, "mass.type = hexahedron-fem", hexahedronFem);
       }};
   return component;
 }

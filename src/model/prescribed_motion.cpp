@@ -4,8 +4,6 @@
 #include <map>
 
 #include "eis/core/error.hpp"
-#include "eis/core/scene.hpp"
-#include "eis/model/physics.hpp"
 #include "eis/model/selection.hpp"
 
 namespace eis {
@@ -205,14 +203,7 @@ const ComponentDeclaration& prescribedMotionComponent() {
                 "the selected nodes move at this constant velocity: x_{n+1} = x_n + h V.\n"
                 "Repeatable.",
                 std::nullopt, "length/time", true, selectionValueCheck(3)}),
-      [](Scene& scene) {
-        for (const char* key : {"constraint.linear-movement", "constraint.prescribed-velocity"}) {
-          requireElasticity(scene, key, scene.given(key));
-          if (scene.given(key) && scene.text("solver.newton") == "full")
-            throw Error(std::string(key) +
-                        " is not supported with solver.newton = full; use the linearized step");
-        }
-      }};
+      nullptr};
   return component;
 }
 

@@ -97,10 +97,7 @@ ForceFieldComponent restShapeSpringsComponent() {
                  "Repeatable; springs on one node add up.",
                  std::nullopt, "force/length", true,
                  [](const std::string& key, const std::string& text) { nodeSprings(key, text); }}),
-       [](Scene& scene) {
-         for (const char* key : {"springs.rest-shape", "springs.rest-shape-nodes"})
-           requireElasticity(scene, key, !scene.texts(key).empty());
-       }},
+       nullptr},
       Physics::Elasticity,
       [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
         std::vector<RestShapeSprings::Spring> springs;

@@ -160,16 +160,7 @@ ForceFieldComponent surfacePressureComponent() {
                  "SURFACE as for load.pressure, a box testing the rest positions. Not with\n"
                  "mesh.refine. Repeatable; a surface that selects no triangle is a warning.",
                  std::nullopt, "pressure", true, surfaceValueCheck(3)}),
-       [](Scene& scene) {
-         for (const char* key : {kPressure, kTraction}) {
-           const bool set = !scene.texts(key).empty();
-           requireElasticity(scene, key, set);
-           if (set && scene.integer("mesh.refine") > 0)
-             throw Error(std::string(key) +
-                         " acts on the mesh file's triangles, which mesh.refine does not split: "
-                         "refine the mesh file instead");
-         }
-       }},
+       nullptr},
       Physics::Elasticity,
       [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
         std::vector<SurfacePressure::Pressure> pressures;

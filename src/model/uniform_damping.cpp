@@ -23,9 +23,7 @@ ForceFieldComponent uniformDampingComponent() {
             "uniform viscous damping, the force f = -C M v (M: the mass above), so B = df/dv = -C M\n"
             "enters the step matrix; >= 0",
             "0", "1/time", false, check::nonNegative()}),
-       [](Scene& scene) {
-         requireElasticity(scene, "damping.coefficient", scene.real("damping.coefficient") != 0);
-       }},
+       nullptr},
       Physics::Elasticity,
       [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
         const double c = scene.real("damping.coefficient");

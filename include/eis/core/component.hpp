@@ -18,8 +18,9 @@ struct ComponentDeclaration {
   std::string kind;     // "force field", "mass", "output", ...
   std::string summary;  // one line, with the SOFA component it stands for where there is one
   ParameterSpec parameters;
-  // Defaults that depend on other components' parameters, and checks across them; run once on
-  // the whole scene after it is read. Throws eis::Error naming the keys.
+  // Checks among the component's own keys, and defaults of its keys from its own keys; run once
+  // on the whole scene after it is read (checkScene, eis/io/scene_checks.hpp, which also runs the
+  // checks that read other components' keys). Throws eis::Error naming the keys.
   std::function<void(Scene&)> resolve;
 };
 
