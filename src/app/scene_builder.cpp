@@ -125,8 +125,9 @@ std::vector<std::unique_ptr<DistributedMesh>> buildMeshes(
 std::unique_ptr<MechanicalSystem> buildSystem(const Scene& scene, const DistributedMesh& mesh,
                                               std::vector<std::string>& warnings) {
   const Physics physics = physicsOf(scene);
+  const MassParameters mass = readMassParameters(scene);
   auto system =
-      std::make_unique<MechanicalSystem>(mesh, massTypeOf(scene), massCoefficientOf(scene, mesh));
+      std::make_unique<MechanicalSystem>(mesh, mass.type, massCoefficientOf(mass, physics, mesh));
   for (const ForceFieldComponent& component : forceFieldComponents()) {
     if (component.physics != physics) continue;
     if (auto field = component.make(system->context(warnings), scene))

@@ -1,8 +1,9 @@
 #pragma once
 // A component of a scene: a mesh source, a mass, a force field, a projective constraint, the
 // time integrator, the linear solver, an output. Each declares itself in its own file: its type
-// name, what kind of part it is, one line saying what it stands for, and its parameters; and
-// registers itself there. The scene readers, --help and the start-up report work from these
+// name, what kind of part it is, one line saying what it stands for, and its parameters; reads
+// them into its own typed struct there (the only reader of its keys); and registers itself
+// there. The scene readers, --help and the start-up report work from these
 // declarations alone.
 #include <functional>
 #include <string>
