@@ -83,6 +83,8 @@ void checkLame(const std::string& key, const std::string& text) {
 
 // material.cells: the cell type an elastic model is written for, or none in particular.
 constexpr Named<int> kElementCells[] = {{"any", 0}, {"tetrahedron", 1}, {"hexahedron", 2}};
+const std::optional<CellType> kCellsOfElement[] = {std::nullopt, CellType::Tetrahedron,
+                                                   CellType::Hexahedron};
 
 ParameterSpec elasticParameters() {
   return ParameterSpec()
@@ -158,21 +160,45 @@ ForceFieldComponent elasticFemComponent() {
            "TetrahedronHyperelasticityFEMForceField)",
            elasticParameters(), nullptr},
           Physics::Elasticity,
-          [](const ModelContext& context, const Parameters& scene) {
-            ElasticMaterial material;
-            material.model = scene.choice("material.model", kMaterialModels);
-            if (material.model == MaterialModel::None) return std::unique_ptr<ForceField>();
-            material.rotation = scene.choice("material.rotation", kRotationMethods);
-            const std::string cells = scene.text("material.cells");
-            if (cells != "any" && cells != nameOf(context.mesh.cellType()))
-              throw Error("material.cells = " + cells + ": the elastic model is written for " +
-                          pluralNameOf(cells == "hexahedron" ? CellType::Hexahedron
-                                                             : CellType::Tetrahedron) +
-                          ", and this mesh has " + pluralNameOf(context.mesh.cellType()));
-            material.lame = cellMaterials(context.mesh, scene, context.warnings);
-            return makeElasticForceField(material, context.mesh.cells(), context.shapes,
-                                         restArray(context.mesh));
-          }};
+          forceFieldMaker(readElasticFemParameters, makeElasticFem)};
+}
+
+ElasticFemParameters readElasticFemParameters(const Parameters& scene) {
+  ElasticFemParameters p;
+  p.model = scene.choice("material.model", kMaterialModels);
+  p.rotation = scene.choice("material.rotation", kRotationMethods);
+  p.cells = kCellsOfElement[scene.choice("material.cells", kElementCells)];
+  CellMaterialParameters& m = p.materials;
+  m.youngModulus = scene.real("material.young-modulus");
+  m.poissonRatio = scene.real("material.poisson-ratio");
+  if (scene.given("material.lame")) {
+    const std::vector<double> muLambda = scene.reals("material.lame");
+    m.lame = {muLambda[0], muLambda[1]};
+  }
+  if (scene.given("material.cell-young-modulus"))
+    m.cellYoungModulus = scene.reals("material.cell-young-modulus");
+  if (scene.given("material.cell-poisson-ratio"))
+    m.cellPoissonRatio = scene.reals("material.cell-poisson-ratio");
+  if (scene.given("material.cell-stiffness-factor"))
+    m.cellStiffnessFactor = scene.reals("material.cell-stiffness-factor");
+  for (const std::string& text : scene.texts("material.region"))
+    m.regions.push_back(parseRegionMaterial("material.region", text));
+  return p;
+}
+
+std::unique_ptr<ForceField> makeElasticFem(const ModelContext& context,
+                                           const ElasticFemParameters& parameters) {
+  ElasticMaterial material;
+  material.model = parameters.model;
+  if (material.model == MaterialModel::None) return nullptr;
+  material.rotation = parameters.rotation;
+  if (parameters.cells && *parameters.cells != context.mesh.cellType())
+    throw Error("material.cells = " + nameOf(*parameters.cells) +
+                ": the elastic model is written for " + pluralNameOf(*parameters.cells) +
+                ", and this mesh has " + pluralNameOf(context.mesh.cellType()));
+  material.lame = cellMaterials(context.mesh, parameters.materials, context.warnings);
+  return makeElasticForceField(material, context.mesh.cells(), context.shapes,
+                               restArray(context.mesh));
 }
 
 // First of the fields: von Mises stress is the first stress field's.

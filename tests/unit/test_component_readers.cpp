@@ -13,6 +13,7 @@
 #include "eis/app/scene_builder.hpp"
 #include "eis/core/error.hpp"
 #include "eis/io/scene_checks.hpp"
+#include "eis/model/elastic_force_fields.hpp"
 #include "eis/model/mass.hpp"
 
 namespace {
@@ -79,6 +80,61 @@ TEST(ComponentReaders, Mass) {
                  {"mass.vertex-mass", "-1"},
                  {"material.density", "x"},
                  {"material.capacity", "0"}});
+}
+
+TEST(ComponentReaders, ElasticFem) {
+  const eis::ElasticFemParameters d = eis::readElasticFemParameters(eis::defaultScene());
+  EXPECT_EQ(d.model, declaredChoice("material.model", eis::kMaterialModels));
+  EXPECT_EQ(d.rotation, declaredChoice("material.rotation", eis::kRotationMethods));
+  EXPECT_EQ(declared("material.cells"), "any");
+  EXPECT_FALSE(d.cells);
+  EXPECT_EQ(d.materials.youngModulus, declaredReal("material.young-modulus"));
+  EXPECT_EQ(d.materials.poissonRatio, declaredReal("material.poisson-ratio"));
+  EXPECT_FALSE(d.materials.lame);
+  EXPECT_FALSE(d.materials.cellYoungModulus);
+  EXPECT_FALSE(d.materials.cellPoissonRatio);
+  EXPECT_FALSE(d.materials.cellStiffnessFactor);
+  EXPECT_TRUE(d.materials.regions.empty());
+
+  const eis::ElasticFemParameters g =
+      eis::readElasticFemParameters(sceneWith({{"material.model", "corotational"},
+                                               {"material.rotation", "polar"},
+                                               {"material.cells", "hexahedron"},
+                                               {"material.young-modulus", "2e3"},
+                                               {"material.poisson-ratio", "0.25"},
+                                               {"material.lame", "3 4"},
+                                               {"material.cell-young-modulus", "1 2 3"},
+                                               {"material.cell-poisson-ratio", "0.1 0.2"},
+                                               {"material.cell-stiffness-factor", "5 6"},
+                                               {"material.region", "stiff 4000 0.3"},
+                                               {"material.region", "7 10 0.1"}}));
+  EXPECT_EQ(g.model, eis::MaterialModel::Corotational);
+  EXPECT_EQ(g.rotation, eis::RotationMethod::Polar);
+  EXPECT_EQ(g.cells, eis::CellType::Hexahedron);
+  EXPECT_EQ(g.materials.youngModulus, 2e3);
+  EXPECT_EQ(g.materials.poissonRatio, 0.25);
+  EXPECT_EQ(g.materials.lame, (std::array<double, 2>{3, 4}));
+  EXPECT_EQ(g.materials.cellYoungModulus, (std::vector<double>{1, 2, 3}));
+  EXPECT_EQ(g.materials.cellPoissonRatio, (std::vector<double>{0.1, 0.2}));
+  EXPECT_EQ(g.materials.cellStiffnessFactor, (std::vector<double>{5, 6}));
+  ASSERT_EQ(g.materials.regions.size(), 2u);
+  EXPECT_EQ(g.materials.regions[0].group, "stiff");
+  EXPECT_EQ(g.materials.regions[0].youngModulus, 4000);
+  EXPECT_EQ(g.materials.regions[0].poissonRatio, 0.3);
+  EXPECT_EQ(g.materials.regions[0].text, "stiff 4000 0.3");
+  EXPECT_EQ(g.materials.regions[1].group, "7");
+  EXPECT_EQ(eis::readElasticFemParameters(sceneWith({{"material.cells", "tetrahedron"}})).cells,
+            eis::CellType::Tetrahedron);
+  expectRefused({{"material.model", "rubber"},
+                 {"material.rotation", "qr"},
+                 {"material.cells", "prism"},
+                 {"material.young-modulus", "0"},
+                 {"material.poisson-ratio", "0.5"},
+                 {"material.lame", "1"},
+                 {"material.region", "g 1"},
+                 {"material.cell-young-modulus", "1 -2"},
+                 {"material.cell-poisson-ratio", "0.7"},
+                 {"material.cell-stiffness-factor", "0"}});
 }
 
 // Every key a scene check reads is declared, and every check belongs to a known component.

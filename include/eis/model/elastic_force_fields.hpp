@@ -4,8 +4,10 @@
 // (model/cell_materials.hpp).
 #include <array>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "eis/model/cell_materials.hpp"
 #include "eis/model/cell_shapes.hpp"
 #include "eis/model/corotational_fem.hpp"
 #include "eis/model/force_field_component.hpp"
@@ -36,13 +38,27 @@ struct ElasticMaterial {
   std::vector<LameParameters> lame;  // one per cell
 };
 
-// cells: four local vertex indices each (material.model other than none) (input vertex order), material.lame one per cell;
-// shapes: their rest geometry,
-// which must outlive the field; rest: rest positions as a local array, 3 per local vertex.
+// cells: four local vertex indices each (material.model other than none) (input vertex order),
+// material.lame one per cell; shapes: their rest geometry, which must outlive the field; rest: rest
+// positions as a local array, 3 per local vertex.
 std::unique_ptr<ForceField> makeElasticForceField(const ElasticMaterial& material,
-                                                  const Cells& cells,
-                                                  const CellShapes& shapes,
+                                                  const Cells& cells, const CellShapes& shapes,
                                                   std::vector<double> rest);
+
+// The elastic-fem component's parameters, read once from a scene by readElasticFemParameters
+// (the only reader of its keys, beside its declaration).
+struct ElasticFemParameters {
+  MaterialModel model;               // material.model
+  RotationMethod rotation;           // material.rotation
+  std::optional<CellType> cells;     // material.cells: none for any
+  CellMaterialParameters materials;  // material.young-modulus .. material.region
+};
+ElasticFemParameters readElasticFemParameters(const Parameters& scene);
+
+// The elastic force field the parameters ask for on this rank's part of the mesh, or nullptr for
+// material.model = none.
+std::unique_ptr<ForceField> makeElasticFem(const ModelContext& context,
+                                           const ElasticFemParameters& parameters);
 
 ForceFieldComponent elasticFemComponent();
 
