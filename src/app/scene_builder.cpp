@@ -133,8 +133,9 @@ std::unique_ptr<MechanicalSystem> buildSystem(const Scene& scene, const Distribu
     if (auto field = component.make(system->context(warnings), scene))
       system->addForceField(std::move(field));
   }
-  auto motion = std::make_unique<PrescribedMotion>(mesh, scene, warnings);
-  auto fixed = fixedNodeSets(mesh, scene, warnings);
+  auto motion =
+      std::make_unique<PrescribedMotion>(mesh, readPrescribedMotionParameters(scene), warnings);
+  auto fixed = fixedNodeSets(mesh, readFixedConstraintParameters(scene), warnings);
   fixed.insert(fixed.end(), motion->nodeSets().begin(), motion->nodeSets().end());
   system->setConstraint(std::move(fixed), std::move(motion));
   system->createMatrix(linearSolverOf(scene, system->constantMatrix()).op);

@@ -98,15 +98,11 @@ const ComponentDeclaration& fixedConstraintComponent() {
   return component;
 }
 
-std::vector<FixedConstraint::FixedNodes> fixedNodeSets(const DistributedMesh& mesh,
-                                                       const Parameters& scene,
-                                                       std::vector<std::string>& warnings) {
-  std::vector<FixedConstraint::FixedNodes> sets;
+FixedConstraintParameters readFixedConstraintParameters(const Parameters& scene) {
+  FixedConstraintParameters parameters;
   auto add = [&](const std::string& key, const std::string& text, const Selection& selection,
                  std::array<bool, 3> directions) {
-    SelectedNodes nodes = selectNodes(mesh, selection, key);
-    if (nodes.count == 0) warnings.push_back(emptySelectionWarning(key, text));
-    sets.push_back({std::move(nodes.vertices), directions});
+    parameters.sets.push_back({key, text, selection, directions});
   };
   for (const std::string& text : scene.texts("constraint.fixed-box"))
     add("constraint.fixed-box", text,
@@ -121,6 +117,18 @@ std::vector<FixedConstraint::FixedNodes> fixedNodeSets(const DistributedMesh& me
     const SelectionValue value = parseSelectionValue("constraint.partial-fixed", text, 3);
     add("constraint.partial-fixed", text, value.selection,
         {value.numbers[0] != 0, value.numbers[1] != 0, value.numbers[2] != 0});
+  }
+  return parameters;
+}
+
+std::vector<FixedConstraint::FixedNodes> fixedNodeSets(const DistributedMesh& mesh,
+                                                       const FixedConstraintParameters& parameters,
+                                                       std::vector<std::string>& warnings) {
+  std::vector<FixedConstraint::FixedNodes> sets;
+  for (const FixedSelection& set : parameters.sets) {
+    SelectedNodes nodes = selectNodes(mesh, set.selection, set.key);
+    if (nodes.count == 0) warnings.push_back(emptySelectionWarning(set.key, set.text));
+    sets.push_back({std::move(nodes.vertices), set.directions});
   }
   return sets;
 }
