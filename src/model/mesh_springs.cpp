@@ -179,18 +179,26 @@ ForceFieldComponent meshSpringsComponent() {
                 std::nullopt, "force time", false, check::reals(3)}),
        nullptr},
       Physics::Elasticity,
-      [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
-        const auto ks = constants(scene, "springs.stiffness", "springs.stiffness-by-kind");
-        const auto kd = constants(scene, "springs.damping", "springs.damping-by-kind");
-        if (std::max({ks[0], ks[1], ks[2], kd[0], kd[1], kd[2]}) == 0) return nullptr;
-        if ((scene.given("springs.stiffness-by-kind") || scene.given("springs.damping-by-kind")) &&
-            context.mesh.cells().type() != CellType::Hexahedron)
-          throw Error(
-              "springs.stiffness-by-kind, springs.damping-by-kind: a hexahedral mesh's edges, face "
-              "and body diagonals; this mesh has tetrahedra");
-        return std::make_unique<MeshSpringForceField>(
-            context.mesh.cells(), context.mesh.ownedCellPairs(), context.mesh.restCoords(), ks, kd);
-      }};
+      forceFieldMaker(readMeshSpringsParameters, makeMeshSprings)};
+}
+
+MeshSpringsParameters readMeshSpringsParameters(const Parameters& scene) {
+  return {constants(scene, "springs.stiffness", "springs.stiffness-by-kind"),
+          constants(scene, "springs.damping", "springs.damping-by-kind"),
+          scene.given("springs.stiffness-by-kind") || scene.given("springs.damping-by-kind")};
+}
+
+std::unique_ptr<ForceField> makeMeshSprings(const ModelContext& context,
+                                            const MeshSpringsParameters& parameters) {
+  const auto& ks = parameters.stiffness;
+  const auto& kd = parameters.damping;
+  if (std::max({ks[0], ks[1], ks[2], kd[0], kd[1], kd[2]}) == 0) return nullptr;
+  if (parameters.byKind && context.mesh.cells().type() != CellType::Hexahedron)
+    throw Error(
+        "springs.stiffness-by-kind, springs.damping-by-kind: a hexahedral mesh's edges, face "
+        "and body diagonals; this mesh has tetrahedra");
+  return std::make_unique<MeshSpringForceField>(context.mesh.cells(), context.mesh.ownedCellPairs(),
+                                                context.mesh.restCoords(), ks, kd);
 }
 
 const RegisterForceField registered(430, meshSpringsComponent);

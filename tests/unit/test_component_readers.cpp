@@ -13,10 +13,17 @@
 #include "eis/app/scene_builder.hpp"
 #include "eis/core/error.hpp"
 #include "eis/io/scene_checks.hpp"
+#include "eis/model/constant_force.hpp"
+#include "eis/model/diffusion_fem.hpp"
 #include "eis/model/elastic_force_fields.hpp"
 #include "eis/model/fixed_constraint.hpp"
+#include "eis/model/gravity.hpp"
 #include "eis/model/mass.hpp"
+#include "eis/model/mesh_springs.hpp"
 #include "eis/model/prescribed_motion.hpp"
+#include "eis/model/rest_shape_springs.hpp"
+#include "eis/model/surface_pressure.hpp"
+#include "eis/model/uniform_damping.hpp"
 
 namespace {
 
@@ -137,6 +144,105 @@ TEST(ComponentReaders, ElasticFem) {
                  {"material.cell-young-modulus", "1 -2"},
                  {"material.cell-poisson-ratio", "0.7"},
                  {"material.cell-stiffness-factor", "0"}});
+}
+
+TEST(ComponentReaders, DiffusionGravityDamping) {
+  EXPECT_EQ(eis::readDiffusionFemParameters(eis::defaultScene()).conductivity,
+            declaredReal("material.conductivity"));
+  EXPECT_EQ(
+      eis::readDiffusionFemParameters(sceneWith({{"material.conductivity", "4"}})).conductivity, 4);
+  const std::vector<double> g = eis::parse::reals("load.gravity", declared("load.gravity"), 3);
+  EXPECT_EQ(eis::readGravityParameters(eis::defaultScene()).g,
+            (std::array<double, 3>{g[0], g[1], g[2]}));
+  EXPECT_EQ(eis::readGravityParameters(sceneWith({{"load.gravity", "1 2 3"}})).g,
+            (std::array<double, 3>{1, 2, 3}));
+  EXPECT_EQ(eis::readUniformDampingParameters(eis::defaultScene()).coefficient,
+            declaredReal("damping.coefficient"));
+  EXPECT_EQ(
+      eis::readUniformDampingParameters(sceneWith({{"damping.coefficient", "0.5"}})).coefficient,
+      0.5);
+  expectRefused(
+      {{"material.conductivity", "0"}, {"load.gravity", "1 2"}, {"damping.coefficient", "-1"}});
+}
+
+TEST(ComponentReaders, MeshSprings) {
+  const eis::MeshSpringsParameters d = eis::readMeshSpringsParameters(eis::defaultScene());
+  const double ks = declaredReal("springs.stiffness"), kd = declaredReal("springs.damping");
+  EXPECT_EQ(d.stiffness, (std::array<double, 3>{ks, ks, ks}));
+  EXPECT_EQ(d.damping, (std::array<double, 3>{kd, kd, kd}));
+  EXPECT_FALSE(d.byKind);
+  const eis::MeshSpringsParameters all = eis::readMeshSpringsParameters(
+      sceneWith({{"springs.stiffness", "5"}, {"springs.damping", "2"}}));
+  EXPECT_EQ(all.stiffness, (std::array<double, 3>{5, 5, 5}));
+  EXPECT_EQ(all.damping, (std::array<double, 3>{2, 2, 2}));
+  const eis::MeshSpringsParameters kinds = eis::readMeshSpringsParameters(
+      sceneWith({{"springs.stiffness-by-kind", "1 2 3"}, {"springs.damping-by-kind", "4 5 6"}}));
+  EXPECT_EQ(kinds.stiffness, (std::array<double, 3>{1, 2, 3}));
+  EXPECT_EQ(kinds.damping, (std::array<double, 3>{4, 5, 6}));
+  EXPECT_TRUE(kinds.byKind);
+  EXPECT_TRUE(
+      eis::readMeshSpringsParameters(sceneWith({{"springs.damping-by-kind", "4 5 6"}})).byKind);
+  expectRefused({{"springs.stiffness", "-1"},
+                 {"springs.damping", "x"},
+                 {"springs.stiffness-by-kind", "1 2"},
+                 {"springs.damping-by-kind", "1"}});
+}
+
+TEST(ComponentReaders, ConstantForce) {
+  EXPECT_TRUE(eis::readConstantForceParameters(eis::defaultScene()).loads.empty());
+  const eis::ConstantForceParameters g =
+      eis::readConstantForceParameters(sceneWith({{"load.nodal-forces", "3 1 2 3"},
+                                                  {"load.total-force", "0 0 -6 all"},
+                                                  {"load.force-box", "0 0 0 1 1 1 4 5 6"},
+                                                  {"load.constant-force", "1 0 0 indices 2 4"}}));
+  ASSERT_EQ(g.loads.size(), 4u);
+  ASSERT_EQ(g.texts.size(), 4u);
+  // In the order of the keys' declarations: force-box, constant-force, total-force, nodal-forces.
+  EXPECT_EQ(g.loads[0].key, "load.force-box");
+  EXPECT_EQ(g.loads[0].force, (std::array<double, 3>{4, 5, 6}));
+  EXPECT_TRUE(g.loads[0].total);
+  EXPECT_EQ(g.loads[0].selection.kind, eis::Selection::Kind::Box);
+  EXPECT_EQ(g.loads[0].selection.box.max, (std::array<double, 3>{1, 1, 1}));
+  EXPECT_EQ(g.texts[0], "0 0 0 1 1 1 4 5 6");
+  EXPECT_EQ(g.loads[1].key, "load.constant-force");
+  EXPECT_FALSE(g.loads[1].total);
+  EXPECT_EQ(g.loads[1].selection.indices, (std::vector<std::int64_t>{2, 4}));
+  EXPECT_EQ(g.loads[2].key, "load.total-force");
+  EXPECT_TRUE(g.loads[2].total);
+  EXPECT_EQ(g.loads[2].force, (std::array<double, 3>{0, 0, -6}));
+  EXPECT_EQ(g.loads[3].key, "load.nodal-forces");
+  EXPECT_EQ(g.loads[3].perNode.at(3), (std::array<double, 3>{1, 2, 3}));
+  expectRefused({{"load.force-box", "0 0 0 1 1 1"},
+                 {"load.constant-force", "1 0 0 nowhere"},
+                 {"load.total-force", "1 all"},
+                 {"load.nodal-forces", "-1 1 2 3"}});
+}
+
+TEST(ComponentReaders, RestShapeSprings) {
+  EXPECT_TRUE(eis::readRestShapeSpringsParameters(eis::defaultScene()).springs.empty());
+  const eis::RestShapeSpringsParameters g = eis::readRestShapeSpringsParameters(sceneWith(
+      {{"springs.rest-shape-nodes", "2 10"}, {"springs.rest-shape", "100 box 0 0 0 1 1 1"}}));
+  ASSERT_EQ(g.springs.size(), 2u);
+  EXPECT_EQ(g.springs[0].key, "springs.rest-shape");
+  EXPECT_EQ(g.springs[0].stiffness, 100);
+  EXPECT_EQ(g.springs[0].selection.kind, eis::Selection::Kind::Box);
+  EXPECT_EQ(g.texts[0], "100 box 0 0 0 1 1 1");
+  EXPECT_EQ(g.springs[1].key, "springs.rest-shape-nodes");
+  EXPECT_EQ(g.springs[1].perNode.at(2), 10);
+  expectRefused({{"springs.rest-shape", "-1 all"}, {"springs.rest-shape-nodes", "2"}});
+}
+
+TEST(ComponentReaders, SurfacePressure) {
+  EXPECT_TRUE(eis::readSurfacePressureParameters(eis::defaultScene()).loads.empty());
+  const eis::SurfacePressureParameters g = eis::readSurfacePressureParameters(
+      sceneWith({{"load.surface-traction", "1 2 3 all"}, {"load.pressure", "5 all"}}));
+  ASSERT_EQ(g.loads.size(), 2u);
+  EXPECT_FALSE(g.loads[0].traction);
+  EXPECT_EQ(g.loads[0].value.numbers, (std::vector<double>{5}));
+  EXPECT_EQ(g.loads[0].text, "5 all");
+  EXPECT_TRUE(g.loads[1].traction);
+  EXPECT_EQ(g.loads[1].value.numbers, (std::vector<double>{1, 2, 3}));
+  expectRefused({{"load.pressure", "x all"}, {"load.surface-traction", "1 2 all"}});
 }
 
 TEST(ComponentReaders, FixedConstraint) {
