@@ -138,7 +138,7 @@ std::unique_ptr<MechanicalSystem> buildSystem(const Scene& scene, const Distribu
   auto fixed = fixedNodeSets(mesh, readFixedConstraintParameters(scene), warnings);
   fixed.insert(fixed.end(), motion->nodeSets().begin(), motion->nodeSets().end());
   system->setConstraint(std::move(fixed), std::move(motion));
-  system->createMatrix(linearSolverOf(scene, system->constantMatrix()).op);
+  system->createMatrix(readLinearSolverParameters(scene).op);
   return system;
 }
 

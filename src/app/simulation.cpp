@@ -10,6 +10,7 @@
 #include "eis/core/timer.hpp"
 #include "eis/io/help.hpp"
 #include "eis/linalg/linear_solver.hpp"
+#include "eis/ode/time_integrator_component.hpp"
 
 namespace eis {
 
@@ -132,14 +133,14 @@ void Simulation::buildBody(Body& body, std::unique_ptr<DistributedMesh> mesh,
   body.x = body.system->createVector();
   body.v = body.system->createVector();
   // Elasticity's near-nullspace, for a preconditioner built from an assembled matrix.
-  const bool assembled =
-      linearSolverOf(body.scene, body.system->constantMatrix()).op == OperatorMode::Assembled;
-  if (body.mesh->dofsPerNode() == 3 && assembled) {
+  const LinearSolverChoice linear =
+      linearSolverOf(readLinearSolverParameters(body.scene), body.system->constantMatrix());
+  if (body.mesh->dofsPerNode() == 3 && linear.op == OperatorMode::Assembled) {
     body.restCoordinates = body.system->createVector();
     body.system->setRestState(body.restCoordinates);
   }
-  body.integrator = makeTimeIntegrator(body.scene, comm_, body.x, body.restCoordinates,
-                                       body.system->constantMatrix());
+  body.integrator = makeTimeIntegrator(readTimeIntegratorParameters(body.scene), linear, comm_,
+                                       body.x, body.restCoordinates);
 }
 
 void Simulation::reportMesh(const Body& body, const std::vector<std::string>& warnings) const {

@@ -13,6 +13,7 @@
 #include "eis/app/scene_builder.hpp"
 #include "eis/core/error.hpp"
 #include "eis/io/scene_checks.hpp"
+#include "eis/linalg/linear_solver.hpp"
 #include "eis/model/constant_force.hpp"
 #include "eis/model/diffusion_fem.hpp"
 #include "eis/model/elastic_force_fields.hpp"
@@ -24,6 +25,7 @@
 #include "eis/model/rest_shape_springs.hpp"
 #include "eis/model/surface_pressure.hpp"
 #include "eis/model/uniform_damping.hpp"
+#include "eis/ode/time_integrator_component.hpp"
 
 namespace {
 
@@ -45,6 +47,14 @@ std::string declared(const std::string& key) {
 
 double declaredReal(const std::string& key) {
   return eis::parse::reals(key, declared(key), 1)[0];
+}
+
+int declaredInteger(const std::string& key) {
+  return eis::parse::integers(key, declared(key), 1)[0];
+}
+
+bool declaredBoolean(const std::string& key) {
+  return eis::parse::boolean(key, declared(key));
 }
 
 template <class T, std::size_t N>
@@ -297,6 +307,106 @@ TEST(ComponentReaders, PrescribedMotion) {
   expectRefused({{"constraint.linear-movement-rule", "slide"},
                  {"constraint.linear-movement", "0 0 0 all"},
                  {"constraint.prescribed-velocity", "1 2 all"}});
+}
+
+TEST(ComponentReaders, TimeIntegrator) {
+  const eis::TimeIntegratorParameters d = eis::readTimeIntegratorParameters(eis::defaultScene());
+  EXPECT_EQ(d.dt, declaredReal("solver.dt"));
+  EXPECT_EQ(d.steps, declaredInteger("solver.steps"));
+  EXPECT_EQ(d.step.rayleighMass, declaredReal("solver.rayleigh-mass"));
+  EXPECT_EQ(d.step.rayleighStiffness, declaredReal("solver.rayleigh-stiffness"));
+  EXPECT_EQ(d.step.vdamping, declaredReal("solver.vdamping"));
+  EXPECT_EQ(d.step.firstOrder, declaredBoolean("solver.first-order"));
+  EXPECT_EQ(d.step.scheme, declaredChoice("solver.scheme", eis::kTimeSchemes));
+  EXPECT_EQ(d.step.computeResidual, declaredBoolean("solver.compute-residual"));
+  EXPECT_EQ(d.newton, declaredChoice("solver.newton", eis::kNewtonModes));
+  EXPECT_EQ(d.newtonGuess, declaredChoice("solver.newton-guess", eis::kNewtonGuesses));
+
+  const eis::TimeIntegratorParameters g =
+      eis::readTimeIntegratorParameters(sceneWith({{"solver.dt", "0.5"},
+                                                   {"solver.steps", "7"},
+                                                   {"solver.rayleigh-mass", "0.1"},
+                                                   {"solver.rayleigh-stiffness", "0.2"},
+                                                   {"solver.vdamping", "0.3"},
+                                                   {"solver.first-order", "true"},
+                                                   {"solver.scheme", "trapezoidal"},
+                                                   {"solver.compute-residual", "true"},
+                                                   {"solver.newton", "full"},
+                                                   {"solver.newton-guess", "extrapolated"}}));
+  EXPECT_EQ(g.dt, 0.5);
+  EXPECT_EQ(g.steps, 7);
+  EXPECT_EQ(g.step.rayleighMass, 0.1);
+  EXPECT_EQ(g.step.rayleighStiffness, 0.2);
+  EXPECT_EQ(g.step.vdamping, 0.3);
+  EXPECT_TRUE(g.step.firstOrder);
+  EXPECT_EQ(g.step.scheme, eis::TimeScheme::Trapezoidal);
+  EXPECT_TRUE(g.step.computeResidual);
+  EXPECT_EQ(g.newton, eis::NewtonMode::Full);
+  EXPECT_EQ(g.newtonGuess, eis::NewtonGuess::Extrapolated);
+  expectRefused({{"solver.dt", "0"},
+                 {"solver.steps", "-1"},
+                 {"solver.rayleigh-mass", "-1"},
+                 {"solver.rayleigh-stiffness", "x"},
+                 {"solver.vdamping", "-2"},
+                 {"solver.first-order", "maybe"},
+                 {"solver.scheme", "rk4"},
+                 {"solver.compute-residual", "2"},
+                 {"solver.newton", "half"},
+                 {"solver.newton-guess", "random"}});
+}
+
+TEST(ComponentReaders, LinearSolver) {
+  const eis::LinearSolverParameters d = eis::readLinearSolverParameters(eis::defaultScene());
+  EXPECT_EQ(d.op, declaredChoice("solver.operator", eis::kOperatorModes));
+  EXPECT_EQ(d.preconditioner, declaredChoice("solver.preconditioner", eis::kPreconditioners));
+  EXPECT_EQ(d.pcLag, declaredInteger("solver.pc-lag"));
+  EXPECT_EQ(d.pcRebuildGrowth, declaredReal("solver.pc-rebuild-growth"));
+  EXPECT_EQ(d.initialGuess, declaredChoice("solver.initial-guess", eis::kInitialGuesses));
+  EXPECT_EQ(d.guessSolutions, declaredInteger("solver.guess-solutions"));
+  EXPECT_EQ(d.method, declaredChoice("solver.linear", eis::kLinearMethods));
+  EXPECT_EQ(d.rtol, declaredReal("solver.rtol"));
+  EXPECT_EQ(d.maxIterations, declaredInteger("solver.max-iterations"));
+  EXPECT_EQ(d.residualNorm, declaredChoice("solver.residual-norm", eis::kResidualNorms));
+  EXPECT_EQ(d.blockProducts, declaredBoolean("solver.block-products"));
+  EXPECT_EQ(d.symmetricBlocks, declaredBoolean("solver.symmetric-blocks"));
+  EXPECT_EQ(d.blockPrefetch, declaredInteger("solver.block-prefetch"));
+  EXPECT_EQ(d.iterationLimit, declaredChoice("solver.iteration-limit", eis::kIterationLimits));
+
+  const eis::LinearSolverParameters g =
+      eis::readLinearSolverParameters(sceneWith({{"solver.operator", "matrix-free"},
+                                                 {"solver.preconditioner", "jacobi"},
+                                                 {"solver.pc-lag", "3"},
+                                                 {"solver.pc-rebuild-growth", "1.5"},
+                                                 {"solver.initial-guess", "span"},
+                                                 {"solver.guess-solutions", "4"},
+                                                 {"solver.linear", "direct"},
+                                                 {"solver.rtol", "1e-9"},
+                                                 {"solver.max-iterations", "77"},
+                                                 {"solver.residual-norm", "unpreconditioned"},
+                                                 {"solver.block-products", "false"},
+                                                 {"solver.symmetric-blocks", "false"},
+                                                 {"solver.block-prefetch", "64"},
+                                                 {"solver.iteration-limit", "accept"}}));
+  EXPECT_EQ(g.op, eis::OperatorMode::MatrixFree);
+  EXPECT_EQ(g.preconditioner, eis::Preconditioner::Jacobi);
+  EXPECT_EQ(g.pcLag, 3);
+  EXPECT_EQ(g.pcRebuildGrowth, 1.5);
+  EXPECT_EQ(g.initialGuess, eis::InitialGuess::Span);
+  EXPECT_EQ(g.guessSolutions, 4);
+  EXPECT_EQ(g.method, eis::LinearMethod::Direct);
+  EXPECT_EQ(g.rtol, 1e-9);
+  EXPECT_EQ(g.maxIterations, 77);
+  EXPECT_EQ(g.residualNorm, eis::ResidualNorm::Unpreconditioned);
+  EXPECT_FALSE(g.blockProducts);
+  EXPECT_FALSE(g.symmetricBlocks);
+  EXPECT_EQ(g.blockPrefetch, 64);
+  EXPECT_EQ(g.iterationLimit, eis::IterationLimit::Accept);
+  expectRefused({{"solver.operator", "lazy"},
+                 {"solver.preconditioner", "ilu"},
+                 {"solver.pc-lag", "x"},
+                 {"solver.rtol", "0"},
+                 {"solver.linear", "lu"},
+                 {"solver.iteration-limit", "ignore"}});
 }
 
 // Every key a scene check reads is declared, and every check belongs to a known component.
