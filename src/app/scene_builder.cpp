@@ -91,11 +91,13 @@ std::vector<std::unique_ptr<DistributedMesh>> buildMeshes(
   std::vector<SerialMesh> serial(scenes.size());
   std::vector<std::size_t> together;
   std::vector<bool> converted(scenes.size());
+  std::vector<MeshSourceParameters> sources;
+  for (const Scene* scene : scenes) sources.push_back(readMeshSourceParameters(*scene));
   for (std::size_t b = 0; b < scenes.size(); ++b) {
-    converted[b] = meshFileIsHdf5(*scenes[b], comm);
+    converted[b] = meshFileIsHdf5(sources[b], comm);
     if (!converted[b]) {
       const int dofsPerNode = unknownsPerNode(physicsOf(*scenes[b]));
-      serial[b] = loadSerialMesh(*scenes[b], dofsPerNode, comm, warnings[b]);
+      serial[b] = loadSerialMesh(sources[b], dofsPerNode, comm, warnings[b]);
       together.push_back(b);
     }
   }
@@ -103,12 +105,11 @@ std::vector<std::unique_ptr<DistributedMesh>> buildMeshes(
   if (together.size() > 1) partitionBodiesTogether(serial, together, comm, cellParts);
   std::vector<std::unique_ptr<DistributedMesh>> meshes;
   for (std::size_t b = 0; b < scenes.size(); ++b) {
-    const Scene& scene = *scenes[b];
-    const int dofsPerNode = unknownsPerNode(physicsOf(scene));
-    const int refine = scene.integer("mesh.refine");
+    const int dofsPerNode = unknownsPerNode(physicsOf(*scenes[b]));
+    const int refine = sources[b].refine;
     if (converted[b])
       meshes.push_back(std::make_unique<DistributedMesh>(
-          comm, hdf5MeshInput(scene, dofsPerNode, comm), dofsPerNode, refine));
+          comm, hdf5MeshInput(sources[b], dofsPerNode, comm), dofsPerNode, refine));
     else
       meshes.push_back(std::make_unique<DistributedMesh>(
           comm, serial[b], dofsPerNode, refine, together.size() > 1 ? &cellParts[b] : nullptr));

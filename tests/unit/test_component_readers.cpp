@@ -14,6 +14,7 @@
 #include "eis/core/error.hpp"
 #include "eis/io/scene_checks.hpp"
 #include "eis/linalg/linear_solver.hpp"
+#include "eis/mesh/mesh_source.hpp"
 #include "eis/model/constant_force.hpp"
 #include "eis/model/diffusion_fem.hpp"
 #include "eis/model/elastic_force_fields.hpp"
@@ -44,19 +45,15 @@ std::string declared(const std::string& key) {
   if (!d || !d->defaultText) throw std::logic_error(key + " declares no default");
   return *d->defaultText;
 }
-
 double declaredReal(const std::string& key) {
   return eis::parse::reals(key, declared(key), 1)[0];
 }
-
 int declaredInteger(const std::string& key) {
   return eis::parse::integers(key, declared(key), 1)[0];
 }
-
 bool declaredBoolean(const std::string& key) {
   return eis::parse::boolean(key, declared(key));
 }
-
 template <class T, std::size_t N>
 T declaredChoice(const std::string& key, const eis::Named<T> (&names)[N]) {
   return eis::parse::choice(key, declared(key), names);
@@ -74,6 +71,56 @@ void expectRefused(const Keys& bad) {
       EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
     }
   }
+}
+
+TEST(ComponentReaders, MeshSource) {
+  const eis::MeshSourceParameters d = eis::readMeshSourceParameters(eis::defaultScene());
+  EXPECT_FALSE(d.file);
+  EXPECT_FALSE(d.convert);
+  EXPECT_FALSE(d.isInline());
+  const std::vector<double> size = eis::parse::reals("mesh.box-size", declared("mesh.box-size"), 3);
+  EXPECT_EQ(d.boxSize, (std::array<double, 3>{size[0], size[1], size[2]}));
+  const std::vector<int> cells =
+      eis::parse::integers("mesh.box-cells", declared("mesh.box-cells"), 3);
+  EXPECT_EQ(d.boxCells, (std::array<int, 3>{cells[0], cells[1], cells[2]}));
+  EXPECT_EQ(d.boxCellsText, declared("mesh.box-cells"));
+  EXPECT_EQ(d.cellType, declaredChoice("mesh.cell-type", eis::kCellTypes));
+  EXPECT_TRUE(d.transforms.empty());
+  EXPECT_EQ(d.refine, declaredInteger("mesh.refine"));
+
+  const eis::MeshSourceParameters g =
+      eis::readMeshSourceParameters(sceneWith({{"mesh.file", "beam.msh"},
+                                               {"mesh.convert", "beam.h5"},
+                                               {"mesh.box-size", "1 2 3"},
+                                               {"mesh.box-cells", "4,5,6"},
+                                               {"mesh.cell-type", "hexahedron"},
+                                               {"mesh.transform", "translate 1 2 3"},
+                                               {"mesh.transform", "scale 2 2 2"},
+                                               {"mesh.refine", "2"}}));
+  EXPECT_EQ(g.file, "beam.msh");
+  EXPECT_EQ(g.convert, "beam.h5");
+  EXPECT_EQ(g.boxSize, (std::array<double, 3>{1, 2, 3}));
+  EXPECT_EQ(g.boxCells, (std::array<int, 3>{4, 5, 6}));
+  EXPECT_EQ(g.boxCellsText, "4,5,6");
+  EXPECT_EQ(g.cellType, eis::CellType::Hexahedron);
+  ASSERT_EQ(g.transforms.size(), 2u);
+  std::vector<std::array<double, 3>> p{{1, 1, 1}};
+  for (const eis::MeshTransform& t : g.transforms) eis::applyMeshTransform(t, p);
+  EXPECT_EQ(p[0], (std::array<double, 3>{4, 6, 8}));
+  EXPECT_EQ(g.refine, 2);
+  const eis::MeshSourceParameters inline_ = eis::readMeshSourceParameters(
+      sceneWith({{"mesh.nodes", "0 0 0 1 0 0 0 1 0 0 0 1"}, {"mesh.tetrahedra", "0 1 2 3"}}));
+  EXPECT_TRUE(inline_.isInline());
+  EXPECT_EQ(inline_.nodes, "0 0 0 1 0 0 0 1 0 0 0 1");
+  EXPECT_EQ(inline_.tetrahedra, "0 1 2 3");
+  EXPECT_FALSE(inline_.hexahedra);
+  expectRefused({{"mesh.box-size", "1 0 1"},
+                 {"mesh.box-cells", "1 2"},
+                 {"mesh.cell-type", "prism"},
+                 {"mesh.transform", "shear 1 2 3"},
+                 {"mesh.refine", "-1"},
+                 {"mesh.nodes", "0 0"},
+                 {"mesh.tetrahedra", "0 1 2 -3"}});
 }
 
 TEST(ComponentReaders, Mass) {
