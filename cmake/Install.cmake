@@ -30,7 +30,15 @@ install(FILES ${PROJECT_BINARY_DIR}/euler-implicit-config.cmake
               ${PROJECT_SOURCE_DIR}/cmake/FindPETSc.cmake ${PROJECT_SOURCE_DIR}/cmake/FindMETIS.cmake
         DESTINATION ${EIS_PACKAGE_DIR})
 
-# The .pc file finds its prefix from where it lies, so that --prefix at install time holds.
+# The .pc file finds its prefix from where it lies, so that --prefix at install time holds. Its
+# Libs carry an rpath to that libdir: a prefix such as $HOME/.local is on no loader path, and a
+# program built from the flags alone would not find libeis.so. It asks for the PETSc version the
+# build asks for (not the one found), and names METIS's folder only where the compiler would not
+# search it anyway (-I/usr/include would reorder the system's own headers).
+set(EIS_METIS_PC_CFLAGS "")
+if(NOT METIS_INCLUDE_DIR IN_LIST CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES)
+  set(EIS_METIS_PC_CFLAGS " -I${METIS_INCLUDE_DIR}")
+endif()
 file(RELATIVE_PATH EIS_PC_TO_PREFIX ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
 configure_file(${PROJECT_SOURCE_DIR}/cmake/euler-implicit.pc.in
                ${PROJECT_BINARY_DIR}/euler-implicit.pc @ONLY)

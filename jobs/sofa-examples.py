@@ -14,8 +14,13 @@ in a scratch folder of its own, and ends as one of:
 The cause of a refusal is its error line with the place (file:line), names in quotes and numbers
 taken out, so that scenes refused for one reason count together.
 
-Usage: python3 jobs/sofa-examples.py SOFA_DIR [--exe build/bin/euler-implicit] [--ranks 2]
-           [--steps 2] [--timeout 120] [--table FILE.tsv] [--top 25]
+With --python SOFAPYTHON3_DIR the scenes are instead every examples/**/*.py of a SofaPython3
+source tree (sofa-framework/SofaPython3) that has an EulerImplicitSolver, run the same way with
+SOFAPYTHON3_DIR/examples as a further data path.
+
+Usage: python3 jobs/sofa-examples.py SOFA_DIR [--python SOFAPYTHON3_DIR]
+           [--exe build/bin/euler-implicit] [--ranks 2] [--steps 2] [--timeout 120]
+           [--table FILE.tsv] [--top 25]
 The table has one row per scene: path, outcome, seconds, the error line (or the warnings of a
 run). SOFA_DIR needs examples/ and share/ (the fetch tool's mirror, exported with git archive or
 git cat-file, or a SOFA checkout). OpenMPI as root and more ranks than cores: the script sets
@@ -54,6 +59,12 @@ def scenes(sofa):
     return found
 
 
+def python_scenes(tree):
+    """SofaPython3's example scenes with an EulerImplicitSolver, in path order."""
+    return [path for path in sorted((tree / "examples").rglob("*.py"))
+            if "EulerImplicitSolver" in path.read_text(errors="replace")]
+
+
 def cause(line):
     """An error line without its place, quoted names and numbers: the reason it gives."""
     text = line.split("error: ", 1)[-1]
@@ -77,6 +88,8 @@ def run(exe, scene, sofa, args):
                "--scene.data-path=%s" % (sofa / "share"),
                "--scene.data-path=%s" % (sofa / "examples"), "--solver.steps=%d" % args.steps,
                "--quiet"]
+    if args.python:
+        command.append("--scene.data-path=%s" % (args.python / "examples"))
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="eis_sofa_example.") as scratch:
         try:
@@ -98,6 +111,8 @@ def run(exe, scene, sofa, args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("sofa", type=pathlib.Path, help="SOFA source tree (examples/, share/)")
+    parser.add_argument("--python", type=pathlib.Path,
+                        help="tally this SofaPython3 tree's examples/**/*.py instead")
     parser.add_argument("--exe", type=pathlib.Path, default=pathlib.Path("build/bin/euler-implicit"))
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--steps", type=int, default=2)
@@ -110,10 +125,15 @@ def main():
         sys.exit("sofa-examples: %s has no examples/ folder" % sofa)
     if not exe.is_file():
         sys.exit("sofa-examples: no executable at %s (build first: bash jobs/build.sh)" % exe)
+    if args.python:
+        args.python = args.python.resolve()
+        if not (args.python / "examples").is_dir():
+            sys.exit("sofa-examples: %s has no examples/ folder" % args.python)
+    tree = args.python or sofa
     rows = []
-    for i, scene in enumerate(scenes(sofa), 1):
+    for i, scene in enumerate(python_scenes(tree) if args.python else scenes(sofa), 1):
         outcome, seconds, detail = run(exe, scene, sofa, args)
-        relative = scene.relative_to(sofa)
+        relative = scene.relative_to(tree)
         rows.append((str(relative), outcome, seconds, detail))
         print("%3d %-8s %6.1f s  %s" % (i, outcome, seconds, relative), flush=True)
     if args.table:

@@ -1,5 +1,6 @@
 #include "eis/app/simulation.hpp"
 
+#include <algorithm>
 #include <cstdarg>
 
 #include "eis/app/scene_builder.hpp"
@@ -86,7 +87,21 @@ Simulation::Simulation(const std::vector<ObjectScene>& objects, MPI_Comm comm, s
     : comm_(comm), failureComm_(comm), log_(log) {
   const double start = MPI_Wtime();
   checkBodies(objects);
+  std::vector<std::string> groupWarnings;
+  const std::vector<std::vector<std::size_t>> groups = formGroups(objects, groupWarnings);
+  for (const std::string& warning : groupWarnings)
+    report("euler-implicit: warning: %s\n", warning.c_str());
   for (const ObjectScene& object : objects) bodies_.push_back(std::make_unique<Body>(object));
+  for (const auto& members : groups) {
+    auto group = std::make_unique<Group>();
+    for (std::size_t b : members) group->bodies.push_back(bodies_[b].get());
+    group->name = bodies_[members.front()]->scene.optionalText("solver.group");
+    const bool springs = std::any_of(group->bodies.begin(), group->bodies.end(), [](Body* body) {
+      return !body->scene.texts("interaction.springs").empty();
+    });
+    for (Body* body : group->bodies) body->coupled = members.size() > 1 || springs;
+    groups_.push_back(std::move(group));
+  }
   steps_ = scene().integer("solver.steps");
   dt_ = scene().real("solver.dt");
   progress_ = std::make_unique<Progress>(scene());
@@ -101,6 +116,8 @@ Simulation::Simulation(const std::vector<ObjectScene>& objects, MPI_Comm comm, s
   std::vector<std::unique_ptr<DistributedMesh>> meshes = buildMeshes(scenes, comm_, warnings);
   for (std::size_t b = 0; b < bodies_.size(); ++b)
     buildBody(*bodies_[b], std::move(meshes[b]), warnings[b]);
+  for (auto& group : groups_)
+    if (group->bodies.front()->coupled) buildGroup(*group);
   setInitialStates();
   outputs_ = buildOutputs(scene(), comm_);
   try {
@@ -139,8 +156,9 @@ void Simulation::buildBody(Body& body, std::unique_ptr<DistributedMesh> mesh,
     body.restCoordinates = body.system->createVector();
     body.system->setRestState(body.restCoordinates);
   }
-  body.integrator = makeTimeIntegrator(readTimeIntegratorParameters(body.scene), linear, comm_,
-                                       body.x, body.restCoordinates);
+  if (!body.coupled)
+    body.integrator = makeTimeIntegrator(readTimeIntegratorParameters(body.scene), linear, comm_,
+                                         body.x, body.restCoordinates);
 }
 
 void Simulation::reportMesh(const Body& body, const std::vector<std::string>& warnings) const {
@@ -261,10 +279,10 @@ void Simulation::run() {
   printSummary();
 }
 
-// Each body in turn, from the same clock, as SOFA's DefaultAnimationLoop integrates its solver
-// nodes. A body that fails leaves the step undone for all: the bodies before it are put back
-// (from copies made before the step, kept between steps), so that the outputs' last good state
-// is one step of every body.
+// Each system in turn (a body alone or a coupled group), from the same clock, as SOFA's
+// DefaultAnimationLoop integrates its solver nodes. A system that fails leaves the step undone
+// for all: the bodies are put back (from copies made before the step, kept between steps), so
+// that the outputs' last good state is one step of every body.
 void Simulation::advance(int step, double clock, StepRecord& record) {
   if (bodies_.size() > 1)
     for (auto& body : bodies_) {
@@ -273,44 +291,53 @@ void Simulation::advance(int step, double clock, StepRecord& record) {
       EIS_CHECK(VecCopy(body->x, body->x0));
       EIS_CHECK(VecCopy(body->v, body->v0));
     }
-  std::size_t done = 0;
   bool reported = false;
+  const auto add = [&](const StepReport& report, int substeps) {
+    record.report.linearIterations += report.linearIterations;
+    record.report.nonlinearIterations =
+        (reported ? record.report.nonlinearIterations : 0) + report.nonlinearIterations;
+    reported = true;
+    record.report.preconditionerSetups += report.preconditionerSetups;
+    record.report.residualNorm = std::max(record.report.residualNorm, report.residualNorm);
+    record.substeps = std::max(record.substeps, substeps);
+  };
   try {
-    for (auto& body : bodies_) {
-      if (!body->motionless) {
+    for (auto& group : groups_) {
+      if (group->system) {
         int substeps = 1;
-        const StepReport report = body->substepping.advance(
-            body->x, body->v, dt_,
-            [&](double offset, double h) {
-              body->system->setTime(clock + offset);
-              const StepReport stepReport =
-                  body->integrator->step(*body->system, body->x, body->v, h);
-              body->system->projectMotion(body->x, body->v);
-              // A state that is not finite, or that a material law is not defined at, fails the
-              // step instead of being written as its result.
-              body->system->checkState(body->x, body->v);
-              return stepReport;
-            },
-            [&](const std::string& warning) {
-              this->report("euler-implicit: warning: %s%s%s%s\n", stepName(step).c_str(),
-                           body->path.c_str(), body->path.empty() ? "" : ": ", warning.c_str());
-            },
-            substeps);
-        record.report.linearIterations += report.linearIterations;
-        record.report.nonlinearIterations =
-            (reported ? record.report.nonlinearIterations : 0) + report.nonlinearIterations;
-        reported = true;
-        record.report.preconditionerSetups += report.preconditionerSetups;
-        record.report.residualNorm = std::max(record.report.residualNorm, report.residualNorm);
-        record.substeps = std::max(record.substeps, substeps);
+        const bool still = std::all_of(group->bodies.begin(), group->bodies.end(),
+                                       [](const Body* body) { return body->motionless; });
+        if (!still) add(advanceGroup(*group, step, clock, substeps), substeps);
+        continue;
       }
-      ++done;
+      Body* body = group->bodies.front();
+      if (body->motionless) continue;
+      int substeps = 1;
+      const StepReport report = body->substepping.advance(
+          body->x, body->v, dt_,
+          [&](double offset, double h) {
+            body->system->setTime(clock + offset);
+            const StepReport stepReport =
+                body->integrator->step(*body->system, body->x, body->v, h);
+            body->system->projectMotion(body->x, body->v);
+            // A state that is not finite, or that a material law is not defined at, fails the
+            // step instead of being written as its result.
+            body->system->checkState(body->x, body->v);
+            return stepReport;
+          },
+          [&](const std::string& warning) {
+            this->report("euler-implicit: warning: %s%s%s%s\n", stepName(step).c_str(),
+                         body->path.c_str(), body->path.empty() ? "" : ": ", warning.c_str());
+          },
+          substeps);
+      add(report, substeps);
     }
   } catch (const Error&) {
-    for (std::size_t b = 0; b < done; ++b) {
-      EIS_CHECK(VecCopy(bodies_[b]->x0, bodies_[b]->x));
-      EIS_CHECK(VecCopy(bodies_[b]->v0, bodies_[b]->v));
-    }
+    if (bodies_.size() > 1)
+      for (auto& body : bodies_) {
+        EIS_CHECK(VecCopy(body->x0, body->x));
+        EIS_CHECK(VecCopy(body->v0, body->v));
+      }
     throw;
   }
 }

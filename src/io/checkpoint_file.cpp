@@ -9,6 +9,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
+#include "eis/io/hdf5_writer.hpp"
 #include "eis/io/output_file.hpp"
 
 namespace eis {
@@ -104,7 +105,8 @@ CheckpointWriter::CheckpointWriter(const std::string& path, MPI_Comm comm)
   // create (H5F_ACC_TRUNC) would write through the link into the file it points at.
   const std::string temporary = temporaryPathFor(path);
   clearNameForHdf5("output.checkpoint = " + path, temporary, comm);
-  EIS_CHECK(PetscViewerHDF5Open(comm, temporary.c_str(), FILE_MODE_WRITE, &viewer_));
+  file_ = std::make_unique<Hdf5Writer>(comm, "output.checkpoint = " + path, temporary,
+                                       Hdf5Writer::Mode::create);
 }
 
 CheckpointWriter::CheckpointWriter(const std::string& path, const DistributedMesh& mesh, Vec like)
@@ -112,55 +114,47 @@ CheckpointWriter::CheckpointWriter(const std::string& path, const DistributedMes
   body("", mesh, like, "");
 }
 
+// A checkpoint left uncommitted (a write failed on some rank, and all of them came here) is closed
+// and its .partial removed: it is no checkpoint, and the previous one stays the last.
 CheckpointWriter::~CheckpointWriter() {
-  PetscViewerDestroy(&viewer_);
+  if (!file_) return;
+  file_.reset();
+  int rank = 0;
+  MPI_Comm_rank(comm_, &rank);
+  if (rank == 0) std::remove(temporaryPathFor(path_).c_str());
 }
 
 void CheckpointWriter::body(const std::string& object, const DistributedMesh& mesh, Vec like,
                             const std::string& scene) {
-  if (!bodies_.empty()) EIS_CHECK(PetscViewerHDF5PopGroup(viewer_));
   order_ = std::make_unique<NaturalOrder>(mesh, like);
-  EIS_CHECK(PetscViewerHDF5PushGroup(viewer_,
-                                     object.empty() ? "/" : objectGroup(bodies_.size()).c_str()));
+  group_ = object.empty() ? "/" : objectGroup(bodies_.size());
   bodies_.push_back({object, order_->nodes(), mesh.dofsPerNode(), scene});
 }
 
 void CheckpointWriter::save(const std::string& name, Vec solver, int unusedFrom,
                             const NodalTable* initial) {
   order_->toNatural(solver, unusedFrom, initial);
-  const Vec natural = order_->natural();
-  EIS_CHECK(PetscObjectSetName(reinterpret_cast<PetscObject>(natural), name.c_str()));
-  EIS_CHECK(VecView(natural, viewer_));
+  const int dofs = bodies_.back().dofs;
+  file_->write(group_, name, order_->natural(), dofs, Hdf5Writer::Type::real, dofs > 1);
 }
 
 void CheckpointWriter::commit(Clock clock) {
   if (bodies_.empty()) throw Error("output.checkpoint = " + path_ + ": a checkpoint of no body");
-  EIS_CHECK(PetscViewerHDF5PopGroup(viewer_));
-  const PetscInt version = kFormatVersion, step = clock.step;
-  const PetscReal time = clock.time;
-  EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, "/", kFormatAttribute, PETSC_INT, &version));
-  EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, "/", "step", PETSC_INT, &step));
-  EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, "/", "time", PETSC_REAL, &time));
+  file_->attribute("/", kFormatAttribute, std::int64_t(kFormatVersion));
+  file_->attribute("/", "step", std::int64_t(clock.step));
+  file_->attribute("/", "time", double(clock.time));
   // One body keeps the layout every checkpoint had before there were several.
   const bool several = !(bodies_.size() == 1 && bodies_.front().path.empty());
-  if (several) {
-    const PetscInt objects = PetscInt(bodies_.size());
-    EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, "/", "objects", PETSC_INT, &objects));
-  }
+  if (several) file_->attribute("/", "objects", std::int64_t(bodies_.size()));
   for (std::size_t k = 0; k < bodies_.size(); ++k) {
     const std::string group = several ? objectGroup(k) : "/";
-    const PetscInt nodes = PetscInt(bodies_[k].nodes), dofs = bodies_[k].dofs;
-    if (several)
-      EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, group.c_str(), "path", PETSC_STRING,
-                                              bodies_[k].path.c_str()));
-    EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, group.c_str(), "nodes", PETSC_INT, &nodes));
-    EIS_CHECK(
-        PetscViewerHDF5WriteAttribute(viewer_, group.c_str(), "dofs_per_node", PETSC_INT, &dofs));
-    if (!bodies_[k].scene.empty())
-      EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer_, group.c_str(), "scene", PETSC_STRING,
-                                              bodies_[k].scene.c_str()));
+    if (several) file_->attribute(group, "path", bodies_[k].path);
+    file_->attribute(group, "nodes", std::int64_t(bodies_[k].nodes));
+    file_->attribute(group, "dofs_per_node", std::int64_t(bodies_[k].dofs));
+    if (!bodies_[k].scene.empty()) file_->attribute(group, "scene", bodies_[k].scene);
   }
-  EIS_CHECK(PetscViewerDestroy(&viewer_));
+  file_->close();
+  file_.reset();
   // On disk before the rename: the final name must never point at a partial file.
   commitTemporary("output.checkpoint", temporaryPathFor(path_), path_, comm_);
 }

@@ -134,7 +134,7 @@ OutputComponent checkpointOutputComponent() {
        ParameterSpec()
            .add(
                {"output.checkpoint", "PREFIX",
-                "checkpoints PREFIX_<step>.h5 (HDF5, through PETSc's viewer): positions, velocities,\n"
+                "checkpoints PREFIX_<step>.h5 (HDF5, written by all ranks together): positions, velocities,\n"
                 "step, time and the vectors the integrator carries, of every body (a restart checks\n"
                 "that the bodies are the scene's), in the input's node order, so they\n"
                 "load on any rank count. Written every output.checkpoint-every steps and/or\n"

@@ -404,6 +404,15 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
     out.objects.push_back({body.state->node->path(), {}});
     reader.into(out.objects.back().keys);
     importBody(reader, scene, body, options);
+    // Every state below one ODE solver is one system (SOFA's MechanicalOperations visit them
+    // all): the bodies of a solver node that integrates several are one solver.group.
+    const auto shared =
+        std::count_if(walk.bodies.begin(), walk.bodies.end(),
+                      [&](const sofa::Body& other) { return other.odeSolver == body.odeSolver; });
+    if (shared > 1) {
+      reader.from(*body.odeSolver);
+      reader.key("solver.group", body.odeSolver->node->path());
+    }
   }
   if (!walk.visual.empty()) reader.note("skipped (visual only): " + listed(walk.visual));
   if (!walk.collision.empty())

@@ -172,7 +172,14 @@ std::string sofaPythonSceneToXml(const std::string& path, double seconds,
   // os._exit(0) in the scene would end the driver before it wrote the XML; it cannot catch
   // every way out (a C extension's exit), so an empty output at status 0 is one too.
   const std::string xml = exited && exit.si_status == 0 ? out.text() : "";
-  if (!xml.empty()) return xml;
+  if (!xml.empty()) {
+    // What the scene printed while it built the graph (its print() calls, Sofa.Helper's
+    // messages), as SOFA's console would show it.
+    const std::string printed = err.text();
+    std::fwrite(printed.data(), 1, printed.size(), stdout);
+    std::fflush(stdout);
+    return xml;
+  }
   const std::string verdict = lastLine(err.text());
   if (!verdict.empty()) throw Error(verdict);
   throw Error(

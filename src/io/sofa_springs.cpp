@@ -1,11 +1,13 @@
 // SOFA's spring force fields as the keys of our mesh-springs and rest-shape-springs
 // (model/mesh_springs.cpp, model/rest_shape_springs.cpp).
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "sofa_reader.hpp"
 #include "sofa_selections.hpp"
+#include "sofa_walk.hpp"
 
 namespace eis::sofa {
 
@@ -101,8 +103,82 @@ void mapRestShapeSprings(Reader& r, const SofaObject& o) {
   }
 }
 
+// SpringForceField.inl (StiffSpringForceField before v25.06): the springs are `spring` (m1 m2 ks
+// kd L each, LinearSpring's operator>>) when it is given, else built from indices1 and indices2
+// (springsIndices1, springsIndices2), stiffness (default 100), damping (default 5) and lengths
+// (alias length; empty: 0), each list shorter than the indices extended with its last value
+// (updateSpringsFromTopologyIndices). The force is computeSpringForce's, damping explicit
+// (buildDampingMatrix adds nothing): our interaction.springs, held by object1's body, towards
+// object2's node path or `self` (io/sofa_walk.cpp has checked that one solver integrates both).
+void mapInteractionSprings(Reader& r, const SofaObject& o) {
+  r.refuseIfGiven(o, "fileSprings", "springs read from a file are not supported");
+  // Lists of booleans, each "0" or "false" false.
+  const auto flags = [&](const char* field) {
+    std::vector<bool> values;
+    for (const std::string& token : parse::tokens(r.text(o, field).value_or("")))
+      values.push_back(token != "0" && token != "false");
+    return values;
+  };
+  for (bool only : flags("elongationOnly"))
+    if (only) r.reject(o, "elongationOnly", "springs that only pull are not supported");
+  const auto stateOf = [&](const char* field) {
+    return o.field(field) ? linkedState(r, o, field) : contextState(o.node);
+  };
+  const SofaObject *first = stateOf("object1"), *second = stateOf("object2");
+  const std::string target = first == second ? "self" : second->node->path();
+  std::vector<std::string> springs;
+  if (r.given(o, "spring")) {
+    const std::vector<double> values = r.reals(o, "spring");
+    if (values.size() % 5 != 0)
+      r.reject(o, "spring", "expected five values per spring: m1 m2 ks kd L");
+    for (std::size_t i = 0; i < values.size(); i += 5) {
+      for (std::size_t k = 0; k < 2; ++k)
+        if (values[i + k] < 0 || values[i + k] != double(static_cast<long long>(values[i + k])))
+          r.reject(o, "spring", "spring " + std::to_string(i / 5) + ": m1 and m2 are indices");
+      springs.push_back(std::to_string(static_cast<long long>(values[i])) + " " +
+                        std::to_string(static_cast<long long>(values[i + 1])) + " " +
+                        parse::text(values[i + 2]) + " " + parse::text(values[i + 3]) + " " +
+                        parse::text(values[i + 4]));
+    }
+  } else {
+    const auto listOf = [&](const char* field, const char* alias) {
+      if (r.given(o, field) && r.given(o, alias))
+        r.reject(o, alias, std::string("given with ") + field + ", which SOFA aliases to it");
+      return r.given(o, alias) ? r.integers(o, alias) : r.integers(o, field);
+    };
+    const std::vector<long long> first1 = listOf("springsIndices1", "indices1"),
+                                 second2 = listOf("springsIndices2", "indices2");
+    if (first1.size() != second2.size())
+      r.reject(o, "indices2", "indices1 and indices2 differ in length (SOFA makes no spring)");
+    std::vector<double> ks =
+        r.given(o, "stiffness") ? r.reals(o, "stiffness") : std::vector<double>{100.0};
+    std::vector<double> kd =
+        r.given(o, "damping") ? r.reals(o, "damping") : std::vector<double>{5.0};
+    if (r.given(o, "length") && r.given(o, "lengths"))
+      r.reject(o, "length", "given with lengths, which SOFA aliases to it");
+    std::vector<double> lengths = r.reals(o, r.given(o, "length") ? "length" : "lengths");
+    const std::vector<bool> enabled = flags("enabled");
+    if (lengths.empty()) lengths = {0.0};
+    for (auto* list : {&ks, &kd, &lengths})
+      if (list->empty()) r.reject(o, "stiffness", "an empty list of stiffness or damping");
+    for (std::size_t i = 0; i < first1.size(); ++i) {
+      const auto at = [i](const auto& list) { return list[std::min(i, list.size() - 1)]; };
+      if (!enabled.empty() && !at(enabled)) continue;
+      springs.push_back(std::to_string(first1[i]) + " " + std::to_string(second2[i]) + " " +
+                        parse::text(at(ks)) + " " + parse::text(at(kd)) + " " +
+                        parse::text(at(lengths)));
+    }
+  }
+  if (springs.empty()) return;
+  std::string value = target;
+  for (const std::string& spring : springs) value += " " + spring;
+  r.key("interaction.springs", value);
+}
+
 }  // namespace
 
+const RegisterSofaMapping interactionSprings({"SpringForceField", "StiffSpringForceField"},
+                                             mapInteractionSprings);
 const RegisterSofaMapping meshSprings({"MeshSpringForceField"}, mapMeshSprings);
 const RegisterSofaMapping gridSprings({"RegularGridSpringForceField"}, mapGridSprings);
 const RegisterSofaMapping restShapeSprings({"RestShapeSpringsForceField"}, mapRestShapeSprings);

@@ -144,6 +144,14 @@ struct Collector {
         unsupported(o, "a Python controller (class " + reader.text(o, "class").value_or("?") +
                            ") runs arbitrary code between steps and cannot run in a distributed "
                            "step");
+      } else if (o.type == "PythonForceField" || o.type == "PythonMapping") {
+        const bool field = o.type == "PythonForceField";
+        unsupported(
+            o, std::string("a ") + (field ? "force field" : "mapping") +
+                   " written in Python (class " + reader.text(o, "class").value_or("?") +
+                   ", on Sofa.Core." + reader.text(o, "base").value_or("?") + "): its " +
+                   (field ? "addForce, addDForce and addKToMatrix" : "apply, applyJ and applyJT") +
+                   " are Python code, which the distributed step does not call");
       } else if (o.type == "MechanicalObject") {
         if (state)
           throw Error(o.where + ": a second MechanicalObject in node " + node.path() +
@@ -185,6 +193,32 @@ struct Collector {
 
 }  // namespace
 
+bool isInteractionSpring(const std::string& t) {
+  return t == "SpringForceField" || t == "StiffSpringForceField";
+}
+
+const SofaObject* contextState(const SofaNode* node) {
+  for (; node; node = node->parent)
+    for (const SofaObject& o : node->objects)
+      if (o.type == "MechanicalObject") return &o;
+  return nullptr;
+}
+
+// Node::findLinkDestClass for a link to a mechanical state: the object it names, or, for a
+// node, that node's state, or the state its context gives it.
+const SofaObject* linkedState(const Reader& reader, const SofaObject& o, const std::string& field) {
+  const std::string* link = o.field(field);
+  const std::string where = reader.where(o, field);
+  const SofaLinkTarget target =
+      link ? reader.scene().resolve(*o.node, *link, where, &o) : SofaLinkTarget{};
+  const SofaObject* state = target.object;
+  if (!state && target.node) state = contextState(target.node);
+  if (!state || state->type != "MechanicalObject" || !target.field.empty())
+    throw Error(where + ": " + o.type + ": " + field + " = " + (link ? *link : "") +
+                " links to no MechanicalObject");
+  return state;
+}
+
 bool isNonlinearSolver(const std::string& t) {
   return t == "NewtonRaphsonSolver";
 }
@@ -221,10 +255,32 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
     }
     walk.bodies.push_back(body);
   }
-  // Solvers act through the bodies above; every other component on its node's state.
+  // Solvers act through the bodies above; every other component on its node's state, an
+  // interaction force field on its object1's (PairInteractionForceField: each object the
+  // context's state when not linked).
   for (const SofaObject* o : collector.mechanics) {
     if (isOdeSolver(o->type) || isLinearSolver(o->type) || isNonlinearSolver(o->type)) continue;
     const SofaObject* state = collector.stateOf(o->node);
+    if (isInteractionSpring(o->type)) {
+      const auto stateNamed = [&](const char* field) {
+        return o->field(field) ? linkedState(reader, *o, field) : state;
+      };
+      const SofaObject *first = stateNamed("object1"), *second = stateNamed("object2");
+      if (first && second) {
+        const SofaObject* solver1 = collector.nearest(first->node, isOdeSolver);
+        const SofaObject* solver2 = collector.nearest(second->node, isOdeSolver);
+        // Across two solvers, SOFA applies the force in each solver's step from the other
+        // state as it stands (an explicit coupling): not this importer's one implicit system.
+        if (solver1 != solver2)
+          throw Error(
+              o->where + ": " + o->type + ": object1 (" + first->node->path() + ") and object2 (" +
+              second->node->path() + ") are integrated by different ODE solvers (" +
+              (solver1 ? solver1->where : "none") + ", " + (solver2 ? solver2->where : "none") +
+              "): springs between two solvers' states are not supported; put both "
+              "under one EulerImplicitSolver");
+      }
+      state = first;
+    }
     if (!state) {
       walk.orphans.push_back(o);
       continue;

@@ -40,6 +40,15 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported);
 bool isOdeSolver(const std::string& type);
 bool isNonlinearSolver(const std::string& type);
 bool isLinearSolver(const std::string& type);
+// SpringForceField (StiffSpringForceField, its name before v25.06): springs between object1's
+// and object2's points; it acts on the body of object1.
+bool isInteractionSpring(const std::string& type);
+// The MechanicalObject SOFA's context gives a component of `node`: its own, else the nearest
+// ancestor's (nullptr: none).
+const SofaObject* contextState(const SofaNode* node);
+// The MechanicalObject the link in `field` names (an object, or a node: its state, as
+// Node::findLinkDestClass finds it); an error naming the field when there is none.
+const SofaObject* linkedState(const Reader& reader, const SofaObject& o, const std::string& field);
 // The direct solvers that map onto our direct solve (MUMPS).
 bool isDirectSolver(const std::string& type);
 

@@ -1,7 +1,5 @@
 #include "eis/io/xdmf_datasets.hpp"
 
-#include <petscviewerhdf5.h>
-
 #include <algorithm>
 #include <unordered_map>
 
@@ -10,10 +8,6 @@
 namespace eis {
 
 namespace {
-
-PetscObject object(Vec vector) {
-  return reinterpret_cast<PetscObject>(vector);
-}
 
 // The file's row of each local cell (refinement keeps a cell's children on its rank, in the
 // order the rank holds them).
@@ -115,48 +109,6 @@ void JoinedRows::place(std::size_t body, Vec part) {
   }
   EIS_CHECK(VecScatterBegin(scatter, part, joined_, INSERT_VALUES, SCATTER_FORWARD));
   EIS_CHECK(VecScatterEnd(scatter, part, joined_, INSERT_VALUES, SCATTER_FORWARD));
-}
-
-Hdf5File::Hdf5File(MPI_Comm comm, const std::string& key, const std::string& path,
-                   PetscFileMode mode) {
-  try {
-    EIS_CHECK(PetscViewerHDF5Open(comm, path.c_str(), mode, &viewer_));
-  } catch (const Error& e) {
-    throw Error(key + ": cannot open " + path + " for writing: " + e.what());
-  }
-}
-
-Hdf5File::~Hdf5File() {
-  PetscViewerDestroy(&viewer_);
-}
-
-void Hdf5File::write(const std::string& group, const char* name, Vec vector) {
-  EIS_CHECK(PetscViewerHDF5PushGroup(viewer_, group.c_str()));
-  EIS_CHECK(PetscObjectSetName(object(vector), name));
-  EIS_CHECK(VecView(vector, viewer_));
-  EIS_CHECK(PetscViewerHDF5PopGroup(viewer_));
-}
-
-void Hdf5File::writeIntegers(const std::string& group, const char* name, Vec vector, int width) {
-  PetscInt n;
-  const PetscScalar* values;
-  EIS_CHECK(VecGetLocalSize(vector, &n));
-  EIS_CHECK(VecGetArrayRead(vector, &values));
-  const std::vector<PetscInt> integers(values, values + n);
-  EIS_CHECK(VecRestoreArrayRead(vector, &values));
-  IS is;
-  EIS_CHECK(
-      ISCreateGeneral(PetscObjectComm(object(vector)), n, integers.data(), PETSC_COPY_VALUES, &is));
-  EIS_CHECK(ISSetBlockSize(is, width));
-  EIS_CHECK(PetscViewerHDF5PushGroup(viewer_, group.c_str()));
-  EIS_CHECK(PetscObjectSetName(reinterpret_cast<PetscObject>(is), name));
-  EIS_CHECK(ISView(is, viewer_));
-  EIS_CHECK(PetscViewerHDF5PopGroup(viewer_));
-  EIS_CHECK(ISDestroy(&is));
-}
-
-void Hdf5File::close() {
-  EIS_CHECK(PetscViewerDestroy(&viewer_));
 }
 
 }  // namespace eis

@@ -1,7 +1,5 @@
 #include "eis/io/xdmf_output.hpp"
 
-#include <petscviewerhdf5.h>
-
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -14,6 +12,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/io/checkpoint_file.hpp"
+#include "eis/io/hdf5_writer.hpp"
 #include "eis/io/output_file.hpp"
 #include "eis/io/xdmf_datasets.hpp"
 
@@ -193,9 +192,12 @@ void XdmfOutput::writeMesh(const RunStates& states) {
   // replace it. A restart appends to the series' own file and only opens it.
   const bool resumed = states.front().resumed;
   if (!resumed) clearNameForHdf5(std::string(kKey) + " = " + h5Path_, h5Path_, comm_);
-  Hdf5File file(comm_, kKey, h5Path_, resumed ? FILE_MODE_APPEND : FILE_MODE_WRITE);
-  file.write("/mesh", "geometry", geometry_);
-  file.writeIntegers("/mesh", "node_id", ids, 1);
+  Hdf5Writer file(comm_, std::string(kKey) + " = " + h5Path_, h5Path_,
+                  resumed ? Hdf5Writer::Mode::append : Hdf5Writer::Mode::create);
+  const auto real = Hdf5Writer::Type::real;
+  const auto integer = Hdf5Writer::Type::integer;
+  file.write("/mesh", "geometry", geometry_, 3, real, true);
+  file.write("/mesh", "node_id", ids, 1, integer, true);
   const int corners = cornersOf(cellType_);
   JoinedRows topology(comm_, cellCounts, corners);
   offset = 0;
@@ -211,11 +213,11 @@ void XdmfOutput::writeMesh(const RunStates& states) {
     cellRows_->place(b, cells_[b]->natural());
     offset += nodeCounts[b];
   }
-  file.writeIntegers("/mesh", "topology", topology.joined(), corners);
-  file.writeIntegers("/mesh", "region", cellRows_->joined(), 1);
+  file.write("/mesh", "topology", topology.joined(), corners, integer, true);
+  file.write("/mesh", "region", cellRows_->joined(), 1, integer, true);
   if (!paths_.empty()) {
-    file.writeIntegers("/mesh", "object", nodeObject, 1);
-    file.writeIntegers("/mesh", "cell_object", cellObject, 1);
+    file.write("/mesh", "object", nodeObject, 1, integer, true);
+    file.write("/mesh", "cell_object", cellObject, 1, integer, true);
   }
   for (Vec* vector : {&ids, &nodeObject, &cellObject}) EIS_CHECK(VecDestroy(vector));
   file.close();
@@ -232,24 +234,25 @@ Vec XdmfOutput::joinNodal(const RunStates& states, bool velocity) {
 
 void XdmfOutput::writeStep(int step, double time, const RunStates& states) {
   const std::string group = "/steps/" + sixDigits(step);
-  Hdf5File file(comm_, kKey, h5Path_, FILE_MODE_APPEND);
+  Hdf5Writer file(comm_, std::string(kKey) + " = " + h5Path_, h5Path_, Hdf5Writer::Mode::append);
+  const auto real = Hdf5Writer::Type::real;
   if (elastic_) {
     EIS_CHECK(VecWAXPY(work_, -1.0, geometry_, joinNodal(states, false)));
-    file.write(group, "displacement", work_);
-    file.write(group, "velocity", joinNodal(states, true));
+    file.write(group, "displacement", work_, 3, real, true);
+    file.write(group, "velocity", joinNodal(states, true), 3, real, true);
     for (std::size_t b = 0; b < states.size(); ++b) {
       cells_[b]->toNatural(states[b].system.vonMisesStress(states[b].x));
       cellRows_->place(b, cells_[b]->natural());
     }
-    file.write(group, "von_mises", cellRows_->joined());
+    file.write(group, "von_mises", cellRows_->joined(), 1, real, false);
   } else {
-    file.write(group, "u", joinNodal(states, false));
-    file.write(group, "du", joinNodal(states, true));
+    file.write(group, "u", joinNodal(states, false), 1, real, false);
+    file.write(group, "du", joinNodal(states, true), 1, real, false);
   }
   file.close();
 
-  // Only now that the step's data is on disk (PETSc's viewer flushes the file after each dataset,
-  // MPI-IO syncs it, and it is closed) may the index name it; the index too is synced, then
+  // Only now that the step's data is on disk (flushed, MPI-IO syncing it, and closed) may the
+  // index name it; the index too is synced, then
   // renamed.
   std::string message;
   if (commRank(comm_) == 0) {

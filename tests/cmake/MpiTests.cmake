@@ -55,6 +55,13 @@ function(eis_mpiexec_preflags var ranks)
   set(${var} "${flags}" PARENT_SCOPE)
 endfunction()
 
+# eis_note_skipped_test(<name> <ranks>): says at configure time that the test <name> is not
+# generated, since it needs more ranks than EIS_TEST_MAX_RANKS allows.
+function(eis_note_skipped_test name ranks)
+  message(STATUS "Test ${name} not generated: it starts ${ranks} MPI ranks, "
+                 "EIS_TEST_MAX_RANKS is ${EIS_TEST_MAX_RANKS}")
+endfunction()
+
 # eis_add_gtest_launches(<target> NAME <name> [RANKS <n>...] [TIMEOUT <s>] [LABELS <label>...])
 # Adds one CTest test per launch of the GoogleTest executable <target>, running all its cases:
 # <name>, the executable as one plain process, or with RANKS, <name>.np<n> for every <n>: the MPI
@@ -76,6 +83,10 @@ function(eis_add_gtest_launches target)
   set(launches "")
   if(arg_RANKS)
     foreach(ranks IN LISTS arg_RANKS)
+      if(ranks GREATER EIS_TEST_MAX_RANKS)
+        eis_note_skipped_test(${arg_NAME}.np${ranks} ${ranks})
+        continue()
+      endif()
       eis_mpiexec_preflags(preflags ${ranks})
       add_test(NAME ${arg_NAME}.np${ranks}
                COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${preflags}

@@ -49,10 +49,15 @@ check "eis::eis_static_whole: the program runs" "$work/build/box-whole"
 export PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig:${PKG_CONFIG_PATH:-}
 flags=$("$pkgconfig" --cflags --libs euler-implicit) || flags=
 check "pkg-config --cflags --libs euler-implicit" test -n "$flags"
+# pkg-config drops -I/usr/include itself, so the file is read: other tools take it as written.
+check "euler-implicit.pc: no -I of a system folder" \
+  bash -c "! grep -q -- '-I/usr/include\\b' '$prefix/$libdir/pkgconfig/euler-implicit.pc'"
 # shellcheck disable=SC2086  # the flags are words
-check "pkg-config: build" quietly "$cxx" -std=c++17 "$project/main.cpp" $flags \
-  -Wl,-rpath,"$prefix/$libdir" -o "$work/box-pc"
-check "pkg-config: the program runs" "$work/box-pc"
+check "pkg-config: build with its flags alone" quietly "$cxx" -std=c++17 "$project/main.cpp" \
+  $flags -o "$work/box-pc"
+check "pkg-config: the program runs and finds libeis.so" env -u LD_LIBRARY_PATH "$work/box-pc"
+check "pkg-config: requires the PETSc version the build asks for" \
+  grep -qx "Requires: .* >= 3.18, mpi" "$prefix/$libdir/pkgconfig/euler-implicit.pc"
 
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

@@ -122,6 +122,57 @@ class GraphTest(unittest.TestCase):
         self.assertEqual(attributes(root[0]), {"name": "push", "class": "Pusher"})
         self.assertEqual(attributes(root[1]), {"name": "Bare", "class": "Bare"})
 
+    def test_python_force_fields_and_mappings(self):
+        root = xml_of(self, """\
+            import Sofa.Core
+            class Pull(Sofa.Core.ForceFieldVec3d):
+                def __init__(self, *args, **kwargs):
+                    Sofa.Core.ForceFieldVec3d.__init__(self, *args, **kwargs)
+                    self.addData("ks", value=3.0)
+                def addForce(self, m, forces, pos, vel):
+                    pass
+            class Shift(Sofa.Core.Mapping_Vec3d_Vec1d):
+                def __init__(self, *args, **kwargs):
+                    Sofa.Core.Mapping_Vec3d_Vec1d.__init__(self, *args, **kwargs)
+            def createScene(root):
+                root.addObject(Pull(name='pull'))
+                root.addObject(Shift())
+            """)
+        self.assertEqual([e.tag for e in root], ["PythonForceField", "PythonMapping"])
+        self.assertEqual(attributes(root[0]),
+                         {"name": "pull", "class": "Pull", "base": "ForceFieldVec3d"})
+        self.assertEqual(attributes(root[1]),
+                         {"name": "Shift", "class": "Shift", "base": "Mapping_Vec3d_Vec1d"})
+
+    def test_messages(self):
+        code, out, err = run_scene({"scene.py": """\
+            import Sofa
+            import Sofa.Helper
+            from Sofa.Helper import msg_info
+            class Seen(Sofa.Helper.MessageHandler):
+                def __init__(self):
+                    super().__init__()
+                    self.seen = []
+                def process(self, msg):
+                    self.seen.append((msg["type"], msg["sender"], msg["message"],
+                                      msg["component"] is not None))
+            def createScene(root):
+                with Seen() as seen:
+                    msg_info("one")
+                    Sofa.Helper.msg_warning("tool", "two")
+                    solver = root.addObject('EulerImplicitSolver', name='ode')
+                    Sofa.msg_error(solver, "three")
+                    Sofa.Helper.msg_deprecated("four", "scene.py", 12)
+                Sofa.Helper.msg_info("five")
+                print(seen.seen)
+            """})
+        self.assertEqual(code, 0, err)
+        self.assertEqual(err.splitlines(), [
+            "[INFO] [PythonScript] one", "[WARNING] [tool] two", "[ERROR] [ode] three",
+            "[DEPRECATED] [PythonScript] four", "[INFO] [PythonScript] five",
+            "[('Info', 'PythonScript', 'one', False), ('Warning', 'tool', 'two', False), "
+            "('Error', 'ode', 'three', True), ('Deprecated', 'PythonScript', 'four', False)]"])
+
     def test_source_lines_and_sibling_modules(self):
         root = xml_of(self, """\
             import SofaRuntime

@@ -168,6 +168,8 @@ sed '4s|<EulerImplicitSolver/>|<EulerImplicitSolver>|' good.scn > scn_syntax.scn
 sed '4s|.*|    <FreeMotionAnimationLoop/>\n    <EulerImplicitSolver/>|' good.scn > scn_unsupported.scn
 sed '9s|.*|    <PythonController name="ctl" class="Pulse" eis-source="liver.py:42"/>|' good.scn \
   > scn_python_controller.scn
+sed '9s|.*|    <PythonForceField name="pull" class="Pull" base="ForceFieldVec3d" eis-source="s.py:7"/>|' \
+  good.scn > scn_python_force_field.scn
 sed '4s|.*|    <StaticSolver/>|' good.scn > scn_static.scn
 printf 'def createScene(root):\n    root.addChild("beam")\n    raise ValueError("no mesh")\n' > py_error.py
 printf 'import sys\ndef createScene(root):\n    sys.exit(3)\n' > py_exit.py
@@ -487,6 +489,8 @@ launch bad scn_unsupported "scn_unsupported.scn:4" "FreeMotionAnimationLoop" "sc
   --scene="$T/scn_unsupported.scn" --solver.steps=1
 launch bad scn_python_controller "liver.py:42" "PythonController 'ctl'" "Pulse" "distributed step" -- \
   --scene="$T/scn_python_controller.scn" --solver.steps=1
+launch bad scn_python_force_field "s.py:7" "PythonForceField 'pull'" "class Pull" \
+  "Sofa.Core.ForceFieldVec3d" "addForce" -- --scene="$T/scn_python_force_field.scn" --solver.steps=1
 launch bad scn_static_solver "scn_static.scn:4" "StaticSolver" -- --scene="$T/scn_static.scn" \
   --solver.steps=1
 launch bad scn_two_objects "scn_two_objects.scn:12" "a second MechanicalObject in node /body" \
@@ -527,6 +531,64 @@ launch bad fifo_initial_state "initial.state" "not a regular file" -- "${TINY[@]
   --initial.state="$T/pipe"
 launch bad fifo_convert_target "mesh.convert" "is not a regular file" -- "${TINY[@]}" \
   --mesh.convert="$T/pipe"
+
+# --- bodies solved as one system, interaction springs ----------------------------------------
+cat > "$T/pair.ini" <<'EOF'
+[material]
+model = none
+[mass]
+type = uniform
+[constraint]
+fixed = indices 1 2 3
+[a/mesh]
+nodes = 0 0 0  -1 0 0  -1 0 1  -1 1 0
+tetrahedra = 0 1 2 3
+[a/interaction]
+springs = /b 0 0 50 2 1.2
+[b/mesh]
+nodes = 1.5 0.2 0.1  2.5 0.2 0.1  2.5 1.2 0.1  2.5 0.2 1.1
+tetrahedra = 0 1 2 3
+EOF
+PAIR=(--config="$T/pair.ini" --solver.steps=1)
+launch bad springs_across_systems "interaction.springs of /a" "/b is no body of its solver.group" \
+  -- "${PAIR[@]}"
+launch bad springs_matrix_free "solver.group = g" "solver.operator = matrix-free is not supported" \
+  -- "${PAIR[@]}" --solver.group=g --solver.operator=matrix-free
+launch bad springs_newton "solver.newton = full is not supported" \
+  -- "${PAIR[@]}" --solver.group=g --solver.newton=full
+launch bad springs_motion "constraint.prescribed-velocity of /b" "prescribed motion" \
+  -- "${PAIR[@]}" --solver.group=g --b/constraint.prescribed-velocity="1 0 0 indices 0"
+launch bad springs_no_such_node "node 9 of /b is no node" \
+  -- "${PAIR[@]}" --solver.group=g --a/interaction.springs="/b 0 9 50 2 1"
+launch bad springs_syntax "interaction.springs" "five values per spring" \
+  -- "${PAIR[@]}" --solver.group=g --a/interaction.springs="/b 0 0 50 2"
+launch bad group_solver_differs "solver.rayleigh-mass differs between the bodies /a and /b" \
+  -- "${PAIR[@]}" --solver.group=g --b/solver.rayleigh-mass=0.1
+cat > "$T/scn_springs_two_solvers.scn" <<'EOF'
+<Node name="root" dt="0.01">
+    <Node name="a">
+        <EulerImplicitSolver/>
+        <SparseLDLSolver/>
+        <RegularGridTopology n="2 2 2" min="0 0 0" max="1 1 1"/>
+        <MechanicalObject name="dofs"/>
+        <UniformMass vertexMass="1"/>
+    </Node>
+    <Node name="b">
+        <EulerImplicitSolver/>
+        <SparseLDLSolver/>
+        <RegularGridTopology n="2 2 2" min="2 0 0" max="3 1 1"/>
+        <MechanicalObject name="dofs"/>
+        <UniformMass vertexMass="1"/>
+    </Node>
+    <SpringForceField object1="@a/dofs" object2="@b/dofs" spring="1 0 10 0 1"/>
+</Node>
+EOF
+launch bad scn_springs_two_solvers "scn_springs_two_solvers.scn:16: SpringForceField" "different ODE solvers" \
+  -- --scene="$T/scn_springs_two_solvers.scn" --solver.steps=1
+sed 's|object2="@b/dofs"|object2="@b/dofs.position"|' "$T/scn_springs_two_solvers.scn" \
+  > "$T/scn_springs_field_link.scn"
+launch bad scn_springs_field_link "object2 = @b/dofs.position links to no MechanicalObject" \
+  -- --scene="$T/scn_springs_field_link.scn" --solver.steps=1
 
 # --- harmless input: warnings only -----------------------------------------------------------
 launch warns scn_collision_skipped "contact is not simulated.*TriangleCollisionModel" -- \

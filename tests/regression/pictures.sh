@@ -68,6 +68,61 @@ if "$PYTHON" "$JOBS_DIR/render.py" out/beam.pvd x.png --up 0,1 >bad-up.log 2>&1 
 else
   echo "ok render: $(cat bad-up.log)"
 fi
+# The XDMF series of the same run draws the same picture as the ParaView one.
+if ! "${MPI_COMMAND[@]}" --mesh.box-cells="8 2 2" --solver.steps=3 --output.xdmf=out/beam \
+  >xdmf-run.log 2>&1; then
+  echo "FAIL: the XDMF run failed"
+  cat xdmf-run.log
+  exit 1
+fi
+check_png render-xdmf beam-xdmf.png "$PYTHON" "$JOBS_DIR/render.py" out/beam.xdmf beam-xdmf.png
+if cmp -s beam.png beam-xdmf.png; then
+  echo "ok render-xdmf: the same picture as from the .pvd"
+else
+  echo "FAIL render-xdmf: not the picture drawn from the .pvd"
+  status=1
+fi
+check_png render-step-0 first.png "$PYTHON" "$JOBS_DIR/render.py" out/beam.pvd first.png --step 0
+if grep -q "^render: step 0 of 4 (t = 0 s)" render-step-0.log && ! cmp -s first.png beam.png; then
+  echo "ok render --step 0: $(cat render-step-0.log)"
+else
+  echo "FAIL render --step 0: not the first step, or the last one's picture:"
+  cat render-step-0.log
+  status=1
+fi
+check_png render-time mid.png "$PYTHON" "$JOBS_DIR/render.py" out/beam.xdmf mid.png --time 0.021
+grep -q "^render: step 2 of 4 (t = 0.02 s)" render-time.log ||
+  { echo "FAIL render --time 0.021: not step 2:"; cat render-time.log; status=1; }
+# The default colour range is the 2nd to 98th percentile of the last step's von Mises stress,
+# computed here from the HDF5 file, on a log scale where it spans more than two decades.
+expected=$("$PYTHON" -c '
+import h5py, numpy
+v = h5py.File("out/beam.h5", "r")["steps/000003/von_mises"][()]
+low, high = numpy.percentile(v, [2, 98])
+print("%.6g to %.6g, %s" % (low, high, "log" if low > 0 and high > 100 * low else "linear"))')
+if grep -q "von_mises from $expected (" render-xdmf.log; then
+  echo "ok render: the colour range is the 2nd to 98th percentile, $expected"
+else
+  echo "FAIL render: the colour range is not the 2nd to 98th percentile ($expected):"
+  cat render-xdmf.log
+  status=1
+fi
+check_png render-linear linear.png "$PYTHON" "$JOBS_DIR/render.py" out/beam.pvd linear.png \
+  --scale linear --range 0,50
+grep -q "von_mises from 0 to 50, linear (" render-linear.log ||
+  { echo "FAIL render --scale linear --range 0,50:"; cat render-linear.log; status=1; }
+for bad in "--step 4|error: --step 4: .* lists 4 steps" "--colour nope|error: --colour nope" \
+  "--range 2,1|error: --range '2,1'" "--scale log --range 0,50|error: --scale log"; do
+  # shellcheck disable=SC2086  # the option and its value are two words
+  if "$PYTHON" "$JOBS_DIR/render.py" out/beam.pvd x.png ${bad%%|*} >bad.log 2>&1 ||
+    [ "$(grep -c -- "${bad#*|}" bad.log)" != 1 ]; then
+    echo "FAIL render ${bad%%|*}: not one error line:"
+    cat bad.log
+    status=1
+  else
+    echo "ok render ${bad%%|*}: $(cat bad.log)"
+  fi
+done
 check_missing plot-history "$PYTHON" "$JOBS_DIR/plot-history.py" nope.csv x.png
 check_missing render "$PYTHON" "$JOBS_DIR/render.py" nope.pvd x.png
 exit $status

@@ -5,8 +5,9 @@
 # history holds every step once with the uninterrupted run's times, and its ParaView series every
 # frame once. The killed runs have no end in reach (100,000 steps), so a signal sent late by a
 # busy machine still lands mid-run; the restarts end at the first multiple of 100 steps past it. SIGTERM ends a run after its step with a checkpoint, one line and status 75; a
-# second signal ends it at once, and one during a .py scene's createScene kills its python3 at
-# once. initial.state takes a checkpoint and continues its step and time.
+# second signal ends it at once (mid-checkpoint too: --restart=auto then continues from the last
+# whole one), and one during a .py scene's createScene kills its python3 at once. initial.state
+# takes a checkpoint and continues its step and time.
 # A truncated, foreign or missing checkpoint, or one of another mesh, is one clean error; with
 # --restart=auto a cut newest checkpoint is skipped for the one before it. A checkpoint of another
 # scene (another Young's modulus; --restart=auto in another run's folder) is refused naming the
@@ -178,6 +179,27 @@ check "a second signal: the run ends, neither 0 nor 75" \
   bash -c '[ "$(cat twice.status)" -ne 0 ] && [ "$(cat twice.status)" -ne 75 ]'
 check "a second signal: no checkpoint written" test -z "$(ls twice | grep '\.h5$')"
 
+# The same while checkpoints are written every step, so the second signal meets one being
+# written as often as not: the run may die mid-write, but what --restart=auto finds is the last
+# whole checkpoint (a .partial is never taken), and the run continues from it.
+mkdir -p often
+"${MPI_COMMAND[@]}" "${SCENE[@]}" --solver.steps=100000 --output.checkpoint=often/ck \
+  --output.checkpoint-every=1 --output.history=often/h.csv > often.out 2> often.err &
+launcher=$!
+for _ in $(seq 1 2000); do
+  [ -f often/h.csv ] && [ "$(wc -l < often/h.csv)" -gt 5 ] && break
+  sleep 0.01
+done
+for pid in $(pgrep -P $launcher); do kill -USR1 "$pid"; kill -TERM "$pid"; done
+wait $launcher
+newest=$(find often -name 'ck_*.h5' | sort | tail -n 1)
+newest_step=$((10#$(basename "$newest" .h5 | sed 's/^ck_//')))
+run_on 2 often/restart --restart=auto --output.checkpoint=often/ck \
+  --solver.steps=$((newest_step + 3))
+check "a second signal mid-checkpoint: --restart=auto continues from the newest whole one" \
+  bash -c "[ \"\$(cat often/restart.status)\" -eq 0 ] &&
+    grep -q '^initial.restart: $newest, step $newest_step,' often/restart.out"
+
 # SIGTERM while a .py scene's createScene loops: python3 is killed at once (not after the scene
 # time limit), one error line, status 1, no python3 left behind.
 printf 'import os\ndef createScene(root):\n    open("endless.pid", "w").write(str(os.getpid()))\n    while True:\n        pass\n' \
@@ -209,6 +231,24 @@ run_on 2 fromstate --initial.state=ck100/ck_000100.h5 --solver.steps=$((STEPS + 
 check "initial.state = checkpoint: status 0" status_is fromstate 0
 check "initial.state = checkpoint: the history starts at step 101, t = 1.01" \
   test "$(sed -n 2p fromstate.csv | cut -d, -f1,2)" = "101,1.01"
+
+# GAMG keeps its first set-up's interpolation for later ones unless told not to, and a restart
+# builds it from its own first matrix: with -pc_gamg_reuse_interpolation false and a
+# preconditioner set up at every step, a nonlinear model's restart is bit for bit (README).
+GAMG=(--mesh.box-cells="12 3 3" --material.model=corotational --solver.preconditioner=gamg
+      --solver.pc-lag=1 --solver.initial-guess=zero --output.progress-every=0
+      -pc_gamg_reuse_interpolation false)
+mkdir -p gamg
+for run in "full --solver.steps=20 --output.final-state=gamg/full.csv" \
+  "first --solver.steps=10 --output.checkpoint=gamg/ck" \
+  "rest --solver.steps=20 --restart=gamg/ck_000010.h5 --output.final-state=gamg/rest.csv"; do
+  # shellcheck disable=SC2086  # the run's name and options are words
+  set -- $run
+  mpi_command 2 "$program"
+  timeout 100 "${MPI_COMMAND[@]}" "${GAMG[@]}" "${@:2}" > "gamg/$1.out" 2>&1
+done
+check "GAMG without reused interpolation, pc-lag 1: a corotational restart is bit for bit" \
+  cmp -s gamg/full.csv gamg/rest.csv
 
 # Bad checkpoints: one error line each, before any step.
 head -c 2000 ck100/ck_000100.h5 > truncated.h5

@@ -305,6 +305,9 @@ std::vector<KeyCase> allKeys() {
          EXPECT_EQ(s.choice("solver.newton-guess", eis::kNewtonGuesses),
                    eis::NewtonGuess::Extrapolated);
        }},
+      {"solver.group", "pair", [](const Scene& s) { EXPECT_EQ(s.text("solver.group"), "pair"); }},
+      {"interaction.springs", "/b 0 3 50 2 1.2",
+       [](const Scene& s) { EXPECT_EQ(s.texts("interaction.springs"), Args{"/b 0 3 50 2 1.2"}); }},
       {"solver.operator", "matrix-free",
        [](const Scene& s) {
          EXPECT_EQ(s.choice("solver.operator", eis::kOperatorModes), eis::OperatorMode::MatrixFree);

@@ -16,6 +16,7 @@
 #include "eis/io/output.hpp"
 #include "eis/io/state_csv.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
+#include "eis/model/coupled_system.hpp"
 #include "eis/model/mechanical_system.hpp"
 #include "eis/ode/time_integrator.hpp"
 
@@ -35,10 +36,12 @@ struct RunSummary {
 
 class Simulation {
 public:
-  // Collective. One run of the bodies of a scene (each with its resolved scene, in scene order),
-  // every one integrated by its own solver in that order each step, as SOFA's
-  // DefaultAnimationLoop does. `log` receives the start-up report, per-step progress and the
-  // summary on rank 0 (nullptr: silent). Throws eis::Error on every rank for bad input.
+  // Collective. One run of the bodies of a scene (each with its resolved scene, in scene order):
+  // the bodies of one solver.group are one system (SOFA's states under one ODE solver), every
+  // other body a system of its own, the systems integrated one after another each step in the
+  // order of their first body, as SOFA's DefaultAnimationLoop does. `log` receives the start-up
+  // report, per-step progress and the summary on rank 0 (nullptr: silent). Throws eis::Error on
+  // every rank for bad input.
   Simulation(const std::vector<ObjectScene>& objects, MPI_Comm comm, std::FILE* log);
   // A scene of one body.
   Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log);
@@ -74,14 +77,39 @@ private:
     Substepping substepping;
     std::unique_ptr<DistributedMesh> mesh;
     std::unique_ptr<MechanicalSystem> system;
+    // Its own, or (a body of a coupled group) a view of its part of the group's carried vectors.
     std::unique_ptr<TimeIntegrator> integrator;
     std::unique_ptr<NodalTable> initial;
     bool motionless = false;  // every unknown fixed: its steps are skipped
+    bool coupled = false;     // stepped by its coupled group's integrator
     Vec x = nullptr, v = nullptr, restCoordinates = nullptr;
     Vec x0 = nullptr, v0 = nullptr;  // x and v before the step (several bodies only)
   };
 
+  // The bodies one integrator steps: one body alone (system null: stepped as it always was), or
+  // a coupled group (app/coupled_groups.cpp): several bodies of one solver.group, or bodies
+  // with interaction.springs, as one CoupledSystem with joined x and v.
+  struct Group {
+    ~Group();
+    std::string name;
+    std::vector<Body*> bodies;
+    std::unique_ptr<CoupledSystem> system;
+    std::unique_ptr<TimeIntegrator> integrator;
+    std::unique_ptr<Substepping> substepping;
+    Vec x = nullptr, v = nullptr, restCoordinates = nullptr;
+  };
+
   void report(const char* format, ...) const;
+  // The bodies' groups, by index, in the order of their first body, checked before any mesh is
+  // read (app/coupled_groups.cpp): what one system of several bodies cannot do yet is refused
+  // by name where springs couple them, else its bodies are solved one by one (a warning).
+  static std::vector<std::vector<std::size_t>> formGroups(const std::vector<ObjectScene>& objects,
+                                                          std::vector<std::string>& warnings);
+  // Collective. Each coupled group's system, integrator and joined vectors, once its bodies are
+  // built; each of its bodies' integrator a view of the group's.
+  void buildGroup(Group& group);
+  // One step of a coupled group: its bodies' x and v joined, stepped, split back.
+  StepReport advanceGroup(Group& group, int step, double clock, int& substeps);
   void buildBody(Body& body, std::unique_ptr<DistributedMesh> mesh,
                  std::vector<std::string>& warnings);
   void reportMesh(const Body& body, const std::vector<std::string>& warnings) const;
@@ -118,6 +146,7 @@ private:
   const Scene& scene() const { return bodies_.front()->scene; }
 
   std::vector<std::unique_ptr<Body>> bodies_;
+  std::vector<std::unique_ptr<Group>> groups_;  // in the order of their first body
   MPI_Comm comm_;
   // The ranks' meeting after a failed step, on a communicator the run never uses otherwise.
   OwnCommunicator failureComm_;

@@ -24,10 +24,10 @@ std::string clearName(const std::string& path);
 // set ("cannot create 'PATH': reason").
 int createNewFile(const std::string& path, std::string& why);
 
-// Collective; rank 0 acts. clearName(path) before HDF5 creates `path` itself (PETSc's viewer in
-// FILE_MODE_WRITE, H5F_ACC_TRUNC), which would truncate and write through a link or into a file
-// found there. Throws on every rank, "WHAT: reason", when the name cannot be freed. HDF5 offers
-// no O_EXCL through PETSc's viewer, so the name is free only as long as nobody else creates it
+// Collective; rank 0 acts. clearName(path) before HDF5 creates `path` itself (H5F_ACC_TRUNC),
+// which would truncate and write through a link or into a file
+// found there. Throws on every rank, "WHAT: reason", when the name cannot be freed. HDF5's create
+// offers no O_EXCL, so the name is free only as long as nobody else creates it
 // before HDF5 does; that race is with another process writing our own output folder, which
 // nothing guards against anyway, and not with files left from an earlier run.
 void clearNameForHdf5(const std::string& what, const std::string& path, MPI_Comm comm);

@@ -1,5 +1,6 @@
 #pragma once
-// Checkpoints: a run's state in one HDF5 file, written and read through PETSc's HDF5 viewer.
+// Checkpoints: a run's state in one HDF5 file, written by io/hdf5_writer.hpp and read through
+// PETSc's HDF5 viewer.
 // Every vector is stored in the input's node order (dataset row = node id, one column per
 // unknown of the node), so a checkpoint loads on any rank count. The file's root group carries
 // the attributes euler_implicit_checkpoint (the format version, 1), step, time, nodes and
@@ -23,6 +24,8 @@
 namespace eis {
 
 // The step a state belongs to and its time.
+class Hdf5Writer;
+
 struct Clock {
   int step = 0;
   double time = 0;
@@ -94,7 +97,8 @@ private:
   MPI_Comm comm_;
   std::unique_ptr<NaturalOrder> order_;
   std::vector<CheckpointBody> bodies_;
-  PetscViewer viewer_ = nullptr;
+  std::string group_;  // the body save() writes: "/" or /objects/<index>
+  std::unique_ptr<Hdf5Writer> file_;
 };
 
 // Collective. Opens a checkpoint and checks, with the same verdict on every rank, that it is one

@@ -3,7 +3,6 @@
 // the HDF5 file they are written to. Rows of a scene of several bodies are the bodies' rows one
 // after the other, in scene order (JoinedRows).
 #include <petscvec.h>
-#include <petscviewer.h>
 
 #include <cstdint>
 #include <string>
@@ -56,24 +55,6 @@ private:
   int width_;
   Vec joined_ = nullptr;
   std::vector<VecScatter> scatters_;  // made at a body's first place()
-};
-
-// PREFIX.h5, open while one step (or the mesh) is written; closed, so complete on disk, after.
-class Hdf5File {
-public:
-  // `key`: the output's key, for the error of a file that cannot be opened.
-  Hdf5File(MPI_Comm comm, const std::string& key, const std::string& path, PetscFileMode mode);
-  ~Hdf5File();
-  Hdf5File(const Hdf5File&) = delete;
-  Hdf5File& operator=(const Hdf5File&) = delete;
-
-  void write(const std::string& group, const char* name, Vec vector);
-  // The integers `vector` holds (exactly, as reals), `width` per row, as an Int dataset.
-  void writeIntegers(const std::string& group, const char* name, Vec vector, int width);
-  void close();
-
-private:
-  PetscViewer viewer_ = nullptr;
 };
 
 }  // namespace eis

@@ -1,6 +1,6 @@
 #pragma once
 // output.xdmf: the ParaView time series as one HDF5 file with an XDMF 3 index, written
-// collectively by every rank through PETSc's HDF5 viewer (no file per rank), every
+// by every rank together (io/hdf5_writer.hpp; no file per rank), every
 // output.every steps as the PVTU series is.
 //
 // Layout for the prefix "out/beam":

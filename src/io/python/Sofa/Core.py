@@ -220,12 +220,15 @@ class Object(_Base):
 BaseObject = Object
 
 
-class Controller(Object):
-    """A Python controller: recorded by its class; euler-implicit does not run its code."""
+class _PythonComponent(Object):
+    """A component written in Python (SofaPython3's Controller, ForceField*, Mapping_*): recorded
+    as the type _kind with its class and base; euler-implicit does not run its code, and the
+    importer refuses it by that type."""
+    _kind = "PythonController"
 
     def __new__(cls, *args, **kwargs):
         self = object.__new__(cls)
-        Object.__init__(self, "PythonController", kwargs.get("name", cls.__name__))
+        Object.__init__(self, cls._kind, kwargs.get("name", cls.__name__))
         return self
 
     def __init__(self, *args, **kwargs):
@@ -233,7 +236,28 @@ class Controller(Object):
             self._set("name", kwargs["name"])
 
     def _attributes(self):
+        base = next((k.__name__ for k in type(self).__mro__ if k.__module__ == __name__), "")
+        return [("class", Data(self, "class", type(self).__name__, True)),
+                ("base", Data(self, "base", base, True))]
+
+
+class Controller(_PythonComponent):
+    """A Python controller: recorded by its class; euler-implicit does not run its code."""
+
+    def _attributes(self):
         return [("class", Data(self, "class", type(self).__name__, True))]
+
+
+def __getattr__(name):
+    """SofaPython3's bases of Python force fields (ForceFieldVec3d, ForceFieldRigid3d, ...) and
+    mappings (Mapping_Vec3d_Vec3d, ...), made on first use: each template has its own."""
+    kinds = {"ForceField": "PythonForceField", "Mapping_": "PythonMapping"}
+    for prefix, kind in kinds.items():
+        if name.startswith(prefix) and len(name) > len(prefix):
+            base = type(name, (_PythonComponent,), {"_kind": kind, "__module__": __name__})
+            globals()[name] = base
+            return base
+    raise AttributeError("module 'Sofa.Core' has no attribute '%s'" % name)
 
 
 class Node(_Base):

@@ -1,0 +1,80 @@
+#pragma once
+// The bodies of one group (solver.group, SOFA's states under one ODE solver) as ONE system for
+// one integrator: a MechanicalOperations over the bodies' MechanicalSystems and the
+// interaction springs between them (model/interaction_springs.hpp). Its vectors join the
+// bodies' on each rank: the rank's part of body 0, then of body 1, ... (so each body's part is
+// a contiguous run of the rank's entries, copied in and out with join/split). Its matrix holds
+// each body's projected matrix P A P + (I - P) D as a diagonal block and the springs' K between
+// free rows and columns only, so that the projection stays exact.
+#include <petscmat.h>
+
+#include <string>
+#include <vector>
+
+#include "eis/linalg/mechanical_operations.hpp"
+#include "eis/model/interaction_springs.hpp"
+#include "eis/model/mechanical_system.hpp"
+
+namespace eis {
+
+class CoupledSystem : public MechanicalOperations {
+public:
+  struct Member {
+    MechanicalSystem* system;
+    std::string path;  // its node path, which interaction.springs targets name
+    std::vector<InteractionSpringSet> springs;
+  };
+  // Collective. Throws eis::Error on every rank for a spring whose target is not a member or
+  // whose node is no node of its body's mesh (or one no cell uses).
+  CoupledSystem(std::vector<Member> members, MPI_Comm comm);
+  ~CoupledSystem() override;
+  CoupledSystem(const CoupledSystem&) = delete;
+  CoupledSystem& operator=(const CoupledSystem&) = delete;
+
+  void computeForce(Vec x, Vec v, Vec f) override;
+  void addMBKv(Vec out, double mFactor, double bFactor, double kFactor, Vec v) override;
+  Mat systemMatrix(double mFactor, double bFactor, double kFactor) override;
+  void projectResponse(Vec v) override;
+
+  // A new joined vector, to be destroyed by the caller.
+  Vec createVector() const;
+  // whole's part of member b <-> `part` (a vector of that member's layout).
+  void split(Vec whole, std::size_t b, Vec part) const;
+  void join(Vec part, std::size_t b, Vec whole) const;
+  std::size_t size() const { return members_.size(); }
+  // Whether the matrix depends on the factors alone (no spring, every member linear).
+  bool constantMatrix() const;
+  std::size_t numSprings() const { return springs_.size(); }
+
+private:
+  struct Spring {
+    InteractionSpring law;
+    std::size_t end1, end2;  // endpoints (ends_)
+  };
+  struct End {
+    PetscInt local = -1;   // offset of its first unknown in this rank's joined array, or -1
+    PetscInt global = -1;  // global index of its first unknown in the joined vector
+    bool fixed[3] = {false, false, false};
+  };
+  // The endpoints' values of a joined vector, on every rank (3 per endpoint).
+  std::vector<double> gatherEnds(Vec whole) const;
+  void createMatrix(const std::vector<Mat>& blocks);
+
+  std::vector<Member> members_;
+  MPI_Comm comm_;
+  int dofs_ = 3;
+  std::vector<PetscInt> localSizes_, offsets_;     // each member's local size and its offset
+  std::vector<std::vector<PetscInt>> bodyRanges_;  // each member's ownership ranges
+  std::vector<std::vector<PetscInt>>
+      rankOffsets_;               // [member][rank]: its offset in that rank's part
+  std::vector<PetscInt> ranges_;  // the joined vector's ownership ranges
+  std::vector<End> ends_;
+  std::vector<Spring> springs_;
+  std::vector<std::array<double, 9>> dfdx_;  // each spring's D at the last force evaluation
+  std::vector<Vec> xs_, vs_, fs_;            // work vectors of each member's layout
+  Mat matrix_ = nullptr;
+  double factors_[3] = {0, 0, 0};
+  bool filled_ = false;
+};
+
+}  // namespace eis

@@ -1,0 +1,357 @@
+// The bodies of one group as one system (model/coupled_system.hpp).
+#include "eis/model/coupled_system.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include "eis/core/error.hpp"
+#include "eis/core/timer.hpp"
+
+namespace eis {
+
+namespace {
+
+// The rank that owns global index g of a vector with these ownership ranges.
+int ownerOf(const std::vector<PetscInt>& ranges, PetscInt g) {
+  return int(std::upper_bound(ranges.begin(), ranges.end(), g) - ranges.begin()) - 1;
+}
+
+std::vector<PetscInt> rangesOf(Vec v) {
+  const PetscInt* r;
+  EIS_CHECK(VecGetOwnershipRanges(v, &r));
+  PetscMPIInt size;
+  EIS_CHECK_MPI(MPI_Comm_size(PetscObjectComm(reinterpret_cast<PetscObject>(v)), &size));
+  return std::vector<PetscInt>(r, r + size + 1);
+}
+
+}  // namespace
+
+CoupledSystem::CoupledSystem(std::vector<Member> members, MPI_Comm comm)
+    : members_(std::move(members)), comm_(comm) {
+  int size;
+  EIS_CHECK_MPI(MPI_Comm_size(comm_, &size));
+  dofs_ = members_.front().system->mesh().dofsPerNode();
+  PetscInt offset = 0;
+  for (const Member& m : members_) {
+    Vec x = m.system->createVector(), v = m.system->createVector(), f = m.system->createVector();
+    xs_.push_back(x);
+    vs_.push_back(v);
+    fs_.push_back(f);
+    PetscInt n;
+    EIS_CHECK(VecGetLocalSize(x, &n));
+    localSizes_.push_back(n);
+    offsets_.push_back(offset);
+    offset += n;
+    bodyRanges_.push_back(rangesOf(x));
+    std::vector<PetscInt> all(size);
+    EIS_CHECK_MPI(MPI_Allgather(&n, 1, MPIU_INT, all.data(), 1, MPIU_INT, comm_));
+    rankOffsets_.push_back(all);
+  }
+  // rankOffsets_[b][r]: the sum of the earlier members' local sizes on rank r.
+  for (int r = 0; r < size; ++r) {
+    PetscInt sum = 0;
+    for (auto& sizes : rankOffsets_) {
+      const PetscInt n = sizes[r];
+      sizes[r] = sum;
+      sum += n;
+    }
+  }
+  Vec whole = createVector();
+  ranges_ = rangesOf(whole);
+  EIS_CHECK(VecDestroy(&whole));
+  int rank;
+  EIS_CHECK_MPI(MPI_Comm_rank(comm_, &rank));
+
+  // Each spring's endpoints: the member and node, found on the rank that owns the node.
+  std::vector<std::pair<std::size_t, std::int64_t>> nodes;
+  for (std::size_t b = 0; b < members_.size(); ++b)
+    for (const InteractionSpringSet& set : members_[b].springs) {
+      std::size_t t = b;
+      if (set.target != "self") {
+        t = members_.size();
+        for (std::size_t c = 0; c < members_.size(); ++c)
+          if (members_[c].path == set.target) t = c;
+        if (t == members_.size())
+          throw Error("interaction.springs of " +
+                      (members_[b].path.empty() ? std::string("the body") : members_[b].path) +
+                      ": the target " + set.target + " is no body of its solver.group");
+      }
+      for (const InteractionSpring& s : set.springs) {
+        springs_.push_back({s, nodes.size(), nodes.size() + 1});
+        nodes.push_back({b, s.node1});
+        nodes.push_back({t, s.node2});
+      }
+    }
+  std::vector<std::map<std::int64_t, PetscInt>> ownedVertex(members_.size());
+  for (std::size_t b = 0; b < members_.size(); ++b) {
+    const DistributedMesh& mesh = members_[b].system->mesh();
+    for (std::size_t v = 0; v < mesh.numLocalVertices(); ++v)
+      if (mesh.owned()[v]) ownedVertex[b][mesh.nodeIds()[v]] = PetscInt(v);
+  }
+  ends_.resize(nodes.size());
+  std::vector<PetscInt> globals(nodes.size(), -1);
+  std::vector<int> fixed(3 * nodes.size(), 0);
+  std::vector<Vec> free(members_.size(), nullptr);
+  std::vector<const PetscScalar*> freeValues(members_.size(), nullptr);
+  for (std::size_t b = 0; b < members_.size(); ++b) {
+    // P 1: zero on the fixed unknowns.
+    free[b] = members_[b].system->createVector();
+    EIS_CHECK(VecSet(free[b], 1.0));
+    members_[b].system->projectResponse(free[b]);
+    EIS_CHECK(VecGetArrayRead(free[b], &freeValues[b]));
+  }
+  for (std::size_t e = 0; e < nodes.size(); ++e) {
+    const auto& [b, node] = nodes[e];
+    const auto found = ownedVertex[b].find(node);
+    if (found == ownedVertex[b].end()) continue;
+    const PetscInt local = offsets_[b] + members_[b].system->mesh().ownedOffset(found->second);
+    ends_[e].local = local;
+    globals[e] = ranges_[rank] + local;
+    for (int d = 0; d < dofs_; ++d)
+      fixed[3 * e + d] = freeValues[b][local - offsets_[b] + d] == 0.0 ? 1 : 0;
+  }
+  for (std::size_t b = 0; b < members_.size(); ++b) {
+    EIS_CHECK(VecRestoreArrayRead(free[b], &freeValues[b]));
+    EIS_CHECK(VecDestroy(&free[b]));
+  }
+  if (!nodes.empty()) {
+    EIS_CHECK_MPI(
+        MPI_Allreduce(MPI_IN_PLACE, globals.data(), int(globals.size()), MPIU_INT, MPI_MAX, comm_));
+    EIS_CHECK_MPI(
+        MPI_Allreduce(MPI_IN_PLACE, fixed.data(), int(fixed.size()), MPI_INT, MPI_MAX, comm_));
+  }
+  for (std::size_t e = 0; e < nodes.size(); ++e) {
+    if (globals[e] < 0)
+      throw Error("interaction.springs: node " + std::to_string(nodes[e].second) + " of " +
+                  (members_[nodes[e].first].path.empty() ? std::string("the body")
+                                                         : members_[nodes[e].first].path) +
+                  " is no node of its mesh's cells");
+    ends_[e].global = globals[e];
+    for (int d = 0; d < 3; ++d) ends_[e].fixed[d] = fixed[3 * e + d] != 0;
+  }
+  dfdx_.assign(springs_.size(), {});
+}
+
+CoupledSystem::~CoupledSystem() {
+  for (auto* list : {&xs_, &vs_, &fs_})
+    for (Vec& v : *list) VecDestroy(&v);
+  MatDestroy(&matrix_);
+}
+
+Vec CoupledSystem::createVector() const {
+  PetscInt n = 0;
+  for (PetscInt s : localSizes_) n += s;
+  Vec v;
+  EIS_CHECK(VecCreateMPI(comm_, n, PETSC_DETERMINE, &v));
+  EIS_CHECK(VecSetBlockSize(v, dofs_));
+  return v;
+}
+
+void CoupledSystem::split(Vec whole, std::size_t b, Vec part) const {
+  const PetscScalar* w;
+  PetscScalar* p;
+  EIS_CHECK(VecGetArrayRead(whole, &w));
+  EIS_CHECK(VecGetArray(part, &p));
+  std::copy(w + offsets_[b], w + offsets_[b] + localSizes_[b], p);
+  EIS_CHECK(VecRestoreArray(part, &p));
+  EIS_CHECK(VecRestoreArrayRead(whole, &w));
+}
+
+void CoupledSystem::join(Vec part, std::size_t b, Vec whole) const {
+  const PetscScalar* p;
+  PetscScalar* w;
+  EIS_CHECK(VecGetArrayRead(part, &p));
+  EIS_CHECK(VecGetArray(whole, &w));
+  std::copy(p, p + localSizes_[b], w + offsets_[b]);
+  EIS_CHECK(VecRestoreArray(whole, &w));
+  EIS_CHECK(VecRestoreArrayRead(part, &p));
+}
+
+bool CoupledSystem::constantMatrix() const {
+  if (!springs_.empty()) return false;
+  return std::all_of(members_.begin(), members_.end(),
+                     [](const Member& m) { return m.system->constantMatrix(); });
+}
+
+std::vector<double> CoupledSystem::gatherEnds(Vec whole) const {
+  std::vector<double> values(3 * ends_.size(), 0.0);
+  if (ends_.empty()) return values;
+  const PetscScalar* w;
+  EIS_CHECK(VecGetArrayRead(whole, &w));
+  for (std::size_t e = 0; e < ends_.size(); ++e)
+    if (ends_[e].local >= 0)
+      for (int d = 0; d < 3; ++d) values[3 * e + d] = w[ends_[e].local + d];
+  EIS_CHECK(VecRestoreArrayRead(whole, &w));
+  // Each endpoint has one owner, the others adding zeros: every rank gets the owner's bits.
+  EIS_CHECK_MPI(
+      MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_SUM, comm_));
+  return values;
+}
+
+// Each member's forces, then the springs' in their order, added by the owner of each endpoint:
+// every rank evaluates every spring from the same gathered values, so the sums do not depend
+// on the ranks.
+void CoupledSystem::computeForce(Vec x, Vec v, Vec f) {
+  for (std::size_t b = 0; b < members_.size(); ++b) {
+    split(x, b, xs_[b]);
+    split(v, b, vs_[b]);
+    members_[b].system->computeForce(xs_[b], vs_[b], fs_[b]);
+    join(fs_[b], b, f);
+  }
+  if (springs_.empty()) return;
+  const ScopedTimer timer("Forces");
+  const std::vector<double> xe = gatherEnds(x), ve = gatherEnds(v);
+  PetscScalar* fw;
+  EIS_CHECK(VecGetArray(f, &fw));
+  for (std::size_t s = 0; s < springs_.size(); ++s) {
+    const Spring& spring = springs_[s];
+    const std::size_t a = spring.end1, c = spring.end2;
+    SpringState state;
+    springForce(spring.law, &xe[3 * a], &xe[3 * c], &ve[3 * a], &ve[3 * c], state);
+    dfdx_[s] = state.dfdx;
+    for (int d = 0; d < 3; ++d) {
+      if (ends_[a].local >= 0) fw[ends_[a].local + d] += state.force[d];
+      if (ends_[c].local >= 0) fw[ends_[c].local + d] -= state.force[d];
+    }
+  }
+  EIS_CHECK(VecRestoreArray(f, &fw));
+}
+
+void CoupledSystem::addMBKv(Vec out, double mFactor, double bFactor, double kFactor, Vec v) {
+  for (std::size_t b = 0; b < members_.size(); ++b) {
+    split(v, b, vs_[b]);
+    split(out, b, fs_[b]);
+    members_[b].system->addMBKv(fs_[b], mFactor, bFactor, kFactor, vs_[b]);
+    join(fs_[b], b, out);
+  }
+  if (springs_.empty() || kFactor == 0) return;
+  // df1 = k D (dx2 - dx1), df2 = -df1 (SpringForceField::addDForce; no B).
+  const std::vector<double> ve = gatherEnds(v);
+  PetscScalar* o;
+  EIS_CHECK(VecGetArray(out, &o));
+  for (std::size_t s = 0; s < springs_.size(); ++s) {
+    const std::size_t a = springs_[s].end1, c = springs_[s].end2;
+    for (int j = 0; j < 3; ++j) {
+      double df = 0;
+      for (int k = 0; k < 3; ++k) df += dfdx_[s][3 * j + k] * (ve[3 * c + k] - ve[3 * a + k]);
+      if (ends_[a].local >= 0) o[ends_[a].local + j] += kFactor * df;
+      if (ends_[c].local >= 0) o[ends_[c].local + j] -= kFactor * df;
+    }
+  }
+  EIS_CHECK(VecRestoreArray(out, &o));
+}
+
+void CoupledSystem::projectResponse(Vec v) {
+  for (std::size_t b = 0; b < members_.size(); ++b) {
+    split(v, b, vs_[b]);
+    members_[b].system->projectResponse(vs_[b]);
+    join(vs_[b], b, v);
+  }
+}
+
+// The pattern of the members' matrices (their rows here, columns moved into the joined
+// numbering) and of the springs' blocks.
+void CoupledSystem::createMatrix(const std::vector<Mat>& blocks) {
+  int rank;
+  EIS_CHECK_MPI(MPI_Comm_rank(comm_, &rank));
+  const PetscInt first = ranges_[rank], n = ranges_[rank + 1] - first;
+  const PetscInt N = ranges_.back();
+  std::vector<PetscInt> diagonal(n, 0), offDiagonal(n, 0);
+  for (std::size_t b = 0; b < members_.size(); ++b) {
+    PetscInt start, end;
+    EIS_CHECK(MatGetOwnershipRange(blocks[b], &start, &end));
+    for (PetscInt row = start; row < end; ++row) {
+      PetscInt count;
+      const PetscInt* columns;
+      EIS_CHECK(MatGetRow(blocks[b], row, &count, &columns, nullptr));
+      const PetscInt r = offsets_[b] + row - start;
+      for (PetscInt k = 0; k < count; ++k) {
+        const int owner = ownerOf(bodyRanges_[b], columns[k]);
+        (owner == rank ? diagonal : offDiagonal)[r]++;
+      }
+      EIS_CHECK(MatRestoreRow(blocks[b], row, &count, &columns, nullptr));
+    }
+  }
+  for (const Spring& s : springs_)
+    for (std::size_t e : {s.end1, s.end2}) {
+      if (ends_[e].local < 0) continue;
+      const std::size_t other = e == s.end1 ? s.end2 : s.end1;
+      const bool here = ends_[other].local >= 0;
+      for (int d = 0; d < dofs_; ++d) {
+        diagonal[ends_[e].local + d] += 3;
+        (here ? diagonal : offDiagonal)[ends_[e].local + d] += 3;
+      }
+    }
+  for (PetscInt r = 0; r < n; ++r) {
+    diagonal[r] = std::min(diagonal[r], n);
+    offDiagonal[r] = std::min(offDiagonal[r], N - n);
+  }
+  EIS_CHECK(MatCreate(comm_, &matrix_));
+  EIS_CHECK(MatSetSizes(matrix_, n, n, N, N));
+  EIS_CHECK(MatSetBlockSize(matrix_, dofs_));
+  EIS_CHECK(MatSetType(matrix_, MATAIJ));
+  EIS_CHECK(MatSeqAIJSetPreallocation(matrix_, 0, diagonal.data()));
+  EIS_CHECK(MatMPIAIJSetPreallocation(matrix_, 0, diagonal.data(), 0, offDiagonal.data()));
+  EIS_CHECK(MatSetOption(matrix_, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  const bool symmetric = std::all_of(members_.begin(), members_.end(),
+                                     [](const Member& m) { return m.system->symmetricMatrix(); });
+  EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, symmetric ? PETSC_TRUE : PETSC_FALSE));
+}
+
+Mat CoupledSystem::systemMatrix(double mFactor, double bFactor, double kFactor) {
+  std::vector<Mat> blocks;
+  for (const Member& m : members_)
+    blocks.push_back(m.system->systemMatrix(mFactor, bFactor, kFactor));
+  const bool same = factors_[0] == mFactor && factors_[1] == bFactor && factors_[2] == kFactor;
+  if (filled_ && same && constantMatrix()) return matrix_;
+  const ScopedTimer timer("Matrix assembly");
+  if (!matrix_) createMatrix(blocks);
+  int rank;
+  EIS_CHECK_MPI(MPI_Comm_rank(comm_, &rank));
+  EIS_CHECK(MatZeroEntries(matrix_));
+  std::vector<PetscInt> mapped;
+  for (std::size_t b = 0; b < members_.size(); ++b) {
+    PetscInt start, end;
+    EIS_CHECK(MatGetOwnershipRange(blocks[b], &start, &end));
+    for (PetscInt row = start; row < end; ++row) {
+      PetscInt count;
+      const PetscInt* columns;
+      const PetscScalar* values;
+      EIS_CHECK(MatGetRow(blocks[b], row, &count, &columns, &values));
+      mapped.resize(count);
+      for (PetscInt k = 0; k < count; ++k) {
+        const int owner = ownerOf(bodyRanges_[b], columns[k]);
+        mapped[k] = ranges_[owner] + rankOffsets_[b][owner] + columns[k] - bodyRanges_[b][owner];
+      }
+      const PetscInt r = ranges_[rank] + offsets_[b] + row - start;
+      EIS_CHECK(MatSetValues(matrix_, 1, &r, count, mapped.data(), values, ADD_VALUES));
+      EIS_CHECK(MatRestoreRow(blocks[b], row, &count, &columns, &values));
+    }
+  }
+  // kFactor K of each spring: -D on its endpoints' own blocks, +D across, free rows and
+  // columns only (SpringForceField::addKToMatrix).
+  for (std::size_t s = 0; s < springs_.size(); ++s)
+    for (std::size_t e : {springs_[s].end1, springs_[s].end2}) {
+      if (ends_[e].local < 0) continue;
+      for (std::size_t f : {springs_[s].end1, springs_[s].end2}) {
+        const double sign = e == f ? -1.0 : 1.0;
+        for (int j = 0; j < 3; ++j)
+          for (int k = 0; k < 3; ++k) {
+            if (ends_[e].fixed[j] || ends_[f].fixed[k]) continue;
+            const PetscInt row = ends_[e].global + j, column = ends_[f].global + k;
+            const PetscScalar value = sign * kFactor * dfdx_[s][3 * j + k];
+            EIS_CHECK(MatSetValues(matrix_, 1, &row, 1, &column, &value, ADD_VALUES));
+          }
+      }
+    }
+  EIS_CHECK(MatAssemblyBegin(matrix_, MAT_FINAL_ASSEMBLY));
+  EIS_CHECK(MatAssemblyEnd(matrix_, MAT_FINAL_ASSEMBLY));
+  factors_[0] = mFactor;
+  factors_[1] = bFactor;
+  factors_[2] = kFactor;
+  filled_ = true;
+  return matrix_;
+}
+
+}  // namespace eis

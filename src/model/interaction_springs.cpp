@@ -1,0 +1,100 @@
+// Interaction springs (model/interaction_springs.hpp): their keys, the parse of their lists and
+// the law of one spring.
+#include "eis/model/interaction_springs.hpp"
+
+#include <cmath>
+
+#include "eis/core/component_registry.hpp"
+#include "eis/core/error.hpp"
+
+namespace eis {
+
+namespace {
+
+InteractionSpringSet parseSet(const std::string& key, const std::string& text) {
+  const Texts tokens = parse::tokens(text);
+  if (tokens.empty()) parse::reject(key, text, "expected TARGET then i j ks kd L per spring");
+  InteractionSpringSet set;
+  set.target = tokens[0];
+  if (set.target != "self" && set.target.rfind('/', 0) != 0)
+    parse::reject(key, text, "the target is `self` or a body's node path (/NAME)");
+  if (tokens.size() == 1 || (tokens.size() - 1) % 5 != 0)
+    parse::reject(key, text, "expected five values per spring after the target: i j ks kd L");
+  for (std::size_t t = 1; t < tokens.size(); t += 5) {
+    InteractionSpring s;
+    long long n1 = -1, n2 = -1;
+    if (!parse::number(tokens[t], n1) || !parse::number(tokens[t + 1], n2) || n1 < 0 || n2 < 0)
+      parse::reject(key, text, "spring " + std::to_string(t / 5) + ": node ids are integers >= 0");
+    s.node1 = n1;
+    s.node2 = n2;
+    if (!parse::number(tokens[t + 2], s.ks) || !parse::number(tokens[t + 3], s.kd) ||
+        !parse::number(tokens[t + 4], s.length))
+      parse::reject(key, text, "spring " + std::to_string(t / 5) + ": ks kd L are numbers");
+    if (s.length < 0) parse::reject(key, text, "spring " + std::to_string(t / 5) + ": L < 0");
+    set.springs.push_back(s);
+  }
+  return set;
+}
+
+}  // namespace
+
+const ComponentDeclaration& interactionSpringsComponent() {
+  static const ComponentDeclaration component{
+      "interaction-springs", "force field",
+      "bodies solved as one system, and springs between them (SOFA SpringForceField)",
+      ParameterSpec()
+          .add(
+              {"solver.group", "NAME",
+               "bodies whose solver.group is the same NAME are integrated as ONE linear system by\n"
+               "one integrator (SOFA: the states below one ODE solver node), coupled by\n"
+               "interaction.springs; a body without it is a system of its own",
+               std::nullopt, "", false, check::nonEmpty()})
+          .add(
+              {"interaction.springs", "\"TARGET i j ks kd L ...\"",
+               "springs from node i of this body to node j of TARGET (a body's node path /NAME\n"
+               "of the same solver.group, or self), stiffness ks, damping kd, rest length L, five\n"
+               "values per spring (SOFA SpringForceField's `spring` list); f = ks (d - L) +\n"
+               "kd (v2 - v1).u/d along u = x2 - x1, damping explicit (no B). Repeatable",
+               std::nullopt, "", true,
+               [](const std::string& key, const std::string& text) { parseSet(key, text); }}),
+      nullptr};
+  return component;
+}
+
+std::vector<InteractionSpringSet> interactionSpringsOf(const Parameters& scene) {
+  std::vector<InteractionSpringSet> sets;
+  for (const std::string& text : scene.texts("interaction.springs"))
+    sets.push_back(parseSet("interaction.springs", text));
+  return sets;
+}
+
+bool springForce(const InteractionSpring& spring, const double* p1, const double* p2,
+                 const double* v1, const double* v2, SpringState& state) {
+  state = SpringState{};
+  double u[3], d2 = 0;
+  for (int k = 0; k < 3; ++k) {
+    u[k] = p2[k] - p1[k];
+    d2 += u[k] * u[k];
+  }
+  const double d = std::sqrt(d2);
+  if (!(d > 1.0e-9)) return false;
+  const double inverse = 1.0 / d;
+  double elongationVelocity = 0;
+  for (int k = 0; k < 3; ++k) {
+    u[k] *= inverse;
+    elongationVelocity += u[k] * (v2[k] - v1[k]);
+  }
+  const double intensity = spring.ks * (d - spring.length) + spring.kd * elongationVelocity;
+  const double tangent = intensity * inverse;
+  for (int j = 0; j < 3; ++j) {
+    state.force[j] = intensity * u[j];
+    for (int k = 0; k < 3; ++k)
+      state.dfdx[3 * j + k] = (spring.ks - tangent) * u[j] * u[k] + (j == k ? tangent : 0.0);
+  }
+  return true;
+}
+
+// A declaration alone, at the end of the force fields' ranks.
+const RegisterComponent registered(490, interactionSpringsComponent);
+
+}  // namespace eis
