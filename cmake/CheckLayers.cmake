@@ -27,3 +27,19 @@ endforeach()
 if(violations)
   message(FATAL_ERROR "layer violations: a layer may include only the layers below it:${violations}")
 endif()
+
+# The model reads no key of the solvers (solver.*): what it needs of them is checked across the
+# components in one place, io/scene_checks.cpp, or passed in by the caller. (A model component
+# may declare a key of that section, as interaction-springs declares solver.group.)
+file(GLOB model_files ${ROOT}/src/model/*.cpp ${ROOT}/include/eis/model/*.hpp)
+foreach(file ${model_files})
+  file(STRINGS ${file} reads
+       REGEX "\\.(given|text|texts|optionalText|shown|real|reals|real3|integer|integer3|boolean|choice)\\(\"solver\\.")
+  if(reads)
+    file(RELATIVE_PATH shown ${ROOT} ${file})
+    string(APPEND violations "\n  ${shown} reads a solver.* key")
+  endif()
+endforeach()
+if(violations)
+  message(FATAL_ERROR "the model reads solver.* keys (io/scene_checks.cpp checks them):${violations}")
+endif()

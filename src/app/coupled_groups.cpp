@@ -11,6 +11,7 @@
 #include "eis/core/error.hpp"
 #include "eis/linalg/linear_solver.hpp"
 #include "eis/model/physics.hpp"
+#include "eis/ode/time_integrator_component.hpp"
 
 namespace eis {
 
@@ -87,7 +88,7 @@ std::string cannotCouple(const std::vector<const ObjectScene*>& members, const s
            "interaction springs); the linearized step is";
   for (const ObjectScene* m : members) {
     const std::string body = m->path.empty() ? "the body" : m->path;
-    if (linearSolverOf(m->scene, true).op != OperatorMode::Assembled)
+    if (readLinearSolverParameters(m->scene).op != OperatorMode::Assembled)
       return group +
              ": solver.operator = matrix-free is not supported for bodies solved as one "
              "system (a group or interaction springs); assembled is";
@@ -174,7 +175,9 @@ void Simulation::buildGroup(Group& group) {
   }
   const Scene& scene = group.bodies.front()->scene;
   group.integrator =
-      makeTimeIntegrator(scene, comm_, group.x, group.restCoordinates, system.constantMatrix());
+      makeTimeIntegrator(readTimeIntegratorParameters(scene),
+                         linearSolverOf(readLinearSolverParameters(scene), system.constantMatrix()),
+                         comm_, group.x, group.restCoordinates);
   group.substepping = std::make_unique<Substepping>(scene);
   std::string paths;
   for (std::size_t b = 0; b < group.bodies.size(); ++b) {

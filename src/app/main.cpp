@@ -155,12 +155,13 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
       // Before anything is written: an output that is an input, or another output, would lose it.
       eis::refuseSameFiles(namedFiles(objects), PETSC_COMM_WORLD);
       eis::checkPetscOutputPaths(PETSC_COMM_WORLD);
-      if (scene.given("mesh.convert")) {
+      const eis::MeshSourceParameters source = eis::readMeshSourceParameters(scene);
+      if (source.convert) {
         if (objects.size() > 1)
           throw eis::Error("mesh.convert: the scene has " + std::to_string(objects.size()) +
                            " bodies; convert one mesh at a time (a scene of one body)");
         std::vector<std::string> warnings;
-        const std::string done = eis::convertMesh(scene, PETSC_COMM_WORLD, warnings);
+        const std::string done = eis::convertMesh(source, PETSC_COMM_WORLD, warnings);
         for (const std::string& warning : warnings)
           if (rank == 0) std::printf("euler-implicit: warning: %s\n", warning.c_str());
         if (rank == 0) std::printf("%s\n", done.c_str());

@@ -92,11 +92,13 @@ std::vector<std::unique_ptr<DistributedMesh>> buildMeshes(
   std::vector<SerialMesh> serial(scenes.size());
   std::vector<std::size_t> together;
   std::vector<bool> converted(scenes.size());
+  std::vector<MeshSourceParameters> sources;
+  for (const Scene* scene : scenes) sources.push_back(readMeshSourceParameters(*scene));
   for (std::size_t b = 0; b < scenes.size(); ++b) {
-    converted[b] = meshFileIsHdf5(*scenes[b], comm);
+    converted[b] = meshFileIsHdf5(sources[b], comm);
     if (!converted[b]) {
       const int dofsPerNode = unknownsPerNode(physicsOf(*scenes[b]));
-      serial[b] = loadSerialMesh(*scenes[b], dofsPerNode, comm, warnings[b]);
+      serial[b] = loadSerialMesh(sources[b], dofsPerNode, comm, warnings[b]);
       together.push_back(b);
     }
   }
@@ -104,12 +106,11 @@ std::vector<std::unique_ptr<DistributedMesh>> buildMeshes(
   if (together.size() > 1) partitionBodiesTogether(serial, together, comm, cellParts);
   std::vector<std::unique_ptr<DistributedMesh>> meshes;
   for (std::size_t b = 0; b < scenes.size(); ++b) {
-    const Scene& scene = *scenes[b];
-    const int dofsPerNode = unknownsPerNode(physicsOf(scene));
-    const int refine = scene.integer("mesh.refine");
+    const int dofsPerNode = unknownsPerNode(physicsOf(*scenes[b]));
+    const int refine = sources[b].refine;
     if (converted[b])
       meshes.push_back(std::make_unique<DistributedMesh>(
-          comm, hdf5MeshInput(scene, dofsPerNode, comm), dofsPerNode, refine));
+          comm, hdf5MeshInput(sources[b], dofsPerNode, comm), dofsPerNode, refine));
     else
       meshes.push_back(std::make_unique<DistributedMesh>(
           comm, serial[b], dofsPerNode, refine, together.size() > 1 ? &cellParts[b] : nullptr));
@@ -126,19 +127,21 @@ std::vector<std::unique_ptr<DistributedMesh>> buildMeshes(
 std::unique_ptr<MechanicalSystem> buildSystem(const Scene& scene, const DistributedMesh& mesh,
                                               std::vector<std::string>& warnings) {
   const Physics physics = physicsOf(scene);
+  const MassParameters mass = readMassParameters(scene);
   auto system =
-      std::make_unique<MechanicalSystem>(mesh, massTypeOf(scene), massCoefficientOf(scene, mesh));
+      std::make_unique<MechanicalSystem>(mesh, mass.type, massCoefficientOf(mass, physics, mesh));
   for (const ForceFieldComponent& component : forceFieldComponents()) {
     if (component.physics != physics) continue;
     if (auto field = component.make(system->context(warnings), scene))
       system->addForceField(std::move(field));
   }
-  auto motion = std::make_unique<PrescribedMotion>(mesh, scene, warnings);
-  auto fixed = fixedNodeSets(mesh, scene, warnings);
+  auto motion =
+      std::make_unique<PrescribedMotion>(mesh, readPrescribedMotionParameters(scene), warnings);
+  auto fixed = fixedNodeSets(mesh, readFixedConstraintParameters(scene), warnings);
   fixed.insert(fixed.end(), motion->nodeSets().begin(), motion->nodeSets().end());
   system->setConstraint(std::move(fixed), std::move(motion));
   system->setLagrangianConstraints(FixedLagrangianConstraint::fromScene(mesh, scene, warnings));
-  system->createMatrix(linearSolverOf(scene, system->constantMatrix()).op);
+  system->createMatrix(readLinearSolverParameters(scene).op);
   return system;
 }
 

@@ -13,6 +13,7 @@
 #include "eis/io/help.hpp"
 #include "eis/linalg/linear_solver.hpp"
 #include "eis/ode/free_motion_step.hpp"
+#include "eis/ode/time_integrator_component.hpp"
 
 namespace eis {
 
@@ -157,15 +158,15 @@ void Simulation::buildBody(Body& body, std::unique_ptr<DistributedMesh> mesh,
   body.x = body.system->createVector();
   body.v = body.system->createVector();
   // Elasticity's near-nullspace, for a preconditioner built from an assembled matrix.
-  const bool assembled =
-      linearSolverOf(body.scene, body.system->constantMatrix()).op == OperatorMode::Assembled;
-  if (body.mesh->dofsPerNode() == 3 && assembled) {
+  const LinearSolverChoice linear =
+      linearSolverOf(readLinearSolverParameters(body.scene), body.system->constantMatrix());
+  if (body.mesh->dofsPerNode() == 3 && linear.op == OperatorMode::Assembled) {
     body.restCoordinates = body.system->createVector();
     body.system->setRestState(body.restCoordinates);
   }
   if (!body.coupled)
-    body.integrator = makeTimeIntegrator(body.scene, comm_, body.x, body.restCoordinates,
-                                         body.system->constantMatrix());
+    body.integrator = makeTimeIntegrator(readTimeIntegratorParameters(body.scene), linear, comm_,
+                                         body.x, body.restCoordinates);
 }
 
 void Simulation::reportMesh(const Body& body, const std::vector<std::string>& warnings) const {

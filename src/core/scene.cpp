@@ -21,9 +21,4 @@ bool Scene::mentions(const ComponentDeclaration& component) const {
   return false;
 }
 
-void Scene::resolve() {
-  for (const ComponentDeclaration* component : components_)
-    if (component->resolve) component->resolve(*this);
-}
-
 }  // namespace eis

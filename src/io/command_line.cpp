@@ -13,6 +13,7 @@
 #include "eis/core/error.hpp"
 #include "eis/core/nearest_name.hpp"
 #include "eis/io/config_file.hpp"
+#include "eis/io/scene_checks.hpp"
 
 namespace eis {
 namespace {
@@ -270,7 +271,7 @@ std::vector<ObjectScene> objectScenes(const Scene& shared, const po::variables_m
         if (texts.empty() && shared.given(d.key)) texts = shared.shown(d.key);
         for (const std::string& text : texts) scene.set(d.key, text);
       }
-      scene.resolve();
+      checkScene(scene);
     } catch (const Error& e) {
       throw Error("object " + name + ": " + e.what());
     }
@@ -316,7 +317,7 @@ CommandLine parseCommandLine(int argc, const char* const argv[],
   // The objects are made of the keys as given: resolving adds defaults (a box's clamp) that
   // each object's own resolve decides again.
   if (objects) result.objects = objectScenes(result.scene, vm, objectConfig, objectCommandLine);
-  result.scene.resolve();
+  checkScene(result.scene);
   return result;
 }
 

@@ -8,6 +8,7 @@
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
 #include "eis/core/mpi_chunks.hpp"
+#include "eis/io/scene_checks.hpp"
 #include "eis/io/sofa_import.hpp"
 #include "eis/io/sofa_python_scene.hpp"
 
@@ -108,7 +109,7 @@ std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::
       if (given.given(d.key))
         for (const std::string& value : given.shown(d.key)) scene.set(d.key, value);
     try {
-      scene.resolve();
+      checkScene(scene);
     } catch (const Error& e) {
       throw Error(imported.objects.size() > 1 ? "object " + object.path + ": " + e.what()
                                               : std::string(e.what()));

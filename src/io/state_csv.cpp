@@ -10,7 +10,6 @@
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
 #include "eis/core/mpi_chunks.hpp"
-#include "eis/core/scene.hpp"
 #include "eis/io/initial_values.hpp"
 #include "eis/io/output_file.hpp"
 #include "eis/model/physics.hpp"
@@ -319,14 +318,7 @@ const ComponentDeclaration& initialStateComponent() {
                 "the last one given take its velocity (SOFA MechanicalObject `velocity`), so one\n"
                 "velocity moves them all. Absent: zero",
                 std::nullopt, "length/time", false, initialValuesCheck()}),
-      [](Scene& scene) {
-        for (const char* key : {"initial.positions", "initial.velocities"}) {
-          if (!scene.given(key)) continue;
-          requireElasticity(scene, key, true);
-          if (scene.given("initial.state"))
-            throw Error(std::string(key) + " and initial.state are given: give one");
-        }
-      }};
+      nullptr};
   return component;
 }
 

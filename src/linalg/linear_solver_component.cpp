@@ -134,15 +134,15 @@ ParameterSpec linearSolverParameters() {
 
 // A multigrid preconditioner needs a matrix to coarsen.
 void checkPreconditioner(Scene& scene) {
-  if (scene.choice("solver.linear", kLinearMethods) == LinearMethod::Direct &&
-      scene.choice("solver.operator", kOperatorModes) == OperatorMode::MatrixFree)
+  const LinearSolverParameters p = readLinearSolverParameters(scene);
+  if (p.method == LinearMethod::Direct && p.op == OperatorMode::MatrixFree)
     throw Error(
         "solver.linear = direct needs an assembled matrix; solver.operator = matrix-free "
         "has none");
-  const Preconditioner pc = scene.choice("solver.preconditioner", kPreconditioners);
+  const Preconditioner pc = p.preconditioner;
   const bool multigrid = pc != Preconditioner::Automatic && pc != Preconditioner::Jacobi;
-  if (multigrid && scene.choice("solver.operator", kOperatorModes) == OperatorMode::MatrixFree)
-    throw Error("solver.preconditioner = " + scene.text("solver.preconditioner") +
+  if (multigrid && p.op == OperatorMode::MatrixFree)
+    throw Error("solver.preconditioner = " + parse::nameOf(pc, kPreconditioners) +
                 " needs an assembled matrix; solver.operator = matrix-free has none (take jacobi)");
 }
 
@@ -170,10 +170,29 @@ const ComponentDeclaration& linearSolverComponent() {
   return component;
 }
 
-LinearSolverChoice linearSolverOf(const Parameters& scene, bool constantMatrix) {
+LinearSolverParameters readLinearSolverParameters(const Parameters& scene) {
+  LinearSolverParameters p;
+  p.op = scene.choice("solver.operator", kOperatorModes);
+  p.preconditioner = scene.choice("solver.preconditioner", kPreconditioners);
+  p.pcLag = scene.integer("solver.pc-lag");
+  p.pcRebuildGrowth = scene.real("solver.pc-rebuild-growth");
+  p.initialGuess = scene.choice("solver.initial-guess", kInitialGuesses);
+  p.guessSolutions = scene.integer("solver.guess-solutions");
+  p.method = scene.choice("solver.linear", kLinearMethods);
+  p.rtol = scene.real("solver.rtol");
+  p.maxIterations = scene.integer("solver.max-iterations");
+  p.residualNorm = scene.choice("solver.residual-norm", kResidualNorms);
+  p.blockProducts = scene.boolean("solver.block-products");
+  p.symmetricBlocks = scene.boolean("solver.symmetric-blocks");
+  p.blockPrefetch = scene.integer("solver.block-prefetch");
+  p.iterationLimit = scene.choice("solver.iteration-limit", kIterationLimits);
+  return p;
+}
+
+LinearSolverChoice linearSolverOf(const LinearSolverParameters& p, bool constantMatrix) {
   LinearSolverChoice choice;
-  choice.op = scene.choice("solver.operator", kOperatorModes);
-  const Preconditioner pc = scene.choice("solver.preconditioner", kPreconditioners);
+  choice.op = p.op;
+  const Preconditioner pc = p.preconditioner;
   switch (pc) {
     case Preconditioner::Gamg: choice.pcType = PCGAMG; break;
     case Preconditioner::Hypre:
@@ -184,21 +203,18 @@ LinearSolverChoice linearSolverOf(const Parameters& scene, bool constantMatrix) 
       break;
   }
   choice.options.preconditioner.hypreElasticity = pc == Preconditioner::HypreElasticity;
-  choice.options.preconditioner.lag = scene.integer("solver.pc-lag");
-  choice.options.preconditioner.rebuildGrowth = scene.real("solver.pc-rebuild-growth");
-  choice.options.start =
-      startOf(scene.choice("solver.initial-guess", kInitialGuesses), constantMatrix);
-  choice.options.spanSolutions = scene.integer("solver.guess-solutions");
-  choice.options.direct = scene.choice("solver.linear", kLinearMethods) == LinearMethod::Direct;
-  choice.options.rtol = scene.real("solver.rtol");
-  choice.options.maxIterations = scene.integer("solver.max-iterations");
-  choice.options.unpreconditionedNorm =
-      scene.choice("solver.residual-norm", kResidualNorms) == ResidualNorm::Unpreconditioned;
-  choice.options.blockProducts = scene.boolean("solver.block-products");
-  choice.options.prefetchDistance = scene.integer("solver.block-prefetch");
-  choice.options.symmetricBlocks = scene.boolean("solver.symmetric-blocks");
-  choice.options.acceptIterationLimit =
-      scene.choice("solver.iteration-limit", kIterationLimits) == IterationLimit::Accept;
+  choice.options.preconditioner.lag = p.pcLag;
+  choice.options.preconditioner.rebuildGrowth = p.pcRebuildGrowth;
+  choice.options.start = startOf(p.initialGuess, constantMatrix);
+  choice.options.spanSolutions = p.guessSolutions;
+  choice.options.direct = p.method == LinearMethod::Direct;
+  choice.options.rtol = p.rtol;
+  choice.options.maxIterations = p.maxIterations;
+  choice.options.unpreconditionedNorm = p.residualNorm == ResidualNorm::Unpreconditioned;
+  choice.options.blockProducts = p.blockProducts;
+  choice.options.prefetchDistance = p.blockPrefetch;
+  choice.options.symmetricBlocks = p.symmetricBlocks;
+  choice.options.acceptIterationLimit = p.iterationLimit == IterationLimit::Accept;
   return choice;
 }
 

@@ -131,18 +131,19 @@ double cornerVolume(const SerialMesh& mesh, const std::int64_t* v, CellType type
 }
 
 // The mesh written in the keys: nodes as given, tetrahedra or hexahedra by 0-based node id.
-SerialMesh inlineMesh(const Parameters& scene) {
-  const bool hexahedra = scene.given("mesh.hexahedra");
+SerialMesh inlineMesh(const MeshSourceParameters& source) {
+  const bool hexahedra = source.hexahedra.has_value();
   const char* key = hexahedra ? "mesh.hexahedra" : "mesh.tetrahedra";
-  if (!scene.given("mesh.nodes") || !scene.given(key))
+  const std::optional<std::string>& cellIds = hexahedra ? source.hexahedra : source.tetrahedra;
+  if (!source.nodes || !cellIds)
     throw Error("an inline mesh needs mesh.nodes and its cells, mesh.tetrahedra or mesh.hexahedra");
   const CellType type = hexahedra ? CellType::Hexahedron : CellType::Tetrahedron;
   SerialMesh mesh;
   mesh.cells = SerialCells(type);
-  const std::vector<double> xyz = parse::reals("mesh.nodes", scene.text("mesh.nodes"), 0);
+  const std::vector<double> xyz = parse::reals("mesh.nodes", *source.nodes, 0);
   for (std::size_t i = 0; i < xyz.size(); i += 3)
     mesh.nodes.push_back({xyz[i], xyz[i + 1], xyz[i + 2]});
-  const std::string ids = scene.text(key);
+  const std::string& ids = *cellIds;
   const Texts tokens = parse::tokens(ids);
   const int corners = cornersOf(type);
   for (std::size_t i = 0; i < tokens.size(); i += std::size_t(corners)) {
@@ -165,16 +166,13 @@ SerialMesh inlineMesh(const Parameters& scene) {
   return mesh;
 }
 
-SerialMesh readOrBuild(const Parameters& scene) {
-  const std::string file = scene.optionalText("mesh.file");
-  SerialMesh mesh =
-      !file.empty() ? readMeshFile(file)
-      : scene.given("mesh.nodes") || scene.given("mesh.tetrahedra") || scene.given("mesh.hexahedra")
-          ? inlineMesh(scene)
-          : makeBoxMesh(scene.real3("mesh.box-size"), scene.integer3("mesh.box-cells"),
-                        scene.choice("mesh.cell-type", kCellTypes));
-  for (const std::string& text : scene.texts("mesh.transform"))
-    applyMeshTransform(parseMeshTransform("mesh.transform", text), mesh.nodes);
+SerialMesh readOrBuild(const MeshSourceParameters& source) {
+  SerialMesh mesh = source.file && !source.file->empty() ? readMeshFile(*source.file)
+                    : source.isInline()
+                        ? inlineMesh(source)
+                        : makeBoxMesh(source.boxSize, source.boxCells, source.cellType);
+  for (const MeshTransform& transform : source.transforms)
+    applyMeshTransform(transform, mesh.nodes);
   return mesh;
 }
 
@@ -182,12 +180,11 @@ SerialMesh readOrBuild(const Parameters& scene) {
 
 // The input mesh's `nodes` and `cells` are doubles: the box's products may not fit in an
 // integer. Refinement multiplies the cells by 8 and, for a large mesh, the nodes by about 8.
-std::string meshSizeFailure(const Parameters& scene, double nodes, double cells, int dofsPerNode,
-                            double memoryPerRank, int ranks) {
-  const std::string what = scene.given("mesh.file") ? "mesh.file = " + scene.text("mesh.file")
-                           : scene.given("mesh.nodes")
-                               ? std::string("the inline mesh")
-                               : "mesh.box-cells = " + scene.text("mesh.box-cells");
+std::string meshSizeFailure(const MeshSourceParameters& source, double nodes, double cells,
+                            int dofsPerNode, double memoryPerRank, int ranks) {
+  const std::string what = source.file    ? "mesh.file = " + *source.file
+                           : source.nodes ? std::string("the inline mesh")
+                                          : "mesh.box-cells = " + source.boxCellsText;
   const auto figure = [](double value) {
     char text[32];
     std::snprintf(text, sizeof text, "%.4g", value);
@@ -195,14 +192,13 @@ std::string meshSizeFailure(const Parameters& scene, double nodes, double cells,
   };
   // METIS partitions the input on rank 0 with idx_t arrays of 4 (8) vertex slots per tetrahedron
   // (hexahedron) (Debian's METIS: 32-bit idx_t, whichever PETSc is used).
-  const CellType type = scene.given("mesh.hexahedra") ? CellType::Hexahedron
-                                                      : scene.choice("mesh.cell-type", kCellTypes);
+  const CellType type = source.hexahedra ? CellType::Hexahedron : source.cellType;
   const double metisCells = double(std::numeric_limits<idx_t>::max() / cornersOf(type));
   if (cells > metisCells)
     return what + " gives " + figure(cells) + " " + pluralNameOf(type) + "; METIS's " +
            std::to_string(8 * sizeof(idx_t)) + "-bit arrays partition at most " +
            figure(metisCells) + ": partition a coarser mesh and refine it (mesh.refine)";
-  const int refine = scene.integer("mesh.refine");
+  const int refine = source.refine;
   const double growth = std::pow(8.0, refine);
   const double unknowns = dofsPerNode * nodes * growth;
   // PETSC_MAX_INT is this build's: 2^31 - 1, or 2^63 - 1 with cmake -DEIS_PETSC64=ON.
@@ -222,28 +218,27 @@ std::string meshSizeFailure(const Parameters& scene, double nodes, double cells,
   return "";
 }
 
-SerialMesh loadSerialMesh(const Parameters& scene, int dofsPerNode, MPI_Comm comm,
+SerialMesh loadSerialMesh(const MeshSourceParameters& source, int dofsPerNode, MPI_Comm comm,
                           std::vector<std::string>& warnings) {
   int rank;
   EIS_CHECK_MPI(MPI_Comm_rank(comm, &rank));
   const double memoryPerRank = memoryPerRankBytes(comm);
   SerialMesh mesh;
   std::string failure;
-  if (!scene.given("mesh.file") && !scene.given("mesh.nodes") && !scene.given("mesh.tetrahedra") &&
-      !scene.given("mesh.hexahedra")) {
-    const auto [nx, ny, nz] = scene.integer3("mesh.box-cells");
-    const bool split = scene.choice("mesh.cell-type", kCellTypes) == CellType::Tetrahedron;
-    failure = meshSizeFailure(scene, (nx + 1.0) * (ny + 1.0) * (nz + 1.0),
+  if (!source.file && !source.isInline()) {
+    const auto [nx, ny, nz] = source.boxCells;
+    const bool split = source.cellType == CellType::Tetrahedron;
+    failure = meshSizeFailure(source, (nx + 1.0) * (ny + 1.0) * (nz + 1.0),
                               (split ? 6.0 : 1.0) * nx * ny * nz, dofsPerNode, memoryPerRank,
                               commSize(comm));
   }
   throwIfAnyRankFailed(failure, comm);
   if (rank == 0) {
     try {
-      mesh = readOrBuild(scene);
+      mesh = readOrBuild(source);
       // A file's counts are known once it is read (the box was checked before it was built).
-      if (scene.given("mesh.file") || scene.given("mesh.nodes"))
-        failure = meshSizeFailure(scene, double(mesh.nodes.size()), double(mesh.cells.size()),
+      if (source.file || source.nodes)
+        failure = meshSizeFailure(source, double(mesh.nodes.size()), double(mesh.cells.size()),
                                   dofsPerNode, memoryPerRank, commSize(comm));
       std::string skipped;
       for (const auto& [type, count] : mesh.skippedElements)
@@ -274,24 +269,24 @@ bool isHdf5MeshFile(const std::string& file, MPI_Comm comm) {
   return extension == ".h5" || extension == ".hdf5" || isHdf5File(file, comm);
 }
 
-bool meshFileIsHdf5(const Parameters& scene, MPI_Comm comm) {
-  return scene.given("mesh.file") && isHdf5MeshFile(scene.text("mesh.file"), comm);
+bool meshFileIsHdf5(const MeshSourceParameters& source, MPI_Comm comm) {
+  return source.file && isHdf5MeshFile(*source.file, comm);
 }
 
-Hdf5MeshInput hdf5MeshInput(const Parameters& scene, int dofsPerNode, MPI_Comm comm) {
-  Hdf5MeshInput input{scene.text("mesh.file"), {}};
-  for (const std::string& text : scene.texts("mesh.transform"))
-    input.transforms.push_back(parseMeshTransform("mesh.transform", text));
+Hdf5MeshInput hdf5MeshInput(const MeshSourceParameters& source, int dofsPerNode, MPI_Comm comm) {
+  if (!source.file) throw Error("mesh.file: no converted mesh is given");
+  Hdf5MeshInput input{*source.file, source.transforms};
   const Hdf5MeshSize size = checkHdf5Mesh(comm, input.path);
-  throwIfAnyRankFailed(meshSizeFailure(scene, double(size.nodes), double(size.cells), dofsPerNode,
+  throwIfAnyRankFailed(meshSizeFailure(source, double(size.nodes), double(size.cells), dofsPerNode,
                                        memoryPerRankBytes(comm), commSize(comm)),
                        comm);
   return input;
 }
 
-std::string convertMesh(const Parameters& scene, MPI_Comm comm,
+std::string convertMesh(const MeshSourceParameters& source, MPI_Comm comm,
                         std::vector<std::string>& warnings) {
-  const std::string path = scene.text("mesh.convert");
+  if (!source.convert) throw Error("mesh.convert: no path is given");
+  const std::string& path = *source.convert;
   // The mesh replaces PATH by a rename: a device or a folder there (/dev/full) would be replaced
   // (as root) or fail only after the whole conversion. A link is replaced, not followed.
   std::string problem;
@@ -304,13 +299,33 @@ std::string convertMesh(const Parameters& scene, MPI_Comm comm,
                 ": exists and is not a regular file (a folder, a device, a pipe or a socket)";
   }
   throwIfAnyRankFailed(problem, comm);
-  if (meshFileIsHdf5(scene, comm))
-    throw Error("mesh.convert = " + path + ": mesh.file = " + scene.text("mesh.file") +
+  if (meshFileIsHdf5(source, comm))
+    throw Error("mesh.convert = " + path + ": mesh.file = " + *source.file +
                 " is converted already; give a Gmsh or VTK file, an inline mesh or the box");
-  const SerialMesh mesh = loadSerialMesh(scene, 3, comm, warnings);
+  const SerialMesh mesh = loadSerialMesh(source, 3, comm, warnings);
   writeHdf5Mesh(comm, mesh, path);
   return "mesh.convert: wrote " + path + " (" + std::to_string(mesh.nodes.size()) + " nodes, " +
          std::to_string(mesh.cells.size()) + " tetrahedra)";
+}
+
+MeshSourceParameters readMeshSourceParameters(const Parameters& scene) {
+  MeshSourceParameters source;
+  auto optional = [&scene](const char* key) {
+    return scene.given(key) ? std::optional<std::string>(scene.text(key)) : std::nullopt;
+  };
+  source.file = optional("mesh.file");
+  source.convert = optional("mesh.convert");
+  source.nodes = optional("mesh.nodes");
+  source.tetrahedra = optional("mesh.tetrahedra");
+  source.hexahedra = optional("mesh.hexahedra");
+  source.boxSize = scene.real3("mesh.box-size");
+  source.boxCells = scene.integer3("mesh.box-cells");
+  source.boxCellsText = scene.text("mesh.box-cells");
+  source.cellType = scene.choice("mesh.cell-type", kCellTypes);
+  for (const std::string& text : scene.texts("mesh.transform"))
+    source.transforms.push_back(parseMeshTransform("mesh.transform", text));
+  source.refine = scene.integer("mesh.refine");
+  return source;
 }
 
 const RegisterComponent registered(100, meshSourceComponent);

@@ -13,7 +13,7 @@ RegionMaterial parseRegionMaterial(const std::string& key, const std::string& te
   const Texts tokens = parse::tokens(text);
   if (tokens.size() != 3)
     parse::reject(key, text, "expected \"GROUP E NU\" (a physical group, E > 0, NU in (-1, 0.5))");
-  RegionMaterial region{tokens[0], 0, 0};
+  RegionMaterial region{tokens[0], 0, 0, text};
   if (!parse::number(tokens[1], region.youngModulus) || !(region.youngModulus > 0))
     parse::reject(key, text, "'" + tokens[1] + "' is not a Young's modulus (a number > 0)");
   if (!parse::number(tokens[2], region.poissonRatio) || !(region.poissonRatio > -1) ||
@@ -47,11 +47,11 @@ void warnOnLength(const std::string& key, std::size_t length, std::int64_t cells
 }
 
 // The cells of each region get its material; every region's group must hold tetrahedra.
-void applyRegions(const DistributedMesh& mesh, const Texts& texts,
+void applyRegions(const DistributedMesh& mesh, const std::vector<RegionMaterial>& regions,
                   std::vector<LameParameters>& lame) {
   std::map<int, std::string> seen;
-  for (const std::string& text : texts) {
-    const RegionMaterial region = parseRegionMaterial("material.region", text);
+  for (const RegionMaterial& region : regions) {
+    const std::string& text = region.text;
     int tag = 0;
     try {
       tag = mesh.findGroup(region.group);
@@ -77,37 +77,31 @@ void applyRegions(const DistributedMesh& mesh, const Texts& texts,
 
 }  // namespace
 
-std::vector<LameParameters> cellMaterials(const DistributedMesh& mesh, const Parameters& scene,
+std::vector<LameParameters> cellMaterials(const DistributedMesh& mesh,
+                                          const CellMaterialParameters& materials,
                                           std::vector<std::string>& warnings) {
   const std::size_t n = mesh.cells().size();
-  LameParameters uniform;
-  if (scene.given("material.lame")) {
-    const std::vector<double> muLambda = scene.reals("material.lame");
-    uniform = {muLambda[1], muLambda[0]};
-  } else {
-    uniform =
-        lameParameters(scene.real("material.young-modulus"), scene.real("material.poisson-ratio"));
-  }
+  const LameParameters uniform =
+      materials.lame ? LameParameters{(*materials.lame)[1], (*materials.lame)[0]}
+                     : lameParameters(materials.youngModulus, materials.poissonRatio);
   std::vector<LameParameters> lame(n, uniform);
-  const bool youngList = scene.given("material.cell-young-modulus");
-  const bool poissonList = scene.given("material.cell-poisson-ratio");
-  const bool factorList = scene.given("material.cell-stiffness-factor");
-  if (youngList || poissonList || factorList) {
+  const bool factorList = materials.cellStiffnessFactor.has_value();
+  if (materials.cellYoungModulus || materials.cellPoissonRatio || factorList) {
     const std::int64_t cells = inputCellCount(mesh);
-    std::vector<double> young{scene.real("material.young-modulus")};
-    std::vector<double> poisson{scene.real("material.poisson-ratio")};
-    if (youngList) {
-      young = scene.reals("material.cell-young-modulus");
+    std::vector<double> young{materials.youngModulus};
+    std::vector<double> poisson{materials.poissonRatio};
+    if (materials.cellYoungModulus) {
+      young = *materials.cellYoungModulus;
       warnOnLength("material.cell-young-modulus", young.size(), cells, warnings);
     }
-    if (poissonList) {
-      poisson = scene.reals("material.cell-poisson-ratio");
+    if (materials.cellPoissonRatio) {
+      poisson = *materials.cellPoissonRatio;
       warnOnLength("material.cell-poisson-ratio", poisson.size(), cells, warnings);
     }
     // TetrahedronFEMForceField::computeMaterialStiffness: factor [i M / N] times the element's
     // modulus; M factors spread evenly over the N tetrahedra.
     const std::vector<double> factors =
-        factorList ? scene.reals("material.cell-stiffness-factor") : std::vector<double>{};
+        factorList ? *materials.cellStiffnessFactor : std::vector<double>{};
     for (std::size_t c = 0; c < n; ++c) {
       const std::int64_t id = mesh.inputCellIds()[c];
       double modulus = valueInElement(young, id);
@@ -116,7 +110,7 @@ std::vector<LameParameters> cellMaterials(const DistributedMesh& mesh, const Par
       lame[c] = lameParameters(modulus, valueInElement(poisson, id));
     }
   }
-  applyRegions(mesh, scene.texts("material.region"), lame);
+  applyRegions(mesh, materials.regions, lame);
   return lame;
 }
 

@@ -77,39 +77,45 @@ ForceFieldComponent constantForceComponent() {
                  "Repeatable.",
                  std::nullopt, "force", true,
                  [](const std::string& key, const std::string& text) { nodalForces(key, text); }}),
-       [](Scene& scene) {
-         for (const char* key : kKeys) requireElasticity(scene, key, !scene.texts(key).empty());
-       }},
+       nullptr},
       Physics::Elasticity,
-      [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
-        std::vector<ConstantForces::Load> loads;
-        Texts texts;
-        for (const std::string& text : scene.texts("load.force-box")) {
-          const std::vector<double> v = parse::reals("load.force-box", text, 9);
-          loads.push_back(
-              {Selection::ofBox(Box::fromCorners(v)), {v[6], v[7], v[8]}, true, "load.force-box"});
-          texts.push_back(text);
-        }
-        for (const char* key : {kKeys[1], kKeys[2]})
-          for (const std::string& text : scene.texts(key)) {
-            const SelectionValue value = parseSelectionValue(key, text, 3);
-            loads.push_back({value.selection,
-                             {value.numbers[0], value.numbers[1], value.numbers[2]},
-                             key == kKeys[2],
-                             key});
-            texts.push_back(text);
-          }
-        for (const std::string& text : scene.texts(kKeys[3])) {
-          loads.push_back(nodalForces(kKeys[3], text));
-          texts.push_back(text);
-        }
-        if (loads.empty()) return nullptr;
-        auto field = std::make_unique<ConstantForces>(context.mesh, loads);
-        for (std::size_t i = 0; i < loads.size(); ++i)
-          if (field->nodesPerLoad()[i] == 0)
-            context.warnings.push_back(emptySelectionWarning(loads[i].key, texts[i]));
-        return field;
-      }};
+      forceFieldMaker(readConstantForceParameters, makeConstantForce)};
+}
+
+ConstantForceParameters readConstantForceParameters(const Parameters& scene) {
+  std::vector<ConstantForces::Load> loads;
+  Texts texts;
+  for (const std::string& text : scene.texts("load.force-box")) {
+    const std::vector<double> v = parse::reals("load.force-box", text, 9);
+    loads.push_back(
+        {Selection::ofBox(Box::fromCorners(v)), {v[6], v[7], v[8]}, true, "load.force-box"});
+    texts.push_back(text);
+  }
+  for (const char* key : {kKeys[1], kKeys[2]})
+    for (const std::string& text : scene.texts(key)) {
+      const SelectionValue value = parseSelectionValue(key, text, 3);
+      loads.push_back({value.selection,
+                       {value.numbers[0], value.numbers[1], value.numbers[2]},
+                       key == kKeys[2],
+                       key});
+      texts.push_back(text);
+    }
+  for (const std::string& text : scene.texts(kKeys[3])) {
+    loads.push_back(nodalForces(kKeys[3], text));
+    texts.push_back(text);
+  }
+  return {std::move(loads), std::move(texts)};
+}
+
+std::unique_ptr<ForceField> makeConstantForce(const ModelContext& context,
+                                              const ConstantForceParameters& parameters) {
+  const auto& loads = parameters.loads;
+  if (loads.empty()) return nullptr;
+  auto field = std::make_unique<ConstantForces>(context.mesh, loads);
+  for (std::size_t i = 0; i < loads.size(); ++i)
+    if (field->nodesPerLoad()[i] == 0)
+      context.warnings.push_back(emptySelectionWarning(loads[i].key, parameters.texts[i]));
+  return field;
 }
 
 const RegisterForceField registered(460, constantForceComponent);

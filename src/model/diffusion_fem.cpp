@@ -60,10 +60,17 @@ ForceFieldComponent diffusionFemComponent() {
                                 "", false, check::positive()}),
            nullptr},
           Physics::Diffusion,
-          [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
-            return std::make_unique<DiffusionFEM>(context.mesh.cells(), context.shapes,
-                                                  scene.real("material.conductivity"));
-          }};
+          forceFieldMaker(readDiffusionFemParameters, makeDiffusionFem)};
+}
+
+DiffusionFemParameters readDiffusionFemParameters(const Parameters& scene) {
+  return {scene.real("material.conductivity")};
+}
+
+std::unique_ptr<ForceField> makeDiffusionFem(const ModelContext& context,
+                                             const DiffusionFemParameters& parameters) {
+  return std::make_unique<DiffusionFEM>(context.mesh.cells(), context.shapes,
+                                        parameters.conductivity);
 }
 
 const RegisterForceField registered(420, diffusionFemComponent);

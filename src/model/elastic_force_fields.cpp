@@ -95,6 +95,8 @@ void checkLame(const std::string& key, const std::string& text) {
 
 // material.cells: the cell type an elastic model is written for, or none in particular.
 constexpr Named<int> kElementCells[] = {{"any", 0}, {"tetrahedron", 1}, {"hexahedron", 2}};
+const std::optional<CellType> kCellsOfElement[] = {std::nullopt, CellType::Tetrahedron,
+                                                   CellType::Hexahedron};
 
 ParameterSpec elasticParameters() {
   return ParameterSpec()
@@ -169,100 +171,70 @@ ParameterSpec elasticParameters() {
             std::nullopt, "", false, check::positives(0)});
 }
 
-// The uniform material comes from E and NU or from the Lame pair; the per-cell forms are the
-// SOFA lists or the regions, not both.
-void checkMaterialSources(const Scene& scene) {
-  const bool lame = scene.given("material.lame");
-  for (const char* key :
-       {"material.young-modulus", "material.poisson-ratio", "material.cell-young-modulus",
-        "material.cell-poisson-ratio", "material.cell-stiffness-factor"})
-    if (lame && scene.given(key))
-      throw Error(std::string("material.lame and ") + key + " both give the material: give one");
-  const char* pairs[][2] = {{"material.young-modulus", "material.cell-young-modulus"},
-                            {"material.poisson-ratio", "material.cell-poisson-ratio"}};
-  for (const auto& pair : pairs)
-    if (scene.given(pair[0]) && scene.given(pair[1]))
-      throw Error(std::string(pair[0]) + " and " + pair[1] +
-                  " both give the material (the list is SOFA's whole youngModulus or "
-                  "poissonRatio): give one");
-  const bool regions = !scene.texts("material.region").empty();
-  if (regions &&
-      (scene.given("material.cell-young-modulus") || scene.given("material.cell-poisson-ratio") ||
-       scene.given("material.cell-stiffness-factor")))
-    throw Error(
-        "material.region and a per-cell list (material.cell-young-modulus, "
-        "material.cell-poisson-ratio or material.cell-stiffness-factor) both set cells' "
-        "materials: give one");
-}
-
-// A material given to no elastic force field would be silently unused.
-void refuseMaterialWithoutModel(const Scene& scene) {
-  for (const char* key : {"material.rotation", "material.cells", "material.hexahedron-element",
-                          "material.young-modulus", "material.poisson-ratio", "material.lame",
-                          "material.cell-young-modulus", "material.cell-poisson-ratio",
-                          "material.cell-stiffness-factor"})
-    if (scene.given(key))
-      throw Error(std::string(key) +
-                  " describes the elastic material, and material.model = none adds no elastic "
-                  "force field: give a model or leave the key out");
-  if (!scene.texts("material.region").empty())
-    throw Error(
-        "material.region describes the elastic material, and material.model = none adds no "
-        "elastic force field: give a model or leave the key out");
-}
-
 }  // namespace
 
 ForceFieldComponent elasticFemComponent() {
-  return {
-      {"elastic-fem", "force field",
-       "linear, corotational or hyperelastic tetrahedra (SOFA TetrahedronFEMForceField, "
-       "TetrahedronHyperelasticityFEMForceField)",
-       elasticParameters(),
-       [](Scene& scene) {
-         const MaterialModel model = scene.choice("material.model", kMaterialModels);
-         if (physicsOf(scene) == Physics::Diffusion && model != MaterialModel::Linear)
-           throw Error("material.model = " + scene.text("material.model") +
-                       " is an elastic model; physics.type = diffusion takes none");
-         for (const char* key : {"material.lame", "material.cell-young-modulus",
-                                 "material.cell-poisson-ratio", "material.cell-stiffness-factor"})
-           requireElasticity(scene, key, scene.given(key));
-         requireElasticity(scene, "material.region", !scene.texts("material.region").empty());
-         checkMaterialSources(scene);
-         if (model == MaterialModel::None) refuseMaterialWithoutModel(scene);
-       }},
-      Physics::Elasticity,
-      [](const ModelContext& context, const Parameters& scene) {
-        ElasticMaterial material;
-        material.model = scene.choice("material.model", kMaterialModels);
-        if (material.model == MaterialModel::None) return std::unique_ptr<ForceField>();
-        material.rotation = scene.choice("material.rotation", kRotationMethods);
-        const std::string cells = scene.text("material.cells");
-        if (cells != "any" && cells != nameOf(context.mesh.cellType()))
-          throw Error(
-              "material.cells = " + cells + ": the elastic model is written for " +
-              pluralNameOf(cells == "hexahedron" ? CellType::Hexahedron : CellType::Tetrahedron) +
-              ", and this mesh has " + pluralNameOf(context.mesh.cellType()));
-        material.hexahedron = scene.choice("material.hexahedron-element", kHexahedronElements);
-        if (material.hexahedron == HexahedronElement::HexahedralFem &&
-            context.mesh.cellType() != CellType::Hexahedron)
-          throw Error(
-              "material.hexahedron-element = hexahedral-fem: SOFA's HexahedralFEMForceField reads "
-              "hexahedra, and this mesh has " +
-              pluralNameOf(context.mesh.cellType()));
-        material.lame = cellMaterials(context.mesh, scene, context.warnings);
-        // A cell one rank cannot integrate stops every rank.
-        std::unique_ptr<ForceField> field;
-        std::string failure;
-        try {
-          field = makeElasticForceField(material, context.mesh.cells(), context.shapes,
-                                        restArray(context.mesh));
-        } catch (const Error& e) {
-          failure = e.what();
-        }
-        throwIfAnyRankFailed(failure, context.mesh.comm());
-        return field;
-      }};
+  return {{"elastic-fem", "force field",
+           "linear, corotational or hyperelastic tetrahedra (SOFA TetrahedronFEMForceField, "
+           "TetrahedronHyperelasticityFEMForceField)",
+           elasticParameters(), nullptr},
+          Physics::Elasticity,
+          forceFieldMaker(readElasticFemParameters, makeElasticFem)};
+}
+
+ElasticFemParameters readElasticFemParameters(const Parameters& scene) {
+  ElasticFemParameters p;
+  p.model = scene.choice("material.model", kMaterialModels);
+  p.rotation = scene.choice("material.rotation", kRotationMethods);
+  p.cells = kCellsOfElement[scene.choice("material.cells", kElementCells)];
+  p.hexahedron = scene.choice("material.hexahedron-element", kHexahedronElements);
+  CellMaterialParameters& m = p.materials;
+  m.youngModulus = scene.real("material.young-modulus");
+  m.poissonRatio = scene.real("material.poisson-ratio");
+  if (scene.given("material.lame")) {
+    const std::vector<double> muLambda = scene.reals("material.lame");
+    m.lame = {muLambda[0], muLambda[1]};
+  }
+  if (scene.given("material.cell-young-modulus"))
+    m.cellYoungModulus = scene.reals("material.cell-young-modulus");
+  if (scene.given("material.cell-poisson-ratio"))
+    m.cellPoissonRatio = scene.reals("material.cell-poisson-ratio");
+  if (scene.given("material.cell-stiffness-factor"))
+    m.cellStiffnessFactor = scene.reals("material.cell-stiffness-factor");
+  for (const std::string& text : scene.texts("material.region"))
+    m.regions.push_back(parseRegionMaterial("material.region", text));
+  return p;
+}
+
+std::unique_ptr<ForceField> makeElasticFem(const ModelContext& context,
+                                           const ElasticFemParameters& parameters) {
+  ElasticMaterial material;
+  material.model = parameters.model;
+  if (material.model == MaterialModel::None) return nullptr;
+  material.rotation = parameters.rotation;
+  if (parameters.cells && *parameters.cells != context.mesh.cellType())
+    throw Error("material.cells = " + nameOf(*parameters.cells) +
+                ": the elastic model is written for " + pluralNameOf(*parameters.cells) +
+                ", and this mesh has " + pluralNameOf(context.mesh.cellType()));
+  material.hexahedron = parameters.hexahedron;
+  if (material.hexahedron == HexahedronElement::HexahedralFem &&
+      context.mesh.cellType() != CellType::Hexahedron)
+    throw Error(
+        "material.hexahedron-element = hexahedral-fem: SOFA's HexahedralFEMForceField reads "
+        "hexahedra, and this mesh has " +
+        pluralNameOf(context.mesh.cellType()));
+  material.lame = cellMaterials(context.mesh, parameters.materials, context.warnings);
+  // A cell one rank cannot integrate stops every rank.
+  std::unique_ptr<ForceField> field;
+  std::string failure;
+  try {
+    field = makeElasticForceField(material, context.mesh.cells(), context.shapes,
+                                  restArray(context.mesh));
+  } catch (const Error& e) {
+    failure = e.what();
+  }
+  throwIfAnyRankFailed(failure, context.mesh.comm());
+  return field;
 }
 
 // First of the fields: von Mises stress is the first stress field's.

@@ -3,8 +3,6 @@
 #include <cstdint>
 
 #include "eis/core/error.hpp"
-#include "eis/core/scene.hpp"
-#include "eis/model/physics.hpp"
 #include "eis/model/selection.hpp"
 
 namespace eis {
@@ -96,41 +94,15 @@ const ComponentDeclaration& fixedConstraintComponent() {
                "those whose flag is 0 (SOFA PartialFixedProjectiveConstraint, `fixedDirections`);\n"
                "elasticity only. Repeatable.",
                std::nullopt, "", true, partialFixedCheck()}),
-      [](Scene& scene) {
-        requireElasticity(scene, "constraint.partial-fixed",
-                          scene.given("constraint.partial-fixed"));
-        if (scene.given("mesh.file") || scene.given("mesh.nodes") ||
-            scene.given("constraint.fixed-box") || scene.given("constraint.fixed-group") ||
-            scene.given("constraint.fixed") || scene.given("constraint.partial-fixed") ||
-            scene.given("lagrange.fixed"))
-          return;
-        if (scene.given("mesh.transform")) {
-          // The transformed box's x = 0 face is no longer at x = 0: its nodes by id instead
-          // (node id = i + (NX+1)(j + (NY+1)k), i = 0 on that face).
-          const auto cells = scene.integer3("mesh.box-cells");
-          std::string ids = "indices";
-          for (std::int64_t k = 0; k <= cells[2]; ++k)
-            for (std::int64_t j = 0; j <= cells[1]; ++j)
-              ids += " " + std::to_string((cells[0] + 1) * (j + (cells[1] + 1) * k));
-          scene.set("constraint.fixed", ids);
-          return;
-        }
-        const auto size = scene.real3("mesh.box-size");
-        scene.set("constraint.fixed-box",
-                  "0 0 0 0 " + parse::text(size[1]) + " " + parse::text(size[2]));
-      }};
+      nullptr};
   return component;
 }
 
-std::vector<FixedConstraint::FixedNodes> fixedNodeSets(const DistributedMesh& mesh,
-                                                       const Parameters& scene,
-                                                       std::vector<std::string>& warnings) {
-  std::vector<FixedConstraint::FixedNodes> sets;
+FixedConstraintParameters readFixedConstraintParameters(const Parameters& scene) {
+  FixedConstraintParameters parameters;
   auto add = [&](const std::string& key, const std::string& text, const Selection& selection,
                  std::array<bool, 3> directions) {
-    SelectedNodes nodes = selectNodes(mesh, selection, key);
-    if (nodes.count == 0) warnings.push_back(emptySelectionWarning(key, text));
-    sets.push_back({std::move(nodes.vertices), directions});
+    parameters.sets.push_back({key, text, selection, directions});
   };
   for (const std::string& text : scene.texts("constraint.fixed-box"))
     add("constraint.fixed-box", text,
@@ -145,6 +117,18 @@ std::vector<FixedConstraint::FixedNodes> fixedNodeSets(const DistributedMesh& me
     const SelectionValue value = parseSelectionValue("constraint.partial-fixed", text, 3);
     add("constraint.partial-fixed", text, value.selection,
         {value.numbers[0] != 0, value.numbers[1] != 0, value.numbers[2] != 0});
+  }
+  return parameters;
+}
+
+std::vector<FixedConstraint::FixedNodes> fixedNodeSets(const DistributedMesh& mesh,
+                                                       const FixedConstraintParameters& parameters,
+                                                       std::vector<std::string>& warnings) {
+  std::vector<FixedConstraint::FixedNodes> sets;
+  for (const FixedSelection& set : parameters.sets) {
+    SelectedNodes nodes = selectNodes(mesh, set.selection, set.key);
+    if (nodes.count == 0) warnings.push_back(emptySelectionWarning(set.key, set.text));
+    sets.push_back({std::move(nodes.vertices), set.directions});
   }
   return sets;
 }

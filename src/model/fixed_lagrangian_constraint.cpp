@@ -100,9 +100,7 @@ const ComponentDeclaration& fixedLagrangianConstraintComponent() {
            "all | indices I.. | box XMIN YMIN ZMIN XMAX YMAX ZMAX | sphere CX CY CZ R | group\n"
            "NAME|TAG. Repeatable.",
            std::nullopt, "", true, selectionValueCheck(0)}),
-      [](Scene& scene) {
-        requireElasticity(scene, "lagrange.fixed", scene.given("lagrange.fixed"));
-      }};
+      nullptr};
   return component;
 }
 

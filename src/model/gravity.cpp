@@ -22,10 +22,16 @@ ForceFieldComponent gravityComponent() {
                                 "0 -9.81 0", "length/time^2", false, check::reals(3)}),
            nullptr},
           Physics::Elasticity,
-          [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
-            return std::make_unique<Gravity>(context.mass, scene.real3("load.gravity"),
-                                             context.mesh.numLocalVertices());
-          }};
+          forceFieldMaker(readGravityParameters, makeGravity)};
+}
+
+GravityParameters readGravityParameters(const Parameters& scene) {
+  return {scene.real3("load.gravity")};
+}
+
+std::unique_ptr<ForceField> makeGravity(const ModelContext& context,
+                                        const GravityParameters& parameters) {
+  return std::make_unique<Gravity>(context.mass, parameters.g, context.mesh.numLocalVertices());
 }
 
 const RegisterForceField registered(440, gravityComponent);

@@ -197,8 +197,9 @@ const ComponentDeclaration& massComponent() {
           .add({"material.capacity", "C", "diffusion: capacity c, the coefficient of du/dt, > 0",
                 "1", "", false, check::positive()}),
       [](Scene& scene) {
-        const bool uniform = massTypeOf(scene) == MassType::Uniform;
-        const bool hexahedronFem = isHexahedronFem(massTypeOf(scene));
+        const MassType type = readMassParameters(scene).type;
+        const bool uniform = type == MassType::Uniform;
+        const bool hexahedronFem = isHexahedronFem(type);
         if (hexahedronFem && scene.given("mass.total-mass"))
           throw Error(
               "mass.total-mass: SOFA's HexahedronFEMForceFieldAndMass takes a density only "
@@ -212,15 +213,18 @@ const ComponentDeclaration& massComponent() {
           throw Error(
               "mass.total-mass and material.density both size the mass: give one (SOFA takes "
               "totalMass)");
-        requireElasticity(scene, "mass.type = uniform", uniform);
-        requireElasticity(scene, "mass.total-mass", total);
-        requireElasticity(scene, "mass.type = hexahedron-fem", hexahedronFem);
       }};
   return component;
 }
 
-MassType massTypeOf(const Parameters& scene) {
-  return scene.choice("mass.type", kMassTypes);
+MassParameters readMassParameters(const Parameters& scene) {
+  MassParameters mass;
+  mass.type = scene.choice("mass.type", kMassTypes);
+  if (scene.given("mass.total-mass")) mass.totalMass = scene.real("mass.total-mass");
+  if (scene.given("mass.vertex-mass")) mass.vertexMass = scene.real("mass.vertex-mass");
+  mass.density = scene.real("material.density");
+  mass.capacity = scene.real("material.capacity");
+  return mass;
 }
 
 double meshVolume(const DistributedMesh& mesh) {
@@ -234,16 +238,16 @@ double meshVolume(const DistributedMesh& mesh) {
   return global;
 }
 
-double massCoefficientOf(const Parameters& scene, const DistributedMesh& mesh) {
-  if (massTypeOf(scene) == MassType::Uniform) {
+double massCoefficientOf(const MassParameters& mass, Physics physics, const DistributedMesh& mesh) {
+  if (mass.type == MassType::Uniform) {
     const double nodes = double(mesh.numGlobalVertices());
-    return scene.given("mass.vertex-mass")  ? scene.real("mass.vertex-mass")
-           : scene.given("mass.total-mass") ? scene.real("mass.total-mass") / nodes
-                                            : 1.0 / nodes;
+    return mass.vertexMass  ? *mass.vertexMass
+           : mass.totalMass ? *mass.totalMass / nodes
+                            : 1.0 / nodes;
   }
-  if (physicsOf(scene) == Physics::Diffusion) return scene.real("material.capacity");
-  if (scene.given("mass.total-mass")) return scene.real("mass.total-mass") / meshVolume(mesh);
-  return scene.real("material.density");
+  if (physics == Physics::Diffusion) return mass.capacity;
+  if (mass.totalMass) return *mass.totalMass / meshVolume(mesh);
+  return mass.density;
 }
 
 const RegisterComponent registered(300, massComponent);

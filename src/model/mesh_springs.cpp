@@ -146,15 +146,6 @@ std::array<double, 3> constants(const Parameters& scene, const char* all, const 
   return {v[0], v[1], v[2]};
 }
 
-void checkByKind(const Scene& scene, const char* all, const char* byKind) {
-  if (!scene.given(byKind)) return;
-  if (scene.real(all) != 0)
-    throw Error(std::string(all) + " and " + byKind + " both set it: give one");
-  for (double v : scene.reals(byKind))
-    if (v < 0) throw Error(std::string(byKind) + ": expected numbers >= 0");
-  requireElasticity(scene, byKind, true);
-}
-
 }  // namespace
 
 ForceFieldComponent meshSpringsComponent() {
@@ -186,25 +177,28 @@ ForceFieldComponent meshSpringsComponent() {
                 "hexahedra, instead of springs.damping: KD of the same three kinds (linesDamping,\n"
                 "quadsDamping, cubesDamping), each >= 0",
                 std::nullopt, "force time", false, check::reals(3)}),
-       [](Scene& scene) {
-         requireElasticity(scene, "springs.stiffness", scene.real("springs.stiffness") != 0);
-         requireElasticity(scene, "springs.damping", scene.real("springs.damping") != 0);
-         checkByKind(scene, "springs.stiffness", "springs.stiffness-by-kind");
-         checkByKind(scene, "springs.damping", "springs.damping-by-kind");
-       }},
+       nullptr},
       Physics::Elasticity,
-      [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
-        const auto ks = constants(scene, "springs.stiffness", "springs.stiffness-by-kind");
-        const auto kd = constants(scene, "springs.damping", "springs.damping-by-kind");
-        if (std::max({ks[0], ks[1], ks[2], kd[0], kd[1], kd[2]}) == 0) return nullptr;
-        if ((scene.given("springs.stiffness-by-kind") || scene.given("springs.damping-by-kind")) &&
-            context.mesh.cells().type() != CellType::Hexahedron)
-          throw Error(
-              "springs.stiffness-by-kind, springs.damping-by-kind: a hexahedral mesh's edges, face "
-              "and body diagonals; this mesh has tetrahedra");
-        return std::make_unique<MeshSpringForceField>(
-            context.mesh.cells(), context.mesh.ownedCellPairs(), context.mesh.restCoords(), ks, kd);
-      }};
+      forceFieldMaker(readMeshSpringsParameters, makeMeshSprings)};
+}
+
+MeshSpringsParameters readMeshSpringsParameters(const Parameters& scene) {
+  return {constants(scene, "springs.stiffness", "springs.stiffness-by-kind"),
+          constants(scene, "springs.damping", "springs.damping-by-kind"),
+          scene.given("springs.stiffness-by-kind") || scene.given("springs.damping-by-kind")};
+}
+
+std::unique_ptr<ForceField> makeMeshSprings(const ModelContext& context,
+                                            const MeshSpringsParameters& parameters) {
+  const auto& ks = parameters.stiffness;
+  const auto& kd = parameters.damping;
+  if (std::max({ks[0], ks[1], ks[2], kd[0], kd[1], kd[2]}) == 0) return nullptr;
+  if (parameters.byKind && context.mesh.cells().type() != CellType::Hexahedron)
+    throw Error(
+        "springs.stiffness-by-kind, springs.damping-by-kind: a hexahedral mesh's edges, face "
+        "and body diagonals; this mesh has tetrahedra");
+  return std::make_unique<MeshSpringForceField>(context.mesh.cells(), context.mesh.ownedCellPairs(),
+                                                context.mesh.restCoords(), ks, kd);
 }
 
 const RegisterForceField registered(430, meshSpringsComponent);

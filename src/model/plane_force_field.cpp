@@ -77,6 +77,19 @@ double PlaneForceField::potentialEnergy(const double* x) const {
   return energy;
 }
 
+PlaneForceFieldParameters readPlaneForceFieldParameters(const Parameters& scene) {
+  PlaneForceFieldParameters p;
+  for (const std::string& text : scene.texts("obstacle.plane"))
+    p.planes.push_back(parsePlane("obstacle.plane", text));
+  return p;
+}
+
+std::unique_ptr<ForceField> makePlaneForceField(const ModelContext& context,
+                                                const PlaneForceFieldParameters& parameters) {
+  if (parameters.planes.empty()) return nullptr;
+  return std::make_unique<PlaneForceField>(context.mesh, parameters.planes);
+}
+
 namespace {
 
 ForceFieldComponent planeComponent() {
@@ -92,17 +105,9 @@ ForceFieldComponent planeComponent() {
             "The damping is explicit and the tangent -K n n^T, as in SOFA. Repeatable.",
             std::nullopt, "", true,
             [](const std::string& key, const std::string& text) { parsePlane(key, text); }}),
-       [](Scene& scene) {
-         requireElasticity(scene, "obstacle.plane", !scene.texts("obstacle.plane").empty());
-       }},
+       nullptr},
       Physics::Elasticity,
-      [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
-        std::vector<Plane> planes;
-        for (const std::string& text : scene.texts("obstacle.plane"))
-          planes.push_back(parsePlane("obstacle.plane", text));
-        if (planes.empty()) return nullptr;
-        return std::make_unique<PlaneForceField>(context.mesh, std::move(planes));
-      }};
+      forceFieldMaker(readPlaneForceFieldParameters, makePlaneForceField)};
 }
 
 }  // namespace

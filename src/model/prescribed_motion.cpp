@@ -4,8 +4,6 @@
 #include <map>
 
 #include "eis/core/error.hpp"
-#include "eis/core/scene.hpp"
-#include "eis/model/physics.hpp"
 #include "eis/model/selection.hpp"
 
 namespace eis {
@@ -67,9 +65,28 @@ KeyFrames parseKeyFrames(const std::string& key, const std::string& text, std::s
   return frames;
 }
 
-PrescribedMotion::PrescribedMotion(const DistributedMesh& mesh, const Parameters& scene,
+PrescribedMotionParameters readPrescribedMotionParameters(const Parameters& scene) {
+  PrescribedMotionParameters parameters;
+  parameters.rule = scene.choice("constraint.linear-movement-rule", kMotionRules);
+  for (const std::string& text : scene.texts("constraint.linear-movement")) {
+    const char* key = "constraint.linear-movement";
+    std::string selection;
+    KeyFrames frames = parseKeyFrames(key, text, selection);
+    parameters.movements.push_back(
+        {text, std::move(frames), parseSelectionValue(key, selection, 0).selection});
+  }
+  for (const std::string& text : scene.texts("constraint.prescribed-velocity")) {
+    const SelectionValue value = parseSelectionValue("constraint.prescribed-velocity", text, 3);
+    parameters.velocities.push_back(
+        {text, {value.numbers[0], value.numbers[1], value.numbers[2]}, value.selection});
+  }
+  return parameters;
+}
+
+PrescribedMotion::PrescribedMotion(const DistributedMesh& mesh,
+                                   const PrescribedMotionParameters& parameters,
                                    std::vector<std::string>& warnings)
-    : rule_(scene.choice("constraint.linear-movement-rule", kMotionRules)) {
+    : rule_(parameters.rule) {
   std::map<PetscInt, int> motionOf;
   auto select = [&](const std::string& key, const std::string& text, const Selection& selection) {
     SelectedNodes nodes = selectNodes(mesh, selection, key);
@@ -82,12 +99,10 @@ PrescribedMotion::PrescribedMotion(const DistributedMesh& mesh, const Parameters
     sets_.push_back(std::move(nodes));
     ++liftCount_;
   };
-  for (const std::string& text : scene.texts("constraint.linear-movement")) {
-    const char* key = "constraint.linear-movement";
-    std::string selection;
-    keyFrames_.push_back(parseKeyFrames(key, text, selection));
+  for (const LinearMovement& movement : parameters.movements) {
+    keyFrames_.push_back(movement.frames);
     const int motion = int(keyFrames_.size()) - 1;
-    auto nodes = select(key, text, parseSelectionValue(key, selection, 0).selection);
+    auto nodes = select("constraint.linear-movement", movement.text, movement.selection);
     if (rule_ == MotionRule::Hold) {
       lift(std::move(nodes), motion);
       continue;
@@ -96,10 +111,10 @@ PrescribedMotion::PrescribedMotion(const DistributedMesh& mesh, const Parameters
       if (mesh.owned()[v]) projected_.push_back({mesh.ownedOffset(v), {}, motion});
     motionSets_.push_back(std::move(nodes));
   }
-  for (const std::string& text : scene.texts("constraint.prescribed-velocity")) {
-    const SelectionValue value = parseSelectionValue("constraint.prescribed-velocity", text, 3);
-    velocities_.push_back({value.numbers[0], value.numbers[1], value.numbers[2]});
-    lift(select("constraint.prescribed-velocity", text, value.selection), -int(velocities_.size()));
+  for (const PrescribedVelocity& velocity : parameters.velocities) {
+    velocities_.push_back(velocity.velocity);
+    lift(select("constraint.prescribed-velocity", velocity.text, velocity.selection),
+         -int(velocities_.size()));
   }
   for (const auto& [v, motion] : motionOf)
     lifted_.push_back({mesh.ownedOffset(v), mesh.restCoords()[v], motion});
@@ -205,14 +220,7 @@ const ComponentDeclaration& prescribedMotionComponent() {
                 "the selected nodes move at this constant velocity: x_{n+1} = x_n + h V.\n"
                 "Repeatable.",
                 std::nullopt, "length/time", true, selectionValueCheck(3)}),
-      [](Scene& scene) {
-        for (const char* key : {"constraint.linear-movement", "constraint.prescribed-velocity"}) {
-          requireElasticity(scene, key, scene.given(key));
-          if (scene.given(key) && scene.text("solver.newton") == "full")
-            throw Error(std::string(key) +
-                        " is not supported with solver.newton = full; use the linearized step");
-        }
-      }};
+      nullptr};
   return component;
 }
 

@@ -97,30 +97,35 @@ ForceFieldComponent restShapeSpringsComponent() {
                  "Repeatable; springs on one node add up.",
                  std::nullopt, "force/length", true,
                  [](const std::string& key, const std::string& text) { nodeSprings(key, text); }}),
-       [](Scene& scene) {
-         for (const char* key : {"springs.rest-shape", "springs.rest-shape-nodes"})
-           requireElasticity(scene, key, !scene.texts(key).empty());
-       }},
+       nullptr},
       Physics::Elasticity,
-      [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
-        std::vector<RestShapeSprings::Spring> springs;
-        Texts texts;
-        for (const std::string& text : scene.texts("springs.rest-shape")) {
-          const SelectionValue value = parseSelectionValue("springs.rest-shape", text, 1);
-          springs.push_back({value.selection, value.numbers[0], "springs.rest-shape"});
-          texts.push_back(text);
-        }
-        for (const std::string& text : scene.texts("springs.rest-shape-nodes")) {
-          springs.push_back(nodeSprings("springs.rest-shape-nodes", text));
-          texts.push_back(text);
-        }
-        if (springs.empty()) return nullptr;
-        auto field = std::make_unique<RestShapeSprings>(context.mesh, springs);
-        for (std::size_t s = 0; s < texts.size(); ++s)
-          if (field->nodesPerSet()[s] == 0)
-            context.warnings.push_back(emptySelectionWarning(springs[s].key, texts[s]));
-        return field;
-      }};
+      forceFieldMaker(readRestShapeSpringsParameters, makeRestShapeSprings)};
+}
+
+RestShapeSpringsParameters readRestShapeSpringsParameters(const Parameters& scene) {
+  std::vector<RestShapeSprings::Spring> springs;
+  Texts texts;
+  for (const std::string& text : scene.texts("springs.rest-shape")) {
+    const SelectionValue value = parseSelectionValue("springs.rest-shape", text, 1);
+    springs.push_back({value.selection, value.numbers[0], "springs.rest-shape"});
+    texts.push_back(text);
+  }
+  for (const std::string& text : scene.texts("springs.rest-shape-nodes")) {
+    springs.push_back(nodeSprings("springs.rest-shape-nodes", text));
+    texts.push_back(text);
+  }
+  return {std::move(springs), std::move(texts)};
+}
+
+std::unique_ptr<ForceField> makeRestShapeSprings(const ModelContext& context,
+                                                 const RestShapeSpringsParameters& parameters) {
+  const auto& springs = parameters.springs;
+  if (springs.empty()) return nullptr;
+  auto field = std::make_unique<RestShapeSprings>(context.mesh, springs);
+  for (std::size_t s = 0; s < parameters.texts.size(); ++s)
+    if (field->nodesPerSet()[s] == 0)
+      context.warnings.push_back(emptySelectionWarning(springs[s].key, parameters.texts[s]));
+  return field;
 }
 
 const RegisterForceField registered(470, restShapeSpringsComponent);

@@ -72,6 +72,19 @@ double SphereForceField::potentialEnergy(const double* x) const {
   return energy;
 }
 
+SphereForceFieldParameters readSphereForceFieldParameters(const Parameters& scene) {
+  SphereForceFieldParameters p;
+  for (const std::string& text : scene.texts("obstacle.sphere"))
+    p.spheres.push_back(parseSphere("obstacle.sphere", text));
+  return p;
+}
+
+std::unique_ptr<ForceField> makeSphereForceField(const ModelContext& context,
+                                                 const SphereForceFieldParameters& parameters) {
+  if (parameters.spheres.empty()) return nullptr;
+  return std::make_unique<SphereForceField>(context.mesh, parameters.spheres);
+}
+
 namespace {
 
 ForceFieldComponent sphereComponent() {
@@ -87,17 +100,9 @@ ForceFieldComponent sphereComponent() {
             "the tangent SOFA's -K (R/l u u^T + (1 - R/l) I), l = |x - C|. Repeatable.",
             std::nullopt, "", true,
             [](const std::string& key, const std::string& text) { parseSphere(key, text); }}),
-       [](Scene& scene) {
-         requireElasticity(scene, "obstacle.sphere", !scene.texts("obstacle.sphere").empty());
-       }},
+       nullptr},
       Physics::Elasticity,
-      [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
-        std::vector<Sphere> spheres;
-        for (const std::string& text : scene.texts("obstacle.sphere"))
-          spheres.push_back(parseSphere("obstacle.sphere", text));
-        if (spheres.empty()) return nullptr;
-        return std::make_unique<SphereForceField>(context.mesh, std::move(spheres));
-      }};
+      forceFieldMaker(readSphereForceFieldParameters, makeSphereForceField)};
 }
 
 }  // namespace

@@ -160,44 +160,48 @@ ForceFieldComponent surfacePressureComponent() {
                  "SURFACE as for load.pressure, a box testing the rest positions. Not with\n"
                  "mesh.refine. Repeatable; a surface that selects no triangle is a warning.",
                  std::nullopt, "pressure", true, surfaceValueCheck(3)}),
-       [](Scene& scene) {
-         for (const char* key : {kPressure, kTraction}) {
-           const bool set = !scene.texts(key).empty();
-           requireElasticity(scene, key, set);
-           if (set && scene.integer("mesh.refine") > 0)
-             throw Error(std::string(key) +
-                         " acts on the mesh file's triangles, which mesh.refine does not split: "
-                         "refine the mesh file instead");
-         }
-       }},
+       nullptr},
       Physics::Elasticity,
-      [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
-        std::vector<SurfacePressure::Pressure> pressures;
-        std::vector<SurfacePressure::Traction> tractions;
-        for (const char* key : {kPressure, kTraction})
-          for (const std::string& text : scene.texts(key)) {
-            const bool traction = key == kTraction;
-            const SurfaceValue value = parseSurfaceValue(key, text, traction ? 3 : 1);
-            const bool box = value.surface.kind == SurfaceSelection::Kind::Box;
-            const SelectedTriangles selected =
-                selectTriangles(context.mesh, value.surface, key, traction);
-            // A moving box is judged by what it holds at rest.
-            const std::int64_t atRest =
-                box && !traction ? selectTriangles(context.mesh, value.surface, key, true).count
-                                 : selected.count;
-            if (atRest == 0) context.warnings.push_back(noTriangleWarning(key, text));
-            if (traction) {
-              tractions.push_back(
-                  {{value.numbers[0], value.numbers[1], value.numbers[2]}, trianglesOf(selected)});
-            } else {
-              pressures.push_back({value.numbers[0], trianglesOf(selected),
-                                   box ? std::optional<Box>(value.surface.box) : std::nullopt});
-            }
-          }
-        if (pressures.empty() && tractions.empty()) return nullptr;
-        return std::make_unique<SurfacePressure>(context.mesh.cells(), context.mesh.restCoords(),
-                                                 pressures, tractions);
-      }};
+      forceFieldMaker(readSurfacePressureParameters, makeSurfacePressure)};
+}
+
+SurfacePressureParameters readSurfacePressureParameters(const Parameters& scene) {
+  SurfacePressureParameters parameters;
+  for (const char* key : {kPressure, kTraction})
+    for (const std::string& text : scene.texts(key)) {
+      const bool traction = key == kTraction;
+      parameters.loads.push_back({traction, parseSurfaceValue(key, text, traction ? 3 : 1), text});
+    }
+  return parameters;
+}
+
+std::unique_ptr<ForceField> makeSurfacePressure(const ModelContext& context,
+                                                const SurfacePressureParameters& parameters) {
+  std::vector<SurfacePressure::Pressure> pressures;
+  std::vector<SurfacePressure::Traction> tractions;
+  for (const SurfaceLoad& load : parameters.loads) {
+    const bool traction = load.traction;
+    const char* key = traction ? kTraction : kPressure;
+    const std::string& text = load.text;
+    const SurfaceValue& value = load.value;
+    const bool box = value.surface.kind == SurfaceSelection::Kind::Box;
+    const SelectedTriangles selected = selectTriangles(context.mesh, value.surface, key, traction);
+    // A moving box is judged by what it holds at rest.
+    const std::int64_t atRest = box && !traction
+                                    ? selectTriangles(context.mesh, value.surface, key, true).count
+                                    : selected.count;
+    if (atRest == 0) context.warnings.push_back(noTriangleWarning(key, text));
+    if (traction) {
+      tractions.push_back(
+          {{value.numbers[0], value.numbers[1], value.numbers[2]}, trianglesOf(selected)});
+    } else {
+      pressures.push_back({value.numbers[0], trianglesOf(selected),
+                           box ? std::optional<Box>(value.surface.box) : std::nullopt});
+    }
+  }
+  if (pressures.empty() && tractions.empty()) return nullptr;
+  return std::make_unique<SurfacePressure>(context.mesh.cells(), context.mesh.restCoords(),
+                                           pressures, tractions);
 }
 
 const RegisterForceField registered(480, surfacePressureComponent);

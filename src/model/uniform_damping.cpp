@@ -23,15 +23,19 @@ ForceFieldComponent uniformDampingComponent() {
             "uniform viscous damping, the force f = -C M v (M: the mass above), so B = df/dv = -C M\n"
             "enters the step matrix; >= 0",
             "0", "1/time", false, check::nonNegative()}),
-       [](Scene& scene) {
-         requireElasticity(scene, "damping.coefficient", scene.real("damping.coefficient") != 0);
-       }},
+       nullptr},
       Physics::Elasticity,
-      [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
-        const double c = scene.real("damping.coefficient");
-        if (c == 0) return nullptr;
-        return std::make_unique<UniformDamping>(context.mass, c);
-      }};
+      forceFieldMaker(readUniformDampingParameters, makeUniformDamping)};
+}
+
+UniformDampingParameters readUniformDampingParameters(const Parameters& scene) {
+  return {scene.real("damping.coefficient")};
+}
+
+std::unique_ptr<ForceField> makeUniformDamping(const ModelContext& context,
+                                               const UniformDampingParameters& parameters) {
+  if (parameters.coefficient == 0) return nullptr;
+  return std::make_unique<UniformDamping>(context.mass, parameters.coefficient);
 }
 
 const RegisterForceField registered(450, uniformDampingComponent);

@@ -1,13 +1,9 @@
-// The time-integrator component: its parameters, their checks, and the factory.
-#include "eis/ode/time_integrator.hpp"
+// The time-integrator component: its parameters, their checks, its reader, and the factory.
+#include "eis/ode/time_integrator_component.hpp"
 
 #include <cmath>
 
 #include "eis/core/scene.hpp"
-#include "eis/linalg/linear_solver.hpp"
-#include "eis/ode/euler_implicit_solver.hpp"
-#include "eis/ode/free_motion_step.hpp"
-#include "eis/ode/newton_solver.hpp"
 
 namespace eis {
 
@@ -92,17 +88,6 @@ void reconcileScheme(Scene& scene) {
         "scheme); solver.scheme = trapezoidal is the rule it approximates");
 }
 
-EulerImplicitOptions eulerImplicitOptionsOf(const Parameters& scene) {
-  EulerImplicitOptions options;
-  options.rayleighMass = scene.real("solver.rayleigh-mass");
-  options.rayleighStiffness = scene.real("solver.rayleigh-stiffness");
-  options.vdamping = scene.real("solver.vdamping");
-  options.firstOrder = scene.boolean("solver.first-order");
-  options.scheme = scene.choice("solver.scheme", kTimeSchemes);
-  options.computeResidual = scene.boolean("solver.compute-residual");
-  return options;
-}
-
 }  // namespace
 
 const ComponentDeclaration& timeIntegratorComponent() {
@@ -113,18 +98,35 @@ const ComponentDeclaration& timeIntegratorComponent() {
   return component;
 }
 
-std::unique_ptr<TimeIntegrator> makeTimeIntegrator(const Parameters& scene, MPI_Comm comm, Vec like,
-                                                   Vec restCoordinates, bool constantMatrix) {
-  const LinearSolverChoice linear = linearSolverOf(scene, constantMatrix);
-  if (scene.choice("solver.newton", kNewtonModes) == NewtonMode::Full)
-    return std::make_unique<NewtonSolver>(
-        comm, eulerImplicitOptionsOf(scene), scene.choice("solver.newton-guess", kNewtonGuesses),
-        like, linear.pcType.c_str(), restCoordinates, linear.options.preconditioner);
+TimeIntegratorParameters readTimeIntegratorParameters(const Parameters& scene) {
+  TimeIntegratorParameters p;
+  p.dt = scene.real("solver.dt");
+  p.steps = scene.integer("solver.steps");
+  p.step.rayleighMass = scene.real("solver.rayleigh-mass");
+  p.step.rayleighStiffness = scene.real("solver.rayleigh-stiffness");
+  p.step.vdamping = scene.real("solver.vdamping");
+  p.step.firstOrder = scene.boolean("solver.first-order");
+  p.step.scheme = scene.choice("solver.scheme", kTimeSchemes);
+  p.step.computeResidual = scene.boolean("solver.compute-residual");
+  p.newton = scene.choice("solver.newton", kNewtonModes);
+  p.newtonGuess = scene.choice("solver.newton-guess", kNewtonGuesses);
+  p.solvesConstraints = solvesConstraints(scene);
+  p.constraints = constraintStepOptionsOf(scene);
+  return p;
+}
+
+std::unique_ptr<TimeIntegrator> makeTimeIntegrator(const TimeIntegratorParameters& parameters,
+                                                   const LinearSolverChoice& linear, MPI_Comm comm,
+                                                   Vec like, Vec restCoordinates) {
+  if (parameters.newton == NewtonMode::Full)
+    return std::make_unique<NewtonSolver>(comm, parameters.step, parameters.newtonGuess, like,
+                                          linear.pcType.c_str(), restCoordinates,
+                                          linear.options.preconditioner);
   auto euler = std::make_unique<EulerImplicitSolver>(
-      eulerImplicitOptionsOf(scene), like,
+      parameters.step, like,
       std::make_unique<LinearSolver>(comm, linear.pcType.c_str(), restCoordinates, linear.options));
-  if (solvesConstraints(scene))
-    return std::make_unique<FreeMotionStep>(std::move(euler), constraintStepOptionsOf(scene), like);
+  if (parameters.solvesConstraints)
+    return std::make_unique<FreeMotionStep>(std::move(euler), parameters.constraints, like);
   return euler;
 }
 

@@ -278,8 +278,9 @@ TEST(BlockCopy, ACorotationalRunFollowsTheSameTrajectoryWithTheCopyAsWithout) {
     variant.extra.emplace_back("solver.block-products", blockProducts);
     const eis::Scene read = variant.toScene();
     // The key reaches the solver's options (the test above follows them into the KSP).
-    EXPECT_EQ(eis::linearSolverOf(read, false).options.blockProducts,
-              std::string(blockProducts) == "true");
+    EXPECT_EQ(
+        eis::linearSolverOf(eis::readLinearSolverParameters(read), false).options.blockProducts,
+        std::string(blockProducts) == "true");
     eis::Simulation simulation(read, PETSC_COMM_WORLD, nullptr);
     simulation.run();
     return simulation.gatherState();

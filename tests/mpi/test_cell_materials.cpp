@@ -226,7 +226,8 @@ TEST_F(CellMaterials, StiffnessFactorsEqualTheEquivalentModulusList) {
   eis_test::SceneFields fields = bar();
   fields.extra = {{"material.cell-stiffness-factor", "1 0.5 2 0.25 4"}};
   std::vector<std::string> warnings;
-  const auto lame = eis::cellMaterials(mesh, fields.toScene(), warnings);
+  const auto lame =
+      eis::cellMaterials(mesh, eis::readElasticFemParameters(fields.toScene()).materials, warnings);
   for (std::size_t c = 0; c < lame.size(); ++c) {
     const std::int64_t id = mesh.inputCellIds()[c];
     const double factor = id < 10 ? 1 : id < 20 ? 0.5 : id < 29 ? 2 : id < 39 ? 0.25 : 4;
@@ -245,7 +246,8 @@ TEST_F(CellMaterials, ShortListsFollowSofaAndChildrenInheritTheirParent) {
   fields.extra = {{"material.cell-young-modulus", "10 20 30"},
                   {"material.cell-poisson-ratio", "0.1 0.2"}};
   std::vector<std::string> warnings;
-  const auto lame = eis::cellMaterials(mesh, fields.toScene(), warnings);
+  const auto lame =
+      eis::cellMaterials(mesh, eis::readElasticFemParameters(fields.toScene()).materials, warnings);
   ASSERT_EQ(warnings.size(), 2u);
   EXPECT_EQ(warnings[0],
             "material.cell-young-modulus has 3 values for 48 tetrahedra: the tetrahedra past its "
@@ -262,7 +264,8 @@ TEST_F(CellMaterials, ShortListsFollowSofaAndChildrenInheritTheirParent) {
   eis_test::SceneFields regions = bar();
   regions.extra = {{"material.region", "stiff 4000 0.25"}};
   warnings.clear();
-  const auto byRegion = eis::cellMaterials(mesh, regions.toScene(), warnings);
+  const auto byRegion = eis::cellMaterials(
+      mesh, eis::readElasticFemParameters(regions.toScene()).materials, warnings);
   const eis::LameParameters stiff = eis::lameParameters(4000, 0.25);
   const eis::LameParameters other = eis::lameParameters(regions.youngModulus, 0);
   for (std::size_t c = 0; c < byRegion.size(); ++c) {

@@ -9,6 +9,7 @@
 #include "eis/app/simulation.hpp"
 #include "eis/model/mechanical_system.hpp"
 #include "eis/ode/free_motion_step.hpp"
+#include "eis/ode/time_integrator_component.hpp"
 #include "mpi_support.hpp"
 
 namespace {
@@ -39,8 +40,10 @@ struct HeldRun {
   explicit HeldRun(const eis_test::SceneFields& fields)
       : scene(fields.toScene()), simulation(scene, PETSC_COMM_WORLD, nullptr) {
     eis::MechanicalSystem& system = simulation.system();
-    integrator = eis::makeTimeIntegrator(scene, PETSC_COMM_WORLD, simulation.positions(), nullptr,
-                                         system.constantMatrix());
+    integrator = eis::makeTimeIntegrator(
+        eis::readTimeIntegratorParameters(scene),
+        eis::linearSolverOf(eis::readLinearSolverParameters(scene), system.constantMatrix()),
+        PETSC_COMM_WORLD, simulation.positions(), nullptr);
     step = dynamic_cast<eis::FreeMotionStep*>(integrator.get());
   }
   eis::StepReport advance(double h) {

@@ -419,7 +419,8 @@ std::vector<KeyCase> allKeys() {
       {"solver.symmetric-blocks", "false",
        [](const Scene& s) {
          EXPECT_FALSE(s.boolean("solver.symmetric-blocks"));
-         EXPECT_FALSE(eis::linearSolverOf(s, false).options.symmetricBlocks);
+         EXPECT_FALSE(eis::linearSolverOf(eis::readLinearSolverParameters(s), false)
+                          .options.symmetricBlocks);
        }},
       {"solver.iteration-limit", "accept",
        [](const Scene& s) {

@@ -150,7 +150,9 @@ TEST(HexahedralMass, TotalMassOverTheHexahedraVolume) {
     eis::Scene scene = eis::defaultScene();
     scene.set("mass.type", type);
     scene.set("mass.total-mass", "6");
-    EXPECT_NEAR(eis::massCoefficientOf(scene, mesh), 2, 1e-14);
+    EXPECT_NEAR(
+        eis::massCoefficientOf(eis::readMassParameters(scene), eis::Physics::Elasticity, mesh), 2,
+        1e-14);
   }
 }
 

@@ -105,12 +105,13 @@ TEST(Mass, TotalMassSetsTheDensityAsSofa) {
       eis::Scene scene = eis::defaultScene();
       scene.set("mass.type", type);
       scene.set("mass.total-mass", "3");
-      const double density = eis::massCoefficientOf(scene, mesh);
+      const eis::MassParameters parameters = eis::readMassParameters(scene);
+      const double density = eis::massCoefficientOf(parameters, eis::Physics::Elasticity, mesh);
       EXPECT_NEAR(density, c.density, 1e-13);
       const Cells& cells = mesh.cells();
       const auto& p = mesh.restCoords();
       const eis::CellShapes shapes(cells, p);
-      const eis::Mass mass(cells, shapes, 3, density, eis::massTypeOf(scene));
+      const eis::Mass mass(cells, shapes, 3, density, parameters.type);
       EXPECT_NEAR(mass.localTotal(), 3, 1e-14);
       const std::size_t n = p.size();
       std::vector<double> ones(3 * n, 1.0), rows(3 * n, 0.0);

@@ -27,7 +27,7 @@ std::string failure(double nodes, double tets, int dofs, int refine = 0,
                     double memory = kUnlimitedMemory) {
   eis::Scene scene = eis::defaultScene();
   scene.set("mesh.refine", std::to_string(refine));
-  return eis::meshSizeFailure(scene, nodes, tets, dofs, memory, 1);
+  return eis::meshSizeFailure(eis::readMeshSourceParameters(scene), nodes, tets, dofs, memory, 1);
 }
 
 TEST(MeshSizeLimits, UnknownsStopAtThisBuildsPetscInt) {

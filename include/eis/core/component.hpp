@@ -1,8 +1,9 @@
 #pragma once
 // A component of a scene: a mesh source, a mass, a force field, a projective constraint, the
 // time integrator, the linear solver, an output. Each declares itself in its own file: its type
-// name, what kind of part it is, one line saying what it stands for, and its parameters; and
-// registers itself there. The scene readers, --help and the start-up report work from these
+// name, what kind of part it is, one line saying what it stands for, and its parameters; reads
+// them into its own typed struct there (the only reader of its keys); and registers itself
+// there. The scene readers, --help and the start-up report work from these
 // declarations alone.
 #include <functional>
 #include <string>
@@ -18,8 +19,9 @@ struct ComponentDeclaration {
   std::string kind;     // "force field", "mass", "output", ...
   std::string summary;  // one line, with the SOFA component it stands for where there is one
   ParameterSpec parameters;
-  // Defaults that depend on other components' parameters, and checks across them; run once on
-  // the whole scene after it is read. Throws eis::Error naming the keys.
+  // Checks among the component's own keys, and defaults of its keys from its own keys; run once
+  // on the whole scene after it is read (checkScene, eis/io/scene_checks.hpp, which also runs the
+  // checks that read other components' keys). Throws eis::Error naming the keys.
   std::function<void(Scene&)> resolve;
 };
 

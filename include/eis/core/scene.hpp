@@ -21,8 +21,6 @@ public:
   const std::vector<const ComponentDeclaration*>& components() const { return components_; }
   // Whether any parameter of the component was given.
   bool mentions(const ComponentDeclaration& component) const;
-  // Runs every component's resolve step, in order.
-  void resolve();
 
 private:
   std::vector<const ComponentDeclaration*> components_;

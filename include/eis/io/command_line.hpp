@@ -26,9 +26,9 @@ struct CommandLine {
 };
 
 // Parses main()'s argv (argv[0], the program, is skipped) and the --config file it names into a
-// scene of `components` (and one per object it names), then resolves them (Scene::resolve)
-// unless they name a SOFA scene (scene.file: io/sofa_import.hpp's scenesFromSofa resolves it
-// once the SOFA keys are in). Throws eis::Error naming the key, file or value for an unknown
+// scene of `components` (and one per object it names), then checks them (checkScene,
+// io/scene_checks.hpp) unless they name a SOFA scene (scene.file: io/sofa_import.hpp's
+// scenesFromSofa checks it once the SOFA keys are in). Throws eis::Error naming the key, file or value for an unknown
 // key, a malformed number or a value out of range. Pure: no MPI.
 CommandLine parseCommandLine(int argc, const char* const argv[],
                              const std::vector<const ComponentDeclaration*>& components);

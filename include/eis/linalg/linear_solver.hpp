@@ -149,6 +149,26 @@ inline constexpr Named<IterationLimit> kIterationLimits[] = {{"error", Iteration
 // solver.symmetric-blocks.
 const ComponentDeclaration& linearSolverComponent();
 
+// The linear-solver component's parameters, read once from a scene by readLinearSolverParameters
+// (the only reader of its keys, beside its declaration).
+struct LinearSolverParameters {
+  OperatorMode op;                // solver.operator
+  Preconditioner preconditioner;  // solver.preconditioner
+  int pcLag;                      // solver.pc-lag
+  double pcRebuildGrowth;         // solver.pc-rebuild-growth
+  InitialGuess initialGuess;      // solver.initial-guess
+  int guessSolutions;             // solver.guess-solutions
+  LinearMethod method;            // solver.linear
+  double rtol;                    // solver.rtol
+  int maxIterations;              // solver.max-iterations
+  ResidualNorm residualNorm;      // solver.residual-norm
+  bool blockProducts;             // solver.block-products
+  bool symmetricBlocks;           // solver.symmetric-blocks
+  int blockPrefetch;              // solver.block-prefetch
+  IterationLimit iterationLimit;  // solver.iteration-limit
+};
+LinearSolverParameters readLinearSolverParameters(const Parameters& scene);
+
 // What those parameters ask for: the operator, the default preconditioner's PETSc type, and
 // the solver's options. constantMatrix: the system matrix depends on the step factors alone.
 struct LinearSolverChoice {
@@ -156,6 +176,6 @@ struct LinearSolverChoice {
   std::string pcType;
   LinearSolverOptions options;
 };
-LinearSolverChoice linearSolverOf(const Parameters& scene, bool constantMatrix);
+LinearSolverChoice linearSolverOf(const LinearSolverParameters& parameters, bool constantMatrix);
 
 }  // namespace eis

@@ -42,6 +42,18 @@ private:
   std::vector<std::int64_t> nodesPerLoad_;
 };
 
+// The constant-force component's parameters, read once from a scene by
+// readConstantForceParameters: every value of load.force-box, load.constant-force,
+// load.total-force and load.nodal-forces, in that order, with its text (a warning quotes it).
+struct ConstantForceParameters {
+  std::vector<ConstantForces::Load> loads;
+  Texts texts;
+};
+ConstantForceParameters readConstantForceParameters(const Parameters& scene);
+// nullptr when no load is given; a load that selects no node adds a warning.
+std::unique_ptr<ForceField> makeConstantForce(const ModelContext& context,
+                                              const ConstantForceParameters& parameters);
+
 // load.force-box, load.constant-force, load.total-force and load.nodal-forces.
 ForceFieldComponent constantForceComponent();
 

@@ -11,8 +11,7 @@ namespace eis {
 
 class DiffusionFEM : public ForceField {
 public:
-  DiffusionFEM(const Cells& cells, const CellShapes& shapes,
-               double conductivity);
+  DiffusionFEM(const Cells& cells, const CellShapes& shapes, double conductivity);
 
   void addForce(const double* u, const double* v, double* f) override;
   void addDForce(const double* du, double* df, double kFactor) const override;
@@ -30,6 +29,15 @@ private:
   const CellShapes shapes_;
   double conductivity_;
 };
+
+// The diffusion-fem component's parameters, read once from a scene by
+// readDiffusionFemParameters.
+struct DiffusionFemParameters {
+  double conductivity;  // material.conductivity
+};
+DiffusionFemParameters readDiffusionFemParameters(const Parameters& scene);
+std::unique_ptr<ForceField> makeDiffusionFem(const ModelContext& context,
+                                             const DiffusionFemParameters& parameters);
 
 ForceFieldComponent diffusionFemComponent();
 

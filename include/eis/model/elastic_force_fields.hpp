@@ -4,8 +4,10 @@
 // (model/cell_materials.hpp).
 #include <array>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "eis/model/cell_materials.hpp"
 #include "eis/model/cell_shapes.hpp"
 #include "eis/model/corotational_fem.hpp"
 #include "eis/model/force_field_component.hpp"
@@ -49,6 +51,22 @@ struct ElasticMaterial {
 std::unique_ptr<ForceField> makeElasticForceField(const ElasticMaterial& material,
                                                   const Cells& cells, const CellShapes& shapes,
                                                   std::vector<double> rest);
+
+// The elastic-fem component's parameters, read once from a scene by readElasticFemParameters
+// (the only reader of its keys, beside its declaration).
+struct ElasticFemParameters {
+  MaterialModel model;               // material.model
+  RotationMethod rotation;           // material.rotation
+  std::optional<CellType> cells;     // material.cells: none for any
+  HexahedronElement hexahedron;      // material.hexahedron-element
+  CellMaterialParameters materials;  // material.young-modulus .. material.region
+};
+ElasticFemParameters readElasticFemParameters(const Parameters& scene);
+
+// The elastic force field the parameters ask for on this rank's part of the mesh, or nullptr for
+// material.model = none.
+std::unique_ptr<ForceField> makeElasticFem(const ModelContext& context,
+                                           const ElasticFemParameters& parameters);
 
 ForceFieldComponent elasticFemComponent();
 

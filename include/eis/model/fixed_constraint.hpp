@@ -14,6 +14,7 @@
 #include "eis/core/component.hpp"
 #include "eis/linalg/system_matrix.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
+#include "eis/model/selection.hpp"
 
 namespace eis {
 
@@ -49,9 +50,25 @@ private:
 // the built-in box without any of them is fixed at its x = 0 face.
 const ComponentDeclaration& fixedConstraintComponent();
 
-// Collective. The nodes the scene fixes; a selection that selects no node adds a warning.
+// One value of the fixed-constraint keys: what it selects and the directions it fixes, with its
+// key and text (a warning quotes them).
+struct FixedSelection {
+  std::string key, text;
+  Selection selection;
+  std::array<bool, 3> directions;
+};
+// The fixed-constraint component's parameters, read once from a scene by
+// readFixedConstraintParameters (the only reader of its keys, beside its declaration): every
+// value of constraint.fixed-box, constraint.fixed-group, constraint.fixed and
+// constraint.partial-fixed, in that order.
+struct FixedConstraintParameters {
+  std::vector<FixedSelection> sets;
+};
+FixedConstraintParameters readFixedConstraintParameters(const Parameters& scene);
+
+// Collective. The nodes the parameters fix; a selection that selects no node adds a warning.
 std::vector<FixedConstraint::FixedNodes> fixedNodeSets(const DistributedMesh& mesh,
-                                                       const Parameters& scene,
+                                                       const FixedConstraintParameters& parameters,
                                                        std::vector<std::string>& warnings);
 
 }  // namespace eis

@@ -36,6 +36,17 @@ struct ForceFieldComponent {
   std::function<std::unique_ptr<ForceField>(const ModelContext&, const Parameters&)> make;
 };
 
+// The maker of a force field that reads its parameters once into its own struct (`read`, beside
+// its declaration) and is made from that struct alone (`make`).
+template <class Options>
+std::function<std::unique_ptr<ForceField>(const ModelContext&, const Parameters&)> forceFieldMaker(
+    Options (*read)(const Parameters&),
+    std::unique_ptr<ForceField> (*make)(const ModelContext&, const Options&)) {
+  return [read, make](const ModelContext& context, const Parameters& scene) {
+    return make(context, read(scene));
+  };
+}
+
 // Every force field this build knows, in the order a system sums their forces: their ranks
 // (400-499, eis/core/component_registry.hpp).
 const std::vector<ForceFieldComponent>& forceFieldComponents();

@@ -23,6 +23,14 @@ private:
   std::size_t localVertices_;
 };
 
+// The gravity component's parameters, read once from a scene by readGravityParameters.
+struct GravityParameters {
+  std::array<double, 3> g;  // load.gravity
+};
+GravityParameters readGravityParameters(const Parameters& scene);
+std::unique_ptr<ForceField> makeGravity(const ModelContext& context,
+                                        const GravityParameters& parameters);
+
 ForceFieldComponent gravityComponent();
 
 }  // namespace eis

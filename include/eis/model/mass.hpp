@@ -17,12 +17,14 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "eis/core/component.hpp"
 #include "eis/linalg/cell_range.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/cell_shapes.hpp"
+#include "eis/model/physics.hpp"
 
 namespace eis {
 
@@ -74,14 +76,24 @@ private:
 // Collective. The number of cells, over all ranks, that hold each local vertex.
 std::vector<double> cellsPerVertex(const DistributedMesh& mesh);
 
-// mass.type, and the coefficient of the mass matrix: material.density (elasticity) or
-// material.capacity (diffusion), or with mass.total-mass (elasticity) the density
-// mass.total-mass / meshVolume (SOFA DiagonalMass and MeshMatrixMass totalMass); for uniform,
-// the mass of each of the mesh's nodes (mass.vertex-mass, or mass.total-mass shared equally).
-// Collective.
 const ComponentDeclaration& massComponent();
-MassType massTypeOf(const Parameters& scene);
-double massCoefficientOf(const Parameters& scene, const DistributedMesh& mesh);
+
+// The mass component's parameters, read once from a scene by readMassParameters (the only reader
+// of its keys, beside its declaration); a key not given reads as its declared default.
+struct MassParameters {
+  MassType type;                     // mass.type
+  std::optional<double> totalMass;   // mass.total-mass: none unless given
+  std::optional<double> vertexMass;  // mass.vertex-mass: none unless given
+  double density;                    // material.density
+  double capacity;                   // material.capacity
+};
+MassParameters readMassParameters(const Parameters& scene);
+
+// Collective. The coefficient of the mass matrix: the density (elasticity) or the capacity
+// (diffusion), or with a total mass (elasticity) the density totalMass / meshVolume (SOFA
+// DiagonalMass and MeshMatrixMass totalMass); for uniform, the mass of each of the mesh's nodes
+// (the vertex mass, or the total mass shared equally, 1 by default as SOFA's).
+double massCoefficientOf(const MassParameters& mass, Physics physics, const DistributedMesh& mesh);
 // Collective. The sum of the absolute volumes of the mesh's cells.
 double meshVolume(const DistributedMesh& mesh);
 

@@ -89,6 +89,19 @@ private:
   std::size_t rows_;  // of an element matrix: corners x 3
 };
 
+// The mesh-springs component's parameters, read once from a scene by readMeshSpringsParameters:
+// KS and KD of the springs along edges, across faces and through cells (SOFA's lines, quads and
+// cubes), springs.stiffness and springs.damping for all three unless given by kind.
+struct MeshSpringsParameters {
+  std::array<double, 3> stiffness;  // springs.stiffness or springs.stiffness-by-kind
+  std::array<double, 3> damping;    // springs.damping or springs.damping-by-kind
+  bool byKind;                      // springs.stiffness-by-kind or springs.damping-by-kind given
+};
+MeshSpringsParameters readMeshSpringsParameters(const Parameters& scene);
+// nullptr when every constant is zero.
+std::unique_ptr<ForceField> makeMeshSprings(const ModelContext& context,
+                                            const MeshSpringsParameters& parameters);
+
 ForceFieldComponent meshSpringsComponent();
 
 }  // namespace eis

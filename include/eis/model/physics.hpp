@@ -1,8 +1,6 @@
 #pragma once
 // What the unknowns of a node are: three displacement components (elasticity) or one scalar
 // field (diffusion). A component that applies to one physics only says so through these.
-#include <string>
-
 #include "eis/core/component.hpp"
 #include "eis/core/parameters.hpp"
 
@@ -14,13 +12,10 @@ inline constexpr Named<Physics> kPhysics[] = {{"elasticity", Physics::Elasticity
 
 const ComponentDeclaration& physicsComponent();
 
+// The physics component's reader (physics.type), the only reader of its key.
 Physics physicsOf(const Parameters& scene);
 inline int unknownsPerNode(Physics physics) {
   return physics == Physics::Elasticity ? 3 : 1;
 }
-
-// An error when the scene is a diffusion scene and `set` says that `key`, which applies to
-// elasticity only, asks for something.
-void requireElasticity(const Parameters& scene, const std::string& key, bool set);
 
 }  // namespace eis

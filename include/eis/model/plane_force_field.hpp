@@ -42,4 +42,14 @@ private:
   std::vector<Plane> planes_;
 };
 
+// obstacle.plane: every plane given, read once (the only reader of the key, beside its
+// declaration).
+struct PlaneForceFieldParameters {
+  std::vector<Plane> planes;
+};
+PlaneForceFieldParameters readPlaneForceFieldParameters(const Parameters& scene);
+// The field of the planes, or nullptr for none.
+std::unique_ptr<ForceField> makePlaneForceField(const ModelContext& context,
+                                                const PlaneForceFieldParameters& parameters);
+
 }  // namespace eis

@@ -21,6 +21,7 @@
 #include "eis/core/component.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/fixed_constraint.hpp"
+#include "eis/model/selection.hpp"
 
 namespace eis {
 
@@ -40,10 +41,32 @@ struct KeyFrames {
 
 enum class MotionRule { Sofa, Hold };
 
+// One constraint.linear-movement value and one constraint.prescribed-velocity value, with their
+// texts (a warning quotes them).
+struct LinearMovement {
+  std::string text;
+  KeyFrames frames;
+  Selection selection;
+};
+struct PrescribedVelocity {
+  std::string text;
+  std::array<double, 3> velocity;
+  Selection selection;
+};
+// The prescribed-motion component's parameters, read once from a scene by
+// readPrescribedMotionParameters (the only reader of its keys, beside its declaration).
+struct PrescribedMotionParameters {
+  MotionRule rule;                             // constraint.linear-movement-rule
+  std::vector<LinearMovement> movements;       // constraint.linear-movement, in order
+  std::vector<PrescribedVelocity> velocities;  // constraint.prescribed-velocity, in order
+};
+PrescribedMotionParameters readPrescribedMotionParameters(const Parameters& scene);
+
 class PrescribedMotion {
 public:
-  // Collective. The motions the scene asks for; a selection that selects no node adds a warning.
-  PrescribedMotion(const DistributedMesh& mesh, const Parameters& scene,
+  // Collective. The motions the parameters ask for; a selection that selects no node adds a
+  // warning.
+  PrescribedMotion(const DistributedMesh& mesh, const PrescribedMotionParameters& parameters,
                    std::vector<std::string>& warnings);
 
   // Whether some nodes follow the hold rule or a velocity (the same on every rank).

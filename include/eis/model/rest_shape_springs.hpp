@@ -47,6 +47,18 @@ private:
   std::vector<std::int64_t> nodesPerSet_;
 };
 
+// The rest-shape-springs component's parameters, read once from a scene by
+// readRestShapeSpringsParameters: every value of springs.rest-shape and springs.rest-shape-nodes,
+// in that order, with its text (a warning quotes it).
+struct RestShapeSpringsParameters {
+  std::vector<RestShapeSprings::Spring> springs;
+  Texts texts;
+};
+RestShapeSpringsParameters readRestShapeSpringsParameters(const Parameters& scene);
+// nullptr when no spring is given; a set that selects no node adds a warning.
+std::unique_ptr<ForceField> makeRestShapeSprings(const ModelContext& context,
+                                                 const RestShapeSpringsParameters& parameters);
+
 // springs.rest-shape and springs.rest-shape-nodes.
 ForceFieldComponent restShapeSpringsComponent();
 

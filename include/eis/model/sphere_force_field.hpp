@@ -41,4 +41,14 @@ private:
   std::vector<Sphere> spheres_;
 };
 
+// obstacle.sphere: every sphere given, read once (the only reader of the key, beside its
+// declaration).
+struct SphereForceFieldParameters {
+  std::vector<Sphere> spheres;
+};
+SphereForceFieldParameters readSphereForceFieldParameters(const Parameters& scene);
+// The field of the spheres, or nullptr for none.
+std::unique_ptr<ForceField> makeSphereForceField(const ModelContext& context,
+                                                 const SphereForceFieldParameters& parameters);
+
 }  // namespace eis

@@ -22,6 +22,7 @@
 #include "eis/core/cells.hpp"
 #include "eis/core/tetra_geometry.hpp"
 #include "eis/model/force_field_component.hpp"
+#include "eis/model/surface_selection.hpp"
 
 namespace eis {
 
@@ -75,6 +76,23 @@ private:
   std::vector<State> state_;
   std::vector<std::pair<PetscInt, Vec3>> constantForces_;  // local vertex, force
 };
+
+// One load.pressure (numbers: P) or load.surface-traction (numbers: TX TY TZ) value, with its
+// text (a warning quotes it).
+struct SurfaceLoad {
+  bool traction;
+  SurfaceValue value;
+  std::string text;
+};
+// The surface-pressure component's parameters, read once from a scene by
+// readSurfacePressureParameters: every value of load.pressure, then of load.surface-traction.
+struct SurfacePressureParameters {
+  std::vector<SurfaceLoad> loads;
+};
+SurfacePressureParameters readSurfacePressureParameters(const Parameters& scene);
+// Collective. nullptr when no load is given; a surface that selects no triangle adds a warning.
+std::unique_ptr<ForceField> makeSurfacePressure(const ModelContext& context,
+                                                const SurfacePressureParameters& parameters);
 
 // load.pressure and load.surface-traction.
 ForceFieldComponent surfacePressureComponent();

@@ -21,6 +21,16 @@ private:
   double c_;
 };
 
+// The uniform-damping component's parameters, read once from a scene by
+// readUniformDampingParameters.
+struct UniformDampingParameters {
+  double coefficient;  // damping.coefficient
+};
+UniformDampingParameters readUniformDampingParameters(const Parameters& scene);
+// nullptr for a zero coefficient.
+std::unique_ptr<ForceField> makeUniformDamping(const ModelContext& context,
+                                               const UniformDampingParameters& parameters);
+
 ForceFieldComponent uniformDampingComponent();
 
 }  // namespace eis

@@ -1,7 +1,8 @@
 #pragma once
 // What every time integrator offers a run: one step of (x, v) through the mechanical
 // operations, and what it cost. SOFA's linearized step (EulerImplicitSolver) and Newton to
-// convergence (NewtonSolver) implement it; makeTimeIntegrator builds the one a scene asks for.
+// convergence (NewtonSolver) implement it; makeTimeIntegrator
+// (eis/ode/time_integrator_component.hpp) builds the one a scene asks for.
 #include <petscvec.h>
 
 #include <functional>
@@ -49,14 +50,8 @@ public:
   virtual void loadCarried(const LoadVector& load) { (void)load; }
 };
 
-// The solver.* keys of the step: dt, steps, the scheme and its SOFA options, Newton.
+// The solver.* keys of the step: dt, steps, the scheme and its SOFA options, Newton (read into
+// TimeIntegratorParameters, eis/ode/time_integrator_component.hpp).
 const ComponentDeclaration& timeIntegratorComponent();
-
-// Collective. The integrator the scene asks for, with the linear solver its parameters
-// (linearSolverComponent's) choose. like: the layout of x and v; restCoordinates: elasticity's
-// rest positions for the near-nullspace (nullptr for none); constantMatrix: the system matrix
-// depends on the step factors alone.
-std::unique_ptr<TimeIntegrator> makeTimeIntegrator(const Parameters& scene, MPI_Comm comm, Vec like,
-                                                   Vec restCoordinates, bool constantMatrix);
 
 }  // namespace eis
