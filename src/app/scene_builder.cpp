@@ -140,7 +140,8 @@ std::unique_ptr<MechanicalSystem> buildSystem(const Scene& scene, const Distribu
   auto fixed = fixedNodeSets(mesh, readFixedConstraintParameters(scene), warnings);
   fixed.insert(fixed.end(), motion->nodeSets().begin(), motion->nodeSets().end());
   system->setConstraint(std::move(fixed), std::move(motion));
-  system->setLagrangianConstraints(FixedLagrangianConstraint::fromScene(mesh, scene, warnings));
+  system->setLagrangianConstraints(FixedLagrangianConstraint::make(
+      mesh, FixedLagrangianConstraint::readParameters(scene), warnings));
   system->createMatrix(readLinearSolverParameters(scene).op);
   return system;
 }

@@ -29,13 +29,19 @@ std::vector<std::int64_t> gatherAll(const std::vector<std::int64_t>& mine, MPI_C
 
 }  // namespace
 
-std::unique_ptr<FixedLagrangianConstraint> FixedLagrangianConstraint::fromScene(
-    const DistributedMesh& mesh, const Parameters& scene, std::vector<std::string>& warnings) {
-  const auto texts = scene.texts("lagrange.fixed");
-  if (texts.empty()) return nullptr;
+FixedLagrangianConstraint::Parameters FixedLagrangianConstraint::readParameters(
+    const eis::Parameters& scene) {
+  Parameters p;
+  for (const std::string& text : scene.texts("lagrange.fixed"))
+    p.selections.emplace_back(text, parseSelectionValue("lagrange.fixed", text, 0).selection);
+  return p;
+}
+
+std::unique_ptr<FixedLagrangianConstraint> FixedLagrangianConstraint::make(
+    const DistributedMesh& mesh, const Parameters& parameters, std::vector<std::string>& warnings) {
+  if (parameters.selections.empty()) return nullptr;
   std::unique_ptr<FixedLagrangianConstraint> c(new FixedLagrangianConstraint);
-  for (const std::string& text : texts) {
-    const Selection selection = parseSelectionValue("lagrange.fixed", text, 0).selection;
+  for (const auto& [text, selection] : parameters.selections) {
     const SelectedNodes nodes = selectNodes(mesh, selection, "lagrange.fixed");
     if (nodes.count == 0) warnings.push_back(emptySelectionWarning("lagrange.fixed", text));
     // The position of each selected node's rows among this key's, by node id.

@@ -9,21 +9,29 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "eis/core/component.hpp"
 #include "eis/linalg/lagrangian_constraints.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
+#include "eis/model/selection.hpp"
 
 namespace eis {
 
 class FixedLagrangianConstraint : public LagrangianConstraints {
 public:
-  // Collective. Null when the scene has no lagrange.fixed; a selection that selects no node adds
-  // a warning.
-  static std::unique_ptr<FixedLagrangianConstraint> fromScene(const DistributedMesh& mesh,
-                                                              const Parameters& scene,
-                                                              std::vector<std::string>& warnings);
+  // Every value of lagrange.fixed, its text and its selection, read once from a scene (the only
+  // reader of the key, beside its declaration).
+  struct Parameters {
+    std::vector<std::pair<std::string, Selection>> selections;
+  };
+  static Parameters readParameters(const eis::Parameters& scene);
+  // Collective. Null when there is no selection; a selection that selects no node adds a
+  // warning.
+  static std::unique_ptr<FixedLagrangianConstraint> make(const DistributedMesh& mesh,
+                                                         const Parameters& parameters,
+                                                         std::vector<std::string>& warnings);
 
   int rows() const override { return rows_; }
   const std::vector<int>& groups() const override { return groups_; }
