@@ -96,10 +96,12 @@ void namePetscServerStage() {
 }
 
 // One run, between PetscInitialize and PetscFinalize; the exit status.
-// The files a run reads and writes, by key: every body's inputs, the run's outputs once (the
-// same in every body's scene), and the files an output prefix names that could be another's.
-std::vector<eis::NamedFile> namedFiles(const std::vector<eis::ObjectScene>& objects) {
-  std::vector<eis::NamedFile> files;
+// The files a run reads and writes, by key: the config file, every body's inputs, the run's
+// outputs once (the same in every body's scene), and the files an output prefix names that could
+// be another's.
+std::vector<eis::NamedFile> namedFiles(const std::vector<eis::ObjectScene>& objects,
+                                       const std::string& configFile) {
+  std::vector<eis::NamedFile> files{{"config", configFile, false}};
   for (const eis::ObjectScene& object : objects)
     for (const char* key : {"scene.file", "mesh.file", "initial.state", "initial.restart"})
       if (const std::string path = object.scene.optionalText(key); path != "auto")
@@ -153,7 +155,7 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
                                          : std::vector<eis::ObjectScene>{{"", commandLine.scene}};
       const eis::Scene& scene = objects.front().scene;
       // Before anything is written: an output that is an input, or another output, would lose it.
-      eis::refuseSameFiles(namedFiles(objects), PETSC_COMM_WORLD);
+      eis::refuseSameFiles(namedFiles(objects, commandLine.configFile), PETSC_COMM_WORLD);
       eis::checkPetscOutputPaths(PETSC_COMM_WORLD);
       const eis::MeshSourceParameters source = eis::readMeshSourceParameters(scene);
       if (source.convert) {

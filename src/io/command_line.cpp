@@ -300,8 +300,10 @@ CommandLine parseCommandLine(int argc, const char* const argv[],
   result.help = vm.count("help") > 0;
   result.version = vm.count("version") > 0;
   if (result.help || result.version) return result;
-  if (vm.count("config"))
-    applyConfigFile(vm["config"].as<std::string>(), vm, result.scene, objectConfig);
+  if (vm.count("config")) {
+    result.configFile = vm["config"].as<std::string>();
+    applyConfigFile(result.configFile, vm, result.scene, objectConfig);
+  }
   for (const ParameterDeclaration& d : result.scene.spec().declarations())
     if (vm.count(d.key))
       for (const std::string& value : vm[d.key].as<Texts>()) result.scene.set(d.key, value);

@@ -521,6 +521,9 @@ launch bad convert_over_the_mesh "mesh.convert" "is the same file as mesh.file" 
   --mesh.file="$T/same.msh" --mesh.convert="$T/sub/../same.msh"
 launch bad history_is_the_state "output.history" "is the same file as output.final-state" -- \
   "${TINY[@]}" --output.final-state="$T/st.csv" --output.history="$T/./st.csv"
+printf '[solver]\nsteps = 1\n' > same.ini
+launch bad output_is_the_config "output.final-state" "is the same file as config" -- \
+  --config="$T/same.ini" --mesh.box-cells="2 1 1" --output.final-state="$T/same.ini"
 
 # A FIFO as an input is refused by name, not opened (opening waits for a writer for ever); as
 # mesh.convert's target it is refused, not replaced.

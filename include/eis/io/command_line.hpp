@@ -14,6 +14,8 @@ struct CommandLine {
   explicit CommandLine(std::vector<const ComponentDeclaration*> components)
       : scene(std::move(components)) {}
   bool help = false, version = false;
+  // The --config file as given (empty without one): an input no output may replace.
+  std::string configFile;
   // The keys without an object: the scene of a one-body run, shared by every object otherwise.
   Scene scene;
   // A scene of several objects: keys "NAME/section.key" (--NAME/section.key=V, or a key of an
