@@ -191,6 +191,7 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  eis::holdStopSignals();
   eis::CommandLine commandLine(eis::knownComponents());
   // --quiet is output.progress-every = 0 (app/progress.hpp); --scene is --scene.file;
   // --restart is --initial.restart, --restart-force --initial.restart-force=true

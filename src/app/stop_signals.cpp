@@ -1,5 +1,7 @@
 #include "eis/app/stop_signals.hpp"
 
+#include <pthread.h>
+
 #include <csignal>
 
 namespace eis {
@@ -18,10 +20,23 @@ extern "C" void onStopSignal(int signal) {
   received = signal;
 }
 
+constexpr int kSignals[] = {SIGTERM, SIGUSR1, SIGINT};
+
+sigset_t stopSignalSet() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int signal : kSignals) sigaddset(&set, signal);
+  return set;
+}
+
 }  // namespace
 
+void holdStopSignals() {
+  const sigset_t set = stopSignalSet();
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
 void installStopSignals() {
-  constexpr int kSignals[] = {SIGTERM, SIGUSR1, SIGINT};
   for (int signal : kSignals) {
     struct sigaction action {};
     action.sa_handler = onStopSignal;
@@ -31,6 +46,8 @@ void installStopSignals() {
     action.sa_flags = SA_RESTART;
     sigaction(signal, &action, nullptr);
   }
+  const sigset_t set = stopSignalSet();
+  pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
 }
 
 int stopSignal() {

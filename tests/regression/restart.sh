@@ -6,7 +6,7 @@
 # frame once. The killed runs have no end in reach (100,000 steps), so a signal sent late by a
 # busy machine still lands mid-run; the restarts end at the first multiple of 100 steps past it. SIGTERM ends a run after its step with a checkpoint, one line and status 75; a
 # second signal ends it at once (mid-checkpoint too: --restart=auto then continues from the last
-# whole one), and one during a .py scene's createScene kills its python3 at once. initial.state
+# whole one), one during start-up is held until the handlers are in place, and one during a .py scene's createScene kills its python3 at once. initial.state
 # takes a checkpoint and continues its step and time.
 # A truncated, foreign or missing checkpoint, or one of another mesh, is one clean error; with
 # --restart=auto a cut newest checkpoint is skipped for the one before it. A checkpoint of another
@@ -199,6 +199,25 @@ run_on 2 often/restart --restart=auto --output.checkpoint=often/ck \
 check "a second signal mid-checkpoint: --restart=auto continues from the newest whole one" \
   bash -c "[ \"\$(cat often/restart.status)\" -eq 0 ] &&
     grep -q '^initial.restart: $newest, step $newest_step,' often/restart.out"
+
+# A stop signal that arrives while MPI and PETSc start, before the handlers are in place, is
+# held until they are, and the run stops after its first step (status 75). Made exact here: the
+# launcher blocks SIGUSR1, sends it to itself and execs the program, which starts with it
+# pending (before the fix it stayed blocked, lost, and the run finished with status 0).
+/usr/bin/env python3 - "$program" --mesh.box-cells="4 1 1" --solver.steps=50 \
+  --output.progress-every=0 > early.out 2>&1 <<'PY'
+import os, signal, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+pid = os.fork()
+if pid == 0:
+    os.kill(os.getpid(), signal.SIGUSR1)
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+PY
+echo $? > early.status
+check "a signal during start-up: held, then the run stops after step 1 (status 75)" \
+  bash -c '[ "$(cat early.status)" -eq 75 ] && grep -q "stopped by SIGUSR1 after step 1 " early.out'
 
 # SIGTERM while a .py scene's createScene loops: python3 is killed at once (not after the scene
 # time limit), one error line, status 1, no python3 left behind.

@@ -9,7 +9,11 @@ namespace eis {
 // from success (0) and from an error (1), for a job chain to resubmit on.
 inline constexpr int kStoppedBySignal = 75;
 
-// Installs the handlers (once per process).
+// Holds those signals back (blocked, left pending) until installStopSignals: called first thing
+// in main, so that one arriving while MPI and PETSc start, before the handlers are in place,
+// stops the run after its first step instead of killing the rank.
+void holdStopSignals();
+// Installs the handlers (once per process), then lets held signals through to them.
 void installStopSignals();
 // The first of those signals this process received since installStopSignals(), or 0.
 int stopSignal();
