@@ -70,6 +70,9 @@ SofaLinkTarget SofaScene::resolve(const SofaNode& from, const std::string& link,
   if (written.find_first_of(" \t\n\r") != std::string::npos)
     throw broken("several links in one data field are not supported");
   std::string path = written.substr(1);
+  // SOFA finds nothing for "@" and keeps the field's default: here, where that default would
+  // hold without a word, it is refused.
+  if (path.empty()) throw broken("it names no node, object or data field");
   SofaLinkTarget target;
   // The data field: after the last '.' of the last segment, unless that segment is "." or "..".
   const std::size_t slash = path.rfind('/');

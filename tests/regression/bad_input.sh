@@ -161,6 +161,7 @@ cat > good.scn <<'EOF'
 </Node>
 EOF
 sed '11s|indices="0 1 2"|indices="@box.indices"|' good.scn > scn_broken_link.scn
+sed '11s|indices="0 1 2"|indices="@"|' good.scn > scn_empty_link.scn
 sed '10s|/>| method="smal"/>|' good.scn > scn_bad_value.scn
 sed '10s|youngModulus="1e3"|youngModulsu="1e3"|' good.scn > scn_misspelt_field.scn
 sed '6s|good.msh|none.msh|' good.scn > scn_missing_mesh.scn
@@ -471,6 +472,8 @@ launch bad petsc_newton_smoother_fails "step 1" "ZEROPIVOT" "SNESSolve" -- \
 # SOFA scenes: one error line naming the scene's file and line (or the eis-source line).
 launch bad scn_broken_link "scn_broken_link.scn:11" "broken link '@box.indices'" -- \
   --scene="$T/scn_broken_link.scn" --solver.steps=1
+launch bad scn_empty_link "scn_empty_link.scn:11" "broken link '@'" "names no node" -- \
+  --scene="$T/scn_empty_link.scn" --solver.steps=1
 launch bad scn_bad_value "scn_bad_value.scn:10" "method = 'smal'" "small, large, polar or svd" -- \
   --scene="$T/scn_bad_value.scn" --solver.steps=1
 launch bad scn_misspelt_field "scn_misspelt_field.scn:10" \
