@@ -35,6 +35,14 @@ std::string unwritable(const std::string& file) {
   std::error_code error;
   if (!folder.empty() && !fs::is_directory(folder, error)) return "no folder " + folder.string();
   if (fs::is_directory(file, error)) return "it is a folder";
+  // PETSc does not check its writes (-log_view's are made in PetscFinalize): to a device or a
+  // pipe what fails would be lost, or the open would wait. The standard streams, /dev/null and
+  // terminals are what such a path is for.
+  const fs::file_status status = fs::status(file, error);
+  const bool terminal = file.rfind("/dev/tty", 0) == 0 || file.rfind("/dev/pts/", 0) == 0;
+  if (fs::exists(status) && !fs::is_regular_file(status) && !terminal && file != "/dev/stdout" &&
+      file != "/dev/stderr" && file != "/dev/null")
+    return "not a regular file (PETSc does not check its writes there)";
   if (access(folder.empty() ? "." : folder.c_str(), W_OK) != 0)
     return "the folder " + (folder.empty() ? std::string(".") : folder.string()) +
            " is not writable";

@@ -449,6 +449,8 @@ launch bad petsc_options_file_missing "PETSc could not start" "Unable to open op
   "${TINY[@]}" -options_file /nonexistent/opts
 launch bad log_view_unwritable "PETSc option -log_view" "no folder /nonexistent/dir" -- \
   "${TINY[@]}" -log_view :/nonexistent/dir/log.txt
+launch bad log_view_device "PETSc option -log_view :/dev/full" "not a regular file" -- \
+  "${TINY[@]}" -log_view :/dev/full
 launch bad preonly_without_a_solver "step 1" "misses the tolerance asked for" -- \
   "${TINY[@]}" -ksp_type preonly -pc_type none --solver.initial-guess=zero
 launch bad richardson_without_a_norm "step 1" "reported CONVERGED_ITS" -- \
