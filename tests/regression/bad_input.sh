@@ -542,6 +542,8 @@ launch bad fifo_initial_state "initial.state" "not a regular file" -- "${TINY[@]
   --initial.state="$T/pipe"
 launch bad fifo_convert_target "mesh.convert" "is not a regular file" -- "${TINY[@]}" \
   --mesh.convert="$T/pipe"
+launch bad convert_to_dev_full "mesh.convert = /dev/full" "not a regular file" -- "${TINY[@]}" \
+  --mesh.convert=/dev/full
 
 # --- bodies solved as one system, interaction springs ----------------------------------------
 cat > "$T/pair.ini" <<'EOF'
