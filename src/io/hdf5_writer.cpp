@@ -20,8 +20,8 @@ herr_t innermost(unsigned n, const H5E_error2_t* entry, void* text) {
   return 0;
 }
 
-// HDF5 reports a failure as a negative id or status; its own printing of the error stack is
-// off (it would print on the failing rank alone), and the call is named with the cause instead.
+// HDF5 reports a failure as a negative id or status; the call is named with the cause instead
+// (the program turns HDF5's own printing of its error stack off, app/main.cpp).
 hid_t checked(hid_t result, const char* call) {
   if (result >= 0) return result;
   const int error = errno;
@@ -54,7 +54,6 @@ private:
 
 Hdf5Writer::Hdf5Writer(MPI_Comm comm, std::string what, const std::string& path, Mode mode)
     : comm_(comm), what_(std::move(what)) {
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   PetscBool collective = PETSC_FALSE;
   EIS_CHECK(PetscOptionsGetBool(nullptr, nullptr, "-viewer_hdf5_collective", &collective, nullptr));
   collective_ = collective == PETSC_TRUE;
