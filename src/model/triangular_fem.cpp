@@ -186,4 +186,53 @@ double TriangularFemForceField::potentialEnergy(const double*) const {
   return energy;
 }
 
+ForceFieldComponent triangularFemComponent() {
+  return {
+      {"triangular-fem", "force field",
+       "constant-strain triangles in plane stress (SOFA TriangularFEMForceField)",
+       ParameterSpec()
+           .add(
+               {"membrane.young-modulus", "E",
+                "SOFA TriangularFEMForceField youngModulus: a membrane of thickness 1 on a body of\n"
+                "triangles (its stiffness E / (1 - nu^2) times each triangle's rest area), > 0; not\n"
+                "given: no membrane",
+                std::nullopt, "force/area", false, check::positive()})
+           .add({"membrane.poisson-ratio", "NU", "the membrane's Poisson ratio, in (-1, 0.5)",
+                 "0.45", "", false, check::within(-1, 0.5)})
+           .add({"membrane.method", "large|small",
+                 "large: corotational, each triangle in the frame of its first edge; small: in\n"
+                 "the xy plane, forces in x and y alone (SOFA's methods)",
+                 "large", "", false, check::choice(kTriangleFemMethods)}),
+       nullptr},
+      Physics::Elasticity,
+      forceFieldMaker(readTriangularFemParameters, makeTriangularFem)};
+}
+
+TriangularFemParameters readTriangularFemParameters(const Parameters& scene) {
+  TriangularFemParameters p;
+  if (scene.given("membrane.young-modulus")) p.youngModulus = scene.real("membrane.young-modulus");
+  p.poissonRatio = scene.real("membrane.poisson-ratio");
+  p.method = scene.choice("membrane.method", kTriangleFemMethods);
+  return p;
+}
+
+std::unique_ptr<ForceField> makeTriangularFem(const ModelContext& context,
+                                              const TriangularFemParameters& parameters) {
+  if (!parameters.youngModulus) return nullptr;
+  const Cells& cells = context.mesh.cells();
+  if (cells.corners() != 3)
+    throw Error(
+        "membrane.young-modulus: SOFA's TriangularFEMForceField acts on a body of "
+        "triangles; this mesh has " +
+        pluralNameOf(cells.type()));
+  std::vector<Triangle> triangles(cells.size());
+  for (std::size_t c = 0; c < cells.size(); ++c)
+    for (int k = 0; k < 3; ++k) triangles[c][k] = cells[c][k];
+  return std::make_unique<TriangularFemForceField>(std::move(triangles), context.mesh.restCoords(),
+                                                   *parameters.youngModulus,
+                                                   parameters.poissonRatio, parameters.method);
+}
+
+const RegisterForceField registered(492, triangularFemComponent);
+
 }  // namespace eis

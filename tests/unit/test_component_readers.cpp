@@ -25,6 +25,7 @@
 #include "eis/model/prescribed_motion.hpp"
 #include "eis/model/rest_shape_springs.hpp"
 #include "eis/model/surface_pressure.hpp"
+#include "eis/model/triangular_fem.hpp"
 #include "eis/model/uniform_damping.hpp"
 #include "eis/ode/time_integrator_component.hpp"
 
@@ -243,6 +244,23 @@ TEST(ComponentReaders, MeshSprings) {
                  {"springs.damping", "x"},
                  {"springs.stiffness-by-kind", "1 2"},
                  {"springs.damping-by-kind", "1"}});
+}
+
+TEST(ComponentReaders, TriangularFem) {
+  const eis::TriangularFemParameters d = eis::readTriangularFemParameters(eis::defaultScene());
+  EXPECT_FALSE(d.youngModulus);
+  EXPECT_EQ(d.poissonRatio, declaredReal("membrane.poisson-ratio"));
+  EXPECT_EQ(d.method, eis::TriangleFemMethod::Large);
+  const eis::TriangularFemParameters given =
+      eis::readTriangularFemParameters(sceneWith({{"membrane.young-modulus", "300"},
+                                                  {"membrane.poisson-ratio", "0.2"},
+                                                  {"membrane.method", "small"}}));
+  EXPECT_EQ(given.youngModulus, 300.0);
+  EXPECT_EQ(given.poissonRatio, 0.2);
+  EXPECT_EQ(given.method, eis::TriangleFemMethod::Small);
+  expectRefused({{"membrane.young-modulus", "0"},
+                 {"membrane.poisson-ratio", "0.5"},
+                 {"membrane.method", "corotational"}});
 }
 
 TEST(ComponentReaders, ConstantForce) {

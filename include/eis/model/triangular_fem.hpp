@@ -20,9 +20,12 @@
 //   For method small, SOFA's assembled matrix (buildStiffnessMatrix) uses a rotation small never
 // sets; we assemble the operator of its addDForce instead, so both paths agree.
 #include <array>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "eis/model/force_field.hpp"
+#include "eis/model/force_field_component.hpp"
 #include "eis/model/mat3.hpp"
 
 namespace eis {
@@ -30,6 +33,8 @@ namespace eis {
 using Triangle = std::array<PetscInt, 3>;
 
 enum class TriangleFemMethod { Large, Small };
+inline constexpr Named<TriangleFemMethod> kTriangleFemMethods[] = {
+    {"large", TriangleFemMethod::Large}, {"small", TriangleFemMethod::Small}};
 
 class TriangularFemForceField : public ForceField {
 public:
@@ -72,5 +77,19 @@ private:
   std::vector<Element> elements_;
   TriangleFemMethod method_;
 };
+
+// The triangular-fem component's parameters, read once by readTriangularFemParameters: a
+// membrane when membrane.young-modulus is given.
+struct TriangularFemParameters {
+  std::optional<double> youngModulus;  // membrane.young-modulus
+  double poissonRatio;                 // membrane.poisson-ratio
+  TriangleFemMethod method;            // membrane.method
+};
+TriangularFemParameters readTriangularFemParameters(const Parameters& scene);
+// nullptr without membrane.young-modulus; an eis::Error on a mesh whose cells are no triangles.
+std::unique_ptr<ForceField> makeTriangularFem(const ModelContext& context,
+                                              const TriangularFemParameters& parameters);
+
+ForceFieldComponent triangularFemComponent();
 
 }  // namespace eis
