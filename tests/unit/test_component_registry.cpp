@@ -108,6 +108,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "TetrahedronFEMForceField",
                           "TetrahedronHyperelasticityFEMForceField",
                           "TrianglePressureForceField",
+                          "TriangularFEMForceField",
                           "UniformMass"};
   EXPECT_EQ(eis::sofaMappedTypes(), expected);
 }

@@ -507,6 +507,28 @@ TEST(SofaImport, LoadsAndSprings) {
             "corotational");
 }
 
+// TriangularFEMForceField.inl and BaseLinearElasticityFEMForceField: method large, youngModulus
+// 5000, poissonRatio 0.45.
+TEST(SofaImport, TriangularFemFields) {
+  const Keys defaults = keysOf("<TriangularFEMForceField/>");
+  EXPECT_EQ(one(defaults, "membrane.method"), "large");
+  EXPECT_EQ(one(defaults, "membrane.young-modulus"), "5000");
+  EXPECT_EQ(one(defaults, "membrane.poisson-ratio"), "0.45");
+  const Keys given =
+      keysOf("<TriangularFEMForceField method='small' youngModulus='600' poissonRatio='0.3'/>");
+  EXPECT_EQ(one(given, "membrane.method"), "small");
+  EXPECT_EQ(one(given, "membrane.young-modulus"), "600");
+  EXPECT_EQ(one(given, "membrane.poisson-ratio"), "0.3");
+  EXPECT_NE(errorOf([] {
+              keysOf("<TriangularFEMForceField method='polar'/>");
+            }).find("method = 'polar': expected large or small"),
+            std::string::npos);
+  EXPECT_NE(errorOf([] {
+              keysOf("<TriangularFEMForceField youngModulus='1 2'/>");
+            }).find("one value per element is not supported"),
+            std::string::npos);
+}
+
 TEST(SofaImport, SkippedAndUnsupportedComponents) {
   eis::SofaImport imported;
   keysOf(

@@ -1,0 +1,39 @@
+// SOFA's TriangularFEMForceField as the keys of our triangular-fem (model/triangular_fem.cpp).
+#include <string>
+#include <vector>
+
+#include "eis/core/parameters.hpp"
+#include "sofa_reader.hpp"
+
+namespace eis::sofa {
+
+namespace {
+
+// TriangularFEMForceField.inl: method large (setMethod warns of another name and takes large;
+// here it is refused), youngModulus 5000 and poissonRatio 0.45 as BaseLinearElasticityFEMForceField
+// reads them (one value: a list per element is refused). The frames and rest shapes given as
+// data (rotatedInitialElements, initialTransformation) replace the rest positions': refused.
+void mapTriangularFem(Reader& r, const SofaObject& o) {
+  if (r.real(o, "rayleighStiffness", 0) != 0)
+    r.reject(o, "rayleighStiffness", "a force field's own Rayleigh damping is not supported");
+  for (const char* field : {"rotatedInitialElements", "initialTransformation"})
+    r.refuseIfGiven(o, field, "rest frames given as data are not supported");
+  const std::string method = r.text(o, "method").value_or("large");
+  if (method != "large" && method != "small") r.reject(o, "method", "expected large or small");
+  r.key("membrane.method", method);
+  const std::vector<std::pair<const char*, double>> fields = {{"youngModulus", 5000.0},
+                                                              {"poissonRatio", 0.45}};
+  for (const auto& [field, fallback] : fields) {
+    const std::vector<double> values = r.reals(o, field);
+    if (values.size() > 1) r.reject(o, field, "one value per element is not supported");
+    r.key(
+        std::string(field) == "youngModulus" ? "membrane.young-modulus" : "membrane.poisson-ratio",
+        parse::text(values.empty() ? fallback : values[0]));
+  }
+}
+
+}  // namespace
+
+const RegisterSofaMapping triangularFem({"TriangularFEMForceField"}, mapTriangularFem);
+
+}  // namespace eis::sofa
