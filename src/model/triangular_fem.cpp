@@ -36,7 +36,8 @@ Mat3 frameOf(const Vec3& ab, const Vec3& ac) {
 // J for edges b, c in the triangle's own frame (b = (bx, 0), c = (cx, cy)).
 std::array<double, 18> strainDisplacementLocal(const Vec3& b, const Vec3& c) {
   const double det = b[0] * c[1];
-  if (std::fabs(det) < std::numeric_limits<double>::epsilon()) throw Error(zeroArea("large"));
+  if (std::fabs(det) < std::numeric_limits<double>::epsilon())
+    throw Error(zeroArea("bx cy = 0 in the frame of its first edge"));
   const double inv = 1 / det;
   std::array<double, 18> j{};
   j[0] = j[5] = -c[1] * inv;          // J(0,0), J(1,2)
@@ -75,30 +76,40 @@ std::array<double, 3> times(const std::array<double, 9>& d, const std::array<dou
 
 TriangularFemForceField::TriangularFemForceField(std::vector<Triangle> triangles,
                                                  const std::vector<Vec3>& rest, double youngModulus,
-                                                 double poissonRatio, TriangleFemMethod method)
-    : triangles_(std::move(triangles)), method_(method) {
+                                                 double poissonRatio, TriangleFemMethod method,
+                                                 const TriangleFemOptions& options)
+    : triangles_(std::move(triangles)), method_(method), triangleFem_(options.triangleFem) {
   elements_.reserve(triangles_.size());
   const double nu = poissonRatio;
   for (const auto& t : triangles_) {
     Element e{};
     const Vec3 ab = minus(rest[t[1]], rest[t[0]]), ac = minus(rest[t[2]], rest[t[0]]);
+    const Vec3 n = mat3::cross(ab, ac);
     if (method_ == TriangleFemMethod::Large) {
       e.rotation = frameOf(ab, ac);
       e.restB = mat3::times(e.rotation, ab);
       e.restC = mat3::times(e.rotation, ac);
       e.j = strainDisplacementLocal(e.restB, e.restC);
-      e.area = e.restB[0] * e.restC[1] * 0.5;
     } else {
       e.rotation = mat3::kIdentity;
       e.restB = ab;
       e.restC = ac;
-      e.j = strainDisplacementGlobal(ab, ac);
-      const Vec3 n = mat3::cross(ab, ac);
-      e.area = std::sqrt(mat3::dot(n, n)) * 0.5;
+      e.j = triangleFem_ ? strainDisplacementLocal(ab, ac) : strainDisplacementGlobal(ab, ac);
     }
-    // SOFA writes (1 - p) * 0.5f and E / (1 - p * p) with p and E as Real: double here.
-    const double scale = youngModulus / (1 - nu * nu) * e.area;
-    e.d = {scale, scale * nu, 0, scale * nu, scale, 0, 0, 0, scale * (1 - nu) * 0.5};
+    // TriangularFEMForceField's large area is bx cy / 2 in the frame; the others |ab x ac| / 2.
+    e.area = method_ == TriangleFemMethod::Large && !triangleFem_
+                 ? e.restB[0] * e.restC[1] * 0.5
+                 : std::sqrt(mat3::dot(n, n)) * 0.5;
+    // SOFA writes (1 - p) * 0.5f and 0.5f - p with p as Real: double here.
+    const double volume = e.area * options.thickness;
+    if (options.planeStrain) {
+      const double scale = youngModulus / ((1 + nu) * (1 - 2 * nu)) * volume;
+      e.d = {scale * (1 - nu),  scale * nu, 0, scale * nu, scale * (1 - nu), 0, 0, 0,
+             scale * (0.5 - nu)};
+    } else {
+      const double scale = youngModulus / (1 - nu * nu) * volume;
+      e.d = {scale, scale * nu, 0, scale * nu, scale, 0, 0, 0, scale * (1 - nu) * 0.5};
+    }
     elements_.push_back(e);
   }
 }
@@ -118,7 +129,7 @@ void TriangularFemForceField::addForce(const double* x, const double*, double* f
     } else {
       displacement = {
           0, 0, e.restB[0] - ab[0], e.restB[1] - ab[1], e.restC[0] - ac[0], e.restC[1] - ac[1]};
-      e.j = strainDisplacementGlobal(ab, ac);
+      e.j = triangleFem_ ? strainDisplacementLocal(ab, ac) : strainDisplacementGlobal(ab, ac);
     }
     e.strain = transposeTimes(e.j, displacement);
     e.stress = times(e.d, e.strain);

@@ -212,6 +212,53 @@ TEST(TriangularFem, ElementMatricesEqualTheMatrixFreeProduct) {
   }
 }
 
+// SOFA's TriangleFEMForceField: its large method is TriangularFEMForceField's times the
+// thickness; plane strain with (E, nu) is plane stress with E / (1 - nu^2), nu / (1 - nu).
+TEST(TriangleFem, ThicknessAndPlaneStrain) {
+  auto x = flatten(kRest);
+  x[3] += 0.05, x[7] -= 0.04, x[14] += 0.03;
+  TriangularFemForceField triangular(kPatch, kRest, E, nu, TriangleFemMethod::Large);
+  TriangularFemForceField thick(kPatch, kRest, E, nu, TriangleFemMethod::Large, {true, 2.5});
+  const auto f = force(triangular, x), ft = force(thick, x);
+  ASSERT_GT(largest(f), 1.0);
+  for (std::size_t i = 0; i < f.size(); ++i) EXPECT_NEAR(ft[i], 2.5 * f[i], 1e-12 * E);
+  TriangularFemForceField strain(kPatch, kRest, E, nu, TriangleFemMethod::Large, {true, 1, true});
+  TriangularFemForceField stress(kPatch, kRest, E / (1 - nu * nu), nu / (1 - nu),
+                                 TriangleFemMethod::Large, {true});
+  const auto fe = force(strain, x), fs = force(stress, x);
+  for (std::size_t i = 0; i < f.size(); ++i) EXPECT_NEAR(fe[i], fs[i], 1e-12 * E);
+}
+
+// TriangleFEMForceField's small J is the large frame's formula on the world edges: the same as
+// TriangularFEMForceField's where b - a has no y, another where it has; its tangent is still
+// the derivative of its force at zero stress.
+TEST(TriangleFem, SmallUsesTheFirstEdgeFormula) {
+  const std::vector<Triangle> one{{0, 1, 2}};
+  const std::vector<Vec3> alongX{{0, 0, 0}, {1, 0, 0}, {0.2, 1, 0}};
+  const std::vector<double> moved1{0, 0, 0, 1.05, 0, 0, 0.15, 1.02, 0};
+  TriangularFemForceField a(one, alongX, E, nu, TriangleFemMethod::Small, {true});
+  TriangularFemForceField b(one, alongX, E, nu, TriangleFemMethod::Small);
+  const auto fa = force(a, moved1), fb = force(b, moved1);
+  ASSERT_GT(largest(fa), 10.0);
+  for (std::size_t i = 0; i < fa.size(); ++i) EXPECT_NEAR(fa[i], fb[i], 1e-12 * E);
+
+  const std::vector<Vec3> tilted{{0, 0, 0}, {1, 0.3, 0}, {0.2, 1, 0}};
+  TriangularFemForceField c(one, tilted, E, nu, TriangleFemMethod::Small, {true});
+  TriangularFemForceField d(one, tilted, E, nu, TriangleFemMethod::Small);
+  const std::vector<double> moved2{0, 0, 0, 1.05, 0.3, 0, 0.15, 1.02, 0};
+  const auto fc = force(c, moved2), fd = force(d, moved2);
+  double gap = 0;
+  for (std::size_t i = 0; i < fc.size(); ++i) gap = std::max(gap, std::fabs(fc[i] - fd[i]));
+  EXPECT_GT(gap, 1e-3 * largest(fd));
+
+  const auto x = moved(flatten(tilted), rotation(0, {0, 0, 1}), {0.3, 0.1, 0});
+  const auto differences = finiteDifferences(c, x);
+  force(c, x);
+  const auto k = assembled(c, one, 3);
+  for (std::size_t i = 0; i < k.size(); ++i)
+    EXPECT_NEAR(k[i], differences[i], 1e-6 * largest(k)) << i;
+}
+
 TEST(TriangularFem, ZeroAreaIsAnError) {
   const std::vector<Vec3> line{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
   for (auto method : {TriangleFemMethod::Large, TriangleFemMethod::Small})

@@ -36,12 +36,23 @@ enum class TriangleFemMethod { Large, Small };
 inline constexpr Named<TriangleFemMethod> kTriangleFemMethods[] = {
     {"large", TriangleFemMethod::Large}, {"small", TriangleFemMethod::Small}};
 
+// SOFA's TriangleFEMForceField is the same element with three differences, which these select:
+// D times a thickness, plane strain as an option (D = E / ((1 + nu)(1 - 2 nu)) [1 - nu, nu, 0;
+// nu, 1 - nu, 0; 0, 0, 1/2 - nu]), and in its method small a J from the formula of the large
+// frame (b = (bx, 0)) applied to the world edges' x and y (b's y left out).
+struct TriangleFemOptions {
+  bool triangleFem = false;  // SOFA's TriangleFEMForceField rather than TriangularFEMForceField
+  double thickness = 1;
+  bool planeStrain = false;
+};
+
 class TriangularFemForceField : public ForceField {
 public:
   // triangles: local vertex indices, in the file's order (SOFA's frame depends on it); rest:
   // rest position of each local vertex. Throws eis::Error for a triangle of zero area.
   TriangularFemForceField(std::vector<Triangle> triangles, const std::vector<Vec3>& rest,
-                          double youngModulus, double poissonRatio, TriangleFemMethod method);
+                          double youngModulus, double poissonRatio, TriangleFemMethod method,
+                          const TriangleFemOptions& options = {});
 
   // Also keeps each triangle's R and J: the linearization point.
   void addForce(const double* x, const double* v, double* f) override;
@@ -76,6 +87,7 @@ private:
   std::vector<Triangle> triangles_;
   std::vector<Element> elements_;
   TriangleFemMethod method_;
+  bool triangleFem_;
 };
 
 // The triangular-fem component's parameters, read once by readTriangularFemParameters: a
