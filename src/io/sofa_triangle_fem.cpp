@@ -1,4 +1,5 @@
-// SOFA's TriangularFEMForceField as the keys of our triangular-fem (model/triangular_fem.cpp).
+// SOFA's TriangularFEMForceField and TriangleFEMForceField as the keys of our triangular-fem
+// (model/triangular_fem.cpp).
 #include <string>
 #include <vector>
 
@@ -13,11 +14,24 @@ namespace {
 // here it is refused), youngModulus 5000 and poissonRatio 0.45 as BaseLinearElasticityFEMForceField
 // reads them (one value: a list per element is refused). The frames and rest shapes given as
 // data (rotatedInitialElements, initialTransformation) replace the rest positions': refused.
+// TriangleFEMForceField.inl: the same, and thickness 1, planeStrain false; initialPoints (rest
+// positions of its own) refused.
 void mapTriangularFem(Reader& r, const SofaObject& o) {
   if (r.real(o, "rayleighStiffness", 0) != 0)
     r.reject(o, "rayleighStiffness", "a force field's own Rayleigh damping is not supported");
-  for (const char* field : {"rotatedInitialElements", "initialTransformation"})
-    r.refuseIfGiven(o, field, "rest frames given as data are not supported");
+  const bool triangle = o.type == "TriangleFEMForceField";
+  if (triangle) {
+    r.refuseIfGiven(o, "initialPoints",
+                    "rest positions of the force field's own are not supported");
+    const double thickness = r.real(o, "thickness", 1);
+    if (thickness <= 0) r.reject(o, "thickness", "must be > 0");
+    r.key("membrane.element", "triangle");
+    r.key("membrane.thickness", parse::text(thickness));
+    r.key("membrane.plane-strain", r.boolean(o, "planeStrain", false) ? "true" : "false");
+  } else {
+    for (const char* field : {"rotatedInitialElements", "initialTransformation"})
+      r.refuseIfGiven(o, field, "rest frames given as data are not supported");
+  }
   const std::string method = r.text(o, "method").value_or("large");
   if (method != "large" && method != "small") r.reject(o, "method", "expected large or small");
   r.key("membrane.method", method);
@@ -34,6 +48,7 @@ void mapTriangularFem(Reader& r, const SofaObject& o) {
 
 }  // namespace
 
-const RegisterSofaMapping triangularFem({"TriangularFEMForceField"}, mapTriangularFem);
+const RegisterSofaMapping triangularFem({"TriangularFEMForceField", "TriangleFEMForceField"},
+                                        mapTriangularFem);
 
 }  // namespace eis::sofa

@@ -213,7 +213,18 @@ ForceFieldComponent triangularFemComponent() {
            .add({"membrane.method", "large|small",
                  "large: corotational, each triangle in the frame of its first edge; small: in\n"
                  "the xy plane, forces in x and y alone (SOFA's methods)",
-                 "large", "", false, check::choice(kTriangleFemMethods)}),
+                 "large", "", false, check::choice(kTriangleFemMethods)})
+           .add({"membrane.element", "triangular|triangle",
+                 "triangular: SOFA's TriangularFEMForceField; triangle: its TriangleFEMForceField\n"
+                 "(a thickness, plane strain as an option, method small's J from the first-edge\n"
+                 "formula on the world edges)",
+                 "triangular", "", false, check::choice(kTriangleFemElements)})
+           .add({"membrane.thickness", "T",
+                 "membrane.element = triangle: the thickness the material is multiplied by, > 0",
+                 "1", "length", false, check::positive()})
+           .add({"membrane.plane-strain", "true|false",
+                 "membrane.element = triangle: plane strain instead of plane stress", "false", "",
+                 false, check::boolean()}),
        nullptr},
       Physics::Elasticity,
       forceFieldMaker(readTriangularFemParameters, makeTriangularFem)};
@@ -224,6 +235,9 @@ TriangularFemParameters readTriangularFemParameters(const Parameters& scene) {
   if (scene.given("membrane.young-modulus")) p.youngModulus = scene.real("membrane.young-modulus");
   p.poissonRatio = scene.real("membrane.poisson-ratio");
   p.method = scene.choice("membrane.method", kTriangleFemMethods);
+  p.options.triangleFem = scene.choice("membrane.element", kTriangleFemElements);
+  p.options.thickness = scene.real("membrane.thickness");
+  p.options.planeStrain = scene.boolean("membrane.plane-strain");
   return p;
 }
 
@@ -233,15 +247,15 @@ std::unique_ptr<ForceField> makeTriangularFem(const ModelContext& context,
   const Cells& cells = context.mesh.cells();
   if (cells.corners() != 3)
     throw Error(
-        "membrane.young-modulus: SOFA's TriangularFEMForceField acts on a body of "
+        "membrane.young-modulus: SOFA's triangle membranes act on a body of "
         "triangles; this mesh has " +
         pluralNameOf(cells.type()));
   std::vector<Triangle> triangles(cells.size());
   for (std::size_t c = 0; c < cells.size(); ++c)
     for (int k = 0; k < 3; ++k) triangles[c][k] = cells[c][k];
-  return std::make_unique<TriangularFemForceField>(std::move(triangles), context.mesh.restCoords(),
-                                                   *parameters.youngModulus,
-                                                   parameters.poissonRatio, parameters.method);
+  return std::make_unique<TriangularFemForceField>(
+      std::move(triangles), context.mesh.restCoords(), *parameters.youngModulus,
+      parameters.poissonRatio, parameters.method, parameters.options);
 }
 
 const RegisterForceField registered(492, triangularFemComponent);

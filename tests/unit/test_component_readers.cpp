@@ -258,9 +258,21 @@ TEST(ComponentReaders, TriangularFem) {
   EXPECT_EQ(given.youngModulus, 300.0);
   EXPECT_EQ(given.poissonRatio, 0.2);
   EXPECT_EQ(given.method, eis::TriangleFemMethod::Small);
+  EXPECT_FALSE(d.options.triangleFem);
+  EXPECT_EQ(d.options.thickness, 1.0);
+  EXPECT_FALSE(d.options.planeStrain);
+  const eis::TriangularFemParameters triangle =
+      eis::readTriangularFemParameters(sceneWith({{"membrane.element", "triangle"},
+                                                  {"membrane.thickness", "0.2"},
+                                                  {"membrane.plane-strain", "true"}}));
+  EXPECT_TRUE(triangle.options.triangleFem);
+  EXPECT_EQ(triangle.options.thickness, 0.2);
+  EXPECT_TRUE(triangle.options.planeStrain);
   expectRefused({{"membrane.young-modulus", "0"},
                  {"membrane.poisson-ratio", "0.5"},
-                 {"membrane.method", "corotational"}});
+                 {"membrane.method", "corotational"},
+                 {"membrane.element", "quad"},
+                 {"membrane.thickness", "0"}});
 }
 
 TEST(ComponentReaders, ConstantForce) {

@@ -107,6 +107,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "TetrahedralCorotationalFEMForceField",
                           "TetrahedronFEMForceField",
                           "TetrahedronHyperelasticityFEMForceField",
+                          "TriangleFEMForceField",
                           "TrianglePressureForceField",
                           "TriangularFEMForceField",
                           "UniformMass"};

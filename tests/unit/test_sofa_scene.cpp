@@ -527,6 +527,14 @@ TEST(SofaImport, TriangularFemFields) {
               keysOf("<TriangularFEMForceField youngModulus='1 2'/>");
             }).find("one value per element is not supported"),
             std::string::npos);
+  const Keys triangle = keysOf("<TriangleFEMForceField/>");
+  EXPECT_EQ(one(triangle, "membrane.element"), "triangle");
+  EXPECT_EQ(one(triangle, "membrane.thickness"), "1");
+  EXPECT_EQ(one(triangle, "membrane.plane-strain"), "false");
+  EXPECT_EQ(one(triangle, "membrane.method"), "large");
+  const Keys strain = keysOf("<TriangleFEMForceField thickness='0.1' planeStrain='true'/>");
+  EXPECT_EQ(one(strain, "membrane.thickness"), "0.1");
+  EXPECT_EQ(one(strain, "membrane.plane-strain"), "true");
 }
 
 TEST(SofaImport, SkippedAndUnsupportedComponents) {

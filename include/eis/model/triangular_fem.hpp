@@ -33,6 +33,7 @@ namespace eis {
 using Triangle = std::array<PetscInt, 3>;
 
 enum class TriangleFemMethod { Large, Small };
+inline constexpr Named<bool> kTriangleFemElements[] = {{"triangular", false}, {"triangle", true}};
 inline constexpr Named<TriangleFemMethod> kTriangleFemMethods[] = {
     {"large", TriangleFemMethod::Large}, {"small", TriangleFemMethod::Small}};
 
@@ -96,6 +97,7 @@ struct TriangularFemParameters {
   std::optional<double> youngModulus;  // membrane.young-modulus
   double poissonRatio;                 // membrane.poisson-ratio
   TriangleFemMethod method;            // membrane.method
+  TriangleFemOptions options;  // membrane.element, membrane.thickness, membrane.plane-strain
 };
 TriangularFemParameters readTriangularFemParameters(const Parameters& scene);
 // nullptr without membrane.young-modulus; an eis::Error on a mesh whose cells are no triangles.
