@@ -1,5 +1,6 @@
 // SOFA's TriangularFEMForceField and TriangleFEMForceField as the keys of our triangular-fem
-// (model/triangular_fem.cpp).
+// (model/triangular_fem.cpp), and its TriangularBendingSprings as triangular-bending-springs'
+// (model/triangular_bending_springs.cpp).
 #include <string>
 #include <vector>
 
@@ -46,8 +47,21 @@ void mapTriangularFem(Reader& r, const SofaObject& o) {
   }
 }
 
+// TriangularBendingSprings.inl: stiffness 100000, damping 1 (setKs and setKd warn of a negative
+// value; here it is refused).
+void mapTriangularBendingSprings(Reader& r, const SofaObject& o) {
+  if (r.real(o, "rayleighStiffness", 0) != 0)
+    r.reject(o, "rayleighStiffness", "a force field's own Rayleigh damping is not supported");
+  const double ks = r.real(o, "stiffness", 100000.0), kd = r.real(o, "damping", 1.0);
+  if (ks < 0) r.reject(o, "stiffness", "must be >= 0");
+  if (kd < 0) r.reject(o, "damping", "must be >= 0");
+  r.key("bending.stiffness", parse::text(ks));
+  r.key("bending.damping", parse::text(kd));
+}
+
 }  // namespace
 
+const RegisterSofaMapping bendingSprings({"TriangularBendingSprings"}, mapTriangularBendingSprings);
 const RegisterSofaMapping triangularFem({"TriangularFEMForceField", "TriangleFEMForceField"},
                                         mapTriangularFem);
 

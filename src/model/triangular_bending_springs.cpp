@@ -109,4 +109,54 @@ double TriangularBendingSprings::potentialEnergy(const double* x) const {
   return energy;
 }
 
+ForceFieldComponent triangularBendingSpringsComponent() {
+  return {
+      {"triangular-bending-springs", "force field",
+       "springs across the inner edges of a body of triangles (SOFA TriangularBendingSprings)",
+       ParameterSpec()
+           .add(
+               {"bending.stiffness", "KS",
+                "SOFA TriangularBendingSprings stiffness: across each edge two triangles share, a\n"
+                "spring between the vertices opposite it, force KS (l - L0) + KD (v_b - v_a).u\n"
+                "(KS as given, not divided by L0), >= 0; not given: no springs; the step's matrix\n"
+                "must be matrix-free (solver.operator), for the springs lie in no triangle",
+                std::nullopt, "force/length", false, check::nonNegative()})
+           .add({"bending.damping", "KD",
+                 "the bending springs' damping, >= 0, explicit as in SOFA (no B)", "1",
+                 "force time/length", false, check::nonNegative()}),
+       nullptr},
+      Physics::Elasticity,
+      forceFieldMaker(readTriangularBendingSpringsParameters, makeTriangularBendingSprings)};
+}
+
+TriangularBendingSpringsParameters readTriangularBendingSpringsParameters(const Parameters& scene) {
+  TriangularBendingSpringsParameters p;
+  if (scene.given("bending.stiffness")) p.stiffness = scene.real("bending.stiffness");
+  p.damping = scene.real("bending.damping");
+  return p;
+}
+
+std::unique_ptr<ForceField> makeTriangularBendingSprings(
+    const ModelContext& context, const TriangularBendingSpringsParameters& parameters) {
+  if (!parameters.stiffness) return nullptr;
+  const Cells& cells = context.mesh.cells();
+  if (cells.corners() != 3)
+    throw Error(
+        "bending.stiffness: SOFA's TriangularBendingSprings act on a body of triangles; "
+        "this mesh has " +
+        pluralNameOf(cells.type()));
+  if (commSize(context.mesh.comm()) > 1)
+    throw Error(
+        "bending.stiffness: bending springs on more than one rank are not supported yet "
+        "(a spring's two triangles may lie on two ranks)");
+  std::vector<Triangle> triangles(cells.size());
+  for (std::size_t c = 0; c < cells.size(); ++c)
+    for (int k = 0; k < 3; ++k) triangles[c][k] = cells[c][k];
+  return std::make_unique<TriangularBendingSprings>(
+      bendingSprings(triangles, context.mesh.restCoords()), *parameters.stiffness,
+      parameters.damping);
+}
+
+const RegisterForceField registered(493, triangularBendingSpringsComponent);
+
 }  // namespace eis

@@ -25,6 +25,7 @@
 #include "eis/model/prescribed_motion.hpp"
 #include "eis/model/rest_shape_springs.hpp"
 #include "eis/model/surface_pressure.hpp"
+#include "eis/model/triangular_bending_springs.hpp"
 #include "eis/model/triangular_fem.hpp"
 #include "eis/model/uniform_damping.hpp"
 #include "eis/ode/time_integrator_component.hpp"
@@ -273,6 +274,18 @@ TEST(ComponentReaders, TriangularFem) {
                  {"membrane.method", "corotational"},
                  {"membrane.element", "quad"},
                  {"membrane.thickness", "0"}});
+}
+
+TEST(ComponentReaders, TriangularBendingSprings) {
+  const eis::TriangularBendingSpringsParameters d =
+      eis::readTriangularBendingSpringsParameters(eis::defaultScene());
+  EXPECT_FALSE(d.stiffness);
+  EXPECT_EQ(d.damping, declaredReal("bending.damping"));
+  const eis::TriangularBendingSpringsParameters given = eis::readTriangularBendingSpringsParameters(
+      sceneWith({{"bending.stiffness", "300"}, {"bending.damping", "2"}}));
+  EXPECT_EQ(given.stiffness, 300.0);
+  EXPECT_EQ(given.damping, 2.0);
+  expectRefused({{"bending.stiffness", "-1"}, {"bending.damping", "x"}});
 }
 
 TEST(ComponentReaders, ConstantForce) {

@@ -40,6 +40,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "plane-force-field",
                           "sphere-force-field",
                           "triangular-fem",
+                          "triangular-bending-springs",
                           "interaction-springs",
                           "fixed-constraint",
                           "prescribed-motion",
@@ -62,10 +63,12 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
 // The order forces are summed in: the elastic or diffusion field first (von Mises stress is the
 // first stress field's).
 TEST(ComponentRegistry, SumsForceFieldsInRankOrder) {
-  const Names expected = {
-      "elastic-fem",       "diffusion-fem",      "mesh-springs",       "gravity",
-      "uniform-damping",   "constant-force",     "rest-shape-springs", "surface-pressure",
-      "plane-force-field", "sphere-force-field", "triangular-fem"};
+  const Names expected = {"elastic-fem",        "diffusion-fem",
+                          "mesh-springs",       "gravity",
+                          "uniform-damping",    "constant-force",
+                          "rest-shape-springs", "surface-pressure",
+                          "plane-force-field",  "sphere-force-field",
+                          "triangular-fem",     "triangular-bending-springs"};
   EXPECT_EQ(typesOf(eis::forceFieldComponents(),
                     [](const eis::ForceFieldComponent& f) { return f.declaration.type; }),
             expected);
@@ -109,6 +112,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "TetrahedronHyperelasticityFEMForceField",
                           "TriangleFEMForceField",
                           "TrianglePressureForceField",
+                          "TriangularBendingSprings",
                           "TriangularFEMForceField",
                           "UniformMass"};
   EXPECT_EQ(eis::sofaMappedTypes(), expected);

@@ -535,6 +535,16 @@ TEST(SofaImport, TriangularFemFields) {
   const Keys strain = keysOf("<TriangleFEMForceField thickness='0.1' planeStrain='true'/>");
   EXPECT_EQ(one(strain, "membrane.thickness"), "0.1");
   EXPECT_EQ(one(strain, "membrane.plane-strain"), "true");
+  // TriangularBendingSprings.inl: stiffness 100000, damping 1.
+  const Keys bending = keysOf("<TriangularBendingSprings/>");
+  EXPECT_EQ(one(bending, "bending.stiffness"), "1e+05");
+  EXPECT_EQ(one(bending, "bending.damping"), "1");
+  EXPECT_EQ(
+      one(keysOf("<TriangularBendingSprings stiffness='300' damping='2'/>"), "bending.damping"),
+      "2");
+  EXPECT_NE(
+      errorOf([] { keysOf("<TriangularBendingSprings stiffness='-1'/>"); }).find("must be >= 0"),
+      std::string::npos);
 }
 
 TEST(SofaImport, SkippedAndUnsupportedComponents) {

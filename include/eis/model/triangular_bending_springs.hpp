@@ -15,6 +15,8 @@
 // triangle's element matrix: the field offers the matrix-free product (addDForce) and, for an
 // assembled operator, its 3 x 3 pair blocks (pairBlocks).
 #include <array>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "eis/model/force_field.hpp"
@@ -56,5 +58,20 @@ private:
   std::vector<mat3::Mat3> tangents_;
   double stiffness_, damping_;
 };
+
+// The triangular-bending-springs component's parameters, read once by
+// readTriangularBendingSpringsParameters: springs when bending.stiffness is given.
+struct TriangularBendingSpringsParameters {
+  std::optional<double> stiffness;  // bending.stiffness
+  double damping;                   // bending.damping
+};
+TriangularBendingSpringsParameters readTriangularBendingSpringsParameters(const Parameters& scene);
+// nullptr without bending.stiffness. Collective: an eis::Error, on every rank, on a mesh whose
+// cells are no triangles, and on more than one rank (a spring's two triangles may lie on two
+// ranks, whose vertices the other does not hold).
+std::unique_ptr<ForceField> makeTriangularBendingSprings(
+    const ModelContext& context, const TriangularBendingSpringsParameters& parameters);
+
+ForceFieldComponent triangularBendingSpringsComponent();
 
 }  // namespace eis
