@@ -114,30 +114,41 @@ TriangularFemForceField::TriangularFemForceField(std::vector<Triangle> triangles
   }
 }
 
+TriangularFemForceField::State TriangularFemForceField::stateAt(std::size_t i,
+                                                                const double* x) const {
+  const auto& t = triangles_[i];
+  const Element& e = elements_[i];
+  const Vec3 pa = vertex(x, t[0]);
+  const Vec3 ab = minus(vertex(x, t[1]), pa), ac = minus(vertex(x, t[2]), pa);
+  State s;
+  std::array<double, 6> displacement;
+  if (method_ == TriangleFemMethod::Large) {
+    s.rotation = frameOf(ab, ac);
+    const Vec3 b = mat3::times(s.rotation, ab), c = mat3::times(s.rotation, ac);
+    displacement = {0, 0, e.restB[0] - b[0], 0, e.restC[0] - c[0], e.restC[1] - c[1]};
+    s.j = strainDisplacementLocal(b, c);
+  } else {
+    s.rotation = mat3::kIdentity;
+    displacement = {
+        0, 0, e.restB[0] - ab[0], e.restB[1] - ab[1], e.restC[0] - ac[0], e.restC[1] - ac[1]};
+    s.j = triangleFem_ ? strainDisplacementLocal(ab, ac) : strainDisplacementGlobal(ab, ac);
+  }
+  s.strain = transposeTimes(s.j, displacement);
+  s.stress = times(e.d, s.strain);
+  return s;
+}
+
 void TriangularFemForceField::addForce(const double* x, const double*, double* f) {
   for (std::size_t i = 0; i < triangles_.size(); ++i) {
     const auto& t = triangles_[i];
-    Element& e = elements_[i];
-    const Vec3 pa = vertex(x, t[0]);
-    const Vec3 ab = minus(vertex(x, t[1]), pa), ac = minus(vertex(x, t[2]), pa);
-    std::array<double, 6> displacement;
-    if (method_ == TriangleFemMethod::Large) {
-      e.rotation = frameOf(ab, ac);
-      const Vec3 b = mat3::times(e.rotation, ab), c = mat3::times(e.rotation, ac);
-      displacement = {0, 0, e.restB[0] - b[0], 0, e.restC[0] - c[0], e.restC[1] - c[1]};
-      e.j = strainDisplacementLocal(b, c);
-    } else {
-      displacement = {
-          0, 0, e.restB[0] - ab[0], e.restB[1] - ab[1], e.restC[0] - ac[0], e.restC[1] - ac[1]};
-      e.j = triangleFem_ ? strainDisplacementLocal(ab, ac) : strainDisplacementGlobal(ab, ac);
-    }
-    e.strain = transposeTimes(e.j, displacement);
-    e.stress = times(e.d, e.strain);
+    const State s = stateAt(i, x);
+    elements_[i].rotation = s.rotation;
+    elements_[i].j = s.j;
     for (int k = 0; k < 3; ++k) {
       Vec3 local{0, 0, 0};
       for (int c = 0; c < 2; ++c)
-        for (int s = 0; s < 3; ++s) local[c] += e.j[3 * (2 * k + c) + s] * e.stress[s];
-      const Vec3 world = mat3::transposeTimes(e.rotation, local);
+        for (int q = 0; q < 3; ++q) local[c] += s.j[3 * (2 * k + c) + q] * s.stress[q];
+      const Vec3 world = mat3::transposeTimes(s.rotation, local);
       for (int c = 0; c < 3; ++c) f[3 * t[k] + c] += world[c];
     }
   }
@@ -189,11 +200,13 @@ void TriangularFemForceField::addKToElementMatrices(double* elementMatrices, dou
   }
 }
 
-double TriangularFemForceField::potentialEnergy(const double*) const {
+double TriangularFemForceField::potentialEnergy(const double* x) const {
   double energy = 0;
-  for (const auto& e : elements_)
+  for (std::size_t i = 0; i < triangles_.size(); ++i) {
+    const State s = stateAt(i, x);
     energy +=
-        0.5 * (e.strain[0] * e.stress[0] + e.strain[1] * e.stress[1] + e.strain[2] * e.stress[2]);
+        0.5 * (s.strain[0] * s.stress[0] + s.strain[1] * s.stress[1] + s.strain[2] * s.stress[2]);
+  }
   return energy;
 }
 

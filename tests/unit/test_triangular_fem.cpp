@@ -163,6 +163,10 @@ TEST(TriangularFem, LargeEqualsSmallWhereTheFramesAgree) {
   // Node b: (J(2,0) sx + J(2,2) sxy, J(3,1) sy + J(3,2) sxy).
   EXPECT_NEAR(fs[3], 1.6 * inv * sx - 0.45 * inv * sxy, 1e-12 * E);
   EXPECT_NEAR(fs[4], -0.45 * inv * sy + 1.6 * inv * sxy, 1e-12 * E);
+  // The energy strain . stress / 2, at x whatever the last addForce.
+  force(small, {0, 0, 0, 2, 0, 0, 0.5, 1.5, 0});
+  EXPECT_NEAR(small.potentialEnergy(x.data()), 0.5 * (ex * sx + ey * sy + gxy * sxy), 1e-12 * E);
+  EXPECT_NEAR(large.potentialEnergy(x.data()), 0.5 * (ex * sx + ey * sy + gxy * sxy), 1e-12 * E);
 }
 
 // At zero stress SOFA's tangent is the derivative of its force: the rest shape moved rigidly

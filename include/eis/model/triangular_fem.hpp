@@ -61,7 +61,7 @@ public:
   // 9 x 9 blocks, one per triangle, in its vertex order.
   void addKToElementMatrices(double* elementMatrices, double kFactor,
                              CellRange range) const override;
-  // sum of strain . stress / 2 at the last addForce (SOFA reports none).
+  // sum of strain . stress / 2 at x (SOFA reports none).
   double potentialEnergy(const double* x) const override;
   std::vector<double> vonMisesStress(const double*) const override { return {}; }
   bool isLinear() const override { return false; }
@@ -77,10 +77,16 @@ private:
     Vec3 restB, restC;        // rest edges b - a, c - a (in the rest frame for large)
     std::array<double, 9> d;  // material matrix times the rest area, 3 x 3
     double area;
-    mat3::Mat3 rotation;    // R: world to the triangle's frame, at the last addForce
-    StrainDisplacement j;   // at the last addForce
-    Strain strain, stress;  // at the last addForce
+    mat3::Mat3 rotation;   // R: world to the triangle's frame, at the last addForce
+    StrainDisplacement j;  // at the last addForce
   };
+  // A triangle at a state x: its frame, J, strain J^T D and stress D J^T D.
+  struct State {
+    mat3::Mat3 rotation;
+    StrainDisplacement j;
+    Strain strain, stress;
+  };
+  State stateAt(std::size_t triangle, const double* x) const;
 
   // The 9 x 9 of K = R^T J D J^T R (in-plane rows and columns only), row-major.
   std::array<double, 81> stiffness(const Element& e) const;
