@@ -197,6 +197,8 @@ const std::vector<SofaClassFields>& sofaClassFields() {
       {"RegularGridTopology",
        {"GridTopology"},
        {"min", "max", "p0", "cellWidth", "scale", "xmin", "ymin", "zmin", "xmax", "ymax", "zmax"}},
+      {"CylinderGridTopology", {"GridTopology"}, {"center", "axis", "radius", "length"}},
+      {"SphereGridTopology", {"GridTopology"}, {"center", "axis", "radius"}},
       {"SparseGridTopology",
        {"MeshTopology"},
        {"fillWeighted", "onlyInsideCells", "n", "min", "max", "cellWidth", "nbVirtualFinerLevels",

@@ -113,6 +113,12 @@ void mapTransform(Reader& reader, const SofaObject& o, bool loader) {
   }
 }
 
+// The grids read as a body's mesh (io/sofa_grid_mesh.hpp).
+bool isReadGrid(const std::string& type) {
+  return type == "RegularGridTopology" || type == "CylinderGridTopology" ||
+         type == "SphereGridTopology" || type == "SparseGridTopology";
+}
+
 // The mesh: the loader the MechanicalObject or its node's topology reads.
 void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& options,
              const std::vector<const SofaObject*>& components) {
@@ -142,14 +148,13 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   const SofaObject* grid = nullptr;
   for (const SofaObject& o : state.node->objects) {
     if (o.type == "TetrahedronSetTopologyContainer" || o.type == "MeshTopology") topology = &o;
-    if ((o.type == "RegularGridTopology" || o.type == "SparseGridTopology") && !grid) grid = &o;
+    if (isReadGrid(o.type) && !grid) grid = &o;
   }
   // MechanicalObject::init takes a grid's points when it has none of its own (a position and a
   // velocity of at most one point each: "0 0 0" is the default's size); a position linked to a
   // grid's ("@grid.position") is the same.
   const SofaObject* linked = reader.linked(state, "position");
-  if (linked && (linked->type == "RegularGridTopology" || linked->type == "SparseGridTopology"))
-    grid = linked;
+  if (linked && isReadGrid(linked->type)) grid = linked;
   // The mesh's objects and the loaders they link to, checked like the body's components.
   sofa::checkLinkedDataFields(reader, state, options.skipUnsupported);
   for (const SofaObject* o : {topology, grid})
@@ -181,8 +186,9 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
       if (o.type.find("Grid") != std::string::npos && o.type.size() > 8 &&
           o.type.compare(o.type.size() - 8, 8, "Topology") == 0)
         throw Error(o.where + ": " + o.type +
-                    ": not supported yet (of SOFA's grids, RegularGridTopology and "
-                    "SparseGridTopology are); it gives " +
+                    ": not supported yet (of SOFA's grids, RegularGridTopology, "
+                    "CylinderGridTopology, SphereGridTopology and SparseGridTopology are); it "
+                    "gives " +
                     state.label() + " its points");
   };
   if (!grid) refuseOtherGrid();

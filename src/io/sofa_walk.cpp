@@ -32,10 +32,10 @@ bool isTopology(const std::string& t) {
 }
 
 // Components with no effect on the mechanics here: plugins, the default loops, topology, the
-// mesh sources (loaders and the regular and sparse grids, read where the body's mesh is), and the
-// engines our selections stand for.
+// mesh sources (loaders and the regular, cylinder, sphere and sparse grids, read where the body's
+// mesh is), and the engines our selections stand for.
 bool isAccepted(const std::string& t) {
-  return isTopology(t) ||
+  return isTopology(t) || t == "CylinderGridTopology" || t == "SphereGridTopology" ||
          isOneOf(t, {"RequiredPlugin", "DefaultAnimationLoop", "DefaultVisualManagerLoop",
                      "AddPluginRepository", "BoxROI", "SphereROI", "RegularGridTopology",
                      "SparseGridTopology", "MeshGmshLoader", "MeshVTKLoader", "MeshOBJLoader",
