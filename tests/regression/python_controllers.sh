@@ -9,6 +9,8 @@
 #  - a controller that reads the whole position and velocity in onAnimateEndEvent logs, every
 #    step, the kinetic energy of the history file (UniformMass: 1/2 m sum v^2) and, at the
 #    last, the tip position of the final state, to rounding;
+#  - totalForce and one force per index written by a controller give the state of the same
+#    forces written in the scene, bit for bit; a count that fits neither is one error line;
 #  - root.dt set in onAnimateBeginEvent of step 2 applies from step 3, as in SOFA;
 #  - an exception in onAnimateBeginEvent of step 3, a write of a data field no controller may
 #    write, and an endless loop (scene.python-timeout) each end the run with one error line
@@ -40,7 +42,7 @@ cat > beam.py << 'EOF'
 import Sofa.Core
 
 
-def beam(root, force=0.0):
+def beam(root, force=0.0, indices=(98,), forces=None):
     root.dt = 0.01
     root.gravity = [0.0, -9.81, 0.0]
     b = root.addChild("beam")
@@ -54,7 +56,8 @@ def beam(root, force=0.0):
                 poissonRatio=0.3)
     box = b.addObject("BoxROI", name="box", box=[[-0.001, -0.001, -0.001], [0.001, 1.001, 1.001]])
     b.addObject("FixedProjectiveConstraint", name="fixed", indices=box.indices.linkpath)
-    b.addObject("ConstantForceField", name="pull", indices=[98], forces=[[0.0, 0.0, force]])
+    b.addObject("ConstantForceField", name="pull", indices=list(indices),
+                forces=forces or [[0.0, 0.0, force]])
     return b
 EOF
 cat > ramp.py << 'EOF'
@@ -104,6 +107,49 @@ for k in 1 2 3 4; do
 done
 check "the controller's ramp ends where the one-step runs end (to 1e-12)" \
   same_state ramp1.csv fixed4.csv 1e-12
+
+# totalForce and one force per index, on tip nodes 97 and 98, against the same forces written
+# in the scene; a count that fits neither is one error line.
+for write in "totalForce = [0.0, 0.0, -100.0]" "forces = [[0.0, 0.0, -30.0], [0.0, 0.0, -70.0]]" \
+  "forces = [[0.0, 0.0, 1.0]] * 3"; do
+  cat > two.py << EOF
+import Sofa.Core
+from beam import beam
+
+
+class Two(Sofa.Core.Controller):
+    def __init__(self, *args, **kwargs):
+        Sofa.Core.Controller.__init__(self, *args, **kwargs)
+        self.pull = kwargs["pull"]
+
+    def onAnimateBeginEvent(self, event):
+        self.pull.$write
+
+
+def createScene(root):
+    b = beam(root, indices=(97, 98))
+    root.addObject(Two(name="two", pull=b.pull))
+EOF
+  status=0
+  run 2 --scene two.py --solver.steps=3 --output.final-state=two.csv || status=$?
+  case $write in
+    totalForce*) forces="[[0.0, 0.0, -50.0], [0.0, 0.0, -50.0]]" ;;
+    *-30.0*) forces="[[0.0, 0.0, -30.0], [0.0, 0.0, -70.0]]" ;;
+    *)
+      check "pull.$write: one error line naming the field, the counts and the line" \
+        grep -qx "euler-implicit: error: step 1 (t = 0.01): two.py:11: in Two.onAnimateBeginEvent: /beam/pull.forces: expected 3 numbers or 3 per index (6), got 9; the state of step 0 was written to the configured outputs" run.err
+      show
+      continue
+      ;;
+  esac
+  check "pull.$write runs" test "$status" -eq 0
+  show
+  printf 'from beam import beam\n\n\ndef createScene(root):\n    beam(root, indices=(97, 98), forces=%s)\n' \
+    "$forces" > two-written.py
+  run 2 --scene two-written.py --solver.steps=3 --output.final-state=two-written.csv
+  check "pull.$write gives the state of forces=$forces in the scene, bit for bit" \
+    cmp -s two.csv two-written.csv
+done
 
 # Reads: the kinetic energy of the whole velocity every step, the tip at the end.
 cat > tip.py << 'EOF'

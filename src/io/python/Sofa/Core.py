@@ -99,6 +99,10 @@ class Data:
         self._value = value
         self._given = True
 
+    def __call__(self, *args, **kwargs):
+        raise SceneError("%s.%s(): euler-implicit's Sofa package has no such method (it reads "
+                         "%s as a data field)" % (self._owner.pathname(), self._name, self._name))
+
     def writeableArray(self):
         raise SceneError("%s.%s: writeableArray() is not supported; a controller sets a "
                          "ConstantForceField's forces or the root's dt by assigning .value"
