@@ -15,7 +15,8 @@
 #  - an exception in onAnimateBeginEvent of step 3, a write of a data field no controller may
 #    write, and an endless loop (scene.python-timeout) each end the run with one error line
 #    naming the .py file, line and step (2 ranks);
-#  - event methods never sent get one notice.
+#  - event methods never sent get one notice; init, bwdInit and the events come in SOFA's order
+#    (bwdInit after the node's children's), and an exception in init is one error line.
 # Usage: python_controllers.sh <euler-implicit> <meshes dir>; the MPI launch line:
 # tests/common/mpi_launch.sh. Needs python3 on PATH (numpy not needed).
 set -euo pipefail
@@ -207,6 +208,48 @@ check "the steps' times are 0.01 0.02 0.04 0.06" \
   awk -F, 'BEGIN { split("0.01 0.02 0.04 0.06", t, " ") }
     NR > 1 { d = $2 - t[NR - 1]; if (d < 0) d = -d; if (d > 1e-15) bad = 1; n++ }
     END { exit bad || n != 4 }' dt-history.csv
+
+# init in graph order, bwdInit after the node's children's, events in graph order; an exception
+# in init is one error line naming it.
+cat > order.py << 'EOF'
+import Sofa.Core
+from beam import beam
+
+
+class Say(Sofa.Core.Controller):
+    def say(self, what):
+        with open("order.log", "a") as log:
+            log.write("%s %s\n" % (what, self.getName()))
+
+    def init(self):
+        self.say("init")
+
+    def bwdInit(self):
+        self.say("bwdInit")
+
+    def onAnimateBeginEvent(self, event):
+        self.say("begin")
+
+    def onAnimateEndEvent(self, event):
+        self.say("end")
+
+
+def createScene(root):
+    b = beam(root)
+    root.addObject(Say(name="top"))
+    b.addObject(Say(name="inner"))
+EOF
+status=0
+run 2 --scene order.py --solver.steps=1 || status=$?
+check "init, bwdInit and events come in SOFA's order" \
+  test "$(tr '\n' ' ' < order.log)" = "init top init inner bwdInit inner bwdInit top begin top begin inner end top end inner "
+show
+sed -e 's/        self.say("init")/        raise KeyError("no init")/' order.py > noinit.py
+status=0
+run 2 --scene noinit.py --solver.steps=1 || status=$?
+check "an exception in init is one error line naming it" \
+  grep -qx "euler-implicit: error: noinit.py:11: in Say.init: KeyError: 'no init'" run.err
+show
 
 # One error line naming the file, the line and the step.
 sed -e 's/self.k += 1/self.k += 1\n        if self.k == 3:\n            raise ValueError("three")/' \
