@@ -1,5 +1,7 @@
 """Sofa.Core as euler-implicit reads a scene: Node, Object, Controller and Data record the graph
-that createScene builds, with the scene line of each call; nothing is simulated."""
+that createScene builds, with the scene line of each call; nothing is simulated here. While a
+run's controllers run (eis_controllers.py), LIVE turns data reads and writes into requests to
+the run."""
 import os
 import sys
 
@@ -242,8 +244,8 @@ BaseObject = Object
 
 class _PythonComponent(Object):
     """A component written in Python (SofaPython3's Controller, ForceField*, Mapping_*): recorded
-    as the type _kind with its class and base; euler-implicit does not run its code, and the
-    importer refuses it by that type."""
+    as the type _kind with its class and base. The importer refuses force fields and mappings by
+    that type; controllers run with the simulation (eis_controllers.py)."""
     _kind = "PythonController"
 
     def __new__(cls, *args, **kwargs):
@@ -276,7 +278,8 @@ class _PythonComponent(Object):
 
 
 class Controller(_PythonComponent):
-    """A Python controller: recorded by its class; euler-implicit does not run its code."""
+    """A Python controller: recorded by its class; its init, bwdInit, onAnimateBeginEvent and
+    onAnimateEndEvent run with the simulation (eis_controllers.py)."""
 
     def _attributes(self):
         return [("class", Data(self, "class", type(self).__name__, True))]
