@@ -358,10 +358,27 @@ void unsupported(Reader& reader, const SofaObject& o, const std::string& why,
   reader.warn("skipped " + o.label() + ": " + why);
 }
 
+// The load a ConstantForceField gave (the key its mapping added after `before`), as the
+// ordinal of that key's value among the body's keys, for a Python controller to write.
+void noteForceLoad(const SofaObject& o, const std::vector<SofaKey>& keys, std::size_t before,
+                   std::vector<SofaForceLoad>& forces) {
+  for (std::size_t i = before; i < keys.size(); ++i) {
+    const std::string& key = keys[i].key;
+    if (key != "load.constant-force" && key != "load.total-force" && key != "load.nodal-forces")
+      continue;
+    const auto ordinal = std::count_if(keys.begin(), keys.begin() + std::ptrdiff_t(i),
+                                       [&key](const SofaKey& k) { return k.key == key; });
+    const std::string node = o.node->path();
+    forces.push_back(
+        {(node == "/" ? "" : node) + "/" + (o.name.empty() ? o.type : o.name), key, int(ordinal)});
+  }
+}
+
 // One body's keys: its context and mesh, the solvers that integrate it, then every component
-// that acts on it, in the order written.
+// that acts on it, in the order written; the loads of its ConstantForceFields in `forces`.
 void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
-                const SofaImportOptions& options) {
+                const SofaImportOptions& options, const std::vector<SofaKey>& keys,
+                std::vector<SofaForceLoad>& forces) {
   const SofaObject& state = *body.state;
   // A misspelt data field would run with SOFA's default: every object read is checked first.
   for (const SofaObject* o : {body.state, body.odeSolver, body.nonlinearSolver, body.linearSolver})
@@ -389,10 +406,12 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   }
   for (const SofaObject* o : body.components) {
     reader.from(*o);
+    const std::size_t before = keys.size();
     if (const sofa::SofaMapping map = sofa::sofaMapping(o->type))
       map(reader, *o);
     else
       unsupported(reader, *o, why, options);
+    if (o->type == "ConstantForceField") noteForceLoad(*o, keys, before, forces);
   }
   // Every force comes from a component the scene names: without a FEM force field (the
   // mappings that give material.model), none.
@@ -423,9 +442,9 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
   }
   if (walk.bodies.empty()) throw Error(scene.root().where + ": the scene has no MechanicalObject");
   for (const sofa::Body& body : walk.bodies) {
-    out.objects.push_back({body.state->node->path(), {}});
+    out.objects.push_back({body.state->node->path(), {}, {}});
     reader.into(out.objects.back().keys);
-    importBody(reader, scene, body, options);
+    importBody(reader, scene, body, options, out.objects.back().keys, out.objects.back().forces);
     // Every state below one ODE solver is one system (SOFA's MechanicalOperations visit them
     // all): the bodies of a solver node that integrates several are one solver.group.
     const auto shared =
@@ -438,6 +457,8 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
     sofa::mapConstraintSolving(reader, loop, constraintSolver, body.components, body.linearSolver,
                                walk.collision);
   }
+  for (const SofaObject* o : walk.controllers)
+    out.controllers.push_back(o->label() + ", class " + reader.text(*o, "class").value_or("?"));
   if (!walk.visual.empty()) reader.note("skipped (visual only): " + listed(walk.visual));
   if (!walk.collision.empty())
     reader.warn("skipped collision and contact components (contact is not simulated): " +

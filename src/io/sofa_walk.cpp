@@ -141,9 +141,7 @@ struct Collector {
                            "in node " +
                            node.path() + " (" + node.where + ")");
       } else if (o.type == "PythonController") {
-        unsupported(o, "a Python controller (class " + reader.text(o, "class").value_or("?") +
-                           ") runs arbitrary code between steps and cannot run in a distributed "
-                           "step");
+        walk.controllers.push_back(&o);
       } else if (o.type == "PythonForceField" || o.type == "PythonMapping") {
         const bool field = o.type == "PythonForceField";
         unsupported(

@@ -28,10 +28,12 @@ struct Walk {
   // or constraint solver, a force field above every MechanicalObject).
   std::vector<const SofaObject*> orphans;
   std::vector<std::string> visual, collision;  // types skipped, one entry per component
+  // Python controllers (io/python_controllers), run between steps, depth first as written.
+  std::vector<const SofaObject*> controllers;
 };
 
 // Walks the whole graph. Throws eis::Error naming the component for what cannot be simulated
-// (a mass or force in a mapped child, a Python controller, two MechanicalObjects in one node);
+// (a mass or force in a mapped child, a Python force field, two MechanicalObjects in one node);
 // with skipUnsupported the first two are skipped with a warning through `reader`.
 Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported);
 

@@ -495,7 +495,7 @@ launch bad scn_include_missing "scn_include_missing.scn:10" "parts/none.xml" "no
   --scene="$T/scn_include_missing.scn" --solver.steps=1
 launch bad scn_unsupported "scn_unsupported.scn:4" "UncoupledConstraintCorrection" "scene.skip-unsupported" -- \
   --scene="$T/scn_unsupported.scn" --solver.steps=1
-launch bad scn_python_controller "liver.py:42" "PythonController 'ctl'" "Pulse" "distributed step" -- \
+launch bad scn_python_controller "liver.py:42" "PythonController 'ctl'" "Pulse" "only with the .py scene" -- \
   --scene="$T/scn_python_controller.scn" --solver.steps=1
 launch bad scn_python_force_field "s.py:7" "PythonForceField 'pull'" "class Pull" \
   "Sofa.Core.ForceFieldVec3d" "addForce" -- --scene="$T/scn_python_force_field.scn" --solver.steps=1
