@@ -364,12 +364,18 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     sofa::checkDataFields(reader, *o, options.skipUnsupported);
     sofa::checkLinkedDataFields(reader, *o, options.skipUnsupported);
   }
+  // SOFA leaves a state no ODE solver integrates where it is; what acts on it (a mass, a force,
+  // a constraint, a mapping read by a solver: the walk keeps only those as bodies) would act on
+  // a state that never moves, which this importer does not model.
+  if (!body.odeSolver)
+    throw Error(state.where + ": " + state.label() +
+                ": no EulerImplicitSolver in its node or above integrates it, yet " +
+                (body.components.empty() ? std::string("a mapping under an ODE solver reads it")
+                                         : body.components.front()->label() + " acts on it") +
+                ": a state SOFA never moves is supported only as a collision obstacle");
   reader.from(state);
   mapContext(reader, scene, *state.node);
   mapMesh(reader, state, options, body.components);
-  if (!body.odeSolver)
-    throw Error(state.where + ": " + state.label() +
-                ": no EulerImplicitSolver in its node or above integrates it");
   const std::string why = "not supported: it may change the mechanics";
   for (const SofaObject* solver : {body.odeSolver, body.nonlinearSolver}) {
     if (!solver) continue;
@@ -415,7 +421,18 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
       unsupported(reader, *o, "not supported: it may change the mechanics", options);
     }
   }
+  if (walk.bodies.empty() && !walk.obstacles.empty())
+    throw Error(walk.obstacles.front()->where + ": " + walk.obstacles.front()->label() +
+                ": no EulerImplicitSolver in its node or above integrates it, nor any other "
+                "MechanicalObject of the scene: nothing to simulate");
   if (walk.bodies.empty()) throw Error(scene.root().where + ": the scene has no MechanicalObject");
+  std::vector<std::string> collision = walk.collision;
+  for (const SofaObject* o : walk.obstacles) {
+    reader.note(o->label() + " in " + o->node->path() +
+                ": no ODE solver integrates it and nothing acts on it; SOFA never moves it: "
+                "a collision obstacle, skipped");
+    collision.push_back("MechanicalObject without an ODE solver");
+  }
   for (const sofa::Body& body : walk.bodies) {
     out.objects.push_back({body.state->node->path(), {}});
     reader.into(out.objects.back().keys);
@@ -433,9 +450,9 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
                                walk.collision);
   }
   if (!walk.visual.empty()) reader.note("skipped (visual only): " + listed(walk.visual));
-  if (!walk.collision.empty())
+  if (!collision.empty())
     reader.warn("skipped collision and contact components (contact is not simulated): " +
-                listed(walk.collision));
+                listed(collision));
   return out;
 }
 

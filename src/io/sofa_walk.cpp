@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "eis/core/error.hpp"
+#include "eis/core/parameters.hpp"
 
 namespace eis::sofa {
 
@@ -182,6 +183,28 @@ struct Collector {
     return nullptr;
   }
 
+  // Whether a mechanical mapping under an ODE solver reads `state` (its input, input1 or input2
+  // links, else its parent node's state): SOFA's solver would then see the state through it.
+  bool mapsIntoSolved(const SofaObject& state) const {
+    for (const SofaObject* o : reader.scene().objects()) {
+      if (!isMechanicalMapping(o->type) || !nearest(o->node, isOdeSolver)) continue;
+      bool linked = false;
+      for (const char* field : {"input", "input1", "input2"}) {
+        const std::string* text = o->field(field);
+        if (!text) continue;
+        linked = true;
+        for (const std::string& link : parse::tokens(*text)) {
+          const SofaLinkTarget target =
+              reader.scene().resolve(*o->node, link, reader.where(*o, field), o);
+          const SofaObject* input = target.object ? target.object : contextState(target.node);
+          if (input == &state) return true;
+        }
+      }
+      if (!linked && o->node->parent && contextState(o->node->parent) == &state) return true;
+    }
+    return false;
+  }
+
   // The nearest component of `node` or above that passes `is`.
   const SofaObject* nearest(const SofaNode* node, bool (*is)(const std::string&)) const {
     for (; node; node = node->parent)
@@ -288,6 +311,13 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
     for (Body& body : walk.bodies)
       if (body.state == state) body.components.push_back(o);
   }
+  const auto isObstacle = [&](const Body& body) {
+    return !body.odeSolver && body.components.empty() && !collector.mapsIntoSolved(*body.state);
+  };
+  for (const Body& body : walk.bodies)
+    if (isObstacle(body)) walk.obstacles.push_back(body.state);
+  walk.bodies.erase(std::remove_if(walk.bodies.begin(), walk.bodies.end(), isObstacle),
+                    walk.bodies.end());
   return walk;
 }
 
