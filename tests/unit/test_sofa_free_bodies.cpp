@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 
 #include "eis/io/sofa_import.hpp"
@@ -81,6 +82,56 @@ TEST(SofaFreeBodies, UnsolvedStateThatSomethingActsOnIsRefused) {
               imported(std::string("<Node name='root'>") + kObstacle + "</Node>");
             }).find("nor any other MechanicalObject of the scene"),
             std::string::npos);
+}
+
+// The keys of the first body, each key's values in order.
+std::map<std::string, std::vector<std::string>> keysOf(const eis::SofaImport& out) {
+  std::map<std::string, std::vector<std::string>> keys;
+  for (const eis::SofaKey& k : out.objects.at(0).keys) keys[k.key].push_back(k.value);
+  return keys;
+}
+
+const char* kCube = "0 0 1  1 0 1  0 1 1  1 1 1  0 0 2  1 0 2  0 1 2  1 1 2";
+
+// A MechanicalObject's positions written in the scene, and its MeshTopology's hexahedra (SOFA's
+// field `hexahedra`, alias `hexas`): the body's mesh, as MeshSpringForceField's cubes read it.
+TEST(SofaFreeBodies, HexahedraWrittenInTheTopology) {
+  for (const char* field : {"hexas", "hexahedra"}) {
+    const auto keys =
+        keysOf(imported(std::string("<Node><EulerImplicitSolver/>"
+                                    "<MechanicalObject position='") +
+                        kCube + "'/><MeshTopology " + field +
+                        "='0 4 6 2 1 5 7 3'/><UniformMass totalMass='1'/>"
+                        "<MeshSpringForceField stiffness='100' damping='1'/></Node>"));
+    EXPECT_EQ(keys.at("mesh.nodes"), std::vector<std::string>{kCube});
+    EXPECT_EQ(keys.at("mesh.hexahedra"), std::vector<std::string>{"0 4 6 2 1 5 7 3"});
+    EXPECT_EQ(keys.count("mesh.tetrahedra"), 0u);
+    EXPECT_EQ(keys.at("springs.stiffness"), std::vector<std::string>{"100"});
+  }
+  EXPECT_NE(errorOf([&] {
+              imported(std::string("<Node><EulerImplicitSolver/><MechanicalObject position='") +
+                       kCube +
+                       "'/><MeshTopology hexas='0 4 6 2 1 5 7 3' tetras='0 1 2 4'/></Node>");
+            }).find("both tetrahedra and hexahedra written"),
+            std::string::npos);
+}
+
+// MechanicalObject::init: a position and a velocity of at most one point each give way to the
+// topology's points (Demos/liverConfiguration.scn: position="0 0 0" beside a loader's topology);
+// two points are the body's own.
+TEST(SofaFreeBodies, OnePointGivesWayToTheTopologysPoints) {
+  const auto keys = keysOf(imported(
+      "<Node><EulerImplicitSolver/><MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/>"
+      "<TetrahedronSetTopologyContainer src='@l'/>"
+      "<MechanicalObject position='0 0 0' velocity='0 0 0'/></Node>"));
+  ASSERT_EQ(keys.count("mesh.file"), 1u);
+  EXPECT_NE(keys.at("mesh.file")[0].find("beam_v22_ascii.msh"), std::string::npos);
+  EXPECT_EQ(keys.count("mesh.nodes"), 0u);
+  EXPECT_EQ(keys.at("initial.velocities"), std::vector<std::string>{"0 0 0"});
+  const auto own = keysOf(
+      imported(std::string("<Node><EulerImplicitSolver/><MechanicalObject position='") + kCube +
+               "'/><MeshTopology position='0 0 0  1 0 0' hexas='0 4 6 2 1 5 7 3'/></Node>"));
+  EXPECT_EQ(own.at("mesh.nodes"), std::vector<std::string>{kCube});
 }
 
 }  // namespace
