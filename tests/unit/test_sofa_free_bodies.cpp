@@ -1,5 +1,6 @@
 // Tests of the SOFA import of bodies that are not a volume mesh from a loader: obstacle nodes that
-// no ODE solver integrates (io/sofa_walk.cpp, io/sofa_import.cpp).
+// no ODE solver integrates (io/sofa_walk.cpp, io/sofa_import.cpp), cells written in a
+// MeshTopology and MeshSpringForceField's kinds on them (io/sofa_springs.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -113,6 +114,51 @@ TEST(SofaFreeBodies, HexahedraWrittenInTheTopology) {
                        kCube +
                        "'/><MeshTopology hexas='0 4 6 2 1 5 7 3' tetras='0 1 2 4'/></Node>");
             }).find("both tetrahedra and hexahedra written"),
+            std::string::npos);
+}
+
+// MeshSpringForceField.inl on a MeshTopology whose cells are written: each pair of vertices
+// takes the constants of the first kind (lines, triangles, quads, tetrahedra, cubes) that joins
+// it and whose stiffness or damping is not 0; SOFA derives the lines from the cells, the
+// triangles from the tetrahedra and the quads from the hexahedra.
+TEST(SofaFreeBodies, MeshSpringsEachKindOnWrittenCells) {
+  const auto springs = [&](const std::string& cells, const std::string& fields) {
+    return keysOf(imported(std::string("<Node><EulerImplicitSolver/><MechanicalObject position='") +
+                           kCube + "'/><MeshTopology " + cells + "/><MeshSpringForceField " +
+                           fields + "/></Node>"));
+  };
+  using V = std::vector<std::string>;
+  const std::string hexa = "hexas='0 4 6 2 1 5 7 3'";
+  // Edges, face diagonals, body diagonals.
+  auto k = springs(hexa, "linesStiffness='300' quadsStiffness='70' cubesStiffness='20'");
+  EXPECT_EQ(k.at("springs.stiffness-by-kind"), V{"300 70 20"});
+  EXPECT_EQ(k.at("springs.damping-by-kind"), V{"0 0 0"});
+  k = springs(hexa, "linesStiffness='10'");  // PatchTestConstraint.scn's, on written cells
+  EXPECT_EQ(k.at("springs.stiffness-by-kind"), V{"10 0 0"});
+  // A kind with a damping alone takes the pairs it joins first, with its zero stiffness.
+  k = springs(hexa, "linesStiffness='3' cubesDamping='2' quadsStiffness='0'");
+  EXPECT_EQ(k.at("springs.stiffness-by-kind"), V{"3 0 0"});
+  EXPECT_EQ(k.at("springs.damping-by-kind"), V{"0 2 2"});
+  // The alias gives every kind its value: one constant for all (the later name in SOFA's
+  // attribute order, `stiffness`, wins over `linesStiffness`).
+  k = springs(hexa, "stiffness='5' linesStiffness='7' damping='1'");
+  EXPECT_EQ(k.at("springs.stiffness"), V{"5"});
+  EXPECT_EQ(k.at("springs.damping"), V{"1"});
+  EXPECT_EQ(k.count("springs.stiffness-by-kind"), 0u);
+  // Triangles and tetrahedra join no pair of a hexahedron.
+  k = springs(hexa, "trianglesStiffness='4' tetrahedraStiffness='6' cubesStiffness='8'");
+  EXPECT_EQ(k.at("springs.stiffness"), V{"8"});
+  // On tetrahedra every kind joins the edges: lines, then triangles, then tetrahedra.
+  const std::string tetra = "tetras='0 1 2 4'";
+  k = springs(tetra, "trianglesStiffness='4' tetrahedraStiffness='9' quadsStiffness='1'");
+  EXPECT_EQ(k.at("springs.stiffness"), V{"4"});
+  k = springs(tetra, "tetrasStiffness='9' tetrasDamping='0.5'");
+  EXPECT_EQ(k.at("springs.stiffness"), V{"9"});
+  EXPECT_EQ(k.at("springs.damping"), V{"0.5"});
+  // A topology with edges of its own: not every cell's, refused.
+  EXPECT_NE(errorOf([&] {
+              springs(hexa + " edges='0 1'", "linesStiffness='3'");
+            }).find("stiffness per kind of spring is not supported"),
             std::string::npos);
 }
 
