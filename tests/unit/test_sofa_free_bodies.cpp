@@ -162,6 +162,24 @@ TEST(SofaFreeBodies, MeshSpringsEachKindOnWrittenCells) {
             std::string::npos);
 }
 
+// EllipsoidForceField.inl: center 0 0 0, stiffness 500, damping 5; vradius has no default (0 0
+// 0, which SOFA divides by): required here.
+TEST(SofaFreeBodies, EllipsoidForceFieldKeys) {
+  const auto ellipsoid = [&](const std::string& fields) {
+    return keysOf(imported(std::string("<Node><EulerImplicitSolver/><MechanicalObject position='") +
+                           kCube + "'/><MeshTopology hexas='0 4 6 2 1 5 7 3'/>" +
+                           "<EllipsoidForceField " + fields + "/></Node>"));
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(ellipsoid("vradius='1 2 3'").at("obstacle.ellipsoid"), V{"0 0 0 1 2 3 500 5"});
+  EXPECT_EQ(ellipsoid("center='1 0 -1' vradius='4 2 3' stiffness='-20' damping='0.5'")
+                .at("obstacle.ellipsoid"),
+            V{"1 0 -1 4 2 3 -20 0.5"});
+  EXPECT_NE(errorOf([&] { ellipsoid(""); }).find("vradius"), std::string::npos);
+  EXPECT_NE(errorOf([&] { ellipsoid("vradius='1 0 1'"); }).find("expected three radii > 0"),
+            std::string::npos);
+}
+
 // MechanicalObject::init: a position and a velocity of at most one point each give way to the
 // topology's points (Demos/liverConfiguration.scn: position="0 0 0" beside a loader's topology);
 // two points are the body's own.
