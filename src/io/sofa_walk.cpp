@@ -79,6 +79,31 @@ bool isVisual(const std::string& t) {
                      "BackgroundSetting"});
 }
 
+// SOFA's analysis engines, which compute a value from a state for whatever reads it and change
+// nothing themselves (AverageCoord: the mean of some positions, which Component/Visual/OglLabel.scn
+// prints).
+bool isAnalysis(const std::string& t) {
+  return t == "AverageCoord";
+}
+
+// Whether only visual components link to `engine` (by its name, as "@center.average" or
+// "@../center" do): then what it computes is only drawn. An unnamed one is linked to by none.
+bool onlyDrawn(const SofaScene& scene, const SofaObject& engine) {
+  if (engine.name.empty()) return true;
+  for (const SofaObject* o : scene.objects()) {
+    if (isVisual(o->type)) continue;
+    for (const xml::Attribute& a : o->data)
+      for (const std::string& token : parse::tokens(a.value)) {
+        if (token.size() < 2 || token[0] != '@') continue;
+        std::string target = token.substr(1);
+        const std::size_t slash = target.find_last_of('/');
+        if (slash != std::string::npos) target = target.substr(slash + 1);
+        if (target.substr(0, target.find('.')) == engine.name) return false;
+      }
+  }
+  return true;
+}
+
 bool isCollision(const std::string& t) {
   return endsWith(t, "CollisionModel") || isOneOf(t, {"CollisionPipeline",
                                                       "DefaultPipeline",
@@ -129,7 +154,7 @@ struct Collector {
     }
     const SofaObject* state = nullptr;
     for (const SofaObject& o : node.objects) {
-      if (isVisual(o.type)) {
+      if (isVisual(o.type) || (isAnalysis(o.type) && onlyDrawn(reader.scene(), o))) {
         walk.visual.push_back(o.type);
       } else if (isCollision(o.type)) {
         walk.collision.push_back(o.type);

@@ -180,6 +180,22 @@ TEST(SofaFreeBodies, EllipsoidForceFieldKeys) {
             std::string::npos);
 }
 
+// An AverageCoord that only a visual component reads (Component/Visual/OglLabel.scn prints the
+// cube's centre) is skipped with the visuals; one a mechanical component links to is refused.
+TEST(SofaFreeBodies, AnalysisEngineOnlyDrawnIsSkipped) {
+  const auto scene = [&](const std::string& reader) {
+    return std::string("<Node><EulerImplicitSolver/><MechanicalObject position='") + kCube +
+           "'/><MeshTopology hexas='0 4 6 2 1 5 7 3'/><AverageCoord name='center'/>" + reader +
+           "</Node>";
+  };
+  const eis::SofaImport out = imported(scene("<OglLabel label='@center.average'/>"));
+  EXPECT_TRUE(anyHas(out.notes, "skipped (visual only): AverageCoord, OglLabel"));
+  EXPECT_NE(errorOf([&] {
+              imported(scene("<ConstantForceField forces='@../center.average'/>"));
+            }).find("AverageCoord 'center': not supported"),
+            std::string::npos);
+}
+
 // MechanicalObject::init: a position and a velocity of at most one point each give way to the
 // topology's points (Demos/liverConfiguration.scn: position="0 0 0" beside a loader's topology);
 // two points are the body's own.
