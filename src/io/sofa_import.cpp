@@ -224,9 +224,10 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
     if (sofa::readsHexahedra(c->type) && !(source && isLoader(*source)) && !hexas)
       throw Error(c->where + ": " + c->type + ": its hexahedra would come from " +
                   (grid ? grid->label() + ", which is not the body's mesh"
-                        : std::string("a topology container without hexahedra written in it; a "
-                                      "MeshGmshLoader, a MeshVTKLoader, a RegularGridTopology, a "
-                                      "SparseGridTopology or a MeshTopology's hexas gives them")));
+                        : std::string("a topology container or positions written in the scene, "
+                                      "read here for tetrahedra only; a MeshGmshLoader, a "
+                                      "MeshVTKLoader, a RegularGridTopology, a SparseGridTopology "
+                                      "or a MeshTopology's hexas gives them")));
   if (source && !isLoader(*source) && source != topology)
     throw Error(source->where + ": " + source->type +
                 ": not a mesh of tetrahedra this importer reads (MeshGmshLoader, MeshVTKLoader, "
