@@ -193,26 +193,47 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   };
   if (!grid) refuseOtherGrid();
   // The positions come from a loader (linked, or through the topology), else they are written in
-  // the scene: on the MechanicalObject or its topology, with the topology's tetrahedra.
+  // the scene: on the MechanicalObject or its topology, with the topology's tetrahedra or
+  // hexahedra. MechanicalObject::init takes the topology's points as it takes a grid's: when its
+  // own position and velocity hold at most one point each (Demos/liverConfiguration.scn writes
+  // position="0 0 0" beside a loader's topology).
+  const bool topologyPoints =
+      topology && !state.field("rest_position") && (!state.field("position") || onePoint) &&
+      (reader.given(*topology, "position") || reader.linked(*topology, "position"));
   const SofaObject* source = reader.linked(state, "position");
-  if (!source && !state.field("position") && topology) {
+  if (!source && (!state.field("position") || topologyPoints) && topology) {
     source = reader.linked(*topology, "position");
     if (!source) source = reader.linked(*topology, "tetrahedra");
+    if (!source) source = reader.linked(*topology, "hexahedra");
   }
   const auto isLoader = [](const SofaObject& o) {
     return o.type == "MeshGmshLoader" || o.type == "MeshVTKLoader";
   };
-  // HexahedronFEMForceField and HexahedralFEMForceField read hexahedra, which a grid or a mesh
-  // file gives here (the file's
-  // cells are checked when read: material.cells).
+  // The cells written in the topology (MeshTopology's `tetrahedra` and `hexahedra`, aliases
+  // `tetras` and `hexas`), when the positions are written too.
+  const auto written = [&](const char* field, const char* alias) -> std::optional<std::string> {
+    if (!topology || (source && source != topology)) return std::nullopt;
+    std::optional<std::string> cells = reader.text(*topology, field);
+    if (!cells) cells = reader.text(*topology, alias);
+    if (cells && parse::tokens(*cells).empty()) cells.reset();
+    return cells;
+  };
+  const std::optional<std::string> tets = written("tetrahedra", "tetras"),
+                                   hexas = written("hexahedra", "hexas");
+  if (tets && hexas)
+    throw Error(topology->where + ": " + topology->type +
+                ": both tetrahedra and hexahedra written: a body's mesh holds cells of one type");
+  // HexahedronFEMForceField and HexahedralFEMForceField read hexahedra, which a grid, a mesh
+  // file or the topology's hexahedra give here (the file's cells are checked when read:
+  // material.cells).
   for (const SofaObject* c : components)
-    if (sofa::readsHexahedra(c->type) && !(source && isLoader(*source)))
+    if (sofa::readsHexahedra(c->type) && !(source && isLoader(*source)) && !hexas)
       throw Error(c->where + ": " + c->type + ": its hexahedra would come from " +
                   (grid ? grid->label() + ", which is not the body's mesh"
                         : std::string("a topology container or positions written in the scene, "
                                       "read here for tetrahedra only; a MeshGmshLoader, a "
-                                      "MeshVTKLoader, a RegularGridTopology or a "
-                                      "SparseGridTopology gives them")));
+                                      "MeshVTKLoader, a RegularGridTopology, a SparseGridTopology "
+                                      "or a MeshTopology's hexas gives them")));
   if (source && !isLoader(*source) && source != topology)
     throw Error(source->where + ": " + source->type +
                 ": not a mesh of tetrahedra this importer reads (MeshGmshLoader, MeshVTKLoader, "
@@ -226,23 +247,21 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
     reader.key("mesh.file", findFile(reader, *source, options));
     mapTransform(reader, *source, true);
   } else {
-    const std::optional<std::string> nodes = state.field("position")
+    const std::optional<std::string> nodes = state.field("position") && !topologyPoints
                                                  ? reader.text(state, "position")
                                              : topology ? reader.text(*topology, "position")
                                                         : std::nullopt;
-    const std::optional<std::string> tets =
-        topology ? reader.text(*topology, "tetrahedra") : std::nullopt;
-    if (!(nodes || rest) || !tets) {
+    if (!(nodes || rest) || !(tets || hexas)) {
       refuseOtherGrid();
       throw Error(state.where +
                   ": MechanicalObject: no mesh (no loader, and no position and tetrahedra "
-                  "written in the scene)");
+                  "written in the scene, nor hexahedra)");
     }
     // MechanicalObject::init: a rest_position longer than the position becomes the position,
     // else the rest_position is kept; the elastic forces measure from it: it is the mesh, and
     // its own position the starting state.
     reader.key("mesh.nodes", rest ? *reader.text(state, "rest_position") : *nodes);
-    reader.key("mesh.tetrahedra", *tets);
+    reader.key(tets ? "mesh.tetrahedra" : "mesh.hexahedra", tets ? *tets : *hexas);
     if (rest && state.field("position")) {
       const std::size_t restCount = reader.reals(state, "rest_position").size(),
                         count = reader.reals(state, "position").size();
@@ -387,12 +406,18 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     sofa::checkDataFields(reader, *o, options.skipUnsupported);
     sofa::checkLinkedDataFields(reader, *o, options.skipUnsupported);
   }
+  // SOFA leaves a state no ODE solver integrates where it is; what acts on it (a mass, a force,
+  // a constraint, a mapping read by a solver: the walk keeps only those as bodies) would act on
+  // a state that never moves, which this importer does not model.
+  if (!body.odeSolver)
+    throw Error(state.where + ": " + state.label() +
+                ": no EulerImplicitSolver in its node or above integrates it, yet " +
+                (body.components.empty() ? std::string("a mapping under an ODE solver reads it")
+                                         : body.components.front()->label() + " acts on it") +
+                ": a state SOFA never moves is supported only as a collision obstacle");
   reader.from(state);
   mapContext(reader, scene, *state.node);
   mapMesh(reader, state, options, body.components);
-  if (!body.odeSolver)
-    throw Error(state.where + ": " + state.label() +
-                ": no EulerImplicitSolver in its node or above integrates it");
   const std::string why = "not supported: it may change the mechanics";
   for (const SofaObject* solver : {body.odeSolver, body.nonlinearSolver}) {
     if (!solver) continue;
@@ -440,7 +465,18 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
       unsupported(reader, *o, "not supported: it may change the mechanics", options);
     }
   }
+  if (walk.bodies.empty() && !walk.obstacles.empty())
+    throw Error(walk.obstacles.front()->where + ": " + walk.obstacles.front()->label() +
+                ": no EulerImplicitSolver in its node or above integrates it, nor any other "
+                "MechanicalObject of the scene: nothing to simulate");
   if (walk.bodies.empty()) throw Error(scene.root().where + ": the scene has no MechanicalObject");
+  std::vector<std::string> collision = walk.collision;
+  for (const SofaObject* o : walk.obstacles) {
+    reader.note(o->label() + " in " + o->node->path() +
+                ": no ODE solver integrates it and nothing acts on it; SOFA never moves it: "
+                "a collision obstacle, skipped");
+    collision.push_back("MechanicalObject without an ODE solver");
+  }
   for (const sofa::Body& body : walk.bodies) {
     out.objects.push_back({body.state->node->path(), {}, {}});
     reader.into(out.objects.back().keys);
@@ -460,9 +496,9 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
   for (const SofaObject* o : walk.controllers)
     out.controllers.push_back(o->label() + ", class " + reader.text(*o, "class").value_or("?"));
   if (!walk.visual.empty()) reader.note("skipped (visual only): " + listed(walk.visual));
-  if (!walk.collision.empty())
+  if (!collision.empty())
     reader.warn("skipped collision and contact components (contact is not simulated): " +
-                listed(walk.collision));
+                listed(collision));
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "eis/core/error.hpp"
+#include "eis/core/parameters.hpp"
 
 namespace eis::sofa {
 
@@ -78,6 +79,31 @@ bool isVisual(const std::string& t) {
                      "BackgroundSetting"});
 }
 
+// SOFA's analysis engines, which compute a value from a state for whatever reads it and change
+// nothing themselves (AverageCoord: the mean of some positions, which Component/Visual/OglLabel.scn
+// prints).
+bool isAnalysis(const std::string& t) {
+  return t == "AverageCoord";
+}
+
+// Whether only visual components link to `engine` (by its name, as "@center.average" or
+// "@../center" do): then what it computes is only drawn. An unnamed one is linked to by none.
+bool onlyDrawn(const SofaScene& scene, const SofaObject& engine) {
+  if (engine.name.empty()) return true;
+  for (const SofaObject* o : scene.objects()) {
+    if (isVisual(o->type)) continue;
+    for (const xml::Attribute& a : o->data)
+      for (const std::string& token : parse::tokens(a.value)) {
+        if (token.size() < 2 || token[0] != '@') continue;
+        std::string target = token.substr(1);
+        const std::size_t slash = target.find_last_of('/');
+        if (slash != std::string::npos) target = target.substr(slash + 1);
+        if (target.substr(0, target.find('.')) == engine.name) return false;
+      }
+  }
+  return true;
+}
+
 bool isCollision(const std::string& t) {
   return endsWith(t, "CollisionModel") || isOneOf(t, {"CollisionPipeline",
                                                       "DefaultPipeline",
@@ -128,7 +154,7 @@ struct Collector {
     }
     const SofaObject* state = nullptr;
     for (const SofaObject& o : node.objects) {
-      if (isVisual(o.type)) {
+      if (isVisual(o.type) || (isAnalysis(o.type) && onlyDrawn(reader.scene(), o))) {
         walk.visual.push_back(o.type);
       } else if (isCollision(o.type)) {
         walk.collision.push_back(o.type);
@@ -178,6 +204,28 @@ struct Collector {
       for (const SofaObject* s : states)
         if (s->node == node) return s;
     return nullptr;
+  }
+
+  // Whether a mechanical mapping under an ODE solver reads `state` (its input, input1 or input2
+  // links, else its parent node's state): SOFA's solver would then see the state through it.
+  bool mapsIntoSolved(const SofaObject& state) const {
+    for (const SofaObject* o : reader.scene().objects()) {
+      if (!isMechanicalMapping(o->type) || !nearest(o->node, isOdeSolver)) continue;
+      bool linked = false;
+      for (const char* field : {"input", "input1", "input2"}) {
+        const std::string* text = o->field(field);
+        if (!text) continue;
+        linked = true;
+        for (const std::string& link : parse::tokens(*text)) {
+          const SofaLinkTarget target =
+              reader.scene().resolve(*o->node, link, reader.where(*o, field), o);
+          const SofaObject* input = target.object ? target.object : contextState(target.node);
+          if (input == &state) return true;
+        }
+      }
+      if (!linked && o->node->parent && contextState(o->node->parent) == &state) return true;
+    }
+    return false;
   }
 
   // The nearest component of `node` or above that passes `is`.
@@ -286,6 +334,13 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
     for (Body& body : walk.bodies)
       if (body.state == state) body.components.push_back(o);
   }
+  const auto isObstacle = [&](const Body& body) {
+    return !body.odeSolver && body.components.empty() && !collector.mapsIntoSolved(*body.state);
+  };
+  for (const Body& body : walk.bodies)
+    if (isObstacle(body)) walk.obstacles.push_back(body.state);
+  walk.bodies.erase(std::remove_if(walk.bodies.begin(), walk.bodies.end(), isObstacle),
+                    walk.bodies.end());
   return walk;
 }
 

@@ -27,6 +27,12 @@ struct Walk {
   // Components that may change the mechanics and act on no body (a scene-level animation loop
   // or constraint solver, a force field above every MechanicalObject).
   std::vector<const SofaObject*> orphans;
+  // MechanicalObjects that no ODE solver integrates (none in their node or above) and that
+  // nothing acts on: no mass, force field or constraint, no interaction spring, no mapping into
+  // a state an ODE solver integrates. SOFA's SolveVisitor runs only the solvers of a node, so
+  // such a state never moves; here, with contact not simulated, it acts on nothing either: a
+  // collision obstacle, skipped. Not among `bodies`.
+  std::vector<const SofaObject*> obstacles;
   std::vector<std::string> visual, collision;  // types skipped, one entry per component
   // Python controllers (io/python_controllers), run between steps, depth first as written.
   std::vector<const SofaObject*> controllers;
