@@ -1,0 +1,82 @@
+#pragma once
+// A mapped child of a body (SOFA: a node whose MechanicalObject an IdentityMapping, SubsetMapping
+// or BarycentricMapping drives from the body's) with the masses and force fields that act on its
+// points, brought to the body as SOFA's MechanicalOperations bring them through the mapping:
+//   x_c = J x,  v_c = J v,  f += J^T f_c,  K += J^T K_c J,  M += J^T M_c J
+// (model/child_mapping.hpp: J, one cell per child point). What acts on the child, each per point:
+// UniformMass (m on every point; its weight m g), ConstantForceField (one force on every point),
+// PlaneForceField (model/plane_force_field.hpp's law, on the child's positions and velocities)
+// and RestShapeSpringsForceField (-k (x_c - x_c,rest), the rest being the child's own points).
+// The products and element matrices are the per-point ones carried into the cell, so the
+// assembled and matrix-free operators agree.
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "eis/model/child_mapping.hpp"
+#include "eis/model/force_field.hpp"
+#include "eis/model/force_field_component.hpp"
+#include "eis/model/plane_force_field.hpp"
+
+namespace eis {
+
+enum class ChildMappingType { None, Identity, Subset, Barycentric };
+inline constexpr Named<ChildMappingType> kChildMappingTypes[] = {
+    {"none", ChildMappingType::None},
+    {"identity", ChildMappingType::Identity},
+    {"subset", ChildMappingType::Subset},
+    {"barycentric", ChildMappingType::Barycentric}};
+
+// The mapped-child component's parameters, read once by readMappedChildParameters.
+struct MappedChildParameters {
+  ChildMappingType mapping = ChildMappingType::None;  // mapped.mapping
+  std::vector<std::int64_t> indices;                  // mapped.indices (subset)
+  std::vector<Vec3> points;                           // mapped.points (barycentric)
+  std::optional<double> vertexMass, totalMass;        // mapped.vertex-mass, mapped.total-mass
+  Vec3 gravity{0, -9.81, 0};                          // mapped.gravity
+  std::optional<Vec3> constantForce;                  // mapped.constant-force
+  std::vector<Plane> planes;                          // mapped.plane
+  double restStiffness = 0;                           // mapped.rest-shape-stiffness
+};
+MappedChildParameters readMappedChildParameters(const Parameters& scene);
+
+class MappedChild : public ForceField {
+public:
+  // Collective.
+  MappedChild(const DistributedMesh& mesh, const MappedChildParameters& parameters);
+
+  void addForce(const double* x, const double* v, double* f) override;
+  void addDForce(const double* dx, double* df, double kFactor) const override;
+  void addKToElementMatrices(double* elementMatrices, double kFactor,
+                             CellRange range) const override;
+  void addMDx(const double* dx, double* out, double mFactor) const override;
+  void addMToElementMatrices(double* elementMatrices, double mFactor,
+                             CellRange range) const override;
+  double potentialEnergy(const double* x) const override;
+  double externalPotential(const double* x) const override;
+  std::vector<double> vonMisesStress(const double*) const override { return {}; }
+  bool isLinear() const override { return planes_.empty(); }
+  bool usesVelocity() const override { return !planes_.empty(); }
+
+private:
+  using Block = std::array<double, 9>;
+  // Runs work(cell, point) for the carried points of the cells of `range`.
+  template <class Work>
+  void forPointsOf(CellRange range, Work&& work) const;
+
+  const DistributedMesh& mesh_;
+  ChildMapping mapping_;
+  double mass_ = 0;
+  Vec3 weight_{0, 0, 0};  // m g + the constant force: the same on every point
+  std::vector<Plane> planes_;
+  double restStiffness_;
+  std::vector<Vec3> rest_;        // of each carried point
+  std::vector<Block> stiffness_;  // K_c of each carried point at the last addForce
+  // The carried points by cell: those of local cell c are byCell_[firstOf_[c] .. firstOf_[c+1]-1].
+  std::vector<std::size_t> byCell_, firstOf_;
+};
+
+std::unique_ptr<ForceField> makeMappedChild(const ModelContext& context,
+                                            const MappedChildParameters& parameters);
+
+}  // namespace eis
