@@ -12,6 +12,7 @@
 #include "sofa_data_fields.hpp"
 #include "sofa_grid_mesh.hpp"
 #include "sofa_lagrangian.hpp"
+#include "sofa_mapped_child.hpp"
 #include "sofa_reader.hpp"
 #include "sofa_walk.hpp"
 
@@ -355,7 +356,7 @@ void unsupported(Reader& reader, const SofaObject& o, const std::string& why,
 // One body's keys: its context and mesh, the solvers that integrate it, then every component
 // that acts on it, in the order written.
 void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
-                const SofaImportOptions& options) {
+                const SofaImportOptions& options, std::vector<SofaKey>& keys) {
   const SofaObject& state = *body.state;
   // A misspelt data field would run with SOFA's default: every object read is checked first.
   for (const SofaObject* o : {body.state, body.odeSolver, body.nonlinearSolver, body.linearSolver})
@@ -388,6 +389,22 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     else
       unsupported(reader, *o, why, options);
   }
+  if (body.mapped.size() > 1)
+    throw Error(body.mapped[1].mapping->where + ": " + state.label() +
+                " has a second mapped child with masses or force fields (the first: " +
+                body.mapped[0].node->path() + "): one a body is supported");
+  for (const sofa::MappedNode& child : body.mapped) {
+    for (const SofaObject* o : child.components)
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+    for (const SofaObject* o : {child.mapping, child.state})
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+    // Without a mass of its own the body would get our default mass, which SOFA's has not.
+    if (!reader.gave("mass.type"))
+      throw Error(child.mapping->where + ": " + child.mapping->type + ": " + state.label() +
+                  " has no mass of its own: a body whose mass is only its mapped child's is "
+                  "not supported");
+    sofa::mapMappedChild(reader, child, keys);
+  }
   // Every force comes from a component the scene names: without a FEM force field (the
   // mappings that give material.model), none.
   if (!reader.gave("material.model")) {
@@ -419,7 +436,7 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
   for (const sofa::Body& body : walk.bodies) {
     out.objects.push_back({body.state->node->path(), {}});
     reader.into(out.objects.back().keys);
-    importBody(reader, scene, body, options);
+    importBody(reader, scene, body, options, out.objects.back().keys);
     // Every state below one ODE solver is one system (SOFA's MechanicalOperations visit them
     // all): the bodies of a solver node that integrates several are one solver.group.
     const auto shared =

@@ -1,0 +1,132 @@
+// SOFA's IdentityMapping, SubsetMapping and BarycentricMapping with masses and force fields in
+// the mapped node (Sofa/Component/Mapping/Linear), as the keys of our mapped-child
+// (model/mapped_child.cpp). Each mass or force field of the child is read by the mapping
+// registered for its class, as a body's would be, and its keys become the child's: the SOFA
+// fields, defaults and refusals stay in one place.
+#include "sofa_mapped_child.hpp"
+
+#include "eis/core/error.hpp"
+
+namespace eis::sofa {
+
+namespace {
+
+// The child's points (BarycentricMapping): its MechanicalObject's position, written in the scene.
+// MechanicalObject::init would move them by its transforms, and a loader would give them from a
+// file: neither is read here.
+std::string childPoints(Reader& r, const SofaObject& state) {
+  for (const char* field : {"translation", "rotation", "scale3d", "dx", "dy", "dz", "rx", "ry",
+                            "rz", "sx", "sy", "sz", "rest_position"})
+    r.refuseIfGiven(state, field, "a mapped child's points are read as written");
+  const std::optional<std::string> position = r.text(state, "position");
+  if (!position || r.linked(state, "position") || r.reals(state, "position").empty())
+    r.reject(state, "position",
+             "a BarycentricMapping child's points are read from its position written in the "
+             "scene (not from a loader or a topology)");
+  if (r.reals(state, "position").size() % 3 != 0)
+    r.reject(state, "position", "expected X Y Z for each point");
+  return *position;
+}
+
+// SubsetMapping.inl init: `indices`, else first..last (last clamped to the parent's size), else
+// the child's points matched to the parent's by position within `radius` (not done here).
+std::string subsetIndices(Reader& r, const SofaObject& mapping) {
+  r.refuseIfGiven(mapping, "resizeToModel", "resizing the child's state is not supported");
+  const std::vector<long long> indices = r.integers(mapping, "indices");
+  if (!indices.empty()) {
+    std::string text;
+    for (long long i : indices) {
+      if (i < 0) r.reject(mapping, "indices", "an index must be >= 0");
+      text += (text.empty() ? "" : " ") + std::to_string(i);
+    }
+    return text;
+  }
+  if (r.given(mapping, "first"))
+    r.reject(mapping, "first", "a range of parent points is not supported: write `indices`");
+  r.reject(mapping, "indices",
+           "empty: SOFA would match the child's points to the parent's by position; write "
+           "`indices`");
+}
+
+// The key a child's component gave, as the child's key; refused when it does not act on every
+// point of the child, or when it is of a kind the child does not carry.
+void translate(Reader& r, const SofaObject& o, const SofaKey& k, bool& massGiven) {
+  const Texts tokens = parse::tokens(k.value);
+  const auto allPoints = [&](std::size_t numbers) {
+    if (tokens.size() != numbers + 1 || tokens.back() != "all")
+      throw Error(o.where + ": " + o.label() +
+                  ": in a mapped child, acting on some points only is not supported (" + k.key +
+                  " = " + k.value + ")");
+    std::string text;
+    for (std::size_t i = 0; i < numbers; ++i) text += (i ? " " : "") + tokens[i];
+    return text;
+  };
+  if (k.key == "mass.type" && k.value == "uniform") {
+    massGiven = true;
+  } else if (k.key == "mass.total-mass" || k.key == "mass.vertex-mass") {
+    r.key("mapped." + k.key.substr(5), k.value);
+  } else if (k.key == "load.constant-force") {
+    r.key("mapped.constant-force", allPoints(3));
+  } else if (k.key == "obstacle.plane") {
+    r.key("mapped.plane", k.value);
+  } else if (k.key == "springs.rest-shape") {
+    r.key("mapped.rest-shape-stiffness", allPoints(1));
+  } else {
+    throw Error(o.where + ": " + o.label() +
+                ": not supported in a mapped child (its UniformMass, ConstantForceField, "
+                "PlaneForceField and RestShapeSpringsForceField on every point are; it gives " +
+                k.key + " = " + k.value + ")");
+  }
+}
+
+}  // namespace
+
+void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys) {
+  const SofaObject& mapping = *child.mapping;
+  r.into(keys);
+  r.from(mapping);
+  // BaseMapping: a mapping that does not carry the child's forces or masses to its parent
+  // (mapForces, mapMasses, mapMatrices: isMechanical), or that maps the rest positions too.
+  for (const char* field : {"mapForces", "mapMasses", "mapMatrices", "isMechanical"})
+    if (!r.boolean(mapping, field, true))
+      r.reject(mapping, field, "a mapped child whose forces or masses stay in the child");
+  if (r.boolean(mapping, "applyRestPosition", false))
+    r.reject(mapping, "applyRestPosition", "mapping the rest positions is not supported");
+  if (mapping.type == "IdentityMapping") {
+    r.key("mapped.mapping", "identity");
+  } else if (mapping.type == "SubsetMapping") {
+    r.key("mapped.mapping", "subset");
+    r.key("mapped.indices", subsetIndices(r, mapping));
+  } else {
+    // BarycentricMapping.cpp createMapperFromTopology: a grid gets its cubes' own mapper
+    // (BarycentricMapperRegularGridTopology, ...SparseGridTopology), not the mesh mapper's rule
+    // read here.
+    const SofaObject* topology = topologyOf(mapping.node->parent);
+    if (topology && topology->type.find("GridTopology") != std::string::npos)
+      throw Error(mapping.where + ": BarycentricMapping: from " + topology->label() +
+                  ": SOFA maps onto the grid's cubes (its grid mappers), which is not supported; "
+                  "a mesh of tetrahedra or hexahedra is");
+    if (r.boolean(mapping, "useRestPosition", false))
+      r.reject(mapping, "useRestPosition",
+               "locating the points at the rest positions is not "
+               "supported (they are located where written)");
+    r.key("mapped.mapping", "barycentric");
+    r.key("mapped.points", childPoints(r, *child.state));
+  }
+  bool massGiven = false;
+  for (const SofaObject* o : child.components) {
+    const SofaMapping map = sofaMapping(o->type);
+    if (!map)
+      throw Error(o->where + ": " + o->label() + ": not supported in a mapped child (in node " +
+                  child.node->path() + ")");
+    std::vector<SofaKey> own;
+    r.into(own);
+    r.from(*o);
+    map(r, *o);
+    r.into(keys);
+    for (const SofaKey& k : own) translate(r, *o, k, massGiven);
+  }
+  if (massGiven) r.key("mapped.gravity", r.gaveValue("load.gravity"));
+}
+
+}  // namespace eis::sofa
