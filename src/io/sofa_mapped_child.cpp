@@ -11,9 +11,13 @@ namespace eis::sofa {
 
 namespace {
 
-// The child's points (BarycentricMapping): its MechanicalObject's position, written in the scene.
-// MechanicalObject::init would move them by its transforms, and a loader would give them from a
-// file: neither is read here.
+// The child's points: its MechanicalObject's position, written in the scene. MechanicalObject::init
+// would move them by its transforms, and a loader would give them from a file: neither is read
+// here. SOFA initialises a node's objects in the order written, and UniformMass,
+// ConstantForceField and RestShapeSpringsForceField take the state's size (their indices) and
+// rest positions when they do: an IdentityMapping or SubsetMapping sizes the child when it
+// initialises, so without written points (or before them) they would see the one default
+// point. Written points of the right count give every one of them the child's size.
 std::string childPoints(Reader& r, const SofaObject& state) {
   for (const char* field : {"translation", "rotation", "scale3d", "dx", "dy", "dz", "rx", "ry",
                             "rz", "sx", "sy", "sz", "rest_position"})
@@ -21,8 +25,9 @@ std::string childPoints(Reader& r, const SofaObject& state) {
   const std::optional<std::string> position = r.text(state, "position");
   if (!position || r.linked(state, "position") || r.reals(state, "position").empty())
     r.reject(state, "position",
-             "a BarycentricMapping child's points are read from its position written in the "
-             "scene (not from a loader or a topology)");
+             "a mapped child's points are read from its position written in the scene (not "
+             "from a loader or a topology; SOFA's IdentityMapping and SubsetMapping size the "
+             "child only after the components before them took its size)");
   if (r.reals(state, "position").size() % 3 != 0)
     r.reject(state, "position", "expected X Y Z for each point");
   return *position;
@@ -92,27 +97,16 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
       r.reject(mapping, field, "a mapped child whose forces or masses stay in the child");
   if (r.boolean(mapping, "applyRestPosition", false))
     r.reject(mapping, "applyRestPosition", "mapping the rest positions is not supported");
-  if (mapping.type == "IdentityMapping") {
-    r.key("mapped.mapping", "identity");
-  } else if (mapping.type == "SubsetMapping") {
-    r.key("mapped.mapping", "subset");
-    r.key("mapped.indices", subsetIndices(r, mapping));
-  } else {
-    // BarycentricMapping.cpp createMapperFromTopology: a grid gets its cubes' own mapper
-    // (BarycentricMapperRegularGridTopology, ...SparseGridTopology), not the mesh mapper's rule
-    // read here.
-    const SofaObject* topology = topologyOf(mapping.node->parent);
-    if (topology && topology->type.find("GridTopology") != std::string::npos)
-      throw Error(mapping.where + ": BarycentricMapping: from " + topology->label() +
-                  ": SOFA maps onto the grid's cubes (its grid mappers), which is not supported; "
-                  "a mesh of tetrahedra or hexahedra is");
-    if (r.boolean(mapping, "useRestPosition", false))
-      r.reject(mapping, "useRestPosition",
-               "locating the points at the rest positions is not "
-               "supported (they are located where written)");
-    r.key("mapped.mapping", "barycentric");
-    r.key("mapped.points", childPoints(r, *child.state));
-  }
+  const auto position = [&](const SofaObject* o) {
+    const auto& objects = child.node->objects;
+    for (std::size_t i = 0; i < objects.size(); ++i)
+      if (&objects[i] == o) return i;
+    return objects.size();
+  };
+  for (const SofaObject* o : child.components)
+    if (position(o) < position(child.state))
+      throw Error(o->where + ": " + o->label() + ": before " + child.state->label() +
+                  " in its node: SOFA would initialise it on the state's default size");
   bool massGiven = false;
   for (const SofaObject* o : child.components) {
     const SofaMapping map = sofaMapping(o->type);
@@ -125,6 +119,36 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
     map(r, *o);
     r.into(keys);
     for (const SofaKey& k : own) translate(r, *o, k, massGiven);
+  }
+  r.from(mapping);
+  if (mapping.type == "IdentityMapping") {
+    r.key("mapped.mapping", "identity");
+    r.key("mapped.points", childPoints(r, *child.state));
+  } else if (mapping.type == "SubsetMapping") {
+    r.key("mapped.mapping", "subset");
+    const std::string indices = subsetIndices(r, mapping);
+    r.key("mapped.indices", indices);
+    const std::string points = childPoints(r, *child.state);
+    if (3 * parse::tokens(indices).size() != parse::tokens(points).size())
+      r.reject(*child.state, "position",
+               std::to_string(parse::tokens(points).size() / 3) + " points for the " +
+                   std::to_string(parse::tokens(indices).size()) + " indices of " +
+                   mapping.label());
+    r.key("mapped.points", points);
+  } else {
+    // BarycentricMapping.cpp createMapperFromTopology: a grid gets its cubes' own mapper
+    // (BarycentricMapperRegularGridTopology, ...SparseGridTopology), not the mesh mapper's rule
+    // read here.
+    const SofaObject* topology = topologyOf(mapping.node->parent);
+    if (topology && topology->type.find("GridTopology") != std::string::npos)
+      throw Error(mapping.where + ": BarycentricMapping: from " + topology->label() +
+                  ": SOFA maps onto the grid's cubes (its grid mappers), which is not supported; "
+                  "a mesh of tetrahedra or hexahedra is");
+    if (r.boolean(mapping, "useRestPosition", false))
+      r.reject(mapping, "useRestPosition",
+               "locating the points at the rest positions is not supported");
+    r.key("mapped.mapping", "barycentric");
+    r.key("mapped.points", childPoints(r, *child.state));
   }
   if (massGiven) r.key("mapped.gravity", r.gaveValue("load.gravity"));
 }

@@ -59,6 +59,9 @@ MappedChild::MappedChild(const DistributedMesh& mesh, const MappedChildParameter
       mapping_(mappingOf(mesh, parameters)),
       planes_(parameters.planes),
       restStiffness_(parameters.restStiffness) {
+  if (!parameters.points.empty() && std::int64_t(parameters.points.size()) != mapping_.size())
+    throw Error("mapped.points gives " + std::to_string(parameters.points.size()) +
+                " points for the " + std::to_string(mapping_.size()) + " the mapping makes");
   if (parameters.vertexMass)
     mass_ = *parameters.vertexMass;
   else if (parameters.totalMass && mapping_.size() > 0)
@@ -72,9 +75,8 @@ MappedChild::MappedChild(const DistributedMesh& mesh, const MappedChildParameter
   for (std::size_t v = 0; v < coords.size(); ++v)
     for (int d = 0; d < 3; ++d) restBody[3 * v + d] = coords[v][d];
   for (const auto& p : points)
-    rest_.push_back(parameters.mapping == ChildMappingType::Barycentric
-                        ? parameters.points[std::size_t(p.index)]
-                        : mapping_.apply(p, restBody.data()));
+    rest_.push_back(!parameters.points.empty() ? parameters.points[std::size_t(p.index)]
+                                               : mapping_.apply(p, restBody.data()));
   Block springs{};
   for (int d = 0; d < 3; ++d) springs[4 * d] = -restStiffness_;
   stiffness_.assign(points.size(), springs);
@@ -226,8 +228,8 @@ void resolveMappedChild(Scene& scene) {
     throw Error("mapped.mapping = barycentric needs mapped.points");
   if (indices && mapping != ChildMappingType::Subset)
     throw Error("mapped.indices is for mapped.mapping = subset");
-  if (points && mapping != ChildMappingType::Barycentric)
-    throw Error("mapped.points is for mapped.mapping = barycentric");
+  if (points && mapping == ChildMappingType::None)
+    throw Error("mapped.points needs a mapped.mapping");
   if (scene.given("mapped.vertex-mass") && scene.given("mapped.total-mass"))
     throw Error("mapped.vertex-mass and mapped.total-mass exclude each other");
 }
@@ -253,8 +255,10 @@ ForceFieldComponent mappedChildComponent() {
                  "the body node ids (0-based input order) of the child's points (subset)",
                  std::nullopt, "", false, numbers})
            .add({"mapped.points", "\"X Y Z [X Y Z ..]\"",
-                 "the child's points at rest (barycentric): they fix J, and are the rest\n"
-                 "positions of mapped.rest-shape-stiffness",
+                 "the child's points at rest, the rest positions of\n"
+                 "mapped.rest-shape-stiffness; barycentric: they also fix J (required);\n"
+                 "identity and subset: one a child point (default: the body's rest positions\n"
+                 "at its nodes)",
                  std::nullopt, "length", false, numbers})
            .add({"mapped.vertex-mass", "M",
                  "the mass of every child point (SOFA UniformMass vertexMass)", std::nullopt,

@@ -271,6 +271,30 @@ TEST_F(MappedChildRuns, IdentityChildEqualsTheBodyCarryingItsLoads) {
   }
 }
 
+// An identity child's own rest points (mapped.points) are its springs' rest: points moved by t
+// from the nodes pull as springs to the nodes plus a constant force k t on each.
+TEST_F(MappedChildRuns, IdentityChildSpringsPullToItsOwnPoints) {
+  eis_test::SceneFields body = eis_test::cantilever({4, 1, 1}, {4, 1, 1}, 2e3);
+  body.steps = 10;
+  const double k = 30, t[3] = {0.1, -0.2, 0.05};
+  std::string points;
+  const std::int64_t nodes = 5 * 2 * 2;
+  for (std::int64_t id = 0; id < nodes; ++id) {
+    const auto p = eis_test::boxRestPosition(body.boxSize, body.boxCells, id);
+    for (int d = 0; d < 3; ++d) points += eis::parse::text(p[d] + t[d]) + " ";
+  }
+  eis_test::SceneFields child = body;
+  body.extra = {
+      {"springs.rest-shape", eis::parse::text(k) + " all"},
+      {"load.constant-force", eis::parse::text(k * t[0]) + " " + eis::parse::text(k * t[1]) + " " +
+                                  eis::parse::text(k * t[2]) + " all"}};
+  child.extra = {{"mapped.mapping", "identity"},
+                 {"mapped.points", points},
+                 {"mapped.rest-shape-stiffness", eis::parse::text(k)}};
+  const eis::NodalTable a = eis_test::run(body), b = eis_test::run(child);
+  EXPECT_LT(eis_test::disagreement(a, b, body), 1e-9);
+}
+
 // A barycentric child with every kind of load gives the same answer on any rank count.
 TEST_F(MappedChildRuns, AnyRankCountAgreesWithOne) {
   eis_test::SceneFields scene = eis_test::cantilever({4, 1, 1}, {8, 2, 2}, 2e3);

@@ -4,7 +4,8 @@
 # mapping ties to the body's own nodes (IdentityMapping; SubsetMapping listing every node;
 # BarycentricMapping with the nodes' positions as its points) carrying half the mass, a plane, a
 # constant force and rest-shape springs moves the body as the body carrying them itself does, on
-# 1 and 2 ranks, to 1e-10 of the largest value. Then what is refused: one error line naming the
+# 1 and 2 ranks, to 1e-10 of the largest value (the child's points written, as SOFA needs them
+# for its components to see the child's size). Then what is refused: one error line naming the
 # component.
 # Usage: sofa_mapped_child.sh <euler-implicit> <meshes dir>.
 set -euo pipefail
@@ -49,8 +50,8 @@ child() {  # MAPPING [MechanicalObject fields]
 XML
 }
 scene 6 "$LOADS" "" > body.scn
-scene 3 "" "$(child '<IdentityMapping/>')" > identity.scn
-scene 3 "" "$(child '<SubsetMapping indices="0 1 2 3 4 5"/>')" > subset.scn
+scene 3 "" "$(child '<IdentityMapping/>' "position=\"$NODES\"")" > identity.scn
+scene 3 "" "$(child '<SubsetMapping indices="0 1 2 3 4 5"/>' "position=\"$NODES\"")" > subset.scn
 scene 3 "" "$(child '<BarycentricMapping/>' "position=\"$NODES\"")" > barycentric.scn
 
 for ranks in 1 2; do
@@ -78,14 +79,14 @@ refused() {
     grep -q "^euler-implicit: error: .*$2" run.err
 }
 scene 3 "" '<Node name="child">
-      <MechanicalObject/>
+      <MechanicalObject position="0 0 0  1 0 0  0 1 0  0 0 1  1 1 1  1 0.2 -0.8"/>
       <TetrahedronFEMForceField youngModulus="500"/>
       <IdentityMapping/>
     </Node>' > fem.scn
 check "a FEM force field in a mapped child is refused, naming it" \
   refused fem.scn "TetrahedronFEMForceField.*not supported in a mapped child"
 scene 3 "" '<Node name="child">
-      <MechanicalObject/>
+      <MechanicalObject position="0 0 0  1 0 0  0 1 0  0 0 1  1 1 1  1 0.2 -0.8"/>
       <ConstantForceField indices="1" forces="0 0 1"/>
       <IdentityMapping/>
     </Node>' > some.scn
@@ -98,5 +99,26 @@ scene 3 "" '<Node name="child">
     </Node>' > match.scn
 check "a SubsetMapping without indices is refused, naming the field" \
   refused match.scn "SubsetMapping.*indices.*write .indices."
+scene 3 "" '<Node name="child">
+      <MechanicalObject/>
+      <UniformMass totalMass="1"/>
+      <IdentityMapping/>
+    </Node>' > unsized.scn
+check "an IdentityMapping child without written points is refused (SOFA's mass would see one)" \
+  refused unsized.scn "MechanicalObject.*position.*written in the scene"
+scene 3 "" '<Node name="child">
+      <UniformMass totalMass="1"/>
+      <MechanicalObject position="0 0 0  1 0 0  0 1 0  0 0 1  1 1 1  1 0.2 -0.8"/>
+      <IdentityMapping/>
+    </Node>' > before.scn
+check "a mass written before the child's MechanicalObject is refused, naming it" \
+  refused before.scn "UniformMass.*before .*MechanicalObject"
+scene 3 "" '<Node name="child">
+      <MechanicalObject position="0 0 0  1 0 0"/>
+      <UniformMass totalMass="1"/>
+      <IdentityMapping/>
+    </Node>' > short.scn
+check "an IdentityMapping child with fewer points than the body is refused" \
+  refused short.scn "mapped.points gives 2 points for the 6"
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

@@ -6,7 +6,8 @@
 // (model/child_mapping.hpp: J, one cell per child point). What acts on the child, each per point:
 // UniformMass (m on every point; its weight m g), ConstantForceField (one force on every point),
 // PlaneForceField (model/plane_force_field.hpp's law, on the child's positions and velocities)
-// and RestShapeSpringsForceField (-k (x_c - x_c,rest), the rest being the child's own points).
+// and RestShapeSpringsForceField (-k (x_c - x_c,rest), the rest being the child's own points as
+// given, else the body's rest positions at its nodes).
 // The products and element matrices are the per-point ones carried into the cell, so the
 // assembled and matrix-free operators agree.
 #include <memory>
@@ -31,7 +32,7 @@ inline constexpr Named<ChildMappingType> kChildMappingTypes[] = {
 struct MappedChildParameters {
   ChildMappingType mapping = ChildMappingType::None;  // mapped.mapping
   std::vector<std::int64_t> indices;                  // mapped.indices (subset)
-  std::vector<Vec3> points;                           // mapped.points (barycentric)
+  std::vector<Vec3> points;                           // mapped.points (rest; barycentric: J)
   std::optional<double> vertexMass, totalMass;        // mapped.vertex-mass, mapped.total-mass
   Vec3 gravity{0, -9.81, 0};                          // mapped.gravity
   std::optional<Vec3> constantForce;                  // mapped.constant-force
