@@ -64,14 +64,20 @@ std::vector<Vec3> cornersOf(const DistributedMesh& mesh, std::size_t c) {
   return corners;
 }
 
+// B, whose columns are the edges from corner 0 (SOFA's bases: the inverse of the transposed rows):
+// x1 - x0, x2 - x0, x3 - x0 (tetrahedron), x1 - x0, x3 - x0, x4 - x0 (hexahedron).
+Mat3 edgeMatrix(const std::vector<Vec3>& x) {
+  const bool tetrahedron = x.size() == 4;
+  const Vec3 e0 = sub(x[1], x[0]), e1 = sub(tetrahedron ? x[2] : x[3], x[0]),
+             e2 = sub(tetrahedron ? x[3] : x[4], x[0]);
+  return {e0[0], e1[0], e2[0], e0[1], e1[1], e2[1], e0[2], e1[2], e2[2]};
+}
+
 }  // namespace
 
 CellCoordinates cellCoordinates(const std::vector<Vec3>& x, const Vec3& p) {
   const bool tetrahedron = x.size() == 4;
-  // B's columns are the edges from corner 0 (SOFA's bases: the inverse of the transposed rows).
-  const Vec3 e0 = sub(x[1], x[0]), e1 = sub(tetrahedron ? x[2] : x[3], x[0]),
-             e2 = sub(tetrahedron ? x[3] : x[4], x[0]);
-  const Mat3 b{e0[0], e1[0], e2[0], e0[1], e1[1], e2[1], e0[2], e1[2], e2[2]};
+  const Mat3 b = edgeMatrix(x);
   const double det = determinant(b);
   if (det == 0) throw Error("a mapped child's body has a flat cell: no barycentric coordinates");
   // inverseTranspose(b)^T = b^-1.
@@ -139,8 +145,14 @@ ChildMapping ChildMapping::barycentric(const DistributedMesh& mesh,
                                        const std::vector<Vec3>& points) {
   ChildMapping mapping(mesh, std::int64_t(points.size()));
   std::vector<Candidate> best(points.size(), kNone);
+  std::string failure;  // a flat cell seen here must stop every rank together
   for (std::size_t c = 0; c < mesh.cells().size(); ++c) {
     const std::vector<Vec3> corners = cornersOf(mesh, c);
+    if (determinant(edgeMatrix(corners)) == 0) {
+      failure = "cell " + std::to_string(mesh.inputCellIds()[c]) +
+                " of a mapped child's body is flat: no barycentric coordinates in it";
+      break;
+    }
     Vec3 centre{0, 0, 0};
     for (const Vec3& x : corners)
       for (int d = 0; d < 3; ++d) centre[d] += x[d];
@@ -155,6 +167,7 @@ ChildMapping ChildMapping::barycentric(const DistributedMesh& mesh,
       if (better({d, id}, best[i])) best[i] = {d, id};
     }
   }
+  throwIfAnyRankFailed(failure, mesh.comm());
   int anyCell = mesh.cells().size() > 0;
   EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &anyCell, 1, MPI_INT, MPI_MAX, mesh.comm()));
   if (!anyCell && !points.empty())
