@@ -389,11 +389,11 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     else
       unsupported(reader, *o, why, options);
   }
-  if (body.mapped.size() > 1)
-    throw Error(body.mapped[1].mapping->where + ": " + state.label() +
-                " has a second mapped child with masses or force fields (the first: " +
-                body.mapped[0].node->path() + "): one a body is supported");
   for (const sofa::MappedNode& child : body.mapped) {
+    if (&child != &body.mapped.front())
+      throw Error(child.mapping->where + ": " + state.label() +
+                  " has a second mapped child with masses or force fields (the first: " +
+                  body.mapped.front().node->path() + "): one a body is supported");
     for (const SofaObject* o : child.components)
       sofa::checkDataFields(reader, *o, options.skipUnsupported);
     for (const SofaObject* o : {child.mapping, child.state})

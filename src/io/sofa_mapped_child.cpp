@@ -11,6 +11,11 @@ namespace eis::sofa {
 
 namespace {
 
+// "Type 'name'" (the place is said first).
+std::string named(const SofaObject& o) {
+  return o.type + (o.name.empty() ? "" : " '" + o.name + "'");
+}
+
 // The child's points: its MechanicalObject's position, written in the scene. MechanicalObject::init
 // would move them by its transforms, and a loader would give them from a file: neither is read
 // here. SOFA initialises a node's objects in the order written, and UniformMass,
@@ -59,7 +64,7 @@ void translate(Reader& r, const SofaObject& o, const SofaKey& k, bool& massGiven
   const Texts tokens = parse::tokens(k.value);
   const auto allPoints = [&](std::size_t numbers) {
     if (tokens.size() != numbers + 1 || tokens.back() != "all")
-      throw Error(o.where + ": " + o.label() +
+      throw Error(o.where + ": " + named(o) +
                   ": in a mapped child, acting on some points only is not supported (" + k.key +
                   " = " + k.value + ")");
     std::string text;
@@ -77,7 +82,7 @@ void translate(Reader& r, const SofaObject& o, const SofaKey& k, bool& massGiven
   } else if (k.key == "springs.rest-shape") {
     r.key("mapped.rest-shape-stiffness", allPoints(1));
   } else {
-    throw Error(o.where + ": " + o.label() +
+    throw Error(o.where + ": " + named(o) +
                 ": not supported in a mapped child (its UniformMass, ConstantForceField, "
                 "PlaneForceField and RestShapeSpringsForceField on every point are; it gives " +
                 k.key + " = " + k.value + ")");
@@ -105,13 +110,13 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
   };
   for (const SofaObject* o : child.components)
     if (position(o) < position(child.state))
-      throw Error(o->where + ": " + o->label() + ": before " + child.state->label() +
+      throw Error(o->where + ": " + named(*o) + ": before " + child.state->label() +
                   " in its node: SOFA would initialise it on the state's default size");
   bool massGiven = false;
   for (const SofaObject* o : child.components) {
     const SofaMapping map = sofaMapping(o->type);
     if (!map)
-      throw Error(o->where + ": " + o->label() + ": not supported in a mapped child (in node " +
+      throw Error(o->where + ": " + named(*o) + ": not supported in a mapped child (in node " +
                   child.node->path() + ")");
     std::vector<SofaKey> own;
     r.into(own);

@@ -120,5 +120,10 @@ scene 3 "" '<Node name="child">
     </Node>' > short.scn
 check "an IdentityMapping child with fewer points than the body is refused" \
   refused short.scn "mapped.points gives 2 points for the 6"
+scene 3 "" "$(child '<IdentityMapping/>' "position=\"$NODES\"")
+    $(child '<IdentityMapping/>' "position=\"$NODES\"" | sed 's/name="child"/name="other"/')" \
+  > two.scn
+check "a second mapped child of one body is refused, naming the first" \
+  refused two.scn "second mapped child .*the first: /body/child"
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
