@@ -249,12 +249,16 @@ TEST_F(MappedChildRuns, TangentEqualsFiniteDifferencesOfTheForce) {
 }
 
 // A child that IdentityMapping ties to the body, carrying half the mass (with its weight), a
-// plane and rest springs, moves the body as the body carrying them itself does.
+// plane and rest springs, moves the body as the body carrying them itself does, with either
+// operator and with Newton's iterations.
 TEST_F(MappedChildRuns, IdentityChildEqualsTheBodyCarryingItsLoads) {
-  for (auto op : {eis::OperatorMode::Assembled, eis::OperatorMode::MatrixFree}) {
-    SCOPED_TRACE(int(op));
+  for (auto [op, newton] : {std::pair{eis::OperatorMode::Assembled, eis::NewtonMode::Linearized},
+                            std::pair{eis::OperatorMode::MatrixFree, eis::NewtonMode::Linearized},
+                            std::pair{eis::OperatorMode::Assembled, eis::NewtonMode::Full}}) {
+    SCOPED_TRACE(int(op) * 10 + int(newton));
     eis_test::SceneFields body = eis_test::cantilever({4, 1, 1}, {8, 2, 2}, 2e3);
     body.op = op;
+    body.newton = newton;
     body.steps = 15;
     body.dt = 0.02;
     body.mass = eis::MassType::Uniform;
