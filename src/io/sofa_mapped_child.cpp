@@ -5,6 +5,9 @@
 // fields, defaults and refusals stay in one place.
 #include "sofa_mapped_child.hpp"
 
+#include <string>
+#include <vector>
+
 #include "eis/core/error.hpp"
 
 namespace eis::sofa {
@@ -58,34 +61,70 @@ std::string subsetIndices(Reader& r, const SofaObject& mapping) {
            "`indices`");
 }
 
-// The key a child's component gave, as the child's key; refused when it does not act on every
-// point of the child, or when it is of a kind the child does not carry.
-void translate(Reader& r, const SofaObject& o, const SofaKey& k, bool& massGiven) {
+// What the child's components give, summed over them: the mass, the loads and springs on every
+// point, and those on listed points (their keys are written once, at the end).
+struct ChildLoads {
+  bool mass = false;
+  double force[3] = {0, 0, 0}, stiffness = 0;
+  bool anyForce = false;
+  std::string nodalForces, restNodes;
+};
+
+// The key a child's component gave, as the child's; refused when it is of a kind the child does
+// not carry, or selects points other than by index. `points` is the child's size.
+void translate(Reader& r, const SofaObject& o, const SofaKey& k, std::size_t points,
+               ChildLoads& loads) {
   const Texts tokens = parse::tokens(k.value);
-  const auto allPoints = [&](std::size_t numbers) {
-    if (tokens.size() != numbers + 1 || tokens.back() != "all")
-      throw Error(o.where + ": " + named(o) +
-                  ": in a mapped child, acting on some points only is not supported (" + k.key +
-                  " = " + k.value + ")");
-    std::string text;
-    for (std::size_t i = 0; i < numbers; ++i) text += (i ? " " : "") + tokens[i];
-    return text;
+  const auto refuse = [&](const std::string& why) {
+    throw Error(o.where + ": " + named(o) + ": " + why + " (it gives " + k.key + " = " + k.value +
+                ")");
   };
+  // The listed points of a selection after `numbers` values: every point (empty) or indices.
+  const auto listed = [&](std::size_t numbers, bool& all) {
+    std::vector<std::string> indices;
+    all = tokens.size() == numbers + 1 && tokens.back() == "all";
+    if (all) return indices;
+    if (tokens.size() < numbers + 2 || tokens[numbers] != "indices")
+      refuse("in a mapped child, points are selected by index or all");
+    indices.assign(tokens.begin() + long(numbers) + 1, tokens.end());
+    return indices;
+  };
+  const auto append = [](std::string& list, const std::string& entry) {
+    list += (list.empty() ? "" : " ") + entry;
+  };
+  bool all = false;
   if (k.key == "mass.type" && k.value == "uniform") {
-    massGiven = true;
+    loads.mass = true;
   } else if (k.key == "mass.total-mass" || k.key == "mass.vertex-mass") {
     r.key("mapped." + k.key.substr(5), k.value);
-  } else if (k.key == "load.constant-force") {
-    r.key("mapped.constant-force", allPoints(3));
+  } else if (k.key == "load.constant-force" || k.key == "load.total-force") {
+    const std::vector<std::string> indices = listed(3, all);
+    // ConstantForceField's totalForce is shared equally by the points it selects.
+    const double share =
+        k.key == "load.total-force" ? 1.0 / double(all ? points : indices.size()) : 1.0;
+    double f[3];
+    for (int d = 0; d < 3; ++d) f[d] = std::stod(tokens[std::size_t(d)]) * share;
+    if (all) {
+      for (int d = 0; d < 3; ++d) loads.force[d] += f[d];
+      loads.anyForce = true;
+    }
+    for (const std::string& i : indices)
+      append(loads.nodalForces,
+             i + " " + parse::text(f[0]) + " " + parse::text(f[1]) + " " + parse::text(f[2]));
+  } else if (k.key == "load.nodal-forces") {
+    append(loads.nodalForces, k.value);
   } else if (k.key == "obstacle.plane") {
     r.key("mapped.plane", k.value);
   } else if (k.key == "springs.rest-shape") {
-    r.key("mapped.rest-shape-stiffness", allPoints(1));
+    const std::vector<std::string> indices = listed(1, all);
+    if (all) loads.stiffness += std::stod(tokens[0]);
+    for (const std::string& i : indices) append(loads.restNodes, i + " " + tokens[0]);
+  } else if (k.key == "springs.rest-shape-nodes") {
+    append(loads.restNodes, k.value);
   } else {
-    throw Error(o.where + ": " + named(o) +
-                ": not supported in a mapped child (its UniformMass, ConstantForceField, "
-                "PlaneForceField and RestShapeSpringsForceField on every point are; it gives " +
-                k.key + " = " + k.value + ")");
+    refuse(
+        "not supported in a mapped child (its UniformMass, ConstantForceField, "
+        "PlaneForceField and RestShapeSpringsForceField are)");
   }
 }
 
@@ -112,7 +151,8 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
     if (position(o) < position(child.state))
       throw Error(o->where + ": " + named(*o) + ": before " + child.state->label() +
                   " in its node: SOFA would initialise it on the state's default size");
-  bool massGiven = false;
+  ChildLoads loads;
+  const std::size_t points = r.reals(*child.state, "position").size() / 3;
   for (const SofaObject* o : child.components) {
     const SofaMapping map = sofaMapping(o->type);
     if (!map)
@@ -123,7 +163,7 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
     r.from(*o);
     map(r, *o);
     r.into(keys);
-    for (const SofaKey& k : own) translate(r, *o, k, massGiven);
+    for (const SofaKey& k : own) translate(r, *o, k, points, loads);
   }
   r.from(mapping);
   if (mapping.type == "IdentityMapping") {
@@ -155,7 +195,13 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
     r.key("mapped.mapping", "barycentric");
     r.key("mapped.points", childPoints(r, *child.state));
   }
-  if (massGiven) r.key("mapped.gravity", r.gaveValue("load.gravity"));
+  if (loads.mass) r.key("mapped.gravity", r.gaveValue("load.gravity"));
+  if (loads.anyForce)
+    r.key("mapped.constant-force", parse::text(loads.force[0]) + " " + parse::text(loads.force[1]) +
+                                       " " + parse::text(loads.force[2]));
+  if (!loads.nodalForces.empty()) r.key("mapped.nodal-forces", loads.nodalForces);
+  if (loads.stiffness != 0) r.key("mapped.rest-shape-stiffness", parse::text(loads.stiffness));
+  if (!loads.restNodes.empty()) r.key("mapped.rest-shape-nodes", loads.restNodes);
 }
 
 }  // namespace eis::sofa

@@ -44,6 +44,36 @@ std::vector<std::int64_t> indicesOf(const std::string& key, const std::string& t
   return indices;
 }
 
+// "I FX FY FZ [I FX FY FZ ..]": a force on each listed child point, a repeated one's adding up.
+std::map<std::int64_t, Vec3> nodalForcesOf(const std::string& key, const std::string& text) {
+  const std::vector<double> values = numbersOf(key, text);
+  if (values.empty() || values.size() % 4 != 0)
+    parse::reject(key, text, "expected I FX FY FZ for each point");
+  std::map<std::int64_t, Vec3> forces;
+  for (std::size_t i = 0; i < values.size(); i += 4) {
+    if (values[i] < 0 || values[i] != std::floor(values[i]))
+      parse::reject(key, text, "'" + parse::text(values[i]) + "' is not a child point index");
+    Vec3& f = forces.try_emplace(std::int64_t(values[i]), Vec3{0, 0, 0}).first->second;
+    for (int d = 0; d < 3; ++d) f[d] += values[i + 1 + d];
+  }
+  return forces;
+}
+
+// "I K [I K ..]": a rest spring of stiffness K on each listed child point, adding up.
+std::map<std::int64_t, double> nodeStiffnessOf(const std::string& key, const std::string& text) {
+  const std::vector<double> values = numbersOf(key, text);
+  if (values.empty() || values.size() % 2 != 0)
+    parse::reject(key, text, "expected I K for each point");
+  std::map<std::int64_t, double> stiffness;
+  for (std::size_t i = 0; i < values.size(); i += 2) {
+    if (values[i] < 0 || values[i] != std::floor(values[i]))
+      parse::reject(key, text, "'" + parse::text(values[i]) + "' is not a child point index");
+    if (values[i + 1] < 0) parse::reject(key, text, "a stiffness must be >= 0");
+    stiffness[std::int64_t(values[i])] += values[i + 1];
+  }
+  return stiffness;
+}
+
 ChildMapping mappingOf(const DistributedMesh& mesh, const MappedChildParameters& p) {
   switch (p.mapping) {
     case ChildMappingType::Identity: return ChildMapping::identity(mesh);
@@ -55,10 +85,7 @@ ChildMapping mappingOf(const DistributedMesh& mesh, const MappedChildParameters&
 }  // namespace
 
 MappedChild::MappedChild(const DistributedMesh& mesh, const MappedChildParameters& parameters)
-    : mesh_(mesh),
-      mapping_(mappingOf(mesh, parameters)),
-      planes_(parameters.planes),
-      restStiffness_(parameters.restStiffness) {
+    : mesh_(mesh), mapping_(mappingOf(mesh, parameters)), planes_(parameters.planes) {
   if (!parameters.points.empty() && std::int64_t(parameters.points.size()) != mapping_.size())
     throw Error("mapped.points gives " + std::to_string(parameters.points.size()) +
                 " points for the " + std::to_string(mapping_.size()) + " the mapping makes");
@@ -66,10 +93,25 @@ MappedChild::MappedChild(const DistributedMesh& mesh, const MappedChildParameter
     mass_ = *parameters.vertexMass;
   else if (parameters.totalMass && mapping_.size() > 0)
     mass_ = *parameters.totalMass / double(mapping_.size());
-  for (int d = 0; d < 3; ++d)
-    weight_[d] = mass_ * parameters.gravity[d] +
-                 (parameters.constantForce ? (*parameters.constantForce)[d] : 0.0);
+  for (const std::int64_t listed :
+       {parameters.nodalForces.empty() ? -1 : parameters.nodalForces.rbegin()->first,
+        parameters.restStiffnessOf.empty() ? -1 : parameters.restStiffnessOf.rbegin()->first})
+    if (listed >= mapping_.size())
+      throw Error("mapped.nodal-forces or mapped.rest-shape-nodes names child point " +
+                  std::to_string(listed) + " of " + std::to_string(mapping_.size()));
   const auto& points = mapping_.points();
+  for (const auto& p : points) {
+    Vec3 load;
+    for (int d = 0; d < 3; ++d)
+      load[d] = mass_ * parameters.gravity[d] +
+                (parameters.constantForce ? (*parameters.constantForce)[d] : 0.0);
+    if (const auto f = parameters.nodalForces.find(p.index); f != parameters.nodalForces.end())
+      for (int d = 0; d < 3; ++d) load[d] += f->second[d];
+    load_.push_back(load);
+    const auto k = parameters.restStiffnessOf.find(p.index);
+    restStiffness_.push_back(parameters.restStiffness +
+                             (k != parameters.restStiffnessOf.end() ? k->second : 0.0));
+  }
   const std::vector<std::array<double, 3>>& coords = mesh.restCoords();
   std::vector<double> restBody(3 * coords.size());
   for (std::size_t v = 0; v < coords.size(); ++v)
@@ -77,9 +119,7 @@ MappedChild::MappedChild(const DistributedMesh& mesh, const MappedChildParameter
   for (const auto& p : points)
     rest_.push_back(!parameters.points.empty() ? parameters.points[std::size_t(p.index)]
                                                : mapping_.apply(p, restBody.data()));
-  Block springs{};
-  for (int d = 0; d < 3; ++d) springs[4 * d] = -restStiffness_;
-  stiffness_.assign(points.size(), springs);
+  for (double k : restStiffness_) stiffness_.push_back({-k, 0, 0, 0, -k, 0, 0, 0, -k});
   firstOf_.assign(mesh.cells().size() + 1, 0);
   for (const auto& p : points) ++firstOf_[p.cell + 1];
   for (std::size_t c = 0; c < mesh.cells().size(); ++c) firstOf_[c + 1] += firstOf_[c];
@@ -98,12 +138,12 @@ void MappedChild::addForce(const double* x, const double* v, double* f) {
   const auto& points = mapping_.points();
   for (std::size_t i = 0; i < points.size(); ++i) {
     const Vec3 xc = mapping_.apply(points[i], x);
-    Vec3 fc = weight_;
+    Vec3 fc = load_[i];
     Block& k = stiffness_[i];
     k = Block{};
     for (int d = 0; d < 3; ++d) {
-      fc[d] -= restStiffness_ * (xc[d] - rest_[i][d]);
-      k[4 * d] = -restStiffness_;
+      fc[d] -= restStiffness_[i] * (xc[d] - rest_[i][d]);
+      k[4 * d] = -restStiffness_[i];
     }
     if (!planes_.empty()) {
       const Vec3 vc = mapping_.apply(points[i], v);
@@ -176,7 +216,7 @@ double MappedChild::potentialEnergy(const double* x) const {
     const Vec3 xc = mapping_.apply(points[i], x);
     for (int d = 0; d < 3; ++d) {
       const double u = xc[d] - rest_[i][d];
-      energy += 0.5 * restStiffness_ * u * u;
+      energy += 0.5 * restStiffness_[i] * u * u;
     }
     for (const Plane& plane : planes_) {
       const double s = dot(xc, plane.normal) - plane.d;
@@ -188,7 +228,9 @@ double MappedChild::potentialEnergy(const double* x) const {
 
 double MappedChild::externalPotential(const double* x) const {
   double potential = 0;
-  for (const auto& p : mapping_.points()) potential -= dot(weight_, mapping_.apply(p, x));
+  const auto& points = mapping_.points();
+  for (std::size_t i = 0; i < points.size(); ++i)
+    potential -= dot(load_[i], mapping_.apply(points[i], x));
   return potential;
 }
 
@@ -203,6 +245,11 @@ MappedChildParameters readMappedChildParameters(const Parameters& scene) {
   if (scene.given("mapped.total-mass")) p.totalMass = scene.real("mapped.total-mass");
   p.gravity = scene.real3("mapped.gravity");
   if (scene.given("mapped.constant-force")) p.constantForce = scene.real3("mapped.constant-force");
+  if (scene.given("mapped.nodal-forces"))
+    p.nodalForces = nodalForcesOf("mapped.nodal-forces", scene.text("mapped.nodal-forces"));
+  if (scene.given("mapped.rest-shape-nodes"))
+    p.restStiffnessOf =
+        nodeStiffnessOf("mapped.rest-shape-nodes", scene.text("mapped.rest-shape-nodes"));
   for (const std::string& text : scene.texts("mapped.plane"))
     p.planes.push_back(parsePlane("mapped.plane", text));
   p.restStiffness = scene.real("mapped.rest-shape-stiffness");
@@ -273,6 +320,11 @@ ForceFieldComponent mappedChildComponent() {
            .add({"mapped.constant-force", "\"FX FY FZ\"",
                  "a force on every child point (SOFA ConstantForceField `force`)", std::nullopt,
                  "force", false, check::reals(3)})
+           .add({"mapped.nodal-forces", "\"I FX FY FZ [I FX FY FZ ..]\"",
+                 "a force on each listed child point, I its 0-based index in the child\n"
+                 "(SOFA ConstantForceField `indices` and `forces`); repeated points add up",
+                 std::nullopt, "force", false,
+                 [](const std::string& key, const std::string& text) { nodalForcesOf(key, text); }})
            .add({"mapped.plane", "\"NX NY NZ D [K [C [FMAX]]] [bilateral]\"",
                  "a penalty plane acting on the child's points, as obstacle.plane on nodes (SOFA\n"
                  "PlaneForceField in the child). Repeatable.",
@@ -281,7 +333,15 @@ ForceFieldComponent mappedChildComponent() {
            .add({"mapped.rest-shape-stiffness", "K",
                  "a spring of stiffness K from each child point to its rest position, f_c =\n"
                  "-K (x_c - x_c,rest) (SOFA RestShapeSpringsForceField in the child); 0: none",
-                 "0", "force/length", false, check::nonNegative()}),
+                 "0", "force/length", false, check::nonNegative()})
+           .add({"mapped.rest-shape-nodes", "\"I K [I K ..]\"",
+                 "a rest spring of its own stiffness K on each listed child point (SOFA\n"
+                 "RestShapeSpringsForceField `points` and `stiffness`); springs on one point\n"
+                 "add up, to mapped.rest-shape-stiffness too",
+                 std::nullopt, "force/length", false,
+                 [](const std::string& key, const std::string& text) {
+                   nodeStiffnessOf(key, text);
+                 }}),
        resolveMappedChild},
       Physics::Elasticity,
       forceFieldMaker(readMappedChildParameters, makeMappedChild)};

@@ -249,8 +249,8 @@ TEST_F(MappedChildRuns, TangentEqualsFiniteDifferencesOfTheForce) {
 }
 
 // A child that IdentityMapping ties to the body, carrying half the mass (with its weight), a
-// plane and rest springs, moves the body as the body carrying them itself does, with either
-// operator and with Newton's iterations.
+// plane, rest springs and forces and springs on listed points, moves the body as the body carrying
+// them itself does, with either operator and with Newton's iterations.
 TEST_F(MappedChildRuns, IdentityChildEqualsTheBodyCarryingItsLoads) {
   for (auto [op, newton] : {std::pair{eis::OperatorMode::Assembled, eis::NewtonMode::Linearized},
                             std::pair{eis::OperatorMode::MatrixFree, eis::NewtonMode::Linearized},
@@ -266,10 +266,17 @@ TEST_F(MappedChildRuns, IdentityChildEqualsTheBodyCarryingItsLoads) {
     eis_test::SceneFields child = body;
     body.extra = {{"mass.vertex-mass", "0.02"},
                   {"springs.rest-shape", "40 all"},
-                  {"obstacle.plane", "0 1 0 0.2 500 2"}};
-    child.extra = {{"mass.vertex-mass", "0.01"},          {"mapped.mapping", "identity"},
-                   {"mapped.vertex-mass", "0.01"},        {"mapped.gravity", "0.5 -9.81 0.2"},
-                   {"mapped.rest-shape-stiffness", "40"}, {"mapped.plane", "0 1 0 0.2 500 2"}};
+                  {"obstacle.plane", "0 1 0 0.2 500 2"},
+                  {"load.nodal-forces", "3 0 0 -2  7 1 0 0  3 0 0.5 0"},
+                  {"springs.rest-shape-nodes", "5 30  44 12"}};
+    child.extra = {{"mass.vertex-mass", "0.01"},
+                   {"mapped.mapping", "identity"},
+                   {"mapped.vertex-mass", "0.01"},
+                   {"mapped.gravity", "0.5 -9.81 0.2"},
+                   {"mapped.rest-shape-stiffness", "40"},
+                   {"mapped.plane", "0 1 0 0.2 500 2"},
+                   {"mapped.nodal-forces", "3 0 0 -2  7 1 0 0  3 0 0.5 0"},
+                   {"mapped.rest-shape-nodes", "5 30  44 12"}};
     const eis::NodalTable a = eis_test::run(body), b = eis_test::run(child);
     EXPECT_LT(eis_test::disagreement(a, b, body), 1e-9);
   }
@@ -307,6 +314,8 @@ TEST_F(MappedChildRuns, AnyRankCountAgreesWithOne) {
                  {"mapped.points", "3.3 0.1 0.2 2.05 0.9 0.77 3.9 0.5 0.5 4.2 0.5 -0.1"},
                  {"mapped.total-mass", "2"},
                  {"mapped.constant-force", "0 0 -3"},
+                 {"mapped.nodal-forces", "2 1 1 0"},
+                 {"mapped.rest-shape-nodes", "3 50"},
                  {"mapped.rest-shape-stiffness", "10"},
                  {"mapped.plane", "0 1 0 0.3 800 1"}};
   const eis::NodalTable state = eis_test::run(scene), one = eis_test::serialReference(scene);

@@ -2,8 +2,8 @@
 # SOFA scenes with masses and force fields in a mapped child (IdentityMapping, SubsetMapping,
 # BarycentricMapping; io/sofa_mapped_child.cpp, model/mapped_child.cpp): a child that every
 # mapping ties to the body's own nodes (IdentityMapping; SubsetMapping listing every node;
-# BarycentricMapping with the nodes' positions as its points) carrying half the mass, a plane, a
-# constant force and rest-shape springs moves the body as the body carrying them itself does, on
+# BarycentricMapping with the nodes' positions as its points) carrying half the mass, a plane,
+# constant forces and rest-shape springs on every and on listed points moves the body as the body carrying them itself does, on
 # 1 and 2 ranks, to 1e-10 of the largest value (the child's points written, as SOFA needs them
 # for its components to see the child's size). Then what is refused: one error line naming the
 # component.
@@ -20,7 +20,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/../common/checks.sh"
 NODES="0 0 0  1 0 0  0 1 0  0 0 1  1 1 1  1 0.2 -0.8"
 LOADS='<PlaneForceField normal="0 1 0" d="-0.02" stiffness="800" damping="2"/>
     <ConstantForceField forces="0.5 0 -3"/>
-    <RestShapeSpringsForceField stiffness="40"/>'
+    <RestShapeSpringsForceField stiffness="40"/>
+    <ConstantForceField indices="1 4" forces="0.2 0 1"/>
+    <ConstantForceField indices="2 5" forces="0 1 0  -1 0 0.5"/>
+    <RestShapeSpringsForceField points="2 5" stiffness="25"/>'
 # scene MASS BODY_LOADS CHILD > FILE
 scene() {
   cat <<XML
@@ -87,11 +90,12 @@ check "a FEM force field in a mapped child is refused, naming it" \
   refused fem.scn "TetrahedronFEMForceField.*not supported in a mapped child"
 scene 3 "" '<Node name="child">
       <MechanicalObject position="0 0 0  1 0 0  0 1 0  0 0 1  1 1 1  1 0.2 -0.8"/>
-      <ConstantForceField indices="1" forces="0 0 1"/>
+      <BoxROI name="roi" box="-1 -1 -1 0.5 2 2"/>
+      <ConstantForceField indices="@roi.indices" forces="0 0 1"/>
       <IdentityMapping/>
-    </Node>' > some.scn
-check "a force on some of a mapped child's points is refused, naming it" \
-  refused some.scn "ConstantForceField.*some points only"
+    </Node>' > box.scn
+check "a force on a mapped child's points in a box is refused, naming it" \
+  refused box.scn "ConstantForceField.*selected by index or all"
 scene 3 "" '<Node name="child">
       <MechanicalObject/>
       <UniformMass totalMass="1"/>

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -303,7 +304,9 @@ TEST(ComponentReaders, MappedChild) {
                                                 {"mapped.gravity", "0 0 -1"},
                                                 {"mapped.constant-force", "1 0 0"},
                                                 {"mapped.plane", "0 0 1 -2 100"},
-                                                {"mapped.rest-shape-stiffness", "5"}}));
+                                                {"mapped.rest-shape-stiffness", "5"},
+                                                {"mapped.nodal-forces", "1 0 0 2  1 1 0 0"},
+                                                {"mapped.rest-shape-nodes", "0 3"}}));
   EXPECT_EQ(g.mapping, eis::ChildMappingType::Barycentric);
   EXPECT_EQ(g.points, (std::vector<eis::Vec3>{{1, 2, 3}, {4, 5, 6}}));
   EXPECT_EQ(*g.totalMass, 2);
@@ -312,6 +315,8 @@ TEST(ComponentReaders, MappedChild) {
   ASSERT_EQ(g.planes.size(), 1u);
   EXPECT_EQ(g.planes[0].stiffness, 100);
   EXPECT_EQ(g.restStiffness, 5);
+  EXPECT_EQ(g.nodalForces, (std::map<std::int64_t, eis::Vec3>{{1, {1, 0, 2}}}));
+  EXPECT_EQ(g.restStiffnessOf, (std::map<std::int64_t, double>{{0, 3}}));
   EXPECT_EQ(eis::readMappedChildParameters(
                 sceneWith({{"mapped.mapping", "subset"}, {"mapped.indices", "4 2 4"}}))
                 .indices,
@@ -320,7 +325,9 @@ TEST(ComponentReaders, MappedChild) {
                  {"mapped.points", "1 2"},
                  {"mapped.indices", "-1"},
                  {"mapped.vertex-mass", "0"},
-                 {"mapped.rest-shape-stiffness", "-1"}});
+                 {"mapped.rest-shape-stiffness", "-1"},
+                 {"mapped.nodal-forces", "1 0 0"},
+                 {"mapped.rest-shape-nodes", "0.5 3"}});
 }
 
 TEST(ComponentReaders, SurfacePressure) {

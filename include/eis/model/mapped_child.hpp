@@ -4,12 +4,13 @@
 // points, brought to the body as SOFA's MechanicalOperations bring them through the mapping:
 //   x_c = J x,  v_c = J v,  f += J^T f_c,  K += J^T K_c J,  M += J^T M_c J
 // (model/child_mapping.hpp: J, one cell per child point). What acts on the child, each per point:
-// UniformMass (m on every point; its weight m g), ConstantForceField (one force on every point),
-// PlaneForceField (model/plane_force_field.hpp's law, on the child's positions and velocities)
-// and RestShapeSpringsForceField (-k (x_c - x_c,rest), the rest being the child's own points as
-// given, else the body's rest positions at its nodes).
-// The products and element matrices are the per-point ones carried into the cell, so the
-// assembled and matrix-free operators agree.
+// UniformMass (m on every point; its weight m g), ConstantForceField (one force on every point,
+// and forces on listed points), PlaneForceField (model/plane_force_field.hpp's law, on the child's
+// positions and velocities) and RestShapeSpringsForceField (-k (x_c - x_c,rest) on every point or
+// listed points, the rest being the child's own points as given, else the body's rest positions at
+// its nodes). The products and element matrices are the per-point ones carried into the cell, so
+// the assembled and matrix-free operators agree.
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -36,8 +37,10 @@ struct MappedChildParameters {
   std::optional<double> vertexMass, totalMass;        // mapped.vertex-mass, mapped.total-mass
   Vec3 gravity{0, -9.81, 0};                          // mapped.gravity
   std::optional<Vec3> constantForce;                  // mapped.constant-force
+  std::map<std::int64_t, Vec3> nodalForces;           // mapped.nodal-forces, by child point
   std::vector<Plane> planes;                          // mapped.plane
   double restStiffness = 0;                           // mapped.rest-shape-stiffness
+  std::map<std::int64_t, double> restStiffnessOf;     // mapped.rest-shape-nodes, by child point
 };
 MappedChildParameters readMappedChildParameters(const Parameters& scene);
 
@@ -68,11 +71,13 @@ private:
   const DistributedMesh& mesh_;
   ChildMapping mapping_;
   double mass_ = 0;
-  Vec3 weight_{0, 0, 0};  // m g + the constant force: the same on every point
   std::vector<Plane> planes_;
-  double restStiffness_;
-  std::vector<Vec3> rest_;        // of each carried point
-  std::vector<Block> stiffness_;  // K_c of each carried point at the last addForce
+  // Of each carried point: m g and the constant forces, the rest springs' stiffness and rest,
+  // and K_c at the last addForce.
+  std::vector<Vec3> load_;
+  std::vector<double> restStiffness_;
+  std::vector<Vec3> rest_;
+  std::vector<Block> stiffness_;
   // The carried points by cell: those of local cell c are byCell_[firstOf_[c] .. firstOf_[c+1]-1].
   std::vector<std::size_t> byCell_, firstOf_;
 };
