@@ -264,8 +264,7 @@ std::unique_ptr<ForceField> makeMappedChild(const ModelContext& context,
 
 namespace {
 
-// mapped.mapping needs the points (barycentric) or the indices (subset) and no other; a mass is
-// given one way.
+// mapped.mapping needs the points (barycentric) or the indices (subset); a mass is given one way.
 void resolveMappedChild(Scene& scene) {
   const auto mapping = scene.choice("mapped.mapping", kChildMappingTypes);
   const bool indices = scene.given("mapped.indices"), points = scene.given("mapped.points");
@@ -273,10 +272,6 @@ void resolveMappedChild(Scene& scene) {
     throw Error("mapped.mapping = subset needs mapped.indices");
   if (mapping == ChildMappingType::Barycentric && !points)
     throw Error("mapped.mapping = barycentric needs mapped.points");
-  if (indices && mapping != ChildMappingType::Subset)
-    throw Error("mapped.indices is for mapped.mapping = subset");
-  if (points && mapping == ChildMappingType::None)
-    throw Error("mapped.points needs a mapped.mapping");
   if (scene.given("mapped.vertex-mass") && scene.given("mapped.total-mass"))
     throw Error("mapped.vertex-mass and mapped.total-mass exclude each other");
 }
