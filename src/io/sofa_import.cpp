@@ -12,6 +12,7 @@
 #include "sofa_data_fields.hpp"
 #include "sofa_grid_mesh.hpp"
 #include "sofa_lagrangian.hpp"
+#include "sofa_mapped_child.hpp"
 #include "sofa_reader.hpp"
 #include "sofa_walk.hpp"
 
@@ -396,7 +397,7 @@ void noteForceLoad(const SofaObject& o, const std::vector<SofaKey>& keys, std::s
 // One body's keys: its context and mesh, the solvers that integrate it, then every component
 // that acts on it, in the order written; the loads of its ConstantForceFields in `forces`.
 void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
-                const SofaImportOptions& options, const std::vector<SofaKey>& keys,
+                const SofaImportOptions& options, std::vector<SofaKey>& keys,
                 std::vector<SofaForceLoad>& forces) {
   const SofaObject& state = *body.state;
   // A misspelt data field would run with SOFA's default: every object read is checked first.
@@ -437,6 +438,22 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     else
       unsupported(reader, *o, why, options);
     if (o->type == "ConstantForceField") noteForceLoad(*o, keys, before, forces);
+  }
+  for (const sofa::MappedNode& child : body.mapped) {
+    if (&child != &body.mapped.front())
+      throw Error(child.mapping->where + ": " + state.label() +
+                  " has a second mapped child with masses or force fields (the first: " +
+                  body.mapped.front().node->path() + "): one a body is supported");
+    for (const SofaObject* o : child.components)
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+    for (const SofaObject* o : {child.mapping, child.state})
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+    // Without a mass of its own the body would get our default mass, which SOFA's has not.
+    if (!reader.gave("mass.type"))
+      throw Error(child.mapping->where + ": " + child.mapping->type + ": " + state.label() +
+                  " has no mass of its own: a body whose mass is only its mapped child's is "
+                  "not supported");
+    sofa::mapMappedChild(reader, child, keys);
   }
   // Every force comes from a component the scene names: without a FEM force field (the
   // mappings that give material.model), none.

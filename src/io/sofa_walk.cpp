@@ -132,12 +132,18 @@ bool isMechanicalMapping(const std::string& t) {
   return endsWith(t, "Mapping") && !endsWith(t, "TopologicalMapping");
 }
 
+// The mechanical mappings whose child may carry masses and force fields (io/sofa_mapped_child).
+bool mapsMechanics(const std::string& t) {
+  return isOneOf(t, {"IdentityMapping", "SubsetMapping", "BarycentricMapping"});
+}
+
 struct Collector {
   Walk& walk;
   Reader& reader;
   bool skipUnsupported;
   std::vector<const SofaObject*> states;
   std::vector<const SofaObject*> mechanics;
+  std::vector<MappedNode> mappedNodes;
 
   void unsupported(const SofaObject& o, const std::string& why) {
     if (!skipUnsupported)
@@ -148,10 +154,23 @@ struct Collector {
 
   void classify(const SofaNode& node) {
     bool mapped = false, collisionChild = false;
+    MappedNode child{&node, nullptr, nullptr, {}};
+    int mappings = 0;
     for (const SofaObject& o : node.objects) {
       mapped = mapped || isMechanicalMapping(o.type);
       collisionChild = collisionChild || isCollision(o.type);
+      if (isMechanicalMapping(o.type)) ++mappings, child.mapping = &o;
+      if (o.type == "MechanicalObject") child.state = &o;
     }
+    // A mapped child that carries mechanics: one mapping of the kinds io/sofa_mapped_child
+    // reads, from a MechanicalObject to the node's.
+    bool carries = false;
+    for (const SofaObject& o : node.objects)
+      carries =
+          carries || !(isVisual(o.type) || isCollision(o.type) || isMechanicalMapping(o.type) ||
+                       o.type == "MechanicalObject" || isAccepted(o.type));
+    const bool mapsChild =
+        mapped && carries && mappings == 1 && child.state && mapsMechanics(child.mapping->type);
     const SofaObject* state = nullptr;
     for (const SofaObject& o : node.objects) {
       if (isVisual(o.type) || (isAnalysis(o.type) && onlyDrawn(reader.scene(), o))) {
@@ -160,7 +179,9 @@ struct Collector {
         walk.collision.push_back(o.type);
       } else if (mapped && (isMechanicalMapping(o.type) || o.type == "MechanicalObject" ||
                             isAccepted(o.type))) {
-        (collisionChild ? walk.collision : walk.visual).push_back(o.type);
+        if (!mapsChild) (collisionChild ? walk.collision : walk.visual).push_back(o.type);
+      } else if (mapsChild) {
+        child.components.push_back(&o);
       } else if (mapped) {
         unsupported(o, "a mapped child's " + o.type +
                            " changes the mechanics through its mapping, which is not simulated; "
@@ -195,7 +216,8 @@ struct Collector {
         mechanics.push_back(&o);
       }
     }
-    for (const auto& child : node.children) classify(*child);
+    if (mapsChild) mappedNodes.push_back(child);
+    for (const auto& next : node.children) classify(*next);
   }
 
   // The state SOFA's context gives a component of `node`: its own, else its nearest ancestor's.
@@ -289,7 +311,7 @@ bool isLinearSolver(const std::string& t) {
 
 Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
   Walk walk;
-  Collector collector{walk, reader, skipUnsupported, {}, {}};
+  Collector collector{walk, reader, skipUnsupported, {}, {}, {}};
   collector.classify(scene.root());
   for (const SofaObject* state : collector.states) {
     Body body;
@@ -334,8 +356,29 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
     for (Body& body : walk.bodies)
       if (body.state == state) body.components.push_back(o);
   }
+  // A mapped child goes with the body its mapping reads (`input`, the parent node's state by
+  // default); one mapped from another mapped child is not a body's.
+  for (const MappedNode& child : collector.mappedNodes) {
+    const SofaObject& mapping = *child.mapping;
+    const SofaObject* input = mapping.field("input") ? linkedState(reader, mapping, "input")
+                                                     : contextState(child.node->parent);
+    if (mapping.field("output") && linkedState(reader, mapping, "output") != child.state)
+      throw Error(mapping.where + ": " + mapping.type + ": output is not " + child.state->label() +
+                  ", the MechanicalObject of its node, whose masses and "
+                  "force fields it would carry");
+    Body* parent = nullptr;
+    for (Body& body : walk.bodies)
+      if (body.state == input) parent = &body;
+    if (!parent)
+      throw Error(mapping.where + ": " + mapping.type + ": its input (" +
+                  (input ? input->label() : std::string("none")) +
+                  ") is not a body: masses and force fields in a child mapped from another "
+                  "mapped child are not supported");
+    parent->mapped.push_back(child);
+  }
   const auto isObstacle = [&](const Body& body) {
-    return !body.odeSolver && body.components.empty() && !collector.mapsIntoSolved(*body.state);
+    return !body.odeSolver && body.components.empty() && body.mapped.empty() &&
+           !collector.mapsIntoSolved(*body.state);
   };
   for (const Body& body : walk.bodies)
     if (isObstacle(body)) walk.obstacles.push_back(body.state);

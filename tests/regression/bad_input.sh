@@ -177,7 +177,7 @@ printf 'import sys\ndef createScene(root):\n    sys.exit(3)\n' > py_exit.py
 printf 'def createScene(root):\n    while True:\n        pass\n' > py_endless.py
 sed '12s|.*|    <MechanicalObject name="second"/>\n  </Node>|' good.scn > scn_two_objects.scn
 sed '12s|.*|    <Node name="second"><MechanicalObject/></Node>\n  </Node>|' good.scn > scn_body_no_mesh.scn
-sed '12s|.*|    <Node name="m"><MechanicalObject/><BarycentricMapping/><UniformMass totalMass="1"/></Node>\n  </Node>|' \
+sed '12s|.*|    <Node name="m"><MechanicalObject/><IdentityMapping/><SphereForceField/></Node>\n  </Node>|' \
   good.scn > scn_mapped_mass.scn
 sed '12s|.*|    <Node name="visual"><OglModel/><BarycentricMapping/></Node>\n    <Node name="collision"><MechanicalObject/><TriangleCollisionModel/><BarycentricMapping/></Node>\n  </Node>|' \
   good.scn > scn_skipped.scn
@@ -505,7 +505,7 @@ launch bad scn_two_objects "scn_two_objects.scn:12" "a second MechanicalObject i
   "scn_two_objects.scn:8" -- --scene="$T/scn_two_objects.scn" --solver.steps=1
 launch bad scn_body_no_mesh "scn_body_no_mesh.scn:12" "MechanicalObject: no mesh" -- \
   --scene="$T/scn_body_no_mesh.scn" --solver.steps=1
-launch bad scn_mapped_mass "scn_mapped_mass.scn:12" "UniformMass" "mapped child" -- \
+launch bad scn_mapped_mass "scn_mapped_mass.scn:12" "SphereForceField" "mapped child" -- \
   --scene="$T/scn_mapped_mass.scn" --solver.steps=1
 launch bad scn_unknown_component "scn_unknown.scn:9" "UnknownForceField" "not supported" -- \
   --scene="$T/scn_unknown.scn" --solver.steps=1
