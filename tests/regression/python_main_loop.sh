@@ -12,7 +12,7 @@
 #  - reset: time 0 and the initial state (2 steps after it end where a 2-step run ends);
 #  - an exception in the script, one in a controller during animate, Ctrl-C (SIGINT) and SIGKILL
 #    of the script each end the engine with no process left (pgrep) within the time limit; a
-#    script that never animates exits with status 0.
+#    script that never animates exits with status 0; `mpiexec -n 2 python3 scene.py` is refused.
 # Usage: python_main_loop.sh <euler-implicit> <meshes dir>. Needs python3 on PATH.
 set -euo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -198,6 +198,16 @@ show
 sed -e 's/    root.addObject(Ramp(name="ramp", pull=b.pull))/    b.pull.forces = [[0.0, 0.0, -100.0]]/' scene.py > plain.py
 exe 2 --scene plain.py --solver.steps=2 --output.final-state=plain.csv
 check "after reset, 2 steps end where a 2-step run ends, bit for bit" cmp -s reset.csv plain.csv
+
+# mpiexec -n 2 python3 scene.py would start two runs: refused, pointing to EULER_IMPLICIT_RANKS.
+mpi_command 2 python3
+status=0
+EULER_IMPLICIT_ARGS="$POST ${FLAGS[*]}" timeout 120 "${MPI_COMMAND[@]}" -B scene.py \
+  > run.out 2> run.err || status=$?
+check "mpiexec -n 2 python3 scene.py is refused, naming EULER_IMPLICIT_RANKS" \
+  grep -q "^Sofa.Core.SceneError: Sofa.Simulation.init: this script is one of 2 MPI ranks, .*EULER_IMPLICIT_RANKS=N" run.err
+check "(none left)" none_left
+show
 
 # Ways out: none leaves a process behind, none hangs.
 sed -e 's/            log.write(/            if k == 3:\n                raise ValueError("three")\n            log.write(/' \

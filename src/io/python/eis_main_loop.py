@@ -58,8 +58,21 @@ def engine_command(scene, socket_path):
         shlex.split(os.environ.get("EULER_IMPLICIT_ARGS", ""))
 
 
+def launched_ranks():
+    """The size of the MPI job this script is a rank of (1 when it was not started by mpiexec)."""
+    for name in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE"):  # Open MPI, MPICH
+        if os.environ.get(name, "").isdigit():
+            return int(os.environ[name])
+    return 1
+
+
 def scene_script(root):
     """The script's path as its command line gave it; the root placed at its createScene."""
+    if launched_ranks() > 1:
+        raise Sofa.Core.SceneError(
+            "Sofa.Simulation.init: this script is one of %d MPI ranks, and each would start a "
+            "run of its own; run python3 scene.py alone, with EULER_IMPLICIT_RANKS=N for a run "
+            "on N ranks" % launched_ranks())
     scene = Sofa.Core.SCENE_FILE
     if not scene or not scene.endswith(".py") or not os.path.isfile(scene):
         raise Sofa.Core.SceneError(
