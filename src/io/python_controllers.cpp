@@ -68,6 +68,20 @@ void broadcast(Message& m, MPI_Comm comm) {
   broadcastInPieces(m.numbers.data(), std::int64_t(count), MPI_DOUBLE, 0, comm);
 }
 
+// Rank 0's go-ahead once Python has answered: the other ranks test for it between short sleeps
+// instead of spinning in MPI's busy wait, so that they leave the cores to python3 and rank 0 (a
+// run on as many ranks as cores, with the script beside it, has one process too many).
+void awaitRoot(MPI_Comm comm) {
+  int token = 0, done = 0;
+  MPI_Request request;
+  EIS_CHECK_MPI(MPI_Ibcast(&token, 1, MPI_INT, 0, comm, &request));
+  for (;;) {
+    EIS_CHECK_MPI(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+}
+
 }  // namespace
 
 // Rank 0's python3: its own process group, killed and reaped when this goes.
@@ -279,6 +293,7 @@ std::pair<std::string, std::string> PythonControllers::serve(const std::string& 
   for (;;) {
     Message m;
     if (root) m = process_->read(deadline, control_.timeout, "");
+    awaitRoot(comm_);
     broadcast(m, comm_);
     if (m.kind == "fail") throw Error(m.text);
     if (m.kind != "get" && m.kind != "set") return {m.kind, m.text};
