@@ -126,12 +126,12 @@ class Session:
                         c.reset()
             sys.stdout.flush()
             self.channel.send("ready %d" % len(self.controllers))
+            listener.close()
             self.until_idle()
         except BaseException:
+            listener.close()
             self.close()
             raise
-        finally:
-            listener.close()
         Sofa.Core.LIVE = self.run
 
     def accept(self, listener):
