@@ -9,7 +9,8 @@
 #  - forces written between animate calls equal the same forces written by a controller in
 #    onAnimateBeginEvent, and root.dt set between them applies from the next animate, bit for
 #    bit; animate(root, dt) with another dt takes it for that step only;
-#  - reset: time 0 and the initial state (2 steps after it end where a 2-step run ends);
+#  - reset: time 0 and the initial state (2 steps after it end where a 2-step run ends); the
+#    script's controllers get init, bwdInit, the events and reset in SOFA's order;
 #  - an exception in the script, one in a controller during animate, Ctrl-C (SIGINT) and SIGKILL
 #    of the script each end the engine with no process left (pgrep) within the time limit; a
 #    script that never animates exits with status 0; `mpiexec -n 2 python3 scene.py` is refused.
@@ -206,6 +207,62 @@ EULER_IMPLICIT_ARGS="$POST ${FLAGS[*]}" timeout 120 "${MPI_COMMAND[@]}" -B scene
   > run.out 2> run.err || status=$?
 check "mpiexec -n 2 python3 scene.py is refused, naming EULER_IMPLICIT_RANKS" \
   grep -q "^Sofa.Core.SceneError: Sofa.Simulation.init: this script is one of 2 MPI ranks, .*EULER_IMPLICIT_RANKS=N" run.err
+check "(none left)" none_left
+show
+
+# The controllers' calls in the script's process, in SOFA's order; reset calls their reset().
+cat > calls.py << 'EOF'
+import Sofa.Core
+import Sofa.Simulation
+from beam import beam
+
+
+class Say(Sofa.Core.Controller):
+    def say(self, what):
+        with open("calls.log", "a") as log:
+            log.write(what + " ")
+
+    def init(self):
+        self.say("init")
+
+    def bwdInit(self):
+        self.say("bwdInit")
+
+    def reset(self):
+        self.say("reset")
+
+    def onAnimateBeginEvent(self, event):
+        self.say("begin")
+
+    def onAnimateEndEvent(self, event):
+        self.say("end")
+
+
+def createScene(root):
+    beam(root)
+    root.addObject(Say(name="say"))
+
+
+if __name__ == "__main__":
+    root = Sofa.Core.Node("root")
+    createScene(root)
+    Sofa.Simulation.init(root)
+    Sofa.Simulation.animate(root, root.dt.value)
+    Sofa.Simulation.reset(root)
+    Sofa.Simulation.animate(root, root.dt.value)
+EOF
+status=0
+py 2 calls.py || status=$?
+check "init, bwdInit, the events and reset() reach the script's controller in order" \
+  test "$status" -eq 0 -a "$(cat calls.log)" = "init bwdInit begin end reset begin end "
+show
+sed -e 's/        self.say("init")/        raise RuntimeError("no init")/' calls.py > noinit.py
+status=0
+SECONDS=0
+py 2 noinit.py || status=$?
+check "an exception in a controller's init ends the script with it, and the engine, at once" \
+  grep -q "^RuntimeError: no init$" run.err
+check "(within 30 s)" test "$status" -ne 0 -a "$SECONDS" -lt 30
 check "(none left)" none_left
 show
 
