@@ -237,6 +237,7 @@ void Simulation::run() {
     const double stepStart = MPI_Wtime();
     StepRecord record;
     try {
+      if (mainLoop_ && !mainLoopTurn(step)) break;
       if (controllers_) controllerEvent(true, step, clock);
       advance(step, clock, record);
     } catch (const Error& e) {

@@ -4,7 +4,9 @@
 // root's dt, from the next step on, as SOFA's DefaultAnimationLoop::step reads dt before the
 // AnimateBeginEvent).
 #include <cmath>
+#include <limits>
 
+#include "eis/app/progress.hpp"
 #include "eis/app/simulation.hpp"
 #include "eis/core/error.hpp"
 #include "eis/model/constant_force.hpp"
@@ -67,7 +69,17 @@ public:
     forces->setLoad(index, current.force, false, std::move(perNode));
   }
 
-  void setDt(double dt) override { run_.nextDt_ = dt; }
+  // In an event: from the next step (SOFA reads dt before AnimateBeginEvent). Between steps (a
+  // main loop's turn): from the next step, which is the one about to start.
+  void setDt(double dt) override {
+    if (!idle_) {
+      run_.nextDt_ = dt;
+      return;
+    }
+    run_.dt_ = dt;
+    run_.dtChanged_ = true;
+  }
+  bool idle_ = false;
 
 private:
   static std::string count(const std::vector<double>& values) {
@@ -77,18 +89,41 @@ private:
 };
 
 void Simulation::attachControllers(const SofaControl& control) {
-  if (control.controllers.empty()) return;
+  if (control.controllers.empty() && control.mainLoop.empty()) return;
   for (const std::string& controller : control.controllers)
     report("%s: runs on rank 0 before and after each step\n", controller.c_str());
+  if (!control.mainLoop.empty()) {
+    // The script's animate calls are the steps: as many as it makes, none counted ahead.
+    mainLoop_ = true;
+    steps_ = std::numeric_limits<int>::max();
+    progress_ = std::make_unique<Progress>(scene().integer("output.progress-every"), 0);
+    report("%s: its Python main loop drives the steps (Sofa.Simulation.animate)\n",
+           control.file.c_str());
+  }
   controllers_ = std::make_unique<PythonControllers>(control, comm_);
+}
+
+// animate(root, dt) takes dt for its step only, the root's dt unchanged (SOFA's
+// DefaultAnimationLoop::step; 0 is the root's).
+bool Simulation::mainLoopTurn(int step) {
+  ControllerAccessOf access(*this);
+  access.idle_ = true;
+  double stepDt = 0;
+  if (!controllers_->idle(step - 1, time_, dt_, access, stepDt)) return false;
+  if (stepDt > 0 && stepDt != dt_) {
+    rootDt_ = dt_;
+    dt_ = stepDt;
+    dtChanged_ = true;
+  }
+  return true;
 }
 
 void Simulation::controllerEvent(bool begin, int step, double time) {
   ControllerAccessOf access(*this);
   controllers_->event(begin, step, time, dt_, access);
-  if (!begin && nextDt_ > 0) {
-    dt_ = nextDt_;
-    nextDt_ = 0;
+  if (!begin && (nextDt_ > 0 || rootDt_ > 0)) {
+    dt_ = nextDt_ > 0 ? nextDt_ : rootDt_;
+    nextDt_ = rootDt_ = 0;
     dtChanged_ = true;
   }
 }

@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <spawn.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -67,11 +68,29 @@ void broadcast(Message& m, MPI_Comm comm) {
   broadcastInPieces(m.numbers.data(), std::int64_t(count), MPI_DOUBLE, 0, comm);
 }
 
+// Rank 0's go-ahead once Python has answered: the other ranks test for it between short sleeps
+// instead of spinning in MPI's busy wait, so that they leave the cores to python3 and rank 0 (a
+// run on as many ranks as cores, with the script beside it, has one process too many).
+void awaitRoot(MPI_Comm comm) {
+  int token = 0, done = 0;
+  MPI_Request request;
+  EIS_CHECK_MPI(MPI_Ibcast(&token, 1, MPI_INT, 0, comm, &request));
+  for (;;) {
+    EIS_CHECK_MPI(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+}
+
 }  // namespace
 
 // Rank 0's python3: its own process group, killed and reaped when this goes.
 struct PythonControllers::Process {
   Process(const SofaControl& control) : file(control.file) {
+    if (!control.mainLoop.empty()) {
+      connectTo(control.mainLoop);
+      return;
+    }
     int pair[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
       throw Error(std::string("cannot start the Python controllers: ") + std::strerror(errno));
@@ -106,6 +125,7 @@ struct PythonControllers::Process {
   ~Process() {
     sendText("quit\n");
     close(socket);
+    if (pid == 0) return;  // a main loop's script, which is not ours to end
     // A moment to end by itself (its output flushed), then the group goes.
     const auto end = Clock::now() + std::chrono::seconds(2);
     int status = 0;
@@ -113,6 +133,23 @@ struct PythonControllers::Process {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     kill(-pid, SIGKILL);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) continue;
+  }
+
+  // A Python main loop's socket (scene.python-main), which Sofa.Simulation.init listens on.
+  void connectTo(const std::string& path) {
+    driver = "the Python script driving the run (Sofa.Simulation.init)";
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    if (path.size() >= sizeof address.sun_path)
+      throw Error("scene.python-main = " + path + ": a socket path this long is not possible");
+    std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+    socket = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (socket < 0 ||
+        connect(socket, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+      const std::string why = std::strerror(errno);
+      if (socket >= 0) close(socket);
+      throw Error("scene.python-main = " + path + ": cannot reach the Python script: " + why);
+    }
   }
 
   bool sendText(const std::string& text) { return sendBytes(text.data(), text.size()); }
@@ -164,14 +201,14 @@ struct PythonControllers::Process {
         char limit[32];
         std::snprintf(limit, sizeof limit, "%g", seconds);
         return {"fail",
-                place + "the Python controllers did not return within " + limit +
-                    " s (scene.python-timeout); python3 killed (an endless loop?)",
+                place + "the Python " + (pid ? "controllers" : "script") +
+                    " did not return within " + limit + " s (scene.python-timeout)" +
+                    (pid ? "; python3 killed (an endless loop?)" : " (an endless loop?)"),
                 {}};
       }
       if (!problem.empty())
         return {"fail",
-                place + "python3 running the controllers " +
-                    (problem == "ended" ? "ended" : "failed: " + problem) +
+                place + driver + " " + (problem == "ended" ? "ended" : "failed: " + problem) +
                     " without a word (os._exit, a crash, a signal?)",
                 {}};
       if (c == '\n') break;
@@ -195,6 +232,7 @@ struct PythonControllers::Process {
   }
 
   std::string file;
+  std::string driver = "python3 running the controllers";
   int socket = -1;
   pid_t pid = 0;
   std::string buffered;
@@ -223,22 +261,42 @@ PythonControllers::~PythonControllers() = default;
 
 void PythonControllers::event(bool begin, int step, double time, double dt,
                               ControllerAccess& access) {
+  char line[160];
+  std::snprintf(line, sizeof line, "%s %d %.17g %.17g\n", begin ? "begin" : "end", step, time, dt);
+  const auto [kind, text] = serve(line, true, access);
+  if (kind != "done") throw Error(control_.file + ": the controller driver sent '" + kind + "'");
+}
+
+bool PythonControllers::idle(int step, double time, double dt, ControllerAccess& access,
+                             double& stepDt) {
+  char line[160];
+  std::snprintf(line, sizeof line, "idle %d %.17g %.17g\n", step, time, dt);
+  const auto [kind, text] = serve(line, false, access);
+  if (kind == "stop") return false;
+  char* end = nullptr;
+  stepDt = std::strtod(text.c_str(), &end);
+  if (kind != "animate" || end == text.c_str() || !(stepDt >= 0))
+    throw Error(control_.file + ": the Python script sent '" + kind + " " + text + "'");
+  return true;
+}
+
+std::pair<std::string, std::string> PythonControllers::serve(const std::string& line, bool timed,
+                                                             ControllerAccess& access) {
   const bool root = commRank(comm_) == 0;
-  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                           std::chrono::duration<double>(control_.timeout));
+  const auto deadline = timed ? Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                   std::chrono::duration<double>(control_.timeout))
+                              : Clock::time_point::max();
   if (root) {
-    char line[160];
-    std::snprintf(line, sizeof line, "%s %d %.17g %.17g\n", begin ? "begin" : "end", step, time,
-                  dt);
     std::fflush(stdout);
     process_->sendText(line);
   }
   for (;;) {
     Message m;
     if (root) m = process_->read(deadline, control_.timeout, "");
+    awaitRoot(comm_);
     broadcast(m, comm_);
-    if (m.kind == "done") return;
     if (m.kind == "fail") throw Error(m.text);
+    if (m.kind != "get" && m.kind != "set") return {m.kind, m.text};
     // "get FIELD PATH" and "set FIELD PATH" (the count read with the line).
     const std::size_t space = m.text.find(' ');
     const std::string field = m.text.substr(0, space);
@@ -270,8 +328,6 @@ void PythonControllers::event(bool begin, int step, double time, double dt,
           throw Error(path +
                       " is not a ConstantForceField that gives a force in the scene (one "
                       "needs forces or totalForce set in createScene to be written)");
-      } else {
-        throw Error("the controller driver sent '" + m.kind + "'");
       }
     } catch (const Error& e) {
       std::string what = e.what();

@@ -130,7 +130,8 @@ std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::
     scenes.push_back({imported.objects.size() > 1 ? object.path : "", std::move(scene)});
   }
   if (control) {
-    *control = {file, given.real("scene.python-timeout"), imported.controllers, {}, {}};
+    *control = {file, given.real("scene.python-timeout"),     imported.controllers, {},
+                {},   given.optionalText("scene.python-main")};
     for (const SofaObjectKeys& object : imported.objects) {
       control->statePaths.push_back(object.path);
       control->forces.push_back(object.forces);
@@ -166,6 +167,11 @@ const ComponentDeclaration& sofaSceneComponent() {
                 "run ends with an error and python3 (and what it started) is killed; > 0. Its\n"
                 "controllers' methods for one event (a step's begin or end) likewise.",
                 "120", "s", false, check::positive()})
+          .add({"scene.python-main", "SOCKET",
+                "set by Sofa.Simulation.init of a Python script run as `python3 scene.py`\n"
+                "(README, Coming from SOFA): the Unix socket of the script, which drives the\n"
+                "steps with Sofa.Simulation.animate instead of solver.steps",
+                std::nullopt, "", false, check::nonEmpty()})
           .add({"scene.skip-unsupported", "BOOL",
                 "a component that would change the mechanics and is not supported is skipped\n"
                 "with a warning instead of ending the run",

@@ -462,6 +462,10 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.real("scene.python-timeout"), 2.5); }},
       {"scene.skip-unsupported", "true",
        [](const Scene& s) { EXPECT_TRUE(s.boolean("scene.skip-unsupported")); }},
+      {"scene.python-main", "/tmp/eis-main/run.sock",
+       [](const Scene& s) {
+         EXPECT_EQ(s.optionalText("scene.python-main"), "/tmp/eis-main/run.sock");
+       }},
       {"scene.linear-solver-limits", "scene",
        [](const Scene& s) { EXPECT_EQ(s.text("scene.linear-solver-limits"), "scene"); }},
   };

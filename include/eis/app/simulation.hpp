@@ -60,7 +60,9 @@ public:
 
   // Collective, before run(): the scene's Python controllers (io/python_controllers.hpp) get
   // AnimateBeginEvent before each step and AnimateEndEvent after it
-  // (app/simulation_controllers.cpp). Nothing happens when `control` names none.
+  // (app/simulation_controllers.cpp). Nothing happens when `control` names none. With a Python
+  // main loop (control.mainLoop), the script's Sofa.Simulation.animate calls drive the steps
+  // instead of solver.steps, and it reads and writes between them.
   void attachControllers(const SofaControl& control);
 
   // The current state of every node of the first body on rank 0 (empty elsewhere), in node-id
@@ -147,6 +149,8 @@ private:
   // The controllers' event of `step` at `time`; a dt they set applies from the next step.
   class ControllerAccessOf;
   void controllerEvent(bool begin, int step, double time);
+  // A Python main loop's turn before step `step`: false when the script ends the run.
+  bool mainLoopTurn(int step);
   // Finishes every output but `failed` (nullptr: all) with the current state.
   void finishOutputs(const Output* failed);
   void printSummary() const;
@@ -171,6 +175,8 @@ private:
   std::unique_ptr<PythonControllers> controllers_;
   double nextDt_ = 0;       // a dt a controller set, for the next step (0: none)
   bool dtChanged_ = false;  // the time is then the sum of the steps' dt, not step * dt
+  bool mainLoop_ = false;   // a Python main loop drives the steps (control.mainLoop)
+  double rootDt_ = 0;       // the root's dt while one animate(root, dt) step takes another
 };
 
 }  // namespace eis

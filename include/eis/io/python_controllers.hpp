@@ -5,12 +5,15 @@
 // bwdInit, and then, for each event the run sends, calls onAnimateBeginEvent or
 // onAnimateEndEvent. What a controller reads or writes of the run comes back to rank 0 as a
 // request, which rank 0 broadcasts so that every rank takes part (a gather, a new force): the
-// other ranks run no Python. The protocol is in src/io/python/eis_controllers.py.
+// other ranks run no Python. The protocol is in src/io/python/eis_controllers.py. With a script's
+// own main loop (python3 scene.py, src/io/python/eis_main_loop.py) the script is the driver:
+// rank 0 connects to it, and it also says when the run steps (idle).
 #include <mpi.h>
 
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "eis/io/sofa_import.hpp"
@@ -25,6 +28,10 @@ struct SofaControl {
   std::vector<std::string> controllers;
   std::vector<std::string> statePaths;
   std::vector<std::vector<SofaForceLoad>> forces;
+  // scene.python-main: the socket of a Python script's main loop (Sofa.Simulation.init), which
+  // rank 0 connects to instead of starting python3: the script is the driver and drives the
+  // steps (idle). Empty: the run drives itself.
+  std::string mainLoop;
 };
 
 // What the run lets a controller touch; each call collective, the same arguments on every rank.
@@ -38,7 +45,7 @@ public:
   // solve on; throws eis::Error (every rank alike) for values that do not fit its indices.
   virtual void setForce(std::size_t body, const SofaForceLoad& load, const std::string& field,
                         const std::vector<double>& values) = 0;
-  // The root's dt, from the next step on.
+  // The root's dt, from the next step on (between steps, a main loop's: from the next step).
   virtual void setDt(double dt) = 0;
 };
 
@@ -57,7 +64,17 @@ public:
   // takes longer than scene.python-timeout.
   void event(bool begin, int step, double time, double dt, ControllerAccess& access);
 
+  // Collective, with a Python main loop only: tells the script that the run holds step `step`
+  // at `time` with the root's `dt`, and serves its reads and writes, with no time limit, until
+  // it asks for the next step (true; `stepDt` the dt it gave, 0 for the root's) or ends the
+  // run (false). A script that ends without a word is eis::Error on every rank.
+  bool idle(int step, double time, double dt, ControllerAccess& access, double& stepDt);
+
 private:
+  // Sends `line` (rank 0) and serves the driver's requests until a message that is not one;
+  // returns its kind and text. `timed`: within scene.python-timeout.
+  std::pair<std::string, std::string> serve(const std::string& line, bool timed,
+                                            ControllerAccess& access);
   struct Process;
   std::unique_ptr<Process> process_;  // rank 0 only
   const SofaControl control_;

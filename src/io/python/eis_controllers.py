@@ -4,7 +4,8 @@ Sofa.Core.Controller objects, calls init() of each in graph order and bwdInit() 
 children (SOFA's InitVisitor), and then serves the run's events (io/python_controllers.cpp).
 Usage: python3 eis_controllers.py SCENE.py, with the run's end of a socket pair as fd 3.
 
-The protocol, one line per message, numbers as native doubles right after their line:
+The protocol, one line per message, numbers as native doubles right after their line (a
+script's own main loop adds two messages: eis_main_loop.py):
   run -> here:  "begin STEP TIME DT" | "end STEP TIME DT" | "quit"
   here -> run:  "ready COUNT" (built and initialised) | "done" (the event's methods returned)
                 | "fail FILE:LINE: what" (the run ends with it on every rank)
@@ -75,7 +76,8 @@ class Run:
         if isinstance(owner, Sofa.Core.Node) and owner._parent is None and name == "dt":
             numbers = numbers_of(value)
             self.request("set dt %d /" % len(numbers), numbers)
-            self.dt = numbers[0]
+            self.dt = data._value = numbers[0]
+            data._given = True
             return
         if isinstance(owner, Sofa.Core.Object) and name in WRITABLE.get(owner._type, ()):
             numbers = numbers_of(value)
@@ -101,21 +103,27 @@ def numbers_of(value):
 
 
 class Channel:
-    def __init__(self, fd):
-        self.socket = socket.socket(fileno=fd)
+    """The socket to the run; `ended()` is called when the run is gone (it does not return)."""
+
+    def __init__(self, sock, ended=lambda: _EXIT(0)):
+        self.socket = sock
         self.input = self.socket.makefile("rb")
+        self.ended = ended
 
     def send(self, line, numbers=()):
         self.socket.sendall((line + "\n").encode() + array("d", numbers).tobytes())
 
     def line(self):
         text = self.input.readline()
-        if not text:  # the run is gone
-            _EXIT(0)
+        if not text:
+            self.ended()
         return text.decode().rstrip("\n")
 
     def read(self, size):
-        return self.input.read(size)
+        data = self.input.read(size)
+        if len(data) < size:
+            self.ended()
+        return data
 
 
 def controllers_of(root):
@@ -180,7 +188,25 @@ def build(scene):
     return root
 
 
+def call_event(run, controllers, words):
+    """The event a line "begin|end STEP TIME DT" names, sent to each controller; returns the
+    name of the method that raised, with the exception, or (None, None)."""
+    method, kind = EVENTS[words[0]]
+    run.time, run.dt = float(words[2]), float(words[3])
+    event = {"type": kind, "isHandled": False, "dt": run.dt}
+    what = None
+    try:
+        for c in controllers:
+            if callable(getattr(c, method, None)):
+                what = "%s.%s" % (where(c), method)
+                getattr(c, method)(event)
+    except BaseException as e:  # noqa: B902 (every way out is one line)
+        return what, e
+    return None, None
+
+
 def main(scene, channel):
+    Sofa.Core.DRIVER = True
     os._exit = scene_exit
     what = "createScene"
     try:
@@ -205,15 +231,8 @@ def main(scene, channel):
         words = channel.line().split()
         if words[0] == "quit":
             return
-        method, kind = EVENTS[words[0]]
-        run.time, run.dt = float(words[2]), float(words[3])
-        event = {"type": kind, "isHandled": False, "dt": run.dt}
-        try:
-            for c in controllers:
-                if callable(getattr(c, method, None)):
-                    what = "%s.%s" % (where(c), method)
-                    getattr(c, method)(event)
-        except BaseException as e:  # noqa: B902
+        what, e = call_event(run, controllers, words)
+        if e is not None:
             sys.stdout.flush()
             channel.send("fail " + failure(e, scene, what))
             continue
@@ -225,5 +244,5 @@ if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.stderr.write("usage: eis_controllers.py SCENE.py (with fd 3 the run's socket)\n")
         sys.exit(2)
-    main(sys.argv[1], Channel(3))
+    main(sys.argv[1], Channel(socket.socket(fileno=3)))
     sys.stdout.flush()

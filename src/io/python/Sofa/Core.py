@@ -6,7 +6,19 @@ import os
 import sys
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-SCENE_FOLDER = None  # set by the driver: calls are placed at frames of files under this folder
+DRIVER = False  # True in euler-implicit's drivers; False in a script run as python3 scene.py
+
+
+def _main_script():
+    """The script run as `python3 scene.py`, as its command line names it (None without one)."""
+    path = getattr(sys.modules.get("__main__"), "__file__", None)
+    if path and sys.argv and sys.argv[0] and os.path.abspath(sys.argv[0]) == os.path.abspath(path):
+        return sys.argv[0]
+    return path
+
+
+# The drivers set both; a script's own main loop (Sofa.Simulation.init) places calls in it.
+SCENE_FOLDER = os.path.dirname(os.path.abspath(_main_script())) if _main_script() else None
 
 
 class SceneError(Exception):
@@ -29,7 +41,7 @@ def caller_source():
     return "?:0"
 
 
-SCENE_FILE = None  # the scene's path as the user gave it, which messages name
+SCENE_FILE = _main_script()  # the scene's path as the user gave it, which messages name
 
 
 def shown_path(path):
