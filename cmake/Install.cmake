@@ -3,7 +3,8 @@
 #   <libdir>/libeis.so (eis::eis) and <libdir>/libeis.a (eis::eis_static; eis::eis_static_whole
 #     links it whole, every component registered)
 #   include/eis/<layer>/*.hpp
-#   share/euler-implicit/python/: the Python front end (the .py scene driver, the stand-in Sofa)
+#   share/euler-implicit/python/: the Python front end (the .py scene driver, the stand-in Sofa;
+#     on PYTHONPATH, `python3 scene.py` runs bin/euler-implicit beside it: eis_main_loop.py)
 #   <libdir>/cmake/euler-implicit/: the package for find_package(euler-implicit), with the find
 #     modules of the dependencies it needs (PETSc, METIS; tinyxml2 through pkg-config)
 #   <libdir>/pkgconfig/euler-implicit.pc

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 namespace eis {
 
@@ -31,12 +32,13 @@ std::string Progress::line(const StepRecord& step, const std::string& details,
   const int taken = step.step - first_;
   const double left = taken > 0 ? elapsed / taken * (steps_ - step.step) : 0.0;
   char text[256];
-  std::snprintf(text, sizeof text, "step %d/%d  t = %.6g  linear iterations %d  PC set-ups %d",
-                step.step, steps_, step.time, step.report.linearIterations,
+  const std::string total = steps_ > 0 ? "/" + std::to_string(steps_) : "";
+  std::snprintf(text, sizeof text, "step %d%s  t = %.6g  linear iterations %d  PC set-ups %d",
+                step.step, total.c_str(), step.time, step.report.linearIterations,
                 step.report.preconditionerSetups);
   char timing[128];
-  std::snprintf(timing, sizeof timing, "  %.4f s  left %s", step.wallSeconds,
-                humanDuration(left).c_str());
+  std::snprintf(timing, sizeof timing, "  %.4f s%s%s", step.wallSeconds,
+                steps_ > 0 ? "  left " : "", steps_ > 0 ? humanDuration(left).c_str() : "");
   return text + details + timing;
 }
 

@@ -157,6 +157,6 @@ std::unique_ptr<ForceField> makeTriangularBendingSprings(
       parameters.damping);
 }
 
-const RegisterForceField registered(493, triangularBendingSpringsComponent);
+const RegisterForceField registered(487, triangularBendingSpringsComponent);
 
 }  // namespace eis

@@ -271,6 +271,6 @@ std::unique_ptr<ForceField> makeTriangularFem(const ModelContext& context,
       parameters.poissonRatio, parameters.method, parameters.options);
 }
 
-const RegisterForceField registered(492, triangularFemComponent);
+const RegisterForceField registered(486, triangularFemComponent);
 
 }  // namespace eis

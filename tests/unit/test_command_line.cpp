@@ -249,6 +249,33 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.real("membrane.thickness"), 0.1); }},
       {"membrane.plane-strain", "true",
        [](const Scene& s) { EXPECT_TRUE(s.boolean("membrane.plane-strain")); }},
+      {"obstacle.ellipsoid", "0 0 1 2 3 1 -40",
+       [](const Scene& s) { EXPECT_EQ(s.texts("obstacle.ellipsoid"), Args{"0 0 1 2 3 1 -40"}); }},
+      {"mapped.mapping", "identity",
+       [](const Scene& s) { EXPECT_EQ(s.text("mapped.mapping"), "identity"); }},
+      {"mapped.indices", "4 2 4",
+       [](const Scene& s) { EXPECT_EQ(s.text("mapped.indices"), "4 2 4"); }},
+      {"mapped.points", "1 2 3 4 5 6",
+       [](const Scene& s) { EXPECT_EQ(s.text("mapped.points"), "1 2 3 4 5 6"); }},
+      {"mapped.vertex-mass", "0.5",
+       [](const Scene& s) { EXPECT_EQ(s.real("mapped.vertex-mass"), 0.5); }},
+      {"mapped.total-mass", "2", [](const Scene& s) { EXPECT_EQ(s.real("mapped.total-mass"), 2); }},
+      {"mapped.gravity", "0 0 -1",
+       [](const Scene& s) {
+         EXPECT_EQ(s.real3("mapped.gravity"), (Vec3{0, 0, -1}));
+       }},
+      {"mapped.constant-force", "1 2 3",
+       [](const Scene& s) {
+         EXPECT_EQ(s.real3("mapped.constant-force"), (Vec3{1, 2, 3}));
+       }},
+      {"mapped.nodal-forces", "2 1 0 0",
+       [](const Scene& s) { EXPECT_EQ(s.text("mapped.nodal-forces"), "2 1 0 0"); }},
+      {"mapped.plane", "0 1 0 -1 100",
+       [](const Scene& s) { EXPECT_EQ(s.texts("mapped.plane"), Args{"0 1 0 -1 100"}); }},
+      {"mapped.rest-shape-stiffness", "40",
+       [](const Scene& s) { EXPECT_EQ(s.real("mapped.rest-shape-stiffness"), 40); }},
+      {"mapped.rest-shape-nodes", "1 30",
+       [](const Scene& s) { EXPECT_EQ(s.text("mapped.rest-shape-nodes"), "1 30"); }},
       {"mass.total-mass",
        "3",
        [](const Scene& s) { EXPECT_EQ(s.real("mass.total-mass"), 3); },
@@ -450,6 +477,10 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.real("scene.python-timeout"), 2.5); }},
       {"scene.skip-unsupported", "true",
        [](const Scene& s) { EXPECT_TRUE(s.boolean("scene.skip-unsupported")); }},
+      {"scene.python-main", "/tmp/eis-main/run.sock",
+       [](const Scene& s) {
+         EXPECT_EQ(s.optionalText("scene.python-main"), "/tmp/eis-main/run.sock");
+       }},
       {"scene.linear-solver-limits", "scene",
        [](const Scene& s) { EXPECT_EQ(s.text("scene.linear-solver-limits"), "scene"); }},
   };
@@ -747,6 +778,8 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"material.hexahedron-element", "hexahedral"},
       {"obstacle.plane", "0 1 0 x"},
       {"obstacle.sphere", "0 0 0 1 2 3 4"},
+      {"obstacle.ellipsoid", "0 0 0 1 0 1"},
+      {"obstacle.ellipsoid", "0 0 0 1 1 1 5 -1"},
       {"mesh.transform", "spin 0 0 90"},
       {"mesh.transform", "scale 1 0 1"},
       {"mesh.box-cells", "20 0 4"},

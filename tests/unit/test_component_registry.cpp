@@ -38,9 +38,11 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "rest-shape-springs",
                           "surface-pressure",
                           "plane-force-field",
-                          "sphere-force-field",
                           "triangular-fem",
                           "triangular-bending-springs",
+                          "sphere-force-field",
+                          "ellipsoid-force-field",
+                          "mapped-child",
                           "interaction-springs",
                           "fixed-constraint",
                           "prescribed-motion",
@@ -63,12 +65,20 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
 // The order forces are summed in: the elastic or diffusion field first (von Mises stress is the
 // first stress field's).
 TEST(ComponentRegistry, SumsForceFieldsInRankOrder) {
-  const Names expected = {"elastic-fem",        "diffusion-fem",
-                          "mesh-springs",       "gravity",
-                          "uniform-damping",    "constant-force",
-                          "rest-shape-springs", "surface-pressure",
-                          "plane-force-field",  "sphere-force-field",
-                          "triangular-fem",     "triangular-bending-springs"};
+  const Names expected = {"elastic-fem",
+                          "diffusion-fem",
+                          "mesh-springs",
+                          "gravity",
+                          "uniform-damping",
+                          "constant-force",
+                          "rest-shape-springs",
+                          "surface-pressure",
+                          "plane-force-field",
+                          "triangular-fem",
+                          "triangular-bending-springs",
+                          "sphere-force-field",
+                          "ellipsoid-force-field",
+                          "mapped-child"};
   EXPECT_EQ(typesOf(eis::forceFieldComponents(),
                     [](const eis::ForceFieldComponent& f) { return f.declaration.type; }),
             expected);
@@ -84,6 +94,7 @@ TEST(ComponentRegistry, FinishesOutputsInRankOrder) {
 TEST(ComponentRegistry, MapsEverySofaComponent) {
   const Names expected = {"ConstantForceField",
                           "DiagonalMass",
+                          "EllipsoidForceField",
                           "FixedConstraint",
                           "FixedLagrangianConstraint",
                           "FixedPlaneConstraint",

@@ -46,6 +46,19 @@ TEST(Progress, LineHasTheStepsNumbersAndTheTimeLeft) {
             "left 0.00 s");
 }
 
+TEST(Progress, UnknownStepCountHasNoTotalNorTimeLeft) {
+  // A Python main loop's run: as many steps as the script animates.
+  const eis::Progress progress(1, 0);
+  eis::StepRecord step;
+  step.step = 3;
+  step.time = 0.03;
+  step.wallSeconds = 0.5;
+  step.report.linearIterations = 7;
+  EXPECT_TRUE(progress.due(3));
+  EXPECT_EQ(progress.line(step, "", 1.5),
+            "step 3  t = 0.03  linear iterations 7  PC set-ups 0  0.5000 s");
+}
+
 TEST(Progress, HumanDurations) {
   EXPECT_EQ(eis::humanDuration(0), "0.00 s");
   EXPECT_EQ(eis::humanDuration(0.4249), "0.42 s");

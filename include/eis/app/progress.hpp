@@ -14,7 +14,8 @@ const ComponentDeclaration& progressComponent();
 
 class Progress {
 public:
-  // `every` = output.progress-every (0: no step lines); `steps`: the run's number of steps.
+  // `every` = output.progress-every (0: no step lines); `steps`: the run's number of steps (0:
+  // not known ahead, a Python main loop's: no total and no time left).
   Progress(int every, int steps) : every_(every), steps_(steps) {}
   explicit Progress(const Parameters& scene);
 

@@ -73,7 +73,17 @@ def exit_status(code):
     return 0 if code is None else code if isinstance(code, int) else 1
 
 
+# Set by a script's main loop (eis_main_loop.py) for the run it starts: the graph it built, as
+# XML, which stands for the scene's createScene (the script is not run again).
+GRAPH = "EIS_MAIN_LOOP_GRAPH"
+
+
 def main(scene, max_depth):
+    Sofa.Core.DRIVER = True
+    if os.environ.get(GRAPH):
+        with open(os.environ[GRAPH]) as graph:
+            sys.stdout.write(graph.read())
+        return 0
     Sofa.Core.SCENE_FOLDER = os.path.dirname(os.path.abspath(scene))
     Sofa.Core.SCENE_FILE = scene
     sys.path.insert(1, Sofa.Core.SCENE_FOLDER)
