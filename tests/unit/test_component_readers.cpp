@@ -27,6 +27,8 @@
 #include "eis/model/prescribed_motion.hpp"
 #include "eis/model/rest_shape_springs.hpp"
 #include "eis/model/surface_pressure.hpp"
+#include "eis/model/triangular_bending_springs.hpp"
+#include "eis/model/triangular_fem.hpp"
 #include "eis/model/uniform_damping.hpp"
 #include "eis/ode/time_integrator_component.hpp"
 
@@ -245,6 +247,47 @@ TEST(ComponentReaders, MeshSprings) {
                  {"springs.damping", "x"},
                  {"springs.stiffness-by-kind", "1 2"},
                  {"springs.damping-by-kind", "1"}});
+}
+
+TEST(ComponentReaders, TriangularFem) {
+  const eis::TriangularFemParameters d = eis::readTriangularFemParameters(eis::defaultScene());
+  EXPECT_FALSE(d.youngModulus);
+  EXPECT_EQ(d.poissonRatio, declaredReal("membrane.poisson-ratio"));
+  EXPECT_EQ(d.method, eis::TriangleFemMethod::Large);
+  const eis::TriangularFemParameters given =
+      eis::readTriangularFemParameters(sceneWith({{"membrane.young-modulus", "300"},
+                                                  {"membrane.poisson-ratio", "0.2"},
+                                                  {"membrane.method", "small"}}));
+  EXPECT_EQ(given.youngModulus, 300.0);
+  EXPECT_EQ(given.poissonRatio, 0.2);
+  EXPECT_EQ(given.method, eis::TriangleFemMethod::Small);
+  EXPECT_FALSE(d.options.triangleFem);
+  EXPECT_EQ(d.options.thickness, 1.0);
+  EXPECT_FALSE(d.options.planeStrain);
+  const eis::TriangularFemParameters triangle =
+      eis::readTriangularFemParameters(sceneWith({{"membrane.element", "triangle"},
+                                                  {"membrane.thickness", "0.2"},
+                                                  {"membrane.plane-strain", "true"}}));
+  EXPECT_TRUE(triangle.options.triangleFem);
+  EXPECT_EQ(triangle.options.thickness, 0.2);
+  EXPECT_TRUE(triangle.options.planeStrain);
+  expectRefused({{"membrane.young-modulus", "0"},
+                 {"membrane.poisson-ratio", "0.5"},
+                 {"membrane.method", "corotational"},
+                 {"membrane.element", "quad"},
+                 {"membrane.thickness", "0"}});
+}
+
+TEST(ComponentReaders, TriangularBendingSprings) {
+  const eis::TriangularBendingSpringsParameters d =
+      eis::readTriangularBendingSpringsParameters(eis::defaultScene());
+  EXPECT_FALSE(d.stiffness);
+  EXPECT_EQ(d.damping, declaredReal("bending.damping"));
+  const eis::TriangularBendingSpringsParameters given = eis::readTriangularBendingSpringsParameters(
+      sceneWith({{"bending.stiffness", "300"}, {"bending.damping", "2"}}));
+  EXPECT_EQ(given.stiffness, 300.0);
+  EXPECT_EQ(given.damping, 2.0);
+  expectRefused({{"bending.stiffness", "-1"}, {"bending.damping", "x"}});
 }
 
 TEST(ComponentReaders, ConstantForce) {

@@ -38,6 +38,8 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "rest-shape-springs",
                           "surface-pressure",
                           "plane-force-field",
+                          "triangular-fem",
+                          "triangular-bending-springs",
                           "sphere-force-field",
                           "ellipsoid-force-field",
                           "mapped-child",
@@ -63,10 +65,20 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
 // The order forces are summed in: the elastic or diffusion field first (von Mises stress is the
 // first stress field's).
 TEST(ComponentRegistry, SumsForceFieldsInRankOrder) {
-  const Names expected = {
-      "elastic-fem",       "diffusion-fem",      "mesh-springs",          "gravity",
-      "uniform-damping",   "constant-force",     "rest-shape-springs",    "surface-pressure",
-      "plane-force-field", "sphere-force-field", "ellipsoid-force-field", "mapped-child"};
+  const Names expected = {"elastic-fem",
+                          "diffusion-fem",
+                          "mesh-springs",
+                          "gravity",
+                          "uniform-damping",
+                          "constant-force",
+                          "rest-shape-springs",
+                          "surface-pressure",
+                          "plane-force-field",
+                          "triangular-fem",
+                          "triangular-bending-springs",
+                          "sphere-force-field",
+                          "ellipsoid-force-field",
+                          "mapped-child"};
   EXPECT_EQ(typesOf(eis::forceFieldComponents(),
                     [](const eis::ForceFieldComponent& f) { return f.declaration.type; }),
             expected);
@@ -109,7 +121,10 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "TetrahedralCorotationalFEMForceField",
                           "TetrahedronFEMForceField",
                           "TetrahedronHyperelasticityFEMForceField",
+                          "TriangleFEMForceField",
                           "TrianglePressureForceField",
+                          "TriangularBendingSprings",
+                          "TriangularFEMForceField",
                           "UniformMass"};
   EXPECT_EQ(eis::sofaMappedTypes(), expected);
 }

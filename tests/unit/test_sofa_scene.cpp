@@ -508,6 +508,46 @@ TEST(SofaImport, LoadsAndSprings) {
             "corotational");
 }
 
+// TriangularFEMForceField.inl and BaseLinearElasticityFEMForceField: method large, youngModulus
+// 5000, poissonRatio 0.45.
+TEST(SofaImport, TriangularFemFields) {
+  const Keys defaults = keysOf("<TriangularFEMForceField/>");
+  EXPECT_EQ(one(defaults, "membrane.method"), "large");
+  EXPECT_EQ(one(defaults, "membrane.young-modulus"), "5000");
+  EXPECT_EQ(one(defaults, "membrane.poisson-ratio"), "0.45");
+  const Keys given =
+      keysOf("<TriangularFEMForceField method='small' youngModulus='600' poissonRatio='0.3'/>");
+  EXPECT_EQ(one(given, "membrane.method"), "small");
+  EXPECT_EQ(one(given, "membrane.young-modulus"), "600");
+  EXPECT_EQ(one(given, "membrane.poisson-ratio"), "0.3");
+  EXPECT_NE(errorOf([] {
+              keysOf("<TriangularFEMForceField method='polar'/>");
+            }).find("method = 'polar': expected large or small"),
+            std::string::npos);
+  EXPECT_NE(errorOf([] {
+              keysOf("<TriangularFEMForceField youngModulus='1 2'/>");
+            }).find("one value per element is not supported"),
+            std::string::npos);
+  const Keys triangle = keysOf("<TriangleFEMForceField/>");
+  EXPECT_EQ(one(triangle, "membrane.element"), "triangle");
+  EXPECT_EQ(one(triangle, "membrane.thickness"), "1");
+  EXPECT_EQ(one(triangle, "membrane.plane-strain"), "false");
+  EXPECT_EQ(one(triangle, "membrane.method"), "large");
+  const Keys strain = keysOf("<TriangleFEMForceField thickness='0.1' planeStrain='true'/>");
+  EXPECT_EQ(one(strain, "membrane.thickness"), "0.1");
+  EXPECT_EQ(one(strain, "membrane.plane-strain"), "true");
+  // TriangularBendingSprings.inl: stiffness 100000, damping 1.
+  const Keys bending = keysOf("<TriangularBendingSprings/>");
+  EXPECT_EQ(one(bending, "bending.stiffness"), "1e+05");
+  EXPECT_EQ(one(bending, "bending.damping"), "1");
+  EXPECT_EQ(
+      one(keysOf("<TriangularBendingSprings stiffness='300' damping='2'/>"), "bending.damping"),
+      "2");
+  EXPECT_NE(
+      errorOf([] { keysOf("<TriangularBendingSprings stiffness='-1'/>"); }).find("must be >= 0"),
+      std::string::npos);
+}
+
 TEST(SofaImport, SkippedAndUnsupportedComponents) {
   eis::SofaImport imported;
   keysOf(

@@ -1,0 +1,162 @@
+#include "eis/model/triangular_bending_springs.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <utility>
+
+namespace eis {
+
+namespace {
+
+// Below this length SOFA gives a bending spring no force and no tangent.
+constexpr double kShortest = 1.0e-4;
+
+Vec3 difference(const double* w, PetscInt a, PetscInt b) {
+  return {w[3 * b] - w[3 * a], w[3 * b + 1] - w[3 * a + 1], w[3 * b + 2] - w[3 * a + 2]};
+}
+
+}  // namespace
+
+std::vector<BendingSpring> bendingSprings(const std::vector<Triangle>& triangles,
+                                          const std::vector<Vec3>& rest) {
+  // Each edge (sorted pair) with the triangles holding it and the vertex opposite it in each.
+  struct Holders {
+    std::size_t first;  // the order of discovery: the first triangle's index, then the edge's
+    int slot;
+    std::vector<PetscInt> opposite;
+  };
+  std::map<std::pair<PetscInt, PetscInt>, Holders> edges;
+  for (std::size_t t = 0; t < triangles.size(); ++t)
+    for (int k = 0; k < 3; ++k) {
+      // SOFA's edge k of a triangle is the one opposite its vertex k.
+      const PetscInt p = triangles[t][(k + 1) % 3], q = triangles[t][(k + 2) % 3];
+      auto [it, fresh] = edges.try_emplace({std::min(p, q), std::max(p, q)}, Holders{t, k, {}});
+      it->second.opposite.push_back(triangles[t][k]);
+    }
+  std::vector<std::pair<std::pair<std::size_t, int>, BendingSpring>> found;
+  for (const auto& [edge, h] : edges) {
+    if (h.opposite.size() != 2) continue;
+    const PetscInt m1 = h.opposite[1], m2 = h.opposite[0];
+    const Vec3& p = rest[m1];
+    const Vec3& q = rest[m2];
+    const double l = std::sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
+                               (p[2] - q[2]) * (p[2] - q[2]));
+    found.push_back({{h.first, h.slot}, BendingSpring{m1, m2, l}});
+  }
+  std::sort(found.begin(), found.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<BendingSpring> springs;
+  springs.reserve(found.size());
+  for (const auto& s : found) springs.push_back(s.second);
+  return springs;
+}
+
+TriangularBendingSprings::TriangularBendingSprings(std::vector<BendingSpring> springs,
+                                                   double stiffness, double damping)
+    : springs_(std::move(springs)),
+      tangents_(springs_.size(), mat3::Mat3{}),
+      stiffness_(stiffness),
+      damping_(damping) {}
+
+void TriangularBendingSprings::addForce(const double* x, const double* v, double* f) {
+  for (std::size_t i = 0; i < springs_.size(); ++i) {
+    const auto& s = springs_[i];
+    Vec3 u = difference(x, s.a, s.b);
+    const double l = std::sqrt(mat3::dot(u, u));
+    mat3::Mat3& m = tangents_[i];
+    if (l <= kShortest) {
+      m = {};
+      continue;
+    }
+    for (double& c : u) c /= l;
+    const double speed = v && damping_ != 0 ? mat3::dot(u, difference(v, s.a, s.b)) : 0;
+    const double force = stiffness_ * (l - s.restLength) + damping_ * speed;
+    for (int c = 0; c < 3; ++c) {
+      f[3 * s.a + c] += force * u[c];
+      f[3 * s.b + c] -= force * u[c];
+    }
+    const double tgt = force / l;
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 3; ++k) m[3 * j + k] = (stiffness_ - tgt) * u[j] * u[k] + (j == k) * tgt;
+  }
+}
+
+void TriangularBendingSprings::addDForce(const double* dx, double* df, double kFactor) const {
+  for (std::size_t i = 0; i < springs_.size(); ++i) {
+    const auto& s = springs_[i];
+    const Vec3 d = mat3::times(tangents_[i], difference(dx, s.a, s.b));
+    for (int c = 0; c < 3; ++c) {
+      df[3 * s.a + c] += kFactor * d[c];
+      df[3 * s.b + c] -= kFactor * d[c];
+    }
+  }
+}
+
+void TriangularBendingSprings::addKToElementMatrices(double*, double, CellRange) const {
+  throw Error(
+      "TriangularBendingSprings: its springs join vertices of two triangles and have no element "
+      "matrix; use the matrix-free operator (solver.operator = matrix-free)");
+}
+
+double TriangularBendingSprings::potentialEnergy(const double* x) const {
+  double energy = 0;
+  for (const auto& s : springs_) {
+    const Vec3 d = difference(x, s.a, s.b);
+    const double l = std::sqrt(mat3::dot(d, d));
+    if (l > kShortest) energy += 0.5 * stiffness_ * (l - s.restLength) * (l - s.restLength);
+  }
+  return energy;
+}
+
+ForceFieldComponent triangularBendingSpringsComponent() {
+  return {
+      {"triangular-bending-springs", "force field",
+       "springs across the inner edges of a body of triangles (SOFA TriangularBendingSprings)",
+       ParameterSpec()
+           .add(
+               {"bending.stiffness", "KS",
+                "SOFA TriangularBendingSprings stiffness: across each edge two triangles share, a\n"
+                "spring between the vertices opposite it, force KS (l - L0) + KD (v_b - v_a).u\n"
+                "(KS as given, not divided by L0), >= 0; not given: no springs; the step's matrix\n"
+                "must be matrix-free (solver.operator), for the springs lie in no triangle",
+                std::nullopt, "force/length", false, check::nonNegative()})
+           .add({"bending.damping", "KD",
+                 "the bending springs' damping, >= 0, explicit as in SOFA (no B)", "1",
+                 "force time/length", false, check::nonNegative()}),
+       nullptr},
+      Physics::Elasticity,
+      forceFieldMaker(readTriangularBendingSpringsParameters, makeTriangularBendingSprings)};
+}
+
+TriangularBendingSpringsParameters readTriangularBendingSpringsParameters(const Parameters& scene) {
+  TriangularBendingSpringsParameters p;
+  if (scene.given("bending.stiffness")) p.stiffness = scene.real("bending.stiffness");
+  p.damping = scene.real("bending.damping");
+  return p;
+}
+
+std::unique_ptr<ForceField> makeTriangularBendingSprings(
+    const ModelContext& context, const TriangularBendingSpringsParameters& parameters) {
+  if (!parameters.stiffness) return nullptr;
+  const Cells& cells = context.mesh.cells();
+  if (cells.corners() != 3)
+    throw Error(
+        "bending.stiffness: SOFA's TriangularBendingSprings act on a body of triangles; "
+        "this mesh has " +
+        pluralNameOf(cells.type()));
+  if (commSize(context.mesh.comm()) > 1)
+    throw Error(
+        "bending.stiffness: bending springs on more than one rank are not supported yet "
+        "(a spring's two triangles may lie on two ranks)");
+  std::vector<Triangle> triangles(cells.size());
+  for (std::size_t c = 0; c < cells.size(); ++c)
+    for (int k = 0; k < 3; ++k) triangles[c][k] = cells[c][k];
+  return std::make_unique<TriangularBendingSprings>(
+      bendingSprings(triangles, context.mesh.restCoords()), *parameters.stiffness,
+      parameters.damping);
+}
+
+const RegisterForceField registered(487, triangularBendingSpringsComponent);
+
+}  // namespace eis
