@@ -413,6 +413,49 @@ TEST(SofaImport, FixedConstraintsAndRegionsOfInterest) {
       "<FixedProjectiveConstraint indices='@b.indices'/>");
   ASSERT_EQ(two.at("constraint.fixed").size(), 2u);
   EXPECT_EQ(two.at("constraint.fixed")[1], "box 2 2 2 3 3 3");
+  // BoxROI.inl: each orientedBox (p0 p1 p2 depth), and no default box beside one;
+  // PlaneROI.inl: each plane, one of ten zeros when not set.
+  const Keys oriented = keysOf(
+      "<BoxROI name='b' orientedBox='0 0 0 1 0 0 1 1 0 0.5  0 0 1 1 0 1 1 1 1 0.25'/>"
+      "<FixedConstraint indices='@b.indices'/>");
+  ASSERT_EQ(oriented.at("constraint.fixed").size(), 2u);
+  EXPECT_EQ(oriented.at("constraint.fixed")[0], "oriented-box 0 0 0 1 0 0 1 1 0 0.5");
+  EXPECT_EQ(oriented.at("constraint.fixed")[1], "oriented-box 0 0 1 1 0 1 1 1 1 0.25");
+  EXPECT_EQ(one(keysOf("<BoxROI name='b' box='0 0 0 1 1 1' orientedBox='0 0 0 1 0 0 1 1 0 0.5'/>"
+                       "<FixedConstraint indices='@b.indices'/>"),
+                "constraint.fixed"),
+            "(2)");
+  EXPECT_EQ(one(keysOf("<PlaneROI name='p'/><FixedConstraint indices='@p.indices'/>"),
+                "constraint.fixed"),
+            "plane 0 0 0 0 0 0 0 0 0 0");
+  EXPECT_EQ(one(keysOf("<PlaneROI name='p' plane='0 0 0 1 0 0 1 1 0 0.5'"
+                       " rest_position='@dofs.rest_position'/>"
+                       "<FixedConstraint indices='@p.indices'/>"),
+                "constraint.fixed"),
+            "plane 0 0 0 1 0 0 1 1 0 0.5");
+  EXPECT_NE(errorOf([&] {
+              keysOf(
+                  "<BoxROI name='b' orientedBox='0 0 0 1 0 0 1 1 0'/>"
+                  "<FixedConstraint indices='@b.indices'/>");
+            }).find("10 numbers per box"),
+            std::string::npos);
+  // BaseROI.inl: without `position` a ROI tests its MechanicalObject's rest_position; a link to
+  // that field ("@[-1]": the object before it) is the same set, another source is refused.
+  EXPECT_EQ(one(keysOf("<BoxROI name='b' position='@[-1].rest_position'/>"
+                       "<FixedConstraint indices='@b.indices'/>"),
+                "constraint.fixed"),
+            "box 0 0 0 1 1 1");
+  EXPECT_EQ(one(keysOf("<SphereROI name='s' centers='1 2 3' radii='0.5'"
+                       " position='@dofs.rest_position'/><FixedConstraint indices='@s.indices'/>"),
+                "constraint.fixed"),
+            "sphere 1 2 3 0.5");
+  for (const char* other : {"@dofs.position", "@loader.position", "0 0 0"})
+    EXPECT_NE(errorOf([&] {
+                keysOf(std::string("<BoxROI name='b' position='") + other +
+                       "'/><FixedConstraint indices='@b.indices'/>");
+              }).find("tests the rest positions"),
+              std::string::npos)
+        << other;
   EXPECT_EQ(one(keysOf("<SphereROI name='s' centers='1 2 3' radii='0.5'/>"
                        "<FixedConstraint indices='@s.indices'/>"),
                 "constraint.fixed"),
