@@ -79,6 +79,7 @@ TEST(ComponentRegistry, FinishesOutputsInRankOrder) {
 
 TEST(ComponentRegistry, MapsEverySofaComponent) {
   const Names expected = {"ConstantForceField",
+                          "ConstantSparsityPatternSystem",
                           "DiagonalMass",
                           "FixedConstraint",
                           "FixedLagrangianConstraint",

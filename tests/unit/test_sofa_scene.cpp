@@ -260,6 +260,26 @@ TEST(SofaImport, Masses) {
             std::string::npos);
 }
 
+// ConstantSparsityPatternSystem.inl: MatrixLinearSystem's matrix, stored on a constant pattern:
+// no key, a note; a switch that leaves out part of the matrix is refused.
+TEST(SofaImport, ConstantSparsityPatternSystem) {
+  eis::SofaImport imported;
+  const Keys plain = keysOf(
+      "<ConstantSparsityPatternSystem template='CompressedRowSparseMatrixd'"
+      " name='A'/><SparseLDLSolver linearSystem='@A'/>",
+      false, "<Node name='root'>", &imported);
+  const Keys none = keysOf("<SparseLDLSolver/>");
+  EXPECT_EQ(plain, none);
+  bool noted = false;
+  for (const std::string& line : imported.notes)
+    noted = noted || line.find("ConstantSparsityPatternSystem 'A'") != std::string::npos;
+  EXPECT_TRUE(noted);
+  EXPECT_NE(errorOf([] {
+              keysOf("<ConstantSparsityPatternSystem assembleMass='false'/>");
+            }).find("leaves out part of the matrix"),
+            std::string::npos);
+}
+
 TEST(SofaImport, PerElementMaterialsAndHyperelasticity) {
   // BaseLinearElasticityFEMForceField: youngModulus and poissonRatio are lists (element i takes
   // list[i], else list[0]): our material.cell-* keys, which follow the same rule.
