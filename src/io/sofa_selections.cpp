@@ -1,6 +1,9 @@
 // What SOFA's index and vector fields become in our keys' grammar (io/sofa_selections.hpp).
 #include "sofa_selections.hpp"
 
+#include <algorithm>
+#include <utility>
+
 namespace eis::sofa {
 
 std::string joined(const std::vector<double>& values, std::size_t from, std::size_t count) {
@@ -54,7 +57,8 @@ std::vector<std::string> selectionsOf(const Reader& reader, const SofaObject& o,
   std::string linkedField;
   if (const SofaObject* roi = reader.linked(o, field, &linkedField);
       roi && linkedField == "indices" &&
-      (roi->type == "BoxROI" || roi->type == "SphereROI" || roi->type == "PlaneROI")) {
+      (roi->type == "BoxROI" || roi->type == "SphereROI" || roi->type == "PlaneROI" ||
+       roi->type == "PairBoxROI")) {
     std::vector<std::string> selections;
     if (roi->type == "BoxROI") {
       std::vector<double> boxes = reader.reals(*roi, "box");
@@ -68,6 +72,16 @@ std::vector<std::string> selectionsOf(const Reader& reader, const SofaObject& o,
         reader.reject(*roi, "orientedBox", "expected 10 numbers per box (p0 p1 p2 depth)");
       for (std::size_t b = 0; b < oriented.size(); b += 10)
         selections.push_back("oriented-box " + joined(oriented, b, 10));
+    } else if (roi->type == "PairBoxROI") {
+      // PairBoxROI.inl (doUpdate): an all-zero box leaves the indices as they were.
+      const std::vector<double> outer = reader.reals(*roi, "inclusiveBox");
+      const std::vector<double> inner = reader.reals(*roi, "includedBox");
+      for (const auto& [field, box] : {std::pair{"inclusiveBox", &outer}, {"includedBox", &inner}})
+        if (box->size() != 6 ||
+            std::all_of(box->begin(), box->end(), [](double b) { return b == 0; }))
+          reader.reject(*roi, field,
+                        "expected 6 numbers, not all zero (SOFA then computes no indices)");
+      selections.push_back("pair-box " + joined(outer, 0, 6) + " " + joined(inner, 0, 6));
     } else if (roi->type == "PlaneROI") {
       std::vector<double> planes = reader.reals(*roi, "plane");
       if (!reader.given(*roi, "plane")) planes.assign(10, 0);

@@ -35,7 +35,7 @@ bool isTopology(const std::string& t) {
 // mesh sources (loaders and the regular and sparse grids, read where the body's mesh is), and the
 // engines our selections stand for.
 bool isAccepted(const std::string& t) {
-  return isTopology(t) || t == "PlaneROI" ||
+  return isTopology(t) || t == "PlaneROI" || t == "PairBoxROI" ||
          isOneOf(t, {"RequiredPlugin", "DefaultAnimationLoop", "DefaultVisualManagerLoop",
                      "AddPluginRepository", "BoxROI", "SphereROI", "RegularGridTopology",
                      "SparseGridTopology", "MeshGmshLoader", "MeshVTKLoader", "MeshOBJLoader",

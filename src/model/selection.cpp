@@ -12,7 +12,7 @@ namespace {
 
 const char* const kGrammar =
     "all | indices I.. | box XMIN YMIN ZMIN XMAX YMAX ZMAX | sphere CX CY CZ R | group NAME|TAG | "
-    "oriented-box P0 P1 P2 DEPTH | plane P0 P1 P2 DEPTH";
+    "oriented-box P0 P1 P2 DEPTH | plane P0 P1 P2 DEPTH | pair-box OUTER INNER";
 
 std::vector<double> realsOf(const std::string& key, const std::string& text, const Texts& tokens,
                             std::size_t first, std::size_t count) {
@@ -57,6 +57,11 @@ Selection parseSelection(const std::string& key, const std::string& text, const 
     s.kind = kind == "plane" ? Selection::Kind::Plane : Selection::Kind::OrientedBox;
     const auto v = realsOf(key, text, tokens, first + 1, 10);
     std::copy(v.begin(), v.end(), s.shape.begin());
+  } else if (kind == "pair-box") {
+    s.kind = Selection::Kind::PairBox;
+    const auto v = realsOf(key, text, tokens, first + 1, 12);
+    s.box = Box::fromCorners({v.begin(), v.begin() + 6});
+    s.inner = Box::fromCorners({v.begin() + 6, v.end()});
   } else if (kind == "group") {
     s.kind = Selection::Kind::Group;
     if (tokens.size() != first + 2) parse::reject(key, text, "expected one group name or tag");
@@ -204,6 +209,11 @@ SelectedNodes selectNodes(const DistributedMesh& mesh, const Selection& selectio
         if (prism.contains({coords[v][0], coords[v][1], coords[v][2]})) nodes.vertices.push_back(v);
       break;
     }
+    case Selection::Kind::PairBox:
+      for (PetscInt v = 0; v < n; ++v)
+        if (selection.box.contains(coords[v]) && !selection.inner.contains(coords[v]))
+          nodes.vertices.push_back(v);
+      break;
     case Selection::Kind::Group:
       try {
         nodes.vertices = mesh.groupVertices(mesh.findGroup(selection.group));

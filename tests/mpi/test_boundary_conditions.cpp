@@ -83,6 +83,10 @@ TEST(Selection, OrientedBoxesAndPlanesAsSofaTestsThem) {
   // keeps the whole plane z = 0.5 (9 x 3).
   EXPECT_EQ(count("oriented-box 1 0 0.5  2 0 0.5  2 1 0.5  0"), 15);
   EXPECT_EQ(count("plane 1 0 0.5  2 0 0.5  2 1 0.5  0"), 27);
+  // PairBoxROI: the 27 nodes of x, y, z in [0, 1] but the centre (0.5, 0.5, 0.5); but the 18 of
+  // x <= 0.5 (both boundaries included); corners given max first are swapped.
+  EXPECT_EQ(count("pair-box 0 0 0 1 1 1  0.25 0.25 0.25 0.75 0.75 0.75"), 26);
+  EXPECT_EQ(count("pair-box 1 1 1 0 0 0  0 0 0 0.5 1 1"), 9);
 }
 
 TEST(Selection, RejectsTextsOutsideTheGrammar) {

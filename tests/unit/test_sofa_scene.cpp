@@ -467,6 +467,18 @@ TEST(SofaImport, FixedConstraintsAndRegionsOfInterest) {
                   "<FixedConstraint indices='@b.indices'/>");
             }).find("10 numbers per box"),
             std::string::npos);
+  // PairBoxROI.inl: inclusiveBox less includedBox; an all-zero box, which leaves the indices
+  // unset, is refused.
+  EXPECT_EQ(one(keysOf("<PairBoxROI name='p' inclusiveBox='0 0 0 1 1 1' includedBox='0 0 0 1 1"
+                       " 0.5'/><FixedConstraint indices='@p.indices'/>"),
+                "constraint.fixed"),
+            "pair-box 0 0 0 1 1 1 0 0 0 1 1 0.5");
+  EXPECT_NE(errorOf([&] {
+              keysOf(
+                  "<PairBoxROI name='p' inclusiveBox='0 0 0 1 1 1'/>"
+                  "<FixedConstraint indices='@p.indices'/>");
+            }).find("includedBox"),
+            std::string::npos);
   // BaseROI.inl: without `position` a ROI tests its MechanicalObject's rest_position; a link to
   // that field ("@[-1]": the object before it) is the same set, another source is refused.
   EXPECT_EQ(one(keysOf("<BoxROI name='b' position='@[-1].rest_position'/>"
