@@ -14,8 +14,10 @@ namespace {
 // FixedPlaneProjectiveConstraint.inl: projectResponse takes dir (dir . dx) off each selected
 // node's dx, which for a unit axis fixes that axis; the nodes are `indices` and, when dmin !=
 // dmax, those whose position at init has dmin < p . dir < dmax (isPointInPlane, strict: the
-// bounds are moved to the next doubles inside). projectMatrix clears the nodes' whole rows
-// instead, so an assembled direct solve in SOFA does not take the same step: refused.
+// bounds are moved to the next doubles inside). An assembled system (MatrixLinearSystem.inl,
+// applyProjectiveConstraints) takes applyConstraint(ZeroDirichletCondition*), which discards the
+// rows and columns of the components where dir is not zero: that axis alone, as
+// projectResponse; its projectMatrix, which clears whole rows, is called by no solver of master.
 void mapFixedPlane(Reader& r, const SofaObject& o) {
   const std::vector<double> dir = r.reals(o, "direction");
   if (dir.size() != 3) r.reject(o, "direction", "expected 3 numbers");
@@ -26,10 +28,6 @@ void mapFixedPlane(Reader& r, const SofaObject& o) {
     r.reject(o, "direction",
              "a unit axis (1 0 0, 0 -1 0, ...) is supported; another direction needs a projection "
              "along it, not implemented");
-  if (r.gaveValue("solver.linear") == "direct")
-    r.reject(o, "direction",
-             "with a direct solver SOFA clears the nodes' whole rows (projectMatrix) but projects "
-             "one direction of the response (projectResponse): not reproduced");
   const std::string flags = axis == 0 ? "1 0 0 " : axis == 1 ? "0 1 0 " : "0 0 1 ";
   for (const std::string& s : selectionsOf(r, o, "indices", {}))
     r.key("constraint.partial-fixed", flags + s);

@@ -42,9 +42,17 @@ void mapMeshMass(Reader& r, const SofaObject& o) {
       r.reject(o, "massDensity", "one density per element is not supported yet");
     r.key("material.density", parse::text(density[0]));
   } else if (r.given(o, "vertexMass")) {
-    r.reject(o, "vertexMass",
-             "masses given per vertex are not supported; give massDensity or "
-             "totalMass");
+    // DiagonalMass.inl (checkVertexMass): a vertexMass whose size is not the number of points
+    // is dropped for the default totalMass 1 (with SOFA's warning). A volume mesh has at least 4
+    // points, so fewer values are always dropped.
+    if (o.type != "DiagonalMass" || r.reals(o, "vertexMass").size() >= 4)
+      r.reject(o, "vertexMass",
+               "masses given per vertex are not supported; give massDensity or "
+               "totalMass");
+    r.warn(o.label() +
+           ": vertexMass has fewer values than the mesh has points; SOFA drops it for the "
+           "default totalMass = 1, and so do we");
+    r.key("mass.total-mass", "1");
   } else {
     r.note(o.label() + ": no mass data: totalMass = 1, SOFA's default");
     r.key("mass.total-mass", "1");

@@ -77,7 +77,9 @@ std::optional<std::string> Reader::text(const SofaObject& o, const std::string& 
     }
     // Back at the object that asked, at a field it does not write: an engine's output (a
     // BoxROI's indices) computed from the very field being read, which SOFA cannot evaluate.
-    if (depth > 0 && at == &o && (o.type == "BoxROI" || o.type == "SphereROI"))
+    if (depth > 0 && at == &o &&
+        (o.type == "BoxROI" || o.type == "SphereROI" || o.type == "PlaneROI" ||
+         o.type == "PairBoxROI"))
       throw Error(where(o, field) + ": " + o.type + (o.name.empty() ? "" : " '" + o.name + "'") +
                   ": the links of " + field + " form a loop: they lead back to its own " + name +
                   ", which it computes from " + field);

@@ -1,6 +1,9 @@
 // What SOFA's index and vector fields become in our keys' grammar (io/sofa_selections.hpp).
 #include "sofa_selections.hpp"
 
+#include <algorithm>
+#include <utility>
+
 namespace eis::sofa {
 
 std::string joined(const std::vector<double>& values, std::size_t from, std::size_t count) {
@@ -22,21 +25,70 @@ std::string indexList(const std::vector<long long>& indices) {
   return text;
 }
 
+namespace {
+
+// BaseROI.inl: a ROI without `position` tests its context's MechanicalObject's rest_position,
+// and so do our selections; `position` linked to that same field (a scene may write it out) is
+// the same set. Another source (the deformed positions, which BaseROI's doUpdate re-tests at
+// every step, or a loader's) is refused.
+void refuseOtherPositions(const Reader& reader, const SofaObject& constraint,
+                          const SofaObject& roi) {
+  const std::string* position = roi.field("position");
+  if (!position) position = roi.field("rest_position");
+  if (!position) return;
+  const SofaObject* state = nullptr;
+  for (const SofaObject& object : constraint.node->objects)
+    if (object.type == "MechanicalObject" && !state) state = &object;
+  if (isSofaLink(*position)) {
+    const SofaLinkTarget target =
+        reader.scene().resolve(*roi.node, *position, reader.where(roi, "position"), &roi);
+    if (state && target.object == state && target.field == "rest_position") return;
+  }
+  reader.refuseIfGiven(roi, "position",
+                       "a ROI tests the rest positions of its body's "
+                       "MechanicalObject here (position absent or \"@that.rest_position\")");
+}
+
+}  // namespace
+
 std::vector<std::string> selectionsOf(const Reader& reader, const SofaObject& o,
                                       const std::string& field,
                                       const std::vector<std::string>& fallback) {
   std::string linkedField;
   if (const SofaObject* roi = reader.linked(o, field, &linkedField);
-      roi && linkedField == "indices" && (roi->type == "BoxROI" || roi->type == "SphereROI")) {
+      roi && linkedField == "indices" &&
+      (roi->type == "BoxROI" || roi->type == "SphereROI" || roi->type == "PlaneROI" ||
+       roi->type == "PairBoxROI")) {
     std::vector<std::string> selections;
     if (roi->type == "BoxROI") {
-      reader.refuseIfGiven(*roi, "orientedBox", "oriented boxes are not supported yet");
       std::vector<double> boxes = reader.reals(*roi, "box");
-      if (!reader.given(*roi, "box")) boxes = {0, 0, 0, 1, 1, 1};
-      if (boxes.empty() || boxes.size() % 6 != 0)
-        reader.reject(*roi, "box", "expected 6 numbers per box");
+      if (!reader.given(*roi, "box") && !reader.given(*roi, "orientedBox"))
+        boxes = {0, 0, 0, 1, 1, 1};
+      if (boxes.size() % 6 != 0) reader.reject(*roi, "box", "expected 6 numbers per box");
       for (std::size_t b = 0; b < boxes.size(); b += 6)
         selections.push_back("box " + joined(boxes, b, 6));
+      const std::vector<double> oriented = reader.reals(*roi, "orientedBox");
+      if (oriented.size() % 10 != 0)
+        reader.reject(*roi, "orientedBox", "expected 10 numbers per box (p0 p1 p2 depth)");
+      for (std::size_t b = 0; b < oriented.size(); b += 10)
+        selections.push_back("oriented-box " + joined(oriented, b, 10));
+    } else if (roi->type == "PairBoxROI") {
+      // PairBoxROI.inl (doUpdate): an all-zero box leaves the indices as they were.
+      const std::vector<double> outer = reader.reals(*roi, "inclusiveBox");
+      const std::vector<double> inner = reader.reals(*roi, "includedBox");
+      for (const auto& [field, box] : {std::pair{"inclusiveBox", &outer}, {"includedBox", &inner}})
+        if (box->size() != 6 ||
+            std::all_of(box->begin(), box->end(), [](double b) { return b == 0; }))
+          reader.reject(*roi, field,
+                        "expected 6 numbers, not all zero (SOFA then computes no indices)");
+      selections.push_back("pair-box " + joined(outer, 0, 6) + " " + joined(inner, 0, 6));
+    } else if (roi->type == "PlaneROI") {
+      std::vector<double> planes = reader.reals(*roi, "plane");
+      if (!reader.given(*roi, "plane")) planes.assign(10, 0);
+      if (planes.size() % 10 != 0)
+        reader.reject(*roi, "plane", "expected 10 numbers per plane (p0 p1 p2 depth)");
+      for (std::size_t b = 0; b < planes.size(); b += 10)
+        selections.push_back("plane " + joined(planes, b, 10));
     } else {
       const std::vector<double> centers = reader.reals(*roi, "centers");
       const std::vector<double> radii = reader.reals(*roi, "radii");
@@ -45,7 +97,7 @@ std::vector<std::string> selectionsOf(const Reader& reader, const SofaObject& o,
       for (std::size_t s = 0; s < radii.size(); ++s)
         selections.push_back("sphere " + joined(centers, 3 * s, 3) + " " + parse::text(radii[s]));
     }
-    reader.refuseIfGiven(*roi, "position", "a BoxROI or SphereROI tests the rest positions here");
+    refuseOtherPositions(reader, o, *roi);
     return selections;
   }
   if (!reader.given(o, field)) return fallback;

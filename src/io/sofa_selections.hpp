@@ -16,11 +16,16 @@ std::string vector3(const Reader& reader, const SofaObject& o, const std::string
 // "indices i j k".
 std::string indexList(const std::vector<long long>& indices);
 
-// The selections a field of indices stands for. Inline, or a link to a BoxROI's or SphereROI's
-// indices, which become our box and sphere selections: BoxROI (Engine/Select, BoxROI.inl) tests
-// p >= min and p <= max in each component of the positions it is given (the rest positions),
-// min > max swapped, default box "0 0 0 1 1 1" when neither box nor orientedBox is set;
-// SphereROI keeps |p - c| <= r; our selections do exactly that. Absent: `fallback`.
+// The selections a field of indices stands for. Inline, or a link to a BoxROI's, SphereROI's,
+// PlaneROI's or PairBoxROI's indices, which become our box, oriented-box, sphere and plane
+// selections: BoxROI (Engine/Select, BoxROI.inl) tests p >= min and p <= max in each component of
+// the positions it is given (the rest positions), min > max swapped, and each orientedBox (p0 p1 p2
+// depth) as our oriented-box does, default box "0 0 0 1 1 1" when neither box nor orientedBox is
+// set; PlaneROI (PlaneROI.inl) each plane (default one of ten zeros) as our plane does; PairBoxROI
+// (PairBoxROI.inl) the points in inclusiveBox and not in includedBox, as our pair-box does;
+// SphereROI keeps |p - c| <= r; our selections do exactly that. A ROI's `position` may be
+// absent or link to the rest_position of the MechanicalObject in the constraint's node (the
+// same positions); another is refused. Absent: `fallback`.
 std::vector<std::string> selectionsOf(const Reader& reader, const SofaObject& o,
                                       const std::string& field,
                                       const std::vector<std::string>& fallback);

@@ -86,7 +86,9 @@ const ComponentDeclaration& fixedConstraintComponent() {
           .add({"constraint.fixed", "SELECTION",
                 "the selected nodes are fixed (SOFA FixedProjectiveConstraint, `indices`).\n"
                 "SELECTION: all | indices I.. (0-based input node ids) | box XMIN YMIN ZMIN XMAX\n"
-                "YMAX ZMAX | sphere CX CY CZ R (SOFA SphereROI) | group NAME|TAG. Repeatable.",
+                "YMAX ZMAX | sphere CX CY CZ R (SOFA SphereROI) | group NAME|TAG | oriented-box\n"
+                "P0 P1 P2 DEPTH (SOFA BoxROI orientedBox) | plane P0 P1 P2 DEPTH (SOFA\n"
+                "PlaneROI) | pair-box OUTER INNER (SOFA PairBoxROI). Repeatable.",
                 std::nullopt, "", true, selectionValueCheck(0)})
           .add(
               {"constraint.partial-fixed", "\"FX FY FZ SELECTION\"",

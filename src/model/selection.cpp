@@ -1,6 +1,8 @@
 #include "eis/model/selection.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "eis/core/error.hpp"
 
@@ -9,7 +11,8 @@ namespace eis {
 namespace {
 
 const char* const kGrammar =
-    "all | indices I.. | box XMIN YMIN ZMIN XMAX YMAX ZMAX | sphere CX CY CZ R | group NAME|TAG";
+    "all | indices I.. | box XMIN YMIN ZMIN XMAX YMAX ZMAX | sphere CX CY CZ R | group NAME|TAG | "
+    "oriented-box P0 P1 P2 DEPTH | plane P0 P1 P2 DEPTH | pair-box OUTER INNER";
 
 std::vector<double> realsOf(const std::string& key, const std::string& text, const Texts& tokens,
                             std::size_t first, std::size_t count) {
@@ -50,6 +53,15 @@ Selection parseSelection(const std::string& key, const std::string& text, const 
     s.centre = {v[0], v[1], v[2]};
     s.radius = v[3];
     if (s.radius < 0) parse::reject(key, text, "the sphere's radius must be >= 0");
+  } else if (kind == "oriented-box" || kind == "plane") {
+    s.kind = kind == "plane" ? Selection::Kind::Plane : Selection::Kind::OrientedBox;
+    const auto v = realsOf(key, text, tokens, first + 1, 10);
+    std::copy(v.begin(), v.end(), s.shape.begin());
+  } else if (kind == "pair-box") {
+    s.kind = Selection::Kind::PairBox;
+    const auto v = realsOf(key, text, tokens, first + 1, 12);
+    s.box = Box::fromCorners({v.begin(), v.begin() + 6});
+    s.inner = Box::fromCorners({v.begin() + 6, v.end()});
   } else if (kind == "group") {
     s.kind = Selection::Kind::Group;
     if (tokens.size() != first + 2) parse::reject(key, text, "expected one group name or tag");
@@ -59,6 +71,65 @@ Selection parseSelection(const std::string& key, const std::string& text, const 
   }
   return s;
 }
+
+using Vec3 = std::array<double, 3>;
+
+Vec3 minus(const Vec3& a, const Vec3& b) {
+  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
+Vec3 plus(const Vec3& a, const Vec3& b) {
+  return {a[0] + b[0], a[1] + b[1], a[2] + b[2]};
+}
+Vec3 scaled(const Vec3& a, double s) {
+  return {a[0] * s, a[1] * s, a[2] * s};
+}
+double dot(const Vec3& a, const Vec3& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+Vec3 cross(const Vec3& a, const Vec3& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+// SOFA's Vec::normalize: a vector whose norm is at most the machine epsilon is left as it is.
+Vec3 normalized(Vec3 a) {
+  const double norm = std::sqrt(dot(a, a));
+  if (norm > std::numeric_limits<double>::epsilon())
+    for (double& c : a) c /= norm;
+  return a;
+}
+
+// BoxROI.inl (computeOrientedBoxes, isPointInOrientedBox) and PlaneROI.inl (computePlane,
+// isPointInPlane) on p0, p1, p2 and a depth: n the rectangle's unit normal, four side normals,
+// and the point within `width` of p0 and of p2 along the first two, within `length` along the
+// last two, and within |depth| / 2 of p0's plane. They differ only in the points that span the
+// side normals: BoxROI n and p2 + n depth, PlaneROI p0 + n depth / 2 and p2 + n depth / 2.
+struct Prism {
+  Vec3 p0, p2, normal, side[4];
+  double width, length, depth;
+
+  Prism(const std::array<double, 10>& s, bool planeRoi) {
+    p0 = {s[0], s[1], s[2]};
+    const Vec3 p1{s[3], s[4], s[5]};
+    p2 = {s[6], s[7], s[8]};
+    depth = s[9];
+    normal = normalized(cross(minus(p1, p0), minus(p2, p0)));
+    const Vec3 p3 = plus(p0, minus(p2, p1));
+    const Vec3 up = planeRoi ? minus(plus(p0, scaled(normal, depth / 2)), p0) : normal;
+    const Vec3 p6 = plus(p2, scaled(normal, planeRoi ? depth / 2 : depth));
+    side[0] = normalized(cross(minus(p1, p0), up));
+    side[1] = normalized(cross(minus(p2, p3), minus(p6, p3)));
+    side[2] = normalized(cross(minus(p3, p0), up));
+    side[3] = normalized(cross(minus(p2, p1), minus(p6, p2)));
+    width = std::abs(dot(minus(p2, p0), side[0]));
+    length = std::abs(dot(minus(p2, p0), side[2]));
+  }
+
+  bool contains(const Vec3& p) const {
+    const Vec3 a = minus(p, p0), b = minus(p, p2);
+    return std::abs(dot(a, side[0])) <= width && std::abs(dot(b, side[1])) <= width &&
+           std::abs(dot(a, side[2])) <= length && std::abs(dot(b, side[3])) <= length &&
+           std::abs(dot(a, normal)) <= std::abs(depth / 2);
+  }
+};
 
 }  // namespace
 
@@ -130,6 +201,18 @@ SelectedNodes selectNodes(const DistributedMesh& mesh, const Selection& selectio
           r2 += (coords[v][d] - selection.centre[d]) * (coords[v][d] - selection.centre[d]);
         if (r2 <= selection.radius * selection.radius) nodes.vertices.push_back(v);
       }
+      break;
+    case Selection::Kind::OrientedBox:
+    case Selection::Kind::Plane: {
+      const Prism prism(selection.shape, selection.kind == Selection::Kind::Plane);
+      for (PetscInt v = 0; v < n; ++v)
+        if (prism.contains({coords[v][0], coords[v][1], coords[v][2]})) nodes.vertices.push_back(v);
+      break;
+    }
+    case Selection::Kind::PairBox:
+      for (PetscInt v = 0; v < n; ++v)
+        if (selection.box.contains(coords[v]) && !selection.inner.contains(coords[v]))
+          nodes.vertices.push_back(v);
       break;
     case Selection::Kind::Group:
       try {

@@ -60,8 +60,38 @@ TEST(Selection, PicksTheNodesOfEachKind) {
   EXPECT_THROW(select("group nosuch"), eis::Error);
 }
 
+// BoxROI's orientedBox and PlaneROI's plane: p0 p1 p2 and a depth about the rectangle's plane.
+// The nodes of the bar lie on a 0.5 lattice, so every set below is counted by hand.
+TEST(Selection, OrientedBoxesAndPlanesAsSofaTestsThem) {
+  Model m(freeBar());
+  auto count = [&](const std::string& text) {
+    return eis::selectNodes(*m.mesh, eis::parseSelectionValue("key", text, 0).selection, "key")
+        .count;
+  };
+  // A rectangle turned 45 degrees about z, p(s, t) = (1, 0) + s (-0.5, 0.5) + t (0.5, 0.5) for
+  // s in [-0.1, 1.1], t in [-0.1, 2.1], 1.2 thick about z = 0.5 (every layer). s = 1 - x + y and
+  // t = x - 1 + y are multiples of 0.5 at the nodes: s in [0, 1], t in [0, 2] keeps (1, 0);
+  // (0.5, 0.5), (1, 0.5), (1.5, 0.5); (1, 1), (1.5, 1), (2, 1): 7 a layer.
+  const std::string turned = " 1 -0.1 0.5  0.4 0.5 0.5  1.5 1.6 0.5  1.2";
+  EXPECT_EQ(count("oriented-box" + turned), 21);
+  EXPECT_EQ(count("plane" + turned), 21);
+  // x in [1, 2], y in [0, 1], |z - 0.5| <= 0.1: 3 x 3 x 1.
+  EXPECT_EQ(count("oriented-box 1 0 0.5  2 0 0.5  2 1 0.5  0.2"), 9);
+  EXPECT_EQ(count("plane 1 0 0.5  2 0 0.5  2 1 0.5  0.2"), 9);
+  // Depth 0, where the two differ: BoxROI's far sides vanish and its near ones test |x - 1| <= 1
+  // and |y| <= 1 (x from 0 to 2: 5 x 3 nodes at z = 0.5); every side of PlaneROI vanishes, which
+  // keeps the whole plane z = 0.5 (9 x 3).
+  EXPECT_EQ(count("oriented-box 1 0 0.5  2 0 0.5  2 1 0.5  0"), 15);
+  EXPECT_EQ(count("plane 1 0 0.5  2 0 0.5  2 1 0.5  0"), 27);
+  // PairBoxROI: the 27 nodes of x, y, z in [0, 1] but the centre (0.5, 0.5, 0.5); but the 18 of
+  // x <= 0.5 (both boundaries included); corners given max first are swapped.
+  EXPECT_EQ(count("pair-box 0 0 0 1 1 1  0.25 0.25 0.25 0.75 0.75 0.75"), 26);
+  EXPECT_EQ(count("pair-box 1 1 1 0 0 0  0 0 0 0.5 1 1"), 9);
+}
+
 TEST(Selection, RejectsTextsOutsideTheGrammar) {
   for (const char* text : {"", "cube 1", "sphere 0 0 0", "sphere 0 0 0 -1", "box 0 0 0 1 1",
+                           "oriented-box 0 0 0 1 0 0 1 1 0", "plane 0 0 0 1 0 0 1 1 0 1 2",
                            "indices", "indices -1", "indices 1.5", "all 3", "group", "group a b"})
     EXPECT_THROW(eis::parseSelectionValue("key", text, 0), eis::Error) << text;
   EXPECT_THROW(eis::parseSelectionValue("key", "0 1 all", 3), eis::Error);

@@ -93,6 +93,7 @@ TEST(ComponentRegistry, FinishesOutputsInRankOrder) {
 
 TEST(ComponentRegistry, MapsEverySofaComponent) {
   const Names expected = {"ConstantForceField",
+                          "ConstantSparsityPatternSystem",
                           "DiagonalMass",
                           "EllipsoidForceField",
                           "FixedConstraint",

@@ -248,7 +248,35 @@ TEST(SofaImport, Masses) {
     EXPECT_EQ(one(keys, "mass.total-mass"), "3") << type;
     EXPECT_EQ(one(keys, "material.density"), "(absent)") << type;
   }
-  EXPECT_NE(errorOf([] { keysOf("<DiagonalMass vertexMass='1 2'/>"); }).find("vertexMass"),
+  // DiagonalMass.inl (checkVertexMass): a vertexMass of another size than the points is dropped
+  // for totalMass 1; the beam has more than 4 points. One of that size is refused, as is
+  // MeshMatrixMass's.
+  keys = keysOf("<DiagonalMass vertexMass='1'/>");
+  EXPECT_EQ(one(keys, "mass.total-mass"), "1");
+  EXPECT_EQ(one(keys, "material.density"), "(absent)");
+  EXPECT_NE(errorOf([] { keysOf("<DiagonalMass vertexMass='1 2 3 4'/>"); }).find("vertexMass"),
+            std::string::npos);
+  EXPECT_NE(errorOf([] { keysOf("<MeshMatrixMass vertexMass='1'/>"); }).find("vertexMass"),
+            std::string::npos);
+}
+
+// ConstantSparsityPatternSystem.inl: MatrixLinearSystem's matrix, stored on a constant pattern:
+// no key, a note; a switch that leaves out part of the matrix is refused.
+TEST(SofaImport, ConstantSparsityPatternSystem) {
+  eis::SofaImport imported;
+  const Keys plain = keysOf(
+      "<ConstantSparsityPatternSystem template='CompressedRowSparseMatrixd'"
+      " name='A'/><SparseLDLSolver linearSystem='@A'/>",
+      false, "<Node name='root'>", &imported);
+  const Keys none = keysOf("<SparseLDLSolver/>");
+  EXPECT_EQ(plain, none);
+  bool noted = false;
+  for (const std::string& line : imported.notes)
+    noted = noted || line.find("ConstantSparsityPatternSystem 'A'") != std::string::npos;
+  EXPECT_TRUE(noted);
+  EXPECT_NE(errorOf([] {
+              keysOf("<ConstantSparsityPatternSystem assembleMass='false'/>");
+            }).find("leaves out part of the matrix"),
             std::string::npos);
 }
 
@@ -414,6 +442,61 @@ TEST(SofaImport, FixedConstraintsAndRegionsOfInterest) {
       "<FixedProjectiveConstraint indices='@b.indices'/>");
   ASSERT_EQ(two.at("constraint.fixed").size(), 2u);
   EXPECT_EQ(two.at("constraint.fixed")[1], "box 2 2 2 3 3 3");
+  // BoxROI.inl: each orientedBox (p0 p1 p2 depth), and no default box beside one;
+  // PlaneROI.inl: each plane, one of ten zeros when not set.
+  const Keys oriented = keysOf(
+      "<BoxROI name='b' orientedBox='0 0 0 1 0 0 1 1 0 0.5  0 0 1 1 0 1 1 1 1 0.25'/>"
+      "<FixedConstraint indices='@b.indices'/>");
+  ASSERT_EQ(oriented.at("constraint.fixed").size(), 2u);
+  EXPECT_EQ(oriented.at("constraint.fixed")[0], "oriented-box 0 0 0 1 0 0 1 1 0 0.5");
+  EXPECT_EQ(oriented.at("constraint.fixed")[1], "oriented-box 0 0 1 1 0 1 1 1 1 0.25");
+  EXPECT_EQ(one(keysOf("<BoxROI name='b' box='0 0 0 1 1 1' orientedBox='0 0 0 1 0 0 1 1 0 0.5'/>"
+                       "<FixedConstraint indices='@b.indices'/>"),
+                "constraint.fixed"),
+            "(2)");
+  EXPECT_EQ(one(keysOf("<PlaneROI name='p'/><FixedConstraint indices='@p.indices'/>"),
+                "constraint.fixed"),
+            "plane 0 0 0 0 0 0 0 0 0 0");
+  EXPECT_EQ(one(keysOf("<PlaneROI name='p' plane='0 0 0 1 0 0 1 1 0 0.5'"
+                       " rest_position='@dofs.rest_position'/>"
+                       "<FixedConstraint indices='@p.indices'/>"),
+                "constraint.fixed"),
+            "plane 0 0 0 1 0 0 1 1 0 0.5");
+  EXPECT_NE(errorOf([&] {
+              keysOf(
+                  "<BoxROI name='b' orientedBox='0 0 0 1 0 0 1 1 0'/>"
+                  "<FixedConstraint indices='@b.indices'/>");
+            }).find("10 numbers per box"),
+            std::string::npos);
+  // PairBoxROI.inl: inclusiveBox less includedBox; an all-zero box, which leaves the indices
+  // unset, is refused.
+  EXPECT_EQ(one(keysOf("<PairBoxROI name='p' inclusiveBox='0 0 0 1 1 1' includedBox='0 0 0 1 1"
+                       " 0.5'/><FixedConstraint indices='@p.indices'/>"),
+                "constraint.fixed"),
+            "pair-box 0 0 0 1 1 1 0 0 0 1 1 0.5");
+  EXPECT_NE(errorOf([&] {
+              keysOf(
+                  "<PairBoxROI name='p' inclusiveBox='0 0 0 1 1 1'/>"
+                  "<FixedConstraint indices='@p.indices'/>");
+            }).find("includedBox"),
+            std::string::npos);
+  // BaseROI.inl: without `position` a ROI tests its MechanicalObject's rest_position; a link to
+  // that field ("@[-1]": the object before it) is the same set, another source is refused.
+  EXPECT_EQ(one(keysOf("<BoxROI name='b' position='@[-1].rest_position'/>"
+                       "<FixedConstraint indices='@b.indices'/>"),
+                "constraint.fixed"),
+            "box 0 0 0 1 1 1");
+  EXPECT_EQ(one(keysOf("<SphereROI name='s' centers='1 2 3' radii='0.5'"
+                       " position='@dofs.rest_position'/><FixedConstraint indices='@s.indices'/>"),
+                "constraint.fixed"),
+            "sphere 1 2 3 0.5");
+  for (const char* other : {"@dofs.position", "@loader.position", "0 0 0"})
+    EXPECT_NE(errorOf([&] {
+                keysOf(std::string("<BoxROI name='b' position='") + other +
+                       "'/><FixedConstraint indices='@b.indices'/>");
+              }).find("tests the rest positions"),
+              std::string::npos)
+        << other;
   EXPECT_EQ(one(keysOf("<SphereROI name='s' centers='1 2 3' radii='0.5'/>"
                        "<FixedConstraint indices='@s.indices'/>"),
                 "constraint.fixed"),
@@ -431,8 +514,8 @@ TEST(SofaImport, FixedConstraintsAndRegionsOfInterest) {
 }
 
 // FixedPlaneProjectiveConstraint.inl: a unit axis fixed on `indices` and on the nodes strictly
-// between the planes p . dir = dmin and dmax; another direction, or a direct solver (whose
-// matrix SOFA clears whole), is refused.
+// between the planes p . dir = dmin and dmax, whatever the linear solver; another direction is
+// refused.
 TEST(SofaImport, FixedPlaneProjectiveConstraint) {
   const Keys slab =
       keysOf("<FixedPlaneProjectiveConstraint direction='0 0 1' dmin='-0.1' dmax='0.1'/>");
@@ -451,10 +534,12 @@ TEST(SofaImport, FixedPlaneProjectiveConstraint) {
               keysOf("<FixedPlaneProjectiveConstraint direction='0 1 1'/>");
             }).find("a unit axis"),
             std::string::npos);
-  EXPECT_NE(errorOf([] {
-              keysOf("<SparseLDLSolver/><FixedPlaneProjectiveConstraint direction='0 1 0'/>");
-            }).find("with a direct solver"),
-            std::string::npos);
+  // A direct solver's matrix (MatrixLinearSystem: applyConstraint(ZeroDirichletCondition*))
+  // discards the same axis: the same keys.
+  EXPECT_EQ(one(keysOf("<SparseLDLSolver/>"
+                       "<FixedPlaneProjectiveConstraint direction='0 1 0' indices='3 4'/>"),
+                "constraint.partial-fixed"),
+            "0 1 0 indices 3 4");
 }
 
 TEST(SofaImport, LoadsAndSprings) {

@@ -6,6 +6,11 @@
 //   box XMIN YMIN ZMIN XMAX YMAX ZMAX boundary included, min > max swapped (SOFA BoxROI)
 //   sphere CX CY CZ R                 |p - c| <= R, boundary included (SOFA SphereROI)
 //   group NAME|TAG                    the nodes of a Gmsh physical group's elements
+//   oriented-box P0 P1 P2 DEPTH       the rectangle p0 p1 p2 (9 numbers) thickened by DEPTH
+//                                     about its plane, tested as SOFA BoxROI's orientedBox is
+//   plane P0 P1 P2 DEPTH              the same, tested as SOFA PlaneROI's plane is
+//   pair-box OUTER INNER              in the box OUTER and not in the box INNER (6 numbers
+//                                     each, as `box`; SOFA PairBoxROI)
 // A value of a component's key packs leading numbers and then a selection, e.g.
 // "0 0 1 box 0 0 0 1 1 1". A selection that selects nothing is legal (a scene may be generic),
 // but worth a warning naming it.
@@ -27,13 +32,15 @@ inline std::string emptySelectionWarning(const std::string& key, const std::stri
 }
 
 struct Selection {
-  enum class Kind { All, Indices, Box, Sphere, Group };
+  enum class Kind { All, Indices, Box, Sphere, Group, OrientedBox, Plane, PairBox };
   Kind kind = Kind::All;
   std::vector<std::int64_t> indices;
   Box box;
+  Box inner;  // a pair-box's box that is left out
   std::array<double, 3> centre{};
   double radius = 0;
   std::string group;
+  std::array<double, 10> shape{};  // p0, p1, p2, depth of an oriented box or a plane
 
   static Selection ofBox(const Box& box);
   static Selection ofGroup(const std::string& nameOrTag);
