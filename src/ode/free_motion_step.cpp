@@ -227,15 +227,18 @@ const ComponentDeclaration& constraintSolverComponent() {
         const bool solver = solvesConstraints(scene);
         const bool correction = scene.choice("lagrange.correction", kConstraintCorrections) !=
                                 ConstraintCorrection::None;
-        const bool rows = scene.given("lagrange.fixed");
-        if (rows && !solver)
+        const std::string rows = scene.given("lagrange.fixed")       ? "lagrange.fixed"
+                                 : scene.given("lagrange.bilateral") ? "lagrange.bilateral"
+                                                                     : "";
+        if (!rows.empty() && !solver)
+          throw Error(rows +
+                      ": Lagrangian constraints need a constraint solver (lagrange.solver "
+                      "= block-gauss-seidel: SOFA's FreeMotionAnimationLoop and "
+                      "BlockGaussSeidelConstraintSolver); nothing would hold them");
+        if (!rows.empty() && !correction)
           throw Error(
-              "lagrange.fixed: Lagrangian constraints need a constraint solver (lagrange.solver "
-              "= block-gauss-seidel: SOFA's FreeMotionAnimationLoop and "
-              "BlockGaussSeidelConstraintSolver); nothing would hold them");
-        if (rows && !correction)
-          throw Error(
-              "lagrange.fixed: Lagrangian constraints need a constraint correction "
+              rows +
+              ": Lagrangian constraints need a constraint correction "
               "(lagrange.correction = linear-solver: SOFA's LinearSolverConstraintCorrection)");
         if (correction && !solver)
           throw Error("lagrange.correction = " + scene.text("lagrange.correction") +

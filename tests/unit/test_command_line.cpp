@@ -294,6 +294,12 @@ std::vector<KeyCase> allKeys() {
          EXPECT_TRUE(boxes(s, "constraint.fixed-box").empty());
        },
        {"--lagrange.solver=block-gauss-seidel", "--lagrange.correction=linear-solver"}},
+      {"lagrange.bilateral",
+       "indices 1 2 to points 0 0 1 0 0 2",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("lagrange.bilateral"), Args{"indices 1 2 to points 0 0 1 0 0 2"});
+       },
+       {"--lagrange.solver=block-gauss-seidel", "--lagrange.correction=linear-solver"}},
       {"lagrange.solver", "block-gauss-seidel",
        [](const Scene& s) { EXPECT_EQ(s.text("lagrange.solver"), "block-gauss-seidel"); }},
       {"lagrange.max-iterations", "200",

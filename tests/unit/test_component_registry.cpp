@@ -43,6 +43,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "fixed-constraint",
                           "prescribed-motion",
                           "fixed-lagrangian-constraint",
+                          "bilateral-lagrangian-constraint",
                           "time-integrator",
                           "constraint-solver",
                           "linear-solver",
@@ -78,7 +79,8 @@ TEST(ComponentRegistry, FinishesOutputsInRankOrder) {
 }
 
 TEST(ComponentRegistry, MapsEverySofaComponent) {
-  const Names expected = {"ConstantForceField",
+  const Names expected = {"BilateralLagrangianConstraint",
+                          "ConstantForceField",
                           "DiagonalMass",
                           "FixedConstraint",
                           "FixedLagrangianConstraint",
