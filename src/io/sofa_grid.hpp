@@ -23,7 +23,10 @@ struct RegularGrid {
 // max (1 1 1) or the legacy xmin .. zmax (read in single precision, times the legacy `scale`, as
 // RegularGridTopology::parse reads them), p0 (min when not set), cellWidth (> 0: n from it).
 // A grid with fewer than 2 points along an axis has no hexahedra: refused, naming it.
-RegularGrid regularGrid(const Reader& reader, const SofaObject& grid);
+// pointsOnly: the points alone, of any grid of at least one point along each axis (one point
+// along x or y lies midway between min and max, along z at min, as RegularGridTopology::setPos
+// puts it).
+RegularGrid regularGrid(const Reader& reader, const SofaObject& grid, bool pointsOnly = false);
 
 // How the hexahedra are cut. Hexa2TetraTopologicalMapping: with `swapping`, the vertices of
 // every other hexahedron along each axis are mirrored first and the pattern follows the parity

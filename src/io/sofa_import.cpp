@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
@@ -416,7 +417,9 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
     }
   }
   if (walk.bodies.empty()) throw Error(scene.root().where + ": the scene has no MechanicalObject");
+  const std::set<const SofaObject*> fixedPoints = sofa::fixedPointStates(reader, walk);
   for (const sofa::Body& body : walk.bodies) {
+    if (fixedPoints.count(body.state)) continue;
     out.objects.push_back({body.state->node->path(), {}});
     reader.into(out.objects.back().keys);
     importBody(reader, scene, body, options);

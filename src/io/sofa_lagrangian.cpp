@@ -5,9 +5,12 @@
 #include "sofa_lagrangian.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "eis/core/error.hpp"
+#include "eis/model/selection.hpp"
+#include "sofa_grid.hpp"
 #include "sofa_selections.hpp"
 
 namespace eis::sofa {
@@ -15,7 +18,8 @@ namespace eis::sofa {
 namespace {
 
 bool isLagrangian(const std::string& type) {
-  return type == "FixedLagrangianConstraint" || type == "LinearSolverConstraintCorrection";
+  return type == "FixedLagrangianConstraint" || type == "BilateralLagrangianConstraint" ||
+         type == "LinearSolverConstraintCorrection";
 }
 
 // What makes contacts: a collision pipeline and its contact managers.
@@ -44,6 +48,131 @@ void mapFixedLagrangian(Reader& r, const SofaObject& o) {
     r.reject(o, "indices",
              "several boxes or spheres: their nodes' rows would not follow SOFA's order");
   for (const std::string& s : selections) r.key("lagrange.fixed", s);
+}
+
+// The ODE solver that integrates a state: the nearest in its node or above (null: none).
+const SofaObject* odeSolverOf(const SofaObject& state) {
+  for (const SofaNode* node = state.node; node; node = node->parent)
+    for (const SofaObject& o : node->objects)
+      if (isOdeSolver(o.type)) return &o;
+  return nullptr;
+}
+
+// object1 or object2 of a pair interaction: the state linked, else the context's
+// (PairInteractionConstraint::parse: "@./").
+const SofaObject* pairState(const Reader& r, const SofaObject& o, const char* field) {
+  if (o.field(field)) return linkedState(r, o, field);
+  const SofaObject* state = contextState(o.node);
+  if (!state) throw Error(o.where + ": " + o.type + ": no " + field + " and no state in its node");
+  return state;
+}
+
+// The points of a MechanicalObject that nothing integrates: its position written in the scene,
+// else its grid's points (MechanicalObject::init takes them).
+std::vector<std::array<double, 3>> fixedPoints(Reader& r, const SofaObject& state) {
+  for (const char* field : {"translation", "rotation", "scale3d", "scale", "dx", "dy", "dz", "rx",
+                            "ry", "rz", "sx", "sy", "sz", "rest_position"})
+    r.refuseIfGiven(state, field, "not supported on the points a constraint holds others to");
+  const std::string tmpl = r.text(state, "template").value_or("Vec3d");
+  if (tmpl != "Vec3d" && tmpl != "Vec3" && tmpl != "Vec3f")
+    r.reject(state, "template", "only Vec3d (3D points) is supported");
+  const SofaObject* grid = r.linked(state, "position");
+  if (!grid)
+    for (const SofaObject& o : state.node->objects)
+      if (o.type == "RegularGridTopology" && !grid) grid = &o;
+  if (state.field("position") && !isSofaLink(*state.field("position"))) grid = nullptr;
+  std::vector<std::array<double, 3>> points;
+  if (grid && grid->type == "RegularGridTopology") return regularGrid(r, *grid, true).points;
+  const std::vector<double> xyz = r.reals(state, "position");
+  if (xyz.empty() || xyz.size() % 3 != 0)
+    r.reject(state, "position",
+             "the points a constraint holds others to come from a position written in the scene "
+             "or a RegularGridTopology");
+  for (std::size_t i = 0; i < xyz.size(); i += 3)
+    points.push_back({xyz[i], xyz[i + 1], xyz[i + 2]});
+  return points;
+}
+
+// The one selection a field of indices stands for ("" when it is empty).
+std::string oneSelection(Reader& r, const SofaObject& o, const char* field) {
+  const std::vector<std::string> selections = selectionsOf(r, o, field, {});
+  if (selections.size() > 1)
+    r.reject(o, field,
+             "several boxes or spheres: their points' pairs would not follow SOFA's order");
+  return selections.empty() ? "" : selections.front();
+}
+
+// The points a selection picks, in SOFA's order (BoxROI's: by increasing index).
+std::vector<std::array<double, 3>> selectedPoints(Reader& r, const SofaObject& o, const char* field,
+                                                  const std::string& text,
+                                                  const std::vector<std::array<double, 3>>& all) {
+  const Selection s = parseSelectionValue(field, text, 0).selection;
+  std::vector<std::array<double, 3>> out;
+  if (s.kind == Selection::Kind::Indices) {
+    for (std::int64_t i : s.indices) {
+      if (i < 0 || std::size_t(i) >= all.size())
+        r.reject(
+            o, field,
+            "index " + std::to_string(i) + " names no point of the " + std::to_string(all.size()));
+      out.push_back(all[std::size_t(i)]);
+    }
+    return out;
+  }
+  for (const auto& p : all) {
+    double r2 = 0;
+    for (int d = 0; d < 3; ++d) r2 += (p[d] - s.centre[d]) * (p[d] - s.centre[d]);
+    if (s.kind == Selection::Kind::All || (s.kind == Selection::Kind::Box && s.box.contains(p)) ||
+        (s.kind == Selection::Kind::Sphere && r2 <= s.radius * s.radius))
+      out.push_back(p);
+  }
+  return out;
+}
+
+// BilateralLagrangianConstraint.inl (Vec3): first_point and second_point empty by default,
+// activate true, load 1, no rest_vector; keepOrientationDifference is for rigids only. Points of
+// its object1's body to points of the same body, or to the points of a MechanicalObject that
+// nothing integrates (held where they are: no correction moves them).
+void mapBilateral(Reader& r, const SofaObject& o) {
+  requireVec3(r, o);
+  if (!r.boolean(o, "activate", true)) {
+    r.note(o.label() + ": activate false: no rows");
+    return;
+  }
+  if (r.real(o, "load", 1) != 1)
+    r.reject(o, "load", "a constraint force scaled by a load factor is not supported");
+  if (r.real(o, "endTime", -1) >= 0)
+    r.reject(o, "endTime", "a constraint that ends is not supported");
+  const SofaObject* first = pairState(r, o, "object1");
+  const SofaObject* second = pairState(r, o, "object2");
+  const std::string firstSelection = oneSelection(r, o, "first_point");
+  const std::string secondSelection = oneSelection(r, o, "second_point");
+  if (firstSelection.empty() || secondSelection.empty()) {
+    r.note(o.label() + ": no first_point or second_point: no rows");
+    return;
+  }
+  if (second == first) {
+    r.refuseIfGiven(o, "rest_vector", "a rest vector between points of one body is not supported");
+    r.key("lagrange.bilateral", firstSelection + " to " + secondSelection);
+    return;
+  }
+  if (const SofaObject* solver = odeSolverOf(*second))
+    throw Error(o.where + ": " + o.type + ": object2 (" + second->node->path() + ") is integrated" +
+                (solver == odeSolverOf(*first) ? " with object1 by one ODE solver"
+                                               : " by another ODE solver") +
+                " (" + solver->where +
+                "): constraints between two bodies are not supported yet; a body's points to "
+                "its own, or to a MechanicalObject that nothing integrates, are");
+  std::vector<std::array<double, 3>> points =
+      selectedPoints(r, o, "second_point", secondSelection, fixedPoints(r, *second));
+  // getConstraintViolation: x2 - x1 - rest_vector[k], for the first pairs that have one.
+  const std::vector<double> rest = r.reals(o, "rest_vector");
+  if (rest.size() % 3 != 0) r.reject(o, "rest_vector", "expected 3 numbers per pair");
+  for (std::size_t k = 0; k < rest.size() / 3 && k < points.size(); ++k)
+    for (int d = 0; d < 3; ++d) points[k][d] -= rest[3 * k + std::size_t(d)];
+  std::string value = firstSelection + " to points";
+  for (const auto& p : points)
+    for (double x : p) value += " " + parse::text(x);
+  r.key("lagrange.bilateral", value);
 }
 
 // LinearSolverConstraintCorrection.inl: wire_optimization false, regularizationTerm 0; W and the
@@ -131,6 +260,20 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
   r.key("lagrange.all-verified", r.boolean(*solver, "allVerified", false) ? "true" : "false");
 }
 
+std::set<const SofaObject*> fixedPointStates(const Reader& reader, const Walk& walk) {
+  std::set<const SofaObject*> states;
+  for (const Body& body : walk.bodies)
+    for (const SofaObject* o : body.components)
+      if (o->type == "BilateralLagrangianConstraint" && o->field("object2")) {
+        const SofaObject* state = linkedState(reader, *o, "object2");
+        for (const Body& other : walk.bodies)
+          if (other.state == state && !other.odeSolver && other.components.empty())
+            states.insert(state);
+      }
+  return states;
+}
+
+const RegisterSofaMapping bilateral({"BilateralLagrangianConstraint"}, mapBilateral);
 const RegisterSofaMapping fixedLagrangian({"FixedLagrangianConstraint"}, mapFixedLagrangian);
 const RegisterSofaMapping linearSolverCorrection({"LinearSolverConstraintCorrection"},
                                                  mapLinearSolverCorrection);
