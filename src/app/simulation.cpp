@@ -59,6 +59,13 @@ namespace {
 // that hold every body's starting state) must agree, refused by name before anything is built.
 void checkBodies(const std::vector<ObjectScene>& objects) {
   if (objects.empty()) throw Error("the scene has no body");
+  // A body alone solves its own rows; rows across bodies are a group's (its joined system).
+  for (const ObjectScene& object : objects)
+    for (const auto& pairs : bilateralPairsAcross(object.scene))
+      if (!object.scene.given("solver.group"))
+        throw Error(object.path + ": lagrange.bilateral = " + pairs.text + ": pairs with " +
+                    pairs.body +
+                    "'s nodes need both bodies in one solver.group (under one ODE solver)");
   if (objects.size() == 1) return;
   const Scene& first = objects.front().scene;
   for (const char* key :
@@ -69,14 +76,6 @@ void checkBodies(const std::vector<ObjectScene>& objects) {
       if (object.scene.shown(key) != first.shown(key))
         throw Error(std::string(key) + " differs between the bodies " + objects.front().path +
                     " and " + object.path + ": it is the run's, the same for every body");
-  // Each body alone solves its own rows (no row joins two bodies): a group's joined system
-  // holds none yet.
-  for (const ObjectScene& object : objects)
-    if (solvesConstraints(object.scene) && object.scene.given("solver.group"))
-      throw Error(object.path + ": lagrange.solver = " + object.scene.text("lagrange.solver") +
-                  " in solver.group " + object.scene.text("solver.group") +
-                  ": Lagrangian constraints of bodies solved as one system are not supported "
-                  "yet (each body under its own ODE solver is)");
 }
 
 }  // namespace

@@ -155,13 +155,21 @@ void mapBilateral(Reader& r, const SofaObject& o) {
     r.key("lagrange.bilateral", firstSelection + " to " + secondSelection);
     return;
   }
-  if (const SofaObject* solver = odeSolverOf(*second))
-    throw Error(o.where + ": " + o.type + ": object2 (" + second->node->path() + ") is integrated" +
-                (solver == odeSolverOf(*first) ? " with object1 by one ODE solver"
-                                               : " by another ODE solver") +
-                " (" + solver->where +
-                "): constraints between two bodies are not supported yet; a body's points to "
-                "its own, or to a MechanicalObject that nothing integrates, are");
+  if (const SofaObject* solver = odeSolverOf(*second)) {
+    // Under one ODE solver the two bodies are one solver.group, whose joined system holds the
+    // rows; under two, W would join two systems' factorizations.
+    if (solver != odeSolverOf(*first))
+      throw Error(o.where + ": " + o.type + ": object2 (" + second->node->path() +
+                  ") is integrated by another ODE solver than object1 (" + solver->where +
+                  "): constraints between bodies of two solvers are not supported yet; between "
+                  "bodies under one ODE solver, a body's points to its own, or to a "
+                  "MechanicalObject that nothing integrates, are");
+    r.refuseIfGiven(o, "rest_vector",
+                    "a rest vector between points of two bodies is not supported");
+    r.key("lagrange.bilateral",
+          firstSelection + " to body " + second->node->path() + " " + secondSelection);
+    return;
+  }
   std::vector<std::array<double, 3>> points =
       selectedPoints(r, o, "second_point", secondSelection, fixedPoints(r, *second));
   // getConstraintViolation: x2 - x1 - rest_vector[k], for the first pairs that have one.
@@ -252,7 +260,7 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
   if (!(sor > 0 && sor < 2)) r.reject(*solver, "sor", "expected a number in (0, 2)");
   const double regularization = r.real(*solver, "regularizationTerm", 0);
   if (!(regularization >= 0)) r.reject(*solver, "regularizationTerm", "expected 0 or more");
-  r.key("lagrange.max-iterations", parse::text(iterations));
+  r.key("lagrange.max-iterations", std::to_string(static_cast<long long>(iterations)));
   r.key("lagrange.tolerance", parse::text(tolerance));
   r.key("lagrange.sor", parse::text(sor));
   r.key("lagrange.regularization", parse::text(regularization));

@@ -116,6 +116,11 @@ BilateralLagrangianConstraint::Pairs BilateralLagrangianConstraint::parsePairs(
       throw Error(key + " = " + text + ": the points are not triples X Y Z");
     for (std::size_t i = 0; i < xyz.size(); i += 3)
       p.points.push_back({xyz[i], xyz[i + 1], xyz[i + 2]});
+  } else if (*(to + 1) == "body") {
+    if (to + 3 >= words.end())
+      throw Error(key + " = " + text + ": expected SELECTION to body PATH SELECTION");
+    p.body = *(to + 2);
+    p.second = parseSelectionValue(key, join(to + 3, words.end()), 0).selection;
   } else {
     p.second = parseSelectionValue(key, join(to + 1, words.end()), 0).selection;
   }
@@ -125,46 +130,63 @@ BilateralLagrangianConstraint::Pairs BilateralLagrangianConstraint::parsePairs(
 BilateralLagrangianConstraint::Parameters BilateralLagrangianConstraint::readParameters(
     const eis::Parameters& scene) {
   Parameters p;
-  for (const std::string& text : scene.texts(kKey)) p.pairs.push_back(parsePairs(kKey, text));
+  for (const std::string& text : scene.texts(kKey))
+    if (Pairs pairs = parsePairs(kKey, text); pairs.body.empty()) p.pairs.push_back(pairs);
   return p;
+}
+
+std::vector<BilateralLagrangianConstraint::Pairs> bilateralPairsAcross(
+    const eis::Parameters& scene) {
+  std::vector<BilateralLagrangianConstraint::Pairs> across;
+  for (const std::string& text : scene.texts(kKey))
+    if (auto pairs = BilateralLagrangianConstraint::parsePairs(kKey, text); !pairs.body.empty())
+      across.push_back(pairs);
+  return across;
 }
 
 std::unique_ptr<BilateralLagrangianConstraint> BilateralLagrangianConstraint::make(
     const DistributedMesh& mesh, const Parameters& parameters, std::vector<std::string>& warnings) {
   if (parameters.pairs.empty()) return nullptr;
   std::unique_ptr<BilateralLagrangianConstraint> c(new BilateralLagrangianConstraint);
-  for (const Pairs& pairs : parameters.pairs) {
-    const SelectedNodes firstNodes = selectNodes(mesh, pairs.first, kKey);
-    const std::vector<std::int64_t> first = orderedIds(mesh, pairs.first, firstNodes);
-    std::vector<std::int64_t> second;
-    std::map<std::int64_t, PetscInt> secondOwned;
-    if (!pairs.toPoints) {
-      const SelectedNodes secondNodes = selectNodes(mesh, pairs.second, kKey);
-      second = orderedIds(mesh, pairs.second, secondNodes);
-      secondOwned = ownedById(mesh, secondNodes);
-    }
-    const std::size_t secondCount = pairs.toPoints ? pairs.points.size() : second.size();
-    const std::size_t count = std::min(first.size(), secondCount);
-    if (count == 0) warnings.push_back(kKey + std::string(" = ") + pairs.text + " holds no point");
-    if (first.size() != secondCount)
-      warnings.push_back(kKey + std::string(" = ") + pairs.text + ": " +
-                         std::to_string(first.size()) + " first and " +
-                         std::to_string(secondCount) + " second points; the first " +
-                         std::to_string(count) + " of each are paired (as SOFA does)");
-    const std::map<std::int64_t, PetscInt> firstOwned = ownedById(mesh, firstNodes);
-    for (std::size_t k = 0; k < count; ++k) {
-      const int row = c->rows_ + 3 * int(k);
-      if (const auto a = firstOwned.find(first[k]); a != firstOwned.end())
-        c->entries_.push_back({row, mesh.ownedOffset(a->second), -1.0,
-                               pairs.toPoints ? pairs.points[k] : std::array<double, 3>{}});
-      if (pairs.toPoints) continue;
-      if (const auto b = secondOwned.find(second[k]); b != secondOwned.end())
-        c->entries_.push_back({row, mesh.ownedOffset(b->second), 1.0, {}});
-    }
-    c->rows_ += 3 * int(count);
-  }
-  c->groups_.assign(std::size_t(c->rows_ / 3), 3);
+  for (const Pairs& pairs : parameters.pairs)
+    c->addPairs(pairs, mesh, 0, pairs.toPoints ? nullptr : &mesh, 0, warnings);
   return c;
+}
+
+void BilateralLagrangianConstraint::addPairs(const Pairs& pairs, const DistributedMesh& firstMesh,
+                                             PetscInt firstOffset,
+                                             const DistributedMesh* secondMesh,
+                                             PetscInt secondOffset,
+                                             std::vector<std::string>& warnings) {
+  const SelectedNodes firstNodes = selectNodes(firstMesh, pairs.first, kKey);
+  const std::vector<std::int64_t> first = orderedIds(firstMesh, pairs.first, firstNodes);
+  std::vector<std::int64_t> second;
+  std::map<std::int64_t, PetscInt> secondOwned;
+  if (secondMesh) {
+    const SelectedNodes secondNodes = selectNodes(*secondMesh, pairs.second, kKey);
+    second = orderedIds(*secondMesh, pairs.second, secondNodes);
+    secondOwned = ownedById(*secondMesh, secondNodes);
+  }
+  const std::size_t secondCount = secondMesh ? second.size() : pairs.points.size();
+  const std::size_t count = std::min(first.size(), secondCount);
+  if (count == 0) warnings.push_back(kKey + std::string(" = ") + pairs.text + " holds no point");
+  if (first.size() != secondCount)
+    warnings.push_back(kKey + std::string(" = ") + pairs.text + ": " +
+                       std::to_string(first.size()) + " first and " + std::to_string(secondCount) +
+                       " second points; the first " + std::to_string(count) +
+                       " of each are paired (as SOFA does)");
+  const std::map<std::int64_t, PetscInt> firstOwned = ownedById(firstMesh, firstNodes);
+  for (std::size_t k = 0; k < count; ++k) {
+    const int row = rows_ + 3 * int(k);
+    if (const auto a = firstOwned.find(first[k]); a != firstOwned.end())
+      entries_.push_back({row, firstOffset + firstMesh.ownedOffset(a->second), -1.0,
+                          secondMesh ? std::array<double, 3>{} : pairs.points[k]});
+    if (!secondMesh) continue;
+    if (const auto b = secondOwned.find(second[k]); b != secondOwned.end())
+      entries_.push_back({row, secondOffset + secondMesh->ownedOffset(b->second), 1.0, {}});
+  }
+  rows_ += 3 * int(count);
+  groups_.assign(std::size_t(rows_ / 3), 3);
 }
 
 void BilateralLagrangianConstraint::addTransposed(const std::vector<double>& lambda,
@@ -193,6 +215,74 @@ void BilateralLagrangianConstraint::addLocalViolation(Vec x, std::vector<double>
   EIS_CHECK(VecRestoreArrayRead(x, &values));
 }
 
+namespace {
+
+// A member's own rows, read and written in its part of a joined vector: a vector of the
+// member's layout whose array is placed on that part for each call.
+class MemberRows : public LagrangianConstraints {
+public:
+  MemberRows(const LagrangianConstraints& own, PetscInt offset, PetscInt localSize, MPI_Comm comm)
+      : own_(own), offset_(offset) {
+    EIS_CHECK(VecCreateMPIWithArray(comm, 1, localSize, PETSC_DETERMINE, nullptr, &view_));
+  }
+  ~MemberRows() override { VecDestroy(&view_); }
+  MemberRows(const MemberRows&) = delete;
+  MemberRows& operator=(const MemberRows&) = delete;
+
+  int rows() const override { return own_.rows(); }
+  const std::vector<int>& groups() const override { return own_.groups(); }
+  void addTransposed(const std::vector<double>& lambda, Vec out) const override {
+    PetscScalar* a;
+    EIS_CHECK(VecGetArray(out, &a));
+    EIS_CHECK(VecPlaceArray(view_, a + offset_));
+    own_.addTransposed(lambda, view_);
+    EIS_CHECK(VecResetArray(view_));
+    EIS_CHECK(VecRestoreArray(out, &a));
+  }
+  void addLocalProduct(Vec y, std::vector<double>& out) const override {
+    read(y, [&] { own_.addLocalProduct(view_, out); });
+  }
+  void addLocalViolation(Vec x, std::vector<double>& out) const override {
+    read(x, [&] { own_.addLocalViolation(view_, out); });
+  }
+
+private:
+  template <class F>
+  void read(Vec whole, F f) const {
+    const PetscScalar* a;
+    EIS_CHECK(VecGetArrayRead(whole, &a));
+    EIS_CHECK(VecPlaceArray(view_, const_cast<PetscScalar*>(a) + offset_));
+    f();
+    EIS_CHECK(VecResetArray(view_));
+    EIS_CHECK(VecRestoreArrayRead(whole, &a));
+  }
+  const LagrangianConstraints& own_;
+  PetscInt offset_;
+  Vec view_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<LagrangianConstraints> joinLagrangianConstraints(
+    const std::vector<JoinedMember>& members, std::vector<std::string>& warnings) {
+  StackedConstraints all;
+  for (const JoinedMember& m : members)
+    if (m.own) all.add(std::make_unique<MemberRows>(*m.own, m.offset, m.localSize, m.mesh->comm()));
+  std::unique_ptr<BilateralLagrangianConstraint> across(new BilateralLagrangianConstraint);
+  for (const JoinedMember& m : members)
+    for (const BilateralLagrangianConstraint::Pairs& pairs : m.across) {
+      const auto other = std::find_if(members.begin(), members.end(),
+                                      [&](const JoinedMember& o) { return o.path == pairs.body; });
+      if (other == members.end())
+        throw Error(m.path + ": " + kKey + " = " + pairs.text + ": " + pairs.body +
+                    " is no body of its solver.group");
+      across->addPairs(pairs, *m.mesh, m.offset, other->mesh, other->offset, warnings);
+    }
+  all.add(std::move(across));
+  if (all.size() == 0) return nullptr;
+  return std::make_unique<StackedConstraints>(std::move(all));
+}
+
 std::unique_ptr<LagrangianConstraints> makeLagrangianConstraints(
     const DistributedMesh& mesh, const eis::Parameters& scene, std::vector<std::string>& warnings) {
   StackedConstraints all;
@@ -211,9 +301,10 @@ const ComponentDeclaration& bilateralLagrangianConstraintComponent() {
       "pairs of points held together by constraint forces (SOFA\n"
       "BilateralLagrangianConstraint); needs lagrange.solver and lagrange.correction",
       ParameterSpec().add(
-          {kKey, "SELECTION to SELECTION|points X Y Z ..",
+          {kKey, "SELECTION to SELECTION|body PATH SELECTION|points X Y Z ..",
            "the k-th node of the first selection is held to the k-th of the second (a node of\n"
-           "the same body) or to the k-th fixed point, three rows a pair (SOFA\n"
+           "the same body, or of the body PATH of its solver.group) or to the k-th fixed point,\n"
+           "three rows a pair (SOFA\n"
            "BilateralLagrangianConstraint first_point, second_point; a second object that\n"
            "nothing integrates gives fixed points). A selection's nodes in the order of an\n"
            "`indices` list, else by increasing id. Repeatable.",

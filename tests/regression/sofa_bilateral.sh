@@ -11,7 +11,8 @@
 #    BilateralLagrangianConstraint_with_regularization_unsolvable.scn does): the Gauss-Seidel
 #    runs to maxIterations at every step, as SOFA's does, and the run ends; with the correction's
 #    regularizationTerm it converges.
-#  - A second object integrated by an ODE solver is refused with one line.
+#  - Two bodies under one ODE solver glued face to face end where the beam of one mesh ends.
+#  - A second object integrated by another ODE solver is refused with one line.
 # Usage: sofa_bilateral.sh <euler-implicit> <meshes dir>.
 set -uo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -107,6 +108,65 @@ check "  its Gauss-Seidel runs to maxIterations at every step, as SOFA's" \
 check "regularized (regularizationTerm 1) it runs" run regularized 2 regularized.scn
 check "  and its Gauss-Seidel converges" iterations regularized.hist some
 
+# Two bodies under one ODE solver (one solver.group), the end face of the first glued to the start
+# face of the second, the first held at x = 0: with hexahedra and a mass lumped from the density,
+# the glued nodes' masses add up to the shared node's, so the two bodies are the beam of twice
+# the length in one mesh (the multipliers solve the KKT system of the merged unknowns); with the
+# Gauss-Seidel converged to 1e-16 they end where that beam ends, to 1e-12.
+piece() {  # NAME XMIN XMAX BOXES...
+  echo "<Node name=\"$1\"><RegularGridTopology name=\"grid\" n=\"7 3 3\" min=\"$2 0 0\" max=\"$3 0.2 0.2\"/><MechanicalObject name=\"dofs\" src=\"@grid\"/><DiagonalMass massDensity=\"1\"/><HexahedronFEMForceField youngModulus=\"2e4\" poissonRatio=\"0.3\"/>$4<LinearSolverConstraintCorrection linearSolver=\"@../ldl\"/></Node>"
+}
+GLUE_GS='<BlockGaussSeidelConstraintSolver maxIterations="100000" tolerance="1e-16"/>'
+cat > glued.scn <<XML
+<Node name="root" gravity="0 -9.81 0" dt="0.02">
+  <FreeMotionAnimationLoop/>
+  $GLUE_GS
+  <Node name="both">
+    <EulerImplicitSolver rayleighMass="0.05" rayleighStiffness="0.02"/>
+    <SparseLDLSolver name="ldl"/>
+    $(piece a 0 0.6 '<BoxROI name="start" box="-0.01 -0.01 -0.01 0.01 0.21 0.21"/><BoxROI name="end" box="0.59 -0.01 -0.01 0.61 0.21 0.21"/><FixedLagrangianConstraint indices="@start.indices"/>')
+    $(piece b 0.6 1.2 '<BoxROI name="start" box="0.59 -0.01 -0.01 0.61 0.21 0.21"/>')
+  </Node>
+  <BilateralLagrangianConstraint object1="@both/a/dofs" first_point="@both/a/end.indices"
+    object2="@both/b/dofs" second_point="@both/b/start.indices"/>
+</Node>
+XML
+cat > single.scn <<XML
+<Node name="root" gravity="0 -9.81 0" dt="0.02">
+  <FreeMotionAnimationLoop/>
+  $GLUE_GS
+  <Node name="beam">
+    <EulerImplicitSolver rayleighMass="0.05" rayleighStiffness="0.02"/>
+    <SparseLDLSolver name="ldl"/>
+    <RegularGridTopology name="grid" n="13 3 3" min="0 0 0" max="1.2 0.2 0.2"/>
+    <MechanicalObject name="dofs" src="@grid"/>
+    <DiagonalMass massDensity="1"/>
+    <HexahedronFEMForceField youngModulus="2e4" poissonRatio="0.3"/>
+    <BoxROI name="start" box="-0.01 -0.01 -0.01 0.01 0.21 0.21"/>
+    <FixedLagrangianConstraint indices="@start.indices"/>
+    <LinearSolverConstraintCorrection linearSolver="@ldl"/>
+  </Node>
+</Node>
+XML
+check "the single beam runs" run single 2 single.scn
+for ranks in 1 2 3; do
+  check "two bodies under one ODE solver, glued, run on $ranks rank(s)" run "glued$ranks" "$ranks" glued.scn
+done
+check "  2 ranks = 1 rank (1e-12)" same_state glued1.csv glued2.csv 1e-12
+check "  3 ranks = 1 rank (1e-12)" same_state glued1.csv glued3.csv 1e-12
+# glued.csv's node i + 7 r of /both/a is the single beam's i + 13 r, of /both/b its 6 + i + 13 r.
+as_single() {
+  awk -F, 'NR == FNR { if (FNR > 1) for (c = 2; c <= 7; ++c) s[$1, c] = $c; next }
+    FNR > 1 { id = ($8 == "/both/b" ? 6 : 0) + $1 % 7 + 13 * int($1 / 7)
+      for (c = 2; c <= 7; ++c) { d = $c - s[id, c]; if (d < 0) d = -d; if (d > m) m = d
+        v = s[id, c] < 0 ? -s[id, c] : s[id, c]; if (v > big) big = v }; n++ }
+    END { if (n != 126 || m > 1e-12 * big) { print "  " n " nodes, differ by " m " of " big; exit 1 } }' "$1" "$2"
+}
+for ranks in 1 2 3; do
+  check "  on $ranks rank(s) they end where the beam of one mesh ends (1e-12)" \
+    as_single single.csv "glued$ranks.csv"
+done
+
 # refused SCENE TEXT...: exit non-zero, one error line, holding every TEXT.
 refused() {
   local file=$1 status=0
@@ -120,8 +180,19 @@ refused() {
 scene "$(bilateral other)" '<Node name="other"><EulerImplicitSolver/><SparseLDLSolver/><RegularGridTopology name="g" n="2 3 3" min="-0.1 0 0" max="0 0.2 0.2"/><MechanicalObject name="mo"/><UniformMass totalMass="1"/><TetrahedronFEMForceField/></Node>' \
   > two_solvers.scn
 check "a second object integrated by another ODE solver is refused" \
-  refused two_solvers.scn "BilateralLagrangianConstraint" "another ODE solver" "not supported yet"
+  refused two_solvers.scn "BilateralLagrangianConstraint" "another ODE solver than object1" "not supported yet"
 scene "$(bilateral copy | sed 's/first_point/load="0.5" first_point/')" "$(target copy 0)" > load.scn
 check "a load factor is refused" refused load.scn "load" "not supported"
+# Pairs with another body's nodes outside a solver.group: one line.
+alone() {
+  local status=0
+  mpi_command 2 "$EXE"
+  timeout 60 "${MPI_COMMAND[@]}" --mesh.box-cells=2,1,1 --solver.steps=1 --lagrange.solver=block-gauss-seidel \
+    --lagrange.correction=linear-solver "--lagrange.bilateral=indices 0 to body /b indices 1" \
+    --quiet > alone.out 2> alone.err || status=$?
+  [ "$status" -ne 0 ] && [ "$(grep -c '^euler-implicit: error: ' alone.err)" -eq 1 ] &&
+    grep -q "need both bodies in one solver.group" alone.err
+}
+check "pairs with another body's nodes outside a solver.group are refused" alone
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

@@ -346,7 +346,16 @@ TEST(ComponentReaders, BilateralLagrangianConstraint) {
   EXPECT_TRUE(p.pairs[1].toPoints);
   ASSERT_EQ(p.pairs[1].points.size(), 1u);
   EXPECT_EQ(p.pairs[1].points[0], (std::array<double, 3>{0.5, -1, 2}));
-  expectRefused({{"lagrange.bilateral", "indices 1 2"},
+  const BilateralLagrangianConstraint::Parameters q = BilateralLagrangianConstraint::readParameters(
+      sceneWith({{"lagrange.bilateral", "all to body /other box 0 0 0 1 1 1"}}));
+  EXPECT_TRUE(q.pairs.empty());  // the group's, not this body's
+  const auto across = eis::bilateralPairsAcross(
+      sceneWith({{"lagrange.bilateral", "all to body /other box 0 0 0 1 1 1"}}));
+  ASSERT_EQ(across.size(), 1u);
+  EXPECT_EQ(across[0].body, "/other");
+  EXPECT_EQ(across[0].second.kind, eis::Selection::Kind::Box);
+  expectRefused({{"lagrange.bilateral", "indices 1 to body /other"},
+                 {"lagrange.bilateral", "indices 1 2"},
                  {"lagrange.bilateral", "to indices 1"},
                  {"lagrange.bilateral", "indices 1 to"},
                  {"lagrange.bilateral", "indices 1 to points 0 0"},

@@ -23,13 +23,18 @@
 
 namespace eis {
 
+struct JoinedMember;
+
 class BilateralLagrangianConstraint : public LagrangianConstraints {
 public:
-  // One value of lagrange.bilateral: "SELECTION to SELECTION" or "SELECTION to points X Y Z ..".
+  // One value of lagrange.bilateral: "SELECTION to SELECTION", "SELECTION to body PATH
+  // SELECTION" (a node of another body of the same solver.group, whose joined system holds the
+  // rows) or "SELECTION to points X Y Z ..".
   struct Pairs {
     std::string text;
     Selection first;
     bool toPoints = false;
+    std::string body;                           // the second nodes' body; empty: this one
     Selection second;                           // when !toPoints
     std::vector<std::array<double, 3>> points;  // when toPoints
   };
@@ -38,7 +43,8 @@ public:
   };
   static Parameters readParameters(const eis::Parameters& scene);
   static Pairs parsePairs(const std::string& key, const std::string& text);
-  // Collective. Null when there is no value; lists of different lengths, or one that selects no
+  // Collective. Null when there is no value of this body alone (pairs to another body are the
+  // group's: joinLagrangianConstraints); lists of different lengths, or one that selects no
   // node, add a warning.
   static std::unique_ptr<BilateralLagrangianConstraint> make(const DistributedMesh& mesh,
                                                              const Parameters& parameters,
@@ -51,6 +57,13 @@ public:
   void addLocalViolation(Vec x, std::vector<double>& out) const override;
 
 private:
+  friend std::unique_ptr<LagrangianConstraints> joinLagrangianConstraints(
+      const std::vector<JoinedMember>& members, std::vector<std::string>& warnings);
+  // The rows of `pairs`: the first nodes on `firstMesh`, the second on `secondMesh` (or fixed
+  // points), each node's unknowns at its owned offset plus the offset of its mesh's part.
+  void addPairs(const Pairs& pairs, const DistributedMesh& firstMesh, PetscInt firstOffset,
+                const DistributedMesh* secondMesh, PetscInt secondOffset,
+                std::vector<std::string>& warnings);
   // A pair's node this rank owns: the pair's first row, the node's first unknown in the local
   // part of a global vector, its sign in J, and the fixed point the node is held to (the
   // constant of the violation; zero for a pair of two nodes).
@@ -64,6 +77,25 @@ private:
   int rows_ = 0;
   std::vector<int> groups_;
 };
+
+// A member of a group (model/coupled_system.hpp) as its joined constraint rows see it: its own
+// rows, its mesh and node path, where its part starts in this rank's part of a joined vector and
+// its length there, and its pairs to other members' nodes.
+struct JoinedMember {
+  const LagrangianConstraints* own;  // may be null
+  const DistributedMesh* mesh;
+  std::string path;
+  PetscInt offset, localSize;
+  std::vector<BilateralLagrangianConstraint::Pairs> across;
+};
+// Collective. The rows of a group's joined system: each member's own rows in member order, then
+// the pairs across members in member and key order (null: none). A pair whose body is not a
+// member throws eis::Error on every rank.
+std::unique_ptr<LagrangianConstraints> joinLagrangianConstraints(
+    const std::vector<JoinedMember>& members, std::vector<std::string>& warnings);
+// The values of lagrange.bilateral that pair this body's nodes with another body's.
+std::vector<BilateralLagrangianConstraint::Pairs> bilateralPairsAcross(
+    const eis::Parameters& scene);
 
 // lagrange.bilateral.
 const ComponentDeclaration& bilateralLagrangianConstraintComponent();
