@@ -209,13 +209,25 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
                           const std::vector<const SofaObject*>& components,
                           const SofaObject* linearSolver,
                           const std::vector<std::string>& collision) {
-  for (const SofaObject* o : components)
-    if (o->type == "LinearSolverConstraintCorrection" && o->field("linearSolver") &&
-        r.linked(*o, "linearSolver") != linearSolver)
+  // The preconditioner of the body's PCGLinearSolver (a direct solver factoring the same
+  // matrix) gives SOFA W and the correction from that factorization; ours come from the step's
+  // own solve of that matrix, converged: the same to its tolerance.
+  const SofaObject* preconditioner = linearSolver && linearSolver->type == "PCGLinearSolver" &&
+                                             linearSolver->field("preconditioner")
+                                         ? r.linked(*linearSolver, "preconditioner")
+                                         : nullptr;
+  for (const SofaObject* o : components) {
+    if (o->type != "LinearSolverConstraintCorrection" || !o->field("linearSolver")) continue;
+    const SofaObject* linked = r.linked(*o, "linearSolver");
+    if (linked == preconditioner && preconditioner && isDirectSolver(preconditioner->type))
+      r.note(o->label() + ": linearSolver is the preconditioner of " + linearSolver->label() +
+             ": W and the correction through the step's own solve of the same matrix");
+    else if (linked != linearSolver)
       r.reject(*o, "linearSolver",
                "not the linear solver that integrates its body" +
                    (linearSolver ? " (" + linearSolver->label() + ")" : std::string()) +
-                   ": W and the correction go through that one");
+                   " nor its preconditioner: W and the correction go through that one");
+  }
   if (!loop) {
     if (solver)
       throw Error(solver->where + ": " + solver->type +

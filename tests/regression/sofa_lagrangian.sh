@@ -135,6 +135,15 @@ scene "$LOOP <CGLinearSolver name=\"cg\"/>" "$GS" "$HOLD" '<LinearSolverConstrai
   > other_solver.scn
 check "a correction through another linear solver than the body's is refused" \
   refused other_solver.scn "other_solver.scn:13" "linearSolver: not the linear solver"
+# The correction through the preconditioner of the body's PCGLinearSolver (SOFA's falling-beam
+# demos): W and the correction through the step's own converged solve, the same to its tolerance.
+sed 's|<SparseLDLSolver name="ldl"/>|<PCGLinearSolver preconditioner="@ldl"/><SparseLDLSolver name="ldl"/>|' \
+  held.scn > preconditioner.scn
+through_preconditioner() {
+  run preconditioner 2 preconditioner.scn && same_state held2.csv preconditioner.csv 1e-6
+}
+check "a correction through the PCG's preconditioner = through the direct solver (1e-6)" \
+  through_preconditioner
 # Two beams, each under its own ODE solver: no row joins them, so each solves its own constraint
 # problem and the held beam ends as it does alone.
 sed 's|<Node name="beam">|<Node name="beam2"><EulerImplicitSolver/><SparseLDLSolver/><RegularGridTopology name="g2" n="2 2 2"/><MechanicalObject src="@g2"/><UniformMass totalMass=\"1\"/><TetrahedronFEMForceField/></Node>\n  <Node name="beam">|' \
