@@ -19,7 +19,7 @@ namespace {
 
 bool isLagrangian(const std::string& type) {
   return type == "FixedLagrangianConstraint" || type == "BilateralLagrangianConstraint" ||
-         type == "LinearSolverConstraintCorrection";
+         type == "LinearSolverConstraintCorrection" || type == "UncoupledConstraintCorrection";
 }
 
 // What makes contacts: a collision pipeline and its contact managers.
@@ -193,6 +193,34 @@ void mapLinearSolverCorrection(Reader& r, const SofaObject& o) {
   r.key("lagrange.correction-regularization", parse::text(r.real(o, "regularizationTerm", 0)));
 }
 
+// UncoupledConstraintCorrection.inl (Vec3): defaultCompliance 1e-5, compliance empty,
+// useOdeSolverIntegrationFactors true, correctionPositionFactor 1, correctionVelocityFactor 1.
+// init: a compliance list of another length than the points gives way to defaultCompliance, or
+// to the list's first value when defaultCompliance is not set; a list of one value per point
+// would be a compliance per node.
+void mapUncoupledCorrection(Reader& r, const SofaObject& o) {
+  requireVec3(r, o);
+  double compliance = r.real(o, "defaultCompliance", 1e-5);
+  const std::vector<double> list = r.reals(o, "compliance");
+  if (list.size() > 1)
+    r.reject(o, "compliance", "a compliance per node is not supported (defaultCompliance is)");
+  if (list.size() == 1 && !r.given(o, "defaultCompliance")) compliance = list[0];
+  if (!(compliance > 0))
+    r.reject(o, r.given(o, "defaultCompliance") ? "defaultCompliance" : "compliance",
+             "a compliance of zero or less makes the constraint resolution diverge (SOFA refuses "
+             "it)");
+  if (!r.given(o, "defaultCompliance") && list.empty())
+    r.note(o.label() + ": neither defaultCompliance nor compliance: SOFA's default 1e-05");
+  r.key("lagrange.correction", "uncoupled");
+  r.key("lagrange.compliance", parse::text(compliance));
+  const bool ode = r.boolean(o, "useOdeSolverIntegrationFactors", true);
+  r.key("lagrange.ode-factors", ode ? "true" : "false");
+  r.key("lagrange.correction-position-factor",
+        parse::text(r.real(o, "correctionPositionFactor", 1)));
+  r.key("lagrange.correction-velocity-factor",
+        parse::text(r.real(o, "correctionVelocityFactor", 1)));
+}
+
 }  // namespace
 
 bool isFreeMotionLoop(const std::string& type) {
@@ -295,6 +323,8 @@ std::set<const SofaObject*> fixedPointStates(const Reader& reader, const Walk& w
 
 const RegisterSofaMapping bilateral({"BilateralLagrangianConstraint"}, mapBilateral);
 const RegisterSofaMapping fixedLagrangian({"FixedLagrangianConstraint"}, mapFixedLagrangian);
+const RegisterSofaMapping uncoupledCorrection({"UncoupledConstraintCorrection"},
+                                              mapUncoupledCorrection);
 const RegisterSofaMapping linearSolverCorrection({"LinearSolverConstraintCorrection"},
                                                  mapLinearSolverCorrection);
 

@@ -215,6 +215,41 @@ TEST_F(LagrangianConstraints, BilateralPairsAndPointsHoldTogether) {
   EXPECT_NEAR(sum[1], 0.0, 1e-6 * h * 2 * 9.81);
 }
 
+// SOFA's UncoupledConstraintCorrection on every node: W = h c I, so the Gauss-Seidel's first
+// iteration gives f = -(x_free - x_rest) / (h c) = -v_free / c (from rest), which puts every
+// node back at rest with zero velocity; v_free is the velocity of the same step without
+// constraints.
+TEST_F(LagrangianConstraints, UncoupledCorrectionTakesTheFreeVelocityOverTheCompliance) {
+  const double h = 0.01, c = 2e-3;
+  eis_test::SceneFields fields = heldBody("all", 1e-14);
+  for (auto& [key, value] : fields.extra)
+    if (key == "lagrange.correction") value = "uncoupled";
+  fields.extra.push_back({"lagrange.compliance", eis::parse::text(c)});
+  HeldRun run(fields);
+  const eis::StepReport report = run.advance(h);
+  EXPECT_EQ(report.constraintIterations, 2);  // the second sees no change
+  eis_test::SceneFields free = heldBody("all", 1e-14);
+  free.extra = {{"mass.total-mass", "2"}, {"solver.linear", "direct"}};
+  HeldRun unconstrained(free);
+  unconstrained.integrator->step(unconstrained.simulation.system(),
+                                 unconstrained.simulation.positions(),
+                                 unconstrained.simulation.velocities(), h);
+  const eis::NodalTable held = run.simulation.gatherState();
+  const eis::NodalTable moved = unconstrained.simulation.gatherState();
+  const std::vector<double>& f = run.step->forces();
+  if (!eis_test::root()) return;
+  ASSERT_EQ(f.size(), 3 * moved.ids.size());
+  for (std::size_t i = 0; i < moved.ids.size(); ++i) {
+    const auto rest = eis_test::boxRestPosition({1, 0.2, 0.2}, {4, 1, 1}, held.ids[i]);
+    for (int d = 0; d < 3; ++d) {
+      const double vFree = moved.values[i * moved.width + 3 + d];
+      EXPECT_NEAR(f[3 * std::size_t(moved.ids[i]) + d], -vFree / c, 1e-9 * 9.81 * h / c);
+      EXPECT_NEAR(held.values[i * held.width + d], rest[d], 1e-15);
+      EXPECT_NEAR(held.values[i * held.width + 3 + d], 0.0, 1e-12);
+    }
+  }
+}
+
 // The same scene of bilateral rows through the whole run on every rank and on rank 0 alone.
 TEST_F(LagrangianConstraints, BilateralSameAnswerOnAnyRankCount) {
   eis_test::SceneFields fields =

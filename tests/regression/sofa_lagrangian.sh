@@ -113,9 +113,16 @@ check "a constraint solver no FreeMotionAnimationLoop calls is refused" \
   refused solver_alone.scn "solver_alone.scn:3" "BlockGaussSeidelConstraintSolver" "no FreeMotionAnimationLoop"
 scene "$LOOP" '<LCPConstraintSolver/>' "$HOLD" "$CORRECTION" > lcp.scn
 check "LCPConstraintSolver is refused by name" refused lcp.scn "lcp.scn:3" "LCPConstraintSolver: not supported"
-scene "$LOOP" "$GS" "$HOLD" '<UncoupledConstraintCorrection/>' > uncoupled.scn
-check "UncoupledConstraintCorrection is refused by name" \
-  refused uncoupled.scn "uncoupled.scn:13" "UncoupledConstraintCorrection" "not supported"
+# UncoupledConstraintCorrection: W = h c I on the face's rows, so each step puts the face's nodes
+# back at rest exactly (the other nodes follow through the elastic forces only).
+scene "$LOOP" "$GS" "$HOLD" '<UncoupledConstraintCorrection defaultCompliance="0.01"/>' \
+  > uncoupled.scn
+check "the beam held with an UncoupledConstraintCorrection runs" run uncoupled 2 uncoupled.scn
+check "  its face's 9 nodes stay at rest (1e-10)" at_rest uncoupled.csv
+scene "$LOOP" "$GS" "$HOLD" '<UncoupledConstraintCorrection compliance="0.01 0.02"/>' \
+  > per_node.scn
+check "a compliance per node is refused" \
+  refused per_node.scn "per_node.scn:13" "UncoupledConstraintCorrection" "per node"
 scene "$LOOP" "$GS" "$HOLD" '' > no_correction.scn
 check "a Lagrangian constraint without a correction is refused" \
   refused no_correction.scn "lagrange.correction" "LinearSolverConstraintCorrection"

@@ -109,6 +109,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "TetrahedronFEMForceField",
                           "TetrahedronHyperelasticityFEMForceField",
                           "TrianglePressureForceField",
+                          "UncoupledConstraintCorrection",
                           "UniformMass"};
   EXPECT_EQ(eis::sofaMappedTypes(), expected);
 }
