@@ -42,6 +42,11 @@
 #      cases; the fine-level MatMult alone under CG + Jacobi, 1 rank, each size; the soft swinging beam on
 #      2 ranks), then one table "Issue 15 targets": each target's figure, its goal and
 #      met / short / not measured (with the reason, e.g. 1e6 not in --sizes, peer absent).
+#   5. Issue 33's hexahedra (--hexahedra yes, the default; jobs/bench/hexahedra.sh): the
+#      corotational beam (rotation large) on each size and rank count of the sweep, cut into
+#      tetrahedra and kept as hexahedra (the same nodes): forces + assembly per step, elements
+#      per second per rank, unknowns per second, step time; then its goals (hexahedral assembly
+#      unknowns/s >= tetrahedral; hexahedral step within 1.5x tetrahedral per unknown).
 #
 # How to run (from anywhere; builds the project first with jobs/build.sh):
 #   bash jobs/benchmark.sh                      # defaults: 1e4 1e5 1e6 unknowns, 1 and 2 ranks,
@@ -63,6 +68,8 @@
 #   --peer auto|no        run the FEniCSx peer when present [PEER, default auto; the peer script
 #                         is PEER_SCRIPT, default jobs/bench/peer_dolfinx.py]
 #   --targets yes|no      run issue 15's targets and print their table [TARGETS, default yes]
+#   --hexahedra yes|no    run issue 33's hexahedral beam against the tetrahedral one
+#                         [HEXAHEDRA, default yes]
 #   --logs DIR            where every run's output and -log_view file is kept, relative to the
 #                         repository root [LOGS, default build/benchmark]
 #   -- ARGS...            passed to every euler-implicit run (--section.key=value and PETSc
@@ -80,6 +87,7 @@ REPEATS=${REPEATS:-3}
 RTOL=${RTOL:-1e-8}
 PEER=${PEER:-auto}
 TARGETS=${TARGETS:-yes}
+HEXAHEDRA=${HEXAHEDRA:-yes}
 LOGS=${LOGS:-build/benchmark}
 PEER_SCRIPT=${PEER_SCRIPT:-jobs/bench/peer_dolfinx.py}
 
@@ -95,6 +103,7 @@ while (($#)); do
     --rtol) RTOL=$2; shift 2 ;;
     --peer) PEER=$2; shift 2 ;;
     --targets) TARGETS=$2; shift 2 ;;
+    --hexahedra) HEXAHEDRA=$2; shift 2 ;;
     --logs) LOGS=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --) shift; extra=("$@"); break ;;
@@ -104,6 +113,8 @@ done
 [[ $STEPS =~ ^[1-9][0-9]*$ && $REPEATS =~ ^[1-9][0-9]*$ ]] || {
   echo "benchmark: --steps and --repeats must be positive integers" >&2; exit 2; }
 [[ $TARGETS == yes || $TARGETS == no ]] || { echo "benchmark: --targets must be yes or no" >&2; exit 2; }
+[[ $HEXAHEDRA == yes || $HEXAHEDRA == no ]] || {
+  echo "benchmark: --hexahedra must be yes or no" >&2; exit 2; }
 
 # PETSc options among the extra arguments (a single-dash option and the values after it) are
 # forwarded to the peer as well; --section.key options are ours alone.
@@ -445,6 +456,10 @@ fi
 if [[ $TARGETS == yes ]]; then
   # shellcheck source=jobs/bench/targets.sh
   source jobs/bench/targets.sh
+fi
+if [[ $HEXAHEDRA == yes ]]; then
+  # shellcheck source=jobs/bench/hexahedra.sh
+  source jobs/bench/hexahedra.sh
 fi
 echo
 echo "benchmark: done; every run's output and -log_view file are in $LOGS"

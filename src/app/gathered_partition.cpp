@@ -11,9 +11,11 @@ namespace eis {
 
 GatheredPartition gatherHdf5Partition(MPI_Comm comm, const std::string& path) {
   const int rank = commRank(comm);
-  std::vector<std::int64_t> cells, owned;  // (rank, 4 node ids) per cell; (rank, id) per node
+  std::vector<std::int64_t> cells, owned;  // (rank, node ids) per cell; (rank, id) per node
+  CellType type = CellType::Tetrahedron;
   {
     const DistributedMesh distributed(comm, Hdf5MeshInput{path, {}}, 1, 0);
+    type = distributed.cellType();
     for (const auto& cell : distributed.cells()) {
       cells.push_back(rank);
       for (PetscInt v : cell) cells.push_back(distributed.nodeIds()[v]);
@@ -35,9 +37,11 @@ GatheredPartition gatherHdf5Partition(MPI_Comm comm, const std::string& path) {
   gathered.owner.assign(ids.size(), 0);
   for (std::size_t i = 0; i < owned.size(); i += 2)
     gathered.owner[compact(owned[i + 1])] = idx_t(owned[i]);
-  for (std::size_t i = 0; i < cells.size(); i += 5) {
+  gathered.mesh.type = type;
+  const std::size_t corners = std::size_t(cornersOf(type));
+  for (std::size_t i = 0; i < cells.size(); i += 1 + corners) {
     gathered.part.push_back(idx_t(cells[i]));
-    for (int k = 1; k <= 4; ++k) gathered.mesh.cells.push_back(compact(cells[i + k]));
+    for (std::size_t k = 1; k <= corners; ++k) gathered.mesh.cells.push_back(compact(cells[i + k]));
   }
   return gathered;
 }

@@ -148,9 +148,11 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
       // here, not in the library.
       if (H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) < 0)
         throw eis::Error("cannot turn off HDF5's error printing");
+      eis::SofaControl control;  // the scene's Python controllers, if any
       const std::vector<eis::ObjectScene> objects =
           commandLine.scene.given("scene.file")
-              ? eis::scenesFromSofa(commandLine.scene, PETSC_COMM_WORLD, stdout, eis::stopSignal)
+              ? eis::scenesFromSofa(commandLine.scene, PETSC_COMM_WORLD, stdout, eis::stopSignal,
+                                    &control)
           : !commandLine.objects.empty() ? commandLine.objects
                                          : std::vector<eis::ObjectScene>{{"", commandLine.scene}};
       const eis::Scene& scene = objects.front().scene;
@@ -169,6 +171,7 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
         if (rank == 0) std::printf("%s\n", done.c_str());
       } else {
         eis::Simulation simulation(objects, PETSC_COMM_WORLD, stdout);
+        simulation.attachControllers(control);
         simulation.run();
         stopped = simulation.summary().stoppedBy;
       }

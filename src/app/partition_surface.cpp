@@ -11,7 +11,8 @@
 // does (gathered_partition.hpp) and reports that one partition, a part per rank.
 //
 //   partition-surface [--mesh.box-cells="nx ny nz"] [--mesh.box-size="Lx Ly Lz"]
-//                     [--mesh.file=mesh.msh] [--parts="2 4 8 16 32 64"] [--dofs-per-node=3]
+//                     [--mesh.cell-type=tetrahedron|hexahedron] [--mesh.file=mesh.msh] [--parts="2
+//                     4 8 16 32 64"] [--dofs-per-node=3]
 //                     [--ranks-per-node=32]
 //   mpiexec -n P partition-surface --mesh.file=mesh.h5 [--dofs-per-node=3] [--ranks-per-node=32]
 #include <boost/program_options.hpp>
@@ -51,6 +52,8 @@ const char* const kUsage =
     "unknowns, matrix halo and neighbour parts. Serial; no solve.\n"
     "  --mesh.box-cells=\"nx ny nz\"   cells of the built-in box, 6 tetrahedra each (20 4 4)\n"
     "  --mesh.box-size=\"Lx Ly Lz\"    size of the built-in box (10 1 1)\n"
+    "  --mesh.cell-type=T            the box's cells: tetrahedron (6 a cell) or hexahedron\n"
+    "                                (tetrahedron); a file's cells are the file's\n"
     "  --mesh.file=mesh.msh          a mesh file (.msh, .vtk, .vtu) instead of the box; a file\n"
     "                                mesh.convert wrote (HDF5) is partitioned by PTScotch across\n"
     "                                the ranks reading it, as euler-implicit does: run\n"
@@ -65,6 +68,7 @@ struct Options {
   std::string meshFile;  // empty: the built-in box
   std::array<double, 3> boxSize{10, 1, 1};
   std::array<int, 3> boxCells{20, 4, 4};
+  eis::CellType boxType = eis::CellType::Tetrahedron;
   std::vector<int> parts{2, 4, 8, 16, 32, 64};
   bool partsGiven = false;
   int dofsPerNode = 3;
@@ -125,8 +129,8 @@ bool parseCommandLine(int argc, char** argv, Options& options) {
   po::options_description keys;
   keys.add_options()("help", "")("mesh.file", po::value<std::string>())(
       "mesh.box-size", po::value<std::string>())("mesh.box-cells", po::value<std::string>())(
-      "parts", po::value<std::string>())("dofs-per-node", po::value<std::string>())(
-      "ranks-per-node", po::value<std::string>());
+      "mesh.cell-type", po::value<std::string>())("parts", po::value<std::string>())(
+      "dofs-per-node", po::value<std::string>())("ranks-per-node", po::value<std::string>());
   po::variables_map vm;
   try {
     // No positional arguments: a word without "--" is an error, not silently ignored.
@@ -148,14 +152,22 @@ bool parseCommandLine(int argc, char** argv, Options& options) {
     options.boxSize = threePositive<double>("mesh.box-size", value("mesh.box-size"));
   if (given("mesh.box-cells"))
     options.boxCells = threePositive<int>("mesh.box-cells", value("mesh.box-cells"));
+  if (given("mesh.cell-type")) {
+    const std::string type = value("mesh.cell-type");
+    if (type != "tetrahedron" && type != "hexahedron")
+      throw Error("mesh.cell-type = " + type + ": expected tetrahedron or hexahedron");
+    options.boxType = type == "hexahedron" ? eis::CellType::Hexahedron : eis::CellType::Tetrahedron;
+  }
   if (given("parts")) options.parts = partCounts(value("parts"));
   options.partsGiven = given("parts");
   if (given("dofs-per-node"))
     options.dofsPerNode = positiveInteger("dofs-per-node", value("dofs-per-node"));
   if (given("ranks-per-node"))
     options.ranksPerNode = positiveInteger("ranks-per-node", value("ranks-per-node"));
-  if (!options.meshFile.empty() && (given("mesh.box-size") || given("mesh.box-cells")))
-    throw Error("mesh.file and mesh.box-size/box-cells exclude each other: give one mesh");
+  if (!options.meshFile.empty() &&
+      (given("mesh.box-size") || given("mesh.box-cells") || given("mesh.cell-type")))
+    throw Error(
+        "mesh.file and mesh.box-size/box-cells/cell-type exclude each other: give one mesh");
   return true;
 }
 
@@ -171,13 +183,15 @@ CompactMesh loadMesh(const Options& options, std::string& description) {
   }
   const auto [nx, ny, nz] = options.boxCells;
   // eis::compactMesh has the same limit, but the box would fill the memory before it got there.
-  const std::int64_t tetrahedra = 6 * std::int64_t(nx) * ny * nz;
-  if (tetrahedra > std::numeric_limits<idx_t>::max() / 4)
-    throw Error("mesh.box-cells: " + std::to_string(tetrahedra) +
-                " tetrahedra, more than METIS's 32-bit indices can number");
+  const bool hexahedra = options.boxType == eis::CellType::Hexahedron;
+  const std::int64_t cells = (hexahedra ? 1 : 6) * std::int64_t(nx) * ny * nz;
+  if (cells > std::numeric_limits<idx_t>::max() / eis::cornersOf(options.boxType))
+    throw Error("mesh.box-cells: " + std::to_string(cells) + " " +
+                eis::pluralNameOf(options.boxType) +
+                ", more than METIS's 32-bit indices can number");
   description = "box " + std::to_string(nx) + " x " + std::to_string(ny) + " x " +
                 std::to_string(nz) + " cells";
-  return eis::compactMesh(eis::makeBoxMesh(options.boxSize, options.boxCells));
+  return eis::compactMesh(eis::makeBoxMesh(options.boxSize, options.boxCells, options.boxType));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -203,9 +217,10 @@ void sortUnique(std::vector<std::uint64_t>& keys) {
 std::vector<std::uint64_t> ghostPairs(const CompactMesh& mesh, const std::vector<idx_t>& part,
                                       const std::vector<idx_t>& owner) {
   std::vector<std::uint64_t> pairs;
+  const int corners = eis::cornersOf(mesh.type);
   for (idx_t c = 0; c < mesh.numCells(); ++c)
-    for (int k = 0; k < 4; ++k) {
-      const idx_t node = mesh.cells[4 * c + k];
+    for (int k = 0; k < corners; ++k) {
+      const idx_t node = mesh.cells[std::size_t(corners) * c + k];
       if (owner[node] != part[c]) pairs.push_back(pack(part[c], node));
     }
   sortUnique(pairs);
@@ -216,10 +231,11 @@ std::vector<std::uint64_t> ghostPairs(const CompactMesh& mesh, const std::vector
 // part: the off-rank columns of the part's matrix rows, which every MatMult receives.
 std::vector<std::uint64_t> haloPairs(const CompactMesh& mesh, const std::vector<idx_t>& owner) {
   std::vector<std::uint64_t> pairs;
+  const int corners = eis::cornersOf(mesh.type);
   for (idx_t c = 0; c < mesh.numCells(); ++c) {
-    const idx_t* v = &mesh.cells[4 * c];
-    for (int a = 0; a < 4; ++a)
-      for (int b = 0; b < 4; ++b)
+    const idx_t* v = &mesh.cells[std::size_t(corners) * c];
+    for (int a = 0; a < corners; ++a)
+      for (int b = 0; b < corners; ++b)
         if (owner[v[a]] != owner[v[b]]) pairs.push_back(pack(owner[v[a]], v[b]));
   }
   sortUnique(pairs);
@@ -299,9 +315,9 @@ double worstRatio(const std::vector<PartSurface>& parts, std::int64_t PartSurfac
 
 void printHeader(const std::string& mesh, const CompactMesh& cells, const Options& options) {
   std::printf(
-      "partition-surface: %s, %lld tetrahedra, %lld nodes, %d unknowns per node, "
+      "partition-surface: %s, %lld %s, %lld nodes, %d unknowns per node, "
       "%d ranks per cluster node, shared nodes owned as euler-implicit balances them\n",
-      mesh.c_str(), static_cast<long long>(cells.numCells()),
+      mesh.c_str(), static_cast<long long>(cells.numCells()), eis::pluralNameOf(cells.type).c_str(),
       static_cast<long long>(cells.numNodes()), options.dofsPerNode, options.ranksPerNode);
   std::printf(
       "                  | owned unknowns per part         | ghost unknowns per part  | "
@@ -383,7 +399,7 @@ void run(const Options& options, MPI_Comm comm) {
   for (int parts : options.parts)
     if (parts > mesh.numCells())
       throw Error("parts: " + std::to_string(parts) + " parts but the mesh has only " +
-                  std::to_string(mesh.numCells()) + " tetrahedra");
+                  std::to_string(mesh.numCells()) + " " + eis::pluralNameOf(mesh.type));
   printHeader(description, mesh, options);
   const std::int64_t unknowns = std::int64_t(mesh.numNodes()) * options.dofsPerNode;
   for (int parts : options.parts) {

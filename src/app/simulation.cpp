@@ -207,6 +207,8 @@ std::vector<RunState> Simulation::states() {
 }
 
 double Simulation::timeOf(int step) const {
+  // After a controller changed dt: the step done, or the one in progress.
+  if (dtChanged_) return step == step_ ? time_ : time_ + dt_;
   if (startTime_ == startStep_ * dt_) return step * dt_;
   return startTime_ + (step - startStep_) * dt_;
 }
@@ -236,6 +238,7 @@ void Simulation::run() {
     const double stepStart = MPI_Wtime();
     StepRecord record;
     try {
+      if (controllers_) controllerEvent(true, step, clock);
       advance(step, clock, record);
     } catch (const Error& e) {
       // The outputs are written by every rank together, so only when every rank failed too: one
@@ -250,14 +253,24 @@ void Simulation::run() {
                   " was written to the configured outputs");
     }
     clock += dt_;
+    record.time = timeOf(step);
     record.step = step_ = step;
-    record.time = time_ = timeOf(step);
+    time_ = record.time;
     record.wallSeconds = MPI_Wtime() - stepStart;
     record.last = step == steps_;
     summary_.steps = step - first;
     summary_.totalLinearIterations += record.report.linearIterations;
     summary_.preconditionerSetups += record.report.preconditionerSetups;
     writeOutputs(record);
+    if (controllers_) {
+      try {
+        controllerEvent(false, step, time_);
+      } catch (const Error& e) {
+        finishOutputs(nullptr);
+        throw Error(stepName(step) + e.what() + "; the state of step " + std::to_string(step) +
+                    " was written to the configured outputs");
+      }
+    }
     if (progress_->due(step)) {
       std::string details;
       if (scene().text("solver.newton") == "full")

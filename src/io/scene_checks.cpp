@@ -126,6 +126,17 @@ void surfaceLoads(Scene& scene) {
   }
 }
 
+// A mapped child is elasticity's, and its points are located in the input cells, which
+// mesh.refine splits.
+void mappedChild(Scene& scene) {
+  const bool set = scene.text("mapped.mapping") != "none";
+  requireElasticity(scene, "mapped.mapping", set);
+  if (set && scene.integer("mesh.refine") > 0)
+    throw Error(
+        "mapped.mapping locates the child's points in the mesh's cells, which "
+        "mesh.refine splits: refine the mesh file instead");
+}
+
 // The built-in box is fixed at its x = 0 face when no constraint and no other mesh is given.
 void fixedConstraint(Scene& scene) {
   requireElasticity(scene, "constraint.partial-fixed", scene.given("constraint.partial-fixed"));
@@ -205,6 +216,7 @@ const std::vector<SceneCheck>& sceneChecks() {
       {"sphere-force-field",
        {"physics.type", "obstacle.sphere"},
        elasticityOnly({"obstacle.sphere"})},
+      {"mapped-child", {"physics.type", "mapped.mapping", "mesh.refine"}, mappedChild},
       {"fixed-constraint",
        {"physics.type", "constraint.fixed-box", "constraint.fixed-group", "constraint.fixed",
         "constraint.partial-fixed", "lagrange.fixed", "mesh.file", "mesh.nodes", "mesh.transform",

@@ -1,7 +1,9 @@
-// SOFA's RegularGridTopology as tetrahedra (io/sofa_grid.hpp).
+// SOFA's RegularGridTopology, CylinderGridTopology and SphereGridTopology (io/sofa_grid.hpp).
 #include "sofa_grid.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "eis/core/error.hpp"
 
@@ -28,6 +30,68 @@ constexpr int kEdges[3][4][2] = {{{0, 1}, {4, 5}, {3, 2}, {7, 6}},
 constexpr int kPatterns[2][6][4] = {
     {{0, 5, 1, 6}, {0, 1, 3, 6}, {1, 3, 6, 2}, {6, 3, 0, 7}, {6, 7, 0, 5}, {7, 5, 4, 0}},
     {{0, 5, 6, 1}, {0, 1, 6, 3}, {1, 3, 2, 6}, {6, 3, 7, 0}, {6, 7, 5, 0}, {7, 5, 0, 4}}};
+
+// The point of grid coordinates (i, j, k) of a CylinderGridTopology or a SphereGridTopology
+// (their getPointInGrid): a point of the square [-r, r]^2 (the cube [-r, r]^3) pushed out along
+// its ray to the circle (sphere) whose radius is its largest coordinate; the cylinder's third
+// coordinate runs from 0 to `length` along the axis. Written in SOFA's order of operations, so
+// that the doubles are SOFA's.
+class RoundGrid {
+public:
+  RoundGrid(const Reader& reader, const SofaObject& grid, std::array<int, 3> n)
+      : n_(n), sphere_(grid.type == "SphereGridTopology") {
+    center_ = vector3(reader, grid, "center", {0, 0, 0});
+    radius_ = reader.real(grid, "radius", 1);
+    length_ = reader.real(grid, "length", 1);
+    // The frame: z along the axis, x along global x unless the axis is x (then global y), y =
+    // z cross x, x = y cross z, each normalised as Vec::normalize does (divided by the norm).
+    axis_[2] = vector3(reader, grid, "axis", {0, 0, 1});
+    normalize(axis_[2]);
+    const std::array<double, 3> zMinusX = {axis_[2][0] - 1, axis_[2][1], axis_[2][2]};
+    axis_[0] =
+        norm(zMinusX) < 0.000001 ? std::array<double, 3>{0, 1, 0} : std::array<double, 3>{1, 0, 0};
+    axis_[1] = cross(axis_[2], axis_[0]);
+    axis_[0] = cross(axis_[1], axis_[2]);
+    for (auto& a : axis_) normalize(a);
+  }
+
+  std::array<double, 3> point(int i, int j, int k) const {
+    const double r = radius_;
+    std::array<double, 3> p = {i * 2 * r / (n_[0] - 1) - r, j * 2 * r / (n_[1] - 1) - r,
+                               sphere_ ? k * 2 * r / (n_[2] - 1) - r : 0.0};
+    if (norm(p) > 0.0000001) {
+      double largest = std::max(std::abs(p[0]), std::abs(p[1]));
+      if (sphere_) largest = std::max(largest, std::abs(p[2]));
+      const double scale = largest / norm(p);
+      for (double& x : p) x *= scale;
+    }
+    if (!sphere_ && n_[2] > 1) p[2] = k * length_ / (n_[2] - 1);
+    std::array<double, 3> out = center_;
+    for (int a = 0; a < 3; ++a)
+      for (int c = 0; c < 3; ++c) out[c] += axis_[a][c] * p[a];
+    return out;
+  }
+
+private:
+  static double norm(const std::array<double, 3>& v) {
+    return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  }
+  static void normalize(std::array<double, 3>& v) {
+    const double length = norm(v);
+    if (length > std::numeric_limits<double>::epsilon())
+      for (double& x : v) x /= length;
+  }
+  static std::array<double, 3> cross(const std::array<double, 3>& a,
+                                     const std::array<double, 3>& b) {
+    return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+  }
+
+  std::array<int, 3> n_;
+  bool sphere_;
+  std::array<double, 3> center_{};
+  double radius_ = 1, length_ = 1;
+  std::array<std::array<double, 3>, 3> axis_{};
+};
 
 }  // namespace
 
@@ -72,19 +136,28 @@ RegularGrid regularGrid(const Reader& reader, const SofaObject& grid, bool point
       reader.reject(grid, "n",
                     "a grid with fewer than 2 points along an axis has no hexahedra (a 1D or 2D "
                     "grid is not supported yet)");
-  // setPos: the step (max - min) / (n - 1) along each axis; p0 = min unless p0 is given.
-  std::array<double, 3> step{}, middle = min;
-  for (int a = 0; a < 3; ++a) {
-    step[a] = out.n[a] > 1 ? (max[a] - min[a]) / (out.n[a] - 1) : max[a] - min[a];
-    if (out.n[a] == 1 && a < 2) middle[a] = (max[a] + min[a]) / 2;
-  }
-  const std::array<double, 3> p0 = vector3(reader, grid, "p0", middle);
-  // GridTopology::getIndex: i + n0 (j + n1 k); getPointInGrid: p0 + dx i + dy j + dz k.
+  // GridTopology::getIndex: i + n0 (j + n1 k); the point of (i, j, k) is the grid's own.
   const long long n0 = out.n[0], n1 = out.n[1];
-  for (int k = 0; k < out.n[2]; ++k)
-    for (int j = 0; j < out.n[1]; ++j)
-      for (int i = 0; i < out.n[0]; ++i)
-        out.points.push_back({p0[0] + step[0] * i, p0[1] + step[1] * j, p0[2] + step[2] * k});
+  if (grid.type == "CylinderGridTopology" || grid.type == "SphereGridTopology") {
+    const RoundGrid round(reader, grid, out.n);
+    for (int k = 0; k < out.n[2]; ++k)
+      for (int j = 0; j < out.n[1]; ++j)
+        for (int i = 0; i < out.n[0]; ++i) out.points.push_back(round.point(i, j, k));
+  } else {
+    // setPos: the step (max - min) / (n - 1) along each axis (max - min for one point, which
+    // lies midway along x and y, at min along z); p0 = min unless p0 is given;
+    // getPointInGrid: p0 + dx i + dy j + dz k.
+    std::array<double, 3> step{}, middle = min;
+    for (int a = 0; a < 3; ++a) {
+      step[a] = out.n[a] > 1 ? (max[a] - min[a]) / (out.n[a] - 1) : max[a] - min[a];
+      if (out.n[a] == 1 && a < 2) middle[a] = (max[a] + min[a]) / 2;
+    }
+    const std::array<double, 3> p0 = vector3(reader, grid, "p0", middle);
+    for (int k = 0; k < out.n[2]; ++k)
+      for (int j = 0; j < out.n[1]; ++j)
+        for (int i = 0; i < out.n[0]; ++i)
+          out.points.push_back({p0[0] + step[0] * i, p0[1] + step[1] * j, p0[2] + step[2] * k});
+  }
   if (pointsOnly) return out;
   const auto point = [&](long long i, long long j, long long k) { return i + n0 * (j + n1 * k); };
   for (int z = 0; z + 1 < out.n[2]; ++z)

@@ -1,10 +1,10 @@
 #pragma once
-// SOFA's RegularGridTopology as a mesh of tetrahedra, per SOFA master's source
-// (Topology/Container/Grid: GridTopology, RegularGridTopology; Topology/Mapping:
-// Hexa2TetraTopologicalMapping; SolidMechanics/FEM/Elastic: TetrahedronFEMForceField::init):
-// the grid's points in SOFA's numbering, and its hexahedra cut into six tetrahedra each, with
-// the vertex orders SOFA gives them (the corotational "large" frame depends on them). Private to
-// io/sofa_import.cpp.
+// SOFA's RegularGridTopology (CylinderGridTopology, SphereGridTopology) as a mesh, per SOFA
+// master's source (Topology/Container/Grid: GridTopology, RegularGridTopology,
+// CylinderGridTopology, SphereGridTopology; Topology/Mapping: Hexa2TetraTopologicalMapping;
+// SolidMechanics/FEM/Elastic: TetrahedronFEMForceField::init): the grid's points in SOFA's
+// numbering, and its hexahedra cut into six tetrahedra each, with the vertex orders SOFA gives them
+// (the corotational "large" frame depends on them). Private to io/sofa_import.cpp.
 #include <array>
 #include <string>
 #include <vector>
@@ -22,6 +22,8 @@ struct RegularGrid {
 // The grid a RegularGridTopology describes: n (2 2 2) or the legacy nx ny nz, min (0 0 0) and
 // max (1 1 1) or the legacy xmin .. zmax (read in single precision, times the legacy `scale`, as
 // RegularGridTopology::parse reads them), p0 (min when not set), cellWidth (> 0: n from it).
+// A CylinderGridTopology or SphereGridTopology (center 0 0 0, axis 0 0 1, radius 1, the
+// cylinder's length 1) has the same points and cells, its points moved onto the cylinder (ball).
 // A grid with fewer than 2 points along an axis has no hexahedra: refused, naming it.
 // pointsOnly: the points alone, of any grid of at least one point along each axis (one point
 // along x or y lies midway between min and max, along z at min, as RegularGridTopology::setPos

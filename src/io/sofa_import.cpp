@@ -13,6 +13,7 @@
 #include "sofa_data_fields.hpp"
 #include "sofa_grid_mesh.hpp"
 #include "sofa_lagrangian.hpp"
+#include "sofa_mapped_child.hpp"
 #include "sofa_reader.hpp"
 #include "sofa_walk.hpp"
 
@@ -114,6 +115,12 @@ void mapTransform(Reader& reader, const SofaObject& o, bool loader) {
   }
 }
 
+// The grids read as a body's mesh (io/sofa_grid_mesh.hpp).
+bool isReadGrid(const std::string& type) {
+  return type == "RegularGridTopology" || type == "CylinderGridTopology" ||
+         type == "SphereGridTopology" || type == "SparseGridTopology";
+}
+
 // The mesh: the loader the MechanicalObject or its node's topology reads.
 void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& options,
              const std::vector<const SofaObject*>& components) {
@@ -143,14 +150,13 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   const SofaObject* grid = nullptr;
   for (const SofaObject& o : state.node->objects) {
     if (o.type == "TetrahedronSetTopologyContainer" || o.type == "MeshTopology") topology = &o;
-    if ((o.type == "RegularGridTopology" || o.type == "SparseGridTopology") && !grid) grid = &o;
+    if (isReadGrid(o.type) && !grid) grid = &o;
   }
   // MechanicalObject::init takes a grid's points when it has none of its own (a position and a
   // velocity of at most one point each: "0 0 0" is the default's size); a position linked to a
   // grid's ("@grid.position") is the same.
   const SofaObject* linked = reader.linked(state, "position");
-  if (linked && (linked->type == "RegularGridTopology" || linked->type == "SparseGridTopology"))
-    grid = linked;
+  if (linked && isReadGrid(linked->type)) grid = linked;
   // The mesh's objects and the loaders they link to, checked like the body's components.
   sofa::checkLinkedDataFields(reader, state, options.skipUnsupported);
   for (const SofaObject* o : {topology, grid})
@@ -182,32 +188,54 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
       if (o.type.find("Grid") != std::string::npos && o.type.size() > 8 &&
           o.type.compare(o.type.size() - 8, 8, "Topology") == 0)
         throw Error(o.where + ": " + o.type +
-                    ": not supported yet (of SOFA's grids, RegularGridTopology and "
-                    "SparseGridTopology are); it gives " +
+                    ": not supported yet (of SOFA's grids, RegularGridTopology, "
+                    "CylinderGridTopology, SphereGridTopology and SparseGridTopology are); it "
+                    "gives " +
                     state.label() + " its points");
   };
   if (!grid) refuseOtherGrid();
   // The positions come from a loader (linked, or through the topology), else they are written in
-  // the scene: on the MechanicalObject or its topology, with the topology's tetrahedra.
+  // the scene: on the MechanicalObject or its topology, with the topology's tetrahedra or
+  // hexahedra. MechanicalObject::init takes the topology's points as it takes a grid's: when its
+  // own position and velocity hold at most one point each (Demos/liverConfiguration.scn writes
+  // position="0 0 0" beside a loader's topology).
+  const bool topologyPoints =
+      topology && !state.field("rest_position") && (!state.field("position") || onePoint) &&
+      (reader.given(*topology, "position") || reader.linked(*topology, "position"));
   const SofaObject* source = reader.linked(state, "position");
-  if (!source && !state.field("position") && topology) {
+  if (!source && (!state.field("position") || topologyPoints) && topology) {
     source = reader.linked(*topology, "position");
     if (!source) source = reader.linked(*topology, "tetrahedra");
+    if (!source) source = reader.linked(*topology, "hexahedra");
   }
   const auto isLoader = [](const SofaObject& o) {
     return o.type == "MeshGmshLoader" || o.type == "MeshVTKLoader";
   };
-  // HexahedronFEMForceField and HexahedralFEMForceField read hexahedra, which a grid or a mesh
-  // file gives here (the file's
-  // cells are checked when read: material.cells).
+  // The cells written in the topology (MeshTopology's `tetrahedra` and `hexahedra`, aliases
+  // `tetras` and `hexas`), when the positions are written too.
+  const auto written = [&](const char* field, const char* alias) -> std::optional<std::string> {
+    if (!topology || (source && source != topology)) return std::nullopt;
+    std::optional<std::string> cells = reader.text(*topology, field);
+    if (!cells) cells = reader.text(*topology, alias);
+    if (cells && parse::tokens(*cells).empty()) cells.reset();
+    return cells;
+  };
+  const std::optional<std::string> tets = written("tetrahedra", "tetras"),
+                                   hexas = written("hexahedra", "hexas");
+  if (tets && hexas)
+    throw Error(topology->where + ": " + topology->type +
+                ": both tetrahedra and hexahedra written: a body's mesh holds cells of one type");
+  // HexahedronFEMForceField and HexahedralFEMForceField read hexahedra, which a grid, a mesh
+  // file or the topology's hexahedra give here (the file's cells are checked when read:
+  // material.cells).
   for (const SofaObject* c : components)
-    if (sofa::readsHexahedra(c->type) && !(source && isLoader(*source)))
+    if (sofa::readsHexahedra(c->type) && !(source && isLoader(*source)) && !hexas)
       throw Error(c->where + ": " + c->type + ": its hexahedra would come from " +
                   (grid ? grid->label() + ", which is not the body's mesh"
                         : std::string("a topology container or positions written in the scene, "
                                       "read here for tetrahedra only; a MeshGmshLoader, a "
-                                      "MeshVTKLoader, a RegularGridTopology or a "
-                                      "SparseGridTopology gives them")));
+                                      "MeshVTKLoader, a RegularGridTopology, a SparseGridTopology "
+                                      "or a MeshTopology's hexas gives them")));
   if (source && !isLoader(*source) && source != topology)
     throw Error(source->where + ": " + source->type +
                 ": not a mesh of tetrahedra this importer reads (MeshGmshLoader, MeshVTKLoader, "
@@ -221,23 +249,21 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
     reader.key("mesh.file", findFile(reader, *source, options));
     mapTransform(reader, *source, true);
   } else {
-    const std::optional<std::string> nodes = state.field("position")
+    const std::optional<std::string> nodes = state.field("position") && !topologyPoints
                                                  ? reader.text(state, "position")
                                              : topology ? reader.text(*topology, "position")
                                                         : std::nullopt;
-    const std::optional<std::string> tets =
-        topology ? reader.text(*topology, "tetrahedra") : std::nullopt;
-    if (!(nodes || rest) || !tets) {
+    if (!(nodes || rest) || !(tets || hexas)) {
       refuseOtherGrid();
       throw Error(state.where +
                   ": MechanicalObject: no mesh (no loader, and no position and tetrahedra "
-                  "written in the scene)");
+                  "written in the scene, nor hexahedra)");
     }
     // MechanicalObject::init: a rest_position longer than the position becomes the position,
     // else the rest_position is kept; the elastic forces measure from it: it is the mesh, and
     // its own position the starting state.
     reader.key("mesh.nodes", rest ? *reader.text(state, "rest_position") : *nodes);
-    reader.key("mesh.tetrahedra", *tets);
+    reader.key(tets ? "mesh.tetrahedra" : "mesh.hexahedra", tets ? *tets : *hexas);
     if (rest && state.field("position")) {
       const std::size_t restCount = reader.reals(state, "rest_position").size(),
                         count = reader.reals(state, "position").size();
@@ -353,10 +379,27 @@ void unsupported(Reader& reader, const SofaObject& o, const std::string& why,
   reader.warn("skipped " + o.label() + ": " + why);
 }
 
+// The load a ConstantForceField gave (the key its mapping added after `before`), as the
+// ordinal of that key's value among the body's keys, for a Python controller to write.
+void noteForceLoad(const SofaObject& o, const std::vector<SofaKey>& keys, std::size_t before,
+                   std::vector<SofaForceLoad>& forces) {
+  for (std::size_t i = before; i < keys.size(); ++i) {
+    const std::string& key = keys[i].key;
+    if (key != "load.constant-force" && key != "load.total-force" && key != "load.nodal-forces")
+      continue;
+    const auto ordinal = std::count_if(keys.begin(), keys.begin() + std::ptrdiff_t(i),
+                                       [&key](const SofaKey& k) { return k.key == key; });
+    const std::string node = o.node->path();
+    forces.push_back(
+        {(node == "/" ? "" : node) + "/" + (o.name.empty() ? o.type : o.name), key, int(ordinal)});
+  }
+}
+
 // One body's keys: its context and mesh, the solvers that integrate it, then every component
-// that acts on it, in the order written.
+// that acts on it, in the order written; the loads of its ConstantForceFields in `forces`.
 void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
-                const SofaImportOptions& options) {
+                const SofaImportOptions& options, std::vector<SofaKey>& keys,
+                std::vector<SofaForceLoad>& forces) {
   const SofaObject& state = *body.state;
   // A misspelt data field would run with SOFA's default: every object read is checked first.
   for (const SofaObject* o : {body.state, body.odeSolver, body.nonlinearSolver, body.linearSolver})
@@ -365,12 +408,18 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     sofa::checkDataFields(reader, *o, options.skipUnsupported);
     sofa::checkLinkedDataFields(reader, *o, options.skipUnsupported);
   }
+  // SOFA leaves a state no ODE solver integrates where it is; what acts on it (a mass, a force,
+  // a constraint, a mapping read by a solver: the walk keeps only those as bodies) would act on
+  // a state that never moves, which this importer does not model.
+  if (!body.odeSolver)
+    throw Error(state.where + ": " + state.label() +
+                ": no EulerImplicitSolver in its node or above integrates it, yet " +
+                (body.components.empty() ? std::string("a mapping under an ODE solver reads it")
+                                         : body.components.front()->label() + " acts on it") +
+                ": a state SOFA never moves is supported only as a collision obstacle");
   reader.from(state);
   mapContext(reader, scene, *state.node);
   mapMesh(reader, state, options, body.components);
-  if (!body.odeSolver)
-    throw Error(state.where + ": " + state.label() +
-                ": no EulerImplicitSolver in its node or above integrates it");
   const std::string why = "not supported: it may change the mechanics";
   for (const SofaObject* solver : {body.odeSolver, body.nonlinearSolver}) {
     if (!solver) continue;
@@ -384,10 +433,28 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   }
   for (const SofaObject* o : body.components) {
     reader.from(*o);
+    const std::size_t before = keys.size();
     if (const sofa::SofaMapping map = sofa::sofaMapping(o->type))
       map(reader, *o);
     else
       unsupported(reader, *o, why, options);
+    if (o->type == "ConstantForceField") noteForceLoad(*o, keys, before, forces);
+  }
+  for (const sofa::MappedNode& child : body.mapped) {
+    if (&child != &body.mapped.front())
+      throw Error(child.mapping->where + ": " + state.label() +
+                  " has a second mapped child with masses or force fields (the first: " +
+                  body.mapped.front().node->path() + "): one a body is supported");
+    for (const SofaObject* o : child.components)
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+    for (const SofaObject* o : {child.mapping, child.state})
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+    // Without a mass of its own the body would get our default mass, which SOFA's has not.
+    if (!reader.gave("mass.type"))
+      throw Error(child.mapping->where + ": " + child.mapping->type + ": " + state.label() +
+                  " has no mass of its own: a body whose mass is only its mapped child's is "
+                  "not supported");
+    sofa::mapMappedChild(reader, child, keys);
   }
   // Every force comes from a component the scene names: without a FEM force field (the
   // mappings that give material.model), none.
@@ -416,13 +483,29 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
       unsupported(reader, *o, "not supported: it may change the mechanics", options);
     }
   }
+  if (walk.bodies.empty() && !walk.obstacles.empty())
+    throw Error(walk.obstacles.front()->where + ": " + walk.obstacles.front()->label() +
+                ": no EulerImplicitSolver in its node or above integrates it, nor any other "
+                "MechanicalObject of the scene: nothing to simulate");
   if (walk.bodies.empty()) throw Error(scene.root().where + ": the scene has no MechanicalObject");
-  const std::set<const SofaObject*> fixedPoints = sofa::fixedPointStates(reader, walk);
+  std::vector<std::string> collision = walk.collision;
+  const std::set<const SofaObject*> targets = sofa::bilateralTargets(reader, walk);
+  for (const SofaObject* o : walk.obstacles) {
+    if (targets.count(o)) {
+      reader.note(o->label() + " in " + o->node->path() +
+                  ": no ODE solver integrates it and nothing acts on it; SOFA never moves it: "
+                  "the fixed points a BilateralLagrangianConstraint holds others to");
+      continue;
+    }
+    reader.note(o->label() + " in " + o->node->path() +
+                ": no ODE solver integrates it and nothing acts on it; SOFA never moves it: "
+                "a collision obstacle, skipped");
+    collision.push_back("MechanicalObject without an ODE solver");
+  }
   for (const sofa::Body& body : walk.bodies) {
-    if (fixedPoints.count(body.state)) continue;
-    out.objects.push_back({body.state->node->path(), {}});
+    out.objects.push_back({body.state->node->path(), {}, {}});
     reader.into(out.objects.back().keys);
-    importBody(reader, scene, body, options);
+    importBody(reader, scene, body, options, out.objects.back().keys, out.objects.back().forces);
     // Every state below one ODE solver is one system (SOFA's MechanicalOperations visit them
     // all): the bodies of a solver node that integrates several are one solver.group.
     const auto shared =
@@ -435,10 +518,12 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
     sofa::mapConstraintSolving(reader, loop, constraintSolver, body.components, body.linearSolver,
                                walk.collision);
   }
+  for (const SofaObject* o : walk.controllers)
+    out.controllers.push_back(o->label() + ", class " + reader.text(*o, "class").value_or("?"));
   if (!walk.visual.empty()) reader.note("skipped (visual only): " + listed(walk.visual));
-  if (!walk.collision.empty())
+  if (!collision.empty())
     reader.warn("skipped collision and contact components (contact is not simulated): " +
-                listed(walk.collision));
+                listed(collision));
   return out;
 }
 

@@ -308,16 +308,12 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
   r.key("lagrange.all-verified", r.boolean(*solver, "allVerified", false) ? "true" : "false");
 }
 
-std::set<const SofaObject*> fixedPointStates(const Reader& reader, const Walk& walk) {
+std::set<const SofaObject*> bilateralTargets(const Reader& reader, const Walk& walk) {
   std::set<const SofaObject*> states;
   for (const Body& body : walk.bodies)
     for (const SofaObject* o : body.components)
-      if (o->type == "BilateralLagrangianConstraint" && o->field("object2")) {
-        const SofaObject* state = linkedState(reader, *o, "object2");
-        for (const Body& other : walk.bodies)
-          if (other.state == state && !other.odeSolver && other.components.empty())
-            states.insert(state);
-      }
+      if (o->type == "BilateralLagrangianConstraint" && o->field("object2"))
+        states.insert(linkedState(reader, *o, "object2"));
   return states;
 }
 

@@ -28,8 +28,9 @@ void mapConstraintSolving(Reader& reader, const SofaObject* loop, const SofaObje
                           const SofaObject* linearSolver,
                           const std::vector<std::string>& collision);
 
-// The MechanicalObjects that a BilateralLagrangianConstraint holds points to (its object2), that
-// nothing integrates and nothing acts on: fixed points in the constraint's key, not bodies.
-std::set<const SofaObject*> fixedPointStates(const Reader& reader, const Walk& walk);
+// The MechanicalObjects that the bodies' BilateralLagrangianConstraints name as object2. Those
+// that nothing integrates and nothing acts on (the walk's obstacles) give the constraints fixed
+// points.
+std::set<const SofaObject*> bilateralTargets(const Reader& reader, const Walk& walk);
 
 }  // namespace eis::sofa

@@ -1,6 +1,7 @@
-// SOFA's analytic obstacles, PlaneForceField and SphereForceField (Sofa/Component/MechanicalLoad),
-// as the keys of our plane-force-field and sphere-force-field (model/plane_force_field.cpp,
-// model/sphere_force_field.cpp).
+// SOFA's analytic obstacles, PlaneForceField, SphereForceField and EllipsoidForceField
+// (Sofa/Component/MechanicalLoad), as the keys of our plane-force-field, sphere-force-field and
+// ellipsoid-force-field (model/plane_force_field.cpp, model/sphere_force_field.cpp,
+// model/ellipsoid_force_field.cpp).
 #include <string>
 
 #include "sofa_reader.hpp"
@@ -54,8 +55,26 @@ void mapSphere(Reader& r, const SofaObject& o) {
                                (r.boolean(o, "bilateral", false) ? " bilateral" : ""));
 }
 
+// EllipsoidForceField.inl: center and vradius (no default: a zero radius, whose 1 / r^2 SOFA
+// divides by, so vradius is required), stiffness 500 (negative: holds the points inside),
+// damping 5; `contacts` is its output.
+void mapEllipsoid(Reader& r, const SofaObject& o) {
+  refuseCommon(r, o);
+  r.refuseIfGiven(o, "contacts", "contacts given in the scene are not supported");
+  if (!r.given(o, "vradius")) r.reject(o, "vradius", "the radii are needed (SOFA's are 0 0 0)");
+  const std::string centre = r.given(o, "center") ? vector3(r, o, "center") : "0 0 0";
+  const std::vector<double> radii = r.reals(o, "vradius");
+  if (radii.size() != 3 || !(radii[0] > 0 && radii[1] > 0 && radii[2] > 0))
+    r.reject(o, "vradius", "expected three radii > 0");
+  const double c = r.real(o, "damping", 5);
+  if (c < 0) r.reject(o, "damping", "must be >= 0");
+  r.key("obstacle.ellipsoid", centre + " " + vector3(r, o, "vradius") + " " +
+                                  parse::text(r.real(o, "stiffness", 500)) + " " + parse::text(c));
+}
+
 }  // namespace
 
+const RegisterSofaMapping ellipsoid({"EllipsoidForceField"}, mapEllipsoid);
 const RegisterSofaMapping plane({"PlaneForceField"}, mapPlane);
 const RegisterSofaMapping sphere({"SphereForceField"}, mapSphere);
 

@@ -8,6 +8,7 @@
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
 #include "eis/core/mpi_chunks.hpp"
+#include "eis/io/python_controllers.hpp"
 #include "eis/io/scene_checks.hpp"
 #include "eis/io/sofa_import.hpp"
 #include "eis/io/sofa_python_scene.hpp"
@@ -27,7 +28,8 @@ void broadcastText(std::string& text, MPI_Comm comm) {
 }  // namespace
 
 std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::FILE* log,
-                                        const std::function<int()>& stopSignal) {
+                                        const std::function<int()>& stopSignal,
+                                        SofaControl* control) {
   const std::string file = given.text("scene.file");
   const bool python = file.size() > 3 && file.compare(file.size() - 3, 3, ".py") == 0;
   std::string text, error;
@@ -93,6 +95,17 @@ std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::
     error = e.what();
   }
   throwIfAnyRankFailed(error, comm);
+  // A controller is run from the .py scene that made it (io/python_controllers); an XML scene
+  // that names one has no Python to run.
+  const std::string noPython =
+      ": a Python controller runs only with the .py scene that made it (--scene FILE.py); an "
+      "XML scene has no Python code to run";
+  if (!python && !imported.controllers.empty()) {
+    if (!options.skipUnsupported) throw Error(imported.controllers.front() + noPython);
+    for (const std::string& controller : imported.controllers)
+      imported.warnings.push_back("skipped " + controller + noPython);
+    imported.controllers.clear();
+  }
 
   std::vector<ObjectScene> scenes;
   for (const SofaObjectKeys& object : imported.objects) {
@@ -115,6 +128,13 @@ std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::
                                               : std::string(e.what()));
     }
     scenes.push_back({imported.objects.size() > 1 ? object.path : "", std::move(scene)});
+  }
+  if (control) {
+    *control = {file, given.real("scene.python-timeout"), imported.controllers, {}, {}};
+    for (const SofaObjectKeys& object : imported.objects) {
+      control->statePaths.push_back(object.path);
+      control->forces.push_back(object.forces);
+    }
   }
   if (commRank(comm) == 0) {
     if (log)
@@ -143,7 +163,8 @@ const ComponentDeclaration& sofaSceneComponent() {
                 std::nullopt, "", true, check::nonEmpty()})
           .add({"scene.python-timeout", "S",
                 "a .py scene's createScene must return within S seconds of wall time, else the\n"
-                "run ends with an error and python3 (and what it started) is killed; > 0",
+                "run ends with an error and python3 (and what it started) is killed; > 0. Its\n"
+                "controllers' methods for one event (a step's begin or end) likewise.",
                 "120", "s", false, check::positive()})
           .add({"scene.skip-unsupported", "BOOL",
                 "a component that would change the mechanics and is not supported is skipped\n"

@@ -1,6 +1,7 @@
 // SOFA's spring force fields as the keys of our mesh-springs and rest-shape-springs
 // (model/mesh_springs.cpp, model/rest_shape_springs.cpp).
 #include <algorithm>
+#include <array>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,32 +26,97 @@ double aliased(const Reader& r, const SofaObject& o, std::vector<std::string> na
   return value;
 }
 
+// Whether `topology` is a MeshTopology whose cells are all written in the scene, with no
+// edges, triangles or quads of its own: MeshTopology::init then derives them (EdgeUpdate from
+// the volume cells, TriangleUpdate from the tetrahedra, QuadUpdate from the hexahedra), so each
+// kind's pairs are known: a tetrahedron's six edges for lines, triangles and tetrahedra; on
+// hexahedra, the twelve edges for lines, the edges and face diagonals for quads, every pair for
+// cubes.
+bool derivesItsKinds(const Reader& r, const SofaObject* topology) {
+  if (!topology || topology->type != "MeshTopology" || topology->field("src")) return false;
+  for (const char* field : {"edges", "lines", "triangles", "quads"})
+    if (topology->field(field)) return false;
+  for (const char* field : {"position", "tetrahedra", "tetras", "hexahedra", "hexas"})
+    if (r.linked(*topology, field)) return false;
+  return true;
+}
+
 // MeshSpringForceField.inl: a spring for each pair of vertices of each line, triangle, quad,
 // tetrahedron and cube (hexahedron) of its topology, kind by kind in that order, with the kind's
 // stiffness and damping (default 0; `stiffness` and `damping` alias every kind's); a kind whose
 // stiffness and damping are both 0 adds none, and a pair already joined keeps its first spring;
 // ks = stiffness / L0, kd = damping / L0. Our springs join the pairs of the mesh's cells: a
-// tetrahedron's edges, with the tetrahedra's constants, or every two vertices of a hexahedron,
-// with the cubes' (of a kind's field and the alias both given, the one whose name sorts later,
-// since SOFA's Base::parse reads attributes in name order: the alias always, on hexahedra). A
-// RegularGridTopology's lines, triangles and quads are among its cubes' pairs, so another kind's
-// own constants would give some pairs others: refused. A SparseGridTopology has no lines, triangles
-// or quads (its init builds none: MeshTopology::init, which would, is not called), so only its
-// cubes' constants count.
+// tetrahedron's edges, or every two vertices of a hexahedron with one constant for its edges, one
+// for its face diagonals, one for its body diagonals (springs.stiffness-by-kind). Of a kind's
+// field and the alias both given, the one whose name sorts later counts, since SOFA's
+// Base::parse reads attributes in name order. On a MeshTopology whose cells are written in the
+// scene (derivesItsKinds), each pair takes the first kind that joins it and has a nonzero
+// constant: a tetrahedron's edge lines, triangles, then tetrahedra; a hexahedron's edge lines,
+// quads, then cubes; its face diagonal quads, then cubes; its body diagonal cubes. Elsewhere
+// only the cells' own kind may be given (a loader's edges and faces, or a RegularGridTopology's,
+// whose lines come from its triangles, one diagonal per quad, are not every cell's): a kind's
+// own constants beside it are refused. A SparseGridTopology has no lines, triangles or quads (its
+// init builds none: MeshTopology::init, which would, is not called), so only its cubes'
+// constants count.
 void mapMeshSprings(Reader& r, const SofaObject& o) {
   if (r.boolean(o, "noCompression", false))
     r.reject(o, "noCompression", "springs that only pull are not supported");
   const bool cubes = r.gave("mesh.hexahedra");
   const SofaObject* topology = topologyOf(o.node);
   const bool sparse = cubes && topology && topology->type == "SparseGridTopology";
+  const bool derived = derivesItsKinds(r, topology);
   const std::string kind = cubes ? "cubes" : "tetrahedra";
-  if (!sparse)
+  if (!sparse && !derived)
     for (const char* other : {"lines", "triangles", "quads", cubes ? "tetrahedra" : "cubes"})
       for (const char* what : {"Stiffness", "Damping"})
         r.refuseIfGiven(o, std::string(other) + what,
                         "stiffness per kind of spring is not supported; this mesh's cells are " +
                             std::string(cubes ? "hexahedra (cubesStiffness, cubesDamping)"
-                                              : "tetrahedra (tetrahedraStiffness, ...)"));
+                                              : "tetrahedra (tetrahedraStiffness, ...)") +
+                            " and come from " +
+                            (topology ? topology->label() : std::string("no topology")));
+  // One kind's constants, as SOFA ends with them.
+  const auto constants = [&](const std::string& name) {
+    std::array<double, 2> c{};
+    for (int k = 0; k < 2; ++k) {
+      const std::string what = k == 0 ? "Stiffness" : "Damping";
+      std::vector<std::string> names = {name + what, k == 0 ? "stiffness" : "damping"};
+      if (name == "tetrahedra") names.push_back("tetras" + what);
+      c[std::size_t(k)] = aliased(r, o, names);
+    }
+    return c;
+  };
+  if (derived) {
+    // The first of `kinds` with a nonzero constant gives a pair its constants (none: no spring).
+    const auto first = [&](std::initializer_list<const char*> kinds) {
+      for (const char* k : kinds) {
+        const std::array<double, 2> c = constants(k);
+        if (c[0] != 0 || c[1] != 0) return c;
+      }
+      return std::array<double, 2>{};
+    };
+    if (cubes) {
+      const std::array<std::array<double, 2>, 3> byKind = {
+          first({"lines", "quads", "cubes"}), first({"quads", "cubes"}), first({"cubes"})};
+      if (byKind[0] == byKind[1] && byKind[1] == byKind[2]) {
+        if (byKind[0][0] != 0) r.key("springs.stiffness", parse::text(byKind[0][0]));
+        if (byKind[0][1] != 0) r.key("springs.damping", parse::text(byKind[0][1]));
+        return;
+      }
+      std::string stiffness, damping;
+      for (const auto& c : byKind) {
+        stiffness += (stiffness.empty() ? "" : " ") + parse::text(c[0]);
+        damping += (damping.empty() ? "" : " ") + parse::text(c[1]);
+      }
+      r.key("springs.stiffness-by-kind", stiffness);
+      r.key("springs.damping-by-kind", damping);
+    } else {
+      const std::array<double, 2> c = first({"lines", "triangles", "tetrahedra"});
+      if (c[0] != 0) r.key("springs.stiffness", parse::text(c[0]));
+      if (c[1] != 0) r.key("springs.damping", parse::text(c[1]));
+    }
+    return;
+  }
   for (const char* what : {"Stiffness", "Damping"}) {
     const std::string alias = what == std::string("Stiffness") ? "stiffness" : "damping";
     std::vector<std::string> names = {kind + what, alias};

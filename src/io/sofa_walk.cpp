@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "eis/core/error.hpp"
+#include "eis/core/parameters.hpp"
 
 namespace eis::sofa {
 
@@ -32,10 +33,10 @@ bool isTopology(const std::string& t) {
 }
 
 // Components with no effect on the mechanics here: plugins, the default loops, topology, the
-// mesh sources (loaders and the regular and sparse grids, read where the body's mesh is), and the
-// engines our selections stand for.
+// mesh sources (loaders and the regular, cylinder, sphere and sparse grids, read where the body's
+// mesh is), and the engines our selections stand for.
 bool isAccepted(const std::string& t) {
-  return isTopology(t) ||
+  return isTopology(t) || t == "CylinderGridTopology" || t == "SphereGridTopology" ||
          isOneOf(t, {"RequiredPlugin", "DefaultAnimationLoop", "DefaultVisualManagerLoop",
                      "AddPluginRepository", "BoxROI", "SphereROI", "RegularGridTopology",
                      "SparseGridTopology", "MeshGmshLoader", "MeshVTKLoader", "MeshOBJLoader",
@@ -78,6 +79,31 @@ bool isVisual(const std::string& t) {
                      "BackgroundSetting"});
 }
 
+// SOFA's analysis engines, which compute a value from a state for whatever reads it and change
+// nothing themselves (AverageCoord: the mean of some positions, which Component/Visual/OglLabel.scn
+// prints).
+bool isAnalysis(const std::string& t) {
+  return t == "AverageCoord";
+}
+
+// Whether only visual components link to `engine` (by its name, as "@center.average" or
+// "@../center" do): then what it computes is only drawn. An unnamed one is linked to by none.
+bool onlyDrawn(const SofaScene& scene, const SofaObject& engine) {
+  if (engine.name.empty()) return true;
+  for (const SofaObject* o : scene.objects()) {
+    if (isVisual(o->type)) continue;
+    for (const xml::Attribute& a : o->data)
+      for (const std::string& token : parse::tokens(a.value)) {
+        if (token.size() < 2 || token[0] != '@') continue;
+        std::string target = token.substr(1);
+        const std::size_t slash = target.find_last_of('/');
+        if (slash != std::string::npos) target = target.substr(slash + 1);
+        if (target.substr(0, target.find('.')) == engine.name) return false;
+      }
+  }
+  return true;
+}
+
 bool isCollision(const std::string& t) {
   return endsWith(t, "CollisionModel") || isOneOf(t, {"CollisionPipeline",
                                                       "DefaultPipeline",
@@ -106,12 +132,18 @@ bool isMechanicalMapping(const std::string& t) {
   return endsWith(t, "Mapping") && !endsWith(t, "TopologicalMapping");
 }
 
+// The mechanical mappings whose child may carry masses and force fields (io/sofa_mapped_child).
+bool mapsMechanics(const std::string& t) {
+  return isOneOf(t, {"IdentityMapping", "SubsetMapping", "BarycentricMapping"});
+}
+
 struct Collector {
   Walk& walk;
   Reader& reader;
   bool skipUnsupported;
   std::vector<const SofaObject*> states;
   std::vector<const SofaObject*> mechanics;
+  std::vector<MappedNode> mappedNodes;
 
   void unsupported(const SofaObject& o, const std::string& why) {
     if (!skipUnsupported)
@@ -122,28 +154,41 @@ struct Collector {
 
   void classify(const SofaNode& node) {
     bool mapped = false, collisionChild = false;
+    MappedNode child{&node, nullptr, nullptr, {}};
+    int mappings = 0;
     for (const SofaObject& o : node.objects) {
       mapped = mapped || isMechanicalMapping(o.type);
       collisionChild = collisionChild || isCollision(o.type);
+      if (isMechanicalMapping(o.type)) ++mappings, child.mapping = &o;
+      if (o.type == "MechanicalObject") child.state = &o;
     }
+    // A mapped child that carries mechanics: one mapping of the kinds io/sofa_mapped_child
+    // reads, from a MechanicalObject to the node's.
+    bool carries = false;
+    for (const SofaObject& o : node.objects)
+      carries =
+          carries || !(isVisual(o.type) || isCollision(o.type) || isMechanicalMapping(o.type) ||
+                       o.type == "MechanicalObject" || isAccepted(o.type));
+    const bool mapsChild =
+        mapped && carries && mappings == 1 && child.state && mapsMechanics(child.mapping->type);
     const SofaObject* state = nullptr;
     for (const SofaObject& o : node.objects) {
-      if (isVisual(o.type)) {
+      if (isVisual(o.type) || (isAnalysis(o.type) && onlyDrawn(reader.scene(), o))) {
         walk.visual.push_back(o.type);
       } else if (isCollision(o.type)) {
         walk.collision.push_back(o.type);
       } else if (mapped && (isMechanicalMapping(o.type) || o.type == "MechanicalObject" ||
                             isAccepted(o.type))) {
-        (collisionChild ? walk.collision : walk.visual).push_back(o.type);
+        if (!mapsChild) (collisionChild ? walk.collision : walk.visual).push_back(o.type);
+      } else if (mapsChild) {
+        child.components.push_back(&o);
       } else if (mapped) {
         unsupported(o, "a mapped child's " + o.type +
                            " changes the mechanics through its mapping, which is not simulated; "
                            "in node " +
                            node.path() + " (" + node.where + ")");
       } else if (o.type == "PythonController") {
-        unsupported(o, "a Python controller (class " + reader.text(o, "class").value_or("?") +
-                           ") runs arbitrary code between steps and cannot run in a distributed "
-                           "step");
+        walk.controllers.push_back(&o);
       } else if (o.type == "PythonForceField" || o.type == "PythonMapping") {
         const bool field = o.type == "PythonForceField";
         unsupported(
@@ -171,7 +216,8 @@ struct Collector {
         mechanics.push_back(&o);
       }
     }
-    for (const auto& child : node.children) classify(*child);
+    if (mapsChild) mappedNodes.push_back(child);
+    for (const auto& next : node.children) classify(*next);
   }
 
   // The state SOFA's context gives a component of `node`: its own, else its nearest ancestor's.
@@ -180,6 +226,28 @@ struct Collector {
       for (const SofaObject* s : states)
         if (s->node == node) return s;
     return nullptr;
+  }
+
+  // Whether a mechanical mapping under an ODE solver reads `state` (its input, input1 or input2
+  // links, else its parent node's state): SOFA's solver would then see the state through it.
+  bool mapsIntoSolved(const SofaObject& state) const {
+    for (const SofaObject* o : reader.scene().objects()) {
+      if (!isMechanicalMapping(o->type) || !nearest(o->node, isOdeSolver)) continue;
+      bool linked = false;
+      for (const char* field : {"input", "input1", "input2"}) {
+        const std::string* text = o->field(field);
+        if (!text) continue;
+        linked = true;
+        for (const std::string& link : parse::tokens(*text)) {
+          const SofaLinkTarget target =
+              reader.scene().resolve(*o->node, link, reader.where(*o, field), o);
+          const SofaObject* input = target.object ? target.object : contextState(target.node);
+          if (input == &state) return true;
+        }
+      }
+      if (!linked && o->node->parent && contextState(o->node->parent) == &state) return true;
+    }
+    return false;
   }
 
   // The nearest component of `node` or above that passes `is`.
@@ -243,7 +311,7 @@ bool isLinearSolver(const std::string& t) {
 
 Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
   Walk walk;
-  Collector collector{walk, reader, skipUnsupported, {}, {}};
+  Collector collector{walk, reader, skipUnsupported, {}, {}, {}};
   collector.classify(scene.root());
   for (const SofaObject* state : collector.states) {
     Body body;
@@ -292,6 +360,34 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
     for (Body& body : walk.bodies)
       if (body.state == state) body.components.push_back(o);
   }
+  // A mapped child goes with the body its mapping reads (`input`, the parent node's state by
+  // default); one mapped from another mapped child is not a body's.
+  for (const MappedNode& child : collector.mappedNodes) {
+    const SofaObject& mapping = *child.mapping;
+    const SofaObject* input = mapping.field("input") ? linkedState(reader, mapping, "input")
+                                                     : contextState(child.node->parent);
+    if (mapping.field("output") && linkedState(reader, mapping, "output") != child.state)
+      throw Error(mapping.where + ": " + mapping.type + ": output is not " + child.state->label() +
+                  ", the MechanicalObject of its node, whose masses and "
+                  "force fields it would carry");
+    Body* parent = nullptr;
+    for (Body& body : walk.bodies)
+      if (body.state == input) parent = &body;
+    if (!parent)
+      throw Error(mapping.where + ": " + mapping.type + ": its input (" +
+                  (input ? input->label() : std::string("none")) +
+                  ") is not a body: masses and force fields in a child mapped from another "
+                  "mapped child are not supported");
+    parent->mapped.push_back(child);
+  }
+  const auto isObstacle = [&](const Body& body) {
+    return !body.odeSolver && body.components.empty() && body.mapped.empty() &&
+           !collector.mapsIntoSolved(*body.state);
+  };
+  for (const Body& body : walk.bodies)
+    if (isObstacle(body)) walk.obstacles.push_back(body.state);
+  walk.bodies.erase(std::remove_if(walk.bodies.begin(), walk.bodies.end(), isObstacle),
+                    walk.bodies.end());
   return walk;
 }
 

@@ -13,6 +13,16 @@
 
 namespace eis::sofa {
 
+// A mapped child that carries masses or force fields: its node, its MechanicalObject, the one
+// mechanical mapping (IdentityMapping, SubsetMapping or BarycentricMapping) that drives it, and
+// the node's other components, in the order written.
+struct MappedNode {
+  const SofaNode* node = nullptr;
+  const SofaObject* state = nullptr;
+  const SofaObject* mapping = nullptr;
+  std::vector<const SofaObject*> components;
+};
+
 // One independent body: its MechanicalObject and what acts on it, in the order written.
 struct Body {
   const SofaObject* state = nullptr;
@@ -20,6 +30,7 @@ struct Body {
   const SofaObject* linearSolver = nullptr;     // nearest in the ODE solver's node or above
   const SofaObject* nonlinearSolver = nullptr;  // NewtonRaphsonSolver: found as the linear one
   std::vector<const SofaObject*> components;
+  std::vector<MappedNode> mapped;  // the mapped children it drives
 };
 
 struct Walk {
@@ -27,11 +38,20 @@ struct Walk {
   // Components that may change the mechanics and act on no body (a scene-level animation loop
   // or constraint solver, a force field above every MechanicalObject).
   std::vector<const SofaObject*> orphans;
+  // MechanicalObjects that no ODE solver integrates (none in their node or above) and that
+  // nothing acts on: no mass, force field or constraint, no interaction spring, no mapping into
+  // a state an ODE solver integrates. SOFA's SolveVisitor runs only the solvers of a node, so
+  // such a state never moves; here, with contact not simulated, it acts on nothing either: a
+  // collision obstacle, skipped. Not among `bodies`.
+  std::vector<const SofaObject*> obstacles;
   std::vector<std::string> visual, collision;  // types skipped, one entry per component
+  // Python controllers (io/python_controllers), run between steps, depth first as written.
+  std::vector<const SofaObject*> controllers;
 };
 
 // Walks the whole graph. Throws eis::Error naming the component for what cannot be simulated
-// (a mass or force in a mapped child, a Python controller, two MechanicalObjects in one node);
+// (a mass or force in a child of a mapping other than IdentityMapping, SubsetMapping and
+// BarycentricMapping, a Python force field, two MechanicalObjects in one node);
 // with skipUnsupported the first two are skipped with a warning through `reader`.
 Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported);
 

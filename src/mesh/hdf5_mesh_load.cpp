@@ -128,29 +128,47 @@ std::vector<double> readRows(PetscViewer viewer, MPI_Comm comm, const char* grou
   return rows;
 }
 
+// The vertices per cell the file's cells have: 4 or 8 (a file without the attribute holds
+// tetrahedra).
+int readCorners(PetscViewer viewer) {
+  PetscBool has = PETSC_FALSE;
+  EIS_CHECK(PetscViewerHDF5HasAttribute(viewer, "/", kCellCorners, &has));
+  PetscInt corners = 4;
+  if (has)
+    EIS_CHECK(
+        PetscViewerHDF5ReadAttribute(viewer, "/", kCellCorners, PETSC_INT, nullptr, &corners));
+  if (corners != 4 && corners != 8)
+    throw Error(std::string(kCellCorners) + " = " + std::to_string(corners) + ", not 4 or 8");
+  return int(corners);
+}
+
 // Collective. The file's mesh dealt out in slices: PETSc 3.18's DMPlexTopologyLoad reads the
 // whole topology on rank 0 ("force serial load"), so the datasets that a serial DMPlexTopologyView,
 // DMPlexCoordinatesView and DMPlexSectionView wrote (points in the serial order: the cells, then
 // the vertices) are read here a contiguous run of points per rank. Each rank creates its cells
 // with DMPlexCreateFromCellListParallelPetsc, which fetches the vertices they use; `ids` over
-// `section` holds the eis_ids of the slice's cells and of those vertices.
+// `section` holds the eis_ids of the slice's cells and of those vertices. Cells of `corners`
+// vertices.
 DM loadSlice(PetscViewer viewer, MPI_Comm comm, PetscInt numCells, PetscInt numVertices,
-             PetscSection* section, Vec* ids, mesh_detail::LocalPartition* partition) {
+             int corners, PetscSection* section, Vec* ids, mesh_detail::LocalPartition* partition) {
   const auto [pStart, pEnd] = pointShare(comm, numCells, numVertices);
   const PetscInt cStart = std::min(pStart, numCells), cEnd = std::min(pEnd, numCells);
   const PetscInt myCells = cEnd - cStart, myVertices = (pEnd - pStart) - myCells;
   const std::vector<double> coneSizes =
       readRows(viewer, comm, "/topology", "cones", pEnd - pStart, 1);
-  const std::vector<double> cones = readRows(viewer, comm, "/topology", "cells", 4 * myCells, 1);
-  bool tetrahedra = true;
+  const std::vector<double> cones =
+      readRows(viewer, comm, "/topology", "cells", corners * myCells, 1);
+  bool valid = true;
   for (PetscInt p = pStart; p < pEnd; ++p)
-    tetrahedra = tetrahedra && coneSizes[p - pStart] == (p < numCells ? 4 : 0);
+    valid = valid && coneSizes[p - pStart] == (p < numCells ? corners : 0);
   std::vector<PetscInt> cells(cones.size());
   for (std::size_t i = 0; i < cones.size(); ++i) {
     cells[i] = PetscInt(cones[i]) - numCells;
-    tetrahedra = tetrahedra && cells[i] >= 0 && cells[i] < numVertices;
+    valid = valid && cells[i] >= 0 && cells[i] < numVertices;
   }
-  if (anyRank(!tetrahedra, comm)) throw Error("its topology is not tetrahedra, then vertices");
+  if (anyRank(!valid, comm))
+    throw Error("its topology is not cells of " + std::to_string(corners) +
+                " vertices, then vertices");
   const std::vector<double> coords = readRows(viewer, comm, "/geometry", "vertices", myVertices, 3);
   const std::string idsGroup = std::string("/topologies/") + kTopology + "/dms/" + kIds;
   const std::vector<double> dofs =
@@ -160,12 +178,12 @@ DM loadSlice(PetscViewer viewer, MPI_Comm comm, PetscInt numCells, PetscInt numV
   const std::vector<double> values =
       readRows(viewer, comm, (idsGroup + "/vecs/" + kIds).c_str(), kIds, myValues, 1);
 
-  *partition = mesh_detail::partitionCellsInParallel(comm, cells);
+  *partition = mesh_detail::partitionCellsInParallel(comm, cells, corners);
   DM dm;
   PetscSF vertexSF;
-  EIS_CHECK(DMPlexCreateFromCellListParallelPetsc(comm, 3, myCells, myVertices, numVertices, 4,
-                                                  PETSC_FALSE, cells.data(), 3, coords.data(),
-                                                  &vertexSF, nullptr, &dm));
+  EIS_CHECK(DMPlexCreateFromCellListParallelPetsc(comm, 3, myCells, myVertices, numVertices,
+                                                  corners, PETSC_FALSE, cells.data(), 3,
+                                                  coords.data(), &vertexSF, nullptr, &dm));
   EIS_CHECK(PetscObjectSetName(reinterpret_cast<PetscObject>(dm), kTopology));
 
   // The vertices' eis_ids go from the ranks that read them to the ranks whose cells use them.
@@ -289,9 +307,11 @@ std::int64_t DistributedMesh::distributeHdf5(const Hdf5MeshInput& input) {
   Vec ids = nullptr;
   DM slice;
   mesh_detail::LocalPartition partition;
+  int corners = 4;
   try {
+    corners = readCorners(viewer);
     slice = loadSlice(viewer, comm_, PetscInt(readCount(viewer, kCells)),
-                      PetscInt(numGlobalVertices_), &section, &ids, &partition);
+                      PetscInt(numGlobalVertices_), corners, &section, &ids, &partition);
   } catch (const Error& e) {
     EIS_CHECK(PetscViewerDestroy(&viewer));
     throw Error("mesh.file = " + input.path +
@@ -323,6 +343,7 @@ std::int64_t DistributedMesh::distributeHdf5(const Hdf5MeshInput& input) {
       triangles.unattachedNodes.insert(triangles.unattachedNodes.end(), corner.begin(),
                                        corner.end());
   }
+  cells_ = Cells(corners == 8 ? CellType::Hexahedron : CellType::Tetrahedron);
   readIds(section, ids, groupTags, triangles);
   EIS_CHECK(PetscSectionDestroy(&section));
   EIS_CHECK(VecDestroy(&ids));
@@ -330,7 +351,7 @@ std::int64_t DistributedMesh::distributeHdf5(const Hdf5MeshInput& input) {
 }
 
 // The eis_ids of this rank's points: node ids and groups of the vertices; input ids, tags,
-// vertices in the file's order and triangles of the cells.
+// vertices in the file's order (cells_ of the file's type) and triangles of the cells.
 void DistributedMesh::readIds(PetscSection section, Vec ids, const std::string& groupTags,
                               TriangleCells& triangles) {
   PetscInt cStart, cEnd, vStart, vEnd;
@@ -372,9 +393,11 @@ void DistributedMesh::readIds(PetscSection section, Vec ids, const std::string& 
     const PetscScalar* cell = values + offset;
     inputCellIds_.push_back(std::int64_t(cell[0]));
     cellTags_.push_back(int(cell[1]));
-    cells_.push_back(
-        {localVertex(cell[2]), localVertex(cell[3]), localVertex(cell[4]), localVertex(cell[5])});
-    for (PetscInt t = kCellFields; t < count; t += kTriangleFields)
+    const PetscInt corners = cells_.corners();
+    std::array<PetscInt, 8> vertices{};
+    for (PetscInt k = 0; k < corners; ++k) vertices[k] = localVertex(cell[kCellHeadFields + k]);
+    cells_.push_back(CellVertices<const PetscInt>(vertices.data(), int(corners)));
+    for (PetscInt t = kCellHeadFields + corners; t < count; t += kTriangleFields)
       triangles.attached.insert(
           triangles.attached.end(),
           {std::int64_t(cell[t]), std::int64_t(cell[t + 1]), std::int64_t(cell[0]),

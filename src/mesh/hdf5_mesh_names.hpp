@@ -13,6 +13,7 @@ constexpr const char* kIds = "eis_ids";
 constexpr const char* kUnused = "eis_unused";
 constexpr const char* kUnattached = "eis_unattached";
 constexpr const char* kFormat = "eis_mesh_format";
+constexpr const char* kCellCorners = "eis_cell_corners";
 constexpr const char* kCells = "eis_cells";
 constexpr const char* kNodes = "eis_nodes";
 constexpr const char* kTriangles = "eis_triangles";
@@ -21,8 +22,8 @@ constexpr const char* kUnattachedCount = "eis_unattached";
 constexpr const char* kGroupTags = "eis_group_tags";
 constexpr const char* kGroupNames = "eis_group_names";
 // Values per entry of eis_unused (id x y z) and eis_unattached (id tag tetrahedra, 9 coordinates);
-// values before a cell's triangles in eis_ids (id, tag, 4 node ids), and per triangle.
-constexpr std::size_t kUnusedFields = 4, kUnattachedFields = 12, kCellFields = 6,
+// values before a cell's node ids in eis_ids (id, tag), and per triangle after them.
+constexpr std::size_t kUnusedFields = 4, kUnattachedFields = 12, kCellHeadFields = 2,
                       kTriangleFields = 5;
 
 // "tag length name" per group: a name may hold any byte (a tab, a newline), so it goes with its

@@ -305,7 +305,7 @@ std::string convertMesh(const MeshSourceParameters& source, MPI_Comm comm,
   const SerialMesh mesh = loadSerialMesh(source, 3, comm, warnings);
   writeHdf5Mesh(comm, mesh, path);
   return "mesh.convert: wrote " + path + " (" + std::to_string(mesh.nodes.size()) + " nodes, " +
-         std::to_string(mesh.cells.size()) + " tetrahedra)";
+         std::to_string(mesh.cells.size()) + " " + pluralNameOf(mesh.cells.type()) + ")";
 }
 
 MeshSourceParameters readMeshSourceParameters(const Parameters& scene) {

@@ -1,8 +1,9 @@
-// The dual graph of tetrahedra held in slices: each face (its three vertex numbers, sorted) is
-// sent to the rank its smallest vertex hashes to; two cells meeting there share it and become
-// neighbours. O(cells log cells) in all, spread over the ranks. DMPlex's own graph of a mesh
-// without faces (DMPlexCreateNeighborCSR, which PETSc 3.18's DMPlexDistribute uses when the DM is
-// not interpolated) intersects the closures of every pair of cells sharing a vertex instead.
+// The dual graph of cells held in slices: each face (its vertex numbers, sorted: 3 of a
+// tetrahedron's, 4 of a hexahedron's) is sent to the rank its smallest vertex hashes to; two cells
+// meeting there share it and become neighbours. O(cells log cells) in all, spread over the ranks.
+// DMPlex's own graph of a mesh without faces (DMPlexCreateNeighborCSR, which PETSc 3.18's
+// DMPlexDistribute uses when the DM is not interpolated) intersects the closures of every pair of
+// cells sharing a vertex instead.
 #include "parallel_partition.hpp"
 
 #include <petscpartitioner.h>
@@ -15,25 +16,42 @@
 
 namespace eis::mesh_detail {
 
-LocalPartition partitionCellsInParallel(MPI_Comm comm, const std::vector<PetscInt>& cells) {
+namespace {
+
+// The faces of a tetrahedron and of a hexahedron (core/cells.hpp's vertex order) as vertex
+// positions; a triangle's fourth is -1.
+constexpr int kTetrahedronFaces[4][4] = {
+    {1, 2, 3, -1}, {0, 2, 3, -1}, {0, 1, 3, -1}, {0, 1, 2, -1}};
+constexpr int kHexahedronFaces[6][4] = {{0, 1, 2, 3}, {4, 5, 6, 7}, {0, 1, 5, 4},
+                                        {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}};
+
+}  // namespace
+
+LocalPartition partitionCellsInParallel(MPI_Comm comm, const std::vector<PetscInt>& cells,
+                                        int corners) {
   const int size = commSize(comm);
-  const PetscInt myCells = PetscInt(cells.size() / 4);
+  const PetscInt myCells = PetscInt(cells.size() / std::size_t(corners));
   std::vector<PetscInt> firstCell(size + 1, 0);
   EIS_CHECK_MPI(MPI_Allgather(&myCells, 1, MPIU_INT, firstCell.data() + 1, 1, MPIU_INT, comm));
   for (int r = 0; r < size; ++r) firstCell[r + 1] += firstCell[r];
   const PetscInt offset = firstCell[commRank(comm)];
 
-  // Each face: its three vertices (sorted), then its cell, to the rank of its smallest vertex.
-  std::vector<IndexRow<4>> faces = exchangeRows<4>(comm, [&](auto emit) {
+  // Each face: its vertices (sorted; -1 last on a triangle), then its cell, to the rank of its
+  // smallest vertex.
+  const bool hexahedra = corners == 8;
+  std::vector<IndexRow<5>> faces = exchangeRows<5>(comm, [&](auto emit) {
     for (PetscInt c = 0; c < myCells; ++c) {
-      IndexRow<4> v;
-      std::copy_n(cells.begin() + 4 * c, 4, v.begin());
-      std::sort(v.begin(), v.end());
-      for (int skip = 0; skip < 4; ++skip) {
-        IndexRow<4> face{};
-        for (int k = 0, j = 0; k < 4; ++k)
-          if (k != skip) face[j++] = v[k];
-        face[3] = offset + c;
+      std::array<PetscInt, 8> v{};
+      std::copy_n(cells.begin() + corners * c, corners, v.begin());
+      if (hexahedra) std::swap(v[1], v[3]);  // back to core/cells.hpp's order
+      const int numFaces = hexahedra ? 6 : 4, count = hexahedra ? 4 : 3;
+      for (int f = 0; f < numFaces; ++f) {
+        const int* positions = hexahedra ? kHexahedronFaces[f] : kTetrahedronFaces[f];
+        IndexRow<5> face{};
+        for (int k = 0; k < count; ++k) face[k] = v[positions[k]];
+        std::sort(face.begin(), face.begin() + count);
+        if (!hexahedra) face[3] = -1;
+        face[4] = offset + c;
         emit(int(face[0] % size), face);
       }
     }
@@ -45,10 +63,10 @@ LocalPartition partitionCellsInParallel(MPI_Comm comm, const std::vector<PetscIn
   };
   const std::vector<IndexRow<2>> mine = exchangeRows<2>(comm, [&](auto emit) {
     for (std::size_t i = 0; i + 1 < faces.size(); ++i) {
-      const IndexRow<4>&a = faces[i], &b = faces[i + 1];
-      if (a[0] != b[0] || a[1] != b[1] || a[2] != b[2]) continue;
-      emit(ownerOf(a[3]), IndexRow<2>{a[3], b[3]});
-      emit(ownerOf(b[3]), IndexRow<2>{b[3], a[3]});
+      const IndexRow<5>&a = faces[i], &b = faces[i + 1];
+      if (!std::equal(a.begin(), a.begin() + 4, b.begin())) continue;
+      emit(ownerOf(a[4]), IndexRow<2>{a[4], b[4]});
+      emit(ownerOf(b[4]), IndexRow<2>{b[4], a[4]});
     }
   });
   faces = {};

@@ -1,7 +1,7 @@
 #pragma once
 // PTScotch's partition of cells spread over the ranks, from a dual graph (cells sharing a
-// triangle) that this rank builds with the others, never whole on one. Private to src/mesh
-// (hdf5_mesh_load.cpp).
+// face: a triangle of tetrahedra, a quadrangle of hexahedra) that this rank builds with the others,
+// never whole on one. Private to src/mesh (hdf5_mesh_load.cpp).
 #include <mpi.h>
 #include <petscsystypes.h>
 
@@ -15,8 +15,10 @@ struct LocalPartition {
   std::vector<PetscInt> sizes, points;
 };
 
-// Collective. `cells` holds 4 global vertex numbers per local cell; the ranks' cells, in rank
-// order, are the global cells. Two cells are neighbours when they share three vertices.
-LocalPartition partitionCellsInParallel(MPI_Comm comm, const std::vector<PetscInt>& cells);
+// Collective. `cells` holds `corners` global vertex numbers per local cell: 4 (tetrahedra) or 8
+// (hexahedra, in DMPlex's order: core/cells.hpp's with vertices 1 and 3 swapped); the ranks'
+// cells, in rank order, are the global cells. Two cells are neighbours when they share a face.
+LocalPartition partitionCellsInParallel(MPI_Comm comm, const std::vector<PetscInt>& cells,
+                                        int corners);
 
 }  // namespace eis::mesh_detail

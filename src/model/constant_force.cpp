@@ -2,24 +2,36 @@
 
 namespace eis {
 
-ConstantForces::ConstantForces(const DistributedMesh& mesh, const std::vector<Load>& loads) {
+ConstantForces::ConstantForces(const DistributedMesh& mesh, const std::vector<Load>& loads)
+    : loads_(loads) {
   for (const auto& load : loads) {
     const SelectedNodes nodes = selectNodes(mesh, load.selection, load.key);
     nodesPerLoad_.push_back(nodes.count);
-    const double share = load.total ? 1.0 / double(nodes.count) : 1.0;
-    for (auto v : nodes.vertices) {
-      if (!mesh.owned()[v]) continue;
-      NodalLoad nodal{mesh.ownedOffset(v), {}};
-      const auto& force = load.perNode.empty() ? load.force : load.perNode.at(mesh.nodeIds()[v]);
-      for (int d = 0; d < 3; ++d) nodal.force[d] = force[d] * share;
-      nodalLoads_.push_back(nodal);
-    }
+    auto& owned = nodalLoads_.emplace_back();
+    for (auto v : nodes.vertices)
+      if (mesh.owned()[v]) owned.push_back({mesh.ownedOffset(v), mesh.nodeIds()[v]});
   }
 }
 
+void ConstantForces::setLoad(std::size_t i, const std::array<double, 3>& force, bool total,
+                             std::map<std::int64_t, std::array<double, 3>> perNode) {
+  Load& load = loads_.at(i);
+  load.force = force;
+  load.total = total;
+  load.perNode = std::move(perNode);
+}
+
 void ConstantForces::addNodalForce(double* fOwned) const {
-  for (const auto& load : nodalLoads_)
-    for (int d = 0; d < 3; ++d) fOwned[load.offset + d] += load.force[d];
+  for (std::size_t i = 0; i < loads_.size(); ++i) {
+    const Load& load = loads_[i];
+    const double share = load.total ? 1.0 / double(nodesPerLoad_[i]) : 1.0;
+    for (const NodalLoad& node : nodalLoads_[i]) {
+      const auto found = load.perNode.find(node.id);
+      if (!load.perNode.empty() && found == load.perNode.end()) continue;
+      const auto& force = load.perNode.empty() ? load.force : found->second;
+      for (int d = 0; d < 3; ++d) fOwned[node.offset + d] += force[d] * share;
+    }
+  }
 }
 
 namespace {

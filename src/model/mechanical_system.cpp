@@ -159,6 +159,7 @@ void MechanicalSystem::addProducts(const double* in, double* out, double mFactor
                                    double kFactor) const {
   if (mFactor != 0) mass_.addMDx(in, out, mFactor);
   for (const auto& field : forceFields_) {
+    if (mFactor != 0) field->addMDx(in, out, mFactor);
     if (kFactor != 0) field->addDForce(in, out, kFactor);
     if (bFactor != 0) field->addBDv(in, out, bFactor);
   }
@@ -168,6 +169,7 @@ void MechanicalSystem::addElementMatrices(double* values, double mFactor, double
                                           double kFactor, CellRange range) const {
   mass_.addMToElementMatrices(values, mFactor, range);
   for (const auto& field : forceFields_) {
+    field->addMToElementMatrices(values, mFactor, range);
     field->addKToElementMatrices(values, kFactor, range);
     if (bFactor != 0) field->addBToElementMatrices(values, bFactor, range);
   }

@@ -177,7 +177,7 @@ printf 'import sys\ndef createScene(root):\n    sys.exit(3)\n' > py_exit.py
 printf 'def createScene(root):\n    while True:\n        pass\n' > py_endless.py
 sed '12s|.*|    <MechanicalObject name="second"/>\n  </Node>|' good.scn > scn_two_objects.scn
 sed '12s|.*|    <Node name="second"><MechanicalObject/></Node>\n  </Node>|' good.scn > scn_body_no_mesh.scn
-sed '12s|.*|    <Node name="m"><MechanicalObject/><BarycentricMapping/><UniformMass totalMass="1"/></Node>\n  </Node>|' \
+sed '12s|.*|    <Node name="m"><MechanicalObject/><IdentityMapping/><SphereForceField/></Node>\n  </Node>|' \
   good.scn > scn_mapped_mass.scn
 sed '12s|.*|    <Node name="visual"><OglModel/><BarycentricMapping/></Node>\n    <Node name="collision"><MechanicalObject/><TriangleCollisionModel/><BarycentricMapping/></Node>\n  </Node>|' \
   good.scn > scn_skipped.scn
@@ -495,7 +495,7 @@ launch bad scn_include_missing "scn_include_missing.scn:10" "parts/none.xml" "no
   --scene="$T/scn_include_missing.scn" --solver.steps=1
 launch bad scn_unsupported "scn_unsupported.scn:4" "PrecomputedConstraintCorrection" "scene.skip-unsupported" -- \
   --scene="$T/scn_unsupported.scn" --solver.steps=1
-launch bad scn_python_controller "liver.py:42" "PythonController 'ctl'" "Pulse" "distributed step" -- \
+launch bad scn_python_controller "liver.py:42" "PythonController 'ctl'" "Pulse" "only with the .py scene" -- \
   --scene="$T/scn_python_controller.scn" --solver.steps=1
 launch bad scn_python_force_field "s.py:7" "PythonForceField 'pull'" "class Pull" \
   "Sofa.Core.ForceFieldVec3d" "addForce" -- --scene="$T/scn_python_force_field.scn" --solver.steps=1
@@ -505,7 +505,7 @@ launch bad scn_two_objects "scn_two_objects.scn:12" "a second MechanicalObject i
   "scn_two_objects.scn:8" -- --scene="$T/scn_two_objects.scn" --solver.steps=1
 launch bad scn_body_no_mesh "scn_body_no_mesh.scn:12" "MechanicalObject: no mesh" -- \
   --scene="$T/scn_body_no_mesh.scn" --solver.steps=1
-launch bad scn_mapped_mass "scn_mapped_mass.scn:12" "UniformMass" "mapped child" -- \
+launch bad scn_mapped_mass "scn_mapped_mass.scn:12" "SphereForceField" "mapped child" -- \
   --scene="$T/scn_mapped_mass.scn" --solver.steps=1
 launch bad scn_unknown_component "scn_unknown.scn:9" "UnknownForceField" "not supported" -- \
   --scene="$T/scn_unknown.scn" --solver.steps=1

@@ -3,7 +3,8 @@
 # what euler-implicit itself reports after distributing the same box on 3 ranks (ghost
 # nodes per rank, METIS edge cut: both take their owners from eis::balancedVertexOwners), every
 # row keeps the ownership invariants, the box converted to HDF5 is reported on 3 ranks as the
-# solver partitions it, and bad input ends with a non-zero status and one error line.
+# solver partitions it, so is the box of hexahedra, and bad input ends with a non-zero status and
+# one error line.
 # Usage: partition_surface.sh <euler-implicit> <meshes dir>; partition-surface is looked for next
 # to euler-implicit (both land in the build's bin/). The MPI launch line: tests/common/mpi_launch.sh.
 set -euo pipefail
@@ -80,7 +81,33 @@ check "HDF5 mesh on one process: fails, saying to run it under mpiexec" \
   test "$status" -ne 0 -a "$(grep -c '^partition-surface: error: .*mpiexec -n P' err.txt)" -eq 1
 mpi_command "$RANKS" "$exe"
 
-# 4. Bad input: non-zero status, one error line.
+# 4. Hexahedra: the box of hexahedra partitioned as euler-implicit partitions it on 3 ranks (the
+#    same ghost counts and edge cut), and converted to HDF5, reported on 3 ranks with its 525
+#    nodes owned in full.
+"$tool" --parts=3 --dofs-per-node=1 --mesh.cell-type=hexahedron > hex.txt
+check "hexahedra: the header names them" grep -q "box 20 x 4 x 4 cells, 320 hexahedra" hex.txt
+status=0
+timeout 60 "${MPI_COMMAND[@]}" --solver.steps=0 --mesh.cell-type=hexahedron > hexrun.txt 2>&1 ||
+  status=$?
+check "euler-implicit distributes the box of hexahedra on 3 ranks" test "$status" -eq 0
+expected=$(sed -n 's/.*ghost nodes per rank \([0-9]*\)\.\.\([0-9]*\), edge cut \([0-9]*\).*/\1 \2 \3/p' hexrun.txt)
+got="$(field hex.txt 3 7) $(field hex.txt 3 9) $(field hex.txt 3 16)"
+check "hexahedra, 3 parts: ghost min, max and edge cut ($got) as euler-implicit reports ($expected)" \
+  test "$got" = "$expected"
+mpi_command 1 "$exe"
+timeout 60 "${MPI_COMMAND[@]}" --mesh.box-cells="20 4 4" --mesh.cell-type=hexahedron \
+  --mesh.convert=hexbox.h5 > convert.txt 2>&1
+mpi_command "$RANKS" "$tool"
+timeout 60 "${MPI_COMMAND[@]}" --mesh.file=hexbox.h5 --dofs-per-node=1 > hexh5.txt 2> hexh5.err ||
+  true
+check "HDF5 mesh of hexahedra on 3 ranks: one row, for 3 parts" \
+  test "$(rows hexh5.txt | awk '{print $1}')" = 3
+check "HDF5 mesh of hexahedra: owned nodes add up to 525, none above 175" \
+  test "$(field hexh5.txt 3 3)" -ge 174 -a "$(field hexh5.txt 3 5)" -le 175 \
+  -a "$(field hexh5.txt 3 4)" -eq 175
+mpi_command "$RANKS" "$exe"
+
+# 5. Bad input: non-zero status, one error line.
 bad() {  # bad DESCRIPTION ARGS...
   local status=0
   "$tool" "${@:2}" > out.txt 2> err.txt || status=$?
@@ -91,11 +118,12 @@ bad "one part" --parts=1
 bad "more parts than tetrahedra" --mesh.box-cells="1 1 2" --parts="2 13"
 bad "zero unknowns per node" --dofs-per-node=0
 bad "two box cell counts" --mesh.box-cells="2 1"
+bad "an unknown cell type" --mesh.cell-type=prism
 bad "a missing mesh file" --mesh.file=missing.msh
 bad "an unknown option" --mesh.boxcells="2 2 2"
 bad "a stray argument" 4
 check "--help succeeds" bash -c "'$tool' --help > /dev/null"
 
-if ((failures)); then cat tool.txt run.txt box.txt err.txt; fi
+if ((failures)); then cat tool.txt run.txt box.txt hex.txt hexh5.txt hexh5.err err.txt; fi
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "eis/model/elastic_force_fields.hpp"
 #include "eis/model/fixed_constraint.hpp"
 #include "eis/model/gravity.hpp"
+#include "eis/model/mapped_child.hpp"
 #include "eis/model/mass.hpp"
 #include "eis/model/mesh_springs.hpp"
 #include "eis/model/prescribed_motion.hpp"
@@ -288,6 +290,45 @@ TEST(ComponentReaders, RestShapeSprings) {
   EXPECT_EQ(g.springs[1].key, "springs.rest-shape-nodes");
   EXPECT_EQ(g.springs[1].perNode.at(2), 10);
   expectRefused({{"springs.rest-shape", "-1 all"}, {"springs.rest-shape-nodes", "2"}});
+}
+
+TEST(ComponentReaders, MappedChild) {
+  const eis::MappedChildParameters d = eis::readMappedChildParameters(eis::defaultScene());
+  EXPECT_EQ(d.mapping, eis::ChildMappingType::None);
+  EXPECT_FALSE(d.vertexMass || d.totalMass || d.constantForce);
+  EXPECT_EQ(d.gravity, (eis::Vec3{0, -9.81, 0}));
+  EXPECT_EQ(d.restStiffness, 0);
+  const eis::MappedChildParameters g =
+      eis::readMappedChildParameters(sceneWith({{"mapped.mapping", "barycentric"},
+                                                {"mapped.points", "1 2 3 4 5 6"},
+                                                {"mapped.total-mass", "2"},
+                                                {"mapped.gravity", "0 0 -1"},
+                                                {"mapped.constant-force", "1 0 0"},
+                                                {"mapped.plane", "0 0 1 -2 100"},
+                                                {"mapped.rest-shape-stiffness", "5"},
+                                                {"mapped.nodal-forces", "1 0 0 2  1 1 0 0"},
+                                                {"mapped.rest-shape-nodes", "0 3"}}));
+  EXPECT_EQ(g.mapping, eis::ChildMappingType::Barycentric);
+  EXPECT_EQ(g.points, (std::vector<eis::Vec3>{{1, 2, 3}, {4, 5, 6}}));
+  EXPECT_EQ(*g.totalMass, 2);
+  EXPECT_EQ(g.gravity, (eis::Vec3{0, 0, -1}));
+  EXPECT_EQ(*g.constantForce, (eis::Vec3{1, 0, 0}));
+  ASSERT_EQ(g.planes.size(), 1u);
+  EXPECT_EQ(g.planes[0].stiffness, 100);
+  EXPECT_EQ(g.restStiffness, 5);
+  EXPECT_EQ(g.nodalForces, (std::map<std::int64_t, eis::Vec3>{{1, {1, 0, 2}}}));
+  EXPECT_EQ(g.restStiffnessOf, (std::map<std::int64_t, double>{{0, 3}}));
+  EXPECT_EQ(eis::readMappedChildParameters(
+                sceneWith({{"mapped.mapping", "subset"}, {"mapped.indices", "4 2 4"}}))
+                .indices,
+            (std::vector<std::int64_t>{4, 2, 4}));
+  expectRefused({{"mapped.mapping", "rigid"},
+                 {"mapped.points", "1 2"},
+                 {"mapped.indices", "-1"},
+                 {"mapped.vertex-mass", "0"},
+                 {"mapped.rest-shape-stiffness", "-1"},
+                 {"mapped.nodal-forces", "1 0 0"},
+                 {"mapped.rest-shape-nodes", "0.5 3"}});
 }
 
 TEST(ComponentReaders, SurfacePressure) {

@@ -39,6 +39,8 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "surface-pressure",
                           "plane-force-field",
                           "sphere-force-field",
+                          "ellipsoid-force-field",
+                          "mapped-child",
                           "interaction-springs",
                           "fixed-constraint",
                           "prescribed-motion",
@@ -63,9 +65,9 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
 // first stress field's).
 TEST(ComponentRegistry, SumsForceFieldsInRankOrder) {
   const Names expected = {
-      "elastic-fem",       "diffusion-fem",     "mesh-springs",       "gravity",
-      "uniform-damping",   "constant-force",    "rest-shape-springs", "surface-pressure",
-      "plane-force-field", "sphere-force-field"};
+      "elastic-fem",       "diffusion-fem",      "mesh-springs",          "gravity",
+      "uniform-damping",   "constant-force",     "rest-shape-springs",    "surface-pressure",
+      "plane-force-field", "sphere-force-field", "ellipsoid-force-field", "mapped-child"};
   EXPECT_EQ(typesOf(eis::forceFieldComponents(),
                     [](const eis::ForceFieldComponent& f) { return f.declaration.type; }),
             expected);
@@ -82,6 +84,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
   const Names expected = {"BilateralLagrangianConstraint",
                           "ConstantForceField",
                           "DiagonalMass",
+                          "EllipsoidForceField",
                           "FixedConstraint",
                           "FixedLagrangianConstraint",
                           "FixedPlaneConstraint",

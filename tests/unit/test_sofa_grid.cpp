@@ -1,10 +1,12 @@
-// SOFA's RegularGridTopology as a body's mesh, against SOFA master's formulas: point
+// SOFA's RegularGridTopology (and CylinderGridTopology, SphereGridTopology) as a body's mesh,
+// against SOFA master's formulas: point
 // i + nx (j + ny k) at p0 + i dx + j dy + k dz (GridTopology::getIndex, getPointInGrid), the
 // legacy nx ny nz and xmin .. zmax (single precision), cellWidth, and the hexahedra cut into six
 // tetrahedra as Hexa2TetraTopologicalMapping (with and without swapping) or
 // TetrahedronFEMForceField itself cuts them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <functional>
@@ -217,10 +219,53 @@ TEST(SofaGrid, TetrahedraLinkedFromAnotherNodesCut) {
   EXPECT_EQ(got, expected);
 }
 
-TEST(SofaGrid, OtherGridsAreRefusedByName) {
-  EXPECT_NE(errorOf([] {
-              importGrid("<CylinderGridTopology n='3 3 3'/>");
-            }).find("CylinderGridTopology: not supported yet"),
+// CylinderGridTopology and SphereGridTopology: the regular grid's points and cells, each point
+// of the square (cube) of side 2 r pushed out to the circle (sphere) of radius its largest
+// coordinate, in the frame SOFA builds around the axis (x = global x unless the axis is x).
+TEST(SofaGrid, CylinderAndSpherePoints) {
+  const double s = std::sqrt(0.5);
+  // Axis y: the frame x = (1 0 0), y = z cross x = (0 0 -1); point = center + (p0, p2, -p1).
+  const GridKeys c = importGrid(
+      "<CylinderGridTopology nx='3' ny='3' nz='2' radius='2' length='4' axis='0 1 0' "
+      "center='1 2 3'/>");
+  ASSERT_EQ(c.points.size(), 18u);
+  ASSERT_EQ(c.tets.size(), 4u * 6u);
+  const auto near = [](const std::array<double, 3>& p, const std::array<double, 3>& q) {
+    for (int a = 0; a < 3; ++a) EXPECT_NEAR(p[a], q[a], 1e-14) << a;
+  };
+  // (i, j, k) is point i + 3 (j + 3 k); the square's corner (-2, -2) goes to (-2 s, -2 s).
+  near(c.points[0], {1 - 2 * s, 2, 3 + 2 * s});
+  near(c.points[9 + 8], {1 + 2 * s, 6, 3 - 2 * s});
+  EXPECT_EQ(c.points[4], (std::array<double, 3>{1, 2, 3}));   // the axis
+  EXPECT_EQ(c.points[5], (std::array<double, 3>{3, 2, 3}));   // (2, 0) stays
+  EXPECT_EQ(c.points[16], (std::array<double, 3>{1, 6, 1}));  // (0, 2) at k = 1
+  // Axis x: the frame x = (0 1 0), y = (0 0 1); point = (p2, p0, p1).
+  const GridKeys x =
+      importGrid("<CylinderGridTopology n='2 2 3' radius='3' length='6' axis='2 0 0'/>");
+  near(x.points[1 + 2 * (0 + 2 * 2)], {6, 3 * s, -3 * s});
+  near(x.points[0], {0, -3 * s, -3 * s});
+  // Defaults: n 2 2 2, radius 1, length 1, axis z.
+  const GridKeys unit = importGrid("<CylinderGridTopology/>");
+  near(unit.points[7], {s, s, 1});
+  // The sphere: the cube [-1, 1]^3 (3 points a side), axis z (frame = global axes).
+  const GridKeys b = importGrid("<SphereGridTopology n='3 3 3' center='0 0 5'/>");
+  ASSERT_EQ(b.points.size(), 27u);
+  const double t = 1 / std::sqrt(3.0);
+  near(b.points[0], {-t, -t, 5 - t});
+  EXPECT_EQ(b.points[13], (std::array<double, 3>{0, 0, 5}));
+  EXPECT_EQ(b.points[14], (std::array<double, 3>{1, 0, 5}));
+  near(b.points[2 + 3 * 2 + 9], {s, s, 5});
+  // Every point of the sphere's surface layer lies at distance 1 from the center.
+  for (int k = 0; k < 3; ++k)
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i < 3; ++i) {
+        if (i == 1 && j == 1 && k == 1) continue;
+        const auto& p = b.points[i + 3 * (j + 3 * k)];
+        const double largest = std::max({std::abs(i - 1), std::abs(j - 1), std::abs(k - 1)});
+        EXPECT_NEAR(std::hypot(p[0], p[1], p[2] - 5), largest, 1e-15);
+      }
+  // Fields of a RegularGridTopology are not a cylinder's.
+  EXPECT_NE(errorOf([] { importGrid("<CylinderGridTopology min='0 0 0'/>"); }).find("min"),
             std::string::npos);
 }
 

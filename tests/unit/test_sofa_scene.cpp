@@ -318,7 +318,8 @@ TEST(SofaImport, LoaderAndStateTransformsInSofasOrder) {
             (std::vector<std::string>{"rotate 0 0 90", "translate 1 2 3", "translate 0 0 1"}));
   EXPECT_NE(errorOf([&] {
               eis::importSofaScene(
-                  SofaScene("<Node><MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/>"
+                  SofaScene("<Node><EulerImplicitSolver/>"
+                            "<MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/>"
                             "<MechanicalObject src='@l' translation2='1 0 0'/></Node>",
                             "t.scn"),
                   options);

@@ -14,6 +14,7 @@
 #include "eis/core/scene.hpp"
 #include "eis/io/checkpoint_file.hpp"
 #include "eis/io/output.hpp"
+#include "eis/io/python_controllers.hpp"
 #include "eis/io/state_csv.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/coupled_system.hpp"
@@ -56,6 +57,11 @@ public:
   // and summary().stoppedBy set.
   void run();
   const RunSummary& summary() const { return summary_; }
+
+  // Collective, before run(): the scene's Python controllers (io/python_controllers.hpp) get
+  // AnimateBeginEvent before each step and AnimateEndEvent after it
+  // (app/simulation_controllers.cpp). Nothing happens when `control` names none.
+  void attachControllers(const SofaControl& control);
 
   // The current state of every node of the first body on rank 0 (empty elsewhere), in node-id
   // order; the first body's system, mesh and vectors.
@@ -138,6 +144,9 @@ private:
   std::vector<RunState> states();
   std::string stepName(int step) const;
   void writeOutputs(const StepRecord& record);
+  // The controllers' event of `step` at `time`; a dt they set applies from the next step.
+  class ControllerAccessOf;
+  void controllerEvent(bool begin, int step, double time);
   // Finishes every output but `failed` (nullptr: all) with the current state.
   void finishOutputs(const Output* failed);
   void printSummary() const;
@@ -159,6 +168,9 @@ private:
   double startTime_ = 0, time_ = 0;
   bool resumed_ = false;  // initial.restart found a checkpoint: the outputs continue
   RunSummary summary_;
+  std::unique_ptr<PythonControllers> controllers_;
+  double nextDt_ = 0;       // a dt a controller set, for the next step (0: none)
+  bool dtChanged_ = false;  // the time is then the sum of the steps' dt, not step * dt
 };
 
 }  // namespace eis

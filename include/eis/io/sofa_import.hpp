@@ -33,16 +33,27 @@ struct SofaKey {
   std::string where;  // "file:line" of the component it comes from
 };
 
+// A ConstantForceField of a body, as a Python controller names it: its object path
+// ("/beam/pull"; an unnamed object by its type) and the load it became, the `ordinal`-th value
+// of `key` (load.constant-force, load.total-force or load.nodal-forces) among the body's keys.
+struct SofaForceLoad {
+  std::string path, key;
+  int ordinal = 0;
+};
+
 // One independent body of the scene (an unmapped MechanicalObject) and its keys.
 struct SofaObjectKeys {
   std::string path;           // the node path of its MechanicalObject: "/liver"
   std::vector<SofaKey> keys;  // in order; repeatable keys repeat
+  std::vector<SofaForceLoad> forces;
 };
 
 struct SofaImport {
   std::vector<SofaObjectKeys> objects;  // in SOFA's search-down order: depth first, as written
   std::vector<std::string> notes;       // start-up lines: what was skipped, how solvers map
   std::vector<std::string> warnings;    // collision skipped, unsupported skipped
+  // Each Python controller: "PythonController 'name' (file:line), class CLASS".
+  std::vector<std::string> controllers;
 };
 
 // The keys of the scene's components. Throws eis::Error "file:line: ..." naming the component
@@ -58,8 +69,11 @@ std::vector<std::string> sofaMappedTypes();
 // of each body, in the scene's order: the body's imported keys, then every key `given` holds
 // (the command line and the INI file win key by key, for every body), resolved. Start-up
 // notes and warnings go to `log` on rank 0. `stopSignal` (app/stop_signals' stopSignal) ends a
-// Python scene's construction early.
+// Python scene's construction early. `control`, when given, receives what the scene's Python
+// controllers need (io/python_controllers.hpp); its controllers are empty when it has none.
+struct SofaControl;
 std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::FILE* log,
-                                        const std::function<int()>& stopSignal = nullptr);
+                                        const std::function<int()>& stopSignal = nullptr,
+                                        SofaControl* control = nullptr);
 
 }  // namespace eis

@@ -33,12 +33,21 @@ public:
   // The number of mesh nodes each load selects (global), in the order given.
   const std::vector<std::int64_t>& nodesPerLoad() const { return nodesPerLoad_; }
 
+  // The loads as given, or as changed since (a Python controller's writes).
+  const std::vector<Load>& loads() const { return loads_; }
+  // Load `i`'s force (total or on each node) or, `perNode` not empty, the force of each node by
+  // input id, from the next addNodalForce on; a node the selection lacks is ignored (callers
+  // check). Every rank alike, no communication.
+  void setLoad(std::size_t i, const std::array<double, 3>& force, bool total,
+               std::map<std::int64_t, std::array<double, 3>> perNode);
+
 private:
   struct NodalLoad {
     PetscInt offset;  // of the node's first unknown in the local part of a global vector
-    std::array<double, 3> force;
+    std::int64_t id;  // its input node id
   };
-  std::vector<NodalLoad> nodalLoads_;
+  std::vector<Load> loads_;
+  std::vector<std::vector<NodalLoad>> nodalLoads_;  // per load, its nodes this rank owns
   std::vector<std::int64_t> nodesPerLoad_;
 };
 

@@ -48,6 +48,16 @@ public:
   // declared nonsymmetric and the solvers' defaults change (KspSettings::readOptions).
   virtual bool symmetricK() const { return true; }
 
+  // A mass the field brings besides the body's (a mapped child's, J^T M J): out += mFactor M dx,
+  // and its element matrices, for the cells of `range`.
+  virtual void addMDx(const double* dx, double* out, double mFactor) const {
+    (void)dx, (void)out, (void)mFactor;
+  }
+  virtual void addMToElementMatrices(double* elementMatrices, double mFactor,
+                                     CellRange range) const {
+    (void)elementMatrices, (void)mFactor, (void)range;
+  }
+
   // Loads on nodes: f += the load, on the unknowns this rank owns (fOwned: the local part of a
   // global vector), added after the element sums so that each node gets its load exactly once.
   virtual void addNodalForce(double* fOwned) const { (void)fOwned; }

@@ -1,5 +1,7 @@
 """Sofa.Core as euler-implicit reads a scene: Node, Object, Controller and Data record the graph
-that createScene builds, with the scene line of each call; nothing is simulated."""
+that createScene builds, with the scene line of each call; nothing is simulated here. While a
+run's controllers run (eis_controllers.py), LIVE turns data reads and writes into requests to
+the run."""
 import os
 import sys
 
@@ -9,6 +11,9 @@ SCENE_FOLDER = None  # set by the driver: calls are placed at frames of files un
 
 class SceneError(Exception):
     """A scene that cannot become euler-implicit's XML; the driver names the scene line."""
+
+
+LIVE = None  # the running simulation while controllers run (eis_controllers.py), else None
 
 
 def caller_source():
@@ -79,6 +84,8 @@ class Data:
 
     @property
     def value(self):
+        if LIVE is not None:
+            return LIVE.read(self)
         if not self._given:
             raise SceneError(
                 "%s is computed by SOFA when the scene runs, which euler-implicit does not do "
@@ -88,8 +95,20 @@ class Data:
 
     @value.setter
     def value(self, value):
+        if LIVE is not None:
+            LIVE.write(self, value)
+            return
         self._value = value
         self._given = True
+
+    def __call__(self, *args, **kwargs):
+        raise SceneError("%s.%s(): euler-implicit's Sofa package has no such method (it reads "
+                         "%s as a data field)" % (self._owner.pathname(), self._name, self._name))
+
+    def writeableArray(self):
+        raise SceneError("%s.%s: writeableArray() is not supported; a controller sets a "
+                         "ConstantForceField's forces or the root's dt by assigning .value"
+                         % (self._owner.pathname(), self._name))
 
     @property
     def linkpath(self):
@@ -143,6 +162,9 @@ class _Base:
     def _set(self, name, value):
         if isinstance(value, Data) and value._owner is self:
             return
+        if LIVE is not None and not isinstance(self, _PythonComponent):
+            getattr(self, name).value = value
+            return
         self._data[name] = Data(self, name, value, True)
 
     def __setattr__(self, name, value):
@@ -175,7 +197,7 @@ class _Base:
         return self._data[name]
 
     def getName(self):
-        return self._data["name"].value
+        return self._data["name"]._value
 
     def getData(self, name):
         return self.findData(name)
@@ -222,8 +244,8 @@ BaseObject = Object
 
 class _PythonComponent(Object):
     """A component written in Python (SofaPython3's Controller, ForceField*, Mapping_*): recorded
-    as the type _kind with its class and base; euler-implicit does not run its code, and the
-    importer refuses it by that type."""
+    as the type _kind with its class and base. The importer refuses force fields and mappings by
+    that type; controllers run with the simulation (eis_controllers.py)."""
     _kind = "PythonController"
 
     def __new__(cls, *args, **kwargs):
@@ -235,6 +257,20 @@ class _PythonComponent(Object):
         if "name" in kwargs:
             self._set("name", kwargs["name"])
 
+    def __setattr__(self, name, value):
+        """SofaPython3's rule: a data field of the component is set, anything else is a plain
+        Python attribute (a controller's own state)."""
+        if name.startswith("_") or name not in self._data:
+            object.__setattr__(self, name, value)
+        else:
+            self._data[name]._value = value
+            self._data[name]._given = True
+
+    def __getattr__(self, name):
+        if name.startswith("_") or name not in self._data:
+            raise AttributeError("'%s' object has no attribute '%s'" % (type(self).__name__, name))
+        return self._data[name]
+
     def _attributes(self):
         base = next((k.__name__ for k in type(self).__mro__ if k.__module__ == __name__), "")
         return [("class", Data(self, "class", type(self).__name__, True)),
@@ -242,7 +278,8 @@ class _PythonComponent(Object):
 
 
 class Controller(_PythonComponent):
-    """A Python controller: recorded by its class; euler-implicit does not run its code."""
+    """A Python controller: recorded by its class; its init, bwdInit, onAnimateBeginEvent and
+    onAnimateEndEvent run with the simulation (eis_controllers.py)."""
 
     def _attributes(self):
         return [("class", Data(self, "class", type(self).__name__, True))]
@@ -268,6 +305,9 @@ class Node(_Base):
         object.__setattr__(self, "_items", [])
 
     def addObject(self, type_name, *args, **data):
+        if LIVE is not None:
+            raise SceneError("addObject while the simulation runs is not supported: the graph "
+                             "is built by createScene")
         if isinstance(type_name, Object):
             obj = type_name
         elif isinstance(type_name, str):
@@ -285,6 +325,9 @@ class Node(_Base):
     createObject = addObject
 
     def addChild(self, child, **data):
+        if LIVE is not None:
+            raise SceneError("addChild while the simulation runs is not supported: the graph "
+                             "is built by createScene")
         if isinstance(child, str):
             child = Node(child)
         elif not isinstance(child, Node):

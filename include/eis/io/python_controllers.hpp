@@ -1,0 +1,67 @@
+#pragma once
+// SofaPython3 controllers run with the simulation. Rank 0 starts python3 (from PATH) on the
+// controller driver beside the scene driver (share/euler-implicit/python/eis_controllers.py),
+// which builds the scene again, keeps its Sofa.Core.Controller objects, calls their init and
+// bwdInit, and then, for each event the run sends, calls onAnimateBeginEvent or
+// onAnimateEndEvent. What a controller reads or writes of the run comes back to rank 0 as a
+// request, which rank 0 broadcasts so that every rank takes part (a gather, a new force): the
+// other ranks run no Python. The protocol is in src/io/python/eis_controllers.py.
+#include <mpi.h>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "eis/io/sofa_import.hpp"
+
+namespace eis {
+
+// What a scene's controllers need of the import: the scene, its controllers, and per body (in
+// the order of the run's bodies) the node path of its state and its ConstantForceFields' loads.
+struct SofaControl {
+  std::string file;
+  double timeout = 0;  // scene.python-timeout: the seconds one event may take
+  std::vector<std::string> controllers;
+  std::vector<std::string> statePaths;
+  std::vector<std::vector<SofaForceLoad>> forces;
+};
+
+// What the run lets a controller touch; each call collective, the same arguments on every rank.
+class ControllerAccess {
+public:
+  virtual ~ControllerAccess() = default;
+  // Body `body`'s positions (or velocities), 3 per node in node order, on rank 0 (empty
+  // elsewhere).
+  virtual std::vector<double> state(std::size_t body, bool velocity) = 0;
+  // A ConstantForceField's `field` (forces, totalForce or force) set to `values` from the next
+  // solve on; throws eis::Error (every rank alike) for values that do not fit its indices.
+  virtual void setForce(std::size_t body, const SofaForceLoad& load, const std::string& field,
+                        const std::vector<double>& values) = 0;
+  // The root's dt, from the next step on.
+  virtual void setDt(double dt) = 0;
+};
+
+class PythonControllers {
+public:
+  // Collective: starts the controllers (python3 on rank 0), builds the scene and runs their
+  // init and bwdInit. Throws eis::Error on every rank naming the scene line that failed.
+  PythonControllers(const SofaControl& control, MPI_Comm comm);
+  ~PythonControllers();
+  PythonControllers(const PythonControllers&) = delete;
+  PythonControllers& operator=(const PythonControllers&) = delete;
+
+  // Collective: sends AnimateBeginEvent (`begin` true) or AnimateEndEvent of step `step` at
+  // `time` with the step's `dt`, serving the controllers' requests until they return. Throws
+  // eis::Error on every rank, "FILE:LINE: step N: what", when a controller raises, ends, or
+  // takes longer than scene.python-timeout.
+  void event(bool begin, int step, double time, double dt, ControllerAccess& access);
+
+private:
+  struct Process;
+  std::unique_ptr<Process> process_;  // rank 0 only
+  const SofaControl control_;
+  MPI_Comm comm_;
+};
+
+}  // namespace eis

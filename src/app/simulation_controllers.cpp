@@ -1,0 +1,96 @@
+// The run's side of Python controllers (io/python_controllers.hpp): what a controller may read
+// (a body's positions and velocities, gathered on rank 0 when asked) and write (a
+// ConstantForceField's forces, totalForce or force, SOFA's ConstantForceField.inl rules; the
+// root's dt, from the next step on, as SOFA's DefaultAnimationLoop::step reads dt before the
+// AnimateBeginEvent).
+#include <cmath>
+
+#include "eis/app/simulation.hpp"
+#include "eis/core/error.hpp"
+#include "eis/model/constant_force.hpp"
+
+namespace eis {
+
+class Simulation::ControllerAccessOf : public ControllerAccess {
+public:
+  explicit ControllerAccessOf(Simulation& run) : run_(run) {}
+
+  std::vector<double> state(std::size_t body, bool velocity) override {
+    const Body& b = *run_.bodies_.at(body);
+    const NodalTable table = eis::gatherState(*b.mesh, b.x, b.v, b.initial.get());
+    std::vector<double> values;
+    if (table.width != 6) return values;  // only rank 0 has the rows
+    values.reserve(3 * table.ids.size());
+    for (std::size_t i = 0; i < table.ids.size(); ++i)
+      for (int d = 0; d < 3; ++d) values.push_back(table.values[6 * i + (velocity ? 3 : 0) + d]);
+    return values;
+  }
+
+  // forces (or SOFA's former force): 3 numbers, the force on each index; else 3 per index, each
+  // index its own (a repeated index gets the sum). totalForce: 3 numbers shared equally.
+  void setForce(std::size_t body, const SofaForceLoad& load, const std::string& field,
+                const std::vector<double>& values) override {
+    const std::string name = load.path + "." + field;
+    for (double value : values)
+      if (!std::isfinite(value)) throw Error(name + ": a value is not a finite number");
+    ConstantForces* forces = nullptr;
+    for (const auto& field : run_.bodies_.at(body)->system->forceFields())
+      if (auto* found = dynamic_cast<ConstantForces*>(field.get())) forces = found;
+    std::size_t index = 0;
+    int seen = -1;
+    if (forces)
+      for (; index < forces->loads().size(); ++index)
+        if (forces->loads()[index].key == load.key && ++seen == load.ordinal) break;
+    if (!forces || seen != load.ordinal)
+      throw Error(name + ": its force was replaced by " + load.key +
+                  " from the command line or INI file; a controller writes the scene's own");
+    const ConstantForces::Load& current = forces->loads()[index];
+    if (field == "totalForce" || values.size() == 3) {
+      if (values.size() != 3) throw Error(name + ": expected 3 numbers, got " + count(values));
+      forces->setLoad(index, {values[0], values[1], values[2]}, field == "totalForce", {});
+      return;
+    }
+    std::vector<std::int64_t> indices;
+    if (current.selection.kind == Selection::Kind::Indices) {
+      for (long long id : current.selection.indices) indices.push_back(id);
+    } else if (current.selection.kind == Selection::Kind::All) {
+      for (std::int64_t id = 0; id < forces->nodesPerLoad()[index]; ++id) indices.push_back(id);
+    } else {
+      throw Error(name + ": one force per index needs the indices written out, not a region");
+    }
+    if (values.size() != 3 * indices.size())
+      throw Error(name + ": expected 3 numbers or 3 per index (" +
+                  std::to_string(3 * indices.size()) + "), got " + count(values));
+    std::map<std::int64_t, std::array<double, 3>> perNode;
+    for (std::size_t i = 0; i < indices.size(); ++i)
+      for (int d = 0; d < 3; ++d) perNode[indices[i]][d] += values[3 * i + std::size_t(d)];
+    forces->setLoad(index, current.force, false, std::move(perNode));
+  }
+
+  void setDt(double dt) override { run_.nextDt_ = dt; }
+
+private:
+  static std::string count(const std::vector<double>& values) {
+    return std::to_string(values.size());
+  }
+  Simulation& run_;
+};
+
+void Simulation::attachControllers(const SofaControl& control) {
+  if (control.controllers.empty()) return;
+  for (const std::string& controller : control.controllers)
+    report("%s: runs on rank 0 before and after each step\n", controller.c_str());
+  controllers_ = std::make_unique<PythonControllers>(control, comm_);
+}
+
+void Simulation::controllerEvent(bool begin, int step, double time) {
+  ControllerAccessOf access(*this);
+  controllers_->event(begin, step, time, dt_, access);
+  if (!begin && nextDt_ > 0) {
+    dt_ = nextDt_;
+    nextDt_ = 0;
+    dtChanged_ = true;
+  }
+}
+
+}  // namespace eis

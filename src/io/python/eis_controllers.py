@@ -1,0 +1,229 @@
+"""euler-implicit's Python controllers: builds a SofaPython3 scene again (createScene against the
+stand-in Sofa package, its printing silenced: the scene driver showed it), keeps its
+Sofa.Core.Controller objects, calls init() of each in graph order and bwdInit() after its node's
+children (SOFA's InitVisitor), and then serves the run's events (io/python_controllers.cpp).
+Usage: python3 eis_controllers.py SCENE.py, with the run's end of a socket pair as fd 3.
+
+The protocol, one line per message, numbers as native doubles right after their line:
+  run -> here:  "begin STEP TIME DT" | "end STEP TIME DT" | "quit"
+  here -> run:  "ready COUNT" (built and initialised) | "done" (the event's methods returned)
+                | "fail FILE:LINE: what" (the run ends with it on every rank)
+                | "get position|velocity NODEPATH": the run answers "ok N" and N doubles
+                | "set FIELD COUNT OBJECTPATH" and COUNT doubles ("set dt 1 /" for the root's
+                  dt): the run answers "ok" or "error WHY".
+"""
+import importlib.util
+import io
+import os
+import socket
+import sys
+from array import array
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import Sofa.Core  # noqa: E402
+from eis_sofa_scene import SceneExit, exit_status, scene_exit, scene_place  # noqa: E402
+
+_EXIT = os._exit  # the scene's os._exit raises instead (scene_exit); the driver's own ends
+EVENTS = {"begin": ("onAnimateBeginEvent", "AnimateBeginEvent"),
+          "end": ("onAnimateEndEvent", "AnimateEndEvent")}
+WRITABLE = {"ConstantForceField": ("forces", "totalForce", "force")}
+
+
+class Run:
+    """The simulation as a controller sees it (Sofa.Core.LIVE): reads and writes of data."""
+
+    def __init__(self, channel):
+        self.channel = channel
+        self.time = 0.0
+        self.dt = 0.0
+
+    def request(self, line, numbers=()):
+        self.channel.send(line, numbers)
+        reply = self.channel.line()
+        if reply.startswith("error "):
+            raise Sofa.Core.SceneError(reply[6:])
+        return reply
+
+    def read(self, data):
+        owner, name = data._owner, data._name
+        if isinstance(owner, Sofa.Core._PythonComponent) or name == "name":
+            return data._value
+        if isinstance(owner, Sofa.Core.Node) and name in ("dt", "time"):
+            return self.dt if name == "dt" else self.time
+        if getattr(owner, "_type", "") == "MechanicalObject" and name in ("position", "velocity"):
+            reply = self.request("get %s %s" % (name, owner._parent.pathname()))
+            values = array("d", self.channel.read(8 * int(reply.split()[1])))
+            try:
+                import numpy
+            except ImportError:  # SofaPython3 needs numpy; without it, lists of [x, y, z]
+                return [list(values[i:i + 3]) for i in range(0, len(values), 3)]
+            out = numpy.array(values, dtype=float).reshape(-1, 3)
+            out.flags.writeable = False
+            return out
+        if data._given:
+            return data._value
+        raise Sofa.Core.SceneError(
+            "%s.%s is not available to a controller: it reads a MechanicalObject's position "
+            "and velocity, the root's dt and time, and what the scene set"
+            % (owner.pathname(), name))
+
+    def write(self, data, value):
+        owner, name = data._owner, data._name
+        if isinstance(owner, Sofa.Core._PythonComponent):
+            data._value, data._given = value, True
+            return
+        if isinstance(owner, Sofa.Core.Node) and owner._parent is None and name == "dt":
+            numbers = numbers_of(value)
+            self.request("set dt %d /" % len(numbers), numbers)
+            self.dt = numbers[0]
+            return
+        if isinstance(owner, Sofa.Core.Object) and name in WRITABLE.get(owner._type, ()):
+            numbers = numbers_of(value)
+            self.request("set %s %d %s" % (name, len(numbers), owner.pathname()), numbers)
+            data._value, data._given = value, True
+            return
+        raise Sofa.Core.SceneError(
+            "%s.%s cannot be written by a controller: euler-implicit takes from one a "
+            "ConstantForceField's forces, totalForce or force and the root's dt"
+            % (owner.pathname(), name))
+
+
+def numbers_of(value):
+    """The numbers of a value (a number, a list of lists, a numpy array), flattened."""
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [x for item in value for x in numbers_of(item)]
+    try:
+        return [float(value)]
+    except (TypeError, ValueError):
+        raise Sofa.Core.SceneError("%r is not a number" % (value,))
+
+
+class Channel:
+    def __init__(self, fd):
+        self.socket = socket.socket(fileno=fd)
+        self.input = self.socket.makefile("rb")
+
+    def send(self, line, numbers=()):
+        self.socket.sendall((line + "\n").encode() + array("d", numbers).tobytes())
+
+    def line(self):
+        text = self.input.readline()
+        if not text:  # the run is gone
+            _EXIT(0)
+        return text.decode().rstrip("\n")
+
+    def read(self, size):
+        return self.input.read(size)
+
+
+def controllers_of(root):
+    """The controllers in graph order, and (init order) the bwdInit order: each node's own after
+    its children's."""
+    found, backward = [], []
+
+    def visit(node):
+        own = [o for o in node.objects if isinstance(o, Sofa.Core.Controller)]
+        found.extend(own)
+        for child in node.children:
+            visit(child)
+        backward.extend(own)
+    visit(root)
+    return found, backward
+
+
+def where(controller):
+    return type(controller).__name__
+
+
+def unsent(controllers):
+    """The notice for event methods that are never called."""
+    names = []
+    for c in controllers:
+        for name in dir(type(c)):
+            if name.startswith("on") and name[2:3].isupper() and callable(getattr(c, name)) \
+                    and name not in ("onAnimateBeginEvent", "onAnimateEndEvent"):
+                names.append("%s.%s" % (type(c).__name__, name))
+    if names:
+        print("note: Python controller methods never called (euler-implicit sends only "
+              "AnimateBeginEvent and AnimateEndEvent): %s" % ", ".join(sorted(set(names))))
+
+
+def failure(e, scene, what):
+    """The one line that ends the run for an exception raised in `what`."""
+    place = scene_place(e.__traceback__, scene)
+    if isinstance(e, (SystemExit, SceneExit)):
+        return "%s: %s exited (status %s)" % (place, what, exit_status(e.code))
+    if isinstance(e, KeyboardInterrupt):
+        return "%s: %s was interrupted (KeyboardInterrupt)" % (place, what)
+    text = str(e) if isinstance(e, Sofa.Core.SceneError) else "%s: %s" % (type(e).__name__, e)
+    return "%s: in %s: %s" % (place, what, " ".join(text.splitlines()))
+
+
+def build(scene):
+    """The scene's root, built by createScene with its output silenced."""
+    Sofa.Core.SCENE_FOLDER = os.path.dirname(os.path.abspath(scene))
+    Sofa.Core.SCENE_FILE = scene
+    sys.path.insert(1, Sofa.Core.SCENE_FOLDER)
+    sys.argv = [scene]
+    shown = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = io.StringIO()
+    try:
+        spec = importlib.util.spec_from_file_location("eis_scene", scene)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        root = Sofa.Core.Node("root")
+        module.createScene(root)
+    finally:
+        sys.stdout, sys.stderr = shown
+    return root
+
+
+def main(scene, channel):
+    os._exit = scene_exit
+    what = "createScene"
+    try:
+        root = build(scene)
+        controllers, backward = controllers_of(root)
+        unsent(controllers)
+        for c in controllers:
+            what = "%s.init" % where(c)
+            c.init()
+        for c in backward:
+            if callable(getattr(c, "bwdInit", None)):
+                what = "%s.bwdInit" % where(c)
+                c.bwdInit()
+    except BaseException as e:  # noqa: B902 (every way out is one line)
+        sys.stdout.flush()
+        channel.send("fail " + failure(e, scene, what))
+        return
+    sys.stdout.flush()
+    channel.send("ready %d" % len(controllers))
+    Sofa.Core.LIVE = run = Run(channel)
+    while True:
+        words = channel.line().split()
+        if words[0] == "quit":
+            return
+        method, kind = EVENTS[words[0]]
+        run.time, run.dt = float(words[2]), float(words[3])
+        event = {"type": kind, "isHandled": False, "dt": run.dt}
+        try:
+            for c in controllers:
+                if callable(getattr(c, method, None)):
+                    what = "%s.%s" % (where(c), method)
+                    getattr(c, method)(event)
+        except BaseException as e:  # noqa: B902
+            sys.stdout.flush()
+            channel.send("fail " + failure(e, scene, what))
+            continue
+        sys.stdout.flush()
+        channel.send("done")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.stderr.write("usage: eis_controllers.py SCENE.py (with fd 3 the run's socket)\n")
+        sys.exit(2)
+    main(sys.argv[1], Channel(3))
+    sys.stdout.flush()

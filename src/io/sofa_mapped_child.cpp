@@ -1,0 +1,207 @@
+// SOFA's IdentityMapping, SubsetMapping and BarycentricMapping with masses and force fields in
+// the mapped node (Sofa/Component/Mapping/Linear), as the keys of our mapped-child
+// (model/mapped_child.cpp). Each mass or force field of the child is read by the mapping
+// registered for its class, as a body's would be, and its keys become the child's: the SOFA
+// fields, defaults and refusals stay in one place.
+#include "sofa_mapped_child.hpp"
+
+#include <string>
+#include <vector>
+
+#include "eis/core/error.hpp"
+
+namespace eis::sofa {
+
+namespace {
+
+// "Type 'name'" (the place is said first).
+std::string named(const SofaObject& o) {
+  return o.type + (o.name.empty() ? "" : " '" + o.name + "'");
+}
+
+// The child's points: its MechanicalObject's position, written in the scene. MechanicalObject::init
+// would move them by its transforms, and a loader would give them from a file: neither is read
+// here. SOFA initialises a node's objects in the order written, and UniformMass,
+// ConstantForceField and RestShapeSpringsForceField take the state's size (their indices) and
+// rest positions when they do: an IdentityMapping or SubsetMapping sizes the child when it
+// initialises, so without written points (or before them) they would see the one default
+// point. Written points of the right count give every one of them the child's size.
+std::string childPoints(Reader& r, const SofaObject& state) {
+  for (const char* field : {"translation", "rotation", "scale3d", "dx", "dy", "dz", "rx", "ry",
+                            "rz", "sx", "sy", "sz", "rest_position"})
+    r.refuseIfGiven(state, field, "a mapped child's points are read as written");
+  const std::optional<std::string> position = r.text(state, "position");
+  if (!position || r.linked(state, "position") || r.reals(state, "position").empty())
+    r.reject(state, "position",
+             "a mapped child's points are read from its position written in the scene (not "
+             "from a loader or a topology; SOFA's IdentityMapping and SubsetMapping size the "
+             "child only after the components before them took its size)");
+  if (r.reals(state, "position").size() % 3 != 0)
+    r.reject(state, "position", "expected X Y Z for each point");
+  return *position;
+}
+
+// SubsetMapping.inl init: `indices`, else first..last (last clamped to the parent's size), else
+// the child's points matched to the parent's by position within `radius` (not done here).
+std::string subsetIndices(Reader& r, const SofaObject& mapping) {
+  r.refuseIfGiven(mapping, "resizeToModel", "resizing the child's state is not supported");
+  const std::vector<long long> indices = r.integers(mapping, "indices");
+  if (!indices.empty()) {
+    std::string text;
+    for (long long i : indices) {
+      if (i < 0) r.reject(mapping, "indices", "an index must be >= 0");
+      text += (text.empty() ? "" : " ") + std::to_string(i);
+    }
+    return text;
+  }
+  if (r.given(mapping, "first"))
+    r.reject(mapping, "first", "a range of parent points is not supported: write `indices`");
+  r.reject(mapping, "indices",
+           "empty: SOFA would match the child's points to the parent's by position; write "
+           "`indices`");
+}
+
+// What the child's components give, summed over them: the mass, the loads and springs on every
+// point, and those on listed points (their keys are written once, at the end).
+struct ChildLoads {
+  bool mass = false;
+  double force[3] = {0, 0, 0}, stiffness = 0;
+  bool anyForce = false;
+  std::string nodalForces, restNodes;
+};
+
+// The key a child's component gave, as the child's; refused when it is of a kind the child does
+// not carry, or selects points other than by index. `points` is the child's size.
+void translate(Reader& r, const SofaObject& o, const SofaKey& k, std::size_t points,
+               ChildLoads& loads) {
+  const Texts tokens = parse::tokens(k.value);
+  const auto refuse = [&](const std::string& why) {
+    throw Error(o.where + ": " + named(o) + ": " + why + " (it gives " + k.key + " = " + k.value +
+                ")");
+  };
+  // The listed points of a selection after `numbers` values: every point (empty) or indices.
+  const auto listed = [&](std::size_t numbers, bool& all) {
+    std::vector<std::string> indices;
+    all = tokens.size() == numbers + 1 && tokens.back() == "all";
+    if (all) return indices;
+    if (tokens.size() < numbers + 2 || tokens[numbers] != "indices")
+      refuse("in a mapped child, points are selected by index or all");
+    indices.assign(tokens.begin() + long(numbers) + 1, tokens.end());
+    return indices;
+  };
+  const auto append = [](std::string& list, const std::string& entry) {
+    list += (list.empty() ? "" : " ") + entry;
+  };
+  bool all = false;
+  if (k.key == "mass.type" && k.value == "uniform") {
+    loads.mass = true;
+  } else if (k.key == "mass.total-mass" || k.key == "mass.vertex-mass") {
+    r.key("mapped." + k.key.substr(5), k.value);
+  } else if (k.key == "load.constant-force" || k.key == "load.total-force") {
+    const std::vector<std::string> indices = listed(3, all);
+    // ConstantForceField's totalForce is shared equally by the points it selects.
+    const double share =
+        k.key == "load.total-force" ? 1.0 / double(all ? points : indices.size()) : 1.0;
+    double f[3];
+    for (int d = 0; d < 3; ++d) f[d] = std::stod(tokens[std::size_t(d)]) * share;
+    if (all) {
+      for (int d = 0; d < 3; ++d) loads.force[d] += f[d];
+      loads.anyForce = true;
+    }
+    for (const std::string& i : indices)
+      append(loads.nodalForces,
+             i + " " + parse::text(f[0]) + " " + parse::text(f[1]) + " " + parse::text(f[2]));
+  } else if (k.key == "load.nodal-forces") {
+    append(loads.nodalForces, k.value);
+  } else if (k.key == "obstacle.plane") {
+    r.key("mapped.plane", k.value);
+  } else if (k.key == "springs.rest-shape") {
+    const std::vector<std::string> indices = listed(1, all);
+    if (all) loads.stiffness += std::stod(tokens[0]);
+    for (const std::string& i : indices) append(loads.restNodes, i + " " + tokens[0]);
+  } else if (k.key == "springs.rest-shape-nodes") {
+    append(loads.restNodes, k.value);
+  } else {
+    refuse(
+        "not supported in a mapped child (its UniformMass, ConstantForceField, "
+        "PlaneForceField and RestShapeSpringsForceField are)");
+  }
+}
+
+}  // namespace
+
+void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys) {
+  const SofaObject& mapping = *child.mapping;
+  r.into(keys);
+  r.from(mapping);
+  // BaseMapping: a mapping that does not carry the child's forces or masses to its parent
+  // (mapForces, mapMasses, mapMatrices: isMechanical), or that maps the rest positions too.
+  for (const char* field : {"mapForces", "mapMasses", "mapMatrices", "isMechanical"})
+    if (!r.boolean(mapping, field, true))
+      r.reject(mapping, field, "a mapped child whose forces or masses stay in the child");
+  if (r.boolean(mapping, "applyRestPosition", false))
+    r.reject(mapping, "applyRestPosition", "mapping the rest positions is not supported");
+  const auto position = [&](const SofaObject* o) {
+    const auto& objects = child.node->objects;
+    for (std::size_t i = 0; i < objects.size(); ++i)
+      if (&objects[i] == o) return i;
+    return objects.size();
+  };
+  for (const SofaObject* o : child.components)
+    if (position(o) < position(child.state))
+      throw Error(o->where + ": " + named(*o) + ": before " + child.state->label() +
+                  " in its node: SOFA would initialise it on the state's default size");
+  ChildLoads loads;
+  const std::size_t points = r.reals(*child.state, "position").size() / 3;
+  for (const SofaObject* o : child.components) {
+    const SofaMapping map = sofaMapping(o->type);
+    if (!map)
+      throw Error(o->where + ": " + named(*o) + ": not supported in a mapped child (in node " +
+                  child.node->path() + ")");
+    std::vector<SofaKey> own;
+    r.into(own);
+    r.from(*o);
+    map(r, *o);
+    r.into(keys);
+    for (const SofaKey& k : own) translate(r, *o, k, points, loads);
+  }
+  r.from(mapping);
+  if (mapping.type == "IdentityMapping") {
+    r.key("mapped.mapping", "identity");
+    r.key("mapped.points", childPoints(r, *child.state));
+  } else if (mapping.type == "SubsetMapping") {
+    r.key("mapped.mapping", "subset");
+    const std::string indices = subsetIndices(r, mapping);
+    r.key("mapped.indices", indices);
+    const std::string points = childPoints(r, *child.state);
+    if (3 * parse::tokens(indices).size() != parse::tokens(points).size())
+      r.reject(*child.state, "position",
+               std::to_string(parse::tokens(points).size() / 3) + " points for the " +
+                   std::to_string(parse::tokens(indices).size()) + " indices of " +
+                   mapping.label());
+    r.key("mapped.points", points);
+  } else {
+    // BarycentricMapping.cpp createMapperFromTopology: a grid gets its cubes' own mapper
+    // (BarycentricMapperRegularGridTopology, ...SparseGridTopology), not the mesh mapper's rule
+    // read here.
+    const SofaObject* topology = topologyOf(mapping.node->parent);
+    if (topology && topology->type.find("GridTopology") != std::string::npos)
+      throw Error(mapping.where + ": BarycentricMapping: from " + topology->label() +
+                  ": SOFA maps onto the grid's cubes (its grid mappers), which is not supported; "
+                  "a mesh of tetrahedra or hexahedra is");
+    if (r.boolean(mapping, "useRestPosition", false))
+      r.reject(mapping, "useRestPosition",
+               "locating the points at the rest positions is not supported");
+    r.key("mapped.mapping", "barycentric");
+    r.key("mapped.points", childPoints(r, *child.state));
+  }
+  if (loads.mass) r.key("mapped.gravity", r.gaveValue("load.gravity"));
+  if (loads.anyForce)
+    r.key("mapped.constant-force", parse::text(loads.force[0]) + " " + parse::text(loads.force[1]) +
+                                       " " + parse::text(loads.force[2]));
+  if (!loads.nodalForces.empty()) r.key("mapped.nodal-forces", loads.nodalForces);
+  if (loads.stiffness != 0) r.key("mapped.rest-shape-stiffness", parse::text(loads.stiffness));
+  if (!loads.restNodes.empty()) r.key("mapped.rest-shape-nodes", loads.restNodes);
+}
+
+}  // namespace eis::sofa

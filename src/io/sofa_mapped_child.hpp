@@ -1,0 +1,16 @@
+#pragma once
+// A mapped child's keys (io/sofa_mapped_child.cpp). Private to io/sofa_import.cpp.
+#include <vector>
+
+#include "eis/io/sofa_import.hpp"
+#include "sofa_reader.hpp"
+#include "sofa_walk.hpp"
+
+namespace eis::sofa {
+
+// The mapped-child keys (model/mapped_child.hpp) of `child` into `keys`, the keys of the body its
+// mapping reads (which has its load.gravity already). Throws eis::Error naming the field or
+// component for what cannot be mapped.
+void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys);
+
+}  // namespace eis::sofa
