@@ -130,7 +130,9 @@ std::vector<std::vector<std::size_t>> Simulation::formGroups(
     bool springs = false;
     for (std::size_t b : groups[g]) {
       members.push_back(&objects[b]);
-      springs = springs || !objects[b].scene.texts("interaction.springs").empty();
+      // Bilateral pairs across bodies couple them as springs do.
+      springs = springs || !objects[b].scene.texts("interaction.springs").empty() ||
+                !bilateralPairsAcross(objects[b].scene).empty();
     }
     if (members.size() == 1 && !springs) {
       formed.push_back(groups[g]);
@@ -160,7 +162,8 @@ Simulation::Group::~Group() {
 void Simulation::buildGroup(Group& group) {
   std::vector<CoupledSystem::Member> members;
   for (Body* body : group.bodies)
-    members.push_back({body->system.get(), body->path, interactionSpringsOf(body->scene)});
+    members.push_back({body->system.get(), body->path, interactionSpringsOf(body->scene),
+                       bilateralPairsAcross(body->scene)});
   group.system = std::make_unique<CoupledSystem>(std::move(members), comm_);
   CoupledSystem& system = *group.system;
   group.x = system.createVector();
@@ -187,6 +190,8 @@ void Simulation::buildGroup(Group& group) {
   }
   report("group%s%s: %s solved as one system, %zu interaction springs\n",
          group.name.empty() ? "" : " ", group.name.c_str(), paths.c_str(), system.numSprings());
+  for (const std::string& warning : system.warnings())
+    report("euler-implicit: warning: group %s: %s\n", group.name.c_str(), warning.c_str());
 }
 
 StepReport Simulation::advanceGroup(Group& group, int step, double clock, int& substeps) {

@@ -8,8 +8,8 @@
 #include "eis/linalg/linear_solver.hpp"
 #include "eis/mesh/mesh_source.hpp"
 #include "eis/mesh/metis_partition.hpp"
+#include "eis/model/bilateral_lagrangian_constraint.hpp"
 #include "eis/model/fixed_constraint.hpp"
-#include "eis/model/fixed_lagrangian_constraint.hpp"
 #include "eis/model/force_field_component.hpp"
 #include "eis/model/mass.hpp"
 #include "eis/model/physics.hpp"
@@ -140,8 +140,7 @@ std::unique_ptr<MechanicalSystem> buildSystem(const Scene& scene, const Distribu
   auto fixed = fixedNodeSets(mesh, readFixedConstraintParameters(scene), warnings);
   fixed.insert(fixed.end(), motion->nodeSets().begin(), motion->nodeSets().end());
   system->setConstraint(std::move(fixed), std::move(motion));
-  system->setLagrangianConstraints(FixedLagrangianConstraint::make(
-      mesh, FixedLagrangianConstraint::readParameters(scene), warnings));
+  system->setLagrangianConstraints(makeLagrangianConstraints(mesh, scene, warnings));
   system->createMatrix(readLinearSolverParameters(scene).op);
   return system;
 }

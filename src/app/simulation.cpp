@@ -59,6 +59,13 @@ namespace {
 // that hold every body's starting state) must agree, refused by name before anything is built.
 void checkBodies(const std::vector<ObjectScene>& objects) {
   if (objects.empty()) throw Error("the scene has no body");
+  // A body alone solves its own rows; rows across bodies are a group's (its joined system).
+  for (const ObjectScene& object : objects)
+    for (const auto& pairs : bilateralPairsAcross(object.scene))
+      if (!object.scene.given("solver.group"))
+        throw Error(object.path + ": lagrange.bilateral = " + pairs.text + ": pairs with " +
+                    pairs.body +
+                    "'s nodes need both bodies in one solver.group (under one ODE solver)");
   if (objects.size() == 1) return;
   const Scene& first = objects.front().scene;
   for (const char* key :
@@ -69,12 +76,6 @@ void checkBodies(const std::vector<ObjectScene>& objects) {
       if (object.scene.shown(key) != first.shown(key))
         throw Error(std::string(key) + " differs between the bodies " + objects.front().path +
                     " and " + object.path + ": it is the run's, the same for every body");
-  for (const ObjectScene& object : objects)
-    if (solvesConstraints(object.scene))
-      throw Error(object.path + ": lagrange.solver = " + object.scene.text("lagrange.solver") +
-                  ": Lagrangian constraints are solved in a scene of one body only, not yet "
-                  "across " +
-                  std::to_string(objects.size()) + " bodies");
 }
 
 }  // namespace
@@ -332,14 +333,16 @@ void Simulation::advance(int step, double clock, StepRecord& record) {
     reported = true;
     record.report.preconditionerSetups += report.preconditionerSetups;
     record.report.residualNorm = std::max(record.report.residualNorm, report.residualNorm);
-    // Lagrangian constraints are solved in a scene of one body (checkBodies).
-    record.report.constraintRows = report.constraintRows;
-    record.report.constraintIterations = report.constraintIterations;
-    record.report.constraintError = report.constraintError;
-    record.report.freeMotionSeconds = report.freeMotionSeconds;
-    record.report.complianceSeconds = report.complianceSeconds;
-    record.report.gaussSeidelSeconds = report.gaussSeidelSeconds;
-    record.report.correctionSeconds = report.correctionSeconds;
+    // Each body solves its own Lagrangian constraints: the rows and seconds add up, the
+    // Gauss-Seidel's iterations and error are the largest of any body's.
+    record.report.constraintRows += report.constraintRows;
+    record.report.constraintIterations =
+        std::max(record.report.constraintIterations, report.constraintIterations);
+    record.report.constraintError = std::max(record.report.constraintError, report.constraintError);
+    record.report.freeMotionSeconds += report.freeMotionSeconds;
+    record.report.complianceSeconds += report.complianceSeconds;
+    record.report.gaussSeidelSeconds += report.gaussSeidelSeconds;
+    record.report.correctionSeconds += report.correctionSeconds;
     record.substeps = std::max(record.substeps, substeps);
   };
   try {

@@ -95,7 +95,7 @@ private:
 
 }  // namespace
 
-RegularGrid regularGrid(const Reader& reader, const SofaObject& grid) {
+RegularGrid regularGrid(const Reader& reader, const SofaObject& grid, bool pointsOnly) {
   RegularGrid out;
   // GridTopology: n (2 2 2), or nx ny nz when all three are given (read as integers).
   if (reader.given(grid, "nx") && reader.given(grid, "ny") && reader.given(grid, "nz")) {
@@ -132,7 +132,7 @@ RegularGrid regularGrid(const Reader& reader, const SofaObject& grid) {
   if (width > 0)
     for (int a = 0; a < 3; ++a) out.n[a] = int(std::ceil((max[a] - min[a]) / width)) + 1;
   for (int a = 0; a < 3; ++a)
-    if (out.n[a] < 2)
+    if (out.n[a] < (pointsOnly ? 1 : 2))
       reader.reject(grid, "n",
                     "a grid with fewer than 2 points along an axis has no hexahedra (a 1D or 2D "
                     "grid is not supported yet)");
@@ -144,16 +144,21 @@ RegularGrid regularGrid(const Reader& reader, const SofaObject& grid) {
       for (int j = 0; j < out.n[1]; ++j)
         for (int i = 0; i < out.n[0]; ++i) out.points.push_back(round.point(i, j, k));
   } else {
-    // setPos: the step (max - min) / (n - 1) along each axis; p0 = min unless p0 is given;
+    // setPos: the step (max - min) / (n - 1) along each axis (max - min for one point, which
+    // lies midway along x and y, at min along z); p0 = min unless p0 is given;
     // getPointInGrid: p0 + dx i + dy j + dz k.
-    std::array<double, 3> step{};
-    for (int a = 0; a < 3; ++a) step[a] = (max[a] - min[a]) / (out.n[a] - 1);
-    const std::array<double, 3> p0 = vector3(reader, grid, "p0", min);
+    std::array<double, 3> step{}, middle = min;
+    for (int a = 0; a < 3; ++a) {
+      step[a] = out.n[a] > 1 ? (max[a] - min[a]) / (out.n[a] - 1) : max[a] - min[a];
+      if (out.n[a] == 1 && a < 2) middle[a] = (max[a] + min[a]) / 2;
+    }
+    const std::array<double, 3> p0 = vector3(reader, grid, "p0", middle);
     for (int k = 0; k < out.n[2]; ++k)
       for (int j = 0; j < out.n[1]; ++j)
         for (int i = 0; i < out.n[0]; ++i)
           out.points.push_back({p0[0] + step[0] * i, p0[1] + step[1] * j, p0[2] + step[2] * k});
   }
+  if (pointsOnly) return out;
   const auto point = [&](long long i, long long j, long long k) { return i + n0 * (j + n1 * k); };
   for (int z = 0; z + 1 < out.n[2]; ++z)
     for (int y = 0; y + 1 < out.n[1]; ++y)

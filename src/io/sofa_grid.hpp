@@ -25,7 +25,10 @@ struct RegularGrid {
 // A CylinderGridTopology or SphereGridTopology (center 0 0 0, axis 0 0 1, radius 1, the
 // cylinder's length 1) has the same points and cells, its points moved onto the cylinder (ball).
 // A grid with fewer than 2 points along an axis has no hexahedra: refused, naming it.
-RegularGrid regularGrid(const Reader& reader, const SofaObject& grid);
+// pointsOnly: the points alone, of any grid of at least one point along each axis (one point
+// along x or y lies midway between min and max, along z at min, as RegularGridTopology::setPos
+// puts it).
+RegularGrid regularGrid(const Reader& reader, const SofaObject& grid, bool pointsOnly = false);
 
 // How the hexahedra are cut. Hexa2TetraTopologicalMapping: with `swapping`, the vertices of
 // every other hexahedron along each axis are mirrored first and the pattern follows the parity

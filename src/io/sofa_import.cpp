@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
@@ -488,7 +489,14 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
                 "MechanicalObject of the scene: nothing to simulate");
   if (walk.bodies.empty()) throw Error(scene.root().where + ": the scene has no MechanicalObject");
   std::vector<std::string> collision = walk.collision;
+  const std::set<const SofaObject*> targets = sofa::bilateralTargets(reader, walk);
   for (const SofaObject* o : walk.obstacles) {
+    if (targets.count(o)) {
+      reader.note(o->label() + " in " + o->node->path() +
+                  ": no ODE solver integrates it and nothing acts on it; SOFA never moves it: "
+                  "the fixed points a BilateralLagrangianConstraint holds others to");
+      continue;
+    }
     reader.note(o->label() + " in " + o->node->path() +
                 ": no ODE solver integrates it and nothing acts on it; SOFA never moves it: "
                 "a collision obstacle, skipped");

@@ -2,9 +2,11 @@
 // SOFA's Lagrangian constraint solving as our lagrange.* keys (io/sofa_lagrangian.cpp): the
 // scene-wide animation loop and constraint solver here, the constraints and corrections as SOFA
 // mappings there. Private to the SOFA importer.
+#include <set>
 #include <vector>
 
 #include "sofa_reader.hpp"
+#include "sofa_walk.hpp"
 
 namespace eis::sofa {
 
@@ -25,5 +27,10 @@ void mapConstraintSolving(Reader& reader, const SofaObject* loop, const SofaObje
                           const std::vector<const SofaObject*>& components,
                           const SofaObject* linearSolver,
                           const std::vector<std::string>& collision);
+
+// The MechanicalObjects that the bodies' BilateralLagrangianConstraints name as object2. Those
+// that nothing integrates and nothing acts on (the walk's obstacles) give the constraints fixed
+// points.
+std::set<const SofaObject*> bilateralTargets(const Reader& reader, const Walk& walk);
 
 }  // namespace eis::sofa

@@ -131,6 +131,11 @@ CoupledSystem::CoupledSystem(std::vector<Member> members, MPI_Comm comm)
     for (int d = 0; d < 3; ++d) ends_[e].fixed[d] = fixed[3 * e + d] != 0;
   }
   dfdx_.assign(springs_.size(), {});
+  std::vector<JoinedMember> joined;
+  for (std::size_t b = 0; b < members_.size(); ++b)
+    joined.push_back({members_[b].system->lagrangianConstraints(), &members_[b].system->mesh(),
+                      members_[b].path, offsets_[b], localSizes_[b], members_[b].bilateral});
+  lagrangian_ = joinLagrangianConstraints(joined, warnings_);
 }
 
 CoupledSystem::~CoupledSystem() {

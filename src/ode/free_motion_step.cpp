@@ -71,11 +71,16 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
   const Mat A = freeMotion_->lastOperator();
   const double positionFactor = EulerImplicitSolver::positionIntegrationFactor(h);
   const double velocityFactor = EulerImplicitSolver::velocityIntegrationFactor();
-  // response_ = P A^-1 P J^T f.
+  const std::optional<UncoupledCorrection>& uncoupled = options_.uncoupled;
+  // response_ = P A^-1 P J^T f, or c P J^T f.
   const auto respond = [&](const std::vector<double>& f) {
     EIS_CHECK(VecZeroEntries(rhs_));
     constraints->addTransposed(f, rhs_);
     mop.projectResponse(rhs_);
+    if (uncoupled) {
+      EIS_CHECK(VecAXPBY(response_, uncoupled->compliance, 0.0, rhs_));
+      return;
+    }
     EIS_CHECK(VecZeroEntries(response_));
     report.linearIterations += linear.solve(A, rhs_, response_);
     mop.projectResponse(response_);
@@ -104,7 +109,15 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
       mop.projectResponse(c);
       EIS_CHECK(MatDenseRestoreColumnVecWrite(columns, j, &c));
     }
-    report.linearIterations += linear.solveColumns(A, columns, responses);
+    // Y = A^-1 P J^T, or c P J^T for the uncoupled correction, and W = k J P Y.
+    double factor = positionFactor;
+    if (uncoupled) {
+      EIS_CHECK(MatCopy(columns, responses, SAME_NONZERO_PATTERN));
+      EIS_CHECK(MatScale(responses, uncoupled->compliance));
+      if (!uncoupled->odeFactors) factor = 1;
+    } else {
+      report.linearIterations += linear.solveColumns(A, columns, responses);
+    }
     for (int j = 0; j < m; ++j) {
       Vec y;
       EIS_CHECK(MatDenseGetColumnVecRead(responses, j, &y));
@@ -113,7 +126,7 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
       mop.projectResponse(response_);
       std::fill(column.begin(), column.end(), 0.0);
       constraints->addLocalProduct(response_, column);
-      for (int i = 0; i < m; ++i) w[std::size_t(i) * m + j] = positionFactor * column[i];
+      for (int i = 0; i < m; ++i) w[std::size_t(i) * m + j] = factor * column[i];
     }
     EIS_CHECK(MatDestroy(&columns));
     EIS_CHECK(MatDestroy(&responses));
@@ -150,8 +163,9 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
 
   // 4. The correction.
   respond(forces_);
-  EIS_CHECK(VecAXPY(x, positionFactor, response_));
-  EIS_CHECK(VecAXPY(v, velocityFactor, response_));
+  const bool own = uncoupled && !uncoupled->odeFactors;
+  EIS_CHECK(VecAXPY(x, own ? uncoupled->positionFactor : positionFactor, response_));
+  EIS_CHECK(VecAXPY(v, own ? uncoupled->velocityFactor / h : velocityFactor, response_));
   report.correctionSeconds = lap();
   return report;
 }
@@ -162,9 +176,11 @@ enum class ConstraintSolverType { None, BlockGaussSeidel };
 constexpr Named<ConstraintSolverType> kConstraintSolvers[] = {
     {"none", ConstraintSolverType::None},
     {"block-gauss-seidel", ConstraintSolverType::BlockGaussSeidel}};
-enum class ConstraintCorrection { None, LinearSolver };
+enum class ConstraintCorrection { None, LinearSolver, Uncoupled };
 constexpr Named<ConstraintCorrection> kConstraintCorrections[] = {
-    {"none", ConstraintCorrection::None}, {"linear-solver", ConstraintCorrection::LinearSolver}};
+    {"none", ConstraintCorrection::None},
+    {"linear-solver", ConstraintCorrection::LinearSolver},
+    {"uncoupled", ConstraintCorrection::Uncoupled}};
 
 }  // namespace
 
@@ -181,6 +197,12 @@ ConstraintStepOptions constraintStepOptionsOf(const Parameters& scene) {
   options.gaussSeidel.allVerified = scene.boolean("lagrange.all-verified");
   options.regularization = scene.real("lagrange.regularization");
   options.correctionRegularization = scene.real("lagrange.correction-regularization");
+  if (scene.choice("lagrange.correction", kConstraintCorrections) ==
+      ConstraintCorrection::Uncoupled)
+    options.uncoupled = UncoupledCorrection{scene.real("lagrange.compliance"),
+                                            scene.boolean("lagrange.ode-factors"),
+                                            scene.real("lagrange.correction-position-factor"),
+                                            scene.real("lagrange.correction-velocity-factor")};
   return options;
 }
 
@@ -215,10 +237,28 @@ const ComponentDeclaration& constraintSolverComponent() {
           .add({"lagrange.regularization", "R",
                 "added to every diagonal entry of W (SOFA's constraint solver regularizationTerm)",
                 "0", "", false, check::nonNegative()})
-          .add({"lagrange.correction", "none|linear-solver",
+          .add({"lagrange.correction", "none|linear-solver|uncoupled",
                 "linear-solver: W and the correction through the step's own linear solver (SOFA\n"
-                "LinearSolverConstraintCorrection)",
+                "LinearSolverConstraintCorrection); uncoupled: one compliance per node,\n"
+                "lagrange.compliance, in place of A^-1 (SOFA UncoupledConstraintCorrection)",
                 "none", "", false, check::choice(kConstraintCorrections)})
+          .add({"lagrange.compliance", "C",
+                "lagrange.correction = uncoupled: every node's compliance (SOFA\n"
+                "UncoupledConstraintCorrection defaultCompliance)",
+                "1e-05", "", false, check::positive()})
+          .add({"lagrange.ode-factors", "true|false",
+                "lagrange.correction = uncoupled: W times h and the correction times h and 1\n"
+                "(the integrator's factors), else W as it is and the correction times the two\n"
+                "factors below (SOFA useOdeSolverIntegrationFactors)",
+                "true", "", false, check::boolean()})
+          .add({"lagrange.correction-position-factor", "K",
+                "lagrange.ode-factors = false: the position correction's factor (SOFA\n"
+                "correctionPositionFactor)",
+                "1", "", false, check::real()})
+          .add({"lagrange.correction-velocity-factor", "K",
+                "lagrange.ode-factors = false: the velocity correction's factor, over the step\n"
+                "(SOFA correctionVelocityFactor)",
+                "1", "", false, check::real()})
           .add({"lagrange.correction-regularization", "R",
                 "added to the diagonal of W on the constrained rows (SOFA\n"
                 "LinearSolverConstraintCorrection regularizationTerm)",
@@ -227,16 +267,19 @@ const ComponentDeclaration& constraintSolverComponent() {
         const bool solver = solvesConstraints(scene);
         const bool correction = scene.choice("lagrange.correction", kConstraintCorrections) !=
                                 ConstraintCorrection::None;
-        const bool rows = scene.given("lagrange.fixed");
-        if (rows && !solver)
-          throw Error(
-              "lagrange.fixed: Lagrangian constraints need a constraint solver (lagrange.solver "
-              "= block-gauss-seidel: SOFA's FreeMotionAnimationLoop and "
-              "BlockGaussSeidelConstraintSolver); nothing would hold them");
-        if (rows && !correction)
-          throw Error(
-              "lagrange.fixed: Lagrangian constraints need a constraint correction "
-              "(lagrange.correction = linear-solver: SOFA's LinearSolverConstraintCorrection)");
+        const std::string rows = scene.given("lagrange.fixed")       ? "lagrange.fixed"
+                                 : scene.given("lagrange.bilateral") ? "lagrange.bilateral"
+                                                                     : "";
+        if (!rows.empty() && !solver)
+          throw Error(rows +
+                      ": Lagrangian constraints need a constraint solver (lagrange.solver "
+                      "= block-gauss-seidel: SOFA's FreeMotionAnimationLoop and "
+                      "BlockGaussSeidelConstraintSolver); nothing would hold them");
+        if (!rows.empty() && !correction)
+          throw Error(rows +
+                      ": Lagrangian constraints need a constraint correction "
+                      "(lagrange.correction = linear-solver or uncoupled: SOFA's "
+                      "LinearSolverConstraintCorrection or UncoupledConstraintCorrection)");
         if (correction && !solver)
           throw Error("lagrange.correction = " + scene.text("lagrange.correction") +
                       " needs lagrange.solver = block-gauss-seidel");

@@ -166,7 +166,7 @@ sed '10s|/>| method="smal"/>|' good.scn > scn_bad_value.scn
 sed '10s|youngModulus="1e3"|youngModulsu="1e3"|' good.scn > scn_misspelt_field.scn
 sed '6s|good.msh|none.msh|' good.scn > scn_missing_mesh.scn
 sed '4s|<EulerImplicitSolver/>|<EulerImplicitSolver>|' good.scn > scn_syntax.scn
-sed '4s|.*|    <UncoupledConstraintCorrection/>\n    <EulerImplicitSolver/>|' good.scn > scn_unsupported.scn
+sed '4s|.*|    <PrecomputedConstraintCorrection/>\n    <EulerImplicitSolver/>|' good.scn > scn_unsupported.scn
 sed '9s|.*|    <PythonController name="ctl" class="Pulse" eis-source="liver.py:42"/>|' good.scn \
   > scn_python_controller.scn
 sed '9s|.*|    <PythonForceField name="pull" class="Pull" base="ForceFieldVec3d" eis-source="s.py:7"/>|' \
@@ -493,7 +493,7 @@ launch bad scn_include_bad_value "parts/fem.xml:2" "method = 'smal'" -- \
   --scene="$T/scn_include.scn" --solver.steps=1
 launch bad scn_include_missing "scn_include_missing.scn:10" "parts/none.xml" "no such file" -- \
   --scene="$T/scn_include_missing.scn" --solver.steps=1
-launch bad scn_unsupported "scn_unsupported.scn:4" "UncoupledConstraintCorrection" "scene.skip-unsupported" -- \
+launch bad scn_unsupported "scn_unsupported.scn:4" "PrecomputedConstraintCorrection" "scene.skip-unsupported" -- \
   --scene="$T/scn_unsupported.scn" --solver.steps=1
 launch bad scn_python_controller "liver.py:42" "PythonController 'ctl'" "Pulse" "only with the .py scene" -- \
   --scene="$T/scn_python_controller.scn" --solver.steps=1

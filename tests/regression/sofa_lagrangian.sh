@@ -113,9 +113,16 @@ check "a constraint solver no FreeMotionAnimationLoop calls is refused" \
   refused solver_alone.scn "solver_alone.scn:3" "BlockGaussSeidelConstraintSolver" "no FreeMotionAnimationLoop"
 scene "$LOOP" '<LCPConstraintSolver/>' "$HOLD" "$CORRECTION" > lcp.scn
 check "LCPConstraintSolver is refused by name" refused lcp.scn "lcp.scn:3" "LCPConstraintSolver: not supported"
-scene "$LOOP" "$GS" "$HOLD" '<UncoupledConstraintCorrection/>' > uncoupled.scn
-check "UncoupledConstraintCorrection is refused by name" \
-  refused uncoupled.scn "uncoupled.scn:13" "UncoupledConstraintCorrection" "not supported"
+# UncoupledConstraintCorrection: W = h c I on the face's rows, so each step puts the face's nodes
+# back at rest exactly (the other nodes follow through the elastic forces only).
+scene "$LOOP" "$GS" "$HOLD" '<UncoupledConstraintCorrection defaultCompliance="0.01"/>' \
+  > uncoupled.scn
+check "the beam held with an UncoupledConstraintCorrection runs" run uncoupled 2 uncoupled.scn
+check "  its face's 9 nodes stay at rest (1e-10)" at_rest uncoupled.csv
+scene "$LOOP" "$GS" "$HOLD" '<UncoupledConstraintCorrection compliance="0.01 0.02"/>' \
+  > per_node.scn
+check "a compliance per node is refused" \
+  refused per_node.scn "per_node.scn:13" "UncoupledConstraintCorrection" "per node"
 scene "$LOOP" "$GS" "$HOLD" '' > no_correction.scn
 check "a Lagrangian constraint without a correction is refused" \
   refused no_correction.scn "lagrange.correction" "LinearSolverConstraintCorrection"
@@ -135,10 +142,54 @@ scene "$LOOP <CGLinearSolver name=\"cg\"/>" "$GS" "$HOLD" '<LinearSolverConstrai
   > other_solver.scn
 check "a correction through another linear solver than the body's is refused" \
   refused other_solver.scn "other_solver.scn:13" "linearSolver: not the linear solver"
-# Two beams: the constraint problem would couple them.
+# The correction through the preconditioner of the body's PCGLinearSolver (SOFA's falling-beam
+# demos): W and the correction through the step's own converged solve, the same to its tolerance.
+sed 's|<SparseLDLSolver name="ldl"/>|<PCGLinearSolver preconditioner="@ldl"/><SparseLDLSolver name="ldl"/>|' \
+  held.scn > preconditioner.scn
+through_preconditioner() {
+  run preconditioner 2 preconditioner.scn && same_state held2.csv preconditioner.csv 1e-6
+}
+check "a correction through the PCG's preconditioner = through the direct solver (1e-6)" \
+  through_preconditioner
+# Two beams, each under its own ODE solver: no row joins them, so each solves its own constraint
+# problem and the held beam ends as it does alone.
 sed 's|<Node name="beam">|<Node name="beam2"><EulerImplicitSolver/><SparseLDLSolver/><RegularGridTopology name="g2" n="2 2 2"/><MechanicalObject src="@g2"/><UniformMass totalMass=\"1\"/><TetrahedronFEMForceField/></Node>\n  <Node name="beam">|' \
   held.scn > two_bodies.scn
-check "Lagrangian constraints in a scene of two bodies are refused" \
-  refused two_bodies.scn "lagrange.solver = block-gauss-seidel" "one body only"
+held_beside() {
+  run two 2 two_bodies.scn && { head -1 two.csv; grep ',/beam$' two.csv; } > two_beam.csv &&
+    same_state held2.csv two_beam.csv 1e-12
+}
+check "a held beam beside another body ends as it does alone (1e-12)" held_beside
+# Bodies under one ODE solver are one system, whose joined rows hold the first body's node 0.
+cat > one_solver.scn <<XML
+<Node name="root" gravity="0 -9.81 0" dt="0.02">
+  $LOOP
+  $GS
+  <Node name="both">
+    <EulerImplicitSolver/>
+    <SparseLDLSolver name="ldl"/>
+    <Node name="a">
+      <RegularGridTopology name="g" n="2 2 2"/>
+      <MechanicalObject src="@g"/>
+      <UniformMass totalMass="1"/>
+      <TetrahedronFEMForceField/>
+      <FixedLagrangianConstraint indices="0"/>
+      <LinearSolverConstraintCorrection linearSolver="@../ldl"/>
+    </Node>
+    <Node name="b">
+      <RegularGridTopology name="g" n="2 2 2" min="2 0 0" max="3 1 1"/>
+      <MechanicalObject src="@g"/>
+      <UniformMass totalMass="1"/>
+      <TetrahedronFEMForceField/>
+    </Node>
+  </Node>
+</Node>
+XML
+node0_held() {
+  run one_solver 2 one_solver.scn &&
+    awk -F, '$1 == 0 && $8 == "/both/a" { n++; for (c = 2; c <= 4; ++c) if ($c > 1e-10 || $c < -1e-10) bad = 1 }
+      END { exit !(n == 1 && !bad) }' one_solver.csv
+}
+check "Lagrangian rows of a body under one ODE solver with another hold it (1e-10)" node0_held
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

@@ -336,6 +336,20 @@ std::vector<KeyCase> allKeys() {
          EXPECT_TRUE(boxes(s, "constraint.fixed-box").empty());
        },
        {"--lagrange.solver=block-gauss-seidel", "--lagrange.correction=linear-solver"}},
+      {"lagrange.bilateral",
+       "indices 1 2 to points 0 0 1 0 0 2",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("lagrange.bilateral"), Args{"indices 1 2 to points 0 0 1 0 0 2"});
+       },
+       {"--lagrange.solver=block-gauss-seidel", "--lagrange.correction=linear-solver"}},
+      {"lagrange.compliance", "0.002",
+       [](const Scene& s) { EXPECT_EQ(s.real("lagrange.compliance"), 0.002); }},
+      {"lagrange.ode-factors", "false",
+       [](const Scene& s) { EXPECT_FALSE(s.boolean("lagrange.ode-factors")); }},
+      {"lagrange.correction-position-factor", "0.5",
+       [](const Scene& s) { EXPECT_EQ(s.real("lagrange.correction-position-factor"), 0.5); }},
+      {"lagrange.correction-velocity-factor", "2",
+       [](const Scene& s) { EXPECT_EQ(s.real("lagrange.correction-velocity-factor"), 2); }},
       {"lagrange.solver", "block-gauss-seidel",
        [](const Scene& s) { EXPECT_EQ(s.text("lagrange.solver"), "block-gauss-seidel"); }},
       {"lagrange.max-iterations", "200",
@@ -849,7 +863,9 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"lagrange.tolerance", "0"},
       {"lagrange.sor", "2"},
       {"lagrange.regularization", "-1"},
-      {"lagrange.correction", "uncoupled"},
+      {"lagrange.correction", "generic"},
+      {"lagrange.compliance", "0"},
+      {"lagrange.ode-factors", "maybe"},
       {"lagrange.fixed", "cube 1"},
   };
   for (const auto& [key, value] : bad) {

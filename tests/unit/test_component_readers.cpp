@@ -16,6 +16,7 @@
 #include "eis/io/scene_checks.hpp"
 #include "eis/linalg/linear_solver.hpp"
 #include "eis/mesh/mesh_source.hpp"
+#include "eis/model/bilateral_lagrangian_constraint.hpp"
 #include "eis/model/constant_force.hpp"
 #include "eis/model/diffusion_fem.hpp"
 #include "eis/model/elastic_force_fields.hpp"
@@ -413,6 +414,37 @@ TEST(ComponentReaders, FixedConstraint) {
                  {"constraint.fixed", "nowhere"},
                  {"constraint.partial-fixed", "2 0 0 all"},
                  {"constraint.fixed-group", ""}});
+}
+
+TEST(ComponentReaders, BilateralLagrangianConstraint) {
+  using eis::BilateralLagrangianConstraint;
+  EXPECT_TRUE(BilateralLagrangianConstraint::readParameters(eis::defaultScene()).pairs.empty());
+  const BilateralLagrangianConstraint::Parameters p = BilateralLagrangianConstraint::readParameters(
+      sceneWith({{"lagrange.bilateral", "box 0 0 0 1 1 1 to indices 7 3"},
+                 {"lagrange.bilateral", "indices 2 to points 0.5 -1 2"}}));
+  ASSERT_EQ(p.pairs.size(), 2u);
+  EXPECT_EQ(p.pairs[0].first.kind, eis::Selection::Kind::Box);
+  EXPECT_FALSE(p.pairs[0].toPoints);
+  EXPECT_EQ(p.pairs[0].second.indices, (std::vector<std::int64_t>{7, 3}));
+  EXPECT_EQ(p.pairs[1].first.indices, (std::vector<std::int64_t>{2}));
+  EXPECT_TRUE(p.pairs[1].toPoints);
+  ASSERT_EQ(p.pairs[1].points.size(), 1u);
+  EXPECT_EQ(p.pairs[1].points[0], (std::array<double, 3>{0.5, -1, 2}));
+  const BilateralLagrangianConstraint::Parameters q = BilateralLagrangianConstraint::readParameters(
+      sceneWith({{"lagrange.bilateral", "all to body /other box 0 0 0 1 1 1"}}));
+  EXPECT_TRUE(q.pairs.empty());  // the group's, not this body's
+  const auto across = eis::bilateralPairsAcross(
+      sceneWith({{"lagrange.bilateral", "all to body /other box 0 0 0 1 1 1"}}));
+  ASSERT_EQ(across.size(), 1u);
+  EXPECT_EQ(across[0].body, "/other");
+  EXPECT_EQ(across[0].second.kind, eis::Selection::Kind::Box);
+  expectRefused({{"lagrange.bilateral", "indices 1 to body /other"},
+                 {"lagrange.bilateral", "indices 1 2"},
+                 {"lagrange.bilateral", "to indices 1"},
+                 {"lagrange.bilateral", "indices 1 to"},
+                 {"lagrange.bilateral", "indices 1 to points 0 0"},
+                 {"lagrange.bilateral", "indices 1 to points 0 0 x"},
+                 {"lagrange.bilateral", "indices 1 to nowhere"}});
 }
 
 TEST(ComponentReaders, PrescribedMotion) {

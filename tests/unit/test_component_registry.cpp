@@ -47,6 +47,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "fixed-constraint",
                           "prescribed-motion",
                           "fixed-lagrangian-constraint",
+                          "bilateral-lagrangian-constraint",
                           "time-integrator",
                           "constraint-solver",
                           "linear-solver",
@@ -92,7 +93,8 @@ TEST(ComponentRegistry, FinishesOutputsInRankOrder) {
 }
 
 TEST(ComponentRegistry, MapsEverySofaComponent) {
-  const Names expected = {"ConstantForceField",
+  const Names expected = {"BilateralLagrangianConstraint",
+                          "ConstantForceField",
                           "ConstantSparsityPatternSystem",
                           "DiagonalMass",
                           "EllipsoidForceField",
@@ -126,6 +128,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "TrianglePressureForceField",
                           "TriangularBendingSprings",
                           "TriangularFEMForceField",
+                          "UncoupledConstraintCorrection",
                           "UniformMass"};
   EXPECT_EQ(eis::sofaMappedTypes(), expected);
 }

@@ -8,10 +8,12 @@
 // free rows and columns only, so that the projection stays exact.
 #include <petscmat.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "eis/linalg/mechanical_operations.hpp"
+#include "eis/model/bilateral_lagrangian_constraint.hpp"
 #include "eis/model/interaction_springs.hpp"
 #include "eis/model/mechanical_system.hpp"
 
@@ -23,6 +25,8 @@ public:
     MechanicalSystem* system;
     std::string path;  // its node path, which interaction.springs targets name
     std::vector<InteractionSpringSet> springs;
+    // Its lagrange.bilateral pairs to other members' nodes (bilateralPairsAcross).
+    std::vector<BilateralLagrangianConstraint::Pairs> bilateral;
   };
   // Collective. Throws eis::Error on every rank for a spring whose target is not a member or
   // whose node is no node of its body's mesh (or one no cell uses).
@@ -35,6 +39,11 @@ public:
   void addMBKv(Vec out, double mFactor, double bFactor, double kFactor, Vec v) override;
   Mat systemMatrix(double mFactor, double bFactor, double kFactor) override;
   void projectResponse(Vec v) override;
+  // Each member's own Lagrangian rows, then the bilateral pairs across members
+  // (joinLagrangianConstraints); null: none.
+  const LagrangianConstraints* lagrangianConstraints() const override { return lagrangian_.get(); }
+  // What the joined rows warned of while they were made.
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
   // A new joined vector, to be destroyed by the caller.
   Vec createVector() const;
@@ -72,6 +81,8 @@ private:
   std::vector<Spring> springs_;
   std::vector<std::array<double, 9>> dfdx_;  // each spring's D at the last force evaluation
   std::vector<Vec> xs_, vs_, fs_;            // work vectors of each member's layout
+  std::unique_ptr<LagrangianConstraints> lagrangian_;
+  std::vector<std::string> warnings_;
   Mat matrix_ = nullptr;
   double factors_[3] = {0, 0, 0};
   bool filled_ = false;

@@ -17,6 +17,7 @@
 // The projective constraints zero the columns of J on their unknowns, as SOFA's
 // applyProjectiveConstraintOnConstraintMatrix does: P before and after each solve.
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "eis/core/component.hpp"
@@ -25,10 +26,21 @@
 
 namespace eis {
 
+// SOFA's UncoupledConstraintCorrection (Vec3, UncoupledConstraintCorrection.inl): one compliance
+// c for every node instead of A^-1, so W = k c J P J^T with k = h (useOdeSolverIntegrationFactors)
+// or 1, and the correction dx = c P J^T f moves x by xFactor dx and v by vFactor dx (h and 1, or
+// correctionPositionFactor and correctionVelocityFactor / h).
+struct UncoupledCorrection {
+  double compliance = 1e-5;  // defaultCompliance
+  bool odeFactors = true;    // useOdeSolverIntegrationFactors
+  double positionFactor = 1, velocityFactor = 1;
+};
+
 struct ConstraintStepOptions {
   GaussSeidelOptions gaussSeidel;
   double regularization = 0;            // GenericConstraintSolver regularizationTerm
   double correctionRegularization = 0;  // LinearSolverConstraintCorrection regularizationTerm
+  std::optional<UncoupledCorrection> uncoupled;  // else LinearSolverConstraintCorrection
 };
 
 class FreeMotionStep : public TimeIntegrator {
