@@ -16,10 +16,15 @@ void mapRigidState(Reader& r, const SofaObject& state) {
   for (const char* field : {"position", "velocity", "rest_position"})
     if (state.field(field) && isSofaLink(*state.field(field)))
       r.reject(state, field, "a link is not supported on a Rigid3d state; write the values");
-  for (const char* field : {"translation", "rotation", "scale3d", "translation2", "rotation2"})
+  // The transforms, and MechanicalObject::parse's legacy names of them (dx dy dz, rx ry rz, scale,
+  // sx sy sz), which SOFA applies to frames too.
+  for (const char* field : {"translation", "rotation", "translation2", "rotation2", "dx", "dy",
+                            "dz", "rx", "ry", "rz", "scale3d", "scale", "sx", "sy", "sz"}) {
+    const double neutral = std::string(field).rfind("s", 0) == 0 ? 1 : 0;
     for (double x : r.reals(state, field))
-      if (x != (std::string(field) == "scale3d" ? 1 : 0))
+      if (x != neutral)
         r.reject(state, field, "a transform of a Rigid3d state is not supported yet");
+  }
   r.refuseIfGiven(state, "rest_position", "a rest position of rigid frames is not supported");
   std::vector<double> frames = r.reals(state, "position");
   if (!r.given(state, "position")) {

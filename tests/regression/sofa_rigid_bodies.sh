@@ -10,8 +10,8 @@
 #  - the files of 1, 2 and 3 ranks are the same, bit for bit;
 #  - the same frames beside a deformable body (a cube of points with springs, in another node
 #    with its own ODE solver) are the same, bit for bit, their rows named by their node;
-#  - what a rigid body cannot do yet is refused by name: a ConstantForceField on it, and
-#    output.final-state in a scene with one.
+#  - what a rigid body cannot do yet is refused by name: a ConstantForceField on it, a legacy
+#    transform of it (rx), and output.final-state in a scene with one.
 # Usage: sofa_rigid_bodies.sh <euler-implicit> <meshes dir>; the MPI launch line:
 # tests/common/mpi_launch.sh.
 set -euo pipefail
@@ -119,6 +119,11 @@ status=0
 run 2 --scene forced.scn --solver.steps=2 --output.frames=forced.csv || status=$?
 check "a ConstantForceField on rigid frames is refused" test "$status" -ne 0
 check "its error names it and the frames" grep -q "ConstantForceField.*not supported on rigid" run.err
+sed 's/name="dofs"/name="dofs" dx="0" rx="30"/' rigid.scn > turned.scn
+status=0
+run 2 --scene turned.scn --solver.steps=2 --output.frames=turned.csv || status=$?
+check "a legacy transform of the frames (rx) is refused, by name" \
+  grep -q "rx = '30': a transform of a Rigid3d state is not supported" run.err
 status=0
 run 2 --scene rigid.scn --solver.steps=2 --output.final-state=final.csv || status=$?
 check "output.final-state with rigid bodies is refused" test "$status" -ne 0
