@@ -16,15 +16,23 @@ void mapRigidState(Reader& r, const SofaObject& state) {
   for (const char* field : {"position", "velocity", "rest_position"})
     if (state.field(field) && isSofaLink(*state.field(field)))
       r.reject(state, field, "a link is not supported on a Rigid3d state; write the values");
-  // The transforms, and MechanicalObject::parse's legacy names of them (dx dy dz, rx ry rz, scale,
-  // sx sy sz), which SOFA applies to frames too.
-  for (const char* field : {"translation", "rotation", "translation2", "rotation2", "dx", "dy",
-                            "dz", "rx", "ry", "rz", "scale3d", "scale", "sx", "sy", "sz"}) {
-    const double neutral = std::string(field).rfind("s", 0) == 0 ? 1 : 0;
+  // MechanicalObject::reinit scales, rotates, then translates the frames; a translation alone
+  // moves their centres (DataTypes::add). The legacy dx dy dz (MechanicalObject::parse, read in
+  // single precision) replace `translation`, the unnamed ones 0. Rotations and scales of frames
+  // are refused.
+  for (const char* field : {"rotation", "translation2", "rotation2", "rx", "ry", "rz", "scale3d",
+                            "scale", "sx", "sy", "sz"}) {
+    const double neutral = field[0] == 's' ? 1 : 0;
     for (double x : r.reals(state, field))
       if (x != neutral)
-        r.reject(state, field, "a transform of a Rigid3d state is not supported yet");
+        r.reject(state, field, "a rotation or scale of a Rigid3d state is not supported yet");
   }
+  std::vector<double> translation = r.reals(state, "translation");
+  if (translation.empty()) translation.assign(3, 0);
+  if (translation.size() != 3) r.reject(state, "translation", "expected 3 numbers");
+  const char* legacy[3] = {"dx", "dy", "dz"};
+  if (r.given(state, "dx") || r.given(state, "dy") || r.given(state, "dz"))
+    for (int i = 0; i < 3; ++i) translation[i] = r.single(state, legacy[i], 0);
   r.refuseIfGiven(state, "rest_position", "a rest position of rigid frames is not supported");
   std::vector<double> frames = r.reals(state, "position");
   if (!r.given(state, "position")) {
@@ -37,6 +45,8 @@ void mapRigidState(Reader& r, const SofaObject& state) {
   }
   if (frames.empty() || frames.size() % 7 != 0)
     r.reject(state, "position", "expected 7 numbers per frame (x y z qx qy qz qw)");
+  for (std::size_t f = 0; f < frames.size(); f += 7)
+    for (int i = 0; i < 3; ++i) frames[f + i] += translation[i];
   r.key("rigid.frames", joined(frames, 0, frames.size()));
   std::vector<double> velocities = r.reals(state, "velocity");
   if (velocities.size() % 6 != 0)

@@ -10,8 +10,9 @@
 #  - the files of 1, 2 and 3 ranks are the same, bit for bit;
 #  - the same frames beside a deformable body (a cube of points with springs, in another node
 #    with its own ODE solver) are the same, bit for bit, their rows named by their node;
+#  - MechanicalObject's dx dz move the frames' centres (the same run, moved);
 #  - what a rigid body cannot do yet is refused by name: a ConstantForceField on it, a legacy
-#    transform of it (rx), and output.final-state in a scene with one.
+#    rotation of it (rx), and output.final-state in a scene with one.
 # Usage: sofa_rigid_bodies.sh <euler-implicit> <meshes dir>; the MPI launch line:
 # tests/common/mpi_launch.sh.
 set -euo pipefail
@@ -122,8 +123,16 @@ check "its error names it and the frames" grep -q "ConstantForceField.*not suppo
 sed 's/name="dofs"/name="dofs" dx="0" rx="30"/' rigid.scn > turned.scn
 status=0
 run 2 --scene turned.scn --solver.steps=2 --output.frames=turned.csv || status=$?
-check "a legacy transform of the frames (rx) is refused, by name" \
-  grep -q "rx = '30': a transform of a Rigid3d state is not supported" run.err
+check "a legacy rotation of the frames (rx) is refused, by name" \
+  grep -q "rx = '30': a rotation or scale of a Rigid3d state is not supported" run.err
+# A translation moves the centres alone: dx dy dz (single precision) as SOFA's legacy names.
+sed 's/name="dofs"/name="dofs" dx="0.5" dz="-2"/' rigid.scn > moved.scn
+status=0
+run 2 --scene moved.scn --solver.steps=40 --output.frames=moved.csv || status=$?
+check "frames moved by dx dz run" test "$status" -eq 0
+check "they are the frames moved by (0.5, 0, -2), to 6 digits" cmp -s \
+  <(awk -F, 'NR > 1 { $3 += 0.5; $5 -= 2 } { print }' frames1.csv) \
+  <(awk -F, 'NR > 1 { $3 += 0; $5 += 0 } { print }' moved.csv)
 status=0
 run 2 --scene rigid.scn --solver.steps=2 --output.final-state=final.csv || status=$?
 check "output.final-state with rigid bodies is refused" test "$status" -ne 0
