@@ -4,6 +4,8 @@
 // fixedDirections one flag per velocity unknown, 6, all 1 by default).
 #include "sofa_rigid.hpp"
 
+#include "eis/mesh/mesh_transform.hpp"
+#include "eis/model/rigid_body.hpp"
 #include "sofa_selections.hpp"
 
 namespace eis::sofa {
@@ -16,23 +18,28 @@ void mapRigidState(Reader& r, const SofaObject& state) {
   for (const char* field : {"position", "velocity", "rest_position"})
     if (state.field(field) && isSofaLink(*state.field(field)))
       r.reject(state, field, "a link is not supported on a Rigid3d state; write the values");
-  // MechanicalObject::reinit scales, rotates, then translates the frames; a translation alone
-  // moves their centres (DataTypes::add). The legacy dx dy dz (MechanicalObject::parse, read in
-  // single precision) replace `translation`, the unnamed ones 0. Rotations and scales of frames
-  // are refused.
-  for (const char* field : {"rotation", "translation2", "rotation2", "rx", "ry", "rz", "scale3d",
-                            "scale", "sx", "sy", "sz"}) {
+  // MechanicalObject::reinit scales, rotates, then translates the frames: a rotation by Euler
+  // angles in degrees turns each centre and orientation (applyRotation: q c, q o), a translation
+  // moves the centres (DataTypes::add). The legacy rx ry rz and dx dy dz (MechanicalObject::parse,
+  // read in single precision) replace `rotation` and `translation`, the unnamed ones 0. Scales
+  // of frames are refused.
+  for (const char* field : {"translation2", "rotation2", "scale3d", "scale", "sx", "sy", "sz"}) {
     const double neutral = field[0] == 's' ? 1 : 0;
     for (double x : r.reals(state, field))
-      if (x != neutral)
-        r.reject(state, field, "a rotation or scale of a Rigid3d state is not supported yet");
+      if (x != neutral) r.reject(state, field, "a scale of a Rigid3d state is not supported yet");
   }
-  std::vector<double> translation = r.reals(state, "translation");
-  if (translation.empty()) translation.assign(3, 0);
-  if (translation.size() != 3) r.reject(state, "translation", "expected 3 numbers");
-  const char* legacy[3] = {"dx", "dy", "dz"};
-  if (r.given(state, "dx") || r.given(state, "dy") || r.given(state, "dz"))
-    for (int i = 0; i < 3; ++i) translation[i] = r.single(state, legacy[i], 0);
+  const auto vector3 = [&](const char* field, const char* legacy[3]) {
+    std::vector<double> v = r.reals(state, field);
+    if (v.empty()) v.assign(3, 0);
+    if (v.size() != 3) r.reject(state, field, "expected 3 numbers");
+    if (r.given(state, legacy[0]) || r.given(state, legacy[1]) || r.given(state, legacy[2]))
+      for (int i = 0; i < 3; ++i) v[i] = r.single(state, legacy[i], 0);
+    return std::array<double, 3>{v[0], v[1], v[2]};
+  };
+  const char* legacyRotation[3] = {"rx", "ry", "rz"};
+  const char* legacyTranslation[3] = {"dx", "dy", "dz"};
+  const std::array<double, 3> rotation = vector3("rotation", legacyRotation);
+  const std::array<double, 3> translation = vector3("translation", legacyTranslation);
   r.refuseIfGiven(state, "rest_position", "a rest position of rigid frames is not supported");
   std::vector<double> frames = r.reals(state, "position");
   if (!r.given(state, "position")) {
@@ -45,8 +52,18 @@ void mapRigidState(Reader& r, const SofaObject& state) {
   }
   if (frames.empty() || frames.size() % 7 != 0)
     r.reject(state, "position", "expected 7 numbers per frame (x y z qx qy qz qw)");
-  for (std::size_t f = 0; f < frames.size(); f += 7)
+  const bool turned = rotation != std::array<double, 3>{0, 0, 0};
+  const std::array<double, 4> turn = eulerDegreesQuaternion(rotation);
+  for (std::size_t f = 0; f < frames.size(); f += 7) {
+    if (turned) {
+      const auto centre = rotateEulerDegrees(rotation, {frames[f], frames[f + 1], frames[f + 2]});
+      const auto orientation =
+          quaternionProduct(turn, {frames[f + 3], frames[f + 4], frames[f + 5], frames[f + 6]});
+      for (int i = 0; i < 3; ++i) frames[f + i] = centre[i];
+      for (int i = 0; i < 4; ++i) frames[f + 3 + i] = orientation[i];
+    }
     for (int i = 0; i < 3; ++i) frames[f + i] += translation[i];
+  }
   r.key("rigid.frames", joined(frames, 0, frames.size()));
   std::vector<double> velocities = r.reals(state, "velocity");
   if (velocities.size() % 6 != 0)

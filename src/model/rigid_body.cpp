@@ -13,8 +13,9 @@ namespace {
 
 using Quaternion = std::array<double, 4>;  // qx qy qz qw
 
-// SOFA's Quat::operator*: the Hamilton product a * b.
-Quaternion multiply(const Quaternion& a, const Quaternion& b) {
+}  // namespace
+
+Quaternion quaternionProduct(const Quaternion& a, const Quaternion& b) {
   Quaternion r;
   r[3] = a[3] * b[3] - (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]);
   r[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
@@ -22,6 +23,8 @@ Quaternion multiply(const Quaternion& a, const Quaternion& b) {
   r[2] = a[3] * b[2] + a[2] * b[3] + a[0] * b[1] - a[1] * b[0];
   return r;
 }
+
+namespace {
 
 // SOFA's Quat::normalize: left as it is within 1e-10 of unit length.
 void normalize(Quaternion& q) {
@@ -56,7 +59,7 @@ Quaternion rotateQuaternion(const Quaternion& q, const std::array<double, 3>& ro
     const double sinc = std::sin(theta) / theta;
     exponential = {sinc * omega[0], sinc * omega[1], sinc * omega[2], std::cos(theta)};
   }
-  return multiply(exponential, q);
+  return quaternionProduct(exponential, q);
 }
 
 RigidBody::RigidBody(MPI_Comm comm, RigidBodyParameters parameters)

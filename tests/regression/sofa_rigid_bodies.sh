@@ -10,9 +10,10 @@
 #  - the files of 1, 2 and 3 ranks are the same, bit for bit;
 #  - the same frames beside a deformable body (a cube of points with springs, in another node
 #    with its own ODE solver) are the same, bit for bit, their rows named by their node;
-#  - MechanicalObject's dx dz move the frames' centres (the same run, moved);
+#  - MechanicalObject's rz turns the frames' centres and orientations (the fixed frame against
+#    its hand-computed turn), dx dz move the centres (the same run, moved);
 #  - what a rigid body cannot do yet is refused by name: a ConstantForceField on it, a legacy
-#    rotation of it (rx), and output.final-state in a scene with one.
+#    scale of it (sx), and output.final-state in a scene with one.
 # Usage: sofa_rigid_bodies.sh <euler-implicit> <meshes dir>; the MPI launch line:
 # tests/common/mpi_launch.sh.
 set -euo pipefail
@@ -120,11 +121,24 @@ status=0
 run 2 --scene forced.scn --solver.steps=2 --output.frames=forced.csv || status=$?
 check "a ConstantForceField on rigid frames is refused" test "$status" -ne 0
 check "its error names it and the frames" grep -q "ConstantForceField.*not supported on rigid" run.err
-sed 's/name="dofs"/name="dofs" dx="0" rx="30"/' rigid.scn > turned.scn
+sed 's/name="dofs"/name="dofs" sx="2"/' rigid.scn > scaled.scn
+status=0
+run 2 --scene scaled.scn --solver.steps=2 --output.frames=scaled.csv || status=$?
+check "a legacy scale of the frames (sx) is refused, by name" \
+  grep -q "sx = '2': a scale of a Rigid3d state is not supported" run.err
+# rz = 90 turns the fixed frame's centre (-1, 0.5, 0) to (-0.5, -1, 0) and its orientation
+# (0, 0.6, 0, 0.8) to (0, 0, s, s) (0, 0.6, 0, 0.8) = (-0.6 s, 0.6 s, 0.8 s, 0.8 s), s = 1/sqrt(2).
+sed 's/name="dofs"/name="dofs" rz="90"/' rigid.scn > turned.scn
 status=0
 run 2 --scene turned.scn --solver.steps=2 --output.frames=turned.csv || status=$?
-check "a legacy rotation of the frames (rx) is refused, by name" \
-  grep -q "rx = '30': a rotation or scale of a Rigid3d state is not supported" run.err
+check "frames turned by rz run" test "$status" -eq 0
+turned=$(python3 -c '
+import math, sys
+s = 1 / math.sqrt(2)
+row = [float(t) for t in open(sys.argv[1]).read().split("\n")[2].split(",")[2:9]]
+want = [-0.5, -1, 0, -0.6 * s, 0.6 * s, 0.8 * s, 0.8 * s]
+print("%.3e" % max(abs(a - b) for a, b in zip(row, want)))' turned.csv)
+check "the fixed frame is turned by rz = 90 about z: $turned <= 1e-15" below "$turned" 1e-15
 # A translation moves the centres alone: dx dy dz (single precision) as SOFA's legacy names.
 sed 's/name="dofs"/name="dofs" dx="0.5" dz="-2"/' rigid.scn > moved.scn
 status=0

@@ -82,6 +82,10 @@ bool isRigidBody(const Parameters& scene);
 // Throws eis::Error for a fixed frame index past the last frame.
 RigidBodyParameters readRigidBodyParameters(const Parameters& scene);
 
+// SOFA's Quat::operator*: the Hamilton product a b of quaternions (qx qy qz qw).
+std::array<double, 4> quaternionProduct(const std::array<double, 4>& a,
+                                        const std::array<double, 4>& b);
+
 // The frame `q` (qx qy qz qw) turned by the rotation vector `rotation` as SOFA's
 // RigidCoord<3>::operator+= turns it: exp(rotation / 2) * q, with the unit quaternion of
 // (rotation / 2, 1) for a rotation below machine epsilon.
