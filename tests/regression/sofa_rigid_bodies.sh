@@ -132,7 +132,8 @@ sed 's/name="dofs"/name="dofs" rz="90"/' rigid.scn > turned.scn
 status=0
 run 2 --scene turned.scn --solver.steps=2 --output.frames=turned.csv || status=$?
 check "frames turned by rz run" test "$status" -eq 0
-turned=$(python3 -c '
+turned=nan
+[ -s turned.csv ] && turned=$(python3 -c '
 import math, sys
 s = 1 / math.sqrt(2)
 row = [float(t) for t in open(sys.argv[1]).read().split("\n")[2].split(",")[2:9]]
