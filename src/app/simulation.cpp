@@ -57,8 +57,12 @@ namespace {
 
 // A run of several bodies: the keys that are the run's own (its clock, its outputs, the files
 // that hold every body's starting state) must agree, refused by name before anything is built.
-void checkBodies(const std::vector<ObjectScene>& objects) {
+const Scene& firstScene(const std::vector<ObjectScene>& objects) {
   if (objects.empty()) throw Error("the scene has no body");
+  return objects.front().scene;
+}
+
+void checkBodies(const std::vector<ObjectScene>& objects) {
   // A body alone solves its own rows; rows across bodies are a group's (its joined system).
   for (const ObjectScene& object : objects)
     for (const auto& pairs : bilateralPairsAcross(object.scene))
@@ -71,7 +75,8 @@ void checkBodies(const std::vector<ObjectScene>& objects) {
   for (const char* key :
        {"solver.steps", "solver.dt", "output.final-state", "output.history", "output.every",
         "output.progress-every", "output.vtk", "output.xdmf", "output.checkpoint",
-        "output.checkpoint-every", "output.checkpoint-minutes", "initial.restart", "initial.state"})
+        "output.checkpoint-every", "output.checkpoint-minutes", "initial.restart", "initial.state",
+        "output.frames"})
     for (const ObjectScene& object : objects)
       if (object.scene.shown(key) != first.shown(key))
         throw Error(std::string(key) + " differs between the bodies " + objects.front().path +
@@ -92,10 +97,16 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm, std::FILE* log)
 
 // Set-up: the whole scene is built here, collectively, so that every bad input (a missing
 // group, an unwritable output) fails before the first step rather than after the last.
-Simulation::Simulation(const std::vector<ObjectScene>& objects, MPI_Comm comm, std::FILE* log)
-    : comm_(comm), failureComm_(comm), log_(log) {
+Simulation::Simulation(const std::vector<ObjectScene>& allObjects, MPI_Comm comm, std::FILE* log)
+    : runScene_(firstScene(allObjects)), comm_(comm), failureComm_(comm), log_(log) {
   const double start = MPI_Wtime();
-  checkBodies(objects);
+  checkBodies(allObjects);
+  checkRigidBodies(allObjects);
+  // The bodies of rigid frames are systems of their own (app/rigid_bodies.cpp); the others have
+  // meshes.
+  std::vector<ObjectScene> objects;
+  for (const ObjectScene& object : allObjects)
+    if (!isRigidBody(object.scene)) objects.push_back(object);
   std::vector<std::string> groupWarnings;
   const std::vector<std::vector<std::size_t>> groups = formGroups(objects, groupWarnings);
   for (const std::string& warning : groupWarnings)
@@ -127,6 +138,8 @@ Simulation::Simulation(const std::vector<ObjectScene>& objects, MPI_Comm comm, s
     buildBody(*bodies_[b], std::move(meshes[b]), warnings[b]);
   for (auto& group : groups_)
     if (group->bodies.front()->coupled) buildGroup(*group);
+  for (const ObjectScene& object : allObjects)
+    if (isRigidBody(object.scene)) buildRigid(object);
   setInitialStates();
   outputs_ = buildOutputs(scene(), comm_);
   try {
@@ -318,13 +331,14 @@ void Simulation::run() {
 // for all: the bodies are put back (from copies made before the step, kept between steps), so
 // that the outputs' last good state is one step of every body.
 void Simulation::advance(int step, double clock, StepRecord& record) {
-  if (bodies_.size() > 1)
+  if (bodies_.size() > 1 || !rigids_.empty())
     for (auto& body : bodies_) {
       if (!body->x0) EIS_CHECK(VecDuplicate(body->x, &body->x0));
       if (!body->v0) EIS_CHECK(VecDuplicate(body->v, &body->v0));
       EIS_CHECK(VecCopy(body->x, body->x0));
       EIS_CHECK(VecCopy(body->v, body->v0));
     }
+  saveRigids();
   bool reported = false;
   const auto add = [&](const StepReport& report, int substeps) {
     record.report.linearIterations += report.linearIterations;
@@ -376,12 +390,14 @@ void Simulation::advance(int step, double clock, StepRecord& record) {
           substeps);
       add(report, substeps);
     }
+    advanceRigids(record);
   } catch (const Error&) {
-    if (bodies_.size() > 1)
+    if (bodies_.size() > 1 || !rigids_.empty())
       for (auto& body : bodies_) {
         EIS_CHECK(VecCopy(body->x0, body->x));
         EIS_CHECK(VecCopy(body->v0, body->v));
       }
+    restoreRigids();
     throw;
   }
 }
@@ -414,6 +430,7 @@ void Simulation::finishOutputs(const Output* failed) {
     output->finish(states());
     report("%s\n", output->where().c_str());
   }
+  writeFrames();
 }
 
 NodalTable Simulation::gatherState() const {

@@ -140,7 +140,7 @@ void mappedChild(Scene& scene) {
 // The built-in box is fixed at its x = 0 face when no constraint and no other mesh is given.
 void fixedConstraint(Scene& scene) {
   requireElasticity(scene, "constraint.partial-fixed", scene.given("constraint.partial-fixed"));
-  if (scene.given("mesh.file") || scene.given("mesh.nodes") ||
+  if (scene.given("mesh.file") || scene.given("mesh.nodes") || scene.given("rigid.frames") ||
       scene.given("constraint.fixed-box") || scene.given("constraint.fixed-group") ||
       scene.given("constraint.fixed") || scene.given("constraint.partial-fixed") ||
       scene.given("lagrange.fixed"))
@@ -220,7 +220,7 @@ const std::vector<SceneCheck>& sceneChecks() {
       {"fixed-constraint",
        {"physics.type", "constraint.fixed-box", "constraint.fixed-group", "constraint.fixed",
         "constraint.partial-fixed", "lagrange.fixed", "mesh.file", "mesh.nodes", "mesh.transform",
-        "mesh.box-cells", "mesh.box-size"},
+        "mesh.box-cells", "mesh.box-size", "rigid.frames"},
        fixedConstraint},
       {"prescribed-motion",
        {"physics.type", "constraint.linear-movement", "constraint.prescribed-velocity",

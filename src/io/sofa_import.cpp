@@ -15,6 +15,7 @@
 #include "sofa_lagrangian.hpp"
 #include "sofa_mapped_child.hpp"
 #include "sofa_reader.hpp"
+#include "sofa_rigid.hpp"
 #include "sofa_walk.hpp"
 
 namespace eis {
@@ -126,7 +127,7 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
              const std::vector<const SofaObject*>& components) {
   const std::string tmpl = reader.text(state, "template").value_or("Vec3d");
   if (tmpl != "Vec3d" && tmpl != "Vec3" && tmpl != "Vec3f")
-    reader.reject(state, "template", "only Vec3d (3D points) is supported");
+    reader.reject(state, "template", "only Vec3d (3D points) and Rigid3d (frames) are supported");
   // MechanicalObject::resetForce zeroes `force` before every force computation, so its values
   // written in the scene count for nothing; accumulateForce adds `externalForce` to every one:
   // a constant load, which a scene may write as zeros.
@@ -419,7 +420,12 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
                 ": a state SOFA never moves is supported only as a collision obstacle");
   reader.from(state);
   mapContext(reader, scene, *state.node);
-  mapMesh(reader, state, options, body.components);
+  // Rigid frames are a body of their own kind (io/sofa_rigid), with its own few components.
+  const bool rigid = sofa::isRigidTemplate(reader.text(state, "template").value_or("Vec3d"));
+  if (rigid)
+    sofa::mapRigidState(reader, state);
+  else
+    mapMesh(reader, state, options, body.components);
   const std::string why = "not supported: it may change the mechanics";
   for (const SofaObject* solver : {body.odeSolver, body.nonlinearSolver}) {
     if (!solver) continue;
@@ -433,6 +439,12 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   }
   for (const SofaObject* o : body.components) {
     reader.from(*o);
+    if (rigid) {
+      if (!sofa::mapRigidComponent(reader, *o))
+        unsupported(reader, *o, "not supported on rigid frames (" + state.label() + ") yet",
+                    options);
+      continue;
+    }
     const std::size_t before = keys.size();
     if (const sofa::SofaMapping map = sofa::sofaMapping(o->type))
       map(reader, *o);
@@ -458,7 +470,7 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   }
   // Every force comes from a component the scene names: without a FEM force field (the
   // mappings that give material.model), none.
-  if (!reader.gave("material.model")) {
+  if (!rigid && !reader.gave("material.model")) {
     reader.from(state);
     reader.key("material.model", "none");
     reader.note("no FEM force field acts on " + state.label() +

@@ -61,16 +61,21 @@ Check meshTransformCheck() {
   return [](const std::string& key, const std::string& text) { parseMeshTransform(key, text); };
 }
 
-std::array<double, 3> rotateEulerDegrees(const std::array<double, 3>& angles,
-                                         const std::array<double, 3>& point) {
+std::array<double, 4> eulerDegreesQuaternion(const std::array<double, 3>& angles) {
   // Quat::createQuaterFromEuler(angles * M_PI / 180.0), order ZYX.
   const double h0 = angles[0] * M_PI / 180.0 / 2, h1 = angles[1] * M_PI / 180.0 / 2,
                h2 = angles[2] * M_PI / 180.0 / 2;
   const double c1 = std::cos(h0), c2 = std::cos(h1), c3 = std::cos(h2);
   const double s1 = std::sin(h0), s2 = std::sin(h1), s3 = std::sin(h2);
-  const std::array<double, 3> q = {s1 * c2 * c3 - c1 * s2 * s3, c1 * s2 * c3 + s1 * c2 * s3,
-                                   c1 * c2 * s3 - s1 * s2 * c3};
-  const double w = c1 * c2 * c3 + s1 * s2 * s3;
+  return {s1 * c2 * c3 - c1 * s2 * s3, c1 * s2 * c3 + s1 * c2 * s3, c1 * c2 * s3 - s1 * s2 * c3,
+          c1 * c2 * c3 + s1 * s2 * s3};
+}
+
+std::array<double, 3> rotateEulerDegrees(const std::array<double, 3>& angles,
+                                         const std::array<double, 3>& point) {
+  const std::array<double, 4> quaternion = eulerDegreesQuaternion(angles);
+  const std::array<double, 3> q = {quaternion[0], quaternion[1], quaternion[2]};
+  const double w = quaternion[3];
   // Quat::rotate: t = 2 (q x v), v' = v + w t + q x t.
   std::array<double, 3> t = cross(q, point);
   for (double& x : t) x *= 2;

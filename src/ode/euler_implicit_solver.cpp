@@ -74,7 +74,7 @@ StepReport EulerImplicitSolver::step(MechanicalOperations& mop, Vec x, Vec v, do
   if (averageVelocity)
     EIS_CHECK(VecAXPBYPCZ(x, h / 2, h / 2, 1.0, vBefore_, v));
   else
-    EIS_CHECK(VecAXPY(x, h, v));
+    mop.addToPosition(x, h, v);
   if (options_.vdamping != 0) EIS_CHECK(VecScale(v, std::exp(-h * options_.vdamping)));
 
   // rhs_ is free until the next step; solution_ is kept as the next solve's starting point.

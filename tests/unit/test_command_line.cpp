@@ -433,6 +433,23 @@ std::vector<KeyCase> allKeys() {
        }},
       {"output.final-state", "final.csv",
        [](const Scene& s) { EXPECT_EQ(path(s, "output.final-state"), "final.csv"); }},
+      {"output.frames", "frames.csv",
+       [](const Scene& s) { EXPECT_EQ(path(s, "output.frames"), "frames.csv"); }},
+      {"rigid.frames", "1 2 3 0 0 0 1",
+       [](const Scene& s) {
+         EXPECT_EQ(s.reals("rigid.frames"), (std::vector<double>{1, 2, 3, 0, 0, 0, 1}));
+       }},
+      {"rigid.velocities", "1 0 0 0 0 2",
+       [](const Scene& s) {
+         EXPECT_EQ(s.reals("rigid.velocities"), (std::vector<double>{1, 0, 0, 0, 0, 2}));
+       }},
+      {"rigid.mass", "2 1 1 0 0 0 2 0 0 0 3",
+       [](const Scene& s) { EXPECT_EQ(s.reals("rigid.mass").size(), 11u); }},
+      {"rigid.total-mass", "4", [](const Scene& s) { EXPECT_EQ(s.real("rigid.total-mass"), 4); }},
+      {"rigid.fixed", "0 2",
+       [](const Scene& s) { EXPECT_EQ(s.texts("rigid.fixed"), Args{"0 2"}); }},
+      {"rigid.partial-fixed", "0 1 0 0 0 0 all",
+       [](const Scene& s) { EXPECT_EQ(s.texts("rigid.partial-fixed"), Args{"0 1 0 0 0 0 all"}); }},
       {"output.history", "history.csv",
        [](const Scene& s) { EXPECT_EQ(path(s, "output.history"), "history.csv"); }},
       {"output.vtk", "out/beam",
@@ -606,7 +623,7 @@ TEST(Scene, EveryKeyFromTheCommandLine) {
 // The keys whose values are paths, listed apart from their declarations.
 const std::set<std::string> kPathKeys = {
     "mesh.file",  "initial.state",   "output.final-state", "output.history", "output.vtk",
-    "scene.file", "scene.data-path", "output.checkpoint",  "output.xdmf"};
+    "scene.file", "scene.data-path", "output.checkpoint",  "output.xdmf", "output.frames"};
 
 TEST(Scene, EveryKeyFromTheConfigFile) {
   for (const KeyCase& c : allKeys()) {

@@ -27,6 +27,7 @@ Names typesOf(const List& list, Type type) {
 
 TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
   const Names expected = {"mesh",
+                          "rigid-body",
                           "physics",
                           "mass",
                           "elastic-fem",
@@ -57,6 +58,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "xdmf",
                           "history",
                           "checkpoint",
+                          "rigid-frames",
                           "substepping",
                           "progress",
                           "sofa-scene"};

@@ -19,6 +19,7 @@
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/coupled_system.hpp"
 #include "eis/model/mechanical_system.hpp"
+#include "eis/model/rigid_body.hpp"
 #include "eis/ode/time_integrator.hpp"
 
 namespace eis {
@@ -107,6 +108,31 @@ private:
     Vec x = nullptr, v = nullptr, restCoordinates = nullptr;
   };
 
+  // A body of rigid frames (rigid.frames; app/rigid_bodies.cpp): no mesh, its own system and
+  // integrator, stepped after the mesh bodies; its frames are written by output.frames alone.
+  struct RigidRun {
+    explicit RigidRun(const ObjectScene& object) : path(object.path), scene(object.scene) {}
+    ~RigidRun();
+    RigidRun(const RigidRun&) = delete;
+    RigidRun& operator=(const RigidRun&) = delete;
+    std::string path;
+    Scene scene;
+    std::unique_ptr<RigidBody> body;
+    std::unique_ptr<TimeIntegrator> integrator;
+    Vec x = nullptr, v = nullptr, x0 = nullptr, v0 = nullptr;
+  };
+  // Collective: refuses what a scene with rigid bodies cannot do yet, by name, before anything is
+  // built; then builds each rigid body.
+  static void checkRigidBodies(const std::vector<ObjectScene>& objects);
+  void buildRigid(const ObjectScene& object);
+  // Steps every rigid body; saveRigids keeps its state before the step (x0, v0), restoreRigids
+  // puts it back after a failed step.
+  void saveRigids();
+  void advanceRigids(StepRecord& record);
+  void restoreRigids();
+  // output.frames, when given: every rigid body's frames.
+  void writeFrames();
+
   void report(const char* format, ...) const;
   // The bodies' groups, by index, in the order of their first body, checked before any mesh is
   // read (app/coupled_groups.cpp): what one system of several bodies cannot do yet is refused
@@ -156,9 +182,12 @@ private:
   void printSummary() const;
 
   // The run's own keys (steps, dt, outputs) are read from the first body's scene.
-  const Scene& scene() const { return bodies_.front()->scene; }
+  const Scene& scene() const { return runScene_; }
 
+  Scene runScene_;
   std::vector<std::unique_ptr<Body>> bodies_;
+  // The bodies of rigid frames, in scene order.
+  std::vector<std::unique_ptr<RigidRun>> rigids_;
   std::vector<std::unique_ptr<Group>> groups_;  // in the order of their first body
   MPI_Comm comm_;
   // The ranks' meeting after a failed step, on a communicator the run never uses otherwise.

@@ -3,6 +3,7 @@
 // MechanicalOperations. K = df/dx and B = df/dv; vectors are PETSc global vectors.
 #include <petscmat.h>
 
+#include "eis/core/error.hpp"
 #include "eis/linalg/lagrangian_constraints.hpp"
 
 namespace eis {
@@ -20,6 +21,9 @@ public:
   virtual Mat systemMatrix(double mFactor, double bFactor, double kFactor) = 0;
   // P v: zero the projected (fixed) unknowns.
   virtual void projectResponse(Vec v) = 0;
+  // x = x + h v, SOFA's addition of a velocity to a coordinate (its vOp): a vector sum for
+  // points; a rigid frame's orientation is turned by the rotation h v gives (model/rigid_body).
+  virtual void addToPosition(Vec x, double h, Vec v) { EIS_CHECK(VecAXPY(x, h, v)); }
   // Prescribed motion: dx = zero but on the prescribed unknowns, where it is the displacement
   // that takes them from x to their position at the end of a step of length h. False (dx
   // untouched) when nothing is prescribed.

@@ -30,6 +30,8 @@ Check meshTransformCheck();
 // y, then about z, each counter-clockwise seen from the axis' positive end.
 std::array<double, 3> rotateEulerDegrees(const std::array<double, 3>& angles,
                                          const std::array<double, 3>& point);
+// That rotation's unit quaternion (qx qy qz qw).
+std::array<double, 4> eulerDegreesQuaternion(const std::array<double, 3>& angles);
 
 // Applies one operation to every point.
 void applyMeshTransform(const MeshTransform& transform, std::vector<std::array<double, 3>>& points);

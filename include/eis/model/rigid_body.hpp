@@ -1,0 +1,95 @@
+#pragma once
+// A body of rigid frames, SOFA's MechanicalObject<Rigid3d>: each frame a position and an
+// orientation quaternion (x y z qx qy qz qw, SOFA's RigidCoord layout) with six velocity unknowns,
+// linear then angular, both in the world frame (SOFA's RigidDeriv). On it: SOFA's UniformMass
+// (RigidMass: the mass on the linear unknowns, mass times the inertia matrix on the angular ones,
+// that matrix applied as given, never turned with the frame, and no gyroscopic term, as SOFA
+// does), the gravity that mass feels, and fixed or partially fixed frames (SOFA's
+// FixedProjectiveConstraint and PartialFixedProjectiveConstraint). Its operations are the
+// MechanicalOperations an integrator sees; adding a velocity to a position turns the frame by the
+// exponential of the rotation, as RigidCoord's operator+= does.
+//
+// A body of frames is small: a run gives every rank the whole body on PETSC_COMM_SELF, and each
+// computes the same step (no message; the answer is the same on any number of ranks). On another
+// communicator, rank 0 holds every unknown.
+#include <mpi.h>
+#include <petscmat.h>
+
+#include <array>
+#include <vector>
+
+#include "eis/core/component.hpp"
+#include "eis/core/parameters.hpp"
+#include "eis/linalg/mechanical_operations.hpp"
+
+namespace eis {
+
+// SOFA's RigidMass<3, double>: the mass, the volume (read, unused by the mechanics) and the
+// inertia matrix per unit mass, row by row.
+struct RigidMass {
+  double mass = 1, volume = 1;
+  std::array<double, 9> inertia{1, 0, 0, 0, 1, 0, 0, 0, 1};
+};
+
+inline constexpr int kRigidCoordSize = 7;  // x y z qx qy qz qw
+inline constexpr int kRigidDerivSize = 6;  // vx vy vz wx wy wz
+
+struct RigidBodyParameters {
+  std::vector<double> frames;      // 7 per frame
+  std::vector<double> velocities;  // 6 per frame, or empty: at rest
+  RigidMass mass;                  // each frame's (UniformMass's vertexMass)
+  std::array<double, 3> gravity{0, 0, 0};
+  // Per frame, which of its six unknowns are fixed; empty: none.
+  std::vector<std::array<bool, kRigidDerivSize>> fixed;
+};
+
+class RigidBody : public MechanicalOperations {
+public:
+  // Collective. Throws eis::Error for frames not a multiple of 7, velocities not 6 a frame, a
+  // mass or inertia matrix that is not positive definite.
+  RigidBody(MPI_Comm comm, RigidBodyParameters parameters);
+  ~RigidBody() override;
+  RigidBody(const RigidBody&) = delete;
+  RigidBody& operator=(const RigidBody&) = delete;
+
+  int frames() const { return frames_; }
+  // Collective. New vectors holding the initial positions (7 a frame) and velocities (6 a frame,
+  // projected: a fixed unknown starts still). The caller destroys them.
+  Vec createPositions() const;
+  Vec createVelocities();
+
+  void computeForce(Vec x, Vec v, Vec f) override;
+  void addMBKv(Vec out, double mFactor, double bFactor, double kFactor, Vec v) override;
+  Mat systemMatrix(double mFactor, double bFactor, double kFactor) override;
+  void projectResponse(Vec v) override;
+  void addToPosition(Vec x, double h, Vec v) override;
+
+private:
+  MPI_Comm comm_;
+  RigidBodyParameters parameters_;
+  int frames_ = 0;
+  bool owner_ = false;                   // rank 0 holds every unknown
+  std::array<double, 9> inertiaMass_{};  // RigidMass::inertiaMassMatrix: inertia * mass
+  std::vector<bool> fixed_;              // per unknown
+  Mat matrix_ = nullptr;
+  double matrixFactor_ = 0;  // the mass factor the matrix holds (0: none yet)
+};
+
+// The rigid-body component (rigid.*), declared and read in model/rigid_body_component.cpp. A scene
+// that gives rigid.frames is a body of frames, not of a mesh; its gravity is load.gravity.
+const ComponentDeclaration& rigidBodyComponent();
+bool isRigidBody(const Parameters& scene);
+// Throws eis::Error for a fixed frame index past the last frame.
+RigidBodyParameters readRigidBodyParameters(const Parameters& scene);
+
+// SOFA's Quat::operator*: the Hamilton product a b of quaternions (qx qy qz qw).
+std::array<double, 4> quaternionProduct(const std::array<double, 4>& a,
+                                        const std::array<double, 4>& b);
+
+// The frame `q` (qx qy qz qw) turned by the rotation vector `rotation` as SOFA's
+// RigidCoord<3>::operator+= turns it: exp(rotation / 2) * q, with the unit quaternion of
+// (rotation / 2, 1) for a rotation below machine epsilon.
+std::array<double, 4> rotateQuaternion(const std::array<double, 4>& q,
+                                       const std::array<double, 3>& rotation);
+
+}  // namespace eis

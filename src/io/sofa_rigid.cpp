@@ -1,0 +1,143 @@
+// SOFA master: MechanicalObject.inl (the sizes of position and velocity), UniformMass.inl and
+// RigidMass.h (vertexMass is "mass volume inertiaMatrix", totalMass shared), and the projective
+// constraints on a Rigid3d state (FixedProjectiveConstraint.inl: indices {0}; PartialFixed: its
+// fixedDirections one flag per velocity unknown, 6, all 1 by default).
+#include "sofa_rigid.hpp"
+
+#include "eis/mesh/mesh_transform.hpp"
+#include "eis/model/rigid_body.hpp"
+#include "sofa_selections.hpp"
+
+namespace eis::sofa {
+
+bool isRigidTemplate(const std::string& name) {
+  return name == "Rigid3d" || name == "Rigid3" || name == "Rigid3f" || name == "Rigid";
+}
+
+void mapRigidState(Reader& r, const SofaObject& state) {
+  for (const char* field : {"position", "velocity", "rest_position"})
+    if (state.field(field) && isSofaLink(*state.field(field)))
+      r.reject(state, field, "a link is not supported on a Rigid3d state; write the values");
+  // MechanicalObject::reinit scales, rotates, then translates the frames: a rotation by Euler
+  // angles in degrees turns each centre and orientation (applyRotation: q c, q o), a translation
+  // moves the centres (DataTypes::add). The legacy rx ry rz and dx dy dz (MechanicalObject::parse,
+  // read in single precision) replace `rotation` and `translation`, the unnamed ones 0. Scales
+  // of frames are refused.
+  for (const char* field : {"translation2", "rotation2", "scale3d", "scale", "sx", "sy", "sz"}) {
+    const double neutral = field[0] == 's' ? 1 : 0;
+    for (double x : r.reals(state, field))
+      if (x != neutral) r.reject(state, field, "a scale of a Rigid3d state is not supported yet");
+  }
+  const auto vector3 = [&](const char* field, const char* legacy[3]) {
+    std::vector<double> v = r.reals(state, field);
+    if (v.empty()) v.assign(3, 0);
+    if (v.size() != 3) r.reject(state, field, "expected 3 numbers");
+    if (r.given(state, legacy[0]) || r.given(state, legacy[1]) || r.given(state, legacy[2]))
+      for (int i = 0; i < 3; ++i) v[i] = r.single(state, legacy[i], 0);
+    return std::array<double, 3>{v[0], v[1], v[2]};
+  };
+  const char* legacyRotation[3] = {"rx", "ry", "rz"};
+  const char* legacyTranslation[3] = {"dx", "dy", "dz"};
+  const std::array<double, 3> rotation = vector3("rotation", legacyRotation);
+  const std::array<double, 3> translation = vector3("translation", legacyTranslation);
+  r.refuseIfGiven(state, "rest_position", "a rest position of rigid frames is not supported");
+  std::vector<double> frames = r.reals(state, "position");
+  if (!r.given(state, "position")) {
+    // MechanicalObject's constructor makes one frame, at the origin, unturned.
+    for (const SofaObject& o : state.node->objects)
+      if (o.type.find("Topology") != std::string::npos ||
+          o.type.find("Loader") != std::string::npos)
+        r.reject(state, "position", "frames from " + o.label() + " are not supported; write them");
+    frames = {0, 0, 0, 0, 0, 0, 1};
+  }
+  if (frames.empty() || frames.size() % 7 != 0)
+    r.reject(state, "position", "expected 7 numbers per frame (x y z qx qy qz qw)");
+  const bool turned = rotation != std::array<double, 3>{0, 0, 0};
+  const std::array<double, 4> turn = eulerDegreesQuaternion(rotation);
+  for (std::size_t f = 0; f < frames.size(); f += 7) {
+    if (turned) {
+      const auto centre = rotateEulerDegrees(rotation, {frames[f], frames[f + 1], frames[f + 2]});
+      const auto orientation =
+          quaternionProduct(turn, {frames[f + 3], frames[f + 4], frames[f + 5], frames[f + 6]});
+      for (int i = 0; i < 3; ++i) frames[f + i] = centre[i];
+      for (int i = 0; i < 4; ++i) frames[f + 3 + i] = orientation[i];
+    }
+    for (int i = 0; i < 3; ++i) frames[f + i] += translation[i];
+  }
+  r.key("rigid.frames", joined(frames, 0, frames.size()));
+  std::vector<double> velocities = r.reals(state, "velocity");
+  if (velocities.size() % 6 != 0)
+    r.reject(state, "velocity", "expected 6 numbers per frame (vx vy vz wx wy wz)");
+  const std::size_t count = frames.size() / 7;
+  if (velocities.size() > 6 * count) r.reject(state, "velocity", "more velocities than frames");
+  if (!velocities.empty()) {
+    // MechanicalObject::init copies the last velocity given to the frames after it.
+    while (velocities.size() < 6 * count)
+      velocities.insert(velocities.end(), velocities.end() - 6, velocities.end());
+    r.key("rigid.velocities", joined(velocities, 0, velocities.size()));
+  }
+}
+
+namespace {
+
+void mapRigidMass(Reader& r, const SofaObject& o) {
+  r.refuseIfGiven(o, "indices", "a uniform mass on some frames only is not supported");
+  r.refuseIfGiven(o, "filename", "a mass file is not supported");
+  if (!r.given(o, "totalMass") && !r.given(o, "vertexMass"))
+    r.reject(o, "totalMass", "give totalMass or vertexMass (SOFA master requires one)");
+  if (r.given(o, "vertexMass")) {
+    const std::vector<double> mass = r.reals(o, "vertexMass");
+    if (mass.size() != 1 && mass.size() != 2 && mass.size() != 11)
+      r.reject(o, "vertexMass",
+               "expected a Rigid3d mass: M, or M VOLUME and the 9 inertia entries");
+    r.key("rigid.mass", joined(mass, 0, mass.size()));
+  }
+  if (r.given(o, "totalMass")) {
+    if (r.given(o, "vertexMass"))
+      r.warn(o.label() +
+             ": totalMass overrides the mass of vertexMass (its inertia stays), as in "
+             "SOFA");
+    r.key("rigid.total-mass", parse::text(r.real(o, "totalMass", 1.0)));
+  }
+}
+
+void mapRigidFixed(Reader& r, const SofaObject& o, bool partial) {
+  std::string frames = "all";
+  if (!r.boolean(o, "fixAll", false)) {
+    if (o.field("indices") && isSofaLink(*o.field("indices")))
+      r.reject(o, "indices", "a link is not supported on rigid frames; write the indices");
+    std::vector<long long> indices = r.integers(o, "indices");
+    if (!r.given(o, "indices")) indices = {0};
+    if (indices.empty()) return;  // SOFA fixes nothing
+    frames = indexList(indices);
+    if (frames.compare(0, 8, "indices ") == 0) frames = frames.substr(8);
+  }
+  if (!partial) {
+    r.key("rigid.fixed", frames);
+    return;
+  }
+  std::vector<double> directions = r.reals(o, "fixedDirections");
+  if (!r.given(o, "fixedDirections")) directions.assign(6, 1);
+  if (directions.size() != 6)
+    r.reject(o, "fixedDirections", "expected 6 flags on a Rigid3d state (vx vy vz wx wy wz)");
+  std::string flags;
+  for (double d : directions) flags += d != 0 ? "1 " : "0 ";
+  r.key("rigid.partial-fixed", flags + frames);
+}
+
+}  // namespace
+
+bool mapRigidComponent(Reader& r, const SofaObject& o) {
+  if (o.type == "UniformMass") {
+    mapRigidMass(r, o);
+  } else if (o.type == "FixedProjectiveConstraint" || o.type == "FixedConstraint") {
+    mapRigidFixed(r, o, false);
+  } else if (o.type == "PartialFixedProjectiveConstraint" || o.type == "PartialFixedConstraint") {
+    mapRigidFixed(r, o, true);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace eis::sofa

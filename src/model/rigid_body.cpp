@@ -1,0 +1,215 @@
+// SOFA's Rigid3d state under UniformMass (master: RigidCoord.h, RigidMass.h, UniformMass.inl).
+#include "eis/model/rigid_body.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "eis/core/error.hpp"
+
+namespace eis {
+
+namespace {
+
+using Quaternion = std::array<double, 4>;  // qx qy qz qw
+
+}  // namespace
+
+Quaternion quaternionProduct(const Quaternion& a, const Quaternion& b) {
+  Quaternion r;
+  r[3] = a[3] * b[3] - (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]);
+  r[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+  r[1] = a[3] * b[1] + a[1] * b[3] + a[2] * b[0] - a[0] * b[2];
+  r[2] = a[3] * b[2] + a[2] * b[3] + a[0] * b[1] - a[1] * b[0];
+  return r;
+}
+
+namespace {
+
+// SOFA's Quat::normalize: left as it is within 1e-10 of unit length.
+void normalize(Quaternion& q) {
+  const double magnitude = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+  if (std::abs(magnitude - 1.0) <= 1e-10) return;
+  if (magnitude == 0) {
+    q[3] = 1;
+    return;
+  }
+  const double scale = 1.0 / std::sqrt(magnitude);
+  for (double& value : q) value *= scale;
+}
+
+// A 3x3 matrix (row by row) is symmetric positive definite: its leading minors are positive.
+bool positiveDefinite(const std::array<double, 9>& a) {
+  const double m1 = a[0], m2 = a[0] * a[4] - a[1] * a[3];
+  const double m3 = a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) +
+                    a[2] * (a[3] * a[7] - a[4] * a[6]);
+  return m1 > 0 && m2 > 0 && m3 > 0;
+}
+
+}  // namespace
+
+Quaternion rotateQuaternion(const Quaternion& q, const std::array<double, 3>& rotation) {
+  const double omega[3] = {rotation[0] / 2, rotation[1] / 2, rotation[2] / 2};
+  const double theta = std::sqrt(omega[0] * omega[0] + omega[1] * omega[1] + omega[2] * omega[2]);
+  Quaternion exponential;
+  if (theta < std::numeric_limits<double>::epsilon()) {
+    exponential = {omega[0], omega[1], omega[2], 1};
+    normalize(exponential);
+  } else {
+    const double sinc = std::sin(theta) / theta;
+    exponential = {sinc * omega[0], sinc * omega[1], sinc * omega[2], std::cos(theta)};
+  }
+  return quaternionProduct(exponential, q);
+}
+
+RigidBody::RigidBody(MPI_Comm comm, RigidBodyParameters parameters)
+    : comm_(comm), parameters_(std::move(parameters)) {
+  const auto& p = parameters_;
+  if (p.frames.empty() || p.frames.size() % kRigidCoordSize != 0)
+    throw Error("rigid frames: " + std::to_string(p.frames.size()) +
+                " numbers, not a positive multiple of 7 (x y z qx qy qz qw per frame)");
+  frames_ = int(p.frames.size() / kRigidCoordSize);
+  if (!p.velocities.empty() && p.velocities.size() != std::size_t(kRigidDerivSize) * frames_)
+    throw Error("rigid velocities: " + std::to_string(p.velocities.size()) + " numbers for " +
+                std::to_string(frames_) + " frames, not 6 per frame");
+  if (!p.fixed.empty() && p.fixed.size() != std::size_t(frames_))
+    throw Error("rigid fixed frames: " + std::to_string(p.fixed.size()) + " entries for " +
+                std::to_string(frames_) + " frames");
+  if (!(p.mass.mass > 0)) throw Error("rigid mass: the mass must be positive");
+  for (int i = 0; i < 9; ++i) inertiaMass_[i] = p.mass.inertia[i] * p.mass.mass;
+  if (!positiveDefinite(inertiaMass_) || p.mass.inertia[1] != p.mass.inertia[3] ||
+      p.mass.inertia[2] != p.mass.inertia[6] || p.mass.inertia[5] != p.mass.inertia[7])
+    throw Error("rigid mass: the inertia matrix must be symmetric positive definite");
+  int rank = 0;
+  EIS_CHECK_MPI(MPI_Comm_rank(comm_, &rank));
+  owner_ = rank == 0;
+  fixed_.assign(std::size_t(kRigidDerivSize) * frames_, false);
+  for (std::size_t frame = 0; frame < p.fixed.size(); ++frame)
+    for (int d = 0; d < kRigidDerivSize; ++d)
+      fixed_[frame * kRigidDerivSize + d] = p.fixed[frame][d];
+}
+
+RigidBody::~RigidBody() {
+  MatDestroy(&matrix_);
+}
+
+Vec RigidBody::createPositions() const {
+  Vec x;
+  const PetscInt local = owner_ ? PetscInt(parameters_.frames.size()) : 0;
+  EIS_CHECK(VecCreateMPI(comm_, local, PETSC_DETERMINE, &x));
+  PetscScalar* values;
+  EIS_CHECK(VecGetArray(x, &values));
+  for (PetscInt i = 0; i < local; ++i) values[i] = parameters_.frames[i];
+  EIS_CHECK(VecRestoreArray(x, &values));
+  return x;
+}
+
+Vec RigidBody::createVelocities() {
+  Vec v;
+  const PetscInt local = owner_ ? PetscInt(kRigidDerivSize) * frames_ : 0;
+  EIS_CHECK(VecCreateMPI(comm_, local, PETSC_DETERMINE, &v));
+  PetscScalar* values;
+  EIS_CHECK(VecGetArray(v, &values));
+  for (PetscInt i = 0; i < local; ++i)
+    values[i] = parameters_.velocities.empty() ? 0.0 : parameters_.velocities[i];
+  EIS_CHECK(VecRestoreArray(v, &values));
+  projectResponse(v);
+  return v;
+}
+
+// UniformMass::addForce: each frame's weight, gravity times the RigidMass (the linear part times
+// the mass, the angular part zero).
+void RigidBody::computeForce(Vec, Vec, Vec f) {
+  EIS_CHECK(VecZeroEntries(f));
+  if (!owner_) return;
+  PetscScalar* values;
+  EIS_CHECK(VecGetArray(f, &values));
+  for (int frame = 0; frame < frames_; ++frame)
+    for (int d = 0; d < 3; ++d)
+      values[frame * kRigidDerivSize + d] += parameters_.gravity[d] * parameters_.mass.mass;
+  EIS_CHECK(VecRestoreArray(f, &values));
+}
+
+// UniformMass::addMDx: the RigidMass scaled by the factor (mass and inertiaMassMatrix), times dx.
+// No damping or stiffness acts on the frames.
+void RigidBody::addMBKv(Vec out, double mFactor, double, double, Vec v) {
+  if (!owner_ || mFactor == 0) return;
+  const double mass = parameters_.mass.mass * mFactor;
+  std::array<double, 9> inertia;
+  for (int i = 0; i < 9; ++i) inertia[i] = inertiaMass_[i] * mFactor;
+  const PetscScalar* in;
+  PetscScalar* result;
+  EIS_CHECK(VecGetArrayRead(v, &in));
+  EIS_CHECK(VecGetArray(out, &result));
+  for (int frame = 0; frame < frames_; ++frame) {
+    const PetscScalar* dx = in + frame * kRigidDerivSize;
+    PetscScalar* r = result + frame * kRigidDerivSize;
+    for (int d = 0; d < 3; ++d) r[d] += dx[d] * mass;
+    for (int row = 0; row < 3; ++row)
+      r[3 + row] +=
+          inertia[3 * row] * dx[3] + inertia[3 * row + 1] * dx[4] + inertia[3 * row + 2] * dx[5];
+  }
+  EIS_CHECK(VecRestoreArray(out, &result));
+  EIS_CHECK(VecRestoreArrayRead(v, &in));
+}
+
+// mFactor M with each fixed unknown's row and column replaced by its diagonal entry alone
+// (P A P + (I - P) D, as the mesh bodies' matrices). Refilled only when the factor changes.
+Mat RigidBody::systemMatrix(double mFactor, double, double) {
+  if (matrix_ && mFactor == matrixFactor_) return matrix_;
+  const PetscInt local = owner_ ? PetscInt(kRigidDerivSize) * frames_ : 0;
+  if (!matrix_) {
+    EIS_CHECK(MatCreateAIJ(comm_, local, local, PETSC_DETERMINE, PETSC_DETERMINE, 3, nullptr, 0,
+                           nullptr, &matrix_));
+    EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, PETSC_TRUE));
+    EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  }
+  const double mass = parameters_.mass.mass * mFactor;
+  for (int frame = 0; owner_ && frame < frames_; ++frame) {
+    const PetscInt first = PetscInt(frame) * kRigidDerivSize;
+    for (PetscInt d = 0; d < 3; ++d)
+      EIS_CHECK(MatSetValue(matrix_, first + d, first + d, mass, INSERT_VALUES));
+    for (PetscInt row = 0; row < 3; ++row)
+      for (PetscInt column = 0; column < 3; ++column) {
+        const PetscInt r = first + 3 + row, c = first + 3 + column;
+        const bool kept = row == column || (!fixed_[r] && !fixed_[c]);
+        EIS_CHECK(MatSetValue(matrix_, r, c, kept ? inertiaMass_[3 * row + column] * mFactor : 0.0,
+                              INSERT_VALUES));
+      }
+  }
+  EIS_CHECK(MatAssemblyBegin(matrix_, MAT_FINAL_ASSEMBLY));
+  EIS_CHECK(MatAssemblyEnd(matrix_, MAT_FINAL_ASSEMBLY));
+  matrixFactor_ = mFactor;
+  return matrix_;
+}
+
+void RigidBody::projectResponse(Vec v) {
+  if (!owner_) return;
+  PetscScalar* values;
+  EIS_CHECK(VecGetArray(v, &values));
+  for (std::size_t i = 0; i < fixed_.size(); ++i)
+    if (fixed_[i]) values[i] = 0;
+  EIS_CHECK(VecRestoreArray(v, &values));
+}
+
+// MechanicalObject::vOp on a Rigid3d coordinate: x += v h, the centre moved by h times the
+// linear velocity, the orientation turned by h times the angular one.
+void RigidBody::addToPosition(Vec x, double h, Vec v) {
+  if (!owner_) return;
+  PetscScalar* coordinates;
+  const PetscScalar* velocities;
+  EIS_CHECK(VecGetArray(x, &coordinates));
+  EIS_CHECK(VecGetArrayRead(v, &velocities));
+  for (int frame = 0; frame < frames_; ++frame) {
+    PetscScalar* c = coordinates + frame * kRigidCoordSize;
+    const PetscScalar* d = velocities + frame * kRigidDerivSize;
+    for (int i = 0; i < 3; ++i) c[i] += d[i] * h;
+    const Quaternion turned =
+        rotateQuaternion({c[3], c[4], c[5], c[6]}, {d[3] * h, d[4] * h, d[5] * h});
+    for (int i = 0; i < 4; ++i) c[3 + i] = turned[i];
+  }
+  EIS_CHECK(VecRestoreArrayRead(v, &velocities));
+  EIS_CHECK(VecRestoreArray(x, &coordinates));
+}
+
+}  // namespace eis

@@ -1,0 +1,133 @@
+// The rigid-body component: a body of rigid frames (SOFA's MechanicalObject<Rigid3d>) with its
+// UniformMass and its fixed frames, declared and read here (model/rigid_body.hpp).
+#include <string>
+
+#include "eis/core/component_registry.hpp"
+#include "eis/model/rigid_body.hpp"
+
+namespace eis {
+
+namespace {
+
+// Whole frames: a positive multiple of `size` reals.
+Check multipleOf(std::size_t size) {
+  return [size](const std::string& key, const std::string& text) {
+    const std::vector<double> values = parse::reals(key, text, 0);
+    if (values.empty() || values.size() % size != 0)
+      parse::reject(key, text, "expected " + std::to_string(size) + " numbers per frame");
+  };
+}
+
+// SOFA's RigidMass text: the mass, then optionally the volume and the inertia matrix's 9 entries.
+Check rigidMassCheck() {
+  return [](const std::string& key, const std::string& text) {
+    const std::vector<double> values = parse::reals(key, text, 0);
+    if (values.size() != 1 && values.size() != 2 && values.size() != 11)
+      parse::reject(key, text, "expected M, M VOLUME, or M VOLUME and the 9 inertia entries");
+    if (!(values[0] > 0)) parse::reject(key, text, "the mass must be > 0");
+  };
+}
+
+// "all" or frame indices.
+Check framesCheck(std::size_t flags) {
+  return [flags](const std::string& key, const std::string& text) {
+    Texts tokens = parse::tokens(text);
+    if (tokens.size() < flags + 1)
+      parse::reject(
+          key, text,
+          flags ? "expected 6 flags, then all or frame indices" : "expected all or frame indices");
+    for (std::size_t i = 0; i < flags; ++i)
+      if (tokens[i] != "0" && tokens[i] != "1") parse::reject(key, text, "a flag is 0 or 1");
+    if (tokens.size() == flags + 1 && tokens[flags] == "all") return;
+    for (std::size_t i = flags; i < tokens.size(); ++i) {
+      int index = 0;
+      if (!parse::number(tokens[i], index) || index < 0)
+        parse::reject(key, text, "a frame index is an integer >= 0");
+    }
+  };
+}
+
+}  // namespace
+
+const ComponentDeclaration& rigidBodyComponent() {
+  static const ComponentDeclaration component{
+      "rigid-body", "body", "rigid frames (SOFA MechanicalObject<Rigid3d>) and their uniform mass",
+      ParameterSpec()
+          .add({"rigid.frames", "\"X Y Z QX QY QZ QW ..\"",
+                "a body of rigid frames instead of a mesh: each frame's centre and orientation\n"
+                "quaternion (SOFA's Rigid3d position); its unknowns are 6 per frame, the linear\n"
+                "then the angular velocity in the world frame",
+                std::nullopt, "length", false, multipleOf(kRigidCoordSize)})
+          .add({"rigid.velocities", "\"VX VY VZ WX WY WZ ..\"",
+                "each frame's starting linear and angular velocity. Absent: at rest", std::nullopt,
+                "", false, multipleOf(kRigidDerivSize)})
+          .add({"rigid.mass", "\"M [VOLUME [I11 I12 .. I33]]\"",
+                "each frame's mass (SOFA UniformMass `vertexMass` of a Rigid3d state: the mass,\n"
+                "the volume, the inertia matrix per unit mass, row by row; not given: volume 1,\n"
+                "identity). The matrix acts on the angular velocity as given, never turned with\n"
+                "the frame, and no gyroscopic force acts, as in SOFA",
+                "1", "", false, rigidMassCheck()})
+          .add({"rigid.total-mass", "M",
+                "the frames' total mass, shared equally (SOFA `totalMass`: it wins over\n"
+                "rigid.mass's mass and keeps its inertia matrix)",
+                std::nullopt, "mass", false, check::positive()})
+          .add({"rigid.fixed", "\"all | I J ..\"",
+                "frames that never move (SOFA FixedProjectiveConstraint on a Rigid3d state).\n"
+                "Repeatable.",
+                std::nullopt, "", true, framesCheck(0)})
+          .add({"rigid.partial-fixed", "\"F1 .. F6 all | I J ..\"",
+                "frames fixed along the unknowns whose flag is 1 (vx vy vz wx wy wz; SOFA\n"
+                "PartialFixedProjectiveConstraint `fixedDirections`). Repeatable.",
+                std::nullopt, "", true, framesCheck(kRigidDerivSize)}),
+      nullptr};
+  return component;
+}
+
+bool isRigidBody(const Parameters& scene) {
+  return scene.given("rigid.frames");
+}
+
+RigidBodyParameters readRigidBodyParameters(const Parameters& scene) {
+  RigidBodyParameters p;
+  p.frames = scene.reals("rigid.frames");
+  if (scene.given("rigid.velocities")) p.velocities = scene.reals("rigid.velocities");
+  const std::vector<double> mass = scene.reals("rigid.mass");
+  p.mass.mass = mass[0];
+  if (mass.size() > 1) p.mass.volume = mass[1];
+  if (mass.size() == 11)
+    for (int i = 0; i < 9; ++i) p.mass.inertia[i] = mass[2 + i];
+  const std::size_t frames = p.frames.size() / kRigidCoordSize;
+  if (scene.given("rigid.total-mass"))
+    p.mass.mass = scene.real("rigid.total-mass") / double(frames);
+  p.gravity = scene.real3("load.gravity");
+  const auto fix = [&](const std::string& key, const std::string& text, std::size_t flags) {
+    const Texts tokens = parse::tokens(text);
+    std::array<bool, kRigidDerivSize> directions;
+    for (std::size_t d = 0; d < kRigidDerivSize; ++d)
+      directions[d] = flags ? tokens[d] == "1" : true;
+    if (p.fixed.empty()) p.fixed.assign(frames, {false, false, false, false, false, false});
+    const auto apply = [&](std::size_t frame) {
+      for (std::size_t d = 0; d < kRigidDerivSize; ++d)
+        p.fixed[frame][d] = p.fixed[frame][d] || directions[d];
+    };
+    if (tokens.size() == flags + 1 && tokens[flags] == "all") {
+      for (std::size_t frame = 0; frame < frames; ++frame) apply(frame);
+      return;
+    }
+    for (std::size_t i = flags; i < tokens.size(); ++i) {
+      const std::size_t frame = std::stoul(tokens[i]);
+      if (frame >= frames)
+        throw Error(key + " = " + text + ": frame " + tokens[i] + " of " + std::to_string(frames) +
+                    " frames");
+      apply(frame);
+    }
+  };
+  for (const std::string& text : scene.texts("rigid.fixed")) fix("rigid.fixed", text, 0);
+  for (const std::string& text : scene.texts("rigid.partial-fixed"))
+    fix("rigid.partial-fixed", text, kRigidDerivSize);
+  return p;
+}
+
+const RegisterComponent registered(150, rigidBodyComponent);
+
+}  // namespace eis
