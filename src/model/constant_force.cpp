@@ -11,6 +11,7 @@ ConstantForces::ConstantForces(const DistributedMesh& mesh, const std::vector<Lo
     for (auto v : nodes.vertices)
       if (mesh.owned()[v]) owned.push_back({mesh.ownedOffset(v), mesh.nodeIds()[v]});
   }
+  resolveNodalForces();
 }
 
 void ConstantForces::setLoad(std::size_t i, const std::array<double, 3>& force, bool total,
@@ -19,9 +20,11 @@ void ConstantForces::setLoad(std::size_t i, const std::array<double, 3>& force, 
   load.force = force;
   load.total = total;
   load.perNode = std::move(perNode);
+  resolveNodalForces();
 }
 
-void ConstantForces::addNodalForce(double* fOwned) const {
+void ConstantForces::resolveNodalForces() {
+  nodalForces_.clear();
   for (std::size_t i = 0; i < loads_.size(); ++i) {
     const Load& load = loads_[i];
     const double share = load.total ? 1.0 / double(nodesPerLoad_[i]) : 1.0;
@@ -29,9 +32,14 @@ void ConstantForces::addNodalForce(double* fOwned) const {
       const auto found = load.perNode.find(node.id);
       if (!load.perNode.empty() && found == load.perNode.end()) continue;
       const auto& force = load.perNode.empty() ? load.force : found->second;
-      for (int d = 0; d < 3; ++d) fOwned[node.offset + d] += force[d] * share;
+      nodalForces_.push_back({node.offset, {force[0] * share, force[1] * share, force[2] * share}});
     }
   }
+}
+
+void ConstantForces::addNodalForce(double* fOwned) const {
+  for (const NodalForce& node : nodalForces_)
+    for (int d = 0; d < 3; ++d) fOwned[node.offset + d] += node.force[d];
 }
 
 namespace {

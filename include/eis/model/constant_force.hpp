@@ -46,9 +46,18 @@ private:
     PetscInt offset;  // of the node's first unknown in the local part of a global vector
     std::int64_t id;  // its input node id
   };
+  struct NodalForce {
+    PetscInt offset;
+    std::array<double, 3> force;
+  };
+  // The loads' forces on the nodes this rank owns, worked out once (and again after setLoad),
+  // so that each force evaluation is one pass over a flat list.
+  void resolveNodalForces();
+
   std::vector<Load> loads_;
   std::vector<std::vector<NodalLoad>> nodalLoads_;  // per load, its nodes this rank owns
   std::vector<std::int64_t> nodesPerLoad_;
+  std::vector<NodalForce> nodalForces_;
 };
 
 // The constant-force component's parameters, read once from a scene by
