@@ -1,0 +1,69 @@
+// Tests of SOFA components the importer accepts without a model of their own: what only draws,
+// collides or schedules threads (io/sofa_walk.cpp), the Gravity context object
+// (io/sofa_import.cpp) and the linear solvers that give the direct solve's answer
+// (io/sofa_linear_systems.cpp).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "eis/io/sofa_import.hpp"
+#include "eis/io/sofa_scene.hpp"
+#include "error_of.hpp"
+
+namespace {
+
+using eis::SofaScene;
+using eis_test::errorOf;
+
+eis::SofaImport imported(const std::string& text) {
+  eis::SofaImportOptions options;
+  options.sceneFolder = EIS_MESH_DIR;
+  return eis::importSofaScene(SofaScene(text, "t.scn"), options);
+}
+
+bool anyHas(const std::vector<std::string>& lines, const std::string& part) {
+  return std::any_of(lines.begin(), lines.end(),
+                     [&](const std::string& l) { return l.find(part) != std::string::npos; });
+}
+
+std::map<std::string, std::vector<std::string>> keysOf(const eis::SofaImport& out,
+                                                       std::size_t body = 0) {
+  std::map<std::string, std::vector<std::string>> keys;
+  for (const eis::SofaKey& k : out.objects.at(body).keys) keys[k.key].push_back(k.value);
+  return keys;
+}
+
+// A beam an EulerImplicitSolver integrates, with `inside` in its node.
+std::string beam(const std::string& inside, const std::string& name = "beam") {
+  return "<Node name='" + name +
+         "'><EulerImplicitSolver/><CGLinearSolver/>"
+         "<MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/>"
+         "<MechanicalObject name='dofs' src='@l'/><UniformMass totalMass='1'/>" +
+         inside + "</Node>";
+}
+
+// Text in the 3D view, arrows of a vector field, a ray-tracing narrow phase, the task
+// scheduler's threads and an unread ValuesFromPositions change nothing SOFA integrates.
+TEST(SofaSmallComponents, DrawnCollisionAndSchedulingComponentsAreSkipped) {
+  const eis::SofaImport out = imported(
+      "<Node><TaskSchedulerSettings nbThreads='8'/><CollisionPipeline/><RayTraceNarrowPhase/>" +
+      beam("<Visual3DText text='a' position='1 0 0'/>"
+           "<VisualVectorField position='@dofs.position' vector='@dofs.velocity'/>"
+           "<ValuesFromPositions position='@dofs.position' direction='1 1 0'/>") +
+      "</Node>");
+  ASSERT_EQ(out.objects.size(), 1u);
+  EXPECT_TRUE(anyHas(out.notes, "ValuesFromPositions, Visual3DText, VisualVectorField"));
+  EXPECT_TRUE(anyHas(out.warnings, "RayTraceNarrowPhase"));
+  // A ValuesFromPositions a force field reads is not only drawn: refused by name.
+  EXPECT_NE(errorOf([&] {
+              imported("<Node>" +
+                       beam("<ValuesFromPositions name='v' position='@dofs.position'/>"
+                            "<ConstantForceField forces='@v.vectors'/>") +
+                       "</Node>");
+            }).find("ValuesFromPositions 'v': not supported"),
+            std::string::npos);
+}
+
+}  // namespace
