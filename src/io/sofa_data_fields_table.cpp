@@ -567,6 +567,8 @@ const std::vector<SofaClassFields>& sofaClassFields() {
       {"VisualModel", {"BaseComponent"}, {"enable"}},
       {"AddPluginRepository", {"BaseAddResourceRepository"}, {}},
       {"BaseAddResourceRepository", {"BaseComponent"}, {"path"}},
+      {"Gravity", {"ContextObject"}, {"gravity"}},
+      {"ContextObject", {"BaseComponent"}, {}},
   };
   return table;
 }

@@ -345,8 +345,12 @@ bool mapLinearSolver(Reader& r, const SofaObject& o, bool sceneLimits) {
 }
 
 // Gravity as the mechanical node's context has it (the nearest node, up from it, that sets it)
-// and the root's dt (BaseContext: gravity 0 -9.81 0, dt 0.01).
-void mapContext(Reader& r, const SofaScene& scene, const SofaNode& mechanical) {
+// and the root's dt (BaseContext: gravity 0 -9.81 0, dt 0.01). A Gravity component sets its
+// node's context gravity after the node has taken its parent's (Node::initializeContexts runs
+// the context objects' apply, in order, after copySimulationContext), so at a node it wins over
+// the node's own gravity field, the last of several winning; its gravity defaults to 0 0 0.
+void mapContext(Reader& r, const SofaScene& scene, const SofaNode& mechanical,
+                bool skipUnsupported) {
   auto value = [](const std::string* text, const char* fallback) {
     std::string joined;
     for (const std::string& t : parse::tokens(text ? *text : fallback))
@@ -354,9 +358,24 @@ void mapContext(Reader& r, const SofaScene& scene, const SofaNode& mechanical) {
     return joined;
   };
   const std::string* gravity = nullptr;
-  for (const SofaNode* node = &mechanical; node && !gravity; node = node->parent)
-    gravity = node->field("gravity");
-  r.key("load.gravity", value(gravity, "0 -9.81 0"));
+  const SofaObject* component = nullptr;
+  for (const SofaNode* node = &mechanical; node && !gravity && !component; node = node->parent) {
+    for (const SofaObject& o : node->objects)
+      if (o.type == "Gravity") component = &o;
+    if (!component) gravity = node->field("gravity");
+  }
+  if (component) {
+    sofa::checkDataFields(r, *component, skipUnsupported);
+    const std::vector<double> g = r.reals(*component, "gravity");
+    if (!g.empty() && g.size() != 3)
+      r.reject(*component, "gravity", "expected three components (x y z)");
+    r.from(*component);
+    r.key("load.gravity",
+          g.empty() ? "0 0 0"
+                    : parse::text(g[0]) + " " + parse::text(g[1]) + " " + parse::text(g[2]));
+  } else {
+    r.key("load.gravity", value(gravity, "0 -9.81 0"));
+  }
   r.key("solver.dt", value(scene.root().field("dt"), "0.01"));
 }
 
@@ -419,7 +438,8 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
                                          : body.components.front()->label() + " acts on it") +
                 ": a state SOFA never moves is supported only as a collision obstacle");
   reader.from(state);
-  mapContext(reader, scene, *state.node);
+  mapContext(reader, scene, *state.node, options.skipUnsupported);
+  reader.from(state);
   // Rigid frames are a body of their own kind (io/sofa_rigid), with its own few components.
   const bool rigid = sofa::isRigidTemplate(reader.text(state, "template").value_or("Vec3d"));
   if (rigid)

@@ -34,10 +34,11 @@ bool isTopology(const std::string& t) {
 
 // Components with no effect on the mechanics here: plugins, the default loops, topology, the
 // mesh sources (loaders and the regular, cylinder, sphere and sparse grids, read where the body's
-// mesh is), the engines our selections stand for, and the task scheduler's thread count.
+// mesh is), the engines our selections stand for, the task scheduler's thread count, and the
+// Gravity context object (read where the body's gravity is).
 bool isAccepted(const std::string& t) {
   return isTopology(t) || t == "CylinderGridTopology" || t == "SphereGridTopology" ||
-         t == "PlaneROI" || t == "PairBoxROI" || t == "TaskSchedulerSettings" ||
+         t == "Gravity" || t == "PlaneROI" || t == "PairBoxROI" || t == "TaskSchedulerSettings" ||
          isOneOf(t, {"RequiredPlugin", "DefaultAnimationLoop", "DefaultVisualManagerLoop",
                      "AddPluginRepository", "BoxROI", "SphereROI", "RegularGridTopology",
                      "SparseGridTopology", "MeshGmshLoader", "MeshVTKLoader", "MeshOBJLoader",
