@@ -568,6 +568,9 @@ const std::vector<SofaClassFields>& sofaClassFields() {
       {"AddPluginRepository", {"BaseAddResourceRepository"}, {}},
       {"BaseAddResourceRepository", {"BaseComponent"}, {"path"}},
       {"Gravity", {"ContextObject"}, {"gravity"}},
+      {"SVDLinearSolver",
+       {"MatrixLinearSolver"},
+       {"verbose", "minSingularValue", "conditionNumber"}},
       {"ContextObject", {"BaseComponent"}, {}},
   };
   return table;

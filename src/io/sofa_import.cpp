@@ -320,6 +320,18 @@ bool mapLinearSolver(Reader& r, const SofaObject& o, bool sceneLimits) {
     r.note(o.label() + " -> solver.linear = direct (MUMPS Cholesky through PETSc)");
     return true;
   }
+  // SVDLinearSolver.inl: a full SVD of the system, each singular value <= minSingularValue
+  // (1e-6) taken as 0. A system with a mass whose singular values all exceed it (fixed rows keep
+  // 1 on the diagonal) has one solution, which it gives as a direct solve does.
+  if (o.type == "SVDLinearSolver") {
+    const double minSingular = r.real(o, "minSingularValue", 1e-6);
+    if (!(minSingular >= 0)) r.reject(o, "minSingularValue", "expected a number >= 0");
+    r.key("solver.linear", "direct");
+    r.note(o.label() + " -> solver.linear = direct (MUMPS Cholesky through PETSc): SOFA's SVD " +
+           "solve, exact when no singular value of the system is <= minSingularValue " +
+           parse::text(minSingular) + " (it would drop those directions)");
+    return true;
+  }
   if (o.type != "CGLinearSolver" && o.type != "PCGLinearSolver") return false;
   const long long iterations = std::llround(r.real(o, "iterations", 25));
   const double tolerance = r.real(o, "tolerance", 1e-5);
@@ -454,8 +466,17 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   }
   if (body.linearSolver) {
     reader.from(*body.linearSolver);
+    // BTDLinearSolver.inl: Thomas' algorithm reads only the blocks (i, i-1), (i, i), (i, i+1)
+    // of the system, 6 x 6 (BTDMatrix6d): a chain of frames numbered along it; a mesh's
+    // matrix has others, which it would drop.
     if (!mapLinearSolver(reader, *body.linearSolver, options.sceneLinearLimits))
-      unsupported(reader, *body.linearSolver, why, options);
+      unsupported(reader, *body.linearSolver,
+                  body.linearSolver->type == "BTDLinearSolver"
+                      ? "not supported: it solves a block-tridiagonal system (Thomas' algorithm "
+                        "on the blocks next to the diagonal, a beam's chain of frames) and drops "
+                        "every other block, which a direct solve would not"
+                      : why,
+                  options);
   }
   for (const SofaObject* o : body.components) {
     reader.from(*o);

@@ -66,4 +66,25 @@ TEST(SofaSmallComponents, DrawnCollisionAndSchedulingComponentsAreSkipped) {
             std::string::npos);
 }
 
+// SVDLinearSolver solves a nonsingular system exactly: the direct solve; BTDLinearSolver keeps
+// only the blocks next to the diagonal: refused, saying so.
+TEST(SofaSmallComponents, SvdIsTheDirectSolveAndBtdIsRefused) {
+  const auto scene = [](const std::string& solver) {
+    return "<Node><EulerImplicitSolver/>" + solver +
+           "<MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/>"
+           "<MechanicalObject src='@l'/><UniformMass totalMass='1'/></Node>";
+  };
+  const eis::SofaImport out = imported(scene("<SVDLinearSolver template='FullMatrix'/>"));
+  EXPECT_EQ(keysOf(out).at("solver.linear"), std::vector<std::string>{"direct"});
+  EXPECT_TRUE(anyHas(out.notes, "minSingularValue 1e-06"));
+  EXPECT_NE(errorOf([&] {
+              imported(scene("<SVDLinearSolver minSingularValue='-1'/>"));
+            }).find("minSingularValue = '-1': expected a number >= 0"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] {
+              imported(scene("<BTDLinearSolver template='BTDMatrix6d'/>"));
+            }).find("BTDLinearSolver: not supported: it solves a block-tridiagonal system"),
+            std::string::npos);
+}
+
 }  // namespace
