@@ -103,6 +103,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "ConstantSparsityPatternSystem",
                           "DiagonalMass",
                           "EllipsoidForceField",
+                          "FastTetrahedralCorotationalForceField",
                           "FixedConstraint",
                           "FixedLagrangianConstraint",
                           "FixedPlaneConstraint",

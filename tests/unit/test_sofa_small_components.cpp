@@ -87,4 +87,35 @@ TEST(SofaSmallComponents, SvdIsTheDirectSolveAndBtdIsRefused) {
             std::string::npos);
 }
 
+// FastTetrahedralCorotationalForceField's methods: qr (its default) and large are our large
+// frame, polar2 our polar (the edge matrix's), polar the deformation gradient's, none, linear
+// and small the linear element; youngModulus lists per element.
+TEST(SofaSmallComponents, FastCorotationalMethods) {
+  const auto keys = [](const std::string& fields) {
+    return keysOf(
+        imported("<Node><EulerImplicitSolver/><CGLinearSolver/>"
+                 "<MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/>"
+                 "<MechanicalObject src='@l'/><UniformMass totalMass='1'/>"
+                 "<FastTetrahedralCorotationalForceField " +
+                 fields + "/></Node>"));
+  };
+  using V = std::vector<std::string>;
+  const std::pair<const char*, const char*> methods[] = {{"", "large"},
+                                                         {"method='large'", "large"},
+                                                         {"method='polar2'", "polar"},
+                                                         {"method='polar'", "polar-gradient"}};
+  for (const auto& [fields, rotation] : methods) {
+    const auto k = keys(fields);
+    EXPECT_EQ(k.at("material.model"), V{"corotational"}) << fields;
+    EXPECT_EQ(k.at("material.rotation"), V{rotation}) << fields;
+  }
+  for (const char* method : {"none", "linear", "small"})
+    EXPECT_EQ(keys(std::string("method='") + method + "'").at("material.model"), V{"linear"});
+  const auto lists = keys("youngModulus='100 200' poissonRatio='0.3'");
+  EXPECT_EQ(lists.at("material.cell-young-modulus"), V{"100 200"});
+  EXPECT_EQ(lists.at("material.poisson-ratio"), V{"0.3"});
+  EXPECT_NE(errorOf([&] { keys("method='svd'"); }).find("expected qr, large, polar, polar2"),
+            std::string::npos);
+}
+
 }  // namespace
