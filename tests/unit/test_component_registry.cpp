@@ -128,6 +128,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "StiffSpringForceField",
                           "SurfacePressureForceField",
                           "TetrahedralCorotationalFEMForceField",
+                          "TetrahedralTensorMassForceField",
                           "TetrahedronFEMForceField",
                           "TetrahedronHyperelasticityFEMForceField",
                           "TriangleFEMForceField",
