@@ -85,9 +85,10 @@ bool isVisual(const std::string& t) {
 
 // SOFA's analysis engines, which compute a value from a state for whatever reads it and change
 // nothing themselves (AverageCoord: the mean of some positions, which Component/Visual/OglLabel.scn
-// prints; ValuesFromPositions: a value or vector per point interpolated along a direction).
+// prints; ValuesFromPositions: a value or vector per point interpolated along a direction;
+// MeshROI: the points inside a closed surface, which Component/Engine/Select/MeshROI.scn draws).
 bool isAnalysis(const std::string& t) {
-  return t == "AverageCoord" || t == "ValuesFromPositions";
+  return t == "AverageCoord" || t == "ValuesFromPositions" || t == "MeshROI";
 }
 
 // Whether only visual components link to `engine` (by its name, as "@center.average" or

@@ -45,16 +45,18 @@ std::string beam(const std::string& inside, const std::string& name = "beam") {
 }
 
 // Text in the 3D view, arrows of a vector field, a ray-tracing narrow phase, the task
-// scheduler's threads and an unread ValuesFromPositions change nothing SOFA integrates.
+// scheduler's threads and an unread ValuesFromPositions or MeshROI change nothing SOFA
+// integrates.
 TEST(SofaSmallComponents, DrawnCollisionAndSchedulingComponentsAreSkipped) {
   const eis::SofaImport out = imported(
       "<Node><TaskSchedulerSettings nbThreads='8'/><CollisionPipeline/><RayTraceNarrowPhase/>" +
       beam("<Visual3DText text='a' position='1 0 0'/>"
            "<VisualVectorField position='@dofs.position' vector='@dofs.velocity'/>"
-           "<ValuesFromPositions position='@dofs.position' direction='1 1 0'/>") +
+           "<ValuesFromPositions position='@dofs.position' direction='1 1 0'/>"
+           "<MeshROI name='roi' position='@dofs.position'/>") +
       "</Node>");
   ASSERT_EQ(out.objects.size(), 1u);
-  EXPECT_TRUE(anyHas(out.notes, "ValuesFromPositions, Visual3DText, VisualVectorField"));
+  EXPECT_TRUE(anyHas(out.notes, "MeshROI, ValuesFromPositions, Visual3DText, VisualVectorField"));
   EXPECT_TRUE(anyHas(out.warnings, "RayTraceNarrowPhase"));
   // A ValuesFromPositions a force field reads is not only drawn: refused by name.
   EXPECT_NE(errorOf([&] {
@@ -63,6 +65,14 @@ TEST(SofaSmallComponents, DrawnCollisionAndSchedulingComponentsAreSkipped) {
                             "<ConstantForceField forces='@v.vectors'/>") +
                        "</Node>");
             }).find("ValuesFromPositions 'v': not supported"),
+            std::string::npos);
+  // So is a MeshROI whose indices a constraint reads: its inside test is not implemented.
+  EXPECT_NE(errorOf([&] {
+              imported("<Node>" +
+                       beam("<MeshROI name='roi' position='@dofs.position'/>"
+                            "<FixedProjectiveConstraint indices='@roi.indices'/>") +
+                       "</Node>");
+            }).find("MeshROI 'roi': not supported"),
             std::string::npos);
 }
 
