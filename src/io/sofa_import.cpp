@@ -481,6 +481,10 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   for (const SofaObject* o : body.components) {
     reader.from(*o);
     if (rigid) {
+      // UniformMass<Rigid3>::init reads its mass file, found as a loader's file is.
+      if (o->type == "UniformMass" && reader.text(*o, "filename").value_or("unused") != "unused")
+        reader.key("rigid.mass", sofa::rigidMassFromFile(findFile(reader, *o, options),
+                                                         reader.where(*o, "filename")));
       if (!sofa::mapRigidComponent(reader, *o))
         unsupported(reader, *o, "not supported on rigid frames (" + state.label() + ") yet",
                     options);

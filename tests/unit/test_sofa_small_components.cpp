@@ -1,10 +1,15 @@
-// Tests of SOFA components the importer accepts without a model of their own: what only draws,
-// collides or schedules threads (io/sofa_walk.cpp), the Gravity context object
-// (io/sofa_import.cpp) and the linear solvers that give the direct solve's answer
-// (io/sofa_linear_systems.cpp).
+// Tests of SOFA components the importer maps onto what exists or accepts without a model of
+// their own: what only draws, collides or schedules threads (io/sofa_walk.cpp), the linear
+// solvers that give the direct solve's answer (io/sofa_import.cpp),
+// FastTetrahedralCorotationalForceField's methods (io/sofa_elastic_fem.cpp) and UniformMass's
+// rigid mass file (io/sofa_rigid_mass_file.cpp).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 
@@ -126,6 +131,56 @@ TEST(SofaSmallComponents, FastCorotationalMethods) {
   EXPECT_EQ(lists.at("material.poisson-ratio"), V{"0.3"});
   EXPECT_NE(errorOf([&] { keys("method='svd'"); }).find("expected qr, large, polar, polar2"),
             std::string::npos);
+}
+
+// UniformMass<Rigid3>'s mass file: the first line skipped, inrt, vertexMass and volm read, the
+// other keywords' numbers dropped, # comments; found beside the scene. Its mass is what
+// vertexMass="M VOLUME I.." gives.
+TEST(SofaSmallComponents, RigidMassFile) {
+  const std::filesystem::path folder =
+      std::filesystem::temp_directory_path() / ("eis-rigid-mass-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream((folder / name).string()) << text;
+  };
+  write("body.rigid",
+        "inrt 9 9 9 9 9 9 9 9 9 this header line is skipped\n"
+        "# a comment: vertexMass 100\n"
+        "vertexMass 2.5\nvolm 0.75\ncenter 1 2 3\nfrme 0 0 0 1 grav 0 -9.8 0 visc 1\n"
+        "inrt 1.5 0.1 -0.2\n 0.1 2.5 0.3\n -0.2 0.3 3.5 stck 0 step 0.01 prec 1e-6\n");
+  write("short.rigid", "Xsp 3.0\nvolm 2\n");
+  write("bad.rigid", "Xsp 3.0\nvertexMass 2 mass 3\n");
+  write("cut.rigid", "Xsp 3.0\ninrt 1 0 0 0 1 0 0 0\n");
+  const auto scene = [&](const std::string& mass) {
+    eis::SofaImportOptions options;
+    options.sceneFolder = folder.string();
+    return eis::importSofaScene(
+        SofaScene("<Node><EulerImplicitSolver/><CGLinearSolver/>"
+                  "<MechanicalObject template='Rigid3' position='0 0 0 0 0 0 1'/>" +
+                      mass + "</Node>",
+                  (folder / "t.scn").string()),
+        options);
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(keysOf(scene("<UniformMass filename='body.rigid'/>")).at("rigid.mass"),
+            V{"2.5 0.75 1.5 0.1 -0.2 0.1 2.5 0.3 -0.2 0.3 3.5"});
+  EXPECT_EQ(keysOf(scene("<UniformMass filename='short.rigid'/>")).at("rigid.mass"),
+            V{"1 2 1 0 0 0 1 0 0 0 1"});
+  EXPECT_NE(errorOf([&] {
+              scene("<UniformMass filename='bad.rigid'/>");
+            }).find("bad.rigid: unknown keyword 'mass'"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] {
+              scene("<UniformMass filename='cut.rigid'/>");
+            }).find("inrt needs 9 numbers, the file ends"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] {
+              scene("<UniformMass filename='body.rigid' totalMass='3'/>");
+            }).find("totalMass"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] { scene("<UniformMass filename='none.rigid'/>"); }).find("no such file"),
+            std::string::npos);
+  std::filesystem::remove_all(folder);
 }
 
 }  // namespace
