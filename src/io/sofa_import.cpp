@@ -11,11 +11,13 @@
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
 #include "sofa_data_fields.hpp"
+#include "sofa_grid.hpp"
 #include "sofa_grid_mesh.hpp"
 #include "sofa_lagrangian.hpp"
 #include "sofa_mapped_child.hpp"
 #include "sofa_reader.hpp"
 #include "sofa_rigid.hpp"
+#include "sofa_selections.hpp"
 #include "sofa_walk.hpp"
 
 namespace eis {
@@ -135,9 +137,23 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
     for (double f : reader.reals(state, "externalForce"))
       if (f != 0)
         reader.reject(state, "externalForce", "a constant external force is not supported yet");
-  for (const char* field : {"velocity", "rest_position"})
-    if (state.field(field) && isSofaLink(*state.field(field)))
-      reader.reject(state, field, "a link is not supported; write the values in the scene");
+  // A velocity or rest_position linked to another object's field takes the values written there
+  // (Reader::text follows the link); a rest_position linked to a regular grid's points, which
+  // SOFA computes, makes that grid the body's mesh (below). Other computed values are refused.
+  const SofaObject* restGrid = nullptr;
+  for (const std::string field : {"velocity", "rest_position"}) {
+    if (!state.field(field) || !isSofaLink(*state.field(field))) continue;
+    const SofaObject* target = reader.linked(state, field);
+    if (field == "rest_position" && target && isReadGrid(target->type) &&
+        target->type != "SparseGridTopology") {
+      restGrid = target;
+      continue;
+    }
+    if (!reader.text(state, field))
+      reader.reject(state, field,
+                    "a link to values SOFA computes is not supported (of those, a rest_position "
+                    "linked to a regular grid's points is); write the values in the scene");
+  }
   // rx2 ry2 rz2 are MechanicalObject::parse's legacy names of rotation2.
   for (const char* field : {"rotation2", "translation2", "rx2", "ry2", "rz2"})
     for (double x : reader.reals(state, field))
@@ -158,6 +174,7 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   // grid's ("@grid.position") is the same.
   const SofaObject* linked = reader.linked(state, "position");
   if (linked && isReadGrid(linked->type)) grid = linked;
+  if (restGrid) grid = restGrid;
   // The mesh's objects and the loaders they link to, checked like the body's components.
   sofa::checkLinkedDataFields(reader, state, options.skipUnsupported);
   for (const SofaObject* o : {topology, grid})
@@ -168,8 +185,28 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   const bool onePoint = !linked && state.field("position") &&
                         reader.reals(state, "position").size() <= 3 &&
                         reader.reals(state, "velocity").size() <= 3;
-  if (grid && !state.field("rest_position") &&
-      (linked == grid || (!linked && (!state.field("position") || onePoint)))) {
+  if (grid &&
+      (restGrid || (!state.field("rest_position") &&
+                    (linked == grid || (!linked && (!state.field("position") || onePoint)))))) {
+    // MechanicalObject::init keeps a rest_position as long as the position: the grid's points
+    // are the mesh, the position (written, or another grid's points) the starting state.
+    if (restGrid && state.field("position")) {
+      std::vector<double> x;
+      if (linked && isReadGrid(linked->type) && linked->type != "SparseGridTopology") {
+        for (const auto& p : sofa::regularGrid(reader, *linked, true).points)
+          x.insert(x.end(), p.begin(), p.end());
+      } else if (linked && !reader.text(state, "position")) {
+        reader.reject(state, "position", "a link to positions SOFA computes is not supported");
+      } else {
+        x = reader.reals(state, "position");
+      }
+      const std::size_t restCount = 3 * sofa::regularGrid(reader, *restGrid, true).points.size();
+      if (x.size() != restCount)
+        reader.reject(state, "position",
+                      std::to_string(x.size() / 3) + " positions for the " +
+                          std::to_string(restCount / 3) + " points of " + restGrid->label());
+      reader.key("initial.positions", sofa::joined(x, 0, x.size()));
+    }
     if (grid->type == "SparseGridTopology") {
       // SOFA's data field is `filename`, `fileTopology` its alias; found like a loader's file.
       const char* field = grid->field("fileTopology") ? "fileTopology" : "filename";

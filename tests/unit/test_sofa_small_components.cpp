@@ -183,4 +183,35 @@ TEST(SofaSmallComponents, RigidMassFile) {
   std::filesystem::remove_all(folder);
 }
 
+// A MechanicalObject's rest_position linked to a regular grid's points makes that grid the mesh;
+// its position, linked to another grid's points, the starting state (MechanicalObject::init
+// keeps a rest_position as long as the position). A velocity linked to computed values is
+// refused.
+TEST(SofaSmallComponents, RestPositionLinkedToAGrid) {
+  const auto scene = [](const std::string& state) {
+    return imported(
+        "<Node><EulerImplicitSolver/><CGLinearSolver/>"
+        "<Node name='other'><RegularGridTopology name='g2' n='2 2 2' min='0 0 0' max='1 1 -1'/>"
+        "</Node><RegularGridTopology name='g' n='2 2 2' min='0 0 0' max='1 1 1'/>" +
+        state + "<UniformMass totalMass='1'/><TetrahedronFEMForceField/></Node>");
+  };
+  const auto keys = keysOf(
+      scene("<MechanicalObject rest_position='@g.position' position='@other/g2.position'/>"));
+  using V = std::vector<std::string>;
+  EXPECT_EQ(keys.at("initial.positions"), V{"0 0 0 1 0 0 0 1 0 1 1 0 0 0 -1 1 0 -1 0 1 -1 1 1 -1"});
+  EXPECT_TRUE(keys.count("mesh.nodes") || keys.count("mesh.box-size"));
+  const auto written =
+      keysOf(scene("<MechanicalObject rest_position='@g.position' "
+                   "position='0 0 0 1 0 0 0 1 0 1 1 0 0 0 2 1 0 2 0 1 2 1 1 2'/>"));
+  EXPECT_EQ(written.at("initial.positions"), V{"0 0 0 1 0 0 0 1 0 1 1 0 0 0 2 1 0 2 0 1 2 1 1 2"});
+  EXPECT_NE(errorOf([&] {
+              scene("<MechanicalObject rest_position='@g.position' position='0 0 0'/>");
+            }).find("1 positions for the 8 points"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] {
+              scene("<MechanicalObject velocity='@g.position'/>");
+            }).find("velocity: a link to values SOFA computes"),
+            std::string::npos);
+}
+
 }  // namespace
