@@ -567,6 +567,21 @@ const std::vector<SofaClassFields>& sofaClassFields() {
       {"VisualModel", {"BaseComponent"}, {"enable"}},
       {"AddPluginRepository", {"BaseAddResourceRepository"}, {}},
       {"BaseAddResourceRepository", {"BaseComponent"}, {"path"}},
+      {"Gravity", {"ContextObject"}, {"gravity"}},
+      {"ConicalForceField",
+       {"ForceField"},
+       {"contacts", "coneCenter", "coneHeight", "coneAngle", "stiffness", "damping", "color"}},
+      {"FastTetrahedralCorotationalForceField",
+       {"BaseLinearElasticityFEMForceField"},
+       {"pointInfo", "edgeInfo", "tetrahedronInfo", "method", "drawing", "drawColor1", "drawColor2",
+        "drawColor3", "drawColor4"}},
+      {"TetrahedralTensorMassForceField",
+       {"ForceField"},
+       {"poissonRatio", "youngModulus", "topology", "edgeInfo"}},
+      {"SVDLinearSolver",
+       {"MatrixLinearSolver"},
+       {"verbose", "minSingularValue", "conditionNumber"}},
+      {"ContextObject", {"BaseComponent"}, {}},
   };
   return table;
 }

@@ -150,8 +150,59 @@ void mapHexahedralFemAndMass(Reader& r, const SofaObject& o) {
   r.key("material.density", parse::text(r.real(o, "density", 1.0)));
 }
 
+// FastTetrahedralCorotationalForceField.inl: method "qr" (also "large"), "polar", "polar2" or
+// "none" (also "linear", "small"); youngModulus and poissonRatio as lists. Its force is
+// R K0 (R^T x - X) summed over edges and its tangent R K0 R^T, K0 the linear element of the Lame
+// constants: qr's R is large's frame, polar2's the polar factor of the edge matrix (polar's),
+// none the linear element; its polar takes the polar factor of the deformation gradient
+// (model/corotational_fem.hpp, polar-gradient).
+void mapFastCorotational(Reader& r, const SofaObject& o) {
+  r.key("material.cells", "tetrahedron");
+  const std::string method = r.text(o, "method").value_or("qr");
+  if (method == "none" || method == "linear" || method == "small") {
+    r.key("material.model", "linear");
+  } else if (method == "qr" || method == "large" || method == "polar" || method == "polar2") {
+    r.key("material.model", "corotational");
+    r.key("material.rotation", method == "polar"    ? "polar-gradient"
+                               : method == "polar2" ? "polar"
+                                                    : "large");
+  } else {
+    r.reject(o, "method", "expected qr, large, polar, polar2, none, linear or small");
+  }
+  mapElasticConstants(r, o, true);
+  if (r.real(o, "rayleighStiffness", 0) != 0)
+    r.reject(o, "rayleighStiffness", "a force field's own Rayleigh damping is not supported");
+  for (const char* field : {"pointInfo", "edgeInfo", "tetrahedronInfo"})
+    r.refuseIfGiven(o, field, "element data given in the scene is not supported");
+}
+
+// TetrahedralTensorMassForceField.inl: youngModulus 1000, poissonRatio 0.3 (one number each).
+// Per edge of each tetrahedron it stores lambda |V| s_l s_k^T + mu |V| (s_k s_l^T + (s_k . s_l)
+// I), s the shape vectors (the gradients of the barycentric coordinates), the linear element's
+// block (l, k), and takes f_l += DfDx (u_l - u_k), f_k -= DfDx^T (u_l - u_k) on u = x - X, its
+// stiffness the same blocks: the linear element's force and stiffness, edge by edge
+// (tests/unit/test_tensor_mass.cpp).
+void mapTensorMass(Reader& r, const SofaObject& o) {
+  r.key("material.cells", "tetrahedron");
+  r.key("material.model", "linear");
+  for (const auto& [field, fallback] :
+       {std::pair<const char*, double>{"youngModulus", 1000.0}, {"poissonRatio", 0.3}}) {
+    const std::vector<double> values = r.reals(o, field);
+    if (values.size() > 1) r.reject(o, field, "expected one number");
+    r.key(
+        std::string(field) == "youngModulus" ? "material.young-modulus" : "material.poisson-ratio",
+        parse::text(values.empty() ? fallback : values[0]));
+  }
+  if (r.real(o, "rayleighStiffness", 0) != 0)
+    r.reject(o, "rayleighStiffness", "a force field's own Rayleigh damping is not supported");
+  r.refuseIfGiven(o, "edgeInfo", "element data given in the scene is not supported");
+}
+
 }  // namespace
 
+const RegisterSofaMapping tensorMass({"TetrahedralTensorMassForceField"}, mapTensorMass);
+const RegisterSofaMapping fastCorotational({"FastTetrahedralCorotationalForceField"},
+                                           mapFastCorotational);
 const RegisterSofaMapping hexahedralFem({"HexahedralFEMForceField"}, mapHexahedralFem);
 const RegisterSofaMapping hexahedralFemAndMass({"HexahedralFEMForceFieldAndMass"},
                                                mapHexahedralFemAndMass);

@@ -11,11 +11,13 @@
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
 #include "sofa_data_fields.hpp"
+#include "sofa_grid.hpp"
 #include "sofa_grid_mesh.hpp"
 #include "sofa_lagrangian.hpp"
 #include "sofa_mapped_child.hpp"
 #include "sofa_reader.hpp"
 #include "sofa_rigid.hpp"
+#include "sofa_selections.hpp"
 #include "sofa_walk.hpp"
 
 namespace eis {
@@ -135,9 +137,23 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
     for (double f : reader.reals(state, "externalForce"))
       if (f != 0)
         reader.reject(state, "externalForce", "a constant external force is not supported yet");
-  for (const char* field : {"velocity", "rest_position"})
-    if (state.field(field) && isSofaLink(*state.field(field)))
-      reader.reject(state, field, "a link is not supported; write the values in the scene");
+  // A velocity or rest_position linked to another object's field takes the values written there
+  // (Reader::text follows the link); a rest_position linked to a regular grid's points, which
+  // SOFA computes, makes that grid the body's mesh (below). Other computed values are refused.
+  const SofaObject* restGrid = nullptr;
+  for (const std::string field : {"velocity", "rest_position"}) {
+    if (!state.field(field) || !isSofaLink(*state.field(field))) continue;
+    const SofaObject* target = reader.linked(state, field);
+    if (field == "rest_position" && target && isReadGrid(target->type) &&
+        target->type != "SparseGridTopology") {
+      restGrid = target;
+      continue;
+    }
+    if (!reader.text(state, field))
+      reader.reject(state, field,
+                    "a link to values SOFA computes is not supported (of those, a rest_position "
+                    "linked to a regular grid's points is); write the values in the scene");
+  }
   // rx2 ry2 rz2 are MechanicalObject::parse's legacy names of rotation2.
   for (const char* field : {"rotation2", "translation2", "rx2", "ry2", "rz2"})
     for (double x : reader.reals(state, field))
@@ -158,6 +174,7 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   // grid's ("@grid.position") is the same.
   const SofaObject* linked = reader.linked(state, "position");
   if (linked && isReadGrid(linked->type)) grid = linked;
+  if (restGrid) grid = restGrid;
   // The mesh's objects and the loaders they link to, checked like the body's components.
   sofa::checkLinkedDataFields(reader, state, options.skipUnsupported);
   for (const SofaObject* o : {topology, grid})
@@ -168,8 +185,28 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   const bool onePoint = !linked && state.field("position") &&
                         reader.reals(state, "position").size() <= 3 &&
                         reader.reals(state, "velocity").size() <= 3;
-  if (grid && !state.field("rest_position") &&
-      (linked == grid || (!linked && (!state.field("position") || onePoint)))) {
+  if (grid &&
+      (restGrid || (!state.field("rest_position") &&
+                    (linked == grid || (!linked && (!state.field("position") || onePoint)))))) {
+    // MechanicalObject::init keeps a rest_position as long as the position: the grid's points
+    // are the mesh, the position (written, or another grid's points) the starting state.
+    if (restGrid && state.field("position")) {
+      std::vector<double> x;
+      if (linked && isReadGrid(linked->type) && linked->type != "SparseGridTopology") {
+        for (const auto& p : sofa::regularGrid(reader, *linked, true).points)
+          x.insert(x.end(), p.begin(), p.end());
+      } else if (linked && !reader.text(state, "position")) {
+        reader.reject(state, "position", "a link to positions SOFA computes is not supported");
+      } else {
+        x = reader.reals(state, "position");
+      }
+      const std::size_t restCount = 3 * sofa::regularGrid(reader, *restGrid, true).points.size();
+      if (x.size() != restCount)
+        reader.reject(state, "position",
+                      std::to_string(x.size() / 3) + " positions for the " +
+                          std::to_string(restCount / 3) + " points of " + restGrid->label());
+      reader.key("initial.positions", sofa::joined(x, 0, x.size()));
+    }
     if (grid->type == "SparseGridTopology") {
       // SOFA's data field is `filename`, `fileTopology` its alias; found like a loader's file.
       const char* field = grid->field("fileTopology") ? "fileTopology" : "filename";
@@ -320,6 +357,18 @@ bool mapLinearSolver(Reader& r, const SofaObject& o, bool sceneLimits) {
     r.note(o.label() + " -> solver.linear = direct (MUMPS Cholesky through PETSc)");
     return true;
   }
+  // SVDLinearSolver.inl: a full SVD of the system, each singular value <= minSingularValue
+  // (1e-6) taken as 0. A system with a mass whose singular values all exceed it (fixed rows keep
+  // 1 on the diagonal) has one solution, which it gives as a direct solve does.
+  if (o.type == "SVDLinearSolver") {
+    const double minSingular = r.real(o, "minSingularValue", 1e-6);
+    if (!(minSingular >= 0)) r.reject(o, "minSingularValue", "expected a number >= 0");
+    r.key("solver.linear", "direct");
+    r.note(o.label() + " -> solver.linear = direct (MUMPS Cholesky through PETSc): SOFA's SVD " +
+           "solve, exact when no singular value of the system is <= minSingularValue " +
+           parse::text(minSingular) + " (it would drop those directions)");
+    return true;
+  }
   if (o.type != "CGLinearSolver" && o.type != "PCGLinearSolver") return false;
   const long long iterations = std::llround(r.real(o, "iterations", 25));
   const double tolerance = r.real(o, "tolerance", 1e-5);
@@ -345,8 +394,12 @@ bool mapLinearSolver(Reader& r, const SofaObject& o, bool sceneLimits) {
 }
 
 // Gravity as the mechanical node's context has it (the nearest node, up from it, that sets it)
-// and the root's dt (BaseContext: gravity 0 -9.81 0, dt 0.01).
-void mapContext(Reader& r, const SofaScene& scene, const SofaNode& mechanical) {
+// and the root's dt (BaseContext: gravity 0 -9.81 0, dt 0.01). A Gravity component sets its
+// node's context gravity after the node has taken its parent's (Node::initializeContexts runs
+// the context objects' apply, in order, after copySimulationContext), so at a node it wins over
+// the node's own gravity field, the last of several winning; its gravity defaults to 0 0 0.
+void mapContext(Reader& r, const SofaScene& scene, const SofaNode& mechanical,
+                bool skipUnsupported) {
   auto value = [](const std::string* text, const char* fallback) {
     std::string joined;
     for (const std::string& t : parse::tokens(text ? *text : fallback))
@@ -354,9 +407,24 @@ void mapContext(Reader& r, const SofaScene& scene, const SofaNode& mechanical) {
     return joined;
   };
   const std::string* gravity = nullptr;
-  for (const SofaNode* node = &mechanical; node && !gravity; node = node->parent)
-    gravity = node->field("gravity");
-  r.key("load.gravity", value(gravity, "0 -9.81 0"));
+  const SofaObject* component = nullptr;
+  for (const SofaNode* node = &mechanical; node && !gravity && !component; node = node->parent) {
+    for (const SofaObject& o : node->objects)
+      if (o.type == "Gravity") component = &o;
+    if (!component) gravity = node->field("gravity");
+  }
+  if (component) {
+    sofa::checkDataFields(r, *component, skipUnsupported);
+    const std::vector<double> g = r.reals(*component, "gravity");
+    if (!g.empty() && g.size() != 3)
+      r.reject(*component, "gravity", "expected three components (x y z)");
+    r.from(*component);
+    r.key("load.gravity",
+          g.empty() ? "0 0 0"
+                    : parse::text(g[0]) + " " + parse::text(g[1]) + " " + parse::text(g[2]));
+  } else {
+    r.key("load.gravity", value(gravity, "0 -9.81 0"));
+  }
   r.key("solver.dt", value(scene.root().field("dt"), "0.01"));
 }
 
@@ -419,7 +487,8 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
                                          : body.components.front()->label() + " acts on it") +
                 ": a state SOFA never moves is supported only as a collision obstacle");
   reader.from(state);
-  mapContext(reader, scene, *state.node);
+  mapContext(reader, scene, *state.node, options.skipUnsupported);
+  reader.from(state);
   // Rigid frames are a body of their own kind (io/sofa_rigid), with its own few components.
   const bool rigid = sofa::isRigidTemplate(reader.text(state, "template").value_or("Vec3d"));
   if (rigid)
@@ -434,12 +503,25 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   }
   if (body.linearSolver) {
     reader.from(*body.linearSolver);
+    // BTDLinearSolver.inl: Thomas' algorithm reads only the blocks (i, i-1), (i, i), (i, i+1)
+    // of the system, 6 x 6 (BTDMatrix6d): a chain of frames numbered along it; a mesh's
+    // matrix has others, which it would drop.
     if (!mapLinearSolver(reader, *body.linearSolver, options.sceneLinearLimits))
-      unsupported(reader, *body.linearSolver, why, options);
+      unsupported(reader, *body.linearSolver,
+                  body.linearSolver->type == "BTDLinearSolver"
+                      ? "not supported: it solves a block-tridiagonal system (Thomas' algorithm "
+                        "on the blocks next to the diagonal, a beam's chain of frames) and drops "
+                        "every other block, which a direct solve would not"
+                      : why,
+                  options);
   }
   for (const SofaObject* o : body.components) {
     reader.from(*o);
     if (rigid) {
+      // UniformMass<Rigid3>::init reads its mass file, found as a loader's file is.
+      if (o->type == "UniformMass" && reader.text(*o, "filename").value_or("unused") != "unused")
+        reader.key("rigid.mass", sofa::rigidMassFromFile(findFile(reader, *o, options),
+                                                         reader.where(*o, "filename")));
       if (!sofa::mapRigidComponent(reader, *o))
         unsupported(reader, *o, "not supported on rigid frames (" + state.label() + ") yet",
                     options);

@@ -1,7 +1,7 @@
-// SOFA's analytic obstacles, PlaneForceField, SphereForceField and EllipsoidForceField
-// (Sofa/Component/MechanicalLoad), as the keys of our plane-force-field, sphere-force-field and
-// ellipsoid-force-field (model/plane_force_field.cpp, model/sphere_force_field.cpp,
-// model/ellipsoid_force_field.cpp).
+// SOFA's analytic obstacles, PlaneForceField, SphereForceField, EllipsoidForceField and
+// ConicalForceField (Sofa/Component/MechanicalLoad), as the keys of our plane-force-field,
+// sphere-force-field, ellipsoid-force-field and conical-force-field (model/plane_force_field.cpp,
+// model/sphere_force_field.cpp, model/ellipsoid_force_field.cpp, model/conical_force_field.cpp).
 #include <string>
 
 #include "sofa_reader.hpp"
@@ -72,8 +72,29 @@ void mapEllipsoid(Reader& r, const SofaObject& o) {
                                   parse::text(r.real(o, "stiffness", 500)) + " " + parse::text(c));
 }
 
+// ConicalForceField.inl: coneCenter and coneHeight (no default: a zero height, by which SOFA
+// divides, so coneHeight is required), coneAngle 10 (degrees), stiffness 500, damping 5;
+// `contacts` is its output.
+void mapCone(Reader& r, const SofaObject& o) {
+  refuseCommon(r, o);
+  r.refuseIfGiven(o, "contacts", "contacts given in the scene are not supported");
+  if (!r.given(o, "coneHeight"))
+    r.reject(o, "coneHeight", "the cone's axis and height are needed (SOFA's is 0 0 0)");
+  const std::vector<double> h = r.reals(o, "coneHeight");
+  if (h.size() != 3 || (h[0] == 0 && h[1] == 0 && h[2] == 0))
+    r.reject(o, "coneHeight", "expected three components, not all zero");
+  const std::string apex = r.given(o, "coneCenter") ? vector3(r, o, "coneCenter") : "0 0 0";
+  const double k = r.real(o, "stiffness", 500), c = r.real(o, "damping", 5);
+  if (k < 0) r.reject(o, "stiffness", "must be >= 0");
+  if (c < 0) r.reject(o, "damping", "must be >= 0");
+  r.key("obstacle.cone", apex + " " + vector3(r, o, "coneHeight") + " " +
+                             parse::text(r.real(o, "coneAngle", 10)) + " " + parse::text(k) + " " +
+                             parse::text(c));
+}
+
 }  // namespace
 
+const RegisterSofaMapping cone({"ConicalForceField"}, mapCone);
 const RegisterSofaMapping ellipsoid({"EllipsoidForceField"}, mapEllipsoid);
 const RegisterSofaMapping plane({"PlaneForceField"}, mapPlane);
 const RegisterSofaMapping sphere({"SphereForceField"}, mapSphere);

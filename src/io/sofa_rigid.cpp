@@ -82,7 +82,13 @@ namespace {
 
 void mapRigidMass(Reader& r, const SofaObject& o) {
   r.refuseIfGiven(o, "indices", "a uniform mass on some frames only is not supported");
-  r.refuseIfGiven(o, "filename", "a mass file is not supported");
+  // A mass file: read where the body's files are found (io/sofa_import.cpp), its vertexMass
+  // unsetting totalMass; with vertexMass too, the file's mass and the scene's inertia would mix.
+  if (r.text(o, "filename").value_or("unused") != "unused") {
+    for (const char* field : {"vertexMass", "totalMass"})
+      r.refuseIfGiven(o, field, "beside a mass file it is not supported");
+    return;
+  }
   if (!r.given(o, "totalMass") && !r.given(o, "vertexMass"))
     r.reject(o, "totalMass", "give totalMass or vertexMass (SOFA master requires one)");
   if (r.given(o, "vertexMass")) {

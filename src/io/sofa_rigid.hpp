@@ -14,5 +14,10 @@ void mapRigidState(Reader& reader, const SofaObject& state);
 // UniformMass, FixedProjectiveConstraint and PartialFixedProjectiveConstraint (and their old
 // names) on the rigid frames; false for another class, which the caller refuses.
 bool mapRigidComponent(Reader& reader, const SofaObject& o);
+// The mass a UniformMass<Rigid3>'s `filename` gives (io/sofa_rigid_mass_file.cpp), as
+// rigid.mass's text "M VOLUME I00 .. I22"; an unknown keyword or a missing number is an error
+// at `where`.
+std::string rigidMassFromText(const std::string& text, const std::string& where);
+std::string rigidMassFromFile(const std::string& path, const std::string& where);
 
 }  // namespace eis::sofa

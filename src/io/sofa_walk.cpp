@@ -34,10 +34,11 @@ bool isTopology(const std::string& t) {
 
 // Components with no effect on the mechanics here: plugins, the default loops, topology, the
 // mesh sources (loaders and the regular, cylinder, sphere and sparse grids, read where the body's
-// mesh is), and the engines our selections stand for.
+// mesh is), the engines our selections stand for, the task scheduler's thread count, and the
+// Gravity context object (read where the body's gravity is).
 bool isAccepted(const std::string& t) {
   return isTopology(t) || t == "CylinderGridTopology" || t == "SphereGridTopology" ||
-         t == "PlaneROI" || t == "PairBoxROI" ||
+         t == "Gravity" || t == "PlaneROI" || t == "PairBoxROI" || t == "TaskSchedulerSettings" ||
          isOneOf(t, {"RequiredPlugin", "DefaultAnimationLoop", "DefaultVisualManagerLoop",
                      "AddPluginRepository", "BoxROI", "SphereROI", "RegularGridTopology",
                      "SparseGridTopology", "MeshGmshLoader", "MeshVTKLoader", "MeshOBJLoader",
@@ -77,14 +78,17 @@ bool isVisual(const std::string& t) {
                      "MouseButtonSetting",
                      "StatsSetting",
                      "SofaDefaultPathSetting",
-                     "BackgroundSetting"});
+                     "BackgroundSetting",
+                     "Visual3DText",
+                     "VisualVectorField"});
 }
 
 // SOFA's analysis engines, which compute a value from a state for whatever reads it and change
 // nothing themselves (AverageCoord: the mean of some positions, which Component/Visual/OglLabel.scn
-// prints).
+// prints; ValuesFromPositions: a value or vector per point interpolated along a direction;
+// MeshROI: the points inside a closed surface, which Component/Engine/Select/MeshROI.scn draws).
 bool isAnalysis(const std::string& t) {
-  return t == "AverageCoord";
+  return t == "AverageCoord" || t == "ValuesFromPositions" || t == "MeshROI";
 }
 
 // Whether only visual components link to `engine` (by its name, as "@center.average" or
@@ -110,6 +114,7 @@ bool isCollision(const std::string& t) {
                                                       "DefaultPipeline",
                                                       "BruteForceBroadPhase",
                                                       "BVHNarrowPhase",
+                                                      "RayTraceNarrowPhase",
                                                       "BruteForceDetection",
                                                       "ParallelBruteForceBroadPhase",
                                                       "ParallelBVHNarrowPhase",

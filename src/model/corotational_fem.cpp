@@ -9,9 +9,9 @@ namespace eis {
 
 namespace {
 
-using mat3::Mat3;
 using mat3::cross;
 using mat3::dot;
+using mat3::Mat3;
 using mat3::normalized;
 using mat3::rowsOf;
 using mat3::times;
@@ -43,7 +43,9 @@ CorotationalFEM::CorotationalFEM(const Cells& cells, const CellShapes& shapes,
   restElements_.resize(cells_.size());
   frames_.resize(cells_.size());
   for (std::size_t c = 0; c < cells_.size(); ++c) {
-    const Mat3 r0 = frame(c, rest.data());
+    // polar-gradient: F = I at rest, its rotation I (SOFA takes it so, not computing it).
+    const Mat3 r0 =
+        method_ == RotationMethod::PolarGradient ? mat3::kIdentity : frame(c, rest.data());
     frames_[c] = r0;
     RestElement& e = restElements_[c];
     const Vec3 origin = point(rest.data(), cells_[c][0]);
@@ -70,6 +72,19 @@ CorotationalFEM::Mat3 CorotationalFEM::frame(std::size_t cell, const double* x) 
   const auto& v = cells_[cell];
   const Vec3 p0 = point(x, v[0]), p1 = point(x, v[1]), p2 = point(x, v[2]);
   if (method_ == RotationMethod::Large) return largeFrame(p0, p1, p2);
+  if (method_ == RotationMethod::PolarGradient) {
+    // F_kl = sum_a (x_a - x_0)_k (grad N_a)_l, the rest gradients in the world (R0 = I), summed
+    // in SOFA's order; the frame is R^T, R the polar factor of F.
+    const auto& g = restElements_[cell].gradients;
+    Mat3 f{};
+    for (int a = 1; a < 4; ++a) {
+      const Vec3 e = sub(point(x, v[a]), p0);
+      for (int k = 0; k < 3; ++k)
+        for (int l = 0; l < 3; ++l) f[3 * k + l] += e[k] * g[a][l];
+    }
+    const Mat3 r = sofaPolarRotation(f);
+    return {r[0], r[3], r[6], r[1], r[4], r[7], r[2], r[5], r[8]};
+  }
   // svd: polar's frame (accumulateForceSVD's det F >= 1e-6 branch; addForce refuses the other).
   return sofaPolarRotation(rowsOf(sub(p1, p0), sub(p2, p0), sub(point(x, v[3]), p0)));
 }

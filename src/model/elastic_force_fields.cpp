@@ -19,7 +19,8 @@ namespace {
 std::unique_ptr<ForceField> makeHexahedralField(const ElasticMaterial& material, const Cells& cells,
                                                 std::vector<double> rest) {
   if (material.hexahedron == HexahedronElement::HexahedralFem) {
-    if (material.model != MaterialModel::Corotational || material.rotation == RotationMethod::Svd)
+    if (material.model != MaterialModel::Corotational ||
+        (material.rotation != RotationMethod::Large && material.rotation != RotationMethod::Polar))
       throw Error(
           "material.hexahedron-element = hexahedral-fem: SOFA's HexahedralFEMForceField is "
           "corotational only (material.model = corotational, material.rotation large or polar)");
@@ -33,10 +34,10 @@ std::unique_ptr<ForceField> makeHexahedralField(const ElasticMaterial& material,
       return std::make_unique<HexahedronFEM>(cells, std::move(rest), material.lame,
                                              HexahedronMethod::Small);
     case MaterialModel::Corotational:
-      if (material.rotation == RotationMethod::Svd)
+      if (material.rotation != RotationMethod::Large && material.rotation != RotationMethod::Polar)
         throw Error(
-            "material.rotation = svd: SOFA's HexahedronFEMForceField has no svd method; on "
-            "hexahedra it is large or polar");
+            "material.rotation: SOFA's HexahedronFEMForceField has no svd or polar-gradient "
+            "method; on hexahedra it is large or polar");
       return std::make_unique<HexahedronFEM>(cells, std::move(rest), material.lame,
                                              material.rotation == RotationMethod::Large
                                                  ? HexahedronMethod::Large
@@ -118,12 +119,14 @@ ParameterSpec elasticParameters() {
            "a FEM force field gets).",
            "linear", "", false, check::choice(kMaterialModels)})
       .add(
-          {"material.rotation", "large|polar|svd",
+          {"material.rotation", "large|polar|svd|polar-gradient",
            "corotational frame, as SOFA's TetrahedronFEMForceField method: large builds it from the\n"
            "element's vertices 0, 1, 2 in the mesh file's order; polar is the rotation of the polar\n"
            "decomposition of the matrix of edges 0->1, 0->2, 0->3 (so it too depends on the order);\n"
            "svd is polar's while no element's det F falls below 1e-6, where SOFA switches to a\n"
-           "stable SVD (not implemented: such an element stops the step with an error)",
+           "stable SVD (not implemented: such an element stops the step with an error);\n"
+           "polar-gradient (tetrahedra only) the rotation of the polar decomposition of the\n"
+           "deformation gradient F, SOFA's FastTetrahedralCorotationalForceField method=\"polar\"",
            "large", "", false, check::choice(kRotationMethods)})
       .add(
           {"material.cells", "any|tetrahedron|hexahedron",

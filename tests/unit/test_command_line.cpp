@@ -251,6 +251,10 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_TRUE(s.boolean("membrane.plane-strain")); }},
       {"obstacle.ellipsoid", "0 0 1 2 3 1 -40",
        [](const Scene& s) { EXPECT_EQ(s.texts("obstacle.ellipsoid"), Args{"0 0 1 2 3 1 -40"}); }},
+      {"obstacle.cone", "0 -10 0 0 20 0 40 500 5",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("obstacle.cone"), Args{"0 -10 0 0 20 0 40 500 5"});
+       }},
       {"mapped.mapping", "identity",
        [](const Scene& s) { EXPECT_EQ(s.text("mapped.mapping"), "identity"); }},
       {"mapped.indices", "4 2 4",
@@ -811,6 +815,9 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"obstacle.sphere", "0 0 0 1 2 3 4"},
       {"obstacle.ellipsoid", "0 0 0 1 0 1"},
       {"obstacle.ellipsoid", "0 0 0 1 1 1 5 -1"},
+      {"obstacle.cone", "0 0 0 0 0 0 40"},
+      {"obstacle.cone", "0 0 0 0 1 0 40 -1"},
+      {"obstacle.cone", "0 0 0 0 1 0"},
       {"mesh.transform", "spin 0 0 90"},
       {"mesh.transform", "scale 1 0 1"},
       {"mesh.box-cells", "20 0 4"},

@@ -42,6 +42,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "triangular-fem",
                           "triangular-bending-springs",
                           "sphere-force-field",
+                          "conical-force-field",
                           "ellipsoid-force-field",
                           "mapped-child",
                           "interaction-springs",
@@ -80,6 +81,7 @@ TEST(ComponentRegistry, SumsForceFieldsInRankOrder) {
                           "triangular-fem",
                           "triangular-bending-springs",
                           "sphere-force-field",
+                          "conical-force-field",
                           "ellipsoid-force-field",
                           "mapped-child"};
   EXPECT_EQ(typesOf(eis::forceFieldComponents(),
@@ -96,10 +98,12 @@ TEST(ComponentRegistry, FinishesOutputsInRankOrder) {
 
 TEST(ComponentRegistry, MapsEverySofaComponent) {
   const Names expected = {"BilateralLagrangianConstraint",
+                          "ConicalForceField",
                           "ConstantForceField",
                           "ConstantSparsityPatternSystem",
                           "DiagonalMass",
                           "EllipsoidForceField",
+                          "FastTetrahedralCorotationalForceField",
                           "FixedConstraint",
                           "FixedLagrangianConstraint",
                           "FixedPlaneConstraint",
@@ -124,6 +128,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "StiffSpringForceField",
                           "SurfacePressureForceField",
                           "TetrahedralCorotationalFEMForceField",
+                          "TetrahedralTensorMassForceField",
                           "TetrahedronFEMForceField",
                           "TetrahedronHyperelasticityFEMForceField",
                           "TriangleFEMForceField",

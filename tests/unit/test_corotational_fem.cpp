@@ -431,4 +431,38 @@ TEST(Corotational, SvdIsPolarUntilAnElementFlattens) {
   EXPECT_THROW(force(svd, flat), eis::InvertedElement);
 }
 
+// SOFA's FastTetrahedralCorotationalForceField method "polar": the polar factor of the
+// deformation gradient. Under x = q (I + S) X + t with S symmetric (I + S positive definite),
+// F = q (I + S), whose polar factor is q exactly: the force is the linear element's under the
+// stretch S turned by q, and the tangent q K q^T; the edge matrix's polar factor is not q.
+TEST(Corotational, PolarGradientTurnsTheLinearElementByFsRotation) {
+  const Mesh mesh(kTet, {{0, 1, 2, 3}});
+  const auto lame = uniformLame(mesh.cells.size());
+  eis::CorotationalFEM gradient(mesh.cells, mesh.cellShapes(), mesh.rest(), lame,
+                                RotationMethod::PolarGradient);
+  eis::CorotationalFEM polar(mesh.cells, mesh.cellShapes(), mesh.rest(), lame,
+                             RotationMethod::Polar);
+  eis::LinearElasticFEM linear(mesh.cells, mesh.cellShapes(), mesh.rest(), lame);
+  const Mat3 stretch{{{0.12, 0.05, -0.03}, {0.05, -0.07, 0.02}, {-0.03, 0.02, 0.09}}};
+  const Mat3 q = rotation({1, -2, 0.5}, 1.1);
+  const Vec3 t{0.3, -1.0, 2.0};
+  const auto x = deformedAndMoved(mesh, stretch, q, t);
+  const auto stretched = deformedAndMoved(mesh, stretch, rotation({1, 0, 0}, 0.0), {0, 0, 0});
+  const auto fLinear = force(linear, stretched);
+  std::vector<double> want;
+  for (int a = 0; a < 4; ++a) {
+    const Vec3 turned = times(q, vertex(fLinear, a));
+    want.insert(want.end(), turned.begin(), turned.end());
+  }
+  const auto got = force(gradient, x);
+  EXPECT_LT(largestDifference(got, want), 1e-11 * largestMagnitude(want));
+  EXPECT_GT(largestDifference(force(polar, x), want), 1e-4 * largestMagnitude(want));
+  const auto k = stiffness(gradient, 1);
+  const auto kWant = rotated(stiffness(linear, 1), transpose(q));
+  EXPECT_LT(largestDifference(k, kWant), 1e-11 * largestMagnitude(kWant));
+  // No force at rest, nor under a rigid motion.
+  EXPECT_LT(largestMagnitude(force(gradient, rigidlyMoved(mesh, q, t))),
+            1e-11 * largestMagnitude(want));
+}
+
 }  // namespace

@@ -15,7 +15,12 @@
 //          edge matrix and not of the deformation gradient, it too depends (less) on the order;
 //   svd:   SOFA's method="svd" (accumulateForceSVD), which is polar's frame while the element's
 //          deformation gradient F = A A0^-1 has det F >= 1e-6; below that SOFA switches to a
-//          stable SVD of F, which is not implemented here: such an element is an error.
+//          stable SVD of F, which is not implemented here: such an element is an error;
+//   polar-gradient: SOFA's FastTetrahedralCorotationalForceField method="polar", the orthogonal
+//          factor R of the polar decomposition F = R S of the deformation gradient
+//          F = sum_a (x_a - x_0) grad N_a^T (a = 1..3), the frame R^T and R0 = I, so it does not
+//          depend on the vertex order. (That field's "qr" is large's frame and its "polar2"
+//          polar's, and its force and tangent R K0 (R^T x - X) and R K0 R^T are these.)
 #include <array>
 #include <vector>
 
@@ -27,19 +32,20 @@
 namespace eis {
 
 // How the corotational model finds an element's rotation (SOFA TetrahedronFEMForceField method).
-enum class RotationMethod { Large, Polar, Svd };
-inline constexpr Named<RotationMethod> kRotationMethods[] = {{"large", RotationMethod::Large},
-                                                             {"polar", RotationMethod::Polar},
-                                                             {"svd", RotationMethod::Svd}};
+enum class RotationMethod { Large, Polar, Svd, PolarGradient };
+inline constexpr Named<RotationMethod> kRotationMethods[] = {
+    {"large", RotationMethod::Large},
+    {"polar", RotationMethod::Polar},
+    {"svd", RotationMethod::Svd},
+    {"polar-gradient", RotationMethod::PolarGradient}};
 
 class CorotationalFEM : public ForceField {
 public:
   // cells: four local vertex indices each, which must outlive the field; shapes: their rest
   // geometry, read here only (each rest element keeps what it needs). rest: the rest positions
   // as a local array (3 per local vertex); lame: each cell's material.
-  CorotationalFEM(const Cells& cells, const CellShapes& shapes,
-                  std::vector<double> rest, std::vector<LameParameters> lame,
-                  RotationMethod method);
+  CorotationalFEM(const Cells& cells, const CellShapes& shapes, std::vector<double> rest,
+                  std::vector<LameParameters> lame, RotationMethod method);
 
   // Also stores every element's frame at x: the linearization point of the two below.
   void addForce(const double* x, const double* v, double* f) override;
