@@ -29,6 +29,7 @@ struct SparseKeys {
   std::vector<std::array<long long, 4>> tetrahedra;
   std::vector<double> factors;
   std::map<std::string, std::string> springs;  // the springs.* keys
+  std::vector<std::string> transforms;         // the mesh.transform keys, in order
 };
 
 std::vector<double> numbers(const std::string& text) {
@@ -59,6 +60,7 @@ SparseKeys importSparse(const std::string& obj, const std::string& grid,
   SparseKeys out;
   for (const eis::SofaKey& k : imported.objects.at(0).keys) {
     if (k.key.rfind("springs.", 0) == 0) out.springs[k.key] = k.value;
+    if (k.key == "mesh.transform") out.transforms.push_back(k.value);
     if (k.key != "mesh.nodes" && k.key != "mesh.hexahedra" && k.key != "mesh.tetrahedra" &&
         k.key != "material.cell-stiffness-factor")
       continue;
@@ -310,6 +312,39 @@ TEST(SofaSparseGrid, VirtualFinerLevelsOfAnLShape) {
   // Coarse (1, 1, 1), cell 15 + 3 + 1 (no cell left out before it): fine x, y, z 2..3, all
   // inside.
   EXPECT_EQ(k.factors[19], 1.0);
+}
+
+// A TransformEngine between the grid and the MechanicalObject (TransformEngine.scn): the grid's
+// points scaled, then turned, then translated (TransformEngine::doUpdate), before the
+// MechanicalObject's own transform; the cells and their stiffness the grid's.
+TEST(SofaSparseGrid, ATransformEngineMovesTheGridsPoints) {
+  const std::string grid = "<SparseGridTopology name='g' n='3 3 3' fileTopology='surface.obj'/>";
+  const SparseKeys k = importSparse(
+      kCube, grid, "<HexahedronFEMForceField/>",
+      "<TransformEngine name='t' translation='10 0 0' rotation='0 0 90' scale='0.5 1 2' "
+      "input_position='@g.position'/><MechanicalObject position='@[-1].output_position' "
+      "dx='1'/>");
+  EXPECT_EQ(k.transforms, (std::vector<std::string>{"scale 0.5 1 2", "rotate 0 0 90",
+                                                    "translate 10 0 0", "translate 1 0 0"}));
+  EXPECT_EQ(k.hexahedra.size(), 8u);
+  EXPECT_EQ(k.factors, std::vector<double>(8, 0.5));
+  // Neutral operations are left out.
+  EXPECT_TRUE(importSparse(kCube, grid, "<HexahedronFEMForceField/>",
+                           "<TransformEngine name='t' scale='1 1 1' input_position='@g.position'/>"
+                           "<MechanicalObject position='@t.output_position'/>")
+                  .transforms.empty());
+  EXPECT_NE(errorOf([&] {
+              importSparse(kCube, grid, "<HexahedronFEMForceField/>",
+                           "<TransformEngine name='t' inverse='1' input_position='@g.position'/>"
+                           "<MechanicalObject position='@t.output_position'/>");
+            }).find("inverse = '1': the inverse transform is not supported"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] {
+              importSparse(kCube, grid, "<HexahedronFEMForceField/>",
+                           "<TransformEngine name='t' input_position='@g.position'/>"
+                           "<MechanicalObject position='@t.input_position'/>");
+            }).find("TransformEngine 't': not supported"),
+            std::string::npos);
 }
 
 TEST(SofaSparseGrid, UnsupportedPartsAreRefusedByName) {
