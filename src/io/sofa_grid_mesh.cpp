@@ -162,6 +162,13 @@ void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& su
     halves = halves && (f == 1 || f == 0.5);
   }
   weighted = weighted && readers.fem;
+  // HexahedronFEMForceFieldAndMass::init puts gravity on each cell's volume times the grid's
+  // getMassCoef (the same coefficients), which mass.type = hexahedron-fem does not.
+  for (const SofaObject* c : components)
+    if (weighted && c->type == "HexahedronFEMForceFieldAndMass")
+      throw Error(c->where + ": " + c->type + ": on " + grid.label() +
+                  ", whose cells are not all full: SOFA weighs each cell's gravity by the grid's "
+                  "mass coefficient, which is not supported yet (fillWeighted='0' fills them)");
   if (weighted) reader.key("material.cell-stiffness-factor", factors);
   const std::string weight = !weighted ? ""
                              : halves  ? ", at half stiffness"

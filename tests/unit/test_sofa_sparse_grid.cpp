@@ -348,6 +348,18 @@ TEST(SofaSparseGrid, ATransformEngineMovesTheGridsPoints) {
 }
 
 TEST(SofaSparseGrid, UnsupportedPartsAreRefusedByName) {
+  // HexahedronFEMForceFieldAndMass weighs gravity by the grid's mass coefficients.
+  EXPECT_NE(errorOf([] {
+              importSparse(kCube, "<SparseGridTopology n='3 3 3' fileTopology='surface.obj'/>",
+                           "<HexahedronFEMForceFieldAndMass/>", "<MechanicalObject/>");
+            }).find("HexahedronFEMForceFieldAndMass: on SparseGridTopology"),
+            std::string::npos);
+  EXPECT_EQ(importSparse(kCube,
+                         "<SparseGridTopology n='3 3 3' fillWeighted='0' "
+                         "fileTopology='surface.obj'/>",
+                         "<HexahedronFEMForceFieldAndMass/>", "<MechanicalObject/>")
+                .hexahedra.size(),
+            8u);
   EXPECT_NE(errorOf([] {
               importSparse(kCube,
                            "<SparseGridTopology n='3 3 3' nbVirtualFinerLevels='1.5' "
