@@ -142,9 +142,9 @@ void mapGrid(Reader& reader, const SofaObject& grid,
 // in SOFA's numbering (io/sofa_sparse_grid.hpp), as the components that read the body's cells
 // want them. A HexahedronFEMForceField gets the stiffness SOFA gives each cell
 // (computeElementStiffness scales it by the grid's getStiffnessCoef: a half for the boundary
-// cells when fillWeighted); TetrahedronFEMForceField and Hexa2TetraTopologicalMapping cut a
-// topology that is no GridTopology as if it had 2 x 1 cells a layer (nx = 2, ny = 1 in their
-// init), and read no coefficient.
+// cells when fillWeighted, or with nbVirtualFinerLevels the mean of its finer cells');
+// TetrahedronFEMForceField and Hexa2TetraTopologicalMapping cut a topology that is no GridTopology
+// as if it had 2 x 1 cells a layer (nx = 2, ny = 1 in their init), and read no coefficient.
 void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& surfacePath,
                    const std::vector<const SofaObject*>& components) {
   const CellReaders readers = cellReaders(reader, grid, components, false);
@@ -155,19 +155,29 @@ void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& su
   cells.hexahedra = mesh.hexahedra;
   const std::string cut = writeCells(reader, cells, readers);
   std::string factors;
-  bool weighted = false;
+  bool weighted = false, halves = true;
   for (double f : mesh.stiffness) {
     factors += (factors.empty() ? "" : " ") + parse::text(f);
     weighted = weighted || f != 1;
+    halves = halves && (f == 1 || f == 0.5);
   }
   weighted = weighted && readers.fem;
+  // HexahedronFEMForceFieldAndMass::init puts gravity on each cell's volume times the grid's
+  // getMassCoef (the same coefficients), which mass.type = hexahedron-fem does not.
+  for (const SofaObject* c : components)
+    if (weighted && c->type == "HexahedronFEMForceFieldAndMass")
+      throw Error(c->where + ": " + c->type + ": on " + grid.label() +
+                  ", whose cells are not all full: SOFA weighs each cell's gravity by the grid's "
+                  "mass coefficient, which is not supported yet (fillWeighted='0' fills them)");
   if (weighted) reader.key("material.cell-stiffness-factor", factors);
+  const std::string weight = !weighted ? ""
+                             : halves  ? ", at half stiffness"
+                                       : "; stiffness from the finer levels";
   reader.note(grid.label() + ": a sparse grid of " + std::to_string(mesh.n[0]) + " x " +
               std::to_string(mesh.n[1]) + " x " + std::to_string(mesh.n[2]) + " points; " +
               std::to_string(mesh.points.size()) + " points and " +
               std::to_string(mesh.hexahedra.size()) + " hexahedra kept (" +
-              std::to_string(mesh.boundaryCells) + " on the surface" +
-              (weighted ? ", at half stiffness" : "") + ")" +
+              std::to_string(mesh.boundaryCells) + " on the surface" + weight + ")" +
               (cut.empty() ? "" : ", cut into 6 tetrahedra each " + cut));
 }
 

@@ -118,6 +118,33 @@ void mapTransform(Reader& reader, const SofaObject& o, bool loader) {
   }
 }
 
+// TransformEngine (doUpdate) between a grid and the MechanicalObject: scale, then rotation
+// (degrees, Quat::createQuaterFromEuler), then translation, as mesh.transform operations before
+// the MechanicalObject's own; its quaternion and inverse are refused.
+void mapEngineTransform(Reader& reader, const SofaObject& engine) {
+  sofa::checkDataFields(reader, engine, false);
+  std::string field;
+  reader.linked(engine, "input_position", &field);
+  if (field != "position")
+    reader.reject(engine, "input_position", "expected a link to the grid's position");
+  const std::vector<double> q = reader.reals(engine, "quaternion");
+  if (!q.empty() && q != std::vector<double>{0, 0, 0, 1})
+    reader.reject(engine, "quaternion", "a rotation by quaternion is not supported yet");
+  if (reader.boolean(engine, "inverse", false))
+    reader.reject(engine, "inverse", "the inverse transform is not supported yet");
+  const std::pair<const char*, const char*> operations[] = {
+      {"scale", "scale"}, {"rotation", "rotate"}, {"translation", "translate"}};
+  for (const auto& [name, operation] : operations) {
+    const double neutral = std::string(name) == "scale" ? 1 : 0;
+    std::vector<double> v = reader.reals(engine, name);
+    if (v.empty()) continue;
+    if (v.size() != 3) reader.reject(engine, name, "expected three numbers");
+    if (v[0] == neutral && v[1] == neutral && v[2] == neutral) continue;
+    reader.key("mesh.transform", std::string(operation) + " " + parse::text(v[0]) + " " +
+                                     parse::text(v[1]) + " " + parse::text(v[2]));
+  }
+}
+
 // The grids read as a body's mesh (io/sofa_grid_mesh.hpp).
 bool isReadGrid(const std::string& type) {
   return type == "RegularGridTopology" || type == "CylinderGridTopology" ||
@@ -173,6 +200,18 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   // velocity of at most one point each: "0 0 0" is the default's size); a position linked to a
   // grid's ("@grid.position") is the same.
   const SofaObject* linked = reader.linked(state, "position");
+  // A grid's points moved by a TransformEngine ("@transform.output_position", whose
+  // input_position is "@grid.position").
+  const SofaObject* engine = nullptr;
+  if (linked && linked->type == "TransformEngine") {
+    engine = linked;
+    std::string field;
+    reader.linked(state, "position", &field);
+    linked = reader.linked(*engine, "input_position");
+    if (field != "output_position" || !linked || !isReadGrid(linked->type))
+      throw Error(engine->where + ": TransformEngine: gives " + state.label() +
+                  " its position; supported only from a grid's position to output_position");
+  }
   if (linked && isReadGrid(linked->type)) grid = linked;
   if (restGrid) grid = restGrid;
   // The mesh's objects and the loaders they link to, checked like the body's components.
@@ -217,6 +256,7 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
       sofa::mapGrid(reader, *grid, components);
     }
     if (state.field("velocity")) reader.key("initial.velocities", *reader.text(state, "velocity"));
+    if (engine) mapEngineTransform(reader, *engine);
     mapTransform(reader, state, false);
     return;
   }

@@ -16,8 +16,7 @@ namespace eis::sofa {
 namespace {
 
 using Point = std::array<double, 3>;
-
-enum class CellType : char { Outside, Inside, Boundary };
+using CellType = VoxelType;
 
 // Each polygon edge of a closed surface borders an even number of facets. An open one would let
 // SOFA's fill leak out through the hole and leave only the cells the surface crosses. Vertices
@@ -203,10 +202,10 @@ Surface readObj(const std::string& path) {
   return out;
 }
 
-SparseGrid voxelize(const Surface& surface, const SparseGridSettings& settings) {
+GridLevel finestLevel(const Surface& surface, const SparseGridSettings& settings) {
   if (surface.vertices.empty()) throw Error("the surface has no vertices");
   checkClosed(surface);
-  SparseGrid out;
+  GridLevel out;
   out.n = settings.n;
   out.min = settings.min;
   out.max = settings.max;
@@ -248,21 +247,41 @@ SparseGrid voxelize(const Surface& surface, const SparseGridSettings& settings) 
   std::vector<CellType> types(std::size_t(grid.count()), CellType::Inside);
   markBoundary(surface, grid, types);
   markOutside(grid, types);
-  // buildFromRegularGridTypes: the boundary cells (unless onlyInsideCells), then the inside
-  // ones, each in the regular grid's order; their corners numbered in the order of their
-  // positions (SOFA keys them in a std::map of Vec3: by x, then y, then z).
-  std::vector<long long> kept;
-  for (CellType wanted : {CellType::Boundary, CellType::Inside}) {
-    if (wanted == CellType::Boundary && settings.onlyInsideCells) continue;
-    for (long long c = 0; c < grid.count(); ++c)
-      if (types[std::size_t(c)] == wanted) kept.push_back(c);
-    if (wanted == CellType::Boundary) out.boundaryCells = kept.size();
+  out.stiffness.assign(types.size(), 0.0);
+  for (std::size_t c = 0; c < types.size(); ++c) {
+    // Cells onlyInsideCells leaves out are no cells of this level, for a coarser one too.
+    if (types[c] == CellType::Boundary && settings.onlyInsideCells) types[c] = CellType::Outside;
+    if (types[c] != CellType::Outside)
+      out.stiffness[c] = types[c] == CellType::Boundary && settings.fillWeighted ? 0.5 : 1.0;
   }
-  // SOFA leaves such a grid invalid, and the body would have no point.
-  if (kept.empty())
-    throw Error(
-        "the grid keeps no cell" +
-        std::string(settings.onlyInsideCells ? " (none lies wholly inside the surface)" : ""));
+  out.types = std::move(types);
+  return out;
+}
+
+namespace {
+
+// The lattice of a level (RegularGridTopology::setPos).
+Lattice latticeOf(const GridLevel& level) {
+  Lattice grid;
+  for (int a = 0; a < 3; ++a) {
+    grid.cells[a] = level.n[a] - 1;
+    grid.step[a] = (level.max[a] - level.min[a]) / grid.cells[a];
+  }
+  grid.min = level.min;
+  grid.max = level.max;
+  return grid;
+}
+
+}  // namespace
+
+SparseGrid numberedCells(const GridLevel& level, const std::vector<long long>& kept) {
+  const Lattice grid = latticeOf(level);
+  SparseGrid out;
+  out.n = level.n;
+  out.min = level.min;
+  out.max = level.max;
+  // Corners numbered in the order of their positions (SOFA keys them in a std::map of Vec3: by
+  // x, then y, then z).
   std::vector<std::array<Point, 8>> corners;
   std::map<Point, long long> numbers;
   for (long long c : kept) {
@@ -281,18 +300,33 @@ SparseGrid voxelize(const Surface& surface, const SparseGridSettings& settings) 
     std::array<long long, 8> hexahedron;
     for (int k = 0; k < 8; ++k) hexahedron[k] = numbers.at(corners[h][k]);
     out.hexahedra.push_back(hexahedron);
-    const bool boundary = h < out.boundaryCells;
-    out.stiffness.push_back(boundary && settings.fillWeighted ? 0.5 : 1.0);
+    out.stiffness.push_back(level.stiffness[std::size_t(kept[h])]);
+    out.boundaryCells += level.types[std::size_t(kept[h])] == CellType::Boundary;
   }
   return out;
 }
 
+SparseGrid voxelize(const Surface& surface, const SparseGridSettings& settings) {
+  const GridLevel level = finestLevel(surface, settings);
+  // buildFromRegularGridTypes: the boundary cells (unless onlyInsideCells, which finestLevel
+  // has made outside), then the inside ones, each in the regular grid's order.
+  std::vector<long long> kept;
+  for (CellType wanted : {CellType::Boundary, CellType::Inside})
+    for (std::size_t c = 0; c < level.types.size(); ++c)
+      if (level.types[c] == wanted) kept.push_back((long long)c);
+  // SOFA leaves such a grid invalid, and the body would have no point.
+  if (kept.empty())
+    throw Error(
+        "the grid keeps no cell" +
+        std::string(settings.onlyInsideCells ? " (none lies wholly inside the surface)" : ""));
+  return numberedCells(level, kept);
+}
+
 SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid,
                       const std::string& surfacePath) {
-  if (reader.real(grid, "nbVirtualFinerLevels", 0) > 0)
-    reader.reject(grid, "nbVirtualFinerLevels",
-                  "virtual finer grids (mechanical properties from a finer voxelisation) are "
-                  "not supported yet");
+  const double levels = reader.real(grid, "nbVirtualFinerLevels", 0);
+  if (levels != std::floor(levels) || levels < 0 || levels > 8)
+    reader.reject(grid, "nbVirtualFinerLevels", "expected an integer from 0 to 8");
   reader.refuseIfGiven(grid, "facets", "facets written in the scene are not supported yet");
   // buildAsFinest: a VoxelGridLoader in the grid's node or above replaces the surface.
   for (const SofaNode* node = grid.node; node; node = node->parent)
@@ -366,8 +400,16 @@ SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid,
       reader.reject(grid, field, e.what());
     }
   }
+  if (levels != 0 && settings.cellWidth != 0)
+    reader.reject(grid, "cellWidth", "together with nbVirtualFinerLevels: not supported");
   try {
-    return voxelize(surface, settings);
+    if (levels == 0) return voxelize(surface, settings);
+    // buildVirtualFinerLevels: the surface voxelised on (n - 1) 2^levels + 1 points along each
+    // axis, then each grid built from the one below it, this one last.
+    for (int a = 0; a < 3; ++a) settings.n[a] = (settings.n[a] - 1) * (1 << int(levels)) + 1;
+    GridLevel level = finestLevel(surface, settings);
+    for (int l = 0; l < int(levels); ++l) level = coarser(level);
+    return numberedByCubes(level);
   } catch (const Error& e) {
     reader.reject(grid, field, e.what());
   }

@@ -38,10 +38,41 @@ struct SparseGrid {
   std::array<double, 3> min{}, max{};               // its box
   std::vector<std::array<double, 3>> points;        // those the kept cells use, in SOFA's order
   std::vector<std::array<long long, 8>> hexahedra;  // boundary cells first, then inside ones
-  std::size_t boundaryCells = 0;
-  // SparseGridTopology::getStiffnessCoef: 0.5 for a boundary cell when fillWeighted, else 1.
+  std::size_t boundaryCells = 0;                    // voxelize keeps them first
+  // SparseGridTopology::getStiffnessCoef: 0.5 for a boundary cell when fillWeighted, else 1, or
+  // from a finer level's (coarser).
   std::vector<double> stiffness;
 };
+
+// One level of a sparse grid, over its regular grid (cell (x, y, z) numbered
+// x + (nx - 1) (y + (ny - 1) z)): each regular cell's type, and the stiffness coefficient
+// (SparseGridTopology's _stiffnessCoefs) of those kept.
+enum class VoxelType : char { Outside, Inside, Boundary };
+struct GridLevel {
+  std::array<int, 3> n{};
+  std::array<double, 3> min{}, max{};
+  std::vector<VoxelType> types;
+  std::vector<double> stiffness;  // per regular cell; 0 where not kept
+};
+
+// buildAsFinest's voxelisation of `surface` (see voxelize), before any cell is numbered; the
+// stiffness as voxelize gives it.
+GridLevel finestLevel(const Surface& surface, const SparseGridSettings& settings);
+
+// SparseGridTopology::buildFromFiner: the grid of n / 2 + 1 points (integer division) along each
+// axis over min and min + (n_coarse - 1) 2 step_fine, whose cell (i, j, k) has the fine cells
+// (2i..2i+1, 2j..2j+1, 2k..2k+1) as children: outside when no child is kept, inside when all eight
+// are kept and inside, else boundary; its coefficient the sum of its children's over 8.
+GridLevel coarser(const GridLevel& finer);
+
+// A level's cells `kept` (regular-grid numbers) in that order, their corners numbered by
+// position (SOFA's std::map of Vec3: by x, then y, then z), with their coefficients.
+SparseGrid numberedCells(const GridLevel& level, const std::vector<long long>& kept);
+
+// buildFromFiner's numbering of a level's kept cells: in the order of (x, y, z) with z fastest
+// (x slowest), boundary and inside ones together; their corners numbered by position as in
+// voxelize.
+SparseGrid numberedByCubes(const GridLevel& level);
 
 // The grid SOFA keeps of `surface`. The surface must be closed (every edge shared by an even
 // number of facets); an Error says what is wrong otherwise. A vertex outside a box given by min

@@ -91,6 +91,15 @@ bool isAnalysis(const std::string& t) {
   return t == "AverageCoord" || t == "ValuesFromPositions" || t == "MeshROI";
 }
 
+// A TransformEngine whose output_position is a MechanicalObject's position: it moves the points
+// of the body's mesh, which io/sofa_import.cpp's mapMesh reads (and checks) with the mesh.
+bool movesMesh(const Reader& reader, const SofaObject& engine) {
+  if (engine.type != "TransformEngine") return false;
+  for (const SofaObject* o : reader.scene().objects())
+    if (o->type == "MechanicalObject" && reader.linked(*o, "position") == &engine) return true;
+  return false;
+}
+
 // Whether only visual components link to `engine` (by its name, as "@center.average" or
 // "@../center" do): then what it computes is only drawn. An unnamed one is linked to by none.
 bool onlyDrawn(const SofaScene& scene, const SofaObject& engine) {
@@ -179,7 +188,9 @@ struct Collector {
         mapped && carries && mappings == 1 && child.state && mapsMechanics(child.mapping->type);
     const SofaObject* state = nullptr;
     for (const SofaObject& o : node.objects) {
-      if (isVisual(o.type) || (isAnalysis(o.type) && onlyDrawn(reader.scene(), o))) {
+      if (movesMesh(reader, o)) continue;
+      if (isVisual(o.type) ||
+          ((isAnalysis(o.type) || o.type == "TransformEngine") && onlyDrawn(reader.scene(), o))) {
         walk.visual.push_back(o.type);
       } else if (isCollision(o.type)) {
         walk.collision.push_back(o.type);

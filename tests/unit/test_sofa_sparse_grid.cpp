@@ -29,6 +29,7 @@ struct SparseKeys {
   std::vector<std::array<long long, 4>> tetrahedra;
   std::vector<double> factors;
   std::map<std::string, std::string> springs;  // the springs.* keys
+  std::vector<std::string> transforms;         // the mesh.transform keys, in order
 };
 
 std::vector<double> numbers(const std::string& text) {
@@ -59,6 +60,7 @@ SparseKeys importSparse(const std::string& obj, const std::string& grid,
   SparseKeys out;
   for (const eis::SofaKey& k : imported.objects.at(0).keys) {
     if (k.key.rfind("springs.", 0) == 0) out.springs[k.key] = k.value;
+    if (k.key == "mesh.transform") out.transforms.push_back(k.value);
     if (k.key != "mesh.nodes" && k.key != "mesh.hexahedra" && k.key != "mesh.tetrahedra" &&
         k.key != "material.cell-stiffness-factor")
       continue;
@@ -255,12 +257,114 @@ TEST(SofaSparseGrid, MalformedInputsAreOneLine) {
             std::string::npos);
 }
 
+// nbVirtualFinerLevels, as SparseGridTopology::buildVirtualFinerLevels and buildFromFiner make
+// it: the surface voxelised on (n - 1) 2^L + 1 points, each coarser grid's cell (i, j, k) kept
+// when one of its 8 children is, at the mean of their stiffness (a missing child counting 0),
+// the cells numbered with x slowest and z fastest.
+TEST(SofaSparseGrid, VirtualFinerLevelsGiveTheMeanStiffnessOfTheChildren) {
+  // One level: the fine 4 x 4 x 4 grid has a shell of 56 boundary cells (0.5) around a core of 8
+  // (1). Each coarse cell holds 7 of the shell and 1 of the core: (7 * 0.5 + 1) / 8 = 0.5625.
+  const SparseKeys one = importSparse(
+      kCube, "<SparseGridTopology n='3 3 3' nbVirtualFinerLevels='1' fileTopology='surface.obj'/>");
+  ASSERT_EQ(one.hexahedra.size(), 8u);
+  ASSERT_EQ(one.points.size(), 27u);
+  EXPECT_EQ(one.factors, std::vector<double>(8, 0.5625));
+  // Point (i, j, k) is 9 i + 3 j + k as without levels; the cells come (0,0,0), (0,0,1),
+  // (0,1,0), ...: the second is (0, 0, 1), not (1, 0, 0).
+  EXPECT_EQ(one.hexahedra[0], (std::array<long long, 8>{0, 9, 12, 3, 1, 10, 13, 4}));
+  EXPECT_EQ(one.hexahedra[1], (std::array<long long, 8>{1, 10, 13, 4, 2, 11, 14, 5}));
+  EXPECT_EQ(one.hexahedra[4], (std::array<long long, 8>{9, 18, 21, 12, 10, 19, 22, 13}));
+  // The coarse box: min + (3 - 1) * 2.0 * the fine step, which is the surface box's max.
+  const double lo = 0 - 1.0 / 100.0, hi = 1 + 1.0 / 100.0;
+  const double top = lo + (3 - 1) * 2.0 * ((hi - lo) / 4), step = (top - lo) / 2;
+  EXPECT_EQ(one.points[13], (std::array<double, 3>{lo + step, lo + step, lo + step}));
+  // Two levels: 8 x 8 x 8 fine cells, a shell of 296 around 216 inside. On 4 x 4 x 4: a corner
+  // cell holds 7 shell cells (0.5625), an edge cell 6 (0.625), a face cell 4 (0.75), a core cell
+  // none (1). Each of the 2 x 2 x 2 cells holds one corner, 3 edge, 3 face and 1 core cell:
+  // (0.5625 + 3 * 0.625 + 3 * 0.75 + 1) / 8 = 0.7109375.
+  const SparseKeys two = importSparse(
+      kCube, "<SparseGridTopology n='3 3 3' nbVirtualFinerLevels='2' fileTopology='surface.obj'/>");
+  ASSERT_EQ(two.hexahedra.size(), 8u);
+  EXPECT_EQ(two.factors, std::vector<double>(8, 0.7109375));
+  // fillWeighted off: every fine cell at 1, every coarse one full.
+  EXPECT_TRUE(importSparse(kCube,
+                           "<SparseGridTopology n='3 3 3' nbVirtualFinerLevels='2' "
+                           "fillWeighted='0' fileTopology='surface.obj'/>")
+                  .factors.empty());
+}
+
+TEST(SofaSparseGrid, VirtualFinerLevelsOfAnLShape) {
+  // One level over n 6 6 4: the L voxelised on 11 x 11 x 7 points, cells of 0.25 centred on its
+  // faces (x and y cells 0, 4, 8 hold x or y = 0, 1, 2; z cells 0 and 4 hold z = 0, 1; x, y cell
+  // 9 and z cell 5 lie outside). The 5 x 5 x 3 coarse cells hold fine cells 2i, 2i + 1 along
+  // each axis; those whose children all lie in the notch (fine x and y 5..9: coarse x, y 3..4)
+  // are left out: 75 - 12.
+  const SparseKeys k = importSparse(kL,
+                                    "<SparseGridTopology n='6 6 4' nbVirtualFinerLevels='1' "
+                                    "min='-0.125 -0.125 -0.125' max='2.375 2.375 1.375' "
+                                    "fileTopology='surface.obj'/>");
+  ASSERT_EQ(k.hexahedra.size(), 63u);
+  // Coarse (0, 0, 0): fine z 0 on the bottom (4 cells), z 1 on the sides x = 0 or y = 0 but
+  // for fine (1, 1, 1), inside: (7 * 0.5 + 1) / 8.
+  EXPECT_EQ(k.factors[0], 0.5625);
+  // Coarse (0, 0, 2), cell 2 (z fastest): fine z 4 on the top (4 halves), z 5 outside.
+  EXPECT_EQ(k.factors[2], 4 * 0.5 / 8);
+  // Coarse (1, 1, 1), cell 15 + 3 + 1 (no cell left out before it): fine x, y, z 2..3, all
+  // inside.
+  EXPECT_EQ(k.factors[19], 1.0);
+}
+
+// A TransformEngine between the grid and the MechanicalObject (TransformEngine.scn): the grid's
+// points scaled, then turned, then translated (TransformEngine::doUpdate), before the
+// MechanicalObject's own transform; the cells and their stiffness the grid's.
+TEST(SofaSparseGrid, ATransformEngineMovesTheGridsPoints) {
+  const std::string grid = "<SparseGridTopology name='g' n='3 3 3' fileTopology='surface.obj'/>";
+  const SparseKeys k = importSparse(
+      kCube, grid, "<HexahedronFEMForceField/>",
+      "<TransformEngine name='t' translation='10 0 0' rotation='0 0 90' scale='0.5 1 2' "
+      "input_position='@g.position'/><MechanicalObject position='@[-1].output_position' "
+      "dx='1'/>");
+  EXPECT_EQ(k.transforms, (std::vector<std::string>{"scale 0.5 1 2", "rotate 0 0 90",
+                                                    "translate 10 0 0", "translate 1 0 0"}));
+  EXPECT_EQ(k.hexahedra.size(), 8u);
+  EXPECT_EQ(k.factors, std::vector<double>(8, 0.5));
+  // Neutral operations are left out.
+  EXPECT_TRUE(importSparse(kCube, grid, "<HexahedronFEMForceField/>",
+                           "<TransformEngine name='t' scale='1 1 1' input_position='@g.position'/>"
+                           "<MechanicalObject position='@t.output_position'/>")
+                  .transforms.empty());
+  EXPECT_NE(errorOf([&] {
+              importSparse(kCube, grid, "<HexahedronFEMForceField/>",
+                           "<TransformEngine name='t' inverse='1' input_position='@g.position'/>"
+                           "<MechanicalObject position='@t.output_position'/>");
+            }).find("inverse = '1': the inverse transform is not supported"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] {
+              importSparse(kCube, grid, "<HexahedronFEMForceField/>",
+                           "<TransformEngine name='t' input_position='@g.position'/>"
+                           "<MechanicalObject position='@t.input_position'/>");
+            }).find("TransformEngine 't': not supported"),
+            std::string::npos);
+}
+
 TEST(SofaSparseGrid, UnsupportedPartsAreRefusedByName) {
+  // HexahedronFEMForceFieldAndMass weighs gravity by the grid's mass coefficients.
+  EXPECT_NE(errorOf([] {
+              importSparse(kCube, "<SparseGridTopology n='3 3 3' fileTopology='surface.obj'/>",
+                           "<HexahedronFEMForceFieldAndMass/>", "<MechanicalObject/>");
+            }).find("HexahedronFEMForceFieldAndMass: on SparseGridTopology"),
+            std::string::npos);
+  EXPECT_EQ(importSparse(kCube,
+                         "<SparseGridTopology n='3 3 3' fillWeighted='0' "
+                         "fileTopology='surface.obj'/>",
+                         "<HexahedronFEMForceFieldAndMass/>", "<MechanicalObject/>")
+                .hexahedra.size(),
+            8u);
   EXPECT_NE(errorOf([] {
               importSparse(kCube,
-                           "<SparseGridTopology n='3 3 3' nbVirtualFinerLevels='1' "
+                           "<SparseGridTopology n='3 3 3' nbVirtualFinerLevels='1.5' "
                            "fileTopology='surface.obj'/>");
-            }).find("nbVirtualFinerLevels = '1': virtual finer grids"),
+            }).find("nbVirtualFinerLevels = '1.5': expected an integer"),
             std::string::npos);
   EXPECT_NE(errorOf([] {
               importSparse(kCube,
