@@ -110,22 +110,47 @@ bool Simulation::mainLoopTurn(int step) {
   access.idle_ = true;
   double stepDt = 0;
   if (!controllers_->idle(step - 1, time_, dt_, access, stepDt)) return false;
+  takeStepDt(stepDt);
+  return true;
+}
+
+void Simulation::takeStepDt(double stepDt) {
   if (stepDt > 0 && stepDt != dt_) {
     rootDt_ = dt_;
     dt_ = stepDt;
     dtChanged_ = true;
   }
-  return true;
+}
+
+void Simulation::settleDt() {
+  if (nextDt_ > 0 || rootDt_ > 0) {
+    dt_ = nextDt_ > 0 ? nextDt_ : rootDt_;
+    nextDt_ = rootDt_ = 0;
+    dtChanged_ = true;
+  }
 }
 
 void Simulation::controllerEvent(bool begin, int step, double time) {
   ControllerAccessOf access(*this);
   controllers_->event(begin, step, time, dt_, access);
-  if (!begin && (nextDt_ > 0 || rootDt_ > 0)) {
-    dt_ = nextDt_ > 0 ? nextDt_ : rootDt_;
-    nextDt_ = rootDt_ = 0;
-    dtChanged_ = true;
-  }
+  if (!begin) settleDt();
+}
+
+void Simulation::beginSteps() {
+  steps_ = std::numeric_limits<int>::max();
+  progress_ = std::make_unique<Progress>(scene().integer("output.progress-every"), 0);
+  startLoop();
+}
+
+void Simulation::beginStep(double dt) {
+  if (!(dt >= 0) || std::isinf(dt)) throw Error("dt must be a number >= 0 (0: the root's)");
+  takeStepDt(dt);
+}
+
+std::unique_ptr<ControllerAccess> Simulation::controllerAccess(bool inEvent) {
+  auto access = std::make_unique<ControllerAccessOf>(*this);
+  access->idle_ = !inEvent;
+  return access;
 }
 
 }  // namespace eis
