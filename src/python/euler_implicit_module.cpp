@@ -169,32 +169,7 @@ public:
   // row in node-id order (each rank takes its own rows; no communication either way). The next
   // step starts from them.
   void setState(std::size_t b, bool velocity, const Array& values, bool owned) {
-    eis::Simulation& run = simulation();
-    const eis::DistributedMesh& mesh = run.meshOf(body(b));
-    const int half = mesh.dofsPerNode();
-    std::size_t ownedCount = 0;
-    for (unsigned char o : mesh.owned()) ownedCount += o ? 1 : 0;
-    const std::size_t total = std::size_t(mesh.numGlobalVertices()) + mesh.unusedNodeIds().size();
-    const std::size_t rows = owned ? ownedCount : total;
-    const char* what = velocity ? "velocity" : "position";
-    if (values.ndim() != 2 || std::size_t(values.shape(0)) != rows || values.shape(1) != half)
-      throw eis::Error(
-          std::string(what) + ": expected an array of " + std::to_string(rows) + " rows of " +
-          std::to_string(half) + (owned ? " (this rank's owned " : " (every ") + "node), got " +
-          std::to_string(values.ndim() == 2 ? values.shape(0) : values.size()) +
-          (values.ndim() == 2 ? " rows of " + std::to_string(values.shape(1)) : " values"));
-    const double* in = values.data();
-    Vec vector = run.stateOf(b, velocity);
-    PetscScalar* xs;
-    EIS_CHECK(VecGetArray(vector, &xs));
-    std::size_t row = 0;
-    for (std::size_t n = 0; n < mesh.numLocalVertices(); ++n) {
-      if (!mesh.owned()[n]) continue;
-      const std::size_t from = owned ? row++ : std::size_t(mesh.nodeIds()[n]);
-      for (int d = 0; d < half; ++d)
-        xs[mesh.ownedOffset(PetscInt(n)) + d] = in[from * std::size_t(half) + std::size_t(d)];
-    }
-    EIS_CHECK(VecRestoreArray(vector, &xs));
+    simulation().setState(body(b), velocity, values.data(), std::size_t(values.size()), owned);
   }
 
   // A ConstantForceField's forces, totalForce or force, by the object's path in the graph.

@@ -4,7 +4,8 @@
 #    and `euler-implicit --scene scene.py` give the same final state, byte for byte, on 1, 2 and
 #    3 ranks: the script under `mpiexec -n N python3`, one run over the N ranks;
 #  - a controller that writes a MechanicalObject's position (writeableArray) sets where the next
-#    step starts: one implicit Euler step of a node held by a spring, computed by hand;
+#    step starts: one implicit Euler step of a node held by a spring, computed by hand, in the
+#    script's process and under euler-implicit --scene (its controllers' python3);
 #  - a Python exception in a controller on every rank, or on one rank only, ends the job under
 #    mpiexec -n 2 with one error line naming the .py file, its line and the step, never a hang.
 # Usage: in_process.sh <python3 with numpy> <euler-implicit> <meshes dir>.
@@ -145,10 +146,15 @@ if __name__ == "__main__":
     print("node3 %r %r" % (dofs.position.value[3].tolist(), dofs.velocity.value[3].tolist()))
 EOF
 for ranks in 1 2; do
-  py "$ranks" spring.py
+  py "$ranks" spring.py --output.final-state=script.csv
   check "a position written by a controller starts the step: x = 0.375, v = -0.5 by hand ($ranks rank(s))" \
     test "$(count 'node3 \[0.375, 0.0, 1.0\] \[-0.5, 0.0, 0.0\]')" -eq "$ranks"
   [ "$failures" -eq 0 ] || show
+  # The same controller under euler-implicit --scene (its python3 beside rank 0).
+  "${MPI_COMMAND[@]/$PYTHON/$EXE}" --scene spring.py --solver.steps=1 $FLAGS \
+    --output.final-state=exe.csv > exe.out 2>&1
+  check "and so under euler-implicit --scene spring.py, byte for byte ($ranks rank(s))" \
+    cmp -s script.csv exe.csv
 done
 
 # An exception in a controller at step 3: on every rank, then on rank 1 alone.

@@ -86,6 +86,12 @@ public:
     return velocity ? bodies_.at(body)->v : bodies_.at(body)->x;
   }
   const NodalTable* initialOf(std::size_t body) const { return bodies_.at(body)->initial.get(); }
+  // Collective only in that every rank must call it: writes this rank's owned rows of body
+  // `body`'s positions (or velocities) from `values`, which hold `count` numbers: every node's
+  // row in node order, or (`owned`) this rank's owned rows in ownedOffset order. The next step
+  // starts from them. Throws eis::Error for a count that fits neither.
+  void setState(std::size_t body, bool velocity, const double* values, std::size_t count,
+                bool owned);
   int stepIndex() const { return step_; }
   double time() const { return time_; }
   double dt() const { return dt_; }

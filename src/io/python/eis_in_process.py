@@ -152,23 +152,7 @@ class Live:
             "root's dt" % (owner.pathname(), name))
 
     def writeable(self, data):
-        return _Writeable(self, data)
-
-
-class _Writeable:
-    """with data.writeableArray() as x: x is the gathered copy, written back at the end."""
-
-    def __init__(self, live, data):
-        self.live, self.data = live, data
-
-    def __enter__(self):
-        self.array = numpy.array(self.live.read(self.data), dtype=float)
-        return self.array
-
-    def __exit__(self, kind, e, tb):
-        if kind is None:
-            self.live.write(self.data, self.array)
-        return False
+        return driver.Writeable(self, data)
 
 
 class Session:
