@@ -202,5 +202,42 @@ for who in "0 1" "1"; do
   [ "$failures" -eq 0 ] || show
 done
 
+# An exception in the script itself, between steps, on every rank: one line, its file and line.
+cat > late.py << 'EOF'
+import Sofa.Core
+import Sofa.Simulation
+from spring import createScene
+
+root = Sofa.Core.Node("root")
+createScene(root)
+Sofa.Simulation.init(root)
+Sofa.Simulation.animate(root, root.dt.value)
+x = root.point.dofs.position.value[4]
+EOF
+py 2 late.py
+check "an exception in the script on 2 ranks: one error line naming late.py and its line" \
+  test "$(grep -c '^euler-implicit: error: late.py:9: IndexError: index 4 is out of bounds' run.err)" -eq 1
+[ "$failures" -eq 0 ] || show
+
+# The module alone: a rank's own rows are the gathered copy's rows at its node ids, and its rows
+# written back (owned=True) are what it reads.
+cat > direct.py << 'EOF'
+import euler_implicit
+run = euler_implicit.Simulation(["--scene", "scene.py", "--quiet", "--solver.steps=3"])
+run.step()
+run.step()
+own, ids, everything = run.positions(), run.owned_ids(), run.positions(gathered=True)
+moved = own + 1.0
+run.set_positions(moved, owned=True)
+again = run.positions(gathered=True)
+print("direct %d %d %s %s %s" % (euler_implicit.size(), len(everything), (everything[ids] == own).all(),
+      (again[ids] == moved).all(), (again == everything + 1.0).all()))
+run.finish()
+EOF
+py 2 direct.py
+check "owned rows, gathered rows and owned writes agree on 2 ranks" \
+  test "$(count 'direct 2 99 True True True')" -eq 2
+[ "$failures" -eq 0 ] || show
+
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
