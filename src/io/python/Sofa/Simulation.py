@@ -12,8 +12,9 @@ from .Core import SceneError
 
 def _main_loop():
     if not os.environ.get("EULER_IMPLICIT_LAUNCH") and not os.environ.get("EULER_IMPLICIT_RANKS"):
-        try:
+        try:  # the module, and numpy (a python3 other than the one it was built for may lack it)
             import euler_implicit  # noqa: F401
+            import numpy  # noqa: F401
         except ImportError:
             pass
         else:
