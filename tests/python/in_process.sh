@@ -24,7 +24,7 @@ PYTHONPATH=$(dirname "$EXE")/../share/euler-implicit/python
 unset EULER_IMPLICIT_LAUNCH EULER_IMPLICIT_RANKS
 # The matrix-free operator: a run on 3 ranks is then the same bit for bit each time (the assembled
 # matrix's sums over ranks may come in any order).
-FLAGS="--quiet --solver.operator=matrix-free"
+FLAGS=(--quiet --solver.operator=matrix-free)
 show() { sed 's/^/     | /' run.out run.err; }
 # count PATTERN: how often PATTERN is in run.out (the ranks' lines may come joined on one line).
 count() { grep -o "$1" run.out | wc -l; }
@@ -33,7 +33,12 @@ count() { grep -o "$1" run.out | wc -l; }
 # EULER_IMPLICIT_ARGS, output in run.out and run.err.
 py() {
   mpi_command "$1" "$PYTHON"
-  EULER_IMPLICIT_ARGS="$FLAGS ${*:3}" timeout 120 "${MPI_COMMAND[@]}" -B "$2" > run.out 2> run.err
+  EULER_IMPLICIT_ARGS="${FLAGS[*]} ${*:3}" timeout 120 "${MPI_COMMAND[@]}" -B "$2" > run.out 2> run.err
+}
+# exe RANKS ARGS...: euler-implicit itself, output in exe.out.
+exe() {
+  mpi_command "$1" "$EXE"
+  timeout 120 "${MPI_COMMAND[@]}" "${@:2}" "${FLAGS[@]}" > exe.out 2>&1
 }
 
 ln -s "$DATA/beam-small.msh" beam-small.msh
@@ -85,8 +90,7 @@ for ranks in 1 2 3; do
   status=$?
   check "mpiexec -n $ranks python3 scene.py runs one simulation" test "$status" -eq 0
   [ "$status" -eq 0 ] || show
-  "${MPI_COMMAND[@]/$PYTHON/$EXE}" --scene scene.py --solver.steps=5 $FLAGS \
-    --output.final-state=exe.csv > exe.out 2>&1
+  exe "$ranks" --scene scene.py --solver.steps=5 --output.final-state=exe.csv
   check "python3 scene.py and euler-implicit --scene scene.py: the same final state, byte for byte ($ranks rank(s))" \
     cmp -s script.csv exe.csv
   # Every rank read every node (the gathered copy), the tip's row that of the final state.
@@ -151,8 +155,7 @@ for ranks in 1 2; do
     test "$(count 'node3 \[0.375, 0.0, 1.0\] \[-0.5, 0.0, 0.0\]')" -eq "$ranks"
   [ "$failures" -eq 0 ] || show
   # The same controller under euler-implicit --scene (its python3 beside rank 0).
-  "${MPI_COMMAND[@]/$PYTHON/$EXE}" --scene spring.py --solver.steps=1 $FLAGS \
-    --output.final-state=exe.csv > exe.out 2>&1
+  exe "$ranks" --scene spring.py --solver.steps=1 --output.final-state=exe.csv
   check "and so under euler-implicit --scene spring.py, byte for byte ($ranks rank(s))" \
     cmp -s script.csv exe.csv
 done
@@ -173,7 +176,8 @@ class Boom(Sofa.Core.Controller):
 
     def onAnimateBeginEvent(self, event):
         self.step += 1
-        if self.step == 3 and os.environ.get("OMPI_COMM_WORLD_RANK", os.environ.get("PMI_RANK", "0")) in os.environ["BOOM_RANKS"].split():
+        rank = os.environ.get("OMPI_COMM_WORLD_RANK", os.environ.get("PMI_RANK", "0"))
+        if self.step == 3 and rank in os.environ["BOOM_RANKS"].split():
             raise ValueError("boom")
 
 
@@ -197,7 +201,7 @@ for who in "0 1" "1"; do
   check "an exception on rank(s) $who ends the job (status $status, $((SECONDS - start)) s)" \
     test "$status" -ne 0 -a "$status" -ne 124
   check "with one error line naming boom.py, its line and step 3 (rank(s) $who)" \
-    test "$(grep -c '^euler-implicit: error: \(rank 1: \)\?step 3: boom.py:16: in Boom.onAnimateBeginEvent: ValueError: boom$' run.err)" -eq 1
+    test "$(grep -c '^euler-implicit: error: \(rank 1: \)\?step 3: boom.py:17: in Boom.onAnimateBeginEvent: ValueError: boom$' run.err)" -eq 1
   check "and nothing after it runs (rank(s) $who)" test "$(grep -c 'not reached' run.out)" -eq 0
   [ "$failures" -eq 0 ] || show
 done
@@ -230,8 +234,9 @@ own, ids, everything = run.positions(), run.owned_ids(), run.positions(gathered=
 moved = own + 1.0
 run.set_positions(moved, owned=True)
 again = run.positions(gathered=True)
-print("direct %d %d %s %s %s" % (euler_implicit.size(), len(everything), (everything[ids] == own).all(),
-      (again[ids] == moved).all(), (again == everything + 1.0).all()))
+print("direct %d %d %s %s %s" % (euler_implicit.size(), len(everything),
+                                 (everything[ids] == own).all(), (again[ids] == moved).all(),
+                                 (again == everything + 1.0).all()))
 run.finish()
 EOF
 py 2 direct.py

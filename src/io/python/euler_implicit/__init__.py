@@ -22,7 +22,8 @@ except ImportError:
     pass
 
 # The scene driver a .py scene's import runs (eis_sofa_scene.py) lies beside this package.
-os.environ.setdefault("EULER_IMPLICIT_PYTHON", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+os.environ.setdefault("EULER_IMPLICIT_PYTHON",
+                      os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from . import _engine
 from ._engine import Error, fail, rank, size  # noqa: F401
