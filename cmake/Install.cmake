@@ -4,7 +4,8 @@
 #     links it whole, every component registered)
 #   include/eis/<layer>/*.hpp
 #   share/euler-implicit/python/: the Python front end (the .py scene driver, the stand-in Sofa;
-#     on PYTHONPATH, `python3 scene.py` runs bin/euler-implicit beside it: eis_main_loop.py)
+#     on PYTHONPATH, `python3 scene.py` runs bin/euler-implicit beside it: eis_main_loop.py),
+#     and the euler_implicit package with its compiled engine when pybind11 was found (src/python)
 #   <libdir>/cmake/euler-implicit/: the package for find_package(euler-implicit), with the find
 #     modules of the dependencies it needs (PETSc, METIS; tinyxml2 through pkg-config)
 #   <libdir>/pkgconfig/euler-implicit.pc

@@ -14,6 +14,7 @@ packages=(
   libmetis-dev libboost-program-options-dev libgtest-dev zlib1g-dev libtinyxml2-dev
   clang libclang-rt-14-dev
   python3-dolfinx python3-vtk9 python3-matplotlib python3-h5py xvfb
+  pybind11-dev python3-dev python3-numpy python3-mpi4py
   slurmd slurmctld slurm-client munge
 )
 

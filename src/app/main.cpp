@@ -196,17 +196,8 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
 int main(int argc, char** argv) {
   eis::holdStopSignals();
   eis::CommandLine commandLine(eis::knownComponents());
-  // --quiet is output.progress-every = 0 (app/progress.hpp); --scene is --scene.file;
-  // --restart is --initial.restart, --restart-force --initial.restart-force=true
-  // (io/checkpoint_output.hpp).
-  std::vector<std::string> rewritten(argv, argv + argc);
-  for (std::string& argument : rewritten) {
-    if (argument == "--quiet") argument = "--output.progress-every=0";
-    if (argument == "--scene" || argument.rfind("--scene=", 0) == 0) argument.insert(7, ".file");
-    if (argument == "--restart-force") argument = "--initial.restart-force=true";
-    if (argument == "--restart" || argument.rfind("--restart=", 0) == 0)
-      argument.replace(0, 9, "--initial.restart");
-  }
+  const std::vector<std::string> rewritten =
+      eis::expandShortOptions(std::vector<std::string>(argv, argv + argc));
   std::vector<const char*> arguments;
   for (const std::string& argument : rewritten) arguments.push_back(argument.c_str());
   std::string parseError;

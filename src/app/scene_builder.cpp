@@ -59,6 +59,17 @@ CommandLine parseArguments(int argc, const char* const argv[]) {
   return parseCommandLine(argc, argv, knownComponents());
 }
 
+std::vector<std::string> expandShortOptions(std::vector<std::string> arguments) {
+  for (std::string& argument : arguments) {
+    if (argument == "--quiet") argument = "--output.progress-every=0";
+    if (argument == "--scene" || argument.rfind("--scene=", 0) == 0) argument.insert(7, ".file");
+    if (argument == "--restart-force") argument = "--initial.restart-force=true";
+    if (argument == "--restart" || argument.rfind("--restart=", 0) == 0)
+      argument.replace(0, 9, "--initial.restart");
+  }
+  return arguments;
+}
+
 namespace {
 
 // Rank 0's partition of the serial meshes `together` (indices into `serial`) as one, in

@@ -233,82 +233,94 @@ int Simulation::stopRequested() const {
 }
 
 void Simulation::run() {
-  const double loopStart = MPI_Wtime();
-  const auto timersBefore = timerTotals();
-  const int first = step_;
-  progress_->startAfter(first);
+  startLoop();
+  while (step_ < steps_ && stepOnce()) {
+  }
+  endLoop();
+}
+
+void Simulation::startLoop() {
+  loopStart_ = MPI_Wtime();
+  timersBefore_ = timerTotals();
+  firstStep_ = step_;
+  progress_->startAfter(firstStep_);
   // A restart from a checkpoint at or past the run's end has nothing to do: said so, with how to
   // go on, instead of a summary of 0 steps alone.
-  if (first >= steps_)
+  if (firstStep_ >= steps_)
     report(
         "euler-implicit: the run is already complete: it starts at step %d (t = %g) and "
         "solver.steps = %d is the run's total; give a larger --solver.steps to go on\n",
-        first, time_, steps_);
+        firstStep_, time_, steps_);
   // The clock of the prescribed motion advances as SOFA's does, t += dt each step, so that a
   // key time compares with the same number.
-  double clock = time_;
-  for (int step = first + 1; step <= steps_; ++step) {
-    const double stepStart = MPI_Wtime();
-    StepRecord record;
+  clock_ = time_;
+}
+
+bool Simulation::stepOnce() {
+  const int step = step_ + 1;
+  const double stepStart = MPI_Wtime();
+  StepRecord record;
+  try {
+    if (mainLoop_ && !mainLoopTurn(step)) return false;
+    if (controllers_) controllerEvent(true, step, clock_);
+    advance(step, clock_, record);
+  } catch (const Error& e) {
+    // The outputs are written by every rank together, so only when every rank failed too: one
+    // that did not is still in the step's collective calls, and the writes would wait for it
+    // for ever. This rank's failure is then its own, and it ends the job (app/run_outcome).
+    if (!allRanksArrive(failureComm_.get(), kLoneErrorWaitSeconds))
+      throw LoneFailure(stepName(step) + e.what() +
+                        "; the other ranks did not fail with it, so no state was written");
+    // The step failed before touching x and v: they still hold the last good state.
+    finishOutputs(nullptr);
+    throw Error(stepName(step) + e.what() + "; the state of step " + std::to_string(step - 1) +
+                " was written to the configured outputs");
+  }
+  clock_ += dt_;
+  record.time = timeOf(step);
+  record.step = step_ = step;
+  time_ = record.time;
+  record.wallSeconds = MPI_Wtime() - stepStart;
+  record.last = step == steps_;
+  summary_.steps = step - firstStep_;
+  summary_.totalLinearIterations += record.report.linearIterations;
+  summary_.preconditionerSetups += record.report.preconditionerSetups;
+  writeOutputs(record);
+  if (controllers_) {
     try {
-      if (mainLoop_ && !mainLoopTurn(step)) break;
-      if (controllers_) controllerEvent(true, step, clock);
-      advance(step, clock, record);
+      controllerEvent(false, step, time_);
     } catch (const Error& e) {
-      // The outputs are written by every rank together, so only when every rank failed too: one
-      // that did not is still in the step's collective calls, and the writes would wait for it
-      // for ever. This rank's failure is then its own, and it ends the job (app/run_outcome).
-      if (!allRanksArrive(failureComm_.get(), kLoneErrorWaitSeconds))
-        throw LoneFailure(stepName(step) + e.what() +
-                          "; the other ranks did not fail with it, so no state was written");
-      // The step failed before touching x and v: they still hold the last good state.
       finishOutputs(nullptr);
-      throw Error(stepName(step) + e.what() + "; the state of step " + std::to_string(step - 1) +
+      throw Error(stepName(step) + e.what() + "; the state of step " + std::to_string(step) +
                   " was written to the configured outputs");
     }
-    clock += dt_;
-    record.time = timeOf(step);
-    record.step = step_ = step;
-    time_ = record.time;
-    record.wallSeconds = MPI_Wtime() - stepStart;
-    record.last = step == steps_;
-    summary_.steps = step - first;
-    summary_.totalLinearIterations += record.report.linearIterations;
-    summary_.preconditionerSetups += record.report.preconditionerSetups;
-    writeOutputs(record);
-    if (controllers_) {
-      try {
-        controllerEvent(false, step, time_);
-      } catch (const Error& e) {
-        finishOutputs(nullptr);
-        throw Error(stepName(step) + e.what() + "; the state of step " + std::to_string(step) +
-                    " was written to the configured outputs");
-      }
-    }
-    if (progress_->due(step)) {
-      std::string details;
-      if (scene().text("solver.newton") == "full")
-        details += "  Newton iterations " + std::to_string(record.report.nonlinearIterations);
-      if (record.report.residualNorm >= 0)
-        details += "  residual " + std::to_string(record.report.residualNorm);
-      if (record.report.constraintRows > 0) {
-        const StepReport& r = record.report;
-        char text[200];
-        std::snprintf(text, sizeof text,
-                      "  constraints %d rows, %d Gauss-Seidel iterations, error %.3g; free motion "
-                      "%.3g s, W %.3g s, Gauss-Seidel %.3g s, correction %.3g s",
-                      r.constraintRows, r.constraintIterations, r.constraintError,
-                      r.freeMotionSeconds, r.complianceSeconds, r.gaussSeidelSeconds,
-                      r.correctionSeconds);
-        details += text;
-      }
-      report("%s\n", progress_->line(record, details, MPI_Wtime() - loopStart).c_str());
-    }
-    if (step < steps_) summary_.stoppedBy = stopRequested();
-    if (summary_.stoppedBy) break;
   }
-  summary_.loopSeconds = MPI_Wtime() - loopStart;
-  summary_.parts = since(timersBefore);
+  if (progress_->due(step)) {
+    std::string details;
+    if (scene().text("solver.newton") == "full")
+      details += "  Newton iterations " + std::to_string(record.report.nonlinearIterations);
+    if (record.report.residualNorm >= 0)
+      details += "  residual " + std::to_string(record.report.residualNorm);
+    if (record.report.constraintRows > 0) {
+      const StepReport& r = record.report;
+      char text[200];
+      std::snprintf(text, sizeof text,
+                    "  constraints %d rows, %d Gauss-Seidel iterations, error %.3g; free motion "
+                    "%.3g s, W %.3g s, Gauss-Seidel %.3g s, correction %.3g s",
+                    r.constraintRows, r.constraintIterations, r.constraintError,
+                    r.freeMotionSeconds, r.complianceSeconds, r.gaussSeidelSeconds,
+                    r.correctionSeconds);
+      details += text;
+    }
+    report("%s\n", progress_->line(record, details, MPI_Wtime() - loopStart_).c_str());
+  }
+  if (step < steps_) summary_.stoppedBy = stopRequested();
+  return summary_.stoppedBy == 0;
+}
+
+void Simulation::endLoop() {
+  summary_.loopSeconds = MPI_Wtime() - loopStart_;
+  summary_.parts = since(timersBefore_);
   finishOutputs(nullptr);
   if (summary_.stoppedBy)
     report(

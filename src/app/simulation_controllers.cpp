@@ -69,6 +69,10 @@ public:
     forces->setLoad(index, current.force, false, std::move(perNode));
   }
 
+  void setState(std::size_t body, bool velocity, const std::vector<double>& values) override {
+    run_.setState(body, velocity, values.data(), values.size(), false);
+  }
+
   // In an event: from the next step (SOFA reads dt before AnimateBeginEvent). Between steps (a
   // main loop's turn): from the next step, which is the one about to start.
   void setDt(double dt) override {
@@ -110,22 +114,73 @@ bool Simulation::mainLoopTurn(int step) {
   access.idle_ = true;
   double stepDt = 0;
   if (!controllers_->idle(step - 1, time_, dt_, access, stepDt)) return false;
+  takeStepDt(stepDt);
+  return true;
+}
+
+void Simulation::takeStepDt(double stepDt) {
   if (stepDt > 0 && stepDt != dt_) {
     rootDt_ = dt_;
     dt_ = stepDt;
     dtChanged_ = true;
   }
-  return true;
+}
+
+void Simulation::settleDt() {
+  if (nextDt_ > 0 || rootDt_ > 0) {
+    dt_ = nextDt_ > 0 ? nextDt_ : rootDt_;
+    nextDt_ = rootDt_ = 0;
+    dtChanged_ = true;
+  }
 }
 
 void Simulation::controllerEvent(bool begin, int step, double time) {
   ControllerAccessOf access(*this);
   controllers_->event(begin, step, time, dt_, access);
-  if (!begin && (nextDt_ > 0 || rootDt_ > 0)) {
-    dt_ = nextDt_ > 0 ? nextDt_ : rootDt_;
-    nextDt_ = rootDt_ = 0;
-    dtChanged_ = true;
+  if (!begin) settleDt();
+}
+
+void Simulation::beginSteps() {
+  steps_ = std::numeric_limits<int>::max();
+  progress_ = std::make_unique<Progress>(scene().integer("output.progress-every"), 0);
+  startLoop();
+}
+
+void Simulation::beginStep(double dt) {
+  if (!(dt >= 0) || std::isinf(dt)) throw Error("dt must be a number >= 0 (0: the root's)");
+  takeStepDt(dt);
+}
+
+void Simulation::setState(std::size_t body, bool velocity, const double* values, std::size_t count,
+                          bool owned) {
+  const Body& b = *bodies_.at(body);
+  const DistributedMesh& mesh = *b.mesh;
+  const std::size_t half = std::size_t(mesh.dofsPerNode());
+  std::size_t ownedCount = 0;
+  for (unsigned char o : mesh.owned()) ownedCount += o ? 1 : 0;
+  const std::size_t rows =
+      owned ? ownedCount : std::size_t(mesh.numGlobalVertices()) + mesh.unusedNodeIds().size();
+  if (count != rows * half)
+    throw Error("expected " + std::to_string(rows * half) + " numbers (" + std::to_string(half) +
+                " per " + (owned ? "node this rank owns" : "node") + "), got " +
+                std::to_string(count));
+  Vec vector = velocity ? b.v : b.x;
+  PetscScalar* xs;
+  EIS_CHECK(VecGetArray(vector, &xs));
+  std::size_t row = 0;
+  for (std::size_t n = 0; n < mesh.numLocalVertices(); ++n) {
+    if (!mesh.owned()[n]) continue;
+    const std::size_t from = owned ? row++ : std::size_t(mesh.nodeIds()[n]);
+    for (std::size_t d = 0; d < half; ++d)
+      xs[mesh.ownedOffset(PetscInt(n)) + PetscInt(d)] = values[from * half + d];
   }
+  EIS_CHECK(VecRestoreArray(vector, &xs));
+}
+
+std::unique_ptr<ControllerAccess> Simulation::controllerAccess(bool inEvent) {
+  auto access = std::make_unique<ControllerAccessOf>(*this);
+  access->idle_ = !inEvent;
+  return access;
 }
 
 }  // namespace eis

@@ -313,6 +313,14 @@ std::pair<std::string, std::string> PythonControllers::serve(const std::string& 
                       " is not a body of the run (a mapped state is not simulated)");
         values = access.state(body, field == "velocity");
         reply = "ok " + std::to_string(values.size()) + "\n";
+      } else if (m.kind == "set" && (field == "position" || field == "velocity")) {
+        std::size_t body = control_.statePaths.size();
+        for (std::size_t i = 0; i < control_.statePaths.size(); ++i)
+          if (control_.statePaths[i] == path) body = i;
+        if (body == control_.statePaths.size())
+          throw Error("the MechanicalObject of node " + path +
+                      " is not a body of the run (a mapped state is not simulated)");
+        access.setState(body, field == "velocity", m.numbers);
       } else if (m.kind == "set" && field == "dt") {
         if (m.numbers.size() != 1 || !(m.numbers[0] > 0)) throw Error("dt must be one number > 0");
         access.setDt(m.numbers[0]);

@@ -61,12 +61,19 @@ private:
   std::string path_;
 };
 
+// Beside the executable, or where $EULER_IMPLICIT_PYTHON says (set by the euler_implicit Python
+// package, whose process is python3).
 fs::path driverScript() {
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw Error("cannot find the running executable to locate the Python front end");
-  const fs::path driver =
-      exe.parent_path().parent_path() / "share/euler-implicit/python/eis_sofa_scene.py";
+  fs::path folder;
+  if (const char* given = std::getenv("EULER_IMPLICIT_PYTHON"); given && *given) {
+    folder = given;
+  } else {
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (ec) throw Error("cannot find the running executable to locate the Python front end");
+    folder = exe.parent_path().parent_path() / "share/euler-implicit/python";
+  }
+  const fs::path driver = folder / "eis_sofa_scene.py";
   if (!fs::is_regular_file(driver))
     throw Error("the Python front end is missing: no " + driver.string());
   return driver;

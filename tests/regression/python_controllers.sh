@@ -268,8 +268,8 @@ sed -e 's/self.k += 1/self.k += 1\n        self.root.beam.dofs.position.value = 
 line=$(grep -n 'position.value =' write.py | cut -d: -f1)
 status=0
 run 2 --scene write.py --solver.steps=2 || status=$?
-check "a write of a MechanicalObject's position is one error line naming it and the line" \
-  grep -qx "euler-implicit: error: step 1 (t = 0.01): write.py:$line: in Ramp.onAnimateBeginEvent: /beam/dofs.position cannot be written by a controller: euler-implicit takes from one a ConstantForceField's forces, totalForce or force and the root's dt; the state of step 0 was written to the configured outputs" run.err
+check "a MechanicalObject's position written with too few rows is one error line naming it and the line" \
+  grep -qx "euler-implicit: error: step 1 (t = 0.01): write.py:$line: in Ramp.onAnimateBeginEvent: /beam/dofs.position: expected 297 numbers (3 per node), got 3; the state of step 0 was written to the configured outputs" run.err
 check "(and the run failed)" test "$status" -ne 0
 show
 

@@ -26,6 +26,11 @@ Scene defaultScene();
 // parseCommandLine over knownComponents().
 CommandLine parseArguments(int argc, const char* const argv[]);
 
+// The command line's short forms as parseArguments reads them: --quiet is
+// output.progress-every = 0 (app/progress.hpp); --scene is --scene.file; --restart is
+// --initial.restart, --restart-force --initial.restart-force=true (io/checkpoint_output.hpp).
+std::vector<std::string> expandShortOptions(std::vector<std::string> arguments);
+
 // Collective. Each scene's mesh, partitioned and distributed (and refined) over `comm`, its
 // set-up warnings in warnings[i]. The meshes read or built on rank 0 are partitioned together
 // (partitionTogether, mesh/metis_partition.hpp): the ranks share the union of the bodies' cells,

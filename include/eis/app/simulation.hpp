@@ -66,6 +66,36 @@ public:
   // instead of solver.steps, and it reads and writes between them.
   void attachControllers(const SofaControl& control);
 
+  // A caller's own loop instead of run() (the Python module, src/python): beginSteps() once,
+  // then for each step beginStep(dt) (dt 0: the root's; another for this step only, as
+  // SofaPython3's animate(root, dt)), takeStep(), endStep(), the animate events between them,
+  // and endSteps() at the end, which finishes the outputs. No step count: as many as it takes.
+  // Each collective; takeStep throws eis::Error naming the step.
+  void beginSteps();
+  void beginStep(double dt);
+  void takeStep() { stepOnce(); }
+  void endStep() { settleDt(); }
+  void endSteps() { endLoop(); }
+  // What a controller may read and write (io/python_controllers.hpp); `inEvent`: called from an
+  // animate event (a dt written applies from the step after), else between steps (from the next).
+  std::unique_ptr<ControllerAccess> controllerAccess(bool inEvent);
+  std::size_t bodyCount() const { return bodies_.size(); }
+  // Body `body`'s mesh and its positions or velocities (3 per owned node, ownedOffset order).
+  const DistributedMesh& meshOf(std::size_t body) const { return *bodies_.at(body)->mesh; }
+  Vec stateOf(std::size_t body, bool velocity) const {
+    return velocity ? bodies_.at(body)->v : bodies_.at(body)->x;
+  }
+  const NodalTable* initialOf(std::size_t body) const { return bodies_.at(body)->initial.get(); }
+  // Collective only in that every rank must call it: writes this rank's owned rows of body
+  // `body`'s positions (or velocities) from `values`, which hold `count` numbers: every node's
+  // row in node order, or (`owned`) this rank's owned rows in ownedOffset order. The next step
+  // starts from them. Throws eis::Error for a count that fits neither.
+  void setState(std::size_t body, bool velocity, const double* values, std::size_t count,
+                bool owned);
+  int stepIndex() const { return step_; }
+  double time() const { return time_; }
+  double dt() const { return dt_; }
+
   // The current state of every node of the first body on rank 0 (empty elsewhere), in node-id
   // order; the first body's system, mesh and vectors.
   NodalTable gatherState() const;
@@ -175,6 +205,15 @@ private:
   // The controllers' event of `step` at `time`; a dt they set applies from the next step.
   class ControllerAccessOf;
   void controllerEvent(bool begin, int step, double time);
+  // run()'s parts: before the first step, one step (false when the run stops there: a stop
+  // signal, or a Python main loop's end), after the last.
+  void startLoop();
+  bool stepOnce();
+  void endLoop();
+  // A dt for the coming step only (0: none), the root's kept to come back after it.
+  void takeStepDt(double stepDt);
+  // After a step's end event: a dt a controller wrote, or the root's after a step's own.
+  void settleDt();
   // A Python main loop's turn before step `step`: false when the script ends the run.
   bool mainLoopTurn(int step);
   // Finishes every output but `failed` (nullptr: all) with the current state.
@@ -201,6 +240,9 @@ private:
   double startTime_ = 0, time_ = 0;
   bool resumed_ = false;  // initial.restart found a checkpoint: the outputs continue
   RunSummary summary_;
+  double loopStart_ = 0, clock_ = 0;  // the loop's start (wall) and prescribed-motion clock
+  std::map<std::string, double> timersBefore_;
+  int firstStep_ = 0;
   std::unique_ptr<PythonControllers> controllers_;
   double nextDt_ = 0;       // a dt a controller set, for the next step (0: none)
   bool dtChanged_ = false;  // the time is then the sum of the steps' dt, not step * dt

@@ -47,6 +47,10 @@ public:
                         const std::vector<double>& values) = 0;
   // The root's dt, from the next step on (between steps, a main loop's: from the next step).
   virtual void setDt(double dt) = 0;
+  // Body `body`'s positions (or velocities) set to `values`, 3 per node in node order (the same
+  // on every rank; each rank takes its own nodes' rows): the next step starts from them. Throws
+  // eis::Error (every rank alike) for a count that is not 3 per node.
+  virtual void setState(std::size_t body, bool velocity, const std::vector<double>& values) = 0;
 };
 
 class PythonControllers {

@@ -11,7 +11,8 @@ script's own main loop adds two messages: eis_main_loop.py):
                 | "fail FILE:LINE: what" (the run ends with it on every rank)
                 | "get position|velocity NODEPATH": the run answers "ok N" and N doubles
                 | "set FIELD COUNT OBJECTPATH" and COUNT doubles ("set dt 1 /" for the root's
-                  dt): the run answers "ok" or "error WHY".
+                  dt; "set position|velocity COUNT NODEPATH", 3 per node in node order): the run
+                  answers "ok" or "error WHY".
 """
 import importlib.util
 import io
@@ -28,6 +29,7 @@ _EXIT = os._exit  # the scene's os._exit raises instead (scene_exit); the driver
 EVENTS = {"begin": ("onAnimateBeginEvent", "AnimateBeginEvent"),
           "end": ("onAnimateEndEvent", "AnimateEndEvent")}
 WRITABLE = {"ConstantForceField": ("forces", "totalForce", "force")}
+STATES = ("position", "velocity")  # a MechanicalObject's, written by node path
 
 
 class Run:
@@ -84,10 +86,44 @@ class Run:
             self.request("set %s %d %s" % (name, len(numbers), owner.pathname()), numbers)
             data._value, data._given = value, True
             return
+        if getattr(owner, "_type", "") == "MechanicalObject" and name in STATES:
+            numbers = numbers_of(value)
+            try:
+                self.request("set %s %d %s" % (name, len(numbers), owner._parent.pathname()),
+                             numbers)
+            except Sofa.Core.SceneError as e:
+                raise Sofa.Core.SceneError("%s.%s: %s" % (owner.pathname(), name, e)) from None
+            return
         raise Sofa.Core.SceneError(
             "%s.%s cannot be written by a controller: euler-implicit takes from one a "
-            "ConstantForceField's forces, totalForce or force and the root's dt"
-            % (owner.pathname(), name))
+            "MechanicalObject's position and velocity, a ConstantForceField's forces, "
+            "totalForce or force and the root's dt" % (owner.pathname(), name))
+
+    def writeable(self, data):
+        return Writeable(self, data)
+
+
+class Writeable:
+    """with data.writeableArray() as x: a copy of the value to change (a numpy array, or lists
+    without numpy), written back at the end of the block."""
+
+    def __init__(self, live, data):
+        self.live, self.data = live, data
+
+    def __enter__(self):
+        value = self.live.read(self.data)
+        try:
+            import numpy
+        except ImportError:
+            self.array = [list(row) for row in value]
+        else:
+            self.array = numpy.array(value, dtype=float)
+        return self.array
+
+    def __exit__(self, kind, e, tb):
+        if kind is None:
+            self.live.write(self.data, self.array)
+        return False
 
 
 def numbers_of(value):

@@ -72,7 +72,9 @@ def scene_script(root):
         raise Sofa.Core.SceneError(
             "Sofa.Simulation.init: this script is one of %d MPI ranks, and each would start a "
             "run of its own; run python3 scene.py alone, with EULER_IMPLICIT_RANKS=N for a run "
-            "on N ranks" % launched_ranks())
+            "on N ranks (or, where the euler_implicit module is built, without "
+            "EULER_IMPLICIT_LAUNCH and EULER_IMPLICIT_RANKS: one run in the N ranks)"
+            % launched_ranks())
     scene = Sofa.Core.SCENE_FILE
     if not scene or not scene.endswith(".py") or not os.path.isfile(scene):
         raise Sofa.Core.SceneError(

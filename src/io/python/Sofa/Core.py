@@ -118,6 +118,8 @@ class Data:
                          "%s as a data field)" % (self._owner.pathname(), self._name, self._name))
 
     def writeableArray(self):
+        if LIVE is not None and hasattr(LIVE, "writeable"):
+            return LIVE.writeable(self)
         raise SceneError("%s.%s: writeableArray() is not supported; a controller sets a "
                          "ConstantForceField's forces or the root's dt by assigning .value"
                          % (self._owner.pathname(), self._name))

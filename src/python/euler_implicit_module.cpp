@@ -1,0 +1,268 @@
+// euler_implicit._engine: the engine as a Python extension module (pybind11), for the
+// euler_implicit package (src/io/python/euler_implicit) and, through it, the stand-in Sofa
+// package's Sofa.Simulation.init/animate (src/io/python/eis_in_process.py). A Simulation is made
+// from euler-implicit's own command line (--scene file.py goes through the same import as the
+// executable's: scenesFromSofa) and stepped by the caller; every rank of the job makes the same
+// calls (the script runs on every rank). A state read is the owned rows of this rank (no
+// communication) or, when asked, a gathered copy of every row on every rank (one gather and one
+// broadcast).
+#include <hdf5.h>
+#include <petscsys.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdio>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "eis/app/run_outcome.hpp"
+#include "eis/app/scene_builder.hpp"
+#include "eis/app/simulation.hpp"
+#include "eis/core/error.hpp"
+#include "eis/io/petsc_output_paths.hpp"
+#include "eis/io/python_controllers.hpp"
+#include "eis/io/sofa_import.hpp"
+#include "eis/io/state_csv.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+// PETSc's life in this process: started by the first Simulation (or a failure to report), ended
+// at the interpreter's exit (finalize, registered by the package).
+struct Engine {
+  std::vector<std::string> arguments;  // PetscInitialize keeps pointers into them
+  std::vector<char*> argv;
+  std::unique_ptr<eis::PetscErrorCapture> capture;
+  std::unique_ptr<eis::OwnCommunicator> exitComm;  // the ranks' meeting on a failure
+  bool started = false;
+};
+Engine engine;
+
+class Run;
+std::set<Run*> liveRuns;
+
+void startEngine(const std::vector<std::string>& petscArgs) {
+  if (engine.started) return;
+  engine.arguments = {"python3"};
+  engine.arguments.insert(engine.arguments.end(), petscArgs.begin(), petscArgs.end());
+  for (std::string& argument : engine.arguments) engine.argv.push_back(argument.data());
+  engine.argv.push_back(nullptr);
+  int argc = int(engine.argv.size()) - 1;
+  char** argv = engine.argv.data();
+  if (PetscInitialize(&argc, &argv, nullptr, nullptr) != 0)
+    throw eis::Error("PETSc could not start (its message is above)");
+  engine.started = true;
+  engine.capture = std::make_unique<eis::PetscErrorCapture>();
+  engine.exitComm = std::make_unique<eis::OwnCommunicator>(PETSC_COMM_WORLD);
+  // HDF5's own error stack would come before our one error line (as in the executable's main).
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
+
+using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+class Run {
+public:
+  explicit Run(const std::vector<std::string>& args) {
+    std::vector<std::string> all{"euler-implicit"};
+    all.insert(all.end(), args.begin(), args.end());
+    all = eis::expandShortOptions(all);
+    std::vector<const char*> argv;
+    for (const std::string& argument : all) argv.push_back(argument.c_str());
+    const eis::CommandLine commandLine = eis::parseArguments(int(argv.size()), argv.data());
+    startEngine(commandLine.petscArgs);
+    objects_ =
+        commandLine.scene.given("scene.file")
+            ? eis::scenesFromSofa(commandLine.scene, PETSC_COMM_WORLD, stdout, nullptr, &control_)
+        : !commandLine.objects.empty() ? commandLine.objects
+                                       : std::vector<eis::ObjectScene>{{"", commandLine.scene}};
+    eis::checkPetscOutputPaths(PETSC_COMM_WORLD);
+    simulation_ = std::make_unique<eis::Simulation>(objects_, PETSC_COMM_WORLD, stdout);
+    simulation_->beginSteps();
+    std::fflush(stdout);
+    liveRuns.insert(this);
+  }
+  ~Run() { liveRuns.erase(this); }
+
+  eis::Simulation& simulation() {
+    if (!simulation_) throw eis::Error("the simulation has ended (finish was called)");
+    return *simulation_;
+  }
+
+  void step(double dt) {
+    beginStep(dt);
+    takeStep();
+    endStep();
+  }
+  void beginStep(double dt) { simulation().beginStep(dt); }
+  void takeStep() {
+    eis::Simulation& run = simulation();
+    py::gil_scoped_release unlocked;
+    run.takeStep();
+    std::fflush(stdout);
+  }
+  void endStep() { simulation().endStep(); }
+
+  // Collective: the outputs finished and the run's summary printed.
+  void finish() {
+    if (!simulation_) return;
+    simulation_->endSteps();
+    simulation_.reset();
+    std::fflush(stdout);
+  }
+  // At the interpreter's exit, before PETSc ends: the run's objects freed, no output finished.
+  void drop() { simulation_.reset(); }
+
+  std::size_t body(std::size_t index) {
+    if (index >= simulation().bodyCount())
+      throw py::index_error("body " + std::to_string(index) + ": the run has " +
+                            std::to_string(simulation().bodyCount()));
+    return index;
+  }
+
+  py::array_t<std::int64_t> ownedIds(std::size_t b) {
+    const eis::DistributedMesh& mesh = simulation().meshOf(body(b));
+    std::vector<std::int64_t> ids;
+    for (std::size_t n = 0; n < mesh.numLocalVertices(); ++n)
+      if (mesh.owned()[n]) ids.push_back(mesh.nodeIds()[n]);
+    return py::array_t<std::int64_t>(py::ssize_t(ids.size()), ids.data());
+  }
+
+  // The owned rows (this rank's, in ownedIds order; no communication) or every row in node-id
+  // order on every rank (`gathered`: a gather to rank 0 and a broadcast).
+  Array state(std::size_t b, bool velocity, bool gathered) {
+    eis::Simulation& run = simulation();
+    const eis::DistributedMesh& mesh = run.meshOf(body(b));
+    const int half = mesh.dofsPerNode();
+    std::vector<double> values;
+    if (!gathered) {
+      const PetscScalar* xs;
+      Vec vector = run.stateOf(b, velocity);
+      EIS_CHECK(VecGetArrayRead(vector, &xs));
+      for (std::size_t n = 0; n < mesh.numLocalVertices(); ++n)
+        if (mesh.owned()[n])
+          for (int d = 0; d < half; ++d) values.push_back(xs[mesh.ownedOffset(PetscInt(n)) + d]);
+      EIS_CHECK(VecRestoreArrayRead(vector, &xs));
+    } else {
+      const eis::NodalTable table =
+          eis::gatherState(mesh, run.stateOf(b, false), run.stateOf(b, true), run.initialOf(b));
+      long long rows = eis::commRank(PETSC_COMM_WORLD) == 0 ? (long long)table.ids.size() : 0;
+      EIS_CHECK_MPI(MPI_Bcast(&rows, 1, MPI_LONG_LONG, 0, PETSC_COMM_WORLD));
+      values.resize(std::size_t(rows) * std::size_t(half));
+      if (eis::commRank(PETSC_COMM_WORLD) == 0)
+        for (std::size_t i = 0; i < table.ids.size(); ++i)
+          for (int d = 0; d < half; ++d)
+            values[i * std::size_t(half) + std::size_t(d)] =
+                table.values[i * std::size_t(2 * half) + std::size_t(velocity ? half : 0) +
+                             std::size_t(d)];
+      EIS_CHECK_MPI(MPI_Bcast(values.data(), int(values.size()), MPI_DOUBLE, 0, PETSC_COMM_WORLD));
+    }
+    Array out({py::ssize_t(values.size() / std::size_t(half)), py::ssize_t(half)});
+    std::copy(values.begin(), values.end(), out.mutable_data());
+    return out;
+  }
+
+  // Writes this rank's owned rows: from `values` in ownedIds order (`owned`), else from every
+  // row in node-id order (each rank takes its own rows; no communication either way). The next
+  // step starts from them.
+  void setState(std::size_t b, bool velocity, const Array& values, bool owned) {
+    simulation().setState(body(b), velocity, values.data(), std::size_t(values.size()), owned);
+  }
+
+  // A ConstantForceField's forces, totalForce or force, by the object's path in the graph.
+  void setForce(const std::string& path, const std::string& field,
+                const std::vector<double>& values, bool inEvent) {
+    auto access = simulation().controllerAccess(inEvent);
+    for (std::size_t b = 0; b < control_.forces.size(); ++b)
+      for (const eis::SofaForceLoad& load : control_.forces[b])
+        if (load.path == path) {
+          access->setForce(b, load, field, values);
+          return;
+        }
+    throw eis::Error(path +
+                     " is not a ConstantForceField that gives a force in the scene (one "
+                     "needs forces or totalForce set in createScene to be written)");
+  }
+  void setDt(double dt, bool inEvent) {
+    if (!(dt > 0)) throw eis::Error("dt must be one number > 0");
+    simulation().controllerAccess(inEvent)->setDt(dt);
+  }
+
+  // The body whose MechanicalObject lies at node `path` ("/beam"), or -1.
+  long bodyOf(const std::string& path) const {
+    for (std::size_t i = 0; i < control_.statePaths.size(); ++i)
+      if (control_.statePaths[i] == path) return long(i);
+    return -1;
+  }
+
+private:
+  eis::SofaControl control_;
+  std::vector<eis::ObjectScene> objects_;
+  std::unique_ptr<eis::Simulation> simulation_;
+};
+
+// Collective: a failure ends the job with one line, "euler-implicit: error: MESSAGE", printed
+// once when every rank fails alike (rank 0), else by the failing rank, which then aborts the job
+// (app/run_outcome.hpp: it waits kLoneErrorWaitSeconds for the others). Returns the exit status.
+int failRun(const std::string& message) {
+  std::fflush(stdout);
+  try {
+    startEngine({});
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "euler-implicit: error: %s\n", message.c_str());
+    return 1;
+  }
+  py::gil_scoped_release unlocked;
+  return eis::finishRun(engine.exitComm->get(), {true, message}, eis::kLoneErrorWaitSeconds,
+                        stderr);
+}
+
+void finalize() {
+  if (!engine.started) return;
+  for (Run* run : liveRuns) run->drop();
+  engine.exitComm.reset();
+  engine.capture.reset();
+  PetscFinalize();
+  engine.started = false;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_engine, m) {
+  m.doc() = "euler-implicit's engine in this process (import euler_implicit)";
+  py::register_exception<eis::Error>(m, "Error", PyExc_RuntimeError);
+  py::class_<Run>(m, "Simulation")
+      .def(py::init<const std::vector<std::string>&>(), py::arg("args"))
+      .def("step", &Run::step, py::arg("dt") = 0.0)
+      .def("begin_step", &Run::beginStep, py::arg("dt") = 0.0)
+      .def("take_step", &Run::takeStep)
+      .def("end_step", &Run::endStep)
+      .def("finish", &Run::finish)
+      .def("owned_ids", &Run::ownedIds, py::arg("body") = 0)
+      .def("state", &Run::state, py::arg("body"), py::arg("velocity"), py::arg("gathered"))
+      .def("set_state", &Run::setState, py::arg("body"), py::arg("velocity"), py::arg("values"),
+           py::arg("owned"))
+      .def("set_force", &Run::setForce, py::arg("path"), py::arg("field"), py::arg("values"),
+           py::arg("in_event"))
+      .def("set_dt", &Run::setDt, py::arg("dt"), py::arg("in_event"))
+      .def("body_of", &Run::bodyOf, py::arg("path"))
+      .def_property_readonly("bodies", [](Run& r) { return r.simulation().bodyCount(); })
+      .def_property_readonly("step_index", [](Run& r) { return r.simulation().stepIndex(); })
+      .def_property_readonly("time", [](Run& r) { return r.simulation().time(); })
+      .def_property_readonly("dt", [](Run& r) { return r.simulation().dt(); });
+  m.def("fail", &failRun, py::arg("message"));
+  m.def("finalize", &finalize);
+  m.def("rank", [] {
+    startEngine({});
+    return eis::commRank(PETSC_COMM_WORLD);
+  });
+  m.def("size", [] {
+    startEngine({});
+    int size = 1;
+    EIS_CHECK_MPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    return size;
+  });
+}
