@@ -214,4 +214,26 @@ TEST(SofaSmallComponents, RestPositionLinkedToAGrid) {
             std::string::npos);
 }
 
+// TetrahedralTensorMassForceField is the linear element (tests/unit/test_tensor_mass.cpp) with
+// its own defaults, youngModulus 1000 and poissonRatio 0.3, one number each.
+TEST(SofaSmallComponents, TensorMassIsTheLinearElement) {
+  const auto keys = [](const std::string& fields) {
+    return keysOf(
+        imported("<Node><EulerImplicitSolver/><CGLinearSolver/>"
+                 "<MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/>"
+                 "<MechanicalObject src='@l'/><UniformMass totalMass='1'/>"
+                 "<TetrahedralTensorMassForceField " +
+                 fields + "/></Node>"));
+  };
+  using V = std::vector<std::string>;
+  const auto defaults = keys("");
+  EXPECT_EQ(defaults.at("material.model"), V{"linear"});
+  EXPECT_EQ(defaults.at("material.cells"), V{"tetrahedron"});
+  EXPECT_EQ(defaults.at("material.young-modulus"), V{"1000"});
+  EXPECT_EQ(defaults.at("material.poisson-ratio"), V{"0.3"});
+  EXPECT_EQ(keys("youngModulus='2e5' poissonRatio='0.4'").at("material.young-modulus"), V{"2e+05"});
+  EXPECT_NE(errorOf([&] { keys("youngModulus='1 2'"); }).find("expected one number"),
+            std::string::npos);
+}
+
 }  // namespace
