@@ -46,6 +46,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "mapped-child",
                           "interaction-springs",
                           "fixed-constraint",
+                          "node-projectors",
                           "prescribed-motion",
                           "fixed-lagrangian-constraint",
                           "bilateral-lagrangian-constraint",
