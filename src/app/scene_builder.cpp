@@ -12,6 +12,7 @@
 #include "eis/model/fixed_constraint.hpp"
 #include "eis/model/force_field_component.hpp"
 #include "eis/model/mass.hpp"
+#include "eis/model/node_projectors.hpp"
 #include "eis/model/physics.hpp"
 #include "eis/model/prescribed_motion.hpp"
 
@@ -150,7 +151,9 @@ std::unique_ptr<MechanicalSystem> buildSystem(const Scene& scene, const Distribu
       std::make_unique<PrescribedMotion>(mesh, readPrescribedMotionParameters(scene), warnings);
   auto fixed = fixedNodeSets(mesh, readFixedConstraintParameters(scene), warnings);
   fixed.insert(fixed.end(), motion->nodeSets().begin(), motion->nodeSets().end());
-  system->setConstraint(std::move(fixed), std::move(motion));
+  system->setConstraint(
+      std::move(fixed), std::move(motion),
+      std::make_unique<NodeProjectors>(mesh, readNodeProjectorParameters(scene), warnings));
   system->setLagrangianConstraints(makeLagrangianConstraints(mesh, scene, warnings));
   system->createMatrix(readLinearSolverParameters(scene).op);
   return system;

@@ -143,7 +143,9 @@ void fixedConstraint(Scene& scene) {
   if (scene.given("mesh.file") || scene.given("mesh.nodes") || scene.given("rigid.frames") ||
       scene.given("constraint.fixed-box") || scene.given("constraint.fixed-group") ||
       scene.given("constraint.fixed") || scene.given("constraint.partial-fixed") ||
-      scene.given("lagrange.fixed"))
+      scene.given("lagrange.fixed") || scene.given("constraint.plane") ||
+      scene.given("constraint.line") || scene.given("constraint.point") ||
+      scene.given("constraint.oscillator") || scene.given("constraint.affine-movement"))
     return;
   if (scene.given("mesh.transform")) {
     // The transformed box's x = 0 face is no longer at x = 0: its nodes by id instead
@@ -162,6 +164,16 @@ void fixedConstraint(Scene& scene) {
 
 void prescribedMotion(Scene& scene) {
   for (const char* key : {"constraint.linear-movement", "constraint.prescribed-velocity"}) {
+    requireElasticity(scene, key, scene.given(key));
+    if (scene.given(key) && scene.text("solver.newton") == "full")
+      throw Error(std::string(key) +
+                  " is not supported with solver.newton = full; use the linearized step");
+  }
+}
+
+void nodeProjectors(Scene& scene) {
+  for (const char* key : {"constraint.plane", "constraint.line", "constraint.point",
+                          "constraint.oscillator", "constraint.affine-movement"}) {
     requireElasticity(scene, key, scene.given(key));
     if (scene.given(key) && scene.text("solver.newton") == "full")
       throw Error(std::string(key) +
@@ -220,8 +232,13 @@ const std::vector<SceneCheck>& sceneChecks() {
       {"fixed-constraint",
        {"physics.type", "constraint.fixed-box", "constraint.fixed-group", "constraint.fixed",
         "constraint.partial-fixed", "lagrange.fixed", "mesh.file", "mesh.nodes", "mesh.transform",
-        "mesh.box-cells", "mesh.box-size", "rigid.frames"},
+        "mesh.box-cells", "mesh.box-size", "rigid.frames", "constraint.plane", "constraint.line",
+        "constraint.point", "constraint.oscillator", "constraint.affine-movement"},
        fixedConstraint},
+      {"node-projectors",
+       {"physics.type", "constraint.plane", "constraint.line", "constraint.point",
+        "constraint.oscillator", "constraint.affine-movement", "solver.newton"},
+       nodeProjectors},
       {"prescribed-motion",
        {"physics.type", "constraint.linear-movement", "constraint.prescribed-velocity",
         "solver.newton"},

@@ -82,8 +82,87 @@ void mapLinearMovement(Reader& r, const SofaObject& o) {
     r.key("constraint.linear-movement", frames + ": " + s);
 }
 
+// PlaneProjectiveConstraint.inl, LineProjectiveConstraint.inl, PointProjectiveConstraint.inl
+// (master): indices {0}; origin, normal, direction and point default to zero. The normal and
+// direction are normalized by constraint.plane and constraint.line as SOFA's reinit does.
+void mapNodeProjector(Reader& r, const SofaObject& o) {
+  const bool plane = o.type == "PlaneProjectiveConstraint" || o.type == "ProjectToPlaneConstraint";
+  const bool line = o.type == "LineProjectiveConstraint" || o.type == "ProjectToLineConstraint";
+  auto vector = [&](const char* field) {
+    if (!r.given(o, field)) return std::string("0 0 0");
+    const std::vector<double> values = r.reals(o, field);
+    if (values.size() != 3) r.reject(o, field, "expected 3 numbers");
+    return joined(values, 0, 3);
+  };
+  std::string numbers, key = "constraint.point";
+  if (plane || line) {
+    numbers = vector("origin") + " " + vector(plane ? "normal" : "direction") + " ";
+    key = plane ? "constraint.plane" : "constraint.line";
+  } else {
+    numbers = vector("point") + " ";
+  }
+  const std::vector<std::string> selections = !plane && !line && r.boolean(o, "fixAll", false)
+                                                  ? std::vector<std::string>{"all"}
+                                                  : selectionsOf(r, o, "indices", {"indices 0"});
+  for (const std::string& s : selections) r.key(key, numbers + s);
+}
+
+// OscillatorProjectiveConstraint.inl: each oscillator is "index mean(3) amplitude(3) pulsation
+// phase".
+void mapOscillator(Reader& r, const SofaObject& o) {
+  const std::vector<double> values = r.reals(o, "oscillators");
+  if (values.size() % 9 != 0)
+    r.reject(o, "oscillators",
+             "expected 9 numbers an oscillator: index, mean, amplitude, "
+             "pulsation, phase");
+  for (std::size_t i = 0; i < values.size(); i += 9) {
+    if (values[i] < 0 || values[i] != std::floor(values[i]))
+      r.reject(o, "oscillators", "an index must be a whole number >= 0");
+    r.key("constraint.oscillator", joined(values, i + 1, 8) + " indices " + parse::text(values[i]));
+  }
+}
+
+// AffineMovementProjectiveConstraint.inl: indices empty, beginConstraintTime 0,
+// endConstraintTime 20, rotation the zero matrix (Mat's default), translation zero; a matrix
+// is read as Mat's operator>> reads it ("[a b c,d e f,g h i]" or nine numbers).
+void mapAffineMovement(Reader& r, const SofaObject& o) {
+  std::string rotation = "0 0 0 0 0 0 0 0 0";
+  if (const auto text = r.text(o, "rotation")) {
+    std::string plain = *text;
+    for (char& c : plain)
+      if (c == '[' || c == ']' || c == ',') c = ' ';
+    std::vector<double> values;
+    try {
+      values = parse::reals("rotation", plain, 9);
+    } catch (const Error&) {
+      r.reject(o, "rotation", "expected a 3x3 matrix");
+    }
+    rotation = joined(values, 0, 9);
+  }
+  std::string translation = "0 0 0";
+  if (r.given(o, "translation")) {
+    const std::vector<double> values = r.reals(o, "translation");
+    if (values.size() != 3) r.reject(o, "translation", "expected 3 numbers");
+    translation = joined(values, 0, 3);
+  }
+  const std::string numbers = parse::text(r.real(o, "beginConstraintTime", 0)) + " " +
+                              parse::text(r.real(o, "endConstraintTime", 20)) + " " + rotation +
+                              " " + translation + " ";
+  for (const std::string& s : selectionsOf(r, o, "indices", {}))
+    r.key("constraint.affine-movement", numbers + s);
+}
+
 }  // namespace
 
+const RegisterSofaMapping nodeProjector({"PlaneProjectiveConstraint", "ProjectToPlaneConstraint",
+                                         "LineProjectiveConstraint", "ProjectToLineConstraint",
+                                         "PointProjectiveConstraint", "ProjectToPointConstraint"},
+                                        mapNodeProjector);
+const RegisterSofaMapping oscillator({"OscillatorProjectiveConstraint", "OscillatorConstraint"},
+                                     mapOscillator);
+const RegisterSofaMapping affineMovement({"AffineMovementProjectiveConstraint",
+                                          "AffineMovementConstraint"},
+                                         mapAffineMovement);
 const RegisterSofaMapping fixedPlane({"FixedPlaneProjectiveConstraint", "FixedPlaneConstraint"},
                                      mapFixedPlane);
 const RegisterSofaMapping fixed({"FixedProjectiveConstraint", "FixedConstraint",

@@ -91,6 +91,11 @@ const char* const kComponents[] = {"MechanicalObject",
                                    "FixedProjectiveConstraint",
                                    "PartialFixedProjectiveConstraint",
                                    "LinearMovementProjectiveConstraint",
+                                   "PlaneProjectiveConstraint",
+                                   "LineProjectiveConstraint",
+                                   "PointProjectiveConstraint",
+                                   "OscillatorProjectiveConstraint",
+                                   "AffineMovementProjectiveConstraint",
                                    "BoxROI",
                                    "SphereROI",
                                    "PlaneROI",
@@ -105,7 +110,12 @@ const char* const kComponents[] = {"MechanicalObject",
 const std::map<std::string, std::string> kRenamed = {
     {"FixedConstraint", "FixedProjectiveConstraint"},
     {"PartialFixedConstraint", "PartialFixedProjectiveConstraint"},
-    {"LinearMovementConstraint", "LinearMovementProjectiveConstraint"}};
+    {"LinearMovementConstraint", "LinearMovementProjectiveConstraint"},
+    {"ProjectToPlaneConstraint", "PlaneProjectiveConstraint"},
+    {"ProjectToLineConstraint", "LineProjectiveConstraint"},
+    {"ProjectToPointConstraint", "PointProjectiveConstraint"},
+    {"OscillatorConstraint", "OscillatorProjectiveConstraint"},
+    {"AffineMovementConstraint", "AffineMovementProjectiveConstraint"}};
 
 // Attributes no data field holds that SOFA takes from every object: the factory's template and
 // type (Base::parse skips type), and the name (a data field, but read apart by the scene).

@@ -82,6 +82,8 @@ SystemMatrix::SystemMatrix(DM dm, const Cells& cells, int dofs,
 }
 
 SystemMatrix::~SystemMatrix() {
+  MatDestroy(&projected_);
+  MatDestroy(&projector_);
   MatDestroy(&matrix_);
   VecDestroy(&localIn_);
   VecDestroy(&localOut_);
@@ -137,7 +139,7 @@ Mat SystemMatrix::at(double m, double b, double k) {
   } else {
     assemble();
   }
-  return matrix_;
+  return projected_ ? projected_ : matrix_;
 }
 
 void SystemMatrix::assemble() {
@@ -149,6 +151,57 @@ void SystemMatrix::assemble() {
   }
   const ScopedTimer timer("Constraints");
   projectRowsAndColumns();
+  if (projection_.numBlockNodes() > 0) projectBlocks();
+}
+
+// P A P + (I - P) D on the projector nodes. P is the identity but on their diagonal blocks, so
+// the fixed rows of A (zeroed, their diagonal kept) come through unchanged. The projected
+// matrix has the sparsity of A; D, each node's mean diagonal entry of A (1 if not positive), is
+// added on the node's diagonal block, which A has in full.
+void SystemMatrix::projectBlocks() {
+  PetscInt rowStart;
+  EIS_CHECK(MatGetOwnershipRange(matrix_, &rowStart, nullptr));
+  const auto& blocks = projection_.ownedBlocks();
+  if (!projector_) {
+    const Layout layout = layoutOf(dm_);
+    EIS_CHECK(MatCreateAIJ(layout.comm, layout.localSize, layout.localSize, layout.globalSize,
+                           layout.globalSize, dofs_, nullptr, 0, nullptr, &projector_));
+    EIS_CHECK(MatSetBlockSize(projector_, dofs_));
+    for (PetscInt i = 0; i < layout.localSize; ++i)
+      EIS_CHECK(MatSetValue(projector_, rowStart + i, rowStart + i, 1.0, INSERT_VALUES));
+    for (const auto& block : blocks) {
+      PetscInt index[3];
+      for (int d = 0; d < 3; ++d) index[d] = rowStart + block.offset + d;
+      EIS_CHECK(MatSetValues(projector_, 3, index, 3, index, block.p.data(), INSERT_VALUES));
+    }
+    EIS_CHECK(MatAssemblyBegin(projector_, MAT_FINAL_ASSEMBLY));
+    EIS_CHECK(MatAssemblyEnd(projector_, MAT_FINAL_ASSEMBLY));
+  }
+  Vec diagonal;
+  EIS_CHECK(MatCreateVecs(matrix_, &diagonal, nullptr));
+  EIS_CHECK(MatGetDiagonal(matrix_, diagonal));
+  EIS_CHECK(MatPtAP(matrix_, projector_, projected_ ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX,
+                    PETSC_DEFAULT, &projected_));
+  const PetscScalar* d;
+  EIS_CHECK(VecGetArrayRead(diagonal, &d));
+  for (const auto& block : blocks) {
+    double scale = (d[block.offset] + d[block.offset + 1] + d[block.offset + 2]) / 3;
+    if (!(scale > 0)) scale = 1;
+    PetscInt index[3];
+    double values[9];
+    for (int r = 0; r < 3; ++r) {
+      index[r] = rowStart + block.offset + r;
+      for (int c = 0; c < 3; ++c) values[3 * r + c] = scale * ((r == c) - block.p[3 * r + c]);
+    }
+    EIS_CHECK(MatSetValues(projected_, 3, index, 3, index, values, ADD_VALUES));
+  }
+  EIS_CHECK(VecRestoreArrayRead(diagonal, &d));
+  EIS_CHECK(VecDestroy(&diagonal));
+  EIS_CHECK(MatAssemblyBegin(projected_, MAT_FINAL_ASSEMBLY));
+  EIS_CHECK(MatAssemblyEnd(projected_, MAT_FINAL_ASSEMBLY));
+  EIS_CHECK(MatSetBlockSize(projected_, dofs_));
+  EIS_CHECK(MatSetOption(projected_, MAT_SYMMETRIC, symmetric_ ? PETSC_TRUE : PETSC_FALSE));
+  EIS_CHECK(MatSetOption(projected_, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
 }
 
 // The projected rows and columns are zeroed and their diagonal entries kept, set back after
@@ -209,6 +262,11 @@ void SystemMatrix::applyShell(Vec x, Vec y) {
   EIS_CHECK(VecGetArrayRead(x, &xg));
   EIS_CHECK(VecGetArray(y, &yg));
   for (auto i : projection_.ownedDofs()) yg[i] = xg[i];
+  // + (I - P_i) x_i on the projector nodes.
+  for (const auto& block : projection_.ownedBlocks())
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c)
+        yg[block.offset + r] += ((r == c) - block.p[3 * r + c]) * xg[block.offset + c];
   EIS_CHECK(VecRestoreArray(y, &yg));
   EIS_CHECK(VecRestoreArrayRead(x, &xg));
   EIS_CHECK(PetscLogEventEnd(shellProductEvent(), matrix_, x, y, 0));
@@ -235,6 +293,16 @@ void SystemMatrix::shellDiagonal(Vec diagonal) {
   PetscScalar* d;
   EIS_CHECK(VecGetArray(diagonal, &d));
   for (auto i : projection_.ownedDofs()) d[i] = 1.0;
+  // A projector node's diagonal of P_i diag(A_i) P_i + I - P_i (A_i's off-diagonal entries left
+  // out: a preconditioner's estimate).
+  for (const auto& block : projection_.ownedBlocks()) {
+    const double a[3] = {d[block.offset], d[block.offset + 1], d[block.offset + 2]};
+    for (int r = 0; r < 3; ++r) {
+      double sum = 1 - block.p[4 * r];
+      for (int c = 0; c < 3; ++c) sum += block.p[3 * r + c] * block.p[3 * r + c] * a[c];
+      d[block.offset + r] = sum;
+    }
+  }
   EIS_CHECK(VecRestoreArray(diagonal, &d));
 }
 

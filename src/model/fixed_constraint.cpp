@@ -1,13 +1,43 @@
 #include "eis/model/fixed_constraint.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <map>
+#include <string>
 
 #include "eis/core/error.hpp"
 #include "eis/model/selection.hpp"
 
 namespace eis {
 
-FixedConstraint::FixedConstraint(const DistributedMesh& mesh, const std::vector<FixedNodes>& sets) {
+namespace {
+
+using Block3 = std::array<double, 9>;
+
+Block3 product(const Block3& a, const Block3& b) {
+  Block3 c{};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 3; ++k) c[3 * i + j] += a[3 * i + k] * b[3 * k + j];
+  return c;
+}
+
+double largest(const Block3& a) {
+  double m = 0;
+  for (double x : a) m = std::max(m, std::abs(x));
+  return m;
+}
+
+void applyBlock(const std::array<double, 9>& p, double* u) {
+  const double a = u[0], b = u[1], c = u[2];
+  for (int i = 0; i < 3; ++i) u[i] = p[3 * i] * a + p[3 * i + 1] * b + p[3 * i + 2] * c;
+}
+
+}  // namespace
+
+FixedConstraint::FixedConstraint(const DistributedMesh& mesh, const std::vector<FixedNodes>& sets,
+                                 const std::vector<ProjectedNodes>& projected) {
   const auto& owned = mesh.owned();
   const int dofs = mesh.dofsPerNode();
   std::vector<char> fixed(mesh.numLocalVertices() * dofs, 0);
@@ -15,6 +45,42 @@ FixedConstraint::FixedConstraint(const DistributedMesh& mesh, const std::vector<
     for (auto v : set.vertices)
       for (int d = 0; d < dofs; ++d)
         if (set.directions[d]) fixed[dofs * v + d] = 1;
+
+  // Each projected node's product of its projectors, in the order given (SOFA applies them one
+  // after another).
+  std::map<PetscInt, Block3> blockOf;
+  std::string failure;
+  for (const ProjectedNodes& set : projected)
+    for (auto v : set.vertices) {
+      auto [it, fresh] = blockOf.try_emplace(v, set.block);
+      if (fresh) continue;
+      const Block3 after = product(set.block, it->second), before = product(it->second, set.block);
+      Block3 difference;
+      for (int k = 0; k < 9; ++k) difference[k] = after[k] - before[k];
+      if (largest(difference) > 1e-12 && failure.empty())
+        failure = "node " + std::to_string(mesh.nodeIds()[v]) +
+                  " is under two projective constraints whose projections do not commute";
+      it->second = after;
+    }
+  for (auto& [v, block] : blockOf) {
+    int fixedDirections = 0;
+    for (int d = 0; d < dofs; ++d) fixedDirections += fixed[dofs * v + d];
+    if (fixedDirections == dofs) continue;
+    if (fixedDirections > 0 && failure.empty())
+      failure = "node " + std::to_string(mesh.nodeIds()[v]) +
+                " is fixed in some directions and under a plane, line or point projection: "
+                "not supported";
+    if (largest(block) < 1e-12) {
+      for (int d = 0; d < dofs; ++d) fixed[dofs * v + d] = 1;
+      continue;
+    }
+    localBlocks_.push_back({mesh.localOffset(v), block});
+    if (!owned[v]) continue;
+    ownedBlocks_.push_back({mesh.ownedOffset(v), block});
+  }
+  throwIfAnyRankFailed(failure, mesh.comm());
+  numBlockNodes_ = std::int64_t(ownedBlocks_.size());
+  EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &numBlockNodes_, 1, MPI_INT64_T, MPI_SUM, mesh.comm()));
 
   Vec probe;
   EIS_CHECK(DMGetGlobalVector(mesh.dm(), &probe));
@@ -47,11 +113,13 @@ void FixedConstraint::project(Vec v) const {
   PetscScalar* values;
   EIS_CHECK(VecGetArray(v, &values));
   for (auto i : ownedDofs_) values[i] = 0;
+  for (const Block& block : ownedBlocks_) applyBlock(block.p, values + block.offset);
   EIS_CHECK(VecRestoreArray(v, &values));
 }
 
 void FixedConstraint::projectLocal(double* local) const {
   for (auto i : localDofs_) local[i] = 0;
+  for (const Block& block : localBlocks_) applyBlock(block.p, local + block.offset);
 }
 
 namespace {

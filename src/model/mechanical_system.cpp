@@ -37,9 +37,11 @@ void MechanicalSystem::addForceField(std::unique_ptr<ForceField> field) {
 }
 
 void MechanicalSystem::setConstraint(std::vector<FixedConstraint::FixedNodes> fixed,
-                                     std::unique_ptr<PrescribedMotion> motion) {
+                                     std::unique_ptr<PrescribedMotion> motion,
+                                     std::unique_ptr<NodeProjectors> projectors) {
   fixed_ = std::move(fixed);
   motion_ = std::move(motion);
+  projectors_ = std::move(projectors);
   acting_ = motion_->activeAt(time_);
   buildConstraint();
 }
@@ -47,7 +49,19 @@ void MechanicalSystem::setConstraint(std::vector<FixedConstraint::FixedNodes> fi
 void MechanicalSystem::buildConstraint() {
   auto sets = fixed_;
   for (auto& set : motion_->activeSets(acting_)) sets.push_back(std::move(set));
-  constraint_ = std::make_unique<FixedConstraint>(mesh_, sets);
+  constraint_ = projectors_
+                    ? std::make_unique<FixedConstraint>(mesh_, sets, projectors_->projectedSets())
+                    : std::make_unique<FixedConstraint>(mesh_, sets);
+}
+
+void MechanicalSystem::startMotion(Vec x, Vec v) {
+  motion_->start(time_, x, v);
+  if (projectors_) projectors_->start(time_, x, v);
+}
+
+void MechanicalSystem::projectMotion(Vec x, Vec v) const {
+  motion_->project(time_, x, v);
+  if (projectors_) projectors_->projectState(time_, x, v);
 }
 
 void MechanicalSystem::setTime(double t) {

@@ -333,6 +333,25 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) {
          EXPECT_EQ(s.texts("constraint.prescribed-velocity"), Args{"1 0 0 indices 3"});
        }},
+      {"constraint.plane", "0 0 0 1 0 0 box 0 0 0 0 1 1",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("constraint.plane"), Args{"0 0 0 1 0 0 box 0 0 0 0 1 1"});
+       }},
+      {"constraint.line", "0 0 0 0 1 0 indices 2",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("constraint.line"), Args{"0 0 0 0 1 0 indices 2"});
+       }},
+      {"constraint.point", "1 2 3 indices 4",
+       [](const Scene& s) { EXPECT_EQ(s.texts("constraint.point"), Args{"1 2 3 indices 4"}); }},
+      {"constraint.oscillator", "2 0 0 1 0 0 5 10 indices 5",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("constraint.oscillator"), Args{"2 0 0 1 0 0 5 10 indices 5"});
+       }},
+      {"constraint.affine-movement", "0 20 1 0 0 0 1 0 0 0 1 0.1 0 0 indices 6",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("constraint.affine-movement"),
+                   Args{"0 20 1 0 0 0 1 0 0 0 1 0.1 0 0 indices 6"});
+       }},
       {"lagrange.fixed",
        "box 0 0 0 0 1 1",
        [](const Scene& s) {
@@ -845,6 +864,11 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"constraint.linear-movement", "0 0 0 0 all"},
       {"constraint.linear-movement", "1 0 0 0 0.5 1 0 0 : all"},
       {"constraint.prescribed-velocity", "1 0 all"},
+      {"constraint.plane", "0 0 0 1 0 all"},
+      {"constraint.line", "0 0 0 0 1 0 cube 1"},
+      {"constraint.point", "1 2 indices 4"},
+      {"constraint.oscillator", "2 0 0 1 0 0 5 indices 5"},
+      {"constraint.affine-movement", "0 20 1 0 0 0 1 0 0 0 1 indices 6"},
       {"load.total-force", "1 2 3 sphere 0 0 0"},
       {"load.constant-force", "1 2 3 indices -1"},
       {"springs.rest-shape", "-5 all"},

@@ -542,6 +542,51 @@ TEST(SofaImport, FixedPlaneProjectiveConstraint) {
             "0 1 0 indices 3 4");
 }
 
+// PlaneProjectiveConstraint.inl, LineProjectiveConstraint.inl, PointProjectiveConstraint.inl:
+// indices {0}, origin, normal, direction and point zero unless given; the old names too.
+TEST(SofaImport, NodeProjectors) {
+  EXPECT_EQ(one(keysOf("<PlaneProjectiveConstraint normal='1 0 0'/>"), "constraint.plane"),
+            "0 0 0 1 0 0 indices 0");
+  EXPECT_EQ(one(keysOf("<ProjectToPlaneConstraint origin='1 2 3' normal='0 2 0' indices='4 5'/>"),
+                "constraint.plane"),
+            "1 2 3 0 2 0 indices 4 5");
+  EXPECT_EQ(
+      one(keysOf("<LineProjectiveConstraint direction='0.1 1 0' indices='2'/>"), "constraint.line"),
+      "0 0 0 0.1 1 0 indices 2");
+  EXPECT_EQ(
+      one(keysOf("<PointProjectiveConstraint point='1 0 2' indices='3'/>"), "constraint.point"),
+      "1 0 2 indices 3");
+  EXPECT_EQ(one(keysOf("<PointProjectiveConstraint fixAll='1'/>"), "constraint.point"),
+            "0 0 0 all");
+  EXPECT_NE(errorOf([] {
+              keysOf("<PlaneProjectiveConstraint normal='0 1'/>");
+            }).find("expected 3 numbers"),
+            std::string::npos);
+}
+
+// OscillatorProjectiveConstraint.inl: "index mean amplitude pulsation phase" each;
+// AffineMovementProjectiveConstraint.inl: times 0 and 20, rotation zero (Mat's default) unless
+// given, as Mat reads it.
+TEST(SofaImport, OscillatorAndAffineMovement) {
+  const Keys two = keysOf(
+      "<OscillatorProjectiveConstraint oscillators='15 2 0 0 1 0 0 5 10  3 0 1 0 0 0.5 0 2 0'/>");
+  ASSERT_EQ(two.at("constraint.oscillator").size(), 2u);
+  EXPECT_EQ(two.at("constraint.oscillator")[0], "2 0 0 1 0 0 5 10 indices 15");
+  EXPECT_EQ(two.at("constraint.oscillator")[1], "0 1 0 0 0.5 0 2 0 indices 3");
+  EXPECT_NE(errorOf([] {
+              keysOf("<OscillatorProjectiveConstraint oscillators='1 2 3'/>");
+            }).find("9 numbers"),
+            std::string::npos);
+  EXPECT_EQ(one(keysOf("<AffineMovementProjectiveConstraint indices='1 2' translation='0.1 0 0'"
+                       " rotation='[0.7 -0.7 0,0.7 0.7 0,0 0 1]'/>"),
+                "constraint.affine-movement"),
+            "0 20 0.7 -0.7 0 0.7 0.7 0 0 0 1 0.1 0 0 indices 1 2");
+  EXPECT_EQ(one(keysOf("<AffineMovementProjectiveConstraint indices='4' beginConstraintTime='1'"
+                       " endConstraintTime='2'/>"),
+                "constraint.affine-movement"),
+            "1 2 0 0 0 0 0 0 0 0 0 0 0 0 indices 4");
+}
+
 TEST(SofaImport, LoadsAndSprings) {
   // ConstantForceField.inl: indices empty = every point; one force in forces on every index.
   EXPECT_EQ(one(keysOf("<ConstantForceField forces='1 2 3'/>"), "load.constant-force"),

@@ -4,13 +4,17 @@
 // ElementMatrixAssembler), A = P (mM + bB + kK) P + (I - P) D with D its own diagonal (the
 // projected rows and columns zeroed with MatZeroRowsColumns across ranks, their diagonal entries
 // kept), or matrix-free (a MatShell whose product runs the element products, with an
-// element-wise Jacobi diagonal), A = P (mM + bB + kK) P + (I - P). The model offers its element
+// element-wise Jacobi diagonal), A = P (mM + bB + kK) P + (I - P). Nodes that a 3x3 projector
+// P_i maps (Projection::ownedBlocks) take the product P A P with a matrix P (MatPtAP) after the
+// zeroed rows, and d_i (I - P_i) on their diagonal blocks, d_i the mean of the node's diagonal
+// entries. The model offers its element
 // matrices and products (ElementOperator) and the unknowns its constraints project
 // (Projection); this class owns the PETSc matrix and decides when its values are rebuilt.
 #include <petscdm.h>
 #include <petscmat.h>
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -47,6 +51,19 @@ public:
   // Zero them in a global vector, and in a local array (owned and ghost).
   virtual void project(Vec v) const = 0;
   virtual void projectLocal(double* local) const = 0;
+  // Nodes whose three unknowns a 3x3 projector P_i maps rather than zeroes (SOFA's plane and line
+  // projections): the offset of the node's first unknown in the local part of a global vector
+  // and P_i row-major. project and projectLocal apply them too. None by default.
+  struct Block {
+    PetscInt offset;
+    std::array<double, 9> p;
+  };
+  virtual const std::vector<Block>& ownedBlocks() const {
+    static const std::vector<Block> none;
+    return none;
+  }
+  // How many such nodes there are on all ranks (the same on every rank).
+  virtual std::int64_t numBlockNodes() const { return 0; }
 };
 
 class SystemMatrix {
@@ -77,6 +94,7 @@ private:
   void createShell();
   void assemble();
   void projectRowsAndColumns();
+  void projectBlocks();
   void toLocal(Vec global, Vec local) const;
 
   DM dm_;
@@ -88,6 +106,8 @@ private:
   bool constantValues_;
   bool symmetric_;
   Mat matrix_ = nullptr;
+  // With projector blocks (assembled): P, and P A P + (I - P) D made from matrix_.
+  Mat projector_ = nullptr, projected_ = nullptr;
   std::unique_ptr<ElementMatrixAssembler> assembler_;  // assembled mode only
   bool haveFactors_ = false;
   double factors_[3] = {0, 0, 0};  // m, b, k of the current values

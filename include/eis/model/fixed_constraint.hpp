@@ -26,8 +26,19 @@ public:
     std::vector<PetscInt> vertices;
     std::array<bool, 3> directions{true, true, true};
   };
-  // Collective. A node in several sets has every direction any of them fixes.
-  FixedConstraint(const DistributedMesh& mesh, const std::vector<FixedNodes>& sets);
+  // Local vertices (owned and ghost) whose unknowns a 3x3 projector maps (row-major; SOFA's
+  // PlaneProjectiveConstraint, LineProjectiveConstraint, PointProjectiveConstraint).
+  struct ProjectedNodes {
+    std::vector<PetscInt> vertices;
+    std::array<double, 9> block;
+  };
+  // Collective. A node in several sets has every direction any of them fixes. A node under
+  // several projectors gets their product, which must not depend on their order (throws
+  // eis::Error on every rank otherwise); a product that is zero fixes the node, and a node
+  // fixed in every direction ignores its projectors. A projector on a node fixed in some
+  // directions only is refused.
+  FixedConstraint(const DistributedMesh& mesh, const std::vector<FixedNodes>& sets,
+                  const std::vector<ProjectedNodes>& projected = {});
   ~FixedConstraint() override;
   FixedConstraint(const FixedConstraint&) = delete;
   FixedConstraint& operator=(const FixedConstraint&) = delete;
@@ -36,6 +47,8 @@ public:
   void projectLocal(double* local) const override;
   const std::vector<PetscInt>& ownedDofs() const override { return ownedDofs_; }
   IS rows() const override { return rows_; }
+  const std::vector<Block>& ownedBlocks() const override { return ownedBlocks_; }
+  std::int64_t numBlockNodes() const override { return numBlockNodes_; }
   // Nodes with at least one fixed unknown (global).
   std::int64_t numFixedNodes() const { return numFixedNodes_; }
 
@@ -44,6 +57,9 @@ private:
   std::vector<PetscInt> localDofs_;  // offsets into a local vector
   IS rows_ = nullptr;
   std::int64_t numFixedNodes_ = 0;
+  std::vector<Block> ownedBlocks_;
+  std::vector<Block> localBlocks_;  // offsets into a local vector
+  std::int64_t numBlockNodes_ = 0;
 };
 
 // constraint.fixed, constraint.partial-fixed, constraint.fixed-box and constraint.fixed-group;

@@ -16,6 +16,7 @@
 #include "eis/model/force_field.hpp"
 #include "eis/model/force_field_component.hpp"
 #include "eis/model/mass.hpp"
+#include "eis/model/node_projectors.hpp"
 #include "eis/model/prescribed_motion.hpp"
 
 namespace eis {
@@ -35,9 +36,11 @@ public:
   }
   // Forces are summed in the order the fields are added.
   void addForceField(std::unique_ptr<ForceField> field);
-  // The nodes fixed in every step, and the prescribed motion (whose nodes may add to them).
+  // The nodes fixed in every step, the prescribed motion (whose nodes may add to them) and the
+  // nodes held on planes, lines and points (null: none).
   void setConstraint(std::vector<FixedConstraint::FixedNodes> fixed,
-                     std::unique_ptr<PrescribedMotion> motion);
+                     std::unique_ptr<PrescribedMotion> motion,
+                     std::unique_ptr<NodeProjectors> projectors = nullptr);
   // The Lagrangian constraints a constraint solver holds (null: none).
   void setLagrangianConstraints(std::unique_ptr<LagrangianConstraints> constraints) {
     lagrangian_ = std::move(constraints);
@@ -55,9 +58,9 @@ public:
   // created) are rebuilt when the motions acting then (the sofa rule) differ from the last's.
   void setTime(double t);
   // The sofa rule's projections: at the start of the run (x0 taken from x), and after a step,
-  // at the time setTime gave.
-  void startMotion(Vec x, Vec v) { motion_->start(time_, x, v); }
-  void projectMotion(Vec x, Vec v) const { motion_->project(time_, x, v); }
+  // at the time setTime gave; then the nodes held on planes, lines and points are put there.
+  void startMotion(Vec x, Vec v);
+  void projectMotion(Vec x, Vec v) const;
 
   const DistributedMesh& mesh() const { return mesh_; }
   const std::vector<std::unique_ptr<ForceField>>& forceFields() const { return forceFields_; }
@@ -107,6 +110,7 @@ private:
   std::vector<FixedConstraint::FixedNodes> fixed_;
   std::unique_ptr<FixedConstraint> constraint_;
   std::unique_ptr<PrescribedMotion> motion_;
+  std::unique_ptr<NodeProjectors> projectors_;
   std::unique_ptr<LagrangianConstraints> lagrangian_;
   std::vector<bool> acting_;  // the sofa-rule motions among the constraint's rows
   OperatorMode mode_ = OperatorMode::Assembled;
