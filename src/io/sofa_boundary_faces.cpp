@@ -4,6 +4,8 @@
 // (t0 t1 t2), or (t0 t2 t1) with flipNormals (default false). The order and vertex order of the
 // input's triangles are TetrahedronSetTopologyContainer::createTriangleSetArray's
 // (mesh/boundary_faces). noNewTriangles acts on topological changes alone.
+// Hexa2QuadTopologicalMapping.cpp (init): the same with the quadrangles of one hexahedron,
+// (q3 q2 q1 q0) with flipNormals.
 #include "sofa_boundary_faces.hpp"
 
 namespace eis::sofa {
@@ -43,6 +45,23 @@ std::optional<std::string> triangleFacesOf(const Reader& r, const SofaObject& o,
     return r.boolean(m, "flipNormals", false) ? "boundary-flipped" : "boundary";
   }
   return "cells";
+}
+
+std::string quadFacesOf(const Reader& r, const SofaObject& o, const std::string& field) {
+  const SofaObject* topology = o.field("topology") ? named(r, o, "topology") : topologyOf(o.node);
+  if (topology)
+    for (const SofaObject& m : topology->node->objects) {
+      if (m.type != "Hexa2QuadTopologicalMapping" || named(r, m, "output") != topology) continue;
+      const SofaObject* input = named(r, m, "input");
+      if (!input || input->type != "HexahedronSetTopologyContainer")
+        r.reject(m, "input",
+                 "expected the body's HexahedronSetTopologyContainer (a grid's quadrangles are "
+                 "not supported)");
+      return r.boolean(m, "flipNormals", false) ? "boundary-flipped" : "boundary";
+    }
+  r.reject(o, field,
+           "supported on the quadrangles a Hexa2QuadTopologicalMapping makes of the body's "
+           "hexahedra only");
 }
 
 }  // namespace eis::sofa

@@ -15,5 +15,10 @@ namespace eis::sofa {
 // triangles (noInitialTriangles). Another topological mapping is rejected at `field`.
 std::optional<std::string> triangleFacesOf(const Reader& r, const SofaObject& o,
                                            const std::string& field);
+// The same for a field of quadrangles: "boundary" or "boundary-flipped" when a
+// Hexa2QuadTopologicalMapping fills its topology from the body's hexahedra
+// (HexahedronSetTopologyContainer::createQuadSetArray, Hexa2QuadTopologicalMapping::init), else
+// rejected at `field`.
+std::string quadFacesOf(const Reader& r, const SofaObject& o, const std::string& field);
 
 }  // namespace eis::sofa

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -22,39 +23,51 @@ std::vector<int> offsetsOf(const std::vector<int>& counts) {
 }  // namespace
 
 BoundaryBendingSprings::BoundaryBendingSprings(const DistributedMesh& mesh, double stiffness,
-                                               double damping)
+                                               double damping, bool quads)
     : comm_(mesh.comm()), local_(mesh.numLocalVertices()) {
   const BoundaryFaces faces = boundaryFaces(mesh, false);
   const int rank = commRank(comm_), size = commSize(comm_);
+  const int corners = faces.corners;
 
-  // SOFA's pairing over every boundary triangle: each edge with the vertex opposite it in each
-  // triangle holding it (and that triangle), found first at (triangle, slot).
+  // SOFA's pairing over every boundary face: each edge with the faces holding it and its place
+  // k in each (a triangle's edge k is opposite its vertex k; a quadrangle's joins its vertices
+  // k + 1 and k + 2, QuadSetTopologyContainer::createEdgesInQuadArray), in the order of the
+  // face that holds it first.
   struct Holders {
-    std::size_t first;
-    int slot;
-    std::vector<std::pair<std::int64_t, std::size_t>> opposite;
+    std::vector<std::pair<std::size_t, int>> faces;  // (face, k), in the faces' order
   };
   std::map<std::pair<std::int64_t, std::int64_t>, Holders> edges;
   for (std::size_t t = 0; t < faces.nodes.size(); ++t)
-    for (int k = 0; k < 3; ++k) {
-      const std::int64_t p = faces.nodes[t][(k + 1) % 3], q = faces.nodes[t][(k + 2) % 3];
-      auto it = edges.try_emplace({std::min(p, q), std::max(p, q)}, Holders{t, k, {}}).first;
-      it->second.opposite.push_back({faces.nodes[t][k], t});
+    for (int k = 0; k < corners; ++k) {
+      const std::int64_t p = faces.nodes[t][std::size_t((k + 1) % corners)],
+                         q = faces.nodes[t][std::size_t((k + 2) % corners)];
+      edges[{std::min(p, q), std::max(p, q)}].faces.push_back({t, k});
     }
+  // Each spring (m1 of the second face, m2 of the first), evaluated by the first face's rank.
   struct Mine {
-    std::pair<std::size_t, int> order;
+    std::tuple<std::size_t, int, int> order;
     std::int64_t m1, m2;
-    int lender;  // the rank holding m1's triangle
+    int lender;  // the rank holding m1's face
   };
   std::vector<Mine> mine;
+  auto node = [&](std::size_t face, int k) {
+    return faces.nodes[face][std::size_t((k + corners) % corners)];
+  };
   for (const auto& [edge, h] : edges) {
-    if (h.opposite.size() != 2) continue;
-    ++globalCount_;
-    if (faces.ranks[h.opposite[0].second] != rank) continue;
-    mine.push_back({{h.first, h.slot},
-                    h.opposite[1].first,
-                    h.opposite[0].first,
-                    faces.ranks[h.opposite[1].second]});
+    if (h.faces.size() != 2) continue;
+    const auto [first, k2] = h.faces[0];
+    const auto [second, k1] = h.faces[1];
+    globalCount_ += quads ? 2 : 1;
+    if (faces.ranks[first] != rank) continue;
+    const int lender = faces.ranks[second];
+    if (!quads) {
+      mine.push_back({{first, k2, 0}, node(second, k1), node(first, k2), lender});
+    } else {
+      // QuadularBendingSprings::applyQuadCreation: (t1[i1], t2[i2 + 3]) and (t1[i1 + 3],
+      // t2[i2]), t2 the quadrangle that finds the edge first.
+      mine.push_back({{first, k2, 0}, node(second, k1), node(first, k2 + 3), lender});
+      mine.push_back({{first, k2, 1}, node(second, k1 + 3), node(first, k2), lender});
+    }
   }
   std::sort(mine.begin(), mine.end(),
             [](const Mine& a, const Mine& b) { return a.order < b.order; });

@@ -130,7 +130,12 @@ ForceFieldComponent triangularBendingSpringsComponent() {
                  "the triangles: the body's cells (one rank), or the boundary of a body of\n"
                  "tetrahedra as SOFA's Tetra2TriangleTopologicalMapping gives it (any number of\n"
                  "ranks; the springs do not depend on its orientation)",
-                 "cells", "", false, check::choice(kBodyFaces)}),
+                 "cells", "", false, check::choice(kBodyFaces)})
+           .add({"bending.quads", "true|false",
+                 "SOFA's QuadularBendingSprings instead: on the boundary quadrangles of a body of\n"
+                 "hexahedra (Hexa2QuadTopologicalMapping), two springs across each inner edge,\n"
+                 "each between the vertices off it beside one of its ends",
+                 "false", "", false, check::boolean()}),
        nullptr},
       Physics::Elasticity,
       forceFieldMaker(readTriangularBendingSpringsParameters, makeTriangularBendingSprings)};
@@ -141,19 +146,25 @@ TriangularBendingSpringsParameters readTriangularBendingSpringsParameters(const 
   if (scene.given("bending.stiffness")) p.stiffness = scene.real("bending.stiffness");
   p.damping = scene.real("bending.damping");
   p.faces = scene.choice("bending.faces", kBodyFaces);
+  p.quads = scene.boolean("bending.quads");
   return p;
 }
 
 std::unique_ptr<ForceField> makeTriangularBendingSprings(
     const ModelContext& context, const TriangularBendingSpringsParameters& parameters) {
   if (!parameters.stiffness) return nullptr;
+  const CellType cells = context.mesh.cellType();
+  if (parameters.quads && (parameters.faces == BodyFaces::Cells || cells != CellType::Hexahedron))
+    throw Error(
+        "bending.quads: SOFA's QuadularBendingSprings act here on the boundary quadrangles of a "
+        "body of hexahedra (bending.faces = boundary); this body has " +
+        pluralNameOf(cells));
   if (parameters.faces != BodyFaces::Cells) {
-    if (context.mesh.cellType() != CellType::Tetrahedron)
-      throw Error("bending.stiffness: the boundary triangles of " +
-                  pluralNameOf(context.mesh.cellType()) +
+    if (!parameters.quads && cells != CellType::Tetrahedron)
+      throw Error("bending.stiffness: the boundary triangles of " + pluralNameOf(cells) +
                   " are not supported (SOFA's Tetra2TriangleTopologicalMapping needs tetrahedra)");
     return std::make_unique<BoundaryBendingSprings>(context.mesh, *parameters.stiffness,
-                                                    parameters.damping);
+                                                    parameters.damping, parameters.quads);
   }
   BodyTriangles body = bodyTriangles(context.mesh, BodyFaces::Cells, "bending.stiffness",
                                      "TriangularBendingSprings");

@@ -13,6 +13,7 @@
 
 #include "eis/mesh/boundary_faces.hpp"
 #include "eis/mesh/box_mesh.hpp"
+#include "eis/model/boundary_bending_springs.hpp"
 #include "eis/model/mechanical_system.hpp"
 #include "eis/model/triangular_bending_springs.hpp"
 #include "eis/model/triangular_fem.hpp"
@@ -252,6 +253,119 @@ TEST(BoundaryFaces, TractionOnTheTrianglesABoxSelects) {
     EXPECT_NEAR(total, traction[c] * 0.8 * 0.6, 1e-13) << c;
   }
   for (Vec* w : {&x, &v, &f}) VecDestroy(w);
+}
+
+}  // namespace
+
+namespace {
+
+// SOFA master's QuadularBendingSprings on Hexa2QuadTopologicalMapping's quadrangles, written out
+// again: HexahedronSetTopologyContainer::createQuadSetArray's faces (turned until the smallest
+// vertex comes first, kept once), those of one hexahedron; each quadrangle's edge j joins its
+// vertices j + 1 and j + 2 (QuadSetTopologyContainer::createEdgesInQuadArray); across an edge of
+// two quadrangles, t2 the first, the springs (t1[i1], t2[i2 + 3]) and (t1[i1 + 3], t2[i2]).
+std::vector<eis::BendingSpring> sofaQuadularSprings(const eis::SerialMesh& box) {
+  using Quad = std::array<std::int64_t, 4>;
+  static const int faces[6][4] = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4},
+                                  {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}};
+  std::map<Quad, std::size_t> index;
+  std::vector<Quad> all;
+  std::map<Quad, int> around;
+  for (const auto& h : box.cells)
+    for (const auto& face : faces) {
+      Quad v{h[face[0]], h[face[1]], h[face[2]], h[face[3]]};
+      while (v[0] > v[1] || v[0] > v[2] || v[0] > v[3]) v = {v[1], v[2], v[3], v[0]};
+      if (!index.count({v[0], v[3], v[2], v[1]}) && !index.count(v)) {
+        index[v] = all.size();
+        all.push_back(v);
+      }
+      Quad key = v;
+      std::sort(key.begin(), key.end());
+      ++around[key];
+    }
+  std::vector<Quad> quads;
+  for (const Quad& q : all) {
+    Quad key = q;
+    std::sort(key.begin(), key.end());
+    if (around[key] == 1) quads.push_back(q);
+  }
+  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::pair<std::size_t, int>>> edges;
+  for (std::size_t q = 0; q < quads.size(); ++q)
+    for (int j = 0; j < 4; ++j) {
+      const std::int64_t a = quads[q][std::size_t((j + 1) % 4)],
+                         b = quads[q][std::size_t((j + 2) % 4)];
+      edges[{std::min(a, b), std::max(a, b)}].push_back({q, j});
+    }
+  std::vector<eis::BendingSpring> springs;
+  for (const auto& [edge, holders] : edges) {
+    if (holders.size() != 2) continue;
+    const Quad& t2 = quads[holders[0].first];
+    const Quad& t1 = quads[holders[1].first];
+    const int i2 = holders[0].second, i1 = holders[1].second;
+    for (const auto& [a, b] : {std::pair{t1[std::size_t(i1)], t2[std::size_t((i2 + 3) % 4)]},
+                               std::pair{t1[std::size_t((i1 + 3) % 4)], t2[std::size_t(i2)]}}) {
+      double l2 = 0;
+      for (int c = 0; c < 3; ++c) {
+        const double d =
+            box.nodes[std::size_t(a)][std::size_t(c)] - box.nodes[std::size_t(b)][std::size_t(c)];
+        l2 += d * d;
+      }
+      springs.push_back({PetscInt(a), PetscInt(b), std::sqrt(l2)});
+    }
+  }
+  return springs;
+}
+
+TEST(BoundaryFaces, QuadularBendingSpringsAcrossRanksAsOneSerialField) {
+  const std::array<double, 3> size{1, 0.8, 0.6};
+  const std::array<int, 3> cells{3, 2, 2};
+  const eis::SerialMesh box = eis::makeBoxMesh(size, cells, eis::CellType::Hexahedron);
+  const eis::DistributedMesh mesh(PETSC_COMM_WORLD, eis_test::root() ? box : eis::SerialMesh{}, 3,
+                                  0);
+  eis::BoundaryBendingSprings field(mesh, 3000, 1.5, true);
+  eis::TriangularBendingSprings serial(sofaQuadularSprings(box), 3000, 1.5);
+  EXPECT_EQ(field.globalCount(), std::int64_t(serial.springs().size()));
+  auto state = [](const eis::Vec3& p, int which) {
+    const double a[3][3] = {{1.1, -0.7, 0.9}, {0.4, 1.3, -0.5}, {-0.9, 0.2, 1.7}};
+    const eis::Vec3 w = eis_test::BoxModel::smooth(p, a[which][0], a[which][1], a[which][2]);
+    return which == 0 ? eis::Vec3{p[0] + 0.3 * w[0], p[1] + 0.3 * w[1], p[2] + 0.3 * w[2]} : w;
+  };
+  // Local arrays at smooth states, and the serial ones on every node.
+  std::vector<double> x, v, dx, xs, vs, dxs;
+  for (const auto& p : mesh.restCoords())
+    for (int c = 0; c < 3; ++c) {
+      x.push_back(state(p, 0)[std::size_t(c)]);
+      v.push_back(state(p, 1)[std::size_t(c)]);
+      dx.push_back(state(p, 2)[std::size_t(c)]);
+    }
+  for (const auto& p : box.nodes)
+    for (int c = 0; c < 3; ++c) {
+      xs.push_back(state(p, 0)[std::size_t(c)]);
+      vs.push_back(state(p, 1)[std::size_t(c)]);
+      dxs.push_back(state(p, 2)[std::size_t(c)]);
+    }
+  std::vector<double> f(x.size(), 0.0), kdx(x.size(), 0.0);
+  field.addForce(x.data(), v.data(), f.data());
+  field.addDForce(dx.data(), kdx.data(), 1.0);
+  std::vector<double> fs(xs.size(), 0.0), kdxs(xs.size(), 0.0);
+  serial.addForce(xs.data(), vs.data(), fs.data());
+  serial.addDForce(dxs.data(), kdxs.data(), 1.0);
+  // Every rank's local forces summed by node, as the global vector sums them.
+  std::vector<double> sum(xs.size(), 0.0), sumK(xs.size(), 0.0);
+  for (std::size_t vtx = 0; vtx < mesh.numLocalVertices(); ++vtx)
+    for (int c = 0; c < 3; ++c) {
+      sum[3 * std::size_t(mesh.nodeIds()[vtx]) + std::size_t(c)] += f[3 * vtx + std::size_t(c)];
+      sumK[3 * std::size_t(mesh.nodeIds()[vtx]) + std::size_t(c)] += kdx[3 * vtx + std::size_t(c)];
+    }
+  MPI_Allreduce(MPI_IN_PLACE, sum.data(), int(sum.size()), MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, sumK.data(), int(sumK.size()), MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
+  double scale = 0;
+  for (double value : fs) scale = std::max(scale, std::abs(value));
+  ASSERT_GT(scale, 0);
+  for (std::size_t i = 0; i < fs.size(); ++i) {
+    EXPECT_NEAR(sum[i], fs[i], 1e-12 * scale) << i;
+    EXPECT_NEAR(sumK[i], kdxs[i], 1e-12 * scale) << i;
+  }
 }
 
 }  // namespace

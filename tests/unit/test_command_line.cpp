@@ -253,6 +253,7 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.text("membrane.faces"), "boundary-flipped"); }},
       {"bending.faces", "boundary",
        [](const Scene& s) { EXPECT_EQ(s.text("bending.faces"), "boundary"); }},
+      {"bending.quads", "true", [](const Scene& s) { EXPECT_TRUE(s.boolean("bending.quads")); }},
       {"obstacle.ellipsoid", "0 0 1 2 3 1 -40",
        [](const Scene& s) { EXPECT_EQ(s.texts("obstacle.ellipsoid"), Args{"0 0 1 2 3 1 -40"}); }},
       {"mapped.mapping", "identity",

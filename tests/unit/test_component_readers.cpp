@@ -297,7 +297,13 @@ TEST(ComponentReaders, TriangularBendingSprings) {
   EXPECT_EQ(
       eis::readTriangularBendingSpringsParameters(sceneWith({{"bending.faces", "boundary"}})).faces,
       eis::BodyFaces::Boundary);
-  expectRefused({{"bending.stiffness", "-1"}, {"bending.damping", "x"}, {"bending.faces", "x"}});
+  EXPECT_FALSE(d.quads);
+  EXPECT_TRUE(
+      eis::readTriangularBendingSpringsParameters(sceneWith({{"bending.quads", "true"}})).quads);
+  expectRefused({{"bending.stiffness", "-1"},
+                 {"bending.damping", "x"},
+                 {"bending.faces", "x"},
+                 {"bending.quads", "2"}});
 }
 
 TEST(ComponentReaders, ConstantForce) {

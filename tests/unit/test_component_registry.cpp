@@ -117,6 +117,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "PartialFixedConstraint",
                           "PartialFixedProjectiveConstraint",
                           "PlaneForceField",
+                          "QuadularBendingSprings",
                           "RegularGridSpringForceField",
                           "RestShapeSpringsForceField",
                           "SphereForceField",

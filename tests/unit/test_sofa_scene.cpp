@@ -991,4 +991,10 @@ TEST(SofaImport, TriangleFieldsOnTheBoundaryOfTetrahedra) {
   EXPECT_NE(quads.find("the triangles of a Quad2TriangleTopologicalMapping are not supported"),
             std::string::npos)
       << quads;
+  // QuadularBendingSprings.inl: stiffness 100000, damping 1; on a Hexa2QuadTopologicalMapping's
+  // quadrangles only.
+  const std::string noQuads =
+      errorOf([] { keysOf("<Node name='surface'><QuadularBendingSprings/></Node>"); });
+  EXPECT_NE(noQuads.find("QuadularBendingSprings: stiffness"), std::string::npos) << noQuads;
+  EXPECT_NE(noQuads.find("a Hexa2QuadTopologicalMapping"), std::string::npos) << noQuads;
 }

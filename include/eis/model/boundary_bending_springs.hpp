@@ -12,6 +12,9 @@
 // runs on the extended arrays, and the forces on the extra slots go back and are added at the
 // lender's vertex (its local array is summed into the global vector like an element's).
 // Collective: every evaluation (force, product, energy) exchanges with all ranks.
+//
+// SOFA's QuadularBendingSprings (QuadularBendingSprings.inl) pairs the boundary quadrangles of
+// a body of hexahedra the same way, with two springs per edge (below), of the same law.
 #include <memory>
 #include <vector>
 
@@ -22,7 +25,12 @@ namespace eis {
 
 class BoundaryBendingSprings : public ForceField {
 public:
-  BoundaryBendingSprings(const DistributedMesh& mesh, double stiffness, double damping);
+  // `quads`: SOFA's QuadularBendingSprings on the boundary quadrangles of a body of hexahedra
+  // (Hexa2QuadTopologicalMapping): across each edge two quadrangles share, two springs, each
+  // between a vertex of one off the edge and the vertex of the other beside it across the edge;
+  // the same law.
+  BoundaryBendingSprings(const DistributedMesh& mesh, double stiffness, double damping,
+                         bool quads = false);
 
   void addForce(const double* x, const double* v, double* f) override;
   void addDForce(const double* dx, double* df, double kFactor) const override;

@@ -67,6 +67,7 @@ struct TriangularBendingSpringsParameters {
   std::optional<double> stiffness;  // bending.stiffness
   double damping;                   // bending.damping
   BodyFaces faces;                  // bending.faces
+  bool quads;                       // bending.quads
 };
 TriangularBendingSpringsParameters readTriangularBendingSpringsParameters(const Parameters& scene);
 // nullptr without bending.stiffness. Collective: an eis::Error, on every rank, on a mesh whose
