@@ -34,10 +34,19 @@ std::optional<std::string> triangleFacesOf(const Reader& r, const SofaObject& o,
     if (m.type.size() < 18 || m.type.compare(m.type.size() - 18, 18, "TopologicalMapping") != 0)
       continue;
     if (named(r, m, "output") != topology) continue;
+    if (m.type == "Quad2TriangleTopologicalMapping") {
+      // Quad2TriangleTopologicalMapping (init): each quadrangle of its input in order, as
+      // (q1 q2 q0), (q3 q0 q2); swapping (default false) alternates the diagonal.
+      if (r.boolean(m, "swapping", false))
+        r.reject(m, "swapping", "the alternating diagonals are not supported");
+      const SofaObject* quads = named(r, m, "input");
+      if (!quads) r.reject(m, "input", "expected the quadrangles of a Hexa2QuadTopologicalMapping");
+      return quadFacesOf(r, *quads, field);
+    }
     if (m.type != "Tetra2TriangleTopologicalMapping")
       r.reject(o, field,
                "the triangles of a " + m.type + " are not supported (a " +
-                   "Tetra2TriangleTopologicalMapping's boundary triangles are)");
+                   "Tetra2TriangleTopologicalMapping's or Quad2TriangleTopologicalMapping's are)");
     const SofaObject* input = named(r, m, "input");
     if (!input || !volumeContainer(input->type))
       r.reject(m, "input", "expected the body's TetrahedronSetTopologyContainer");
@@ -48,7 +57,10 @@ std::optional<std::string> triangleFacesOf(const Reader& r, const SofaObject& o,
 }
 
 std::string quadFacesOf(const Reader& r, const SofaObject& o, const std::string& field) {
-  const SofaObject* topology = o.field("topology") ? named(r, o, "topology") : topologyOf(o.node);
+  // `o` a container itself (a Quad2TriangleTopologicalMapping's input), or a field reading one.
+  const SofaObject* topology = o.type.find("TopologyContainer") != std::string::npos ? &o
+                               : o.field("topology") ? named(r, o, "topology")
+                                                     : topologyOf(o.node);
   if (topology)
     for (const SofaObject& m : topology->node->objects) {
       if (m.type != "Hexa2QuadTopologicalMapping" || named(r, m, "output") != topology) continue;

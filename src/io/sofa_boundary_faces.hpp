@@ -11,8 +11,10 @@
 namespace eis::sofa {
 
 // "cells" (the topology holds the body's own triangles), "boundary" or "boundary-flipped"
-// (Tetra2TriangleTopologicalMapping, with flipNormals), or nothing when the mapping makes no
-// triangles (noInitialTriangles). Another topological mapping is rejected at `field`.
+// (Tetra2TriangleTopologicalMapping, with flipNormals; or Quad2TriangleTopologicalMapping of a
+// Hexa2QuadTopologicalMapping's quadrangles, with that one's flipNormals), or nothing when the
+// mapping makes no triangles (noInitialTriangles). Another topological mapping is rejected at
+// `field`.
 std::optional<std::string> triangleFacesOf(const Reader& r, const SofaObject& o,
                                            const std::string& field);
 // The same for a field of quadrangles: "boundary" or "boundary-flipped" when a

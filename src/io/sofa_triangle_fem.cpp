@@ -2,8 +2,8 @@
 // (model/triangular_fem.cpp), and its TriangularBendingSprings as triangular-bending-springs'
 // (model/triangular_bending_springs.cpp); on a body of triangles, or on the boundary triangles
 // of a body of tetrahedra that a Tetra2TriangleTopologicalMapping gives their node
-// (io/sofa_boundary_faces: membrane.faces, bending.faces; the springs do not depend on the
-// triangles' orientation, flipNormals changes the membrane's frames).
+// (io/sofa_boundary_faces: membrane.faces, bending.faces), or of a Quad2TriangleTopologicalMapping
+// of the quadrangles a Hexa2QuadTopologicalMapping makes of hexahedra.
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,7 +65,7 @@ void mapTriangularBendingSprings(Reader& r, const SofaObject& o) {
   const double ks = r.real(o, "stiffness", 100000.0), kd = r.real(o, "damping", 1.0);
   if (ks < 0) r.reject(o, "stiffness", "must be >= 0");
   if (kd < 0) r.reject(o, "damping", "must be >= 0");
-  r.key("bending.faces", *faces == "boundary-flipped" ? "boundary" : *faces);
+  r.key("bending.faces", *faces);
   // The springs join vertices that share no cell, so they have no element matrix: the step's
   // operator is matrix-free, as SOFA's CGLinearSolver's (a GraphScatteredMatrix) is.
   if (!r.gave("solver.operator")) {

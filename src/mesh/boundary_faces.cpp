@@ -132,4 +132,32 @@ BoundaryFaces boundaryFaces(const DistributedMesh& mesh, bool flip) {
   return faces;
 }
 
+BoundaryFaces splitQuads(const BoundaryFaces& quads) {
+  static constexpr int kSplit[2][3] = {{1, 2, 0}, {3, 0, 2}};
+  BoundaryFaces triangles;
+  triangles.corners = 3;
+  for (std::size_t q = 0; q < quads.nodes.size(); ++q)
+    for (const auto& split : kSplit) {
+      triangles.nodes.push_back({quads.nodes[q][std::size_t(split[0])],
+                                 quads.nodes[q][std::size_t(split[1])],
+                                 quads.nodes[q][std::size_t(split[2])], -1});
+      triangles.ranks.push_back(quads.ranks[q]);
+    }
+  for (std::size_t i = 0; i < quads.local.size(); ++i)
+    for (int half = 0; half < 2; ++half) {
+      const BoundaryFace& quad = quads.local[i];
+      triangles.localIndex.push_back(2 * quads.localIndex[i] + half);
+      triangles.local.push_back(
+          {quad.cell,
+           {quad.slots[std::size_t(kSplit[half][0])], quad.slots[std::size_t(kSplit[half][1])],
+            quad.slots[std::size_t(kSplit[half][2])], -1}});
+    }
+  return triangles;
+}
+
+BoundaryFaces boundaryTriangles(const DistributedMesh& mesh, bool flip) {
+  BoundaryFaces faces = boundaryFaces(mesh, flip);
+  return faces.corners == 4 ? splitQuads(faces) : faces;
+}
+
 }  // namespace eis

@@ -23,9 +23,9 @@ std::vector<int> offsetsOf(const std::vector<int>& counts) {
 }  // namespace
 
 BoundaryBendingSprings::BoundaryBendingSprings(const DistributedMesh& mesh, double stiffness,
-                                               double damping, bool quads)
+                                               double damping, bool quads, bool flip)
     : comm_(mesh.comm()), local_(mesh.numLocalVertices()) {
-  const BoundaryFaces faces = boundaryFaces(mesh, false);
+  const BoundaryFaces faces = quads ? boundaryFaces(mesh, flip) : boundaryTriangles(mesh, flip);
   const int rank = commRank(comm_), size = commSize(comm_);
   const int corners = faces.corners;
 

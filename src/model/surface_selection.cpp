@@ -89,10 +89,7 @@ namespace {
 std::vector<SurfaceTriangle> boundaryTriangles(const DistributedMesh& mesh,
                                                const SurfaceSelection& surface,
                                                const std::string& key) {
-  if (mesh.cellType() != CellType::Tetrahedron)
-    throw Error(key + ": boundary triangles need a body of tetrahedra; this one has " +
-                pluralNameOf(mesh.cellType()));
-  const BoundaryFaces faces = boundaryFaces(mesh, false);
+  const BoundaryFaces faces = boundaryTriangles(mesh, false);
   const std::int64_t count = std::int64_t(faces.nodes.size());
   for (std::int64_t id : surface.ids)
     if (id >= count)

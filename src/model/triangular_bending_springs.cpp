@@ -128,8 +128,7 @@ ForceFieldComponent triangularBendingSpringsComponent() {
                  "force time/length", false, check::nonNegative()})
            .add({"bending.faces", "cells|boundary|boundary-flipped",
                  "the triangles: the body's cells (one rank), or the boundary of a body of\n"
-                 "tetrahedra as SOFA's Tetra2TriangleTopologicalMapping gives it (any number of\n"
-                 "ranks; the springs do not depend on its orientation)",
+                 "tetrahedra (hexahedra) as membrane.faces has it (any number of ranks)",
                  "cells", "", false, check::choice(kBodyFaces)})
            .add({"bending.quads", "true|false",
                  "SOFA's QuadularBendingSprings instead: on the boundary quadrangles of a body of\n"
@@ -160,11 +159,9 @@ std::unique_ptr<ForceField> makeTriangularBendingSprings(
         "body of hexahedra (bending.faces = boundary); this body has " +
         pluralNameOf(cells));
   if (parameters.faces != BodyFaces::Cells) {
-    if (!parameters.quads && cells != CellType::Tetrahedron)
-      throw Error("bending.stiffness: the boundary triangles of " + pluralNameOf(cells) +
-                  " are not supported (SOFA's Tetra2TriangleTopologicalMapping needs tetrahedra)");
     return std::make_unique<BoundaryBendingSprings>(context.mesh, *parameters.stiffness,
-                                                    parameters.damping, parameters.quads);
+                                                    parameters.damping, parameters.quads,
+                                                    parameters.faces == BodyFaces::BoundaryFlipped);
   }
   BodyTriangles body = bodyTriangles(context.mesh, BodyFaces::Cells, "bending.stiffness",
                                      "TriangularBendingSprings");

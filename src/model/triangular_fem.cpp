@@ -243,7 +243,8 @@ ForceFieldComponent triangularFemComponent() {
            .add({"membrane.faces", "cells|boundary|boundary-flipped",
                  "the triangles: the body's cells, or the boundary of a body of tetrahedra in the\n"
                  "order and orientation of SOFA's Tetra2TriangleTopologicalMapping (flipped: its\n"
-                 "flipNormals), acting on the body's nodes",
+                 "flipNormals), or of hexahedra as its Hexa2QuadTopologicalMapping and then\n"
+                 "Quad2TriangleTopologicalMapping give it, acting on the body's nodes",
                  "cells", "", false, check::choice(kBodyFaces)}),
        nullptr},
       Physics::Elasticity,
@@ -276,10 +277,7 @@ BodyTriangles bodyTriangles(const DistributedMesh& mesh, BodyFaces faces, const 
       for (int k = 0; k < 3; ++k) body.triangles[c][k] = cells[c][k];
     return body;
   }
-  if (cells.type() != CellType::Tetrahedron)
-    throw Error(key + ": the boundary triangles of " + pluralNameOf(cells.type()) +
-                " are not supported (SOFA's Tetra2TriangleTopologicalMapping needs tetrahedra)");
-  BoundaryFaces boundary = boundaryFaces(mesh, faces == BodyFaces::BoundaryFlipped);
+  BoundaryFaces boundary = boundaryTriangles(mesh, faces == BodyFaces::BoundaryFlipped);
   for (const BoundaryFace& face : boundary.local)
     body.triangles.push_back({cells[std::size_t(face.cell)][face.slots[0]],
                               cells[std::size_t(face.cell)][face.slots[1]],

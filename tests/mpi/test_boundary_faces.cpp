@@ -264,8 +264,9 @@ namespace {
 // vertex comes first, kept once), those of one hexahedron; each quadrangle's edge j joins its
 // vertices j + 1 and j + 2 (QuadSetTopologyContainer::createEdgesInQuadArray); across an edge of
 // two quadrangles, t2 the first, the springs (t1[i1], t2[i2 + 3]) and (t1[i1 + 3], t2[i2]).
-std::vector<eis::BendingSpring> sofaQuadularSprings(const eis::SerialMesh& box) {
-  using Quad = std::array<std::int64_t, 4>;
+using Quad = std::array<std::int64_t, 4>;
+
+std::vector<Quad> sofaQuads(const eis::SerialMesh& box) {
   static const int faces[6][4] = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4},
                                   {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}};
   std::map<Quad, std::size_t> index;
@@ -289,6 +290,11 @@ std::vector<eis::BendingSpring> sofaQuadularSprings(const eis::SerialMesh& box) 
     std::sort(key.begin(), key.end());
     if (around[key] == 1) quads.push_back(q);
   }
+  return quads;
+}
+
+std::vector<eis::BendingSpring> sofaQuadularSprings(const eis::SerialMesh& box) {
+  const std::vector<Quad> quads = sofaQuads(box);
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::pair<std::size_t, int>>> edges;
   for (std::size_t q = 0; q < quads.size(); ++q)
     for (int j = 0; j < 4; ++j) {
@@ -366,6 +372,47 @@ TEST(BoundaryFaces, QuadularBendingSpringsAcrossRanksAsOneSerialField) {
     EXPECT_NEAR(sum[i], fs[i], 1e-12 * scale) << i;
     EXPECT_NEAR(sumK[i], kdxs[i], 1e-12 * scale) << i;
   }
+}
+
+// Quad2TriangleTopologicalMapping after Hexa2QuadTopologicalMapping: each boundary quadrangle q
+// as (q1 q2 q0) and (q3 q0 q2); the membrane on them, on every rank count, as on those triangles
+// given explicitly.
+TEST(BoundaryFaces, MembraneOnSplitQuadranglesOfHexahedra) {
+  const std::array<double, 3> size{1, 0.8, 0.6};
+  const std::array<int, 3> cells{3, 2, 2};
+  const eis::SerialMesh box = eis::makeBoxMesh(size, cells, eis::CellType::Hexahedron);
+  const eis::DistributedMesh mesh(PETSC_COMM_WORLD, eis_test::root() ? box : eis::SerialMesh{}, 3,
+                                  0);
+  std::vector<eis::Triangle> split;
+  for (const Quad& q : sofaQuads(box)) {
+    split.push_back({PetscInt(q[1]), PetscInt(q[2]), PetscInt(q[0])});
+    split.push_back({PetscInt(q[3]), PetscInt(q[0]), PetscInt(q[2])});
+  }
+  eis::BodyTriangles body =
+      eis::bodyTriangles(mesh, eis::BodyFaces::Boundary, "membrane.young-modulus", "membranes");
+  eis::TriangularFemForceField field(std::move(body.triangles), mesh.restCoords(), 60, 0.3,
+                                     eis::TriangleFemMethod::Large);
+  eis::TriangularFemForceField serial(split, box.nodes, 60, 0.3, eis::TriangleFemMethod::Large);
+  std::vector<double> x, xs;
+  for (const auto& p : mesh.restCoords()) {
+    const eis::Vec3 w = eis_test::BoxModel::smooth(p, 1.1, -0.7, 0.9);
+    for (int c = 0; c < 3; ++c) x.push_back(p[std::size_t(c)] + 0.3 * w[std::size_t(c)]);
+  }
+  for (const auto& p : box.nodes) {
+    const eis::Vec3 w = eis_test::BoxModel::smooth(p, 1.1, -0.7, 0.9);
+    for (int c = 0; c < 3; ++c) xs.push_back(p[std::size_t(c)] + 0.3 * w[std::size_t(c)]);
+  }
+  std::vector<double> f(x.size(), 0.0), fs(xs.size(), 0.0), sum(xs.size(), 0.0);
+  field.addForce(x.data(), nullptr, f.data());
+  serial.addForce(xs.data(), nullptr, fs.data());
+  for (std::size_t vtx = 0; vtx < mesh.numLocalVertices(); ++vtx)
+    for (int c = 0; c < 3; ++c)
+      sum[3 * std::size_t(mesh.nodeIds()[vtx]) + std::size_t(c)] += f[3 * vtx + std::size_t(c)];
+  MPI_Allreduce(MPI_IN_PLACE, sum.data(), int(sum.size()), MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
+  double scale = 0;
+  for (double value : fs) scale = std::max(scale, std::abs(value));
+  ASSERT_GT(scale, 0);
+  for (std::size_t i = 0; i < fs.size(); ++i) EXPECT_NEAR(sum[i], fs[i], 1e-12 * scale) << i;
 }
 
 }  // namespace

@@ -51,4 +51,13 @@ struct BoundaryFaces {
 // longer SOFA's).
 BoundaryFaces boundaryFaces(const DistributedMesh& mesh, bool flip);
 
+// Quad2TriangleTopologicalMapping (init, swapping false): each quadrangle q, in order, as the
+// triangles (q1 q2 q0) and (q3 q0 q2).
+BoundaryFaces splitQuads(const BoundaryFaces& quads);
+
+// The boundary triangles of a body: its tetrahedra's (Tetra2TriangleTopologicalMapping), or its
+// hexahedra's quadrangles split (Hexa2QuadTopologicalMapping, then
+// Quad2TriangleTopologicalMapping); `flip` is the first mapping's flipNormals. Collective.
+BoundaryFaces boundaryTriangles(const DistributedMesh& mesh, bool flip);
+
 }  // namespace eis

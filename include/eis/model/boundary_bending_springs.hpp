@@ -28,9 +28,10 @@ public:
   // `quads`: SOFA's QuadularBendingSprings on the boundary quadrangles of a body of hexahedra
   // (Hexa2QuadTopologicalMapping): across each edge two quadrangles share, two springs, each
   // between a vertex of one off the edge and the vertex of the other beside it across the edge;
-  // the same law.
+  // the same law. `flip`: the topological mapping's flipNormals (it changes the triangles a
+  // quadrangle is split into).
   BoundaryBendingSprings(const DistributedMesh& mesh, double stiffness, double damping,
-                         bool quads = false);
+                         bool quads = false, bool flip = false);
 
   void addForce(const double* x, const double* v, double* f) override;
   void addDForce(const double* dx, double* df, double kFactor) const override;

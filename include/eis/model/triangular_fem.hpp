@@ -37,7 +37,8 @@ enum class TriangleFemMethod { Large, Small };
 
 // Which triangles a field of triangles acts on (membrane.faces, bending.faces): the body's cells,
 // or the boundary of a body of tetrahedra as SOFA's Tetra2TriangleTopologicalMapping gives it
-// to a child node (mesh/boundary_faces), with or without its flipNormals.
+// to a child node (of hexahedra: Hexa2QuadTopologicalMapping, then
+// Quad2TriangleTopologicalMapping; mesh/boundary_faces), with or without its flipNormals.
 enum class BodyFaces { Cells, Boundary, BoundaryFlipped };
 inline constexpr Named<BodyFaces> kBodyFaces[] = {{"cells", BodyFaces::Cells},
                                                   {"boundary", BodyFaces::Boundary},
