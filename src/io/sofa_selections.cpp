@@ -31,18 +31,29 @@ namespace {
 // and so do our selections; `position` linked to that same field (a scene may write it out) is
 // the same set. Another source (the deformed positions, which BaseROI's doUpdate re-tests at
 // every step, or a loader's) is refused.
-void refuseOtherPositions(const Reader& reader, const SofaObject& constraint,
-                          const SofaObject& roi) {
+// For a ROI's triangleIndices read by a field of a boundary sub-mesh (a child node with no
+// state of its own), the body's state is the nearest up the nodes, and its `position` is taken
+// at rest too: said once, for SOFA's ROI re-tests the moving positions at every step.
+void refuseOtherPositions(Reader& reader, const SofaObject& constraint, const SofaObject& roi,
+                          bool triangles) {
   const std::string* position = roi.field("position");
   if (!position) position = roi.field("rest_position");
   if (!position) return;
   const SofaObject* state = nullptr;
-  for (const SofaObject& object : constraint.node->objects)
-    if (object.type == "MechanicalObject" && !state) state = &object;
+  for (const SofaNode* node = constraint.node; node && !state;
+       node = triangles ? node->parent : nullptr)
+    for (const SofaObject& object : node->objects)
+      if (object.type == "MechanicalObject" && !state) state = &object;
   if (isSofaLink(*position)) {
     const SofaLinkTarget target =
         reader.scene().resolve(*roi.node, *position, reader.where(roi, "position"), &roi);
     if (state && target.object == state && target.field == "rest_position") return;
+    if (triangles && state && target.object == state && target.field == "position") {
+      reader.warnOnce(reader.where(roi, "position") + ": " + roi.type +
+                      "'s triangleIndices are chosen once, at the rest positions (SOFA chooses "
+                      "them again from the moving positions at every step)");
+      return;
+    }
   }
   reader.refuseIfGiven(roi, "position",
                        "a ROI tests the rest positions of its body's "
@@ -51,12 +62,12 @@ void refuseOtherPositions(const Reader& reader, const SofaObject& constraint,
 
 }  // namespace
 
-std::vector<std::string> selectionsOf(const Reader& reader, const SofaObject& o,
-                                      const std::string& field,
-                                      const std::vector<std::string>& fallback) {
+std::vector<std::string> selectionsOf(Reader& reader, const SofaObject& o, const std::string& field,
+                                      const std::vector<std::string>& fallback,
+                                      const std::string& roiField) {
   std::string linkedField;
   if (const SofaObject* roi = reader.linked(o, field, &linkedField);
-      roi && linkedField == "indices" &&
+      roi && linkedField == roiField &&
       (roi->type == "BoxROI" || roi->type == "SphereROI" || roi->type == "PlaneROI" ||
        roi->type == "PairBoxROI")) {
     std::vector<std::string> selections;
@@ -97,7 +108,7 @@ std::vector<std::string> selectionsOf(const Reader& reader, const SofaObject& o,
       for (std::size_t s = 0; s < radii.size(); ++s)
         selections.push_back("sphere " + joined(centers, 3 * s, 3) + " " + parse::text(radii[s]));
     }
-    refuseOtherPositions(reader, o, *roi);
+    refuseOtherPositions(reader, o, *roi, roiField == "triangleIndices");
     return selections;
   }
   if (!reader.given(o, field)) return fallback;

@@ -25,9 +25,11 @@ std::string indexList(const std::vector<long long>& indices);
 // (PairBoxROI.inl) the points in inclusiveBox and not in includedBox, as our pair-box does;
 // SphereROI keeps |p - c| <= r; our selections do exactly that. A ROI's `position` may be
 // absent or link to the rest_position of the MechanicalObject in the constraint's node (the
-// same positions); another is refused. Absent: `fallback`.
-std::vector<std::string> selectionsOf(const Reader& reader, const SofaObject& o,
-                                      const std::string& field,
-                                      const std::vector<std::string>& fallback);
+// same positions); another is refused. Absent: `fallback`. `roiField`: the ROI's output the
+// field may link to (triangleIndices: the triangles whose three vertices the same selection
+// picks, BaseROI's strict test, read as node selections for a surface's boundary-triangles-in).
+std::vector<std::string> selectionsOf(Reader& reader, const SofaObject& o, const std::string& field,
+                                      const std::vector<std::string>& fallback,
+                                      const std::string& roiField = "indices");
 
 }  // namespace eis::sofa

@@ -7,7 +7,9 @@
 // in its own orientation), and finds no loader triangle list it can keep for an interior face
 // (createTrianglesInTetrahedronArray): that case is refused, as is a mesh written in the scene.
 #include "eis/core/error.hpp"
+#include "sofa_boundary_faces.hpp"
 #include "sofa_reader.hpp"
+#include "sofa_selections.hpp"
 
 namespace eis::sofa {
 
@@ -83,13 +85,29 @@ void mapSurfacePressure(Reader& r, const SofaObject& o) {
 
 // TrianglePressureForceField.inl: pressure (a vector) 0, triangleList empty (no triangle),
 // useConstantForce true (pressure times the rest area, K = 0; false uses cauchyStress at
-// the current positions, with no tangent).
+// the current positions, with no tangent). On the triangles of a Tetra2TriangleTopologicalMapping
+// (io/sofa_boundary_faces) the list indexes the body's boundary triangles: inline, or a
+// BoxROI's, SphereROI's or PlaneROI's triangleIndices (io/sofa_selections).
 void mapTrianglePressure(Reader& r, const SofaObject& o) {
   if (!r.boolean(o, "useConstantForce", true))
     r.reject(o, "useConstantForce", "a Cauchy stress on the current area is not supported");
   std::vector<double> pressure = r.reals(o, "pressure");
   if (pressure.empty()) pressure = {0, 0, 0};
   if (pressure.size() != 3) r.reject(o, "pressure", "expected 3 numbers");
+  const std::optional<std::string> faces = triangleFacesOf(r, o, "triangleList");
+  if (!faces) return;
+  if (*faces != "cells") {
+    const std::vector<std::string> selections =
+        selectionsOf(r, o, "triangleList", {}, "triangleIndices");
+    if (selections.size() > 1)
+      r.reject(o, "triangleList", "the triangles of more than one ROI shape are not supported");
+    if (selections.empty() || pressure == std::vector<double>{0, 0, 0}) return;
+    const std::string& s = selections[0];
+    const std::string surface = s.rfind("indices ", 0) == 0 ? "boundary-triangles" + s.substr(7)
+                                                            : "boundary-triangles-in " + s;
+    r.key("load.surface-traction", joined(pressure) + " " + surface);
+    return;
+  }
   const std::vector<long long> indices = r.integers(o, "triangleList");
   if (indices.empty() || pressure == std::vector<double>{0, 0, 0}) return;
   requireFileTriangles(r, o, "triangleList");

@@ -1,10 +1,15 @@
 // SOFA's TriangularFEMForceField and TriangleFEMForceField as the keys of our triangular-fem
 // (model/triangular_fem.cpp), and its TriangularBendingSprings as triangular-bending-springs'
-// (model/triangular_bending_springs.cpp).
+// (model/triangular_bending_springs.cpp); on a body of triangles, or on the boundary triangles
+// of a body of tetrahedra that a Tetra2TriangleTopologicalMapping gives their node
+// (io/sofa_boundary_faces: membrane.faces, bending.faces), or of a Quad2TriangleTopologicalMapping
+// of the quadrangles a Hexa2QuadTopologicalMapping makes of hexahedra.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "eis/core/parameters.hpp"
+#include "sofa_boundary_faces.hpp"
 #include "sofa_reader.hpp"
 
 namespace eis::sofa {
@@ -18,6 +23,8 @@ namespace {
 // TriangleFEMForceField.inl: the same, and thickness 1, planeStrain false; initialPoints (rest
 // positions of its own) refused.
 void mapTriangularFem(Reader& r, const SofaObject& o) {
+  const std::optional<std::string> faces = triangleFacesOf(r, o, "youngModulus");
+  if (!faces) return;
   if (r.real(o, "rayleighStiffness", 0) != 0)
     r.reject(o, "rayleighStiffness", "a force field's own Rayleigh damping is not supported");
   const bool triangle = o.type == "TriangleFEMForceField";
@@ -33,6 +40,7 @@ void mapTriangularFem(Reader& r, const SofaObject& o) {
     for (const char* field : {"rotatedInitialElements", "initialTransformation"})
       r.refuseIfGiven(o, field, "rest frames given as data are not supported");
   }
+  r.key("membrane.faces", *faces);
   const std::string method = r.text(o, "method").value_or("large");
   if (method != "large" && method != "small") r.reject(o, "method", "expected large or small");
   r.key("membrane.method", method);
@@ -50,17 +58,51 @@ void mapTriangularFem(Reader& r, const SofaObject& o) {
 // TriangularBendingSprings.inl: stiffness 100000, damping 1 (setKs and setKd warn of a negative
 // value; here it is refused).
 void mapTriangularBendingSprings(Reader& r, const SofaObject& o) {
+  const std::optional<std::string> faces = triangleFacesOf(r, o, "stiffness");
+  if (!faces) return;
   if (r.real(o, "rayleighStiffness", 0) != 0)
     r.reject(o, "rayleighStiffness", "a force field's own Rayleigh damping is not supported");
   const double ks = r.real(o, "stiffness", 100000.0), kd = r.real(o, "damping", 1.0);
   if (ks < 0) r.reject(o, "stiffness", "must be >= 0");
   if (kd < 0) r.reject(o, "damping", "must be >= 0");
+  r.key("bending.faces", *faces);
+  // The springs join vertices that share no cell, so they have no element matrix: the step's
+  // operator is matrix-free, as SOFA's CGLinearSolver's (a GraphScatteredMatrix) is.
+  if (!r.gave("solver.operator")) {
+    r.key("solver.operator", "matrix-free");
+    r.note(
+        "TriangularBendingSprings: the step's matrix is matrix-free (its springs lie in no "
+        "cell)");
+  }
   r.key("bending.stiffness", parse::text(ks));
   r.key("bending.damping", parse::text(kd));
 }
 
+// QuadularBendingSprings.inl: stiffness 100000, damping 1, the same law on two springs across each
+// edge two quadrangles share; here on the quadrangles of a Hexa2QuadTopologicalMapping.
+void mapQuadularBendingSprings(Reader& r, const SofaObject& o) {
+  const std::string faces = quadFacesOf(r, o, "stiffness");
+  if (r.real(o, "rayleighStiffness", 0) != 0)
+    r.reject(o, "rayleighStiffness", "a force field's own Rayleigh damping is not supported");
+  const double ks = r.real(o, "stiffness", 100000.0), kd = r.real(o, "damping", 1.0);
+  if (ks < 0) r.reject(o, "stiffness", "must be >= 0");
+  if (kd < 0) r.reject(o, "damping", "must be >= 0");
+  r.key("bending.faces", faces);
+  r.key("bending.quads", "true");
+  r.key("bending.stiffness", parse::text(ks));
+  r.key("bending.damping", parse::text(kd));
+  if (!r.gave("solver.operator")) {
+    r.key("solver.operator", "matrix-free");
+    r.note(
+        "QuadularBendingSprings: the step's matrix is matrix-free (its springs lie in no "
+        "cell)");
+  }
+}
+
 }  // namespace
 
+const RegisterSofaMapping quadularBendingSprings({"QuadularBendingSprings"},
+                                                 mapQuadularBendingSprings);
 const RegisterSofaMapping bendingSprings({"TriangularBendingSprings"}, mapTriangularBendingSprings);
 const RegisterSofaMapping triangularFem({"TriangularFEMForceField", "TriangleFEMForceField"},
                                         mapTriangularFem);

@@ -281,7 +281,7 @@ void SystemMatrix::shellDiagonal(Vec diagonal) {
   EIS_CHECK(VecGetArray(localOut_, &dl));
   forEachCellRange(cells_.size(), [&](CellRange range) {
     std::fill(values.begin(), values.begin() + range.size() * n * n, 0.0);
-    op_.addElementMatrices(values.data(), factors_[0], factors_[1], factors_[2], range);
+    op_.addElementDiagonals(values.data(), factors_[0], factors_[1], factors_[2], range);
     for (std::size_t c = range.begin; c < range.end; ++c)
       for (std::size_t i = 0; i < n; ++i)
         dl[cells_[c][int(i) / dofs_] * dofs_ + int(i) % dofs_] +=

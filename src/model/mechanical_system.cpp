@@ -189,6 +189,16 @@ void MechanicalSystem::addElementMatrices(double* values, double mFactor, double
   }
 }
 
+void MechanicalSystem::addElementDiagonals(double* values, double mFactor, double bFactor,
+                                           double kFactor, CellRange range) const {
+  mass_.addMToElementMatrices(values, mFactor, range);
+  for (const auto& field : forceFields_) {
+    field->addMToElementMatrices(values, mFactor, range);
+    field->addKToElementDiagonals(values, kFactor, range);
+    if (bFactor != 0) field->addBToElementMatrices(values, bFactor, range);
+  }
+}
+
 void MechanicalSystem::addMBKv(Vec out, double mFactor, double bFactor, double kFactor, Vec v) {
   toLocal(v, localA_);
   EIS_CHECK(VecZeroEntries(localB_));

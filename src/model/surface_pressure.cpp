@@ -150,8 +150,12 @@ ForceFieldComponent surfacePressureComponent() {
                 "SURFACE: all | group NAME|TAG | triangles I.. (0-based in the file's triangle\n"
                 "list) | box XMIN YMIN ZMIN XMAX YMAX ZMAX (the triangles whose three current\n"
                 "vertices lie in it, tested at every force evaluation; min above max selects\n"
-                "nothing). Each triangle must be a face of exactly one tetrahedron. Not with\n"
-                "mesh.refine. Repeatable; a surface that selects no triangle is a warning.",
+                "nothing) | boundary-triangles I.. | boundary-triangles-in SELECTION (the\n"
+                "boundary of a body of tetrahedra, no file triangles needed, in the order and\n"
+                "orientation of SOFA's Tetra2TriangleTopologicalMapping: by index, or those whose\n"
+                "three vertices a node selection picks at rest). Each triangle must be a face of\n"
+                "exactly one tetrahedron. Not with mesh.refine. Repeatable; a surface that\n"
+                "selects no triangle is a warning.",
                 std::nullopt, "pressure", true, surfaceValueCheck(1)})
            .add({kTraction, "\"TX TY TZ SURFACE\"",
                  "a constant traction (TX TY TZ, force per unit rest area) on the selected\n"

@@ -3,13 +3,15 @@
 #include <algorithm>
 
 #include "eis/core/error.hpp"
+#include "eis/mesh/boundary_faces.hpp"
 
 namespace eis {
 
 namespace {
 
 const char* const kGrammar =
-    "all | group NAME|TAG | triangles I.. | box XMIN YMIN ZMIN XMAX YMAX ZMAX";
+    "all | group NAME|TAG | triangles I.. | box XMIN YMIN ZMIN XMAX YMAX ZMAX | "
+    "boundary-triangles I.. | boundary-triangles-in SELECTION";
 
 SurfaceSelection parseSurface(const std::string& key, const std::string& text, const Texts& tokens,
                               std::size_t first) {
@@ -23,10 +25,16 @@ SurfaceSelection parseSurface(const std::string& key, const std::string& text, c
     s.kind = SurfaceSelection::Kind::Group;
     if (tokens.size() != first + 2) parse::reject(key, text, "expected one group name or tag");
     s.group = tokens[first + 1];
-  } else if (kind == "triangles") {
-    s.kind = SurfaceSelection::Kind::Triangles;
+  } else if (kind == "boundary-triangles-in") {
+    s.kind = SurfaceSelection::Kind::BoundaryIn;
+    std::string selection;
+    for (std::size_t i = first + 1; i < tokens.size(); ++i) selection += tokens[i] + " ";
+    s.nodes = parseSelectionValue(key, selection, 0).selection;
+  } else if (kind == "triangles" || kind == "boundary-triangles") {
+    s.kind =
+        kind == "triangles" ? SurfaceSelection::Kind::Triangles : SurfaceSelection::Kind::Boundary;
     if (tokens.size() == first + 1)
-      parse::reject(key, text, "expected triangle indices after 'triangles'");
+      parse::reject(key, text, "expected triangle indices after '" + kind + "'");
     for (std::size_t i = first + 1; i < tokens.size(); ++i) {
       long long id;
       if (!parse::number(tokens[i], id) || id < 0)
@@ -75,10 +83,55 @@ Check surfaceValueCheck(std::size_t numbers) {
   };
 }
 
+namespace {
+
+// The boundary triangles (SOFA's Tetra2TriangleTopologicalMapping) a surface selects.
+std::vector<SurfaceTriangle> boundaryTriangles(const DistributedMesh& mesh,
+                                               const SurfaceSelection& surface,
+                                               const std::string& key) {
+  const BoundaryFaces faces = boundaryTriangles(mesh, false);
+  const std::int64_t count = std::int64_t(faces.nodes.size());
+  for (std::int64_t id : surface.ids)
+    if (id >= count)
+      throw Error(key + ": boundary triangle " + std::to_string(id) + " is past the body's " +
+                  std::to_string(count) + " boundary triangles (indices are 0-based)");
+  std::vector<PetscInt> picked;
+  if (surface.kind == SurfaceSelection::Kind::BoundaryIn) {
+    picked = selectNodes(mesh, surface.nodes, key).vertices;
+    std::sort(picked.begin(), picked.end());
+  }
+  std::vector<std::int64_t> ids = surface.ids;
+  std::sort(ids.begin(), ids.end());
+  std::vector<SurfaceTriangle> selected;
+  for (std::size_t i = 0; i < faces.local.size(); ++i) {
+    const BoundaryFace& face = faces.local[i];
+    const auto cell = mesh.cells()[std::size_t(face.cell)];
+    const bool in = surface.kind == SurfaceSelection::Kind::Boundary
+                        ? std::binary_search(ids.begin(), ids.end(), faces.localIndex[i])
+                        : std::all_of(face.slots.begin(), face.slots.begin() + 3, [&](int slot) {
+                            return std::binary_search(picked.begin(), picked.end(), cell[slot]);
+                          });
+    if (in)
+      selected.push_back(
+          {faces.localIndex[i], 0, face.cell, {face.slots[0], face.slots[1], face.slots[2]}});
+  }
+  return selected;
+}
+
+}  // namespace
+
 SelectedTriangles selectTriangles(const DistributedMesh& mesh, const SurfaceSelection& surface,
                                   const std::string& key, bool atRest) {
   const SurfaceTriangles& all = mesh.surfaceTriangles();
   using Kind = SurfaceSelection::Kind;
+  if (surface.kind == Kind::Boundary || surface.kind == Kind::BoundaryIn) {
+    SelectedTriangles selected;
+    selected.local = boundaryTriangles(mesh, surface, key);
+    std::int64_t count = std::int64_t(selected.local.size());
+    EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT64_T, MPI_SUM, mesh.comm()));
+    selected.count = count;
+    return selected;
+  }
   int tag = 0;
   if (surface.kind == Kind::Group) {
     try {
@@ -103,6 +156,8 @@ SelectedTriangles selectTriangles(const DistributedMesh& mesh, const SurfaceSele
       case Kind::Group: return triangleTag == tag;
       case Kind::Triangles: return std::binary_search(ids.begin(), ids.end(), id);
       case Kind::Box: return !restBox || std::all_of(restNodes.begin(), restNodes.end(), inBox);
+      case Kind::Boundary:
+      case Kind::BoundaryIn: return false;
     }
     return false;
   };

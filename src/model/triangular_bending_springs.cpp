@@ -5,6 +5,8 @@
 #include <map>
 #include <utility>
 
+#include "eis/model/boundary_bending_springs.hpp"
+
 namespace eis {
 
 namespace {
@@ -123,7 +125,16 @@ ForceFieldComponent triangularBendingSpringsComponent() {
                 std::nullopt, "force/length", false, check::nonNegative()})
            .add({"bending.damping", "KD",
                  "the bending springs' damping, >= 0, explicit as in SOFA (no B)", "1",
-                 "force time/length", false, check::nonNegative()}),
+                 "force time/length", false, check::nonNegative()})
+           .add({"bending.faces", "cells|boundary|boundary-flipped",
+                 "the triangles: the body's cells (one rank), or the boundary of a body of\n"
+                 "tetrahedra (hexahedra) as membrane.faces has it (any number of ranks)",
+                 "cells", "", false, check::choice(kBodyFaces)})
+           .add({"bending.quads", "true|false",
+                 "SOFA's QuadularBendingSprings instead: on the boundary quadrangles of a body of\n"
+                 "hexahedra (Hexa2QuadTopologicalMapping), two springs across each inner edge,\n"
+                 "each between the vertices off it beside one of its ends",
+                 "false", "", false, check::boolean()}),
        nullptr},
       Physics::Elasticity,
       forceFieldMaker(readTriangularBendingSpringsParameters, makeTriangularBendingSprings)};
@@ -133,27 +144,34 @@ TriangularBendingSpringsParameters readTriangularBendingSpringsParameters(const 
   TriangularBendingSpringsParameters p;
   if (scene.given("bending.stiffness")) p.stiffness = scene.real("bending.stiffness");
   p.damping = scene.real("bending.damping");
+  p.faces = scene.choice("bending.faces", kBodyFaces);
+  p.quads = scene.boolean("bending.quads");
   return p;
 }
 
 std::unique_ptr<ForceField> makeTriangularBendingSprings(
     const ModelContext& context, const TriangularBendingSpringsParameters& parameters) {
   if (!parameters.stiffness) return nullptr;
-  const Cells& cells = context.mesh.cells();
-  if (cells.corners() != 3)
+  const CellType cells = context.mesh.cellType();
+  if (parameters.quads && (parameters.faces == BodyFaces::Cells || cells != CellType::Hexahedron))
     throw Error(
-        "bending.stiffness: SOFA's TriangularBendingSprings act on a body of triangles; "
-        "this mesh has " +
-        pluralNameOf(cells.type()));
+        "bending.quads: SOFA's QuadularBendingSprings act here on the boundary quadrangles of a "
+        "body of hexahedra (bending.faces = boundary); this body has " +
+        pluralNameOf(cells));
+  if (parameters.faces != BodyFaces::Cells) {
+    return std::make_unique<BoundaryBendingSprings>(context.mesh, *parameters.stiffness,
+                                                    parameters.damping, parameters.quads,
+                                                    parameters.faces == BodyFaces::BoundaryFlipped);
+  }
+  BodyTriangles body = bodyTriangles(context.mesh, BodyFaces::Cells, "bending.stiffness",
+                                     "TriangularBendingSprings");
   if (commSize(context.mesh.comm()) > 1)
     throw Error(
-        "bending.stiffness: bending springs on more than one rank are not supported yet "
-        "(a spring's two triangles may lie on two ranks)");
-  std::vector<Triangle> triangles(cells.size());
-  for (std::size_t c = 0; c < cells.size(); ++c)
-    for (int k = 0; k < 3; ++k) triangles[c][k] = cells[c][k];
+        "bending.stiffness: bending springs on a body of triangles on more than one rank are not "
+        "supported yet (a spring's two triangles may lie on two ranks; on the boundary of a "
+        "body of tetrahedra, bending.faces = boundary, they are)");
   return std::make_unique<TriangularBendingSprings>(
-      bendingSprings(triangles, context.mesh.restCoords()), *parameters.stiffness,
+      bendingSprings(body.triangles, context.mesh.restCoords()), *parameters.stiffness,
       parameters.damping);
 }
 

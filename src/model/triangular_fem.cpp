@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "eis/model/boundary_force_field.hpp"
+
 namespace eis {
 
 namespace {
@@ -237,7 +239,13 @@ ForceFieldComponent triangularFemComponent() {
                  "1", "length", false, check::positive()})
            .add({"membrane.plane-strain", "true|false",
                  "membrane.element = triangle: plane strain instead of plane stress", "false", "",
-                 false, check::boolean()}),
+                 false, check::boolean()})
+           .add({"membrane.faces", "cells|boundary|boundary-flipped",
+                 "the triangles: the body's cells, or the boundary of a body of tetrahedra in the\n"
+                 "order and orientation of SOFA's Tetra2TriangleTopologicalMapping (flipped: its\n"
+                 "flipNormals), or of hexahedra as its Hexa2QuadTopologicalMapping and then\n"
+                 "Quad2TriangleTopologicalMapping give it, acting on the body's nodes",
+                 "cells", "", false, check::choice(kBodyFaces)}),
        nullptr},
       Physics::Elasticity,
       forceFieldMaker(readTriangularFemParameters, makeTriangularFem)};
@@ -251,24 +259,44 @@ TriangularFemParameters readTriangularFemParameters(const Parameters& scene) {
   p.options.triangleFem = scene.choice("membrane.element", kTriangleFemElements);
   p.options.thickness = scene.real("membrane.thickness");
   p.options.planeStrain = scene.boolean("membrane.plane-strain");
+  p.faces = scene.choice("membrane.faces", kBodyFaces);
   return p;
+}
+
+BodyTriangles bodyTriangles(const DistributedMesh& mesh, BodyFaces faces, const std::string& key,
+                            const std::string& field) {
+  const Cells& cells = mesh.cells();
+  BodyTriangles body;
+  if (faces == BodyFaces::Cells) {
+    if (cells.corners() != 3)
+      throw Error(key + ": SOFA's " + field + " act on a body of triangles; this mesh has " +
+                  pluralNameOf(cells.type()) + " (" + key.substr(0, key.find('.')) +
+                  ".faces = boundary: its boundary triangles)");
+    body.triangles.resize(cells.size());
+    for (std::size_t c = 0; c < cells.size(); ++c)
+      for (int k = 0; k < 3; ++k) body.triangles[c][k] = cells[c][k];
+    return body;
+  }
+  BoundaryFaces boundary = boundaryTriangles(mesh, faces == BodyFaces::BoundaryFlipped);
+  for (const BoundaryFace& face : boundary.local)
+    body.triangles.push_back({cells[std::size_t(face.cell)][face.slots[0]],
+                              cells[std::size_t(face.cell)][face.slots[1]],
+                              cells[std::size_t(face.cell)][face.slots[2]]});
+  body.onCells = std::move(boundary.local);
+  return body;
 }
 
 std::unique_ptr<ForceField> makeTriangularFem(const ModelContext& context,
                                               const TriangularFemParameters& parameters) {
   if (!parameters.youngModulus) return nullptr;
-  const Cells& cells = context.mesh.cells();
-  if (cells.corners() != 3)
-    throw Error(
-        "membrane.young-modulus: SOFA's triangle membranes act on a body of "
-        "triangles; this mesh has " +
-        pluralNameOf(cells.type()));
-  std::vector<Triangle> triangles(cells.size());
-  for (std::size_t c = 0; c < cells.size(); ++c)
-    for (int k = 0; k < 3; ++k) triangles[c][k] = cells[c][k];
-  return std::make_unique<TriangularFemForceField>(
-      std::move(triangles), context.mesh.restCoords(), *parameters.youngModulus,
+  BodyTriangles body =
+      bodyTriangles(context.mesh, parameters.faces, "membrane.young-modulus", "triangle membranes");
+  auto membrane = std::make_unique<TriangularFemForceField>(
+      std::move(body.triangles), context.mesh.restCoords(), *parameters.youngModulus,
       parameters.poissonRatio, parameters.method, parameters.options);
+  if (parameters.faces == BodyFaces::Cells) return membrane;
+  return std::make_unique<BoundaryForceField>(std::move(membrane), std::move(body.onCells), 3,
+                                              context.mesh.cells().corners());
 }
 
 const RegisterForceField registered(486, triangularFemComponent);

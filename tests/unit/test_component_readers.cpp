@@ -272,6 +272,11 @@ TEST(ComponentReaders, TriangularFem) {
   EXPECT_TRUE(triangle.options.triangleFem);
   EXPECT_EQ(triangle.options.thickness, 0.2);
   EXPECT_TRUE(triangle.options.planeStrain);
+  EXPECT_EQ(d.faces, eis::BodyFaces::Cells);
+  EXPECT_EQ(
+      eis::readTriangularFemParameters(sceneWith({{"membrane.faces", "boundary-flipped"}})).faces,
+      eis::BodyFaces::BoundaryFlipped);
+  expectRefused({{"membrane.faces", "surface"}});
   expectRefused({{"membrane.young-modulus", "0"},
                  {"membrane.poisson-ratio", "0.5"},
                  {"membrane.method", "corotational"},
@@ -288,7 +293,17 @@ TEST(ComponentReaders, TriangularBendingSprings) {
       sceneWith({{"bending.stiffness", "300"}, {"bending.damping", "2"}}));
   EXPECT_EQ(given.stiffness, 300.0);
   EXPECT_EQ(given.damping, 2.0);
-  expectRefused({{"bending.stiffness", "-1"}, {"bending.damping", "x"}});
+  EXPECT_EQ(d.faces, eis::BodyFaces::Cells);
+  EXPECT_EQ(
+      eis::readTriangularBendingSpringsParameters(sceneWith({{"bending.faces", "boundary"}})).faces,
+      eis::BodyFaces::Boundary);
+  EXPECT_FALSE(d.quads);
+  EXPECT_TRUE(
+      eis::readTriangularBendingSpringsParameters(sceneWith({{"bending.quads", "true"}})).quads);
+  expectRefused({{"bending.stiffness", "-1"},
+                 {"bending.damping", "x"},
+                 {"bending.faces", "x"},
+                 {"bending.quads", "2"}});
 }
 
 TEST(ComponentReaders, ConstantForce) {

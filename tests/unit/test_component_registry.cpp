@@ -132,6 +132,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "ProjectToLineConstraint",
                           "ProjectToPlaneConstraint",
                           "ProjectToPointConstraint",
+                          "QuadularBendingSprings",
                           "RegularGridSpringForceField",
                           "RestShapeSpringsForceField",
                           "SphereForceField",

@@ -986,3 +986,60 @@ TEST(SofaScene, AStatesForceCountsForNothingAndAZeroExternalForceToo) {
             }).find("externalForce = '0 1 0': a constant external force is not supported yet"),
             std::string::npos);
 }
+
+// A child node whose TriangleSetTopologyContainer a Tetra2TriangleTopologicalMapping fills from
+// the body's tetrahedra, with no state of its own: its triangle fields act on the body's boundary
+// (Tetra2TriangleTopologicalMapping::init: flipNormals reverses the triangles, noInitialTriangles
+// leaves none), and a pressure's triangleList indexes those triangles, inline or through a
+// BoxROI's triangleIndices.
+Keys boundaryKeys(const std::string& mapping, const std::string& fields) {
+  return keysOf("<Node name='surface'><TriangleSetTopologyContainer name='tri'/>" + mapping +
+                fields + "</Node>");
+}
+
+TEST(SofaImport, TriangleFieldsOnTheBoundaryOfTetrahedra) {
+  const std::string mapping = "<Tetra2TriangleTopologicalMapping input='@../topo' output='@tri'/>";
+  const std::string fields =
+      "<TriangularFEMForceField youngModulus='60'/>"
+      "<TriangularBendingSprings stiffness='300'/>"
+      "<BoxROI name='roi' position='@../dofs.position' triangles='@tri.triangles'"
+      " box='0 0 0 1 1 1'/>"
+      "<TrianglePressureForceField pressure='0.4 0 0' triangleList='@roi.triangleIndices'/>";
+  const Keys keys = boundaryKeys(mapping, fields);
+  EXPECT_EQ(one(keys, "membrane.faces"), "boundary");
+  EXPECT_EQ(one(keys, "membrane.young-modulus"), "60");
+  EXPECT_EQ(one(keys, "bending.faces"), "boundary");
+  EXPECT_EQ(one(keys, "solver.operator"), "matrix-free");
+  EXPECT_EQ(one(keys, "load.surface-traction"), "0.4 0 0 boundary-triangles-in box 0 0 0 1 1 1");
+  EXPECT_EQ(one(boundaryKeys(mapping,
+                             "<TrianglePressureForceField pressure='0 1 0'"
+                             " triangleList='3 1'/>"),
+                "load.surface-traction"),
+            "0 1 0 boundary-triangles 3 1");
+  const std::string flipped =
+      "<Tetra2TriangleTopologicalMapping input='@../topo' output='@tri' flipNormals='1'/>";
+  EXPECT_EQ(one(boundaryKeys(flipped, fields), "membrane.faces"), "boundary-flipped");
+  EXPECT_EQ(one(boundaryKeys(flipped, fields), "bending.faces"), "boundary-flipped");
+  const Keys none = boundaryKeys(
+      "<Tetra2TriangleTopologicalMapping input='@../topo' output='@tri'"
+      " noInitialTriangles='1'/>",
+      fields);
+  EXPECT_EQ(one(none, "membrane.young-modulus"), "(absent)");
+  EXPECT_EQ(one(none, "bending.stiffness"), "(absent)");
+  EXPECT_EQ(one(none, "load.surface-traction"), "(absent)");
+  const std::string quads = errorOf([] {
+    keysOf(
+        "<Node name='surface'><TriangleSetTopologyContainer name='tri'/>"
+        "<Quad2TriangleTopologicalMapping input='@../topo' output='@tri'/>"
+        "<TriangularFEMForceField youngModulus='60'/></Node>");
+  });
+  EXPECT_NE(quads.find("a Hexa2QuadTopologicalMapping makes of the body's hexahedra only"),
+            std::string::npos)
+      << quads;
+  // QuadularBendingSprings.inl: stiffness 100000, damping 1; on a Hexa2QuadTopologicalMapping's
+  // quadrangles only.
+  const std::string noQuads =
+      errorOf([] { keysOf("<Node name='surface'><QuadularBendingSprings/></Node>"); });
+  EXPECT_NE(noQuads.find("QuadularBendingSprings: stiffness"), std::string::npos) << noQuads;
+  EXPECT_NE(noQuads.find("a Hexa2QuadTopologicalMapping"), std::string::npos) << noQuads;
+}

@@ -36,6 +36,13 @@ public:
   // blocks += the element matrices of the cells of `range`, (corners dofs)^2 row-major each.
   virtual void addElementMatrices(double* blocks, double m, double b, double k,
                                   CellRange range) const = 0;
+  // The blocks whose diagonals make a matrix-free operator's diagonal (its Jacobi
+  // preconditioner): the element matrices, less the terms that have none (springs between
+  // vertices that share no cell), whose products alone are exact.
+  virtual void addElementDiagonals(double* blocks, double m, double b, double k,
+                                   CellRange range) const {
+    addElementMatrices(blocks, m, b, k, range);
+  }
   // out += (mM + bB + kK) in.
   virtual void addProducts(const double* in, double* out, double m, double b, double k) const = 0;
 };

@@ -38,6 +38,12 @@ public:
   // elementMatrices += kFactor * df/dx, element by element, for the cells of `range`.
   virtual void addKToElementMatrices(double* elementMatrices, double kFactor,
                                      CellRange range) const = 0;
+  // What the matrix-free operator's diagonal (its Jacobi preconditioner) takes of K: the element
+  // matrices, or nothing from a field whose terms lie in no cell (bending springs).
+  virtual void addKToElementDiagonals(double* elementMatrices, double kFactor,
+                                      CellRange range) const {
+    addKToElementMatrices(elementMatrices, kFactor, range);
+  }
   // Stored (elastic) energy of the local elements at x.
   virtual double potentialEnergy(const double* x) const = 0;
   // Von Mises stress of every local cell at x (empty when the field has no stress).

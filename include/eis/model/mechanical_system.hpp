@@ -89,6 +89,8 @@ public:
 private:
   void addElementMatrices(double* values, double mFactor, double bFactor, double kFactor,
                           CellRange range) const override;
+  void addElementDiagonals(double* values, double mFactor, double bFactor, double kFactor,
+                           CellRange range) const override;
   void addProducts(const double* in, double* out, double mFactor, double bFactor,
                    double kFactor) const override;
   // Collective. The constraint of the fixed nodes and the acting motions' nodes.

@@ -8,6 +8,12 @@
 //                                      boundary included, min and max as given (SOFA's
 //                                      SurfacePressureForceField min, max: a min above its max
 //                                      selects nothing)
+//   boundary-triangles I J ..          0-based positions in the boundary triangles of a body of
+//                                      tetrahedra, in the order of SOFA's
+//                                      Tetra2TriangleTopologicalMapping (mesh/boundary_faces)
+//   boundary-triangles-in SELECTION    those whose three vertices a node selection
+//                                      (model/selection) picks at rest: the triangleIndices of a
+//                                      SOFA BoxROI, SphereROI or PlaneROI (strict) given them
 // A value packs leading numbers and then a surface ("-2.5 group outer"). A selected triangle must
 // be a face of exactly one tetrahedron: one that is a face of none, or an interior face, is an
 // error naming it (for a box, if its rest vertices lie in the box).
@@ -18,15 +24,17 @@
 #include "eis/core/box.hpp"
 #include "eis/core/parameters.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
+#include "eis/model/selection.hpp"
 
 namespace eis {
 
 struct SurfaceSelection {
-  enum class Kind { All, Group, Triangles, Box };
+  enum class Kind { All, Group, Triangles, Box, Boundary, BoundaryIn };
   Kind kind = Kind::All;
   std::string group;
   std::vector<std::int64_t> ids;
-  Box box;  // min and max as given, not swapped
+  Box box;          // min and max as given, not swapped
+  Selection nodes;  // BoundaryIn's
 };
 
 struct SurfaceValue {

@@ -43,6 +43,8 @@ public:
   // Refused (eis::Error): the pairs lie in no cell; pairBlocks gives them.
   void addKToElementMatrices(double* elementMatrices, double kFactor,
                              CellRange range) const override;
+  // Nothing: the matrix-free operator's Jacobi preconditioner leaves the springs out.
+  void addKToElementDiagonals(double*, double, CellRange) const override {}
   // m of every spring at the last addForce: df_a/dx_b = df_b/dx_a = m, df_a/dx_a = df_b/dx_b = -m.
   const std::vector<mat3::Mat3>& pairBlocks() const { return tangents_; }
   // sum ks (l - L0)^2 / 2 at x.
@@ -64,11 +66,14 @@ private:
 struct TriangularBendingSpringsParameters {
   std::optional<double> stiffness;  // bending.stiffness
   double damping;                   // bending.damping
+  BodyFaces faces;                  // bending.faces
+  bool quads;                       // bending.quads
 };
 TriangularBendingSpringsParameters readTriangularBendingSpringsParameters(const Parameters& scene);
 // nullptr without bending.stiffness. Collective: an eis::Error, on every rank, on a mesh whose
-// cells are no triangles, and on more than one rank (a spring's two triangles may lie on two
-// ranks, whose vertices the other does not hold).
+// cells are no triangles (bending.faces = cells) or no tetrahedra (boundary), and for cells on
+// more than one rank (a spring's two triangles may lie on two ranks, whose vertices the other
+// does not hold; model/boundary_bending_springs lends them for the boundary).
 std::unique_ptr<ForceField> makeTriangularBendingSprings(
     const ModelContext& context, const TriangularBendingSpringsParameters& parameters);
 

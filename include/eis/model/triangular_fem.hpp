@@ -24,6 +24,7 @@
 #include <optional>
 #include <vector>
 
+#include "eis/mesh/boundary_faces.hpp"
 #include "eis/model/force_field.hpp"
 #include "eis/model/force_field_component.hpp"
 #include "eis/model/mat3.hpp"
@@ -33,6 +34,24 @@ namespace eis {
 using Triangle = std::array<PetscInt, 3>;
 
 enum class TriangleFemMethod { Large, Small };
+
+// Which triangles a field of triangles acts on (membrane.faces, bending.faces): the body's cells,
+// or the boundary of a body of tetrahedra as SOFA's Tetra2TriangleTopologicalMapping gives it
+// to a child node (of hexahedra: Hexa2QuadTopologicalMapping, then
+// Quad2TriangleTopologicalMapping; mesh/boundary_faces), with or without its flipNormals.
+enum class BodyFaces { Cells, Boundary, BoundaryFlipped };
+inline constexpr Named<BodyFaces> kBodyFaces[] = {{"cells", BodyFaces::Cells},
+                                                  {"boundary", BodyFaces::Boundary},
+                                                  {"boundary-flipped", BodyFaces::BoundaryFlipped}};
+// The triangles `faces` names on this rank, as local vertices in SOFA's order, and (for the
+// boundary) the cells and slots they lie at. Collective for the boundary; an eis::Error, naming
+// `key`, on a body whose cells cannot give them.
+struct BodyTriangles {
+  std::vector<Triangle> triangles;
+  std::vector<BoundaryFace> onCells;  // empty for BodyFaces::Cells
+};
+BodyTriangles bodyTriangles(const DistributedMesh& mesh, BodyFaces faces, const std::string& key,
+                            const std::string& field);
 inline constexpr Named<bool> kTriangleFemElements[] = {{"triangular", false}, {"triangle", true}};
 inline constexpr Named<TriangleFemMethod> kTriangleFemMethods[] = {
     {"large", TriangleFemMethod::Large}, {"small", TriangleFemMethod::Small}};
@@ -104,9 +123,11 @@ struct TriangularFemParameters {
   double poissonRatio;                 // membrane.poisson-ratio
   TriangleFemMethod method;            // membrane.method
   TriangleFemOptions options;  // membrane.element, membrane.thickness, membrane.plane-strain
+  BodyFaces faces;             // membrane.faces
 };
 TriangularFemParameters readTriangularFemParameters(const Parameters& scene);
-// nullptr without membrane.young-modulus; an eis::Error on a mesh whose cells are no triangles.
+// nullptr without membrane.young-modulus; an eis::Error on a mesh whose cells are no triangles
+// (membrane.faces = cells) or no tetrahedra (boundary).
 std::unique_ptr<ForceField> makeTriangularFem(const ModelContext& context,
                                               const TriangularFemParameters& parameters);
 
