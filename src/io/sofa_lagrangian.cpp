@@ -275,10 +275,19 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
     if (makesContacts(type))
       throw Error(loop->where + ": FreeMotionAnimationLoop with a " + type +
                   ": contacts would become Lagrangian constraints, which are not simulated");
-  if (solver && solver->type != "BlockGaussSeidelConstraintSolver")
+  // UnbuiltGaussSeidelConstraintSolver: the same sweeps from zero forces (its d, summed from the
+  // corrections' displacements, is W f); NNCGConstraintSolver: the sweeps accelerated.
+  const std::string method =
+      !solver                                                ? "block-gauss-seidel"
+      : solver->type == "BlockGaussSeidelConstraintSolver"   ? "block-gauss-seidel"
+      : solver->type == "UnbuiltGaussSeidelConstraintSolver" ? "unbuilt-gauss-seidel"
+      : solver->type == "NNCGConstraintSolver"               ? "nncg"
+                                                             : "";
+  if (method.empty())
     throw Error(solver->where + ": " + solver->type +
-                ": not supported (BlockGaussSeidelConstraintSolver is)");
-  r.key("lagrange.solver", "block-gauss-seidel");
+                ": not supported (BlockGaussSeidelConstraintSolver, "
+                "UnbuiltGaussSeidelConstraintSolver and NNCGConstraintSolver are)");
+  r.key("lagrange.solver", method);
   if (!solver) {
     // FreeMotionAnimationLoop::init adds a BlockGaussSeidelConstraintSolver with its defaults.
     r.note(
@@ -289,7 +298,8 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
   // GenericConstraintSolver.cpp: maxIterations 1000, tolerance 0.001, sor 1,
   // regularizationTerm 0, scaleTolerance true, allVerified false.
   r.from(*solver);
-  if (r.boolean(*solver, "useSVDForRegularization", false))
+  if (solver->type != "UnbuiltGaussSeidelConstraintSolver" &&
+      r.boolean(*solver, "useSVDForRegularization", false))
     r.reject(*solver, "useSVDForRegularization", "not supported");
   const double iterations = r.real(*solver, "maxIterations", 1000);
   if (!(iterations >= 1) || iterations != std::floor(iterations))
@@ -298,6 +308,7 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
   if (!(tolerance > 0)) r.reject(*solver, "tolerance", "expected a positive number");
   const double sor = r.real(*solver, "sor", 1);
   if (!(sor > 0 && sor < 2)) r.reject(*solver, "sor", "expected a number in (0, 2)");
+  if (method == "nncg" && sor != 1) r.note(solver->label() + ": sor: NNCG does not apply it");
   const double regularization = r.real(*solver, "regularizationTerm", 0);
   if (!(regularization >= 0)) r.reject(*solver, "regularizationTerm", "expected 0 or more");
   r.key("lagrange.max-iterations", std::to_string(static_cast<long long>(iterations)));

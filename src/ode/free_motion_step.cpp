@@ -88,7 +88,7 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
 
   // 2. The violation at x_free and the compliance, column by column.
   std::vector<double> dfree(m, 0.0), w(std::size_t(m) * m, 0.0);
-  constraints->addLocalViolation(x, dfree);
+  constraints->addLocalStepViolation(xStart_, x, dfree);
   sumOverRanks(dfree, comm);
   {
     const ScopedTimer timer("Constraint compliance");
@@ -151,8 +151,8 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
   forcesLoaded_ = false;
   {
     const ScopedTimer timer("Constraint solve");
-    const GaussSeidelResult result =
-        blockGaussSeidel(w, constraints->groups(), dfree, forces_, options_.gaussSeidel);
+    const GaussSeidelResult result = blockGaussSeidel(
+        w, constraints->groups(), dfree, forces_, options_.gaussSeidel, constraints->resolutions());
     report.constraintIterations = result.iterations;
     report.constraintError = result.error;
   }
@@ -172,10 +172,12 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
 
 namespace {
 
-enum class ConstraintSolverType { None, BlockGaussSeidel };
+enum class ConstraintSolverType { None, BlockGaussSeidel, UnbuiltGaussSeidel, Nncg };
 constexpr Named<ConstraintSolverType> kConstraintSolvers[] = {
     {"none", ConstraintSolverType::None},
-    {"block-gauss-seidel", ConstraintSolverType::BlockGaussSeidel}};
+    {"block-gauss-seidel", ConstraintSolverType::BlockGaussSeidel},
+    {"unbuilt-gauss-seidel", ConstraintSolverType::UnbuiltGaussSeidel},
+    {"nncg", ConstraintSolverType::Nncg}};
 enum class ConstraintCorrection { None, LinearSolver, Uncoupled };
 constexpr Named<ConstraintCorrection> kConstraintCorrections[] = {
     {"none", ConstraintCorrection::None},
@@ -190,6 +192,10 @@ bool solvesConstraints(const Parameters& scene) {
 
 ConstraintStepOptions constraintStepOptionsOf(const Parameters& scene) {
   ConstraintStepOptions options;
+  const ConstraintSolverType solver = scene.choice("lagrange.solver", kConstraintSolvers);
+  options.gaussSeidel.zeroStart = solver == ConstraintSolverType::UnbuiltGaussSeidel;
+  if (solver == ConstraintSolverType::Nncg)
+    options.gaussSeidel.method = GaussSeidelOptions::Method::NonsmoothNonlinearConjugateGradient;
   options.gaussSeidel.maxIterations = scene.integer("lagrange.max-iterations");
   options.gaussSeidel.tolerance = scene.real("lagrange.tolerance");
   options.gaussSeidel.sor = scene.real("lagrange.sor");
@@ -212,11 +218,15 @@ const ComponentDeclaration& constraintSolverComponent() {
       "Lagrangian constraints solved after a free motion (SOFA FreeMotionAnimationLoop,\n"
       "BlockGaussSeidelConstraintSolver, LinearSolverConstraintCorrection)",
       ParameterSpec()
-          .add({"lagrange.solver", "none|block-gauss-seidel",
+          .add({"lagrange.solver", "none|block-gauss-seidel|unbuilt-gauss-seidel|nncg",
                 "block-gauss-seidel: each step is a free motion (the step without the Lagrangian\n"
                 "constraints), then the constraint forces by SOFA's block Gauss-Seidel on\n"
-                "W = h J A^-1 J^T, then the correction (SOFA FreeMotionAnimationLoop with a\n"
-                "BlockGaussSeidelConstraintSolver); none: no constraint solver",
+                "W = h J A^-1 J^T from the last step's forces, then the correction (SOFA\n"
+                "FreeMotionAnimationLoop with a BlockGaussSeidelConstraintSolver);\n"
+                "unbuilt-gauss-seidel: the same sweeps from zero forces (SOFA\n"
+                "UnbuiltGaussSeidelConstraintSolver); nncg: the sweeps accelerated along\n"
+                "conjugate directions (SOFA NNCGConstraintSolver, sor not applied); none: no\n"
+                "constraint solver",
                 "none", "", false, check::choice(kConstraintSolvers)})
           .add({"lagrange.max-iterations", "N",
                 "the Gauss-Seidel's most iterations (SOFA maxIterations)", "1000", "", false,
@@ -267,9 +277,11 @@ const ComponentDeclaration& constraintSolverComponent() {
         const bool solver = solvesConstraints(scene);
         const bool correction = scene.choice("lagrange.correction", kConstraintCorrections) !=
                                 ConstraintCorrection::None;
-        const std::string rows = scene.given("lagrange.fixed")       ? "lagrange.fixed"
-                                 : scene.given("lagrange.bilateral") ? "lagrange.bilateral"
-                                                                     : "";
+        const std::string rows = scene.given("lagrange.fixed")        ? "lagrange.fixed"
+                                 : scene.given("lagrange.bilateral")  ? "lagrange.bilateral"
+                                 : scene.given("lagrange.unilateral") ? "lagrange.unilateral"
+                                 : scene.given("lagrange.sliding")    ? "lagrange.sliding"
+                                                                      : "";
         if (!rows.empty() && !solver)
           throw Error(rows +
                       ": Lagrangian constraints need a constraint solver (lagrange.solver "
