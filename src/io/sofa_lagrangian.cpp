@@ -19,7 +19,8 @@ namespace {
 
 bool isLagrangian(const std::string& type) {
   return type == "FixedLagrangianConstraint" || type == "BilateralLagrangianConstraint" ||
-         type == "LinearSolverConstraintCorrection" || type == "UncoupledConstraintCorrection";
+         type == "SlidingLagrangianConstraint" || type == "LinearSolverConstraintCorrection" ||
+         type == "UncoupledConstraintCorrection" || type == "GenericConstraintCorrection";
 }
 
 // What makes contacts: a collision pipeline and its contact managers.
@@ -183,6 +184,45 @@ void mapBilateral(Reader& r, const SofaObject& o) {
   r.key("lagrange.bilateral", value);
 }
 
+// SlidingLagrangianConstraint.inl (Vec3): sliding_point, axis_1 and axis_2 0 by default. A point
+// of object1's body sliding on the segment between two points of an object2 that nothing
+// integrates (fixed: no correction moves them).
+void mapSliding(Reader& r, const SofaObject& o) {
+  requireVec3(r, o);
+  const SofaObject* first = pairState(r, o, "object1");
+  const SofaObject* second = pairState(r, o, "object2");
+  if (second == first || odeSolverOf(*second))
+    throw Error(o.where + ": " + o.type + ": object2 (" + second->node->path() +
+                ") is integrated: a segment that moves is not supported (one of points that "
+                "nothing integrates is)");
+  const std::vector<std::array<double, 3>> points = fixedPoints(r, *second);
+  const auto index = [&](const char* field) {
+    const double i = r.real(o, field, 0);
+    if (!(i >= 0) || i != std::floor(i) || i >= double(points.size()))
+      r.reject(
+          o, field,
+          "expected the index of one of object2's " + std::to_string(points.size()) + " points");
+    return points[std::size_t(i)];
+  };
+  const double point = r.real(o, "sliding_point", 0);
+  if (!(point >= 0) || point != std::floor(point))
+    r.reject(o, "sliding_point", "expected a node index");
+  std::string value = "indices " + std::to_string(static_cast<long long>(point)) + " on";
+  for (const auto& p : {index("axis_1"), index("axis_2")})
+    for (double x : p) value += " " + parse::text(x);
+  r.key("lagrange.sliding", value);
+}
+
+// GenericConstraintCorrection.cpp: complianceFactor 1, regularizationTerm 0; W and the
+// correction through its linear solver (the body's), with the ODE solver's factors: the
+// LinearSolverConstraintCorrection's.
+void mapGenericCorrection(Reader& r, const SofaObject& o) {
+  if (r.real(o, "complianceFactor", 1) != 1)
+    r.reject(o, "complianceFactor", "a compliance factor other than 1 is not supported");
+  r.key("lagrange.correction", "linear-solver");
+  r.key("lagrange.correction-regularization", parse::text(r.real(o, "regularizationTerm", 0)));
+}
+
 // LinearSolverConstraintCorrection.inl: wire_optimization false, regularizationTerm 0; W and the
 // correction through the linear solver of its context, which here is the body's.
 void mapLinearSolverCorrection(Reader& r, const SofaObject& o) {
@@ -245,7 +285,10 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
                                          ? r.linked(*linearSolver, "preconditioner")
                                          : nullptr;
   for (const SofaObject* o : components) {
-    if (o->type != "LinearSolverConstraintCorrection" || !o->field("linearSolver")) continue;
+    if ((o->type != "LinearSolverConstraintCorrection" &&
+         o->type != "GenericConstraintCorrection") ||
+        !o->field("linearSolver"))
+      continue;
     const SofaObject* linked = r.linked(*o, "linearSolver");
     if (linked == preconditioner && preconditioner && isDirectSolver(preconditioner->type))
       r.note(o->label() + ": linearSolver is the preconditioner of " + linearSolver->label() +
@@ -323,12 +366,16 @@ std::set<const SofaObject*> bilateralTargets(const Reader& reader, const Walk& w
   std::set<const SofaObject*> states;
   for (const Body& body : walk.bodies)
     for (const SofaObject* o : body.components)
-      if (o->type == "BilateralLagrangianConstraint" && o->field("object2"))
+      if ((o->type == "BilateralLagrangianConstraint" ||
+           o->type == "SlidingLagrangianConstraint") &&
+          o->field("object2"))
         states.insert(linkedState(reader, *o, "object2"));
   return states;
 }
 
 const RegisterSofaMapping bilateral({"BilateralLagrangianConstraint"}, mapBilateral);
+const RegisterSofaMapping sliding({"SlidingLagrangianConstraint"}, mapSliding);
+const RegisterSofaMapping genericCorrection({"GenericConstraintCorrection"}, mapGenericCorrection);
 const RegisterSofaMapping fixedLagrangian({"FixedLagrangianConstraint"}, mapFixedLagrangian);
 const RegisterSofaMapping uncoupledCorrection({"UncoupledConstraintCorrection"},
                                               mapUncoupledCorrection);

@@ -161,6 +161,17 @@ on_line() {
 }
 check "the sliding corner stays on its line (1e-9) and slides along it" on_line
 check "  3 ranks = 1 rank (1e-12)" same_state sliding1.csv sliding3.csv 1e-12
+# The same written as SOFA writes it: a SlidingLagrangianConstraint from the block's node 26 to
+# the two points of a MechanicalObject that nothing integrates, the correction a
+# GenericConstraintCorrection (its linear solver's: LinearSolverConstraintCorrection's W).
+sed -e 's|<LinearSolverConstraintCorrection linearSolver="@ldl"/>|<GenericConstraintCorrection linearSolver="@ldl"/>|' \
+  -e 's|</Node>$|</Node><Node name="line"><MechanicalObject name="ends" position="-1 1 3  3 1 -1"/></Node><SlidingLagrangianConstraint object1="@block/dofs" object2="@line/ends" sliding_point="26" axis_1="0" axis_2="1"/>|' \
+  hanging.scn | sed '$d' > sofa_sliding.scn
+echo '</Node>' >> sofa_sliding.scn
+check "SlidingLagrangianConstraint and GenericConstraintCorrection run" \
+  run sofa_sliding 3 sofa_sliding.scn 30
+check "  = the block hanging from lagrange.sliding (1e-12)" \
+  same_state sliding3.csv sofa_sliding.csv 1e-12
 
 # SOFA's other constraint solvers on a held block (its bottom held by a FixedLagrangianConstraint
 # of 27 rows): UnbuiltGaussSeidelConstraintSolver (the sweeps from zero forces) and
