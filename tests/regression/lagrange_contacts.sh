@@ -11,6 +11,8 @@
 #   h, mean vx + mu mean vz = N h (gx - mu g) (the elastic block's Poisson spread at the first
 #   contact turns its friction a little sideways: 3.3e-7 of 0.6 here); the same on 1, 2 and 3
 #   ranks;
+# - a restart from a checkpoint, and two such blocks under one ODE solver, end as one run and
+#   one block do;
 # - a block thrown up from the plane: open while it flies (exact free flight, multipliers 0),
 #   closed once it lands (forces >= 0, gaps >= 0, force x gap = 0).
 # Usage: lagrange_contacts.sh <euler-implicit> <meshes dir>.
@@ -121,6 +123,56 @@ same_multipliers() {
 # rounding, not to the bit.)
 check "  its multipliers on 2 and 3 ranks = on 1 (1e-10 of the largest)" \
   eval 'same_multipliers slide1.lambda slide2.lambda && same_multipliers slide1.lambda slide3.lambda'
+# A checkpoint at step 10 and a restart to 20 end where the uninterrupted run does: the contact
+# forces travel in the checkpoint (J^T f, from which f = J J^T f: each contact's rows n, -t, -s
+# are orthonormal on its own node), and the multipliers CSV keeps its rows through step 10.
+restarted() {
+  mpi_command 2 "$EXE"
+  timeout 120 "${MPI_COMMAND[@]}" --scene slide.scn --solver.steps=10 --output.checkpoint=ck/slide \
+    --output.checkpoint-every=10 --output.multipliers=restarted.lambda --quiet "$FRICTION" \
+    > ck.out 2> ck.err &&
+    timeout 120 "${MPI_COMMAND[@]}" --scene slide.scn --solver.steps=20 \
+      --output.checkpoint=ck/slide --restart=auto --output.final-state=restarted.csv \
+      --output.multipliers=restarted.lambda --quiet "$FRICTION" >> ck.out 2>> ck.err &&
+    same_state slide2.csv restarted.csv 1e-12 && same_multipliers slide2.lambda restarted.lambda
+}
+check "a restart from step 10 ends as the run without one (state 1e-12, multipliers 1e-10)" \
+  restarted
+
+# Two blocks under one ODE solver, each with its contacts: the group's joined rows (each
+# member's own, read through its part of the joined vectors) end each block where it ends alone.
+cat > two.scn <<XML
+<Node name="root" gravity="8 0 -10" dt="0.01">
+  <FreeMotionAnimationLoop/>
+  <BlockGaussSeidelConstraintSolver maxIterations="10000" tolerance="1e-13"/>
+  <Node name="both">
+    <EulerImplicitSolver/>
+    <SparseLDLSolver name="ldl"/>
+    <Node name="a">
+      <RegularGridTopology name="grid" n="3 3 3" min="0 0 0" max="1 1 1"/>
+      <MechanicalObject src="@grid"/>
+      <UniformMass totalMass="1"/>
+      <TetrahedronFEMForceField youngModulus="1e6" poissonRatio="0.3"/>
+      <LinearSolverConstraintCorrection linearSolver="@../ldl"/>
+    </Node>
+    <Node name="b">
+      <RegularGridTopology name="grid" n="3 3 3" min="0 5 0" max="1 6 1"/>
+      <MechanicalObject src="@grid"/>
+      <UniformMass totalMass="1"/>
+      <TetrahedronFEMForceField youngModulus="1e6" poissonRatio="0.3"/>
+      <LinearSolverConstraintCorrection linearSolver="@../ldl"/>
+    </Node>
+  </Node>
+</Node>
+XML
+grouped() {
+  run two 2 two.scn 20 "--lagrange.unilateral=box -1 -1 -0.01 2 7 0.01 plane 0 0 0 0 0 1 mu 0.5" &&
+    { head -1 two.csv | cut -d, -f1-7; grep ',/both/a$' two.csv | cut -d, -f1-7; } > two_a.csv &&
+    same_state slide2.csv two_a.csv 1e-10 &&
+    grep ',/both/b$' two.csv | awk -F, '{ vx += $5; vz += $7; n++ }
+      END { s = vx / n + 0.5 * vz / n - 0.6; if (s < 0) s = -s; exit !(n == 27 && s < 1e-6) }'
+}
+check "two blocks under one ODE solver slide as one does alone (1e-10)" grouped
 
 # Thrown up at 0.975 from the plane, g = 10, h = 0.01: z_n = 0.00975 n - 0.0005 n (n + 1),
 # positive through n = 18 (z_18 = 0.0045: the contacts stay open), negative at 19 (they close).
