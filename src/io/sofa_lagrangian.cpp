@@ -270,7 +270,8 @@ bool isFreeMotionLoop(const std::string& type) {
 bool isConstraintSolver(const std::string& type) {
   return type == "BlockGaussSeidelConstraintSolver" || type == "LCPConstraintSolver" ||
          type == "UnbuiltGaussSeidelConstraintSolver" || type == "NNCGConstraintSolver" ||
-         type == "ImprovedJacobiConstraintSolver" || type == "PreconditionedConjugateResidual";
+         type == "ImprovedJacobiConstraintSolver" || type == "PreconditionedConjugateResidual" ||
+         type == "GenericConstraintSolver";
 }
 
 void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* solver,
@@ -326,6 +327,20 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
       : solver->type == "UnbuiltGaussSeidelConstraintSolver" ? "unbuilt-gauss-seidel"
       : solver->type == "NNCGConstraintSolver"               ? "nncg"
                                                              : "";
+  // ComponentChange.cpp: removed in v25.12, each resolutionMethod now a component of its own.
+  if (solver && solver->type == "GenericConstraintSolver") {
+    const std::string resolution =
+        r.text(*solver, "resolutionMethod").value_or("ProjectedGaussSeidel");
+    const std::string replacement =
+        resolution == "UnbuiltGaussSeidel" ? "UnbuiltGaussSeidelConstraintSolver"
+        : resolution == "NonsmoothNonlinearConjugateGradient"
+            ? "NNCGConstraintSolver (newtonIterations is its maxIterations)"
+            : "BlockGaussSeidelConstraintSolver";
+    throw Error(solver->where +
+                ": GenericConstraintSolver: not supported: SOFA master replaced it "
+                "by one component per resolution method; for resolutionMethod " +
+                resolution + " write " + replacement);
+  }
   if (method.empty())
     throw Error(solver->where + ": " + solver->type +
                 ": not supported (BlockGaussSeidelConstraintSolver, "

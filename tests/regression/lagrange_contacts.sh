@@ -14,7 +14,10 @@
 # - a restart from a checkpoint, and two such blocks under one ODE solver, end as one run and
 #   one block do;
 # - a block thrown up from the plane: open while it flies (exact free flight, multipliers 0),
-#   closed once it lands (forces >= 0, gaps >= 0, force x gap = 0).
+#   closed once it lands (forces >= 0, gaps >= 0, force x gap = 0);
+# - a corner sliding on a segment stays on its line (lagrange.sliding, and SOFA's
+#   SlidingLagrangianConstraint with a GenericConstraintCorrection);
+# - SOFA's UnbuiltGaussSeidel and NNCG constraint solvers end as its block Gauss-Seidel.
 # Usage: lagrange_contacts.sh <euler-implicit> <meshes dir>.
 set -uo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -255,5 +258,18 @@ check "  UnbuiltGaussSeidelConstraintSolver = BlockGaussSeidelConstraintSolver (
   same_state BlockGaussSeidel.csv UnbuiltGaussSeidel.csv 1e-10
 check "  NNCGConstraintSolver = BlockGaussSeidelConstraintSolver (1e-10)" \
   same_state BlockGaussSeidel.csv NNCG.csv 1e-10
+# SOFA master removed GenericConstraintSolver: its refusal names the component that replaces its
+# resolutionMethod.
+sed 's|<NNCGConstraintSolver |<GenericConstraintSolver resolutionMethod="NonsmoothNonlinearConjugateGradient" |' \
+  NNCG.scn > generic.scn
+generic_refused() {
+  mpi_command 2 "$EXE"
+  ! timeout 60 "${MPI_COMMAND[@]}" --scene generic.scn --solver.steps=1 --quiet > generic.out \
+    2> generic.err && [ "$(grep -c '^euler-implicit: error: ' generic.err)" -eq 1 ] &&
+    grep -q 'generic.scn:3: GenericConstraintSolver: not supported.*write NNCGConstraintSolver' \
+      generic.err
+}
+check "GenericConstraintSolver is refused, naming NNCGConstraintSolver for its NNCG method" \
+  generic_refused
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
