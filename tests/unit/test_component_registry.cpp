@@ -49,6 +49,8 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "prescribed-motion",
                           "fixed-lagrangian-constraint",
                           "bilateral-lagrangian-constraint",
+                          "unilateral-lagrangian-constraint",
+                          "sliding-lagrangian-constraint",
                           "time-integrator",
                           "constraint-solver",
                           "linear-solver",
@@ -57,6 +59,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "vtk-series",
                           "xdmf",
                           "history",
+                          "multipliers",
                           "checkpoint",
                           "rigid-frames",
                           "substepping",
@@ -88,7 +91,8 @@ TEST(ComponentRegistry, SumsForceFieldsInRankOrder) {
 }
 
 TEST(ComponentRegistry, FinishesOutputsInRankOrder) {
-  const Names expected = {"final-state", "vtk-series", "xdmf", "history", "checkpoint"};
+  const Names expected = {"final-state", "vtk-series",  "xdmf",
+                          "history",     "multipliers", "checkpoint"};
   EXPECT_EQ(typesOf(eis::outputComponents(),
                     [](const eis::OutputComponent& o) { return o.declaration.type; }),
             expected);
@@ -105,6 +109,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "FixedPlaneConstraint",
                           "FixedPlaneProjectiveConstraint",
                           "FixedProjectiveConstraint",
+                          "GenericConstraintCorrection",
                           "HexahedralFEMForceField",
                           "HexahedralFEMForceFieldAndMass",
                           "HexahedronFEMForceField",
@@ -119,6 +124,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "PlaneForceField",
                           "RegularGridSpringForceField",
                           "RestShapeSpringsForceField",
+                          "SlidingLagrangianConstraint",
                           "SphereForceField",
                           "SpringForceField",
                           "StiffSpringForceField",
