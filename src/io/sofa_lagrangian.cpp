@@ -356,9 +356,6 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
   // GenericConstraintSolver.cpp: maxIterations 1000, tolerance 0.001, sor 1,
   // regularizationTerm 0, scaleTolerance true, allVerified false.
   r.from(*solver);
-  if (solver->type != "UnbuiltGaussSeidelConstraintSolver" &&
-      r.boolean(*solver, "useSVDForRegularization", false))
-    r.reject(*solver, "useSVDForRegularization", "not supported");
   const double iterations = r.real(*solver, "maxIterations", 1000);
   if (!(iterations >= 1) || iterations != std::floor(iterations))
     r.reject(*solver, "maxIterations", "expected a whole number of at least 1");
@@ -373,6 +370,15 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
   r.key("lagrange.tolerance", parse::text(tolerance));
   r.key("lagrange.sor", parse::text(sor));
   r.key("lagrange.regularization", parse::text(regularization));
+  // BuiltConstraintSolver.cpp: useSVDForRegularization false, the criteria 0.01 and 0.001.
+  if (solver->type != "UnbuiltGaussSeidelConstraintSolver") {
+    r.key("lagrange.svd-regularization",
+          r.boolean(*solver, "useSVDForRegularization", false) ? "true" : "false");
+    r.key("lagrange.svd-value-factor",
+          parse::text(r.real(*solver, "svdSingularValueNullSpaceCriteriaFactor", 0.01)));
+    r.key("lagrange.svd-vector-factor",
+          parse::text(r.real(*solver, "svdSingularVectorNullSpaceCriteriaFactor", 0.001)));
+  }
   r.key("lagrange.scale-tolerance", r.boolean(*solver, "scaleTolerance", true) ? "true" : "false");
   r.key("lagrange.all-verified", r.boolean(*solver, "allVerified", false) ? "true" : "false");
 }

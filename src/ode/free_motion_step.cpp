@@ -8,6 +8,7 @@
 #include "eis/core/error.hpp"
 #include "eis/core/scene.hpp"
 #include "eis/core/timer.hpp"
+#include "eis/linalg/null_space_regularization.hpp"
 
 namespace eis {
 
@@ -134,9 +135,13 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
     // LinearSolverConstraintCorrection's term on its rows (each row of J here has an entry),
     // then the constraint solver's on every row.
     const double epsilon = std::numeric_limits<double>::epsilon();
-    for (double regularization : {options_.correctionRegularization, options_.regularization})
-      if (regularization > epsilon)
-        for (int i = 0; i < m; ++i) w[std::size_t(i) * m + i] += regularization;
+    if (options_.correctionRegularization > epsilon)
+      for (int i = 0; i < m; ++i) w[std::size_t(i) * m + i] += options_.correctionRegularization;
+    if (options_.nullSpaceRegularization)
+      regularizeNullSpace(w, options_.regularization, options_.nullSpaceValueFactor,
+                          options_.nullSpaceVectorFactor);
+    else if (options_.regularization > epsilon)
+      for (int i = 0; i < m; ++i) w[std::size_t(i) * m + i] += options_.regularization;
   }
   report.complianceSeconds = lap();
 
@@ -202,6 +207,9 @@ ConstraintStepOptions constraintStepOptionsOf(const Parameters& scene) {
   options.gaussSeidel.scaleTolerance = scene.boolean("lagrange.scale-tolerance");
   options.gaussSeidel.allVerified = scene.boolean("lagrange.all-verified");
   options.regularization = scene.real("lagrange.regularization");
+  options.nullSpaceRegularization = scene.boolean("lagrange.svd-regularization");
+  options.nullSpaceValueFactor = scene.real("lagrange.svd-value-factor");
+  options.nullSpaceVectorFactor = scene.real("lagrange.svd-vector-factor");
   options.correctionRegularization = scene.real("lagrange.correction-regularization");
   if (scene.choice("lagrange.correction", kConstraintCorrections) ==
       ConstraintCorrection::Uncoupled)
@@ -247,6 +255,20 @@ const ComponentDeclaration& constraintSolverComponent() {
           .add({"lagrange.regularization", "R",
                 "added to every diagonal entry of W (SOFA's constraint solver regularizationTerm)",
                 "0", "", false, check::nonNegative()})
+          .add({"lagrange.svd-regularization", "true|false",
+                "lagrange.regularization only on the rows of W's null space, the constraints\n"
+                "that work against one another, found from W's SVD (SOFA\n"
+                "useSVDForRegularization)",
+                "false", "", false, check::boolean()})
+          .add({"lagrange.svd-value-factor", "F",
+                "lagrange.svd-regularization: singular values below F times the largest span\n"
+                "the null space (SOFA svdSingularValueNullSpaceCriteriaFactor)",
+                "0.01", "", false, check::nonNegative()})
+          .add({"lagrange.svd-vector-factor", "F",
+                "lagrange.svd-regularization: a row is in the null space when a null-space\n"
+                "singular vector's component there exceeds F (SOFA\n"
+                "svdSingularVectorNullSpaceCriteriaFactor)",
+                "0.001", "", false, check::nonNegative()})
           .add({"lagrange.correction", "none|linear-solver|uncoupled",
                 "linear-solver: W and the correction through the step's own linear solver (SOFA\n"
                 "LinearSolverConstraintCorrection); uncoupled: one compliance per node,\n"

@@ -279,6 +279,35 @@ check "  UnbuiltGaussSeidelConstraintSolver = BlockGaussSeidelConstraintSolver (
   same_state BlockGaussSeidel.csv UnbuiltGaussSeidel.csv 1e-10
 check "  NNCGConstraintSolver = BlockGaussSeidelConstraintSolver (1e-10)" \
   same_state BlockGaussSeidel.csv NNCG.csv 1e-10
+# BlockGaussSeidelConstraintSolver useSVDForRegularization: the term only on the rows of W's null
+# space. Under an UncoupledConstraintCorrection W = h c J J^T: node 0 and node 2 held once each
+# give W = h c I, no null space, and the run is the unregularized one to the bit (the plain term
+# changes it); node 0 held twice gives two sets of rows that work against each other, which
+# share its force equally (the Gauss-Seidel alone gives it all to the first). On 1 rank: runs
+# on several differ in the last bits from one to the next (the direct solver's parallel sums).
+svd_scene() {
+  held BlockGaussSeidelConstraintSolver |
+    sed -e "s|<FixedLagrangianConstraint indices=\"@bottom.indices\"/>|<FixedLagrangianConstraint indices=\"$1\"/>|" \
+      -e "s|tolerance=\"1e-13\"/>|tolerance=\"1e-13\" $2/>|" \
+      -e 's|<LinearSolverConstraintCorrection linearSolver="@ldl"/>|<UncoupledConstraintCorrection defaultCompliance="0.01"/>|'
+}
+svd_scene "0 2" '' > svd_none.scn
+svd_scene "0 2" 'regularizationTerm="0.01" useSVDForRegularization="true"' > svd_full.scn
+svd_scene "0 2" 'regularizationTerm="0.01"' > svd_plain.scn
+svd_scene "0 0 2" 'regularizationTerm="0.01" useSVDForRegularization="true"' > svd_twice.scn
+for name in svd_none svd_full svd_plain svd_twice; do
+  check "$name.scn runs" run "$name" 1 "$name.scn" 5
+done
+check "  no null space: the SVD regularization changes nothing (bit for bit)" \
+  cmp -s svd_none.csv svd_full.csv
+check "  the plain regularization does change it" eval '! cmp -s svd_none.csv svd_plain.csv'
+shared() {
+  awk -F, 'NR > 1 && $1 == 5 { f[$4] = $5 }
+    END { for (r = 0; r < 3; ++r) { e = f[r] - f[r + 3]; if (e < 0) e = -e
+        m = f[r] < 0 ? -f[r] : f[r]; if (e > 1e-8 * m || m == 0) exit 1 } }' svd_twice.lambda
+}
+check "  node 0 held twice: both its rows' forces equal (1e-8)" shared
+
 # SOFA master removed GenericConstraintSolver: its refusal names the component that replaces its
 # resolutionMethod.
 sed 's|<NNCGConstraintSolver |<GenericConstraintSolver resolutionMethod="NonsmoothNonlinearConjugateGradient" |' \
