@@ -133,7 +133,8 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
     EIS_CHECK(MatDestroy(&responses));
     sumOverRanks(w, comm);
     // LinearSolverConstraintCorrection's term on its rows (each row of J here has an entry),
-    // then the constraint solver's on every row.
+    // then the constraint solver's on every row, or with SVD regularization on the rows of
+    // W's null space only.
     const double epsilon = std::numeric_limits<double>::epsilon();
     if (options_.correctionRegularization > epsilon)
       for (int i = 0; i < m; ++i) w[std::size_t(i) * m + i] += options_.correctionRegularization;
