@@ -107,7 +107,8 @@ std::vector<eis::NamedFile> namedFiles(const std::vector<eis::ObjectScene>& obje
       if (const std::string path = object.scene.optionalText(key); path != "auto")
         files.push_back({key, path, false});
   const eis::Scene& scene = objects.front().scene;
-  for (const char* key : {"output.final-state", "output.history", "mesh.convert"})
+  for (const char* key :
+       {"output.final-state", "output.history", "output.multipliers", "mesh.convert"})
     files.push_back({key, scene.optionalText(key), true});
   if (const std::string xdmf = scene.optionalText("output.xdmf"); !xdmf.empty()) {
     files.push_back({"output.xdmf", xdmf + ".h5", true});

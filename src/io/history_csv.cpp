@@ -1,6 +1,8 @@
 #include "eis/io/history_csv.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -9,6 +11,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/io/output_file.hpp"
+#include "eis/ode/free_motion_step.hpp"
 
 namespace eis {
 
@@ -16,7 +19,8 @@ namespace {
 
 constexpr const char* kHeader =
     "step,time,wall_seconds,linear_iterations,nonlinear_iterations,residual,kinetic_energy,"
-    "elastic_energy,pc_rebuilt,substeps,constraint_rows,constraint_iterations,constraint_error\n";
+    "elastic_energy,pc_rebuilt,substeps,constraint_rows,constraint_iterations,constraint_error,"
+    "constraint_force_norm\n";
 
 // Rank 0, a restart: the rows of an existing history up to `keepThrough` kept (the file
 // replaced whole, so a kill here loses nothing); whether there was a history to continue.
@@ -68,14 +72,16 @@ std::string HistoryWriter::fail(const char* what) {
 void HistoryWriter::write(const HistoryRow& row) {
   std::string failure;
   if (file_) {
-    char residual[32] = "", constraintError[32] = "";
+    char residual[32] = "", constraintError[32] = "", forceNorm[32] = "";
     if (row.residual >= 0) std::snprintf(residual, sizeof residual, "%.17g", row.residual);
     if (row.constraintError >= 0)
       std::snprintf(constraintError, sizeof constraintError, "%.17g", row.constraintError);
-    if (std::fprintf(file_, "%d,%.17g,%.9g,%d,%d,%s,%.17g,%.17g,%d,%d,%d,%d,%s\n", row.step,
+    if (row.constraintForceNorm >= 0)
+      std::snprintf(forceNorm, sizeof forceNorm, "%.17g", row.constraintForceNorm);
+    if (std::fprintf(file_, "%d,%.17g,%.9g,%d,%d,%s,%.17g,%.17g,%d,%d,%d,%d,%s,%s\n", row.step,
                      row.time, row.wallSeconds, row.linearIterations, row.nonlinearIterations,
                      residual, row.kineticEnergy, row.elasticEnergy, row.pcRebuilt, row.substeps,
-                     row.constraintRows, row.constraintIterations, constraintError) < 0)
+                     row.constraintRows, row.constraintIterations, constraintError, forceNorm) < 0)
       failure = fail("write");
     else if (std::fflush(file_) != 0)
       failure = fail("write");
@@ -92,6 +98,23 @@ void HistoryWriter::close() {
 }
 
 namespace {
+
+// The 2-norm of every multiplier of the step: each integrator's forces once (the bodies of a
+// group share theirs); -1 when no integrator solved a constraint row.
+double constraintForceNorm(const RunStates& states) {
+  std::vector<const TimeIntegrator*> seen;
+  double sum = 0;
+  bool any = false;
+  for (const RunState& state : states) {
+    if (std::find(seen.begin(), seen.end(), &state.integrator) != seen.end()) continue;
+    seen.push_back(&state.integrator);
+    const auto* step = dynamic_cast<const FreeMotionStep*>(&state.integrator);
+    if (!step || step->forces().empty()) continue;
+    any = true;
+    for (double f : step->forces()) sum += f * f;
+  }
+  return any ? std::sqrt(sum) : -1;
+}
 
 class HistoryOutput : public Output {
 public:
@@ -115,6 +138,7 @@ public:
     row.constraintRows = step.report.constraintRows;
     row.constraintIterations = step.report.constraintIterations;
     row.constraintError = step.report.constraintError;
+    row.constraintForceNorm = constraintForceNorm(states);
     row.kineticEnergy = row.elasticEnergy = 0;
     for (const RunState& state : states) {
       row.kineticEnergy += state.system.kineticEnergy(state.v);
@@ -140,11 +164,13 @@ OutputComponent historyOutputComponent() {
            {"output.history", "PATH",
             "CSV, one row per step, with the columns step,time,wall_seconds,linear_iterations,\n"
             "nonlinear_iterations,residual,kinetic_energy,elastic_energy,pc_rebuilt,substeps,\n"
-            "constraint_rows,constraint_iterations,constraint_error (pc_rebuilt: how many times\n"
+            "constraint_rows,constraint_iterations,constraint_error,constraint_force_norm\n"
+            "(pc_rebuilt: how many times\n"
             "the preconditioner was set up in the step, see solver.pc-lag; substeps: the\n"
             "sub-steps it took, see solver.on-failure; constraint_*: the Lagrangian constraint\n"
             "rows, the Gauss-Seidel's iterations and its last error, empty when none, see\n"
-            "lagrange.solver).\n"
+            "lagrange.solver; constraint_force_norm: the 2-norm of the step's multipliers,\n"
+            "empty when none).\n"
             "Missing folders are created before the first step; a failed write stops the run.",
             std::nullopt, "", false, check::anyText()}),
        nullptr},

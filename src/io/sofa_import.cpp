@@ -628,7 +628,7 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
     if (targets.count(o)) {
       reader.note(o->label() + " in " + o->node->path() +
                   ": no ODE solver integrates it and nothing acts on it; SOFA never moves it: "
-                  "the fixed points a BilateralLagrangianConstraint holds others to");
+                  "the fixed points a Lagrangian constraint holds others to");
       continue;
     }
     reader.note(o->label() + " in " + o->node->path() +

@@ -19,7 +19,8 @@ namespace {
 
 bool isLagrangian(const std::string& type) {
   return type == "FixedLagrangianConstraint" || type == "BilateralLagrangianConstraint" ||
-         type == "LinearSolverConstraintCorrection" || type == "UncoupledConstraintCorrection";
+         type == "SlidingLagrangianConstraint" || type == "LinearSolverConstraintCorrection" ||
+         type == "UncoupledConstraintCorrection" || type == "GenericConstraintCorrection";
 }
 
 // What makes contacts: a collision pipeline and its contact managers.
@@ -183,6 +184,45 @@ void mapBilateral(Reader& r, const SofaObject& o) {
   r.key("lagrange.bilateral", value);
 }
 
+// SlidingLagrangianConstraint.inl (Vec3): sliding_point, axis_1 and axis_2 0 by default. A point
+// of object1's body sliding on the segment between two points of an object2 that nothing
+// integrates (fixed: no correction moves them).
+void mapSliding(Reader& r, const SofaObject& o) {
+  requireVec3(r, o);
+  const SofaObject* first = pairState(r, o, "object1");
+  const SofaObject* second = pairState(r, o, "object2");
+  if (second == first || odeSolverOf(*second))
+    throw Error(o.where + ": " + o.type + ": object2 (" + second->node->path() +
+                ") is integrated: a segment that moves is not supported (one of points that "
+                "nothing integrates is)");
+  const std::vector<std::array<double, 3>> points = fixedPoints(r, *second);
+  const auto index = [&](const char* field) {
+    const double i = r.real(o, field, 0);
+    if (!(i >= 0) || i != std::floor(i) || i >= double(points.size()))
+      r.reject(
+          o, field,
+          "expected the index of one of object2's " + std::to_string(points.size()) + " points");
+    return points[std::size_t(i)];
+  };
+  const double point = r.real(o, "sliding_point", 0);
+  if (!(point >= 0) || point != std::floor(point))
+    r.reject(o, "sliding_point", "expected a node index");
+  std::string value = "indices " + std::to_string(static_cast<long long>(point)) + " on";
+  for (const auto& p : {index("axis_1"), index("axis_2")})
+    for (double x : p) value += " " + parse::text(x);
+  r.key("lagrange.sliding", value);
+}
+
+// GenericConstraintCorrection.cpp: complianceFactor 1, regularizationTerm 0; W and the
+// correction through its linear solver (the body's), with the ODE solver's factors: the
+// LinearSolverConstraintCorrection's.
+void mapGenericCorrection(Reader& r, const SofaObject& o) {
+  if (r.real(o, "complianceFactor", 1) != 1)
+    r.reject(o, "complianceFactor", "a compliance factor other than 1 is not supported");
+  r.key("lagrange.correction", "linear-solver");
+  r.key("lagrange.correction-regularization", parse::text(r.real(o, "regularizationTerm", 0)));
+}
+
 // LinearSolverConstraintCorrection.inl: wire_optimization false, regularizationTerm 0; W and the
 // correction through the linear solver of its context, which here is the body's.
 void mapLinearSolverCorrection(Reader& r, const SofaObject& o) {
@@ -230,7 +270,8 @@ bool isFreeMotionLoop(const std::string& type) {
 bool isConstraintSolver(const std::string& type) {
   return type == "BlockGaussSeidelConstraintSolver" || type == "LCPConstraintSolver" ||
          type == "UnbuiltGaussSeidelConstraintSolver" || type == "NNCGConstraintSolver" ||
-         type == "ImprovedJacobiConstraintSolver" || type == "PreconditionedConjugateResidual";
+         type == "ImprovedJacobiConstraintSolver" || type == "PreconditionedConjugateResidual" ||
+         type == "GenericConstraintSolver";
 }
 
 void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* solver,
@@ -245,7 +286,10 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
                                          ? r.linked(*linearSolver, "preconditioner")
                                          : nullptr;
   for (const SofaObject* o : components) {
-    if (o->type != "LinearSolverConstraintCorrection" || !o->field("linearSolver")) continue;
+    if ((o->type != "LinearSolverConstraintCorrection" &&
+         o->type != "GenericConstraintCorrection") ||
+        !o->field("linearSolver"))
+      continue;
     const SofaObject* linked = r.linked(*o, "linearSolver");
     if (linked == preconditioner && preconditioner && isDirectSolver(preconditioner->type))
       r.note(o->label() + ": linearSolver is the preconditioner of " + linearSolver->label() +
@@ -275,10 +319,33 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
     if (makesContacts(type))
       throw Error(loop->where + ": FreeMotionAnimationLoop with a " + type +
                   ": contacts would become Lagrangian constraints, which are not simulated");
-  if (solver && solver->type != "BlockGaussSeidelConstraintSolver")
+  // UnbuiltGaussSeidelConstraintSolver: the same sweeps from zero forces (its d, summed from the
+  // corrections' displacements, is W f); NNCGConstraintSolver: the sweeps accelerated.
+  const std::string method =
+      !solver                                                ? "block-gauss-seidel"
+      : solver->type == "BlockGaussSeidelConstraintSolver"   ? "block-gauss-seidel"
+      : solver->type == "UnbuiltGaussSeidelConstraintSolver" ? "unbuilt-gauss-seidel"
+      : solver->type == "NNCGConstraintSolver"               ? "nncg"
+                                                             : "";
+  // ComponentChange.cpp: removed in v25.12, each resolutionMethod now a component of its own.
+  if (solver && solver->type == "GenericConstraintSolver") {
+    const std::string resolution =
+        r.text(*solver, "resolutionMethod").value_or("ProjectedGaussSeidel");
+    const std::string replacement =
+        resolution == "UnbuiltGaussSeidel" ? "UnbuiltGaussSeidelConstraintSolver"
+        : resolution == "NonsmoothNonlinearConjugateGradient"
+            ? "NNCGConstraintSolver (newtonIterations is its maxIterations)"
+            : "BlockGaussSeidelConstraintSolver";
+    throw Error(solver->where +
+                ": GenericConstraintSolver: not supported: SOFA master replaced it "
+                "by one component per resolution method; for resolutionMethod " +
+                resolution + " write " + replacement);
+  }
+  if (method.empty())
     throw Error(solver->where + ": " + solver->type +
-                ": not supported (BlockGaussSeidelConstraintSolver is)");
-  r.key("lagrange.solver", "block-gauss-seidel");
+                ": not supported (BlockGaussSeidelConstraintSolver, "
+                "UnbuiltGaussSeidelConstraintSolver and NNCGConstraintSolver are)");
+  r.key("lagrange.solver", method);
   if (!solver) {
     // FreeMotionAnimationLoop::init adds a BlockGaussSeidelConstraintSolver with its defaults.
     r.note(
@@ -289,8 +356,6 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
   // GenericConstraintSolver.cpp: maxIterations 1000, tolerance 0.001, sor 1,
   // regularizationTerm 0, scaleTolerance true, allVerified false.
   r.from(*solver);
-  if (r.boolean(*solver, "useSVDForRegularization", false))
-    r.reject(*solver, "useSVDForRegularization", "not supported");
   const double iterations = r.real(*solver, "maxIterations", 1000);
   if (!(iterations >= 1) || iterations != std::floor(iterations))
     r.reject(*solver, "maxIterations", "expected a whole number of at least 1");
@@ -298,12 +363,22 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
   if (!(tolerance > 0)) r.reject(*solver, "tolerance", "expected a positive number");
   const double sor = r.real(*solver, "sor", 1);
   if (!(sor > 0 && sor < 2)) r.reject(*solver, "sor", "expected a number in (0, 2)");
+  if (method == "nncg" && sor != 1) r.note(solver->label() + ": sor: NNCG does not apply it");
   const double regularization = r.real(*solver, "regularizationTerm", 0);
   if (!(regularization >= 0)) r.reject(*solver, "regularizationTerm", "expected 0 or more");
   r.key("lagrange.max-iterations", std::to_string(static_cast<long long>(iterations)));
   r.key("lagrange.tolerance", parse::text(tolerance));
   r.key("lagrange.sor", parse::text(sor));
   r.key("lagrange.regularization", parse::text(regularization));
+  // BuiltConstraintSolver.cpp: useSVDForRegularization false, the criteria 0.01 and 0.001.
+  if (solver->type != "UnbuiltGaussSeidelConstraintSolver") {
+    r.key("lagrange.svd-regularization",
+          r.boolean(*solver, "useSVDForRegularization", false) ? "true" : "false");
+    r.key("lagrange.svd-value-factor",
+          parse::text(r.real(*solver, "svdSingularValueNullSpaceCriteriaFactor", 0.01)));
+    r.key("lagrange.svd-vector-factor",
+          parse::text(r.real(*solver, "svdSingularVectorNullSpaceCriteriaFactor", 0.001)));
+  }
   r.key("lagrange.scale-tolerance", r.boolean(*solver, "scaleTolerance", true) ? "true" : "false");
   r.key("lagrange.all-verified", r.boolean(*solver, "allVerified", false) ? "true" : "false");
 }
@@ -312,12 +387,16 @@ std::set<const SofaObject*> bilateralTargets(const Reader& reader, const Walk& w
   std::set<const SofaObject*> states;
   for (const Body& body : walk.bodies)
     for (const SofaObject* o : body.components)
-      if (o->type == "BilateralLagrangianConstraint" && o->field("object2"))
+      if ((o->type == "BilateralLagrangianConstraint" ||
+           o->type == "SlidingLagrangianConstraint") &&
+          o->field("object2"))
         states.insert(linkedState(reader, *o, "object2"));
   return states;
 }
 
 const RegisterSofaMapping bilateral({"BilateralLagrangianConstraint"}, mapBilateral);
+const RegisterSofaMapping sliding({"SlidingLagrangianConstraint"}, mapSliding);
+const RegisterSofaMapping genericCorrection({"GenericConstraintCorrection"}, mapGenericCorrection);
 const RegisterSofaMapping fixedLagrangian({"FixedLagrangianConstraint"}, mapFixedLagrangian);
 const RegisterSofaMapping uncoupledCorrection({"UncoupledConstraintCorrection"},
                                               mapUncoupledCorrection);

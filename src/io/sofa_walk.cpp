@@ -368,7 +368,8 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
     }
     // A Lagrangian constraint between two states acts on its object1's body
     // (PairInteractionConstraint: the context's state when not linked).
-    if (o->type == "BilateralLagrangianConstraint" && o->field("object1"))
+    if ((o->type == "BilateralLagrangianConstraint" || o->type == "SlidingLagrangianConstraint") &&
+        o->field("object1"))
       state = linkedState(reader, *o, "object1");
     if (!state) {
       walk.orphans.push_back(o);

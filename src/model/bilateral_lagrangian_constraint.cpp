@@ -7,17 +7,13 @@
 #include "eis/core/error.hpp"
 #include "eis/core/scene.hpp"
 #include "eis/model/fixed_lagrangian_constraint.hpp"
+#include "eis/model/sliding_lagrangian_constraint.hpp"
+#include "eis/model/unilateral_lagrangian_constraint.hpp"
 
 namespace eis {
 
-namespace {
-
-constexpr const char* kKey = "lagrange.bilateral";
-
-// The ids of the nodes a selection picks, in SOFA's order, on every rank: an `indices` list as
-// written, any other selection by increasing node id.
-std::vector<std::int64_t> orderedIds(const DistributedMesh& mesh, const Selection& selection,
-                                     const SelectedNodes& nodes) {
+std::vector<std::int64_t> orderedNodeIds(const DistributedMesh& mesh, const Selection& selection,
+                                         const SelectedNodes& nodes) {
   if (selection.kind == Selection::Kind::Indices) return selection.indices;
   std::vector<std::int64_t> mine;
   for (PetscInt v : nodes.vertices)
@@ -34,6 +30,10 @@ std::vector<std::int64_t> orderedIds(const DistributedMesh& mesh, const Selectio
   std::sort(all.begin(), all.end());
   return all;
 }
+
+namespace {
+
+constexpr const char* kKey = "lagrange.bilateral";
 
 // The selected nodes this rank owns, by node id.
 std::map<std::int64_t, PetscInt> ownedById(const DistributedMesh& mesh,
@@ -52,6 +52,9 @@ public:
     starts_.push_back(rows_);
     rows_ += part->rows();
     groups_.insert(groups_.end(), part->groups().begin(), part->groups().end());
+    std::vector<GroupResolution> own = part->resolutions();
+    if (own.empty()) own.resize(part->groups().size());
+    resolutions_.insert(resolutions_.end(), own.begin(), own.end());
     parts_.push_back(std::move(part));
   }
   std::size_t size() const { return parts_.size(); }
@@ -59,6 +62,7 @@ public:
 
   int rows() const override { return rows_; }
   const std::vector<int>& groups() const override { return groups_; }
+  std::vector<GroupResolution> resolutions() const override { return resolutions_; }
   void addTransposed(const std::vector<double>& lambda, Vec out) const override {
     for (std::size_t p = 0; p < parts_.size(); ++p) {
       const auto first = lambda.begin() + starts_[p];
@@ -72,6 +76,11 @@ public:
   void addLocalViolation(Vec x, std::vector<double>& out) const override {
     each(out, [&](const LagrangianConstraints& c, std::vector<double>& o) {
       c.addLocalViolation(x, o);
+    });
+  }
+  void addLocalStepViolation(Vec start, Vec x, std::vector<double>& out) const override {
+    each(out, [&](const LagrangianConstraints& c, std::vector<double>& o) {
+      c.addLocalStepViolation(start, x, o);
     });
   }
 
@@ -89,6 +98,7 @@ private:
   std::vector<int> starts_;
   int rows_ = 0;
   std::vector<int> groups_;
+  std::vector<GroupResolution> resolutions_;
 };
 
 }  // namespace
@@ -159,12 +169,12 @@ void BilateralLagrangianConstraint::addPairs(const Pairs& pairs, const Distribut
                                              PetscInt secondOffset,
                                              std::vector<std::string>& warnings) {
   const SelectedNodes firstNodes = selectNodes(firstMesh, pairs.first, kKey);
-  const std::vector<std::int64_t> first = orderedIds(firstMesh, pairs.first, firstNodes);
+  const std::vector<std::int64_t> first = orderedNodeIds(firstMesh, pairs.first, firstNodes);
   std::vector<std::int64_t> second;
   std::map<std::int64_t, PetscInt> secondOwned;
   if (secondMesh) {
     const SelectedNodes secondNodes = selectNodes(*secondMesh, pairs.second, kKey);
-    second = orderedIds(*secondMesh, pairs.second, secondNodes);
+    second = orderedNodeIds(*secondMesh, pairs.second, secondNodes);
     secondOwned = ownedById(*secondMesh, secondNodes);
   }
   const std::size_t secondCount = secondMesh ? second.size() : pairs.points.size();
@@ -224,13 +234,18 @@ public:
   MemberRows(const LagrangianConstraints& own, PetscInt offset, PetscInt localSize, MPI_Comm comm)
       : own_(own), offset_(offset) {
     EIS_CHECK(VecCreateMPIWithArray(comm, 1, localSize, PETSC_DETERMINE, nullptr, &view_));
+    EIS_CHECK(VecCreateMPIWithArray(comm, 1, localSize, PETSC_DETERMINE, nullptr, &startView_));
   }
-  ~MemberRows() override { VecDestroy(&view_); }
+  ~MemberRows() override {
+    VecDestroy(&view_);
+    VecDestroy(&startView_);
+  }
   MemberRows(const MemberRows&) = delete;
   MemberRows& operator=(const MemberRows&) = delete;
 
   int rows() const override { return own_.rows(); }
   const std::vector<int>& groups() const override { return own_.groups(); }
+  std::vector<GroupResolution> resolutions() const override { return own_.resolutions(); }
   void addTransposed(const std::vector<double>& lambda, Vec out) const override {
     PetscScalar* a;
     EIS_CHECK(VecGetArray(out, &a));
@@ -245,6 +260,14 @@ public:
   void addLocalViolation(Vec x, std::vector<double>& out) const override {
     read(x, [&] { own_.addLocalViolation(view_, out); });
   }
+  void addLocalStepViolation(Vec start, Vec x, std::vector<double>& out) const override {
+    const PetscScalar* a;
+    EIS_CHECK(VecGetArrayRead(start, &a));
+    EIS_CHECK(VecPlaceArray(startView_, const_cast<PetscScalar*>(a) + offset_));
+    read(x, [&] { own_.addLocalStepViolation(startView_, view_, out); });
+    EIS_CHECK(VecResetArray(startView_));
+    EIS_CHECK(VecRestoreArrayRead(start, &a));
+  }
 
 private:
   template <class F>
@@ -258,7 +281,7 @@ private:
   }
   const LagrangianConstraints& own_;
   PetscInt offset_;
-  Vec view_ = nullptr;
+  Vec view_ = nullptr, startView_ = nullptr;
 };
 
 }  // namespace
@@ -290,6 +313,10 @@ std::unique_ptr<LagrangianConstraints> makeLagrangianConstraints(
                                           warnings));
   all.add(BilateralLagrangianConstraint::make(
       mesh, BilateralLagrangianConstraint::readParameters(scene), warnings));
+  all.add(UnilateralLagrangianConstraint::make(
+      mesh, UnilateralLagrangianConstraint::readParameters(scene), warnings));
+  all.add(SlidingLagrangianConstraint::make(
+      mesh, SlidingLagrangianConstraint::readParameters(scene), warnings));
   if (all.size() == 0) return nullptr;
   if (all.size() == 1) return all.release();
   return std::make_unique<StackedConstraints>(std::move(all));

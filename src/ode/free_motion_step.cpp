@@ -8,6 +8,7 @@
 #include "eis/core/error.hpp"
 #include "eis/core/scene.hpp"
 #include "eis/core/timer.hpp"
+#include "eis/linalg/null_space_regularization.hpp"
 
 namespace eis {
 
@@ -88,7 +89,7 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
 
   // 2. The violation at x_free and the compliance, column by column.
   std::vector<double> dfree(m, 0.0), w(std::size_t(m) * m, 0.0);
-  constraints->addLocalViolation(x, dfree);
+  constraints->addLocalStepViolation(xStart_, x, dfree);
   sumOverRanks(dfree, comm);
   {
     const ScopedTimer timer("Constraint compliance");
@@ -132,11 +133,16 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
     EIS_CHECK(MatDestroy(&responses));
     sumOverRanks(w, comm);
     // LinearSolverConstraintCorrection's term on its rows (each row of J here has an entry),
-    // then the constraint solver's on every row.
+    // then the constraint solver's on every row, or with SVD regularization on the rows of
+    // W's null space only.
     const double epsilon = std::numeric_limits<double>::epsilon();
-    for (double regularization : {options_.correctionRegularization, options_.regularization})
-      if (regularization > epsilon)
-        for (int i = 0; i < m; ++i) w[std::size_t(i) * m + i] += regularization;
+    if (options_.correctionRegularization > epsilon)
+      for (int i = 0; i < m; ++i) w[std::size_t(i) * m + i] += options_.correctionRegularization;
+    if (options_.nullSpaceRegularization)
+      regularizeNullSpace(w, options_.regularization, options_.nullSpaceValueFactor,
+                          options_.nullSpaceVectorFactor);
+    else if (options_.regularization > epsilon)
+      for (int i = 0; i < m; ++i) w[std::size_t(i) * m + i] += options_.regularization;
   }
   report.complianceSeconds = lap();
 
@@ -151,8 +157,8 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
   forcesLoaded_ = false;
   {
     const ScopedTimer timer("Constraint solve");
-    const GaussSeidelResult result =
-        blockGaussSeidel(w, constraints->groups(), dfree, forces_, options_.gaussSeidel);
+    const GaussSeidelResult result = blockGaussSeidel(
+        w, constraints->groups(), dfree, forces_, options_.gaussSeidel, constraints->resolutions());
     report.constraintIterations = result.iterations;
     report.constraintError = result.error;
   }
@@ -172,10 +178,12 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
 
 namespace {
 
-enum class ConstraintSolverType { None, BlockGaussSeidel };
+enum class ConstraintSolverType { None, BlockGaussSeidel, UnbuiltGaussSeidel, Nncg };
 constexpr Named<ConstraintSolverType> kConstraintSolvers[] = {
     {"none", ConstraintSolverType::None},
-    {"block-gauss-seidel", ConstraintSolverType::BlockGaussSeidel}};
+    {"block-gauss-seidel", ConstraintSolverType::BlockGaussSeidel},
+    {"unbuilt-gauss-seidel", ConstraintSolverType::UnbuiltGaussSeidel},
+    {"nncg", ConstraintSolverType::Nncg}};
 enum class ConstraintCorrection { None, LinearSolver, Uncoupled };
 constexpr Named<ConstraintCorrection> kConstraintCorrections[] = {
     {"none", ConstraintCorrection::None},
@@ -190,12 +198,19 @@ bool solvesConstraints(const Parameters& scene) {
 
 ConstraintStepOptions constraintStepOptionsOf(const Parameters& scene) {
   ConstraintStepOptions options;
+  const ConstraintSolverType solver = scene.choice("lagrange.solver", kConstraintSolvers);
+  options.gaussSeidel.zeroStart = solver == ConstraintSolverType::UnbuiltGaussSeidel;
+  if (solver == ConstraintSolverType::Nncg)
+    options.gaussSeidel.method = GaussSeidelOptions::Method::NonsmoothNonlinearConjugateGradient;
   options.gaussSeidel.maxIterations = scene.integer("lagrange.max-iterations");
   options.gaussSeidel.tolerance = scene.real("lagrange.tolerance");
   options.gaussSeidel.sor = scene.real("lagrange.sor");
   options.gaussSeidel.scaleTolerance = scene.boolean("lagrange.scale-tolerance");
   options.gaussSeidel.allVerified = scene.boolean("lagrange.all-verified");
   options.regularization = scene.real("lagrange.regularization");
+  options.nullSpaceRegularization = scene.boolean("lagrange.svd-regularization");
+  options.nullSpaceValueFactor = scene.real("lagrange.svd-value-factor");
+  options.nullSpaceVectorFactor = scene.real("lagrange.svd-vector-factor");
   options.correctionRegularization = scene.real("lagrange.correction-regularization");
   if (scene.choice("lagrange.correction", kConstraintCorrections) ==
       ConstraintCorrection::Uncoupled)
@@ -212,11 +227,15 @@ const ComponentDeclaration& constraintSolverComponent() {
       "Lagrangian constraints solved after a free motion (SOFA FreeMotionAnimationLoop,\n"
       "BlockGaussSeidelConstraintSolver, LinearSolverConstraintCorrection)",
       ParameterSpec()
-          .add({"lagrange.solver", "none|block-gauss-seidel",
+          .add({"lagrange.solver", "none|block-gauss-seidel|unbuilt-gauss-seidel|nncg",
                 "block-gauss-seidel: each step is a free motion (the step without the Lagrangian\n"
                 "constraints), then the constraint forces by SOFA's block Gauss-Seidel on\n"
-                "W = h J A^-1 J^T, then the correction (SOFA FreeMotionAnimationLoop with a\n"
-                "BlockGaussSeidelConstraintSolver); none: no constraint solver",
+                "W = h J A^-1 J^T from the last step's forces, then the correction (SOFA\n"
+                "FreeMotionAnimationLoop with a BlockGaussSeidelConstraintSolver);\n"
+                "unbuilt-gauss-seidel: the same sweeps from zero forces (SOFA\n"
+                "UnbuiltGaussSeidelConstraintSolver); nncg: the sweeps accelerated along\n"
+                "conjugate directions (SOFA NNCGConstraintSolver, sor not applied); none: no\n"
+                "constraint solver",
                 "none", "", false, check::choice(kConstraintSolvers)})
           .add({"lagrange.max-iterations", "N",
                 "the Gauss-Seidel's most iterations (SOFA maxIterations)", "1000", "", false,
@@ -237,6 +256,20 @@ const ComponentDeclaration& constraintSolverComponent() {
           .add({"lagrange.regularization", "R",
                 "added to every diagonal entry of W (SOFA's constraint solver regularizationTerm)",
                 "0", "", false, check::nonNegative()})
+          .add({"lagrange.svd-regularization", "true|false",
+                "lagrange.regularization only on the rows of W's null space, the constraints\n"
+                "that work against one another, found from W's SVD (SOFA\n"
+                "useSVDForRegularization)",
+                "false", "", false, check::boolean()})
+          .add({"lagrange.svd-value-factor", "F",
+                "lagrange.svd-regularization: singular values below F times the largest span\n"
+                "the null space (SOFA svdSingularValueNullSpaceCriteriaFactor)",
+                "0.01", "", false, check::nonNegative()})
+          .add({"lagrange.svd-vector-factor", "F",
+                "lagrange.svd-regularization: a row is in the null space when a null-space\n"
+                "singular vector's component there exceeds F (SOFA\n"
+                "svdSingularVectorNullSpaceCriteriaFactor)",
+                "0.001", "", false, check::nonNegative()})
           .add({"lagrange.correction", "none|linear-solver|uncoupled",
                 "linear-solver: W and the correction through the step's own linear solver (SOFA\n"
                 "LinearSolverConstraintCorrection); uncoupled: one compliance per node,\n"
@@ -267,9 +300,11 @@ const ComponentDeclaration& constraintSolverComponent() {
         const bool solver = solvesConstraints(scene);
         const bool correction = scene.choice("lagrange.correction", kConstraintCorrections) !=
                                 ConstraintCorrection::None;
-        const std::string rows = scene.given("lagrange.fixed")       ? "lagrange.fixed"
-                                 : scene.given("lagrange.bilateral") ? "lagrange.bilateral"
-                                                                     : "";
+        const std::string rows = scene.given("lagrange.fixed")        ? "lagrange.fixed"
+                                 : scene.given("lagrange.bilateral")  ? "lagrange.bilateral"
+                                 : scene.given("lagrange.unilateral") ? "lagrange.unilateral"
+                                 : scene.given("lagrange.sliding")    ? "lagrange.sliding"
+                                                                      : "";
         if (!rows.empty() && !solver)
           throw Error(rows +
                       ": Lagrangian constraints need a constraint solver (lagrange.solver "

@@ -370,6 +370,19 @@ std::vector<KeyCase> allKeys() {
          EXPECT_EQ(s.texts("lagrange.bilateral"), Args{"indices 1 2 to points 0 0 1 0 0 2"});
        },
        {"--lagrange.solver=block-gauss-seidel", "--lagrange.correction=linear-solver"}},
+      {"lagrange.unilateral",
+       "box 0 0 0 1 1 0 plane 0 0 0 0 0 1 mu 0.3",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("lagrange.unilateral"),
+                   Args{"box 0 0 0 1 1 0 plane 0 0 0 0 0 1 mu 0.3"});
+       },
+       {"--lagrange.solver=block-gauss-seidel", "--lagrange.correction=linear-solver"}},
+      {"lagrange.sliding",
+       "indices 3 on 0 0 0 1 0 0",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("lagrange.sliding"), Args{"indices 3 on 0 0 0 1 0 0"});
+       },
+       {"--lagrange.solver=block-gauss-seidel", "--lagrange.correction=linear-solver"}},
       {"lagrange.compliance", "0.002",
        [](const Scene& s) { EXPECT_EQ(s.real("lagrange.compliance"), 0.002); }},
       {"lagrange.ode-factors", "false",
@@ -385,6 +398,12 @@ std::vector<KeyCase> allKeys() {
       {"lagrange.tolerance", "1e-8",
        [](const Scene& s) { EXPECT_EQ(s.real("lagrange.tolerance"), 1e-8); }},
       {"lagrange.sor", "1.5", [](const Scene& s) { EXPECT_EQ(s.real("lagrange.sor"), 1.5); }},
+      {"lagrange.svd-regularization", "true",
+       [](const Scene& s) { EXPECT_TRUE(s.boolean("lagrange.svd-regularization")); }},
+      {"lagrange.svd-value-factor", "0.02",
+       [](const Scene& s) { EXPECT_EQ(s.real("lagrange.svd-value-factor"), 0.02); }},
+      {"lagrange.svd-vector-factor", "0.002",
+       [](const Scene& s) { EXPECT_EQ(s.real("lagrange.svd-vector-factor"), 0.002); }},
       {"lagrange.scale-tolerance", "false",
        [](const Scene& s) { EXPECT_FALSE(s.boolean("lagrange.scale-tolerance")); }},
       {"lagrange.all-verified", "true",
@@ -480,6 +499,8 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.texts("rigid.partial-fixed"), Args{"0 1 0 0 0 0 all"}); }},
       {"output.history", "history.csv",
        [](const Scene& s) { EXPECT_EQ(path(s, "output.history"), "history.csv"); }},
+      {"output.multipliers", "lambda.csv",
+       [](const Scene& s) { EXPECT_EQ(path(s, "output.multipliers"), "lambda.csv"); }},
       {"output.vtk", "out/beam",
        [](const Scene& s) { EXPECT_EQ(path(s, "output.vtk"), "out/beam"); }},
       {"output.xdmf", "out/series",
@@ -650,8 +671,9 @@ TEST(Scene, EveryKeyFromTheCommandLine) {
 
 // The keys whose values are paths, listed apart from their declarations.
 const std::set<std::string> kPathKeys = {
-    "mesh.file",  "initial.state",   "output.final-state", "output.history", "output.vtk",
-    "scene.file", "scene.data-path", "output.checkpoint",  "output.xdmf", "output.frames"};
+    "mesh.file",   "initial.state", "output.final-state", "output.history",
+    "output.vtk",  "scene.file",    "scene.data-path",    "output.checkpoint",
+    "output.xdmf", "output.frames", "output.multipliers"};
 
 TEST(Scene, EveryKeyFromTheConfigFile) {
   for (const KeyCase& c : allKeys()) {

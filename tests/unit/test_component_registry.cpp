@@ -51,6 +51,8 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "prescribed-motion",
                           "fixed-lagrangian-constraint",
                           "bilateral-lagrangian-constraint",
+                          "unilateral-lagrangian-constraint",
+                          "sliding-lagrangian-constraint",
                           "time-integrator",
                           "constraint-solver",
                           "linear-solver",
@@ -59,6 +61,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "vtk-series",
                           "xdmf",
                           "history",
+                          "multipliers",
                           "checkpoint",
                           "rigid-frames",
                           "substepping",
@@ -91,7 +94,8 @@ TEST(ComponentRegistry, SumsForceFieldsInRankOrder) {
 }
 
 TEST(ComponentRegistry, FinishesOutputsInRankOrder) {
-  const Names expected = {"final-state", "vtk-series", "xdmf", "history", "checkpoint"};
+  const Names expected = {"final-state", "vtk-series",  "xdmf",
+                          "history",     "multipliers", "checkpoint"};
   EXPECT_EQ(typesOf(eis::outputComponents(),
                     [](const eis::OutputComponent& o) { return o.declaration.type; }),
             expected);
@@ -112,6 +116,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "FixedPlaneConstraint",
                           "FixedPlaneProjectiveConstraint",
                           "FixedProjectiveConstraint",
+                          "GenericConstraintCorrection",
                           "HexahedralFEMForceField",
                           "HexahedralFEMForceFieldAndMass",
                           "HexahedronFEMForceField",
@@ -135,6 +140,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "QuadularBendingSprings",
                           "RegularGridSpringForceField",
                           "RestShapeSpringsForceField",
+                          "SlidingLagrangianConstraint",
                           "SphereForceField",
                           "SpringForceField",
                           "StiffSpringForceField",

@@ -1,7 +1,7 @@
 #pragma once
 // The history CSV of docs/architecture.md: one row per step, the fixed columns
 // step,time,wall_seconds,linear_iterations,nonlinear_iterations then the named ones
-// (residual,kinetic_energy,elastic_energy,pc_rebuilt).
+// (residual,kinetic_energy,elastic_energy,pc_rebuilt,substeps, the constraint columns).
 #include <mpi.h>
 
 #include <cstdio>
@@ -21,6 +21,7 @@ struct HistoryRow {
   int substeps = 1;   // sub-steps the step took
   int constraintRows = 0, constraintIterations = 0;
   double constraintError = -1;  // -1: no constraint solved (written empty)
+  double constraintForceNorm = -1;  // the multipliers' 2-norm; -1: none (written empty)
 };
 
 class HistoryWriter {

@@ -9,7 +9,10 @@
 // group's block entries with the force changes); the iterations stop once it is below the
 // tolerance (times the row count with scaleTolerance), or, with allVerified, once every group's
 // is, or after maxIterations. Plain arithmetic on the same inputs: every rank that runs it gets
-// the same forces to the bit.
+// the same forces to the bit. Besides the bilateral groups: a unilateral row (SOFA's
+// UnilateralConstraintResolution: the force projected on f >= 0) and a contact with Coulomb
+// friction (UnilateralConstraintResolutionWithFriction: a normal row, then two tangent rows whose
+// forces are projected on the cone |f_t| <= mu f_n).
 #include <vector>
 
 namespace eis {
@@ -20,6 +23,22 @@ struct GaussSeidelOptions {
   double sor = 1.0;            // SOFA sor: f = sor f_new + (1 - sor) f_old after each iteration
   bool scaleTolerance = true;  // SOFA scaleTolerance: the tolerance times the row count
   bool allVerified = false;    // SOFA allVerified: every group's error below the tolerance
+  // GaussSeidel: BlockGaussSeidelConstraintSolver's sweeps; NonsmoothNonlinearConjugateGradient:
+  // NNCGConstraintSolver's, the same sweeps accelerated along conjugate directions.
+  enum class Method { GaussSeidel, NonsmoothNonlinearConjugateGradient };
+  Method method = Method::GaussSeidel;
+  bool zeroStart = false;  // start from zero forces (UnbuiltGaussSeidelConstraintSolver)
+};
+
+// How the Gauss-Seidel resolves a group (SOFA's ConstraintResolution).
+struct GroupResolution {
+  enum class Kind {
+    Bilateral,   // 1 or 3 rows, d = 0
+    Unilateral,  // 1 row: d >= 0, f >= 0, f d = 0
+    Friction     // 3 rows: the normal as Unilateral, the tangents in the cone of slope mu
+  };
+  Kind kind = Kind::Bilateral;
+  double mu = 0;  // Friction: the Coulomb coefficient
 };
 
 struct GaussSeidelResult {
@@ -29,9 +48,11 @@ struct GaussSeidelResult {
 };
 
 // w: the m x m compliance, row-major; groups: the group sizes (1 or 3) in row order; dfree: the
-// violation without constraint forces; force: in, each group's starting forces; out, the forces.
+// violation without constraint forces; force: in, each group's starting forces; out, the forces;
+// resolutions: one per group (empty: every group bilateral).
 GaussSeidelResult blockGaussSeidel(const std::vector<double>& w, const std::vector<int>& groups,
                                    const std::vector<double>& dfree, std::vector<double>& force,
-                                   const GaussSeidelOptions& options);
+                                   const GaussSeidelOptions& options,
+                                   const std::vector<GroupResolution>& resolutions = {});
 
 }  // namespace eis

@@ -9,6 +9,8 @@
 
 #include <vector>
 
+#include "eis/linalg/block_gauss_seidel.hpp"
+
 namespace eis {
 
 class LagrangianConstraints {
@@ -17,8 +19,10 @@ public:
   // m, the same on every rank.
   virtual int rows() const = 0;
   // The rows in the groups the Gauss-Seidel resolves together (SOFA's ConstraintResolution and
-  // its getNbLines), in row order; the sizes sum to rows(). Every group is bilateral.
+  // its getNbLines), in row order; the sizes sum to rows().
   virtual const std::vector<int>& groups() const = 0;
+  // How each group is resolved, one per group (empty: every group bilateral).
+  virtual std::vector<GroupResolution> resolutions() const { return {}; }
   // out += J^T lambda (lambda: m values, the same on every rank; out: a global vector).
   virtual void addTransposed(const std::vector<double>& lambda, Vec out) const = 0;
   // This rank's part of J y (the sum over ranks is J y): out has m values and gets only the
@@ -26,6 +30,12 @@ public:
   virtual void addLocalProduct(Vec y, std::vector<double>& out) const = 0;
   // This rank's part of the violation at x (the sum over ranks is the violation), added to out.
   virtual void addLocalViolation(Vec x, std::vector<double>& out) const = 0;
+  // The same for a step from `start` to x (a contact measures its tangential slip over the
+  // step, SOFA's contact P, Q and their free positions); by default the violation at x.
+  virtual void addLocalStepViolation(Vec start, Vec x, std::vector<double>& out) const {
+    (void)start;
+    addLocalViolation(x, out);
+  }
 };
 
 }  // namespace eis

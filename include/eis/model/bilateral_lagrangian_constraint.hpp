@@ -12,6 +12,7 @@
 // The lists follow the order SOFA numbers them: an `indices` list in its order, a box, a sphere,
 // a group or all by increasing node id (BoxROI's order).
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,11 @@
 namespace eis {
 
 struct JoinedMember;
+
+// Collective. The ids of the nodes a selection picks, in SOFA's order, on every rank: an
+// `indices` list as written, any other selection by increasing node id.
+std::vector<std::int64_t> orderedNodeIds(const DistributedMesh& mesh, const Selection& selection,
+                                         const SelectedNodes& nodes);
 
 class BilateralLagrangianConstraint : public LagrangianConstraints {
 public:
@@ -101,7 +107,8 @@ std::vector<BilateralLagrangianConstraint::Pairs> bilateralPairsAcross(
 const ComponentDeclaration& bilateralLagrangianConstraintComponent();
 
 // The body's Lagrangian constraints, rows in the order of the keys: lagrange.fixed's, then
-// lagrange.bilateral's (null: none). Collective.
+// lagrange.bilateral's, lagrange.unilateral's, then lagrange.sliding's (null: none).
+// Collective.
 std::unique_ptr<LagrangianConstraints> makeLagrangianConstraints(
     const DistributedMesh& mesh, const eis::Parameters& scene, std::vector<std::string>& warnings);
 

@@ -38,7 +38,11 @@ struct UncoupledCorrection {
 
 struct ConstraintStepOptions {
   GaussSeidelOptions gaussSeidel;
-  double regularization = 0;            // GenericConstraintSolver regularizationTerm
+  double regularization = 0;  // GenericConstraintSolver regularizationTerm
+  // BuiltConstraintSolver useSVDForRegularization: the term only on W's null-space rows
+  // (linalg/null_space_regularization.hpp), with its two criteria factors.
+  bool nullSpaceRegularization = false;
+  double nullSpaceValueFactor = 0.01, nullSpaceVectorFactor = 0.001;
   double correctionRegularization = 0;  // LinearSolverConstraintCorrection regularizationTerm
   std::optional<UncoupledCorrection> uncoupled;  // else LinearSolverConstraintCorrection
 };
