@@ -126,6 +126,31 @@ void MeshAssembly::addCell(CellType type, std::int64_t tag, const std::int64_t* 
   mesh_.cellTags.push_back(physical);
 }
 
+// A file of triangles and no volume cells is a body of triangles (a membrane, SOFA's
+// TriangleSetTopologyContainer on a MeshGmshLoader): its triangles become its cells, in the
+// file's vertex order with their tags. A triangle with a repeated node or no area is refused.
+void MeshAssembly::promoteTriangles() {
+  mesh_.cells = SerialCells(CellType::Triangle);
+  for (std::size_t t = 0; t < mesh_.triangles.size(); ++t) {
+    const auto& v = mesh_.triangles[t];
+    const auto& a = mesh_.nodes[v[0]];
+    const auto& b = mesh_.nodes[v[1]];
+    const auto& c = mesh_.nodes[v[2]];
+    const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    const double w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    const double n[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2],
+                         u[0] * w[1] - u[1] * w[0]};
+    if (v[0] == v[1] || v[1] == v[2] || v[0] == v[2] ||
+        std::hypot(n[0], n[1], n[2]) <= 1e-12 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2] +
+                                                 w[0] * w[0] + w[1] * w[1] + w[2] * w[2]))
+      in_.failFile("triangle " + std::to_string(t) + " is degenerate (a repeated node or no area)");
+    mesh_.cells.push_back(v);
+    mesh_.cellTags.push_back(mesh_.triangleTags[t]);
+  }
+  mesh_.triangles.clear();
+  mesh_.triangleTags.clear();
+}
+
 // A repeated vertex, or a flat corner at vertex 0: its edges to vertices 1, 3 and 4 span no
 // volume (the frame SOFA's HexahedronFEMForceField builds there would be singular).
 std::string MeshAssembly::hexahedronDegeneracy(const std::int64_t* hex) const {
@@ -166,8 +191,9 @@ std::string MeshAssembly::degeneracy(const std::array<std::int64_t, 4>& tet) con
 }
 
 SerialMesh MeshAssembly::finish(const std::string& noCellsHint) {
+  if (mesh_.cells.empty() && !mesh_.triangles.empty()) promoteTriangles();
   if (mesh_.cells.empty())
-    in_.failFile("no tetrahedra or hexahedra (" + noCellsHint + ") in the mesh");
+    in_.failFile("no tetrahedra, hexahedra or triangles (" + noCellsHint + ") in the mesh");
   mesh_.skippedElements = skipped_;
   mesh_.groupNodes = groups_.sortedGroups();
   return std::move(mesh_);

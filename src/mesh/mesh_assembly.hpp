@@ -64,6 +64,7 @@ private:
   void addCell(CellType type, std::int64_t tag, const std::int64_t* nodes, int physical);
   std::string degeneracy(const std::array<std::int64_t, 4>& tet) const;
   std::string hexahedronDegeneracy(const std::int64_t* hex) const;
+  void promoteTriangles();
   std::string nodeName(std::size_t position) const;
   [[noreturn]] void fail(const std::string& what) const;
 

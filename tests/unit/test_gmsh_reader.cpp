@@ -339,8 +339,8 @@ TEST(GmshReaderV1, MalformedFiles) {
   expectError("v1_garbled.msh", replaced("7 0 1 0", "7 0 x 0"), {":5:", "$NOD", "'x'"});
   expectError("v1_no_tets.msh",
               "$NOD\n3\n1 0 0 0\n2 1 0 0\n3 0 1 0\n$ENDNOD\n$ELM\n1\n"
-              "1 2 0 1 3 1 2 3\n$ENDELM\n",
-              {"no tetrahedra"});
+              "1 1 0 1 2 1 2\n$ENDELM\n",
+              {"no tetrahedra, hexahedra or triangles"});
 }
 
 // --- Bad input --------------------------------------------------------------------------------
@@ -422,7 +422,8 @@ TEST(GmshReaderErrors, GarbledNumbers) {
 }
 
 TEST(GmshReaderErrors, NoTetrahedra) {
-  expectError("no_tets.msh", oneTet22(kNodes, "1 2 2 1 1 1 2 3\n"), {"no tetrahedra"});
+  expectError("no_tets.msh", oneTet22(kNodes, "1 1 2 1 1 1 2\n"),
+              {"no tetrahedra, hexahedra or triangles"});
   expectError("no_elements.msh",
               "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n" + kNodes + "$EndNodes\n",
               {"no tetrahedra"});
