@@ -227,6 +227,24 @@ TEST(GmshReader, TrianglesAreKeptAndUngroupedOthersSkipped) {
   EXPECT_EQ(mesh.groupNodes.at(6), (std::vector<std::int64_t>{0, 1}));
 }
 
+// A file of triangles and no tetrahedra or hexahedra (SOFA's mesh/square3.msh) is a body of
+// triangles: they are its cells, in the file's vertex order with their tags; a triangle with a
+// repeated node or no area is refused.
+TEST(GmshReader, TrianglesWithoutVolumeCellsAreTheCells) {
+  const TempFile file("sheet.msh", oneTet22(kNodes,
+                                            "1 1 2 6 1 1 2\n"    // line, group 6
+                                            "2 2 2 5 1 1 2 3\n"  // triangle, group 5
+                                            "3 2 0 4 3 1\n",     // triangle, no tags
+                                            3));
+  const SerialMesh mesh = eis::readGmsh(file.path());
+  EXPECT_EQ(mesh.cells.type(), eis::CellType::Triangle);
+  EXPECT_EQ(mesh.cells.flat(), (std::vector<std::int64_t>{0, 1, 2, 3, 2, 0}));
+  EXPECT_EQ(mesh.cellTags, (std::vector<int>{5, 0}));
+  EXPECT_TRUE(mesh.triangles.empty());
+  EXPECT_TRUE(mesh.skippedElements.empty());  // the line is in group 6
+  expectError("flat_triangle.msh", oneTet22(kNodes, "1 2 0 1 2 1\n"), {"triangle 0 is degenerate"});
+}
+
 TEST(GmshReader, NegativeOrientationKeptAsListed) {
   const TempFile file("inverted.msh", oneTet22(kNodes, "1 4 2 1 1 1 3 2 4\n"));
   const SerialMesh mesh = eis::readGmsh(file.path());
