@@ -133,7 +133,8 @@ std::string idList(const std::vector<std::array<long long, N>>& cells) {
 
 // A grid of one point along one or two axes: its quads, cut into triangles where a triangle
 // force field reads the grid (GridTopology::getTriangles), or its edges. A component that reads
-// volume cells is refused.
+// volume cells is refused, and so is a DiagonalMass or MeshMatrixMass (on the quads) beside a
+// reader of the triangles.
 void mapFlatGrid(Reader& reader, const SofaObject& grid, const RegularGrid& mesh,
                  const std::vector<const SofaObject*>& components) {
   std::string nodes;
@@ -141,6 +142,7 @@ void mapFlatGrid(Reader& reader, const SofaObject& grid, const RegularGrid& mesh
     for (double x : p) nodes += (nodes.empty() ? "" : " ") + parse::text(x);
   reader.key("mesh.nodes", nodes);
   const SofaObject* triangleReader = nullptr;
+  const SofaObject* cellMass = nullptr;
   for (const SofaObject* c : components) {
     if (topologyOf(c->node) != &grid) continue;
     if (readsHexahedra(c->type) || c->type == "TetrahedronFEMForceField" ||
@@ -153,10 +155,13 @@ void mapFlatGrid(Reader& reader, const SofaObject& grid, const RegularGrid& mesh
     if (c->type == "TriangularFEMForceField" || c->type == "TriangleFEMForceField" ||
         c->type == "TriangularBendingSprings" || c->type == "MeshSpringForceField")
       triangleReader = c;
-    if (c->type == "DiagonalMass" || c->type == "MeshMatrixMass")
-      throw Error(c->where + ": " + c->type + ": on the " + std::to_string(mesh.dimension()) +
-                  "D cells of " + grid.label() + ": not supported yet (UniformMass is)");
+    if (c->type == "DiagonalMass" || c->type == "MeshMatrixMass") cellMass = c;
   }
+  // SOFA's masses take a 2D grid's quads (its largest cells), whatever the triangles beside them.
+  if (cellMass && triangleReader && mesh.dimension() == 2)
+    throw Error(cellMass->where + ": " + cellMass->type + ": integrates the quads of " +
+                grid.label() + ", and " + triangleReader->label() +
+                " reads its triangles; a body of two meshes is not supported (UniformMass is)");
   const std::string size = std::to_string(mesh.n[0]) + " x " + std::to_string(mesh.n[1]) + " x " +
                            std::to_string(mesh.n[2]) + " points";
   if (mesh.dimension() == 1) {

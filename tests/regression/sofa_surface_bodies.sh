@@ -6,7 +6,8 @@
 # example does) keeps its triangles; a RegularGridTopology of one point along y is SOFA's quads
 # under RegularGridSpringForceField (lines and diagonals by kind) and its triangles under
 # MeshSpringForceField (whose lines are GridTopology's triangles' edges), ending where the keys
-# of those cells end; a grid of one point along two axes is a line of edges.
+# of those cells end, its DiagonalMass the quads' lumped mass; a grid of one point along two axes
+# is a line of edges.
 # Usage: sofa_surface_bodies.sh <euler-implicit>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=2  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -91,23 +92,32 @@ grid() {  # grid FORCEFIELD: the scene of the grid under FORCEFIELD
 </Node>
 XML
 }
-common=(--material.model=none --mass.type=uniform --mass.total-mass=2 --load.gravity="0 -9.81 0"
-  --constraint.fixed="indices 0 4 8" --solver.dt=0.02 --solver.steps=4 --solver.rtol=1e-13
+uniform=(--mass.type=uniform --mass.total-mass=2)
+common=(--material.model=none --load.gravity="0 -9.81 0" --constraint.fixed="indices 0 4 8" --solver.dt=0.02 --solver.steps=4 --solver.rtol=1e-13
   --solver.rayleigh-mass=0.1 --solver.rayleigh-stiffness=0.1)
 grid '<RegularGridSpringForceField linesStiffness="300" quadsStiffness="100" damping="1"/>' >quads.scn
 for ranks in 1 2; do
   run "$ranks" --scene quads.scn --solver.steps=4 --output.final-state="quads$ranks.csv"
   check "the grid of quads runs on $ranks ranks" test -s "quads$ranks.csv"
 done
-run 1 --mesh.nodes="$nodes" --mesh.quadrangles="$quads" "${common[@]}" \
+run 1 --mesh.nodes="$nodes" --mesh.quadrangles="$quads" "${common[@]}" "${uniform[@]}" \
   --springs.stiffness-by-kind="300 100 100" --springs.damping-by-kind="1 1 1" \
   --output.final-state=quads_keys.csv
 check "the grid's quads are SOFA's, numbered as SOFA numbers them" \
   same_state quads1.csv quads_keys.csv 1e-11
 check "the grid of quads ends on 2 ranks where on 1" same_state quads1.csv quads2.csv 1e-11
+# DiagonalMass on the grid lumps its quads' areas, a quarter a vertex (massDensity a mass per
+# area).
+sed 's|<UniformMass totalMass="2"/>|<DiagonalMass massDensity="0.7"/>|' quads.scn >lumped.scn
+run 1 --scene lumped.scn --solver.steps=4 --output.final-state=lumped.csv
+run 1 --mesh.nodes="$nodes" --mesh.quadrangles="$quads" "${common[@]}" --mass.type=lumped \
+  --material.density=0.7 \
+  --springs.stiffness-by-kind="300 100 100" --springs.damping-by-kind="1 1 1" \
+  --output.final-state=lumped_keys.csv
+check "DiagonalMass on the grid is its quads' lumped mass" same_state lumped.csv lumped_keys.csv 1e-11
 grid '<MeshSpringForceField linesStiffness="300" linesDamping="1"/>' >lines.scn
 run 1 --scene lines.scn --solver.steps=4 --output.final-state=lines.csv
-run 1 --mesh.nodes="$nodes" --mesh.triangles="$triangles" "${common[@]}" \
+run 1 --mesh.nodes="$nodes" --mesh.triangles="$triangles" "${common[@]}" "${uniform[@]}" \
   --springs.stiffness=300 --springs.damping=1 --output.final-state=lines_keys.csv
 check "MeshSpringForceField's lines on the grid are its triangles' edges" \
   same_state lines.csv lines_keys.csv 1e-11
