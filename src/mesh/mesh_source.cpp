@@ -57,8 +57,8 @@ const ComponentDeclaration& meshSourceComponent() {
                "(ASCII or BINARY unstructured grid) or XML VTK .vtu (ascii, binary or appended arrays);\n"
                "another extension is read by its first bytes. Node ids are 0-based positions in the file's\n"
                "node list ($Nodes, $NOD, POINTS); tetrahedra keep the file's vertex order, triangles are kept\n"
-               "for surface loads (a file of triangles and no volume cells is a body of triangles), other\n"
-               "elements are ignored. A .h5 file (or one whose first bytes say\n"
+               "for surface loads (without volume cells, the triangles, else the quadrangles, else the\n"
+               "lines are the body's cells), other elements are ignored. A .h5 file (or one whose first bytes say\n"
                "HDF5) is a mesh written by mesh.convert: every rank reads a slice, PTScotch partitions it\n"
                "in parallel, and no rank ever holds the whole mesh. Absent: the built-in box.",
                std::nullopt, "", false, check::anyText()})

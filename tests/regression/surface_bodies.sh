@@ -78,8 +78,8 @@ done
 check "the sheet ends on 2 ranks where it ends on 1" same_state sheet1.csv sheet2.csv 1e-10
 check "the sheet ends on 3 ranks where it ends on 1" same_state sheet1.csv sheet3.csv 1e-10
 check "the sheet sags under gravity" awk -F, 'NR == 36 && $4 > 0.001 { ok = 1 } END { exit !ok }' sheet1.csv
-vtk_triangles() {  # vtk_triangles FILE: a ParaView file of 48 triangles, 35 points, as VTK reads it
-  /usr/bin/python3 - "$1" <<'PY'
+vtk_cells() {  # vtk_cells FILE TYPE COUNT: a ParaView file of COUNT cells of VTK type TYPE
+  /usr/bin/python3 - "$1" "$2" "$3" <<'PY'
 import sys, vtk
 reader = vtk.vtkXMLPUnstructuredGridReader() if sys.argv[1].endswith(".pvtu") else vtk.vtkXMLUnstructuredGridReader()
 reader.SetFileName(sys.argv[1])
@@ -88,12 +88,12 @@ grid = reader.GetOutput()
 ghosts = grid.GetCellData().GetArray("vtkGhostType")
 kept = [c for c in range(grid.GetNumberOfCells()) if ghosts is None or ghosts.GetValue(c) == 0]
 types = {grid.GetCellType(c) for c in kept}
-sys.exit(0 if types == {5} and len(kept) == 48 else 1)
+sys.exit(0 if types == {int(sys.argv[2])} and len(kept) == int(sys.argv[3]) else 1)
 PY
 }
 if /usr/bin/python3 -c 'import vtk' 2>/dev/null; then
   last=$(ls sheet3_*.pvtu 2>/dev/null | sort | tail -n 1)
-  check "the ParaView files of 3 ranks hold 48 triangles (VTK type 5)" vtk_triangles "$last"
+  check "the ParaView files of 3 ranks hold 48 triangles (VTK type 5)" vtk_cells "$last" 5 48
 else
   echo "skip the ParaView check (no python3-vtk)"
 fi
@@ -124,13 +124,18 @@ for i in 0 1 2 3 4 5 6 7; do edges+="$i $((i + 1)) "; done
 for ranks in 1 2 3; do
   run "$ranks" --mesh.nodes="$quad_nodes" --mesh.quadrangles="$quads" --material.model=none \
     --springs.stiffness=500 --mass.type=consistent --constraint.fixed="indices 0 5 10 15" \
-    --solver.steps=4 --solver.rtol=1e-13 --output.final-state="quads$ranks.csv"
+    --solver.steps=4 --solver.rtol=1e-13 --output.final-state="quads$ranks.csv" \
+    --output.vtk="quads$ranks"
   check "the quadrangles run on $ranks ranks" test -s "quads$ranks.csv"
   run "$ranks" --mesh.nodes="$line_nodes" --mesh.edges="$edges" --material.model=none \
     --springs.stiffness=500 --constraint.fixed="indices 0" --solver.steps=4 --solver.rtol=1e-13 \
     --load.gravity="0 -9.81 0" --output.final-state="line$ranks.csv"
   check "the line of edges runs on $ranks ranks" test -s "line$ranks.csv"
 done
+if /usr/bin/python3 -c 'import vtk' 2>/dev/null; then
+  last=$(ls quads3_*.pvtu 2>/dev/null | sort | tail -n 1)
+  check "the ParaView files of 3 ranks hold 12 quadrangles (VTK type 9)" vtk_cells "$last" 9 12
+fi
 check "the quadrangles end on 2 ranks where on 1" same_state quads1.csv quads2.csv 1e-11
 check "the quadrangles end on 3 ranks where on 1" same_state quads1.csv quads3.csv 1e-11
 check "the line ends on 2 ranks where on 1" same_state line1.csv line2.csv 1e-11
