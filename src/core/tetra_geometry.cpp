@@ -40,4 +40,26 @@ double hexahedronVolume(const std::array<Vec3, 8>& p) {
          v(7, 5, 4, 0);
 }
 
+namespace {
+
+double crossNorm(const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 n = cross(sub(b, a), sub(c, a));
+  return std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+}
+
+}  // namespace
+
+double triangleArea(const Vec3& p0, const Vec3& p1, const Vec3& p2) {
+  return crossNorm(p0, p1, p2) * 0.5;
+}
+
+double quadrangleArea(const Vec3& p0, const Vec3& p1, const Vec3& p2, const Vec3& p3) {
+  return (crossNorm(p0, p1, p2) + crossNorm(p2, p3, p0)) * 0.5;
+}
+
+double edgeLength(const Vec3& p0, const Vec3& p1) {
+  return std::sqrt((p1[0] - p0[0]) * (p1[0] - p0[0]) + (p1[1] - p0[1]) * (p1[1] - p0[1]) +
+                   (p1[2] - p0[2]) * (p1[2] - p0[2]));
+}
+
 }  // namespace eis

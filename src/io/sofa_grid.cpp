@@ -132,10 +132,9 @@ RegularGrid regularGrid(const Reader& reader, const SofaObject& grid, bool point
   if (width > 0)
     for (int a = 0; a < 3; ++a) out.n[a] = int(std::ceil((max[a] - min[a]) / width)) + 1;
   for (int a = 0; a < 3; ++a)
-    if (out.n[a] < (pointsOnly ? 1 : 2))
-      reader.reject(grid, "n",
-                    "a grid with fewer than 2 points along an axis has no hexahedra (a 1D or 2D "
-                    "grid is not supported yet)");
+    if (out.n[a] < 1) reader.reject(grid, "n", "a grid needs at least one point along each axis");
+  if (!pointsOnly && out.dimension() == 0)
+    reader.reject(grid, "n", "a grid of one point has no cells");
   // GridTopology::getIndex: i + n0 (j + n1 k); the point of (i, j, k) is the grid's own.
   const long long n0 = out.n[0], n1 = out.n[1];
   if (grid.type == "CylinderGridTopology" || grid.type == "SphereGridTopology") {
@@ -160,6 +159,37 @@ RegularGrid regularGrid(const Reader& reader, const SofaObject& grid, bool point
   }
   if (pointsOnly) return out;
   const auto point = [&](long long i, long long j, long long k) { return i + n0 * (j + n1 * k); };
+  const int nx = out.n[0], ny = out.n[1], nz = out.n[2];
+  if (out.dimension() == 2) {  // updateQuads: the XY, XZ and YZ planes in turn (one has quads)
+    for (int z = 0; z < nz; ++z)
+      for (int y = 0; y + 1 < ny; ++y)
+        for (int x = 0; x + 1 < nx; ++x)
+          out.quads.push_back(
+              {point(x, y, z), point(x + 1, y, z), point(x + 1, y + 1, z), point(x, y + 1, z)});
+    for (int z = 0; z + 1 < nz; ++z)
+      for (int y = 0; y < ny; ++y)
+        for (int x = 0; x + 1 < nx; ++x)
+          out.quads.push_back(
+              {point(x, y, z), point(x + 1, y, z), point(x + 1, y, z + 1), point(x, y, z + 1)});
+    for (int z = 0; z + 1 < nz; ++z)
+      for (int y = 0; y + 1 < ny; ++y)
+        for (int x = 0; x < nx; ++x)
+          out.quads.push_back(
+              {point(x, y, z), point(x, y + 1, z), point(x, y + 1, z + 1), point(x, y, z + 1)});
+    return out;
+  }
+  if (out.dimension() == 1) {  // updateEdges: the lines along x, y, then z (one axis has them)
+    for (int z = 0; z < nz; ++z)
+      for (int y = 0; y < ny; ++y)
+        for (int x = 0; x + 1 < nx; ++x) out.edges.push_back({point(x, y, z), point(x + 1, y, z)});
+    for (int z = 0; z < nz; ++z)
+      for (int y = 0; y + 1 < ny; ++y)
+        for (int x = 0; x < nx; ++x) out.edges.push_back({point(x, y, z), point(x, y + 1, z)});
+    for (int z = 0; z + 1 < nz; ++z)
+      for (int y = 0; y < ny; ++y)
+        for (int x = 0; x < nx; ++x) out.edges.push_back({point(x, y, z), point(x, y, z + 1)});
+    return out;
+  }
   for (int z = 0; z + 1 < out.n[2]; ++z)
     for (int y = 0; y + 1 < out.n[1]; ++y)
       for (int x = 0; x + 1 < out.n[0]; ++x)
@@ -167,6 +197,16 @@ RegularGrid regularGrid(const Reader& reader, const SofaObject& grid, bool point
                                  point(x, y + 1, z), point(x, y, z + 1), point(x + 1, y, z + 1),
                                  point(x + 1, y + 1, z + 1), point(x, y + 1, z + 1)});
   return out;
+}
+
+std::vector<std::array<long long, 3>> gridTriangles(const RegularGrid& grid) {
+  std::vector<std::array<long long, 3>> triangles;
+  triangles.reserve(2 * grid.quads.size());
+  for (const auto& q : grid.quads) {
+    triangles.push_back({q[0], q[1], q[2]});
+    triangles.push_back({q[0], q[2], q[3]});
+  }
+  return triangles;
 }
 
 std::vector<std::array<long long, 4>> cutIntoTetrahedra(const RegularGrid& grid, GridCut cut) {

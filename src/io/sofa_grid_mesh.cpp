@@ -123,13 +123,76 @@ std::string writeCells(Reader& reader, const RegularGrid& mesh, const CellReader
                         : std::string("as TetrahedronFEMForceField cuts them");
 }
 
+template <std::size_t N>
+std::string idList(const std::vector<std::array<long long, N>>& cells) {
+  std::string ids;
+  for (const auto& c : cells)
+    for (long long v : c) ids += (ids.empty() ? "" : " ") + std::to_string(v);
+  return ids;
+}
+
+// A grid of one point along one or two axes: its quads, cut into triangles where a triangle
+// force field reads the grid (GridTopology::getTriangles), or its edges. A component that reads
+// volume cells is refused, and so is a DiagonalMass or MeshMatrixMass (on the quads) beside a
+// reader of the triangles.
+void mapFlatGrid(Reader& reader, const SofaObject& grid, const RegularGrid& mesh,
+                 const std::vector<const SofaObject*>& components) {
+  std::string nodes;
+  for (const auto& p : mesh.points)
+    for (double x : p) nodes += (nodes.empty() ? "" : " ") + parse::text(x);
+  reader.key("mesh.nodes", nodes);
+  const SofaObject* triangleReader = nullptr;
+  const SofaObject* cellMass = nullptr;
+  for (const SofaObject* c : components) {
+    if (topologyOf(c->node) != &grid) continue;
+    if (readsHexahedra(c->type) || c->type == "TetrahedronFEMForceField" ||
+        c->type == "TetrahedralCorotationalFEMForceField" ||
+        c->type == "TetrahedronHyperelasticityFEMForceField")
+      throw Error(c->where + ": " + c->type + ": reads volume cells, and " + grid.label() +
+                  " has " + std::to_string(mesh.dimension()) + "D cells");
+    // GridTopology's lines come from its triangles (updateEdges), one diagonal a quad: the
+    // triangles' edges are MeshSpringForceField's lines.
+    if (c->type == "TriangularFEMForceField" || c->type == "TriangleFEMForceField" ||
+        c->type == "TriangularBendingSprings" || c->type == "MeshSpringForceField")
+      triangleReader = c;
+    if (c->type == "DiagonalMass" || c->type == "MeshMatrixMass") cellMass = c;
+  }
+  // SOFA's masses take a 2D grid's quads (its largest cells), whatever the triangles beside them.
+  if (cellMass && triangleReader && mesh.dimension() == 2)
+    throw Error(cellMass->where + ": " + cellMass->type + ": integrates the quads of " +
+                grid.label() + ", and " + triangleReader->label() +
+                " reads its triangles; a body of two meshes is not supported (UniformMass is)");
+  const std::string size = std::to_string(mesh.n[0]) + " x " + std::to_string(mesh.n[1]) + " x " +
+                           std::to_string(mesh.n[2]) + " points";
+  if (mesh.dimension() == 1) {
+    reader.key("mesh.edges", idList(mesh.edges));
+    reader.note(grid.label() + ": a line of " + size + " and " + std::to_string(mesh.edges.size()) +
+                " edges");
+  } else if (triangleReader) {
+    const auto triangles = gridTriangles(mesh);
+    reader.key("mesh.triangles", idList(triangles));
+    reader.note(grid.label() + ": a grid of " + size + ", its " +
+                std::to_string(mesh.quads.size()) + " quads cut into " +
+                std::to_string(triangles.size()) + " triangles for " + triangleReader->label());
+  } else {
+    reader.key("mesh.quadrangles", idList(mesh.quads));
+    reader.note(grid.label() + ": a grid of " + size + " and " + std::to_string(mesh.quads.size()) +
+                " quads");
+  }
+}
+
 }  // namespace
 
 // A RegularGridTopology as the body's mesh: its points, and its hexahedra as the components that
-// read the body's cells want them (io/sofa_grid.hpp), in SOFA's numbering.
+// read the body's cells want them (io/sofa_grid.hpp), in SOFA's numbering; a grid of one point
+// along an axis gives its quads, along two its edges.
 void mapGrid(Reader& reader, const SofaObject& grid,
              const std::vector<const SofaObject*>& components) {
   const RegularGrid mesh = regularGrid(reader, grid);
+  if (mesh.dimension() < 3) {
+    mapFlatGrid(reader, grid, mesh, components);
+    return;
+  }
   const std::string cut = writeCells(reader, mesh, cellReaders(reader, grid, components, true));
   const std::string hexahedra = std::to_string(mesh.hexahedra.size()) + " hexahedra";
   reader.note(grid.label() + ": a grid of " + std::to_string(mesh.n[0]) + " x " +

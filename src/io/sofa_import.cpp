@@ -192,10 +192,15 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
         reader.reject(state, field, "a transform of the position with a rest_position of its own");
   const SofaObject* topology = nullptr;
   const SofaObject* grid = nullptr;
+  const SofaObject* surface = nullptr;  // a container of triangles, quads or edges
   for (const SofaObject& o : state.node->objects) {
     if (o.type == "TetrahedronSetTopologyContainer" || o.type == "MeshTopology") topology = &o;
+    if (o.type == "TriangleSetTopologyContainer" || o.type == "QuadSetTopologyContainer" ||
+        o.type == "EdgeSetTopologyContainer")
+      surface = &o;
     if (isReadGrid(o.type) && !grid) grid = &o;
   }
+  if (!topology) topology = surface;
   // MechanicalObject::init takes a grid's points when it has none of its own (a position and a
   // velocity of at most one point each: "0 0 0" is the default's size); a position linked to a
   // grid's ("@grid.position") is the same.
@@ -303,6 +308,22 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   if (tets && hexas)
     throw Error(topology->where + ": " + topology->type +
                 ": both tetrahedra and hexahedra written: a body's mesh holds cells of one type");
+  // Without volume cells, the topology's triangles, else its quads, else its edges are the body's
+  // cells (a membrane, a cloth, a line of springs); SOFA lists a surface's edges beside its
+  // triangles or quads.
+  std::optional<std::pair<const char*, std::string>> lower;
+  if (!tets && !hexas) {
+    const std::optional<std::string> triangles = written("triangles", "triangles"),
+                                     quads = written("quads", "quads");
+    if (triangles && quads)
+      throw Error(topology->where + ": " + topology->type +
+                  ": both triangles and quads written: a body's mesh holds cells of one type");
+    if (triangles) lower = {"mesh.triangles", *triangles};
+    if (quads) lower = {"mesh.quadrangles", *quads};
+    if (!lower)
+      if (const std::optional<std::string> edges = written("edges", "edges"))
+        lower = {"mesh.edges", *edges};
+  }
   // HexahedronFEMForceField and HexahedralFEMForceField read hexahedra, which a grid, a mesh
   // file or the topology's hexahedra give here (the file's cells are checked when read:
   // material.cells).
@@ -331,17 +352,20 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
                                                  ? reader.text(state, "position")
                                              : topology ? reader.text(*topology, "position")
                                                         : std::nullopt;
-    if (!(nodes || rest) || !(tets || hexas)) {
+    if (!(nodes || rest) || !(tets || hexas || lower)) {
       refuseOtherGrid();
       throw Error(state.where +
                   ": MechanicalObject: no mesh (no loader, and no position and tetrahedra "
-                  "written in the scene, nor hexahedra)");
+                  "written in the scene, nor hexahedra, triangles, quads or edges)");
     }
     // MechanicalObject::init: a rest_position longer than the position becomes the position,
     // else the rest_position is kept; the elastic forces measure from it: it is the mesh, and
     // its own position the starting state.
     reader.key("mesh.nodes", rest ? *reader.text(state, "rest_position") : *nodes);
-    reader.key(tets ? "mesh.tetrahedra" : "mesh.hexahedra", tets ? *tets : *hexas);
+    if (lower)
+      reader.key(lower->first, lower->second);
+    else
+      reader.key(tets ? "mesh.tetrahedra" : "mesh.hexahedra", tets ? *tets : *hexas);
     if (rest && state.field("position")) {
       const std::size_t restCount = reader.reals(state, "rest_position").size(),
                         count = reader.reals(state, "position").size();

@@ -58,9 +58,44 @@ bool derivesItsKinds(const Reader& r, const SofaObject* topology) {
 // own constants beside it are refused. A SparseGridTopology has no lines, triangles or quads (its
 // init builds none: MeshTopology::init, which would, is not called), so only its cubes'
 // constants count.
+// On a body of triangles, quadrangles or edges: the edges (SOFA's lines, which its topology
+// derives from the cells) take the lines' constants, else the cells' kind's; a quadrangle's
+// diagonals the quads' (springs.stiffness-by-kind: edges, diagonals). The other kinds have no
+// cells here and are refused when given.
+void mapLowerMeshSprings(Reader& r, const SofaObject& o) {
+  const char* kind = r.gave("mesh.triangles")     ? "triangles"
+                     : r.gave("mesh.quadrangles") ? "quads"
+                                                  : "lines";
+  for (const char* other : {"triangles", "quads", "tetrahedra", "tetras", "cubes"})
+    if (other != std::string(kind))
+      for (const char* what : {"Stiffness", "Damping"})
+        r.refuseIfGiven(o, std::string(other) + what,
+                        std::string("this body's cells are ") + kind + ": no " + other);
+  const auto constant = [&](const std::string& name, const char* what) {
+    return aliased(r, o, {name + what, what == std::string("Stiffness") ? "stiffness" : "damping"});
+  };
+  const auto first = [&](const char* what) {
+    const double lines = constant("lines", what);
+    return lines != 0 ? lines : constant(kind, what);
+  };
+  if (std::string(kind) == "quads") {
+    r.key("springs.stiffness-by-kind", parse::text(first("Stiffness")) + " " +
+                                           parse::text(constant("quads", "Stiffness")) + " 0");
+    r.key("springs.damping-by-kind",
+          parse::text(first("Damping")) + " " + parse::text(constant("quads", "Damping")) + " 0");
+    return;
+  }
+  if (const double ks = first("Stiffness"); ks != 0) r.key("springs.stiffness", parse::text(ks));
+  if (const double kd = first("Damping"); kd != 0) r.key("springs.damping", parse::text(kd));
+}
+
 void mapMeshSprings(Reader& r, const SofaObject& o) {
   if (r.boolean(o, "noCompression", false))
     r.reject(o, "noCompression", "springs that only pull are not supported");
+  if (r.gave("mesh.triangles") || r.gave("mesh.quadrangles") || r.gave("mesh.edges")) {
+    mapLowerMeshSprings(r, o);
+    return;
+  }
   const bool cubes = r.gave("mesh.hexahedra");
   const SofaObject* topology = topologyOf(o.node);
   const bool sparse = cubes && topology && topology->type == "SparseGridTopology";
@@ -138,9 +173,11 @@ void mapMeshSprings(Reader& r, const SofaObject& o) {
 // RegularGridSpringForceField.inl: linesStiffness, quadsStiffness, cubesStiffness (100 each) and
 // linesDamping, quadsDamping, cubesDamping (5 each), stiffness and damping aliases of the three;
 // a spring along each line of the grid, across each quad's two diagonals and through each cube's
-// four, ks = K / L0, kd = D / L0: our mesh springs on the grid's hexahedra, by kind.
+// four, ks = K / L0, kd = D / L0: our mesh springs on the grid's hexahedra, by kind; on a 2D
+// grid's quads its lines and diagonals, on a 1D grid's edges its lines.
 void mapGridSprings(Reader& r, const SofaObject& o) {
-  if (!r.gave("mesh.hexahedra"))
+  const bool line = r.gave("mesh.edges");
+  if (!r.gave("mesh.hexahedra") && !r.gave("mesh.quadrangles") && !line)
     throw Error(o.where + ": " + o.type +
                 ": its springs follow a RegularGridTopology's lines, quads and cubes, and this "
                 "body's mesh is not such a grid");
@@ -160,8 +197,11 @@ void mapGridSprings(Reader& r, const SofaObject& o) {
       const double v =
           r.given(o, field) ? r.real(o, field, c.fallback) : r.real(o, c.alias, c.fallback);
       values += (values.empty() ? "" : " ") + parse::text(v);
+      if (line) break;
     }
-    r.key(c.key, values);
+    r.key(line ? c.alias == std::string("stiffness") ? "springs.stiffness" : "springs.damping"
+               : c.key,
+          values);
   }
 }
 

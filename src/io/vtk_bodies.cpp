@@ -57,21 +57,20 @@ void VtkSeriesWriter::write(int step, double time, std::vector<VtkBody> bodies,
     joined.nodeIds.insert(joined.nodeIds.end(), piece.nodeIds.begin(), piece.nodeIds.end());
     joined.owned.insert(joined.owned.end(), piece.owned.begin(), piece.owned.end());
     for (std::int64_t vertex : piece.tets) joined.tets.push_back(offset + vertex);
-    joined.corners = piece.corners;
-    joined.cellCorners.insert(joined.cellCorners.end(),
-                              piece.tets.size() / std::size_t(piece.corners),
-                              std::uint8_t(piece.corners));
+    joined.type = piece.type;
+    joined.cellTypes.insert(joined.cellTypes.end(),
+                            piece.tets.size() / std::size_t(piece.corners()), piece.type);
     append(pointData, body.pointData);
     append(cellData, body.cellData);
     cellRanks.insert(cellRanks.end(), ranks.begin(), ranks.end());
     objects.points.insert(objects.points.end(), piece.nodeIds.size(), std::int32_t(b));
-    objects.cells.insert(objects.cells.end(), piece.tets.size() / std::size_t(piece.corners),
+    objects.cells.insert(objects.cells.end(), piece.tets.size() / std::size_t(piece.corners()),
                          std::int32_t(b));
   }
   // Cells of one type need no per-cell count.
-  if (std::all_of(joined.cellCorners.begin(), joined.cellCorners.end(),
-                  [&](std::uint8_t n) { return n == joined.corners; }))
-    joined.cellCorners.clear();
+  if (std::all_of(joined.cellTypes.begin(), joined.cellTypes.end(),
+                  [&](CellType type) { return type == joined.type; }))
+    joined.cellTypes.clear();
   writeStep(step, time, joined, cellRanks, pointData, cellData, &objects);
 }
 

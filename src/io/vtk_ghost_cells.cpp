@@ -13,15 +13,8 @@ namespace eis {
 namespace {
 
 // A face by the node ids of its corners, sorted (a triangle's fourth is -1): the same key on
-// every rank.
+// every rank. The "faces" of a surface cell are its edges, of an edge its two ends.
 using FaceKey = std::array<std::int64_t, 4>;
-
-// The faces of a tetrahedron (opposite each vertex slot) and of a hexahedron (VTK's order), by
-// vertex slot; -1 ends a triangle.
-constexpr int kTetrahedronFaces[4][4] = {
-    {1, 2, 3, -1}, {0, 2, 3, -1}, {0, 1, 3, -1}, {0, 1, 2, -1}};
-constexpr int kHexahedronFaces[6][4] = {{0, 1, 2, 3}, {4, 5, 6, 7}, {0, 1, 5, 4},
-                                        {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}};
 
 struct PieceFace {
   FaceKey key;
@@ -30,16 +23,15 @@ struct PieceFace {
 
 // The faces used by one cell of the piece only: the outer surface and the partition seams.
 std::vector<PieceFace> singleFaces(const VtkPiece& piece) {
-  const std::size_t n = std::size_t(piece.corners), cells = piece.tets.size() / n;
-  const bool hexahedra = piece.corners == 8;
-  const std::size_t perCell = hexahedra ? 6 : 4;
-  const int(*slots)[4] = hexahedra ? kHexahedronFaces : kTetrahedronFaces;
+  const std::size_t n = std::size_t(piece.corners()), cells = piece.tets.size() / n;
+  const std::size_t perCell = std::size_t(facesOf(piece.type).count);
+  const auto& slots = facesOf(piece.type).slots;
   std::vector<PieceFace> faces;
   faces.reserve(perCell * cells);
   for (std::size_t c = 0; c < cells; ++c)
     for (std::size_t f = 0; f < perCell; ++f) {
       FaceKey key;
-      const int count = slots[f][3] < 0 ? 3 : 4;
+      const int count = faceSize(piece.type, int(f));
       for (int k = 0; k < 4; ++k)
         key[k] = k < count ? piece.nodeIds[piece.tets[n * c + slots[f][k]]] : -1;
       std::sort(key.begin(), key.begin() + count);
@@ -171,7 +163,7 @@ std::vector<std::int32_t> appendGhostCells(MPI_Comm comm, VtkPiece& piece,
   int rank = 0, size = 1;
   EIS_CHECK_MPI(MPI_Comm_rank(comm, &rank));
   EIS_CHECK_MPI(MPI_Comm_size(comm, &size));
-  const int n = piece.corners;
+  const int n = piece.corners();
   std::vector<std::int32_t> cellRanks(piece.tets.size() / std::size_t(n), rank);
   if (size == 1) return cellRanks;
 

@@ -22,11 +22,11 @@ namespace eis {
 namespace {
 
 std::size_t cellCount(const VtkPiece& piece) {
-  return piece.cellCorners.empty() ? piece.tets.size() / std::size_t(piece.corners)
-                                   : piece.cellCorners.size();
+  return piece.cellTypes.empty() ? piece.tets.size() / std::size_t(piece.corners())
+                                 : piece.cellTypes.size();
 }
-int cornersOfCell(const VtkPiece& piece, std::size_t cell) {
-  return piece.cellCorners.empty() ? piece.corners : piece.cellCorners[cell];
+CellType typeOfCell(const VtkPiece& piece, std::size_t cell) {
+  return piece.cellTypes.empty() ? piece.type : piece.cellTypes[cell];
 }
 
 namespace fs = std::filesystem;
@@ -112,11 +112,7 @@ std::string checkVtkPiece(const VtkPiece& piece, const std::vector<VtkField>& po
                           const std::vector<VtkField>& cellData) {
   std::size_t indices = 0;
   for (std::size_t c = 0; c < cellCount(piece); ++c) {
-    const int n = cornersOfCell(piece, c);
-    if (n != 4 && n != 8)
-      return "VTK output: cells of " + std::to_string(n) +
-             " vertices are neither tetrahedra nor hexahedra";
-    indices += std::size_t(n);
+    indices += std::size_t(cornersOf(typeOfCell(piece, c)));
   }
   const std::size_t points = piece.points.size() / 3, cells = cellCount(piece);
   if (piece.points.size() % 3 != 0 || piece.tets.size() != indices)
@@ -276,9 +272,9 @@ std::string writePiece(const fs::path& path, const VtkPiece& piece, int rank,
   for (std::size_t c = 0; c < cells; ++c) ghostCell[c] = cellRanks[c] == rank ? 0 : kDuplicateCell;
   std::vector<std::int64_t> offsets(cells);
   for (std::size_t c = 0; c < cells; ++c) {
-    const int n = cornersOfCell(piece, c);
-    types[c] = static_cast<unsigned char>(
-        vtkTypeOf(n == 8 ? CellType::Hexahedron : CellType::Tetrahedron));
+    const CellType type = typeOfCell(piece, c);
+    const int n = cornersOf(type);
+    types[c] = static_cast<unsigned char>(vtkTypeOf(type));
     offsets[c] = (c == 0 ? 0 : offsets[c - 1]) + n;
   }
 

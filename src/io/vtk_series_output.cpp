@@ -63,7 +63,7 @@ VtkBody bodyOf(const RunState& state) {
   VtkPiece piece;
   piece.nodeIds = mesh.nodeIds();
   piece.owned = mesh.owned();
-  piece.corners = mesh.cells().corners();
+  piece.type = mesh.cellType();
   for (const auto& p : rest) piece.points.insert(piece.points.end(), p.begin(), p.end());
   for (const auto& cell : mesh.cells())
     piece.tets.insert(piece.tets.end(), cell.begin(), cell.end());

@@ -267,16 +267,23 @@ void ElementMatrixAssembler::assemble(const ElementMatrices& elementMatrices) {
 
   const int n = corners_ * dofs_;
   std::vector<double> blocks(kCellsPerRange * n * n);
-  const bool hexahedra = corners_ == 8;
+  // The scatter specialised on unknowns a vertex (3, 1) and corners (8, 4, 3, 2).
+  const auto scatterAll = [&](const double* block, CellRange range) {
+    switch (corners_ + 10 * dofs_) {
+      case 38: return scatter<3, 8>(block, range, values);
+      case 34: return scatter<3, 4>(block, range, values);
+      case 33: return scatter<3, 3>(block, range, values);
+      case 32: return scatter<3, 2>(block, range, values);
+      case 18: return scatter<1, 8>(block, range, values);
+      case 14: return scatter<1, 4>(block, range, values);
+      case 13: return scatter<1, 3>(block, range, values);
+      default: return scatter<1, 2>(block, range, values);
+    }
+  };
   forEachCellRange(cells_.size(), [&](CellRange range) {
     std::fill(blocks.begin(), blocks.begin() + range.size() * n * n, 0.0);
     elementMatrices(blocks.data(), range);
-    if (dofs_ == 3)
-      hexahedra ? scatter<3, 8>(blocks.data(), range, values)
-                : scatter<3, 4>(blocks.data(), range, values);
-    else
-      hexahedra ? scatter<1, 8>(blocks.data(), range, values)
-                : scatter<1, 4>(blocks.data(), range, values);
+    scatterAll(blocks.data(), range);
   });
 
   EIS_CHECK(MatSeqAIJRestoreArray(diagonal, &values[InDiagonalPart]));

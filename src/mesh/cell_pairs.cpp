@@ -1,9 +1,10 @@
 // The pairs of vertices that share a cell, each once over the ranks (DistributedMesh::
 // ownedCellPairs): what a spring joins. The shared ones are points of the interpolated DMPlex
 // (edges; a hexahedron's face diagonals lie in its faces), whose point SF gives each one owner; a
-// hexahedron's diagonals through the body belong to it alone.
+// hexahedron's diagonals through the body, and a quadrangle's diagonals, belong to it alone.
 #include <petscdmplex.h>
 
+#include <array>
 #include <vector>
 
 #include "eis/core/error.hpp"
@@ -99,6 +100,11 @@ std::vector<CellEdge> DistributedMesh::ownedCellPairs() const {
       for (const auto& d : kBodyDiagonals)
         pairs.push_back({PetscInt(c), d[0], d[1], PairKind::BodyDiagonal});
   }
+  // A quadrangle's two diagonals lie inside it, which holds them alone.
+  if (cells_.type() == CellType::Quadrangle)
+    for (std::size_t c = 0; c < cells_.size(); ++c)
+      for (const auto& d : {std::array<int, 2>{0, 2}, std::array<int, 2>{1, 3}})
+        pairs.push_back({PetscInt(c), d[0], d[1], PairKind::FaceDiagonal});
   EIS_CHECK(DMDestroy(&full));
   if (anyRank(!same, comm_))
     throw Error("the interpolated mesh does not number its cells and vertices as the mesh does");

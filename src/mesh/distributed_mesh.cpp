@@ -122,8 +122,10 @@ DM createSerialPlex(MPI_Comm comm, SerialPlan& plan) {
   const PetscInt numCells = PetscInt(plan.cells.size() / corners);
   const PetscInt numVertices = PetscInt(plan.coords.size() / 3);
   DM serialDm = nullptr;
-  EIS_CHECK(DMPlexCreateFromCellListPetsc(comm, 3, numCells, numVertices, corners, PETSC_FALSE,
-                                          plan.cells.data(), 3, plan.coords.data(), &serialDm));
+  // Triangles, quadrangles and edges are a DMPlex of dimension 2 or 1 in 3D coordinates.
+  EIS_CHECK(DMPlexCreateFromCellListPetsc(comm, dimensionOf(plan.type), numCells, numVertices,
+                                          corners, PETSC_FALSE, plan.cells.data(), 3,
+                                          plan.coords.data(), &serialDm));
   plan.cells = {};
   plan.coords = {};
   return serialDm;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
 
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
@@ -128,18 +129,24 @@ std::vector<double> readRows(PetscViewer viewer, MPI_Comm comm, const char* grou
   return rows;
 }
 
-// The vertices per cell the file's cells have: 4 or 8 (a file without the attribute holds
-// tetrahedra).
-int readCorners(PetscViewer viewer) {
+// The file's cell type: eis_cell_type, or without it the vertices per cell, 4 (tetrahedra) or 8
+// (hexahedra); a file with neither holds tetrahedra.
+CellType readCellType(PetscViewer viewer) {
   PetscBool has = PETSC_FALSE;
   EIS_CHECK(PetscViewerHDF5HasAttribute(viewer, "/", kCellCorners, &has));
   PetscInt corners = 4;
   if (has)
     EIS_CHECK(
         PetscViewerHDF5ReadAttribute(viewer, "/", kCellCorners, PETSC_INT, nullptr, &corners));
-  if (corners != 4 && corners != 8)
-    throw Error(std::string(kCellCorners) + " = " + std::to_string(corners) + ", not 4 or 8");
-  return int(corners);
+  EIS_CHECK(PetscViewerHDF5HasAttribute(viewer, "/", kCellType, &has));
+  PetscInt type = corners == 8 ? PetscInt(CellType::Hexahedron) : PetscInt(CellType::Tetrahedron);
+  if (has)
+    EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer, "/", kCellType, PETSC_INT, nullptr, &type));
+  const PetscInt types = PetscInt(std::size(kCellTypeFacts));
+  if (type < 0 || type >= types || cornersOf(CellType(type)) != corners)
+    throw Error(std::string(kCellType) + " = " + std::to_string(type) + " and " + kCellCorners +
+                " = " + std::to_string(corners) + " name no cell type");
+  return CellType(type);
 }
 
 // Collective. The file's mesh dealt out in slices: PETSc 3.18's DMPlexTopologyLoad reads the
@@ -147,10 +154,11 @@ int readCorners(PetscViewer viewer) {
 // DMPlexCoordinatesView and DMPlexSectionView wrote (points in the serial order: the cells, then
 // the vertices) are read here a contiguous run of points per rank. Each rank creates its cells
 // with DMPlexCreateFromCellListParallelPetsc, which fetches the vertices they use; `ids` over
-// `section` holds the eis_ids of the slice's cells and of those vertices. Cells of `corners`
-// vertices.
+// `section` holds the eis_ids of the slice's cells and of those vertices. Cells of `type`.
 DM loadSlice(PetscViewer viewer, MPI_Comm comm, PetscInt numCells, PetscInt numVertices,
-             int corners, PetscSection* section, Vec* ids, mesh_detail::LocalPartition* partition) {
+             CellType type, PetscSection* section, Vec* ids,
+             mesh_detail::LocalPartition* partition) {
+  const int corners = cornersOf(type);
   const auto [pStart, pEnd] = pointShare(comm, numCells, numVertices);
   const PetscInt cStart = std::min(pStart, numCells), cEnd = std::min(pEnd, numCells);
   const PetscInt myCells = cEnd - cStart, myVertices = (pEnd - pStart) - myCells;
@@ -178,12 +186,12 @@ DM loadSlice(PetscViewer viewer, MPI_Comm comm, PetscInt numCells, PetscInt numV
   const std::vector<double> values =
       readRows(viewer, comm, (idsGroup + "/vecs/" + kIds).c_str(), kIds, myValues, 1);
 
-  *partition = mesh_detail::partitionCellsInParallel(comm, cells, corners);
+  *partition = mesh_detail::partitionCellsInParallel(comm, cells, type);
   DM dm;
   PetscSF vertexSF;
-  EIS_CHECK(DMPlexCreateFromCellListParallelPetsc(comm, 3, myCells, myVertices, numVertices,
-                                                  corners, PETSC_FALSE, cells.data(), 3,
-                                                  coords.data(), &vertexSF, nullptr, &dm));
+  EIS_CHECK(DMPlexCreateFromCellListParallelPetsc(comm, dimensionOf(type), myCells, myVertices,
+                                                  numVertices, corners, PETSC_FALSE, cells.data(),
+                                                  3, coords.data(), &vertexSF, nullptr, &dm));
   EIS_CHECK(PetscObjectSetName(reinterpret_cast<PetscObject>(dm), kTopology));
 
   // The vertices' eis_ids go from the ranks that read them to the ranks whose cells use them.
@@ -307,17 +315,25 @@ std::int64_t DistributedMesh::distributeHdf5(const Hdf5MeshInput& input) {
   Vec ids = nullptr;
   DM slice;
   mesh_detail::LocalPartition partition;
-  int corners = 4;
+  CellType type = CellType::Tetrahedron;
   try {
-    corners = readCorners(viewer);
+    type = readCellType(viewer);
     slice = loadSlice(viewer, comm_, PetscInt(readCount(viewer, kCells)),
-                      PetscInt(numGlobalVertices_), corners, &section, &ids, &partition);
+                      PetscInt(numGlobalVertices_), type, &section, &ids, &partition);
   } catch (const Error& e) {
     EIS_CHECK(PetscViewerDestroy(&viewer));
     throw Error("mesh.file = " + input.path +
                 ": not a mesh as mesh.convert writes it: " + e.what());
   }
   EIS_CHECK(PetscViewerDestroy(&viewer));
+  for (const MeshTransform& transform : input.transforms)
+    if (transform.kind == MeshTransform::Kind::kScale && dimensionOf(type) == 3 &&
+        std::count(transform.values.begin(), transform.values.end(), 0.0) > 0) {
+      EIS_CHECK(DMDestroy(&slice));
+      EIS_CHECK(PetscSectionDestroy(&section));
+      EIS_CHECK(VecDestroy(&ids));
+      throw Error("mesh.transform: a scale factor of 0 flattens the mesh's " + pluralNameOf(type));
+    }
   transformCoordinates(slice, input.transforms);
   dm_ = distributeSlices(slice, partition, &section, &ids);
   // PTScotch balances cells; the unknowns are the owned vertices, so even those out too.
@@ -343,7 +359,7 @@ std::int64_t DistributedMesh::distributeHdf5(const Hdf5MeshInput& input) {
       triangles.unattachedNodes.insert(triangles.unattachedNodes.end(), corner.begin(),
                                        corner.end());
   }
-  cells_ = Cells(corners == 8 ? CellType::Hexahedron : CellType::Tetrahedron);
+  cells_ = Cells(type);
   readIds(section, ids, groupTags, triangles);
   EIS_CHECK(PetscSectionDestroy(&section));
   EIS_CHECK(VecDestroy(&ids));

@@ -14,6 +14,9 @@ constexpr const char* kUnused = "eis_unused";
 constexpr const char* kUnattached = "eis_unattached";
 constexpr const char* kFormat = "eis_mesh_format";
 constexpr const char* kCellCorners = "eis_cell_corners";
+// core/cells.hpp's CellType as a number; absent from files of tetrahedra or hexahedra written
+// before triangles, quadrangles and edges, which eis_cell_corners tells apart.
+constexpr const char* kCellType = "eis_cell_type";
 constexpr const char* kCells = "eis_cells";
 constexpr const char* kNodes = "eis_nodes";
 constexpr const char* kTriangles = "eis_triangles";

@@ -21,7 +21,7 @@ using namespace hdf5_mesh;
 
 // What rank 0 writes, in the serial DMPlex's point numbering: the cells, then the vertices.
 struct Plan {
-  int corners = 4;                       // vertices per cell: 4 (tetrahedra) or 8 (hexahedra)
+  CellType type = CellType::Tetrahedron;
   std::vector<PetscInt> cells;           // their numbers (0-based among vertices), DMPlex's order
   std::vector<PetscReal> coords;         // 3 per vertex
   std::vector<std::vector<double>> ids;  // the eis_ids values of every point
@@ -34,11 +34,11 @@ Plan makePlan(const SerialMesh& serial) {
   const CompactMesh mesh = compactMesh(serial);
   const std::size_t numCells = serial.cells.size(), numVertices = mesh.nodeIds.size();
   Plan plan;
-  plan.corners = cornersOf(serial.cells.type());
+  plan.type = serial.cells.type();
   plan.cells.assign(mesh.cells.begin(), mesh.cells.end());
   // DMPlex orients a hexahedron's first face inward: our vertices 1 and 3 swapped, as
   // DistributedMesh's Gmsh path gives them (distributed_mesh.cpp); eis_ids keeps the file's order.
-  if (plan.corners == 8)
+  if (plan.type == CellType::Hexahedron)
     for (std::size_t c = 0; c < plan.cells.size(); c += 8)
       std::swap(plan.cells[c + 1], plan.cells[c + 3]);
   plan.ids.resize(numCells + numVertices);
@@ -92,7 +92,7 @@ void writeRankZeroVector(PetscViewer viewer, MPI_Comm comm, const char* name,
 }
 
 void writeAttributes(PetscViewer viewer, MPI_Comm comm, const Plan& plan) {
-  std::int64_t counts[5] = {std::int64_t(plan.cells.size() / std::size_t(plan.corners)),
+  std::int64_t counts[5] = {std::int64_t(plan.cells.size() / std::size_t(cornersOf(plan.type))),
                             std::int64_t(plan.coords.size() / 3), plan.triangles,
                             std::int64_t(plan.unused.size() / kUnusedFields),
                             std::int64_t(plan.unattached.size() / kUnattachedFields)};
@@ -100,8 +100,9 @@ void writeAttributes(PetscViewer viewer, MPI_Comm comm, const Plan& plan) {
   const char* names[5] = {kCells, kNodes, kTriangles, kUnusedNodes, kUnattachedCount};
   const PetscInt format = kHdf5MeshFormat;
   EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer, "/", kFormat, PETSC_INT, &format));
-  const PetscInt corners = plan.corners;
+  const PetscInt corners = cornersOf(plan.type), type = PetscInt(plan.type);
   EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer, "/", kCellCorners, PETSC_INT, &corners));
+  EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer, "/", kCellType, PETSC_INT, &type));
   for (int i = 0; i < 5; ++i) {
     const long value = long(counts[i]);
     EIS_CHECK(PetscViewerHDF5WriteAttribute(viewer, "/", names[i], PETSC_LONG, &value));
@@ -168,10 +169,14 @@ void writeHdf5Mesh(MPI_Comm comm, const SerialMesh& serial, const std::string& p
   }
   throwIfAnyRankFailed(failure, comm);
   DM dm;
-  EIS_CHECK_MPI(MPI_Bcast(&plan.corners, 1, MPI_INT, 0, comm));
-  EIS_CHECK(DMPlexCreateFromCellListPetsc(
-      comm, 3, PetscInt(plan.cells.size() / plan.corners), PetscInt(plan.coords.size() / 3),
-      plan.corners, PETSC_FALSE, plan.cells.data(), 3, plan.coords.data(), &dm));
+  int type = int(plan.type);
+  EIS_CHECK_MPI(MPI_Bcast(&type, 1, MPI_INT, 0, comm));
+  plan.type = CellType(type);
+  const int corners = cornersOf(plan.type);
+  EIS_CHECK(DMPlexCreateFromCellListPetsc(comm, dimensionOf(plan.type),
+                                          PetscInt(plan.cells.size() / corners),
+                                          PetscInt(plan.coords.size() / 3), corners, PETSC_FALSE,
+                                          plan.cells.data(), 3, plan.coords.data(), &dm));
   EIS_CHECK(PetscObjectSetName(reinterpret_cast<PetscObject>(dm), kTopology));
   // Written to PATH.partial and renamed over PATH once whole: a failed or killed conversion
   // leaves no truncated mesh at PATH. A .partial left by an earlier conversion, or a link put

@@ -1,5 +1,7 @@
 #include "mesh_assembly.hpp"
 
+#include "eis/core/tetra_geometry.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -96,6 +98,11 @@ void MeshAssembly::addElement(int type, std::int64_t tag, int nodeCount, const s
   } else if (type == kTriangleElement) {
     mesh_.triangles.push_back({nodes[0], nodes[1], nodes[2]});
     mesh_.triangleTags.push_back(firstPhysical);
+  } else if (type == kQuadrangleElement || type == kLineElement) {
+    LowerCells& kept = type == kLineElement ? lines_ : quadrangles_;
+    kept.cells.push_back(CellVertices<const std::int64_t>(nodes, kept.cells.corners()));
+    kept.tags.push_back(firstPhysical);
+    if (!grouped) ++kept.ungrouped[typeName.empty() ? gmshElementTypeName(type) : typeName];
   } else if (!grouped) {
     ++skipped_[typeName.empty() ? gmshElementTypeName(type) : typeName];
   }
@@ -124,6 +131,54 @@ void MeshAssembly::addCell(CellType type, std::int64_t tag, const std::int64_t* 
   if (!problem.empty()) fail(name + " is degenerate: " + problem);
   mesh_.cells.push_back(CellVertices<const std::int64_t>(nodes, cornersOf(type)));
   mesh_.cellTags.push_back(physical);
+}
+
+// A file of triangles and no volume cells is a body of triangles (a membrane, SOFA's
+// TriangleSetTopologyContainer on a MeshGmshLoader): its triangles become its cells, in the
+// file's vertex order with their tags. A triangle with a repeated node or no area is refused.
+void MeshAssembly::promoteTriangles() {
+  mesh_.cells = SerialCells(CellType::Triangle);
+  for (std::size_t t = 0; t < mesh_.triangles.size(); ++t) {
+    const auto& v = mesh_.triangles[t];
+    const auto& a = mesh_.nodes[v[0]];
+    const auto& b = mesh_.nodes[v[1]];
+    const auto& c = mesh_.nodes[v[2]];
+    const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    const double w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    const double n[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2],
+                         u[0] * w[1] - u[1] * w[0]};
+    if (v[0] == v[1] || v[1] == v[2] || v[0] == v[2] ||
+        std::hypot(n[0], n[1], n[2]) <= 1e-12 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2] +
+                                                 w[0] * w[0] + w[1] * w[1] + w[2] * w[2]))
+      in_.failFile("triangle " + std::to_string(t) + " is degenerate (a repeated node or no area)");
+    mesh_.cells.push_back(v);
+    mesh_.cellTags.push_back(mesh_.triangleTags[t]);
+  }
+  mesh_.triangles.clear();
+  mesh_.triangleTags.clear();
+}
+
+// Quadrangles first (a surface), else lines; each checked for a repeated node and, for a
+// quadrangle, for no area at vertex 0. They leave the counts of skipped elements.
+void MeshAssembly::promoteLowerCells() {
+  LowerCells& kept = quadrangles_.cells.empty() ? lines_ : quadrangles_;
+  if (kept.cells.empty()) return;
+  const CellType type = kept.cells.type();
+  for (std::size_t c = 0; c < kept.cells.size(); ++c) {
+    const auto v = kept.cells[c];
+    for (int a = 0; a < v.size(); ++a)
+      for (int b = a + 1; b < v.size(); ++b)
+        if (v[a] == v[b])
+          in_.failFile(nameOf(type) + " " + std::to_string(c) + " is degenerate: node " +
+                       std::to_string(v[a]) + " is repeated");
+    if (type == CellType::Quadrangle &&
+        triangleArea(mesh_.nodes[v[0]], mesh_.nodes[v[1]], mesh_.nodes[v[3]]) == 0)
+      in_.failFile(nameOf(type) + " " + std::to_string(c) + " is degenerate: no area");
+  }
+  mesh_.cells = std::move(kept.cells);
+  mesh_.cellTags = std::move(kept.tags);
+  kept.cells = SerialCells(type);
+  kept.ungrouped.clear();
 }
 
 // A repeated vertex, or a flat corner at vertex 0: its edges to vertices 1, 3 and 4 span no
@@ -166,8 +221,13 @@ std::string MeshAssembly::degeneracy(const std::array<std::int64_t, 4>& tet) con
 }
 
 SerialMesh MeshAssembly::finish(const std::string& noCellsHint) {
+  if (mesh_.cells.empty() && !mesh_.triangles.empty()) promoteTriangles();
+  if (mesh_.cells.empty()) promoteLowerCells();
   if (mesh_.cells.empty())
-    in_.failFile("no tetrahedra or hexahedra (" + noCellsHint + ") in the mesh");
+    in_.failFile("no tetrahedra, hexahedra, triangles, quadrangles or lines (" + noCellsHint +
+                 ") in the mesh");
+  for (const LowerCells* kept : {&quadrangles_, &lines_})
+    for (const auto& [name, count] : kept->ungrouped) skipped_[name] += count;
   mesh_.skippedElements = skipped_;
   mesh_.groupNodes = groups_.sortedGroups();
   return std::move(mesh_);

@@ -18,6 +18,7 @@ namespace eis {
 // Element types by Gmsh's numbers (VTK's cell types are translated to them).
 constexpr int kLineElement = 1;
 constexpr int kTriangleElement = 2;
+constexpr int kQuadrangleElement = 3;
 constexpr int kTetrahedronElement = 4;
 constexpr int kHexahedronElement = 5;
 constexpr int kMaxNodesPerElement = 56;
@@ -64,6 +65,9 @@ private:
   void addCell(CellType type, std::int64_t tag, const std::int64_t* nodes, int physical);
   std::string degeneracy(const std::array<std::int64_t, 4>& tet) const;
   std::string hexahedronDegeneracy(const std::int64_t* hex) const;
+  void promoteTriangles();
+  // A file without volume cells or triangles: its quadrangles, else its lines, become the cells.
+  void promoteLowerCells();
   std::string nodeName(std::size_t position) const;
   [[noreturn]] void fail(const std::string& what) const;
 
@@ -110,6 +114,15 @@ private:
   NodeIndex index_;
   GroupCollector groups_;
   std::map<std::string, std::int64_t> skipped_;
+  // Quadrangles and lines, kept in case the file has nothing larger, with their tags; those no
+  // group holds, by their readable name, become skipped counts if they do not become cells.
+  struct LowerCells {
+    explicit LowerCells(CellType type) : cells(type) {}
+    SerialCells cells;
+    std::vector<int> tags;
+    std::map<std::string, std::int64_t> ungrouped;
+  };
+  LowerCells quadrangles_{CellType::Quadrangle}, lines_{CellType::Edge};
   std::int64_t elementCount_ = 0;  // elements read so far, for messages
   bool hasCells_ = false;          // the first cell fixes the mesh's cell type
 };

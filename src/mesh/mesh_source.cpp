@@ -1,5 +1,6 @@
 #include "eis/mesh/mesh_source.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -36,6 +37,14 @@ Check inlineNumbers(std::size_t group, bool ids) {
   };
 }
 
+// The inline keys of the cells of dimension 2 and 1, after mesh.tetrahedra and mesh.hexahedra.
+constexpr struct {
+  const char* key;
+  CellType type;
+} kLowerCellKeys[] = {{"mesh.triangles", CellType::Triangle},
+                      {"mesh.quadrangles", CellType::Quadrangle},
+                      {"mesh.edges", CellType::Edge}};
+
 }  // namespace
 
 const ComponentDeclaration& meshSourceComponent() {
@@ -48,7 +57,8 @@ const ComponentDeclaration& meshSourceComponent() {
                "(ASCII or BINARY unstructured grid) or XML VTK .vtu (ascii, binary or appended arrays);\n"
                "another extension is read by its first bytes. Node ids are 0-based positions in the file's\n"
                "node list ($Nodes, $NOD, POINTS); tetrahedra keep the file's vertex order, triangles are kept\n"
-               "for surface loads, other elements are ignored. A .h5 file (or one whose first bytes say\n"
+               "for surface loads (without volume cells, the triangles, else the quadrangles, else the\n"
+               "lines are the body's cells), other elements are ignored. A .h5 file (or one whose first bytes say\n"
                "HDF5) is a mesh written by mesh.convert: every rank reads a slice, PTScotch partitions it\n"
                "in parallel, and no rank ever holds the whole mesh. Absent: the built-in box.",
                std::nullopt, "", false, check::anyText()})
@@ -73,6 +83,18 @@ const ComponentDeclaration& meshSourceComponent() {
                 "SOFA's (and VTK's) vertex order: the face z = 0 counter-clockwise seen from +z,\n"
                 "then the face z = 1 in the same order",
                 std::nullopt, "", false, inlineNumbers(8, true)})
+          .add({"mesh.triangles", "\"A B C ..\"",
+                "an inline body of triangles, three 0-based node ids each (SOFA `triangles`), in\n"
+                "that vertex order: a membrane in 3D space",
+                std::nullopt, "", false, inlineNumbers(3, true)})
+          .add({"mesh.quadrangles", "\"A B C D ..\"",
+                "an inline body of quadrangles, four 0-based node ids each (SOFA `quads`),\n"
+                "counter-clockwise around each",
+                std::nullopt, "", false, inlineNumbers(4, true)})
+          .add({"mesh.edges", "\"A B ..\"",
+                "an inline body of edges, two 0-based node ids each (SOFA `edges`): a line of\n"
+                "springs or cables",
+                std::nullopt, "", false, inlineNumbers(2, true)})
           .add({"mesh.box-size", "\"LX LY LZ\"", "size of the built-in box, origin at 0; each > 0",
                 "10 1 1", "length", false,
                 [](const std::string& key, const std::string& text) {
@@ -109,8 +131,12 @@ const ComponentDeclaration& meshSourceComponent() {
       [](Scene& scene) {
         if (scene.given("mesh.nodes") && scene.given("mesh.file"))
           throw Error("mesh.file and an inline mesh (mesh.nodes) are given: give one");
-        if (scene.given("mesh.tetrahedra") && scene.given("mesh.hexahedra"))
-          throw Error("mesh.tetrahedra and mesh.hexahedra are given: a mesh has cells of one type");
+        int cellKeys = scene.given("mesh.tetrahedra") + scene.given("mesh.hexahedra");
+        for (const auto& lower : kLowerCellKeys) cellKeys += scene.given(lower.key);
+        if (cellKeys > 1)
+          throw Error(
+              "mesh.tetrahedra, mesh.hexahedra, mesh.triangles, mesh.quadrangles, mesh.edges: "
+              "more than one is given, and a mesh has cells of one type");
         if (scene.given("mesh.cell-type") &&
             (scene.given("mesh.file") || scene.given("mesh.nodes")))
           throw Error(
@@ -122,8 +148,13 @@ const ComponentDeclaration& meshSourceComponent() {
 namespace {
 
 // Zero when a cell is flat: a tetrahedron's volume, or for a hexahedron the volume its edges
-// from vertex 0 (to 1, 3 and 4) span, which a flat or folded corner makes zero.
+// from vertex 0 (to 1, 3 and 4) span, which a flat or folded corner makes zero; a triangle's or
+// a quadrangle's area at vertex 0, an edge's length.
 double cornerVolume(const SerialMesh& mesh, const std::int64_t* v, CellType type) {
+  const auto& p = mesh.nodes;
+  if (type == CellType::Edge) return edgeLength(p[v[0]], p[v[1]]);
+  if (type == CellType::Triangle) return triangleArea(p[v[0]], p[v[1]], p[v[2]]);
+  if (type == CellType::Quadrangle) return triangleArea(p[v[0]], p[v[1]], p[v[3]]);
   const bool tetrahedron = type == CellType::Tetrahedron;
   return TetraShape(mesh.nodes[v[0]], mesh.nodes[v[1]], mesh.nodes[v[tetrahedron ? 2 : 3]],
                     mesh.nodes[v[tetrahedron ? 3 : 4]])
@@ -134,10 +165,18 @@ double cornerVolume(const SerialMesh& mesh, const std::int64_t* v, CellType type
 SerialMesh inlineMesh(const MeshSourceParameters& source) {
   const bool hexahedra = source.hexahedra.has_value();
   const char* key = hexahedra ? "mesh.hexahedra" : "mesh.tetrahedra";
-  const std::optional<std::string>& cellIds = hexahedra ? source.hexahedra : source.tetrahedra;
+  std::optional<std::string> cellIds = hexahedra ? source.hexahedra : source.tetrahedra;
+  CellType type = hexahedra ? CellType::Hexahedron : CellType::Tetrahedron;
+  if (source.lowerCells) {
+    type = source.lowerCells->first;
+    cellIds = source.lowerCells->second;
+    for (const auto& lower : kLowerCellKeys)
+      if (lower.type == type) key = lower.key;
+  }
   if (!source.nodes || !cellIds)
-    throw Error("an inline mesh needs mesh.nodes and its cells, mesh.tetrahedra or mesh.hexahedra");
-  const CellType type = hexahedra ? CellType::Hexahedron : CellType::Tetrahedron;
+    throw Error(
+        "an inline mesh needs mesh.nodes and its cells (mesh.tetrahedra, mesh.hexahedra, "
+        "mesh.triangles, mesh.quadrangles or mesh.edges)");
   SerialMesh mesh;
   mesh.cells = SerialCells(type);
   const std::vector<double> xyz = parse::reals("mesh.nodes", *source.nodes, 0);
@@ -159,7 +198,10 @@ SerialMesh inlineMesh(const MeshSourceParameters& source) {
     }
     if (cornerVolume(mesh, cell.data(), type) == 0)
       parse::reject(key, ids,
-                    nameOf(type) + " " + std::to_string(i / corners) + " has zero volume");
+                    nameOf(type) + " " + std::to_string(i / corners) + " has zero " +
+                        (dimensionOf(type) == 3   ? "volume"
+                         : dimensionOf(type) == 2 ? "area"
+                                                  : "length"));
     mesh.cells.push_back(cell);
     mesh.cellTags.push_back(0);
   }
@@ -171,8 +213,23 @@ SerialMesh readOrBuild(const MeshSourceParameters& source) {
                     : source.isInline()
                         ? inlineMesh(source)
                         : makeBoxMesh(source.boxSize, source.boxCells, source.cellType);
-  for (const MeshTransform& transform : source.transforms)
+  for (const MeshTransform& transform : source.transforms) {
+    // A zero scale factor flattens volume cells; a membrane in a plane of its own (SOFA's
+    // scale3d="100 100 0" on a sheet in z = 0) keeps its area unless a cell flattens.
+    const bool flattening = transform.kind == MeshTransform::Kind::kScale &&
+                            std::count(transform.values.begin(), transform.values.end(), 0.0) > 0;
+    const std::string text = "mesh.transform = scale " + parse::text(transform.values[0]) + " " +
+                             parse::text(transform.values[1]) + " " +
+                             parse::text(transform.values[2]);
+    if (flattening && dimensionOf(mesh.cells.type()) == 3)
+      throw Error(text + ": a scale factor of 0 flattens the mesh's " +
+                  pluralNameOf(mesh.cells.type()));
     applyMeshTransform(transform, mesh.nodes);
+    if (flattening)
+      for (std::size_t c = 0; c < mesh.cells.size(); ++c)
+        if (cornerVolume(mesh, mesh.cells[c].begin(), mesh.cells.type()) == 0)
+          throw Error(text + ": flattens " + nameOf(mesh.cells.type()) + " " + std::to_string(c));
+  }
   return mesh;
 }
 
@@ -192,7 +249,9 @@ std::string meshSizeFailure(const MeshSourceParameters& source, double nodes, do
   };
   // METIS partitions the input on rank 0 with idx_t arrays of 4 (8) vertex slots per tetrahedron
   // (hexahedron) (Debian's METIS: 32-bit idx_t, whichever PETSc is used).
-  const CellType type = source.hexahedra ? CellType::Hexahedron : source.cellType;
+  const CellType type = source.hexahedra    ? CellType::Hexahedron
+                        : source.lowerCells ? source.lowerCells->first
+                                            : source.cellType;
   const double metisCells = double(std::numeric_limits<idx_t>::max() / cornersOf(type));
   if (cells > metisCells)
     return what + " gives " + figure(cells) + " " + pluralNameOf(type) + "; METIS's " +
@@ -318,6 +377,8 @@ MeshSourceParameters readMeshSourceParameters(const Parameters& scene) {
   source.nodes = optional("mesh.nodes");
   source.tetrahedra = optional("mesh.tetrahedra");
   source.hexahedra = optional("mesh.hexahedra");
+  for (const auto& lower : kLowerCellKeys)
+    if (scene.given(lower.key)) source.lowerCells = {{lower.type, scene.text(lower.key)}};
   source.boxSize = scene.real3("mesh.box-size");
   source.boxCells = scene.integer3("mesh.box-cells");
   source.boxCellsText = scene.text("mesh.box-cells");

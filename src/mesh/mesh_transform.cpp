@@ -51,9 +51,6 @@ MeshTransform parseMeshTransform(const std::string& key, const std::string& text
   for (int i = 0; i < 3; ++i)
     if (!parse::number(tokens[i + 1], transform.values[i]))
       parse::reject(key, text, "'" + tokens[i + 1] + "' is not a finite number; " + kGrammar);
-  if (transform.kind == MeshTransform::Kind::kScale)
-    for (double factor : transform.values)
-      if (factor == 0) parse::reject(key, text, "a scale factor of 0 flattens the mesh");
   return transform;
 }
 

@@ -53,9 +53,10 @@ CellPartition metisParts(std::vector<idx_t> eptr, std::vector<idx_t> eind, idx_t
   return result;
 }
 
-// Neighbours share a face: three nodes of a tetrahedron, four of a hexahedron.
+// Neighbours share a face: three nodes of a tetrahedron, four of a hexahedron, an edge's two of a
+// triangle or a quadrangle, a vertex of an edge.
 idx_t faceNodes(CellType type) {
-  return type == CellType::Hexahedron ? 4 : 3;
+  return factsOf(type).sharedNodes;
 }
 
 }  // namespace
@@ -80,7 +81,7 @@ std::vector<std::vector<int>> partitionTogether(const std::vector<CompactMesh>& 
       throw Error("the bodies' cells together are more than METIS's 32-bit indices can number");
     for (idx_t n : mesh.cells) eind.push_back(nodes + n);
     nodes += mesh.numNodes();
-    // A tetrahedron and a hexahedron never share a face: the smaller count links every face.
+    // Cells of two types never share a face: the smallest count links every face.
     ncommon = std::min(ncommon, faceNodes(mesh.type));
   }
   const idx_t cells = idx_t(eptr.size()) - 1;

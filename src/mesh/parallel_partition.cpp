@@ -16,19 +16,9 @@
 
 namespace eis::mesh_detail {
 
-namespace {
-
-// The faces of a tetrahedron and of a hexahedron (core/cells.hpp's vertex order) as vertex
-// positions; a triangle's fourth is -1.
-constexpr int kTetrahedronFaces[4][4] = {
-    {1, 2, 3, -1}, {0, 2, 3, -1}, {0, 1, 3, -1}, {0, 1, 2, -1}};
-constexpr int kHexahedronFaces[6][4] = {{0, 1, 2, 3}, {4, 5, 6, 7}, {0, 1, 5, 4},
-                                        {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}};
-
-}  // namespace
-
 LocalPartition partitionCellsInParallel(MPI_Comm comm, const std::vector<PetscInt>& cells,
-                                        int corners) {
+                                        CellType type) {
+  const int corners = cornersOf(type);
   const int size = commSize(comm);
   const PetscInt myCells = PetscInt(cells.size() / std::size_t(corners));
   std::vector<PetscInt> firstCell(size + 1, 0);
@@ -36,21 +26,19 @@ LocalPartition partitionCellsInParallel(MPI_Comm comm, const std::vector<PetscIn
   for (int r = 0; r < size; ++r) firstCell[r + 1] += firstCell[r];
   const PetscInt offset = firstCell[commRank(comm)];
 
-  // Each face: its vertices (sorted; -1 last on a triangle), then its cell, to the rank of its
+  // Each face: its vertices (sorted; -1 after its last), then its cell, to the rank of its
   // smallest vertex.
-  const bool hexahedra = corners == 8;
   std::vector<IndexRow<5>> faces = exchangeRows<5>(comm, [&](auto emit) {
     for (PetscInt c = 0; c < myCells; ++c) {
       std::array<PetscInt, 8> v{};
       std::copy_n(cells.begin() + corners * c, corners, v.begin());
-      if (hexahedra) std::swap(v[1], v[3]);  // back to core/cells.hpp's order
-      const int numFaces = hexahedra ? 6 : 4, count = hexahedra ? 4 : 3;
-      for (int f = 0; f < numFaces; ++f) {
-        const int* positions = hexahedra ? kHexahedronFaces[f] : kTetrahedronFaces[f];
+      if (type == CellType::Hexahedron) std::swap(v[1], v[3]);  // back to core/cells.hpp's order
+      for (int f = 0; f < facesOf(type).count; ++f) {
+        const int count = faceSize(type, f);
         IndexRow<5> face{};
-        for (int k = 0; k < count; ++k) face[k] = v[positions[k]];
+        for (int k = 0; k < count; ++k) face[k] = v[facesOf(type).slots[f][k]];
         std::sort(face.begin(), face.begin() + count);
-        if (!hexahedra) face[3] = -1;
+        for (int k = count; k < 4; ++k) face[k] = -1;
         face[4] = offset + c;
         emit(int(face[0] % size), face);
       }

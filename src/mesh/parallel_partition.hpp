@@ -7,6 +7,8 @@
 
 #include <vector>
 
+#include "eis/core/cells.hpp"
+
 namespace eis::mesh_detail {
 
 // What PetscPartitionerShellSetPartition takes: the number of this rank's cells going to each
@@ -15,10 +17,10 @@ struct LocalPartition {
   std::vector<PetscInt> sizes, points;
 };
 
-// Collective. `cells` holds `corners` global vertex numbers per local cell: 4 (tetrahedra) or 8
-// (hexahedra, in DMPlex's order: core/cells.hpp's with vertices 1 and 3 swapped); the ranks'
-// cells, in rank order, are the global cells. Two cells are neighbours when they share a face.
+// Collective. `cells` holds cornersOf(type) global vertex numbers per local cell (hexahedra in
+// DMPlex's order: core/cells.hpp's with vertices 1 and 3 swapped); the ranks' cells, in rank
+// order, are the global cells. Two cells are neighbours when they share a face (kCellFaces).
 LocalPartition partitionCellsInParallel(MPI_Comm comm, const std::vector<PetscInt>& cells,
-                                        int corners);
+                                        CellType type);
 
 }  // namespace eis::mesh_detail

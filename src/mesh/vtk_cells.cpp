@@ -8,7 +8,9 @@
 namespace eis {
 namespace {
 
+constexpr std::int64_t kVtkLine = 3;
 constexpr std::int64_t kVtkTriangle = 5;
+constexpr std::int64_t kVtkQuad = 9;
 constexpr std::int64_t kVtkTetra = 10;
 constexpr std::int64_t kVtkVoxel = 11;
 constexpr std::int64_t kVtkHexahedron = 12;
@@ -16,7 +18,9 @@ constexpr std::int64_t kVtkHexahedron = 12;
 // The points a kept cell type has, and its Gmsh element type; 0 for a type the mesh ignores.
 int pointsOf(std::int64_t type) {
   switch (type) {
+    case kVtkLine: return 2;
     case kVtkTriangle: return 3;
+    case kVtkQuad:
     case kVtkTetra: return 4;
     case kVtkVoxel:
     case kVtkHexahedron: return 8;
@@ -25,7 +29,9 @@ int pointsOf(std::int64_t type) {
 }
 int elementOf(std::int64_t type) {
   switch (type) {
+    case kVtkLine: return kLineElement;
     case kVtkTriangle: return kTriangleElement;
+    case kVtkQuad: return kQuadrangleElement;
     case kVtkTetra: return kTetrahedronElement;
     default: return kHexahedronElement;
   }
@@ -91,7 +97,8 @@ SerialMesh assembleVtkGrid(const VtkGrid& grid, const Cursor& in) {
       std::swap(ids[2], ids[3]);
       std::swap(ids[6], ids[7]);
     }
-    mesh.addElementByPositions(elementOf(type), c, static_cast<int>(count), ids.data(), noGroups);
+    mesh.addElementByPositions(elementOf(type), c, static_cast<int>(count), ids.data(), noGroups,
+                               vtkCellTypeName(type));
   }
   return mesh.finish("cell types 10, 11 and 12");
 }

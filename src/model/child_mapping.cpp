@@ -143,6 +143,9 @@ ChildMapping ChildMapping::identity(const DistributedMesh& mesh) {
 
 ChildMapping ChildMapping::barycentric(const DistributedMesh& mesh,
                                        const std::vector<Vec3>& points) {
+  if (dimensionOf(mesh.cellType()) != 3)
+    throw Error("a barycentric mapping onto a body of " + pluralNameOf(mesh.cellType()) +
+                " is not supported yet (onto tetrahedra or hexahedra only)");
   ChildMapping mapping(mesh, std::int64_t(points.size()));
   std::vector<Candidate> best(points.size(), kNone);
   std::string failure;  // a flat cell seen here must stop every rank together

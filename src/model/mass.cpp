@@ -40,12 +40,17 @@ Mass::Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode, double
     return;
   }
   volumes_.reserve(cells.size());
-  if (cells.type() == CellType::Tetrahedron) {
+  if (cells.type() != CellType::Hexahedron) {
     if (isHexahedronFem(type))
       throw Error("mass.type = " + parse::nameOf(type, kMassTypes) +
                   ": SOFA's HexahedronFEMForceFieldAndMass mass is a hexahedron's, and this mesh "
-                  "has tetrahedra");
-    for (std::size_t c = 0; c < cells.size(); ++c) volumes_.push_back(shapes[c].volume);
+                  "has " +
+                  pluralNameOf(cells.type()));
+    if (type == MassType::Consistent && cells.type() == CellType::Edge)
+      throw Error(
+          "mass.type = consistent: SOFA's MeshMatrixMass has no mass matrix on edges (its "
+          "lumped DiagonalMass, mass.type = lumped, has)");
+    for (std::size_t c = 0; c < cells.size(); ++c) volumes_.push_back(shapes.measure(c));
     return;
   }
   for (std::size_t c = 0; c < cells.size(); ++c) {
@@ -68,8 +73,14 @@ double Mass::lumpedShare(std::size_t cell, int vertex) const {
 
 double Mass::entry(std::size_t cell, int a, int b) const {
   if (type_ == MassType::HexahedronFem) return entries_[cell];
-  if (a == b) return coefficient_ * volumes_[cell] / 20;
-  return hexahedronEdge(a, b) ? coefficient_ * volumes_[cell] / 40 : 0;
+  const double m = coefficient_ * volumes_[cell];
+  switch (cells_.type()) {
+    case CellType::Triangle: return a == b ? m / 6 : m / 12;
+    case CellType::Quadrangle: return a == b ? m / 8 : (a + b) % 2 == 1 ? m / 16 : 0;
+    default: break;
+  }
+  if (a == b) return m / 20;
+  return hexahedronEdge(a, b) ? m / 40 : 0;
 }
 
 void Mass::addMDx(const double* dx, double* out, double factor) const {
@@ -85,13 +96,14 @@ void Mass::addMDx(const double* dx, double* out, double factor) const {
       }
     return;
   }
-  if (cells_.type() == CellType::Hexahedron) {
+  if (cells_.type() != CellType::Tetrahedron) {
+    const int corners = cells_.corners();
     for (std::size_t c = 0; c < cells_.size(); ++c) {
       const auto v = cells_[c];
-      for (int a = 0; a < 8; ++a)
+      for (int a = 0; a < corners; ++a)
         for (int d = 0; d < dofs_; ++d) {
           double sum = 0;
-          for (int b = 0; b < 8; ++b) sum += entry(c, a, b) * dx[dofs_ * v[b] + d];
+          for (int b = 0; b < corners; ++b) sum += entry(c, a, b) * dx[dofs_ * v[b] + d];
           out[dofs_ * v[a] + d] += sum * factor;
         }
     }
@@ -119,9 +131,9 @@ void Mass::addMToElementMatrices(double* elementMatrices, double factor, CellRan
       for (int a = 0; a < corners; ++a) add(block, a, a, factor * entries_[c]);
     } else if (!fullMatrix(type_)) {
       for (int a = 0; a < corners; ++a) add(block, a, a, factor * lumpedShare(c, a));
-    } else if (cells_.type() == CellType::Hexahedron) {
-      for (int a = 0; a < 8; ++a)
-        for (int b = 0; b < 8; ++b) add(block, a, b, factor * entry(c, a, b));
+    } else if (cells_.type() != CellType::Tetrahedron) {
+      for (int a = 0; a < corners; ++a)
+        for (int b = 0; b < corners; ++b) add(block, a, b, factor * entry(c, a, b));
     } else {
       const double share = factor * coefficient_ * volumes_[c];
       for (int a = 0; a < 4; ++a)
@@ -231,9 +243,7 @@ double meshVolume(const DistributedMesh& mesh) {
   const auto& p = mesh.restCoords();
   double local = 0, global = 0;
   const CellShapes shapes(mesh.cells(), p);
-  for (std::size_t c = 0; c < shapes.size(); ++c)
-    local += mesh.cells().type() == CellType::Tetrahedron ? shapes[c].volume
-                                                          : hexahedronVolume(shapes.corners<8>(c));
+  for (std::size_t c = 0; c < shapes.size(); ++c) local += shapes.measure(c);
   EIS_CHECK_MPI(MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, mesh.comm()));
   return global;
 }

@@ -193,10 +193,12 @@ std::unique_ptr<ForceField> makeMeshSprings(const ModelContext& context,
   const auto& ks = parameters.stiffness;
   const auto& kd = parameters.damping;
   if (std::max({ks[0], ks[1], ks[2], kd[0], kd[1], kd[2]}) == 0) return nullptr;
-  if (parameters.byKind && context.mesh.cells().type() != CellType::Hexahedron)
+  const CellType type = context.mesh.cells().type();
+  if (parameters.byKind && type != CellType::Hexahedron && type != CellType::Quadrangle)
     throw Error(
         "springs.stiffness-by-kind, springs.damping-by-kind: a hexahedral mesh's edges, face "
-        "and body diagonals; this mesh has tetrahedra");
+        "and body diagonals, or a quadrangle mesh's edges and diagonals; this mesh has " +
+        pluralNameOf(type));
   return std::make_unique<MeshSpringForceField>(context.mesh.cells(), context.mesh.ownedCellPairs(),
                                                 context.mesh.restCoords(), ks, kd);
 }

@@ -227,6 +227,46 @@ TEST(GmshReader, TrianglesAreKeptAndUngroupedOthersSkipped) {
   EXPECT_EQ(mesh.groupNodes.at(6), (std::vector<std::int64_t>{0, 1}));
 }
 
+// A file of triangles and no tetrahedra or hexahedra (SOFA's mesh/square3.msh) is a body of
+// triangles: they are its cells, in the file's vertex order with their tags; a triangle with a
+// repeated node or no area is refused.
+TEST(GmshReader, TrianglesWithoutVolumeCellsAreTheCells) {
+  const TempFile file("sheet.msh", oneTet22(kNodes,
+                                            "1 1 2 6 1 1 2\n"    // line, group 6
+                                            "2 2 2 5 1 1 2 3\n"  // triangle, group 5
+                                            "3 2 0 4 3 1\n",     // triangle, no tags
+                                            3));
+  const SerialMesh mesh = eis::readGmsh(file.path());
+  EXPECT_EQ(mesh.cells.type(), eis::CellType::Triangle);
+  EXPECT_EQ(mesh.cells.flat(), (std::vector<std::int64_t>{0, 1, 2, 3, 2, 0}));
+  EXPECT_EQ(mesh.cellTags, (std::vector<int>{5, 0}));
+  EXPECT_TRUE(mesh.triangles.empty());
+  EXPECT_TRUE(mesh.skippedElements.empty());  // the line is in group 6
+  expectError("flat_triangle.msh", oneTet22(kNodes, "1 2 0 1 2 1\n"), {"triangle 0 is degenerate"});
+}
+
+// Without volume cells or triangles, the quadrangles are the cells (SOFA's mesh/nine_quads.msh),
+// else the lines; what is not a cell stays a skipped element.
+TEST(GmshReader, QuadranglesOrLinesWithoutLargerCellsAreTheCells) {
+  const std::string square = "1 0 0 0\n2 1 0 0\n3 1 1 0\n4 0 1 0\n";
+  const TempFile quads("quads.msh", oneTet22(square,
+                                             "1 1 0 1 2\n"          // line, no tags
+                                             "2 3 2 7 1 1 2 3 4\n"  // quadrangle, group 7
+                                             "3 15 0 4\n",          // point
+                                             3));
+  const SerialMesh q = eis::readGmsh(quads.path());
+  EXPECT_EQ(q.cells.type(), eis::CellType::Quadrangle);
+  EXPECT_EQ(q.cells.flat(), (std::vector<std::int64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(q.cellTags, std::vector<int>{7});
+  EXPECT_EQ(q.skippedElements, (std::map<std::string, std::int64_t>{{"line", 1}, {"point", 1}}));
+  const TempFile lines("lines.msh", oneTet22(square, "1 1 0 1 2\n2 1 0 2 3\n", 2));
+  const SerialMesh l = eis::readGmsh(lines.path());
+  EXPECT_EQ(l.cells.type(), eis::CellType::Edge);
+  EXPECT_EQ(l.cells.flat(), (std::vector<std::int64_t>{0, 1, 1, 2}));
+  EXPECT_TRUE(l.skippedElements.empty());
+  expectError("flat_quad.msh", oneTet22(square, "1 3 0 1 2 2 4\n"), {"quadrangle 0 is degenerate"});
+}
+
 TEST(GmshReader, NegativeOrientationKeptAsListed) {
   const TempFile file("inverted.msh", oneTet22(kNodes, "1 4 2 1 1 1 3 2 4\n"));
   const SerialMesh mesh = eis::readGmsh(file.path());
@@ -339,8 +379,8 @@ TEST(GmshReaderV1, MalformedFiles) {
   expectError("v1_garbled.msh", replaced("7 0 1 0", "7 0 x 0"), {":5:", "$NOD", "'x'"});
   expectError("v1_no_tets.msh",
               "$NOD\n3\n1 0 0 0\n2 1 0 0\n3 0 1 0\n$ENDNOD\n$ELM\n1\n"
-              "1 2 0 1 3 1 2 3\n$ENDELM\n",
-              {"no tetrahedra"});
+              "1 15 0 1 1 1\n$ENDELM\n",
+              {"no tetrahedra, hexahedra, triangles, quadrangles or lines"});
 }
 
 // --- Bad input --------------------------------------------------------------------------------
@@ -422,7 +462,8 @@ TEST(GmshReaderErrors, GarbledNumbers) {
 }
 
 TEST(GmshReaderErrors, NoTetrahedra) {
-  expectError("no_tets.msh", oneTet22(kNodes, "1 2 2 1 1 1 2 3\n"), {"no tetrahedra"});
+  expectError("no_tets.msh", oneTet22(kNodes, "1 15 2 1 1 1\n"),
+              {"no tetrahedra, hexahedra, triangles, quadrangles or lines"});
   expectError("no_elements.msh",
               "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n" + kNodes + "$EndNodes\n",
               {"no tetrahedra"});

@@ -78,8 +78,8 @@ TEST(MeshTransform, AnAffineMatrixRowByRow) {
 
 TEST(MeshTransform, Grammar) {
   for (const std::string bad :
-       {"spin 1 2 3", "rotate 1 2", "scale 1 0 1", "translate 1 2 x", "translate 1 2 3 4", "",
-        "scale nan 1 1", "matrix 1 0 0 0 0 1 0 0 0 0 1", "matrix 1 0 0 0 0 1 0 0 0 0 1 0 0 0 1 1",
+       {"spin 1 2 3", "rotate 1 2", "translate 1 2 x", "translate 1 2 3 4", "", "scale nan 1 1",
+        "matrix 1 0 0 0 0 1 0 0 0 0 1", "matrix 1 0 0 0 0 1 0 0 0 0 1 0 0 0 1 1",
         "matrix 1 0 0 0 0 1 0 0 0 0 1 x"}) {
     SCOPED_TRACE(bad);
     EXPECT_THROW(eis::parseMeshTransform("mesh.transform", bad), eis::Error);

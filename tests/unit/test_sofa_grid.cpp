@@ -102,11 +102,50 @@ TEST(SofaGrid, LegacyAttributesAndCellWidth) {
   const GridKeys w = importGrid("<RegularGridTopology min='0 0 0' max='1 1 0.5' cellWidth='0.4'/>");
   ASSERT_EQ(w.points.size(), 4u * 4u * 3u);
   EXPECT_EQ(w.points[1][0], 1.0 / 3);
-  // A grid flat along an axis has no hexahedra.
+  // A grid flat along an axis has no hexahedra for a tetrahedral force field to read.
   EXPECT_NE(errorOf([] {
               importGrid("<RegularGridTopology n='3 3 1'/>");
-            }).find("fewer than 2 points along an axis"),
+            }).find("reads volume cells, and RegularGridTopology"),
             std::string::npos);
+  EXPECT_NE(errorOf([] {
+              importGrid("<RegularGridTopology n='1 1 1'/>");
+            }).find("a grid of one point has no cells"),
+            std::string::npos);
+}
+
+// The key `key` of a body whose node holds `grid` and `more`.
+std::string flatGridKey(const std::string& grid, const std::string& more, const std::string& key) {
+  const std::string text = "<Node><Node name='b'><EulerImplicitSolver/>" + grid +
+                           "<MechanicalObject/><UniformMass totalMass='1'/>" + more +
+                           "</Node></Node>";
+  const eis::SofaImport imported = eis::importSofaScene(eis::SofaScene(text, "g.scn"), {});
+  for (const eis::SofaKey& k : imported.objects.at(0).keys)
+    if (k.key == key) return k.value;
+  return "(no " + key + ")";
+}
+
+// GridTopology::updateQuads on a grid of one point along an axis: point(x, y, z) =
+// x + nx (y + ny z); the XY plane's quads (x,y) (x+1,y) (x+1,y+1) (x,y+1), the XZ plane's and the
+// YZ plane's the same with z for y, or with y, z for x, y; updateTriangles cuts each quad
+// (q0 q1 q2 q3) into (q0 q1 q2) (q0 q2 q3); updateEdges lists a line's edges.
+TEST(SofaGrid, FlatGridsInSofasNumbering) {
+  // n = 3 2 1: point(x, y) = x + 3 y.
+  EXPECT_EQ(flatGridKey("<RegularGridTopology n='3 2 1'/>", "", "mesh.quadrangles"),
+            "0 1 4 3 1 2 5 4");
+  // n = 3 1 2: point(x, z) = x + 3 z.
+  EXPECT_EQ(flatGridKey("<RegularGridTopology n='3 1 2'/>", "", "mesh.quadrangles"),
+            "0 1 4 3 1 2 5 4");
+  // n = 1 2 3: point(y, z) = y + 2 z; x = 0 lies midway between min and max.
+  EXPECT_EQ(flatGridKey("<RegularGridTopology n='1 2 3'/>", "", "mesh.quadrangles"),
+            "0 1 3 2 2 3 5 4");
+  EXPECT_EQ(
+      flatGridKey("<RegularGridTopology n='1 2 3' min='0 0 0' max='4 1 1'/>", "", "mesh.nodes")
+          .substr(0, 12),
+      "2 0 0 2 1 0 ");
+  EXPECT_EQ(flatGridKey("<RegularGridTopology n='3 1 2'/>",
+                        "<TriangularFEMForceField youngModulus='600'/>", "mesh.triangles"),
+            "0 1 4 0 4 3 1 2 5 1 5 4");
+  EXPECT_EQ(flatGridKey("<RegularGridTopology n='1 1 4'/>", "", "mesh.edges"), "0 1 1 2 2 3");
 }
 
 TEST(SofaGrid, HexahedraCutAsSofaCutsThem) {

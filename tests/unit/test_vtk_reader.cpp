@@ -159,7 +159,8 @@ TEST(VtkLegacyReader, MalformedFiles) {
   expectError("garbled.vtk", replaced("0 1 0\n", "0 x 0\n"), {":6:", "POINTS", "'x'"});
   expectError("size.vtk", replaced("CELLS 5 19", "CELLS 5 20"), {":13:", "hold 19 values"});
   expectError("keyword.vtk", replaced("CELL_TYPES", "CELL_KINDS"), {":14:", "CELL_KINDS"});
-  expectError("no_tets.vtk", replaced("10\n10\n", "9\n9\n"), {"no tetrahedra"});
+  expectError("no_tets.vtk", replaced("10\n10\n5\n3\n", "1\n1\n1\n1\n"),
+              {"no tetrahedra, hexahedra, triangles, quadrangles or lines"});
   const std::string binary = legacyBinary(false, false);
   expectError("cut.vtk", binary.substr(0, binary.find("CELLS") + 20), {"byte", "truncated"});
   expectError("flat.vtk", replaced("0 0 1 1 1 1", "0 0 0 1 1 1"),

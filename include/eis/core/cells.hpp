@@ -1,13 +1,15 @@
 #pragma once
-// The cells of a mesh, of one type: tetrahedra (4 vertices) or hexahedra (8), each a run of
-// vertex indices in one flat array. The type is the reference cell of the mesh, as deal.II's
+// The cells of a mesh, of one type: tetrahedra (4 vertices), hexahedra (8), triangles (3),
+// quadrangles (4) or edges (2), each a run of vertex indices in one flat array; the surface and
+// line cells lie in 3D space. The type is the reference cell of the mesh, as deal.II's
 // ReferenceCell or MFEM's Geometry: the loops that do not care what a cell is (partition,
 // distribution, assembly, outputs) read `corners()` vertices a cell, and the element code that
 // does (a tetrahedral or hexahedral force field) asks for its type once, at construction.
 //
 // Vertex order: a tetrahedron's is the file's (SOFA's corotational frame depends on it); a
 // hexahedron's is SOFA's and VTK's: the face z = 0 counter-clockwise seen from +z, then the face
-// z = 1 in the same order ((0,0,0) (1,0,0) (1,1,0) (0,1,0) (0,0,1) (1,0,1) (1,1,1) (0,1,1)).
+// z = 1 in the same order ((0,0,0) (1,0,0) (1,1,0) (0,1,0) (0,0,1) (1,0,1) (1,1,1) (0,1,1)); a
+// triangle's and an edge's are the file's, a quadrangle's SOFA's, counter-clockwise around it.
 #include <petscsys.h>
 
 #include <cstddef>
@@ -22,19 +24,67 @@
 
 namespace eis {
 
-enum class CellType { Tetrahedron, Hexahedron };
+enum class CellType { Tetrahedron, Hexahedron, Triangle, Quadrangle, Edge };
+
+// One row per type, in the enum's order: what the loops that do not care what a cell is read.
+struct CellTypeFacts {
+  int corners;       // vertices a cell
+  int dimension;     // topological: 3, 2 or 1 (the coordinates are always 3D)
+  int sharedNodes;   // nodes two neighbouring cells share (a face, an edge, a vertex)
+  int vtkType;       // VTK_TETRA, VTK_HEXAHEDRON, VTK_TRIANGLE, VTK_QUAD, VTK_LINE
+  const char* xdmf;  // XDMF 3's topology name
+  const char* name;
+  const char* plural;
+};
+inline constexpr CellTypeFacts kCellTypeFacts[] = {
+    {4, 3, 3, 10, "Tetrahedron", "tetrahedron", "tetrahedra"},
+    {8, 3, 4, 12, "Hexahedron", "hexahedron", "hexahedra"},
+    {3, 2, 2, 5, "Triangle", "triangle", "triangles"},
+    {4, 2, 2, 9, "Quadrilateral", "quadrangle", "quadrangles"},
+    {2, 1, 1, 3, "Polyline", "edge", "edges"}};
+constexpr const CellTypeFacts& factsOf(CellType type) {
+  return kCellTypeFacts[int(type)];
+}
 
 constexpr int cornersOf(CellType type) {
-  return type == CellType::Tetrahedron ? 4 : 8;
+  return factsOf(type).corners;
+}
+constexpr int dimensionOf(CellType type) {
+  return factsOf(type).dimension;
 }
 inline std::string nameOf(CellType type) {
-  return type == CellType::Tetrahedron ? "tetrahedron" : "hexahedron";
+  return factsOf(type).name;
 }
 inline std::string pluralNameOf(CellType type) {
-  return type == CellType::Tetrahedron ? "tetrahedra" : "hexahedra";
+  return factsOf(type).plural;
 }
+// The built-in box's cell types (mesh.cell-type): the volume cells.
 inline constexpr Named<CellType> kCellTypes[] = {{"tetrahedron", CellType::Tetrahedron},
                                                  {"hexahedron", CellType::Hexahedron}};
+
+// The faces of each cell type by vertex slot, -1 ending a shorter one: a tetrahedron's opposite
+// each vertex slot, a hexahedron's in VTK's order, a triangle's and a quadrangle's edges, an
+// edge's two ends. What matches neighbouring cells (ghost cells, the parallel dual graph) reads
+// these.
+struct CellFaces {
+  int count;
+  int slots[6][4];
+};
+inline constexpr CellFaces kCellFaces[] = {
+    {4, {{1, 2, 3, -1}, {0, 2, 3, -1}, {0, 1, 3, -1}, {0, 1, 2, -1}}},
+    {6, {{0, 1, 2, 3}, {4, 5, 6, 7}, {0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}}},
+    {3, {{1, 2, -1, -1}, {0, 2, -1, -1}, {0, 1, -1, -1}}},
+    {4, {{0, 1, -1, -1}, {1, 2, -1, -1}, {2, 3, -1, -1}, {3, 0, -1, -1}}},
+    {2, {{0, -1, -1, -1}, {1, -1, -1, -1}}}};
+constexpr const CellFaces& facesOf(CellType type) {
+  return kCellFaces[int(type)];
+}
+// The vertices of face `f` of a cell of `type`.
+constexpr int faceSize(CellType type, int f) {
+  int n = 0;
+  while (n < 4 && facesOf(type).slots[f][n] >= 0) ++n;
+  return n;
+}
 
 // A hexahedron's 12 edges as vertex pairs, in SOFA's order
 // (core::topology::edgesInHexahedronArray): the pairs MeshMatrixMass couples; a face's other two
@@ -42,13 +92,13 @@ inline constexpr Named<CellType> kCellTypes[] = {{"tetrahedron", CellType::Tetra
 inline constexpr int kHexahedronEdges[12][2] = {{0, 1}, {0, 3}, {0, 4}, {1, 2}, {1, 5}, {2, 3},
                                                 {2, 6}, {3, 7}, {4, 5}, {4, 7}, {5, 6}, {6, 7}};
 
-// VTK's cell type numbers (VTK_TETRA, VTK_HEXAHEDRON): the same vertex orders as ours.
+// VTK's cell type numbers: the same vertex orders as ours.
 constexpr int vtkTypeOf(CellType type) {
-  return type == CellType::Tetrahedron ? 10 : 12;
+  return factsOf(type).vtkType;
 }
-// XDMF 3's topology names.
+// XDMF 3's topology names (an edge is a polyline of 2 nodes).
 inline const char* xdmfTopologyOf(CellType type) {
-  return type == CellType::Tetrahedron ? "Tetrahedron" : "Hexahedron";
+  return factsOf(type).xdmf;
 }
 
 // One cell's vertices, a view into its list.

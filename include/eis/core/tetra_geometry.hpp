@@ -20,4 +20,12 @@ struct TetraShape {
 // for a parallelepiped, an approximation for a warped one).
 double hexahedronVolume(const std::array<Vec3, 8>& p);
 
+// The measures SOFA's geometry algorithms give the cells of a surface or a line in 3D: a
+// triangle's area |(p1-p0) x (p2-p0)| / 2 (TriangleSetGeometryAlgorithms), a quadrangle's as two
+// triangles, (|(p1-p0) x (p2-p0)| + |(p3-p2) x (p0-p2)|) / 2 (QuadSetGeometryAlgorithms'
+// computeRestQuadArea), an edge's length.
+double triangleArea(const Vec3& p0, const Vec3& p1, const Vec3& p2);
+double quadrangleArea(const Vec3& p0, const Vec3& p1, const Vec3& p2, const Vec3& p3);
+double edgeLength(const Vec3& p0, const Vec3& p1);
+
 }  // namespace eis

@@ -30,17 +30,20 @@
 #include <string>
 #include <vector>
 
+#include "eis/core/cells.hpp"
+
 namespace eis {
 
 // What one rank holds of the mesh.
 struct VtkPiece {
-  std::vector<double> points;  // xyz per local point (current or rest, caller's choice)
-  int corners = 4;             // vertices per cell: 4 (VTK_TETRA) or 8 (VTK_HEXAHEDRON)
-  // Each cell's vertex count, when the piece joins bodies of both cell types; else empty.
-  std::vector<std::uint8_t> cellCorners;
-  std::vector<std::int64_t> tets;     // `corners` local point indices per local cell
+  std::vector<double> points;             // xyz per local point (current or rest, caller's choice)
+  CellType type = CellType::Tetrahedron;  // the cells' type (core/cells.hpp), VTK's too
+  // Each cell's type, when the piece joins bodies of several cell types; else empty.
+  std::vector<CellType> cellTypes;
+  std::vector<std::int64_t> tets;     // corners() local point indices per local cell
   std::vector<std::int64_t> nodeIds;  // global node id per local point (point data "node_id")
   std::vector<unsigned char> owned;   // 1 if this rank owns the point, 0 if it is a ghost copy
+  int corners() const { return cornersOf(type); }
 };
 
 // A Float64 field, `components` values per point (point data) or per cell (cell data), interleaved.

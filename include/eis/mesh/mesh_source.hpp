@@ -6,6 +6,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "eis/core/component.hpp"
@@ -26,14 +27,17 @@ struct MeshSourceParameters {
   std::optional<std::string> nodes;       // mesh.nodes, as given (an inline mesh)
   std::optional<std::string> tetrahedra;  // mesh.tetrahedra, as given
   std::optional<std::string> hexahedra;   // mesh.hexahedra, as given
+  // mesh.triangles, mesh.quadrangles or mesh.edges, as given, with its cell type: a body of
+  // surface or line cells.
+  std::optional<std::pair<CellType, std::string>> lowerCells;
   std::array<double, 3> boxSize;          // mesh.box-size
   std::array<int, 3> boxCells;            // mesh.box-cells
   std::string boxCellsText;               // mesh.box-cells as given (messages quote it)
   CellType cellType;                      // mesh.cell-type
   std::vector<MeshTransform> transforms;  // mesh.transform, in order
   int refine;                             // mesh.refine
-  // Whether the mesh is written in the keys (mesh.nodes, mesh.tetrahedra or mesh.hexahedra).
-  bool isInline() const { return nodes || tetrahedra || hexahedra; }
+  // Whether the mesh is written in the keys (mesh.nodes and its cells).
+  bool isInline() const { return nodes || tetrahedra || hexahedra || lowerCells; }
 };
 MeshSourceParameters readMeshSourceParameters(const Parameters& scene);
 

@@ -18,10 +18,11 @@ struct MeshTransform {
   std::array<double, 12> matrix;  // kMatrix: the top three rows of a 4x4 affine matrix
 };
 
-// "scale SX SY SZ" (each factor non-zero), "rotate RX RY RZ" (degrees), "translate TX TY TZ" or
-// "matrix M00 M01 M02 M03 M10 .. M23 [0 0 0 1]" (SOFA MeshLoader `transformation`, row by row;
-// x' = M00 x + M01 y + M02 z + M03, ...; a fourth row, when given, must be 0 0 0 1); eis::Error
-// naming `key` otherwise.
+// "scale SX SY SZ" (a factor of 0 flattens a mesh: loadSerialMesh refuses it on volume cells,
+// and on surface or line cells when it flattens one), "rotate RX RY RZ" (degrees), "translate TX TY
+// TZ" or "matrix M00 M01 M02 M03 M10 .. M23 [0 0 0 1]" (SOFA MeshLoader `transformation`, row by
+// row; x' = M00 x + M01 y + M02 z + M03, ...; a fourth row, when given, must be 0 0 0 1);
+// eis::Error naming `key` otherwise.
 MeshTransform parseMeshTransform(const std::string& key, const std::string& text);
 Check meshTransformCheck();
 

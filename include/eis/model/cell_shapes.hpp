@@ -26,6 +26,21 @@ public:
     return TetraShape(p[v[0]], p[v[1]], p[v[2]], p[v[3]]);
   }
   std::size_t size() const { return cells_->size(); }
+  // A cell's rest measure as SOFA's masses take it: a tetrahedron's volume, a hexahedron's
+  // six-tetrahedron volume (hexahedronVolume), a triangle's or a quadrangle's area, an edge's
+  // length.
+  double measure(std::size_t cell) const {
+    const auto& v = (*cells_)[cell];
+    const auto& p = *rest_;
+    switch (cells_->type()) {
+      case CellType::Tetrahedron: return (*this)[cell].volume;
+      case CellType::Hexahedron: return hexahedronVolume(corners<8>(cell));
+      case CellType::Triangle: return triangleArea(p[v[0]], p[v[1]], p[v[2]]);
+      case CellType::Quadrangle: return quadrangleArea(p[v[0]], p[v[1]], p[v[2]], p[v[3]]);
+      case CellType::Edge: return edgeLength(p[v[0]], p[v[1]]);
+    }
+    return 0;
+  }
   // A cell's rest corners, for the cells whose shape is not a TetraShape (hexahedra).
   template <int N>
   std::array<Vec3, N> corners(std::size_t cell) const {

@@ -11,6 +11,10 @@
 // hexahedron-fem = HexahedronFEMForceFieldAndMass's element mass (sofaHexahedronMass: every
 // entry 8/27 density V_e, V_e the product of the edges from vertex 0; hexahedron-fem-lumped its
 // row sums on the diagonal), whose gravity is density V_e / 8 a vertex, not M g.
+// Triangles, quadrangles, edges (their area or length, CellShapes::measure; the density a mass
+// per area or length): lumped = DiagonalMass, a third, a quarter, a half a vertex; consistent =
+// MeshMatrixMass, a triangle's |T| / 6 on the diagonal and |T| / 12 off it, a quadrangle's |Q| / 8
+// and |Q| / 16 along its 4 edges (none across); SOFA's has none on edges: refused.
 // uniform = UniformMass: the same mass on every node, whatever the cells' volumes; each cell
 // holding a node carries an equal share of it, so that assembly stays cell by cell.
 #include <petscsys.h>
