@@ -130,10 +130,7 @@ void translate(Reader& r, const SofaObject& o, const SofaKey& k, std::size_t poi
 
 }  // namespace
 
-void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys) {
-  const SofaObject& mapping = *child.mapping;
-  r.into(keys);
-  r.from(mapping);
+void checkMechanicalMapping(Reader& r, const SofaObject& mapping) {
   // BaseMapping: a mapping that does not carry the child's forces or masses to its parent
   // (mapForces, mapMasses, mapMatrices: isMechanical), or that maps the rest positions too.
   for (const char* field : {"mapForces", "mapMasses", "mapMatrices", "isMechanical"})
@@ -141,6 +138,13 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
       r.reject(mapping, field, "a mapped child whose forces or masses stay in the child");
   if (r.boolean(mapping, "applyRestPosition", false))
     r.reject(mapping, "applyRestPosition", "mapping the rest positions is not supported");
+}
+
+void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys) {
+  const SofaObject& mapping = *child.mapping;
+  r.into(keys);
+  r.from(mapping);
+  checkMechanicalMapping(r, mapping);
   const auto position = [&](const SofaObject* o) {
     const auto& objects = child.node->objects;
     for (std::size_t i = 0; i < objects.size(); ++i)

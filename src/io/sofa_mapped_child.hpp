@@ -13,4 +13,8 @@ namespace eis::sofa {
 // component for what cannot be mapped.
 void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys);
 
+// Refuses a mapping that keeps the child's forces or masses in the child (mapForces, mapMasses,
+// mapMatrices, isMechanical false) or maps the rest positions (applyRestPosition).
+void checkMechanicalMapping(Reader& r, const SofaObject& mapping);
+
 }  // namespace eis::sofa

@@ -789,7 +789,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"material.region", "liver 3e3"},
       {"material.region", "liver 0 0.3"},
       {"material.region", "liver 3e3 0.5"},
-      {"material.cell-young-modulus", "1 0"},
+      {"material.cell-young-modulus", "1 -1"},
       {"material.cell-poisson-ratio", "0.3 0.5"},
       {"material.cell-stiffness-factor", "1 0"},
       {"constraint.linear-movement-rule", "free"},
