@@ -17,6 +17,9 @@ struct RegularGrid {
   std::array<int, 3> n{2, 2, 2};              // points along x, y, z
   std::vector<std::array<double, 3>> points;  // point i + n0 (j + n1 k) at p0 + i dx + j dy + k dz
   std::vector<std::array<long long, 8>> hexahedra;  // x fastest, then y, then z
+  // A RegularGridTopology's p0 and its steps along x, y, z (its dx, dy, dz are (step[0], 0, 0),
+  // (0, step[1], 0), (0, 0, step[2])); zero for a cylinder or ball.
+  std::array<double, 3> p0{}, step{};
 };
 
 // The grid a RegularGridTopology describes: n (2 2 2) or the legacy nx ny nz, min (0 0 0) and

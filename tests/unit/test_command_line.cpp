@@ -257,6 +257,8 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.text("mapped.indices"), "4 2 4"); }},
       {"mapped.points", "1 2 3 4 5 6",
        [](const Scene& s) { EXPECT_EQ(s.text("mapped.points"), "1 2 3 4 5 6"); }},
+      {"mapped.cells", "0 0.5 0.5 0.5",
+       [](const Scene& s) { EXPECT_EQ(s.text("mapped.cells"), "0 0.5 0.5 0.5"); }},
       {"mapped.vertex-mass", "0.5",
        [](const Scene& s) { EXPECT_EQ(s.real("mapped.vertex-mass"), 0.5); }},
       {"mapped.total-mass", "2", [](const Scene& s) { EXPECT_EQ(s.real("mapped.total-mass"), 2); }},
