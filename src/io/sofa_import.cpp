@@ -17,6 +17,7 @@
 #include "sofa_mapped_fem.hpp"
 #include "sofa_reader.hpp"
 #include "sofa_rigid.hpp"
+#include "sofa_sparse_grid.hpp"
 #include "sofa_walk.hpp"
 
 namespace eis {
@@ -125,7 +126,8 @@ bool isReadGrid(const std::string& type) {
 
 // The mesh: the loader the MechanicalObject or its node's topology reads. A child's FEM force
 // field that reads the body's hexahedra (`childHexahedral`, io/sofa_mapped_fem) makes a
-// RegularGridTopology's cells hexahedra. Returns the grid, when the mesh is a RegularGridTopology.
+// RegularGridTopology's cells hexahedra. Returns the grid, when the mesh is a RegularGridTopology
+// or SparseGridTopology.
 const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& options,
                           const std::vector<const SofaObject*>& components,
                           const SofaObject* childHexahedral = nullptr) {
@@ -185,7 +187,8 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
     }
     if (state.field("velocity")) reader.key("initial.velocities", *reader.text(state, "velocity"));
     mapTransform(reader, state, false);
-    return grid->type == "RegularGridTopology" ? grid : nullptr;
+    return grid->type == "RegularGridTopology" || grid->type == "SparseGridTopology" ? grid
+                                                                                     : nullptr;
   }
   // A grid of a kind not read here is the real reason a body has no mesh.
   const auto refuseOtherGrid = [&] {
@@ -466,7 +469,7 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   }
   if (!femChildren.empty()) {
     const SofaObject& fem = *femChildren.front()->components.front();
-    if (!bodyGrid)
+    if (!bodyGrid || bodyGrid->type != "RegularGridTopology")
       throw Error(fem.where + ": " + fem.label() + ": a mapped child's FEM force field is " +
                   "carried only from a body on a RegularGridTopology (" + state.label() +
                   " is not)");
@@ -503,7 +506,16 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
       throw Error(child.mapping->where + ": " + child.mapping->type + ": " + state.label() +
                   " has no mass of its own: a body whose mass is only its mapped child's is "
                   "not supported");
-    sofa::mapMappedChild(reader, child, keys);
+    // SOFA's mapper of a sparse grid reads the grid's cubes (io/sofa_mapped_child).
+    std::optional<sofa::SparseGrid> sparse;
+    if (bodyGrid && bodyGrid->type == "SparseGridTopology" &&
+        child.mapping->type == "BarycentricMapping") {
+      const char* field = bodyGrid->field("fileTopology") ? "fileTopology" : "filename";
+      sparse = sofa::sparseGrid(
+          reader, *bodyGrid,
+          reader.given(*bodyGrid, field) ? findFile(reader, *bodyGrid, options, field) : "");
+    }
+    sofa::mapMappedChild(reader, child, keys, sparse ? &*sparse : nullptr);
   }
   // Every force comes from a component the scene names: without a FEM force field (the
   // mappings that give material.model), none.

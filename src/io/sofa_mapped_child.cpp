@@ -5,13 +5,11 @@
 // fields, defaults and refusals stay in one place.
 #include "sofa_mapped_child.hpp"
 
-#include <algorithm>
-#include <cmath>
 #include <string>
 #include <vector>
 
 #include "eis/core/error.hpp"
-#include "sofa_grid.hpp"
+#include "sofa_grid_mapper.hpp"
 
 namespace eis::sofa {
 
@@ -131,31 +129,6 @@ void translate(Reader& r, const SofaObject& o, const SofaKey& k, std::size_t poi
   }
 }
 
-// BarycentricMapperRegularGridTopology::init: each point's cube by the grid's index
-// (RegularGridTopology::findCube: x = (p - p0).dx / |dx|^2, the cube of floor(x), floor(y),
-// floor(z), its coordinates x - floor(x), ...), else findNearestCube's (the indices clamped to
-// the grid, the coordinates extrapolated): "C FX FY FZ" a point, C = i + (nx - 1) (j + (ny - 1) k).
-std::string gridCubes(const RegularGrid& grid, const std::vector<double>& points) {
-  std::string text;
-  for (std::size_t p = 0; p + 2 < points.size(); p += 3) {
-    long long cube = 0, stride = 1;
-    double f[3];
-    for (int a = 0; a < 3; ++a) {
-      const double x = (points[p + std::size_t(a)] - grid.p0[std::size_t(a)]) *
-                       grid.step[std::size_t(a)] *
-                       (1.0 / (grid.step[std::size_t(a)] * grid.step[std::size_t(a)]));
-      const long long cells = grid.n[std::size_t(a)] - 1;
-      const long long i = std::min(std::max((long long)std::floor(x), 0LL), cells - 1);
-      f[a] = x - double(i);
-      cube += i * stride;
-      stride *= cells;
-    }
-    text += (text.empty() ? "" : " ") + std::to_string(cube) + " " + parse::text(f[0]) + " " +
-            parse::text(f[1]) + " " + parse::text(f[2]);
-  }
-  return text;
-}
-
 }  // namespace
 
 void checkMechanicalMapping(Reader& r, const SofaObject& mapping) {
@@ -168,7 +141,8 @@ void checkMechanicalMapping(Reader& r, const SofaObject& mapping) {
     r.reject(mapping, "applyRestPosition", "mapping the rest positions is not supported");
 }
 
-void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys) {
+void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys,
+                    const SparseGrid* sparse) {
   const SofaObject& mapping = *child.mapping;
   r.into(keys);
   r.from(mapping);
@@ -217,22 +191,22 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
     // (BarycentricMapperRegularGridTopology, ...SparseGridTopology), not the mesh mapper's rule
     // read here.
     const SofaObject* topology = topologyOf(mapping.node->parent);
-    const bool regular = topology && topology->type == "RegularGridTopology";
+    const bool regular = topology && topology->type == "RegularGridTopology",
+               sparseGrid = topology && topology->type == "SparseGridTopology" && sparse;
     if (topology && topology->type.find("GridTopology") != std::string::npos &&
-        !(regular && r.gave("mesh.hexahedra")))
+        !((regular || sparseGrid) && r.gave("mesh.hexahedra")))
       throw Error(mapping.where + ": BarycentricMapping: from " + topology->label() +
                   ": SOFA maps onto the grid's cubes (its grid mappers), which is supported only "
-                  "for a RegularGridTopology whose hexahedra are the body's (a "
-                  "HexahedronFEMForceField on it); a mesh of tetrahedra or hexahedra is");
+                  "for a RegularGridTopology or SparseGridTopology whose hexahedra are the "
+                  "body's (a HexahedronFEMForceField on it); a mesh of tetrahedra or hexahedra is");
     if (r.boolean(mapping, "useRestPosition", false))
       r.reject(mapping, "useRestPosition",
                "locating the points at the rest positions is not supported");
     r.key("mapped.mapping", "barycentric");
-    const std::string points = childPoints(r, *child.state);
-    r.key("mapped.points", points);
-    if (regular)
-      r.key("mapped.cells",
-            gridCubes(regularGrid(r, *topology), r.reals(*child.state, "position")));
+    r.key("mapped.points", childPoints(r, *child.state));
+    const std::vector<double> points = r.reals(*child.state, "position");
+    if (regular) r.key("mapped.cells", regularGridCubes(regularGrid(r, *topology), points));
+    if (sparseGrid) r.key("mapped.cells", sparseGridCubes(*sparse, points));
   }
   if (loads.mass) r.key("mapped.gravity", r.gaveValue("load.gravity"));
   if (loads.anyForce)
