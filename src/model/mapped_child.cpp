@@ -291,7 +291,8 @@ void resolveMappedChild(Scene& scene) {
     throw Error("mapped.mapping = subset needs mapped.indices");
   if (mapping == ChildMappingType::Barycentric && !points)
     throw Error("mapped.mapping = barycentric needs mapped.points");
-  if (scene.given("mapped.cells") && mapping != ChildMappingType::Barycentric)
+  if (scene.given("mapped.cells") &&
+      (mapping == ChildMappingType::Identity || mapping == ChildMappingType::Subset))
     throw Error("mapped.cells is for mapped.mapping = barycentric");
   if (scene.given("mapped.vertex-mass") && scene.given("mapped.total-mass"))
     throw Error("mapped.vertex-mass and mapped.total-mass exclude each other");
