@@ -17,6 +17,7 @@
 #include "sofa_mapped_fem.hpp"
 #include "sofa_reader.hpp"
 #include "sofa_rigid.hpp"
+#include "sofa_rigid_mapping.hpp"
 #include "sofa_sparse_grid.hpp"
 #include "sofa_walk.hpp"
 
@@ -491,8 +492,26 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     }
     sofa::mapMappedFems(reader, *bodyGrid, femChildren, keys);
   }
+  // Points a RigidMapping drives from frames: the body's rigid.mapped-* keys
+  // (io/sofa_rigid_mapping).
+  if (rigid && !mappedChildren.empty()) {
+    const sofa::MappedNode& child = *mappedChildren.front();
+    if (mappedChildren.size() > 1)
+      throw Error(mappedChildren[1]->mapping->where + ": " + state.label() +
+                  " has a second mapped child with masses or force fields (the first: " +
+                  child.node->path() + "): one a body is supported");
+    for (const SofaObject* o : child.components)
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+    for (const SofaObject* o : {child.mapping, child.state})
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+    sofa::mapRigidMappedChild(reader, child, keys);
+    mappedChildren.clear();
+  }
   for (const sofa::MappedNode* each : mappedChildren) {
     const sofa::MappedNode& child = *each;
+    if (child.mapping->type == "RigidMapping")
+      throw Error(child.mapping->where + ": RigidMapping: its input " + state.label() +
+                  " is not a Rigid3d state");
     if (each != mappedChildren.front())
       throw Error(child.mapping->where + ": " + state.label() +
                   " has a second mapped child with masses or force fields (the first: " +

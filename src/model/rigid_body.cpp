@@ -87,6 +87,16 @@ RigidBody::RigidBody(MPI_Comm comm, RigidBodyParameters parameters)
   for (std::size_t frame = 0; frame < p.fixed.size(); ++frame)
     for (int d = 0; d < kRigidDerivSize; ++d)
       fixed_[frame * kRigidDerivSize + d] = p.fixed[frame][d];
+  if (!p.mapped.frameOf.empty()) {
+    for (int frame : p.mapped.frameOf)
+      if (frame < 0 || frame >= frames_)
+        throw Error("rigid mapped points: frame " + std::to_string(frame) + " of " +
+                    std::to_string(frames_) + " frames");
+    if (p.mapped.forces.size() != p.mapped.frameOf.size())
+      throw Error("rigid mapped points: a force for each point expected");
+    mapping_.emplace(p.mapped.frameOf, p.mapped.local);
+    mapping_->apply(p.frames.data());
+  }
 }
 
 RigidBody::~RigidBody() {
@@ -119,7 +129,8 @@ Vec RigidBody::createVelocities() {
 
 // UniformMass::addForce: each frame's weight, gravity times the RigidMass (the linear part times
 // the mass, the angular part zero).
-void RigidBody::computeForce(Vec, Vec, Vec f) {
+// The mapped points' weights and forces, J^T f at the frames' positions x, which also set J.
+void RigidBody::computeForce(Vec x, Vec, Vec f) {
   EIS_CHECK(VecZeroEntries(f));
   if (!owner_) return;
   PetscScalar* values;
@@ -127,6 +138,18 @@ void RigidBody::computeForce(Vec, Vec, Vec f) {
   for (int frame = 0; frame < frames_; ++frame)
     for (int d = 0; d < 3; ++d)
       values[frame * kRigidDerivSize + d] += parameters_.gravity[d] * parameters_.mass.mass;
+  if (mapping_) {
+    const PetscScalar* frames;
+    EIS_CHECK(VecGetArrayRead(x, &frames));
+    mapping_->apply(frames);
+    EIS_CHECK(VecRestoreArrayRead(x, &frames));
+    const RigidMappedPoints& mapped = parameters_.mapped;
+    for (std::size_t i = 0; i < mapping_->size(); ++i) {
+      std::array<double, 3> load = mapped.forces[i];
+      for (int d = 0; d < 3; ++d) load[d] += mapped.mass * parameters_.gravity[d];
+      mapping_->applyJT(i, load, values);
+    }
+  }
   EIS_CHECK(VecRestoreArray(f, &values));
 }
 
@@ -149,32 +172,50 @@ void RigidBody::addMBKv(Vec out, double mFactor, double, double, Vec v) {
       r[3 + row] +=
           inertia[3 * row] * dx[3] + inertia[3 * row + 1] * dx[4] + inertia[3 * row + 2] * dx[5];
   }
+  for (std::size_t i = 0; mapping_ && i < mapping_->size(); ++i) {
+    std::array<double, 3> m = mapping_->applyJ(i, in);
+    for (double& e : m) e *= mFactor * parameters_.mapped.mass;
+    mapping_->applyJT(i, m, result);
+  }
   EIS_CHECK(VecRestoreArray(out, &result));
   EIS_CHECK(VecRestoreArrayRead(v, &in));
 }
 
 // mFactor M with each fixed unknown's row and column replaced by its diagonal entry alone
 // (P A P + (I - P) D, as the mesh bodies' matrices). Refilled only when the factor changes.
+// With mapped points, the frames' 6 x 6 blocks hold their J^T m J too, J as it stands: refilled
+// every time.
 Mat RigidBody::systemMatrix(double mFactor, double, double) {
-  if (matrix_ && mFactor == matrixFactor_) return matrix_;
+  if (matrix_ && mFactor == matrixFactor_ && !mapping_) return matrix_;
   const PetscInt local = owner_ ? PetscInt(kRigidDerivSize) * frames_ : 0;
   if (!matrix_) {
-    EIS_CHECK(MatCreateAIJ(comm_, local, local, PETSC_DETERMINE, PETSC_DETERMINE, 3, nullptr, 0,
+    EIS_CHECK(MatCreateAIJ(comm_, local, local, PETSC_DETERMINE, PETSC_DETERMINE, 6, nullptr, 0,
                            nullptr, &matrix_));
     EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, PETSC_TRUE));
     EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
   }
-  const double mass = parameters_.mass.mass * mFactor;
+  // Each frame's block: its RigidMass, and J^T m J of its mapped points.
+  std::vector<std::array<double, 36>> blocks(static_cast<std::size_t>(frames_));
+  for (int frame = 0; frame < frames_; ++frame) {
+    std::array<double, 36>& b = blocks[std::size_t(frame)];
+    b.fill(0);
+    for (int d = 0; d < 3; ++d) b[std::size_t(7 * d)] = parameters_.mass.mass;
+    for (int row = 0; row < 3; ++row)
+      for (int column = 0; column < 3; ++column)
+        b[std::size_t(6 * (3 + row) + 3 + column)] = inertiaMass_[std::size_t(3 * row + column)];
+  }
+  for (std::size_t i = 0; mapping_ && i < mapping_->size(); ++i)
+    mapping_->addMass(i, parameters_.mapped.mass, blocks[std::size_t(mapping_->frameOf(i))].data());
   for (int frame = 0; owner_ && frame < frames_; ++frame) {
     const PetscInt first = PetscInt(frame) * kRigidDerivSize;
-    for (PetscInt d = 0; d < 3; ++d)
-      EIS_CHECK(MatSetValue(matrix_, first + d, first + d, mass, INSERT_VALUES));
-    for (PetscInt row = 0; row < 3; ++row)
-      for (PetscInt column = 0; column < 3; ++column) {
-        const PetscInt r = first + 3 + row, c = first + 3 + column;
+    for (PetscInt row = 0; row < kRigidDerivSize; ++row)
+      for (PetscInt column = 0; column < kRigidDerivSize; ++column) {
+        const PetscInt r = first + row, c = first + column;
+        const double value = blocks[std::size_t(frame)][std::size_t(6 * row + column)] * mFactor;
         const bool kept = row == column || (!fixed_[r] && !fixed_[c]);
-        EIS_CHECK(MatSetValue(matrix_, r, c, kept ? inertiaMass_[3 * row + column] * mFactor : 0.0,
-                              INSERT_VALUES));
+        // Without mapped points the linear block is diagonal and uncoupled: not stored.
+        if (!mapping_ && (row < 3 || column < 3) && row != column) continue;
+        EIS_CHECK(MatSetValue(matrix_, r, c, kept ? value : 0.0, INSERT_VALUES));
       }
   }
   EIS_CHECK(MatAssemblyBegin(matrix_, MAT_FINAL_ASSEMBLY));
