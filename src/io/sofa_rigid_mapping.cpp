@@ -1,7 +1,8 @@
-// SOFA's RigidMapping (Sofa/Component/Mapping/NonLinear RigidMapping.inl) with a UniformMass and
-// ConstantForceField in the mapped node, as rigid.mapped-points, rigid.mapped-mass and
-// rigid.mapped-forces (model/rigid_body.hpp). Each component is read by its class's registered
-// mapping, as on a body, and its keys become the mapped points'.
+// SOFA's RigidMapping (Sofa/Component/Mapping/NonLinear RigidMapping.inl) with a UniformMass,
+// ConstantForceFields and PlaneForceFields in the mapped node, as rigid.mapped-points,
+// rigid.mapped-mass, rigid.mapped-forces and rigid.mapped-plane (model/rigid_body.hpp). Each
+// component is read by its class's registered mapping, as on a body, and its keys become the mapped
+// points'.
 #include "sofa_rigid_mapping.hpp"
 
 #include <map>
@@ -95,12 +96,14 @@ void mapRigidMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey
   // What the child's components give, read by their registered mappings.
   double mass = 0;
   std::vector<double> force(3 * count, 0.0);
+  std::vector<std::string> planes;
   for (const SofaObject* o : child.components) {
     const SofaMapping map = sofaMapping(o->type);
-    if (!map || (o->type != "UniformMass" && o->type != "ConstantForceField"))
+    if (!map || (o->type != "UniformMass" && o->type != "ConstantForceField" &&
+                 o->type != "PlaneForceField"))
       throw Error(o->where + ": " + named(*o) +
-                  ": not supported in a rigidly mapped child (its UniformMass and "
-                  "ConstantForceField are)");
+                  ": not supported in a rigidly mapped child (its UniformMass, "
+                  "ConstantForceField and PlaneForceField are)");
     std::vector<SofaKey> own;
     r.into(own);
     r.from(*o);
@@ -137,6 +140,8 @@ void mapRigidMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey
             r.reject(*o, "indices", "point " + std::to_string(i) + " of " + std::to_string(count));
           for (int d = 0; d < 3; ++d) force[3 * i + std::size_t(d)] += at(j + 1 + std::size_t(d));
         }
+      } else if (k.key == "obstacle.plane") {
+        planes.push_back(k.value);
       } else if (k.key != "mass.type") {
         throw Error(o->where + ": " + named(*o) + ": " + k.key + " = " + k.value +
                     " is not supported in a rigidly mapped child");
@@ -155,6 +160,7 @@ void mapRigidMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey
   r.key("rigid.mapped-points", pointsText);
   if (mass != 0) r.key("rigid.mapped-mass", parse::text(mass));
   if (!forcesText.empty()) r.key("rigid.mapped-forces", forcesText);
+  for (const std::string& plane : planes) r.key("rigid.mapped-plane", plane);
 }
 
 }  // namespace eis::sofa

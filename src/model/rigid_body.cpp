@@ -96,6 +96,7 @@ RigidBody::RigidBody(MPI_Comm comm, RigidBodyParameters parameters)
       throw Error("rigid mapped points: a force for each point expected");
     mapping_.emplace(p.mapped.frameOf, p.mapped.local);
     mapping_->apply(p.frames.data());
+    stiffness_.assign(mapping_->size(), {});
   }
 }
 
@@ -130,7 +131,7 @@ Vec RigidBody::createVelocities() {
 // UniformMass::addForce: each frame's weight, gravity times the RigidMass (the linear part times
 // the mass, the angular part zero).
 // The mapped points' weights and forces, J^T f at the frames' positions x, which also set J.
-void RigidBody::computeForce(Vec x, Vec, Vec f) {
+void RigidBody::computeForce(Vec x, Vec v, Vec f) {
   EIS_CHECK(VecZeroEntries(f));
   if (!owner_) return;
   PetscScalar* values;
@@ -141,22 +142,45 @@ void RigidBody::computeForce(Vec x, Vec, Vec f) {
   if (mapping_) {
     const PetscScalar* frames;
     EIS_CHECK(VecGetArrayRead(x, &frames));
-    mapping_->apply(frames);
+    const std::vector<Vec3d> points = mapping_->apply(frames);
     EIS_CHECK(VecRestoreArrayRead(x, &frames));
     const RigidMappedPoints& mapped = parameters_.mapped;
+    const PetscScalar* velocities;
+    EIS_CHECK(VecGetArrayRead(v, &velocities));
     for (std::size_t i = 0; i < mapping_->size(); ++i) {
       std::array<double, 3> load = mapped.forces[i];
       for (int d = 0; d < 3; ++d) load[d] += mapped.mass * parameters_.gravity[d];
+      stiffness_[i].fill(0);
+      // PlaneForceField::addForce: a point below the plane (or any, bilateral) is pushed by
+      // -k s n and damped by c s v, the total capped at maxForce; addDForce: -k n n^T.
+      const Vec3d vc = mapped.planes.empty() ? Vec3d{} : mapping_->applyJ(i, velocities);
+      for (const Plane& plane : mapped.planes) {
+        const Vec3& n = plane.normal;
+        const double s = points[i][0] * n[0] + points[i][1] * n[1] + points[i][2] * n[2] - plane.d;
+        if (!(plane.bilateral || s < 0)) continue;
+        std::array<double, 3> force;
+        for (int a = 0; a < 3; ++a)
+          force[a] = n[a] * (-plane.stiffness * s) - vc[a] * (-plane.damping * s);
+        const double amplitude = force[0] * force[0] + force[1] * force[1] + force[2] * force[2];
+        const double limit = plane.maxForce * plane.maxForce;
+        const double scale = limit > 0 && amplitude > limit ? std::sqrt(limit / amplitude) : 1.0;
+        for (int a = 0; a < 3; ++a) {
+          load[a] += force[a] * scale;
+          for (int b = 0; b < 3; ++b)
+            stiffness_[i][std::size_t(3 * a + b)] -= plane.stiffness * n[a] * n[b];
+        }
+      }
       mapping_->applyJT(i, load, values);
     }
+    EIS_CHECK(VecRestoreArrayRead(v, &velocities));
   }
   EIS_CHECK(VecRestoreArray(f, &values));
 }
 
 // UniformMass::addMDx: the RigidMass scaled by the factor (mass and inertiaMassMatrix), times dx.
 // No damping or stiffness acts on the frames.
-void RigidBody::addMBKv(Vec out, double mFactor, double, double, Vec v) {
-  if (!owner_ || mFactor == 0) return;
+void RigidBody::addMBKv(Vec out, double mFactor, double, double kFactor, Vec v) {
+  if (!owner_ || (mFactor == 0 && (kFactor == 0 || !mapping_))) return;
   const double mass = parameters_.mass.mass * mFactor;
   std::array<double, 9> inertia;
   for (int i = 0; i < 9; ++i) inertia[i] = inertiaMass_[i] * mFactor;
@@ -173,8 +197,12 @@ void RigidBody::addMBKv(Vec out, double mFactor, double, double, Vec v) {
           inertia[3 * row] * dx[3] + inertia[3 * row + 1] * dx[4] + inertia[3 * row + 2] * dx[5];
   }
   for (std::size_t i = 0; mapping_ && i < mapping_->size(); ++i) {
-    std::array<double, 3> m = mapping_->applyJ(i, in);
-    for (double& e : m) e *= mFactor * parameters_.mapped.mass;
+    const std::array<double, 3> dx = mapping_->applyJ(i, in);
+    std::array<double, 3> m;
+    for (int a = 0; a < 3; ++a) {
+      m[a] = dx[a] * mFactor * parameters_.mapped.mass;
+      for (int b = 0; b < 3; ++b) m[a] += kFactor * stiffness_[i][std::size_t(3 * a + b)] * dx[b];
+    }
     mapping_->applyJT(i, m, result);
   }
   EIS_CHECK(VecRestoreArray(out, &result));
@@ -185,7 +213,7 @@ void RigidBody::addMBKv(Vec out, double mFactor, double, double, Vec v) {
 // (P A P + (I - P) D, as the mesh bodies' matrices). Refilled only when the factor changes.
 // With mapped points, the frames' 6 x 6 blocks hold their J^T m J too, J as it stands: refilled
 // every time.
-Mat RigidBody::systemMatrix(double mFactor, double, double) {
+Mat RigidBody::systemMatrix(double mFactor, double, double kFactor) {
   if (matrix_ && mFactor == matrixFactor_ && !mapping_) return matrix_;
   const PetscInt local = owner_ ? PetscInt(kRigidDerivSize) * frames_ : 0;
   if (!matrix_) {
@@ -206,12 +234,19 @@ Mat RigidBody::systemMatrix(double mFactor, double, double) {
   }
   for (std::size_t i = 0; mapping_ && i < mapping_->size(); ++i)
     mapping_->addMass(i, parameters_.mapped.mass, blocks[std::size_t(mapping_->frameOf(i))].data());
+  // The planes' stiffness, kFactor J^T K J, is added after the mass factor below.
+  std::vector<std::array<double, 36>> stiff(static_cast<std::size_t>(frames_));
+  for (auto& b : stiff) b.fill(0);
+  for (std::size_t i = 0; mapping_ && i < mapping_->size(); ++i)
+    mapping_->addStiffness(i, stiffness_[i], kFactor,
+                           stiff[std::size_t(mapping_->frameOf(i))].data());
   for (int frame = 0; owner_ && frame < frames_; ++frame) {
     const PetscInt first = PetscInt(frame) * kRigidDerivSize;
     for (PetscInt row = 0; row < kRigidDerivSize; ++row)
       for (PetscInt column = 0; column < kRigidDerivSize; ++column) {
         const PetscInt r = first + row, c = first + column;
-        const double value = blocks[std::size_t(frame)][std::size_t(6 * row + column)] * mFactor;
+        const std::size_t e = std::size_t(6 * row + column);
+        const double value = blocks[std::size_t(frame)][e] * mFactor + stiff[std::size_t(frame)][e];
         const bool kept = row == column || (!fixed_[r] && !fixed_[c]);
         // Without mapped points the linear block is diagonal and uncoupled: not stored.
         if (!mapping_ && (row < 3 || column < 3) && row != column) continue;

@@ -116,7 +116,12 @@ const ComponentDeclaration& rigidBodyComponent() {
           .add({"rigid.mapped-forces", "\"I FX FY FZ ..\"",
                 "a constant force on each listed mapped point, I its 0-based index (SOFA\n"
                 "ConstantForceField in the child); repeated points add up",
-                std::nullopt, "force", false, mappedForcesCheck()}),
+                std::nullopt, "force", false, mappedForcesCheck()})
+          .add({"rigid.mapped-plane", "\"NX NY NZ D [K [C [FMAX]]] [bilateral]\"",
+                "a penalty plane acting on the mapped points, as obstacle.plane on nodes (SOFA\n"
+                "PlaneForceField in the child). Repeatable.",
+                std::nullopt, "", true,
+                [](const std::string& key, const std::string& text) { parsePlane(key, text); }}),
       nullptr};
   return component;
 }
@@ -169,6 +174,8 @@ RigidBodyParameters readRigidBodyParameters(const Parameters& scene) {
     }
     mapped.forces.assign(mapped.frameOf.size(), {0, 0, 0});
     mapped.mass = scene.real("rigid.mapped-mass");
+    for (const std::string& text : scene.texts("rigid.mapped-plane"))
+      mapped.planes.push_back(parsePlane("rigid.mapped-plane", text));
     if (scene.given("rigid.mapped-forces")) {
       const std::vector<double> forces = scene.reals("rigid.mapped-forces");
       for (std::size_t i = 0; i < forces.size(); i += 4) {
@@ -179,8 +186,11 @@ RigidBodyParameters readRigidBodyParameters(const Parameters& scene) {
         for (int d = 0; d < 3; ++d) mapped.forces[point][d] += forces[i + 1 + std::size_t(d)];
       }
     }
-  } else if (scene.given("rigid.mapped-forces") || scene.given("rigid.mapped-mass")) {
-    throw Error("rigid.mapped-mass and rigid.mapped-forces act on rigid.mapped-points, not given");
+  } else if (scene.given("rigid.mapped-forces") || scene.given("rigid.mapped-mass") ||
+             scene.given("rigid.mapped-plane")) {
+    throw Error(
+        "rigid.mapped-mass, rigid.mapped-forces and rigid.mapped-plane act on "
+        "rigid.mapped-points, not given");
   }
   for (const std::string& text : scene.texts("rigid.fixed")) fix("rigid.fixed", text, 0);
   for (const std::string& text : scene.texts("rigid.partial-fixed"))

@@ -88,4 +88,18 @@ void RigidMapping::addMass(std::size_t i, double m, double* block) const {
   }
 }
 
+void RigidMapping::addStiffness(std::size_t i, const std::array<double, 9>& k, double factor,
+                                double* block) const {
+  const Vec3d& r = rotated_[i];
+  // J = [I, -[r]x], row by row.
+  const double j[18] = {1, 0, 0, 0, r[2], -r[1], 0, 1, 0, -r[2], 0, r[0], 0, 0, 1, r[1], -r[0], 0};
+  for (int a = 0; a < 6; ++a)
+    for (int b = 0; b < 6; ++b) {
+      double sum = 0;
+      for (int p = 0; p < 3; ++p)
+        for (int q = 0; q < 3; ++q) sum += j[6 * p + a] * k[std::size_t(3 * p + q)] * j[6 * q + b];
+      block[6 * a + b] += factor * sum;
+    }
+}
+
 }  // namespace eis

@@ -6,7 +6,9 @@
 # constant force, under gravity. One implicit-Euler step from rest solves
 # (M_frame + sum J^T m J) dv = h sum J^T (m g + f), J = [I, -[R l]x] at the frame's start: the
 # frame's new velocity and position (its centre moved by h v, its orientation turned by h w as
-# RigidCoord's operator+=) against that closed form, worked out here, to 1e-12; then 30 steps
+# RigidCoord's operator+=) against that closed form, worked out here, to 1e-12; the same with a
+# PlaneForceField pushing one point (its force -k s n in f, its stiffness -k n n^T as
+# -h^2 J^T K J in the matrix); then 30 steps
 # give the same frames on 1, 2 and 3 ranks, bit for bit. What is refused: one error line each.
 # Usage: sofa_rigid_mapping.sh <euler-implicit> <meshes dir>.
 set -euo pipefail
@@ -48,6 +50,8 @@ scene() {  # scene CHILD_EXTRA MAPPING_FIELDS
 XML
 }
 scene "" > mapped.scn
+# The first point (y = 2) lies 0.5 below the plane y = 2.5, the second above it.
+scene '<PlaneForceField normal="0 1 0" d="2.5" stiffness="100" damping="3"/>' > plane.scn
 
 cat > reference.py <<'PY'
 import math, sys
@@ -58,6 +62,7 @@ c = [1.0, 2.0, 3.0]
 points = [[1.5, 2.0, 3.5], [0.0, 3.0, 2.0]]
 forces = [[0.0, -9.81 * 0.5, 0.0], [3.0, -9.81 * 0.5, -1.0]]
 m, h = 0.5, 0.01
+k = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0  # the plane y = 2.5's stiffness
 # The frame's own mass: 2 on the linear unknowns, 2 diag(1, 2, 3) on the angular ones.
 M = [[0.0] * 6 for _ in range(6)]
 for i in range(3):
@@ -67,10 +72,17 @@ f = [0.0, -9.81 * 2.0, 0.0, 0.0, 0.0, 0.0]  # the frame's own weight
 for p, F in zip(points, forces):
     r = [p[i] - c[i] for i in range(3)]  # R l: the world offset itself
     J = [[1, 0, 0, 0, r[2], -r[1]], [0, 1, 0, -r[2], 0, r[0]], [0, 0, 1, r[1], -r[0], 0]]
+    gap = p[1] - 2.5
+    # PlaneForceField, the point at rest: -k s n, and its stiffness -k n n^T in the step's matrix
+    # as -h^2 J^T K J = h^2 k J^T n n^T J.
+    pushed = k > 0 and gap < 0
+    F = [F[0], F[1] - (k * gap if pushed else 0.0), F[2]]
     for a in range(6):
-        f[a] += sum(J[k][a] * F[k] for k in range(3))
+        f[a] += sum(J[i][a] * F[i] for i in range(3))
         for b in range(6):
-            M[a][b] += m * sum(J[k][a] * J[k][b] for k in range(3))
+            M[a][b] += m * sum(J[i][a] * J[i][b] for i in range(3))
+            if pushed:
+                M[a][b] += h * h * k * J[1][a] * J[1][b]
 # Gaussian elimination: M dv = h f.
 A = [row[:] + [h * f[i]] for i, row in enumerate(M)]
 for k in range(6):
@@ -108,14 +120,28 @@ read -r worst scale < <(python3 reference.py step.csv "$Q" || echo "nan 0")
 check "one step follows the closed form: $worst <= 1e-12 (velocities up to $scale)" \
   below "$worst" 1e-12
 check "the mapped points move the frame (the check can fail)" below 1e-3 "$scale"
+status=0
+run 1 --scene plane.scn --solver.steps=1 --output.frames=plane.csv || status=$?
+check "a frame with a plane under a mapped point runs" test "$status" -eq 0
+[ "$status" -eq 0 ] || sed 's/^/     | /' run.err
+read -r worst scale < <(python3 reference.py plane.csv "$Q" 100 || echo "nan 0")
+check "with the plane, one step follows the closed form: $worst <= 1e-12" below "$worst" 1e-12
+read -r worst scale < <(python3 reference.py plane.csv "$Q" || echo "nan 0")
+check "the plane changes the step (the check can fail)" below 1e-6 "$worst"
 for ranks in 1 2 3; do
-  status=0
-  run "$ranks" --scene mapped.scn --solver.steps=30 --output.frames="frames$ranks.csv" ||
-    status=$?
-  check "30 steps on $ranks rank(s)" test "$status" -eq 0
+  for name in mapped plane; do
+    status=0
+    run "$ranks" --scene $name.scn --solver.steps=30 --output.frames="$name$ranks.csv" ||
+      status=$?
+    check "$name.scn: 30 steps on $ranks rank(s)" test "$status" -eq 0
+  done
 done
-check "1 and 2 ranks write the same frames, bit for bit" cmp -s frames1.csv frames2.csv
-check "1 and 3 ranks write the same frames, bit for bit" cmp -s frames1.csv frames3.csv
+for name in mapped plane; do
+  check "$name.scn: 1 and 2 ranks write the same frames, bit for bit" \
+    cmp -s ${name}1.csv ${name}2.csv
+  check "$name.scn: 1 and 3 ranks write the same frames, bit for bit" \
+    cmp -s ${name}1.csv ${name}3.csv
+done
 
 # refused SCENE PATTERN: one error line matching PATTERN.
 refused() {
@@ -124,9 +150,9 @@ refused() {
   [ "$status" -ne 0 ] && [ "$(grep -c '^euler-implicit: error: ' run.err)" -eq 1 ] &&
     grep -q "^euler-implicit: error: .*$2" run.err
 }
-scene '<PlaneForceField normal="0 1 0" d="-5"/>' > plane.scn
-check "a PlaneForceField in a rigidly mapped child is refused, naming it" \
-  refused plane.scn "PlaneForceField.*not supported in a rigidly mapped child"
+scene '<RestShapeSpringsForceField stiffness="10"/>' > springs.scn
+check "a RestShapeSpringsForceField in a rigidly mapped child is refused, naming it" \
+  refused springs.scn "RestShapeSpringsForceField.*not supported in a rigidly mapped child"
 scene "" 'geometricStiffness="1"' > stiff.scn
 check "RigidMapping's geometric stiffness is refused" refused stiff.scn "geometricStiffness"
 echo "$((checks - failures)) passed, $failures failed"

@@ -458,6 +458,8 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.real("rigid.mapped-mass"), 0.5); }},
       {"rigid.mapped-forces", "1 3 0 -1",
        [](const Scene& s) { EXPECT_EQ(s.text("rigid.mapped-forces"), "1 3 0 -1"); }},
+      {"rigid.mapped-plane", "0 1 0 -1 100",
+       [](const Scene& s) { EXPECT_EQ(s.texts("rigid.mapped-plane"), Args{"0 1 0 -1 100"}); }},
       {"output.history", "history.csv",
        [](const Scene& s) { EXPECT_EQ(path(s, "output.history"), "history.csv"); }},
       {"output.vtk", "out/beam",

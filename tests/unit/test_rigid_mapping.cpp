@@ -85,6 +85,21 @@ TEST(RigidMapping, JacobianClosedFormAndFiniteDifferences) {
     for (int row = 0; row < 6; ++row)
       EXPECT_NEAR(block[6 * row + c], column[6 + std::size_t(row)], 1e-14) << row << " " << c;
   }
+  // The stiffness block is factor J^T k J for a 3 x 3 k: column c is J^T (factor k J e_c).
+  const std::array<double, 9> k{-3, 1, 0, 1, -2, 0.5, 0, 0.5, -4};
+  double stiff[36] = {};
+  mapping.addStiffness(0, k, 0.7, stiff);
+  for (int c = 0; c < 6; ++c) {
+    std::vector<double> e(12, 0.0), column(12, 0.0);
+    e[6 + std::size_t(c)] = 1;
+    const Vec3d je = mapping.applyJ(0, e.data());
+    Vec3d kje{};
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) kje[a] += 0.7 * k[std::size_t(3 * a + b)] * je[b];
+    mapping.applyJT(0, kje, column.data());
+    for (int row = 0; row < 6; ++row)
+      EXPECT_NEAR(stiff[6 * row + c], column[6 + std::size_t(row)], 1e-14) << row << " " << c;
+  }
 }
 
 }  // namespace

@@ -7,7 +7,8 @@
 // does), the gravity that mass feels, and fixed or partially fixed frames (SOFA's
 // FixedProjectiveConstraint and PartialFixedProjectiveConstraint). Points a RigidMapping drives
 // (model/rigid_mapping.hpp) bring their weight and constant forces as J^T f and their mass as
-// J^T m J, 6 x 6 blocks of their frames, J at the positions of the last force computation. Its
+// J^T m J, 6 x 6 blocks of their frames, J at the positions of the last force computation; the
+// planes that push them (PlaneForceField's law) their force J^T f and stiffness J^T K J. Its
 // operations are the MechanicalOperations an integrator sees; adding a velocity to a position turns
 // the frame by the exponential of the rotation, as RigidCoord's operator+= does.
 //
@@ -24,6 +25,7 @@
 #include "eis/core/component.hpp"
 #include "eis/core/parameters.hpp"
 #include "eis/linalg/mechanical_operations.hpp"
+#include "eis/model/plane_force_field.hpp"
 #include "eis/model/rigid_mapping.hpp"
 
 namespace eis {
@@ -45,6 +47,7 @@ struct RigidMappedPoints {
   std::vector<int> frameOf;
   std::vector<std::array<double, 3>> local, forces;
   double mass = 0;
+  std::vector<Plane> planes;  // PlaneForceFields acting on the points
 };
 
 struct RigidBodyParameters {
@@ -82,10 +85,11 @@ private:
   MPI_Comm comm_;
   RigidBodyParameters parameters_;
   int frames_ = 0;
-  bool owner_ = false;                   // rank 0 holds every unknown
-  std::array<double, 9> inertiaMass_{};  // RigidMass::inertiaMassMatrix: inertia * mass
-  std::vector<bool> fixed_;              // per unknown
-  std::optional<RigidMapping> mapping_;  // the mapped points, if any
+  bool owner_ = false;                            // rank 0 holds every unknown
+  std::array<double, 9> inertiaMass_{};           // RigidMass::inertiaMassMatrix: inertia * mass
+  std::vector<bool> fixed_;                       // per unknown
+  std::optional<RigidMapping> mapping_;           // the mapped points, if any
+  std::vector<std::array<double, 9>> stiffness_;  // df/dx of each mapped point at the last force
   Mat matrix_ = nullptr;
   double matrixFactor_ = 0;  // the mass factor the matrix holds (0: none yet)
 };

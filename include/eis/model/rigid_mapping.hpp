@@ -36,6 +36,9 @@ public:
   void applyJT(std::size_t i, const Vec3d& f, double* out) const;
   // The 6 x 6 block (row-major) of frame frameOf(i) += J_i^T (m I) J_i.
   void addMass(std::size_t i, double m, double* block) const;
+  // The 6 x 6 block (row-major) of frame frameOf(i) += factor J_i^T k J_i, k 3 x 3 row-major.
+  void addStiffness(std::size_t i, const std::array<double, 9>& k, double factor,
+                    double* block) const;
 
 private:
   std::vector<int> frameOf_;
