@@ -504,7 +504,11 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
       sofa::checkDataFields(reader, *o, options.skipUnsupported);
     for (const SofaObject* o : {child.mapping, child.state})
       sofa::checkDataFields(reader, *o, options.skipUnsupported);
-    sofa::mapRigidMappedChild(reader, child, keys);
+    // Points from a MeshOBJLoader (`src` or `position` linked to it): its file, found here.
+    const SofaObject* loader = reader.linked(*child.state, "position");
+    const std::string objFile =
+        loader && loader->type == "MeshOBJLoader" ? findFile(reader, *loader, options) : "";
+    sofa::mapRigidMappedChild(reader, child, keys, objFile);
     mappedChildren.clear();
   }
   for (const sofa::MappedNode* each : mappedChildren) {

@@ -11,6 +11,7 @@
 #include "eis/core/error.hpp"
 #include "eis/model/rigid_mapping.hpp"
 #include "sofa_mapped_child.hpp"
+#include "sofa_sparse_grid.hpp"
 
 namespace eis::sofa {
 
@@ -24,7 +25,8 @@ std::string named(const SofaObject& o) {
 // the child's positions, as local coordinates, or (globalToLocalCoords) world points turned into
 // the frame, inverseRotate(p - c); getRigidIndex: rigidIndexPerPoint when it has one entry a
 // point, else `index` (counted from the end with indexFromEnd).
-std::vector<double> pointsOf(Reader& r, const MappedNode& child, std::size_t& count) {
+std::vector<double> pointsOf(Reader& r, const MappedNode& child, const std::string& objFile,
+                             std::size_t& count) {
   const SofaObject& mapping = *child.mapping;
   const SofaObject& state = *child.state;
   for (const char* field : {"useX0", "filename", "fileRigidMapping"})
@@ -32,17 +34,38 @@ std::vector<double> pointsOf(Reader& r, const MappedNode& child, std::size_t& co
   const std::vector<double> frames = parse::reals("rigid.frames", r.gaveValue("rigid.frames"), 0);
   const long long frameCount = (long long)(frames.size() / 7);
   const bool initial = r.given(mapping, "initialPoints");
-  if (!initial && r.linked(state, "position"))
-    r.reject(state, "position", "a link is not supported here; write the points");
-  const std::vector<double> given =
-      initial ? r.reals(mapping, "initialPoints") : r.reals(state, "position");
+  const SofaObject* loader = r.linked(state, "position");
+  if (!initial && loader && objFile.empty())
+    r.reject(state, "position",
+             "a link is not supported here (but to a MeshOBJLoader); write the points");
+  std::vector<double> given;
+  if (initial) {
+    given = r.reals(mapping, "initialPoints");
+  } else if (loader) {
+    // MeshOBJLoader: its vertices, in file order; MechanicalObject::init then scales them.
+    for (const char* field : {"scale3d", "rotation", "translation", "transformation"})
+      r.refuseIfGiven(*loader, field, "a transform in the loader of mapped points");
+    for (const auto& v : readObj(objFile).vertices) given.insert(given.end(), v.begin(), v.end());
+    // MechanicalObject::parse: the legacy `scale` (single precision) replaces scale3d.
+    std::array<double, 3> scale{1, 1, 1};
+    const std::vector<double> s3 = r.reals(state, "scale3d");
+    if (!s3.empty() && s3.size() != 3) r.reject(state, "scale3d", "expected 3 numbers");
+    if (s3.size() == 3) scale = {s3[0], s3[1], s3[2]};
+    if (r.given(state, "scale")) scale.fill(r.single(state, "scale", 1));
+    for (std::size_t i = 0; i < given.size(); ++i) given[i] *= scale[i % 3];
+  } else {
+    given = r.reals(state, "position");
+  }
   if (given.empty() || given.size() % 3 != 0)
     r.reject(initial ? mapping : state, initial ? "initialPoints" : "position",
              "expected X Y Z for each point");
   count = given.size() / 3;
-  for (const char* field : {"translation", "rotation", "scale3d", "dx", "dy", "dz", "rx", "ry",
-                            "rz", "sx", "sy", "sz", "rest_position"})
+  for (const char* field : {"translation", "rotation", "dx", "dy", "dz", "rx", "ry", "rz", "sx",
+                            "sy", "sz", "rest_position"})
     r.refuseIfGiven(state, field, "a rigidly mapped child's points are read as written");
+  if (!loader)
+    for (const char* field : {"scale3d", "scale"})
+      r.refuseIfGiven(state, field, "a rigidly mapped child's points are read as written");
   std::vector<long long> frameOf = r.integers(mapping, "rigidIndexPerPoint");
   if (frameOf.size() != count) {
     long long index = r.integers(mapping, "index").empty() ? 0 : r.integers(mapping, "index")[0];
@@ -68,7 +91,8 @@ std::vector<double> pointsOf(Reader& r, const MappedNode& child, std::size_t& co
 
 }  // namespace
 
-void mapRigidMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys) {
+void mapRigidMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys,
+                         const std::string& objFile) {
   const SofaObject& mapping = *child.mapping;
   const SofaObject& state = *child.state;
   r.from(mapping);
@@ -92,7 +116,7 @@ void mapRigidMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey
       throw Error(o->where + ": " + named(*o) + ": before " + state.label() +
                   " in its node: SOFA would initialise it on the state's default size");
   std::size_t count = 0;
-  const std::vector<double> points = pointsOf(r, child, count);
+  const std::vector<double> points = pointsOf(r, child, objFile, count);
   // What the child's components give, read by their registered mappings.
   double mass = 0;
   std::vector<double> force(3 * count, 0.0);

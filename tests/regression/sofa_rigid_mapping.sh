@@ -8,7 +8,8 @@
 # frame's new velocity and position (its centre moved by h v, its orientation turned by h w as
 # RigidCoord's operator+=) against that closed form, worked out here, to 1e-12; the same with a
 # PlaneForceField pushing one point (its force -k s n in f, its stiffness -k n n^T as
-# -h^2 J^T K J in the matrix); then 30 steps
+# -h^2 J^T K J in the matrix); the points read from a MeshOBJLoader and scaled by the
+# MechanicalObject give the same frames; then 30 steps
 # give the same frames on 1, 2 and 3 ranks, bit for bit. What is refused: one error line each.
 # Usage: sofa_rigid_mapping.sh <euler-implicit> <meshes dir>.
 set -euo pipefail
@@ -29,7 +30,7 @@ run() {  # run RANKS ARGS...
 Q=$(awk 'BEGIN { n = sqrt(0.09 + 0.25 + 0.04 + 0.49); printf "%.17g %.17g %.17g %.17g",
   0.3 / n, -0.5 / n, 0.2 / n, 0.7 / n }')
 POINTS="1.5 2 3.5  0 3 2"
-scene() {  # scene CHILD_EXTRA MAPPING_FIELDS
+scene() {  # scene CHILD_EXTRA MAPPING_FIELDS [STATE_FIELDS]
   cat <<XML
 <Node name="root" dt="0.01" gravity="0 -9.81 0">
   <DefaultAnimationLoop/>
@@ -39,7 +40,7 @@ scene() {  # scene CHILD_EXTRA MAPPING_FIELDS
     <MechanicalObject template="Rigid3d" position="1 2 3 $Q"/>
     <UniformMass vertexMass="2 1 1 0 0 0 2 0 0 0 3"/>
     <Node name="points">
-      <MechanicalObject template="Vec3d" position="$POINTS"/>
+      ${3:-<MechanicalObject template=\"Vec3d\" position=\"$POINTS\"/>}
       <UniformMass vertexMass="0.5"/>
       <ConstantForceField indices="1" forces="3 0 -1"/>
       $1
@@ -50,6 +51,10 @@ scene() {  # scene CHILD_EXTRA MAPPING_FIELDS
 XML
 }
 scene "" > mapped.scn
+# The same points from a MeshOBJLoader, halved by the MechanicalObject's scale.
+printf 'v 3 4 7\nv 0 6 4\n' > points.obj
+scene "" "" '<MeshOBJLoader name="loader" filename="points.obj"/>
+      <MechanicalObject template="Vec3d" src="@loader" scale="0.5"/>' > loader.scn
 # The first point (y = 2) lies 0.5 below the plane y = 2.5, the second above it.
 scene '<PlaneForceField normal="0 1 0" d="2.5" stiffness="100" damping="3"/>' > plane.scn
 
@@ -136,6 +141,10 @@ for ranks in 1 2 3; do
     check "$name.scn: 30 steps on $ranks rank(s)" test "$status" -eq 0
   done
 done
+status=0
+run 1 --scene loader.scn --solver.steps=30 --output.frames=loader.csv || status=$?
+check "points from a MeshOBJLoader, scaled, give the written points' frames, bit for bit" \
+  cmp -s loader.csv mapped1.csv
 for name in mapped plane; do
   check "$name.scn: 1 and 2 ranks write the same frames, bit for bit" \
     cmp -s ${name}1.csv ${name}2.csv
