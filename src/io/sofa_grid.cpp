@@ -152,6 +152,7 @@ RegularGrid regularGrid(const Reader& reader, const SofaObject& grid, bool point
       if (out.n[a] == 1 && a < 2) middle[a] = (max[a] + min[a]) / 2;
     }
     const std::array<double, 3> p0 = vector3(reader, grid, "p0", middle);
+    out.p0 = p0, out.step = step;
     for (int k = 0; k < out.n[2]; ++k)
       for (int j = 0; j < out.n[1]; ++j)
         for (int i = 0; i < out.n[0]; ++i)

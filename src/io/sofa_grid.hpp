@@ -25,6 +25,9 @@ struct RegularGrid {
   std::vector<std::array<long long, 2>> edges;
   // Axes with 2 or more points: 3 (hexahedra), 2 (quads), 1 (edges).
   int dimension() const { return (n[0] > 1) + (n[1] > 1) + (n[2] > 1); }
+  // A RegularGridTopology's p0 and its steps along x, y, z (its dx, dy, dz are (step[0], 0, 0),
+  // (0, step[1], 0), (0, 0, step[2])); zero for a cylinder or ball.
+  std::array<double, 3> p0{}, step{};
 };
 
 // GridTopology::updateTriangles: each quad (q0 q1 q2 q3) cut into (q0 q1 q2) and (q0 q2 q3), the

@@ -187,13 +187,24 @@ void mapFlatGrid(Reader& reader, const SofaObject& grid, const RegularGrid& mesh
 // read the body's cells want them (io/sofa_grid.hpp), in SOFA's numbering; a grid of one point
 // along an axis gives its quads, along two its edges.
 void mapGrid(Reader& reader, const SofaObject& grid,
-             const std::vector<const SofaObject*>& components) {
+             const std::vector<const SofaObject*>& components, const SofaObject* childHexahedral) {
   const RegularGrid mesh = regularGrid(reader, grid);
   if (mesh.dimension() < 3) {
+    if (childHexahedral)
+      throw Error(childHexahedral->where + ": " + childHexahedral->type + ": reads the hexahedra of " +
+                  grid.label() + ", a grid of one point along an axis, which has none");
     mapFlatGrid(reader, grid, mesh, components);
     return;
   }
-  const std::string cut = writeCells(reader, mesh, cellReaders(reader, grid, components, true));
+  CellReaders readers = cellReaders(reader, grid, components, true);
+  if (childHexahedral && !readers.hexahedral) {
+    if (readers.cutter)
+      throw Error(readers.cutter->where + ": " + readers.cutter->type + ": cuts " + grid.label() +
+                  " into tetrahedra, and " + childHexahedral->label() +
+                  " reads its hexahedra; a body of two meshes is not supported");
+    readers.hexahedral = childHexahedral;
+  }
+  const std::string cut = writeCells(reader, mesh, readers);
   const std::string hexahedra = std::to_string(mesh.hexahedra.size()) + " hexahedra";
   reader.note(grid.label() + ": a grid of " + std::to_string(mesh.n[0]) + " x " +
               std::to_string(mesh.n[1]) + " x " + std::to_string(mesh.n[2]) + " points" +

@@ -9,10 +9,12 @@
 
 namespace eis::sofa {
 
-// mesh.nodes, and the grid's hexahedra (under a HexahedronFEMForceField) or their tetrahedra,
-// cut as the components that read them cut them; what needs another mesh is refused.
+// mesh.nodes, and the grid's hexahedra (under a HexahedronFEMForceField, the body's or, given as
+// `childHexahedral`, a mapped child's: io/sofa_mapped_fem) or their tetrahedra, cut as the
+// components that read them cut them; what needs another mesh is refused.
 void mapGrid(Reader& reader, const SofaObject& grid,
-             const std::vector<const SofaObject*>& components);
+             const std::vector<const SofaObject*>& components,
+             const SofaObject* childHexahedral = nullptr);
 
 // mesh.nodes and mesh.hexahedra of the sparse grid whose surface is read from `surfacePath`
 // (empty: written in the scene), with its boundary cells' stiffness; the components other than

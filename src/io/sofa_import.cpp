@@ -15,9 +15,12 @@
 #include "sofa_grid_mesh.hpp"
 #include "sofa_lagrangian.hpp"
 #include "sofa_mapped_child.hpp"
+#include "sofa_mapped_fem.hpp"
 #include "sofa_reader.hpp"
 #include "sofa_rigid.hpp"
 #include "sofa_selections.hpp"
+#include "sofa_rigid_mapping.hpp"
+#include "sofa_sparse_grid.hpp"
 #include "sofa_walk.hpp"
 
 namespace eis {
@@ -151,9 +154,13 @@ bool isReadGrid(const std::string& type) {
          type == "SphereGridTopology" || type == "SparseGridTopology";
 }
 
-// The mesh: the loader the MechanicalObject or its node's topology reads.
-void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& options,
-             const std::vector<const SofaObject*>& components) {
+// The mesh: the loader the MechanicalObject or its node's topology reads. A child's FEM force
+// field that reads the body's hexahedra (`childHexahedral`, io/sofa_mapped_fem) makes a
+// RegularGridTopology's cells hexahedra. Returns the grid, when the mesh is a RegularGridTopology
+// or SparseGridTopology.
+const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& options,
+                          const std::vector<const SofaObject*>& components,
+                          const SofaObject* childHexahedral = nullptr) {
   const std::string tmpl = reader.text(state, "template").value_or("Vec3d");
   if (tmpl != "Vec3d" && tmpl != "Vec3" && tmpl != "Vec3f")
     reader.reject(state, "template", "only Vec3d (3D points) and Rigid3d (frames) are supported");
@@ -258,12 +265,13 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
           reader.given(*grid, field) ? findFile(reader, *grid, options, field) : "";
       sofa::mapSparseGrid(reader, *grid, surface, components);
     } else {
-      sofa::mapGrid(reader, *grid, components);
+      sofa::mapGrid(reader, *grid, components, childHexahedral);
     }
     if (state.field("velocity")) reader.key("initial.velocities", *reader.text(state, "velocity"));
     if (engine) mapEngineTransform(reader, *engine);
     mapTransform(reader, state, false);
-    return;
+    return grid->type == "RegularGridTopology" || grid->type == "SparseGridTopology" ? grid
+                                                                                     : nullptr;
   }
   // A grid of a kind not read here is the real reason a body has no mesh.
   const auto refuseOtherGrid = [&] {
@@ -385,6 +393,7 @@ void mapMesh(Reader& reader, const SofaObject& state, const SofaImportOptions& o
   // MechanicalObject::init: fewer velocities than points, the last one for the points after it.
   if (state.field("velocity")) reader.key("initial.velocities", *reader.text(state, "velocity"));
   mapTransform(reader, state, false);
+  return nullptr;
 }
 
 // EulerImplicitSolver.cpp: rayleighStiffness 0, rayleighMass 0, vdamping 0, firstOrder false,
@@ -555,10 +564,17 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   reader.from(state);
   // Rigid frames are a body of their own kind (io/sofa_rigid), with its own few components.
   const bool rigid = sofa::isRigidTemplate(reader.text(state, "template").value_or("Vec3d"));
+  // Children that carry only a hexahedral FEM force field act on the body's hexahedra
+  // (io/sofa_mapped_fem); the others are mapped children (io/sofa_mapped_child).
+  std::vector<const sofa::MappedNode*> femChildren, mappedChildren;
+  for (const sofa::MappedNode& child : body.mapped)
+    (sofa::carriesOnlyFem(child) ? femChildren : mappedChildren).push_back(&child);
+  const SofaObject* bodyGrid = nullptr;
   if (rigid)
     sofa::mapRigidState(reader, state);
   else
-    mapMesh(reader, state, options, body.components);
+    bodyGrid = mapMesh(reader, state, options, body.components,
+                       femChildren.empty() ? nullptr : femChildren.front()->components.front());
   const std::string why = "not supported: it may change the mechanics";
   for (const SofaObject* solver : {body.odeSolver, body.nonlinearSolver}) {
     if (!solver) continue;
@@ -598,11 +614,58 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
       unsupported(reader, *o, why, options);
     if (o->type == "ConstantForceField") noteForceLoad(*o, keys, before, forces);
   }
-  for (const sofa::MappedNode& child : body.mapped) {
-    if (&child != &body.mapped.front())
+  if (!femChildren.empty()) {
+    const SofaObject& fem = *femChildren.front()->components.front();
+    if (!bodyGrid || bodyGrid->type != "RegularGridTopology")
+      throw Error(fem.where + ": " + fem.label() + ": a mapped child's FEM force field is " +
+                  "carried only from a body on a RegularGridTopology (" + state.label() +
+                  " is not)");
+    if (reader.gave("material.model"))
+      throw Error(fem.where + ": " + fem.label() + ": " + state.label() +
+                  " has a FEM force field of its own; one beside a mapped child's is not "
+                  "supported");
+    for (const char* field : {"translation", "rotation", "scale3d", "scale", "dx", "dy", "dz", "rx",
+                              "ry", "rz", "sx", "sy", "sz"})
+      reader.refuseIfGiven(state, field,
+                           "a body moved by its MechanicalObject is not supported "
+                           "under a mapped child's FEM force field");
+    for (const sofa::MappedNode* child : femChildren) {
+      for (const SofaObject* o : {child->mapping, child->state, child->components.front()})
+        sofa::checkDataFields(reader, *o, options.skipUnsupported);
+      for (const SofaObject& o : child->node->objects)
+        if (o.type == "RegularGridTopology")
+          sofa::checkDataFields(reader, o, options.skipUnsupported);
+    }
+    sofa::mapMappedFems(reader, *bodyGrid, femChildren, keys);
+  }
+  // Points a RigidMapping drives from frames: the body's rigid.mapped-* keys
+  // (io/sofa_rigid_mapping).
+  if (rigid && !mappedChildren.empty()) {
+    const sofa::MappedNode& child = *mappedChildren.front();
+    if (mappedChildren.size() > 1)
+      throw Error(mappedChildren[1]->mapping->where + ": " + state.label() +
+                  " has a second mapped child with masses or force fields (the first: " +
+                  child.node->path() + "): one a body is supported");
+    for (const SofaObject* o : child.components)
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+    for (const SofaObject* o : {child.mapping, child.state})
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+    // Points from a MeshOBJLoader (`src` or `position` linked to it): its file, found here.
+    const SofaObject* loader = reader.linked(*child.state, "position");
+    const std::string objFile =
+        loader && loader->type == "MeshOBJLoader" ? findFile(reader, *loader, options) : "";
+    sofa::mapRigidMappedChild(reader, child, keys, objFile);
+    mappedChildren.clear();
+  }
+  for (const sofa::MappedNode* each : mappedChildren) {
+    const sofa::MappedNode& child = *each;
+    if (child.mapping->type == "RigidMapping")
+      throw Error(child.mapping->where + ": RigidMapping: its input " + state.label() +
+                  " is not a Rigid3d state");
+    if (each != mappedChildren.front())
       throw Error(child.mapping->where + ": " + state.label() +
                   " has a second mapped child with masses or force fields (the first: " +
-                  body.mapped.front().node->path() + "): one a body is supported");
+                  mappedChildren.front()->node->path() + "): one a body is supported");
     for (const SofaObject* o : child.components)
       sofa::checkDataFields(reader, *o, options.skipUnsupported);
     for (const SofaObject* o : {child.mapping, child.state})
@@ -612,7 +675,16 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
       throw Error(child.mapping->where + ": " + child.mapping->type + ": " + state.label() +
                   " has no mass of its own: a body whose mass is only its mapped child's is "
                   "not supported");
-    sofa::mapMappedChild(reader, child, keys);
+    // SOFA's mapper of a sparse grid reads the grid's cubes (io/sofa_mapped_child).
+    std::optional<sofa::SparseGrid> sparse;
+    if (bodyGrid && bodyGrid->type == "SparseGridTopology" &&
+        child.mapping->type == "BarycentricMapping") {
+      const char* field = bodyGrid->field("fileTopology") ? "fileTopology" : "filename";
+      sparse = sofa::sparseGrid(
+          reader, *bodyGrid,
+          reader.given(*bodyGrid, field) ? findFile(reader, *bodyGrid, options, field) : "");
+    }
+    sofa::mapMappedChild(reader, child, keys, sparse ? &*sparse : nullptr);
   }
   // Every force comes from a component the scene names: without a FEM force field (the
   // mappings that give material.model), none.

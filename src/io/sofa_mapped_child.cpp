@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "eis/core/error.hpp"
+#include "sofa_grid_mapper.hpp"
 
 namespace eis::sofa {
 
@@ -130,10 +131,7 @@ void translate(Reader& r, const SofaObject& o, const SofaKey& k, std::size_t poi
 
 }  // namespace
 
-void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys) {
-  const SofaObject& mapping = *child.mapping;
-  r.into(keys);
-  r.from(mapping);
+void checkMechanicalMapping(Reader& r, const SofaObject& mapping) {
   // BaseMapping: a mapping that does not carry the child's forces or masses to its parent
   // (mapForces, mapMasses, mapMatrices: isMechanical), or that maps the rest positions too.
   for (const char* field : {"mapForces", "mapMasses", "mapMatrices", "isMechanical"})
@@ -141,6 +139,14 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
       r.reject(mapping, field, "a mapped child whose forces or masses stay in the child");
   if (r.boolean(mapping, "applyRestPosition", false))
     r.reject(mapping, "applyRestPosition", "mapping the rest positions is not supported");
+}
+
+void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys,
+                    const SparseGrid* sparse) {
+  const SofaObject& mapping = *child.mapping;
+  r.into(keys);
+  r.from(mapping);
+  checkMechanicalMapping(r, mapping);
   const auto position = [&](const SofaObject* o) {
     const auto& objects = child.node->objects;
     for (std::size_t i = 0; i < objects.size(); ++i)
@@ -185,15 +191,22 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
     // (BarycentricMapperRegularGridTopology, ...SparseGridTopology), not the mesh mapper's rule
     // read here.
     const SofaObject* topology = topologyOf(mapping.node->parent);
-    if (topology && topology->type.find("GridTopology") != std::string::npos)
+    const bool regular = topology && topology->type == "RegularGridTopology",
+               sparseGrid = topology && topology->type == "SparseGridTopology" && sparse;
+    if (topology && topology->type.find("GridTopology") != std::string::npos &&
+        !((regular || sparseGrid) && r.gave("mesh.hexahedra")))
       throw Error(mapping.where + ": BarycentricMapping: from " + topology->label() +
-                  ": SOFA maps onto the grid's cubes (its grid mappers), which is not supported; "
-                  "a mesh of tetrahedra or hexahedra is");
+                  ": SOFA maps onto the grid's cubes (its grid mappers), which is supported only "
+                  "for a RegularGridTopology or SparseGridTopology whose hexahedra are the "
+                  "body's (a HexahedronFEMForceField on it); a mesh of tetrahedra or hexahedra is");
     if (r.boolean(mapping, "useRestPosition", false))
       r.reject(mapping, "useRestPosition",
                "locating the points at the rest positions is not supported");
     r.key("mapped.mapping", "barycentric");
     r.key("mapped.points", childPoints(r, *child.state));
+    const std::vector<double> points = r.reals(*child.state, "position");
+    if (regular) r.key("mapped.cells", regularGridCubes(regularGrid(r, *topology), points));
+    if (sparseGrid) r.key("mapped.cells", sparseGridCubes(*sparse, points));
   }
   if (loads.mass) r.key("mapped.gravity", r.gaveValue("load.gravity"));
   if (loads.anyForce)

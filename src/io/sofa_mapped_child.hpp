@@ -4,6 +4,7 @@
 
 #include "eis/io/sofa_import.hpp"
 #include "sofa_reader.hpp"
+#include "sofa_sparse_grid.hpp"
 #include "sofa_walk.hpp"
 
 namespace eis::sofa {
@@ -11,6 +12,13 @@ namespace eis::sofa {
 // The mapped-child keys (model/mapped_child.hpp) of `child` into `keys`, the keys of the body its
 // mapping reads (which has its load.gravity already). Throws eis::Error naming the field or
 // component for what cannot be mapped.
-void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys);
+// `sparse`: the body's SparseGridTopology, when its mesh is one (SOFA's sparse grid mapper reads
+// its cubes).
+void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys,
+                    const SparseGrid* sparse = nullptr);
+
+// Refuses a mapping that keeps the child's forces or masses in the child (mapForces, mapMasses,
+// mapMatrices, isMechanical false) or maps the rest positions (applyRestPosition).
+void checkMechanicalMapping(Reader& r, const SofaObject& mapping);
 
 }  // namespace eis::sofa

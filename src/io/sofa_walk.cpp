@@ -149,7 +149,7 @@ bool isMechanicalMapping(const std::string& t) {
 
 // The mechanical mappings whose child may carry masses and force fields (io/sofa_mapped_child).
 bool mapsMechanics(const std::string& t) {
-  return isOneOf(t, {"IdentityMapping", "SubsetMapping", "BarycentricMapping"});
+  return isOneOf(t, {"IdentityMapping", "SubsetMapping", "BarycentricMapping", "RigidMapping"});
 }
 
 struct Collector {

@@ -14,7 +14,8 @@
 namespace eis::sofa {
 
 // A mapped child that carries masses or force fields: its node, its MechanicalObject, the one
-// mechanical mapping (IdentityMapping, SubsetMapping or BarycentricMapping) that drives it, and
+// mechanical mapping (IdentityMapping, SubsetMapping, BarycentricMapping or RigidMapping) that
+// drives it, and
 // the node's other components, in the order written.
 struct MappedNode {
   const SofaNode* node = nullptr;
@@ -50,8 +51,8 @@ struct Walk {
 };
 
 // Walks the whole graph. Throws eis::Error naming the component for what cannot be simulated
-// (a mass or force in a child of a mapping other than IdentityMapping, SubsetMapping and
-// BarycentricMapping, a Python force field, two MechanicalObjects in one node);
+// (a mass or force in a child of a mapping other than IdentityMapping, SubsetMapping,
+// BarycentricMapping and RigidMapping, a Python force field, two MechanicalObjects in one node);
 // with skipUnsupported the first two are skipped with a warning through `reader`.
 Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported);
 

@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <limits>
@@ -89,17 +90,21 @@ CellCoordinates cellCoordinates(const std::vector<Vec3>& x, const Vec3& p) {
   } else {
     out.distance = std::max(std::max(-v[0], -v[1]),
                             std::max(std::max(-v[2], v[0] - 1), std::max(v[1] - 1, v[2] - 1)));
-    const double fx = v[0], fy = v[1], fz = v[2];
-    out.weights = {(1 - fx) * (1 - fy) * (1 - fz),
-                   fx * (1 - fy) * (1 - fz),
-                   fx * fy * (1 - fz),
-                   (1 - fx) * fy * (1 - fz),
-                   (1 - fx) * (1 - fy) * fz,
-                   fx * (1 - fy) * fz,
-                   fx * fy * fz,
-                   (1 - fx) * fy * fz};
+    out.weights = trilinearWeights(v);
   }
   return out;
+}
+
+std::array<double, 8> trilinearWeights(const Vec3& v) {
+  const double fx = v[0], fy = v[1], fz = v[2];
+  return {(1 - fx) * (1 - fy) * (1 - fz),
+          fx * (1 - fy) * (1 - fz),
+          fx * fy * (1 - fz),
+          (1 - fx) * fy * (1 - fz),
+          (1 - fx) * (1 - fy) * fz,
+          fx * (1 - fy) * fz,
+          fx * fy * fz,
+          (1 - fx) * fy * fz};
 }
 
 ChildMapping ChildMapping::nodes(const DistributedMesh& mesh,
@@ -178,6 +183,29 @@ ChildMapping ChildMapping::barycentric(const DistributedMesh& mesh,
   mapping.points_ = chooseCells(mesh, best, [&](std::size_t i, std::size_t c) {
     return cellCoordinates(cornersOf(mesh, c), points[i]).weights;
   });
+  return mapping;
+}
+
+ChildMapping ChildMapping::inCells(const DistributedMesh& mesh,
+                                   const std::vector<std::int64_t>& cells,
+                                   const std::vector<Vec3>& coordinates) {
+  if (mesh.cells().type() != CellType::Hexahedron)
+    throw Error("a mapped child located in the grid's cubes needs a body of hexahedra");
+  ChildMapping mapping(mesh, std::int64_t(cells.size()));
+  std::unordered_map<std::int64_t, std::vector<std::size_t>> childrenOf;  // input cell -> points
+  for (std::size_t i = 0; i < cells.size(); ++i) childrenOf[cells[i]].push_back(i);
+  for (std::size_t c = 0; c < mesh.cells().size(); ++c)
+    if (const auto it = childrenOf.find(mesh.inputCellIds()[c]); it != childrenOf.end())
+      for (std::size_t i : it->second)
+        mapping.points_.push_back({std::int64_t(i), c, trilinearWeights(coordinates[i])});
+  std::sort(mapping.points_.begin(), mapping.points_.end(),
+            [](const Point& a, const Point& b) { return a.index < b.index; });
+  std::int64_t carried = std::int64_t(mapping.points_.size());
+  EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &carried, 1, MPI_INT64_T, MPI_SUM, mesh.comm()));
+  if (carried != mapping.size_)
+    throw Error("a mapped child's point lies in a cell the body does not have: " +
+                std::to_string(mapping.size_ - carried) + " of " + std::to_string(mapping.size_) +
+                " points");
   return mapping;
 }
 

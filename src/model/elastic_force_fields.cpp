@@ -88,6 +88,12 @@ void checkPoissonList(const std::string& key, const std::string& text) {
     parse::reject(key, text, "each must be in (-1, 0.5)");
 }
 
+void checkCellModuli(const std::string& key, const std::string& text) {
+  const auto values = parse::reals(key, text, 0);
+  if (values.empty() || std::any_of(values.begin(), values.end(), [](double e) { return e < 0; }))
+    parse::reject(key, text, "expected one modulus >= 0 a cell, at least one");
+}
+
 void checkLame(const std::string& key, const std::string& text) {
   const auto values = parse::reals(key, text, 2);
   if (!(values[0] > 0) || !(3 * values[1] + 2 * values[0] > 0))
@@ -162,8 +168,9 @@ ParameterSpec elasticParameters() {
           {"material.cell-young-modulus", "\"E0 E1 ..\"",
            "Young's modulus per input tetrahedron, in file order (SOFA TetrahedronFEMForceField\n"
            "youngModulus list): tetrahedron i takes Ei, or E0 when the list is shorter than i + 1;\n"
-           "refined cells take their parent's",
-           std::nullopt, "force/area", false, check::positives(0)})
+           "refined cells take their parent's. 0: no stiffness in that cell (the cells of a body\n"
+           "that none of its mapped children's FEM force fields covers)",
+           std::nullopt, "force/area", false, checkCellModuli})
       .add({"material.cell-poisson-ratio", "\"NU0 NU1 ..\"",
             "Poisson's ratio per input tetrahedron, with the same rule (SOFA's poissonRatio list)",
             std::nullopt, "", false, checkPoissonList})

@@ -74,11 +74,28 @@ std::map<std::int64_t, double> nodeStiffnessOf(const std::string& key, const std
   return stiffness;
 }
 
+// "C FX FY FZ [C FX FY FZ ..]": each child point's body hexahedron (input order) and trilinear
+// coordinates there.
+void cellsOf(const std::string& key, const std::string& text, std::vector<std::int64_t>& cells,
+             std::vector<Vec3>& coordinates) {
+  const std::vector<double> values = numbersOf(key, text);
+  if (values.empty() || values.size() % 4 != 0)
+    parse::reject(key, text, "expected C FX FY FZ for each point");
+  for (std::size_t i = 0; i < values.size(); i += 4) {
+    if (values[i] < 0 || values[i] != std::floor(values[i]))
+      parse::reject(key, text, "'" + parse::text(values[i]) + "' is not a cell number");
+    cells.push_back(std::int64_t(values[i]));
+    coordinates.push_back({values[i + 1], values[i + 2], values[i + 3]});
+  }
+}
+
 ChildMapping mappingOf(const DistributedMesh& mesh, const MappedChildParameters& p) {
   switch (p.mapping) {
     case ChildMappingType::Identity: return ChildMapping::identity(mesh);
     case ChildMappingType::Subset: return ChildMapping::nodes(mesh, p.indices);
-    default: return ChildMapping::barycentric(mesh, p.points);
+    default:
+      return p.cells.empty() ? ChildMapping::barycentric(mesh, p.points)
+                             : ChildMapping::inCells(mesh, p.cells, p.coordinates);
   }
 }
 
@@ -241,6 +258,8 @@ MappedChildParameters readMappedChildParameters(const Parameters& scene) {
     p.indices = indicesOf("mapped.indices", scene.text("mapped.indices"));
   if (scene.given("mapped.points"))
     p.points = pointsOf("mapped.points", scene.text("mapped.points"));
+  if (scene.given("mapped.cells"))
+    cellsOf("mapped.cells", scene.text("mapped.cells"), p.cells, p.coordinates);
   if (scene.given("mapped.vertex-mass")) p.vertexMass = scene.real("mapped.vertex-mass");
   if (scene.given("mapped.total-mass")) p.totalMass = scene.real("mapped.total-mass");
   p.gravity = scene.real3("mapped.gravity");
@@ -272,6 +291,9 @@ void resolveMappedChild(Scene& scene) {
     throw Error("mapped.mapping = subset needs mapped.indices");
   if (mapping == ChildMappingType::Barycentric && !points)
     throw Error("mapped.mapping = barycentric needs mapped.points");
+  if (scene.given("mapped.cells") &&
+      (mapping == ChildMappingType::Identity || mapping == ChildMappingType::Subset))
+    throw Error("mapped.cells is for mapped.mapping = barycentric");
   if (scene.given("mapped.vertex-mass") && scene.given("mapped.total-mass"))
     throw Error("mapped.vertex-mass and mapped.total-mass exclude each other");
 }
@@ -302,6 +324,16 @@ ForceFieldComponent mappedChildComponent() {
                  "identity and subset: one a child point (default: the body's rest positions\n"
                  "at its nodes)",
                  std::nullopt, "length", false, numbers})
+           .add({"mapped.cells", "\"C FX FY FZ [C FX FY FZ ..]\"",
+                 "barycentric: each child point's body hexahedron C (0-based input order) and its\n"
+                 "trilinear coordinates there, instead of locating mapped.points (SOFA's\n"
+                 "BarycentricMapperRegularGridTopology, which picks the cube by the grid's index)",
+                 std::nullopt, "", false,
+                 [](const std::string& key, const std::string& text) {
+                   std::vector<std::int64_t> cells;
+                   std::vector<Vec3> coordinates;
+                   cellsOf(key, text, cells, coordinates);
+                 }})
            .add({"mapped.vertex-mass", "M",
                  "the mass of every child point (SOFA UniformMass vertexMass)", std::nullopt,
                  "mass", false, check::positive()})

@@ -87,6 +87,17 @@ RigidBody::RigidBody(MPI_Comm comm, RigidBodyParameters parameters)
   for (std::size_t frame = 0; frame < p.fixed.size(); ++frame)
     for (int d = 0; d < kRigidDerivSize; ++d)
       fixed_[frame * kRigidDerivSize + d] = p.fixed[frame][d];
+  if (!p.mapped.frameOf.empty()) {
+    for (int frame : p.mapped.frameOf)
+      if (frame < 0 || frame >= frames_)
+        throw Error("rigid mapped points: frame " + std::to_string(frame) + " of " +
+                    std::to_string(frames_) + " frames");
+    if (p.mapped.forces.size() != p.mapped.frameOf.size())
+      throw Error("rigid mapped points: a force for each point expected");
+    mapping_.emplace(p.mapped.frameOf, p.mapped.local);
+    mapping_->apply(p.frames.data());
+    stiffness_.assign(mapping_->size(), {});
+  }
 }
 
 RigidBody::~RigidBody() {
@@ -119,7 +130,8 @@ Vec RigidBody::createVelocities() {
 
 // UniformMass::addForce: each frame's weight, gravity times the RigidMass (the linear part times
 // the mass, the angular part zero).
-void RigidBody::computeForce(Vec, Vec, Vec f) {
+// The mapped points' weights and forces, J^T f at the frames' positions x, which also set J.
+void RigidBody::computeForce(Vec x, Vec v, Vec f) {
   EIS_CHECK(VecZeroEntries(f));
   if (!owner_) return;
   PetscScalar* values;
@@ -127,13 +139,48 @@ void RigidBody::computeForce(Vec, Vec, Vec f) {
   for (int frame = 0; frame < frames_; ++frame)
     for (int d = 0; d < 3; ++d)
       values[frame * kRigidDerivSize + d] += parameters_.gravity[d] * parameters_.mass.mass;
+  if (mapping_) {
+    const PetscScalar* frames;
+    EIS_CHECK(VecGetArrayRead(x, &frames));
+    const std::vector<Vec3d> points = mapping_->apply(frames);
+    EIS_CHECK(VecRestoreArrayRead(x, &frames));
+    const RigidMappedPoints& mapped = parameters_.mapped;
+    const PetscScalar* velocities;
+    EIS_CHECK(VecGetArrayRead(v, &velocities));
+    for (std::size_t i = 0; i < mapping_->size(); ++i) {
+      std::array<double, 3> load = mapped.forces[i];
+      for (int d = 0; d < 3; ++d) load[d] += mapped.mass * parameters_.gravity[d];
+      stiffness_[i].fill(0);
+      // PlaneForceField::addForce: a point below the plane (or any, bilateral) is pushed by
+      // -k s n and damped by c s v, the total capped at maxForce; addDForce: -k n n^T.
+      const Vec3d vc = mapped.planes.empty() ? Vec3d{} : mapping_->applyJ(i, velocities);
+      for (const Plane& plane : mapped.planes) {
+        const Vec3& n = plane.normal;
+        const double s = points[i][0] * n[0] + points[i][1] * n[1] + points[i][2] * n[2] - plane.d;
+        if (!(plane.bilateral || s < 0)) continue;
+        std::array<double, 3> force;
+        for (int a = 0; a < 3; ++a)
+          force[a] = n[a] * (-plane.stiffness * s) - vc[a] * (-plane.damping * s);
+        const double amplitude = force[0] * force[0] + force[1] * force[1] + force[2] * force[2];
+        const double limit = plane.maxForce * plane.maxForce;
+        const double scale = limit > 0 && amplitude > limit ? std::sqrt(limit / amplitude) : 1.0;
+        for (int a = 0; a < 3; ++a) {
+          load[a] += force[a] * scale;
+          for (int b = 0; b < 3; ++b)
+            stiffness_[i][std::size_t(3 * a + b)] -= plane.stiffness * n[a] * n[b];
+        }
+      }
+      mapping_->applyJT(i, load, values);
+    }
+    EIS_CHECK(VecRestoreArrayRead(v, &velocities));
+  }
   EIS_CHECK(VecRestoreArray(f, &values));
 }
 
 // UniformMass::addMDx: the RigidMass scaled by the factor (mass and inertiaMassMatrix), times dx.
 // No damping or stiffness acts on the frames.
-void RigidBody::addMBKv(Vec out, double mFactor, double, double, Vec v) {
-  if (!owner_ || mFactor == 0) return;
+void RigidBody::addMBKv(Vec out, double mFactor, double, double kFactor, Vec v) {
+  if (!owner_ || (mFactor == 0 && (kFactor == 0 || !mapping_))) return;
   const double mass = parameters_.mass.mass * mFactor;
   std::array<double, 9> inertia;
   for (int i = 0; i < 9; ++i) inertia[i] = inertiaMass_[i] * mFactor;
@@ -149,32 +196,61 @@ void RigidBody::addMBKv(Vec out, double mFactor, double, double, Vec v) {
       r[3 + row] +=
           inertia[3 * row] * dx[3] + inertia[3 * row + 1] * dx[4] + inertia[3 * row + 2] * dx[5];
   }
+  for (std::size_t i = 0; mapping_ && i < mapping_->size(); ++i) {
+    const std::array<double, 3> dx = mapping_->applyJ(i, in);
+    std::array<double, 3> m;
+    for (int a = 0; a < 3; ++a) {
+      m[a] = dx[a] * mFactor * parameters_.mapped.mass;
+      for (int b = 0; b < 3; ++b) m[a] += kFactor * stiffness_[i][std::size_t(3 * a + b)] * dx[b];
+    }
+    mapping_->applyJT(i, m, result);
+  }
   EIS_CHECK(VecRestoreArray(out, &result));
   EIS_CHECK(VecRestoreArrayRead(v, &in));
 }
 
 // mFactor M with each fixed unknown's row and column replaced by its diagonal entry alone
 // (P A P + (I - P) D, as the mesh bodies' matrices). Refilled only when the factor changes.
-Mat RigidBody::systemMatrix(double mFactor, double, double) {
-  if (matrix_ && mFactor == matrixFactor_) return matrix_;
+// With mapped points, the frames' 6 x 6 blocks hold their J^T m J too, J as it stands: refilled
+// every time.
+Mat RigidBody::systemMatrix(double mFactor, double, double kFactor) {
+  if (matrix_ && mFactor == matrixFactor_ && !mapping_) return matrix_;
   const PetscInt local = owner_ ? PetscInt(kRigidDerivSize) * frames_ : 0;
   if (!matrix_) {
-    EIS_CHECK(MatCreateAIJ(comm_, local, local, PETSC_DETERMINE, PETSC_DETERMINE, 3, nullptr, 0,
+    EIS_CHECK(MatCreateAIJ(comm_, local, local, PETSC_DETERMINE, PETSC_DETERMINE, 6, nullptr, 0,
                            nullptr, &matrix_));
     EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, PETSC_TRUE));
     EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
   }
-  const double mass = parameters_.mass.mass * mFactor;
+  // Each frame's block: its RigidMass, and J^T m J of its mapped points.
+  std::vector<std::array<double, 36>> blocks(static_cast<std::size_t>(frames_));
+  for (int frame = 0; frame < frames_; ++frame) {
+    std::array<double, 36>& b = blocks[std::size_t(frame)];
+    b.fill(0);
+    for (int d = 0; d < 3; ++d) b[std::size_t(7 * d)] = parameters_.mass.mass;
+    for (int row = 0; row < 3; ++row)
+      for (int column = 0; column < 3; ++column)
+        b[std::size_t(6 * (3 + row) + 3 + column)] = inertiaMass_[std::size_t(3 * row + column)];
+  }
+  for (std::size_t i = 0; mapping_ && i < mapping_->size(); ++i)
+    mapping_->addMass(i, parameters_.mapped.mass, blocks[std::size_t(mapping_->frameOf(i))].data());
+  // The planes' stiffness, kFactor J^T K J, is added after the mass factor below.
+  std::vector<std::array<double, 36>> stiff(static_cast<std::size_t>(frames_));
+  for (auto& b : stiff) b.fill(0);
+  for (std::size_t i = 0; mapping_ && i < mapping_->size(); ++i)
+    mapping_->addStiffness(i, stiffness_[i], kFactor,
+                           stiff[std::size_t(mapping_->frameOf(i))].data());
   for (int frame = 0; owner_ && frame < frames_; ++frame) {
     const PetscInt first = PetscInt(frame) * kRigidDerivSize;
-    for (PetscInt d = 0; d < 3; ++d)
-      EIS_CHECK(MatSetValue(matrix_, first + d, first + d, mass, INSERT_VALUES));
-    for (PetscInt row = 0; row < 3; ++row)
-      for (PetscInt column = 0; column < 3; ++column) {
-        const PetscInt r = first + 3 + row, c = first + 3 + column;
+    for (PetscInt row = 0; row < kRigidDerivSize; ++row)
+      for (PetscInt column = 0; column < kRigidDerivSize; ++column) {
+        const PetscInt r = first + row, c = first + column;
+        const std::size_t e = std::size_t(6 * row + column);
+        const double value = blocks[std::size_t(frame)][e] * mFactor + stiff[std::size_t(frame)][e];
         const bool kept = row == column || (!fixed_[r] && !fixed_[c]);
-        EIS_CHECK(MatSetValue(matrix_, r, c, kept ? inertiaMass_[3 * row + column] * mFactor : 0.0,
-                              INSERT_VALUES));
+        // Without mapped points the linear block is diagonal and uncoupled: not stored.
+        if (!mapping_ && (row < 3 || column < 3) && row != column) continue;
+        EIS_CHECK(MatSetValue(matrix_, r, c, kept ? value : 0.0, INSERT_VALUES));
       }
   }
   EIS_CHECK(MatAssemblyBegin(matrix_, MAT_FINAL_ASSEMBLY));

@@ -1,5 +1,6 @@
 // The rigid-body component: a body of rigid frames (SOFA's MechanicalObject<Rigid3d>) with its
 // UniformMass and its fixed frames, declared and read here (model/rigid_body.hpp).
+#include <cmath>
 #include <string>
 
 #include "eis/core/component_registry.hpp"
@@ -47,6 +48,30 @@ Check framesCheck(std::size_t flags) {
   };
 }
 
+// "F LX LY LZ ..": a frame index (an integer >= 0) and three coordinates a point.
+Check mappedPointsCheck() {
+  return [](const std::string& key, const std::string& text) {
+    const std::vector<double> values = parse::reals(key, text, 0);
+    if (values.empty() || values.size() % 4 != 0)
+      parse::reject(key, text, "expected F LX LY LZ for each point");
+    for (std::size_t i = 0; i < values.size(); i += 4)
+      if (values[i] < 0 || values[i] != std::floor(values[i]))
+        parse::reject(key, text, "a frame index is an integer >= 0");
+  };
+}
+
+// "I FX FY FZ ..": a point index (an integer >= 0) and a force a point.
+Check mappedForcesCheck() {
+  return [](const std::string& key, const std::string& text) {
+    const std::vector<double> values = parse::reals(key, text, 0);
+    if (values.empty() || values.size() % 4 != 0)
+      parse::reject(key, text, "expected I FX FY FZ for each point");
+    for (std::size_t i = 0; i < values.size(); i += 4)
+      if (values[i] < 0 || values[i] != std::floor(values[i]))
+        parse::reject(key, text, "a point index is an integer >= 0");
+  };
+}
+
 }  // namespace
 
 const ComponentDeclaration& rigidBodyComponent() {
@@ -78,7 +103,25 @@ const ComponentDeclaration& rigidBodyComponent() {
           .add({"rigid.partial-fixed", "\"F1 .. F6 all | I J ..\"",
                 "frames fixed along the unknowns whose flag is 1 (vx vy vz wx wy wz; SOFA\n"
                 "PartialFixedProjectiveConstraint `fixedDirections`). Repeatable.",
-                std::nullopt, "", true, framesCheck(kRigidDerivSize)}),
+                std::nullopt, "", true, framesCheck(kRigidDerivSize)})
+          .add({"rigid.mapped-points", "\"F LX LY LZ ..\"",
+                "points a RigidMapping drives from the frames (SOFA: a child node under\n"
+                "RigidMapping): each its frame F and its coordinates in that frame; they move\n"
+                "with it, x = c + R(q) l, and bring their mass and forces to it",
+                std::nullopt, "length", false, mappedPointsCheck()})
+          .add({"rigid.mapped-mass", "M",
+                "the mass of every mapped point (SOFA UniformMass in the child); it weighs\n"
+                "M load.gravity",
+                "0", "mass", false, check::nonNegative()})
+          .add({"rigid.mapped-forces", "\"I FX FY FZ ..\"",
+                "a constant force on each listed mapped point, I its 0-based index (SOFA\n"
+                "ConstantForceField in the child); repeated points add up",
+                std::nullopt, "force", false, mappedForcesCheck()})
+          .add({"rigid.mapped-plane", "\"NX NY NZ D [K [C [FMAX]]] [bilateral]\"",
+                "a penalty plane acting on the mapped points, as obstacle.plane on nodes (SOFA\n"
+                "PlaneForceField in the child). Repeatable.",
+                std::nullopt, "", true,
+                [](const std::string& key, const std::string& text) { parsePlane(key, text); }}),
       nullptr};
   return component;
 }
@@ -122,6 +165,33 @@ RigidBodyParameters readRigidBodyParameters(const Parameters& scene) {
       apply(frame);
     }
   };
+  if (scene.given("rigid.mapped-points")) {
+    const std::vector<double> values = scene.reals("rigid.mapped-points");
+    RigidMappedPoints& mapped = p.mapped;
+    for (std::size_t i = 0; i < values.size(); i += 4) {
+      mapped.frameOf.push_back(int(values[i]));
+      mapped.local.push_back({values[i + 1], values[i + 2], values[i + 3]});
+    }
+    mapped.forces.assign(mapped.frameOf.size(), {0, 0, 0});
+    mapped.mass = scene.real("rigid.mapped-mass");
+    for (const std::string& text : scene.texts("rigid.mapped-plane"))
+      mapped.planes.push_back(parsePlane("rigid.mapped-plane", text));
+    if (scene.given("rigid.mapped-forces")) {
+      const std::vector<double> forces = scene.reals("rigid.mapped-forces");
+      for (std::size_t i = 0; i < forces.size(); i += 4) {
+        const std::size_t point = std::size_t(forces[i]);
+        if (point >= mapped.forces.size())
+          throw Error("rigid.mapped-forces: point " + std::to_string(point) + " of " +
+                      std::to_string(mapped.forces.size()) + " mapped points");
+        for (int d = 0; d < 3; ++d) mapped.forces[point][d] += forces[i + 1 + std::size_t(d)];
+      }
+    }
+  } else if (scene.given("rigid.mapped-forces") || scene.given("rigid.mapped-mass") ||
+             scene.given("rigid.mapped-plane")) {
+    throw Error(
+        "rigid.mapped-mass, rigid.mapped-forces and rigid.mapped-plane act on "
+        "rigid.mapped-points, not given");
+  }
   for (const std::string& text : scene.texts("rigid.fixed")) fix("rigid.fixed", text, 0);
   for (const std::string& text : scene.texts("rigid.partial-fixed"))
     fix("rigid.partial-fixed", text, kRigidDerivSize);

@@ -365,8 +365,11 @@ TEST(ComponentReaders, MappedChild) {
                                                 {"mapped.plane", "0 0 1 -2 100"},
                                                 {"mapped.rest-shape-stiffness", "5"},
                                                 {"mapped.nodal-forces", "1 0 0 2  1 1 0 0"},
-                                                {"mapped.rest-shape-nodes", "0 3"}}));
+                                                {"mapped.rest-shape-nodes", "0 3"},
+                                                {"mapped.cells", "3 0.5 1 0  0 -1 0 2"}}));
   EXPECT_EQ(g.mapping, eis::ChildMappingType::Barycentric);
+  EXPECT_EQ(g.cells, (std::vector<std::int64_t>{3, 0}));
+  EXPECT_EQ(g.coordinates, (std::vector<eis::Vec3>{{0.5, 1, 0}, {-1, 0, 2}}));
   EXPECT_EQ(g.points, (std::vector<eis::Vec3>{{1, 2, 3}, {4, 5, 6}}));
   EXPECT_EQ(*g.totalMass, 2);
   EXPECT_EQ(g.gravity, (eis::Vec3{0, 0, -1}));
@@ -386,7 +389,9 @@ TEST(ComponentReaders, MappedChild) {
                  {"mapped.vertex-mass", "0"},
                  {"mapped.rest-shape-stiffness", "-1"},
                  {"mapped.nodal-forces", "1 0 0"},
-                 {"mapped.rest-shape-nodes", "0.5 3"}});
+                 {"mapped.rest-shape-nodes", "0.5 3"},
+                 {"mapped.cells", "1.5 0 0 0"},
+                 {"mapped.cells", "1 0 0"}});
 }
 
 TEST(ComponentReaders, SurfacePressure) {

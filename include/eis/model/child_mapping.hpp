@@ -9,6 +9,9 @@
 //
 // - identity: child point i is body node i; subset: child point i is body node indices[i]. The
 //   carrying cell is the lowest-numbered input cell holding the node (weight 1 at its corner).
+// - in given cells: SOFA's BarycentricMapperRegularGridTopology, the cube and its trilinear
+//   coordinates found from the grid's index by the importer (io/sofa_grid_mapper), carried by that
+//   hexahedron.
 // - barycentric: SOFA's BarycentricMapperMeshTopology::init over the body's rest positions. Each
 //   cell gives the point coordinates v = B^-1 (p - x0), B's columns x1 - x0, x2 - x0, x3 - x0 for a
 //   tetrahedron, x1 - x0, x3 - x0, x4 - x0 for a hexahedron, and a distance: max(-v0, -v1, -v2,
@@ -40,6 +43,11 @@ public:
   static ChildMapping identity(const DistributedMesh& mesh);
   // Collective. Child points at these rest positions, located in the body's cells.
   static ChildMapping barycentric(const DistributedMesh& mesh, const std::vector<Vec3>& points);
+  // Collective. Child point i in the body's input hexahedron cells[i] at trilinear coordinates
+  // coordinates[i] (SOFA's grid mappers, which pick the cube by the grid's index: the importer
+  // works them out); weights extrapolate for coordinates outside [0, 1].
+  static ChildMapping inCells(const DistributedMesh& mesh, const std::vector<std::int64_t>& cells,
+                              const std::vector<Vec3>& coordinates);
 
   std::int64_t size() const { return size_; }
   // The child points this rank carries, in increasing index.
@@ -70,5 +78,9 @@ struct CellCoordinates {
   std::array<double, 8> weights;
 };
 CellCoordinates cellCoordinates(const std::vector<Vec3>& corners, const Vec3& p);
+
+// The trilinear weights of a hexahedron's corners (corners() order: 0 at (0,0,0), 1 (1,0,0),
+// 2 (1,1,0), 3 (0,1,0), then 4..7 likewise at z = 1) at coordinates v.
+std::array<double, 8> trilinearWeights(const Vec3& v);
 
 }  // namespace eis

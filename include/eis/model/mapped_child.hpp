@@ -34,6 +34,8 @@ struct MappedChildParameters {
   ChildMappingType mapping = ChildMappingType::None;  // mapped.mapping
   std::vector<std::int64_t> indices;                  // mapped.indices (subset)
   std::vector<Vec3> points;                           // mapped.points (rest; barycentric: J)
+  std::vector<std::int64_t> cells;                    // mapped.cells: each point's hexahedron
+  std::vector<Vec3> coordinates;                      // and its coordinates there (grid mapper)
   std::optional<double> vertexMass, totalMass;        // mapped.vertex-mass, mapped.total-mass
   Vec3 gravity{0, -9.81, 0};                          // mapped.gravity
   std::optional<Vec3> constantForce;                  // mapped.constant-force

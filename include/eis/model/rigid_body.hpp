@@ -5,9 +5,12 @@
 // (RigidMass: the mass on the linear unknowns, mass times the inertia matrix on the angular ones,
 // that matrix applied as given, never turned with the frame, and no gyroscopic term, as SOFA
 // does), the gravity that mass feels, and fixed or partially fixed frames (SOFA's
-// FixedProjectiveConstraint and PartialFixedProjectiveConstraint). Its operations are the
-// MechanicalOperations an integrator sees; adding a velocity to a position turns the frame by the
-// exponential of the rotation, as RigidCoord's operator+= does.
+// FixedProjectiveConstraint and PartialFixedProjectiveConstraint). Points a RigidMapping drives
+// (model/rigid_mapping.hpp) bring their weight and constant forces as J^T f and their mass as
+// J^T m J, 6 x 6 blocks of their frames, J at the positions of the last force computation; the
+// planes that push them (PlaneForceField's law) their force J^T f and stiffness J^T K J. Its
+// operations are the MechanicalOperations an integrator sees; adding a velocity to a position turns
+// the frame by the exponential of the rotation, as RigidCoord's operator+= does.
 //
 // A body of frames is small: a run gives every rank the whole body on PETSC_COMM_SELF, and each
 // computes the same step (no message; the answer is the same on any number of ranks). On another
@@ -16,11 +19,14 @@
 #include <petscmat.h>
 
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "eis/core/component.hpp"
 #include "eis/core/parameters.hpp"
 #include "eis/linalg/mechanical_operations.hpp"
+#include "eis/model/plane_force_field.hpp"
+#include "eis/model/rigid_mapping.hpp"
 
 namespace eis {
 
@@ -34,6 +40,16 @@ struct RigidMass {
 inline constexpr int kRigidCoordSize = 7;  // x y z qx qy qz qw
 inline constexpr int kRigidDerivSize = 6;  // vx vy vz wx wy wz
 
+// Points a RigidMapping drives from the frames (SOFA: a child node under RigidMapping with its
+// UniformMass and ConstantForceField): point i in frame frameOf[i] at local coordinates local[i],
+// each of mass `mass` (its weight mass g acts on it) and with the constant force forces[i].
+struct RigidMappedPoints {
+  std::vector<int> frameOf;
+  std::vector<std::array<double, 3>> local, forces;
+  double mass = 0;
+  std::vector<Plane> planes;  // PlaneForceFields acting on the points
+};
+
 struct RigidBodyParameters {
   std::vector<double> frames;      // 7 per frame
   std::vector<double> velocities;  // 6 per frame, or empty: at rest
@@ -41,6 +57,7 @@ struct RigidBodyParameters {
   std::array<double, 3> gravity{0, 0, 0};
   // Per frame, which of its six unknowns are fixed; empty: none.
   std::vector<std::array<bool, kRigidDerivSize>> fixed;
+  RigidMappedPoints mapped;
 };
 
 class RigidBody : public MechanicalOperations {
@@ -68,9 +85,11 @@ private:
   MPI_Comm comm_;
   RigidBodyParameters parameters_;
   int frames_ = 0;
-  bool owner_ = false;                   // rank 0 holds every unknown
-  std::array<double, 9> inertiaMass_{};  // RigidMass::inertiaMassMatrix: inertia * mass
-  std::vector<bool> fixed_;              // per unknown
+  bool owner_ = false;                            // rank 0 holds every unknown
+  std::array<double, 9> inertiaMass_{};           // RigidMass::inertiaMassMatrix: inertia * mass
+  std::vector<bool> fixed_;                       // per unknown
+  std::optional<RigidMapping> mapping_;           // the mapped points, if any
+  std::vector<std::array<double, 9>> stiffness_;  // df/dx of each mapped point at the last force
   Mat matrix_ = nullptr;
   double matrixFactor_ = 0;  // the mass factor the matrix holds (0: none yet)
 };

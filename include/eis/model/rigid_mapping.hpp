@@ -1,0 +1,48 @@
+#pragma once
+// SOFA's RigidMapping (Sofa/Component/Mapping/NonLinear RigidMapping.inl) from Rigid3d frames to
+// points: point i sits at local coordinates r_i in frame f(i), at x_i = c + R(q) r_i, and moves
+// with it: v_i = v + w x (R r_i) (J), its force f_i reaching the frame as the force f_i and the
+// torque (R r_i) x f_i (J^T). R r_i is the rotated point of the last apply, as SOFA's
+// m_rotatedPoints. No geometric stiffness: SOFA's RigidMapping selects none by default
+// (geometricStiffness 0).
+#include <array>
+#include <vector>
+
+namespace eis {
+
+using Vec3d = std::array<double, 3>;
+
+// SOFA's Quat::rotate and inverseRotate (type/Quat.h) of v by the unit quaternion q (qx qy qz qw).
+Vec3d rotateByQuaternion(const std::array<double, 4>& q, const Vec3d& v);
+Vec3d inverseRotateByQuaternion(const std::array<double, 4>& q, const Vec3d& v);
+
+class RigidMapping {
+public:
+  // Point i in frame frameOf[i] at local coordinates local[i].
+  RigidMapping(std::vector<int> frameOf, std::vector<Vec3d> local);
+  // RigidMapping::reinit with globalToLocalCoords: the local coordinates of world points in the
+  // frames (7 numbers each), inverseRotate(p - c).
+  static std::vector<Vec3d> localCoordinates(const std::vector<double>& frames,
+                                             const std::vector<int>& frameOf,
+                                             const std::vector<Vec3d>& world);
+
+  std::size_t size() const { return frameOf_.size(); }
+  int frameOf(std::size_t i) const { return frameOf_[i]; }
+  // The points' positions for these frames (7 numbers each); keeps the rotated points for J.
+  std::vector<Vec3d> apply(const double* frames);
+  // v_i from the frames' velocities (6 numbers each).
+  Vec3d applyJ(std::size_t i, const double* velocities) const;
+  // out (6 numbers a frame) += J_i^T f.
+  void applyJT(std::size_t i, const Vec3d& f, double* out) const;
+  // The 6 x 6 block (row-major) of frame frameOf(i) += J_i^T (m I) J_i.
+  void addMass(std::size_t i, double m, double* block) const;
+  // The 6 x 6 block (row-major) of frame frameOf(i) += factor J_i^T k J_i, k 3 x 3 row-major.
+  void addStiffness(std::size_t i, const std::array<double, 9>& k, double factor,
+                    double* block) const;
+
+private:
+  std::vector<int> frameOf_;
+  std::vector<Vec3d> local_, rotated_;
+};
+
+}  // namespace eis

@@ -1,0 +1,165 @@
+// SOFA's HexahedronFEMForceField (HexahedralFEMForceField) in a child node that an IdentityMapping
+// or SubsetMapping (Sofa/Component/Mapping/Linear) drives from a body on a RegularGridTopology, as
+// the body's own elastic keys (io/sofa_mapped_fem.hpp).
+#include "sofa_mapped_fem.hpp"
+
+#include <cmath>
+#include <map>
+
+#include "eis/core/error.hpp"
+#include "sofa_grid.hpp"
+#include "sofa_mapped_child.hpp"
+
+namespace eis::sofa {
+
+namespace {
+
+using Point = std::array<double, 3>;
+
+double distance(const Point& a, const Point& b) {
+  return std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+                   (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+// The child's RegularGridTopology, whose points its MechanicalObject takes (no position of its
+// own, or one linked to the grid's), as MechanicalObject::init takes them.
+const SofaObject& childGrid(Reader& r, const MappedNode& child) {
+  const SofaObject* grid = nullptr;
+  for (const SofaObject& o : child.node->objects)
+    if (o.type == "RegularGridTopology" && !grid) grid = &o;
+  const SofaObject* linked = r.linked(*child.state, "position");
+  if (!grid || (child.state->field("position") && linked != grid))
+    throw Error(child.state->where + ": " + child.state->label() + ": a mapped child's " +
+                (*child.components.front()).type +
+                " is read on the child's points and hexahedra from a RegularGridTopology of its "
+                "node (no position written)");
+  return *grid;
+}
+
+// Which body node each child point is. SubsetMapping::init: `indices`, else first..last, else
+// each child point's nearest body point within `radius` (1e-5; the first of equal distance).
+std::vector<long long> selected(Reader& r, const MappedNode& child,
+                                const std::vector<Point>& points, const std::vector<Point>& body) {
+  const SofaObject& mapping = *child.mapping;
+  std::vector<long long> indices;
+  if (mapping.type == "IdentityMapping") {
+    for (std::size_t i = 0; i < points.size(); ++i) indices.push_back((long long)i);
+  } else {
+    r.refuseIfGiven(mapping, "first", "a range of parent points is not supported: write `indices`");
+    indices = r.integers(mapping, "indices");
+    if (indices.empty()) {
+      const double radius = r.real(mapping, "radius", 1e-5);
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        long long found = -1;
+        double nearest = radius;
+        for (std::size_t j = 0; j < body.size(); ++j)
+          if (const double d = distance(points[i], body[j]); d < nearest)
+            nearest = d, found = (long long)j;
+        if (found < 0)
+          r.reject(mapping, "indices",
+                   "empty, and child point " + std::to_string(i) +
+                       " is no body point within radius " + parse::text(radius));
+        indices.push_back(found);
+      }
+    }
+  }
+  if (indices.size() != points.size())
+    r.reject(mapping, mapping.type == "IdentityMapping" ? "input" : "indices",
+             std::to_string(indices.size()) + " body nodes for the " +
+                 std::to_string(points.size()) + " points of the child's grid");
+  for (long long i : indices)
+    if (i < 0 || std::size_t(i) >= body.size())
+      r.reject(mapping, "indices", std::to_string(i) + " is no node of the body's grid");
+  return indices;
+}
+
+// The keys the child's FEM force field gives, read by its registered mapping; those of a
+// material per element are refused.
+std::map<std::string, std::string> femKeys(Reader& r, const SofaObject& fem) {
+  std::vector<SofaKey> own;
+  r.into(own);
+  r.from(fem);
+  sofaMapping(fem.type)(r, fem);
+  std::map<std::string, std::string> keys;
+  for (const SofaKey& k : own) {
+    if (k.key != "material.cells" && k.key != "material.model" && k.key != "material.rotation" &&
+        k.key != "material.young-modulus" && k.key != "material.poisson-ratio" &&
+        k.key != "material.hexahedron-element")
+      throw Error(fem.where + ": " + fem.label() + ": in a mapped child, " + k.key +
+                  " is not supported (one material a child)");
+    keys[k.key] = k.value;
+  }
+  return keys;
+}
+
+}  // namespace
+
+bool carriesOnlyFem(const MappedNode& child) {
+  return child.components.size() == 1 &&
+         (child.components.front()->type == "HexahedronFEMForceField" ||
+          child.components.front()->type == "HexahedralFEMForceField");
+}
+
+void mapMappedFems(Reader& r, const SofaObject& bodyGrid,
+                   const std::vector<const MappedNode*>& children, std::vector<SofaKey>& keys) {
+  const RegularGrid body = regularGrid(r, bodyGrid);
+  std::map<std::array<long long, 8>, std::size_t> cellOf;
+  for (std::size_t c = 0; c < body.hexahedra.size(); ++c) cellOf[body.hexahedra[c]] = c;
+  std::vector<double> young(body.hexahedra.size(), 0.0);
+  std::map<std::string, std::string> shared;  // every key but the modulus, the same for all
+  const MappedNode* first = nullptr;
+  double mismatch = 0;
+  for (const MappedNode* child : children) {
+    const SofaObject& fem = *child->components.front();
+    if (child->mapping->type != "IdentityMapping" && child->mapping->type != "SubsetMapping")
+      throw Error(fem.where + ": " + fem.label() + ": in a child of " + child->mapping->label() +
+                  ": a FEM force field is carried only through IdentityMapping or SubsetMapping "
+                  "(its hexahedra would span several cells of the body)");
+    checkMechanicalMapping(r, *child->mapping);
+    const SofaObject& grid = childGrid(r, *child);
+    const RegularGrid own = regularGrid(r, grid);
+    const std::vector<long long> nodes = selected(r, *child, own.points, body.points);
+    // The element is the body's, on its rest points: the child's must be the same points.
+    const double radius = r.real(*child->mapping, "radius", 1e-5);
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const double d = distance(own.points[i], body.points[std::size_t(nodes[i])]);
+      if (d >= radius)
+        r.reject(*child->state, "position",
+                 "child point " + std::to_string(i) + " lies " + parse::text(d) +
+                     " from the body node it follows: a child FEM is carried only on the "
+                     "body's own rest hexahedra");
+      mismatch = std::max(mismatch, d);
+    }
+    std::map<std::string, std::string> material = femKeys(r, fem);
+    const double modulus = std::stod(material["material.young-modulus"]);
+    material.erase("material.young-modulus");
+    if (!first) {
+      shared = material, first = child;
+    } else if (material != shared) {
+      throw Error(fem.where + ": " + fem.label() + ": its method, Poisson's ratio or element " +
+                  "differ from " + first->components.front()->label() + "'s, in the same " +
+                  "body: their stiffnesses do not add up per element");
+    }
+    for (std::size_t h = 0; h < own.hexahedra.size(); ++h) {
+      std::array<long long, 8> corners;
+      for (int k = 0; k < 8; ++k) corners[k] = nodes[std::size_t(own.hexahedra[h][k])];
+      const auto cell = cellOf.find(corners);
+      if (cell == cellOf.end())
+        throw Error(fem.where + ": " + fem.label() + ": hexahedron " + std::to_string(h) +
+                    " of the child's grid is not, corner by corner, a hexahedron of " +
+                    bodyGrid.label() + ": its stiffness would couple nodes of several cells");
+      young[cell->second] += modulus;
+    }
+  }
+  r.into(keys);
+  r.from(*first->components.front());
+  std::string list;
+  for (double e : young) list += (list.empty() ? "" : " ") + parse::text(e);
+  for (const auto& [key, value] : shared) r.key(key, value);
+  r.key("material.cell-young-modulus", list);
+  r.note(std::to_string(children.size()) + " mapped child FEM force field(s) on " +
+         bodyGrid.label() + "'s hexahedra; child and body rest points differ by at most " +
+         parse::text(mismatch));
+}
+
+}  // namespace eis::sofa

@@ -1,0 +1,190 @@
+// SOFA's RigidMapping (Sofa/Component/Mapping/NonLinear RigidMapping.inl) with a UniformMass,
+// ConstantForceFields and PlaneForceFields in the mapped node, as rigid.mapped-points,
+// rigid.mapped-mass, rigid.mapped-forces and rigid.mapped-plane (model/rigid_body.hpp). Each
+// component is read by its class's registered mapping, as on a body, and its keys become the mapped
+// points'.
+#include "sofa_rigid_mapping.hpp"
+
+#include <map>
+#include <string>
+
+#include "eis/core/error.hpp"
+#include "eis/model/rigid_mapping.hpp"
+#include "sofa_mapped_child.hpp"
+#include "sofa_sparse_grid.hpp"
+
+namespace eis::sofa {
+
+namespace {
+
+std::string named(const SofaObject& o) {
+  return o.type + (o.name.empty() ? "" : " '" + o.name + "'");
+}
+
+// The points' local coordinates and frames. RigidMapping::reinit: initialPoints when given, else
+// the child's positions, as local coordinates, or (globalToLocalCoords) world points turned into
+// the frame, inverseRotate(p - c); getRigidIndex: rigidIndexPerPoint when it has one entry a
+// point, else `index` (counted from the end with indexFromEnd).
+std::vector<double> pointsOf(Reader& r, const MappedNode& child, const std::string& objFile,
+                             std::size_t& count) {
+  const SofaObject& mapping = *child.mapping;
+  const SofaObject& state = *child.state;
+  for (const char* field : {"useX0", "filename", "fileRigidMapping"})
+    r.refuseIfGiven(mapping, field, "not supported: write the points in the child's position");
+  const std::vector<double> frames = parse::reals("rigid.frames", r.gaveValue("rigid.frames"), 0);
+  const long long frameCount = (long long)(frames.size() / 7);
+  const bool initial = r.given(mapping, "initialPoints");
+  const SofaObject* loader = r.linked(state, "position");
+  if (!initial && loader && objFile.empty())
+    r.reject(state, "position",
+             "a link is not supported here (but to a MeshOBJLoader); write the points");
+  std::vector<double> given;
+  if (initial) {
+    given = r.reals(mapping, "initialPoints");
+  } else if (loader) {
+    // MeshOBJLoader: its vertices, in file order; MechanicalObject::init then scales them.
+    for (const char* field : {"scale3d", "rotation", "translation", "transformation"})
+      r.refuseIfGiven(*loader, field, "a transform in the loader of mapped points");
+    for (const auto& v : readObj(objFile).vertices) given.insert(given.end(), v.begin(), v.end());
+    // MechanicalObject::parse: the legacy `scale` (single precision) replaces scale3d.
+    std::array<double, 3> scale{1, 1, 1};
+    const std::vector<double> s3 = r.reals(state, "scale3d");
+    if (!s3.empty() && s3.size() != 3) r.reject(state, "scale3d", "expected 3 numbers");
+    if (s3.size() == 3) scale = {s3[0], s3[1], s3[2]};
+    if (r.given(state, "scale")) scale.fill(r.single(state, "scale", 1));
+    for (std::size_t i = 0; i < given.size(); ++i) given[i] *= scale[i % 3];
+  } else {
+    given = r.reals(state, "position");
+  }
+  if (given.empty() || given.size() % 3 != 0)
+    r.reject(initial ? mapping : state, initial ? "initialPoints" : "position",
+             "expected X Y Z for each point");
+  count = given.size() / 3;
+  for (const char* field : {"translation", "rotation", "dx", "dy", "dz", "rx", "ry", "rz", "sx",
+                            "sy", "sz", "rest_position"})
+    r.refuseIfGiven(state, field, "a rigidly mapped child's points are read as written");
+  if (!loader)
+    for (const char* field : {"scale3d", "scale"})
+      r.refuseIfGiven(state, field, "a rigidly mapped child's points are read as written");
+  std::vector<long long> frameOf = r.integers(mapping, "rigidIndexPerPoint");
+  if (frameOf.size() != count) {
+    long long index = r.integers(mapping, "index").empty() ? 0 : r.integers(mapping, "index")[0];
+    if (r.boolean(mapping, "indexFromEnd", false)) index = frameCount - 1 - index;
+    frameOf.assign(count, index);
+  }
+  std::vector<int> frame(count);
+  std::vector<Vec3d> points(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (frameOf[i] < 0 || frameOf[i] >= frameCount)
+      r.reject(mapping, "rigidIndexPerPoint",
+               "frame " + std::to_string(frameOf[i]) + " of " + std::to_string(frameCount));
+    frame[i] = int(frameOf[i]);
+    points[i] = {given[3 * i], given[3 * i + 1], given[3 * i + 2]};
+  }
+  if (!initial && r.boolean(mapping, "globalToLocalCoords", false))
+    points = RigidMapping::localCoordinates(frames, frame, points);
+  std::vector<double> out;
+  for (std::size_t i = 0; i < count; ++i)
+    out.insert(out.end(), {double(frame[i]), points[i][0], points[i][1], points[i][2]});
+  return out;
+}
+
+}  // namespace
+
+void mapRigidMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys,
+                         const std::string& objFile) {
+  const SofaObject& mapping = *child.mapping;
+  const SofaObject& state = *child.state;
+  r.from(mapping);
+  if (mapping.type != "RigidMapping")
+    throw Error(mapping.where + ": " + mapping.type +
+                ": from rigid frames, only RigidMapping's mapped children are supported");
+  checkMechanicalMapping(r, mapping);
+  if (r.text(mapping, "geometricStiffness").value_or("0") != "0")
+    r.reject(mapping, "geometricStiffness", "a geometric stiffness is not supported yet");
+  const std::string tmpl = r.text(state, "template").value_or("Vec3d");
+  if (tmpl != "Vec3d" && tmpl != "Vec3" && tmpl != "Vec3f")
+    r.reject(state, "template", "a rigidly mapped child of points (Vec3d) is supported");
+  // SOFA initialises a node's objects in order: a mass before the state sees its default size.
+  const auto position = [&](const SofaObject* o) {
+    std::size_t i = 0;
+    while (i < child.node->objects.size() && &child.node->objects[i] != o) ++i;
+    return i;
+  };
+  for (const SofaObject* o : child.components)
+    if (position(o) < position(&state))
+      throw Error(o->where + ": " + named(*o) + ": before " + state.label() +
+                  " in its node: SOFA would initialise it on the state's default size");
+  std::size_t count = 0;
+  const std::vector<double> points = pointsOf(r, child, objFile, count);
+  // What the child's components give, read by their registered mappings.
+  double mass = 0;
+  std::vector<double> force(3 * count, 0.0);
+  std::vector<std::string> planes;
+  for (const SofaObject* o : child.components) {
+    const SofaMapping map = sofaMapping(o->type);
+    if (!map || (o->type != "UniformMass" && o->type != "ConstantForceField" &&
+                 o->type != "PlaneForceField"))
+      throw Error(o->where + ": " + named(*o) +
+                  ": not supported in a rigidly mapped child (its UniformMass, "
+                  "ConstantForceField and PlaneForceField are)");
+    std::vector<SofaKey> own;
+    r.into(own);
+    r.from(*o);
+    map(r, *o);
+    for (const SofaKey& k : own) {
+      const Texts t = parse::tokens(k.value);
+      const auto at = [&](std::size_t i) { return std::stod(t[i]); };
+      if (k.key == "mass.vertex-mass") {
+        mass = at(0);
+      } else if (k.key == "mass.total-mass") {
+        mass = at(0) / double(count);
+      } else if (k.key == "load.constant-force" || k.key == "load.total-force") {
+        std::vector<std::size_t> selected;
+        if (t.size() == 4 && t[3] == "all") {
+          for (std::size_t i = 0; i < count; ++i) selected.push_back(i);
+        } else if (t.size() > 4 && t[3] == "indices") {
+          for (std::size_t i = 4; i < t.size(); ++i) selected.push_back(std::stoul(t[i]));
+        } else {
+          throw Error(o->where + ": " + named(*o) +
+                      ": in a rigidly mapped child, points are "
+                      "selected by index or all (it gives " +
+                      k.key + " = " + k.value + ")");
+        }
+        const double share = k.key == "load.total-force" ? 1.0 / double(selected.size()) : 1.0;
+        for (std::size_t i : selected) {
+          if (i >= count)
+            r.reject(*o, "indices", "point " + std::to_string(i) + " of " + std::to_string(count));
+          for (int d = 0; d < 3; ++d) force[3 * i + std::size_t(d)] += at(std::size_t(d)) * share;
+        }
+      } else if (k.key == "load.nodal-forces") {
+        for (std::size_t j = 0; j + 3 < t.size(); j += 4) {
+          const std::size_t i = std::stoul(t[j]);
+          if (i >= count)
+            r.reject(*o, "indices", "point " + std::to_string(i) + " of " + std::to_string(count));
+          for (int d = 0; d < 3; ++d) force[3 * i + std::size_t(d)] += at(j + 1 + std::size_t(d));
+        }
+      } else if (k.key == "obstacle.plane") {
+        planes.push_back(k.value);
+      } else if (k.key != "mass.type") {
+        throw Error(o->where + ": " + named(*o) + ": " + k.key + " = " + k.value +
+                    " is not supported in a rigidly mapped child");
+      }
+    }
+  }
+  std::string pointsText, forcesText;
+  for (double x : points) pointsText += (pointsText.empty() ? "" : " ") + parse::text(x);
+  for (std::size_t i = 0; i < count; ++i)
+    if (force[3 * i] != 0 || force[3 * i + 1] != 0 || force[3 * i + 2] != 0)
+      forcesText += (forcesText.empty() ? "" : " ") + std::to_string(i) + " " +
+                    parse::text(force[3 * i]) + " " + parse::text(force[3 * i + 1]) + " " +
+                    parse::text(force[3 * i + 2]);
+  r.into(keys);
+  r.from(mapping);
+  r.key("rigid.mapped-points", pointsText);
+  if (mass != 0) r.key("rigid.mapped-mass", parse::text(mass));
+  if (!forcesText.empty()) r.key("rigid.mapped-forces", forcesText);
+  for (const std::string& plane : planes) r.key("rigid.mapped-plane", plane);
+}
+
+}  // namespace eis::sofa

@@ -1,0 +1,105 @@
+#include "eis/model/rigid_mapping.hpp"
+
+#include "eis/core/error.hpp"
+
+namespace eis {
+
+namespace {
+
+Vec3d cross(const Vec3d& a, const Vec3d& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+
+// type/Quat.h rotate: t = 2 (q_xyz x v), v + q_w t + q_xyz x t (inverseRotate: q_xyz negated).
+Vec3d rotate(const Vec3d& axis, double w, const Vec3d& v) {
+  Vec3d t = cross(axis, v);
+  for (double& e : t) e *= 2;
+  const Vec3d u = cross(axis, t);
+  return {v[0] + w * t[0] + u[0], v[1] + w * t[1] + u[1], v[2] + w * t[2] + u[2]};
+}
+
+}  // namespace
+
+Vec3d rotateByQuaternion(const std::array<double, 4>& q, const Vec3d& v) {
+  return rotate({q[0], q[1], q[2]}, q[3], v);
+}
+
+Vec3d inverseRotateByQuaternion(const std::array<double, 4>& q, const Vec3d& v) {
+  return rotate({-q[0], -q[1], -q[2]}, q[3], v);
+}
+
+RigidMapping::RigidMapping(std::vector<int> frameOf, std::vector<Vec3d> local)
+    : frameOf_(std::move(frameOf)), local_(std::move(local)), rotated_(local_.size()) {
+  if (frameOf_.size() != local_.size())
+    throw Error("rigid mapping: " + std::to_string(frameOf_.size()) + " frame indices for " +
+                std::to_string(local_.size()) + " points");
+}
+
+std::vector<Vec3d> RigidMapping::localCoordinates(const std::vector<double>& frames,
+                                                  const std::vector<int>& frameOf,
+                                                  const std::vector<Vec3d>& world) {
+  std::vector<Vec3d> local(world.size());
+  for (std::size_t i = 0; i < world.size(); ++i) {
+    const double* c = &frames[std::size_t(frameOf[i]) * 7];
+    local[i] = inverseRotateByQuaternion(
+        {c[3], c[4], c[5], c[6]}, {world[i][0] - c[0], world[i][1] - c[1], world[i][2] - c[2]});
+  }
+  return local;
+}
+
+std::vector<Vec3d> RigidMapping::apply(const double* frames) {
+  std::vector<Vec3d> out(size());
+  for (std::size_t i = 0; i < size(); ++i) {
+    const double* c = frames + std::size_t(frameOf_[i]) * 7;
+    rotated_[i] = rotateByQuaternion({c[3], c[4], c[5], c[6]}, local_[i]);
+    for (int d = 0; d < 3; ++d) out[i][d] = c[d] + rotated_[i][d];
+  }
+  return out;
+}
+
+Vec3d RigidMapping::applyJ(std::size_t i, const double* velocities) const {
+  const double* v = velocities + std::size_t(frameOf_[i]) * 6;
+  const Vec3d& r = rotated_[i];
+  return {v[0] + v[4] * r[2] - v[5] * r[1], v[1] + v[5] * r[0] - v[3] * r[2],
+          v[2] + v[3] * r[1] - v[4] * r[0]};
+}
+
+void RigidMapping::applyJT(std::size_t i, const Vec3d& f, double* out) const {
+  double* o = out + std::size_t(frameOf_[i]) * 6;
+  const Vec3d& r = rotated_[i];
+  for (int d = 0; d < 3; ++d) o[d] += f[d];
+  o[3] += r[1] * f[2] - r[2] * f[1];
+  o[4] += r[2] * f[0] - r[0] * f[2];
+  o[5] += r[0] * f[1] - r[1] * f[0];
+}
+
+// J = [I, -[r]x]: J^T m J = m [[I, -[r]x], [[r]x, -[r]x [r]x]], -[r]x [r]x = |r|^2 I - r r^T.
+void RigidMapping::addMass(std::size_t i, double m, double* block) const {
+  const Vec3d& r = rotated_[i];
+  const double cross[9] = {0, -r[2], r[1], r[2], 0, -r[0], -r[1], r[0], 0};  // [r]x
+  const double r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+  for (int a = 0; a < 3; ++a) {
+    block[6 * a + a] += m;
+    for (int b = 0; b < 3; ++b) {
+      block[6 * a + 3 + b] -= m * cross[3 * a + b];
+      block[6 * (3 + a) + b] += m * cross[3 * a + b];
+      block[6 * (3 + a) + 3 + b] += m * ((a == b ? r2 : 0.0) - r[a] * r[b]);
+    }
+  }
+}
+
+void RigidMapping::addStiffness(std::size_t i, const std::array<double, 9>& k, double factor,
+                                double* block) const {
+  const Vec3d& r = rotated_[i];
+  // J = [I, -[r]x], row by row.
+  const double j[18] = {1, 0, 0, 0, r[2], -r[1], 0, 1, 0, -r[2], 0, r[0], 0, 0, 1, r[1], -r[0], 0};
+  for (int a = 0; a < 6; ++a)
+    for (int b = 0; b < 6; ++b) {
+      double sum = 0;
+      for (int p = 0; p < 3; ++p)
+        for (int q = 0; q < 3; ++q) sum += j[6 * p + a] * k[std::size_t(3 * p + q)] * j[6 * q + b];
+      block[6 * a + b] += factor * sum;
+    }
+}
+
+}  // namespace eis
