@@ -191,6 +191,9 @@ public:
     simulation().controllerAccess(inEvent)->setDt(dt);
   }
 
+  // scene.python-timeout: the seconds the controllers' methods for one event may take.
+  double pythonTimeout() const { return control_.timeout; }
+
   // The body whose MechanicalObject lies at node `path` ("/beam"), or -1.
   long bodyOf(const std::string& path) const {
     for (std::size_t i = 0; i < control_.statePaths.size(); ++i)
@@ -252,7 +255,8 @@ PYBIND11_MODULE(_engine, m) {
       .def_property_readonly("bodies", [](Run& r) { return r.simulation().bodyCount(); })
       .def_property_readonly("step_index", [](Run& r) { return r.simulation().stepIndex(); })
       .def_property_readonly("time", [](Run& r) { return r.simulation().time(); })
-      .def_property_readonly("dt", [](Run& r) { return r.simulation().dt(); });
+      .def_property_readonly("dt", [](Run& r) { return r.simulation().dt(); })
+      .def_property_readonly("python_timeout", &Run::pythonTimeout);
   m.def("fail", &failRun, py::arg("message"));
   m.def("finalize", &finalize);
   m.def("rank", [] {

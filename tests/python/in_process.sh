@@ -7,7 +7,8 @@
 #    step starts: one implicit Euler step of a node held by a spring, computed by hand, in the
 #    script's process and under euler-implicit --scene (its controllers' python3);
 #  - a Python exception in a controller on every rank, or on one rank only, ends the job under
-#    mpiexec -n 2 with one error line naming the .py file, its line and the step, never a hang.
+#    mpiexec -n 2 with one error line naming the .py file, its line and the step, never a hang;
+#    so do a controller in an endless loop (scene.python-timeout) and one that resizes an array.
 # Usage: in_process.sh <python3 with numpy> <euler-implicit> <meshes dir>.
 set -u
 RANKS=3  # MPI ranks per run at most (tests/CMakeLists.txt: PROCESSORS)
@@ -205,6 +206,58 @@ for who in "0 1" "1"; do
   check "and nothing after it runs (rank(s) $who)" test "$(grep -c 'not reached' run.out)" -eq 0
   [ "$failures" -eq 0 ] || show
 done
+
+# A controller stuck in an endless loop at step 2 is cut by scene.python-timeout, and one that
+# writes 3 rows of a 4-node position array is refused: each one error line naming the step.
+cat > stuck.py << 'EOF'
+import os
+
+import Sofa.Core
+import Sofa.Simulation
+from spring import createScene as spring
+
+
+class Stuck(Sofa.Core.Controller):
+    def __init__(self, *args, **kwargs):
+        Sofa.Core.Controller.__init__(self, *args, **kwargs)
+        self.dofs = kwargs["dofs"]
+        self.step = 0
+
+    def onAnimateBeginEvent(self, event):
+        self.step += 1
+        if self.step == 2 and os.environ["STUCK"] == "loop":
+            while True:
+                pass
+        if self.step == 2:
+            self.dofs.position.value = [[0.0, 0.0, 0.0]] * 3
+
+
+def createScene(root):
+    spring(root)
+    root.addObject(Stuck(name="stuck", dofs=root.point.dofs))
+
+
+if __name__ == "__main__":
+    root = Sofa.Core.Node("root")
+    createScene(root)
+    Sofa.Simulation.init(root)
+    for k in range(4):
+        Sofa.Simulation.animate(root, root.dt.value)
+    print("not reached")
+EOF
+start=$SECONDS
+STUCK=loop py 2 stuck.py --scene.python-timeout=2
+status=$?
+check "an endless loop in a controller ends the job on 2 ranks (status $status, $((SECONDS - start)) s)" \
+  test "$status" -ne 0 -a "$status" -ne 124
+check "with one error line: stuck.py, its line, step 2 and scene.python-timeout" \
+  test "$(grep -c '^euler-implicit: error: step 2: stuck.py:1[78]: in Stuck.onAnimateBeginEvent: did not return within 2 s (scene.python-timeout; an endless loop?)$' run.err)" -eq 1
+[ "$failures" -eq 0 ] || show
+STUCK=resize py 2 stuck.py
+check "a controller that writes 3 rows of 4: one error line naming stuck.py, its line and step 2" \
+  test "$(grep -c '^euler-implicit: error: step 2: stuck.py:20: in Stuck.onAnimateBeginEvent: /point/dofs.position: expected 12 numbers (3 per node), got 9$' run.err)" -eq 1
+check "and nothing after it runs" test "$(grep -c 'not reached' run.out)" -eq 0
+[ "$failures" -eq 0 ] || show
 
 # An exception in the script itself, between steps, on every rank: one line, its file and line.
 cat > late.py << 'EOF'
