@@ -9,6 +9,7 @@
 #  - a Python exception in a controller on every rank, or on one rank only, ends the job under
 #    mpiexec -n 2 with one error line naming the .py file, its line and the step, never a hang;
 #    so do a controller in an endless loop (scene.python-timeout) and one that resizes an array.
+#    When every rank raised, the outputs hold the last good state (as the executable writes it).
 # Usage: in_process.sh <python3 with numpy> <euler-implicit> <meshes dir>.
 set -u
 RANKS=3  # MPI ranks per run at most (tests/CMakeLists.txt: PROCESSORS)
@@ -195,14 +196,26 @@ if __name__ == "__main__":
         Sofa.Simulation.animate(root, root.dt.value)
     print("not reached")
 EOF
+# Every rank raising writes the last good state (step 2's) to the outputs, as the executable does
+# after a failed controller; one rank alone writes none (the others are inside step 3).
+exe 2 --scene spring.py --solver.steps=2 --output.final-state=two.csv
 for who in "0 1" "1"; do
   start=$SECONDS
-  BOOM_RANKS=$who py 2 boom.py
+  rm -f fail.csv
+  BOOM_RANKS=$who py 2 boom.py --output.final-state=fail.csv
   status=$?
   check "an exception on rank(s) $who ends the job (status $status, $((SECONDS - start)) s)" \
     test "$status" -ne 0 -a "$status" -ne 124
+  if [ "$who" = "1" ]; then
+    end='; the other ranks did not fail with it, so no state was written'
+    check "with no final state written (rank 1 alone)" test ! -e fail.csv
+  else
+    end='; the state of step 2 was written to the configured outputs'
+    check "and the final state written is step 2's, byte for byte (every rank)" \
+      cmp -s fail.csv two.csv
+  fi
   check "with one error line naming boom.py, its line and step 3 (rank(s) $who)" \
-    test "$(grep -c '^euler-implicit: error: \(rank 1: \)\?step 3: boom.py:17: in Boom.onAnimateBeginEvent: ValueError: boom$' run.err)" -eq 1
+    test "$(grep -c "^euler-implicit: error: \(rank 1: \)\?step 3: boom.py:17: in Boom.onAnimateBeginEvent: ValueError: boom$end\$" run.err)" -eq 1
   check "and nothing after it runs (rank(s) $who)" test "$(grep -c 'not reached' run.out)" -eq 0
   [ "$failures" -eq 0 ] || show
 done
@@ -251,11 +264,11 @@ status=$?
 check "an endless loop in a controller ends the job on 2 ranks (status $status, $((SECONDS - start)) s)" \
   test "$status" -ne 0 -a "$status" -ne 124
 check "with one error line: stuck.py, its line, step 2 and scene.python-timeout" \
-  test "$(grep -c '^euler-implicit: error: step 2: stuck.py:1[78]: in Stuck.onAnimateBeginEvent: did not return within 2 s (scene.python-timeout; an endless loop?)$' run.err)" -eq 1
+  test "$(grep -c '^euler-implicit: error: step 2: stuck.py:1[78]: in Stuck.onAnimateBeginEvent: did not return within 2 s (scene.python-timeout; an endless loop?); the state of step 1 was written to the configured outputs$' run.err)" -eq 1
 [ "$failures" -eq 0 ] || show
 STUCK=resize py 2 stuck.py
 check "a controller that writes 3 rows of 4: one error line naming stuck.py, its line and step 2" \
-  test "$(grep -c '^euler-implicit: error: step 2: stuck.py:20: in Stuck.onAnimateBeginEvent: /point/dofs.position: expected 12 numbers (3 per node), got 9$' run.err)" -eq 1
+  test "$(grep -c '^euler-implicit: error: step 2: stuck.py:20: in Stuck.onAnimateBeginEvent: /point/dofs.position: expected 12 numbers (3 per node), got 9; the state of step 1 was written to the configured outputs$' run.err)" -eq 1
 check "and nothing after it runs" test "$(grep -c 'not reached' run.out)" -eq 0
 [ "$failures" -eq 0 ] || show
 
