@@ -101,7 +101,12 @@ public:
   void takeStep() {
     eis::Simulation& run = simulation();
     py::gil_scoped_release unlocked;
-    run.takeStep();
+    try {
+      run.takeStep();
+    } catch (const eis::Error&) {
+      stepFailed_ = true;  // the step said where its last good state went
+      throw;
+    }
     std::fflush(stdout);
   }
   void endStep() { simulation().endStep(); }
@@ -115,6 +120,22 @@ public:
   }
   // At the interpreter's exit, before PETSc ends: the run's objects freed, no output finished.
   void drop() { simulation_.reset(); }
+
+  // Collective over the ranks that failed: with every rank there (none is inside a step), the
+  // outputs finished with the current state, the last good one, as the executable does after a
+  // failed controller; `message` then says so, else that this rank failed alone (no write).
+  void finishAfterFailure(eis::RunOutcome& outcome) {
+    if (!simulation_ || stepFailed_) return;
+    if (!eis::allRanksArrive(engine.exitComm->get(), eis::kLoneErrorWaitSeconds)) {
+      outcome.message += "; the other ranks did not fail with it, so no state was written";
+      outcome.alone = true;
+      return;
+    }
+    const int step = simulation_->stepIndex();
+    finish();
+    outcome.message +=
+        "; the state of step " + std::to_string(step) + " was written to the configured outputs";
+  }
 
   std::size_t body(std::size_t index) {
     if (index >= simulation().bodyCount())
@@ -191,6 +212,9 @@ public:
     simulation().controllerAccess(inEvent)->setDt(dt);
   }
 
+  // scene.python-timeout: the seconds the controllers' methods for one event may take.
+  double pythonTimeout() const { return control_.timeout; }
+
   // The body whose MechanicalObject lies at node `path` ("/beam"), or -1.
   long bodyOf(const std::string& path) const {
     for (std::size_t i = 0; i < control_.statePaths.size(); ++i)
@@ -200,13 +224,15 @@ public:
 
 private:
   eis::SofaControl control_;
+  bool stepFailed_ = false;
   std::vector<eis::ObjectScene> objects_;
   std::unique_ptr<eis::Simulation> simulation_;
 };
 
 // Collective: a failure ends the job with one line, "euler-implicit: error: MESSAGE", printed
 // once when every rank fails alike (rank 0), else by the failing rank, which then aborts the job
-// (app/run_outcome.hpp: it waits kLoneErrorWaitSeconds for the others). Returns the exit status.
+// (app/run_outcome.hpp: it waits kLoneErrorWaitSeconds for the others); a live run's outputs are
+// first finished with its last good state when every rank failed. Returns the exit status.
 int failRun(const std::string& message) {
   std::fflush(stdout);
   try {
@@ -216,8 +242,10 @@ int failRun(const std::string& message) {
     return 1;
   }
   py::gil_scoped_release unlocked;
-  return eis::finishRun(engine.exitComm->get(), {true, message}, eis::kLoneErrorWaitSeconds,
-                        stderr);
+  eis::RunOutcome outcome{true, message};
+  for (Run* run : liveRuns) run->finishAfterFailure(outcome);
+  std::fflush(stdout);
+  return eis::finishRun(engine.exitComm->get(), outcome, eis::kLoneErrorWaitSeconds, stderr);
 }
 
 void finalize() {
@@ -252,7 +280,8 @@ PYBIND11_MODULE(_engine, m) {
       .def_property_readonly("bodies", [](Run& r) { return r.simulation().bodyCount(); })
       .def_property_readonly("step_index", [](Run& r) { return r.simulation().stepIndex(); })
       .def_property_readonly("time", [](Run& r) { return r.simulation().time(); })
-      .def_property_readonly("dt", [](Run& r) { return r.simulation().dt(); });
+      .def_property_readonly("dt", [](Run& r) { return r.simulation().dt(); })
+      .def_property_readonly("python_timeout", &Run::pythonTimeout);
   m.def("fail", &failRun, py::arg("message"));
   m.def("finalize", &finalize);
   m.def("rank", [] {

@@ -7,7 +7,10 @@
 #    step starts: one implicit Euler step of a node held by a spring, computed by hand, in the
 #    script's process and under euler-implicit --scene (its controllers' python3);
 #  - a Python exception in a controller on every rank, or on one rank only, ends the job under
-#    mpiexec -n 2 with one error line naming the .py file, its line and the step, never a hang.
+#    mpiexec -n 2 with one error line naming the .py file, its line and the step, never a hang;
+#    so do a controller in an endless loop (scene.python-timeout) and one that resizes an array.
+#    When every rank raised, the outputs hold the last good state (as the executable writes it).
+#    A Python-defined force field is refused there too, naming its file and line.
 # Usage: in_process.sh <python3 with numpy> <euler-implicit> <meshes dir>.
 set -u
 RANKS=3  # MPI ranks per run at most (tests/CMakeLists.txt: PROCESSORS)
@@ -194,17 +197,112 @@ if __name__ == "__main__":
         Sofa.Simulation.animate(root, root.dt.value)
     print("not reached")
 EOF
+# Every rank raising writes the last good state (step 2's) to the outputs, as the executable does
+# after a failed controller; one rank alone writes none (the others are inside step 3).
+exe 2 --scene spring.py --solver.steps=2 --output.final-state=two.csv
 for who in "0 1" "1"; do
   start=$SECONDS
-  BOOM_RANKS=$who py 2 boom.py
+  rm -f fail.csv
+  BOOM_RANKS=$who py 2 boom.py --output.final-state=fail.csv
   status=$?
   check "an exception on rank(s) $who ends the job (status $status, $((SECONDS - start)) s)" \
     test "$status" -ne 0 -a "$status" -ne 124
+  if [ "$who" = "1" ]; then
+    end='; the other ranks did not fail with it, so no state was written'
+    check "with no final state written (rank 1 alone)" test ! -e fail.csv
+  else
+    end='; the state of step 2 was written to the configured outputs'
+    check "and the final state written is step 2's, byte for byte (every rank)" \
+      cmp -s fail.csv two.csv
+  fi
   check "with one error line naming boom.py, its line and step 3 (rank(s) $who)" \
-    test "$(grep -c '^euler-implicit: error: \(rank 1: \)\?step 3: boom.py:17: in Boom.onAnimateBeginEvent: ValueError: boom$' run.err)" -eq 1
+    test "$(grep -c "^euler-implicit: error: \(rank 1: \)\?step 3: boom.py:17: in Boom.onAnimateBeginEvent: ValueError: boom$end\$" run.err)" -eq 1
   check "and nothing after it runs (rank(s) $who)" test "$(grep -c 'not reached' run.out)" -eq 0
   [ "$failures" -eq 0 ] || show
 done
+
+# A controller stuck in an endless loop at step 2 is cut by scene.python-timeout, and one that
+# writes 3 rows of a 4-node position array is refused: each one error line naming the step.
+cat > stuck.py << 'EOF'
+import os
+
+import Sofa.Core
+import Sofa.Simulation
+from spring import createScene as spring
+
+
+class Stuck(Sofa.Core.Controller):
+    def __init__(self, *args, **kwargs):
+        Sofa.Core.Controller.__init__(self, *args, **kwargs)
+        self.dofs = kwargs["dofs"]
+        self.step = 0
+
+    def onAnimateBeginEvent(self, event):
+        self.step += 1
+        if self.step == 2 and os.environ["STUCK"] == "loop":
+            while True:
+                pass
+        if self.step == 2:
+            self.dofs.position.value = [[0.0, 0.0, 0.0]] * 3
+
+
+def createScene(root):
+    spring(root)
+    root.addObject(Stuck(name="stuck", dofs=root.point.dofs))
+
+
+if __name__ == "__main__":
+    root = Sofa.Core.Node("root")
+    createScene(root)
+    Sofa.Simulation.init(root)
+    for k in range(4):
+        Sofa.Simulation.animate(root, root.dt.value)
+    print("not reached")
+EOF
+start=$SECONDS
+STUCK=loop py 2 stuck.py --scene.python-timeout=2
+status=$?
+check "an endless loop in a controller ends the job on 2 ranks (status $status, $((SECONDS - start)) s)" \
+  test "$status" -ne 0 -a "$status" -ne 124
+check "with one error line: stuck.py, its line, step 2 and scene.python-timeout" \
+  test "$(grep -c '^euler-implicit: error: step 2: stuck.py:1[78]: in Stuck.onAnimateBeginEvent: did not return within 2 s (scene.python-timeout; an endless loop?); the state of step 1 was written to the configured outputs$' run.err)" -eq 1
+[ "$failures" -eq 0 ] || show
+STUCK=resize py 2 stuck.py
+check "a controller that writes 3 rows of 4: one error line naming stuck.py, its line and step 2" \
+  test "$(grep -c '^euler-implicit: error: step 2: stuck.py:20: in Stuck.onAnimateBeginEvent: /point/dofs.position: expected 12 numbers (3 per node), got 9; the state of step 1 was written to the configured outputs$' run.err)" -eq 1
+check "and nothing after it runs" test "$(grep -c 'not reached' run.out)" -eq 0
+[ "$failures" -eq 0 ] || show
+
+# A force field written in Python (Sofa.Core.ForceFieldVec3d) is refused in the script's
+# process too: one error line naming ff.py, the addObject's line and the class.
+cat > ff.py << 'EOF'
+import Sofa.Core
+import Sofa.Simulation
+from spring import createScene as spring
+
+
+class Push(Sofa.Core.ForceFieldVec3d):
+    def addForce(self, m, out_force, pos, vel):
+        pass
+
+
+def createScene(root):
+    spring(root)
+    root.point.addObject(Push(name="push"))
+
+
+if __name__ == "__main__":
+    root = Sofa.Core.Node("root")
+    createScene(root)
+    Sofa.Simulation.init(root)
+    Sofa.Simulation.animate(root, root.dt.value)
+    print("not reached")
+EOF
+py 2 ff.py
+check "a ForceFieldVec3d on 2 ranks: one error line naming ff.py:13 and the class Push" \
+  test "$(grep -c "^euler-implicit: error: ff.py:13: PythonForceField 'push': a force field written in Python (class Push, on Sofa.Core.ForceFieldVec3d)" run.err)" -eq 1
+check "and nothing after it runs" test "$(grep -c 'not reached' run.out)" -eq 0
+[ "$failures" -eq 0 ] || show
 
 # An exception in the script itself, between steps, on every rank: one line, its file and line.
 cat > late.py << 'EOF'

@@ -21,6 +21,7 @@ import atexit
 import os
 import shlex
 import shutil
+import signal
 import sys
 import tempfile
 
@@ -39,6 +40,18 @@ _session = None
 
 class RunFailure(Exception):
     """A failure already said in one line (the step named)."""
+
+
+class PythonTimeout(Sofa.Core.SceneError):
+    """The controllers' methods for one event ran past scene.python-timeout."""
+
+
+def _timed_out(signum, frame):
+    raise PythonTimeout("did not return within %g s (scene.python-timeout; an endless loop?)"
+                        % _session_timeout)
+
+
+_session_timeout = 0.0
 
 
 def script():
@@ -191,7 +204,14 @@ class Session:
         Sofa.Core.LIVE = self.live
 
     def call(self, method, controllers, what, step=None, event=None):
+        """Each controller's `method`, all of them within scene.python-timeout (a SIGALRM
+        raises PythonTimeout where the Python runs: a loop in Python code is cut, one in a C
+        extension's call is cut when it returns)."""
+        global _session_timeout
         name = None
+        _session_timeout = self.engine.python_timeout
+        previous = signal.signal(signal.SIGALRM, _timed_out)
+        signal.setitimer(signal.ITIMER_REAL, _session_timeout)
         try:
             for c in controllers:
                 if callable(getattr(c, method, None)):
@@ -202,6 +222,9 @@ class Session:
             if step is not None:
                 line = "step %d: %s" % (step, line)
             raise RunFailure(line) from None
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
 
     def event(self, begin, step):
         self.live.changed()
