@@ -18,8 +18,8 @@
 #include "sofa_mapped_fem.hpp"
 #include "sofa_reader.hpp"
 #include "sofa_rigid.hpp"
-#include "sofa_selections.hpp"
 #include "sofa_rigid_mapping.hpp"
+#include "sofa_selections.hpp"
 #include "sofa_sparse_grid.hpp"
 #include "sofa_walk.hpp"
 
@@ -354,6 +354,11 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
                       ": not supported; write position and tetrahedra in the scene");
   if (source && isLoader(*source)) {
     reader.key("mesh.file", findFile(reader, *source, options));
+    // A triangle, quad or edge container takes only those cells of its loader's file.
+    if (topology == surface && surface)
+      reader.key("mesh.file-cells", surface->type == "TriangleSetTopologyContainer" ? "triangle"
+                                    : surface->type == "QuadSetTopologyContainer"   ? "quadrangle"
+                                                                                    : "edge");
     mapTransform(reader, *source, true);
   } else {
     const std::optional<std::string> nodes = state.field("position") && !topologyPoints

@@ -321,25 +321,31 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
                   ": contacts would become Lagrangian constraints, which are not simulated");
   // UnbuiltGaussSeidelConstraintSolver: the same sweeps from zero forces (its d, summed from the
   // corrections' displacements, is W f); NNCGConstraintSolver: the sweeps accelerated.
+  // GenericConstraintSolver, which SOFA master removed in v25.12 (ComponentChange.cpp) for one
+  // component per resolutionMethod, is read as the component that replaced it, as older scenes
+  // ran under SOFA v25.06; its NNCG method (newtonIterations) is refused.
+  const std::string resolution =
+      solver && solver->type == "GenericConstraintSolver"
+          ? r.text(*solver, "resolutionMethod").value_or("ProjectedGaussSeidel")
+          : "";
   const std::string method =
       !solver                                                ? "block-gauss-seidel"
       : solver->type == "BlockGaussSeidelConstraintSolver"   ? "block-gauss-seidel"
       : solver->type == "UnbuiltGaussSeidelConstraintSolver" ? "unbuilt-gauss-seidel"
       : solver->type == "NNCGConstraintSolver"               ? "nncg"
+      : resolution == "ProjectedGaussSeidel"                 ? "block-gauss-seidel"
+      : resolution == "UnbuiltGaussSeidel"                   ? "unbuilt-gauss-seidel"
                                                              : "";
-  // ComponentChange.cpp: removed in v25.12, each resolutionMethod now a component of its own.
-  if (solver && solver->type == "GenericConstraintSolver") {
-    const std::string resolution =
-        r.text(*solver, "resolutionMethod").value_or("ProjectedGaussSeidel");
-    const std::string replacement =
-        resolution == "UnbuiltGaussSeidel" ? "UnbuiltGaussSeidelConstraintSolver"
-        : resolution == "NonsmoothNonlinearConjugateGradient"
-            ? "NNCGConstraintSolver (newtonIterations is its maxIterations)"
-            : "BlockGaussSeidelConstraintSolver";
-    throw Error(solver->where +
-                ": GenericConstraintSolver: not supported: SOFA master replaced it "
-                "by one component per resolution method; for resolutionMethod " +
-                resolution + " write " + replacement);
+  if (!resolution.empty()) {
+    if (method.empty())
+      throw Error(solver->where + ": GenericConstraintSolver: resolutionMethod = '" + resolution +
+                  "': not supported (ProjectedGaussSeidel and UnbuiltGaussSeidel are; SOFA "
+                  "master replaced this component by one per method: write "
+                  "NNCGConstraintSolver, whose maxIterations is the old newtonIterations)");
+    r.warn(solver->label() + ": SOFA master removed GenericConstraintSolver (v25.12); read as " +
+           (method == "block-gauss-seidel" ? "BlockGaussSeidelConstraintSolver"
+                                           : "UnbuiltGaussSeidelConstraintSolver") +
+           ", which replaced its resolutionMethod " + resolution);
   }
   if (method.empty())
     throw Error(solver->where + ": " + solver->type +

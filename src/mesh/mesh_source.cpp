@@ -45,6 +45,12 @@ constexpr struct {
                       {"mesh.quadrangles", CellType::Quadrangle},
                       {"mesh.edges", CellType::Edge}};
 
+constexpr Named<CellType> kFileCellTypes[] = {{"tetrahedron", CellType::Tetrahedron},
+                                              {"hexahedron", CellType::Hexahedron},
+                                              {"triangle", CellType::Triangle},
+                                              {"quadrangle", CellType::Quadrangle},
+                                              {"edge", CellType::Edge}};
+
 }  // namespace
 
 const ComponentDeclaration& meshSourceComponent() {
@@ -126,6 +132,13 @@ const ComponentDeclaration& meshSourceComponent() {
                "scale3d, then rotation, then translation; a MeshLoader's transformation matrix replaces\n"
                "its three.",
                std::nullopt, "", true, meshTransformCheck()})
+          .add(
+              {"mesh.file-cells", "tetrahedron|hexahedron|triangle|quadrangle|edge",
+               "the type of cells mesh.file must give (a file's volume cells win over its triangles,\n"
+               "triangles over quadrangles, quadrangles over lines); a file whose cells are of\n"
+               "another type is refused. SOFA's importer sets it where a triangle, quad or edge\n"
+               "container reads a loader, which takes only those cells of the file",
+               std::nullopt, "", false, check::choice(kFileCellTypes)})
           .add({"mesh.refine", "N", "uniform refinements of the mesh after distribution, >= 0", "0",
                 "", false, check::integerAtLeast(0)}),
       [](Scene& scene) {
@@ -213,6 +226,12 @@ SerialMesh readOrBuild(const MeshSourceParameters& source) {
                     : source.isInline()
                         ? inlineMesh(source)
                         : makeBoxMesh(source.boxSize, source.boxCells, source.cellType);
+  if (source.file && source.fileCells && mesh.cells.type() != *source.fileCells)
+    throw Error("mesh.file = " + *source.file + ": its cells are " +
+                pluralNameOf(mesh.cells.type()) + ", and mesh.file-cells asks for " +
+                pluralNameOf(*source.fileCells) +
+                " (a SOFA container of those reading this file would drop the others: not "
+                "supported)");
   for (const MeshTransform& transform : source.transforms) {
     // A zero scale factor flattens volume cells; a membrane in a plane of its own (SOFA's
     // scale3d="100 100 0" on a sheet in z = 0) keeps its area unless a cell flattens.
@@ -385,6 +404,8 @@ MeshSourceParameters readMeshSourceParameters(const Parameters& scene) {
   source.cellType = scene.choice("mesh.cell-type", kCellTypes);
   for (const std::string& text : scene.texts("mesh.transform"))
     source.transforms.push_back(parseMeshTransform("mesh.transform", text));
+  if (scene.given("mesh.file-cells"))
+    source.fileCells = scene.choice("mesh.file-cells", kFileCellTypes);
   source.refine = scene.integer("mesh.refine");
   return source;
 }

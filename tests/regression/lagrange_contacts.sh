@@ -308,18 +308,21 @@ shared() {
 }
 check "  node 0 held twice: both its rows' forces equal (1e-8)" shared
 
-# SOFA master removed GenericConstraintSolver: its refusal names the component that replaces its
-# resolutionMethod.
+# SOFA master removed GenericConstraintSolver (v25.12): an older scene's is read as the component
+# that replaced its resolutionMethod, with a warning (ProjectedGaussSeidel, the default: the block
+# Gauss-Seidel); its NNCG method is refused, naming NNCGConstraintSolver.
+held GenericConstraintSolver > generic_pgs.scn
+check "GenericConstraintSolver runs" run generic_pgs 2 generic_pgs.scn 10
+check "  as BlockGaussSeidelConstraintSolver (1e-10)" same_state BlockGaussSeidel.csv generic_pgs.csv 1e-10
 sed 's|<NNCGConstraintSolver |<GenericConstraintSolver resolutionMethod="NonsmoothNonlinearConjugateGradient" |' \
   NNCG.scn > generic.scn
 generic_refused() {
   mpi_command 2 "$EXE"
   ! timeout 60 "${MPI_COMMAND[@]}" --scene generic.scn --solver.steps=1 --quiet > generic.out \
     2> generic.err && [ "$(grep -c '^euler-implicit: error: ' generic.err)" -eq 1 ] &&
-    grep -q 'generic.scn:3: GenericConstraintSolver: not supported.*write NNCGConstraintSolver' \
+    grep -q 'generic.scn:3: GenericConstraintSolver: resolutionMethod.*write NNCGConstraintSolver' \
       generic.err
 }
-check "GenericConstraintSolver is refused, naming NNCGConstraintSolver for its NNCG method" \
-  generic_refused
+check "  with resolutionMethod NNCG refused, naming NNCGConstraintSolver" generic_refused
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

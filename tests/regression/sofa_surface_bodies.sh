@@ -7,8 +7,9 @@
 # under RegularGridSpringForceField (lines and diagonals by kind) and its triangles under
 # MeshSpringForceField (whose lines are GridTopology's triangles' edges), ending where the keys
 # of those cells end, its DiagonalMass the quads' lumped mass; a grid of one point along two axes
-# is a line of edges.
-# Usage: sofa_surface_bodies.sh <euler-implicit>; the MPI launch line: tests/common/mpi_launch.sh.
+# is a line of edges; a TriangleSetTopologyContainer reading a loader whose file has tetrahedra,
+# from which SOFA's container would take the triangles alone, is refused (one error line).
+# Usage: sofa_surface_bodies.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=2  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
 here=$(dirname "$(realpath "${BASH_SOURCE[0]}")")
@@ -17,6 +18,7 @@ source "$here/../common/mpi_launch.sh"
 # shellcheck source=SCRIPTDIR/../common/checks.sh
 source "$here/../common/checks.sh"
 program=$(realpath "$1")
+beam=$(realpath "$2/beam_v22_ascii.msh")
 launch_in_scratch 1 "$program"
 
 run() {  # run RANKS ARGS...: euler-implicit on RANKS ranks, its output in run.log
@@ -130,6 +132,28 @@ run 1 --mesh.nodes="0 0 0 0 0 1 0 0 2 0 0 3" --mesh.edges="0 1 1 2 2 3" --materi
   --solver.rayleigh-stiffness=0.1 --springs.stiffness=300 --springs.damping=1 \
   --output.final-state=line_keys.csv
 check "a grid of one point along x and y is a line of edges" same_state line.csv line_keys.csv 1e-11
+
+# A triangle container on a loader of a volume mesh: SOFA's takes the file's triangles alone.
+cat >volume_file.scn <<XML
+<Node name="root" dt="0.01" gravity="0 0 -9.8">
+  <Node name="sheet">
+    <EulerImplicitSolver/>
+    <CGLinearSolver iterations="100" tolerance="1e-10" threshold="1e-20"/>
+    <MeshGmshLoader name="loader" filename="$beam"/>
+    <TriangleSetTopologyContainer src="@loader"/>
+    <MechanicalObject/>
+    <UniformMass totalMass="1"/>
+    <MeshSpringForceField stiffness="10"/>
+  </Node>
+</Node>
+XML
+volume_file_refused() {
+  mpi_command 2 "$program"
+  ! "${MPI_COMMAND[@]}" --scene volume_file.scn --solver.steps=1 >run.log 2>&1 &&
+    [ "$(grep -c '^euler-implicit: error: ' run.log)" -eq 1 ] &&
+    grep -q 'its cells are tetrahedra, and mesh.file-cells asks for triangles' run.log
+}
+check "a triangle container on a file of tetrahedra is refused (one line)" volume_file_refused
 
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

@@ -154,6 +154,10 @@ std::vector<KeyCase> allKeys() {
        "0 1",
        [](const Scene& s) { EXPECT_EQ(s.text("mesh.edges"), "0 1"); },
        {"--mesh.nodes=0 0 0 1 0 0"}},
+      {"mesh.file-cells",
+       "triangle",
+       [](const Scene& s) { EXPECT_EQ(s.text("mesh.file-cells"), "triangle"); },
+       {"--mesh.file=sheet.msh"}},
       {"mesh.cell-type", "hexahedron",
        [](const Scene& s) {
          EXPECT_EQ(s.choice("mesh.cell-type", eis::kCellTypes), eis::CellType::Hexahedron);

@@ -35,6 +35,7 @@ struct MeshSourceParameters {
   std::string boxCellsText;               // mesh.box-cells as given (messages quote it)
   CellType cellType;                      // mesh.cell-type
   std::vector<MeshTransform> transforms;  // mesh.transform, in order
+  std::optional<CellType> fileCells;      // mesh.file-cells
   int refine;                             // mesh.refine
   // Whether the mesh is written in the keys (mesh.nodes and its cells).
   bool isInline() const { return nodes || tetrahedra || hexahedra || lowerCells; }
