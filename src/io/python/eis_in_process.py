@@ -17,7 +17,6 @@ the job (euler_implicit.fail).
 
 $EULER_IMPLICIT_ARGS: more of euler-implicit's arguments (outputs, --quiet, any option).
 """
-import atexit
 import os
 import shlex
 import shutil
@@ -30,12 +29,12 @@ import numpy
 import euler_implicit
 import eis_controllers as driver
 import Sofa.Core
+from eis_sessions import Sessions
 from eis_sofa_scene import GRAPH, SceneExit, exit_status, graph_xml, scene_place
 
 MAX_DEPTH = 1 << 30  # the run's XML reader refuses a graph nested too deep
 WRITABLE = {"ConstantForceField": ("forces", "totalForce", "force"),
             "MechanicalObject": ("position", "velocity")}
-_session = None
 
 
 class RunFailure(Exception):
@@ -80,8 +79,7 @@ def _excepthook(kind, e, tb):
     """Every rank that raises comes here; the ranks agree on one line (euler_implicit.fail),
     or the one rank that raised ends the job. Python then exits with status 1, the outputs left
     as the last step wrote them."""
-    global _session
-    _session = None
+    _sessions.current = None
     sys.stdout.flush()
     euler_implicit.fail(_failure_line(kind, e, tb))
     sys.stderr.flush()
@@ -266,44 +264,8 @@ class Session:
         self.engine.finish()
 
 
-def _end():
-    global _session
-    if _session is not None:
-        session, _session = _session, None
-        session.close()
-
-
-atexit.register(_end)
-
-
-def init(root):
-    """A new simulation of the graph (one already made ends first), its controllers
-    initialised."""
-    global _session
-    sys.excepthook = _excepthook
-    _end()
-    _session = Session(root, True)
-
-
-def session(root, what):
-    if _session is None or _session.closed or _session.root is not root.getRoot():
-        raise Sofa.Core.SceneError("Sofa.Simulation.%s: Sofa.Simulation.init(root) first" % what)
-    return _session
-
-
-def animate(root, dt):
-    session(root, "animate").animate(dt)
-
-
-def reset(root):
-    """SOFA's reset: time 0 and the initial state; here a new simulation of the graph as it now
-    is, the controllers' reset() called (the outputs restart)."""
-    global _session
-    session(root, "reset")
-    _end()
-    _session = Session(root, False)
-
-
-def unload(root):
-    if _session is not None and _session.root is root.getRoot():
-        _end()
+_sessions = Sessions(Session, lambda: setattr(sys, "excepthook", _excepthook))
+init = _sessions.init
+animate = _sessions.animate
+reset = _sessions.reset
+unload = _sessions.unload

@@ -17,7 +17,6 @@ The protocol is eis_controllers.py's, with these messages more:
   here -> run:  "animate DT": one step (DT 0: the root's dt) | "stop": the run ends, its outputs
                 written; the graph comes as XML through EIS_MAIN_LOOP_GRAPH (eis_sofa_scene.py)
 """
-import atexit
 import os
 import shlex
 import shutil
@@ -30,11 +29,11 @@ import time
 
 import Sofa.Core
 import eis_controllers as driver
+from eis_sessions import Sessions
 from eis_sofa_scene import GRAPH, graph_xml
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MAX_DEPTH = 1 << 30  # the run's XML reader refuses a graph nested too deep
-_session = None
 
 
 def engine_command(scene, socket_path):
@@ -239,42 +238,8 @@ class Session:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def _end():
-    global _session
-    if _session is not None:
-        session, _session = _session, None
-        session.close()
-
-
-atexit.register(_end)
-
-
-def init(root):
-    """A new run of the graph (one already running ends first), its controllers initialised."""
-    global _session
-    _end()
-    _session = Session(root, True)
-
-
-def session(root, what):
-    if _session is None or _session.closed or _session.root is not root.getRoot():
-        raise Sofa.Core.SceneError("Sofa.Simulation.%s: Sofa.Simulation.init(root) first" % what)
-    return _session
-
-
-def animate(root, dt):
-    session(root, "animate").animate(dt)
-
-
-def reset(root):
-    """SOFA's reset: time 0 and the initial state, with the forces and dt written since; here a
-    new run of the graph as it now is, the controllers' reset() called (the outputs restart)."""
-    global _session
-    session(root, "reset")
-    _end()
-    _session = Session(root, False)
-
-
-def unload(root):
-    if _session is not None and _session.root is root.getRoot():
-        _end()
+_sessions = Sessions(Session)
+init = _sessions.init
+animate = _sessions.animate
+reset = _sessions.reset
+unload = _sessions.unload
