@@ -68,7 +68,7 @@ head -n 15 good.msh > cutend.msh
 # Letters in $Nodes, on line 8 (node 3).
 sed '8s/.*/3 0 abc 0/' good.msh > garbled.msh
 
-# Only triangles.
+# Only triangles: a body of triangles, which the default tetrahedral element refuses.
 cat > notets.msh <<'EOF'
 $MeshFormat
 2.2 0 8
@@ -316,7 +316,7 @@ launch bad vtk_garbled            "garbled.vtk:7" "POINTS" "'x'" -- --mesh.file=
 launch bad vtu_broken_xml         "broken.vtu:4" "<Piece> is not closed" -- --mesh.file="$T/broken.vtu" \
   --solver.steps=1
 launch bad unknown_mesh_format    "mesh.obj" "unknown mesh format" -- --mesh.file="$T/mesh.obj" --solver.steps=1
-launch bad no_tetrahedra          "notets.msh" "no tetrahedra" -- --mesh.file="$T/notets.msh" --solver.steps=1
+launch bad no_tetrahedra          "this mesh has triangles" "tetrahedra only" -- --mesh.file="$T/notets.msh" --solver.steps=1
 launch bad node_out_of_range      "oob.msh" "99" -- --mesh.file="$T/oob.msh" --solver.steps=1
 launch bad nan_coordinate         "nan.msh:7" "node 1" -- --mesh.file="$T/nan.msh" --solver.steps=1
 launch bad inf_coordinate         "inf.msh:7" "node 1" -- --mesh.file="$T/inf.msh" --solver.steps=1

@@ -213,7 +213,7 @@ check "refinement of hexahedra is refused" refused "only tetrahedra are refined"
   --mesh.refine=1
 check "a hyperelastic law on hexahedra is refused" refused \
   "hyperelastic laws are integrated on tetrahedra" "${uniform[@]}" --material.model=neohookean
-check "the svd frame on hexahedra is refused" refused "no svd method" "${uniform[@]}" \
+check "the svd frame on hexahedra is refused" refused "no svd or polar-gradient method" "${uniform[@]}" \
   --material.model=corotational --material.rotation=svd
 check "mesh.cell-type with a mesh file is refused" refused "mesh.cell-type is the built-in box's" \
   "${uniform[@]}" --mesh.file=beam.msh

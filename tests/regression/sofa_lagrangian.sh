@@ -135,9 +135,10 @@ check "solveVelocityConstraintFirst is refused" \
   refused velocity_first.scn "velocity_first.scn:2" "solveVelocityConstraintFirst"
 scene "$LOOP" '<BlockGaussSeidelConstraintSolver sor="3"/>' "$HOLD" "$CORRECTION" > sor.scn
 check "sor outside (0, 2) is refused" refused sor.scn "sor.scn:3" "sor = '3'"
-scene "$LOOP" '<GenericConstraintSolver/>' "$HOLD" "$CORRECTION" > generic.scn
-check "GenericConstraintSolver (replaced in SOFA master) is refused by name" \
-  refused generic.scn "generic.scn:3" "GenericConstraintSolver: not supported"
+scene "$LOOP" '<GenericConstraintSolver resolutionMethod="NonsmoothNonlinearConjugateGradient"/>' \
+  "$HOLD" "$CORRECTION" > generic.scn
+check "GenericConstraintSolver's NNCG method (replaced in SOFA master) is refused by name" \
+  refused generic.scn "generic.scn:3" "write NNCGConstraintSolver"
 scene "$LOOP <CGLinearSolver name=\"cg\"/>" "$GS" "$HOLD" '<LinearSolverConstraintCorrection linearSolver="@../cg"/>' \
   > other_solver.scn
 check "a correction through another linear solver than the body's is refused" \
