@@ -587,6 +587,32 @@ TEST(SofaImport, OscillatorAndAffineMovement) {
             "1 2 0 0 0 0 0 0 0 0 0 0 0 0 indices 4");
 }
 
+// PatchTestMovementProjectiveConstraint: times 0 and 20 by default, the 4 corner movements; its
+// constrainedPoints only as the pointsInROI of the ROI of its indices; a 3D list refused.
+TEST(SofaImport, PatchTestMovement) {
+  const std::string roi =
+      "<PairBoxROI name='P' inclusiveBox='-1 -1 0 2 2 0' "
+      "includedBox='0.1 0.1 0 0.9 0.9 0'/>";
+  const std::string moves = " cornerMovements='-0.2 -0.1 0 0.1 -0.1 0 0.1 0.1 0 -0.1 0.3 0'";
+  EXPECT_EQ(one(keysOf(roi +
+                       "<PatchTestMovementProjectiveConstraint indices='@P.indices' "
+                       "constrainedPoints='@P.pointsInROI' endConstraintTime='3'" +
+                       moves + "/>"),
+                "constraint.patch-test"),
+            "0 3 -0.2 -0.1 0 0.1 -0.1 0 0.1 0.1 0 -0.1 0.3 0 pair-box -1 -1 0 2 2 0 0.1 0.1 0 0.9 "
+            "0.9 0");
+  EXPECT_NE(errorOf([&] {
+              keysOf("<PatchTestMovementProjectiveConstraint indices='1 2'" + moves + "/>");
+            }).find("pointsInROI"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] {
+              keysOf(roi +
+                     "<PatchTestMovementProjectiveConstraint indices='@P.indices' "
+                     "constrainedPoints='@P.pointsInROI' cornerMovements='0 0 0 .1'/>");
+            }).find("3D form"),
+            std::string::npos);
+}
+
 TEST(SofaImport, LoadsAndSprings) {
   // ConstantForceField.inl: indices empty = every point; one force in forces on every index.
   EXPECT_EQ(one(keysOf("<ConstantForceField forces='1 2 3'/>"), "load.constant-force"),
