@@ -2,6 +2,7 @@
 #include "sofa_selections.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace eis::sofa {
@@ -66,6 +67,32 @@ std::vector<std::string> selectionsOf(Reader& reader, const SofaObject& o, const
                                       const std::vector<std::string>& fallback,
                                       const std::string& roiField) {
   std::string linkedField;
+  if (const SofaObject* merge = reader.linked(o, field, &linkedField);
+      merge && linkedField == "output" && merge->type == "MergeVectors" && roiField == "indices") {
+    // MergeVectors.inl (doUpdate): output = input1, ..., input<nbInputs> one after the other
+    // (nbInputs 2 by default); the union of their selections.
+    const double count = reader.real(*merge, "nbInputs", 2);
+    if (count < 0 || count != std::floor(count))
+      reader.reject(*merge, "nbInputs", "expected a whole number >= 0");
+    std::vector<std::string> selections;
+    for (int i = 1; i <= int(count); ++i) {
+      const std::string input = "input" + std::to_string(i);
+      std::string inputField;
+      const SofaObject* source = reader.linked(*merge, input, &inputField);
+      const bool computed =
+          source && ((inputField == "indices" &&
+                      (source->type == "BoxROI" || source->type == "SphereROI" ||
+                       source->type == "PlaneROI" || source->type == "PairBoxROI")) ||
+                     (inputField == "output" && source->type == "MergeVectors"));
+      if (source && !computed && !reader.given(*merge, input))
+        reader.reject(*merge, input,
+                      "merged here only when written in the scene or a BoxROI's, SphereROI's, "
+                      "PlaneROI's or PairBoxROI's indices");
+      for (std::string& s : selectionsOf(reader, *merge, input, {}))
+        selections.push_back(std::move(s));
+    }
+    return selections;
+  }
   if (const SofaObject* roi = reader.linked(o, field, &linkedField);
       roi && linkedField == roiField &&
       (roi->type == "BoxROI" || roi->type == "SphereROI" || roi->type == "PlaneROI" ||

@@ -613,6 +613,33 @@ TEST(SofaImport, PatchTestMovement) {
             std::string::npos);
 }
 
+// MergeVectors (MergeVectors.inl): input1 .. input<nbInputs> one after the other; read where its
+// output is a field of indices, each input a value written in the scene or a ROI's indices;
+// another input (an engine output not computed here) is refused by name.
+TEST(SofaImport, MergeVectorsOfIndices) {
+  const std::string rois =
+      "<BoxROI name='a' box='0 0 0 1 1 1'/><SphereROI name='s' centers='1 2 3' "
+      "radii='0.5'/>";
+  const Keys two = keysOf(rois +
+                          "<MergeVectors template='Data<int>' name='m' input1='@a.indices' "
+                          "input2='@s.indices'/><FixedProjectiveConstraint indices='@m.output'/>");
+  ASSERT_EQ(two.at("constraint.fixed").size(), 2u);
+  EXPECT_EQ(two.at("constraint.fixed")[0], "box 0 0 0 1 1 1");
+  EXPECT_EQ(two.at("constraint.fixed")[1], "sphere 1 2 3 0.5");
+  const Keys three = keysOf(rois +
+                            "<MergeVectors name='m' nbInputs='3' input1='4 5' input2='@a.indices' "
+                            "input3='7'/><FixedProjectiveConstraint indices='@m.output'/>");
+  ASSERT_EQ(three.at("constraint.fixed").size(), 3u);
+  EXPECT_EQ(three.at("constraint.fixed")[0], "indices 4 5");
+  EXPECT_EQ(three.at("constraint.fixed")[2], "indices 7");
+  EXPECT_NE(errorOf([&] {
+              keysOf(
+                  "<MergeVectors name='m' input1='@dofs.rest_position' input2='1'/>"
+                  "<FixedProjectiveConstraint indices='@m.output'/>");
+            }).find("MergeVectors 'm'"),
+            std::string::npos);
+}
+
 TEST(SofaImport, LoadsAndSprings) {
   // ConstantForceField.inl: indices empty = every point; one force in forces on every index.
   EXPECT_EQ(one(keysOf("<ConstantForceField forces='1 2 3'/>"), "load.constant-force"),
