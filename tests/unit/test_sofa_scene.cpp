@@ -397,6 +397,40 @@ TEST(SofaImport, MechanicalObjectLegacyTransformAttributes) {
   EXPECT_EQ(once, (Texts{"scale 2 2 2", "translate 1 0 0"}));
 }
 
+// GridMeshCreator.cpp: point x + y nx at (x / (nx - 1), y / (ny - 1), 0); pattern 1 cuts the
+// cells with (x + y) even from (x, y) to (x + 1, y + 1), the others the other way; 2 (default)
+// all the first way, 3 the second, 0 keeps quads. Triangles and points worked out by hand.
+TEST(SofaImport, GridMeshCreator) {
+  const auto keys = [](const std::string& creator, std::vector<std::string>* warnings = nullptr) {
+    const eis::SofaImport imported = eis::importSofaScene(
+        SofaScene(
+            "<Node><EulerImplicitSolver/>" + creator +
+                "<MechanicalObject position='@g.position'/><TriangleSetTopologyContainer "
+                "position='@g.position' triangles='@g.triangles'/><UniformMass totalMass='1'/></Node>",
+            "t.scn"),
+        eis::SofaImportOptions{});
+    if (warnings) *warnings = imported.warnings;
+    std::map<std::string, std::string> found;
+    for (const eis::SofaKey& k : imported.objects.at(0).keys) found[k.key] = k.value;
+    return found;
+  };
+  auto alternate = keys("<GridMeshCreator name='g' resolution='3 2' trianglePattern='1'/>");
+  EXPECT_EQ(alternate["mesh.nodes"], "0 0 0 0.5 0 0 1 0 0 0 1 0 0.5 1 0 1 1 0");
+  EXPECT_EQ(alternate["mesh.triangles"], "0 1 4 0 4 3 1 2 4 2 5 4");
+  EXPECT_EQ(keys("<GridMeshCreator name='g' resolution='3 2'/>")["mesh.triangles"],
+            "0 1 4 0 4 3 1 2 5 1 5 4");
+  EXPECT_EQ(keys("<GridMeshCreator name='g' trianglePattern='3'/>")["mesh.triangles"],
+            "0 1 2 1 3 2");
+  EXPECT_EQ(keys("<GridMeshCreator name='g' trianglePattern='0'/>")["mesh.quadrangles"], "0 1 3 2");
+  std::vector<std::string> warnings;
+  EXPECT_EQ(keys("<GridMeshCreator name='g' scale='1 1 0'/>", &warnings).count("mesh.transform"),
+            0u);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("reads 1 instead"), std::string::npos);
+  EXPECT_NE(errorOf([&] { keys("<GridMeshCreator name='g' resolution='1 4'/>"); }).find(">= 2"),
+            std::string::npos);
+}
+
 // MeshLoader::reinit: a transformation other than the identity replaces scale3d, rotation and
 // translation; applyTransformation ignores a matrix that is not affine (a warning says so).
 TEST(SofaImport, LoaderTransformationMatrix) {
