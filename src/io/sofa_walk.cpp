@@ -43,7 +43,7 @@ bool isAccepted(const std::string& t) {
                      "AddPluginRepository", "BoxROI", "SphereROI", "RegularGridTopology",
                      "SparseGridTopology", "MeshGmshLoader", "MeshVTKLoader", "MeshOBJLoader",
                      "MeshSTLLoader", "MeshOffLoader", "MeshTrianLoader", "SphereLoader"}) ||
-         t == "MergeVectors" || t == "GridMeshCreator";
+         t == "MergeVectors" || t == "GridMeshCreator" || t == "ProximityROI";
 }
 
 // What only draws, records or serves the GUI: rendering (every Ogl* component: models, shaders,

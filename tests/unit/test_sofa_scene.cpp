@@ -621,6 +621,18 @@ TEST(SofaImport, OscillatorAndAffineMovement) {
             "1 2 0 0 0 0 0 0 0 0 0 0 0 0 indices 4");
 }
 
+// ProximityROI.inl: missing radii are the last one; N = 0 (the default) leaves the indices {0}.
+TEST(SofaImport, ProximityRoi) {
+  EXPECT_EQ(one(keysOf("<ProximityROI name='p' centers='0 0 1 0 0 0 0 0 0.5' radii='0.1 0.2' "
+                       "N='40'/><FixedProjectiveConstraint indices='@p.indices'/>"),
+                "constraint.fixed"),
+            "nearest 40 0 0 1 0.1 0 0 0 0.2 0 0 0.5 0.2");
+  EXPECT_EQ(one(keysOf("<ProximityROI name='p' centers='0 0 1' radii='0.1'/>"
+                       "<FixedProjectiveConstraint indices='@p.indices'/>"),
+                "constraint.fixed"),
+            "indices 0");
+}
+
 // PatchTestMovementProjectiveConstraint: times 0 and 20 by default, the 4 corner movements; its
 // constrainedPoints only as the pointsInROI of the ROI of its indices; a 3D list refused.
 TEST(SofaImport, PatchTestMovement) {
