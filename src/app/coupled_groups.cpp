@@ -92,9 +92,10 @@ std::string cannotCouple(const std::vector<const ObjectScene*>& members, const s
       return group +
              ": solver.operator = matrix-free is not supported for bodies solved as one "
              "system (a group or interaction springs); assembled is";
-    for (const char* key : {"constraint.linear-movement", "constraint.prescribed-velocity",
-                            "constraint.plane", "constraint.line", "constraint.point",
-                            "constraint.oscillator", "constraint.affine-movement"})
+    for (const char* key :
+         {"constraint.linear-movement", "constraint.prescribed-velocity", "constraint.plane",
+          "constraint.line", "constraint.point", "constraint.oscillator",
+          "constraint.affine-movement", "constraint.patch-test"})
       if (m->scene.given(key))
         return group + ": " + key + " of " + body +
                ": prescribed motion and node projections are not supported for bodies solved as "

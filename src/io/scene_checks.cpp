@@ -145,7 +145,8 @@ void fixedConstraint(Scene& scene) {
       scene.given("constraint.fixed") || scene.given("constraint.partial-fixed") ||
       scene.given("lagrange.fixed") || scene.given("constraint.plane") ||
       scene.given("constraint.line") || scene.given("constraint.point") ||
-      scene.given("constraint.oscillator") || scene.given("constraint.affine-movement"))
+      scene.given("constraint.oscillator") || scene.given("constraint.affine-movement") ||
+      scene.given("constraint.patch-test"))
     return;
   if (scene.given("mesh.transform")) {
     // The transformed box's x = 0 face is no longer at x = 0: its nodes by id instead
@@ -172,8 +173,9 @@ void prescribedMotion(Scene& scene) {
 }
 
 void nodeProjectors(Scene& scene) {
-  for (const char* key : {"constraint.plane", "constraint.line", "constraint.point",
-                          "constraint.oscillator", "constraint.affine-movement"}) {
+  for (const char* key :
+       {"constraint.plane", "constraint.line", "constraint.point", "constraint.oscillator",
+        "constraint.affine-movement", "constraint.patch-test"}) {
     requireElasticity(scene, key, scene.given(key));
     if (scene.given(key) && scene.text("solver.newton") == "full")
       throw Error(std::string(key) +
@@ -233,11 +235,13 @@ const std::vector<SceneCheck>& sceneChecks() {
        {"physics.type", "constraint.fixed-box", "constraint.fixed-group", "constraint.fixed",
         "constraint.partial-fixed", "lagrange.fixed", "mesh.file", "mesh.nodes", "mesh.transform",
         "mesh.box-cells", "mesh.box-size", "rigid.frames", "constraint.plane", "constraint.line",
-        "constraint.point", "constraint.oscillator", "constraint.affine-movement"},
+        "constraint.point", "constraint.oscillator", "constraint.affine-movement",
+        "constraint.patch-test"},
        fixedConstraint},
       {"node-projectors",
        {"physics.type", "constraint.plane", "constraint.line", "constraint.point",
-        "constraint.oscillator", "constraint.affine-movement", "solver.newton"},
+        "constraint.oscillator", "constraint.affine-movement", "constraint.patch-test",
+        "solver.newton"},
        nodeProjectors},
       {"prescribed-motion",
        {"physics.type", "constraint.linear-movement", "constraint.prescribed-velocity",

@@ -152,6 +152,31 @@ void mapAffineMovement(Reader& r, const SofaObject& o) {
     r.key("constraint.affine-movement", numbers + s);
 }
 
+// PatchTestMovementProjectiveConstraint.inl: beginConstraintTime 0, endConstraintTime 20; the
+// corners are found among constrainedPoints, read here as the positions of the nodes `indices`
+// selects (the same ROI's pointsInROI and indices). meshIndices only feeds getFinalPositions,
+// which the step never calls.
+void mapPatchTest(Reader& r, const SofaObject& o) {
+  std::string pointsField, indicesField;
+  const SofaObject* points = r.linked(o, "constrainedPoints", &pointsField);
+  const SofaObject* indices = r.linked(o, "indices", &indicesField);
+  if (!points || points != indices || pointsField != "pointsInROI" || indicesField != "indices")
+    r.reject(o, "constrainedPoints",
+             "read only as the pointsInROI of the ROI whose indices are `indices`");
+  const std::vector<double> movements = r.reals(o, "cornerMovements");
+  if (movements.size() != 12)
+    r.reject(o, "cornerMovements",
+             std::to_string(movements.size()) +
+                 " numbers: only the 2D form, 4 corner movements (12 numbers) for points in one "
+                 "plane z = constant, is read; SOFA's 3D form reads 8 movements, past the end of "
+                 "a shorter list");
+  const std::string numbers = parse::text(r.real(o, "beginConstraintTime", 0)) + " " +
+                              parse::text(r.real(o, "endConstraintTime", 20)) + " " +
+                              joined(movements, 0, 12) + " ";
+  for (const std::string& s : selectionsOf(r, o, "indices", {}))
+    r.key("constraint.patch-test", numbers + s);
+}
+
 }  // namespace
 
 const RegisterSofaMapping nodeProjector({"PlaneProjectiveConstraint", "ProjectToPlaneConstraint",
@@ -163,6 +188,7 @@ const RegisterSofaMapping oscillator({"OscillatorProjectiveConstraint", "Oscilla
 const RegisterSofaMapping affineMovement({"AffineMovementProjectiveConstraint",
                                           "AffineMovementConstraint"},
                                          mapAffineMovement);
+const RegisterSofaMapping patchTest({"PatchTestMovementProjectiveConstraint"}, mapPatchTest);
 const RegisterSofaMapping fixedPlane({"FixedPlaneProjectiveConstraint", "FixedPlaneConstraint"},
                                      mapFixedPlane);
 const RegisterSofaMapping fixed({"FixedProjectiveConstraint", "FixedConstraint",

@@ -13,6 +13,7 @@
 #include "sofa_data_fields.hpp"
 #include "sofa_grid.hpp"
 #include "sofa_grid_mesh.hpp"
+#include "sofa_grid_mesh_creator.hpp"
 #include "sofa_lagrangian.hpp"
 #include "sofa_mapped_child.hpp"
 #include "sofa_mapped_fem.hpp"
@@ -90,8 +91,14 @@ void mapTransform(Reader& reader, const SofaObject& o, bool loader) {
   std::vector<double> scale = three("scale3d", 1), rotation = three("rotation", 0),
                       translation = three("translation", 0);
   if (loader) {
-    // MeshLoader::parse: a `scale` (read in single precision) multiplies scale3d.
-    const double uniform = reader.single(o, "scale", 1);
+    // MeshLoader::parse: a `scale` (read in single precision) multiplies scale3d; one that is not
+    // one number (getAttributeAsFloat) leaves 1, with an error message, and SOFA runs on.
+    double uniform = 1;
+    if (const auto text = reader.text(o, "scale"); text && parse::tokens(*text).size() > 1)
+      reader.warn(o.label() + ": scale = '" + *text +
+                  "': not one number; SOFA's MeshLoader reads 1 instead, and so does the import");
+    else
+      uniform = reader.single(o, "scale", 1);
     for (double& s : scale) s *= uniform;
   } else {
     // MechanicalObject::parse, after the data fields, in this order: `scale` replaces scale3d
@@ -343,7 +350,8 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
                                       "read here for tetrahedra only; a MeshGmshLoader, a "
                                       "MeshVTKLoader, a RegularGridTopology, a SparseGridTopology "
                                       "or a MeshTopology's hexas gives them")));
-  if (source && !isLoader(*source) && source != topology)
+  const bool creator = source && source->type == "GridMeshCreator";
+  if (source && !isLoader(*source) && source != topology && !creator)
     throw Error(source->where + ": " + source->type +
                 ": not a mesh of tetrahedra this importer reads (MeshGmshLoader, MeshVTKLoader, "
                 "or position and tetrahedra written in the scene)");
@@ -359,6 +367,9 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
       reader.key("mesh.file-cells", surface->type == "TriangleSetTopologyContainer" ? "triangle"
                                     : surface->type == "QuadSetTopologyContainer"   ? "quadrangle"
                                                                                     : "edge");
+    mapTransform(reader, *source, true);
+  } else if (creator) {
+    sofa::mapGridMeshCreator(reader, *source);
     mapTransform(reader, *source, true);
   } else {
     const std::optional<std::string> nodes = state.field("position") && !topologyPoints

@@ -2,6 +2,7 @@
 #include "sofa_selections.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace eis::sofa {
@@ -66,10 +67,36 @@ std::vector<std::string> selectionsOf(Reader& reader, const SofaObject& o, const
                                       const std::vector<std::string>& fallback,
                                       const std::string& roiField) {
   std::string linkedField;
+  if (const SofaObject* merge = reader.linked(o, field, &linkedField);
+      merge && linkedField == "output" && merge->type == "MergeVectors" && roiField == "indices") {
+    // MergeVectors.inl (doUpdate): output = input1, ..., input<nbInputs> one after the other
+    // (nbInputs 2 by default); the union of their selections.
+    const double count = reader.real(*merge, "nbInputs", 2);
+    if (count < 0 || count != std::floor(count))
+      reader.reject(*merge, "nbInputs", "expected a whole number >= 0");
+    std::vector<std::string> selections;
+    for (int i = 1; i <= int(count); ++i) {
+      const std::string input = "input" + std::to_string(i);
+      std::string inputField;
+      const SofaObject* source = reader.linked(*merge, input, &inputField);
+      const bool computed =
+          source && ((inputField == "indices" &&
+                      (source->type == "BoxROI" || source->type == "SphereROI" ||
+                       source->type == "PlaneROI" || source->type == "PairBoxROI")) ||
+                     (inputField == "output" && source->type == "MergeVectors"));
+      if (source && !computed && !reader.given(*merge, input))
+        reader.reject(*merge, input,
+                      "merged here only when written in the scene or a BoxROI's, SphereROI's, "
+                      "PlaneROI's or PairBoxROI's indices");
+      for (std::string& s : selectionsOf(reader, *merge, input, {}))
+        selections.push_back(std::move(s));
+    }
+    return selections;
+  }
   if (const SofaObject* roi = reader.linked(o, field, &linkedField);
       roi && linkedField == roiField &&
       (roi->type == "BoxROI" || roi->type == "SphereROI" || roi->type == "PlaneROI" ||
-       roi->type == "PairBoxROI")) {
+       roi->type == "PairBoxROI" || roi->type == "ProximityROI")) {
     std::vector<std::string> selections;
     if (roi->type == "BoxROI") {
       std::vector<double> boxes = reader.reals(*roi, "box");
@@ -83,6 +110,23 @@ std::vector<std::string> selectionsOf(Reader& reader, const SofaObject& o, const
         reader.reject(*roi, "orientedBox", "expected 10 numbers per box (p0 p1 p2 depth)");
       for (std::size_t b = 0; b < oriented.size(); b += 10)
         selections.push_back("oriented-box " + joined(oriented, b, 10));
+    } else if (roi->type == "ProximityROI") {
+      // ProximityROI.inl: no centers, no radii or N = 0 (its default) leave the indices as the
+      // constructor set them, {0}; missing radii are the last one; extra radii are unused.
+      const std::vector<double> centers = reader.reals(*roi, "centers");
+      std::vector<double> radii = reader.reals(*roi, "radii");
+      const double n = reader.real(*roi, "N", 0);
+      if (centers.size() % 3 != 0) reader.reject(*roi, "centers", "expected 3 numbers per center");
+      if (n < 0 || n != std::floor(n)) reader.reject(*roi, "N", "expected a whole number >= 0");
+      if (centers.empty() || radii.empty() || n == 0) {
+        selections.push_back("indices 0");
+      } else {
+        radii.resize(std::max(radii.size(), centers.size() / 3), radii.back());
+        std::string text = "nearest " + parse::text(n);
+        for (std::size_t c = 0; c < centers.size() / 3; ++c)
+          text += " " + joined(centers, 3 * c, 3) + " " + parse::text(radii[c]);
+        selections.push_back(text);
+      }
     } else if (roi->type == "PairBoxROI") {
       // PairBoxROI.inl (doUpdate): an all-zero box leaves the indices as they were.
       const std::vector<double> outer = reader.reals(*roi, "inclusiveBox");

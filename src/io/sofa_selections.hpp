@@ -17,16 +17,17 @@ std::string vector3(const Reader& reader, const SofaObject& o, const std::string
 std::string indexList(const std::vector<long long>& indices);
 
 // The selections a field of indices stands for. Inline, or a link to a BoxROI's, SphereROI's,
-// PlaneROI's or PairBoxROI's indices, which become our box, oriented-box, sphere and plane
-// selections: BoxROI (Engine/Select, BoxROI.inl) tests p >= min and p <= max in each component of
-// the positions it is given (the rest positions), min > max swapped, and each orientedBox (p0 p1 p2
-// depth) as our oriented-box does, default box "0 0 0 1 1 1" when neither box nor orientedBox is
-// set; PlaneROI (PlaneROI.inl) each plane (default one of ten zeros) as our plane does; PairBoxROI
-// (PairBoxROI.inl) the points in inclusiveBox and not in includedBox, as our pair-box does;
-// SphereROI keeps |p - c| <= r; our selections do exactly that. A ROI's `position` may be
-// absent or link to the rest_position of the MechanicalObject in the constraint's node (the
-// same positions); another is refused. Absent: `fallback`. `roiField`: the ROI's output the
-// field may link to (triangleIndices: the triangles whose three vertices the same selection
+// PlaneROI's, PairBoxROI's or ProximityROI's (a nearest selection) indices, or to the output of a
+// MergeVectors of such inputs (their selections one after the other), which become our box,
+// oriented-box, sphere and plane selections: BoxROI (Engine/Select, BoxROI.inl) tests p >= min and
+// p <= max in each component of the positions it is given (the rest positions), min > max swapped,
+// and each orientedBox (p0 p1 p2 depth) as our oriented-box does, default box "0 0 0 1 1 1" when
+// neither box nor orientedBox is set; PlaneROI (PlaneROI.inl) each plane (default one of ten zeros)
+// as our plane does; PairBoxROI (PairBoxROI.inl) the points in inclusiveBox and not in includedBox,
+// as our pair-box does; SphereROI keeps |p - c| <= r; our selections do exactly that. A ROI's
+// `position` may be absent or link to the rest_position of the MechanicalObject in the constraint's
+// node (the same positions); another is refused. Absent: `fallback`. `roiField`: the ROI's output
+// the field may link to (triangleIndices: the triangles whose three vertices the same selection
 // picks, BaseROI's strict test, read as node selections for a surface's boundary-triangles-in).
 std::vector<std::string> selectionsOf(Reader& reader, const SofaObject& o, const std::string& field,
                                       const std::vector<std::string>& fallback,

@@ -1,6 +1,8 @@
 #include "eis/model/node_projectors.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "eis/core/error.hpp"
@@ -58,15 +60,26 @@ void NodeProjector::project(double t, const double* x0, double* x, double* v) co
     }
     return;
   }
-  if (kind == Kind::Affine) {
+  if (kind == Kind::Affine || kind == Kind::PatchTest) {
     // SOFA: ((xf - x0) t + (x0 t1 - xf t0)) / (t1 - t0) inside (t0, t1], xf after t1.
     const double total = end - begin;
     for (int d = 0; d < 3; ++d) v[d] = 0;
     if (!(t > begin && total > 0) && !(t > end)) return;
     double xf[3];
-    for (int r = 0; r < 3; ++r)
-      xf[r] = rotation[3 * r] * x0[0] + rotation[3 * r + 1] * x0[1] + rotation[3 * r + 2] * x0[2] +
-              direction[r];
+    if (kind == Kind::Affine) {
+      for (int r = 0; r < 3; ++r)
+        xf[r] = rotation[3 * r] * x0[0] + rotation[3 * r + 1] * x0[1] +
+                rotation[3 * r + 2] * x0[2] + direction[r];
+    } else {
+      // PatchTestMovementProjectiveConstraint::computeInterpolatedDisplacement (4 corners).
+      const double a = std::abs(x0[0] - box[0]) / std::abs(box[2] - box[0]);
+      const double b = std::abs(x0[1] - box[1]) / std::abs(box[3] - box[1]);
+      const double w[4] = {(1 - a) * (1 - b), a * (1 - b), a * b, (1 - a) * b};
+      for (int r = 0; r < 3; ++r) {
+        xf[r] = x0[r];
+        for (int c = 0; c < 4; ++c) xf[r] += corners[3 * c + r] * w[c];
+      }
+    }
     for (int d = 0; d < 3; ++d)
       x[d] = t <= end ? ((xf[d] - x0[d]) * t + (x0[d] * end - xf[d] * begin)) / total : xf[d];
     return;
@@ -91,7 +104,8 @@ NodeProjectorParameters readNodeProjectorParameters(const Parameters& scene) {
                                                       {"constraint.line", 6},
                                                       {"constraint.plane", 6},
                                                       {"constraint.oscillator", 8},
-                                                      {"constraint.affine-movement", 14}};
+                                                      {"constraint.affine-movement", 14},
+                                                      {"constraint.patch-test", 14}};
   for (const auto& [key, count] : keys) {
     const std::string name = key;
     for (const std::string& text : scene.texts(key)) {
@@ -111,6 +125,12 @@ NodeProjectorParameters readNodeProjectorParameters(const Parameters& scene) {
         projector.begin = r[0];
         projector.end = r[1];
         for (int k = 0; k < 9; ++k) projector.rotation[k] = r[2 + k];
+      }
+      if (name == "constraint.patch-test") {
+        projector = {NodeProjector::Kind::PatchTest, {0, 0, 0}, {0, 0, 0}};
+        projector.begin = r[0];
+        projector.end = r[1];
+        for (int k = 0; k < 12; ++k) projector.corners[k] = r[2 + k];
       }
       parameters.sets.push_back({key, text, projector, value.selection});
     }
@@ -140,6 +160,32 @@ void NodeProjectors::start(double t, Vec x, Vec v) {
     for (std::size_t i = 0; i < set.offsets.size(); ++i)
       for (int d = 0; d < 3; ++d) set.start[i][d] = position[set.offsets[i] + d];
   EIS_CHECK(VecRestoreArrayRead(x, &position));
+  MPI_Comm comm;
+  EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(x), &comm));
+  for (Set& set : owned_) {
+    if (set.projector.kind != NodeProjector::Kind::PatchTest) continue;
+    // SOFA's findCornerPoints on a grid's boundary listed x fastest: corners 0, 1, 3 at
+    // (xmin, ymin), (xmax, ymin), (xmin, ymax). Minima of x, y, z, -x, -y, -z.
+    const double big = std::numeric_limits<double>::infinity();
+    double low[6] = {big, big, big, big, big, big}, global[6];
+    for (const auto& p : set.start)
+      for (int d = 0; d < 3; ++d) {
+        low[d] = std::min(low[d], p[d]);
+        low[3 + d] = std::min(low[3 + d], -p[d]);
+      }
+    EIS_CHECK_MPI(MPI_Allreduce(low, global, 6, MPI_DOUBLE, MPI_MIN, comm));
+    if (global[0] == big) continue;
+    if (global[2] != -global[5])
+      throw Error(
+          "constraint.patch-test: the selected nodes are not in one plane z = constant; "
+          "SOFA's PatchTestMovementProjectiveConstraint then interpolates 8 corner "
+          "movements trilinearly, which is not supported");
+    if (global[0] == -global[3] || global[1] == -global[4])
+      throw Error(
+          "constraint.patch-test: the selected nodes' bounding box is flat in x or y "
+          "(SOFA divides by its width)");
+    set.projector.box = {global[0], global[1], -global[3], -global[4]};
+  }
   projectState(t, x, v);
 }
 
@@ -161,8 +207,8 @@ const ComponentDeclaration& nodeProjectorComponent() {
       "node-projectors", "projective constraint",
       "nodes held on a plane, a line or a point, or moved as a function of time (SOFA\n"
       "PlaneProjectiveConstraint, LineProjectiveConstraint, PointProjectiveConstraint,\n"
-      "OscillatorProjectiveConstraint, AffineMovementProjectiveConstraint); elasticity,\n"
-      "linearized step",
+      "OscillatorProjectiveConstraint, AffineMovementProjectiveConstraint,\n"
+      "PatchTestMovementProjectiveConstraint); elasticity, linearized step",
       ParameterSpec()
           .add({"constraint.plane", "\"OX OY OZ NX NY NZ SELECTION\"",
                 "the selected nodes move in the plane through O of normal N (normalized; a zero\n"
@@ -190,6 +236,13 @@ const ComponentDeclaration& nodeProjectorComponent() {
                 "positions at the start of the run), after T1 at R x0 + T, velocity zero (SOFA\n"
                 "AffineMovementProjectiveConstraint beginConstraintTime, endConstraintTime,\n"
                 "rotation, translation). Repeatable.",
+                std::nullopt, "length", true, selectionValueCheck(14)})
+          .add({"constraint.patch-test", "\"T0 T1 M0X M0Y M0Z .. M3X M3Y M3Z SELECTION\"",
+                "the selected nodes (in one plane z = constant) are held, and moved as an affine\n"
+                "movement is, to x0 + d: d interpolated bilinearly from the movements M0 .. M3\n"
+                "of the corners (xmin, ymin), (xmax, ymin), (xmax, ymax), (xmin, ymax) of their\n"
+                "bounding box at the start (SOFA PatchTestMovementProjectiveConstraint\n"
+                "beginConstraintTime, endConstraintTime, cornerMovements, 2D). Repeatable.",
                 std::nullopt, "length", true, selectionValueCheck(14)}),
       nullptr};
   return component;

@@ -12,7 +12,8 @@ namespace {
 
 const char* const kGrammar =
     "all | indices I.. | box XMIN YMIN ZMIN XMAX YMAX ZMAX | sphere CX CY CZ R | group NAME|TAG | "
-    "oriented-box P0 P1 P2 DEPTH | plane P0 P1 P2 DEPTH | pair-box OUTER INNER";
+    "oriented-box P0 P1 P2 DEPTH | plane P0 P1 P2 DEPTH | pair-box OUTER INNER | "
+    "nearest N CX CY CZ R ..";
 
 std::vector<double> realsOf(const std::string& key, const std::string& text, const Texts& tokens,
                             std::size_t first, std::size_t count) {
@@ -62,6 +63,18 @@ Selection parseSelection(const std::string& key, const std::string& text, const 
     const auto v = realsOf(key, text, tokens, first + 1, 12);
     s.box = Box::fromCorners({v.begin(), v.begin() + 6});
     s.inner = Box::fromCorners({v.begin() + 6, v.end()});
+  } else if (kind == "nearest") {
+    s.kind = Selection::Kind::Nearest;
+    long long n = 0;
+    if (tokens.size() <= first + 1 || !parse::number(tokens[first + 1], n) || n < 1)
+      parse::reject(key, text, "expected a count N >= 1 after 'nearest'");
+    s.nearest = n;
+    const std::size_t count = tokens.size() - first - 2;
+    if (count == 0 || count % 4 != 0)
+      parse::reject(key, text, "expected 4 numbers a sphere (CX CY CZ R) after 'nearest N'");
+    const auto v = realsOf(key, text, tokens, first + 2, count);
+    for (std::size_t i = 0; i < count; i += 4)
+      s.spheres.push_back({v[i], v[i + 1], v[i + 2], v[i + 3]});
   } else if (kind == "group") {
     s.kind = Selection::Kind::Group;
     if (tokens.size() != first + 2) parse::reject(key, text, "expected one group name or tag");
@@ -214,6 +227,41 @@ SelectedNodes selectNodes(const DistributedMesh& mesh, const Selection& selectio
         if (selection.box.contains(coords[v]) && !selection.inner.contains(coords[v]))
           nodes.vertices.push_back(v);
       break;
+    case Selection::Kind::Nearest: {
+      // ProximityROI.inl (doUpdate): each point's smallest |c_k - p| with |c_k - p| < r_k; a
+      // heap keeps the N smallest. Here: every rank's owned distances gathered, the N-th
+      // smallest the bound.
+      const double none = std::numeric_limits<double>::infinity();
+      std::vector<double> distance(std::size_t(n), none), mine;
+      for (PetscInt v = 0; v < n; ++v) {
+        for (const auto& c : selection.spheres) {
+          const Vec3 d{c[0] - coords[v][0], c[1] - coords[v][1], c[2] - coords[v][2]};
+          const double length = std::sqrt(dot(d, d));
+          if (length < c[3] && length < distance[v]) distance[v] = length;
+        }
+        if (distance[v] != none && mesh.owned()[v]) mine.push_back(distance[v]);
+      }
+      int size = 0, count = int(mine.size());
+      EIS_CHECK_MPI(MPI_Comm_size(mesh.comm(), &size));
+      std::vector<int> counts(std::size_t(size), 0), offsets(std::size_t(size), 0);
+      EIS_CHECK_MPI(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, mesh.comm()));
+      for (int r = 1; r < size; ++r) offsets[r] = offsets[r - 1] + counts[r - 1];
+      std::vector<double> all(std::size_t(offsets.back() + counts.back()));
+      EIS_CHECK_MPI(MPI_Allgatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(),
+                                   offsets.data(), MPI_DOUBLE, mesh.comm()));
+      std::sort(all.begin(), all.end());
+      double bound = none;
+      if (std::int64_t(all.size()) > selection.nearest) {
+        bound = all[std::size_t(selection.nearest - 1)];
+        if (all[std::size_t(selection.nearest)] == bound)
+          throw Error(key + ": nearest " + std::to_string(selection.nearest) +
+                      ": several nodes at the N-th distance; which SOFA's ProximityROI keeps "
+                      "depends on its heap order");
+      }
+      for (PetscInt v = 0; v < n; ++v)
+        if (distance[v] != none && distance[v] <= bound) nodes.vertices.push_back(v);
+      break;
+    }
     case Selection::Kind::Group:
       try {
         nodes.vertices = mesh.groupVertices(mesh.findGroup(selection.group));

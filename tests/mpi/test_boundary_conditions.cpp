@@ -89,6 +89,25 @@ TEST(Selection, OrientedBoxesAndPlanesAsSofaTestsThem) {
   EXPECT_EQ(count("pair-box 1 1 1 0 0 0  0 0 0 0.5 1 1"), 9);
 }
 
+// ProximityROI: of the nodes strictly inside a sphere, the N nearest to a centre. Near the
+// corner (0, 0, 0) of the bar, the node itself (distance 0) and three at 0.5; near (4, 1, 1) the
+// same; a tie at the N-th distance is refused on every rank.
+TEST(Selection, NearestNodesAsProximityRoiKeepsThem) {
+  Model m(freeBar());
+  auto count = [&](const std::string& text) {
+    return eis::selectNodes(*m.mesh, eis::parseSelectionValue("key", text, 0).selection, "key")
+        .count;
+  };
+  EXPECT_EQ(count("nearest 1 0 0 0 0.6"), 1);
+  EXPECT_EQ(count("nearest 10 0 0 0 0.5"), 1);  // |p - c| < r, strictly
+  EXPECT_EQ(count("nearest 10 0 0 0 0.6"), 4);
+  EXPECT_EQ(count("nearest 2 0 0 0 0.6 4 1 1 0.6"), 2);
+  EXPECT_EQ(count("nearest 100 0 0 0 0.6 4 1 1 0.6"), 8);
+  EXPECT_THROW(count("nearest 2 0 0 0 0.6"), eis::Error);
+  EXPECT_THROW(eis::parseSelectionValue("key", "nearest 0 0 0 0 1", 0), eis::Error);
+  EXPECT_THROW(eis::parseSelectionValue("key", "nearest 2 0 0 0", 0), eis::Error);
+}
+
 TEST(Selection, RejectsTextsOutsideTheGrammar) {
   for (const char* text : {"", "cube 1", "sphere 0 0 0", "sphere 0 0 0 -1", "box 0 0 0 1 1",
                            "oriented-box 0 0 0 1 0 0 1 1 0", "plane 0 0 0 1 0 0 1 1 0 1 2",

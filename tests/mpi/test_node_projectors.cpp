@@ -365,6 +365,50 @@ TEST_F(NodeProjectors, AffineMovementFollowsItsClosedForm) {
   }
 }
 
+// A patch test on the bar's z = 0 face off the fixed end (x in [0.5, 2], y in [0, 1]): held at x0
+// until t_0, then SOFA's interpolation from x0 to x0 + d over (t_0, t_1], d the bilinear
+// interpolation of the corner movements over that bounding box; velocity zero.
+TEST_F(NodeProjectors, PatchTestFollowsItsClosedForm) {
+  const double h = 0.01, t0 = 0.02, t1 = 0.06;
+  const double M[4][3] = {{-0.2, -0.1, 0}, {0.1, -0.1, 0.05}, {0.1, 0.1, 0}, {-0.1, 0.3, 0}};
+  for (int steps : {1, 3, 4, 6, 7, 9}) {
+    SCOPED_TRACE(steps);
+    eis_test::SceneFields s = projectedBar(false, eis::OperatorMode::Assembled);
+    s.dt = h;
+    s.steps = steps;
+    s.extra = {{"constraint.patch-test",
+                "0.02 0.06 -0.2 -0.1 0 0.1 -0.1 0.05 0.1 0.1 0 -0.1 0.3 0 "
+                "box 0.4 -1 -0.01 3 2 0.01"}};
+    const eis::NodalTable all = eis_test::run(s);
+    if (!eis_test::root()) continue;
+    const double t = clock(steps - 1, h);
+    int held = 0;
+    for (std::size_t i = 0; i < all.ids.size(); ++i) {
+      const V3 x0 = eis_test::boxRestPosition(s.boxSize, s.boxCells, all.ids[i]);
+      if (std::abs(x0[2]) > 1e-9 || x0[0] < 0.4) continue;
+      ++held;
+      const double a = (x0[0] - 0.5) / 1.5, b = x0[1];
+      const double w[4] = {(1 - a) * (1 - b), a * (1 - b), a * b, (1 - a) * b};
+      const double* row = &all.values[i * all.width];
+      for (int d = 0; d < 3; ++d) {
+        const double xf = x0[d] + w[0] * M[0][d] + w[1] * M[1][d] + w[2] * M[2][d] + w[3] * M[3][d];
+        double expected = x0[d];
+        if (t > t0 && t <= t1)
+          expected = ((xf - x0[d]) * t + (x0[d] * t1 - xf * t0)) / (t1 - t0);
+        else if (t > t1)
+          expected = xf;
+        EXPECT_NEAR(row[d], expected, 1e-15);
+        EXPECT_EQ(row[3 + d], 0.0);
+      }
+    }
+    EXPECT_EQ(held, 12);
+  }
+  // Nodes not in one plane z = constant (SOFA's 3D form) are refused on every rank.
+  eis_test::SceneFields solid = projectedBar(false, eis::OperatorMode::Assembled);
+  solid.extra = {{"constraint.patch-test", "0 1 0 0 0 0 0 0 0 0 0 0 0 0 box 1.99 -1 -1 2.01 2 2"}};
+  EXPECT_THROW(eis_test::run(solid), eis::Error);
+}
+
 // A node fixed in some directions and under a plane, or under a plane and a line that do not
 // commute, is refused on every rank.
 TEST_F(NodeProjectors, RefusesWhatItCannotProject) {

@@ -375,6 +375,11 @@ std::vector<KeyCase> allKeys() {
          EXPECT_EQ(s.texts("constraint.affine-movement"),
                    Args{"0 20 1 0 0 0 1 0 0 0 1 0.1 0 0 indices 6"});
        }},
+      {"constraint.patch-test", "0 20 -0.2 -0.1 0 0.1 -0.1 0 0.1 0.1 0 -0.1 0.3 0 indices 6 7",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("constraint.patch-test"),
+                   Args{"0 20 -0.2 -0.1 0 0.1 -0.1 0 0.1 0.1 0 -0.1 0.3 0 indices 6 7"});
+       }},
       {"lagrange.fixed",
        "box 0 0 0 0 1 1",
        [](const Scene& s) {
@@ -921,6 +926,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"constraint.point", "1 2 indices 4"},
       {"constraint.oscillator", "2 0 0 1 0 0 5 indices 5"},
       {"constraint.affine-movement", "0 20 1 0 0 0 1 0 0 0 1 indices 6"},
+      {"constraint.patch-test", "0 20 1 0 0 0 1 0 0 0 1 0 indices 6"},
       {"load.total-force", "1 2 3 sphere 0 0 0"},
       {"load.constant-force", "1 2 3 indices -1"},
       {"springs.rest-shape", "-5 all"},

@@ -131,6 +131,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "OscillatorProjectiveConstraint",
                           "PartialFixedConstraint",
                           "PartialFixedProjectiveConstraint",
+                          "PatchTestMovementProjectiveConstraint",
                           "PlaneForceField",
                           "PlaneProjectiveConstraint",
                           "PointProjectiveConstraint",

@@ -397,6 +397,40 @@ TEST(SofaImport, MechanicalObjectLegacyTransformAttributes) {
   EXPECT_EQ(once, (Texts{"scale 2 2 2", "translate 1 0 0"}));
 }
 
+// GridMeshCreator.cpp: point x + y nx at (x / (nx - 1), y / (ny - 1), 0); pattern 1 cuts the
+// cells with (x + y) even from (x, y) to (x + 1, y + 1), the others the other way; 2 (default)
+// all the first way, 3 the second, 0 keeps quads. Triangles and points worked out by hand.
+TEST(SofaImport, GridMeshCreator) {
+  const auto keys = [](const std::string& creator, std::vector<std::string>* warnings = nullptr) {
+    const eis::SofaImport imported = eis::importSofaScene(
+        SofaScene(
+            "<Node><EulerImplicitSolver/>" + creator +
+                "<MechanicalObject position='@g.position'/><TriangleSetTopologyContainer "
+                "position='@g.position' triangles='@g.triangles'/><UniformMass totalMass='1'/></Node>",
+            "t.scn"),
+        eis::SofaImportOptions{});
+    if (warnings) *warnings = imported.warnings;
+    std::map<std::string, std::string> found;
+    for (const eis::SofaKey& k : imported.objects.at(0).keys) found[k.key] = k.value;
+    return found;
+  };
+  auto alternate = keys("<GridMeshCreator name='g' resolution='3 2' trianglePattern='1'/>");
+  EXPECT_EQ(alternate["mesh.nodes"], "0 0 0 0.5 0 0 1 0 0 0 1 0 0.5 1 0 1 1 0");
+  EXPECT_EQ(alternate["mesh.triangles"], "0 1 4 0 4 3 1 2 4 2 5 4");
+  EXPECT_EQ(keys("<GridMeshCreator name='g' resolution='3 2'/>")["mesh.triangles"],
+            "0 1 4 0 4 3 1 2 5 1 5 4");
+  EXPECT_EQ(keys("<GridMeshCreator name='g' trianglePattern='3'/>")["mesh.triangles"],
+            "0 1 2 1 3 2");
+  EXPECT_EQ(keys("<GridMeshCreator name='g' trianglePattern='0'/>")["mesh.quadrangles"], "0 1 3 2");
+  std::vector<std::string> warnings;
+  EXPECT_EQ(keys("<GridMeshCreator name='g' scale='1 1 0'/>", &warnings).count("mesh.transform"),
+            0u);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("reads 1 instead"), std::string::npos);
+  EXPECT_NE(errorOf([&] { keys("<GridMeshCreator name='g' resolution='1 4'/>"); }).find(">= 2"),
+            std::string::npos);
+}
+
 // MeshLoader::reinit: a transformation other than the identity replaces scale3d, rotation and
 // translation; applyTransformation ignores a matrix that is not affine (a warning says so).
 TEST(SofaImport, LoaderTransformationMatrix) {
@@ -585,6 +619,86 @@ TEST(SofaImport, OscillatorAndAffineMovement) {
                        " endConstraintTime='2'/>"),
                 "constraint.affine-movement"),
             "1 2 0 0 0 0 0 0 0 0 0 0 0 0 indices 4");
+}
+
+// ProximityROI.inl: missing radii are the last one; N = 0 (the default) leaves the indices {0}.
+TEST(SofaImport, ProximityRoi) {
+  EXPECT_EQ(one(keysOf("<ProximityROI name='p' centers='0 0 1 0 0 0 0 0 0.5' radii='0.1 0.2' "
+                       "N='40'/><FixedProjectiveConstraint indices='@p.indices'/>"),
+                "constraint.fixed"),
+            "nearest 40 0 0 1 0.1 0 0 0 0.2 0 0 0.5 0.2");
+  EXPECT_EQ(one(keysOf("<ProximityROI name='p' centers='0 0 1' radii='0.1'/>"
+                       "<FixedProjectiveConstraint indices='@p.indices'/>"),
+                "constraint.fixed"),
+            "indices 0");
+}
+
+// PatchTestMovementProjectiveConstraint: times 0 and 20 by default, the 4 corner movements; its
+// constrainedPoints only as the pointsInROI of the ROI of its indices; a 3D list refused.
+TEST(SofaImport, PatchTestMovement) {
+  const std::string roi =
+      "<PairBoxROI name='P' inclusiveBox='-1 -1 0 2 2 0' "
+      "includedBox='0.1 0.1 0 0.9 0.9 0'/>";
+  const std::string moves = " cornerMovements='-0.2 -0.1 0 0.1 -0.1 0 0.1 0.1 0 -0.1 0.3 0'";
+  EXPECT_EQ(one(keysOf(roi +
+                       "<PatchTestMovementProjectiveConstraint indices='@P.indices' "
+                       "constrainedPoints='@P.pointsInROI' endConstraintTime='3'" +
+                       moves + "/>"),
+                "constraint.patch-test"),
+            "0 3 -0.2 -0.1 0 0.1 -0.1 0 0.1 0.1 0 -0.1 0.3 0 pair-box -1 -1 0 2 2 0 0.1 0.1 0 0.9 "
+            "0.9 0");
+  EXPECT_NE(errorOf([&] {
+              keysOf("<PatchTestMovementProjectiveConstraint indices='1 2'" + moves + "/>");
+            }).find("pointsInROI"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] {
+              keysOf(roi +
+                     "<PatchTestMovementProjectiveConstraint indices='@P.indices' "
+                     "constrainedPoints='@P.pointsInROI' cornerMovements='0 0 0 .1'/>");
+            }).find("3D form"),
+            std::string::npos);
+}
+
+// MergeVectors (MergeVectors.inl): input1 .. input<nbInputs> one after the other; read where its
+// output is a field of indices, each input a value written in the scene or a ROI's indices;
+// another input (an engine output not computed here) is refused by name.
+TEST(SofaImport, MergeVectorsOfIndices) {
+  const std::string rois =
+      "<BoxROI name='a' box='0 0 0 1 1 1'/><SphereROI name='s' centers='1 2 3' "
+      "radii='0.5'/>";
+  const Keys two = keysOf(rois +
+                          "<MergeVectors template='Data<int>' name='m' input1='@a.indices' "
+                          "input2='@s.indices'/><FixedProjectiveConstraint indices='@m.output'/>");
+  ASSERT_EQ(two.at("constraint.fixed").size(), 2u);
+  EXPECT_EQ(two.at("constraint.fixed")[0], "box 0 0 0 1 1 1");
+  EXPECT_EQ(two.at("constraint.fixed")[1], "sphere 1 2 3 0.5");
+  const Keys three = keysOf(rois +
+                            "<MergeVectors name='m' nbInputs='3' input1='4 5' input2='@a.indices' "
+                            "input3='7'/><FixedProjectiveConstraint indices='@m.output'/>");
+  ASSERT_EQ(three.at("constraint.fixed").size(), 3u);
+  EXPECT_EQ(three.at("constraint.fixed")[0], "indices 4 5");
+  EXPECT_EQ(three.at("constraint.fixed")[2], "indices 7");
+  EXPECT_NE(errorOf([&] {
+              keysOf(
+                  "<MergeVectors name='m' input1='@dofs.rest_position' input2='1'/>"
+                  "<FixedProjectiveConstraint indices='@m.output'/>");
+            }).find("MergeVectors 'm'"),
+            std::string::npos);
+}
+
+// TrianglePressureForceField has no triangleIndices in SOFA master: SOFA warns, keeps triangleList
+// empty and applies no force; so here, even without --scene.skip-unsupported.
+TEST(SofaImport, TrianglePressureIgnoresTriangleIndices) {
+  eis::SofaImport imported;
+  const Keys keys = keysOf(
+      "<BoxROI name='b'/><TrianglePressureForceField "
+      "triangleIndices='@b.triangleIndices' pressure='0.4 0 0'/>",
+      false, "<Node name='root'>", &imported);
+  EXPECT_EQ(keys.count("load.pressure") + keys.count("load.surface-traction"), 0u);
+  bool warned = false;
+  for (const std::string& line : imported.warnings)
+    warned = warned || line.find("unknown data field 'triangleIndices'") != std::string::npos;
+  EXPECT_TRUE(warned);
 }
 
 TEST(SofaImport, LoadsAndSprings) {

@@ -9,7 +9,9 @@
 // projectPosition and projectVelocity set them: onto the plane, line or point with P v; an
 // oscillator's m + a sin(w t + phase) with a w cos(w t + phase); an affine movement's
 // interpolation from x0 to R x0 + T over (t0, t1] with zero velocity, x0 the positions at the
-// start of the run.
+// start of the run; a patch test's (SOFA PatchTestMovementProjectiveConstraint, 2D) the same
+// interpolation from x0 to x0 + d, d the bilinear interpolation of four corner movements over
+// the bounding box of the selected nodes' x0 in x and y.
 #include <petscvec.h>
 
 #include <array>
@@ -24,7 +26,7 @@
 namespace eis {
 
 struct NodeProjector {
-  enum class Kind { Plane, Line, Point, Oscillator, Affine };
+  enum class Kind { Plane, Line, Point, Oscillator, Affine, PatchTest };
   Kind kind;
   std::array<double, 3> origin;      // a point of the plane or line; the point; the mean
   std::array<double, 3> direction;   // unit normal of the plane, unit direction of the line;
@@ -32,25 +34,28 @@ struct NodeProjector {
   double pulsation = 0, phase = 0;   // the oscillator's
   double begin = 0, end = 0;         // the affine movement's times
   std::array<double, 9> rotation{};  // the affine movement's R, row-major
+  std::array<double, 12> corners{};  // the patch test's movements of corners 0, 1, 2, 3
+  std::array<double, 4> box{};       // the patch test's xmin, ymin, xmax, ymax (set by start)
   // SOFA's reinit: a plane's zero normal stays zero (P = I), a line's zero direction is x.
   static NodeProjector plane(std::array<double, 3> origin, std::array<double, 3> normal);
   static NodeProjector line(std::array<double, 3> origin, std::array<double, 3> direction);
   static NodeProjector point(std::array<double, 3> point);
   std::array<double, 9> block() const;  // P, row-major
   // x onto the plane (x - n ((x - o).n)), the line (o + d ((x - o).d)) or the point; an
-  // oscillator's position and velocity at t. x0: an affine movement's start position.
+  // oscillator's position and velocity at t. x0: an affine movement's or patch test's start
+  // position.
   void project(double t, const double* x0, double* x, double* v) const;
 };
 
-// One value of constraint.plane, .line, .point, .oscillator or .affine-movement, with its key
-// and text.
+// One value of constraint.plane, .line, .point, .oscillator, .affine-movement or .patch-test,
+// with its key and text.
 struct ProjectorSelection {
   std::string key, text;
   NodeProjector projector;
   Selection selection;
 };
 // The node-projector component's parameters, read once from a scene: every value of
-// constraint.point, .line, .plane, .oscillator and .affine-movement, in that order.
+// constraint.point, .line, .plane, .oscillator, .affine-movement and .patch-test, in that order.
 struct NodeProjectorParameters {
   std::vector<ProjectorSelection> sets;
 };
@@ -63,7 +68,9 @@ public:
                  std::vector<std::string>& warnings);
   // The projections of the step, for FixedConstraint.
   const std::vector<FixedConstraint::ProjectedNodes>& projectedSets() const { return sets_; }
-  // x0 = x (affine movements), then projectState.
+  // Collective. x0 = x (affine movements, patch tests), each patch test's box the bounding box
+  // of its nodes' x0 (Error when they are not in one plane z = constant or the box is flat),
+  // then projectState.
   void start(double t, Vec x, Vec v);
   // Positions and velocities set at time t, in the order the sets were given.
   void projectState(double t, Vec x, Vec v) const;

@@ -11,6 +11,9 @@
 //   plane P0 P1 P2 DEPTH              the same, tested as SOFA PlaneROI's plane is
 //   pair-box OUTER INNER              in the box OUTER and not in the box INNER (6 numbers
 //                                     each, as `box`; SOFA PairBoxROI)
+//   nearest N C1X C1Y C1Z R1 ...      of the nodes p with |p - c_k| < R_k for some sphere k, the N
+//                                     of smallest such distance (SOFA ProximityROI); a tie at the
+//                                     N-th distance is refused
 // A value of a component's key packs leading numbers and then a selection, e.g.
 // "0 0 1 box 0 0 0 1 1 1". A selection that selects nothing is legal (a scene may be generic),
 // but worth a warning naming it.
@@ -32,7 +35,7 @@ inline std::string emptySelectionWarning(const std::string& key, const std::stri
 }
 
 struct Selection {
-  enum class Kind { All, Indices, Box, Sphere, Group, OrientedBox, Plane, PairBox };
+  enum class Kind { All, Indices, Box, Sphere, Group, OrientedBox, Plane, PairBox, Nearest };
   Kind kind = Kind::All;
   std::vector<std::int64_t> indices;
   Box box;
@@ -40,7 +43,9 @@ struct Selection {
   std::array<double, 3> centre{};
   double radius = 0;
   std::string group;
-  std::array<double, 10> shape{};  // p0, p1, p2, depth of an oriented box or a plane
+  std::array<double, 10> shape{};              // p0, p1, p2, depth of an oriented box or a plane
+  std::int64_t nearest = 0;                    // N of `nearest`
+  std::vector<std::array<double, 4>> spheres;  // its spheres: centre, radius
 
   static Selection ofBox(const Box& box);
   static Selection ofGroup(const std::string& nameOrTag);
