@@ -160,4 +160,54 @@ BoundaryFaces boundaryTriangles(const DistributedMesh& mesh, bool flip) {
   return faces.corners == 4 ? splitQuads(faces) : faces;
 }
 
+BoundaryFaces cellFaces(const DistributedMesh& mesh) {
+  const MPI_Comm comm = mesh.comm();
+  const Cells& cells = mesh.cells();
+  const std::vector<std::int64_t>& inputs = mesh.inputCellIds();
+  if (cells.type() != CellType::Triangle && cells.type() != CellType::Quadrangle)
+    throw Error("faces across ranks: a body of triangles or quadrangles is needed; this one has " +
+                pluralNameOf(cells.type()));
+  const int corners = cells.corners();
+  // A row per local cell: its input index and its vertices' node ids.
+  constexpr int kFields = 5;
+  std::vector<std::int64_t> rows;
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    rows.push_back(inputs[c]);
+    for (int k = 0; k < 4; ++k)
+      rows.push_back(k < corners ? mesh.nodeIds()[std::size_t(cells[c][k])] : -1);
+  }
+  const int size = commSize(comm), rank = commRank(comm);
+  int count = int(rows.size());
+  std::vector<int> counts(static_cast<std::size_t>(size)),
+      offsets(static_cast<std::size_t>(size) + 1, 0);
+  EIS_CHECK_MPI(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm));
+  for (int r = 0; r < size; ++r) offsets[r + 1] = offsets[r] + counts[r];
+  std::vector<std::int64_t> all(static_cast<std::size_t>(offsets[size]));
+  EIS_CHECK_MPI(MPI_Allgatherv(rows.data(), count, MPI_INT64_T, all.data(), counts.data(),
+                               offsets.data(), MPI_INT64_T, comm));
+  std::vector<std::tuple<std::int64_t, int, std::size_t>> order;  // input cell, rank, row
+  for (int r = 0; r < size; ++r)
+    for (int i = offsets[r]; i < offsets[r + 1]; i += kFields)
+      order.emplace_back(all[std::size_t(i)], r, std::size_t(i));
+  std::sort(order.begin(), order.end());
+  for (std::size_t i = 1; i < order.size(); ++i)
+    if (std::get<0>(order[i]) == std::get<0>(order[i - 1]))
+      throw Error(
+          "faces across ranks need the mesh's own cells (mesh.refine is not supported with "
+          "them)");
+
+  BoundaryFaces faces;
+  faces.corners = corners;
+  std::map<std::int64_t, std::size_t> localCell;  // input cell -> local cell
+  for (std::size_t c = 0; c < inputs.size(); ++c) localCell[inputs[c]] = c;
+  for (const auto& [input, owner, at] : order) {
+    faces.nodes.push_back({all[at + 1], all[at + 2], all[at + 3], all[at + 4]});
+    faces.ranks.push_back(owner);
+    if (owner != rank) continue;
+    faces.localIndex.push_back(std::int64_t(faces.nodes.size()) - 1);
+    faces.local.push_back({PetscInt(localCell.at(input)), {0, 1, 2, corners == 4 ? 3 : -1}});
+  }
+  return faces;
+}
+
 }  // namespace eis

@@ -24,8 +24,14 @@ std::vector<int> offsetsOf(const std::vector<int>& counts) {
 
 BoundaryBendingSprings::BoundaryBendingSprings(const DistributedMesh& mesh, double stiffness,
                                                double damping, bool quads, bool flip)
+    : BoundaryBendingSprings(mesh,
+                             quads ? boundaryFaces(mesh, flip) : boundaryTriangles(mesh, flip),
+                             stiffness, damping, quads) {}
+
+BoundaryBendingSprings::BoundaryBendingSprings(const DistributedMesh& mesh,
+                                               const BoundaryFaces& faces, double stiffness,
+                                               double damping, bool quads)
     : comm_(mesh.comm()), local_(mesh.numLocalVertices()) {
-  const BoundaryFaces faces = quads ? boundaryFaces(mesh, flip) : boundaryTriangles(mesh, flip);
   const int rank = commRank(comm_), size = commSize(comm_);
   const int corners = faces.corners;
 
@@ -151,7 +157,9 @@ void BoundaryBendingSprings::giveBack(const std::vector<double>& extendedF, doub
 
 void BoundaryBendingSprings::addForce(const double* x, const double* v, double* f) {
   extended(x, x_);
-  const bool damped = v && springs_->usesVelocity();
+  // Decided alike on every rank, for each exchanges: a rank holding no vertex may pass the
+  // empty array of velocities as a null pointer.
+  const bool damped = springs_->usesVelocity() && (v || local_ == 0);
   if (damped) extended(v, v_);
   f_.assign(x_.size(), 0.0);
   springs_->addForce(x_.data(), damped ? v_.data() : nullptr, f_.data());

@@ -127,7 +127,7 @@ ForceFieldComponent triangularBendingSpringsComponent() {
                  "the bending springs' damping, >= 0, explicit as in SOFA (no B)", "1",
                  "force time/length", false, check::nonNegative()})
            .add({"bending.faces", "cells|boundary|boundary-flipped",
-                 "the triangles: the body's cells (one rank), or the boundary of a body of\n"
+                 "the triangles: the body's cells, or the boundary of a body of\n"
                  "tetrahedra (hexahedra) as membrane.faces has it (any number of ranks)",
                  "cells", "", false, check::choice(kBodyFaces)})
            .add({"bending.quads", "true|false",
@@ -163,16 +163,11 @@ std::unique_ptr<ForceField> makeTriangularBendingSprings(
                                                     parameters.damping, parameters.quads,
                                                     parameters.faces == BodyFaces::BoundaryFlipped);
   }
-  BodyTriangles body = bodyTriangles(context.mesh, BodyFaces::Cells, "bending.stiffness",
-                                     "TriangularBendingSprings");
-  if (commSize(context.mesh.comm()) > 1)
-    throw Error(
-        "bending.stiffness: bending springs on a body of triangles on more than one rank are not "
-        "supported yet (a spring's two triangles may lie on two ranks; on the boundary of a "
-        "body of tetrahedra, bending.faces = boundary, they are)");
-  return std::make_unique<TriangularBendingSprings>(
-      bendingSprings(body.triangles, context.mesh.restCoords()), *parameters.stiffness,
-      parameters.damping);
+  bodyTriangles(context.mesh, BodyFaces::Cells, "bending.stiffness", "TriangularBendingSprings");
+  // A spring's two triangles may lie on two ranks: the pairing of the boundary's triangles, on
+  // the body's own, lends the far vertex across ranks.
+  return std::make_unique<BoundaryBendingSprings>(context.mesh, cellFaces(context.mesh),
+                                                  *parameters.stiffness, parameters.damping, false);
 }
 
 const RegisterForceField registered(487, triangularBendingSpringsComponent);

@@ -60,4 +60,10 @@ BoundaryFaces splitQuads(const BoundaryFaces& quads);
 // Quad2TriangleTopologicalMapping); `flip` is the first mapping's flipNormals. Collective.
 BoundaryFaces boundaryTriangles(const DistributedMesh& mesh, bool flip);
 
+// The cells of a body of triangles or quadrangles as faces every rank knows, in the input's
+// order (SOFA's), their vertices in the cell's order: what pairs cells across ranks (bending
+// springs) works on them as on a boundary. Collective; an eis::Error, on every rank, for cells
+// of another kind and for a refined mesh.
+BoundaryFaces cellFaces(const DistributedMesh& mesh);
+
 }  // namespace eis

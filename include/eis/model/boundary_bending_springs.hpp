@@ -18,6 +18,7 @@
 #include <memory>
 #include <vector>
 
+#include "eis/mesh/boundary_faces.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/triangular_bending_springs.hpp"
 
@@ -32,6 +33,10 @@ public:
   // quadrangle is split into).
   BoundaryBendingSprings(const DistributedMesh& mesh, double stiffness, double damping,
                          bool quads = false, bool flip = false);
+  // The same on `faces` (every rank's list, mesh/boundary_faces): the boundary's, or a body's
+  // own triangles or quadrangles (cellFaces) for SOFA's springs on a body of them.
+  BoundaryBendingSprings(const DistributedMesh& mesh, const BoundaryFaces& faces, double stiffness,
+                         double damping, bool quads);
 
   void addForce(const double* x, const double* v, double* f) override;
   void addDForce(const double* dx, double* df, double kFactor) const override;

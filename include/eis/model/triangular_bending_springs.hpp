@@ -71,9 +71,9 @@ struct TriangularBendingSpringsParameters {
 };
 TriangularBendingSpringsParameters readTriangularBendingSpringsParameters(const Parameters& scene);
 // nullptr without bending.stiffness. Collective: an eis::Error, on every rank, on a mesh whose
-// cells are no triangles (bending.faces = cells) or no tetrahedra (boundary), and for cells on
-// more than one rank (a spring's two triangles may lie on two ranks, whose vertices the other
-// does not hold; model/boundary_bending_springs lends them for the boundary).
+// cells are no triangles (bending.faces = cells) or no tetrahedra (boundary). Any number of
+// ranks: a spring's two triangles may lie on two ranks, and model/boundary_bending_springs lends
+// the vertices one lacks, on the boundary's triangles as on the body's own.
 std::unique_ptr<ForceField> makeTriangularBendingSprings(
     const ModelContext& context, const TriangularBendingSpringsParameters& parameters);
 
