@@ -6,7 +6,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <utility>
 
 #include "eis/core/error.hpp"
 #include "eis/core/nearest_name.hpp"
@@ -127,13 +126,6 @@ const std::map<std::string, std::string> kRenamed = {
 // type (Base::parse skips type), and the name (a data field, but read apart by the scene).
 const char* const kEveryObject[] = {"template", "type", "name", "src"};
 
-// Fields SOFA's own example scenes write that SOFA master has no data field (nor alias) for: SOFA
-// warns and keeps the default, so they are read as a warning even without
-// --scene.skip-unsupported. TrianglePressureForceField.{h,inl}: triangleList is the only list of
-// triangles; left empty, initTriangleInformation returns and no force is applied.
-const std::set<std::pair<std::string, std::string>> kIgnoredBySofa = {
-    {"TrianglePressureForceField", "triangleIndices"}};
-
 std::string className(const std::string& type) {
   const auto renamed = kRenamed.find(type);
   return renamed == kRenamed.end() ? type : renamed->second;
@@ -215,7 +207,7 @@ void checkDataFields(Reader& reader, const SofaObject& o, bool skipUnsupported) 
     if (!isDataField(o.type, a.name)) {
       const std::string why = label(o) + ": unknown data field '" + printable(a.name, 80) + "'" +
                               didYouMean(o.type, a.name);
-      if (!skipUnsupported && !kIgnoredBySofa.count({className(o.type), a.name}))
+      if (!skipUnsupported)
         throw Error(reader.where(o, a.name) + ": " + why +
                     " (SOFA ignores it and keeps the default; --scene.skip-unsupported=true "
                     "does the same with a warning)");

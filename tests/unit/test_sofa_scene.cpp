@@ -686,21 +686,6 @@ TEST(SofaImport, MergeVectorsOfIndices) {
             std::string::npos);
 }
 
-// TrianglePressureForceField has no triangleIndices in SOFA master: SOFA warns, keeps triangleList
-// empty and applies no force; so here, even without --scene.skip-unsupported.
-TEST(SofaImport, TrianglePressureIgnoresTriangleIndices) {
-  eis::SofaImport imported;
-  const Keys keys = keysOf(
-      "<BoxROI name='b'/><TrianglePressureForceField "
-      "triangleIndices='@b.triangleIndices' pressure='0.4 0 0'/>",
-      false, "<Node name='root'>", &imported);
-  EXPECT_EQ(keys.count("load.pressure") + keys.count("load.surface-traction"), 0u);
-  bool warned = false;
-  for (const std::string& line : imported.warnings)
-    warned = warned || line.find("unknown data field 'triangleIndices'") != std::string::npos;
-  EXPECT_TRUE(warned);
-}
-
 TEST(SofaImport, LoadsAndSprings) {
   // ConstantForceField.inl: indices empty = every point; one force in forces on every index.
   EXPECT_EQ(one(keysOf("<ConstantForceField forces='1 2 3'/>"), "load.constant-force"),
