@@ -140,6 +140,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "ProjectToLineConstraint",
                           "ProjectToPlaneConstraint",
                           "ProjectToPointConstraint",
+                          "QuadBendingSprings",
                           "QuadularBendingSprings",
                           "RegularGridSpringForceField",
                           "RestShapeSpringsForceField",
