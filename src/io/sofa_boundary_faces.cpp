@@ -95,6 +95,10 @@ std::string quadFacesOf(const Reader& r, const SofaObject& o, const std::string&
   return r.boolean(*m, "flipNormals", false) ? "boundary-flipped" : "boundary";
 }
 
+bool filledByHexa2Quad(const Reader& r, const SofaObject& o) {
+  return hexa2QuadOf(r, o);
+}
+
 std::optional<std::vector<std::array<long long, 4>>> gridBoundaryQuads(const Reader& r,
                                                                        const SofaObject& o) {
   const SofaObject* m = hexa2QuadOf(r, o);

@@ -30,6 +30,8 @@ std::optional<std::string> triangleFacesOf(const Reader& r, const SofaObject& o,
 // either way, so it is cut along the same diagonal), else rejected at `field`.
 std::string quadFacesOf(const Reader& r, const SofaObject& o, const std::string& field,
                         bool orderFree = false);
+// Whether a Hexa2QuadTopologicalMapping fills the topology of `o` (a field of quadrangles).
+bool filledByHexa2Quad(const Reader& r, const SofaObject& o);
 // The quadrangles a Hexa2QuadTopologicalMapping makes of a RegularGridTopology's hexahedra when
 // one fills the topology of `o` (a field of quadrangles): of GridTopology::updateQuads's list
 // (the XY, XZ, then YZ planes), those of one hexahedron, in that order, each reversed with

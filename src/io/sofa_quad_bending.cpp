@@ -94,6 +94,10 @@ void mapQuadBendingSprings(Reader& r, const SofaObject& o) {
                    "D cells");
     quadrangles(r, grid.quads);
   } else {
+    if (!filledByHexa2Quad(r, o))
+      r.reject(o, "stiffness",
+               "supported on the quadrangles of a grid of one point along an axis, or on those a "
+               "Hexa2QuadTopologicalMapping makes of the body's hexahedra");
     mappedQuadrangles(r, o);
   }
   matrixFree(r, o);

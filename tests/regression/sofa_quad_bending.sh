@@ -3,10 +3,14 @@
 # along y, the grid's quadrangles the body (a cloth held along one edge, sagging out of its plane
 # under gravity): the scene ends where the keys of the same body end (the grid's points and
 # quadrangles written out here in SOFA's order, GridTopology::updateQuads), on 1, 2 and 3 ranks;
-# beside MeshSpringForceField (the body then the grid's triangles) the springs still act; and a
-# QuadBendingSprings with springs of SpringForceField's own is refused (one error line). Its
-# springs, force and tangent are checked against a list by hand, a force by hand and finite
-# differences in tests/mpi/test_quad_bending_springs.cpp.
+# beside MeshSpringForceField (the body then the grid's triangles) the springs still act; a
+# QuadBendingSprings with springs of SpringForceField's own, or on a MeshTopology's quadrangles,
+# is refused (one error line). A body of hexahedra with QuadularBendingSprings and
+# TriangularBendingSprings on its Hexa2Quad and Quad2Triangle topological mappings (two bending
+# families in one body) ends alike on 1, 2 and 3 ranks, its QuadularBendingSprings where the
+# pairing of bending.quads ends; the same on a RegularGridTopology's Hexa2Quad (the grid's order)
+# with QuadBendingSprings. Their springs, force and tangent are checked against a list by hand, a
+# force by hand and finite differences in tests/mpi/test_quad_bending_springs.cpp.
 # Usage: sofa_quad_bending.sh <euler-implicit>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -81,6 +85,14 @@ own_springs_refused() {
     grep -q "QuadBendingSprings.*indices1.*SpringForceField's own" run.log
 }
 check "springs of SpringForceField's own are refused (one line)" own_springs_refused
+sed 's|<RegularGridTopology[^>]*>|<MeshTopology position="0 0 0 1 0 0 1 1 0 0 1 0" quads="0 1 2 3"/>|' \
+  cloth.scn >mesh_quads.scn
+mesh_quads_refused() {
+  ! run 2 --scene mesh_quads.scn --solver.steps=1 &&
+    [ "$(grep -c '^euler-implicit: error: ' run.log)" -eq 1 ] &&
+    grep -q "QuadBendingSprings.*stiffness.*supported on the quadrangles of a grid" run.log
+}
+check "QuadBendingSprings on other quadrangles are refused (one line)" mesh_quads_refused
 
 # A body of hexahedra with QuadularBendingSprings on the quadrangles of a
 # Hexa2QuadTopologicalMapping (given twice onto one container, as SOFA's TopoMap_Hexa2Quad2Triangle
