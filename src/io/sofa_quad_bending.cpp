@@ -60,23 +60,21 @@ void stiffnessAndDamping(Reader& r, const SofaObject& o, double ks, double kd) {
 
 // QuadBendingSprings::init: the springs of its topology's quadrangles, each with the first
 // value of SpringForceField's stiffness (100) and damping (5); rest length the distance at
-// init. SpringForceField's own springs (spring, indices1/2, fileSprings) would be added to them;
-// localRange drops some: refused. elongationOnly and enabled, one value each, apply to all.
+// init. Each added spring rewrites SpringForceField's per-spring lists from its own values
+// (updateTopologyIndicesFromSprings_springAdded), so lengths, elongationOnly and enabled written
+// in the scene are overwritten, not used: ignored here too, with a warning. Its own springs
+// (spring, fileSprings; indices1/2, whose first entries would survive) are refused; localRange
+// drops some: refused.
 void mapQuadBendingSprings(Reader& r, const SofaObject& o) {
   for (const char* field :
        {"spring", "indices1", "indices2", "springsIndices1", "springsIndices2", "fileSprings"})
     r.refuseIfGiven(o, field,
                     "springs of SpringForceField's own beside the bending springs are "
                     "not supported");
-  for (const char* field : {"lengths", "length"})
-    r.refuseIfGiven(o, field, "rest lengths given as data are not supported");
-  for (const char* field : {"elongationOnly", "enabled"}) {
-    const std::vector<double> flags = r.reals(o, field);
-    const bool usual = std::string(field) == "enabled";
-    for (double flag : flags)
-      if ((flag != 0) != usual)
-        r.reject(o, field, std::string("only ") + (usual ? "true" : "false") + " is supported");
-  }
+  for (const char* field : {"lengths", "length", "elongationOnly", "enabled"})
+    if (r.given(o, field))
+      r.warn(o.label() + ": " + field +
+             " ignored: SOFA overwrites it with the bending springs' own values");
   const std::vector<long long> range = r.integers(o, "localRange");
   if (!range.empty() && (range.size() != 2 || range[0] >= 0 || range[1] >= 0))
     r.reject(o, "localRange", "a range of the springs is not supported (-1 -1 is)");

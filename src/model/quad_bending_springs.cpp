@@ -123,8 +123,9 @@ ForceFieldComponent quadBendingSpringsComponent() {
                 "matrix-free (solver.operator), for the springs lie in no cell",
                 std::nullopt, "force/length", false, check::nonNegative()})
            .add({"quad-bending.damping", "KD",
-                 "the springs' damping, >= 0, explicit as in SOFA (no B)", "5", "force time/length",
-                 false, check::nonNegative()})
+                 "the springs' damping, >= 0, explicit as in SOFA (no B); the default is\n"
+                 "SpringForceField's (QuadularBendingSprings' is 1)",
+                 "5", "force time/length", false, check::nonNegative()})
            .add({"quad-bending.law", "quad|quadular",
                  "quad: SOFA's QuadBendingSprings, across each edge a later quadrangle shares\n"
                  "with the first holding it, two springs joining the vertices off the edge beside\n"

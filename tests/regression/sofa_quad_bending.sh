@@ -5,7 +5,8 @@
 # quadrangles written out here in SOFA's order, GridTopology::updateQuads), on 1, 2 and 3 ranks;
 # beside MeshSpringForceField (the body then the grid's triangles) the springs still act; a
 # QuadBendingSprings with springs of SpringForceField's own, or on a MeshTopology's quadrangles,
-# is refused (one error line). A body of hexahedra with QuadularBendingSprings and
+# is refused (one error line), its lengths, elongationOnly and enabled ignored (SOFA overwrites
+# them). A body of hexahedra with QuadularBendingSprings and
 # TriangularBendingSprings on its Hexa2Quad and Quad2Triangle topological mappings (two bending
 # families in one body) ends alike on 1, 2 and 3 ranks, its QuadularBendingSprings where the
 # pairing of bending.quads ends; the same on a RegularGridTopology's Hexa2Quad (the grid's order)
@@ -85,6 +86,13 @@ own_springs_refused() {
     grep -q "QuadBendingSprings.*indices1.*SpringForceField's own" run.log
 }
 check "springs of SpringForceField's own are refused (one line)" own_springs_refused
+# SOFA overwrites lengths, elongationOnly and enabled with each added spring's own values.
+sed 's|<QuadBendingSprings |<QuadBendingSprings lengths="7" elongationOnly="1" enabled="0" |' \
+  cloth.scn >overwritten.scn
+run 2 --scene overwritten.scn --solver.steps=4 --output.final-state=overwritten.csv
+check "lengths, elongationOnly and enabled are ignored as SOFA ignores them" \
+  same_state scene1.csv overwritten.csv 1e-10
+check "each with a warning" grep -q "QuadBendingSprings.*: elongationOnly ignored" run.log
 sed 's|<RegularGridTopology[^>]*>|<MeshTopology position="0 0 0 1 0 0 1 1 0 0 1 0" quads="0 1 2 3"/>|' \
   cloth.scn >mesh_quads.scn
 mesh_quads_refused() {
