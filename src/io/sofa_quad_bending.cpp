@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "eis/core/parameters.hpp"
+#include "eis/model/quad_bending_springs.hpp"
 #include "sofa_boundary_faces.hpp"
 #include "sofa_grid.hpp"
 #include "sofa_reader.hpp"
@@ -30,18 +31,26 @@ void matrixFree(Reader& r, const SofaObject& o) {
   r.note(o.type + ": the step's matrix is matrix-free (its springs lie in no cell)");
 }
 
-void quadrangles(Reader& r, const std::vector<std::array<long long, 4>>& quads) {
+// The quadrangles as quad-bending.quadrangles, and how many springs SOFA's pairing makes of them.
+void quadrangles(Reader& r, const SofaObject& o, const std::vector<std::array<long long, 4>>& quads,
+                 bool quadular) {
   std::string ids;
-  for (const auto& q : quads)
+  std::vector<QuadIds> list;
+  for (const auto& q : quads) {
     for (long long v : q) ids += (ids.empty() ? "" : " ") + std::to_string(v);
+    list.push_back({q[0], q[1], q[2], q[3]});
+  }
   r.key("quad-bending.quadrangles", ids);
+  const std::size_t springs = quadular ? quadularPairs(list).size() : quadBendingPairs(list).size();
+  r.note(o.label() + ": " + std::to_string(springs) + " springs across " +
+         std::to_string(quads.size()) + " quadrangles");
 }
 
 // The quadrangles of a Hexa2QuadTopologicalMapping: a grid's written out in SOFA's order, a
 // HexahedronSetTopologyContainer's the body's boundary (mesh/boundary_faces).
 void mappedQuadrangles(Reader& r, const SofaObject& o) {
   if (const auto grid = gridBoundaryQuads(r, o))
-    quadrangles(r, *grid);
+    quadrangles(r, o, *grid, o.type == "QuadularBendingSprings");
   else
     r.key("quad-bending.faces", quadFacesOf(r, o, "stiffness"));
 }
@@ -90,7 +99,7 @@ void mapQuadBendingSprings(Reader& r, const SofaObject& o) {
                "supported on the quadrangles of a grid of one point along an axis; " +
                    topology->label() + " is a grid of " + std::to_string(grid.dimension()) +
                    "D cells");
-    quadrangles(r, grid.quads);
+    quadrangles(r, o, grid.quads, false);
   } else {
     if (!filledByHexa2Quad(r, o))
       r.reject(o, "stiffness",
