@@ -453,6 +453,7 @@ const std::vector<SofaClassFields>& sofaClassFields() {
       {"TriangularBendingSprings",
        {"ForceField"},
        {"stiffness", "damping", "showSprings", "topology", "edgeInfo"}},
+      {"QuadBendingSprings", {"SpringForceField"}, {"localRange", "topology"}},
       {"TriangleFEMForceField",
        {"BaseLinearElasticityFEMForceField"},
        {"initialPoints", "method", "thickness", "planeStrain"}},

@@ -78,31 +78,8 @@ void mapTriangularBendingSprings(Reader& r, const SofaObject& o) {
   r.key("bending.damping", parse::text(kd));
 }
 
-// QuadularBendingSprings.inl: stiffness 100000, damping 1, the same law on two springs across each
-// edge two quadrangles share; here on the quadrangles of a Hexa2QuadTopologicalMapping.
-void mapQuadularBendingSprings(Reader& r, const SofaObject& o) {
-  const std::string faces = quadFacesOf(r, o, "stiffness");
-  if (r.real(o, "rayleighStiffness", 0) != 0)
-    r.reject(o, "rayleighStiffness", "a force field's own Rayleigh damping is not supported");
-  const double ks = r.real(o, "stiffness", 100000.0), kd = r.real(o, "damping", 1.0);
-  if (ks < 0) r.reject(o, "stiffness", "must be >= 0");
-  if (kd < 0) r.reject(o, "damping", "must be >= 0");
-  r.key("bending.faces", faces);
-  r.key("bending.quads", "true");
-  r.key("bending.stiffness", parse::text(ks));
-  r.key("bending.damping", parse::text(kd));
-  if (!r.gave("solver.operator")) {
-    r.key("solver.operator", "matrix-free");
-    r.note(
-        "QuadularBendingSprings: the step's matrix is matrix-free (its springs lie in no "
-        "cell)");
-  }
-}
-
 }  // namespace
 
-const RegisterSofaMapping quadularBendingSprings({"QuadularBendingSprings"},
-                                                 mapQuadularBendingSprings);
 const RegisterSofaMapping bendingSprings({"TriangularBendingSprings"}, mapTriangularBendingSprings);
 const RegisterSofaMapping triangularFem({"TriangularFEMForceField", "TriangleFEMForceField"},
                                         mapTriangularFem);

@@ -32,7 +32,7 @@ BoundaryBendingSprings::BoundaryBendingSprings(const DistributedMesh& mesh,
                                                const BoundaryFaces& faces, double stiffness,
                                                double damping, bool quads)
     : comm_(mesh.comm()), local_(mesh.numLocalVertices()) {
-  const int rank = commRank(comm_), size = commSize(comm_);
+  const int rank = commRank(comm_);
   const int corners = faces.corners;
 
   // SOFA's pairing over every boundary face: each edge with the faces holding it and its place
@@ -77,12 +77,51 @@ BoundaryBendingSprings::BoundaryBendingSprings(const DistributedMesh& mesh,
   }
   std::sort(mine.begin(), mine.end(),
             [](const Mine& a, const Mine& b) { return a.order < b.order; });
+  std::vector<Evaluated> evaluated;
+  evaluated.reserve(mine.size());
+  for (const Mine& s : mine) evaluated.push_back({s.m1, s.m2, s.lender});
+  build(mesh, evaluated, stiffness, damping, 1.0e-4);
+}
 
+BoundaryBendingSprings::BoundaryBendingSprings(
+    const DistributedMesh& mesh, const std::vector<std::array<std::int64_t, 2>>& pairs,
+    double stiffness, double damping, double shortest)
+    : comm_(mesh.comm()), local_(mesh.numLocalVertices()) {
+  const int rank = commRank(comm_), size = commSize(comm_);
+  globalCount_ = std::int64_t(pairs.size());
+  // The lowest rank holding each node a spring names, over the nodes every rank lists alike.
+  std::vector<std::int64_t> ids;
+  ids.reserve(2 * pairs.size());
+  for (const auto& p : pairs) ids.insert(ids.end(), p.begin(), p.end());
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::vector<int> holder(ids.size(), size);
+  for (std::int64_t id : mesh.nodeIds()) {
+    const auto it = std::lower_bound(ids.begin(), ids.end(), id);
+    if (it != ids.end() && *it == id) holder[std::size_t(it - ids.begin())] = rank;
+  }
+  EIS_CHECK_MPI(
+      MPI_Allreduce(MPI_IN_PLACE, holder.data(), int(holder.size()), MPI_INT, MPI_MIN, comm_));
+  auto holderOf = [&](std::int64_t id) {
+    return holder[std::size_t(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin())];
+  };
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    if (holder[i] == size)
+      throw Error("bending springs: node " + std::to_string(ids[i]) + " is in no cell of the body");
+  std::vector<Evaluated> evaluated;
+  for (const auto& [m1, m2] : pairs)
+    if (holderOf(m2) == rank) evaluated.push_back({m1, m2, holderOf(m1)});
+  build(mesh, evaluated, stiffness, damping, shortest);
+}
+
+void BoundaryBendingSprings::build(const DistributedMesh& mesh, const std::vector<Evaluated>& mine,
+                                   double stiffness, double damping, double shortest) {
+  const int rank = commRank(comm_), size = commSize(comm_);
   // The vertices to borrow, by lender, and their slots after the local vertices.
   std::unordered_map<std::int64_t, PetscInt> localOf;
   for (std::size_t v = 0; v < mesh.nodeIds().size(); ++v) localOf[mesh.nodeIds()[v]] = PetscInt(v);
   std::vector<std::vector<std::int64_t>> borrow(static_cast<std::size_t>(size));
-  for (const Mine& s : mine)
+  for (const Evaluated& s : mine)
     if (!localOf.count(s.m1)) borrow[std::size_t(s.lender)].push_back(s.m1);
   std::unordered_map<std::int64_t, PetscInt> slotOf;
   PetscInt next = PetscInt(local_);
@@ -117,7 +156,7 @@ BoundaryBendingSprings::BoundaryBendingSprings(const DistributedMesh& mesh,
   const std::vector<double>& all = extended(rest.data(), x_);
   std::vector<BendingSpring> springs;
   springs.reserve(mine.size());
-  for (const Mine& s : mine) {
+  for (const Evaluated& s : mine) {
     const auto local = localOf.find(s.m1);
     const PetscInt a = local != localOf.end() ? local->second : slotOf.at(s.m1);
     const PetscInt b = localOf.at(s.m2);
@@ -129,7 +168,8 @@ BoundaryBendingSprings::BoundaryBendingSprings(const DistributedMesh& mesh,
     }
     springs.push_back({a, b, std::sqrt(l2)});
   }
-  springs_ = std::make_unique<TriangularBendingSprings>(std::move(springs), stiffness, damping);
+  springs_ =
+      std::make_unique<TriangularBendingSprings>(std::move(springs), stiffness, damping, shortest);
 }
 
 const std::vector<double>& BoundaryBendingSprings::extended(const double* w,

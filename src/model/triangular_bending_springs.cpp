@@ -11,9 +11,6 @@ namespace eis {
 
 namespace {
 
-// Below this length SOFA gives a bending spring no force and no tangent.
-constexpr double kShortest = 1.0e-4;
-
 Vec3 difference(const double* w, PetscInt a, PetscInt b) {
   return {w[3 * b] - w[3 * a], w[3 * b + 1] - w[3 * a + 1], w[3 * b + 2] - w[3 * a + 2]};
 }
@@ -55,11 +52,13 @@ std::vector<BendingSpring> bendingSprings(const std::vector<Triangle>& triangles
 }
 
 TriangularBendingSprings::TriangularBendingSprings(std::vector<BendingSpring> springs,
-                                                   double stiffness, double damping)
+                                                   double stiffness, double damping,
+                                                   double shortest)
     : springs_(std::move(springs)),
       tangents_(springs_.size(), mat3::Mat3{}),
       stiffness_(stiffness),
-      damping_(damping) {}
+      damping_(damping),
+      shortest_(shortest) {}
 
 void TriangularBendingSprings::addForce(const double* x, const double* v, double* f) {
   for (std::size_t i = 0; i < springs_.size(); ++i) {
@@ -67,7 +66,7 @@ void TriangularBendingSprings::addForce(const double* x, const double* v, double
     Vec3 u = difference(x, s.a, s.b);
     const double l = std::sqrt(mat3::dot(u, u));
     mat3::Mat3& m = tangents_[i];
-    if (l <= kShortest) {
+    if (l <= shortest_) {
       m = {};
       continue;
     }
@@ -106,7 +105,7 @@ double TriangularBendingSprings::potentialEnergy(const double* x) const {
   for (const auto& s : springs_) {
     const Vec3 d = difference(x, s.a, s.b);
     const double l = std::sqrt(mat3::dot(d, d));
-    if (l > kShortest) energy += 0.5 * stiffness_ * (l - s.restLength) * (l - s.restLength);
+    if (l > shortest_) energy += 0.5 * stiffness_ * (l - s.restLength) * (l - s.restLength);
   }
   return energy;
 }

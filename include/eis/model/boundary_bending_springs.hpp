@@ -15,6 +15,8 @@
 //
 // SOFA's QuadularBendingSprings (QuadularBendingSprings.inl) pairs the boundary quadrangles of
 // a body of hexahedra the same way, with two springs per edge (below), of the same law.
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -37,6 +39,14 @@ public:
   // own triangles or quadrangles (cellFaces) for SOFA's springs on a body of them.
   BoundaryBendingSprings(const DistributedMesh& mesh, const BoundaryFaces& faces, double stiffness,
                          double damping, bool quads);
+  // Springs given by their two vertices' node ids (m1, m2), the same list on every rank, rest
+  // length their rest distance (SOFA's QuadBendingSprings, model/quad_bending_springs): the
+  // lowest rank holding m2 evaluates a spring and borrows m1 from the lowest rank holding it.
+  // `shortest`: the length below which a spring gives no force (TriangularBendingSprings).
+  // Collective; an eis::Error, on every rank, for a node id no rank holds.
+  BoundaryBendingSprings(const DistributedMesh& mesh,
+                         const std::vector<std::array<std::int64_t, 2>>& pairs, double stiffness,
+                         double damping, double shortest);
 
   void addForce(const double* x, const double* v, double* f) override;
   void addDForce(const double* dx, double* df, double kFactor) const override;
@@ -54,6 +64,14 @@ public:
   std::int64_t globalCount() const { return globalCount_; }
 
 private:
+  // A spring this rank evaluates: m2 is one of its vertices, m1 is or is lent by `lender`.
+  struct Evaluated {
+    std::int64_t m1, m2;
+    int lender;
+  };
+  // Sets up the borrowing of the m1 this rank lacks and the springs on the extended numbering.
+  void build(const DistributedMesh& mesh, const std::vector<Evaluated>& springs, double stiffness,
+             double damping, double shortest);
   // The local array `w` (3 per local vertex) with the borrowed vertices' values after it.
   const std::vector<double>& extended(const double* w, std::vector<double>& into) const;
   // Sends the borrowed slots of `extendedF` back to their lenders and adds what comes back, and

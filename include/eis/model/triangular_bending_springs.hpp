@@ -9,7 +9,8 @@
 // with ks = stiffness and kd = damping as given (no division by L0, unlike MeshSpringForceField).
 // Tangent: m = (ks - F / l) u u^T + (F / l) I, df_a = m (dx_b - dx_a), df_b = -df_a (the damping
 // in F / l as SOFA has it). A spring shorter than 1e-4 gives no force and no tangent (SOFA's
-// guard). SOFA assembles no damping matrix: the damping stays explicit.
+// guard; SpringForceField's, for QuadBendingSprings, is 1e-9). SOFA assembles no damping matrix:
+// the damping stays explicit.
 //
 // A spring joins two vertices that share no triangle, so its tangent has no place in a
 // triangle's element matrix: the field offers the matrix-free product (addDForce) and, for an
@@ -36,7 +37,10 @@ std::vector<BendingSpring> bendingSprings(const std::vector<Triangle>& triangles
 
 class TriangularBendingSprings : public ForceField {
 public:
-  TriangularBendingSprings(std::vector<BendingSpring> springs, double stiffness, double damping);
+  // `shortest`: the length at or below which a spring gives no force and no tangent (1e-4 in
+  // TriangularBendingSprings, 1e-9 in SpringForceField, QuadBendingSprings' law).
+  TriangularBendingSprings(std::vector<BendingSpring> springs, double stiffness, double damping,
+                           double shortest = 1.0e-4);
 
   void addForce(const double* x, const double* v, double* f) override;
   void addDForce(const double* dx, double* df, double kFactor) const override;
@@ -58,7 +62,7 @@ public:
 private:
   std::vector<BendingSpring> springs_;
   std::vector<mat3::Mat3> tangents_;
-  double stiffness_, damping_;
+  double stiffness_, damping_, shortest_;
 };
 
 // The triangular-bending-springs component's parameters, read once by
