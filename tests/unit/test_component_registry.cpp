@@ -46,6 +46,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "ellipsoid-force-field",
                           "mapped-child",
                           "interaction-springs",
+                          "attach-constraint",
                           "fixed-constraint",
                           "node-projectors",
                           "prescribed-motion",
