@@ -347,7 +347,8 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
   for (const SofaObject* o : collector.mechanics) {
     if (isOdeSolver(o->type) || isLinearSolver(o->type) || isNonlinearSolver(o->type)) continue;
     const SofaObject* state = collector.stateOf(o->node);
-    if (isInteractionSpring(o->type)) {
+    const bool attach = o->type == "AttachProjectiveConstraint" || o->type == "AttachConstraint";
+    if (isInteractionSpring(o->type) || attach) {
       const auto stateNamed = [&](const char* field) {
         return o->field(field) ? linkedState(reader, *o, field) : state;
       };
@@ -362,7 +363,8 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
               o->where + ": " + o->type + ": object1 (" + first->node->path() + ") and object2 (" +
               second->node->path() + ") are integrated by different ODE solvers (" +
               (solver1 ? solver1->where : "none") + ", " + (solver2 ? solver2->where : "none") +
-              "): springs between two solvers' states are not supported; put both "
+              "): " + (attach ? "attached pairs" : "springs") +
+              " between two solvers' states are not supported; put both "
               "under one EulerImplicitSolver");
       }
       state = first;

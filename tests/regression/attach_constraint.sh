@@ -4,7 +4,9 @@
 # facing nodes coincide, attached two-way, end where one beam of both (the nodes shared) ends, on
 # 1, 2 and 3 ranks; attached one-way, one step is the two beams solved apart (b's attached nodes
 # fixed) and then SOFA's projection (tests/common/attach_one_way.py), and five steps agree on 1,
-# 2 and 3 ranks; what the projection cannot stand for is refused, naming it.
+# 2 and 3 ranks; what the projection cannot stand for is refused, naming it. The same as SOFA
+# scenes of two RegularGridTopology grids (twoWay against one grid; one-way against the step
+# apart).
 # Usage: attach_constraint.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -121,6 +123,64 @@ check "a target outside the group is refused" \
 check "a body attached to itself is refused" \
   refused itself "the target is the body itself" --config beams.ini --solver.group=g \
   "--a/attach.pairs=/a pairs 4 0 1"
+
+# The same as SOFA scenes: two grids of 2 x 2 x 2 hexahedra side by side along x under one solver,
+# an AttachProjectiveConstraint between them (object1/object2, indices1/indices2), against one grid
+# of 4 x 2 x 2 hexahedra.
+grid() {  # grid NAME MIN MAX N: a grid node with its hexahedral FEM and mass
+  cat <<XML
+    <Node name="$1">
+        <RegularGridTopology n="$4" min="$2" max="$3"/>
+        <MechanicalObject/>
+        <DiagonalMass massDensity="2"/>
+        <HexahedronFEMForceField youngModulus="3000" poissonRatio="0.3"/>
+XML
+}
+scene() {  # scene FILE ATTACH-ATTRIBUTES B-CONSTRAINT
+  {
+    echo '<Node name="root" dt="0.02" gravity="0 -9.81 0">'
+    echo '    <EulerImplicitSolver rayleighStiffness="0.1" rayleighMass="0.1"/>'
+    echo '    <SparseLDLSolver/>'
+    grid a "0 0 0" "2 1 1" "3 3 3"
+    echo '        <FixedProjectiveConstraint indices="0 3 6 9 12 15 18 21 24"/>'
+    echo '    </Node>'
+    grid b "2 0 0" "4 1 1" "3 3 3"
+    echo "        $3"
+    echo '    </Node>'
+    [[ -n $2 ]] && echo "    <AttachProjectiveConstraint object1=\"@a\" object2=\"@b\" $2
+        indices1=\"2 5 8 11 14 17 20 23 26\" indices2=\"0 3 6 9 12 15 18 21 24\"/>"
+    echo '</Node>'
+  } > "$1"
+}
+scene two.scn 'twoWay="true"' ''
+scene one.scn 'twoWay="false"' ''
+scene apart.scn '' '<FixedProjectiveConstraint indices="0 3 6 9 12 15 18 21 24"/>'
+{
+  echo '<Node name="root" dt="0.02" gravity="0 -9.81 0">'
+  echo '    <EulerImplicitSolver rayleighStiffness="0.1" rayleighMass="0.1"/>'
+  echo '    <SparseLDLSolver/>'
+  grid m "0 0 0" "4 1 1" "5 3 3"
+  echo '        <FixedProjectiveConstraint indices="0 5 10 15 20 25 30 35 40"/>'
+  echo '    </Node>'
+  echo '</Node>'
+} > merged.scn
+check "SOFA scene: one grid of 4 x 2 x 2 hexahedra" \
+  run_on 2 merged_scn --scene merged.scn --solver.steps=10 --output.final-state=merged_scn.csv
+check "SOFA scene: two grids, AttachProjectiveConstraint twoWay" \
+  run_on 2 two_scn --scene two.scn --solver.steps=10 --output.final-state=two_scn.csv
+check "... 9 attached pairs" grep -q "^group /: /a, /b solved as one system, 0 interaction springs, 9 attached pairs" two_scn.log
+check "... end where the one grid ends" \
+  python3 "$here/../common/attach_merged.py" two_scn.csv merged_scn.csv 2 2 2 1e-10
+check "SOFA scene: AttachProjectiveConstraint one-way, one step" \
+  run_on 2 one_scn --scene one.scn --solver.steps=1 --output.final-state=one_scn.csv
+check "SOFA scene: the grids apart, b's attached nodes fixed, one step" \
+  run_on 2 apart_scn --scene apart.scn --solver.steps=1 --output.final-state=apart_scn.csv
+check "... the one-way step is the step apart, then SOFA's projection" \
+  python3 "$here/../common/attach_one_way.py" one_scn.csv apart_scn.csv 2 2 2 1e-12
+scene refused.scn 'minDistance="0.5"' ''
+check "SOFA scene: minDistance is refused" \
+  refused refused_scn "releasing pairs further apart than minDistance is not supported" \
+  --scene refused.scn
 
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
