@@ -150,7 +150,8 @@ bool isMechanicalMapping(const std::string& t) {
 
 // The mechanical mappings whose child may carry masses and force fields (io/sofa_mapped_child).
 bool mapsMechanics(const std::string& t) {
-  return isOneOf(t, {"IdentityMapping", "SubsetMapping", "BarycentricMapping", "RigidMapping"});
+  return isOneOf(t, {"IdentityMapping", "SubsetMapping", "BarycentricMapping", "RigidMapping",
+                     "VolumeMapping"});
 }
 
 struct Collector {
