@@ -4,7 +4,8 @@
 # tetrahedron, three nodes fixed, node 3 moving: the first step is the one computed by hand
 # through J = dV/dx3 (tests/common/volume_spring_step.py), and without the child it is not; a beam
 # with the child ends the same on 1, 2 and 3 ranks, and not where it ends without it; what the
-# volume springs cannot stand for is refused, naming it.
+# volume springs cannot stand for is refused, naming it; so is a projective constraint in a
+# mapped child.
 # Usage: volume_mapping.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -104,6 +105,29 @@ check "a stiffness per volume is refused" \
 check "volume springs on hexahedra are refused" \
   refused hexa "the volume springs act on tetrahedra" --mesh.box-size="1 1 1" \
   --mesh.box-cells="2 2 2" --mesh.cell-type=hexahedron --volume.stiffness=10
+
+# A projective constraint in a mapped child: SOFA projects only the child's copy of the response.
+cat > fixedchild.scn <<XML
+<Node name="root" dt="0.05" gravity="0 -9.81 0">
+    <EulerImplicitSolver/>
+    <SparseLDLSolver/>
+    <MeshTopology name="topo" position="0 0 0  1.2 0.1 0  0.2 0.9 0.1  0.3 0.2 1.1"
+                  tetrahedra="0 1 2 3"/>
+    <MechanicalObject/>
+    <UniformMass vertexMass="0.7"/>
+    <FixedProjectiveConstraint indices="0 1 2"/>
+    <TetrahedronFEMForceField youngModulus="2000" poissonRatio="0.3"/>
+    <Node name="points">
+        <MechanicalObject position="0.3 0.3 0.3"/>
+        <UniformMass vertexMass="0.1"/>
+        <FixedProjectiveConstraint indices="0"/>
+        <BarycentricMapping/>
+    </Node>
+</Node>
+XML
+check "a FixedProjectiveConstraint in a barycentric child is refused, saying why" \
+  refused fixedchild "a projective constraint on a mapped state holds nothing SOFA integrates" \
+  --scene fixedchild.scn
 
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
