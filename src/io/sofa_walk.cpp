@@ -202,10 +202,19 @@ struct Collector {
       } else if (mapsChild) {
         child.components.push_back(&o);
       } else if (mapped) {
+        // Why the node is no mapped child the importer carries.
+        const std::string why =
+            mappings != 1  ? std::to_string(mappings) + " mechanical mappings in one node"
+            : !child.state ? "no MechanicalObject in the node"
+            : !mapsMechanics(child.mapping->type)
+                ? child.mapping->type +
+                      " children are not carried (IdentityMapping, SubsetMapping, "
+                      "BarycentricMapping, RigidMapping and VolumeMapping ones are)"
+                : "";
         unsupported(o, "a mapped child's " + o.type +
                            " changes the mechanics through its mapping, which is not simulated; "
                            "in node " +
-                           node.path() + " (" + node.where + ")");
+                           node.path() + " (" + node.where + ")" + (why.empty() ? "" : ": " + why));
       } else if (o.type == "PythonController") {
         walk.controllers.push_back(&o);
       } else if (o.type == "PythonForceField" || o.type == "PythonMapping") {

@@ -129,5 +129,10 @@ check "a FixedProjectiveConstraint in a barycentric child is refused, saying why
   refused fixedchild "a projective constraint on a mapped state holds nothing SOFA integrates" \
   --scene fixedchild.scn
 
+sed 's|<BarycentricMapping/>|<SubsetMultiMapping input="@.." output="@." indexPairs="0 0"/>|; s|<FixedProjectiveConstraint indices="0"/>||' \
+  fixedchild.scn > multi.scn
+check "a SubsetMultiMapping child is refused, naming the mapping" \
+  refused multi "SubsetMultiMapping children are not carried" --scene multi.scn
+
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
