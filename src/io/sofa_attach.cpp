@@ -48,6 +48,13 @@ void mapAttach(Reader& r, const SofaObject& o) {
              "supported");
   if (r.real(o, "endTime", -1) >= 0)
     r.reject(o, "endTime", "a constraint that stops acting at endTime is not supported");
+  // A link to what an engine computes (a BoxROI's indices) has no written values to pair.
+  for (const char* field : {"indices1", "indices2", "constraintFactor"})
+    if (o.field(field) && isSofaLink(*o.field(field)) &&
+        parse::tokens(r.text(o, field).value_or("")).empty())
+      r.reject(o, field,
+               "a link to values SOFA computes (an engine's output) is not supported; "
+               "write the indices");
   const std::vector<long long> indices1 = r.integers(o, "indices1"),
                                indices2 = r.integers(o, "indices2");
   if (indices1.size() != indices2.size())

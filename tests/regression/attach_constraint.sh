@@ -182,5 +182,11 @@ check "SOFA scene: minDistance is refused" \
   refused refused_scn "releasing pairs further apart than minDistance is not supported" \
   --scene refused.scn
 
+scene linked.scn 'twoWay="true"' ''
+sed -i 's|indices1="2 5 8 11 14 17 20 23 26"|indices1="@a/box.indices"|; s|<FixedProjectiveConstraint indices="0 3 6 9|<BoxROI name="box" box="1.9 -1 -1 2.1 2 2"/><FixedProjectiveConstraint indices="0 3 6 9|' linked.scn
+check "SOFA scene: indices1 linked to a BoxROI's output is refused" \
+  refused linked_scn "a link to values SOFA computes (an engine's output) is not supported" \
+  --scene linked.scn
+
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
