@@ -326,6 +326,17 @@ bool isOdeSolver(const std::string& t) {
                      "DampVelocitySolver"});
 }
 
+const SofaObject* integratingSolver(const SofaNode* node) {
+  const SofaObject* outermost = nullptr;
+  for (; node; node = node->parent)
+    for (const SofaObject& o : node->objects)
+      if (isOdeSolver(o.type)) {
+        outermost = &o;
+        break;
+      }
+  return outermost;
+}
+
 bool isDirectSolver(const std::string& t) {
   return isOneOf(t, {"SparseLDLSolver", "SparseCholeskySolver", "EigenSimplicialLDLT",
                      "AsyncSparseLDLSolver", "SparseLUSolver", "EigenSparseLU", "CholeskySolver"});
@@ -344,13 +355,19 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
   for (const SofaObject* state : collector.states) {
     Body body;
     body.state = state;
-    body.odeSolver = collector.nearest(state->node, isOdeSolver);
+    body.odeSolver = integratingSolver(state->node);
     if (body.odeSolver) {
       body.linearSolver = collector.nearest(body.odeSolver->node, isLinearSolver);
       body.nonlinearSolver = collector.nearest(body.odeSolver->node, isNonlinearSolver);
     }
     walk.bodies.push_back(body);
   }
+  // A solver below another never runs (integratingSolver): said, not refused.
+  for (const SofaObject* o : collector.mechanics)
+    if (isOdeSolver(o->type) && integratingSolver(o->node) != o)
+      reader.warn(o->where + ": " + o->type +
+                  " never runs: SOFA's animation loop integrates node " + o->node->path() +
+                  " with the solver above it (" + integratingSolver(o->node)->where + ")");
   // Solvers act through the bodies above; every other component on its node's state, an
   // interaction force field on its object1's (PairInteractionForceField: each object the
   // context's state when not linked).
@@ -364,8 +381,8 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
       };
       const SofaObject *first = stateNamed("object1"), *second = stateNamed("object2");
       if (first && second) {
-        const SofaObject* solver1 = collector.nearest(first->node, isOdeSolver);
-        const SofaObject* solver2 = collector.nearest(second->node, isOdeSolver);
+        const SofaObject* solver1 = integratingSolver(first->node);
+        const SofaObject* solver2 = integratingSolver(second->node);
         // Across two solvers, SOFA applies the force in each solver's step from the other
         // state as it stands (an explicit coupling): not this importer's one implicit system.
         if (solver1 != solver2)

@@ -6,7 +6,7 @@
 # fixed) and then SOFA's projection (tests/common/attach_one_way.py), and five steps agree on 1,
 # 2 and 3 ranks; what the projection cannot stand for is refused, naming it. The same as SOFA
 # scenes of two RegularGridTopology grids (twoWay against one grid; one-way against the step
-# apart).
+# apart; an ODE solver nested below the root's never runs, as in SOFA).
 # Usage: attach_constraint.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -177,6 +177,14 @@ check "SOFA scene: the grids apart, b's attached nodes fixed, one step" \
   run_on 2 apart_scn --scene apart.scn --solver.steps=1 --output.final-state=apart_scn.csv
 check "... the one-way step is the step apart, then SOFA's projection" \
   python3 "$here/../common/attach_one_way.py" one_scn.csv apart_scn.csv 2 2 2 1e-12
+# SOFA's SolveVisitor stops at the first node with an ODE solver: one below it never runs, and the
+# attach between a and b is under one solver still.
+sed 's|<Node name="b">|<Node name="b"><EulerImplicitSolver rayleighStiffness="0.5"/><CGLinearSolver/>|' \
+  two.scn > nested.scn
+check "SOFA scene: b with an ODE solver of its own below the root's" \
+  run_on 2 nested_scn --scene nested.scn --solver.steps=10 --output.final-state=nested_scn.csv
+check "... which never runs, and says so" grep -q "EulerImplicitSolver never runs" nested_scn.log
+check "... the same state as without it" same_state nested_scn.csv two_scn.csv 1e-14
 scene refused.scn 'minDistance="0.5"' ''
 check "SOFA scene: minDistance is refused" \
   refused refused_scn "releasing pairs further apart than minDistance is not supported" \
