@@ -135,7 +135,8 @@ std::vector<std::vector<std::size_t>> Simulation::formGroups(
       members.push_back(&objects[b]);
       // Bilateral pairs across bodies couple them as springs do.
       springs = springs || !objects[b].scene.texts("interaction.springs").empty() ||
-                !bilateralPairsAcross(objects[b].scene).empty();
+                !bilateralPairsAcross(objects[b].scene).empty() ||
+                !objects[b].scene.texts("attach.pairs").empty();
     }
     if (members.size() == 1 && !springs) {
       formed.push_back(groups[g]);
@@ -166,7 +167,7 @@ void Simulation::buildGroup(Group& group) {
   std::vector<CoupledSystem::Member> members;
   for (Body* body : group.bodies)
     members.push_back({body->system.get(), body->path, interactionSpringsOf(body->scene),
-                       bilateralPairsAcross(body->scene)});
+                       bilateralPairsAcross(body->scene), attachSetsOf(body->scene)});
   group.system = std::make_unique<CoupledSystem>(std::move(members), comm_);
   CoupledSystem& system = *group.system;
   group.x = system.createVector();
@@ -191,8 +192,11 @@ void Simulation::buildGroup(Group& group) {
     body.integrator = std::make_unique<MemberCarried>(*group.integrator, system, b, body.x);
     paths += (b ? ", " : "") + (body.path.empty() ? std::string("the body") : body.path);
   }
-  report("group%s%s: %s solved as one system, %zu interaction springs\n",
-         group.name.empty() ? "" : " ", group.name.c_str(), paths.c_str(), system.numSprings());
+  report("group%s%s: %s solved as one system, %zu interaction springs%s\n",
+         group.name.empty() ? "" : " ", group.name.c_str(), paths.c_str(), system.numSprings(),
+         system.numAttachedPairs()
+             ? (", " + std::to_string(system.numAttachedPairs()) + " attached pairs").c_str()
+             : "");
   for (const std::string& warning : system.warnings())
     report("euler-implicit: warning: group %s: %s\n", group.name.c_str(), warning.c_str());
 }
@@ -215,6 +219,7 @@ StepReport Simulation::advanceGroup(Group& group, int step, double clock, int& s
         group.x, group.v, dt_,
         [&](double, double h) {
           const StepReport stepReport = group.integrator->step(system, group.x, group.v, h);
+          system.projectMotion(group.x, group.v);
           toBodies();
           for (Body* body : group.bodies) body->system->checkState(body->x, body->v);
           return stepReport;

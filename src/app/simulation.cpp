@@ -117,7 +117,8 @@ Simulation::Simulation(const std::vector<ObjectScene>& allObjects, MPI_Comm comm
     for (std::size_t b : members) group->bodies.push_back(bodies_[b].get());
     group->name = bodies_[members.front()]->scene.optionalText("solver.group");
     const bool springs = std::any_of(group->bodies.begin(), group->bodies.end(), [](Body* body) {
-      return !body->scene.texts("interaction.springs").empty();
+      return !body->scene.texts("interaction.springs").empty() ||
+             !body->scene.texts("attach.pairs").empty();
     });
     for (Body* body : group->bodies) body->coupled = members.size() > 1 || springs;
     groups_.push_back(std::move(group));

@@ -101,6 +101,8 @@ const char* const kComponents[] = {"MechanicalObject",
                                    "OscillatorProjectiveConstraint",
                                    "AffineMovementProjectiveConstraint",
                                    "PatchTestMovementProjectiveConstraint",
+                                   "AttachProjectiveConstraint",
+                                   "VolumeMapping",
                                    "BoxROI",
                                    "SphereROI",
                                    "PlaneROI",
@@ -120,7 +122,8 @@ const std::map<std::string, std::string> kRenamed = {
     {"ProjectToLineConstraint", "LineProjectiveConstraint"},
     {"ProjectToPointConstraint", "PointProjectiveConstraint"},
     {"OscillatorConstraint", "OscillatorProjectiveConstraint"},
-    {"AffineMovementConstraint", "AffineMovementProjectiveConstraint"}};
+    {"AffineMovementConstraint", "AffineMovementProjectiveConstraint"},
+    {"AttachConstraint", "AttachProjectiveConstraint"}};
 
 // Attributes no data field holds that SOFA takes from every object: the factory's template and
 // type (Base::parse skips type), and the name (a data field, but read apart by the scene).

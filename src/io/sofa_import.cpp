@@ -22,6 +22,7 @@
 #include "sofa_rigid_mapping.hpp"
 #include "sofa_selections.hpp"
 #include "sofa_sparse_grid.hpp"
+#include "sofa_volume_mapping.hpp"
 #include "sofa_walk.hpp"
 
 namespace eis {
@@ -584,7 +585,10 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   // (io/sofa_mapped_fem); the others are mapped children (io/sofa_mapped_child).
   std::vector<const sofa::MappedNode*> femChildren, mappedChildren;
   for (const sofa::MappedNode& child : body.mapped)
-    (sofa::carriesOnlyFem(child) ? femChildren : mappedChildren).push_back(&child);
+    if (child.mapping->type == "VolumeMapping")
+      sofa::mapVolumeMappedChild(reader, child, state, options.skipUnsupported);
+    else
+      (sofa::carriesOnlyFem(child) ? femChildren : mappedChildren).push_back(&child);
   const SofaObject* bodyGrid = nullptr;
   if (rigid)
     sofa::mapRigidState(reader, state);

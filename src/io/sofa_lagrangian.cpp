@@ -51,12 +51,9 @@ void mapFixedLagrangian(Reader& r, const SofaObject& o) {
   for (const std::string& s : selections) r.key("lagrange.fixed", s);
 }
 
-// The ODE solver that integrates a state: the nearest in its node or above (null: none).
+// The ODE solver that integrates a state (io/sofa_walk.hpp; null: none).
 const SofaObject* odeSolverOf(const SofaObject& state) {
-  for (const SofaNode* node = state.node; node; node = node->parent)
-    for (const SofaObject& o : node->objects)
-      if (isOdeSolver(o.type)) return &o;
-  return nullptr;
+  return integratingSolver(state.node);
 }
 
 // object1 or object2 of a pair interaction: the state linked, else the context's

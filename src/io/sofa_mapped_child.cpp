@@ -122,6 +122,15 @@ void translate(Reader& r, const SofaObject& o, const SofaKey& k, std::size_t poi
     for (const std::string& i : indices) append(loads.restNodes, i + " " + tokens[0]);
   } else if (k.key == "springs.rest-shape-nodes") {
     append(loads.restNodes, k.value);
+  } else if (k.key.rfind("constraint.", 0) == 0) {
+    // MechanicalApplyConstraintsVisitor projects the child's own copy of a vector, after J^T
+    // has carried the child's forces up; MechanicalProjectPositionAndVelocityVisitor stops at
+    // the mapping.
+    refuse(
+        "a projective constraint on a mapped state holds nothing SOFA integrates: SOFA projects "
+        "only the child's own copy of the response, after J^T has carried the child's forces to "
+        "the body, and not its positions and velocities (the projection of those stops at the "
+        "mapping); constrain the body's nodes instead");
   } else {
     refuse(
         "not supported in a mapped child (its UniformMass, ConstantForceField, "

@@ -150,7 +150,8 @@ bool isMechanicalMapping(const std::string& t) {
 
 // The mechanical mappings whose child may carry masses and force fields (io/sofa_mapped_child).
 bool mapsMechanics(const std::string& t) {
-  return isOneOf(t, {"IdentityMapping", "SubsetMapping", "BarycentricMapping", "RigidMapping"});
+  return isOneOf(t, {"IdentityMapping", "SubsetMapping", "BarycentricMapping", "RigidMapping",
+                     "VolumeMapping"});
 }
 
 struct Collector {
@@ -201,10 +202,19 @@ struct Collector {
       } else if (mapsChild) {
         child.components.push_back(&o);
       } else if (mapped) {
+        // Why the node is no mapped child the importer carries.
+        const std::string why =
+            mappings != 1  ? std::to_string(mappings) + " mechanical mappings in one node"
+            : !child.state ? "no MechanicalObject in the node"
+            : !mapsMechanics(child.mapping->type)
+                ? child.mapping->type +
+                      " children are not carried (IdentityMapping, SubsetMapping, "
+                      "BarycentricMapping, RigidMapping and VolumeMapping ones are)"
+                : "";
         unsupported(o, "a mapped child's " + o.type +
                            " changes the mechanics through its mapping, which is not simulated; "
                            "in node " +
-                           node.path() + " (" + node.where + ")");
+                           node.path() + " (" + node.where + ")" + (why.empty() ? "" : ": " + why));
       } else if (o.type == "PythonController") {
         walk.controllers.push_back(&o);
       } else if (o.type == "PythonForceField" || o.type == "PythonMapping") {
@@ -316,6 +326,17 @@ bool isOdeSolver(const std::string& t) {
                      "DampVelocitySolver"});
 }
 
+const SofaObject* integratingSolver(const SofaNode* node) {
+  const SofaObject* outermost = nullptr;
+  for (; node; node = node->parent)
+    for (const SofaObject& o : node->objects)
+      if (isOdeSolver(o.type)) {
+        outermost = &o;
+        break;
+      }
+  return outermost;
+}
+
 bool isDirectSolver(const std::string& t) {
   return isOneOf(t, {"SparseLDLSolver", "SparseCholeskySolver", "EigenSimplicialLDLT",
                      "AsyncSparseLDLSolver", "SparseLUSolver", "EigenSparseLU", "CholeskySolver"});
@@ -334,27 +355,34 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
   for (const SofaObject* state : collector.states) {
     Body body;
     body.state = state;
-    body.odeSolver = collector.nearest(state->node, isOdeSolver);
+    body.odeSolver = integratingSolver(state->node);
     if (body.odeSolver) {
       body.linearSolver = collector.nearest(body.odeSolver->node, isLinearSolver);
       body.nonlinearSolver = collector.nearest(body.odeSolver->node, isNonlinearSolver);
     }
     walk.bodies.push_back(body);
   }
+  // A solver below another never runs (integratingSolver): said, not refused.
+  for (const SofaObject* o : collector.mechanics)
+    if (isOdeSolver(o->type) && integratingSolver(o->node) != o)
+      reader.warn(o->where + ": " + o->type +
+                  " never runs: SOFA's animation loop integrates node " + o->node->path() +
+                  " with the solver above it (" + integratingSolver(o->node)->where + ")");
   // Solvers act through the bodies above; every other component on its node's state, an
   // interaction force field on its object1's (PairInteractionForceField: each object the
   // context's state when not linked).
   for (const SofaObject* o : collector.mechanics) {
     if (isOdeSolver(o->type) || isLinearSolver(o->type) || isNonlinearSolver(o->type)) continue;
     const SofaObject* state = collector.stateOf(o->node);
-    if (isInteractionSpring(o->type)) {
+    const bool attach = o->type == "AttachProjectiveConstraint" || o->type == "AttachConstraint";
+    if (isInteractionSpring(o->type) || attach) {
       const auto stateNamed = [&](const char* field) {
         return o->field(field) ? linkedState(reader, *o, field) : state;
       };
       const SofaObject *first = stateNamed("object1"), *second = stateNamed("object2");
       if (first && second) {
-        const SofaObject* solver1 = collector.nearest(first->node, isOdeSolver);
-        const SofaObject* solver2 = collector.nearest(second->node, isOdeSolver);
+        const SofaObject* solver1 = integratingSolver(first->node);
+        const SofaObject* solver2 = integratingSolver(second->node);
         // Across two solvers, SOFA applies the force in each solver's step from the other
         // state as it stands (an explicit coupling): not this importer's one implicit system.
         if (solver1 != solver2)
@@ -362,7 +390,8 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
               o->where + ": " + o->type + ": object1 (" + first->node->path() + ") and object2 (" +
               second->node->path() + ") are integrated by different ODE solvers (" +
               (solver1 ? solver1->where : "none") + ", " + (solver2 ? solver2->where : "none") +
-              "): springs between two solvers' states are not supported; put both "
+              "): " + (attach ? "attached pairs" : "springs") +
+              " between two solvers' states are not supported; put both "
               "under one EulerImplicitSolver");
       }
       state = first;

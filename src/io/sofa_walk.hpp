@@ -61,6 +61,10 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported);
 bool isOdeSolver(const std::string& type);
 bool isNonlinearSolver(const std::string& type);
 bool isLinearSolver(const std::string& type);
+// The ODE solver that integrates the states of `node`: the outermost one in the node or above
+// (nullptr: none). SOFA's SolveVisitor stops at the first node with a solver, going down from the
+// root, and that solver's step visits the whole subtree: a solver below it never runs.
+const SofaObject* integratingSolver(const SofaNode* node);
 // SpringForceField (StiffSpringForceField, its name before v25.06): springs between object1's
 // and object2's points; it acts on the body of object1.
 bool isInteractionSpring(const std::string& type);

@@ -60,36 +60,51 @@ CoupledSystem::CoupledSystem(std::vector<Member> members, MPI_Comm comm)
   Vec whole = createVector();
   ranges_ = rangesOf(whole);
   EIS_CHECK(VecDestroy(&whole));
-  int rank;
-  EIS_CHECK_MPI(MPI_Comm_rank(comm_, &rank));
 
   // Each spring's endpoints: the member and node, found on the rank that owns the node.
   std::vector<std::pair<std::size_t, std::int64_t>> nodes;
   for (std::size_t b = 0; b < members_.size(); ++b)
     for (const InteractionSpringSet& set : members_[b].springs) {
-      std::size_t t = b;
-      if (set.target != "self") {
-        t = members_.size();
-        for (std::size_t c = 0; c < members_.size(); ++c)
-          if (members_[c].path == set.target) t = c;
-        if (t == members_.size())
-          throw Error("interaction.springs of " +
-                      (members_[b].path.empty() ? std::string("the body") : members_[b].path) +
-                      ": the target " + set.target + " is no body of its solver.group");
-      }
+      const std::size_t t =
+          set.target == "self" ? b : memberNamed(set.target, b, "interaction.springs");
       for (const InteractionSpring& s : set.springs) {
         springs_.push_back({s, nodes.size(), nodes.size() + 1});
         nodes.push_back({b, s.node1});
         nodes.push_back({t, s.node2});
       }
     }
+  ends_ = locate(nodes, "interaction.springs");
+  setUpAttachments();
+  dfdx_.assign(springs_.size(), {});
+  std::vector<JoinedMember> joined;
+  for (std::size_t b = 0; b < members_.size(); ++b)
+    joined.push_back({members_[b].system->lagrangianConstraints(), &members_[b].system->mesh(),
+                      members_[b].path, offsets_[b], localSizes_[b], members_[b].bilateral});
+  lagrangian_ = joinLagrangianConstraints(joined, warnings_);
+}
+
+std::size_t CoupledSystem::memberNamed(const std::string& path, std::size_t from,
+                                       const char* key) const {
+  for (std::size_t c = 0; c < members_.size(); ++c)
+    if (members_[c].path == path) return c;
+  throw Error(std::string(key) + " of " +
+              (members_[from].path.empty() ? std::string("the body") : members_[from].path) +
+              ": the target " + path + " is no body of its solver.group");
+}
+
+// Each (member, node id): its first unknown in the joined vector, on its owner and (global)
+// on every rank, and which of its unknowns the member's own projection fixes.
+std::vector<CoupledSystem::End> CoupledSystem::locate(
+    const std::vector<std::pair<std::size_t, std::int64_t>>& nodes, const char* key) const {
+  int rank;
+  EIS_CHECK_MPI(MPI_Comm_rank(comm_, &rank));
   std::vector<std::map<std::int64_t, PetscInt>> ownedVertex(members_.size());
   for (std::size_t b = 0; b < members_.size(); ++b) {
     const DistributedMesh& mesh = members_[b].system->mesh();
     for (std::size_t v = 0; v < mesh.numLocalVertices(); ++v)
       if (mesh.owned()[v]) ownedVertex[b][mesh.nodeIds()[v]] = PetscInt(v);
   }
-  ends_.resize(nodes.size());
+  std::vector<End> ends(nodes.size());
   std::vector<PetscInt> globals(nodes.size(), -1);
   std::vector<int> fixed(3 * nodes.size(), 0);
   std::vector<Vec> free(members_.size(), nullptr);
@@ -106,7 +121,7 @@ CoupledSystem::CoupledSystem(std::vector<Member> members, MPI_Comm comm)
     const auto found = ownedVertex[b].find(node);
     if (found == ownedVertex[b].end()) continue;
     const PetscInt local = offsets_[b] + members_[b].system->mesh().ownedOffset(found->second);
-    ends_[e].local = local;
+    ends[e].local = local;
     globals[e] = ranges_[rank] + local;
     for (int d = 0; d < dofs_; ++d)
       fixed[3 * e + d] = freeValues[b][local - offsets_[b] + d] == 0.0 ? 1 : 0;
@@ -123,25 +138,22 @@ CoupledSystem::CoupledSystem(std::vector<Member> members, MPI_Comm comm)
   }
   for (std::size_t e = 0; e < nodes.size(); ++e) {
     if (globals[e] < 0)
-      throw Error("interaction.springs: node " + std::to_string(nodes[e].second) + " of " +
+      throw Error(std::string(key) + ": node " + std::to_string(nodes[e].second) + " of " +
                   (members_[nodes[e].first].path.empty() ? std::string("the body")
                                                          : members_[nodes[e].first].path) +
                   " is no node of its mesh's cells");
-    ends_[e].global = globals[e];
-    for (int d = 0; d < 3; ++d) ends_[e].fixed[d] = fixed[3 * e + d] != 0;
+    ends[e].global = globals[e];
+    for (int d = 0; d < 3; ++d) ends[e].fixed[d] = fixed[3 * e + d] != 0;
   }
-  dfdx_.assign(springs_.size(), {});
-  std::vector<JoinedMember> joined;
-  for (std::size_t b = 0; b < members_.size(); ++b)
-    joined.push_back({members_[b].system->lagrangianConstraints(), &members_[b].system->mesh(),
-                      members_[b].path, offsets_[b], localSizes_[b], members_[b].bilateral});
-  lagrangian_ = joinLagrangianConstraints(joined, warnings_);
+  return ends;
 }
 
 CoupledSystem::~CoupledSystem() {
   for (auto* list : {&xs_, &vs_, &fs_})
     for (Vec& v : *list) VecDestroy(&v);
   MatDestroy(&matrix_);
+  MatDestroy(&attachP_);
+  MatDestroy(&projected_);
 }
 
 Vec CoupledSystem::createVector() const {
@@ -180,18 +192,33 @@ bool CoupledSystem::constantMatrix() const {
 }
 
 std::vector<double> CoupledSystem::gatherEnds(Vec whole) const {
-  std::vector<double> values(3 * ends_.size(), 0.0);
-  if (ends_.empty()) return values;
+  return gather(ends_, whole);
+}
+
+std::vector<double> CoupledSystem::gather(const std::vector<End>& ends, Vec whole) const {
+  std::vector<double> values(3 * ends.size(), 0.0);
+  if (ends.empty()) return values;
   const PetscScalar* w;
   EIS_CHECK(VecGetArrayRead(whole, &w));
-  for (std::size_t e = 0; e < ends_.size(); ++e)
-    if (ends_[e].local >= 0)
-      for (int d = 0; d < 3; ++d) values[3 * e + d] = w[ends_[e].local + d];
+  for (std::size_t e = 0; e < ends.size(); ++e)
+    if (ends[e].local >= 0)
+      for (int d = 0; d < 3; ++d) values[3 * e + d] = w[ends[e].local + d];
   EIS_CHECK(VecRestoreArrayRead(whole, &w));
   // Each endpoint has one owner, the others adding zeros: every rank gets the owner's bits.
   EIS_CHECK_MPI(
       MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_SUM, comm_));
   return values;
+}
+
+void CoupledSystem::scatter(const std::vector<End>& ends, const std::vector<double>& values,
+                            Vec whole) const {
+  if (ends.empty()) return;
+  PetscScalar* w;
+  EIS_CHECK(VecGetArray(whole, &w));
+  for (std::size_t e = 0; e < ends.size(); ++e)
+    if (ends[e].local >= 0)
+      for (int d = 0; d < 3; ++d) w[ends[e].local + d] = values[3 * e + d];
+  EIS_CHECK(VecRestoreArray(whole, &w));
 }
 
 // Each member's forces, then the springs' in their order, added by the owner of each endpoint:
@@ -253,6 +280,7 @@ void CoupledSystem::projectResponse(Vec v) {
     members_[b].system->projectResponse(vs_[b]);
     join(vs_[b], b, v);
   }
+  projectAttachedResponse(v);
 }
 
 // The pattern of the members' matrices (their rows here, columns moved into the joined
@@ -309,7 +337,7 @@ Mat CoupledSystem::systemMatrix(double mFactor, double bFactor, double kFactor) 
   for (const Member& m : members_)
     blocks.push_back(m.system->systemMatrix(mFactor, bFactor, kFactor));
   const bool same = factors_[0] == mFactor && factors_[1] == bFactor && factors_[2] == kFactor;
-  if (filled_ && same && constantMatrix()) return matrix_;
+  if (filled_ && same && constantMatrix()) return projected_ ? projected_ : matrix_;
   const ScopedTimer timer("Matrix assembly");
   if (!matrix_) createMatrix(blocks);
   int rank;
@@ -356,7 +384,7 @@ Mat CoupledSystem::systemMatrix(double mFactor, double bFactor, double kFactor) 
   factors_[1] = bFactor;
   factors_[2] = kFactor;
   filled_ = true;
-  return matrix_;
+  return projectAttachedMatrix();
 }
 
 }  // namespace eis

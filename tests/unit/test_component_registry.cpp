@@ -37,6 +37,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "uniform-damping",
                           "constant-force",
                           "rest-shape-springs",
+                          "volume-springs",
                           "surface-pressure",
                           "plane-force-field",
                           "triangular-fem",
@@ -47,6 +48,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "ellipsoid-force-field",
                           "mapped-child",
                           "interaction-springs",
+                          "attach-constraint",
                           "fixed-constraint",
                           "node-projectors",
                           "prescribed-motion",
@@ -74,6 +76,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
 // The order forces are summed in: the elastic or diffusion field first (von Mises stress is the
 // first stress field's).
 TEST(ComponentRegistry, SumsForceFieldsInRankOrder) {
+  // clang-format off
   const Names expected = {"elastic-fem",
                           "diffusion-fem",
                           "mesh-springs",
@@ -81,6 +84,7 @@ TEST(ComponentRegistry, SumsForceFieldsInRankOrder) {
                           "uniform-damping",
                           "constant-force",
                           "rest-shape-springs",
+                          "volume-springs",
                           "surface-pressure",
                           "plane-force-field",
                           "triangular-fem",
@@ -90,6 +94,7 @@ TEST(ComponentRegistry, SumsForceFieldsInRankOrder) {
                           "conical-force-field",
                           "ellipsoid-force-field",
                           "mapped-child"};
+  // clang-format on
   EXPECT_EQ(typesOf(eis::forceFieldComponents(),
                     [](const eis::ForceFieldComponent& f) { return f.declaration.type; }),
             expected);
@@ -106,6 +111,8 @@ TEST(ComponentRegistry, FinishesOutputsInRankOrder) {
 TEST(ComponentRegistry, MapsEverySofaComponent) {
   const Names expected = {"AffineMovementConstraint",
                           "AffineMovementProjectiveConstraint",
+                          "AttachConstraint",
+                          "AttachProjectiveConstraint",
                           "BilateralLagrangianConstraint",
                           "ConicalForceField",
                           "ConstantForceField",
