@@ -244,6 +244,9 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.texts("springs.rest-shape-nodes"), Args{"4 20 9 30"}); }},
       {"springs.rest-shape", "50 all",
        [](const Scene& s) { EXPECT_EQ(s.texts("springs.rest-shape"), Args{"50 all"}); }},
+      {"volume.stiffness", "40", [](const Scene& s) { EXPECT_EQ(s.real("volume.stiffness"), 40); }},
+      {"volume.geometric-stiffness", "exact",
+       [](const Scene& s) { EXPECT_EQ(s.text("volume.geometric-stiffness"), "exact"); }},
       {"obstacle.plane", "0 1 0 -2 100 1 5 bilateral",
        [](const Scene& s) {
          EXPECT_EQ(s.texts("obstacle.plane"), Args{"0 1 0 -2 100 1 5 bilateral"});
@@ -478,6 +481,8 @@ std::vector<KeyCase> allKeys() {
       {"solver.group", "pair", [](const Scene& s) { EXPECT_EQ(s.text("solver.group"), "pair"); }},
       {"interaction.springs", "/b 0 3 50 2 1.2",
        [](const Scene& s) { EXPECT_EQ(s.texts("interaction.springs"), Args{"/b 0 3 50 2 1.2"}); }},
+      {"attach.pairs", "/b two-way pairs 0 3 1",
+       [](const Scene& s) { EXPECT_EQ(s.texts("attach.pairs"), Args{"/b two-way pairs 0 3 1"}); }},
       {"solver.operator", "matrix-free",
        [](const Scene& s) {
          EXPECT_EQ(s.choice("solver.operator", eis::kOperatorModes), eis::OperatorMode::MatrixFree);
