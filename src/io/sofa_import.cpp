@@ -11,6 +11,7 @@
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
 #include "sofa_data_fields.hpp"
+#include "sofa_generate_mesh.hpp"
 #include "sofa_grid.hpp"
 #include "sofa_grid_mesh.hpp"
 #include "sofa_grid_mesh_creator.hpp"
@@ -208,7 +209,9 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
   const SofaObject* grid = nullptr;
   const SofaObject* surface = nullptr;  // a container of triangles, quads or edges
   for (const SofaObject& o : state.node->objects) {
-    if (o.type == "TetrahedronSetTopologyContainer" || o.type == "MeshTopology") topology = &o;
+    if (o.type == "TetrahedronSetTopologyContainer" || o.type == "MeshTopology" ||
+        o.type == "HexahedronSetTopologyContainer")
+      topology = &o;
     if (o.type == "TriangleSetTopologyContainer" || o.type == "QuadSetTopologyContainer" ||
         o.type == "EdgeSetTopologyContainer")
       surface = &o;
@@ -309,6 +312,8 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
   const auto isLoader = [](const SofaObject& o) {
     return o.type == "MeshGmshLoader" || o.type == "MeshVTKLoader";
   };
+  // A topology whose points a GenerateGrid or GenerateCylinder gives takes its cells too.
+  const bool generated = source && topology && sofa::isMeshGenerator(source->type);
   // The cells written in the topology (MeshTopology's `tetrahedra` and `hexahedra`, aliases
   // `tetras` and `hexas`), when the positions are written too.
   const auto written = [&](const char* field, const char* alias) -> std::optional<std::string> {
@@ -343,7 +348,8 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
   // file or the topology's hexahedra give here (the file's cells are checked when read:
   // material.cells).
   for (const SofaObject* c : components)
-    if (sofa::readsHexahedra(c->type) && !(source && isLoader(*source)) && !hexas)
+    if (sofa::readsHexahedra(c->type) && !(source && isLoader(*source)) && !hexas &&
+        !(generated && reader.linked(*topology, "hexahedra")))
       throw Error(c->where + ": " + c->type + ": its hexahedra would come from " +
                   (grid ? grid->label() + ", which is not the body's mesh"
                         : std::string("a topology container or positions written in the scene, "
@@ -351,7 +357,7 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
                                       "MeshVTKLoader, a RegularGridTopology, a SparseGridTopology "
                                       "or a MeshTopology's hexas gives them")));
   const bool creator = source && source->type == "GridMeshCreator";
-  if (source && !isLoader(*source) && source != topology && !creator)
+  if (source && !isLoader(*source) && source != topology && !creator && !generated)
     throw Error(source->where + ": " + source->type +
                 ": not a mesh of tetrahedra this importer reads (MeshGmshLoader, MeshVTKLoader, "
                 "or position and tetrahedra written in the scene)");
@@ -371,6 +377,8 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
   } else if (creator) {
     sofa::mapGridMeshCreator(reader, *source);
     mapTransform(reader, *source, true);
+  } else if (generated) {
+    sofa::mapGeneratedMesh(reader, *source, *topology);
   } else {
     const std::optional<std::string> nodes = state.field("position") && !topologyPoints
                                                  ? reader.text(state, "position")

@@ -34,8 +34,9 @@ bool isTopology(const std::string& t) {
 
 // Components with no effect on the mechanics here: plugins, the default loops, topology, the
 // mesh sources (loaders and the regular, cylinder, sphere and sparse grids, read where the body's
-// mesh is), the engines our selections stand for (ROIs, MergeVectors of their indices), the task
-// scheduler's thread count, and the Gravity context object (read where the body's gravity is).
+// mesh is, as are the GenerateGrid and GenerateCylinder engines), the engines our selections stand
+// for (ROIs, MergeVectors of their indices), the task scheduler's thread count, and the Gravity
+// context object (read where the body's gravity is).
 bool isAccepted(const std::string& t) {
   return isTopology(t) || t == "CylinderGridTopology" || t == "SphereGridTopology" ||
          t == "Gravity" || t == "PlaneROI" || t == "PairBoxROI" || t == "TaskSchedulerSettings" ||
@@ -43,7 +44,8 @@ bool isAccepted(const std::string& t) {
                      "AddPluginRepository", "BoxROI", "SphereROI", "RegularGridTopology",
                      "SparseGridTopology", "MeshGmshLoader", "MeshVTKLoader", "MeshOBJLoader",
                      "MeshSTLLoader", "MeshOffLoader", "MeshTrianLoader", "SphereLoader"}) ||
-         t == "MergeVectors" || t == "GridMeshCreator" || t == "ProximityROI";
+         t == "MergeVectors" || t == "GridMeshCreator" || t == "ProximityROI" ||
+         t == "GenerateGrid" || t == "GenerateCylinder";
 }
 
 // What only draws, records or serves the GUI: rendering (every Ogl* component: models, shaders,
