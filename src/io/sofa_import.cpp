@@ -10,6 +10,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
+#include "eis/mesh/mesh_file.hpp"
 #include "sofa_data_fields.hpp"
 #include "sofa_generate_mesh.hpp"
 #include "sofa_grid.hpp"
@@ -23,6 +24,7 @@
 #include "sofa_rigid_mapping.hpp"
 #include "sofa_selections.hpp"
 #include "sofa_sparse_grid.hpp"
+#include "sofa_subset_topology.hpp"
 #include "sofa_walk.hpp"
 
 namespace eis {
@@ -314,6 +316,13 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
   };
   // A topology whose points a GenerateGrid or GenerateCylinder gives takes its cells too.
   const bool generated = source && topology && sofa::isMeshGenerator(source->type);
+  // Points that are a SubsetTopology's pointsInROI or pointsOutROI, linked by the
+  // MechanicalObject or its topology.
+  std::string subsetField;
+  if (source && source->type == "SubsetTopology" &&
+      reader.linked(state, "position", &subsetField) != source && topology)
+    reader.linked(*topology, "position", &subsetField);
+  const bool subset = source && sofa::isSubsetPoints(*source, subsetField);
   // The cells written in the topology (MeshTopology's `tetrahedra` and `hexahedra`, aliases
   // `tetras` and `hexas`), when the positions are written too.
   const auto written = [&](const char* field, const char* alias) -> std::optional<std::string> {
@@ -349,7 +358,7 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
   // material.cells).
   for (const SofaObject* c : components)
     if (sofa::readsHexahedra(c->type) && !(source && isLoader(*source)) && !hexas &&
-        !(generated && reader.linked(*topology, "hexahedra")))
+        !((generated || subset) && topology && reader.linked(*topology, "hexahedra")))
       throw Error(c->where + ": " + c->type + ": its hexahedra would come from " +
                   (grid ? grid->label() + ", which is not the body's mesh"
                         : std::string("a topology container or positions written in the scene, "
@@ -357,7 +366,7 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
                                       "MeshVTKLoader, a RegularGridTopology, a SparseGridTopology "
                                       "or a MeshTopology's hexas gives them")));
   const bool creator = source && source->type == "GridMeshCreator";
-  if (source && !isLoader(*source) && source != topology && !creator && !generated)
+  if (source && !isLoader(*source) && source != topology && !creator && !generated && !subset)
     throw Error(source->where + ": " + source->type +
                 ": not a mesh of tetrahedra this importer reads (MeshGmshLoader, MeshVTKLoader, "
                 "or position and tetrahedra written in the scene)");
@@ -379,6 +388,10 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
     mapTransform(reader, *source, true);
   } else if (generated) {
     sofa::mapGeneratedMesh(reader, *source, *topology);
+  } else if (subset) {
+    const SofaObject& loader = sofa::subsetLoader(reader, *source);
+    sofa::mapSubsetMesh(reader, *source, subsetField, topology,
+                        readMeshFile(findFile(reader, loader, options)));
   } else {
     const std::optional<std::string> nodes = state.field("position") && !topologyPoints
                                                  ? reader.text(state, "position")

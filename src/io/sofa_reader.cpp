@@ -106,6 +106,9 @@ const SofaObject* Reader::linked(const SofaObject& o, const std::string& field,
         scene_.resolve(*at->node, *link, where(*at, own ? name : "src"), at);
     if (own) checkLinkTarget(*this, *at, name, *link, target);
     if (!target.object) break;
+    // src links only the fields of the same name that the source has (BaseObject::parse).
+    if (!own && knowsDataFields(target.object->type) && !isDataField(target.object->type, name))
+      break;
     if (own && !target.field.empty()) name = target.field;
     at = found = target.object;
   }

@@ -45,7 +45,7 @@ bool isAccepted(const std::string& t) {
                      "SparseGridTopology", "MeshGmshLoader", "MeshVTKLoader", "MeshOBJLoader",
                      "MeshSTLLoader", "MeshOffLoader", "MeshTrianLoader", "SphereLoader"}) ||
          t == "MergeVectors" || t == "GridMeshCreator" || t == "ProximityROI" ||
-         t == "GenerateGrid" || t == "GenerateCylinder";
+         t == "GenerateGrid" || t == "GenerateCylinder" || t == "SubsetTopology";
 }
 
 // What only draws, records or serves the GUI: rendering (every Ogl* component: models, shaders,
