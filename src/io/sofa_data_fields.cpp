@@ -19,6 +19,7 @@ namespace {
 const char* const kComponents[] = {"MechanicalObject",
                                    "MeshGmshLoader",
                                    "MeshVTKLoader",
+                                   "GIDMeshLoader",
                                    "MeshOBJLoader",
                                    "MeshSTLLoader",
                                    "MeshOffLoader",

@@ -114,6 +114,7 @@ const std::vector<SofaClassFields>& sofaClassFields() {
         "scale"}},
       {"BaseLoader", {"BaseComponent"}, {"filename"}},
       {"MeshVTKLoader", {"MeshLoader"}, {}},
+      {"GIDMeshLoader", {"MeshLoader"}, {}},
       {"MeshOBJLoader",
        {"MeshLoader"},
        {"handleSeams", "loadMaterial", "defaultMaterial", "materials", "faceList", "texcoordsIndex",

@@ -13,6 +13,7 @@
 #include "eis/mesh/mesh_file.hpp"
 #include "sofa_data_fields.hpp"
 #include "sofa_generate_mesh.hpp"
+#include "sofa_gid_mesh.hpp"
 #include "sofa_grid.hpp"
 #include "sofa_grid_mesh.hpp"
 #include "sofa_grid_mesh_creator.hpp"
@@ -314,6 +315,7 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
   const auto isLoader = [](const SofaObject& o) {
     return o.type == "MeshGmshLoader" || o.type == "MeshVTKLoader";
   };
+  const bool gid = source && source->type == "GIDMeshLoader";
   // A topology whose points a GenerateGrid or GenerateCylinder gives takes its cells too.
   const bool generated = source && topology && sofa::isMeshGenerator(source->type);
   // Points that are a SubsetTopology's pointsInROI or pointsOutROI, linked by the
@@ -357,7 +359,7 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
   // file or the topology's hexahedra give here (the file's cells are checked when read:
   // material.cells).
   for (const SofaObject* c : components)
-    if (sofa::readsHexahedra(c->type) && !(source && isLoader(*source)) && !hexas &&
+    if (sofa::readsHexahedra(c->type) && !(source && isLoader(*source)) && !hexas && !gid &&
         !((generated || subset) && topology && reader.linked(*topology, "hexahedra")))
       throw Error(c->where + ": " + c->type + ": its hexahedra would come from " +
                   (grid ? grid->label() + ", which is not the body's mesh"
@@ -366,7 +368,8 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
                                       "MeshVTKLoader, a RegularGridTopology, a SparseGridTopology "
                                       "or a MeshTopology's hexas gives them")));
   const bool creator = source && source->type == "GridMeshCreator";
-  if (source && !isLoader(*source) && source != topology && !creator && !generated && !subset)
+  if (source && !isLoader(*source) && source != topology && !creator && !generated && !subset &&
+      !gid)
     throw Error(source->where + ": " + source->type +
                 ": not a mesh of tetrahedra this importer reads (MeshGmshLoader, MeshVTKLoader, "
                 "or position and tetrahedra written in the scene)");
@@ -385,6 +388,9 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
     mapTransform(reader, *source, true);
   } else if (creator) {
     sofa::mapGridMeshCreator(reader, *source);
+    mapTransform(reader, *source, true);
+  } else if (gid) {
+    sofa::mapGidMesh(reader, findFile(reader, *source, options));
     mapTransform(reader, *source, true);
   } else if (generated) {
     sofa::mapGeneratedMesh(reader, *source, *topology);

@@ -43,7 +43,8 @@ bool isAccepted(const std::string& t) {
          isOneOf(t, {"RequiredPlugin", "DefaultAnimationLoop", "DefaultVisualManagerLoop",
                      "AddPluginRepository", "BoxROI", "SphereROI", "RegularGridTopology",
                      "SparseGridTopology", "MeshGmshLoader", "MeshVTKLoader", "MeshOBJLoader",
-                     "MeshSTLLoader", "MeshOffLoader", "MeshTrianLoader", "SphereLoader"}) ||
+                     "MeshSTLLoader", "MeshOffLoader", "MeshTrianLoader", "SphereLoader",
+                     "GIDMeshLoader"}) ||
          t == "MergeVectors" || t == "GridMeshCreator" || t == "ProximityROI" ||
          t == "GenerateGrid" || t == "GenerateCylinder" || t == "SubsetTopology";
 }
