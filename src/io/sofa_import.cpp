@@ -237,6 +237,22 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
       throw Error(engine->where + ": TransformEngine: gives " + state.label() +
                   " its position; supported only from a grid's position to output_position");
   }
+  // A position linked to another MechanicalObject's, which takes its node's SparseGridTopology's
+  // points, with the body's topology linking that grid's hexahedra: the grid is the body's mesh
+  // (SOFA's BarycentricMapping benchmarks keep the grid and its state in a node of their own).
+  if (linked && linked->type == "MechanicalObject" && linked != &state && topology) {
+    std::string field;
+    reader.linked(state, "position", &field);
+    const SofaObject* sparse = nullptr;
+    for (const SofaObject& o : linked->node->objects)
+      if (o.type == "SparseGridTopology" && !sparse) sparse = &o;
+    bool own = false;
+    for (const char* f : {"position", "rest_position", "translation", "rotation", "scale3d",
+                          "scale", "dx", "dy", "dz", "rx", "ry", "rz", "sx", "sy", "sz", "src"})
+      own = own || linked->field(f);
+    if (field == "position" && sparse && !own && reader.linked(*topology, "hexahedra") == sparse)
+      linked = sparse;
+  }
   if (linked && isReadGrid(linked->type)) grid = linked;
   if (restGrid) grid = restGrid;
   // The mesh's objects and the loaders they link to, checked like the body's components.
