@@ -237,21 +237,28 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
       throw Error(engine->where + ": TransformEngine: gives " + state.label() +
                   " its position; supported only from a grid's position to output_position");
   }
-  // A position linked to another MechanicalObject's, which takes its node's SparseGridTopology's
-  // points, with the body's topology linking that grid's hexahedra: the grid is the body's mesh
-  // (SOFA's BarycentricMapping benchmarks keep the grid and its state in a node of their own).
+  // A position linked to another MechanicalObject's, which takes its node's grid's points, with
+  // the body's topology holding that grid's cells: a container linking a SparseGridTopology's
+  // hexahedra, or one a Hexa2TetraTopologicalMapping fills from the grid. The grid is the body's
+  // mesh (SOFA's BarycentricMapping benchmarks and BilateralLagrangianConstraint_Soft_Rigid_Bodies
+  // keep the grid and its state in a node of their own).
   if (linked && linked->type == "MechanicalObject" && linked != &state && topology) {
     std::string field;
     reader.linked(state, "position", &field);
-    const SofaObject* sparse = nullptr;
+    const SofaObject* other = nullptr;
     for (const SofaObject& o : linked->node->objects)
-      if (o.type == "SparseGridTopology" && !sparse) sparse = &o;
+      if (isReadGrid(o.type) && !other) other = &o;
     bool own = false;
     for (const char* f : {"position", "rest_position", "translation", "rotation", "scale3d",
                           "scale", "dx", "dy", "dz", "rx", "ry", "rz", "sx", "sy", "sz", "src"})
       own = own || linked->field(f);
-    if (field == "position" && sparse && !own && reader.linked(*topology, "hexahedra") == sparse)
-      linked = sparse;
+    bool cut = false;
+    for (const SofaObject* o : reader.scene().objects())
+      cut = cut || (o->type == "Hexa2TetraTopologicalMapping" && other &&
+                    reader.linked(*o, "output") == topology && reader.linked(*o, "input") == other);
+    const bool hexahedra = other && other->type == "SparseGridTopology" &&
+                           reader.linked(*topology, "hexahedra") == other;
+    if (field == "position" && other && !own && (cut || hexahedra)) linked = other;
   }
   if (linked && isReadGrid(linked->type)) grid = linked;
   if (restGrid) grid = restGrid;

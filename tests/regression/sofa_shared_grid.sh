@@ -5,7 +5,8 @@
 # BarycentricMapping benchmarks build it (io/sofa_import.cpp, io/sofa_grid_mesh.cpp): neither
 # topology is a GridTopology, so TetrahedronFEMForceField cuts the hexahedra as it cuts the
 # sparse grid itself. Each runs as the body with the grid in its own node does (the same final
-# state, to rounding), on 1, 2 and 3 ranks.
+# state, to rounding), on 1, 2 and 3 ranks; so does a RegularGridTopology's state in a parent
+# node, its hexahedra cut by a Hexa2TetraTopologicalMapping into the body's container.
 # Usage: sofa_shared_grid.sh <euler-implicit> <meshes dir>.
 set -uo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -67,6 +68,45 @@ body '<MeshTopology hexahedra="@../data/grid.hexahedra"/>
 body '<HexahedronSetTopologyContainer hexahedra="@../data/grid.hexahedra"/>
     <MechanicalObject position="@../data/DOFs.position"/>' > container.scn
 
+# A RegularGridTopology in a parent node with a state of it, cut by a Hexa2TetraTopologicalMapping
+# from a HexahedronSetTopologyContainer that takes the grid with src into the body's container
+# (BilateralLagrangianConstraint_Soft_Rigid_Bodies.scn's deformable cube), against the same cut
+# of a grid in the body's own node.
+regular() {
+  cat <<XML
+<Node name="root" gravity="0 -9.81 1" dt="0.02">
+  <DefaultAnimationLoop/>
+  $1
+</Node>
+XML
+}
+solve='<EulerImplicitSolver rayleighMass="0.05" rayleighStiffness="0.02"/>
+    <CGLinearSolver iterations="1000" tolerance="1e-24" threshold="1e-30"/>'
+rest='<UniformMass totalMass="0.5"/>
+    <TetrahedronFEMForceField youngModulus="2e4" poissonRatio="0.3"/>
+    <BoxROI name="held" box="-0.1 -0.1 -0.1 0.01 1.1 1.1"/>
+    <FixedProjectiveConstraint indices="@held.indices"/>'
+regular "<Node name=\"grid\">
+  <RegularGridTopology name=\"grid\" n=\"7 4 4\" min=\"0 0 0\" max=\"2 1 1\"/>
+  <HexahedronSetTopologyContainer name=\"hexahedra\" src=\"@grid\"/>
+  <MechanicalObject name=\"gridDofs\"/>
+  <Node name=\"body\">
+    $solve
+    <TetrahedronSetTopologyContainer name=\"tetrahedra\"/>
+    <MechanicalObject position=\"@../gridDofs.position\"/>
+    <Hexa2TetraTopologicalMapping input=\"@../hexahedra\" output=\"@tetrahedra\"/>
+    $rest
+  </Node>
+</Node>" > parent.scn
+regular "<Node name=\"body\">
+  $solve
+  <RegularGridTopology name=\"grid\" n=\"7 4 4\" min=\"0 0 0\" max=\"2 1 1\"/>
+  <MechanicalObject/>
+  <TetrahedronSetTopologyContainer name=\"tetrahedra\"/>
+  <Hexa2TetraTopologicalMapping input=\"@grid\" output=\"@tetrahedra\"/>
+  $rest
+</Node>" > cut.scn
+
 # run NAME RANKS SCENE: 10 steps, the final state in NAME.csv.
 run() {
   mpi_command "$2" "$EXE"
@@ -82,7 +122,7 @@ moved() {
     END { if (n != 112 || h != 16) { print "  " n " rows, " h " at rest"; exit 1 } }' "$1"
 }
 for ranks in 1 2 3; do
-  for name in own mesh container; do
+  for name in own mesh container parent cut; do
     check "$name runs on $ranks rank(s)" run "$name$ranks" "$ranks" "$name.scn"
   done
   check "own$ranks: 112 points, 16 held" moved "own$ranks.csv"
@@ -90,9 +130,13 @@ for ranks in 1 2 3; do
     same_state "own$ranks.csv" "mesh$ranks.csv" 1e-12
   check "HexahedronSetTopologyContainer = the grid's own body on $ranks rank(s) (1e-12)" \
     same_state "own$ranks.csv" "container$ranks.csv" 1e-12
+  check "cut$ranks: 112 points, 16 held" moved "cut$ranks.csv"
+  check "regular grid in the parent node = in the body's on $ranks rank(s) (1e-12)" \
+    same_state "cut$ranks.csv" "parent$ranks.csv" 1e-12
 done
 check "2 ranks = 1 rank (1e-12)" same_state mesh1.csv mesh2.csv 1e-12
 check "3 ranks = 1 rank (1e-12)" same_state mesh1.csv mesh3.csv 1e-12
+check "regular, 3 ranks = 1 rank (1e-12)" same_state parent1.csv parent3.csv 1e-12
 
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
