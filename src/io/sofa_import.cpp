@@ -428,6 +428,22 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
                                                         : std::nullopt;
     if (!(nodes || rest) || !(tets || hexas || lower)) {
       refuseOtherGrid();
+      // A topological mapping that would give the points (Mesh2PointTopologicalMapping).
+      for (const SofaObject& o : state.node->objects)
+        if (o.type.size() > 18 && o.type.compare(o.type.size() - 18, 18, "TopologicalMapping") == 0)
+          throw Error(o.where + ": " + o.type + ": gives " + state.label() +
+                      " its points, which it computes: not supported yet");
+      // Points without cells: PETSc's DMPlex, which distributes a body, is made of cells.
+      if (nodes || rest) {
+        const std::size_t count =
+            parse::tokens(rest ? *reader.text(state, "rest_position") : *nodes).size() / 3;
+        throw Error(state.where + ": MechanicalObject: " + std::to_string(count) +
+                    (count == 1 ? " point" : " points") +
+                    " and no cells (no tetrahedra, hexahedra, triangles, quads or edges " + "in " +
+                    (topology ? topology->label() : std::string("its node")) +
+                    "): a body of points alone is not supported yet (its distribution is made " +
+                    "of cells)");
+      }
       throw Error(state.where +
                   ": MechanicalObject: no mesh (no loader, and no position and tetrahedra "
                   "written in the scene, nor hexahedra, triangles, quads or edges)");
