@@ -194,7 +194,8 @@ struct Collector {
     for (const SofaObject& o : node.objects) {
       if (movesMesh(reader, o)) continue;
       if (isVisual(o.type) ||
-          ((isAnalysis(o.type) || o.type == "TransformEngine") && onlyDrawn(reader.scene(), o))) {
+          ((isAnalysis(o.type) || o.type == "TransformEngine" || o.type == "MergePoints") &&
+           onlyDrawn(reader.scene(), o))) {
         walk.visual.push_back(o.type);
       } else if (isCollision(o.type)) {
         walk.collision.push_back(o.type);

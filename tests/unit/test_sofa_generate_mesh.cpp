@@ -157,3 +157,30 @@ TEST(SofaGenerateCylinder, Refusals) {
 }
 
 }  // namespace
+
+namespace {
+
+// MergePoints (Component/Engine/Generate) whose points only a visual model reads is drawn, not
+// simulated: skipped as visual; read by a MechanicalObject it stays refused.
+TEST(SofaMergePoints, OnlyDrawn) {
+  const auto import = [](const std::string& reader) {
+    return eis::importSofaScene(
+        SofaScene(
+            "<Node><EulerImplicitSolver/><MergePoints name='merge' position1='0 0 0' "
+            "position2='1 0 0'/><Node name='b'><MechanicalObject position='0 0 0 1 0 0 0 1 "
+            "0 0 0 1'/><MeshTopology tetrahedra='0 1 2 3'/><UniformMass totalMass='1'/></Node>" +
+                reader + "</Node>",
+            "t.scn"),
+        eis::SofaImportOptions{});
+  };
+  const eis::SofaImport drawn = import("<OglModel position='@merge.points'/>");
+  EXPECT_EQ(drawn.objects.size(), 1u);
+  EXPECT_NE(errorOf([&] {
+              import(
+                  "<Node><EulerImplicitSolver/><MechanicalObject position='@../merge.points'/>"
+                  "</Node>");
+            }).find("MergePoints 'merge': not supported"),
+            std::string::npos);
+}
+
+}  // namespace
