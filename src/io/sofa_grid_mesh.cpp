@@ -48,6 +48,12 @@ CellReaders cellReaders(const Reader& reader, const SofaObject& grid,
   const SofaObject* first = nullptr;
   for (const SofaObject* c : components) {
     const SofaObject* topology = topologyOf(c->node);
+    // A MeshTopology or container that links a sparse grid's hexahedra gives the tetrahedral
+    // force fields the grid's cells, cut as the grid's (neither is a GridTopology); a hexahedral
+    // FEM force field on it would read no stiffness coefficient, and stays refused.
+    if (!regular && !readsHexahedra(c->type) && topology && topology != &grid &&
+        reader.linked(*topology, "hexahedra") == &grid)
+      topology = &grid;
     const bool onHexahedra = c->type == "MeshSpringForceField" || c->type == "DiagonalMass" ||
                              c->type == "MeshMatrixMass" ||
                              c->type == "RegularGridSpringForceField";
@@ -191,8 +197,9 @@ void mapGrid(Reader& reader, const SofaObject& grid,
   const RegularGrid mesh = regularGrid(reader, grid);
   if (mesh.dimension() < 3) {
     if (childHexahedral)
-      throw Error(childHexahedral->where + ": " + childHexahedral->type + ": reads the hexahedra of " +
-                  grid.label() + ", a grid of one point along an axis, which has none");
+      throw Error(childHexahedral->where + ": " + childHexahedral->type +
+                  ": reads the hexahedra of " + grid.label() +
+                  ", a grid of one point along an axis, which has none");
     mapFlatGrid(reader, grid, mesh, components);
     return;
   }

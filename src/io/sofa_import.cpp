@@ -10,7 +10,10 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
+#include "eis/mesh/mesh_file.hpp"
 #include "sofa_data_fields.hpp"
+#include "sofa_generate_mesh.hpp"
+#include "sofa_gid_mesh.hpp"
 #include "sofa_grid.hpp"
 #include "sofa_grid_mesh.hpp"
 #include "sofa_grid_mesh_creator.hpp"
@@ -22,6 +25,7 @@
 #include "sofa_rigid_mapping.hpp"
 #include "sofa_selections.hpp"
 #include "sofa_sparse_grid.hpp"
+#include "sofa_subset_topology.hpp"
 #include "sofa_volume_mapping.hpp"
 #include "sofa_walk.hpp"
 
@@ -209,7 +213,9 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
   const SofaObject* grid = nullptr;
   const SofaObject* surface = nullptr;  // a container of triangles, quads or edges
   for (const SofaObject& o : state.node->objects) {
-    if (o.type == "TetrahedronSetTopologyContainer" || o.type == "MeshTopology") topology = &o;
+    if (o.type == "TetrahedronSetTopologyContainer" || o.type == "MeshTopology" ||
+        o.type == "HexahedronSetTopologyContainer")
+      topology = &o;
     if (o.type == "TriangleSetTopologyContainer" || o.type == "QuadSetTopologyContainer" ||
         o.type == "EdgeSetTopologyContainer")
       surface = &o;
@@ -231,6 +237,29 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
     if (field != "output_position" || !linked || !isReadGrid(linked->type))
       throw Error(engine->where + ": TransformEngine: gives " + state.label() +
                   " its position; supported only from a grid's position to output_position");
+  }
+  // A position linked to another MechanicalObject's, which takes its node's grid's points, with
+  // the body's topology holding that grid's cells: a container linking a SparseGridTopology's
+  // hexahedra, or one a Hexa2TetraTopologicalMapping fills from the grid. The grid is the body's
+  // mesh (SOFA's BarycentricMapping benchmarks and BilateralLagrangianConstraint_Soft_Rigid_Bodies
+  // keep the grid and its state in a node of their own).
+  if (linked && linked->type == "MechanicalObject" && linked != &state && topology) {
+    std::string field;
+    reader.linked(state, "position", &field);
+    const SofaObject* other = nullptr;
+    for (const SofaObject& o : linked->node->objects)
+      if (isReadGrid(o.type) && !other) other = &o;
+    bool own = false;
+    for (const char* f : {"position", "rest_position", "translation", "rotation", "scale3d",
+                          "scale", "dx", "dy", "dz", "rx", "ry", "rz", "sx", "sy", "sz", "src"})
+      own = own || linked->field(f);
+    bool cut = false;
+    for (const SofaObject* o : reader.scene().objects())
+      cut = cut || (o->type == "Hexa2TetraTopologicalMapping" && other &&
+                    reader.linked(*o, "output") == topology && reader.linked(*o, "input") == other);
+    const bool hexahedra = other && other->type == "SparseGridTopology" &&
+                           reader.linked(*topology, "hexahedra") == other;
+    if (field == "position" && other && !own && (cut || hexahedra)) linked = other;
   }
   if (linked && isReadGrid(linked->type)) grid = linked;
   if (restGrid) grid = restGrid;
@@ -310,6 +339,16 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
   const auto isLoader = [](const SofaObject& o) {
     return o.type == "MeshGmshLoader" || o.type == "MeshVTKLoader";
   };
+  const bool gid = source && source->type == "GIDMeshLoader";
+  // A topology whose points a GenerateGrid or GenerateCylinder gives takes its cells too.
+  const bool generated = source && topology && sofa::isMeshGenerator(source->type);
+  // Points that are a SubsetTopology's pointsInROI or pointsOutROI, linked by the
+  // MechanicalObject or its topology.
+  std::string subsetField;
+  if (source && source->type == "SubsetTopology" &&
+      reader.linked(state, "position", &subsetField) != source && topology)
+    reader.linked(*topology, "position", &subsetField);
+  const bool subset = source && sofa::isSubsetPoints(*source, subsetField);
   // The cells written in the topology (MeshTopology's `tetrahedra` and `hexahedra`, aliases
   // `tetras` and `hexas`), when the positions are written too.
   const auto written = [&](const char* field, const char* alias) -> std::optional<std::string> {
@@ -344,7 +383,8 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
   // file or the topology's hexahedra give here (the file's cells are checked when read:
   // material.cells).
   for (const SofaObject* c : components)
-    if (sofa::readsHexahedra(c->type) && !(source && isLoader(*source)) && !hexas)
+    if (sofa::readsHexahedra(c->type) && !(source && isLoader(*source)) && !hexas && !gid &&
+        !((generated || subset) && topology && reader.linked(*topology, "hexahedra")))
       throw Error(c->where + ": " + c->type + ": its hexahedra would come from " +
                   (grid ? grid->label() + ", which is not the body's mesh"
                         : std::string("a topology container or positions written in the scene, "
@@ -352,7 +392,8 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
                                       "MeshVTKLoader, a RegularGridTopology, a SparseGridTopology "
                                       "or a MeshTopology's hexas gives them")));
   const bool creator = source && source->type == "GridMeshCreator";
-  if (source && !isLoader(*source) && source != topology && !creator)
+  if (source && !isLoader(*source) && source != topology && !creator && !generated && !subset &&
+      !gid)
     throw Error(source->where + ": " + source->type +
                 ": not a mesh of tetrahedra this importer reads (MeshGmshLoader, MeshVTKLoader, "
                 "or position and tetrahedra written in the scene)");
@@ -372,6 +413,15 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
   } else if (creator) {
     sofa::mapGridMeshCreator(reader, *source);
     mapTransform(reader, *source, true);
+  } else if (gid) {
+    sofa::mapGidMesh(reader, findFile(reader, *source, options));
+    mapTransform(reader, *source, true);
+  } else if (generated) {
+    sofa::mapGeneratedMesh(reader, *source, *topology);
+  } else if (subset) {
+    const SofaObject& loader = sofa::subsetLoader(reader, *source);
+    sofa::mapSubsetMesh(reader, *source, subsetField, topology,
+                        readMeshFile(findFile(reader, loader, options)));
   } else {
     const std::optional<std::string> nodes = state.field("position") && !topologyPoints
                                                  ? reader.text(state, "position")
@@ -379,6 +429,22 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
                                                         : std::nullopt;
     if (!(nodes || rest) || !(tets || hexas || lower)) {
       refuseOtherGrid();
+      // A topological mapping that would give the points (Mesh2PointTopologicalMapping).
+      for (const SofaObject& o : state.node->objects)
+        if (o.type.size() > 18 && o.type.compare(o.type.size() - 18, 18, "TopologicalMapping") == 0)
+          throw Error(o.where + ": " + o.type + ": gives " + state.label() +
+                      " its points, which it computes: not supported yet");
+      // Points without cells: PETSc's DMPlex, which distributes a body, is made of cells.
+      if (nodes || rest) {
+        const std::size_t count =
+            parse::tokens(rest ? *reader.text(state, "rest_position") : *nodes).size() / 3;
+        throw Error(state.where + ": MechanicalObject: " + std::to_string(count) +
+                    (count == 1 ? " point" : " points") +
+                    " and no cells (no tetrahedra, hexahedra, triangles, quads or edges " + "in " +
+                    (topology ? topology->label() : std::string("its node")) +
+                    "): a body of points alone is not supported yet (its distribution is made " +
+                    "of cells)");
+      }
       throw Error(state.where +
                   ": MechanicalObject: no mesh (no loader, and no position and tetrahedra "
                   "written in the scene, nor hexahedra, triangles, quads or edges)");

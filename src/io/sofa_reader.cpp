@@ -98,6 +98,7 @@ const SofaObject* Reader::linked(const SofaObject& o, const std::string& field,
   const SofaObject* at = &o;
   std::string name = field;
   const SofaObject* found = nullptr;
+  bool named = false;
   for (int depth = 0; depth < kMaxLinkDepth; ++depth) {
     const std::string* own = at->field(name);
     const std::string* link = own ? own : at->field("src");
@@ -106,7 +107,12 @@ const SofaObject* Reader::linked(const SofaObject& o, const std::string& field,
         scene_.resolve(*at->node, *link, where(*at, own ? name : "src"), at);
     if (own) checkLinkTarget(*this, *at, name, *link, target);
     if (!target.object) break;
-    if (own && !target.field.empty()) name = target.field;
+    // src links only the fields of the same name that the source has (BaseObject::parse): a
+    // field another link named ("@engine.output") goes no further than the object that has it.
+    if (!own && named && knowsDataFields(target.object->type) &&
+        !isDataField(target.object->type, name))
+      break;
+    if (own && !target.field.empty()) name = target.field, named = true;
     at = found = target.object;
   }
   if (linkedField) *linkedField = name;

@@ -155,6 +155,9 @@ std::vector<std::string> selectionsOf(Reader& reader, const SofaObject& o, const
     refuseOtherPositions(reader, o, *roi, roiField == "triangleIndices");
     return selections;
   }
+  if (const SofaObject* engine = reader.linked(o, field);
+      engine && engine->type == "SubsetTopology")
+    reader.reject(o, field, "a SubsetTopology's outputs are read here only as a body's mesh");
   if (!reader.given(o, field)) return fallback;
   const std::vector<long long> indices = reader.integers(o, field);
   if (indices.empty()) return {};

@@ -34,16 +34,19 @@ bool isTopology(const std::string& t) {
 
 // Components with no effect on the mechanics here: plugins, the default loops, topology, the
 // mesh sources (loaders and the regular, cylinder, sphere and sparse grids, read where the body's
-// mesh is), the engines our selections stand for (ROIs, MergeVectors of their indices), the task
-// scheduler's thread count, and the Gravity context object (read where the body's gravity is).
+// mesh is, as are the GenerateGrid and GenerateCylinder engines), the engines our selections stand
+// for (ROIs, MergeVectors of their indices), the task scheduler's thread count, and the Gravity
+// context object (read where the body's gravity is).
 bool isAccepted(const std::string& t) {
   return isTopology(t) || t == "CylinderGridTopology" || t == "SphereGridTopology" ||
          t == "Gravity" || t == "PlaneROI" || t == "PairBoxROI" || t == "TaskSchedulerSettings" ||
          isOneOf(t, {"RequiredPlugin", "DefaultAnimationLoop", "DefaultVisualManagerLoop",
                      "AddPluginRepository", "BoxROI", "SphereROI", "RegularGridTopology",
                      "SparseGridTopology", "MeshGmshLoader", "MeshVTKLoader", "MeshOBJLoader",
-                     "MeshSTLLoader", "MeshOffLoader", "MeshTrianLoader", "SphereLoader"}) ||
-         t == "MergeVectors" || t == "GridMeshCreator" || t == "ProximityROI";
+                     "MeshSTLLoader", "MeshOffLoader", "MeshTrianLoader", "SphereLoader",
+                     "GIDMeshLoader"}) ||
+         t == "MergeVectors" || t == "GridMeshCreator" || t == "ProximityROI" ||
+         t == "GenerateGrid" || t == "GenerateCylinder" || t == "SubsetTopology";
 }
 
 // What only draws, records or serves the GUI: rendering (every Ogl* component: models, shaders,
@@ -192,7 +195,8 @@ struct Collector {
     for (const SofaObject& o : node.objects) {
       if (movesMesh(reader, o)) continue;
       if (isVisual(o.type) ||
-          ((isAnalysis(o.type) || o.type == "TransformEngine") && onlyDrawn(reader.scene(), o))) {
+          ((isAnalysis(o.type) || o.type == "TransformEngine" || o.type == "MergePoints") &&
+           onlyDrawn(reader.scene(), o))) {
         walk.visual.push_back(o.type);
       } else if (isCollision(o.type)) {
         walk.collision.push_back(o.type);
