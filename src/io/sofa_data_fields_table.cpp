@@ -203,6 +203,7 @@ const std::vector<SofaClassFields>& sofaClassFields() {
        {"MeshTopology"},
        {"fillWeighted", "onlyInsideCells", "n", "min", "max", "cellWidth", "nbVirtualFinerLevels",
         "dataResolution", "voxelSize", "marchingCubeStep", "convolutionSize", "facets"}},
+      {"SparseGridRamificationTopology", {"SparseGridTopology"}, {"finestConnectivity"}},
       {"GridTopology",
        {"MeshTopology"},
        {"n", "computeHexaList", "computeQuadList", "computeTriangleList", "computeEdgeList",

@@ -158,7 +158,7 @@ void mapEngineTransform(Reader& reader, const SofaObject& engine) {
 // The grids read as a body's mesh (io/sofa_grid_mesh.hpp).
 bool isReadGrid(const std::string& type) {
   return type == "RegularGridTopology" || type == "CylinderGridTopology" ||
-         type == "SphereGridTopology" || type == "SparseGridTopology";
+         type == "SphereGridTopology" || sofa::isSparseGrid(type);
 }
 
 // The mesh: the loader the MechanicalObject or its node's topology reads. A child's FEM force
@@ -186,7 +186,7 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
     if (!state.field(field) || !isSofaLink(*state.field(field))) continue;
     const SofaObject* target = reader.linked(state, field);
     if (field == "rest_position" && target && isReadGrid(target->type) &&
-        target->type != "SparseGridTopology") {
+        !sofa::isSparseGrid(target->type)) {
       restGrid = target;
       continue;
     }
@@ -250,7 +250,7 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
     // are the mesh, the position (written, or another grid's points) the starting state.
     if (restGrid && state.field("position")) {
       std::vector<double> x;
-      if (linked && isReadGrid(linked->type) && linked->type != "SparseGridTopology") {
+      if (linked && isReadGrid(linked->type) && !sofa::isSparseGrid(linked->type)) {
         for (const auto& p : sofa::regularGrid(reader, *linked, true).points)
           x.insert(x.end(), p.begin(), p.end());
       } else if (linked && !reader.text(state, "position")) {
@@ -265,7 +265,7 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
                           std::to_string(restCount / 3) + " points of " + restGrid->label());
       reader.key("initial.positions", sofa::joined(x, 0, x.size()));
     }
-    if (grid->type == "SparseGridTopology") {
+    if (sofa::isSparseGrid(grid->type)) {
       // SOFA's data field is `filename`, `fileTopology` its alias; found like a loader's file.
       const char* field = grid->field("fileTopology") ? "fileTopology" : "filename";
       const std::string surface =
@@ -277,8 +277,7 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
     if (state.field("velocity")) reader.key("initial.velocities", *reader.text(state, "velocity"));
     if (engine) mapEngineTransform(reader, *engine);
     mapTransform(reader, state, false);
-    return grid->type == "RegularGridTopology" || grid->type == "SparseGridTopology" ? grid
-                                                                                     : nullptr;
+    return grid->type == "RegularGridTopology" || sofa::isSparseGrid(grid->type) ? grid : nullptr;
   }
   // A grid of a kind not read here is the real reason a body has no mesh.
   const auto refuseOtherGrid = [&] {
@@ -287,7 +286,8 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
           o.type.compare(o.type.size() - 8, 8, "Topology") == 0)
         throw Error(o.where + ": " + o.type +
                     ": not supported yet (of SOFA's grids, RegularGridTopology, "
-                    "CylinderGridTopology, SphereGridTopology and SparseGridTopology are); it "
+                    "CylinderGridTopology, SphereGridTopology, SparseGridTopology and "
+                    "SparseGridRamificationTopology are); it "
                     "gives " +
                     state.label() + " its points");
   };
@@ -693,7 +693,7 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
                   "not supported");
     // SOFA's mapper of a sparse grid reads the grid's cubes (io/sofa_mapped_child).
     std::optional<sofa::SparseGrid> sparse;
-    if (bodyGrid && bodyGrid->type == "SparseGridTopology" &&
+    if (bodyGrid && sofa::isSparseGrid(bodyGrid->type) &&
         child.mapping->type == "BarycentricMapping") {
       const char* field = bodyGrid->field("fileTopology") ? "fileTopology" : "filename";
       sparse = sofa::sparseGrid(

@@ -10,6 +10,7 @@
 #include "eis/core/error.hpp"
 #include "eis/core/parameters.hpp"
 #include "sofa_cube_intersection.hpp"
+#include "sofa_sparse_grid_ramification.hpp"
 
 namespace eis::sofa {
 
@@ -403,6 +404,9 @@ SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid,
   if (levels != 0 && settings.cellWidth != 0)
     reader.reject(grid, "cellWidth", "together with nbVirtualFinerLevels: not supported");
   try {
+    if (grid.type == "SparseGridRamificationTopology")
+      return ramifiedGrid(surface, settings, int(levels),
+                          reader.boolean(grid, "finestConnectivity", true));
     if (levels == 0) return voxelize(surface, settings);
     // buildVirtualFinerLevels: the surface voxelised on (n - 1) 2^levels + 1 points along each
     // axis, then each grid built from the one below it, this one last.

@@ -6,12 +6,19 @@
 // encloses (inside cells), with the points they use, numbered as SOFA numbers them, so that
 // indices in a scene name the same points. Private to io/sofa_import.cpp.
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sofa_reader.hpp"
 
 namespace eis::sofa {
+
+// SparseGridTopology, or SparseGridRamificationTopology (io/sofa_sparse_grid_ramification.hpp),
+// which derives from it.
+inline bool isSparseGrid(const std::string& type) {
+  return type == "SparseGridTopology" || type == "SparseGridRamificationTopology";
+}
 
 // A surface as SOFA's helper::io::Mesh holds it: vertices, and facets as vertex lists
 // (polygons, cut into fans of triangles from their first vertex).
@@ -33,6 +40,16 @@ struct SparseGridSettings {
   bool fillWeighted = true;
 };
 
+// SparseGridRamificationTopology::findCube with virtual finer levels: the point's cell in the
+// finest level's regular grid, and the hexahedron of the grid that cell ended in (its coarsest
+// parent); findNearestCube: the nearest of the finest level's boundary cells.
+struct FinestCells {
+  std::array<int, 3> n{};
+  std::array<double, 3> min{}, max{};
+  std::vector<long long> parent;    // per regular cell of the finest level; -1: not kept
+  std::vector<long long> boundary;  // its boundary cells (regular numbers), in its cells' order
+};
+
 struct SparseGrid {
   std::array<int, 3> n{};                           // points of the regular grid along x, y, z
   std::array<double, 3> min{}, max{};               // its box
@@ -42,6 +59,7 @@ struct SparseGrid {
   // SparseGridTopology::getStiffnessCoef: 0.5 for a boundary cell when fillWeighted, else 1, or
   // from a finer level's (coarser).
   std::vector<double> stiffness;
+  std::optional<FinestCells> finest;  // SparseGridRamificationTopology's, with finer levels
 };
 
 // One level of a sparse grid, over its regular grid (cell (x, y, z) numbered

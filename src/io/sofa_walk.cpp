@@ -41,8 +41,9 @@ bool isAccepted(const std::string& t) {
          t == "Gravity" || t == "PlaneROI" || t == "PairBoxROI" || t == "TaskSchedulerSettings" ||
          isOneOf(t, {"RequiredPlugin", "DefaultAnimationLoop", "DefaultVisualManagerLoop",
                      "AddPluginRepository", "BoxROI", "SphereROI", "RegularGridTopology",
-                     "SparseGridTopology", "MeshGmshLoader", "MeshVTKLoader", "MeshOBJLoader",
-                     "MeshSTLLoader", "MeshOffLoader", "MeshTrianLoader", "SphereLoader"}) ||
+                     "SparseGridTopology", "SparseGridRamificationTopology", "MeshGmshLoader",
+                     "MeshVTKLoader", "MeshOBJLoader", "MeshSTLLoader", "MeshOffLoader",
+                     "MeshTrianLoader", "SphereLoader"}) ||
          t == "MergeVectors" || t == "GridMeshCreator" || t == "ProximityROI";
 }
 
