@@ -191,8 +191,9 @@ void mapGrid(Reader& reader, const SofaObject& grid,
   const RegularGrid mesh = regularGrid(reader, grid);
   if (mesh.dimension() < 3) {
     if (childHexahedral)
-      throw Error(childHexahedral->where + ": " + childHexahedral->type + ": reads the hexahedra of " +
-                  grid.label() + ", a grid of one point along an axis, which has none");
+      throw Error(childHexahedral->where + ": " + childHexahedral->type +
+                  ": reads the hexahedra of " + grid.label() +
+                  ", a grid of one point along an axis, which has none");
     mapFlatGrid(reader, grid, mesh, components);
     return;
   }
@@ -220,9 +221,16 @@ void mapGrid(Reader& reader, const SofaObject& grid,
 // TetrahedronFEMForceField and Hexa2TetraTopologicalMapping cut a topology that is no GridTopology
 // as if it had 2 x 1 cells a layer (nx = 2, ny = 1 in their init), and read no coefficient.
 void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& surfacePath,
+                   const std::vector<std::string>& surfaces,
                    const std::vector<const SofaObject*>& components) {
   const CellReaders readers = cellReaders(reader, grid, components, false);
-  const SparseGrid mesh = sparseGrid(reader, grid, surfacePath);
+  // SparseGridMultipleTopology's massCoefs weigh HexahedronFEMForceFieldAndMass's cells.
+  for (const SofaObject* c : components)
+    if (grid.type == "SparseGridMultipleTopology" && c->type == "HexahedronFEMForceFieldAndMass")
+      throw Error(c->where + ": " + c->type + ": on " + grid.label() +
+                  ": SOFA weighs each cell's mass by the grid's massCoefs, which is not "
+                  "supported yet");
+  const SparseGrid mesh = sparseGrid(reader, grid, surfacePath, surfaces);
   RegularGrid cells;
   cells.n = {3, 2, 2};
   cells.points = mesh.points;

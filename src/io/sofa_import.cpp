@@ -31,9 +31,9 @@ namespace {
 using sofa::Reader;
 
 // The file a loader names (in `field`), found in the scene's folder, then in each data path.
-std::string findFile(const Reader& reader, const SofaObject& loader,
-                     const SofaImportOptions& options, const std::string& field = "filename") {
-  const std::optional<std::string> name = reader.text(loader, field);
+std::string findNamedFile(const Reader& reader, const SofaObject& loader,
+                          const SofaImportOptions& options, const std::string& field,
+                          const std::optional<std::string>& name) {
   if (!name || name->empty()) reader.reject(loader, field, "a loader needs a file");
   namespace fs = std::filesystem;
   if (fs::path(*name).is_absolute()) {
@@ -49,6 +49,22 @@ std::string findFile(const Reader& reader, const SofaObject& loader,
   reader.reject(loader, field,
                 "no such file in the scene's folder" +
                     std::string(options.dataPaths.empty() ? "" : " or any scene.data-path"));
+}
+
+std::string findFile(const Reader& reader, const SofaObject& loader,
+                     const SofaImportOptions& options, const std::string& field = "filename") {
+  return findNamedFile(reader, loader, options, field, reader.text(loader, field));
+}
+
+// A SparseGridMultipleTopology's fileTopologies, each found like a loader's file; none for
+// another grid.
+std::vector<std::string> gridSurfaces(const Reader& reader, const SofaObject& grid,
+                                      const SofaImportOptions& options) {
+  std::vector<std::string> out;
+  if (grid.type == "SparseGridMultipleTopology")
+    for (const std::string& name : parse::tokens(reader.text(grid, "fileTopologies").value_or("")))
+      out.push_back(findNamedFile(reader, grid, options, "fileTopologies", name));
+  return out;
 }
 
 // MeshLoader (reinit: one matrix translation * rotation * scale) and MechanicalObject (init:
@@ -270,7 +286,7 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
       const char* field = grid->field("fileTopology") ? "fileTopology" : "filename";
       const std::string surface =
           reader.given(*grid, field) ? findFile(reader, *grid, options, field) : "";
-      sofa::mapSparseGrid(reader, *grid, surface, components);
+      sofa::mapSparseGrid(reader, *grid, surface, gridSurfaces(reader, *grid, options), components);
     } else {
       sofa::mapGrid(reader, *grid, components, childHexahedral);
     }
@@ -286,8 +302,8 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
           o.type.compare(o.type.size() - 8, 8, "Topology") == 0)
         throw Error(o.where + ": " + o.type +
                     ": not supported yet (of SOFA's grids, RegularGridTopology, "
-                    "CylinderGridTopology, SphereGridTopology, SparseGridTopology and "
-                    "SparseGridRamificationTopology are); it "
+                    "CylinderGridTopology, SphereGridTopology, SparseGridTopology, "
+                    "SparseGridRamificationTopology and SparseGridMultipleTopology are); it "
                     "gives " +
                     state.label() + " its points");
   };
@@ -698,7 +714,8 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
       const char* field = bodyGrid->field("fileTopology") ? "fileTopology" : "filename";
       sparse = sofa::sparseGrid(
           reader, *bodyGrid,
-          reader.given(*bodyGrid, field) ? findFile(reader, *bodyGrid, options, field) : "");
+          reader.given(*bodyGrid, field) ? findFile(reader, *bodyGrid, options, field) : "",
+          gridSurfaces(reader, *bodyGrid, options));
     }
     sofa::mapMappedChild(reader, child, keys, sparse ? &*sparse : nullptr);
   }

@@ -38,7 +38,7 @@ bool holdsTopology(const std::string& t) {
     return t.size() >= end.size() && t.compare(t.size() - end.size(), end.size(), end) == 0;
   };
   return endsWith("TopologyContainer") || endsWith("GridTopology") || t == "MeshTopology" ||
-         t == "SparseGridRamificationTopology";
+         t == "SparseGridRamificationTopology" || t == "SparseGridMultipleTopology";
 }
 
 }  // namespace

@@ -323,8 +323,8 @@ SparseGrid voxelize(const Surface& surface, const SparseGridSettings& settings) 
   return numberedCells(level, kept);
 }
 
-SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid,
-                      const std::string& surfacePath) {
+SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid, const std::string& surfacePath,
+                      const std::vector<std::string>& surfaces) {
   const double levels = reader.real(grid, "nbVirtualFinerLevels", 0);
   if (levels != std::floor(levels) || levels < 0 || levels > 8)
     reader.reject(grid, "nbVirtualFinerLevels", "expected an integer from 0 to 8");
@@ -358,7 +358,12 @@ SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid,
         reader.reject(grid, "n", "a grid needs at least 2 points along each axis");
   Surface surface;
   const char* field = grid.field("fileTopology") ? "fileTopology" : "filename";
-  if (surfacePath.empty()) {
+  // SparseGridMultipleTopology voxelises its fileTopologies; fileTopology, when given, is the
+  // surface finestConnectivity tests.
+  const bool multiple = grid.type == "SparseGridMultipleTopology";
+  if (multiple && surfacePath.empty()) {
+    reader.refuseIfGiven(grid, "position", "SparseGridMultipleTopology reads fileTopologies");
+  } else if (surfacePath.empty()) {
     // buildAsFinest: no file, the surface written in the scene (position, triangles, quads).
     if (!reader.given(grid, "position"))
       reader.reject(grid, field, "no surface: neither a file nor a position");
@@ -403,9 +408,13 @@ SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid,
   }
   if (levels != 0 && settings.cellWidth != 0)
     reader.reject(grid, "cellWidth", "together with nbVirtualFinerLevels: not supported");
+  if (multiple)
+    return multipleGrid(reader, grid, surfacePath.empty() ? nullptr : &surface, surfaces, settings,
+                        int(levels));
   try {
     if (grid.type == "SparseGridRamificationTopology")
-      return ramifiedGrid(surface, settings, int(levels),
+      return ramifiedGrid([&](const SparseGridSettings& s) { return finestLevel(surface, s); },
+                          surface, settings, int(levels),
                           reader.boolean(grid, "finestConnectivity", true));
     if (levels == 0) return voxelize(surface, settings);
     // buildVirtualFinerLevels: the surface voxelised on (n - 1) 2^levels + 1 points along each

@@ -14,10 +14,11 @@
 
 namespace eis::sofa {
 
-// SparseGridTopology, or SparseGridRamificationTopology (io/sofa_sparse_grid_ramification.hpp),
-// which derives from it.
+// SparseGridTopology, or SparseGridRamificationTopology or SparseGridMultipleTopology
+// (io/sofa_sparse_grid_ramification.hpp), which derive from it.
 inline bool isSparseGrid(const std::string& type) {
-  return type == "SparseGridTopology" || type == "SparseGridRamificationTopology";
+  return type == "SparseGridTopology" || type == "SparseGridRamificationTopology" ||
+         type == "SparseGridMultipleTopology";
 }
 
 // A surface as SOFA's helper::io::Mesh holds it: vertices, and facets as vertex lists
@@ -98,7 +99,9 @@ SparseGrid numberedByCubes(const GridLevel& level);
 SparseGrid voxelize(const Surface& surface, const SparseGridSettings& settings);
 
 // The SparseGridTopology `grid`, its surface read from `surfacePath` (empty: its position with
-// its triangles and quads). Anything refused is an Error naming the object and field.
-SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid, const std::string& surfacePath);
+// its triangles and quads); a SparseGridMultipleTopology's `surfaces` its fileTopologies, found.
+// Anything refused is an Error naming the object and field.
+SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid, const std::string& surfacePath,
+                      const std::vector<std::string>& surfaces = {});
 
 }  // namespace eis::sofa

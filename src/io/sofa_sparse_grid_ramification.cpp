@@ -4,6 +4,7 @@
 // buildVirtualFinerLevels, findCoarsestParents.
 #include "sofa_sparse_grid_ramification.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -205,8 +206,7 @@ void numberPieces(Level& level, const std::vector<std::array<Point, 8>>& corners
 
 // buildAsFinest and findConnexionsAtFinestLevel (and buildRamifiedFinestLevel with
 // finestConnectivity): SparseGridTopology's cells, one piece each, joined to their neighbours.
-Level finest(const Surface& surface, const SparseGridSettings& settings, bool finestConnectivity) {
-  const GridLevel grid = finestLevel(surface, settings);
+Level finest(const GridLevel& grid, const Surface& surface, bool finestConnectivity) {
   Level out;
   out.setGrid(grid.n, grid.min, grid.max);
   for (VoxelType wanted : {VoxelType::Boundary, VoxelType::Inside})
@@ -401,11 +401,60 @@ Level coarser(Level& fine) {
 
 }  // namespace
 
-SparseGrid ramifiedGrid(const Surface& surface, const SparseGridSettings& settings, int levels,
-                        bool finestConnectivity) {
+GridLevel assembledLevel(const std::vector<Surface>& surfaces,
+                         const std::vector<float>& coefficients, const SparseGridSettings& settings,
+                         bool erasePrevious) {
+  SparseGridSettings each;
+  each.n = settings.n;
+  each.min = settings.min;
+  each.max = settings.max;
+  if (each.min == Point{0, 0, 0} && each.max == Point{0, 0, 0}) {
+    each.min = each.max = surfaces.front().vertices.front();
+    for (const Surface& s : surfaces)
+      for (const Point& v : s.vertices)
+        for (int a = 0; a < 3; ++a)
+          each.min[a] = std::min(each.min[a], v[a]), each.max[a] = std::max(each.max[a], v[a]);
+    for (int a = 0; a < 3; ++a) {
+      const double widen = (each.max[a] - each.min[a]) / 100.0;
+      each.min[a] -= widen;
+      each.max[a] += widen;
+    }
+  }
+  GridLevel out;
+  std::vector<float> coefficient;
+  for (std::size_t i = 0; i < surfaces.size(); ++i) {
+    GridLevel level;
+    try {
+      level = finestLevel(surfaces[i], each);
+    } catch (const Error& e) {
+      throw Error("surface " + std::to_string(i + 1) + ": " + e.what());
+    }
+    if (i == 0) {
+      out = level;
+      out.types.assign(level.types.size(), VoxelType::Outside);
+      coefficient.assign(level.types.size(), 0.0f);
+    }
+    for (std::size_t c = 0; c < level.types.size(); ++c) {
+      const VoxelType t = level.types[c];
+      if (t == VoxelType::Inside || (t == VoxelType::Boundary && !settings.fillWeighted)) {
+        out.types[c] = VoxelType::Inside;
+        coefficient[c] = coefficients[i];
+      } else if (t == VoxelType::Boundary) {
+        if (out.types[c] != VoxelType::Inside) out.types[c] = VoxelType::Boundary;
+        coefficient[c] = erasePrevious ? coefficients[i] : (coefficient[c] + coefficients[i]) * .5f;
+      }
+    }
+  }
+  for (std::size_t c = 0; c < coefficient.size(); ++c)
+    out.stiffness[c] = out.types[c] == VoxelType::Outside ? 0.0 : double(coefficient[c]);
+  return out;
+}
+
+SparseGrid ramifiedGrid(const Voxelise& voxelise, const Surface& surface,
+                        const SparseGridSettings& settings, int levels, bool finestConnectivity) {
   std::vector<Level> all;
   if (levels == 0) {
-    all.push_back(finest(surface, settings, finestConnectivity));
+    all.push_back(finest(voxelise(settings), surface, finestConnectivity));
   } else {
     // buildVirtualFinerLevels: the finest grid of (n - 1) 2^levels + 1 points, with the grid's
     // min, max and fillWeighted (nothing else of it).
@@ -415,7 +464,7 @@ SparseGrid ramifiedGrid(const Surface& surface, const SparseGridSettings& settin
     virtualSettings.min = settings.min;
     virtualSettings.max = settings.max;
     virtualSettings.fillWeighted = settings.fillWeighted;
-    all.push_back(finest(surface, virtualSettings, finestConnectivity));
+    all.push_back(finest(voxelise(virtualSettings), surface, finestConnectivity));
     for (int l = 0; l < levels; ++l) all.push_back(coarser(all.back()));
   }
   const Level& top = all.back();

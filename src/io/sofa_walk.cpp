@@ -39,11 +39,12 @@ bool isTopology(const std::string& t) {
 bool isAccepted(const std::string& t) {
   return isTopology(t) || t == "CylinderGridTopology" || t == "SphereGridTopology" ||
          t == "Gravity" || t == "PlaneROI" || t == "PairBoxROI" || t == "TaskSchedulerSettings" ||
-         isOneOf(t, {"RequiredPlugin", "DefaultAnimationLoop", "DefaultVisualManagerLoop",
-                     "AddPluginRepository", "BoxROI", "SphereROI", "RegularGridTopology",
-                     "SparseGridTopology", "SparseGridRamificationTopology", "MeshGmshLoader",
-                     "MeshVTKLoader", "MeshOBJLoader", "MeshSTLLoader", "MeshOffLoader",
-                     "MeshTrianLoader", "SphereLoader"}) ||
+         isOneOf(t,
+                 {"RequiredPlugin", "DefaultAnimationLoop", "DefaultVisualManagerLoop",
+                  "AddPluginRepository", "BoxROI", "SphereROI", "RegularGridTopology",
+                  "SparseGridTopology", "SparseGridRamificationTopology",
+                  "SparseGridMultipleTopology", "MeshGmshLoader", "MeshVTKLoader", "MeshOBJLoader",
+                  "MeshSTLLoader", "MeshOffLoader", "MeshTrianLoader", "SphereLoader"}) ||
          t == "MergeVectors" || t == "GridMeshCreator" || t == "ProximityROI";
 }
 

@@ -222,3 +222,59 @@ TEST(SofaSparseGridRamification, MalformedInputIsOneClearError) {
 }
 
 }  // namespace
+
+namespace {
+
+// SparseGridMultipleTopology over two cells of side 2: surface 1 a box through both, surface 2 a
+// box in the second only; each cell's coefficient assembled as SOFA's assembleRegularGrids does.
+Grid importMultiple(const std::string& fields) {
+  const fs::path folder = fs::path(testing::TempDir()) / "eis_sparse_grid_multiple";
+  fs::create_directories(folder);
+  std::ofstream(folder / "one.obj") << boxes({{{0.5, 0.5, 0.5}, {3.5, 1.5, 1.5}}});
+  std::ofstream(folder / "two.obj") << boxes({{{2.5, 0.5, 0.5}, {3.5, 1.5, 1.5}}});
+  eis::SofaImportOptions options;
+  options.sceneFolder = folder.string();
+  const std::string text =
+      "<Node><Node name='b'><EulerImplicitSolver/><CGLinearSolver/>"
+      "<SparseGridMultipleTopology n='3 2 2' min='0 0 0' max='4 2 2' "
+      "fileTopologies='one.obj two.obj' " +
+      fields +
+      "/><MechanicalObject/><UniformMass totalMass='1'/><HexahedronFEMForceField/></Node></Node>";
+  const eis::SofaImport imported = eis::importSofaScene(eis::SofaScene(text, "s.scn"), options);
+  Grid out;
+  for (const eis::SofaKey& k : imported.objects.at(0).keys) {
+    if (k.key == "material.cell-stiffness-factor") out.factors = numbers(k.value);
+    if (k.key == "mesh.hexahedra") out.hexahedra.resize(numbers(k.value).size() / 8);
+    if (k.key == "mesh.nodes") out.points.resize(numbers(k.value).size() / 3);
+  }
+  return out;
+}
+
+TEST(SofaSparseGridMultiple, EachCellTakesTheCoefficientsOfTheSurfacesOnIt) {
+  // Both cells on surface 1: (0 + 2) / 2 = 1; the second on surface 2 too: (1 + 8) / 2.
+  const Grid blended = importMultiple("finestConnectivity='0' stiffnessCoefs='2 8'");
+  EXPECT_EQ(blended.hexahedra.size(), 2u);
+  EXPECT_EQ(blended.points.size(), 12u);
+  EXPECT_EQ(blended.factors, (std::vector<double>{1, 4.5}));
+  // erasePreviousCoef: the last surface's alone.
+  EXPECT_EQ(
+      importMultiple("finestConnectivity='0' stiffnessCoefs='2 8' erasePreviousCoef='1'").factors,
+      (std::vector<double>{2, 8}));
+  // Without fillWeighted a cell on a surface counts as inside it: its coefficient, unblended.
+  EXPECT_EQ(importMultiple("finestConnectivity='0' stiffnessCoefs='2 3' fillWeighted='0'").factors,
+            (std::vector<double>{2, 3}));
+  // A coefficient missing is 1: (0 + 2) / 2, then (1 + 1) / 2: all 1, no factor written.
+  EXPECT_TRUE(importMultiple("finestConnectivity='0' stiffnessCoefs='2'").factors.empty());
+}
+
+TEST(SofaSparseGridMultiple, WhatSofaCannotBuildIsRefused) {
+  EXPECT_NE(
+      errorOf([] {
+        importMultiple("finestConnectivity='0' nbVirtualFinerLevels='1' computeRamifications='0'");
+      }).find("computeRamifications"),
+      std::string::npos);
+  // finestConnectivity (true by default) tests fileTopology's edges, and none is given.
+  EXPECT_NE(errorOf([] { importMultiple(""); }).find("finestConnectivity"), std::string::npos);
+}
+
+}  // namespace
