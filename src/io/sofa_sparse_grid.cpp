@@ -19,9 +19,11 @@ namespace {
 using Point = std::array<double, 3>;
 using CellType = VoxelType;
 
-// Each polygon edge of a closed surface borders an even number of facets. An open one would let
-// SOFA's fill leak out through the hole and leave only the cells the surface crosses. Vertices
-// at one position count as one: OBJ files repeat a vertex along texture seams.
+// No polygon edge of a closed surface borders a single facet (a free border, the rim of a hole).
+// An open one would let SOFA's fill leak out through the hole and leave only the cells the
+// surface crosses. An edge where three or more facets meet (SOFA's mesh/c.obj has inner walls)
+// opens nothing. Vertices at one position count as one: OBJ files repeat a vertex along texture
+// seams.
 void checkClosed(const Surface& surface) {
   std::map<Point, long long> first;
   std::vector<long long> welded(surface.vertices.size());
@@ -37,7 +39,7 @@ void checkClosed(const Surface& surface) {
   }
   if (edges.empty()) throw Error("the surface has no facets");
   for (const auto& [edge, count] : edges)
-    if (count % 2 != 0)
+    if (count == 1)
       throw Error("the surface is not closed: its edge between vertices " +
                   std::to_string(edge.first + 1) + " and " + std::to_string(edge.second + 1) +
                   " borders " + std::to_string(count) + " facet(s)");

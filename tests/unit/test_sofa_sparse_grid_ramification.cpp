@@ -278,3 +278,32 @@ TEST(SofaSparseGridMultiple, WhatSofaCannotBuildIsRefused) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(SofaSparseGridRamification, AnInnerWallIsNoHole) {
+  // The box [0, 2] x [0, 1] x [0, 1], its four long sides split at x = 1, and a wall there: the
+  // wall's edges border three facets each (as in SOFA's mesh/c.obj), no edge one.
+  const std::string walled =
+      "v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 1 0\nv 1 1 0\nv 2 1 0\n"
+      "v 0 0 1\nv 1 0 1\nv 2 0 1\nv 0 1 1\nv 1 1 1\nv 2 1 1\n"
+      "f 1 4 10 7\nf 3 9 12 6\n"                          // the ends, x = 0 and 2
+      "f 1 2 8 7\nf 2 3 9 8\nf 4 10 11 5\nf 5 11 12 6\n"  // y = 0 and 1
+      "f 1 4 5 2\nf 2 5 6 3\nf 7 8 11 10\nf 8 9 12 11\n"  // z = 0 and 1
+      "f 2 5 11 8\n";                                     // the wall
+  const Grid g = import(walled,
+                        "<SparseGridRamificationTopology n='3 2 2' min='-0.5 -0.5 -0.5' "
+                        "max='2.5 1.5 1.5' finestConnectivity='0' fileTopology='surface.obj'/>");
+  EXPECT_EQ(g.hexahedra.size(), 2u);
+  // Without an end the surface is open: refused.
+  const std::string open =
+      walled.substr(0, walled.find("f 1 4 10 7")) + walled.substr(walled.find("f 3 9 12 6"));
+  EXPECT_NE(errorOf([&] {
+              import(open,
+                     "<SparseGridRamificationTopology n='3 2 2' finestConnectivity='0' "
+                     "fileTopology='surface.obj'/>");
+            }).find("borders 1 facet"),
+            std::string::npos);
+}
+
+}  // namespace
