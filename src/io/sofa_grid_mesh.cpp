@@ -244,13 +244,12 @@ void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& su
     halves = halves && (f == 1 || f == 0.5);
   }
   weighted = weighted && readers.fem;
-  // HexahedronFEMForceFieldAndMass::init puts gravity on each cell's volume times the grid's
-  // getMassCoef (the same coefficients), which mass.type = hexahedron-fem does not.
+  // HexahedronFEMForceFieldAndMass scales each cell's element mass, and the mass gravity acts
+  // on, by the grid's getMassCoef: the same coefficients as the stiffness (but for
+  // SparseGridMultipleTopology's massCoefs, refused above).
   for (const SofaObject* c : components)
     if (weighted && c->type == "HexahedronFEMForceFieldAndMass")
-      throw Error(c->where + ": " + c->type + ": on " + grid.label() +
-                  ", whose cells are not all full: SOFA weighs each cell's gravity by the grid's "
-                  "mass coefficient, which is not supported yet (fillWeighted='0' fills them)");
+      reader.key("mass.cell-factor", factors);
   if (weighted) reader.key("material.cell-stiffness-factor", factors);
   const std::string weight = !weighted ? ""
                              : halves  ? ", at half stiffness"

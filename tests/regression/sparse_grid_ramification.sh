@@ -4,6 +4,7 @@
 # (not joined: two hexahedra with points of their own), the second the rest of the first bar
 # (joined to its first piece across x = 2). The scene ends, on 1, 2 and 3 ranks, where the INI
 # scene of those 3 hexahedra ends, written inline in SOFA's numbering with SOFA's coefficients;
+# under HexahedronFEMForceFieldAndMass each cell's mass is weighed by the grid's coefficient;
 # what SOFA cannot build or the importer cannot match is refused with one line naming it.
 # Usage: sparse_grid_ramification.sh <euler-implicit>; the MPI launch: tests/common/mpi_launch.sh.
 set -uo pipefail
@@ -77,6 +78,36 @@ check "the ramified grid scene ends where the inline hexahedra end" same_state s
   1e-11
 check "2 ranks end where 1 rank does" same_state scene1.csv scene2.csv 1e-11
 check "3 ranks end where 1 rank does" same_state scene1.csv scene3.csv 1e-11
+
+# HexahedronFEMForceFieldAndMass weighs each cell's mass by the grid's mass coefficients (the
+# stiffness ones): the scene ends where the inline hexahedra with mass.cell-factor end, and not
+# where they end without it.
+sed 's|<UniformMass totalMass="2"/>||; s|<HexahedronFEMForceField |<HexahedronFEMForceFieldAndMass density="5" |' \
+  ramified.scn >andmass.scn
+for ranks in 1 2 3; do
+  run "$ranks" --scene andmass.scn --solver.steps=5 --output.final-state="andmass$ranks.csv"
+  check "HexahedronFEMForceFieldAndMass on the ramified grid runs on $ranks ranks" \
+    test -s "andmass$ranks.csv"
+done
+inline_mass() {  # inline_mass OUT [ARGS...]: the inline hexahedra under SOFA's hexahedral mass
+  run 2 --config=inline.ini --solver.dt=0.02 --solver.steps=5 --solver.rtol=1e-13 \
+    --output.progress-every=0 --mass.type=hexahedron-fem --material.density=5 \
+    --material.model=corotational --material.rotation=large --material.young-modulus=300 \
+    --material.poisson-ratio=0.3 --load.gravity="0 -9.81 0" --solver.rayleigh-stiffness=0.1 \
+    --solver.rayleigh-mass=0.2 --constraint.fixed="indices 0 3 4 7 8 11 12 15" \
+    --output.final-state="$1" "${@:2}"
+}
+inline_mass andmass-ini.csv --mass.cell-factor="0.0625 0.0625 0.125"
+check "it ends where the inline hexahedra with their mass factors end" same_state andmass1.csv \
+  andmass-ini.csv 1e-11
+check "2 and 3 ranks end where 1 rank does" eval \
+  'same_state andmass1.csv andmass2.csv 1e-11 && same_state andmass1.csv andmass3.csv 1e-11'
+inline_mass andmass-full.csv
+check "without the factors the inline hexahedra end elsewhere" eval \
+  '! same_state andmass1.csv andmass-full.csv 1e-6'
+inline_mass short.csv --mass.cell-factor="0.5 0.5"
+check "a factor list of the wrong length is refused" grep -q "mass.cell-factor has 2 values for 3 cells" \
+  run.log
 
 refused() {  # refused TEXT SCENE: the scene fails with TEXT in its one error line
   run 2 --scene "$2" --solver.steps=1
