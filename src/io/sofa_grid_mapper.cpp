@@ -152,7 +152,10 @@ std::string sparseGridCubes(const SparseGrid& grid, const std::vector<double>& p
     }
     std::size_t nearest = 0;
     float least = 99999999.0f;
-    for (std::size_t h = 0; h < grid.boundaryCells; ++h) {
+    // findNearestCube skips the cells whose type is not BOUNDARY (with finer levels the cells
+    // are numbered by cube, boundary and inside ones mixed).
+    for (std::size_t h = 0; h < grid.hexahedra.size(); ++h) {
+      if (!grid.boundary[h]) continue;
       const Point& a = grid.points[std::size_t(grid.hexahedra[h][0])];
       const Point& b = grid.points[std::size_t(grid.hexahedra[h][6])];
       double d2 = 0;

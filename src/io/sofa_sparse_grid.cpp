@@ -304,7 +304,8 @@ SparseGrid numberedCells(const GridLevel& level, const std::vector<long long>& k
     for (int k = 0; k < 8; ++k) hexahedron[k] = numbers.at(corners[h][k]);
     out.hexahedra.push_back(hexahedron);
     out.stiffness.push_back(level.stiffness[std::size_t(kept[h])]);
-    out.boundaryCells += level.types[std::size_t(kept[h])] == CellType::Boundary;
+    out.boundary.push_back(level.types[std::size_t(kept[h])] == CellType::Boundary);
+    out.boundaryCells += out.boundary.back();
   }
   return out;
 }

@@ -57,6 +57,7 @@ struct SparseGrid {
   std::vector<std::array<double, 3>> points;        // those the kept cells use, in SOFA's order
   std::vector<std::array<long long, 8>> hexahedra;  // boundary cells first, then inside ones
   std::size_t boundaryCells = 0;                    // voxelize keeps them first
+  std::vector<bool> boundary;                       // per hexahedron: SOFA's type BOUNDARY
   // SparseGridTopology::getStiffnessCoef: 0.5 for a boundary cell when fillWeighted, else 1, or
   // from a finer level's (coarser).
   std::vector<double> stiffness;

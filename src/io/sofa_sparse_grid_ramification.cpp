@@ -476,7 +476,8 @@ SparseGrid ramifiedGrid(const Voxelise& voxelise, const Surface& surface,
   out.hexahedra = top.hexahedra;
   for (std::size_t h = 0; h < top.hexahedra.size(); ++h) {
     out.stiffness.push_back(double(top.stiffness[h]));
-    out.boundaryCells += top.types[h] == VoxelType::Boundary;
+    out.boundary.push_back(top.types[h] == VoxelType::Boundary);
+    out.boundaryCells += out.boundary.back();
   }
   if (levels == 0) return out;
   // findCoarsestParents: each finest cell's (first) piece followed up to the grid.
