@@ -141,7 +141,8 @@ std::unique_ptr<MechanicalSystem> buildSystem(const Scene& scene, const Distribu
   const Physics physics = physicsOf(scene);
   const MassParameters mass = readMassParameters(scene);
   auto system =
-      std::make_unique<MechanicalSystem>(mesh, mass.type, massCoefficientOf(mass, physics, mesh));
+      std::make_unique<MechanicalSystem>(mesh, mass.type, massCoefficientOf(mass, physics, mesh),
+                                         localCellFactors(mesh, mass.cellFactors));
   for (const ForceFieldComponent& component : forceFieldComponents()) {
     if (component.physics != physics) continue;
     if (auto field = component.make(system->context(warnings), scene))

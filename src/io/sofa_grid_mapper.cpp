@@ -38,6 +38,64 @@ void append(std::string& text, const std::string& more) {
   text += (text.empty() ? "" : " ") + more;
 }
 
+// SparseGridRamificationTopology::findCube with finer levels: the point's cell in the finest
+// level, else (findNearestCube) the nearest of its boundary cells; the hexahedron that cell ended
+// in; the coordinates in the grid's own regular cube, clamped to the grid as
+// RegularGridTopology::findNearestCube clamps them (a point found lies inside it already).
+std::string finestCubes(const SparseGrid& grid, const std::vector<double>& points) {
+  const FinestCells& finest = *grid.finest;
+  Point step, fineStep;
+  std::array<long long, 3> cells, fineCells;
+  for (int a = 0; a < 3; ++a) {
+    cells[a] = grid.n[std::size_t(a)] - 1;
+    step[a] = (grid.max[a] - grid.min[a]) / double(cells[a]);
+    fineCells[a] = finest.n[std::size_t(a)] - 1;
+    fineStep[a] = (finest.max[a] - finest.min[a]) / double(fineCells[a]);
+  }
+  const auto corner = [&](long long r, long long shift) {
+    const long long i[3] = {r % fineCells[0], r / fineCells[0] % fineCells[1],
+                            r / fineCells[0] / fineCells[1]};
+    Point c;
+    for (int a = 0; a < 3; ++a) c[a] = finest.min[a] + fineStep[a] * double(i[a] + shift);
+    return c;
+  };
+  std::string text;
+  for (std::size_t p = 0; p + 2 < points.size(); p += 3) {
+    const GridIndex fine = gridIndex(finest.min, fineStep, &points[p]);
+    bool inside = true;
+    long long r = 0, stride = 1;
+    for (int a = 0; a < 3; ++a) {
+      inside = inside && fine.i[a] >= 0 && fine.i[a] < fineCells[a];
+      r += fine.i[a] * stride;
+      stride *= fineCells[a];
+    }
+    long long cube = inside ? finest.parent[std::size_t(r)] : -1;
+    if (cube < 0) {
+      float least = 99999999.0f;
+      long long nearest = finest.boundary.front();
+      for (long long b : finest.boundary) {
+        const Point lo = corner(b, 0), hi = corner(b, 1);
+        double d2 = 0;
+        for (int k = 0; k < 3; ++k) {
+          const double d = points[p + std::size_t(k)] - (lo[k] + hi[k]) * 0.5;
+          d2 += d * d;
+        }
+        const float length = float(std::sqrt(d2));
+        if (length < least) least = length, nearest = b;
+      }
+      cube = finest.parent[std::size_t(nearest)];
+    }
+    GridIndex g = gridIndex(grid.min, step, &points[p]);
+    Point f;
+    for (int a = 0; a < 3; ++a) {
+      g.i[a] = std::min(std::max(g.i[a], 0LL), cells[a] - 1);
+      f[a] = g.x[a] - double(g.i[a]);
+    }
+    append(text, entry(cube, f));
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string regularGridCubes(const RegularGrid& grid, const std::vector<double>& points) {
@@ -59,6 +117,7 @@ std::string regularGridCubes(const RegularGrid& grid, const std::vector<double>&
 }
 
 std::string sparseGridCubes(const SparseGrid& grid, const std::vector<double>& points) {
+  if (grid.finest) return finestCubes(grid, points);
   Point step;
   std::array<long long, 3> cells;
   for (int a = 0; a < 3; ++a) {
@@ -93,7 +152,10 @@ std::string sparseGridCubes(const SparseGrid& grid, const std::vector<double>& p
     }
     std::size_t nearest = 0;
     float least = 99999999.0f;
-    for (std::size_t h = 0; h < grid.boundaryCells; ++h) {
+    // findNearestCube skips the cells whose type is not BOUNDARY (with finer levels the cells
+    // are numbered by cube, boundary and inside ones mixed).
+    for (std::size_t h = 0; h < grid.hexahedra.size(); ++h) {
+      if (!grid.boundary[h]) continue;
       const Point& a = grid.points[std::size_t(grid.hexahedra[h][0])];
       const Point& b = grid.points[std::size_t(grid.hexahedra[h][6])];
       double d2 = 0;

@@ -227,9 +227,16 @@ void mapGrid(Reader& reader, const SofaObject& grid,
 // TetrahedronFEMForceField and Hexa2TetraTopologicalMapping cut a topology that is no GridTopology
 // as if it had 2 x 1 cells a layer (nx = 2, ny = 1 in their init), and read no coefficient.
 void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& surfacePath,
+                   const std::vector<std::string>& surfaces,
                    const std::vector<const SofaObject*>& components) {
   const CellReaders readers = cellReaders(reader, grid, components, false);
-  const SparseGrid mesh = sparseGrid(reader, grid, surfacePath);
+  // SparseGridMultipleTopology's massCoefs weigh HexahedronFEMForceFieldAndMass's cells.
+  for (const SofaObject* c : components)
+    if (grid.type == "SparseGridMultipleTopology" && c->type == "HexahedronFEMForceFieldAndMass")
+      throw Error(c->where + ": " + c->type + ": on " + grid.label() +
+                  ": SOFA weighs each cell's mass by the grid's massCoefs, which is not "
+                  "supported yet");
+  const SparseGrid mesh = sparseGrid(reader, grid, surfacePath, surfaces);
   RegularGrid cells;
   cells.n = {3, 2, 2};
   cells.points = mesh.points;
@@ -243,13 +250,12 @@ void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& su
     halves = halves && (f == 1 || f == 0.5);
   }
   weighted = weighted && readers.fem;
-  // HexahedronFEMForceFieldAndMass::init puts gravity on each cell's volume times the grid's
-  // getMassCoef (the same coefficients), which mass.type = hexahedron-fem does not.
+  // HexahedronFEMForceFieldAndMass scales each cell's element mass, and the mass gravity acts
+  // on, by the grid's getMassCoef: the same coefficients as the stiffness (but for
+  // SparseGridMultipleTopology's massCoefs, refused above).
   for (const SofaObject* c : components)
     if (weighted && c->type == "HexahedronFEMForceFieldAndMass")
-      throw Error(c->where + ": " + c->type + ": on " + grid.label() +
-                  ", whose cells are not all full: SOFA weighs each cell's gravity by the grid's "
-                  "mass coefficient, which is not supported yet (fillWeighted='0' fills them)");
+      reader.key("mass.cell-factor", factors);
   if (weighted) reader.key("material.cell-stiffness-factor", factors);
   const std::string weight = !weighted ? ""
                              : halves  ? ", at half stiffness"

@@ -17,9 +17,11 @@ void mapGrid(Reader& reader, const SofaObject& grid,
              const SofaObject* childHexahedral = nullptr);
 
 // mesh.nodes and mesh.hexahedra of the sparse grid whose surface is read from `surfacePath`
-// (empty: written in the scene), with its boundary cells' stiffness; the components other than
+// (empty: written in the scene; `surfaces`: a SparseGridMultipleTopology's fileTopologies), with
+// its cells' stiffness; the components other than
 // HexahedronFEMForceField that read its cells are refused.
 void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& surfacePath,
+                   const std::vector<std::string>& surfaces,
                    const std::vector<const SofaObject*>& components);
 
 }  // namespace eis::sofa

@@ -36,9 +36,9 @@ namespace {
 using sofa::Reader;
 
 // The file a loader names (in `field`), found in the scene's folder, then in each data path.
-std::string findFile(const Reader& reader, const SofaObject& loader,
-                     const SofaImportOptions& options, const std::string& field = "filename") {
-  const std::optional<std::string> name = reader.text(loader, field);
+std::string findNamedFile(const Reader& reader, const SofaObject& loader,
+                          const SofaImportOptions& options, const std::string& field,
+                          const std::optional<std::string>& name) {
   if (!name || name->empty()) reader.reject(loader, field, "a loader needs a file");
   namespace fs = std::filesystem;
   if (fs::path(*name).is_absolute()) {
@@ -54,6 +54,22 @@ std::string findFile(const Reader& reader, const SofaObject& loader,
   reader.reject(loader, field,
                 "no such file in the scene's folder" +
                     std::string(options.dataPaths.empty() ? "" : " or any scene.data-path"));
+}
+
+std::string findFile(const Reader& reader, const SofaObject& loader,
+                     const SofaImportOptions& options, const std::string& field = "filename") {
+  return findNamedFile(reader, loader, options, field, reader.text(loader, field));
+}
+
+// A SparseGridMultipleTopology's fileTopologies, each found like a loader's file; none for
+// another grid.
+std::vector<std::string> gridSurfaces(const Reader& reader, const SofaObject& grid,
+                                      const SofaImportOptions& options) {
+  std::vector<std::string> out;
+  if (grid.type == "SparseGridMultipleTopology")
+    for (const std::string& name : parse::tokens(reader.text(grid, "fileTopologies").value_or("")))
+      out.push_back(findNamedFile(reader, grid, options, "fileTopologies", name));
+  return out;
 }
 
 // MeshLoader (reinit: one matrix translation * rotation * scale) and MechanicalObject (init:
@@ -163,7 +179,7 @@ void mapEngineTransform(Reader& reader, const SofaObject& engine) {
 // The grids read as a body's mesh (io/sofa_grid_mesh.hpp).
 bool isReadGrid(const std::string& type) {
   return type == "RegularGridTopology" || type == "CylinderGridTopology" ||
-         type == "SphereGridTopology" || type == "SparseGridTopology";
+         type == "SphereGridTopology" || sofa::isSparseGrid(type);
 }
 
 // The mesh: the loader the MechanicalObject or its node's topology reads. A child's FEM force
@@ -191,7 +207,7 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
     if (!state.field(field) || !isSofaLink(*state.field(field))) continue;
     const SofaObject* target = reader.linked(state, field);
     if (field == "rest_position" && target && isReadGrid(target->type) &&
-        target->type != "SparseGridTopology") {
+        !sofa::isSparseGrid(target->type)) {
       restGrid = target;
       continue;
     }
@@ -280,7 +296,7 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
     // are the mesh, the position (written, or another grid's points) the starting state.
     if (restGrid && state.field("position")) {
       std::vector<double> x;
-      if (linked && isReadGrid(linked->type) && linked->type != "SparseGridTopology") {
+      if (linked && isReadGrid(linked->type) && !sofa::isSparseGrid(linked->type)) {
         for (const auto& p : sofa::regularGrid(reader, *linked, true).points)
           x.insert(x.end(), p.begin(), p.end());
       } else if (linked && !reader.text(state, "position")) {
@@ -295,20 +311,19 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
                           std::to_string(restCount / 3) + " points of " + restGrid->label());
       reader.key("initial.positions", sofa::joined(x, 0, x.size()));
     }
-    if (grid->type == "SparseGridTopology") {
+    if (sofa::isSparseGrid(grid->type)) {
       // SOFA's data field is `filename`, `fileTopology` its alias; found like a loader's file.
       const char* field = grid->field("fileTopology") ? "fileTopology" : "filename";
       const std::string surface =
           reader.given(*grid, field) ? findFile(reader, *grid, options, field) : "";
-      sofa::mapSparseGrid(reader, *grid, surface, components);
+      sofa::mapSparseGrid(reader, *grid, surface, gridSurfaces(reader, *grid, options), components);
     } else {
       sofa::mapGrid(reader, *grid, components, childHexahedral);
     }
     if (state.field("velocity")) reader.key("initial.velocities", *reader.text(state, "velocity"));
     if (engine) mapEngineTransform(reader, *engine);
     mapTransform(reader, state, false);
-    return grid->type == "RegularGridTopology" || grid->type == "SparseGridTopology" ? grid
-                                                                                     : nullptr;
+    return grid->type == "RegularGridTopology" || sofa::isSparseGrid(grid->type) ? grid : nullptr;
   }
   // A grid of a kind not read here is the real reason a body has no mesh.
   const auto refuseOtherGrid = [&] {
@@ -317,7 +332,8 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
           o.type.compare(o.type.size() - 8, 8, "Topology") == 0)
         throw Error(o.where + ": " + o.type +
                     ": not supported yet (of SOFA's grids, RegularGridTopology, "
-                    "CylinderGridTopology, SphereGridTopology and SparseGridTopology are); it "
+                    "CylinderGridTopology, SphereGridTopology, SparseGridTopology, "
+                    "SparseGridRamificationTopology and SparseGridMultipleTopology are); it "
                     "gives " +
                     state.label() + " its points");
   };
@@ -763,12 +779,13 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
                   "not supported");
     // SOFA's mapper of a sparse grid reads the grid's cubes (io/sofa_mapped_child).
     std::optional<sofa::SparseGrid> sparse;
-    if (bodyGrid && bodyGrid->type == "SparseGridTopology" &&
+    if (bodyGrid && sofa::isSparseGrid(bodyGrid->type) &&
         child.mapping->type == "BarycentricMapping") {
       const char* field = bodyGrid->field("fileTopology") ? "fileTopology" : "filename";
       sparse = sofa::sparseGrid(
           reader, *bodyGrid,
-          reader.given(*bodyGrid, field) ? findFile(reader, *bodyGrid, options, field) : "");
+          reader.given(*bodyGrid, field) ? findFile(reader, *bodyGrid, options, field) : "",
+          gridSurfaces(reader, *bodyGrid, options));
     }
     sofa::mapMappedChild(reader, child, keys, sparse ? &*sparse : nullptr);
   }

@@ -201,8 +201,10 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
     // read here.
     const SofaObject* topology = topologyOf(mapping.node->parent);
     const bool regular = topology && topology->type == "RegularGridTopology",
-               sparseGrid = topology && topology->type == "SparseGridTopology" && sparse;
-    if (topology && topology->type.find("GridTopology") != std::string::npos &&
+               sparseGrid = topology && isSparseGrid(topology->type) && sparse;
+    if (topology &&
+        (topology->type.find("GridTopology") != std::string::npos ||
+         isSparseGrid(topology->type)) &&
         !((regular || sparseGrid) && r.gave("mesh.hexahedra")))
       throw Error(mapping.where + ": BarycentricMapping: from " + topology->label() +
                   ": SOFA maps onto the grid's cubes (its grid mappers), which is supported only "

@@ -37,7 +37,8 @@ bool holdsTopology(const std::string& t) {
   const auto endsWith = [&](const std::string& end) {
     return t.size() >= end.size() && t.compare(t.size() - end.size(), end.size(), end) == 0;
   };
-  return endsWith("TopologyContainer") || endsWith("GridTopology") || t == "MeshTopology";
+  return endsWith("TopologyContainer") || endsWith("GridTopology") || t == "MeshTopology" ||
+         t == "SparseGridRamificationTopology" || t == "SparseGridMultipleTopology";
 }
 
 }  // namespace

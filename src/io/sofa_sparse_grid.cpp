@@ -10,6 +10,7 @@
 #include "eis/core/error.hpp"
 #include "eis/core/parameters.hpp"
 #include "sofa_cube_intersection.hpp"
+#include "sofa_sparse_grid_ramification.hpp"
 
 namespace eis::sofa {
 
@@ -18,9 +19,11 @@ namespace {
 using Point = std::array<double, 3>;
 using CellType = VoxelType;
 
-// Each polygon edge of a closed surface borders an even number of facets. An open one would let
-// SOFA's fill leak out through the hole and leave only the cells the surface crosses. Vertices
-// at one position count as one: OBJ files repeat a vertex along texture seams.
+// No polygon edge of a closed surface borders a single facet (a free border, the rim of a hole).
+// An open one would let SOFA's fill leak out through the hole and leave only the cells the
+// surface crosses. An edge where three or more facets meet (SOFA's mesh/c.obj has inner walls)
+// opens nothing. Vertices at one position count as one: OBJ files repeat a vertex along texture
+// seams.
 void checkClosed(const Surface& surface) {
   std::map<Point, long long> first;
   std::vector<long long> welded(surface.vertices.size());
@@ -36,7 +39,7 @@ void checkClosed(const Surface& surface) {
   }
   if (edges.empty()) throw Error("the surface has no facets");
   for (const auto& [edge, count] : edges)
-    if (count % 2 != 0)
+    if (count == 1)
       throw Error("the surface is not closed: its edge between vertices " +
                   std::to_string(edge.first + 1) + " and " + std::to_string(edge.second + 1) +
                   " borders " + std::to_string(count) + " facet(s)");
@@ -301,7 +304,8 @@ SparseGrid numberedCells(const GridLevel& level, const std::vector<long long>& k
     for (int k = 0; k < 8; ++k) hexahedron[k] = numbers.at(corners[h][k]);
     out.hexahedra.push_back(hexahedron);
     out.stiffness.push_back(level.stiffness[std::size_t(kept[h])]);
-    out.boundaryCells += level.types[std::size_t(kept[h])] == CellType::Boundary;
+    out.boundary.push_back(level.types[std::size_t(kept[h])] == CellType::Boundary);
+    out.boundaryCells += out.boundary.back();
   }
   return out;
 }
@@ -322,8 +326,8 @@ SparseGrid voxelize(const Surface& surface, const SparseGridSettings& settings) 
   return numberedCells(level, kept);
 }
 
-SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid,
-                      const std::string& surfacePath) {
+SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid, const std::string& surfacePath,
+                      const std::vector<std::string>& surfaces) {
   const double levels = reader.real(grid, "nbVirtualFinerLevels", 0);
   if (levels != std::floor(levels) || levels < 0 || levels > 8)
     reader.reject(grid, "nbVirtualFinerLevels", "expected an integer from 0 to 8");
@@ -357,7 +361,12 @@ SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid,
         reader.reject(grid, "n", "a grid needs at least 2 points along each axis");
   Surface surface;
   const char* field = grid.field("fileTopology") ? "fileTopology" : "filename";
-  if (surfacePath.empty()) {
+  // SparseGridMultipleTopology voxelises its fileTopologies; fileTopology, when given, is the
+  // surface finestConnectivity tests.
+  const bool multiple = grid.type == "SparseGridMultipleTopology";
+  if (multiple && surfacePath.empty()) {
+    reader.refuseIfGiven(grid, "position", "SparseGridMultipleTopology reads fileTopologies");
+  } else if (surfacePath.empty()) {
     // buildAsFinest: no file, the surface written in the scene (position, triangles, quads).
     if (!reader.given(grid, "position"))
       reader.reject(grid, field, "no surface: neither a file nor a position");
@@ -402,7 +411,14 @@ SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid,
   }
   if (levels != 0 && settings.cellWidth != 0)
     reader.reject(grid, "cellWidth", "together with nbVirtualFinerLevels: not supported");
+  if (multiple)
+    return multipleGrid(reader, grid, surfacePath.empty() ? nullptr : &surface, surfaces, settings,
+                        int(levels));
   try {
+    if (grid.type == "SparseGridRamificationTopology")
+      return ramifiedGrid([&](const SparseGridSettings& s) { return finestLevel(surface, s); },
+                          surface, settings, int(levels),
+                          reader.boolean(grid, "finestConnectivity", true));
     if (levels == 0) return voxelize(surface, settings);
     // buildVirtualFinerLevels: the surface voxelised on (n - 1) 2^levels + 1 points along each
     // axis, then each grid built from the one below it, this one last.

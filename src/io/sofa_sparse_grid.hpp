@@ -6,12 +6,20 @@
 // encloses (inside cells), with the points they use, numbered as SOFA numbers them, so that
 // indices in a scene name the same points. Private to io/sofa_import.cpp.
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sofa_reader.hpp"
 
 namespace eis::sofa {
+
+// SparseGridTopology, or SparseGridRamificationTopology or SparseGridMultipleTopology
+// (io/sofa_sparse_grid_ramification.hpp), which derive from it.
+inline bool isSparseGrid(const std::string& type) {
+  return type == "SparseGridTopology" || type == "SparseGridRamificationTopology" ||
+         type == "SparseGridMultipleTopology";
+}
 
 // A surface as SOFA's helper::io::Mesh holds it: vertices, and facets as vertex lists
 // (polygons, cut into fans of triangles from their first vertex).
@@ -33,15 +41,27 @@ struct SparseGridSettings {
   bool fillWeighted = true;
 };
 
+// SparseGridRamificationTopology::findCube with virtual finer levels: the point's cell in the
+// finest level's regular grid, and the hexahedron of the grid that cell ended in (its coarsest
+// parent); findNearestCube: the nearest of the finest level's boundary cells.
+struct FinestCells {
+  std::array<int, 3> n{};
+  std::array<double, 3> min{}, max{};
+  std::vector<long long> parent;    // per regular cell of the finest level; -1: not kept
+  std::vector<long long> boundary;  // its boundary cells (regular numbers), in its cells' order
+};
+
 struct SparseGrid {
   std::array<int, 3> n{};                           // points of the regular grid along x, y, z
   std::array<double, 3> min{}, max{};               // its box
   std::vector<std::array<double, 3>> points;        // those the kept cells use, in SOFA's order
   std::vector<std::array<long long, 8>> hexahedra;  // boundary cells first, then inside ones
   std::size_t boundaryCells = 0;                    // voxelize keeps them first
+  std::vector<bool> boundary;                       // per hexahedron: SOFA's type BOUNDARY
   // SparseGridTopology::getStiffnessCoef: 0.5 for a boundary cell when fillWeighted, else 1, or
   // from a finer level's (coarser).
   std::vector<double> stiffness;
+  std::optional<FinestCells> finest;  // SparseGridRamificationTopology's, with finer levels
 };
 
 // One level of a sparse grid, over its regular grid (cell (x, y, z) numbered
@@ -80,7 +100,9 @@ SparseGrid numberedByCubes(const GridLevel& level);
 SparseGrid voxelize(const Surface& surface, const SparseGridSettings& settings);
 
 // The SparseGridTopology `grid`, its surface read from `surfacePath` (empty: its position with
-// its triangles and quads). Anything refused is an Error naming the object and field.
-SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid, const std::string& surfacePath);
+// its triangles and quads); a SparseGridMultipleTopology's `surfaces` its fileTopologies, found.
+// Anything refused is an Error naming the object and field.
+SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid, const std::string& surfacePath,
+                      const std::vector<std::string>& surfaces = {});
 
 }  // namespace eis::sofa

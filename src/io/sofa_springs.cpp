@@ -8,6 +8,7 @@
 
 #include "sofa_reader.hpp"
 #include "sofa_selections.hpp"
+#include "sofa_sparse_grid.hpp"
 #include "sofa_walk.hpp"
 
 namespace eis::sofa {
@@ -98,7 +99,7 @@ void mapMeshSprings(Reader& r, const SofaObject& o) {
   }
   const bool cubes = r.gave("mesh.hexahedra");
   const SofaObject* topology = topologyOf(o.node);
-  const bool sparse = cubes && topology && topology->type == "SparseGridTopology";
+  const bool sparse = cubes && topology && isSparseGrid(topology->type);
   const bool derived = derivesItsKinds(r, topology);
   const std::string kind = cubes ? "cubes" : "tetrahedra";
   if (!sparse && !derived)

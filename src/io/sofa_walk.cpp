@@ -42,9 +42,10 @@ bool isAccepted(const std::string& t) {
          t == "Gravity" || t == "PlaneROI" || t == "PairBoxROI" || t == "TaskSchedulerSettings" ||
          isOneOf(t, {"RequiredPlugin", "DefaultAnimationLoop", "DefaultVisualManagerLoop",
                      "AddPluginRepository", "BoxROI", "SphereROI", "RegularGridTopology",
-                     "SparseGridTopology", "MeshGmshLoader", "MeshVTKLoader", "MeshOBJLoader",
-                     "MeshSTLLoader", "MeshOffLoader", "MeshTrianLoader", "SphereLoader",
-                     "GIDMeshLoader"}) ||
+                     "SparseGridTopology", "SparseGridRamificationTopology",
+                     "SparseGridMultipleTopology", "MeshGmshLoader", "MeshVTKLoader",
+                     "MeshOBJLoader", "MeshSTLLoader", "MeshOffLoader", "MeshTrianLoader",
+                     "SphereLoader", "GIDMeshLoader"}) ||
          t == "MergeVectors" || t == "GridMeshCreator" || t == "ProximityROI" ||
          t == "GenerateGrid" || t == "GenerateCylinder" || t == "SubsetTopology";
 }

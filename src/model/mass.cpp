@@ -1,5 +1,6 @@
 #include "eis/model/mass.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "eis/core/error.hpp"
@@ -32,7 +33,8 @@ bool hexahedronEdge(int a, int b) {
 }  // namespace
 
 Mass::Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode, double coefficient,
-           MassType type, const std::vector<double>& cellsPerVertex)
+           MassType type, const std::vector<double>& cellsPerVertex,
+           const std::vector<double>& cellFactors)
     : cells_(cells), dofs_(dofsPerNode), coefficient_(coefficient), type_(type) {
   if (type == MassType::Uniform) {  // each vertex's mass, shared out among its cells
     vertexShares_.reserve(cellsPerVertex.size());
@@ -59,7 +61,10 @@ Mass::Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode, double
       volumes_.push_back(hexahedronVolume(p));
       continue;
     }
-    const HexahedronMass m = sofaHexahedronMass(p, coefficient);
+    // HexahedronFEMForceFieldAndMass on a sparse grid: the density times the grid's
+    // getMassCoef, in the element matrix and in the mass gravity acts on.
+    const double factor = cellFactors.empty() ? 1.0 : cellFactors[c];
+    const HexahedronMass m = sofaHexahedronMass(p, coefficient * factor);
     volumes_.push_back(m.gravity[0]);
     entries_.push_back(type == MassType::HexahedronFem ? m.consistent[0] : m.lumped[0]);
   }
@@ -206,6 +211,10 @@ const ComponentDeclaration& massComponent() {
                 std::nullopt, "mass", false, check::positive()})
           .add({"material.density", "RHO", "mass per volume, > 0", "1", "mass/volume", false,
                 check::positive()})
+          .add({"mass.cell-factor", "\"F0 F1 ..\"",
+                "hexahedron-fem(-lumped): a factor of the density per input cell, > 0, one per\n"
+                "cell (SOFA's sparse grid mass coefficients, getMassCoef)",
+                std::nullopt, "", false, check::positives(0)})
           .add({"material.capacity", "C", "diffusion: capacity c, the coefficient of du/dt, > 0",
                 "1", "", false, check::positive()}),
       [](Scene& scene) {
@@ -219,6 +228,8 @@ const ComponentDeclaration& massComponent() {
         const bool total = scene.given("mass.total-mass");
         if (total && scene.given("mass.vertex-mass"))
           throw Error("mass.total-mass and mass.vertex-mass both size the uniform mass: give one");
+        if (!hexahedronFem && scene.given("mass.cell-factor"))
+          throw Error("mass.cell-factor applies to mass.type = hexahedron-fem(-lumped) only");
         if (!uniform && scene.given("mass.vertex-mass"))
           throw Error("mass.vertex-mass applies to mass.type = uniform only");
         if (!uniform && total && scene.given("material.density"))
@@ -236,6 +247,7 @@ MassParameters readMassParameters(const Parameters& scene) {
   if (scene.given("mass.vertex-mass")) mass.vertexMass = scene.real("mass.vertex-mass");
   mass.density = scene.real("material.density");
   mass.capacity = scene.real("material.capacity");
+  if (scene.given("mass.cell-factor")) mass.cellFactors = scene.reals("mass.cell-factor");
   return mass;
 }
 
@@ -246,6 +258,21 @@ double meshVolume(const DistributedMesh& mesh) {
   for (std::size_t c = 0; c < shapes.size(); ++c) local += shapes.measure(c);
   EIS_CHECK_MPI(MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, mesh.comm()));
   return global;
+}
+
+std::vector<double> localCellFactors(const DistributedMesh& mesh,
+                                     const std::vector<double>& factors) {
+  if (factors.empty()) return {};
+  std::int64_t local = 0, cells = 0;
+  for (std::int64_t id : mesh.inputCellIds()) local = std::max(local, id + 1);
+  EIS_CHECK_MPI(MPI_Allreduce(&local, &cells, 1, MPI_INT64_T, MPI_MAX, mesh.comm()));
+  if (std::int64_t(factors.size()) != cells)
+    throw Error("mass.cell-factor has " + std::to_string(factors.size()) + " values for " +
+                std::to_string(cells) + " cells: give one per cell");
+  std::vector<double> out;
+  out.reserve(mesh.inputCellIds().size());
+  for (std::int64_t id : mesh.inputCellIds()) out.push_back(factors[std::size_t(id)]);
+  return out;
 }
 
 double massCoefficientOf(const MassParameters& mass, Physics physics, const DistributedMesh& mesh) {

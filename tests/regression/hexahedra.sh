@@ -82,10 +82,10 @@ run 2 --scene container.scn --solver.steps=1 --output.final-state=container.csv
 check "a HexahedronFEMForceField on a topology container's hexahedra reads them" awk -F, \
   'FNR > 1 { n++; h += ($5 == 0 && $6 == 0 && $7 == 0) } END { exit !(n == 8 && h == 4) }' \
   container.csv
-sed 's|<RegularGridTopology[^>]*>|<SparseGridMultipleTopology n="3 3 3"/>|' grid.scn >multiple.scn
+sed 's|<RegularGridTopology[^>]*>|<GridTopology n="3 3 3"/>|' grid.scn >multiple.scn
 run 2 --scene multiple.scn --solver.steps=1
 check "a grid of a kind not read here is named as the cause" grep -q \
-  "SparseGridMultipleTopology: not supported yet" run.log
+  "GridTopology: not supported yet" run.log
 sed 's|method="polar"|method="polar" updateStiffnessMatrix="true"|' grid.scn >update.scn
 run 2 --scene update.scn --solver.steps=1
 check "updateStiffnessMatrix is refused" grep -q "updateStiffnessMatrix.*recomputed every step" run.log

@@ -324,6 +324,12 @@ std::vector<KeyCase> allKeys() {
        "0.5",
        [](const Scene& s) { EXPECT_EQ(s.real("mass.vertex-mass"), 0.5); },
        {"--mass.type=uniform"}},
+      {"mass.cell-factor",
+       "0.5 2",
+       [](const Scene& s) {
+         EXPECT_EQ(s.reals("mass.cell-factor"), (std::vector<double>{0.5, 2}));
+       },
+       {"--mass.type=hexahedron-fem"}},
       {"damping.coefficient", "0.7",
        [](const Scene& s) { EXPECT_EQ(s.real("damping.coefficient"), 0.7); }},
       {"springs.stiffness", "30",
@@ -951,6 +957,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"load.nodal-forces", "-3 0 -1 0"},
       {"mass.total-mass", "0"},
       {"mass.vertex-mass", "-1"},
+      {"mass.cell-factor", "1 -1"},
       {"solver.first-order", "maybe"},
       {"physics.type", "fluid"},
       {"mass.type", "heavy"},
@@ -1114,6 +1121,8 @@ TEST(Scene, TotalMassSizesEveryMassType) {
             "totalMass)");
   EXPECT_EQ(errorOf({"--mass.vertex-mass=2"}),
             "mass.vertex-mass applies to mass.type = uniform only");
+  EXPECT_EQ(errorOf({"--mass.cell-factor=2"}),
+            "mass.cell-factor applies to mass.type = hexahedron-fem(-lumped) only");
   EXPECT_TRUE(startsWith(
       errorOf({"--physics.type=diffusion", "--solver.first-order=true", "--mass.total-mass=2"}),
       "mass.total-mass"));

@@ -135,22 +135,26 @@ TEST(ComponentReaders, Mass) {
   EXPECT_FALSE(d.vertexMass);
   EXPECT_EQ(d.density, declaredReal("material.density"));
   EXPECT_EQ(d.capacity, declaredReal("material.capacity"));
+  EXPECT_TRUE(d.cellFactors.empty());
 
   const eis::MassParameters g = eis::readMassParameters(sceneWith({{"mass.type", "uniform"},
                                                                    {"mass.total-mass", "2.5"},
                                                                    {"mass.vertex-mass", "0.5"},
                                                                    {"material.density", "7"},
-                                                                   {"material.capacity", "3"}}));
+                                                                   {"material.capacity", "3"},
+                                                                   {"mass.cell-factor", "0.5 2"}}));
   EXPECT_EQ(g.type, eis::MassType::Uniform);
   EXPECT_EQ(g.totalMass, 2.5);
   EXPECT_EQ(g.vertexMass, 0.5);
   EXPECT_EQ(g.density, 7);
   EXPECT_EQ(g.capacity, 3);
+  EXPECT_EQ(g.cellFactors, (std::vector<double>{0.5, 2}));
   expectRefused({{"mass.type", "heavy"},
                  {"mass.total-mass", "0"},
                  {"mass.vertex-mass", "-1"},
                  {"material.density", "x"},
-                 {"material.capacity", "0"}});
+                 {"material.capacity", "0"},
+                 {"mass.cell-factor", "1 0"}});
 }
 
 TEST(ComponentReaders, ElasticFem) {

@@ -137,6 +137,33 @@ TEST(HexahedralMass, HexahedronFemMassIsSofas) {
   }
 }
 
+// mass.cell-factor (SOFA's sparse grid getMassCoef in HexahedronFEMForceFieldAndMass): each
+// cell's element mass and the mass gravity acts on scaled by its factor. Two unit cubes side by
+// side, factors 0.25 and 0.5: the shared vertex 1 gets (0.25 + 0.5) rho / 8 of gravity, and the
+// matrix's entry between vertices 0 and 1 (cube 0 only) 0.25 8/27 rho.
+TEST(HexahedralMass, HexahedronFemMassTakesEachCellsFactor) {
+  const HexGrid box(2, 1, 1, {1, 1, 1});
+  const double rho = 3;
+  eis::Cells cells(eis::CellType::Hexahedron);
+  for (const auto& c : box.cells) cells.push_back(c);
+  const eis::CellShapes shapes(cells, box.points);
+  for (auto type : {MassType::HexahedronFem, MassType::HexahedronFemLumped}) {
+    const eis::Mass mass(cells, shapes, 3, rho, type, {}, {0.25, 0.5});
+    EXPECT_NEAR(mass.localTotal(), 0.75 * rho, 1e-14);
+    std::vector<double> f(3 * box.points.size(), 0.0);
+    const double g[3] = {0, 0, -8};
+    mass.addGravity(f.data(), g);
+    const PetscInt shared = box.cells[0][1];
+    EXPECT_NEAR(f[3 * std::size_t(shared) + 2], -(0.25 + 0.5) * rho, 1e-14);
+    EXPECT_NEAR(f[3 * std::size_t(box.cells[0][0]) + 2], -0.25 * rho, 1e-14);
+    if (type != MassType::HexahedronFem) continue;
+    std::vector<double> e(f.size(), 0.0), out(f.size(), 0.0);
+    e[3 * std::size_t(box.cells[0][0])] = 1;
+    mass.addMDx(e.data(), out.data(), 1.0);
+    EXPECT_NEAR(out[3 * std::size_t(shared)], 0.25 * 8.0 / 27 * rho, 1e-14);
+  }
+}
+
 TEST(HexahedralMass, TotalMassOverTheHexahedraVolume) {
   const HexGrid box(2, 1, 1, {0.5, 1.5, 2});
   eis::SerialMesh serial;

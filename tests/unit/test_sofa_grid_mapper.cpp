@@ -90,6 +90,28 @@ TEST(SofaGridMapper, SparseGridCubeByIndexElseNearestBoundaryCube) {
   expectSparseCells("2 0.4 0.7", {5, 1.5 / h, 0.41 / h, 0.2 / h});
 }
 
+TEST(SofaGridMapper, SparseGridNearestCubeIsABoundaryOneWithFinerLevels) {
+  // n = 4 4 4 with one finer level: the cube's surface voxelised on 7 x 7 x 7 points (cells of
+  // 0.17 from -0.01), coarsened to 3 x 3 x 3 cells of 0.34 numbered i 9 + j 3 + k; the middle one
+  // (13) inside, the other 26 on the surface. (3, 3, 3) lies outside: the nearest boundary centre
+  // is the last cell's, (0.84, 0.84, 0.84), whose first corner is 0.67.
+  const std::string text =
+      "<Node name='root'><Node name='body'><EulerImplicitSolver/>"
+      "<SparseGridTopology n='4 4 4' nbVirtualFinerLevels='1' "
+      "position='0 0 0 1 0 0 1 1 0 0 1 0 0 0 1 1 0 1 1 1 1 0 1 1' "
+      "triangles='0 2 1 0 3 2 4 5 6 4 6 7 0 1 5 0 5 4 3 7 6 3 6 2 0 4 7 0 7 3 1 2 6 1 6 5'/>"
+      "<MechanicalObject/><UniformMass totalMass='1'/><HexahedronFEMForceField/>"
+      "<Node name='child'><MechanicalObject position='3 3 3'/><UniformMass totalMass='1'/>"
+      "<BarycentricMapping/></Node></Node></Node>";
+  const eis::SofaImport imported = eis::importSofaScene(eis::SofaScene(text, "t.scn"), {});
+  std::vector<double> got;
+  for (const eis::SofaKey& k : imported.objects.at(0).keys)
+    if (k.key == "mapped.cells") got = numbers(k.value);
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_EQ(got[0], 26);
+  for (int a = 1; a < 4; ++a) EXPECT_NEAR(got[std::size_t(a)], (3 - 0.67) / 0.34, 1e-12);
+}
+
 TEST(SofaGridMapper, NeedsTheGridsHexahedra) {
   // A TetrahedronFEMForceField cuts the grid into tetrahedra: a cube's corners are not one cell.
   EXPECT_NE(eis_test::errorOf([] {

@@ -44,9 +44,10 @@ class Mass {
 public:
   // `coefficient` is the density for lumped and consistent, the mass of each node for uniform;
   // `cellsPerVertex` (uniform only) is the number of cells, over all ranks, holding each local
-  // vertex.
+  // vertex; `cellFactors` (hexahedron-fem only; empty: all 1) scales each local cell's mass.
   Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode, double coefficient,
-       MassType type, const std::vector<double>& cellsPerVertex = {});
+       MassType type, const std::vector<double>& cellsPerVertex = {},
+       const std::vector<double>& cellFactors = {});
 
   // out += factor * M dx (local arrays).
   void addMDx(const double* dx, double* out, double factor) const;
@@ -90,8 +91,14 @@ struct MassParameters {
   std::optional<double> vertexMass;  // mass.vertex-mass: none unless given
   double density;                    // material.density
   double capacity;                   // material.capacity
+  std::vector<double> cellFactors;   // mass.cell-factor: empty unless given
 };
 MassParameters readMassParameters(const Parameters& scene);
+
+// Collective. Each local cell's factor of `factors` (one per input cell, in its order), for
+// Mass; empty when `factors` is. A list whose length is not the input cell count is an Error.
+std::vector<double> localCellFactors(const DistributedMesh& mesh,
+                                     const std::vector<double>& factors);
 
 // Collective. The coefficient of the mass matrix: the density (elasticity) or the capacity
 // (diffusion), or with a total mass (elasticity) the density totalMass / meshVolume (SOFA

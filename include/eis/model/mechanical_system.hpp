@@ -25,7 +25,9 @@ class MechanicalSystem : public MechanicalOperations, private ElementOperator {
 public:
   // The mass of the mesh's cells (massCoefficientOf says what the coefficient is); the force
   // fields and the constraint follow.
-  MechanicalSystem(const DistributedMesh& mesh, MassType massType, double massCoefficient);
+  // `cellMassFactors`: Mass's cellFactors.
+  MechanicalSystem(const DistributedMesh& mesh, MassType massType, double massCoefficient,
+                   const std::vector<double>& cellMassFactors = {});
   ~MechanicalSystem() override;
   MechanicalSystem(const MechanicalSystem&) = delete;
   MechanicalSystem& operator=(const MechanicalSystem&) = delete;
