@@ -226,7 +226,11 @@ const std::vector<SofaClassFields>& sofaClassFields() {
       {"BlockGaussSeidelConstraintSolver", {"BuiltConstraintSolver"}, {}},
       {"NNCGConstraintSolver", {"BlockGaussSeidelConstraintSolver"}, {}},
       {"UnbuiltGaussSeidelConstraintSolver", {"UnbuiltConstraintSolver"}, {}},
-      {"UnbuiltConstraintSolver", {"GenericConstraintSolver"}, {}},
+      // multithreading: GenericConstraintSolver's in v25.06, master's BuiltConstraintSolver's
+      // alone; master's own example scenes still give it to UnbuiltGaussSeidelConstraintSolver,
+      // which ignores it. A threading switch: accepted, no effect.
+      {"UnbuiltConstraintSolver", {"GenericConstraintSolver"}, {"multithreading"}},
+      {"PreconditionedConjugateResidual", {"BuiltConstraintSolver"}, {}},
       {"BuiltConstraintSolver",
        {"GenericConstraintSolver"},
        {"multithreading", "useSVDForRegularization", "svdSingularValueNullSpaceCriteriaFactor",

@@ -9,12 +9,14 @@
 #include "eis/core/scene.hpp"
 #include "eis/core/timer.hpp"
 #include "eis/linalg/null_space_regularization.hpp"
+#include "eis/linalg/preconditioned_conjugate_residual.hpp"
 
 namespace eis {
 
 FreeMotionStep::FreeMotionStep(std::unique_ptr<EulerImplicitSolver> freeMotion,
                                const ConstraintStepOptions& options, Vec like)
     : freeMotion_(std::move(freeMotion)), options_(options) {
+  if (options_.inStep) freeMotion_->setStepConstraints(this);
   EIS_CHECK(VecDuplicate(like, &xStart_));
   EIS_CHECK(VecDuplicate(like, &rhs_));
   EIS_CHECK(VecDuplicate(like, &response_));
@@ -51,6 +53,29 @@ void sumOverRanks(std::vector<double>& values, MPI_Comm comm) {
 }  // namespace
 
 StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double h) {
+  if (options_.inStep) return freeMotion_->step(mop, x, v, h);
+  const double start = MPI_Wtime();
+  // 1. The free motion, and SOFA's free position x_n + h v_free.
+  EIS_CHECK(VecCopy(x, xStart_));
+  StepReport report = freeMotion_->step(mop, x, v, h);
+  EIS_CHECK(VecWAXPY(x, h, v, xStart_));
+  report.freeMotionSeconds = MPI_Wtime() - start;
+  solveConstraints(mop, Order::PositionAndVelocity, x, v, h, report);
+  return report;
+}
+
+void FreeMotionStep::correctVelocity(MechanicalOperations& mop, Vec x, Vec v, double h,
+                                     StepReport& report) {
+  solveConstraints(mop, Order::Velocity, x, v, h, report);
+}
+
+void FreeMotionStep::correctPosition(MechanicalOperations& mop, Vec x, double h,
+                                     StepReport& report) {
+  solveConstraints(mop, Order::Position, x, nullptr, h, report);
+}
+
+void FreeMotionStep::solveConstraints(MechanicalOperations& mop, Order order, Vec x, Vec v,
+                                      double h, StepReport& report) {
   MPI_Comm comm;
   EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(x), &comm));
   double clock = MPI_Wtime();
@@ -59,17 +84,13 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
     clock = now;
     return seconds;
   };
-  // 1. The free motion, and SOFA's free position x_n + h v_free.
-  EIS_CHECK(VecCopy(x, xStart_));
-  StepReport report = freeMotion_->step(mop, x, v, h);
-  EIS_CHECK(VecWAXPY(x, h, v, xStart_));
-  report.freeMotionSeconds = lap();
   const LagrangianConstraints* constraints = mop.lagrangianConstraints();
   const int m = constraints ? constraints->rows() : 0;
   report.constraintRows = m;
-  if (m == 0) return report;
+  if (m == 0) return;
   LinearSolver& linear = freeMotion_->linearSolver();
   const Mat A = freeMotion_->lastOperator();
+  // SOFA's correctionFactor: the compliance in position (h) or velocity (1) units.
   const double positionFactor = EulerImplicitSolver::positionIntegrationFactor(h);
   const double velocityFactor = EulerImplicitSolver::velocityIntegrationFactor();
   const std::optional<UncoupledCorrection>& uncoupled = options_.uncoupled;
@@ -87,9 +108,14 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
     mop.projectResponse(response_);
   };
 
-  // 2. The violation at x_free and the compliance, column by column.
+  // 2. The violation (at x_free, or at the order's state) and the compliance, column by column.
   std::vector<double> dfree(m, 0.0), w(std::size_t(m) * m, 0.0);
-  constraints->addLocalStepViolation(xStart_, x, dfree);
+  if (order == Order::PositionAndVelocity)
+    constraints->addLocalStepViolation(xStart_, x, dfree);
+  else if (order == Order::Position)
+    constraints->addLocalViolation(x, dfree);
+  else
+    constraints->addLocalVelocityViolation(x, v, h, dfree);
   sumOverRanks(dfree, comm);
   {
     const ScopedTimer timer("Constraint compliance");
@@ -111,7 +137,7 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
       EIS_CHECK(MatDenseRestoreColumnVecWrite(columns, j, &c));
     }
     // Y = A^-1 P J^T, or c P J^T for the uncoupled correction, and W = k J P Y.
-    double factor = positionFactor;
+    double factor = order == Order::Velocity ? velocityFactor : positionFactor;
     if (uncoupled) {
       EIS_CHECK(MatCopy(columns, responses, SAME_NONZERO_PATTERN));
       EIS_CHECK(MatScale(responses, uncoupled->compliance));
@@ -144,9 +170,10 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
     else if (options_.regularization > epsilon)
       for (int i = 0; i < m; ++i) w[std::size_t(i) * m + i] += options_.regularization;
   }
-  report.complianceSeconds = lap();
+  report.complianceSeconds += lap();
 
-  // 3. The multipliers, from the last step's.
+  // 3. The multipliers, from the last problem's (SOFA's constraints keep one set of previous
+  // forces, which the velocity and position problems of solveConstraint share).
   if (int(forces_.size()) != m) {
     forces_.assign(m, 0.0);
     if (forcesLoaded_) {
@@ -157,33 +184,42 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
   forcesLoaded_ = false;
   {
     const ScopedTimer timer("Constraint solve");
-    const GaussSeidelResult result = blockGaussSeidel(
-        w, constraints->groups(), dfree, forces_, options_.gaussSeidel, constraints->resolutions());
-    report.constraintIterations = result.iterations;
+    const GaussSeidelResult result =
+        options_.gaussSeidel.method == GaussSeidelOptions::Method::PreconditionedConjugateResidual
+            ? preconditionedConjugateResidual(w, constraints->groups(), dfree, forces_,
+                                              options_.gaussSeidel)
+            : blockGaussSeidel(w, constraints->groups(), dfree, forces_, options_.gaussSeidel,
+                               constraints->resolutions());
+    report.constraintIterations += result.iterations;
     report.constraintError = result.error;
   }
-  report.gaussSeidelSeconds = lap();
+  report.gaussSeidelSeconds += lap();
 
   EIS_CHECK(VecZeroEntries(carried_));
   constraints->addTransposed(forces_, carried_);
 
-  // 4. The correction.
+  // 4. The correction: SOFA's applyMotionCorrection, applyPositionCorrection or
+  // applyVelocityCorrection.
   respond(forces_);
   const bool own = uncoupled && !uncoupled->odeFactors;
-  EIS_CHECK(VecAXPY(x, own ? uncoupled->positionFactor : positionFactor, response_));
-  EIS_CHECK(VecAXPY(v, own ? uncoupled->velocityFactor / h : velocityFactor, response_));
-  report.correctionSeconds = lap();
-  return report;
+  if (order != Order::Velocity)
+    EIS_CHECK(VecAXPY(x, own ? uncoupled->positionFactor : positionFactor, response_));
+  if (order == Order::PositionAndVelocity)
+    EIS_CHECK(VecAXPY(v, own ? uncoupled->velocityFactor / h : velocityFactor, response_));
+  if (order == Order::Velocity)
+    EIS_CHECK(VecAXPY(v, own ? uncoupled->velocityFactor : velocityFactor, response_));
+  report.correctionSeconds += lap();
 }
 
 namespace {
 
-enum class ConstraintSolverType { None, BlockGaussSeidel, UnbuiltGaussSeidel, Nncg };
+enum class ConstraintSolverType { None, BlockGaussSeidel, UnbuiltGaussSeidel, Nncg, Pcr };
 constexpr Named<ConstraintSolverType> kConstraintSolvers[] = {
     {"none", ConstraintSolverType::None},
     {"block-gauss-seidel", ConstraintSolverType::BlockGaussSeidel},
     {"unbuilt-gauss-seidel", ConstraintSolverType::UnbuiltGaussSeidel},
-    {"nncg", ConstraintSolverType::Nncg}};
+    {"nncg", ConstraintSolverType::Nncg},
+    {"preconditioned-conjugate-residual", ConstraintSolverType::Pcr}};
 enum class ConstraintCorrection { None, LinearSolver, Uncoupled };
 constexpr Named<ConstraintCorrection> kConstraintCorrections[] = {
     {"none", ConstraintCorrection::None},
@@ -202,6 +238,8 @@ ConstraintStepOptions constraintStepOptionsOf(const Parameters& scene) {
   options.gaussSeidel.zeroStart = solver == ConstraintSolverType::UnbuiltGaussSeidel;
   if (solver == ConstraintSolverType::Nncg)
     options.gaussSeidel.method = GaussSeidelOptions::Method::NonsmoothNonlinearConjugateGradient;
+  if (solver == ConstraintSolverType::Pcr)
+    options.gaussSeidel.method = GaussSeidelOptions::Method::PreconditionedConjugateResidual;
   options.gaussSeidel.maxIterations = scene.integer("lagrange.max-iterations");
   options.gaussSeidel.tolerance = scene.real("lagrange.tolerance");
   options.gaussSeidel.sor = scene.real("lagrange.sor");
@@ -212,6 +250,7 @@ ConstraintStepOptions constraintStepOptionsOf(const Parameters& scene) {
   options.nullSpaceValueFactor = scene.real("lagrange.svd-value-factor");
   options.nullSpaceVectorFactor = scene.real("lagrange.svd-vector-factor");
   options.correctionRegularization = scene.real("lagrange.correction-regularization");
+  options.inStep = scene.boolean("lagrange.in-step");
   if (scene.choice("lagrange.correction", kConstraintCorrections) ==
       ConstraintCorrection::Uncoupled)
     options.uncoupled = UncoupledCorrection{scene.real("lagrange.compliance"),
@@ -227,16 +266,26 @@ const ComponentDeclaration& constraintSolverComponent() {
       "Lagrangian constraints solved after a free motion (SOFA FreeMotionAnimationLoop,\n"
       "BlockGaussSeidelConstraintSolver, LinearSolverConstraintCorrection)",
       ParameterSpec()
-          .add({"lagrange.solver", "none|block-gauss-seidel|unbuilt-gauss-seidel|nncg",
-                "block-gauss-seidel: each step is a free motion (the step without the Lagrangian\n"
-                "constraints), then the constraint forces by SOFA's block Gauss-Seidel on\n"
-                "W = h J A^-1 J^T from the last step's forces, then the correction (SOFA\n"
-                "FreeMotionAnimationLoop with a BlockGaussSeidelConstraintSolver);\n"
-                "unbuilt-gauss-seidel: the same sweeps from zero forces (SOFA\n"
-                "UnbuiltGaussSeidelConstraintSolver); nncg: the sweeps accelerated along\n"
-                "conjugate directions (SOFA NNCGConstraintSolver, sor not applied); none: no\n"
-                "constraint solver",
-                "none", "", false, check::choice(kConstraintSolvers)})
+          .add(
+              {"lagrange.solver",
+               "none|block-gauss-seidel|unbuilt-gauss-seidel|nncg|preconditioned-conjugate-residual",
+               "block-gauss-seidel: each step is a free motion (the step without the Lagrangian\n"
+               "constraints), then the constraint forces by SOFA's block Gauss-Seidel on\n"
+               "W = h J A^-1 J^T from the last step's forces, then the correction (SOFA\n"
+               "FreeMotionAnimationLoop with a BlockGaussSeidelConstraintSolver);\n"
+               "unbuilt-gauss-seidel: the same sweeps from zero forces (SOFA\n"
+               "UnbuiltGaussSeidelConstraintSolver); nncg: the sweeps accelerated along\n"
+               "conjugate directions (SOFA NNCGConstraintSolver, sor not applied);\n"
+               "preconditioned-conjugate-residual: W f = -dfree by Jacobi-preconditioned\n"
+               "conjugate residuals from zero forces, every row bilateral (SOFA\n"
+               "PreconditionedConjugateResidual); none: no constraint solver",
+               "none", "", false, check::choice(kConstraintSolvers)})
+          .add({"lagrange.in-step", "true|false",
+                "true: no free motion; the step itself calls the constraint solver on its new\n"
+                "velocity (the rows' velocity violation, W = J A^-1 J^T, v corrected) and then\n"
+                "on its new position (W = h J A^-1 J^T, x corrected), as SOFA's\n"
+                "EulerImplicitSolver solveConstraint does under DefaultAnimationLoop",
+                "false", "", false, check::boolean()})
           .add({"lagrange.max-iterations", "N",
                 "the Gauss-Seidel's most iterations (SOFA maxIterations)", "1000", "", false,
                 check::integerAtLeast(1)})
@@ -318,6 +367,19 @@ const ComponentDeclaration& constraintSolverComponent() {
         if (correction && !solver)
           throw Error("lagrange.correction = " + scene.text("lagrange.correction") +
                       " needs lagrange.solver = block-gauss-seidel");
+        if (scene.boolean("lagrange.in-step")) {
+          if (!solver) throw Error("lagrange.in-step = true needs a lagrange.solver");
+          for (const char* key : {"lagrange.unilateral", "lagrange.sliding"})
+            if (scene.given(key))
+              throw Error(std::string(key) +
+                          " with lagrange.in-step = true: the velocity violation SOFA's "
+                          "solveConstraint measures for these rows is not implemented (fixed "
+                          "and bilateral rows are)");
+          if (scene.text("solver.scheme") == "trapezoidal" && !scene.boolean("solver.first-order"))
+            throw Error(
+                "lagrange.in-step = true with solver.scheme = trapezoidal: SOFA's "
+                "solveConstraint corrects x_n + h v_{n+1}, which that scheme does not form");
+        }
         if (solver && scene.text("solver.newton") == "full")
           throw Error(
               "lagrange.solver = " + scene.text("lagrange.solver") +
