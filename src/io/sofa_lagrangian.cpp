@@ -278,6 +278,36 @@ bool isConstraintSolver(const std::string& type) {
          type == "GenericConstraintSolver";
 }
 
+namespace {
+
+// LCPConstraintSolver.cpp: maxIt 1000, tolerance 0.001, regularizationTerm 0, mu 0.6,
+// initial_guess true, build_lcp true, minW 0, maxF 0.
+void mapLcpSolver(Reader& r, const SofaObject& solver) {
+  r.from(solver);
+  if (!r.boolean(solver, "build_lcp", true))
+    r.reject(solver, "build_lcp",
+             "the unbuilt Gauss-Seidel (W's blocks computed as it goes) is not supported; "
+             "build_lcp true is");
+  const double iterations = r.real(solver, "maxIt", 1000);
+  if (!(iterations >= 1) || iterations != std::floor(iterations))
+    r.reject(solver, "maxIt", "expected a whole number of at least 1");
+  const double tolerance = r.real(solver, "tolerance", 0.001);
+  if (!(tolerance > 0)) r.reject(solver, "tolerance", "expected a positive number");
+  const double regularization = r.real(solver, "regularizationTerm", 0);
+  if (!(regularization >= 0)) r.reject(solver, "regularizationTerm", "expected 0 or more");
+  for (const char* field : {"mu", "minW", "maxF"})
+    if (!(r.real(solver, field, 0) >= 0)) r.reject(solver, field, "expected 0 or more");
+  r.key("lagrange.max-iterations", std::to_string(static_cast<long long>(iterations)));
+  r.key("lagrange.tolerance", parse::text(tolerance));
+  r.key("lagrange.regularization", parse::text(regularization));
+  r.key("lagrange.lcp-mu", parse::text(r.real(solver, "mu", 0.6)));
+  r.key("lagrange.initial-guess", r.boolean(solver, "initial_guess", true) ? "true" : "false");
+  r.key("lagrange.min-w", parse::text(r.real(solver, "minW", 0)));
+  r.key("lagrange.max-f", parse::text(r.real(solver, "maxF", 0)));
+}
+
+}  // namespace
+
 bool solvesConstraintInStep(Reader& r, const SofaObject* odeSolver) {
   return odeSolver && odeSolver->type == "EulerImplicitSolver" &&
          r.boolean(*odeSolver, "solveConstraint", false);
@@ -366,6 +396,7 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
       : solver->type == "UnbuiltGaussSeidelConstraintSolver" ? "unbuilt-gauss-seidel"
       : solver->type == "NNCGConstraintSolver"               ? "nncg"
       : solver->type == "PreconditionedConjugateResidual"    ? "preconditioned-conjugate-residual"
+      : solver->type == "LCPConstraintSolver"                ? "lcp"
       : resolution == "ProjectedGaussSeidel"                 ? "block-gauss-seidel"
       : resolution == "UnbuiltGaussSeidel"                   ? "unbuilt-gauss-seidel"
                                                              : "";
@@ -383,14 +414,18 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
   if (method.empty())
     throw Error(solver->where + ": " + solver->type +
                 ": not supported (BlockGaussSeidelConstraintSolver, "
-                "UnbuiltGaussSeidelConstraintSolver, NNCGConstraintSolver and "
-                "PreconditionedConjugateResidual are)");
+                "UnbuiltGaussSeidelConstraintSolver, NNCGConstraintSolver, "
+                "PreconditionedConjugateResidual and LCPConstraintSolver are)");
   r.key("lagrange.solver", method);
   if (!solver) {
     // FreeMotionAnimationLoop::init adds a BlockGaussSeidelConstraintSolver with its defaults.
     r.note(
         "FreeMotionAnimationLoop without a constraint solver: SOFA's default "
         "BlockGaussSeidelConstraintSolver (maxIterations 1000, tolerance 0.001)");
+    return;
+  }
+  if (method == "lcp") {
+    mapLcpSolver(r, *solver);
     return;
   }
   // GenericConstraintSolver.cpp: maxIterations 1000, tolerance 0.001, sor 1,

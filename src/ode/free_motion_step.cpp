@@ -10,6 +10,7 @@
 #include "eis/core/timer.hpp"
 #include "eis/linalg/null_space_regularization.hpp"
 #include "eis/linalg/preconditioned_conjugate_residual.hpp"
+#include "eis/ode/lcp_constraint_solver.hpp"
 
 namespace eis {
 
@@ -184,8 +185,22 @@ void FreeMotionStep::solveConstraints(MechanicalOperations& mop, Order order, Ve
   forcesLoaded_ = false;
   {
     const ScopedTimer timer("Constraint solve");
+    if (options_.lcp) {
+      // SOFA's computeInitialGuess: only contacts (constraints with persistent ids) carry forces
+      // over.
+      const std::vector<GroupResolution> resolutions = constraints->resolutions();
+      std::size_t row = 0;
+      for (std::size_t g = 0; g < constraints->groups().size(); ++g) {
+        const int size = constraints->groups()[g];
+        if (resolutions.empty() || resolutions[g].kind == GroupResolution::Kind::Bilateral)
+          std::fill(forces_.begin() + std::ptrdiff_t(row),
+                    forces_.begin() + std::ptrdiff_t(row) + size, 0.0);
+        row += std::size_t(size);
+      }
+    }
     const GaussSeidelResult result =
-        options_.gaussSeidel.method == GaussSeidelOptions::Method::PreconditionedConjugateResidual
+        options_.lcp ? lcpGaussSeidel(w, dfree, forces_, *options_.lcp)
+        : options_.gaussSeidel.method == GaussSeidelOptions::Method::PreconditionedConjugateResidual
             ? preconditionedConjugateResidual(w, constraints->groups(), dfree, forces_,
                                               options_.gaussSeidel)
             : blockGaussSeidel(w, constraints->groups(), dfree, forces_, options_.gaussSeidel,
@@ -213,13 +228,14 @@ void FreeMotionStep::solveConstraints(MechanicalOperations& mop, Order order, Ve
 
 namespace {
 
-enum class ConstraintSolverType { None, BlockGaussSeidel, UnbuiltGaussSeidel, Nncg, Pcr };
+enum class ConstraintSolverType { None, BlockGaussSeidel, UnbuiltGaussSeidel, Nncg, Pcr, Lcp };
 constexpr Named<ConstraintSolverType> kConstraintSolvers[] = {
     {"none", ConstraintSolverType::None},
     {"block-gauss-seidel", ConstraintSolverType::BlockGaussSeidel},
     {"unbuilt-gauss-seidel", ConstraintSolverType::UnbuiltGaussSeidel},
     {"nncg", ConstraintSolverType::Nncg},
-    {"preconditioned-conjugate-residual", ConstraintSolverType::Pcr}};
+    {"preconditioned-conjugate-residual", ConstraintSolverType::Pcr},
+    {"lcp", ConstraintSolverType::Lcp}};
 enum class ConstraintCorrection { None, LinearSolver, Uncoupled };
 constexpr Named<ConstraintCorrection> kConstraintCorrections[] = {
     {"none", ConstraintCorrection::None},
@@ -251,6 +267,11 @@ ConstraintStepOptions constraintStepOptionsOf(const Parameters& scene) {
   options.nullSpaceVectorFactor = scene.real("lagrange.svd-vector-factor");
   options.correctionRegularization = scene.real("lagrange.correction-regularization");
   options.inStep = scene.boolean("lagrange.in-step");
+  if (solver == ConstraintSolverType::Lcp) {
+    options.lcp = lcpOptionsOf(scene);
+    options.lcp->maxIterations = options.gaussSeidel.maxIterations;
+    options.lcp->tolerance = options.gaussSeidel.tolerance;
+  }
   if (scene.choice("lagrange.correction", kConstraintCorrections) ==
       ConstraintCorrection::Uncoupled)
     options.uncoupled = UncoupledCorrection{scene.real("lagrange.compliance"),
@@ -268,7 +289,8 @@ const ComponentDeclaration& constraintSolverComponent() {
       ParameterSpec()
           .add(
               {"lagrange.solver",
-               "none|block-gauss-seidel|unbuilt-gauss-seidel|nncg|preconditioned-conjugate-residual",
+               "none|block-gauss-seidel|unbuilt-gauss-seidel|nncg|preconditioned-conjugate-residual|"
+               "lcp",
                "block-gauss-seidel: each step is a free motion (the step without the Lagrangian\n"
                "constraints), then the constraint forces by SOFA's block Gauss-Seidel on\n"
                "W = h J A^-1 J^T from the last step's forces, then the correction (SOFA\n"
@@ -278,7 +300,9 @@ const ComponentDeclaration& constraintSolverComponent() {
                "conjugate directions (SOFA NNCGConstraintSolver, sor not applied);\n"
                "preconditioned-conjugate-residual: W f = -dfree by Jacobi-preconditioned\n"
                "conjugate residuals from zero forces, every row bilateral (SOFA\n"
-               "PreconditionedConjugateResidual); none: no constraint solver",
+               "PreconditionedConjugateResidual); lcp: every row a contact, SOFA\n"
+               "LCPConstraintSolver's Gauss-Seidel with the friction lagrange.lcp-mu (3 rows a\n"
+               "contact) or without (every row f >= 0); none: no constraint solver",
                "none", "", false, check::choice(kConstraintSolvers)})
           .add({"lagrange.in-step", "true|false",
                 "true: no free motion; the step itself calls the constraint solver on its new\n"
@@ -369,6 +393,10 @@ const ComponentDeclaration& constraintSolverComponent() {
                       " needs lagrange.solver = block-gauss-seidel");
         if (scene.boolean("lagrange.in-step")) {
           if (!solver) throw Error("lagrange.in-step = true needs a lagrange.solver");
+          if (scene.text("lagrange.solver") == "lcp")
+            throw Error(
+                "lagrange.solver = lcp with lagrange.in-step = true: SOFA's LCPConstraintSolver "
+                "builds its problem at the free positions whatever the step asks; not supported");
           for (const char* key : {"lagrange.unilateral", "lagrange.sliding"})
             if (scene.given(key))
               throw Error(std::string(key) +

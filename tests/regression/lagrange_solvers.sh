@@ -8,6 +8,8 @@
 #   with maxIterations 3 it stops early and ends elsewhere (the test can tell).
 # - UnbuiltGaussSeidelConstraintSolver takes `multithreading` (a threading switch SOFA's
 #   example scenes give it) and ends as without it, bit for bit.
+# - LCPConstraintSolver on explicit contacts against closed forms (below);
+#   PrecomputedConstraintCorrection refused by name.
 # Usage: lagrange_solvers.sh <euler-implicit> <meshes dir>.
 set -uo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -76,5 +78,80 @@ beam 'UnbuiltGaussSeidelConstraintSolver tolerance="1e-10" multithreading="true"
 check "UnbuiltGaussSeidelConstraintSolver runs on 1 rank" run ugs 1 ugs.scn
 check "  with multithreading too" run ugs_mt 1 ugs_mt.scn
 check "  the same bits" cmp -s ugs.csv ugs_mt.csv
+# LCPConstraintSolver (lagrange.solver = lcp) on contacts given explicitly: 4 nodes of mass
+# m = 0.5 resting on the plane z = 0 (a cube of 2 x 2 x 2 nodes, no force field: the top ones
+# fly), gravity (gx, 0, -10), h = 0.01. Each contact carries h m g = 0.05 (the impulse of its
+# node's weight over a step). The solver's mu = 0.5 replaces the contacts' own 0.9: gx = 3 sticks
+# (|f_t| = h m gx = 0.015, v = 0), gx = 8 slides (|f_t| = mu f_n = 0.025, after N = 3 steps
+# vx = N h (gx - mu g) = 0.09, where mu 0.9 would stick); with mu = 0 (one row a contact) it
+# slides freely, vx = N h gx = 0.24, f_n still 0.05.
+cube() {
+  cat <<XML
+<Node name="root" gravity="$1 0 -10" dt="0.01">
+  <FreeMotionAnimationLoop/>
+  <LCPConstraintSolver maxIt="1000" tolerance="1e-14" mu="$2"/>
+  <Node name="cube">
+    <EulerImplicitSolver/>
+    <SparseLDLSolver name="ldl"/>
+    <RegularGridTopology name="grid" n="2 2 2" min="0 0 0" max="1 1 1"/>
+    <MechanicalObject name="dofs" src="@grid"/>
+    <UniformMass vertexMass="0.5"/>
+    <LinearSolverConstraintCorrection linearSolver="@ldl"/>
+  </Node>
+</Node>
+XML
+}
+# lcp NAME RANKS SCENE CONTACTS: 3 steps, the state in NAME.csv, the multipliers in NAME.lambda.
+lcp() {
+  local status=0
+  mpi_command "$2" "$EXE"
+  timeout 120 "${MPI_COMMAND[@]}" --scene "$3" --solver.steps=3 --output.final-state="$1.csv" \
+    --output.multipliers="$1.lambda" "--lagrange.unilateral=indices 0 1 2 3 plane 0 0 0 0 0 1$4" \
+    --quiet > "$1.out" 2> "$1.err" || status=$?
+  [ "$status" -eq 0 ] || sed 's/^/     | /' "$1.err"
+  return "$status"
+}
+# contacts FILE ROWS FN FT VX: at the last step each contact's normal force FN and tangent norm
+# FT (ROWS rows a contact), each bottom node at z = 0 with velocity (VX, 0, 0) (1e-12).
+contacts() {
+  awk -F, -v rows="$2" -v fn="$3" -v ft="$4" 'NR > 1 && $1 == 3 { r = $4 % rows; f[r] = $5
+      if (r == rows - 1) { t = rows == 3 ? sqrt(f[1] ^ 2 + f[2] ^ 2) : 0
+        if ((f[0] - fn) ^ 2 > 1e-24 || (t - ft) ^ 2 > 1e-24) { print "  " f[0] " " t; bad = 1 }
+        n++ } } END { exit !(n == 4 && !bad) }' "$1.lambda" &&
+    awk -F, -v vx="$5" 'FNR > 1 && $1 < 4 { if ($4 ^ 2 + ($5 - vx) ^ 2 + $6 ^ 2 + $7 ^ 2 > 1e-24) {
+        print "  node " $0; bad = 1 } } END { exit bad }' "$1.csv"
+}
+cube 3 0.5 > stick.scn
+cube 8 0.5 > slide.scn
+cube 8 0 > frictionless.scn
+check "LCPConstraintSolver, friction, gx = 3 runs" lcp stick 1 stick.scn " mu 0.9"
+check "  sticks: f_n = h m g, |f_t| = h m gx, v = 0" contacts stick 3 0.05 0.015 0
+for ranks in 1 2 3; do
+  check "LCPConstraintSolver, friction, gx = 8 runs on $ranks rank(s)" \
+    lcp "slide$ranks" "$ranks" slide.scn " mu 0.9"
+done
+check "  slides: f_n = h m g, |f_t| = mu f_n, vx = N h (gx - mu g)" contacts slide1 3 0.05 0.025 0.09
+check "  2 ranks = 1 rank (1e-14)" same_state slide1.csv slide2.csv 1e-14
+check "  3 ranks = 1 rank (1e-14)" same_state slide1.csv slide3.csv 1e-14
+check "LCPConstraintSolver mu = 0 runs" lcp free 2 frictionless.scn ""
+check "  slides freely: f_n = h m g, vx = N h gx" contacts free 1 0.05 0 0.24
+lcp_refused() {
+  mpi_command 2 "$EXE"
+  ! timeout 60 "${MPI_COMMAND[@]}" --scene slide.scn --solver.steps=1 --quiet \
+    "--lagrange.unilateral=indices 0 1 2 3 plane 0 0 0 0 0 1" > refused.out 2> refused.err &&
+    [ "$(grep -c '^euler-implicit: error: ' refused.err)" -eq 1 ] &&
+    grep -q 'LCPConstraintSolver with mu > 0 solves contacts of 3 rows' refused.err
+}
+check "  mu > 0 on contacts of one row is refused in one line" lcp_refused
+
+sed 's|<LinearSolverConstraintCorrection linearSolver="@ldl"/>|<PrecomputedConstraintCorrection/>|' \
+  bgs.scn > precomputed.scn
+precomputed_refused() {
+  mpi_command 2 "$EXE"
+  ! timeout 60 "${MPI_COMMAND[@]}" --scene precomputed.scn --solver.steps=1 --quiet \
+    > refused.out 2> refused.err && [ "$(grep -c '^euler-implicit: error: ' refused.err)" -eq 1 ] &&
+    grep -q 'precomputed.scn:13: PrecomputedConstraintCorrection: not supported' refused.err
+}
+check "PrecomputedConstraintCorrection is refused in one line, by name" precomputed_refused
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

@@ -55,6 +55,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "sliding-lagrangian-constraint",
                           "time-integrator",
                           "constraint-solver",
+                          "lcp-constraint-solver",
                           "linear-solver",
                           "initial-state",
                           "final-state",

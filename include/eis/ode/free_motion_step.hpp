@@ -22,6 +22,7 @@
 
 #include "eis/core/component.hpp"
 #include "eis/linalg/block_gauss_seidel.hpp"
+#include "eis/linalg/lcp_gauss_seidel.hpp"
 #include "eis/ode/euler_implicit_solver.hpp"
 
 namespace eis {
@@ -45,6 +46,10 @@ struct ConstraintStepOptions {
   double nullSpaceValueFactor = 0.01, nullSpaceVectorFactor = 0.001;
   double correctionRegularization = 0;  // LinearSolverConstraintCorrection regularizationTerm
   std::optional<UncoupledCorrection> uncoupled;  // else LinearSolverConstraintCorrection
+  // SOFA's LCPConstraintSolver (linalg/lcp_gauss_seidel.hpp) in place of the Gauss-Seidel: every
+  // row a contact, contacts (unilateral groups) starting from their last forces, the others
+  // from zero; W and the correction as with the others.
+  std::optional<LcpOptions> lcp;
   // SOFA's EulerImplicitSolver solveConstraint under DefaultAnimationLoop: no free motion; the
   // step calls the constraint solver twice (StepConstraints): on v_{n+1}, the rows' velocity
   // violation, W = J A^-1 J^T and v += A^-1 J^T f; then on x_{n+1} = x_n + h v_{n+1}, the
