@@ -95,7 +95,8 @@ private:
   bool forcesLoaded_ = false;  // carried_ came from a checkpoint: forces_ = J carried_
 };
 
-// lagrange.*: the constraint solver and the constraint correction.
+// lagrange.*: the constraint solver and the constraint correction
+// (ode/constraint_solver_component.cpp).
 const ComponentDeclaration& constraintSolverComponent();
 // Whether the scene asks for a constraint solver (lagrange.solver is not none).
 bool solvesConstraints(const Parameters& scene);
