@@ -496,7 +496,8 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
 }
 
 // EulerImplicitSolver.cpp: rayleighStiffness 0, rayleighMass 0, vdamping 0, firstOrder false,
-// trapezoidalScheme false, solveConstraint false, computeResidual false.
+// trapezoidalScheme false, solveConstraint false (read by io/sofa_lagrangian), computeResidual
+// false.
 bool mapOdeSolver(Reader& r, const SofaObject& o) {
   if (o.type == "StaticSolver")
     throw Error(o.where +
@@ -513,10 +514,6 @@ bool mapOdeSolver(Reader& r, const SofaObject& o) {
   r.key("solver.first-order", r.boolean(o, "firstOrder", false) ? "true" : "false");
   r.key("solver.trapezoidal", r.boolean(o, "trapezoidalScheme", false) ? "true" : "false");
   r.key("solver.compute-residual", r.boolean(o, "computeResidual", false) ? "true" : "false");
-  if (r.boolean(o, "solveConstraint", false))
-    r.reject(o, "solveConstraint",
-             "solving constraints inside the ODE solver is not supported (under "
-             "FreeMotionAnimationLoop they are solved after the free motion)");
   return true;
 }
 
@@ -709,6 +706,10 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
                     options);
       continue;
     }
+    // The constraint solver that the ODE solver's solveConstraint calls: io/sofa_lagrangian's.
+    if (sofa::isConstraintSolver(o->type) && o->node == body.odeSolver->node &&
+        sofa::solvesConstraintInStep(reader, body.odeSolver))
+      continue;
     const std::size_t before = keys.size();
     if (const sofa::SofaMapping map = sofa::sofaMapping(o->type))
       map(reader, *o);
@@ -848,8 +849,8 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
       reader.from(*body.odeSolver);
       reader.key("solver.group", body.odeSolver->node->path());
     }
-    sofa::mapConstraintSolving(reader, loop, constraintSolver, body.components, body.linearSolver,
-                               walk.collision);
+    sofa::mapConstraintSolving(reader, loop, constraintSolver, body.components, body.odeSolver,
+                               body.linearSolver, walk.collision);
   }
   for (const SofaObject* o : walk.controllers)
     out.controllers.push_back(o->label() + ", class " + reader.text(*o, "class").value_or("?"));

@@ -168,6 +168,10 @@ void mapBilateral(Reader& r, const SofaObject& o) {
           firstSelection + " to body " + second->node->path() + " " + secondSelection);
     return;
   }
+  if (solvesConstraintInStep(r, odeSolverOf(*first)))
+    r.refuseIfGiven(o, "rest_vector",
+                    "with EulerImplicitSolver solveConstraint: SOFA's velocity violation adds the "
+                    "rest vector where its position violation takes it off; not supported");
   std::vector<std::array<double, 3>> points =
       selectedPoints(r, o, "second_point", secondSelection, fixedPoints(r, *second));
   // getConstraintViolation: x2 - x1 - rest_vector[k], for the first pairs that have one.
@@ -271,10 +275,67 @@ bool isConstraintSolver(const std::string& type) {
          type == "GenericConstraintSolver";
 }
 
+namespace {
+
+// LCPConstraintSolver.cpp: maxIt 1000, tolerance 0.001, regularizationTerm 0, mu 0.6,
+// initial_guess true, build_lcp true, minW 0, maxF 0.
+void mapLcpSolver(Reader& r, const SofaObject& solver) {
+  r.from(solver);
+  if (!r.boolean(solver, "build_lcp", true))
+    r.reject(solver, "build_lcp",
+             "the unbuilt Gauss-Seidel (W's blocks computed as it goes) is not supported; "
+             "build_lcp true is");
+  const double iterations = r.real(solver, "maxIt", 1000);
+  if (!(iterations >= 1) || iterations != std::floor(iterations))
+    r.reject(solver, "maxIt", "expected a whole number of at least 1");
+  const double tolerance = r.real(solver, "tolerance", 0.001);
+  if (!(tolerance > 0)) r.reject(solver, "tolerance", "expected a positive number");
+  const double regularization = r.real(solver, "regularizationTerm", 0);
+  if (!(regularization >= 0)) r.reject(solver, "regularizationTerm", "expected 0 or more");
+  for (const char* field : {"mu", "minW", "maxF"})
+    if (!(r.real(solver, field, 0) >= 0)) r.reject(solver, field, "expected 0 or more");
+  r.key("lagrange.max-iterations", std::to_string(static_cast<long long>(iterations)));
+  r.key("lagrange.tolerance", parse::text(tolerance));
+  r.key("lagrange.regularization", parse::text(regularization));
+  r.key("lagrange.lcp-mu", parse::text(r.real(solver, "mu", 0.6)));
+  r.key("lagrange.initial-guess", r.boolean(solver, "initial_guess", true) ? "true" : "false");
+  r.key("lagrange.min-w", parse::text(r.real(solver, "minW", 0)));
+  r.key("lagrange.max-f", parse::text(r.real(solver, "maxF", 0)));
+}
+
+}  // namespace
+
+bool solvesConstraintInStep(Reader& r, const SofaObject* odeSolver) {
+  return odeSolver && odeSolver->type == "EulerImplicitSolver" &&
+         r.boolean(*odeSolver, "solveConstraint", false);
+}
+
 void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* solver,
                           const std::vector<const SofaObject*>& components,
-                          const SofaObject* linearSolver,
+                          const SofaObject* odeSolver, const SofaObject* linearSolver,
                           const std::vector<std::string>& collision) {
+  // EulerImplicitSolver solveConstraint: MechanicalOperations::solveConstraint calls the
+  // constraint solvers of the ODE solver's own node (BaseContext::Local) and no other.
+  const SofaObject* caller = loop;
+  if (solvesConstraintInStep(r, odeSolver)) {
+    if (loop)
+      r.reject(*odeSolver, "solveConstraint",
+               "with a FreeMotionAnimationLoop SOFA would solve the constraints inside the free "
+               "motion and again after it; not supported (one or the other is)");
+    const SofaObject* local = nullptr;
+    for (const SofaObject& o : odeSolver->node->objects)
+      if (isConstraintSolver(o.type) && !local) local = &o;
+    if (local) {
+      caller = odeSolver;
+      solver = local;
+      r.from(*odeSolver);
+      r.key("lagrange.in-step", "true");
+    } else {
+      r.note(odeSolver->label() +
+             ": solveConstraint: no constraint solver in its node, so SOFA "
+             "solves nothing in the step");
+    }
+  }
   // The preconditioner of the body's PCGLinearSolver (a direct solver factoring the same
   // matrix) gives SOFA W and the correction from that factorization; ours come from the step's
   // own solve of that matrix, converged: the same to its tolerance.
@@ -297,11 +358,12 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
                    (linearSolver ? " (" + linearSolver->label() + ")" : std::string()) +
                    " nor its preconditioner: W and the correction go through that one");
   }
-  if (!loop) {
+  if (!caller) {
     if (solver)
       throw Error(solver->where + ": " + solver->type +
                   ": no FreeMotionAnimationLoop calls it (SOFA's DefaultAnimationLoop does not; "
-                  "EulerImplicitSolver solveConstraint is not supported)");
+                  "an EulerImplicitSolver with solveConstraint calls only one in its own "
+                  "node)");
     for (const SofaObject* o : components)
       if (isLagrangian(o->type))
         throw Error(o->where + ": " + o->type +
@@ -309,12 +371,12 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
                     "constraint solver; under DefaultAnimationLoop nothing holds it");
     return;
   }
-  r.from(*loop);
-  if (r.boolean(*loop, "solveVelocityConstraintFirst", false))
+  r.from(*caller);
+  if (loop && r.boolean(*loop, "solveVelocityConstraintFirst", false))
     r.reject(*loop, "solveVelocityConstraintFirst", "velocity constraints are not supported");
   for (const std::string& type : collision)
     if (makesContacts(type))
-      throw Error(loop->where + ": FreeMotionAnimationLoop with a " + type +
+      throw Error(caller->where + ": " + caller->type + " with a " + type +
                   ": contacts would become Lagrangian constraints, which are not simulated");
   // UnbuiltGaussSeidelConstraintSolver: the same sweeps from zero forces (its d, summed from the
   // corrections' displacements, is W f); NNCGConstraintSolver: the sweeps accelerated.
@@ -330,6 +392,8 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
       : solver->type == "BlockGaussSeidelConstraintSolver"   ? "block-gauss-seidel"
       : solver->type == "UnbuiltGaussSeidelConstraintSolver" ? "unbuilt-gauss-seidel"
       : solver->type == "NNCGConstraintSolver"               ? "nncg"
+      : solver->type == "PreconditionedConjugateResidual"    ? "preconditioned-conjugate-residual"
+      : solver->type == "LCPConstraintSolver"                ? "lcp"
       : resolution == "ProjectedGaussSeidel"                 ? "block-gauss-seidel"
       : resolution == "UnbuiltGaussSeidel"                   ? "unbuilt-gauss-seidel"
                                                              : "";
@@ -347,13 +411,18 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
   if (method.empty())
     throw Error(solver->where + ": " + solver->type +
                 ": not supported (BlockGaussSeidelConstraintSolver, "
-                "UnbuiltGaussSeidelConstraintSolver and NNCGConstraintSolver are)");
+                "UnbuiltGaussSeidelConstraintSolver, NNCGConstraintSolver, "
+                "PreconditionedConjugateResidual and LCPConstraintSolver are)");
   r.key("lagrange.solver", method);
   if (!solver) {
     // FreeMotionAnimationLoop::init adds a BlockGaussSeidelConstraintSolver with its defaults.
     r.note(
         "FreeMotionAnimationLoop without a constraint solver: SOFA's default "
         "BlockGaussSeidelConstraintSolver (maxIterations 1000, tolerance 0.001)");
+    return;
+  }
+  if (method == "lcp") {
+    mapLcpSolver(r, *solver);
     return;
   }
   // GenericConstraintSolver.cpp: maxIterations 1000, tolerance 0.001, sor 1,
@@ -366,7 +435,14 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
   if (!(tolerance > 0)) r.reject(*solver, "tolerance", "expected a positive number");
   const double sor = r.real(*solver, "sor", 1);
   if (!(sor > 0 && sor < 2)) r.reject(*solver, "sor", "expected a number in (0, 2)");
-  if (method == "nncg" && sor != 1) r.note(solver->label() + ": sor: NNCG does not apply it");
+  if ((method == "nncg" || method == "preconditioned-conjugate-residual") && sor != 1)
+    r.note(solver->label() + ": sor: " + solver->type + " does not apply it");
+  if (method == "preconditioned-conjugate-residual")
+    for (const SofaObject* o : components)
+      if (o->type == "SlidingLagrangianConstraint")
+        r.note(o->label() +
+               ": PreconditionedConjugateResidual solves every row as bilateral, "
+               "its unilateral rows too, as SOFA does");
   const double regularization = r.real(*solver, "regularizationTerm", 0);
   if (!(regularization >= 0)) r.reject(*solver, "regularizationTerm", "expected 0 or more");
   r.key("lagrange.max-iterations", std::to_string(static_cast<long long>(iterations)));

@@ -15,6 +15,9 @@ namespace eis::sofa {
 bool isFreeMotionLoop(const std::string& type);
 bool isConstraintSolver(const std::string& type);
 
+// Whether the ODE solver is an EulerImplicitSolver with solveConstraint true.
+bool solvesConstraintInStep(Reader& reader, const SofaObject* odeSolver);
+
 // The current body's lagrange.solver keys from the scene's FreeMotionAnimationLoop (`loop`, may
 // be null) and constraint solver (`solver`, may be null). Throws eis::Error naming the component
 // for what is not supported: a constraint solver no FreeMotionAnimationLoop calls, a Lagrangian
@@ -23,9 +26,11 @@ bool isConstraintSolver(const std::string& type);
 // BlockGaussSeidelConstraintSolver.
 // A LinearSolverConstraintCorrection whose linearSolver links to another solver than
 // `linearSolver`, the body's, is refused too: W and the correction go through the body's.
+// With an EulerImplicitSolver `odeSolver` whose solveConstraint is true (and no loop), the
+// constraint solver of its own node is the one its step calls (lagrange.in-step).
 void mapConstraintSolving(Reader& reader, const SofaObject* loop, const SofaObject* solver,
                           const std::vector<const SofaObject*>& components,
-                          const SofaObject* linearSolver,
+                          const SofaObject* odeSolver, const SofaObject* linearSolver,
                           const std::vector<std::string>& collision);
 
 // The MechanicalObjects that the bodies' BilateralLagrangianConstraints name as object2. Those

@@ -83,6 +83,11 @@ public:
       c.addLocalStepViolation(start, x, o);
     });
   }
+  void addLocalVelocityViolation(Vec x, Vec v, double h, std::vector<double>& out) const override {
+    each(out, [&](const LagrangianConstraints& c, std::vector<double>& o) {
+      c.addLocalVelocityViolation(x, v, h, o);
+    });
+  }
 
 private:
   template <class F>
@@ -225,6 +230,21 @@ void BilateralLagrangianConstraint::addLocalViolation(Vec x, std::vector<double>
   EIS_CHECK(VecRestoreArrayRead(x, &values));
 }
 
+// Per pair, SOFA computes (x_b - x_a) / h + (v_b - v_a); here each node's term is its owner's,
+// summed over the pair's one or two entries.
+void BilateralLagrangianConstraint::addLocalVelocityViolation(Vec x, Vec v, double h,
+                                                              std::vector<double>& out) const {
+  const PetscScalar *xs, *vs;
+  EIS_CHECK(VecGetArrayRead(x, &xs));
+  EIS_CHECK(VecGetArrayRead(v, &vs));
+  for (const Entry& e : entries_)
+    for (int d = 0; d < 3; ++d)
+      out[std::size_t(e.row + d)] +=
+          (e.sign * xs[e.offset + d] + e.constant[d]) / h + e.sign * vs[e.offset + d];
+  EIS_CHECK(VecRestoreArrayRead(v, &vs));
+  EIS_CHECK(VecRestoreArrayRead(x, &xs));
+}
+
 namespace {
 
 // A member's own rows, read and written in its part of a joined vector: a vector of the
@@ -267,6 +287,14 @@ public:
     read(x, [&] { own_.addLocalStepViolation(startView_, view_, out); });
     EIS_CHECK(VecResetArray(startView_));
     EIS_CHECK(VecRestoreArrayRead(start, &a));
+  }
+  void addLocalVelocityViolation(Vec x, Vec v, double h, std::vector<double>& out) const override {
+    const PetscScalar* a;
+    EIS_CHECK(VecGetArrayRead(v, &a));
+    EIS_CHECK(VecPlaceArray(startView_, const_cast<PetscScalar*>(a) + offset_));
+    read(x, [&] { own_.addLocalVelocityViolation(view_, startView_, h, out); });
+    EIS_CHECK(VecResetArray(startView_));
+    EIS_CHECK(VecRestoreArrayRead(v, &a));
   }
 
 private:

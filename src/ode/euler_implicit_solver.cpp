@@ -29,6 +29,8 @@ EulerImplicitSolver::~EulerImplicitSolver() {
 //   b = P h (f(x_n, v_n) + (tr h + rK) K v_n - rM M v_n)
 //   A = (1 + tr h rM) M - tr h B - tr h (tr h + rK) K,  fixed rows/columns -> their diagonal
 //   v_{n+1} = v_n + A^-1 b,  x_{n+1} = x_n + h v_{n+1},  v_{n+1} *= exp(-h vdamping)
+// (with StepConstraints, SOFA's solveConstraint, v_{n+1} corrected before x_{n+1} is formed and
+// x_{n+1} after, both before vdamping)
 // The true trapezoidal rule solves the same system (it is the linearization of
 // M (v_{n+1} - v_n) = h/2 (f_n + f_{n+1})) and moves x by h/2 (v_n + v_{n+1}) instead.
 // First order:  b = P f(x_n),  A = M - tr h K,  v_{n+1} = A^-1 b,  x_{n+1} = x_n + h v_{n+1}
@@ -71,10 +73,12 @@ StepReport EulerImplicitSolver::step(MechanicalOperations& mop, Vec x, Vec v, do
     EIS_CHECK(VecCopy(solution_, v));
   else
     EIS_CHECK(VecAXPY(v, 1.0, solution_));
+  if (stepConstraints_ && !averageVelocity) stepConstraints_->correctVelocity(mop, x, v, h, report);
   if (averageVelocity)
     EIS_CHECK(VecAXPBYPCZ(x, h / 2, h / 2, 1.0, vBefore_, v));
   else
     mop.addToPosition(x, h, v);
+  if (stepConstraints_ && !averageVelocity) stepConstraints_->correctPosition(mop, x, h, report);
   if (options_.vdamping != 0) EIS_CHECK(VecScale(v, std::exp(-h * options_.vdamping)));
 
   // rhs_ is free until the next step; solution_ is kept as the next solve's starting point.

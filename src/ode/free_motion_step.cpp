@@ -6,15 +6,16 @@
 #include <limits>
 
 #include "eis/core/error.hpp"
-#include "eis/core/scene.hpp"
 #include "eis/core/timer.hpp"
 #include "eis/linalg/null_space_regularization.hpp"
+#include "eis/linalg/preconditioned_conjugate_residual.hpp"
 
 namespace eis {
 
 FreeMotionStep::FreeMotionStep(std::unique_ptr<EulerImplicitSolver> freeMotion,
                                const ConstraintStepOptions& options, Vec like)
     : freeMotion_(std::move(freeMotion)), options_(options) {
+  if (options_.inStep) freeMotion_->setStepConstraints(this);
   EIS_CHECK(VecDuplicate(like, &xStart_));
   EIS_CHECK(VecDuplicate(like, &rhs_));
   EIS_CHECK(VecDuplicate(like, &response_));
@@ -51,6 +52,29 @@ void sumOverRanks(std::vector<double>& values, MPI_Comm comm) {
 }  // namespace
 
 StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double h) {
+  if (options_.inStep) return freeMotion_->step(mop, x, v, h);
+  const double start = MPI_Wtime();
+  // 1. The free motion, and SOFA's free position x_n + h v_free.
+  EIS_CHECK(VecCopy(x, xStart_));
+  StepReport report = freeMotion_->step(mop, x, v, h);
+  EIS_CHECK(VecWAXPY(x, h, v, xStart_));
+  report.freeMotionSeconds = MPI_Wtime() - start;
+  solveConstraints(mop, Order::PositionAndVelocity, x, v, h, report);
+  return report;
+}
+
+void FreeMotionStep::correctVelocity(MechanicalOperations& mop, Vec x, Vec v, double h,
+                                     StepReport& report) {
+  solveConstraints(mop, Order::Velocity, x, v, h, report);
+}
+
+void FreeMotionStep::correctPosition(MechanicalOperations& mop, Vec x, double h,
+                                     StepReport& report) {
+  solveConstraints(mop, Order::Position, x, nullptr, h, report);
+}
+
+void FreeMotionStep::solveConstraints(MechanicalOperations& mop, Order order, Vec x, Vec v,
+                                      double h, StepReport& report) {
   MPI_Comm comm;
   EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(x), &comm));
   double clock = MPI_Wtime();
@@ -59,17 +83,13 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
     clock = now;
     return seconds;
   };
-  // 1. The free motion, and SOFA's free position x_n + h v_free.
-  EIS_CHECK(VecCopy(x, xStart_));
-  StepReport report = freeMotion_->step(mop, x, v, h);
-  EIS_CHECK(VecWAXPY(x, h, v, xStart_));
-  report.freeMotionSeconds = lap();
   const LagrangianConstraints* constraints = mop.lagrangianConstraints();
   const int m = constraints ? constraints->rows() : 0;
   report.constraintRows = m;
-  if (m == 0) return report;
+  if (m == 0) return;
   LinearSolver& linear = freeMotion_->linearSolver();
   const Mat A = freeMotion_->lastOperator();
+  // SOFA's correctionFactor: the compliance in position (h) or velocity (1) units.
   const double positionFactor = EulerImplicitSolver::positionIntegrationFactor(h);
   const double velocityFactor = EulerImplicitSolver::velocityIntegrationFactor();
   const std::optional<UncoupledCorrection>& uncoupled = options_.uncoupled;
@@ -87,9 +107,14 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
     mop.projectResponse(response_);
   };
 
-  // 2. The violation at x_free and the compliance, column by column.
+  // 2. The violation (at x_free, or at the order's state) and the compliance, column by column.
   std::vector<double> dfree(m, 0.0), w(std::size_t(m) * m, 0.0);
-  constraints->addLocalStepViolation(xStart_, x, dfree);
+  if (order == Order::PositionAndVelocity)
+    constraints->addLocalStepViolation(xStart_, x, dfree);
+  else if (order == Order::Position)
+    constraints->addLocalViolation(x, dfree);
+  else
+    constraints->addLocalVelocityViolation(x, v, h, dfree);
   sumOverRanks(dfree, comm);
   {
     const ScopedTimer timer("Constraint compliance");
@@ -111,7 +136,7 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
       EIS_CHECK(MatDenseRestoreColumnVecWrite(columns, j, &c));
     }
     // Y = A^-1 P J^T, or c P J^T for the uncoupled correction, and W = k J P Y.
-    double factor = positionFactor;
+    double factor = order == Order::Velocity ? velocityFactor : positionFactor;
     if (uncoupled) {
       EIS_CHECK(MatCopy(columns, responses, SAME_NONZERO_PATTERN));
       EIS_CHECK(MatScale(responses, uncoupled->compliance));
@@ -144,9 +169,10 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
     else if (options_.regularization > epsilon)
       for (int i = 0; i < m; ++i) w[std::size_t(i) * m + i] += options_.regularization;
   }
-  report.complianceSeconds = lap();
+  report.complianceSeconds += lap();
 
-  // 3. The multipliers, from the last step's.
+  // 3. The multipliers, from the last problem's (SOFA's constraints keep one set of previous
+  // forces, which the velocity and position problems of solveConstraint share).
   if (int(forces_.size()) != m) {
     forces_.assign(m, 0.0);
     if (forcesLoaded_) {
@@ -157,177 +183,45 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
   forcesLoaded_ = false;
   {
     const ScopedTimer timer("Constraint solve");
-    const GaussSeidelResult result = blockGaussSeidel(
-        w, constraints->groups(), dfree, forces_, options_.gaussSeidel, constraints->resolutions());
-    report.constraintIterations = result.iterations;
+    if (options_.lcp) {
+      // SOFA's computeInitialGuess: only contacts (constraints with persistent ids) carry forces
+      // over.
+      const std::vector<GroupResolution> resolutions = constraints->resolutions();
+      std::size_t row = 0;
+      for (std::size_t g = 0; g < constraints->groups().size(); ++g) {
+        const int size = constraints->groups()[g];
+        if (resolutions.empty() || resolutions[g].kind == GroupResolution::Kind::Bilateral)
+          std::fill(forces_.begin() + std::ptrdiff_t(row),
+                    forces_.begin() + std::ptrdiff_t(row) + size, 0.0);
+        row += std::size_t(size);
+      }
+    }
+    const GaussSeidelResult result =
+        options_.lcp ? lcpGaussSeidel(w, dfree, forces_, *options_.lcp)
+        : options_.gaussSeidel.method == GaussSeidelOptions::Method::PreconditionedConjugateResidual
+            ? preconditionedConjugateResidual(w, constraints->groups(), dfree, forces_,
+                                              options_.gaussSeidel)
+            : blockGaussSeidel(w, constraints->groups(), dfree, forces_, options_.gaussSeidel,
+                               constraints->resolutions());
+    report.constraintIterations += result.iterations;
     report.constraintError = result.error;
   }
-  report.gaussSeidelSeconds = lap();
+  report.gaussSeidelSeconds += lap();
 
   EIS_CHECK(VecZeroEntries(carried_));
   constraints->addTransposed(forces_, carried_);
 
-  // 4. The correction.
+  // 4. The correction: SOFA's applyMotionCorrection, applyPositionCorrection or
+  // applyVelocityCorrection.
   respond(forces_);
   const bool own = uncoupled && !uncoupled->odeFactors;
-  EIS_CHECK(VecAXPY(x, own ? uncoupled->positionFactor : positionFactor, response_));
-  EIS_CHECK(VecAXPY(v, own ? uncoupled->velocityFactor / h : velocityFactor, response_));
-  report.correctionSeconds = lap();
-  return report;
+  if (order != Order::Velocity)
+    EIS_CHECK(VecAXPY(x, own ? uncoupled->positionFactor : positionFactor, response_));
+  if (order == Order::PositionAndVelocity)
+    EIS_CHECK(VecAXPY(v, own ? uncoupled->velocityFactor / h : velocityFactor, response_));
+  if (order == Order::Velocity)
+    EIS_CHECK(VecAXPY(v, own ? uncoupled->velocityFactor : velocityFactor, response_));
+  report.correctionSeconds += lap();
 }
-
-namespace {
-
-enum class ConstraintSolverType { None, BlockGaussSeidel, UnbuiltGaussSeidel, Nncg };
-constexpr Named<ConstraintSolverType> kConstraintSolvers[] = {
-    {"none", ConstraintSolverType::None},
-    {"block-gauss-seidel", ConstraintSolverType::BlockGaussSeidel},
-    {"unbuilt-gauss-seidel", ConstraintSolverType::UnbuiltGaussSeidel},
-    {"nncg", ConstraintSolverType::Nncg}};
-enum class ConstraintCorrection { None, LinearSolver, Uncoupled };
-constexpr Named<ConstraintCorrection> kConstraintCorrections[] = {
-    {"none", ConstraintCorrection::None},
-    {"linear-solver", ConstraintCorrection::LinearSolver},
-    {"uncoupled", ConstraintCorrection::Uncoupled}};
-
-}  // namespace
-
-bool solvesConstraints(const Parameters& scene) {
-  return scene.choice("lagrange.solver", kConstraintSolvers) != ConstraintSolverType::None;
-}
-
-ConstraintStepOptions constraintStepOptionsOf(const Parameters& scene) {
-  ConstraintStepOptions options;
-  const ConstraintSolverType solver = scene.choice("lagrange.solver", kConstraintSolvers);
-  options.gaussSeidel.zeroStart = solver == ConstraintSolverType::UnbuiltGaussSeidel;
-  if (solver == ConstraintSolverType::Nncg)
-    options.gaussSeidel.method = GaussSeidelOptions::Method::NonsmoothNonlinearConjugateGradient;
-  options.gaussSeidel.maxIterations = scene.integer("lagrange.max-iterations");
-  options.gaussSeidel.tolerance = scene.real("lagrange.tolerance");
-  options.gaussSeidel.sor = scene.real("lagrange.sor");
-  options.gaussSeidel.scaleTolerance = scene.boolean("lagrange.scale-tolerance");
-  options.gaussSeidel.allVerified = scene.boolean("lagrange.all-verified");
-  options.regularization = scene.real("lagrange.regularization");
-  options.nullSpaceRegularization = scene.boolean("lagrange.svd-regularization");
-  options.nullSpaceValueFactor = scene.real("lagrange.svd-value-factor");
-  options.nullSpaceVectorFactor = scene.real("lagrange.svd-vector-factor");
-  options.correctionRegularization = scene.real("lagrange.correction-regularization");
-  if (scene.choice("lagrange.correction", kConstraintCorrections) ==
-      ConstraintCorrection::Uncoupled)
-    options.uncoupled = UncoupledCorrection{scene.real("lagrange.compliance"),
-                                            scene.boolean("lagrange.ode-factors"),
-                                            scene.real("lagrange.correction-position-factor"),
-                                            scene.real("lagrange.correction-velocity-factor")};
-  return options;
-}
-
-const ComponentDeclaration& constraintSolverComponent() {
-  static const ComponentDeclaration component{
-      "constraint-solver", "constraint solver",
-      "Lagrangian constraints solved after a free motion (SOFA FreeMotionAnimationLoop,\n"
-      "BlockGaussSeidelConstraintSolver, LinearSolverConstraintCorrection)",
-      ParameterSpec()
-          .add({"lagrange.solver", "none|block-gauss-seidel|unbuilt-gauss-seidel|nncg",
-                "block-gauss-seidel: each step is a free motion (the step without the Lagrangian\n"
-                "constraints), then the constraint forces by SOFA's block Gauss-Seidel on\n"
-                "W = h J A^-1 J^T from the last step's forces, then the correction (SOFA\n"
-                "FreeMotionAnimationLoop with a BlockGaussSeidelConstraintSolver);\n"
-                "unbuilt-gauss-seidel: the same sweeps from zero forces (SOFA\n"
-                "UnbuiltGaussSeidelConstraintSolver); nncg: the sweeps accelerated along\n"
-                "conjugate directions (SOFA NNCGConstraintSolver, sor not applied); none: no\n"
-                "constraint solver",
-                "none", "", false, check::choice(kConstraintSolvers)})
-          .add({"lagrange.max-iterations", "N",
-                "the Gauss-Seidel's most iterations (SOFA maxIterations)", "1000", "", false,
-                check::integerAtLeast(1)})
-          .add({"lagrange.tolerance", "TOL",
-                "the Gauss-Seidel stops once an iteration's error (the sum over constraints of\n"
-                "the displacement its force change causes) is below TOL (SOFA tolerance)",
-                "0.001", "length", false, check::positive()})
-          .add({"lagrange.sor", "S", "successive over-relaxation of the forces (SOFA sor, 0-2)",
-                "1", "", false, check::within(0, 2)})
-          .add({"lagrange.scale-tolerance", "true|false",
-                "the tolerance times the number of constraint rows (SOFA scaleTolerance)", "true",
-                "", false, check::boolean()})
-          .add({"lagrange.all-verified", "true|false",
-                "stop only once every constraint's error is below the tolerance (SOFA\n"
-                "allVerified)",
-                "false", "", false, check::boolean()})
-          .add({"lagrange.regularization", "R",
-                "added to every diagonal entry of W (SOFA's constraint solver regularizationTerm)",
-                "0", "", false, check::nonNegative()})
-          .add({"lagrange.svd-regularization", "true|false",
-                "lagrange.regularization only on the rows of W's null space, the constraints\n"
-                "that work against one another, found from W's SVD (SOFA\n"
-                "useSVDForRegularization)",
-                "false", "", false, check::boolean()})
-          .add({"lagrange.svd-value-factor", "F",
-                "lagrange.svd-regularization: singular values below F times the largest span\n"
-                "the null space (SOFA svdSingularValueNullSpaceCriteriaFactor)",
-                "0.01", "", false, check::nonNegative()})
-          .add({"lagrange.svd-vector-factor", "F",
-                "lagrange.svd-regularization: a row is in the null space when a null-space\n"
-                "singular vector's component there exceeds F (SOFA\n"
-                "svdSingularVectorNullSpaceCriteriaFactor)",
-                "0.001", "", false, check::nonNegative()})
-          .add({"lagrange.correction", "none|linear-solver|uncoupled",
-                "linear-solver: W and the correction through the step's own linear solver (SOFA\n"
-                "LinearSolverConstraintCorrection); uncoupled: one compliance per node,\n"
-                "lagrange.compliance, in place of A^-1 (SOFA UncoupledConstraintCorrection)",
-                "none", "", false, check::choice(kConstraintCorrections)})
-          .add({"lagrange.compliance", "C",
-                "lagrange.correction = uncoupled: every node's compliance (SOFA\n"
-                "UncoupledConstraintCorrection defaultCompliance)",
-                "1e-05", "", false, check::positive()})
-          .add({"lagrange.ode-factors", "true|false",
-                "lagrange.correction = uncoupled: W times h and the correction times h and 1\n"
-                "(the integrator's factors), else W as it is and the correction times the two\n"
-                "factors below (SOFA useOdeSolverIntegrationFactors)",
-                "true", "", false, check::boolean()})
-          .add({"lagrange.correction-position-factor", "K",
-                "lagrange.ode-factors = false: the position correction's factor (SOFA\n"
-                "correctionPositionFactor)",
-                "1", "", false, check::real()})
-          .add({"lagrange.correction-velocity-factor", "K",
-                "lagrange.ode-factors = false: the velocity correction's factor, over the step\n"
-                "(SOFA correctionVelocityFactor)",
-                "1", "", false, check::real()})
-          .add({"lagrange.correction-regularization", "R",
-                "added to the diagonal of W on the constrained rows (SOFA\n"
-                "LinearSolverConstraintCorrection regularizationTerm)",
-                "0", "", false, check::nonNegative()}),
-      [](Scene& scene) {
-        const bool solver = solvesConstraints(scene);
-        const bool correction = scene.choice("lagrange.correction", kConstraintCorrections) !=
-                                ConstraintCorrection::None;
-        const std::string rows = scene.given("lagrange.fixed")        ? "lagrange.fixed"
-                                 : scene.given("lagrange.bilateral")  ? "lagrange.bilateral"
-                                 : scene.given("lagrange.unilateral") ? "lagrange.unilateral"
-                                 : scene.given("lagrange.sliding")    ? "lagrange.sliding"
-                                                                      : "";
-        if (!rows.empty() && !solver)
-          throw Error(rows +
-                      ": Lagrangian constraints need a constraint solver (lagrange.solver "
-                      "= block-gauss-seidel: SOFA's FreeMotionAnimationLoop and "
-                      "BlockGaussSeidelConstraintSolver); nothing would hold them");
-        if (!rows.empty() && !correction)
-          throw Error(rows +
-                      ": Lagrangian constraints need a constraint correction "
-                      "(lagrange.correction = linear-solver or uncoupled: SOFA's "
-                      "LinearSolverConstraintCorrection or UncoupledConstraintCorrection)");
-        if (correction && !solver)
-          throw Error("lagrange.correction = " + scene.text("lagrange.correction") +
-                      " needs lagrange.solver = block-gauss-seidel");
-        if (solver && scene.text("solver.newton") == "full")
-          throw Error(
-              "lagrange.solver = " + scene.text("lagrange.solver") +
-              " runs SOFA's linearized step as the free motion: solver.newton = full is not "
-              "supported with it");
-      }};
-  return component;
-}
-
-// Between the time integrator (600) and the linear solver (700).
-const RegisterComponent registered(650, constraintSolverComponent);
 
 }  // namespace eis

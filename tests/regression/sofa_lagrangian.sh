@@ -111,8 +111,9 @@ check "a Lagrangian constraint under DefaultAnimationLoop is refused" \
 scene '<DefaultAnimationLoop/>' "$GS" '' '' > solver_alone.scn
 check "a constraint solver no FreeMotionAnimationLoop calls is refused" \
   refused solver_alone.scn "solver_alone.scn:3" "BlockGaussSeidelConstraintSolver" "no FreeMotionAnimationLoop"
-scene "$LOOP" '<LCPConstraintSolver/>' "$HOLD" "$CORRECTION" > lcp.scn
-check "LCPConstraintSolver is refused by name" refused lcp.scn "lcp.scn:3" "LCPConstraintSolver: not supported"
+scene "$LOOP" '<ImprovedJacobiConstraintSolver/>' "$HOLD" "$CORRECTION" > jacobi.scn
+check "ImprovedJacobiConstraintSolver is refused by name" \
+  refused jacobi.scn "jacobi.scn:3" "ImprovedJacobiConstraintSolver: not supported"
 # UncoupledConstraintCorrection: W = h c I on the face's rows, so each step puts the face's nodes
 # back at rest exactly (the other nodes follow through the elastic forces only).
 scene "$LOOP" "$GS" "$HOLD" '<UncoupledConstraintCorrection defaultCompliance="0.01"/>' \

@@ -58,6 +58,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "sliding-lagrangian-constraint",
                           "time-integrator",
                           "constraint-solver",
+                          "lcp-constraint-solver",
                           "linear-solver",
                           "initial-state",
                           "final-state",

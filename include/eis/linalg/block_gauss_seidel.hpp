@@ -24,8 +24,14 @@ struct GaussSeidelOptions {
   bool scaleTolerance = true;  // SOFA scaleTolerance: the tolerance times the row count
   bool allVerified = false;    // SOFA allVerified: every group's error below the tolerance
   // GaussSeidel: BlockGaussSeidelConstraintSolver's sweeps; NonsmoothNonlinearConjugateGradient:
-  // NNCGConstraintSolver's, the same sweeps accelerated along conjugate directions.
-  enum class Method { GaussSeidel, NonsmoothNonlinearConjugateGradient };
+  // NNCGConstraintSolver's, the same sweeps accelerated along conjugate directions;
+  // PreconditionedConjugateResidual: SOFA's solver of that name
+  // (linalg/preconditioned_conjugate_residual.hpp), which blockGaussSeidel does not run.
+  enum class Method {
+    GaussSeidel,
+    NonsmoothNonlinearConjugateGradient,
+    PreconditionedConjugateResidual
+  };
   Method method = Method::GaussSeidel;
   bool zeroStart = false;  // start from zero forces (UnbuiltGaussSeidelConstraintSolver)
 };

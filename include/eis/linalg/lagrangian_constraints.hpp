@@ -36,6 +36,14 @@ public:
     (void)start;
     addLocalViolation(x, out);
   }
+  // The violation SOFA measures at the velocity order (ConstraintOrder::VEL, the velocity pass
+  // of EulerImplicitSolver solveConstraint) at position x and velocity v for a step h; by
+  // default the position violation at x, as FixedLagrangianConstraint, which ignores the order.
+  virtual void addLocalVelocityViolation(Vec x, Vec v, double h, std::vector<double>& out) const {
+    (void)v;
+    (void)h;
+    addLocalViolation(x, out);
+  }
 };
 
 }  // namespace eis

@@ -61,6 +61,9 @@ public:
   void addTransposed(const std::vector<double>& lambda, Vec out) const override;
   void addLocalProduct(Vec y, std::vector<double>& out) const override;
   void addLocalViolation(Vec x, std::vector<double>& out) const override;
+  // SOFA's getVelocityViolation: the second point's velocity minus the first's (a fixed point's
+  // is zero) plus their position violation over h.
+  void addLocalVelocityViolation(Vec x, Vec v, double h, std::vector<double>& out) const override;
 
 private:
   friend std::unique_ptr<LagrangianConstraints> joinLagrangianConstraints(

@@ -36,6 +36,19 @@ struct EulerImplicitOptions {
 double sofaResidualNorm(MechanicalOperations& mop, Vec x, Vec v, Vec vBefore, double h, Vec force,
                         Vec work);
 
+// SOFA's EulerImplicitSolver solveConstraint: the constraint solver called from inside the
+// step, on the new velocity before the position update (ConstraintOrder::VEL) and on the new
+// position after it (ConstraintOrder::POS), both before vdamping.
+class StepConstraints {
+public:
+  virtual ~StepConstraints() = default;
+  // x is still x_n; v is v_{n+1}, corrected in place.
+  virtual void correctVelocity(MechanicalOperations& mop, Vec x, Vec v, double h,
+                               StepReport& report) = 0;
+  // x = x_n + h v_{n+1}, corrected in place.
+  virtual void correctPosition(MechanicalOperations& mop, Vec x, double h, StepReport& report) = 0;
+};
+
 class EulerImplicitSolver : public TimeIntegrator {
 public:
   // `like` gives the layout of x and v (for the work vectors); `linear` solves each step.
@@ -58,6 +71,9 @@ public:
   // The system matrix of the last step's solve (owned by the mechanical operations): what a
   // constraint correction solves against (ode/free_motion_step.hpp). Null before the first step.
   Mat lastOperator() const { return lastOperator_; }
+  // Called by every later step (null: none); not owned. The true trapezoidal scheme, whose
+  // position update is not SOFA's, does not call it.
+  void setStepConstraints(StepConstraints* constraints) { stepConstraints_ = constraints; }
 
   // SOFA's integration factors: how a solution dv of the linear system moves the state.
   static double velocityIntegrationFactor() { return 1.0; }
@@ -77,6 +93,7 @@ private:
   Vec force_ = nullptr, rhs_ = nullptr, vBefore_ = nullptr, lift_ = nullptr;
   Vec solution_ = nullptr;  // the last solve's solution; zero before the first
   Mat lastOperator_ = nullptr;
+  StepConstraints* stepConstraints_ = nullptr;
 };
 
 }  // namespace eis

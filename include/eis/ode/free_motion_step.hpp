@@ -22,6 +22,7 @@
 
 #include "eis/core/component.hpp"
 #include "eis/linalg/block_gauss_seidel.hpp"
+#include "eis/linalg/lcp_gauss_seidel.hpp"
 #include "eis/ode/euler_implicit_solver.hpp"
 
 namespace eis {
@@ -45,9 +46,19 @@ struct ConstraintStepOptions {
   double nullSpaceValueFactor = 0.01, nullSpaceVectorFactor = 0.001;
   double correctionRegularization = 0;  // LinearSolverConstraintCorrection regularizationTerm
   std::optional<UncoupledCorrection> uncoupled;  // else LinearSolverConstraintCorrection
+  // SOFA's LCPConstraintSolver (linalg/lcp_gauss_seidel.hpp) in place of the Gauss-Seidel: every
+  // row a contact, contacts (unilateral groups) starting from their last forces, the others
+  // from zero; W and the correction as with the others.
+  std::optional<LcpOptions> lcp;
+  // SOFA's EulerImplicitSolver solveConstraint under DefaultAnimationLoop: no free motion; the
+  // step calls the constraint solver twice (StepConstraints): on v_{n+1}, the rows' velocity
+  // violation, W = J A^-1 J^T and v += A^-1 J^T f; then on x_{n+1} = x_n + h v_{n+1}, the
+  // position violation, W = h J A^-1 J^T and x += h A^-1 J^T f. One set of forces carries over
+  // from each problem to the next, as SOFA's constraints' previous forces do.
+  bool inStep = false;
 };
 
-class FreeMotionStep : public TimeIntegrator {
+class FreeMotionStep : public TimeIntegrator, private StepConstraints {
 public:
   FreeMotionStep(std::unique_ptr<EulerImplicitSolver> freeMotion,
                  const ConstraintStepOptions& options, Vec like);
@@ -66,6 +77,16 @@ public:
   const std::vector<double>& forces() const { return forces_; }
 
 private:
+  // SOFA's ConstraintOrder: POS_AND_VEL after a free motion; VEL and POS inside the step.
+  enum class Order { PositionAndVelocity, Position, Velocity };
+  void correctVelocity(MechanicalOperations& mop, Vec x, Vec v, double h,
+                       StepReport& report) override;
+  void correctPosition(MechanicalOperations& mop, Vec x, double h, StepReport& report) override;
+  // One constraint problem of the order: the violation, W, the Gauss-Seidel from forces_, and
+  // the correction of x, v or both (v unused for Position).
+  void solveConstraints(MechanicalOperations& mop, Order order, Vec x, Vec v, double h,
+                        StepReport& report);
+
   std::unique_ptr<EulerImplicitSolver> freeMotion_;
   ConstraintStepOptions options_;
   std::vector<double> forces_;  // kept: where the next Gauss-Seidel starts
@@ -74,7 +95,8 @@ private:
   bool forcesLoaded_ = false;  // carried_ came from a checkpoint: forces_ = J carried_
 };
 
-// lagrange.*: the constraint solver and the constraint correction.
+// lagrange.*: the constraint solver and the constraint correction
+// (ode/constraint_solver_component.cpp).
 const ComponentDeclaration& constraintSolverComponent();
 // Whether the scene asks for a constraint solver (lagrange.solver is not none).
 bool solvesConstraints(const Parameters& scene);
