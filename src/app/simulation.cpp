@@ -138,6 +138,7 @@ Simulation::Simulation(const std::vector<ObjectScene>& allObjects, MPI_Comm comm
     buildBody(*bodies_[b], std::move(meshes[b]), warnings[b]);
   for (auto& group : groups_)
     if (group->bodies.front()->coupled) buildGroup(*group);
+  prepareTopologyChanges();
   for (const ObjectScene& object : allObjects)
     if (isRigidBody(object.scene)) buildRigid(object);
   setInitialStates();
@@ -262,6 +263,7 @@ bool Simulation::stepOnce() {
   StepRecord record;
   try {
     if (mainLoop_ && !mainLoopTurn(step)) return false;
+    applyTopologyChanges(clock_);
     if (controllers_) controllerEvent(true, step, clock_);
     advance(step, clock_, record);
   } catch (const Error& e) {

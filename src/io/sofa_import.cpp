@@ -22,6 +22,7 @@
 #include "sofa_rigid_mapping.hpp"
 #include "sofa_selections.hpp"
 #include "sofa_sparse_grid.hpp"
+#include "sofa_topology_changes.hpp"
 #include "sofa_walk.hpp"
 
 namespace eis {
@@ -621,6 +622,11 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
       if (!sofa::mapRigidComponent(reader, *o))
         unsupported(reader, *o, "not supported on rigid frames (" + state.label() + ") yet",
                     options);
+      continue;
+    }
+    // Its file is found as a loader's is (io/sofa_topology_changes).
+    if (o->type == "TopologicalChangeProcessor") {
+      sofa::mapTopologicalChanges(reader, *o, findFile(reader, *o, options));
       continue;
     }
     const std::size_t before = keys.size();
