@@ -148,27 +148,47 @@ void Simulation::prepareTopologyChanges() {
     Body& body = *owned;
     if (!body.scene.given("topology.changes")) continue;
     const std::string prefix = "topology.changes" + (body.path.empty() ? "" : " of " + body.path);
+    std::vector<TopologyEvent> events =
+        readTopologyChanges(body.scene.text("topology.changes"), comm_);
+    // The first step an event falls at, with SOFA's clock: a run that ends before it changes
+    // nothing, and what the changes cannot carry is refused only when the run reaches one.
+    TopologySchedule probe(events);
+    const TopologyEvent* first = nullptr;
+    int firstStep = step_ + 1;
+    for (double clock = time_; firstStep <= steps_; ++firstStep, clock += dt_)
+      if ((first = probe.due(clock))) break;
+    if (!first) {
+      report("note: %s: no event falls within the run's %d steps; nothing changes\n",
+             prefix.c_str(), steps_);
+      continue;
+    }
+    const std::string until = " (its first event, " + eventWhere(body.scene, *first) +
+                              ", falls at step " + std::to_string(firstStep) +
+                              ": a run of at most " + std::to_string(firstStep - 1) +
+                              " steps ends before it)";
     for (const ParameterDeclaration& d : body.scene.spec().declarations())
       if (body.scene.given(d.key) && !allowedWithChanges(d.key))
         throw Error(prefix + ": " + d.key +
-                    " is not supported on a body whose cells are removed during the run");
+                    " is not supported on a body whose cells are removed during the run" + until);
     for (const char* key : {"constraint.fixed", "constraint.partial-fixed"})
       if (body.scene.given(key) && body.scene.text(key).find("group") != std::string::npos)
         throw Error(prefix + ": " + key + " = " + body.scene.text(key) +
-                    ": a physical group is not carried through topology changes");
+                    ": a physical group is not carried through topology changes" + until);
     if (physicsOf(body.scene) != Physics::Elasticity)
-      throw Error(prefix + ": physics.type = diffusion is not supported with topology changes");
+      throw Error(prefix + ": physics.type = diffusion is not supported with topology changes" +
+                  until);
     if (body.coupled)
-      throw Error(prefix + ": a body of a coupled group is not supported with topology changes");
+      throw Error(prefix + ": a body of a coupled group is not supported with topology changes" +
+                  until);
     if (body.mesh->cellType() != CellType::Tetrahedron)
       throw Error(prefix +
-                  ": the body's cells are not tetrahedra; only the removal of "
-                  "tetrahedra is supported (SOFA's of hexahedra, triangles and "
-                  "quadrangles is not yet)");
+                  ": the body's cells are not tetrahedra; only the removal of tetrahedra is "
+                  "supported (SOFA's of hexahedra, triangles and quadrangles is not yet)" +
+                  until);
     if (body.scene.text("mass.type") != "lumped" && body.scene.text("mass.type") != "consistent" &&
         body.scene.text("mass.type") != "uniform")
       throw Error(prefix + ": mass.type = " + body.scene.text("mass.type") +
-                  " is not supported with topology changes");
+                  " is not supported with topology changes" + until);
     // SOFA's masses keep their density (DiagonalMass, MeshMatrixMass: the removed cells' share
     // goes) or their vertex mass (UniformMass, without preserveTotalMass) through a removal: a
     // total mass becomes the density or vertex mass it gives now, so that no rebuild shares it
@@ -182,10 +202,10 @@ void Simulation::prepareTopologyChanges() {
     body.scene.clear("mass.total-mass");
     body.scene.clear(kept);
     body.scene.set(kept, value);
-    body.topology = std::make_unique<TopologySchedule>(
-        readTopologyChanges(body.scene.text("topology.changes")));
-    // The run's events applied in advance on rank 0, so that a cell listed twice, or a removal
-    // that would leave the body without cells, fails here rather than mid-run.
+    body.topology = std::make_unique<TopologySchedule>(std::move(events));
+    // The run's events applied in advance on rank 0, so that an event asking what is not
+    // supported, a cell listed twice, or a removal that would leave the body without cells
+    // fails here rather than mid-run.
     std::vector<std::string> warnings;
     const SerialMesh serial =
         loadSerialMesh(readMeshSourceParameters(body.scene), 3, comm_, warnings);
@@ -199,14 +219,18 @@ void Simulation::prepareTopologyChanges() {
         for (int step = step_ + 1; step <= steps_; ++step, clock += dt_) {
           const TopologyEvent* event = dry.due(clock);
           if (!event) continue;
+          const std::string before = " (it falls at step " + std::to_string(step) +
+                                     ": a run of at most " + std::to_string(step - 1) +
+                                     " steps ends before it)";
+          if (!event->unsupported.empty())
+            throw Error(event->unsupported + " is not supported; only REMOVE= of tetrahedra is" +
+                        before);
           CellRemoval left =
               applyEvent(*event, std::move(cells), points, eventWhere(body.scene, *event));
           if (left.cells.empty())
             throw Error(eventWhere(body.scene, *event) + ": removes the last cell of " +
-                        (body.path.empty() ? "the body" : body.path) + " at step " +
-                        std::to_string(step) +
-                        "; a body without cells is not supported (a run of at most " +
-                        std::to_string(step - 1) + " steps stops before it)");
+                        (body.path.empty() ? "the body" : body.path) +
+                        "; a body without cells is not supported" + before);
           cells = std::move(left.cells);
           points = std::int64_t(left.oldPoint.size());
         }

@@ -7,6 +7,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
+#include "eis/core/mpi_chunks.hpp"
 
 namespace eis {
 
@@ -78,24 +79,50 @@ std::vector<TopologyEvent> parseTopologyChanges(const std::string& text, const s
                   "\"REMOVE= " + std::to_string(count) + "\" above, but this line lists " +
                       std::to_string(removal.size()) + " cell indices");
       events.back().removals.push_back(std::move(removal));
-    } else if (command == "ADD=" || command == "INCISE=") {
-      malformed(path, number,
-                command + " (" + (command == "ADD=" ? "adding cells" : "cutting triangles") +
-                    ") is not supported; only REMOVE= of tetrahedra is");
+    } else if ((command == "ADD=" || command == "INCISE=") && events.back().unsupported.empty()) {
+      events.back().unsupported = "topology.changes = " + path + ":" + std::to_string(number) +
+                                  ": " + command + " (" +
+                                  (command == "ADD=" ? "adding cells" : "cutting triangles") + ")";
     }
   }
-  if (events.front().removals.empty()) events.erase(events.begin());
+  if (events.front().removals.empty() && events.front().unsupported.empty())
+    events.erase(events.begin());
   return events;
 }
 
-std::vector<TopologyEvent> readTopologyChanges(const std::string& path) {
+namespace {
+
+std::string fileText(const std::string& path) {
   if (const std::string problem = inputFileProblem(path); !problem.empty())
     throw Error("topology.changes = " + path + ": " + problem);
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
   if (!in) throw Error("topology.changes = " + path + ": cannot be read");
-  return parseTopologyChanges(text.str(), path);
+  return text.str();
+}
+
+}  // namespace
+
+std::vector<TopologyEvent> readTopologyChanges(const std::string& path) {
+  return parseTopologyChanges(fileText(path), path);
+}
+
+std::vector<TopologyEvent> readTopologyChanges(const std::string& path, MPI_Comm comm) {
+  std::string text, failure;
+  if (commRank(comm) == 0) {
+    try {
+      text = fileText(path);
+    } catch (const Error& e) {
+      failure = e.what();
+    }
+  }
+  throwIfAnyRankFailed(failure, comm);
+  std::int64_t size = std::int64_t(text.size());
+  EIS_CHECK_MPI(MPI_Bcast(&size, 1, MPI_INT64_T, 0, comm));
+  text.resize(std::size_t(size));
+  broadcastInPieces(text.data(), size, MPI_CHAR, 0, comm);
+  return parseTopologyChanges(text, path);
 }
 
 const TopologyEvent* TopologySchedule::due(double clock) {

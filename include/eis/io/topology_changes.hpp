@@ -3,6 +3,8 @@
 // TopologicalChangeProcessor (TopologicalChangeProcessor.cpp): "T= time" opens the events of
 // that time, "REMOVE= N" is followed by a line of N cell indices. Which events a step applies
 // follows its readNext at AnimateBeginEvent.
+#include <mpi.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,14 +21,20 @@ struct TopologyEvent {
   double time = 0;
   int line = 0;  // of its "T=" in the file (0: before the first)
   std::vector<std::vector<std::int64_t>> removals;
+  // What it asks that is not supported ("FILE:LINE: ADD= (adding cells)"), the first such;
+  // "" when none. Refused at set-up when a run reaches the event.
+  std::string unsupported;
 };
 
 // Reads and checks the whole file: "T=" with a number, "REMOVE=" with a count and then a line
-// of exactly that many indices (not negative); other lines are ignored as SOFA does. ADD= and
-// INCISE= are refused by name (not supported), as is a time that goes back. Throws eis::Error
-// "path:line: why". `text` is the file's content, `path` names it in messages.
+// of exactly that many indices (not negative); other lines are ignored as SOFA does, as is a
+// time that goes back. ADD= and INCISE= are noted in their event's `unsupported`. Throws
+// eis::Error "topology.changes = path:line: why". `text` is the file's content, `path` names it.
 std::vector<TopologyEvent> parseTopologyChanges(const std::string& text, const std::string& path);
 std::vector<TopologyEvent> readTopologyChanges(const std::string& path);
+// Collective: rank 0 reads the file, every rank parses the same text (the same events, or the
+// same error on every rank).
+std::vector<TopologyEvent> readTopologyChanges(const std::string& path, MPI_Comm comm);
 
 // The events a step applies, from the step's clock at its start (SOFA's time, t += dt each
 // step): every event not yet applied whose time is below the clock or within DBL_EPSILON of it
