@@ -138,10 +138,10 @@ Simulation::Simulation(const std::vector<ObjectScene>& allObjects, MPI_Comm comm
     buildBody(*bodies_[b], std::move(meshes[b]), warnings[b]);
   for (auto& group : groups_)
     if (group->bodies.front()->coupled) buildGroup(*group);
-  prepareTopologyChanges();
   for (const ObjectScene& object : allObjects)
     if (isRigidBody(object.scene)) buildRigid(object);
   setInitialStates();
+  prepareTopologyChanges();
   outputs_ = buildOutputs(scene(), comm_);
   try {
     const std::vector<RunState> all = states();

@@ -148,6 +148,11 @@ void Simulation::prepareTopologyChanges() {
     Body& body = *owned;
     if (!body.scene.given("topology.changes")) continue;
     const std::string prefix = "topology.changes" + (body.path.empty() ? "" : " of " + body.path);
+    // A checkpoint's step and time are known here (setInitialStates); its mesh would be the
+    // one of the last change, which a checkpoint does not record.
+    if (step_ != 0)
+      throw Error(prefix + ": a run that starts from a checkpoint (step " + std::to_string(step_) +
+                  ") is not supported with topology changes");
     std::vector<TopologyEvent> events =
         readTopologyChanges(body.scene.text("topology.changes"), comm_);
     // The first step an event falls at, with SOFA's clock: a run that ends before it changes

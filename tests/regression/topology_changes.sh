@@ -113,6 +113,12 @@ refused "a VTK series, which cannot follow the mesh" \
   'output.vtk is not supported on a body whose cells are removed during the run (its first event, topology.changes = .*events.txt:1 (T= 0.02), falls at step 3' \
   chain.scn --output.vtk=series/chain
 status=0
+run ck.txt chain.scn --solver.steps=1 --output.checkpoint=ck || status=$?
+check "a run before the first event writes a checkpoint" test "$status" -eq 0
+refused "a run that starts from a checkpoint" \
+  'a run that starts from a checkpoint (step 1) is not supported with topology changes' \
+  chain.scn --initial.state=ck_000001.h5
+status=0
 run short_run.txt all.scn --solver.steps=3 || status=$?
 check "the same events in a run that ends before the last one" test "$status" -eq 0
 

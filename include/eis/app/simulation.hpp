@@ -180,9 +180,10 @@ private:
   void buildBody(Body& body, std::unique_ptr<DistributedMesh> mesh,
                  std::vector<std::string>& warnings);
   void reportMesh(const Body& body, const std::vector<std::string>& warnings) const;
-  // Collective (app/topology_changes.cpp). At set-up: refuses what a body with topology.changes
-  // cannot carry through a change, reads its events and applies the run's in advance on rank 0
-  // (a removal that empties the body fails here). At a step's start (SOFA's AnimateBeginEvent,
+  // Collective (app/topology_changes.cpp). At set-up, once the starting state is set: reads
+  // each body's topology.changes, refuses what the body cannot carry through a change when the
+  // run reaches one, and applies the run's events in advance on rank 0 (a removal that empties
+  // the body fails here). At a step's start (SOFA's AnimateBeginEvent,
   // `clock` its time): each body's due removal applied and the body rebuilt on what is left,
   // its state carried by SOFA's renumbering.
   void prepareTopologyChanges();
