@@ -2,8 +2,9 @@
 // a step (SOFA's AnimateBeginEvent, before the solve) the due removals are applied to the
 // body's cells in SOFA's numbering (mesh/cell_removal.hpp), and the body is rebuilt on what is
 // left, as an inline mesh of its rest positions: mesh, partition, mass, force fields,
-// constraint and matrix, as SOFA's topology handlers leave them (DiagonalMass and MeshMatrixMass
-// lose the removed cells' share, TetrahedronFEMForceField and its corotational form the cells);
+// constraint and matrix, as SOFA's topology handlers leave them (DiagonalMass loses the removed
+// cells' share, UniformMass keeps its vertex mass, TetrahedronFEMForceField and its corotational
+// form lose the cells);
 // position and velocity follow the nodes to their new numbers.
 #include <cfloat>
 #include <cmath>
@@ -190,10 +191,13 @@ void Simulation::prepareTopologyChanges() {
                   ": the body's cells are not tetrahedra; only the removal of tetrahedra is "
                   "supported (SOFA's of hexahedra, triangles and quadrangles is not yet)" +
                   until);
-    if (body.scene.text("mass.type") != "lumped" && body.scene.text("mass.type") != "consistent" &&
-        body.scene.text("mass.type") != "uniform")
+    // MeshMatrixMass (consistent) takes a removed cell's mass off at its current volume unless
+    // computeMassOnRest (false by default), which a rebuild from the rest shape would not.
+    if (body.scene.text("mass.type") != "lumped" && body.scene.text("mass.type") != "uniform")
       throw Error(prefix + ": mass.type = " + body.scene.text("mass.type") +
-                  " is not supported with topology changes" + until);
+                  " is not supported with topology changes (lumped, SOFA's DiagonalMass, and "
+                  "uniform, its UniformMass, are)" +
+                  until);
     // SOFA's masses keep their density (DiagonalMass, MeshMatrixMass: the removed cells' share
     // goes) or their vertex mass (UniformMass, without preserveTotalMass) through a removal: a
     // total mass becomes the density or vertex mass it gives now, so that no rebuild shares it
