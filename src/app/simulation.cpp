@@ -142,6 +142,7 @@ Simulation::Simulation(const std::vector<ObjectScene>& allObjects, MPI_Comm comm
   for (const ObjectScene& object : allObjects)
     if (isRigidBody(object.scene)) buildRigid(object);
   setInitialStates();
+  prepareTopologyChanges();
   outputs_ = buildOutputs(scene(), comm_);
   try {
     const std::vector<RunState> all = states();
@@ -263,6 +264,7 @@ bool Simulation::stepOnce() {
   StepRecord record;
   try {
     if (mainLoop_ && !mainLoopTurn(step)) return false;
+    applyTopologyChanges(clock_);
     if (controllers_) controllerEvent(true, step, clock_);
     advance(step, clock_, record);
   } catch (const Error& e) {

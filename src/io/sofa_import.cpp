@@ -27,6 +27,7 @@
 #include "sofa_sparse_grid.hpp"
 #include "sofa_subset_topology.hpp"
 #include "sofa_volume_mapping.hpp"
+#include "sofa_topology_changes.hpp"
 #include "sofa_walk.hpp"
 
 namespace eis {
@@ -710,6 +711,11 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     if (sofa::isConstraintSolver(o->type) && o->node == body.odeSolver->node &&
         sofa::solvesConstraintInStep(reader, body.odeSolver))
       continue;
+    // Its file is found as a loader's is (io/sofa_topology_changes).
+    if (o->type == "TopologicalChangeProcessor") {
+      sofa::mapTopologicalChanges(reader, *o, findFile(reader, *o, options));
+      continue;
+    }
     const std::size_t before = keys.size();
     if (const sofa::SofaMapping map = sofa::sofaMapping(o->type))
       map(reader, *o);

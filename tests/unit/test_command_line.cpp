@@ -535,6 +535,8 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(path(s, "output.final-state"), "final.csv"); }},
       {"output.frames", "frames.csv",
        [](const Scene& s) { EXPECT_EQ(path(s, "output.frames"), "frames.csv"); }},
+      {"topology.changes", "events.txt",
+       [](const Scene& s) { EXPECT_EQ(path(s, "topology.changes"), "events.txt"); }},
       {"rigid.frames", "1 2 3 0 0 0 1",
        [](const Scene& s) {
          EXPECT_EQ(s.reals("rigid.frames"), (std::vector<double>{1, 2, 3, 0, 0, 0, 1}));
@@ -734,7 +736,7 @@ TEST(Scene, EveryKeyFromTheCommandLine) {
 const std::set<std::string> kPathKeys = {
     "mesh.file",   "initial.state", "output.final-state", "output.history",
     "output.vtk",  "scene.file",    "scene.data-path",    "output.checkpoint",
-    "output.xdmf", "output.frames", "output.multipliers"};
+    "output.xdmf", "output.frames", "output.multipliers", "topology.changes"};
 
 TEST(Scene, EveryKeyFromTheConfigFile) {
   for (const KeyCase& c : allKeys()) {

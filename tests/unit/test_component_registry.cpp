@@ -68,6 +68,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "multipliers",
                           "checkpoint",
                           "rigid-frames",
+                          "topology-changes",
                           "substepping",
                           "progress",
                           "sofa-scene"};

@@ -16,6 +16,7 @@
 #include "eis/io/output.hpp"
 #include "eis/io/python_controllers.hpp"
 #include "eis/io/state_csv.hpp"
+#include "eis/io/topology_changes.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/coupled_system.hpp"
 #include "eis/model/mechanical_system.hpp"
@@ -123,6 +124,8 @@ private:
     bool coupled = false;     // stepped by its coupled group's integrator
     Vec x = nullptr, v = nullptr, restCoordinates = nullptr;
     Vec x0 = nullptr, v0 = nullptr;  // x and v before the step (several bodies only)
+    // topology.changes: the events still to come (app/topology_changes.cpp); null without.
+    std::unique_ptr<TopologySchedule> topology;
   };
 
   // The bodies one integrator steps: one body alone (system null: stepped as it always was), or
@@ -177,6 +180,14 @@ private:
   void buildBody(Body& body, std::unique_ptr<DistributedMesh> mesh,
                  std::vector<std::string>& warnings);
   void reportMesh(const Body& body, const std::vector<std::string>& warnings) const;
+  // Collective (app/topology_changes.cpp). At set-up, once the starting state is set: reads
+  // each body's topology.changes, refuses what the body cannot carry through a change when the
+  // run reaches one, and applies the run's events in advance on rank 0 (a removal that empties
+  // the body fails here). At a step's start (SOFA's AnimateBeginEvent,
+  // `clock` its time): each body's due removal applied and the body rebuilt on what is left,
+  // its state carried by SOFA's renumbering.
+  void prepareTopologyChanges();
+  void applyTopologyChanges(double clock);
   // Every body's starting state (app/simulation_start.cpp): at rest, initial.state's rows of it,
   // its initial.positions and initial.velocities, or a checkpoint's.
   void setInitialStates();
