@@ -26,8 +26,8 @@
 #include "sofa_selections.hpp"
 #include "sofa_sparse_grid.hpp"
 #include "sofa_subset_topology.hpp"
-#include "sofa_volume_mapping.hpp"
 #include "sofa_topology_changes.hpp"
+#include "sofa_volume_mapping.hpp"
 #include "sofa_walk.hpp"
 
 namespace eis {
