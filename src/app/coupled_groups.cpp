@@ -202,7 +202,6 @@ void Simulation::buildGroup(Group& group) {
 }
 
 StepReport Simulation::advanceGroup(Group& group, int step, double clock, int& substeps) {
-  (void)clock;  // prescribed motion, the one user of the clock, is refused in a group
   CoupledSystem& system = *group.system;
   const auto toBodies = [&] {
     for (std::size_t b = 0; b < group.bodies.size(); ++b) {
@@ -217,7 +216,10 @@ StepReport Simulation::advanceGroup(Group& group, int step, double clock, int& s
   try {
     const StepReport report = group.substepping->advance(
         group.x, group.v, dt_,
-        [&](double, double h) {
+        [&](double offset, double h) {
+          // Prescribed motion is refused in a group; the time is for fields that change from
+          // step to step (a pulsed pressure).
+          for (Body* body : group.bodies) body->system->setTime(clock + offset, dt_);
           const StepReport stepReport = group.integrator->step(system, group.x, group.v, h);
           system.projectMotion(group.x, group.v);
           toBodies();

@@ -389,7 +389,7 @@ void Simulation::advance(int step, double clock, StepRecord& record) {
       const StepReport report = body->substepping.advance(
           body->x, body->v, dt_,
           [&](double offset, double h) {
-            body->system->setTime(clock + offset);
+            body->system->setTime(clock + offset, dt_);
             const StepReport stepReport =
                 body->integrator->step(*body->system, body->x, body->v, h);
             body->system->projectMotion(body->x, body->v);

@@ -63,7 +63,7 @@ void Simulation::setInitialState(Body& body, const NodalTable* table, const std:
   }
   applyInitialValues(body.scene, *body.mesh, body.x, body.v);
   body.system->projectResponse(body.v);
-  body.system->setTime(time_);
+  body.system->setTime(time_, dt_);
   body.system->startMotion(body.x, body.v);
 }
 

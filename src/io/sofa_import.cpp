@@ -819,6 +819,10 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
     if ((isLoop && !loop) || (sofa::isConstraintSolver(o->type) && !constraintSolver)) {
       sofa::checkDataFields(reader, *o, options.skipUnsupported);
       (isLoop ? loop : constraintSolver) = o;
+    } else if (o->type == "ConstantSparsityPatternSystem") {
+      // In a solver's node above the states it assembles: read as in a body's node.
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+      sofa::sofaMapping(o->type)(reader, *o);
     } else {
       unsupported(reader, *o, "not supported: it may change the mechanics", options);
     }

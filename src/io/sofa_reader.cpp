@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "eis/core/error.hpp"
+#include "eis/io/sofa_index_list.hpp"
 #include "sofa_data_fields.hpp"
 #include "sofa_reader.hpp"
 
@@ -202,10 +203,9 @@ std::vector<long long> Reader::integers(const SofaObject& o, const std::string& 
   const std::optional<std::string> value = text(o, field);
   if (!value) return values;
   for (const std::string& token : parse::tokens(*value)) {
-    long long i = 0;
-    if (!parse::number(token, i) || i < 0)
-      reject(o, field, "'" + printable(token, 40) + "' is no node index");
-    values.push_back(i);
+    std::string why;
+    if (!expandSofaIndexWord(token, values, why))
+      reject(o, field, "'" + printable(token, 40) + "' is no node index nor range: " + why);
   }
   return values;
 }

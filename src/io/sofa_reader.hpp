@@ -34,6 +34,8 @@ public:
   double single(const SofaObject& o, const std::string& field, double fallback) const;
   bool boolean(const SofaObject& o, const std::string& field, bool fallback) const;
   std::vector<double> reals(const SofaObject& o, const std::string& field) const;
+  // An index list as SOFA reads a vector<unsigned int>: its words are indices or ranges
+  // ("0-50", "10-0--2"; eis/io/sofa_index_list.hpp).
   std::vector<long long> integers(const SofaObject& o, const std::string& field) const;
   bool given(const SofaObject& o, const std::string& field) const { return bool(text(o, field)); }
 

@@ -6,6 +6,8 @@
 // tetrahedron (TetrahedronSetTopologyContainer::createTriangleSetArray, interior faces included,
 // in its own orientation), and finds no loader triangle list it can keep for an interior face
 // (createTrianglesInTetrahedronArray): that case is refused, as is a mesh written in the scene.
+#include <cmath>
+
 #include "eis/core/error.hpp"
 #include "sofa_boundary_faces.hpp"
 #include "sofa_reader.hpp"
@@ -55,11 +57,11 @@ void requireFileTriangles(const Reader& r, const SofaObject& o, const std::strin
 // SurfacePressureForceField.inl: pressure 0, min = max = 0 (no box: every triangle),
 // triangleIndices empty (then every triangle in the box, tested on the current positions),
 // quadIndices empty, pulseMode false, volumeConservationMode false, useTangentStiffness true,
-// mainDirection 0 (no scaling); pressureLowerBound, pressureSpeed and defaultVolume act only
-// in those modes.
+// mainDirection 0 (no scaling); pressureLowerBound (0) and pressureSpeed (0: |pressure|, set in
+// init) act only in pulseMode, load.pressure-pulse (computePulseModePressure), defaultVolume
+// only in volumeConservationMode.
 void mapSurfacePressure(Reader& r, const SofaObject& o) {
-  if (r.boolean(o, "pulseMode", false))
-    r.reject(o, "pulseMode", "a cyclic pressure is not supported");
+  const bool pulse = r.boolean(o, "pulseMode", false);
   if (r.boolean(o, "volumeConservationMode", false))
     r.reject(o, "volumeConservationMode", "a pressure following the volume is not supported");
   if (!r.boolean(o, "useTangentStiffness", true))
@@ -80,7 +82,18 @@ void mapSurfacePressure(Reader& r, const SofaObject& o) {
   const std::string surface = !indices.empty() ? triangleList(indices)
                               : noBox          ? "all"
                                                : "box " + joined(min) + " " + joined(max);
-  if (pressure != 0) r.key("load.pressure", parse::text(pressure) + " " + surface);
+  if (pulse) {
+    double speed = r.real(o, "pressureSpeed", 0);
+    if (speed < 0) r.reject(o, "pressureSpeed", "a negative speed is not supported");
+    if (speed == 0) speed = std::fabs(pressure);
+    // No speed: the pressure stays 0.
+    if (speed != 0)
+      r.key("load.pressure-pulse", parse::text(pressure) + " " + parse::text(speed) + " " +
+                                       parse::text(r.real(o, "pressureLowerBound", 0)) + " " +
+                                       surface);
+  } else if (pressure != 0) {
+    r.key("load.pressure", parse::text(pressure) + " " + surface);
+  }
 }
 
 // TrianglePressureForceField.inl: pressure (a vector) 0, triangleList empty (no triangle),

@@ -52,7 +52,9 @@ bool isAccepted(const std::string& t) {
 
 // What only draws, records or serves the GUI: rendering (every Ogl* component: models, shaders,
 // their variables, viewports, post-processing), cameras and lights, the mouse's button settings,
-// and the exporters, which write files of the state and are not run here.
+// and the exporters, which write files of the state and are not run here (as WriteState, which
+// writes the state's vectors at its times and reads nothing back). VisualMesh (a VisualModel)
+// draws its topology's elements from the positions it links to.
 bool isVisual(const std::string& t) {
   return startsWith(t, "Ogl") || endsWith(t, "Exporter") || endsWith(t, "ButtonSetting") ||
          isOneOf(t, {"VisualModel",
@@ -85,7 +87,9 @@ bool isVisual(const std::string& t) {
                      "SofaDefaultPathSetting",
                      "BackgroundSetting",
                      "Visual3DText",
-                     "VisualVectorField"});
+                     "VisualVectorField",
+                     "VisualMesh",
+                     "WriteState"});
 }
 
 // SOFA's analysis engines, which compute a value from a state for whatever reads it and change
@@ -195,6 +199,11 @@ struct Collector {
     const SofaObject* state = nullptr;
     for (const SofaObject& o : node.objects) {
       if (movesMesh(reader, o)) continue;
+      // WriteState.inl: with stopAt, SOFA ends the whole run (exit) in a node without a mass.
+      if (o.type == "WriteState" && reader.real(o, "stopAt", 0) != 0 &&
+          std::none_of(node.objects.begin(), node.objects.end(),
+                       [](const SofaObject& m) { return endsWith(m.type, "Mass"); }))
+        unsupported(o, "stopAt in a node without a mass: SOFA would end the run");
       if (isVisual(o.type) ||
           ((isAnalysis(o.type) || o.type == "TransformEngine" || o.type == "MergePoints") &&
            onlyDrawn(reader.scene(), o))) {

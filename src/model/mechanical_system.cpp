@@ -66,8 +66,9 @@ void MechanicalSystem::projectMotion(Vec x, Vec v) const {
   if (projectors_) projectors_->projectState(time_, x, v);
 }
 
-void MechanicalSystem::setTime(double t) {
+void MechanicalSystem::setTime(double t, double dt) {
   time_ = t;
+  for (const auto& field : forceFields_) field->setTime(t, dt);
   std::vector<bool> acting = motion_->activeAt(t);
   if (acting == acting_) return;
   acting_ = std::move(acting);

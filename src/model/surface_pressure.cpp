@@ -31,13 +31,15 @@ SurfacePressure::SurfacePressure(const Cells& cells, const std::vector<Vec3>& re
   requireTetrahedra(cells, "surface loads (load.pressure, load.surface-traction)");
   for (const Pressure& load : pressures) {
     if (load.box) boxes_.push_back(*load.box);
+    if (load.pulse) pulses_.push_back(*load.pulse);
     for (const Triangle& t : load.triangles) {
       const auto& cell = cells[std::size_t(t.cell)];
       followers_.push_back({t.cell,
                             t.slots,
                             {cell[t.slots[0]], cell[t.slots[1]], cell[t.slots[2]]},
                             load.pressure,
-                            load.box ? int(boxes_.size()) - 1 : -1});
+                            load.box ? int(boxes_.size()) - 1 : -1,
+                            load.pulse ? int(pulses_.size()) - 1 : -1});
     }
   }
   std::stable_sort(followers_.begin(), followers_.end(),
@@ -55,6 +57,15 @@ SurfacePressure::SurfacePressure(const Cells& cells, const std::vector<Vec3>& re
             {cell[t.slots[j]],
              {load.traction[0] * third, load.traction[1] * third, load.traction[2] * third}});
     }
+}
+
+void SurfacePressure::setTime(double t, double dt) {
+  if (pulses_.empty()) return;
+  const long long step = (long long)std::floor(t / dt + 1e-6) + 1;
+  std::vector<double> now;
+  for (PulsePressure& pulse : pulses_) now.push_back(pulse.atStep(step, dt));
+  for (Follower& follower : followers_)
+    if (follower.pulse >= 0) follower.pressure = now[std::size_t(follower.pulse)];
 }
 
 void SurfacePressure::addForce(const double* x, const double*, double* f) {
@@ -119,6 +130,7 @@ namespace {
 
 const char* const kPressure = "load.pressure";
 const char* const kTraction = "load.surface-traction";
+const char* const kPulse = "load.pressure-pulse";
 
 std::vector<SurfacePressure::Triangle> trianglesOf(const SelectedTriangles& selected) {
   std::vector<SurfacePressure::Triangle> triangles;
@@ -157,6 +169,15 @@ ForceFieldComponent surfacePressureComponent() {
                 "exactly one tetrahedron. Not with mesh.refine. Repeatable; a surface that\n"
                 "selects no triangle is a warning.",
                 std::nullopt, "pressure", true, surfaceValueCheck(1)})
+           .add(
+               {kPulse, "\"P SPEED LOWER SURFACE\"",
+                "a follower pressure as load.pressure, cyclic (SOFA SurfacePressureForceField\n"
+                "pulseMode, pressureSpeed, pressureLowerBound): it starts at 0 and each step moves\n"
+                "by SPEED * solver.dt (substeps keep their step's) between LOWER and P (P > 0: up first; else between P and\n"
+                "LOWER, down first), staying a step at the bound it reaches before turning; the\n"
+                "pressure of step n is the value after n moves. SPEED > 0. SURFACE as for\n"
+                "load.pressure. Repeatable.",
+                std::nullopt, "pressure", true, surfaceValueCheck(3)})
            .add({kTraction, "\"TX TY TZ SURFACE\"",
                  "a constant traction (TX TY TZ, force per unit rest area) on the selected\n"
                  "triangles: each vertex gets a third of the traction times its triangle's rest\n"
@@ -171,10 +192,13 @@ ForceFieldComponent surfacePressureComponent() {
 
 SurfacePressureParameters readSurfacePressureParameters(const Parameters& scene) {
   SurfacePressureParameters parameters;
-  for (const char* key : {kPressure, kTraction})
+  for (const char* key : {kPressure, kPulse, kTraction})
     for (const std::string& text : scene.texts(key)) {
-      const bool traction = key == kTraction;
-      parameters.loads.push_back({traction, parseSurfaceValue(key, text, traction ? 3 : 1), text});
+      const bool traction = key == kTraction, pulse = key == kPulse;
+      parameters.loads.push_back(
+          {traction, pulse, parseSurfaceValue(key, text, traction || pulse ? 3 : 1), text});
+      if (pulse && !(parameters.loads.back().value.numbers[1] > 0))
+        parse::reject(key, text, "SPEED must be > 0");
     }
   return parameters;
 }
@@ -185,7 +209,7 @@ std::unique_ptr<ForceField> makeSurfacePressure(const ModelContext& context,
   std::vector<SurfacePressure::Traction> tractions;
   for (const SurfaceLoad& load : parameters.loads) {
     const bool traction = load.traction;
-    const char* key = traction ? kTraction : kPressure;
+    const char* key = traction ? kTraction : load.pulse ? kPulse : kPressure;
     const std::string& text = load.text;
     const SurfaceValue& value = load.value;
     const bool box = value.surface.kind == SurfaceSelection::Kind::Box;
@@ -199,8 +223,10 @@ std::unique_ptr<ForceField> makeSurfacePressure(const ModelContext& context,
       tractions.push_back(
           {{value.numbers[0], value.numbers[1], value.numbers[2]}, trianglesOf(selected)});
     } else {
+      std::optional<PulsePressure> pulse;
+      if (load.pulse) pulse.emplace(value.numbers[0], value.numbers[1], value.numbers[2]);
       pressures.push_back({value.numbers[0], trianglesOf(selected),
-                           box ? std::optional<Box>(value.surface.box) : std::nullopt});
+                           box ? std::optional<Box>(value.surface.box) : std::nullopt, pulse});
     }
   }
   if (pressures.empty() && tractions.empty()) return nullptr;

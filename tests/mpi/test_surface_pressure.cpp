@@ -293,6 +293,37 @@ TEST_F(SurfacePressureRuns, ALoadOnFewRanksGivesTheSerialState) {
   if (eis_test::root()) std::cout << "[ figures ] one square: disagreement " << gap << "\n";
 }
 
+// A pulsed pressure (SOFA's pulseMode) P = 30, 500 a second, dt = 0.02: 10, 20, 30 (the bound)
+// and 20 over four steps, equals four one-step runs of those constant pressures, each from the
+// state the last ended in; and the serial run on every rank count.
+TEST_F(SurfacePressureRuns, APulsedPressureIsItsStepsConstantPressures) {
+  eis_test::SceneFields pulsed = cube("1 all");
+  pulsed.extra.back() = {"load.pressure-pulse", "30 500 0 group outer"};
+  pulsed.firstOrder = false;
+  pulsed.dt = 0.02;
+  pulsed.steps = 4;
+  const eis::NodalTable reference = eis_test::serialReference(pulsed);
+  const eis::NodalTable whole = eis_test::run(pulsed);
+  eis::NodalTable chained;
+  const double pressures[] = {10, 20, 30, 20};
+  for (int step = 0; step < 4; ++step) {
+    eis_test::SceneFields one = cube(std::to_string(pressures[step]) + " group outer");
+    one.firstOrder = false;
+    one.dt = 0.02;
+    one.steps = 1;
+    if (step > 0) one.initialState = file("s" + std::to_string(step) + ".csv");
+    one.finalState = file("s" + std::to_string(step + 1) + ".csv");
+    chained = eis_test::run(one);
+  }
+  const double gapRanks = eis_test::disagreement(reference, whole, pulsed);
+  const double gapChain = eis_test::disagreement(whole, chained, pulsed);
+  EXPECT_LT(gapRanks, 1e-10);
+  EXPECT_LT(gapChain, 1e-9);
+  if (eis_test::root())
+    std::cout << "[ figures ] pulse: disagreement with the serial run " << gapRanks
+              << ", with the chained constant pressures " << gapChain << "\n";
+}
+
 TEST_F(SurfacePressureRuns, TrianglesThatAreNoSingleFaceAreErrors) {
   const std::pair<std::string, std::string> cases[] = {
       {"1 group inner",

@@ -1034,7 +1034,8 @@ TEST(SofaImport, PressureLoadsOnTheFilesTriangles) {
       "(absent)");
   // The modes not implemented, and triangles that are not the file's, are errors naming the field.
   const std::pair<std::string, std::string> refused[] = {
-      {"<SurfacePressureForceField pressure='1' pulseMode='1'/>", "pulseMode = '1'"},
+      {"<SurfacePressureForceField pressure='1' pulseMode='1' pressureSpeed='-2'/>",
+       "pressureSpeed = '-2'"},
       {"<SurfacePressureForceField pressure='1' volumeConservationMode='true'/>",
        "volumeConservationMode = 'true'"},
       {"<SurfacePressureForceField pressure='1' useTangentStiffness='0'/>",

@@ -38,6 +38,9 @@ public:
   // elementMatrices += kFactor * df/dx, element by element, for the cells of `range`.
   virtual void addKToElementMatrices(double* elementMatrices, double kFactor,
                                      CellRange range) const = 0;
+  // The time at the start of the next step and the run's step dt (MechanicalSystem::setTime),
+  // for a field that changes from step to step.
+  virtual void setTime(double t, double dt) { (void)t, (void)dt; }
   // What the matrix-free operator's diagonal (its Jacobi preconditioner) takes of K: the element
   // matrices, or nothing from a field whose terms lie in no cell (bending springs).
   virtual void addKToElementDiagonals(double* elementMatrices, double kFactor,

@@ -56,9 +56,10 @@ public:
   Mat systemMatrix(double mFactor, double bFactor, double kFactor) override;
   void projectResponse(Vec v) override { constraint_->project(v); }
   bool prescribedDisplacement(double h, Vec x, Vec dx) override;
-  // Collective. The time at the start of the next step; the constraint (and the matrix, once
+  // Collective. The time at the start of the next step (of the run's step dt, solver.dt, which
+  // substeps divide); the constraint (and the matrix, once
   // created) are rebuilt when the motions acting then (the sofa rule) differ from the last's.
-  void setTime(double t);
+  void setTime(double t, double dt);
   // The sofa rule's projections: at the start of the run (x0 taken from x), and after a step,
   // at the time setTime gave; then the nodes held on planes, lines and points are put there.
   void startMotion(Vec x, Vec v);

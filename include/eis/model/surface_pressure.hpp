@@ -11,7 +11,8 @@
 //   df_i/dx_c = p/6 [b - a]x for each vertex i. It is not symmetric for an open surface (it is
 //   once a closed surface's blocks are summed), so symmetricK() is false. A box (optional) keeps
 //   the triangles whose three current vertices lie in it, tested at every force evaluation, as
-//   SOFA does.
+//   SOFA does. With a pulse (SOFA's pulseMode), the pressure of each step is its
+//   PulsePressure's for the step that starts at the time setTime gives (model/pulse_pressure).
 // - A traction t (SOFA's TrianglePressureForceField with useConstantForce): each vertex of a
 //   triangle gets t times a third of its rest area; a constant load (K = 0).
 #include <array>
@@ -22,6 +23,7 @@
 #include "eis/core/cells.hpp"
 #include "eis/core/tetra_geometry.hpp"
 #include "eis/model/force_field_component.hpp"
+#include "eis/model/pulse_pressure.hpp"
 #include "eis/model/surface_selection.hpp"
 
 namespace eis {
@@ -37,6 +39,7 @@ public:
     double pressure;
     std::vector<Triangle> triangles;
     std::optional<Box> box;
+    std::optional<PulsePressure> pulse;  // then `pressure` is its bound
   };
   struct Traction {
     std::array<double, 3> traction;
@@ -47,6 +50,8 @@ public:
                   const std::vector<Pressure>& pressures, const std::vector<Traction>& tractions);
 
   void addForce(const double* x, const double* v, double* f) override;
+  // The pulses' pressures of the step starting at t (step floor(t / dt) + 1).
+  void setTime(double t, double dt) override;
   void addDForce(const double* dx, double* df, double kFactor) const override;
   void addKToElementMatrices(double* elementMatrices, double kFactor,
                              CellRange range) const override;
@@ -63,7 +68,8 @@ private:
     std::array<int, 3> slots;
     std::array<PetscInt, 3> vertices;
     double pressure;
-    int box;  // into boxes_, or -1
+    int box;    // into boxes_, or -1
+    int pulse;  // into pulses_, or -1
   };
   // At the last addForce: each follower's vertex positions, and whether its box held it.
   struct State {
@@ -72,15 +78,17 @@ private:
   };
   bool pressureLoads_;  // some follower pressure is given, on whatever ranks its triangles are
   std::vector<Box> boxes_;
+  std::vector<PulsePressure> pulses_;
   std::vector<Follower> followers_;  // sorted by cell
   std::vector<State> state_;
   std::vector<std::pair<PetscInt, Vec3>> constantForces_;  // local vertex, force
 };
 
-// One load.pressure (numbers: P) or load.surface-traction (numbers: TX TY TZ) value, with its
-// text (a warning quotes it).
+// One load.pressure (numbers: P), load.pressure-pulse (P SPEED LOWER) or load.surface-traction
+// (numbers: TX TY TZ) value, with its text (a warning quotes it).
 struct SurfaceLoad {
   bool traction;
+  bool pulse;
   SurfaceValue value;
   std::string text;
 };
@@ -94,7 +102,7 @@ SurfacePressureParameters readSurfacePressureParameters(const Parameters& scene)
 std::unique_ptr<ForceField> makeSurfacePressure(const ModelContext& context,
                                                 const SurfacePressureParameters& parameters);
 
-// load.pressure and load.surface-traction.
+// load.pressure, load.pressure-pulse and load.surface-traction.
 ForceFieldComponent surfacePressureComponent();
 
 }  // namespace eis
