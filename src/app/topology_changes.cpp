@@ -331,7 +331,7 @@ void Simulation::applyTopologyChanges(double clock) {
     body.initial = std::make_unique<NodalTable>(std::move(carried));
     applyState(*body.initial, "the state carried through the topology change", *body.mesh, body.x,
                body.v);
-    body.system->setTime(clock);
+    body.system->setTime(clock, dt_);
   }
 }
 
