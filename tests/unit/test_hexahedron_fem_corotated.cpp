@@ -1,7 +1,8 @@
 // SOFA's HexahedronFEMForceField, methods "large" and "polar": no force under rigid motions,
 // SOFA's frames (from the mean edges) and force rebuilt here from the small method's stiffness,
 // the tangent R^T K0 R (the small K at rest, turned with the element, the derivative of the force
-// at a rigidly moved state, the matrix-free product) and the cells a CellRange picks.
+// at a rigidly moved state, the matrix-free product), the cells a CellRange picks and the
+// sharing of one K0 by cells of the same shape.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -257,6 +258,44 @@ TEST(HexahedronFEMCorotated, MatrixFreeProductIsTheElementMatricesProduct) {
     std::vector<double> second(kHexDofs * kHexDofs, 0.0);
     field.addKToElementMatrices(second.data(), kFactor, {1, 2});
     EXPECT_EQ(second, std::vector<double>(blocks.begin() + kHexDofs * kHexDofs, blocks.end()));
+  }
+}
+
+TEST(HexahedronFEMCorotated, CellsOfOneShapeShareTheirStiffnessAndKeepTheirNumbers) {
+  // A 3 x 2 x 1 grid of boxes with power-of-two edges, its last column of cells stretched: the
+  // four cells of the first two columns have the same K0 to the bit and share it, the last two
+  // another. Force, product and matrices at a deformed, rotated state are, to the bit, those of
+  // fields made on each cell alone (summed in the same cell order).
+  HexGrid grid(3, 2, 1, {0.5, 0.25, 0.125});
+  for (auto& p : grid.points)
+    if (p[0] == 1.5) p[0] = 1.7;
+  const auto x = deformedAndMoved(grid, kShear, kMotions[3]);
+  std::vector<double> dx(x.size());
+  for (std::size_t i = 0; i < dx.size(); ++i) dx[i] = std::cos(0.9 * i + 0.2);
+  const std::size_t cells = grid.cells.size();
+  const auto lame = std::vector<eis::LameParameters>(1, eis::lameParameters(E, nu));
+  for (HexahedronMethod method :
+       {HexahedronMethod::Small, HexahedronMethod::Large, HexahedronMethod::Polar}) {
+    auto field = grid.field(method, E, nu);
+    EXPECT_EQ(field.distinctStiffnesses(), 2u);
+    const auto f = force(field, x);
+    std::vector<double> df(x.size(), 0.0);
+    field.addDForce(dx.data(), df.data(), 0.7);
+    const auto k = stiffness(field, cells);
+    std::vector<double> aloneF(x.size(), 0.0), aloneDf(x.size(), 0.0);
+    for (std::size_t c = 0; c < cells; ++c) {
+      eis::Cells one(eis::CellType::Hexahedron);
+      one.push_back(grid.cells[c]);
+      eis::HexahedronFEM alone(one, grid.rest(), lame, method);
+      EXPECT_EQ(alone.distinctStiffnesses(), 1u);
+      alone.addForce(x.data(), nullptr, aloneF.data());
+      alone.addDForce(dx.data(), aloneDf.data(), 0.7);
+      EXPECT_EQ(stiffness(alone, 1), std::vector<double>(k.begin() + c * kHexDofs * kHexDofs,
+                                                         k.begin() + (c + 1) * kHexDofs * kHexDofs))
+          << "cell " << c;
+    }
+    EXPECT_EQ(f, aloneF) << static_cast<int>(method);
+    EXPECT_EQ(df, aloneDf) << static_cast<int>(method);
   }
 }
 
