@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "eis/model/mat3.hpp"
 #include "error_of.hpp"
 #include "hexahedra.hpp"
 #include "max_norms.hpp"
@@ -29,6 +30,9 @@ using eis_test::Vec3;
 using Cell = std::array<PetscInt, 8>;
 
 constexpr double E = 1234.0, nu = 0.31;
+// Vertex a's reference coordinates s_a, SOFA's vertex order.
+constexpr int kSigns[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+                              {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
 const HexahedronMethod kMethods[] = {HexahedronMethod::Large, HexahedronMethod::Polar};
 
 const char* name(HexahedronMethod m) {
@@ -296,6 +300,54 @@ TEST(HexahedronFEMCorotated, CellsOfOneShapeShareTheirStiffnessAndKeepTheirNumbe
     }
     EXPECT_EQ(f, aloneF) << static_cast<int>(method);
     EXPECT_EQ(df, aloneDf) << static_cast<int>(method);
+  }
+}
+
+TEST(HexahedronFEMCorotated, MatrixIsTheTurnedStiffnessSummedAsSofaDoesToTheBit) {
+  // Boxes with power-of-two edges along the axes: their rest frame is the identity exactly, so
+  // the matrix at rest with kFactor = -1 is K0 itself. At a deformed, rotated state the frame
+  // is rebuilt here with the same operations as the field's ("large": the mean edges, Gram-
+  // Schmidt), and -kFactor R^T K0_ab R summed by plain loops in SOFA's order, T = K0_ab R then
+  // R^T T: the field's matrices (whatever instruction set its loops were compiled for) are these
+  // to the bit.
+  const HexGrid grid(2, 1, 1, {0.5, 0.25, 0.125});
+  const std::size_t cells = grid.cells.size();
+  auto field = grid.field(HexahedronMethod::Large, E, nu);
+  const auto k0 = stiffness(field, cells);
+  const auto x = deformedAndMoved(grid, kShear, kMotions[3]);
+  force(field, x);
+  const double kFactor = 0.37;
+  std::vector<double> blocks(cells * kHexDofs * kHexDofs, 0.0);
+  field.addKToElementMatrices(blocks.data(), kFactor, {0, cells});
+  for (std::size_t c = 0; c < cells; ++c) {
+    const auto p = gathered(x, grid.cells[c]);
+    Vec3 edge[2] = {{0, 0, 0}, {0, 0, 0}};
+    for (int axis = 0; axis < 2; ++axis)
+      for (int a = 0; a < 8; ++a)
+        for (int i = 0; i < 3; ++i) edge[axis][i] += 0.25 * kSigns[a][axis] * p[3 * a + i];
+    const auto ex = eis::mat3::normalized(edge[0]);
+    const auto ez = eis::mat3::normalized(eis::mat3::cross(ex, edge[1]));
+    const auto r = eis::mat3::rowsOf(ex, eis::mat3::cross(ez, ex), ez);
+    const double* k = k0.data() + c * kHexDofs * kHexDofs;
+    std::vector<double> expected(kHexDofs * kHexDofs, 0.0);
+    for (int a = 0; a < 8; ++a)
+      for (int b = 0; b < 8; ++b) {
+        double t[9] = {};
+        for (int i = 0; i < 3; ++i)
+          for (int m = 0; m < 3; ++m)
+            for (int n = 0; n < 3; ++n)
+              t[3 * i + n] += k[(3 * a + i) * kHexDofs + 3 * b + m] * r[3 * m + n];
+        for (int i = 0; i < 3; ++i)
+          for (int n = 0; n < 3; ++n) {
+            double sum = 0;
+            for (int m = 0; m < 3; ++m) sum += r[3 * m + i] * t[3 * m + n];
+            expected[(3 * a + i) * kHexDofs + 3 * b + n] -= kFactor * sum;
+          }
+      }
+    EXPECT_EQ(std::vector<double>(blocks.begin() + c * kHexDofs * kHexDofs,
+                                  blocks.begin() + (c + 1) * kHexDofs * kHexDofs),
+              expected)
+        << "cell " << c;
   }
 }
 
