@@ -213,6 +213,20 @@ void ElementMatrixAssembler::locateBlocks(const std::vector<PetscInt>& globalBlo
       if (d.start[row + a] - d.start[row] != a * (d.start[row + 1] - d.start[row]) ||
           (offDiagonal && o.start[row + a] - o.start[row] != a * (o.start[row + 1] - o.start[row])))
         throw Error("internal: the system matrix's rows do not come in whole blocks");
+    // The row's blocks that only other ranks' cells add to, which no local pair covers.
+    const auto listUncovered = [&](const RowStructure& part, Kind kind) {
+      const PetscInt length = part.start[row + 1] - part.start[row];
+      for (PetscInt offset = part.start[row]; offset < part.start[row + 1]; offset += dofs_)
+        if (std::none_of(places_.begin() + first, places_.begin() + first + count,
+                         [&](const BlockPlace& p) { return p.kind == kind && p.offset == offset; }))
+          uncovered_.push_back({offset, length, kind});
+    };
+    const PetscInt blocksInRow = (d.start[row + 1] - d.start[row]) / dofs_ +
+                                 (offDiagonal ? (o.start[row + 1] - o.start[row]) / dofs_ : 0);
+    if (blocksInRow > count) {
+      listUncovered(d, InDiagonalPart);
+      if (offDiagonal) listUncovered(o, InOffDiagonalPart);
+    }
   }
   ghostValues_.assign(std::size_t(ghostSize), 0.0);
   releaseRowStructure(diagonal, d);
@@ -222,14 +236,25 @@ void ElementMatrixAssembler::locateBlocks(const std::vector<PetscInt>& globalBlo
 void ElementMatrixAssembler::mapCellBlocks(const std::vector<PetscInt>& globalBlock) {
   const std::size_t pairs = std::size_t(corners_) * corners_;
   cellBlocks_.resize(pairs * cells_.size());
+  firstTouches_.assign(cells_.size(), 0);
+  std::vector<unsigned char> touched(places_.size(), 0);
   for (std::size_t c = 0; c < cells_.size(); ++c)
     for (int i = 0; i < corners_; ++i) {
       const auto rowBegin = rowColumns_.begin() + rowStart_[cells_[c][i]];
       const auto rowEnd = rowColumns_.begin() + rowStart_[cells_[c][i] + 1];
-      for (int j = 0; j < corners_; ++j)
-        cellBlocks_[pairs * c + corners_ * i + j] =
-            std::uint16_t(std::lower_bound(rowBegin, rowEnd, globalBlock[cells_[c][j]]) - rowBegin);
+      for (int j = 0; j < corners_; ++j) {
+        const auto position =
+            std::lower_bound(rowBegin, rowEnd, globalBlock[cells_[c][j]]) - rowBegin;
+        cellBlocks_[pairs * c + corners_ * i + j] = std::uint16_t(position);
+        unsigned char& seen = touched[std::size_t(rowStart_[cells_[c][i]] + position)];
+        if (!seen) firstTouches_[c] |= std::uint64_t(1) << (corners_ * i + j);
+        seen = 1;
+      }
     }
+  // A pair no cell makes (the diagonal block of a vertex without cells) is zeroed at each
+  // assembly like the blocks only other ranks add to.
+  for (std::size_t k = 0; k < places_.size(); ++k)
+    if (!touched[k]) uncovered_.push_back(places_[k]);
 }
 
 template <int D, int N>
@@ -240,22 +265,28 @@ void ElementMatrixAssembler::scatter(const double* blocks, CellRange range,
     const double* block = blocks + (c - range.begin) * n * n;
     const std::uint16_t* positions = cellBlocks_.data() + N * N * c;
     const PetscInt* cell = cells_.flat().data() + N * c;
+    const std::uint64_t firsts = firstTouches_[c];
     for (int i = 0; i < N; ++i) {
       const BlockPlace* row = places_.data() + rowStart_[cell[i]];
       for (int j = 0; j < N; ++j) {
         const BlockPlace& place = row[positions[N * i + j]];
         PetscScalar* target = values[place.kind] + place.offset;
         const double* source = block + i * D * n + j * D;
-        for (int a = 0; a < D; ++a)
-          for (int b = 0; b < D; ++b) target[a * place.rowLength + b] += source[a * n + b];
+        // The first cell to reach a block writes 0 + its value, the sum a zeroed matrix would
+        // hold, without reading the stale one; later cells add to it.
+        if (firsts >> (N * i + j) & 1) {
+          for (int a = 0; a < D; ++a)
+            for (int b = 0; b < D; ++b) target[a * place.rowLength + b] = 0.0 + source[a * n + b];
+        } else {
+          for (int a = 0; a < D; ++a)
+            for (int b = 0; b < D; ++b) target[a * place.rowLength + b] += source[a * n + b];
+        }
       }
     }
   }
 }
 
 void ElementMatrixAssembler::assemble(const ElementMatrices& elementMatrices) {
-  EIS_CHECK(MatZeroEntries(matrix_));
-  std::fill(ghostValues_.begin(), ghostValues_.end(), 0.0);
   Mat diagonal = matrix_, offDiagonal = nullptr;
   PetscBool distributed;
   EIS_CHECK(
@@ -264,6 +295,11 @@ void ElementMatrixAssembler::assemble(const ElementMatrices& elementMatrices) {
   PetscScalar* values[3] = {nullptr, nullptr, ghostValues_.data()};
   EIS_CHECK(MatSeqAIJGetArray(diagonal, &values[InDiagonalPart]));
   if (offDiagonal) EIS_CHECK(MatSeqAIJGetArray(offDiagonal, &values[InOffDiagonalPart]));
+  // No MatZeroEntries: the scatter writes every block some local cell reaches before adding to
+  // it, which spares a pass over the matrix; the others are zeroed here.
+  for (const BlockPlace& place : uncovered_)
+    for (int a = 0; a < dofs_; ++a)
+      std::fill_n(values[place.kind] + place.offset + a * place.rowLength, dofs_, 0.0);
 
   const int n = corners_ * dofs_;
   std::vector<double> blocks(kCellsPerRange * n * n);

@@ -1,7 +1,8 @@
 // SOFA's HexahedronFEMForceField, methods "large" and "polar": no force under rigid motions,
 // SOFA's frames (from the mean edges) and force rebuilt here from the small method's stiffness,
 // the tangent R^T K0 R (the small K at rest, turned with the element, the derivative of the force
-// at a rigidly moved state, the matrix-free product) and the cells a CellRange picks.
+// at a rigidly moved state, the matrix-free product), the cells a CellRange picks and the
+// sharing of one K0 by cells of the same shape.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "eis/model/mat3.hpp"
 #include "error_of.hpp"
 #include "hexahedra.hpp"
 #include "max_norms.hpp"
@@ -28,6 +30,9 @@ using eis_test::Vec3;
 using Cell = std::array<PetscInt, 8>;
 
 constexpr double E = 1234.0, nu = 0.31;
+// Vertex a's reference coordinates s_a, SOFA's vertex order.
+constexpr int kSigns[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+                              {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
 const HexahedronMethod kMethods[] = {HexahedronMethod::Large, HexahedronMethod::Polar};
 
 const char* name(HexahedronMethod m) {
@@ -257,6 +262,92 @@ TEST(HexahedronFEMCorotated, MatrixFreeProductIsTheElementMatricesProduct) {
     std::vector<double> second(kHexDofs * kHexDofs, 0.0);
     field.addKToElementMatrices(second.data(), kFactor, {1, 2});
     EXPECT_EQ(second, std::vector<double>(blocks.begin() + kHexDofs * kHexDofs, blocks.end()));
+  }
+}
+
+TEST(HexahedronFEMCorotated, CellsOfOneShapeShareTheirStiffnessAndKeepTheirNumbers) {
+  // A 3 x 2 x 1 grid of boxes with power-of-two edges, its last column of cells stretched: the
+  // four cells of the first two columns have the same K0 to the bit and share it, the last two
+  // another. Force, product and matrices at a deformed, rotated state are, to the bit, those of
+  // fields made on each cell alone (summed in the same cell order).
+  HexGrid grid(3, 2, 1, {0.5, 0.25, 0.125});
+  for (auto& p : grid.points)
+    if (p[0] == 1.5) p[0] = 1.7;
+  const auto x = deformedAndMoved(grid, kShear, kMotions[3]);
+  std::vector<double> dx(x.size());
+  for (std::size_t i = 0; i < dx.size(); ++i) dx[i] = std::cos(0.9 * i + 0.2);
+  const std::size_t cells = grid.cells.size();
+  const auto lame = std::vector<eis::LameParameters>(1, eis::lameParameters(E, nu));
+  for (HexahedronMethod method :
+       {HexahedronMethod::Small, HexahedronMethod::Large, HexahedronMethod::Polar}) {
+    auto field = grid.field(method, E, nu);
+    EXPECT_EQ(field.distinctStiffnesses(), 2u);
+    const auto f = force(field, x);
+    std::vector<double> df(x.size(), 0.0);
+    field.addDForce(dx.data(), df.data(), 0.7);
+    const auto k = stiffness(field, cells);
+    std::vector<double> aloneF(x.size(), 0.0), aloneDf(x.size(), 0.0);
+    for (std::size_t c = 0; c < cells; ++c) {
+      eis::Cells one(eis::CellType::Hexahedron);
+      one.push_back(grid.cells[c]);
+      eis::HexahedronFEM alone(one, grid.rest(), lame, method);
+      EXPECT_EQ(alone.distinctStiffnesses(), 1u);
+      alone.addForce(x.data(), nullptr, aloneF.data());
+      alone.addDForce(dx.data(), aloneDf.data(), 0.7);
+      EXPECT_EQ(stiffness(alone, 1), std::vector<double>(k.begin() + c * kHexDofs * kHexDofs,
+                                                         k.begin() + (c + 1) * kHexDofs * kHexDofs))
+          << "cell " << c;
+    }
+    EXPECT_EQ(f, aloneF) << static_cast<int>(method);
+    EXPECT_EQ(df, aloneDf) << static_cast<int>(method);
+  }
+}
+
+TEST(HexahedronFEMCorotated, MatrixIsTheTurnedStiffnessSummedAsSofaDoesToTheBit) {
+  // Boxes with power-of-two edges along the axes: their rest frame is the identity exactly, so
+  // the matrix at rest with kFactor = -1 is K0 itself. At a deformed, rotated state the frame
+  // is rebuilt here with the same operations as the field's ("large": the mean edges, Gram-
+  // Schmidt), and -kFactor R^T K0_ab R summed by plain loops in SOFA's order, T = K0_ab R then
+  // R^T T: the field's matrices (whatever instruction set its loops were compiled for) are these
+  // to the bit.
+  const HexGrid grid(2, 1, 1, {0.5, 0.25, 0.125});
+  const std::size_t cells = grid.cells.size();
+  auto field = grid.field(HexahedronMethod::Large, E, nu);
+  const auto k0 = stiffness(field, cells);
+  const auto x = deformedAndMoved(grid, kShear, kMotions[3]);
+  force(field, x);
+  const double kFactor = 0.37;
+  std::vector<double> blocks(cells * kHexDofs * kHexDofs, 0.0);
+  field.addKToElementMatrices(blocks.data(), kFactor, {0, cells});
+  for (std::size_t c = 0; c < cells; ++c) {
+    const auto p = gathered(x, grid.cells[c]);
+    Vec3 edge[2] = {{0, 0, 0}, {0, 0, 0}};
+    for (int axis = 0; axis < 2; ++axis)
+      for (int a = 0; a < 8; ++a)
+        for (int i = 0; i < 3; ++i) edge[axis][i] += 0.25 * kSigns[a][axis] * p[3 * a + i];
+    const auto ex = eis::mat3::normalized(edge[0]);
+    const auto ez = eis::mat3::normalized(eis::mat3::cross(ex, edge[1]));
+    const auto r = eis::mat3::rowsOf(ex, eis::mat3::cross(ez, ex), ez);
+    const double* k = k0.data() + c * kHexDofs * kHexDofs;
+    std::vector<double> expected(kHexDofs * kHexDofs, 0.0);
+    for (int a = 0; a < 8; ++a)
+      for (int b = 0; b < 8; ++b) {
+        double t[9] = {};
+        for (int i = 0; i < 3; ++i)
+          for (int m = 0; m < 3; ++m)
+            for (int n = 0; n < 3; ++n)
+              t[3 * i + n] += k[(3 * a + i) * kHexDofs + 3 * b + m] * r[3 * m + n];
+        for (int i = 0; i < 3; ++i)
+          for (int n = 0; n < 3; ++n) {
+            double sum = 0;
+            for (int m = 0; m < 3; ++m) sum += r[3 * m + i] * t[3 * m + n];
+            expected[(3 * a + i) * kHexDofs + 3 * b + n] -= kFactor * sum;
+          }
+      }
+    EXPECT_EQ(std::vector<double>(blocks.begin() + c * kHexDofs * kHexDofs,
+                                  blocks.begin() + (c + 1) * kHexDofs * kHexDofs),
+              expected)
+        << "cell " << c;
   }
 }
 

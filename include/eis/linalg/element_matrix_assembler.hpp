@@ -6,11 +6,13 @@
 // own value arrays of the owned rows (diagonal or off-diagonal part of the MPIAIJ matrix), or,
 // for a row owned by another rank, in a small buffer of ghost rows. An assembly adds the element
 // blocks straight into those places, then hands the ghost rows to their owners in one
-// MatSetValuesBlocked per ghost vertex (PETSc's stash sends them at MatAssemblyEnd).
+// MatSetValuesBlocked per ghost vertex (PETSc's stash sends them at MatAssemblyEnd). The matrix
+// is not zeroed first: the first cell (in cell order) to reach a place writes 0 + its block
+// there, the same bits as adding to a zero, so an assembly passes over the values once.
 //
 // Memory beside the matrix: 2 bytes per element-matrix block (32 per tetrahedron, 128 per
-// hexahedron), 16 bytes per vertex pair, and the ghost rows' values. No array of every element's
-// values is ever held.
+// hexahedron) and 8 per cell, 16 bytes per vertex pair, and the ghost rows' values. No array of
+// every element's values is ever held.
 #include <petscmat.h>
 
 #include <array>
@@ -75,6 +77,11 @@ private:
   // Block (i, j) of cell c is pair rowStart_[cell[i]] + cellBlocks_[N^2 c + N i + j]: the
   // position of cell[j] in cell[i]'s row, small enough for 16 bits.
   std::vector<std::uint16_t> cellBlocks_;
+  // Bit N i + j of cell c: the cell is the first to reach its block (i, j)'s place.
+  std::vector<std::uint64_t> firstTouches_;
+  // The blocks no local cell reaches (pairs only other ranks' cells make, the diagonal block of
+  // a vertex without cells): zeroed at each assembly.
+  std::vector<BlockPlace> uncovered_;
   // Ghost rows: the vertex, where its values start in ghostValues_, its global block row.
   struct GhostRow {
     PetscInt vertex;

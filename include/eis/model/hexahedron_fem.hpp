@@ -29,8 +29,11 @@
 // to zero, so taking the coordinates relative to vertex 0 changes nothing but the rounding, which
 // it keeps small far from the origin: this class uses R0 (X_a - X_0) - R (x_a - x_0).
 //
-// Each cell keeps K0 as SOFA keeps its stiffnessMatrices (576 doubles, 4.6 kB a cell): the force,
-// the product and the matrix are then one 24x24 product each, with no integration per step.
+// K0 is kept as SOFA keeps its stiffnessMatrices (576 doubles, 4.6 kB), but once for every cell
+// whose K0 has the same bits: the cells of a grid share a few (a box of 200 x 40 x 40 cells has
+// 324 distinct ones for its 320,000 cells), so the force, the product and the matrix, one 24x24
+// product each with no integration per step, read them from cache instead of 4.6 kB of memory a
+// cell. Sharing changes no number.
 #include <petscsys.h>
 
 #include <array>
@@ -74,17 +77,20 @@ public:
   // parallelepiped the centre's strain is the mean of the eight Gauss points' strains.
   std::vector<double> vonMisesStress(const double* x) const override;
   bool isLinear() const override { return method_ == HexahedronMethod::Small; }
+  // How many distinct K0 the cells share.
+  std::size_t distinctStiffnesses() const { return stiffnesses_.size(); }
 
   static constexpr int kVertices = 8;
   static constexpr int kDofs = 3 * kVertices;
+  using Stiffness = std::array<double, kDofs * kDofs>;  // K0, row-major
 
 private:
   using Mat3 = std::array<double, 9>;  // row-major
   using Nodal = std::array<Vec3, kVertices>;
   struct RestElement {
-    Nodal shape;                          // R0 (X_a - X_0): the turned rest shape
-    std::array<double, kDofs * kDofs> k;  // K0, row-major
-    Nodal centreGradients;                // grad N_a at the centre, in the element frame
+    Nodal shape;            // R0 (X_a - X_0): the turned rest shape
+    Nodal centreGradients;  // grad N_a at the centre, in the element frame
+    std::size_t stiffness;  // K0 is stiffnesses_[stiffness]
   };
 
   Mat3 frame(std::size_t cell, const double* x) const;
@@ -99,7 +105,8 @@ private:
   std::vector<LameParameters> lame_;
   HexahedronMethod method_;
   std::vector<RestElement> restElements_;
-  std::vector<Mat3> frames_;  // R of the last addForce (R0 before any)
+  std::vector<Stiffness> stiffnesses_;  // the distinct K0 of the cells
+  std::vector<Mat3> frames_;            // R of the last addForce (R0 before any)
 };
 
 // SOFA's HexahedronFEMForceFieldAndMass element mass, per component: its 24x24 matrix is this 8x8
