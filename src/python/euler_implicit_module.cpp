@@ -26,6 +26,7 @@
 #include "eis/io/python_controllers.hpp"
 #include "eis/io/sofa_import.hpp"
 #include "eis/io/state_csv.hpp"
+#include "python_force_fields.hpp"
 
 namespace py = pybind11;
 
@@ -66,7 +67,9 @@ using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
 class Run {
 public:
-  explicit Run(const std::vector<std::string>& args) {
+  // `forceFields`: the force fields written in Python, by path (eis::python::ForceFieldLookup).
+  Run(const std::vector<std::string>& args, py::object forceFields) {
+    const eis::python::ForceFieldLookup lookup(std::move(forceFields));
     std::vector<std::string> all{"euler-implicit"};
     all.insert(all.end(), args.begin(), args.end());
     all = eis::expandShortOptions(all);
@@ -263,7 +266,8 @@ PYBIND11_MODULE(_engine, m) {
   m.doc() = "euler-implicit's engine in this process (import euler_implicit)";
   py::register_exception<eis::Error>(m, "Error", PyExc_RuntimeError);
   py::class_<Run>(m, "Simulation")
-      .def(py::init<const std::vector<std::string>&>(), py::arg("args"))
+      .def(py::init<const std::vector<std::string>&, py::object>(), py::arg("args"),
+           py::arg("force_fields") = py::none())
       .def("step", &Run::step, py::arg("dt") = 0.0)
       .def("begin_step", &Run::beginStep, py::arg("dt") = 0.0)
       .def("take_step", &Run::takeStep)

@@ -10,7 +10,7 @@
 #    mpiexec -n 2 with one error line naming the .py file, its line and the step, never a hang;
 #    so do a controller in an endless loop (scene.python-timeout) and one that resizes an array.
 #    When every rank raised, the outputs hold the last good state (as the executable writes it).
-#    A Python-defined force field is refused there too, naming its file and line.
+#    (Force fields written in Python: tests/python/force_fields.sh.)
 # Usage: in_process.sh <python3 with numpy> <euler-implicit> <meshes dir>.
 set -u
 RANKS=3  # MPI ranks per run at most (tests/CMakeLists.txt: PROCESSORS)
@@ -270,37 +270,6 @@ check "with one error line: stuck.py, its line, step 2 and scene.python-timeout"
 STUCK=resize py 2 stuck.py
 check "a controller that writes 3 rows of 4: one error line naming stuck.py, its line and step 2" \
   test "$(grep -c '^euler-implicit: error: step 2: stuck.py:20: in Stuck.onAnimateBeginEvent: /point/dofs.position: expected 12 numbers (3 per node), got 9; the state of step 1 was written to the configured outputs$' run.err)" -eq 1
-check "and nothing after it runs" test "$(grep -c 'not reached' run.out)" -eq 0
-[ "$failures" -eq 0 ] || show
-
-# A force field written in Python (Sofa.Core.ForceFieldVec3d) is refused in the script's
-# process too: one error line naming ff.py, the addObject's line and the class.
-cat > ff.py << 'EOF'
-import Sofa.Core
-import Sofa.Simulation
-from spring import createScene as spring
-
-
-class Push(Sofa.Core.ForceFieldVec3d):
-    def addForce(self, m, out_force, pos, vel):
-        pass
-
-
-def createScene(root):
-    spring(root)
-    root.point.addObject(Push(name="push"))
-
-
-if __name__ == "__main__":
-    root = Sofa.Core.Node("root")
-    createScene(root)
-    Sofa.Simulation.init(root)
-    Sofa.Simulation.animate(root, root.dt.value)
-    print("not reached")
-EOF
-py 2 ff.py
-check "a ForceFieldVec3d on 2 ranks: one error line naming ff.py:13 and the class Push" \
-  test "$(grep -c "^euler-implicit: error: ff.py:13: PythonForceField 'push': a force field written in Python (class Push, on Sofa.Core.ForceFieldVec3d)" run.err)" -eq 1
 check "and nothing after it runs" test "$(grep -c 'not reached' run.out)" -eq 0
 [ "$failures" -eq 0 ] || show
 

@@ -46,6 +46,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "ellipsoid-force-field",
                           "mapped-child",
                           "interaction-springs",
+                          "python-force-field",
                           "fixed-constraint",
                           "node-projectors",
                           "prescribed-motion",
@@ -87,7 +88,8 @@ TEST(ComponentRegistry, SumsForceFieldsInRankOrder) {
                           "sphere-force-field",
                           "conical-force-field",
                           "ellipsoid-force-field",
-                          "mapped-child"};
+                          "mapped-child",
+                          "python-force-field"};
   EXPECT_EQ(typesOf(eis::forceFieldComponents(),
                     [](const eis::ForceFieldComponent& f) { return f.declaration.type; }),
             expected);
@@ -138,6 +140,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "ProjectToLineConstraint",
                           "ProjectToPlaneConstraint",
                           "ProjectToPointConstraint",
+                          "PythonForceField",
                           "QuadularBendingSprings",
                           "RegularGridSpringForceField",
                           "RestShapeSpringsForceField",

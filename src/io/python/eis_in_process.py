@@ -28,6 +28,7 @@ import numpy
 
 import euler_implicit
 import eis_controllers as driver
+import eis_force_fields
 import Sofa.Core
 from eis_sessions import Sessions
 from eis_sofa_scene import GRAPH, SceneExit, exit_status, graph_xml, scene_place
@@ -182,9 +183,11 @@ class Session:
             f.write("\n".join(out) + "\n")
         os.environ[GRAPH] = graph  # the import's scene driver reads it (eis_sofa_scene.py)
         sys.stdout.flush()
+        fields = eis_force_fields.force_fields_of(root)
         try:
             self.engine = euler_implicit.Simulation(
-                ["--scene", self.scene] + shlex.split(os.environ.get("EULER_IMPLICIT_ARGS", "")))
+                ["--scene", self.scene] + shlex.split(os.environ.get("EULER_IMPLICIT_ARGS", "")),
+                eis_force_fields.lookup(fields, self) if fields else None)
         finally:
             del os.environ[GRAPH]
             shutil.rmtree(folder, ignore_errors=True)
@@ -194,6 +197,9 @@ class Session:
         if first:
             if euler_implicit.rank() == 0:
                 driver.unsent(self.controllers)
+            Sofa.Core.LIVE = self.live
+            self.call("init", fields, "init")
+            Sofa.Core.LIVE = None
             self.call("init", self.controllers, "init")
             self.call("bwdInit", backward, "bwdInit")
         else:

@@ -258,8 +258,9 @@ BaseObject = Object
 
 class _PythonComponent(Object):
     """A component written in Python (SofaPython3's Controller, ForceField*, Mapping_*): recorded
-    as the type _kind with its class and base. The importer refuses force fields and mappings by
-    that type; controllers run with the simulation (eis_controllers.py)."""
+    as the type _kind with its class and base. Controllers run with the simulation
+    (eis_controllers.py), force fields in the script's process (eis_force_fields.py); the
+    importer refuses mappings by that type."""
     _kind = "PythonController"
 
     def __new__(cls, *args, **kwargs):
@@ -393,3 +394,4 @@ class Node(_Base):
 
     def init(self):
         pass
+
