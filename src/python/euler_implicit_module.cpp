@@ -13,9 +13,11 @@
 #include <pybind11/stl.h>
 
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "eis/app/run_outcome.hpp"
@@ -189,6 +191,36 @@ public:
     return out;
   }
 
+  // The rows of the nodes `ids` (node ids, any order, repeats allowed) on every rank: each rank
+  // fills the rows it owns and one Allreduce of ids.size() rows sums them (each row comes from
+  // its one owner, the others adding zeros, so the sum is exact). Collective.
+  Array rows(std::size_t b, bool velocity, const std::vector<std::int64_t>& ids) {
+    eis::Simulation& run = simulation();
+    const eis::DistributedMesh& mesh = run.meshOf(body(b));
+    const int half = mesh.dofsPerNode();
+    std::unordered_map<std::int64_t, PetscInt>& owner = ownedRows_[b];
+    if (owner.empty())
+      for (std::size_t n = 0; n < mesh.numLocalVertices(); ++n)
+        if (mesh.owned()[n]) owner.emplace(mesh.nodeIds()[n], mesh.ownedOffset(PetscInt(n)));
+    std::vector<double> values(ids.size() * std::size_t(half), 0.0);
+    const PetscScalar* xs;
+    Vec vector = run.stateOf(b, velocity);
+    EIS_CHECK(VecGetArrayRead(vector, &xs));
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      if (const auto found = owner.find(ids[i]); found != owner.end())
+        for (int d = 0; d < half; ++d)
+          values[i * std::size_t(half) + std::size_t(d)] = xs[found->second + d];
+    EIS_CHECK(VecRestoreArrayRead(vector, &xs));
+    EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE,
+                                MPI_SUM, PETSC_COMM_WORLD));
+    Array out({py::ssize_t(ids.size()), py::ssize_t(half)});
+    std::copy(values.begin(), values.end(), out.mutable_data());
+    return out;
+  }
+
+  // The number of nodes of a body (no communication).
+  std::int64_t nodes(std::size_t b) { return simulation().meshOf(body(b)).numGlobalVertices(); }
+
   // Writes this rank's owned rows: from `values` in ownedIds order (`owned`), else from every
   // row in node-id order (each rank takes its own rows; no communication either way). The next
   // step starts from them.
@@ -230,6 +262,8 @@ private:
   bool stepFailed_ = false;
   std::vector<eis::ObjectScene> objects_;
   std::unique_ptr<eis::Simulation> simulation_;
+  // Per body: node id -> the offset of its row in this rank's part of the state (owned nodes).
+  std::map<std::size_t, std::unordered_map<std::int64_t, PetscInt>> ownedRows_;
 };
 
 // Collective: a failure ends the job with one line, "euler-implicit: error: MESSAGE", printed
@@ -275,6 +309,8 @@ PYBIND11_MODULE(_engine, m) {
       .def("finish", &Run::finish)
       .def("owned_ids", &Run::ownedIds, py::arg("body") = 0)
       .def("state", &Run::state, py::arg("body"), py::arg("velocity"), py::arg("gathered"))
+      .def("rows", &Run::rows, py::arg("body"), py::arg("velocity"), py::arg("ids"))
+      .def("nodes", &Run::nodes, py::arg("body"))
       .def("set_state", &Run::setState, py::arg("body"), py::arg("velocity"), py::arg("values"),
            py::arg("owned"))
       .def("set_force", &Run::setForce, py::arg("path"), py::arg("field"), py::arg("values"),

@@ -106,6 +106,58 @@ b = [float(v) for v in sys.argv[2].split(' ', 2)[2].strip('[]').split(',')]
 sys.exit(a != b)" "$tip" "$(grep -o 'tip 99 \[[^]]*\]' run.out | head -1)"
 done
 
+# Reading a few values of mo.position.value fetches those rows alone (eis_lazy_state.py): no
+# whole-array gather (engine.state) for x[i], x[[i, j]], x[a:b], x[i, j] or len(x), and the rows
+# equal the whole array's, on 1, 2 and 3 ranks.
+cat > reads.py << 'EOF'
+import numpy
+import Sofa.Core
+import Sofa.Simulation
+from scene import createScene
+
+
+class Counting:
+    """The engine, counting its whole-array reads."""
+
+    def __init__(self, engine):
+        self.engine, self.whole = engine, 0
+
+    def state(self, *args):
+        self.whole += 1
+        return self.engine.state(*args)
+
+    def __getattr__(self, name):
+        return getattr(self.engine, name)
+
+
+if __name__ == "__main__":
+    root = Sofa.Core.Node("root")
+    createScene(root)
+    Sofa.Simulation.init(root)
+    live = Sofa.Core.LIVE
+    live.engine = Counting(live.engine)
+    for k in range(2):
+        Sofa.Simulation.animate(root, root.dt.value)
+        live.engine.whole = 0
+        x = root.beam.dofs.position.value
+        v = root.beam.dofs.velocity.value
+        parts = [x[98], x[[90, 94]], x[5:8], x[-1, 1], v[98], len(x)]
+        print("whole reads after rows %d" % live.engine.whole)
+        full, fullv = numpy.asarray(x), numpy.asarray(v)
+        same = [(full[98] == parts[0]).all(), (full[[90, 94]] == parts[1]).all(),
+                (full[5:8] == parts[2]).all(), full[-1, 1] == parts[3],
+                (fullv[98] == parts[4]).all(), len(full) == parts[5] == 99]
+        print("rows equal whole %s" % all(same))
+EOF
+for ranks in 1 2 3; do
+  py "$ranks" reads.py
+  check "x[i], x[[i, j]], x[a:b], x[i, j], len(x): no whole-array read ($ranks rank(s))" \
+    test "$(count 'whole reads after rows 0')" -eq "$((2 * ranks))"
+  check "and those rows equal the whole array's, bit for bit, at steps 1 and 2 ($ranks rank(s))" \
+    test "$(count 'rows equal whole True')" -eq "$((2 * ranks))"
+  [ "$failures" -eq 0 ] || show
+done
+
 # One node (3) held by a spring of stiffness k to where it starts, mass m, the others fixed; no
 # gravity. The controller moves it by d along x before step 1 (x = x0 + d, v = 0), so that SOFA's
 # implicit Euler step, (m + h^2 k) dv = h (-k d), gives dv = -h k d / (m + h^2 k) and
