@@ -395,3 +395,25 @@ class Node(_Base):
     def init(self):
         pass
 
+
+class TaskScheduler:
+    """SofaPython3's Sofa.Core.TaskScheduler: the threads of SOFA's main task scheduler. Here the
+    work is shared by MPI ranks (mpiexec -n N), not threads: init records the count asked and
+    changes nothing."""
+    _threads = 0
+
+    @staticmethod
+    def init(nbThreads):
+        TaskScheduler._threads = int(nbThreads)
+
+    @staticmethod
+    def getThreadCount():
+        return TaskScheduler._threads
+
+    @staticmethod
+    def stop():
+        TaskScheduler._threads = 0
+
+    @staticmethod
+    def GetHardwareThreadsCount():
+        return os.cpu_count() or 1
