@@ -128,22 +128,29 @@ void GatheredForceField::placeStiffness(const std::vector<NodalForceCallbacks::E
       }
   }
   std::vector<double> holders;
-  for (const auto& [pair, list] : cellsOf) holders.push_back(double(list.size()));
+  std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> ordinal;  // pair -> its holders
+  for (const auto& [pair, list] : cellsOf) {
+    ordinal.emplace(pair, holders.size());
+    holders.push_back(double(list.size()));
+  }
   EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, holders.data(), int(holders.size()), MPI_DOUBLE,
                               MPI_SUM, mesh_.comm()));
+  // An entry of nodes that share no cell has no place in an assembled matrix (said when one is
+  // assembled); the matrix-free product (addDForce) takes it.
+  unplaced_.clear();
   std::size_t k = 0;
   for (const auto& [pair, list] : cellsOf)
-    if (holders[k++] == 0)
-      throw Error(name_ + ": addKToMatrix couples nodes " + std::to_string(pair.first) + " and " +
+    if (holders[k++] == 0 && unplaced_.empty())
+      unplaced_ = name_ + ": addKToMatrix couples nodes " + std::to_string(pair.first) + " and " +
                   std::to_string(pair.second) +
                   ", which share no cell, so the assembled matrix has no place for it; use the "
-                  "matrix-free operator (solver.operator = matrix-free)");
+                  "matrix-free operator (solver.operator = matrix-free)";
   places_.clear();
   const std::size_t block = std::size_t(corners * dofs_);
   for (const auto& e : entries) {
     const std::int64_t a = e.row / dofs_, b = e.column / dofs_;
     const auto found = cellsOf.find({a, b});
-    const double share = e.value / holders[std::size_t(std::distance(cellsOf.begin(), found))];
+    const double share = e.value / holders[ordinal.at({a, b})];
     for (std::size_t c : found->second) {
       const auto vertices = cells[c];
       for (int i = 0; i < corners; ++i)
@@ -166,6 +173,7 @@ void GatheredForceField::addKToElementMatrices(double* elementMatrices, double k
     throw Error(name_ +
                 ": a force field written in Python without addKToMatrix has no matrix; define "
                 "it or use the matrix-free operator (solver.operator = matrix-free)");
+  if (!unplaced_.empty()) throw Error(unplaced_);
   addKToElementDiagonals(elementMatrices, kFactor, range);
 }
 

@@ -9,7 +9,8 @@
 // entries between scalar unknowns. An entry of nodes a and b enters the element matrices of the
 // cells that hold both, divided by how many cells on all ranks hold them (one Allreduce per
 // addForce), so that assembly sums it once; an entry of two nodes that share no cell has no place
-// in the assembled matrix and is refused (the matrix-free operator's product takes it).
+// in the assembled matrix, which is then refused when assembled (the matrix-free operator's
+// product takes it, and its Jacobi diagonal the entries that have a place).
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -83,6 +84,7 @@ private:
   std::vector<std::int64_t> gatheredIds_;    // node id of each gathered row
   std::vector<PetscInt> ownedLocal_;         // owned local vertices, in gathering order
   std::vector<Place> places_;                // by cell
+  std::string unplaced_;  // why the entries have no place in an assembled matrix, if they have not
   mutable std::vector<double> send_, received_, in_, out_;
   std::vector<double> x_, v_;
 };
