@@ -131,6 +131,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "MeshSpringForceField",
                           "OscillatorConstraint",
                           "OscillatorProjectiveConstraint",
+                          "ParallelHexahedronFEMForceField",
                           "PartialFixedConstraint",
                           "PartialFixedProjectiveConstraint",
                           "PatchTestMovementProjectiveConstraint",
