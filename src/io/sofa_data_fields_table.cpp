@@ -365,6 +365,9 @@ const std::vector<SofaClassFields>& sofaClassFields() {
        {"BaseLinearElasticityFEMForceField", "BaseRotationFinder"},
        {"method", "updateStiffnessMatrix", "gatherPt", "gatherBsize", "drawing",
         "drawPercentageOffset", "stiffnessMatrices", "initialPoints"}},
+      // MultiThreading's ParallelHexahedronFEMForceField: HexahedronFEMForceField's mechanics
+      // computed by threads; no data field of its own.
+      {"ParallelHexahedronFEMForceField", {"HexahedronFEMForceField"}, {}},
       {"HexahedronFEMForceFieldAndMass",
        {"Mass", "HexahedronFEMForceField"},
        {"massMatrices", "density", "lumpedMass"}},

@@ -38,7 +38,7 @@ void mapElasticConstants(Reader& r, const SofaObject& o, bool lists) {
 void mapLinearElasticFem(Reader& r, const SofaObject& o) {
   // Each reads its own cells of the topology: a mesh of the other kind is refused, not
   // integrated by the other element.
-  r.key("material.cells", o.type.rfind("Hexahedron", 0) == 0 ? "hexahedron" : "tetrahedron");
+  r.key("material.cells", readsHexahedra(o.type) ? "hexahedron" : "tetrahedron");
   const std::string method = r.text(o, "method").value_or("large");
   if (method == "small") {
     r.key("material.model", "linear");
@@ -210,7 +210,8 @@ const RegisterSofaMapping hexahedronFemAndMass({"HexahedronFEMForceFieldAndMass"
                                                mapHexahedronFemAndMass);
 const RegisterSofaMapping linearElastic({"TetrahedronFEMForceField",
                                          "TetrahedralCorotationalFEMForceField",
-                                         "HexahedronFEMForceField"},
+                                         "HexahedronFEMForceField",
+                                         "ParallelHexahedronFEMForceField"},
                                         mapLinearElasticFem);
 const RegisterSofaMapping hyperelastic({"TetrahedronHyperelasticityFEMForceField"},
                                        mapHyperelasticFem);

@@ -88,7 +88,8 @@ const SofaObject* topologyOf(const SofaNode* node);
 // AndMass forms), which read their topology's hexahedra.
 inline bool readsHexahedra(const std::string& type) {
   return type == "HexahedronFEMForceField" || type == "HexahedronFEMForceFieldAndMass" ||
-         type == "HexahedralFEMForceField" || type == "HexahedralFEMForceFieldAndMass";
+         type == "HexahedralFEMForceField" || type == "HexahedralFEMForceFieldAndMass" ||
+         type == "ParallelHexahedronFEMForceField";
 }
 
 // The mapping registered for a SOFA class name (a mass, force field or projective constraint

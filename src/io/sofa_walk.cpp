@@ -231,14 +231,12 @@ struct Collector {
                            node.path() + " (" + node.where + ")" + (why.empty() ? "" : ": " + why));
       } else if (o.type == "PythonController") {
         walk.controllers.push_back(&o);
-      } else if (o.type == "PythonForceField" || o.type == "PythonMapping") {
-        const bool field = o.type == "PythonForceField";
-        unsupported(
-            o, std::string("a ") + (field ? "force field" : "mapping") +
-                   " written in Python (class " + reader.text(o, "class").value_or("?") +
-                   ", on Sofa.Core." + reader.text(o, "base").value_or("?") + "): its " +
-                   (field ? "addForce, addDForce and addKToMatrix" : "apply, applyJ and applyJT") +
-                   " are Python code, which the distributed step does not call");
+      } else if (o.type == "PythonMapping") {
+        unsupported(o, "a mapping written in Python (class " +
+                           reader.text(o, "class").value_or("?") + ", on Sofa.Core." +
+                           reader.text(o, "base").value_or("?") +
+                           "): its apply, applyJ and applyJT are Python code, which the "
+                           "distributed step does not call");
       } else if (o.type == "MechanicalObject") {
         if (state)
           throw Error(o.where + ": a second MechanicalObject in node " + node.path() +

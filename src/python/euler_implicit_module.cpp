@@ -13,9 +13,11 @@
 #include <pybind11/stl.h>
 
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "eis/app/run_outcome.hpp"
@@ -26,6 +28,7 @@
 #include "eis/io/python_controllers.hpp"
 #include "eis/io/sofa_import.hpp"
 #include "eis/io/state_csv.hpp"
+#include "python_force_fields.hpp"
 
 namespace py = pybind11;
 
@@ -66,7 +69,9 @@ using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
 class Run {
 public:
-  explicit Run(const std::vector<std::string>& args) {
+  // `forceFields`: the force fields written in Python, by path (eis::python::ForceFieldLookup).
+  Run(const std::vector<std::string>& args, py::object forceFields) {
+    const eis::python::ForceFieldLookup lookup(std::move(forceFields));
     std::vector<std::string> all{"euler-implicit"};
     all.insert(all.end(), args.begin(), args.end());
     all = eis::expandShortOptions(all);
@@ -186,6 +191,36 @@ public:
     return out;
   }
 
+  // The rows of the nodes `ids` (node ids, any order, repeats allowed) on every rank: each rank
+  // fills the rows it owns and one Allreduce of ids.size() rows sums them (each row comes from
+  // its one owner, the others adding zeros, so the sum is exact). Collective.
+  Array rows(std::size_t b, bool velocity, const std::vector<std::int64_t>& ids) {
+    eis::Simulation& run = simulation();
+    const eis::DistributedMesh& mesh = run.meshOf(body(b));
+    const int half = mesh.dofsPerNode();
+    std::unordered_map<std::int64_t, PetscInt>& owner = ownedRows_[b];
+    if (owner.empty())
+      for (std::size_t n = 0; n < mesh.numLocalVertices(); ++n)
+        if (mesh.owned()[n]) owner.emplace(mesh.nodeIds()[n], mesh.ownedOffset(PetscInt(n)));
+    std::vector<double> values(ids.size() * std::size_t(half), 0.0);
+    const PetscScalar* xs;
+    Vec vector = run.stateOf(b, velocity);
+    EIS_CHECK(VecGetArrayRead(vector, &xs));
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      if (const auto found = owner.find(ids[i]); found != owner.end())
+        for (int d = 0; d < half; ++d)
+          values[i * std::size_t(half) + std::size_t(d)] = xs[found->second + d];
+    EIS_CHECK(VecRestoreArrayRead(vector, &xs));
+    EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE,
+                                MPI_SUM, PETSC_COMM_WORLD));
+    Array out({py::ssize_t(ids.size()), py::ssize_t(half)});
+    std::copy(values.begin(), values.end(), out.mutable_data());
+    return out;
+  }
+
+  // The number of nodes of a body (no communication).
+  std::int64_t nodes(std::size_t b) { return simulation().meshOf(body(b)).numGlobalVertices(); }
+
   // Writes this rank's owned rows: from `values` in ownedIds order (`owned`), else from every
   // row in node-id order (each rank takes its own rows; no communication either way). The next
   // step starts from them.
@@ -227,6 +262,8 @@ private:
   bool stepFailed_ = false;
   std::vector<eis::ObjectScene> objects_;
   std::unique_ptr<eis::Simulation> simulation_;
+  // Per body: node id -> the offset of its row in this rank's part of the state (owned nodes).
+  std::map<std::size_t, std::unordered_map<std::int64_t, PetscInt>> ownedRows_;
 };
 
 // Collective: a failure ends the job with one line, "euler-implicit: error: MESSAGE", printed
@@ -263,7 +300,8 @@ PYBIND11_MODULE(_engine, m) {
   m.doc() = "euler-implicit's engine in this process (import euler_implicit)";
   py::register_exception<eis::Error>(m, "Error", PyExc_RuntimeError);
   py::class_<Run>(m, "Simulation")
-      .def(py::init<const std::vector<std::string>&>(), py::arg("args"))
+      .def(py::init<const std::vector<std::string>&, py::object>(), py::arg("args"),
+           py::arg("force_fields") = py::none())
       .def("step", &Run::step, py::arg("dt") = 0.0)
       .def("begin_step", &Run::beginStep, py::arg("dt") = 0.0)
       .def("take_step", &Run::takeStep)
@@ -271,6 +309,8 @@ PYBIND11_MODULE(_engine, m) {
       .def("finish", &Run::finish)
       .def("owned_ids", &Run::ownedIds, py::arg("body") = 0)
       .def("state", &Run::state, py::arg("body"), py::arg("velocity"), py::arg("gathered"))
+      .def("rows", &Run::rows, py::arg("body"), py::arg("velocity"), py::arg("ids"))
+      .def("nodes", &Run::nodes, py::arg("body"))
       .def("set_state", &Run::setState, py::arg("body"), py::arg("velocity"), py::arg("values"),
            py::arg("owned"))
       .def("set_force", &Run::setForce, py::arg("path"), py::arg("field"), py::arg("values"),

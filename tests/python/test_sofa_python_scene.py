@@ -144,6 +144,26 @@ class GraphTest(unittest.TestCase):
         self.assertEqual(attributes(root[1]),
                          {"name": "Shift", "class": "Shift", "base": "Mapping_Vec3d_Vec1d"})
 
+    def test_task_scheduler_and_linear_spring(self):
+        """SofaPython3's Sofa.Core.TaskScheduler (threads asked, no effect here) and
+        Sofa.SofaDeformable.LinearSpring (its fields and defaults), as a scene imports them."""
+        root = xml_of(self, """\
+            import os
+            import Sofa.Core
+            from Sofa.Core import TaskScheduler
+            from Sofa import SofaDeformable
+            def createScene(root):
+                TaskScheduler.init(3)
+                s = SofaDeformable.LinearSpring(1, 2, restLength=0.5)
+                root.addObject("MechanicalObject", name=",".join(map(str, [
+                    TaskScheduler.getThreadCount(),
+                    TaskScheduler.GetHardwareThreadsCount() == os.cpu_count(),
+                    s.index1, s.index2, s.springStiffness, s.dampingFactor, s.restLength,
+                    s.elongationOnly, s.enabled])))
+                TaskScheduler.stop()
+            """)
+        self.assertEqual(root[0].get("name"), "3,True,1,2,100,5,0.5,False,True")
+
     def test_messages(self):
         code, out, err = run_scene({"scene.py": """\
             import Sofa

@@ -76,6 +76,12 @@ run 2 "${box[@]}" "${uniform[@]}" --solver.steps=5 --material.model=corotational
   --load.gravity="0 -9.81 0" --solver.rayleigh-stiffness=0.1 --solver.rayleigh-mass=0.2 \
   --constraint.fixed-box="-0.01 -1 -1 0.01 1 1" --output.final-state=ini.csv
 check "the SOFA grid scene ends where the INI box ends" same_state scene.csv ini.csv 1e-11
+# MultiThreading's ParallelHexahedronFEMForceField is HexahedronFEMForceField's mechanics: the
+# same final state, byte for byte.
+sed 's|<HexahedronFEMForceField |<ParallelHexahedronFEMForceField |' grid.scn >parallel.scn
+run 2 --scene parallel.scn --solver.steps=5 --output.final-state=parallel.csv
+check "ParallelHexahedronFEMForceField ends where HexahedronFEMForceField does" \
+  cmp -s scene.csv parallel.csv
 sed -e 's|<RegularGridTopology[^>]*>|<HexahedronSetTopologyContainer position="0 0 0 1 0 0 1 1 0 0 1 0 0 0 1 1 0 1 1 1 1 0 1 1" hexahedra="0 1 2 3 4 5 6 7"/>|' \
   -e 's|indices="[^"]*"|indices="0 3 4 7"|' grid.scn >container.scn
 run 2 --scene container.scn --solver.steps=1 --output.final-state=container.csv

@@ -49,6 +49,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "mapped-child",
                           "interaction-springs",
                           "attach-constraint",
+                          "python-force-field",
                           "fixed-constraint",
                           "node-projectors",
                           "prescribed-motion",
@@ -95,7 +96,8 @@ TEST(ComponentRegistry, SumsForceFieldsInRankOrder) {
                           "sphere-force-field",
                           "conical-force-field",
                           "ellipsoid-force-field",
-                          "mapped-child"};
+                          "mapped-child",
+                          "python-force-field"};
   // clang-format on
   EXPECT_EQ(typesOf(eis::forceFieldComponents(),
                     [](const eis::ForceFieldComponent& f) { return f.declaration.type; }),
@@ -140,6 +142,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "MeshSpringForceField",
                           "OscillatorConstraint",
                           "OscillatorProjectiveConstraint",
+                          "ParallelHexahedronFEMForceField",
                           "PartialFixedConstraint",
                           "PartialFixedProjectiveConstraint",
                           "PatchTestMovementProjectiveConstraint",
@@ -149,6 +152,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "ProjectToLineConstraint",
                           "ProjectToPlaneConstraint",
                           "ProjectToPointConstraint",
+                          "PythonForceField",
                           "QuadBendingSprings",
                           "QuadularBendingSprings",
                           "RegularGridSpringForceField",

@@ -28,7 +28,9 @@ import numpy
 
 import euler_implicit
 import eis_controllers as driver
+import eis_force_fields
 import Sofa.Core
+from eis_lazy_state import LazyState
 from eis_sessions import Sessions
 from eis_sofa_scene import GRAPH, SceneExit, exit_status, graph_xml, scene_place
 
@@ -93,9 +95,11 @@ class Live:
         self.in_event = False
         self.time, self.dt = engine.time, engine.dt
         self.copies = {}  # (body, velocity) -> the gathered copy of the current state
+        self.row_copies = {}  # (body, velocity) -> {node: its row}, rows read alone
 
     def changed(self):
         self.copies.clear()
+        self.row_copies.clear()
         self.time, self.dt = self.engine.time, self.engine.dt
 
     def body(self, owner):
@@ -107,12 +111,31 @@ class Live:
         return body
 
     def state(self, owner, name):
-        key = (self.body(owner), name == "velocity")
+        return LazyState(self, self.body(owner), name == "velocity")
+
+    def has_whole(self, key):
+        return key in self.copies
+
+    def whole(self, key):
+        """Every row, gathered once per state (kept until the state changes)."""
         if key not in self.copies:
             copy = self.engine.state(key[0], key[1], True)
             copy.flags.writeable = False
             self.copies[key] = copy
         return self.copies[key]
+
+    def rows(self, key, ids):
+        """The rows of nodes `ids` alone (one Allreduce of them), kept as the whole copy is."""
+        known = self.row_copies.setdefault(key, {})
+        missing = sorted(set(i for i in ids if i not in known))
+        if missing:
+            for i, row in zip(missing, self.engine.rows(key[0], key[1], missing)):
+                row.flags.writeable = False
+                known[i] = row
+        return numpy.array([known[i] for i in ids]).reshape(len(ids), 3)
+
+    def nodes(self, body):
+        return self.engine.nodes(body)
 
     def read(self, data):
         owner, name = data._owner, data._name
@@ -150,6 +173,7 @@ class Live:
                                           rows.reshape(-1, rows.shape[-1] if rows.ndim else 1),
                                           False)
                     self.copies.clear()
+                    self.row_copies.clear()
                     return
                 numbers = driver.numbers_of(value)
                 self.engine.set_force(owner.pathname(), name, numbers, self.in_event)
@@ -182,9 +206,11 @@ class Session:
             f.write("\n".join(out) + "\n")
         os.environ[GRAPH] = graph  # the import's scene driver reads it (eis_sofa_scene.py)
         sys.stdout.flush()
+        fields = eis_force_fields.force_fields_of(root)
         try:
             self.engine = euler_implicit.Simulation(
-                ["--scene", self.scene] + shlex.split(os.environ.get("EULER_IMPLICIT_ARGS", "")))
+                ["--scene", self.scene] + shlex.split(os.environ.get("EULER_IMPLICIT_ARGS", "")),
+                eis_force_fields.lookup(fields, self) if fields else None)
         finally:
             del os.environ[GRAPH]
             shutil.rmtree(folder, ignore_errors=True)
@@ -194,6 +220,9 @@ class Session:
         if first:
             if euler_implicit.rank() == 0:
                 driver.unsent(self.controllers)
+            Sofa.Core.LIVE = self.live
+            self.call("init", fields, "init")
+            Sofa.Core.LIVE = None
             self.call("init", self.controllers, "init")
             self.call("bwdInit", backward, "bwdInit")
         else:

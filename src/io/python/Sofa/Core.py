@@ -258,8 +258,9 @@ BaseObject = Object
 
 class _PythonComponent(Object):
     """A component written in Python (SofaPython3's Controller, ForceField*, Mapping_*): recorded
-    as the type _kind with its class and base. The importer refuses force fields and mappings by
-    that type; controllers run with the simulation (eis_controllers.py)."""
+    as the type _kind with its class and base. Controllers run with the simulation
+    (eis_controllers.py), force fields in the script's process (eis_force_fields.py); the
+    importer refuses mappings by that type."""
     _kind = "PythonController"
 
     def __new__(cls, *args, **kwargs):
@@ -393,3 +394,26 @@ class Node(_Base):
 
     def init(self):
         pass
+
+
+class TaskScheduler:
+    """SofaPython3's Sofa.Core.TaskScheduler: the threads of SOFA's main task scheduler. Here the
+    work is shared by MPI ranks (mpiexec -n N), not threads: init records the count asked and
+    changes nothing."""
+    _threads = 0
+
+    @staticmethod
+    def init(nbThreads):
+        TaskScheduler._threads = int(nbThreads)
+
+    @staticmethod
+    def getThreadCount():
+        return TaskScheduler._threads
+
+    @staticmethod
+    def stop():
+        TaskScheduler._threads = 0
+
+    @staticmethod
+    def GetHardwareThreadsCount():
+        return os.cpu_count() or 1

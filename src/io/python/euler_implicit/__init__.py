@@ -6,6 +6,7 @@
         run.step()                       # one step (dt: the scene's; step(dt) for this step only)
     x = run.positions()                  # this rank's owned rows, (n, 3); no communication
     everything = run.positions(gathered=True)   # every node's row in node order, on every rank
+    tip = run.positions(nodes=[98])      # those nodes' rows on every rank (one Allreduce of them)
     run.finish()                         # the outputs finished
 
 The arguments are euler-implicit's command line (--scene file.scn|file.py, --section.key=value,
@@ -34,10 +35,14 @@ atexit.register(_engine.finalize)
 class Simulation(_engine.Simulation):
     """One run, stepped by the caller; see the package's help."""
 
-    def positions(self, body=0, gathered=False):
+    def positions(self, body=0, gathered=False, nodes=None):
+        if nodes is not None:
+            return self.rows(body, False, list(nodes))
         return self.state(body, False, gathered)
 
-    def velocities(self, body=0, gathered=False):
+    def velocities(self, body=0, gathered=False, nodes=None):
+        if nodes is not None:
+            return self.rows(body, True, list(nodes))
         return self.state(body, True, gathered)
 
     def set_positions(self, values, body=0, owned=False):
