@@ -219,7 +219,7 @@ ForceFieldComponent gatheredForceFieldComponent() {
 }
 
 namespace {
-const RegisterForceField registered(497, gatheredForceFieldComponent);
+const RegisterForceField registered(498, gatheredForceFieldComponent);
 }
 
 }  // namespace eis

@@ -234,6 +234,10 @@ std::vector<KeyCase> allKeys() {
        }},
       {"load.pressure", "200 group cavity",
        [](const Scene& s) { EXPECT_EQ(s.texts("load.pressure"), Args{"200 group cavity"}); }},
+      {"load.pressure-pulse", "200 20 0 group cavity",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("load.pressure-pulse"), Args{"200 20 0 group cavity"});
+       }},
       {"load.surface-traction", "0 0 -5 triangles 0 3",
        [](const Scene& s) {
          EXPECT_EQ(s.texts("load.surface-traction"), Args{"0 0 -5 triangles 0 3"});
@@ -537,6 +541,8 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(path(s, "output.frames"), "frames.csv"); }},
       {"topology.changes", "events.txt",
        [](const Scene& s) { EXPECT_EQ(path(s, "topology.changes"), "events.txt"); }},
+      {"python.force-field", "/root/spring",
+       [](const Scene& s) { EXPECT_EQ(s.texts("python.force-field"), Args{"/root/spring"}); }},
       {"rigid.frames", "1 2 3 0 0 0 1",
        [](const Scene& s) {
          EXPECT_EQ(s.reals("rigid.frames"), (std::vector<double>{1, 2, 3, 0, 0, 0, 1}));
