@@ -10,36 +10,14 @@
 #include "eis/model/boundary_bending_springs.hpp"
 #include "eis/model/triangular_bending_springs.hpp"
 #include "mpi_support.hpp"
+#include "spread_springs.hpp"
 
 namespace {
 
 // `w` at every local vertex, from a global array by node id.
-std::vector<double> localOf(const eis::DistributedMesh& mesh, const std::vector<double>& global) {
-  std::vector<double> local;
-  for (std::int64_t id : mesh.nodeIds())
-    for (int c = 0; c < 3; ++c) local.push_back(global[3 * std::size_t(id) + std::size_t(c)]);
-  return local;
-}
-
-// The local arrays of all ranks summed by node id (what the assembly of a global vector does).
-std::vector<double> summed(const eis::DistributedMesh& mesh, const std::vector<double>& local,
-                           std::size_t nodes) {
-  std::vector<double> global(3 * nodes, 0.0);
-  for (std::size_t v = 0; v < mesh.numLocalVertices(); ++v)
-    for (int c = 0; c < 3; ++c)
-      global[3 * std::size_t(mesh.nodeIds()[v]) + std::size_t(c)] += local[3 * v + std::size_t(c)];
-  MPI_Allreduce(MPI_IN_PLACE, global.data(), int(global.size()), MPI_DOUBLE, MPI_SUM,
-                PETSC_COMM_WORLD);
-  return global;
-}
-
-std::vector<double> force(const eis::DistributedMesh& mesh, eis::ForceField& field,
-                          const std::vector<double>& x, const std::vector<double>& v,
-                          std::size_t nodes) {
-  std::vector<double> f(3 * mesh.numLocalVertices(), 0.0);
-  field.addForce(localOf(mesh, x).data(), localOf(mesh, v).data(), f.data());
-  return summed(mesh, f, nodes);
-}
+using eis_test::force;
+using eis_test::localOf;
+using eis_test::summed;
 
 TEST(FlatBendingSprings, OneSpringAcrossTwoRanksByHand) {
   // Triangles (0 1 2) and (2 1 3) share the edge 1-2: one spring, 3 (m1) to 0 (m2), of rest
@@ -110,50 +88,7 @@ TEST(FlatBendingSprings, SheetOnRanksAsOneSerialFieldAndItsTangent) {
   eis::TriangularBendingSprings serial(eis::bendingSprings(triangles, whole.nodes), 300, 2);
   EXPECT_EQ(field.globalCount(), std::int64_t(serial.springs().size()));
 
-  const std::size_t n = whole.nodes.size();
-  std::vector<double> x, v, dx;
-  for (const auto& p : whole.nodes) {
-    const eis::Vec3 w = smooth(p, 0.1, -0.2, 0.3), u = smooth(p, 0.4, 1.3, -0.5),
-                    d = smooth(p, -0.9, 0.2, 1.7);
-    for (int c = 0; c < 3; ++c) {
-      x.push_back(p[std::size_t(c)] + w[std::size_t(c)]);
-      v.push_back(u[std::size_t(c)]);
-      dx.push_back(d[std::size_t(c)]);
-    }
-  }
-  const std::vector<double> f = force(mesh, field, x, v, n);
-  std::vector<double> fs(3 * n, 0.0);
-  serial.addForce(x.data(), v.data(), fs.data());
-  double scale = 0;
-  for (double value : fs) scale = std::max(scale, std::abs(value));
-  ASSERT_GT(scale, 1e-2);
-  for (std::size_t i = 0; i < 3 * n; ++i) EXPECT_NEAR(f[i], fs[i], 1e-13 * scale) << i;
-  double energy = field.potentialEnergy(localOf(mesh, x).data());
-  MPI_Allreduce(MPI_IN_PLACE, &energy, 1, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
-  EXPECT_NEAR(energy, serial.potentialEnergy(x.data()), 1e-13 * std::abs(energy));
-
-  // The tangent at x (the last addForce, without velocity) against central differences.
-  const std::vector<double> still(3 * n, 0.0);
-  force(mesh, field, x, still, n);
-  std::vector<double> kdx(3 * mesh.numLocalVertices(), 0.0);
-  field.addDForce(localOf(mesh, dx).data(), kdx.data(), 1.0);
-  const std::vector<double> product = summed(mesh, kdx, n);
-  const double h = 1e-6;
-  std::vector<double> plus(x), minus(x);
-  for (std::size_t i = 0; i < 3 * n; ++i) {
-    plus[i] += h * dx[i];
-    minus[i] -= h * dx[i];
-  }
-  const std::vector<double> fp = force(mesh, field, plus, still, n),
-                            fm = force(mesh, field, minus, still, n);
-  double norm = 0, error = 0;
-  for (std::size_t i = 0; i < 3 * n; ++i) {
-    const double fd = (fp[i] - fm[i]) / (2 * h);
-    norm = std::max(norm, std::abs(fd));
-    error = std::max(error, std::abs(fd - product[i]));
-  }
-  EXPECT_GT(norm, 1.0);
-  EXPECT_LT(error, 1e-6 * norm);
+  eis_test::expectAsSerialWithItsTangent(mesh, field, serial, whole.nodes, smooth);
 }
 
 }  // namespace
