@@ -703,7 +703,7 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
         reader.key("rigid.mass", sofa::rigidMassFromFile(findFile(reader, *o, options),
                                                          reader.where(*o, "filename")));
       if (!sofa::mapRigidComponent(reader, *o))
-        unsupported(reader, *o, "not supported on rigid frames (" + state.label() + ") yet",
+        unsupported(reader, *o, sofa::refusalOnFrames(o->type) + " (" + state.label() + ")",
                     options);
       continue;
     }

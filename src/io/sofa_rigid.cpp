@@ -14,6 +14,44 @@ bool isRigidTemplate(const std::string& name) {
   return name == "Rigid3d" || name == "Rigid3" || name == "Rigid3f" || name == "Rigid";
 }
 
+namespace {
+
+// MechanicalObject::init: with at most one frame and one velocity given, the frames are the
+// points of the node's topology (the first container, getMeshTopology(Local)), unturned, when it
+// has any (hasPos). A container's written `position` is read; points it takes from a loader
+// (`src`, a link) or a generated grid are refused by name.
+std::vector<double> topologyPoints(Reader& r, const SofaObject& state) {
+  if (!r.boolean(state, "useTopology", true)) return {};
+  const auto endsWith = [](const std::string& t, const std::string& tail) {
+    return t.size() >= tail.size() && t.compare(t.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  for (const SofaObject& o : state.node->objects) {
+    if (o.type != "MeshTopology" && !endsWith(o.type, "TopologyContainer")) continue;
+    if (o.field("src") || (o.field("position") && isSofaLink(*o.field("position"))))
+      r.reject(state, "position",
+               "frames at the points of " + o.label() +
+                   " taken from a loader are not supported; write the points in its position");
+    std::vector<double> points = r.reals(o, "position");
+    if (points.size() % 3 != 0) r.reject(o, "position", "expected 3 numbers per point");
+    return points;
+  }
+  if (!r.given(state, "position"))
+    for (const SofaObject& o : state.node->objects)
+      if (o.type.find("Topology") != std::string::npos ||
+          o.type.find("Loader") != std::string::npos)
+        r.reject(state, "position", "frames from " + o.label() + " are not supported; write them");
+  return {};
+}
+
+std::vector<double> framesAtPoints(const std::vector<double>& points) {
+  std::vector<double> frames;
+  for (std::size_t p = 0; p < points.size(); p += 3)
+    frames.insert(frames.end(), {points[p], points[p + 1], points[p + 2], 0, 0, 0, 1});
+  return frames;
+}
+
+}  // namespace
+
 void mapRigidState(Reader& r, const SofaObject& state) {
   for (const char* field : {"position", "velocity", "rest_position"})
     if (state.field(field) && isSofaLink(*state.field(field)))
@@ -42,16 +80,14 @@ void mapRigidState(Reader& r, const SofaObject& state) {
   const std::array<double, 3> translation = vector3("translation", legacyTranslation);
   r.refuseIfGiven(state, "rest_position", "a rest position of rigid frames is not supported");
   std::vector<double> frames = r.reals(state, "position");
-  if (!r.given(state, "position")) {
-    // MechanicalObject's constructor makes one frame, at the origin, unturned.
-    for (const SofaObject& o : state.node->objects)
-      if (o.type.find("Topology") != std::string::npos ||
-          o.type.find("Loader") != std::string::npos)
-        r.reject(state, "position", "frames from " + o.label() + " are not supported; write them");
-    frames = {0, 0, 0, 0, 0, 0, 1};
-  }
+  // MechanicalObject's constructor makes one frame, at the origin, unturned.
+  if (!r.given(state, "position")) frames = {0, 0, 0, 0, 0, 0, 1};
   if (frames.empty() || frames.size() % 7 != 0)
     r.reject(state, "position", "expected 7 numbers per frame (x y z qx qy qz qw)");
+  if (frames.size() <= 7 && r.reals(state, "velocity").size() <= 6) {
+    const std::vector<double> points = topologyPoints(r, state);
+    if (!points.empty()) frames = framesAtPoints(points);
+  }
   const bool turned = rotation != std::array<double, 3>{0, 0, 0};
   const std::array<double, 4> turn = eulerDegreesQuaternion(rotation);
   for (std::size_t f = 0; f < frames.size(); f += 7) {
@@ -132,6 +168,16 @@ void mapRigidFixed(Reader& r, const SofaObject& o, bool partial) {
 }
 
 }  // namespace
+
+std::string refusalOnFrames(const std::string& type) {
+  const auto has = [&](const char* part) { return type.find(part) != std::string::npos; };
+  if (has("ConstraintCorrection") || has("LagrangianConstraint"))
+    return "Lagrangian constraints on rigid frames are not supported yet: the frames are stepped "
+           "apart from the constraint solver, which holds only bodies of points (SOFA's Rigid3 "
+           "rows are 6 a frame, its UncoupledConstraintCorrection compliance 1/m on the centre "
+           "and (m I)^-1 on the rotation, times h^2 without useOdeSolverIntegrationFactors)";
+  return "not supported on rigid frames yet";
+}
 
 bool mapRigidComponent(Reader& r, const SofaObject& o) {
   if (o.type == "UniformMass") {

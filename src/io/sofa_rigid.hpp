@@ -9,8 +9,12 @@ namespace eis::sofa {
 
 bool isRigidTemplate(const std::string& name);
 // The frames and their velocities: `position` 7 numbers a frame (SOFA's one frame at the origin
-// when absent), `velocity` 6 a frame, the last given repeated for the frames after it.
+// when absent; with at most one frame and one velocity given, unturned frames at the points
+// written in the node's topology container), `velocity` 6 a frame, the last given repeated for
+// the frames after it.
 void mapRigidState(Reader& reader, const SofaObject& state);
+// Why the component `type` is refused on rigid frames, one sentence.
+std::string refusalOnFrames(const std::string& type);
 // UniformMass, FixedProjectiveConstraint and PartialFixedProjectiveConstraint (and their old
 // names) on the rigid frames; false for another class, which the caller refuses.
 bool mapRigidComponent(Reader& reader, const SofaObject& o);
