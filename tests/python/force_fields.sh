@@ -11,7 +11,10 @@
 #    rounding, and Python springs between neighbouring nodes (off-diagonal K) give the same state
 #    assembled on 1 and 2 ranks as matrix-free on 1 (the assembled entries are placed once);
 #  - an exception inside addForce ends every rank with one error line naming the .py file, its
-#    line and the step; euler-implicit --scene refuses a Python force field naming its line.
+#    line and the step;
+#  - under euler-implicit --scene (the controllers' python3 computes the field): the oscillator
+#    by hand, the final state bit-identical (cmp) to python3 scene.py's on 1 and 2 ranks, and the
+#    exception's line.
 # Usage: force_fields.sh <python3 with numpy> <euler-implicit> <meshes dir>.
 set -u
 RANKS=2  # MPI ranks per run at most (tests/CMakeLists.txt: PROCESSORS)
@@ -121,11 +124,69 @@ check "with one error line naming osc.py, its line and step 2" \
   test "$(grep -c '^euler-implicit: error: step 2 (t = 0.5): osc.py:21: in Spring.addForce: ValueError: no force at t = 0.25; the state of step 1 was written to the configured outputs$' run.err)" -eq 1
 check "and no step 2 printed" test "$(count 'node3 2')" -eq 0
 [ "$failures" -eq 0 ] || show
-# euler-implicit --scene runs no Python inside a step: the field is refused at its line.
-mpi_command 1 "$EXE"
-PATH=$(dirname "$PYTHON"):$PATH timeout 120 "${MPI_COMMAND[@]}" --scene osc.py --solver.steps=1 --quiet > run.out 2> run.err
-check "euler-implicit --scene refuses the Python force field: one line naming osc.py:50" \
-  test "$(grep -c "^euler-implicit: error: osc.py:50: PythonForceField 'spring'.*python3 scene.py" run.err)" -eq 1
+# euler-implicit --scene FILE.py: the controllers' python3 computes the field, each call a request
+# carrying the gathered arrays as raw doubles (io/python_remote_force_field.cpp). A probe prints
+# node 3 after each step (rank 0's python3 only), and the final state equals, bit for bit, the
+# script's own process's (python3 scene.py).
+cat > probe.py << 'EOF'
+import Sofa.Core
+import Sofa.Simulation
+from osc import createScene as oscillator
+
+
+class Probe(Sofa.Core.Controller):
+    def __init__(self, *args, **kwargs):
+        Sofa.Core.Controller.__init__(self, *args, **kwargs)
+        self.step = 0
+
+    def onAnimateEndEvent(self, event):
+        self.step += 1
+        dofs = self.getContext().point.dofs
+        print("probe %d %r %r" % (self.step, dofs.position.value[3].tolist(),
+                                  dofs.velocity.value[3].tolist()))
+
+
+def createScene(root):
+    oscillator(root)
+    root.addObject(Probe(name="probe"))
+
+
+if __name__ == "__main__":
+    root = Sofa.Core.Node("root")
+    createScene(root)
+    Sofa.Simulation.init(root)
+    for k in range(3):
+        Sofa.Simulation.animate(root, root.dt.value)
+EOF
+scene() {  # scene RANKS ARGS...: mpiexec -n RANKS euler-implicit --scene probe.py ARGS
+  mpi_command "$1" "$EXE"
+  PATH=$(dirname "$PYTHON"):$PATH timeout 120 "${MPI_COMMAND[@]}" --scene probe.py --quiet \
+    --solver.steps=3 "${@:2}" > run.out 2> run.err
+}
+for ranks in 1 2; do
+  for op in assembled matrix-free; do
+    scene "$ranks" --solver.operator=$op --output.final-state=scene.h5
+    check "--scene, a Python spring, $op, $ranks rank(s): (x, v) by hand at steps 1..3" \
+      test "$(count 'probe 1 \[0.1875, 0.0, 1.0\] \[0.75, 0.0, 0.0\]')$(count 'probe 2 \[0.28125, 0.0, 1.0\] \[0.375, 0.0, 0.0\]')$(count 'probe 3 \[0.28125, 0.0, 1.0\] \[0.0, 0.0, 0.0\]')" = 111
+    [ "$failures" -eq 0 ] || show
+    py "$ranks" probe.py --solver.operator=$op --output.final-state=script.h5
+    check "--scene and python3 scene.py, $op, $ranks rank(s): bit-identical final states" \
+      cmp scene.h5 script.h5
+    [ "$failures" -eq 0 ] || show
+    rm -f scene.h5 script.h5
+  done
+done
+FAIL=1 scene 2
+status=$?
+check "--scene: an exception in addForce ends the job on 2 ranks (status $status)" \
+  test "$status" -ne 0 -a "$status" -ne 124
+grep '^euler-implicit: error:' run.err > scene.err
+check "with one error line naming osc.py, its line and step 2" \
+  test "$(grep -c ': error: step 2 (t = 0.5): .*osc.py:21: in Spring.addForce: ValueError: no force at t = 0.25; the state of step 1 was written to the configured outputs$' scene.err)" -eq 1
+check "and no step 2 printed" test "$(count 'probe 2')" -eq 0
+[ "$failures" -eq 0 ] || show
+FAIL=1 py 2 probe.py
+check "the same line as python3 scene.py's" cmp scene.err <(grep '^euler-implicit: error:' run.err)
 [ "$failures" -eq 0 ] || show
 
 # The beam: Python springs on it (numpy, every node at once) against the built-in ones.
