@@ -282,7 +282,7 @@ bool PythonControllers::idle(int step, double time, double dt, ControllerAccess&
 }
 
 std::string PythonControllers::call(const std::string& line, const std::vector<double>& numbers,
-                                    std::vector<double>& out) {
+                                    std::vector<double>& out, const std::string& during) {
   const bool root = commRank(comm_) == 0;
   Message m;
   if (root) {
@@ -290,12 +290,13 @@ std::string PythonControllers::call(const std::string& line, const std::vector<d
     if (!process_->sendText(line + "\n") ||
         !process_->sendBytes(numbers.data(), numbers.size() * sizeof(double)))
       m = {"fail",
-           control_.file + ": python3 running the controllers ended (a crash, a signal?)",
+           control_.file + ": " + during +
+               ": python3 running the controllers ended (a crash, a signal?)",
            {}};
     else
       m = process_->read(Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                             std::chrono::duration<double>(control_.timeout)),
-                         control_.timeout, "");
+                         control_.timeout, during);
   }
   awaitRoot(comm_);
   broadcast(m, comm_);

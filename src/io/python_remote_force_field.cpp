@@ -44,7 +44,7 @@ public:
     numbers_.clear();
     std::string failure = python_.call(
         "stiffness " + std::to_string(nodes) + " " + std::to_string(dofs) + " " + path_, numbers_,
-        out_);
+        out_, path_ + " addKToMatrix");
     if (!failure.empty()) return failure;
     if (out_.size() % 3 != 0)
       return path_ + ": addKToMatrix: the entries are not rows (i, j, value)";
@@ -56,7 +56,7 @@ public:
 private:
   // The request `line` with numbers_, its answer of `size` numbers added to `out`.
   std::string answer(const std::string& line, std::size_t size, double* out, const char* method) {
-    std::string failure = python_.call(line, numbers_, out_);
+    std::string failure = python_.call(line, numbers_, out_, path_ + " " + method);
     if (!failure.empty()) return failure;
     if (out_.size() != size)
       return path_ + ": " + method + " gave " + std::to_string(out_.size()) + " numbers for the " +
@@ -75,7 +75,7 @@ private:
 
 std::unique_ptr<NodalForceCallbacks> PythonControllers::forceField(const std::string& path) {
   std::vector<double> out;
-  const std::string failure = call("field " + path, {}, out);
+  const std::string failure = call("field " + path, {}, out, path + " (finding the force field)");
   if (!failure.empty()) throw Error(failure);  // the same line on every rank
   if (out.empty()) return nullptr;
   return std::make_unique<RemoteCallbacks>(*this, path, out[0] != 0);

@@ -86,9 +86,10 @@ public:
 
   // Collective: sends `line` and `numbers` (rank 0's) and waits, within scene.python-timeout, for
   // "values COUNT" and its numbers, put in `out` on every rank; returns "" or, on every rank
-  // alike, the line saying why not ("FILE:LINE: in Class.method: what" for an exception).
+  // alike, the line saying why not ("FILE:LINE: in Class.method: what" for an exception;
+  // "FILE: `during`: ..." when python3 ends or takes too long).
   std::string call(const std::string& line, const std::vector<double>& numbers,
-                   std::vector<double>& out);
+                   std::vector<double>& out, const std::string& during);
 
 private:
   // Sends `line` (rank 0) and serves the driver's requests until a message that is not one;
