@@ -171,8 +171,22 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
           if (rank == 0) std::printf("euler-implicit: warning: %s\n", warning.c_str());
         if (rank == 0) std::printf("%s\n", done.c_str());
       } else {
+        // Force fields written in Python are computed by the controllers' python3, started
+        // before the model that calls it (io/python_remote_force_field.cpp).
+        std::unique_ptr<eis::PythonControllers> python;
+        if (!control.forceFields.empty()) {
+          if (!control.mainLoop.empty())
+            throw eis::Error(control.forceFields.front() +
+                             ": a force field written in Python runs in the script's own "
+                             "process: its main loop needs the euler_implicit module");
+          python = std::make_unique<eis::PythonControllers>(control, PETSC_COMM_WORLD);
+          eis::setGatheredForceFieldMaker([started = python.get()](const std::string& path) {
+            return started->forceField(path);
+          });
+        }
         eis::Simulation simulation(objects, PETSC_COMM_WORLD, stdout);
-        simulation.attachControllers(control);
+        eis::setGatheredForceFieldMaker(nullptr);
+        simulation.attachControllers(control, std::move(python));
         simulation.run();
         stopped = simulation.summary().stoppedBy;
       }

@@ -92,8 +92,9 @@ private:
   Simulation& run_;
 };
 
-void Simulation::attachControllers(const SofaControl& control) {
-  if (control.controllers.empty() && control.mainLoop.empty()) return;
+void Simulation::attachControllers(const SofaControl& control,
+                                   std::unique_ptr<PythonControllers> started) {
+  if (!started && control.controllers.empty() && control.mainLoop.empty()) return;
   for (const std::string& controller : control.controllers)
     report("%s: runs on rank 0 before and after each step\n", controller.c_str());
   if (!control.mainLoop.empty()) {
@@ -104,7 +105,7 @@ void Simulation::attachControllers(const SofaControl& control) {
     report("%s: its Python main loop drives the steps (Sofa.Simulation.animate)\n",
            control.file.c_str());
   }
-  controllers_ = std::make_unique<PythonControllers>(control, comm_);
+  controllers_ = started ? std::move(started) : std::make_unique<PythonControllers>(control, comm_);
 }
 
 // animate(root, dt) takes dt for its step only, the root's dt unchanged (SOFA's

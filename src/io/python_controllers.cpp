@@ -218,8 +218,9 @@ struct PythonControllers::Process {
     const std::size_t space = line.find(' ');
     m.kind = line.substr(0, space);
     m.text = space == std::string::npos ? "" : line.substr(space + 1);
-    if (m.kind == "set") {  // "set FIELD COUNT PATH": kept as "FIELD PATH" and the numbers
-      const std::size_t first = std::min(m.text.size(), m.text.find(' '));
+    if (m.kind == "set" || m.kind == "values") {
+      // "set FIELD COUNT PATH": kept as "FIELD PATH" and the numbers; "values COUNT": the numbers
+      const std::size_t first = m.kind == "set" ? std::min(m.text.size(), m.text.find(' ')) : 0;
       char* end = nullptr;
       const std::size_t count = std::strtoull(m.text.c_str() + first, &end, 10);
       m.text = m.text.substr(0, first) + (*end ? end : "");
@@ -278,6 +279,33 @@ bool PythonControllers::idle(int step, double time, double dt, ControllerAccess&
   if (kind != "animate" || end == text.c_str() || !(stepDt >= 0))
     throw Error(control_.file + ": the Python script sent '" + kind + " " + text + "'");
   return true;
+}
+
+std::string PythonControllers::call(const std::string& line, const std::vector<double>& numbers,
+                                    std::vector<double>& out, const std::string& during) {
+  const bool root = commRank(comm_) == 0;
+  Message m;
+  if (root) {
+    std::fflush(stdout);
+    if (!process_->sendText(line + "\n") ||
+        !process_->sendBytes(numbers.data(), numbers.size() * sizeof(double)))
+      m = {"fail",
+           control_.file + ": " + during +
+               ": python3 running the controllers ended (a crash, a signal?)",
+           {}};
+    else
+      m = process_->read(Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                            std::chrono::duration<double>(control_.timeout)),
+                         control_.timeout, during);
+  }
+  awaitRoot(comm_);
+  broadcast(m, comm_);
+  if (m.kind == "fail") return m.text;
+  if (m.kind != "values")
+    return control_.file + ": a force field written in Python asked '" + m.kind + " " + m.text +
+           "': under --scene it reads and writes the scene only through its arguments";
+  out = std::move(m.numbers);
+  return {};
 }
 
 std::pair<std::string, std::string> PythonControllers::serve(const std::string& line, bool timed,

@@ -1,6 +1,7 @@
 // A force field written in Python (SofaPython3's Sofa.Core.ForceFieldVec3d subclass, recorded by
 // the scene driver as <PythonForceField class=... base=...>) as python.force-field, its object
-// path, which model/gathered_force_field calls back through the euler_implicit module.
+// path, which model/gathered_force_field calls back through the euler_implicit module (python3
+// scene.py) or the controllers' python3 (euler-implicit --scene, io/python_remote_force_field).
 #include "eis/model/gathered_force_field.hpp"
 #include "sofa_reader.hpp"
 
@@ -14,12 +15,6 @@ void mapPythonForceField(Reader& r, const SofaObject& o) {
     r.reject(o, "base",
              "a force field written in Python on Sofa.Core." + base +
                  " is not supported: the bodies' states are Vec3d (Sofa.Core.ForceFieldVec3d)");
-  if (!gatheredForceFieldMakerSet())
-    throw Error(o.where + ": " + o.type + (o.name.empty() ? "" : " '" + o.name + "'") +
-                ": a force field written in Python (class " + r.text(o, "class").value_or("?") +
-                ", on Sofa.Core.ForceFieldVec3d): its addForce, addDForce and addKToMatrix run "
-                "in the script's own process: run the scene as python3 scene.py "
-                "(Sofa.Simulation.init and animate, with the euler_implicit module)");
   const std::string node = o.node->path();
   r.key("python.force-field", (node == "/" ? "" : node) + "/" + (o.name.empty() ? o.type : o.name));
 }

@@ -130,11 +130,18 @@ std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::
     scenes.push_back({imported.objects.size() > 1 ? object.path : "", std::move(scene)});
   }
   if (control) {
-    *control = {file, given.real("scene.python-timeout"),     imported.controllers, {},
-                {},   given.optionalText("scene.python-main")};
+    *control = {file,
+                given.real("scene.python-timeout"),
+                imported.controllers,
+                {},
+                {},
+                given.optionalText("scene.python-main"),
+                {}};
     for (const SofaObjectKeys& object : imported.objects) {
       control->statePaths.push_back(object.path);
       control->forces.push_back(object.forces);
+      for (const SofaKey& k : object.keys)
+        if (python && k.key == "python.force-field") control->forceFields.push_back(k.value);
     }
   }
   if (commRank(comm) == 0) {

@@ -194,7 +194,8 @@ ForceFieldComponent gatheredForceFieldComponent() {
            {"python.force-field", "OBJECT",
             "the scene path of a Sofa.Core.ForceFieldVec3d object whose addForce, addDForce and\n"
             "addKToMatrix the script's process computes on every node (python3 scene.py with\n"
-            "the euler_implicit module); repeatable",
+            "the euler_implicit module, or the controllers' python3 under --scene FILE.py);\n"
+            "repeatable",
             std::nullopt, "", true, [](const std::string&, const std::string&) {}}),
        nullptr},
       Physics::Elasticity,
@@ -208,9 +209,9 @@ ForceFieldComponent gatheredForceFieldComponent() {
               paths[0] + ", " + paths[1] + ")");
         if (!maker())
           throw Error(paths[0] +
-                      ": a force field written in Python runs in the script's own process: "
-                      "run the scene as python3 scene.py (Sofa.Simulation.init and animate, with "
-                      "the euler_implicit module) instead of euler-implicit --scene");
+                      ": a force field written in Python runs only with the .py scene that made "
+                      "it (python3 scene.py with the euler_implicit module, or euler-implicit "
+                      "--scene scene.py)");
         std::unique_ptr<NodalForceCallbacks> callbacks = maker()(paths[0]);
         if (!callbacks)
           throw Error(paths[0] + ": no force field written in Python at this path of the graph");

@@ -11,7 +11,10 @@
 #    rounding, and Python springs between neighbouring nodes (off-diagonal K) give the same state
 #    assembled on 1 and 2 ranks as matrix-free on 1 (the assembled entries are placed once);
 #  - an exception inside addForce ends every rank with one error line naming the .py file, its
-#    line and the step; euler-implicit --scene refuses a Python force field naming its line.
+#    line and the step;
+#  - under euler-implicit --scene (the controllers' python3 computes the field): the oscillator
+#    by hand, the final states (it and the beam with Python springs) bit-identical (cmp) to
+#    python3 scene.py's on 1 and 2 ranks, the exception's line, and python3 killed in addForce.
 # Usage: force_fields.sh <python3 with numpy> <euler-implicit> <meshes dir>.
 set -u
 RANKS=2  # MPI ranks per run at most (tests/CMakeLists.txt: PROCESSORS)
@@ -121,11 +124,82 @@ check "with one error line naming osc.py, its line and step 2" \
   test "$(grep -c '^euler-implicit: error: step 2 (t = 0.5): osc.py:21: in Spring.addForce: ValueError: no force at t = 0.25; the state of step 1 was written to the configured outputs$' run.err)" -eq 1
 check "and no step 2 printed" test "$(count 'node3 2')" -eq 0
 [ "$failures" -eq 0 ] || show
-# euler-implicit --scene runs no Python inside a step: the field is refused at its line.
-mpi_command 1 "$EXE"
-PATH=$(dirname "$PYTHON"):$PATH timeout 120 "${MPI_COMMAND[@]}" --scene osc.py --solver.steps=1 --quiet > run.out 2> run.err
-check "euler-implicit --scene refuses the Python force field: one line naming osc.py:50" \
-  test "$(grep -c "^euler-implicit: error: osc.py:50: PythonForceField 'spring'.*python3 scene.py" run.err)" -eq 1
+# euler-implicit --scene FILE.py: the controllers' python3 computes the field, each call a request
+# carrying the gathered arrays as raw doubles (io/python_remote_force_field.cpp). A probe prints
+# node 3 after each step (rank 0's python3 only), and the final state equals, bit for bit, the
+# script's own process's (python3 scene.py).
+cat > probe.py << 'EOF'
+import os
+import signal
+
+import Sofa.Core
+import Sofa.Simulation
+from osc import Spring, createScene as oscillator
+
+if "DIE" in os.environ:  # python3 killed inside addForce
+    Spring.addForce = lambda self, m, f, x, v: os.kill(os.getpid(), signal.SIGKILL)
+
+
+class Probe(Sofa.Core.Controller):
+    def __init__(self, *args, **kwargs):
+        Sofa.Core.Controller.__init__(self, *args, **kwargs)
+        self.step = 0
+
+    def onAnimateEndEvent(self, event):
+        self.step += 1
+        dofs = self.getContext().point.dofs
+        print("probe %d %r %r" % (self.step, dofs.position.value[3].tolist(),
+                                  dofs.velocity.value[3].tolist()))
+
+
+def createScene(root):
+    oscillator(root)
+    root.addObject(Probe(name="probe"))
+
+
+if __name__ == "__main__":
+    root = Sofa.Core.Node("root")
+    createScene(root)
+    Sofa.Simulation.init(root)
+    for k in range(3):
+        Sofa.Simulation.animate(root, root.dt.value)
+EOF
+scene() {  # scene RANKS FILE ARGS...: mpiexec -n RANKS euler-implicit --scene FILE ARGS
+  mpi_command "$1" "$EXE"
+  PATH=$(dirname "$PYTHON"):$PATH timeout 120 "${MPI_COMMAND[@]}" --scene "$2" --quiet \
+    "${@:3}" > run.out 2> run.err
+}
+for ranks in 1 2; do
+  for op in assembled matrix-free; do
+    scene "$ranks" probe.py --solver.steps=3 --solver.operator=$op --output.final-state=scene.csv
+    check "--scene, a Python spring, $op, $ranks rank(s): (x, v) by hand at steps 1..3" \
+      test "$(count 'probe 1 \[0.1875, 0.0, 1.0\] \[0.75, 0.0, 0.0\]')$(count 'probe 2 \[0.28125, 0.0, 1.0\] \[0.375, 0.0, 0.0\]')$(count 'probe 3 \[0.28125, 0.0, 1.0\] \[0.0, 0.0, 0.0\]')" = 111
+    [ "$failures" -eq 0 ] || show
+    py "$ranks" probe.py --solver.operator=$op --output.final-state=script.csv
+    check "--scene and python3 scene.py, $op, $ranks rank(s): bit-identical final states" \
+      cmp scene.csv script.csv
+    [ "$failures" -eq 0 ] || show
+    rm -f scene.csv script.csv
+  done
+done
+FAIL=1 scene 2 probe.py --solver.steps=3
+status=$?
+check "--scene: an exception in addForce ends the job on 2 ranks (status $status)" \
+  test "$status" -ne 0 -a "$status" -ne 124
+grep '^euler-implicit: error:' run.err > scene.err
+check "with one error line naming osc.py, its line and step 2" \
+  test "$(grep -c ': error: step 2 (t = 0.5): .*osc.py:21: in Spring.addForce: ValueError: no force at t = 0.25; the state of step 1 was written to the configured outputs$' scene.err)" -eq 1
+check "and no step 2 printed" test "$(count 'probe 2')" -eq 0
+[ "$failures" -eq 0 ] || show
+FAIL=1 py 2 probe.py
+check "the same line as python3 scene.py's" cmp scene.err <(grep '^euler-implicit: error:' run.err)
+[ "$failures" -eq 0 ] || show
+DIE=1 scene 2 probe.py --solver.steps=3
+status=$?
+check "--scene: python3 killed inside addForce ends the job on 2 ranks (status $status)" \
+  test "$status" -ne 0 -a "$status" -ne 124
+check "with one error line naming probe.py, the field, the method and step 1" \
+  test "$(grep -c '^euler-implicit: error: step 1 (t = 0.25): probe.py: /point/spring addForce: python3 running the controllers ended without a word' run.err)" -eq 1
 [ "$failures" -eq 0 ] || show
 
 # The beam: Python springs on it (numpy, every node at once) against the built-in ones.
@@ -233,6 +307,14 @@ for ranks in 1 2; do
   FIELD=links py "$ranks" beam.py --output.final-state=links$ranks.csv --solver.operator=assembled
   check "Python springs inside cells (off-diagonal K), assembled on $ranks rank(s) = matrix-free" \
     same_state free.csv links$ranks.csv 1e-10
+  [ "$failures" -eq 0 ] || show
+done
+# Under --scene, 10 steps as beam.py's main loop makes: the same bits as python3 beam.py.
+for ranks in 1 2; do
+  FIELD=links scene "$ranks" beam.py --solver.steps=10 --solver.operator=assembled \
+    --output.final-state=scene.csv
+  check "--scene: the beam with Python springs, $ranks rank(s): bit-identical to python3 beam.py" \
+    cmp scene.csv links$ranks.csv
   [ "$failures" -eq 0 ] || show
 done
 differs() { ! same_state "$@" > /dev/null; }

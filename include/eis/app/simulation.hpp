@@ -64,8 +64,10 @@ public:
   // AnimateBeginEvent before each step and AnimateEndEvent after it
   // (app/simulation_controllers.cpp). Nothing happens when `control` names none. With a Python
   // main loop (control.mainLoop), the script's Sofa.Simulation.animate calls drive the steps
-  // instead of solver.steps, and it reads and writes between them.
-  void attachControllers(const SofaControl& control);
+  // instead of solver.steps, and it reads and writes between them. `started`: the controllers
+  // already started to compute the scene's force fields written in Python (control.forceFields).
+  void attachControllers(const SofaControl& control,
+                         std::unique_ptr<PythonControllers> started = nullptr);
 
   // A caller's own loop instead of run() (the Python module, src/python): beginSteps() once,
   // then for each step beginStep(dt) (dt 0: the root's; another for this step only, as

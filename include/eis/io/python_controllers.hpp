@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "eis/io/sofa_import.hpp"
+#include "eis/model/gathered_force_field.hpp"
 
 namespace eis {
 
@@ -32,6 +33,9 @@ struct SofaControl {
   // rank 0 connects to instead of starting python3: the script is the driver and drives the
   // steps (idle). Empty: the run drives itself.
   std::string mainLoop;
+  // The object paths of the scene's force fields written in Python (python.force-field), whose
+  // addForce, addDForce and addKToMatrix the controllers' python3 computes (forceField).
+  std::vector<std::string> forceFields;
 };
 
 // What the run lets a controller touch; each call collective, the same arguments on every rank.
@@ -73,6 +77,19 @@ public:
   // it asks for the next step (true; `stepDt` the dt it gave, 0 for the root's) or ends the
   // run (false). A script that ends without a word is eis::Error on every rank.
   bool idle(int step, double time, double dt, ControllerAccess& access, double& stepDt);
+
+  // Collective, while the model is built: the callbacks of the force field written in Python at
+  // object path `path`, each call a request to python3 carrying the gathered arrays as raw
+  // doubles and answered with the result's (io/python_remote_force_field.cpp); null when the
+  // scene has none at that path. The callbacks use this object: it must outlive their calls.
+  std::unique_ptr<NodalForceCallbacks> forceField(const std::string& path);
+
+  // Collective: sends `line` and `numbers` (rank 0's) and waits, within scene.python-timeout, for
+  // "values COUNT" and its numbers, put in `out` on every rank; returns "" or, on every rank
+  // alike, the line saying why not ("FILE:LINE: in Class.method: what" for an exception;
+  // "FILE: `during`: ..." when python3 ends or takes too long).
+  std::string call(const std::string& line, const std::vector<double>& numbers,
+                   std::vector<double>& out, const std::string& during);
 
 private:
   // Sends `line` (rank 0) and serves the driver's requests until a message that is not one;

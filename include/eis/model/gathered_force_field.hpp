@@ -1,9 +1,9 @@
 #pragma once
 // A force field computed outside the engine on every node of a body at once, as SOFA's force
 // fields see their state: a force field written in Python (Sofa.Core.ForceFieldVec3d, run by the
-// euler_implicit module). Every rank gathers the whole state in node-id order (one Allgatherv),
-// asks its callbacks with the same numbers, and adds the rows of the nodes it owns: each node's
-// force once, the same on any number of ranks.
+// euler_implicit module, or by the controllers' python3 under --scene). Every rank gathers the
+// whole state in node-id order (one Allgatherv), asks its callbacks with the same numbers, and adds
+// the rows of the nodes it owns: each node's force once, the same on any number of ranks.
 //
 // K: the callbacks' stiffness (kFactor 1, at the linearization point of the last addForce) as
 // entries between scalar unknowns. An entry of nodes a and b enters the element matrices of the
@@ -89,8 +89,9 @@ private:
   std::vector<double> x_, v_;
 };
 
-// The maker of the fields named by python.force-field (a path of the scene), set by the process
-// that can call them (the euler_implicit module); unset, such a field is refused.
+// The maker of the fields named by python.force-field (a path of the scene), set by what can call
+// them (the euler_implicit module; euler-implicit's main under --scene); unset, such a field is
+// refused.
 using GatheredForceFieldMaker =
     std::function<std::unique_ptr<NodalForceCallbacks>(const std::string& name)>;
 void setGatheredForceFieldMaker(GatheredForceFieldMaker maker);

@@ -13,12 +13,19 @@ script's own main loop adds two messages: eis_main_loop.py):
                 | "set FIELD COUNT OBJECTPATH" and COUNT doubles ("set dt 1 /" for the root's
                   dt; "set position|velocity COUNT NODEPATH", 3 per node in node order): the run
                   answers "ok" or "error WHY".
+Force fields written in Python (eis_force_fields.py), the arrays of every node in node order:
+  run -> here:  "field PATH" | "force NODES DOFS PATH" and x, v | "dforce NODES DOFS KFACTOR PATH"
+                and dx | "stiffness NODES DOFS PATH"
+  here -> run:  "values COUNT" and COUNT doubles (field: [1 or 0, whether it has addKToMatrix],
+                or none: no such field; force: f; dforce: df; stiffness: rows i, j, value)
+                | "fail FILE:LINE: in Class.method: what"
 """
 import importlib.util
 import io
 import os
 import socket
 import sys
+import types
 from array import array
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -224,6 +231,20 @@ def build(scene):
     return root
 
 
+def call_init(objects):
+    """Each object's init; returns the name of the one that raised, with the exception, or
+    (None, None)."""
+    what = None
+    try:
+        for o in objects:
+            if callable(getattr(o, "init", None)):
+                what = "%s.init" % where(o)
+                o.init()
+    except BaseException as e:  # noqa: B902 (every way out is one line)
+        return what, e
+    return None, None
+
+
 def call_event(run, controllers, words):
     """The event a line "begin|end STEP TIME DT" names, sent to each controller; returns the
     name of the method that raised, with the exception, or (None, None)."""
@@ -239,6 +260,39 @@ def call_event(run, controllers, words):
     except BaseException as e:  # noqa: B902 (every way out is one line)
         return what, e
     return None, None
+
+
+def serve_field(channel, scene, run, root, fields, words):
+    """A force field's request (words: the line's), answered with "values" or "fail"; `fields`
+    keeps each asked field's FieldCalls by path."""
+    import numpy
+    from eis_force_fields import FieldCalls, FieldFailure, force_fields_of
+    if words[0] == "field":
+        found = [f for f in force_fields_of(root) if f.pathname() == words[1]]
+        if found:
+            fields[words[1]] = FieldCalls(found[0], types.SimpleNamespace(live=run, scene=scene))
+        channel.send("values %d" % len(found), [float(fields[words[1]].has_stiffness)] if found
+                     else [])
+        return
+    nodes, dofs = int(words[1]), int(words[2])
+    size = nodes * dofs
+    calls = fields[words[-1]]
+    try:
+        if words[0] == "force":
+            xv = numpy.frombuffer(channel.read(16 * size), dtype=float).reshape(2, nodes, dofs)
+            out = calls.add_force(xv[0].copy(), xv[1].copy())
+        elif words[0] == "dforce":
+            dx = numpy.frombuffer(channel.read(8 * size), dtype=float).reshape(nodes, dofs)
+            out = calls.add_dforce(dx.copy(), float(words[3]))
+        else:
+            out = calls.stiffness(nodes, dofs)
+    except FieldFailure as e:
+        sys.stdout.flush()
+        channel.send("fail " + str(e))
+        return
+    out = numpy.ascontiguousarray(out, dtype=float).ravel()
+    sys.stdout.flush()
+    channel.socket.sendall(("values %d\n" % out.size).encode() + out.tobytes())
 
 
 def main(scene, channel):
@@ -263,11 +317,23 @@ def main(scene, channel):
     sys.stdout.flush()
     channel.send("ready %d" % len(controllers))
     Sofa.Core.LIVE = run = Run(channel)
+    fields = {}
     while True:
         words = channel.line().split()
         if words[0] == "quit":
             return
-        what, e = call_event(run, controllers, words)
+        if words[0] in ("field", "force", "dforce", "stiffness"):
+            serve_field(channel, scene, run, root, fields, words)
+            continue
+        if fields and words[0] == "begin" and int(words[1]) == 1:
+            # The force fields' init, where the run's state can be read (the first step's start),
+            # as the script's own process calls it once the engine is made.
+            run.time, run.dt = float(words[2]), float(words[3])
+            what, e = call_init([calls.field for calls in fields.values()])
+        else:
+            what, e = None, None
+        if e is None:
+            what, e = call_event(run, controllers, words)
         if e is not None:
             sys.stdout.flush()
             channel.send("fail " + failure(e, scene, what))
