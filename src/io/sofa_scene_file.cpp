@@ -80,6 +80,18 @@ std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::
   };
   // Every rank parses the same text: the same verdict everywhere.
   const SofaScene sofa(text, file, files);
+  // A force field written in Python is computed by the .py scene's own Python
+  // (io/python_remote_force_field); an XML scene that names one has none to run it.
+  if (!python)
+    for (const SofaObject* o : sofa.objects())
+      if (o->type == "PythonForceField") {
+        const std::string* pythonClass = o->field("class");
+        throw Error(o->label() + ": a force field written in Python (class " +
+                    (pythonClass ? *pythonClass : std::string("?")) +
+                    ", on Sofa.Core.ForceFieldVec3d): its addForce, addDForce and addKToMatrix "
+                    "run only with the .py scene that made it (--scene FILE.py, or python3 "
+                    "FILE.py); an XML scene has no Python code to run");
+      }
   SofaImportOptions options;
   options.sceneFolder = std::filesystem::path(file).parent_path().string();
   if (options.sceneFolder.empty()) options.sceneFolder = ".";
