@@ -17,17 +17,23 @@ public:
 
   void readMeshFormat() {
     in_.enterSection("$MeshFormat", "$EndMeshFormat");
+    // 2.0 and 2.1 (older Gmsh writes "2") lay out ASCII nodes and elements as 2.2 does; SOFA's
+    // MeshGmshLoader reads every 2.x alike, by the version's integer part.
     const std::string_view version = in_.word();
-    if (version == "2.2")
+    const bool before22 = version == "2" || version == "2.0" || version == "2.1";
+    if (version == "2.2" || before22)
       version_ = 22;
     else if (version == "4.1")
       version_ = 41;
     else
       in_.fail("unsupported Gmsh format version '" + excerpt(version) +
-               "' (supported: 1.0, 2.2, 4.1)");
+               "' (supported: 1.0, 2.0 to 2.2, 4.1)");
     const std::int64_t fileType = in_.readInt("file type");
     const std::int64_t dataSize = in_.readInt("data size");
     if (fileType != 0 && fileType != 1) in_.fail("file type must be 0 (ASCII) or 1 (binary)");
+    if (before22 && fileType == 1)
+      in_.fail("binary Gmsh files of version " + excerpt(version) +
+               " are not read (2.2 and 4.1 are)");
     // data-size is sizeof(double) in 2.2 and sizeof(size_t) in 4.1.
     const bool sizeOk = version_ == 22 ? dataSize == 8 : (dataSize == 4 || dataSize == 8);
     if (!sizeOk) in_.fail("unsupported data size " + std::to_string(dataSize));

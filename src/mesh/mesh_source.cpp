@@ -59,8 +59,9 @@ const ComponentDeclaration& meshSourceComponent() {
       ParameterSpec()
           .add(
               {"mesh.file", "PATH",
-               "mesh of tetrahedra: Gmsh .msh (1.0, 2.2 or 4.1, ASCII or binary), legacy VTK .vtk\n"
-               "(ASCII or BINARY unstructured grid) or XML VTK .vtu (ascii, binary or appended arrays);\n"
+               "mesh of tetrahedra: Gmsh .msh (1.0, 2.2 or 4.1, ASCII or binary; 2.0 and 2.1, ASCII),\n"
+               "legacy VTK .vtk (ASCII or BINARY unstructured grid) or XML VTK .vtu (ascii, binary or\n"
+               "appended arrays);\n"
                "another extension is read by its first bytes. Node ids are 0-based positions in the file's\n"
                "node list ($Nodes, $NOD, POINTS); tetrahedra keep the file's vertex order, triangles are kept\n"
                "for surface loads (without volume cells, the triangles, else the quadrangles, else the\n"

@@ -400,6 +400,26 @@ TEST(GmshReaderErrors, MissingFile) {
   EXPECT_THROW(eis::readGmsh(testing::TempDir()), eis::Error);  // a folder, not a file
 }
 
+// Versions 2.0 and 2.1 (written "2" by older Gmsh, as SOFA's share/mesh/cubeDof.msh) lay out
+// ASCII sections as 2.2 does: the same mesh; binary ones are refused.
+TEST(GmshReader, Versions20And21InAsciiReadAs22) {
+  const TempFile reference("v22.msh", oneTet22());
+  const SerialMesh expected = eis::readGmsh(reference.path());
+  for (const std::string version : {"2", "2.0", "2.1"}) {
+    SCOPED_TRACE(version);
+    std::string text = oneTet22();
+    text.replace(text.find("2.2"), 3, version);
+    const TempFile file("v" + version + ".msh", text);
+    const SerialMesh mesh = eis::readGmsh(file.path());
+    EXPECT_EQ(mesh.nodes, expected.nodes);
+    EXPECT_EQ(mesh.cells, expected.cells);
+    EXPECT_EQ(mesh.cellTags, expected.cellTags);
+  }
+  std::string binary = oneTet22();
+  binary.replace(binary.find("2.2 0 8"), 7, "2 1 8");
+  expectError("v2bin.msh", binary, {"binary Gmsh files of version 2"});
+}
+
 TEST(GmshReaderErrors, NotAMeshOrWrongVersion) {
   expectError("empty.msh", "", {"missing $MeshFormat"});
   expectError("text.msh", "hello world\n", {"missing $MeshFormat"});
