@@ -541,8 +541,8 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(path(s, "output.frames"), "frames.csv"); }},
       {"topology.changes", "events.txt",
        [](const Scene& s) { EXPECT_EQ(path(s, "topology.changes"), "events.txt"); }},
-      {"python.force-field", "/root/spring",
-       [](const Scene& s) { EXPECT_EQ(s.texts("python.force-field"), Args{"/root/spring"}); }},
+      {"python.force-field", "/beam/spring",
+       [](const Scene& s) { EXPECT_EQ(s.texts("python.force-field"), Args{"/beam/spring"}); }},
       {"rigid.frames", "1 2 3 0 0 0 1",
        [](const Scene& s) {
          EXPECT_EQ(s.reals("rigid.frames"), (std::vector<double>{1, 2, 3, 0, 0, 0, 1}));
