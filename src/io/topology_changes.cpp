@@ -1,5 +1,6 @@
 #include "eis/io/topology_changes.hpp"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <fstream>
@@ -74,10 +75,19 @@ std::vector<TopologyEvent> parseTopologyChanges(const std::string& text, const s
         removal.push_back(index);
       }
       if (!list.eof()) malformed(path, number, "the cell indices are not all integers");
-      if (static_cast<long long>(removal.size()) != count)
+      // SOFA reads exactly `count` indices into a zero-filled list: a short line's missing
+      // index is 0 (SOFA's RemovingHexaProcess.txt lists "1 .. 9" under "REMOVE= 10"), and
+      // what a long line lists past them is not read. Two missing, or one beside a listed 0,
+      // would remove cell 0 twice.
+      const long long listed = static_cast<long long>(removal.size());
+      if (count > listed &&
+          (count - listed > 1 || std::find(removal.begin(), removal.end(), 0) != removal.end()))
         malformed(path, number,
                   "\"REMOVE= " + std::to_string(count) + "\" above, but this line lists " +
-                      std::to_string(removal.size()) + " cell indices");
+                      std::to_string(listed) +
+                      " cell indices; SOFA reads each missing one as 0, which would remove "
+                      "cell 0 twice");
+      removal.resize(static_cast<std::size_t>(count), 0);
       events.back().removals.push_back(std::move(removal));
     } else if ((command == "ADD=" || command == "INCISE=") && events.back().unsupported.empty()) {
       events.back().unsupported = "topology.changes = " + path + ":" + std::to_string(number) +
