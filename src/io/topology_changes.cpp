@@ -18,8 +18,9 @@ const ComponentDeclaration& topologyChangesComponent() {
       "cells removed at given times (SOFA TopologicalChangeProcessor)",
       ParameterSpec().add(
           {"topology.changes", "PATH",
-           "a file of timed removals of tetrahedra, SOFA TopologicalChangeProcessor's format:\n"
-           "\"T= time\", then \"REMOVE= N\" and a line of N cell indices. At the start of the\n"
+           "a file of timed removals of tetrahedra or hexahedra, SOFA\n"
+           "TopologicalChangeProcessor's format: \"T= time\", then \"REMOVE= N\" and a line of\n"
+           "N cell indices (one short: the last is 0, as SOFA reads it). At the start of the\n"
            "first step whose time reaches T, the cells go as SOFA removes them (each by the\n"
            "last cell), the nodes they leave without a cell go too (each by the last node),\n"
            "and the body is rebuilt on what is left with its state carried over; the indices\n"
