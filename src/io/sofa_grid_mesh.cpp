@@ -25,6 +25,14 @@ const SofaObject* gridCutter(const Reader& reader, const SofaObject& topology,
   return nullptr;
 }
 
+// A HexahedronSetTopologyContainer that takes a regular grid's hexahedra (src="@grid", or
+// hexahedra="@grid.hexahedra") holds them in the grid's order and on its points: a dynamic
+// container, which a TopologicalChangeProcessor edits, over the grid's cells.
+bool holdsGridHexahedra(const Reader& reader, const SofaObject& topology, const SofaObject& grid) {
+  return topology.type == "HexahedronSetTopologyContainer" &&
+         reader.linked(topology, "hexahedra") == &grid;
+}
+
 // Which of the grid's cells the body's components read: its hexahedra (a
 // HexahedronFEMForceField), or their tetrahedra, cut as the first tetrahedral reader cuts them.
 struct CellReaders {
@@ -53,6 +61,10 @@ CellReaders cellReaders(const Reader& reader, const SofaObject& grid,
     // FEM force field on it would read no stiffness coefficient, and stays refused.
     if (!regular && !readsHexahedra(c->type) && topology && topology != &grid &&
         reader.linked(*topology, "hexahedra") == &grid)
+      topology = &grid;
+    if (regular && topology && topology != &grid &&
+        (readsHexahedra(c->type) || c->type == "DiagonalMass" || c->type == "MeshMatrixMass") &&
+        holdsGridHexahedra(reader, *topology, grid))
       topology = &grid;
     const bool onHexahedra = c->type == "MeshSpringForceField" || c->type == "DiagonalMass" ||
                              c->type == "MeshMatrixMass" ||

@@ -44,6 +44,30 @@ TEST(SofaHexahedralScenes, MeshMassesReadTheGridsHexahedra) {
   EXPECT_EQ(importOnGrid("<DiagonalMass/>").count("mesh.hexahedra"), 1u);
 }
 
+// A HexahedronSetTopologyContainer that takes the grid's hexahedra (src, or a link to them)
+// holds them in the grid's order: the hexahedral components on it read the grid's cells (SOFA's
+// HexahedronForceFieldTopologyChangeHandling.scn, whose TopologicalChangeProcessor edits it).
+// One that holds other hexahedra is refused.
+TEST(SofaHexahedralScenes, ADynamicContainerOfTheGridsHexahedra) {
+  const std::string fields =
+      "<HexahedralFEMForceField youngModulus='300'/><DiagonalMass massDensity='2'/>";
+  for (const std::string container :
+       {"<HexahedronSetTopologyContainer name='c' src='@g'/>",
+        "<HexahedronSetTopologyContainer name='c' hexahedra='@g.hexahedra'/>"}) {
+    SCOPED_TRACE(container);
+    const Keys keys = importOnGrid(container + fields);
+    EXPECT_EQ(keys.at("mesh.hexahedra"), "0 1 4 3 6 7 10 9 1 2 5 4 7 8 11 10");
+    EXPECT_EQ(keys.at("material.hexahedron-element"), "hexahedral-fem");
+    EXPECT_EQ(keys.at("mass.type"), "lumped");
+  }
+  EXPECT_NE(
+      eis_test::errorOf([&] {
+        importOnGrid("<HexahedronSetTopologyContainer name='c' hexahedra='0 1 4 3 6 7 10 9'/>" +
+                     fields);
+      }).find("is not RegularGridTopology 'g'"),
+      std::string::npos);
+}
+
 TEST(SofaHexahedralScenes, HexahedronFemForceFieldAndMass) {
   const Keys full = importOnGrid(
       "<HexahedronFEMForceFieldAndMass youngModulus='300' poissonRatio='0.3' method='polar' "

@@ -1143,3 +1143,26 @@ TEST(SofaImport, TriangleFieldsOnTheBoundaryOfTetrahedra) {
   EXPECT_NE(noQuads.find("QuadularBendingSprings: stiffness"), std::string::npos) << noQuads;
   EXPECT_NE(noQuads.find("a Hexa2QuadTopologicalMapping"), std::string::npos) << noQuads;
 }
+
+// QuadularBendingSprings and QuadBendingSprings on a QuadSetTopologyContainer that takes a flat
+// grid's quads (src, as SOFA's QuadForceFieldTopologyChangeHandling.scn) read the grid's
+// quadrangles in GridTopology::updateQuads' order: points i + 3 k, quads (0 1 4 3) (1 2 5 4).
+TEST(SofaImport, BendingSpringsOnAContainerOfAFlatGridsQuads) {
+  for (const std::string springs : {"QuadularBendingSprings", "QuadBendingSprings"}) {
+    SCOPED_TRACE(springs);
+    const std::string text =
+        "<Node><RegularGridTopology name='grid' nx='3' ny='1' nz='2' xmin='0' xmax='2' ymin='0' "
+        "ymax='0' zmin='0' zmax='1'/><Node name='cloth'><EulerImplicitSolver/>"
+        "<MechanicalObject src='@../grid'/><QuadSetTopologyContainer name='c' src='@../grid'/>"
+        "<UniformMass totalMass='1'/><" +
+        springs + " stiffness='30' damping='1'/></Node></Node>";
+    Keys keys;
+    for (const eis::SofaKey& k :
+         bodyKeys(eis::importSofaScene(SofaScene(text, "q.scn"), eis::SofaImportOptions{})))
+      keys[k.key].push_back(k.value);
+    EXPECT_EQ(one(keys, "quad-bending.quadrangles"), "0 1 4 3 1 2 5 4");
+    EXPECT_EQ(one(keys, "quad-bending.law"),
+              springs == "QuadularBendingSprings" ? "quadular" : "quad");
+    EXPECT_EQ(one(keys, "quad-bending.stiffness"), "30");
+  }
+}
