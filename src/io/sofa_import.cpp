@@ -674,7 +674,9 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     sofa::mapRigidState(reader, state);
   else
     bodyGrid = mapMesh(reader, state, options, body.components,
-                       femChildren.empty() ? nullptr : femChildren.front()->components.front());
+                       femChildren.empty() || sofa::readsTetrahedra(*femChildren.front())
+                           ? nullptr
+                           : femChildren.front()->components.front());
   const std::string why = "not supported: it may change the mechanics";
   for (const SofaObject* solver : {body.odeSolver, body.nonlinearSolver}) {
     if (!solver) continue;

@@ -1,6 +1,6 @@
-// SOFA's HexahedronFEMForceField (HexahedralFEMForceField) in a child node that an IdentityMapping
-// or SubsetMapping (Sofa/Component/Mapping/Linear) drives from a body on a RegularGridTopology, as
-// the body's own elastic keys (io/sofa_mapped_fem.hpp).
+// SOFA's HexahedronFEMForceField (HexahedralFEMForceField) or TetrahedronFEMForceField in a child
+// node that an IdentityMapping or SubsetMapping (Sofa/Component/Mapping/Linear) drives from a body
+// on a RegularGridTopology, as the body's own elastic keys (io/sofa_mapped_fem.hpp).
 #include "sofa_mapped_fem.hpp"
 
 #include <cmath>
@@ -31,7 +31,7 @@ const SofaObject& childGrid(Reader& r, const MappedNode& child) {
   if (!grid || (child.state->field("position") && linked != grid))
     throw Error(child.state->where + ": " + child.state->label() + ": a mapped child's " +
                 (*child.components.front()).type +
-                " is read on the child's points and hexahedra from a RegularGridTopology of its "
+                " is read on the child's points and cells from a RegularGridTopology of its "
                 "node (no position written)");
   return *grid;
 }
@@ -92,20 +92,53 @@ std::map<std::string, std::string> femKeys(Reader& r, const SofaObject& fem) {
   return keys;
 }
 
+// The grid's cells as the FEM force field reads them: its hexahedra, or the tetrahedra
+// TetrahedronFEMForceField cuts them into (GridTopology's own cut).
+std::vector<std::vector<long long>> femCells(const RegularGrid& grid, bool tetrahedral) {
+  std::vector<std::vector<long long>> cells;
+  if (tetrahedral)
+    for (const auto& t : cutIntoTetrahedra(grid, GridCut::ForceField))
+      cells.emplace_back(t.begin(), t.end());
+  else
+    for (const auto& h : grid.hexahedra) cells.emplace_back(h.begin(), h.end());
+  return cells;
+}
+
 }  // namespace
+
+bool readsTetrahedra(const MappedNode& child) {
+  return child.components.front()->type == "TetrahedronFEMForceField";
+}
 
 bool carriesOnlyFem(const MappedNode& child) {
   return child.components.size() == 1 &&
          (child.components.front()->type == "HexahedronFEMForceField" ||
-          child.components.front()->type == "HexahedralFEMForceField");
+          child.components.front()->type == "HexahedralFEMForceField" ||
+          child.components.front()->type == "TetrahedronFEMForceField");
 }
 
 void mapMappedFems(Reader& r, const SofaObject& bodyGrid,
                    const std::vector<const MappedNode*>& children, std::vector<SofaKey>& keys) {
   const RegularGrid body = regularGrid(r, bodyGrid);
-  std::map<std::array<long long, 8>, std::size_t> cellOf;
-  for (std::size_t c = 0; c < body.hexahedra.size(); ++c) cellOf[body.hexahedra[c]] = c;
-  std::vector<double> young(body.hexahedra.size(), 0.0);
+  const bool tetrahedral = readsTetrahedra(*children.front());
+  const std::vector<std::vector<long long>> bodyCells = femCells(body, tetrahedral);
+  std::map<std::vector<long long>, std::size_t> cellOf;
+  for (std::size_t c = 0; c < bodyCells.size(); ++c) cellOf[bodyCells[c]] = c;
+  std::vector<double> young(bodyCells.size(), 0.0);
+  // The body's mesh (io/sofa_grid_mesh) must be those cells: not its hexahedra, nor tetrahedra
+  // a Hexa2TetraTopologicalMapping cuts otherwise.
+  if (tetrahedral) {
+    std::string cut;
+    for (const auto& t : bodyCells)
+      for (long long v : t) cut += (cut.empty() ? "" : " ") + std::to_string(v);
+    if (r.gaveValue("mesh.tetrahedra") != cut) {
+      const SofaObject& fem = *children.front()->components.front();
+      throw Error(fem.where + ": " + fem.label() + ": reads the tetrahedra of " + bodyGrid.label() +
+                  " cut as TetrahedronFEMForceField cuts them, and the " +
+                  "body's components read its cells otherwise; a body of two meshes is not " +
+                  "supported");
+    }
+  }
   std::map<std::string, std::string> shared;  // every key but the modulus, the same for all
   const MappedNode* first = nullptr;
   double mismatch = 0;
@@ -114,7 +147,7 @@ void mapMappedFems(Reader& r, const SofaObject& bodyGrid,
     if (child->mapping->type != "IdentityMapping" && child->mapping->type != "SubsetMapping")
       throw Error(fem.where + ": " + fem.label() + ": in a child of " + child->mapping->label() +
                   ": a FEM force field is carried only through IdentityMapping or SubsetMapping "
-                  "(its hexahedra would span several cells of the body)");
+                  "(its cells would span several cells of the body)");
     checkMechanicalMapping(r, *child->mapping);
     const SofaObject& grid = childGrid(r, *child);
     const RegularGrid own = regularGrid(r, grid);
@@ -127,7 +160,7 @@ void mapMappedFems(Reader& r, const SofaObject& bodyGrid,
         r.reject(*child->state, "position",
                  "child point " + std::to_string(i) + " lies " + parse::text(d) +
                      " from the body node it follows: a child FEM is carried only on the "
-                     "body's own rest hexahedra");
+                     "body's own rest cells");
       mismatch = std::max(mismatch, d);
     }
     std::map<std::string, std::string> material = femKeys(r, fem);
@@ -140,13 +173,15 @@ void mapMappedFems(Reader& r, const SofaObject& bodyGrid,
                   "differ from " + first->components.front()->label() + "'s, in the same " +
                   "body: their stiffnesses do not add up per element");
     }
-    for (std::size_t h = 0; h < own.hexahedra.size(); ++h) {
-      std::array<long long, 8> corners;
-      for (int k = 0; k < 8; ++k) corners[k] = nodes[std::size_t(own.hexahedra[h][k])];
+    const std::vector<std::vector<long long>> cells = femCells(own, readsTetrahedra(*child));
+    const std::string kind = readsTetrahedra(*child) ? "tetrahedron" : "hexahedron";
+    for (std::size_t h = 0; h < cells.size(); ++h) {
+      std::vector<long long> corners;
+      for (long long v : cells[h]) corners.push_back(nodes[std::size_t(v)]);
       const auto cell = cellOf.find(corners);
       if (cell == cellOf.end())
-        throw Error(fem.where + ": " + fem.label() + ": hexahedron " + std::to_string(h) +
-                    " of the child's grid is not, corner by corner, a hexahedron of " +
+        throw Error(fem.where + ": " + fem.label() + ": " + kind + " " + std::to_string(h) +
+                    " of the child's grid is not, corner by corner, a " + kind + " of " +
                     bodyGrid.label() + ": its stiffness would couple nodes of several cells");
       young[cell->second] += modulus;
     }
@@ -158,8 +193,8 @@ void mapMappedFems(Reader& r, const SofaObject& bodyGrid,
   for (const auto& [key, value] : shared) r.key(key, value);
   r.key("material.cell-young-modulus", list);
   r.note(std::to_string(children.size()) + " mapped child FEM force field(s) on " +
-         bodyGrid.label() + "'s hexahedra; child and body rest points differ by at most " +
-         parse::text(mismatch));
+         bodyGrid.label() + "'s " + (tetrahedral ? "tetrahedra" : "hexahedra") +
+         "; child and body rest points differ by at most " + parse::text(mismatch));
 }
 
 }  // namespace eis::sofa
