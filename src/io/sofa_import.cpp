@@ -727,10 +727,12 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   }
   if (!femChildren.empty()) {
     const SofaObject& fem = *femChildren.front()->components.front();
-    if (!bodyGrid || bodyGrid->type != "RegularGridTopology")
+    if ((bodyGrid && bodyGrid->type != "RegularGridTopology") ||
+        (!bodyGrid && !sofa::readsTetrahedra(*femChildren.front())))
       throw Error(fem.where + ": " + fem.label() + ": a mapped child's FEM force field is " +
-                  "carried only from a body on a RegularGridTopology (" + state.label() +
-                  " is not)");
+                  "carried only from a body on a RegularGridTopology, or a " +
+                  "TetrahedronFEMForceField on the body's own topology (" + state.label() +
+                  " is on neither)");
     if (reader.gave("material.model"))
       throw Error(fem.where + ": " + fem.label() + ": " + state.label() +
                   " has a FEM force field of its own; one beside a mapped child's is not "
@@ -744,10 +746,14 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
       for (const SofaObject* o : {child->mapping, child->state, child->components.front()})
         sofa::checkDataFields(reader, *o, options.skipUnsupported);
       for (const SofaObject& o : child->node->objects)
-        if (o.type == "RegularGridTopology")
+        if (o.type == "RegularGridTopology" || o.type == "MeshTopology" ||
+            o.type == "TetrahedronSetTopologyContainer")
           sofa::checkDataFields(reader, o, options.skipUnsupported);
     }
-    sofa::mapMappedFems(reader, *bodyGrid, femChildren, keys);
+    if (bodyGrid)
+      sofa::mapMappedFems(reader, *bodyGrid, femChildren, keys);
+    else
+      sofa::mapSharedTopologyFem(reader, state, femChildren);
   }
   // Points a RigidMapping drives from frames: the body's rigid.mapped-* keys
   // (io/sofa_rigid_mapping).

@@ -197,4 +197,60 @@ void mapMappedFems(Reader& r, const SofaObject& bodyGrid,
          "; child and body rest points differ by at most " + parse::text(mismatch));
 }
 
+void mapSharedTopologyFem(Reader& r, const SofaObject& bodyState,
+                          const std::vector<const MappedNode*>& children) {
+  const MappedNode& child = *children.front();
+  const SofaObject& fem = *child.components.front();
+  const std::string why =
+      ": a mapped child's TetrahedronFEMForceField is carried from a body on no grid only as "
+      "the body's own: under an IdentityMapping, on a topology of its node that reads the "
+      "body's tetrahedra and points (src or links to the body's topology or loader), with no "
+      "position of its own";
+  if (children.size() > 1)
+    throw Error(children[1]->components.front()->where + ": " +
+                children[1]->components.front()->label() + ": " + bodyState.label() +
+                " has a second mapped child FEM force field (the first: " + fem.label() +
+                "): one a body on no grid is supported");
+  if (child.mapping->type != "IdentityMapping")
+    throw Error(fem.where + ": " + fem.label() + ": in a child of " + child.mapping->label() + why);
+  checkMechanicalMapping(r, *child.mapping);
+  // MechanicalObject::init takes the points of its node's own topology (Node::Local): the child's
+  // must be a topology of its node, its points and cells those of the body's topology.
+  const SofaObject* own = nullptr;
+  for (const SofaObject& o : child.node->objects)
+    if (o.type == "MeshTopology" || o.type == "TetrahedronSetTopologyContainer") own = &o;
+  const SofaObject* body = topologyOf(bodyState.node);
+  const auto holder = [&r](const SofaObject& topology, const char* field) {
+    const SofaObject* linked = r.linked(topology, field);
+    return linked ? linked : r.given(topology, field) ? &topology : nullptr;
+  };
+  if (!own || !body || body->node != bodyState.node)
+    throw Error(fem.where + ": " + fem.label() + why);
+  for (const char* field : {"position", "tetrahedra"}) {
+    const SofaObject* mine = holder(*own, field);
+    if (!mine || mine != holder(*body, field))
+      r.reject(*own, field,
+               std::string("not the body's (") + body->label() + "'s " + field + ")" + why);
+  }
+  for (const char* field :
+       {"position", "rest_position", "velocity", "translation", "rotation", "scale3d", "scale",
+        "dx", "dy", "dz", "rx", "ry", "rz", "sx", "sy", "sz"})
+    r.refuseIfGiven(*child.state, field,
+                    "a mapped child's FEM force field is carried on the points of the child's "
+                    "topology, the body's");
+  // The body's rest points must be its topology's too.
+  for (const char* field : {"rest_position", "velocity"})
+    r.refuseIfGiven(bodyState, field,
+                    "beside a mapped child's FEM force field on the body's topology");
+  if (bodyState.field("position") && r.linked(bodyState, "position") != holder(*body, "position"))
+    r.reject(bodyState, "position",
+             "not the points of " + body->label() +
+                 ", on which a mapped child's FEM force field reads its rest shape");
+  r.from(fem);
+  sofaMapping(fem.type)(r, fem);
+  r.note(fem.label() + " in mapped child " + child.node->path() +
+         ": the body's own FEM (J = I "
+         "on the same tetrahedra and rest points)");
+}
+
 }  // namespace eis::sofa

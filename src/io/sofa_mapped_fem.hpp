@@ -29,4 +29,12 @@ bool readsTetrahedra(const MappedNode& child);
 void mapMappedFems(Reader& r, const SofaObject& bodyGrid,
                    const std::vector<const MappedNode*>& children, std::vector<SofaKey>& keys);
 
+// The body's elastic keys from the TetrahedronFEMForceField of the one child of `children` (it
+// carriesOnlyFem) of a body on no grid: an IdentityMapping child on a topology of its node that
+// reads the body topology's points and tetrahedra (the same objects hold them) has J = I on the
+// same cells and rest points, so J^T K_c J is the body's FEM with the child's data. Anything else
+// is refused naming the component. The keys go to the reader's current body.
+void mapSharedTopologyFem(Reader& r, const SofaObject& bodyState,
+                          const std::vector<const MappedNode*>& children);
+
 }  // namespace eis::sofa

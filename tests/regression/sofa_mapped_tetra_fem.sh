@@ -9,10 +9,15 @@
 #   body's 4 x 2 x 1 cubes, overlapping in two, move it as the body with the per-tetrahedron
 #   moduli worked out by hand (each cube's six tetrahedra: 1300 1300 500 500 800 800 0 0);
 # on 1, 2 and 3 ranks, to 1e-10 of the largest value. Then what is refused, one error line each.
+# Then a body on no grid (io/sofa_mapped_fem.cpp, mapSharedTopologyFem): an IdentityMapping child
+# whose topology reads the body's points and tetrahedra (a MeshTopology of the body's loader, a
+# container linking the body's) has J = I on the same cells, and moves the body as the body's
+# own FEM does, on 1, 2 and 3 ranks to 1e-10; what differs from that is refused.
 # Usage: sofa_mapped_tetra_fem.sh <euler-implicit> <meshes dir>.
 set -euo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
 EXE=$(realpath "$1")
+MESHES=$(realpath "$2")
 # shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
 launch_in_scratch "$RANKS" "$EXE"
@@ -117,5 +122,90 @@ scene "" "$(child a '<RegularGridTopology n="3 3 2" min="0 0 0" max="2 2 1"/>' \
     '<SubsetMapping/>' 800 HexahedronFEMForceField)" > mixed.scn
 check "tetrahedral and hexahedral children of one body are refused" \
   refused mixed.scn "element differ from"
+
+# on_mesh BODY_TOPOLOGY BODY_FEM CHILD > FILE: the beam of meshes/beam_v22_ascii.msh, fixed at
+# x = 0, or four tetrahedra written in the scene, fixed at nodes 0 1 2.
+on_mesh() {
+  cat <<XML
+<Node name="root" gravity="0.5 -9.81 2" dt="0.02">
+  <DefaultAnimationLoop/>
+  <Node name="body">
+    <EulerImplicitSolver rayleighStiffness="0.1" rayleighMass="0.1"/>
+    <CGLinearSolver iterations="2000" tolerance="1e-14" threshold="1e-30"/>
+    $1
+    <MechanicalObject name="dofs"/>
+    <UniformMass totalMass="2"/>
+    $2
+    $3
+  </Node>
+</Node>
+XML
+}
+LOADER="<MeshGmshLoader name=\"loader\" filename=\"$MESHES/beam_v22_ascii.msh\"/>
+    <MeshTopology name=\"topo\" src=\"@loader\"/>
+    <BoxROI name=\"box\" box=\"-0.01 -1 -1 0.01 2 2\"/>
+    <FixedProjectiveConstraint indices=\"@box.indices\"/>"
+WRITTEN='<TetrahedronSetTopologyContainer name="topo" position="0 0 0  1 0 0  0 1 0  0 0 1
+      1 1 1  1 0.2 -0.8  -0.5 1 1" tetrahedra="0 1 2 3  1 2 3 4  0 1 3 5  2 3 4 6"/>
+    <FixedProjectiveConstraint indices="0 1 2"/>'
+TFEM='<TetrahedronFEMForceField youngModulus="800 500 300 900" poissonRatio="0.3"
+      method="large"/>'
+# shared_child TOPOLOGY [MAPPING] [STATE FIELDS]
+shared_child() {
+  cat <<XML
+<Node name="child">
+      $1
+      <MechanicalObject ${3:-}/>
+      $TFEM
+      <${2:-IdentityMapping}/>
+    </Node>
+XML
+}
+on_mesh "$LOADER" "$TFEM" "" > loader-body.scn
+on_mesh "$LOADER" "" "$(shared_child '<MeshTopology src="@../loader"/>')" > loader-child.scn
+on_mesh "$WRITTEN" "$TFEM" "" > written-body.scn
+on_mesh "$WRITTEN" "" "$(shared_child '<TetrahedronSetTopologyContainer src="@../topo"/>')" \
+  > written-child.scn
+for ranks in 1 2 3; do
+  mpi_command "$ranks" "$EXE"
+  for name in loader-body loader-child written-body written-child; do
+    status=0
+    timeout 60 "${MPI_COMMAND[@]}" --scene $name.scn --solver.steps=10 \
+      --output.final-state=$name-$ranks.csv --quiet > run.out 2> run.err || status=$?
+    check "$ranks rank(s): $name.scn runs" test "$status" -eq 0
+    [ "$status" -eq 0 ] || sed 's/^/     | /' run.err
+  done
+  for mesh in loader written; do
+    check "$ranks rank(s): on the $mesh mesh, the identity child's FEM moves the body as its own" \
+      same_state $mesh-body-$ranks.csv $mesh-child-$ranks.csv 1e-10
+  done
+done
+on_mesh "$WRITTEN" "" "" > written-none.scn
+mpi_command 1 "$EXE"
+timeout 60 "${MPI_COMMAND[@]}" --scene written-none.scn --solver.steps=10 \
+  --output.final-state=written-none.csv --quiet > run.out 2> run.err
+check "the FEM matters on the written mesh (the comparisons can fail)" \
+  differs written-body-1.csv written-none.csv 1e-6
+on_mesh "$WRITTEN" "" "$(shared_child '<TetrahedronSetTopologyContainer src="@../topo"/>' \
+  SubsetMapping)" > subset-shared.scn
+check "a subset child's FEM on the body's own topology is refused" \
+  refused subset-shared.scn "TetrahedronFEMForceField.*in a child of SubsetMapping"
+on_mesh "$WRITTEN" "" "$(shared_child '')" > no-topology.scn
+check "a child FEM without a topology of its node is refused" \
+  refused no-topology.scn "TetrahedronFEMForceField.*on a topology of its node"
+on_mesh "$WRITTEN" "" "$(shared_child '<TetrahedronSetTopologyContainer
+      position="0 0 0  1 0 0  0 1 0  0 0 1  1 1 1  1 0.2 -0.8  -0.5 1 1"
+      tetrahedra="0 1 2 3  1 2 3 4  0 1 3 5  2 3 4 6"/>')" > copied.scn
+check "a child topology holding cells of its own is refused" \
+  refused copied.scn "TetrahedronSetTopologyContainer.*not the body's"
+on_mesh "$WRITTEN" "" "$(shared_child '<TetrahedronSetTopologyContainer src="@../topo"/>' \
+  IdentityMapping 'position="0 0 0  1 0 0  0 1 0  0 0 1  1 1 1  1 0.2 -0.8  -0.5 1 1"')" \
+  > positioned.scn
+check "a child state with points of its own is refused" \
+  refused positioned.scn "MechanicalObject.*position.*on the points of the child's topology"
+on_mesh "$WRITTEN" "$TFEM" "$(shared_child '<TetrahedronSetTopologyContainer src="@../topo"/>')" \
+  > both-shared.scn
+check "a child's FEM beside the body's own FEM on its topology is refused" \
+  refused both-shared.scn "FEM force field of its own"
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
