@@ -727,12 +727,10 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   }
   if (!femChildren.empty()) {
     const SofaObject& fem = *femChildren.front()->components.front();
-    if ((bodyGrid && bodyGrid->type != "RegularGridTopology") ||
-        (!bodyGrid && !sofa::readsTetrahedra(*femChildren.front())))
+    if (bodyGrid && bodyGrid->type != "RegularGridTopology")
       throw Error(fem.where + ": " + fem.label() + ": a mapped child's FEM force field is " +
-                  "carried only from a body on a RegularGridTopology, or a " +
-                  "TetrahedronFEMForceField on the body's own topology (" + state.label() +
-                  " is on neither)");
+                  "carried only from a body on a RegularGridTopology, or on the body's own " +
+                  "topology (" + state.label() + " is on " + bodyGrid->label() + ")");
     if (reader.gave("material.model"))
       throw Error(fem.where + ": " + fem.label() + ": " + state.label() +
                   " has a FEM force field of its own; one beside a mapped child's is not "
@@ -747,7 +745,8 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
         sofa::checkDataFields(reader, *o, options.skipUnsupported);
       for (const SofaObject& o : child->node->objects)
         if (o.type == "RegularGridTopology" || o.type == "MeshTopology" ||
-            o.type == "TetrahedronSetTopologyContainer")
+            o.type == "TetrahedronSetTopologyContainer" ||
+            o.type == "HexahedronSetTopologyContainer")
           sofa::checkDataFields(reader, o, options.skipUnsupported);
     }
     if (bodyGrid)

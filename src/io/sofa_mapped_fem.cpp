@@ -107,14 +107,16 @@ std::vector<std::vector<long long>> femCells(const RegularGrid& grid, bool tetra
 }  // namespace
 
 bool readsTetrahedra(const MappedNode& child) {
-  return child.components.front()->type == "TetrahedronFEMForceField";
+  const std::string& type = child.components.front()->type;
+  return type == "TetrahedronFEMForceField" || type == "TetrahedralCorotationalFEMForceField" ||
+         type == "FastTetrahedralCorotationalForceField" ||
+         type == "TetrahedronHyperelasticityFEMForceField";
 }
 
 bool carriesOnlyFem(const MappedNode& child) {
   return child.components.size() == 1 &&
          (child.components.front()->type == "HexahedronFEMForceField" ||
-          child.components.front()->type == "HexahedralFEMForceField" ||
-          child.components.front()->type == "TetrahedronFEMForceField");
+          child.components.front()->type == "HexahedralFEMForceField" || readsTetrahedra(child));
 }
 
 void mapMappedFems(Reader& r, const SofaObject& bodyGrid,
@@ -144,6 +146,10 @@ void mapMappedFems(Reader& r, const SofaObject& bodyGrid,
   double mismatch = 0;
   for (const MappedNode* child : children) {
     const SofaObject& fem = *child->components.front();
+    if (readsTetrahedra(*child) && fem.type != "TetrahedronFEMForceField")
+      throw Error(fem.where + ": " + fem.label() + ": in a mapped child of a body on " +
+                  bodyGrid.label() + ", of the tetrahedral FEM force fields only " +
+                  "TetrahedronFEMForceField (which cuts the grid itself) is carried");
     if (child->mapping->type != "IdentityMapping" && child->mapping->type != "SubsetMapping")
       throw Error(fem.where + ": " + fem.label() + ": in a child of " + child->mapping->label() +
                   ": a FEM force field is carried only through IdentityMapping or SubsetMapping "
@@ -201,11 +207,15 @@ void mapSharedTopologyFem(Reader& r, const SofaObject& bodyState,
                           const std::vector<const MappedNode*>& children) {
   const MappedNode& child = *children.front();
   const SofaObject& fem = *child.components.front();
+  const char* cells = readsTetrahedra(child) ? "tetrahedra" : "hexahedra";
   const std::string why =
-      ": a mapped child's TetrahedronFEMForceField is carried from a body on no grid only as "
-      "the body's own: under an IdentityMapping, on a topology of its node that reads the "
-      "body's tetrahedra and points (src or links to the body's topology or loader), with no "
-      "position of its own";
+      std::string(
+          ": a mapped child's FEM force field is carried from a body on no grid only as "
+          "the body's own: under an IdentityMapping, on a topology of its node that "
+          "reads the body's ") +
+      cells +
+      " and points (src or links to the body's topology or loader), with no position "
+      "of its own";
   if (children.size() > 1)
     throw Error(children[1]->components.front()->where + ": " +
                 children[1]->components.front()->label() + ": " + bodyState.label() +
@@ -218,7 +228,9 @@ void mapSharedTopologyFem(Reader& r, const SofaObject& bodyState,
   // must be a topology of its node, its points and cells those of the body's topology.
   const SofaObject* own = nullptr;
   for (const SofaObject& o : child.node->objects)
-    if (o.type == "MeshTopology" || o.type == "TetrahedronSetTopologyContainer") own = &o;
+    if (o.type == "MeshTopology" || o.type == "TetrahedronSetTopologyContainer" ||
+        o.type == "HexahedronSetTopologyContainer")
+      own = &o;
   const SofaObject* body = topologyOf(bodyState.node);
   const auto holder = [&r](const SofaObject& topology, const char* field) {
     const SofaObject* linked = r.linked(topology, field);
@@ -226,7 +238,7 @@ void mapSharedTopologyFem(Reader& r, const SofaObject& bodyState,
   };
   if (!own || !body || body->node != bodyState.node)
     throw Error(fem.where + ": " + fem.label() + why);
-  for (const char* field : {"position", "tetrahedra"}) {
+  for (const char* field : {"position", cells}) {
     const SofaObject* mine = holder(*own, field);
     if (!mine || mine != holder(*body, field))
       r.reject(*own, field,

@@ -9,12 +9,13 @@
 
 namespace eis::sofa {
 
-// Whether the child carries one hexahedral FEM force field or TetrahedronFEMForceField and nothing
-// else: its stiffness is carried to the body by mapMappedFems, not by the mapped-child keys.
+// Whether the child carries one hexahedral or tetrahedral FEM force field and nothing else: its
+// stiffness is carried to the body by mapMappedFems or mapSharedTopologyFem, not by the
+// mapped-child keys.
 bool carriesOnlyFem(const MappedNode& child);
 
-// Whether that force field (of a child that carriesOnlyFem) reads tetrahedra: the grid's
-// hexahedra cut as TetrahedronFEMForceField cuts them.
+// Whether that force field (of a child that carriesOnlyFem) reads tetrahedra (on a grid: its
+// hexahedra cut as TetrahedronFEMForceField cuts them).
 bool readsTetrahedra(const MappedNode& child);
 
 // The body's elastic keys (material.*, one Young's modulus per cell of `bodyGrid`: a hexahedron,
@@ -29,11 +30,11 @@ bool readsTetrahedra(const MappedNode& child);
 void mapMappedFems(Reader& r, const SofaObject& bodyGrid,
                    const std::vector<const MappedNode*>& children, std::vector<SofaKey>& keys);
 
-// The body's elastic keys from the TetrahedronFEMForceField of the one child of `children` (it
+// The body's elastic keys from the FEM force field of the one child of `children` (it
 // carriesOnlyFem) of a body on no grid: an IdentityMapping child on a topology of its node that
-// reads the body topology's points and tetrahedra (the same objects hold them) has J = I on the
-// same cells and rest points, so J^T K_c J is the body's FEM with the child's data. Anything else
-// is refused naming the component. The keys go to the reader's current body.
+// reads the body topology's points and cells (the same objects hold them) has J = I on the same
+// cells and rest points, so J^T K_c J is the body's FEM with the child's data. Anything else is
+// refused naming the component. The keys go to the reader's current body.
 void mapSharedTopologyFem(Reader& r, const SofaObject& bodyState,
                           const std::vector<const MappedNode*>& children);
 

@@ -10,9 +10,11 @@
 #   moduli worked out by hand (each cube's six tetrahedra: 1300 1300 500 500 800 800 0 0);
 # on 1, 2 and 3 ranks, to 1e-10 of the largest value. Then what is refused, one error line each.
 # Then a body on no grid (io/sofa_mapped_fem.cpp, mapSharedTopologyFem): an IdentityMapping child
-# whose topology reads the body's points and tetrahedra (a MeshTopology of the body's loader, a
-# container linking the body's) has J = I on the same cells, and moves the body as the body's
-# own FEM does, on 1, 2 and 3 ranks to 1e-10; what differs from that is refused.
+# whose topology reads the body's points and cells (a MeshTopology of the body's loader, a
+# container linking the body's) has J = I on the same cells, and its FEM force field
+# (TetrahedronFEMForceField, TetrahedralCorotationalFEMForceField, HexahedronFEMForceField) moves
+# the body as the same force field in the body does, on 1, 2 and 3 ranks to 1e-10; what differs
+# from that is refused.
 # Usage: sofa_mapped_tetra_fem.sh <euler-implicit> <meshes dir>.
 set -euo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -150,13 +152,20 @@ WRITTEN='<TetrahedronSetTopologyContainer name="topo" position="0 0 0  1 0 0  0 
     <FixedProjectiveConstraint indices="0 1 2"/>'
 TFEM='<TetrahedronFEMForceField youngModulus="800 500 300 900" poissonRatio="0.3"
       method="large"/>'
-# shared_child TOPOLOGY [MAPPING] [STATE FIELDS]
+HEXAHEDRA='<HexahedronSetTopologyContainer name="topo" position="0 0 0  1 0 0  1 1 0  0 1 0
+      0 0 1  1 0 1  1 1 1  0 1 1  2 0 0  2 1 0  2 0 1  2 1 1.2"
+      hexahedra="0 1 2 3 4 5 6 7  1 8 9 2 5 10 11 6"/>
+    <FixedProjectiveConstraint indices="0 3 4 7"/>'
+HFEM='<HexahedronFEMForceField youngModulus="700" poissonRatio="0.35" method="large"/>'
+CFEM='<TetrahedralCorotationalFEMForceField youngModulus="650" poissonRatio="0.3"
+      method="polar"/>'
+# shared_child TOPOLOGY [MAPPING] [STATE FIELDS] [FEM]
 shared_child() {
   cat <<XML
 <Node name="child">
       $1
       <MechanicalObject ${3:-}/>
-      $TFEM
+      ${4:-$TFEM}
       <${2:-IdentityMapping}/>
     </Node>
 XML
@@ -166,16 +175,22 @@ on_mesh "$LOADER" "" "$(shared_child '<MeshTopology src="@../loader"/>')" > load
 on_mesh "$WRITTEN" "$TFEM" "" > written-body.scn
 on_mesh "$WRITTEN" "" "$(shared_child '<TetrahedronSetTopologyContainer src="@../topo"/>')" \
   > written-child.scn
+on_mesh "$WRITTEN" "$CFEM" "" > corotational-body.scn
+on_mesh "$WRITTEN" "" "$(shared_child '<TetrahedronSetTopologyContainer src="@../topo"/>' \
+  IdentityMapping '' "$CFEM")" > corotational-child.scn
+on_mesh "$HEXAHEDRA" "$HFEM" "" > hexahedra-body.scn
+on_mesh "$HEXAHEDRA" "" "$(shared_child '<HexahedronSetTopologyContainer src="@../topo"/>' \
+  IdentityMapping '' "$HFEM")" > hexahedra-child.scn
 for ranks in 1 2 3; do
   mpi_command "$ranks" "$EXE"
-  for name in loader-body loader-child written-body written-child; do
+  for name in {loader,written,corotational,hexahedra}-{body,child}; do
     status=0
     timeout 60 "${MPI_COMMAND[@]}" --scene $name.scn --solver.steps=10 \
       --output.final-state=$name-$ranks.csv --quiet > run.out 2> run.err || status=$?
     check "$ranks rank(s): $name.scn runs" test "$status" -eq 0
     [ "$status" -eq 0 ] || sed 's/^/     | /' run.err
   done
-  for mesh in loader written; do
+  for mesh in loader written corotational hexahedra; do
     check "$ranks rank(s): on the $mesh mesh, the identity child's FEM moves the body as its own" \
       same_state $mesh-body-$ranks.csv $mesh-child-$ranks.csv 1e-10
   done
@@ -186,6 +201,10 @@ timeout 60 "${MPI_COMMAND[@]}" --scene written-none.scn --solver.steps=10 \
   --output.final-state=written-none.csv --quiet > run.out 2> run.err
 check "the FEM matters on the written mesh (the comparisons can fail)" \
   differs written-body-1.csv written-none.csv 1e-6
+scene "" "$(child all '<RegularGridTopology n="5 3 2" min="0 0 0" max="4 2 1"/>' \
+  '<IdentityMapping/>' 800 TetrahedralCorotationalFEMForceField)" > grid-corotational.scn
+check "a TetrahedralCorotationalFEMForceField child of a body on a grid is refused" \
+  refused grid-corotational.scn "TetrahedralCorotationalFEMForceField.*only TetrahedronFEMForceField"
 on_mesh "$WRITTEN" "" "$(shared_child '<TetrahedronSetTopologyContainer src="@../topo"/>' \
   SubsetMapping)" > subset-shared.scn
 check "a subset child's FEM on the body's own topology is refused" \
