@@ -244,16 +244,14 @@ void mapSharedTopologyFem(Reader& r, const SofaObject& bodyState,
       r.reject(*own, field,
                std::string("not the body's (") + body->label() + "'s " + field + ")" + why);
   }
-  for (const char* field :
-       {"position", "rest_position", "velocity", "translation", "rotation", "scale3d", "scale",
-        "dx", "dy", "dz", "rx", "ry", "rz", "sx", "sy", "sz"})
+  for (const char* field : {"position", "rest_position", "translation", "rotation", "scale3d",
+                            "scale", "dx", "dy", "dz", "rx", "ry", "rz", "sx", "sy", "sz"})
     r.refuseIfGiven(*child.state, field,
                     "a mapped child's FEM force field is carried on the points of the child's "
                     "topology, the body's");
   // The body's rest points must be its topology's too.
-  for (const char* field : {"rest_position", "velocity"})
-    r.refuseIfGiven(bodyState, field,
-                    "beside a mapped child's FEM force field on the body's topology");
+  r.refuseIfGiven(bodyState, "rest_position",
+                  "beside a mapped child's FEM force field on the body's topology");
   if (bodyState.field("position") && r.linked(bodyState, "position") != holder(*body, "position"))
     r.reject(bodyState, "position",
              "not the points of " + body->label() +
@@ -261,8 +259,7 @@ void mapSharedTopologyFem(Reader& r, const SofaObject& bodyState,
   r.from(fem);
   sofaMapping(fem.type)(r, fem);
   r.note(fem.label() + " in mapped child " + child.node->path() +
-         ": the body's own FEM (J = I "
-         "on the same tetrahedra and rest points)");
+         ": the body's own FEM (J = I on the same cells and rest points)");
 }
 
 }  // namespace eis::sofa
