@@ -674,7 +674,9 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     sofa::mapRigidState(reader, state);
   else
     bodyGrid = mapMesh(reader, state, options, body.components,
-                       femChildren.empty() ? nullptr : femChildren.front()->components.front());
+                       femChildren.empty() || sofa::readsTetrahedra(*femChildren.front())
+                           ? nullptr
+                           : femChildren.front()->components.front());
   const std::string why = "not supported: it may change the mechanics";
   for (const SofaObject* solver : {body.odeSolver, body.nonlinearSolver}) {
     if (!solver) continue;
@@ -725,10 +727,10 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   }
   if (!femChildren.empty()) {
     const SofaObject& fem = *femChildren.front()->components.front();
-    if (!bodyGrid || bodyGrid->type != "RegularGridTopology")
+    if (bodyGrid && bodyGrid->type != "RegularGridTopology")
       throw Error(fem.where + ": " + fem.label() + ": a mapped child's FEM force field is " +
-                  "carried only from a body on a RegularGridTopology (" + state.label() +
-                  " is not)");
+                  "carried only from a body on a RegularGridTopology, or on the body's own " +
+                  "topology (" + state.label() + " is on " + bodyGrid->label() + ")");
     if (reader.gave("material.model"))
       throw Error(fem.where + ": " + fem.label() + ": " + state.label() +
                   " has a FEM force field of its own; one beside a mapped child's is not "
@@ -742,10 +744,15 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
       for (const SofaObject* o : {child->mapping, child->state, child->components.front()})
         sofa::checkDataFields(reader, *o, options.skipUnsupported);
       for (const SofaObject& o : child->node->objects)
-        if (o.type == "RegularGridTopology")
+        if (o.type == "RegularGridTopology" || o.type == "MeshTopology" ||
+            o.type == "TetrahedronSetTopologyContainer" ||
+            o.type == "HexahedronSetTopologyContainer")
           sofa::checkDataFields(reader, o, options.skipUnsupported);
     }
-    sofa::mapMappedFems(reader, *bodyGrid, femChildren, keys);
+    if (bodyGrid)
+      sofa::mapMappedFems(reader, *bodyGrid, femChildren, keys);
+    else
+      sofa::mapSharedTopologyFem(reader, state, femChildren);
   }
   // Points a RigidMapping drives from frames: the body's rigid.mapped-* keys
   // (io/sofa_rigid_mapping).
