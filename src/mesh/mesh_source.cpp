@@ -389,6 +389,10 @@ std::string convertMesh(const MeshSourceParameters& source, MPI_Comm comm,
   if (meshFileIsHdf5(source, comm))
     throw Error("mesh.convert = " + path + ": mesh.file = " + *source.file +
                 " is converted already; give a Gmsh or VTK file, an inline mesh or the box");
+  if (source.nodes && !source.tetrahedra && !source.hexahedra && !source.lowerCells)
+    throw Error("mesh.convert = " + path +
+                ": mesh.nodes alone is a body of points, which has no cells to write (the HDF5 "
+                "input partitions cells); run it from its inline keys");
   const SerialMesh mesh = loadSerialMesh(source, 3, comm, warnings);
   writeHdf5Mesh(comm, mesh, path);
   return "mesh.convert: wrote " + path + " (" + std::to_string(mesh.nodes.size()) + " nodes, " +

@@ -17,7 +17,8 @@
 #    1e-10 of the rest length, on 1, 2 and 3 ranks;
 #  - on 2 ranks the ParaView pieces hold one VTK_VERTEX cell per point and the XDMF file a
 #    Polyvertex topology, both with the final state's positions;
-#  - a DiagonalMass on points is one clear error (no cells to measure a mass on).
+#  - a DiagonalMass on points, and mesh.convert of them, are each one clear error (no cells to
+#    measure a mass on, none to write).
 # Usage: sofa_points_only.sh <euler-implicit> <meshes dir>; the MPI launch line:
 # tests/common/mpi_launch.sh.
 set -euo pipefail
@@ -216,5 +217,10 @@ status=0
 run 2 --scene lumped.scn --solver.steps=1 || status=$?
 check "a DiagonalMass on points is refused" test "$status" -ne 0
 check "the refusal says why" grep -q 'a body of points has no cells to measure a mass on' run.err
+status=0
+run 2 "--mesh.nodes=0 0 0 1 0 0" --mesh.convert=points.h5 || status=$?
+check "mesh.convert of a body of points is refused" test "$status" -ne 0
+check "the refusal names it" grep -q 'mesh.nodes alone is a body of points, which has no cells' \
+  run.err
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
