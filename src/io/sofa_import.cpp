@@ -455,6 +455,16 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
         throw Error(state.where +
                     ": MechanicalObject: no mesh (no loader, and no position and tetrahedra "
                     "written in the scene, nor hexahedra, triangles, quads or edges)");
+      // Cells the topology links from elsewhere are not read here; without them the body would
+      // be taken for a body of points.
+      if (topology)
+        for (const char* field : {"src", "tetrahedra", "tetras", "hexahedra", "hexas", "triangles",
+                                  "quads", "edges", "lines"})
+          if (const SofaObject* from = reader.linked(*topology, field))
+            throw Error(topology->where + ": " + topology->type + ": its cells would come from " +
+                        from->label() + " (" + field +
+                        "), not read here: not supported (a body of points is one with no "
+                        "cells at all)");
     }
     // MechanicalObject::init: a rest_position longer than the position becomes the position,
     // else the rest_position is kept; the elastic forces measure from it: it is the mesh, and

@@ -61,6 +61,23 @@ TEST(SofaPointsOnly, PointsWithoutCells) {
   EXPECT_NE(importError("<MechanicalObject/><UniformMass/>").find("no mesh"), std::string::npos);
 }
 
+// Cells a topology links from a component not read here are refused, not dropped: the body
+// is no body of points.
+TEST(SofaPointsOnly, LinkedCellsAreNotDropped) {
+  const std::string points =
+      "<MechanicalObject position='0 0 0 1 0 0 0 1 0'/>"
+      "<UniformMass totalMass='1'/>";
+  EXPECT_NE(
+      importError("<MeshOBJLoader name='obj' filename='x.obj'/><MeshTopology src='@obj'/>" + points)
+          .find("MeshTopology: its cells would come from MeshOBJLoader 'obj' (t.scn:1) (src)"),
+      std::string::npos);
+  EXPECT_NE(importError("<MeshOBJLoader name='obj' filename='x.obj'/>"
+                        "<MeshTopology triangles='@obj.triangles'/>" +
+                        points)
+                .find("(triangles), not read here"),
+            std::string::npos);
+}
+
 TEST(SofaPointsOnly, PointsOfATopologicalMapping) {
   EXPECT_NE(importError("<PointSetTopologyContainer name='p'/><Mesh2PointTopologicalMapping "
                         "output='@p'/><MechanicalObject/><UniformMass/>")
