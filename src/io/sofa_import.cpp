@@ -451,28 +451,29 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
         if (o.type.size() > 18 && o.type.compare(o.type.size() - 18, 18, "TopologicalMapping") == 0)
           throw Error(o.where + ": " + o.type + ": gives " + state.label() +
                       " its points, which it computes: not supported yet");
-      // Points without cells: PETSc's DMPlex, which distributes a body, is made of cells.
-      if (nodes || rest) {
-        const std::size_t count =
-            parse::tokens(rest ? *reader.text(state, "rest_position") : *nodes).size() / 3;
-        throw Error(state.where + ": MechanicalObject: " + std::to_string(count) +
-                    (count == 1 ? " point" : " points") +
-                    " and no cells (no tetrahedra, hexahedra, triangles, quads or edges " + "in " +
-                    (topology ? topology->label() : std::string("its node")) +
-                    "): a body of points alone is not supported yet (its distribution is made " +
-                    "of cells)");
-      }
-      throw Error(state.where +
-                  ": MechanicalObject: no mesh (no loader, and no position and tetrahedra "
-                  "written in the scene, nor hexahedra, triangles, quads or edges)");
+      if (!(nodes || rest))
+        throw Error(state.where +
+                    ": MechanicalObject: no mesh (no loader, and no position and tetrahedra "
+                    "written in the scene, nor hexahedra, triangles, quads or edges)");
+      // Cells the topology links from elsewhere are not read here; without them the body would
+      // be taken for a body of points.
+      if (topology)
+        for (const char* field : {"src", "tetrahedra", "tetras", "hexahedra", "hexas", "triangles",
+                                  "quads", "edges", "lines"})
+          if (const SofaObject* from = reader.linked(*topology, field))
+            throw Error(topology->where + ": " + topology->type + ": its cells would come from " +
+                        from->label() + " (" + field +
+                        "), not read here: not supported (a body of points is one with no "
+                        "cells at all)");
     }
     // MechanicalObject::init: a rest_position longer than the position becomes the position,
     // else the rest_position is kept; the elastic forces measure from it: it is the mesh, and
     // its own position the starting state.
     reader.key("mesh.nodes", rest ? *reader.text(state, "rest_position") : *nodes);
+    // Without cells, mesh.nodes alone: a body of points, each its own cell.
     if (lower)
       reader.key(lower->first, lower->second);
-    else
+    else if (tets || hexas)
       reader.key(tets ? "mesh.tetrahedra" : "mesh.hexahedra", tets ? *tets : *hexas);
     if (rest && state.field("position")) {
       const std::size_t restCount = reader.reals(state, "rest_position").size(),

@@ -149,6 +149,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "PlaneForceField",
                           "PlaneProjectiveConstraint",
                           "PointProjectiveConstraint",
+                          "PolynomialSpringsForceField",
                           "ProjectToLineConstraint",
                           "ProjectToPlaneConstraint",
                           "ProjectToPointConstraint",
