@@ -183,6 +183,7 @@ void mapFlatGrid(Reader& reader, const SofaObject& grid, const RegularGrid& mesh
     for (double x : p) nodes += (nodes.empty() ? "" : " ") + parse::text(x);
   reader.key("mesh.nodes", nodes);
   const SofaObject* triangleReader = nullptr;
+  const SofaObject* triangleSprings = nullptr;  // a reader of the triangles that is no FEM
   const SofaObject* cellMass = nullptr;
   for (const SofaObject* c : components) {
     if (topologyOf(c->node) != &grid) continue;
@@ -196,13 +197,18 @@ void mapFlatGrid(Reader& reader, const SofaObject& grid, const RegularGrid& mesh
     if (c->type == "TriangularFEMForceField" || c->type == "TriangleFEMForceField" ||
         c->type == "TriangularBendingSprings" || c->type == "MeshSpringForceField")
       triangleReader = c;
+    if (c->type == "TriangularBendingSprings" || c->type == "MeshSpringForceField")
+      triangleSprings = c;
     if (c->type == "DiagonalMass" || c->type == "MeshMatrixMass") cellMass = c;
   }
-  // SOFA's masses take a 2D grid's quads (its largest cells), whatever the triangles beside them.
-  if (cellMass && triangleReader && mesh.dimension() == 2)
+  // SOFA's masses take a 2D grid's quads (its largest cells), whatever the triangles beside them:
+  // the body keeps the quads, and a triangle FEM reads them cut (membrane.faces =
+  // cut-quadrangles, io/sofa_triangle_fem.cpp); springs on the triangles' edges are refused.
+  if (cellMass && triangleSprings && mesh.dimension() == 2)
     throw Error(cellMass->where + ": " + cellMass->type + ": integrates the quads of " +
-                grid.label() + ", and " + triangleReader->label() +
+                grid.label() + ", and " + triangleSprings->label() +
                 " reads its triangles; a body of two meshes is not supported (UniformMass is)");
+  if (cellMass && mesh.dimension() == 2) triangleReader = nullptr;
   const std::string size = std::to_string(mesh.n[0]) + " x " + std::to_string(mesh.n[1]) + " x " +
                            std::to_string(mesh.n[2]) + " points";
   if (mesh.dimension() == 1) {

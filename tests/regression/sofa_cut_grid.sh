@@ -6,7 +6,8 @@
 # MeshSpringForceField of zero stiffness, which reads the hexahedra, end where the same scene
 # without the springs ends (the mesh then the cut tetrahedra themselves); with MeshMatrixMass on
 # the hexahedra the scene ends alike on 1, 2 and 3 ranks; a mass that reads the cut beside a
-# reader of the hexahedra is refused by name.
+# reader of the hexahedra is refused by name. A flat grid keeps its quads under a mass beside a
+# triangle FEM, which reads them cut (below).
 # Usage: sofa_cut_grid.sh <euler-implicit>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -85,5 +86,56 @@ run 2 --scene two.scn --solver.steps=1
 check "a mass on the cut beside springs on the hexahedra is refused" grep -q \
   "MeshMatrixMass: reads the grid's cells cut into tetrahedra, and MeshSpringForceField.*its hexahedra; a body of two meshes is not supported" \
   run.log
+# A flat grid: a mass on its quads beside a triangle FEM. The membrane on the quads cut as
+# GridTopology cuts them, (q0 q1 q2) and (q0 q2 q3), ends where it ends on those triangles
+# written out as the mesh (UniformMass: the same node masses); SOFA's scene of a
+# MeshMatrixMass on the quads and a TriangleFEMForceField ends alike on 1, 2 and 3 ranks, and
+# springs on the triangles beside the mass stay refused.
+flat_nodes=$(awk 'BEGIN { for (j = 0; j < 4; j++) for (i = 0; i < 5; i++)
+  printf "%s%g 0 %g", (i + j ? " " : ""), 0.5 * i, 0.4 * j }')
+flat_cells() {  # flat_cells quads|triangles
+  awk -v kind="$1" 'BEGIN { for (j = 0; j < 3; j++) for (i = 0; i < 4; i++) {
+    a = i + 5 * j; b = a + 1; c = a + 6; d = a + 5
+    if (kind == "quads") printf "%d %d %d %d ", a, b, c, d
+    else printf "%d %d %d %d %d %d ", a, b, c, a, c, d } }'
+}
+flat=(--mesh.nodes="$flat_nodes" --material.model=none --membrane.young-modulus=4000
+  --membrane.poisson-ratio=0.3 --mass.type=uniform --mass.total-mass=2 --load.gravity="0 -9.81 1"
+  --constraint.fixed="indices 0 1 2 3 4" --solver.dt=0.01 --solver.steps=5 --solver.rtol=1e-13
+  --output.progress-every=0)
+run 1 "${flat[@]}" --mesh.quadrangles="$(flat_cells quads)" --membrane.faces=cut-quadrangles \
+  --output.final-state=quads.csv
+check "a membrane on cut quadrangles runs" test -s quads.csv
+run 1 "${flat[@]}" --mesh.triangles="$(flat_cells triangles)" --output.final-state=triangles.csv
+check "a membrane on the same triangles runs" test -s triangles.csv
+check "the cut quadrangles end where the triangles end" same_state quads.csv triangles.csv 1e-11
+run 1 "${flat[@]}" --mesh.triangles="$(flat_cells triangles)" --membrane.faces=cut-quadrangles
+check "cut-quadrangles on a body of triangles is refused" grep -q \
+  "membrane.young-modulus: triangle membranes on cut quadrangles act on a body of quadrangles" \
+  run.log
+
+cat > flat.scn <<'XML'
+<Node name="root" dt="0.01" gravity="0 -9.81 1">
+  <EulerImplicitSolver/>
+  <CGLinearSolver iterations="1000" tolerance="1e-13" threshold="1e-30"/>
+  <MechanicalObject/>
+  <MeshMatrixMass totalMass="5"/>
+  <RegularGridTopology name="grid" nx="5" ny="4" nz="1" min="0 0 0" max="2 1.2 0"/>
+  <FixedProjectiveConstraint indices="0 1 2 3 4"/>
+  <TriangleFEMForceField youngModulus="4000" poissonRatio="0.3" method="large"/>
+</Node>
+XML
+for ranks in 1 2 3; do
+  run "$ranks" --scene flat.scn --solver.steps=5 --output.final-state="flat$ranks.csv"
+  check "MeshMatrixMass on the quads, the FEM on their triangles, $ranks ranks: runs" \
+    test -s "flat$ranks.csv"
+done
+check "the flat grid keeps its quads" grep -q "a grid of 5 x 4 x 1 points and 12 quads" run.log
+check "the flat grid: 2 ranks end where 1 rank does" same_state flat1.csv flat2.csv 1e-11
+check "the flat grid: 3 ranks end where 1 rank does" same_state flat1.csv flat3.csv 1e-11
+sed 's|<TriangleFEMForceField .*/>|&<TriangularBendingSprings stiffness="10"/>|' flat.scn >bending.scn
+run 2 --scene bending.scn --solver.steps=1
+check "springs on the triangles beside the mass on the quads are refused" grep -q \
+  "MeshMatrixMass: integrates the quads of .*TriangularBendingSprings.* reads its triangles" run.log
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
