@@ -25,11 +25,13 @@ const SofaObject* mappingInput(const Reader& reader, const SofaObject& mapping) 
 
 // The Hexa2TetraTopologicalMapping that fills `topology` with `grid`'s hexahedra, or nullptr.
 // A topology that links its tetrahedra to such a mapping's output and its positions to the
-// grid's ("@../volume/Container.tetrahedra", "@../volume/grid.position") holds the same cells.
+// grid's ("@../volume/Container.tetrahedra", "@../volume/grid.position"), or copies that output
+// whole (src="@../volume/Container"), holds the same cells.
 const SofaObject* gridCutter(const Reader& reader, const SofaObject& topology,
                              const SofaObject& grid) {
   const SofaObject* cells = reader.linked(topology, "tetrahedra");
-  if (cells && reader.linked(topology, "position") != &grid) cells = nullptr;
+  const SofaObject* points = reader.linked(topology, "position");
+  if (cells && points != &grid && points != cells) cells = nullptr;
   for (const SofaObject* o : reader.scene().objects()) {
     if (o->type != "Hexa2TetraTopologicalMapping" || mappingInput(reader, *o) != &grid) continue;
     const SofaObject* output = reader.linked(*o, "output");

@@ -86,6 +86,31 @@ run 2 --scene two.scn --solver.steps=1
 check "a mass on the cut beside springs on the hexahedra is refused" grep -q \
   "MeshMatrixMass: reads the grid's cells cut into tetrahedra, and MeshSpringForceField.*its hexahedra; a body of two meshes is not supported" \
   run.log
+# A container that copies the mapping's output whole (src, SofaPython3's thermoelasticity.py)
+# holds its tetrahedra: a FEM on it ends where the FEM on the mapping's output ends.
+cat > direct.scn <<'XML'
+<Node name="root" dt="0.01" gravity="0 -9 0">
+  <EulerImplicitSolver/>
+  <CGLinearSolver iterations="1000" tolerance="1e-13" threshold="1e-30"/>
+  <RegularGridTopology name="grid" min="0 0 0" max="1 1 2" n="3 3 5"/>
+  <MechanicalObject/>
+  <MeshMatrixMass totalMass="1"/>
+  <FixedProjectiveConstraint indices="0 1 2 3 4 5 6 7 8"/>
+  <Node name="tetras">
+    <TetrahedronSetTopologyContainer name="Container"/>
+    <Hexa2TetraTopologicalMapping input="@../grid" output="@Container" swapping="true"/>
+    <TetrahedronFEMForceField youngModulus="5000" poissonRatio="0.4" method="large"/>
+  </Node>
+</Node>
+XML
+sed 's|^    <TetrahedronFEMForceField.*|  </Node>\n  <Node name="copy">\n    <TetrahedronSetTopologyContainer src="@../tetras/Container"/>\n&|' \
+  direct.scn >copy.scn
+run 2 --scene direct.scn --solver.steps=5 --output.final-state=direct.csv
+check "a FEM on the mapping's output runs" test -s direct.csv
+run 2 --scene copy.scn --solver.steps=5 --output.final-state=copy.csv
+check "a FEM on a copy of the mapping's output runs" test -s copy.csv
+check "the copy ends where the output ends" same_state direct.csv copy.csv 1e-12
+
 # A flat grid: a mass on its quads beside a triangle FEM. The membrane on the quads cut as
 # GridTopology cuts them, (q0 q1 q2) and (q0 q2 q3), ends where it ends on those triangles
 # written out as the mesh (UniformMass: the same node masses); SOFA's scene of a
