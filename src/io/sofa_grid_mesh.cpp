@@ -67,6 +67,13 @@ CellReaders cellReaders(const Reader& reader, const SofaObject& grid,
   const SofaObject* cutMass = nullptr;  // a mass or springs that read the tetrahedra
   for (const SofaObject* c : components) {
     const SofaObject* topology = topologyOf(c->node);
+    // Another RegularGridTopology of as many points along each axis has the same cells, in the
+    // same numbering (SOFA's TetrahedronHyperelasticityFEMForceField_invertedTets.scn gives its
+    // state a second grid's points as the starting position, and that grid is its node's
+    // topology).
+    if (regular && topology && topology != &grid && topology->type == "RegularGridTopology" &&
+        regularGrid(reader, *topology, true).n == regularGrid(reader, grid, true).n)
+      topology = &grid;
     // A MeshTopology or container that links a sparse grid's hexahedra gives the tetrahedral
     // force fields the grid's cells, cut as the grid's (neither is a GridTopology); a hexahedral
     // FEM force field on it would read no stiffness coefficient, and stays refused.

@@ -111,6 +111,34 @@ run 2 --scene copy.scn --solver.steps=5 --output.final-state=copy.csv
 check "a FEM on a copy of the mapping's output runs" test -s copy.csv
 check "the copy ends where the output ends" same_state direct.csv copy.csv 1e-12
 
+# Two grids of as many points in the body's node, the rest positions one's and the starting
+# positions the other's (SOFA's TetrahedronHyperelasticityFEMForceField_invertedTets.scn): the
+# mass reads the node's topology, the second grid, whose hexahedra are the first's; the scene ends
+# where it ends with the two grids written the other way round.
+cat > stretched.scn <<'XML'
+<Node name="root" dt="0.01" gravity="0 0 0">
+  <EulerImplicitSolver/>
+  <CGLinearSolver iterations="1000" tolerance="1e-13" threshold="1e-30"/>
+  <RegularGridTopology name="grid" min="0 0 0" max="1 1 2" n="3 3 5"/>
+  <RegularGridTopology name="start" min="0 0 0" max="1 1 2.2" n="3 3 5"/>
+  <MechanicalObject rest_position="@grid.position" position="@start.position"/>
+  <MeshMatrixMass totalMass="1"/>
+  <FixedProjectiveConstraint indices="0 1 2 3 4 5 6 7 8"/>
+  <Node name="tetras">
+    <TetrahedronSetTopologyContainer name="Container"/>
+    <Hexa2TetraTopologicalMapping input="@../grid" output="@Container" swapping="true"/>
+    <TetrahedronHyperelasticityFEMForceField ParameterSet="1800 9000" materialName="StableNeoHookean"/>
+  </Node>
+</Node>
+XML
+awk '/name="grid"/ { grid = $0; next } /name="start"/ { print; print grid; next } { print }' \
+  stretched.scn >swapped.scn
+run 2 --scene stretched.scn --solver.steps=5 --output.final-state=stretched.csv
+check "a mass on a second grid of the same points runs" test -s stretched.csv
+run 2 --scene swapped.scn --solver.steps=5 --output.final-state=swapped.csv
+check "the grids written the other way round run" test -s swapped.csv
+check "the two orders end alike" same_state stretched.csv swapped.csv 1e-12
+
 # A flat grid: a mass on its quads beside a triangle FEM. The membrane on the quads cut as
 # GridTopology cuts them, (q0 q1 q2) and (q0 q2 q3), ends where it ends on those triangles
 # written out as the mesh (UniformMass: the same node masses); SOFA's scene of a
