@@ -279,6 +279,18 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
     if (field == "position" && other && !own && (cut || hexahedra)) linked = other;
   }
   if (linked && isReadGrid(linked->type)) grid = linked;
+  // A state without points of its own takes its topology's: a container that copies (src) one a
+  // Hexa2TetraTopologicalMapping fills, its position the grid's, holds the grid's points and cut
+  // (SOFA's BarycentricTetraMapping.scn keeps the grid in a node of its own, without a state).
+  if (!grid && !linked && !state.field("position") && topology) {
+    const SofaObject* points = reader.linked(*topology, "position");
+    const SofaObject* cells = reader.linked(*topology, "tetrahedra");
+    for (const SofaObject* o : reader.scene().objects())
+      if (o->type == "Hexa2TetraTopologicalMapping" && points && isReadGrid(points->type) &&
+          !sofa::isSparseGrid(points->type) && cells && reader.linked(*o, "input") == points &&
+          reader.linked(*o, "output") == cells)
+        grid = points;
+  }
   if (restGrid) grid = restGrid;
   // The mesh's objects and the loaders they link to, checked like the body's components.
   sofa::checkLinkedDataFields(reader, state, options.skipUnsupported);

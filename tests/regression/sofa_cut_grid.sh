@@ -111,6 +111,48 @@ run 2 --scene copy.scn --solver.steps=5 --output.final-state=copy.csv
 check "a FEM on a copy of the mapping's output runs" test -s copy.csv
 check "the copy ends where the output ends" same_state direct.csv copy.csv 1e-12
 
+# The grid and its cut in a node without a state, the body's container a copy (src) of the cut
+# and its state without points of its own (SOFA's BarycentricTetraMapping.scn): the grid's points
+# and cut are the body's, and it ends where the body with the grid in its own node ends.
+cat > apart.scn <<'XML'
+<Node name="root" dt="0.01" gravity="0 -9 0">
+  <Node name="volume">
+    <RegularGridTopology name="grid" min="0 0 0" max="1 1 2" n="3 3 5"/>
+    <TetrahedronSetTopologyContainer name="Container" position="@grid.position"/>
+    <Hexa2TetraTopologicalMapping input="@grid" output="@Container"/>
+  </Node>
+  <Node name="body">
+    <EulerImplicitSolver/>
+    <CGLinearSolver iterations="1000" tolerance="1e-13" threshold="1e-30"/>
+    <TetrahedronSetTopologyContainer name="Container" src="@../volume/Container"/>
+    <MechanicalObject/>
+    <DiagonalMass massDensity="10"/>
+    <TetrahedronFEMForceField youngModulus="5000" poissonRatio="0.4"/>
+    <FixedProjectiveConstraint indices="0 1 2 3 4 5 6 7 8"/>
+  </Node>
+</Node>
+XML
+cat > together.scn <<'XML'
+<Node name="root" dt="0.01" gravity="0 -9 0">
+  <Node name="body">
+    <EulerImplicitSolver/>
+    <CGLinearSolver iterations="1000" tolerance="1e-13" threshold="1e-30"/>
+    <RegularGridTopology name="grid" min="0 0 0" max="1 1 2" n="3 3 5"/>
+    <MechanicalObject/>
+    <TetrahedronSetTopologyContainer name="Container"/>
+    <Hexa2TetraTopologicalMapping input="@grid" output="@Container"/>
+    <DiagonalMass massDensity="10"/>
+    <TetrahedronFEMForceField youngModulus="5000" poissonRatio="0.4"/>
+    <FixedProjectiveConstraint indices="0 1 2 3 4 5 6 7 8"/>
+  </Node>
+</Node>
+XML
+run 2 --scene apart.scn --solver.steps=5 --output.final-state=apart.csv
+check "a body on a copy of a grid's cut in another node runs" test -s apart.csv
+run 2 --scene together.scn --solver.steps=5 --output.final-state=together.csv
+check "the same body with the grid in its node runs" test -s together.csv
+check "the two end alike" same_state apart.csv together.csv 1e-12
+
 # Two grids of as many points in the body's node, the rest positions one's and the starting
 # positions the other's (SOFA's TetrahedronHyperelasticityFEMForceField_invertedTets.scn): the
 # mass reads the node's topology, the second grid, whose hexahedra are the first's; the scene ends
