@@ -279,6 +279,18 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
     if (field == "position" && other && !own && (cut || hexahedra)) linked = other;
   }
   if (linked && isReadGrid(linked->type)) grid = linked;
+  // A state without points of its own takes its topology's: a container that copies (src) one a
+  // Hexa2TetraTopologicalMapping fills, its position the grid's, holds the grid's points and cut
+  // (SOFA's BarycentricTetraMapping.scn keeps the grid in a node of its own, without a state).
+  if (!grid && !linked && !state.field("position") && topology) {
+    const SofaObject* points = reader.linked(*topology, "position");
+    const SofaObject* cells = reader.linked(*topology, "tetrahedra");
+    for (const SofaObject* o : reader.scene().objects())
+      if (o->type == "Hexa2TetraTopologicalMapping" && points && isReadGrid(points->type) &&
+          !sofa::isSparseGrid(points->type) && cells && reader.linked(*o, "input") == points &&
+          reader.linked(*o, "output") == cells)
+        grid = points;
+  }
   if (restGrid) grid = restGrid;
   // The mesh's objects and the loaders they link to, checked like the body's components.
   sofa::checkLinkedDataFields(reader, state, options.skipUnsupported);
@@ -814,6 +826,30 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   }
 }
 
+// SOFA's CGLinearSolver (a GraphScatteredMatrix) is matrix-free for every state its ODE solver
+// integrates: where the import made one body's operator matrix-free (springs that lie in no
+// cell), the other bodies of its solver take it too, so that their solver keys agree.
+void shareMatrixFree(Reader& reader, const sofa::Walk& walk, SofaImport& out) {
+  const auto given = [](const std::vector<SofaKey>& keys, const std::string& value) {
+    return std::any_of(keys.begin(), keys.end(), [&](const SofaKey& k) {
+      return k.key == "solver.operator" && (value.empty() || k.value == value);
+    });
+  };
+  for (std::size_t b = 0; b < walk.bodies.size(); ++b) {
+    if (!given(out.objects[b].keys, "matrix-free")) continue;
+    for (std::size_t other = 0; other < walk.bodies.size(); ++other) {
+      if (walk.bodies[other].odeSolver != walk.bodies[b].odeSolver ||
+          given(out.objects[other].keys, ""))
+        continue;
+      reader.into(out.objects[other].keys);
+      reader.from(*walk.bodies[b].odeSolver);
+      reader.key("solver.operator", "matrix-free");
+      reader.note(walk.bodies[other].state->label() + ": the step's matrix is matrix-free, as " +
+                  walk.bodies[b].state->label() + "'s under the same ODE solver");
+    }
+  }
+}
+
 }  // namespace
 
 SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& options) {
@@ -870,6 +906,7 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
     sofa::mapConstraintSolving(reader, loop, constraintSolver, body.components, body.odeSolver,
                                body.linearSolver, walk.collision);
   }
+  shareMatrixFree(reader, walk, out);
   for (const SofaObject* o : walk.controllers)
     out.controllers.push_back(o->label() + ", class " + reader.text(*o, "class").value_or("?"));
   if (!walk.visual.empty()) reader.note("skipped (visual only): " + listed(walk.visual));
