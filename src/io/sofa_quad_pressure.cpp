@@ -1,4 +1,4 @@
-// SOFA's QuadPressureForceField as load.quad-traction (model/quad_traction.cpp).
+// SOFA's QuadPressureForceField as load.face-traction (model/face_traction.cpp).
 #include <cmath>
 
 #include "sofa_reader.hpp"
@@ -68,7 +68,7 @@ void mapQuadPressure(Reader& r, const SofaObject& o) {
   }
   if (pressure == std::vector<double>{0, 0, 0}) return;
   for (const std::string& s : selections)
-    r.key("load.quad-traction", joined(pressure, 0, 3) + " " + s);
+    r.key("load.face-traction", joined(pressure, 0, 3) + " " + s);
 }
 
 }  // namespace

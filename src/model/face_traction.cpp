@@ -1,4 +1,4 @@
-#include "eis/model/quad_traction.hpp"
+#include "eis/model/face_traction.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@ namespace eis {
 
 namespace {
 
-const char* const kKey = "load.quad-traction";
+const char* const kKey = "load.face-traction";
 
 using Point = std::array<double, 3>;
 
@@ -21,36 +21,38 @@ double triangleArea(const Point& a, const Point& b, const Point& c) {
   return 0.5 * std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
 }
 
-using Quad = std::array<std::int64_t, 4>;  // input node ids, sorted
+using Face = std::array<std::int64_t, 4>;  // input node ids, sorted; -1 first for a triangle
 
-// Collective. The distinct faces of the local hexahedra whose four vertices `picked` holds, as
-// sorted input ids with their rest area, gathered from every rank (a face two ranks hold is
-// one entry).
-std::map<Quad, double> selectedQuads(const DistributedMesh& mesh, const std::vector<char>& picked) {
+// Collective. The distinct faces of the local cells whose vertices `picked` all holds, as sorted
+// input ids with their rest area, gathered from every rank (a face two ranks hold is one entry).
+std::map<Face, double> selectedFaces(const DistributedMesh& mesh, const std::vector<char>& picked) {
   const Cells& cells = mesh.cells();
+  const CellType type = cells.type();
   const auto& ids = mesh.nodeIds();
   const auto& rest = mesh.restCoords();
-  std::map<Quad, double> mine;
+  std::map<Face, double> mine;
   for (std::size_t c = 0; c < cells.size(); ++c) {
     const auto cell = cells[c];
-    for (const auto& face : facesOf(CellType::Hexahedron).slots) {
-      std::array<PetscInt, 4> v;
+    for (int f = 0; f < facesOf(type).count; ++f) {
+      const int n = faceSize(type, f);
+      std::array<PetscInt, 4> v{};
       bool all = true;
-      for (int k = 0; k < 4; ++k) {
-        v[k] = cell[face[k]];
+      for (int k = 0; k < n; ++k) {
+        v[k] = cell[facesOf(type).slots[f][k]];
         all = all && picked[std::size_t(v[k])];
       }
       if (!all) continue;
       // The cycle from the vertex of smallest id, so both cells of a face cut it alike.
       int first = 0;
-      for (int k = 1; k < 4; ++k)
+      for (int k = 1; k < n; ++k)
         if (ids[v[k]] < ids[v[first]]) first = k;
-      std::rotate(v.begin(), v.begin() + first, v.end());
-      Quad key;
-      for (int k = 0; k < 4; ++k) key[k] = ids[v[k]];
+      std::rotate(v.begin(), v.begin() + first, v.begin() + n);
+      Face key{-1, -1, -1, -1};
+      for (int k = 0; k < n; ++k) key[k] = ids[v[k]];
       std::sort(key.begin(), key.end());
-      mine[key] = triangleArea(rest[v[0]], rest[v[1]], rest[v[2]]) +
-                  triangleArea(rest[v[0]], rest[v[2]], rest[v[3]]);
+      double area = triangleArea(rest[v[0]], rest[v[1]], rest[v[2]]);
+      if (n == 4) area += triangleArea(rest[v[0]], rest[v[2]], rest[v[3]]);
+      mine[key] = area;
     }
   }
   std::vector<double> rows;
@@ -68,19 +70,19 @@ std::map<Quad, double> selectedQuads(const DistributedMesh& mesh, const std::vec
   std::vector<double> all(std::size_t(displacements.back() + counts.back()));
   EIS_CHECK_MPI(MPI_Allgatherv(rows.data(), count, MPI_DOUBLE, all.data(), counts.data(),
                                displacements.data(), MPI_DOUBLE, mesh.comm()));
-  std::map<Quad, double> quads;
+  std::map<Face, double> faces;
   for (std::size_t i = 0; i < all.size(); i += 5)
-    quads.emplace(Quad{std::int64_t(all[i]), std::int64_t(all[i + 1]), std::int64_t(all[i + 2]),
+    faces.emplace(Face{std::int64_t(all[i]), std::int64_t(all[i + 1]), std::int64_t(all[i + 2]),
                        std::int64_t(all[i + 3])},
                   all[i + 4]);
-  return quads;
+  return faces;
 }
 
 }  // namespace
 
-QuadTraction::QuadTraction(const DistributedMesh& mesh, const std::vector<Load>& loads) {
-  if (mesh.cellType() != CellType::Hexahedron)
-    throw Error(std::string(kKey) + ": quadrangles of hexahedra only, and this mesh has " +
+FaceTraction::FaceTraction(const DistributedMesh& mesh, const std::vector<Load>& loads) {
+  if (mesh.cellType() != CellType::Hexahedron && mesh.cellType() != CellType::Tetrahedron)
+    throw Error(std::string(kKey) + ": faces of tetrahedra or hexahedra only, and this mesh has " +
                 pluralNameOf(mesh.cellType()));
   std::unordered_map<std::int64_t, PetscInt> ownedOffsetOf;
   for (std::size_t v = 0; v < mesh.numLocalVertices(); ++v)
@@ -89,46 +91,49 @@ QuadTraction::QuadTraction(const DistributedMesh& mesh, const std::vector<Load>&
   for (const Load& load : loads) {
     std::vector<char> picked(mesh.numLocalVertices(), 0);
     for (auto v : selectNodes(mesh, load.selection, load.key).vertices) picked[std::size_t(v)] = 1;
-    const std::map<Quad, double> quads = selectedQuads(mesh, picked);
-    quadsPerLoad_.push_back(std::int64_t(quads.size()));
-    for (const auto& [key, area] : quads)
+    const std::map<Face, double> faces = selectedFaces(mesh, picked);
+    facesPerLoad_.push_back(std::int64_t(faces.size()));
+    for (const auto& [key, area] : faces) {
+      const double share = area / (key[0] < 0 ? 3 : 4);
       for (auto id : key) {
         const auto found = ownedOffsetOf.find(id);
-        if (found == ownedOffsetOf.end()) continue;
+        if (id < 0 || found == ownedOffsetOf.end()) continue;
         auto& force = total[found->second];
-        for (int d = 0; d < 3; ++d) force[d] += load.traction[d] * area / 4;
+        for (int d = 0; d < 3; ++d) force[d] += load.traction[d] * share;
       }
+    }
   }
   for (const auto& [offset, force] : total) forces_.push_back({offset, force});
 }
 
-void QuadTraction::addNodalForce(double* fOwned) const {
+void FaceTraction::addNodalForce(double* fOwned) const {
   for (const NodalForce& node : forces_)
     for (int d = 0; d < 3; ++d) fOwned[node.offset + d] += node.force[d];
 }
 
-ForceFieldComponent quadTractionComponent() {
+ForceFieldComponent faceTractionComponent() {
   return {
-      {"quad-traction", "force field",
-       "a constant traction on the quadrangles of a mesh of hexahedra (SOFA "
-       "QuadPressureForceField)",
+      {"face-traction", "force field",
+       "a constant traction on the faces of a mesh of tetrahedra or hexahedra (SOFA "
+       "TrianglePressureForceField, QuadPressureForceField)",
        ParameterSpec().add(
            {kKey, "\"TX TY TZ SELECTION\"",
             "a constant traction (TX TY TZ, force per unit rest area) on every face of the\n"
-            "hexahedra, interior ones included, whose four vertices the node selection picks at\n"
-            "rest: each vertex gets a quarter of the traction times the face's rest area, its\n"
-            "two triangles cut from its vertex of smallest id (SOFA QuadPressureForceField, whose\n"
-            "`pressure` is this vector, on a BoxROI's quadIndices). K = 0. SELECTION as for\n"
-            "constraint.fixed. Hexahedra only. Repeatable; a selection that picks no face is a\n"
-            "warning.",
+            "cells, interior ones included, whose vertices the node selection all picks at rest:\n"
+            "each vertex of a face gets the traction times the face's rest area over its vertex\n"
+            "count (SOFA TrianglePressureForceField on a TetrahedronSetTopologyContainer's\n"
+            "triangles, QuadPressureForceField on hexahedra's quads, a quadrangle's two\n"
+            "triangles cut from its vertex of smallest id; their `pressure` is this vector, their\n"
+            "faces a ROI's triangleIndices or quadIndices). K = 0. SELECTION as for\n"
+            "constraint.fixed. Repeatable; a selection that picks no face is a warning.",
             std::nullopt, "pressure", true, selectionValueCheck(3)}),
        nullptr},
       Physics::Elasticity,
-      forceFieldMaker(readQuadTractionParameters, makeQuadTraction)};
+      forceFieldMaker(readFaceTractionParameters, makeFaceTraction)};
 }
 
-QuadTractionParameters readQuadTractionParameters(const Parameters& scene) {
-  QuadTractionParameters parameters;
+FaceTractionParameters readFaceTractionParameters(const Parameters& scene) {
+  FaceTractionParameters parameters;
   for (const std::string& text : scene.texts(kKey)) {
     const SelectionValue value = parseSelectionValue(kKey, text, 3);
     parameters.loads.push_back(
@@ -137,17 +142,17 @@ QuadTractionParameters readQuadTractionParameters(const Parameters& scene) {
   return parameters;
 }
 
-std::unique_ptr<ForceField> makeQuadTraction(const ModelContext& context,
-                                             const QuadTractionParameters& parameters) {
+std::unique_ptr<ForceField> makeFaceTraction(const ModelContext& context,
+                                             const FaceTractionParameters& parameters) {
   if (parameters.loads.empty()) return nullptr;
-  auto field = std::make_unique<QuadTraction>(context.mesh, parameters.loads);
+  auto field = std::make_unique<FaceTraction>(context.mesh, parameters.loads);
   for (std::size_t i = 0; i < parameters.loads.size(); ++i)
-    if (field->quadsPerLoad()[i] == 0)
+    if (field->facesPerLoad()[i] == 0)
       context.warnings.push_back(kKey + std::string(" = ") + parameters.loads[i].text +
-                                 " selects no quadrangle");
+                                 " selects no face");
   return field;
 }
 
-const RegisterForceField registered(461, quadTractionComponent);
+const RegisterForceField registered(461, faceTractionComponent);
 
 }  // namespace eis
