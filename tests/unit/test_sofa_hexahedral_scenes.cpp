@@ -96,9 +96,31 @@ TEST(SofaHexahedralScenes, CubesSprings) {
   const auto refused = [](const std::string& springs) {
     return eis_test::errorOf([&] { importOnGrid(kHexFem + springs); });
   };
-  EXPECT_NE(refused("<MeshSpringForceField quadsStiffness='5'/>").find("quadsStiffness"),
-            std::string::npos);
-  EXPECT_NE(refused("<MeshSpringForceField tetrahedraStiffness='5'/>").find("cubesStiffness"),
+  // A grid's lines are its edges and, of each face, the diagonal from its smallest vertex (its
+  // triangles'); its quads give the edges and both diagonals; it has no tetrahedra.
+  const Keys lines = importOnGrid("<MeshSpringForceField linesStiffness='10'/>");
+  EXPECT_EQ(lines.at("springs.stiffness-by-kind"), "10 10 0");
+  EXPECT_EQ(lines.at("springs.damping-by-kind"), "0 0 0");
+  EXPECT_EQ(lines.at("springs.face-diagonals"), "first");
+  const Keys quads = importOnGrid("<MeshSpringForceField quadsStiffness='5'/>");
+  EXPECT_EQ(quads.at("springs.stiffness-by-kind"), "5 5 0");
+  EXPECT_EQ(quads.count("springs.face-diagonals"), 0u);
+  // Without its triangles (computeTriangleList false) a grid's lines are its edges alone.
+  const eis::SofaImport edgesOnly = eis::importSofaScene(
+      eis::SofaScene("<Node><Node name='b'><EulerImplicitSolver/><CGLinearSolver/>"
+                     "<RegularGridTopology n='3 2 2' computeTriangleList='0'/><MechanicalObject/>"
+                     "<MeshSpringForceField linesStiffness='10'/></Node></Node>",
+                     "e.scn"),
+      {});
+  Keys edgeKeys;
+  for (const eis::SofaKey& k : edgesOnly.objects.at(0).keys) edgeKeys[k.key] = k.value;
+  EXPECT_EQ(edgeKeys.at("springs.stiffness-by-kind"), "10 0 0");
+  EXPECT_EQ(edgeKeys.count("springs.face-diagonals"), 0u);
+  EXPECT_EQ(
+      importOnGrid("<MeshSpringForceField tetrahedraStiffness='5'/>").count("springs.stiffness"),
+      0u);
+  EXPECT_NE(refused("<MeshSpringForceField linesStiffness='3' quadsStiffness='4'/>")
+                .find("two diagonals"),
             std::string::npos);
   // The alias and a kind's own field both given: SOFA's Base::parse reads the attributes in the
   // order of their names, so the later name writes last (stiffness after cubesStiffness).
