@@ -1,6 +1,9 @@
 #include "eis/model/nonuniform_hexahedron.hpp"
 
 #include <algorithm>
+#include <cstdint>
+
+#include "eis/core/error.hpp"
 
 namespace eis {
 
@@ -68,6 +71,30 @@ void condenseMass(std::array<double, 64>& coarse, const std::array<double, 64>& 
 }
 
 }  // namespace
+
+HexahedronRefinement localRefinement(const DistributedMesh& mesh, int levels,
+                                     const std::vector<double>& factors, const std::string& key) {
+  HexahedronRefinement out;
+  if (levels == 0) return out;
+  if (levels > 8) throw Error(key + ": at most 8 finer levels (SOFA's sparse grid's)");
+  if (mesh.cellType() != CellType::Hexahedron)
+    throw Error(key + ": finer cells split hexahedra, and this mesh has " +
+                pluralNameOf(mesh.cellType()));
+  std::int64_t local = 0, cells = 0;
+  for (std::int64_t id : mesh.inputCellIds()) local = std::max(local, id + 1);
+  EIS_CHECK_MPI(MPI_Allreduce(&local, &cells, 1, MPI_INT64_T, MPI_MAX, mesh.comm()));
+  const std::size_t each = finerCells(levels);
+  if (factors.size() != std::size_t(cells) * each)
+    throw Error(key + " has " + std::to_string(factors.size()) + " values for " +
+                std::to_string(cells) + " cells of " + std::to_string(each) +
+                " finer cells each: give " + std::to_string(std::size_t(cells) * each));
+  out.levels = levels;
+  out.factors.reserve(mesh.inputCellIds().size() * each);
+  for (std::int64_t id : mesh.inputCellIds())
+    out.factors.insert(out.factors.end(), factors.begin() + std::size_t(id) * each,
+                       factors.begin() + std::size_t(id + 1) * each);
+  return out;
+}
 
 std::array<double, 64> fineToCoarse(int child) {
   const int offset[3] = {child & 1, child >> 1 & 1, child >> 2 & 1};

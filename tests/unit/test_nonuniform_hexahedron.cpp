@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "eis/model/isotropic_elasticity.hpp"
+#include "eis/model/mass.hpp"
 #include "eis/model/nonuniform_hexahedron.hpp"
+#include "hexahedra.hpp"
 
 namespace {
 
@@ -92,6 +94,56 @@ TEST(NonUniformHexahedron, FullChildrenGiveTheCellsOwnStiffness) {
   const auto m = eis::condensedHexahedronMass(shape, 3, 1, ones);
   const double entry = eis::sofaHexahedronMass(shape, 3).consistent[0];
   EXPECT_NEAR(m[0] / entry, 1.953125, 1e-14);
+}
+
+// The force field and the mass take each cell's condensed matrices, and gravity still the
+// cell's own mass (rho V / 8 a vertex times mass.cell-factor), on a box of two cells.
+TEST(NonUniformHexahedron, ForceFieldAndMassUseTheCondensedMatrices) {
+  const eis_test::HexGrid grid(2, 1, 1, {2, 1, 1.5});
+  eis::Cells cells(eis::CellType::Hexahedron);
+  for (const auto& c : grid.cells) cells.push_back(c);
+  const eis::CellShapes shapes(cells, grid.points);
+  eis::HexahedronRefinement refinement;
+  refinement.levels = 1;
+  refinement.factors = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0.5, 0, 1, 0.25, 1, 0.75, 0};
+  const eis::LameParameters lame = eis::lameParameters(1000, 0.3);
+  eis::HexahedronFEM field(cells, grid.rest(), {lame, lame}, eis::HexahedronMethod::Large,
+                           &refinement);
+  std::vector<double> blocks(2 * 24 * 24, 0.0);
+  field.addKToElementMatrices(blocks.data(), 1.0, {0, 2});
+  const auto k1 =
+      eis::condensedHexahedronStiffness(1, box(2, 1, 1.5), lame, 1, &refinement.factors[8]);
+  const auto own = eis::hexahedronStiffness(0, box(2, 1, 1.5), lame);
+  for (std::size_t i = 0; i < k1.size(); ++i) {
+    EXPECT_NEAR(-blocks[24 * 24 + i], k1[i], 1e-12 * largest(k1)) << i;
+    EXPECT_NEAR(-blocks[i], own[i], 1e-12 * largest(own)) << i;
+  }
+  const double rho = 10;
+  for (auto type : {eis::MassType::HexahedronFem, eis::MassType::HexahedronFemLumped}) {
+    const eis::Mass mass(cells, shapes, 3, rho, type, {}, {1, 0.5}, refinement);
+    const auto m1 = eis::condensedHexahedronMass(box(2, 1, 1.5), rho, 1, &refinement.factors[8]);
+    std::vector<double> blocks(2 * 24 * 24, 0.0);
+    mass.addMToElementMatrices(blocks.data(), 1.0, {0, 2});
+    for (int a = 0; a < 8; ++a) {
+      double row = 0;
+      for (int b = 0; b < 8; ++b) row += m1[8 * a + b];
+      for (int b = 0; b < 8; ++b) {
+        const double expected =
+            type == eis::MassType::HexahedronFem ? m1[8 * a + b] : (a == b ? row : 0.0);
+        EXPECT_EQ(blocks[24 * 24 + (3 * a + 2) * 24 + 3 * b + 2], expected);
+      }
+    }
+    // M dx agrees with the element matrices: vertex 0 of cell 1 is the box's vertex 1.
+    std::vector<double> e(3 * grid.points.size(), 0.0), out(e.size(), 0.0);
+    e[3 * std::size_t(grid.cells[1][0]) + 1] = 1;
+    mass.addMDx(e.data(), out.data(), 1.0);
+    const std::size_t far = std::size_t(grid.cells[1][6]);
+    EXPECT_EQ(out[3 * far + 1], blocks[24 * 24 + (3 * 6 + 1) * 24 + 1]);
+    std::vector<double> f(e.size(), 0.0);
+    const double g[3] = {0, 0, -1};
+    mass.addGravity(f.data(), g);
+    EXPECT_NEAR(f[3 * far + 2], -0.5 * rho * 3 / 8, 1e-14);
+  }
 }
 
 }  // namespace

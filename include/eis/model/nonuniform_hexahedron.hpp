@@ -12,8 +12,10 @@
 // The finest cells' shapes are the parent's rest shape interpolated at their corners: on a box
 // (a sparse grid's cell) they are SOFA's finer grid's cubes, to rounding.
 #include <array>
+#include <string>
 #include <vector>
 
+#include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/hexahedron_fem.hpp"
 
 namespace eis {
@@ -25,6 +27,11 @@ struct HexahedronRefinement {
   // slowest); 0 for a cell the grid does not keep (SOFA's InvalidID, skipped).
   std::vector<double> factors;
 };
+
+// Collective. The refinement of this rank's cells from `factors`, 8^levels per input cell in
+// its order; a list of another length (or levels past 8) is an Error naming `key`.
+HexahedronRefinement localRefinement(const DistributedMesh& mesh, int levels,
+                                     const std::vector<double>& factors, const std::string& key);
 
 // P of child `child`: row = the child's vertex, column = the parent's vertex (SOFA's
 // FINE_TO_COARSE[child]).
