@@ -55,6 +55,17 @@ void mapNonUniformLevels(Reader& r, const SofaObject& grid, const SofaObject& fi
   r.key("mass.cell-finer-factor", list);
 }
 
+std::string refusalOf(const std::string& type, const std::string& otherwise) {
+  if (type == "HexahedronCompositeFEMForceFieldAndMass")
+    return "not supported: SOFA homogenises each coarse cell by a static condensation of its "
+           "finer cells' 27-vertex assembled stiffness (the 8 corners held, a rigid stiffness in "
+           "the empty children, homogenizationMethod, finestToCoarse, useRamification), on a "
+           "SparseGridMultipleTopology's massCoefs, and its HexahedronCompositeFEMMapping "
+           "interpolates with the weights that condensation leaves; "
+           "NonUniformHexahedronFEMForceFieldAndMass (trilinear condensation) is supported";
+  return otherwise;
+}
+
 const RegisterSofaMapping nonUniformHexahedronFem({"NonUniformHexahedronFEMForceFieldAndMass"},
                                                   mapNonUniformHexahedronFem);
 

@@ -88,5 +88,11 @@ sed 's/method="large"/method="small"/' nonuniform.scn >small.scn
 run 2 --scene small.scn --solver.steps=1
 check "method small is refused by name" grep -q "method.*expected large or polar" run.log
 
+# SOFA's homogenised composite element is a static condensation, not this one: refused, saying so.
+scene HexahedronCompositeFEMForceFieldAndMass 'nbVirtualFinerLevels="1"' >composite.scn
+run 2 --scene composite.scn --solver.steps=1
+check "HexahedronCompositeFEMForceFieldAndMass is refused with its reason" \
+  grep -q "HexahedronCompositeFEMForceFieldAndMass: not supported: SOFA homogenises" run.log
+
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
