@@ -28,6 +28,10 @@ void mapNonUniformHexahedronFem(Reader& r, const SofaObject& o) {
   const double levels = r.real(o, "nbVirtualFinerLevels", 0);
   if (levels != std::floor(levels) || levels < 0 || levels > 8)
     r.reject(o, "nbVirtualFinerLevels", "expected an integer from 0 to 8");
+  // SOFA then reads a sparse grid's levels it has not got.
+  const SofaObject* topology = topologyOf(o.node);
+  if (levels != 0 && (!topology || !isSparseGrid(topology->type)))
+    r.reject(o, "nbVirtualFinerLevels", "finer levels need a SparseGridTopology");
   sofaMapping("HexahedronFEMForceFieldAndMass")(r, o);
 }
 

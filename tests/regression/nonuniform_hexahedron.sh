@@ -88,6 +88,12 @@ sed 's/method="large"/method="small"/' nonuniform.scn >small.scn
 run 2 --scene small.scn --solver.steps=1
 check "method small is refused by name" grep -q "method.*expected large or polar" run.log
 
+sed 's/<SparseGridTopology n="3 3 3" nbVirtualFinerLevels="1" fileTopology="cube.obj"\/>/<RegularGridTopology n="3 3 3" min="0 0 0" max="1 1 1"\/>/' \
+  nonuniform.scn >regular.scn
+run 2 --scene regular.scn --solver.steps=1
+check "finer levels on a regular grid are refused by name" \
+  grep -q "nbVirtualFinerLevels.*finer levels need a SparseGridTopology" run.log
+
 # SOFA's homogenised composite element is a static condensation, not this one: refused, saying so.
 scene HexahedronCompositeFEMForceFieldAndMass 'nbVirtualFinerLevels="1"' >composite.scn
 run 2 --scene composite.scn --solver.steps=1
