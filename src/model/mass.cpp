@@ -251,7 +251,12 @@ const ComponentDeclaration& massComponent() {
           .add({"mass.cell-finer-factor", "\"F0 F1 ..\"",
                 "with mass.virtual-finer-levels L: 8^L factors >= 0 per input cell, ordered as\n"
                 "material.cell-finer-stiffness-factor",
-                std::nullopt, "", false, check::reals(0)})
+                std::nullopt, "", false,
+                [](const std::string& key, const std::string& text) {
+                  const auto values = parse::reals(key, text, 0);
+                  if (std::any_of(values.begin(), values.end(), [](double f) { return f < 0; }))
+                    parse::reject(key, text, "expected factors >= 0, 8^L a cell");
+                }})
           .add({"material.capacity", "C", "diffusion: capacity c, the coefficient of du/dt, > 0",
                 "1", "", false, check::positive()}),
       [](Scene& scene) {

@@ -140,6 +140,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "LinearSolverConstraintCorrection",
                           "MeshMatrixMass",
                           "MeshSpringForceField",
+                          "NonUniformHexahedronFEMForceFieldAndMass",
                           "OscillatorConstraint",
                           "OscillatorProjectiveConstraint",
                           "ParallelHexahedronFEMForceField",
