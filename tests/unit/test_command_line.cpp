@@ -1131,6 +1131,9 @@ TEST(Scene, MaterialSourcesExcludeEachOther) {
             "no elastic force field: give a model or leave the key out");
   EXPECT_TRUE(startsWith(errorOf({"--material.model=none", "--material.region=a 1 0.3"}),
                          "material.region describes the elastic material"));
+  EXPECT_TRUE(
+      startsWith(errorOf({"--material.model=none", "--material.cell-finer-stiffness-factor=1"}),
+                 "material.cell-finer-stiffness-factor describes the elastic material"));
   EXPECT_EQ(errorOf({"--material.model=none", "--material.density=3"}), "");
   EXPECT_EQ(errorOf({"--initial.state=a.csv", "--initial.velocities=1 0 0"}),
             "initial.velocities and initial.state are given: give one");
