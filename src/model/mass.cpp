@@ -77,7 +77,8 @@ Mass::Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode, double
       continue;
     }
     // SOFA's NonUniformHexahedronFEMForceFieldAndMass: the finer cells' masses at the density
-    // times their coefficients, condensed; the rows of its lumped mass sum to positive numbers.
+    // times their coefficients, condensed; its lumped mass the row sums (every entry is positive,
+    // so the absolute value SOFA takes of a vertex's lumped mass changes nothing).
     const std::array<double, 64> condensed =
         condensedHexahedronMass(p, coefficient, refinement.levels,
                                 refinement.factors.data() + (c << (3 * refinement.levels)));
