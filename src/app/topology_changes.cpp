@@ -59,6 +59,8 @@ bool allowedWithChanges(const std::string& key) {
                                                 "material.cell-young-modulus",
                                                 "material.cell-poisson-ratio",
                                                 "material.cell-stiffness-factor",
+                                                "material.virtual-finer-levels",
+                                                "material.cell-finer-stiffness-factor",
                                                 "solver.group",
                                                 "constraint.fixed-group"};
   if (refused.count(key)) return false;

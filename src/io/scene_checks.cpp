@@ -67,7 +67,7 @@ void refuseMaterialWithoutModel(const Scene& scene) {
   for (const char* key : {"material.rotation", "material.cells", "material.hexahedron-element",
                           "material.young-modulus", "material.poisson-ratio", "material.lame",
                           "material.cell-young-modulus", "material.cell-poisson-ratio",
-                          "material.cell-stiffness-factor"})
+                          "material.cell-stiffness-factor", "material.cell-finer-stiffness-factor"})
     if (scene.given(key))
       throw Error(std::string(key) +
                   " describes the elastic material, and material.model = none adds no elastic "
@@ -83,8 +83,9 @@ void elasticMaterial(Scene& scene) {
   if (physicsOf(scene) == Physics::Diffusion && model != MaterialModel::Linear)
     throw Error("material.model = " + scene.text("material.model") +
                 " is an elastic model; physics.type = diffusion takes none");
-  for (const char* key : {"material.lame", "material.cell-young-modulus",
-                          "material.cell-poisson-ratio", "material.cell-stiffness-factor"})
+  for (const char* key :
+       {"material.lame", "material.cell-young-modulus", "material.cell-poisson-ratio",
+        "material.cell-stiffness-factor", "material.cell-finer-stiffness-factor"})
     requireElasticity(scene, key, scene.given(key));
   requireElasticity(scene, "material.region", !scene.texts("material.region").empty());
   checkMaterialSources(scene);
@@ -204,7 +205,8 @@ const std::vector<SceneCheck>& sceneChecks() {
        {"physics.type", "material.model", "material.rotation", "material.cells",
         "material.hexahedron-element", "material.young-modulus", "material.poisson-ratio",
         "material.lame", "material.region", "material.cell-young-modulus",
-        "material.cell-poisson-ratio", "material.cell-stiffness-factor"},
+        "material.cell-poisson-ratio", "material.cell-stiffness-factor",
+        "material.cell-finer-stiffness-factor"},
        elasticMaterial},
       {"mesh-springs",
        {"physics.type", "springs.stiffness", "springs.damping", "springs.stiffness-by-kind",

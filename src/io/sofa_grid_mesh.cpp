@@ -300,7 +300,15 @@ void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& su
       throw Error(c->where + ": " + c->type + ": on " + grid.label() +
                   ": SOFA weighs each cell's mass by the grid's massCoefs, which is not "
                   "supported yet");
-  const SparseGrid mesh = sparseGrid(reader, grid, surfacePath, surfaces);
+  std::vector<GridLevel> finer;
+  const SparseGrid mesh = sparseGrid(reader, grid, surfacePath, surfaces, &finer);
+  // NonUniformHexahedronFEMForceFieldAndMass condenses its stiffness from the finer levels.
+  bool condensed = false;
+  for (const SofaObject* c : components)
+    if (c->type == "NonUniformHexahedronFEMForceFieldAndMass") {
+      mapNonUniformLevels(reader, grid, *c, mesh, finer);
+      condensed = reader.real(*c, "nbVirtualFinerLevels", 0) != 0;
+    }
   RegularGrid cells;
   cells.n = {3, 2, 2};
   cells.points = mesh.points;
@@ -318,9 +326,10 @@ void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& su
   // on, by the grid's getMassCoef: the same coefficients as the stiffness (but for
   // SparseGridMultipleTopology's massCoefs, refused above).
   for (const SofaObject* c : components)
-    if (weighted && c->type == "HexahedronFEMForceFieldAndMass")
+    if (weighted && (c->type == "HexahedronFEMForceFieldAndMass" ||
+                     c->type == "NonUniformHexahedronFEMForceFieldAndMass"))
       reader.key("mass.cell-factor", factors);
-  if (weighted) reader.key("material.cell-stiffness-factor", factors);
+  if (weighted && !condensed) reader.key("material.cell-stiffness-factor", factors);
   const std::string weight = !weighted ? ""
                              : halves  ? ", at half stiffness"
                                        : "; stiffness from the finer levels";

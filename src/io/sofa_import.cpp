@@ -735,7 +735,7 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     if (const sofa::SofaMapping map = sofa::sofaMapping(o->type))
       map(reader, *o);
     else
-      unsupported(reader, *o, why, options);
+      unsupported(reader, *o, sofa::refusalOf(o->type, why), options);
     if (o->type == "ConstantForceField") noteForceLoad(*o, keys, before, forces);
   }
   if (!femChildren.empty()) {

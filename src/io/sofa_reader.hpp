@@ -89,7 +89,8 @@ const SofaObject* topologyOf(const SofaNode* node);
 inline bool readsHexahedra(const std::string& type) {
   return type == "HexahedronFEMForceField" || type == "HexahedronFEMForceFieldAndMass" ||
          type == "HexahedralFEMForceField" || type == "HexahedralFEMForceFieldAndMass" ||
-         type == "ParallelHexahedronFEMForceField";
+         type == "ParallelHexahedronFEMForceField" ||
+         type == "NonUniformHexahedronFEMForceFieldAndMass";
 }
 
 // The mapping registered for a SOFA class name (a mass, force field or projective constraint

@@ -307,6 +307,7 @@ SparseGrid numberedCells(const GridLevel& level, const std::vector<long long>& k
     out.boundary.push_back(level.types[std::size_t(kept[h])] == CellType::Boundary);
     out.boundaryCells += out.boundary.back();
   }
+  out.regular = kept;
   return out;
 }
 
@@ -327,7 +328,7 @@ SparseGrid voxelize(const Surface& surface, const SparseGridSettings& settings) 
 }
 
 SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid, const std::string& surfacePath,
-                      const std::vector<std::string>& surfaces) {
+                      const std::vector<std::string>& surfaces, std::vector<GridLevel>* finer) {
   const double levels = reader.real(grid, "nbVirtualFinerLevels", 0);
   if (levels != std::floor(levels) || levels < 0 || levels > 8)
     reader.reject(grid, "nbVirtualFinerLevels", "expected an integer from 0 to 8");
@@ -424,7 +425,11 @@ SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid, const std::s
     // axis, then each grid built from the one below it, this one last.
     for (int a = 0; a < 3; ++a) settings.n[a] = (settings.n[a] - 1) * (1 << int(levels)) + 1;
     GridLevel level = finestLevel(surface, settings);
-    for (int l = 0; l < int(levels); ++l) level = coarser(level);
+    for (int l = 0; l < int(levels); ++l) {
+      GridLevel next = coarser(level);
+      if (finer) finer->push_back(std::move(level));
+      level = std::move(next);
+    }
     return numberedByCubes(level);
   } catch (const Error& e) {
     reader.reject(grid, field, e.what());

@@ -62,6 +62,7 @@ struct SparseGrid {
   // from a finer level's (coarser).
   std::vector<double> stiffness;
   std::optional<FinestCells> finest;  // SparseGridRamificationTopology's, with finer levels
+  std::vector<long long> regular;     // per hexahedron: its cell's number in the regular grid
 };
 
 // One level of a sparse grid, over its regular grid (cell (x, y, z) numbered
@@ -94,6 +95,23 @@ SparseGrid numberedCells(const GridLevel& level, const std::vector<long long>& k
 // voxelize.
 SparseGrid numberedByCubes(const GridLevel& level);
 
+// NonUniformHexahedronFEMForceFieldAndMass's finer cells: for each hexahedron of `grid` (cell
+// numbers `grid.regular`), the coefficients of its 8^levels cells `levels` levels finer,
+// children in SOFA's order (bit 0: x, bit 1: y, bit 2: z; the first level slowest), 0 where a
+// level does not keep the cell (SOFA's InvalidID). `finer` is the grid's virtual finer levels,
+// the finest first (SOFA's _virtualFinerLevels); levels is at most their number.
+std::vector<double> finerCoefficients(const SparseGrid& grid, const std::vector<GridLevel>& finer,
+                                      int levels);
+
+// NonUniformHexahedronFEMForceFieldAndMass `field` on `grid` (io/sofa_nonuniform_hexahedron.cpp):
+// the keys of its finer cells, from the grid's virtual finer levels `finer`.
+void mapNonUniformLevels(Reader& r, const SofaObject& grid, const SofaObject& field,
+                         const SparseGrid& mesh, const std::vector<GridLevel>& finer);
+
+// Why a component with no mapping is refused: a precise reason for
+// HexahedronCompositeFEMForceFieldAndMass, else `otherwise`.
+std::string refusalOf(const std::string& type, const std::string& otherwise);
+
 // The grid SOFA keeps of `surface`. The surface must be closed (every edge shared by an even
 // number of facets); an Error says what is wrong otherwise. A vertex outside a box given by min
 // and max counts in the grid's cell nearest to it along each axis, as in SOFA.
@@ -102,7 +120,9 @@ SparseGrid voxelize(const Surface& surface, const SparseGridSettings& settings);
 // The SparseGridTopology `grid`, its surface read from `surfacePath` (empty: its position with
 // its triangles and quads); a SparseGridMultipleTopology's `surfaces` its fileTopologies, found.
 // Anything refused is an Error naming the object and field.
+// `finer` (when not null) receives a SparseGridTopology's virtual finer levels, the finest first.
 SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid, const std::string& surfacePath,
-                      const std::vector<std::string>& surfaces = {});
+                      const std::vector<std::string>& surfaces = {},
+                      std::vector<GridLevel>* finer = nullptr);
 
 }  // namespace eis::sofa

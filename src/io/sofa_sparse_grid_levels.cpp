@@ -57,6 +57,47 @@ GridLevel coarser(const GridLevel& finer) {
   return out;
 }
 
+namespace {
+
+// The coefficients of the cells under cell (x, y, z) of finer[depth] down to finer[bottom],
+// appended in child order; a cell past the level's grid or not kept gives zeros.
+void appendFiner(const std::vector<GridLevel>& finer, std::size_t depth, std::size_t bottom,
+                 long long x, long long y, long long z, std::vector<double>& out) {
+  const GridLevel& level = finer[depth];
+  const long long cx = level.n[0] - 1, cy = level.n[1] - 1, cz = level.n[2] - 1;
+  const bool kept = x < cx && y < cy && z < cz &&
+                    level.types[std::size_t(x + cx * (y + cy * z))] != VoxelType::Outside;
+  if (depth == bottom) {
+    out.push_back(kept ? level.stiffness[std::size_t(x + cx * (y + cy * z))] : 0.0);
+    return;
+  }
+  if (!kept) {
+    out.insert(out.end(), std::size_t(1) << (3 * (depth - bottom)), 0.0);
+    return;
+  }
+  for (int w = 0; w < 8; ++w)
+    appendFiner(finer, depth - 1, bottom, 2 * x + (w & 1), 2 * y + (w >> 1 & 1),
+                2 * z + (w >> 2 & 1), out);
+}
+
+}  // namespace
+
+std::vector<double> finerCoefficients(const SparseGrid& grid, const std::vector<GridLevel>& finer,
+                                      int levels) {
+  std::vector<double> out;
+  if (levels == 0) return out;
+  out.reserve(grid.regular.size() << (3 * levels));
+  const long long cx = grid.n[0] - 1, cy = grid.n[1] - 1;
+  const std::size_t top = finer.size() - 1, bottom = finer.size() - std::size_t(levels);
+  for (long long c : grid.regular) {
+    const long long x = c % cx, y = c / cx % cy, z = c / (cx * cy);
+    for (int w = 0; w < 8; ++w)
+      appendFiner(finer, top, bottom, 2 * x + (w & 1), 2 * y + (w >> 1 & 1), 2 * z + (w >> 2 & 1),
+                  out);
+  }
+  return out;
+}
+
 SparseGrid numberedByCubes(const GridLevel& level) {
   const std::array<int, 3> cells{level.n[0] - 1, level.n[1] - 1, level.n[2] - 1};
   std::vector<long long> kept;

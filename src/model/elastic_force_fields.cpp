@@ -9,6 +9,7 @@
 #include "eis/model/hexahedron_fem.hpp"
 #include "eis/model/hyperelastic_fem.hpp"
 #include "eis/model/linear_elastic_fem.hpp"
+#include "eis/model/nonuniform_hexahedron.hpp"
 
 namespace eis {
 
@@ -20,6 +21,11 @@ namespace {
 std::unique_ptr<ForceField> makeHexahedralField(const ElasticMaterial& material, const Cells& cells,
                                                 std::vector<double> rest) {
   if (material.hexahedron == HexahedronElement::HexahedralFem) {
+    if (material.refinement.levels > 0)
+      throw Error(
+          "material.virtual-finer-levels: SOFA condenses finer cells into "
+          "HexahedronFEMForceField's element (NonUniformHexahedronFEMForceFieldAndMass), not "
+          "HexahedralFEMForceField's");
     if (material.model != MaterialModel::Corotational ||
         (material.rotation != RotationMethod::Large && material.rotation != RotationMethod::Polar))
       throw Error(
@@ -33,7 +39,7 @@ std::unique_ptr<ForceField> makeHexahedralField(const ElasticMaterial& material,
   switch (material.model) {
     case MaterialModel::Linear:
       return std::make_unique<HexahedronFEM>(cells, std::move(rest), material.lame,
-                                             HexahedronMethod::Small);
+                                             HexahedronMethod::Small, &material.refinement);
     case MaterialModel::Corotational:
       if (material.rotation != RotationMethod::Large && material.rotation != RotationMethod::Polar)
         throw Error(
@@ -42,7 +48,8 @@ std::unique_ptr<ForceField> makeHexahedralField(const ElasticMaterial& material,
       return std::make_unique<HexahedronFEM>(cells, std::move(rest), material.lame,
                                              material.rotation == RotationMethod::Large
                                                  ? HexahedronMethod::Large
-                                                 : HexahedronMethod::Polar);
+                                                 : HexahedronMethod::Polar,
+                                             &material.refinement);
     default:
       throw Error(
           "material.model: on hexahedra the elastic models are linear and corotational (SOFA's "
@@ -93,6 +100,12 @@ void checkCellModuli(const std::string& key, const std::string& text) {
   const auto values = parse::reals(key, text, 0);
   if (values.empty() || std::any_of(values.begin(), values.end(), [](double e) { return e < 0; }))
     parse::reject(key, text, "expected one modulus >= 0 a cell, at least one");
+}
+
+void checkFinerFactors(const std::string& key, const std::string& text) {
+  const auto values = parse::reals(key, text, 0);
+  if (values.empty() || std::any_of(values.begin(), values.end(), [](double f) { return f < 0; }))
+    parse::reject(key, text, "expected factors >= 0, 8^L a cell");
 }
 
 void checkLame(const std::string& key, const std::string& text) {
@@ -193,7 +206,19 @@ ParameterSpec elasticParameters() {
             "factors of Young's modulus over the input tetrahedra (SOFA TetrahedronFEMForceField\n"
             "localStiffnessFactor): with M factors and N tetrahedra, tetrahedron i's modulus is\n"
             "F[i M / N] (integer division) times its own",
-            std::nullopt, "", false, check::positives(0)});
+            std::nullopt, "", false, check::positives(0)})
+      .add({"material.virtual-finer-levels", "L",
+            "hexahedra: each cell's stiffness condensed from its 8^L cells L levels finer (SOFA\n"
+            "NonUniformHexahedronFEMForceFieldAndMass nbVirtualFinerLevels): each finer cell's\n"
+            "element stiffness times its material.cell-finer-stiffness-factor, pulled back\n"
+            "through the trilinear interpolation of its parent's vertices; 0: none",
+            "0", "", false, check::integerAtLeast(0)})
+      .add({"material.cell-finer-stiffness-factor", "\"F0 F1 ..\"",
+            "with material.virtual-finer-levels L: 8^L factors >= 0 per input cell, in its order,\n"
+            "its finer cells in SOFA's child order (bit 0: x, bit 1: y, bit 2: z; the first\n"
+            "level slowest); 0 for a finer cell the grid does not keep (SOFA's sparse grid\n"
+            "getStiffnessCoef of its finer levels)",
+            std::nullopt, "", false, checkFinerFactors});
 }
 
 }  // namespace
@@ -231,6 +256,9 @@ ElasticFemParameters readElasticFemParameters(const Parameters& scene) {
   if (scene.given("material.hexahedron-cut"))
     p.hexahedronCut =
         parse::integers("material.hexahedron-cut", scene.text("material.hexahedron-cut"), 0);
+  p.finerLevels = scene.integer("material.virtual-finer-levels");
+  if (scene.given("material.cell-finer-stiffness-factor"))
+    p.finerFactors = scene.reals("material.cell-finer-stiffness-factor");
   return p;
 }
 
@@ -320,6 +348,9 @@ std::unique_ptr<ForceField> makeElasticFem(const ModelContext& context,
         "hexahedra, and this mesh has " +
         pluralNameOf(context.mesh.cellType()));
   material.lame = cellMaterials(context.mesh, parameters.materials, context.warnings);
+  material.refinement =
+      localRefinement(context.mesh, parameters.finerLevels, parameters.finerFactors,
+                      "material.cell-finer-stiffness-factor");
   // A cell one rank cannot integrate stops every rank.
   std::unique_ptr<ForceField> field;
   std::string failure;

@@ -10,6 +10,7 @@
 
 #include "eis/core/vector_clones.hpp"
 #include "eis/model/mat3.hpp"
+#include "eis/model/nonuniform_hexahedron.hpp"
 #include "eis/model/sofa_polar.hpp"
 
 namespace eis {
@@ -149,8 +150,14 @@ Vec3 point(const double* x, PetscInt vertex) {
 
 }  // namespace
 
+HexahedronFEM::Stiffness hexahedronStiffness(std::size_t cell, const std::array<Vec3, 8>& shape,
+                                             const LameParameters& lame) {
+  return elementStiffness(cell, shape, lame);
+}
+
 HexahedronFEM::HexahedronFEM(const Cells& cells, std::vector<double> rest,
-                             std::vector<LameParameters> lame, HexahedronMethod method)
+                             std::vector<LameParameters> lame, HexahedronMethod method,
+                             const HexahedronRefinement* refinement)
     : cells_(cells), lame_(std::move(lame)), method_(method) {
   if (cells.type() != CellType::Hexahedron)
     throw Error("internal: HexahedronFEM made on " + pluralNameOf(cells.type()));
@@ -165,7 +172,11 @@ HexahedronFEM::HexahedronFEM(const Cells& cells, std::vector<double> rest,
     const Vec3 origin = point(rest.data(), cells_[c][0]);
     for (int a = 0; a < kN; ++a)
       e.shape[a] = times(r0, sub(point(rest.data(), cells_[c][a]), origin));
-    const Stiffness k = elementStiffness(c, e.shape, lame_[c]);
+    const Stiffness k = refinement && refinement->levels > 0
+                            ? condensedHexahedronStiffness(
+                                  c, e.shape, lame_[c], refinement->levels,
+                                  refinement->factors.data() + (c << (3 * refinement->levels)))
+                            : elementStiffness(c, e.shape, lame_[c]);
     const std::string_view bits(reinterpret_cast<const char*>(k.data()), sizeof k);
     std::vector<std::size_t>& same = byHash[std::hash<std::string_view>{}(bits)];
     const auto found = std::find_if(same.begin(), same.end(), [&](std::size_t s) {

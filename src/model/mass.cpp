@@ -34,8 +34,14 @@ bool hexahedronEdge(int a, int b) {
 
 Mass::Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode, double coefficient,
            MassType type, const std::vector<double>& cellsPerVertex,
-           const std::vector<double>& cellFactors)
-    : cells_(cells), dofs_(dofsPerNode), coefficient_(coefficient), type_(type) {
+           const std::vector<double>& cellFactors, const HexahedronRefinement& refinement)
+    : cells_(cells),
+      dofs_(dofsPerNode),
+      coefficient_(coefficient),
+      type_(type),
+      refined_(refinement.levels > 0) {
+  if (refined_ && !isHexahedronFem(type))
+    throw Error("mass.virtual-finer-levels applies to mass.type = hexahedron-fem(-lumped) only");
   if (type == MassType::Uniform) {  // each vertex's mass, shared out among its cells
     vertexShares_.reserve(cellsPerVertex.size());
     for (double count : cellsPerVertex) vertexShares_.push_back(coefficient / count);
@@ -70,7 +76,25 @@ Mass::Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode, double
     const double factor = cellFactors.empty() ? 1.0 : cellFactors[c];
     const HexahedronMass m = sofaHexahedronMass(p, coefficient * factor);
     volumes_.push_back(m.gravity[0]);
-    entries_.push_back(type == MassType::HexahedronFem ? m.consistent[0] : m.lumped[0]);
+    if (!refined_) {
+      entries_.push_back(type == MassType::HexahedronFem ? m.consistent[0] : m.lumped[0]);
+      continue;
+    }
+    // SOFA's NonUniformHexahedronFEMForceFieldAndMass: the finer cells' masses at the density
+    // times their coefficients, condensed; its lumped mass the row sums (every entry is positive,
+    // so the absolute value SOFA takes of a vertex's lumped mass changes nothing).
+    const std::array<double, 64> condensed =
+        condensedHexahedronMass(p, coefficient, refinement.levels,
+                                refinement.factors.data() + (c << (3 * refinement.levels)));
+    if (type == MassType::HexahedronFem) {
+      entries_.insert(entries_.end(), condensed.begin(), condensed.end());
+      continue;
+    }
+    for (int a = 0; a < 8; ++a) {
+      double sum = 0;
+      for (int b = 0; b < 8; ++b) sum += condensed[8 * a + b];
+      entries_.push_back(sum);
+    }
   }
 }
 
@@ -81,7 +105,8 @@ double Mass::lumpedShare(std::size_t cell, int vertex) const {
 }
 
 double Mass::entry(std::size_t cell, int a, int b) const {
-  if (type_ == MassType::HexahedronFem) return entries_[cell];
+  if (type_ == MassType::HexahedronFem)
+    return refined_ ? entries_[64 * cell + 8 * std::size_t(a) + std::size_t(b)] : entries_[cell];
   const double m = coefficient_ * volumes_[cell];
   switch (cells_.type()) {
     case CellType::Triangle: return a == b ? m / 6 : m / 12;
@@ -92,6 +117,10 @@ double Mass::entry(std::size_t cell, int a, int b) const {
   return hexahedronEdge(a, b) ? m / 40 : 0;
 }
 
+double Mass::lumpedEntry(std::size_t cell, int a) const {
+  return refined_ ? entries_[8 * cell + std::size_t(a)] : entries_[cell];
+}
+
 void Mass::addMDx(const double* dx, double* out, double factor) const {
   if (!fullMatrix(type_)) {
     // Element by element, like the consistent case, so ghost vertices get this rank's share
@@ -99,8 +128,8 @@ void Mass::addMDx(const double* dx, double* out, double factor) const {
     for (std::size_t c = 0; c < cells_.size(); ++c)
       for (int a = 0; a < cells_.corners(); ++a) {
         const PetscInt v = cells_[c][a];
-        const double m =
-            factor * (type_ == MassType::HexahedronFemLumped ? entries_[c] : lumpedShare(c, a));
+        const double m = factor * (type_ == MassType::HexahedronFemLumped ? lumpedEntry(c, a)
+                                                                          : lumpedShare(c, a));
         for (int d = 0; d < dofs_; ++d) out[dofs_ * v + d] += m * dx[dofs_ * v + d];
       }
     return;
@@ -137,7 +166,7 @@ void Mass::addMToElementMatrices(double* elementMatrices, double factor, CellRan
   for (std::size_t c = range.begin; c < range.end; ++c) {
     double* block = elementMatrices + (c - range.begin) * n * n;
     if (type_ == MassType::HexahedronFemLumped) {
-      for (int a = 0; a < corners; ++a) add(block, a, a, factor * entries_[c]);
+      for (int a = 0; a < corners; ++a) add(block, a, a, factor * lumpedEntry(c, a));
     } else if (!fullMatrix(type_)) {
       for (int a = 0; a < corners; ++a) add(block, a, a, factor * lumpedShare(c, a));
     } else if (cells_.type() != CellType::Tetrahedron) {
@@ -219,6 +248,20 @@ const ComponentDeclaration& massComponent() {
                 "hexahedron-fem(-lumped): a factor of the density per input cell, > 0, one per\n"
                 "cell (SOFA's sparse grid mass coefficients, getMassCoef)",
                 std::nullopt, "", false, check::positives(0)})
+          .add({"mass.virtual-finer-levels", "L",
+                "hexahedron-fem(-lumped): each cell's element mass condensed from its 8^L cells L\n"
+                "levels finer, as SOFA NonUniformHexahedronFEMForceFieldAndMass's (at the density\n"
+                "times mass.cell-finer-factor); gravity still acts on the cell's own; 0: none",
+                "0", "", false, check::integerAtLeast(0)})
+          .add({"mass.cell-finer-factor", "\"F0 F1 ..\"",
+                "with mass.virtual-finer-levels L: 8^L factors >= 0 per input cell, ordered as\n"
+                "material.cell-finer-stiffness-factor",
+                std::nullopt, "", false,
+                [](const std::string& key, const std::string& text) {
+                  const auto values = parse::reals(key, text, 0);
+                  if (std::any_of(values.begin(), values.end(), [](double f) { return f < 0; }))
+                    parse::reject(key, text, "expected factors >= 0, 8^L a cell");
+                }})
           .add({"material.capacity", "C", "diffusion: capacity c, the coefficient of du/dt, > 0",
                 "1", "", false, check::positive()}),
       [](Scene& scene) {
@@ -252,6 +295,9 @@ MassParameters readMassParameters(const Parameters& scene) {
   mass.density = scene.real("material.density");
   mass.capacity = scene.real("material.capacity");
   if (scene.given("mass.cell-factor")) mass.cellFactors = scene.reals("mass.cell-factor");
+  mass.finerLevels = scene.integer("mass.virtual-finer-levels");
+  if (scene.given("mass.cell-finer-factor"))
+    mass.finerFactors = scene.reals("mass.cell-finer-factor");
   return mass;
 }
 

@@ -9,13 +9,14 @@ namespace eis {
 
 MechanicalSystem::MechanicalSystem(const DistributedMesh& mesh, MassType massType,
                                    double massCoefficient,
-                                   const std::vector<double>& cellMassFactors)
+                                   const std::vector<double>& cellMassFactors,
+                                   const HexahedronRefinement& massRefinement)
     : mesh_(mesh),
       dofs_(mesh.dofsPerNode()),
       shapes_(mesh.cells(), mesh.restCoords()),
       mass_(mesh.cells(), shapes_, mesh.dofsPerNode(), massCoefficient, massType,
             massType == MassType::Uniform ? cellsPerVertex(mesh) : std::vector<double>{},
-            cellMassFactors) {
+            cellMassFactors, massRefinement) {
   EIS_CHECK(DMCreateLocalVector(mesh.dm(), &localA_));
   EIS_CHECK(DMCreateLocalVector(mesh.dm(), &localV_));
   EIS_CHECK(DMCreateLocalVector(mesh.dm(), &localB_));

@@ -204,6 +204,13 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) {
          EXPECT_EQ(s.reals("material.cell-stiffness-factor"), (std::vector<double>{1, 0.5}));
        }},
+      {"material.virtual-finer-levels", "2",
+       [](const Scene& s) { EXPECT_EQ(s.integer("material.virtual-finer-levels"), 2); }},
+      {"material.cell-finer-stiffness-factor", "1 0 0.5",
+       [](const Scene& s) {
+         EXPECT_EQ(s.reals("material.cell-finer-stiffness-factor"),
+                   (std::vector<double>{1, 0, 0.5}));
+       }},
       {"material.density", "1000",
        [](const Scene& s) { EXPECT_EQ(s.real("material.density"), 1000); }},
       {"material.conductivity", "0.5",
@@ -332,6 +339,16 @@ std::vector<KeyCase> allKeys() {
        "0.5 2",
        [](const Scene& s) {
          EXPECT_EQ(s.reals("mass.cell-factor"), (std::vector<double>{0.5, 2}));
+       },
+       {"--mass.type=hexahedron-fem"}},
+      {"mass.virtual-finer-levels",
+       "1",
+       [](const Scene& s) { EXPECT_EQ(s.integer("mass.virtual-finer-levels"), 1); },
+       {"--mass.type=hexahedron-fem"}},
+      {"mass.cell-finer-factor",
+       "0.5 0",
+       [](const Scene& s) {
+         EXPECT_EQ(s.reals("mass.cell-finer-factor"), (std::vector<double>{0.5, 0}));
        },
        {"--mass.type=hexahedron-fem"}},
       {"damping.coefficient", "0.7",
@@ -911,6 +928,8 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"material.cell-young-modulus", "1 -1"},
       {"material.cell-poisson-ratio", "0.3 0.5"},
       {"material.cell-stiffness-factor", "1 0"},
+      {"material.virtual-finer-levels", "-1"},
+      {"material.cell-finer-stiffness-factor", "1 -0.5"},
       {"constraint.linear-movement-rule", "free"},
       {"initial.positions", "0 0 0 1"},
       {"initial.velocities", "0 0 x"},
@@ -975,6 +994,8 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"mass.total-mass", "0"},
       {"mass.vertex-mass", "-1"},
       {"mass.cell-factor", "1 -1"},
+      {"mass.virtual-finer-levels", "1.5"},
+      {"mass.cell-finer-factor", "0 -1"},
       {"solver.first-order", "maybe"},
       {"physics.type", "fluid"},
       {"mass.type", "heavy"},
@@ -1110,6 +1131,9 @@ TEST(Scene, MaterialSourcesExcludeEachOther) {
             "no elastic force field: give a model or leave the key out");
   EXPECT_TRUE(startsWith(errorOf({"--material.model=none", "--material.region=a 1 0.3"}),
                          "material.region describes the elastic material"));
+  EXPECT_TRUE(
+      startsWith(errorOf({"--material.model=none", "--material.cell-finer-stiffness-factor=1"}),
+                 "material.cell-finer-stiffness-factor describes the elastic material"));
   EXPECT_EQ(errorOf({"--material.model=none", "--material.density=3"}), "");
   EXPECT_EQ(errorOf({"--initial.state=a.csv", "--initial.velocities=1 0 0"}),
             "initial.velocities and initial.state are given: give one");

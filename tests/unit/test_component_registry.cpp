@@ -142,6 +142,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "LinearSolverConstraintCorrection",
                           "MeshMatrixMass",
                           "MeshSpringForceField",
+                          "NonUniformHexahedronFEMForceFieldAndMass",
                           "OscillatorConstraint",
                           "OscillatorProjectiveConstraint",
                           "ParallelHexahedronFEMForceField",

@@ -11,6 +11,7 @@
 #include "eis/model/cell_shapes.hpp"
 #include "eis/model/corotational_fem.hpp"
 #include "eis/model/force_field_component.hpp"
+#include "eis/model/nonuniform_hexahedron.hpp"
 
 namespace eis {
 
@@ -43,6 +44,7 @@ struct ElasticMaterial {
   RotationMethod rotation = RotationMethod::Large;
   HexahedronElement hexahedron = HexahedronElement::HexahedronFem;
   std::vector<LameParameters> lame;  // one per cell
+  HexahedronRefinement refinement;   // hexahedra: the finer cells their stiffness condenses
 };
 
 // cells: four local vertex indices each (material.model other than none) (input vertex order),
@@ -61,6 +63,8 @@ struct ElasticFemParameters {
   HexahedronElement hexahedron;      // material.hexahedron-element
   CellMaterialParameters materials;  // material.young-modulus .. material.region
   std::vector<int> hexahedronCut;    // material.hexahedron-cut: empty unless given
+  int finerLevels;                   // material.virtual-finer-levels
+  std::vector<double> finerFactors;  // material.cell-finer-stiffness-factor: empty unless given
 };
 ElasticFemParameters readElasticFemParameters(const Parameters& scene);
 

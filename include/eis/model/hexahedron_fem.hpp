@@ -47,6 +47,8 @@
 
 namespace eis {
 
+struct HexahedronRefinement;  // model/nonuniform_hexahedron.hpp
+
 enum class HexahedronMethod { Small, Large, Polar };
 inline constexpr Named<HexahedronMethod> kHexahedronMethods[] = {
     {"small", HexahedronMethod::Small},
@@ -60,8 +62,10 @@ public:
   // material. Throws InvertedElement for a cell whose rest shape has det J <= 0 at a Gauss point in
   // its frame (see elementStiffness); "polar" accepts a mirrored cell, its frame being then a
   // reflection, as SOFA does.
+  // `refinement` (none: nullptr) gives each cell the stiffness condensed from its finer cells
+  // (SOFA's NonUniformHexahedronFEMForceFieldAndMass) instead of its own.
   HexahedronFEM(const Cells& cells, std::vector<double> rest, std::vector<LameParameters> lame,
-                HexahedronMethod method);
+                HexahedronMethod method, const HexahedronRefinement* refinement = nullptr);
 
   // Also stores every element's frame at x (large, polar): the linearization point of the two
   // below.
@@ -108,6 +112,11 @@ private:
   std::vector<Stiffness> stiffnesses_;  // the distinct K0 of the cells
   std::vector<Mat3> frames_;            // R of the last addForce (R0 before any)
 };
+
+// K0 of a turned rest shape `shape` (SOFA's computeElementStiffness; `cell` names it in an
+// InvertedElement).
+HexahedronFEM::Stiffness hexahedronStiffness(std::size_t cell, const std::array<Vec3, 8>& shape,
+                                             const LameParameters& lame);
 
 // SOFA's HexahedronFEMForceFieldAndMass element mass, per component: its 24x24 matrix is this 8x8
 // one on each of x, y and z, in the vertex order above. SOFA's computeElementMass is not the

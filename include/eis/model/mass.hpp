@@ -28,6 +28,7 @@
 #include "eis/linalg/cell_range.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/cell_shapes.hpp"
+#include "eis/model/nonuniform_hexahedron.hpp"
 #include "eis/model/physics.hpp"
 
 namespace eis {
@@ -44,10 +45,13 @@ class Mass {
 public:
   // `coefficient` is the density for lumped and consistent, the mass of each node for uniform;
   // `cellsPerVertex` (uniform only) is the number of cells, over all ranks, holding each local
-  // vertex; `cellFactors` (hexahedron-fem only; empty: all 1) scales each local cell's mass.
+  // vertex; `cellFactors` (hexahedron-fem only; empty: all 1) scales each local cell's mass;
+  // `refinement` (hexahedron-fem only) gives each cell the element mass condensed from its finer
+  // cells (SOFA's NonUniformHexahedronFEMForceFieldAndMass; its lumped one the row sums), the
+  // mass gravity acts on staying the cell's own.
   Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode, double coefficient,
        MassType type, const std::vector<double>& cellsPerVertex = {},
-       const std::vector<double>& cellFactors = {});
+       const std::vector<double>& cellFactors = {}, const HexahedronRefinement& refinement = {});
 
   // out += factor * M dx (local arrays).
   void addMDx(const double* dx, double* out, double factor) const;
@@ -65,6 +69,8 @@ private:
   void addElementMDx(std::size_t cell, const double* dx, double* out, double factor) const;
   // M_e's entry between vertices a and b (per component).
   double entry(std::size_t cell, int a, int b) const;
+  // hexahedron-fem-lumped: the row sum of M_e at vertex a.
+  double lumpedEntry(std::size_t cell, int a) const;
 
   const Cells& cells_;
   int dofs_;
@@ -73,8 +79,10 @@ private:
   // Of each cell: its volume (lumped, consistent); hexahedron-fem: the mass gravity acts on at
   // each vertex.
   std::vector<double> volumes_;
-  // Of each cell, hexahedron-fem: SOFA's element matrix entry; hexahedron-fem-lumped: its row sum.
+  // Of each cell, hexahedron-fem: SOFA's element matrix entry; hexahedron-fem-lumped: its row sum;
+  // with finer cells all 64 entries, or the 8 row sums.
   std::vector<double> entries_;
+  bool refined_ = false;
   std::vector<double> vertexShares_;  // uniform: what each cell holding a vertex gives it
 };
 
@@ -92,6 +100,8 @@ struct MassParameters {
   double density;                    // material.density
   double capacity;                   // material.capacity
   std::vector<double> cellFactors;   // mass.cell-factor: empty unless given
+  int finerLevels;                   // mass.virtual-finer-levels
+  std::vector<double> finerFactors;  // mass.cell-finer-factor: empty unless given
 };
 MassParameters readMassParameters(const Parameters& scene);
 

@@ -25,9 +25,10 @@ class MechanicalSystem : public MechanicalOperations, private ElementOperator {
 public:
   // The mass of the mesh's cells (massCoefficientOf says what the coefficient is); the force
   // fields and the constraint follow.
-  // `cellMassFactors`: Mass's cellFactors.
+  // `cellMassFactors`, `massRefinement`: Mass's cellFactors and refinement.
   MechanicalSystem(const DistributedMesh& mesh, MassType massType, double massCoefficient,
-                   const std::vector<double>& cellMassFactors = {});
+                   const std::vector<double>& cellMassFactors = {},
+                   const HexahedronRefinement& massRefinement = {});
   ~MechanicalSystem() override;
   MechanicalSystem(const MechanicalSystem&) = delete;
   MechanicalSystem& operator=(const MechanicalSystem&) = delete;
