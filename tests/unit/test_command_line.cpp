@@ -211,6 +211,8 @@ std::vector<KeyCase> allKeys() {
          EXPECT_EQ(s.reals("material.cell-finer-stiffness-factor"),
                    (std::vector<double>{1, 0, 0.5}));
        }},
+      {"material.hexahedron-cut", "0 1 3 7 0 1 2 7 1 2 6 7 1 5 6 7 1 4 5 7 0 1 4 7",
+       [](const Scene& s) { EXPECT_EQ(s.text("material.hexahedron-cut"), "0 1 3 7 0 1 2 7 1 2 6 7 1 5 6 7 1 4 5 7 0 1 4 7"); }},
       {"material.density", "1000",
        [](const Scene& s) { EXPECT_EQ(s.real("material.density"), 1000); }},
       {"material.conductivity", "0.5",
@@ -253,6 +255,10 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.texts("load.nodal-forces"), Args{"3 0 -1 0 7 1 0 0"}); }},
       {"springs.rest-shape-nodes", "4 20 9 30",
        [](const Scene& s) { EXPECT_EQ(s.texts("springs.rest-shape-nodes"), Args{"4 20 9 30"}); }},
+      {"springs.face-diagonals", "first",
+       [](const Scene& s) { EXPECT_EQ(s.text("springs.face-diagonals"), "first"); }},
+      {"load.face-traction", "0 0 -5 all",
+       [](const Scene& s) { EXPECT_EQ(s.texts("load.face-traction"), Args{"0 0 -5 all"}); }},
       {"springs.rest-shape", "50 all",
        [](const Scene& s) { EXPECT_EQ(s.texts("springs.rest-shape"), Args{"50 all"}); }},
       {"volume.stiffness", "40", [](const Scene& s) { EXPECT_EQ(s.real("volume.stiffness"), 40); }},
@@ -515,6 +521,10 @@ std::vector<KeyCase> allKeys() {
                    eis::NewtonGuess::Extrapolated);
        }},
       {"solver.group", "pair", [](const Scene& s) { EXPECT_EQ(s.text("solver.group"), "pair"); }},
+      {"interaction.polynomial-springs", "/b 0 3 initial 0 50 2",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("interaction.polynomial-springs"), Args{"/b 0 3 initial 0 50 2"});
+       }},
       {"interaction.springs", "/b 0 3 50 2 1.2",
        [](const Scene& s) { EXPECT_EQ(s.texts("interaction.springs"), Args{"/b 0 3 50 2 1.2"}); }},
       {"attach.pairs", "/b two-way pairs 0 3 1",
