@@ -5,6 +5,8 @@
 #    SOFA's ks = k / l) hangs under gravity "2 5 -3", of which a Vec1 state keeps 2 along x:
 #    after 300 steps on 1, 2 and 3 ranks it is at rest at the closed form of the chain, spring i
 #    carrying m g (5 - i), x_j = j + sum_{i<=j} m g (5 - i) / ks, to 1e-9, and y = z = 0 exactly;
+#  - a Vec1 oscillator (one free point on one spring) follows SOFA's implicit Euler step, computed
+#    step by step, for 20 steps, to 1e-12;
 #  - a Vec2 grid of 4 x 3 x 1 points at z = 0.7 under gravity "1 -9.81 2", a BoxROI whose z range
 #    (5, 6) holds none of them fixing the column x = 0 (BoxROI tests a Vec2 point's x and y
 #    alone), is the same grid as Vec3 with z fixed (PartialFixedProjectiveConstraint fixAll,
@@ -66,6 +68,36 @@ for ranks in 1 2 3; do
   read -r worst flat < <(python3 chain.py "chain$ranks.csv")
   check "on $ranks rank(s) the chain rests at its closed form: $worst <= 1e-9" below "$worst" 1e-9
   check "on $ranks rank(s) its y and z stay 0, held" test "$flat" = flat
+done
+
+# One degree of freedom: two points 1 apart, the first fixed, a spring ks = 40 / 1, mass 0.3,
+# gravity 2 along x; SOFA's step on it (docs/architecture.md, The step: K = -ks, B = 0)
+# A dv = h (f(x_n) + (h + rK) K v_n - rM M v_n), A = (1 + h rM) m - h (h + rK) K, computed here
+# step by step; the run's x and v after 20 steps (most of a period) against it, to 1e-12 of x.
+sed 's/dt="0.1"/dt="0.02"/; s/nx="5"/nx="2"/; s/xmax="4"/xmax="1"/
+     s/rayleighStiffness="0.1" rayleighMass="0.5"/rayleighStiffness="0.01" rayleighMass="0.02"/' \
+  chain.scn > oscillator.scn
+cat > oscillator.py <<'PY'
+import sys
+rows = [[float(t) for t in line.split(",")] for line in open(sys.argv[1]).read().split()[1:]]
+m, g, ks, h, rm, rk = 0.3, 2.0, 40.0, 0.02, 0.02, 0.01
+x, v = 1.0, 0.0
+for _ in range(20):
+    a = (1 + h * rm) * m + h * (h + rk) * ks
+    v += h * (-ks * (x - 1) + m * g - (h + rk) * ks * v - rm * m * v) / a
+    x += h * v
+got = rows[1]
+print("%.3e" % max(abs(got[1] - x) / abs(x), abs(got[4] - v) / abs(x)))
+PY
+for ranks in 1 2 3; do
+  status=0
+  run "$ranks" --scene oscillator.scn --solver.steps=20 --output.final-state="osc$ranks.csv" ||
+    status=$?
+  check "a Vec1 oscillator runs on $ranks rank(s)" test "$status" -eq 0
+  [ "$status" -eq 0 ] || { sed 's/^/     | /' run.err; continue; }
+  worst=$(python3 oscillator.py "osc$ranks.csv")
+  check "on $ranks rank(s) it follows SOFA's step in closed form: $worst <= 1e-12" \
+    below "$worst" 1e-12
 done
 
 plane() {  # plane TEMPLATE BOX EXTRA
