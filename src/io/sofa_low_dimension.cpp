@@ -50,10 +50,12 @@ void checkLowDimensionBody(Reader& reader, const SofaObject& state,
                 " is not supported");
   for (const SofaObject* o : components)
     if (o->type != "UniformMass" && o->type != "MeshSpringForceField" &&
-        o->type != "FixedProjectiveConstraint" && o->type != "FixedConstraint")
+        o->type != "FixedProjectiveConstraint" && o->type != "FixedConstraint" &&
+        o->type != "ConstantForceField")
       throw Error(o->where + ": " + o->label() + ": not supported on " + what + " " +
                   state.label() +
-                  " (UniformMass, MeshSpringForceField and FixedProjectiveConstraint are)");
+                  " (UniformMass, MeshSpringForceField, FixedProjectiveConstraint and "
+                  "ConstantForceField are)");
 }
 
 void mapLowDimensionBody(Reader& reader, const SofaObject& state, const SofaObject* grid,

@@ -22,7 +22,7 @@ int stateDimensions(const Reader& reader, const SofaNode* node);
 // What a Vec1 or Vec2 body may not have, refused in one line before its mesh is read: positions
 // or velocities written (its points are its grid's), a rotation, a mapped child, a component that
 // does not honour d < 3 (those that do: UniformMass, MeshSpringForceField,
-// FixedProjectiveConstraint).
+// FixedProjectiveConstraint, ConstantForceField, whose forces have d numbers each).
 void checkLowDimensionBody(Reader& reader, const SofaObject& state,
                            const std::vector<const SofaObject*>& components, bool mappedChildren);
 

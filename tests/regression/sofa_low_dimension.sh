@@ -12,8 +12,11 @@
 #    alone), is the same grid as Vec3 with z fixed (PartialFixedProjectiveConstraint fixAll,
 #    fixedDirections 0 0 1) and a box about z = 0.7: x, y and their velocities to 1e-12 of the
 #    largest on 1, 2 and 3 ranks, z = 0 (the grid's z dropped); 1, 2 and 3 ranks agree;
+#  - the chain pulled at its tip by a ConstantForceField of one number rests at x_j = j (1 + F/ks);
+#    the Vec2 grid's ConstantForceFields (forces of 2 numbers an index, a totalForce of 2) are the
+#    Vec3 twin's with z 0;
 #  - what a Vec1 or Vec2 state cannot honour is refused by name: a volume or membrane FEM force
-#    field, a ConstantForceField, a SphereROI, a grid with two layers along a dropped axis,
+#    field, a RestShapeSpringsForceField, forces of 3 numbers on a Vec2 state, a SphereROI, a grid with two layers along a dropped axis,
 #    positions written in the scene, points that are not a grid's.
 # Usage: sofa_low_dimension.sh <euler-implicit> <meshes dir>; the MPI launch line:
 # tests/common/mpi_launch.sh.
@@ -70,6 +73,21 @@ for ranks in 1 2 3; do
   check "on $ranks rank(s) its y and z stay 0, held" test "$flat" = flat
 done
 
+# The chain pulled at its tip by a ConstantForceField (forces="1.5", one number a force), gravity
+# along x 0: every spring carries 1.5, x_j = j (1 + 1.5 / ks).
+sed 's/gravity="2 5 -3"/gravity="0 5 -3"/
+     s|<MeshSpringForceField[^>]*>|&<ConstantForceField indices="4" forces="1.5"/>|' \
+  chain.scn > pulled.scn
+status=0
+run 2 --scene pulled.scn --solver.steps=300 --output.final-state=pulled.csv || status=$?
+check "a Vec1 chain pulled at its tip runs" test "$status" -eq 0
+pulled=$(python3 -c '
+import sys
+rows = [[float(t) for t in line.split(",")] for line in open(sys.argv[1]).read().split()[1:]]
+print("%.3e" % max(abs(r[1] - r[0] * (1 + 1.5 / 40)) for r in rows))' pulled.csv 2>/dev/null) ||
+  pulled=missing
+check "it rests at x_j = j (1 + F / ks): $pulled <= 1e-9" below "$pulled" 1e-9
+
 # One degree of freedom: two points 1 apart, the first fixed, a spring ks = 40 / 1, mass 0.3,
 # gravity 2 along x; SOFA's step on it (docs/architecture.md, The step: K = -ks, B = 0)
 # A dv = h (f(x_n) + (h + rK) K v_n - rM M v_n), A = (1 + h rM) m - h (h + rK) K, computed here
@@ -114,9 +132,11 @@ plane() {  # plane TEMPLATE BOX EXTRA
 </Node>
 EOF
 }
-plane Vec2 "-0.1 -0.1 5 0.1 1.1 6" "" > vec2.scn
-plane Vec3 "-0.1 -0.1 0 0.1 1.1 1" \
-  '<PartialFixedProjectiveConstraint fixAll="true" fixedDirections="0 0 1"/>' > vec3.scn
+plane Vec2 "-0.1 -0.1 5 0.1 1.1 6" '<ConstantForceField indices="3 7" forces="1 2 -3 0.5"/>
+    <ConstantForceField totalForce="2 -1"/>' > vec2.scn
+plane Vec3 "-0.1 -0.1 0 0.1 1.1 1" '<ConstantForceField indices="3 7" forces="1 2 0 -3 0.5 0"/>
+    <ConstantForceField totalForce="2 -1 0"/>
+    <PartialFixedProjectiveConstraint fixAll="true" fixedDirections="0 0 1"/>' > vec3.scn
 # The largest difference of x, y, vx, vy over the largest of them; "flat" when the first file's
 # z and vz are 0.
 cat > compare.py <<'PY'
@@ -155,8 +175,12 @@ refused() {  # refused DESCRIPTION PATTERN: the scene refused.scn fails, its err
 }
 plane Vec2 "-0.1 -0.1 5 0.1 1.1 6" '<TriangularFEMForceField youngModulus="100"/>' > refused.scn
 refused "a membrane FEM on a Vec2 state" "TriangularFEMForceField.*not supported on a Vec2 state"
-plane Vec2 "-0.1 -0.1 5 0.1 1.1 6" '<ConstantForceField forces="1 0"/>' > refused.scn
-refused "a ConstantForceField on a Vec2 state" "ConstantForceField.*not supported on a Vec2"
+plane Vec2 "-0.1 -0.1 5 0.1 1.1 6" '<ConstantForceField indices="3 7" forces="1 0 2"/>' \
+  > refused.scn
+refused "3 numbers of forces for 2 points of a Vec2 state" "expected 2 numbers .* or 2 per index"
+plane Vec2 "-0.1 -0.1 5 0.1 1.1 6" '<RestShapeSpringsForceField stiffness="1"/>' > refused.scn
+refused "a RestShapeSpringsForceField on a Vec2 state" \
+  "RestShapeSpringsForceField.*not supported on a Vec2 state"
 sed 's/<BoxROI name="box" box="[^"]*"/<SphereROI name="box" centers="0 0 0" radii="1"/' vec2.scn \
   > refused.scn
 refused "a SphereROI on a Vec2 state" "SphereROI on a Vec1 or Vec2 state is not supported"
