@@ -36,15 +36,17 @@ std::string described(const std::string& tmpl, int d) {
          (d == 1 ? " coordinate)" : " coordinates)");
 }
 
+// "Type 'name'", or "Type" when it has none: an error line's subject after its place.
+std::string named(const SofaObject& o) {
+  return o.type + (o.name.empty() ? "" : " '" + o.name + "'");
+}
+
 }  // namespace
 
 void checkLowDimensionBody(Reader& reader, const SofaObject& state,
                            const std::vector<const SofaObject*>& components, bool mappedChildren) {
   const std::string tmpl = reader.text(state, "template").value_or("Vec3d");
   const std::string what = described(tmpl, templateDimensions(tmpl));
-  for (const char* field : {"position", "velocity", "rest_position", "rotation", "rx", "ry", "rz"})
-    reader.refuseIfGiven(state, field,
-                         "not supported on " + what + ": its points are the grid's, at rest");
   if (mappedChildren)
     throw Error(state.where + ": " + state.label() + ": a mapped child of " + what +
                 " is not supported");
@@ -52,10 +54,14 @@ void checkLowDimensionBody(Reader& reader, const SofaObject& state,
     if (o->type != "UniformMass" && o->type != "MeshSpringForceField" &&
         o->type != "FixedProjectiveConstraint" && o->type != "FixedConstraint" &&
         o->type != "ConstantForceField")
-      throw Error(o->where + ": " + o->label() + ": not supported on " + what + " " +
+      throw Error(o->where + ": " + named(*o) + ": not supported on " + what + ", " +
                   state.label() +
                   " (UniformMass, MeshSpringForceField, FixedProjectiveConstraint and "
                   "ConstantForceField are)");
+  for (const char* field : {"position", "velocity", "rest_position", "rotation", "rx", "ry", "rz"})
+    reader.refuseIfGiven(state, field,
+                         "not supported on " + what +
+                             ": its points are read from a RegularGridTopology only, at rest");
 }
 
 void mapLowDimensionBody(Reader& reader, const SofaObject& state, const SofaObject* grid,
@@ -70,7 +76,7 @@ void mapLowDimensionBody(Reader& reader, const SofaObject& state, const SofaObje
   const RegularGrid points = regularGrid(reader, *grid, true);
   for (int axis = d; axis < 3; ++axis)
     if (points.n[axis] > 1)
-      throw Error(grid->where + ": " + grid->label() + ": " + std::to_string(points.n[axis]) +
+      throw Error(grid->where + ": " + named(*grid) + ": " + std::to_string(points.n[axis]) +
                   " points along " + "xyz"[axis] + ", which " + state.label() + " (" + tmpl +
                   ") drops: its points would lie on each other");
   // UniformMass: DataTypes::set(theGravity, g[0], g[1], g[2]) keeps the first d components.
