@@ -1,4 +1,5 @@
 // SOFA's ConstantForceField as the keys of our constant-force (model/constant_force.cpp).
+#include "sofa_low_dimension.hpp"
 #include "sofa_reader.hpp"
 #include "sofa_selections.hpp"
 
@@ -17,21 +18,33 @@ void mapConstantForce(Reader& r, const SofaObject& o) {
   const std::vector<std::string> where = selectionsOf(r, o, "indices", {"all"});
   if (where.size() != 1)
     r.reject(o, "indices", "several boxes or spheres for one force are not supported yet");
-  if (r.given(o, "forces") && r.reals(o, "forces").size() == 3) {
-    r.key("load.constant-force", vector3(r, o, "forces") + " " + where[0]);
+  // A Vec1 or Vec2 state's forces have d numbers each, the components past d zero
+  // (io/sofa_low_dimension).
+  const std::size_t d = std::size_t(stateDimensions(r, o.node));
+  const std::string n = std::to_string(d);
+  const auto force = [d](const std::vector<double>& values, std::size_t from) {
+    std::string text = joined(values, from, d);
+    for (std::size_t k = d; k < 3; ++k) text += " 0";
+    return text;
+  };
+  if (r.given(o, "forces") && r.reals(o, "forces").size() == d) {
+    r.key("load.constant-force", force(r.reals(o, "forces"), 0) + " " + where[0]);
   } else if (r.given(o, "forces")) {
     const std::vector<double> forces = r.reals(o, "forces");
     const std::vector<long long> indices = r.integers(o, "indices");
     if (where[0].rfind("indices", 0) != 0)
       r.reject(o, "forces", "one force per point needs `indices` written out");
-    if (forces.size() != 3 * indices.size())
-      r.reject(o, "forces", "expected 3 numbers (one force for every index) or 3 per index");
+    if (forces.size() != d * indices.size())
+      r.reject(o, "forces",
+               "expected " + n + " numbers (one force for every index) or " + n + " per index");
     std::string nodal;
     for (std::size_t i = 0; i < indices.size(); ++i)
-      nodal += (i ? " " : "") + std::to_string(indices[i]) + " " + joined(forces, 3 * i, 3);
+      nodal += (i ? " " : "") + std::to_string(indices[i]) + " " + force(forces, d * i);
     r.key("load.nodal-forces", nodal);
   } else if (r.given(o, "totalForce")) {
-    r.key("load.total-force", vector3(r, o, "totalForce") + " " + where[0]);
+    const std::vector<double> total = r.reals(o, "totalForce");
+    if (total.size() != d) r.reject(o, "totalForce", "expected " + n + " numbers");
+    r.key("load.total-force", force(total, 0) + " " + where[0]);
   }
 }
 

@@ -18,6 +18,7 @@
 #include "sofa_grid_mesh.hpp"
 #include "sofa_grid_mesh_creator.hpp"
 #include "sofa_lagrangian.hpp"
+#include "sofa_low_dimension.hpp"
 #include "sofa_mapped_child.hpp"
 #include "sofa_mapped_fem.hpp"
 #include "sofa_reader.hpp"
@@ -191,8 +192,10 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
                           const std::vector<const SofaObject*>& components,
                           const SofaObject* childHexahedral = nullptr) {
   const std::string tmpl = reader.text(state, "template").value_or("Vec3d");
-  if (tmpl != "Vec3d" && tmpl != "Vec3" && tmpl != "Vec3f")
-    reader.reject(state, "template", "only Vec3d (3D points) and Rigid3d (frames) are supported");
+  if (tmpl != "Vec3d" && tmpl != "Vec3" && tmpl != "Vec3f" && sofa::templateDimensions(tmpl) == 3)
+    reader.reject(state, "template",
+                  "only Vec3d (3D points), Vec2d and Vec1d (on a grid) and Rigid3d (frames) are "
+                  "supported");
   // MechanicalObject::resetForce zeroes `force` before every force computation, so its values
   // written in the scene count for nothing; accumulateForce adds `externalForce` to every one:
   // a constant load, which a scene may write as zeros.
@@ -674,6 +677,10 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   reader.from(state);
   // Rigid frames are a body of their own kind (io/sofa_rigid), with its own few components.
   const bool rigid = sofa::isRigidTemplate(reader.text(state, "template").value_or("Vec3d"));
+  const bool lowDimension =
+      !rigid && sofa::templateDimensions(reader.text(state, "template").value_or("Vec3d")) < 3;
+  if (lowDimension)
+    sofa::checkLowDimensionBody(reader, state, body.components, !body.mapped.empty());
   // Children that carry only a hexahedral FEM force field act on the body's hexahedra
   // (io/sofa_mapped_fem); the others are mapped children (io/sofa_mapped_child).
   std::vector<const sofa::MappedNode*> femChildren, mappedChildren;
@@ -690,6 +697,8 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
                        femChildren.empty() || sofa::readsTetrahedra(*femChildren.front())
                            ? nullptr
                            : femChildren.front()->components.front());
+  // Vec1 and Vec2 states: 3D points held in the first d coordinates (io/sofa_low_dimension).
+  if (lowDimension) sofa::mapLowDimensionBody(reader, state, bodyGrid, keys);
   const std::string why = "not supported: it may change the mechanics";
   for (const SofaObject* solver : {body.odeSolver, body.nonlinearSolver}) {
     if (!solver) continue;

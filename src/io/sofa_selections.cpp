@@ -5,6 +5,8 @@
 #include <cmath>
 #include <utility>
 
+#include "sofa_low_dimension.hpp"
+
 namespace eis::sofa {
 
 std::string joined(const std::vector<double>& values, std::size_t from, std::size_t count) {
@@ -98,17 +100,28 @@ std::vector<std::string> selectionsOf(Reader& reader, const SofaObject& o, const
       (roi->type == "BoxROI" || roi->type == "SphereROI" || roi->type == "PlaneROI" ||
        roi->type == "PairBoxROI" || roi->type == "ProximityROI")) {
     std::vector<std::string> selections;
+    // The points of a Vec1 or Vec2 state have d coordinates (io/sofa_low_dimension).
+    const int dimensions = stateDimensions(reader, o.node);
+    if (dimensions < 3 && roi->type != "BoxROI")
+      reader.reject(o, field, roi->type + " on a Vec1 or Vec2 state is not supported (BoxROI is)");
     if (roi->type == "BoxROI") {
       std::vector<double> boxes = reader.reals(*roi, "box");
       if (!reader.given(*roi, "box") && !reader.given(*roi, "orientedBox"))
         boxes = {0, 0, 0, 1, 1, 1};
       if (boxes.size() % 6 != 0) reader.reject(*roi, "box", "expected 6 numbers per box");
+      // BoxROI::isPointInAlignedBox tests the point's d coordinates alone.
+      for (std::size_t b = 0; b < boxes.size(); b += 6)
+        for (int axis = dimensions; axis < 3; ++axis) {
+          boxes[b + axis] = -1e308;
+          boxes[b + 3 + axis] = 1e308;
+        }
       for (std::size_t b = 0; b < boxes.size(); b += 6)
         selections.push_back("box " + joined(boxes, b, 6));
       const std::vector<double> oriented = reader.reals(*roi, "orientedBox");
       if (oriented.size() % 10 != 0)
         reader.reject(*roi, "orientedBox", "expected 10 numbers per box (p0 p1 p2 depth)");
-      for (std::size_t b = 0; b < oriented.size(); b += 10)
+      // BoxROI::isPointInROI tests oriented boxes in 3D only: none holds a Vec1 or Vec2 point.
+      for (std::size_t b = 0; b < oriented.size() && dimensions == 3; b += 10)
         selections.push_back("oriented-box " + joined(oriented, b, 10));
     } else if (roi->type == "ProximityROI") {
       // ProximityROI.inl: no centers, no radii or N = 0 (its default) leave the indices as the
