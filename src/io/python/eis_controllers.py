@@ -177,8 +177,9 @@ def controllers_of(root):
     def visit(node):
         own = [o for o in node.objects if isinstance(o, Sofa.Core.Controller)]
         found.extend(own)
-        for child in node.children:
-            visit(child)
+        for child in node._placed_items():
+            if isinstance(child, Sofa.Core.Node):
+                visit(child)
         backward.extend(own)
     visit(root)
     return found, backward

@@ -61,8 +61,48 @@ def _flatten(value, out):
         out.append(value_text(value))
 
 
+class LinkPath(str):
+    """SofaPython3's LinkPath (what .linkpath gives): the link's text, "@/node/object" or
+    "@/node/object.data", whose target() is the object, node or data it names."""
+
+    def __new__(cls, owner):
+        self = str.__new__(cls, owner._link_text())
+        self._target = owner
+        return self
+
+    def target(self):
+        return self._target
+
+
+# SofaPython3 reads a MechanicalObject's vectors as arrays of one row per node, as wide as its
+# template's coordinates (Vec3d when none is named).
+_STATE_VECTORS = ("position", "velocity", "rest_position", "force", "externalForce")
+_TEMPLATE_WIDTHS = {"Vec1d": 1, "Vec2d": 2, "Vec3d": 3, "Vec6d": 6, "Rigid2d": 3, "Rigid3d": 7}
+
+
+def _state_rows(owner, name, value):
+    """A MechanicalObject's given position (velocity, ...) as SofaPython3 returns it: a numpy
+    array of one row per node; any other value, or without numpy, the value as given."""
+    if not (isinstance(owner, Object) and owner._type == "MechanicalObject"
+            and name in _STATE_VECTORS):
+        return value
+    template = owner._data.get("template")
+    width = _TEMPLATE_WIDTHS.get(value_text(template._value) if template else "Vec3d")
+    try:
+        import numpy
+        numbers = value.split() if isinstance(value, str) else value
+        rows = numpy.array(numbers, dtype=float)
+    except (ImportError, ValueError, TypeError):
+        return value
+    if width is None or rows.size % width:
+        return value
+    return rows.reshape(-1, width)
+
+
 def value_text(value):
     """The text of a data value as a .scn attribute holds it."""
+    if isinstance(value, LinkPath):
+        return value.target().linkpath
     if isinstance(value, Data):
         return value.linkpath
     if isinstance(value, (Object, Node)):
@@ -103,7 +143,7 @@ class Data:
                 "%s is computed by SOFA when the scene runs, which euler-implicit does not do "
                 "in Python; pass the link '%s' instead of its value"
                 % (self._owner.pathname() + "." + self._name, self.linkpath))
-        return self._value
+        return _state_rows(self._owner, self._name, self._value)
 
     @value.setter
     def value(self, value):
@@ -124,9 +164,12 @@ class Data:
                          "ConstantForceField's forces or the root's dt by assigning .value"
                          % (self._owner.pathname(), self._name))
 
+    def _link_text(self):
+        return self._owner.linkpath + "." + self._name
+
     @property
     def linkpath(self):
-        return self._owner.linkpath + "." + self._name
+        return LinkPath(self)
 
     def getLinkPath(self):
         return self.linkpath
@@ -242,9 +285,12 @@ class Object(_Base):
     def getPathName(self):
         return self.pathname()
 
+    def _link_text(self):
+        return "@" + self.pathname()
+
     @property
     def linkpath(self):
-        return "@" + self.pathname()
+        return LinkPath(self)
 
     def getContext(self):
         return self._parent
@@ -360,6 +406,13 @@ class Node(_Base):
     def children(self):
         return [item for item in self._items if isinstance(item, Node)]
 
+    def _placed_items(self):
+        """The objects and children placed under this node: SofaPython3's graph is a DAG, the
+        XML a tree, so a node added to a second parent is placed under the last, where its
+        Modelling and Simulation idiom puts the solver that integrates it; the writer and the
+        drivers visit it there, once."""
+        return [item for item in self._items if item._parent is self]
+
     @property
     def objects(self):
         return [item for item in self._items if not isinstance(item, Node)]
@@ -388,9 +441,12 @@ class Node(_Base):
     def getPathName(self):
         return self.pathname()
 
+    def _link_text(self):
+        return "@" + self.pathname()
+
     @property
     def linkpath(self):
-        return "@" + self.pathname()
+        return LinkPath(self)
 
     def init(self):
         pass
