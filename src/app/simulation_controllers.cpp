@@ -2,10 +2,11 @@
 // (a body's positions and velocities, gathered on rank 0 when asked) and write (a
 // ConstantForceField's forces, totalForce or force, SOFA's ConstantForceField.inl rules; the
 // root's dt, from the next step on, as SOFA's DefaultAnimationLoop::step reads dt before the
-// AnimateBeginEvent).
+// AnimateBeginEvent); and a body's stiffness or mass matrix (app/component_matrices).
 #include <cmath>
 #include <limits>
 
+#include "eis/app/component_matrices.hpp"
 #include "eis/app/progress.hpp"
 #include "eis/app/simulation.hpp"
 #include "eis/core/error.hpp"
@@ -71,6 +72,11 @@ public:
 
   void setState(std::size_t body, bool velocity, const std::vector<double>& values) override {
     run_.setState(body, velocity, values.data(), values.size(), false);
+  }
+
+  std::vector<double> matrix(std::size_t body, bool mass) override {
+    const Body& b = *run_.bodies_.at(body);
+    return componentMatrix(*b.mesh, *b.system, mass);
   }
 
   // In an event: from the next step (SOFA reads dt before AnimateBeginEvent). Between steps (a

@@ -308,6 +308,31 @@ std::string PythonControllers::call(const std::string& line, const std::vector<d
   return {};
 }
 
+std::size_t PythonControllers::matrixBody(const std::string& path, bool mass) const {
+  const std::string what = mass ? "mass" : "force field with a stiffness";
+  for (std::size_t b = 0; b < control_.matrices.size(); ++b) {
+    const SofaMatrixSources& sources = control_.matrices[b];
+    const std::vector<std::string>& paths = mass ? sources.masses : sources.stiffness;
+    if (std::find(paths.begin(), paths.end(), path) == paths.end()) continue;
+    std::string others;
+    for (const std::string& other : paths)
+      if (other != path) others += (others.empty() ? "" : ", ") + other;
+    if (!others.empty())
+      throw Error(path + ": the body of " + control_.statePaths[b] + " also has the " + what + " " +
+                  others + ", and the run sums their matrices: a " + what +
+                  "'s own is read only where it is the body's one");
+    if (sources.python)
+      throw Error(path + ": the body of " + control_.statePaths[b] +
+                  " has a force field written in Python, which this python3 computes: the "
+                  "run cannot ask it while it waits for the matrix");
+    if (sources.mapped)
+      throw Error(path + ": the mapped children of " + control_.statePaths[b] +
+                  " add theirs to the body's matrix, which the run sums");
+    return b;
+  }
+  throw Error(path + " is not a " + what + " of a body of the run");
+}
+
 std::pair<std::string, std::string> PythonControllers::serve(const std::string& line, bool timed,
                                                              ControllerAccess& access) {
   const bool root = commRank(comm_) == 0;
@@ -332,7 +357,10 @@ std::pair<std::string, std::string> PythonControllers::serve(const std::string& 
     std::string reply = "ok\n";
     std::vector<double> values;
     try {
-      if (m.kind == "get") {
+      if (m.kind == "get" && (field == "stiffness" || field == "mass")) {
+        values = access.matrix(matrixBody(path, field == "mass"), field == "mass");
+        reply = "ok " + std::to_string(values.size()) + "\n";
+      } else if (m.kind == "get") {
         std::size_t body = control_.statePaths.size();
         for (std::size_t i = 0; i < control_.statePaths.size(); ++i)
           if (control_.statePaths[i] == path) body = i;

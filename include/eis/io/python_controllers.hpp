@@ -36,6 +36,9 @@ struct SofaControl {
   // The object paths of the scene's force fields written in Python (python.force-field), whose
   // addForce, addDForce and addKToMatrix the controllers' python3 computes (forceField).
   std::vector<std::string> forceFields;
+  // Per body, the components whose matrices a controller may read (assembleKMatrix,
+  // assembleMMatrix).
+  std::vector<SofaMatrixSources> matrices;
 };
 
 // What the run lets a controller touch; each call collective, the same arguments on every rank.
@@ -55,6 +58,11 @@ public:
   // on every rank; each rank takes its own nodes' rows): the next step starts from them. Throws
   // eis::Error (every rank alike) for a count that is not 3 per node.
   virtual void setState(std::size_t body, bool velocity, const std::vector<double>& values) = 0;
+  // Body `body`'s stiffness df/dx (kFactor 1; or its mass matrix, `mass`), as SOFA assembles it
+  // for one component: no projective constraint applied, rows and columns in node order,
+  // dofsPerNode per node. On rank 0: its size, then (row, column, value) of each nonzero in
+  // row-major order; empty elsewhere.
+  virtual std::vector<double> matrix(std::size_t body, bool mass) = 0;
 };
 
 class PythonControllers {
@@ -96,6 +104,10 @@ private:
   // returns its kind and text. `timed`: within scene.python-timeout.
   std::pair<std::string, std::string> serve(const std::string& line, bool timed,
                                             ControllerAccess& access);
+  // The body whose matrix is the one component at object path `path` (a force field with a
+  // stiffness, or a `mass`) gives: throws eis::Error when it is none, or when the body's matrix
+  // also holds another's (the run sums them; SOFA's read is the component's alone).
+  std::size_t matrixBody(const std::string& path, bool mass) const;
   struct Process;
   std::unique_ptr<Process> process_;  // rank 0 only
   const SofaControl control_;

@@ -41,11 +41,21 @@ struct SofaForceLoad {
   int ordinal = 0;
 };
 
+// The components of a body whose matrices a Python controller may read (assembleKMatrix,
+// assembleMMatrix), by object path as SofaForceLoad names them: its force fields with a
+// stiffness and its masses; `mapped` when a mapped child adds its own to the body's, `python`
+// when a force field written in Python does (which the controllers' python3 computes).
+struct SofaMatrixSources {
+  std::vector<std::string> stiffness, masses;
+  bool mapped = false, python = false;
+};
+
 // One independent body of the scene (an unmapped MechanicalObject) and its keys.
 struct SofaObjectKeys {
   std::string path;           // the node path of its MechanicalObject: "/liver"
   std::vector<SofaKey> keys;  // in order; repeatable keys repeat
   std::vector<SofaForceLoad> forces;
+  SofaMatrixSources matrices;
 };
 
 struct SofaImport {

@@ -298,6 +298,23 @@ class Object(_Base):
     def init(self):
         pass
 
+    def assembleKMatrix(self):
+        """SofaPython3's ForceField.assembleKMatrix(): df/dx (kFactor 1, no projective
+        constraint), a scipy.sparse matrix in node order, read from the run by a controller."""
+        return _component_matrix(self, "stiffness", "assembleKMatrix")
+
+    def assembleMMatrix(self):
+        """SofaPython3's Mass.assembleMMatrix(): the mass matrix, as assembleKMatrix."""
+        return _component_matrix(self, "mass", "assembleMMatrix")
+
+
+def _component_matrix(component, kind, method):
+    if LIVE is None or not hasattr(LIVE, "matrix"):
+        raise SceneError("%s.%s(): the matrix is the run's; a controller reads it while the "
+                         "simulation runs under euler-implicit --scene"
+                         % (component.pathname(), method))
+    return LIVE.matrix(component, kind)
+
 
 BaseObject = Object
 
