@@ -308,11 +308,15 @@ std::string PythonControllers::call(const std::string& line, const std::vector<d
   return {};
 }
 
-std::size_t PythonControllers::matrixBody(const std::string& path, bool mass) const {
-  const std::string what = mass ? "mass" : "force field with a stiffness";
+std::size_t PythonControllers::matrixBody(const std::string& path, const std::string& kind) const {
+  const std::string what = kind == "mass"        ? "mass"
+                           : kind == "stiffness" ? "force field with a stiffness"
+                                                 : "linear system";
   for (std::size_t b = 0; b < control_.matrices.size(); ++b) {
     const SofaMatrixSources& sources = control_.matrices[b];
-    const std::vector<std::string>& paths = mass ? sources.masses : sources.stiffness;
+    const std::vector<std::string>& paths = kind == "mass"        ? sources.masses
+                                            : kind == "stiffness" ? sources.stiffness
+                                                                  : sources.systems;
     if (std::find(paths.begin(), paths.end(), path) == paths.end()) continue;
     std::string others;
     for (const std::string& other : paths)
@@ -357,8 +361,11 @@ std::pair<std::string, std::string> PythonControllers::serve(const std::string& 
     std::string reply = "ok\n";
     std::vector<double> values;
     try {
-      if (m.kind == "get" && (field == "stiffness" || field == "mass")) {
-        values = access.matrix(matrixBody(path, field == "mass"), field == "mass");
+      if (m.kind == "get" && (field == "stiffness" || field == "mass" || field == "system")) {
+        values = access.matrix(matrixBody(path, field), field);
+        reply = "ok " + std::to_string(values.size()) + "\n";
+      } else if (m.kind == "get" && (field == "rhs" || field == "solution")) {
+        values = access.systemVector(matrixBody(path, "system"), field == "solution");
         reply = "ok " + std::to_string(values.size()) + "\n";
       } else if (m.kind == "get") {
         std::size_t body = control_.statePaths.size();

@@ -637,6 +637,8 @@ SofaMatrixSources matrixSources(const sofa::Body& body) {
         o->type != "ConstantForceField")
       sources.stiffness.push_back(objectPath(*o));
     if (ends(o->type, "Mass")) sources.masses.push_back(objectPath(*o));
+    if (o->type == "MatrixLinearSystem" || o->type == "ConstantSparsityPatternSystem")
+      sources.systems.push_back(objectPath(*o));
   }
   sources.mapped = !body.mapped.empty();
   sources.python = std::any_of(body.components.begin(), body.components.end(),

@@ -8,6 +8,11 @@
 #    symmetric and takes every rigid translation to zero (to 1e-12 of its largest entry), the
 #    fixed nodes' rows included (SOFA's read applies no projective constraint), and it is the
 #    same on 1 and 2 ranks (to 1e-12);
+#  - with a MatrixLinearSystem, a linear FEM (small) and Rayleigh damping (rM 0.1, rK 0.2), the
+#    last solve's A, b and x (SofaPython3's get_system_matrix, get_rhs_vector, x): A equals
+#    (1 + h rM) M - h (h + rK) K built from the K and M read, with the fixed unknowns' rows and
+#    columns cleared and 1 on the diagonal (MatrixLinearSystem's Dirichlet rows), A x = b, and
+#    all three the same on 1 and 2 ranks;
 #  - a force field's matrix read where the body has another force field is one error line.
 # Usage: matrices.sh <python3 with numpy and scipy> <euler-implicit> <meshes dir>.
 set -u
@@ -40,6 +45,7 @@ class Reader(Sofa.Core.Controller):
     def __init__(self, *args, **kwargs):
         Sofa.Core.Controller.__init__(self, *args, **kwargs)
         self.field, self.mass, self.steps = kwargs["field"], kwargs["mass"], 0
+        self.system = kwargs.get("system")
 
     def onAnimateEndEvent(self, event):
         self.steps += 1
@@ -47,14 +53,21 @@ class Reader(Sofa.Core.Controller):
             out = os.environ["OUT"]
             numpy.save(out + "-K.npy", self.field.assembleKMatrix().toarray())
             numpy.save(out + "-M.npy", self.mass.assembleMMatrix().toarray())
+            if self.system:
+                numpy.save(out + "-A.npy", self.system.get_system_matrix().toarray())
+                numpy.save(out + "-b.npy", self.system.get_rhs_vector())
+                numpy.save(out + "-x.npy", self.system.x())
 
 
 def createScene(root):
     root.gravity = [0.0, -9.81, 0.0]
     root.dt = 0.05
     root.addObject("DefaultAnimationLoop")
-    root.addObject("EulerImplicitSolver")
-    root.addObject("CGLinearSolver", iterations=200, tolerance=1e-12, threshold=1e-20)
+    root.addObject("EulerImplicitSolver", rayleighMass=0.1, rayleighStiffness=0.2)
+    root.addObject("CGLinearSolver", iterations=500, tolerance=1e-14, threshold=1e-30)
+    system = None
+    if "SYSTEM" in os.environ:
+        system = root.addObject("MatrixLinearSystem", name="system")
     root.addObject("MechanicalObject", name="dofs")
     root.addObject("RegularGridTopology", nx=2, ny=2, nz=3, xmin=0, xmax=1, ymin=0, ymax=1,
                    zmin=0, zmax=2)
@@ -62,12 +75,12 @@ def createScene(root):
     fields = []
     if "FEM" in os.environ:
         fields.append(root.addObject("HexahedronFEMForceField", name="fem", youngModulus=500.0,
-                                     poissonRatio=0.3, method="large"))
+                                     poissonRatio=0.3, method=os.environ["FEM"]))
         root.addObject("FixedProjectiveConstraint", indices=[0, 1, 2, 3])
     if "SPRINGS" in os.environ:
         fields.append(root.addObject("RestShapeSpringsForceField", name="springs",
                                      stiffness=7.0, points=[1, 5]))
-    root.addObject(Reader(name="reader", field=fields[-1], mass=mass))
+    root.addObject(Reader(name="reader", field=fields[-1], mass=mass, system=system))
 EOF
 
 SPRINGS=1 OUT=springs scene 2 grid.py --solver.steps=2
@@ -84,7 +97,7 @@ for node in (1, 5):
 assert (M == 0.25 * numpy.eye(36)).all() and (K == expected).all(), (M, K)"
 
 for ranks in 1 2; do
-  FEM=1 OUT=fem$ranks scene "$ranks" grid.py --solver.steps=2
+  FEM=large OUT=fem$ranks scene "$ranks" grid.py --solver.steps=2
   check "FEM: K read on $ranks rank(s)" test -s "fem$ranks-K.npy"
   [ "$failures" -eq 0 ] || show
 done
@@ -104,7 +117,30 @@ import numpy
 a, b = numpy.load('fem1-K.npy'), numpy.load('fem2-K.npy')
 assert abs(a - b).max() <= 1e-12 * abs(a).max(), abs(a - b).max()"
 
-FEM=1 SPRINGS=1 OUT=both scene 2 grid.py --solver.steps=2
+for ranks in 1 2; do
+  SYSTEM=1 FEM=small OUT=system$ranks scene "$ranks" grid.py --solver.steps=2
+  check "system: A, b and x read on $ranks rank(s)" test -s "system$ranks-x.npy"
+  [ "$failures" -eq 0 ] || show
+  check "system, $ranks rank(s): A from K and M, fixed rows e_i (1e-12), A x = b (1e-9)" \
+    "$PYTHON" -c "
+import numpy
+A, K, M = (numpy.load('system$ranks-%s.npy' % n) for n in 'AKM')
+b, x = numpy.load('system$ranks-b.npy'), numpy.load('system$ranks-x.npy')
+h, rM, rK = 0.05, 0.1, 0.2
+free = numpy.ones(36)
+free[:12] = 0.0
+P = numpy.diag(free)
+expected = P @ ((1 + h * rM) * M - h * (h + rK) * K) @ P + numpy.eye(36) - P
+assert abs(A - expected).max() <= 1e-12 * abs(A).max(), abs(A - expected).max()
+assert abs(b).max() > 0 and abs(A @ x - b).max() <= 1e-9 * abs(b).max(), abs(A @ x - b).max()"
+done
+check "system: the same A, b and x on 1 and 2 ranks (1e-12; x to 1e-9)" "$PYTHON" -c "
+import numpy
+for n, tol in (('A', 1e-12), ('b', 1e-12), ('x', 1e-9)):
+    a, b = numpy.load('system1-%s.npy' % n), numpy.load('system2-%s.npy' % n)
+    assert abs(a - b).max() <= tol * abs(a).max(), (n, abs(a - b).max())"
+
+FEM=large SPRINGS=1 OUT=both scene 2 grid.py --solver.steps=2
 check "both: the springs' K alone is refused with one error line" \
   test "$(grep -c 'euler-implicit: error: .*/springs: the body of / also has .*/fem' run.err)" = 1
 [ "$failures" -eq 0 ] || show

@@ -58,11 +58,16 @@ public:
   // on every rank; each rank takes its own nodes' rows): the next step starts from them. Throws
   // eis::Error (every rank alike) for a count that is not 3 per node.
   virtual void setState(std::size_t body, bool velocity, const std::vector<double>& values) = 0;
-  // Body `body`'s stiffness df/dx (kFactor 1; or its mass matrix, `mass`), as SOFA assembles it
-  // for one component: no projective constraint applied, rows and columns in node order,
-  // dofsPerNode per node. On rank 0: its size, then (row, column, value) of each nonzero in
-  // row-major order; empty elsewhere.
-  virtual std::vector<double> matrix(std::size_t body, bool mass) = 0;
+  // Body `body`'s stiffness df/dx (`kind` "stiffness", kFactor 1) or mass matrix ("mass"), as
+  // SOFA assembles it for one component: no projective constraint applied; or ("system") the
+  // matrix of its last linear solve, as a MatrixLinearSystem holds it. Rows and columns in node
+  // order, dofsPerNode per node. On rank 0: its size, then (row, column, value) of each nonzero
+  // in row-major order; empty elsewhere. Throws eis::Error (every rank alike) when the body has
+  // none to give.
+  virtual std::vector<double> matrix(std::size_t body, const std::string& kind) = 0;
+  // The right-hand side (or the `solution`) of body `body`'s last linear solve, in node order,
+  // on rank 0 (empty elsewhere). Throws eis::Error (every rank alike) when it has none.
+  virtual std::vector<double> systemVector(std::size_t body, bool solution) = 0;
 };
 
 class PythonControllers {
@@ -104,10 +109,11 @@ private:
   // returns its kind and text. `timed`: within scene.python-timeout.
   std::pair<std::string, std::string> serve(const std::string& line, bool timed,
                                             ControllerAccess& access);
-  // The body whose matrix is the one component at object path `path` (a force field with a
-  // stiffness, or a `mass`) gives: throws eis::Error when it is none, or when the body's matrix
-  // also holds another's (the run sums them; SOFA's read is the component's alone).
-  std::size_t matrixBody(const std::string& path, bool mass) const;
+  // The body whose matrix is the one component at object path `path` (of `kind`: a force field
+  // with a "stiffness", a "mass", or a linear "system") gives: throws eis::Error when it is
+  // none, or when the body's matrix also holds another's (the run sums them; SOFA's read is
+  // the component's alone).
+  std::size_t matrixBody(const std::string& path, const std::string& kind) const;
   struct Process;
   std::unique_ptr<Process> process_;  // rank 0 only
   const SofaControl control_;

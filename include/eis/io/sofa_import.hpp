@@ -42,11 +42,12 @@ struct SofaForceLoad {
 };
 
 // The components of a body whose matrices a Python controller may read (assembleKMatrix,
-// assembleMMatrix), by object path as SofaForceLoad names them: its force fields with a
-// stiffness and its masses; `mapped` when a mapped child adds its own to the body's, `python`
-// when a force field written in Python does (which the controllers' python3 computes).
+// assembleMMatrix, a linear system's A, b and x), by object path as SofaForceLoad names them:
+// its force fields with a stiffness, its masses and its linear systems; `mapped` when a mapped
+// child adds its own to the body's, `python` when a force field written in Python does (which
+// the controllers' python3 computes).
 struct SofaMatrixSources {
-  std::vector<std::string> stiffness, masses;
+  std::vector<std::string> stiffness, masses, systems;
   bool mapped = false, python = false;
 };
 

@@ -10,8 +10,9 @@ script's own main loop adds two messages: eis_main_loop.py):
   here -> run:  "ready COUNT" (built and initialised) | "done" (the event's methods returned)
                 | "fail FILE:LINE: what" (the run ends with it on every rank)
                 | "get position|velocity NODEPATH": the run answers "ok N" and N doubles
-                | "get stiffness|mass OBJECTPATH": "ok N" and N doubles, the matrix's size
-                  and (row, column, value) of each nonzero (or "error WHY")
+                | "get stiffness|mass|system OBJECTPATH": "ok N" and N doubles, the matrix's
+                  size and (row, column, value) of each nonzero (or "error WHY")
+                | "get rhs|solution OBJECTPATH": "ok N" and N doubles, a linear system's vector
                 | "set FIELD COUNT OBJECTPATH" and COUNT doubles ("set dt 1 /" for the root's
                   dt; "set position|velocity COUNT NODEPATH", 3 per node in node order): the run
                   answers "ok" or "error WHY".
@@ -111,6 +112,15 @@ class Run:
     def writeable(self, data):
         return Writeable(self, data)
 
+    def numbers(self, line):
+        reply = self.request(line)
+        return array("d", self.channel.read(8 * int(reply.split()[1])))
+
+    def vector(self, component, kind):
+        """The right-hand side or solution of a linear system's last solve: a numpy array."""
+        import numpy
+        return numpy.array(self.numbers("get %s %s" % (kind, component.pathname())))
+
     def matrix(self, component, kind):
         """A body's stiffness or mass matrix (io/python_controllers.cpp), as SofaPython3 returns
         it: a scipy.sparse CSR matrix."""
@@ -119,8 +129,7 @@ class Run:
         except ImportError:
             raise Sofa.Core.SceneError("%s: reading a matrix needs scipy, as SofaPython3's does"
                                        % component.pathname()) from None
-        reply = self.request("get %s %s" % (kind, component.pathname()))
-        values = array("d", self.channel.read(8 * int(reply.split()[1])))
+        values = self.numbers("get %s %s" % (kind, component.pathname()))
         size = int(values[0])
         rows, columns, entries = values[1::3], values[2::3], values[3::3]
         return sparse.csr_matrix((entries, (list(map(int, rows)), list(map(int, columns)))),

@@ -308,12 +308,31 @@ class Object(_Base):
         return _component_matrix(self, "mass", "assembleMMatrix")
 
 
-def _component_matrix(component, kind, method):
-    if LIVE is None or not hasattr(LIVE, "matrix"):
+def _component_matrix(component, kind, method, read="matrix"):
+    if LIVE is None or not hasattr(LIVE, read):
         raise SceneError("%s.%s(): the matrix is the run's; a controller reads it while the "
                          "simulation runs under euler-implicit --scene"
                          % (component.pathname(), method))
-    return LIVE.matrix(component, kind)
+    return getattr(LIVE, read)(component, kind)
+
+
+class LinearSystem(Object):
+    """A MatrixLinearSystem (SofaPython3's Sofa.SofaLinearSystem binding): the matrix,
+    right-hand side and solution of its body's last linear solve, read by a controller."""
+
+    def get_system_matrix(self):
+        return _component_matrix(self, "system", "get_system_matrix")
+
+    def get_rhs_vector(self):
+        return _component_matrix(self, "rhs", "get_rhs_vector", "vector")
+
+    def get_solution_vector(self):
+        return _component_matrix(self, "solution", "get_solution_vector", "vector")
+
+    A, b, x = get_system_matrix, get_rhs_vector, get_solution_vector
+
+
+LINEAR_SYSTEMS = ("MatrixLinearSystem", "ConstantSparsityPatternSystem")
 
 
 BaseObject = Object
@@ -390,7 +409,8 @@ class Node(_Base):
             obj = type_name
         elif isinstance(type_name, str):
             named = "name" in data
-            obj = Object(type_name, data.pop("name", type_name), **data)
+            kind = LinearSystem if type_name in LINEAR_SYSTEMS else Object
+            obj = kind(type_name, data.pop("name", type_name), **data)
             obj._named = named
         else:
             raise SceneError("addObject takes a type name or an object, not %s"
