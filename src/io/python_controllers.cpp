@@ -308,12 +308,13 @@ std::string PythonControllers::call(const std::string& line, const std::vector<d
   return {};
 }
 
-std::size_t PythonControllers::matrixBody(const std::string& path, const std::string& kind) const {
+std::size_t matrixBody(const SofaControl& control, const std::string& path,
+                       const std::string& kind) {
   const std::string what = kind == "mass"        ? "mass"
                            : kind == "stiffness" ? "force field with a stiffness"
                                                  : "linear system";
-  for (std::size_t b = 0; b < control_.matrices.size(); ++b) {
-    const SofaMatrixSources& sources = control_.matrices[b];
+  for (std::size_t b = 0; b < control.matrices.size(); ++b) {
+    const SofaMatrixSources& sources = control.matrices[b];
     const std::vector<std::string>& paths = kind == "mass"        ? sources.masses
                                             : kind == "stiffness" ? sources.stiffness
                                                                   : sources.systems;
@@ -322,15 +323,15 @@ std::size_t PythonControllers::matrixBody(const std::string& path, const std::st
     for (const std::string& other : paths)
       if (other != path) others += (others.empty() ? "" : ", ") + other;
     if (!others.empty())
-      throw Error(path + ": the body of " + control_.statePaths[b] + " also has the " + what + " " +
+      throw Error(path + ": the body of " + control.statePaths[b] + " also has the " + what + " " +
                   others + ", and the run sums their matrices: a " + what +
                   "'s own is read only where it is the body's one");
     if (sources.python)
-      throw Error(path + ": the body of " + control_.statePaths[b] +
+      throw Error(path + ": the body of " + control.statePaths[b] +
                   " has a force field written in Python, which this python3 computes: the "
                   "run cannot ask it while it waits for the matrix");
     if (sources.mapped)
-      throw Error(path + ": the mapped children of " + control_.statePaths[b] +
+      throw Error(path + ": the mapped children of " + control.statePaths[b] +
                   " add theirs to the body's matrix, which the run sums");
     return b;
   }
@@ -362,10 +363,10 @@ std::pair<std::string, std::string> PythonControllers::serve(const std::string& 
     std::vector<double> values;
     try {
       if (m.kind == "get" && (field == "stiffness" || field == "mass" || field == "system")) {
-        values = access.matrix(matrixBody(path, field), field);
+        values = access.matrix(matrixBody(control_, path, field), field);
         reply = "ok " + std::to_string(values.size()) + "\n";
       } else if (m.kind == "get" && (field == "rhs" || field == "solution")) {
-        values = access.systemVector(matrixBody(path, "system"), field == "solution");
+        values = access.systemVector(matrixBody(control_, path, "system"), field == "solution");
         reply = "ok " + std::to_string(values.size()) + "\n";
       } else if (m.kind == "get") {
         std::size_t body = control_.statePaths.size();

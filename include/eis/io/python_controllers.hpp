@@ -70,6 +70,13 @@ public:
   virtual std::vector<double> systemVector(std::size_t body, bool solution) = 0;
 };
 
+// The body whose matrix is the one component at object path `path` (of `kind`: a force field
+// with a "stiffness", a "mass", or a linear "system") gives: throws eis::Error when it is none,
+// or when the body's matrix also holds another's (the run sums them; SOFA's read is the
+// component's alone).
+std::size_t matrixBody(const SofaControl& control, const std::string& path,
+                       const std::string& kind);
+
 class PythonControllers {
 public:
   // Collective: starts the controllers (python3 on rank 0), builds the scene and runs their
@@ -109,11 +116,6 @@ private:
   // returns its kind and text. `timed`: within scene.python-timeout.
   std::pair<std::string, std::string> serve(const std::string& line, bool timed,
                                             ControllerAccess& access);
-  // The body whose matrix is the one component at object path `path` (of `kind`: a force field
-  // with a "stiffness", a "mass", or a linear "system") gives: throws eis::Error when it is
-  // none, or when the body's matrix also holds another's (the run sums them; SOFA's read is
-  // the component's alone).
-  std::size_t matrixBody(const std::string& path, const std::string& kind) const;
   struct Process;
   std::unique_ptr<Process> process_;  // rank 0 only
   const SofaControl control_;

@@ -124,16 +124,8 @@ class Run:
     def matrix(self, component, kind):
         """A body's stiffness or mass matrix (io/python_controllers.cpp), as SofaPython3 returns
         it: a scipy.sparse CSR matrix."""
-        try:
-            from scipy import sparse
-        except ImportError:
-            raise Sofa.Core.SceneError("%s: reading a matrix needs scipy, as SofaPython3's does"
-                                       % component.pathname()) from None
         values = self.numbers("get %s %s" % (kind, component.pathname()))
-        size = int(values[0])
-        rows, columns, entries = values[1::3], values[2::3], values[3::3]
-        return sparse.csr_matrix((entries, (list(map(int, rows)), list(map(int, columns)))),
-                                 shape=(size, size))
+        return Sofa.Core.sparse_matrix(values, component.pathname())
 
 
 class Writeable:

@@ -113,6 +113,20 @@ class Live:
     def state(self, owner, name):
         return LazyState(self, self.body(owner), name == "velocity")
 
+    def numbers(self, component, kind):
+        """What a controller reads of a component's matrices (io/python_controllers), on every
+        rank: gathered to rank 0 and broadcast."""
+        try:
+            return self.engine.matrix(component.pathname(), kind, self.in_event)
+        except euler_implicit.Error as e:
+            raise Sofa.Core.SceneError(str(e)) from None
+
+    def matrix(self, component, kind):
+        return Sofa.Core.sparse_matrix(self.numbers(component, kind), component.pathname())
+
+    def vector(self, component, kind):
+        return numpy.array(self.numbers(component, kind))
+
     def has_whole(self, key):
         return key in self.copies
 

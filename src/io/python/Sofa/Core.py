@@ -310,10 +310,24 @@ class Object(_Base):
 
 def _component_matrix(component, kind, method, read="matrix"):
     if LIVE is None or not hasattr(LIVE, read):
-        raise SceneError("%s.%s(): the matrix is the run's; a controller reads it while the "
-                         "simulation runs under euler-implicit --scene"
+        raise SceneError("%s.%s(): the matrix is the run's; a controller (or the script, "
+                         "between steps) reads it while the simulation runs"
                          % (component.pathname(), method))
     return getattr(LIVE, read)(component, kind)
+
+
+def sparse_matrix(values, where):
+    """A matrix read from the run (its size, then (row, column, value) of each nonzero) as
+    SofaPython3 returns one: a scipy.sparse CSR matrix."""
+    try:
+        from scipy import sparse
+    except ImportError:
+        raise SceneError("%s: reading a matrix needs scipy, as SofaPython3's does" % where) \
+            from None
+    size = int(values[0])
+    rows = [int(r) for r in values[1::3]]
+    columns = [int(c) for c in values[2::3]]
+    return sparse.csr_matrix((list(values[3::3]), (rows, columns)), shape=(size, size))
 
 
 class LinearSystem(Object):
