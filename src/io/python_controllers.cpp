@@ -324,8 +324,10 @@ std::size_t matrixBody(const SofaControl& control, const std::string& path,
       if (other != path) others += (others.empty() ? "" : ", ") + other;
     if (!others.empty())
       throw Error(path + ": the body of " + control.statePaths[b] + " also has the " + what + " " +
-                  others + ", and the run sums their matrices: a " + what +
-                  "'s own is read only where it is the body's one");
+                  others +
+                  ", and the run sums their matrices: one is read alone only where it is "
+                  "the body's only " +
+                  what);
     if (sources.python)
       throw Error(path + ": the body of " + control.statePaths[b] +
                   " has a force field written in Python, which this python3 computes: the "
