@@ -101,6 +101,7 @@ for ranks in 1 2; do
     test "$(grep -c '^tick$' run.out)" = 5
   check "$ranks rank(s): and its final state is the body's alone, bit for bit" \
     cmp plain.csv mapped.csv
+  # shellcheck disable=SC2016  # awk's fields, not the shell's
   check "$ranks rank(s): the free end has fallen" \
     awk -F, 'NR > 1 && $1 == 26 { fell = $3 < 0.999 } END { exit !fell }' mapped.csv
   rm -f plain.csv mapped.csv

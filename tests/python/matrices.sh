@@ -149,7 +149,8 @@ assert abs(a - b).max() <= 1e-12 * abs(a).max(), abs(a - b).max()"
 
 for ranks in 1 2; do
   SYSTEM=1 FEM=small OUT=system$ranks scene "$ranks" grid.py --solver.steps=2
-  check "system: A, b and x read on $ranks rank(s)" "$PYTHON" -c "from load import load; load('system$ranks', 'x')"
+  check "system: A, b and x read on $ranks rank(s)" \
+    "$PYTHON" -c "from load import load; load('system$ranks', 'x')"
   [ "$failures" -eq 0 ] || show
   check "system, $ranks rank(s): A from K and M, fixed rows e_i (1e-12), A x = b (1e-9)" \
     "$PYTHON" -c "
