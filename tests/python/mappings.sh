@@ -7,7 +7,9 @@
 # constraint, so SOFA's motion of the body does not depend on it: the final state must equal,
 # bit for bit (cmp), that of the same body built in one node with no mapped child, on 1 and 2
 # ranks; and both must have moved (gravity on a grid fixed at one end). A controller of the
-# node of two parents is called once per event. A Python mapping whose
+# node of two parents is called once per event, and the mapped output it reads is the mapping's
+# apply on the body's current state (an affine map, checked exactly), under --scene and in the
+# script's process (mpiexec -n N python3 grid.py) on 1 and 2 ranks. A Python mapping whose
 # child carries a mass changes the motion and is refused with one error line naming it.
 # Usage: mappings.sh <python3 with numpy> <euler-implicit> <meshes dir>.
 set -u
@@ -30,11 +32,13 @@ scene() {  # scene RANKS FILE ARGS...: mpiexec -n RANKS euler-implicit --scene F
 cat > grid.py << 'EOF'
 import os
 
+import numpy
 import Sofa.Core
 
 
 class Offset(Sofa.Core.Mapping_Vec3d_Vec3d):
-    """The output follows the input, shifted by where the output starts (example-mapping.py)."""
+    """An affine map, as example-mapping.py writes one: the output's two points are twice the
+    input's nodes 0 and 26, shifted by where the output starts less 1."""
 
     def __init__(self, *args, **kwargs):
         for key in ("input", "output"):
@@ -45,7 +49,7 @@ class Offset(Sofa.Core.Mapping_Vec3d_Vec3d):
 
     def apply(self, m, outCoord, inCoord):
         with outCoord.writeableArray() as wa:
-            wa[:] = inCoord.value + self.delta
+            wa[:] = 2.0 * inCoord.value[[0, 26]] + self.delta
 
     def applyJ(self, m, outDeriv, inDeriv):
         pass
@@ -55,10 +59,20 @@ class Offset(Sofa.Core.Mapping_Vec3d_Vec3d):
 
 
 class Tick(Sofa.Core.Controller):
-    """Says each step's end: once, though its node has two parents."""
+    """Says each step's end: once, though its node has two parents; and whether the mapped
+    output read then is the affine map of the body's state."""
+
+    def __init__(self, *args, **kwargs):
+        Sofa.Core.Controller.__init__(self, *args, **kwargs)
+        self.dofs, self.out = kwargs["dofs"], kwargs["out"]
 
     def onAnimateEndEvent(self, event):
         print("tick", flush=True)
+        x = numpy.array(self.dofs.position.value)
+        expected = 2.0 * x[[0, 26]] + numpy.array([[0.0, 0.5, 0.0], [1.0, 0.5, 0.0]])
+        moved = abs(x[26] - [1.0, 1.0, 2.0]).max() > 1e-6
+        if moved and (numpy.array(self.out.position.value) == expected).all():
+            print("mapped ok", flush=True)
 
 
 def createScene(root):
@@ -78,7 +92,7 @@ def createScene(root):
         child = body.addChild("mapped")
         out = child.addObject("MechanicalObject", name="out", position=[[1, 1.5, 1], [2, 1.5, 1]])
         child.addObject(Offset(name="offset", input=dofs, output=out))
-        body.addObject(Tick(name="tick"))
+        body.addObject(Tick(name="tick", dofs=dofs, out=out))
         if "MASS" in os.environ:
             child.addObject("UniformMass", totalMass=1.0)
         solved = root.addChild("Simulation")
@@ -87,6 +101,15 @@ def createScene(root):
         solved = body
     solved.addObject("EulerImplicitSolver")
     solved.addObject("CGLinearSolver", iterations=200, tolerance=1e-12, threshold=1e-20)
+
+
+if __name__ == "__main__":
+    import Sofa.Simulation
+    root = Sofa.Core.Node("root")
+    createScene(root)
+    Sofa.Simulation.init(root)
+    for step in range(5):
+        Sofa.Simulation.animate(root, root.dt.value)
 EOF
 
 for ranks in 1 2; do
@@ -99,12 +122,27 @@ for ranks in 1 2; do
   [ "$failures" -eq 0 ] || show
   check "$ranks rank(s): a controller of that node ends each of the 5 steps once" \
     test "$(grep -c '^tick$' run.out)" = 5
+  check "$ranks rank(s): and reads the mapped output as apply gives it, each step" \
+    test "$(grep -c '^mapped ok$' run.out)" = 5
   check "$ranks rank(s): and its final state is the body's alone, bit for bit" \
     cmp plain.csv mapped.csv
   # shellcheck disable=SC2016  # awk's fields, not the shell's
   check "$ranks rank(s): the free end has fallen" \
     awk -F, 'NR > 1 && $1 == 26 { fell = $3 < 0.999 } END { exit !fell }' mapped.csv
   rm -f plain.csv mapped.csv
+done
+
+# In the script's process (mpiexec -n N python3 grid.py): every rank's controller reads it.
+export PYTHONPATH
+PYTHONPATH=$(dirname "$EXE")/../share/euler-implicit/python
+unset EULER_IMPLICIT_LAUNCH EULER_IMPLICIT_RANKS
+for ranks in 1 2; do
+  mpi_command "$ranks" "$PYTHON"
+  MAPPED=1 EULER_IMPLICIT_ARGS="--quiet" timeout 120 "${MPI_COMMAND[@]}" -B grid.py \
+    > run.out 2> run.err
+  check "python3 grid.py on $ranks rank(s): each rank reads the mapped output each step" \
+    test "$(grep -c '^mapped ok$' run.out)" = $((5 * ranks))
+  [ "$failures" -eq 0 ] || show
 done
 
 MASS=1 MAPPED=1 scene 2 grid.py --solver.steps=1

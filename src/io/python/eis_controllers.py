@@ -63,6 +63,10 @@ class Run:
             return data._value
         if isinstance(owner, Sofa.Core.Node) and name in ("dt", "time"):
             return self.dt if name == "dt" else self.time
+        if getattr(owner, "_type", "") == "MechanicalObject" and name == "position":
+            mapped = Sofa.Core.mapped_position(owner, self.read)
+            if mapped is not None:
+                return mapped
         if getattr(owner, "_type", "") == "MechanicalObject" and name in ("position", "velocity"):
             reply = self.request("get %s %s" % (name, owner._parent.pathname()))
             values = array("d", self.channel.read(8 * int(reply.split()[1])))

@@ -157,6 +157,10 @@ class Live:
             return data._value
         if isinstance(owner, Sofa.Core.Node) and name in ("dt", "time"):
             return self.dt if name == "dt" else self.time
+        if getattr(owner, "_type", "") == "MechanicalObject" and name == "position":
+            mapped = Sofa.Core.mapped_position(owner, self.read)
+            if mapped is not None:
+                return mapped
         if getattr(owner, "_type", "") == "MechanicalObject" and name in ("position", "velocity"):
             return self.state(owner, name)
         if data._given:

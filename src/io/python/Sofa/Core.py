@@ -352,6 +352,13 @@ LINEAR_SYSTEMS = ("MatrixLinearSystem", "ConstantSparsityPatternSystem")
 BaseObject = Object
 
 
+def _linked(value):
+    """The object a link names: a LinkPath's target, or an object; None for a link's text."""
+    if isinstance(value, LinkPath):
+        return value.target()
+    return value if isinstance(value, _Base) else None
+
+
 class _PythonComponent(Object):
     """A component written in Python (SofaPython3's Controller, ForceField*, Mapping_*): recorded
     as the type _kind with its class and base. Controllers run with the simulation
@@ -367,6 +374,9 @@ class _PythonComponent(Object):
     def __init__(self, *args, **kwargs):
         if "name" in kwargs:
             self._set("name", kwargs["name"])
+        # A mapping's input and output links: the states its apply reads and writes.
+        links = {key: _linked(kwargs[key]) for key in ("input", "output") if key in kwargs}
+        object.__setattr__(self, "_links", links)
 
     def __setattr__(self, name, value):
         """SofaPython3's rule: a data field of the component is set, anything else is a plain
@@ -386,6 +396,51 @@ class _PythonComponent(Object):
         base = next((k.__name__ for k in type(self).__mro__ if k.__module__ == __name__), "")
         return [("class", Data(self, "class", type(self).__name__, True)),
                 ("base", Data(self, "base", base, True))]
+
+
+class _Vector:
+    """A mapping's argument (SofaPython3's data of a state vector): .value, and
+    writeableArray() for the output, which apply fills in place."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def writeableArray(self):
+        vector = self
+
+        class Block:
+            def __enter__(self):
+                return vector.value
+
+            def __exit__(self, *exc):
+                return False
+        return Block()
+
+    def __str__(self):
+        return str(self.value)
+
+
+def mapped_position(state, read):
+    """The position of `state` (a MechanicalObject) when a mapping written in Python in its node
+    has it as output: the mapping's apply on its input's position, which `read` gives (the run's
+    current state), computed when read as SOFA's apply would have left it; else None. Its given
+    position is the output's start (its row count and the values apply overwrites)."""
+    for mapping in state._parent.objects:
+        if getattr(mapping, "_kind", "") != "PythonMapping":
+            continue
+        links = getattr(mapping, "_links", {})
+        output, source = links.get("output"), links.get("input")
+        if output is not state or source is None:
+            continue
+        import numpy
+        out = _Vector(numpy.array(_state_rows(state, "position", state._data["position"]._value)
+                                  if "position" in state._data else [], dtype=float))
+        mapping.apply({"time": 0.0, "mFactor": 0.0, "bFactor": 0.0, "kFactor": 0.0,
+                       "isImplicit": False, "energy": False},
+                      out, _Vector(numpy.array(read(source.position), dtype=float)))
+        out.value.flags.writeable = False
+        return out.value
+    return None
 
 
 class Controller(_PythonComponent):
