@@ -2,10 +2,11 @@
 // (a body's positions and velocities, gathered on rank 0 when asked) and write (a
 // ConstantForceField's forces, totalForce or force, SOFA's ConstantForceField.inl rules; the
 // root's dt, from the next step on, as SOFA's DefaultAnimationLoop::step reads dt before the
-// AnimateBeginEvent).
+// AnimateBeginEvent); and a body's stiffness or mass matrix (app/component_matrices).
 #include <cmath>
 #include <limits>
 
+#include "eis/app/component_matrices.hpp"
 #include "eis/app/progress.hpp"
 #include "eis/app/simulation.hpp"
 #include "eis/core/error.hpp"
@@ -73,6 +74,24 @@ public:
     run_.setState(body, velocity, values.data(), values.size(), false);
   }
 
+  std::vector<double> matrix(std::size_t body, const std::string& kind) override {
+    const Body& b = *run_.bodies_.at(body);
+    if (kind == "system") return systemMatrix(*b.mesh, *b.system, lastSolve(b));
+    return componentMatrix(*b.mesh, *b.system, kind == "mass");
+  }
+
+  std::vector<double> systemVector(std::size_t body, bool solution) override {
+    const Body& b = *run_.bodies_.at(body);
+    const EulerImplicitSolver& solver = lastSolve(b);
+    const Vec vector = solution ? solver.lastSolution() : solver.lastRhs();
+    if (!vector || !solver.lastOperator())
+      throw Error(solver.lastOperator() ? "the right-hand side is not kept with "
+                                          "solver.compute-residual (it computes the residual there)"
+                                        : "no linear system has been solved yet (it is read after "
+                                          "a step)");
+    return nodalVector(*b.mesh, vector);
+  }
+
   // In an event: from the next step (SOFA reads dt before AnimateBeginEvent). Between steps (a
   // main loop's turn): from the next step, which is the one about to start.
   void setDt(double dt) override {
@@ -86,6 +105,15 @@ public:
   bool idle_ = false;
 
 private:
+  // The body's own linearized implicit Euler step, whose last linear system a controller reads.
+  static const EulerImplicitSolver& lastSolve(const Body& b) {
+    const auto* solver = dynamic_cast<const EulerImplicitSolver*>(b.integrator.get());
+    if (!solver || b.coupled)
+      throw Error(
+          "the body's linear system is read from its own linearized implicit Euler "
+          "step only (not Newton's, nor a coupled group's)");
+    return *solver;
+  }
   static std::string count(const std::vector<double>& values) {
     return std::to_string(values.size());
   }

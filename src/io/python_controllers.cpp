@@ -308,6 +308,38 @@ std::string PythonControllers::call(const std::string& line, const std::vector<d
   return {};
 }
 
+std::size_t matrixBody(const SofaControl& control, const std::string& path,
+                       const std::string& kind) {
+  const std::string what = kind == "mass"        ? "mass"
+                           : kind == "stiffness" ? "force field with a stiffness"
+                                                 : "linear system";
+  for (std::size_t b = 0; b < control.matrices.size(); ++b) {
+    const SofaMatrixSources& sources = control.matrices[b];
+    const std::vector<std::string>& paths = kind == "mass"        ? sources.masses
+                                            : kind == "stiffness" ? sources.stiffness
+                                                                  : sources.systems;
+    if (std::find(paths.begin(), paths.end(), path) == paths.end()) continue;
+    std::string others;
+    for (const std::string& other : paths)
+      if (other != path) others += (others.empty() ? "" : ", ") + other;
+    if (!others.empty())
+      throw Error(path + ": the body of " + control.statePaths[b] + " also has the " + what + " " +
+                  others +
+                  ", and the run sums their matrices: one is read alone only where it is "
+                  "the body's only " +
+                  what);
+    if (sources.python)
+      throw Error(path + ": the body of " + control.statePaths[b] +
+                  " has a force field written in Python, which this python3 computes: the "
+                  "run cannot ask it while it waits for the matrix");
+    if (sources.mapped)
+      throw Error(path + ": the mapped children of " + control.statePaths[b] +
+                  " add theirs to the body's matrix, which the run sums");
+    return b;
+  }
+  throw Error(path + " is not a " + what + " of a body of the run");
+}
+
 std::pair<std::string, std::string> PythonControllers::serve(const std::string& line, bool timed,
                                                              ControllerAccess& access) {
   const bool root = commRank(comm_) == 0;
@@ -332,7 +364,13 @@ std::pair<std::string, std::string> PythonControllers::serve(const std::string& 
     std::string reply = "ok\n";
     std::vector<double> values;
     try {
-      if (m.kind == "get") {
+      if (m.kind == "get" && (field == "stiffness" || field == "mass" || field == "system")) {
+        values = access.matrix(matrixBody(control_, path, field), field);
+        reply = "ok " + std::to_string(values.size()) + "\n";
+      } else if (m.kind == "get" && (field == "rhs" || field == "solution")) {
+        values = access.systemVector(matrixBody(control_, path, "system"), field == "solution");
+        reply = "ok " + std::to_string(values.size()) + "\n";
+      } else if (m.kind == "get") {
         std::size_t body = control_.statePaths.size();
         for (std::size_t i = 0; i < control_.statePaths.size(); ++i)
           if (control_.statePaths[i] == path) body = i;

@@ -634,6 +634,34 @@ void unsupported(Reader& reader, const SofaObject& o, const std::string& why,
   reader.warn("skipped " + o.label() + ": " + why);
 }
 
+// An object's path as a Python controller names it: "/beam/pull"; an unnamed object by its type.
+std::string objectPath(const SofaObject& o) {
+  const std::string node = o.node->path();
+  return (node == "/" ? "" : node) + "/" + (o.name.empty() ? o.type : o.name);
+}
+
+// The body's components whose matrices a controller may read: SOFA's force fields with a
+// stiffness (a ConstantForceField has none) and masses.
+SofaMatrixSources matrixSources(const sofa::Body& body) {
+  const auto ends = [](const std::string& type, const std::string& end) {
+    return type.size() >= end.size() &&
+           type.compare(type.size() - end.size(), end.size(), end) == 0;
+  };
+  SofaMatrixSources sources;
+  for (const SofaObject* o : body.components) {
+    if ((o->type.find("ForceField") != std::string::npos || ends(o->type, "Springs")) &&
+        o->type != "ConstantForceField")
+      sources.stiffness.push_back(objectPath(*o));
+    if (ends(o->type, "Mass")) sources.masses.push_back(objectPath(*o));
+    if (o->type == "MatrixLinearSystem" || o->type == "ConstantSparsityPatternSystem")
+      sources.systems.push_back(objectPath(*o));
+  }
+  sources.mapped = !body.mapped.empty();
+  sources.python = std::any_of(body.components.begin(), body.components.end(),
+                               [](const SofaObject* o) { return o->type == "PythonForceField"; });
+  return sources;
+}
+
 // The load a ConstantForceField gave (the key its mapping added after `before`), as the
 // ordinal of that key's value among the body's keys, for a Python controller to write.
 void noteForceLoad(const SofaObject& o, const std::vector<SofaKey>& keys, std::size_t before,
@@ -644,9 +672,7 @@ void noteForceLoad(const SofaObject& o, const std::vector<SofaKey>& keys, std::s
       continue;
     const auto ordinal = std::count_if(keys.begin(), keys.begin() + std::ptrdiff_t(i),
                                        [&key](const SofaKey& k) { return k.key == key; });
-    const std::string node = o.node->path();
-    forces.push_back(
-        {(node == "/" ? "" : node) + "/" + (o.name.empty() ? o.type : o.name), key, int(ordinal)});
+    forces.push_back({objectPath(o), key, int(ordinal)});
   }
 }
 
@@ -900,7 +926,7 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
     collision.push_back("MechanicalObject without an ODE solver");
   }
   for (const sofa::Body& body : walk.bodies) {
-    out.objects.push_back({body.state->node->path(), {}, {}});
+    out.objects.push_back({body.state->node->path(), {}, {}, matrixSources(body)});
     reader.into(out.objects.back().keys);
     importBody(reader, scene, body, options, out.objects.back().keys, out.objects.back().forces);
     // Every state below one ODE solver is one system (SOFA's MechanicalOperations visit them

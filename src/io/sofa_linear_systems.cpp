@@ -11,8 +11,9 @@ namespace {
 // at the place its first insertion took (a hash table of the pattern), which SOFA documents as
 // valid only while the pattern stays constant; the matrix and its projective constraints
 // (MatrixLinearSystem::applyProjectiveConstraints) are those of MatrixLinearSystem. Our bodies
-// have a constant pattern (no topological changes, no contacts), so it is accepted. The
-// MatrixLinearSystem switches (all true by default) that leave out a part of the matrix are
+// have a constant pattern (no topological changes, no contacts), so it is accepted, and so is
+// MatrixLinearSystem itself (whose matrix a Python controller may read: app/component_matrices).
+// The MatrixLinearSystem switches (all true by default) that leave out a part of the matrix are
 // refused.
 void mapConstantSparsityPattern(Reader& r, const SofaObject& o) {
   for (const char* field :
@@ -27,7 +28,8 @@ void mapConstantSparsityPattern(Reader& r, const SofaObject& o) {
 
 }  // namespace
 
-const RegisterSofaMapping constantSparsityPattern({"ConstantSparsityPatternSystem"},
+const RegisterSofaMapping constantSparsityPattern({"ConstantSparsityPatternSystem",
+                                                   "MatrixLinearSystem"},
                                                   mapConstantSparsityPattern);
 
 }  // namespace eis::sofa

@@ -220,6 +220,10 @@ struct Collector {
         const std::string why =
             mappings != 1  ? std::to_string(mappings) + " mechanical mappings in one node"
             : !child.state ? "no MechanicalObject in the node"
+            : child.mapping->type == "PythonMapping"
+                ? "its mapping is written in Python (class " +
+                      reader.text(*child.mapping, "class").value_or("?") +
+                      "), whose apply, applyJ and applyJT the distributed step does not call"
             : !mapsMechanics(child.mapping->type)
                 ? child.mapping->type +
                       " children are not carried (IdentityMapping, SubsetMapping, "

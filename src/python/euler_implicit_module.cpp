@@ -24,6 +24,7 @@
 #include "eis/app/scene_builder.hpp"
 #include "eis/app/simulation.hpp"
 #include "eis/core/error.hpp"
+#include "eis/core/mpi_chunks.hpp"
 #include "eis/io/petsc_output_paths.hpp"
 #include "eis/io/python_controllers.hpp"
 #include "eis/io/sofa_import.hpp"
@@ -247,6 +248,23 @@ public:
     simulation().controllerAccess(inEvent)->setDt(dt);
   }
 
+  // What a controller reads of the component at object path `path` (io/python_controllers):
+  // its body's "stiffness", "mass" or linear "system" matrix (the size, then (row, column,
+  // value) triples), or the last solve's "rhs" or "solution", on every rank: gathered to rank 0
+  // and broadcast. Collective.
+  std::vector<double> matrix(const std::string& path, const std::string& kind, bool inEvent) {
+    const bool vector = kind == "rhs" || kind == "solution";
+    const std::size_t b = eis::matrixBody(control_, path, vector ? "system" : kind);
+    auto access = simulation().controllerAccess(inEvent);
+    std::vector<double> values =
+        vector ? access->systemVector(b, kind == "solution") : access->matrix(b, kind);
+    long long count = (long long)values.size();
+    EIS_CHECK_MPI(MPI_Bcast(&count, 1, MPI_LONG_LONG, 0, PETSC_COMM_WORLD));
+    values.resize(std::size_t(count));
+    eis::broadcastInPieces(values.data(), count, MPI_DOUBLE, 0, PETSC_COMM_WORLD);
+    return values;
+  }
+
   // scene.python-timeout: the seconds the controllers' methods for one event may take.
   double pythonTimeout() const { return control_.timeout; }
 
@@ -316,6 +334,7 @@ PYBIND11_MODULE(_engine, m) {
       .def("set_force", &Run::setForce, py::arg("path"), py::arg("field"), py::arg("values"),
            py::arg("in_event"))
       .def("set_dt", &Run::setDt, py::arg("dt"), py::arg("in_event"))
+      .def("matrix", &Run::matrix, py::arg("path"), py::arg("kind"), py::arg("in_event"))
       .def("body_of", &Run::bodyOf, py::arg("path"))
       .def_property_readonly("bodies", [](Run& r) { return r.simulation().bodyCount(); })
       .def_property_readonly("step_index", [](Run& r) { return r.simulation().stepIndex(); })

@@ -1,5 +1,6 @@
 """The Python front end's XML for sample scenes, element by element, and its one-line errors.
 Usage: python3 test_sofa_python_scene.py <folder of eis_sofa_scene.py> (run by ctest)."""
+import importlib.util
 import os
 import subprocess
 import sys
@@ -143,6 +144,61 @@ class GraphTest(unittest.TestCase):
                          {"name": "pull", "class": "Pull", "base": "ForceFieldVec3d"})
         self.assertEqual(attributes(root[1]),
                          {"name": "Shift", "class": "Shift", "base": "Mapping_Vec3d_Vec1d"})
+
+    def test_link_paths_and_shared_nodes(self):
+        """SofaPython3's linkpath is a LinkPath whose target() is the object or data it names
+        (example-mapping.py reads it so); a node added to a second parent is written once,
+        under the last, and a LinkPath taken before that names its new place."""
+        root = xml_of(self, """\
+            import Sofa.Core
+            class Shift(Sofa.Core.Mapping_Vec3d_Vec3d):
+                def __init__(self, *args, **kwargs):
+                    for key in ("input", "output"):
+                        kwargs[key] = kwargs[key].linkpath
+                    Sofa.Core.Mapping_Vec3d_Vec3d.__init__(self, *args, **kwargs)
+                    self.source = kwargs["input"].target().getName()
+                    self.text = str(kwargs["output"])
+            def createScene(root):
+                model = root.addChild('Modelling')
+                body = model.addChild('body')
+                dofs = body.addObject('MechanicalObject', name='dofs', position=[0, 0, 0])
+                child = body.addChild('child')
+                out = child.addObject('MechanicalObject', name='out', position=[1, 1, 1])
+                shift = child.addObject(Shift(name='shift', input=dofs, output=out))
+                link = dofs.position.linkpath
+                sim = root.addChild('Simulation')
+                sim.addObject('EulerImplicitSolver')
+                sim.addChild(model)
+                child.addObject('UniformMass', name=shift.source + " " + shift.text,
+                                indices=link, filename=link.target().getName())
+            """)
+        self.assertEqual([e.get("name") for e in root], ["Simulation"])
+        sim = root[0]
+        self.assertEqual([e.tag for e in sim], ["EulerImplicitSolver", "Node"])
+        child = sim[1][0][1]
+        self.assertEqual([e.tag for e in child], ["MechanicalObject", "PythonMapping",
+                                                  "UniformMass"])
+        self.assertEqual(attributes(child[2]),
+                         {"name": "dofs @/Modelling/body/child/out",
+                          "indices": "@/Simulation/Modelling/body/dofs.position",
+                          "filename": "position"})
+
+    @unittest.skipUnless(importlib.util.find_spec("numpy"), "SofaPython3's arrays need numpy")
+    def test_given_state_vectors_are_arrays(self):
+        """A MechanicalObject's given position or velocity reads as SofaPython3's: a numpy
+        array of one row per node, as wide as the template (Vec3d when none is named)."""
+        root = xml_of(self, """\
+            import Sofa.Core
+            def createScene(root):
+                a = root.addObject('MechanicalObject', position=[0, 0, 0, 1, 2, 3])
+                b = root.addObject('MechanicalObject', template='Vec1d', position="4 5")
+                c = root.addObject('MechanicalObject', velocity=[[1, 1, 1], [2, 2, 2]])
+                d = root.addObject('MechanicalObject', template='Vec3d', position="@loader")
+                shapes = [a.position.value.shape, b.position.value.shape]
+                moved = (c.velocity.value + a.position.value)[1].tolist()
+                root.addObject('UniformMass', name=str(shapes + [moved, d.position.value]))
+            """)
+        self.assertEqual(root[4].get("name"), "[(2, 3), (2, 1), [3.0, 4.0, 5.0], '@loader']")
 
     def test_task_scheduler_and_linear_spring(self):
         """SofaPython3's Sofa.Core.TaskScheduler (threads asked, no effect here) and

@@ -36,6 +36,9 @@ struct SofaControl {
   // The object paths of the scene's force fields written in Python (python.force-field), whose
   // addForce, addDForce and addKToMatrix the controllers' python3 computes (forceField).
   std::vector<std::string> forceFields;
+  // Per body, the components whose matrices a controller may read (assembleKMatrix,
+  // assembleMMatrix).
+  std::vector<SofaMatrixSources> matrices;
 };
 
 // What the run lets a controller touch; each call collective, the same arguments on every rank.
@@ -55,7 +58,24 @@ public:
   // on every rank; each rank takes its own nodes' rows): the next step starts from them. Throws
   // eis::Error (every rank alike) for a count that is not 3 per node.
   virtual void setState(std::size_t body, bool velocity, const std::vector<double>& values) = 0;
+  // Body `body`'s stiffness df/dx (`kind` "stiffness", kFactor 1) or mass matrix ("mass"), as
+  // SOFA assembles it for one component: no projective constraint applied; or ("system") the
+  // matrix of its last linear solve, as a MatrixLinearSystem holds it. Rows and columns in node
+  // order, dofsPerNode per node. On rank 0: its size, then (row, column, value) of each nonzero
+  // in row-major order; empty elsewhere. Throws eis::Error (every rank alike) when the body has
+  // none to give.
+  virtual std::vector<double> matrix(std::size_t body, const std::string& kind) = 0;
+  // The right-hand side (or the `solution`) of body `body`'s last linear solve, in node order,
+  // on rank 0 (empty elsewhere). Throws eis::Error (every rank alike) when it has none.
+  virtual std::vector<double> systemVector(std::size_t body, bool solution) = 0;
 };
+
+// The body whose matrix is the one component at object path `path` (of `kind`: a force field
+// with a "stiffness", a "mass", or a linear "system") gives: throws eis::Error when it is none,
+// or when the body's matrix also holds another's (the run sums them; SOFA's read is the
+// component's alone).
+std::size_t matrixBody(const SofaControl& control, const std::string& path,
+                       const std::string& kind);
 
 class PythonControllers {
 public:

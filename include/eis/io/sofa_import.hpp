@@ -41,11 +41,22 @@ struct SofaForceLoad {
   int ordinal = 0;
 };
 
+// The components of a body whose matrices a Python controller may read (assembleKMatrix,
+// assembleMMatrix, a linear system's A, b and x), by object path as SofaForceLoad names them:
+// its force fields with a stiffness, its masses and its linear systems; `mapped` when a mapped
+// child adds its own to the body's, `python` when a force field written in Python does (which
+// the controllers' python3 computes).
+struct SofaMatrixSources {
+  std::vector<std::string> stiffness, masses, systems;
+  bool mapped = false, python = false;
+};
+
 // One independent body of the scene (an unmapped MechanicalObject) and its keys.
 struct SofaObjectKeys {
   std::string path;           // the node path of its MechanicalObject: "/liver"
   std::vector<SofaKey> keys;  // in order; repeatable keys repeat
   std::vector<SofaForceLoad> forces;
+  SofaMatrixSources matrices;
 };
 
 struct SofaImport {

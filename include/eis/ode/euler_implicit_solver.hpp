@@ -71,6 +71,10 @@ public:
   // The system matrix of the last step's solve (owned by the mechanical operations): what a
   // constraint correction solves against (ode/free_motion_step.hpp). Null before the first step.
   Mat lastOperator() const { return lastOperator_; }
+  // The last solve's right-hand side (null when solver.compute-residual reused it since) and
+  // solution, as SofaPython3's linear-system reads give them (app/component_matrices).
+  Vec lastRhs() const { return options_.computeResidual ? nullptr : rhs_; }
+  Vec lastSolution() const { return solution_; }
   // Called by every later step (null: none); not owned. The true trapezoidal scheme, whose
   // position update is not SOFA's, does not call it.
   void setStepConstraints(StepConstraints* constraints) { stepConstraints_ = constraints; }

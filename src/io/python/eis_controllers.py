@@ -10,6 +10,9 @@ script's own main loop adds two messages: eis_main_loop.py):
   here -> run:  "ready COUNT" (built and initialised) | "done" (the event's methods returned)
                 | "fail FILE:LINE: what" (the run ends with it on every rank)
                 | "get position|velocity NODEPATH": the run answers "ok N" and N doubles
+                | "get stiffness|mass|system OBJECTPATH": "ok N" and N doubles, the matrix's
+                  size and (row, column, value) of each nonzero (or "error WHY")
+                | "get rhs|solution OBJECTPATH": "ok N" and N doubles, a linear system's vector
                 | "set FIELD COUNT OBJECTPATH" and COUNT doubles ("set dt 1 /" for the root's
                   dt; "set position|velocity COUNT NODEPATH", 3 per node in node order): the run
                   answers "ok" or "error WHY".
@@ -60,6 +63,10 @@ class Run:
             return data._value
         if isinstance(owner, Sofa.Core.Node) and name in ("dt", "time"):
             return self.dt if name == "dt" else self.time
+        if getattr(owner, "_type", "") == "MechanicalObject" and name == "position":
+            mapped = Sofa.Core.mapped_position(owner, self.read)
+            if mapped is not None:
+                return mapped
         if getattr(owner, "_type", "") == "MechanicalObject" and name in ("position", "velocity"):
             reply = self.request("get %s %s" % (name, owner._parent.pathname()))
             values = array("d", self.channel.read(8 * int(reply.split()[1])))
@@ -108,6 +115,21 @@ class Run:
 
     def writeable(self, data):
         return Writeable(self, data)
+
+    def numbers(self, line):
+        reply = self.request(line)
+        return array("d", self.channel.read(8 * int(reply.split()[1])))
+
+    def vector(self, component, kind):
+        """The right-hand side or solution of a linear system's last solve: a numpy array."""
+        import numpy
+        return numpy.array(self.numbers("get %s %s" % (kind, component.pathname())))
+
+    def matrix(self, component, kind):
+        """A body's stiffness or mass matrix (io/python_controllers.cpp), as SofaPython3 returns
+        it: a scipy.sparse CSR matrix."""
+        values = self.numbers("get %s %s" % (kind, component.pathname()))
+        return Sofa.Core.sparse_matrix(values, component.pathname())
 
 
 class Writeable:
@@ -177,8 +199,9 @@ def controllers_of(root):
     def visit(node):
         own = [o for o in node.objects if isinstance(o, Sofa.Core.Controller)]
         found.extend(own)
-        for child in node.children:
-            visit(child)
+        for child in node._placed_items():
+            if isinstance(child, Sofa.Core.Node):
+                visit(child)
         backward.extend(own)
     visit(root)
     return found, backward

@@ -157,7 +157,7 @@ def force_fields_of(root):
         node = nodes.pop(0)
         found.extend(o for o in node.objects if isinstance(o, Sofa.Core._PythonComponent)
                      and o._kind == "PythonForceField")
-        nodes[0:0] = node.children
+        nodes[0:0] = [c for c in node._placed_items() if isinstance(c, Sofa.Core.Node)]
     return found
 
 

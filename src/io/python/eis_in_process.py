@@ -113,6 +113,20 @@ class Live:
     def state(self, owner, name):
         return LazyState(self, self.body(owner), name == "velocity")
 
+    def numbers(self, component, kind):
+        """What a controller reads of a component's matrices (io/python_controllers), on every
+        rank: gathered to rank 0 and broadcast."""
+        try:
+            return self.engine.matrix(component.pathname(), kind, self.in_event)
+        except euler_implicit.Error as e:
+            raise Sofa.Core.SceneError(str(e)) from None
+
+    def matrix(self, component, kind):
+        return Sofa.Core.sparse_matrix(self.numbers(component, kind), component.pathname())
+
+    def vector(self, component, kind):
+        return numpy.array(self.numbers(component, kind))
+
     def has_whole(self, key):
         return key in self.copies
 
@@ -143,6 +157,10 @@ class Live:
             return data._value
         if isinstance(owner, Sofa.Core.Node) and name in ("dt", "time"):
             return self.dt if name == "dt" else self.time
+        if getattr(owner, "_type", "") == "MechanicalObject" and name == "position":
+            mapped = Sofa.Core.mapped_position(owner, self.read)
+            if mapped is not None:
+                return mapped
         if getattr(owner, "_type", "") == "MechanicalObject" and name in ("position", "velocity"):
             return self.state(owner, name)
         if data._given:

@@ -42,7 +42,7 @@ def graph_xml(root, max_depth, out):
         out.append(pad + opening(item))
         if isinstance(item, Sofa.Core.Node):
             stack.append((item, depth, True))
-            stack.extend((child, depth + 1, False) for child in reversed(item._items))
+            stack.extend((child, depth + 1, False) for child in reversed(item._placed_items()))
 
 
 class SceneExit(BaseException):

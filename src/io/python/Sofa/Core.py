@@ -61,8 +61,48 @@ def _flatten(value, out):
         out.append(value_text(value))
 
 
+class LinkPath(str):
+    """SofaPython3's LinkPath (what .linkpath gives): the link's text, "@/node/object" or
+    "@/node/object.data", whose target() is the object, node or data it names."""
+
+    def __new__(cls, owner):
+        self = str.__new__(cls, owner._link_text())
+        self._target = owner
+        return self
+
+    def target(self):
+        return self._target
+
+
+# SofaPython3 reads a MechanicalObject's vectors as arrays of one row per node, as wide as its
+# template's coordinates (Vec3d when none is named).
+_STATE_VECTORS = ("position", "velocity", "rest_position", "force", "externalForce")
+_TEMPLATE_WIDTHS = {"Vec1d": 1, "Vec2d": 2, "Vec3d": 3, "Vec6d": 6, "Rigid2d": 3, "Rigid3d": 7}
+
+
+def _state_rows(owner, name, value):
+    """A MechanicalObject's given position (velocity, ...) as SofaPython3 returns it: a numpy
+    array of one row per node; any other value, or without numpy, the value as given."""
+    if not (isinstance(owner, Object) and owner._type == "MechanicalObject"
+            and name in _STATE_VECTORS):
+        return value
+    template = owner._data.get("template")
+    width = _TEMPLATE_WIDTHS.get(value_text(template._value) if template else "Vec3d")
+    try:
+        import numpy
+        numbers = value.split() if isinstance(value, str) else value
+        rows = numpy.array(numbers, dtype=float)
+    except (ImportError, ValueError, TypeError):
+        return value
+    if width is None or rows.size % width:
+        return value
+    return rows.reshape(-1, width)
+
+
 def value_text(value):
     """The text of a data value as a .scn attribute holds it."""
+    if isinstance(value, LinkPath):
+        return value.target().linkpath
     if isinstance(value, Data):
         return value.linkpath
     if isinstance(value, (Object, Node)):
@@ -103,7 +143,7 @@ class Data:
                 "%s is computed by SOFA when the scene runs, which euler-implicit does not do "
                 "in Python; pass the link '%s' instead of its value"
                 % (self._owner.pathname() + "." + self._name, self.linkpath))
-        return self._value
+        return _state_rows(self._owner, self._name, self._value)
 
     @value.setter
     def value(self, value):
@@ -124,9 +164,12 @@ class Data:
                          "ConstantForceField's forces or the root's dt by assigning .value"
                          % (self._owner.pathname(), self._name))
 
+    def _link_text(self):
+        return self._owner.linkpath + "." + self._name
+
     @property
     def linkpath(self):
-        return self._owner.linkpath + "." + self._name
+        return LinkPath(self)
 
     def getLinkPath(self):
         return self.linkpath
@@ -242,9 +285,12 @@ class Object(_Base):
     def getPathName(self):
         return self.pathname()
 
+    def _link_text(self):
+        return "@" + self.pathname()
+
     @property
     def linkpath(self):
-        return "@" + self.pathname()
+        return LinkPath(self)
 
     def getContext(self):
         return self._parent
@@ -252,8 +298,65 @@ class Object(_Base):
     def init(self):
         pass
 
+    def assembleKMatrix(self):
+        """SofaPython3's ForceField.assembleKMatrix(): df/dx (kFactor 1, no projective
+        constraint), a scipy.sparse matrix in node order, read from the run by a controller."""
+        return _component_matrix(self, "stiffness", "assembleKMatrix")
+
+    def assembleMMatrix(self):
+        """SofaPython3's Mass.assembleMMatrix(): the mass matrix, as assembleKMatrix."""
+        return _component_matrix(self, "mass", "assembleMMatrix")
+
+
+def _component_matrix(component, kind, method, read="matrix"):
+    if LIVE is None or not hasattr(LIVE, read):
+        raise SceneError("%s.%s(): the matrix is the run's; a controller (or the script, "
+                         "between steps) reads it while the simulation runs"
+                         % (component.pathname(), method))
+    return getattr(LIVE, read)(component, kind)
+
+
+def sparse_matrix(values, where):
+    """A matrix read from the run (its size, then (row, column, value) of each nonzero) as
+    SofaPython3 returns one: a scipy.sparse CSR matrix."""
+    try:
+        from scipy import sparse
+    except ImportError:
+        raise SceneError("%s: reading a matrix needs scipy, as SofaPython3's does" % where) \
+            from None
+    size = int(values[0])
+    rows = [int(r) for r in values[1::3]]
+    columns = [int(c) for c in values[2::3]]
+    return sparse.csr_matrix((list(values[3::3]), (rows, columns)), shape=(size, size))
+
+
+class LinearSystem(Object):
+    """A MatrixLinearSystem (SofaPython3's Sofa.SofaLinearSystem binding): the matrix,
+    right-hand side and solution of its body's last linear solve, read by a controller."""
+
+    def get_system_matrix(self):
+        return _component_matrix(self, "system", "get_system_matrix")
+
+    def get_rhs_vector(self):
+        return _component_matrix(self, "rhs", "get_rhs_vector", "vector")
+
+    def get_solution_vector(self):
+        return _component_matrix(self, "solution", "get_solution_vector", "vector")
+
+    A, b, x = get_system_matrix, get_rhs_vector, get_solution_vector
+
+
+LINEAR_SYSTEMS = ("MatrixLinearSystem", "ConstantSparsityPatternSystem")
+
 
 BaseObject = Object
+
+
+def _linked(value):
+    """The object a link names: a LinkPath's target, or an object; None for a link's text."""
+    if isinstance(value, LinkPath):
+        return value.target()
+    return value if isinstance(value, _Base) else None
 
 
 class _PythonComponent(Object):
@@ -271,6 +374,9 @@ class _PythonComponent(Object):
     def __init__(self, *args, **kwargs):
         if "name" in kwargs:
             self._set("name", kwargs["name"])
+        # A mapping's input and output links: the states its apply reads and writes.
+        links = {key: _linked(kwargs[key]) for key in ("input", "output") if key in kwargs}
+        object.__setattr__(self, "_links", links)
 
     def __setattr__(self, name, value):
         """SofaPython3's rule: a data field of the component is set, anything else is a plain
@@ -290,6 +396,51 @@ class _PythonComponent(Object):
         base = next((k.__name__ for k in type(self).__mro__ if k.__module__ == __name__), "")
         return [("class", Data(self, "class", type(self).__name__, True)),
                 ("base", Data(self, "base", base, True))]
+
+
+class _Vector:
+    """A mapping's argument (SofaPython3's data of a state vector): .value, and
+    writeableArray() for the output, which apply fills in place."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def writeableArray(self):
+        vector = self
+
+        class Block:
+            def __enter__(self):
+                return vector.value
+
+            def __exit__(self, *exc):
+                return False
+        return Block()
+
+    def __str__(self):
+        return str(self.value)
+
+
+def mapped_position(state, read):
+    """The position of `state` (a MechanicalObject) when a mapping written in Python in its node
+    has it as output: the mapping's apply on its input's position, which `read` gives (the run's
+    current state), computed when read as SOFA's apply would have left it; else None. Its given
+    position is the output's start (its row count and the values apply overwrites)."""
+    for mapping in state._parent.objects:
+        if getattr(mapping, "_kind", "") != "PythonMapping":
+            continue
+        links = getattr(mapping, "_links", {})
+        output, source = links.get("output"), links.get("input")
+        if output is not state or source is None:
+            continue
+        import numpy
+        out = _Vector(numpy.array(_state_rows(state, "position", state._data["position"]._value)
+                                  if "position" in state._data else [], dtype=float))
+        mapping.apply({"time": 0.0, "mFactor": 0.0, "bFactor": 0.0, "kFactor": 0.0,
+                       "isImplicit": False, "energy": False},
+                      out, _Vector(numpy.array(read(source.position), dtype=float)))
+        out.value.flags.writeable = False
+        return out.value
+    return None
 
 
 class Controller(_PythonComponent):
@@ -327,7 +478,8 @@ class Node(_Base):
             obj = type_name
         elif isinstance(type_name, str):
             named = "name" in data
-            obj = Object(type_name, data.pop("name", type_name), **data)
+            kind = LinearSystem if type_name in LINEAR_SYSTEMS else Object
+            obj = kind(type_name, data.pop("name", type_name), **data)
             obj._named = named
         else:
             raise SceneError("addObject takes a type name or an object, not %s"
@@ -360,6 +512,13 @@ class Node(_Base):
     def children(self):
         return [item for item in self._items if isinstance(item, Node)]
 
+    def _placed_items(self):
+        """The objects and children placed under this node: SofaPython3's graph is a DAG, the
+        XML a tree, so a node added to a second parent is placed under the last, where its
+        Modelling and Simulation idiom puts the solver that integrates it; the writer and the
+        drivers visit it there, once."""
+        return [item for item in self._items if item._parent is self]
+
     @property
     def objects(self):
         return [item for item in self._items if not isinstance(item, Node)]
@@ -388,9 +547,12 @@ class Node(_Base):
     def getPathName(self):
         return self.pathname()
 
+    def _link_text(self):
+        return "@" + self.pathname()
+
     @property
     def linkpath(self):
-        return "@" + self.pathname()
+        return LinkPath(self)
 
     def init(self):
         pass
