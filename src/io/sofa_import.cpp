@@ -846,7 +846,22 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
                 "a collision obstacle, skipped");
     collision.push_back("MechanicalObject without an ODE solver");
   }
+  const std::set<const SofaObject*> frames = sofa::targetFrames(reader, targets);
   for (const sofa::Body& body : walk.bodies) {
+    // A frame that only LinearMovementProjectiveConstraints move, read with the points it maps
+    // (io/sofa_lagrangian), as SOFA's FreeMotionAnimationLoop projects it and maps them.
+    if (!body.odeSolver && frames.count(body.state) &&
+        std::all_of(body.components.begin(), body.components.end(), [](const SofaObject* o) {
+          return o->type == "LinearMovementProjectiveConstraint";
+        })) {
+      sofa::checkDataFields(reader, *body.state, options.skipUnsupported);
+      for (const SofaObject* o : body.components)
+        sofa::checkDataFields(reader, *o, options.skipUnsupported);
+      reader.note(body.state->label() + " in " + body.state->node->path() +
+                  ": no ODE solver integrates it; its projective constraints move the points "
+                  "a BilateralLagrangianConstraint holds others to");
+      continue;
+    }
     out.objects.push_back({body.state->node->path(), {}, {}});
     reader.into(out.objects.back().keys);
     importBody(reader, scene, body, options, out.objects.back().keys, out.objects.back().forces);
