@@ -816,7 +816,13 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
   const SofaObject *loop = nullptr, *constraintSolver = nullptr;
   for (const SofaObject* o : walk.orphans) {
     const bool isLoop = sofa::isFreeMotionLoop(o->type);
-    if ((isLoop && !loop) || (sofa::isConstraintSolver(o->type) && !constraintSolver)) {
+    // Node::animationManager is a single link: each animation loop added replaces the last.
+    if (isLoop && loop && loop->node == o->node) {
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+      reader.note(loop->label() + " (" + loop->where + "): replaced by " + o->label() + " (" +
+                  o->where + "), the last animation loop of its node, as SOFA's single link does");
+      loop = o;
+    } else if ((isLoop && !loop) || (sofa::isConstraintSolver(o->type) && !constraintSolver)) {
       sofa::checkDataFields(reader, *o, options.skipUnsupported);
       (isLoop ? loop : constraintSolver) = o;
     } else if (o->type == "ConstantSparsityPatternSystem") {
@@ -827,6 +833,9 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
       unsupported(reader, *o, "not supported: it may change the mechanics", options);
     }
   }
+  // Contacts first: where a collision pipeline makes them they are the scene's constraints,
+  // before what a body lacks for them.
+  if (loop) sofa::refuseContacts(*loop, walk.collision);
   if (walk.bodies.empty() && !walk.obstacles.empty())
     throw Error(walk.obstacles.front()->where + ": " + walk.obstacles.front()->label() +
                 ": no EulerImplicitSolver in its node or above integrates it, nor any other "

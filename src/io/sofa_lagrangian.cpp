@@ -411,6 +411,13 @@ void mapLcpSolver(Reader& r, const SofaObject& solver) {
 
 }  // namespace
 
+void refuseContacts(const SofaObject& caller, const std::vector<std::string>& collision) {
+  for (const std::string& type : collision)
+    if (makesContacts(type))
+      throw Error(caller.where + ": " + caller.type + " with a " + type +
+                  ": contacts would become Lagrangian constraints, which are not simulated");
+}
+
 bool solvesConstraintInStep(Reader& r, const SofaObject* odeSolver) {
   return odeSolver && odeSolver->type == "EulerImplicitSolver" &&
          r.boolean(*odeSolver, "solveConstraint", false);
@@ -480,10 +487,7 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
   r.from(*caller);
   if (loop && r.boolean(*loop, "solveVelocityConstraintFirst", false))
     r.reject(*loop, "solveVelocityConstraintFirst", "velocity constraints are not supported");
-  for (const std::string& type : collision)
-    if (makesContacts(type))
-      throw Error(caller->where + ": " + caller->type + " with a " + type +
-                  ": contacts would become Lagrangian constraints, which are not simulated");
+  refuseContacts(*caller, collision);
   // UnbuiltGaussSeidelConstraintSolver: the same sweeps from zero forces (its d, summed from the
   // corrections' displacements, is W f); NNCGConstraintSolver: the sweeps accelerated.
   // GenericConstraintSolver, which SOFA master removed in v25.12 (ComponentChange.cpp) for one
