@@ -5,7 +5,9 @@
 #    the one that runs. With the first asking solveVelocityConstraintFirst (refused) the scene
 #    runs, and ends as the one-loop scene (1e-15); in the other order it is refused by that field.
 #  - a loop with a collision pipeline is refused for its contacts (the scene's constraints) before
-#    what a body lacks (here a rigid frame's UncoupledConstraintCorrection), with one line.
+#    what a body lacks (here a rigid frame's UncoupledConstraintCorrection), with one line;
+#  - a Lagrangian constraint on a mapped child the importer does not carry (a DistanceMapping's,
+#    as SofaPython3's access_constraint_matrix.py) is refused for its rows J_c J_mapping.
 # Usage: sofa_free_motion_loops.sh <euler-implicit> <meshes dir>.
 set -uo pipefail
 RANKS=2  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -49,6 +51,11 @@ scene '<FreeMotionAnimationLoop/>' '<CollisionPipeline/><BruteForceBroadPhase/><
   <Node name="frame"><EulerImplicitSolver/><CGLinearSolver iterations="20" tolerance="1e-12" threshold="1e-12"/>
     <MechanicalObject template="Rigid3" position="0 1 0 0 0 0 1"/><UniformMass totalMass="1"/>
     <UncoupledConstraintCorrection/></Node>' > contacts.scn
+# The beam's edges' extensions (a DistanceMapping child) held by a UniformLagrangianConstraint,
+# as SofaPython3's access_constraint_matrix.py does.
+scene '<FreeMotionAnimationLoop/>' '' |
+  sed 's|^  </Node>$|    <Node name="ext"><MechanicalObject template="Vec1d"/><DistanceMapping topology="@../grid"/><UniformLagrangianConstraint template="Vec1d"/></Node>\n  </Node>|' \
+  > mapped_rows.scn
 
 run() {
   mpi_command 2 "$EXE"
@@ -75,5 +82,8 @@ check "two loops, the last with solveVelocityConstraintFirst: refused by it" \
   refused last_velocity.scn "last_velocity.scn:3" "solveVelocityConstraintFirst"
 check "a loop with a collision pipeline is refused for its contacts first" \
   refused contacts.scn "FreeMotionAnimationLoop with a CollisionPipeline" "contacts"
+check "a Lagrangian constraint on a DistanceMapping child is refused by what is missing" \
+  refused mapped_rows.scn "UniformLagrangianConstraint" "rows on a mapped child" \
+  "through its DistanceMapping" "are not built"
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
