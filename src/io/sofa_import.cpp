@@ -23,6 +23,7 @@
 #include "sofa_reader.hpp"
 #include "sofa_rigid.hpp"
 #include "sofa_rigid_mapping.hpp"
+#include "sofa_rigid_targets.hpp"
 #include "sofa_selections.hpp"
 #include "sofa_sparse_grid.hpp"
 #include "sofa_subset_topology.hpp"
@@ -858,7 +859,7 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
   const std::set<const SofaObject*> frames = sofa::targetFrames(reader, targets);
   for (const sofa::Body& body : walk.bodies) {
     // A frame that only LinearMovementProjectiveConstraints move, read with the points it maps
-    // (io/sofa_lagrangian), as SOFA's FreeMotionAnimationLoop projects it and maps them.
+    // (io/sofa_rigid_targets), as SOFA's FreeMotionAnimationLoop projects it and maps them.
     if (!body.odeSolver && frames.count(body.state) &&
         std::all_of(body.components.begin(), body.components.end(), [](const SofaObject* o) {
           return o->type == "LinearMovementProjectiveConstraint";

@@ -43,10 +43,4 @@ void mapConstraintSolving(Reader& reader, const SofaObject* loop, const SofaObje
 // points.
 std::set<const SofaObject*> bilateralTargets(const Reader& reader, const Walk& walk);
 
-// The Rigid3 frames, integrated by no ODE solver, that a RigidMapping reads into a
-// BilateralLagrangianConstraint's object2 (in `targets`): a projective constraint on such a
-// frame moves the constraint's points, and the frame is no body of its own.
-std::set<const SofaObject*> targetFrames(const Reader& reader,
-                                         const std::set<const SofaObject*>& targets);
-
 }  // namespace eis::sofa
