@@ -24,6 +24,7 @@
 #include "sofa_reader.hpp"
 #include "sofa_rigid.hpp"
 #include "sofa_rigid_mapping.hpp"
+#include "sofa_rigid_targets.hpp"
 #include "sofa_selections.hpp"
 #include "sofa_sparse_grid.hpp"
 #include "sofa_subset_topology.hpp"
@@ -895,7 +896,13 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
   const SofaObject *loop = nullptr, *constraintSolver = nullptr;
   for (const SofaObject* o : walk.orphans) {
     const bool isLoop = sofa::isFreeMotionLoop(o->type);
-    if ((isLoop && !loop) || (sofa::isConstraintSolver(o->type) && !constraintSolver)) {
+    // Node::animationManager is a single link: each animation loop added replaces the last.
+    if (isLoop && loop && loop->node == o->node) {
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+      reader.note(loop->label() + " (" + loop->where + "): replaced by " + o->label() + " (" +
+                  o->where + "), the last animation loop of its node, as SOFA's single link does");
+      loop = o;
+    } else if ((isLoop && !loop) || (sofa::isConstraintSolver(o->type) && !constraintSolver)) {
       sofa::checkDataFields(reader, *o, options.skipUnsupported);
       (isLoop ? loop : constraintSolver) = o;
     } else if (o->type == "ConstantSparsityPatternSystem") {
@@ -906,6 +913,9 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
       unsupported(reader, *o, "not supported: it may change the mechanics", options);
     }
   }
+  // Contacts first: where a collision pipeline makes them they are the scene's constraints,
+  // before what a body lacks for them.
+  if (loop) sofa::refuseContacts(*loop, walk.collision);
   if (walk.bodies.empty() && !walk.obstacles.empty())
     throw Error(walk.obstacles.front()->where + ": " + walk.obstacles.front()->label() +
                 ": no EulerImplicitSolver in its node or above integrates it, nor any other "
@@ -925,7 +935,22 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
                 "a collision obstacle, skipped");
     collision.push_back("MechanicalObject without an ODE solver");
   }
+  const std::set<const SofaObject*> frames = sofa::targetFrames(reader, targets);
   for (const sofa::Body& body : walk.bodies) {
+    // A frame that only LinearMovementProjectiveConstraints move, read with the points it maps
+    // (io/sofa_rigid_targets), as SOFA's FreeMotionAnimationLoop projects it and maps them.
+    if (!body.odeSolver && frames.count(body.state) &&
+        std::all_of(body.components.begin(), body.components.end(), [](const SofaObject* o) {
+          return o->type == "LinearMovementProjectiveConstraint";
+        })) {
+      sofa::checkDataFields(reader, *body.state, options.skipUnsupported);
+      for (const SofaObject* o : body.components)
+        sofa::checkDataFields(reader, *o, options.skipUnsupported);
+      reader.note(body.state->label() + " in " + body.state->node->path() +
+                  ": no ODE solver integrates it; its projective constraints move the points "
+                  "a BilateralLagrangianConstraint holds others to");
+      continue;
+    }
     out.objects.push_back({body.state->node->path(), {}, {}, matrixSources(body)});
     reader.into(out.objects.back().keys);
     importBody(reader, scene, body, options, out.objects.back().keys, out.objects.back().forces);

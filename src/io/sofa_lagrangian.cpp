@@ -11,6 +11,7 @@
 #include "eis/core/error.hpp"
 #include "eis/model/selection.hpp"
 #include "sofa_grid.hpp"
+#include "sofa_rigid_targets.hpp"
 #include "sofa_selections.hpp"
 
 namespace eis::sofa {
@@ -172,8 +173,19 @@ void mapBilateral(Reader& r, const SofaObject& o) {
     r.refuseIfGiven(o, "rest_vector",
                     "with EulerImplicitSolver solveConstraint: SOFA's velocity violation adds the "
                     "rest vector where its position violation takes it off; not supported");
-  std::vector<std::array<double, 3>> points =
-      selectedPoints(r, o, "second_point", secondSelection, fixedPoints(r, *second));
+  // Points rigidly mapped from a frame that a LinearMovementProjectiveConstraint moves:
+  // FreeMotionAnimationLoop projects the frame after each step and maps its points, which
+  // the next step's violation reads (model/bilateral_lagrangian_constraint.hpp).
+  const SofaObject* frame = unintegratedFrame(r, *second);
+  std::string motion;
+  std::vector<std::array<double, 3>> points = selectedPoints(
+      r, o, "second_point", secondSelection,
+      frame ? rigidlyMappedPoints(r, *second, *frame, motion) : fixedPoints(r, *second));
+  if (!motion.empty() && solvesConstraintInStep(r, odeSolverOf(*first)))
+    throw Error(o.where + ": " + o.type +
+                ": object2's points move (a LinearMovementProjectiveConstraint on their frame): "
+                "with EulerImplicitSolver solveConstraint their velocity would enter the "
+                "violation; not supported");
   // getConstraintViolation: x2 - x1 - rest_vector[k], for the first pairs that have one.
   const std::vector<double> rest = r.reals(o, "rest_vector");
   if (rest.size() % 3 != 0) r.reject(o, "rest_vector", "expected 3 numbers per pair");
@@ -182,6 +194,7 @@ void mapBilateral(Reader& r, const SofaObject& o) {
   std::string value = firstSelection + " to points";
   for (const auto& p : points)
     for (double x : p) value += " " + parse::text(x);
+  if (!motion.empty()) value += " moving " + motion;
   r.key("lagrange.bilateral", value);
 }
 
@@ -305,6 +318,13 @@ void mapLcpSolver(Reader& r, const SofaObject& solver) {
 
 }  // namespace
 
+void refuseContacts(const SofaObject& caller, const std::vector<std::string>& collision) {
+  for (const std::string& type : collision)
+    if (makesContacts(type))
+      throw Error(caller.where + ": " + caller.type + " with a " + type +
+                  ": contacts would become Lagrangian constraints, which are not simulated");
+}
+
 bool solvesConstraintInStep(Reader& r, const SofaObject* odeSolver) {
   return odeSolver && odeSolver->type == "EulerImplicitSolver" &&
          r.boolean(*odeSolver, "solveConstraint", false);
@@ -374,10 +394,7 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
   r.from(*caller);
   if (loop && r.boolean(*loop, "solveVelocityConstraintFirst", false))
     r.reject(*loop, "solveVelocityConstraintFirst", "velocity constraints are not supported");
-  for (const std::string& type : collision)
-    if (makesContacts(type))
-      throw Error(caller->where + ": " + caller->type + " with a " + type +
-                  ": contacts would become Lagrangian constraints, which are not simulated");
+  refuseContacts(*caller, collision);
   // UnbuiltGaussSeidelConstraintSolver: the same sweeps from zero forces (its d, summed from the
   // corrections' displacements, is W f); NNCGConstraintSolver: the sweeps accelerated.
   // GenericConstraintSolver, which SOFA master removed in v25.12 (ComponentChange.cpp) for one

@@ -15,6 +15,11 @@ namespace eis::sofa {
 bool isFreeMotionLoop(const std::string& type);
 bool isConstraintSolver(const std::string& type);
 
+// Throws eis::Error naming `caller` (the loop, or the ODE solver that solves the constraints in
+// its step) when `collision` holds a pipeline or contact manager: its contacts would be
+// Lagrangian constraints, which are not simulated.
+void refuseContacts(const SofaObject& caller, const std::vector<std::string>& collision);
+
 // Whether the ODE solver is an EulerImplicitSolver with solveConstraint true.
 bool solvesConstraintInStep(Reader& reader, const SofaObject* odeSolver);
 

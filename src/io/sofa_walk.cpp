@@ -215,6 +215,12 @@ struct Collector {
         if (!mapsChild) (collisionChild ? walk.collision : walk.visual).push_back(o.type);
       } else if (mapsChild) {
         child.components.push_back(&o);
+      } else if (mapped && endsWith(o.type, "LagrangianConstraint")) {
+        // SOFA builds such rows on the child's state and maps them to its input's (J_c J_mapping).
+        unsupported(o, "Lagrangian constraint rows on a mapped child (J_c J_mapping through its " +
+                           (child.mapping ? child.mapping->type : std::string("mapping")) +
+                           ", in node " + node.path() + " (" + node.where +
+                           ")) are not built: the constraints act on a body's own nodes");
       } else if (mapped) {
         // Why the node is no mapped child the importer carries.
         const std::string why =

@@ -78,6 +78,9 @@ public:
       c.addLocalViolation(x, o);
     });
   }
+  void setTime(double t) override {
+    for (const auto& part : parts_) part->setTime(t);
+  }
   void addLocalStepViolation(Vec start, Vec x, std::vector<double>& out) const override {
     each(out, [&](const LagrangianConstraints& c, std::vector<double>& o) {
       c.addLocalStepViolation(start, x, o);
@@ -125,12 +128,16 @@ BilateralLagrangianConstraint::Pairs BilateralLagrangianConstraint::parsePairs(
   p.first = parseSelectionValue(key, join(words.begin(), to), 0).selection;
   if (*(to + 1) == "points") {
     p.toPoints = true;
-    const std::string numbers = join(to + 2, words.end());
-    const std::vector<double> xyz = parse::reals(key, numbers, 0);
+    const auto moving = std::find(to + 2, words.end(), "moving");
+    const std::vector<double> xyz = parse::reals(key, join(to + 2, moving), 0);
     if (xyz.empty() || xyz.size() % 3 != 0)
       throw Error(key + " = " + text + ": the points are not triples X Y Z");
     for (std::size_t i = 0; i < xyz.size(); i += 3)
       p.points.push_back({xyz[i], xyz[i + 1], xyz[i + 2]});
+    if (moving != words.end()) {
+      std::string selection;
+      p.motion = parseKeyFrames(key, join(moving + 1, words.end()) + " : all", selection);
+    }
   } else if (*(to + 1) == "body") {
     if (to + 3 >= words.end())
       throw Error(key + " = " + text + ": expected SELECTION to body PATH SELECTION");
@@ -191,14 +198,20 @@ void BilateralLagrangianConstraint::addPairs(const Pairs& pairs, const Distribut
                        " second points; the first " + std::to_string(count) +
                        " of each are paired (as SOFA does)");
   const std::map<std::int64_t, PetscInt> firstOwned = ownedById(firstMesh, firstNodes);
+  int motion = -1;
+  if (!secondMesh && !pairs.motion.times.empty()) {
+    motion = int(motions_.size());
+    motions_.push_back(pairs.motion);
+    shifts_.push_back({0, 0, 0});
+  }
   for (std::size_t k = 0; k < count; ++k) {
     const int row = rows_ + 3 * int(k);
     if (const auto a = firstOwned.find(first[k]); a != firstOwned.end())
       entries_.push_back({row, firstOffset + firstMesh.ownedOffset(a->second), -1.0,
-                          secondMesh ? std::array<double, 3>{} : pairs.points[k]});
+                          secondMesh ? std::array<double, 3>{} : pairs.points[k], motion});
     if (!secondMesh) continue;
     if (const auto b = secondOwned.find(second[k]); b != secondOwned.end())
-      entries_.push_back({row, secondOffset + secondMesh->ownedOffset(b->second), 1.0, {}});
+      entries_.push_back({row, secondOffset + secondMesh->ownedOffset(b->second), 1.0, {}, -1});
   }
   rows_ += 3 * int(count);
   groups_.assign(std::size_t(rows_ / 3), 3);
@@ -226,14 +239,33 @@ void BilateralLagrangianConstraint::addLocalViolation(Vec x, std::vector<double>
   EIS_CHECK(VecGetArrayRead(x, &values));
   for (const Entry& e : entries_)
     for (int d = 0; d < 3; ++d)
-      out[std::size_t(e.row + d)] += e.sign * values[e.offset + d] + e.constant[d];
+      out[std::size_t(e.row + d)] +=
+          e.sign * values[e.offset + d] +
+          (e.motion < 0 ? e.constant[d] : e.constant[d] + shifts_[std::size_t(e.motion)][d]);
   EIS_CHECK(VecRestoreArrayRead(x, &values));
+}
+
+// SOFA's LinearMovementProjectiveConstraint::projectPosition, relative movements: x0 + m(t), at
+// initialization (the first time given) and after each step at its start time.
+void BilateralLagrangianConstraint::setTime(double t) {
+  if (started_ && t == lastTime_) return;
+  const double projected = started_ ? lastTime_ : t;
+  for (std::size_t k = 0; k < motions_.size(); ++k)
+    if (motions_[k].active(projected)) {
+      std::array<double, 3> slope;
+      motions_[k].sofaAt(projected, shifts_[k], slope);
+    }
+  started_ = true;
+  lastTime_ = t;
 }
 
 // Per pair, SOFA computes (x_b - x_a) / h + (v_b - v_a); here each node's term is its owner's,
 // summed over the pair's one or two entries.
 void BilateralLagrangianConstraint::addLocalVelocityViolation(Vec x, Vec v, double h,
                                                               std::vector<double>& out) const {
+  if (!motions_.empty())
+    throw Error(std::string(kKey) +
+                ": moving points in the velocity order (lagrange.in-step): not supported");
   const PetscScalar *xs, *vs;
   EIS_CHECK(VecGetArrayRead(x, &xs));
   EIS_CHECK(VecGetArrayRead(v, &vs));
@@ -356,13 +388,18 @@ const ComponentDeclaration& bilateralLagrangianConstraintComponent() {
       "pairs of points held together by constraint forces (SOFA\n"
       "BilateralLagrangianConstraint); needs lagrange.solver and lagrange.correction",
       ParameterSpec().add(
-          {kKey, "SELECTION to SELECTION|body PATH SELECTION|points X Y Z ..",
+          {kKey,
+           "SELECTION to SELECTION|body PATH SELECTION|points X Y Z .. [moving T DX DY DZ ..]",
            "the k-th node of the first selection is held to the k-th of the second (a node of\n"
            "the same body, or of the body PATH of its solver.group) or to the k-th fixed point,\n"
            "three rows a pair (SOFA\n"
            "BilateralLagrangianConstraint first_point, second_point; a second object that\n"
            "nothing integrates gives fixed points). A selection's nodes in the order of an\n"
-           "`indices` list, else by increasing id. Repeatable.",
+           "`indices` list, else by increasing id. `moving`: key frames (increasing times T) of\n"
+           "a translation of the points, SOFA's LinearMovementProjectiveConstraint on a frame\n"
+           "they are rigidly mapped from: the step starting at t_n holds to them moved by\n"
+           "m(t_{n-1}) (m(t_0) for the first), while that time lies in [first T, last T).\n"
+           "Repeatable.",
            std::nullopt, "", true,
            [](const std::string& key, const std::string& text) {
              BilateralLagrangianConstraint::parsePairs(key, text);

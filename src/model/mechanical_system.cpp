@@ -70,6 +70,7 @@ void MechanicalSystem::projectMotion(Vec x, Vec v) const {
 void MechanicalSystem::setTime(double t, double dt) {
   time_ = t;
   for (const auto& field : forceFields_) field->setTime(t, dt);
+  if (lagrangian_) lagrangian_->setTime(t);
   std::vector<bool> acting = motion_->activeAt(t);
   if (acting == acting_) return;
   acting_ = std::move(acting);

@@ -215,6 +215,31 @@ TEST_F(LagrangianConstraints, BilateralPairsAndPointsHoldTogether) {
   EXPECT_NEAR(sum[1], 0.0, 1e-6 * h * 2 * 9.81);
 }
 
+// The x = 0 face held to its rest points moving by key frames 0 -> (0, 0, 0.0125) over [0,
+// 0.025] (SOFA's LinearMovementProjectiveConstraint on the frame they are mapped from): the step
+// from t_s = s h holds them moved by m(t_{s-1}) (m(0) for the first), and no more once t_{s-1}
+// reaches the last key time, so after steps 0..5 the face is up by 0, 0, 0.005, 0.01, 0.01,
+// 0.01, to the Gauss-Seidel's tolerance.
+TEST_F(LagrangianConstraints, BilateralToMovingPointsFollowsTheLastProjection) {
+  HeldRun run(bilateralBody("box -0.01 -1 -1 0.01 1 1 to " + restPoints(atX0, {0, 0, 0}) +
+                                " moving 0 0 0 0 0.025 0 0 0.0125",
+                            1e-13));
+  const double h = 0.01, up[] = {0, 0, 0.005, 0.01, 0.01, 0.01};
+  for (int s = 0; s < 6; ++s) {
+    run.simulation.system().setTime(s * h, h);
+    run.advance(h);
+    const eis::NodalTable state = run.simulation.gatherState();
+    if (!eis_test::root()) continue;
+    for (std::size_t i = 0; i < state.ids.size(); ++i) {
+      const auto rest = eis_test::boxRestPosition({1, 0.2, 0.2}, {4, 1, 1}, state.ids[i]);
+      if (rest[0] != 0) continue;
+      for (int d = 0; d < 3; ++d)
+        EXPECT_NEAR(state.values[i * state.width + d], rest[d] + (d == 2 ? up[s] : 0.0), 1e-10)
+            << "step " << s << " node " << state.ids[i];
+    }
+  }
+}
+
 // SOFA's UncoupledConstraintCorrection on every node: W = h c I, so the Gauss-Seidel's first
 // iteration gives f = -(x_free - x_rest) / (h c) = -v_free / c (from rest), which puts every
 // node back at rest with zero velocity; v_free is the velocity of the same step without

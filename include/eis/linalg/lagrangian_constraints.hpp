@@ -36,6 +36,9 @@ public:
     (void)start;
     addLocalViolation(x, out);
   }
+  // The step that starts at time t is next: rows whose violation depends on time (a bilateral
+  // row to points a projective constraint moves) take their positions for it. By default none.
+  virtual void setTime(double t) { (void)t; }
   // The violation SOFA measures at the velocity order (ConstraintOrder::VEL, the velocity pass
   // of EulerImplicitSolver solveConstraint) at position x and velocity v for a step h; by
   // default the position violation at x, as FixedLagrangianConstraint, which ignores the order.

@@ -9,6 +9,12 @@
 // point is a node of the same body, or a fixed point in space: a point of a SOFA
 // MechanicalObject that nothing integrates, which SOFA's constraint correction never moves (it
 // has none), so its column is left out of J and its position is a constant of the violation.
+// Fixed points may move (SOFA's points of a RigidMapping child of a frame that a
+// LinearMovementProjectiveConstraint moves and no ODE solver integrates): they then move by the
+// key frames' translation m, put where SOFA's FreeMotionAnimationLoop leaves them for the step
+// that starts at t_n: its projection at the end of the last step, at that step's start time
+// t_{n-1} (SOFA projects before it advances the clock), and the one at initialization (t_0) for
+// the first, each applied only while its time lies in [first key time, last key time).
 // The lists follow the order SOFA numbers them: an `indices` list in its order, a box, a sphere,
 // a group or all by increasing node id (BoxROI's order).
 #include <array>
@@ -20,6 +26,7 @@
 #include "eis/core/component.hpp"
 #include "eis/linalg/lagrangian_constraints.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
+#include "eis/model/prescribed_motion.hpp"
 #include "eis/model/selection.hpp"
 
 namespace eis {
@@ -35,7 +42,8 @@ class BilateralLagrangianConstraint : public LagrangianConstraints {
 public:
   // One value of lagrange.bilateral: "SELECTION to SELECTION", "SELECTION to body PATH
   // SELECTION" (a node of another body of the same solver.group, whose joined system holds the
-  // rows) or "SELECTION to points X Y Z ..".
+  // rows) or "SELECTION to points X Y Z .." (followed by "moving T DX DY DZ ..": the points'
+  // key frames).
   struct Pairs {
     std::string text;
     Selection first;
@@ -43,6 +51,7 @@ public:
     std::string body;                           // the second nodes' body; empty: this one
     Selection second;                           // when !toPoints
     std::vector<std::array<double, 3>> points;  // when toPoints
+    KeyFrames motion;                           // the points' key frames; none when empty
   };
   struct Parameters {
     std::vector<Pairs> pairs;
@@ -61,6 +70,9 @@ public:
   void addTransposed(const std::vector<double>& lambda, Vec out) const override;
   void addLocalProduct(Vec y, std::vector<double>& out) const override;
   void addLocalViolation(Vec x, std::vector<double>& out) const override;
+  // Moves the moving points to their positions for the step that starts at t (above); a time
+  // given again changes nothing.
+  void setTime(double t) override;
   // SOFA's getVelocityViolation: the second point's velocity minus the first's (a fixed point's
   // is zero) plus their position violation over h.
   void addLocalVelocityViolation(Vec x, Vec v, double h, std::vector<double>& out) const override;
@@ -75,14 +87,20 @@ private:
                 std::vector<std::string>& warnings);
   // A pair's node this rank owns: the pair's first row, the node's first unknown in the local
   // part of a global vector, its sign in J, and the fixed point the node is held to (the
-  // constant of the violation; zero for a pair of two nodes).
+  // constant of the violation; zero for a pair of two nodes), which moves by motions_[motion]'s
+  // current shift when motion >= 0.
   struct Entry {
     int row;
     PetscInt offset;
     double sign;
     std::array<double, 3> constant;
+    int motion;
   };
   std::vector<Entry> entries_;
+  std::vector<KeyFrames> motions_;
+  std::vector<std::array<double, 3>> shifts_;
+  bool started_ = false;
+  double lastTime_ = 0;
   int rows_ = 0;
   std::vector<int> groups_;
 };

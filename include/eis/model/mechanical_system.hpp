@@ -59,7 +59,8 @@ public:
   bool prescribedDisplacement(double h, Vec x, Vec dx) override;
   // Collective. The time at the start of the next step (of the run's step dt, solver.dt, which
   // substeps divide); the constraint (and the matrix, once
-  // created) are rebuilt when the motions acting then (the sofa rule) differ from the last's.
+  // created) are rebuilt when the motions acting then (the sofa rule) differ from the last's;
+  // the Lagrangian rows take it too (points a projective constraint moves).
   void setTime(double t, double dt);
   // The sofa rule's projections: at the start of the run (x0 taken from x), and after a step,
   // at the time setTime gave; then the nodes held on planes, lines and points are put there.
