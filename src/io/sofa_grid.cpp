@@ -233,4 +233,19 @@ std::vector<std::array<long long, 4>> cutIntoTetrahedra(const RegularGrid& grid,
   return tetrahedra;
 }
 
+std::optional<std::vector<double>> linkedGridPoints(const Reader& reader, const SofaObject& o,
+                                                    const std::string& field) {
+  if (!o.field(field) || !isSofaLink(*o.field(field))) return std::nullopt;
+  std::string linkedField;
+  const SofaObject* grid = reader.linked(o, field, &linkedField);
+  if (!grid || linkedField != "position" || grid->field("position") ||
+      (grid->type != "RegularGridTopology" && grid->type != "CylinderGridTopology" &&
+       grid->type != "SphereGridTopology"))
+    return std::nullopt;
+  std::vector<double> points;
+  for (const std::array<double, 3>& p : regularGrid(reader, *grid, true).points)
+    points.insert(points.end(), p.begin(), p.end());
+  return points;
+}
+
 }  // namespace eis::sofa
