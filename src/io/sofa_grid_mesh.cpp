@@ -240,7 +240,8 @@ void mapGrid(Reader& reader, const SofaObject& grid,
 // as if it had 2 x 1 cells a layer (nx = 2, ny = 1 in their init), and read no coefficient.
 void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& surfacePath,
                    const std::vector<std::string>& surfaces,
-                   const std::vector<const SofaObject*>& components) {
+                   const std::vector<const SofaObject*>& components,
+                   const std::vector<std::array<double, 3>>* linkedPoints) {
   const CellReaders readers = cellReaders(reader, grid, components, false);
   // SparseGridMultipleTopology's massCoefs weigh HexahedronFEMForceFieldAndMass's cells.
   for (const SofaObject* c : components)
@@ -248,7 +249,7 @@ void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& su
       throw Error(c->where + ": " + c->type + ": on " + grid.label() +
                   ": SOFA weighs each cell's mass by the grid's massCoefs, which is not "
                   "supported yet");
-  const SparseGrid mesh = sparseGrid(reader, grid, surfacePath, surfaces);
+  const SparseGrid mesh = sparseGrid(reader, grid, surfacePath, surfaces, linkedPoints);
   RegularGrid cells;
   cells.n = {3, 2, 2};
   cells.points = mesh.points;
