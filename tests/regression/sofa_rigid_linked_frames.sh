@@ -6,8 +6,10 @@
 #    the first frame fixed, under gravity: the frames after 20 steps are those of the same scene
 #    with every value written out, bit for bit, on 1, 2 and 3 ranks;
 #  - frames linked to those written in another Rigid3d state are that scene's too, bit for bit;
-#  - a frame position linked to a loader's or a Vec3d state's points, and mapped points linked
-#    to a Gmsh loader's, are refused in one error line naming the scene's file and line.
+#  - a frame position linked to a loader's or a Vec3d state's points, mapped points linked to a
+#    Gmsh loader's, and either linked to a grid SOFA initialises after them (which fills its
+#    points in GridTopology::init), are refused in one error line naming the scene's file and
+#    line.
 # Usage: sofa_rigid_linked_frames.sh <euler-implicit> <meshes dir>; the MPI launch line:
 # tests/common/mpi_launch.sh.
 set -euo pipefail
@@ -63,6 +65,11 @@ scene "@/points/vec.position" "$POINTS" "" |
 scene "$FRAMES" "@gmsh.position" "" |
   sed 's|<RegularGridTopology name="childgrid"|<MeshGmshLoader name="gmsh" filename="x.msh"/>&|' \
     > gmsh.scn
+scene "@late.position" "$POINTS" "" |
+  sed 's|<UniformMass totalMass="0.4"/>|<RegularGridTopology name="late" n="1 1 4"/>&|' > late.scn
+scene "$FRAMES" "@late.position" "" |
+  sed 's|<UniformMass totalMass="1.6"/>|<RegularGridTopology name="late" n="2 2 4"/>&|' \
+    > late-points.scn
 
 status=0
 run 2 --scene written.scn --solver.steps=20 --output.frames=written.csv || status=$?
@@ -98,5 +105,9 @@ refused vec.scn 8 "a frame position linked to a Vec3d state" \
   "position.*: a Rigid3d state's position links a regular grid's points"
 refused gmsh.scn 13 "mapped points linked to a Gmsh loader" \
   "position: a link is not supported here (but to a MeshOBJLoader or a regular grid's points)"
+refused late.scn 8 "frames linked to a grid after the state" \
+  "position: links the points of RegularGridTopology 'late' .* put the grid first"
+refused late-points.scn 13 "mapped points linked to a grid after their state" \
+  "position: links the points of RegularGridTopology 'late' .* put the grid first"
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
