@@ -233,4 +233,28 @@ std::vector<std::array<long long, 4>> cutIntoTetrahedra(const RegularGrid& grid,
   return tetrahedra;
 }
 
+std::optional<std::vector<double>> linkedGridPoints(const Reader& reader, const SofaObject& o,
+                                                    const std::string& field) {
+  if (!o.field(field) || !isSofaLink(*o.field(field))) return std::nullopt;
+  std::string linkedField;
+  const SofaObject* grid = reader.linked(o, field, &linkedField);
+  if (!grid || linkedField != "position" || grid->field("position") ||
+      (grid->type != "RegularGridTopology" && grid->type != "CylinderGridTopology" &&
+       grid->type != "SphereGridTopology"))
+    return std::nullopt;
+  // GridTopology::init fills the grid's position; SOFA's init visitor reaches the objects depth
+  // first, a node's own before its children's (SofaScene::objects' order): an object before the
+  // grid reads no points at its own init.
+  const std::vector<const SofaObject*> order = reader.scene().objects();
+  if (std::find(order.begin(), order.end(), grid) > std::find(order.begin(), order.end(), &o))
+    reader.reject(o, field,
+                  "links the points of " + grid->label() +
+                      ", which SOFA computes when it initialises the grid, after this object: "
+                      "put the grid first");
+  std::vector<double> points;
+  for (const std::array<double, 3>& p : regularGrid(reader, *grid, true).points)
+    points.insert(points.end(), p.begin(), p.end());
+  return points;
+}
+
 }  // namespace eis::sofa

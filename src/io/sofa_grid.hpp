@@ -6,6 +6,7 @@
 // numbering, and its hexahedra cut into six tetrahedra each, with the vertex orders SOFA gives them
 // (the corotational "large" frame depends on them). Private to io/sofa_import.cpp.
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,5 +55,11 @@ enum class GridCut { MappingWithoutSwapping, MappingWithSwapping, ForceField };
 
 // Six tetrahedra per hexahedron, in hexahedron order, as SOFA lists them.
 std::vector<std::array<long long, 4>> cutIntoTetrahedra(const RegularGrid& grid, GridCut cut);
+
+// The points (X Y Z each) of the regular, cylinder or sphere grid whose `position`, which SOFA
+// computes, the object's `field` links ("@grid.position"); nothing when the field links nothing
+// of the kind.
+std::optional<std::vector<double>> linkedGridPoints(const Reader& reader, const SofaObject& o,
+                                                    const std::string& field);
 
 }  // namespace eis::sofa

@@ -292,7 +292,8 @@ void mapGrid(Reader& reader, const SofaObject& grid,
 // as if it had 2 x 1 cells a layer (nx = 2, ny = 1 in their init), and read no coefficient.
 void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& surfacePath,
                    const std::vector<std::string>& surfaces,
-                   const std::vector<const SofaObject*>& components) {
+                   const std::vector<const SofaObject*>& components,
+                   const std::vector<std::array<double, 3>>* linkedPoints) {
   const CellReaders readers = cellReaders(reader, grid, components, false);
   // SparseGridMultipleTopology's massCoefs weigh HexahedronFEMForceFieldAndMass's cells.
   for (const SofaObject* c : components)
@@ -301,7 +302,7 @@ void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& su
                   ": SOFA weighs each cell's mass by the grid's massCoefs, which is not "
                   "supported yet");
   std::vector<GridLevel> finer;
-  const SparseGrid mesh = sparseGrid(reader, grid, surfacePath, surfaces, &finer);
+  const SparseGrid mesh = sparseGrid(reader, grid, surfacePath, surfaces, linkedPoints, &finer);
   // NonUniformHexahedronFEMForceFieldAndMass condenses its stiffness from the finer levels.
   bool condensed = false;
   for (const SofaObject* c : components)

@@ -2,6 +2,7 @@
 // A SOFA grid topology as the body's mesh keys, for io/sofa_import.cpp's mapMesh: a
 // RegularGridTopology (io/sofa_grid.hpp) or a SparseGridTopology (io/sofa_sparse_grid.hpp), and
 // what the components that read its cells may do with it. Private to io/sofa_import.cpp.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@ void mapGrid(Reader& reader, const SofaObject& grid,
 // HexahedronFEMForceField that read its cells are refused.
 void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& surfacePath,
                    const std::vector<std::string>& surfaces,
-                   const std::vector<const SofaObject*>& components);
+                   const std::vector<const SofaObject*>& components,
+                   const std::vector<std::array<double, 3>>* linkedPoints = nullptr);
 
 }  // namespace eis::sofa

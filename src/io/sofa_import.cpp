@@ -75,6 +75,19 @@ std::vector<std::string> gridSurfaces(const Reader& reader, const SofaObject& gr
   return out;
 }
 
+// The points a sparse grid's `position` links to when SOFA computes them: a SubsetTopology's
+// pointsInROI or pointsOutROI, from its loader's file; nothing otherwise.
+std::optional<std::vector<std::array<double, 3>>> gridLinkedPoints(
+    Reader& reader, const SofaObject& grid, const SofaImportOptions& options) {
+  std::string field;
+  const SofaObject* subset =
+      grid.field("position") ? reader.linked(grid, "position", &field) : nullptr;
+  if (!subset || !sofa::isSubsetPoints(*subset, field)) return std::nullopt;
+  const SofaObject& loader = sofa::subsetLoader(reader, *subset);
+  return sofa::subsetPoints(reader, *subset, field,
+                            readMeshFile(findFile(reader, loader, options)));
+}
+
 // MeshLoader (reinit: one matrix translation * rotation * scale) and MechanicalObject (init:
 // applyScale, applyRotation, applyTranslation) move the points the same way: scale3d (times
 // MeshLoader's `scale`), then rotation (degrees, Quat::createQuaterFromEuler), then translation.
@@ -333,7 +346,9 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
       const char* field = grid->field("fileTopology") ? "fileTopology" : "filename";
       const std::string surface =
           reader.given(*grid, field) ? findFile(reader, *grid, options, field) : "";
-      sofa::mapSparseGrid(reader, *grid, surface, gridSurfaces(reader, *grid, options), components);
+      const auto linkedPoints = gridLinkedPoints(reader, *grid, options);
+      sofa::mapSparseGrid(reader, *grid, surface, gridSurfaces(reader, *grid, options), components,
+                          linkedPoints ? &*linkedPoints : nullptr);
     } else {
       sofa::mapGrid(reader, *grid, components, childHexahedral);
     }
@@ -845,10 +860,11 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     if (bodyGrid && sofa::isSparseGrid(bodyGrid->type) &&
         child.mapping->type == "BarycentricMapping") {
       const char* field = bodyGrid->field("fileTopology") ? "fileTopology" : "filename";
+      const auto linkedPoints = gridLinkedPoints(reader, *bodyGrid, options);
       sparse = sofa::sparseGrid(
           reader, *bodyGrid,
           reader.given(*bodyGrid, field) ? findFile(reader, *bodyGrid, options, field) : "",
-          gridSurfaces(reader, *bodyGrid, options));
+          gridSurfaces(reader, *bodyGrid, options), linkedPoints ? &*linkedPoints : nullptr);
     }
     sofa::mapMappedChild(reader, child, keys, sparse ? &*sparse : nullptr);
   }

@@ -6,6 +6,7 @@
 
 #include "eis/mesh/mesh_transform.hpp"
 #include "eis/model/rigid_body.hpp"
+#include "sofa_grid.hpp"
 #include "sofa_selections.hpp"
 
 namespace eis::sofa {
@@ -50,10 +51,28 @@ std::vector<double> framesAtPoints(const std::vector<double>& points) {
   return frames;
 }
 
+// A `position` linked to a regular grid's points (which GridTopology computes): a frame at each
+// point, unturned. The types differ, so BaseData::genericCopyValueFrom copies the 3 numbers of
+// each point into the first 3 of a frame's 7 (its centre), the orientation that of a new frame
+// (RigidCoord's constructor: the identity). A link to the frames written in another Rigid3d
+// state takes them (Reader::text follows the link). Nothing when `position` is no link.
+std::optional<std::vector<double>> linkedFrames(Reader& r, const SofaObject& state) {
+  if (!state.field("position") || !isSofaLink(*state.field("position"))) return std::nullopt;
+  if (const std::optional<std::vector<double>> points = linkedGridPoints(r, state, "position"))
+    return framesAtPoints(*points);
+  const SofaObject* target = r.linked(state, "position");
+  if (target && target->type == "MechanicalObject" && r.given(state, "position") &&
+      isRigidTemplate(r.text(*target, "template").value_or("")))
+    return r.reals(state, "position");
+  r.reject(state, "position",
+           "a Rigid3d state's position links a regular grid's points (a frame at each) or "
+           "frames written in another Rigid3d state, not this; write the values");
+}
+
 }  // namespace
 
 void mapRigidState(Reader& r, const SofaObject& state) {
-  for (const char* field : {"position", "velocity", "rest_position"})
+  for (const char* field : {"velocity", "rest_position"})
     if (state.field(field) && isSofaLink(*state.field(field)))
       r.reject(state, field, "a link is not supported on a Rigid3d state; write the values");
   // MechanicalObject::reinit scales, rotates, then translates the frames: a rotation by Euler
@@ -79,12 +98,14 @@ void mapRigidState(Reader& r, const SofaObject& state) {
   const std::array<double, 3> rotation = vector3("rotation", legacyRotation);
   const std::array<double, 3> translation = vector3("translation", legacyTranslation);
   r.refuseIfGiven(state, "rest_position", "a rest position of rigid frames is not supported");
-  std::vector<double> frames = r.reals(state, "position");
+  const std::optional<std::vector<double>> linked = linkedFrames(r, state);
+  std::vector<double> frames = linked ? *linked : r.reals(state, "position");
   // MechanicalObject's constructor makes one frame, at the origin, unturned.
-  if (!r.given(state, "position")) frames = {0, 0, 0, 0, 0, 0, 1};
+  if (!linked && !r.given(state, "position")) frames = {0, 0, 0, 0, 0, 0, 1};
   if (frames.empty() || frames.size() % 7 != 0)
     r.reject(state, "position", "expected 7 numbers per frame (x y z qx qy qz qw)");
-  if (frames.size() <= 7 && r.reals(state, "velocity").size() <= 6) {
+  // A linked grid of one point: the frame at it, which its topology would give too.
+  if (!linked && frames.size() <= 7 && r.reals(state, "velocity").size() <= 6) {
     const std::vector<double> points = topologyPoints(r, state);
     if (!points.empty()) frames = framesAtPoints(points);
   }

@@ -8,10 +8,10 @@
 namespace eis::sofa {
 
 bool isRigidTemplate(const std::string& name);
-// The frames and their velocities: `position` 7 numbers a frame (SOFA's one frame at the origin
-// when absent; with at most one frame and one velocity given, unturned frames at the points
-// written in the node's topology container), `velocity` 6 a frame, the last given repeated for
-// the frames after it.
+// The frames and their velocities: `position` 7 numbers a frame (linked to a regular grid's
+// points, an unturned frame at each; SOFA's one frame at the origin when absent; with at most one
+// frame and one velocity given, unturned frames at the points written in the node's topology
+// container), `velocity` 6 a frame, the last given repeated for the frames after it.
 void mapRigidState(Reader& reader, const SofaObject& state);
 // Why the component `type` is refused on rigid frames, one sentence.
 std::string refusalOnFrames(const std::string& type);

@@ -10,6 +10,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/model/rigid_mapping.hpp"
+#include "sofa_grid.hpp"
 #include "sofa_mapped_child.hpp"
 #include "sofa_sparse_grid.hpp"
 
@@ -34,13 +35,18 @@ std::vector<double> pointsOf(Reader& r, const MappedNode& child, const std::stri
   const std::vector<double> frames = parse::reals("rigid.frames", r.gaveValue("rigid.frames"), 0);
   const long long frameCount = (long long)(frames.size() / 7);
   const bool initial = r.given(mapping, "initialPoints");
-  const SofaObject* loader = r.linked(state, "position");
+  // A regular grid's points, which SOFA computes, as written; a MeshOBJLoader's, scaled.
+  const std::optional<std::vector<double>> gridPoints = linkedGridPoints(r, state, "position");
+  const SofaObject* loader = gridPoints ? nullptr : r.linked(state, "position");
   if (!initial && loader && objFile.empty())
     r.reject(state, "position",
-             "a link is not supported here (but to a MeshOBJLoader); write the points");
+             "a link is not supported here (but to a MeshOBJLoader or a regular grid's "
+             "points); write the points");
   std::vector<double> given;
   if (initial) {
     given = r.reals(mapping, "initialPoints");
+  } else if (gridPoints) {
+    given = *gridPoints;
   } else if (loader) {
     // MeshOBJLoader: its vertices, in file order; MechanicalObject::init then scales them.
     for (const char* field : {"scale3d", "rotation", "translation", "transformation"})

@@ -63,8 +63,14 @@ SofaLinkTarget SofaScene::resolve(const SofaNode& from, const std::string& link,
   const std::size_t start = link.find_first_not_of(" \t\n\r");
   const std::size_t end = link.find_last_not_of(" \t\n\r");
   const std::string written = start == std::string::npos ? "" : link.substr(start, end - start + 1);
+  // SOFA resolves a data link (one naming a field) from the owner's node when the value is read
+  // (AbstractDataLink::resolvePathAndGetTarget), after the whole graph is built, as here; one that
+  // finds nothing leaves the field at its default without a word (BaseData::setParent keeps the
+  // path and succeeds), which is refused here and said.
+  bool dataLink = false;
   auto broken = [&](const std::string& why) -> Error {
-    return Error(where + ": broken link '" + printable(written, 200) + "': " + why);
+    return Error(where + ": broken link '" + printable(written, 200) + "': " + why +
+                 (dataLink ? " (SOFA finds nothing either, and keeps the field's default)" : ""));
   };
   if (written.empty() || written[0] != '@') throw broken("a link starts with '@'");
   if (written.find_first_of(" \t\n\r") != std::string::npos)
@@ -84,6 +90,7 @@ SofaLinkTarget SofaScene::resolve(const SofaNode& from, const std::string& link,
       target.field = path.substr(dot + 1);
       path.resize(dot);
       if (target.field.empty()) throw broken("no data field after '.'");
+      dataLink = true;
     }
   }
   const SofaNode* node = &from;

@@ -37,6 +37,7 @@ void checkClosed(const Surface& surface) {
       if (a != b) ++edges[{std::min(a, b), std::max(a, b)}];
     }
   }
+  if (edges.empty() && surface.fromPosition) return;
   if (edges.empty()) throw Error("the surface has no facets");
   for (const auto& [edge, count] : edges)
     if (count == 1)
@@ -328,7 +329,9 @@ SparseGrid voxelize(const Surface& surface, const SparseGridSettings& settings) 
 }
 
 SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid, const std::string& surfacePath,
-                      const std::vector<std::string>& surfaces, std::vector<GridLevel>* finer) {
+                      const std::vector<std::string>& surfaces,
+                      const std::vector<std::array<double, 3>>* linkedPoints,
+                      std::vector<GridLevel>* finer) {
   const double levels = reader.real(grid, "nbVirtualFinerLevels", 0);
   if (levels != std::floor(levels) || levels < 0 || levels > 8)
     reader.reject(grid, "nbVirtualFinerLevels", "expected an integer from 0 to 8");
@@ -369,15 +372,27 @@ SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid, const std::s
     reader.refuseIfGiven(grid, "position", "SparseGridMultipleTopology reads fileTopologies");
   } else if (surfacePath.empty()) {
     // buildAsFinest: no file, the surface written in the scene (position, triangles, quads).
-    if (!reader.given(grid, "position"))
+    if (!linkedPoints && grid.field("position") && isSofaLink(*grid.field("position")) &&
+        !reader.given(grid, "position"))
+      reader.reject(grid, "position",
+                    "a link to points SOFA computes is not supported here (but to a "
+                    "SubsetTopology's pointsInROI or pointsOutROI); write the surface");
+    if (!linkedPoints && !reader.given(grid, "position"))
       reader.reject(grid, field, "no surface: neither a file nor a position");
     field = "position";
-    const std::vector<double> x = reader.reals(grid, "position");
+    const std::vector<double> x =
+        linkedPoints ? std::vector<double>{} : reader.reals(grid, "position");
     if (x.size() % 3 != 0) reader.reject(grid, "position", "expected 3 numbers per point");
     for (std::size_t i = 0; i < x.size(); i += 3)
       surface.vertices.push_back({x[i], x[i + 1], x[i + 2]});
+    // SOFA's voxelisation marks the cell of each point as crossed (voxelizeTriangleMesh), whether
+    // or not facets join them.
+    if (linkedPoints) surface.vertices = *linkedPoints;
+    surface.fromPosition = true;
     for (const auto& [name, size] :
          {std::pair<const char*, std::size_t>{"triangles", 3}, {"quads", 4}}) {
+      if (grid.field(name) && isSofaLink(*grid.field(name)) && !reader.given(grid, name))
+        reader.reject(grid, name, "a link to facets SOFA computes is not supported; write them");
       const std::vector<long long> v = reader.integers(grid, name);
       if (v.size() % size != 0) reader.reject(grid, name, "a partial facet");
       for (std::size_t i = 0; i < v.size(); i += size) {

@@ -26,6 +26,9 @@ inline bool isSparseGrid(const std::string& type) {
 struct Surface {
   std::vector<std::array<double, 3>> vertices;
   std::vector<std::vector<long long>> facets;
+  // The grid's own position (written, or linked to points an engine computes): without facets,
+  // SOFA keeps the cells holding its points and those they enclose (a file needs facets).
+  bool fromPosition = false;
 };
 
 // An OBJ file as MeshOBJ reads it: `v x y z` and the first number of each corner of `f` (and
@@ -118,11 +121,13 @@ std::string refusalOf(const std::string& type, const std::string& otherwise);
 SparseGrid voxelize(const Surface& surface, const SparseGridSettings& settings);
 
 // The SparseGridTopology `grid`, its surface read from `surfacePath` (empty: its position with
-// its triangles and quads); a SparseGridMultipleTopology's `surfaces` its fileTopologies, found.
-// Anything refused is an Error naming the object and field.
-// `finer` (when not null) receives a SparseGridTopology's virtual finer levels, the finest first.
+// its triangles and quads; `linkedPoints`, when given, the points its position links to, which
+// SOFA computes); a SparseGridMultipleTopology's `surfaces` its fileTopologies, found. Anything
+// refused is an Error naming the object and field. `finer` (when not null) receives a
+// SparseGridTopology's virtual finer levels, the finest first.
 SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid, const std::string& surfacePath,
                       const std::vector<std::string>& surfaces = {},
+                      const std::vector<std::array<double, 3>>* linkedPoints = nullptr,
                       std::vector<GridLevel>* finer = nullptr);
 
 }  // namespace eis::sofa

@@ -245,4 +245,11 @@ void mapSubsetMesh(Reader& reader, const SofaObject& subset, const std::string& 
   reader.key(kind == "quads" ? "mesh.quadrangles" : "mesh." + kind, ids);
 }
 
+std::vector<std::array<double, 3>> subsetPoints(Reader& reader, const SofaObject& subset,
+                                                const std::string& pointsField,
+                                                const SerialMesh& mesh) {
+  const SubsetOutput out = computeSubset(inputOf(reader, subset, mesh));
+  return pointsField == "pointsInROI" ? out.pointsIn : out.pointsOut;
+}
+
 }  // namespace eis::sofa

@@ -54,4 +54,10 @@ const SofaObject& subsetLoader(Reader& reader, const SofaObject& subset);
 void mapSubsetMesh(Reader& reader, const SofaObject& subset, const std::string& pointsField,
                    const SofaObject* topology, const SerialMesh& mesh);
 
+// The subset's `pointsField` (pointsInROI or pointsOutROI) alone, as SOFA computes them from
+// `mesh`, subsetLoader's file, read.
+std::vector<std::array<double, 3>> subsetPoints(Reader& reader, const SofaObject& subset,
+                                                const std::string& pointsField,
+                                                const SerialMesh& mesh);
+
 }  // namespace eis::sofa

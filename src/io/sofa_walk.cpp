@@ -416,6 +416,15 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
               "): " + (attach ? "attached pairs" : "springs") +
               " between two solvers' states are not supported; put both "
               "under one EulerImplicitSolver");
+        // A state a mechanical mapping drives is no body: its forces would go back through the
+        // mapping (J^T f), which interactions do not.
+        for (const auto& [field, s] : {std::pair{"object1", first}, std::pair{"object2", second}})
+          for (const SofaObject& m : s->node->objects)
+            if (isMechanicalMapping(m.type))
+              throw Error(o->where + ": " + o->type + ": " + field + " (" + s->node->path() +
+                          ") is a state " + m.label() +
+                          " drives: " + (attach ? "attached pairs" : "springs") +
+                          " to a mapped state are not supported");
       }
       state = first;
     }

@@ -86,7 +86,12 @@ TEST(SofaScene, LinksResolveAsSofaDoes) {
             "g.scn:9: broken link '@./box': no node or object named 'box' in node /body/visual");
   EXPECT_EQ(errorOf([&] { scene.resolve(body, "@nothing.indices", "g.scn:5"); }),
             "g.scn:5: broken link '@nothing.indices': no node or object named 'nothing' in node "
-            "/ or above it");
+            "/ or above it (SOFA finds nothing either, and keeps the field's default)");
+  // "@../x/dofs.position" from /body: '..' is the parent of the owner's node, the root, where no
+  // node or object is named x; based on it, not looked for above.
+  EXPECT_EQ(errorOf([&] { scene.resolve(body, "@../x/dofs.position", "g.scn:4"); }),
+            "g.scn:4: broken link '@../x/dofs.position': no node or object named 'x' in node / "
+            "(SOFA finds nothing either, and keeps the field's default)");
   EXPECT_EQ(errorOf([&] { scene.resolve(scene.root(), "@..", "g.scn:1"); }),
             "g.scn:1: broken link '@..': the root node has no parent");
 }

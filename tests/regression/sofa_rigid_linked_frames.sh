@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# SOFA Rigid3d states whose points come through links (MechanicalObject's `position` linked):
+#  - frames at a RegularGridTopology's points (position="@grid.position": SOFA copies each point's
+#    3 numbers into a frame's centre, its orientation the identity) with a RigidMapping child
+#    whose points are another grid's (position="@childgrid.position"), a UniformMass on both,
+#    the first frame fixed, under gravity: the frames after 20 steps are those of the same scene
+#    with every value written out, bit for bit, on 1, 2 and 3 ranks;
+#  - frames linked to those written in another Rigid3d state are that scene's too, bit for bit;
+#  - a frame position linked to a loader's or a Vec3d state's points, mapped points linked to a
+#    Gmsh loader's, and either linked to a grid SOFA initialises after them (which fills its
+#    points in GridTopology::init), are refused in one error line naming the scene's file and
+#    line.
+# Usage: sofa_rigid_linked_frames.sh <euler-implicit> <meshes dir>; the MPI launch line:
+# tests/common/mpi_launch.sh.
+set -euo pipefail
+RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
+EXE=$(realpath "$1")
+HERE=$(realpath "$(dirname "${BASH_SOURCE[0]}")")
+# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
+source "$HERE/../common/mpi_launch.sh"
+launch_in_scratch "$RANKS" "$EXE"
+# shellcheck source=SCRIPTDIR/../common/checks.sh
+source "$HERE/../common/checks.sh"
+
+run() {  # run RANKS ARGS...
+  mpi_command "$1" "$EXE"
+  timeout 60 "${MPI_COMMAND[@]}" "${@:2}" --quiet > run.out 2> run.err
+}
+
+# The grids' points as SOFA's RegularGridTopology numbers them (point i + nx (j + ny k)): one
+# point along x and y lies midway between min and max.
+FRAMES="0.5 0 0 0 0 0 1  0.5 0 1 0 0 0 1  0.5 0 2 0 0 0 1  0.5 0 3 0 0 0 1"
+POINTS=""
+for z in 0 1 2 3; do for y in -1 1; do for x in 0 1; do POINTS="$POINTS $x $y $z "; done; done; done
+scene() {  # scene FRAME-POSITION CHILD-POSITION EXTRA
+  cat <<EOF
+<Node name="root" dt="0.01" gravity="0.5 -9.81 -1"><DefaultAnimationLoop/>
+  <Node name="store"><MechanicalObject template="Rigid3d" name="frames" position="$FRAMES"/></Node>
+  <Node name="beam">
+    <EulerImplicitSolver/>
+    <CGLinearSolver iterations="50" tolerance="1e-20" threshold="1e-30"/>
+    <RegularGridTopology name="grid" n="1 1 4" min="0.5 -1 0" max="0.5 1 3"/>
+    $3
+    <MechanicalObject template="Rigid3d" name="dofs" position="$1" velocity="0.1 0 0.2 0 0.3 0"/>
+    <UniformMass totalMass="0.4"/>
+    <FixedProjectiveConstraint indices="0"/>
+    <Node name="body">
+      <RegularGridTopology name="childgrid" n="2 2 4" min="0 -1 0" max="1 1 3"/>
+      <MechanicalObject template="Vec3d" name="points" position="$2"/>
+      <UniformMass totalMass="1.6"/>
+      <RigidMapping globalToLocalCoords="true"
+                    rigidIndexPerPoint="0 0 0 0 1 1 1 1 2 2 2 2 3 3 3 3"/>
+    </Node>
+  </Node>
+</Node>
+EOF
+}
+scene "$FRAMES" "$POINTS" "" > written.scn
+scene "@grid.position" "@childgrid.position" "" > linked.scn
+scene "@/store/frames.position" "$POINTS" "" > stored.scn
+scene "@loader.position" "$POINTS" '<MeshOBJLoader name="loader" filename="x.obj"/>' > loader.scn
+scene "@/points/vec.position" "$POINTS" "" |
+  sed 's|<Node name="store">|<Node name="points"><MechanicalObject name="vec" position="0 0 0"/></Node>&|' \
+    > vec.scn
+scene "$FRAMES" "@gmsh.position" "" |
+  sed 's|<RegularGridTopology name="childgrid"|<MeshGmshLoader name="gmsh" filename="x.msh"/>&|' \
+    > gmsh.scn
+scene "@late.position" "$POINTS" "" |
+  sed 's|<UniformMass totalMass="0.4"/>|<RegularGridTopology name="late" n="1 1 4"/>&|' > late.scn
+scene "$FRAMES" "@late.position" "" |
+  sed 's|<UniformMass totalMass="1.6"/>|<RegularGridTopology name="late" n="2 2 4"/>&|' \
+    > late-points.scn
+
+status=0
+run 2 --scene written.scn --solver.steps=20 --output.frames=written.csv || status=$?
+check "the scene with the values written runs" test "$status" -eq 0
+[ "$status" -eq 0 ] || sed 's/^/     | /' run.err
+for ranks in 1 2 3; do
+  status=0
+  run "$ranks" --scene linked.scn --solver.steps=20 --output.frames="linked$ranks.csv" ||
+    status=$?
+  check "frames and mapped points linked to grids run on $ranks rank(s)" test "$status" -eq 0
+  [ "$status" -eq 0 ] || { sed 's/^/     | /' run.err; continue; }
+  check "on $ranks rank(s) they end where the written values do, bit for bit" \
+    cmp -s written.csv "linked$ranks.csv"
+done
+check "the frames moved (the test compares motion, not rest)" \
+  test "$(sed -n 3p written.csv | cut -d, -f3-5)" != "0.5,0,1"
+
+status=0
+run 2 --scene stored.scn --solver.steps=20 --output.frames=stored.csv || status=$?
+check "frames linked to another Rigid3d state's run" test "$status" -eq 0
+check "they end where the written values do, bit for bit" cmp -s written.csv stored.csv
+
+refused() {  # refused SCENE LINE DESCRIPTION PATTERN
+  local status=0
+  run 2 --scene "$1" --solver.steps=1 || status=$?
+  check "$3 is refused" test "$status" -ne 0
+  check "in one error line naming $1:$2" \
+    test "$(grep -c "error: .*$1:$2: .*$4" run.err)" -eq 1
+}
+refused loader.scn 8 "a frame position linked to a loader" \
+  "position.*: a Rigid3d state's position links a regular grid's points"
+refused vec.scn 8 "a frame position linked to a Vec3d state" \
+  "position.*: a Rigid3d state's position links a regular grid's points"
+refused gmsh.scn 13 "mapped points linked to a Gmsh loader" \
+  "position: a link is not supported here (but to a MeshOBJLoader or a regular grid's points)"
+refused late.scn 8 "frames linked to a grid after the state" \
+  "position: links the points of RegularGridTopology 'late' .* put the grid first"
+refused late-points.scn 13 "mapped points linked to a grid after their state" \
+  "position: links the points of RegularGridTopology 'late' .* put the grid first"
+echo "$((checks - failures)) passed, $failures failed"
+exit $((failures > 0))
