@@ -64,8 +64,18 @@ void mapLinearElasticFem(Reader& r, const SofaObject& o) {
   if (o.type != "TetrahedronFEMForceField" && o.type != "TetrahedralCorotationalFEMForceField" &&
       r.boolean(o, "updateStiffnessMatrix", false))
     r.reject(o, "updateStiffnessMatrix", "a stiffness recomputed every step is not supported");
-  if (r.real(o, "plasticMaxThreshold", 0) != 0)
-    r.reject(o, "plasticMaxThreshold", "plasticity is not supported");
+  // TetrahedronFEMForceField's plasticity: plasticMaxThreshold 0 (off while <= 0),
+  // plasticYieldThreshold 1e-4, plasticCreep 0.9, applied by every method but small's
+  // assembled path; ours on the corotational element (model/fem_plasticity.hpp).
+  const double plasticMax = r.real(o, "plasticMaxThreshold", 0);
+  if (plasticMax > 0) {
+    if (method == "small")
+      r.reject(o, "plasticMaxThreshold", "plasticity with method small is not supported");
+    r.key("material.plastic-max-threshold", parse::text(plasticMax));
+    r.key("material.plastic-yield-threshold",
+          parse::text(r.real(o, "plasticYieldThreshold", 1e-4)));
+    r.key("material.plastic-creep", parse::text(r.real(o, "plasticCreep", 0.9)));
+  }
 }
 
 // TetrahedronHyperelasticityFEMForceField.inl: materialName ArrudaBoyce, ParameterSet copied

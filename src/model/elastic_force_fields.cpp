@@ -62,7 +62,7 @@ std::unique_ptr<ForceField> makeElasticForceField(const ElasticMaterial& materia
       return std::make_unique<LinearElasticFEM>(cells, shapes, std::move(rest), std::move(lame));
     case MaterialModel::Corotational:
       return std::make_unique<CorotationalFEM>(cells, shapes, std::move(rest), std::move(lame),
-                                               material.rotation);
+                                               material.rotation, material.plasticity);
     case MaterialModel::StVenantKirchhoff:
       return std::make_unique<HyperelasticFEM>(cells, shapes, std::move(rest), std::move(lame),
                                                HyperelasticFEM::Law::StVenantKirchhoff);
@@ -178,7 +178,22 @@ ParameterSpec elasticParameters() {
             "factors of Young's modulus over the input tetrahedra (SOFA TetrahedronFEMForceField\n"
             "localStiffnessFactor): with M factors and N tetrahedra, tetrahedron i's modulus is\n"
             "F[i M / N] (integer division) times its own",
-            std::nullopt, "", false, check::positives(0)});
+            std::nullopt, "", false, check::positives(0)})
+      .add(
+          {"material.plastic-max-threshold", "PMAX",
+           "plasticity of SOFA's TetrahedronFEMForceField (plasticMaxThreshold; corotational\n"
+           "tetrahedra only): the largest norm of an element's plastic strain, 0 or less for none.\n"
+           "SOFA's strain unit: the Voigt strain (engineering shears) times 6 V\n"
+           "(model/fem_plasticity.hpp)",
+           "0", "", false, check::real()})
+      .add({"material.plastic-yield-threshold", "PYIELD",
+            "the norm of the elastic strain past which it creeps into the plastic one (SOFA's\n"
+            "plasticYieldThreshold, in the same unit)",
+            "0.0001", "", false, check::real()})
+      .add({"material.plastic-creep", "C",
+            "the fraction of the elastic strain that turns plastic at each force evaluation past\n"
+            "the yield (SOFA's plasticCreep, meant to be in [0, 1]; it depends on the time step)",
+            "0.9", "", false, check::real()});
 }
 
 }  // namespace
@@ -213,6 +228,9 @@ ElasticFemParameters readElasticFemParameters(const Parameters& scene) {
     m.cellStiffnessFactor = scene.reals("material.cell-stiffness-factor");
   for (const std::string& text : scene.texts("material.region"))
     m.regions.push_back(parseRegionMaterial("material.region", text));
+  p.plasticity = {scene.real("material.plastic-max-threshold"),
+                  scene.real("material.plastic-yield-threshold"),
+                  scene.real("material.plastic-creep")};
   return p;
 }
 
@@ -233,6 +251,13 @@ std::unique_ptr<ForceField> makeElasticFem(const ModelContext& context,
         "material.hexahedron-element = hexahedral-fem: SOFA's HexahedralFEMForceField reads "
         "hexahedra, and this mesh has " +
         pluralNameOf(context.mesh.cellType()));
+  material.plasticity = parameters.plasticity;
+  if (material.plasticity.enabled() && (material.model != MaterialModel::Corotational ||
+                                        context.mesh.cellType() != CellType::Tetrahedron))
+    throw Error(
+        "material.plastic-max-threshold: plasticity (SOFA's TetrahedronFEMForceField "
+        "plasticMaxThreshold) is implemented for corotational tetrahedra only (material.model = "
+        "corotational)");
   material.lame = cellMaterials(context.mesh, parameters.materials, context.warnings);
   // A cell one rank cannot integrate stops every rank.
   std::unique_ptr<ForceField> field;

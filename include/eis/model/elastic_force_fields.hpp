@@ -43,6 +43,7 @@ struct ElasticMaterial {
   RotationMethod rotation = RotationMethod::Large;
   HexahedronElement hexahedron = HexahedronElement::HexahedronFem;
   std::vector<LameParameters> lame;  // one per cell
+  Plasticity plasticity;             // corotational tetrahedra only
 };
 
 // cells: four local vertex indices each (material.model other than none) (input vertex order),
@@ -60,6 +61,7 @@ struct ElasticFemParameters {
   std::optional<CellType> cells;     // material.cells: none for any
   HexahedronElement hexahedron;      // material.hexahedron-element
   CellMaterialParameters materials;  // material.young-modulus .. material.region
+  Plasticity plasticity;             // material.plastic-*
 };
 ElasticFemParameters readElasticFemParameters(const Parameters& scene);
 
