@@ -161,6 +161,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "SlidingLagrangianConstraint",
                           "SphereForceField",
                           "SpringForceField",
+                          "StandardTetrahedralFEMForceField",
                           "StiffSpringForceField",
                           "SurfacePressureForceField",
                           "TetrahedralCorotationalFEMForceField",
