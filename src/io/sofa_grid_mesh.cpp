@@ -10,6 +10,18 @@ namespace eis::sofa {
 
 namespace {
 
+// The topology a topological mapping's input links: an object, or a node ("@../"), where SOFA
+// (Node::findLinkDestClass) takes the node's topology, else its context's (a node holding
+// several, which SOFA finds ambiguous, gives its last here).
+const SofaObject* mappingInput(const Reader& reader, const SofaObject& mapping) {
+  if (const SofaObject* input = reader.linked(mapping, "input")) return input;
+  const std::string* link = mapping.field("input");
+  if (!link || !isSofaLink(*link)) return nullptr;
+  const SofaLinkTarget target =
+      reader.scene().resolve(*mapping.node, *link, mapping.where, &mapping);
+  return target.object || !target.field.empty() ? nullptr : topologyOf(target.node);
+}
+
 // The Hexa2TetraTopologicalMapping that fills `topology` with `grid`'s hexahedra, or nullptr.
 // A topology that links its tetrahedra to such a mapping's output and its positions to the
 // grid's ("@../volume/Container.tetrahedra", "@../volume/grid.position") holds the same cells.
@@ -18,7 +30,7 @@ const SofaObject* gridCutter(const Reader& reader, const SofaObject& topology,
   const SofaObject* cells = reader.linked(topology, "tetrahedra");
   if (cells && reader.linked(topology, "position") != &grid) cells = nullptr;
   for (const SofaObject* o : reader.scene().objects()) {
-    if (o->type != "Hexa2TetraTopologicalMapping" || reader.linked(*o, "input") != &grid) continue;
+    if (o->type != "Hexa2TetraTopologicalMapping" || mappingInput(reader, *o) != &grid) continue;
     const SofaObject* output = reader.linked(*o, "output");
     if (output == &topology || (cells && output == cells)) return o;
   }

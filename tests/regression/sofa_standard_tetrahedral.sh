@@ -3,7 +3,8 @@
 # default), StVenantKirchhoff and NeoHookean it computes TetrahedronHyperelasticityFEMForceField's
 # force and tangent (io/sofa_elastic_fem.cpp), so a bar of 3 x 1 x 1 cubes of 6 tetrahedra each,
 # held at one end and sagging under gravity, ends in the same state with either field, on 2
-# ranks. StableNeoHookean, which it lacks, and MooneyRivlin, not implemented, are refused.
+# ranks; so does a grid cut into tetrahedra as SOFA's example scene cuts it. StableNeoHookean,
+# which it lacks, and MooneyRivlin, not implemented, are refused.
 # The hyperelastic laws themselves are checked in tests/unit/test_hyperelastic_fem.cpp.
 # Usage: sofa_standard_tetrahedral.sh <euler-implicit> <meshes dir>; the MPI launch line:
 # tests/common/mpi_launch.sh.
@@ -67,6 +68,37 @@ for material in ArrudaBoyce StVenantKirchhoff NeoHookean; do
     1e-12
   check "and the bar has sagged" moved StandardTetrahedralFEMForceField.csv
 done
+
+# SOFA's example layout: the grid in the body's node, its hexahedra cut into tetrahedra in a
+# child by a Hexa2TetraTopologicalMapping whose input links the parent node ("@../"), which SOFA
+# resolves to that node's topology: the same state as with the grid linked by name.
+grid() {  # grid FILE INPUT
+  cat > "$1" <<SCN
+<Node name="root" dt="0.01" gravity="0 -9.81 0">
+  <EulerImplicitSolver/>
+  <CGLinearSolver iterations="500" tolerance="1e-20" threshold="1e-20"/>
+  <RegularGridTopology name="hexaGrid" min="0 0 0" max="1 1 2" n="2 2 4"/>
+  <MechanicalObject/>
+  <UniformMass totalMass="1"/>
+  <Node name="tetras">
+    <TetrahedronSetTopologyContainer name="Container"/>
+    <Hexa2TetraTopologicalMapping input="$2" output="@Container" swapping="true"/>
+    <StandardTetrahedralFEMForceField ParameterSet="300 2000" materialName="NeoHookean"/>
+  </Node>
+  <FixedProjectiveConstraint indices="0 1 2 3"/>
+</Node>
+SCN
+}
+grid by_node.scn "@../"
+grid by_name.scn "@../hexaGrid"
+for way in by_node by_name; do
+  status=0
+  run --scene "$way.scn" --solver.steps=3 --output.final-state="$way.csv" || status=$?
+  check "the grid cut into tetrahedra, its input linked $way, runs" test "$status" -eq 0
+  [ "$status" -eq 0 ] || sed 's/^/     | /' run.err
+done
+check "the input linked by node is the grid" same_state by_node.csv by_name.csv 0
+check "and the grid has sagged" moved by_name.csv
 
 for material in StableNeoHookean MooneyRivlin; do
   scene refused.scn "<StandardTetrahedralFEMForceField materialName=\"$material\" \
