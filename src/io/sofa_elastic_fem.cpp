@@ -64,35 +64,50 @@ void mapLinearElasticFem(Reader& r, const SofaObject& o) {
   if (o.type != "TetrahedronFEMForceField" && o.type != "TetrahedralCorotationalFEMForceField" &&
       r.boolean(o, "updateStiffnessMatrix", false))
     r.reject(o, "updateStiffnessMatrix", "a stiffness recomputed every step is not supported");
-  if (r.real(o, "plasticMaxThreshold", 0) != 0)
-    r.reject(o, "plasticMaxThreshold", "plasticity is not supported");
+  // TetrahedronFEMForceField's plasticity: plasticMaxThreshold 0 (off while <= 0),
+  // plasticYieldThreshold 1e-4, plasticCreep 0.9, applied by every method but small's
+  // assembled path; ours on the corotational element (model/fem_plasticity.hpp).
+  const double plasticMax = r.real(o, "plasticMaxThreshold", 0);
+  if (plasticMax > 0) {
+    if (method == "small")
+      r.reject(o, "plasticMaxThreshold", "plasticity with method small is not supported");
+    r.key("material.plastic-max-threshold", parse::text(plasticMax));
+    r.key("material.plastic-yield-threshold",
+          parse::text(r.real(o, "plasticYieldThreshold", 1e-4)));
+    r.key("material.plastic-creep", parse::text(r.real(o, "plasticCreep", 0.9)));
+  }
 }
 
 // TetrahedronHyperelasticityFEMForceField.inl: materialName ArrudaBoyce, ParameterSet copied
 // as is, [0] mu and [1] lambda for three of these, [0] mu and [1] the bulk modulus k0 for
 // ArrudaBoyce, ours k0 = lambda + 2 mu/3 (docs/sofa-hyperelastic.md).
+// StandardTetrahedralFEMForceField.inl: the same materials' deriveSPKTensor, the same force
+// -F S s_a V (as B^T S) and the same tangent: its 6x6 ElasticityTensor applied to the strain
+// B_l with halved shears is, for these three, applyElasticityTensor of twice that strain, and
+// it stores the same edge blocks (in addForce rather than in addDForce). It has no
+// StableNeoHookean (an error there), and declares ParameterFile without reading it.
 void mapHyperelasticFem(Reader& r, const SofaObject& o) {
+  const bool standard = o.type == "StandardTetrahedralFEMForceField";
   const std::string name = r.text(o, "materialName").value_or("ArrudaBoyce");
-  const std::vector<std::pair<std::string, std::string>> models = {
-      {"StVenantKirchhoff", "stvk"},
-      {"NeoHookean", "neohookean"},
-      {"StableNeoHookean", "stable-neohookean"},
-      {"ArrudaBoyce", "arruda-boyce"}};
+  std::vector<std::pair<std::string, std::string>> models = {
+      {"StVenantKirchhoff", "stvk"}, {"NeoHookean", "neohookean"}, {"ArrudaBoyce", "arruda-boyce"}};
+  if (!standard) models.emplace_back("StableNeoHookean", "stable-neohookean");
   std::string model;
   for (const auto& [sofaName, ours] : models)
     if (name == sofaName) model = ours;
   if (model.empty())
     r.reject(o, "materialName",
-             name +
-                 " is not implemented; ArrudaBoyce, StVenantKirchhoff, NeoHookean and "
-                 "StableNeoHookean are");
+             name + (standard ? " is not implemented; ArrudaBoyce, StVenantKirchhoff and "
+                                "NeoHookean are"
+                              : " is not implemented; ArrudaBoyce, StVenantKirchhoff, NeoHookean "
+                                "and StableNeoHookean are"));
   const std::vector<double> parameters = r.reals(o, "ParameterSet");
   if (parameters.size() != 2)
     r.reject(o, "ParameterSet",
              model == "arruda-boyce" ? "expected the two parameters mu and k0"
                                      : "expected the two Lame parameters mu and lambda");
   r.refuseIfGiven(o, "AnisotropyDirections", "anisotropic materials are not supported");
-  r.refuseIfGiven(o, "ParameterFile", "a parameter file is not supported");
+  if (!standard) r.refuseIfGiven(o, "ParameterFile", "a parameter file is not supported");
   r.key("material.model", model);
   r.key("material.cells", "tetrahedron");
   const double second =
@@ -213,7 +228,8 @@ const RegisterSofaMapping linearElastic({"TetrahedronFEMForceField",
                                          "HexahedronFEMForceField",
                                          "ParallelHexahedronFEMForceField"},
                                         mapLinearElasticFem);
-const RegisterSofaMapping hyperelastic({"TetrahedronHyperelasticityFEMForceField"},
+const RegisterSofaMapping hyperelastic({"TetrahedronHyperelasticityFEMForceField",
+                                        "StandardTetrahedralFEMForceField"},
                                        mapHyperelasticFem);
 
 }  // namespace eis::sofa

@@ -116,7 +116,8 @@ CellReaders cellReaders(const Reader& reader, const SofaObject& grid,
     }
     if (!onHexahedra && c->type != "TetrahedronFEMForceField" &&
         c->type != "TetrahedralCorotationalFEMForceField" &&
-        c->type != "TetrahedronHyperelasticityFEMForceField")
+        c->type != "TetrahedronHyperelasticityFEMForceField" &&
+        c->type != "StandardTetrahedralFEMForceField")
       continue;
     GridCut its = GridCut::ForceField;
     const SofaObject* by = nullptr;
@@ -210,7 +211,8 @@ void mapFlatGrid(Reader& reader, const SofaObject& grid, const RegularGrid& mesh
     if (topologyOf(c->node) != &grid) continue;
     if (readsHexahedra(c->type) || c->type == "TetrahedronFEMForceField" ||
         c->type == "TetrahedralCorotationalFEMForceField" ||
-        c->type == "TetrahedronHyperelasticityFEMForceField")
+        c->type == "TetrahedronHyperelasticityFEMForceField" ||
+        c->type == "StandardTetrahedralFEMForceField")
       throw Error(c->where + ": " + c->type + ": reads volume cells, and " + grid.label() +
                   " has " + std::to_string(mesh.dimension()) + "D cells");
     // GridTopology's lines come from its triangles (updateEdges), one diagonal a quad: the

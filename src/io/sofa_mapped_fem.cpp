@@ -110,7 +110,8 @@ bool readsTetrahedra(const MappedNode& child) {
   const std::string& type = child.components.front()->type;
   return type == "TetrahedronFEMForceField" || type == "TetrahedralCorotationalFEMForceField" ||
          type == "FastTetrahedralCorotationalForceField" ||
-         type == "TetrahedronHyperelasticityFEMForceField";
+         type == "TetrahedronHyperelasticityFEMForceField" ||
+         type == "StandardTetrahedralFEMForceField";
 }
 
 bool carriesOnlyFem(const MappedNode& child) {

@@ -37,8 +37,8 @@ Vec3 point(const double* x, PetscInt vertex) {
 
 CorotationalFEM::CorotationalFEM(const Cells& cells, const CellShapes& shapes,
                                  std::vector<double> rest, std::vector<LameParameters> lame,
-                                 RotationMethod method)
-    : cells_(cells), lame_(std::move(lame)), method_(method) {
+                                 RotationMethod method, Plasticity plasticity)
+    : cells_(cells), lame_(std::move(lame)), method_(method), plasticity_(plasticity) {
   requireTetrahedra(cells, "the corotational tetrahedron (SOFA's TetrahedronFEMForceField)");
   restElements_.resize(cells_.size());
   frames_.resize(cells_.size());
@@ -58,6 +58,7 @@ CorotationalFEM::CorotationalFEM(const Cells& cells, const CellShapes& shapes,
     if (method_ == RotationMethod::Svd)
       restDeterminants_.push_back(edgeDeterminant(c, rest.data()));
   }
+  if (plasticity_.enabled()) plasticStrains_.assign(cells_.size(), Strain{});
 }
 
 double CorotationalFEM::edgeDeterminant(std::size_t cell, const double* x) const {
@@ -138,7 +139,10 @@ void CorotationalFEM::addForce(const double* x, const double*, double* f) {
     frames_[c] = frame(c, x);
     const auto& g = restElements_[c].gradients;
     // K0 d with d = rest - current: the restoring force, in the element frame.
-    const Strain s = hookeStress(lame_[c], strain(g, corotatedDisplacement(c, frames_[c], x)));
+    Strain e = strain(g, corotatedDisplacement(c, frames_[c], x));
+    if (plasticity_.enabled())
+      e = plasticUpdate(plasticity_, 6 * restElements_[c].volume, e, plasticStrains_[c]);
+    const Strain s = hookeStress(lame_[c], e);
     scatterRotated(c, frames_[c], nodalForces(g, s, restElements_[c].volume), f);
   }
 }

@@ -70,7 +70,7 @@ std::unique_ptr<ForceField> makeElasticForceField(const ElasticMaterial& materia
       return std::make_unique<LinearElasticFEM>(cells, shapes, std::move(rest), std::move(lame));
     case MaterialModel::Corotational:
       return std::make_unique<CorotationalFEM>(cells, shapes, std::move(rest), std::move(lame),
-                                               material.rotation);
+                                               material.rotation, material.plasticity);
     case MaterialModel::StVenantKirchhoff:
       return std::make_unique<HyperelasticFEM>(cells, shapes, std::move(rest), std::move(lame),
                                                HyperelasticFEM::Law::StVenantKirchhoff);
@@ -218,7 +218,22 @@ ParameterSpec elasticParameters() {
             "its finer cells in SOFA's child order (bit 0: x, bit 1: y, bit 2: z; the first\n"
             "level slowest); 0 for a finer cell the grid does not keep (SOFA's sparse grid\n"
             "getStiffnessCoef of its finer levels)",
-            std::nullopt, "", false, checkFinerFactors});
+            std::nullopt, "", false, checkFinerFactors})
+      .add(
+          {"material.plastic-max-threshold", "PMAX",
+           "plasticity of SOFA's TetrahedronFEMForceField (plasticMaxThreshold; corotational\n"
+           "tetrahedra only): the largest norm of an element's plastic strain, 0 or less for none.\n"
+           "SOFA's strain unit: the Voigt strain (engineering shears) times 6 V\n"
+           "(model/fem_plasticity.hpp)",
+           "0", "", false, check::real()})
+      .add({"material.plastic-yield-threshold", "PYIELD",
+            "the norm of the elastic strain past which it creeps into the plastic one (SOFA's\n"
+            "plasticYieldThreshold, in the same unit)",
+            "0.0001", "", false, check::real()})
+      .add({"material.plastic-creep", "C",
+            "the fraction of the elastic strain that turns plastic at each force evaluation past\n"
+            "the yield (SOFA's plasticCreep, meant to be in [0, 1]; it depends on the time step)",
+            "0.9", "", false, check::real()});
 }
 
 }  // namespace
@@ -259,6 +274,9 @@ ElasticFemParameters readElasticFemParameters(const Parameters& scene) {
   p.finerLevels = scene.integer("material.virtual-finer-levels");
   if (scene.given("material.cell-finer-stiffness-factor"))
     p.finerFactors = scene.reals("material.cell-finer-stiffness-factor");
+  p.plasticity = {scene.real("material.plastic-max-threshold"),
+                  scene.real("material.plastic-yield-threshold"),
+                  scene.real("material.plastic-creep")};
   return p;
 }
 
@@ -347,6 +365,13 @@ std::unique_ptr<ForceField> makeElasticFem(const ModelContext& context,
         "material.hexahedron-element = hexahedral-fem: SOFA's HexahedralFEMForceField reads "
         "hexahedra, and this mesh has " +
         pluralNameOf(context.mesh.cellType()));
+  material.plasticity = parameters.plasticity;
+  if (material.plasticity.enabled() && (material.model != MaterialModel::Corotational ||
+                                        context.mesh.cellType() != CellType::Tetrahedron))
+    throw Error(
+        "material.plastic-max-threshold: plasticity (SOFA's TetrahedronFEMForceField "
+        "plasticMaxThreshold) is implemented for corotational tetrahedra only (material.model = "
+        "corotational)");
   material.lame = cellMaterials(context.mesh, parameters.materials, context.warnings);
   material.refinement =
       localRefinement(context.mesh, parameters.finerLevels, parameters.finerFactors,

@@ -165,6 +165,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "SlidingLagrangianConstraint",
                           "SphereForceField",
                           "SpringForceField",
+                          "StandardTetrahedralFEMForceField",
                           "StiffSpringForceField",
                           "SurfacePressureForceField",
                           "TetrahedralCorotationalFEMForceField",

@@ -26,6 +26,7 @@
 
 #include "eis/core/parameters.hpp"
 #include "eis/model/cell_shapes.hpp"
+#include "eis/model/fem_plasticity.hpp"
 #include "eis/model/force_field.hpp"
 #include "eis/model/isotropic_elasticity.hpp"
 
@@ -43,11 +44,14 @@ class CorotationalFEM : public ForceField {
 public:
   // cells: four local vertex indices each, which must outlive the field; shapes: their rest
   // geometry, read here only (each rest element keeps what it needs). rest: the rest positions
-  // as a local array (3 per local vertex); lame: each cell's material.
+  // as a local array (3 per local vertex); lame: each cell's material; plasticity: SOFA's
+  // (model/fem_plasticity.hpp), off by default.
   CorotationalFEM(const Cells& cells, const CellShapes& shapes, std::vector<double> rest,
-                  std::vector<LameParameters> lame, RotationMethod method);
+                  std::vector<LameParameters> lame, RotationMethod method,
+                  Plasticity plasticity = {});
 
-  // Also stores every element's frame at x: the linearization point of the two below.
+  // Also stores every element's frame at x: the linearization point of the two below. With
+  // plasticity, it updates every element's plastic strain, as SOFA's addForce does.
   void addForce(const double* x, const double* v, double* f) override;
   void addDForce(const double* dx, double* df, double kFactor) const override;
   void addKToElementMatrices(double* elementMatrices, double kFactor,
@@ -87,6 +91,8 @@ private:
   std::vector<Mat3> frames_;  // R of the last addForce (R0 before any)
   // svd: det A0 of each rest element's edge matrix, to find det F = det A / det A0.
   std::vector<double> restDeterminants_;
+  Plasticity plasticity_;
+  std::vector<Strain> plasticStrains_;  // one per cell where plasticity is on
 };
 
 }  // namespace eis

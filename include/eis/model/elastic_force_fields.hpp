@@ -45,6 +45,7 @@ struct ElasticMaterial {
   HexahedronElement hexahedron = HexahedronElement::HexahedronFem;
   std::vector<LameParameters> lame;  // one per cell
   HexahedronRefinement refinement;   // hexahedra: the finer cells their stiffness condenses
+  Plasticity plasticity;             // corotational tetrahedra only
 };
 
 // cells: four local vertex indices each (material.model other than none) (input vertex order),
@@ -65,6 +66,7 @@ struct ElasticFemParameters {
   std::vector<int> hexahedronCut;    // material.hexahedron-cut: empty unless given
   int finerLevels;                   // material.virtual-finer-levels
   std::vector<double> finerFactors;  // material.cell-finer-stiffness-factor: empty unless given
+  Plasticity plasticity;             // material.plastic-*
 };
 ElasticFemParameters readElasticFemParameters(const Parameters& scene);
 
