@@ -140,6 +140,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "LinearMovementConstraint",
                           "LinearMovementProjectiveConstraint",
                           "LinearSolverConstraintCorrection",
+                          "MatrixLinearSystem",
                           "MeshMatrixMass",
                           "MeshSpringForceField",
                           "NonUniformHexahedronFEMForceFieldAndMass",
