@@ -887,17 +887,24 @@ void shareMatrixFree(Reader& reader, const sofa::Walk& walk, SofaImport& out) {
       return k.key == "solver.operator" && (value.empty() || k.value == value);
     });
   };
-  for (std::size_t b = 0; b < walk.bodies.size(); ++b) {
-    if (!given(out.objects[b].keys, "matrix-free")) continue;
-    for (std::size_t other = 0; other < walk.bodies.size(); ++other) {
-      if (walk.bodies[other].odeSolver != walk.bodies[b].odeSolver ||
-          given(out.objects[other].keys, ""))
-        continue;
-      reader.into(out.objects[other].keys);
-      reader.from(*walk.bodies[b].odeSolver);
+  // A body read as an object of its own, or nullptr: some states (a kinematic frame whose points
+  // only constraints read) are no object, so the objects are found by path, not by position.
+  const auto objectOf = [&](const sofa::Body& body) -> SofaObjectKeys* {
+    for (SofaObjectKeys& o : out.objects)
+      if (o.path == body.state->node->path()) return &o;
+    return nullptr;
+  };
+  for (const sofa::Body& body : walk.bodies) {
+    const SofaObjectKeys* object = objectOf(body);
+    if (!object || !given(object->keys, "matrix-free")) continue;
+    for (const sofa::Body& other : walk.bodies) {
+      SofaObjectKeys* target = objectOf(other);
+      if (!target || other.odeSolver != body.odeSolver || given(target->keys, "")) continue;
+      reader.into(target->keys);
+      reader.from(*body.odeSolver);
       reader.key("solver.operator", "matrix-free");
-      reader.note(walk.bodies[other].state->label() + ": the step's matrix is matrix-free, as " +
-                  walk.bodies[b].state->label() + "'s under the same ODE solver");
+      reader.note(other.state->label() + ": the step's matrix is matrix-free, as " +
+                  body.state->label() + "'s under the same ODE solver");
     }
   }
 }
