@@ -5,7 +5,9 @@
 # checkpoint carries (euler.projection.*) and the restart hands back to PETSc. Scenes: the
 # default tetrahedral box; a UniformMass box without material (the solve is M dv = h f); and
 # Newton iterations (solver.newton = full, Newton's previous velocity carried) under Rayleigh
-# damping. K = 7 (fewer pairs than 10 stored) and K = 13 (the window has moved).
+# damping; and a LinearMovement (SOFA rule) whose key frames read the steps' clock, t += dt
+# from the run's start, which the checkpoint carries (attribute clock: 13 additions of 0.01 are
+# not 0.13). K = 7 (fewer pairs than 10 stored) and K = 13 (the window has moved).
 # Usage: restart_bitwise.sh <euler-implicit> <meshes dir>; the MPI launch line:
 # tests/common/mpi_launch.sh.
 set -uo pipefail
@@ -45,6 +47,10 @@ for n in 1 2; do
   check "$n ranks, Newton under Rayleigh damping, restart at step 13: bit for bit" \
     same_after_restart newton$n $n 13 --solver.newton=full --solver.newton-guess=extrapolated \
     --solver.rayleigh-mass=0.1 --solver.rayleigh-stiffness=0.01
+  check "$n ranks, LinearMovement under Rayleigh damping, restart at step 13: bit for bit" \
+    same_after_restart movement$n $n 13 --solver.rayleigh-mass=0.1 \
+    --solver.rayleigh-stiffness=0.01 --constraint.linear-movement="0 0 0 0 0.2 0 0.1 0 : box \
+9.99 -1 -1 11 2 2"
 done
 
 echo "$((checks - failures)) passed, $failures failed"
