@@ -218,7 +218,7 @@ std::vector<RunState> Simulation::states() {
   for (auto& body : bodies_)
     all.push_back({*body->mesh, *body->system, physicsOf(body->scene), body->x, body->v,
                    body->initial.get(), *body->integrator, step_, time_, resumed_, body->path,
-                   &body->scene});
+                   &body->scene, clock_});
   return all;
 }
 
@@ -255,8 +255,8 @@ void Simulation::startLoop() {
         "solver.steps = %d is the run's total; give a larger --solver.steps to go on\n",
         firstStep_, time_, steps_);
   // The clock of the prescribed motion advances as SOFA's does, t += dt each step, so that a
-  // key time compares with the same number.
-  clock_ = time_;
+  // key time compares with the same number; a checkpoint's start continues its clock.
+  clock_ = startClock_;
 }
 
 bool Simulation::stepOnce() {

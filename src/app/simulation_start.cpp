@@ -175,6 +175,7 @@ void Simulation::readCheckpoint(const std::string& key, const std::string& path,
   if (!apply) return;
   startStep_ = step_ = reader.clock().step;
   startTime_ = time_ = reader.clock().time;
+  clock_ = startClock_ = reader.clock().clock;
   report("%s: %s, step %d, t = %g\n", key.c_str(), path.c_str(), step_, time_);
 }
 

@@ -143,6 +143,7 @@ void CheckpointWriter::commit(Clock clock) {
   file_->attribute("/", kFormatAttribute, std::int64_t(kFormatVersion));
   file_->attribute("/", "step", std::int64_t(clock.step));
   file_->attribute("/", "time", double(clock.time));
+  file_->attribute("/", "clock", double(clock.clock));
   // One body keeps the layout every checkpoint had before there were several.
   const bool several = !(bodies_.size() == 1 && bodies_.front().path.empty());
   if (several) file_->attribute("/", "objects", std::int64_t(bodies_.size()));
@@ -186,7 +187,13 @@ CheckpointReader::CheckpointReader(const std::string& key, const std::string& pa
   // Every rank reads the same attributes: the same verdict everywhere.
   if (step < 0) throw Error(named + "attribute step is " + std::to_string(step) + ", not >= 0");
   if (!std::isfinite(double(time))) throw Error(named + "attribute time is not a finite number");
-  clock_ = {int(step), double(time)};
+  // Older checkpoints have no clock: their time stands for it.
+  PetscReal clock = time;
+  EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, "/", "clock", &has));
+  if (has)
+    EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, "/", "clock", PETSC_REAL, nullptr, &clock));
+  if (!std::isfinite(double(clock))) throw Error(named + "attribute clock is not a finite number");
+  clock_ = {int(step), double(time), double(clock)};
   const auto readText = [&](const std::string& group, const char* name) {
     char* text = nullptr;
     EIS_CHECK(

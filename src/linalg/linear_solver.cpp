@@ -64,9 +64,23 @@ void LinearSolver::setStart() {
     KSPGuess guess;
     EIS_CHECK(KSPGetGuess(ksp_, &guess));
     EIS_CHECK(KSPGuessSetType(guess, KSPGUESSFISCHER));
-    EIS_CHECK(KSPGuessFischerSetModel(guess, 3, 10));
+    EIS_CHECK(KSPGuessFischerSetModel(guess, 3, kProjectionPairs));
     EIS_CHECK(KSPGuessSetFromOptions(guess));
   }
+}
+
+bool LinearSolver::projecting() const {
+  return start_ == LinearSolverOptions::Start::Projection && !direct_;
+}
+
+void LinearSolver::saveStart(const std::string& prefix,
+                             const ProjectionHistory::SaveVector& save) const {
+  if (start_ == LinearSolverOptions::Start::Projection) projection_.save(prefix, save);
+}
+
+void LinearSolver::loadStart(const std::string& prefix, const ProjectionHistory::LoadVector& load,
+                             Vec like) {
+  if (start_ == LinearSolverOptions::Start::Projection) projection_.load(prefix, load, like);
 }
 
 // Sets the preconditioner up apart from the solve, to time the two separately: from A's
@@ -103,6 +117,7 @@ int LinearSolver::solve(Mat A, Vec b, Vec x) {
   const Mat products = productOperator(A);
   EIS_CHECK(KSPSetOperators(ksp_, products, A));
   setUp(A);
+  if (projecting()) projection_.replay(ksp_);
   const bool stale = reuse_.keptStale();
   if (start_ == LinearSolverOptions::Start::GivenVector) {
     if (!givenStart_) EIS_CHECK(VecDuplicate(x, &givenStart_));
@@ -161,6 +176,7 @@ LinearSolver::Attempt LinearSolver::attemptSolve(KSP ksp, Mat products, Mat A, V
     const ScopedTimer timer("KSP solve");
     intoSolver(kspFailed_, [&] { EIS_CHECK(KSPSolve(ksp, b, x)); });
   }
+  if (ksp == ksp_ && projecting()) projection_.record(ksp, b, x);
   KSPConvergedReason reason;
   EIS_CHECK(KSPGetConvergedReason(ksp, &reason));
   PetscInt iterations;

@@ -38,11 +38,12 @@ TEST_F(Checkpoint, LoadsBackTheStateItWasWrittenFromInNodeOrder) {
     eis::CheckpointWriter writer(path, simulation.mesh(), simulation.positions());
     writer.save("positions", simulation.positions(), 0, nullptr);
     writer.save("velocities", simulation.velocities(), 1, nullptr);
-    writer.commit({3, 0.25});
+    writer.commit({3, 0.25, 0.25000000000000006});
   }
   eis::CheckpointReader reader("initial.restart", path, simulation.mesh(), simulation.positions());
   EXPECT_EQ(reader.clock().step, 3);
   EXPECT_EQ(reader.clock().time, 0.25);
+  EXPECT_EQ(reader.clock().clock, 0.25000000000000006) << "the steps' clock, to the bit";
   Vec x, v;
   ASSERT_EQ(VecDuplicate(simulation.positions(), &x), 0);
   ASSERT_EQ(VecDuplicate(simulation.velocities(), &v), 0);

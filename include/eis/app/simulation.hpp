@@ -251,7 +251,8 @@ private:
   std::vector<std::unique_ptr<Output>> outputs_;
   int startStep_ = 0, step_ = 0;  // the starting state's step, and the step x and v hold
   double startTime_ = 0, time_ = 0;
-  bool resumed_ = false;  // initial.restart found a checkpoint: the outputs continue
+  double startClock_ = 0;  // clock_ at the first step: 0, or a checkpoint's
+  bool resumed_ = false;   // initial.restart found a checkpoint: the outputs continue
   RunSummary summary_;
   double loopStart_ = 0, clock_ = 0;  // the loop's start (wall) and prescribed-motion clock
   std::map<std::string, double> timersBefore_;

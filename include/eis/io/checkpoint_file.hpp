@@ -23,12 +23,15 @@
 
 namespace eis {
 
-// The step a state belongs to and its time.
 class Hdf5Writer;
 
+// The step a state belongs to, its time, and the clock the steps' physics read: t += dt from
+// the run's start, as SOFA's, which ends in other last bits than step * dt (a restart must
+// continue it, not start it again from `time`).
 struct Clock {
   int step = 0;
   double time = 0;
+  double clock = 0;
 };
 
 // The scatter between a vector of the solver's layout (the mesh's owned unknowns) and the same

@@ -35,6 +35,7 @@ struct RunState {
   bool resumed = false;  // a restart (initial.restart): outputs continue what they had written
   std::string object;    // the body's node path in a scene of several bodies, else ""
   const Parameters* scene = nullptr;  // the body's resolved scene (a checkpoint records it)
+  double clock = 0;  // the physics' clock after `step` (io/checkpoint_file.hpp, Clock)
 };
 
 using RunStates = std::vector<RunState>;

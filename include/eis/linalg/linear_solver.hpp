@@ -10,6 +10,7 @@
 #include "eis/core/component.hpp"
 #include "eis/linalg/ksp_settings.hpp"
 #include "eis/linalg/preconditioner_reuse.hpp"
+#include "eis/linalg/projection_history.hpp"
 #include "eis/linalg/solution_check.hpp"
 #include "eis/linalg/solution_space_guess.hpp"
 #include "eis/linalg/system_matrix.hpp"
@@ -69,12 +70,17 @@ public:
   // takes them one by one through solve(). Returns the iterations (a direct solve: one a column).
   int solveColumns(Mat A, Mat B, Mat X);
   KSP ksp() const { return ksp_; }
+  // The projection start's pairs (LinearSolverOptions::Start::Projection; none otherwise), for
+  // a checkpoint: loaded ones are handed to PETSc's guess before the next solve.
+  void saveStart(const std::string& prefix, const ProjectionHistory::SaveVector& save) const;
+  void loadStart(const std::string& prefix, const ProjectionHistory::LoadVector& load, Vec like);
   // Preconditioner set-ups so far.
   long preconditionerSetups() const { return reuse_.setups(); }
 
 private:
   void configure(Mat A);
   void setStart();
+  bool projecting() const;
   void setUp(Mat A);
   Mat productOperator(Mat A);
   struct Attempt {
@@ -93,6 +99,7 @@ private:
   SolutionCheck check_;
   LinearSolverOptions::Start start_;
   SolutionSpaceGuess span_;
+  ProjectionHistory projection_{kProjectionPairs};
   bool blockProducts_;
   int prefetchDistance_;
   bool symmetricBlocks_;
@@ -101,6 +108,7 @@ private:
   // (-1: none measured yet), and how far past it a kept one may go.
   double trueToTested_ = -1;
   static constexpr double kKeptMetricMargin = 100;
+  static constexpr int kProjectionPairs = 10;  // the projection start's (b, x) pairs
   bool configured_ = false;
   bool direct_ = false;       // -ksp_type preonly: no starting point
   Vec givenStart_ = nullptr;  // a copy of the given start, for a second attempt

@@ -62,9 +62,16 @@ public:
   // in first-order mode) is kept from one step to the next: where the next solve starts when
   // the linear solver takes a nonzero initial guess.
   StepReport step(MechanicalOperations& mop, Vec x, Vec v, double h) override;
-  // The last solve's solution ("euler.solution"): the next solve's start.
-  void saveCarried(const SaveVector& save) const override { save("euler.solution", solution_); }
-  void loadCarried(const LoadVector& load) override { load("euler.solution", solution_); }
+  // The last solve's solution ("euler.solution"): the next solve's start; and the projection
+  // start's pairs ("euler.projection.b.I", ".x.I"), which the next start is made of.
+  void saveCarried(const SaveVector& save) const override {
+    save("euler.solution", solution_);
+    linear_->saveStart("euler.projection", save);
+  }
+  void loadCarried(const LoadVector& load) override {
+    load("euler.solution", solution_);
+    linear_->loadStart("euler.projection", load, solution_);
+  }
 
   const EulerImplicitOptions& options() const { return options_; }
   LinearSolver& linearSolver() { return *linear_; }
