@@ -3,7 +3,8 @@
 // TriangleSetTopologyContainer holding a GridMeshCreator's edges: the creator's edges in its
 // order and orientation (io/sofa_grid_mesh_creator), those with one triangle kept in that order
 // (Triangle2EdgeTopologicalMapping::init). The edges are the edgeIndices, inline or a BoxROI's
-// (strict: both ends in one of its boxes, at the creator's points). What SOFA computes:
+// (strict: both ends in one of its boxes, at the creator's points), `edges`, or dmin/dmax along
+// `normal`. What SOFA computes:
 //   pressure (its norm > 0): F = pressure L, L the rest length of the edge;
 //   else p_intensity with binormal: a follower force one step late (model/edge_pressure.hpp),
 //     L the rest length of the topology's i-th edge, i the edge's place in edgeIndices, not of
@@ -63,8 +64,43 @@ EdgeTopology edgeTopologyOf(Reader& r, const SofaObject& o) {
   return topology;
 }
 
-// The edgeIndices: inline, or a BoxROI's over the same edges.
-std::vector<long long> edgeIndicesOf(Reader& r, const SofaObject& o, const EdgeTopology& t) {
+// The edges SOFA's init selects. Each of its selections replaces the one before (setMap2Elements):
+// the plane dmin < p . normal < dmax at rest (selectEdgesAlongPlane), then edgeIndices (inline or
+// a BoxROI's over the same edges), then `edges` (selectEdgesFromEdgeList: the topology's last
+// edge with the same ends in the same order; none found leaves SOFA's index 0, kept).
+std::vector<long long> selectedEdges(Reader& r, const SofaObject& o, const EdgeTopology& t) {
+  if (o.field("edges")) {
+    const std::vector<long long> ends = r.integers(o, "edges");
+    if (ends.size() % 2 != 0) r.reject(o, "edges", "expected 2 node ids an edge");
+    std::vector<long long> indices(ends.size() / 2, 0);
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+      bool found = false;
+      for (std::size_t j = 0; j < t.edges.size(); ++j)
+        if (t.edges[j] == Edge{ends[2 * i], ends[2 * i + 1]})
+          indices[i] = (long long)j, found = true;
+      if (!found)
+        r.warn(r.where(o, "edges") + ": edge " + std::to_string(ends[2 * i]) + " " +
+               std::to_string(ends[2 * i + 1]) +
+               " is not one of the topology's (in that order): SOFA loads its edge 0 instead");
+    }
+    return indices;
+  }
+  if (!o.field("edgeIndices")) {
+    const double dmin = r.real(o, "dmin", 0), dmax = r.real(o, "dmax", 0);
+    if (dmin == dmax) return {};
+    std::vector<double> normal = r.reals(o, "normal");
+    if (normal.empty()) normal = {0, 0, 0};
+    if (normal.size() != 3) r.reject(o, "normal", "expected 3 numbers");
+    const auto in = [&](long long id) {
+      const auto& p = t.points[std::size_t(id)];
+      const double d = p[0] * normal[0] + p[1] * normal[1] + p[2] * normal[2];
+      return d > dmin && d < dmax;
+    };
+    std::vector<long long> indices;
+    for (std::size_t e = 0; e < t.edges.size(); ++e)
+      if (in(t.edges[e][0]) && in(t.edges[e][1])) indices.push_back((long long)e);
+    return indices;
+  }
   const SofaObject* roi = r.linked(o, "edgeIndices");
   if (!roi) return r.integers(o, "edgeIndices");
   if (roi->type != "BoxROI") r.reject(o, "edgeIndices", "the edges of a BoxROI only");
@@ -90,9 +126,6 @@ std::vector<long long> edgeIndicesOf(Reader& r, const SofaObject& o, const EdgeT
 }
 
 void mapEdgePressure(Reader& r, const SofaObject& o) {
-  r.refuseIfGiven(o, "edges", "edges given as node pairs are not supported");
-  if (r.real(o, "dmin", 0) != r.real(o, "dmax", 0))
-    r.reject(o, "dmin", "edges selected along a plane are not supported");
   std::vector<double> pressure = r.reals(o, "pressure");
   if (pressure.empty()) pressure = {0, 0, 0};
   if (pressure.size() != 3) r.reject(o, "pressure", "expected 3 numbers");
@@ -114,7 +147,7 @@ void mapEdgePressure(Reader& r, const SofaObject& o) {
     for (double b : binormal) value += " " + parse::text(b);
   }
   const EdgeTopology topology = edgeTopologyOf(r, o);
-  const std::vector<long long> indices = edgeIndicesOf(r, o, topology);
+  const std::vector<long long> indices = selectedEdges(r, o, topology);
   if (indices.empty()) return;
   const auto length = [&](std::size_t e) {
     const auto &a = topology.points[std::size_t(topology.edges[e][0])],
