@@ -257,6 +257,10 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) {
          EXPECT_EQ(s.texts("load.surface-traction"), Args{"0 0 -5 triangles 0 3"});
        }},
+      {"load.edge-pressure", "follower -10 0 0 1 edges 4 9 0.25",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("load.edge-pressure"), Args{"follower -10 0 0 1 edges 4 9 0.25"});
+       }},
       {"load.nodal-forces", "3 0 -1 0 7 1 0 0",
        [](const Scene& s) { EXPECT_EQ(s.texts("load.nodal-forces"), Args{"3 0 -1 0 7 1 0 0"}); }},
       {"springs.rest-shape-nodes", "4 20 9 30",
