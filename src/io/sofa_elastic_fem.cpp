@@ -70,31 +70,42 @@ void mapLinearElasticFem(Reader& r, const SofaObject& o) {
 
 // TetrahedronHyperelasticityFEMForceField.inl: materialName ArrudaBoyce, ParameterSet copied
 // as is, [0] mu and [1] lambda for three of these, [0] mu and [1] the bulk modulus k0 for
-// ArrudaBoyce, ours k0 = lambda + 2 mu/3 (docs/sofa-hyperelastic.md).
+// ArrudaBoyce, ours k0 = lambda + 2 mu/3; MooneyRivlin's "C10 C01 K0" and Ogden's
+// "MU1 ALPHA1 K0" as they are (docs/sofa-hyperelastic.md).
 void mapHyperelasticFem(Reader& r, const SofaObject& o) {
   const std::string name = r.text(o, "materialName").value_or("ArrudaBoyce");
   const std::vector<std::pair<std::string, std::string>> models = {
       {"StVenantKirchhoff", "stvk"},
       {"NeoHookean", "neohookean"},
       {"StableNeoHookean", "stable-neohookean"},
-      {"ArrudaBoyce", "arruda-boyce"}};
+      {"ArrudaBoyce", "arruda-boyce"},
+      {"MooneyRivlin", "mooney-rivlin"},
+      {"Ogden", "ogden"}};
   std::string model;
   for (const auto& [sofaName, ours] : models)
     if (name == sofaName) model = ours;
   if (model.empty())
     r.reject(o, "materialName",
              name +
-                 " is not implemented; ArrudaBoyce, StVenantKirchhoff, NeoHookean and "
-                 "StableNeoHookean are");
+                 " is not implemented; ArrudaBoyce, StVenantKirchhoff, NeoHookean, "
+                 "StableNeoHookean, MooneyRivlin and Ogden are");
   const std::vector<double> parameters = r.reals(o, "ParameterSet");
-  if (parameters.size() != 2)
-    r.reject(o, "ParameterSet",
-             model == "arruda-boyce" ? "expected the two parameters mu and k0"
-                                     : "expected the two Lame parameters mu and lambda");
   r.refuseIfGiven(o, "AnisotropyDirections", "anisotropic materials are not supported");
   r.refuseIfGiven(o, "ParameterFile", "a parameter file is not supported");
   r.key("material.model", model);
   r.key("material.cells", "tetrahedron");
+  if (model == "mooney-rivlin" || model == "ogden") {
+    if (parameters.size() != 3)
+      r.reject(o, "ParameterSet",
+               model == "ogden" ? "expected the three parameters mu1, alpha1 and k0"
+                                : "expected the three parameters C10, C01 and k0");
+    r.key("material.law-parameters", joined(parameters, 0, 3));
+    return;
+  }
+  if (parameters.size() != 2)
+    r.reject(o, "ParameterSet",
+             model == "arruda-boyce" ? "expected the two parameters mu and k0"
+                                     : "expected the two Lame parameters mu and lambda");
   const double second =
       model == "arruda-boyce" ? parameters[1] - 2.0 * parameters[0] / 3.0 : parameters[1];
   r.key("material.lame", parse::text(parameters[0]) + " " + parse::text(second));

@@ -21,6 +21,8 @@ enum class MaterialModel {
   NeoHookean,
   StableNeoHookean,
   ArrudaBoyce,
+  MooneyRivlin,
+  Ogden,
   None  // no elastic force field: the scene's forces come from its other components
 };
 inline constexpr Named<MaterialModel> kMaterialModels[] = {
@@ -30,6 +32,8 @@ inline constexpr Named<MaterialModel> kMaterialModels[] = {
     {"neohookean", MaterialModel::NeoHookean},
     {"stable-neohookean", MaterialModel::StableNeoHookean},
     {"arruda-boyce", MaterialModel::ArrudaBoyce},
+    {"mooney-rivlin", MaterialModel::MooneyRivlin},
+    {"ogden", MaterialModel::Ogden},
     {"none", MaterialModel::None}};
 
 // Which of SOFA's hexahedral elements a hexahedral mesh gets (material.hexahedron-element).
@@ -42,7 +46,8 @@ struct ElasticMaterial {
   MaterialModel model = MaterialModel::Linear;
   RotationMethod rotation = RotationMethod::Large;
   HexahedronElement hexahedron = HexahedronElement::HexahedronFem;
-  std::vector<LameParameters> lame;  // one per cell
+  std::vector<LameParameters> lame;       // one per cell
+  std::array<double, 3> lawParameters{};  // mooney-rivlin's and ogden's (material.law-parameters)
 };
 
 // cells: four local vertex indices each (material.model other than none) (input vertex order),
@@ -61,6 +66,7 @@ struct ElasticFemParameters {
   HexahedronElement hexahedron;      // material.hexahedron-element
   CellMaterialParameters materials;  // material.young-modulus .. material.region
   std::vector<int> hexahedronCut;    // material.hexahedron-cut: empty unless given
+  std::optional<std::array<double, 3>> lawParameters;  // material.law-parameters
 };
 ElasticFemParameters readElasticFemParameters(const Parameters& scene);
 
