@@ -80,18 +80,24 @@ void mapLinearElasticFem(Reader& r, const SofaObject& o) {
 
 // TetrahedronHyperelasticityFEMForceField.inl: materialName ArrudaBoyce, ParameterSet copied
 // as is, [0] mu and [1] lambda for three of these, [0] mu and [1] the bulk modulus k0 for
-// ArrudaBoyce, ours k0 = lambda + 2 mu/3 (docs/sofa-hyperelastic.md).
+// ArrudaBoyce, ours k0 = lambda + 2 mu/3; MooneyRivlin's "C10 C01 K0" and Ogden's
+// "MU1 ALPHA1 K0" as they are (docs/sofa-hyperelastic.md).
 // StandardTetrahedralFEMForceField.inl: the same materials' deriveSPKTensor, the same force
 // -F S s_a V (as B^T S) and the same tangent: its 6x6 ElasticityTensor applied to the strain
 // B_l with halved shears is, for these three, applyElasticityTensor of twice that strain, and
 // it stores the same edge blocks (in addForce rather than in addDForce). It has no
-// StableNeoHookean (an error there), and declares ParameterFile without reading it.
+// StableNeoHookean (an error there), and declares ParameterFile without reading it; its
+// MooneyRivlin and Ogden are not checked against ours, so they stay refused on it.
 void mapHyperelasticFem(Reader& r, const SofaObject& o) {
   const bool standard = o.type == "StandardTetrahedralFEMForceField";
   const std::string name = r.text(o, "materialName").value_or("ArrudaBoyce");
   std::vector<std::pair<std::string, std::string>> models = {
       {"StVenantKirchhoff", "stvk"}, {"NeoHookean", "neohookean"}, {"ArrudaBoyce", "arruda-boyce"}};
-  if (!standard) models.emplace_back("StableNeoHookean", "stable-neohookean");
+  if (!standard) {
+    models.emplace_back("StableNeoHookean", "stable-neohookean");
+    models.emplace_back("MooneyRivlin", "mooney-rivlin");
+    models.emplace_back("Ogden", "ogden");
+  }
   std::string model;
   for (const auto& [sofaName, ours] : models)
     if (name == sofaName) model = ours;
@@ -99,17 +105,25 @@ void mapHyperelasticFem(Reader& r, const SofaObject& o) {
     r.reject(o, "materialName",
              name + (standard ? " is not implemented; ArrudaBoyce, StVenantKirchhoff and "
                                 "NeoHookean are"
-                              : " is not implemented; ArrudaBoyce, StVenantKirchhoff, NeoHookean "
-                                "and StableNeoHookean are"));
+                              : " is not implemented; ArrudaBoyce, StVenantKirchhoff, NeoHookean, "
+                                "StableNeoHookean, MooneyRivlin and Ogden are"));
   const std::vector<double> parameters = r.reals(o, "ParameterSet");
-  if (parameters.size() != 2)
-    r.reject(o, "ParameterSet",
-             model == "arruda-boyce" ? "expected the two parameters mu and k0"
-                                     : "expected the two Lame parameters mu and lambda");
   r.refuseIfGiven(o, "AnisotropyDirections", "anisotropic materials are not supported");
   if (!standard) r.refuseIfGiven(o, "ParameterFile", "a parameter file is not supported");
   r.key("material.model", model);
   r.key("material.cells", "tetrahedron");
+  if (model == "mooney-rivlin" || model == "ogden") {
+    if (parameters.size() != 3)
+      r.reject(o, "ParameterSet",
+               model == "ogden" ? "expected the three parameters mu1, alpha1 and k0"
+                                : "expected the three parameters C10, C01 and k0");
+    r.key("material.law-parameters", joined(parameters, 0, 3));
+    return;
+  }
+  if (parameters.size() != 2)
+    r.reject(o, "ParameterSet",
+             model == "arruda-boyce" ? "expected the two parameters mu and k0"
+                                     : "expected the two Lame parameters mu and lambda");
   const double second =
       model == "arruda-boyce" ? parameters[1] - 2.0 * parameters[0] / 3.0 : parameters[1];
   r.key("material.lame", parse::text(parameters[0]) + " " + parse::text(second));

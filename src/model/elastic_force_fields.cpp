@@ -83,6 +83,13 @@ std::unique_ptr<ForceField> makeElasticForceField(const ElasticMaterial& materia
     case MaterialModel::ArrudaBoyce:
       return std::make_unique<HyperelasticFEM>(cells, shapes, std::move(rest), std::move(lame),
                                                HyperelasticFEM::Law::ArrudaBoyce);
+    case MaterialModel::MooneyRivlin:
+      return std::make_unique<HyperelasticFEM>(cells, shapes, std::move(rest), std::move(lame),
+                                               HyperelasticFEM::Law::MooneyRivlin,
+                                               material.lawParameters);
+    case MaterialModel::Ogden:
+      return std::make_unique<HyperelasticFEM>(cells, shapes, std::move(rest), std::move(lame),
+                                               HyperelasticFEM::Law::Ogden, material.lawParameters);
     case MaterialModel::None: break;
   }
   throw Error("no elastic force field to make for this material model");
@@ -114,6 +121,11 @@ void checkLame(const std::string& key, const std::string& text) {
     parse::reject(key, text, "expected MU > 0 and a positive bulk modulus, 3 LAMBDA + 2 MU > 0");
 }
 
+void checkLawParameters(const std::string& key, const std::string& text) {
+  const auto values = parse::reals(key, text, 3);
+  if (!(values[2] > 0)) parse::reject(key, text, "expected a bulk modulus K0 > 0");
+}
+
 void checkHexahedronCut(const std::string& key, const std::string& text) {
   const std::vector<int> slots = parse::integers(key, text, 0);
   if (slots.empty() || slots.size() % 24 != 0 ||
@@ -130,7 +142,8 @@ ParameterSpec elasticParameters() {
   return ParameterSpec()
       .add(
           {"material.model",
-           "linear|corotational|stvk|neohookean|stable-neohookean|arruda-boyce|none",
+           "linear|corotational|stvk|neohookean|stable-neohookean|arruda-boyce|mooney-rivlin|ogden|"
+           "none",
            "linear: small-strain linear elasticity (SOFA TetrahedronFEMForceField method=\"small\");\n"
            "corotational: SOFA's method=\"large\" or \"polar\" (material.rotation), the linear element\n"
            "stiffness rotated with each element, with SOFA's tangent R K0 R^T (no derivative of R);\n"
@@ -139,7 +152,10 @@ ParameterSpec elasticParameters() {
            "stable-neohookean: SOFA's StableNeoHookean, psi = mu/2 (tr C - 3) + k/2 (J - alpha)^2,\n"
            "k = lambda + mu, alpha = 1 + mu/k (J = 0 is an error); arruda-boyce: SOFA's ArrudaBoyce,\n"
            "psi = mu sum_i c_i (Ib^i - 3^i) + k0/2 (ln J)^2, Ib = J^(-2/3) tr C, five terms, locking\n"
-           "stretch^2 8, k0 = lambda + 2 mu/3 (an inverted element is an error); all four with\n"
+           "stretch^2 8, k0 = lambda + 2 mu/3 (an inverted element is an error); mooney-rivlin:\n"
+           "SOFA's MooneyRivlin, psi = C10 (J^(-2/3) I1 - 3) + C01 (J^(-4/3) I2 - 3) + K0/2 (ln J)^2;\n"
+           "ogden: SOFA's Ogden, psi = MU1/ALPHA1^2 (J^(-ALPHA1/3) tr C^(ALPHA1/2) - 3)\n"
+           "+ K0/2 (ln J)^2 (these two take material.law-parameters); all with\n"
            "their exact tangent, SOFA's TetrahedronHyperelasticityFEMForceField materials (see\n"
            "docs/sofa-hyperelastic.md). Nonlinear models are re-assembled every step. none: no\n"
            "elastic force field at all (springs, a mass and loads only; what a SOFA scene without\n"
@@ -185,6 +201,11 @@ ParameterSpec elasticParameters() {
            "the Lame parameters instead of E and NU, in SOFA's ParameterSet order (mu first); for\n"
            "arruda-boyce, whose ParameterSet is \"MU K0\", LAMBDA = K0 - 2 MU/3",
            std::nullopt, "force/area", false, checkLame})
+      .add(
+          {"material.law-parameters", "\"P0 P1 P2\"",
+           "mooney-rivlin's \"C10 C01 K0\" or ogden's \"MU1 ALPHA1 K0\" (SOFA's ParameterSet), the\n"
+           "same in every cell; required by those two models, refused by the others",
+           std::nullopt, "", false, checkLawParameters})
       .add(
           {"material.region", "\"GROUP E NU\"",
            "Young's modulus and Poisson's ratio of the tetrahedra of a physical group (name or\n"
@@ -268,6 +289,10 @@ ElasticFemParameters readElasticFemParameters(const Parameters& scene) {
     m.cellStiffnessFactor = scene.reals("material.cell-stiffness-factor");
   for (const std::string& text : scene.texts("material.region"))
     m.regions.push_back(parseRegionMaterial("material.region", text));
+  if (scene.given("material.law-parameters")) {
+    const std::vector<double> values = scene.reals("material.law-parameters");
+    p.lawParameters = {{values[0], values[1], values[2]}};
+  }
   if (scene.given("material.hexahedron-cut"))
     p.hexahedronCut =
         parse::integers("material.hexahedron-cut", scene.text("material.hexahedron-cut"), 0);
@@ -353,6 +378,14 @@ std::unique_ptr<ForceField> makeElasticFem(const ModelContext& context,
   material.model = parameters.model;
   if (material.model == MaterialModel::None) return nullptr;
   material.rotation = parameters.rotation;
+  const bool ownParameters =
+      material.model == MaterialModel::MooneyRivlin || material.model == MaterialModel::Ogden;
+  if (ownParameters != parameters.lawParameters.has_value())
+    throw Error(ownParameters
+                    ? "material.model = " + parse::nameOf(material.model, kMaterialModels) +
+                          ": give its parameters, material.law-parameters"
+                    : "material.law-parameters: only mooney-rivlin and ogden take them");
+  if (ownParameters) material.lawParameters = *parameters.lawParameters;
   if (!parameters.hexahedronCut.empty()) return makeCutElasticFem(context, parameters, material);
   if (parameters.cells && *parameters.cells != context.mesh.cellType())
     throw Error("material.cells = " + nameOf(*parameters.cells) +

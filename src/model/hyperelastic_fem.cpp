@@ -72,8 +72,14 @@ double vonMises(const Mat3& s) {
 
 HyperelasticFEM::HyperelasticFEM(const Cells& cells, const CellShapes& shapes,
                                  std::vector<double> rest, std::vector<LameParameters> lame,
-                                 Law law)
-    : cells_(cells), shapes_(shapes), rest_(std::move(rest)), lame_(std::move(lame)), law_(law) {
+                                 Law law, std::array<double, 3> parameters)
+    : cells_(cells),
+      shapes_(shapes),
+      rest_(std::move(rest)),
+      lame_(std::move(lame)),
+      law_(law),
+      mooneyRivlin_{parameters[0], parameters[1], parameters[2]},
+      ogden_{parameters[0], parameters[1], parameters[2]} {
   requireTetrahedra(cells,
                     "the hyperelastic laws (SOFA's TetrahedronHyperelasticityFEMForceField)");
   // The rest state: F = F^-T = I, S = 0, J = 1 (v = -mu: no stress).
@@ -85,6 +91,14 @@ HyperelasticFEM::HyperelasticFEM(const Cells& cells, const CellShapes& shapes,
     arruda_.resize(cells_.size());
     for (std::size_t c = 0; c < cells_.size(); ++c)
       arruda_[c] = arruda_boyce::linearize(kIdentity, 1.0, arruda_boyce::fromLame(lame_[c]));
+    return;
+  }
+  if (law_ == Law::MooneyRivlin) {
+    mooneyPoints_.assign(cells_.size(), mooney_rivlin::linearize(kIdentity, 1.0, mooneyRivlin_));
+    return;
+  }
+  if (law_ == Law::Ogden) {
+    ogdenPoints_.assign(cells_.size(), ogden::linearize(Mat3{}, 1.0, ogden_));
     return;
   }
   volumetric_.resize(cells_.size());
@@ -104,7 +118,7 @@ std::array<double, 2> HyperelasticFEM::volumetricTerms(std::size_t cell, double 
 
 // Whether the law is defined at J: ln J needs J > 0, the stable law only J != 0 (F^-T).
 bool HyperelasticFEM::admissible(double J) const {
-  if (law_ == Law::NeoHookean || law_ == Law::ArrudaBoyce) return J > 0;
+  if (law_ != Law::StVenantKirchhoff && law_ != Law::StableNeoHookean) return J > 0;
   return std::isfinite(J) && J != 0;
 }
 
@@ -157,9 +171,22 @@ HyperelasticFEM::Mat3 HyperelasticFEM::linearizeArrudaBoyce(std::size_t cell, co
   return multiply(F, arruda_[cell].S);
 }
 
+HyperelasticFEM::Mat3 HyperelasticFEM::linearizeThreeParameter(std::size_t cell, const Mat3& H) {
+  const Mat3 F = plusIdentity(H);
+  const double J = determinant(F);
+  requireAdmissible(cell, J);
+  if (law_ == Law::MooneyRivlin) {
+    mooneyPoints_[cell] = mooney_rivlin::linearize(F, J, mooneyRivlin_);
+    return multiply(F, mooneyPoints_[cell].S);
+  }
+  ogdenPoints_[cell] = ogden::linearize(H, J, ogden_);
+  return multiply(F, ogdenPoints_[cell].S);
+}
+
 HyperelasticFEM::Mat3 HyperelasticFEM::linearize(std::size_t cell, const Mat3& H) {
   if (law_ == Law::StVenantKirchhoff) return linearizeStVK(cell, H);
   if (law_ == Law::ArrudaBoyce) return linearizeArrudaBoyce(cell, H);
+  if (law_ == Law::MooneyRivlin || law_ == Law::Ogden) return linearizeThreeParameter(cell, H);
   return linearizeVolumetric(cell, H);
 }
 
@@ -194,6 +221,9 @@ HyperelasticFEM::Mat3 HyperelasticFEM::piolaIncrement(std::size_t cell, const Ma
     return stvkPiolaIncrement(stvk_[cell].F, stvk_[cell].S, dF, m.lambda, m.mu);
   if (law_ == Law::ArrudaBoyce)
     return arruda_boyce::piolaIncrement(arruda_[cell], dF, arruda_boyce::fromLame(m));
+  if (law_ == Law::MooneyRivlin)
+    return mooney_rivlin::piolaIncrement(mooneyPoints_[cell], dF, mooneyRivlin_);
+  if (law_ == Law::Ogden) return ogden::piolaIncrement(ogdenPoints_[cell], dF, ogden_);
   const VolumetricPoint& point = volumetric_[cell];
   return volumetricPiolaIncrement(point.inverseTransposeF, point.terms[0], point.terms[1], dF,
                                   m.mu);
@@ -250,7 +280,8 @@ void HyperelasticFEM::addVolumetricTangent(std::size_t cell, const Nodal& g, dou
     }
 }
 
-// The same block column by column: column (b, j) is dP grad N_a for dF = e_j (x) grad N_b.
+// The same block column by column: column (b, j) is dP grad N_a for dF = e_j (x) grad N_b (also
+// Mooney-Rivlin's and Ogden's).
 void HyperelasticFEM::addArrudaBoyceTangent(std::size_t cell, const Nodal& g, double factor,
                                             double* block) const {
   for (int b = 0; b < 4; ++b)
@@ -273,7 +304,7 @@ void HyperelasticFEM::addKToElementMatrices(double* elementMatrices, double kFac
     const double factor = -kFactor * shape.volume;
     if (law_ == Law::StVenantKirchhoff)
       addStVKTangent(c, shape.gradients, factor, block);
-    else if (law_ == Law::ArrudaBoyce)
+    else if (law_ == Law::ArrudaBoyce || law_ == Law::MooneyRivlin || law_ == Law::Ogden)
       addArrudaBoyceTangent(c, shape.gradients, factor, block);
     else
       addVolumetricTangent(c, shape.gradients, factor, block);
@@ -285,6 +316,8 @@ double HyperelasticFEM::energyDensity(std::size_t cell, const Mat3& H) const {
   const LameParameters& m = lame_[cell];
   if (law_ == Law::StVenantKirchhoff) return stvkEnergy(greenLagrange(H), m.lambda, m.mu);
   if (law_ == Law::ArrudaBoyce) return arruda_boyce::energyDensity(H, arruda_boyce::fromLame(m));
+  if (law_ == Law::MooneyRivlin) return mooney_rivlin::energyDensity(H, mooneyRivlin_);
+  if (law_ == Law::Ogden) return ogden::energyDensity(H, ogden_);
   const double J = determinant(plusIdentity(H));
   const double deviatoric = 0.5 * m.mu * (2 * trace(H) + contract(H, H));
   if (law_ == Law::StableNeoHookean) {
@@ -307,8 +340,8 @@ double HyperelasticFEM::potentialEnergy(const double* x) const {
   return energy;
 }
 
-// sigma = P F^T / J: F S F^T / J for St Venant-Kirchhoff and Arruda-Boyce, (mu B + v I) / J with B
-// = F F^T for the Neo-Hookean family.
+// sigma = P F^T / J: F S F^T / J for St Venant-Kirchhoff and the laws given by S, (mu B + v I) / J
+// with B = F F^T for the Neo-Hookean family.
 HyperelasticFEM::Mat3 HyperelasticFEM::cauchyStress(std::size_t cell, const Mat3& H) const {
   const Mat3 F = plusIdentity(H);
   const double J = determinant(F);
@@ -322,8 +355,11 @@ HyperelasticFEM::Mat3 HyperelasticFEM::cauchyStress(std::size_t cell, const Mat3
     undefined.fill(std::numeric_limits<double>::quiet_NaN());
     return undefined;
   }
-  if (law_ == Law::ArrudaBoyce) {
-    const Mat3 S = arruda_boyce::linearize(F, J, arruda_boyce::fromLame(m)).S;
+  if (law_ == Law::ArrudaBoyce || law_ == Law::MooneyRivlin || law_ == Law::Ogden) {
+    const Mat3 S = law_ == Law::ArrudaBoyce
+                       ? arruda_boyce::linearize(F, J, arruda_boyce::fromLame(m)).S
+                   : law_ == Law::MooneyRivlin ? mooney_rivlin::linearize(F, J, mooneyRivlin_).S
+                                               : ogden::linearize(H, J, ogden_).S;
     return scaled(1 / J, multiplyTranspose(multiply(F, S), F));
   }
   Mat3 sigma = scaled(m.mu / J, multiplyTranspose(F, F));

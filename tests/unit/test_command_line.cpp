@@ -190,6 +190,10 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) {
          EXPECT_EQ(s.reals("material.lame"), (std::vector<double>{400, 600}));
        }},
+      {"material.law-parameters", "5000 7000 10",
+       [](const Scene& s) {
+         EXPECT_EQ(s.reals("material.law-parameters"), (std::vector<double>{5000, 7000, 10}));
+       }},
       {"material.region", "liver 3e3 0.45",
        [](const Scene& s) { EXPECT_EQ(s.texts("material.region"), Args{"liver 3e3 0.45"}); }},
       {"material.cell-young-modulus", "1e3 2e3",
@@ -942,6 +946,8 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"material.lame", "0 1"},
       {"material.lame", "1 -1"},
       {"material.lame", "1"},
+      {"material.law-parameters", "1 2"},
+      {"material.law-parameters", "1 2 0"},
       {"material.region", "liver 3e3"},
       {"material.region", "liver 0 0.3"},
       {"material.region", "liver 3e3 0.5"},

@@ -2,7 +2,8 @@
 // force minus the gradient of the energy (at large, rotated strains, on one cell and on a box),
 // rigid motions carry no stress; for the laws given by Lame parameters as such, small strains
 // reproduce linear elasticity and uniform stretches give the closed-form von Mises stress; an
-// inverted Neo-Hookean cell is refused. Arruda-Boyce's own checks: test_arruda_boyce.cpp.
+// inverted Neo-Hookean cell is refused. Arruda-Boyce's own checks: test_arruda_boyce.cpp;
+// Mooney-Rivlin's and Ogden's: test_mooney_rivlin_ogden.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -38,8 +39,17 @@ using Mesh = eis_test::ElementMesh;
 using eis_test::boxMesh;
 using eis_test::oneTetMesh;
 
+// The laws with their own parameters: Mooney-Rivlin "C10 C01 K0", Ogden "MU1 ALPHA1 K0" (an
+// alpha other than 2, whose C^(alpha/2 - 1) is not I).
+std::array<double, 3> ownParameters(Law law) {
+  if (law == Law::MooneyRivlin) return {150.0, 80.0, 1000.0};
+  if (law == Law::Ogden) return {400.0, 2.7, 1000.0};
+  return {};
+}
+
 eis::HyperelasticFEM makeField(const Mesh& m, Law law) {
-  return eis::HyperelasticFEM(m.cells, m.cellShapes(), m.rest(), uniformLame(m.cells.size()), law);
+  return eis::HyperelasticFEM(m.cells, m.cellShapes(), m.rest(), uniformLame(m.cells.size()), law,
+                              ownParameters(law));
 }
 
 Mat identity() {
@@ -186,6 +196,8 @@ std::string lawName(const ::testing::TestParamInfo<Law>& info) {
     case Law::NeoHookean: return "NeoHookean";
     case Law::StableNeoHookean: return "StableNeoHookean";
     case Law::ArrudaBoyce: return "ArrudaBoyce";
+    case Law::MooneyRivlin: return "MooneyRivlin";
+    case Law::Ogden: return "Ogden";
   }
   return "";
 }
@@ -269,7 +281,8 @@ TEST_P(LameHyperelastic, VonMisesOfAUniformStretchMatchesTheClosedForm) {
 
 INSTANTIATE_TEST_SUITE_P(EveryLaw, Hyperelastic,
                          ::testing::Values(Law::StVenantKirchhoff, Law::NeoHookean,
-                                           Law::StableNeoHookean, Law::ArrudaBoyce),
+                                           Law::StableNeoHookean, Law::ArrudaBoyce,
+                                           Law::MooneyRivlin, Law::Ogden),
                          lawName);
 INSTANTIATE_TEST_SUITE_P(LameLaws, LameHyperelastic,
                          ::testing::Values(Law::StVenantKirchhoff, Law::NeoHookean,

@@ -316,14 +316,27 @@ TEST(SofaImport, PerElementMaterialsAndHyperelasticity) {
     EXPECT_EQ(one(keys, "material.model"), "arruda-boyce") << name;
     EXPECT_EQ(one(keys, "material.lame"), "3000 3000") << name;
   }
-  const std::string mooney = errorOf([] {
+  // MooneyRivlin "C10 C01 k0" and Ogden "mu1 alpha1 k0": their own three parameters, as they are.
+  for (const auto& [sofa, ours] : std::vector<std::pair<std::string, std::string>>{
+           {"MooneyRivlin", "mooney-rivlin"}, {"Ogden", "ogden"}}) {
+    keys = keysOf("<TetrahedronHyperelasticityFEMForceField materialName='" + sofa +
+                  "' ParameterSet='5000 7000 10'/>");
+    EXPECT_EQ(one(keys, "material.model"), ours) << sofa;
+    EXPECT_EQ(one(keys, "material.law-parameters"), "5000 7000 10") << sofa;
+    EXPECT_EQ(one(keys, "material.lame"), "(absent)") << sofa;
+    const std::string two = errorOf([&sofa] {
+      keysOf("<TetrahedronHyperelasticityFEMForceField materialName='" + sofa +
+             "' ParameterSet='1 2'/>");
+    });
+    EXPECT_NE(two.find("expected the three parameters"), std::string::npos) << two;
+  }
+  const std::string costa = errorOf([] {
     keysOf(
-        "<TetrahedronHyperelasticityFEMForceField materialName='MooneyRivlin' "
+        "<TetrahedronHyperelasticityFEMForceField materialName='Costa' "
         "ParameterSet='1 2'/>");
   });
-  EXPECT_NE(mooney.find("materialName = 'MooneyRivlin': MooneyRivlin is not implemented"),
-            std::string::npos)
-      << mooney;
+  EXPECT_NE(costa.find("materialName = 'Costa': Costa is not implemented"), std::string::npos)
+      << costa;
   EXPECT_NE(errorOf([] {
               keysOf("<TetrahedronHyperelasticityFEMForceField/>");
             }).find("expected the two parameters mu and k0"),

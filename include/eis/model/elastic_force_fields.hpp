@@ -22,6 +22,8 @@ enum class MaterialModel {
   NeoHookean,
   StableNeoHookean,
   ArrudaBoyce,
+  MooneyRivlin,
+  Ogden,
   None  // no elastic force field: the scene's forces come from its other components
 };
 inline constexpr Named<MaterialModel> kMaterialModels[] = {
@@ -31,6 +33,8 @@ inline constexpr Named<MaterialModel> kMaterialModels[] = {
     {"neohookean", MaterialModel::NeoHookean},
     {"stable-neohookean", MaterialModel::StableNeoHookean},
     {"arruda-boyce", MaterialModel::ArrudaBoyce},
+    {"mooney-rivlin", MaterialModel::MooneyRivlin},
+    {"ogden", MaterialModel::Ogden},
     {"none", MaterialModel::None}};
 
 // Which of SOFA's hexahedral elements a hexahedral mesh gets (material.hexahedron-element).
@@ -43,7 +47,8 @@ struct ElasticMaterial {
   MaterialModel model = MaterialModel::Linear;
   RotationMethod rotation = RotationMethod::Large;
   HexahedronElement hexahedron = HexahedronElement::HexahedronFem;
-  std::vector<LameParameters> lame;  // one per cell
+  std::vector<LameParameters> lame;       // one per cell
+  std::array<double, 3> lawParameters{};  // mooney-rivlin's and ogden's (material.law-parameters)
   HexahedronRefinement refinement;   // hexahedra: the finer cells their stiffness condenses
   Plasticity plasticity;             // corotational tetrahedra only
 };
@@ -67,6 +72,7 @@ struct ElasticFemParameters {
   int finerLevels;                   // material.virtual-finer-levels
   std::vector<double> finerFactors;  // material.cell-finer-stiffness-factor: empty unless given
   Plasticity plasticity;             // material.plastic-*
+  std::optional<std::array<double, 3>> lawParameters;  // material.law-parameters
 };
 ElasticFemParameters readElasticFemParameters(const Parameters& scene);
 

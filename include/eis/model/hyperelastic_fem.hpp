@@ -9,7 +9,10 @@
 //                        alpha = 1 + mu/k: SOFA's StableNeoHookean less its rest value (J != 0)
 //   Arruda-Boyce         SOFA's ArrudaBoyce with k0 = lambda + 2 mu/3 (model/arruda_boyce.hpp,
 //                        J > 0 only)
-// SOFA's StVenantKirchhoff, NeoHookean, StableNeoHookean and ArrudaBoyce
+// and two with their own three parameters, SOFA's ParameterSet, the same in every cell:
+//   Mooney-Rivlin        SOFA's MooneyRivlin, "C10 C01 K0" (model/mooney_rivlin.hpp, J > 0)
+//   Ogden                SOFA's Ogden, "MU1 ALPHA1 K0" (model/ogden.hpp, J > 0)
+// SOFA's StVenantKirchhoff, NeoHookean, StableNeoHookean, ArrudaBoyce, MooneyRivlin and Ogden
 // (TetrahedronHyperelasticityFEMForceField) are these (docs/sofa-hyperelastic.md).
 // addDForce and addKToElementMatrices use the exact tangent (material and geometric parts) at
 // the state of the last addForce, the rest state before the first one.
@@ -20,21 +23,31 @@
 #include "eis/model/cell_shapes.hpp"
 #include "eis/model/force_field.hpp"
 #include "eis/model/isotropic_elasticity.hpp"
+#include "eis/model/mooney_rivlin.hpp"
+#include "eis/model/ogden.hpp"
 
 namespace eis {
 
 class HyperelasticFEM : public ForceField {
 public:
-  enum class Law { StVenantKirchhoff, NeoHookean, StableNeoHookean, ArrudaBoyce };
+  enum class Law {
+    StVenantKirchhoff,
+    NeoHookean,
+    StableNeoHookean,
+    ArrudaBoyce,
+    MooneyRivlin,
+    Ogden
+  };
 
   // cells: four local vertex indices each; shapes: their rest geometry (both must outlive the
   // field); rest: the rest positions as a local array (3 per local vertex); lame: each cell's
-  // material.
-  HyperelasticFEM(const Cells& cells, const CellShapes& shapes,
-                  std::vector<double> rest, std::vector<LameParameters> lame, Law law);
+  // material (unused by Mooney-Rivlin and Ogden); parameters: those two laws' ParameterSet.
+  HyperelasticFEM(const Cells& cells, const CellShapes& shapes, std::vector<double> rest,
+                  std::vector<LameParameters> lame, Law law, std::array<double, 3> parameters = {});
 
-  // Throws InvertedElement for a Neo-Hookean or Arruda-Boyce cell with J <= 0, a stable Neo-Hookean
-  // one with J = 0 (only this rank: the caller makes the failure collective).
+  // Throws InvertedElement for a Neo-Hookean, Arruda-Boyce, Mooney-Rivlin or Ogden cell with J <=
+  // 0, a stable Neo-Hookean one with J = 0 (only this rank: the caller makes the failure
+  // collective).
   void addForce(const double* x, const double* v, double* f) override;
   // The same test at x, without linearizing there.
   void checkState(const double* x) const override;
@@ -69,7 +82,8 @@ private:
   Mat3 linearizeStVK(std::size_t cell, const Mat3& H);
   Mat3 linearizeVolumetric(std::size_t cell, const Mat3& H);
   Mat3 linearizeArrudaBoyce(std::size_t cell, const Mat3& H);
-  Mat3 linearize(std::size_t cell, const Mat3& H);  // stores the point, returns P
+  Mat3 linearizeThreeParameter(std::size_t cell, const Mat3& H);  // Mooney-Rivlin, Ogden
+  Mat3 linearize(std::size_t cell, const Mat3& H);                // stores the point, returns P
   Mat3 piolaIncrement(std::size_t cell, const Mat3& dF) const;
   void requireAdmissible(std::size_t cell, double J) const;
   std::array<double, 2> volumetricTerms(std::size_t cell, double J) const;
@@ -90,6 +104,10 @@ private:
   std::vector<StVKPoint> stvk_;              // one per cell for St Venant-Kirchhoff, else empty
   std::vector<VolumetricPoint> volumetric_;  // one per cell for the Neo-Hookean laws, else empty
   std::vector<arruda_boyce::Point> arruda_;  // one per cell for Arruda-Boyce, else empty
+  mooney_rivlin::Parameters mooneyRivlin_;
+  ogden::Parameters ogden_;
+  std::vector<mooney_rivlin::Point> mooneyPoints_;  // one per cell for Mooney-Rivlin, else empty
+  std::vector<ogden::Point> ogdenPoints_;           // one per cell for Ogden, else empty
 };
 
 }  // namespace eis
