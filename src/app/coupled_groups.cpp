@@ -135,6 +135,7 @@ std::vector<std::vector<std::size_t>> Simulation::formGroups(
       members.push_back(&objects[b]);
       // Bilateral pairs across bodies couple them as springs do.
       springs = springs || !objects[b].scene.texts("interaction.springs").empty() ||
+                !objects[b].scene.texts("interaction.polynomial-springs").empty() ||
                 !bilateralPairsAcross(objects[b].scene).empty() ||
                 !objects[b].scene.texts("attach.pairs").empty();
     }

@@ -70,8 +70,9 @@ void Simulation::checkRigidBodies(const std::vector<ObjectScene>& objects) {
       throw Error(where +
                   "lagrange.solver: Lagrangian constraints on rigid frames are not "
                   "supported yet");
-    if (!scene.texts("interaction.springs").empty())
-      throw Error(where + "interaction.springs: springs on rigid frames are not supported yet");
+    for (const char* key : {"interaction.springs", "interaction.polynomial-springs"})
+      if (!scene.texts(key).empty())
+        throw Error(where + key + ": springs on rigid frames are not supported yet");
   }
 }
 

@@ -118,6 +118,7 @@ Simulation::Simulation(const std::vector<ObjectScene>& allObjects, MPI_Comm comm
     group->name = bodies_[members.front()]->scene.optionalText("solver.group");
     const bool springs = std::any_of(group->bodies.begin(), group->bodies.end(), [](Body* body) {
       return !body->scene.texts("interaction.springs").empty() ||
+             !body->scene.texts("interaction.polynomial-springs").empty() ||
              !body->scene.texts("attach.pairs").empty();
     });
     for (Body* body : group->bodies) body->coupled = members.size() > 1 || springs;

@@ -4,7 +4,7 @@
 // left, as an inline mesh of its rest positions: mesh, partition, mass, force fields,
 // constraint and matrix, as SOFA's topology handlers leave them (DiagonalMass loses the removed
 // cells' share, UniformMass keeps its vertex mass, TetrahedronFEMForceField and its corotational
-// form lose the cells);
+// form, HexahedronFEMForceField and HexahedralFEMForceField lose the cells);
 // position and velocity follow the nodes to their new numbers.
 #include <cfloat>
 #include <cmath>
@@ -33,6 +33,7 @@ bool allowedWithChanges(const std::string& key) {
                                          "physics.",
                                          "mass.type",
                                          "mass.vertex-mass",
+                                         "mass.total-mass",
                                          "material.",
                                          "load.gravity",
                                          "damping.",
@@ -51,7 +52,6 @@ bool allowedWithChanges(const std::string& key) {
                                          "topology."};
   static const std::set<std::string> refused = {"mesh.refine",
                                                 "mesh.convert",
-                                                "mesh.hexahedra",
                                                 "mesh.triangles",
                                                 "mesh.quadrangles",
                                                 "mesh.edges",
@@ -111,8 +111,9 @@ void broadcastTable(NodalTable& table, MPI_Comm comm) {
   broadcastInPieces(table.values.data(), sizes[0] * sizes[1], MPI_DOUBLE, 0, comm);
 }
 
-// The cells and points after every removal of `event`, applied in the file's order.
-CellRemoval applyEvent(const TopologyEvent& event, std::vector<std::int64_t> cells,
+// The cells (`corners` points each) and points after every removal of `event`, applied in the
+// file's order.
+CellRemoval applyEvent(const TopologyEvent& event, std::vector<std::int64_t> cells, int corners,
                        std::int64_t points, const std::string& where) {
   CellRemoval all{std::move(cells), {}, {}};
   all.oldPoint.resize(std::size_t(points));
@@ -120,7 +121,7 @@ CellRemoval applyEvent(const TopologyEvent& event, std::vector<std::int64_t> cel
   for (const auto& removal : event.removals) {
     CellRemoval step;
     try {
-      step = removeCells(all.cells, 4, std::int64_t(all.oldPoint.size()), removal);
+      step = removeCells(all.cells, corners, std::int64_t(all.oldPoint.size()), removal);
     } catch (const Error& e) {
       throw Error(where + ": " + e.what());
     }
@@ -186,10 +187,11 @@ void Simulation::prepareTopologyChanges() {
     if (body.coupled)
       throw Error(prefix + ": a body of a coupled group is not supported with topology changes" +
                   until);
-    if (body.mesh->cellType() != CellType::Tetrahedron)
+    if (body.mesh->cellType() != CellType::Tetrahedron &&
+        body.mesh->cellType() != CellType::Hexahedron)
       throw Error(prefix +
-                  ": the body's cells are not tetrahedra; only the removal of tetrahedra is "
-                  "supported (SOFA's of hexahedra, triangles and quadrangles is not yet)" +
+                  ": the body's cells are neither tetrahedra nor hexahedra; only the removal of "
+                  "those is supported (SOFA's of triangles and quadrangles is not yet)" +
                   until);
     // MeshMatrixMass (consistent) takes a removed cell's mass off at its current volume unless
     // computeMassOnRest (false by default), which a rebuild from the rest shape would not.
@@ -232,10 +234,10 @@ void Simulation::prepareTopologyChanges() {
                                      ": a run of at most " + std::to_string(step - 1) +
                                      " steps ends before it)";
           if (!event->unsupported.empty())
-            throw Error(event->unsupported + " is not supported; only REMOVE= of tetrahedra is" +
-                        before);
-          CellRemoval left =
-              applyEvent(*event, std::move(cells), points, eventWhere(body.scene, *event));
+            throw Error(event->unsupported +
+                        " is not supported; only REMOVE= of tetrahedra or hexahedra is" + before);
+          CellRemoval left = applyEvent(*event, std::move(cells), serial.cells.corners(), points,
+                                        eventWhere(body.scene, *event));
           if (left.cells.empty())
             throw Error(eventWhere(body.scene, *event) + ": removes the last cell of " +
                         (body.path.empty() ? "the body" : body.path) +
@@ -270,8 +272,8 @@ void Simulation::applyTopologyChanges(double clock) {
     if (commRank(comm_) == 0) {
       try {
         const CellRemoval left =
-            applyEvent(*event, serial.cells.flat(), std::int64_t(serial.nodes.size()),
-                       eventWhere(body.scene, *event));
+            applyEvent(*event, serial.cells.flat(), serial.cells.corners(),
+                       std::int64_t(serial.nodes.size()), eventWhere(body.scene, *event));
         std::ostringstream n, c;
         n.precision(17);
         newOf.assign(serial.nodes.size(), -1);
@@ -305,10 +307,12 @@ void Simulation::applyTopologyChanges(double clock) {
     for (const char* key : {"mesh.file", "mesh.transform", "mesh.file-cells", "mesh.box-size",
                             "mesh.box-cells", "mesh.cell-type"})
       body.scene.clear(key);
+    const char* cellKey =
+        serial.cells.type() == CellType::Hexahedron ? "mesh.hexahedra" : "mesh.tetrahedra";
     body.scene.clear("mesh.nodes");
-    body.scene.clear("mesh.tetrahedra");
+    body.scene.clear(cellKey);
     body.scene.set("mesh.nodes", nodes);
-    body.scene.set("mesh.tetrahedra", cells);
+    body.scene.set(cellKey, cells);
     for (const char* key : {"constraint.fixed", "constraint.partial-fixed"}) {
       if (!body.scene.given(key)) continue;
       const std::string value = renumberedSelection(body.scene.text(key), newOf);

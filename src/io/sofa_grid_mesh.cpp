@@ -1,6 +1,8 @@
 // A grid topology as the body's mesh (io/sofa_grid_mesh.hpp).
 #include "sofa_grid_mesh.hpp"
 
+#include <algorithm>
+
 #include "eis/core/error.hpp"
 #include "eis/core/parameters.hpp"
 #include "sofa_grid.hpp"
@@ -10,19 +12,40 @@ namespace eis::sofa {
 
 namespace {
 
+// The topology a topological mapping's `input` names: the object linked, or for a link to a
+// node ("@../") the node's topology, as SOFA finds a BaseMeshTopology at a node.
+const SofaObject* mappingInput(const Reader& reader, const SofaObject& mapping) {
+  if (const SofaObject* linked = reader.linked(mapping, "input")) return linked;
+  const std::string* link = mapping.field("input");
+  if (!link || !isSofaLink(*link)) return nullptr;
+  const SofaLinkTarget target =
+      reader.scene().resolve(*mapping.node, *link, mapping.where, &mapping);
+  return target.node && !target.object ? topologyOf(target.node) : nullptr;
+}
+
 // The Hexa2TetraTopologicalMapping that fills `topology` with `grid`'s hexahedra, or nullptr.
 // A topology that links its tetrahedra to such a mapping's output and its positions to the
-// grid's ("@../volume/Container.tetrahedra", "@../volume/grid.position") holds the same cells.
+// grid's ("@../volume/Container.tetrahedra", "@../volume/grid.position"), or copies that output
+// whole (src="@../volume/Container"), holds the same cells.
 const SofaObject* gridCutter(const Reader& reader, const SofaObject& topology,
                              const SofaObject& grid) {
   const SofaObject* cells = reader.linked(topology, "tetrahedra");
-  if (cells && reader.linked(topology, "position") != &grid) cells = nullptr;
+  const SofaObject* points = reader.linked(topology, "position");
+  if (cells && points != &grid && points != cells) cells = nullptr;
   for (const SofaObject* o : reader.scene().objects()) {
-    if (o->type != "Hexa2TetraTopologicalMapping" || reader.linked(*o, "input") != &grid) continue;
+    if (o->type != "Hexa2TetraTopologicalMapping" || mappingInput(reader, *o) != &grid) continue;
     const SofaObject* output = reader.linked(*o, "output");
     if (output == &topology || (cells && output == cells)) return o;
   }
   return nullptr;
+}
+
+// A HexahedronSetTopologyContainer that takes a regular grid's hexahedra (src="@grid", or
+// hexahedra="@grid.hexahedra") holds them in the grid's order and on its points: a dynamic
+// container, which a TopologicalChangeProcessor edits, over the grid's cells.
+bool holdsGridHexahedra(const Reader& reader, const SofaObject& topology, const SofaObject& grid) {
+  return topology.type == "HexahedronSetTopologyContainer" &&
+         reader.linked(topology, "hexahedra") == &grid;
 }
 
 // Which of the grid's cells the body's components read: its hexahedra (a
@@ -32,6 +55,7 @@ struct CellReaders {
   const SofaObject* cutter = nullptr;      // the Hexa2TetraTopologicalMapping, if one cuts
   const SofaObject* hexahedral = nullptr;  // a component that reads the hexahedra, if one
   bool fem = false;                        // whether a hexahedral FEM force field is one
+  const SofaObject* cutFem = nullptr;      // a tetrahedral FEM beside `hexahedral`, if one
 };
 
 // Each component that reads cells, on the topology it sees: a TetrahedronSetTopologyContainer
@@ -41,18 +65,32 @@ struct CellReaders {
 // MeshMatrixMass, MeshSpringForceField and RegularGridSpringForceField on the grid (model/mass,
 // model/mesh_springs), and on a sparse grid MeshSpringForceField; a sparse grid's masses are
 // refused. Two components that need two cuts, or
-// both hexahedra and tetrahedra, are refused (one body, one mesh).
+// both hexahedra and tetrahedra, are refused (one body, one mesh), but for tetrahedral FEM force
+// fields beside a mass or springs on the hexahedra: the mesh stays hexahedral and the FEM reads
+// it cut (material.hexahedron-cut, model/cut_cells).
 CellReaders cellReaders(const Reader& reader, const SofaObject& grid,
                         const std::vector<const SofaObject*>& components, bool regular) {
   CellReaders out;
   const SofaObject* first = nullptr;
+  const SofaObject* cutMass = nullptr;  // a mass or springs that read the tetrahedra
   for (const SofaObject* c : components) {
     const SofaObject* topology = topologyOf(c->node);
+    // Another RegularGridTopology of as many points along each axis has the same cells, in the
+    // same numbering (SOFA's TetrahedronHyperelasticityFEMForceField_invertedTets.scn gives its
+    // state a second grid's points as the starting position, and that grid is its node's
+    // topology).
+    if (regular && topology && topology != &grid && topology->type == "RegularGridTopology" &&
+        regularGrid(reader, *topology, true).n == regularGrid(reader, grid, true).n)
+      topology = &grid;
     // A MeshTopology or container that links a sparse grid's hexahedra gives the tetrahedral
     // force fields the grid's cells, cut as the grid's (neither is a GridTopology); a hexahedral
     // FEM force field on it would read no stiffness coefficient, and stays refused.
     if (!regular && !readsHexahedra(c->type) && topology && topology != &grid &&
         reader.linked(*topology, "hexahedra") == &grid)
+      topology = &grid;
+    if (regular && topology && topology != &grid &&
+        (readsHexahedra(c->type) || c->type == "DiagonalMass" || c->type == "MeshMatrixMass") &&
+        holdsGridHexahedra(reader, *topology, grid))
       topology = &grid;
     const bool onHexahedra = c->type == "MeshSpringForceField" || c->type == "DiagonalMass" ||
                              c->type == "MeshMatrixMass" ||
@@ -101,11 +139,16 @@ CellReaders cellReaders(const Reader& reader, const SofaObject& grid,
       throw Error(c->where + ": " + c->type + ": reads the grid's cells cut otherwise than " +
                   first->label() + " does; a body of two cuts is not supported");
     if (!first) first = c, out.cut = its, out.cutter = by;
+    if (onHexahedra && !cutMass) cutMass = c;
   }
-  if (out.hexahedral && first)
-    throw Error(first->where + ": " + first->type +
+  if (out.hexahedral && first && (cutMass || out.fem)) {
+    const SofaObject* tetrahedral = cutMass ? cutMass : first;
+    throw Error(tetrahedral->where + ": " + tetrahedral->type +
                 ": reads the grid's cells cut into tetrahedra, and " + out.hexahedral->label() +
-                " its hexahedra; a body of two meshes is not supported");
+                " its hexahedra; a body of two meshes is not supported (a tetrahedral FEM force "
+                "field beside a mass or springs on the hexahedra is)");
+  }
+  if (out.hexahedral && first) out.cutFem = first;
   return out;
 }
 
@@ -120,7 +163,20 @@ std::string writeCells(Reader& reader, const RegularGrid& mesh, const CellReader
     for (const auto& h : mesh.hexahedra)
       for (long long v : h) cells += (cells.empty() ? "" : " ") + std::to_string(v);
     reader.key("mesh.hexahedra", cells);
-    return "";
+    if (!readers.cutFem) return "";
+    std::string slots;
+    const auto tetrahedra = cutIntoTetrahedra(mesh, readers.cut);
+    for (std::size_t t = 0; t < tetrahedra.size(); ++t)
+      for (long long v : tetrahedra[t]) {
+        const auto& h = mesh.hexahedra[t / 6];
+        slots += (slots.empty() ? "" : " ") +
+                 std::to_string(std::find(h.begin(), h.end(), v) - h.begin());
+      }
+    reader.key("material.hexahedron-cut", slots);
+    return "for " + readers.cutFem->label() + " (" +
+           (readers.cutter ? "by " + readers.cutter->label()
+                           : std::string("as TetrahedronFEMForceField cuts them")) +
+           "), whole for " + readers.hexahedral->label();
   }
   for (const auto& t : cutIntoTetrahedra(mesh, readers.cut))
     for (long long v : t) cells += (cells.empty() ? "" : " ") + std::to_string(v);
@@ -148,6 +204,7 @@ void mapFlatGrid(Reader& reader, const SofaObject& grid, const RegularGrid& mesh
     for (double x : p) nodes += (nodes.empty() ? "" : " ") + parse::text(x);
   reader.key("mesh.nodes", nodes);
   const SofaObject* triangleReader = nullptr;
+  const SofaObject* triangleSprings = nullptr;  // a reader of the triangles that is no FEM
   const SofaObject* cellMass = nullptr;
   for (const SofaObject* c : components) {
     if (topologyOf(c->node) != &grid) continue;
@@ -161,13 +218,18 @@ void mapFlatGrid(Reader& reader, const SofaObject& grid, const RegularGrid& mesh
     if (c->type == "TriangularFEMForceField" || c->type == "TriangleFEMForceField" ||
         c->type == "TriangularBendingSprings" || c->type == "MeshSpringForceField")
       triangleReader = c;
+    if (c->type == "TriangularBendingSprings" || c->type == "MeshSpringForceField")
+      triangleSprings = c;
     if (c->type == "DiagonalMass" || c->type == "MeshMatrixMass") cellMass = c;
   }
-  // SOFA's masses take a 2D grid's quads (its largest cells), whatever the triangles beside them.
-  if (cellMass && triangleReader && mesh.dimension() == 2)
+  // SOFA's masses take a 2D grid's quads (its largest cells), whatever the triangles beside them:
+  // the body keeps the quads, and a triangle FEM reads them cut (membrane.faces =
+  // cut-quadrangles, io/sofa_triangle_fem.cpp); springs on the triangles' edges are refused.
+  if (cellMass && triangleSprings && mesh.dimension() == 2)
     throw Error(cellMass->where + ": " + cellMass->type + ": integrates the quads of " +
-                grid.label() + ", and " + triangleReader->label() +
+                grid.label() + ", and " + triangleSprings->label() +
                 " reads its triangles; a body of two meshes is not supported (UniformMass is)");
+  if (cellMass && mesh.dimension() == 2) triangleReader = nullptr;
   const std::string size = std::to_string(mesh.n[0]) + " x " + std::to_string(mesh.n[1]) + " x " +
                            std::to_string(mesh.n[2]) + " points";
   if (mesh.dimension() == 1) {
@@ -216,7 +278,9 @@ void mapGrid(Reader& reader, const SofaObject& grid,
   reader.note(grid.label() + ": a grid of " + std::to_string(mesh.n[0]) + " x " +
               std::to_string(mesh.n[1]) + " x " + std::to_string(mesh.n[2]) + " points" +
               (cut.empty() ? " and " + hexahedra
-                           : ", its " + hexahedra + " cut into 6 tetrahedra each " + cut));
+               : cut.rfind("for ", 0) == 0
+                   ? ", its " + hexahedra + ", cut into 6 tetrahedra each " + cut
+                   : ", its " + hexahedra + " cut into 6 tetrahedra each " + cut));
 }
 
 // A SparseGridTopology as the body's mesh: the points and hexahedra SOFA keeps of its surface,

@@ -279,6 +279,18 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
     if (field == "position" && other && !own && (cut || hexahedra)) linked = other;
   }
   if (linked && isReadGrid(linked->type)) grid = linked;
+  // A state without points of its own takes its topology's: a container that copies (src) one a
+  // Hexa2TetraTopologicalMapping fills, its position the grid's, holds the grid's points and cut
+  // (SOFA's BarycentricTetraMapping.scn keeps the grid in a node of its own, without a state).
+  if (!grid && !linked && !state.field("position") && topology) {
+    const SofaObject* points = reader.linked(*topology, "position");
+    const SofaObject* cells = reader.linked(*topology, "tetrahedra");
+    for (const SofaObject* o : reader.scene().objects())
+      if (o->type == "Hexa2TetraTopologicalMapping" && points && isReadGrid(points->type) &&
+          !sofa::isSparseGrid(points->type) && cells && reader.linked(*o, "input") == points &&
+          reader.linked(*o, "output") == cells)
+        grid = points;
+  }
   if (restGrid) grid = restGrid;
   // The mesh's objects and the loaders they link to, checked like the body's components.
   sofa::checkLinkedDataFields(reader, state, options.skipUnsupported);
@@ -451,28 +463,29 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
         if (o.type.size() > 18 && o.type.compare(o.type.size() - 18, 18, "TopologicalMapping") == 0)
           throw Error(o.where + ": " + o.type + ": gives " + state.label() +
                       " its points, which it computes: not supported yet");
-      // Points without cells: PETSc's DMPlex, which distributes a body, is made of cells.
-      if (nodes || rest) {
-        const std::size_t count =
-            parse::tokens(rest ? *reader.text(state, "rest_position") : *nodes).size() / 3;
-        throw Error(state.where + ": MechanicalObject: " + std::to_string(count) +
-                    (count == 1 ? " point" : " points") +
-                    " and no cells (no tetrahedra, hexahedra, triangles, quads or edges " + "in " +
-                    (topology ? topology->label() : std::string("its node")) +
-                    "): a body of points alone is not supported yet (its distribution is made " +
-                    "of cells)");
-      }
-      throw Error(state.where +
-                  ": MechanicalObject: no mesh (no loader, and no position and tetrahedra "
-                  "written in the scene, nor hexahedra, triangles, quads or edges)");
+      if (!(nodes || rest))
+        throw Error(state.where +
+                    ": MechanicalObject: no mesh (no loader, and no position and tetrahedra "
+                    "written in the scene, nor hexahedra, triangles, quads or edges)");
+      // Cells the topology links from elsewhere are not read here; without them the body would
+      // be taken for a body of points.
+      if (topology)
+        for (const char* field : {"src", "tetrahedra", "tetras", "hexahedra", "hexas", "triangles",
+                                  "quads", "edges", "lines"})
+          if (const SofaObject* from = reader.linked(*topology, field))
+            throw Error(topology->where + ": " + topology->type + ": its cells would come from " +
+                        from->label() + " (" + field +
+                        "), not read here: not supported (a body of points is one with no "
+                        "cells at all)");
     }
     // MechanicalObject::init: a rest_position longer than the position becomes the position,
     // else the rest_position is kept; the elastic forces measure from it: it is the mesh, and
     // its own position the starting state.
     reader.key("mesh.nodes", rest ? *reader.text(state, "rest_position") : *nodes);
+    // Without cells, mesh.nodes alone: a body of points, each its own cell.
     if (lower)
       reader.key(lower->first, lower->second);
-    else
+    else if (tets || hexas)
       reader.key(tets ? "mesh.tetrahedra" : "mesh.hexahedra", tets ? *tets : *hexas);
     if (rest && state.field("position")) {
       const std::size_t restCount = reader.reals(state, "rest_position").size(),
@@ -700,7 +713,9 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     sofa::mapRigidState(reader, state);
   else
     bodyGrid = mapMesh(reader, state, options, body.components,
-                       femChildren.empty() ? nullptr : femChildren.front()->components.front());
+                       femChildren.empty() || sofa::readsTetrahedra(*femChildren.front())
+                           ? nullptr
+                           : femChildren.front()->components.front());
   const std::string why = "not supported: it may change the mechanics";
   for (const SofaObject* solver : {body.odeSolver, body.nonlinearSolver}) {
     if (!solver) continue;
@@ -751,10 +766,10 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   }
   if (!femChildren.empty()) {
     const SofaObject& fem = *femChildren.front()->components.front();
-    if (!bodyGrid || bodyGrid->type != "RegularGridTopology")
+    if (bodyGrid && bodyGrid->type != "RegularGridTopology")
       throw Error(fem.where + ": " + fem.label() + ": a mapped child's FEM force field is " +
-                  "carried only from a body on a RegularGridTopology (" + state.label() +
-                  " is not)");
+                  "carried only from a body on a RegularGridTopology, or on the body's own " +
+                  "topology (" + state.label() + " is on " + bodyGrid->label() + ")");
     if (reader.gave("material.model"))
       throw Error(fem.where + ": " + fem.label() + ": " + state.label() +
                   " has a FEM force field of its own; one beside a mapped child's is not "
@@ -768,10 +783,15 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
       for (const SofaObject* o : {child->mapping, child->state, child->components.front()})
         sofa::checkDataFields(reader, *o, options.skipUnsupported);
       for (const SofaObject& o : child->node->objects)
-        if (o.type == "RegularGridTopology")
+        if (o.type == "RegularGridTopology" || o.type == "MeshTopology" ||
+            o.type == "TetrahedronSetTopologyContainer" ||
+            o.type == "HexahedronSetTopologyContainer")
           sofa::checkDataFields(reader, o, options.skipUnsupported);
     }
-    sofa::mapMappedFems(reader, *bodyGrid, femChildren, keys);
+    if (bodyGrid)
+      sofa::mapMappedFems(reader, *bodyGrid, femChildren, keys);
+    else
+      sofa::mapSharedTopologyFem(reader, state, femChildren);
   }
   // Points a RigidMapping drives from frames: the body's rigid.mapped-* keys
   // (io/sofa_rigid_mapping).
@@ -832,6 +852,30 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   }
 }
 
+// SOFA's CGLinearSolver (a GraphScatteredMatrix) is matrix-free for every state its ODE solver
+// integrates: where the import made one body's operator matrix-free (springs that lie in no
+// cell), the other bodies of its solver take it too, so that their solver keys agree.
+void shareMatrixFree(Reader& reader, const sofa::Walk& walk, SofaImport& out) {
+  const auto given = [](const std::vector<SofaKey>& keys, const std::string& value) {
+    return std::any_of(keys.begin(), keys.end(), [&](const SofaKey& k) {
+      return k.key == "solver.operator" && (value.empty() || k.value == value);
+    });
+  };
+  for (std::size_t b = 0; b < walk.bodies.size(); ++b) {
+    if (!given(out.objects[b].keys, "matrix-free")) continue;
+    for (std::size_t other = 0; other < walk.bodies.size(); ++other) {
+      if (walk.bodies[other].odeSolver != walk.bodies[b].odeSolver ||
+          given(out.objects[other].keys, ""))
+        continue;
+      reader.into(out.objects[other].keys);
+      reader.from(*walk.bodies[b].odeSolver);
+      reader.key("solver.operator", "matrix-free");
+      reader.note(walk.bodies[other].state->label() + ": the step's matrix is matrix-free, as " +
+                  walk.bodies[b].state->label() + "'s under the same ODE solver");
+    }
+  }
+}
+
 }  // namespace
 
 SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& options) {
@@ -888,6 +932,7 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
     sofa::mapConstraintSolving(reader, loop, constraintSolver, body.components, body.odeSolver,
                                body.linearSolver, walk.collision);
   }
+  shareMatrixFree(reader, walk, out);
   for (const SofaObject* o : walk.controllers)
     out.controllers.push_back(o->label() + ", class " + reader.text(*o, "class").value_or("?"));
   if (!walk.visual.empty()) reader.note("skipped (visual only): " + listed(walk.visual));

@@ -1,6 +1,6 @@
-// SOFA's HexahedronFEMForceField (HexahedralFEMForceField) in a child node that an IdentityMapping
-// or SubsetMapping (Sofa/Component/Mapping/Linear) drives from a body on a RegularGridTopology, as
-// the body's own elastic keys (io/sofa_mapped_fem.hpp).
+// SOFA's HexahedronFEMForceField (HexahedralFEMForceField) or TetrahedronFEMForceField in a child
+// node that an IdentityMapping or SubsetMapping (Sofa/Component/Mapping/Linear) drives from a body
+// on a RegularGridTopology, as the body's own elastic keys (io/sofa_mapped_fem.hpp).
 #include "sofa_mapped_fem.hpp"
 
 #include <cmath>
@@ -31,7 +31,7 @@ const SofaObject& childGrid(Reader& r, const MappedNode& child) {
   if (!grid || (child.state->field("position") && linked != grid))
     throw Error(child.state->where + ": " + child.state->label() + ": a mapped child's " +
                 (*child.components.front()).type +
-                " is read on the child's points and hexahedra from a RegularGridTopology of its "
+                " is read on the child's points and cells from a RegularGridTopology of its "
                 "node (no position written)");
   return *grid;
 }
@@ -92,29 +92,68 @@ std::map<std::string, std::string> femKeys(Reader& r, const SofaObject& fem) {
   return keys;
 }
 
+// The grid's cells as the FEM force field reads them: its hexahedra, or the tetrahedra
+// TetrahedronFEMForceField cuts them into (GridTopology's own cut).
+std::vector<std::vector<long long>> femCells(const RegularGrid& grid, bool tetrahedral) {
+  std::vector<std::vector<long long>> cells;
+  if (tetrahedral)
+    for (const auto& t : cutIntoTetrahedra(grid, GridCut::ForceField))
+      cells.emplace_back(t.begin(), t.end());
+  else
+    for (const auto& h : grid.hexahedra) cells.emplace_back(h.begin(), h.end());
+  return cells;
+}
+
 }  // namespace
+
+bool readsTetrahedra(const MappedNode& child) {
+  const std::string& type = child.components.front()->type;
+  return type == "TetrahedronFEMForceField" || type == "TetrahedralCorotationalFEMForceField" ||
+         type == "FastTetrahedralCorotationalForceField" ||
+         type == "TetrahedronHyperelasticityFEMForceField";
+}
 
 bool carriesOnlyFem(const MappedNode& child) {
   return child.components.size() == 1 &&
          (child.components.front()->type == "HexahedronFEMForceField" ||
-          child.components.front()->type == "HexahedralFEMForceField");
+          child.components.front()->type == "HexahedralFEMForceField" || readsTetrahedra(child));
 }
 
 void mapMappedFems(Reader& r, const SofaObject& bodyGrid,
                    const std::vector<const MappedNode*>& children, std::vector<SofaKey>& keys) {
   const RegularGrid body = regularGrid(r, bodyGrid);
-  std::map<std::array<long long, 8>, std::size_t> cellOf;
-  for (std::size_t c = 0; c < body.hexahedra.size(); ++c) cellOf[body.hexahedra[c]] = c;
-  std::vector<double> young(body.hexahedra.size(), 0.0);
+  const bool tetrahedral = readsTetrahedra(*children.front());
+  const std::vector<std::vector<long long>> bodyCells = femCells(body, tetrahedral);
+  std::map<std::vector<long long>, std::size_t> cellOf;
+  for (std::size_t c = 0; c < bodyCells.size(); ++c) cellOf[bodyCells[c]] = c;
+  std::vector<double> young(bodyCells.size(), 0.0);
+  // The body's mesh (io/sofa_grid_mesh) must be those cells: not its hexahedra, nor tetrahedra
+  // a Hexa2TetraTopologicalMapping cuts otherwise.
+  if (tetrahedral) {
+    std::string cut;
+    for (const auto& t : bodyCells)
+      for (long long v : t) cut += (cut.empty() ? "" : " ") + std::to_string(v);
+    if (r.gaveValue("mesh.tetrahedra") != cut) {
+      const SofaObject& fem = *children.front()->components.front();
+      throw Error(fem.where + ": " + fem.label() + ": reads the tetrahedra of " + bodyGrid.label() +
+                  " cut as TetrahedronFEMForceField cuts them, and the " +
+                  "body's components read its cells otherwise; a body of two meshes is not " +
+                  "supported");
+    }
+  }
   std::map<std::string, std::string> shared;  // every key but the modulus, the same for all
   const MappedNode* first = nullptr;
   double mismatch = 0;
   for (const MappedNode* child : children) {
     const SofaObject& fem = *child->components.front();
+    if (readsTetrahedra(*child) && fem.type != "TetrahedronFEMForceField")
+      throw Error(fem.where + ": " + fem.label() + ": in a mapped child of a body on " +
+                  bodyGrid.label() + ", of the tetrahedral FEM force fields only " +
+                  "TetrahedronFEMForceField (which cuts the grid itself) is carried");
     if (child->mapping->type != "IdentityMapping" && child->mapping->type != "SubsetMapping")
       throw Error(fem.where + ": " + fem.label() + ": in a child of " + child->mapping->label() +
                   ": a FEM force field is carried only through IdentityMapping or SubsetMapping "
-                  "(its hexahedra would span several cells of the body)");
+                  "(its cells would span several cells of the body)");
     checkMechanicalMapping(r, *child->mapping);
     const SofaObject& grid = childGrid(r, *child);
     const RegularGrid own = regularGrid(r, grid);
@@ -127,7 +166,7 @@ void mapMappedFems(Reader& r, const SofaObject& bodyGrid,
         r.reject(*child->state, "position",
                  "child point " + std::to_string(i) + " lies " + parse::text(d) +
                      " from the body node it follows: a child FEM is carried only on the "
-                     "body's own rest hexahedra");
+                     "body's own rest cells");
       mismatch = std::max(mismatch, d);
     }
     std::map<std::string, std::string> material = femKeys(r, fem);
@@ -140,13 +179,15 @@ void mapMappedFems(Reader& r, const SofaObject& bodyGrid,
                   "differ from " + first->components.front()->label() + "'s, in the same " +
                   "body: their stiffnesses do not add up per element");
     }
-    for (std::size_t h = 0; h < own.hexahedra.size(); ++h) {
-      std::array<long long, 8> corners;
-      for (int k = 0; k < 8; ++k) corners[k] = nodes[std::size_t(own.hexahedra[h][k])];
+    const std::vector<std::vector<long long>> cells = femCells(own, readsTetrahedra(*child));
+    const std::string kind = readsTetrahedra(*child) ? "tetrahedron" : "hexahedron";
+    for (std::size_t h = 0; h < cells.size(); ++h) {
+      std::vector<long long> corners;
+      for (long long v : cells[h]) corners.push_back(nodes[std::size_t(v)]);
       const auto cell = cellOf.find(corners);
       if (cell == cellOf.end())
-        throw Error(fem.where + ": " + fem.label() + ": hexahedron " + std::to_string(h) +
-                    " of the child's grid is not, corner by corner, a hexahedron of " +
+        throw Error(fem.where + ": " + fem.label() + ": " + kind + " " + std::to_string(h) +
+                    " of the child's grid is not, corner by corner, a " + kind + " of " +
                     bodyGrid.label() + ": its stiffness would couple nodes of several cells");
       young[cell->second] += modulus;
     }
@@ -158,8 +199,67 @@ void mapMappedFems(Reader& r, const SofaObject& bodyGrid,
   for (const auto& [key, value] : shared) r.key(key, value);
   r.key("material.cell-young-modulus", list);
   r.note(std::to_string(children.size()) + " mapped child FEM force field(s) on " +
-         bodyGrid.label() + "'s hexahedra; child and body rest points differ by at most " +
-         parse::text(mismatch));
+         bodyGrid.label() + "'s " + (tetrahedral ? "tetrahedra" : "hexahedra") +
+         "; child and body rest points differ by at most " + parse::text(mismatch));
+}
+
+void mapSharedTopologyFem(Reader& r, const SofaObject& bodyState,
+                          const std::vector<const MappedNode*>& children) {
+  const MappedNode& child = *children.front();
+  const SofaObject& fem = *child.components.front();
+  const char* cells = readsTetrahedra(child) ? "tetrahedra" : "hexahedra";
+  const std::string why =
+      std::string(
+          ": a mapped child's FEM force field is carried from a body on no grid only as "
+          "the body's own: under an IdentityMapping, on a topology of its node that "
+          "reads the body's ") +
+      cells +
+      " and points (src or links to the body's topology or loader), with no position "
+      "of its own";
+  if (children.size() > 1)
+    throw Error(children[1]->components.front()->where + ": " +
+                children[1]->components.front()->label() + ": " + bodyState.label() +
+                " has a second mapped child FEM force field (the first: " + fem.label() +
+                "): one a body on no grid is supported");
+  if (child.mapping->type != "IdentityMapping")
+    throw Error(fem.where + ": " + fem.label() + ": in a child of " + child.mapping->label() + why);
+  checkMechanicalMapping(r, *child.mapping);
+  // MechanicalObject::init takes the points of its node's own topology (Node::Local): the child's
+  // must be a topology of its node, its points and cells those of the body's topology.
+  const SofaObject* own = nullptr;
+  for (const SofaObject& o : child.node->objects)
+    if (o.type == "MeshTopology" || o.type == "TetrahedronSetTopologyContainer" ||
+        o.type == "HexahedronSetTopologyContainer")
+      own = &o;
+  const SofaObject* body = topologyOf(bodyState.node);
+  const auto holder = [&r](const SofaObject& topology, const char* field) {
+    const SofaObject* linked = r.linked(topology, field);
+    return linked ? linked : r.given(topology, field) ? &topology : nullptr;
+  };
+  if (!own || !body || body->node != bodyState.node)
+    throw Error(fem.where + ": " + fem.label() + why);
+  for (const char* field : {"position", cells}) {
+    const SofaObject* mine = holder(*own, field);
+    if (!mine || mine != holder(*body, field))
+      r.reject(*own, field,
+               std::string("not the body's (") + body->label() + "'s " + field + ")" + why);
+  }
+  for (const char* field : {"position", "rest_position", "translation", "rotation", "scale3d",
+                            "scale", "dx", "dy", "dz", "rx", "ry", "rz", "sx", "sy", "sz"})
+    r.refuseIfGiven(*child.state, field,
+                    "a mapped child's FEM force field is carried on the points of the child's "
+                    "topology, the body's");
+  // The body's rest points must be its topology's too.
+  r.refuseIfGiven(bodyState, "rest_position",
+                  "beside a mapped child's FEM force field on the body's topology");
+  if (bodyState.field("position") && r.linked(bodyState, "position") != holder(*body, "position"))
+    r.reject(bodyState, "position",
+             "not the points of " + body->label() +
+                 ", on which a mapped child's FEM force field reads its rest shape");
+  r.from(fem);
+  sofaMapping(fem.type)(r, fem);
+  r.note(fem.label() + " in mapped child " + child.node->path() +
+         ": the body's own FEM (J = I on the same cells and rest points)");
 }
 
 }  // namespace eis::sofa

@@ -23,6 +23,28 @@ bool isGrid(const std::string& type) {
          type == "CylinderGridTopology" || type == "SphereGridTopology";
 }
 
+// The grid whose quadrangles `o` reads: its topology, or a QuadSetTopologyContainer that takes a
+// grid's quads (src="@grid" or quads="@grid.quads", in the grid's order); nullptr when neither.
+const SofaObject* quadGrid(Reader& r, const SofaObject& o) {
+  const SofaObject* topology = o.field("topology") ? r.linked(o, "topology") : topologyOf(o.node);
+  if (topology && topology->type == "QuadSetTopologyContainer")
+    if (const SofaObject* source = r.linked(*topology, "quads"); source && isGrid(source->type))
+      return source;
+  return topology && isGrid(topology->type) ? topology : nullptr;
+}
+
+// A flat grid's quadrangles for `o`: refused on a grid of another dimension.
+std::vector<std::array<long long, 4>> flatGridQuads(Reader& r, const SofaObject& o,
+                                                    const SofaObject& topology) {
+  const RegularGrid grid = regularGrid(r, topology);
+  if (grid.dimension() != 2)
+    r.reject(o, "stiffness",
+             "supported on the quadrangles of a grid of one point along an axis; " +
+                 topology.label() + " is a grid of " + std::to_string(grid.dimension()) +
+                 "D cells");
+  return grid.quads;
+}
+
 // The springs join vertices that share no cell, so they have no element matrix: the step's
 // operator is matrix-free, as SOFA's CGLinearSolver's (a GraphScatteredMatrix) is.
 void matrixFree(Reader& r, const SofaObject& o) {
@@ -91,15 +113,8 @@ void mapQuadBendingSprings(Reader& r, const SofaObject& o) {
   stiffnessAndDamping(r, o, ks.empty() ? 100.0 : ks[0], kd.empty() ? 5.0 : kd[0]);
   r.key("quad-bending.law", "quad");
 
-  const SofaObject* topology = o.field("topology") ? r.linked(o, "topology") : topologyOf(o.node);
-  if (topology && isGrid(topology->type)) {
-    const RegularGrid grid = regularGrid(r, *topology);
-    if (grid.dimension() != 2)
-      r.reject(o, "stiffness",
-               "supported on the quadrangles of a grid of one point along an axis; " +
-                   topology->label() + " is a grid of " + std::to_string(grid.dimension()) +
-                   "D cells");
-    quadrangles(r, o, grid.quads, false);
+  if (const SofaObject* grid = quadGrid(r, o)) {
+    quadrangles(r, o, flatGridQuads(r, o, *grid), false);
   } else {
     if (!filledByHexa2Quad(r, o))
       r.reject(o, "stiffness",
@@ -111,12 +126,16 @@ void mapQuadBendingSprings(Reader& r, const SofaObject& o) {
 }
 
 // QuadularBendingSprings.inl: stiffness 100000, damping 1, two springs across each edge two
-// quadrangles share, TriangularBendingSprings' law; here on a Hexa2QuadTopologicalMapping's
-// quadrangles.
+// quadrangles share, TriangularBendingSprings' law; here on a flat grid's quadrangles or a
+// Hexa2QuadTopologicalMapping's.
 void mapQuadularBendingSprings(Reader& r, const SofaObject& o) {
   stiffnessAndDamping(r, o, r.real(o, "stiffness", 100000.0), r.real(o, "damping", 1.0));
   r.key("quad-bending.law", "quadular");
-  mappedQuadrangles(r, o);
+  const SofaObject* grid = quadGrid(r, o);
+  if (grid && regularGrid(r, *grid).dimension() == 2)
+    quadrangles(r, o, flatGridQuads(r, o, *grid), true);
+  else
+    mappedQuadrangles(r, o);
   matrixFree(r, o);
 }
 

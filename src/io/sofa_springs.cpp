@@ -54,15 +54,14 @@ bool derivesItsKinds(const Reader& r, const SofaObject* topology) {
 // scene (derivesItsKinds), each pair takes the first kind that joins it and has a nonzero
 // constant: a tetrahedron's edge lines, triangles, then tetrahedra; a hexahedron's edge lines,
 // quads, then cubes; its face diagonal quads, then cubes; its body diagonal cubes. Elsewhere
-// only the cells' own kind may be given (a loader's edges and faces, or a RegularGridTopology's,
-// whose lines come from its triangles, one diagonal per quad, are not every cell's): a kind's
-// own constants beside it are refused. A SparseGridTopology has no lines, triangles or quads (its
-// init builds none: MeshTopology::init, which would, is not called), so only its cubes'
-// constants count.
-// On a body of triangles, quadrangles or edges: the edges (SOFA's lines, which its topology
-// derives from the cells) take the lines' constants, else the cells' kind's; a quadrangle's
-// diagonals the quads' (springs.stiffness-by-kind: edges, diagonals). The other kinds have no
-// cells here and are refused when given.
+// only the cells' own kind may be given (a loader's edges and faces are not every cell's): a
+// kind's own constants beside it are refused; a RegularGridTopology's lines, which come from its
+// triangles, one diagonal per quad, are read by mapMeshSpringsOnGrid. A SparseGridTopology has no
+// lines, triangles or quads (its init builds none: MeshTopology::init, which would, is not called),
+// so only its cubes' constants count. On a body of triangles, quadrangles or edges: the edges
+// (SOFA's lines, which its topology derives from the cells) take the lines' constants, else the
+// cells' kind's; a quadrangle's diagonals the quads' (springs.stiffness-by-kind: edges, diagonals).
+// The other kinds have no cells here and are refused when given.
 void mapLowerMeshSprings(Reader& r, const SofaObject& o) {
   const char* kind = r.gave("mesh.triangles")     ? "triangles"
                      : r.gave("mesh.quadrangles") ? "quads"
@@ -90,6 +89,61 @@ void mapLowerMeshSprings(Reader& r, const SofaObject& o) {
   if (const double kd = first("Damping"); kd != 0) r.key("springs.damping", parse::text(kd));
 }
 
+// On a RegularGridTopology (GridTopology.cpp, GridUpdate): its quads are every face of its
+// cubes, each listed from its vertex of smallest index; its triangles (computeTriangleList, true)
+// cut each quad from that vertex, (q0 q1 q2) and (q0 q2 q3); its lines are then the triangles'
+// edges, the grid's edges and that one diagonal per quad (else the grid's edges). So a cube's
+// edge takes the first nonzero of lines, triangles, quads, cubes; a face's diagonal from its
+// smallest vertex the same (without triangles: quads, cubes); the other diagonal quads, cubes;
+// a body diagonal cubes (springs.face-diagonals = first when the other diagonal has no spring).
+// A grid has no tetrahedra: their constants add nothing. Two nonzero constants for a face's two
+// diagonals are refused.
+void mapMeshSpringsOnGrid(Reader& r, const SofaObject& o, const SofaObject& grid) {
+  if (!r.boolean(grid, "computeEdgeList", true) || !r.boolean(grid, "computeQuadList", true))
+    r.reject(o, "linesStiffness",
+             "a grid without its lines or quads (computeEdgeList, computeQuadList false) is not "
+             "supported");
+  const bool triangles = r.boolean(grid, "computeTriangleList", true);
+  const auto constants = [&](const char* name) {
+    std::array<double, 2> c{};
+    for (int k = 0; k < 2; ++k)
+      c[std::size_t(k)] = aliased(
+          r, o,
+          {name + std::string(k == 0 ? "Stiffness" : "Damping"), k == 0 ? "stiffness" : "damping"});
+    return c;
+  };
+  const auto first = [&](std::initializer_list<const char*> kinds) {
+    for (const char* k : kinds) {
+      if (std::string(k) == "triangles" && !triangles) continue;
+      const std::array<double, 2> c = constants(k);
+      if (c[0] != 0 || c[1] != 0) return c;
+    }
+    return std::array<double, 2>{};
+  };
+  const std::array<double, 2> edge = first({"lines", "triangles", "quads", "cubes"});
+  const std::array<double, 2> diagonal =
+      triangles ? first({"lines", "triangles", "quads", "cubes"}) : first({"quads", "cubes"});
+  const std::array<double, 2> other = first({"quads", "cubes"}), body = first({"cubes"});
+  const bool firstOnly = other != diagonal;
+  if (firstOnly && other != std::array<double, 2>{})
+    r.reject(o, "quadsStiffness",
+             "a quad's two diagonals with different constants (its first one a line of the "
+             "grid's triangles) are not supported");
+  if (!firstOnly && edge == diagonal && diagonal == body) {
+    if (edge[0] != 0) r.key("springs.stiffness", parse::text(edge[0]));
+    if (edge[1] != 0) r.key("springs.damping", parse::text(edge[1]));
+    return;
+  }
+  std::string stiffness, damping;
+  for (const auto& c : {edge, diagonal, body}) {
+    stiffness += (stiffness.empty() ? "" : " ") + parse::text(c[0]);
+    damping += (damping.empty() ? "" : " ") + parse::text(c[1]);
+  }
+  r.key("springs.stiffness-by-kind", stiffness);
+  r.key("springs.damping-by-kind", damping);
+  if (firstOnly) r.key("springs.face-diagonals", "first");
+}
+
 void mapMeshSprings(Reader& r, const SofaObject& o) {
   if (r.boolean(o, "noCompression", false))
     r.reject(o, "noCompression", "springs that only pull are not supported");
@@ -102,6 +156,11 @@ void mapMeshSprings(Reader& r, const SofaObject& o) {
   const bool sparse = cubes && topology && isSparseGrid(topology->type);
   const bool derived = derivesItsKinds(r, topology);
   const std::string kind = cubes ? "cubes" : "tetrahedra";
+  if (cubes && topology &&
+      (topology->type == "RegularGridTopology" || topology->type == "GridTopology")) {
+    mapMeshSpringsOnGrid(r, o, *topology);
+    return;
+  }
   if (!sparse && !derived)
     for (const char* other : {"lines", "triangles", "quads", cubes ? "tetrahedra" : "cubes"})
       for (const char* what : {"Stiffness", "Damping"})

@@ -121,6 +121,23 @@ void mapTrianglePressure(Reader& r, const SofaObject& o) {
     r.key("load.surface-traction", joined(pressure) + " " + surface);
     return;
   }
+  // A ROI's triangleIndices on a TetrahedronSetTopologyContainer: of the triangles it creates for
+  // every tetrahedron, interior ones included, those with three vertices in the ROI.
+  if (const SofaObject* roi = r.linked(o, "triangleList")) {
+    const SofaObject* topology = o.field("topology") ? r.linked(o, "topology") : topologyOf(o.node);
+    if (!r.gave("mesh.tetrahedra") || !topology ||
+        topology->type != "TetrahedronSetTopologyContainer" || topology->field("triangles"))
+      r.reject(o, "triangleList",
+               "the triangles of " + roi->label() +
+                   " are read only from a TetrahedronSetTopologyContainer's tetrahedra");
+    const std::vector<std::string> selections =
+        selectionsOf(r, o, "triangleList", {}, "triangleIndices");
+    if (selections.size() > 1)
+      r.reject(o, "triangleList", "the triangles of more than one ROI shape are not supported");
+    if (selections.empty() || pressure == std::vector<double>{0, 0, 0}) return;
+    r.key("load.face-traction", joined(pressure) + " " + selections[0]);
+    return;
+  }
   const std::vector<long long> indices = r.integers(o, "triangleList");
   if (indices.empty() || pressure == std::vector<double>{0, 0, 0}) return;
   requireFileTriangles(r, o, "triangleList");

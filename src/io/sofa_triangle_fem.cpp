@@ -40,7 +40,13 @@ void mapTriangularFem(Reader& r, const SofaObject& o) {
     for (const char* field : {"rotatedInitialElements", "initialTransformation"})
       r.refuseIfGiven(o, field, "rest frames given as data are not supported");
   }
-  r.key("membrane.faces", *faces);
+  // A flat grid whose quads a mass integrates is a body of quads (io/sofa_grid_mesh.cpp): the
+  // FEM reads GridTopology's triangles, two of each quad.
+  const SofaObject* topology = o.field("topology") ? nullptr : topologyOf(o.node);
+  const bool cutQuads =
+      *faces == "cells" && topology && r.gave("mesh.quadrangles") &&
+      (topology->type == "RegularGridTopology" || topology->type == "GridTopology");
+  r.key("membrane.faces", cutQuads ? "cut-quadrangles" : *faces);
   const std::string method = r.text(o, "method").value_or("large");
   if (method != "large" && method != "small") r.reject(o, "method", "expected large or small");
   r.key("membrane.method", method);

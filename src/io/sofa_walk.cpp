@@ -306,7 +306,8 @@ struct Collector {
 }  // namespace
 
 bool isInteractionSpring(const std::string& t) {
-  return t == "SpringForceField" || t == "StiffSpringForceField";
+  return t == "SpringForceField" || t == "StiffSpringForceField" ||
+         t == "PolynomialSpringsForceField";
 }
 
 const SofaObject* contextState(const SofaNode* node) {

@@ -1,5 +1,6 @@
 #include "eis/io/topology_changes.hpp"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <fstream>
@@ -17,8 +18,9 @@ const ComponentDeclaration& topologyChangesComponent() {
       "cells removed at given times (SOFA TopologicalChangeProcessor)",
       ParameterSpec().add(
           {"topology.changes", "PATH",
-           "a file of timed removals of tetrahedra, SOFA TopologicalChangeProcessor's format:\n"
-           "\"T= time\", then \"REMOVE= N\" and a line of N cell indices. At the start of the\n"
+           "a file of timed removals of tetrahedra or hexahedra, SOFA\n"
+           "TopologicalChangeProcessor's format: \"T= time\", then \"REMOVE= N\" and a line of\n"
+           "N cell indices (one short: the last is 0, as SOFA reads it). At the start of the\n"
            "first step whose time reaches T, the cells go as SOFA removes them (each by the\n"
            "last cell), the nodes they leave without a cell go too (each by the last node),\n"
            "and the body is rebuilt on what is left with its state carried over; the indices\n"
@@ -74,10 +76,19 @@ std::vector<TopologyEvent> parseTopologyChanges(const std::string& text, const s
         removal.push_back(index);
       }
       if (!list.eof()) malformed(path, number, "the cell indices are not all integers");
-      if (static_cast<long long>(removal.size()) != count)
+      // SOFA reads exactly `count` indices into a zero-filled list: a short line's missing
+      // index is 0 (SOFA's RemovingHexaProcess.txt lists "1 .. 9" under "REMOVE= 10"), and
+      // what a long line lists past them is not read. Two missing, or one beside a listed 0,
+      // would remove cell 0 twice.
+      const long long listed = static_cast<long long>(removal.size());
+      if (count > listed &&
+          (count - listed > 1 || std::find(removal.begin(), removal.end(), 0) != removal.end()))
         malformed(path, number,
                   "\"REMOVE= " + std::to_string(count) + "\" above, but this line lists " +
-                      std::to_string(removal.size()) + " cell indices");
+                      std::to_string(listed) +
+                      " cell indices; SOFA reads each missing one as 0, which would remove "
+                      "cell 0 twice");
+      removal.resize(static_cast<std::size_t>(count), 0);
       events.back().removals.push_back(std::move(removal));
     } else if ((command == "ADD=" || command == "INCISE=") && events.back().unsupported.empty()) {
       events.back().unsupported = "topology.changes = " + path + ":" + std::to_string(number) +

@@ -303,16 +303,18 @@ void ElementMatrixAssembler::assemble(const ElementMatrices& elementMatrices) {
 
   const int n = corners_ * dofs_;
   std::vector<double> blocks(kCellsPerRange * n * n);
-  // The scatter specialised on unknowns a vertex (3, 1) and corners (8, 4, 3, 2).
+  // The scatter specialised on unknowns a vertex (3, 1) and corners (8, 4, 3, 2, 1).
   const auto scatterAll = [&](const double* block, CellRange range) {
     switch (corners_ + 10 * dofs_) {
       case 38: return scatter<3, 8>(block, range, values);
       case 34: return scatter<3, 4>(block, range, values);
       case 33: return scatter<3, 3>(block, range, values);
       case 32: return scatter<3, 2>(block, range, values);
+      case 31: return scatter<3, 1>(block, range, values);
       case 18: return scatter<1, 8>(block, range, values);
       case 14: return scatter<1, 4>(block, range, values);
       case 13: return scatter<1, 3>(block, range, values);
+      case 11: return scatter<1, 1>(block, range, values);
       default: return scatter<1, 2>(block, range, values);
     }
   };

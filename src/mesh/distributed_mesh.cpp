@@ -51,6 +51,14 @@ std::vector<PointRecord> pointRecords(const SerialMesh& serial, const CompactMes
                                       const std::vector<idx_t>& owners) {
   const PetscInt numCells = PetscInt(mesh.numCells());
   std::vector<PointRecord> records(numCells + mesh.nodeIds.size());
+  // A body of points: each DMPlex point is both the cell and its vertex, one record for both;
+  // its tag is 0 (an inline mesh's), its vertex itself.
+  if (mesh.type == CellType::Point) {
+    records.resize(mesh.nodeIds.size());
+    for (std::size_t v = 0; v < mesh.nodeIds.size(); ++v)
+      records[v] = {PetscInt(v), PetscInt(mesh.nodeIds[v]), {PetscInt(v)}, owners[v]};
+    return records;
+  }
   for (PetscInt c = 0; c < numCells; ++c) {
     records[c].id = c;
     records[c].value = serial.cellTags.empty() ? 0 : serial.cellTags[c];
@@ -122,6 +130,19 @@ DM createSerialPlex(MPI_Comm comm, SerialPlan& plan) {
   const PetscInt numCells = PetscInt(plan.cells.size() / corners);
   const PetscInt numVertices = PetscInt(plan.coords.size() / 3);
   DM serialDm = nullptr;
+  if (plan.type == CellType::Point) {
+    // A body of points is a DMPlex of dimension 0: vertices alone, with no cones.
+    const std::vector<PetscInt> noCones(std::size_t(numVertices) + 1, 0);
+    EIS_CHECK(DMCreate(comm, &serialDm));
+    EIS_CHECK(DMSetType(serialDm, DMPLEX));
+    EIS_CHECK(DMSetDimension(serialDm, 0));
+    EIS_CHECK(DMSetCoordinateDim(serialDm, 3));
+    EIS_CHECK(DMPlexCreateFromDAG(serialDm, 0, &numVertices, noCones.data(), noCones.data(),
+                                  noCones.data(), plan.coords.data()));
+    plan.cells = {};
+    plan.coords = {};
+    return serialDm;
+  }
   // Triangles, quadrangles and edges are a DMPlex of dimension 2 or 1 in 3D coordinates.
   EIS_CHECK(DMPlexCreateFromCellListPetsc(comm, dimensionOf(plan.type), numCells, numVertices,
                                           corners, PETSC_FALSE, plan.cells.data(), 3,
@@ -198,7 +219,7 @@ LocalArrays localArrays(DM dm, CellType type, const std::vector<PointRecord>& re
   for (PetscInt c = cStart; c < cEnd; ++c) {
     for (int k = 0; k < cornersOf(type); ++k)
       local.cells[c - cStart][k] = localVertex(records[c].vertices[k]);
-    local.cellTags[c - cStart] = int(records[c].value);
+    local.cellTags[c - cStart] = type == CellType::Point ? 0 : int(records[c].value);
     local.inputCellIds[c - cStart] = records[c].id;
   }
   return local;

@@ -41,7 +41,7 @@ void MeshAssembly::reserveNodes(std::int64_t count) {
 void MeshAssembly::addNode(std::int64_t label, const std::array<double, 3>& point) {
   labels_.push_back(label);
   const std::size_t position = mesh_.nodes.size();
-  if (label < 1) fail(nodeName(position) + ": node tags must be positive");
+  if (label < 0) fail(nodeName(position) + ": node tags must not be negative");
   if (!std::isfinite(point[0]) || !std::isfinite(point[1]) || !std::isfinite(point[2]))
     fail(nodeName(position) + " has a coordinate that is not finite (NaN or infinite)");
   mesh_.nodes.push_back(point);

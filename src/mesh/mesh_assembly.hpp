@@ -39,8 +39,9 @@ public:
       : in_(in), afterReading_(afterReading) {}
 
   void reserveNodes(std::int64_t count);
-  // A node at the next position, with the label elements refer to it by (a Gmsh node tag,
-  // which must be positive). Fails on a coordinate that is not finite.
+  // A node at the next position, with the label elements refer to it by (a Gmsh node tag; 0 is
+  // accepted, as SOFA's MeshGmshLoader accepts it: share/mesh/cubeDof.msh numbers its nodes from
+  // 0). Fails on a negative label or a coordinate that is not finite.
   void addNode(std::int64_t label, const std::array<double, 3>& point);
   // After the last node: fails when a label repeats.
   void finishNodes();

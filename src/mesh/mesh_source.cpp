@@ -79,7 +79,9 @@ const ComponentDeclaration& meshSourceComponent() {
           .add({"mesh.nodes", "\"X Y Z ..\"",
                 "an inline mesh's node coordinates, three per node (SOFA MeshTopology or\n"
                 "MechanicalObject `position` written in the scene), with mesh.tetrahedra or\n"
-                "mesh.hexahedra; instead of mesh.file and the box",
+                "mesh.hexahedra; instead of mesh.file and the box. Alone (no cell key), a body of\n"
+                "points without cells (SOFA's MechanicalObject of points alone): each point its\n"
+                "own cell, the points dealt to the ranks in contiguous blocks",
                 std::nullopt, "length", false, inlineNumbers(3, false)})
           .add({"mesh.tetrahedra", "\"A B C D ..\"",
                 "an inline mesh's tetrahedra, four 0-based node ids each (SOFA `tetrahedra`), in\n"
@@ -187,15 +189,20 @@ SerialMesh inlineMesh(const MeshSourceParameters& source) {
     for (const auto& lower : kLowerCellKeys)
       if (lower.type == type) key = lower.key;
   }
-  if (!source.nodes || !cellIds)
+  if (!source.nodes)
     throw Error(
-        "an inline mesh needs mesh.nodes and its cells (mesh.tetrahedra, mesh.hexahedra, "
-        "mesh.triangles, mesh.quadrangles or mesh.edges)");
+        "an inline mesh needs mesh.nodes with its cells (mesh.tetrahedra, mesh.hexahedra, "
+        "mesh.triangles, mesh.quadrangles or mesh.edges), or alone for a body of points");
   SerialMesh mesh;
-  mesh.cells = SerialCells(type);
+  mesh.cells = SerialCells(cellIds ? type : CellType::Point);
   const std::vector<double> xyz = parse::reals("mesh.nodes", *source.nodes, 0);
   for (std::size_t i = 0; i < xyz.size(); i += 3)
     mesh.nodes.push_back({xyz[i], xyz[i + 1], xyz[i + 2]});
+  if (!cellIds) {  // a body of points: each point is its own cell
+    for (std::size_t n = 0; n < mesh.nodes.size(); ++n) mesh.cells.push_back({std::int64_t(n)});
+    mesh.cellTags.assign(mesh.nodes.size(), 0);
+    return mesh;
+  }
   const std::string& ids = *cellIds;
   const Texts tokens = parse::tokens(ids);
   const int corners = cornersOf(type);
@@ -245,7 +252,7 @@ SerialMesh readOrBuild(const MeshSourceParameters& source) {
       throw Error(text + ": a scale factor of 0 flattens the mesh's " +
                   pluralNameOf(mesh.cells.type()));
     applyMeshTransform(transform, mesh.nodes);
-    if (flattening)
+    if (flattening && mesh.cells.type() != CellType::Point)  // a point has no measure to lose
       for (std::size_t c = 0; c < mesh.cells.size(); ++c)
         if (cornerVolume(mesh, mesh.cells[c].begin(), mesh.cells.type()) == 0)
           throw Error(text + ": flattens " + nameOf(mesh.cells.type()) + " " + std::to_string(c));
@@ -269,9 +276,10 @@ std::string meshSizeFailure(const MeshSourceParameters& source, double nodes, do
   };
   // METIS partitions the input on rank 0 with idx_t arrays of 4 (8) vertex slots per tetrahedron
   // (hexahedron) (Debian's METIS: 32-bit idx_t, whichever PETSc is used).
-  const CellType type = source.hexahedra    ? CellType::Hexahedron
-                        : source.lowerCells ? source.lowerCells->first
-                                            : source.cellType;
+  const CellType type = source.hexahedra                     ? CellType::Hexahedron
+                        : source.lowerCells                  ? source.lowerCells->first
+                        : source.nodes && !source.tetrahedra ? CellType::Point
+                                                             : source.cellType;
   const double metisCells = double(std::numeric_limits<idx_t>::max() / cornersOf(type));
   if (cells > metisCells)
     return what + " gives " + figure(cells) + " " + pluralNameOf(type) + "; METIS's " +
@@ -381,6 +389,10 @@ std::string convertMesh(const MeshSourceParameters& source, MPI_Comm comm,
   if (meshFileIsHdf5(source, comm))
     throw Error("mesh.convert = " + path + ": mesh.file = " + *source.file +
                 " is converted already; give a Gmsh or VTK file, an inline mesh or the box");
+  if (source.nodes && !source.tetrahedra && !source.hexahedra && !source.lowerCells)
+    throw Error("mesh.convert = " + path +
+                ": mesh.nodes alone is a body of points, which has no cells to write (the HDF5 "
+                "input partitions cells); run it from its inline keys");
   const SerialMesh mesh = loadSerialMesh(source, 3, comm, warnings);
   writeHdf5Mesh(comm, mesh, path);
   return "mesh.convert: wrote " + path + " (" + std::to_string(mesh.nodes.size()) + " nodes, " +

@@ -64,6 +64,13 @@ idx_t faceNodes(CellType type) {
 CellPartition partitionCells(const CompactMesh& mesh, int parts) {
   const idx_t ne = mesh.numCells();
   if (parts == 1 || ne < parts) return {std::vector<idx_t>(std::size_t(ne), 0), 0};
+  // Points share nothing, so there is no graph to cut: contiguous blocks, as even as they go.
+  if (mesh.type == CellType::Point) {
+    CellPartition blocks{std::vector<idx_t>(std::size_t(ne)), 0};
+    for (idx_t e = 0; e < ne; ++e)
+      blocks.part[std::size_t(e)] = idx_t(std::int64_t(e) * parts / ne);
+    return blocks;
+  }
   std::vector<idx_t> eptr(ne + 1);
   const idx_t corners = cornersOf(mesh.type);
   for (idx_t e = 0; e <= ne; ++e) eptr[e] = corners * e;
@@ -81,8 +88,9 @@ std::vector<std::vector<int>> partitionTogether(const std::vector<CompactMesh>& 
       throw Error("the bodies' cells together are more than METIS's 32-bit indices can number");
     for (idx_t n : mesh.cells) eind.push_back(nodes + n);
     nodes += mesh.numNodes();
-    // Cells of two types never share a face: the smallest count links every face.
-    ncommon = std::min(ncommon, faceNodes(mesh.type));
+    // Cells of two types never share a face: the smallest count links every face (points
+    // share nothing, and METIS wants at least one node in common).
+    if (mesh.type != CellType::Point) ncommon = std::min(ncommon, faceNodes(mesh.type));
   }
   const idx_t cells = idx_t(eptr.size()) - 1;
   const CellPartition together =

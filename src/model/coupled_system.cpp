@@ -237,8 +237,9 @@ void CoupledSystem::computeForce(Vec x, Vec v, Vec f) {
   PetscScalar* fw;
   EIS_CHECK(VecGetArray(f, &fw));
   for (std::size_t s = 0; s < springs_.size(); ++s) {
-    const Spring& spring = springs_[s];
+    Spring& spring = springs_[s];
     const std::size_t a = spring.end1, c = spring.end2;
+    settleLength(spring.law, &xe[3 * a], &xe[3 * c]);
     SpringState state;
     springForce(spring.law, &xe[3 * a], &xe[3 * c], &ve[3 * a], &ve[3 * c], state);
     dfdx_[s] = state.dfdx;

@@ -4,6 +4,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/model/cell_materials.hpp"
+#include "eis/model/cut_cells.hpp"
 #include "eis/model/hexahedral_fem.hpp"
 #include "eis/model/hexahedron_fem.hpp"
 #include "eis/model/hyperelastic_fem.hpp"
@@ -100,6 +101,13 @@ void checkLame(const std::string& key, const std::string& text) {
     parse::reject(key, text, "expected MU > 0 and a positive bulk modulus, 3 LAMBDA + 2 MU > 0");
 }
 
+void checkHexahedronCut(const std::string& key, const std::string& text) {
+  const std::vector<int> slots = parse::integers(key, text, 0);
+  if (slots.empty() || slots.size() % 24 != 0 ||
+      std::any_of(slots.begin(), slots.end(), [](int s) { return s < 0 || s > 7; }))
+    parse::reject(key, text, "expected 24 slots in 0..7 a hexahedron");
+}
+
 // material.cells: the cell type an elastic model is written for, or none in particular.
 constexpr Named<int> kElementCells[] = {{"any", 0}, {"tetrahedron", 1}, {"hexahedron", 2}};
 const std::optional<CellType> kCellsOfElement[] = {std::nullopt, CellType::Tetrahedron,
@@ -148,6 +156,13 @@ ParameterSpec elasticParameters() {
            "only, large or polar: a box's closed-form stiffness from the rest diagonal, its\n"
            "entries in single precision, as SOFA computes it; see model/hexahedral_fem.hpp)",
            "hexahedron-fem", "", false, check::choice(kHexahedronElements)})
+      .add({"material.hexahedron-cut", "\"S0 S1 .. S23 ..\"",
+            "on hexahedra, the tetrahedral element (material.cells = tetrahedron) on each\n"
+            "hexahedron cut into six tetrahedra: 24 corner slots (0..7, the hexahedron's vertex\n"
+            "order) a hexahedron, four a tetrahedron, for every input hexahedron in order, or 24\n"
+            "for all alike (SOFA's TetrahedronFEMForceField on a grid, or on a\n"
+            "Hexa2TetraTopologicalMapping's tetrahedra, beside a mass or springs on its hexahedra)",
+            std::nullopt, "", false, checkHexahedronCut})
       .add({"material.young-modulus", "E", "Young's modulus, > 0", "1e5", "force/area", false,
             check::positive()})
       .add({"material.poisson-ratio", "NU", "Poisson's ratio, in (-1, 0.5)", "0.3", "", false,
@@ -213,8 +228,78 @@ ElasticFemParameters readElasticFemParameters(const Parameters& scene) {
     m.cellStiffnessFactor = scene.reals("material.cell-stiffness-factor");
   for (const std::string& text : scene.texts("material.region"))
     m.regions.push_back(parseRegionMaterial("material.region", text));
+  if (scene.given("material.hexahedron-cut"))
+    p.hexahedronCut =
+        parse::integers("material.hexahedron-cut", scene.text("material.hexahedron-cut"), 0);
   return p;
 }
+
+namespace {
+
+// Each local hexahedron's 24 slots of material.hexahedron-cut (24 for all, or 24 an input cell).
+std::vector<int> localCut(const DistributedMesh& mesh, const std::vector<int>& cut) {
+  std::int64_t local = 0, cells = 0;
+  for (std::int64_t id : mesh.inputCellIds()) local = std::max(local, id + 1);
+  EIS_CHECK_MPI(MPI_Allreduce(&local, &cells, 1, MPI_INT64_T, MPI_MAX, mesh.comm()));
+  if (cut.size() != 24 && std::int64_t(cut.size()) != 24 * cells)
+    throw Error("material.hexahedron-cut has " + std::to_string(cut.size()) + " slots for " +
+                std::to_string(cells) + " hexahedra: give 24 for all, or 24 a hexahedron");
+  std::vector<int> out;
+  out.reserve(24 * mesh.inputCellIds().size());
+  for (std::int64_t id : mesh.inputCellIds()) {
+    const auto from = cut.begin() + (cut.size() == 24 ? 0 : 24 * id);
+    out.insert(out.end(), from, from + 24);
+  }
+  return out;
+}
+
+// The tetrahedral element on the hexahedra cut as material.hexahedron-cut says, each
+// tetrahedron with its hexahedron's material.
+std::unique_ptr<ForceField> makeCutElasticFem(const ModelContext& context,
+                                              const ElasticFemParameters& parameters,
+                                              ElasticMaterial material) {
+  const DistributedMesh& mesh = context.mesh;
+  if (mesh.cellType() != CellType::Hexahedron)
+    throw Error("material.hexahedron-cut: cuts hexahedra, and this mesh has " +
+                pluralNameOf(mesh.cellType()));
+  if (parameters.cells != CellType::Tetrahedron)
+    throw Error(
+        "material.hexahedron-cut: the element on the cut is tetrahedral: give "
+        "material.cells = tetrahedron");
+  const CellMaterialParameters& m = parameters.materials;
+  if (m.cellYoungModulus.has_value() || m.cellPoissonRatio.has_value() ||
+      m.cellStiffnessFactor.has_value())
+    throw Error(
+        "material.hexahedron-cut: the material.cell-* lists, per input tetrahedron, "
+        "are not supported on a cut (its tetrahedra are no input cells)");
+  const std::vector<int> slots = localCut(mesh, parameters.hexahedronCut);
+  const std::vector<LameParameters> perCell = cellMaterials(mesh, m, context.warnings);
+  if (perCell.size() == mesh.cells().size()) {
+    material.lame.clear();
+    for (const LameParameters& lame : perCell) material.lame.insert(material.lame.end(), 6, lame);
+  } else {
+    material.lame = perCell;
+  }
+  std::vector<double> rest = restArray(mesh);
+  std::vector<Vec3> points(rest.size() / 3);
+  for (std::size_t i = 0; i < points.size(); ++i)
+    points[i] = {rest[3 * i], rest[3 * i + 1], rest[3 * i + 2]};
+  std::unique_ptr<ForceField> field;
+  std::string failure;
+  try {
+    field = std::make_unique<CutCellsField>(
+        mesh.cells(), CellType::Tetrahedron, 6, slots, std::move(points), 3,
+        [&](const Cells& cells, const CellShapes& shapes) {
+          return makeElasticForceField(material, cells, shapes, rest);
+        });
+  } catch (const Error& e) {
+    failure = e.what();
+  }
+  throwIfAnyRankFailed(failure, mesh.comm());
+  return field;
+}
+
+}  // namespace
 
 std::unique_ptr<ForceField> makeElasticFem(const ModelContext& context,
                                            const ElasticFemParameters& parameters) {
@@ -222,6 +307,7 @@ std::unique_ptr<ForceField> makeElasticFem(const ModelContext& context,
   material.model = parameters.model;
   if (material.model == MaterialModel::None) return nullptr;
   material.rotation = parameters.rotation;
+  if (!parameters.hexahedronCut.empty()) return makeCutElasticFem(context, parameters, material);
   if (parameters.cells && *parameters.cells != context.mesh.cellType())
     throw Error("material.cells = " + nameOf(*parameters.cells) +
                 ": the elastic model is written for " + pluralNameOf(*parameters.cells) +

@@ -66,10 +66,22 @@ FixedConstraint::FixedConstraint(const DistributedMesh& mesh, const std::vector<
     int fixedDirections = 0;
     for (int d = 0; d < dofs; ++d) fixedDirections += fixed[dofs * v + d];
     if (fixedDirections == dofs) continue;
-    if (fixedDirections > 0 && failure.empty())
-      failure = "node " + std::to_string(mesh.nodeIds()[v]) +
-                " is fixed in some directions and under a plane, line or point projection: "
-                "not supported";
+    if (fixedDirections > 0) {
+      // The fixed directions zero their components (a diagonal mask), which SOFA applies
+      // before or after the projection in graph order: when the two commute (an axis of the
+      // plane's normal or across the line), either order gives their product.
+      Block3 mask{};
+      for (int d = 0; d < 3; ++d) mask[4 * d] = fixed[dofs * v + d] ? 0 : 1;
+      const Block3 after = product(mask, block), before = product(block, mask);
+      Block3 difference;
+      for (int k = 0; k < 9; ++k) difference[k] = after[k] - before[k];
+      if (largest(difference) > 1e-12 && failure.empty())
+        failure = "node " + std::to_string(mesh.nodeIds()[v]) +
+                  " is fixed in some directions and under a plane, line or point projection "
+                  "that does not commute with them: not supported";
+      block = after;
+      for (int d = 0; d < dofs; ++d) fixed[dofs * v + d] = 0;
+    }
     if (largest(block) < 1e-12) {
       for (int d = 0; d < dofs; ++d) fixed[dofs * v + d] = 1;
       continue;

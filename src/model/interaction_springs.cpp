@@ -36,6 +36,35 @@ InteractionSpringSet parseSet(const std::string& key, const std::string& text) {
   return set;
 }
 
+// One interaction.polynomial-springs value: TARGET i j L COMPRESSIBLE c1 [c2 ..].
+InteractionSpringSet parsePolynomial(const std::string& key, const std::string& text) {
+  const Texts tokens = parse::tokens(text);
+  if (tokens.size() < 6) parse::reject(key, text, "expected TARGET i j L COMPRESSIBLE c1 [c2 ..]");
+  InteractionSpringSet set;
+  set.target = tokens[0];
+  if (set.target != "self" && set.target.rfind('/', 0) != 0)
+    parse::reject(key, text, "the target is `self` or a body's node path (/NAME)");
+  InteractionSpring s;
+  long long n1 = -1, n2 = -1;
+  if (!parse::number(tokens[1], n1) || !parse::number(tokens[2], n2) || n1 < 0 || n2 < 0)
+    parse::reject(key, text, "node ids are integers >= 0");
+  s.node1 = n1;
+  s.node2 = n2;
+  if (tokens[3] == "initial")
+    s.length = kLengthAtFirstEvaluation;
+  else if (!parse::number(tokens[3], s.length) || !(s.length > 0))
+    parse::reject(key, text, "L is a length > 0 or `initial`");
+  if (tokens[4] != "0" && tokens[4] != "1") parse::reject(key, text, "COMPRESSIBLE is 0 or 1");
+  s.compressible = tokens[4] == "1";
+  for (std::size_t t = 5; t < tokens.size(); ++t) {
+    double c = 0;
+    if (!parse::number(tokens[t], c)) parse::reject(key, text, "the coefficients are numbers");
+    s.polynomial.push_back(c);
+  }
+  set.springs.push_back(s);
+  return set;
+}
+
 }  // namespace
 
 const ComponentDeclaration& interactionSpringsComponent() {
@@ -56,7 +85,18 @@ const ComponentDeclaration& interactionSpringsComponent() {
                "values per spring (SOFA SpringForceField's `spring` list); f = ks (d - L) +\n"
                "kd (v2 - v1).u/d along u = x2 - x1, damping explicit (no B). Repeatable",
                std::nullopt, "", true,
-               [](const std::string& key, const std::string& text) { parseSet(key, text); }}),
+               [](const std::string& key, const std::string& text) { parseSet(key, text); }})
+          .add(
+              {"interaction.polynomial-springs", "\"TARGET i j L COMPRESSIBLE c1 [c2 ..]\"",
+               "a spring from node i of this body to node j of TARGET (as interaction.springs)\n"
+               "whose force along u = x2 - x1 is P(s) = c1 s + c2 s^2 + .. of the strain\n"
+               "s = |d - L| / L, none when d < L unless COMPRESSIBLE is 1 (then -P(s)), no damping\n"
+               "(SOFA PolynomialSpringsForceField); L > 0, or `initial`: the distance at the first\n"
+               "force evaluation (SOFA's computeZeroLength). One spring a value; repeatable",
+               std::nullopt, "", true,
+               [](const std::string& key, const std::string& text) {
+                 parsePolynomial(key, text);
+               }}),
       nullptr};
   return component;
 }
@@ -65,7 +105,16 @@ std::vector<InteractionSpringSet> interactionSpringsOf(const Parameters& scene) 
   std::vector<InteractionSpringSet> sets;
   for (const std::string& text : scene.texts("interaction.springs"))
     sets.push_back(parseSet("interaction.springs", text));
+  for (const std::string& text : scene.texts("interaction.polynomial-springs"))
+    sets.push_back(parsePolynomial("interaction.polynomial-springs", text));
   return sets;
+}
+
+void settleLength(InteractionSpring& spring, const double* p1, const double* p2) {
+  if (!std::isnan(spring.length)) return;
+  double d2 = 0;
+  for (int k = 0; k < 3; ++k) d2 += (p2[k] - p1[k]) * (p2[k] - p1[k]);
+  spring.length = std::sqrt(d2);
 }
 
 bool springForce(const InteractionSpring& spring, const double* p1, const double* p2,
@@ -83,6 +132,24 @@ bool springForce(const InteractionSpring& spring, const double* p1, const double
   for (int k = 0; k < 3; ++k) {
     u[k] *= inverse;
     elongationVelocity += u[k] * (v2[k] - v1[k]);
+  }
+  if (!spring.polynomial.empty()) {
+    // PolynomialSpringsForceField::addForce and ComputeJacobian.
+    const double L = spring.length, strain = std::fabs(d - L) / L;
+    double value = 0, slope = 0, power = 1;
+    for (std::size_t k = 0; k < spring.polynomial.size(); ++k) {
+      slope += double(k + 1) * spring.polynomial[k] * power;
+      power *= strain;
+      value += spring.polynomial[k] * power;
+    }
+    const double sign = d >= L ? 1.0 : spring.compressible ? -1.0 : 0.0;
+    const double along = slope / L - value * inverse, across = value * inverse;
+    for (int j = 0; j < 3; ++j) {
+      state.force[j] = sign * value * u[j];
+      for (int k = 0; k < 3; ++k)
+        state.dfdx[3 * j + k] = along * u[j] * u[k] + (j == k ? across : 0.0);
+    }
+    return true;
   }
   const double intensity = spring.ks * (d - spring.length) + spring.kd * elongationVelocity;
   const double tangent = intensity * inverse;

@@ -48,6 +48,10 @@ Mass::Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode, double
                   ": SOFA's HexahedronFEMForceFieldAndMass mass is a hexahedron's, and this mesh "
                   "has " +
                   pluralNameOf(cells.type()));
+    if (cells.type() == CellType::Point)
+      throw Error("mass.type = " + parse::nameOf(type, kMassTypes) +
+                  ": a body of points has no cells to measure a mass on (SOFA's UniformMass, "
+                  "mass.type = uniform, gives its points their mass)");
     if (type == MassType::Consistent && cells.type() == CellType::Edge)
       throw Error(
           "mass.type = consistent: SOFA's MeshMatrixMass has no mass matrix on edges (its "

@@ -146,6 +146,21 @@ std::array<double, 3> constants(const Parameters& scene, const char* all, const 
   return {v[0], v[1], v[2]};
 }
 
+// springs.face-diagonals: whether only each face's first diagonal is kept.
+const Named<bool> kFaceDiagonals[] = {{"both", false}, {"first", true}};
+
+// Whether a face diagonal of a hexahedron has the face's vertex of smallest input id as an end.
+bool joinsSmallestOfFace(const DistributedMesh& mesh, const CellEdge& pair) {
+  const auto cell = mesh.cells()[std::size_t(pair.cell)];
+  const auto id = [&](int slot) { return mesh.nodeIds()[cell[slot]]; };
+  for (const auto& face : facesOf(CellType::Hexahedron).slots)
+    for (int k = 0; k < 2; ++k)
+      if ((face[k] == pair.a && face[k + 2] == pair.b) ||
+          (face[k] == pair.b && face[k + 2] == pair.a))
+        return std::min(id(pair.a), id(pair.b)) < std::min(id(face[k + 1]), id(face[(k + 3) % 4]));
+  return false;
+}
+
 }  // namespace
 
 ForceFieldComponent meshSpringsComponent() {
@@ -176,7 +191,13 @@ ForceFieldComponent meshSpringsComponent() {
                {"springs.damping-by-kind", "DL DQ DC",
                 "hexahedra, instead of springs.damping: KD of the same three kinds (linesDamping,\n"
                 "quadsDamping, cubesDamping), each >= 0",
-                std::nullopt, "force time", false, check::reals(3)}),
+                std::nullopt, "force time", false, check::reals(3)})
+           .add(
+               {"springs.face-diagonals", "both|first",
+                "hexahedra: `first` keeps, of each face, only the diagonal from its vertex of\n"
+                "smallest input id (SOFA's GridTopology lines, which cut each quadrangle from its\n"
+                "first vertex, the smallest); `both` keeps the two",
+                "both", "", false, check::choice(kFaceDiagonals)}),
        nullptr},
       Physics::Elasticity,
       forceFieldMaker(readMeshSpringsParameters, makeMeshSprings)};
@@ -185,7 +206,9 @@ ForceFieldComponent meshSpringsComponent() {
 MeshSpringsParameters readMeshSpringsParameters(const Parameters& scene) {
   return {constants(scene, "springs.stiffness", "springs.stiffness-by-kind"),
           constants(scene, "springs.damping", "springs.damping-by-kind"),
-          scene.given("springs.stiffness-by-kind") || scene.given("springs.damping-by-kind")};
+          scene.given("springs.stiffness-by-kind") || scene.given("springs.damping-by-kind"),
+          parse::choice("springs.face-diagonals", scene.text("springs.face-diagonals"),
+                        kFaceDiagonals)};
 }
 
 std::unique_ptr<ForceField> makeMeshSprings(const ModelContext& context,
@@ -199,7 +222,17 @@ std::unique_ptr<ForceField> makeMeshSprings(const ModelContext& context,
         "springs.stiffness-by-kind, springs.damping-by-kind: a hexahedral mesh's edges, face "
         "and body diagonals, or a quadrangle mesh's edges and diagonals; this mesh has " +
         pluralNameOf(type));
-  return std::make_unique<MeshSpringForceField>(context.mesh.cells(), context.mesh.ownedCellPairs(),
+  if (!parameters.firstDiagonals)
+    return std::make_unique<MeshSpringForceField>(
+        context.mesh.cells(), context.mesh.ownedCellPairs(), context.mesh.restCoords(), ks, kd);
+  if (type != CellType::Hexahedron)
+    throw Error("springs.face-diagonals = first: a hexahedral mesh's faces; this mesh has " +
+                pluralNameOf(type));
+  std::vector<CellEdge> pairs;
+  for (const CellEdge& pair : context.mesh.ownedCellPairs())
+    if (pair.kind != PairKind::FaceDiagonal || joinsSmallestOfFace(context.mesh, pair))
+      pairs.push_back(pair);
+  return std::make_unique<MeshSpringForceField>(context.mesh.cells(), pairs,
                                                 context.mesh.restCoords(), ks, kd);
 }
 

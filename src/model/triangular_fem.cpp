@@ -240,12 +240,14 @@ ForceFieldComponent triangularFemComponent() {
            .add({"membrane.plane-strain", "true|false",
                  "membrane.element = triangle: plane strain instead of plane stress", "false", "",
                  false, check::boolean()})
-           .add({"membrane.faces", "cells|boundary|boundary-flipped",
+           .add({"membrane.faces", "cells|boundary|boundary-flipped|cut-quadrangles",
                  "the triangles: the body's cells, or the boundary of a body of tetrahedra in the\n"
                  "order and orientation of SOFA's Tetra2TriangleTopologicalMapping (flipped: its\n"
                  "flipNormals), or of hexahedra as its Hexa2QuadTopologicalMapping and then\n"
-                 "Quad2TriangleTopologicalMapping give it, acting on the body's nodes",
-                 "cells", "", false, check::choice(kBodyFaces)}),
+                 "Quad2TriangleTopologicalMapping give it, acting on the body's nodes; or a body\n"
+                 "of quadrangles each cut into (q0 q1 q2) and (q0 q2 q3), as SOFA's GridTopology\n"
+                 "cuts a flat grid's quads (a mass on the quads beside the membrane)",
+                 "cells", "", false, check::choice(kMembraneFaces)}),
        nullptr},
       Physics::Elasticity,
       forceFieldMaker(readTriangularFemParameters, makeTriangularFem)};
@@ -259,7 +261,7 @@ TriangularFemParameters readTriangularFemParameters(const Parameters& scene) {
   p.options.triangleFem = scene.choice("membrane.element", kTriangleFemElements);
   p.options.thickness = scene.real("membrane.thickness");
   p.options.planeStrain = scene.boolean("membrane.plane-strain");
-  p.faces = scene.choice("membrane.faces", kBodyFaces);
+  p.faces = scene.choice("membrane.faces", kMembraneFaces);
   return p;
 }
 
@@ -267,6 +269,20 @@ BodyTriangles bodyTriangles(const DistributedMesh& mesh, BodyFaces faces, const 
                             const std::string& field) {
   const Cells& cells = mesh.cells();
   BodyTriangles body;
+  if (faces == BodyFaces::CutQuadrangles) {
+    if (cells.type() != CellType::Quadrangle)
+      throw Error(key + ": " + field +
+                  " on cut quadrangles act on a body of quadrangles; this "
+                  "mesh has " +
+                  pluralNameOf(cells.type()));
+    for (std::size_t c = 0; c < cells.size(); ++c)
+      for (const std::array<int, 4>& slots :
+           {std::array<int, 4>{0, 1, 2, -1}, std::array<int, 4>{0, 2, 3, -1}}) {
+        body.triangles.push_back({cells[c][slots[0]], cells[c][slots[1]], cells[c][slots[2]]});
+        body.onCells.push_back({PetscInt(c), slots});
+      }
+    return body;
+  }
   if (faces == BodyFaces::Cells) {
     if (cells.corners() != 3)
       throw Error(key + ": SOFA's " + field + " act on a body of triangles; this mesh has " +

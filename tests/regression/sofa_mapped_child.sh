@@ -86,8 +86,8 @@ scene 3 "" '<Node name="child">
       <TetrahedronFEMForceField youngModulus="500"/>
       <IdentityMapping/>
     </Node>' > fem.scn
-check "a FEM force field in a mapped child is refused, naming it" \
-  refused fem.scn "TetrahedronFEMForceField.*not supported in a mapped child"
+check "a FEM force field in a mapped child beside the body's own is refused, naming it" \
+  refused fem.scn "TetrahedronFEMForceField.*FEM force field of its own"
 scene 3 "" '<Node name="child">
       <MechanicalObject position="0 0 0  1 0 0  0 1 0  0 0 1  1 1 1  1 0.2 -0.8"/>
       <BoxROI name="roi" box="-1 -1 -1 0.5 2 2"/>

@@ -102,7 +102,7 @@ refused "a count that the indices do not match" 'short.txt:3: "REMOVE= 2" above,
 printf 'T= 0.02\n  ADD= Tetrahedra 1\n0 1 2 3\n' > add.txt
 scene add.txt > add.scn
 refused "adding cells, in a run that reaches it" \
-  'add.txt:2: ADD= (adding cells) is not supported; only REMOVE= of tetrahedra is (it falls at step 3: a run of at most 2 steps ends before it)' add.scn
+  'add.txt:2: ADD= (adding cells) is not supported; only REMOVE= of tetrahedra or hexahedra is (it falls at step 3: a run of at most 2 steps ends before it)' add.scn
 status=0
 run add_short.txt add.scn --solver.steps=2 || status=$?
 check "adding cells in a run that ends before it changes nothing" test "$status" -eq 0

@@ -206,6 +206,22 @@ TEST(GmshReader, TagsWithGapsMapToPositions) {
   EXPECT_EQ(mesh.triangleTags, std::vector<int>{3});
 }
 
+// Node tags from 0 (SOFA's share/mesh/cubeDof.msh; its MeshGmshLoader maps a tag to the node's
+// place in the file) read as the same file numbered from 1; a negative tag is refused.
+TEST(GmshReader, NodeTagsFromZeroReadAsFromOne) {
+  const TempFile one("from1.msh", oneTet22(kNodes, "1 4 2 1 1 4 2 3 1\n"));
+  const TempFile zero("from0.msh",
+                      oneTet22("0 0 0 0\n1 1 0 0\n2 0 1 0\n3 0 0 1\n", "1 4 2 1 1 3 1 2 0\n"));
+  const SerialMesh expected = eis::readGmsh(one.path()), mesh = eis::readGmsh(zero.path());
+  EXPECT_EQ(eis_test::tetrahedraOf(mesh.cells), (std::vector<Tet>{{3, 1, 2, 0}}));
+  EXPECT_EQ(mesh.nodes, expected.nodes);
+  EXPECT_EQ(mesh.cells, expected.cells);
+  EXPECT_EQ(mesh.cellTags, expected.cellTags);
+  EXPECT_EQ(mesh.groupNodes, expected.groupNodes);
+  expectError("negative.msh", oneTet22("-1 0 0 0\n1 1 0 0\n2 0 1 0\n3 0 0 1\n"),
+              {"node 0 (tag -1)", "must not be negative"});
+}
+
 // Triangles are kept, in the file's vertex order, with their physical tag (0 when none); only
 // elements that are neither tetrahedra, nor triangles, nor in a physical group are ignored (and
 // warned of).

@@ -197,11 +197,23 @@ TEST(SofaGrid, HexahedraCutAsSofaCutsThem) {
   EXPECT_EQ(beside.tets, own.tets);
 }
 
-// What would read the grid's hexahedra beside a cut, or two cuts in one body, is refused by name.
+// A mass on the grid beside a tetrahedral FEM keeps the hexahedra (the FEM reads them cut); a
+// mass on the cut beside springs on the hexahedra, or two cuts in one body, is refused by name.
 TEST(SofaGrid, HexahedralReadersAndTwoCutsAreRefused) {
   const std::string grid = "<RegularGridTopology name='g' n='3 3 3'/>";
-  // A mass on the grid reads its hexahedra, which the tetrahedral force field would cut.
-  const std::string twoMeshes = errorOf([&] { importGrid(grid, "<DiagonalMass/>"); });
+  const GridKeys beside = importGrid(grid, "<DiagonalMass/>");
+  EXPECT_TRUE(beside.tets.empty());
+  EXPECT_TRUE(std::any_of(beside.notes.begin(), beside.notes.end(), [](const std::string& n) {
+    return n.find("cut into 6 tetrahedra each for TetrahedronFEMForceField") != std::string::npos &&
+           n.find("whole for DiagonalMass") != std::string::npos;
+  }));
+  const std::string twoMeshes = errorOf([&] {
+    importGrid(grid,
+               "<MeshSpringForceField stiffness='1'/><Node name='c'>"
+               "<TetrahedronSetTopologyContainer name='t'/>"
+               "<Hexa2TetraTopologicalMapping input='@../g' output='@t'/><DiagonalMass/></Node>",
+               "");
+  });
   EXPECT_NE(twoMeshes.find("DiagonalMass"), std::string::npos) << twoMeshes;
   EXPECT_NE(twoMeshes.find("a body of two meshes"), std::string::npos) << twoMeshes;
   // Springs alone on the grid join its hexahedra's vertices: the body keeps them, uncut.

@@ -44,6 +44,30 @@ TEST(SofaHexahedralScenes, MeshMassesReadTheGridsHexahedra) {
   EXPECT_EQ(importOnGrid("<DiagonalMass/>").count("mesh.hexahedra"), 1u);
 }
 
+// A HexahedronSetTopologyContainer that takes the grid's hexahedra (src, or a link to them)
+// holds them in the grid's order: the hexahedral components on it read the grid's cells (SOFA's
+// HexahedronForceFieldTopologyChangeHandling.scn, whose TopologicalChangeProcessor edits it).
+// One that holds other hexahedra is refused.
+TEST(SofaHexahedralScenes, ADynamicContainerOfTheGridsHexahedra) {
+  const std::string fields =
+      "<HexahedralFEMForceField youngModulus='300'/><DiagonalMass massDensity='2'/>";
+  for (const std::string container :
+       {"<HexahedronSetTopologyContainer name='c' src='@g'/>",
+        "<HexahedronSetTopologyContainer name='c' hexahedra='@g.hexahedra'/>"}) {
+    SCOPED_TRACE(container);
+    const Keys keys = importOnGrid(container + fields);
+    EXPECT_EQ(keys.at("mesh.hexahedra"), "0 1 4 3 6 7 10 9 1 2 5 4 7 8 11 10");
+    EXPECT_EQ(keys.at("material.hexahedron-element"), "hexahedral-fem");
+    EXPECT_EQ(keys.at("mass.type"), "lumped");
+  }
+  EXPECT_NE(
+      eis_test::errorOf([&] {
+        importOnGrid("<HexahedronSetTopologyContainer name='c' hexahedra='0 1 4 3 6 7 10 9'/>" +
+                     fields);
+      }).find("is not RegularGridTopology 'g'"),
+      std::string::npos);
+}
+
 TEST(SofaHexahedralScenes, HexahedronFemForceFieldAndMass) {
   const Keys full = importOnGrid(
       "<HexahedronFEMForceFieldAndMass youngModulus='300' poissonRatio='0.3' method='polar' "
@@ -72,9 +96,31 @@ TEST(SofaHexahedralScenes, CubesSprings) {
   const auto refused = [](const std::string& springs) {
     return eis_test::errorOf([&] { importOnGrid(kHexFem + springs); });
   };
-  EXPECT_NE(refused("<MeshSpringForceField quadsStiffness='5'/>").find("quadsStiffness"),
-            std::string::npos);
-  EXPECT_NE(refused("<MeshSpringForceField tetrahedraStiffness='5'/>").find("cubesStiffness"),
+  // A grid's lines are its edges and, of each face, the diagonal from its smallest vertex (its
+  // triangles'); its quads give the edges and both diagonals; it has no tetrahedra.
+  const Keys lines = importOnGrid("<MeshSpringForceField linesStiffness='10'/>");
+  EXPECT_EQ(lines.at("springs.stiffness-by-kind"), "10 10 0");
+  EXPECT_EQ(lines.at("springs.damping-by-kind"), "0 0 0");
+  EXPECT_EQ(lines.at("springs.face-diagonals"), "first");
+  const Keys quads = importOnGrid("<MeshSpringForceField quadsStiffness='5'/>");
+  EXPECT_EQ(quads.at("springs.stiffness-by-kind"), "5 5 0");
+  EXPECT_EQ(quads.count("springs.face-diagonals"), 0u);
+  // Without its triangles (computeTriangleList false) a grid's lines are its edges alone.
+  const eis::SofaImport edgesOnly = eis::importSofaScene(
+      eis::SofaScene("<Node><Node name='b'><EulerImplicitSolver/><CGLinearSolver/>"
+                     "<RegularGridTopology n='3 2 2' computeTriangleList='0'/><MechanicalObject/>"
+                     "<MeshSpringForceField linesStiffness='10'/></Node></Node>",
+                     "e.scn"),
+      {});
+  Keys edgeKeys;
+  for (const eis::SofaKey& k : edgesOnly.objects.at(0).keys) edgeKeys[k.key] = k.value;
+  EXPECT_EQ(edgeKeys.at("springs.stiffness-by-kind"), "10 0 0");
+  EXPECT_EQ(edgeKeys.count("springs.face-diagonals"), 0u);
+  EXPECT_EQ(
+      importOnGrid("<MeshSpringForceField tetrahedraStiffness='5'/>").count("springs.stiffness"),
+      0u);
+  EXPECT_NE(refused("<MeshSpringForceField linesStiffness='3' quadsStiffness='4'/>")
+                .find("two diagonals"),
             std::string::npos);
   // The alias and a kind's own field both given: SOFA's Base::parse reads the attributes in the
   // order of their names, so the later name writes last (stiffness after cubesStiffness).

@@ -1,9 +1,10 @@
-// What the SOFA importer says of a body without cells (io/sofa_import.cpp): points alone, which
-// the distributed mesh cannot hold, and points a topological mapping computes, each one error
-// naming the cause.
+// What the SOFA importer makes of a body without cells (io/sofa_import.cpp): points alone become
+// mesh.nodes with no cell key (a body of points), and points a topological mapping computes are
+// one error naming the cause.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "eis/io/sofa_import.hpp"
 #include "eis/io/sofa_scene.hpp"
@@ -14,6 +15,28 @@ namespace {
 using eis::SofaScene;
 using eis_test::errorOf;
 
+// The body's keys, in the importer's order, as "key=value" lines.
+std::vector<std::string> bodyKeys(const std::string& body) {
+  const eis::SofaImport imported =
+      eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/>" + body + "</Node>", "t.scn"),
+                           eis::SofaImportOptions{});
+  std::vector<std::string> keys;
+  for (const eis::SofaKey& k : imported.objects.at(0).keys) keys.push_back(k.key + "=" + k.value);
+  return keys;
+}
+
+bool has(const std::vector<std::string>& keys, const std::string& line) {
+  for (const std::string& k : keys)
+    if (k == line) return true;
+  return false;
+}
+
+bool hasKey(const std::vector<std::string>& keys, const std::string& key) {
+  for (const std::string& k : keys)
+    if (k.compare(0, key.size() + 1, key + "=") == 0) return true;
+  return false;
+}
+
 std::string importError(const std::string& body) {
   return errorOf([&] {
     eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/>" + body + "</Node>", "t.scn"),
@@ -22,16 +45,37 @@ std::string importError(const std::string& body) {
 }
 
 TEST(SofaPointsOnly, PointsWithoutCells) {
-  const std::string six =
-      "<MechanicalObject position='0 0 4 1 0 4 2 0 4 3 0 4 4 0 4 5 0 4'/><UniformMass/>";
-  EXPECT_NE(importError(six + "<MeshTopology name='m'/>")
-                .find("6 points and no cells (no tetrahedra, hexahedra, triangles, quads or "
-                      "edges in MeshTopology 'm'"),
-            std::string::npos);
-  EXPECT_NE(importError("<MechanicalObject rest_position='0 0 0' position='0 0 0'/><UniformMass/>")
-                .find("1 point and no cells"),
-            std::string::npos);
+  const std::vector<std::string> six = bodyKeys(
+      "<MechanicalObject position='0 0 4 1 0 4 2 0 4 3 0 4 4 0 4 5 0 4'/>"
+      "<UniformMass totalMass='1'/>"
+      "<MeshTopology name='m'/>");
+  EXPECT_TRUE(has(six, "mesh.nodes=0 0 4 1 0 4 2 0 4 3 0 4 4 0 4 5 0 4"));
+  for (const char* cells :
+       {"mesh.tetrahedra", "mesh.hexahedra", "mesh.triangles", "mesh.quadrangles", "mesh.edges"})
+    EXPECT_FALSE(hasKey(six, cells)) << cells;
+  const std::vector<std::string> one = bodyKeys(
+      "<MechanicalObject rest_position='1 2 3' position='4 5 6'/>"
+      "<UniformMass totalMass='1'/>");
+  EXPECT_TRUE(has(one, "mesh.nodes=1 2 3"));
+  EXPECT_TRUE(has(one, "initial.positions=4 5 6"));
   EXPECT_NE(importError("<MechanicalObject/><UniformMass/>").find("no mesh"), std::string::npos);
+}
+
+// Cells a topology links from a component not read here are refused, not dropped: the body
+// is no body of points.
+TEST(SofaPointsOnly, LinkedCellsAreNotDropped) {
+  const std::string points =
+      "<MechanicalObject position='0 0 0 1 0 0 0 1 0'/>"
+      "<UniformMass totalMass='1'/>";
+  EXPECT_NE(
+      importError("<MeshOBJLoader name='obj' filename='x.obj'/><MeshTopology src='@obj'/>" + points)
+          .find("MeshTopology: its cells would come from MeshOBJLoader 'obj' (t.scn:1) (src)"),
+      std::string::npos);
+  EXPECT_NE(importError("<MeshOBJLoader name='obj' filename='x.obj'/>"
+                        "<MeshTopology triangles='@obj.triangles'/>" +
+                        points)
+                .find("(triangles), not read here"),
+            std::string::npos);
 }
 
 TEST(SofaPointsOnly, PointsOfATopologicalMapping) {

@@ -49,11 +49,22 @@ TEST(TopologyChanges, EventsAreReadWithTheirLines) {
   EXPECT_EQ(events[1].removals, (std::vector<Ids>{{41}, {}}));
 }
 
+// SOFA reads N indices into a zero-filled list: a line one short ends in 0, as its
+// RemovingHexaProcess.txt counts on, and what a long line lists past N is not read.
+TEST(TopologyChanges, IndicesAreReadAsSofaReadsThem) {
+  const auto events = eis::parseTopologyChanges("T= 1\nREMOVE= 3\n4 5\nREMOVE= 2\n6 7 8\n", "f");
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].removals, (std::vector<Ids>{{4, 5, 0}, {6, 7}}));
+}
+
 // Each malformed file is one error naming the file, the line and what is wrong.
 TEST(TopologyChanges, MalformedFilesAreOneClearError) {
   const std::pair<const char*, const char*> cases[] = {
       {"T= x\n", "f:1: \"T=\" needs a time"},
-      {"T= 1\nREMOVE= 3\n1 2\n", "f:3: \"REMOVE= 3\" above, but this line lists 2 cell indices"},
+      {"T= 1\nREMOVE= 4\n1 2\n",
+       "f:3: \"REMOVE= 4\" above, but this line lists 2 cell indices; SOFA reads each missing "
+       "one as 0, which would remove cell 0 twice"},
+      {"T= 1\nREMOVE= 3\n0 2\n", "f:3: \"REMOVE= 3\" above, but this line lists 2 cell indices"},
       {"T= 1\nREMOVE= 1\n", "f:2: \"REMOVE= 1\" is the last line"},
       {"T= 1\nREMOVE= 1\n-4\n", "f:3: a cell index is negative"},
       {"T= 1\nREMOVE= 2\n1 b\n", "f:3: the cell indices are not all integers"},

@@ -1,7 +1,8 @@
 #pragma once
 // The cells of a mesh, of one type: tetrahedra (4 vertices), hexahedra (8), triangles (3),
-// quadrangles (4) or edges (2), each a run of vertex indices in one flat array; the surface and
-// line cells lie in 3D space. The type is the reference cell of the mesh, as deal.II's
+// quadrangles (4), edges (2) or points (1: a body of points without cells, each point its own
+// cell), each a run of vertex indices in one flat array; the surface and line cells lie in 3D
+// space. The type is the reference cell of the mesh, as deal.II's
 // ReferenceCell or MFEM's Geometry: the loops that do not care what a cell is (partition,
 // distribution, assembly, outputs) read `corners()` vertices a cell, and the element code that
 // does (a tetrahedral or hexahedral force field) asks for its type once, at construction.
@@ -24,14 +25,14 @@
 
 namespace eis {
 
-enum class CellType { Tetrahedron, Hexahedron, Triangle, Quadrangle, Edge };
+enum class CellType { Tetrahedron, Hexahedron, Triangle, Quadrangle, Edge, Point };
 
 // One row per type, in the enum's order: what the loops that do not care what a cell is read.
 struct CellTypeFacts {
   int corners;       // vertices a cell
-  int dimension;     // topological: 3, 2 or 1 (the coordinates are always 3D)
-  int sharedNodes;   // nodes two neighbouring cells share (a face, an edge, a vertex)
-  int vtkType;       // VTK_TETRA, VTK_HEXAHEDRON, VTK_TRIANGLE, VTK_QUAD, VTK_LINE
+  int dimension;     // topological: 3, 2, 1 or 0 (the coordinates are always 3D)
+  int sharedNodes;   // nodes two neighbouring cells share (a face, an edge, a vertex; points: 0)
+  int vtkType;       // VTK_TETRA, VTK_HEXAHEDRON, VTK_TRIANGLE, VTK_QUAD, VTK_LINE, VTK_VERTEX
   const char* xdmf;  // XDMF 3's topology name
   const char* name;
   const char* plural;
@@ -41,7 +42,8 @@ inline constexpr CellTypeFacts kCellTypeFacts[] = {
     {8, 3, 4, 12, "Hexahedron", "hexahedron", "hexahedra"},
     {3, 2, 2, 5, "Triangle", "triangle", "triangles"},
     {4, 2, 2, 9, "Quadrilateral", "quadrangle", "quadrangles"},
-    {2, 1, 1, 3, "Polyline", "edge", "edges"}};
+    {2, 1, 1, 3, "Polyline", "edge", "edges"},
+    {1, 0, 0, 1, "Polyvertex", "point", "points"}};
 constexpr const CellTypeFacts& factsOf(CellType type) {
   return kCellTypeFacts[int(type)];
 }
@@ -64,8 +66,8 @@ inline constexpr Named<CellType> kCellTypes[] = {{"tetrahedron", CellType::Tetra
 
 // The faces of each cell type by vertex slot, -1 ending a shorter one: a tetrahedron's opposite
 // each vertex slot, a hexahedron's in VTK's order, a triangle's and a quadrangle's edges, an
-// edge's two ends. What matches neighbouring cells (ghost cells, the parallel dual graph) reads
-// these.
+// edge's two ends; a point has none. What matches neighbouring cells (ghost cells, the parallel
+// dual graph) reads these.
 struct CellFaces {
   int count;
   int slots[6][4];
@@ -75,7 +77,8 @@ inline constexpr CellFaces kCellFaces[] = {
     {6, {{0, 1, 2, 3}, {4, 5, 6, 7}, {0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}}},
     {3, {{1, 2, -1, -1}, {0, 2, -1, -1}, {0, 1, -1, -1}}},
     {4, {{0, 1, -1, -1}, {1, 2, -1, -1}, {2, 3, -1, -1}, {3, 0, -1, -1}}},
-    {2, {{0, -1, -1, -1}, {1, -1, -1, -1}}}};
+    {2, {{0, -1, -1, -1}, {1, -1, -1, -1}}},
+    {0, {}}};
 constexpr const CellFaces& facesOf(CellType type) {
   return kCellFaces[int(type)];
 }

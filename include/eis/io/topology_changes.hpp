@@ -26,8 +26,10 @@ struct TopologyEvent {
   std::string unsupported;
 };
 
-// Reads and checks the whole file: "T=" with a number, "REMOVE=" with a count and then a line
-// of exactly that many indices (not negative); other lines are ignored as SOFA does, as is a
+// Reads and checks the whole file: "T=" with a number, "REMOVE=" with a count N and then a line
+// of indices (not negative), read as SOFA reads them: the first N, and when the line lists
+// N - 1 (none of them 0) the missing one as 0 (fewer is an error: cell 0 removed twice); other
+// lines are ignored as SOFA does, as is a
 // time that goes back. ADD= and INCISE= are noted in their event's `unsupported`. Throws
 // eis::Error "topology.changes = path:line: why". `text` is the file's content, `path` names it.
 std::vector<TopologyEvent> parseTopologyChanges(const std::string& text, const std::string& path);

@@ -28,7 +28,7 @@ public:
   std::size_t size() const { return cells_->size(); }
   // A cell's rest measure as SOFA's masses take it: a tetrahedron's volume, a hexahedron's
   // six-tetrahedron volume (hexahedronVolume), a triangle's or a quadrangle's area, an edge's
-  // length.
+  // length; a point has none (0).
   double measure(std::size_t cell) const {
     const auto& v = (*cells_)[cell];
     const auto& p = *rest_;
@@ -38,6 +38,7 @@ public:
       case CellType::Triangle: return triangleArea(p[v[0]], p[v[1]], p[v[2]]);
       case CellType::Quadrangle: return quadrangleArea(p[v[0]], p[v[1]], p[v[2]], p[v[3]]);
       case CellType::Edge: return edgeLength(p[v[0]], p[v[1]]);
+      case CellType::Point: return 0;
     }
     return 0;
   }

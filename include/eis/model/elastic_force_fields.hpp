@@ -60,6 +60,7 @@ struct ElasticFemParameters {
   std::optional<CellType> cells;     // material.cells: none for any
   HexahedronElement hexahedron;      // material.hexahedron-element
   CellMaterialParameters materials;  // material.young-modulus .. material.region
+  std::vector<int> hexahedronCut;    // material.hexahedron-cut: empty unless given
 };
 ElasticFemParameters readElasticFemParameters(const Parameters& scene);
 

@@ -35,8 +35,10 @@ public:
   // Collective. A node in several sets has every direction any of them fixes. A node under
   // several projectors gets their product, which must not depend on their order (throws
   // eis::Error on every rank otherwise); a product that is zero fixes the node, and a node
-  // fixed in every direction ignores its projectors. A projector on a node fixed in some
-  // directions only is refused.
+  // fixed in every direction ignores its projectors. On a node fixed in some directions only,
+  // the projector's product with the mask of its free directions, which must commute with it
+  // (an axis along a plane's normal or across a line; throws eis::Error on every rank
+  // otherwise), replaces both.
   FixedConstraint(const DistributedMesh& mesh, const std::vector<FixedNodes>& sets,
                   const std::vector<ProjectedNodes>& projected = {});
   ~FixedConstraint() override;

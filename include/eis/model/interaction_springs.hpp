@@ -8,7 +8,14 @@
 // (U = u/d, the damping part of f included), taken at the last force evaluation; the damping
 // is explicit (in the force, no B), as SOFA's (buildDampingMatrix adds nothing). A spring
 // shorter than 1e-9 gives no force and D = 0.
+//
+// A polynomial spring (SOFA's PolynomialSpringsForceField, interaction.polynomial-springs) has
+// instead the force P(s) u/d on node 1 of strain s = |d - L| / L, P(s) = c1 s + c2 s^2 + ..,
+// none when d < L unless compressible (then -P(s) u/d), no damping, and SOFA's tangent
+// D = (P'(s)/L - P(s)/d) U U^T + (P(s)/d) I whatever the sign (exact when stretched). Its L may
+// be the distance at the first force evaluation (SOFA's computeZeroLength, the default).
 #include <array>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -23,7 +30,11 @@ const ComponentDeclaration& interactionSpringsComponent();
 struct InteractionSpring {
   std::int64_t node1 = 0, node2 = 0;  // node ids of the two bodies' meshes
   double ks = 0, kd = 0, length = 0;
+  std::vector<double> polynomial;  // c1 c2 ..: a polynomial spring's law; empty: a linear one
+  bool compressible = false;       // a polynomial spring's force when d < L
 };
+// A polynomial spring's length when it is the first evaluation's: NaN until then.
+inline constexpr double kLengthAtFirstEvaluation = std::numeric_limits<double>::quiet_NaN();
 
 // The springs of one interaction.springs value: from the body whose scene holds it to
 // `target` (a body's node path, or the body itself).
@@ -32,7 +43,8 @@ struct InteractionSpringSet {
   std::vector<InteractionSpring> springs;
 };
 
-// Every interaction.springs value of a scene, parsed; the check of the key's text.
+// Every interaction.springs and interaction.polynomial-springs value of a scene, parsed (a
+// polynomial spring a set of its own); the check of the keys' text.
 std::vector<InteractionSpringSet> interactionSpringsOf(const Parameters& scene);
 
 // The force on node 1 (node 2's is its opposite) and D, for positions p1, p2 and velocities
@@ -43,5 +55,8 @@ struct SpringState {
 };
 bool springForce(const InteractionSpring& spring, const double* p1, const double* p2,
                  const double* v1, const double* v2, SpringState& state);
+// Gives a spring whose length is kLengthAtFirstEvaluation the distance between p1 and p2; any
+// other spring is left as it is.
+void settleLength(InteractionSpring& spring, const double* p1, const double* p2);
 
 }  // namespace eis

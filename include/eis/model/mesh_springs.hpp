@@ -96,6 +96,9 @@ struct MeshSpringsParameters {
   std::array<double, 3> stiffness;  // springs.stiffness or springs.stiffness-by-kind
   std::array<double, 3> damping;    // springs.damping or springs.damping-by-kind
   bool byKind;                      // springs.stiffness-by-kind or springs.damping-by-kind given
+  // springs.face-diagonals = first: of each face of a hexahedron, only the diagonal from its
+  // vertex of smallest input id.
+  bool firstDiagonals = false;
 };
 MeshSpringsParameters readMeshSpringsParameters(const Parameters& scene);
 // nullptr when every constant is zero.

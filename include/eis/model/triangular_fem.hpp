@@ -39,10 +39,17 @@ enum class TriangleFemMethod { Large, Small };
 // or the boundary of a body of tetrahedra as SOFA's Tetra2TriangleTopologicalMapping gives it
 // to a child node (of hexahedra: Hexa2QuadTopologicalMapping, then
 // Quad2TriangleTopologicalMapping; mesh/boundary_faces), with or without its flipNormals.
-enum class BodyFaces { Cells, Boundary, BoundaryFlipped };
+// A membrane also acts on a body of quadrangles, each cut into the triangles (q0 q1 q2) and
+// (q0 q2 q3), as SOFA's GridTopology::updateTriangles cuts a flat grid's quads.
+enum class BodyFaces { Cells, Boundary, BoundaryFlipped, CutQuadrangles };
 inline constexpr Named<BodyFaces> kBodyFaces[] = {{"cells", BodyFaces::Cells},
                                                   {"boundary", BodyFaces::Boundary},
                                                   {"boundary-flipped", BodyFaces::BoundaryFlipped}};
+inline constexpr Named<BodyFaces> kMembraneFaces[] = {
+    {"cells", BodyFaces::Cells},
+    {"boundary", BodyFaces::Boundary},
+    {"boundary-flipped", BodyFaces::BoundaryFlipped},
+    {"cut-quadrangles", BodyFaces::CutQuadrangles}};
 // The triangles `faces` names on this rank, as local vertices in SOFA's order, and (for the
 // boundary) the cells and slots they lie at. Collective for the boundary; an eis::Error, naming
 // `key`, on a body whose cells cannot give them.
