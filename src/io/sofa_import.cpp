@@ -572,7 +572,17 @@ bool mapLinearSolver(Reader& r, const SofaObject& o, bool sceneLimits) {
   const double tolerance = r.real(o, "tolerance", 1e-5);
   const double threshold = r.real(o, "threshold", 1e-5);
   if (iterations < 1) r.reject(o, "iterations", "expected at least 1");
-  if (!(tolerance > 0 && tolerance < 1)) r.reject(o, "tolerance", "expected a number in (0, 1)");
+  if (!(tolerance > 0)) r.reject(o, "tolerance", "expected a number > 0");
+  // |r| / |b| = 1 before the first iteration: SOFA's CG stops there, with x = 0.
+  if (tolerance >= 1) {
+    if (sceneLimits)
+      r.reject(o, "tolerance",
+               "at least 1: SOFA's CG stops before its first iteration (a zero solution each "
+               "step), which scene.linear-solver-limits = scene does not reproduce");
+    r.warnOnce(o.label() + ": tolerance " + parse::text(tolerance) +
+               " >= 1: SOFA's CG would stop before its first iteration (a zero solution); "
+               "solved to rtol 1e-8 here");
+  }
   const double rtol = sceneLimits ? tolerance : std::min(tolerance, 1e-8);
   const long long maxIts = sceneLimits ? iterations : std::max<long long>(iterations, 1000);
   r.key("solver.linear", "iterative");

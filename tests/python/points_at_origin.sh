@@ -6,6 +6,10 @@
 # steps y = -9.81e-4 * 6 and vy = -0.03 * 9.81 on every point, x and z 0, on 1 and 2 ranks
 # (to 1e-12). Refused, with one error line each: a size of 0, and a body of points with no
 # mass (SOFA's system matrix is then -h (h + rayleighStiffness) K: zero here).
+# emptyForceField.py's CGLinearSolver tolerance = threshold = "10-3", which SOFA's stream reads
+# as 10: the run is the same (the solve is converged to rtol 1e-8 whatever the scene's
+# tolerance), with a warning saying 10; under scene.linear-solver-limits = scene a tolerance of
+# at least 1 (SOFA's CG then stops before its first iteration) is refused with one error line.
 # Usage: points_at_origin.sh <python3 with numpy> <euler-implicit> <meshes dir>.
 set -u
 RANKS=2  # MPI ranks per run at most (tests/CMakeLists.txt: PROCESSORS)
@@ -53,7 +57,9 @@ def createScene(root):
     root.addObject("DefaultAnimationLoop")
     node = root.addChild("points")
     node.addObject("EulerImplicitSolver")
-    node.addObject("CGLinearSolver", iterations=100, tolerance=1e-3, threshold=1e-3)
+    # emptyForceField.py's tolerance "10-3": SOFA's stream reads 10.
+    limit = "10-3" if "TYPO" in os.environ else 1e-3
+    node.addObject("CGLinearSolver", iterations=100, tolerance=limit, threshold=limit)
     if "SIZE" in os.environ:
         node.addObject("MechanicalObject", template="Vec3d", size=int(os.environ["SIZE"]))
     else:
@@ -81,6 +87,18 @@ for ranks in 1 2; do
   [ "$failures" -eq 0 ] || show
   rm -f one.csv three.csv
 done
+
+TYPO=1 scene 2 empty.py --solver.steps=3 --output.final-state=typo.csv
+check "tolerance '10-3': read as SOFA reads it, 10, with a warning, and the same fall" \
+  fallen typo.csv 1
+check "tolerance '10-3': the warning says 10" \
+  grep -q "warning: .*tolerance = '10-3': SOFA reads 10," run.err
+[ "$failures" -eq 0 ] || show
+TYPO=1 scene 2 empty.py --solver.steps=1 --scene.linear-solver-limits=scene
+check "tolerance 10 under the scene's limits: one error line naming it" \
+  test "$(grep -c "euler-implicit: error: .*CGLinearSolver.*tolerance = '10-3': at least 1" \
+    run.err)" = 1
+[ "$failures" -eq 0 ] || show
 
 MASSLESS=1 scene 2 empty.py --solver.steps=1
 check "no mass: one error line naming the MechanicalObject" \
