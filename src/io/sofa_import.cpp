@@ -468,7 +468,7 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
       if (size < 1 || size != std::floor(size))
         reader.reject(state, "size", "no position and no positive whole size: no points");
       std::string origin;
-      for (double i = 0; i < size; ++i) origin += " 0 0 0";
+      for (double i = 0; i < size; ++i) origin += i > 0 ? " 0 0 0" : "0 0 0";
       nodes = origin;
     }
     if (!(nodes || rest) || !(tets || hexas || lower)) {
