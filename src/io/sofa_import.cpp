@@ -5,6 +5,7 @@
 #include "eis/io/sofa_import.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <set>
 
@@ -35,6 +36,10 @@
 namespace eis {
 
 namespace {
+
+// The keys that give a body cells (without them it is a body of points).
+constexpr const char* kCellKeys[] = {"mesh.tetrahedra", "mesh.hexahedra", "mesh.triangles",
+                                     "mesh.quadrangles", "mesh.edges"};
 
 using sofa::Reader;
 
@@ -471,10 +476,20 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
     sofa::mapSubsetMesh(reader, *source, subsetField, topology,
                         readMeshFile(findFile(reader, loader, options)));
   } else {
-    const std::optional<std::string> nodes = state.field("position") && !topologyPoints
-                                                 ? reader.text(state, "position")
-                                             : topology ? reader.text(*topology, "position")
-                                                        : std::nullopt;
+    std::optional<std::string> nodes = state.field("position") && !topologyPoints
+                                           ? reader.text(state, "position")
+                                       : topology ? reader.text(*topology, "position")
+                                                  : std::nullopt;
+    // MechanicalObject's constructor: `size` points (parse; default 1) at the origin, when
+    // nothing gives it positions.
+    if (!nodes && !rest && !topology && !source) {
+      const double size = reader.real(state, "size", 1);
+      if (size < 1 || size != std::floor(size))
+        reader.reject(state, "size", "no position and no positive whole size: no points");
+      std::string origin;
+      for (double i = 0; i < size; ++i) origin += i > 0 ? " 0 0 0" : "0 0 0";
+      nodes = origin;
+    }
     if (!(nodes || rest) || !(tets || hexas || lower)) {
       refuseOtherGrid();
       // A topological mapping that would give the points (Mesh2PointTopologicalMapping).
@@ -576,7 +591,17 @@ bool mapLinearSolver(Reader& r, const SofaObject& o, bool sceneLimits) {
   const double tolerance = r.real(o, "tolerance", 1e-5);
   const double threshold = r.real(o, "threshold", 1e-5);
   if (iterations < 1) r.reject(o, "iterations", "expected at least 1");
-  if (!(tolerance > 0 && tolerance < 1)) r.reject(o, "tolerance", "expected a number in (0, 1)");
+  if (!(tolerance > 0)) r.reject(o, "tolerance", "expected a number > 0");
+  // |r| / |b| = 1 before the first iteration: SOFA's CG stops there, with x = 0.
+  if (tolerance >= 1) {
+    if (sceneLimits)
+      r.reject(o, "tolerance",
+               "at least 1: SOFA's CG stops before its first iteration (a zero solution each "
+               "step), which scene.linear-solver-limits = scene does not reproduce");
+    r.warnOnce(o.label() + ": tolerance " + parse::text(tolerance) +
+               " >= 1: SOFA's CG would stop before its first iteration (a zero solution); "
+               "solved to rtol 1e-8 here");
+  }
   const double rtol = sceneLimits ? tolerance : std::min(tolerance, 1e-8);
   const long long maxIts = sceneLimits ? iterations : std::max<long long>(iterations, 1000);
   r.key("solver.linear", "iterative");
@@ -789,6 +814,14 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
       unsupported(reader, *o, sofa::refusalOf(o->type, why), options);
     if (o->type == "ConstantForceField") noteForceLoad(*o, keys, before, forces);
   }
+  // A body of points measures no mass from cells: without a mass component SOFA's system
+  // matrix is -h (h + rayleighStiffness) K, zero without a stiffness.
+  if (!rigid && !reader.gave("mass.type") && reader.gave("mesh.nodes") &&
+      std::none_of(std::begin(kCellKeys), std::end(kCellKeys),
+                   [&](const char* key) { return reader.gave(key); }))
+    throw Error(state.where + ": " + state.type +
+                ": a body of points with no mass (no UniformMass, DiagonalMass or "
+                "MeshMatrixMass acts on it): not supported; give it a mass");
   if (!femChildren.empty()) {
     const SofaObject& fem = *femChildren.front()->components.front();
     if (bodyGrid && bodyGrid->type != "RegularGridTopology")

@@ -125,7 +125,7 @@ bool Reader::gave(const std::string& key) const {
   return std::any_of(keys_->begin(), keys_->end(), [&](const SofaKey& k) { return k.key == key; });
 }
 
-void Reader::warnOnce(const std::string& line) {
+void Reader::warnOnce(const std::string& line) const {
   if (std::find(out_.warnings.begin(), out_.warnings.end(), line) == out_.warnings.end())
     out_.warnings.push_back(line);
 }
@@ -164,6 +164,18 @@ double Reader::real(const SofaObject& o, const std::string& field, double fallba
   if (!value) return fallback;
   const Texts tokens = parse::tokens(*value);
   double x = 0;
+  if (tokens.size() == 1 && !parse::number(tokens[0], x)) {
+    // Data<double>::read streams the text into the value: a number followed by a sign (a
+    // tolerance written "10-3") reads as its leading number, which SOFA takes without a word.
+    const std::string& token = tokens[0];
+    const std::size_t sign = token.find_first_of("+-", 1);
+    if (sign != std::string::npos && token.find_first_of("eE") == std::string::npos &&
+        parse::number(token.substr(0, sign), x)) {
+      warnOnce(where(o, field) + ": " + o.type + ": " + field + " = '" + printable(token, 40) +
+               "': SOFA reads " + token.substr(0, sign) + ", where its stream stops");
+      return x;
+    }
+  }
   if (tokens.size() != 1 || !parse::number(tokens[0], x)) reject(o, field, "expected one number");
   return x;
 }

@@ -53,7 +53,7 @@ public:
   void note(const std::string& line);
   void warn(const std::string& line) { out_.warnings.push_back(line); }
   // A warning said once, however many bodies or links lead to it.
-  void warnOnce(const std::string& line);
+  void warnOnce(const std::string& line) const;  // out_ is a reference: const reads may warn
   // "file:line: Type 'name': field = 'value': why".
   [[noreturn]] void reject(const SofaObject& o, const std::string& field,
                            const std::string& why) const;

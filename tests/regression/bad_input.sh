@@ -503,7 +503,7 @@ launch bad scn_static_solver "scn_static.scn:4" "StaticSolver" -- --scene="$T/sc
   --solver.steps=1
 launch bad scn_two_objects "scn_two_objects.scn:12" "a second MechanicalObject in node /body" \
   "scn_two_objects.scn:8" -- --scene="$T/scn_two_objects.scn" --solver.steps=1
-launch bad scn_body_no_mesh "scn_body_no_mesh.scn:12" "MechanicalObject: no mesh" -- \
+launch bad scn_body_no_mesh "scn_body_no_mesh.scn:12" "MechanicalObject: a body of points with no mass" -- \
   --scene="$T/scn_body_no_mesh.scn" --solver.steps=1
 launch bad scn_mapped_mass "scn_mapped_mass.scn:12" "SphereForceField" "mapped child" -- \
   --scene="$T/scn_mapped_mass.scn" --solver.steps=1

@@ -58,7 +58,13 @@ TEST(SofaPointsOnly, PointsWithoutCells) {
       "<UniformMass totalMass='1'/>");
   EXPECT_TRUE(has(one, "mesh.nodes=1 2 3"));
   EXPECT_TRUE(has(one, "initial.positions=4 5 6"));
-  EXPECT_NE(importError("<MechanicalObject/><UniformMass/>").find("no mesh"), std::string::npos);
+  // MechanicalObject's constructor: `size` points (default 1) at the origin.
+  EXPECT_TRUE(has(bodyKeys("<MechanicalObject/><UniformMass totalMass='1'/>"), "mesh.nodes=0 0 0"));
+  EXPECT_TRUE(has(bodyKeys("<MechanicalObject size='2'/><UniformMass totalMass='1'/>"),
+                  "mesh.nodes=0 0 0 0 0 0"));
+  EXPECT_NE(importError("<MechanicalObject size='0'/>").find("size = '0'"), std::string::npos);
+  EXPECT_NE(importError("<MechanicalObject/>").find("a body of points with no mass"),
+            std::string::npos);
 }
 
 // Cells a topology links from a component not read here are refused, not dropped: the body

@@ -812,10 +812,11 @@ TEST(SofaImport, SkippedAndUnsupportedComponents) {
   EXPECT_EQ(errorOf([] { keysOf("<GenericConstraintSolver/>"); }),
             "t.scn:1: GenericConstraintSolver: not supported: it may change the mechanics "
             "(--scene.skip-unsupported=true skips it with a warning)");
-  // A child node with a MechanicalObject of its own is a second body, with a mesh of its own.
+  // A child node with a MechanicalObject of its own is a second body, with a mesh of its own:
+  // with nothing given, SOFA's one point at the origin, which has no mass.
   EXPECT_NE(errorOf([] {
               keysOf("<Node name='other'><MechanicalObject/></Node>");
-            }).find("MechanicalObject: no mesh"),
+            }).find("MechanicalObject: a body of points with no mass"),
             std::string::npos);
   EXPECT_NE(errorOf([] {
               keysOf("<MechanicalObject name='second'/>");
@@ -938,9 +939,9 @@ TEST(SofaImport, MeshFromTheLoaderTheTopologyNames) {
   // Positions alone: a body of points, mesh.nodes with no cells.
   Keys points;
   for (const eis::SofaKey& k : bodyKeys(eis::importSofaScene(
-           SofaScene(
-               "<Node><EulerImplicitSolver/><MechanicalObject position='0 0 0 1 0 0'/></Node>",
-               "t.scn"),
+           SofaScene("<Node><EulerImplicitSolver/><MechanicalObject position='0 0 0 1 0 0'/>"
+                     "<UniformMass totalMass='1'/></Node>",
+                     "t.scn"),
            {})))
     points[k.key].push_back(k.value);
   EXPECT_EQ(one(points, "mesh.nodes"), "0 0 0 1 0 0");
