@@ -33,16 +33,8 @@ void mapFixedPlane(Reader& r, const SofaObject& o) {
     r.key("constraint.partial-fixed", flags + s);
   const double dmin = r.real(o, "dmin", 0), dmax = r.real(o, "dmax", 0);
   if (dmin == dmax) return;
-  const double sign = dir[axis];
-  const double low = std::nextafter(sign > 0 ? dmin : -dmax, HUGE_VAL);
-  const double high = std::nextafter(sign > 0 ? dmax : -dmin, -HUGE_VAL);
-  if (low > high) return;
-  std::array<double, 6> box{-1e308, -1e308, -1e308, 1e308, 1e308, 1e308};
-  box[axis] = low;
-  box[3 + axis] = high;
-  std::string text = "box";
-  for (double b : box) text += " " + parse::text(b);
-  r.key("constraint.partial-fixed", flags + text);
+  if (const std::optional<std::string> slab = axisSlab(axis, dir[axis], dmin, dmax))
+    r.key("constraint.partial-fixed", flags + *slab);
 }
 
 // FixedProjectiveConstraint.inl: indices defaults to {0}, fixAll false;

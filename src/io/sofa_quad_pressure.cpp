@@ -54,17 +54,9 @@ void mapQuadPressure(Reader& r, const SofaObject& o) {
         axis = k;
     if (axis < 0)
       r.reject(o, "normal", "a unit axis (1 0 0, 0 -1 0, ...) is supported with dmin and dmax");
-    // The strict bounds, moved to the next doubles inside for our inclusive box.
-    const double sign = normal[axis];
-    const double low = std::nextafter(sign > 0 ? dmin : -dmax, HUGE_VAL);
-    const double high = std::nextafter(sign > 0 ? dmax : -dmin, -HUGE_VAL);
-    if (low > high) return;
-    std::array<double, 6> box{-1e308, -1e308, -1e308, 1e308, 1e308, 1e308};
-    box[axis] = low;
-    box[3 + axis] = high;
-    std::string text = "box";
-    for (double b : box) text += " " + parse::text(b);
-    selections.push_back(text);
+    const std::optional<std::string> slab = axisSlab(axis, normal[axis], dmin, dmax);
+    if (!slab) return;
+    selections.push_back(*slab);
   }
   if (pressure == std::vector<double>{0, 0, 0}) return;
   for (const std::string& s : selections)

@@ -2,6 +2,7 @@
 #include "sofa_selections.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <utility>
 
@@ -25,6 +26,18 @@ std::string vector3(const Reader& reader, const SofaObject& o, const std::string
 std::string indexList(const std::vector<long long>& indices) {
   std::string text = "indices";
   for (long long i : indices) text += " " + std::to_string(i);
+  return text;
+}
+
+std::optional<std::string> axisSlab(int axis, double sign, double dmin, double dmax) {
+  const double low = std::nextafter(sign > 0 ? dmin : -dmax, HUGE_VAL);
+  const double high = std::nextafter(sign > 0 ? dmax : -dmin, -HUGE_VAL);
+  if (low > high) return std::nullopt;
+  std::array<double, 6> box{-1e308, -1e308, -1e308, 1e308, 1e308, 1e308};
+  box[axis] = low;
+  box[3 + axis] = high;
+  std::string text = "box";
+  for (double b : box) text += " " + parse::text(b);
   return text;
 }
 

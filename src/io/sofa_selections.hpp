@@ -2,6 +2,7 @@
 // What SOFA's number and index fields become in our keys' grammar, shared by the mappings of the
 // components (io/sofa_masses.cpp, io/sofa_constraints.cpp, ...). Private to the SOFA importer.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,10 @@ std::string joined(const std::vector<double>& values, std::size_t from, std::siz
 std::string vector3(const Reader& reader, const SofaObject& o, const std::string& field);
 // "indices i j k".
 std::string indexList(const std::vector<long long>& indices);
+// The box selection of the points strictly between dmin and dmax along an axis normal (axis 0..2,
+// sign +-1), as SOFA's `dmin < dot(normal, p) < dmax` tests: each bound moved to the next double
+// inside for our inclusive box; nothing when no double lies between them.
+std::optional<std::string> axisSlab(int axis, double sign, double dmin, double dmax);
 
 // The selections a field of indices stands for. Inline, or a link to a BoxROI's, SphereROI's,
 // PlaneROI's, PairBoxROI's or ProximityROI's (a nearest selection) indices, or to the output of a

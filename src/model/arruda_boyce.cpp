@@ -51,10 +51,7 @@ Point linearize(const Mat3& F, double J, const Parameters& p) {
 // D = I - I1/3 C^-1: dIb = X r - Ib t / 3, dD = -r/3 C^-1 + I1/3 C^-1 dC C^-1 and
 // dS = 2 X [(w'' dIb - w' t/3) D + w' dD] + k0 t/2 C^-1 - k0 ln J C^-1 dC C^-1.
 Mat3 piolaIncrement(const Point& point, const Mat3& dF, const Parameters& p) {
-  const Mat3 FtdF = transposeMultiply(point.F, dF);
-  Mat3 dC;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) dC[3 * i + j] = FtdF[3 * i + j] + FtdF[3 * j + i];
+  const Mat3 dC = plusTranspose(transposeMultiply(point.F, dF));
   const Mat3& Ci = point.inverseC;
   const double t = contract(Ci, dC), r = trace(dC);
   const double X = std::pow(point.J, -2.0 / 3.0), Ib = X * point.I1;

@@ -5,18 +5,7 @@
 
 namespace eis::mooney_rivlin {
 
-namespace {
-
 using namespace mat3;
-
-Mat3 symmetricPart2(const Mat3& FtdF) {  // F^T dF + dF^T F
-  Mat3 dC;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) dC[3 * i + j] = FtdF[3 * i + j] + FtdF[3 * j + i];
-  return dC;
-}
-
-}  // namespace
 
 Point linearize(const Mat3& F, double J, const Parameters& p) {
   Point point;
@@ -40,7 +29,7 @@ Point linearize(const Mat3& F, double J, const Parameters& p) {
 // With dC = F^T dF + dF^T F, t = C^-1 : dC, r = tr dC, X = J^(-2/3), Y = X^2 (dX = -X t/3,
 // dY = -2 Y t/3), dI1 = r, dI2 = I1 r - C : dC, d(C^-1) = -C^-1 dC C^-1.
 Mat3 piolaIncrement(const Point& point, const Mat3& dF, const Parameters& p) {
-  const Mat3 dC = symmetricPart2(transposeMultiply(point.F, dF));
+  const Mat3 dC = plusTranspose(transposeMultiply(point.F, dF));
   const Mat3& Ci = point.inverseC;
   const double t = contract(Ci, dC), r = trace(dC), I1 = point.I1, I2 = point.I2;
   const double X = std::pow(point.J, -2.0 / 3.0), Y = X * X;
@@ -64,7 +53,7 @@ Mat3 piolaIncrement(const Point& point, const Mat3& dF, const Parameters& p) {
 double energyDensity(const Mat3& H, const Parameters& p) {
   const double J = determinant(plusIdentity(H));
   if (!(J > 0)) return std::numeric_limits<double>::infinity();
-  const Mat3 E = scaled(0.5, addScaled(symmetricPart2(H), 1.0, transposeMultiply(H, H)));
+  const Mat3 E = scaled(0.5, addScaled(plusTranspose(H), 1.0, transposeMultiply(H, H)));
   const double trE = trace(E), logJ = std::log(J);
   const double x = std::expm1(-2.0 / 3.0 * logJ), y = std::expm1(-4.0 / 3.0 * logJ);
   const double first = (1 + x) * 2 * trE + 3 * x;

@@ -91,10 +91,7 @@ Point linearize(const Mat3& H, double J, const Parameters& p) {
 // d(C^q)'_IJ = g_IJ dC'_IJ with g_IJ = (l_I^q - l_J^q)/(l_I - l_J), or q l_I^(q-1) where
 // l_I = l_J (relative 1e-8, as SOFA). d(C^-1) = -C^-1 dC C^-1.
 Mat3 piolaIncrement(const Point& point, const Mat3& dF, const Parameters& p) {
-  const Mat3 FtdF = transposeMultiply(point.F, dF);
-  Mat3 dC;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) dC[3 * i + j] = FtdF[3 * i + j] + FtdF[3 * j + i];
+  const Mat3 dC = plusTranspose(transposeMultiply(point.F, dF));
   const Mat3& Ci = point.inverseC;
   const double q = p.alpha1 / 2 - 1, t = contract(Ci, dC);
   const auto& l = point.eigen;

@@ -47,6 +47,14 @@ inline Mat3 transposeMultiply(const Mat3& a, const Mat3& b) {
   return c;
 }
 
+// a + a^T (with a = F^T dF: dC, the increment of C = F^T F)
+inline Mat3 plusTranspose(const Mat3& a) {
+  Mat3 c;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) c[3 * i + j] = a[3 * i + j] + a[3 * j + i];
+  return c;
+}
+
 // a b^T
 inline Mat3 multiplyTranspose(const Mat3& a, const Mat3& b) {
   Mat3 c{};
