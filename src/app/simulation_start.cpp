@@ -23,6 +23,30 @@ std::string listed(const std::vector<CheckpointBody>& bodies) {
   return text;
 }
 
+// The features whose state carries from step to step outside the checkpoint: a restart would
+// start it afresh and silently differ from the uninterrupted run. "" when the scene has none.
+std::string stateNotInCheckpoint(const Parameters& scene) {
+  const std::string plastic = "material.plastic-max-threshold";
+  if (scene.given(plastic) && scene.real(plastic) > 0)
+    return plastic + " = " + scene.text(plastic) +
+           ": plasticity's per-element plastic strains are not in the checkpoint";
+  if (scene.given("load.edge-pressure"))
+    for (const std::string& text : scene.texts("load.edge-pressure"))
+      if (const Texts words = parse::tokens(text); !words.empty() && words[0] == "follower")
+        return "load.edge-pressure = " + text +
+               ": a follower load's direction comes from the previous step's positions, which "
+               "are not in the checkpoint";
+  if (scene.given("lagrange.bilateral"))
+    for (const std::string& text : scene.texts("lagrange.bilateral")) {
+      const Texts words = parse::tokens(text);
+      const auto points = std::find(words.begin(), words.end(), "points");
+      if (std::find(points, words.end(), "moving") != words.end())
+        return "lagrange.bilateral = " + text +
+               ": moving points project one step late, from a state not in the checkpoint";
+    }
+  return "";
+}
+
 }  // namespace
 
 // The checkpoint, if any, is chosen first: a restart takes every body's state from it, and
@@ -33,6 +57,12 @@ void Simulation::setInitialStates() {
       [&](const std::string& warning) {
         report("euler-implicit: warning: %s\n", warning.c_str());
       });
+  for (const auto& body : bodies_)
+    if (const std::string unsaved = stateNotInCheckpoint(body->scene);
+        !restart.empty() && !unsaved.empty())
+      throw Error("initial.restart = " + restart + ": " +
+                  (body->path.empty() ? "" : "body " + body->path + ": ") + unsaved +
+                  ", so a restart would differ from the run that wrote it (start afresh instead)");
   const std::string initial = scene().optionalText("initial.state");
   const bool checkpoint = !restart.empty() || (!initial.empty() && isHdf5File(initial, comm_));
   std::vector<NodalTable> tables;
