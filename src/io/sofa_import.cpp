@@ -703,6 +703,23 @@ SofaMatrixSources matrixSources(const sofa::Body& body) {
   return sources;
 }
 
+// SOFA's CGLinearSolver (a GraphScatteredMatrix) assembles no matrix: it multiplies by
+// addDForce. A force field written in Python with addDForce but no addKToMatrix (the methods
+// the scene driver recorded) is then run matrix-free, as SOFA runs it; under a solver that
+// assembles, its missing matrix stays an error (model/gathered_force_field).
+void matrixFreeUnderCG(Reader& r, const SofaObject& o, const SofaObject* linearSolver) {
+  if (!linearSolver || linearSolver->type != "CGLinearSolver" || r.gave("solver.operator")) return;
+  const auto methods = parse::tokens(r.text(o, "methods").value_or(""));
+  const auto defines = [&methods](const char* m) {
+    return std::find(methods.begin(), methods.end(), m) != methods.end();
+  };
+  if (!defines("addDForce") || defines("addKToMatrix")) return;
+  r.key("solver.operator", "matrix-free");
+  r.note(o.label() +
+         ": the step's matrix is matrix-free (addDForce, no addKToMatrix), as SOFA's "
+         "CGLinearSolver multiplies by addDForce and assembles none");
+}
+
 // The load a ConstantForceField gave (the key its mapping added after `before`), as the
 // ordinal of that key's value among the body's keys, for a Python controller to write.
 void noteForceLoad(const SofaObject& o, const std::vector<SofaKey>& keys, std::size_t before,
@@ -813,6 +830,7 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     else
       unsupported(reader, *o, sofa::refusalOf(o->type, why), options);
     if (o->type == "ConstantForceField") noteForceLoad(*o, keys, before, forces);
+    if (o->type == "PythonForceField") matrixFreeUnderCG(reader, *o, body.linearSolver);
   }
   // A body of points measures no mass from cells: without a mass component SOFA's system
   // matrix is -h (h + rayleighStiffness) K, zero without a stiffness.

@@ -132,17 +132,26 @@ class GraphTest(unittest.TestCase):
                     self.addData("ks", value=3.0)
                 def addForce(self, m, forces, pos, vel):
                     pass
+            class Stiff(Pull):
+                def addDForce(self, m, df, dx):
+                    pass
             class Shift(Sofa.Core.Mapping_Vec3d_Vec1d):
                 def __init__(self, *args, **kwargs):
                     Sofa.Core.Mapping_Vec3d_Vec1d.__init__(self, *args, **kwargs)
             def createScene(root):
                 root.addObject(Pull(name='pull'))
+                root.addObject(Stiff(name='stiff'))
                 root.addObject(Shift())
             """)
-        self.assertEqual([e.tag for e in root], ["PythonForceField", "PythonMapping"])
-        self.assertEqual(attributes(root[0]),
-                         {"name": "pull", "class": "Pull", "base": "ForceFieldVec3d"})
+        self.assertEqual([e.tag for e in root],
+                         ["PythonForceField", "PythonForceField", "PythonMapping"])
+        # methods: those of SofaPython3's callbacks the class or its own bases define.
+        self.assertEqual(attributes(root[0]), {"name": "pull", "class": "Pull",
+                                               "base": "ForceFieldVec3d", "methods": "addForce"})
         self.assertEqual(attributes(root[1]),
+                         {"name": "stiff", "class": "Stiff", "base": "ForceFieldVec3d",
+                          "methods": "addForce addDForce"})
+        self.assertEqual(attributes(root[2]),
                          {"name": "Shift", "class": "Shift", "base": "Mapping_Vec3d_Vec1d"})
 
     def test_link_paths_and_shared_nodes(self):

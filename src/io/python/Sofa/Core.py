@@ -394,8 +394,16 @@ class _PythonComponent(Object):
 
     def _attributes(self):
         base = next((k.__name__ for k in type(self).__mro__ if k.__module__ == __name__), "")
-        return [("class", Data(self, "class", type(self).__name__, True)),
-                ("base", Data(self, "base", base, True))]
+        attributes = [("class", Data(self, "class", type(self).__name__, True)),
+                      ("base", Data(self, "base", base, True))]
+        if self._kind == "PythonForceField":
+            # Which of SofaPython3's callbacks the class defines: the importer picks the
+            # operator from them (addDForce without addKToMatrix: matrix-free under a CG).
+            own = [m for m in ("addForce", "addDForce", "addKToMatrix")
+                   if any(m in vars(k) for k in type(self).__mro__
+                          if k.__module__ != __name__ and k is not object)]
+            attributes.append(("methods", Data(self, "methods", " ".join(own), True)))
+        return attributes
 
 
 class _Vector:
