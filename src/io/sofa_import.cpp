@@ -832,14 +832,21 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     if (o->type == "ConstantForceField") noteForceLoad(*o, keys, before, forces);
     if (o->type == "PythonForceField") matrixFreeUnderCG(reader, *o, body.linearSolver);
   }
-  // A body of points measures no mass from cells: without a mass component SOFA's system
-  // matrix is -h (h + rayleighStiffness) K, zero without a stiffness.
-  if (!rigid && !reader.gave("mass.type") && reader.gave("mesh.nodes") &&
-      std::none_of(std::begin(kCellKeys), std::end(kCellKeys),
-                   [&](const char* key) { return reader.gave(key); }))
+  // Without a mass component SOFA's M is 0: its system matrix is -h (h + rayleighStiffness) K,
+  // a quasi-static step (zero without a stiffness), and gravity, which acts through the mass,
+  // pulls on nothing. Our body always has a mass (material.density 1 by default): refused.
+  if (!rigid && !reader.gave("mass.type")) {
+    if (reader.gave("mesh.nodes") &&
+        std::none_of(std::begin(kCellKeys), std::end(kCellKeys),
+                     [&](const char* key) { return reader.gave(key); }))
+      throw Error(state.where + ": " + state.type +
+                  ": a body of points with no mass (no UniformMass, DiagonalMass or "
+                  "MeshMatrixMass acts on it): not supported; give it a mass");
     throw Error(state.where + ": " + state.type +
-                ": a body of points with no mass (no UniformMass, DiagonalMass or "
-                "MeshMatrixMass acts on it): not supported; give it a mass");
+                (state.name.empty() ? "" : " '" + state.name + "'") +
+                ": no mass component: SOFA's step would have M = 0, which is not simulated "
+                "here; give it a mass (UniformMass, DiagonalMass, MeshMatrixMass, ...)");
+  }
   if (!femChildren.empty()) {
     const SofaObject& fem = *femChildren.front()->components.front();
     if (bodyGrid && bodyGrid->type != "RegularGridTopology")

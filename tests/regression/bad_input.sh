@@ -167,7 +167,7 @@ sed '10s|youngModulus="1e3"|youngModulsu="1e3"|' good.scn > scn_misspelt_field.s
 sed '6s|good.msh|none.msh|' good.scn > scn_missing_mesh.scn
 sed '4s|<EulerImplicitSolver/>|<EulerImplicitSolver>|' good.scn > scn_syntax.scn
 sed '4s|.*|    <PrecomputedConstraintCorrection/>\n    <EulerImplicitSolver/>|' good.scn > scn_unsupported.scn
-sed '9s|.*|    <PythonController name="ctl" class="Pulse" eis-source="liver.py:42"/>|' good.scn \
+sed '9s|.*|    <PythonController name="ctl" class="Pulse" eis-source="liver.py:42"/>\n&|' good.scn \
   > scn_python_controller.scn
 sed '9s|.*|    <PythonForceField name="pull" class="Pull" base="ForceFieldVec3d" eis-source="s.py:7"/>|' \
   good.scn > scn_python_force_field.scn
@@ -181,7 +181,7 @@ sed '12s|.*|    <Node name="m"><MechanicalObject/><IdentityMapping/><SphereForce
   good.scn > scn_mapped_mass.scn
 sed '12s|.*|    <Node name="visual"><OglModel/><BarycentricMapping/></Node>\n    <Node name="collision"><MechanicalObject/><TriangleCollisionModel/><BarycentricMapping/></Node>\n  </Node>|' \
   good.scn > scn_skipped.scn
-sed '9s|.*|    <UnknownForceField/>|' good.scn > scn_unknown.scn
+sed '9s|.*|    <UnknownForceField/>\n&|' good.scn > scn_unknown.scn
 # An included group whose force field has a bad value: read by rank 0, given to the other ranks.
 mkdir -p parts
 printf '<Node name="Group">\n  <TetrahedronFEMForceField youngModulus="1e3" method="smal"/>\n</Node>\n' \

@@ -50,11 +50,12 @@ std::vector<std::string> pulseKeys(const std::string& fields) {
   eis::SofaImportOptions options;
   options.sceneFolder = EIS_MESH_DIR;
   const eis::SofaImport out = eis::importSofaScene(
-      eis::SofaScene("<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
-                     "filename='beam_v22_ascii.msh'/><MeshTopology src='@l'/>"
-                     "<MechanicalObject src='@l'/><SurfacePressureForceField " +
-                         fields + "/></Node>",
-                     "t.scn"),
+      eis::SofaScene(
+          "<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
+          "filename='beam_v22_ascii.msh'/><MeshTopology src='@l'/>"
+          "<MechanicalObject src='@l'/><UniformMass totalMass='1'/><SurfacePressureForceField " +
+              fields + "/></Node>",
+          "t.scn"),
       options);
   std::vector<std::string> found;
   for (const eis::SofaKey& k : out.objects.at(0).keys)

@@ -124,8 +124,8 @@ TEST(SofaFreeBodies, HexahedraWrittenInTheTopology) {
 TEST(SofaFreeBodies, MeshSpringsEachKindOnWrittenCells) {
   const auto springs = [&](const std::string& cells, const std::string& fields) {
     return keysOf(imported(std::string("<Node><EulerImplicitSolver/><MechanicalObject position='") +
-                           kCube + "'/><MeshTopology " + cells + "/><MeshSpringForceField " +
-                           fields + "/></Node>"));
+                           kCube + "'/><UniformMass totalMass='1'/><MeshTopology " + cells +
+                           "/><MeshSpringForceField " + fields + "/></Node>"));
   };
   using V = std::vector<std::string>;
   const std::string hexa = "hexas='0 4 6 2 1 5 7 3'";
@@ -166,9 +166,10 @@ TEST(SofaFreeBodies, MeshSpringsEachKindOnWrittenCells) {
 // 0, which SOFA divides by): required here.
 TEST(SofaFreeBodies, EllipsoidForceFieldKeys) {
   const auto ellipsoid = [&](const std::string& fields) {
-    return keysOf(imported(std::string("<Node><EulerImplicitSolver/><MechanicalObject position='") +
-                           kCube + "'/><MeshTopology hexas='0 4 6 2 1 5 7 3'/>" +
-                           "<EllipsoidForceField " + fields + "/></Node>"));
+    return keysOf(
+        imported(std::string("<Node><EulerImplicitSolver/><MechanicalObject position='") + kCube +
+                 "'/><UniformMass totalMass='1'/><MeshTopology hexas='0 4 6 2 1 5 7 3'/>" +
+                 "<EllipsoidForceField " + fields + "/></Node>"));
   };
   using V = std::vector<std::string>;
   EXPECT_EQ(ellipsoid("vradius='1 2 3'").at("obstacle.ellipsoid"), V{"0 0 0 1 2 3 500 5"});
@@ -185,8 +186,8 @@ TEST(SofaFreeBodies, EllipsoidForceFieldKeys) {
 TEST(SofaFreeBodies, AnalysisEngineOnlyDrawnIsSkipped) {
   const auto scene = [&](const std::string& reader) {
     return std::string("<Node><EulerImplicitSolver/><MechanicalObject position='") + kCube +
-           "'/><MeshTopology hexas='0 4 6 2 1 5 7 3'/><AverageCoord name='center'/>" + reader +
-           "</Node>";
+           "'/><UniformMass totalMass='1'/><MeshTopology hexas='0 4 6 2 1 5 7 3'/><AverageCoord name='center'/>" +
+           reader + "</Node>";
   };
   const eis::SofaImport out = imported(scene("<OglLabel label='@center.average'/>"));
   EXPECT_TRUE(anyHas(out.notes, "skipped (visual only): AverageCoord, OglLabel"));
@@ -203,14 +204,14 @@ TEST(SofaFreeBodies, OnePointGivesWayToTheTopologysPoints) {
   const auto keys = keysOf(imported(
       "<Node><EulerImplicitSolver/><MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/>"
       "<TetrahedronSetTopologyContainer src='@l'/>"
-      "<MechanicalObject position='0 0 0' velocity='0 0 0'/></Node>"));
+      "<MechanicalObject position='0 0 0' velocity='0 0 0'/><UniformMass totalMass='1'/></Node>"));
   ASSERT_EQ(keys.count("mesh.file"), 1u);
   EXPECT_NE(keys.at("mesh.file")[0].find("beam_v22_ascii.msh"), std::string::npos);
   EXPECT_EQ(keys.count("mesh.nodes"), 0u);
   EXPECT_EQ(keys.at("initial.velocities"), std::vector<std::string>{"0 0 0"});
-  const auto own = keysOf(
-      imported(std::string("<Node><EulerImplicitSolver/><MechanicalObject position='") + kCube +
-               "'/><MeshTopology position='0 0 0  1 0 0' hexas='0 4 6 2 1 5 7 3'/></Node>"));
+  const auto own = keysOf(imported(
+      std::string("<Node><EulerImplicitSolver/><MechanicalObject position='") + kCube +
+      "'/><UniformMass totalMass='1'/><MeshTopology position='0 0 0  1 0 0' hexas='0 4 6 2 1 5 7 3'/></Node>"));
   EXPECT_EQ(own.at("mesh.nodes"), std::vector<std::string>{kCube});
 }
 

@@ -36,7 +36,8 @@ struct GridKeys {
 GridKeys importGrid(const std::string& grid, const std::string& more = "",
                     const std::string& last = "<TetrahedronFEMForceField/>") {
   const std::string text = "<Node><Node name='b'><EulerImplicitSolver/>" + grid +
-                           "<MechanicalObject/>" + more + last + "</Node></Node>";
+                           "<MechanicalObject/><UniformMass totalMass='1'/>" + more + last +
+                           "</Node></Node>";
   const eis::SofaImport imported = eis::importSofaScene(eis::SofaScene(text, "g.scn"), {});
   GridKeys out;
   out.notes = imported.notes;
@@ -233,7 +234,7 @@ TEST(SofaGrid, APositionLinkedToTheGrid) {
       "<Node><Node name='b'><EulerImplicitSolver/>"
       "<RegularGridTopology name='loader' nx='3' ny='2' nz='2' xmin='0' xmax='1' ymin='0' "
       "ymax='1' zmin='0' zmax='1'/><MechanicalObject position='@loader.position'/>"
-      "<TetrahedronFEMForceField/></Node></Node>";
+      "<UniformMass totalMass='1'/><TetrahedronFEMForceField/></Node></Node>";
   const eis::SofaImport imported = eis::importSofaScene(eis::SofaScene(text, "g.scn"), {});
   std::string nodes;
   for (const eis::SofaKey& k : imported.objects.at(0).keys)
@@ -252,7 +253,7 @@ TEST(SofaGrid, TetrahedraLinkedFromAnotherNodesCut) {
       "<Node name='b'><EulerImplicitSolver/>"
       "<TetrahedronSetTopologyContainer name='t' position='@../volume/g.position' "
       "tetrahedra='@../volume/cut.tetrahedra'/><MechanicalObject src='@t'/>"
-      "<TetrahedronFEMForceField/></Node></Node>";
+      "<UniformMass totalMass='1'/><TetrahedronFEMForceField/></Node></Node>";
   const eis::SofaImport imported = eis::importSofaScene(eis::SofaScene(text, "g.scn"), {});
   std::string tets;
   for (const eis::SofaKey& k : imported.objects.at(0).keys)

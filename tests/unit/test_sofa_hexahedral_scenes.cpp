@@ -20,7 +20,8 @@ using Keys = std::map<std::string, std::string>;
 Keys importOnGrid(const std::string& components) {
   const std::string text =
       "<Node><Node name='b'><EulerImplicitSolver/><CGLinearSolver/>"
-      "<RegularGridTopology name='g' n='3 2 2' min='0 0 0' max='2 1 1'/><MechanicalObject/>" +
+      "<RegularGridTopology name='g' n='3 2 2' min='0 0 0' max='2 1 1'/><MechanicalObject/>"
+      "<UniformMass totalMass='1'/>" +
       components + "</Node></Node>";
   const eis::SofaImport imported = eis::importSofaScene(eis::SofaScene(text, "h.scn"), {});
   Keys keys;
@@ -107,10 +108,11 @@ TEST(SofaHexahedralScenes, CubesSprings) {
   EXPECT_EQ(quads.count("springs.face-diagonals"), 0u);
   // Without its triangles (computeTriangleList false) a grid's lines are its edges alone.
   const eis::SofaImport edgesOnly = eis::importSofaScene(
-      eis::SofaScene("<Node><Node name='b'><EulerImplicitSolver/><CGLinearSolver/>"
-                     "<RegularGridTopology n='3 2 2' computeTriangleList='0'/><MechanicalObject/>"
-                     "<MeshSpringForceField linesStiffness='10'/></Node></Node>",
-                     "e.scn"),
+      eis::SofaScene(
+          "<Node><Node name='b'><EulerImplicitSolver/><CGLinearSolver/>"
+          "<RegularGridTopology n='3 2 2' computeTriangleList='0'/><MechanicalObject/><UniformMass totalMass='1'/>"
+          "<MeshSpringForceField linesStiffness='10'/></Node></Node>",
+          "e.scn"),
       {});
   Keys edgeKeys;
   for (const eis::SofaKey& k : edgesOnly.objects.at(0).keys) edgeKeys[k.key] = k.value;
@@ -129,7 +131,7 @@ TEST(SofaHexahedralScenes, CubesSprings) {
   // On tetrahedra the tetrahedra's field is ours.
   const std::string text =
       "<Node><Node name='b'><EulerImplicitSolver/><CGLinearSolver/>"
-      "<MechanicalObject position='0 0 0 1 0 0 0 1 0 0 0 1'/>"
+      "<MechanicalObject position='0 0 0 1 0 0 0 1 0 0 0 1'/><UniformMass totalMass='1'/>"
       "<TetrahedronSetTopologyContainer tetrahedra='0 1 2 3'/><TetrahedronFEMForceField/>"
       "<MeshSpringForceField tetrahedraStiffness='4'/></Node></Node>";
   const eis::SofaImport tets = eis::importSofaScene(eis::SofaScene(text, "t.scn"), {});
@@ -141,7 +143,7 @@ TEST(SofaHexahedralScenes, CubesSprings) {
   // theirs first, so SOFA would not use it; refused.
   const std::string aliased =
       "<Node><Node name='b'><EulerImplicitSolver/><CGLinearSolver/>"
-      "<MechanicalObject position='0 0 0 1 0 0 0 1 0 0 0 1'/>"
+      "<MechanicalObject position='0 0 0 1 0 0 0 1 0 0 0 1'/><UniformMass totalMass='1'/>"
       "<TetrahedronSetTopologyContainer tetrahedra='0 1 2 3'/><TetrahedronFEMForceField/>"
       "<MeshSpringForceField stiffness='2' tetrahedraStiffness='4'/></Node></Node>";
   EXPECT_NE(eis_test::errorOf([&] {
@@ -161,7 +163,7 @@ TEST(SofaHexahedralScenes, HexahedralFemForceField) {
   EXPECT_EQ(large.at("material.rotation"), "large");
   EXPECT_EQ(large.at("material.young-modulus"), "100");
   EXPECT_EQ(large.at("material.poisson-ratio"), "0.3");
-  EXPECT_EQ(large.count("mass.type"), 0u);
+  EXPECT_EQ(large.at("mass.type"), "uniform");  // importOnGrid's UniformMass: none of its own
   const Keys defaults = importOnGrid("<HexahedralFEMForceField method='polar'/>");
   EXPECT_EQ(defaults.at("material.rotation"), "polar");
   EXPECT_EQ(defaults.at("material.young-modulus"), "5000");

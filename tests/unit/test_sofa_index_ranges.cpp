@@ -70,11 +70,12 @@ std::vector<std::string> fixedKeys(const std::string& indices) {
   eis::SofaImportOptions options;
   options.sceneFolder = EIS_MESH_DIR;
   const eis::SofaImport out = eis::importSofaScene(
-      eis::SofaScene("<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
-                     "filename='beam_v22_ascii.msh'/><MechanicalObject src='@l'/>"
-                     "<FixedProjectiveConstraint indices='" +
-                         indices + "'/></Node>",
-                     "t.scn"),
+      eis::SofaScene(
+          "<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
+          "filename='beam_v22_ascii.msh'/><MechanicalObject src='@l'/><UniformMass totalMass='1'/>"
+          "<FixedProjectiveConstraint indices='" +
+              indices + "'/></Node>",
+          "t.scn"),
       options);
   std::vector<std::string> found;
   for (const eis::SofaKey& k : out.objects.at(0).keys)

@@ -117,6 +117,10 @@ std::vector<eis::SofaKey> bodyKeys(const eis::SofaImport& imported) {
 
 // The keys of a scene around `body` (one mechanical node with a loader of a shipped mesh).
 using Keys = std::map<std::string, std::vector<std::string>>;
+// A body needs a mass component (SOFA's step without one has M = 0, refused): the tests of other
+// components give it this one.
+const std::string kMass = "<UniformMass totalMass='1'/>";
+
 Keys keysOf(const std::string& body, bool sceneLimits = false,
             const std::string& root = "<Node name='root'>", eis::SofaImport* imported = nullptr) {
   const std::string text = root +
@@ -125,7 +129,8 @@ Keys keysOf(const std::string& body, bool sceneLimits = false,
                            "<MeshGmshLoader name='loader' filename='beam_v22_ascii.msh'/>"
                            "<TetrahedronSetTopologyContainer name='topo' src='@loader'/>"
                            "<MechanicalObject name='dofs'/>" +
-                           body + "</Node></Node>";
+                           body + (body.find("Mass") == std::string::npos ? kMass : "") +
+                           "</Node></Node>";
   eis::SofaImportOptions options;
   options.sceneFolder = EIS_MESH_DIR;
   options.sceneLinearLimits = sceneLimits;
@@ -163,7 +168,7 @@ TEST(SofaImport, EulerImplicitSolverFields) {
       "<Node><Node><EulerImplicitSolver rayleighStiffness='0.1' rayleighMass='0.2' vdamping='3'"
       " firstOrder='true' trapezoidalScheme='1' computeResidual='true'/>"
       "<MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/><MechanicalObject src='@l'/>"
-      "</Node></Node>";
+      "<UniformMass totalMass='1'/></Node></Node>";
   eis::SofaImportOptions options;
   options.sceneFolder = EIS_MESH_DIR;
   Keys keys;
@@ -354,7 +359,7 @@ TEST(SofaImport, LoaderAndStateTransformsInSofasOrder) {
       "<Node><EulerImplicitSolver/>"
       "<MeshGmshLoader name='l' filename='beam_v22_ascii.msh' translation='1 2 3' "
       "rotation='0 0 90' scale3d='2 2 2' scale='0.5'/>"
-      "<MechanicalObject src='@l' translation='0 0 1' rotation='0 0 0'/></Node>";
+      "<MechanicalObject src='@l' translation='0 0 1' rotation='0 0 0'/><UniformMass totalMass='1'/></Node>";
   eis::SofaImportOptions options;
   options.sceneFolder = EIS_MESH_DIR;
   std::vector<std::string> transforms;
@@ -362,15 +367,17 @@ TEST(SofaImport, LoaderAndStateTransformsInSofasOrder) {
     if (k.key == "mesh.transform") transforms.push_back(k.value);
   EXPECT_EQ(transforms,
             (std::vector<std::string>{"rotate 0 0 90", "translate 1 2 3", "translate 0 0 1"}));
-  EXPECT_NE(errorOf([&] {
-              eis::importSofaScene(
-                  SofaScene("<Node><EulerImplicitSolver/>"
-                            "<MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/>"
-                            "<MechanicalObject src='@l' translation2='1 0 0'/></Node>",
-                            "t.scn"),
-                  options);
-            }).find("translation2"),
-            std::string::npos);
+  EXPECT_NE(
+      errorOf([&] {
+        eis::importSofaScene(
+            SofaScene(
+                "<Node><EulerImplicitSolver/>"
+                "<MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/>"
+                "<MechanicalObject src='@l' translation2='1 0 0'/><UniformMass totalMass='1'/></Node>",
+                "t.scn"),
+            options);
+      }).find("translation2"),
+      std::string::npos);
 }
 
 // MechanicalObject::parse, after the data fields: scale replaces scale3d with (s, s, s); sx sy sz
@@ -381,13 +388,13 @@ TEST(SofaImport, MechanicalObjectLegacyTransformAttributes) {
   options.sceneFolder = EIS_MESH_DIR;
   const auto transforms = [&](const std::string& attributes) {
     std::vector<std::string> found;
-    for (const eis::SofaKey& k : bodyKeys(
-             eis::importSofaScene(SofaScene("<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
-                                            "filename='beam_v22_ascii.msh'/><MechanicalObject "
-                                            "src='@l' " +
-                                                attributes + "/></Node>",
-                                            "t.scn"),
-                                  options)))
+    for (const eis::SofaKey& k : bodyKeys(eis::importSofaScene(
+             SofaScene("<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
+                       "filename='beam_v22_ascii.msh'/><MechanicalObject "
+                       "src='@l' " +
+                           attributes + "/><UniformMass totalMass='1'/></Node>",
+                       "t.scn"),
+             options)))
       if (k.key == "mesh.transform") found.push_back(k.value);
     return found;
   };
@@ -405,12 +412,14 @@ TEST(SofaImport, MechanicalObjectLegacyTransformAttributes) {
   // src="@loader" does not carry the loader's transform over (not auto-linked in SOFA): it
   // applies once, as the loader's.
   std::vector<std::string> once;
-  for (const eis::SofaKey& k : bodyKeys(eis::importSofaScene(
-           SofaScene("<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
-                     "filename='beam_v22_ascii.msh' scale3d='2 2 2' "
-                     "translation='1 0 0'/><MechanicalObject src='@l'/></Node>",
-                     "t.scn"),
-           options)))
+  for (
+      const eis::SofaKey& k : bodyKeys(eis::importSofaScene(
+          SofaScene(
+              "<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
+              "filename='beam_v22_ascii.msh' scale3d='2 2 2' "
+              "translation='1 0 0'/><MechanicalObject src='@l'/><UniformMass totalMass='1'/></Node>",
+              "t.scn"),
+          options)))
     if (k.key == "mesh.transform") once.push_back(k.value);
   EXPECT_EQ(once, (Texts{"scale 2 2 2", "translate 1 0 0"}));
 }
@@ -456,10 +465,12 @@ TEST(SofaImport, LoaderTransformationMatrix) {
   options.sceneFolder = EIS_MESH_DIR;
   auto transforms = [&](const std::string& matrix, std::vector<std::string>* warnings) {
     const eis::SofaImport imported = eis::importSofaScene(
-        SofaScene("<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
-                  "filename='beam_v22_ascii.msh' translation='1 2 3' transformation='" +
-                      matrix + "'/><MechanicalObject src='@l' translation='0 0 1'/></Node>",
-                  "t.scn"),
+        SofaScene(
+            "<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
+            "filename='beam_v22_ascii.msh' translation='1 2 3' transformation='" +
+                matrix +
+                "'/><MechanicalObject src='@l' translation='0 0 1'/><UniformMass totalMass='1'/></Node>",
+            "t.scn"),
         options);
     if (warnings) *warnings = imported.warnings;
     std::vector<std::string> found;
@@ -893,16 +904,17 @@ TEST(SofaImport, SeveralBodiesEachWithWhatActsOnIt) {
             }).find("no EulerImplicitSolver in its node or above integrates it"),
             std::string::npos);
   // FreeMotionAnimationLoop solves position constraints; velocity ones first are refused.
-  EXPECT_NE(errorOf([&] {
-              eis::importSofaScene(
-                  SofaScene("<Node><FreeMotionAnimationLoop solveVelocityConstraintFirst='true'/>"
-                            "<Node><EulerImplicitSolver/>"
-                            "<MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/>"
-                            "<MechanicalObject src='@l'/></Node></Node>",
-                            "t.scn"),
-                  options);
-            }).find("t.scn:1: FreeMotionAnimationLoop: solveVelocityConstraintFirst"),
-            std::string::npos);
+  EXPECT_NE(
+      errorOf([&] {
+        eis::importSofaScene(
+            SofaScene("<Node><FreeMotionAnimationLoop solveVelocityConstraintFirst='true'/>"
+                      "<Node><EulerImplicitSolver/>"
+                      "<MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/>"
+                      "<MechanicalObject src='@l'/><UniformMass totalMass='1'/></Node></Node>",
+                      "t.scn"),
+            options);
+      }).find("t.scn:1: FreeMotionAnimationLoop: solveVelocityConstraintFirst"),
+      std::string::npos);
 }
 
 TEST(SofaImport, MeshFromTheLoaderTheTopologyNames) {
@@ -917,7 +929,7 @@ TEST(SofaImport, MeshFromTheLoaderTheTopologyNames) {
   // The data paths are searched after the scene's folder.
   const std::string found =
       "<Node><EulerImplicitSolver/><MeshGmshLoader name='l' filename='beam_v22_ascii.msh'/>"
-      "<MechanicalObject position='@l.position'/></Node>";
+      "<MechanicalObject position='@l.position'/><UniformMass totalMass='1'/></Node>";
   options.dataPaths = {"elsewhere", EIS_MESH_DIR};
   const eis::SofaImport imported = eis::importSofaScene(SofaScene(found, "t.scn"), options);
   EXPECT_EQ(imported.objects.at(0).keys[2].key, "mesh.file");
@@ -929,7 +941,8 @@ TEST(SofaImport, MeshFromTheLoaderTheTopologyNames) {
   for (const eis::SofaKey& k : bodyKeys(eis::importSofaScene(
            SofaScene("<Node><EulerImplicitSolver/>"
                      "<MeshTopology name='t' position='0 0 0 1 0 0 0 1 0 0 0 1'"
-                     " tetrahedra='0 1 2 3'/><MechanicalObject/></Node>",
+                     " tetrahedra='0 1 2 3'/><MechanicalObject/>"
+                     "<UniformMass totalMass='1'/></Node>",
                      "t.scn"),
            {})))
     inline_[k.key].push_back(k.value);
@@ -966,26 +979,27 @@ Keys inlineKeys(const std::string& state) {
 TEST(SofaImport, InlineVelocityAndRestPosition) {
   const Keys both = inlineKeys(
       "<MechanicalObject position='0 0 0 2 0 0 0 2 0 0 0 2' rest_position='0 0 0 1 0 0 0 1 0 0 0 1'"
-      " velocity='0 0 -1'/>");
+      " velocity='0 0 -1'/><UniformMass totalMass='1'/>");
   EXPECT_EQ(one(both, "mesh.nodes"), "0 0 0 1 0 0 0 1 0 0 0 1");
   EXPECT_EQ(one(both, "initial.positions"), "0 0 0 2 0 0 0 2 0 0 0 2");
   EXPECT_EQ(one(both, "initial.velocities"), "0 0 -1");
   // rest_position alone is also the position.
-  const Keys rest = inlineKeys("<MechanicalObject rest_position='0 0 0 1 0 0 0 1 0 0 0 1'/>");
+  const Keys rest = inlineKeys(
+      "<MechanicalObject rest_position='0 0 0 1 0 0 0 1 0 0 0 1'/><UniformMass totalMass='1'/>");
   EXPECT_EQ(one(rest, "mesh.nodes"), "0 0 0 1 0 0 0 1 0 0 0 1");
   EXPECT_EQ(one(rest, "initial.positions"), "(absent)");
   EXPECT_EQ(one(keysOf(""), "initial.velocities"), "(absent)");
   EXPECT_EQ(errorOf([] {
               inlineKeys(
                   "<MechanicalObject position='0 0 0 1 0 0 0 1 0' "
-                  "rest_position='0 0 0 1 0 0 0 1 0 0 0 1'/>");
+                  "rest_position='0 0 0 1 0 0 0 1 0 0 0 1'/><UniformMass totalMass='1'/>");
             }),
             "t.scn:1: MechanicalObject: position = '0 0 0 1 0 0 0 1 0': 3 positions for 4 rest "
             "positions");
   EXPECT_NE(errorOf([] {
               inlineKeys(
                   "<MechanicalObject position='0 0 0 1 0 0 0 1 0 0 0 1' "
-                  "velocity='0 0 0 0 0 0 0 0 0 0 0 0 1 1 1'/>");
+                  "velocity='0 0 0 0 0 0 0 0 0 0 0 0 1 1 1'/><UniformMass totalMass='1'/>");
             }).find("velocity = '0 0 0 0 0 0 0 0 0 0 0 0 1 1 1': 5 velocities for 4 points"),
             std::string::npos);
   // The rest shape is the mesh: a loader's points and a rest_position of their own are refused.
@@ -996,7 +1010,7 @@ TEST(SofaImport, InlineVelocityAndRestPosition) {
         eis::importSofaScene(
             SofaScene("<Node><EulerImplicitSolver/><MeshGmshLoader name='l' "
                       "filename='beam_v22_ascii.msh'/><MechanicalObject position='@l.position'"
-                      " rest_position='0 0 0'/></Node>",
+                      " rest_position='0 0 0'/><UniformMass totalMass='1'/></Node>",
                       "t.scn"),
             options);
       }).find("rest_position = '0 0 0': beside positions from MeshGmshLoader 'l'"),
@@ -1025,7 +1039,8 @@ Keys pressureKeys(const std::string& body,
   const std::string text =
       "<Node name='root'><Node name='beam'><EulerImplicitSolver/>"
       "<MeshGmshLoader name='loader' filename='beam_v22_ascii.msh'" +
-      loaderExtra + "/>" + topology + "<MechanicalObject name='dofs'/>" + body + "</Node></Node>";
+      loaderExtra + "/>" + topology +
+      "<MechanicalObject name='dofs'/><UniformMass totalMass='1'/>" + body + "</Node></Node>";
   eis::SofaImportOptions options;
   options.sceneFolder = EIS_MESH_DIR;
   Keys keys;
@@ -1095,7 +1110,7 @@ TEST(SofaScene, AStatesForceCountsForNothingAndAZeroExternalForceToo) {
         "<Node><Node name='b'><EulerImplicitSolver/><CGLinearSolver/>"
         "<MechanicalObject position='0 0 0 1 0 0 0 1 0 0 0 1' " +
         fields +
-        "/><TetrahedronSetTopologyContainer tetrahedra='0 1 2 3'/><TetrahedronFEMForceField/>"
+        "/><UniformMass totalMass='1'/><TetrahedronSetTopologyContainer tetrahedra='0 1 2 3'/><TetrahedronFEMForceField/>"
         "</Node></Node>";
     const eis::SofaImport imported = eis::importSofaScene(SofaScene(text, "t.scn"), {});
     std::vector<std::pair<std::string, std::string>> keys;

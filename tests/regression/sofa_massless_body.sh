@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# A body with cells and force fields but no mass component (--scene FILE.scn): SOFA's
+# EulerImplicitSolver steps it with M = 0 (a quasi-static step, no gravity force), which is not
+# simulated here; our default density of 1 would be a silently wrong answer:
+#  - the massless body is one clear error line naming the MechanicalObject's file:line, on 1
+#    and 2 ranks;
+#  - the same body with a UniformMass runs.
+# Usage: sofa_massless_body.sh <euler-implicit> <meshes dir>; the MPI launch line:
+# tests/common/mpi_launch.sh.
+set -euo pipefail
+RANKS=2  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
+EXE=$(realpath "$1")
+HERE=$(realpath "$(dirname "${BASH_SOURCE[0]}")")
+# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
+source "$HERE/../common/mpi_launch.sh"
+launch_in_scratch "$RANKS" "$EXE"
+
+# scene MASS: two tetrahedra, one face fixed, under gravity.
+scene() {
+  cat <<XML
+<Node name="root" dt="0.01" gravity="0 0 -9.81">
+  <DefaultAnimationLoop/>
+  <EulerImplicitSolver/>
+  <CGLinearSolver iterations="200" tolerance="1e-20" threshold="1e-20"/>
+  <TetrahedronSetTopologyContainer name="topo" tetrahedra="0 1 2 3  1 2 3 4"/>
+  <MechanicalObject name="dofs" position="0 0 0  1 0 0  0 1 0  0 0 1  1 1 1"/>
+  $1
+  <TetrahedronFEMForceField youngModulus="1000" poissonRatio="0.3"/>
+  <FixedProjectiveConstraint indices="0 1 2"/>
+</Node>
+XML
+}
+scene "" > massless.scn
+scene '<UniformMass totalMass="2"/>' > massive.scn
+
+status=0
+for ranks in 1 2; do
+  mpi_command "$ranks" "$EXE"
+  if timeout 60 "${MPI_COMMAND[@]}" --scene massless.scn --solver.steps=2 --quiet \
+    > run.out 2> run.err; then
+    echo "FAIL: the massless body ran on $ranks ranks"
+    status=1
+  fi
+  want="euler-implicit: error: massless.scn:6: MechanicalObject 'dofs': no mass component: SOFA's step would have M = 0"
+  errors=$(grep -c '^euler-implicit: error: ' run.err || true)
+  matching=$(grep -cF "$want" run.err || true)
+  if [ "$errors" != 1 ] || [ "$matching" != 1 ]; then
+    echo "FAIL: the massless body on $ranks ranks: expected one error line starting"
+    echo "  $want"
+    sed 's/^/  got: /' run.err
+    status=1
+  fi
+  if ! timeout 60 "${MPI_COMMAND[@]}" --scene massive.scn --solver.steps=2 --quiet \
+    > run.out 2> run.err; then
+    echo "FAIL: the body with a UniformMass did not run on $ranks ranks"
+    cat run.err
+    status=1
+  fi
+done
+[ "$status" = 0 ] && echo "PASS: sofa_massless_body"
+exit "$status"
