@@ -329,10 +329,9 @@ TEST(SofaImport, PerElementMaterialsAndHyperelasticity) {
     EXPECT_EQ(one(keys, "material.model"), ours) << sofa;
     EXPECT_EQ(one(keys, "material.law-parameters"), "5000 7000 10") << sofa;
     EXPECT_EQ(one(keys, "material.lame"), "(absent)") << sofa;
-    const std::string two = errorOf([&sofa] {
-      keysOf("<TetrahedronHyperelasticityFEMForceField materialName='" + sofa +
-             "' ParameterSet='1 2'/>");
-    });
+    const std::string scene =
+        "<TetrahedronHyperelasticityFEMForceField materialName='" + sofa + "' ParameterSet='1 2'/>";
+    const std::string two = errorOf([&scene] { keysOf(scene); });
     EXPECT_NE(two.find("expected the three parameters"), std::string::npos) << two;
   }
   const std::string costa = errorOf([] {
