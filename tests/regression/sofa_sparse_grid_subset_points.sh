@@ -64,11 +64,18 @@ run() {  # run NAME RANKS SCENE: 10 steps, the final state in NAME.csv
   return "$status"
 }
 check "the file has points out of the box" test -n "$POINTS"
-for ranks in 1 3; do
+# Bit for bit on 1 and 2 ranks; on 3, two runs of one scene may differ in the last bits
+# (GAMG's coarse product sums three ranks' parts in arrival order), so to 1e-12 there.
+for ranks in 1 2 3; do
   check "the linked subset points run on $ranks rank(s)" run "linked$ranks" "$ranks" linked.scn
   check "the written points run on $ranks rank(s)" run "written$ranks" "$ranks" written.scn
-  check "on $ranks rank(s) both end in the same state, bit for bit" \
-    cmp -s "linked$ranks.csv" "written$ranks.csv"
+  if [ "$ranks" -lt 3 ]; then
+    check "on $ranks rank(s) both end in the same state, bit for bit" \
+      cmp -s "linked$ranks.csv" "written$ranks.csv"
+  else
+    check "on $ranks rank(s) both end in the same state (1e-12)" \
+      same_state "linked$ranks.csv" "written$ranks.csv" 1e-12
+  fi
 done
 check "1 and 3 ranks agree to 1e-10" same_state linked1.csv linked3.csv 1e-10
 check "the body moved (the test compares motion, not rest)" \
