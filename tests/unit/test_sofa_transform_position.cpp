@@ -93,6 +93,13 @@ TEST(SofaTransformPosition, TranslatesAndScales) {
   EXPECT_TRUE(transforms(engine("method='scaleRotationTranslation'")).empty());
 }
 
+TEST(SofaTransformPosition, TakesSofasAliasesOfItsPositions) {
+  EXPECT_EQ(moved(transforms("", kGrid + "<TransformPosition name='e' method='translation' "
+                                         "translation='1 1 1' inputPosition='@g.position'/>"
+                                         "<MechanicalObject position='@e.outputPosition'/>")),
+            (Point{2, 3, 4}));
+}
+
 // x' = (-y + 5, x + 6, 2 z + 7): (1, 2, 3) -> (3, 7, 13).
 const Point kAffine = {3, 7, 13};
 
