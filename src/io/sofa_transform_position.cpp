@@ -206,7 +206,9 @@ void mapTransformPosition(Reader& reader, const SofaObject& engine,
         "would have no volume");
   } else if (method == "random") {
     reader.reject(engine, "method",
-                  "random moves each point by draws of SOFA's RandomGenerator: not reproduced");
+                  "random: SOFA draws a point's three displacements as the three arguments of one "
+                  "constructor call, whose order of evaluation C++ leaves to the compiler (GCC "
+                  "and Clang differ): not reproduced");
   } else {
     reader.reject(engine, "method",
                   "unknown; SOFA's are projectOnPlane, translation, rotation, random, scale, "

@@ -155,7 +155,7 @@ TEST(SofaTransformPosition, RefusesWhatSofaCannotReadOrWeDoNotRun) {
           "filename = 'none.tfm': no such file");
   refuses(errorOf([&] { transforms(engine("method='shear'")); }), "method = 'shear': unknown");
   refuses(errorOf([&] { transforms(engine("method='random' seedValue='3'")); }),
-          "method = 'random': random moves each point");
+          "method = 'random': random: SOFA draws a point's three displacements");
   refuses(errorOf([&] { transforms(engine("")); }), "projectOnPlane (SOFA's default)");
   refuses(errorOf([&] { transforms(engine("method='translation' fixedIndices='0 3'")); }),
           "fixedIndices = '0 3': points left in place");
