@@ -30,6 +30,7 @@
 #include "sofa_sparse_grid.hpp"
 #include "sofa_subset_topology.hpp"
 #include "sofa_topology_changes.hpp"
+#include "sofa_transform_position.hpp"
 #include "sofa_volume_mapping.hpp"
 #include "sofa_walk.hpp"
 
@@ -265,17 +266,27 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
   // velocity of at most one point each: "0 0 0" is the default's size); a position linked to a
   // grid's ("@grid.position") is the same.
   const SofaObject* linked = reader.linked(state, "position");
-  // A grid's points moved by a TransformEngine ("@transform.output_position", whose
-  // input_position is "@grid.position").
+  // A grid's points moved by a TransformEngine or TransformPosition
+  // ("@transform.output_position", whose input_position is "@grid.position"; TransformPosition's
+  // aliases outputPosition and inputPosition).
   const SofaObject* engine = nullptr;
-  if (linked && linked->type == "TransformEngine") {
+  if (linked && (linked->type == "TransformEngine" || linked->type == "TransformPosition")) {
     engine = linked;
-    std::string field;
+    const bool position = engine->type == "TransformPosition";
+    std::string field, input;
     reader.linked(state, "position", &field);
-    linked = reader.linked(*engine, "input_position");
-    if (field != "output_position" || !linked || !isReadGrid(linked->type))
-      throw Error(engine->where + ": TransformEngine: gives " + state.label() +
+    linked = reader.linked(
+        *engine, position && !engine->field("input_position") ? "inputPosition" : "input_position",
+        &input);
+    if ((field != "output_position" && !(position && field == "outputPosition")) || !linked ||
+        !isReadGrid(linked->type))
+      throw Error(engine->where + ": " + engine->type + ": gives " + state.label() +
                   " its position; supported only from a grid's position to output_position");
+    // The body's cells are the grid's, the one its force fields find in the node.
+    if (position && (input != "position" || linked != grid || topology))
+      throw Error(engine->where + ": TransformPosition: moves the position of " + linked->label() +
+                  "; supported only on the position of the grid beside " + state.label() +
+                  ", whose cells are the body's");
   }
   // A position linked to another MechanicalObject's, which takes its node's grid's points, with
   // the body's topology holding that grid's cells: a container linking a SparseGridTopology's
@@ -358,7 +369,11 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
       sofa::mapGrid(reader, *grid, components, childHexahedral);
     }
     if (state.field("velocity")) reader.key("initial.velocities", *reader.text(state, "velocity"));
-    if (engine) mapEngineTransform(reader, *engine);
+    if (engine && engine->type == "TransformPosition")
+      sofa::mapTransformPosition(reader, *engine,
+                                 [&] { return findFile(reader, *engine, options); });
+    else if (engine)
+      mapEngineTransform(reader, *engine);
     mapTransform(reader, state, false);
     return grid->type == "RegularGridTopology" || sofa::isSparseGrid(grid->type) ? grid : nullptr;
   }

@@ -100,10 +100,11 @@ bool isAnalysis(const std::string& t) {
   return t == "AverageCoord" || t == "ValuesFromPositions" || t == "MeshROI";
 }
 
-// A TransformEngine whose output_position is a MechanicalObject's position: it moves the points
-// of the body's mesh, which io/sofa_import.cpp's mapMesh reads (and checks) with the mesh.
+// A TransformEngine or TransformPosition whose output_position is a MechanicalObject's
+// position: it moves the points of the body's mesh, which io/sofa_import.cpp's mapMesh reads (and
+// checks) with the mesh.
 bool movesMesh(const Reader& reader, const SofaObject& engine) {
-  if (engine.type != "TransformEngine") return false;
+  if (engine.type != "TransformEngine" && engine.type != "TransformPosition") return false;
   for (const SofaObject* o : reader.scene().objects())
     if (o->type == "MechanicalObject" && reader.linked(*o, "position") == &engine) return true;
   return false;
@@ -204,9 +205,9 @@ struct Collector {
           std::none_of(node.objects.begin(), node.objects.end(),
                        [](const SofaObject& m) { return endsWith(m.type, "Mass"); }))
         unsupported(o, "stopAt in a node without a mass: SOFA would end the run");
-      if (isVisual(o.type) ||
-          ((isAnalysis(o.type) || o.type == "TransformEngine" || o.type == "MergePoints") &&
-           onlyDrawn(reader.scene(), o))) {
+      if (isVisual(o.type) || ((isAnalysis(o.type) || o.type == "TransformEngine" ||
+                                o.type == "TransformPosition" || o.type == "MergePoints") &&
+                               onlyDrawn(reader.scene(), o))) {
         walk.visual.push_back(o.type);
       } else if (isCollision(o.type)) {
         walk.collision.push_back(o.type);
