@@ -10,9 +10,12 @@
 #include <cmath>
 #include <vector>
 
+#include "eis/core/error.hpp"
 #include "eis/model/composite_hexahedron.hpp"
 #include "eis/model/isotropic_elasticity.hpp"
+#include "eis/model/mass.hpp"
 #include "eis/model/nonuniform_hexahedron.hpp"
+#include "hexahedra.hpp"
 
 namespace {
 
@@ -256,6 +259,49 @@ TEST(CompositeHexahedron, FinestWeightsFollowARigidMotion) {
   expectRigid(
       eis::compositeHexahedron(shape, lame, 2, 2, factors.data(), eis::CompositeWeights::Masked),
       factors, 2, shape, 3);
+}
+
+// HexahedronFEM and Mass (hexahedron-fem) take the statically homogenised matrices, each axis
+// of the mass its own, on a box of two cells (the second with mixed and empty finer cells).
+TEST(CompositeHexahedron, ForceFieldAndMassUseTheHomogenisedMatrices) {
+  const eis_test::HexGrid grid(2, 1, 1, {2, 1, 1.5});
+  eis::Cells cells(eis::CellType::Hexahedron);
+  for (const auto& c : grid.cells) cells.push_back(c);
+  const eis::CellShapes shapes(cells, grid.points);
+  eis::HexahedronRefinement refinement;
+  refinement.levels = 1;
+  refinement.factors = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0.5, 0, 50, 0.25, 1, 0.75, 0};
+  refinement.homogenisation = eis::FinerHomogenisation::Static;
+  const eis::LameParameters lame = eis::lameParameters(1000, 0.3);
+  refinement.lame = lame;
+  const Nodal second = box({0, 0, 0}, {2, 1, 1.5});
+  const double rho = 10;
+  const auto expected = eis::compositeHexahedron(second, lame, rho, 1, &refinement.factors[8],
+                                                 eis::CompositeWeights::None);
+  eis::HexahedronFEM field(cells, grid.rest(), {lame, lame}, eis::HexahedronMethod::Large,
+                           &refinement);
+  std::vector<double> blocks(2 * 24 * 24, 0.0);
+  field.addKToElementMatrices(blocks.data(), 1.0, {0, 2});
+  const double top = largest(expected.stiffness);
+  for (std::size_t i = 0; i < expected.stiffness.size(); ++i)
+    EXPECT_NEAR(-blocks[24 * 24 + i], expected.stiffness[i], 1e-12 * top) << i;
+  const eis::Mass mass(cells, shapes, 3, rho, eis::MassType::HexahedronFem, {}, {}, refinement);
+  std::fill(blocks.begin(), blocks.end(), 0.0);
+  mass.addMToElementMatrices(blocks.data(), 1.0, {0, 2});
+  for (std::size_t i = 0; i < expected.mass.size(); ++i)
+    EXPECT_NEAR(blocks[24 * 24 + i], expected.mass[i], 1e-13 * largest(expected.mass)) << i;
+  // The axes differ; M dx agrees with the element matrices on each.
+  EXPECT_NE(expected.mass[0], expected.mass[1 * 24 + 1]);
+  for (int axis = 0; axis < 3; ++axis) {
+    std::vector<double> e(3 * grid.points.size(), 0.0), out(e.size(), 0.0);
+    e[3 * std::size_t(grid.cells[1][0]) + axis] = 1;
+    mass.addMDx(e.data(), out.data(), 1.0);
+    const std::size_t far = std::size_t(grid.cells[1][6]);
+    EXPECT_NEAR(out[3 * far + axis], expected.mass[(3 * 6 + axis) * 24 + axis], 1e-13 * rho);
+  }
+  EXPECT_THROW(
+      eis::Mass(cells, shapes, 3, rho, eis::MassType::HexahedronFemLumped, {}, {}, refinement),
+      eis::Error);
 }
 
 }  // namespace
