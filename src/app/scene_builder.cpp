@@ -140,10 +140,13 @@ std::unique_ptr<MechanicalSystem> buildSystem(const Scene& scene, const Distribu
                                               std::vector<std::string>& warnings) {
   const Physics physics = physicsOf(scene);
   const MassParameters mass = readMassParameters(scene);
-  auto system = std::make_unique<MechanicalSystem>(
-      mesh, mass.type, massCoefficientOf(mass, physics, mesh),
-      localCellFactors(mesh, mass.cellFactors),
-      localRefinement(mesh, mass.finerLevels, mass.finerFactors, "mass.cell-finer-factor"));
+  HexahedronRefinement refinement =
+      localRefinement(mesh, mass.finerLevels, mass.finerFactors, "mass.cell-finer-factor");
+  refinement.homogenisation = mass.finerHomogenisation;
+  refinement.lame = mass.finerLame;
+  auto system =
+      std::make_unique<MechanicalSystem>(mesh, mass.type, massCoefficientOf(mass, physics, mesh),
+                                         localCellFactors(mesh, mass.cellFactors), refinement);
   for (const ForceFieldComponent& component : forceFieldComponents()) {
     if (component.physics != physics) continue;
     if (auto field = component.make(system->context(warnings), scene))

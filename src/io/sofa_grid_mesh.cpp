@@ -305,10 +305,12 @@ void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& su
                   "supported yet");
   std::vector<GridLevel> finer;
   const SparseGrid mesh = sparseGrid(reader, grid, surfacePath, surfaces, linkedPoints, &finer);
-  // NonUniformHexahedronFEMForceFieldAndMass condenses its stiffness from the finer levels.
+  // NonUniformHexahedronFEMForceFieldAndMass (and HexahedronCompositeFEMForceFieldAndMass)
+  // condenses its stiffness from the finer levels.
   bool condensed = false;
   for (const SofaObject* c : components)
-    if (c->type == "NonUniformHexahedronFEMForceFieldAndMass") {
+    if (c->type == "NonUniformHexahedronFEMForceFieldAndMass" ||
+        c->type == "HexahedronCompositeFEMForceFieldAndMass") {
       mapNonUniformLevels(reader, grid, *c, mesh, finer);
       condensed = reader.real(*c, "nbVirtualFinerLevels", 0) != 0;
     }
@@ -330,7 +332,8 @@ void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& su
   // SparseGridMultipleTopology's massCoefs, refused above).
   for (const SofaObject* c : components)
     if (weighted && (c->type == "HexahedronFEMForceFieldAndMass" ||
-                     c->type == "NonUniformHexahedronFEMForceFieldAndMass"))
+                     c->type == "NonUniformHexahedronFEMForceFieldAndMass" ||
+                     c->type == "HexahedronCompositeFEMForceFieldAndMass"))
       reader.key("mass.cell-factor", factors);
   if (weighted && !condensed) reader.key("material.cell-stiffness-factor", factors);
   const std::string weight = !weighted ? ""

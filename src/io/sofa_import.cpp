@@ -843,7 +843,7 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     if (const sofa::SofaMapping map = sofa::sofaMapping(o->type))
       map(reader, *o);
     else
-      unsupported(reader, *o, sofa::refusalOf(o->type, why), options);
+      unsupported(reader, *o, why, options);
     if (o->type == "ConstantForceField") noteForceLoad(*o, keys, before, forces);
     if (o->type == "PythonForceField") matrixFreeUnderCG(reader, *o, body.linearSolver);
   }

@@ -4,6 +4,13 @@
 // Its own data: nbVirtualFinerLevels (0), useMass (true), totalMass (0, read only without
 // useMass). Its init sets the method for large and polar only; gravity acts on each cell's
 // density V / 8 a vertex times the grid's mass coefficient, as HexahedronFEMForceFieldAndMass's.
+//
+// SOFA's HexahedronCompositeFEMForceFieldAndMass (HexahedronCompositeFEMForceFieldAndMass.inl)
+// derives from it and homogenises the finer cells by static condensation instead
+// (model/composite_hexahedron.hpp): its computeMechanicalMatricesRecursively, the default
+// (finestToCoarse false; homogenizationMethod is read nowhere) on a SparseGridTopology, where
+// useRamification changes nothing. completeInterpolation and the draw fields only matter to
+// HexahedronCompositeFEMMapping and drawing.
 #include <cmath>
 #include <string>
 
@@ -35,6 +42,15 @@ void mapNonUniformHexahedronFem(Reader& r, const SofaObject& o) {
   sofaMapping("HexahedronFEMForceFieldAndMass")(r, o);
 }
 
+void mapCompositeHexahedronFem(Reader& r, const SofaObject& o) {
+  if (r.real(o, "homogenizationMethod", 0) != 0)
+    r.note(o.label() + ": homogenizationMethod: SOFA reads it nowhere; static condensation");
+  if (r.boolean(o, "finestToCoarse", false))
+    r.reject(o, "finestToCoarse",
+             "true (the finest cells condensed at once onto the coarse one) is not supported");
+  mapNonUniformHexahedronFem(r, o);
+}
+
 }  // namespace
 
 void mapNonUniformLevels(Reader& r, const SofaObject& grid, const SofaObject& field,
@@ -57,20 +73,15 @@ void mapNonUniformLevels(Reader& r, const SofaObject& grid, const SofaObject& fi
   r.key("material.cell-finer-stiffness-factor", list);
   r.key("mass.virtual-finer-levels", std::to_string(levels));
   r.key("mass.cell-finer-factor", list);
-}
-
-std::string refusalOf(const std::string& type, const std::string& otherwise) {
-  if (type == "HexahedronCompositeFEMForceFieldAndMass")
-    return "not supported: SOFA homogenises each coarse cell by a static condensation of its "
-           "finer cells' 27-vertex assembled stiffness (the 8 corners held, a rigid stiffness in "
-           "the empty children, homogenizationMethod, finestToCoarse, useRamification), on a "
-           "SparseGridMultipleTopology's massCoefs, and its HexahedronCompositeFEMMapping "
-           "interpolates with the weights that condensation leaves; "
-           "NonUniformHexahedronFEMForceFieldAndMass (trilinear condensation) is supported";
-  return otherwise;
+  if (field.type == "HexahedronCompositeFEMForceFieldAndMass") {
+    r.key("material.finer-homogenisation", "static");
+    r.key("mass.finer-homogenisation", "static");
+  }
 }
 
 const RegisterSofaMapping nonUniformHexahedronFem({"NonUniformHexahedronFEMForceFieldAndMass"},
                                                   mapNonUniformHexahedronFem);
+const RegisterSofaMapping compositeHexahedronFem({"HexahedronCompositeFEMForceFieldAndMass"},
+                                                 mapCompositeHexahedronFem);
 
 }  // namespace eis::sofa

@@ -90,7 +90,8 @@ inline bool readsHexahedra(const std::string& type) {
   return type == "HexahedronFEMForceField" || type == "HexahedronFEMForceFieldAndMass" ||
          type == "HexahedralFEMForceField" || type == "HexahedralFEMForceFieldAndMass" ||
          type == "ParallelHexahedronFEMForceField" ||
-         type == "NonUniformHexahedronFEMForceFieldAndMass";
+         type == "NonUniformHexahedronFEMForceFieldAndMass" ||
+         type == "HexahedronCompositeFEMForceFieldAndMass";
 }
 
 // The mapping registered for a SOFA class name (a mass, force field or projective constraint

@@ -111,10 +111,6 @@ std::vector<double> finerCoefficients(const SparseGrid& grid, const std::vector<
 void mapNonUniformLevels(Reader& r, const SofaObject& grid, const SofaObject& field,
                          const SparseGrid& mesh, const std::vector<GridLevel>& finer);
 
-// Why a component with no mapping is refused: a precise reason for
-// HexahedronCompositeFEMForceFieldAndMass, else `otherwise`.
-std::string refusalOf(const std::string& type, const std::string& otherwise);
-
 // The grid SOFA keeps of `surface`. The surface must be closed (every edge shared by an even
 // number of facets); an Error says what is wrong otherwise. A vertex outside a box given by min
 // and max counts in the grid's cell nearest to it along each axis, as in SOFA.

@@ -240,6 +240,14 @@ ParameterSpec elasticParameters() {
             "level slowest); 0 for a finer cell the grid does not keep (SOFA's sparse grid\n"
             "getStiffnessCoef of its finer levels)",
             std::nullopt, "", false, checkFinerFactors})
+      .add({"material.finer-homogenisation", "trilinear|static",
+            "with material.virtual-finer-levels: trilinear pulls each finer cell's stiffness back\n"
+            "through the trilinear interpolation (NonUniformHexahedronFEMForceFieldAndMass);\n"
+            "static condenses the 27 vertices of each cell's 8 children level by level, the 8\n"
+            "corners held and a stiff element in empty children, the weights kept between\n"
+            "corners and normalised (HexahedronCompositeFEMForceFieldAndMass;\n"
+            "model/composite_hexahedron.hpp)",
+            "trilinear", "", false, check::choice(kFinerHomogenisations)})
       .add(
           {"material.plastic-max-threshold", "PMAX",
            "plasticity of SOFA's TetrahedronFEMForceField (plasticMaxThreshold; corotational\n"
@@ -299,6 +307,7 @@ ElasticFemParameters readElasticFemParameters(const Parameters& scene) {
   p.finerLevels = scene.integer("material.virtual-finer-levels");
   if (scene.given("material.cell-finer-stiffness-factor"))
     p.finerFactors = scene.reals("material.cell-finer-stiffness-factor");
+  p.finerHomogenisation = scene.choice("material.finer-homogenisation", kFinerHomogenisations);
   p.plasticity = {scene.real("material.plastic-max-threshold"),
                   scene.real("material.plastic-yield-threshold"),
                   scene.real("material.plastic-creep")};
@@ -409,6 +418,7 @@ std::unique_ptr<ForceField> makeElasticFem(const ModelContext& context,
   material.refinement =
       localRefinement(context.mesh, parameters.finerLevels, parameters.finerFactors,
                       "material.cell-finer-stiffness-factor");
+  material.refinement.homogenisation = parameters.finerHomogenisation;
   // A cell one rank cannot integrate stops every rank.
   std::unique_ptr<ForceField> field;
   std::string failure;

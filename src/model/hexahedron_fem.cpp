@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "eis/core/vector_clones.hpp"
+#include "eis/model/composite_hexahedron.hpp"
 #include "eis/model/mat3.hpp"
 #include "eis/model/nonuniform_hexahedron.hpp"
 #include "eis/model/sofa_polar.hpp"
@@ -148,6 +149,16 @@ Vec3 point(const double* x, PetscInt vertex) {
   return {x[3 * vertex], x[3 * vertex + 1], x[3 * vertex + 2]};
 }
 
+HexahedronFEM::Stiffness refinedStiffness(std::size_t cell, const std::array<Vec3, 8>& shape,
+                                          const LameParameters& lame,
+                                          const HexahedronRefinement& refinement) {
+  const double* factors = refinement.factors.data() + (cell << (3 * refinement.levels));
+  if (refinement.homogenisation == FinerHomogenisation::Trilinear)
+    return condensedHexahedronStiffness(cell, shape, lame, refinement.levels, factors);
+  return compositeHexahedron(shape, lame, 0, refinement.levels, factors, CompositeWeights::None)
+      .stiffness;
+}
+
 }  // namespace
 
 HexahedronFEM::Stiffness hexahedronStiffness(std::size_t cell, const std::array<Vec3, 8>& shape,
@@ -173,9 +184,7 @@ HexahedronFEM::HexahedronFEM(const Cells& cells, std::vector<double> rest,
     for (int a = 0; a < kN; ++a)
       e.shape[a] = times(r0, sub(point(rest.data(), cells_[c][a]), origin));
     const Stiffness k = refinement && refinement->levels > 0
-                            ? condensedHexahedronStiffness(
-                                  c, e.shape, lame_[c], refinement->levels,
-                                  refinement->factors.data() + (c << (3 * refinement->levels)))
+                            ? refinedStiffness(c, e.shape, lame_[c], *refinement)
                             : elementStiffness(c, e.shape, lame_[c]);
     const std::string_view bits(reinterpret_cast<const char*>(k.data()), sizeof k);
     std::vector<std::size_t>& same = byHash[std::hash<std::string_view>{}(bits)];

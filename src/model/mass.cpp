@@ -5,6 +5,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/scene.hpp"
+#include "eis/model/composite_hexahedron.hpp"
 #include "eis/model/hexahedron_fem.hpp"
 #include "eis/model/physics.hpp"
 
@@ -39,9 +40,14 @@ Mass::Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode, double
       dofs_(dofsPerNode),
       coefficient_(coefficient),
       type_(type),
-      refined_(refinement.levels > 0) {
+      refined_(refinement.levels > 0),
+      perAxis_(refined_ && refinement.homogenisation == FinerHomogenisation::Static) {
   if (refined_ && !isHexahedronFem(type))
     throw Error("mass.virtual-finer-levels applies to mass.type = hexahedron-fem(-lumped) only");
+  if (perAxis_ && type != MassType::HexahedronFem)
+    throw Error(
+        "mass.finer-homogenisation = static: HexahedronCompositeFEMForceFieldAndMass's lumped "
+        "mass is not supported (mass.type = hexahedron-fem only)");
   if (type == MassType::Uniform) {  // each vertex's mass, shared out among its cells
     vertexShares_.reserve(cellsPerVertex.size());
     for (double count : cellsPerVertex) vertexShares_.push_back(coefficient / count);
@@ -80,6 +86,16 @@ Mass::Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode, double
       entries_.push_back(type == MassType::HexahedronFem ? m.consistent[0] : m.lumped[0]);
       continue;
     }
+    if (perAxis_) {
+      const CompositeHexahedron composite = compositeHexahedron(
+          p, refinement.lame, coefficient, refinement.levels,
+          refinement.factors.data() + (c << (3 * refinement.levels)), CompositeWeights::None);
+      for (int axis = 0; axis < 3; ++axis)
+        for (int a = 0; a < 8; ++a)
+          for (int b = 0; b < 8; ++b)
+            entries_.push_back(composite.mass[(3 * a + axis) * 24 + 3 * b + axis]);
+      continue;
+    }
     // SOFA's NonUniformHexahedronFEMForceFieldAndMass: the finer cells' masses at the density
     // times their coefficients, condensed; its lumped mass the row sums (every entry is positive,
     // so the absolute value SOFA takes of a vertex's lumped mass changes nothing).
@@ -104,9 +120,11 @@ double Mass::lumpedShare(std::size_t cell, int vertex) const {
   return coefficient_ * volumes_[cell] / cells_.corners();
 }
 
-double Mass::entry(std::size_t cell, int a, int b) const {
-  if (type_ == MassType::HexahedronFem)
+double Mass::entry(std::size_t cell, int a, int b, int axis) const {
+  if (type_ == MassType::HexahedronFem) {
+    if (perAxis_) return entries_[192 * cell + 64 * std::size_t(axis) + 8 * std::size_t(a) + b];
     return refined_ ? entries_[64 * cell + 8 * std::size_t(a) + std::size_t(b)] : entries_[cell];
+  }
   const double m = coefficient_ * volumes_[cell];
   switch (cells_.type()) {
     case CellType::Triangle: return a == b ? m / 6 : m / 12;
@@ -141,7 +159,7 @@ void Mass::addMDx(const double* dx, double* out, double factor) const {
       for (int a = 0; a < corners; ++a)
         for (int d = 0; d < dofs_; ++d) {
           double sum = 0;
-          for (int b = 0; b < corners; ++b) sum += entry(c, a, b) * dx[dofs_ * v[b] + d];
+          for (int b = 0; b < corners; ++b) sum += entry(c, a, b, d) * dx[dofs_ * v[b] + d];
           out[dofs_ * v[a] + d] += sum * factor;
         }
     }
@@ -171,7 +189,9 @@ void Mass::addMToElementMatrices(double* elementMatrices, double factor, CellRan
       for (int a = 0; a < corners; ++a) add(block, a, a, factor * lumpedShare(c, a));
     } else if (cells_.type() != CellType::Tetrahedron) {
       for (int a = 0; a < corners; ++a)
-        for (int b = 0; b < corners; ++b) add(block, a, b, factor * entry(c, a, b));
+        for (int b = 0; b < corners; ++b)
+          for (int d = 0; d < dofs_; ++d)
+            block[(dofs_ * a + d) * n + dofs_ * b + d] += factor * entry(c, a, b, d);
     } else {
       const double share = factor * coefficient_ * volumes_[c];
       for (int a = 0; a < 4; ++a)
@@ -262,6 +282,12 @@ const ComponentDeclaration& massComponent() {
                   if (std::any_of(values.begin(), values.end(), [](double f) { return f < 0; }))
                     parse::reject(key, text, "expected factors >= 0, 8^L a cell");
                 }})
+          .add({"mass.finer-homogenisation", "trilinear|static",
+                "with mass.virtual-finer-levels, as material.finer-homogenisation: static\n"
+                "condenses the finer masses with the weights of the stiffness of\n"
+                "material.young-modulus and material.poisson-ratio\n"
+                "(HexahedronCompositeFEMForceFieldAndMass; hexahedron-fem only)",
+                "trilinear", "", false, check::choice(kFinerHomogenisations)})
           .add({"material.capacity", "C", "diffusion: capacity c, the coefficient of du/dt, > 0",
                 "1", "", false, check::positive()}),
       [](Scene& scene) {
@@ -296,6 +322,10 @@ MassParameters readMassParameters(const Parameters& scene) {
   mass.capacity = scene.real("material.capacity");
   if (scene.given("mass.cell-factor")) mass.cellFactors = scene.reals("mass.cell-factor");
   mass.finerLevels = scene.integer("mass.virtual-finer-levels");
+  mass.finerHomogenisation = scene.choice("mass.finer-homogenisation", kFinerHomogenisations);
+  if (mass.finerHomogenisation == FinerHomogenisation::Static)
+    mass.finerLame =
+        lameParameters(scene.real("material.young-modulus"), scene.real("material.poisson-ratio"));
   if (scene.given("mass.cell-finer-factor"))
     mass.finerFactors = scene.reals("mass.cell-finer-factor");
   return mass;

@@ -94,11 +94,5 @@ run 2 --scene regular.scn --solver.steps=1
 check "finer levels on a regular grid are refused by name" \
   grep -q "nbVirtualFinerLevels.*finer levels need a SparseGridTopology" run.log
 
-# SOFA's homogenised composite element is a static condensation, not this one: refused, saying so.
-scene HexahedronCompositeFEMForceFieldAndMass 'nbVirtualFinerLevels="1"' >composite.scn
-run 2 --scene composite.scn --solver.steps=1
-check "HexahedronCompositeFEMForceFieldAndMass is refused with its reason" \
-  grep -q "HexahedronCompositeFEMForceFieldAndMass: not supported: SOFA homogenises" run.log
-
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

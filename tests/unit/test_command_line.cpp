@@ -215,6 +215,8 @@ std::vector<KeyCase> allKeys() {
          EXPECT_EQ(s.reals("material.cell-finer-stiffness-factor"),
                    (std::vector<double>{1, 0, 0.5}));
        }},
+      {"material.finer-homogenisation", "static",
+       [](const Scene& s) { EXPECT_EQ(s.text("material.finer-homogenisation"), "static"); }},
       {"material.hexahedron-cut", "0 1 3 7 0 1 2 7 1 2 6 7 1 5 6 7 1 4 5 7 0 1 4 7",
        [](const Scene& s) { EXPECT_EQ(s.text("material.hexahedron-cut"), "0 1 3 7 0 1 2 7 1 2 6 7 1 5 6 7 1 4 5 7 0 1 4 7"); }},
       {"material.plastic-max-threshold", "0.025",
@@ -370,6 +372,10 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) {
          EXPECT_EQ(s.reals("mass.cell-finer-factor"), (std::vector<double>{0.5, 0}));
        },
+       {"--mass.type=hexahedron-fem"}},
+      {"mass.finer-homogenisation",
+       "static",
+       [](const Scene& s) { EXPECT_EQ(s.text("mass.finer-homogenisation"), "static"); },
        {"--mass.type=hexahedron-fem"}},
       {"damping.coefficient", "0.7",
        [](const Scene& s) { EXPECT_EQ(s.real("damping.coefficient"), 0.7); }},
@@ -956,6 +962,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"material.cell-stiffness-factor", "1 0"},
       {"material.virtual-finer-levels", "-1"},
       {"material.cell-finer-stiffness-factor", "1 -0.5"},
+      {"material.finer-homogenisation", "bilinear"},
       {"constraint.linear-movement-rule", "free"},
       {"initial.positions", "0 0 0 1"},
       {"initial.velocities", "0 0 x"},
@@ -1022,6 +1029,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"mass.cell-factor", "1 -1"},
       {"mass.virtual-finer-levels", "1.5"},
       {"mass.cell-finer-factor", "0 -1"},
+      {"mass.finer-homogenisation", "bilinear"},
       {"solver.first-order", "maybe"},
       {"physics.type", "fluid"},
       {"mass.type", "heavy"},

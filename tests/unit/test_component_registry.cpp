@@ -137,6 +137,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "GenericConstraintCorrection",
                           "HexahedralFEMForceField",
                           "HexahedralFEMForceFieldAndMass",
+                          "HexahedronCompositeFEMForceFieldAndMass",
                           "HexahedronFEMForceField",
                           "HexahedronFEMForceFieldAndMass",
                           "LineProjectiveConstraint",

@@ -73,6 +73,7 @@ struct ElasticFemParameters {
   std::vector<double> finerFactors;  // material.cell-finer-stiffness-factor: empty unless given
   Plasticity plasticity;             // material.plastic-*
   std::optional<std::array<double, 3>> lawParameters;  // material.law-parameters
+  FinerHomogenisation finerHomogenisation;             // material.finer-homogenisation
 };
 ElasticFemParameters readElasticFemParameters(const Parameters& scene);
 

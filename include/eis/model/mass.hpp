@@ -47,7 +47,8 @@ public:
   // `cellsPerVertex` (uniform only) is the number of cells, over all ranks, holding each local
   // vertex; `cellFactors` (hexahedron-fem only; empty: all 1) scales each local cell's mass;
   // `refinement` (hexahedron-fem only) gives each cell the element mass condensed from its finer
-  // cells (SOFA's NonUniformHexahedronFEMForceFieldAndMass; its lumped one the row sums), the
+  // cells (SOFA's NonUniformHexahedronFEMForceFieldAndMass; its lumped one the row sums; or,
+  // homogenised statically, HexahedronCompositeFEMForceFieldAndMass's, hexahedron-fem only), the
   // mass gravity acts on staying the cell's own.
   Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode, double coefficient,
        MassType type, const std::vector<double>& cellsPerVertex = {},
@@ -67,8 +68,9 @@ private:
   double lumpedShare(std::size_t cell, int vertex) const;
   // out (an element's vector, n dofs a vertex) += factor M_e dx for the full element matrices.
   void addElementMDx(std::size_t cell, const double* dx, double* out, double factor) const;
-  // M_e's entry between vertices a and b (per component).
-  double entry(std::size_t cell, int a, int b) const;
+  // M_e's entry between vertices a and b on axis `axis` (the same on every axis but with
+  // finer cells homogenised statically).
+  double entry(std::size_t cell, int a, int b, int axis) const;
   // hexahedron-fem-lumped: the row sum of M_e at vertex a.
   double lumpedEntry(std::size_t cell, int a) const;
 
@@ -80,9 +82,10 @@ private:
   // each vertex.
   std::vector<double> volumes_;
   // Of each cell, hexahedron-fem: SOFA's element matrix entry; hexahedron-fem-lumped: its row sum;
-  // with finer cells all 64 entries, or the 8 row sums.
+  // with finer cells all 64 entries, or the 8 row sums; homogenised statically, 64 an axis.
   std::vector<double> entries_;
   bool refined_ = false;
+  bool perAxis_ = false;
   std::vector<double> vertexShares_;  // uniform: what each cell holding a vertex gives it
 };
 
@@ -102,6 +105,10 @@ struct MassParameters {
   std::vector<double> cellFactors;   // mass.cell-factor: empty unless given
   int finerLevels;                   // mass.virtual-finer-levels
   std::vector<double> finerFactors;  // mass.cell-finer-factor: empty unless given
+  // mass.finer-homogenisation, and with static the material.young-modulus and
+  // material.poisson-ratio whose stiffness weighs the finer masses.
+  FinerHomogenisation finerHomogenisation;
+  LameParameters finerLame;
 };
 MassParameters readMassParameters(const Parameters& scene);
 

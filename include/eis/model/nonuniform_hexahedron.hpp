@@ -15,10 +15,19 @@
 #include <string>
 #include <vector>
 
+#include "eis/core/parameters.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/hexahedron_fem.hpp"
+#include "eis/model/isotropic_elasticity.hpp"
 
 namespace eis {
+
+// How a cell's finer cells make its matrices: NonUniformHexahedronFEMForceFieldAndMass's
+// trilinear pull-back, or HexahedronCompositeFEMForceFieldAndMass's static condensation
+// (model/composite_hexahedron.hpp).
+enum class FinerHomogenisation { Trilinear, Static };
+inline constexpr Named<FinerHomogenisation> kFinerHomogenisations[] = {
+    {"trilinear", FinerHomogenisation::Trilinear}, {"static", FinerHomogenisation::Static}};
 
 // The finer cells of each of a mesh's hexahedra.
 struct HexahedronRefinement {
@@ -26,6 +35,9 @@ struct HexahedronRefinement {
   // 8^levels coefficients per cell, finest cells in child order (the first level's child the
   // slowest); 0 for a cell the grid does not keep (SOFA's InvalidID, skipped).
   std::vector<double> factors;
+  FinerHomogenisation homogenisation = FinerHomogenisation::Trilinear;
+  // Static: the material whose stiffness condenses the mass (SOFA's first cell's).
+  LameParameters lame{};
 };
 
 // Collective. The refinement of this rank's cells from `factors`, 8^levels per input cell in
