@@ -392,8 +392,9 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
     return;
   }
   r.from(*caller);
+  // Only the rows of model/distance_lagrangian_constraint take it (constraint_solver_component).
   if (loop && r.boolean(*loop, "solveVelocityConstraintFirst", false))
-    r.reject(*loop, "solveVelocityConstraintFirst", "velocity constraints are not supported");
+    r.key("lagrange.velocity-first", "true");
   refuseContacts(*caller, collision);
   // UnbuiltGaussSeidelConstraintSolver: the same sweeps from zero forces (its d, summed from the
   // corrections' displacements, is W f); NNCGConstraintSolver: the sweeps accelerated.

@@ -159,7 +159,7 @@ bool isMechanicalMapping(const std::string& t) {
 // The mechanical mappings whose child may carry masses and force fields (io/sofa_mapped_child).
 bool mapsMechanics(const std::string& t) {
   return isOneOf(t, {"IdentityMapping", "SubsetMapping", "BarycentricMapping", "RigidMapping",
-                     "VolumeMapping"});
+                     "VolumeMapping", "DistanceMapping"});
 }
 
 struct Collector {
@@ -233,7 +233,7 @@ struct Collector {
             : !mapsMechanics(child.mapping->type)
                 ? child.mapping->type +
                       " children are not carried (IdentityMapping, SubsetMapping, "
-                      "BarycentricMapping, RigidMapping and VolumeMapping ones are)"
+                      "BarycentricMapping, RigidMapping, VolumeMapping and DistanceMapping ones are)"
                 : "";
         unsupported(o, "a mapped child's " + o.type +
                            " changes the mechanics through its mapping, which is not simulated; "

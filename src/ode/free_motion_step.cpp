@@ -57,8 +57,15 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
   // 1. The free motion, and SOFA's free position x_n + h v_free.
   EIS_CHECK(VecCopy(x, xStart_));
   StepReport report = freeMotion_->step(mop, x, v, h);
-  EIS_CHECK(VecWAXPY(x, h, v, xStart_));
   report.freeMotionSeconds = MPI_Wtime() - start;
+  if (options_.velocityFirst) {
+    // The velocity problem at x_n, then SOFA's pos.eq(pos, vel, dt).
+    EIS_CHECK(VecCopy(xStart_, x));
+    solveConstraints(mop, Order::Velocity, x, v, h, report);
+    EIS_CHECK(VecAXPY(x, h, v));
+    return report;
+  }
+  EIS_CHECK(VecWAXPY(x, h, v, xStart_));
   solveConstraints(mop, Order::PositionAndVelocity, x, v, h, report);
   return report;
 }

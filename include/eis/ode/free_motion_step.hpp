@@ -56,6 +56,10 @@ struct ConstraintStepOptions {
   // position violation, W = h J A^-1 J^T and x += h A^-1 J^T f. One set of forces carries over
   // from each problem to the next, as SOFA's constraints' previous forces do.
   bool inStep = false;
+  // SOFA's FreeMotionAnimationLoop solveVelocityConstraintFirst (ConstraintOrder::VEL): after
+  // the free motion, the velocity violation at x_n and v_free, W = J A^-1 J^T, v = v_free +
+  // A^-1 J^T f, then x = x_n + h v.
+  bool velocityFirst = false;
 };
 
 class FreeMotionStep : public TimeIntegrator, private StepConstraints {
