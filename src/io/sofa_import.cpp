@@ -472,6 +472,7 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
     mapTransform(reader, *source, true);
   } else if (generated) {
     sofa::mapGeneratedMesh(reader, *source, *topology);
+    if (source->type == "StringMeshCreator") mapTransform(reader, *source, true);
   } else if (subset) {
     const SofaObject& loader = sofa::subsetLoader(reader, *source);
     sofa::mapSubsetMesh(reader, *source, subsetField, topology,

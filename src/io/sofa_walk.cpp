@@ -6,6 +6,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/parameters.hpp"
+#include "sofa_lagrangian.hpp"
 
 namespace eis::sofa {
 
@@ -47,7 +48,8 @@ bool isAccepted(const std::string& t) {
                      "MeshOBJLoader", "MeshSTLLoader", "MeshOffLoader", "MeshTrianLoader",
                      "SphereLoader", "GIDMeshLoader"}) ||
          t == "MergeVectors" || t == "GridMeshCreator" || t == "ProximityROI" ||
-         t == "GenerateGrid" || t == "GenerateCylinder" || t == "SubsetTopology";
+         t == "GenerateGrid" || t == "GenerateCylinder" || t == "StringMeshCreator" ||
+         t == "SubsetTopology";
 }
 
 // What only draws, records or serves the GUI: rendering (every Ogl* component: models, shaders,
@@ -361,14 +363,15 @@ const SofaObject* integratingSolver(const SofaNode* node) {
 }
 
 bool isDirectSolver(const std::string& t) {
-  return isOneOf(t, {"SparseLDLSolver", "SparseCholeskySolver", "EigenSimplicialLDLT",
-                     "AsyncSparseLDLSolver", "SparseLUSolver", "EigenSparseLU", "CholeskySolver"});
+  return isOneOf(
+      t, {"SparseLDLSolver", "SparseCholeskySolver", "EigenSimplicialLDLT", "EigenSimplicialLLT",
+          "AsyncSparseLDLSolver", "SparseLUSolver", "EigenSparseLU", "CholeskySolver"});
 }
 
 bool isLinearSolver(const std::string& t) {
   return endsWith(t, "LinearSolver") || isDirectSolver(t) ||
-         isOneOf(t, {"EigenSimplicialLLT", "EigenSparseQR", "PrecomputedLinearSolver",
-                     "BTDLinearSolver", "CholeskySolver", "LULinearSolver"});
+         isOneOf(t, {"EigenSparseQR", "PrecomputedLinearSolver", "BTDLinearSolver",
+                     "CholeskySolver", "LULinearSolver"});
 }
 
 Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
@@ -433,7 +436,13 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
     if ((o->type == "BilateralLagrangianConstraint" || o->type == "SlidingLagrangianConstraint") &&
         o->field("object1"))
       state = linkedState(reader, *o, "object1");
-    if (!state) {
+    // The scene's FreeMotionAnimationLoop, and a constraint solver beside it, act on every body
+    // (io/sofa_import reads them among the orphans), also in a node with a state.
+    const auto loopIn = [](const SofaNode* node) {
+      return std::any_of(node->objects.begin(), node->objects.end(),
+                         [](const SofaObject& m) { return isFreeMotionLoop(m.type); });
+    };
+    if (!state || isFreeMotionLoop(o->type) || (isConstraintSolver(o->type) && loopIn(o->node))) {
       walk.orphans.push_back(o);
       continue;
     }

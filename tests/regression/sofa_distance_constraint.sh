@@ -8,7 +8,8 @@
 # - a string of 10 edges falling from horizontal for 60 steps: at each step the rows hold the
 #   lengths linearized at the step's start, L + u.dx = L0, so L_after^2 = L0^2 + |dx across|^2
 #   to 1e-9 for every edge (the string stretches by the square of its turn, as SOFA's does);
-# - the same final state on 1, 2 and 3 ranks (1e-10);
+# - the same final state on 1, 2 and 3 ranks (1e-10), and from a StringMeshCreator with the loop,
+#   the constraint solver and the body all at the root (SofaPython3's examples' layout);
 # - iterative="false" and constrainToRestPos="true" refused in one error line.
 # Usage: sofa_distance_constraint.sh <euler-implicit> <meshes dir>.
 set -uo pipefail
@@ -84,6 +85,30 @@ for first in true false; do
     check "the same on $n ranks as on 1 (1e-10)" same_state chain_${mode}_1.csv chain_${mode}_$n.csv 1e-10
   done
 done
+
+# The string as SofaPython3's access_constraint_matrix.py builds it: everything at the root, the
+# points and edges from a StringMeshCreator (resolution 11: x = i / 10), an EigenSimplicialLLT.
+cat > root.scn <<XML
+<Node name="root" dt="0.01" gravity="0 -9.81 0">
+  <FreeMotionAnimationLoop solveVelocityConstraintFirst="true"/>
+  <BlockGaussSeidelConstraintSolver tolerance="1e-13" maxIterations="10000"/>
+  <StringMeshCreator name="loader" resolution="11"/>
+  <EulerImplicitSolver rayleighMass="0" rayleighStiffness="0"/>
+  <EigenSimplicialLLT template="CompressedRowSparseMatrixMat3x3d"/>
+  <GenericConstraintCorrection/>
+  <EdgeSetTopologyContainer name="topo" position="@loader.position" edges="@loader.edges"/>
+  <MechanicalObject name="dofs" template="Vec3d"/>
+  <FixedProjectiveConstraint indices="0"/>
+  <DiagonalMass totalMass="1"/>
+  <Node name="lengths">
+    <MechanicalObject template="Vec1d"/>
+    <DistanceMapping topology="@topo"/>
+    <UniformLagrangianConstraint template="Vec1d" iterative="true"/>
+  </Node>
+</Node>
+XML
+check "the StringMeshCreator string at the root runs 60 steps on 3 ranks" run root 3 root.scn 60
+check "... and ends as the string written out (1e-10)" same_state chain_vel_1.csv root.csv 1e-10
 
 # refused ATTRIBUTES FIELD: one error line naming the field.
 refused() {
