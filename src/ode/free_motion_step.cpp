@@ -177,6 +177,8 @@ void FreeMotionStep::solveConstraints(MechanicalOperations& mop, Order order, Ve
       for (int i = 0; i < m; ++i) w[std::size_t(i) * m + i] += options_.regularization;
   }
   report.complianceSeconds += lap();
+  compliance_ = w;
+  dfree_ = dfree;
 
   // 3. The multipliers, from the last problem's (SOFA's constraints keep one set of previous
   // forces, which the velocity and position problems of solveConstraint share).
