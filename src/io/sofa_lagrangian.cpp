@@ -396,7 +396,7 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
   // which are not among the body's own components).
   if (loop && r.boolean(*loop, "solveVelocityConstraintFirst", false)) {
     for (const SofaObject* o : components)
-      if (isLagrangian(o->type))
+      if (isLagrangian(o->type) && o->type.find("Correction") == std::string::npos)
         r.reject(*loop, "solveVelocityConstraintFirst",
                  "SOFA measures the velocity violation of " + o->label() +
                      " at a free position that order does not update; only the rows of a "
