@@ -11,6 +11,7 @@
 #include "eis/app/simulation.hpp"
 #include "eis/core/error.hpp"
 #include "eis/model/constant_force.hpp"
+#include "eis/ode/free_motion_step.hpp"
 
 namespace eis {
 
@@ -90,6 +91,27 @@ public:
                                         : "no linear system has been solved yet (it is read after "
                                           "a step)");
     return nodalVector(*b.mesh, vector);
+  }
+
+  std::vector<double> constraintProblem(const std::string& kind) override {
+    const FreeMotionStep* found = nullptr;
+    const auto look = [&](const TimeIntegrator* integrator) {
+      const auto* step = dynamic_cast<const FreeMotionStep*>(integrator);
+      if (!step || step->forces().empty()) return;
+      if (found)
+        throw Error(
+            "the run solves several constraint problems (one per ODE solver), where SOFA "
+            "builds one W; reading them as one is not supported");
+      found = step;
+    };
+    for (const auto& b : run_.bodies_) look(b->integrator.get());
+    for (const auto& g : run_.groups_) look(g->integrator.get());
+    if (!found) throw Error("no constraint problem has been solved yet (it is read after a step)");
+    if (kind == "lambda") return found->forces();
+    if (kind == "dfree") return found->freeViolation();
+    std::vector<double> out = {double(found->forces().size())};
+    out.insert(out.end(), found->compliance().begin(), found->compliance().end());
+    return out;
   }
 
   // In an event: from the next step (SOFA reads dt before AnimateBeginEvent). Between steps (a

@@ -367,6 +367,10 @@ std::pair<std::string, std::string> PythonControllers::serve(const std::string& 
       if (m.kind == "get" && (field == "stiffness" || field == "mass" || field == "system")) {
         values = access.matrix(matrixBody(control_, path, field), field);
         reply = "ok " + std::to_string(values.size()) + "\n";
+      } else if (m.kind == "get" &&
+                 (field == "compliance" || field == "lambda" || field == "dfree")) {
+        values = access.constraintProblem(field);
+        reply = "ok " + std::to_string(values.size()) + "\n";
       } else if (m.kind == "get" && (field == "rhs" || field == "solution")) {
         values = access.systemVector(matrixBody(control_, path, "system"), field == "solution");
         reply = "ok " + std::to_string(values.size()) + "\n";

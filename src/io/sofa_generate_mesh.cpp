@@ -10,7 +10,7 @@
 namespace eis::sofa {
 
 bool isMeshGenerator(const std::string& type) {
-  return type == "GenerateGrid" || type == "GenerateCylinder";
+  return type == "GenerateGrid" || type == "GenerateCylinder" || type == "StringMeshCreator";
 }
 
 namespace {
@@ -122,6 +122,17 @@ GeneratedMesh generate(Reader& reader, const SofaObject& engine, const std::stri
   const std::string tmpl = reader.text(engine, "template").value_or("Vec3d");
   if (tmpl != "Vec3d" && tmpl != "Vec3")
     reader.reject(engine, "template", "only Vec3d (3D points) is supported");
+  // StringMeshCreator::doLoad: `resolution` points from (0, 0, 0) to (1, 0, 0), edges i, i + 1.
+  if (engine.type == "StringMeshCreator") {
+    if (kind != "edges") reader.reject(engine, kind, "empty: a StringMeshCreator makes edges only");
+    const long long n = count(reader, engine, "resolution", 2, 2,
+                              "expected a whole number >= 2 (SOFA divides by it minus 1)");
+    GeneratedMesh mesh;
+    for (long long i = 0; i < n; ++i)
+      mesh.points.insert(mesh.points.end(), {double(i) * (1. / double(n - 1)), 0.0, 0.0});
+    for (long long i = 1; i < n; ++i) mesh.cells.insert(mesh.cells.end(), {i - 1, i});
+    return mesh;
+  }
   if (engine.type == "GenerateGrid") {
     const std::vector<double> min = three(reader, engine, "min"),
                               max = three(reader, engine, "max");
@@ -169,13 +180,14 @@ void mapGeneratedMesh(Reader& reader, const SofaObject& engine, const SofaObject
   std::string positionField;
   reader.linked(topology, "position", &positionField);
   const bool cylinder = engine.type == "GenerateCylinder";
+  const bool string = engine.type == "StringMeshCreator";
   if (positionField != "output_position" && positionField != "position" &&
       !(cylinder && positionField == "output_TetrahedraPosition"))
     reader.reject(topology, "position",
                   "expected a link to " + engine.label() + "'s output_position" +
                       (cylinder ? " (output_TrianglesPosition is not supported yet)" : ""));
   std::string kind;
-  for (const char* field : {"tetrahedra", "hexahedra", "triangles", "quads"}) {
+  for (const char* field : {"tetrahedra", "hexahedra", "triangles", "quads", "edges"}) {
     std::string linkedField;
     const SofaObject* source = reader.linked(topology, field, &linkedField);
     if (!source) continue;
@@ -190,8 +202,9 @@ void mapGeneratedMesh(Reader& reader, const SofaObject& engine, const SofaObject
   }
   if (kind.empty())
     reader.reject(topology, "position",
-                  "points from " + engine.label() + " without its cells (link tetrahedra, " +
-                      "hexahedra, triangles or quads to the engine's)");
+                  "points from " + engine.label() + " without its cells (link " +
+                      (string ? "edges" : "tetrahedra, hexahedra, triangles or quads") +
+                      " to the engine's)");
   const GeneratedMesh mesh = generate(reader, engine, kind);
   std::string nodes, cells;
   for (double x : mesh.points) nodes += (nodes.empty() ? "" : " ") + parse::text(x);

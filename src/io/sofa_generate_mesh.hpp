@@ -1,5 +1,6 @@
 #pragma once
-// SOFA's mesh generating engines (Component/Engine/Generate: GenerateGrid, GenerateCylinder) read
+// SOFA's mesh generating engines (Component/Engine/Generate: GenerateGrid, GenerateCylinder;
+// Component/IO/Mesh: StringMeshCreator, a string of edges) read
 // as a body's mesh, where its topology container links their outputs. Private to the SOFA
 // importer.
 #include <string>

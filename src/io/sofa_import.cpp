@@ -13,6 +13,7 @@
 #include "eis/core/input_file.hpp"
 #include "eis/mesh/mesh_file.hpp"
 #include "sofa_data_fields.hpp"
+#include "sofa_distance_mapping.hpp"
 #include "sofa_generate_mesh.hpp"
 #include "sofa_gid_mesh.hpp"
 #include "sofa_grid.hpp"
@@ -486,6 +487,7 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
     mapTransform(reader, *source, true);
   } else if (generated) {
     sofa::mapGeneratedMesh(reader, *source, *topology);
+    if (source->type == "StringMeshCreator") mapTransform(reader, *source, true);
   } else if (subset) {
     const SofaObject& loader = sofa::subsetLoader(reader, *source);
     sofa::mapSubsetMesh(reader, *source, subsetField, topology,
@@ -782,10 +784,12 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     sofa::checkLowDimensionBody(reader, state, body.components, !body.mapped.empty());
   // Children that carry only a hexahedral FEM force field act on the body's hexahedra
   // (io/sofa_mapped_fem); the others are mapped children (io/sofa_mapped_child).
-  std::vector<const sofa::MappedNode*> femChildren, mappedChildren;
+  std::vector<const sofa::MappedNode*> femChildren, mappedChildren, distanceChildren;
   for (const sofa::MappedNode& child : body.mapped)
     if (child.mapping->type == "VolumeMapping")
       sofa::mapVolumeMappedChild(reader, child, state, options.skipUnsupported);
+    else if (child.mapping->type == "DistanceMapping")
+      distanceChildren.push_back(&child);
     else
       (sofa::carriesOnlyFem(child) ? femChildren : mappedChildren).push_back(&child);
   const SofaObject* bodyGrid = nullptr;
@@ -796,6 +800,9 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
                        femChildren.empty() || sofa::readsTetrahedra(*femChildren.front())
                            ? nullptr
                            : femChildren.front()->components.front());
+  // DistanceMapping children read the body's edges (io/sofa_distance_mapping).
+  for (const sofa::MappedNode* child : distanceChildren)
+    sofa::mapDistanceMappedChild(reader, *child, state, options.skipUnsupported);
   // Vec1 and Vec2 states: 3D points held in the first d coordinates (io/sofa_low_dimension).
   if (lowDimension) sofa::mapLowDimensionBody(reader, state, bodyGrid, keys);
   const std::string why = "not supported: it may change the mechanics";

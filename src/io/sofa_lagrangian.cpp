@@ -392,8 +392,18 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
     return;
   }
   r.from(*caller);
-  if (loop && r.boolean(*loop, "solveVelocityConstraintFirst", false))
-    r.reject(*loop, "solveVelocityConstraintFirst", "velocity constraints are not supported");
+  // Only the rows of model/distance_lagrangian_constraint take it (a DistanceMapping child's,
+  // which are not among the body's own components).
+  if (loop && r.boolean(*loop, "solveVelocityConstraintFirst", false)) {
+    for (const SofaObject* o : components)
+      if (isLagrangian(o->type) && o->type.find("Correction") == std::string::npos)
+        r.reject(*loop, "solveVelocityConstraintFirst",
+                 "SOFA measures the velocity violation of " + o->label() +
+                     " at a free position that order does not update; only the rows of a "
+                     "UniformLagrangianConstraint on a DistanceMapping child are supported "
+                     "with it");
+    r.key("lagrange.velocity-first", "true");
+  }
   refuseContacts(*caller, collision);
   // UnbuiltGaussSeidelConstraintSolver: the same sweeps from zero forces (its d, summed from the
   // corrections' displacements, is W f); NNCGConstraintSolver: the sweeps accelerated.

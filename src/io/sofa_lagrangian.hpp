@@ -27,7 +27,7 @@ bool solvesConstraintInStep(Reader& reader, const SofaObject* odeSolver);
 // be null) and constraint solver (`solver`, may be null). Throws eis::Error naming the component
 // for what is not supported: a constraint solver no FreeMotionAnimationLoop calls, a Lagrangian
 // constraint or correction of `components` without the loop, the loop with a collision pipeline
-// (contacts are not simulated), solveVelocityConstraintFirst, a constraint solver other than
+// (contacts are not simulated), a constraint solver other than
 // BlockGaussSeidelConstraintSolver.
 // A LinearSolverConstraintCorrection whose linearSolver links to another solver than
 // `linearSolver`, the body's, is refused too: W and the correction go through the body's.

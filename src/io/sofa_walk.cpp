@@ -6,6 +6,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/parameters.hpp"
+#include "sofa_lagrangian.hpp"
 
 namespace eis::sofa {
 
@@ -47,7 +48,8 @@ bool isAccepted(const std::string& t) {
                      "MeshOBJLoader", "MeshSTLLoader", "MeshOffLoader", "MeshTrianLoader",
                      "SphereLoader", "GIDMeshLoader"}) ||
          t == "MergeVectors" || t == "GridMeshCreator" || t == "ProximityROI" ||
-         t == "GenerateGrid" || t == "GenerateCylinder" || t == "SubsetTopology";
+         t == "GenerateGrid" || t == "GenerateCylinder" || t == "StringMeshCreator" ||
+         t == "SubsetTopology";
 }
 
 // What only draws, records or serves the GUI: rendering (every Ogl* component: models, shaders,
@@ -160,7 +162,7 @@ bool isMechanicalMapping(const std::string& t) {
 // The mechanical mappings whose child may carry masses and force fields (io/sofa_mapped_child).
 bool mapsMechanics(const std::string& t) {
   return isOneOf(t, {"IdentityMapping", "SubsetMapping", "BarycentricMapping", "RigidMapping",
-                     "VolumeMapping"});
+                     "VolumeMapping", "DistanceMapping"});
 }
 
 struct Collector {
@@ -234,7 +236,7 @@ struct Collector {
             : !mapsMechanics(child.mapping->type)
                 ? child.mapping->type +
                       " children are not carried (IdentityMapping, SubsetMapping, "
-                      "BarycentricMapping, RigidMapping and VolumeMapping ones are)"
+                      "BarycentricMapping, RigidMapping, VolumeMapping and DistanceMapping ones are)"
                 : "";
         unsupported(o, "a mapped child's " + o.type +
                            " changes the mechanics through its mapping, which is not simulated; "
@@ -362,14 +364,15 @@ const SofaObject* integratingSolver(const SofaNode* node) {
 }
 
 bool isDirectSolver(const std::string& t) {
-  return isOneOf(t, {"SparseLDLSolver", "SparseCholeskySolver", "EigenSimplicialLDLT",
-                     "AsyncSparseLDLSolver", "SparseLUSolver", "EigenSparseLU", "CholeskySolver"});
+  return isOneOf(
+      t, {"SparseLDLSolver", "SparseCholeskySolver", "EigenSimplicialLDLT", "EigenSimplicialLLT",
+          "AsyncSparseLDLSolver", "SparseLUSolver", "EigenSparseLU", "CholeskySolver"});
 }
 
 bool isLinearSolver(const std::string& t) {
   return endsWith(t, "LinearSolver") || isDirectSolver(t) ||
-         isOneOf(t, {"EigenSimplicialLLT", "EigenSparseQR", "PrecomputedLinearSolver",
-                     "BTDLinearSolver", "CholeskySolver", "LULinearSolver"});
+         isOneOf(t, {"EigenSparseQR", "PrecomputedLinearSolver", "BTDLinearSolver",
+                     "CholeskySolver", "LULinearSolver"});
 }
 
 Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
@@ -434,7 +437,13 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
     if ((o->type == "BilateralLagrangianConstraint" || o->type == "SlidingLagrangianConstraint") &&
         o->field("object1"))
       state = linkedState(reader, *o, "object1");
-    if (!state) {
+    // The scene's FreeMotionAnimationLoop, and a constraint solver beside it, act on every body
+    // (io/sofa_import reads them among the orphans), also in a node with a state.
+    const auto loopIn = [](const SofaNode* node) {
+      return std::any_of(node->objects.begin(), node->objects.end(),
+                         [](const SofaObject& m) { return isFreeMotionLoop(m.type); });
+    };
+    if (!state || isFreeMotionLoop(o->type) || (isConstraintSolver(o->type) && loopIn(o->node))) {
       walk.orphans.push_back(o);
       continue;
     }

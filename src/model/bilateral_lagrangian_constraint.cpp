@@ -6,6 +6,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/scene.hpp"
+#include "eis/model/distance_lagrangian_constraint.hpp"
 #include "eis/model/fixed_lagrangian_constraint.hpp"
 #include "eis/model/sliding_lagrangian_constraint.hpp"
 #include "eis/model/unilateral_lagrangian_constraint.hpp"
@@ -377,6 +378,8 @@ std::unique_ptr<LagrangianConstraints> makeLagrangianConstraints(
       mesh, UnilateralLagrangianConstraint::readParameters(scene), warnings));
   all.add(SlidingLagrangianConstraint::make(
       mesh, SlidingLagrangianConstraint::readParameters(scene), warnings));
+  all.add(DistanceLagrangianConstraint::make(mesh,
+                                             DistanceLagrangianConstraint::readParameters(scene)));
   if (all.size() == 0) return nullptr;
   if (all.size() == 1) return all.release();
   return std::make_unique<StackedConstraints>(std::move(all));

@@ -50,6 +50,7 @@ ConstraintStepOptions constraintStepOptionsOf(const Parameters& scene) {
   options.nullSpaceVectorFactor = scene.real("lagrange.svd-vector-factor");
   options.correctionRegularization = scene.real("lagrange.correction-regularization");
   options.inStep = scene.boolean("lagrange.in-step");
+  options.velocityFirst = scene.boolean("lagrange.velocity-first");
   if (solver == ConstraintSolverType::Lcp) {
     options.lcp = lcpOptionsOf(scene);
     options.lcp->maxIterations = options.gaussSeidel.maxIterations;
@@ -92,6 +93,12 @@ const ComponentDeclaration& constraintSolverComponent() {
                 "velocity (the rows' velocity violation, W = J A^-1 J^T, v corrected) and then\n"
                 "on its new position (W = h J A^-1 J^T, x corrected), as SOFA's\n"
                 "EulerImplicitSolver solveConstraint does under DefaultAnimationLoop",
+                "false", "", false, check::boolean()})
+          .add({"lagrange.velocity-first", "true|false",
+                "true: after the free motion the constraint solver works on velocities (the\n"
+                "rows' velocity violation at x_n and v_free, W = J A^-1 J^T, v = v_free +\n"
+                "A^-1 J^T f, then x = x_n + h v), as SOFA's FreeMotionAnimationLoop\n"
+                "solveVelocityConstraintFirst does; only with lagrange.distance rows",
                 "false", "", false, check::boolean()})
           .add({"lagrange.max-iterations", "N",
                 "the Gauss-Seidel's most iterations (SOFA maxIterations)", "1000", "", false,
@@ -160,6 +167,7 @@ const ComponentDeclaration& constraintSolverComponent() {
                                  : scene.given("lagrange.bilateral")  ? "lagrange.bilateral"
                                  : scene.given("lagrange.unilateral") ? "lagrange.unilateral"
                                  : scene.given("lagrange.sliding")    ? "lagrange.sliding"
+                                 : scene.given("lagrange.distance")   ? "lagrange.distance"
                                                                       : "";
         if (!rows.empty() && !solver)
           throw Error(rows +
@@ -190,6 +198,25 @@ const ComponentDeclaration& constraintSolverComponent() {
             throw Error(
                 "lagrange.in-step = true with solver.scheme = trapezoidal: SOFA's "
                 "solveConstraint corrects x_n + h v_{n+1}, which that scheme does not form");
+        }
+        if (scene.given("lagrange.distance") && scene.boolean("lagrange.in-step"))
+          throw Error(
+              "lagrange.distance with lagrange.in-step = true: where SOFA's mapping sets its "
+              "Jacobian within EulerImplicitSolver's solveConstraint is not followed; not "
+              "supported");
+        if (scene.boolean("lagrange.velocity-first")) {
+          if (!solver || scene.boolean("lagrange.in-step") ||
+              scene.text("lagrange.solver") == "lcp")
+            throw Error(
+                "lagrange.velocity-first = true needs a lagrange.solver other than lcp, "
+                "without lagrange.in-step");
+          for (const char* key :
+               {"lagrange.fixed", "lagrange.bilateral", "lagrange.unilateral", "lagrange.sliding"})
+            if (scene.given(key))
+              throw Error(std::string(key) +
+                          " with lagrange.velocity-first = true: SOFA measures these rows' "
+                          "velocity violation at a free position it does not update in that "
+                          "order; only lagrange.distance rows are supported");
         }
         if (solver && scene.text("solver.newton") == "full")
           throw Error(

@@ -57,8 +57,15 @@ StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double 
   // 1. The free motion, and SOFA's free position x_n + h v_free.
   EIS_CHECK(VecCopy(x, xStart_));
   StepReport report = freeMotion_->step(mop, x, v, h);
-  EIS_CHECK(VecWAXPY(x, h, v, xStart_));
   report.freeMotionSeconds = MPI_Wtime() - start;
+  if (options_.velocityFirst) {
+    // The velocity problem at x_n, then SOFA's pos.eq(pos, vel, dt).
+    EIS_CHECK(VecCopy(xStart_, x));
+    solveConstraints(mop, Order::Velocity, x, v, h, report);
+    EIS_CHECK(VecAXPY(x, h, v));
+    return report;
+  }
+  EIS_CHECK(VecWAXPY(x, h, v, xStart_));
   solveConstraints(mop, Order::PositionAndVelocity, x, v, h, report);
   return report;
 }
@@ -170,6 +177,8 @@ void FreeMotionStep::solveConstraints(MechanicalOperations& mop, Order order, Ve
       for (int i = 0; i < m; ++i) w[std::size_t(i) * m + i] += options_.regularization;
   }
   report.complianceSeconds += lap();
+  compliance_ = w;
+  dfree_ = dfree;
 
   // 3. The multipliers, from the last problem's (SOFA's constraints keep one set of previous
   // forces, which the velocity and position problems of solveConstraint share).

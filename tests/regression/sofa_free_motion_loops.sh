@@ -2,12 +2,13 @@
 # Which FreeMotionAnimationLoop a SOFA scene runs, and what it refuses first (io/sofa_import,
 # io/sofa_lagrangian), as SOFA's DeformableOnRigidFrameMappingConstraints.scn needs:
 #  - two loops in the root: Node::animationManager is a single link, so the last one added is
-#    the one that runs. With the first asking solveVelocityConstraintFirst (refused) the scene
-#    runs, and ends as the one-loop scene (1e-15); in the other order it is refused by that field.
+#    the one that runs. With the first asking solveVelocityConstraintFirst (refused with the
+#    beam's FixedLagrangianConstraint) the scene runs, and ends as the one-loop scene (1e-15); in
+#    the other order it is refused by that field.
 #  - a loop with a collision pipeline is refused for its contacts (the scene's constraints) before
 #    what a body lacks (here a rigid frame's UncoupledConstraintCorrection), with one line;
-#  - a Lagrangian constraint on a mapped child the importer does not carry (a DistanceMapping's,
-#    as SofaPython3's access_constraint_matrix.py) is refused for its rows J_c J_mapping.
+#  - a UniformLagrangianConstraint on a DistanceMapping child of a body whose cells are not edges
+#    (SofaPython3's access_constraint_matrix.py has a string of edges) is refused, naming that.
 # Usage: sofa_free_motion_loops.sh <euler-implicit> <meshes dir>.
 set -uo pipefail
 RANKS=2  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -52,7 +53,7 @@ scene '<FreeMotionAnimationLoop/>' '<CollisionPipeline/><BruteForceBroadPhase/><
     <MechanicalObject template="Rigid3" position="0 1 0 0 0 0 1"/><UniformMass totalMass="1"/>
     <UncoupledConstraintCorrection/></Node>' > contacts.scn
 # The beam's edges' extensions (a DistanceMapping child) held by a UniformLagrangianConstraint,
-# as SofaPython3's access_constraint_matrix.py does.
+# as SofaPython3's access_constraint_matrix.py does on a string of edges.
 scene '<FreeMotionAnimationLoop/>' '' |
   sed 's|^  </Node>$|    <Node name="ext"><MechanicalObject template="Vec1d"/><DistanceMapping topology="@../grid"/><UniformLagrangianConstraint template="Vec1d"/></Node>\n  </Node>|' \
   > mapped_rows.scn
@@ -82,8 +83,8 @@ check "two loops, the last with solveVelocityConstraintFirst: refused by it" \
   refused last_velocity.scn "last_velocity.scn:3" "solveVelocityConstraintFirst"
 check "a loop with a collision pipeline is refused for its contacts first" \
   refused contacts.scn "FreeMotionAnimationLoop with a CollisionPipeline" "contacts"
-check "a Lagrangian constraint on a DistanceMapping child is refused by what is missing" \
-  refused mapped_rows.scn "UniformLagrangianConstraint" "rows on a mapped child" \
-  "through its DistanceMapping" "are not built"
+check "a DistanceMapping child on a body whose cells are not edges is refused by what is missing" \
+  refused mapped_rows.scn "DistanceMapping" "its edges are read from the body's topology" \
+  "cells are edges"
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

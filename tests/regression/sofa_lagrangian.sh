@@ -132,7 +132,7 @@ check "FreeMotionAnimationLoop with a collision pipeline is refused" \
   refused pipeline.scn "pipeline.scn:2" "DefaultPipeline" "contacts"
 scene '<FreeMotionAnimationLoop solveVelocityConstraintFirst="true"/>' "$GS" "$HOLD" "$CORRECTION" \
   > velocity_first.scn
-check "solveVelocityConstraintFirst is refused" \
+check "solveVelocityConstraintFirst with a FixedLagrangianConstraint is refused" \
   refused velocity_first.scn "velocity_first.scn:2" "solveVelocityConstraintFirst"
 scene "$LOOP" '<BlockGaussSeidelConstraintSolver sor="3"/>' "$HOLD" "$CORRECTION" > sor.scn
 check "sor outside (0, 2) is refused" refused sor.scn "sor.scn:3" "sor = '3'"

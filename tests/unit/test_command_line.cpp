@@ -218,7 +218,10 @@ std::vector<KeyCase> allKeys() {
       {"material.finer-homogenisation", "static",
        [](const Scene& s) { EXPECT_EQ(s.text("material.finer-homogenisation"), "static"); }},
       {"material.hexahedron-cut", "0 1 3 7 0 1 2 7 1 2 6 7 1 5 6 7 1 4 5 7 0 1 4 7",
-       [](const Scene& s) { EXPECT_EQ(s.text("material.hexahedron-cut"), "0 1 3 7 0 1 2 7 1 2 6 7 1 5 6 7 1 4 5 7 0 1 4 7"); }},
+       [](const Scene& s) {
+         EXPECT_EQ(s.text("material.hexahedron-cut"),
+                   "0 1 3 7 0 1 2 7 1 2 6 7 1 5 6 7 1 4 5 7 0 1 4 7");
+       }},
       {"material.plastic-max-threshold", "0.025",
        [](const Scene& s) { EXPECT_EQ(s.real("material.plastic-max-threshold"), 0.025); }},
       {"material.plastic-yield-threshold", "0.005",
@@ -472,6 +475,16 @@ std::vector<KeyCase> allKeys() {
          EXPECT_EQ(s.texts("lagrange.sliding"), Args{"indices 3 on 0 0 0 1 0 0"});
        },
        {"--lagrange.solver=block-gauss-seidel", "--lagrange.correction=linear-solver"}},
+      {"lagrange.distance",
+       "0 1 1 2 rest 0.5 0.5",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("lagrange.distance"), Args{"0 1 1 2 rest 0.5 0.5"});
+       },
+       {"--lagrange.solver=block-gauss-seidel", "--lagrange.correction=linear-solver"}},
+      {"lagrange.velocity-first",
+       "true",
+       [](const Scene& s) { EXPECT_TRUE(s.boolean("lagrange.velocity-first")); },
+       {"--lagrange.solver=block-gauss-seidel"}},
       {"lagrange.compliance", "0.002",
        [](const Scene& s) { EXPECT_EQ(s.real("lagrange.compliance"), 0.002); }},
       {"lagrange.ode-factors", "false",

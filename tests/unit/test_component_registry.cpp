@@ -59,6 +59,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "bilateral-lagrangian-constraint",
                           "unilateral-lagrangian-constraint",
                           "sliding-lagrangian-constraint",
+                          "distance-lagrangian-constraint",
                           "time-integrator",
                           "constraint-solver",
                           "lcp-constraint-solver",

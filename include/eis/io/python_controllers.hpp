@@ -68,6 +68,10 @@ public:
   // The right-hand side (or the `solution`) of body `body`'s last linear solve, in node order,
   // on rank 0 (empty elsewhere). Throws eis::Error (every rank alike) when it has none.
   virtual std::vector<double> systemVector(std::size_t body, bool solution) = 0;
+  // The last constraint problem (SofaPython3's ConstraintSolver W(), lambda_force() and
+  // dfree()): "compliance", W as m and its m x m values row by row; "lambda", the m
+  // multipliers; "dfree", the m free violations.
+  virtual std::vector<double> constraintProblem(const std::string& kind) = 0;
 };
 
 // The body whose matrix is the one component at object path `path` (of `kind`: a force field

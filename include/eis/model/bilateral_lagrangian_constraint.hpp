@@ -128,7 +128,8 @@ std::vector<BilateralLagrangianConstraint::Pairs> bilateralPairsAcross(
 const ComponentDeclaration& bilateralLagrangianConstraintComponent();
 
 // The body's Lagrangian constraints, rows in the order of the keys: lagrange.fixed's, then
-// lagrange.bilateral's, lagrange.unilateral's, then lagrange.sliding's (null: none).
+// lagrange.bilateral's, lagrange.unilateral's, lagrange.sliding's, then lagrange.distance's (null:
+// none).
 // Collective.
 std::unique_ptr<LagrangianConstraints> makeLagrangianConstraints(
     const DistributedMesh& mesh, const eis::Parameters& scene, std::vector<std::string>& warnings);

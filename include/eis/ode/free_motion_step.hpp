@@ -56,6 +56,10 @@ struct ConstraintStepOptions {
   // position violation, W = h J A^-1 J^T and x += h A^-1 J^T f. One set of forces carries over
   // from each problem to the next, as SOFA's constraints' previous forces do.
   bool inStep = false;
+  // SOFA's FreeMotionAnimationLoop solveVelocityConstraintFirst (ConstraintOrder::VEL): after
+  // the free motion, the velocity violation at x_n and v_free, W = J A^-1 J^T, v = v_free +
+  // A^-1 J^T f, then x = x_n + h v.
+  bool velocityFirst = false;
 };
 
 class FreeMotionStep : public TimeIntegrator, private StepConstraints {
@@ -75,6 +79,11 @@ public:
 
   // The last step's forces (the multipliers, one per constraint row).
   const std::vector<double>& forces() const { return forces_; }
+  // The last constraint problem's W (m x m, row by row, the regularization included), as
+  // SofaPython3's ConstraintSolver.W() reads it.
+  const std::vector<double>& compliance() const { return compliance_; }
+  // Its free violation (SofaPython3's dfree()).
+  const std::vector<double>& freeViolation() const { return dfree_; }
 
 private:
   // SOFA's ConstraintOrder: POS_AND_VEL after a free motion; VEL and POS inside the step.
@@ -89,6 +98,7 @@ private:
 
   std::unique_ptr<EulerImplicitSolver> freeMotion_;
   ConstraintStepOptions options_;
+  std::vector<double> compliance_, dfree_;
   std::vector<double> forces_;  // kept: where the next Gauss-Seidel starts
   Vec xStart_ = nullptr, rhs_ = nullptr, response_ = nullptr;
   Vec carried_ = nullptr;      // J^T forces_

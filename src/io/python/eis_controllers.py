@@ -13,6 +13,8 @@ script's own main loop adds two messages: eis_main_loop.py):
                 | "get stiffness|mass|system OBJECTPATH": "ok N" and N doubles, the matrix's
                   size and (row, column, value) of each nonzero (or "error WHY")
                 | "get rhs|solution OBJECTPATH": "ok N" and N doubles, a linear system's vector
+                | "get compliance|lambda|dfree OBJECTPATH": "ok N" and N doubles, the last
+                  constraint problem's m and W row by row, its m forces or free violations
                 | "set FIELD COUNT OBJECTPATH" and COUNT doubles ("set dt 1 /" for the root's
                   dt; "set position|velocity COUNT NODEPATH", 3 per node in node order): the run
                   answers "ok" or "error WHY".
@@ -38,6 +40,10 @@ from eis_sofa_scene import SceneExit, exit_status, scene_exit, scene_place  # no
 _EXIT = os._exit  # the scene's os._exit raises instead (scene_exit); the driver's own ends
 EVENTS = {"begin": ("onAnimateBeginEvent", "AnimateBeginEvent"),
           "end": ("onAnimateEndEvent", "AnimateEndEvent")}
+# SOFA's constraint solver sends these within the step; here they follow it, before
+# AnimateEndEvent, when the scene solves Lagrangian constraints, with the step's W and forces.
+CONSTRAINT_EVENTS = (("onBuildConstraintSystemEndEvent", "BuildConstraintSystemEndEvent"),
+                     ("onSolveConstraintSystemEndEvent", "SolveConstraintSystemEndEvent"))
 WRITABLE = {"ConstantForceField": ("forces", "totalForce", "force")}
 STATES = ("position", "velocity")  # a MechanicalObject's, written by node path
 
@@ -211,17 +217,39 @@ def where(controller):
     return type(controller).__name__
 
 
+def solves_constraints(controllers):
+    """Whether the graph of the controllers has a FreeMotionAnimationLoop (SOFA's loop that
+    solves Lagrangian constraints, and sends the constraint events)."""
+    if not controllers:
+        return False
+    found = []
+
+    def visit(node):
+        found.extend(o for o in node.objects if getattr(o, "_type", "") ==
+                     "FreeMotionAnimationLoop")
+        for child in node._placed_items():
+            if isinstance(child, Sofa.Core.Node):
+                visit(child)
+    visit(controllers[0]._parent.getRoot())
+    return bool(found)
+
+
 def unsent(controllers):
     """The notice for event methods that are never called."""
+    sent = ["onAnimateBeginEvent", "onAnimateEndEvent"]
+    if solves_constraints(controllers):
+        sent += [method for method, _ in CONSTRAINT_EVENTS]
     names = []
     for c in controllers:
         for name in dir(type(c)):
             if name.startswith("on") and name[2:3].isupper() and callable(getattr(c, name)) \
-                    and name not in ("onAnimateBeginEvent", "onAnimateEndEvent"):
+                    and name not in sent:
                 names.append("%s.%s" % (type(c).__name__, name))
     if names:
         print("note: Python controller methods never called (euler-implicit sends only "
-              "AnimateBeginEvent and AnimateEndEvent): %s" % ", ".join(sorted(set(names))))
+              "AnimateBeginEvent and AnimateEndEvent, and under FreeMotionAnimationLoop "
+              "BuildConstraintSystemEndEvent and SolveConstraintSystemEndEvent): %s"
+              % ", ".join(sorted(set(names))))
 
 
 def failure(e, scene, what):
@@ -271,15 +299,18 @@ def call_init(objects):
 def call_event(run, controllers, words):
     """The event a line "begin|end STEP TIME DT" names, sent to each controller; returns the
     name of the method that raised, with the exception, or (None, None)."""
-    method, kind = EVENTS[words[0]]
     run.time, run.dt = float(words[2]), float(words[3])
-    event = {"type": kind, "isHandled": False, "dt": run.dt}
+    events = [EVENTS[words[0]]]
+    if words[0] == "end" and solves_constraints(controllers):
+        events = list(CONSTRAINT_EVENTS) + events
     what = None
     try:
-        for c in controllers:
-            if callable(getattr(c, method, None)):
-                what = "%s.%s" % (where(c), method)
-                getattr(c, method)(event)
+        for method, kind in events:
+            event = {"type": kind, "isHandled": False, "dt": run.dt}
+            for c in controllers:
+                if callable(getattr(c, method, None)):
+                    what = "%s.%s" % (where(c), method)
+                    getattr(c, method)(event)
     except BaseException as e:  # noqa: B902 (every way out is one line)
         return what, e
     return None, None

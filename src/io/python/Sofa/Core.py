@@ -349,6 +349,33 @@ class LinearSystem(Object):
 LINEAR_SYSTEMS = ("MatrixLinearSystem", "ConstantSparsityPatternSystem")
 
 
+class ConstraintSolver(Object):
+    """A Lagrangian constraint solver (SofaPython3's Sofa.SofaConstraintSolver binding): the
+    last constraint problem's compliance W and multipliers, read by a controller (in its
+    onBuildConstraintSystemEndEvent and onSolveConstraintSystemEndEvent, sent after the step)."""
+
+    def W(self):
+        """The m x m compliance W = J A^-1 J^T (times h in the position order, the
+        regularization included): a numpy array."""
+        import numpy
+        values = _component_matrix(self, "compliance", "W", "vector")
+        m = int(values[0])
+        return numpy.array(values[1:]).reshape(m, m)
+
+    def lambda_force(self):
+        """The m constraint forces the solver found (an impulse: the force times h)."""
+        return _component_matrix(self, "lambda", "lambda_force", "vector")
+
+    def dfree(self):
+        """The m free violations the forces were solved against."""
+        return _component_matrix(self, "dfree", "dfree", "vector")
+
+
+CONSTRAINT_SOLVERS = ("BlockGaussSeidelConstraintSolver", "UnbuiltGaussSeidelConstraintSolver",
+                      "NNCGConstraintSolver", "PreconditionedConjugateResidual",
+                      "LCPConstraintSolver", "GenericConstraintSolver")
+
+
 BaseObject = Object
 
 
@@ -486,7 +513,8 @@ class Node(_Base):
             obj = type_name
         elif isinstance(type_name, str):
             named = "name" in data
-            kind = LinearSystem if type_name in LINEAR_SYSTEMS else Object
+            kind = LinearSystem if type_name in LINEAR_SYSTEMS else \
+                ConstraintSolver if type_name in CONSTRAINT_SOLVERS else Object
             obj = kind(type_name, data.pop("name", type_name), **data)
             obj._named = named
         else:

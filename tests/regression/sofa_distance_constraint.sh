@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Edges held at their lengths by Lagrangian rows (model/distance_lagrangian_constraint.cpp):
+# SOFA's UniformLagrangianConstraint<Vec1> on the child of a DistanceMapping, under
+# FreeMotionAnimationLoop with and without solveVelocityConstraintFirst
+# (lagrange.velocity-first), against tests/common/distance_step.py:
+# - a two-edge pendulum's first step (free motion, W = J A^-1 J^T, the multipliers, the
+#   correction) computed independently with numpy, to 1e-9;
+# - a string of 10 edges falling from horizontal for 60 steps: at each step the rows hold the
+#   lengths linearized at the step's start, L + u.dx = L0, so L_after^2 = L0^2 + |dx across|^2
+#   to 1e-9 for every edge (the string stretches by the square of its turn, as SOFA's does);
+# - the same final state on 1, 2 and 3 ranks (1e-10), and from a StringMeshCreator with the loop,
+#   the constraint solver and the body all at the root (SofaPython3's examples' layout);
+# - iterative="false" and constrainToRestPos="true" refused in one error line.
+# Usage: sofa_distance_constraint.sh <euler-implicit> <meshes dir>.
+set -uo pipefail
+RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
+here=$(dirname "$(realpath "${BASH_SOURCE[0]}")")
+# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
+source "$here/../common/mpi_launch.sh"
+# shellcheck source=SCRIPTDIR/../common/checks.sh
+source "$here/../common/checks.sh"
+EXE=$(realpath "$1")
+STEP="$here/../common/distance_step.py"
+PYTHON=/usr/bin/python3
+if ! "$PYTHON" -c "import numpy" 2>/dev/null; then
+  echo "FAIL setup: $PYTHON cannot import numpy (python3-numpy; bash jobs/install-deps.sh)"
+  exit 1
+fi
+launch_in_scratch "$RANKS" "$EXE"
+
+# string FIRST POSITIONS EDGES MASS CONSTRAINT_ATTRIBUTES > FILE
+string() {
+  cat <<XML
+<Node name="root" dt="0.01" gravity="0 -9.81 0">
+  <FreeMotionAnimationLoop solveVelocityConstraintFirst="$1"/>
+  <BlockGaussSeidelConstraintSolver tolerance="1e-13" maxIterations="10000"/>
+  <Node name="string">
+    <EulerImplicitSolver rayleighMass="0" rayleighStiffness="0"/>
+    <SparseLDLSolver template="CompressedRowSparseMatrixMat3x3d"/>
+    <GenericConstraintCorrection/>
+    <EdgeSetTopologyContainer name="topo" position="$2" edges="$3"/>
+    <MechanicalObject name="dofs" template="Vec3d"/>
+    <FixedProjectiveConstraint indices="0"/>
+    <DiagonalMass totalMass="$4"/>
+    <Node name="lengths">
+      <MechanicalObject template="Vec1d"/>
+      <DistanceMapping topology="@../topo"/>
+      <UniformLagrangianConstraint template="Vec1d" $5/>
+    </Node>
+  </Node>
+</Node>
+XML
+}
+
+# run NAME RANKS SCENE STEPS: the final state in NAME.csv, the multipliers in NAME.lambda.
+run() {
+  local name=$1 ranks=$2 scene=$3 steps=$4 status=0
+  mpi_command "$ranks" "$EXE"
+  timeout 120 "${MPI_COMMAND[@]}" --scene "$scene" --solver.steps="$steps" \
+    --output.final-state="$name.csv" --output.multipliers="$name.lambda" --quiet \
+    > "$name.out" 2> "$name.err" || status=$?
+  [ "$status" -eq 0 ] || sed 's/^/     | /' "$name.err"
+  return "$status"
+}
+
+PENDULUM=("0 0 0  0.6 0.8 0  1.6 0.8 0" "0 1  1 2" 3 'iterative="true"')
+CHAIN_POSITIONS="" CHAIN_EDGES=""
+for i in $(seq 0 10); do CHAIN_POSITIONS+="0.$i 0 0  "; done
+CHAIN_POSITIONS=${CHAIN_POSITIONS/0.10 0 0/1 0 0}
+for i in $(seq 0 9); do CHAIN_EDGES+="$i $((i + 1))  "; done
+for first in true false; do
+  mode=$([ "$first" = true ] && echo vel || echo pos)
+  string "$first" "${PENDULUM[@]}" > pendulum_$mode.scn
+  check "the pendulum ($mode) runs a step on 2 ranks" run pendulum_$mode 2 pendulum_$mode.scn 1
+  check "its first step is SOFA's, computed with numpy (1e-9)" \
+    "$PYTHON" "$STEP" first $mode pendulum_$mode.csv pendulum_$mode.lambda 1e-9
+  string "$first" "$CHAIN_POSITIONS" "$CHAIN_EDGES" 1 "" > chain_$mode.scn
+  for n in 1 2 3; do
+    check "the string ($mode) falls 60 steps on $n ranks" run chain_${mode}_$n $n chain_$mode.scn 60
+  done
+  check "... 59 steps on 3 ranks" run chain_${mode}_59 3 chain_$mode.scn 59
+  check "step 60 holds every edge at L0 linearized: L^2 = L0^2 + dx_across^2 (1e-9)" \
+    "$PYTHON" "$STEP" chain chain_${mode}_59.csv chain_${mode}_3.csv 0.1 1e-9
+  for n in 2 3; do
+    check "the same on $n ranks as on 1 (1e-10)" same_state chain_${mode}_1.csv chain_${mode}_$n.csv 1e-10
+  done
+done
+
+# The string as SofaPython3's access_constraint_matrix.py builds it: everything at the root, the
+# points and edges from a StringMeshCreator (resolution 11: x = i / 10), an EigenSimplicialLLT.
+cat > root.scn <<XML
+<Node name="root" dt="0.01" gravity="0 -9.81 0">
+  <FreeMotionAnimationLoop solveVelocityConstraintFirst="true"/>
+  <BlockGaussSeidelConstraintSolver tolerance="1e-13" maxIterations="10000"/>
+  <StringMeshCreator name="loader" resolution="11"/>
+  <EulerImplicitSolver rayleighMass="0" rayleighStiffness="0"/>
+  <EigenSimplicialLLT template="CompressedRowSparseMatrixMat3x3d"/>
+  <GenericConstraintCorrection/>
+  <EdgeSetTopologyContainer name="topo" position="@loader.position" edges="@loader.edges"/>
+  <MechanicalObject name="dofs" template="Vec3d"/>
+  <FixedProjectiveConstraint indices="0"/>
+  <DiagonalMass totalMass="1"/>
+  <Node name="lengths">
+    <MechanicalObject template="Vec1d"/>
+    <DistanceMapping topology="@topo"/>
+    <UniformLagrangianConstraint template="Vec1d" iterative="true"/>
+  </Node>
+</Node>
+XML
+check "the StringMeshCreator string at the root runs 60 steps on 3 ranks" run root 3 root.scn 60
+check "... and ends as the string written out (1e-10)" same_state chain_vel_1.csv root.csv 1e-10
+
+# refused ATTRIBUTES FIELD: one error line naming the field.
+refused() {
+  string true "${PENDULUM[@]:0:3}" "$1" > refused.scn
+  mpi_command 2 "$EXE"
+  ! timeout 60 "${MPI_COMMAND[@]}" --scene refused.scn --solver.steps=1 > refused.out 2> refused.err &&
+    [ "$(grep -c "error:.*$2" refused.err)" -eq 1 ] || { sed 's/^/     | /' refused.err; false; }
+}
+check "iterative=\"false\" is refused in one line" refused 'iterative="false"' iterative
+check "constrainToRestPos=\"true\" is refused in one line" refused 'constrainToRestPos="true"' \
+  constrainToRestPos
+
+echo "$((checks - failures)) passed, $failures failed"
+exit $((failures > 0))
