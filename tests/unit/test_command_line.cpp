@@ -607,6 +607,18 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.text("rigid.mapped-forces"), "1 3 0 -1"); }},
       {"rigid.mapped-plane", "0 1 0 -1 100",
        [](const Scene& s) { EXPECT_EQ(s.texts("rigid.mapped-plane"), Args{"0 1 0 -1 100"}); }},
+      {"rigid.mapped-hexahedra", "0 1 2 3 4 5 6 7",
+       [](const Scene& s) { EXPECT_EQ(s.reals("rigid.mapped-hexahedra").size(), 8u); }},
+      {"rigid.mapped-young-modulus", "1000",
+       [](const Scene& s) { EXPECT_EQ(s.real("rigid.mapped-young-modulus"), 1000); }},
+      {"rigid.mapped-poisson-ratio", "0.3",
+       [](const Scene& s) { EXPECT_EQ(s.real("rigid.mapped-poisson-ratio"), 0.3); }},
+      {"rigid.mapped-fem-method", "small",
+       [](const Scene& s) { EXPECT_EQ(s.text("rigid.mapped-fem-method"), "small"); }},
+      {"rigid.mapped-cell-mass", "consistent density 2",
+       [](const Scene& s) {
+         EXPECT_EQ(s.text("rigid.mapped-cell-mass"), "consistent density 2");
+       }},
       {"output.history", "history.csv",
        [](const Scene& s) { EXPECT_EQ(path(s, "output.history"), "history.csv"); }},
       {"output.multipliers", "lambda.csv",

@@ -38,6 +38,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "constant-force",
                           "face-traction",
                           "edge-pressure",
+                          "rigid-mapped-cells",
                           "rest-shape-springs",
                           "volume-springs",
                           "surface-pressure",
