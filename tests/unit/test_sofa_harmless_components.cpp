@@ -76,4 +76,22 @@ TEST(SofaHarmlessComponents, ConstantSparsityPatternSystemAboveTheStates) {
   EXPECT_NE(error.find("assembleMass = 'false'"), std::string::npos) << error;
 }
 
+// A chain of analysis engines read only by an OglLabel, as Demos/rigidifiedSectionsInBeam.scn
+// measures a section: only drawn. The same chain read by a force field is refused.
+TEST(SofaHarmlessComponents, EngineChainReadOnlyByALabelChangesNothing) {
+  const std::string chain =
+      "<Node name='verification'>"
+      "<ValuesFromIndices name='a' template='Vec3' in='@../dofs.position' indices='0 1'/>"
+      "<ValuesFromIndices name='b' template='Vec3' in='@../dofs.position' indices='2 3'/>"
+      "<DifferenceEngine name='diff' input='@b.out' substractor='@a.out'/>"
+      "<NormEngine name='norm' input='@diff.output'/>";
+  const Imported with = imported(beam(chain + "<OglLabel label='@norm.output'/></Node>"));
+  EXPECT_EQ(with.keys, imported(beam("")).keys);
+  const std::string error = eis_test::errorOf([&] {
+    imported(beam(chain +
+                  "</Node><ConstantForceField indices='4' forces='@verification/norm.output'/>"));
+  });
+  EXPECT_NE(error.find("ValuesFromIndices 'a'"), std::string::npos) << error;
+}
+
 }  // namespace
