@@ -766,13 +766,14 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   if (lowDimension)
     sofa::checkLowDimensionBody(reader, state, body.components, !body.mapped.empty());
   // Children that carry only a hexahedral FEM force field act on the body's hexahedra
-  // (io/sofa_mapped_fem); the others are mapped children (io/sofa_mapped_child).
+  // (io/sofa_mapped_fem); the others are mapped children (io/sofa_mapped_child), and every child
+  // of frames (io/sofa_rigid_mapping).
   std::vector<const sofa::MappedNode*> femChildren, mappedChildren;
   for (const sofa::MappedNode& child : body.mapped)
     if (child.mapping->type == "VolumeMapping")
       sofa::mapVolumeMappedChild(reader, child, state, options.skipUnsupported);
     else
-      (sofa::carriesOnlyFem(child) ? femChildren : mappedChildren).push_back(&child);
+      (!rigid && sofa::carriesOnlyFem(child) ? femChildren : mappedChildren).push_back(&child);
   const SofaObject* bodyGrid = nullptr;
   if (rigid)
     sofa::mapRigidState(reader, state);
