@@ -987,7 +987,8 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
     } else if ((isLoop && !loop) || (sofa::isConstraintSolver(o->type) && !constraintSolver)) {
       sofa::checkDataFields(reader, *o, options.skipUnsupported);
       (isLoop ? loop : constraintSolver) = o;
-    } else if (o->type == "ConstantSparsityPatternSystem") {
+    } else if (o->type == "ConstantSparsityPatternSystem" || o->type == "MatrixLinearSystem" ||
+               o->type == "CompositeLinearSystem") {
       // In a solver's node above the states it assembles: read as in a body's node.
       sofa::checkDataFields(reader, *o, options.skipUnsupported);
       sofa::sofaMapping(o->type)(reader, *o);

@@ -54,7 +54,8 @@ bool isAccepted(const std::string& t) {
 // their variables, viewports, post-processing), cameras and lights, the mouse's button settings,
 // and the exporters, which write files of the state and are not run here (as WriteState, which
 // writes the state's vectors at its times and reads nothing back). VisualMesh (a VisualModel)
-// draws its topology's elements from the positions it links to.
+// draws its topology's elements from the positions it links to; GlobalSystemMatrixImage turns
+// an assembled matrix into an image for the GUI.
 bool isVisual(const std::string& t) {
   return startsWith(t, "Ogl") || endsWith(t, "Exporter") || endsWith(t, "ButtonSetting") ||
          isOneOf(t, {"VisualModel",
@@ -89,7 +90,8 @@ bool isVisual(const std::string& t) {
                      "Visual3DText",
                      "VisualVectorField",
                      "VisualMesh",
-                     "WriteState"});
+                     "WriteState",
+                     "GlobalSystemMatrixImage"});
 }
 
 // SOFA's analysis engines, which compute a value from a state for whatever reads it and change
