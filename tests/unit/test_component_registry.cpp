@@ -123,6 +123,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "AttachConstraint",
                           "AttachProjectiveConstraint",
                           "BilateralLagrangianConstraint",
+                          "CompositeLinearSystem",
                           "ConicalForceField",
                           "ConstantForceField",
                           "ConstantSparsityPatternSystem",
