@@ -616,9 +616,7 @@ std::vector<KeyCase> allKeys() {
       {"rigid.mapped-fem-method", "small",
        [](const Scene& s) { EXPECT_EQ(s.text("rigid.mapped-fem-method"), "small"); }},
       {"rigid.mapped-cell-mass", "consistent density 2",
-       [](const Scene& s) {
-         EXPECT_EQ(s.text("rigid.mapped-cell-mass"), "consistent density 2");
-       }},
+       [](const Scene& s) { EXPECT_EQ(s.text("rigid.mapped-cell-mass"), "consistent density 2"); }},
       {"output.history", "history.csv",
        [](const Scene& s) { EXPECT_EQ(path(s, "output.history"), "history.csv"); }},
       {"output.multipliers", "lambda.csv",
