@@ -783,7 +783,8 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   if (lowDimension)
     sofa::checkLowDimensionBody(reader, state, body.components, !body.mapped.empty());
   // Children that carry only a hexahedral FEM force field act on the body's hexahedra
-  // (io/sofa_mapped_fem); the others are mapped children (io/sofa_mapped_child).
+  // (io/sofa_mapped_fem); the others are mapped children (io/sofa_mapped_child), and every child
+  // of frames (io/sofa_rigid_mapping).
   std::vector<const sofa::MappedNode*> femChildren, mappedChildren, distanceChildren;
   for (const sofa::MappedNode& child : body.mapped)
     if (child.mapping->type == "VolumeMapping")
@@ -791,7 +792,7 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     else if (child.mapping->type == "DistanceMapping")
       distanceChildren.push_back(&child);
     else
-      (sofa::carriesOnlyFem(child) ? femChildren : mappedChildren).push_back(&child);
+      (!rigid && sofa::carriesOnlyFem(child) ? femChildren : mappedChildren).push_back(&child);
   const SofaObject* bodyGrid = nullptr;
   if (rigid)
     sofa::mapRigidState(reader, state);
@@ -1008,7 +1009,8 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
     } else if ((isLoop && !loop) || (sofa::isConstraintSolver(o->type) && !constraintSolver)) {
       sofa::checkDataFields(reader, *o, options.skipUnsupported);
       (isLoop ? loop : constraintSolver) = o;
-    } else if (o->type == "ConstantSparsityPatternSystem") {
+    } else if (o->type == "ConstantSparsityPatternSystem" || o->type == "MatrixLinearSystem" ||
+               o->type == "CompositeLinearSystem") {
       // In a solver's node above the states it assembles: read as in a body's node.
       sofa::checkDataFields(reader, *o, options.skipUnsupported);
       sofa::sofaMapping(o->type)(reader, *o);

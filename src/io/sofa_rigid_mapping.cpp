@@ -1,10 +1,13 @@
 // SOFA's RigidMapping (Sofa/Component/Mapping/NonLinear RigidMapping.inl) with a UniformMass,
 // ConstantForceFields and PlaneForceFields in the mapped node, as rigid.mapped-points,
-// rigid.mapped-mass, rigid.mapped-forces and rigid.mapped-plane (model/rigid_body.hpp). Each
-// component is read by its class's registered mapping, as on a body, and its keys become the mapped
-// points'.
+// rigid.mapped-mass, rigid.mapped-forces and rigid.mapped-plane (model/rigid_body.hpp), and a
+// HexahedronFEMForceField and MeshMatrixMass on the hexahedra of the node's RegularGridTopology
+// (SOFA's rigidified sections) as rigid.mapped-hexahedra and the keys of
+// model/rigid_mapped_cells.hpp. Each component is read by its class's registered mapping, as on
+// a body, and its keys become the mapped points'.
 #include "sofa_rigid_mapping.hpp"
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -95,6 +98,37 @@ std::vector<double> pointsOf(Reader& r, const MappedNode& child, const std::stri
   return out;
 }
 
+// HexahedronFEMForceField's and MeshMatrixMass's keys, as read by their registered mappings,
+// turned into the mapped cells' ("KEY VALUE" each).
+std::vector<std::string> cellKeys(const SofaObject& o, const std::vector<SofaKey>& own) {
+  std::vector<std::string> out;
+  std::string massType = "consistent";
+  for (const SofaKey& k : own)
+    if (k.key == "mass.type") massType = k.value;
+  for (const SofaKey& k : own) {
+    if (k.key == "material.cells" && k.value == "hexahedron") continue;
+    if (k.key == "material.model" || k.key == "mass.type") continue;
+    if (k.key == "material.rotation") {
+      out.push_back("rigid.mapped-fem-method " + k.value);
+    } else if (k.key == "material.young-modulus") {
+      out.push_back("rigid.mapped-young-modulus " + k.value);
+    } else if (k.key == "material.poisson-ratio") {
+      out.push_back("rigid.mapped-poisson-ratio " + k.value);
+    } else if (k.key == "material.density" && o.type == "MeshMatrixMass") {
+      out.push_back("rigid.mapped-cell-mass " + massType + " density " + k.value);
+    } else if (k.key == "mass.total-mass" && o.type == "MeshMatrixMass") {
+      out.push_back("rigid.mapped-cell-mass " + massType + " total " + k.value);
+    } else {
+      throw Error(o.where + ": " + named(o) + ": " + k.key + " = " + k.value +
+                  " is not supported in a rigidly mapped child");
+    }
+  }
+  for (const SofaKey& k : own)
+    if (k.key == "material.model" && k.value == "linear")
+      out.push_back("rigid.mapped-fem-method small");
+  return out;
+}
+
 }  // namespace
 
 void mapRigidMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys,
@@ -124,20 +158,28 @@ void mapRigidMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey
   std::size_t count = 0;
   const std::vector<double> points = pointsOf(r, child, objFile, count);
   // What the child's components give, read by their registered mappings.
+  std::vector<std::string> cells;  // the FEM's and the cell mass's keys (rigid.mapped-*)
   double mass = 0;
   std::vector<double> force(3 * count, 0.0);
   std::vector<std::string> planes;
   for (const SofaObject* o : child.components) {
     const SofaMapping map = sofaMapping(o->type);
+    const bool onCells = o->type == "HexahedronFEMForceField" || o->type == "MeshMatrixMass";
     if (!map || (o->type != "UniformMass" && o->type != "ConstantForceField" &&
-                 o->type != "PlaneForceField"))
+                 o->type != "PlaneForceField" && !onCells))
       throw Error(o->where + ": " + named(*o) +
                   ": not supported in a rigidly mapped child (its UniformMass, "
-                  "ConstantForceField and PlaneForceField are)");
+                  "ConstantForceField, PlaneForceField, HexahedronFEMForceField and "
+                  "MeshMatrixMass are)");
     std::vector<SofaKey> own;
     r.into(own);
     r.from(*o);
     map(r, *o);
+    if (onCells) {
+      const std::vector<std::string> more = cellKeys(*o, own);
+      cells.insert(cells.end(), more.begin(), more.end());
+      continue;
+    }
     for (const SofaKey& k : own) {
       const Texts t = parse::tokens(k.value);
       const auto at = [&](std::size_t i) { return std::stod(t[i]); };
@@ -187,10 +229,44 @@ void mapRigidMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey
                     parse::text(force[3 * i + 2]);
   r.into(keys);
   r.from(mapping);
+  // No UniformMass on the frames: SOFA's frames have no mass of their own, only the child's.
+  const bool cellMass = std::any_of(cells.begin(), cells.end(), [](const std::string& line) {
+    return line.compare(0, 22, "rigid.mapped-cell-mass") == 0;
+  });
+  if ((mass != 0 || cellMass) && !r.gave("rigid.mass") && !r.gave("rigid.total-mass")) {
+    r.note(mapping.label() +
+           ": its input frames have no UniformMass: their mass is their mapped "
+           "child's alone, as in SOFA");
+    r.key("rigid.mass", "0");
+  }
   r.key("rigid.mapped-points", pointsText);
   if (mass != 0) r.key("rigid.mapped-mass", parse::text(mass));
   if (!forcesText.empty()) r.key("rigid.mapped-forces", forcesText);
   for (const std::string& plane : planes) r.key("rigid.mapped-plane", plane);
+  if (!cells.empty()) {
+    // HexahedronFEMForceField and MeshMatrixMass read the node's topology: a regular grid of the
+    // child's points, its hexahedra in SOFA's order.
+    const SofaObject* grid = topologyOf(child.node);
+    if (!grid || grid->type != "RegularGridTopology")
+      throw Error(state.where + ": " + state.label() +
+                  ": the cells of a rigidly mapped child's FEM or mass are read from a "
+                  "RegularGridTopology in its node (" +
+                  (grid ? grid->label() : std::string("none")) + ")");
+    const RegularGrid g = regularGrid(r, *grid);
+    if (g.points.size() != count || g.hexahedra.empty())
+      throw Error(grid->where + ": " + grid->label() + ": " + std::to_string(g.points.size()) +
+                  " points and " + std::to_string(g.hexahedra.size()) +
+                  " hexahedra for a rigidly mapped child of " + std::to_string(count) +
+                  " points: its hexahedra on the child's points are needed");
+    std::string hexahedra;
+    for (const auto& h : g.hexahedra)
+      for (long long v : h) hexahedra += (hexahedra.empty() ? "" : " ") + std::to_string(v);
+    r.key("rigid.mapped-hexahedra", hexahedra);
+    for (const std::string& line : cells) {
+      const std::size_t space = line.find(' ');
+      r.key(line.substr(0, space), line.substr(space + 1));
+    }
+  }
 }
 
 }  // namespace eis::sofa

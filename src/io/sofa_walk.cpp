@@ -56,7 +56,8 @@ bool isAccepted(const std::string& t) {
 // their variables, viewports, post-processing), cameras and lights, the mouse's button settings,
 // and the exporters, which write files of the state and are not run here (as WriteState, which
 // writes the state's vectors at its times and reads nothing back). VisualMesh (a VisualModel)
-// draws its topology's elements from the positions it links to.
+// draws its topology's elements from the positions it links to; GlobalSystemMatrixImage turns
+// an assembled matrix into an image for the GUI.
 bool isVisual(const std::string& t) {
   return startsWith(t, "Ogl") || endsWith(t, "Exporter") || endsWith(t, "ButtonSetting") ||
          isOneOf(t, {"VisualModel",
@@ -91,15 +92,19 @@ bool isVisual(const std::string& t) {
                      "Visual3DText",
                      "VisualVectorField",
                      "VisualMesh",
-                     "WriteState"});
+                     "WriteState",
+                     "GlobalSystemMatrixImage"});
 }
 
 // SOFA's analysis engines, which compute a value from a state for whatever reads it and change
 // nothing themselves (AverageCoord: the mean of some positions, which Component/Visual/OglLabel.scn
 // prints; ValuesFromPositions: a value or vector per point interpolated along a direction;
-// MeshROI: the points inside a closed surface, which Component/Engine/Select/MeshROI.scn draws).
+// MeshROI: the points inside a closed surface, which Component/Engine/Select/MeshROI.scn draws;
+// ValuesFromIndices, DifferenceEngine and NormEngine: values picked from a vector, their
+// differences and norms, which Demos/rigidifiedSectionsInBeam.scn prints with an OglLabel).
 bool isAnalysis(const std::string& t) {
-  return t == "AverageCoord" || t == "ValuesFromPositions" || t == "MeshROI";
+  return t == "AverageCoord" || t == "ValuesFromPositions" || t == "MeshROI" ||
+         t == "ValuesFromIndices" || t == "DifferenceEngine" || t == "NormEngine";
 }
 
 // A TransformEngine or TransformPosition whose output_position is a MechanicalObject's
@@ -113,8 +118,9 @@ bool movesMesh(const Reader& reader, const SofaObject& engine) {
 }
 
 // Whether only visual components link to `engine` (by its name, as "@center.average" or
-// "@../center" do): then what it computes is only drawn. An unnamed one is linked to by none.
-bool onlyDrawn(const SofaScene& scene, const SofaObject& engine) {
+// "@../center" do), or analysis engines whose own results are only drawn: then what it computes
+// is only drawn. An unnamed one is linked to by none.
+bool onlyDrawn(const SofaScene& scene, const SofaObject& engine, int depth = 0) {
   if (engine.name.empty()) return true;
   for (const SofaObject* o : scene.objects()) {
     if (isVisual(o->type)) continue;
@@ -124,7 +130,9 @@ bool onlyDrawn(const SofaScene& scene, const SofaObject& engine) {
         std::string target = token.substr(1);
         const std::size_t slash = target.find_last_of('/');
         if (slash != std::string::npos) target = target.substr(slash + 1);
-        if (target.substr(0, target.find('.')) == engine.name) return false;
+        if (target.substr(0, target.find('.')) == engine.name &&
+            !(o != &engine && depth < 16 && isAnalysis(o->type) && onlyDrawn(scene, *o, depth + 1)))
+          return false;
       }
   }
   return true;

@@ -75,9 +75,10 @@ RigidBody::RigidBody(MPI_Comm comm, RigidBodyParameters parameters)
   if (!p.fixed.empty() && p.fixed.size() != std::size_t(frames_))
     throw Error("rigid fixed frames: " + std::to_string(p.fixed.size()) + " entries for " +
                 std::to_string(frames_) + " frames");
-  if (!(p.mass.mass > 0)) throw Error("rigid mass: the mass must be positive");
+  // Mass 0: the frames have none of their own (their mapped points' carries them).
+  if (!(p.mass.mass >= 0)) throw Error("rigid mass: the mass must be positive or 0");
   for (int i = 0; i < 9; ++i) inertiaMass_[i] = p.mass.inertia[i] * p.mass.mass;
-  if (!positiveDefinite(inertiaMass_) || p.mass.inertia[1] != p.mass.inertia[3] ||
+  if (!positiveDefinite(p.mass.inertia) || p.mass.inertia[1] != p.mass.inertia[3] ||
       p.mass.inertia[2] != p.mass.inertia[6] || p.mass.inertia[5] != p.mass.inertia[7])
     throw Error("rigid mass: the inertia matrix must be symmetric positive definite");
   int rank = 0;
@@ -87,6 +88,9 @@ RigidBody::RigidBody(MPI_Comm comm, RigidBodyParameters parameters)
   for (std::size_t frame = 0; frame < p.fixed.size(); ++frame)
     for (int d = 0; d < kRigidDerivSize; ++d)
       fixed_[frame * kRigidDerivSize + d] = p.fixed[frame][d];
+  if (p.mass.mass == 0 && p.mapped.mass == 0 && p.mapped.cells.density == 0 &&
+      p.mapped.cells.totalMass == 0)
+    throw Error("rigid mass: 0, and no mapped points with a mass: the frames would have none");
   if (!p.mapped.frameOf.empty()) {
     for (int frame : p.mapped.frameOf)
       if (frame < 0 || frame >= frames_)
@@ -95,8 +99,10 @@ RigidBody::RigidBody(MPI_Comm comm, RigidBodyParameters parameters)
     if (p.mapped.forces.size() != p.mapped.frameOf.size())
       throw Error("rigid mapped points: a force for each point expected");
     mapping_.emplace(p.mapped.frameOf, p.mapped.local);
-    mapping_->apply(p.frames.data());
+    const std::vector<Vec3d> rest = mapping_->apply(p.frames.data());
     stiffness_.assign(mapping_->size(), {});
+    if (!p.mapped.cells.hexahedra.empty())
+      cells_ = std::make_unique<RigidMappedCellsField>(p.mapped.cells, rest);
   }
 }
 
@@ -147,8 +153,12 @@ void RigidBody::computeForce(Vec x, Vec v, Vec f) {
     const RigidMappedPoints& mapped = parameters_.mapped;
     const PetscScalar* velocities;
     EIS_CHECK(VecGetArrayRead(v, &velocities));
+    // The cells' FEM force and weight at the points.
+    std::vector<double> cellForce(cells_ ? 3 * mapping_->size() : 0, 0.0);
+    if (cells_) cells_->addForce(points, parameters_.gravity, cellForce.data());
     for (std::size_t i = 0; i < mapping_->size(); ++i) {
       std::array<double, 3> load = mapped.forces[i];
+      for (int d = 0; d < 3 && cells_; ++d) load[d] += cellForce[3 * i + std::size_t(d)];
       for (int d = 0; d < 3; ++d) load[d] += mapped.mass * parameters_.gravity[d];
       stiffness_[i].fill(0);
       // PlaneForceField::addForce: a point below the plane (or any, bilateral) is pushed by
@@ -196,11 +206,23 @@ void RigidBody::addMBKv(Vec out, double mFactor, double, double kFactor, Vec v) 
       r[3 + row] +=
           inertia[3 * row] * dx[3] + inertia[3 * row + 1] * dx[4] + inertia[3 * row + 2] * dx[5];
   }
+  // The cells' (mFactor M_c + kFactor K_c) J dx, point by point.
+  std::vector<double> dxc, outc;
+  if (cells_) {
+    dxc.resize(3 * mapping_->size());
+    outc.assign(dxc.size(), 0.0);
+    for (std::size_t i = 0; i < mapping_->size(); ++i) {
+      const std::array<double, 3> dx = mapping_->applyJ(i, in);
+      for (int d = 0; d < 3; ++d) dxc[3 * i + std::size_t(d)] = dx[d];
+    }
+    cells_->addMKDx(dxc.data(), outc.data(), mFactor, kFactor);
+  }
   for (std::size_t i = 0; mapping_ && i < mapping_->size(); ++i) {
     const std::array<double, 3> dx = mapping_->applyJ(i, in);
     std::array<double, 3> m;
     for (int a = 0; a < 3; ++a) {
-      m[a] = dx[a] * mFactor * parameters_.mapped.mass;
+      m[a] =
+          dx[a] * mFactor * parameters_.mapped.mass + (cells_ ? outc[3 * i + std::size_t(a)] : 0);
       for (int b = 0; b < 3; ++b) m[a] += kFactor * stiffness_[i][std::size_t(3 * a + b)] * dx[b];
     }
     mapping_->applyJT(i, m, result);
@@ -212,13 +234,15 @@ void RigidBody::addMBKv(Vec out, double mFactor, double, double kFactor, Vec v) 
 // mFactor M with each fixed unknown's row and column replaced by its diagonal entry alone
 // (P A P + (I - P) D, as the mesh bodies' matrices). Refilled only when the factor changes.
 // With mapped points, the frames' 6 x 6 blocks hold their J^T m J too, J as it stands: refilled
-// every time.
+// every time; with cells, the whole matrix, dense.
 Mat RigidBody::systemMatrix(double mFactor, double, double kFactor) {
   if (matrix_ && mFactor == matrixFactor_ && !mapping_) return matrix_;
   const PetscInt local = owner_ ? PetscInt(kRigidDerivSize) * frames_ : 0;
   if (!matrix_) {
-    EIS_CHECK(MatCreateAIJ(comm_, local, local, PETSC_DETERMINE, PETSC_DETERMINE, 6, nullptr, 0,
-                           nullptr, &matrix_));
+    // Cells couple frames: then every row may hold every frame's unknowns (tens of frames).
+    const PetscInt perRow = cells_ ? PetscInt(kRigidDerivSize) * frames_ : 6;
+    EIS_CHECK(MatCreateAIJ(comm_, local, local, PETSC_DETERMINE, PETSC_DETERMINE, perRow, nullptr,
+                           0, nullptr, &matrix_));
     EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, PETSC_TRUE));
     EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
   }
@@ -240,7 +264,23 @@ Mat RigidBody::systemMatrix(double mFactor, double, double kFactor) {
   for (std::size_t i = 0; mapping_ && i < mapping_->size(); ++i)
     mapping_->addStiffness(i, stiffness_[i], kFactor,
                            stiff[std::size_t(mapping_->frameOf(i))].data());
-  for (int frame = 0; owner_ && frame < frames_; ++frame) {
+  if (cells_ && owner_) {
+    // Dense: the frames' blocks, then J^T (mFactor M_c + kFactor K_c) J of every cell.
+    const std::size_t n = std::size_t(kRigidDerivSize) * std::size_t(frames_);
+    std::vector<double> dense(n * n, 0.0);
+    for (std::size_t frame = 0; frame < std::size_t(frames_); ++frame)
+      for (std::size_t e = 0; e < 36; ++e)
+        dense[(6 * frame + e / 6) * n + 6 * frame + e % 6] =
+            blocks[frame][e] * mFactor + stiff[frame][e];
+    cells_->addToMatrix(*mapping_, mFactor, kFactor, dense.data(), std::size_t(frames_));
+    for (std::size_t r = 0; r < n; ++r)
+      for (std::size_t c = 0; c < n; ++c) {
+        const bool kept = r == c || (!fixed_[r] && !fixed_[c]);
+        EIS_CHECK(MatSetValue(matrix_, PetscInt(r), PetscInt(c), kept ? dense[r * n + c] : 0.0,
+                              INSERT_VALUES));
+      }
+  }
+  for (int frame = 0; owner_ && !cells_ && frame < frames_; ++frame) {
     const PetscInt first = PetscInt(frame) * kRigidDerivSize;
     for (PetscInt row = 0; row < kRigidDerivSize; ++row)
       for (PetscInt column = 0; column < kRigidDerivSize; ++column) {

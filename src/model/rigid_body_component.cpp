@@ -25,7 +25,7 @@ Check rigidMassCheck() {
     const std::vector<double> values = parse::reals(key, text, 0);
     if (values.size() != 1 && values.size() != 2 && values.size() != 11)
       parse::reject(key, text, "expected M, M VOLUME, or M VOLUME and the 9 inertia entries");
-    if (!(values[0] > 0)) parse::reject(key, text, "the mass must be > 0");
+    if (!(values[0] >= 0)) parse::reject(key, text, "the mass must be >= 0");
   };
 }
 
@@ -90,7 +90,8 @@ const ComponentDeclaration& rigidBodyComponent() {
                 "each frame's mass (SOFA UniformMass `vertexMass` of a Rigid3d state: the mass,\n"
                 "the volume, the inertia matrix per unit mass, row by row; not given: volume 1,\n"
                 "identity). The matrix acts on the angular velocity as given, never turned with\n"
-                "the frame, and no gyroscopic force acts, as in SOFA",
+                "the frame, and no gyroscopic force acts, as in SOFA. 0: none (the frames of a\n"
+                "Rigid3d state with no UniformMass, whose mass is their mapped points')",
                 "1", "", false, rigidMassCheck()})
           .add({"rigid.total-mass", "M",
                 "the frames' total mass, shared equally (SOFA `totalMass`: it wins over\n"
@@ -186,10 +187,12 @@ RigidBodyParameters readRigidBodyParameters(const Parameters& scene) {
         for (int d = 0; d < 3; ++d) mapped.forces[point][d] += forces[i + 1 + std::size_t(d)];
       }
     }
+    mapped.cells = readRigidMappedCells(scene);
   } else if (scene.given("rigid.mapped-forces") || scene.given("rigid.mapped-mass") ||
-             scene.given("rigid.mapped-plane")) {
+             scene.given("rigid.mapped-plane") || scene.given("rigid.mapped-hexahedra")) {
     throw Error(
-        "rigid.mapped-mass, rigid.mapped-forces and rigid.mapped-plane act on "
+        "rigid.mapped-mass, rigid.mapped-forces, rigid.mapped-plane and "
+        "rigid.mapped-hexahedra act on "
         "rigid.mapped-points, not given");
   }
   for (const std::string& text : scene.texts("rigid.fixed")) fix("rigid.fixed", text, 0);

@@ -88,16 +88,20 @@ void RigidMapping::addMass(std::size_t i, double m, double* block) const {
   }
 }
 
+std::array<double, 18> RigidMapping::jacobian(std::size_t i) const {
+  const Vec3d& r = rotated_[i];
+  return {1, 0, 0, 0, r[2], -r[1], 0, 1, 0, -r[2], 0, r[0], 0, 0, 1, r[1], -r[0], 0};
+}
+
 void RigidMapping::addStiffness(std::size_t i, const std::array<double, 9>& k, double factor,
                                 double* block) const {
-  const Vec3d& r = rotated_[i];
-  // J = [I, -[r]x], row by row.
-  const double j[18] = {1, 0, 0, 0, r[2], -r[1], 0, 1, 0, -r[2], 0, r[0], 0, 0, 1, r[1], -r[0], 0};
+  const std::array<double, 18> j = jacobian(i);
   for (int a = 0; a < 6; ++a)
     for (int b = 0; b < 6; ++b) {
       double sum = 0;
       for (int p = 0; p < 3; ++p)
-        for (int q = 0; q < 3; ++q) sum += j[6 * p + a] * k[std::size_t(3 * p + q)] * j[6 * q + b];
+        for (int q = 0; q < 3; ++q)
+          sum += j[std::size_t(6 * p + a)] * k[std::size_t(3 * p + q)] * j[std::size_t(6 * q + b)];
       block[6 * a + b] += factor * sum;
     }
 }

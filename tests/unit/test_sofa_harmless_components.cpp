@@ -76,4 +76,41 @@ TEST(SofaHarmlessComponents, ConstantSparsityPatternSystemAboveTheStates) {
   EXPECT_NE(error.find("assembleMass = 'false'"), std::string::npos) << error;
 }
 
+// CompositeLinearSystem (as Component/LinearSystem/CompositeLinearSystem.scn): the solver solves
+// its solverLinearSystem's matrix; the systems assembled beside it for a GlobalSystemMatrixImage
+// may leave out what they like. Solving one that leaves out the mass is refused.
+TEST(SofaHarmlessComponents, CompositeLinearSystemSolvesItsSolverSystem) {
+  const auto composite = [](const std::string& solved) {
+    return "<Node name='matrices'><MatrixLinearSystem name='system'/>"
+           "<MatrixLinearSystem name='K' assembleMass='false' assembleDamping='false'/>"
+           "<GlobalSystemMatrixImage linearSystem='@K'/></Node>"
+           "<CompositeLinearSystem name='c' linearSystems='@matrices/system @matrices/K' "
+           "solverLinearSystem='@matrices/" +
+           solved + "'/>";
+  };
+  const Imported with = imported(beam("", composite("system"), true));
+  EXPECT_EQ(with.keys, imported(beam("", "", true)).keys);
+  const std::string error = eis_test::errorOf([&] { imported(beam("", composite("K"), true)); });
+  EXPECT_NE(error.find("MatrixLinearSystem 'K'"), std::string::npos) << error;
+  EXPECT_NE(error.find("assembleMass = 'false'"), std::string::npos) << error;
+}
+
+// A chain of analysis engines read only by an OglLabel, as Demos/rigidifiedSectionsInBeam.scn
+// measures a section: only drawn. The same chain read by a force field is refused.
+TEST(SofaHarmlessComponents, EngineChainReadOnlyByALabelChangesNothing) {
+  const std::string chain =
+      "<Node name='verification'>"
+      "<ValuesFromIndices name='a' template='Vec3' in='@../dofs.position' indices='0 1'/>"
+      "<ValuesFromIndices name='b' template='Vec3' in='@../dofs.position' indices='2 3'/>"
+      "<DifferenceEngine name='diff' input='@b.out' substractor='@a.out'/>"
+      "<NormEngine name='norm' input='@diff.output'/>";
+  const Imported with = imported(beam(chain + "<OglLabel label='@norm.output'/></Node>"));
+  EXPECT_EQ(with.keys, imported(beam("")).keys);
+  const std::string error = eis_test::errorOf([&] {
+    imported(beam(chain +
+                  "</Node><ConstantForceField indices='4' forces='@verification/norm.output'/>"));
+  });
+  EXPECT_NE(error.find("ValuesFromIndices 'a'"), std::string::npos) << error;
+}
+
 }  // namespace

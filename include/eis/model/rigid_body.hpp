@@ -8,7 +8,8 @@
 // FixedProjectiveConstraint and PartialFixedProjectiveConstraint). Points a RigidMapping drives
 // (model/rigid_mapping.hpp) bring their weight and constant forces as J^T f and their mass as
 // J^T m J, 6 x 6 blocks of their frames, J at the positions of the last force computation; the
-// planes that push them (PlaneForceField's law) their force J^T f and stiffness J^T K J. Its
+// planes that push them (PlaneForceField's law) their force J^T f and stiffness J^T K J; a FEM
+// and a mass on their cells J^T f_c, J^T K_c J and J^T M_c J, which couple frames. Its
 // operations are the MechanicalOperations an integrator sees; adding a velocity to a position turns
 // the frame by the exponential of the rotation, as RigidCoord's operator+= does.
 //
@@ -19,6 +20,7 @@
 #include <petscmat.h>
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -26,6 +28,7 @@
 #include "eis/core/parameters.hpp"
 #include "eis/linalg/mechanical_operations.hpp"
 #include "eis/model/plane_force_field.hpp"
+#include "eis/model/rigid_mapped_cells.hpp"
 #include "eis/model/rigid_mapping.hpp"
 
 namespace eis {
@@ -48,6 +51,7 @@ struct RigidMappedPoints {
   std::vector<std::array<double, 3>> local, forces;
   double mass = 0;
   std::vector<Plane> planes;  // PlaneForceFields acting on the points
+  RigidMappedCells cells;     // a FEM and a mass on the points' cells (model/rigid_mapped_cells)
 };
 
 struct RigidBodyParameters {
@@ -90,6 +94,7 @@ private:
   std::vector<bool> fixed_;                       // per unknown
   std::optional<RigidMapping> mapping_;           // the mapped points, if any
   std::vector<std::array<double, 9>> stiffness_;  // df/dx of each mapped point at the last force
+  std::unique_ptr<RigidMappedCellsField> cells_;  // the mapped points' cells, if any
   Mat matrix_ = nullptr;
   double matrixFactor_ = 0;  // the mass factor the matrix holds (0: none yet)
 };

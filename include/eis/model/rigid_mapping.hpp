@@ -39,6 +39,8 @@ public:
   // The 6 x 6 block (row-major) of frame frameOf(i) += factor J_i^T k J_i, k 3 x 3 row-major.
   void addStiffness(std::size_t i, const std::array<double, 9>& k, double factor,
                     double* block) const;
+  // J_i = [I, -[R r_i]x], 3 x 6 row-major, at the rotated point of the last apply.
+  std::array<double, 18> jacobian(std::size_t i) const;
 
 private:
   std::vector<int> frameOf_;
