@@ -185,6 +185,14 @@ void nodeProjectors(Scene& scene) {
 }
 
 void initialState(Scene& scene) {
+  if (scene.given("initial.values")) {
+    if (physicsOf(scene) != Physics::Diffusion)
+      throw Error(
+          "initial.values applies to physics.type = diffusion only (elasticity: "
+          "initial.positions)");
+    if (scene.given("initial.state"))
+      throw Error("initial.values and initial.state are given: give one");
+  }
   for (const char* key : {"initial.positions", "initial.velocities"}) {
     if (!scene.given(key)) continue;
     requireElasticity(scene, key, true);
@@ -253,7 +261,8 @@ const std::vector<SceneCheck>& sceneChecks() {
        {"physics.type", "lagrange.fixed"},
        elasticityOnly({"lagrange.fixed"})},
       {"initial-state",
-       {"physics.type", "initial.state", "initial.positions", "initial.velocities"},
+       {"physics.type", "initial.state", "initial.positions", "initial.velocities",
+        "initial.values"},
        initialState},
   };
   return checks;

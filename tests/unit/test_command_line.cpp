@@ -216,7 +216,10 @@ std::vector<KeyCase> allKeys() {
                    (std::vector<double>{1, 0, 0.5}));
        }},
       {"material.hexahedron-cut", "0 1 3 7 0 1 2 7 1 2 6 7 1 5 6 7 1 4 5 7 0 1 4 7",
-       [](const Scene& s) { EXPECT_EQ(s.text("material.hexahedron-cut"), "0 1 3 7 0 1 2 7 1 2 6 7 1 5 6 7 1 4 5 7 0 1 4 7"); }},
+       [](const Scene& s) {
+         EXPECT_EQ(s.text("material.hexahedron-cut"),
+                   "0 1 3 7 0 1 2 7 1 2 6 7 1 5 6 7 1 4 5 7 0 1 4 7");
+       }},
       {"material.plastic-max-threshold", "0.025",
        [](const Scene& s) { EXPECT_EQ(s.real("material.plastic-max-threshold"), 0.025); }},
       {"material.plastic-yield-threshold", "0.005",
@@ -576,6 +579,12 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) {
          EXPECT_EQ(s.reals("initial.velocities"), (std::vector<double>{0, 0, -1}));
        }},
+      {"initial.values",
+       "0.5 0 -1",
+       [](const Scene& s) {
+         EXPECT_EQ(s.reals("initial.values"), (std::vector<double>{0.5, 0, -1}));
+       },
+       {"--physics.type=diffusion", "--solver.first-order=true"}},
       {"output.final-state", "final.csv",
        [](const Scene& s) { EXPECT_EQ(path(s, "output.final-state"), "final.csv"); }},
       {"output.frames", "frames.csv",
@@ -959,6 +968,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"constraint.linear-movement-rule", "free"},
       {"initial.positions", "0 0 0 1"},
       {"initial.velocities", "0 0 x"},
+      {"initial.values", "0 x"},
       {"material.density", "-2"},
       {"material.conductivity", "0"},
       {"material.capacity", "0"},
@@ -1163,6 +1173,12 @@ TEST(Scene, MaterialSourcesExcludeEachOther) {
   EXPECT_EQ(errorOf({"--material.model=none", "--material.density=3"}), "");
   EXPECT_EQ(errorOf({"--initial.state=a.csv", "--initial.velocities=1 0 0"}),
             "initial.velocities and initial.state are given: give one");
+  EXPECT_EQ(errorOf({"--initial.values=1 0 0"}),
+            "initial.values applies to physics.type = diffusion only (elasticity: "
+            "initial.positions)");
+  EXPECT_EQ(errorOf({"--physics.type=diffusion", "--solver.first-order=true",
+                     "--initial.state=a.csv", "--initial.values=1 0 0"}),
+            "initial.values and initial.state are given: give one");
   EXPECT_TRUE(startsWith(errorOf({"--physics.type=diffusion", "--solver.first-order=true",
                                   "--material.region=a 1 0.3"}),
                          "material.region"));
