@@ -174,6 +174,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "SurfacePressureForceField",
                           "TetrahedralCorotationalFEMForceField",
                           "TetrahedralTensorMassForceField",
+                          "TetrahedronDiffusionFEMForceField",
                           "TetrahedronFEMForceField",
                           "TetrahedronHyperelasticityFEMForceField",
                           "TriangleFEMForceField",
