@@ -25,8 +25,10 @@ namespace {
 
 constexpr const char* kForceField = "TetrahedronDiffusionFEMForceField";
 
-bool isFixed(const std::string& type) {
-  return type == "FixedProjectiveConstraint" || type == "FixedConstraint";
+// The constraints mapped as on a Vec3 state (io/sofa_constraints), u their one coordinate.
+bool isConstraint(const std::string& type) {
+  return type == "FixedProjectiveConstraint" || type == "FixedConstraint" ||
+         type == "LinearMovementProjectiveConstraint" || type == "LinearMovementConstraint";
 }
 
 const SofaObject* componentOf(const Body& body, const std::string& type) {
@@ -138,16 +140,23 @@ bool isDiffusionBody(const Reader& reader, const Body& body) {
   return true;
 }
 
+const SofaObject* temperatureGeometry(const Reader& reader, const SofaObject& state) {
+  for (const SofaObject& o : state.node->objects)
+    if (o.type == kForceField) return taggedGeometry(reader, o);
+  return nullptr;
+}
+
 const SofaObject& diffusionGeometry(Reader& reader, const Body& body) {
   const SofaObject& state = *body.state;
   if (!body.mapped.empty())
     throw Error(state.where + ": " + state.label() +
                 ": a mapped child of a Vec1 temperature state is not supported");
   for (const SofaObject* o : body.components)
-    if (o->type != kForceField && o->type != "MeshMatrixMass" && !isFixed(o->type))
+    if (o->type != kForceField && o->type != "MeshMatrixMass" && !isConstraint(o->type))
       throw Error(o->where + ": " + o->label() + ": not supported on the Vec1 temperature state " +
                   state.label() + " (" + kForceField +
-                  ", MeshMatrixMass and FixedProjectiveConstraint are)");
+                  ", MeshMatrixMass, FixedProjectiveConstraint and "
+                  "LinearMovementProjectiveConstraint are)");
   const SofaObject& forceField = *componentOf(body, kForceField);
   const SofaObject* geometry = taggedGeometry(reader, forceField);
   if (!geometry)

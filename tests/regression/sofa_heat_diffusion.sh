@@ -8,6 +8,9 @@
 #    P1 mass (rho V / 20 (1 + delta_ij); lumped: rho V / 4), consistent and lumped, on 1, 2 and
 #    3 ranks;
 #  - after 8 long steps the bar holds the linear profile u = x, exact for P1, on 1, 2 and 3 ranks;
+#  - 10 steps with the end x = 1 driven by a LinearMovementProjectiveConstraint<Vec1> (a ramp,
+#    then held) equal numpy's steps with that end put at u0 + m(t) after each step of start
+#    time t, SOFA's DefaultAnimationLoop order;
 #  - gravity along x (a heat source through SOFA's mass) and anisotropy are one clear error line.
 # Usage: sofa_heat_diffusion.sh <euler-implicit> <meshes dir>; the MPI launch line:
 # tests/common/mpi_launch.sh.
@@ -19,11 +22,15 @@ HERE=$(realpath "$(dirname "${BASH_SOURCE[0]}")")
 source "$HERE/../common/mpi_launch.sh"
 launch_in_scratch "$RANKS" "$EXE"
 
-# bar.py NAME DT LUMPING GRAVITY EXTRA: writes NAME.scn and, for one step, NAME.ref (id u1).
+# bar.py NAME DT LUMPING GRAVITY EXTRA [STEPS]: writes NAME.scn and NAME.ref (id u) after one
+# step, or with STEPS, after STEPS steps of the end x = 1 moved by SOFA's
+# LinearMovementProjectiveConstraint (keyTimes 0 0.05 1, movements 0 1 1: put at u0 + m(t) at
+# the start and after each step of start time t in [0, 1), held in the solves).
 cat > bar.py <<'PY'
 import sys
 import numpy as np
 name, dt, lumping, gravity, extra = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+steps = int(sys.argv[6]) if len(sys.argv) > 6 else 0
 n, D, rho = 5, 3.0, 2.0
 pts = np.array([(i / n, 0.2 * j, 0.2 * k) for i in range(n + 1) for k in range(2) for j in range(2)])
 idx = lambda i, j, k: 4 * i + 2 * k + j
@@ -49,10 +56,15 @@ for t in tets:
     L[np.ix_(t, t)] += D * V * G @ G.T
     M[np.ix_(t, t)] += Me
 free = [v for v in range(N) if v not in fixed]
-rhs = -(L @ u0)[free]
-vf = np.linalg.solve(M[np.ix_(free, free)] + dt * L[np.ix_(free, free)], rhs)
+A = M[np.ix_(free, free)] + dt * L[np.ix_(free, free)]
 u1 = u0.copy()
-u1[free] += dt * vf
+for n in range(max(steps, 1)):
+    if steps:
+        # DefaultAnimationLoop projects after the solve, before it advances the clock (and the
+        # solver's init at t = 0): step n solves with the end at u0 + m(t_{n-1}).
+        t = max(n - 1, 0) * dt
+        u1[x == 1.0] = u0[x == 1.0] + (t / 0.05 if t < 0.05 else 1.0)
+    u1[free] += dt * np.linalg.solve(A, -(L @ u1)[free])
 with open(name + ".ref", "w") as f:
     for v in range(N):
         f.write("%d %.17g\n" % (v, u1[v]))
@@ -71,7 +83,8 @@ with open(name + ".scn", "w") as f:
                                        topology="@../topo" {extra}/>
     <MeshMatrixMass template="Vec1,Vec3" massDensity="{rho}" lumping="{lumping}"
                     geometryState="@../geometry" topology="@../topo"/>
-    <FixedProjectiveConstraint indices="{" ".join(map(str, fixed))}"/>
+    <FixedProjectiveConstraint indices="{" ".join(map(str, fixed if not steps else [v for v in fixed if x[v] == 0]))}"/>
+    {'<LinearMovementProjectiveConstraint template="Vec1" keyTimes="0 0.05 1" movements="0 1 1" indices="%s"/>' % " ".join(str(v) for v in fixed if x[v] == 1) if steps else ""}
   </Node>
 </Node>
 ''')
@@ -104,12 +117,13 @@ status=0
 /usr/bin/python3 bar.py steady 10 0 "0 0 0" ""
 # The linear profile u = x.
 awk '{ printf "%d %.17g\n", $1, int($1 / 4) / 5 }' steady.ref > linear.ref
+/usr/bin/python3 bar.py moving 0.01 0 "0 0 0" "" 10
 /usr/bin/python3 bar.py source 0.01 0 "1 0 0" ""
 /usr/bin/python3 bar.py anisotropic 0.01 0 "0 0 0" 'anisotropyRatio="2"'
 
 for ranks in 1 2 3; do
   mpi_command "$ranks" "$EXE"
-  for case in consistent:1:consistent lumped:1:lumped steady:8:linear; do
+  for case in consistent:1:consistent lumped:1:lumped steady:8:linear moving:10:moving; do
     IFS=: read -r name steps ref <<< "$case"
     if ! timeout 60 "${MPI_COMMAND[@]}" --scene "$name.scn" --solver.steps="$steps" --quiet \
       --output.final-state="$name-$ranks.csv" > run.out 2> run.err; then
