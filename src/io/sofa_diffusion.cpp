@@ -167,9 +167,23 @@ const SofaObject& diffusionGeometry(Reader& reader, const Body& body) {
   if (!mass)
     throw Error(state.where + ": " + state.label() +
                 ": a Vec1 temperature state needs a MeshMatrixMass (its heat capacity)");
-  if (!mass->field("geometryState") || linkedState(reader, *mass, "geometryState") != geometry)
+  // The mass's volumes are those of its geometryState's rest positions: the geometry's own, or
+  // a state whose position links the geometry's (its points at init).
+  const SofaObject* massGeometry =
+      mass->field("geometryState") ? linkedState(reader, *mass, "geometryState") : nullptr;
+  const std::string* copied = massGeometry ? massGeometry->field("position") : nullptr;
+  const bool samePoints =
+      massGeometry == geometry ||
+      (massGeometry && copied && isSofaLink(*copied) && !massGeometry->field("rest_position") &&
+       reader.scene()
+               .resolve(*massGeometry->node, *copied, reader.where(*massGeometry, "position"),
+                        massGeometry)
+               .object == geometry);
+  if (!samePoints)
     reader.reject(*mass, "geometryState",
-                  "must name " + geometry->label() + ", the diffusion's geometry (tagMechanics)");
+                  "must name " + geometry->label() +
+                      ", the diffusion's geometry (tagMechanics), or a state whose position "
+                      "links its");
   // The cells are those of the geometry's node's container (the mesh read from the geometry):
   // the force field and the mass must read them.
   const SofaObject* cells = nullptr;

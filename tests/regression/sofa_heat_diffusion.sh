@@ -11,6 +11,7 @@
 #  - 10 steps with the end x = 1 driven by a LinearMovementProjectiveConstraint<Vec1> (a ramp,
 #    then held) equal numpy's steps with that end put at u0 + m(t) after each step of start
 #    time t, SOFA's DefaultAnimationLoop order;
+#  - the mass's geometryState a state whose position links the geometry's: the same step;
 #  - gravity along x (a heat source through SOFA's mass) and anisotropy are one clear error line.
 # Usage: sofa_heat_diffusion.sh <euler-implicit> <meshes dir>; the MPI launch line:
 # tests/common/mpi_launch.sh.
@@ -22,7 +23,7 @@ HERE=$(realpath "$(dirname "${BASH_SOURCE[0]}")")
 source "$HERE/../common/mpi_launch.sh"
 launch_in_scratch "$RANKS" "$EXE"
 
-# bar.py NAME DT LUMPING GRAVITY EXTRA [STEPS]: writes NAME.scn and NAME.ref (id u) after one
+# bar.py NAME DT LUMPING GRAVITY EXTRA [STEPS [copy]]: writes NAME.scn and NAME.ref (id u) after one
 # step, or with STEPS, after STEPS steps of the end x = 1 moved by SOFA's
 # LinearMovementProjectiveConstraint (keyTimes 0 0.05 1, movements 0 1 1: put at u0 + m(t) at
 # the start and after each step of start time t in [0, 1), held in the solves).
@@ -31,6 +32,8 @@ import sys
 import numpy as np
 name, dt, lumping, gravity, extra = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 steps = int(sys.argv[6]) if len(sys.argv) > 6 else 0
+# "copy": the mass's geometryState is a state whose position links the geometry's.
+mass_geometry = "@../copy/points" if len(sys.argv) > 7 and sys.argv[7] == "copy" else "@../geometry"
 n, D, rho = 5, 3.0, 2.0
 pts = np.array([(i / n, 0.2 * j, 0.2 * k) for i in range(n + 1) for k in range(2) for j in range(2)])
 idx = lambda i, j, k: 4 * i + 2 * k + j
@@ -75,6 +78,9 @@ with open(name + ".scn", "w") as f:
   <DefaultAnimationLoop/>
   <TetrahedronSetTopologyContainer name="topo" tetrahedra="{cells}"/>
   <MechanicalObject name="geometry" tags="shape" position="{pos}"/>
+  <Node name="copy">
+    <MechanicalObject name="points" position="@../geometry.position"/>
+  </Node>
   <Node name="heat">
     <EulerImplicitSolver firstOrder="1"/>
     <CGLinearSolver iterations="500" tolerance="1e-15" threshold="1e-30"/>
@@ -82,7 +88,7 @@ with open(name + ".scn", "w") as f:
     <TetrahedronDiffusionFEMForceField constantDiffusionCoefficient="{D}" tagMechanics="shape"
                                        topology="@../topo" {extra}/>
     <MeshMatrixMass template="Vec1,Vec3" massDensity="{rho}" lumping="{lumping}"
-                    geometryState="@../geometry" topology="@../topo"/>
+                    geometryState="{mass_geometry}" topology="@../topo"/>
     <FixedProjectiveConstraint indices="{" ".join(map(str, fixed if not steps else [v for v in fixed if x[v] == 0]))}"/>
     {'<LinearMovementProjectiveConstraint template="Vec1" keyTimes="0 0.05 1" movements="0 1 1" indices="%s"/>' % " ".join(str(v) for v in fixed if x[v] == 1) if steps else ""}
   </Node>
@@ -118,12 +124,14 @@ status=0
 # The linear profile u = x.
 awk '{ printf "%d %.17g\n", $1, int($1 / 4) / 5 }' steady.ref > linear.ref
 /usr/bin/python3 bar.py moving 0.01 0 "0 0 0" "" 10
+/usr/bin/python3 bar.py copied 0.01 0 "0 -9.81 0" "" 0 copy
 /usr/bin/python3 bar.py source 0.01 0 "1 0 0" ""
 /usr/bin/python3 bar.py anisotropic 0.01 0 "0 0 0" 'anisotropyRatio="2"'
 
 for ranks in 1 2 3; do
   mpi_command "$ranks" "$EXE"
-  for case in consistent:1:consistent lumped:1:lumped steady:8:linear moving:10:moving; do
+  for case in consistent:1:consistent lumped:1:lumped steady:8:linear moving:10:moving \
+    copied:1:consistent; do
     IFS=: read -r name steps ref <<< "$case"
     if ! timeout 60 "${MPI_COMMAND[@]}" --scene "$name.scn" --solver.steps="$steps" --quiet \
       --output.final-state="$name-$ranks.csv" > run.out 2> run.err; then
