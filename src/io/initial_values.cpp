@@ -13,7 +13,24 @@ Check initialValuesCheck() {
   };
 }
 
+// initial.values: u at every input node, one number a node (diffusion).
+void applyInitialScalars(const Parameters& scene, const DistributedMesh& mesh, Vec x) {
+  const std::vector<double> us = scene.reals("initial.values");
+  const std::int64_t nodes = mesh.numGlobalVertices() + std::int64_t(mesh.unusedNodeIds().size());
+  if (scene.integer("mesh.refine") > 0)
+    throw Error("initial.values names the input's nodes; it does not go with mesh.refine");
+  if (std::int64_t(us.size()) != nodes)
+    throw Error("initial.values: " + std::to_string(us.size()) + " values for " +
+                std::to_string(nodes) + " nodes; give one per node");
+  PetscScalar* xl;
+  EIS_CHECK(VecGetArray(x, &xl));
+  for (PetscInt n = 0; n < PetscInt(mesh.numLocalVertices()); ++n)
+    if (mesh.owned()[n]) xl[mesh.ownedOffset(n)] = us[std::size_t(mesh.nodeIds()[n])];
+  EIS_CHECK(VecRestoreArray(x, &xl));
+}
+
 void applyInitialValues(const Parameters& scene, const DistributedMesh& mesh, Vec x, Vec v) {
+  if (scene.given("initial.values")) applyInitialScalars(scene, mesh, x);
   const bool positions = scene.given("initial.positions"),
              velocities = scene.given("initial.velocities");
   if (!positions && !velocities) return;

@@ -165,8 +165,14 @@ void fixedConstraint(Scene& scene) {
 }
 
 void prescribedMotion(Scene& scene) {
+  // Diffusion: u moves by each key frame's first number, SOFA's rule only (the hold rule starts
+  // from the rest positions).
+  requireElasticity(scene, "constraint.linear-movement-rule = hold",
+                    scene.given("constraint.linear-movement") &&
+                        scene.text("constraint.linear-movement-rule") == "hold");
+  requireElasticity(scene, "constraint.prescribed-velocity",
+                    scene.given("constraint.prescribed-velocity"));
   for (const char* key : {"constraint.linear-movement", "constraint.prescribed-velocity"}) {
-    requireElasticity(scene, key, scene.given(key));
     if (scene.given(key) && scene.text("solver.newton") == "full")
       throw Error(std::string(key) +
                   " is not supported with solver.newton = full; use the linearized step");
@@ -185,6 +191,14 @@ void nodeProjectors(Scene& scene) {
 }
 
 void initialState(Scene& scene) {
+  if (scene.given("initial.values")) {
+    if (physicsOf(scene) != Physics::Diffusion)
+      throw Error(
+          "initial.values applies to physics.type = diffusion only (elasticity: "
+          "initial.positions)");
+    if (scene.given("initial.state"))
+      throw Error("initial.values and initial.state are given: give one");
+  }
   for (const char* key : {"initial.positions", "initial.velocities"}) {
     if (!scene.given(key)) continue;
     requireElasticity(scene, key, true);
@@ -246,14 +260,15 @@ const std::vector<SceneCheck>& sceneChecks() {
         "solver.newton"},
        nodeProjectors},
       {"prescribed-motion",
-       {"physics.type", "constraint.linear-movement", "constraint.prescribed-velocity",
-        "solver.newton"},
+       {"physics.type", "constraint.linear-movement", "constraint.linear-movement-rule",
+        "constraint.prescribed-velocity", "solver.newton"},
        prescribedMotion},
       {"fixed-lagrangian-constraint",
        {"physics.type", "lagrange.fixed"},
        elasticityOnly({"lagrange.fixed"})},
       {"initial-state",
-       {"physics.type", "initial.state", "initial.positions", "initial.velocities"},
+       {"physics.type", "initial.state", "initial.positions", "initial.velocities",
+        "initial.values"},
        initialState},
   };
   return checks;

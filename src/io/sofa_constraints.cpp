@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include "sofa_low_dimension.hpp"
 #include "sofa_reader.hpp"
 #include "sofa_selections.hpp"
 
@@ -65,11 +66,15 @@ void mapLinearMovement(Reader& r, const SofaObject& o) {
     r.reject(o, "relativeMovements", "absolute movements are not supported yet");
   const std::vector<double> times = r.reals(o, "keyTimes");
   const std::vector<double> moves = r.reals(o, "movements");
-  if (times.empty() || moves.size() != 3 * times.size())
-    r.reject(o, "movements", "expected one displacement (3 numbers) per key time");
+  // On a Vec1 temperature (io/sofa_diffusion), one number a key time: u's movement.
+  const std::size_t d = stateDimensions(r, o.node) == 1 ? 1 : 3;
+  if (times.empty() || moves.size() != d * times.size())
+    r.reject(o, "movements",
+             "expected one displacement (" + std::to_string(d) + " number" + (d == 1 ? "" : "s") +
+                 ") per key time");
   std::string frames;
   for (std::size_t i = 0; i < times.size(); ++i)
-    frames += parse::text(times[i]) + " " + joined(moves, 3 * i, 3) + " ";
+    frames += parse::text(times[i]) + " " + joined(moves, d * i, d) + (d == 1 ? " 0 0 " : " ");
   for (const std::string& s : selectionsOf(r, o, "indices", {"indices 0"}))
     r.key("constraint.linear-movement", frames + ": " + s);
 }

@@ -13,6 +13,7 @@
 #include "eis/core/input_file.hpp"
 #include "eis/mesh/mesh_file.hpp"
 #include "sofa_data_fields.hpp"
+#include "sofa_diffusion.hpp"
 #include "sofa_distance_mapping.hpp"
 #include "sofa_generate_mesh.hpp"
 #include "sofa_gid_mesh.hpp"
@@ -780,7 +781,9 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   const bool rigid = sofa::isRigidTemplate(reader.text(state, "template").value_or("Vec3d"));
   const bool lowDimension =
       !rigid && sofa::templateDimensions(reader.text(state, "template").value_or("Vec3d")) < 3;
-  if (lowDimension)
+  // A Vec1 temperature on a Vec3 state's tetrahedra (io/sofa_diffusion).
+  const bool diffusion = lowDimension && sofa::isDiffusionBody(reader, body);
+  if (lowDimension && !diffusion)
     sofa::checkLowDimensionBody(reader, state, body.components, !body.mapped.empty());
   // Children that carry only a hexahedral FEM force field act on the body's hexahedra
   // (io/sofa_mapped_fem); the others are mapped children (io/sofa_mapped_child), and every child
@@ -796,6 +799,8 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   const SofaObject* bodyGrid = nullptr;
   if (rigid)
     sofa::mapRigidState(reader, state);
+  else if (diffusion)
+    bodyGrid = mapMesh(reader, sofa::diffusionGeometry(reader, body), options, body.components);
   else
     bodyGrid = mapMesh(reader, state, options, body.components,
                        femChildren.empty() || sofa::readsTetrahedra(*femChildren.front())
@@ -805,7 +810,7 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   for (const sofa::MappedNode* child : distanceChildren)
     sofa::mapDistanceMappedChild(reader, *child, state, options.skipUnsupported);
   // Vec1 and Vec2 states: 3D points held in the first d coordinates (io/sofa_low_dimension).
-  if (lowDimension) sofa::mapLowDimensionBody(reader, state, bodyGrid, keys);
+  if (lowDimension && !diffusion) sofa::mapLowDimensionBody(reader, state, bodyGrid, keys);
   const std::string why = "not supported: it may change the mechanics";
   for (const SofaObject* solver : {body.odeSolver, body.nonlinearSolver}) {
     if (!solver) continue;
@@ -826,7 +831,14 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
                       : why,
                   options);
   }
+  if (diffusion) {
+    const SofaObject* loader = reader.linked(state, "position");
+    sofa::mapDiffusionBody(
+        reader, body,
+        loader && loader->type == "MeshOBJLoader" ? findFile(reader, *loader, options) : "", keys);
+  }
   for (const SofaObject* o : body.components) {
+    if (diffusion) break;
     reader.from(*o);
     if (rigid) {
       // UniformMass<Rigid3>::init reads its mass file, found as a loader's file is.
@@ -950,8 +962,8 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     sofa::mapMappedChild(reader, child, keys, sparse ? &*sparse : nullptr);
   }
   // Every force comes from a component the scene names: without a FEM force field (the
-  // mappings that give material.model), none.
-  if (!rigid && !reader.gave("material.model")) {
+  // mappings that give material.model), none; diffusion's force field is its physics'.
+  if (!rigid && !diffusion && !reader.gave("material.model")) {
     reader.from(state);
     reader.key("material.model", "none");
     reader.note("no FEM force field acts on " + state.label() +

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <utility>
 
+#include "sofa_diffusion.hpp"
 #include "sofa_low_dimension.hpp"
 
 namespace eis::sofa {
@@ -64,6 +65,11 @@ void refuseOtherPositions(Reader& reader, const SofaObject& constraint, const So
     const SofaLinkTarget target =
         reader.scene().resolve(*roi.node, *position, reader.where(roi, "position"), &roi);
     if (state && target.object == state && target.field == "rest_position") return;
+    // A Vec1 temperature's ROI on the positions of its geometry (io/sofa_diffusion), a state no
+    // solver moves: its rest positions, our mesh.
+    if (state && target.object && target.object == temperatureGeometry(reader, *state) &&
+        !integratingSolver(target.object->node))
+      return;
     if (triangles && state && target.object == state && target.field == "position") {
       reader.warnOnce(reader.where(roi, "position") + ": " + roi.type +
                       "'s triangleIndices are chosen once, at the rest positions (SOFA chooses "
@@ -113,8 +119,22 @@ std::vector<std::string> selectionsOf(Reader& reader, const SofaObject& o, const
       (roi->type == "BoxROI" || roi->type == "SphereROI" || roi->type == "PlaneROI" ||
        roi->type == "PairBoxROI" || roi->type == "ProximityROI")) {
     std::vector<std::string> selections;
-    // The points of a Vec1 or Vec2 state have d coordinates (io/sofa_low_dimension).
-    const int dimensions = stateDimensions(reader, o.node);
+    // The points of a Vec1 or Vec2 state have d coordinates (io/sofa_low_dimension); a Vec1
+    // temperature's ROI tests its geometry's 3D points (io/sofa_diffusion).
+    int dimensions = stateDimensions(reader, o.node);
+    for (const SofaObject& state : o.node->objects)
+      if (const SofaObject* geometry =
+              state.type == "MechanicalObject" ? temperatureGeometry(reader, state) : nullptr) {
+        const std::string* position = roi->field("position");
+        if (!position || !isSofaLink(*position) ||
+            reader.scene()
+                    .resolve(*roi->node, *position, reader.where(*roi, "position"), roi)
+                    .object != geometry)
+          reader.reject(*roi, "position",
+                        "a ROI of the Vec1 temperature " + state.label() +
+                            " must test its geometry's points, " + geometry->label());
+        dimensions = 3;
+      }
     if (dimensions < 3 && roi->type != "BoxROI")
       reader.reject(o, field, roi->type + " on a Vec1 or Vec2 state is not supported (BoxROI is)");
     if (roi->type == "BoxROI") {

@@ -317,7 +317,11 @@ const ComponentDeclaration& initialStateComponent() {
                 "the starting velocity of the nodes of the input, in node order; the nodes after\n"
                 "the last one given take its velocity (SOFA MechanicalObject `velocity`), so one\n"
                 "velocity moves them all. Absent: zero",
-                std::nullopt, "length/time", false, initialValuesCheck()}),
+                std::nullopt, "length/time", false, initialValuesCheck()})
+          .add({"initial.values", "\"U0 U1 ..\"",
+                "diffusion: the starting u of every node of the input, in node order, one number\n"
+                "a node (SOFA's Vec1 MechanicalObject `position`). Absent: zero",
+                std::nullopt, "", false, check::reals(0)}),
       nullptr};
   return component;
 }

@@ -86,7 +86,7 @@ PrescribedMotionParameters readPrescribedMotionParameters(const Parameters& scen
 PrescribedMotion::PrescribedMotion(const DistributedMesh& mesh,
                                    const PrescribedMotionParameters& parameters,
                                    std::vector<std::string>& warnings)
-    : rule_(parameters.rule) {
+    : rule_(parameters.rule), dofs_(mesh.dofsPerNode()) {
   std::map<PetscInt, int> motionOf;
   auto select = [&](const std::string& key, const std::string& text, const Selection& selection) {
     SelectedNodes nodes = selectNodes(mesh, selection, key);
@@ -129,11 +129,11 @@ void PrescribedMotion::displacement(double t, double h, Vec x, Vec dx) const {
   for (const Node& node : lifted_) {
     if (node.motion < 0) {
       const auto& velocity = velocities_[-1 - node.motion];
-      for (int d = 0; d < 3; ++d) step[node.offset + d] = h * velocity[d];
+      for (int d = 0; d < dofs_; ++d) step[node.offset + d] = h * velocity[d];
       continue;
     }
     const auto move = keyFrames_[node.motion].at(t + h);
-    for (int d = 0; d < 3; ++d)
+    for (int d = 0; d < dofs_; ++d)
       step[node.offset + d] = node.base[d] + move[d] - position[node.offset + d];
   }
   EIS_CHECK(VecRestoreArray(dx, &step));
@@ -159,7 +159,7 @@ void PrescribedMotion::start(double t, Vec x, Vec v) {
   const PetscScalar* position;
   EIS_CHECK(VecGetArrayRead(x, &position));
   for (Node& node : projected_)
-    for (int d = 0; d < 3; ++d) node.base[d] = position[node.offset + d];
+    for (int d = 0; d < dofs_; ++d) node.base[d] = position[node.offset + d];
   EIS_CHECK(VecRestoreArrayRead(x, &position));
   project(t, x, v);
 }
@@ -174,7 +174,7 @@ void PrescribedMotion::project(double t, Vec x, Vec v) const {
   for (const Node& node : projected_) {
     if (!active[node.motion]) continue;
     keyFrames_[node.motion].sofaAt(t, move, slope);
-    for (int d = 0; d < 3; ++d) {
+    for (int d = 0; d < dofs_; ++d) {
       position[node.offset + d] = node.base[d] + move[d];
       velocity[node.offset + d] = slope[d];
     }
@@ -198,7 +198,7 @@ const ComponentDeclaration& prescribedMotionComponent() {
   static const ComponentDeclaration component{
       "prescribed-motion", "projective constraint",
       "nodes that move as prescribed (SOFA LinearMovementProjectiveConstraint; a constant\n"
-      "velocity); elasticity, linearized step",
+      "velocity); elasticity, linearized step; diffusion: SOFA's rule, u moving by DX",
       ParameterSpec()
           .add(
               {"constraint.linear-movement", "\"T0 DX DY DZ T1 DX DY DZ .. : SELECTION\"",

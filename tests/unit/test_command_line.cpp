@@ -595,6 +595,12 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) {
          EXPECT_EQ(s.reals("initial.velocities"), (std::vector<double>{0, 0, -1}));
        }},
+      {"initial.values",
+       "0.5 0 -1",
+       [](const Scene& s) {
+         EXPECT_EQ(s.reals("initial.values"), (std::vector<double>{0.5, 0, -1}));
+       },
+       {"--physics.type=diffusion", "--solver.first-order=true"}},
       {"output.final-state", "final.csv",
        [](const Scene& s) { EXPECT_EQ(path(s, "output.final-state"), "final.csv"); }},
       {"output.frames", "frames.csv",
@@ -989,6 +995,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"constraint.linear-movement-rule", "free"},
       {"initial.positions", "0 0 0 1"},
       {"initial.velocities", "0 0 x"},
+      {"initial.values", "0 x"},
       {"material.density", "-2"},
       {"material.conductivity", "0"},
       {"material.capacity", "0"},
@@ -1194,6 +1201,12 @@ TEST(Scene, MaterialSourcesExcludeEachOther) {
   EXPECT_EQ(errorOf({"--material.model=none", "--material.density=3"}), "");
   EXPECT_EQ(errorOf({"--initial.state=a.csv", "--initial.velocities=1 0 0"}),
             "initial.velocities and initial.state are given: give one");
+  EXPECT_EQ(errorOf({"--initial.values=1 0 0"}),
+            "initial.values applies to physics.type = diffusion only (elasticity: "
+            "initial.positions)");
+  EXPECT_EQ(errorOf({"--physics.type=diffusion", "--solver.first-order=true",
+                     "--initial.state=a.csv", "--initial.values=1 0 0"}),
+            "initial.values and initial.state are given: give one");
   EXPECT_TRUE(startsWith(errorOf({"--physics.type=diffusion", "--solver.first-order=true",
                                   "--material.region=a 1 0.3"}),
                          "material.region"));

@@ -178,6 +178,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "SurfacePressureForceField",
                           "TetrahedralCorotationalFEMForceField",
                           "TetrahedralTensorMassForceField",
+                          "TetrahedronDiffusionFEMForceField",
                           "TetrahedronFEMForceField",
                           "TetrahedronHyperelasticityFEMForceField",
                           "TriangleFEMForceField",

@@ -94,6 +94,7 @@ private:
     int motion;                  // index into keyFrames_ (>= 0) or -1 - index into velocities_
   };
   MotionRule rule_;
+  int dofs_;  // unknowns a node: 3, or 1 (diffusion: u moves by a key frame's first number)
   std::vector<KeyFrames> keyFrames_;
   std::vector<std::array<double, 3>> velocities_;
   std::vector<Node> lifted_;     // owned nodes; a node selected twice follows the later key
