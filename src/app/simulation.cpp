@@ -25,6 +25,7 @@ namespace {
 constexpr std::pair<const char*, const char*> kParts[] = {
     {"Forces", "forces"},
     {"Matrix assembly", "matrix assembly"},
+    {"Block copy set-up", "block copy set-up"},
     {"Constraints", "constraints"},
     {"Preconditioner set-up", "preconditioner set-up"},
     {"Initial guess", "initial guess"},
