@@ -362,7 +362,8 @@ cat <<EOF
    Legend: step = wall time per step (all parts, mean over the steps); median step = the median
    of the steps' own wall times (history CSV), which leaves out one-off costs of step 1 such as
    the first preconditioner set-up; frc+asm = forces + matrix assembly; PC set =
-   preconditioner set-up; other = the rest of the step; KSP it = linear iterations per step.
+   preconditioner set-up; other = the rest of the step (the block copy's making at step 1, the
+   summary's "block copy set-up", counts in step alone); KSP it = linear iterations per step.
    MatMult GB/s = 4.22 x MatMult total flops / MatMult max time from -log_view, all stages (the
    operator's 3 x 3 block copy: 8 bytes per nonzero, a 4-byte index per block, 2 flops per
    nonzero; 2.28 x the flops of the upper triangle's products, MatMultUpper, on 1 rank; 6 x
