@@ -201,6 +201,15 @@ run_ours() {
         else if (w[i] == "per" && w[i+1] == "step" && perstep == "") perstep = w[i-2]
       }
     }
+    # Each rank'"'"'s CPU seconds of a part, least..most: the most, forces + assembly summed.
+    /^cpu time per rank: / {
+      s = $0; gsub(/[(),;]/, " ", s); n = split(s, w, " ")
+      for (i = 1; i <= n; i++) {
+        if (w[i] == "forces" || w[i] == "assembly" || w[i] == "loop") split(w[i+1], cr, /\.\./)
+        if (w[i] == "forces" || w[i] == "assembly") cpufrcasm += cr[2]
+        if (w[i] == "loop") cpuloop = cr[2]
+      }
+    }
     END {
       # -log_view event table: check the header, then sum MatMult over all stages.
       # Bytes moved in the KSP solve stage (the roofline model), from the total flops of each event:
@@ -227,16 +236,26 @@ run_ours() {
           if (stage == "KSP solve") { kspmmcount += f[2]; kspmmtime += f[4] }
         }
         if (hdr && f[1] == "MatMultUpper" && nf >= 20) upflops += f[nf] * 1e6 * f[4]
+        # The matrix assembly'"'"'s parts (linalg/element_matrix_assembler.cpp): the slowest rank'"'"'s
+        # seconds and the slowest over the fastest.
+        if (hdr && stage == "Matrix assembly" && nf >= 20 && f[1] ~ /^(Asm|MatAssembly)/) {
+          evt[f[1]] += f[4]; evr[f[1]] = f[5]
+        }
         if (hdr && stage == "KSP solve" && nf >= 20 && (f[1] in bpf))
           kspbytes += bpf[f[1]] * f[nf] * 1e6 * f[4]
       }
       if (unknowns == "" || ksp == "" || steps == "") { print "PARSE_ERROR"; exit }
       gbs = (mmtime > 0) ? (mbpf * (mmflops - upflops) + ubpf * upflops) / mmtime / 1e9 : "nan"
       printf "unknowns=%s setup=%s step=%g stepmed=%g frcasm=%g cons=%g pcs=%g ksp=%g other=%g " \
-             "its=%s mem=%s mmgbs=%g mmcount=%d kspmmcount=%d kspmmtime=%g kspbytes=%g\n",
+             "its=%s mem=%s mmgbs=%g mmcount=%d kspmmcount=%d kspmmtime=%g kspbytes=%g " \
+             "cpufrcasm=%g cpuloop=%g evelem=%g evscat=%g evghost=%g evbegin=%g evend=%g " \
+             "evendratio=%g\n",
              unknowns, setup, perstep, stepmed, (forces + asm_) / steps, cons / steps, pcs / steps,
              ksp / steps, other / steps, its, mem, gbs, mmcount, kspmmcount, kspmmtime / steps,
-             kspbytes / steps
+             kspbytes / steps, cpufrcasm / steps, cpuloop / steps, evt["AsmElementMats"] / steps,
+             evt["AsmScatter"] / steps, evt["AsmGhostRows"] / steps,
+             evt["MatAssemblyBegin"] / steps, evt["MatAssemblyEnd"] / steps,
+             evr["MatAssemblyEnd"] + 0
     }' "$stem.out"
 }
 
@@ -343,7 +362,8 @@ cat <<EOF
    Legend: step = wall time per step (all parts, mean over the steps); median step = the median
    of the steps' own wall times (history CSV), which leaves out one-off costs of step 1 such as
    the first preconditioner set-up; frc+asm = forces + matrix assembly; PC set =
-   preconditioner set-up; other = the rest of the step; KSP it = linear iterations per step.
+   preconditioner set-up; other = the rest of the step (the block copy's making at step 1, the
+   summary's "block copy set-up", counts in step alone); KSP it = linear iterations per step.
    MatMult GB/s = 4.22 x MatMult total flops / MatMult max time from -log_view, all stages (the
    operator's 3 x 3 block copy: 8 bytes per nonzero, a 4-byte index per block, 2 flops per
    nonzero; 2.28 x the flops of the upper triangle's products, MatMultUpper, on 1 rank; 6 x

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
+#include <iterator>
+#include <vector>
 
 #include "eis/app/scene_builder.hpp"
 #include "eis/app/stop_signals.hpp"
@@ -23,6 +25,7 @@ namespace {
 constexpr std::pair<const char*, const char*> kParts[] = {
     {"Forces", "forces"},
     {"Matrix assembly", "matrix assembly"},
+    {"Block copy set-up", "block copy set-up"},
     {"Constraints", "constraints"},
     {"Preconditioner set-up", "preconditioner set-up"},
     {"Initial guess", "initial guess"},
@@ -32,9 +35,9 @@ constexpr std::pair<const char*, const char*> kParts[] = {
     {"Output", "outputs"},
     {"Checkpoint", "checkpoints"}};
 
-// What each timer counted between two readings.
-std::map<std::string, double> since(const std::map<std::string, double>& before) {
-  std::map<std::string, double> parts = timerTotals();
+// What each timer counted between two readings (of timerTotals or timerCpuTotals, `now`).
+std::map<std::string, double> since(const std::map<std::string, double>& before,
+                                    std::map<std::string, double> parts = timerTotals()) {
   for (auto& [name, seconds] : parts)
     if (auto it = before.find(name); it != before.end()) seconds -= it->second;
   return parts;
@@ -244,7 +247,9 @@ void Simulation::run() {
 
 void Simulation::startLoop() {
   loopStart_ = MPI_Wtime();
+  loopCpuStart_ = threadCpuSeconds();
   timersBefore_ = timerTotals();
+  cpuTimersBefore_ = timerCpuTotals();
   firstStep_ = step_;
   progress_->startAfter(firstStep_);
   // A restart from a checkpoint at or past the run's end has nothing to do: said so, with how to
@@ -325,6 +330,7 @@ bool Simulation::stepOnce() {
 void Simulation::endLoop() {
   summary_.loopSeconds = MPI_Wtime() - loopStart_;
   summary_.parts = since(timersBefore_);
+  reduceCpuTimes(since(cpuTimersBefore_, timerCpuTotals()), threadCpuSeconds() - loopCpuStart_);
   finishOutputs(nullptr);
   if (summary_.stoppedBy)
     report(
@@ -454,6 +460,28 @@ NodalTable Simulation::gatherState() const {
   return eis::gatherState(*body.mesh, body.x, body.v, body.initial.get());
 }
 
+void Simulation::reduceCpuTimes(const std::map<std::string, double>& parts, double loop) {
+  // The same list on every rank, a part a rank did not time counted as 0 there.
+  std::vector<double> seconds;
+  for (const auto& [name, label] : kParts) {
+    const auto it = parts.find(name);
+    seconds.push_back(it == parts.end() ? 0.0 : it->second);
+  }
+  seconds.push_back(loop);
+  std::vector<double> least(seconds.size()), most(seconds.size());
+  EIS_CHECK_MPI(
+      MPI_Allreduce(seconds.data(), least.data(), int(seconds.size()), MPI_DOUBLE, MPI_MIN, comm_));
+  EIS_CHECK_MPI(
+      MPI_Allreduce(seconds.data(), most.data(), int(seconds.size()), MPI_DOUBLE, MPI_MAX, comm_));
+  for (std::size_t k = 0; k < std::size(kParts); ++k)
+    if (parts.count(kParts[k].first)) {
+      summary_.cpuPartsMin[kParts[k].first] = least[k];
+      summary_.cpuPartsMax[kParts[k].first] = most[k];
+    }
+  summary_.loopCpuMin = least.back();
+  summary_.loopCpuMax = most.back();
+}
+
 void Simulation::printSummary() const {
   const auto& s = summary_;
   const double perStep = s.steps ? s.loopSeconds / s.steps : 0.0;
@@ -473,6 +501,19 @@ void Simulation::printSummary() const {
       s.steps, s.loopSeconds, perStep, s.setupSeconds, parts.c_str(), other,
       s.steps ? double(s.totalLinearIterations) / s.steps : 0.0, s.preconditionerSetups,
       s.peakMemoryMin / 1048576.0, s.peakMemoryMax / 1048576.0);
+  // The same parts in CPU time, which the other jobs of a shared machine disturb less; a rank
+  // that waits for another in MPI still counts its polling.
+  std::string cpu;
+  for (const auto& [name, label] : kParts) {
+    const auto it = s.cpuPartsMin.find(name);
+    if (it == s.cpuPartsMin.end()) continue;
+    char text[112];
+    std::snprintf(text, sizeof text, "%s %.3f..%.3f s, ", label, it->second,
+                  s.cpuPartsMax.at(name));
+    cpu += text;
+  }
+  report("cpu time per rank: %sloop %.3f..%.3f s (least..most over the ranks)\n", cpu.c_str(),
+         s.loopCpuMin, s.loopCpuMax);
 }
 
 }  // namespace eis

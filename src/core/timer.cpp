@@ -2,6 +2,7 @@
 
 #include <petscsys.h>
 
+#include <ctime>
 #include <vector>
 
 #include "eis/core/error.hpp"
@@ -12,8 +13,8 @@ namespace {
 
 struct Frame {
   const char* name;
-  double start;
-  double nested = 0;  // seconds of the timers opened inside this one
+  double start, cpuStart;
+  double nested = 0, cpuNested = 0;  // seconds of the timers opened inside this one
 };
 
 std::vector<Frame>& frames() {
@@ -22,6 +23,11 @@ std::vector<Frame>& frames() {
 }
 
 std::map<std::string, double>& totals() {
+  static std::map<std::string, double> seconds;
+  return seconds;
+}
+
+std::map<std::string, double>& cpuTotals() {
   static std::map<std::string, double> seconds;
   return seconds;
 }
@@ -38,22 +44,37 @@ PetscLogStage stageNamed(const char* name) {
 
 }  // namespace
 
+double threadCpuSeconds() {
+  timespec t{};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) return 0.0;
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
 ScopedTimer::ScopedTimer(const char* name) {
   EIS_CHECK(PetscLogStagePush(stageNamed(name)));
-  frames().push_back({name, MPI_Wtime()});
+  frames().push_back({name, MPI_Wtime(), threadCpuSeconds()});
 }
 
 ScopedTimer::~ScopedTimer() {
   const Frame frame = frames().back();
   frames().pop_back();
   const double elapsed = MPI_Wtime() - frame.start;
+  const double cpu = threadCpuSeconds() - frame.cpuStart;
   totals()[frame.name] += elapsed - frame.nested;
-  if (!frames().empty()) frames().back().nested += elapsed;
+  cpuTotals()[frame.name] += cpu - frame.cpuNested;
+  if (!frames().empty()) {
+    frames().back().nested += elapsed;
+    frames().back().cpuNested += cpu;
+  }
   PetscLogStagePop();
 }
 
 std::map<std::string, double> timerTotals() {
   return totals();
+}
+
+std::map<std::string, double> timerCpuTotals() {
+  return cpuTotals();
 }
 
 }  // namespace eis

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "eis/core/error.hpp"
+#include "eis/core/timer.hpp"
 
 namespace eis {
 
@@ -135,7 +136,13 @@ Mat BlockCopy::of(Mat A) {
   if (upper_) EIS_CHECK(MatIsSymmetricKnown(A, &known, &symmetric));
   if (source_ != A || id != sourceId_ || (upper_ && !(known && symmetric))) {
     source_ = A;
-    create(A);
+    if (setUpTimer_) {
+      const ScopedTimer timer(setUpTimer_);
+      create(A);
+    } else {
+      create(A);
+    }
+    if (copy_) copyValues();
   } else if (copy_ && state != sourceState_) {
     copyValues();
   }
@@ -226,7 +233,6 @@ void BlockCopy::create(Mat A) {
     return;
   }
   EIS_CHECK(MatPropagateSymmetryOptions(A, copy_));
-  copyValues();
 }
 
 void BlockCopy::copyValues() {

@@ -46,6 +46,25 @@ PetscInt entryOf(const RowStructure& s, PetscInt row, PetscInt column) {
   return PetscInt(at - s.columns);
 }
 
+// The assembly's parts as -log_view events of their own, beside PETSc's MatAssemblyBegin and
+// MatAssemblyEnd: the element matrices (AsmElementMats, run by run), their sums into the owned
+// rows' values (AsmScatter, the same runs) and the ghost rows handed to PETSc's stash
+// (AsmGhostRows). Without -log_view an event costs a test of a flag.
+struct AssemblyEvents {
+  PetscLogEvent elements = -1, scatter = -1, ghostRows = -1;
+};
+
+const AssemblyEvents& assemblyEvents() {
+  static const AssemblyEvents events = [] {
+    AssemblyEvents e;
+    EIS_CHECK(PetscLogEventRegister("AsmElementMats", MAT_CLASSID, &e.elements));
+    EIS_CHECK(PetscLogEventRegister("AsmScatter", MAT_CLASSID, &e.scatter));
+    EIS_CHECK(PetscLogEventRegister("AsmGhostRows", MAT_CLASSID, &e.ghostRows));
+    return e;
+  }();
+  return events;
+}
+
 }  // namespace
 
 ElementMatrixAssembler::ElementMatrixAssembler(Mat A, const Cells& cells, int dofs,
@@ -318,20 +337,27 @@ void ElementMatrixAssembler::assemble(const ElementMatrices& elementMatrices) {
       default: return scatter<1, 2>(block, range, values);
     }
   };
+  const AssemblyEvents& events = assemblyEvents();
   forEachCellRange(cells_.size(), [&](CellRange range) {
+    EIS_CHECK(PetscLogEventBegin(events.elements, 0, 0, 0, 0));
     std::fill(blocks.begin(), blocks.begin() + range.size() * n * n, 0.0);
     elementMatrices(blocks.data(), range);
+    EIS_CHECK(PetscLogEventEnd(events.elements, 0, 0, 0, 0));
+    EIS_CHECK(PetscLogEventBegin(events.scatter, 0, 0, 0, 0));
     scatterAll(blocks.data(), range);
+    EIS_CHECK(PetscLogEventEnd(events.scatter, 0, 0, 0, 0));
   });
 
   EIS_CHECK(MatSeqAIJRestoreArray(diagonal, &values[InDiagonalPart]));
   if (offDiagonal) EIS_CHECK(MatSeqAIJRestoreArray(offDiagonal, &values[InOffDiagonalPart]));
+  EIS_CHECK(PetscLogEventBegin(events.ghostRows, 0, 0, 0, 0));
   for (const auto& ghost : ghostRows_) {
     const auto first = rowStart_[ghost.vertex];
     EIS_CHECK(MatSetValuesBlocked(
         matrix_, 1, &ghost.globalRow, PetscInt(rowStart_[ghost.vertex + 1] - first),
         rowColumns_.data() + first, ghostValues_.data() + ghost.start, ADD_VALUES));
   }
+  EIS_CHECK(PetscLogEventEnd(events.ghostRows, 0, 0, 0, 0));
   EIS_CHECK(MatAssemblyBegin(matrix_, MAT_FINAL_ASSEMBLY));
   EIS_CHECK(MatAssemblyEnd(matrix_, MAT_FINAL_ASSEMBLY));
 }

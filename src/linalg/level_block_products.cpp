@@ -72,7 +72,7 @@ void redirect(Mat A, int prefetchDistance) {
 Mat fineBlockProducts(Mat A, int prefetchDistance, BlockCopy::Storage storage) {
   BlockCopy* copy = composedCopy(A);
   if (copy && copy->storage() == storage) return copy->of(A);
-  const Mat products = compose(A, std::make_unique<BlockCopy>(storage))->of(A);
+  const Mat products = compose(A, std::make_unique<BlockCopy>(storage, "Block copy set-up"))->of(A);
   if (products != A) {
     setOperation(A, MATOP_GET_DIAGONAL, byCopy<MatGetDiagonal, Vec>);
     prefetchBlockProducts(products, prefetchDistance);

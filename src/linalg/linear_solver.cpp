@@ -95,8 +95,10 @@ void LinearSolver::setUp(Mat A) {
 }
 
 // The matrix the solve multiplies by: A's block copy for an iterative solve (a direct one
-// only factors A), timed with the assembly whose values it copies. A stays the
-// preconditioner's matrix and the one SolutionCheck tests the answer against.
+// only factors A), timed with the assembly whose values it copies; its making at the first
+// solve is set-up done late (the AIJ matrix's is the run's set-up), timed as "Block copy
+// set-up". A stays the preconditioner's matrix and the one SolutionCheck tests the answer
+// against.
 Mat LinearSolver::productOperator(Mat A) {
   if (!blockProducts_ || direct_) return A;
   const ScopedTimer timer("Matrix assembly");

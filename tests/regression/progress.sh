@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The per-step progress lines on 2 ranks: one per step by default, each with the time left;
 # output.progress-every = N prints steps 1, N, 2N, ... and the last; 0 and --quiet print none,
-# but still the start-up report and the summary.
+# but still the start-up report and the summary (and its CPU times per rank).
 # Usage: progress.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=2  # MPI ranks per run; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -34,6 +34,8 @@ check "progress-every = 20: the first and the last" \
   test "$(steps_printed --output.progress-every=20)" = "1 10 "
 check "progress-every = 0: no step lines" test "$(steps_printed --output.progress-every=0)" = ""
 check "--quiet: no step lines" test "$(steps_printed --quiet)" = ""
+check "the CPU seconds of the parts follow the summary, least..most over the ranks" \
+  grep -q '^cpu time per rank: forces [0-9.]*\.\.[0-9.]* s, .*loop [0-9.]*\.\.[0-9.]* s' run.out
 check "the summary counts the outputs' writing apart" \
   bash -c 'steps=$(timeout 60 "$@" --mesh.box-cells="4 1 1" --solver.steps=3 --quiet \
     --output.vtk=series) && grep -q "^summary: .*, outputs [0-9.]* s, .*other" <<<"$steps"' \

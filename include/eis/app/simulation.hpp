@@ -31,6 +31,10 @@ struct RunSummary {
   // The loop's seconds by ScopedTimer name ("Forces", "Matrix assembly", "Constraints",
   // "Preconditioner set-up", "KSP solve", "Newton solve"), each second counted once.
   std::map<std::string, double> parts;
+  // The same parts and the whole loop in each rank's CPU seconds (core/timer.hpp): the least
+  // and the most over the ranks.
+  std::map<std::string, double> cpuPartsMin, cpuPartsMax;
+  double loopCpuMin = 0, loopCpuMax = 0;
   long totalLinearIterations = 0;
   long preconditionerSetups = 0;
   double peakMemoryMin = 0, peakMemoryMax = 0;  // bytes, over ranks
@@ -231,6 +235,9 @@ private:
   bool mainLoopTurn(int step);
   // Finishes every output but `failed` (nullptr: all) with the current state.
   void finishOutputs(const Output* failed);
+  // Each rank's CPU seconds of the loop's parts and of the whole loop, least and most over the
+  // ranks, into summary_. Collective.
+  void reduceCpuTimes(const std::map<std::string, double>& parts, double loop);
   void printSummary() const;
 
   // The run's own keys (steps, dt, outputs) are read from the first body's scene.
@@ -255,7 +262,8 @@ private:
   bool resumed_ = false;   // initial.restart found a checkpoint: the outputs continue
   RunSummary summary_;
   double loopStart_ = 0, clock_ = 0;  // the loop's start (wall) and prescribed-motion clock
-  std::map<std::string, double> timersBefore_;
+  double loopCpuStart_ = 0;           // the loop's start in this thread's CPU seconds
+  std::map<std::string, double> timersBefore_, cpuTimersBefore_;
   int firstStep_ = 0;
   std::unique_ptr<PythonControllers> controllers_;
   double nextDt_ = 0;       // a dt a controller set, for the next step (0: none)

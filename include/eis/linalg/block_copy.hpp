@@ -18,7 +18,10 @@ public:
   // triangle of blocks (SBAIJ), half the bytes a product reads; elsewhere, or when A is not known
   // symmetric, the whole matrix.
   enum class Storage { Whole, Upper };
-  explicit BlockCopy(Storage storage = Storage::Whole) : storage_(storage) {}
+  // setUpTimer: a ScopedTimer name (core/timer.hpp) that times the copy's making, its structure
+  // and the first touch of its memory, apart from the value copies; nullptr: not timed apart.
+  explicit BlockCopy(Storage storage = Storage::Whole, const char* setUpTimer = nullptr)
+      : storage_(storage), setUpTimer_(setUpTimer) {}
   ~BlockCopy();
   BlockCopy(const BlockCopy&) = delete;
   BlockCopy& operator=(const BlockCopy&) = delete;
@@ -35,6 +38,7 @@ private:
   void copyValues();
 
   Storage storage_;
+  const char* setUpTimer_;
   bool upper_ = false;  // the copy holds the upper triangle only
   PetscObjectId sourceId_ = 0;
   PetscObjectState sourceState_ = 0;

@@ -32,7 +32,8 @@ void multiplyLevelsInBlocks(KSP ksp, int prefetchDistance);
 // row for its diagonal entry, where the copy knows where each diagonal block is. The copy's own
 // products read `prefetchDistance` blocks ahead (prefetching_block_product.hpp; 0: PETSc's
 // product). `storage`: Upper keeps the upper triangle of a symmetric A on one rank
-// (block_copy.hpp).
+// (block_copy.hpp). The copy's making (its structure, the first touch of its memory) is timed
+// as "Block copy set-up", apart from the value copies of the caller's timer.
 Mat fineBlockProducts(Mat A, int prefetchDistance, BlockCopy::Storage storage);
 
 }  // namespace eis
