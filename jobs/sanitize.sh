@@ -10,9 +10,11 @@
 # nothing of ours is; unwinding every allocation for that check keeps a core busy), the MPI
 # tests on 2 ranks in one launch (memory errors and undefined behaviour; unwinding every
 # allocation of every rank for the leak check would multiply their time, and their code is the
-# unit tests') and the libFuzzer harnesses, side by side (each fuzz.<reader> replays its past
-# findings from tests/fuzz/regressions, then fuzzes EIS_FUZZ_SECONDS, 60 by default, leaks
-# checked; a longer campaign is EIS_FUZZ_SECONDS=3600 bash jobs/sanitize.sh).
+# unit tests'; the studies of the discretisation, minutes of steps of code the other tests run
+# too, skip there: EIS_ON_ONE_RANK_ONLY in tests/common/mpi_support.hpp) and the libFuzzer
+# harnesses, side by side (each fuzz.<reader> replays its past findings from
+# tests/fuzz/regressions, then fuzzes EIS_FUZZ_SECONDS, 60 by default, leaks checked; a longer
+# campaign is EIS_FUZZ_SECONDS=3600 bash jobs/sanitize.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash jobs/install-deps.sh petsc64

@@ -200,7 +200,7 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
     // The ranks meet once more (app/run_outcome.hpp): an error every rank saw is printed once,
     // by rank 0; one that a single rank saw while the others wait for it in a collective call
     // is printed by that rank, which then aborts the job.
-    status = eis::finishRun(exitComm.get(), outcome, eis::kLoneErrorWaitSeconds, stderr);
+    status = eis::finishRun(exitComm.get(), outcome, eis::loneErrorWaitSeconds(), stderr);
     if (status == 0 && stopped) status = eis::kStoppedBySignal;
   }
   return status;

@@ -1,9 +1,18 @@
 #include "eis/app/run_outcome.hpp"
 
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <thread>
 
 namespace eis {
+
+double loneErrorWaitSeconds() {
+  const char* given = std::getenv("EULER_IMPLICIT_LONE_ERROR_WAIT");
+  char* end = nullptr;
+  const double seconds = given ? std::strtod(given, &end) : 0;
+  return given && *given && *end == '\0' && std::isfinite(seconds) && seconds > 0 ? seconds : 20;
+}
 
 OwnCommunicator::OwnCommunicator(MPI_Comm of) {
   EIS_CHECK_MPI(MPI_Comm_dup(of, &comm_));

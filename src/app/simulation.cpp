@@ -277,7 +277,7 @@ bool Simulation::stepOnce() {
     // The outputs are written by every rank together, so only when every rank failed too: one
     // that did not is still in the step's collective calls, and the writes would wait for it
     // for ever. This rank's failure is then its own, and it ends the job (app/run_outcome).
-    if (!allRanksArrive(failureComm_.get(), kLoneErrorWaitSeconds))
+    if (!allRanksArrive(failureComm_.get(), loneErrorWaitSeconds()))
       throw LoneFailure(stepName(step) + e.what() +
                         "; the other ranks did not fail with it, so no state was written");
     // The step failed before touching x and v: they still hold the last good state.

@@ -132,7 +132,7 @@ public:
   // failed controller; `message` then says so, else that this rank failed alone (no write).
   void finishAfterFailure(eis::RunOutcome& outcome) {
     if (!simulation_ || stepFailed_) return;
-    if (!eis::allRanksArrive(engine.exitComm->get(), eis::kLoneErrorWaitSeconds)) {
+    if (!eis::allRanksArrive(engine.exitComm->get(), eis::loneErrorWaitSeconds())) {
       outcome.message += "; the other ranks did not fail with it, so no state was written";
       outcome.alone = true;
       return;
@@ -286,7 +286,7 @@ private:
 
 // Collective: a failure ends the job with one line, "euler-implicit: error: MESSAGE", printed
 // once when every rank fails alike (rank 0), else by the failing rank, which then aborts the job
-// (app/run_outcome.hpp: it waits kLoneErrorWaitSeconds for the others); a live run's outputs are
+// (app/run_outcome.hpp: it waits loneErrorWaitSeconds() for the others); a live run's outputs are
 // first finished with its last good state when every rank failed. Returns the exit status.
 int failRun(const std::string& message) {
   std::fflush(stdout);
@@ -300,7 +300,7 @@ int failRun(const std::string& message) {
   eis::RunOutcome outcome{true, message};
   for (Run* run : liveRuns) run->finishAfterFailure(outcome);
   std::fflush(stdout);
-  return eis::finishRun(engine.exitComm->get(), outcome, eis::kLoneErrorWaitSeconds, stderr);
+  return eis::finishRun(engine.exitComm->get(), outcome, eis::loneErrorWaitSeconds(), stderr);
 }
 
 void finalize() {

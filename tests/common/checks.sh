@@ -19,3 +19,27 @@ same_state() {
                                         v = $i < 0 ? -$i : $i; if (v > s) s = v }; n++ }
     END { if (n == 0 || m > tol * s) { printf "  differ by %g of %g\n", m, s; exit 1 } }' "$1" "$2"
 }
+
+# below VALUE LIMIT: VALUE is a number (not "nan" or text) at most LIMIT.
+below() { awk -v v="$1" -v l="$2" 'BEGIN { exit !(v == v + 0 && v <= l) }'; }
+
+# refused PATTERN RANKS PROGRAM ARGS...: PROGRAM (euler-implicit) with ARGS on RANKS ranks
+# (mpi_launch.sh's launch line, 120 s at most) fails with an error (status 1 to 123, not a
+# timeout or a signal), and its standard error holds exactly one line "euler-implicit: error:
+# ...", which matches PATTERN (grep's basic regular expression). Its output is left in
+# refused.out and refused.err; when the check fails, it shows why.
+refused() {
+  local pattern=$1 status=0 MPI_COMMAND
+  mpi_command "$2" "$3"
+  timeout 120 "${MPI_COMMAND[@]}" "${@:4}" > refused.out 2> refused.err || status=$?
+  if ((status == 0 || status > 123)); then
+    echo "     | the run ended with status $status"
+    sed 's/^/     | /' refused.err
+    return 1
+  fi
+  if [ "$(grep -c '^euler-implicit: error: ' refused.err)" -ne 1 ] ||
+    ! grep '^euler-implicit: error: ' refused.err | grep -q -- "$pattern"; then
+    sed 's/^/     | /' refused.err
+    return 1
+  fi
+}

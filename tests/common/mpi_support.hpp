@@ -38,6 +38,16 @@ int sizeOf(MPI_Comm comm);
 // Whether this process is rank 0 of PETSC_COMM_WORLD (where gathered results and files live).
 bool root();
 
+// In a test whose check is a property of the discretisation (an order of convergence, energy
+// conservation, a settled state), not of the partition: the check is the same on every rank
+// count, so the test runs in the 1-rank launch (mpi.np1) and skips the others (mpi.np2, mpi.np3,
+// and the checking build's 2-rank launch, jobs/sanitize.sh), which would repeat its minutes of
+// steps to check the same thing. Whether ranks agree with one rank is the tests' of whole runs
+// against a serial reference (Cantilever.EveryRankCountGivesTheSerialFinalState and others).
+#define EIS_ON_ONE_RANK_ONLY()                                                             \
+  if (eis_test::sizeOf(PETSC_COMM_WORLD) != 1)                                              \
+  GTEST_SKIP() << "a study of the discretisation, the same on every rank count: mpi.np1 runs it"
+
 // Collective: every rank's `mine`, concatenated in rank order, on every rank.
 std::vector<double> allGather(const std::vector<double>& mine, MPI_Comm comm);
 std::vector<std::int64_t> allGather(const std::vector<std::int64_t>& mine, MPI_Comm comm);

@@ -112,6 +112,7 @@ TEST_F(Cantilever, MatrixFreeSolvesMultiplyOnlyThroughTheShell) {
 
 // Heavy damping and large steps: implicit Euler settles at the static equilibrium K u = M g.
 TEST_F(Cantilever, DampedCantileverSettlesAtTheLinearStaticSolution) {
+  EIS_ON_ONE_RANK_ONLY();
   eis_test::SceneFields scene = smallBeam();
   scene.dt = 1.0;
   scene.steps = 60;
@@ -142,6 +143,7 @@ TEST_F(Cantilever, DampedCantileverSettlesAtTheLinearStaticSolution) {
 // The error at t = T (as the change when h halves) halves with h, for SOFA's implicit Euler and
 // for its trapezoidal variant alike (x_{n+1} = x_n + h v_{n+1} keeps both first order).
 TEST_F(Cantilever, ErrorFallsAsHToTheFirstPower) {
+  EIS_ON_ONE_RANK_ONLY();
   for (bool trapezoidal : {false, true}) {
     eis_test::SceneFields scene = smallBeam();
     scene.youngModulus = 100;  // soft enough for the trapezoidal variant's h w < 2
@@ -156,6 +158,7 @@ TEST_F(Cantilever, ErrorFallsAsHToTheFirstPower) {
 // The true trapezoidal rule is second order: halving h quarters the error, linearized on a
 // linear beam and with Newton on a St Venant-Kirchhoff one.
 TEST_F(Cantilever, TrueTrapezoidalErrorFallsAsHSquared) {
+  EIS_ON_ONE_RANK_ONLY();
   for (auto newton : {eis::NewtonMode::Linearized, eis::NewtonMode::Full}) {
     eis_test::SceneFields scene = smallBeam();
     scene.youngModulus = 100;

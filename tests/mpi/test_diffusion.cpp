@@ -127,6 +127,7 @@ TEST(HeatModeDecay, EigenvectorDecaysByTheFactorItsEigenvaluePredicts) {
 }
 
 TEST(HeatModeDecay, TimeErrorIsFirstOrderForEulerAndSecondOrderForTrapezoidal) {
+  EIS_ON_ONE_RANK_ONLY();
   Bar bar(12);
   const Mode mode = lowestMode(bar);
   const double T = 0.08;
@@ -146,6 +147,7 @@ TEST(HeatModeDecay, TimeErrorIsFirstOrderForEulerAndSecondOrderForTrapezoidal) {
 }
 
 TEST(HeatModeDecay, DiscreteEigenvalueConvergesToPiSquaredAtSecondOrder) {
+  EIS_ON_ONE_RANK_ONLY();
   double errors[3];
   for (int level = 0; level < 3; ++level) {
     Bar bar(6 << level);

@@ -195,6 +195,7 @@ double largestFrequency(Beam& beam) {
 // gravity energy constant, to solver tolerance, even at h w_max = 50 (implicit Euler would
 // damp it, SOFA's trapezoidal variant would blow up).
 TEST_F(Newton, TrapezoidalRuleConservesEnergyAtLargeSteps) {
+  EIS_ON_ONE_RANK_ONLY();
   set("-ksp_rtol", "1e-14");
   set("-snes_rtol", "1e-12");
   eis_test::SceneFields scene = smallBeam(eis::MaterialModel::Linear);

@@ -37,12 +37,8 @@ run() {  # run NAME RANK LIMIT_KB ARGS...: out/err in NAME.out, NAME.err, status
     > "$name.out" 2> "$name.err" || status=$?
   echo "$status" > "$name.status"
 }
-failures=0
-checks=0
-check() {  # check DESCRIPTION COMMAND...
-  checks=$((checks + 1))
-  if "${@:2}"; then echo "ok   $1"; else echo "FAIL $1"; failures=$((failures + 1)); fi
-}
+# shellcheck source=SCRIPTDIR/../common/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/checks.sh"
 failed_with() {  # failed_with NAME TEXT...: failed (not timed out), one error line holding each TEXT
   local name=$1 line status
   shift

@@ -22,12 +22,8 @@ run() {  # run NAME ARGS...: out/err in NAME.out, NAME.err, status in NAME.statu
     > "$name.out" 2> "$name.err" || status=$?
   echo "$status" > "$name.status"
 }
-failures=0
-checks=0
-check() {  # check DESCRIPTION COMMAND...
-  checks=$((checks + 1))
-  if "${@:2}"; then echo "ok   $1"; else echo "FAIL $1"; failures=$((failures + 1)); fi
-}
+# shellcheck source=SCRIPTDIR/../common/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/checks.sh"
 failed_with() {  # failed_with NAME TEXT...: non-zero status, one error line holding every TEXT
   local name=$1 line
   shift

@@ -18,12 +18,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 
-failures=0
-checks=0
-check() {  # check DESCRIPTION COMMAND...
-  checks=$((checks + 1))
-  if "${@:2}"; then echo "ok   $1"; else echo "FAIL $1"; failures=$((failures + 1)); fi
-}
+# shellcheck source=SCRIPTDIR/../common/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/checks.sh"
 if [ ! -x "$tool" ]; then echo "FAIL $tool is not built"; exit 1; fi
 
 # A row: parts unknowns | owned min mean max max/mean | ghosts min mean max | halo min mean max |

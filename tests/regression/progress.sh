@@ -9,12 +9,8 @@ RANKS=2  # MPI ranks per run; tests/CMakeLists.txt reads this line too (PROCESSO
 source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
 launch_in_scratch "$RANKS" "$1"
 
-failures=0
-checks=0
-check() {  # check DESCRIPTION COMMAND...
-  checks=$((checks + 1))
-  if "${@:2}"; then echo "ok   $1"; else echo "FAIL $1"; failures=$((failures + 1)); fi
-}
+# shellcheck source=SCRIPTDIR/../common/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/checks.sh"
 steps_printed() {  # steps_printed ARGS...: the step numbers of the progress lines, one line
   if ! timeout 60 "${MPI_COMMAND[@]}" --mesh.box-cells="4 1 1" --solver.steps=10 "$@" > run.out ||
     ! grep -q '^set-up: ' run.out || ! grep -q '^summary: 10 steps' run.out; then

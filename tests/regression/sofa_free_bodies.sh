@@ -137,7 +137,6 @@ agreement() {
     END { if (rows != 8 || umax == 0) print "nan"; else printf "%.3e\n", dmax / umax }
   ' reference.txt "$1"
 }
-below() { awk -v v="$1" -v l="$2" 'BEGIN { exit !(v == v + 0 && v <= l) }'; }
 
 for ranks in 1 2 3; do
   status=0

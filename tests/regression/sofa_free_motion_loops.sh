@@ -66,25 +66,17 @@ run() {
   [ "$status" -eq 0 ] || sed 's/^/     | /' "$1.err"
   return "$status"
 }
-# refused SCENE TEXT...: exit non-zero, one error line, holding every TEXT.
-refused() {
-  local file=$1 status=0
-  shift
-  mpi_command 2 "$EXE"
-  timeout 60 "${MPI_COMMAND[@]}" --scene "$file" --solver.steps=1 --quiet > bad.out 2> bad.err ||
-    status=$?
-  [ "$status" -ne 0 ] && [ "$(grep -c '^euler-implicit: error: ' bad.err)" -eq 1 ] || return 1
-  for text in "$@"; do grep -q -- "$text" bad.err || { sed 's/^/     | /' bad.err; return 1; }; done
-}
 check "the one-loop scene runs" run one one.scn
 check "two loops, the last without solveVelocityConstraintFirst: it runs" run last last_plain.scn
 check "  and ends as the one-loop scene (1e-15)" same_state one.csv last.csv 1e-15
 check "two loops, the last with solveVelocityConstraintFirst: refused by it" \
-  refused last_velocity.scn "last_velocity.scn:3" "solveVelocityConstraintFirst"
+  refused "last_velocity.scn:3.*solveVelocityConstraintFirst" \
+    2 "$EXE" --scene last_velocity.scn --solver.steps=1
 check "a loop with a collision pipeline is refused for its contacts first" \
-  refused contacts.scn "FreeMotionAnimationLoop with a CollisionPipeline" "contacts"
+  refused "FreeMotionAnimationLoop with a CollisionPipeline.*contacts" \
+    2 "$EXE" --scene contacts.scn --solver.steps=1
 check "a DistanceMapping child on a body whose cells are not edges is refused by what is missing" \
-  refused mapped_rows.scn "DistanceMapping" "its edges are read from the body's topology" \
-  "cells are edges"
+  refused "DistanceMapping.*its edges are read from the body's topology.*cells are edges" \
+    2 "$EXE" --scene mapped_rows.scn --solver.steps=1
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

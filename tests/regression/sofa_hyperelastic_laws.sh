@@ -39,7 +39,6 @@ agreement() {
     END { if (rows == 0 || umax == 0) print "nan"; else printf "%.3e\n", dmax / umax }
   ' "$DATA/beam-small.msh" "$1" "$2"
 }
-below() { awk -v v="$1" -v l="$2" 'BEGIN { exit !(v == v + 0 && v <= l) }'; }
 
 mkdir -p scenes
 for law in "MooneyRivlin mooney-rivlin 1e7 5e6 8e7" "Ogden ogden 1e7 3.5 8e7"; do

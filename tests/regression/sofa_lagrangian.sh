@@ -95,25 +95,18 @@ restarted() {
 }
 check "a restart from step 12 ends as the run without one (1e-14)" restarted
 
-# refused SCENE TEXT...: exit non-zero, one error line, holding every TEXT.
-refused() {
-  local file=$1 status=0
-  shift
-  mpi_command 2 "$EXE"
-  timeout 60 "${MPI_COMMAND[@]}" --scene "$file" --solver.steps=1 --quiet > bad.out 2> bad.err ||
-    status=$?
-  [ "$status" -ne 0 ] && [ "$(grep -c '^euler-implicit: error: ' bad.err)" -eq 1 ] || return 1
-  for text in "$@"; do grep -q -- "$text" bad.err || { sed 's/^/     | /' bad.err; return 1; }; done
-}
 scene '<DefaultAnimationLoop/>' '' "$HOLD" "$CORRECTION" > no_loop.scn
 check "a Lagrangian constraint under DefaultAnimationLoop is refused" \
-  refused no_loop.scn "no_loop.scn:12" "FixedLagrangianConstraint" "FreeMotionAnimationLoop"
+  refused "no_loop.scn:12.*FixedLagrangianConstraint.*FreeMotionAnimationLoop" \
+    2 "$EXE" --scene no_loop.scn --solver.steps=1
 scene '<DefaultAnimationLoop/>' "$GS" '' '' > solver_alone.scn
 check "a constraint solver no FreeMotionAnimationLoop calls is refused" \
-  refused solver_alone.scn "solver_alone.scn:3" "BlockGaussSeidelConstraintSolver" "no FreeMotionAnimationLoop"
+  refused "solver_alone.scn:3.*BlockGaussSeidelConstraintSolver.*no FreeMotionAnimationLoop" \
+    2 "$EXE" --scene solver_alone.scn --solver.steps=1
 scene "$LOOP" '<ImprovedJacobiConstraintSolver/>' "$HOLD" "$CORRECTION" > jacobi.scn
 check "ImprovedJacobiConstraintSolver is refused by name" \
-  refused jacobi.scn "jacobi.scn:3" "ImprovedJacobiConstraintSolver: not supported"
+  refused "jacobi.scn:3.*ImprovedJacobiConstraintSolver: not supported" \
+    2 "$EXE" --scene jacobi.scn --solver.steps=1
 # UncoupledConstraintCorrection: W = h c I on the face's rows, so each step puts the face's nodes
 # back at rest exactly (the other nodes follow through the elastic forces only).
 scene "$LOOP" "$GS" "$HOLD" '<UncoupledConstraintCorrection defaultCompliance="0.01"/>' \
@@ -123,27 +116,32 @@ check "  its face's 9 nodes stay at rest (1e-10)" at_rest uncoupled.csv
 scene "$LOOP" "$GS" "$HOLD" '<UncoupledConstraintCorrection compliance="0.01 0.02"/>' \
   > per_node.scn
 check "a compliance per node is refused" \
-  refused per_node.scn "per_node.scn:13" "UncoupledConstraintCorrection" "per node"
+  refused "per_node.scn:13.*UncoupledConstraintCorrection.*per node" \
+    2 "$EXE" --scene per_node.scn --solver.steps=1
 scene "$LOOP" "$GS" "$HOLD" '' > no_correction.scn
 check "a Lagrangian constraint without a correction is refused" \
-  refused no_correction.scn "lagrange.correction" "LinearSolverConstraintCorrection"
+  refused "lagrange.correction.*LinearSolverConstraintCorrection" \
+    2 "$EXE" --scene no_correction.scn --solver.steps=1
 scene "$LOOP <DefaultPipeline/>" "$GS" "$HOLD" "$CORRECTION" > pipeline.scn
 check "FreeMotionAnimationLoop with a collision pipeline is refused" \
-  refused pipeline.scn "pipeline.scn:2" "DefaultPipeline" "contacts"
+  refused "pipeline.scn:2.*DefaultPipeline.*contacts" 2 "$EXE" --scene pipeline.scn --solver.steps=1
 scene '<FreeMotionAnimationLoop solveVelocityConstraintFirst="true"/>' "$GS" "$HOLD" "$CORRECTION" \
   > velocity_first.scn
 check "solveVelocityConstraintFirst with a FixedLagrangianConstraint is refused" \
-  refused velocity_first.scn "velocity_first.scn:2" "solveVelocityConstraintFirst"
+  refused "velocity_first.scn:2.*solveVelocityConstraintFirst" \
+    2 "$EXE" --scene velocity_first.scn --solver.steps=1
 scene "$LOOP" '<BlockGaussSeidelConstraintSolver sor="3"/>' "$HOLD" "$CORRECTION" > sor.scn
-check "sor outside (0, 2) is refused" refused sor.scn "sor.scn:3" "sor = '3'"
+check "sor outside (0, 2) is refused" refused "sor.scn:3.*sor = '3'" \
+    2 "$EXE" --scene sor.scn --solver.steps=1
 scene "$LOOP" '<GenericConstraintSolver resolutionMethod="NonsmoothNonlinearConjugateGradient"/>' \
   "$HOLD" "$CORRECTION" > generic.scn
 check "GenericConstraintSolver's NNCG method (replaced in SOFA master) is refused by name" \
-  refused generic.scn "generic.scn:3" "write NNCGConstraintSolver"
+  refused "generic.scn:3.*write NNCGConstraintSolver" 2 "$EXE" --scene generic.scn --solver.steps=1
 scene "$LOOP <CGLinearSolver name=\"cg\"/>" "$GS" "$HOLD" '<LinearSolverConstraintCorrection linearSolver="@../cg"/>' \
   > other_solver.scn
 check "a correction through another linear solver than the body's is refused" \
-  refused other_solver.scn "other_solver.scn:13" "linearSolver: not the linear solver"
+  refused "other_solver.scn:13.*linearSolver: not the linear solver" \
+    2 "$EXE" --scene other_solver.scn --solver.steps=1
 # The correction through the preconditioner of the body's PCGLinearSolver (SOFA's falling-beam
 # demos): W and the correction through the step's own converged solve, the same to its tolerance.
 sed 's|<SparseLDLSolver name="ldl"/>|<PCGLinearSolver preconditioner="@ldl"/><SparseLDLSolver name="ldl"/>|' \

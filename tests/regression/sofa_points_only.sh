@@ -35,7 +35,6 @@ run() {  # run RANKS ARGS...
   mpi_command "$1" "$EXE"
   timeout 60 "${MPI_COMMAND[@]}" "${@:2}" --quiet > run.out 2> run.err
 }
-below() { awk -v v="$1" -v l="$2" 'BEGIN { exit !(v == v + 0 && v <= l) }'; }
 
 POINTS="0 0 4  1 0 4  2 0 4  3 0.5 4  4 0 4  5 -1 4  6 0 3"
 VELOCITIES="0 0 0  1 2 3  -1 0 0.5  0 0 0  2 2 -2  0.25 -3 1  0 7 0"

@@ -95,7 +95,6 @@ worst = max([worst] + [abs(got[2][3 + i] - frames[14 + 3 + i]) for i in range(4)
 exact = got[1][:7] == frames[7:14] and got[1][7:] == [0.0] * 6
 print("%.3e %s" % (worst, "exact" if exact else "moved"))
 PY
-below() { awk -v v="$1" -v l="$2" 'BEGIN { exit !(v == v + 0 && v <= l) }'; }
 
 for ranks in 1 2 3; do
   status=0

@@ -92,22 +92,19 @@ run 2 --scene stored.scn --solver.steps=20 --output.frames=stored.csv || status=
 check "frames linked to another Rigid3d state's run" test "$status" -eq 0
 check "they end where the written values do, bit for bit" cmp -s written.csv stored.csv
 
-refused() {  # refused SCENE LINE DESCRIPTION PATTERN
-  local status=0
-  run 2 --scene "$1" --solver.steps=1 || status=$?
-  check "$3 is refused" test "$status" -ne 0
-  check "in one error line naming $1:$2" \
-    test "$(grep -c "error: .*$1:$2: .*$4" run.err)" -eq 1
-}
-refused loader.scn 8 "a frame position linked to a loader" \
-  "position.*: a Rigid3d state's position links a regular grid's points"
-refused vec.scn 8 "a frame position linked to a Vec3d state" \
-  "position.*: a Rigid3d state's position links a regular grid's points"
-refused gmsh.scn 13 "mapped points linked to a Gmsh loader" \
-  "position: a link is not supported here (but to a MeshOBJLoader or a regular grid's points)"
-refused late.scn 8 "frames linked to a grid after the state" \
-  "position: links the points of RegularGridTopology 'late' .* put the grid first"
-refused late-points.scn 13 "mapped points linked to a grid after their state" \
-  "position: links the points of RegularGridTopology 'late' .* put the grid first"
+# One step on 2 ranks of each scene: one error line naming the scene's line.
+grid_link="position.*: a Rigid3d state's position links a regular grid's points"
+late="position: links the points of RegularGridTopology 'late' .* put the grid first"
+check "a frame position linked to a loader is refused (loader.scn:8)" \
+  refused "loader.scn:8: .*$grid_link" 2 "$EXE" --scene loader.scn --solver.steps=1
+check "a frame position linked to a Vec3d state is refused (vec.scn:8)" \
+  refused "vec.scn:8: .*$grid_link" 2 "$EXE" --scene vec.scn --solver.steps=1
+check "mapped points linked to a Gmsh loader are refused (gmsh.scn:13)" \
+  refused "gmsh.scn:13: .*position: a link is not supported here (but to a MeshOBJLoader or a \
+regular grid's points)" 2 "$EXE" --scene gmsh.scn --solver.steps=1
+check "frames linked to a grid after the state are refused (late.scn:8)" \
+  refused "late.scn:8: .*$late" 2 "$EXE" --scene late.scn --solver.steps=1
+check "mapped points linked to a grid after their state are refused (late-points.scn:13)" \
+  refused "late-points.scn:13: .*$late" 2 "$EXE" --scene late-points.scn --solver.steps=1
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

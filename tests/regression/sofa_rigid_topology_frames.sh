@@ -70,7 +70,6 @@ for f in (1, 2, 3):
 exact = got[0] == [p[i] + d[i] for i in range(3)] + [0.0, 0.0, 0.0, 1.0] + [0.0] * 6
 print("%.3e %s" % (worst, "exact" if exact else "moved"))
 PY
-below() { awk -v v="$1" -v l="$2" 'BEGIN { exit !(v == v + 0 && v <= l) }'; }
 
 for ranks in 1 2 3; do
   status=0

@@ -55,10 +55,6 @@ agreement() {
   ' "$3" "$1" "$2"
 }
 
-below() {  # below VALUE LIMIT
-  awk -v v="$1" -v l="$2" 'BEGIN { exit !(v == v + 0 && v <= l) }'
-}
-
 MESH=$DATA/beam-small.msh
 mkdir -p scenes
 sed 's|<CGLinearSolver [^>]*>|<SparseLDLSolver name="ldl"/>|' "$DATA/scenes/a_small.scn" \

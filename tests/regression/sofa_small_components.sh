@@ -20,7 +20,6 @@ run() {  # run RANKS ARGS...
   mpi_command "$1" "$EXE"
   timeout 60 "${MPI_COMMAND[@]}" "${@:2}" --quiet > run.out 2> run.err
 }
-below() { awk -v v="$1" -v l="$2" 'BEGIN { exit !(v == v + 0 && v <= l) }'; }
 
 POINTS="0 0 1  1 0 1  0 1 1  1 1 1  0 0 2  1 0 2  0 1 2  1 1 2"
 cube() {  # cube NAME INSIDE: a cube of springs integrated by its own solver, INSIDE in its node

@@ -89,11 +89,6 @@ check "the sparse grid scene ends where the inline hexahedra end (1 rank)" same_
   ini.csv 1e-11
 check "2 ranks end where 1 rank does" same_state scene1.csv scene2.csv 1e-11
 
-refused() {  # refused TEXT SCENE: the scene fails with TEXT in its one error line
-  run 2 --scene "$2" --solver.steps=1
-  local status=$?
-  [ "$status" -ne 0 ] && grep -q -- "$1" run.log || { tail -3 run.log; return 1; }
-}
 # TetrahedronFEMForceField cuts the sparse grid's hexahedra itself.
 sed 's|HexahedronFEMForceField youngModulus|TetrahedronFEMForceField youngModulus|' sparse.scn \
   >tetrahedra.scn
@@ -103,11 +98,14 @@ check "its hexahedra are cut" grep -q "cut into 6 tetrahedra each as Tetrahedron
   run.log
 head -n 13 cube.obj >open.obj  # the last face left out
 sed 's|cube.obj|open.obj|' sparse.scn >open.scn
-check "an open surface is refused" refused "the surface is not closed" open.scn
+check "an open surface is refused" \
+  refused "the surface is not closed" 2 "$program" --scene open.scn --solver.steps=1
 sed 's|n="4 4 4"|n="4 1 4"|' sparse.scn >flat.scn
-check "n below 2 is refused" refused "at least 2 points along each axis" flat.scn
+check "n below 2 is refused" \
+  refused "at least 2 points along each axis" 2 "$program" --scene flat.scn --solver.steps=1
 sed 's|cube.obj|missing.obj|' sparse.scn >missing.scn
-check "a missing surface is refused" refused "fileTopology = 'missing.obj': no such file" missing.scn
+check "a missing surface is refused" \
+  refused "fileTopology = 'missing.obj': no such file" 2 "$program" --scene missing.scn --solver.steps=1
 
 sed 's|<HexahedronFEMForceField[^>]*>|<MeshSpringForceField stiffness="100"/>|' sparse.scn \
   >springs.scn

@@ -202,10 +202,10 @@ done
   fail "the single job did not run its 20 steps: $(cat single/euler-implicit-"$single".log)"
 echo "ok   the single job ran the built-in scene with --solver.steps=20 on 2 srun ranks"
 
-# The uninterrupted run, then the chain twice. 400 steps of about 25 ms on 2 idle cores: the
-# signal, sent once the history passes step 200, lands seconds before the end (scancel takes well
-# under one), and the whole test stays within a minute.
-STEPS=400
+# The uninterrupted run, then the chain twice. 200 steps of about 25 ms on 2 idle cores: the
+# signal, sent once the history passes step 100, lands about 2 s before the end (the history is
+# polled every 0.1 s, scancel takes well under a second), and each of the three runs takes 5 s.
+STEPS=200
 SCENE=(--mesh.box-cells="16 4 4" --solver.operator=matrix-free --solver.initial-guess=previous
        --output.progress-every=100 "--solver.steps=$STEPS")
 mpiexec -n 2 "$program" "${SCENE[@]}" --output.final-state=reference.csv > reference.log 2>&1 ||

@@ -1,8 +1,11 @@
-// Errors: PETSc's own words reach our one error line.
+// Errors: PETSc's own words reach our one error line; how long a failed rank waits for the others.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
+#include <utility>
 
+#include "eis/app/run_outcome.hpp"
 #include "eis/core/error.hpp"
 
 namespace {
@@ -62,6 +65,21 @@ TEST(IntoSolver, AFailureMarksTheSolverUnusableAndKeepsItsMessage) {
     EXPECT_STREQ(e.what(), "zero pivot");
   }
   EXPECT_TRUE(unusable);
+}
+
+// A failed rank waits 20 s for the others, or the positive number of seconds that
+// EULER_IMPLICIT_LONE_ERROR_WAIT gives; any other value is the 20 s.
+TEST(LoneErrorWait, TheEnvironmentsPositiveSecondsElse20) {
+  const char* name = "EULER_IMPLICIT_LONE_ERROR_WAIT";
+  unsetenv(name);
+  EXPECT_EQ(eis::loneErrorWaitSeconds(), 20.0);
+  for (const auto& [given, seconds] : {std::pair<const char*, double>{"2", 2.0}, {"0.5", 0.5},
+                                       {"0", 20.0}, {"-1", 20.0}, {"", 20.0}, {"2s", 20.0},
+                                       {"inf", 20.0}, {"nan", 20.0}}) {
+    setenv(name, given, 1);
+    EXPECT_EQ(eis::loneErrorWaitSeconds(), seconds) << "'" << given << "'";
+  }
+  unsetenv(name);
 }
 
 }  // namespace
