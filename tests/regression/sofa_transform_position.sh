@@ -107,31 +107,17 @@ bent() { awk -F, 'FNR > 1 { for (i = 5; i <= 7; ++i) if ($i > 0.01 || $i < -0.01
 check "turned: the body bends" bent turned1.csv
 check "filed: the body bends" bent filed1.csv
 
-# refused SCENE WANT: on 1 and 2 ranks, one error line, holding WANT.
-refused() {
-  local ranks errors matching
-  for ranks in 1 2; do
-    mpi_command "$ranks" "$EXE"
-    if timeout 60 "${MPI_COMMAND[@]}" --scene "$1" --solver.steps=1 --quiet > bad.out 2> bad.err
-    then
-      echo "  $1 ran on $ranks rank(s)"
-      return 1
-    fi
-    errors=$(grep -c '^euler-implicit: error: ' bad.err || true)
-    matching=$(grep -c "^euler-implicit: error: .*$2" bad.err || true)
-    if [ "$errors" != 1 ] || [ "$matching" != 1 ]; then
-      sed 's/^/  got: /' bad.err
-      return 1
-    fi
-  done
-}
 printf '%s\n' 'Parameters: 0 -1 0 1 0 0 0 0 1 3 2' > short.tfm
 scene "$(engine 'method="fromFile" filename="short.tfm"')" > short.scn
-check "a .tfm of 11 numbers is one error" refused short.scn \
-  "TransformPosition 'move': filename = 'short.tfm': .*short.tfm:1: 11 numbers; expected 12"
 scene "$(engine 'method="twist"')" > twist.scn
-check "an unknown method is one error" refused twist.scn \
-  "TransformPosition 'move': method = 'twist': unknown"
+for ranks in 1 2; do
+  check "a .tfm of 11 numbers is one error on $ranks rank(s)" refused \
+    "TransformPosition 'move': filename = 'short.tfm': .*short.tfm:1: 11 numbers; expected 12" \
+    "$ranks" "$EXE" --scene short.scn --solver.steps=1
+  check "an unknown method is one error on $ranks rank(s)" refused \
+    "TransformPosition 'move': method = 'twist': unknown" \
+    "$ranks" "$EXE" --scene twist.scn --solver.steps=1
+done
 
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
