@@ -367,5 +367,52 @@ check "owned rows, gathered rows and owned writes agree on 2 ranks" \
   test "$(count 'direct 2 99 True True True')" -eq 2
 [ "$failures" -eq 0 ] || show
 
+# getContext().getTime(): SOFA's DefaultAnimationLoop sends AnimateBeginEvent at the step's start
+# time and AnimateEndEvent after the time has advanced: at step k (from 1), (k - 1) dt and k dt,
+# in the script's process and under euler-implicit --scene, on 2 ranks.
+cat > clock.py << 'EOF'
+import Sofa.Core
+import Sofa.Simulation
+from scene import createScene as base
+
+
+class Clock(Sofa.Core.Controller):
+    def __init__(self, *args, **kwargs):
+        Sofa.Core.Controller.__init__(self, *args, **kwargs)
+        self.k = 0
+
+    def onAnimateBeginEvent(self, event):
+        self.k += 1
+        begin = self.getContext().getTime()
+        assert abs(begin - (self.k - 1) * 0.01) < 1e-12, (self.k, begin)
+
+    def onAnimateEndEvent(self, event):
+        context = self.getContext()
+        end = context.getTime()
+        assert abs(end - self.k * 0.01) < 1e-12 and context.getDt() == 0.01, (self.k, end)
+        print("clock %d %.12g" % (self.k, end))
+
+
+def createScene(root):
+    base(root)
+    root.addObject(Clock(name="clock"))
+
+
+if __name__ == "__main__":
+    root = Sofa.Core.Node("root")
+    createScene(root)
+    Sofa.Simulation.init(root)
+    for k in range(3):
+        Sofa.Simulation.animate(root, root.dt.value)
+EOF
+py 2 clock.py
+check "getContext().getTime() in a controller: (k - 1) dt at step k's begin, k dt at its end" \
+  test "$(count 'clock 3 0.03')" -eq 2
+[ "$failures" -eq 0 ] || show
+exe 2 --scene clock.py --solver.steps=3
+check "the same clock under euler-implicit --scene on 2 ranks" \
+  test "$(grep -o 'clock 3 0.03' exe.out | wc -l)" -ge 1
+[ "$failures" -eq 0 ] || sed 's/^/     | /' exe.out
+
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

@@ -575,6 +575,18 @@ class Node(_Base):
     def getRoot(self):
         return self if self._parent is None else self._parent.getRoot()
 
+    def getContext(self):
+        """SofaPython3's Node.getContext(): the node itself (a node is its own context)."""
+        return self
+
+    def getTime(self):
+        """The simulated time: the root's time data, read from the run (0 before the first
+        step; after step k, k dt)."""
+        return self.getRoot().time.value
+
+    def getDt(self):
+        return self.getRoot().dt.value
+
     def pathname(self):
         if self._parent is None:
             return "/"
