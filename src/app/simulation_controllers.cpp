@@ -19,14 +19,17 @@ class Simulation::ControllerAccessOf : public ControllerAccess {
 public:
   explicit ControllerAccessOf(Simulation& run) : run_(run) {}
 
-  std::vector<double> state(std::size_t body, bool velocity) override {
+  // The rows in node-id order on rank 0 (empty elsewhere), `width` numbers a node on every rank:
+  // 3, or 1 and 2 for SOFA's Vec1 and Vec2 states.
+  std::vector<double> state(std::size_t body, bool velocity, int& width) override {
     const Body& b = *run_.bodies_.at(body);
     const NodalTable table = eis::gatherState(*b.mesh, b.x, b.v, b.initial.get());
+    width = table.width / 2;
     std::vector<double> values;
-    if (table.width != 6) return values;  // only rank 0 has the rows
-    values.reserve(3 * table.ids.size());
+    values.reserve(std::size_t(width) * table.ids.size());
     for (std::size_t i = 0; i < table.ids.size(); ++i)
-      for (int d = 0; d < 3; ++d) values.push_back(table.values[6 * i + (velocity ? 3 : 0) + d]);
+      for (int d = 0; d < width; ++d)
+        values.push_back(table.values[std::size_t(table.width) * i + (velocity ? width : 0) + d]);
     return values;
   }
 

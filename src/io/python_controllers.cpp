@@ -381,8 +381,9 @@ std::pair<std::string, std::string> PythonControllers::serve(const std::string& 
         if (body == control_.statePaths.size())
           throw Error("the MechanicalObject of node " + path +
                       " is not a body of the run (a mapped state is not simulated)");
-        values = access.state(body, field == "velocity");
-        reply = "ok " + std::to_string(values.size()) + "\n";
+        int width = 3;
+        values = access.state(body, field == "velocity", width);
+        reply = "ok " + std::to_string(values.size()) + " " + std::to_string(width) + "\n";
       } else if (m.kind == "set" && (field == "position" || field == "velocity")) {
         std::size_t body = control_.statePaths.size();
         for (std::size_t i = 0; i < control_.statePaths.size(); ++i)

@@ -45,9 +45,9 @@ struct SofaControl {
 class ControllerAccess {
 public:
   virtual ~ControllerAccess() = default;
-  // Body `body`'s positions (or velocities), 3 per node in node order, on rank 0 (empty
-  // elsewhere).
-  virtual std::vector<double> state(std::size_t body, bool velocity) = 0;
+  // Body `body`'s positions (or velocities) in node order on rank 0 (empty elsewhere), and on
+  // every rank `width`, the numbers a node: 3, or 1 and 2 for SOFA's Vec1 and Vec2 states.
+  virtual std::vector<double> state(std::size_t body, bool velocity, int& width) = 0;
   // A ConstantForceField's `field` (forces, totalForce or force) set to `values` from the next
   // solve on; throws eis::Error (every rank alike) for values that do not fit its indices.
   virtual void setForce(std::size_t body, const SofaForceLoad& load, const std::string& field,

@@ -75,12 +75,13 @@ class Run:
                 return mapped
         if getattr(owner, "_type", "") == "MechanicalObject" and name in ("position", "velocity"):
             reply = self.request("get %s %s" % (name, owner._parent.pathname()))
-            values = array("d", self.channel.read(8 * int(reply.split()[1])))
+            count, width = (int(word) for word in reply.split()[1:3])
+            values = array("d", self.channel.read(8 * count))
             try:
                 import numpy
             except ImportError:  # SofaPython3 needs numpy; without it, lists of [x, y, z]
-                return [list(values[i:i + 3]) for i in range(0, len(values), 3)]
-            out = numpy.array(values, dtype=float).reshape(-1, 3)
+                return [list(values[i:i + width]) for i in range(0, len(values), width)]
+            out = numpy.array(values, dtype=float).reshape(-1, width)
             out.flags.writeable = False
             return out
         if data._given:
