@@ -21,22 +21,7 @@ run() {  # run RANKS ARGS...: euler-implicit on RANKS ranks, its output in run.l
   "${MPI_COMMAND[@]}" "${@:2}" >run.log 2>&1
 }
 
-cat >cube.obj <<'OBJ'
-v 0 0 0
-v 1 0 0
-v 1 1 0
-v 0 1 0
-v 0 0 1
-v 1 0 1
-v 1 1 1
-v 0 1 1
-f 1 4 3 2
-f 5 6 7 8
-f 1 2 6 5
-f 2 3 7 6
-f 3 4 8 7
-f 4 1 5 8
-OBJ
+cp "$here/../common/unit_cube.obj" cube.obj  # the unit cube, 6 quads facing out
 scene() {  # scene FORCEFIELD LEVELS: the cube under FORCEFIELD, the first 9 points (x = -0.01) held
   cat <<XML
 <Node name="root" dt="0.02" gravity="0 -9.81 0">

@@ -23,22 +23,7 @@ run() {  # run RANKS ARGS...: euler-implicit on RANKS ranks, its output in run.l
 
 
 # The unit cube, its faces as quads.
-cat >cube.obj <<'OBJ'
-v 0 0 0
-v 1 0 0
-v 1 1 0
-v 0 1 0
-v 0 0 1
-v 1 0 1
-v 1 1 1
-v 0 1 1
-f 1 4 3 2
-f 5 6 7 8
-f 1 2 6 5
-f 2 3 7 6
-f 3 4 8 7
-f 4 1 5 8
-OBJ
+cp "$here/../common/unit_cube.obj" cube.obj  # the unit cube, 6 quads facing out
 # n = 4: 3 x 3 x 3 cells over the cube's box widened by 1%; the surface crosses all but the
 # middle one. The 16 points at x = -0.01 are the first 16.
 cat >sparse.scn <<'XML'
