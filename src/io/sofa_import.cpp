@@ -930,6 +930,12 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     sofa::mapRigidMappedChild(reader, child, keys, objFile);
     mappedChildren.clear();
   }
+  // Frames with no UniformMass and no mass in a mapped child: SOFA's M is 0 and gravity, which
+  // acts through the mass, pulls on nothing; rigid.mass would give them 1 each.
+  if (rigid && !reader.gave("rigid.mass") && !reader.gave("rigid.total-mass"))
+    throw Error(state.where + ": " + state.type +
+                ": rigid frames with no mass (no UniformMass on them, nor a mass in a child "
+                "that a RigidMapping drives from them): not supported; give them a mass");
   for (const sofa::MappedNode* each : mappedChildren) {
     const sofa::MappedNode& child = *each;
     if (child.mapping->type == "RigidMapping")

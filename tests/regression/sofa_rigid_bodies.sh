@@ -12,8 +12,9 @@
 #    with its own ODE solver) are the same, bit for bit, their rows named by their node;
 #  - MechanicalObject's rz turns the frames' centres and orientations (the fixed frame against
 #    its hand-computed turn), dx dz move the centres (the same run, moved);
-#  - what a rigid body cannot do yet is refused by name: a ConstantForceField on it, a legacy
-#    scale of it (sx), and output.final-state in a scene with one.
+#  - what a rigid body cannot do yet is refused by name: frames with no mass, a
+#    ConstantForceField on it, a legacy scale of it (sx), and output.final-state in a scene
+#    with one.
 # Usage: sofa_rigid_bodies.sh <euler-implicit> <meshes dir>; the MPI launch line:
 # tests/common/mpi_launch.sh.
 set -euo pipefail
@@ -120,6 +121,11 @@ status=0
 run 2 --scene forced.scn --solver.steps=2 --output.frames=forced.csv || status=$?
 check "a ConstantForceField on rigid frames is refused" test "$status" -ne 0
 check "its error names it and the frames" grep -q "ConstantForceField.*not supported on rigid" run.err
+# SOFA's frames without a mass: M = 0 and gravity pulls on nothing (SOFA's step leaves them at
+# rest); a default mass of 1 would let them fall.
+grep -v "<UniformMass" rigid.scn > massless.scn
+check "frames with no mass are refused in one line" \
+  refused "massless.scn:.*rigid frames with no mass" 2 "$EXE" --scene massless.scn --solver.steps=1
 sed 's/name="dofs"/name="dofs" sx="2"/' rigid.scn > scaled.scn
 status=0
 run 2 --scene scaled.scn --solver.steps=2 --output.frames=scaled.csv || status=$?
