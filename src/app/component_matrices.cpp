@@ -4,6 +4,8 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <iterator>
+#include <map>
 #include <utility>
 
 #include "eis/core/error.hpp"
@@ -111,6 +113,41 @@ std::vector<double> systemMatrix(const DistributedMesh& mesh, MechanicalSystem& 
     EIS_CHECK(VecRestoreArray(product, &p));
   });
   EIS_CHECK(VecDestroy(&fixed));
+  return out;
+}
+
+std::vector<double> constraintMatrix(const DistributedMesh& mesh,
+                                     const std::vector<FreeMotionStep::JacobianEntry>& entries) {
+  const std::int64_t half = mesh.dofsPerNode();
+  // The node id of each owned offset of this rank.
+  std::map<PetscInt, std::int64_t> nodeAt;
+  for (std::size_t n = 0; n < mesh.numLocalVertices(); ++n)
+    if (mesh.owned()[n]) nodeAt[mesh.ownedOffset(PetscInt(n))] = mesh.nodeIds()[n];
+  // This rank's blocks, (row, node) -> its dofsPerNode values.
+  std::map<std::pair<int, std::int64_t>, std::vector<double>> blocks;
+  for (const FreeMotionStep::JacobianEntry& e : entries) {
+    const auto node = std::prev(nodeAt.upper_bound(e.local));
+    std::vector<double>& block = blocks[{e.row, node->second}];
+    block.resize(std::size_t(half), 0.0);
+    block[std::size_t(e.local - node->first)] = e.value;
+  }
+  std::vector<double> triples;
+  for (const auto& [at, block] : blocks)
+    for (std::int64_t d = 0; d < half; ++d)
+      triples.insert(triples.end(),
+                     {double(at.first), double(at.second * half + d), block[std::size_t(d)]});
+  const std::vector<double> all = gatherDoubles(triples, 0, mesh.comm());
+  if (commRank(mesh.comm()) != 0) return {};
+  std::vector<std::array<double, 3>> stored(all.size() / 3);
+  double rows = 0, columns = 0;
+  for (std::size_t k = 0; k < stored.size(); ++k) {
+    stored[k] = {all[3 * k], all[3 * k + 1], all[3 * k + 2]};
+    rows = std::max(rows, stored[k][0] + 1);
+    columns = std::max(columns, stored[k][1] + 1);
+  }
+  std::sort(stored.begin(), stored.end());
+  std::vector<double> out{rows, columns};
+  for (const auto& e : stored) out.insert(out.end(), e.begin(), e.end());
   return out;
 }
 

@@ -97,24 +97,25 @@ public:
   }
 
   std::vector<double> constraintProblem(const std::string& kind) override {
-    const FreeMotionStep* found = nullptr;
-    const auto look = [&](const TimeIntegrator* integrator) {
-      const auto* step = dynamic_cast<const FreeMotionStep*>(integrator);
-      if (!step || step->forces().empty()) return;
-      if (found)
-        throw Error(
-            "the run solves several constraint problems (one per ODE solver), where SOFA "
-            "builds one W; reading them as one is not supported");
-      found = step;
-    };
-    for (const auto& b : run_.bodies_) look(b->integrator.get());
-    for (const auto& g : run_.groups_) look(g->integrator.get());
+    const FreeMotionStep* found = problem();
     if (!found) throw Error("no constraint problem has been solved yet (it is read after a step)");
     if (kind == "lambda") return found->forces();
     if (kind == "dfree") return found->freeViolation();
     std::vector<double> out = {double(found->forces().size())};
     out.insert(out.end(), found->compliance().begin(), found->compliance().end());
     return out;
+  }
+
+  std::vector<double> constraintMatrix(std::size_t body) override {
+    const Body& b = *run_.bodies_.at(body);
+    if (b.coupled)
+      throw Error(
+          "the constraint matrix of a body of a coupled group (solver.group) is not "
+          "supported: the group's constraint rows are its bodies' together");
+    const FreeMotionStep* found = problem();
+    if (found != dynamic_cast<const FreeMotionStep*>(b.integrator.get())) found = nullptr;
+    return eis::constraintMatrix(
+        *b.mesh, found ? found->jacobian() : std::vector<FreeMotionStep::JacobianEntry>{});
   }
 
   // In an event: from the next step (SOFA reads dt before AnimateBeginEvent). Between steps (a
@@ -130,6 +131,23 @@ public:
   bool idle_ = false;
 
 private:
+  // The step that solved the run's constraint problem (null before it has), refusing several:
+  // SOFA builds one problem, its rows numbered across the scene.
+  const FreeMotionStep* problem() const {
+    const FreeMotionStep* found = nullptr;
+    const auto look = [&](const TimeIntegrator* integrator) {
+      const auto* step = dynamic_cast<const FreeMotionStep*>(integrator);
+      if (!step || step->forces().empty()) return;
+      if (found)
+        throw Error(
+            "the run solves several constraint problems (one per ODE solver), where SOFA "
+            "builds one W; reading them as one is not supported");
+      found = step;
+    };
+    for (const auto& b : run_.bodies_) look(b->integrator.get());
+    for (const auto& g : run_.groups_) look(g->integrator.get());
+    return found;
+  }
   // The body's own linearized implicit Euler step, whose last linear system a controller reads.
   static const EulerImplicitSolver& lastSolve(const Body& b) {
     const auto* solver = dynamic_cast<const EulerImplicitSolver*>(b.integrator.get());

@@ -340,6 +340,18 @@ std::size_t matrixBody(const SofaControl& control, const std::string& path,
   throw Error(path + " is not a " + what + " of a body of the run");
 }
 
+namespace {
+
+// The body whose state is the MechanicalObject of node `path`.
+std::size_t bodyOfState(const SofaControl& control, const std::string& path) {
+  for (std::size_t i = 0; i < control.statePaths.size(); ++i)
+    if (control.statePaths[i] == path) return i;
+  throw Error("the MechanicalObject of node " + path +
+              " is not a body of the run (a mapped state is not simulated)");
+}
+
+}  // namespace
+
 std::pair<std::string, std::string> PythonControllers::serve(const std::string& line, bool timed,
                                                              ControllerAccess& access) {
   const bool root = commRank(comm_) == 0;
@@ -374,24 +386,15 @@ std::pair<std::string, std::string> PythonControllers::serve(const std::string& 
       } else if (m.kind == "get" && (field == "rhs" || field == "solution")) {
         values = access.systemVector(matrixBody(control_, path, "system"), field == "solution");
         reply = "ok " + std::to_string(values.size()) + "\n";
+      } else if (m.kind == "get" && field == "constraint") {
+        values = access.constraintMatrix(bodyOfState(control_, path));
+        reply = "ok " + std::to_string(values.size()) + "\n";
       } else if (m.kind == "get") {
-        std::size_t body = control_.statePaths.size();
-        for (std::size_t i = 0; i < control_.statePaths.size(); ++i)
-          if (control_.statePaths[i] == path) body = i;
-        if (body == control_.statePaths.size())
-          throw Error("the MechanicalObject of node " + path +
-                      " is not a body of the run (a mapped state is not simulated)");
         int width = 3;
-        values = access.state(body, field == "velocity", width);
+        values = access.state(bodyOfState(control_, path), field == "velocity", width);
         reply = "ok " + std::to_string(values.size()) + " " + std::to_string(width) + "\n";
       } else if (m.kind == "set" && (field == "position" || field == "velocity")) {
-        std::size_t body = control_.statePaths.size();
-        for (std::size_t i = 0; i < control_.statePaths.size(); ++i)
-          if (control_.statePaths[i] == path) body = i;
-        if (body == control_.statePaths.size())
-          throw Error("the MechanicalObject of node " + path +
-                      " is not a body of the run (a mapped state is not simulated)");
-        access.setState(body, field == "velocity", m.numbers);
+        access.setState(bodyOfState(control_, path), field == "velocity", m.numbers);
       } else if (m.kind == "set" && field == "dt") {
         if (m.numbers.size() != 1 || !(m.numbers[0] > 0)) throw Error("dt must be one number > 0");
         access.setDt(m.numbers[0]);

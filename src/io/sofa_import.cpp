@@ -876,7 +876,8 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
                      [&](const char* key) { return reader.gave(key); }))
       throw Error(state.where + ": " + state.type +
                   ": a body of points with no mass (no UniformMass, DiagonalMass or "
-                  "MeshMatrixMass acts on it): not supported; give it a mass");
+                  "MeshMatrixMass acts on it): SOFA's step is then quasi-static (M = 0, no "
+                  "gravity), which is not simulated here; give it a mass");
     throw Error(state.where + ": " + state.type +
                 (state.name.empty() ? "" : " '" + state.name + "'") +
                 ": no mass component: SOFA's step would have M = 0, which is not simulated "

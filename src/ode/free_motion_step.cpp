@@ -51,6 +51,16 @@ void sumOverRanks(std::vector<double>& values, MPI_Comm comm) {
 
 }  // namespace
 
+void FreeMotionStep::keepRow(int row, Vec column) {
+  PetscInt size;
+  EIS_CHECK(VecGetLocalSize(column, &size));
+  const PetscScalar* c;
+  EIS_CHECK(VecGetArrayRead(column, &c));
+  for (PetscInt i = 0; i < size; ++i)
+    if (c[i] != 0.0) jacobian_.push_back({row, i, c[i]});
+  EIS_CHECK(VecRestoreArrayRead(column, &c));
+}
+
 StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double h) {
   if (options_.inStep) return freeMotion_->step(mop, x, v, h);
   const double start = MPI_Wtime();
@@ -132,6 +142,7 @@ void FreeMotionStep::solveConstraints(MechanicalOperations& mop, Order order, Ve
     EIS_CHECK(MatCreateDense(comm, local, PETSC_DECIDE, PETSC_DETERMINE, m, nullptr, &columns));
     EIS_CHECK(MatDuplicate(columns, MAT_DO_NOT_COPY_VALUES, &responses));
     std::vector<double> unit(m, 0.0), column(m);
+    jacobian_.clear();
     for (int j = 0; j < m; ++j) {
       Vec c;
       EIS_CHECK(MatDenseGetColumnVecWrite(columns, j, &c));
@@ -140,6 +151,7 @@ void FreeMotionStep::solveConstraints(MechanicalOperations& mop, Order order, Ve
       constraints->addTransposed(unit, c);
       unit[j] = 0;
       mop.projectResponse(c);
+      keepRow(j, c);
       EIS_CHECK(MatDenseRestoreColumnVecWrite(columns, j, &c));
     }
     // Y = A^-1 P J^T, or c P J^T for the uncoupled correction, and W = k J P Y.

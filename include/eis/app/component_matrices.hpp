@@ -7,6 +7,7 @@
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/mechanical_system.hpp"
 #include "eis/ode/euler_implicit_solver.hpp"
+#include "eis/ode/free_motion_step.hpp"
 
 namespace eis {
 
@@ -26,6 +27,18 @@ std::vector<double> componentMatrix(const DistributedMesh& mesh, MechanicalSyste
 // other than fixed unknowns (planes, lines), which SOFA's matrix would hold otherwise.
 std::vector<double> systemMatrix(const DistributedMesh& mesh, MechanicalSystem& system,
                                  const EulerImplicitSolver& solver);
+
+// Collective. The body's constraint matrix as SOFA's MechanicalObject holds it after
+// applyProjectiveConstraintOnConstraintMatrix and SofaPython3 converts it (CompressedRowSparse-
+// MatrixConstraint to an Eigen row-major matrix): row r is constraint r, and each node a row
+// touches is one block of dofsPerNode columns (node id * dofsPerNode + d), its zeros stored as
+// SOFA's Vec blocks store them; a node the row does not touch (a projected one, whose block SOFA
+// clears) has none. `entries` is the rank's part of the step's P J^T (x's layout). On rank 0:
+// the rows and columns (SOFA's AutoSize: the last stored row + 1, and (the largest stored node
+// + 1) * dofsPerNode; 0 x 0 when empty), then (row, column, value) of each stored entry in
+// row-major order; empty elsewhere.
+std::vector<double> constraintMatrix(const DistributedMesh& mesh,
+                                     const std::vector<FreeMotionStep::JacobianEntry>& entries);
 
 // Collective. `vector` (the layout of the body's x) in node order, dofsPerNode per node, on
 // rank 0 (empty elsewhere); zero for the nodes no cell uses.

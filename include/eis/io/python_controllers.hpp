@@ -72,6 +72,12 @@ public:
   // dfree()): "compliance", W as m and its m x m values row by row; "lambda", the m
   // multipliers; "dfree", the m free violations.
   virtual std::vector<double> constraintProblem(const std::string& kind) = 0;
+  // Body `body`'s constraint matrix (SofaPython3's MechanicalObject.constraint) of the last
+  // constraint problem, as app/component_matrices' constraintMatrix gives it on rank 0: its rows
+  // and columns, then (row, column, value) of each stored entry. 0 x 0 where the run solves no
+  // Lagrangian constraint on the body, or before the first step (SOFA's empty matrix). Throws
+  // eis::Error (every rank alike) for a body of a coupled group.
+  virtual std::vector<double> constraintMatrix(std::size_t body) = 0;
 };
 
 // The body whose matrix is the one component at object path `path` (of `kind`: a force field

@@ -84,6 +84,15 @@ public:
   const std::vector<double>& compliance() const { return compliance_; }
   // Its free violation (SofaPython3's dfree()).
   const std::vector<double>& freeViolation() const { return dfree_; }
+  // The nonzeros of its P J^T on this rank's unknowns (the rows of J with the projective
+  // constraints' columns cleared, SOFA's applyProjectiveConstraintOnConstraintMatrix), the
+  // state's constraint matrix as SofaPython3's MechanicalObject.constraint reads it.
+  struct JacobianEntry {
+    int row;
+    PetscInt local;  // the unknown's offset in this rank's part of x
+    double value;
+  };
+  const std::vector<JacobianEntry>& jacobian() const { return jacobian_; }
 
 private:
   // SOFA's ConstraintOrder: POS_AND_VEL after a free motion; VEL and POS inside the step.
@@ -95,10 +104,13 @@ private:
   // the correction of x, v or both (v unused for Position).
   void solveConstraints(MechanicalOperations& mop, Order order, Vec x, Vec v, double h,
                         StepReport& report);
+  // Keeps the nonzeros of this rank's part of `column` (P J^T e_row) in jacobian_.
+  void keepRow(int row, Vec column);
 
   std::unique_ptr<EulerImplicitSolver> freeMotion_;
   ConstraintStepOptions options_;
   std::vector<double> compliance_, dfree_;
+  std::vector<JacobianEntry> jacobian_;
   std::vector<double> forces_;  // kept: where the next Gauss-Seidel starts
   Vec xStart_ = nullptr, rhs_ = nullptr, response_ = nullptr;
   Vec carried_ = nullptr;      // J^T forces_

@@ -15,6 +15,8 @@ script's own main loop adds two messages: eis_main_loop.py):
                 | "get rhs|solution OBJECTPATH": "ok N" and N doubles, a linear system's vector
                 | "get compliance|lambda|dfree OBJECTPATH": "ok N" and N doubles, the last
                   constraint problem's m and W row by row, its m forces or free violations
+                | "get constraint NODEPATH": "ok N" and N doubles, the rows and columns of
+                  the body's constraint matrix and (row, column, value) of each stored entry
                 | "set FIELD COUNT OBJECTPATH" and COUNT doubles ("set dt 1 /" for the root's
                   dt; "set position|velocity COUNT NODEPATH", 3 per node in node order): the run
                   answers "ok" or "error WHY".
@@ -84,11 +86,15 @@ class Run:
             out = numpy.array(values, dtype=float).reshape(-1, width)
             out.flags.writeable = False
             return out
+        if getattr(owner, "_type", "") == "MechanicalObject" and name == "constraint":
+            values = self.numbers("get constraint %s" % owner._parent.pathname())
+            return Sofa.Core.sparse_matrix(values[2:], "%s.constraint" % owner.pathname(),
+                                           (int(values[0]), int(values[1])))
         if data._given:
             return data._value
         raise Sofa.Core.SceneError(
-            "%s.%s is not available to a controller: it reads a MechanicalObject's position "
-            "and velocity, the root's dt and time, and what the scene set"
+            "%s.%s is not available to a controller: it reads a MechanicalObject's position, "
+            "velocity and constraint, the root's dt and time, and what the scene set"
             % (owner.pathname(), name))
 
     def write(self, data, value):
@@ -136,7 +142,8 @@ class Run:
         """A body's stiffness or mass matrix (io/python_controllers.cpp), as SofaPython3 returns
         it: a scipy.sparse CSR matrix."""
         values = self.numbers("get %s %s" % (kind, component.pathname()))
-        return Sofa.Core.sparse_matrix(values, component.pathname())
+        size = int(values[0])
+        return Sofa.Core.sparse_matrix(values[1:], component.pathname(), (size, size))
 
 
 class Writeable:

@@ -122,7 +122,9 @@ class Live:
             raise Sofa.Core.SceneError(str(e)) from None
 
     def matrix(self, component, kind):
-        return Sofa.Core.sparse_matrix(self.numbers(component, kind), component.pathname())
+        values = self.numbers(component, kind)
+        size = int(values[0])
+        return Sofa.Core.sparse_matrix(values[1:], component.pathname(), (size, size))
 
     def vector(self, component, kind):
         return numpy.array(self.numbers(component, kind))

@@ -316,18 +316,17 @@ def _component_matrix(component, kind, method, read="matrix"):
     return getattr(LIVE, read)(component, kind)
 
 
-def sparse_matrix(values, where):
-    """A matrix read from the run (its size, then (row, column, value) of each nonzero) as
-    SofaPython3 returns one: a scipy.sparse CSR matrix."""
+def sparse_matrix(values, where, shape):
+    """A matrix of `shape` read from the run ((row, column, value) of each stored entry, zeros
+    kept) as SofaPython3 returns one: a scipy.sparse CSR matrix."""
     try:
         from scipy import sparse
     except ImportError:
         raise SceneError("%s: reading a matrix needs scipy, as SofaPython3's does" % where) \
             from None
-    size = int(values[0])
-    rows = [int(r) for r in values[1::3]]
-    columns = [int(c) for c in values[2::3]]
-    return sparse.csr_matrix((list(values[3::3]), (rows, columns)), shape=(size, size))
+    rows = [int(r) for r in values[0::3]]
+    columns = [int(c) for c in values[1::3]]
+    return sparse.csr_matrix((list(values[2::3]), (rows, columns)), shape=shape)
 
 
 class LinearSystem(Object):
