@@ -52,7 +52,8 @@ const char* normName(KSPNormType type) {
 // Iteration 0 of a watched solve: ||x0||, and the reference of the solve before forgotten.
 // Iteration 1: the reference norm of PETSc's default test, which it took at iteration 0 (||B b||
 // in the preconditioned norm: a preconditioner application the check need not repeat), with the
-// right-hand side it belongs to.
+// right-hand side it belongs to. A KSP that tests no norm (preonly, a direct solve) never sets
+// that reference: it keeps whatever it held, 0 at creation, so none is taken.
 PetscErrorCode SolutionCheck::monitor(KSP ksp, PetscInt iteration, PetscReal, void* context) {
   PetscFunctionBeginUser;
   auto* check = static_cast<SolutionCheck*>(context);
@@ -66,7 +67,9 @@ PetscErrorCode SolutionCheck::monitor(KSP ksp, PetscInt iteration, PetscReal, vo
   } else if (iteration == 1) {
     PetscErrorCode (*test)(KSP, PetscInt, PetscReal, KSPConvergedReason*, void*);
     PetscCall(KSPGetConvergenceTest(ksp, &test, nullptr, nullptr));
-    if (test == KSPConvergedDefault) {
+    KSPNormType type;
+    PetscCall(KSPGetNormType(ksp, &type));
+    if (test == KSPConvergedDefault && type != KSP_NORM_NONE) {
       Vec b;
       PetscCall(KSPGetRhs(ksp, &b));
       PetscCall(PetscObjectStateGet(reinterpret_cast<PetscObject>(b), &check->referenceRhsState_));

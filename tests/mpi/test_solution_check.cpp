@@ -127,6 +127,20 @@ TEST_F(DiagonalSystem, AToleranceBelowRoundingIsMetAtRoundingLevelOnly) {
 // A = tridiag(-1, 4, -1), solved by CG from a nonzero start to rtol 1e-8 under a Jacobi
 // preconditioner that counts its applications: the answer misses rounding level, so rule 2
 // measures it.
+// A direct solve (preonly: here Jacobi, exact on a diagonal A) tests no norm, so PETSc takes no
+// reference norm; an answer off by 1e-6 on the soft rows, above rounding level (10 eps
+// (||A|| ||x|| + ||b||) is about 1e-8) and far within rtol ||b|| (1.7e-2), passes; one off by 1
+// fails. Before, the check took the reference the KSP never set (0) and refused both.
+TEST_F(DiagonalSystem, ADirectSolveIsHeldToTheTrueResidualOfItsRightHandSide) {
+  KSPSetType(ksp, KSPPREONLY);
+  check.watch(ksp);
+  KSPSolve(ksp, b, x);
+  answerWithError(1e-6, false);
+  EXPECT_EQ(check.verdict(ksp, A, b, x), "");
+  answerWithError(1.0, false);
+  EXPECT_NE(check.verdict(ksp, A, b, x), "");
+}
+
 class SolvedSystem : public CgSystem {
 protected:
   static constexpr PetscInt kRows = 60;
