@@ -110,3 +110,26 @@ function(eis_add_gtest_launches target)
     ENVIRONMENT "${EIS_MPI_TEST_ENVIRONMENT}"
     FAIL_REGULAR_EXPRESSION "(^|[^0-9])0 tests from 0 test suites ran")
 endfunction()
+
+# eis_add_script_test(<name> RANKS <n> LABEL <label> TIMEOUT <s> COMMAND <script> <args>...)
+# Adds the test <name>, `bash <script> <args>`, that starts <n> MPI ranks itself: PROCESSORS <n>
+# and the launch line for them in its environment (MPIEXEC, MPIEXEC_NUMPROC_FLAG,
+# MPIEXEC_PREFLAGS, MPIEXEC_POSTFLAGS, each flag list space-separated;
+# tests/common/mpi_launch.sh puts them together). With more ranks than EIS_TEST_MAX_RANKS it
+# only notes the test it leaves out.
+function(eis_add_script_test name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "RANKS;LABEL;TIMEOUT" "COMMAND")
+  if(arg_RANKS GREATER EIS_TEST_MAX_RANKS)
+    eis_note_skipped_test(${name} ${arg_RANKS})
+    return()
+  endif()
+  eis_mpiexec_preflags(preflags ${arg_RANKS})
+  string(REPLACE ";" " " preflags "${preflags}")
+  string(REPLACE ";" " " postflags "${MPIEXEC_POSTFLAGS}")
+  add_test(NAME ${name} COMMAND bash ${arg_COMMAND})
+  set(environment ${EIS_MPI_TEST_ENVIRONMENT} "MPIEXEC=${MPIEXEC_EXECUTABLE}"
+      "MPIEXEC_NUMPROC_FLAG=${MPIEXEC_NUMPROC_FLAG}" "MPIEXEC_PREFLAGS=${preflags}"
+      "MPIEXEC_POSTFLAGS=${postflags}")
+  set_tests_properties(${name} PROPERTIES LABELS ${arg_LABEL} PROCESSORS ${arg_RANKS}
+    TIMEOUT ${arg_TIMEOUT} ENVIRONMENT "${environment}")
+endfunction()
