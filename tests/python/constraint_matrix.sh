@@ -14,15 +14,8 @@
 # Usage: constraint_matrix.sh <python3 with numpy and scipy> <euler-implicit> <meshes dir>.
 set -u
 RANKS=2  # MPI ranks per run at most (tests/CMakeLists.txt: PROCESSORS)
-PYTHON=$1
-EXE=$(realpath "$2")
-COMMON=$(realpath "$(dirname "${BASH_SOURCE[0]}")/../common")
-# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
-source "$COMMON/mpi_launch.sh"
-launch_in_scratch "$RANKS" "$EXE"
-# shellcheck source=SCRIPTDIR/../common/checks.sh
-source "$COMMON/checks.sh"
-show() { sed 's/^/     | /' run.out run.err; }
+# shellcheck source=SCRIPTDIR/../common/python_test.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/python_test.sh"
 scene() {  # scene RANKS FILE ARGS...: mpiexec -n RANKS euler-implicit --scene FILE ARGS
   rm -f J.txt
   mpi_command "$1" "$EXE"

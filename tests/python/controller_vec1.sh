@@ -8,14 +8,8 @@
 # Usage: controller_vec1.sh <python3 with numpy> <euler-implicit> <meshes dir>.
 set -u
 RANKS=2  # MPI ranks per run at most (tests/CMakeLists.txt: PROCESSORS)
-PYTHON=$1
-EXE=$(realpath "$2")
-COMMON=$(realpath "$(dirname "${BASH_SOURCE[0]}")/../common")
-# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
-source "$COMMON/mpi_launch.sh"
-launch_in_scratch "$RANKS" "$EXE"
-# shellcheck source=SCRIPTDIR/../common/checks.sh
-source "$COMMON/checks.sh"
+# shellcheck source=SCRIPTDIR/../common/python_test.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/python_test.sh"
 
 cat > heat.py << 'EOF_SCENE'
 import Sofa.Core

@@ -18,18 +18,12 @@
 # Usage: force_fields.sh <python3 with numpy> <euler-implicit> <meshes dir>.
 set -u
 RANKS=2  # MPI ranks per run at most (tests/CMakeLists.txt: PROCESSORS)
-PYTHON=$1
 DATA=$(realpath "$3/../tests/data/sofa")
-EXE=$(realpath "$2")
-# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
-launch_in_scratch "$RANKS" "$EXE"
-# shellcheck source=SCRIPTDIR/../common/checks.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../common/checks.sh"
+# shellcheck source=SCRIPTDIR/../common/python_test.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/python_test.sh"
 export PYTHONPATH
 PYTHONPATH=$(dirname "$EXE")/../share/euler-implicit/python
 unset EULER_IMPLICIT_LAUNCH EULER_IMPLICIT_RANKS
-show() { sed 's/^/     | /' run.out run.err; }
 count() { grep -o "$1" run.out | wc -l; }
 # py RANKS SCRIPT ARGS...: mpiexec -n RANKS python3 SCRIPT, euler-implicit's ARGS in
 # EULER_IMPLICIT_ARGS, output in run.out and run.err.

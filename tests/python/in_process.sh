@@ -14,21 +14,15 @@
 # Usage: in_process.sh <python3 with numpy> <euler-implicit> <meshes dir>.
 set -u
 RANKS=3  # MPI ranks per run at most (tests/CMakeLists.txt: PROCESSORS)
-PYTHON=$1
 DATA=$(realpath "$3/../tests/data/sofa")
-EXE=$(realpath "$2")
-# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
-launch_in_scratch "$RANKS" "$EXE"
-# shellcheck source=SCRIPTDIR/../common/checks.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../common/checks.sh"
+# shellcheck source=SCRIPTDIR/../common/python_test.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/python_test.sh"
 export PYTHONPATH
 PYTHONPATH=$(dirname "$EXE")/../share/euler-implicit/python
 unset EULER_IMPLICIT_LAUNCH EULER_IMPLICIT_RANKS
 # The matrix-free operator: a run on 3 ranks is then the same bit for bit each time (the assembled
 # matrix's sums over ranks may come in any order).
 FLAGS=(--quiet --solver.operator=matrix-free)
-show() { sed 's/^/     | /' run.out run.err; }
 # count PATTERN: how often PATTERN is in run.out (the ranks' lines may come joined on one line).
 count() { grep -o "$1" run.out | wc -l; }
 

@@ -7,15 +7,9 @@
 # Usage: matrix_free_default.sh <python3 with numpy> <euler-implicit> <meshes dir>.
 set -u
 RANKS=2  # MPI ranks per run at most (tests/CMakeLists.txt: PROCESSORS)
-PYTHON=$1
-EXE=$(realpath "$2")
-# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../common/mpi_launch.sh"
-launch_in_scratch "$RANKS" "$EXE"
-# shellcheck source=SCRIPTDIR/../common/checks.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../common/checks.sh"
+# shellcheck source=SCRIPTDIR/../common/python_test.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/python_test.sh"
 unset EULER_IMPLICIT_LAUNCH EULER_IMPLICIT_RANKS
-show() { sed 's/^/     | /' run.out run.err; }
 
 # Springs of k = 16 joining nodes 1-2 and 2-3 of a tetrahedron (node 0 fixed), node 3 started
 # at v = (1, 0, 0): the force couples nodes, so addDForce's product has off-diagonal terms.
