@@ -471,13 +471,18 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
                               : mapping.field("input") ? linkedState(reader, mapping, "input")
                                                        : contextState(child.node->parent);
     if (multi)
-      for (const SofaObject* each : multiMappingInputs(reader, mapping))
-        if (std::none_of(walk.bodies.begin(), walk.bodies.end(),
-                         [&](const Body& body) { return body.state == each; }))
-          throw Error(mapping.where + ": " + mapping.type + ": its input " + each->label() + " (" +
-                      each->node->path() +
-                      ") is not a body: masses and force fields in a child mapped from a mapped "
-                      "child are not supported");
+      for (const SofaObject* each : multiMappingInputs(reader, mapping)) {
+        if (std::any_of(walk.bodies.begin(), walk.bodies.end(),
+                        [&](const Body& body) { return body.state == each; }))
+          continue;
+        std::string driven;
+        for (const SofaObject& m : each->node->objects)
+          if (isMechanicalMapping(m.type)) driven = ", which " + m.label() + " drives";
+        throw Error(mapping.where + ": " + mapping.type + ": its input " + each->label() + " (" +
+                    each->node->path() + driven +
+                    ") is not a body: masses and force fields in a child mapped from a mapped "
+                    "state are not supported");
+      }
     if (mapping.field("output") && linkedState(reader, mapping, "output") != child.state)
       throw Error(mapping.where + ": " + mapping.type + ": output is not " + child.state->label() +
                   ", the MechanicalObject of its node, whose masses and "

@@ -156,8 +156,9 @@ check "a SpringForceField on a NearestPointROI's indices1 and indices2" \
   run_on 2 indices --scene indices.scn --solver.steps=5 --output.final-state=indices.csv
 check "... ends where the springs written out end" same_state indices.csv nearest_direct.csv 1e-12
 
-# Refused: what else a child holds, springs with no end in the first input, Rigid3 parents, an
-# engine output read where it is not computed.
+# Refused: what else a child holds, springs with no end in the first input, a pair naming no
+# point, an input a mapping drives (SOFA's MeshSplittingEngine.scn maps from RigidMapping points),
+# an engine output read where it is not computed.
 scene mass.scn "${join/<MeshSpringForceField/<UniformMass vertexMass=\"1\"\/><MeshSpringForceField}" \
   "${grids[@]}"
 check "a UniformMass in the child is refused" \
@@ -170,6 +171,15 @@ check "a spring between two points of the second input is refused" \
 scene badpair.scn "${join/1 6 1 4/1 6 1 8}" "${grids[@]}"
 check "a pair naming no point of its input is refused" \
   refused "pair 6 (1 8): input 1 has 8 points" 2 "$program" --scene badpair.scn --solver.steps=1
+mapped="<Node name=\"m\">
+        <MechanicalObject name=\"dofs\" position=\"0 0 0  1 0 0  0 1 0  1 1 0  0 0 1  1 0 1  0 1 1  1 1 1\"/>
+        <IdentityMapping input=\"@../a/dofs\" output=\"@dofs\"/>
+    </Node>
+    ${join/@..\/a\/dofs @/@..\/m\/dofs @}"
+scene mapped.scn "$mapped" "${grids[@]}"
+check "an input that a mapping drives is refused, naming the mapping" \
+  refused "which IdentityMapping .* drives) is not a body" 2 "$program" --scene mapped.scn \
+  --solver.steps=1
 scene distances.scn "${nearest/stiffness=\"80\"/stiffness=\"@np.distances\"}" "${pairs[@]}"
 check "a NearestPointROI's output read elsewhere is refused" \
   refused "read only as a SubsetMultiMapping's indexPairs" 2 "$program" --scene distances.scn \
