@@ -8,7 +8,8 @@
 # springs ks / L, kd / L, L worked out here from SOFA's MeshSpringForceField::addSpring; a
 # NearestPointROI's pairs (BoxROI inputs; SOFA's rule, computed here in Python) as a child's
 # springs of zero rest length (the child's rest points are SOFA's zeros) and as a SpringForceField's
-# indices1 and indices2 end where the springs written out end; what is not carried is refused.
+# indices1 and indices2 end where the springs written out end, and as a bilateral constraint's
+# points where the same points from BoxROIs end; what is not carried is refused.
 # Usage: sofa_subset_multi_mapping.sh <euler-implicit> <meshes dir>; the MPI launch line:
 # tests/common/mpi_launch.sh.
 set -uo pipefail
@@ -155,6 +156,40 @@ scene indices.scn "$indices" "${pairs[@]}"
 check "a SpringForceField on a NearestPointROI's indices1 and indices2" \
   run_on 2 indices --scene indices.scn --solver.steps=5 --output.final-state=indices.csv
 check "... ends where the springs written out end" same_state indices.csv nearest_direct.csv 1e-12
+
+# A NearestPointROI's indices1 and indices2 as a BilateralLagrangianConstraint's points: two
+# hexahedral beams under one solver glued end face to start face, ending where the same glue on
+# BoxROI faces ends (those pairs are the same nodes in the same order).
+piece() {  # NAME XMIN XMAX BOXES...
+  echo "<Node name=\"$1\"><RegularGridTopology name=\"grid\" n=\"4 2 2\" min=\"$2 0 0\" max=\"$3 0.2 0.2\"/><MechanicalObject name=\"dofs\" src=\"@grid\"/><DiagonalMass massDensity=\"1\"/><HexahedronFEMForceField youngModulus=\"2e4\" poissonRatio=\"0.3\"/>$4<LinearSolverConstraintCorrection linearSolver=\"@../ldl\"/></Node>"
+}
+glued() {  # glued FILE FIRST SECOND
+  cat > "$1" <<XML
+<Node name="root" gravity="0 -9.81 0" dt="0.02">
+  <FreeMotionAnimationLoop/>
+  <BlockGaussSeidelConstraintSolver maxIterations="10000" tolerance="1e-14"/>
+  <Node name="both">
+    <EulerImplicitSolver rayleighMass="0.05" rayleighStiffness="0.02"/>
+    <SparseLDLSolver name="ldl"/>
+    $(piece a 0 0.6 '<BoxROI name="start" box="-0.01 -0.01 -0.01 0.01 0.21 0.21"/><BoxROI name="end" box="0.59 -0.01 -0.01 0.61 0.21 0.21"/><FixedLagrangianConstraint indices="@start.indices"/>')
+    $(piece b 0.6 1.2 '<BoxROI name="start" box="0.59 -0.01 -0.01 0.61 0.21 0.21"/>')
+  </Node>
+  <NearestPointROI name="np" object1="@both/a/dofs" object2="@both/b/dofs" radius="0.01"/>
+  <BilateralLagrangianConstraint object1="@both/a/dofs" first_point="$2"
+    object2="@both/b/dofs" second_point="$3"/>
+</Node>
+XML
+}
+glued boxes.scn "@both/a/end.indices" "@both/b/start.indices"
+glued nearest_glue.scn "@np.indices1" "@np.indices2"
+check "two beams glued on BoxROI faces" \
+  run_on 2 boxes --scene boxes.scn --solver.steps=5 --output.final-state=boxes.csv
+for ranks in 1 3; do
+  check "... and on a NearestPointROI's pairs, $ranks ranks" \
+    run_on "$ranks" "nearest_glue$ranks" --scene nearest_glue.scn --solver.steps=5 \
+    --output.final-state="nearest_glue$ranks.csv"
+  check "... end in the same state" same_state "nearest_glue$ranks.csv" boxes.csv 1e-12
+done
 
 # Refused: what else a child holds, springs with no end in the first input, a pair naming no
 # point, an input a mapping drives (SOFA's MeshSplittingEngine.scn maps from RigidMapping points),
