@@ -203,7 +203,8 @@ std::vector<std::string> selectionsOf(Reader& reader, const SofaObject& o, const
     return selections;
   }
   if (const auto pairs = nearestPointIndices(reader, o, field); pairs && roiField == "indices")
-    return pairs->empty() ? std::vector<std::string>{} : std::vector<std::string>{indexList(*pairs)};
+    return pairs->empty() ? std::vector<std::string>{}
+                          : std::vector<std::string>{indexList(*pairs)};
   if (const SofaObject* engine = reader.linked(o, field);
       engine && engine->type == "SubsetTopology")
     reader.reject(o, field, "a SubsetTopology's outputs are read here only as a body's mesh");

@@ -23,7 +23,9 @@ namespace {
 
 using Points = std::vector<Vec3>;
 
-bool isVec3(const std::string& t) { return t == "Vec3d" || t == "Vec3" || t == "Vec3f"; }
+bool isVec3(const std::string& t) {
+  return t == "Vec3d" || t == "Vec3" || t == "Vec3f";
+}
 
 // A MechanicalObject's points as MechanicalObject::init takes them: its position written in the
 // scene, else its topology's points (a RegularGridTopology's, or a position written on the
@@ -31,9 +33,9 @@ bool isVec3(const std::string& t) { return t == "Vec3d" || t == "Vec3" || t == "
 Points statePoints(const Reader& r, const SofaObject& state) {
   if (!isVec3(r.text(state, "template").value_or("Vec3d")))
     r.reject(state, "template", "only Vec3d states are read here");
-  for (const char* field : {"translation", "rotation", "scale3d", "scale", "dx", "dy", "dz", "rx",
-                            "ry", "rz", "sx", "sy", "sz", "rest_position", "translation2",
-                            "rotation2"})
+  for (const char* field :
+       {"translation", "rotation", "scale3d", "scale", "dx", "dy", "dz", "rx", "ry", "rz", "sx",
+        "sy", "sz", "rest_position", "translation2", "rotation2"})
     r.refuseIfGiven(state, field,
                     "not supported on a state a SubsetMultiMapping or NearestPointROI reads");
   const std::string* position = state.field("position");
@@ -51,7 +53,8 @@ Points statePoints(const Reader& r, const SofaObject& state) {
     r.reject(state, "position",
              "a state a SubsetMultiMapping or NearestPointROI reads takes its points from a "
              "position written in the scene or a RegularGridTopology");
-  for (std::size_t i = 0; i < xyz.size(); i += 3) points.push_back({xyz[i], xyz[i + 1], xyz[i + 2]});
+  for (std::size_t i = 0; i < xyz.size(); i += 3)
+    points.push_back({xyz[i], xyz[i + 1], xyz[i + 2]});
   return points;
 }
 
@@ -65,9 +68,8 @@ std::vector<long long> boxIndices(const Reader& r, const SofaObject& roi, const 
       position && isSofaLink(*position)
           ? r.scene().resolve(*roi.node, *position, r.where(roi, "position"), &roi)
           : SofaLinkTarget{};
-  const bool onState = position ? target.object == &state &&
-                                      (target.field == "position" ||
-                                       target.field == "rest_position")
+  const bool onState = position ? target.object == &state && (target.field == "position" ||
+                                                              target.field == "rest_position")
                                 : contextState(roi.node) == &state;
   if (!onState)
     r.reject(roi, "position",
@@ -147,7 +149,8 @@ NearestPairs nearestPairs(const Reader& r, const SofaObject& roi) {
     const Vec3& p2 = x2[std::size_t(i2)];
     long long i1 = filter1.front();
     for (long long candidate : filter1)
-      if (squared(x1[std::size_t(candidate)], p2) < squared(x1[std::size_t(i1)], p2)) i1 = candidate;
+      if (squared(x1[std::size_t(candidate)], p2) < squared(x1[std::size_t(i1)], p2))
+        i1 = candidate;
     if (!(squared(x1[std::size_t(i1)], p2) < radius * radius)) continue;
     out.indices1.push_back(i1);
     out.indices2.push_back(i2);
@@ -201,9 +204,9 @@ Points childRest(const Reader& r, const MappedNode& child, const SubsetMultiMapp
   if (!r.given(state, "position")) return Points(mapping.size(), Vec3{0, 0, 0});
   const std::vector<double> xyz = r.reals(state, "position");
   if (xyz.size() != 3 * mapping.size())
-    r.reject(state, "position",
-             "expected X Y Z for each of the mapping's " + std::to_string(mapping.size()) +
-                 " points");
+    r.reject(
+        state, "position",
+        "expected X Y Z for each of the mapping's " + std::to_string(mapping.size()) + " points");
   Points rest;
   for (std::size_t i = 0; i < xyz.size(); i += 3) rest.push_back({xyz[i], xyz[i + 1], xyz[i + 2]});
   return rest;
@@ -251,7 +254,8 @@ std::optional<std::vector<long long>> nearestPointIndices(Reader& r, const SofaO
   const SofaObject* roi = nearestRoi(r, o, field, output);
   if (!roi) return std::nullopt;
   if (output != "indices1" && output != "indices2")
-    r.reject(o, field, "reads " + roi->label() + "'s " + output + ": indices1 or indices2 are read");
+    r.reject(o, field,
+             "reads " + roi->label() + "'s " + output + ": indices1 or indices2 are read");
   NearestPairs pairs = nearestPairs(r, *roi);
   return output == "indices1" ? pairs.indices1 : pairs.indices2;
 }
@@ -292,8 +296,7 @@ void mapSubsetMultiMappedChild(Reader& r, const MappedNode& child) {
     const double kd = linesConstant(r, *springs, "linesDamping", "damping");
     if (ks == 0 && kd == 0) continue;
     const std::vector<long long> edges = childEdges(r, *springs);
-    if (edges.size() % 2 != 0)
-      r.reject(*springs, "topology", "an odd count of edge ends");
+    if (edges.size() % 2 != 0) r.reject(*springs, "topology", "an odd count of edge ends");
     // MeshSpringForceField::addSpring: a pair of child points once (the first edge that joins
     // them), ks / L and kd / L with L = |rest_j - rest_i| (ks and kd as given when L is not above
     // the machine epsilon).
@@ -330,11 +333,12 @@ void mapSubsetMultiMappedChild(Reader& r, const MappedNode& child) {
     for (std::size_t p = 0; p < sets.size(); ++p) {
       if (sets[p].empty()) continue;
       if (p > 0 && integratingSolver(inputs[p]->node) != integratingSolver(inputs[0]->node))
-        throw Error(mapping.where + ": " + mapping.label() + ": its inputs " +
-                    inputs[0]->label() + " and " + inputs[p]->label() +
+        throw Error(mapping.where + ": " + mapping.label() + ": its inputs " + inputs[0]->label() +
+                    " and " + inputs[p]->label() +
                     " are integrated by different ODE solvers: springs between them through "
                     "the child are not supported");
-      r.key("interaction.springs", (p == 0 ? std::string("self") : inputs[p]->node->path()) + sets[p]);
+      r.key("interaction.springs",
+            (p == 0 ? std::string("self") : inputs[p]->node->path()) + sets[p]);
     }
   }
 }

@@ -37,8 +37,8 @@ bool isTopology(const std::string& t) {
 // Components with no effect on the mechanics here: plugins, the default loops, topology, the
 // mesh sources (loaders and the regular, cylinder, sphere and sparse grids, read where the body's
 // mesh is, as are the GenerateGrid and GenerateCylinder engines), the engines our selections stand
-// for (ROIs, MergeVectors of their indices, NearestPointROI's pairs), the task scheduler's thread count, and the Gravity
-// context object (read where the body's gravity is).
+// for (ROIs, MergeVectors of their indices, NearestPointROI's pairs), the task scheduler's thread
+// count, and the Gravity context object (read where the body's gravity is).
 bool isAccepted(const std::string& t) {
   return isTopology(t) || t == "CylinderGridTopology" || t == "SphereGridTopology" ||
          t == "Gravity" || t == "PlaneROI" || t == "PairBoxROI" || t == "TaskSchedulerSettings" ||

@@ -22,7 +22,8 @@ public:
 
   // `indexPairs`: parent and point per child point, flat. Throws eis::Error (naming the pair) for
   // an odd count, a parent out of `parentSizes` or a point out of its parent.
-  SubsetMultiMapping(std::vector<std::size_t> parentSizes, const std::vector<long long>& indexPairs);
+  SubsetMultiMapping(std::vector<std::size_t> parentSizes,
+                     const std::vector<long long>& indexPairs);
 
   std::size_t size() const { return picks_.size(); }
   std::size_t parents() const { return parentSizes_.size(); }
