@@ -5,7 +5,8 @@
 # they pick. Checked: two grids joined by a child's springs (written pairs, edges in either order,
 # a repeated edge, one within the first grid, rest lengths from the child's written points) end,
 # on 1, 2 and 3 ranks, where the same grids with SpringForceFields between them directly end, their
-# springs ks / L, kd / L, L worked out here from SOFA's MeshSpringForceField::addSpring; a
+# springs ks / L, kd / L, L worked out here from SOFA's MeshSpringForceField::addSpring (and a
+# child whose two inputs are one grid as that grid's own spring); a
 # NearestPointROI's pairs (BoxROI inputs; SOFA's rule, computed here in Python) as a child's
 # springs of zero rest length (the child's rest points are SOFA's zeros) and as a SpringForceField's
 # indices1 and indices2 end where the springs written out end, and as a bilateral constraint's
@@ -93,6 +94,22 @@ for ranks in 1 2 3; do
   check "... ends where the springs between the grids end" \
     same_state "child$ranks.csv" direct.csv 1e-12
 done
+
+# Both inputs one state: the child's spring is that state's own.
+same="<Node name=\"join\">
+        <MechanicalObject name=\"dofs\" position=\"1 0 0  1 1 0\"/>
+        <SubsetMultiMapping input=\"@../a/dofs @../a/dofs\" output=\"@dofs\" indexPairs=\"0 1 1 3\"/>
+        <EdgeSetTopologyContainer edges=\"0 1\"/>
+        <MeshSpringForceField linesStiffness=\"60\" linesDamping=\"0.5\"/>
+    </Node>"
+scene same.scn "$same" "${grids[@]}"
+scene same_direct.scn \
+  "<SpringForceField object1=\"@a/dofs\" object2=\"@a/dofs\" spring=\"1 3 60 0.5 1\"/>" "${grids[@]}"
+check "a spring inside one grid" \
+  run_on 2 same_direct --scene same_direct.scn --solver.steps=5 --output.final-state=same_direct.csv
+check "... and through a child whose two inputs are that grid" \
+  run_on 2 same --scene same.scn --solver.steps=5 --output.final-state=same.csv
+check "... end in the same state" same_state same.csv same_direct.csv 1e-12
 
 # NearestPointROI: b's bottom points (BoxROI) each paired with the nearest of a's top points.
 nearest="<Node name=\"join\">
