@@ -197,6 +197,22 @@ double linesConstant(const Reader& r, const SofaObject& o, const char* own, cons
 Points childRest(const Reader& r, const MappedNode& child, const SubsetMultiMapping& mapping,
                  const std::vector<Points>& parents) {
   const SofaObject& state = *child.state;
+  // SOFA initialises a node's objects in the order written: a state after its mapping would store
+  // the mapped points as its rest points, springs before it would read rest points not yet sized.
+  const auto place = [&](const SofaObject* o) {
+    std::size_t i = 0;
+    while (&child.node->objects[i] != o) ++i;
+    return i;
+  };
+  if (place(&state) > place(child.mapping))
+    throw Error(state.where + ": " + state.label() + ": after " + child.mapping->label() +
+                " in its node: SOFA would initialise it from the mapped points; not supported "
+                "(write the MechanicalObject first)");
+  for (const SofaObject* o : child.components)
+    if (place(o) < place(child.mapping))
+      throw Error(o->where + ": " + o->label() + ": before " + child.mapping->label() +
+                  " in its node: SOFA would read the child's rest points before the mapping "
+                  "sizes them; not supported");
   for (const char* field : {"rest_position", "translation", "rotation", "scale3d", "scale", "dx",
                             "dy", "dz", "rx", "ry", "rz", "sx", "sy", "sz"})
     r.refuseIfGiven(state, field, "not supported on a SubsetMultiMapping's child");

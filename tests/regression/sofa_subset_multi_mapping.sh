@@ -208,7 +208,8 @@ for ranks in 1 3; do
   check "... end in the same state" same_state "nearest_glue$ranks.csv" boxes.csv 1e-12
 done
 
-# Refused: what else a child holds, springs with no end in the first input, a pair naming no
+# Refused: what else a child holds, springs with no end in the first input, springs written
+# before the mapping (SOFA would read rest points not yet sized), a pair naming no
 # point, an input a mapping drives (SOFA's MeshSplittingEngine.scn maps from RigidMapping points),
 # an engine output read where it is not computed.
 scene mass.scn "${join/<MeshSpringForceField/<UniformMass vertexMass=\"1\"\/><MeshSpringForceField}" \
@@ -220,6 +221,10 @@ scene second.scn "${join/6 0\"/6 1\"}" "${grids[@]}"
 check "a spring between two points of the second input is refused" \
   refused "springs with no end in the first input" 2 "$program" --scene second.scn \
   --solver.steps=1
+scene before.scn "$(sed '/<MeshSpringForceField/d; s|<MechanicalObject name="dofs" position|<MeshSpringForceField linesStiffness="60"/><MechanicalObject name="dofs" position|' <<< "$join")" \
+  "${grids[@]}"
+check "springs before the mapping in their node are refused" \
+  refused "before SubsetMultiMapping .* in its node" 2 "$program" --scene before.scn --solver.steps=1
 scene badpair.scn "${join/1 6 1 4/1 6 1 8}" "${grids[@]}"
 check "a pair naming no point of its input is refused" \
   refused "pair 6 (1 8): input 1 has 8 points" 2 "$program" --scene badpair.scn --solver.steps=1
