@@ -306,6 +306,9 @@ void mapSubsetMultiMappedChild(Reader& r, const MappedNode& child) {
     r.from(*springs);
     if (r.boolean(*springs, "noCompression", false))
       r.reject(*springs, "noCompression", "springs that only pull are not supported");
+    if (r.real(*springs, "rayleighStiffness", 0) != 0)
+      r.reject(*springs, "rayleighStiffness",
+               "a force field's own Rayleigh damping is not supported");
     for (const char* field : {"localRange", "object1", "object2"})
       r.refuseIfGiven(*springs, field, "not supported in a SubsetMultiMapping's child");
     const double ks = linesConstant(r, *springs, "linesStiffness", "stiffness");

@@ -225,6 +225,10 @@ scene before.scn "$(sed '/<MeshSpringForceField/d; s|<MechanicalObject name="dof
   "${grids[@]}"
 check "springs before the mapping in their node are refused" \
   refused "before SubsetMultiMapping .* in its node" 2 "$program" --scene before.scn --solver.steps=1
+scene rayleigh.scn "${join/linesDamping=\"0.5\"/linesDamping=\"0.5\" rayleighStiffness=\"0.1\"}" "${grids[@]}"
+check "the springs' own Rayleigh damping is refused" \
+  refused "rayleighStiffness.*own Rayleigh damping is not supported" 2 "$program" \
+  --scene rayleigh.scn --solver.steps=1
 scene badpair.scn "${join/1 6 1 4/1 6 1 8}" "${grids[@]}"
 check "a pair naming no point of its input is refused" \
   refused "pair 6 (1 8): input 1 has 8 points" 2 "$program" --scene badpair.scn --solver.steps=1
