@@ -30,6 +30,7 @@
 #include "sofa_rigid_targets.hpp"
 #include "sofa_selections.hpp"
 #include "sofa_sparse_grid.hpp"
+#include "sofa_subset_multi_mapping.hpp"
 #include "sofa_subset_topology.hpp"
 #include "sofa_topology_changes.hpp"
 #include "sofa_transform_position.hpp"
@@ -788,10 +789,13 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   // Children that carry only a hexahedral FEM force field act on the body's hexahedra
   // (io/sofa_mapped_fem); the others are mapped children (io/sofa_mapped_child), and every child
   // of frames (io/sofa_rigid_mapping).
-  std::vector<const sofa::MappedNode*> femChildren, mappedChildren, distanceChildren;
+  std::vector<const sofa::MappedNode*> femChildren, mappedChildren, distanceChildren,
+      subsetMultiChildren;
   for (const sofa::MappedNode& child : body.mapped)
     if (child.mapping->type == "VolumeMapping")
       sofa::mapVolumeMappedChild(reader, child, state, options.skipUnsupported);
+    else if (child.mapping->type == "SubsetMultiMapping")
+      subsetMultiChildren.push_back(&child);
     else if (child.mapping->type == "DistanceMapping")
       distanceChildren.push_back(&child);
     else
@@ -806,6 +810,16 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
                        femChildren.empty() || sofa::readsTetrahedra(*femChildren.front())
                            ? nullptr
                            : femChildren.front()->components.front());
+  // SubsetMultiMapping children's springs join the bodies of their inputs
+  // (io/sofa_subset_multi_mapping).
+  for (const sofa::MappedNode* child : subsetMultiChildren) {
+    for (const SofaObject* o : child->components)
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+    for (const SofaObject* o : {child->mapping, child->state})
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+    sofa::mapSubsetMultiMappedChild(reader, *child);
+  }
+  reader.from(state);
   // DistanceMapping children read the body's edges (io/sofa_distance_mapping).
   for (const sofa::MappedNode* child : distanceChildren)
     sofa::mapDistanceMappedChild(reader, *child, state, options.skipUnsupported);

@@ -75,6 +75,16 @@ std::optional<std::string> Reader::text(const SofaObject& o, const std::string& 
       }
       if (!target.field.empty()) name = target.field;
       at = target.object;
+      // NearestPointROI computes its outputs, which only the readers of its pairs work out
+      // (io/sofa_subset_multi_mapping): another field that reads one would see nothing, or a
+      // value written in the scene that SOFA overwrites.
+      if (at->type == "NearestPointROI" &&
+          (name == "indices1" || name == "indices2" || name == "edges" || name == "indexPairs" ||
+           name == "distances"))
+        throw Error(where(o, field) + ": " + o.type + (o.name.empty() ? "" : " '" + o.name + "'") +
+                    ": " + field + " reads " + at->label() + "'s " + name +
+                    ", which is read only as a SubsetMultiMapping's indexPairs, its child's "
+                    "edges, a selection of indices or a SpringForceField's indices");
       continue;
     }
     // Back at the object that asked, at a field it does not write: an engine's output (a

@@ -8,6 +8,7 @@
 
 #include "sofa_diffusion.hpp"
 #include "sofa_low_dimension.hpp"
+#include "sofa_subset_multi_mapping.hpp"
 
 namespace eis::sofa {
 
@@ -201,6 +202,9 @@ std::vector<std::string> selectionsOf(Reader& reader, const SofaObject& o, const
     refuseOtherPositions(reader, o, *roi, roiField == "triangleIndices");
     return selections;
   }
+  if (const auto pairs = nearestPointIndices(reader, o, field); pairs && roiField == "indices")
+    return pairs->empty() ? std::vector<std::string>{}
+                          : std::vector<std::string>{indexList(*pairs)};
   if (const SofaObject* engine = reader.linked(o, field);
       engine && engine->type == "SubsetTopology")
     reader.reject(o, field, "a SubsetTopology's outputs are read here only as a body's mesh");

@@ -9,6 +9,7 @@
 #include "sofa_reader.hpp"
 #include "sofa_selections.hpp"
 #include "sofa_sparse_grid.hpp"
+#include "sofa_subset_multi_mapping.hpp"
 #include "sofa_walk.hpp"
 
 namespace eis::sofa {
@@ -330,6 +331,14 @@ void mapInteractionSprings(Reader& r, const SofaObject& o) {
     }
   } else {
     const auto listOf = [&](const char* field, const char* alias) {
+      // A NearestPointROI's indices1 or indices2 (io/sofa_subset_multi_mapping).
+      for (const char* name : {alias, field})
+        if (o.field(name))
+          if (const auto pairs = nearestPointIndices(r, o, name)) {
+            if (o.field(field) && o.field(alias))
+              r.reject(o, alias, std::string("given with ") + field + ", which SOFA aliases to it");
+            return *pairs;
+          }
       if (r.given(o, field) && r.given(o, alias))
         r.reject(o, alias, std::string("given with ") + field + ", which SOFA aliases to it");
       return r.given(o, alias) ? r.integers(o, alias) : r.integers(o, field);

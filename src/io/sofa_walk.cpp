@@ -7,6 +7,7 @@
 #include "eis/core/error.hpp"
 #include "eis/core/parameters.hpp"
 #include "sofa_lagrangian.hpp"
+#include "sofa_subset_multi_mapping.hpp"
 
 namespace eis::sofa {
 
@@ -36,8 +37,8 @@ bool isTopology(const std::string& t) {
 // Components with no effect on the mechanics here: plugins, the default loops, topology, the
 // mesh sources (loaders and the regular, cylinder, sphere and sparse grids, read where the body's
 // mesh is, as are the GenerateGrid and GenerateCylinder engines), the engines our selections stand
-// for (ROIs, MergeVectors of their indices), the task scheduler's thread count, and the Gravity
-// context object (read where the body's gravity is).
+// for (ROIs, MergeVectors of their indices, NearestPointROI's pairs), the task scheduler's thread
+// count, and the Gravity context object (read where the body's gravity is).
 bool isAccepted(const std::string& t) {
   return isTopology(t) || t == "CylinderGridTopology" || t == "SphereGridTopology" ||
          t == "Gravity" || t == "PlaneROI" || t == "PairBoxROI" || t == "TaskSchedulerSettings" ||
@@ -49,7 +50,7 @@ bool isAccepted(const std::string& t) {
                      "SphereLoader", "GIDMeshLoader"}) ||
          t == "MergeVectors" || t == "GridMeshCreator" || t == "ProximityROI" ||
          t == "GenerateGrid" || t == "GenerateCylinder" || t == "StringMeshCreator" ||
-         t == "SubsetTopology";
+         t == "SubsetTopology" || t == "NearestPointROI";
 }
 
 // What only draws, records or serves the GUI: rendering (every Ogl* component: models, shaders,
@@ -170,7 +171,7 @@ bool isMechanicalMapping(const std::string& t) {
 // The mechanical mappings whose child may carry masses and force fields (io/sofa_mapped_child).
 bool mapsMechanics(const std::string& t) {
   return isOneOf(t, {"IdentityMapping", "SubsetMapping", "BarycentricMapping", "RigidMapping",
-                     "VolumeMapping", "DistanceMapping"});
+                     "VolumeMapping", "DistanceMapping", "SubsetMultiMapping"});
 }
 
 struct Collector {
@@ -244,7 +245,8 @@ struct Collector {
             : !mapsMechanics(child.mapping->type)
                 ? child.mapping->type +
                       " children are not carried (IdentityMapping, SubsetMapping, "
-                      "BarycentricMapping, RigidMapping, VolumeMapping and DistanceMapping ones are)"
+                      "BarycentricMapping, RigidMapping, VolumeMapping, DistanceMapping and "
+                      "SubsetMultiMapping ones are)"
                 : "";
         unsupported(o, "a mapped child's " + o.type +
                            " changes the mechanics through its mapping, which is not simulated; "
@@ -460,10 +462,27 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
   }
   // A mapped child goes with the body its mapping reads (`input`, the parent node's state by
   // default); one mapped from another mapped child is not a body's.
+  // A SubsetMultiMapping's child goes with its first input's body, every input a body
+  // (io/sofa_subset_multi_mapping).
   for (const MappedNode& child : collector.mappedNodes) {
     const SofaObject& mapping = *child.mapping;
-    const SofaObject* input = mapping.field("input") ? linkedState(reader, mapping, "input")
-                                                     : contextState(child.node->parent);
+    const bool multi = mapping.type == "SubsetMultiMapping";
+    const SofaObject* input = multi                    ? multiMappingInputs(reader, mapping).front()
+                              : mapping.field("input") ? linkedState(reader, mapping, "input")
+                                                       : contextState(child.node->parent);
+    if (multi)
+      for (const SofaObject* each : multiMappingInputs(reader, mapping)) {
+        if (std::any_of(walk.bodies.begin(), walk.bodies.end(),
+                        [&](const Body& body) { return body.state == each; }))
+          continue;
+        std::string driven;
+        for (const SofaObject& m : each->node->objects)
+          if (isMechanicalMapping(m.type)) driven = ", which " + m.label() + " drives";
+        throw Error(mapping.where + ": " + mapping.type + ": its input " + each->label() + " (" +
+                    each->node->path() + driven +
+                    ") is not a body: masses and force fields in a child mapped from a mapped "
+                    "state are not supported");
+      }
     if (mapping.field("output") && linkedState(reader, mapping, "output") != child.state)
       throw Error(mapping.where + ": " + mapping.type + ": output is not " + child.state->label() +
                   ", the MechanicalObject of its node, whose masses and "
