@@ -127,6 +127,16 @@ TEST(SofaSparseGridMultipleLevels, RamificationsTheCompositeFieldCannotCondenseA
   EXPECT_NE(error.find("ramified homogenisation of split cells is not supported"),
             std::string::npos)
       << error;
+  // Full blocks of 2 x 2 x 2 finest cells in the one cell's children 0, 4, 6, 7 and 3 (a ring
+  // joined face to face): children 0 and 3 meet along an edge whose lower end no joined face
+  // shares, two points at one position.
+  std::vector<std::pair<std::array<double, 3>, std::array<double, 3>>> blocks;
+  for (int w : {0, 4, 6, 7, 3}) {
+    const double x = 2 * (w & 1), y = 2 * (w >> 1 & 1), z = 2 * (w >> 2 & 1);
+    blocks.push_back({{x + 0.2, y + 0.2, z + 0.2}, {x + 1.8, y + 1.8, z + 1.8}});
+  }
+  const std::string apart = errorOf([&] { keysOf(boxes(blocks), boxes(blocks), grid, field); });
+  EXPECT_NE(apart.find("has two points at one place"), std::string::npos) << apart;
   // Without useRamification SOFA reads another hierarchy: refused.
   std::string plain = field;
   plain.insert(plain.find("/>"), " useRamification='0'");
