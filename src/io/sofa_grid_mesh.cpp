@@ -297,12 +297,6 @@ void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& su
                    const std::vector<const SofaObject*>& components,
                    const std::vector<std::array<double, 3>>* linkedPoints) {
   const CellReaders readers = cellReaders(reader, grid, components, false);
-  // SparseGridMultipleTopology's massCoefs weigh HexahedronFEMForceFieldAndMass's cells.
-  for (const SofaObject* c : components)
-    if (grid.type == "SparseGridMultipleTopology" && c->type == "HexahedronFEMForceFieldAndMass")
-      throw Error(c->where + ": " + c->type + ": on " + grid.label() +
-                  ": SOFA weighs each cell's mass by the grid's massCoefs, which is not "
-                  "supported yet");
   std::vector<GridLevel> finer;
   const SparseGrid mesh = sparseGrid(reader, grid, surfacePath, surfaces, linkedPoints, &finer);
   // NonUniformHexahedronFEMForceFieldAndMass (and HexahedronCompositeFEMForceFieldAndMass)
@@ -319,22 +313,27 @@ void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& su
   cells.points = mesh.points;
   cells.hexahedra = mesh.hexahedra;
   const std::string cut = writeCells(reader, cells, readers);
-  std::string factors;
-  bool weighted = false, halves = true;
+  std::string factors, massFactors;
+  bool weighted = false, massWeighted = false, halves = true;
   for (double f : mesh.stiffness) {
     factors += (factors.empty() ? "" : " ") + parse::text(f);
     weighted = weighted || f != 1;
     halves = halves && (f == 1 || f == 0.5);
   }
+  for (double f : mesh.mass) {
+    massFactors += (massFactors.empty() ? "" : " ") + parse::text(f);
+    massWeighted = massWeighted || f != 1;
+  }
   weighted = weighted && readers.fem;
   // HexahedronFEMForceFieldAndMass scales each cell's element mass, and the mass gravity acts
-  // on, by the grid's getMassCoef: the same coefficients as the stiffness (but for
-  // SparseGridMultipleTopology's massCoefs, refused above).
+  // on, by the grid's getMassCoef: the stiffness's coefficients, but a
+  // SparseGridMultipleTopology's own from its massCoefs.
   for (const SofaObject* c : components)
-    if (weighted && (c->type == "HexahedronFEMForceFieldAndMass" ||
-                     c->type == "NonUniformHexahedronFEMForceFieldAndMass" ||
-                     c->type == "HexahedronCompositeFEMForceFieldAndMass"))
-      reader.key("mass.cell-factor", factors);
+    if (massWeighted && readers.fem &&
+        (c->type == "HexahedronFEMForceFieldAndMass" ||
+         c->type == "NonUniformHexahedronFEMForceFieldAndMass" ||
+         c->type == "HexahedronCompositeFEMForceFieldAndMass"))
+      reader.key("mass.cell-factor", massFactors);
   if (weighted && !condensed) reader.key("material.cell-stiffness-factor", factors);
   const std::string weight = !weighted ? ""
                              : halves  ? ", at half stiffness"

@@ -9,11 +9,14 @@
 // derives from it and homogenises the finer cells by static condensation instead
 // (model/composite_hexahedron.hpp): its computeMechanicalMatricesRecursively, the default
 // (finestToCoarse false; homogenizationMethod is read nowhere) on a SparseGridTopology, where
-// useRamification changes nothing. completeInterpolation and the draw fields only matter to
-// HexahedronCompositeFEMMapping and drawing.
+// useRamification changes nothing; on a ramified grid (SparseGridMultipleTopology) its ramified
+// one where that assembles as the plain one does (ramifiedFinerCoefficients).
+// completeInterpolation and the draw fields only matter to HexahedronCompositeFEMMapping and
+// drawing.
 #include <cmath>
 #include <string>
 
+#include "eis/core/error.hpp"
 #include "eis/core/parameters.hpp"
 #include "sofa_reader.hpp"
 #include "sofa_selections.hpp"
@@ -61,13 +64,29 @@ void mapNonUniformLevels(Reader& r, const SofaObject& grid, const SofaObject& fi
     r.note(field.label() + ": no virtual finer level: HexahedronFEMForceFieldAndMass's matrices");
     return;
   }
-  if (grid.type != "SparseGridTopology")
+  // A ramified grid's levels: only where they assemble as a plain grid's do (where
+  // HexahedronCompositeFEMForceFieldAndMass's ramified homogenisation is its plain one).
+  const bool ramified = grid.type != "SparseGridTopology";
+  if (ramified && field.type != "HexahedronCompositeFEMForceFieldAndMass")
     r.reject(field, "nbVirtualFinerLevels", "on a " + grid.type + ": not supported");
-  if (std::size_t(levels) > finer.size())
+  // Without useRamification SOFA reads the levels' _hierarchicalCubeMap, which keeps one child
+  // of a split cell's pieces.
+  if (ramified && !r.boolean(field, "useRamification", true))
+    r.reject(field, "useRamification", "false on a " + grid.type + ": not supported");
+  const std::size_t available = !ramified               ? finer.size()
+                                : mesh.ramified.empty() ? 0
+                                                        : mesh.ramified.size() - 1;
+  if (std::size_t(levels) > available)
     r.reject(field, "nbVirtualFinerLevels",
-             "more than the " + std::to_string(finer.size()) + " of " + grid.label() +
+             "more than the " + std::to_string(available) + " of " + grid.label() +
                  " (SOFA then reads past its levels)");
-  const std::vector<double> factors = finerCoefficients(mesh, finer, levels);
+  std::vector<double> factors;
+  try {
+    factors =
+        ramified ? ramifiedFinerCoefficients(mesh, levels) : finerCoefficients(mesh, finer, levels);
+  } catch (const Error& e) {
+    r.reject(field, "nbVirtualFinerLevels", grid.label() + ": " + e.what());
+  }
   const std::string list = joined(factors, 0, factors.size());
   r.key("material.virtual-finer-levels", std::to_string(levels));
   r.key("material.cell-finer-stiffness-factor", list);

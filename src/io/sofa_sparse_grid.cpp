@@ -258,6 +258,7 @@ GridLevel finestLevel(const Surface& surface, const SparseGridSettings& settings
     if (types[c] != CellType::Outside)
       out.stiffness[c] = types[c] == CellType::Boundary && settings.fillWeighted ? 0.5 : 1.0;
   }
+  out.mass = out.stiffness;  // buildAsFinest gives both coefficients alike
   out.types = std::move(types);
   return out;
 }
@@ -305,6 +306,7 @@ SparseGrid numberedCells(const GridLevel& level, const std::vector<long long>& k
     for (int k = 0; k < 8; ++k) hexahedron[k] = numbers.at(corners[h][k]);
     out.hexahedra.push_back(hexahedron);
     out.stiffness.push_back(level.stiffness[std::size_t(kept[h])]);
+    out.mass.push_back(level.mass[std::size_t(kept[h])]);
     out.boundary.push_back(level.types[std::size_t(kept[h])] == CellType::Boundary);
     out.boundaryCells += out.boundary.back();
   }

@@ -54,6 +54,16 @@ struct FinestCells {
   std::vector<long long> boundary;  // its boundary cells (regular numbers), in its cells' order
 };
 
+// One level of a ramified grid (SparseGridRamificationTopology's own, or one of its virtual finer
+// levels): per hexahedron its corners (the level's point numbers), its _stiffnessCoefs and its
+// _hierarchicalCubeMapRamification (per place 0..7 in SOFA's child order, bit 0: x, bit 1: y,
+// bit 2: z, the hexahedra one level finer, in SOFA's order; none at the finest level).
+struct RamifiedLevel {
+  std::vector<std::array<long long, 8>> hexahedra;
+  std::vector<double> stiffness;
+  std::vector<std::array<std::vector<long long>, 8>> children;
+};
+
 struct SparseGrid {
   std::array<int, 3> n{};                           // points of the regular grid along x, y, z
   std::array<double, 3> min{}, max{};               // its box
@@ -64,8 +74,11 @@ struct SparseGrid {
   // SparseGridTopology::getStiffnessCoef: 0.5 for a boundary cell when fillWeighted, else 1, or
   // from a finer level's (coarser).
   std::vector<double> stiffness;
-  std::optional<FinestCells> finest;  // SparseGridRamificationTopology's, with finer levels
-  std::vector<long long> regular;     // per hexahedron: its cell's number in the regular grid
+  // getMassCoef: the stiffness's but on a SparseGridMultipleTopology (its massCoefs).
+  std::vector<double> mass;
+  std::optional<FinestCells> finest;    // SparseGridRamificationTopology's, with finer levels
+  std::vector<RamifiedLevel> ramified;  // and its levels, the finest first, the grid's own last
+  std::vector<long long> regular;       // per hexahedron: its cell's number in the regular grid
 };
 
 // One level of a sparse grid, over its regular grid (cell (x, y, z) numbered
@@ -77,6 +90,7 @@ struct GridLevel {
   std::array<double, 3> min{}, max{};
   std::vector<VoxelType> types;
   std::vector<double> stiffness;  // per regular cell; 0 where not kept
+  std::vector<double> mass;       // _massCoefs likewise
 };
 
 // buildAsFinest's voxelisation of `surface` (see voxelize), before any cell is numbered; the
@@ -86,7 +100,7 @@ GridLevel finestLevel(const Surface& surface, const SparseGridSettings& settings
 // SparseGridTopology::buildFromFiner: the grid of n / 2 + 1 points (integer division) along each
 // axis over min and min + (n_coarse - 1) 2 step_fine, whose cell (i, j, k) has the fine cells
 // (2i..2i+1, 2j..2j+1, 2k..2k+1) as children: outside when no child is kept, inside when all eight
-// are kept and inside, else boundary; its coefficient the sum of its children's over 8.
+// are kept and inside, else boundary; its coefficients the sums of its children's over 8.
 GridLevel coarser(const GridLevel& finer);
 
 // A level's cells `kept` (regular-grid numbers) in that order, their corners numbered by
@@ -105,6 +119,15 @@ SparseGrid numberedByCubes(const GridLevel& level);
 // the finest first (SOFA's _virtualFinerLevels); levels is at most their number.
 std::vector<double> finerCoefficients(const SparseGrid& grid, const std::vector<GridLevel>& finer,
                                       int levels);
+
+// finerCoefficients on a ramified grid (`grid.ramified`), for
+// HexahedronCompositeFEMForceFieldAndMass (its
+// computeMechanicalMatricesRecursivelyWithRamifications): each hexahedron's children are those of
+// its own piece, its coefficient the level's. Where no place of a hexahedron holds two pieces and
+// no two of its children meet at a position without sharing the point there, that assembles 27
+// points as the plain homogenisation does, and the coefficients are listed alike; anything else is
+// an Error naming the hexahedron.
+std::vector<double> ramifiedFinerCoefficients(const SparseGrid& grid, int levels);
 
 // NonUniformHexahedronFEMForceFieldAndMass `field` on `grid` (io/sofa_nonuniform_hexahedron.cpp):
 // the keys of its finer cells, from the grid's virtual finer levels `finer`.

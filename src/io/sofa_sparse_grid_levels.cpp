@@ -1,6 +1,9 @@
 // SOFA's SparseGridTopology built from a finer one (io/sofa_sparse_grid.hpp: coarser,
 // numberedByCubes), as its nbVirtualFinerLevels builds it.
+#include <array>
 #include <cstddef>
+#include <string>
+#include <vector>
 
 #include "eis/core/error.hpp"
 #include "sofa_sparse_grid.hpp"
@@ -22,11 +25,12 @@ GridLevel coarser(const GridLevel& finer) {
   const std::size_t count = std::size_t(cells[0]) * std::size_t(cells[1]) * std::size_t(cells[2]);
   out.types.assign(count, VoxelType::Outside);
   out.stiffness.assign(count, 0.0);
+  out.mass.assign(count, 0.0);
   for (int i = 0; i < cells[0]; ++i)
     for (int j = 0; j < cells[1]; ++j)
       for (int k = 0; k < cells[2]; ++k) {
         bool inside = true, outside = true;
-        double sum = 0;
+        double sum = 0, massSum = 0;
         // The children in SOFA's order (bit 0: x, bit 1: y, bit 2: z); one past the fine grid's
         // last cell (an odd number of fine cells) is no child.
         for (int w = 0; w < 8; ++w) {
@@ -46,6 +50,7 @@ GridLevel coarser(const GridLevel& finer) {
           if (t == VoxelType::Boundary) inside = false;
           outside = false;
           sum += finer.stiffness[c];
+          massSum += finer.mass[c];
         }
         if (outside) continue;
         const std::size_t c =
@@ -53,6 +58,7 @@ GridLevel coarser(const GridLevel& finer) {
             std::size_t(cells[0]) * (std::size_t(j) + std::size_t(cells[1]) * std::size_t(k));
         out.types[c] = inside ? VoxelType::Inside : VoxelType::Boundary;
         out.stiffness[c] = sum / 8.0;
+        out.mass[c] = massSum / 8.0;
       }
   return out;
 }
@@ -95,6 +101,61 @@ std::vector<double> finerCoefficients(const SparseGrid& grid, const std::vector<
       appendFiner(finer, top, bottom, 2 * x + (w & 1), 2 * y + (w >> 1 & 1), 2 * z + (w >> 2 & 1),
                   out);
   }
+  return out;
+}
+
+namespace {
+
+// ramifiedFinerCoefficients under hexahedron `h` of levels[l], `depth` levels down.
+void appendRamified(const std::vector<RamifiedLevel>& levels, std::size_t l, long long h, int depth,
+                    std::vector<double>& out) {
+  const RamifiedLevel& level = levels[l];
+  if (depth == 0) {
+    const double c = level.stiffness[std::size_t(h)];
+    if (c == 0) throw Error("a finer cell of stiffness coefficient 0 is not supported");
+    out.push_back(c);
+    return;
+  }
+  const RamifiedLevel& finer = levels[l - 1];
+  const auto& children = level.children[std::size_t(h)];
+  // The points of the children at each of the 27 positions of the cell (x fastest).
+  std::array<long long, 27> at;
+  at.fill(-1);
+  const std::string where = "hexahedron " + std::to_string(h) + " of level " + std::to_string(l) +
+                            " (0 the finest, " + std::to_string(levels.size() - 1) +
+                            " the grid's own)";
+  for (int w = 0; w < 8; ++w) {
+    if (children[std::size_t(w)].size() > 1)
+      throw Error(where +
+                  " holds pieces of matter not joined in one child place: SOFA's ramified "
+                  "homogenisation of split cells is not supported");
+    for (long long child : children[std::size_t(w)])
+      for (int k = 0; k < 8; ++k) {
+        const int dx = k == 1 || k == 2 || k == 5 || k == 6, dy = k == 2 || k == 3 || k >= 6;
+        const int position = (w & 1) + dx + 3 * ((w >> 1 & 1) + dy) + 9 * ((w >> 2 & 1) + k / 4);
+        const long long point = finer.hexahedra[std::size_t(child)][std::size_t(k)];
+        if (at[std::size_t(position)] >= 0 && at[std::size_t(position)] != point)
+          throw Error(where +
+                      " has two points at one place, its children touching there but not "
+                      "joined: SOFA's ramified homogenisation of them is not supported");
+        at[std::size_t(position)] = point;
+      }
+  }
+  for (int w = 0; w < 8; ++w) {
+    if (children[std::size_t(w)].empty())
+      out.insert(out.end(), std::size_t(1) << (3 * (depth - 1)), 0.0);
+    else
+      appendRamified(levels, l - 1, children[std::size_t(w)].front(), depth - 1, out);
+  }
+}
+
+}  // namespace
+
+std::vector<double> ramifiedFinerCoefficients(const SparseGrid& grid, int levels) {
+  std::vector<double> out;
+  const std::size_t top = grid.ramified.size() - 1;
+  for (std::size_t h = 0; h < grid.hexahedra.size(); ++h)
+    appendRamified(grid.ramified, top, (long long)h, levels, out);
   return out;
 }
 

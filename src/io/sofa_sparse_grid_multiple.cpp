@@ -15,9 +15,11 @@ SparseGrid multipleGrid(const Reader& reader, const SofaObject& grid, const Surf
     reader.reject(grid, "onlyInsideCells", "not supported on SparseGridMultipleTopology");
   // buildAsFinest pads the coefficients missing with 1 (and warns); those beyond the surfaces
   // are never read.
-  std::vector<float> stiffness;
+  std::vector<float> stiffness, mass;
   for (double c : reader.reals(grid, "stiffnessCoefs")) stiffness.push_back(float(c));
+  for (double c : reader.reals(grid, "massCoefs")) mass.push_back(float(c));
   stiffness.resize(std::max(stiffness.size(), paths.size()), 1.0f);
+  mass.resize(std::max(mass.size(), paths.size()), 1.0f);
   const bool ramifications = reader.boolean(grid, "computeRamifications", true);
   const bool erase = reader.boolean(grid, "erasePreviousCoef", false);
   const bool connectivity = reader.boolean(grid, "finestConnectivity", true);
@@ -44,7 +46,7 @@ SparseGrid multipleGrid(const Reader& reader, const SofaObject& grid, const Surf
   }
   try {
     const Voxelise voxelise = [&](const SparseGridSettings& s) {
-      return assembledLevel(surfaces, stiffness, s, erase);
+      return assembledLevel(surfaces, stiffness, mass, s, erase);
     };
     return ramifiedGrid(voxelise, surface ? *surface : Surface{}, settings, levels,
                         ramifications && connectivity);

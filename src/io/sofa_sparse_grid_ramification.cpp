@@ -46,9 +46,9 @@ struct Level {
   std::vector<long long> regularOf;  // per cell
   std::vector<std::vector<long long>> piecesOf;  // per cell
   std::vector<Piece> pieces;
-  // Per hexahedron: SOFA's _types, _stiffnessCoefs (floats) and the cells.
+  // Per hexahedron: SOFA's _types, _stiffnessCoefs and _massCoefs (floats) and the cells.
   std::vector<VoxelType> types;
-  std::vector<float> stiffness;
+  std::vector<float> stiffness, mass;
   std::vector<std::array<long long, 8>> hexahedra;
   std::vector<Point> points;
 
@@ -216,6 +216,7 @@ Level finest(const GridLevel& grid, const Surface& surface, bool finestConnectiv
         out.regularOf.push_back((long long)r);
         out.types.push_back(wanted);
         out.stiffness.push_back(float(grid.stiffness[r]));
+        out.mass.push_back(float(grid.mass[r]));
       }
   if (out.regularOf.empty()) throw Error("the grid keeps no cell");
   const std::size_t cells = out.regularOf.size();
@@ -389,20 +390,24 @@ Level coarser(Level& fine) {
     }
   }
   // The coefficients: the children's summed over 8, read from the finer level's per-hexahedron
-  // list at those numbers.
+  // lists at those numbers.
   for (const auto& h : hierarchy) {
-    float sum = 0;
+    float sum = 0, massSum = 0;
     for (long long child : h)
-      if (child >= 0) sum += fine.stiffness[std::size_t(child)];
+      if (child >= 0) {
+        massSum += fine.mass[std::size_t(child)];
+        sum += fine.stiffness[std::size_t(child)];
+      }
     out.stiffness.push_back(float(double(sum) / 8.0));
+    out.mass.push_back(float(double(massSum) / 8.0));
   }
   return out;
 }
 
 }  // namespace
 
-GridLevel assembledLevel(const std::vector<Surface>& surfaces,
-                         const std::vector<float>& coefficients, const SparseGridSettings& settings,
+GridLevel assembledLevel(const std::vector<Surface>& surfaces, const std::vector<float>& stiffness,
+                         const std::vector<float>& mass, const SparseGridSettings& settings,
                          bool erasePrevious) {
   SparseGridSettings each;
   each.n = settings.n;
@@ -421,7 +426,7 @@ GridLevel assembledLevel(const std::vector<Surface>& surfaces,
     }
   }
   GridLevel out;
-  std::vector<float> coefficient;
+  std::vector<float> coefficient, massCoefficient;
   for (std::size_t i = 0; i < surfaces.size(); ++i) {
     GridLevel level;
     try {
@@ -433,20 +438,26 @@ GridLevel assembledLevel(const std::vector<Surface>& surfaces,
       out = level;
       out.types.assign(level.types.size(), VoxelType::Outside);
       coefficient.assign(level.types.size(), 0.0f);
+      massCoefficient.assign(level.types.size(), 0.0f);
     }
     for (std::size_t c = 0; c < level.types.size(); ++c) {
       const VoxelType t = level.types[c];
       if (t == VoxelType::Inside || (t == VoxelType::Boundary && !settings.fillWeighted)) {
         out.types[c] = VoxelType::Inside;
-        coefficient[c] = coefficients[i];
+        coefficient[c] = stiffness[i];
+        massCoefficient[c] = mass[i];
       } else if (t == VoxelType::Boundary) {
         if (out.types[c] != VoxelType::Inside) out.types[c] = VoxelType::Boundary;
-        coefficient[c] = erasePrevious ? coefficients[i] : (coefficient[c] + coefficients[i]) * .5f;
+        coefficient[c] = erasePrevious ? stiffness[i] : (coefficient[c] + stiffness[i]) * .5f;
+        massCoefficient[c] = erasePrevious ? mass[i] : (massCoefficient[c] + mass[i]) * .5f;
       }
     }
   }
-  for (std::size_t c = 0; c < coefficient.size(); ++c)
-    out.stiffness[c] = out.types[c] == VoxelType::Outside ? 0.0 : double(coefficient[c]);
+  for (std::size_t c = 0; c < coefficient.size(); ++c) {
+    const bool kept = out.types[c] != VoxelType::Outside;
+    out.stiffness[c] = kept ? double(coefficient[c]) : 0.0;
+    out.mass[c] = kept ? double(massCoefficient[c]) : 0.0;
+  }
   return out;
 }
 
@@ -476,10 +487,25 @@ SparseGrid ramifiedGrid(const Voxelise& voxelise, const Surface& surface,
   out.hexahedra = top.hexahedra;
   for (std::size_t h = 0; h < top.hexahedra.size(); ++h) {
     out.stiffness.push_back(double(top.stiffness[h]));
+    out.mass.push_back(double(top.mass[h]));
     out.boundary.push_back(top.types[h] == VoxelType::Boundary);
     out.boundaryCells += out.boundary.back();
   }
   if (levels == 0) return out;
+  for (std::size_t l = 0; l < all.size(); ++l) {
+    const Level& level = all[l];
+    RamifiedLevel kept;
+    kept.hexahedra = level.hexahedra;
+    kept.stiffness.assign(level.stiffness.begin(), level.stiffness.end());
+    if (l > 0) {
+      kept.children.resize(level.hexahedra.size());
+      for (const Piece& piece : level.pieces)
+        for (const auto& [place, child] : piece.children)
+          kept.children[std::size_t(piece.hexahedron)][std::size_t(place)].push_back(
+              all[l - 1].pieces[std::size_t(child)].hexahedron);
+    }
+    out.ramified.push_back(std::move(kept));
+  }
   // findCoarsestParents: each finest cell's (first) piece followed up to the grid.
   const Level& base = all.front();
   FinestCells cells;

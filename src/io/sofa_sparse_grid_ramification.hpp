@@ -28,17 +28,18 @@ SparseGrid ramifiedGrid(const Voxelise& voxelise, const Surface& surface,
 
 // SparseGridMultipleTopology's finest level (buildAsFinest, assembleRegularGrids): each surface
 // voxelised over one grid (no min and max given: the box of all of them, 1% wider); a cell inside
-// a surface (or on it, without fillWeighted) inside, at that surface's coefficient; on a surface
-// (fillWeighted) on the boundary unless already inside, its coefficient that surface's
-// (`erasePrevious`) or the mean of it and the coefficient before (0 at first), in single
-// precision. Surfaces later in the list win.
-GridLevel assembledLevel(const std::vector<Surface>& surfaces,
-                         const std::vector<float>& coefficients, const SparseGridSettings& settings,
+// a surface (or on it, without fillWeighted) inside, at that surface's coefficients (`stiffness`
+// and `mass`, one per surface); on a surface (fillWeighted) on the boundary unless already
+// inside, each coefficient that surface's (`erasePrevious`) or the mean of it and the one before
+// (0 at first), in single precision. Surfaces later in the list win.
+GridLevel assembledLevel(const std::vector<Surface>& surfaces, const std::vector<float>& stiffness,
+                         const std::vector<float>& mass, const SparseGridSettings& settings,
                          bool erasePrevious);
 
 // The SparseGridMultipleTopology `grid` of the surfaces at `paths` (its fileTopologies, found),
-// `surface` its fileTopology's (none: not given), with its stiffnessCoefs, computeRamifications,
-// erasePreviousCoef and finestConnectivity. Anything refused is an Error naming the field.
+// `surface` its fileTopology's (none: not given), with its stiffnessCoefs, massCoefs,
+// computeRamifications, erasePreviousCoef and finestConnectivity. Anything refused is an Error
+// naming the field.
 SparseGrid multipleGrid(const Reader& reader, const SofaObject& grid, const Surface* surface,
                         const std::vector<std::string>& paths, const SparseGridSettings& settings,
                         int levels);

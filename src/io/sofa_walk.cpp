@@ -267,6 +267,13 @@ struct Collector {
                       "): SOFA keeps one mechanical state per node");
         state = &o;
         states.push_back(&o);
+      } else if (const SofaNode* owner = stateNode(&node);
+                 !isAccepted(o.type) && owner && owner != &node && isMappedNode(*owner)) {
+        // Below a mapped node, a node without a state of its own acts on the mapped state.
+        unsupported(o, "acts on the mapped state of node " + owner->path() + " (" + owner->where +
+                           ") from a node below it, " + node.path() +
+                           ", which is not simulated: a mapped child's masses and loads are "
+                           "carried in its own node only");
       } else if (!isAccepted(o.type)) {
         // SOFA's animation loop runs every ODE solver of a node: two would integrate one state
         // twice.
@@ -281,6 +288,20 @@ struct Collector {
     }
     if (mapsChild) mappedNodes.push_back(child);
     for (const auto& next : node.children) classify(*next);
+  }
+
+  // The node of the state SOFA's context gives a component of `node`: the nearest at or above it
+  // holding a MechanicalObject.
+  static const SofaNode* stateNode(const SofaNode* node) {
+    for (; node; node = node->parent)
+      for (const SofaObject& o : node->objects)
+        if (o.type == "MechanicalObject") return node;
+    return nullptr;
+  }
+
+  static bool isMappedNode(const SofaNode& node) {
+    return std::any_of(node.objects.begin(), node.objects.end(),
+                       [](const SofaObject& o) { return isMechanicalMapping(o.type); });
   }
 
   // The state SOFA's context gives a component of `node`: its own, else its nearest ancestor's.

@@ -65,11 +65,45 @@ check "finestToCoarse is refused by name" grep -q "finestToCoarse.*not supported
 scene HexahedronCompositeFEMForceFieldAndMass '' 'lumpedMass="true"' >lumped.scn
 run 2 --scene lumped.scn --solver.steps=1
 check "its lumped mass is refused" grep -q "lumped mass is not supported" run.log
-sed 's/SparseGridTopology n/SparseGridMultipleTopology fileTopologies="cube.obj" stiffnessCoefs="1" massCoefs="1" n/' \
-  composite.scn >multiple.scn
-run 2 --scene multiple.scn --solver.steps=1
-check "finer levels of a ramified grid are refused by name" \
-  grep -q "nbVirtualFinerLevels.*on a SparseGridMultipleTopology: not supported" run.log
+# SparseGridMultipleTopology (ramified levels, each cell one piece here): of the cube alone at
+# coefficients 1 its cells are the plain grid's, numbered otherwise; the sums of the final
+# coordinates and of their squares, which no numbering changes, are the plain grid's.
+sums() {  # sums STATE: the sums of x, y, z and of their squares over the points
+  test -s "$1" && awk -F, 'NR > 1 { for (i = 2; i <= 4; ++i) { s[i] += $i; q[i] += $i * $i } }
+    END { printf "%.12g %.12g %.12g %.12g %.12g %.12g\n", s[2], s[3], s[4], q[2], q[3], q[4] }' "$1"
+}
+close() {  # close A B: two lists of sums equal to 1e-10 of the largest magnitude
+  awk -v a="$1" -v b="$2" 'BEGIN { n = split(a, x, " "); split(b, y, " ")
+    for (i = 1; i <= n; ++i) { d = x[i] - y[i]; d = d < 0 ? -d : d; v = x[i] < 0 ? -x[i] : x[i]
+      if (d > m) m = d; if (v > s) s = v }
+    exit !(n == 6 && s > 0 && m <= 1e-10 * s) }'
+}
+apart() { test -n "$1" && test -n "$2" && ! close "$1" "$2"; }
+multiple() {  # multiple SURFACES STIFFNESS MASS: composite.scn on SparseGridMultipleTopology,
+  # the points at x = -0.01 held by position (the grid numbers them otherwise)
+  sed "s/SparseGridTopology n/SparseGridMultipleTopology fileTopologies=\"$1\" finestConnectivity=\"false\" stiffnessCoefs=\"$2\" massCoefs=\"$3\" n/; s/ fileTopology=\"cube.obj\"//
+       s/<FixedProjectiveConstraint indices=\"[0-9 ]*\"/<BoxROI name=\"held\" box=\"-1 -1 -1 0 2 2\"\/><FixedProjectiveConstraint indices=\"@held.indices\"/" \
+    composite.scn
+}
+multiple cube.obj 1 1 >multiple.scn
+run 2 --scene multiple.scn --solver.steps=5 --output.final-state=multiple.csv
+check "one surface at coefficients 1 on a ramified grid ends where the plain grid does" \
+  close "$(sums multiple.csv)" "$(sums scene1.csv)"
+# A stiff heavy core (the box [0.3, 0.7]^3, in the inner fine cells): on 1, 2 and 3 ranks alike,
+# not where the cube alone ends.
+printf 'v 0.3 0.3 0.3\nv 0.7 0.3 0.3\nv 0.7 0.7 0.3\nv 0.3 0.7 0.3\nv 0.3 0.3 0.7\nv 0.7 0.3 0.7\nv 0.7 0.7 0.7\nv 0.3 0.7 0.7\nf 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n' >core.obj
+multiple "cube.obj core.obj" "1 50" "1 4" >cored.scn
+for ranks in 1 2 3; do
+  run "$ranks" --scene cored.scn --solver.steps=5 --output.final-state="cored$ranks.csv"
+  check "the cored cube runs on $ranks ranks" test -s "cored$ranks.csv"
+done
+check "the cored cube ends alike on 2 ranks" same_state cored1.csv cored2.csv 1e-10
+check "and on 3" same_state cored1.csv cored3.csv 1e-10
+check "the core changes where it ends" apart "$(sums cored1.csv)" "$(sums multiple.csv)"
+sed 's/finestConnectivity="false" //' cored.scn >connected.scn
+run 2 --scene connected.scn --solver.steps=1
+check "finestConnectivity with no fileTopology is refused by name" \
+  grep -q "finestConnectivity" run.log
 head -n -2 composite.scn >mapped.scn
 cat >>mapped.scn <<'XML'
     <Node name="surface">

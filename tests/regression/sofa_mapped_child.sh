@@ -122,5 +122,17 @@ scene 3 "" "$(child '<IdentityMapping/>' "position=\"$NODES\"")
   > two.scn
 check "a second mapped child of one body is refused, naming the first" \
   refused "second mapped child .*the first: /body/child" 1 "$EXE" --scene two.scn --solver.steps=1
+for mapping in BarycentricMapping IdentityMapping; do
+  scene 3 "" '<Node name="child">
+      <MechanicalObject position="0 0 0  1 0 0  0 1 0  0 0 1  1 1 1  1 0.2 -0.8"/>
+      <'$mapping'/>
+      <Node name="load">
+        <ConstantForceField indices="0" forces="0 1 0"/>
+      </Node>
+    </Node>' >below.scn
+  check "a load in a node below a mapped child ($mapping), on its state, is refused by name" \
+    refused "ConstantForceField: acts on the mapped state of node /body/child" \
+      1 "$EXE" --scene below.scn --solver.steps=1
+done
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "box_surfaces.hpp"
 #include "eis/core/parameters.hpp"
 #include "eis/io/sofa_import.hpp"
 #include "eis/io/sofa_scene.hpp"
@@ -21,6 +22,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using eis_test::boxes;
 using eis_test::errorOf;
 using Point = std::array<double, 3>;
 using Hexahedron = std::array<long long, 8>;
@@ -36,28 +38,6 @@ std::vector<double> numbers(const std::string& text) {
   std::vector<double> v;
   for (const std::string& t : eis::parse::tokens(text)) v.push_back(std::stod(t));
   return v;
-}
-
-// The closed surface of the boxes [lo, hi] (each 8 vertices and 6 quads), as an OBJ file.
-std::string boxes(const std::vector<std::pair<Point, Point>>& list) {
-  std::string obj;
-  for (std::size_t b = 0; b < list.size(); ++b) {
-    const auto& [lo, hi] = list[b];
-    for (int k = 0; k < 8; ++k) {
-      const int x = (k == 1 || k == 2 || k == 5 || k == 6),
-                y = (k == 2 || k == 3 || k == 6 || k == 7);
-      obj += "v " + eis::parse::text(x ? hi[0] : lo[0]) + " " +
-             eis::parse::text(y ? hi[1] : lo[1]) + " " + eis::parse::text(k >= 4 ? hi[2] : lo[2]) +
-             "\n";
-    }
-    const long long o = 8 * (long long)b;
-    const int faces[6][4] = {{1, 4, 3, 2}, {5, 6, 7, 8}, {1, 2, 6, 5},
-                             {2, 3, 7, 6}, {3, 4, 8, 7}, {4, 1, 5, 8}};
-    for (const auto& f : faces)
-      obj += "f " + std::to_string(o + f[0]) + " " + std::to_string(o + f[1]) + " " +
-             std::to_string(o + f[2]) + " " + std::to_string(o + f[3]) + "\n";
-  }
-  return obj;
 }
 
 // The keys of a body on `grid` (a surface.obj of `obj` beside the scene) with a
