@@ -28,6 +28,19 @@ void mapDistanceMappedChild(Reader& r, const MappedNode& child, const SofaObject
       r.reject(mapping, "topology",
                "the edges of another node than " + body.label() + "'s are not supported");
   }
+  // NonLinearMappingData's geometricStiffness (Stabilized by default): FreeMotionAnimationLoop
+  // adds the mapping's geometric stiffness under the last step's multipliers over dt to the next
+  // free motion's matrix, which is not built here.
+  const std::string geometric = r.text(mapping, "geometricStiffness").value_or("Stabilized");
+  const bool none = geometric == "None" || geometric == "0";
+  if (!none && geometric != "Exact" && geometric != "1" && geometric != "Stabilized" &&
+      geometric != "2")
+    r.reject(mapping, "geometricStiffness", "expected None, Exact or Stabilized");
+  if (!none)
+    r.warnOnce(mapping.label() + ": geometricStiffness " + geometric +
+               ": SOFA adds the mapping's geometric stiffness under the last step's constraint "
+               "forces to each free motion after the first; not built here, so later steps "
+               "differ from SOFA's (geometricStiffness=\"None\" has none)");
   if (!r.gave("mesh.edges"))
     throw Error(mapping.where + ": " + mapping.label() +
                 ": its edges are read from the body's topology when the body's cells are "
@@ -70,11 +83,9 @@ void mapDistanceMappedChild(Reader& r, const MappedNode& child, const SofaObject
       r.reject(*o, "constrainToRestPos",
                "the child's rest values (which the mapping does not set) are not read; only "
                "false (the lengths held at their rest lengths) is supported");
-    if (!r.boolean(*o, "iterative", true))
-      r.reject(*o, "iterative",
-               "false solves all the rows as one block (BilateralConstraintResolutionNDof), "
-               "which the Gauss-Seidel here does not; only true is supported");
-    r.key("lagrange.distance", value);
+    // UniformLagrangianConstraint::getConstraintResolution: iterative false makes all its rows
+    // one BilateralConstraintResolutionNDof.
+    r.key("lagrange.distance", value + (r.boolean(*o, "iterative", true) ? "" : " block"));
   }
   if (!held)
     throw Error(mapping.where + ": " + mapping.label() +

@@ -175,10 +175,14 @@ GeneratedMesh generate(Reader& reader, const SofaObject& engine, const std::stri
 
 }  // namespace
 
-void mapGeneratedMesh(Reader& reader, const SofaObject& engine, const SofaObject& topology) {
+void mapGeneratedMesh(Reader& reader, const SofaObject& engine, const SofaObject& topology,
+                      const std::string* movedField) {
   checkDataFields(reader, engine, false);
   std::string positionField;
-  reader.linked(topology, "position", &positionField);
+  if (movedField)
+    positionField = *movedField;
+  else
+    reader.linked(topology, "position", &positionField);
   const bool cylinder = engine.type == "GenerateCylinder";
   const bool string = engine.type == "StringMeshCreator";
   if (positionField != "output_position" && positionField != "position" &&

@@ -37,7 +37,9 @@ GeneratedMesh generateCylinderTetrahedra(double radius, double height, const dou
 // The keys mesh.nodes and mesh.<cells> of the mesh `engine` generates, where `topology` links its
 // position (output_position or an alias) and its cells (tetrahedra, hexahedra, triangles or
 // quads) to the engine's. Refuses outputs not generated here (GenerateCylinder's triangle mesh,
-// its Bezier points) and links to other objects.
-void mapGeneratedMesh(Reader& reader, const SofaObject& engine, const SofaObject& topology);
+// its Bezier points) and links to other objects. `movedField`, when the topology's position is a
+// transform engine's output: the field of `engine` that the transform's input links to.
+void mapGeneratedMesh(Reader& reader, const SofaObject& engine, const SofaObject& topology,
+                      const std::string* movedField = nullptr);
 
 }  // namespace eis::sofa

@@ -174,15 +174,19 @@ void mapTransform(Reader& reader, const SofaObject& o, bool loader) {
   }
 }
 
-// TransformEngine (doUpdate) between a grid and the MechanicalObject: scale, then rotation
-// (degrees, Quat::createQuaterFromEuler), then translation, as mesh.transform operations before
-// the MechanicalObject's own; its quaternion and inverse are refused.
-void mapEngineTransform(Reader& reader, const SofaObject& engine) {
+// TransformEngine (doUpdate) between a grid or a mesh source and the MechanicalObject or its
+// topology container: scale, then rotation (degrees, Quat::createQuaterFromEuler), then
+// translation, as mesh.transform operations after the source's and before the
+// MechanicalObject's own; its quaternion and inverse are refused. `input` names the field of
+// the source its input_position must link to.
+void mapEngineTransform(Reader& reader, const SofaObject& engine, const std::string& input) {
   sofa::checkDataFields(reader, engine, false);
   std::string field;
-  reader.linked(engine, "input_position", &field);
-  if (field != "position")
-    reader.reject(engine, "input_position", "expected a link to the grid's position");
+  const SofaObject* from = reader.linked(engine, "input_position", &field);
+  if (field != input)
+    reader.reject(
+        engine, "input_position",
+        "expected a link to " + (from ? from->label() : std::string("the grid")) + "'s " + input);
   const std::vector<double> q = reader.reals(engine, "quaternion");
   if (!q.empty() && q != std::vector<double>{0, 0, 0, 1})
     reader.reject(engine, "quaternion", "a rotation by quaternion is not supported yet");
@@ -376,7 +380,7 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
       sofa::mapTransformPosition(reader, *engine,
                                  [&] { return findFile(reader, *engine, options); });
     else if (engine)
-      mapEngineTransform(reader, *engine);
+      mapEngineTransform(reader, *engine, "position");
     mapTransform(reader, state, false);
     return grid->type == "RegularGridTopology" || sofa::isSparseGrid(grid->type) ? grid : nullptr;
   }
@@ -410,6 +414,31 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
   const auto isLoader = [](const SofaObject& o) {
     return o.type == "MeshGmshLoader" || o.type == "MeshVTKLoader";
   };
+  // A container whose points a TransformEngine or TransformPosition moves
+  // ("@transform.output_position", its input_position a mesh source's points): the mesh is the
+  // source's, moved by the engine after the source's own transform (SOFA's container holds the
+  // engine's output, and the MechanicalObject takes the container's points).
+  const SofaObject* mover = nullptr;
+  std::string moverInput;
+  if (source && topology && source == reader.linked(*topology, "position") &&
+      (source->type == "TransformEngine" || source->type == "TransformPosition")) {
+    mover = source;
+    const bool position = mover->type == "TransformPosition";
+    std::string output;
+    reader.linked(*topology, "position", &output);
+    source = reader.linked(
+        *mover, position && !mover->field("input_position") ? "inputPosition" : "input_position",
+        &moverInput);
+    const bool generator = source && sofa::isMeshGenerator(source->type);
+    if ((output != "output_position" && !(position && output == "outputPosition")) || !source ||
+        !(isLoader(*source) || generator || source->type == "GridMeshCreator" ||
+          source->type == "GIDMeshLoader") ||
+        (!generator && moverInput != "position"))
+      throw Error(mover->where + ": " + mover->type + ": gives " + topology->label() +
+                  " its points; supported only from the position of a MeshGmshLoader, "
+                  "MeshVTKLoader, GridMeshCreator, GIDMeshLoader, GenerateGrid, GenerateCylinder "
+                  "or StringMeshCreator to output_position");
+  }
   const bool gid = source && source->type == "GIDMeshLoader";
   // A topology whose points a GenerateGrid or GenerateCylinder gives takes its cells too.
   const bool generated = source && topology && sofa::isMeshGenerator(source->type);
@@ -488,7 +517,7 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
     sofa::mapGidMesh(reader, findFile(reader, *source, options));
     mapTransform(reader, *source, true);
   } else if (generated) {
-    sofa::mapGeneratedMesh(reader, *source, *topology);
+    sofa::mapGeneratedMesh(reader, *source, *topology, mover ? &moverInput : nullptr);
     if (source->type == "StringMeshCreator") mapTransform(reader, *source, true);
   } else if (subset) {
     const SofaObject& loader = sofa::subsetLoader(reader, *source);
@@ -556,6 +585,10 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
                     std::to_string(reader.reals(state, "velocity").size() / 3) +
                         " velocities for " + std::to_string(points) + " points");
   }
+  if (mover && mover->type == "TransformPosition")
+    sofa::mapTransformPosition(reader, *mover, [&] { return findFile(reader, *mover, options); });
+  else if (mover)
+    mapEngineTransform(reader, *mover, moverInput);
   // MechanicalObject::init: fewer velocities than points, the last one for the points after it.
   if (state.field("velocity")) reader.key("initial.velocities", *reader.text(state, "velocity"));
   mapTransform(reader, state, false);

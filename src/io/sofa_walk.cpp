@@ -102,19 +102,35 @@ bool isVisual(const std::string& t) {
 // prints; ValuesFromPositions: a value or vector per point interpolated along a direction;
 // MeshROI: the points inside a closed surface, which Component/Engine/Select/MeshROI.scn draws;
 // ValuesFromIndices, DifferenceEngine and NormEngine: values picked from a vector, their
-// differences and norms, which Demos/rigidifiedSectionsInBeam.scn prints with an OglLabel).
+// differences and norms, which Demos/rigidifiedSectionsInBeam.scn prints with an OglLabel;
+// PointsFromIndices: the positions at some indices, whose trail
+// Component/Constraint/Lagrangian/InextensiblePendulum.scn draws).
 bool isAnalysis(const std::string& t) {
   return t == "AverageCoord" || t == "ValuesFromPositions" || t == "MeshROI" ||
-         t == "ValuesFromIndices" || t == "DifferenceEngine" || t == "NormEngine";
+         t == "ValuesFromIndices" || t == "DifferenceEngine" || t == "NormEngine" ||
+         t == "PointsFromIndices";
 }
 
-// A TransformEngine or TransformPosition whose output_position is a MechanicalObject's
-// position: it moves the points of the body's mesh, which io/sofa_import.cpp's mapMesh reads (and
-// checks) with the mesh.
+// A mechanical mapping: the node's state follows its parent's (a topological mapping is not).
+bool isMechanicalMapping(const std::string& t) {
+  return endsWith(t, "Mapping") && !endsWith(t, "TopologicalMapping");
+}
+
+// A TransformEngine or TransformPosition whose output_position is a MechanicalObject's position,
+// or the position of a topology container in a node no mechanical mapping drives: it moves the
+// points of the body's mesh, which io/sofa_import.cpp's mapMesh reads (and checks) with the mesh.
 bool movesMesh(const Reader& reader, const SofaObject& engine) {
   if (engine.type != "TransformEngine" && engine.type != "TransformPosition") return false;
+  const auto unmapped = [](const SofaNode& node) {
+    return std::none_of(node.objects.begin(), node.objects.end(),
+                        [](const SofaObject& o) { return isMechanicalMapping(o.type); });
+  };
   for (const SofaObject* o : reader.scene().objects())
-    if (o->type == "MechanicalObject" && reader.linked(*o, "position") == &engine) return true;
+    if ((o->type == "MechanicalObject" ||
+         ((endsWith(o->type, "TopologyContainer") || o->type == "MeshTopology") &&
+          unmapped(*o->node))) &&
+        reader.linked(*o, "position") == &engine)
+      return true;
   return false;
 }
 
@@ -161,11 +177,6 @@ bool isCollision(const std::string& t) {
                                                       "TriangleModel",
                                                       "LineModel",
                                                       "PointModel"});
-}
-
-// A mechanical mapping: the node's state follows its parent's (a topological mapping is not).
-bool isMechanicalMapping(const std::string& t) {
-  return endsWith(t, "Mapping") && !endsWith(t, "TopologicalMapping");
 }
 
 // The mechanical mappings whose child may carry masses and force fields (io/sofa_mapped_child).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "eis/core/error.hpp"
@@ -34,6 +35,68 @@ Mat3 inverse3(const Mat3& a, int row) {
   b[2][2] = (a[0][0] * a[1][1] - a[1][0] * a[0][1]) / det;
   return b;
 }
+
+// A bilateral block's P W_b P^T = L D L^T (BilateralConstraintResolutionNDof::init, Eigen::LDLT):
+// column by column, each one's pivot the remaining diagonal entry largest in magnitude (as
+// given, before the column's update: Eigen's left-looking order, first of equals), L unit lower
+// triangular, D diagonal; solve gives W_b^-1 d. A pivot that is zero (or below the smallest
+// normal number, where Eigen's solve would drop the row) is an error.
+class BlockLdlt {
+public:
+  BlockLdlt() = default;
+  BlockLdlt(const std::vector<double>& w, int m, int row, int n)
+      : n_(n), a_(std::size_t(n) * std::size_t(n)), d_(std::size_t(n)), swaps_(std::size_t(n)) {
+    for (int i = 0; i < n; ++i)
+      for (int k = 0; k < n; ++k) at(i, k) = w[std::size_t(row + i) * std::size_t(m) + row + k];
+    std::vector<double> t(static_cast<std::size_t>(n));
+    for (int k = 0; k < n; ++k) {
+      int p = k;
+      for (int i = k + 1; i < n; ++i)
+        if (std::abs(at(i, i)) > std::abs(at(p, p))) p = i;
+      swaps_[std::size_t(k)] = p;
+      if (p != k) {
+        for (int c = 0; c < n; ++c) std::swap(at(k, c), at(p, c));
+        for (int r = 0; r < n; ++r) std::swap(at(r, k), at(r, p));
+      }
+      for (int i = 0; i < k; ++i) t[std::size_t(i)] = d_[std::size_t(i)] * at(k, i);
+      for (int i = 0; i < k; ++i) at(k, k) -= at(k, i) * t[std::size_t(i)];
+      for (int r = k + 1; r < n; ++r)
+        for (int i = 0; i < k; ++i) at(r, k) -= at(r, i) * t[std::size_t(i)];
+      const double pivot = at(k, k);
+      if (!(std::abs(pivot) >= std::numeric_limits<double>::min()) || !std::isfinite(pivot))
+        throw Error("constraint rows " + std::to_string(row) + " to " +
+                    std::to_string(row + n - 1) +
+                    ": their block of the compliance W is singular (the rows constrain unknowns "
+                    "that cannot move, or one another)");
+      d_[std::size_t(k)] = pivot;
+      for (int r = k + 1; r < n; ++r) at(r, k) /= pivot;
+    }
+  }
+
+  // x = W_b^-1 d for the block's n values at d.
+  std::vector<double> solve(const double* d) const {
+    std::vector<double> x(d, d + n_);
+    for (int k = 0; k < n_; ++k)
+      std::swap(x[std::size_t(k)], x[std::size_t(swaps_[std::size_t(k)])]);
+    for (int i = 0; i < n_; ++i)
+      for (int k = 0; k < i; ++k) x[std::size_t(i)] -= at(i, k) * x[std::size_t(k)];
+    for (int i = 0; i < n_; ++i) x[std::size_t(i)] /= d_[std::size_t(i)];
+    for (int i = n_ - 1; i >= 0; --i)
+      for (int k = i + 1; k < n_; ++k) x[std::size_t(i)] -= at(k, i) * x[std::size_t(k)];
+    for (int k = n_ - 1; k >= 0; --k)
+      std::swap(x[std::size_t(k)], x[std::size_t(swaps_[std::size_t(k)])]);
+    return x;
+  }
+
+private:
+  double& at(int i, int k) { return a_[std::size_t(i) * std::size_t(n_) + std::size_t(k)]; }
+  double at(int i, int k) const { return a_[std::size_t(i) * std::size_t(n_) + std::size_t(k)]; }
+
+  int n_ = 0;
+  std::vector<double> a_;  // L below the diagonal, row-major
+  std::vector<double> d_;
+  std::vector<int> swaps_;  // the row swapped with row k before column k
+};
 
 // UnilateralConstraintResolutionWithFriction::resolution on one contact's rows (normal, two
 // tangents): w its 3 x 3 block of W, d the rows' displacements under the current forces.
@@ -117,17 +180,30 @@ GaussSeidelResult blockGaussSeidel(const std::vector<double>& w, const std::vect
   double tol = options.tolerance;
   if (options.scaleTolerance && !options.allVerified) tol *= m;
 
-  // The groups' first rows and, for groups of 3, their inverse blocks (the resolutions' init).
+  // The groups' first rows, for groups of 3 their inverse blocks, for blocks their LDL^T (the
+  // resolutions' init).
   if (!resolutions.empty() && resolutions.size() != groups.size())
     throw Error("the constraint groups and their resolutions differ in number");
   std::vector<int> first;
   std::vector<Mat3> inverses;
+  std::vector<BlockLdlt> blocks;
   std::vector<Kind> kinds;
+  int largest = 1;
   for (int j = 0, g = 0; j < m; j += groups[g++]) {
     first.push_back(j);
     const Kind kind = resolutions.empty() ? Kind::Bilateral : resolutions[std::size_t(g)].kind;
     kinds.push_back(kind);
+    largest = std::max(largest, groups[g]);
     Mat3 block{};
+    if (kind == Kind::Block) {
+      if (groups[g] < 1 || j + groups[g] > m)
+        throw Error("constraint row " + std::to_string(j) + ": a block of " +
+                    std::to_string(groups[g]) + " rows among " + std::to_string(m));
+      blocks.emplace_back(w, m, j, groups[g]);
+      inverses.push_back(block);
+      continue;
+    }
+    blocks.emplace_back();
     if ((kind == Kind::Unilateral && groups[g] != 1) || (kind == Kind::Friction && groups[g] != 3))
       throw Error("constraint row " + std::to_string(j) +
                   ": a unilateral group has 1 row, a contact with friction 3");
@@ -153,7 +229,7 @@ GaussSeidelResult blockGaussSeidel(const std::vector<double>& w, const std::vect
 
   // One sweep over the groups (gaussSeidel_increment): each group's displacement under the
   // current forces, its resolution, and the error its force change causes.
-  std::vector<double> d(m), previous, before(3);
+  std::vector<double> d(m), previous, before(std::size_t(largest), 0.0);
   const auto sweep = [&](double& error, bool& verified) {
     error = 0;
     verified = true;
@@ -166,6 +242,9 @@ GaussSeidelResult blockGaussSeidel(const std::vector<double>& w, const std::vect
       }
       if (kinds[g] == Kind::Friction) {
         resolveFriction(inverses[g], resolutions[g].mu, &d[j], &force[j]);
+      } else if (kinds[g] == Kind::Block) {
+        const std::vector<double> change = blocks[g].solve(&d[j]);
+        for (int l = 0; l < nb; ++l) force[j + l] -= change[std::size_t(l)];
       } else if (kinds[g] == Kind::Unilateral) {
         force[j] = std::max(0.0, force[j] - d[j] / W(j, j));
       } else if (nb == 3) {

@@ -18,19 +18,22 @@ constexpr const char* kKey = "lagrange.distance";
 
 DistanceLagrangianConstraint::Edges DistanceLagrangianConstraint::parseEdges(
     const std::string& key, const std::string& text) {
-  const Texts words = parse::tokens(text);
-  const auto rest = std::find(words.begin(), words.end(), "rest");
+  Texts words = parse::tokens(text);
   Edges e;
   e.text = text;
+  e.block = !words.empty() && words.back() == "block";
+  if (e.block) words.pop_back();
+  const auto rest = std::find(words.begin(), words.end(), "rest");
   std::vector<long long> ids;
   for (auto w = words.begin(); w != rest; ++w) {
     long long id;
     if (!parse::number(*w, id) || id < 0)
-      throw Error(key + " = " + text + ": expected node ids A B A B .. [rest L L ..]");
+      throw Error(key + " = " + text + ": expected node ids A B A B .. [rest L L ..] [block]");
     ids.push_back(id);
   }
   if (ids.empty() || ids.size() % 2 != 0)
-    throw Error(key + " = " + text + ": expected pairs of node ids A B A B .. [rest L L ..]");
+    throw Error(key + " = " + text +
+                ": expected pairs of node ids A B A B .. [rest L L ..] [block]");
   for (std::size_t i = 0; i < ids.size(); i += 2) e.edges.push_back({ids[i], ids[i + 1]});
   if (rest != words.end()) {
     for (auto w = rest + 1; w != words.end(); ++w) {
@@ -93,7 +96,15 @@ std::unique_ptr<DistanceLagrangianConstraint> DistanceLagrangianConstraint::make
   for (const Edges& e : values)
     for (std::size_t k = 0; k < e.edges.size(); ++k, ++row)
       c->rest_.push_back(e.rest.empty() ? restGaps[row] : e.rest[k]);
-  c->groups_.assign(c->ends_.size(), 1);
+  // A value's rows are one group each, or one block together.
+  for (const Edges& e : values)
+    if (e.block) {
+      c->groups_.push_back(int(e.edges.size()));
+      c->resolutions_.push_back({GroupResolution::Kind::Block, 0});
+    } else {
+      c->groups_.insert(c->groups_.end(), e.edges.size(), 1);
+      c->resolutions_.insert(c->resolutions_.end(), e.edges.size(), GroupResolution{});
+    }
   return c;
 }
 
@@ -195,12 +206,14 @@ const ComponentDeclaration& distanceLagrangianConstraintComponent() {
       "edges whose lengths constraint forces hold (SOFA UniformLagrangianConstraint on\n"
       "the child of a DistanceMapping); needs lagrange.solver and lagrange.correction",
       ParameterSpec().add(
-          {kKey, "A B A B .. [rest L L ..]",
+          {kKey, "A B A B .. [rest L L ..] [block]",
            "one bilateral row per edge (A, B) of node ids, holding its length to its rest\n"
            "length (given, else the length at the rest positions): the row -u on A and u on B,\n"
            "u the edge's direction at the step's start, the violation the length's gap at\n"
            "the step's start plus u times the edge's free motion (SOFA's DistanceMapping\n"
-           "child, linearized at the step's start). Repeatable.",
+           "child, linearized at the step's start). With block, the value's rows are one\n"
+           "group the Gauss-Seidel solves together (SOFA's iterative=\"false\":\n"
+           "BilateralConstraintResolutionNDof), else each row is its own. Repeatable.",
            std::nullopt, "", true,
            [](const std::string& key, const std::string& text) {
              DistanceLagrangianConstraint::parseEdges(key, text);

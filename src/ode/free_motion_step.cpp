@@ -211,7 +211,8 @@ void FreeMotionStep::solveConstraints(MechanicalOperations& mop, Order order, Ve
       std::size_t row = 0;
       for (std::size_t g = 0; g < constraints->groups().size(); ++g) {
         const int size = constraints->groups()[g];
-        if (resolutions.empty() || resolutions[g].kind == GroupResolution::Kind::Bilateral)
+        if (resolutions.empty() || resolutions[g].kind == GroupResolution::Kind::Bilateral ||
+            resolutions[g].kind == GroupResolution::Kind::Block)
           std::fill(forces_.begin() + std::ptrdiff_t(row),
                     forces_.begin() + std::ptrdiff_t(row) + size, 0.0);
         row += std::size_t(size);

@@ -14,6 +14,7 @@
       the rows hold the length linearized at the step's start, so with dx = x_after - x_before
       and u the edge's direction before, L_before + u.dx = L0 and hence
       L_after^2 = L0^2 + |dx - (u.dx) u|^2, to TOL for every edge.
+Exits 0 when the run agrees, 3 when it does not (a run's files that cannot be read: Python's 1).
 """
 import sys
 
@@ -92,4 +93,4 @@ if __name__ == "__main__":
                    sys.argv[6] if len(sys.argv) > 6 else None)
     else:
         ok = chain(sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]))
-    sys.exit(0 if ok else 1)
+    sys.exit(0 if ok else 3)

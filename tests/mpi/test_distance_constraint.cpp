@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "eis/app/simulation.hpp"
+#include "eis/core/error.hpp"
 #include "eis/model/distance_lagrangian_constraint.hpp"
 #include "mpi_support.hpp"
 
@@ -26,10 +27,10 @@ TEST(DistanceConstraint, RowsAreTheLengthsGradients) {
   fields.boxSize = {2, 1, 1};
   fields.boxCells = {2, 1, 1};
   // Pairs of the box's 12 nodes (node i at (i % 3, (i / 3) % 2, i / 6)), across the ranks' parts;
-  // the last edge's rest length is given.
+  // the first three one block (SOFA's iterative false), the last edge's rest length given.
   fields.extra = {{"lagrange.solver", "block-gauss-seidel"},
                   {"lagrange.correction", "linear-solver"},
-                  {"lagrange.distance", "0 11  2 9  4 5"},
+                  {"lagrange.distance", "0 11  2 9  4 5 block"},
                   {"lagrange.distance", "7 3 rest 0.25"}};
   const eis::Scene scene = fields.toScene();
   eis::Simulation simulation(scene, PETSC_COMM_WORLD, nullptr);
@@ -37,6 +38,12 @@ TEST(DistanceConstraint, RowsAreTheLengthsGradients) {
       simulation.system().lagrangianConstraints());
   ASSERT_NE(c, nullptr);
   ASSERT_EQ(c->rows(), 4);
+  EXPECT_EQ(c->groups(), (std::vector<int>{3, 1}));
+  const std::vector<eis::GroupResolution> resolutions = c->resolutions();
+  ASSERT_EQ(resolutions.size(), 2u);
+  EXPECT_EQ(resolutions[0].kind, eis::GroupResolution::Kind::Block);
+  EXPECT_EQ(resolutions[1].kind, eis::GroupResolution::Kind::Bilateral);
+  EXPECT_THROW(eis::DistanceLagrangianConstraint::parseEdges("k", "0 1 block 1 2"), eis::Error);
   // A deformed state: node i moved by 0.1 (sin 1.3 j) along its unknown j.
   Vec x;
   EIS_CHECK(VecDuplicate(simulation.positions(), &x));

@@ -10,7 +10,18 @@
 #   to 1e-9 for every edge (the string stretches by the square of its turn, as SOFA's does);
 # - the same final state on 1, 2 and 3 ranks (1e-10), and from a StringMeshCreator with the loop,
 #   the constraint solver and the body all at the root (SofaPython3's examples' layout);
-# - iterative="false" and constrainToRestPos="true" refused in one error line.
+# - iterative="false" (all the rows one BilateralConstraintResolutionNDof block, solved together
+#   at each visit) under a Gauss-Seidel of one iteration: the pendulum's first step is the direct
+#   solve of numpy (velocities first on 1, 2 and 3 ranks, positions on 3; the rows one at a time
+#   give another answer), the string holds its linearized lengths at step 60 and agrees across
+#   ranks;
+# - a StringMeshCreator's points moved by a TransformEngine into the EdgeSetTopologyContainer
+#   (SOFA's InextensiblePendulum.scn, with its trail of one point, only drawn): the same run as
+#   the string written at the moved points, and so with a TransformPosition; the engine fed
+#   another state's points refused;
+# - the mapping's geometric stiffness, which SOFA adds to later free motions, warned of (not with
+#   geometricStiffness="None"); a value SOFA does not have and constrainToRestPos="true" refused
+#   in one error line.
 # Usage: sofa_distance_constraint.sh <euler-implicit> <meshes dir>.
 set -uo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -28,12 +39,12 @@ if ! "$PYTHON" -c "import numpy" 2>/dev/null; then
 fi
 launch_in_scratch "$RANKS" "$EXE"
 
-# string FIRST POSITIONS EDGES MASS CONSTRAINT_ATTRIBUTES > FILE
+# string FIRST POSITIONS EDGES MASS CONSTRAINT_ATTRIBUTES [MAX_ITERATIONS] > FILE
 string() {
   cat <<XML
 <Node name="root" dt="0.01" gravity="0 -9.81 0">
   <FreeMotionAnimationLoop solveVelocityConstraintFirst="$1"/>
-  <BlockGaussSeidelConstraintSolver tolerance="1e-13" maxIterations="10000"/>
+  <BlockGaussSeidelConstraintSolver tolerance="1e-13" maxIterations="${6:-10000}"/>
   <Node name="string">
     <EulerImplicitSolver rayleighMass="0" rayleighStiffness="0"/>
     <SparseLDLSolver template="CompressedRowSparseMatrixMat3x3d"/>
@@ -50,6 +61,16 @@ string() {
   </Node>
 </Node>
 XML
+}
+
+# not_in FILE PATTERN: FILE holds no line matching PATTERN.
+not_in() { ! grep -q "$2" "$1"; }
+
+# disagrees COMMAND...: distance_step.py read the files and found them off (its status 3).
+disagrees() {
+  local status=0
+  "$@" || status=$?
+  [ "$status" -eq 3 ]
 }
 
 # run NAME RANKS SCENE STEPS: the final state in NAME.csv, the multipliers in NAME.lambda.
@@ -110,9 +131,88 @@ XML
 check "the StringMeshCreator string at the root runs 60 steps on 3 ranks" run root 3 root.scn 60
 check "... and ends as the string written out (1e-10)" same_state chain_vel_1.csv root.csv 1e-10
 
-string true "${PENDULUM[@]:0:3}" 'iterative="false"' > iterative.scn
-check "iterative=\"false\" is refused in one line" \
-  refused iterative 2 "$EXE" --scene iterative.scn --solver.steps=1
+# iterative="false" with one Gauss-Seidel iteration: the block's first visit is the direct solve.
+for first in true false; do
+  mode=$([ "$first" = true ] && echo vel || echo pos)
+  string "$first" "${PENDULUM[@]:0:3}" 'iterative="false"' 1 > block_$mode.scn
+  ranks=$([ "$first" = true ] && echo "1 2 3" || echo 3)
+  for n in $ranks; do
+    check "the pendulum ($mode, one block, one iteration) runs a step on $n ranks" \
+      run block_${mode}_$n $n block_$mode.scn 1
+    check "its first step is numpy's direct solve (1e-9)" \
+      "$PYTHON" "$STEP" first $mode block_${mode}_$n.csv block_${mode}_$n.lambda 1e-9
+  done
+done
+string true "${PENDULUM[@]:0:3}" 'iterative="true"' 1 > rows.scn
+check "the rows one at a time, one iteration: the pendulum runs a step" run rows 2 rows.scn 1
+check "... and is not the direct solve (off by more than 1e-6)" \
+  disagrees "$PYTHON" "$STEP" first vel rows.csv rows.lambda 1e-6
+string true "$CHAIN_POSITIONS" "$CHAIN_EDGES" 1 'iterative="false"' 1 > block_chain.scn
+for n in 1 3; do
+  check "the string (one block, one iteration) falls 60 steps on $n ranks" \
+    run block_chain_$n $n block_chain.scn 60
+done
+check "... 59 steps on 3 ranks" run block_chain_59 3 block_chain.scn 59
+check "step 60 holds every edge at L0 linearized (1e-9)" \
+  "$PYTHON" "$STEP" chain block_chain_59.csv block_chain_3.csv 0.1 1e-9
+check "the same on 3 ranks as on 1 (1e-10)" same_state block_chain_1.csv block_chain_3.csv 1e-10
+
+# SOFA's InextensiblePendulum.scn's layout: the StringMeshCreator's points scaled by 2 along x,
+# turned 90 degrees about y and moved by (0, 1, -2) in a TransformEngine, which gives the
+# container its points: x_i = (0, 1, -2 - i / 5), as written out in moved.scn.
+MOVED_POSITIONS="" MOVED_EDGES=""
+for i in $(seq 0 10); do MOVED_POSITIONS+="0 1 $(awk -v i="$i" 'BEGIN { print -2 - i / 5 }')  "; done
+for i in $(seq 0 9); do MOVED_EDGES+="$i $((i + 1))  "; done
+string true "$MOVED_POSITIONS" "$MOVED_EDGES" 1 'iterative="false"' > moved.scn
+cat > engine.scn <<XML
+<Node name="root" dt="0.01" gravity="0 -9.81 0">
+  <FreeMotionAnimationLoop solveVelocityConstraintFirst="true"/>
+  <BlockGaussSeidelConstraintSolver tolerance="1e-13" maxIterations="10000"/>
+  <StringMeshCreator name="loader" resolution="11"/>
+  <TransformEngine name="move" input_position="@loader.position" scale="2 1 1" rotation="0 90 0"
+                   translation="0 1 -2"/>
+  <EulerImplicitSolver rayleighMass="0" rayleighStiffness="0"/>
+  <EigenSimplicialLLT template="CompressedRowSparseMatrixMat3x3d"/>
+  <GenericConstraintCorrection/>
+  <EdgeSetTopologyContainer name="topo" position="@move.output_position" edges="@loader.edges"/>
+  <MechanicalObject name="dofs" template="Vec3d"/>
+  <FixedProjectiveConstraint indices="0"/>
+  <DiagonalMass totalMass="1"/>
+  <Node name="lengths">
+    <MechanicalObject template="Vec1d"/>
+    <DistanceMapping topology="@../topo"/>
+    <UniformLagrangianConstraint template="Vec1d" iterative="false"/>
+  </Node>
+  <Node name="visual">
+    <PointsFromIndices name="points" position="@../dofs.position" indices="10"/>
+    <TrailRenderer template="Vec3" position="@points.indices_position" nbSteps="50"/>
+  </Node>
+</Node>
+XML
+check "the string written at the moved points falls 20 steps on 2 ranks" run moved 2 moved.scn 20
+check "the string moved by a TransformEngine falls 20 steps on 2 ranks" run engine 2 engine.scn 20
+check "... and ends as the string written at the moved points (1e-10)" \
+  same_state moved.csv engine.csv 1e-10
+sed 's/<TransformEngine /<TransformPosition method="scaleRotationTranslation" /' engine.scn > \
+  position.scn
+check "the string moved by a TransformPosition falls 20 steps on 2 ranks" \
+  run position 2 position.scn 20
+check "... and ends as the string written at the moved points (1e-10)" \
+  same_state moved.csv position.csv 1e-10
+sed 's/input_position="@loader.position"/input_position="@dofs.position"/' engine.scn > state.scn
+check "a TransformEngine giving a container another state's points is refused in one line" \
+  refused "TransformEngine: gives .*supported only from the position of" 2 "$EXE" \
+  --scene state.scn --solver.steps=1
+# The mapping's geometric stiffness, which SOFA adds to later free motions, is not built: said.
+check "the default geometricStiffness (Stabilized) is warned of" \
+  grep -q "geometricStiffness Stabilized: SOFA adds" pendulum_vel.err
+sed 's|<DistanceMapping |<DistanceMapping geometricStiffness="None" |' pendulum_vel.scn > none.scn
+check "geometricStiffness None runs a step without the warning" run none 1 none.scn 1
+check "... and without the warning" not_in none.err geometricStiffness
+sed 's|<DistanceMapping |<DistanceMapping geometricStiffness="3" |' pendulum_vel.scn > bad.scn
+check "geometricStiffness 3 is refused in one line" \
+  refused "geometricStiffness = '3': expected None, Exact or Stabilized" 2 "$EXE" \
+  --scene bad.scn --solver.steps=1
 string true "${PENDULUM[@]:0:3}" 'constrainToRestPos="true"' > rest.scn
 check "constrainToRestPos=\"true\" is refused in one line" \
   refused constrainToRestPos 2 "$EXE" --scene rest.scn --solver.steps=1

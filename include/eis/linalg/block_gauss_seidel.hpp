@@ -12,7 +12,9 @@
 // the same forces to the bit. Besides the bilateral groups: a unilateral row (SOFA's
 // UnilateralConstraintResolution: the force projected on f >= 0) and a contact with Coulomb
 // friction (UnilateralConstraintResolutionWithFriction: a normal row, then two tangent rows whose
-// forces are projected on the cone |f_t| <= mu f_n).
+// forces are projected on the cone |f_t| <= mu f_n), and a bilateral block of any size
+// (BilateralConstraintResolutionNDof: its block of W factorised once, LDL^T with diagonal
+// pivoting as Eigen::LDLT does, and each visit solves it for the whole block's force change).
 #include <vector>
 
 namespace eis {
@@ -41,7 +43,8 @@ struct GroupResolution {
   enum class Kind {
     Bilateral,   // 1 or 3 rows, d = 0
     Unilateral,  // 1 row: d >= 0, f >= 0, f d = 0
-    Friction     // 3 rows: the normal as Unilateral, the tangents in the cone of slope mu
+    Friction,    // 3 rows: the normal as Unilateral, the tangents in the cone of slope mu
+    Block        // any rows, d = 0, solved together: f -= W_block^-1 d (LDL^T of W_block)
   };
   Kind kind = Kind::Bilateral;
   double mu = 0;  // Friction: the Coulomb coefficient
@@ -53,9 +56,9 @@ struct GaussSeidelResult {
   bool converged = false;  // stopped by the tolerance, not by maxIterations
 };
 
-// w: the m x m compliance, row-major; groups: the group sizes (1 or 3) in row order; dfree: the
-// violation without constraint forces; force: in, each group's starting forces; out, the forces;
-// resolutions: one per group (empty: every group bilateral).
+// w: the m x m compliance, row-major; groups: the group sizes (1 or 3; any for a Block) in row
+// order; dfree: the violation without constraint forces; force: in, each group's starting
+// forces; out, the forces; resolutions: one per group (empty: every group bilateral).
 GaussSeidelResult blockGaussSeidel(const std::vector<double>& w, const std::vector<int>& groups,
                                    const std::vector<double>& dfree, std::vector<double>& force,
                                    const GaussSeidelOptions& options,

@@ -16,6 +16,8 @@
 // Distributed: every rank gathers the end points of every edge (one MPI_Allreduce of 6 values
 // an edge, each filled by its node's owner), so every rank computes the same directions and
 // violations bit for bit; rank 0 adds the violations, and each rank J's entries of its nodes.
+// The rows of one constraint are each a bilateral group (iterative true), or together one block
+// (iterative false, SOFA's BilateralConstraintResolutionNDof; linalg/block_gauss_seidel.hpp).
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -30,11 +32,12 @@ namespace eis {
 
 class DistanceLagrangianConstraint : public LagrangianConstraints {
 public:
-  // One value of lagrange.distance: "A B A B .. [rest L L ..]".
+  // One value of lagrange.distance: "A B A B .. [rest L L ..] [block]".
   struct Edges {
     std::string text;
     std::vector<std::array<std::int64_t, 2>> edges;  // node ids
     std::vector<double> rest;                        // empty: the rest positions' lengths
+    bool block = false;  // the rows one group (SOFA's iterative false), else one group each
   };
   static Edges parseEdges(const std::string& key, const std::string& text);
   static std::vector<Edges> readParameters(const eis::Parameters& scene);
@@ -45,6 +48,7 @@ public:
 
   int rows() const override { return int(ends_.size()); }
   const std::vector<int>& groups() const override { return groups_; }
+  std::vector<GroupResolution> resolutions() const override { return resolutions_; }
   void addTransposed(const std::vector<double>& lambda, Vec out) const override;
   void addLocalProduct(Vec y, std::vector<double>& out) const override;
   void addLocalViolation(Vec x, std::vector<double>& out) const override;
@@ -73,6 +77,7 @@ private:
   std::vector<std::array<std::int64_t, 2>> ends_;
   std::vector<double> rest_;
   std::vector<int> groups_;
+  std::vector<GroupResolution> resolutions_;
   mutable std::vector<std::array<double, 3>> directions_;
 };
 
