@@ -340,6 +340,14 @@ std::size_t matrixBody(const SofaControl& control, const std::string& path,
   throw Error(path + " is not a " + what + " of a body of the run");
 }
 
+const SofaStiffnessFactors& stiffnessFactorsAt(const SofaControl& control, const std::string& path,
+                                               std::size_t& body) {
+  for (body = 0; body < control.stiffnessFactors.size(); ++body)
+    for (const SofaStiffnessFactors& field : control.stiffnessFactors[body])
+      if (field.path == path) return field;
+  throw Error(path + " is not a TetrahedronFEMForceField of a body of the run");
+}
+
 std::pair<std::string, std::string> PythonControllers::serve(const std::string& line, bool timed,
                                                              ControllerAccess& access) {
   const bool root = commRank(comm_) == 0;
@@ -392,6 +400,10 @@ std::pair<std::string, std::string> PythonControllers::serve(const std::string& 
           throw Error("the MechanicalObject of node " + path +
                       " is not a body of the run (a mapped state is not simulated)");
         access.setState(body, field == "velocity", m.numbers);
+      } else if (m.kind == "set" && field == "localStiffnessFactor") {
+        std::size_t body = 0;
+        const SofaStiffnessFactors& target = stiffnessFactorsAt(control_, path, body);
+        access.setStiffnessFactors(body, target, m.numbers);
       } else if (m.kind == "set" && field == "dt") {
         if (m.numbers.size() != 1 || !(m.numbers[0] > 0)) throw Error("dt must be one number > 0");
         access.setDt(m.numbers[0]);

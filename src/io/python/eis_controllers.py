@@ -16,8 +16,9 @@ script's own main loop adds two messages: eis_main_loop.py):
                 | "get compliance|lambda|dfree OBJECTPATH": "ok N" and N doubles, the last
                   constraint problem's m and W row by row, its m forces or free violations
                 | "set FIELD COUNT OBJECTPATH" and COUNT doubles ("set dt 1 /" for the root's
-                  dt; "set position|velocity COUNT NODEPATH", 3 per node in node order): the run
-                  answers "ok" or "error WHY".
+                  dt; "set position|velocity COUNT NODEPATH", 3 per node in node order;
+                  "set localStiffnessFactor COUNT OBJECTPATH" a TetrahedronFEMForceField's): the
+                  run answers "ok" or "error WHY".
 Force fields written in Python (eis_force_fields.py), the arrays of every node in node order:
   run -> here:  "field PATH" | "force NODES DOFS PATH" and x, v | "dforce NODES DOFS KFACTOR PATH"
                 and dx | "stiffness NODES DOFS PATH"
@@ -44,8 +45,25 @@ EVENTS = {"begin": ("onAnimateBeginEvent", "AnimateBeginEvent"),
 # AnimateEndEvent, when the scene solves Lagrangian constraints, with the step's W and forces.
 CONSTRAINT_EVENTS = (("onBuildConstraintSystemEndEvent", "BuildConstraintSystemEndEvent"),
                      ("onSolveConstraintSystemEndEvent", "SolveConstraintSystemEndEvent"))
-WRITABLE = {"ConstantForceField": ("forces", "totalForce", "force")}
+WRITABLE = {"ConstantForceField": ("forces", "totalForce", "force"),
+            "TetrahedronFEMForceField": ("localStiffnessFactor",)}
 STATES = ("position", "velocity")  # a MechanicalObject's, written by node path
+# Data SOFA holds as a vector of reals (VecReal): a 1-D array of numbers, however the scene gave
+# it (np.full((1, N), 1.0) is N numbers).
+REAL_VECTORS = {"TetrahedronFEMForceField": ("localStiffnessFactor",)}
+
+
+def real_vector(data):
+    """A VecReal data's value as SofaPython3 gives it: a read-only 1-D float array (a list
+    without numpy); empty when the scene did not set it (SOFA's default)."""
+    numbers = [float(x) for x in numbers_of(data._value)] if data._given else []
+    try:
+        import numpy
+    except ImportError:
+        return numbers
+    out = numpy.array(numbers, dtype=float)
+    out.flags.writeable = False
+    return out
 
 
 class Run:
@@ -84,6 +102,8 @@ class Run:
             out = numpy.array(values, dtype=float).reshape(-1, width)
             out.flags.writeable = False
             return out
+        if name in REAL_VECTORS.get(getattr(owner, "_type", ""), ()):
+            return real_vector(data)
         if data._given:
             return data._value
         raise Sofa.Core.SceneError(
@@ -105,7 +125,8 @@ class Run:
         if isinstance(owner, Sofa.Core.Object) and name in WRITABLE.get(owner._type, ()):
             numbers = numbers_of(value)
             self.request("set %s %d %s" % (name, len(numbers), owner.pathname()), numbers)
-            data._value, data._given = value, True
+            data._value = numbers if name in REAL_VECTORS.get(owner._type, ()) else value
+            data._given = True
             return
         if getattr(owner, "_type", "") == "MechanicalObject" and name in STATES:
             numbers = numbers_of(value)
@@ -118,7 +139,8 @@ class Run:
         raise Sofa.Core.SceneError(
             "%s.%s cannot be written by a controller: euler-implicit takes from one a "
             "MechanicalObject's position and velocity, a ConstantForceField's forces, "
-            "totalForce or force and the root's dt" % (owner.pathname(), name))
+            "totalForce or force, a TetrahedronFEMForceField's localStiffnessFactor and the "
+            "root's dt" % (owner.pathname(), name))
 
     def writeable(self, data):
         return Writeable(self, data)
