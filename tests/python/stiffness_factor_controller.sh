@@ -7,6 +7,7 @@
 #  - the run equals one of 3 steps from the state after step 3 (output.final-state of a run
 #    without the write, as initial.state) with the new factors in the scene file, to 1e-12, on
 #    1, 2 and 3 ranks, assembled (direct solve) and, on 2 ranks, matrix-free (CG);
+#  - the same under mpiexec -n 2 python3 scene.py (the euler_implicit module), where built;
 #  - it differs from the run without the write (so the factors are applied);
 #  - without updateStiffness the write changes nothing, as in SOFA (the same bits), and is noted;
 #  - a factor that is not a finite number, and method small (whose matrix is built once), are
@@ -73,6 +74,15 @@ def createScene(root):
                          poissonRatio=0.3, method="@METHOD@", localStiffnessFactor=[@FILE@],
                          updateStiffness=@UPDATE@)
     root.addObject(Softener(name="softener", fem=fem))
+
+
+if __name__ == "__main__":
+    import Sofa.Simulation
+    root = Sofa.Core.Node("root")
+    createScene(root)
+    Sofa.Simulation.init(root)
+    for k in range(6):
+        Sofa.Simulation.animate(root, root.dt.value)
 EOF_SCENE
 # scene NAME WRITE_AT NEW FILE [METHOD [UPDATE]] > NAME.py
 scene() {
@@ -127,6 +137,20 @@ done
 run 2 written 6 matrix_free "${MF[@]}"
 check "2 ranks, matrix-free: the factors written after step 3 = the restarted run" \
   differ matrix_free restarted2 1e-12
+# In the script's process (the euler_implicit module, where it is built): the same write.
+export PYTHONPATH
+PYTHONPATH=$(dirname "$EXE")/../share/euler-implicit/python
+if compgen -G "$PYTHONPATH/euler_implicit/_engine*" > /dev/null; then
+  mpi_command 2 "$PYTHON"
+  (unset EULER_IMPLICIT_LAUNCH EULER_IMPLICIT_RANKS
+    EULER_IMPLICIT_ARGS="--quiet --output.final-state=in_process.csv" timeout 120 \
+      "${MPI_COMMAND[@]}" -B written.py > in_process.out 2> in_process.err < /dev/null) ||
+    sed 's/^/     | /' in_process.err
+  check "2 ranks, python3 scene.py: the factors written after step 3 = the restarted run" \
+    differ in_process restarted2 1e-12
+else
+  echo "skip python3 scene.py: the euler_implicit module is not built"
+fi
 run 1 ignored 6 ignored
 check "without updateStiffness the write changes nothing (as in SOFA)" cmp -s ignored.csv unwritten.csv
 check "without updateStiffness the write is noted" \
