@@ -11,6 +11,7 @@
 #include "eis/app/simulation.hpp"
 #include "eis/core/error.hpp"
 #include "eis/model/constant_force.hpp"
+#include "eis/model/stiffness_factors.hpp"
 #include "eis/ode/free_motion_step.hpp"
 
 namespace eis {
@@ -76,6 +77,27 @@ public:
 
   void setState(std::size_t body, bool velocity, const std::vector<double>& values) override {
     run_.setState(body, velocity, values.data(), values.size(), false);
+  }
+
+  // SOFA reads localStiffnessFactor again only where updateStiffness is set (handleEvent at
+  // AnimateBeginEvent); elsewhere a write changes nothing, which is said once.
+  void setStiffnessFactors(std::size_t body, const SofaStiffnessFactors& field,
+                           const std::vector<double>& factors) override {
+    const std::string name = field.path + ".localStiffnessFactor";
+    Body& b = *run_.bodies_.at(body);
+    if (b.topology)
+      throw Error(name +
+                  ": a body with topology.changes renumbers its tetrahedra, which the "
+                  "factors are indexed by; a controller cannot write them there");
+    if (!field.updateStiffness) {
+      if (run_.unappliedFactors_.insert(field.path).second)
+        run_.report(
+            "%s: written by a controller with no effect: SOFA reads it again only with "
+            "updateStiffness=true\n",
+            name.c_str());
+      return;
+    }
+    setCellStiffnessFactors(name, b.scene, *b.mesh, b.system->forceFields(), factors);
   }
 
   std::vector<double> matrix(std::size_t body, const std::string& kind) override {

@@ -352,6 +352,14 @@ std::size_t bodyOfState(const SofaControl& control, const std::string& path) {
 
 }  // namespace
 
+const SofaStiffnessFactors& stiffnessFactorsAt(const SofaControl& control, const std::string& path,
+                                               std::size_t& body) {
+  for (body = 0; body < control.stiffnessFactors.size(); ++body)
+    for (const SofaStiffnessFactors& field : control.stiffnessFactors[body])
+      if (field.path == path) return field;
+  throw Error(path + " is not a TetrahedronFEMForceField of a body of the run");
+}
+
 std::pair<std::string, std::string> PythonControllers::serve(const std::string& line, bool timed,
                                                              ControllerAccess& access) {
   const bool root = commRank(comm_) == 0;
@@ -395,6 +403,10 @@ std::pair<std::string, std::string> PythonControllers::serve(const std::string& 
         reply = "ok " + std::to_string(values.size()) + " " + std::to_string(width) + "\n";
       } else if (m.kind == "set" && (field == "position" || field == "velocity")) {
         access.setState(bodyOfState(control_, path), field == "velocity", m.numbers);
+      } else if (m.kind == "set" && field == "localStiffnessFactor") {
+        std::size_t body = 0;
+        const SofaStiffnessFactors& target = stiffnessFactorsAt(control_, path, body);
+        access.setStiffnessFactors(body, target, m.numbers);
       } else if (m.kind == "set" && field == "dt") {
         if (m.numbers.size() != 1 || !(m.numbers[0] > 0)) throw Error("dt must be one number > 0");
         access.setDt(m.numbers[0]);

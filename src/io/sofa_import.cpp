@@ -1122,7 +1122,11 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
                   "a BilateralLagrangianConstraint holds others to");
       continue;
     }
-    out.objects.push_back({body.state->node->path(), {}, {}, matrixSources(body)});
+    out.objects.push_back({body.state->node->path(), {}, {}, matrixSources(body), {}});
+    for (const SofaObject* o : body.components)
+      if (o->type == "TetrahedronFEMForceField")
+        out.objects.back().stiffnessFactors.push_back(
+            {objectPath(*o), reader.boolean(*o, "updateStiffness", false)});
     reader.into(out.objects.back().keys);
     importBody(reader, scene, body, options, out.objects.back().keys, out.objects.back().forces);
     // Every state below one ODE solver is one system (SOFA's MechanicalOperations visit them

@@ -149,11 +149,13 @@ std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::
                 {},
                 given.optionalText("scene.python-main"),
                 {},
+                {},
                 {}};
     for (const SofaObjectKeys& object : imported.objects) {
       control->statePaths.push_back(object.path);
       control->forces.push_back(object.forces);
       control->matrices.push_back(object.matrices);
+      control->stiffnessFactors.push_back(object.stiffnessFactors);
       for (const SofaKey& k : object.keys)
         if (python && k.key == "python.force-field") control->forceFields.push_back(k.value);
     }

@@ -61,6 +61,13 @@ CorotationalFEM::CorotationalFEM(const Cells& cells, const CellShapes& shapes,
   if (plasticity_.enabled()) plasticStrains_.assign(cells_.size(), Strain{});
 }
 
+void CorotationalFEM::setCellMaterials(std::vector<LameParameters> lame) {
+  if (lame.size() != cells_.size())
+    throw Error("the corotational tetrahedra were given " + std::to_string(lame.size()) +
+                " materials for " + std::to_string(cells_.size()) + " cells");
+  lame_ = std::move(lame);
+}
+
 double CorotationalFEM::edgeDeterminant(std::size_t cell, const double* x) const {
   const auto& v = cells_[cell];
   const Vec3 p0 = point(x, v[0]);

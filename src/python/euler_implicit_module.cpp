@@ -243,6 +243,13 @@ public:
                      " is not a ConstantForceField that gives a force in the scene (one "
                      "needs forces or totalForce set in createScene to be written)");
   }
+  // A TetrahedronFEMForceField's localStiffnessFactor, by the object's path in the graph: from
+  // the next solve, in an event or between steps alike (io/python_controllers.hpp).
+  void setStiffnessFactors(const std::string& path, const std::vector<double>& values) {
+    std::size_t b = 0;
+    const eis::SofaStiffnessFactors& field = eis::stiffnessFactorsAt(control_, path, b);
+    simulation().controllerAccess(true)->setStiffnessFactors(b, field, values);
+  }
   void setDt(double dt, bool inEvent) {
     if (!(dt > 0)) throw eis::Error("dt must be one number > 0");
     simulation().controllerAccess(inEvent)->setDt(dt);
@@ -333,6 +340,7 @@ PYBIND11_MODULE(_engine, m) {
            py::arg("owned"))
       .def("set_force", &Run::setForce, py::arg("path"), py::arg("field"), py::arg("values"),
            py::arg("in_event"))
+      .def("set_stiffness_factors", &Run::setStiffnessFactors, py::arg("path"), py::arg("values"))
       .def("set_dt", &Run::setDt, py::arg("dt"), py::arg("in_event"))
       .def("matrix", &Run::matrix, py::arg("path"), py::arg("kind"), py::arg("in_event"))
       .def("body_of", &Run::bodyOf, py::arg("path"))

@@ -353,6 +353,28 @@ TEST(Corotational, OnlyAddForceMovesTheLinearizationPoint) {
   }
 }
 
+// A controller's localStiffnessFactor (SOFA's updateStiffness): setCellMaterials gives the
+// element the new modulus from the next addForce on, force and tangent alike, as a field built
+// with it; a count that is not one per cell is refused.
+TEST(Corotational, NewCellMaterialsActAsIfBuiltWithThem) {
+  const Mesh tet(kTet, {{0, 1, 2, 3}});
+  const auto x = deformedAndMoved(tet, kShear, rotation({0, 1, 0}, 1.2), {0, 0, 0});
+  const std::vector<eis::LameParameters> softer(1, eis::lameParameters(0.3 * E, nu));
+  for (auto method : kMethods) {
+    SCOPED_TRACE(name(method));
+    eis::CorotationalFEM fem(tet.cells, tet.cellShapes(), tet.rest(), uniformLame(1), method);
+    eis::CorotationalFEM built(tet.cells, tet.cellShapes(), tet.rest(), softer, method);
+    const auto before = force(fem, x);
+    fem.setCellMaterials(softer);
+    const auto after = force(fem, x), expected = force(built, x);
+    EXPECT_GT(largestDifference(after, before), 0.5 * largestMagnitude(before));
+    EXPECT_LT(largestDifference(after, expected), 1e-12 * largestMagnitude(expected));
+    const auto k = stiffness(fem, 1), kBuilt = stiffness(built, 1);
+    EXPECT_LT(largestDifference(k, kBuilt), 1e-12 * largestMagnitude(kBuilt));
+    EXPECT_THROW(fem.setCellMaterials(uniformLame(2)), eis::Error);
+  }
+}
+
 // --- (3) and (5) small strain ---------------------------------------------------------------
 
 // At x = X + eps u the two elements differ by O(eps^2) in force (O(eps^3) in energy): the

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -270,6 +271,9 @@ private:
   bool dtChanged_ = false;  // the time is then the sum of the steps' dt, not step * dt
   bool mainLoop_ = false;   // a Python main loop drives the steps (control.mainLoop)
   double rootDt_ = 0;       // the root's dt while one animate(root, dt) step takes another
+  // The TetrahedronFEMForceFields without updateStiffness whose localStiffnessFactor a
+  // controller wrote (to no effect, as in SOFA): each noted once.
+  std::set<std::string> unappliedFactors_;
 };
 
 }  // namespace eis

@@ -39,6 +39,8 @@ struct SofaControl {
   // Per body, the components whose matrices a controller may read (assembleKMatrix,
   // assembleMMatrix).
   std::vector<SofaMatrixSources> matrices;
+  // Per body, its TetrahedronFEMForceFields, whose localStiffnessFactor a controller may write.
+  std::vector<std::vector<SofaStiffnessFactors>> stiffnessFactors;
 };
 
 // What the run lets a controller touch; each call collective, the same arguments on every rank.
@@ -58,6 +60,14 @@ public:
   // on every rank; each rank takes its own nodes' rows): the next step starts from them. Throws
   // eis::Error (every rank alike) for a count that is not 3 per node.
   virtual void setState(std::size_t body, bool velocity, const std::vector<double>& values) = 0;
+  // Body `body`'s TetrahedronFEMForceField `field` (of the import) given the localStiffnessFactor
+  // `factors` (the same on every rank): with its updateStiffness, each cell's Young's modulus is
+  // its own times factors[i M / N] (i its SOFA index, M factors, N tetrahedra) from the next
+  // solve on, as SOFA computes the material stiffness again at each AnimateBeginEvent; without
+  // it, nothing changes (as in SOFA). Throws eis::Error (every rank alike) for a factor that is
+  // not a finite number or a body whose elastic element cannot take them.
+  virtual void setStiffnessFactors(std::size_t body, const SofaStiffnessFactors& field,
+                                   const std::vector<double>& factors) = 0;
   // Body `body`'s stiffness df/dx (`kind` "stiffness", kFactor 1) or mass matrix ("mass"), as
   // SOFA assembles it for one component: no projective constraint applied; or ("system") the
   // matrix of its last linear solve, as a MatrixLinearSystem holds it. Rows and columns in node
@@ -86,6 +96,11 @@ public:
 // component's alone).
 std::size_t matrixBody(const SofaControl& control, const std::string& path,
                        const std::string& kind);
+
+// The TetrahedronFEMForceField at object path `path` of a body of the run, and that body
+// (`body`): throws eis::Error when no body has one there.
+const SofaStiffnessFactors& stiffnessFactorsAt(const SofaControl& control, const std::string& path,
+                                               std::size_t& body);
 
 class PythonControllers {
 public:

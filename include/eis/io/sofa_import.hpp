@@ -51,12 +51,21 @@ struct SofaMatrixSources {
   bool mapped = false, python = false;
 };
 
+// A TetrahedronFEMForceField of a body, whose localStiffnessFactor a Python controller may
+// write: its object path and its updateStiffness (SOFA computes the elements' material
+// stiffness again at each AnimateBeginEvent only when it is true).
+struct SofaStiffnessFactors {
+  std::string path;
+  bool updateStiffness = false;
+};
+
 // One independent body of the scene (an unmapped MechanicalObject) and its keys.
 struct SofaObjectKeys {
   std::string path;           // the node path of its MechanicalObject: "/liver"
   std::vector<SofaKey> keys;  // in order; repeatable keys repeat
   std::vector<SofaForceLoad> forces;
   SofaMatrixSources matrices;
+  std::vector<SofaStiffnessFactors> stiffnessFactors;
 };
 
 struct SofaImport {

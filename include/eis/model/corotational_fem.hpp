@@ -62,6 +62,11 @@ public:
   // Von Mises stress of C B d, the strain the force uses.
   std::vector<double> vonMisesStress(const double* x) const override;
   bool isLinear() const override { return false; }
+  // Each cell's material from the next force evaluation on, one per cell (SOFA's
+  // updateStiffness: computeMaterialStiffness again at AnimateBeginEvent, from the
+  // localStiffnessFactor a controller wrote). Throws eis::Error for a count that is not the
+  // cells'.
+  void setCellMaterials(std::vector<LameParameters> lame);
 
 private:
   using Mat3 = std::array<double, 9>;  // row-major

@@ -18,8 +18,9 @@ script's own main loop adds two messages: eis_main_loop.py):
                 | "get constraint NODEPATH": "ok N" and N doubles, the rows and columns of
                   the body's constraint matrix and (row, column, value) of each stored entry
                 | "set FIELD COUNT OBJECTPATH" and COUNT doubles ("set dt 1 /" for the root's
-                  dt; "set position|velocity COUNT NODEPATH", 3 per node in node order): the run
-                  answers "ok" or "error WHY".
+                  dt; "set position|velocity COUNT NODEPATH", 3 per node in node order;
+                  "set localStiffnessFactor COUNT OBJECTPATH" a TetrahedronFEMForceField's): the
+                  run answers "ok" or "error WHY".
 Force fields written in Python (eis_force_fields.py), the arrays of every node in node order:
   run -> here:  "field PATH" | "force NODES DOFS PATH" and x, v | "dforce NODES DOFS KFACTOR PATH"
                 and dx | "stiffness NODES DOFS PATH"
@@ -46,8 +47,25 @@ EVENTS = {"begin": ("onAnimateBeginEvent", "AnimateBeginEvent"),
 # AnimateEndEvent, when the scene solves Lagrangian constraints, with the step's W and forces.
 CONSTRAINT_EVENTS = (("onBuildConstraintSystemEndEvent", "BuildConstraintSystemEndEvent"),
                      ("onSolveConstraintSystemEndEvent", "SolveConstraintSystemEndEvent"))
-WRITABLE = {"ConstantForceField": ("forces", "totalForce", "force")}
+WRITABLE = {"ConstantForceField": ("forces", "totalForce", "force"),
+            "TetrahedronFEMForceField": ("localStiffnessFactor",)}
 STATES = ("position", "velocity")  # a MechanicalObject's, written by node path
+# Data SOFA holds as a vector of reals (VecReal): a 1-D array of numbers, however the scene gave
+# it (np.full((1, N), 1.0) is N numbers).
+REAL_VECTORS = {"TetrahedronFEMForceField": ("localStiffnessFactor",)}
+
+
+def real_vector(data):
+    """A VecReal data's value as SofaPython3 gives it: a read-only 1-D float array (a list
+    without numpy); empty when the scene did not set it (SOFA's default)."""
+    numbers = [float(x) for x in numbers_of(data._value)] if data._given else []
+    try:
+        import numpy
+    except ImportError:
+        return numbers
+    out = numpy.array(numbers, dtype=float)
+    out.flags.writeable = False
+    return out
 
 
 class Run:
@@ -90,6 +108,8 @@ class Run:
             values = self.numbers("get constraint %s" % owner._parent.pathname())
             return Sofa.Core.sparse_matrix(values[2:], "%s.constraint" % owner.pathname(),
                                            (int(values[0]), int(values[1])))
+        if name in REAL_VECTORS.get(getattr(owner, "_type", ""), ()):
+            return real_vector(data)
         if data._given:
             return data._value
         raise Sofa.Core.SceneError(
@@ -111,7 +131,8 @@ class Run:
         if isinstance(owner, Sofa.Core.Object) and name in WRITABLE.get(owner._type, ()):
             numbers = numbers_of(value)
             self.request("set %s %d %s" % (name, len(numbers), owner.pathname()), numbers)
-            data._value, data._given = value, True
+            data._value = numbers if name in REAL_VECTORS.get(owner._type, ()) else value
+            data._given = True
             return
         if getattr(owner, "_type", "") == "MechanicalObject" and name in STATES:
             numbers = numbers_of(value)
@@ -124,7 +145,8 @@ class Run:
         raise Sofa.Core.SceneError(
             "%s.%s cannot be written by a controller: euler-implicit takes from one a "
             "MechanicalObject's position and velocity, a ConstantForceField's forces, "
-            "totalForce or force and the root's dt" % (owner.pathname(), name))
+            "totalForce or force, a TetrahedronFEMForceField's localStiffnessFactor and the "
+            "root's dt" % (owner.pathname(), name))
 
     def writeable(self, data):
         return Writeable(self, data)

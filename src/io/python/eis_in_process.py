@@ -36,7 +36,8 @@ from eis_sofa_scene import GRAPH, SceneExit, exit_status, graph_xml, scene_place
 
 MAX_DEPTH = 1 << 30  # the run's XML reader refuses a graph nested too deep
 WRITABLE = {"ConstantForceField": ("forces", "totalForce", "force"),
-            "MechanicalObject": ("position", "velocity")}
+            "MechanicalObject": ("position", "velocity"),
+            "TetrahedronFEMForceField": ("localStiffnessFactor",)}
 
 
 class RunFailure(Exception):
@@ -165,6 +166,8 @@ class Live:
                 return mapped
         if getattr(owner, "_type", "") == "MechanicalObject" and name in ("position", "velocity"):
             return self.state(owner, name)
+        if name in driver.REAL_VECTORS.get(getattr(owner, "_type", ""), ()):
+            return driver.real_vector(data)
         if data._given:
             return data._value
         raise Sofa.Core.SceneError(
@@ -196,6 +199,10 @@ class Live:
                     self.row_copies.clear()
                     return
                 numbers = driver.numbers_of(value)
+                if kind == "TetrahedronFEMForceField":
+                    self.engine.set_stiffness_factors(owner.pathname(), numbers)
+                    data._value, data._given = numbers, True
+                    return
                 self.engine.set_force(owner.pathname(), name, numbers, self.in_event)
                 data._value, data._given = value, True
                 return
@@ -203,8 +210,9 @@ class Live:
             raise Sofa.Core.SceneError("%s.%s: %s" % (owner.pathname(), name, e)) from None
         raise Sofa.Core.SceneError(
             "%s.%s cannot be written in the run: euler-implicit takes a MechanicalObject's "
-            "position and velocity, a ConstantForceField's forces, totalForce or force and the "
-            "root's dt" % (owner.pathname(), name))
+            "position and velocity, a ConstantForceField's forces, totalForce or force, a "
+            "TetrahedronFEMForceField's localStiffnessFactor and the root's dt"
+            % (owner.pathname(), name))
 
     def writeable(self, data):
         return driver.Writeable(self, data)
