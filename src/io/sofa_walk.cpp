@@ -58,7 +58,8 @@ bool isAccepted(const std::string& t) {
 // and the exporters, which write files of the state and are not run here (as WriteState, which
 // writes the state's vectors at its times and reads nothing back). VisualMesh (a VisualModel)
 // draws its topology's elements from the positions it links to; GlobalSystemMatrixImage turns
-// an assembled matrix into an image for the GUI.
+// an assembled matrix into an image for the GUI; CompareState (CompareState.cpp) reads a state
+// WriteState recorded and logs its distance to the state at each step, writing nothing back.
 bool isVisual(const std::string& t) {
   return startsWith(t, "Ogl") || endsWith(t, "Exporter") || endsWith(t, "ButtonSetting") ||
          isOneOf(t, {"VisualModel",
@@ -94,6 +95,7 @@ bool isVisual(const std::string& t) {
                      "VisualVectorField",
                      "VisualMesh",
                      "WriteState",
+                     "CompareState",
                      "GlobalSystemMatrixImage"});
 }
 
@@ -222,6 +224,16 @@ struct Collector {
     const SofaObject* state = nullptr;
     for (const SofaObject& o : node.objects) {
       if (movesMesh(reader, o)) continue;
+      // ReadState (ReadState.cpp) sets its state from a file WriteState recorded, at each step's
+      // time. Where no ODE solver integrates that state, it replays a recorded motion that only
+      // what draws the state sees: it is not replayed here (what else reads such a state is
+      // refused where it links to it).
+      if (o.type == "ReadState" && !nearest(&node, isOdeSolver)) {
+        reader.warn(o.label() + ": the recorded motion it replays into a state no ODE solver " +
+                    "integrates is not replayed, and that state is not written");
+        walk.visual.push_back(o.type);
+        continue;
+      }
       // WriteState.inl: with stopAt, SOFA ends the whole run (exit) in a node without a mass.
       if (o.type == "WriteState" && reader.real(o, "stopAt", 0) != 0 &&
           std::none_of(node.objects.begin(), node.objects.end(),
