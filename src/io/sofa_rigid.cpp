@@ -1,7 +1,8 @@
 // SOFA master: MechanicalObject.inl (the sizes of position and velocity), UniformMass.inl and
 // RigidMass.h (vertexMass is "mass volume inertiaMatrix", totalMass shared), and the projective
 // constraints on a Rigid3d state (FixedProjectiveConstraint.inl: indices {0}; PartialFixed: its
-// fixedDirections one flag per velocity unknown, 6, all 1 by default).
+// fixedDirections one flag per velocity unknown, 6, all 1 by default), and the springs between
+// frames (SpringForceField<Rigid3>, read as between points).
 #include "sofa_rigid.hpp"
 
 #include "eis/mesh/mesh_transform.hpp"
@@ -207,6 +208,10 @@ bool mapRigidComponent(Reader& r, const SofaObject& o) {
     mapRigidFixed(r, o, false);
   } else if (o.type == "PartialFixedProjectiveConstraint" || o.type == "PartialFixedConstraint") {
     mapRigidFixed(r, o, true);
+  } else if (o.type == "SpringForceField" || o.type == "StiffSpringForceField") {
+    // SpringForceField<Rigid3>: the springs between points, on the frames' centres
+    // (model/rigid_group.hpp); the frames are its indices.
+    sofaMapping(o.type)(r, o);
   } else {
     return false;
   }

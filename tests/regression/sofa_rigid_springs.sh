@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# SOFA's SpringForceField between rigid frames (io/sofa_rigid.cpp, model/rigid_group.cpp): two
+# Rigid3d states under one EulerImplicitSolver with Rayleigh damping, a spring from the second
+# frame of the first to the frame of the second (stiffness, damping and rest length given) and
+# one between the first state's two frames (SOFA's default damping 5), the first frame fixed,
+# the frames turned and moving. One step is worked out here from SOFA's formulas: the spring's
+# force ks (d - L) + kd (v2 - v1).U along U on the centres only (no torque), its D =
+# (ks - f/d) U U^T + (f/d) I as -D / +D blocks of K on the linear unknowns, the step
+# ((1 + h rM) M - h (h + rK) K) dv = h (f + (-rM M + (h + rK) K) v) on the free unknowns, the
+# centre moved by h v and the orientation turned by exp(h w / 2) q; the frames written must
+# match it to 1e-12. Then 20 steps on 1, 2 and 3 ranks, bit for bit, and what is refused.
+# Usage: sofa_rigid_springs.sh <euler-implicit> <meshes dir>.
+set -euo pipefail
+RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
+EXE=$(realpath "$1")
+HERE=$(realpath "$(dirname "${BASH_SOURCE[0]}")")
+# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
+source "$HERE/../common/mpi_launch.sh"
+launch_in_scratch "$RANKS" "$EXE"
+# shellcheck source=SCRIPTDIR/../common/checks.sh
+source "$HERE/../common/checks.sh"
+
+run() {  # run RANKS ARGS...
+  mpi_command "$1" "$EXE"
+  timeout 60 "${MPI_COMMAND[@]}" "${@:2}" --quiet > run.out 2> run.err
+}
+
+Q1=$(awk 'BEGIN { n = sqrt(0.09 + 0.25 + 0.04 + 0.49); printf "%.17g %.17g %.17g %.17g",
+  0.3 / n, -0.5 / n, 0.2 / n, 0.7 / n }')
+Q2=$(awk 'BEGIN { n = sqrt(0.04 + 0.01 + 0.36 + 0.64); printf "%.17g %.17g %.17g %.17g",
+  -0.2 / n, 0.1 / n, 0.6 / n, 0.8 / n }')
+scene() {  # scene SPRINGS [EXTRA_IN_B]
+  cat <<XML
+<Node name="root" dt="0.01" gravity="0 -9.81 0">
+  <DefaultAnimationLoop/>
+  <EulerImplicitSolver rayleighStiffness="0.1" rayleighMass="0.2"/>
+  <SparseLDLSolver/>
+  <Node name="a">
+    <MechanicalObject name="dofs" template="Rigid3d" position="0 0 0 0 0 0 1  1.2 -0.4 0.5 $Q1"
+                      velocity="0 0 0 0 0 0  0.3 0.1 -0.2 0.5 -1 2"/>
+    <UniformMass vertexMass="2 1 1 0 0 0 2 0 0 0 3"/>
+    <FixedProjectiveConstraint indices="0"/>
+  </Node>
+  <Node name="b">
+    <MechanicalObject name="dofs" template="Rigid3d" position="2.5 1.1 0.7 $Q2"
+                      velocity="-0.2 0.4 0.1 0.3 0 -0.6"/>
+    <UniformMass vertexMass="1.5 1 2 0.5 0 0.5 2 0 0 0 2"/>
+    ${2:-}
+  </Node>
+  $1
+</Node>
+XML
+}
+SPRINGS='<SpringForceField object1="@a/dofs" object2="@b/dofs" indices1="1" indices2="0"
+                    length="1.5" stiffness="20" damping="2"/>
+  <SpringForceField object1="@a/dofs" object2="@a/dofs" indices1="0" indices2="1"
+                    length="2.5" stiffness="7"/>'
+scene "$SPRINGS" > springs.scn
+
+cat > reference.py <<'PY'
+import math, sys
+rows = [line.strip().split(",") for line in open(sys.argv[1])][1:]
+got = [float(t) for row in rows for t in row[2:]]
+springs = sys.argv[2] == "springs"
+Q1 = [float(t) for t in sys.argv[3].split()]
+Q2 = [float(t) for t in sys.argv[4].split()]
+h, rM, rK, g = 0.01, 0.2, 0.1, [0.0, -9.81, 0.0]
+x = [[0, 0, 0, 0, 0, 0, 1], [1.2, -0.4, 0.5] + Q1, [2.5, 1.1, 0.7] + Q2]
+v = [0, 0, 0, 0, 0, 0, 0.3, 0.1, -0.2, 0.5, -1, 2, -0.2, 0.4, 0.1, 0.3, 0, -0.6]
+masses = [(2.0, [[1, 0, 0], [0, 2, 0], [0, 0, 3]])] * 2 + [(1.5, [[2, 0.5, 0], [0.5, 2, 0], [0, 0, 2]])]
+n = 18
+M = [[0.0] * n for _ in range(n)]
+K = [[0.0] * n for _ in range(n)]
+f = [0.0] * n
+for i, (m, inertia) in enumerate(masses):
+    for a in range(3):
+        M[6 * i + a][6 * i + a] = m
+        f[6 * i + a] = m * g[a]
+        for b in range(3):
+            M[6 * i + 3 + a][6 * i + 3 + b] = m * inertia[a][b]
+# SpringForceField::computeSpringForce on the centres: (frame1, frame2, ks, kd, L).
+for (p, q, ks, kd, L) in ([(1, 2, 20.0, 2.0, 1.5), (0, 1, 7.0, 5.0, 2.5)] if springs else []):
+    u = [x[q][k] - x[p][k] for k in range(3)]
+    d = math.sqrt(sum(c * c for c in u))
+    U = [c / d for c in u]
+    rate = sum(U[k] * (v[6 * q + k] - v[6 * p + k]) for k in range(3))
+    force = ks * (d - L) + kd * rate
+    for j in range(3):
+        f[6 * p + j] += force * U[j]
+        f[6 * q + j] -= force * U[j]
+        for k in range(3):
+            D = (ks - force / d) * U[j] * U[k] + (force / d if j == k else 0.0)
+            K[6 * p + j][6 * p + k] -= D
+            K[6 * p + j][6 * q + k] += D
+            K[6 * q + j][6 * p + k] += D
+            K[6 * q + j][6 * q + k] -= D
+free = list(range(6, n))  # the first frame is fixed
+A = [[(1 + h * rM) * M[r][c] - h * (h + rK) * K[r][c] for c in free] for r in free]
+rhs = [h * (f[r] + sum((-rM * M[r][c] + (h + rK) * K[r][c]) * v[c] for c in range(n)))
+       for r in free]
+m = len(free)
+A = [A[i] + [rhs[i]] for i in range(m)]
+for k in range(m):
+    p = max(range(k, m), key=lambda i: abs(A[i][k]))
+    A[k], A[p] = A[p], A[k]
+    for i in range(k + 1, m):
+        t = A[i][k] / A[k][k]
+        for j in range(k, m + 1):
+            A[i][j] -= t * A[k][j]
+dv = [0.0] * m
+for i in reversed(range(m)):
+    dv[i] = (A[i][m] - sum(A[i][j] * dv[j] for j in range(i + 1, m))) / A[i][i]
+v1 = v[:]
+for i, r in enumerate(free):
+    v1[r] += dv[i]
+expected = []
+for i in range(3):
+    w = v1[6 * i: 6 * i + 6]
+    c = [x[i][k] + h * w[k] for k in range(3)]
+    q = x[i][3:]
+    o = [h * w[3 + k] / 2 for k in range(3)]
+    t = math.sqrt(sum(e * e for e in o))
+    if t > 0:
+        s = math.sin(t) / t
+        e = [s * o[0], s * o[1], s * o[2], math.cos(t)]
+        q = [e[3] * q[0] + e[0] * q[3] + e[1] * q[2] - e[2] * q[1],
+             e[3] * q[1] + e[1] * q[3] + e[2] * q[0] - e[0] * q[2],
+             e[3] * q[2] + e[2] * q[3] + e[0] * q[1] - e[1] * q[0],
+             e[3] * q[3] - (e[0] * q[0] + e[1] * q[1] + e[2] * q[2])]
+    expected += c + q + w
+worst = max(abs(a - b) for a, b in zip(got, expected)) if len(got) == len(expected) else float("nan")
+print("%.3e" % worst)
+PY
+
+status=0
+run 1 --scene springs.scn --solver.steps=1 --output.frames=step.csv || status=$?
+check "springs between rigid frames run" test "$status" -eq 0
+[ "$status" -eq 0 ] || sed 's/^/     | /' run.err
+worst=$(python3 reference.py step.csv springs "$Q1" "$Q2" || echo nan)
+check "one step follows SOFA's formulas worked out here: $worst <= 1e-12" below "$worst" 1e-12
+worst=$(python3 reference.py step.csv none "$Q1" "$Q2" || echo nan)
+check "the springs change the step (the check can fail): $worst > 1e-4" below 1e-4 "$worst"
+for ranks in 1 2 3; do
+  status=0
+  run "$ranks" --scene springs.scn --solver.steps=20 --output.frames="steps$ranks.csv" ||
+    status=$?
+  check "20 steps on $ranks rank(s)" test "$status" -eq 0
+done
+check "1 and 2 ranks write the same frames, bit for bit" cmp -s steps1.csv steps2.csv
+check "1 and 3 ranks write the same frames, bit for bit" cmp -s steps1.csv steps3.csv
+
+scene '<SpringForceField object1="@a/dofs" object2="@b/dofs" indices1="1" indices2="3"/>' \
+  > range.scn
+check "a spring to a frame past the last is refused" refused "frame 3 of 1 frames of /b" \
+  2 "$EXE" --scene range.scn --solver.steps=1
+scene '<SpringForceField object1="@a/dofs" object2="@p/dofs" indices1="1" indices2="0"/>
+  <Node name="p"><MechanicalObject name="dofs" position="2 1 0"/><UniformMass totalMass="1"/></Node>' \
+  > points.scn
+check "a spring from frames to a body of points is refused" refused \
+  "springs between rigid frames and a body of points are not supported" \
+  2 "$EXE" --scene points.scn --solver.steps=1
+sed -e 's|object1="@a/dofs" object2="@p/dofs"|object1="@p/dofs" object2="@a/dofs"|' \
+  -e 's|indices1="1" indices2="0"|indices1="0" indices2="1"|' points.scn > from_points.scn
+check "a spring from a body of points to frames is refused" refused \
+  "springs between rigid frames and a body of points are not supported" \
+  2 "$EXE" --scene from_points.scn --solver.steps=1
+echo "$((checks - failures)) passed, $failures failed"
+exit $((failures > 0))
