@@ -23,7 +23,8 @@ namespace {
 bool readByRigidBody(const std::string& key) {
   for (const char* prefix : {"rigid.", "solver.", "output.", "scene."})
     if (key.compare(0, std::strlen(prefix), prefix) == 0) return true;
-  return key == "load.gravity" || key == "physics.type" || key == "interaction.springs";
+  return key == "load.gravity" || key == "physics.type" || key == "interaction.springs" ||
+         key == "obstacle.plane";
 }
 
 const ObjectScene* objectAt(const std::vector<ObjectScene>& objects, const std::string& path) {
@@ -71,9 +72,10 @@ void Simulation::checkRigidBodies(const std::vector<ObjectScene>& objects) {
     for (const ComponentDeclaration* component : scene.components())
       for (const ParameterDeclaration& key : component->parameters.declarations())
         if (scene.given(key.key) && !readByRigidBody(key.key))
-          throw Error(where + key.key + " = " + scene.text(key.key) +
-                      ": a body of rigid frames (rigid.frames) has no mesh; only its uniform "
-                      "mass, gravity, fixed frames and springs to frames act on it yet");
+          throw Error(
+              where + key.key + " = " + scene.text(key.key) +
+              ": a body of rigid frames (rigid.frames) has no mesh; only its uniform "
+              "mass, gravity, fixed frames, springs, rest-shape springs and planes act on it yet");
     if (physicsOf(scene) != Physics::Elasticity)
       throw Error(where + "physics.type: a body of rigid frames is mechanical");
     const TimeIntegratorParameters step = readTimeIntegratorParameters(scene);

@@ -61,73 +61,113 @@ cat > reference.py <<'PY'
 import math, sys
 rows = [line.strip().split(",") for line in open(sys.argv[1])][1:]
 got = [float(t) for row in rows for t in row[2:]]
-springs = sys.argv[2] == "springs"
+springs = sys.argv[2] in ("springs", "loads")
+loads = sys.argv[2] == "loads"  # the rest-shape springs and the plane too
 Q1 = [float(t) for t in sys.argv[3].split()]
 Q2 = [float(t) for t in sys.argv[4].split()]
+steps = int(sys.argv[5]) if len(sys.argv) > 5 else 1
 h, rM, rK, g = 0.01, 0.2, 0.1, [0.0, -9.81, 0.0]
 x = [[0, 0, 0, 0, 0, 0, 1], [1.2, -0.4, 0.5] + Q1, [2.5, 1.1, 0.7] + Q2]
+rest = [row[:] for row in x]
 v = [0, 0, 0, 0, 0, 0, 0.3, 0.1, -0.2, 0.5, -1, 2, -0.2, 0.4, 0.1, 0.3, 0, -0.6]
 masses = [(2.0, [[1, 0, 0], [0, 2, 0], [0, 0, 3]])] * 2 + [(1.5, [[2, 0.5, 0], [0.5, 2, 0], [0, 0, 2]])]
 n = 18
-M = [[0.0] * n for _ in range(n)]
-K = [[0.0] * n for _ in range(n)]
-f = [0.0] * n
-for i, (m, inertia) in enumerate(masses):
-    for a in range(3):
-        M[6 * i + a][6 * i + a] = m
-        f[6 * i + a] = m * g[a]
-        for b in range(3):
-            M[6 * i + 3 + a][6 * i + 3 + b] = m * inertia[a][b]
-# SpringForceField::computeSpringForce on the centres: (frame1, frame2, ks, kd, L).
-for (p, q, ks, kd, L) in ([(1, 2, 20.0, 2.0, 1.5), (0, 1, 7.0, 5.0, 2.5)] if springs else []):
-    u = [x[q][k] - x[p][k] for k in range(3)]
-    d = math.sqrt(sum(c * c for c in u))
-    U = [c / d for c in u]
-    rate = sum(U[k] * (v[6 * q + k] - v[6 * p + k]) for k in range(3))
-    force = ks * (d - L) + kd * rate
-    for j in range(3):
-        f[6 * p + j] += force * U[j]
-        f[6 * q + j] -= force * U[j]
+
+def product(a, b):  # Hamilton product of quaternions (x y z w)
+    return [a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+            a[3] * b[1] + a[1] * b[3] + a[2] * b[0] - a[0] * b[2],
+            a[3] * b[2] + a[2] * b[3] + a[0] * b[1] - a[1] * b[0],
+            a[3] * b[3] - (a[0] * b[0] + a[1] * b[1] + a[2] * b[2])]
+
+def rest_rotation(q, q0):  # RestShapeSpringsForceField<Rigid3>: axis * angle of q q0^-1
+    norm = math.sqrt(sum(e * e for e in q0))
+    dq = product(q, [-q0[0] / norm, -q0[1] / norm, -q0[2] / norm, q0[3] / norm])
+    m = sum(e * e for e in dq)
+    if abs(m - 1) > 1e-10:
+        dq = [e / math.sqrt(m) for e in dq]
+    if dq[3] < 0:
+        dq = [-e for e in dq]
+    if not dq[3] < 1:
+        return [0.0, 0.0, 0.0]
+    if dq[3] > 0.999:
+        s = math.sqrt(dq[0] ** 2 + dq[1] ** 2 + dq[2] ** 2)
+        angle = 2 * math.asin(s)
+    else:
+        angle = 2 * math.acos(dq[3])
+        s = math.sin(angle / 2)
+    return [dq[k] / s * angle for k in range(3)]
+
+for step in range(steps):
+    M = [[0.0] * n for _ in range(n)]
+    K = [[0.0] * n for _ in range(n)]
+    f = [0.0] * n
+    for i, (m, inertia) in enumerate(masses):
+        for a in range(3):
+            M[6 * i + a][6 * i + a] = m
+            f[6 * i + a] = m * g[a]
+            for b in range(3):
+                M[6 * i + 3 + a][6 * i + 3 + b] = m * inertia[a][b]
+    # SpringForceField::computeSpringForce on the centres: (frame1, frame2, ks, kd, L).
+    for (p, q, ks, kd, L) in ([(1, 2, 20.0, 2.0, 1.5), (0, 1, 7.0, 5.0, 2.5)] if springs else []):
+        u = [x[q][k] - x[p][k] for k in range(3)]
+        d = math.sqrt(sum(c * c for c in u))
+        U = [c / d for c in u]
+        rate = sum(U[k] * (v[6 * q + k] - v[6 * p + k]) for k in range(3))
+        force = ks * (d - L) + kd * rate
+        for j in range(3):
+            f[6 * p + j] += force * U[j]
+            f[6 * q + j] -= force * U[j]
+            for k in range(3):
+                D = (ks - force / d) * U[j] * U[k] + (force / d if j == k else 0.0)
+                K[6 * p + j][6 * p + k] -= D
+                K[6 * p + j][6 * q + k] += D
+                K[6 * q + j][6 * p + k] += D
+                K[6 * q + j][6 * q + k] -= D
+    if loads:
+        # RestShapeSpringsForceField on the second frame: k 30, angular 4.
+        turn = rest_rotation(x[1][3:], rest[1][3:])
         for k in range(3):
-            D = (ks - force / d) * U[j] * U[k] + (force / d if j == k else 0.0)
-            K[6 * p + j][6 * p + k] -= D
-            K[6 * p + j][6 * q + k] += D
-            K[6 * q + j][6 * p + k] += D
-            K[6 * q + j][6 * q + k] -= D
-free = list(range(6, n))  # the first frame is fixed
-A = [[(1 + h * rM) * M[r][c] - h * (h + rK) * K[r][c] for c in free] for r in free]
-rhs = [h * (f[r] + sum((-rM * M[r][c] + (h + rK) * K[r][c]) * v[c] for c in range(n)))
-       for r in free]
-m = len(free)
-A = [A[i] + [rhs[i]] for i in range(m)]
-for k in range(m):
-    p = max(range(k, m), key=lambda i: abs(A[i][k]))
-    A[k], A[p] = A[p], A[k]
-    for i in range(k + 1, m):
-        t = A[i][k] / A[k][k]
-        for j in range(k, m + 1):
-            A[i][j] -= t * A[k][j]
-dv = [0.0] * m
-for i in reversed(range(m)):
-    dv[i] = (A[i][m] - sum(A[i][j] * dv[j] for j in range(i + 1, m))) / A[i][i]
-v1 = v[:]
-for i, r in enumerate(free):
-    v1[r] += dv[i]
+            f[6 + k] -= 30 * (x[1][k] - rest[1][k])
+            f[9 + k] -= 4 * turn[k]
+            K[6 + k][6 + k] -= 30
+            K[9 + k][9 + k] -= 4
+        # PlaneForceField y = 1.2 (k 300, damping 2) under the third frame's centre.
+        s = x[2][1] - 1.2
+        if s < 0:
+            f[13] += -300 * s
+            for k in range(3):
+                f[12 + k] -= v[12 + k] * (-2 * s)
+            K[13][13] -= 300
+    free = list(range(6, n))  # the first frame is fixed
+    A = [[(1 + h * rM) * M[r][c] - h * (h + rK) * K[r][c] for c in free] for r in free]
+    rhs = [h * (f[r] + sum((-rM * M[r][c] + (h + rK) * K[r][c]) * v[c] for c in range(n)))
+           for r in free]
+    m = len(free)
+    A = [A[i] + [rhs[i]] for i in range(m)]
+    for k in range(m):
+        p = max(range(k, m), key=lambda i: abs(A[i][k]))
+        A[k], A[p] = A[p], A[k]
+        for i in range(k + 1, m):
+            t = A[i][k] / A[k][k]
+            for j in range(k, m + 1):
+                A[i][j] -= t * A[k][j]
+    dv = [0.0] * m
+    for i in reversed(range(m)):
+        dv[i] = (A[i][m] - sum(A[i][j] * dv[j] for j in range(i + 1, m))) / A[i][i]
+    for i, r in enumerate(free):
+        v[r] += dv[i]
+    for i in range(3):
+        w = v[6 * i: 6 * i + 6]
+        o = [h * w[3 + k] / 2 for k in range(3)]
+        t = math.sqrt(sum(e * e for e in o))
+        q = x[i][3:]
+        if t > 0:
+            s = math.sin(t) / t
+            q = product([s * o[0], s * o[1], s * o[2], math.cos(t)], q)
+        x[i] = [x[i][k] + h * w[k] for k in range(3)] + q
 expected = []
 for i in range(3):
-    w = v1[6 * i: 6 * i + 6]
-    c = [x[i][k] + h * w[k] for k in range(3)]
-    q = x[i][3:]
-    o = [h * w[3 + k] / 2 for k in range(3)]
-    t = math.sqrt(sum(e * e for e in o))
-    if t > 0:
-        s = math.sin(t) / t
-        e = [s * o[0], s * o[1], s * o[2], math.cos(t)]
-        q = [e[3] * q[0] + e[0] * q[3] + e[1] * q[2] - e[2] * q[1],
-             e[3] * q[1] + e[1] * q[3] + e[2] * q[0] - e[0] * q[2],
-             e[3] * q[2] + e[2] * q[3] + e[0] * q[1] - e[1] * q[0],
-             e[3] * q[3] - (e[0] * q[0] + e[1] * q[1] + e[2] * q[2])]
-    expected += c + q + w
+    expected += x[i] + v[6 * i: 6 * i + 6]
 worst = max(abs(a - b) for a, b in zip(got, expected)) if len(got) == len(expected) else float("nan")
 print("%.3e" % worst)
 PY
@@ -140,14 +180,29 @@ worst=$(python3 reference.py step.csv springs "$Q1" "$Q2" || echo nan)
 check "one step follows SOFA's formulas worked out here: $worst <= 1e-12" below "$worst" 1e-12
 worst=$(python3 reference.py step.csv none "$Q1" "$Q2" || echo nan)
 check "the springs change the step (the check can fail): $worst > 1e-4" below 1e-4 "$worst"
+LOADS='<RestShapeSpringsForceField points="1" stiffness="30" angularStiffness="4"/>'
+sed "s|<FixedProjectiveConstraint indices=\"0\"/>|&\n    $LOADS|" springs.scn |
+  sed "s|<UniformMass vertexMass=\"1.5 1 2 0.5 0 0.5 2 0 0 0 2\"/>|&\n    <PlaneForceField normal=\"0 1 0\" d=\"1.2\" stiffness=\"300\" damping=\"2\"/>|" \
+  > loads.scn
+status=0
+run 1 --scene loads.scn --solver.steps=3 --output.frames=loads.csv || status=$?
+check "rest-shape springs and a plane on frames run" test "$status" -eq 0
+[ "$status" -eq 0 ] || sed 's/^/     | /' run.err
+worst=$(python3 reference.py loads.csv loads "$Q1" "$Q2" 3 || echo nan)
+check "with them, three steps follow SOFA's formulas: $worst <= 1e-12" below "$worst" 1e-12
+worst=$(python3 reference.py loads.csv springs "$Q1" "$Q2" 3 || echo nan)
+check "they change the steps (the check can fail): $worst > 1e-4" below 1e-4 "$worst"
 for ranks in 1 2 3; do
   status=0
-  run "$ranks" --scene springs.scn --solver.steps=20 --output.frames="steps$ranks.csv" ||
+  run "$ranks" --scene loads.scn --solver.steps=20 --output.frames="steps$ranks.csv" ||
     status=$?
   check "20 steps on $ranks rank(s)" test "$status" -eq 0
 done
 check "1 and 2 ranks write the same frames, bit for bit" cmp -s steps1.csv steps2.csv
 check "1 and 3 ranks write the same frames, bit for bit" cmp -s steps1.csv steps3.csv
+sed 's|stiffness="30"|stiffness="30 40"|' loads.scn > two.scn
+check "several rest-shape stiffnesses on frames are refused" refused \
+  "one stiffness for every frame" 2 "$EXE" --scene two.scn --solver.steps=1
 
 scene '<SpringForceField object1="@a/dofs" object2="@b/dofs" indices1="1" indices2="3"/>' \
   > range.scn
