@@ -8,7 +8,10 @@
 # (ks - f/d) U U^T + (f/d) I as -D / +D blocks of K on the linear unknowns, the step
 # ((1 + h rM) M - h (h + rK) K) dv = h (f + (-rM M + (h + rK) K) v) on the free unknowns, the
 # centre moved by h v and the orientation turned by exp(h w / 2) q; the frames written must
-# match it to 1e-12. Then 20 steps on 1, 2 and 3 ranks, bit for bit, and what is refused.
+# match it to 1e-12. With a RestShapeSpringsForceField<Rigid3> on one frame (its force -k (c - c0)
+# and -ka times q q0^-1's rotation vector, its stiffness -k and -ka) and a PlaneForceField under
+# another's centre, three steps, by a direct solve and by CG. Then 20 steps on 1, 2 and 3 ranks,
+# bit for bit, and what is refused.
 # Usage: sofa_rigid_springs.sh <euler-implicit> <meshes dir>.
 set -euo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -192,6 +195,12 @@ worst=$(python3 reference.py loads.csv loads "$Q1" "$Q2" 3 || echo nan)
 check "with them, three steps follow SOFA's formulas: $worst <= 1e-12" below "$worst" 1e-12
 worst=$(python3 reference.py loads.csv springs "$Q1" "$Q2" 3 || echo nan)
 check "they change the steps (the check can fail): $worst > 1e-4" below 1e-4 "$worst"
+sed 's|<SparseLDLSolver/>|<CGLinearSolver iterations="1000" tolerance="1e-14" threshold="1e-30"/>|' \
+  loads.scn > cg.scn
+status=0
+run 2 --scene cg.scn --solver.steps=3 --output.frames=cg.csv || status=$?
+worst=$(python3 reference.py cg.csv loads "$Q1" "$Q2" 3 || echo nan)
+check "with CGLinearSolver too (status $status): $worst <= 1e-10" below "$worst" 1e-10
 for ranks in 1 2 3; do
   status=0
   run "$ranks" --scene loads.scn --solver.steps=20 --output.frames="steps$ranks.csv" ||
