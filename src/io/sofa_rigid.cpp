@@ -100,6 +100,9 @@ void mapRigidState(Reader& r, const SofaObject& state) {
   const std::array<double, 3> rotation = vector3("rotation", legacyRotation);
   const std::array<double, 3> translation = vector3("translation", legacyTranslation);
   r.refuseIfGiven(state, "rest_position", "a rest position of rigid frames is not supported");
+  // MechanicalObject::init stores the rest position as restScale times the position.
+  if (r.real(state, "restScale", 1) != 1)
+    r.reject(state, "restScale", "a scaled rest position of rigid frames is not supported");
   const std::optional<std::vector<double>> linked = linkedFrames(r, state);
   std::vector<double> frames = linked ? *linked : r.reals(state, "position");
   // MechanicalObject's constructor makes one frame, at the origin, unturned.

@@ -213,6 +213,9 @@ sed 's|stiffness="30"|stiffness="30 40"|' loads.scn > two.scn
 check "several rest-shape stiffnesses on frames are refused" refused \
   "one stiffness for every frame" 2 "$EXE" --scene two.scn --solver.steps=1
 
+sed 's|template="Rigid3d" position="2.5|restScale="2" &|' loads.scn > scaled.scn
+check "a scaled rest position of frames is refused" refused "restScale.*scaled rest position" \
+  2 "$EXE" --scene scaled.scn --solver.steps=1
 scene '<SpringForceField object1="@a/dofs" object2="@b/dofs" indices1="1" indices2="3"/>' \
   > range.scn
 check "a spring to a frame past the last is refused" refused "frame 3 of 1 frames of /b" \
