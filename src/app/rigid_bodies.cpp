@@ -117,7 +117,7 @@ void Simulation::checkRigidBodies(const std::vector<ObjectScene>& objects) {
                       " is no body");
 }
 
-std::vector<std::vector<const ObjectScene*>> Simulation::rigidGroups(
+std::vector<std::vector<std::size_t>> Simulation::rigidGroups(
     const std::vector<ObjectScene>& objects) {
   // Each rigid body's group, joined along its springs (union by the smaller index).
   std::vector<std::size_t> group(objects.size());
@@ -135,7 +135,7 @@ std::vector<std::vector<const ObjectScene*>> Simulation::rigidGroups(
           group[std::max(a, b)] = std::min(a, b);
         }
   }
-  std::vector<std::vector<const ObjectScene*>> groups;
+  std::vector<std::vector<std::size_t>> groups;
   std::vector<std::size_t> first;
   for (std::size_t i = 0; i < objects.size(); ++i) {
     if (!isRigidBody(objects[i].scene)) continue;
@@ -143,16 +143,20 @@ std::vector<std::vector<const ObjectScene*>> Simulation::rigidGroups(
     const auto at = std::find(first.begin(), first.end(), r);
     if (at == first.end()) {
       first.push_back(r);
-      groups.push_back({&objects[i]});
+      groups.push_back({i});
     } else {
-      groups[std::size_t(at - first.begin())].push_back(&objects[i]);
+      groups[std::size_t(at - first.begin())].push_back(i);
     }
   }
   return groups;
 }
 
-void Simulation::buildRigid(const std::vector<const ObjectScene*>& members) {
+void Simulation::buildRigid(const std::vector<ObjectScene>& objects,
+                            const std::vector<std::size_t>& places) {
+  std::vector<const ObjectScene*> members;
+  for (std::size_t place : places) members.push_back(&objects[place]);
   auto rigid = std::make_unique<RigidRun>(*members.front());
+  rigid->places = places;
   // Every rank steps the whole group (a few frames) alike: no message, the same bits on any rank
   // count.
   std::vector<std::unique_ptr<RigidBody>> bodies;
@@ -234,7 +238,8 @@ void Simulation::restoreRigids() {
 void Simulation::writeFrames() {
   const std::string path = scene().optionalText("output.frames");
   if (path.empty() || rigids_.empty()) return;
-  std::vector<FramesState> bodies;
+  // Each member under its path, in the scene's order of bodies.
+  std::vector<std::pair<std::size_t, FramesState>> placed;
   for (auto& rigid : rigids_) {
     const PetscScalar *x = nullptr, *v = nullptr;
     if (commRank(comm_) == 0) {
@@ -249,13 +254,17 @@ void Simulation::writeFrames() {
         state.x.assign(x + kRigidCoordSize * first, x + kRigidCoordSize * (first + count));
         state.v.assign(v + kRigidDerivSize * first, v + kRigidDerivSize * (first + count));
       }
-      bodies.push_back(std::move(state));
+      placed.emplace_back(rigid->places[m], std::move(state));
     }
     if (x) {
       EIS_CHECK(VecRestoreArrayRead(rigid->x, &x));
       EIS_CHECK(VecRestoreArrayRead(rigid->v, &v));
     }
   }
+  std::sort(placed.begin(), placed.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<FramesState> bodies;
+  for (auto& [place, state] : placed) bodies.push_back(std::move(state));
   writeFramesCsv(path, bodies, comm_);
   report("rigid frames: %s\n", path.c_str());
 }

@@ -143,7 +143,7 @@ Simulation::Simulation(const std::vector<ObjectScene>& allObjects, MPI_Comm comm
     buildBody(*bodies_[b], std::move(meshes[b]), warnings[b]);
   for (auto& group : groups_)
     if (group->bodies.front()->coupled) buildGroup(*group);
-  for (const auto& members : rigidGroups(allObjects)) buildRigid(members);
+  for (const auto& members : rigidGroups(allObjects)) buildRigid(allObjects, members);
   setInitialStates();
   prepareTopologyChanges();
   outputs_ = buildOutputs(scene(), comm_);

@@ -213,6 +213,14 @@ sed 's|stiffness="30"|stiffness="30 40"|' loads.scn > two.scn
 check "several rest-shape stiffnesses on frames are refused" refused \
   "one stiffness for every frame" 2 "$EXE" --scene two.scn --solver.steps=1
 
+# A body between the two that the springs join, in the scene: the frames are written in the
+# scene's order of bodies all the same.
+sed 's|<Node name="b">|<Node name="between"><MechanicalObject name="dofs" template="Rigid3d"/>\
+    <UniformMass vertexMass="1"/></Node>\n  &|' springs.scn > order.scn
+status=0
+run 1 --scene order.scn --solver.steps=1 --output.frames=order.csv || status=$?
+check "the frames come in the scene's order of bodies (status $status)" \
+  test "$(cut -d, -f1 order.csv | tr '\n' ' ')" = "object /a /a /between /b "
 sed 's|template="Rigid3d" position="2.5|restScale="2" &|' loads.scn > scaled.scn
 check "a scaled rest position of frames is refused" refused "restScale.*scaled rest position" \
   2 "$EXE" --scene scaled.scn --solver.steps=1

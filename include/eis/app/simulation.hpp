@@ -155,8 +155,9 @@ private:
     ~RigidRun();
     RigidRun(const RigidRun&) = delete;
     RigidRun& operator=(const RigidRun&) = delete;
-    std::vector<std::string> paths;  // each member's, in the group's order
-    Scene scene;                     // the first member's: its step and linear solver
+    std::vector<std::string> paths;   // each member's, in the group's order
+    std::vector<std::size_t> places;  // each member's place in the scene's order of bodies
+    Scene scene;                      // the first member's: its step and linear solver
     std::unique_ptr<RigidGroup> body;
     std::unique_ptr<TimeIntegrator> integrator;
     Vec x = nullptr, v = nullptr, x0 = nullptr, v0 = nullptr;
@@ -164,10 +165,10 @@ private:
   // Collective: refuses what a scene with rigid bodies cannot do yet, by name, before anything is
   // built; then builds each rigid body.
   static void checkRigidBodies(const std::vector<ObjectScene>& objects);
-  // The rigid bodies that interaction springs join, each group in scene order.
-  static std::vector<std::vector<const ObjectScene*>> rigidGroups(
-      const std::vector<ObjectScene>& objects);
-  void buildRigid(const std::vector<const ObjectScene*>& members);
+  // The rigid bodies that interaction springs join (their indices in objects), each group in
+  // scene order.
+  static std::vector<std::vector<std::size_t>> rigidGroups(const std::vector<ObjectScene>& objects);
+  void buildRigid(const std::vector<ObjectScene>& objects, const std::vector<std::size_t>& members);
   // Steps every rigid body; saveRigids keeps its state before the step (x0, v0), restoreRigids
   // puts it back after a failed step.
   void saveRigids();
