@@ -1,5 +1,7 @@
-// The rigid bodies of a run (model/rigid_body.hpp): each a system of its own, stepped by the
-// scene's EulerImplicitSolver after the mesh bodies, its frames written by output.frames.
+// The rigid bodies of a run (model/rigid_body.hpp): each group that springs between frames join
+// (model/rigid_group.hpp), or each body alone, a system of its own, stepped by the scene's
+// EulerImplicitSolver after the mesh bodies, its frames written by output.frames.
+#include <algorithm>
 #include <cstring>
 
 #include "eis/app/simulation.hpp"
@@ -8,6 +10,7 @@
 #include "eis/io/help.hpp"
 #include "eis/io/output_file.hpp"
 #include "eis/linalg/linear_solver.hpp"
+#include "eis/model/interaction_springs.hpp"
 #include "eis/model/physics.hpp"
 #include "eis/ode/time_integrator_component.hpp"
 
@@ -20,7 +23,24 @@ namespace {
 bool readByRigidBody(const std::string& key) {
   for (const char* prefix : {"rigid.", "solver.", "output.", "scene."})
     if (key.compare(0, std::strlen(prefix), prefix) == 0) return true;
-  return key == "load.gravity" || key == "physics.type";
+  return key == "load.gravity" || key == "physics.type" || key == "interaction.springs" ||
+         key == "obstacle.plane";
+}
+
+const ObjectScene* objectAt(const std::vector<ObjectScene>& objects, const std::string& path) {
+  for (const ObjectScene& object : objects)
+    if (object.path == path) return &object;
+  return nullptr;
+}
+
+// The keys of the one step and linear solver a group of frames has.
+void checkSameSolver(const ObjectScene& first, const ObjectScene& other) {
+  for (const ComponentDeclaration* c : {&timeIntegratorComponent(), &linearSolverComponent()})
+    for (const ParameterDeclaration& d : c->parameters.declarations())
+      if (first.scene.shown(d.key) != other.scene.shown(d.key))
+        throw Error("interaction.springs between the rigid bodies " + first.path + " and " +
+                    other.path + ": " + d.key +
+                    " differs between them: they are one system, stepped by one solver");
 }
 
 }  // namespace
@@ -52,9 +72,10 @@ void Simulation::checkRigidBodies(const std::vector<ObjectScene>& objects) {
     for (const ComponentDeclaration* component : scene.components())
       for (const ParameterDeclaration& key : component->parameters.declarations())
         if (scene.given(key.key) && !readByRigidBody(key.key))
-          throw Error(where + key.key + " = " + scene.text(key.key) +
-                      ": a body of rigid frames (rigid.frames) has no mesh; only its uniform "
-                      "mass, gravity and fixed frames act on it yet");
+          throw Error(
+              where + key.key + " = " + scene.text(key.key) +
+              ": a body of rigid frames (rigid.frames) has no mesh; only its uniform "
+              "mass, gravity, fixed frames, springs, rest-shape springs and planes act on it yet");
     if (physicsOf(scene) != Physics::Elasticity)
       throw Error(where + "physics.type: a body of rigid frames is mechanical");
     const TimeIntegratorParameters step = readTimeIntegratorParameters(scene);
@@ -70,31 +91,123 @@ void Simulation::checkRigidBodies(const std::vector<ObjectScene>& objects) {
       throw Error(where +
                   "lagrange.solver: Lagrangian constraints on rigid frames are not "
                   "supported yet");
-    for (const char* key : {"interaction.springs", "interaction.polynomial-springs"})
-      if (!scene.texts(key).empty())
-        throw Error(where + key + ": springs on rigid frames are not supported yet");
+    if (!scene.texts("interaction.polynomial-springs").empty())
+      throw Error(where +
+                  "interaction.polynomial-springs: polynomial springs on rigid frames are not "
+                  "supported yet");
   }
+  // Springs join frames to frames: a body of points at either end is refused.
+  for (const ObjectScene& object : objects)
+    for (const InteractionSpringSet& set : interactionSpringsOf(object.scene)) {
+      if (set.target == "self") continue;
+      const ObjectScene* target = objectAt(objects, set.target);
+      if (!target) continue;  // named in the mesh bodies' own check
+      if (isRigidBody(object.scene) != isRigidBody(target->scene))
+        throw Error("interaction.springs of " +
+                    (object.path.empty() ? std::string("the body") : object.path) + " to " +
+                    set.target +
+                    ": springs between rigid frames and a body of points are not supported yet");
+      if (isRigidBody(object.scene)) checkSameSolver(object, *target);
+    }
+  for (const ObjectScene& object : objects)
+    if (isRigidBody(object.scene))
+      for (const InteractionSpringSet& set : interactionSpringsOf(object.scene))
+        if (set.target != "self" && !objectAt(objects, set.target))
+          throw Error("interaction.springs of " + object.path + ": the target " + set.target +
+                      " is no body");
 }
 
-void Simulation::buildRigid(const ObjectScene& object) {
-  auto rigid = std::make_unique<RigidRun>(object);
-  // Every rank steps the whole body (a few frames) alike: no message, the same bits on any rank
+std::vector<std::vector<std::size_t>> Simulation::rigidGroups(
+    const std::vector<ObjectScene>& objects) {
+  // Each rigid body's group, joined along its springs (union by the smaller index).
+  std::vector<std::size_t> group(objects.size());
+  for (std::size_t i = 0; i < objects.size(); ++i) group[i] = i;
+  const auto root = [&](std::size_t i) {
+    while (group[i] != i) i = group[i];
+    return i;
+  };
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    if (!isRigidBody(objects[i].scene)) continue;
+    for (const InteractionSpringSet& set : interactionSpringsOf(objects[i].scene))
+      for (std::size_t j = 0; j < objects.size(); ++j)
+        if (objects[j].path == set.target) {
+          const std::size_t a = root(i), b = root(j);
+          group[std::max(a, b)] = std::min(a, b);
+        }
+  }
+  std::vector<std::vector<std::size_t>> groups;
+  std::vector<std::size_t> first;
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    if (!isRigidBody(objects[i].scene)) continue;
+    const std::size_t r = root(i);
+    const auto at = std::find(first.begin(), first.end(), r);
+    if (at == first.end()) {
+      first.push_back(r);
+      groups.push_back({i});
+    } else {
+      groups[std::size_t(at - first.begin())].push_back(i);
+    }
+  }
+  return groups;
+}
+
+void Simulation::buildRigid(const std::vector<ObjectScene>& objects,
+                            const std::vector<std::size_t>& places) {
+  std::vector<const ObjectScene*> members;
+  for (std::size_t place : places) members.push_back(&objects[place]);
+  auto rigid = std::make_unique<RigidRun>(*members.front());
+  rigid->places = places;
+  // Every rank steps the whole group (a few frames) alike: no message, the same bits on any rank
   // count.
-  rigid->body = std::make_unique<RigidBody>(PETSC_COMM_SELF, readRigidBodyParameters(object.scene));
+  std::vector<std::unique_ptr<RigidBody>> bodies;
+  std::vector<int> first;
+  int frames = 0;
+  for (const ObjectScene* member : members) {
+    rigid->paths.push_back(member->path);
+    bodies.push_back(
+        std::make_unique<RigidBody>(PETSC_COMM_SELF, readRigidBodyParameters(member->scene)));
+    first.push_back(frames);
+    frames += bodies.back()->frames();
+  }
+  // Each member's springs, their frames numbered across the group.
+  std::vector<RigidFrameSpring> springs;
+  for (std::size_t m = 0; m < members.size(); ++m)
+    for (const InteractionSpringSet& set : interactionSpringsOf(members[m]->scene)) {
+      std::size_t target = m;
+      for (std::size_t t = 0; t < members.size() && set.target != "self"; ++t)
+        if (members[t]->path == set.target) target = t;
+      for (const InteractionSpring& spring : set.springs) {
+        for (const auto& [body, frame] : {std::pair{m, spring.node1}, {target, spring.node2}})
+          if (frame >= bodies[body]->frames())
+            throw Error("interaction.springs of " + members[m]->path + ": frame " +
+                        std::to_string(frame) + " of " + std::to_string(bodies[body]->frames()) +
+                        " frames of " + members[body]->path);
+        springs.push_back(
+            {first[m] + int(spring.node1), first[target] + int(spring.node2), spring});
+      }
+    }
+  const std::size_t springCount = springs.size();
+  rigid->body = std::make_unique<RigidGroup>(std::move(bodies), std::move(springs));
   rigid->x = rigid->body->createPositions();
   rigid->v = rigid->body->createVelocities();
   EIS_CHECK(VecDuplicate(rigid->x, &rigid->x0));
   EIS_CHECK(VecDuplicate(rigid->v, &rigid->v0));
   // The mass matrix of the frames is block diagonal (3x3 blocks of inertia): no multigrid.
-  LinearSolverChoice linear = linearSolverOf(readLinearSolverParameters(object.scene), true);
+  LinearSolverChoice linear = linearSolverOf(readLinearSolverParameters(rigid->scene), true);
   if (!linear.options.direct) linear.pcType = PCJACOBI;
-  rigid->integrator = makeTimeIntegrator(readTimeIntegratorParameters(object.scene), linear,
+  rigid->integrator = makeTimeIntegrator(readTimeIntegratorParameters(rigid->scene), linear,
                                          PETSC_COMM_SELF, rigid->v, nullptr);
-  report("euler-implicit %s: scene of rigid body %s\n%s", EIS_VERSION, object.path.c_str(),
-         describe(object.scene).c_str());
-  report("rigid body%s%s: %d frames on every rank, mass %g each\n", object.path.empty() ? "" : " ",
-         object.path.c_str(), rigid->body->frames(),
-         readRigidBodyParameters(object.scene).mass.mass);
+  for (std::size_t m = 0; m < members.size(); ++m) {
+    const ObjectScene& object = *members[m];
+    report("euler-implicit %s: scene of rigid body %s\n%s", EIS_VERSION, object.path.c_str(),
+           describe(object.scene).c_str());
+    report("rigid body%s%s: %d frames on every rank, mass %g each\n",
+           object.path.empty() ? "" : " ", object.path.c_str(), rigid->body->framesOf(m),
+           readRigidBodyParameters(object.scene).mass.mass);
+  }
+  if (members.size() > 1 || springCount > 0)
+    report("rigid group of %zu bodies: one system, %zu springs between frames\n", members.size(),
+           springCount);
   rigids_.push_back(std::move(rigid));
   if (const std::string path = scene().optionalText("output.frames"); !path.empty())
     prepareOutputFile("output.frames", path, FileWrite::Replaced, comm_);
@@ -125,23 +238,33 @@ void Simulation::restoreRigids() {
 void Simulation::writeFrames() {
   const std::string path = scene().optionalText("output.frames");
   if (path.empty() || rigids_.empty()) return;
-  std::vector<FramesState> bodies;
+  // Each member under its path, in the scene's order of bodies.
+  std::vector<std::pair<std::size_t, FramesState>> placed;
   for (auto& rigid : rigids_) {
-    FramesState state{rigid->path, {}, {}};
+    const PetscScalar *x = nullptr, *v = nullptr;
     if (commRank(comm_) == 0) {
-      const PetscScalar *x, *v;
-      PetscInt nx, nv;
-      EIS_CHECK(VecGetLocalSize(rigid->x, &nx));
-      EIS_CHECK(VecGetLocalSize(rigid->v, &nv));
       EIS_CHECK(VecGetArrayRead(rigid->x, &x));
       EIS_CHECK(VecGetArrayRead(rigid->v, &v));
-      state.x.assign(x, x + nx);
-      state.v.assign(v, v + nv);
+    }
+    for (std::size_t m = 0; m < rigid->paths.size(); ++m) {
+      FramesState state{rigid->paths[m], {}, {}};
+      if (x) {
+        const std::size_t first = std::size_t(rigid->body->firstFrame(m)),
+                          count = std::size_t(rigid->body->framesOf(m));
+        state.x.assign(x + kRigidCoordSize * first, x + kRigidCoordSize * (first + count));
+        state.v.assign(v + kRigidDerivSize * first, v + kRigidDerivSize * (first + count));
+      }
+      placed.emplace_back(rigid->places[m], std::move(state));
+    }
+    if (x) {
       EIS_CHECK(VecRestoreArrayRead(rigid->x, &x));
       EIS_CHECK(VecRestoreArrayRead(rigid->v, &v));
     }
-    bodies.push_back(std::move(state));
   }
+  std::sort(placed.begin(), placed.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<FramesState> bodies;
+  for (auto& [place, state] : placed) bodies.push_back(std::move(state));
   writeFramesCsv(path, bodies, comm_);
   report("rigid frames: %s\n", path.c_str());
 }

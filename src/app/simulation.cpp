@@ -143,8 +143,7 @@ Simulation::Simulation(const std::vector<ObjectScene>& allObjects, MPI_Comm comm
     buildBody(*bodies_[b], std::move(meshes[b]), warnings[b]);
   for (auto& group : groups_)
     if (group->bodies.front()->coupled) buildGroup(*group);
-  for (const ObjectScene& object : allObjects)
-    if (isRigidBody(object.scene)) buildRigid(object);
+  for (const auto& members : rigidGroups(allObjects)) buildRigid(allObjects, members);
   setInitialStates();
   prepareTopologyChanges();
   outputs_ = buildOutputs(scene(), comm_);

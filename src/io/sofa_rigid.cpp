@@ -1,7 +1,9 @@
 // SOFA master: MechanicalObject.inl (the sizes of position and velocity), UniformMass.inl and
 // RigidMass.h (vertexMass is "mass volume inertiaMatrix", totalMass shared), and the projective
 // constraints on a Rigid3d state (FixedProjectiveConstraint.inl: indices {0}; PartialFixed: its
-// fixedDirections one flag per velocity unknown, 6, all 1 by default).
+// fixedDirections one flag per velocity unknown, 6, all 1 by default), the springs between
+// frames and the planes under them (SpringForceField<Rigid3>, PlaneForceField<Rigid3>, read as
+// on points) and the rest-shape springs (RestShapeSpringsForceField<Rigid3>).
 #include "sofa_rigid.hpp"
 
 #include "eis/mesh/mesh_transform.hpp"
@@ -98,6 +100,9 @@ void mapRigidState(Reader& r, const SofaObject& state) {
   const std::array<double, 3> rotation = vector3("rotation", legacyRotation);
   const std::array<double, 3> translation = vector3("translation", legacyTranslation);
   r.refuseIfGiven(state, "rest_position", "a rest position of rigid frames is not supported");
+  // MechanicalObject::init stores the rest position as restScale times the position.
+  if (r.real(state, "restScale", 1) != 1)
+    r.reject(state, "restScale", "a scaled rest position of rigid frames is not supported");
   const std::optional<std::vector<double>> linked = linkedFrames(r, state);
   std::vector<double> frames = linked ? *linked : r.reals(state, "position");
   // MechanicalObject's constructor makes one frame, at the origin, unturned.
@@ -188,6 +193,31 @@ void mapRigidFixed(Reader& r, const SofaObject& o, bool partial) {
   r.key("rigid.partial-fixed", flags + frames);
 }
 
+// RestShapeSpringsForceField<Rigid3> (RestShapeSpringsForceField.inl): stiffness 100 when
+// empty, angularStiffness padded with 100 to the stiffness list's length or cut to it (bwdInit),
+// the frames of `points` (all when empty), the rest shape the state's rest position: its starting
+// frames. Several stiffnesses are refused: SOFA's force takes the i-th for the i-th listed frame,
+// its assembled matrix the one at the frame's index.
+void mapRigidRestShape(Reader& r, const SofaObject& o) {
+  for (const char* field : {"external_rest_shape", "external_points"})
+    r.refuseIfGiven(o, field, "springs to another object's rest shape are not supported");
+  r.refuseIfGiven(o, "pivot_points", "springs at pivot points are not supported");
+  for (double d : r.reals(o, "activeDirections"))
+    if (d == 0) r.reject(o, "activeDirections", "springs in some directions only");
+  std::vector<double> k = r.reals(o, "stiffness");
+  if (k.empty()) k = {100.0};
+  if (k.size() > 1)
+    r.reject(o, "stiffness", "one stiffness for every frame is supported on rigid frames");
+  std::vector<double> ka = r.reals(o, "angularStiffness");
+  if (ka.empty()) ka = {100.0};
+  if (o.field("points") && isSofaLink(*o.field("points")))
+    r.reject(o, "points", "a link is not supported on rigid frames; write the indices");
+  const std::vector<long long> points = r.integers(o, "points");
+  std::string frames = points.empty() ? "all" : indexList(points);
+  if (frames.compare(0, 8, "indices ") == 0) frames = frames.substr(8);
+  r.key("rigid.rest-shape", parse::text(k[0]) + " " + parse::text(ka[0]) + " " + frames);
+}
+
 }  // namespace
 
 std::string refusalOnFrames(const std::string& type) {
@@ -207,6 +237,13 @@ bool mapRigidComponent(Reader& r, const SofaObject& o) {
     mapRigidFixed(r, o, false);
   } else if (o.type == "PartialFixedProjectiveConstraint" || o.type == "PartialFixedConstraint") {
     mapRigidFixed(r, o, true);
+  } else if (o.type == "SpringForceField" || o.type == "StiffSpringForceField" ||
+             o.type == "PlaneForceField") {
+    // SpringForceField<Rigid3> and PlaneForceField<Rigid3>: the points' laws on the frames'
+    // centres (model/rigid_group.hpp, model/rigid_body.hpp); a spring's indices are frames.
+    sofaMapping(o.type)(r, o);
+  } else if (o.type == "RestShapeSpringsForceField") {
+    mapRigidRestShape(r, o);
   } else {
     return false;
   }

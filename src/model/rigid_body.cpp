@@ -46,6 +46,50 @@ bool positiveDefinite(const std::array<double, 9>& a) {
   return m1 > 0 && m2 > 0 && m3 > 0;
 }
 
+// PlaneForceField::addForce at a point x moving at v: below the plane (or any, bilateral), the
+// force -k s n + c s v capped at maxForce added to `force`, and addDForce's -k n n^T to
+// `stiffness` (row major).
+void addPlane(const Plane& plane, const double* x, const double* v, double* force,
+              std::array<double, 9>& stiffness) {
+  const Vec3& n = plane.normal;
+  const double s = x[0] * n[0] + x[1] * n[1] + x[2] * n[2] - plane.d;
+  if (!(plane.bilateral || s < 0)) return;
+  std::array<double, 3> f;
+  for (int a = 0; a < 3; ++a) f[a] = n[a] * (-plane.stiffness * s) - v[a] * (-plane.damping * s);
+  const double amplitude = f[0] * f[0] + f[1] * f[1] + f[2] * f[2];
+  const double limit = plane.maxForce * plane.maxForce;
+  const double scale = limit > 0 && amplitude > limit ? std::sqrt(limit / amplitude) : 1.0;
+  for (int a = 0; a < 3; ++a) {
+    force[a] += f[a] * scale;
+    for (int b = 0; b < 3; ++b) stiffness[std::size_t(3 * a + b)] -= plane.stiffness * n[a] * n[b];
+  }
+}
+
+// RestShapeSpringsForceField<Rigid3>::addForce's rotation: dq = q q0^-1 (Quat::inverse divides
+// by the norm), normalised, taken the shorter way (dq_w >= 0), and Quat::quatToAxis's axis and
+// angle (asin of the imaginary part's norm above cos 0.999, acos below; no axis, no angle, for
+// dq_w = 1); the rotation vector axis * angle.
+std::array<double, 3> restRotation(const Quaternion& q, const Quaternion& q0) {
+  const double norm = std::sqrt(q0[0] * q0[0] + q0[1] * q0[1] + q0[2] * q0[2] + q0[3] * q0[3]);
+  const Quaternion inverse = {-q0[0] / norm, -q0[1] / norm, -q0[2] / norm, q0[3] / norm};
+  Quaternion dq = quaternionProduct(q, inverse);
+  normalize(dq);
+  if (dq[3] < 0)
+    for (double& e : dq) e = -e;
+  if (!(dq[3] < 1.0)) return {0, 0, 0};
+  double sinHalf, angle;
+  if (dq[3] > 0.999) {
+    sinHalf = std::sqrt(dq[0] * dq[0] + dq[1] * dq[1] + dq[2] * dq[2]);
+    angle = 2.0 * std::asin(sinHalf);
+  } else {
+    const double half = std::acos(dq[3]);
+    sinHalf = std::sin(half);
+    angle = 2 * half;
+  }
+  if (sinHalf < std::numeric_limits<double>::epsilon()) return {0, angle, 0};
+  return {dq[0] / sinHalf * angle, dq[1] / sinHalf * angle, dq[2] / sinHalf * angle};
+}
+
 }  // namespace
 
 Quaternion rotateQuaternion(const Quaternion& q, const std::array<double, 3>& rotation) {
@@ -91,6 +135,20 @@ RigidBody::RigidBody(MPI_Comm comm, RigidBodyParameters parameters)
   if (p.mass.mass == 0 && p.mapped.mass == 0 && p.mapped.cells.density == 0 &&
       p.mapped.cells.totalMass == 0)
     throw Error("rigid mass: 0, and no mapped points with a mass: the frames would have none");
+  planeStiffness_.assign(std::size_t(frames_), {});
+  restStiffness_.assign(std::size_t(frames_), {0.0, 0.0});
+  for (const RigidRestSprings& springs : p.restSprings) {
+    std::vector<int> frames = springs.frames;
+    if (frames.empty())
+      for (int frame = 0; frame < frames_; ++frame) frames.push_back(frame);
+    for (int frame : frames) {
+      if (frame < 0 || frame >= frames_)
+        throw Error("rigid.rest-shape: frame " + std::to_string(frame) + " of " +
+                    std::to_string(frames_) + " frames");
+      restStiffness_[std::size_t(frame)][0] += springs.stiffness;
+      restStiffness_[std::size_t(frame)][1] += springs.angularStiffness;
+    }
+  }
   if (!p.mapped.frameOf.empty()) {
     for (int frame : p.mapped.frameOf)
       if (frame < 0 || frame >= frames_)
@@ -145,6 +203,28 @@ void RigidBody::computeForce(Vec x, Vec v, Vec f) {
   for (int frame = 0; frame < frames_; ++frame)
     for (int d = 0; d < 3; ++d)
       values[frame * kRigidDerivSize + d] += parameters_.gravity[d] * parameters_.mass.mass;
+  if (!parameters_.planes.empty() || !parameters_.restSprings.empty()) {
+    const PetscScalar *frames, *velocities;
+    EIS_CHECK(VecGetArrayRead(x, &frames));
+    EIS_CHECK(VecGetArrayRead(v, &velocities));
+    for (int frame = 0; frame < frames_; ++frame) {
+      const PetscScalar* c = frames + frame * kRigidCoordSize;
+      const double* c0 = parameters_.frames.data() + frame * kRigidCoordSize;
+      PetscScalar* f = values + frame * kRigidDerivSize;
+      std::array<double, 9>& stiffness = planeStiffness_[std::size_t(frame)];
+      stiffness.fill(0);
+      for (const Plane& plane : parameters_.planes)
+        addPlane(plane, c, velocities + frame * kRigidDerivSize, f, stiffness);
+      const auto [k, ka] = restStiffness_[std::size_t(frame)];
+      if (k == 0 && ka == 0) continue;
+      for (int d = 0; d < 3; ++d) f[d] -= (c[d] - c0[d]) * k;
+      const std::array<double, 3> turn =
+          restRotation({c[3], c[4], c[5], c[6]}, {c0[3], c0[4], c0[5], c0[6]});
+      for (int d = 0; d < 3; ++d) f[3 + d] -= turn[std::size_t(d)] * ka;
+    }
+    EIS_CHECK(VecRestoreArrayRead(v, &velocities));
+    EIS_CHECK(VecRestoreArrayRead(x, &frames));
+  }
   if (mapping_) {
     const PetscScalar* frames;
     EIS_CHECK(VecGetArrayRead(x, &frames));
@@ -161,25 +241,9 @@ void RigidBody::computeForce(Vec x, Vec v, Vec f) {
       for (int d = 0; d < 3 && cells_; ++d) load[d] += cellForce[3 * i + std::size_t(d)];
       for (int d = 0; d < 3; ++d) load[d] += mapped.mass * parameters_.gravity[d];
       stiffness_[i].fill(0);
-      // PlaneForceField::addForce: a point below the plane (or any, bilateral) is pushed by
-      // -k s n and damped by c s v, the total capped at maxForce; addDForce: -k n n^T.
       const Vec3d vc = mapped.planes.empty() ? Vec3d{} : mapping_->applyJ(i, velocities);
-      for (const Plane& plane : mapped.planes) {
-        const Vec3& n = plane.normal;
-        const double s = points[i][0] * n[0] + points[i][1] * n[1] + points[i][2] * n[2] - plane.d;
-        if (!(plane.bilateral || s < 0)) continue;
-        std::array<double, 3> force;
-        for (int a = 0; a < 3; ++a)
-          force[a] = n[a] * (-plane.stiffness * s) - vc[a] * (-plane.damping * s);
-        const double amplitude = force[0] * force[0] + force[1] * force[1] + force[2] * force[2];
-        const double limit = plane.maxForce * plane.maxForce;
-        const double scale = limit > 0 && amplitude > limit ? std::sqrt(limit / amplitude) : 1.0;
-        for (int a = 0; a < 3; ++a) {
-          load[a] += force[a] * scale;
-          for (int b = 0; b < 3; ++b)
-            stiffness_[i][std::size_t(3 * a + b)] -= plane.stiffness * n[a] * n[b];
-        }
-      }
+      for (const Plane& plane : mapped.planes)
+        addPlane(plane, points[i].data(), vc.data(), load.data(), stiffness_[i]);
       mapping_->applyJT(i, load, values);
     }
     EIS_CHECK(VecRestoreArrayRead(v, &velocities));
@@ -187,10 +251,10 @@ void RigidBody::computeForce(Vec x, Vec v, Vec f) {
   EIS_CHECK(VecRestoreArray(f, &values));
 }
 
-// UniformMass::addMDx: the RigidMass scaled by the factor (mass and inertiaMassMatrix), times dx.
-// No damping or stiffness acts on the frames.
+// UniformMass::addMDx: the RigidMass scaled by the factor (mass and inertiaMassMatrix), times dx;
+// the planes' and rest-shape springs' kFactor K dx on the frames, and the mapped points'.
 void RigidBody::addMBKv(Vec out, double mFactor, double, double kFactor, Vec v) {
-  if (!owner_ || (mFactor == 0 && (kFactor == 0 || !mapping_))) return;
+  if (!owner_ || (mFactor == 0 && (kFactor == 0 || !hasStiffness()))) return;
   const double mass = parameters_.mass.mass * mFactor;
   std::array<double, 9> inertia;
   for (int i = 0; i < 9; ++i) inertia[i] = inertiaMass_[i] * mFactor;
@@ -205,6 +269,14 @@ void RigidBody::addMBKv(Vec out, double mFactor, double, double kFactor, Vec v) 
     for (int row = 0; row < 3; ++row)
       r[3 + row] +=
           inertia[3 * row] * dx[3] + inertia[3 * row + 1] * dx[4] + inertia[3 * row + 2] * dx[5];
+    const std::array<double, 9>& plane = planeStiffness_[std::size_t(frame)];
+    const auto [k, ka] = restStiffness_[std::size_t(frame)];
+    for (int row = 0; row < 3 && kFactor != 0; ++row) {
+      r[row] +=
+          kFactor * (plane[std::size_t(3 * row)] * dx[0] + plane[std::size_t(3 * row + 1)] * dx[1] +
+                     plane[std::size_t(3 * row + 2)] * dx[2] - k * dx[row]);
+      r[3 + row] -= kFactor * ka * dx[3 + row];
+    }
   }
   // The cells' (mFactor M_c + kFactor K_c) J dx, point by point.
   std::vector<double> dxc, outc;
@@ -236,7 +308,7 @@ void RigidBody::addMBKv(Vec out, double mFactor, double, double kFactor, Vec v) 
 // With mapped points, the frames' 6 x 6 blocks hold their J^T m J too, J as it stands: refilled
 // every time; with cells, the whole matrix, dense.
 Mat RigidBody::systemMatrix(double mFactor, double, double kFactor) {
-  if (matrix_ && mFactor == matrixFactor_ && !mapping_) return matrix_;
+  if (matrix_ && mFactor == matrixFactor_ && !hasStiffness()) return matrix_;
   const PetscInt local = owner_ ? PetscInt(kRigidDerivSize) * frames_ : 0;
   if (!matrix_) {
     // Cells couple frames: then every row may hold every frame's unknowns (tens of frames).
@@ -264,6 +336,14 @@ Mat RigidBody::systemMatrix(double mFactor, double, double kFactor) {
   for (std::size_t i = 0; mapping_ && i < mapping_->size(); ++i)
     mapping_->addStiffness(i, stiffness_[i], kFactor,
                            stiff[std::size_t(mapping_->frameOf(i))].data());
+  // The frames' own planes (-k n n^T on the linear unknowns) and rest-shape springs (-k, -ka).
+  for (std::size_t frame = 0; frame < std::size_t(frames_); ++frame)
+    for (std::size_t row = 0; row < 3; ++row) {
+      for (std::size_t column = 0; column < 3; ++column)
+        stiff[frame][6 * row + column] += kFactor * planeStiffness_[frame][3 * row + column];
+      stiff[frame][7 * row] -= kFactor * restStiffness_[frame][0];
+      stiff[frame][7 * (row + 3)] -= kFactor * restStiffness_[frame][1];
+    }
   if (cells_ && owner_) {
     // Dense: the frames' blocks, then J^T (mFactor M_c + kFactor K_c) J of every cell.
     const std::size_t n = std::size_t(kRigidDerivSize) * std::size_t(frames_);
@@ -288,8 +368,10 @@ Mat RigidBody::systemMatrix(double mFactor, double, double kFactor) {
         const std::size_t e = std::size_t(6 * row + column);
         const double value = blocks[std::size_t(frame)][e] * mFactor + stiff[std::size_t(frame)][e];
         const bool kept = row == column || (!fixed_[r] && !fixed_[c]);
-        // Without mapped points the linear block is diagonal and uncoupled: not stored.
-        if (!mapping_ && (row < 3 || column < 3) && row != column) continue;
+        // Without mapped points or planes the linear block is diagonal and uncoupled: not
+        // stored.
+        if (!mapping_ && parameters_.planes.empty() && (row < 3 || column < 3) && row != column)
+          continue;
         EIS_CHECK(MatSetValue(matrix_, r, c, kept ? value : 0.0, INSERT_VALUES));
       }
   }

@@ -72,6 +72,23 @@ Check mappedForcesCheck() {
   };
 }
 
+// "K KA all | I J ..": two stiffnesses >= 0, then all or frame indices.
+Check restShapeCheck() {
+  return [](const std::string& key, const std::string& text) {
+    const Texts tokens = parse::tokens(text);
+    double k = 0, ka = 0;
+    if (tokens.size() < 3 || !parse::number(tokens[0], k) || !parse::number(tokens[1], ka) ||
+        !(k >= 0) || !(ka >= 0))
+      parse::reject(key, text, "expected K KA (both >= 0), then all or frame indices");
+    if (tokens.size() == 3 && tokens[2] == "all") return;
+    for (std::size_t i = 2; i < tokens.size(); ++i) {
+      int index = 0;
+      if (!parse::number(tokens[i], index) || index < 0)
+        parse::reject(key, text, "a frame index is an integer >= 0");
+    }
+  };
+}
+
 }  // namespace
 
 const ComponentDeclaration& rigidBodyComponent() {
@@ -105,6 +122,11 @@ const ComponentDeclaration& rigidBodyComponent() {
                 "frames fixed along the unknowns whose flag is 1 (vx vy vz wx wy wz; SOFA\n"
                 "PartialFixedProjectiveConstraint `fixedDirections`). Repeatable.",
                 std::nullopt, "", true, framesCheck(kRigidDerivSize)})
+          .add({"rigid.rest-shape", "\"K KA all | I J ..\"",
+                "springs pulling frames back to their starting centre (stiffness K) and\n"
+                "orientation (KA, on the rotation vector of q q0^-1), as SOFA\n"
+                "RestShapeSpringsForceField on a Rigid3d state. Repeatable.",
+                std::nullopt, "", true, restShapeCheck()})
           .add({"rigid.mapped-points", "\"F LX LY LZ ..\"",
                 "points a RigidMapping drives from the frames (SOFA: a child node under\n"
                 "RigidMapping): each its frame F and its coordinates in that frame; they move\n"
@@ -194,6 +216,19 @@ RigidBodyParameters readRigidBodyParameters(const Parameters& scene) {
         "rigid.mapped-mass, rigid.mapped-forces, rigid.mapped-plane and "
         "rigid.mapped-hexahedra act on "
         "rigid.mapped-points, not given");
+  }
+  // The planes (obstacle.plane) push the frames' centres.
+  for (const std::string& text : scene.texts("obstacle.plane"))
+    p.planes.push_back(parsePlane("obstacle.plane", text));
+  for (const std::string& text : scene.texts("rigid.rest-shape")) {
+    const Texts tokens = parse::tokens(text);
+    RigidRestSprings springs;
+    springs.stiffness = std::stod(tokens[0]);
+    springs.angularStiffness = std::stod(tokens[1]);
+    if (tokens[2] != "all")
+      for (std::size_t i = 2; i < tokens.size(); ++i)
+        springs.frames.push_back(std::stoi(tokens[i]));
+    p.restSprings.push_back(springs);
   }
   for (const std::string& text : scene.texts("rigid.fixed")) fix("rigid.fixed", text, 0);
   for (const std::string& text : scene.texts("rigid.partial-fixed"))

@@ -21,7 +21,7 @@
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/coupled_system.hpp"
 #include "eis/model/mechanical_system.hpp"
-#include "eis/model/rigid_body.hpp"
+#include "eis/model/rigid_group.hpp"
 #include "eis/ode/time_integrator.hpp"
 
 namespace eis {
@@ -148,23 +148,28 @@ private:
     Vec x = nullptr, v = nullptr, restCoordinates = nullptr;
   };
 
-  // A body of rigid frames (rigid.frames; app/rigid_bodies.cpp): no mesh, its own system and
-  // integrator, stepped after the mesh bodies; its frames are written by output.frames alone.
+  // Bodies of rigid frames (rigid.frames; app/rigid_bodies.cpp) that springs join, or one alone:
+  // no mesh, their own system and integrator, stepped after the mesh bodies; their frames are
+  // written by output.frames alone.
   struct RigidRun {
-    explicit RigidRun(const ObjectScene& object) : path(object.path), scene(object.scene) {}
+    explicit RigidRun(const ObjectScene& first) : scene(first.scene) {}
     ~RigidRun();
     RigidRun(const RigidRun&) = delete;
     RigidRun& operator=(const RigidRun&) = delete;
-    std::string path;
-    Scene scene;
-    std::unique_ptr<RigidBody> body;
+    std::vector<std::string> paths;   // each member's, in the group's order
+    std::vector<std::size_t> places;  // each member's place in the scene's order of bodies
+    Scene scene;                      // the first member's: its step and linear solver
+    std::unique_ptr<RigidGroup> body;
     std::unique_ptr<TimeIntegrator> integrator;
     Vec x = nullptr, v = nullptr, x0 = nullptr, v0 = nullptr;
   };
   // Collective: refuses what a scene with rigid bodies cannot do yet, by name, before anything is
   // built; then builds each rigid body.
   static void checkRigidBodies(const std::vector<ObjectScene>& objects);
-  void buildRigid(const ObjectScene& object);
+  // The rigid bodies that interaction springs join (their indices in objects), each group in
+  // scene order.
+  static std::vector<std::vector<std::size_t>> rigidGroups(const std::vector<ObjectScene>& objects);
+  void buildRigid(const std::vector<ObjectScene>& objects, const std::vector<std::size_t>& members);
   // Steps every rigid body; saveRigids keeps its state before the step (x0, v0), restoreRigids
   // puts it back after a failed step.
   void saveRigids();

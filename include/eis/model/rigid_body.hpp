@@ -9,7 +9,9 @@
 // (model/rigid_mapping.hpp) bring their weight and constant forces as J^T f and their mass as
 // J^T m J, 6 x 6 blocks of their frames, J at the positions of the last force computation; the
 // planes that push them (PlaneForceField's law) their force J^T f and stiffness J^T K J; a FEM
-// and a mass on their cells J^T f_c, J^T K_c J and J^T M_c J, which couple frames. Its
+// and a mass on their cells J^T f_c, J^T K_c J and J^T M_c J, which couple frames. Planes on
+// the frames themselves (PlaneForceField<Rigid3>) push their centres, the linear unknowns, by
+// the same law; rest-shape springs (RestShapeSpringsForceField<Rigid3>) pull them back. Its
 // operations are the MechanicalOperations an integrator sees; adding a velocity to a position turns
 // the frame by the exponential of the rotation, as RigidCoord's operator+= does.
 //
@@ -54,6 +56,15 @@ struct RigidMappedPoints {
   RigidMappedCells cells;     // a FEM and a mass on the points' cells (model/rigid_mapped_cells)
 };
 
+// SOFA's RestShapeSpringsForceField<Rigid3> with one stiffness and one angular stiffness: each
+// listed frame (all when empty) pulled back to its initial centre by -k (c - c0) and turned back
+// by -ka angle axis of q q0^-1 (Quat::quatToAxis, the shorter way); its stiffness SOFA's, -k on
+// the linear unknowns and -ka on the angular ones.
+struct RigidRestSprings {
+  std::vector<int> frames;  // empty: every frame
+  double stiffness = 100, angularStiffness = 100;
+};
+
 struct RigidBodyParameters {
   std::vector<double> frames;      // 7 per frame
   std::vector<double> velocities;  // 6 per frame, or empty: at rest
@@ -62,6 +73,8 @@ struct RigidBodyParameters {
   // Per frame, which of its six unknowns are fixed; empty: none.
   std::vector<std::array<bool, kRigidDerivSize>> fixed;
   RigidMappedPoints mapped;
+  std::vector<Plane> planes;  // PlaneForceFields on the frames' centres (obstacle.plane)
+  std::vector<RigidRestSprings> restSprings;
 };
 
 class RigidBody : public MechanicalOperations {
@@ -86,6 +99,12 @@ public:
   void addToPosition(Vec x, double h, Vec v) override;
 
 private:
+  // Whether a stiffness acts on the frames (mapped points, planes, rest-shape springs): then the
+  // matrix is refilled at every assembly.
+  bool hasStiffness() const {
+    return mapping_ || !parameters_.planes.empty() || !parameters_.restSprings.empty();
+  }
+
   MPI_Comm comm_;
   RigidBodyParameters parameters_;
   int frames_ = 0;
@@ -94,7 +113,9 @@ private:
   std::vector<bool> fixed_;                       // per unknown
   std::optional<RigidMapping> mapping_;           // the mapped points, if any
   std::vector<std::array<double, 9>> stiffness_;  // df/dx of each mapped point at the last force
-  std::unique_ptr<RigidMappedCellsField> cells_;  // the mapped points' cells, if any
+  std::vector<std::array<double, 9>> planeStiffness_;  // of each frame's centre, at the last force
+  std::vector<std::array<double, 2>> restStiffness_;   // each frame's k and ka, summed
+  std::unique_ptr<RigidMappedCellsField> cells_;       // the mapped points' cells, if any
   Mat matrix_ = nullptr;
   double matrixFactor_ = 0;  // the mass factor the matrix holds (0: none yet)
 };
