@@ -696,6 +696,8 @@ const std::vector<SofaClassFields>& sofaClassFields() {
         "applyProjectiveConstraints", "applyMappedComponents", "checkIndices",
         "parallelAssemblyIndependentMatrices"}},
       {"TypedMatrixLinearSystem", {"BaseMatrixLinearSystem"}, {"factorizationInvalidation"}},
+      {"MatrixProjectionMethod", {"BaseMatrixProjectionMethod"}, {"areJacobiansConstant"}},
+      {"BaseMatrixProjectionMethod", {"StateAccessor"}, {}},
       {"BaseMatrixLinearSystem", {"BaseComponent"}, {"matrixSize", "enableAssembly"}},
       {"PairBoxROI",
        {"DataEngine"},

@@ -1,10 +1,12 @@
 // SOFA's linear-system storage components, which choose how SOFA stores the assembled matrix
-// and change no result of ours: we assemble our own (linalg/system_matrix.cpp).
+// and projects mapped matrices, and change no result of ours: we assemble our own
+// (linalg/system_matrix.cpp).
 #include <string>
 #include <vector>
 
 #include "eis/io/sofa_scene.hpp"
 #include "sofa_reader.hpp"
+#include "sofa_walk.hpp"
 
 namespace eis::sofa {
 
@@ -102,8 +104,46 @@ void mapCompositeLinearSystem(Reader& r, const SofaObject& o) {
          "'s assembled matrix, ours; the other systems are only assembled for display");
 }
 
+// MatrixProjectionMethod.inl: for a pair of mapped states, the projection J1^T K J2 of their
+// matrix onto the states the mappings read, which MatrixLinearSystem (findProjectionMethod)
+// otherwise creates itself with areJacobiansConstant false; true computes the mappings'
+// Jacobians once, at the first assembly. Ours is the same product, with the Jacobians as they
+// stand: no effect on the result while they cannot change, which holds for IdentityMapping,
+// SubsetMapping and BarycentricMapping (linear in the input). With another mapping on the way
+// up from either state (RigidMapping's J turns with its frames), true is refused.
+void mapMatrixProjectionMethod(Reader& r, const SofaObject& o) {
+  const std::vector<const SofaObject*> states = linkedObjects(r, o, "mechanicalStates");
+  if (states.size() != 2)
+    r.reject(o, "mechanicalStates",
+             "expected the two states whose matrix it projects (SOFA: it projects none)");
+  const bool constant = r.boolean(o, "areJacobiansConstant", false);
+  for (const SofaObject* state : states) {
+    if (state->type != "MechanicalObject")
+      r.reject(o, "mechanicalStates", state->label() + " is no MechanicalObject");
+    const SofaObject* mapped = state;
+    for (int depth = 0; mapped && depth < 64; ++depth) {
+      const SofaObject* mapping = nullptr;
+      for (const SofaObject& m : mapped->node->objects)
+        if (isMechanicalMapping(m.type)) mapping = &m;
+      if (!mapping) break;
+      if (constant && mapping->type != "IdentityMapping" && mapping->type != "SubsetMapping" &&
+          mapping->type != "BarycentricMapping")
+        r.reject(o, "areJacobiansConstant",
+                 "true, and the Jacobian of " + mapping->label() + " above " + state->label() +
+                     " changes with the positions: SOFA would keep its first one");
+      mapped = mapping->field("input") ? linkedState(r, *mapping, "input")
+                                       : contextState(mapped->node->parent);
+    }
+  }
+  r.note(o.label() +
+         ": the projection J^T K J of a mapped pair's matrix, which ours assembles too, its "
+         "Jacobians constant: no effect on the result");
+}
+
 }  // namespace
 
+const RegisterSofaMapping matrixProjectionMethod({"MatrixProjectionMethod"},
+                                                 mapMatrixProjectionMethod);
 const RegisterSofaMapping compositeLinearSystem({"CompositeLinearSystem"},
                                                 mapCompositeLinearSystem);
 const RegisterSofaMapping constantSparsityPattern({"ConstantSparsityPatternSystem",

@@ -1,4 +1,5 @@
-// SOFA's RigidMapping (Sofa/Component/Mapping/NonLinear RigidMapping.inl) with a UniformMass,
+// SOFA's RigidMapping (Sofa/Component/Mapping/NonLinear RigidMapping.inl), its geometricStiffness
+// as rigid.mapped-geometric-stiffness, with a UniformMass,
 // ConstantForceFields and PlaneForceFields in the mapped node, as rigid.mapped-points,
 // rigid.mapped-mass, rigid.mapped-forces and rigid.mapped-plane (model/rigid_body.hpp), and a
 // HexahedronFEMForceField and MeshMatrixMass on the hexahedra of the node's RegularGridTopology
@@ -140,8 +141,15 @@ void mapRigidMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey
     throw Error(mapping.where + ": " + mapping.type +
                 ": from rigid frames, only RigidMapping's mapped children are supported");
   checkMechanicalMapping(r, mapping);
-  if (r.text(mapping, "geometricStiffness").value_or("0") != "0")
-    r.reject(mapping, "geometricStiffness", "a geometric stiffness is not supported yet");
+  // NonLinearMappingData's options None, Exact, Stabilized, by name or index; RigidMapping's
+  // constructor selects None.
+  const std::string geometricText = r.text(mapping, "geometricStiffness").value_or("None");
+  std::string geometric;
+  if (geometricText == "None" || geometricText == "0") geometric = "none";
+  if (geometricText == "Exact" || geometricText == "1") geometric = "exact";
+  if (geometricText == "Stabilized" || geometricText == "2") geometric = "stabilized";
+  if (geometric.empty())
+    r.reject(mapping, "geometricStiffness", "expected None, Exact or Stabilized (0, 1 or 2)");
   const std::string tmpl = r.text(state, "template").value_or("Vec3d");
   if (tmpl != "Vec3d" && tmpl != "Vec3" && tmpl != "Vec3f")
     r.reject(state, "template", "a rigidly mapped child of points (Vec3d) is supported");
@@ -240,6 +248,7 @@ void mapRigidMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey
     r.key("rigid.mass", "0");
   }
   r.key("rigid.mapped-points", pointsText);
+  if (geometric != "none") r.key("rigid.mapped-geometric-stiffness", geometric);
   if (mass != 0) r.key("rigid.mapped-mass", parse::text(mass));
   if (!forcesText.empty()) r.key("rigid.mapped-forces", forcesText);
   for (const std::string& plane : planes) r.key("rigid.mapped-plane", plane);

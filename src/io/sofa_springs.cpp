@@ -10,6 +10,7 @@
 #include "sofa_selections.hpp"
 #include "sofa_sparse_grid.hpp"
 #include "sofa_subset_multi_mapping.hpp"
+#include "sofa_subset_points.hpp"
 #include "sofa_walk.hpp"
 
 namespace eis::sofa {
@@ -299,6 +300,9 @@ void mapRestShapeSprings(Reader& r, const SofaObject& o) {
 // (updateSpringsFromTopologyIndices). The force is computeSpringForce's, damping explicit
 // (buildDampingMatrix adds nothing): our interaction.springs, held by object1's body, towards
 // object2's node path or `self` (io/sofa_walk.cpp has checked that one solver integrates both).
+// An end that a SubsetMapping or IdentityMapping drives from a body is that body's selected
+// points: the spring's force reaches them as J^T f, its stiffness as J^T K J, a spring between
+// those points (the mapping is linear: no geometric stiffness).
 void mapInteractionSprings(Reader& r, const SofaObject& o) {
   r.refuseIfGiven(o, "fileSprings", "springs read from a file are not supported");
   // Lists of booleans, each "0" or "false" false.
@@ -310,11 +314,28 @@ void mapInteractionSprings(Reader& r, const SofaObject& o) {
   };
   for (bool only : flags("elongationOnly"))
     if (only) r.reject(o, "elongationOnly", "springs that only pull are not supported");
-  const auto stateOf = [&](const char* field) {
-    return o.field(field) ? linkedState(r, o, field) : contextState(o.node);
+  // Each end's points: a state's own, or those a SubsetMapping or IdentityMapping selects from
+  // a body's state, on which the spring then acts.
+  const auto endOf = [&](const char* field) {
+    const SofaObject* state = o.field(field) ? linkedState(r, o, field) : contextState(o.node);
+    SelectedPoints end = selectedPoints(r, *state, o, field);
+    if (!end.body) {
+      end.body = state;
+      end.all = true;
+    }
+    return end;
   };
-  const SofaObject *first = stateOf("object1"), *second = stateOf("object2");
-  const std::string target = first == second ? "self" : second->node->path();
+  const SelectedPoints first = endOf("object1"), second = endOf("object2");
+  const std::string target = first.body == second.body ? "self" : second.body->node->path();
+  // The body's point of an end's point m of spring k.
+  const auto point = [&](const SelectedPoints& end, long long m, std::size_t k) {
+    if (end.all) return m;
+    if (std::size_t(m) >= end.indices.size())
+      r.reject(o, r.given(o, "spring") ? "spring" : "indices1",
+               "spring " + std::to_string(k) + ": point " + std::to_string(m) + " of the " +
+                   std::to_string(end.indices.size()) + " a SubsetMapping selects");
+    return end.indices[std::size_t(m)];
+  };
   std::vector<std::string> springs;
   if (r.given(o, "spring")) {
     const std::vector<double> values = r.reals(o, "spring");
@@ -324,8 +345,8 @@ void mapInteractionSprings(Reader& r, const SofaObject& o) {
       for (std::size_t k = 0; k < 2; ++k)
         if (values[i + k] < 0 || values[i + k] != double(static_cast<long long>(values[i + k])))
           r.reject(o, "spring", "spring " + std::to_string(i / 5) + ": m1 and m2 are indices");
-      springs.push_back(std::to_string(static_cast<long long>(values[i])) + " " +
-                        std::to_string(static_cast<long long>(values[i + 1])) + " " +
+      springs.push_back(std::to_string(point(first, (long long)values[i], i / 5)) + " " +
+                        std::to_string(point(second, (long long)values[i + 1], i / 5)) + " " +
                         parse::text(values[i + 2]) + " " + parse::text(values[i + 3]) + " " +
                         parse::text(values[i + 4]));
     }
@@ -361,9 +382,9 @@ void mapInteractionSprings(Reader& r, const SofaObject& o) {
     for (std::size_t i = 0; i < first1.size(); ++i) {
       const auto at = [i](const auto& list) { return list[std::min(i, list.size() - 1)]; };
       if (!enabled.empty() && !at(enabled)) continue;
-      springs.push_back(std::to_string(first1[i]) + " " + std::to_string(second2[i]) + " " +
-                        parse::text(at(ks)) + " " + parse::text(at(kd)) + " " +
-                        parse::text(at(lengths)));
+      springs.push_back(std::to_string(point(first, first1[i], i)) + " " +
+                        std::to_string(point(second, second2[i], i)) + " " + parse::text(at(ks)) +
+                        " " + parse::text(at(kd)) + " " + parse::text(at(lengths)));
     }
   }
   if (springs.empty()) return;

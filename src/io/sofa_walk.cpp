@@ -113,10 +113,13 @@ bool isAnalysis(const std::string& t) {
          t == "PointsFromIndices";
 }
 
-// A mechanical mapping: the node's state follows its parent's (a topological mapping is not).
+}  // namespace
+
 bool isMechanicalMapping(const std::string& t) {
   return endsWith(t, "Mapping") && !endsWith(t, "TopologicalMapping");
 }
+
+namespace {
 
 // A TransformEngine or TransformPosition whose output_position is a MechanicalObject's position,
 // or the position of a topology container in a node no mechanical mapping drives: it moves the
@@ -462,6 +465,22 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
       };
       const SofaObject *first = stateNamed("object1"), *second = stateNamed("object2");
       if (first && second) {
+        // A state a mechanical mapping drives is no body: its forces would go back through the
+        // mapping (J^T f), which interactions do not, but SpringForceField's springs to the
+        // points a SubsetMapping or IdentityMapping selects from a body, which act on those
+        // points (io/sofa_springs.cpp).
+        const bool selects = o->type == "SpringForceField" || o->type == "StiffSpringForceField";
+        for (const auto& [field, s] : {std::pair{"object1", first}, std::pair{"object2", second}})
+          for (const SofaObject& m : s->node->objects)
+            if (isMechanicalMapping(m.type) && (!selects || !selectionBody(reader, *s, *o, field)))
+              throw Error(o->where + ": " + o->type + ": " + field + " (" + s->node->path() +
+                          ") is a state " + m.label() +
+                          " drives: " + (attach ? "attached pairs" : "springs") +
+                          " to a mapped state are not supported");
+        if (selects) {
+          if (const SofaObject* body = selectionBody(reader, *first, *o, "object1")) first = body;
+          if (const SofaObject* body = selectionBody(reader, *second, *o, "object2")) second = body;
+        }
         const SofaObject* solver1 = integratingSolver(first->node);
         const SofaObject* solver2 = integratingSolver(second->node);
         // Across two solvers, SOFA applies the force in each solver's step from the other
@@ -474,15 +493,6 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
               "): " + (attach ? "attached pairs" : "springs") +
               " between two solvers' states are not supported; put both "
               "under one EulerImplicitSolver");
-        // A state a mechanical mapping drives is no body: its forces would go back through the
-        // mapping (J^T f), which interactions do not.
-        for (const auto& [field, s] : {std::pair{"object1", first}, std::pair{"object2", second}})
-          for (const SofaObject& m : s->node->objects)
-            if (isMechanicalMapping(m.type))
-              throw Error(o->where + ": " + o->type + ": " + field + " (" + s->node->path() +
-                          ") is a state " + m.label() +
-                          " drives: " + (attach ? "attached pairs" : "springs") +
-                          " to a mapped state are not supported");
       }
       state = first;
     }
@@ -550,6 +560,29 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
   walk.bodies.erase(std::remove_if(walk.bodies.begin(), walk.bodies.end(), isObstacle),
                     walk.bodies.end());
   return walk;
+}
+
+const SofaObject* selectionBody(const Reader& r, const SofaObject& state, const SofaObject& user,
+                                const std::string& field) {
+  const SofaObject* mapping = nullptr;
+  for (const SofaObject& m : state.node->objects)
+    if (isMechanicalMapping(m.type)) mapping = &m;
+  if (!mapping) return nullptr;
+  const auto refuse = [&](const std::string& why) -> const SofaObject* {
+    throw Error(user.where + ": " + user.type + ": " + field + " (" + state.node->path() +
+                ") is a state " + mapping->label() + " drives: " + why);
+  };
+  if (mapping->type != "SubsetMapping" && mapping->type != "IdentityMapping")
+    return refuse("springs to a mapped state are supported from SubsetMapping and IdentityMapping");
+  const SofaObject* body = mapping->field("input") ? linkedState(r, *mapping, "input")
+                                                   : contextState(state.node->parent);
+  if (mapping->field("output") && linkedState(r, *mapping, "output") != &state)
+    r.reject(*mapping, "output", "not " + state.label() + ", the MechanicalObject of its node");
+  if (!body) return refuse("its mapping reads no MechanicalObject");
+  for (const SofaObject& m : body->node->objects)
+    if (isMechanicalMapping(m.type))
+      return refuse("its mapping's input " + body->label() + " is mapped too: not supported");
+  return body;
 }
 
 }  // namespace eis::sofa

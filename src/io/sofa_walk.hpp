@@ -76,5 +76,12 @@ const SofaObject* contextState(const SofaNode* node);
 const SofaObject* linkedState(const Reader& reader, const SofaObject& o, const std::string& field);
 // The direct solvers that map onto our direct solve (MUMPS).
 bool isDirectSolver(const std::string& type);
+// A mechanical mapping: the node's state follows its parent's (a topological mapping is not).
+bool isMechanicalMapping(const std::string& type);
+// The body state whose points a SubsetMapping or IdentityMapping in `state`'s node selects, or
+// nullptr when no mechanical mapping drives `state`. Throws eis::Error naming `user`, whose
+// `field` links the state, for another mapping or a mapped input.
+const SofaObject* selectionBody(const Reader& reader, const SofaObject& state,
+                                const SofaObject& user, const std::string& field);
 
 }  // namespace eis::sofa

@@ -159,6 +159,7 @@ RigidBody::RigidBody(MPI_Comm comm, RigidBodyParameters parameters)
     mapping_.emplace(p.mapped.frameOf, p.mapped.local);
     const std::vector<Vec3d> rest = mapping_->apply(p.frames.data());
     stiffness_.assign(mapping_->size(), {});
+    geometric_.assign(std::size_t(frames_), {});
     if (!p.mapped.cells.hexahedra.empty())
       cells_ = std::make_unique<RigidMappedCellsField>(p.mapped.cells, rest);
   }
@@ -194,7 +195,8 @@ Vec RigidBody::createVelocities() {
 
 // UniformMass::addForce: each frame's weight, gravity times the RigidMass (the linear part times
 // the mass, the angular part zero).
-// The mapped points' weights and forces, J^T f at the frames' positions x, which also set J.
+// The mapped points' weights and forces, J^T f at the frames' positions x, which also set J and
+// the mapping's geometric stiffness at those forces.
 void RigidBody::computeForce(Vec x, Vec v, Vec f) {
   EIS_CHECK(VecZeroEntries(f));
   if (!owner_) return;
@@ -235,6 +237,7 @@ void RigidBody::computeForce(Vec x, Vec v, Vec f) {
     EIS_CHECK(VecGetArrayRead(v, &velocities));
     // The cells' FEM force and weight at the points.
     std::vector<double> cellForce(cells_ ? 3 * mapping_->size() : 0, 0.0);
+    std::vector<Vec3d> total(mapping_->size());
     if (cells_) cells_->addForce(points, parameters_.gravity, cellForce.data());
     for (std::size_t i = 0; i < mapping_->size(); ++i) {
       std::array<double, 3> load = mapped.forces[i];
@@ -245,7 +248,9 @@ void RigidBody::computeForce(Vec x, Vec v, Vec f) {
       for (const Plane& plane : mapped.planes)
         addPlane(plane, points[i].data(), vc.data(), load.data(), stiffness_[i]);
       mapping_->applyJT(i, load, values);
+      total[i] = load;
     }
+    geometric_ = mapping_->geometricStiffness(total, std::size_t(frames_), mapped.geometric);
     EIS_CHECK(VecRestoreArrayRead(v, &velocities));
   }
   EIS_CHECK(VecRestoreArray(f, &values));
@@ -299,6 +304,14 @@ void RigidBody::addMBKv(Vec out, double mFactor, double, double kFactor, Vec v) 
     }
     mapping_->applyJT(i, m, result);
   }
+  // The geometric stiffness: kFactor G times each frame's turn.
+  for (std::size_t frame = 0; mapping_ && kFactor != 0 && frame < geometric_.size(); ++frame) {
+    const std::array<double, 9>& g = geometric_[frame];
+    const PetscScalar* w = in + frame * kRigidDerivSize + 3;
+    PetscScalar* r = result + frame * kRigidDerivSize + 3;
+    for (std::size_t row = 0; row < 3; ++row)
+      r[row] += kFactor * (g[3 * row] * w[0] + g[3 * row + 1] * w[1] + g[3 * row + 2] * w[2]);
+  }
   EIS_CHECK(VecRestoreArray(out, &result));
   EIS_CHECK(VecRestoreArrayRead(v, &in));
 }
@@ -315,8 +328,12 @@ Mat RigidBody::systemMatrix(double mFactor, double, double kFactor) {
     const PetscInt perRow = cells_ ? PetscInt(kRigidDerivSize) * frames_ : 6;
     EIS_CHECK(MatCreateAIJ(comm_, local, local, PETSC_DETERMINE, PETSC_DETERMINE, perRow, nullptr,
                            0, nullptr, &matrix_));
-    EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, PETSC_TRUE));
-    EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+    // The exact geometric stiffness is not symmetric: the matrix is not declared so, and the
+    // solvers' defaults follow (KspSettings::readOptions).
+    if (parameters_.mapped.geometric != RigidGeometricStiffness::Exact) {
+      EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, PETSC_TRUE));
+      EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+    }
   }
   // Each frame's block: its RigidMass, and J^T m J of its mapped points.
   std::vector<std::array<double, 36>> blocks(static_cast<std::size_t>(frames_));
@@ -330,7 +347,8 @@ Mat RigidBody::systemMatrix(double mFactor, double, double kFactor) {
   }
   for (std::size_t i = 0; mapping_ && i < mapping_->size(); ++i)
     mapping_->addMass(i, parameters_.mapped.mass, blocks[std::size_t(mapping_->frameOf(i))].data());
-  // The planes' stiffness, kFactor J^T K J, is added after the mass factor below.
+  // The planes' stiffness, kFactor J^T K J, and the geometric stiffness, kFactor G on the angular
+  // unknowns, are added after the mass factor below.
   std::vector<std::array<double, 36>> stiff(static_cast<std::size_t>(frames_));
   for (auto& b : stiff) b.fill(0);
   for (std::size_t i = 0; mapping_ && i < mapping_->size(); ++i)
@@ -344,6 +362,9 @@ Mat RigidBody::systemMatrix(double mFactor, double, double kFactor) {
       stiff[frame][7 * row] -= kFactor * restStiffness_[frame][0];
       stiff[frame][7 * (row + 3)] -= kFactor * restStiffness_[frame][1];
     }
+  for (std::size_t frame = 0; frame < geometric_.size(); ++frame)
+    for (std::size_t e = 0; e < 9; ++e)
+      stiff[frame][6 * (3 + e / 3) + 3 + e % 3] += kFactor * geometric_[frame][e];
   if (cells_ && owner_) {
     // Dense: the frames' blocks, then J^T (mFactor M_c + kFactor K_c) J of every cell.
     const std::size_t n = std::size_t(kRigidDerivSize) * std::size_t(frames_);

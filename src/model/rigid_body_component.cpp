@@ -89,6 +89,11 @@ Check restShapeCheck() {
   };
 }
 
+constexpr Named<RigidGeometricStiffness> kGeometric[] = {
+    {"none", RigidGeometricStiffness::None},
+    {"exact", RigidGeometricStiffness::Exact},
+    {"stabilized", RigidGeometricStiffness::Stabilized}};
+
 }  // namespace
 
 const ComponentDeclaration& rigidBodyComponent() {
@@ -144,7 +149,14 @@ const ComponentDeclaration& rigidBodyComponent() {
                 "a penalty plane acting on the mapped points, as obstacle.plane on nodes (SOFA\n"
                 "PlaneForceField in the child). Repeatable.",
                 std::nullopt, "", true,
-                [](const std::string& key, const std::string& text) { parsePlane(key, text); }}),
+                [](const std::string& key, const std::string& text) { parsePlane(key, text); }})
+          .add({"rigid.mapped-geometric-stiffness", "none|exact|stabilized",
+                "the mapping's geometric stiffness on each frame's angular unknowns, the sum of\n"
+                "[f]x [R l]x over its points, f a point's total force: none, that block (not\n"
+                "symmetric: the solvers for nonsymmetric systems are chosen), or that block\n"
+                "symmetrized with its positive eigenvalues set to 0 (SOFA RigidMapping\n"
+                "geometricStiffness 0, 1, 2)",
+                std::string("none"), "", false, check::choice(kGeometric)}),
       nullptr};
   return component;
 }
@@ -210,12 +222,13 @@ RigidBodyParameters readRigidBodyParameters(const Parameters& scene) {
       }
     }
     mapped.cells = readRigidMappedCells(scene);
+    mapped.geometric = scene.choice("rigid.mapped-geometric-stiffness", kGeometric);
   } else if (scene.given("rigid.mapped-forces") || scene.given("rigid.mapped-mass") ||
-             scene.given("rigid.mapped-plane") || scene.given("rigid.mapped-hexahedra")) {
+             scene.given("rigid.mapped-plane") || scene.given("rigid.mapped-hexahedra") ||
+             scene.given("rigid.mapped-geometric-stiffness")) {
     throw Error(
-        "rigid.mapped-mass, rigid.mapped-forces, rigid.mapped-plane and "
-        "rigid.mapped-hexahedra act on "
-        "rigid.mapped-points, not given");
+        "rigid.mapped-mass, rigid.mapped-forces, rigid.mapped-plane, rigid.mapped-hexahedra "
+        "and rigid.mapped-geometric-stiffness act on rigid.mapped-points, not given");
   }
   // The planes (obstacle.plane) push the frames' centres.
   for (const std::string& text : scene.texts("obstacle.plane"))

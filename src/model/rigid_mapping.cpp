@@ -1,6 +1,9 @@
 #include "eis/model/rigid_mapping.hpp"
 
+#include <algorithm>
+
 #include "eis/core/error.hpp"
+#include "eis/model/mat3.hpp"
 
 namespace eis {
 
@@ -104,6 +107,44 @@ void RigidMapping::addStiffness(std::size_t i, const std::array<double, 9>& k, d
           sum += j[std::size_t(6 * p + a)] * k[std::size_t(3 * p + q)] * j[std::size_t(6 * q + b)];
       block[6 * a + b] += factor * sum;
     }
+}
+
+// [f]x [r]x = r f^T - (f . r) I.
+std::vector<std::array<double, 9>> RigidMapping::geometricStiffness(
+    const std::vector<Vec3d>& forces, std::size_t frames, RigidGeometricStiffness mode) const {
+  if (forces.size() != size())
+    throw Error("rigid mapping: " + std::to_string(forces.size()) + " forces for " +
+                std::to_string(size()) + " points");
+  std::vector<std::array<double, 9>> blocks(frames, std::array<double, 9>{});
+  if (mode == RigidGeometricStiffness::None) return blocks;
+  for (std::size_t i = 0; i < size(); ++i) {
+    const Vec3d& r = rotated_[i];
+    const Vec3d& f = forces[i];
+    const double fr = f[0] * r[0] + f[1] * r[1] + f[2] * r[2];
+    std::array<double, 9>& b = blocks[std::size_t(frameOf_[i])];
+    for (int a = 0; a < 3; ++a)
+      for (int c = 0; c < 3; ++c) b[std::size_t(3 * a + c)] += r[a] * f[c] - (a == c ? fr : 0.0);
+  }
+  if (mode == RigidGeometricStiffness::Exact) return blocks;
+  for (std::array<double, 9>& b : blocks) {
+    for (int a = 0; a < 3; ++a)
+      for (int c = a + 1; c < 3; ++c)
+        b[std::size_t(3 * a + c)] = b[std::size_t(3 * c + a)] =
+            0.5 * (b[std::size_t(3 * a + c)] + b[std::size_t(3 * c + a)]);
+    std::array<double, 3> w;
+    mat3::Mat3 v;
+    mat3::symmetricEigen(b, w, v);
+    if (w[0] <= 0 && w[1] <= 0 && w[2] <= 0) continue;
+    for (double& e : w) e = std::min(e, 0.0);
+    for (int a = 0; a < 3; ++a)
+      for (int c = 0; c < 3; ++c) {
+        double sum = 0;
+        for (int k = 0; k < 3; ++k)
+          sum += v[std::size_t(3 * a + k)] * w[std::size_t(k)] * v[std::size_t(3 * c + k)];
+        b[std::size_t(3 * a + c)] = sum;
+      }
+  }
+  return blocks;
 }
 
 }  // namespace eis

@@ -155,8 +155,5 @@ scene '<RestShapeSpringsForceField stiffness="10"/>' > springs.scn
 check "a RestShapeSpringsForceField in a rigidly mapped child is refused, naming it" \
   refused "RestShapeSpringsForceField.*not supported in a rigidly mapped child" \
     1 "$EXE" --scene springs.scn --solver.steps=1
-scene "" 'geometricStiffness="1"' > stiff.scn
-check "RigidMapping's geometric stiffness is refused" refused "geometricStiffness" \
-    1 "$EXE" --scene stiff.scn --solver.steps=1
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

@@ -634,6 +634,8 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.text("rigid.mapped-forces"), "1 3 0 -1"); }},
       {"rigid.mapped-plane", "0 1 0 -1 100",
        [](const Scene& s) { EXPECT_EQ(s.texts("rigid.mapped-plane"), Args{"0 1 0 -1 100"}); }},
+      {"rigid.mapped-geometric-stiffness", "stabilized",
+       [](const Scene& s) { EXPECT_EQ(s.text("rigid.mapped-geometric-stiffness"), "stabilized"); }},
       {"rigid.mapped-hexahedra", "0 1 2 3 4 5 6 7",
        [](const Scene& s) { EXPECT_EQ(s.reals("rigid.mapped-hexahedra").size(), 8u); }},
       {"rigid.mapped-young-modulus", "1000",

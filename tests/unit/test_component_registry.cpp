@@ -148,6 +148,7 @@ TEST(ComponentRegistry, MapsEverySofaComponent) {
                           "LinearMovementProjectiveConstraint",
                           "LinearSolverConstraintCorrection",
                           "MatrixLinearSystem",
+                          "MatrixProjectionMethod",
                           "MeshMatrixMass",
                           "MeshSpringForceField",
                           "NonUniformHexahedronFEMForceFieldAndMass",

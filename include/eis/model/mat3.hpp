@@ -115,4 +115,42 @@ inline Mat3 rowsOf(const Vec3& a, const Vec3& b, const Vec3& c) {
   return {a[0], a[1], a[2], b[0], b[1], b[2], c[0], c[1], c[2]};
 }
 
+// Cyclic Jacobi rotations: A = V diag(w) V^T, V's columns the eigenvectors.
+inline void symmetricEigen(Mat3 A, std::array<double, 3>& w, Mat3& V) {
+  V = kIdentity;
+  constexpr int kPairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+  for (int sweep = 0; sweep < 50; ++sweep) {
+    const double off = A[1] * A[1] + A[2] * A[2] + A[5] * A[5];
+    const double diagonal = A[0] * A[0] + A[4] * A[4] + A[8] * A[8];
+    if (!(off > 1e-36 * diagonal)) break;
+    for (const auto& pair : kPairs) {
+      const int p = pair[0], q = pair[1];
+      const double apq = A[3 * p + q];
+      if (apq == 0) continue;
+      const double theta = (A[3 * q + q] - A[3 * p + p]) / (2 * apq);
+      const double t =
+          std::fabs(theta) > 1e150
+              ? 0.5 / theta
+              : std::copysign(1.0, theta) / (std::fabs(theta) + std::sqrt(theta * theta + 1));
+      const double c = 1 / std::sqrt(t * t + 1), s = t * c;
+      for (int k = 0; k < 3; ++k) {  // A P
+        const double akp = A[3 * k + p], akq = A[3 * k + q];
+        A[3 * k + p] = c * akp - s * akq;
+        A[3 * k + q] = s * akp + c * akq;
+      }
+      for (int k = 0; k < 3; ++k) {  // P^T (A P)
+        const double apk = A[3 * p + k], aqk = A[3 * q + k];
+        A[3 * p + k] = c * apk - s * aqk;
+        A[3 * q + k] = s * apk + c * aqk;
+      }
+      for (int k = 0; k < 3; ++k) {
+        const double vkp = V[3 * k + p], vkq = V[3 * k + q];
+        V[3 * k + p] = c * vkp - s * vkq;
+        V[3 * k + q] = s * vkp + c * vkq;
+      }
+    }
+  }
+  w = {A[0], A[4], A[8]};
+}
+
 }  // namespace eis::mat3

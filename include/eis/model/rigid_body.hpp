@@ -9,7 +9,9 @@
 // (model/rigid_mapping.hpp) bring their weight and constant forces as J^T f and their mass as
 // J^T m J, 6 x 6 blocks of their frames, J at the positions of the last force computation; the
 // planes that push them (PlaneForceField's law) their force J^T f and stiffness J^T K J; a FEM
-// and a mass on their cells J^T f_c, J^T K_c J and J^T M_c J, which couple frames. Planes on
+// and a mass on their cells J^T f_c, J^T K_c J and J^T M_c J, which couple frames; the mapping's
+// geometric stiffness, when chosen, the change of J^T f with the frames' turn at the points'
+// total force f of the last force computation (RigidMapping::geometricStiffness). Planes on
 // the frames themselves (PlaneForceField<Rigid3>) push their centres, the linear unknowns, by
 // the same law; rest-shape springs (RestShapeSpringsForceField<Rigid3>) pull them back. Its
 // operations are the MechanicalOperations an integrator sees; adding a velocity to a position turns
@@ -54,6 +56,8 @@ struct RigidMappedPoints {
   double mass = 0;
   std::vector<Plane> planes;  // PlaneForceFields acting on the points
   RigidMappedCells cells;     // a FEM and a mass on the points' cells (model/rigid_mapped_cells)
+  // SOFA's RigidMapping geometricStiffness: None (0), Exact (1) or Stabilized (2).
+  RigidGeometricStiffness geometric = RigidGeometricStiffness::None;
 };
 
 // SOFA's RestShapeSpringsForceField<Rigid3> with one stiffness and one angular stiffness: each
@@ -115,6 +119,7 @@ private:
   std::vector<std::array<double, 9>> stiffness_;  // df/dx of each mapped point at the last force
   std::vector<std::array<double, 9>> planeStiffness_;  // of each frame's centre, at the last force
   std::vector<std::array<double, 2>> restStiffness_;   // each frame's k and ka, summed
+  std::vector<std::array<double, 9>> geometric_;       // each frame's geometric stiffness block
   std::unique_ptr<RigidMappedCellsField> cells_;       // the mapped points' cells, if any
   Mat matrix_ = nullptr;
   double matrixFactor_ = 0;  // the mass factor the matrix holds (0: none yet)

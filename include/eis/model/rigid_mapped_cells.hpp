@@ -6,7 +6,7 @@
 // and the frames get f += J^T f_c, K += J^T K_c J and M += J^T M_c J (SOFA's
 // MechanicalOperations carrying a mapped node's forces and matrices to its parent). A cell whose
 // points belong to several frames couples those frames: the frames' matrix is no longer block
-// diagonal. No geometric stiffness of the mapping (SOFA's RigidMapping geometricStiffness 0).
+// diagonal. The mapping's geometric stiffness, when chosen, is the body's (model/rigid_body.hpp).
 #include <memory>
 #include <vector>
 

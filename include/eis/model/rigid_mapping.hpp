@@ -3,12 +3,15 @@
 // points: point i sits at local coordinates r_i in frame f(i), at x_i = c + R(q) r_i, and moves
 // with it: v_i = v + w x (R r_i) (J), its force f_i reaching the frame as the force f_i and the
 // torque (R r_i) x f_i (J^T). R r_i is the rotated point of the last apply, as SOFA's
-// m_rotatedPoints. No geometric stiffness: SOFA's RigidMapping selects none by default
-// (geometricStiffness 0).
+// m_rotatedPoints. Its geometric stiffness, the change of J^T f with the frame's turn at a force f
+// held, is SOFA's geometricStiffness: None (0, RigidMapping's default), Exact (1) or Stabilized
+// (2).
 #include <array>
 #include <vector>
 
 namespace eis {
+
+enum class RigidGeometricStiffness { None, Exact, Stabilized };
 
 using Vec3d = std::array<double, 3>;
 
@@ -41,6 +44,15 @@ public:
                     double* block) const;
   // J_i = [I, -[R r_i]x], 3 x 6 row-major, at the rotated point of the last apply.
   std::array<double, 18> jacobian(std::size_t i) const;
+  // Per frame (of `frames`), the angular 3 x 3 block (row-major) that the geometric stiffness adds
+  // to the frames' df/dx, the points' forces f_i held (RigidMapping::updateK): the sum over the
+  // frame's points of [f_i]x [R r_i]x, the derivative of the torque (R r_i) x f_i with respect to
+  // the frame's turn. Exact: that block, not symmetric. Stabilized: symmetrized, then projected
+  // onto the negative semi-definite matrices (its eigenvalues above 0 set to 0; left as it is
+  // when none is). None: zero blocks.
+  std::vector<std::array<double, 9>> geometricStiffness(const std::vector<Vec3d>& forces,
+                                                        std::size_t frames,
+                                                        RigidGeometricStiffness mode) const;
 
 private:
   std::vector<int> frameOf_;

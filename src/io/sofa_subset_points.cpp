@@ -1,0 +1,105 @@
+// The points a SubsetMapping or IdentityMapping selects from a body's state
+// (io/sofa_subset_points.hpp).
+#include "sofa_subset_points.hpp"
+
+#include <array>
+#include <string>
+
+#include "eis/core/error.hpp"
+#include "sofa_grid.hpp"
+#include "sofa_walk.hpp"
+
+namespace eis::sofa {
+
+namespace {
+
+// The body's points as SOFA has them when the mapping initialises.
+std::vector<std::array<double, 3>> bodyPoints(const Reader& r, const SofaObject& body,
+                                              const SofaObject& mapping) {
+  std::vector<double> xyz;
+  if (const std::optional<std::vector<double>> grid = linkedGridPoints(r, body, "position")) {
+    xyz = *grid;
+  } else if (body.field("position") && !r.linked(body, "position")) {
+    xyz = r.reals(body, "position");
+  } else if (const SofaObject* grid = topologyOf(body.node);
+             !body.field("position") && grid && grid->type == "RegularGridTopology") {
+    for (const auto& p : regularGrid(r, *grid, true).points)
+      xyz.insert(xyz.end(), p.begin(), p.end());
+  } else {
+    r.reject(mapping, "indices",
+             "a BoxROI's selection is read on the points of " + body.label() +
+                 " written in its position or given by a RegularGridTopology; not these");
+  }
+  std::vector<std::array<double, 3>> points;
+  for (std::size_t i = 0; i + 2 < xyz.size(); i += 3)
+    points.push_back({xyz[i], xyz[i + 1], xyz[i + 2]});
+  return points;
+}
+
+// BoxROI's indices on the body's points.
+std::vector<long long> boxIndices(const Reader& r, const SofaObject& roi, const SofaObject& body,
+                                  const SofaObject& mapping) {
+  r.refuseIfGiven(roi, "orientedBox", "an oriented box selecting a SubsetMapping's points");
+  std::string positionField;
+  if (r.linked(roi, "position", &positionField) != &body ||
+      (positionField != "position" && positionField != "rest_position"))
+    r.reject(roi, "position",
+             "a BoxROI selecting a SubsetMapping's points must test its input's points (\"@" +
+                 body.label() + ".position\")");
+  std::vector<double> boxes = r.reals(roi, "box");
+  if (!r.given(roi, "box")) boxes = {0, 0, 0, 1, 1, 1};
+  if (boxes.empty() || boxes.size() % 6 != 0) r.reject(roi, "box", "expected 6 numbers a box");
+  for (std::size_t b = 0; b < boxes.size(); b += 6)
+    for (std::size_t d = 0; d < 3; ++d)
+      if (boxes[b + d] > boxes[b + 3 + d]) std::swap(boxes[b + d], boxes[b + 3 + d]);
+  const std::vector<std::array<double, 3>> points = bodyPoints(r, body, mapping);
+  std::vector<long long> indices;
+  for (std::size_t i = 0; i < points.size(); ++i)
+    for (std::size_t b = 0; b < boxes.size(); b += 6) {
+      bool inside = true;
+      for (std::size_t d = 0; d < 3; ++d)
+        inside = inside && !(points[i][d] < boxes[b + d] || points[i][d] > boxes[b + 3 + d]);
+      if (inside) {
+        indices.push_back((long long)i);
+        break;
+      }
+    }
+  return indices;
+}
+
+}  // namespace
+
+SelectedPoints selectedPoints(const Reader& r, const SofaObject& state, const SofaObject& user,
+                              const std::string& field) {
+  SelectedPoints selected;
+  selected.body = selectionBody(r, state, user, field);
+  if (!selected.body) return selected;
+  const SofaObject* mapping = nullptr;
+  for (const SofaObject& o : state.node->objects)
+    if (o.type == "SubsetMapping" || o.type == "IdentityMapping") mapping = &o;
+  if (mapping->type == "IdentityMapping") {
+    selected.all = true;
+    return selected;
+  }
+  r.refuseIfGiven(*mapping, "resizeToModel", "resizing the child's state is not supported");
+  r.refuseIfGiven(*mapping, "first", "a range of parent points is not supported: write `indices`");
+  r.refuseIfGiven(*mapping, "last", "a range of parent points is not supported: write `indices`");
+  std::string linkedField;
+  const SofaObject* roi = r.linked(*mapping, "indices", &linkedField);
+  if (roi && roi->type == "BoxROI" && linkedField == "indices") {
+    selected.indices = boxIndices(r, *roi, *selected.body, *mapping);
+  } else if (roi) {
+    r.reject(*mapping, "indices", "a link to a BoxROI's indices or indices written are supported");
+  } else {
+    selected.indices = r.integers(*mapping, "indices");
+  }
+  if (!r.given(*mapping, "indices") && !roi)
+    r.reject(*mapping, "indices",
+             "empty: SOFA would match the child's points to the parent's by position; write "
+             "`indices`");
+  for (long long i : selected.indices)
+    if (i < 0) r.reject(*mapping, "indices", "an index must be >= 0");
+  return selected;
+}
+
+}  // namespace eis::sofa
