@@ -179,8 +179,17 @@ Mat RigidGroup::systemMatrix(double mFactor, double bFactor, double kFactor) {
           perRow[std::size_t(kRigidDerivSize * frame + j)] += 6;
     for (PetscInt& count : perRow) count = std::min(count, n);
     EIS_CHECK(MatCreateAIJ(PETSC_COMM_SELF, n, n, n, n, 0, perRow.data(), 0, nullptr, &matrix_));
-    EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, PETSC_TRUE));
-    EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+    // Symmetric where every member's is (a RigidMapping's exact geometric stiffness is not).
+    PetscBool symmetric = PETSC_TRUE;
+    for (Mat block : blocks) {
+      PetscBool known, flag;
+      EIS_CHECK(MatIsSymmetricKnown(block, &known, &flag));
+      if (!known || !flag) symmetric = PETSC_FALSE;
+    }
+    if (symmetric) {
+      EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, PETSC_TRUE));
+      EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+    }
   }
   EIS_CHECK(MatZeroEntries(matrix_));
   for (std::size_t m = 0; m < members_.size(); ++m) {

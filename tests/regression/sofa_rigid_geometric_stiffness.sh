@@ -8,8 +8,9 @@
 # frame's new velocity and position against that closed form, worked out here (the eigenvalues by
 # Jacobi rotations), to 1e-12, for 1, 2, Exact and Stabilized; both differ from the step without
 # it. Then 30 steps of each give the same frames on 1, 2 and 3 ranks, bit for bit, the exact one
-# solved with the default iterative solver and with a direct one. A value outside None, Exact and
-# Stabilized is refused with one error line.
+# solved with the default iterative solver and with a direct one; so do 10 steps of the exact one
+# beside a second body of frames joined to it by a spring (one system of both, not symmetric
+# either). A value outside None, Exact and Stabilized is refused with one error line.
 # Usage: sofa_rigid_geometric_stiffness.sh <euler-implicit> <meshes dir>.
 set -euo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -200,6 +201,39 @@ PY
 }
 worst=$(differ g1-1.csv direct-1.csv)
 check "geometricStiffness 1: the iterative and direct solvers agree after 30 steps ($worst)" \
+  below "$worst" 1e-9
+# The exact block in a system of frames that springs join (model/rigid_group): that system is
+# not symmetric either, so the direct solve is an LU one; a Cholesky one would read half of it.
+cat > grouped.scn <<XML
+<Node name="root" dt="0.01" gravity="0 -9.81 0">
+  <DefaultAnimationLoop/>
+  <EulerImplicitSolver/>
+  <CGLinearSolver iterations="100" tolerance="1e-20" threshold="1e-30"/>
+  <Node name="frame">
+    <MechanicalObject name="a" template="Rigid3d" position="1 2 3 $Q" velocity="$V0"/>
+    <UniformMass vertexMass="2 1 1 0 0 0 2 0 0 0 3"/>
+    <Node name="points">
+      <MechanicalObject template="Vec3d" position="1.5 2 3.5  0 3 2"/>
+      <UniformMass vertexMass="0.5"/>
+      <ConstantForceField indices="1" forces="30 0 -10"/>
+      <RigidMapping globalToLocalCoords="true" geometricStiffness="1"/>
+    </Node>
+  </Node>
+  <Node name="other">
+    <MechanicalObject name="b" template="Rigid3d" position="3 2 3 0 0 0 1"/>
+    <UniformMass vertexMass="2 1 1 0 0 0 2 0 0 0 3"/>
+  </Node>
+  <SpringForceField object1="@frame/a" object2="@other/b" spring="0 0 50 1 2"/>
+</Node>
+XML
+for solver in iterative direct; do
+  status=0
+  run 1 --scene grouped.scn --solver.steps=10 --solver.linear="$solver" \
+    --output.frames="grouped-$solver.csv" || status=$?
+  check "geometricStiffness 1 beside a spring to other frames, $solver: 10 steps" test "$status" -eq 0
+done
+worst=$(differ grouped-iterative.csv grouped-direct.csv)
+check "beside a spring, the iterative and direct solvers agree after 10 steps ($worst)" \
   below "$worst" 1e-9
 check "geometricStiffness=\"3\" is refused, naming the field" \
   refused "geometricStiffness.*None, Exact or Stabilized" 2 "$EXE" --scene g3.scn --solver.steps=1
