@@ -12,18 +12,8 @@
 # tests/common/mpi_launch.sh.
 set -euo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
-EXE=$(realpath "$1")
-HERE=$(realpath "$(dirname "${BASH_SOURCE[0]}")")
-# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
-source "$HERE/../common/mpi_launch.sh"
-launch_in_scratch "$RANKS" "$EXE"
-# shellcheck source=SCRIPTDIR/../common/checks.sh
-source "$HERE/../common/checks.sh"
-
-run() {  # run RANKS ARGS...
-  mpi_command "$1" "$EXE"
-  timeout 60 "${MPI_COMMAND[@]}" "${@:2}" --quiet > run.out 2> run.err
-}
+# shellcheck source=SCRIPTDIR/../common/regression_test.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/regression_test.sh"
 
 POINTS="0 0 1  1 0 1  0 1 1  1 1 1  0 0 2  1 0 2  0 1 2  1 1 2"
 HEXA="0 4 6 2 1 5 7 3"

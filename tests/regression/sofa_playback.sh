@@ -11,13 +11,8 @@
 # tests/common/mpi_launch.sh.
 set -euo pipefail
 RANKS=2  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
-EXE=$(realpath "$1")
-HERE=$(realpath "$(dirname "${BASH_SOURCE[0]}")")
-# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
-source "$HERE/../common/mpi_launch.sh"
-launch_in_scratch "$RANKS" "$EXE"
-# shellcheck source=SCRIPTDIR/../common/checks.sh
-source "$HERE/../common/checks.sh"
+# shellcheck source=SCRIPTDIR/../common/regression_test.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/regression_test.sh"
 
 run() {  # run NAME SCENE: 3 steps on 2 ranks, the final state in NAME.csv
   mpi_command "$RANKS" "$EXE"

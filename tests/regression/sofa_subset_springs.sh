@@ -11,13 +11,8 @@
 # Usage: sofa_subset_springs.sh <euler-implicit> <meshes dir>.
 set -euo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
-EXE=$(realpath "$1")
-HERE=$(realpath "$(dirname "${BASH_SOURCE[0]}")")
-# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
-source "$HERE/../common/mpi_launch.sh"
-launch_in_scratch "$RANKS" "$EXE"
-# shellcheck source=SCRIPTDIR/../common/checks.sh
-source "$HERE/../common/checks.sh"
+# shellcheck source=SCRIPTDIR/../common/regression_test.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/regression_test.sh"
 
 run() {  # run RANKS ARGS...
   mpi_command "$1" "$EXE"
