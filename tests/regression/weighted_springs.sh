@@ -6,7 +6,9 @@
 # first step computed by hand (tests/common/weighted_spring_step.py: J^T f and J^T K J assembled
 # with numpy, J^T K J checked against central differences of J^T f), with direct and iterative
 # solves; beams joined by springs to weighted points of the other beam end the same on 1, 2 and
-# 3 ranks; malformed ends are refused.
+# 3 ranks; SOFA's SpringForceField to a BarycentricMapping child of a RegularGridTopology body
+# takes the first step by hand on 1, 2 and 3 ranks, and from a mesh of tetrahedra is refused;
+# malformed ends are refused.
 # Usage: weighted_springs.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -129,6 +131,66 @@ for n in 1 2 3; do
 done
 check "... 1 and 2 ranks agree" same_state joined1.csv joined2.csv 1e-9
 check "... 1 and 3 ranks agree" same_state joined1.csv joined3.csv 1e-9
+
+# SOFA's SpringForceField from two nodes of grid /a to the points of a BarycentricMapping child
+# of grid /b (SOFA's grid mapper): one at fractions (0.25, 0.5, 0.75) of /b's cube, one on its
+# node 0. The first step by hand, the weights written out (trilinear on the cube's corners,
+# nodes i + 2 j + 4 k).
+cat > bary.scn <<'XML'
+<?xml version="1.0"?>
+<Node name="root" dt="0.01" gravity="0 0 0">
+    <DefaultAnimationLoop/>
+    <EulerImplicitSolver rayleighStiffness="0" rayleighMass="0"/>
+    <SparseLDLSolver/>
+    <Node name="a">
+        <RegularGridTopology n="2 2 2" min="0 0 0" max="1 1 1"/>
+        <MechanicalObject name="dofs"/>
+        <UniformMass vertexMass="2"/>
+        <FixedProjectiveConstraint indices="0 2 4 6"/>
+    </Node>
+    <Node name="b">
+        <RegularGridTopology n="2 2 2" min="1.5 0 0" max="2.5 1 1"/>
+        <MechanicalObject name="dofs"/>
+        <UniformMass vertexMass="3"/>
+        <FixedProjectiveConstraint indices="1 3"/>
+        <Node name="points">
+            <MechanicalObject name="dofs" position="1.75 0.5 0.75  1.5 0 0"/>
+            <BarycentricMapping input="@../dofs" output="@dofs"/>
+        </Node>
+    </Node>
+    <SpringForceField object1="@a/dofs" object2="@b/points/dofs"
+                      spring="1 0 40 0.5 1.2  7 1 30 0 0.5"/>
+</Node>
+XML
+cat > bary.json <<'JSON'
+{"h": 0.01,
+ "bodies": {
+  "/a": {"x": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0], [0, 0, 1], [1, 0, 1], [0, 1, 1], [1, 1, 1]],
+         "v": [[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]],
+         "m": 2, "fixed": [0, 2, 4, 6]},
+  "/b": {"x": [[1.5, 0, 0], [2.5, 0, 0], [1.5, 1, 0], [2.5, 1, 0], [1.5, 0, 1], [2.5, 0, 1],
+               [1.5, 1, 1], [2.5, 1, 1]],
+         "v": [[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]],
+         "m": 3, "fixed": [1, 3]}},
+ "springs": [
+  {"ks": 40, "kd": 0.5, "L": 1.2, "end1": [["/a", 1, 1]],
+   "end2": [["/b", 0, 0.09375], ["/b", 1, 0.03125], ["/b", 3, 0.03125], ["/b", 2, 0.09375],
+            ["/b", 4, 0.28125], ["/b", 5, 0.09375], ["/b", 7, 0.09375], ["/b", 6, 0.28125]]},
+  {"ks": 30, "kd": 0, "L": 0.5, "end1": [["/a", 7, 1]], "end2": [["/b", 0, 1]]}]}
+JSON
+for n in 1 2 3; do
+  check "SpringForceField to a BarycentricMapping child of a grid on $n ranks" \
+    run_on $n bary$n --scene bary.scn --solver.steps=1 --output.final-state=bary$n.csv
+done
+check "... is the first step computed by hand" \
+  "$python" "$here/../common/weighted_spring_step.py" bary1.csv bary.json 1e-12
+check "... 1 and 2 ranks agree" same_state bary1.csv bary2.csv 1e-14
+check "... 1 and 3 ranks agree" same_state bary1.csv bary3.csv 1e-14
+sed 's|<RegularGridTopology n="2 2 2" min="1.5 0 0" max="2.5 1 1"/>|<MeshTopology position="1.5 0 0  2.5 0 0  1.5 1 0  1.5 0 1" tetrahedra="0 1 2 3"/>|' \
+  bary.scn > tetra.scn
+check "a spring to a BarycentricMapping child of a mesh of tetrahedra is refused, naming it" \
+  refused "supported from a body on a RegularGridTopology; its input's topology is MeshTopology" \
+  2 "$program" --scene tetra.scn --solver.steps=1
 
 check "a weight that is no number is refused" \
   refused "spring 0: each end is a node id >= 0 or weighted node ids" 2 "$program" \
