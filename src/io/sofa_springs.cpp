@@ -393,8 +393,8 @@ void mapInteractionSprings(Reader& r, const SofaObject& o) {
       const auto at = [i](const auto& list) { return list[std::min(i, list.size() - 1)]; };
       if (!enabled.empty() && !at(enabled)) continue;
       springs.push_back(point(first, first1[i], i) + " " + point(second, second2[i], i) + " " +
-                        parse::text(at(ks)) +
-                        " " + parse::text(at(kd)) + " " + parse::text(at(lengths)));
+                        parse::text(at(ks)) + " " + parse::text(at(kd)) + " " +
+                        parse::text(at(lengths)));
     }
   }
   if (springs.empty()) return;

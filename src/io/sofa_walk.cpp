@@ -583,9 +583,10 @@ const SofaObject* selectionBody(const Reader& r, const SofaObject& state, const 
   // index alone, which the importer can do; its mesh and sparse-grid mappers are not read here.
   const SofaObject* grid = body ? topologyOf(body->node) : nullptr;
   if (barycentric && !(grid && grid->type == "RegularGridTopology"))
-    return refuse("springs to a BarycentricMapping child are supported from a body on a "
-                  "RegularGridTopology; its input's topology is " +
-                  (grid ? grid->label() : std::string("none")));
+    return refuse(
+        "springs to a BarycentricMapping child are supported from a body on a "
+        "RegularGridTopology; its input's topology is " +
+        (grid ? grid->label() : std::string("none")));
   if (mapping->field("output") && linkedState(r, *mapping, "output") != &state)
     r.reject(*mapping, "output", "not " + state.label() + ", the MechanicalObject of its node");
   if (!body) return refuse("its mapping reads no MechanicalObject");

@@ -270,7 +270,8 @@ void CoupledSystem::computeForce(Vec x, Vec v, Vec f) {
     for (const Term& term : spring.terms)
       if (ends_[term.end].local >= 0)
         for (int d = 0; d < 3; ++d)
-          fw[ends_[term.end].local + d] += (term.side == 0 ? 1.0 : -1.0) * term.weight * state.force[d];
+          fw[ends_[term.end].local + d] +=
+              (term.side == 0 ? 1.0 : -1.0) * term.weight * state.force[d];
   }
   EIS_CHECK(VecRestoreArray(f, &fw));
 }
