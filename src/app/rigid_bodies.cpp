@@ -177,6 +177,9 @@ void Simulation::buildRigid(const std::vector<ObjectScene>& objects,
       for (std::size_t t = 0; t < members.size() && set.target != "self"; ++t)
         if (members[t]->path == set.target) target = t;
       for (const InteractionSpring& spring : set.springs) {
+        if (!spring.points1.empty() || !spring.points2.empty())
+          throw Error("interaction.springs of " + members[m]->path +
+                      ": a weighted end (i:w/..) between rigid frames is not supported");
         for (const auto& [body, frame] : {std::pair{m, spring.node1}, {target, spring.node2}})
           if (frame >= bodies[body]->frames())
             throw Error("interaction.springs of " + members[m]->path + ": frame " +

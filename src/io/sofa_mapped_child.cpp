@@ -140,7 +140,7 @@ void translate(Reader& r, const SofaObject& o, const SofaKey& k, std::size_t poi
 
 }  // namespace
 
-void checkMechanicalMapping(Reader& r, const SofaObject& mapping) {
+void checkMechanicalMapping(const Reader& r, const SofaObject& mapping) {
   // BaseMapping: a mapping that does not carry the child's forces or masses to its parent
   // (mapForces, mapMasses, mapMatrices: isMechanical), or that maps the rest positions too.
   for (const char* field : {"mapForces", "mapMasses", "mapMatrices", "isMechanical"})

@@ -1,5 +1,5 @@
 #pragma once
-// A mapped child's keys (io/sofa_mapped_child.cpp). Private to io/sofa_import.cpp.
+// A mapped child's keys (io/sofa_mapped_child.cpp). Private to the SOFA importer.
 #include <vector>
 
 #include "eis/io/sofa_import.hpp"
@@ -19,6 +19,6 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
 
 // Refuses a mapping that keeps the child's forces or masses in the child (mapForces, mapMasses,
 // mapMatrices, isMechanical false) or maps the rest positions (applyRestPosition).
-void checkMechanicalMapping(Reader& r, const SofaObject& mapping);
+void checkMechanicalMapping(const Reader& r, const SofaObject& mapping);
 
 }  // namespace eis::sofa

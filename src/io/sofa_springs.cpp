@@ -302,7 +302,9 @@ void mapRestShapeSprings(Reader& r, const SofaObject& o) {
 // object2's node path or `self` (io/sofa_walk.cpp has checked that one solver integrates both).
 // An end that a SubsetMapping or IdentityMapping drives from a body is that body's selected
 // points: the spring's force reaches them as J^T f, its stiffness as J^T K J, a spring between
-// those points (the mapping is linear: no geometric stiffness).
+// those points (the mapping is linear: no geometric stiffness). An end that a BarycentricMapping
+// drives from a body on a RegularGridTopology is a weighted sum of its cube's corners, the spring
+// acting on the interpolated point (x = J x_body, v = J v_body; rest length as given).
 void mapInteractionSprings(Reader& r, const SofaObject& o) {
   r.refuseIfGiven(o, "fileSprings", "springs read from a file are not supported");
   // Lists of booleans, each "0" or "false" false.
@@ -327,14 +329,22 @@ void mapInteractionSprings(Reader& r, const SofaObject& o) {
   };
   const SelectedPoints first = endOf("object1"), second = endOf("object2");
   const std::string target = first.body == second.body ? "self" : second.body->node->path();
-  // The body's point of an end's point m of spring k.
+  // The body's point of an end's point m of spring k, or (BarycentricMapping) its body points
+  // and weights, i:w/j:w/.. (model/interaction_springs.hpp).
   const auto point = [&](const SelectedPoints& end, long long m, std::size_t k) {
-    if (end.all) return m;
-    if (std::size_t(m) >= end.indices.size())
+    if (end.all) return std::to_string(m);
+    const bool weighted = !end.weighted.empty();
+    const std::size_t count = weighted ? end.weighted.size() : end.indices.size();
+    if (std::size_t(m) >= count)
       r.reject(o, r.given(o, "spring") ? "spring" : "indices1",
                "spring " + std::to_string(k) + ": point " + std::to_string(m) + " of the " +
-                   std::to_string(end.indices.size()) + " a SubsetMapping selects");
-    return end.indices[std::size_t(m)];
+                   std::to_string(count) +
+                   (weighted ? " a BarycentricMapping drives" : " a SubsetMapping selects"));
+    if (!weighted) return std::to_string(end.indices[std::size_t(m)]);
+    std::string text;
+    for (const auto& [node, w] : end.weighted[std::size_t(m)])
+      text += (text.empty() ? "" : "/") + std::to_string(node) + ":" + parse::text(w);
+    return text;
   };
   std::vector<std::string> springs;
   if (r.given(o, "spring")) {
@@ -345,8 +355,8 @@ void mapInteractionSprings(Reader& r, const SofaObject& o) {
       for (std::size_t k = 0; k < 2; ++k)
         if (values[i + k] < 0 || values[i + k] != double(static_cast<long long>(values[i + k])))
           r.reject(o, "spring", "spring " + std::to_string(i / 5) + ": m1 and m2 are indices");
-      springs.push_back(std::to_string(point(first, (long long)values[i], i / 5)) + " " +
-                        std::to_string(point(second, (long long)values[i + 1], i / 5)) + " " +
+      springs.push_back(point(first, (long long)values[i], i / 5) + " " +
+                        point(second, (long long)values[i + 1], i / 5) + " " +
                         parse::text(values[i + 2]) + " " + parse::text(values[i + 3]) + " " +
                         parse::text(values[i + 4]));
     }
@@ -382,9 +392,9 @@ void mapInteractionSprings(Reader& r, const SofaObject& o) {
     for (std::size_t i = 0; i < first1.size(); ++i) {
       const auto at = [i](const auto& list) { return list[std::min(i, list.size() - 1)]; };
       if (!enabled.empty() && !at(enabled)) continue;
-      springs.push_back(std::to_string(point(first, first1[i], i)) + " " +
-                        std::to_string(point(second, second2[i], i)) + " " + parse::text(at(ks)) +
-                        " " + parse::text(at(kd)) + " " + parse::text(at(lengths)));
+      springs.push_back(point(first, first1[i], i) + " " + point(second, second2[i], i) + " " +
+                        parse::text(at(ks)) + " " + parse::text(at(kd)) + " " +
+                        parse::text(at(lengths)));
     }
   }
   if (springs.empty()) return;

@@ -6,7 +6,10 @@
 #include <string>
 
 #include "eis/core/error.hpp"
+#include "eis/model/child_mapping.hpp"
 #include "sofa_grid.hpp"
+#include "sofa_grid_mapper.hpp"
+#include "sofa_mapped_child.hpp"
 #include "sofa_walk.hpp"
 
 namespace eis::sofa {
@@ -67,6 +70,43 @@ std::vector<long long> boxIndices(const Reader& r, const SofaObject& roi, const 
   return indices;
 }
 
+// The body points and weights of each point of `state`, which `mapping` (a BarycentricMapping)
+// drives from `body`, on a RegularGridTopology: the cube regularGridCubes finds and trilinear
+// weights on its corners (SOFA's hexahedron order, as the grid's hexahedra list them).
+std::vector<std::vector<std::pair<long long, double>>> gridWeights(const Reader& r,
+                                                                   const SofaObject& state,
+                                                                   const SofaObject& mapping,
+                                                                   const SofaObject& body) {
+  checkMechanicalMapping(r, mapping);
+  if (r.boolean(mapping, "useRestPosition", false))
+    r.reject(mapping, "useRestPosition",
+             "locating the points at the rest positions is not supported");
+  if (!r.given(state, "position"))
+    r.reject(state, "position",
+             "the points of a state a BarycentricMapping drives must be written for springs to "
+             "reach them");
+  const std::vector<double> points = r.reals(state, "position");
+  const RegularGrid grid = regularGrid(r, *topologyOf(body.node));
+  if (grid.dimension() != 3)
+    r.reject(mapping, "input", "a grid of fewer than two points along an axis has no cubes");
+  const Texts cubes = parse::tokens(regularGridCubes(grid, points));
+  std::vector<std::vector<std::pair<long long, double>>> weighted;
+  for (std::size_t t = 0; t + 3 < cubes.size(); t += 4) {
+    long long cube = 0;
+    Vec3 f{};
+    const bool read = parse::number(cubes[t], cube) && parse::number(cubes[t + 1], f[0]) &&
+                      parse::number(cubes[t + 2], f[1]) && parse::number(cubes[t + 3], f[2]);
+    if (!read || cube < 0 || std::size_t(cube) >= grid.hexahedra.size())
+      throw Error(mapping.where + ": BarycentricMapping: no cube for point " +
+                  std::to_string(t / 4) + " of " + state.label());
+    const std::array<double, 8> w = trilinearWeights(f);
+    std::vector<std::pair<long long, double>> point;
+    for (int k = 0; k < 8; ++k) point.push_back({grid.hexahedra[std::size_t(cube)][k], w[k]});
+    weighted.push_back(point);
+  }
+  return weighted;
+}
+
 }  // namespace
 
 SelectedPoints selectedPoints(const Reader& r, const SofaObject& state, const SofaObject& user,
@@ -76,7 +116,12 @@ SelectedPoints selectedPoints(const Reader& r, const SofaObject& state, const So
   if (!selected.body) return selected;
   const SofaObject* mapping = nullptr;
   for (const SofaObject& o : state.node->objects)
-    if (o.type == "SubsetMapping" || o.type == "IdentityMapping") mapping = &o;
+    if (o.type == "SubsetMapping" || o.type == "IdentityMapping" || o.type == "BarycentricMapping")
+      mapping = &o;
+  if (mapping->type == "BarycentricMapping") {
+    selected.weighted = gridWeights(r, state, *mapping, *selected.body);
+    return selected;
+  }
   if (mapping->type == "IdentityMapping") {
     selected.all = true;
     return selected;

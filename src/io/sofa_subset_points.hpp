@@ -3,6 +3,7 @@
 // (Sofa/Component/Mapping/Linear): which of the body's points each one is, so that a spring to
 // them acts on those (J^T f of a selection is the force on the selected points). Private to the
 // SOFA importer.
+#include <utility>
 #include <vector>
 
 #include "sofa_reader.hpp"
@@ -13,6 +14,8 @@ struct SelectedPoints {
   const SofaObject* body = nullptr;  // the body's state the mapping reads
   std::vector<long long> indices;    // the body's point of each mapped point
   bool all = false;                  // IdentityMapping: every point is the body's own
+  // BarycentricMapping: each mapped point's body points and their weights (indices empty).
+  std::vector<std::vector<std::pair<long long, double>>> weighted;
 };
 
 // The body state (selectionBody, io/sofa_walk.hpp) and the points selected: nothing when no
@@ -22,7 +25,9 @@ struct SelectedPoints {
 // `box`es, each box's bounds sorted, by increasing index; "0 0 0 1 1 1" when no box is given); the
 // body's points written in its `position`, linked to a grid's, or a RegularGridTopology's of its
 // node. Refused: a range (first, last), the match by position (radius), resizeToModel, an oriented
-// box, other ROIs.
+// box, other ROIs. BarycentricMapping from a body on a RegularGridTopology
+// (BarycentricMapperRegularGridTopology): each point written in the state's `position` in the
+// grid's cube of its index (io/sofa_grid_mapper), its eight corners weighted trilinearly.
 SelectedPoints selectedPoints(const Reader& r, const SofaObject& state, const SofaObject& user,
                               const std::string& field);
 

@@ -467,8 +467,8 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
       if (first && second) {
         // A state a mechanical mapping drives is no body: its forces would go back through the
         // mapping (J^T f), which interactions do not, but SpringForceField's springs to the
-        // points a SubsetMapping or IdentityMapping selects from a body, which act on those
-        // points (io/sofa_springs.cpp).
+        // points a SubsetMapping or IdentityMapping selects from a body, or a BarycentricMapping
+        // interpolates on a body's grid, which act on those points (io/sofa_springs.cpp).
         const bool selects = o->type == "SpringForceField" || o->type == "StiffSpringForceField";
         for (const auto& [field, s] : {std::pair{"object1", first}, std::pair{"object2", second}})
           for (const SofaObject& m : s->node->objects)
@@ -572,10 +572,21 @@ const SofaObject* selectionBody(const Reader& r, const SofaObject& state, const 
     throw Error(user.where + ": " + user.type + ": " + field + " (" + state.node->path() +
                 ") is a state " + mapping->label() + " drives: " + why);
   };
-  if (mapping->type != "SubsetMapping" && mapping->type != "IdentityMapping")
-    return refuse("springs to a mapped state are supported from SubsetMapping and IdentityMapping");
+  const bool barycentric = mapping->type == "BarycentricMapping";
+  if (mapping->type != "SubsetMapping" && mapping->type != "IdentityMapping" && !barycentric)
+    return refuse(
+        "springs to a mapped state are supported from SubsetMapping, IdentityMapping and "
+        "BarycentricMapping");
   const SofaObject* body = mapping->field("input") ? linkedState(r, *mapping, "input")
                                                    : contextState(state.node->parent);
+  // SOFA's grid mapper (BarycentricMapperRegularGridTopology) locates the points by the grid's
+  // index alone, which the importer can do; its mesh and sparse-grid mappers are not read here.
+  const SofaObject* grid = body ? topologyOf(body->node) : nullptr;
+  if (barycentric && !(grid && grid->type == "RegularGridTopology"))
+    return refuse(
+        "springs to a BarycentricMapping child are supported from a body on a "
+        "RegularGridTopology; its input's topology is " +
+        (grid ? grid->label() : std::string("none")));
   if (mapping->field("output") && linkedState(r, *mapping, "output") != &state)
     r.reject(*mapping, "output", "not " + state.label() + ", the MechanicalObject of its node");
   if (!body) return refuse("its mapping reads no MechanicalObject");

@@ -68,9 +68,20 @@ CoupledSystem::CoupledSystem(std::vector<Member> members, MPI_Comm comm)
       const std::size_t t =
           set.target == "self" ? b : memberNamed(set.target, b, "interaction.springs");
       for (const InteractionSpring& s : set.springs) {
-        springs_.push_back({s, nodes.size(), nodes.size() + 1});
-        nodes.push_back({b, s.node1});
-        nodes.push_back({t, s.node2});
+        Spring spring{s, {}};
+        for (int side = 0; side < 2; ++side) {
+          const auto& points = side == 0 ? s.points1 : s.points2;
+          const std::size_t member = side == 0 ? b : t;
+          if (points.empty()) {
+            spring.terms.push_back({nodes.size(), 1.0, side});
+            nodes.push_back({member, side == 0 ? s.node1 : s.node2});
+          }
+          for (const auto& [node, weight] : points) {
+            spring.terms.push_back({nodes.size(), weight, side});
+            nodes.push_back({member, node});
+          }
+        }
+        springs_.push_back(std::move(spring));
       }
     }
   ends_ = locate(nodes, "interaction.springs");
@@ -221,6 +232,14 @@ void CoupledSystem::scatter(const std::vector<End>& ends, const std::vector<doub
   EIS_CHECK(VecRestoreArray(whole, &w));
 }
 
+void CoupledSystem::sideValue(const Spring& s, int side, const std::vector<double>& values,
+                              double* out) const {
+  out[0] = out[1] = out[2] = 0.0;
+  for (const Term& term : s.terms)
+    if (term.side == side)
+      for (int d = 0; d < 3; ++d) out[d] += term.weight * values[3 * term.end + d];
+}
+
 // Each member's forces, then the springs' in their order, added by the owner of each endpoint:
 // every rank evaluates every spring from the same gathered values, so the sums do not depend
 // on the ranks.
@@ -238,15 +257,21 @@ void CoupledSystem::computeForce(Vec x, Vec v, Vec f) {
   EIS_CHECK(VecGetArray(f, &fw));
   for (std::size_t s = 0; s < springs_.size(); ++s) {
     Spring& spring = springs_[s];
-    const std::size_t a = spring.end1, c = spring.end2;
-    settleLength(spring.law, &xe[3 * a], &xe[3 * c]);
+    double x1[3], x2[3], v1[3], v2[3];
+    sideValue(spring, 0, xe, x1);
+    sideValue(spring, 1, xe, x2);
+    sideValue(spring, 0, ve, v1);
+    sideValue(spring, 1, ve, v2);
+    settleLength(spring.law, x1, x2);
     SpringState state;
-    springForce(spring.law, &xe[3 * a], &xe[3 * c], &ve[3 * a], &ve[3 * c], state);
+    springForce(spring.law, x1, x2, v1, v2, state);
     dfdx_[s] = state.dfdx;
-    for (int d = 0; d < 3; ++d) {
-      if (ends_[a].local >= 0) fw[ends_[a].local + d] += state.force[d];
-      if (ends_[c].local >= 0) fw[ends_[c].local + d] -= state.force[d];
-    }
+    // J^T f: w f on a node of end 1, -w f on one of end 2.
+    for (const Term& term : spring.terms)
+      if (ends_[term.end].local >= 0)
+        for (int d = 0; d < 3; ++d)
+          fw[ends_[term.end].local + d] +=
+              (term.side == 0 ? 1.0 : -1.0) * term.weight * state.force[d];
   }
   EIS_CHECK(VecRestoreArray(f, &fw));
 }
@@ -264,12 +289,16 @@ void CoupledSystem::addMBKv(Vec out, double mFactor, double bFactor, double kFac
   PetscScalar* o;
   EIS_CHECK(VecGetArray(out, &o));
   for (std::size_t s = 0; s < springs_.size(); ++s) {
-    const std::size_t a = springs_[s].end1, c = springs_[s].end2;
+    double v1[3], v2[3];
+    sideValue(springs_[s], 0, ve, v1);
+    sideValue(springs_[s], 1, ve, v2);
     for (int j = 0; j < 3; ++j) {
       double df = 0;
-      for (int k = 0; k < 3; ++k) df += dfdx_[s][3 * j + k] * (ve[3 * c + k] - ve[3 * a + k]);
-      if (ends_[a].local >= 0) o[ends_[a].local + j] += kFactor * df;
-      if (ends_[c].local >= 0) o[ends_[c].local + j] -= kFactor * df;
+      for (int k = 0; k < 3; ++k) df += dfdx_[s][3 * j + k] * (v2[k] - v1[k]);
+      for (const Term& term : springs_[s].terms)
+        if (ends_[term.end].local >= 0)
+          o[ends_[term.end].local + j] +=
+              (term.side == 0 ? 1.0 : -1.0) * term.weight * (kFactor * df);
     }
   }
   EIS_CHECK(VecRestoreArray(out, &o));
@@ -308,14 +337,11 @@ void CoupledSystem::createMatrix(const std::vector<Mat>& blocks) {
     }
   }
   for (const Spring& s : springs_)
-    for (std::size_t e : {s.end1, s.end2}) {
-      if (ends_[e].local < 0) continue;
-      const std::size_t other = e == s.end1 ? s.end2 : s.end1;
-      const bool here = ends_[other].local >= 0;
-      for (int d = 0; d < dofs_; ++d) {
-        diagonal[ends_[e].local + d] += 3;
-        (here ? diagonal : offDiagonal)[ends_[e].local + d] += 3;
-      }
+    for (const Term& row : s.terms) {
+      if (ends_[row.end].local < 0) continue;
+      for (const Term& column : s.terms)
+        for (int d = 0; d < dofs_; ++d)
+          (ends_[column.end].local >= 0 ? diagonal : offDiagonal)[ends_[row.end].local + d] += 3;
     }
   for (PetscInt r = 0; r < n; ++r) {
     diagonal[r] = std::min(diagonal[r], n);
@@ -363,18 +389,19 @@ Mat CoupledSystem::systemMatrix(double mFactor, double bFactor, double kFactor) 
       EIS_CHECK(MatRestoreRow(blocks[b], row, &count, &columns, &values));
     }
   }
-  // kFactor K of each spring: -D on its endpoints' own blocks, +D across, free rows and
-  // columns only (SpringForceField::addKToMatrix).
+  // kFactor J^T K J of each spring: -w_e w_f D between nodes of one end, +w_e w_f D across,
+  // free rows and columns only (SpringForceField::addKToMatrix; a mapped end's mapping carries
+  // it to the body's nodes).
   for (std::size_t s = 0; s < springs_.size(); ++s)
-    for (std::size_t e : {springs_[s].end1, springs_[s].end2}) {
-      if (ends_[e].local < 0) continue;
-      for (std::size_t f : {springs_[s].end1, springs_[s].end2}) {
-        const double sign = e == f ? -1.0 : 1.0;
+    for (const Term& e : springs_[s].terms) {
+      if (ends_[e.end].local < 0) continue;
+      for (const Term& f : springs_[s].terms) {
+        const double sign = e.side == f.side ? -1.0 : 1.0;
         for (int j = 0; j < 3; ++j)
           for (int k = 0; k < 3; ++k) {
-            if (ends_[e].fixed[j] || ends_[f].fixed[k]) continue;
-            const PetscInt row = ends_[e].global + j, column = ends_[f].global + k;
-            const PetscScalar value = sign * kFactor * dfdx_[s][3 * j + k];
+            if (ends_[e.end].fixed[j] || ends_[f.end].fixed[k]) continue;
+            const PetscInt row = ends_[e.end].global + j, column = ends_[f.end].global + k;
+            const PetscScalar value = sign * e.weight * f.weight * kFactor * dfdx_[s][3 * j + k];
             EIS_CHECK(MatSetValues(matrix_, 1, &row, 1, &column, &value, ADD_VALUES));
           }
       }

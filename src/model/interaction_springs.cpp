@@ -2,6 +2,7 @@
 // the law of one spring.
 #include "eis/model/interaction_springs.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "eis/core/component_registry.hpp"
@@ -10,6 +11,32 @@
 namespace eis {
 
 namespace {
+
+// One end of a spring: a node id, or "i:w/j:w/.." (a point the body's nodes i, j, .. give with
+// weights w): false for anything else.
+bool parseEnd(const std::string& token, std::int64_t& node,
+              std::vector<std::pair<std::int64_t, double>>& points) {
+  long long n = -1;
+  if (token.find(':') == std::string::npos) {
+    if (!parse::number(token, n) || n < 0) return false;
+    node = n;
+    return true;
+  }
+  std::size_t start = 0;
+  while (start <= token.size()) {
+    const std::size_t slash = std::min(token.find('/', start), token.size());
+    const std::string item = token.substr(start, slash - start);
+    const std::size_t colon = item.find(':');
+    double w = 0;
+    if (colon == std::string::npos || !parse::number(item.substr(0, colon), n) || n < 0 ||
+        !parse::number(item.substr(colon + 1), w) || !std::isfinite(w))
+      return false;
+    points.push_back({n, w});
+    start = slash + 1;
+  }
+  node = points.front().first;
+  return true;
+}
 
 InteractionSpringSet parseSet(const std::string& key, const std::string& text) {
   const Texts tokens = parse::tokens(text);
@@ -22,11 +49,10 @@ InteractionSpringSet parseSet(const std::string& key, const std::string& text) {
     parse::reject(key, text, "expected five values per spring after the target: i j ks kd L");
   for (std::size_t t = 1; t < tokens.size(); t += 5) {
     InteractionSpring s;
-    long long n1 = -1, n2 = -1;
-    if (!parse::number(tokens[t], n1) || !parse::number(tokens[t + 1], n2) || n1 < 0 || n2 < 0)
-      parse::reject(key, text, "spring " + std::to_string(t / 5) + ": node ids are integers >= 0");
-    s.node1 = n1;
-    s.node2 = n2;
+    if (!parseEnd(tokens[t], s.node1, s.points1) || !parseEnd(tokens[t + 1], s.node2, s.points2))
+      parse::reject(key, text,
+                    "spring " + std::to_string(t / 5) +
+                        ": each end is a node id >= 0 or weighted node ids i:w/j:w/..");
     if (!parse::number(tokens[t + 2], s.ks) || !parse::number(tokens[t + 3], s.kd) ||
         !parse::number(tokens[t + 4], s.length))
       parse::reject(key, text, "spring " + std::to_string(t / 5) + ": ks kd L are numbers");
@@ -83,7 +109,9 @@ const ComponentDeclaration& interactionSpringsComponent() {
                "springs from node i of this body to node j of TARGET (a body's node path /NAME\n"
                "of the same solver.group, or self), stiffness ks, damping kd, rest length L, five\n"
                "values per spring (SOFA SpringForceField's `spring` list); f = ks (d - L) +\n"
-               "kd (v2 - v1).u/d along u = x2 - x1, damping explicit (no B). Repeatable",
+               "kd (v2 - v1).u/d along u = x2 - x1, damping explicit (no B). An end may be a\n"
+               "point the body's nodes give, i:w/j:w/.. (sum w x; SOFA's spring to a\n"
+               "BarycentricMapping child): its force reaches node i as w f. Repeatable",
                std::nullopt, "", true,
                [](const std::string& key, const std::string& text) { parseSet(key, text); }})
           .add(

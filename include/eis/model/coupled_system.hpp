@@ -64,10 +64,19 @@ public:
   std::size_t numAttachedPairs() const { return attached_.size(); }
 
 private:
+  // One node of a spring's end: its endpoint (ends_), its weight there, and its side (0: the
+  // end of node 1, 1: that of node 2).
+  struct Term {
+    std::size_t end;
+    double weight;
+    int side;
+  };
   struct Spring {
     InteractionSpring law;
-    std::size_t end1, end2;  // endpoints (ends_)
+    std::vector<Term> terms;
   };
+  // The weighted sum of one side's endpoint values (3 per endpoint) of spring s.
+  void sideValue(const Spring& s, int side, const std::vector<double>& values, double* out) const;
   struct End {
     PetscInt local = -1;   // offset of its first unknown in this rank's joined array, or -1
     PetscInt global = -1;  // global index of its first unknown in the joined vector

@@ -14,9 +14,15 @@
 // none when d < L unless compressible (then -P(s) u/d), no damping, and SOFA's tangent
 // D = (P'(s)/L - P(s)/d) U U^T + (P(s)/d) I whatever the sign (exact when stretched). Its L may
 // be the distance at the first force evaluation (SOFA's computeZeroLength, the default).
+//
+// An end may be a point a linear mapping drives from the body (SOFA's BarycentricMapping child
+// of the body holding the spring's state): x_end = sum w_i x_i over some of the body's nodes, and
+// likewise its velocity; the spring acts on those points, its force reaching node i as w_i f
+// (J^T f), its stiffness as w_i w_j D (J^T K J). Written "i:w/j:w/.." in place of a node id.
 #include <array>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "eis/core/component.hpp"
@@ -32,6 +38,8 @@ struct InteractionSpring {
   double ks = 0, kd = 0, length = 0;
   std::vector<double> polynomial;  // c1 c2 ..: a polynomial spring's law; empty: a linear one
   bool compressible = false;       // a polynomial spring's force when d < L
+  // A weighted end: its nodes and weights (node1 or node2 then its first node); empty: the node.
+  std::vector<std::pair<std::int64_t, double>> points1, points2;
 };
 // A polynomial spring's length when it is the first evaluation's: NaN until then.
 inline constexpr double kLengthAtFirstEvaluation = std::numeric_limits<double>::quiet_NaN();
