@@ -38,9 +38,12 @@ bool isTopology(const std::string& t) {
 // mesh sources (loaders and the regular, cylinder, sphere and sparse grids, read where the body's
 // mesh is, as are the GenerateGrid and GenerateCylinder engines), the engines our selections stand
 // for (ROIs, MergeVectors of their indices, NearestPointROI's pairs), the task scheduler's thread
-// count, and the Gravity context object (read where the body's gravity is).
+// count, the Gravity context object (read where the body's gravity is), and the ordering
+// methods a direct solver links (BaseOrderingMethod::computePermutation: the order in which it
+// factorises, which changes the rounding of its exact solve, not the solve; ours is MUMPS's).
 bool isAccepted(const std::string& t) {
-  return isTopology(t) || t == "CylinderGridTopology" || t == "SphereGridTopology" ||
+  return isTopology(t) ||
+         isOneOf(t, {"NaturalOrderingMethod", "AMDOrderingMethod", "COLAMDOrderingMethod"}) || t == "CylinderGridTopology" || t == "SphereGridTopology" ||
          t == "Gravity" || t == "PlaneROI" || t == "PairBoxROI" || t == "TaskSchedulerSettings" ||
          isOneOf(t, {"RequiredPlugin", "DefaultAnimationLoop", "DefaultVisualManagerLoop",
                      "AddPluginRepository", "BoxROI", "SphereROI", "RegularGridTopology",

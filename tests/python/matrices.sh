@@ -16,7 +16,9 @@
 #    all three the same on 1 and 2 ranks;
 #  - the same reads in the script's process (mpiexec -n N python3 grid.py), on every rank,
 #    equal to those under --scene bit for bit;
-#  - a force field's matrix read where the body has another force field is one error line.
+#  - a force field's matrix read where the body has another force field is one error line, and
+#    so is the read of a linear system that leaves out part of the matrix (SOFA's mass-only
+#    MatrixLinearSystem beside the solved one under a CompositeLinearSystem).
 # Usage: matrices.sh <python3 with numpy and scipy> <euler-implicit> <meshes dir>.
 set -u
 RANKS=2  # MPI ranks per run at most (tests/CMakeLists.txt: PROCESSORS)
@@ -65,6 +67,11 @@ def createScene(root):
     system = None
     if "SYSTEM" in os.environ:
         system = root.addObject("MatrixLinearSystem", name="system")
+    if "MASS_ONLY" in os.environ:
+        system = root.addObject("MatrixLinearSystem", name="M", assembleStiffness=False,
+                                assembleDamping=False, applyProjectiveConstraints=False)
+        root.addObject("CompositeLinearSystem", linearSystems="@system @M",
+                       solverLinearSystem="@system")
     root.addObject("MechanicalObject", name="dofs")
     root.addObject("RegularGridTopology", nx=3, ny=3, nz=4, xmin=0, xmax=1, ymin=0, ymax=1,
                    zmin=0, zmax=3)
@@ -183,6 +190,11 @@ done
 FEM=large SPRINGS=1 OUT=both scene 2 grid.py --solver.steps=2
 check "both: the springs' K alone is refused with one error line" \
   test "$(grep -c 'euler-implicit: error: .*/springs: the body of / also has .*/fem' run.err)" = 1
+[ "$failures" -eq 0 ] || show
+
+SYSTEM=1 MASS_ONLY=1 FEM=small OUT=massonly scene 2 grid.py --solver.steps=2
+check "a mass-only linear system's A() is refused with one error line naming its switches" \
+  test "$(grep -c 'euler-implicit: error: .*/M.get_system_matrix(): a linear system that leaves out part of the matrix (assembleStiffness, assembleDamping, applyProjectiveConstraints false' run.err)" = 1
 [ "$failures" -eq 0 ] || show
 
 echo "$((checks - failures)) passed, $failures failed"
