@@ -7,6 +7,8 @@
 // Hexa2QuadTopologicalMapping.cpp (init): the same with the quadrangles of one hexahedron,
 // (q3 q2 q1 q0) with flipNormals: the input's getQuads() in order, those with one hexahedron
 // around them (MeshTopology::getHexahedraAroundQuad, by vertex set).
+// Quad2TriangleTopologicalMapping of a QuadSetTopologyContainer that holds the body's own flat
+// grid quadrangles: each of the body's quadrangles split, membrane.faces = split-quadrangles.
 #include "sofa_boundary_faces.hpp"
 
 #include "sofa_grid.hpp"
@@ -45,6 +47,18 @@ const SofaObject* hexa2QuadOf(const Reader& r, const SofaObject& o) {
   return last;
 }
 
+// Whether `quads` is a QuadSetTopologyContainer holding the quadrangles of the flat grid the
+// body in its node is made of (src="@grid" or quads="@grid.quads": GridTopology::updateQuads'
+// order, the body's mesh.quadrangles when a mass integrates them).
+bool bodyGridQuads(const Reader& r, const SofaObject& quads) {
+  if (quads.type != "QuadSetTopologyContainer" || !r.gave("mesh.quadrangles")) return false;
+  const SofaObject* grid = r.linked(quads, "quads");
+  if (!grid || !isRegularGrid(grid->type)) return false;
+  for (const SofaObject& state : quads.node->objects)
+    if (state.type == "MechanicalObject") return r.linked(state, "position") == grid;
+  return false;
+}
+
 }  // namespace
 
 std::optional<std::string> triangleFacesOf(const Reader& r, const SofaObject& o,
@@ -62,6 +76,13 @@ std::optional<std::string> triangleFacesOf(const Reader& r, const SofaObject& o,
         r.reject(m, "swapping", "the alternating diagonals are not supported");
       const SofaObject* quads = named(r, m, "input");
       if (!quads) r.reject(m, "input", "expected the quadrangles of a Hexa2QuadTopologicalMapping");
+      if (bodyGridQuads(r, *quads)) {
+        if (o.type == "TriangularBendingSprings")
+          r.reject(o, field,
+                   "on the triangles split from a body of quadrangles: not supported (a "
+                   "membrane's are)");
+        return "split-quadrangles";
+      }
       return quadFacesOf(r, *quads, field, o.type == "TriangularBendingSprings");
     }
     if (m.type != "Tetra2TriangleTopologicalMapping")

@@ -1091,6 +1091,10 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
     throw Error(walk.obstacles.front()->where + ": " + walk.obstacles.front()->label() +
                 ": no EulerImplicitSolver in its node or above integrates it, nor any other "
                 "MechanicalObject of the scene: nothing to simulate");
+  if (walk.bodies.empty() && !walk.still.empty())
+    throw Error(walk.still.front()->where + ": " + walk.still.front()->label() +
+                ": nothing acts on it and SOFA leaves it where Mesh2PointTopologicalMapping puts "
+                "it, nor is there any other MechanicalObject: nothing to simulate");
   if (walk.bodies.empty()) throw Error(scene.root().where + ": the scene has no MechanicalObject");
   std::vector<std::string> collision = walk.collision;
   const std::set<const SofaObject*> targets = sofa::bilateralTargets(reader, walk);
@@ -1106,6 +1110,11 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
                 "a collision obstacle, skipped");
     collision.push_back("MechanicalObject without an ODE solver");
   }
+  for (const SofaObject* o : walk.still)
+    reader.note(o->label() + " in " + o->node->path() +
+                ": Mesh2PointTopologicalMapping gives it its points and nothing acts on it (no "
+                "mass, force field, constraint or mapping reading it): its rows of the step are "
+                "zero and SOFA leaves it where the mapping puts it; skipped");
   const std::set<const SofaObject*> frames = sofa::targetFrames(reader, targets);
   for (const sofa::Body& body : walk.bodies) {
     // A frame that only LinearMovementProjectiveConstraints move, read with the points it maps

@@ -169,6 +169,16 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
   ChildLoads loads;
   const std::size_t points = r.reals(*child.state, "position").size() / 3;
   for (const SofaObject* o : child.components) {
+    // A pressure's triangle or quadrangle joins child points that may lie in different parent
+    // cells: its force needs their positions together and its tangent J^T K J couples those
+    // cells, which the child's per-point J, carried cell by cell, does not hold.
+    if (o->type == "SurfacePressureForceField" || o->type == "TrianglePressureForceField" ||
+        o->type == "QuadPressureForceField")
+      throw Error(o->where + ": " + named(*o) +
+                  ": a pressure on a mapped child's own triangles or quadrangles is not "
+                  "supported (in node " +
+                  child.node->path() +
+                  "): each face joins points that may lie in different cells of the body");
     const SofaMapping map = sofaMapping(o->type);
     if (!map)
       throw Error(o->where + ": " + named(*o) + ": not supported in a mapped child (in node " +

@@ -558,9 +558,21 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
     return !body.odeSolver && body.components.empty() && body.mapped.empty() &&
            !collector.mapsIntoSolved(*body.state);
   };
+  const auto isStill = [&](const Body& body) {
+    if (!body.odeSolver || !body.components.empty() || !body.mapped.empty() ||
+        collector.mapsIntoSolved(*body.state) || body.state->field("velocity"))
+      return false;
+    for (const SofaObject& o : body.state->node->objects)
+      if (o.type == "Mesh2PointTopologicalMapping") return true;
+    return false;
+  };
   for (const Body& body : walk.bodies)
-    if (isObstacle(body)) walk.obstacles.push_back(body.state);
-  walk.bodies.erase(std::remove_if(walk.bodies.begin(), walk.bodies.end(), isObstacle),
+    if (isObstacle(body))
+      walk.obstacles.push_back(body.state);
+    else if (isStill(body))
+      walk.still.push_back(body.state);
+  walk.bodies.erase(std::remove_if(walk.bodies.begin(), walk.bodies.end(),
+                                   [&](const Body& b) { return isObstacle(b) || isStill(b); }),
                     walk.bodies.end());
   return walk;
 }

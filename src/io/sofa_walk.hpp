@@ -45,6 +45,11 @@ struct Walk {
   // such a state never moves; here, with contact not simulated, it acts on nothing either: a
   // collision obstacle, skipped. Not among `bodies`.
   std::vector<const SofaObject*> obstacles;
+  // MechanicalObjects an ODE solver integrates whose points a Mesh2PointTopologicalMapping in
+  // their node computes, with nothing acting on them (as above) and no velocity written: their
+  // rows of SOFA's step are zero (no mass, no force, no stiffness), so the solve leaves them where
+  // the mapping put them, and with contact not simulated they act on nothing. Not among `bodies`.
+  std::vector<const SofaObject*> still;
   std::vector<std::string> visual, collision;  // types skipped, one entry per component
   // Python controllers (io/python_controllers), run between steps, depth first as written.
   std::vector<const SofaObject*> controllers;

@@ -240,14 +240,17 @@ ForceFieldComponent triangularFemComponent() {
            .add({"membrane.plane-strain", "true|false",
                  "membrane.element = triangle: plane strain instead of plane stress", "false", "",
                  false, check::boolean()})
-           .add({"membrane.faces", "cells|boundary|boundary-flipped|cut-quadrangles",
-                 "the triangles: the body's cells, or the boundary of a body of tetrahedra in the\n"
-                 "order and orientation of SOFA's Tetra2TriangleTopologicalMapping (flipped: its\n"
-                 "flipNormals), or of hexahedra as its Hexa2QuadTopologicalMapping and then\n"
-                 "Quad2TriangleTopologicalMapping give it, acting on the body's nodes; or a body\n"
-                 "of quadrangles each cut into (q0 q1 q2) and (q0 q2 q3), as SOFA's GridTopology\n"
-                 "cuts a flat grid's quads (a mass on the quads beside the membrane)",
-                 "cells", "", false, check::choice(kMembraneFaces)}),
+           .add(
+               {"membrane.faces",
+                "cells|boundary|boundary-flipped|cut-quadrangles|split-quadrangles",
+                "the triangles: the body's cells, or the boundary of a body of tetrahedra in the\n"
+                "order and orientation of SOFA's Tetra2TriangleTopologicalMapping (flipped: its\n"
+                "flipNormals), or of hexahedra as its Hexa2QuadTopologicalMapping and then\n"
+                "Quad2TriangleTopologicalMapping give it, acting on the body's nodes; or a body\n"
+                "of quadrangles each cut into (q0 q1 q2) and (q0 q2 q3), as SOFA's GridTopology\n"
+                "cuts a flat grid's quads (a mass on the quads beside the membrane), or split into\n"
+                "(q1 q2 q0) and (q3 q0 q2), as SOFA's Quad2TriangleTopologicalMapping splits them",
+                "cells", "", false, check::choice(kMembraneFaces)}),
        nullptr},
       Physics::Elasticity,
       forceFieldMaker(readTriangularFemParameters, makeTriangularFem)};
@@ -269,15 +272,17 @@ BodyTriangles bodyTriangles(const DistributedMesh& mesh, BodyFaces faces, const 
                             const std::string& field) {
   const Cells& cells = mesh.cells();
   BodyTriangles body;
-  if (faces == BodyFaces::CutQuadrangles) {
+  if (faces == BodyFaces::CutQuadrangles || faces == BodyFaces::SplitQuadrangles) {
     if (cells.type() != CellType::Quadrangle)
       throw Error(key + ": " + field +
                   " on cut quadrangles act on a body of quadrangles; this "
                   "mesh has " +
                   pluralNameOf(cells.type()));
+    const bool split = faces == BodyFaces::SplitQuadrangles;
     for (std::size_t c = 0; c < cells.size(); ++c)
       for (const std::array<int, 4>& slots :
-           {std::array<int, 4>{0, 1, 2, -1}, std::array<int, 4>{0, 2, 3, -1}}) {
+           {split ? std::array<int, 4>{1, 2, 0, -1} : std::array<int, 4>{0, 1, 2, -1},
+            split ? std::array<int, 4>{3, 0, 2, -1} : std::array<int, 4>{0, 2, 3, -1}}) {
         body.triangles.push_back({cells[c][slots[0]], cells[c][slots[1]], cells[c][slots[2]]});
         body.onCells.push_back({PetscInt(c), slots});
       }

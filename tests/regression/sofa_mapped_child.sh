@@ -81,6 +81,15 @@ check "a FEM force field in a mapped child beside the body's own is refused, nam
   refused "TetrahedronFEMForceField.*FEM force field of its own" \
     1 "$EXE" --scene fem.scn --solver.steps=1
 scene 3 "" '<Node name="child">
+      <MeshTopology triangles="0 1 2  1 4 2"/>
+      <MechanicalObject position="0 0 0  1 0 0  0 1 0  0 0 1  1 1 1  1 0.2 -0.8"/>
+      <SurfacePressureForceField pressure="10"/>
+      <BarycentricMapping/>
+    </Node>' > pressure.scn
+check "a pressure on a mapped child's triangles is refused, naming it" \
+  refused "SurfacePressureForceField.*a pressure on a mapped child's own triangles or quadrangles is not supported (in node /body/child)" \
+    1 "$EXE" --scene pressure.scn --solver.steps=1
+scene 3 "" '<Node name="child">
       <MechanicalObject position="0 0 0  1 0 0  0 1 0  0 0 1  1 1 1  1 0.2 -0.8"/>
       <BoxROI name="roi" box="-1 -1 -1 0.5 2 2"/>
       <ConstantForceField indices="@roi.indices" forces="0 0 1"/>

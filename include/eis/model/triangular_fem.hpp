@@ -40,8 +40,10 @@ enum class TriangleFemMethod { Large, Small };
 // to a child node (of hexahedra: Hexa2QuadTopologicalMapping, then
 // Quad2TriangleTopologicalMapping; mesh/boundary_faces), with or without its flipNormals.
 // A membrane also acts on a body of quadrangles, each cut into the triangles (q0 q1 q2) and
-// (q0 q2 q3), as SOFA's GridTopology::updateTriangles cuts a flat grid's quads.
-enum class BodyFaces { Cells, Boundary, BoundaryFlipped, CutQuadrangles };
+// (q0 q2 q3), as SOFA's GridTopology::updateTriangles cuts a flat grid's quads, or split into
+// (q1 q2 q0) and (q3 q0 q2), as SOFA's Quad2TriangleTopologicalMapping splits each quadrangle of
+// its input when that input holds the body's quadrangles.
+enum class BodyFaces { Cells, Boundary, BoundaryFlipped, CutQuadrangles, SplitQuadrangles };
 inline constexpr Named<BodyFaces> kBodyFaces[] = {{"cells", BodyFaces::Cells},
                                                   {"boundary", BodyFaces::Boundary},
                                                   {"boundary-flipped", BodyFaces::BoundaryFlipped}};
@@ -49,7 +51,8 @@ inline constexpr Named<BodyFaces> kMembraneFaces[] = {
     {"cells", BodyFaces::Cells},
     {"boundary", BodyFaces::Boundary},
     {"boundary-flipped", BodyFaces::BoundaryFlipped},
-    {"cut-quadrangles", BodyFaces::CutQuadrangles}};
+    {"cut-quadrangles", BodyFaces::CutQuadrangles},
+    {"split-quadrangles", BodyFaces::SplitQuadrangles}};
 // The triangles `faces` names on this rank, as local vertices in SOFA's order, and (for the
 // boundary) the cells and slots they lie at. Collective for the boundary; an eis::Error, naming
 // `key`, on a body whose cells cannot give them.
