@@ -220,7 +220,7 @@ std::vector<RunState> Simulation::states() {
   for (auto& body : bodies_)
     all.push_back({*body->mesh, *body->system, physicsOf(body->scene), body->x, body->v,
                    body->initial.get(), *body->integrator, step_, time_, resumed_, body->path,
-                   &body->scene, clock_});
+                   &body->scene, clock_, changedText()});
   return all;
 }
 

@@ -53,6 +53,7 @@ public:
       throw Error(name + ": its force was replaced by " + load.key +
                   " from the command line or INI file; a controller writes the scene's own");
     const ConstantForces::Load& current = forces->loads()[index];
+    run_.changed_.insert(load.path + " (ConstantForceField force)");
     if (field == "totalForce" || values.size() == 3) {
       if (values.size() != 3) throw Error(name + ": expected 3 numbers, got " + count(values));
       forces->setLoad(index, {values[0], values[1], values[2]}, field == "totalForce", {});
@@ -98,6 +99,7 @@ public:
       return;
     }
     setCellStiffnessFactors(name, b.scene, *b.mesh, b.system->forceFields(), factors);
+    run_.changed_.insert(name);
   }
 
   std::vector<double> matrix(std::size_t body, const std::string& kind) override {
@@ -143,6 +145,7 @@ public:
   // In an event: from the next step (SOFA reads dt before AnimateBeginEvent). Between steps (a
   // main loop's turn): from the next step, which is the one about to start.
   void setDt(double dt) override {
+    run_.changed_.insert("the root's dt");
     if (!idle_) {
       run_.nextDt_ = dt;
       return;
@@ -269,6 +272,12 @@ void Simulation::setState(std::size_t body, bool velocity, const double* values,
       xs[mesh.ownedOffset(PetscInt(n)) + PetscInt(d)] = values[from * half + d];
   }
   EIS_CHECK(VecRestoreArray(vector, &xs));
+}
+
+std::string Simulation::changedText() const {
+  std::string text;
+  for (const std::string& what : changed_) text += (text.empty() ? "" : ", ") + what;
+  return text;
 }
 
 std::unique_ptr<ControllerAccess> Simulation::controllerAccess(bool inEvent) {

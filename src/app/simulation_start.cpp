@@ -159,6 +159,12 @@ void Simulation::readCheckpoint(const std::string& key, const std::string& path,
   // scene, so the newest readable one is refused by name. initial.state takes any run's state.
   const bool restart = apply && key == "initial.restart";
   const bool force = scene().boolean("initial.restart-force");
+  // What a controller changed (a force, stiffness factors, dt) is not in the checkpoint: the
+  // scene's values would return and the run silently differ from the one that wrote it.
+  if (restart && !reader.changed().empty())
+    throw Error(key + " = " + path + ": a Python controller changed " + reader.changed() +
+                " during the run that wrote it, which the checkpoint does not hold, so a "
+                "restart would differ from that run (start afresh instead)");
   bool unrecorded = false;
   for (std::size_t b = 0; b < bodies_.size(); ++b) {
     Body& body = *bodies_[b];

@@ -138,12 +138,13 @@ void CheckpointWriter::save(const std::string& name, Vec solver, int unusedFrom,
   file_->write(group_, name, order_->natural(), dofs, Hdf5Writer::Type::real, dofs > 1);
 }
 
-void CheckpointWriter::commit(Clock clock) {
+void CheckpointWriter::commit(Clock clock, const std::string& changed) {
   if (bodies_.empty()) throw Error("output.checkpoint = " + path_ + ": a checkpoint of no body");
   file_->attribute("/", kFormatAttribute, std::int64_t(kFormatVersion));
   file_->attribute("/", "step", std::int64_t(clock.step));
   file_->attribute("/", "time", double(clock.time));
   file_->attribute("/", "clock", double(clock.clock));
+  if (!changed.empty()) file_->attribute("/", "changed_by_controller", changed);
   // One body keeps the layout every checkpoint had before there were several.
   const bool several = !(bodies_.size() == 1 && bodies_.front().path.empty());
   if (several) file_->attribute("/", "objects", std::int64_t(bodies_.size()));
@@ -220,6 +221,8 @@ CheckpointReader::CheckpointReader(const std::string& key, const std::string& pa
     if (has) body.scene = readText(group, "scene");
     bodies_.push_back(body);
   };
+  EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, "/", "changed_by_controller", &has));
+  if (has) changed_ = readText("/", "changed_by_controller");
   EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, "/", "objects", &has));
   if (!has) {
     readBody("/", false);

@@ -279,6 +279,10 @@ private:
   // The TetrahedronFEMForceFields without updateStiffness whose localStiffnessFactor a
   // controller wrote (to no effect, as in SOFA): each noted once.
   std::set<std::string> unappliedFactors_;
+  // What a controller changed that a checkpoint does not hold (a ConstantForceField's force,
+  // applied stiffness factors, the root's dt), each named once: a restart refuses it.
+  std::set<std::string> changed_;
+  std::string changedText() const;
 };
 
 }  // namespace eis

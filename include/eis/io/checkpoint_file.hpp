@@ -93,7 +93,9 @@ public:
             const std::string& scene);
   // `unusedFrom`: the half of a node's row the vector holds (0 positions, 1 velocities).
   void save(const std::string& name, Vec solver, int unusedFrom, const NodalTable* initial);
-  void commit(Clock clock);
+  // `changed`: what a Python controller changed during the run that a checkpoint does not hold
+  // (a force, stiffness factors, the root's dt), "" for nothing; a restart refuses it by name.
+  void commit(Clock clock, const std::string& changed = "");
 
 private:
   std::string path_;
@@ -118,6 +120,8 @@ public:
   CheckpointReader& operator=(const CheckpointReader&) = delete;
   Clock clock() const { return clock_; }
   const std::vector<CheckpointBody>& bodies() const { return bodies_; }
+  // commit()'s `changed` ("" for a checkpoint written before it was recorded).
+  const std::string& changed() const { return changed_; }
   // Collective: load() and unusedNodes() read the body `index` of bodies() next, into `mesh`'s
   // layout; an error when it was written for a mesh of another size.
   void select(std::size_t index, const DistributedMesh& mesh, Vec like);
@@ -136,6 +140,7 @@ private:
   PetscViewer viewer_ = nullptr;
   Clock clock_;
   std::vector<CheckpointBody> bodies_;
+  std::string changed_;
 };
 
 // The checkpoint of `step` for output.checkpoint = `prefix`: PREFIX_<step, 6 digits or more>.h5.

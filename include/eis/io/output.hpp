@@ -36,6 +36,9 @@ struct RunState {
   std::string object;    // the body's node path in a scene of several bodies, else ""
   const Parameters* scene = nullptr;  // the body's resolved scene (a checkpoint records it)
   double clock = 0;  // the physics' clock after `step` (io/checkpoint_file.hpp, Clock)
+  // What a Python controller changed that a checkpoint does not hold, the run's (every body
+  // gets the same), "" for nothing (io/checkpoint_file.hpp, CheckpointWriter::commit).
+  std::string changed;
 };
 
 using RunStates = std::vector<RunState>;
