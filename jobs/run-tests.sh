@@ -5,7 +5,8 @@
 # once as there are cores. CMake sets up the MPI launch
 # (root, oversubscription), so no environment is needed. Then the checking build
 # (jobs/sanitize.sh), against the PETSc with 64-bit indices: the unit and 2-rank MPI tests again
-# under AddressSanitizer and UndefinedBehaviorSanitizer, and each fuzz harness for 60 s.
+# under AddressSanitizer and UndefinedBehaviorSanitizer, and each fuzz harness for 40 s
+# (EIS_FUZZ_SECONDS).
 # Extra arguments go to ctest, e.g. -L mpi, -R Corotational, -N, and run that subset of the first
 # build only; EIS_SKIP_SANITIZE=1 leaves the checking build out.
 # Each stage's wall time is printed when it ends (CI has a time budget: this says where it went).
