@@ -87,8 +87,8 @@ TEST(RigidGeometricStiffness, ExactBlockIsTheDerivativeOfTheCarriedForce) {
   }
   for (const auto& b : blocks) unsymmetric = unsymmetric || std::abs(b[1] - b[3]) > 1e-3 * largest;
   EXPECT_TRUE(unsymmetric);
-  for (double v : at.geometricStiffness(s.forces, 2, RigidGeometricStiffness::None)[1])
-    EXPECT_EQ(v, 0.0);
+  const auto none = at.geometricStiffness(s.forces, 2, RigidGeometricStiffness::None);
+  for (double v : none[1]) EXPECT_EQ(v, 0.0);
 }
 
 TEST(RigidGeometricStiffness, StabilizedBlockInClosedForm) {
