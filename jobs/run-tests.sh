@@ -5,7 +5,7 @@
 # once as there are cores. CMake sets up the MPI launch
 # (root, oversubscription), so no environment is needed. Then the checking build
 # (jobs/sanitize.sh), against the PETSc with 64-bit indices: the unit and 2-rank MPI tests again
-# under AddressSanitizer and UndefinedBehaviorSanitizer, and each fuzz harness for 40 s
+# under AddressSanitizer and UndefinedBehaviorSanitizer, and each fuzz harness for 30 s
 # (EIS_FUZZ_SECONDS).
 # Extra arguments go to ctest, e.g. -L mpi, -R Corotational, -N, and run that subset of the first
 # build only; EIS_SKIP_SANITIZE=1 leaves the checking build out.

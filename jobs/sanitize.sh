@@ -13,7 +13,7 @@
 # unit tests'; the studies of the discretisation, minutes of steps of code the other tests run
 # too, skip there: EIS_ON_ONE_RANK_ONLY in tests/common/mpi_support.hpp) and the libFuzzer
 # harnesses, side by side (each fuzz.<reader> replays its past findings from
-# tests/fuzz/regressions, then fuzzes EIS_FUZZ_SECONDS, 40 by default, leaks checked; a longer
+# tests/fuzz/regressions, then fuzzes EIS_FUZZ_SECONDS, 30 by default, leaks checked; a longer
 # campaign is EIS_FUZZ_SECONDS=3600 bash jobs/sanitize.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +29,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 CC=clang CXX=clang++ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_FLAGS_DEBUG="-O1 -gline-tables-only" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only" \
   -DEIS_SANITIZE=ON -DEIS_FUZZ=ON -DEIS_PETSC64=ON \
-  -DEIS_FUZZ_SECONDS="${EIS_FUZZ_SECONDS:-40}" >/dev/null
+  -DEIS_FUZZ_SECONDS="${EIS_FUZZ_SECONDS:-30}" >/dev/null
 cmake --build build-sanitize -j"$(nproc)" --target eis_unit_tests eis_mpi_tests \
   fuzz_gmsh_reader fuzz_config_file fuzz_command_line
 cd build-sanitize
