@@ -55,6 +55,8 @@ int finishRun(MPI_Comm comm, const RunOutcome& outcome, double waitSeconds, std:
                              : std::string(),
                          comm);
   } catch (const Error& e) {
+    // What the run printed first comes first: standard output is buffered into a pipe or file.
+    std::fflush(stdout);
     if (rank == 0) std::fprintf(err, "euler-implicit: error: %s\n", printable(e.what()).c_str());
     return 1;
   }

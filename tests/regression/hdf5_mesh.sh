@@ -157,12 +157,10 @@ done
 check "the hexahedra moved" awk -F, 'NR > 1 && ($7 > 1e-6 || $7 < -1e-6) { m = 1 }
   END { exit !m }' hexh2.csv
 # A truncated file: a clean error (HDF5 prints its own error stack to standard error as well).
+# Standard error apart: mpiexec forwards the two streams separately, and a line of one written
+# between two pieces of the other would no longer start a line.
 head -c 2000 box.h5 > cut.h5
-mpi_command 2 "$exe"
-status=0
-"${MPI_COMMAND[@]}" --mesh.file=cut.h5 > cut.out 2>&1 || status=$?
-check "a truncated file fails" test "$status" -eq 1
-check "a truncated file is named in one error line" \
-  grep -q "^euler-implicit: error: mesh.file = cut.h5: cannot be read as HDF5 (truncated" cut.out
+check "a truncated file is refused, named in one error line" \
+  refused "mesh.file = cut.h5: cannot be read as HDF5 (truncated" 2 "$exe" --mesh.file=cut.h5
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
