@@ -57,7 +57,7 @@ std::vector<TopologyEvent> parseTopologyChanges(const std::string& text, const s
             << ")";
         malformed(path, number, why.str());
       }
-      events.push_back({time, number, {}});
+      events.push_back({time, number, {}, ""});
     } else if (command == "REMOVE=") {
       long long count;
       if (!(words >> count) || count < 0)
