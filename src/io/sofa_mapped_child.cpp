@@ -44,8 +44,9 @@ std::vector<double> childPoints(Reader& r, const SofaObject& state, const std::s
     if (r.boolean(*loader, "handleSeams", false))
       r.reject(*loader, "handleSeams",
                "a mapped child's points renumbered at the file's texture seams are not supported");
+    const Surface surface = readObj(objFile);
     std::vector<double> points;
-    for (const auto& v : readObj(objFile).vertices) points.insert(points.end(), v.begin(), v.end());
+    for (const auto& v : surface.vertices) points.insert(points.end(), v.begin(), v.end());
     if (points.empty()) r.reject(*loader, "filename", "the file gives no point");
     return points;
   }

@@ -27,7 +27,8 @@ Faces objFaces(Reader& r, const SofaObject& loader, const std::string& file) {
   const bool triangulate = r.boolean(loader, "triangulate", false),
              flip = r.boolean(loader, "flipNormals", false);
   Faces faces;
-  for (const std::vector<long long>& f : readObj(file).facets) {
+  const Surface surface = readObj(file);
+  for (const std::vector<long long>& f : surface.facets) {
     if (f.size() == 2) continue;
     if (f.size() == 4 && !triangulate) {
       faces.quads.push_back(flip ? std::array<long long, 4>{f[3], f[2], f[1], f[0]}
