@@ -138,6 +138,19 @@ void mappedChild(Scene& scene) {
         "mesh.refine splits: refine the mesh file instead");
 }
 
+// A pressure on a mapped child's faces has a tangent between nodes of different cells, which no
+// element matrix holds (model/mapped_pressure.hpp).
+void mappedPressure(Scene& scene) {
+  for (const char* key : {"mapped.pressure", "mapped.pressure-pulse"}) {
+    if (!scene.given(key)) continue;
+    requireElasticity(scene, key, true);
+    if (scene.text("solver.operator") != "matrix-free")
+      throw Error(std::string(key) +
+                  ": its tangent couples body nodes of different cells, which no element "
+                  "matrix holds: it needs solver.operator = matrix-free");
+  }
+}
+
 // The built-in box is fixed at its x = 0 face when no constraint and no other mesh is given.
 void fixedConstraint(Scene& scene) {
   requireElasticity(scene, "constraint.partial-fixed", scene.given("constraint.partial-fixed"));
@@ -247,6 +260,9 @@ const std::vector<SceneCheck>& sceneChecks() {
        {"physics.type", "obstacle.sphere"},
        elasticityOnly({"obstacle.sphere"})},
       {"mapped-child", {"physics.type", "mapped.mapping", "mesh.refine"}, mappedChild},
+      {"mapped-pressure",
+       {"physics.type", "mapped.pressure", "mapped.pressure-pulse", "solver.operator"},
+       mappedPressure},
       {"fixed-constraint",
        {"physics.type", "constraint.fixed-box", "constraint.fixed-group", "constraint.fixed",
         "constraint.partial-fixed", "lagrange.fixed", "mesh.file", "mesh.nodes", "mesh.transform",

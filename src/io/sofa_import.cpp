@@ -772,6 +772,28 @@ void matrixFreeUnderCG(Reader& r, const SofaObject& o, const SofaObject* linearS
          "CGLinearSolver multiplies by addDForce and assembles none");
 }
 
+// A pressure on a mapped child's faces has a tangent J^T K J between body nodes of different
+// cells, which no element matrix holds (model/mapped_pressure.hpp): under SOFA's CGLinearSolver,
+// which multiplies by addDForce and assembles none, the step's operator is matrix-free; a solver
+// that assembles is refused.
+void matrixFreeForMappedPressure(Reader& r, const sofa::MappedNode& child,
+                                 const SofaObject* linearSolver) {
+  const SofaObject* pressure = nullptr;
+  for (const SofaObject* o : child.components)
+    if (o->type == "SurfacePressureForceField") pressure = o;
+  if (r.gave("solver.operator") && r.gaveValue("solver.operator") == "matrix-free") return;
+  if (!linearSolver || linearSolver->type != "CGLinearSolver" || r.gave("solver.operator"))
+    throw Error(pressure->where + ": " + pressure->label() +
+                ": a pressure on a mapped child's faces is supported under a CGLinearSolver "
+                "(matrix-free) only: its tangent J^T K J couples body nodes of different cells, "
+                "which the assembled matrix here cannot hold (linear solver: " +
+                (linearSolver ? linearSolver->label() : std::string("none")) + ")");
+  r.key("solver.operator", "matrix-free");
+  r.note(pressure->label() +
+         ": the step's matrix is matrix-free (its tangent couples body nodes of different "
+         "cells), as SOFA's CGLinearSolver multiplies by addDForce and assembles none");
+}
+
 // The load a ConstantForceField gave (the key its mapping added after `before`), as the
 // ordinal of that key's value among the body's keys, for a Python controller to write.
 void noteForceLoad(const SofaObject& o, const std::vector<SofaKey>& keys, std::size_t before,
@@ -1013,7 +1035,21 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
           reader.given(*bodyGrid, field) ? findFile(reader, *bodyGrid, options, field) : "",
           gridSurfaces(reader, *bodyGrid, options), linkedPoints ? &*linkedPoints : nullptr);
     }
-    sofa::mapMappedChild(reader, child, keys, sparse ? &*sparse : nullptr);
+    // Points from a MeshOBJLoader (`src` or `position` linked to it): its file, found here.
+    const SofaObject* loader = reader.linked(*child.state, "position");
+    const bool obj = loader && loader->type == "MeshOBJLoader";
+    for (const SofaObject* o : child.components)
+      if (o->type == "SurfacePressureForceField") {
+        for (const SofaObject& each : child.node->objects)
+          if (each.type == "MeshTopology" || &each == loader)
+            sofa::checkDataFields(reader, each, options.skipUnsupported);
+        if (const SofaObject* l = reader.linked(*o, "topology"))
+          sofa::checkDataFields(reader, *l, options.skipUnsupported);
+      }
+    sofa::mapMappedChild(reader, child, keys, sparse ? &*sparse : nullptr,
+                         obj ? findFile(reader, *loader, options) : "");
+    if (reader.gave("mapped.pressure") || reader.gave("mapped.pressure-pulse"))
+      matrixFreeForMappedPressure(reader, child, body.linearSolver);
   }
   // Every force comes from a component the scene names: without a FEM force field (the
   // mappings that give material.model), none; diffusion's force field is its physics'.

@@ -5,6 +5,8 @@
 // fields, defaults and refusals stay in one place.
 #include "sofa_mapped_child.hpp"
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,26 +22,50 @@ std::string named(const SofaObject& o) {
   return o.type + (o.name.empty() ? "" : " '" + o.name + "'");
 }
 
-// The child's points: its MechanicalObject's position, written in the scene. MechanicalObject::init
-// would move them by its transforms, and a loader would give them from a file: neither is read
-// here. SOFA initialises a node's objects in the order written, and UniformMass,
+// The child's points: its MechanicalObject's position, written in the scene, or under a
+// BarycentricMapping a MeshOBJLoader's vertices in file order (`objFile`, the loader's file the
+// importer found; MeshOBJLoader::readOBJ without handleSeams keeps them so). MechanicalObject::init
+// would move them by its transforms, and other loaders would give them from a file: neither is
+// read here. SOFA initialises a node's objects in the order written, and UniformMass,
 // ConstantForceField and RestShapeSpringsForceField take the state's size (their indices) and
 // rest positions when they do: an IdentityMapping or SubsetMapping sizes the child when it
 // initialises, so without written points (or before them) they would see the one default
-// point. Written points of the right count give every one of them the child's size.
-std::string childPoints(Reader& r, const SofaObject& state) {
+// point. Written points of the right count give every one of them the child's size; a loader
+// gives them when it is read, before any of them.
+std::vector<double> childPoints(Reader& r, const SofaObject& state, const std::string& objFile,
+                                bool barycentric) {
   for (const char* field : {"translation", "rotation", "scale3d", "dx", "dy", "dz", "rx", "ry",
                             "rz", "sx", "sy", "sz", "rest_position"})
     r.refuseIfGiven(state, field, "a mapped child's points are read as written");
+  const SofaObject* loader = r.linked(state, "position");
+  if (barycentric && loader && loader->type == "MeshOBJLoader" && !objFile.empty()) {
+    for (const char* field : {"scale3d", "scale", "rotation", "translation", "transformation"})
+      r.refuseIfGiven(*loader, field, "a transform in the loader of a mapped child's points");
+    if (r.boolean(*loader, "handleSeams", false))
+      r.reject(*loader, "handleSeams",
+               "a mapped child's points renumbered at the file's texture seams are not supported");
+    const Surface surface = readObj(objFile);
+    std::vector<double> points;
+    for (const auto& v : surface.vertices) points.insert(points.end(), v.begin(), v.end());
+    if (points.empty()) r.reject(*loader, "filename", "the file gives no point");
+    return points;
+  }
   const std::optional<std::string> position = r.text(state, "position");
-  if (!position || r.linked(state, "position") || r.reals(state, "position").empty())
+  if (!position || loader || r.reals(state, "position").empty())
     r.reject(state, "position",
-             "a mapped child's points are read from its position written in the scene (not "
-             "from a loader or a topology; SOFA's IdentityMapping and SubsetMapping size the "
-             "child only after the components before them took its size)");
-  if (r.reals(state, "position").size() % 3 != 0)
-    r.reject(state, "position", "expected X Y Z for each point");
-  return *position;
+             "a mapped child's points are read from its position written in the scene, or under "
+             "a BarycentricMapping from a MeshOBJLoader (not from another loader or a topology; "
+             "SOFA's IdentityMapping and SubsetMapping size the child only after the components "
+             "before them took its size)");
+  std::vector<double> points = r.reals(state, "position");
+  if (points.size() % 3 != 0) r.reject(state, "position", "expected X Y Z for each point");
+  return points;
+}
+
+std::string pointsText(const std::vector<double>& points) {
+  std::string text;
+  for (double v : points) text += (text.empty() ? "" : " ") + parse::text(v);
+  return text;
 }
 
 // SubsetMapping.inl init: `indices`, else first..last (last clamped to the parent's size), else
@@ -72,9 +98,9 @@ struct ChildLoads {
 };
 
 // The key a child's component gave, as the child's; refused when it is of a kind the child does
-// not carry, or selects points other than by index. `points` is the child's size.
-void translate(Reader& r, const SofaObject& o, const SofaKey& k, std::size_t points,
-               ChildLoads& loads) {
+// not carry, or selects points other than by index. `points` gives the child's size.
+void translate(Reader& r, const SofaObject& o, const SofaKey& k,
+               const std::function<std::size_t()>& points, ChildLoads& loads) {
   const Texts tokens = parse::tokens(k.value);
   const auto refuse = [&](const std::string& why) {
     throw Error(o.where + ": " + named(o) + ": " + why + " (it gives " + k.key + " = " + k.value +
@@ -102,7 +128,7 @@ void translate(Reader& r, const SofaObject& o, const SofaKey& k, std::size_t poi
     const std::vector<std::string> indices = listed(3, all);
     // ConstantForceField's totalForce is shared equally by the points it selects.
     const double share =
-        k.key == "load.total-force" ? 1.0 / double(all ? points : indices.size()) : 1.0;
+        k.key == "load.total-force" ? 1.0 / double(all ? points() : indices.size()) : 1.0;
     double f[3];
     for (int d = 0; d < 3; ++d) f[d] = std::stod(tokens[std::size_t(d)]) * share;
     if (all) {
@@ -151,7 +177,7 @@ void checkMechanicalMapping(const Reader& r, const SofaObject& mapping) {
 }
 
 void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys,
-                    const SparseGrid* sparse) {
+                    const SparseGrid* sparse, const std::string& objFile) {
   const SofaObject& mapping = *child.mapping;
   r.into(keys);
   r.from(mapping);
@@ -167,18 +193,25 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
       throw Error(o->where + ": " + named(*o) + ": before " + child.state->label() +
                   " in its node: SOFA would initialise it on the state's default size");
   ChildLoads loads;
-  const std::size_t points = r.reals(*child.state, "position").size() / 3;
+  // The child's points, read when first needed (so that what is refused first stays so).
+  std::optional<std::vector<double>> read;
+  const auto positions = [&]() -> const std::vector<double>& {
+    if (!read) read = childPoints(r, *child.state, objFile, mapping.type == "BarycentricMapping");
+    return *read;
+  };
   for (const SofaObject* o : child.components) {
     // A pressure's triangle or quadrangle joins child points that may lie in different parent
-    // cells: its force needs their positions together and its tangent J^T K J couples those
-    // cells, which the child's per-point J, carried cell by cell, does not hold.
-    if (o->type == "SurfacePressureForceField" || o->type == "TrianglePressureForceField" ||
-        o->type == "QuadPressureForceField")
+    // cells: io/sofa_mapped_pressure reads SurfacePressureForceField's.
+    if (o->type == "SurfacePressureForceField") {
+      r.from(*o);
+      mapMappedChildPressure(r, *o, child, objFile, positions().size() / 3);
+      continue;
+    }
+    if (o->type == "TrianglePressureForceField" || o->type == "QuadPressureForceField")
       throw Error(o->where + ": " + named(*o) +
                   ": a pressure on a mapped child's own triangles or quadrangles is not "
                   "supported (in node " +
-                  child.node->path() +
-                  "): each face joins points that may lie in different cells of the body");
+                  child.node->path() + "); SurfacePressureForceField's is");
     const SofaMapping map = sofaMapping(o->type);
     if (!map)
       throw Error(o->where + ": " + named(*o) + ": not supported in a mapped child (in node " +
@@ -188,23 +221,25 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
     r.from(*o);
     map(r, *o);
     r.into(keys);
-    for (const SofaKey& k : own) translate(r, *o, k, points, loads);
+    for (const SofaKey& k : own)
+      translate(
+          r, *o, k, [&] { return positions().size() / 3; }, loads);
   }
   r.from(mapping);
   if (mapping.type == "IdentityMapping") {
     r.key("mapped.mapping", "identity");
-    r.key("mapped.points", childPoints(r, *child.state));
+    r.key("mapped.points", pointsText(positions()));
   } else if (mapping.type == "SubsetMapping") {
     r.key("mapped.mapping", "subset");
     const std::string indices = subsetIndices(r, mapping);
     r.key("mapped.indices", indices);
-    const std::string points = childPoints(r, *child.state);
-    if (3 * parse::tokens(indices).size() != parse::tokens(points).size())
+    const std::size_t points = positions().size() / 3;
+    if (parse::tokens(indices).size() != points)
       r.reject(*child.state, "position",
-               std::to_string(parse::tokens(points).size() / 3) + " points for the " +
+               std::to_string(points) + " points for the " +
                    std::to_string(parse::tokens(indices).size()) + " indices of " +
                    mapping.label());
-    r.key("mapped.points", points);
+    r.key("mapped.points", pointsText(positions()));
   } else {
     // BarycentricMapping.cpp createMapperFromTopology: a grid gets its cubes' own mapper
     // (BarycentricMapperRegularGridTopology, ...SparseGridTopology), not the mesh mapper's rule
@@ -224,10 +259,9 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
       r.reject(mapping, "useRestPosition",
                "locating the points at the rest positions is not supported");
     r.key("mapped.mapping", "barycentric");
-    r.key("mapped.points", childPoints(r, *child.state));
-    const std::vector<double> points = r.reals(*child.state, "position");
-    if (regular) r.key("mapped.cells", regularGridCubes(regularGrid(r, *topology), points));
-    if (sparseGrid) r.key("mapped.cells", sparseGridCubes(*sparse, points));
+    r.key("mapped.points", pointsText(positions()));
+    if (regular) r.key("mapped.cells", regularGridCubes(regularGrid(r, *topology), positions()));
+    if (sparseGrid) r.key("mapped.cells", sparseGridCubes(*sparse, positions()));
   }
   if (loads.mass) r.key("mapped.gravity", r.gaveValue("load.gravity"));
   if (loads.anyForce)

@@ -1,5 +1,6 @@
 #pragma once
 // A mapped child's keys (io/sofa_mapped_child.cpp). Private to the SOFA importer.
+#include <string>
 #include <vector>
 
 #include "eis/io/sofa_import.hpp"
@@ -14,8 +15,15 @@ namespace eis::sofa {
 // component for what cannot be mapped.
 // `sparse`: the body's SparseGridTopology, when its mesh is one (SOFA's sparse grid mapper reads
 // its cubes).
+// `objFile`: the file of the MeshOBJLoader the child's points are linked to, found by the
+// importer ("" when none).
 void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys,
-                    const SparseGrid* sparse = nullptr);
+                    const SparseGrid* sparse = nullptr, const std::string& objFile = "");
+
+// SOFA's SurfacePressureForceField `o` in the mapped child (io/sofa_mapped_pressure.cpp): the
+// mapped-pressure keys, the faces those of the child's topology; `points`: the child's size.
+void mapMappedChildPressure(Reader& r, const SofaObject& o, const MappedNode& child,
+                            const std::string& objFile, std::size_t points);
 
 // Refuses a mapping that keeps the child's forces or masses in the child (mapForces, mapMasses,
 // mapMatrices, isMechanical false) or maps the rest positions (applyRestPosition).

@@ -89,7 +89,9 @@ void cellsOf(const std::string& key, const std::string& text, std::vector<std::i
   }
 }
 
-ChildMapping mappingOf(const DistributedMesh& mesh, const MappedChildParameters& p) {
+}  // namespace
+
+ChildMapping childMappingOf(const DistributedMesh& mesh, const MappedChildParameters& p) {
   switch (p.mapping) {
     case ChildMappingType::Identity: return ChildMapping::identity(mesh);
     case ChildMappingType::Subset: return ChildMapping::nodes(mesh, p.indices);
@@ -99,10 +101,8 @@ ChildMapping mappingOf(const DistributedMesh& mesh, const MappedChildParameters&
   }
 }
 
-}  // namespace
-
 MappedChild::MappedChild(const DistributedMesh& mesh, const MappedChildParameters& parameters)
-    : mesh_(mesh), mapping_(mappingOf(mesh, parameters)), planes_(parameters.planes) {
+    : mesh_(mesh), mapping_(childMappingOf(mesh, parameters)), planes_(parameters.planes) {
   if (!parameters.points.empty() && std::int64_t(parameters.points.size()) != mapping_.size())
     throw Error("mapped.points gives " + std::to_string(parameters.points.size()) +
                 " points for the " + std::to_string(mapping_.size()) + " the mapping makes");

@@ -83,11 +83,11 @@ check "a FEM force field in a mapped child beside the body's own is refused, nam
 scene 3 "" '<Node name="child">
       <MeshTopology triangles="0 1 2  1 4 2"/>
       <MechanicalObject position="0 0 0  1 0 0  0 1 0  0 0 1  1 1 1  1 0.2 -0.8"/>
-      <SurfacePressureForceField pressure="10"/>
+      <TrianglePressureForceField pressure="0 0 10" triangleList="0 1"/>
       <BarycentricMapping/>
     </Node>' > pressure.scn
-check "a pressure on a mapped child's triangles is refused, naming it" \
-  refused "SurfacePressureForceField.*a pressure on a mapped child's own triangles or quadrangles is not supported (in node /body/child)" \
+check "a TrianglePressureForceField on a mapped child's triangles is refused, naming it" \
+  refused "TrianglePressureForceField.*a pressure on a mapped child's own triangles or quadrangles is not supported (in node /body/child); SurfacePressureForceField's is" \
     1 "$EXE" --scene pressure.scn --solver.steps=1
 scene 3 "" '<Node name="child">
       <MechanicalObject position="0 0 0  1 0 0  0 1 0  0 0 1  1 1 1  1 0.2 -0.8"/>

@@ -45,6 +45,8 @@ struct MappedChildParameters {
   std::map<std::int64_t, double> restStiffnessOf;     // mapped.rest-shape-nodes, by child point
 };
 MappedChildParameters readMappedChildParameters(const Parameters& scene);
+// Collective. The mapping the parameters describe (mapped.mapping none is not one).
+ChildMapping childMappingOf(const DistributedMesh& mesh, const MappedChildParameters& parameters);
 
 class MappedChild : public ForceField {
 public:
