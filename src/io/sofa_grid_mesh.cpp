@@ -7,6 +7,7 @@
 #include "eis/core/parameters.hpp"
 #include "sofa_grid.hpp"
 #include "sofa_sparse_grid.hpp"
+#include "sofa_subset_topology.hpp"
 
 namespace eis::sofa {
 
@@ -285,6 +286,19 @@ void mapGrid(Reader& reader, const SofaObject& grid,
                    : ", its " + hexahedra + " cut into 6 tetrahedra each " + cut));
 }
 
+SparseGrid sceneSparseGrid(Reader& reader, const SofaObject& grid, std::vector<GridLevel>* finer) {
+  // SOFA's data field is `filename`, `fileTopology` its alias.
+  const char* field = grid.field("fileTopology") ? "fileTopology" : "filename";
+  const std::string surface = reader.given(grid, field) ? reader.file(grid, field) : "";
+  std::vector<std::string> surfaces;
+  if (grid.type == "SparseGridMultipleTopology")
+    for (const std::string& name : parse::tokens(reader.text(grid, "fileTopologies").value_or("")))
+      surfaces.push_back(reader.file(grid, "fileTopologies", name));
+  const auto linkedPoints = linkedSubsetPoints(reader, grid, "position");
+  return sparseGrid(reader, grid, surface, surfaces, linkedPoints ? &*linkedPoints : nullptr,
+                    finer);
+}
+
 // A SparseGridTopology as the body's mesh: the points and hexahedra SOFA keeps of its surface,
 // in SOFA's numbering (io/sofa_sparse_grid.hpp), as the components that read the body's cells
 // want them. A HexahedronFEMForceField gets the stiffness SOFA gives each cell
@@ -292,13 +306,11 @@ void mapGrid(Reader& reader, const SofaObject& grid,
 // cells when fillWeighted, or with nbVirtualFinerLevels the mean of its finer cells');
 // TetrahedronFEMForceField and Hexa2TetraTopologicalMapping cut a topology that is no GridTopology
 // as if it had 2 x 1 cells a layer (nx = 2, ny = 1 in their init), and read no coefficient.
-void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& surfacePath,
-                   const std::vector<std::string>& surfaces,
-                   const std::vector<const SofaObject*>& components,
-                   const std::vector<std::array<double, 3>>* linkedPoints) {
+void mapSparseGrid(Reader& reader, const SofaObject& grid,
+                   const std::vector<const SofaObject*>& components) {
   const CellReaders readers = cellReaders(reader, grid, components, false);
   std::vector<GridLevel> finer;
-  const SparseGrid mesh = sparseGrid(reader, grid, surfacePath, surfaces, linkedPoints, &finer);
+  const SparseGrid mesh = sceneSparseGrid(reader, grid, &finer);
   // NonUniformHexahedronFEMForceFieldAndMass (and HexahedronCompositeFEMForceFieldAndMass)
   // condenses its stiffness from the finer levels.
   bool condensed = false;

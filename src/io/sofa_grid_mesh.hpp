@@ -1,12 +1,14 @@
 #pragma once
 // A SOFA grid topology as the body's mesh keys, for io/sofa_import.cpp's mapMesh: a
 // RegularGridTopology (io/sofa_grid.hpp) or a SparseGridTopology (io/sofa_sparse_grid.hpp), and
-// what the components that read its cells may do with it. Private to io/sofa_import.cpp.
+// what the components that read its cells may do with it. Private to the SOFA importer
+// (io/sofa_import.cpp; sceneSparseGrid also io/sofa_subset_points.cpp).
 #include <array>
 #include <string>
 #include <vector>
 
 #include "sofa_reader.hpp"
+#include "sofa_sparse_grid.hpp"
 
 namespace eis::sofa {
 
@@ -17,13 +19,16 @@ void mapGrid(Reader& reader, const SofaObject& grid,
              const std::vector<const SofaObject*>& components,
              const SofaObject* childHexahedral = nullptr);
 
-// mesh.nodes and mesh.hexahedra of the sparse grid whose surface is read from `surfacePath`
-// (empty: written in the scene; `surfaces`: a SparseGridMultipleTopology's fileTopologies), with
-// its cells' stiffness; the components other than
-// HexahedronFEMForceField that read its cells are refused.
-void mapSparseGrid(Reader& reader, const SofaObject& grid, const std::string& surfacePath,
-                   const std::vector<std::string>& surfaces,
-                   const std::vector<const SofaObject*>& components,
-                   const std::vector<std::array<double, 3>>* linkedPoints = nullptr);
+// The sparse grid SOFA builds for `grid` (io/sofa_sparse_grid.hpp): its surface from the file
+// its `filename` (alias fileTopology) names, a SparseGridMultipleTopology's fileTopologies, or
+// its position (written, or a SubsetTopology's points it links to), files found by Reader::file;
+// `finer` as sparseGrid's.
+SparseGrid sceneSparseGrid(Reader& reader, const SofaObject& grid,
+                           std::vector<GridLevel>* finer = nullptr);
+
+// mesh.nodes and mesh.hexahedra of the sparse grid (sceneSparseGrid), with its cells' stiffness;
+// the components other than HexahedronFEMForceField that read its cells are refused.
+void mapSparseGrid(Reader& reader, const SofaObject& grid,
+                   const std::vector<const SofaObject*>& components);
 
 }  // namespace eis::sofa

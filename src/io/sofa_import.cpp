@@ -73,30 +73,6 @@ std::string findFile(const Reader& reader, const SofaObject& loader,
   return findNamedFile(reader, loader, options, field, reader.text(loader, field));
 }
 
-// A SparseGridMultipleTopology's fileTopologies, each found like a loader's file; none for
-// another grid.
-std::vector<std::string> gridSurfaces(const Reader& reader, const SofaObject& grid,
-                                      const SofaImportOptions& options) {
-  std::vector<std::string> out;
-  if (grid.type == "SparseGridMultipleTopology")
-    for (const std::string& name : parse::tokens(reader.text(grid, "fileTopologies").value_or("")))
-      out.push_back(findNamedFile(reader, grid, options, "fileTopologies", name));
-  return out;
-}
-
-// The points a sparse grid's `position` links to when SOFA computes them: a SubsetTopology's
-// pointsInROI or pointsOutROI, from its loader's file; nothing otherwise.
-std::optional<std::vector<std::array<double, 3>>> gridLinkedPoints(
-    Reader& reader, const SofaObject& grid, const SofaImportOptions& options) {
-  std::string field;
-  const SofaObject* subset =
-      grid.field("position") ? reader.linked(grid, "position", &field) : nullptr;
-  if (!subset || !sofa::isSubsetPoints(*subset, field)) return std::nullopt;
-  const SofaObject& loader = sofa::subsetLoader(reader, *subset);
-  return sofa::subsetPoints(reader, *subset, field,
-                            readMeshFile(findFile(reader, loader, options)));
-}
-
 // MeshLoader (reinit: one matrix translation * rotation * scale) and MechanicalObject (init:
 // applyScale, applyRotation, applyTranslation) move the points the same way: scale3d (times
 // MeshLoader's `scale`), then rotation (degrees, Quat::createQuaterFromEuler), then translation.
@@ -365,13 +341,7 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
       reader.key("initial.positions", sofa::joined(x, 0, x.size()));
     }
     if (sofa::isSparseGrid(grid->type)) {
-      // SOFA's data field is `filename`, `fileTopology` its alias; found like a loader's file.
-      const char* field = grid->field("fileTopology") ? "fileTopology" : "filename";
-      const std::string surface =
-          reader.given(*grid, field) ? findFile(reader, *grid, options, field) : "";
-      const auto linkedPoints = gridLinkedPoints(reader, *grid, options);
-      sofa::mapSparseGrid(reader, *grid, surface, gridSurfaces(reader, *grid, options), components,
-                          linkedPoints ? &*linkedPoints : nullptr);
+      sofa::mapSparseGrid(reader, *grid, components);
     } else {
       sofa::mapGrid(reader, *grid, components, childHexahedral);
     }
@@ -1027,14 +997,8 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     // SOFA's mapper of a sparse grid reads the grid's cubes (io/sofa_mapped_child).
     std::optional<sofa::SparseGrid> sparse;
     if (bodyGrid && sofa::isSparseGrid(bodyGrid->type) &&
-        child.mapping->type == "BarycentricMapping") {
-      const char* field = bodyGrid->field("fileTopology") ? "fileTopology" : "filename";
-      const auto linkedPoints = gridLinkedPoints(reader, *bodyGrid, options);
-      sparse = sofa::sparseGrid(
-          reader, *bodyGrid,
-          reader.given(*bodyGrid, field) ? findFile(reader, *bodyGrid, options, field) : "",
-          gridSurfaces(reader, *bodyGrid, options), linkedPoints ? &*linkedPoints : nullptr);
-    }
+        child.mapping->type == "BarycentricMapping")
+      sparse = sofa::sceneSparseGrid(reader, *bodyGrid);
     // Points from a MeshOBJLoader (`src` or `position` linked to it): its file, found here.
     const SofaObject* loader = reader.linked(*child.state, "position");
     const bool obj = loader && loader->type == "MeshOBJLoader";
@@ -1097,6 +1061,10 @@ void shareMatrixFree(Reader& reader, const sofa::Walk& walk, SofaImport& out) {
 SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& options) {
   SofaImport out;
   Reader reader(scene, out);
+  reader.findFilesWith(
+      [&](const SofaObject& o, const std::string& field, const std::optional<std::string>& name) {
+        return findNamedFile(reader, o, options, field, name);
+      });
   const sofa::Walk walk = sofa::walkScene(scene, reader, options.skipUnsupported);
   // The scene's animation loop and constraint solver act on every body (io/sofa_lagrangian).
   const SofaObject *loop = nullptr, *constraintSolver = nullptr;

@@ -25,6 +25,12 @@ std::map<std::string, SofaMapping>& mappings() {
 
 }  // namespace
 
+std::string Reader::file(const SofaObject& o, const std::string& field,
+                         const std::optional<std::string>& name) const {
+  if (!finder_) throw std::logic_error("Reader::file: no file finder was set");
+  return finder_(o, field, name);
+}
+
 RegisterSofaMapping::RegisterSofaMapping(std::initializer_list<const char*> types,
                                          SofaMapping mapping) {
   for (const char* type : types)

@@ -3,9 +3,11 @@
 // followed, src="@object" copying the fields the object does not set, SOFA's defaults), and
 // collecting the keys; the registry of the mappings from SOFA classes to keys. Private to the
 // SOFA importer (io/sofa_*.cpp).
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "eis/io/sofa_import.hpp"
@@ -39,6 +41,18 @@ public:
   std::vector<long long> integers(const SofaObject& o, const std::string& field) const;
   bool given(const SofaObject& o, const std::string& field) const { return bool(text(o, field)); }
 
+  // The file `name` that `field` of `o` names (a loader's filename, a grid's surface), found as
+  // the importer finds files, in the scene's folder, then each scene.data-path: the finder
+  // importSofaScene sets (io/sofa_import.cpp), which rejects a missing one naming the field.
+  using FileFinder = std::function<std::string(const SofaObject& o, const std::string& field,
+                                               const std::optional<std::string>& name)>;
+  void findFilesWith(FileFinder finder) { finder_ = std::move(finder); }
+  std::string file(const SofaObject& o, const std::string& field,
+                   const std::optional<std::string>& name) const;
+  std::string file(const SofaObject& o, const std::string& field) const {
+    return file(o, field, text(o, field));
+  }
+
   // The body the keys that follow are for, and the object they come from (their errors name
   // its place).
   void into(std::vector<SofaKey>& keys) { keys_ = &keys; }
@@ -65,6 +79,7 @@ private:
   SofaImport& out_;
   std::vector<SofaKey>* keys_ = nullptr;
   std::string current_;
+  FileFinder finder_;
 };
 
 // How the objects of one SOFA class become our keys: it reads their data fields through the

@@ -303,8 +303,9 @@ void mapRestShapeSprings(Reader& r, const SofaObject& o) {
 // An end that a SubsetMapping or IdentityMapping drives from a body is that body's selected
 // points: the spring's force reaches them as J^T f, its stiffness as J^T K J, a spring between
 // those points (the mapping is linear: no geometric stiffness). An end that a BarycentricMapping
-// drives from a body on a RegularGridTopology is a weighted sum of its cube's corners, the spring
-// acting on the interpolated point (x = J x_body, v = J v_body; rest length as given).
+// drives from a body on a RegularGridTopology or a sparse grid is a weighted sum of its cube's
+// corners (io/sofa_subset_points), the spring acting on the interpolated point (x = J x_body,
+// v = J v_body; rest length as given).
 void mapInteractionSprings(Reader& r, const SofaObject& o) {
   r.refuseIfGiven(o, "fileSprings", "springs read from a file are not supported");
   // Lists of booleans, each "0" or "false" false.

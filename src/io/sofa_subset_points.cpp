@@ -9,7 +9,9 @@
 #include "eis/model/child_mapping.hpp"
 #include "sofa_grid.hpp"
 #include "sofa_grid_mapper.hpp"
+#include "sofa_grid_mesh.hpp"
 #include "sofa_mapped_child.hpp"
+#include "sofa_subset_topology.hpp"
 #include "sofa_walk.hpp"
 
 namespace eis::sofa {
@@ -70,10 +72,47 @@ std::vector<long long> boxIndices(const Reader& r, const SofaObject& roi, const 
   return indices;
 }
 
+// The points of a state a BarycentricMapping drives, as MechanicalObject::init leaves them when
+// the mapper reads them: its position (written, or a SubsetTopology's points it links to), or,
+// when that holds one point at most and its velocity too, those of the topology of its node
+// (likewise written or linked).
+std::vector<double> mappedStatePoints(Reader& r, const SofaObject& state) {
+  for (const char* field : {"translation", "rotation", "scale3d", "dx", "dy", "dz", "rx", "ry",
+                            "rz", "sx", "sy", "sz", "rest_position"})
+    r.refuseIfGiven(state, field,
+                    "the points a spring reaches through a BarycentricMapping are read as "
+                    "written, not moved");
+  const auto pointsOf = [&](const SofaObject& o) -> std::vector<double> {
+    if (const auto linked = linkedSubsetPoints(r, o, "position")) {
+      std::vector<double> xyz;
+      for (const auto& p : *linked) xyz.insert(xyz.end(), p.begin(), p.end());
+      return xyz;
+    }
+    if (o.field("position") && r.linked(o, "position") && !r.text(o, "position"))
+      r.reject(o, "position",
+               "a link to points SOFA computes (other than a SubsetTopology's) is not supported "
+               "for the points a BarycentricMapping drives");
+    return r.reals(o, "position");
+  };
+  std::vector<double> points = pointsOf(state);
+  const SofaObject* topology = topologyOf(state.node);
+  if (points.size() <= 3 && r.reals(state, "velocity").size() <= 3 && topology &&
+      topology->node == state.node && !isSparseGrid(topology->type) &&
+      topology->type.find("GridTopology") == std::string::npos && topology->field("position"))
+    points = pointsOf(*topology);
+  if (points.empty())
+    r.reject(state, "position",
+             "the points of a state a BarycentricMapping drives must be written (on it or on "
+             "the topology of its node) for springs to reach them");
+  if (points.size() % 3 != 0) r.reject(state, "position", "expected X Y Z for each point");
+  return points;
+}
+
 // The body points and weights of each point of `state`, which `mapping` (a BarycentricMapping)
-// drives from `body`, on a RegularGridTopology: the cube regularGridCubes finds and trilinear
-// weights on its corners (SOFA's hexahedron order, as the grid's hexahedra list them).
-std::vector<std::vector<std::pair<long long, double>>> gridWeights(const Reader& r,
+// drives from `body`, on a RegularGridTopology or a sparse grid: the cube regularGridCubes or
+// sparseGridCubes finds and trilinear weights on its corners (SOFA's hexahedron order, as the
+// grid's hexahedra list them).
+std::vector<std::vector<std::pair<long long, double>>> gridWeights(Reader& r,
                                                                    const SofaObject& state,
                                                                    const SofaObject& mapping,
                                                                    const SofaObject& body) {
@@ -81,27 +120,34 @@ std::vector<std::vector<std::pair<long long, double>>> gridWeights(const Reader&
   if (r.boolean(mapping, "useRestPosition", false))
     r.reject(mapping, "useRestPosition",
              "locating the points at the rest positions is not supported");
-  if (!r.given(state, "position"))
-    r.reject(state, "position",
-             "the points of a state a BarycentricMapping drives must be written for springs to "
-             "reach them");
-  const std::vector<double> points = r.reals(state, "position");
-  const RegularGrid grid = regularGrid(r, *topologyOf(body.node));
-  if (grid.dimension() != 3)
-    r.reject(mapping, "input", "a grid of fewer than two points along an axis has no cubes");
-  const Texts cubes = parse::tokens(regularGridCubes(grid, points));
+  const std::vector<double> points = mappedStatePoints(r, state);
+  const SofaObject& topology = *topologyOf(body.node);
+  std::vector<std::array<long long, 8>> hexahedra;
+  std::string cubeText;
+  if (isSparseGrid(topology.type)) {
+    const SparseGrid grid = sceneSparseGrid(r, topology);
+    hexahedra = grid.hexahedra;
+    cubeText = sparseGridCubes(grid, points);
+  } else {
+    const RegularGrid grid = regularGrid(r, topology);
+    if (grid.dimension() != 3)
+      r.reject(mapping, "input", "a grid of fewer than two points along an axis has no cubes");
+    hexahedra = grid.hexahedra;
+    cubeText = regularGridCubes(grid, points);
+  }
+  const Texts cubes = parse::tokens(cubeText);
   std::vector<std::vector<std::pair<long long, double>>> weighted;
   for (std::size_t t = 0; t + 3 < cubes.size(); t += 4) {
     long long cube = 0;
     Vec3 f{};
     const bool read = parse::number(cubes[t], cube) && parse::number(cubes[t + 1], f[0]) &&
                       parse::number(cubes[t + 2], f[1]) && parse::number(cubes[t + 3], f[2]);
-    if (!read || cube < 0 || std::size_t(cube) >= grid.hexahedra.size())
+    if (!read || cube < 0 || std::size_t(cube) >= hexahedra.size())
       throw Error(mapping.where + ": BarycentricMapping: no cube for point " +
                   std::to_string(t / 4) + " of " + state.label());
     const std::array<double, 8> w = trilinearWeights(f);
     std::vector<std::pair<long long, double>> point;
-    for (int k = 0; k < 8; ++k) point.push_back({grid.hexahedra[std::size_t(cube)][k], w[k]});
+    for (int k = 0; k < 8; ++k) point.push_back({hexahedra[std::size_t(cube)][k], w[k]});
     weighted.push_back(point);
   }
   return weighted;
@@ -109,7 +155,7 @@ std::vector<std::vector<std::pair<long long, double>>> gridWeights(const Reader&
 
 }  // namespace
 
-SelectedPoints selectedPoints(const Reader& r, const SofaObject& state, const SofaObject& user,
+SelectedPoints selectedPoints(Reader& r, const SofaObject& state, const SofaObject& user,
                               const std::string& field) {
   SelectedPoints selected;
   selected.body = selectionBody(r, state, user, field);

@@ -25,10 +25,11 @@ struct SelectedPoints {
 // `box`es, each box's bounds sorted, by increasing index; "0 0 0 1 1 1" when no box is given); the
 // body's points written in its `position`, linked to a grid's, or a RegularGridTopology's of its
 // node. Refused: a range (first, last), the match by position (radius), resizeToModel, an oriented
-// box, other ROIs. BarycentricMapping from a body on a RegularGridTopology
-// (BarycentricMapperRegularGridTopology): each point written in the state's `position` in the
-// grid's cube of its index (io/sofa_grid_mapper), its eight corners weighted trilinearly.
-SelectedPoints selectedPoints(const Reader& r, const SofaObject& state, const SofaObject& user,
+// box, other ROIs. BarycentricMapping from a body on a RegularGridTopology or a sparse grid
+// (BarycentricMapperRegularGridTopology, BarycentricMapperSparseGridTopology): each of the state's
+// points (its position, or its node's topology's) in the cube the grid's mapper puts it in
+// (io/sofa_grid_mapper), its eight corners weighted trilinearly.
+SelectedPoints selectedPoints(Reader& r, const SofaObject& state, const SofaObject& user,
                               const std::string& field);
 
 }  // namespace eis::sofa

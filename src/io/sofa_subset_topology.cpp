@@ -6,6 +6,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/parameters.hpp"
+#include "eis/mesh/mesh_file.hpp"
 #include "sofa_data_fields.hpp"
 
 namespace eis::sofa {
@@ -250,6 +251,16 @@ std::vector<std::array<double, 3>> subsetPoints(Reader& reader, const SofaObject
                                                 const SerialMesh& mesh) {
   const SubsetOutput out = computeSubset(inputOf(reader, subset, mesh));
   return pointsField == "pointsInROI" ? out.pointsIn : out.pointsOut;
+}
+
+std::optional<std::vector<std::array<double, 3>>> linkedSubsetPoints(Reader& reader,
+                                                                     const SofaObject& o,
+                                                                     const std::string& field) {
+  std::string linkedField;
+  const SofaObject* subset = o.field(field) ? reader.linked(o, field, &linkedField) : nullptr;
+  if (!subset || !isSubsetPoints(*subset, linkedField)) return std::nullopt;
+  const SofaObject& loader = subsetLoader(reader, *subset);
+  return subsetPoints(reader, *subset, linkedField, readMeshFile(reader.file(loader, "filename")));
 }
 
 }  // namespace eis::sofa

@@ -4,6 +4,7 @@
 // renumbered as SOFA renumbers them. Private to the SOFA importer.
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,5 +60,11 @@ void mapSubsetMesh(Reader& reader, const SofaObject& subset, const std::string& 
 std::vector<std::array<double, 3>> subsetPoints(Reader& reader, const SofaObject& subset,
                                                 const std::string& pointsField,
                                                 const SerialMesh& mesh);
+
+// The points `field` of `o` links to when a SubsetTopology computes them (its pointsInROI or
+// pointsOutROI, from its loader's file, found by Reader::file); nothing when it links to none.
+std::optional<std::vector<std::array<double, 3>>> linkedSubsetPoints(Reader& reader,
+                                                                     const SofaObject& o,
+                                                                     const std::string& field);
 
 }  // namespace eis::sofa

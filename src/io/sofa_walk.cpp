@@ -7,6 +7,7 @@
 #include "eis/core/error.hpp"
 #include "eis/core/parameters.hpp"
 #include "sofa_lagrangian.hpp"
+#include "sofa_sparse_grid.hpp"
 #include "sofa_subset_multi_mapping.hpp"
 
 namespace eis::sofa {
@@ -594,13 +595,14 @@ const SofaObject* selectionBody(const Reader& r, const SofaObject& state, const 
         "BarycentricMapping");
   const SofaObject* body = mapping->field("input") ? linkedState(r, *mapping, "input")
                                                    : contextState(state.node->parent);
-  // SOFA's grid mapper (BarycentricMapperRegularGridTopology) locates the points by the grid's
-  // index alone, which the importer can do; its mesh and sparse-grid mappers are not read here.
+  // SOFA's grid and sparse-grid mappers (BarycentricMapperRegularGridTopology,
+  // ...SparseGridTopology) locate the points from the grid alone, which the importer can do; its
+  // mesh mapper's search is not read here.
   const SofaObject* grid = body ? topologyOf(body->node) : nullptr;
-  if (barycentric && !(grid && grid->type == "RegularGridTopology"))
+  if (barycentric && !(grid && (grid->type == "RegularGridTopology" || isSparseGrid(grid->type))))
     return refuse(
         "springs to a BarycentricMapping child are supported from a body on a "
-        "RegularGridTopology; its input's topology is " +
+        "RegularGridTopology or a sparse grid; its input's topology is " +
         (grid ? grid->label() : std::string("none")));
   if (mapping->field("output") && linkedState(r, *mapping, "output") != &state)
     r.reject(*mapping, "output", "not " + state.label() + ", the MechanicalObject of its node");

@@ -83,9 +83,10 @@ const SofaObject* linkedState(const Reader& reader, const SofaObject& o, const s
 bool isDirectSolver(const std::string& type);
 // A mechanical mapping: the node's state follows its parent's (a topological mapping is not).
 bool isMechanicalMapping(const std::string& type);
-// The body state whose points a SubsetMapping or IdentityMapping in `state`'s node selects, or
+// The body state whose points a SubsetMapping or IdentityMapping in `state`'s node selects, or a
+// BarycentricMapping interpolates from a body on a RegularGridTopology or a sparse grid, or
 // nullptr when no mechanical mapping drives `state`. Throws eis::Error naming `user`, whose
-// `field` links the state, for another mapping or a mapped input.
+// `field` links the state, for another mapping, another topology or a mapped input.
 const SofaObject* selectionBody(const Reader& reader, const SofaObject& state,
                                 const SofaObject& user, const std::string& field);
 

@@ -6,9 +6,11 @@
 # first step computed by hand (tests/common/weighted_spring_step.py: J^T f and J^T K J assembled
 # with numpy, J^T K J checked against central differences of J^T f), with direct and iterative
 # solves; beams joined by springs to weighted points of the other beam end the same on 1, 2 and
-# 3 ranks; SOFA's SpringForceField to a BarycentricMapping child of a RegularGridTopology body
-# takes the first step by hand on 1, 2 and 3 ranks, and from a mesh of tetrahedra is refused;
-# malformed ends are refused.
+# 3 ranks; SOFA's SpringForceField to a BarycentricMapping child of a RegularGridTopology body,
+# and of a SparseGridTopology body (the weights of SOFA's sparse-grid mapper computed with numpy),
+# takes the first step by hand on 1, 2 and 3 ranks; a sparse grid and its child whose points are
+# a SubsetTopology's take the step they take with those points written; a child of a mesh of
+# tetrahedra is refused; malformed ends are refused.
 # Usage: weighted_springs.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -18,6 +20,7 @@ source "$here/../common/mpi_launch.sh"
 # shellcheck source=SCRIPTDIR/../common/checks.sh
 source "$here/../common/checks.sh"
 program=$(realpath "$1")
+MESH=$(realpath "$2/beam_v22_ascii.msh")
 launch_in_scratch "$RANKS" "$program"
 python=${PYTHON:-/usr/bin/python3}
 
@@ -186,10 +189,120 @@ check "... is the first step computed by hand" \
   "$python" "$here/../common/weighted_spring_step.py" bary1.csv bary.json 1e-12
 check "... 1 and 2 ranks agree" same_state bary1.csv bary2.csv 1e-14
 check "... 1 and 3 ranks agree" same_state bary1.csv bary3.csv 1e-14
+# The same springs to a BarycentricMapping child of a SparseGridTopology body (SOFA's sparse-grid
+# mapper): an L of four cells kept of a 3 x 2 x 1 grid (the cells holding its position's points),
+# one point inside a kept cell, one in a cell it lacks (the nearest boundary cell's centre, its
+# coordinates extrapolated). The weights, the grid's point numbering (by position: x, then y,
+# then z) and its cells' order computed here with numpy from SOFA's SparseGridTopology and
+# BarycentricMapperSparseGridTopology, then the first step by hand as above.
+sed -e 's|<RegularGridTopology n="2 2 2" min="1.5 0 0" max="2.5 1 1"/>|<SparseGridTopology n="4 3 2" min="0 0.5 0" max="3 2.5 1" position="0.5 1 0.5  1.5 1 0.5  2.5 1 0.5  0.5 2 0.5"/>|' \
+  -e 's|position="1.75 0.5 0.75  1.5 0 0"|position="1.25 0.75 0.75  2.4 1.8 0.2  0 0.5 1"|' \
+  -e 's|indices="1 3"|indices="0 1"|' \
+  -e 's|spring="1 0 40 0.5 1.2  7 1 30 0 0.5"|spring="1 0 40 0.5 1.2  7 1 30 0 0.5  5 2 20 0.2 0.8"|' \
+  bary.scn > sparse.scn
+"$python" - > sparse.json <<'PY'
+import json
+import numpy as np
+lo, step, cells = np.array([0, 0.5, 0]), np.array([1.0, 1, 1]), (3, 2, 1)
+kept = [(0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 1, 0)]  # the cells of the position's points
+corner = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0), (0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1)]
+points = sorted({tuple(lo + step * (np.array(c) + o)) for c in kept for o in corner})
+hexa = [[points.index(tuple(lo + step * (np.array(c) + o))) for o in corner] for c in kept]
+def weights(p):
+    x = (np.array(p) - lo) / step
+    i = tuple(int(v) for v in np.floor(x))
+    if i in kept:
+        h, f = kept.index(i), x - np.floor(x)
+    else:
+        centre = [np.linalg.norm(p - (np.array(points[c[0]]) + points[c[6]]) / 2) for c in hexa]
+        h = int(np.argmin(centre))
+        f = (p - np.array(points[hexa[h][0]])) / (np.array(points[hexa[h][6]]) - points[hexa[h][0]])
+    w = [(1 - f[0] if o[0] == 0 else f[0]) * (1 - f[1] if o[1] == 0 else f[1]) *
+         (1 - f[2] if o[2] == 0 else f[2]) for o in corner]
+    return [["/b", hexa[h][k], w[k]] for k in range(8)]
+child = [(1.25, 0.75, 0.75), (2.4, 1.8, 0.2), (0, 0.5, 1)]
+a = [[x, y, z] for z in (0, 1) for y in (0, 1) for x in (0, 1)]
+print(json.dumps({"h": 0.01, "bodies": {
+    "/a": {"x": a, "v": [[0, 0, 0]] * 8, "m": 2, "fixed": [0, 2, 4, 6]},
+    "/b": {"x": [list(p) for p in points], "v": [[0, 0, 0]] * len(points), "m": 3,
+           "fixed": [0, 1]}},
+    "springs": [{"ks": 40, "kd": 0.5, "L": 1.2, "end1": [["/a", 1, 1]], "end2": weights(child[0])},
+                {"ks": 30, "kd": 0, "L": 0.5, "end1": [["/a", 7, 1]], "end2": weights(child[1])},
+                {"ks": 20, "kd": 0.2, "L": 0.8, "end1": [["/a", 5, 1]],
+                 "end2": weights(child[2])}]}))
+PY
+for n in 1 2 3; do
+  check "SpringForceField to a BarycentricMapping child of a sparse grid on $n ranks" \
+    run_on $n sparse$n --scene sparse.scn --solver.steps=1 --output.final-state=sparse$n.csv
+done
+check "... is the first step computed by hand (SOFA's sparse-grid mapper)" \
+  "$python" "$here/../common/weighted_spring_step.py" sparse1.csv sparse.json 1e-12
+check "... 1 and 2 ranks agree" same_state sparse1.csv sparse2.csv 1e-14
+check "... 1 and 3 ranks agree" same_state sparse1.csv sparse3.csv 1e-14
+sed 's|<MechanicalObject name="dofs" position=|<MechanicalObject name="dofs" translation="1 0 0" position=|' \
+  sparse.scn > moved.scn
+check "a child's points moved by its MechanicalObject's translation are refused" \
+  refused "translation.*read as written, not moved" 2 "$program" --scene moved.scn --solver.steps=1
+# As SOFA's SubsetTopology_refiningMesh.scn: the grid's points and its child's are a
+# SubsetTopology's pointsOutROI (meshes/beam_v22_ascii.msh out of the box x <= 4, SOFA's border
+# points first), the child's taken from the topology of its node (MechanicalObject::init); the
+# same step as with those points written in the scene (awk reads them: the border points, in the
+# box and in a tetrahedron with a point out of it, by id, then those out).
+OUT=$(awk '
+  /^\$Nodes/ { part = 1; getline; next } /^\$EndNodes/ { part = 0 }
+  /^\$Elements/ { part = 2; getline; next } /^\$EndElements/ { part = 0 }
+  part == 1 { n = $1; x[$1] = $2; p[$1] = $2 " " $3 " " $4 }
+  part == 2 && $2 == 4 {
+    k = 0; for (i = NF - 3; i <= NF; ++i) k += (x[$i] <= 4)
+    if (k > 0 && k < 4) for (i = NF - 3; i <= NF; ++i) if (x[$i] <= 4) border[$i] = 1 }
+  END { for (i = 1; i <= n; ++i) if (i in border) printf "%s  ", p[i]
+        for (i = 1; i <= n; ++i) if (x[i] > 4) printf "%s  ", p[i] }' "$MESH")
+subset_scene() {  # subset_scene GRID-POINTS CHILD-POINTS > FILE
+  cat <<XML
+<Node name="root" dt="0.01" gravity="0 0 0">
+    <DefaultAnimationLoop/>
+    <EulerImplicitSolver rayleighStiffness="0" rayleighMass="0"/>
+    <SparseLDLSolver/>
+    <MeshGmshLoader name="loader" filename="$MESH"/>
+    <SubsetTopology name="subset" src="@loader" rest_position="@loader.position"
+                    box="-1 -1 -1 4 2 2" localIndices="1"/>
+    <Node name="a">
+        <RegularGridTopology n="2 2 2" min="5 -2 0" max="6 -1 1"/>
+        <MechanicalObject name="dofs"/>
+        <UniformMass vertexMass="2"/>
+        <FixedProjectiveConstraint indices="0 2 4 6"/>
+    </Node>
+    <Node name="b">
+        <SparseGridTopology n="7 3 3" position="$1"/>
+        <MechanicalObject name="dofs"/>
+        <UniformMass vertexMass="3"/>
+        <FixedProjectiveConstraint indices="0 1 2 3"/>
+        <Node name="points">
+            <TetrahedronSetTopologyContainer position="$2"/>
+            <MechanicalObject name="dofs"/>
+            <BarycentricMapping input="@../dofs" output="@dofs"/>
+        </Node>
+    </Node>
+    <SpringForceField object1="@a/dofs" object2="@b/points/dofs"
+                      spring="1 0 40 0.5 0.2  3 1 30 0 0.5  5 2 20 0.2 0  7 40 20 0 1"/>
+</Node>
+XML
+}
+subset_scene "@../subset.pointsOutROI" "@../../subset.pointsOutROI" > linked.scn
+subset_scene "$OUT" "$OUT" > written.scn
+check "points a SubsetTopology computes (its pointsOutROI) for the grid and its child" \
+  run_on 1 linked --scene linked.scn --solver.steps=1 --output.final-state=linked.csv
+check "... the same points written" \
+  run_on 1 written --scene written.scn --solver.steps=1 --output.final-state=written.csv
+check "... the same state, bit for bit" cmp -s linked.csv written.csv
+check "... which the springs moved" \
+  awk -F, '$8 == "/b" && ($5 != 0 || $6 != 0 || $7 != 0) { moved = 1 } END { exit !moved }' \
+  linked.csv
+
 sed 's|<RegularGridTopology n="2 2 2" min="1.5 0 0" max="2.5 1 1"/>|<MeshTopology position="1.5 0 0  2.5 0 0  1.5 1 0  1.5 0 1" tetrahedra="0 1 2 3"/>|' \
   bary.scn > tetra.scn
 check "a spring to a BarycentricMapping child of a mesh of tetrahedra is refused, naming it" \
-  refused "supported from a body on a RegularGridTopology; its input's topology is MeshTopology" \
+  refused "supported from a body on a RegularGridTopology or a sparse grid; its input's topology is MeshTopology" \
   2 "$program" --scene tetra.scn --solver.steps=1
 
 check "a weight that is no number is refused" \
