@@ -21,9 +21,9 @@
 #   in every free motion after the first, from the last step's multipliers over h: 4 steps of
 #   three hanging chains of 3 edges that pull and push, one body for each value, with
 #   rayleighStiffness 0.1, the free motion, W, the multipliers and the correction of each step
-#   as numpy's SOFA steps (distance_step.py steps) to 1e-9 on 1, 2 and 3 ranks, both orders (the
-#   chain with None differs from the steps with Stabilized by more than 1e-6); a value SOFA does
-#   not have and constrainToRestPos="true" refused in one error line.
+#   as numpy's SOFA steps (distance_step.py steps) to 1e-9 on 1, 2 and 3 ranks (matrix-free CG
+#   on 3), both orders (the chain with None differs from the steps with Stabilized by more than
+#   1e-6); a value SOFA does not have and constrainToRestPos="true" refused in one error line.
 # Usage: sofa_distance_constraint.sh <euler-implicit> <meshes dir>.
 set -uo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -75,11 +75,12 @@ disagrees() {
   [ "$status" -eq 3 ]
 }
 
-# run NAME RANKS SCENE STEPS: the final state in NAME.csv, the multipliers in NAME.lambda.
+# run NAME RANKS SCENE STEPS [OPTION..]: the final state in NAME.csv, the multipliers in
+# NAME.lambda.
 run() {
   local name=$1 ranks=$2 scene=$3 steps=$4 status=0
   mpi_command "$ranks" "$EXE"
-  timeout 120 "${MPI_COMMAND[@]}" --scene "$scene" --solver.steps="$steps" \
+  timeout 120 "${MPI_COMMAND[@]}" --scene "$scene" --solver.steps="$steps" "${@:5}" \
     --output.final-state="$name.csv" --output.multipliers="$name.lambda" --quiet \
     > "$name.out" 2> "$name.err" || status=$?
   [ "$status" -eq 0 ] || sed 's/^/     | /' "$name.err"
@@ -234,9 +235,14 @@ XML
 }
 chains false > chains_pos.scn
 chains true > chains_vel.scn
+# On 3 ranks matrix-free, solved by CG: the blocks in the operator's products.
+FREE=(--solver.operator=matrix-free --solver.linear=iterative --solver.rtol=1e-15)
 for n in 1 2 3; do
   mode=$([ $n = 2 ] && echo vel || echo pos)
-  check "the three chains ($mode) fall 4 steps on $n ranks" run chains_${mode}_$n $n chains_$mode.scn 4
+  options=()
+  [ $n = 3 ] && options=("${FREE[@]}")
+  check "the three chains ($mode${options:+, matrix-free}) fall 4 steps on $n ranks" \
+    run chains_${mode}_$n $n chains_$mode.scn 4 "${options[@]}"
   check "... as numpy's SOFA steps with their geometric stiffness (1e-9; None's off by 1e-6)" \
     "$PYTHON" "$STEP" steps $mode 0.1 4 chains_${mode}_$n.csv chains_${mode}_$n.lambda 1e-9
 done
