@@ -11,6 +11,7 @@
 
 #include "eis/app/simulation.hpp"
 #include "eis/core/error.hpp"
+#include "eis/io/scene_checks.hpp"
 #include "eis/model/distance_geometric_stiffness.hpp"
 #include "eis/model/distance_lagrangian_constraint.hpp"
 #include "mpi_support.hpp"
@@ -144,6 +145,10 @@ TEST(DistanceConstraint, GeometricStiffnessIsTheChildForcesDerivative) {
                                               "0 2 geometric-stiffness stabilized"),
                                PETSC_COMM_WORLD, nullptr),
                eis::Error);
+  // A retried step would take the failed try's multipliers: refused.
+  eis::Scene retried = geometricScene(eis::OperatorMode::Assembled, "5 11");
+  retried.set("solver.on-failure", "retry");
+  EXPECT_THROW(eis::checkScene(retried), eis::Error);
   const double h = 0.01;
   // The multipliers f (c = f / h): Stabilized keeps row 3 (c < 0) and drops row 2.
   const std::vector<double> f = {0.3 * h, -1.1 * h, 2.0 * h, -0.7 * h};
