@@ -14,7 +14,7 @@
       the rows hold the length linearized at the step's start, so with dx = x_after - x_before
       and u the edge's direction before, L_before + u.dx = L0 and hence
       L_after^2 = L0^2 + |dx - (u.dx) u|^2, to TOL for every edge.
-  distance_step.py steps MODE RK N STATE LAMBDA TOL
+  distance_step.py steps RK N TOL MODE STATE LAMBDA [MODE STATE LAMBDA ..]
       N FreeMotionAnimationLoop steps of SOFA's, computed here, of the three chains of the
       script, bodies /stabilized, /exact and /none (each: nodes (0,0,0) fixed, (0.6,-0.8,0),
       (1.6,-0.8,0), (1.6,0.2,0.5); DiagonalMass 1; gravity -9.81 y; h 0.01; EulerImplicitSolver
@@ -24,7 +24,7 @@
       where c < 0); the free motion A = M - h (h + RK) K, b = h (M g + (h + RK) K v_n), then the
       step of MODE as in `first` (A^-1 the projected inverse). Each body's final state and last
       step's multipliers must agree to TOL, and /none must differ from the stabilized steps by
-      more than 1e-6; the signs of c met are printed.
+      more than 1e-6; the signs of c met are printed. Each run (MODE, its files) is checked.
 Exits 0 when the run agrees, 3 when it does not (a run's files that cannot be read: Python's 1).
 """
 import csv
@@ -147,7 +147,7 @@ def steps(mode, rk, count, state_path, lambda_path, tol):
         x, v, f, signs = transcription(mode, stiffness, rk, count)
         gaps = [np.abs(run[:, :3].ravel() - x).max(), np.abs(run[:, 3:].ravel() - v).max(),
                 np.abs(lam - f).max()]
-        print(stiffness, "x, v, lambda differ by", gaps, "; child forces met:", sorted(signs))
+        print(state_path, stiffness, "x, v, lambda differ by", gaps, "; child forces met:", sorted(signs))
         ok = ok and max(gaps) <= tol
         if stiffness == "none":
             x, v, f, _ = transcription(mode, "stabilized", rk, count)
@@ -178,8 +178,10 @@ if __name__ == "__main__":
         ok = first(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]),
                    sys.argv[6] if len(sys.argv) > 6 else None)
     elif sys.argv[1] == "steps":
-        ok = steps(sys.argv[2], float(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6],
-                   float(sys.argv[7]))
+        runs = sys.argv[5:]
+        ok = len(runs) % 3 == 0 and all([
+            steps(runs[k], float(sys.argv[2]), int(sys.argv[3]), runs[k + 1], runs[k + 2],
+                  float(sys.argv[4])) for k in range(0, len(runs), 3)])
     else:
         ok = chain(sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]))
     sys.exit(0 if ok else 3)
