@@ -159,7 +159,9 @@ std::unique_ptr<MechanicalSystem> buildSystem(const Scene& scene, const Distribu
   system->setConstraint(
       std::move(fixed), std::move(motion),
       std::make_unique<NodeProjectors>(mesh, readNodeProjectorParameters(scene), warnings));
-  system->setLagrangianConstraints(makeLagrangianConstraints(mesh, scene, warnings));
+  std::vector<std::unique_ptr<ForceField>> mapped;
+  system->setLagrangianConstraints(makeLagrangianConstraints(mesh, scene, warnings, mapped));
+  for (auto& field : mapped) system->addForceField(std::move(field));
   system->createMatrix(readLinearSolverParameters(scene).op);
   return system;
 }

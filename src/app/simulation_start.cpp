@@ -36,6 +36,15 @@ std::string stateNotInCheckpoint(const Parameters& scene) {
         return "load.edge-pressure = " + text +
                ": a follower load's direction comes from the previous step's positions, which "
                "are not in the checkpoint";
+  if (scene.given("lagrange.distance"))
+    for (const std::string& text : scene.texts("lagrange.distance")) {
+      const Texts words = parse::tokens(text);
+      if (words.size() >= 2 && words[words.size() - 2] == "geometric-stiffness" &&
+          words.back() != "none")
+        return "lagrange.distance = " + text +
+               ": the geometric stiffness reads the last step's multipliers, which are not in "
+               "the checkpoint";
+    }
   if (scene.given("lagrange.bilateral"))
     for (const std::string& text : scene.texts("lagrange.bilateral")) {
       const Texts words = parse::tokens(text);

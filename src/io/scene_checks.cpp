@@ -4,6 +4,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/linalg/linear_solver.hpp"
+#include "eis/model/distance_lagrangian_constraint.hpp"
 #include "eis/model/elastic_force_fields.hpp"
 #include "eis/model/physics.hpp"
 
@@ -220,6 +221,17 @@ void initialState(Scene& scene) {
   }
 }
 
+// A retried step (solver.on-failure = retry) starts again from the state before it, but a
+// lagrange.distance geometric stiffness would read the multipliers its failed try left.
+void distanceStiffness(Scene& scene) {
+  if (scene.text("solver.on-failure") != "retry") return;
+  for (const std::string& text : scene.texts("lagrange.distance"))
+    if (DistanceLagrangianConstraint::parseEdges("lagrange.distance", text).stiffness !=
+        MappingStiffness::None)
+      throw Error("solver.on-failure = retry: not with lagrange.distance = " + text +
+                  ", whose geometric stiffness would read the multipliers of the failed try");
+}
+
 }  // namespace
 
 const std::vector<SceneCheck>& sceneChecks() {
@@ -282,6 +294,9 @@ const std::vector<SceneCheck>& sceneChecks() {
       {"fixed-lagrangian-constraint",
        {"physics.type", "lagrange.fixed"},
        elasticityOnly({"lagrange.fixed"})},
+      {"distance-lagrangian-constraint",
+       {"lagrange.distance", "solver.on-failure"},
+       distanceStiffness},
       {"initial-state",
        {"physics.type", "initial.state", "initial.positions", "initial.velocities",
         "initial.values"},

@@ -30,17 +30,15 @@ void mapDistanceMappedChild(Reader& r, const MappedNode& child, const SofaObject
   }
   // NonLinearMappingData's geometricStiffness (Stabilized by default): FreeMotionAnimationLoop
   // adds the mapping's geometric stiffness under the last step's multipliers over dt to the next
-  // free motion's matrix, which is not built here.
+  // free motion (model/distance_geometric_stiffness.hpp).
   const std::string geometric = r.text(mapping, "geometricStiffness").value_or("Stabilized");
-  const bool none = geometric == "None" || geometric == "0";
-  if (!none && geometric != "Exact" && geometric != "1" && geometric != "Stabilized" &&
-      geometric != "2")
+  std::string stiffness;
+  if (geometric == "Exact" || geometric == "1")
+    stiffness = " geometric-stiffness exact";
+  else if (geometric == "Stabilized" || geometric == "2")
+    stiffness = " geometric-stiffness stabilized";
+  else if (geometric != "None" && geometric != "0")
     r.reject(mapping, "geometricStiffness", "expected None, Exact or Stabilized");
-  if (!none)
-    r.warnOnce(mapping.label() + ": geometricStiffness " + geometric +
-               ": SOFA adds the mapping's geometric stiffness under the last step's constraint "
-               "forces to each free motion after the first; not built here, so later steps "
-               "differ from SOFA's (geometricStiffness=\"None\" has none)");
   if (!r.gave("mesh.edges"))
     throw Error(mapping.where + ": " + mapping.label() +
                 ": its edges are read from the body's topology when the body's cells are "
@@ -85,7 +83,8 @@ void mapDistanceMappedChild(Reader& r, const MappedNode& child, const SofaObject
                "false (the lengths held at their rest lengths) is supported");
     // UniformLagrangianConstraint::getConstraintResolution: iterative false makes all its rows
     // one BilateralConstraintResolutionNDof.
-    r.key("lagrange.distance", value + (r.boolean(*o, "iterative", true) ? "" : " block"));
+    r.key("lagrange.distance",
+          value + (r.boolean(*o, "iterative", true) ? "" : " block") + stiffness);
   }
   if (!held)
     throw Error(mapping.where + ": " + mapping.label() +

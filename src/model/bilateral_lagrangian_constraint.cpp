@@ -92,6 +92,12 @@ public:
       c.addLocalVelocityViolation(x, v, h, o);
     });
   }
+  void setChildForces(const std::vector<double>& multipliers, double h) const override {
+    for (std::size_t p = 0; p < parts_.size(); ++p) {
+      const auto first = multipliers.begin() + starts_[p];
+      parts_[p]->setChildForces(std::vector<double>(first, first + parts_[p]->rows()), h);
+    }
+  }
 
 private:
   template <class F>
@@ -329,6 +335,9 @@ public:
     EIS_CHECK(VecResetArray(startView_));
     EIS_CHECK(VecRestoreArrayRead(v, &a));
   }
+  void setChildForces(const std::vector<double>& multipliers, double h) const override {
+    own_.setChildForces(multipliers, h);
+  }
 
 private:
   template <class F>
@@ -368,7 +377,8 @@ std::unique_ptr<LagrangianConstraints> joinLagrangianConstraints(
 }
 
 std::unique_ptr<LagrangianConstraints> makeLagrangianConstraints(
-    const DistributedMesh& mesh, const eis::Parameters& scene, std::vector<std::string>& warnings) {
+    const DistributedMesh& mesh, const eis::Parameters& scene, std::vector<std::string>& warnings,
+    std::vector<std::unique_ptr<ForceField>>& fields) {
   StackedConstraints all;
   all.add(FixedLagrangianConstraint::make(mesh, FixedLagrangianConstraint::readParameters(scene),
                                           warnings));
@@ -378,8 +388,11 @@ std::unique_ptr<LagrangianConstraints> makeLagrangianConstraints(
       mesh, UnilateralLagrangianConstraint::readParameters(scene), warnings));
   all.add(SlidingLagrangianConstraint::make(
       mesh, SlidingLagrangianConstraint::readParameters(scene), warnings));
-  all.add(DistanceLagrangianConstraint::make(mesh,
-                                             DistanceLagrangianConstraint::readParameters(scene)));
+  auto distance =
+      DistanceLagrangianConstraint::make(mesh, DistanceLagrangianConstraint::readParameters(scene));
+  if (distance)
+    if (auto field = distance->geometricStiffness(mesh)) fields.push_back(std::move(field));
+  all.add(std::move(distance));
   if (all.size() == 0) return nullptr;
   if (all.size() == 1) return all.release();
   return std::make_unique<StackedConstraints>(std::move(all));

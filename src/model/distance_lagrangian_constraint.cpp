@@ -21,6 +21,17 @@ DistanceLagrangianConstraint::Edges DistanceLagrangianConstraint::parseEdges(
   Texts words = parse::tokens(text);
   Edges e;
   e.text = text;
+  if (words.size() >= 2 && words[words.size() - 2] == "geometric-stiffness") {
+    const std::string& mode = words.back();
+    if (mode == "exact")
+      e.stiffness = MappingStiffness::Exact;
+    else if (mode == "stabilized")
+      e.stiffness = MappingStiffness::Stabilized;
+    else if (mode != "none")
+      throw Error(key + " = " + text + ": geometric-stiffness is none, exact or stabilized, not " +
+                  mode);
+    words.resize(words.size() - 2);
+  }
   e.block = !words.empty() && words.back() == "block";
   if (e.block) words.pop_back();
   const auto rest = std::find(words.begin(), words.end(), "rest");
@@ -28,12 +39,15 @@ DistanceLagrangianConstraint::Edges DistanceLagrangianConstraint::parseEdges(
   for (auto w = words.begin(); w != rest; ++w) {
     long long id;
     if (!parse::number(*w, id) || id < 0)
-      throw Error(key + " = " + text + ": expected node ids A B A B .. [rest L L ..] [block]");
+      throw Error(
+          key + " = " + text +
+          ": expected node ids A B A B .. [rest L L ..] [block] [geometric-stiffness MODE]");
     ids.push_back(id);
   }
   if (ids.empty() || ids.size() % 2 != 0)
     throw Error(key + " = " + text +
-                ": expected pairs of node ids A B A B .. [rest L L ..] [block]");
+                ": expected pairs of node ids A B A B .. [rest L L ..] [block] "
+                "[geometric-stiffness MODE]");
   for (std::size_t i = 0; i < ids.size(); i += 2) e.edges.push_back({ids[i], ids[i + 1]});
   if (rest != words.end()) {
     for (auto w = rest + 1; w != words.end(); ++w) {
@@ -96,6 +110,12 @@ std::unique_ptr<DistanceLagrangianConstraint> DistanceLagrangianConstraint::make
   for (const Edges& e : values)
     for (std::size_t k = 0; k < e.edges.size(); ++k, ++row)
       c->rest_.push_back(e.rest.empty() ? restGaps[row] : e.rest[k]);
+  bool stiff = false;
+  for (const Edges& e : values) {
+    c->stiffness_.insert(c->stiffness_.end(), e.edges.size(), e.stiffness);
+    stiff = stiff || e.stiffness != MappingStiffness::None;
+  }
+  if (stiff) c->childForces_ = std::make_shared<std::vector<double>>(c->ends_.size(), 0.0);
   // A value's rows are one group each, or one block together.
   for (const Edges& e : values)
     if (e.block) {
@@ -200,20 +220,44 @@ void DistanceLagrangianConstraint::addLocalVelocityViolation(Vec x, Vec v, doubl
   }
 }
 
+void DistanceLagrangianConstraint::setChildForces(const std::vector<double>& multipliers,
+                                                  double h) const {
+  if (!childForces_) return;
+  for (std::size_t k = 0; k < childForces_->size(); ++k) (*childForces_)[k] = multipliers[k] / h;
+}
+
+std::unique_ptr<ForceField> DistanceLagrangianConstraint::geometricStiffness(
+    const DistributedMesh& mesh) const {
+  if (!childForces_) return nullptr;
+  std::vector<DistanceGeometricStiffness::Edge> edges;
+  for (std::size_t k = 0; k < ends_.size(); ++k) edges.push_back({ends_[k], stiffness_[k]});
+  try {
+    return std::make_unique<DistanceGeometricStiffness>(mesh, edges, childForces_);
+  } catch (const Error& e) {
+    throw Error(std::string(kKey) + ": " + e.what());
+  }
+}
+
 const ComponentDeclaration& distanceLagrangianConstraintComponent() {
   static const ComponentDeclaration component{
       "distance-lagrangian-constraint", "Lagrangian constraint",
       "edges whose lengths constraint forces hold (SOFA UniformLagrangianConstraint on\n"
       "the child of a DistanceMapping); needs lagrange.solver and lagrange.correction",
       ParameterSpec().add(
-          {kKey, "A B A B .. [rest L L ..] [block]",
+          {kKey, "A B A B .. [rest L L ..] [block] [geometric-stiffness none|exact|stabilized]",
            "one bilateral row per edge (A, B) of node ids, holding its length to its rest\n"
            "length (given, else the length at the rest positions): the row -u on A and u on B,\n"
            "u the edge's direction at the step's start, the violation the length's gap at\n"
            "the step's start plus u times the edge's free motion (SOFA's DistanceMapping\n"
            "child, linearized at the step's start). With block, the value's rows are one\n"
            "group the Gauss-Seidel solves together (SOFA's iterative=\"false\":\n"
-           "BilateralConstraintResolutionNDof), else each row is its own. Repeatable.",
+           "BilateralConstraintResolutionNDof), else each row is its own. With\n"
+           "geometric-stiffness exact or stabilized, the mapping's geometric stiffness under\n"
+           "the last step's multipliers over h joins each later free motion's K (SOFA's\n"
+           "DistanceMapping geometricStiffness under FreeMotionAnimationLoop): per edge\n"
+           "(c / L)(I - u u^T) at the step's start, c = f / h; stabilized keeps it only where\n"
+           "c < 0 (the edge pulls). Its ends must share a cell of the body. None by default.\n"
+           "Repeatable.",
            std::nullopt, "", true,
            [](const std::string& key, const std::string& text) {
              DistanceLagrangianConstraint::parseEdges(key, text);

@@ -64,6 +64,12 @@ void FreeMotionStep::keepRow(int row, Vec column) {
 StepReport FreeMotionStep::step(MechanicalOperations& mop, Vec x, Vec v, double h) {
   if (options_.inStep) return freeMotion_->step(mop, x, v, h);
   const double start = MPI_Wtime();
+  // SOFA's lambdaMultInvDt: the last solve's multipliers over h are the mapped children's
+  // forces, whose mappings' geometric stiffness joins the free motion's K (zero at first).
+  if (const LagrangianConstraints* constraints = mop.lagrangianConstraints()) {
+    const std::size_t m = std::size_t(constraints->rows());
+    constraints->setChildForces(forces_.size() == m ? forces_ : std::vector<double>(m, 0.0), h);
+  }
   // 1. The free motion, and SOFA's free position x_n + h v_free.
   EIS_CHECK(VecCopy(x, xStart_));
   StepReport report = freeMotion_->step(mop, x, v, h);

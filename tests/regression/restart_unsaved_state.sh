@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A restart of a scene whose state carries from step to step outside the checkpoint is refused
 # at set-up with one error line naming the feature: plasticity (the per-element plastic
-# strains), a follower load.edge-pressure (the previous step's positions) and
-# lagrange.bilateral moving points (they project one step late). Each scene writes a
+# strains), a follower load.edge-pressure (the previous step's positions),
+# lagrange.bilateral moving points (they project one step late) and a lagrange.distance
+# geometric stiffness (the last step's multipliers). Each scene writes a
 # checkpoint first, and its own restart is refused; a restart of the scene without them loads.
 # Usage: restart_unsaved_state.sh <euler-implicit> <meshes dir>; the MPI launch line:
 # tests/common/mpi_launch.sh.
@@ -32,10 +33,12 @@ declare -A SCENES=(
   [follower]="--load.edge-pressure=follower|1|0|0|1|edges|0|1|1"
   [moving]="--lagrange.solver=block-gauss-seidel --lagrange.correction=linear-solver
             --lagrange.bilateral=indices|19|to|points|10|1|1|moving|0|0|0|0|1|0.1|0|0"
+  [distance]="--lagrange.solver=block-gauss-seidel --lagrange.correction=linear-solver
+              --lagrange.distance=0|1|geometric-stiffness|stabilized"
 )
 declare -A NAMED=([plastic]="plastic strains" [follower]="previous step's positions"
-                  [moving]="moving points")
-for name in plastic follower moving; do
+                  [moving]="moving points" [distance]="last step's multipliers")
+for name in plastic follower moving distance; do
   read -r -d "" -a args <<< "${SCENES[$name]}"
   args=("${args[@]//|/ }")
   mkdir -p "$name"

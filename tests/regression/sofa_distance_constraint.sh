@@ -3,8 +3,6 @@
 # SOFA's UniformLagrangianConstraint<Vec1> on the child of a DistanceMapping, under
 # FreeMotionAnimationLoop with and without solveVelocityConstraintFirst
 # (lagrange.velocity-first), against tests/common/distance_step.py:
-# - a two-edge pendulum's first step (free motion, W = J A^-1 J^T, the multipliers, the
-#   correction) computed independently with numpy, to 1e-9;
 # - a string of 10 edges falling from horizontal for 60 steps: at each step the rows hold the
 #   lengths linearized at the step's start, L + u.dx = L0, so L_after^2 = L0^2 + |dx across|^2
 #   to 1e-9 for every edge (the string stretches by the square of its turn, as SOFA's does);
@@ -19,9 +17,13 @@
 #   (SOFA's InextensiblePendulum.scn, with its trail of one point, only drawn): the same run as
 #   the string written at the moved points, and so with a TransformPosition; the engine fed
 #   another state's points refused;
-# - the mapping's geometric stiffness, which SOFA adds to later free motions, warned of (not with
-#   geometricStiffness="None"); a value SOFA does not have and constrainToRestPos="true" refused
-#   in one error line.
+# - the mapping's geometric stiffness (geometricStiffness Stabilized, the default, Exact and None)
+#   in every free motion after the first, from the last step's multipliers over h: 4 steps of
+#   three hanging chains of 3 edges that pull and push, one body for each value, with
+#   rayleighStiffness 0.1, the free motion, W, the multipliers and the correction of each step
+#   as numpy's SOFA steps (distance_step.py steps) to 1e-9 on 1, 2 and 3 ranks (matrix-free CG
+#   on 3), both orders (the chain with None differs from the steps with Stabilized by more than
+#   1e-6); a value SOFA does not have and constrainToRestPos="true" refused in one error line.
 # Usage: sofa_distance_constraint.sh <euler-implicit> <meshes dir>.
 set -uo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -40,6 +42,9 @@ fi
 launch_in_scratch "$RANKS" "$EXE"
 
 # string FIRST POSITIONS EDGES MASS CONSTRAINT_ATTRIBUTES [MAX_ITERATIONS] > FILE
+# The strings here and the scenes written like them check the rows' linearization, their
+# solves and the importer; they leave out the mapping's geometric stiffness (checked with the
+# three chains below), which would refactorize the matrix at every step.
 string() {
   cat <<XML
 <Node name="root" dt="0.01" gravity="0 -9.81 0">
@@ -55,7 +60,7 @@ string() {
     <DiagonalMass totalMass="$4"/>
     <Node name="lengths">
       <MechanicalObject template="Vec1d"/>
-      <DistanceMapping topology="@../topo"/>
+      <DistanceMapping geometricStiffness="None" topology="@../topo"/>
       <UniformLagrangianConstraint template="Vec1d" $5/>
     </Node>
   </Node>
@@ -73,11 +78,12 @@ disagrees() {
   [ "$status" -eq 3 ]
 }
 
-# run NAME RANKS SCENE STEPS: the final state in NAME.csv, the multipliers in NAME.lambda.
+# run NAME RANKS SCENE STEPS [OPTION..]: the final state in NAME.csv, the multipliers in
+# NAME.lambda.
 run() {
   local name=$1 ranks=$2 scene=$3 steps=$4 status=0
   mpi_command "$ranks" "$EXE"
-  timeout 120 "${MPI_COMMAND[@]}" --scene "$scene" --solver.steps="$steps" \
+  timeout 120 "${MPI_COMMAND[@]}" --scene "$scene" --solver.steps="$steps" "${@:5}" \
     --output.final-state="$name.csv" --output.multipliers="$name.lambda" --quiet \
     > "$name.out" 2> "$name.err" || status=$?
   [ "$status" -eq 0 ] || sed 's/^/     | /' "$name.err"
@@ -91,10 +97,6 @@ CHAIN_POSITIONS=${CHAIN_POSITIONS/0.10 0 0/1 0 0}
 for i in $(seq 0 9); do CHAIN_EDGES+="$i $((i + 1))  "; done
 for first in true false; do
   mode=$([ "$first" = true ] && echo vel || echo pos)
-  string "$first" "${PENDULUM[@]}" > pendulum_$mode.scn
-  check "the pendulum ($mode) runs a step on 2 ranks" run pendulum_$mode 2 pendulum_$mode.scn 1
-  check "its first step is SOFA's, computed with numpy (1e-9)" \
-    "$PYTHON" "$STEP" first $mode pendulum_$mode.csv pendulum_$mode.lambda 1e-9
   string "$first" "$CHAIN_POSITIONS" "$CHAIN_EDGES" 1 "" > chain_$mode.scn
   for n in 1 2 3; do
     check "the string ($mode) falls 60 steps on $n ranks" run chain_${mode}_$n $n chain_$mode.scn 60
@@ -123,7 +125,7 @@ cat > root.scn <<XML
   <DiagonalMass totalMass="1"/>
   <Node name="lengths">
     <MechanicalObject template="Vec1d"/>
-    <DistanceMapping topology="@topo"/>
+    <DistanceMapping geometricStiffness="None" topology="@topo"/>
     <UniformLagrangianConstraint template="Vec1d" iterative="true"/>
   </Node>
 </Node>
@@ -180,7 +182,7 @@ cat > engine.scn <<XML
   <DiagonalMass totalMass="1"/>
   <Node name="lengths">
     <MechanicalObject template="Vec1d"/>
-    <DistanceMapping topology="@../topo"/>
+    <DistanceMapping geometricStiffness="None" topology="@../topo"/>
     <UniformLagrangianConstraint template="Vec1d" iterative="false"/>
   </Node>
   <Node name="visual">
@@ -203,13 +205,55 @@ sed 's/input_position="@loader.position"/input_position="@dofs.position"/' engin
 check "a TransformEngine giving a container another state's points is refused in one line" \
   refused "TransformEngine: gives .*supported only from the position of" 2 "$EXE" \
   --scene state.scn --solver.steps=1
-# The mapping's geometric stiffness, which SOFA adds to later free motions, is not built: said.
-check "the default geometricStiffness (Stabilized) is warned of" \
-  grep -q "geometricStiffness Stabilized: SOFA adds" pendulum_vel.err
-sed 's|<DistanceMapping |<DistanceMapping geometricStiffness="None" |' pendulum_vel.scn > none.scn
-check "geometricStiffness None runs a step without the warning" run none 1 none.scn 1
-check "... and without the warning" not_in none.err geometricStiffness
-sed 's|<DistanceMapping |<DistanceMapping geometricStiffness="3" |' pendulum_vel.scn > bad.scn
+# The mapping's geometric stiffness under the last step's multipliers over h, in each later free
+# motion: 4 steps of three hanging chains, one body each, whose edges pull and push (so
+# Stabilized, the default, drops some blocks), with geometricStiffness Stabilized, Exact and None,
+# and rayleighStiffness 0.1 (K's factors h + rK and -h (h + rK)), against numpy.
+# chains FIRST > FILE
+chains() {
+  echo '<Node name="root" dt="0.01" gravity="0 -9.81 0">'
+  echo "  <FreeMotionAnimationLoop solveVelocityConstraintFirst=\"$1\"/>"
+  echo '  <BlockGaussSeidelConstraintSolver tolerance="1e-13" maxIterations="10000"/>'
+  for stiffness in stabilized exact none; do
+    attribute=$([ $stiffness = stabilized ] || echo " geometricStiffness=\"${stiffness^}\"")
+    cat <<XML
+  <Node name="$stiffness">
+    <EulerImplicitSolver rayleighMass="0" rayleighStiffness="0.1"/>
+    <SparseLDLSolver template="CompressedRowSparseMatrixMat3x3d"/>
+    <GenericConstraintCorrection/>
+    <EdgeSetTopologyContainer name="topo" position="0 0 0  0.6 -0.8 0  1.6 -0.8 0  1.6 0.2 0.5"
+                              edges="0 1  1 2  2 3"/>
+    <MechanicalObject name="dofs" template="Vec3d"/>
+    <FixedProjectiveConstraint indices="0"/>
+    <DiagonalMass totalMass="1"/>
+    <Node name="lengths">
+      <MechanicalObject template="Vec1d"/>
+      <DistanceMapping topology="@../topo"$attribute/>
+      <UniformLagrangianConstraint template="Vec1d"/>
+    </Node>
+  </Node>
+XML
+  done
+  echo '</Node>'
+}
+chains false > chains_pos.scn
+chains true > chains_vel.scn
+# On 3 ranks matrix-free, solved by CG: the blocks in the operator's products.
+FREE=(--solver.operator=matrix-free --solver.linear=iterative --solver.rtol=1e-15)
+runs=()
+for n in 1 2 3; do
+  mode=$([ $n = 2 ] && echo vel || echo pos)
+  options=()
+  [ $n = 3 ] && options=("${FREE[@]}")
+  check "the three chains ($mode${options:+, matrix-free}) fall 4 steps on $n ranks" \
+    run chains_${mode}_$n $n chains_$mode.scn 4 "${options[@]}"
+  runs+=($mode chains_${mode}_$n.csv chains_${mode}_$n.lambda)
+done
+check "... each as numpy's SOFA steps with its geometric stiffness (1e-9; None's off by 1e-6)" \
+  "$PYTHON" "$STEP" steps 0.1 4 1e-9 "${runs[@]}"
+check "no warning of the geometric stiffness" not_in chains_pos_1.err geometricStiffness
+string true "${PENDULUM[@]}" | sed 's|geometricStiffness="None"|geometricStiffness="3"|' \
+  > bad.scn
 check "geometricStiffness 3 is refused in one line" \
   refused "geometricStiffness = '3': expected None, Exact or Stabilized" 2 "$EXE" \
   --scene bad.scn --solver.steps=1

@@ -47,6 +47,15 @@ public:
     (void)h;
     addLocalViolation(x, out);
   }
+  // SOFA's FreeMotionAnimationLoop before a free motion: the last solve's multipliers (m values,
+  // the same on every rank; zero before the first) over the coming step's h are the forces of
+  // the constraint's mapped child (storeConstraintLambdas, lambdaMultInvDt), which its mapping's
+  // geometric stiffness reads (model/distance_geometric_stiffness.hpp). By default no row keeps
+  // them.
+  virtual void setChildForces(const std::vector<double>& multipliers, double h) const {
+    (void)multipliers;
+    (void)h;
+  }
 };
 
 }  // namespace eis

@@ -26,6 +26,7 @@
 #include "eis/core/component.hpp"
 #include "eis/linalg/lagrangian_constraints.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
+#include "eis/model/force_field.hpp"
 #include "eis/model/prescribed_motion.hpp"
 #include "eis/model/selection.hpp"
 
@@ -129,9 +130,10 @@ const ComponentDeclaration& bilateralLagrangianConstraintComponent();
 
 // The body's Lagrangian constraints, rows in the order of the keys: lagrange.fixed's, then
 // lagrange.bilateral's, lagrange.unilateral's, lagrange.sliding's, then lagrange.distance's (null:
-// none).
-// Collective.
+// none). `fields` gets the force fields their mappings add to the body (the edge lengths'
+// geometric stiffness). Collective.
 std::unique_ptr<LagrangianConstraints> makeLagrangianConstraints(
-    const DistributedMesh& mesh, const eis::Parameters& scene, std::vector<std::string>& warnings);
+    const DistributedMesh& mesh, const eis::Parameters& scene, std::vector<std::string>& warnings,
+    std::vector<std::unique_ptr<ForceField>>& fields);
 
 }  // namespace eis

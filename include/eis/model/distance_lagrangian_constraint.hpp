@@ -18,6 +18,9 @@
 // violations bit for bit; rank 0 adds the violations, and each rank J's entries of its nodes.
 // The rows of one constraint are each a bilateral group (iterative true), or together one block
 // (iterative false, SOFA's BilateralConstraintResolutionNDof; linalg/block_gauss_seidel.hpp).
+// The mapping's geometric stiffness (Exact or Stabilized) under the child's forces, the last
+// solve's multipliers over h, is a force field of the body (model/distance_geometric_stiffness),
+// which reads the forces the constraint keeps (setChildForces).
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -27,17 +30,20 @@
 #include "eis/core/component.hpp"
 #include "eis/linalg/lagrangian_constraints.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
+#include "eis/model/distance_geometric_stiffness.hpp"
 
 namespace eis {
 
 class DistanceLagrangianConstraint : public LagrangianConstraints {
 public:
-  // One value of lagrange.distance: "A B A B .. [rest L L ..] [block]".
+  // One value of lagrange.distance:
+  // "A B A B .. [rest L L ..] [block] [geometric-stiffness none|exact|stabilized]".
   struct Edges {
     std::string text;
     std::vector<std::array<std::int64_t, 2>> edges;  // node ids
     std::vector<double> rest;                        // empty: the rest positions' lengths
     bool block = false;  // the rows one group (SOFA's iterative false), else one group each
+    MappingStiffness stiffness = MappingStiffness::None;
   };
   static Edges parseEdges(const std::string& key, const std::string& text);
   static std::vector<Edges> readParameters(const eis::Parameters& scene);
@@ -54,6 +60,11 @@ public:
   void addLocalViolation(Vec x, std::vector<double>& out) const override;
   void addLocalStepViolation(Vec start, Vec x, std::vector<double>& out) const override;
   void addLocalVelocityViolation(Vec x, Vec v, double h, std::vector<double>& out) const override;
+  // Keeps f / h as the child's forces, which the geometric stiffness reads (when some edge has
+  // one).
+  void setChildForces(const std::vector<double>& multipliers, double h) const override;
+  // Collective. The mapping's geometric stiffness on the body, null when every edge's is None.
+  std::unique_ptr<ForceField> geometricStiffness(const DistributedMesh& mesh) const;
 
   // The rows' directions as last set (one u per edge), for tests.
   const std::vector<std::array<double, 3>>& directions() const { return directions_; }
@@ -78,7 +89,10 @@ private:
   std::vector<double> rest_;
   std::vector<int> groups_;
   std::vector<GroupResolution> resolutions_;
+  std::vector<MappingStiffness> stiffness_;  // one per row
   mutable std::vector<std::array<double, 3>> directions_;
+  // The child's forces, shared with the geometric stiffness; null when it has none.
+  std::shared_ptr<std::vector<double>> childForces_;
 };
 
 // lagrange.distance.

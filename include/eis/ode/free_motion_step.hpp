@@ -4,7 +4,9 @@
 // FreeMotionAnimationLoop.cpp, GenericConstraintSolver.cpp, BuiltConstraintSolver.cpp,
 // LinearSolverConstraintCorrection.inl):
 //   1. free motion: the step without the Lagrangian constraints gives v_free, and
-//      x_free = x_n + h v_free (FreeMotionAnimationLoop::computeFreeMotion);
+//      x_free = x_n + h v_free (FreeMotionAnimationLoop::computeFreeMotion); before it, the
+//      last step's multipliers over h become the forces of the constraints' mapped children
+//      (LagrangianConstraints::setChildForces), whose mappings' geometric stiffness joins K;
 //   2. the problem: dfree = the constraints' violation at x_free, and the compliance
 //      W = h J A^-1 J^T (+ regularization on the diagonal), A the free motion's system matrix
 //      and h EulerImplicitSolver's position integration factor; W is built column by column,
