@@ -1004,16 +1004,19 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
                   "not supported");
     // SOFA's mapper of a sparse grid reads the grid's cubes (io/sofa_mapped_child).
     std::optional<sofa::SparseGrid> sparse;
+    std::vector<sofa::GridLevel> finer;
     if (bodyGrid && sofa::isSparseGrid(bodyGrid->type) &&
-        child.mapping->type == "BarycentricMapping") {
+        (child.mapping->type == "BarycentricMapping" ||
+         child.mapping->type == "HexahedronCompositeFEMMapping")) {
       const char* field = bodyGrid->field("fileTopology") ? "fileTopology" : "filename";
       const auto linkedPoints = gridLinkedPoints(reader, *bodyGrid, options);
       sparse = sofa::sparseGrid(
           reader, *bodyGrid,
           reader.given(*bodyGrid, field) ? findFile(reader, *bodyGrid, options, field) : "",
-          gridSurfaces(reader, *bodyGrid, options), linkedPoints ? &*linkedPoints : nullptr);
+          gridSurfaces(reader, *bodyGrid, options), linkedPoints ? &*linkedPoints : nullptr,
+          &finer);
     }
-    sofa::mapMappedChild(reader, child, keys, sparse ? &*sparse : nullptr);
+    sofa::mapMappedChild(reader, child, keys, sparse ? &*sparse : nullptr, &finer);
   }
   // Every force comes from a component the scene names: without a FEM force field (the
   // mappings that give material.model), none; diffusion's force field is its physics'.

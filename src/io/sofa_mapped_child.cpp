@@ -2,13 +2,16 @@
 // the mapped node (Sofa/Component/Mapping/Linear), as the keys of our mapped-child
 // (model/mapped_child.cpp). Each mass or force field of the child is read by the mapping
 // registered for its class, as a body's would be, and its keys become the child's: the SOFA
-// fields, defaults and refusals stay in one place.
+// fields, defaults and refusals stay in one place. A HexahedronCompositeFEMMapping child's
+// ConstantForceFields become mapped.composite-loads (io/sofa_composite_mapping).
 #include "sofa_mapped_child.hpp"
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "eis/core/error.hpp"
+#include "sofa_composite_mapping.hpp"
 #include "sofa_grid_mapper.hpp"
 
 namespace eis::sofa {
@@ -151,7 +154,7 @@ void checkMechanicalMapping(const Reader& r, const SofaObject& mapping) {
 }
 
 void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys,
-                    const SparseGrid* sparse) {
+                    const SparseGrid* sparse, const std::vector<GridLevel>* finer) {
   const SofaObject& mapping = *child.mapping;
   r.into(keys);
   r.from(mapping);
@@ -179,6 +182,12 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
                   "supported (in node " +
                   child.node->path() +
                   "): each face joins points that may lie in different cells of the body");
+    // HexahedronCompositeFEMMapping has no applyJ of the child's masses or stiffnesses here:
+    // only constant forces, which applyJT alone carries.
+    if (mapping.type == "HexahedronCompositeFEMMapping" && o->type != "ConstantForceField")
+      throw Error(o->where + ": " + named(*o) +
+                  ": in a HexahedronCompositeFEMMapping child (in node " + child.node->path() +
+                  ") only ConstantForceField is carried");
     const SofaMapping map = sofaMapping(o->type);
     if (!map)
       throw Error(o->where + ": " + named(*o) + ": not supported in a mapped child (in node " +
@@ -191,6 +200,31 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
     for (const SofaKey& k : own) translate(r, *o, k, points, loads);
   }
   r.from(mapping);
+  if (mapping.type == "HexahedronCompositeFEMMapping") {
+    if (!sparse || !finer)
+      throw Error(mapping.where +
+                  ": HexahedronCompositeFEMMapping: its input is not on a "
+                  "SparseGridTopology (SOFA exits)");
+    childPoints(r, *child.state);
+    const std::vector<double> points = r.reals(*child.state, "position");
+    std::map<long long, Vec3> forces;
+    const auto add = [&](long long point, const double* f) {
+      Vec3& sum = forces.try_emplace(point, Vec3{0, 0, 0}).first->second;
+      for (int d = 0; d < 3; ++d) sum[std::size_t(d)] += f[d];
+    };
+    if (loads.anyForce)
+      for (std::size_t p = 0; p < points.size() / 3; ++p) add((long long)p, loads.force);
+    const Texts nodal = parse::tokens(loads.nodalForces);
+    for (std::size_t i = 0; i + 3 < nodal.size(); i += 4) {
+      const double f[3] = {std::stod(nodal[i + 1]), std::stod(nodal[i + 2]),
+                           std::stod(nodal[i + 3])};
+      add(std::stoll(nodal[i]), f);
+    }
+    if (!forces.empty())
+      r.key("mapped.composite-loads",
+            compositeMappingLoads(r, mapping, *sparse, *finer, points, forces));
+    return;
+  }
   if (mapping.type == "IdentityMapping") {
     r.key("mapped.mapping", "identity");
     r.key("mapped.points", childPoints(r, *child.state));

@@ -13,9 +13,11 @@ namespace eis::sofa {
 // mapping reads (which has its load.gravity already). Throws eis::Error naming the field or
 // component for what cannot be mapped.
 // `sparse`: the body's SparseGridTopology, when its mesh is one (SOFA's sparse grid mapper reads
-// its cubes).
+// its cubes), and `finer` its virtual finer levels, the finest first (HexahedronCompositeFEMMapping
+// reads its finest cells).
 void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys,
-                    const SparseGrid* sparse = nullptr);
+                    const SparseGrid* sparse = nullptr,
+                    const std::vector<GridLevel>* finer = nullptr);
 
 // Refuses a mapping that keeps the child's forces or masses in the child (mapForces, mapMasses,
 // mapMatrices, isMechanical false) or maps the rest positions (applyRestPosition).

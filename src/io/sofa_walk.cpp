@@ -189,8 +189,9 @@ bool isCollision(const std::string& t) {
 
 // The mechanical mappings whose child may carry masses and force fields (io/sofa_mapped_child).
 bool mapsMechanics(const std::string& t) {
-  return isOneOf(t, {"IdentityMapping", "SubsetMapping", "BarycentricMapping", "RigidMapping",
-                     "VolumeMapping", "DistanceMapping", "SubsetMultiMapping"});
+  return isOneOf(
+      t, {"IdentityMapping", "SubsetMapping", "BarycentricMapping", "RigidMapping", "VolumeMapping",
+          "DistanceMapping", "SubsetMultiMapping", "HexahedronCompositeFEMMapping"});
 }
 
 struct Collector {
@@ -284,16 +285,15 @@ struct Collector {
                  !isAccepted(o.type) && owner && owner != &node && isMappedNode(*owner)) {
         // Below a mapped node, a node without a state of its own acts on the mapped state (the
         // context's): carried with the mapped node's own components.
-        const auto carried =
-            std::find_if(mappedNodes.begin(), mappedNodes.end(),
-                         [&](const MappedNode& m) { return m.node == owner; });
+        const auto carried = std::find_if(mappedNodes.begin(), mappedNodes.end(),
+                                          [&](const MappedNode& m) { return m.node == owner; });
         if (carried != mappedNodes.end()) {
           carried->components.push_back(&o);
         } else {
           const std::string why = notCarried(*owner);
-          unsupported(o, "acts on the mapped state of node " + owner->path() + " (" +
-                             owner->where + ") from a node below it, " + node.path() +
-                             ", which is not simulated" + (why.empty() ? "" : ": " + why));
+          unsupported(o, "acts on the mapped state of node " + owner->path() + " (" + owner->where +
+                             ") from a node below it, " + node.path() + ", which is not simulated" +
+                             (why.empty() ? "" : ": " + why));
         }
       } else if (!isAccepted(o.type)) {
         // SOFA's animation loop runs every ODE solver of a node: two would integrate one state
@@ -338,19 +338,11 @@ struct Collector {
       return "its mapping is written in Python (class " +
              reader.text(*mapping, "class").value_or("?") +
              "), whose apply, applyJ and applyJT the distributed step does not call";
-    // HexahedronCompositeFEMMapping.inl applyJT: a child force goes to the 8 corners of its
-    // finest cell by trilinear weights; a fine node's share f then goes, for each of the n coarse
-    // cells e its finest cells lie in, to e's corners as R_e^T W^T R_e f / n, W that node's
-    // 3 x 24 weights in e and R_e e's rotation as the force field's last addForce left it when
-    // the mapping's apply last ran (a step behind).
-    if (mapping->type == "HexahedronCompositeFEMMapping")
-      return "HexahedronCompositeFEMMapping children are not carried (SOFA's applyJT moves a "
-             "child force to the coarse cells' corners through the finest cells' weights turned "
-             "by each coarse cell's rotation of the step before, which is not built)";
     if (!mapsMechanics(mapping->type))
       return mapping->type +
              " children are not carried (IdentityMapping, SubsetMapping, BarycentricMapping, "
-             "RigidMapping, VolumeMapping, DistanceMapping and SubsetMultiMapping ones are)";
+             "RigidMapping, VolumeMapping, DistanceMapping, SubsetMultiMapping and "
+             "HexahedronCompositeFEMMapping ones are)";
     return "";
   }
 

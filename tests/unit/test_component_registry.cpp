@@ -50,6 +50,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "conical-force-field",
                           "ellipsoid-force-field",
                           "mapped-child",
+                          "composite-mapped-load",
                           "interaction-springs",
                           "attach-constraint",
                           "python-force-field",
@@ -103,6 +104,7 @@ TEST(ComponentRegistry, SumsForceFieldsInRankOrder) {
                           "conical-force-field",
                           "ellipsoid-force-field",
                           "mapped-child",
+                          "composite-mapped-load",
                           "python-force-field"};
   // clang-format on
   EXPECT_EQ(typesOf(eis::forceFieldComponents(),
