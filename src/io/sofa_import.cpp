@@ -97,6 +97,29 @@ std::optional<std::vector<std::array<double, 3>>> gridLinkedPoints(
                             readMeshFile(findFile(reader, loader, options)));
 }
 
+// A mapped child's points when its MechanicalObject's position comes from a MeshOBJLoader (its
+// `v` lines, MeshOBJLoader's positions without handleSeams); nothing otherwise. The loader's own
+// transforms are refused: a mapped child's points are read as the file gives them.
+std::optional<std::vector<double>> childLoaderPoints(Reader& reader, const SofaObject& state,
+                                                     const SofaImportOptions& options) {
+  std::string field;
+  const SofaObject* loader = state.field("position") || state.field("src")
+                                 ? reader.linked(state, "position", &field)
+                                 : nullptr;
+  if (!loader || loader->type != "MeshOBJLoader" || (!field.empty() && field != "position"))
+    return std::nullopt;
+  for (const char* f : {"translation", "rotation", "scale", "scale3d", "transformation"})
+    reader.refuseIfGiven(*loader, f, "a mapped child's points are read as its file gives them");
+  if (reader.boolean(*loader, "handleSeams", false))
+    reader.reject(*loader, "handleSeams",
+                  "true (points doubled along texture seams) for a mapped child's points is not "
+                  "supported");
+  const sofa::Surface file = sofa::readObj(findFile(reader, *loader, options));
+  std::vector<double> points;
+  for (const auto& v : file.vertices) points.insert(points.end(), v.begin(), v.end());
+  return points;
+}
+
 // MeshLoader (reinit: one matrix translation * rotation * scale) and MechanicalObject (init:
 // applyScale, applyRotation, applyTranslation) move the points the same way: scale3d (times
 // MeshLoader's `scale`), then rotation (degrees, Quat::createQuaterFromEuler), then translation.
@@ -1016,7 +1039,10 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
           gridSurfaces(reader, *bodyGrid, options), linkedPoints ? &*linkedPoints : nullptr,
           &finer);
     }
-    sofa::mapMappedChild(reader, child, keys, sparse ? &*sparse : nullptr, &finer);
+    const std::optional<std::vector<double>> loaded =
+        childLoaderPoints(reader, *child.state, options);
+    sofa::mapMappedChild(reader, child, keys, sparse ? &*sparse : nullptr, &finer,
+                         loaded ? &*loaded : nullptr);
   }
   // Every force comes from a component the scene names: without a FEM force field (the
   // mappings that give material.model), none; diffusion's force field is its physics'.

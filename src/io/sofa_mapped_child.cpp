@@ -13,6 +13,7 @@
 #include "eis/core/error.hpp"
 #include "sofa_composite_mapping.hpp"
 #include "sofa_grid_mapper.hpp"
+#include "sofa_selections.hpp"
 
 namespace eis::sofa {
 
@@ -23,26 +24,32 @@ std::string named(const SofaObject& o) {
   return o.type + (o.name.empty() ? "" : " '" + o.name + "'");
 }
 
-// The child's points: its MechanicalObject's position, written in the scene. MechanicalObject::init
-// would move them by its transforms, and a loader would give them from a file: neither is read
-// here. SOFA initialises a node's objects in the order written, and UniformMass,
-// ConstantForceField and RestShapeSpringsForceField take the state's size (their indices) and
-// rest positions when they do: an IdentityMapping or SubsetMapping sizes the child when it
-// initialises, so without written points (or before them) they would see the one default
-// point. Written points of the right count give every one of them the child's size.
-std::string childPoints(Reader& r, const SofaObject& state) {
+// The child's points: its MechanicalObject's position, written in the scene, or `loaded` from the
+// MeshOBJLoader it links to (the importer reads the file). MechanicalObject::init would move them
+// by its transforms: not read here. SOFA initialises a node's objects in the order written, and
+// UniformMass, ConstantForceField and RestShapeSpringsForceField take the state's size (their
+// indices) and rest positions when they do: an IdentityMapping or SubsetMapping sizes the child
+// when it initialises, so without points (or before them) they would see the one default point.
+// Points of the right count give every one of them the child's size.
+struct ChildPoints {
+  std::string text;            // as mapped.points
+  std::vector<double> values;  // 3 a point
+};
+ChildPoints childPoints(Reader& r, const SofaObject& state, const std::vector<double>* loaded) {
   for (const char* field : {"translation", "rotation", "scale3d", "dx", "dy", "dz", "rx", "ry",
                             "rz", "sx", "sy", "sz", "rest_position"})
     r.refuseIfGiven(state, field, "a mapped child's points are read as written");
+  if (loaded) return {joined(*loaded, 0, loaded->size()), *loaded};
   const std::optional<std::string> position = r.text(state, "position");
   if (!position || r.linked(state, "position") || r.reals(state, "position").empty())
     r.reject(state, "position",
-             "a mapped child's points are read from its position written in the scene (not "
-             "from a loader or a topology; SOFA's IdentityMapping and SubsetMapping size the "
-             "child only after the components before them took its size)");
+             "a mapped child's points are read from its position written in the scene or from "
+             "a MeshOBJLoader (not from another loader or a topology; SOFA's IdentityMapping "
+             "and SubsetMapping size the child only after the components before them took its "
+             "size)");
   if (r.reals(state, "position").size() % 3 != 0)
     r.reject(state, "position", "expected X Y Z for each point");
-  return *position;
+  return {*position, r.reals(state, "position")};
 }
 
 // SubsetMapping.inl init: `indices`, else first..last (last clamped to the parent's size), else
@@ -154,7 +161,8 @@ void checkMechanicalMapping(const Reader& r, const SofaObject& mapping) {
 }
 
 void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys,
-                    const SparseGrid* sparse, const std::vector<GridLevel>* finer) {
+                    const SparseGrid* sparse, const std::vector<GridLevel>* finer,
+                    const std::vector<double>* loaded) {
   const SofaObject& mapping = *child.mapping;
   r.into(keys);
   r.from(mapping);
@@ -170,7 +178,7 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
       throw Error(o->where + ": " + named(*o) + ": before " + child.state->label() +
                   " in its node: SOFA would initialise it on the state's default size");
   ChildLoads loads;
-  const std::size_t points = r.reals(*child.state, "position").size() / 3;
+  const std::size_t points = (loaded ? *loaded : r.reals(*child.state, "position")).size() / 3;
   for (const SofaObject* o : child.components) {
     // A pressure's triangle or quadrangle joins child points that may lie in different parent
     // cells: its force needs their positions together and its tangent J^T K J couples those
@@ -205,8 +213,7 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
       throw Error(mapping.where +
                   ": HexahedronCompositeFEMMapping: its input is not on a "
                   "SparseGridTopology (SOFA exits)");
-    childPoints(r, *child.state);
-    const std::vector<double> points = r.reals(*child.state, "position");
+    const std::vector<double> points = childPoints(r, *child.state, loaded).values;
     std::map<long long, Vec3> forces;
     const auto add = [&](long long point, const double* f) {
       Vec3& sum = forces.try_emplace(point, Vec3{0, 0, 0}).first->second;
@@ -227,12 +234,12 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
   }
   if (mapping.type == "IdentityMapping") {
     r.key("mapped.mapping", "identity");
-    r.key("mapped.points", childPoints(r, *child.state));
+    r.key("mapped.points", childPoints(r, *child.state, loaded).text);
   } else if (mapping.type == "SubsetMapping") {
     r.key("mapped.mapping", "subset");
     const std::string indices = subsetIndices(r, mapping);
     r.key("mapped.indices", indices);
-    const std::string points = childPoints(r, *child.state);
+    const std::string points = childPoints(r, *child.state, loaded).text;
     if (3 * parse::tokens(indices).size() != parse::tokens(points).size())
       r.reject(*child.state, "position",
                std::to_string(parse::tokens(points).size() / 3) + " points for the " +
@@ -258,8 +265,9 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
       r.reject(mapping, "useRestPosition",
                "locating the points at the rest positions is not supported");
     r.key("mapped.mapping", "barycentric");
-    r.key("mapped.points", childPoints(r, *child.state));
-    const std::vector<double> points = r.reals(*child.state, "position");
+    const ChildPoints located = childPoints(r, *child.state, loaded);
+    r.key("mapped.points", located.text);
+    const std::vector<double>& points = located.values;
     if (regular) r.key("mapped.cells", regularGridCubes(regularGrid(r, *topology), points));
     if (sparseGrid) r.key("mapped.cells", sparseGridCubes(*sparse, points));
   }

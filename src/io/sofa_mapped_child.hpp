@@ -14,10 +14,12 @@ namespace eis::sofa {
 // component for what cannot be mapped.
 // `sparse`: the body's SparseGridTopology, when its mesh is one (SOFA's sparse grid mapper reads
 // its cubes), and `finer` its virtual finer levels, the finest first (HexahedronCompositeFEMMapping
-// reads its finest cells).
+// reads its finest cells). `loaded`: the child's points when its position comes from a
+// MeshOBJLoader (3 a point).
 void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys,
                     const SparseGrid* sparse = nullptr,
-                    const std::vector<GridLevel>* finer = nullptr);
+                    const std::vector<GridLevel>* finer = nullptr,
+                    const std::vector<double>* loaded = nullptr);
 
 // Refuses a mapping that keeps the child's forces or masses in the child (mapForces, mapMasses,
 // mapMatrices, isMechanical false) or maps the rest positions (applyRestPosition).
