@@ -36,6 +36,9 @@ std::string stateNotInCheckpoint(const Parameters& scene) {
         return "load.edge-pressure = " + text +
                ": a follower load's direction comes from the previous step's positions, which "
                "are not in the checkpoint";
+  if (scene.given("mapped.composite-loads"))
+    return std::string("mapped.composite-loads: HexahedronCompositeFEMMapping's forces turn by ") +
+           "the cells' frames of the step before, which are not in the checkpoint";
   if (scene.given("lagrange.bilateral"))
     for (const std::string& text : scene.texts("lagrange.bilateral")) {
       const Texts words = parse::tokens(text);

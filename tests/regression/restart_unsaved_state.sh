@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A restart of a scene whose state carries from step to step outside the checkpoint is refused
 # at set-up with one error line naming the feature: plasticity (the per-element plastic
-# strains), a follower load.edge-pressure (the previous step's positions) and
-# lagrange.bilateral moving points (they project one step late). Each scene writes a
+# strains), a follower load.edge-pressure (the previous step's positions),
+# lagrange.bilateral moving points (they project one step late) and
+# HexahedronCompositeFEMMapping's forces (mapped.composite-loads: turned a step late). Each scene writes a
 # checkpoint first, and its own restart is refused; a restart of the scene without them loads.
 # Usage: restart_unsaved_state.sh <euler-implicit> <meshes dir>; the MPI launch line:
 # tests/common/mpi_launch.sh.
@@ -33,9 +34,10 @@ declare -A SCENES=(
   [moving]="--lagrange.solver=block-gauss-seidel --lagrange.correction=linear-solver
             --lagrange.bilateral=indices|19|to|points|10|1|1|moving|0|0|0|0|1|0.1|0|0"
 )
+SCENES[composite]="--mesh.cell-type=hexahedron --mapped.composite-loads=0$(printf '|0.5%.0s' {1..216})"
 declare -A NAMED=([plastic]="plastic strains" [follower]="previous step's positions"
-                  [moving]="moving points")
-for name in plastic follower moving; do
+                  [moving]="moving points" [composite]="frames of the step before")
+for name in plastic follower moving composite; do
   read -r -d "" -a args <<< "${SCENES[$name]}"
   args=("${args[@]//|/ }")
   mkdir -p "$name"
