@@ -151,6 +151,9 @@ done
 check "and the turn shows" differ mapped1.csv late.csv 1e-8
 sed 's/SparseGridTopology n/SparseGridMultipleTopology fileTopologies="cube.obj" finestConnectivity="false" stiffnessCoefs="1" massCoefs="1" n/; s/ fileTopology="cube.obj"//' \
   mapped.scn >ramified.scn
+check "its loads on a refined mesh are refused by name" \
+  refused "mapped.composite-loads .*mesh.refine" 1 "$program" --mesh.cell-type=hexahedron \
+  --mesh.refine=1 --mapped.composite-loads="0$(printf ' 0.5%.0s' {1..216})" --solver.steps=1
 check "on a ramified grid it is refused by name" \
   refused "HexahedronCompositeFEMMapping: on a ramified grid" 1 "$program" --scene ramified.scn --solver.steps=1
 echo "$((checks - failures)) passed, $failures failed"
