@@ -311,15 +311,18 @@ struct Collector {
     for (const auto& next : node.children) classify(*next);
   }
 
-  // Whether a mass or force field acts on `node`'s state: one of its own components, or one in a
-  // node below it that has no state or mapping of its own (SOFA's context gives it `node`'s).
+  // Whether a mass or force field acts on `node`'s state: one of its own components, or a mass or
+  // force field in a node below it that has no state or mapping of its own (SOFA's context gives
+  // it `node`'s).
   static bool actsOnState(const SofaNode& node, bool below = false) {
     const auto own = [](const SofaObject& o) {
       return o.type == "MechanicalObject" || isMechanicalMapping(o.type);
     };
     if (below && std::any_of(node.objects.begin(), node.objects.end(), own)) return false;
     for (const SofaObject& o : node.objects)
-      if (!(isVisual(o.type) || isCollision(o.type) || own(o) || isAccepted(o.type))) return true;
+      if (below ? endsWith(o.type, "ForceField") || endsWith(o.type, "Mass")
+                : !(isVisual(o.type) || isCollision(o.type) || own(o) || isAccepted(o.type)))
+        return true;
     return std::any_of(node.children.begin(), node.children.end(),
                        [](const auto& next) { return actsOnState(*next, true); });
   }
