@@ -45,6 +45,9 @@ std::string stateNotInCheckpoint(const Parameters& scene) {
                ": the geometric stiffness reads the last step's multipliers, which are not in "
                "the checkpoint";
     }
+  if (scene.given("mapped.composite-loads"))
+    return std::string("mapped.composite-loads: HexahedronCompositeFEMMapping's forces turn by ") +
+           "the cells' frames of the step before, which are not in the checkpoint";
   if (scene.given("lagrange.bilateral"))
     for (const std::string& text : scene.texts("lagrange.bilateral")) {
       const Texts words = parse::tokens(text);

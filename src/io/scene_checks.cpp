@@ -152,6 +152,16 @@ void mappedPressure(Scene& scene) {
   }
 }
 
+// HexahedronCompositeFEMMapping's loads act on input cells' corners, which mesh.refine splits.
+void compositeLoads(Scene& scene) {
+  const bool set = scene.given("mapped.composite-loads");
+  requireElasticity(scene, "mapped.composite-loads", set);
+  if (set && scene.integer("mesh.refine") > 0)
+    throw Error(
+        "mapped.composite-loads acts on the corners of the mesh's cells, which mesh.refine "
+        "splits: refine the mesh file instead");
+}
+
 // The built-in box is fixed at its x = 0 face when no constraint and no other mesh is given.
 void fixedConstraint(Scene& scene) {
   requireElasticity(scene, "constraint.partial-fixed", scene.given("constraint.partial-fixed"));
@@ -275,6 +285,9 @@ const std::vector<SceneCheck>& sceneChecks() {
       {"mapped-pressure",
        {"physics.type", "mapped.pressure", "mapped.pressure-pulse", "solver.operator"},
        mappedPressure},
+      {"composite-mapped-load",
+       {"physics.type", "mapped.composite-loads", "mesh.refine"},
+       compositeLoads},
       {"fixed-constraint",
        {"physics.type", "constraint.fixed-box", "constraint.fixed-group", "constraint.fixed",
         "constraint.partial-fixed", "lagrange.fixed", "mesh.file", "mesh.nodes", "mesh.transform",

@@ -996,9 +996,11 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
                   "not supported");
     // SOFA's mapper of a sparse grid reads the grid's cubes (io/sofa_mapped_child).
     std::optional<sofa::SparseGrid> sparse;
+    std::vector<sofa::GridLevel> finer;
     if (bodyGrid && sofa::isSparseGrid(bodyGrid->type) &&
-        child.mapping->type == "BarycentricMapping")
-      sparse = sofa::sceneSparseGrid(reader, *bodyGrid);
+        (child.mapping->type == "BarycentricMapping" ||
+         child.mapping->type == "HexahedronCompositeFEMMapping"))
+      sparse = sofa::sceneSparseGrid(reader, *bodyGrid, &finer);
     // Points from a MeshOBJLoader (`src` or `position` linked to it): its file, found here.
     const SofaObject* loader = reader.linked(*child.state, "position");
     const bool obj = loader && loader->type == "MeshOBJLoader";
@@ -1010,7 +1012,7 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
         if (const SofaObject* l = reader.linked(*o, "topology"))
           sofa::checkDataFields(reader, *l, options.skipUnsupported);
       }
-    sofa::mapMappedChild(reader, child, keys, sparse ? &*sparse : nullptr,
+    sofa::mapMappedChild(reader, child, keys, sparse ? &*sparse : nullptr, &finer,
                          obj ? findFile(reader, *loader, options) : "");
     if (reader.gave("mapped.pressure") || reader.gave("mapped.pressure-pulse"))
       matrixFreeForMappedPressure(reader, child, body.linearSolver);

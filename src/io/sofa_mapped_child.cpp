@@ -2,16 +2,20 @@
 // the mapped node (Sofa/Component/Mapping/Linear), as the keys of our mapped-child
 // (model/mapped_child.cpp). Each mass or force field of the child is read by the mapping
 // registered for its class, as a body's would be, and its keys become the child's: the SOFA
-// fields, defaults and refusals stay in one place.
+// fields, defaults and refusals stay in one place. A HexahedronCompositeFEMMapping child's
+// ConstantForceFields become mapped.composite-loads (io/sofa_composite_mapping).
 #include "sofa_mapped_child.hpp"
 
 #include <functional>
 #include <optional>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "eis/core/error.hpp"
+#include "sofa_composite_mapping.hpp"
 #include "sofa_grid_mapper.hpp"
+#include "sofa_selections.hpp"
 
 namespace eis::sofa {
 
@@ -23,22 +27,22 @@ std::string named(const SofaObject& o) {
 }
 
 // The child's points: its MechanicalObject's position, written in the scene, or under a
-// BarycentricMapping a MeshOBJLoader's vertices in file order (`objFile`, the loader's file the
-// importer found; MeshOBJLoader::readOBJ without handleSeams keeps them so). MechanicalObject::init
-// would move them by its transforms, and other loaders would give them from a file: neither is
-// read here. SOFA initialises a node's objects in the order written, and UniformMass,
-// ConstantForceField and RestShapeSpringsForceField take the state's size (their indices) and
-// rest positions when they do: an IdentityMapping or SubsetMapping sizes the child when it
-// initialises, so without written points (or before them) they would see the one default
-// point. Written points of the right count give every one of them the child's size; a loader
-// gives them when it is read, before any of them.
+// BarycentricMapping or HexahedronCompositeFEMMapping a MeshOBJLoader's vertices in file order
+// (`objFile`, the loader's file the importer found; MeshOBJLoader::readOBJ without handleSeams
+// keeps them so). MechanicalObject::init would move them by its transforms, and other loaders
+// would give them from a file: neither is read here. SOFA initialises a node's objects in the
+// order written, and UniformMass, ConstantForceField and RestShapeSpringsForceField take the
+// state's size (their indices) and rest positions when they do: an IdentityMapping or
+// SubsetMapping sizes the child when it initialises, so without written points (or before them)
+// they would see the one default point. Written points of the right count give every one of them
+// the child's size; a loader gives them when it is read, before any of them.
 std::vector<double> childPoints(Reader& r, const SofaObject& state, const std::string& objFile,
-                                bool barycentric) {
+                                bool fromLoader) {
   for (const char* field : {"translation", "rotation", "scale3d", "dx", "dy", "dz", "rx", "ry",
                             "rz", "sx", "sy", "sz", "rest_position"})
     r.refuseIfGiven(state, field, "a mapped child's points are read as written");
   const SofaObject* loader = r.linked(state, "position");
-  if (barycentric && loader && loader->type == "MeshOBJLoader" && !objFile.empty()) {
+  if (fromLoader && loader && loader->type == "MeshOBJLoader" && !objFile.empty()) {
     for (const char* field : {"scale3d", "scale", "rotation", "translation", "transformation"})
       r.refuseIfGiven(*loader, field, "a transform in the loader of a mapped child's points");
     if (r.boolean(*loader, "handleSeams", false))
@@ -54,7 +58,7 @@ std::vector<double> childPoints(Reader& r, const SofaObject& state, const std::s
   if (!position || loader || r.reals(state, "position").empty())
     r.reject(state, "position",
              "a mapped child's points are read from its position written in the scene, or under "
-             "a BarycentricMapping from a MeshOBJLoader (not from another loader or a topology; "
+             "a BarycentricMapping or HexahedronCompositeFEMMapping from a MeshOBJLoader (not from another loader or a topology; "
              "SOFA's IdentityMapping and SubsetMapping size the child only after the components "
              "before them took its size)");
   std::vector<double> points = r.reals(state, "position");
@@ -177,7 +181,8 @@ void checkMechanicalMapping(const Reader& r, const SofaObject& mapping) {
 }
 
 void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys,
-                    const SparseGrid* sparse, const std::string& objFile) {
+                    const SparseGrid* sparse, const std::vector<GridLevel>* finer,
+                    const std::string& objFile) {
   const SofaObject& mapping = *child.mapping;
   r.into(keys);
   r.from(mapping);
@@ -196,7 +201,10 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
   // The child's points, read when first needed (so that what is refused first stays so).
   std::optional<std::vector<double>> read;
   const auto positions = [&]() -> const std::vector<double>& {
-    if (!read) read = childPoints(r, *child.state, objFile, mapping.type == "BarycentricMapping");
+    if (!read)
+      read = childPoints(r, *child.state, objFile,
+                         mapping.type == "BarycentricMapping" ||
+                             mapping.type == "HexahedronCompositeFEMMapping");
     return *read;
   };
   for (const SofaObject* o : child.components) {
@@ -212,6 +220,12 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
                   ": a pressure on a mapped child's own triangles or quadrangles is not "
                   "supported (in node " +
                   child.node->path() + "); SurfacePressureForceField's is");
+    // HexahedronCompositeFEMMapping has no applyJ of the child's masses or stiffnesses here:
+    // only constant forces, which applyJT alone carries.
+    if (mapping.type == "HexahedronCompositeFEMMapping" && o->type != "ConstantForceField")
+      throw Error(o->where + ": " + named(*o) +
+                  ": in a HexahedronCompositeFEMMapping child (in node " + child.node->path() +
+                  ") only ConstantForceField is carried");
     const SofaMapping map = sofaMapping(o->type);
     if (!map)
       throw Error(o->where + ": " + named(*o) + ": not supported in a mapped child (in node " +
@@ -226,6 +240,30 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
           r, *o, k, [&] { return positions().size() / 3; }, loads);
   }
   r.from(mapping);
+  if (mapping.type == "HexahedronCompositeFEMMapping") {
+    if (!sparse || !finer)
+      throw Error(mapping.where +
+                  ": HexahedronCompositeFEMMapping: its input is not on a "
+                  "SparseGridTopology (SOFA exits)");
+    const std::vector<double>& points = positions();
+    std::map<long long, Vec3> forces;
+    const auto add = [&](long long point, const double* f) {
+      Vec3& sum = forces.try_emplace(point, Vec3{0, 0, 0}).first->second;
+      for (int d = 0; d < 3; ++d) sum[std::size_t(d)] += f[d];
+    };
+    if (loads.anyForce)
+      for (std::size_t p = 0; p < points.size() / 3; ++p) add((long long)p, loads.force);
+    const Texts nodal = parse::tokens(loads.nodalForces);
+    for (std::size_t i = 0; i + 3 < nodal.size(); i += 4) {
+      const double f[3] = {std::stod(nodal[i + 1]), std::stod(nodal[i + 2]),
+                           std::stod(nodal[i + 3])};
+      add(std::stoll(nodal[i]), f);
+    }
+    if (!forces.empty())
+      r.key("mapped.composite-loads",
+            compositeMappingLoads(r, mapping, *sparse, *finer, points, forces));
+    return;
+  }
   if (mapping.type == "IdentityMapping") {
     r.key("mapped.mapping", "identity");
     r.key("mapped.points", pointsText(positions()));

@@ -14,11 +14,14 @@ namespace eis::sofa {
 // mapping reads (which has its load.gravity already). Throws eis::Error naming the field or
 // component for what cannot be mapped.
 // `sparse`: the body's SparseGridTopology, when its mesh is one (SOFA's sparse grid mapper reads
-// its cubes).
+// its cubes), and `finer` its virtual finer levels, the finest first (HexahedronCompositeFEMMapping
+// reads its finest cells).
 // `objFile`: the file of the MeshOBJLoader the child's points are linked to, found by the
 // importer ("" when none).
 void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys,
-                    const SparseGrid* sparse = nullptr, const std::string& objFile = "");
+                    const SparseGrid* sparse = nullptr,
+                    const std::vector<GridLevel>* finer = nullptr,
+                    const std::string& objFile = "");
 
 // SOFA's SurfacePressureForceField `o` in the mapped child (io/sofa_mapped_pressure.cpp): the
 // mapped-pressure keys, the faces those of the child's topology; `points`: the child's size.

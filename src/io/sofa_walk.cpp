@@ -190,8 +190,9 @@ bool isCollision(const std::string& t) {
 
 // The mechanical mappings whose child may carry masses and force fields (io/sofa_mapped_child).
 bool mapsMechanics(const std::string& t) {
-  return isOneOf(t, {"IdentityMapping", "SubsetMapping", "BarycentricMapping", "RigidMapping",
-                     "VolumeMapping", "DistanceMapping", "SubsetMultiMapping"});
+  return isOneOf(
+      t, {"IdentityMapping", "SubsetMapping", "BarycentricMapping", "RigidMapping", "VolumeMapping",
+          "DistanceMapping", "SubsetMultiMapping", "HexahedronCompositeFEMMapping"});
 }
 
 struct Collector {
@@ -220,12 +221,9 @@ struct Collector {
       if (o.type == "MechanicalObject") child.state = &o;
     }
     // A mapped child that carries mechanics: one mapping of the kinds io/sofa_mapped_child
-    // reads, from a MechanicalObject to the node's.
-    bool carries = false;
-    for (const SofaObject& o : node.objects)
-      carries =
-          carries || !(isVisual(o.type) || isCollision(o.type) || isMechanicalMapping(o.type) ||
-                       o.type == "MechanicalObject" || isAccepted(o.type));
+    // reads, from a MechanicalObject to the node's, with a mass or force field in the node or in
+    // a node below it without a state of its own.
+    const bool carries = actsOnState(node);
     const bool mapsChild =
         mapped && carries && mappings == 1 && child.state && mapsMechanics(child.mapping->type);
     const SofaObject* state = nullptr;
@@ -264,20 +262,7 @@ struct Collector {
                            ", in node " + node.path() + " (" + node.where +
                            ")) are not built: the constraints act on a body's own nodes");
       } else if (mapped) {
-        // Why the node is no mapped child the importer carries.
-        const std::string why =
-            mappings != 1  ? std::to_string(mappings) + " mechanical mappings in one node"
-            : !child.state ? "no MechanicalObject in the node"
-            : child.mapping->type == "PythonMapping"
-                ? "its mapping is written in Python (class " +
-                      reader.text(*child.mapping, "class").value_or("?") +
-                      "), whose apply, applyJ and applyJT the distributed step does not call"
-            : !mapsMechanics(child.mapping->type)
-                ? child.mapping->type +
-                      " children are not carried (IdentityMapping, SubsetMapping, "
-                      "BarycentricMapping, RigidMapping, VolumeMapping, DistanceMapping and "
-                      "SubsetMultiMapping ones are)"
-                : "";
+        const std::string why = notCarried(node);
         unsupported(o, "a mapped child's " + o.type +
                            " changes the mechanics through its mapping, which is not simulated; "
                            "in node " +
@@ -299,11 +284,18 @@ struct Collector {
         states.push_back(&o);
       } else if (const SofaNode* owner = stateNode(&node);
                  !isAccepted(o.type) && owner && owner != &node && isMappedNode(*owner)) {
-        // Below a mapped node, a node without a state of its own acts on the mapped state.
-        unsupported(o, "acts on the mapped state of node " + owner->path() + " (" + owner->where +
-                           ") from a node below it, " + node.path() +
-                           ", which is not simulated: a mapped child's masses and loads are "
-                           "carried in its own node only");
+        // Below a mapped node, a node without a state of its own acts on the mapped state (the
+        // context's): carried with the mapped node's own components.
+        const auto carried = std::find_if(mappedNodes.begin(), mappedNodes.end(),
+                                          [&](const MappedNode& m) { return m.node == owner; });
+        if (carried != mappedNodes.end()) {
+          carried->components.push_back(&o);
+        } else {
+          const std::string why = notCarried(*owner);
+          unsupported(o, "acts on the mapped state of node " + owner->path() + " (" + owner->where +
+                             ") from a node below it, " + node.path() + ", which is not simulated" +
+                             (why.empty() ? "" : ": " + why));
+        }
       } else if (!isAccepted(o.type)) {
         // SOFA's animation loop runs every ODE solver of a node: two would integrate one state
         // twice.
@@ -318,6 +310,44 @@ struct Collector {
     }
     if (mapsChild) mappedNodes.push_back(child);
     for (const auto& next : node.children) classify(*next);
+  }
+
+  // Whether a mass or force field acts on `node`'s state: one of its own components, or a mass or
+  // force field in a node below it that has no state or mapping of its own (SOFA's context gives
+  // it `node`'s).
+  static bool actsOnState(const SofaNode& node, bool below = false) {
+    const auto own = [](const SofaObject& o) {
+      return o.type == "MechanicalObject" || isMechanicalMapping(o.type);
+    };
+    if (below && std::any_of(node.objects.begin(), node.objects.end(), own)) return false;
+    for (const SofaObject& o : node.objects)
+      if (below ? endsWith(o.type, "ForceField") || endsWith(o.type, "Mass")
+                : !(isVisual(o.type) || isCollision(o.type) || own(o) || isAccepted(o.type)))
+        return true;
+    return std::any_of(node.children.begin(), node.children.end(),
+                       [](const auto& next) { return actsOnState(*next, true); });
+  }
+
+  // Why the mapped node `node` is no mapped child the importer carries (empty: it is one).
+  std::string notCarried(const SofaNode& node) const {
+    int mappings = 0;
+    const SofaObject *mapping = nullptr, *state = nullptr;
+    for (const SofaObject& o : node.objects) {
+      if (isMechanicalMapping(o.type)) ++mappings, mapping = &o;
+      if (o.type == "MechanicalObject") state = &o;
+    }
+    if (mappings != 1) return std::to_string(mappings) + " mechanical mappings in one node";
+    if (!state) return "no MechanicalObject in the node";
+    if (mapping->type == "PythonMapping")
+      return "its mapping is written in Python (class " +
+             reader.text(*mapping, "class").value_or("?") +
+             "), whose apply, applyJ and applyJT the distributed step does not call";
+    if (!mapsMechanics(mapping->type))
+      return mapping->type +
+             " children are not carried (IdentityMapping, SubsetMapping, BarycentricMapping, "
+             "RigidMapping, VolumeMapping, DistanceMapping, SubsetMultiMapping and "
+             "HexahedronCompositeFEMMapping ones are)";
+    return "";
   }
 
   // The node of the state SOFA's context gives a component of `node`: the nearest at or above it

@@ -4,7 +4,8 @@
 # at coefficient 0.5, those inside at 1. The scene ends alike on 1, 2 and 3 ranks; with every
 # fine cell at 1 (fillWeighted false) the static condensation's weights are trilinear by symmetry,
 # so it ends where NonUniformHexahedronFEMForceFieldAndMass does; with mixed ones it does not.
-# What is not implemented is refused by name.
+# HexahedronCompositeFEMMapping's child forces: against an independent computation
+# (composite_mapping_forces.py). What is not implemented is refused by name.
 # Usage: composite_hexahedron.sh <euler-implicit>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -51,12 +52,28 @@ differ() { ! same_state "$@" >/dev/null; }
 check "with mixed fine cells it does not end where the trilinear condensation does" \
   differ scene2.csv nonuniform.csv 1e-4
 
-# Fine cells all at 1: the weights are trilinear, as NonUniformHexahedronFEMForceFieldAndMass's.
-scene HexahedronCompositeFEMForceFieldAndMass 'fillWeighted="false"' '' >full.scn
-scene NonUniformHexahedronFEMForceFieldAndMass 'fillWeighted="false"' '' >fulltrilinear.scn
+# Fine cells all at 1: the weights are trilinear, as NonUniformHexahedronFEMForceFieldAndMass's,
+# and HexahedronCompositeFEMMapping's, whose rotations then cancel (R^T w R = w): its child's
+# forces (in a node below it) act as a BarycentricMapping child's.
+LOADS="0.5 0.5 0.5 0 300 0  0.9 0.2 0.7 200 -150 100  0.31 0.77 0.05 -100 0 250  0.6 0.95 0.98 0 0 -200"
+columns() { awk -v from="$1" '{ for (i = from; i <= NF; i += 6) printf "%s %s %s  ", $i, $(i+1), $(i+2) }' <<<"$LOADS"; }
+with() {  # with BODY-XML < SCENE: the scene with BODY-XML added to its body
+  head -n -2
+  printf '%s\n  </Node>\n</Node>\n' "$1"
+}
+child() {  # child MAPPING: 4 points under MAPPING, forces on them in a node below
+  with "<Node name=\"surface\"><MechanicalObject position=\"$(columns 1)\"/><$1/>
+      <Node name=\"load\"><ConstantForceField indices=\"0 1 2 3\" forces=\"$(columns 4)\"/></Node>
+    </Node>"
+}
+scene HexahedronCompositeFEMForceFieldAndMass 'fillWeighted="false"' '' |
+  child HexahedronCompositeFEMMapping >full.scn
+scene NonUniformHexahedronFEMForceFieldAndMass 'fillWeighted="false"' '' |
+  child BarycentricMapping >fulltrilinear.scn
 run 2 --scene full.scn --solver.steps=5 --output.final-state=full.csv
 run 3 --scene fulltrilinear.scn --solver.steps=5 --output.final-state=fulltrilinear.csv
-check "with full fine cells of one material it ends where the trilinear condensation does" \
+check "with full fine cells of one material it ends where the trilinear condensation does, and
+     its HexahedronCompositeFEMMapping child's forces act as a BarycentricMapping child's" \
   same_state full.csv fulltrilinear.csv 1e-10
 
 scene HexahedronCompositeFEMForceFieldAndMass '' 'finestToCoarse="true"' >finest.scn
@@ -104,19 +121,40 @@ sed 's/finestConnectivity="false" //' cored.scn >connected.scn
 run 2 --scene connected.scn --solver.steps=1
 check "finestConnectivity with no fileTopology is refused by name" \
   grep -q "finestConnectivity" run.log
-head -n -2 composite.scn >mapped.scn
-cat >>mapped.scn <<'XML'
-    <Node name="surface">
-      <MechanicalObject position="0.5 0.5 0.5"/>
-      <HexahedronCompositeFEMMapping/>
-      <ConstantForceField indices="0" forces="0 1 0"/>
-    </Node>
-  </Node>
-</Node>
-XML
-run 2 --scene mapped.scn --solver.steps=1
-check "HexahedronCompositeFEMMapping's mechanical children are refused by name" \
-  grep -q "HexahedronCompositeFEMMapping children are not carried" run.log
-
+# HexahedronCompositeFEMMapping carrying a child's constant forces, one finer level (4^3 finest
+# cells, 0.5 on the surface, 1 inside): the body's nodal forces composite_mapping_forces.py
+# computes from SOFA's formulas (its own static condensation, applyJT's sums) move it alike. SOFA's
+# mapping turns the weights by the coarse cells' rotations of the step before (at the first two
+# steps, the initial ones): 3 steps of the child on 1, 2 and 3 ranks end where 2 steps of the
+# unturned nodal forces then 1 of those turned by the cells' frames after step 1 do, not where a
+# third unturned step does.
+python=${PYTHON:-/usr/bin/python3}
+scene HexahedronCompositeFEMForceFieldAndMass '' '' | sed 's/nbVirtualFinerLevels="2"/nbVirtualFinerLevels="1"/g' >one.scn
+child HexahedronCompositeFEMMapping <one.scn >mapped.scn
+nodal() {  # nodal STATE|rest FILE: one.scn with the nodal forces at STATE's frames
+  local forces
+  forces=$("$python" "$here/../common/composite_mapping_forces.py" "$1" "$LOADS") || return
+  with "<ConstantForceField indices=\"$(sed -n 1p <<<"$forces")\" forces=\"$(sed -n 2p <<<"$forces")\"/>" \
+    <one.scn >"$2"
+}
+nodal rest unturned.scn
+run 1 --scene unturned.scn --solver.steps=1 --output.final-state=step1.csv
+run 1 --scene unturned.scn --solver.steps=1 --initial.state=step1.csv --output.final-state=step2.csv
+nodal step1.csv turned.scn
+run 1 --scene turned.scn --solver.steps=1 --initial.state=step2.csv --output.final-state=step3.csv
+run 1 --scene unturned.scn --solver.steps=1 --initial.state=step2.csv --output.final-state=late.csv
+for ranks in 1 2 3; do
+  run "$ranks" --scene mapped.scn --solver.steps=3 --output.final-state="mapped$ranks.csv"
+  check "$ranks rank(s): the mapped child's forces act as SOFA's applyJT's, turned a step late" \
+    same_state mapped$ranks.csv step3.csv 1e-10
+done
+check "and the turn shows" differ mapped1.csv late.csv 1e-8
+sed 's/SparseGridTopology n/SparseGridMultipleTopology fileTopologies="cube.obj" finestConnectivity="false" stiffnessCoefs="1" massCoefs="1" n/; s/ fileTopology="cube.obj"//' \
+  mapped.scn >ramified.scn
+check "its loads on a refined mesh are refused by name" \
+  refused "mapped.composite-loads .*mesh.refine" 1 "$program" --mesh.cell-type=hexahedron \
+  --mesh.refine=1 --mapped.composite-loads="0$(printf ' 0.5%.0s' {1..216})" --solver.steps=1
+check "on a ramified grid it is refused by name" \
+  refused "HexahedronCompositeFEMMapping: on a ramified grid" 1 "$program" --scene ramified.scn --solver.steps=1
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

@@ -2,8 +2,9 @@
 # A restart of a scene whose state carries from step to step outside the checkpoint is refused
 # at set-up with one error line naming the feature: plasticity (the per-element plastic
 # strains), a follower load.edge-pressure (the previous step's positions),
-# lagrange.bilateral moving points (they project one step late) and a lagrange.distance
-# geometric stiffness (the last step's multipliers). Each scene writes a
+# lagrange.bilateral moving points (they project one step late), a lagrange.distance geometric
+# stiffness (the last step's multipliers) and HexahedronCompositeFEMMapping's forces
+# (mapped.composite-loads: turned a step late). Each scene writes a
 # checkpoint first, and its own restart is refused; a restart of the scene without them loads.
 # Usage: restart_unsaved_state.sh <euler-implicit> <meshes dir>; the MPI launch line:
 # tests/common/mpi_launch.sh.
@@ -36,9 +37,11 @@ declare -A SCENES=(
   [distance]="--lagrange.solver=block-gauss-seidel --lagrange.correction=linear-solver
               --lagrange.distance=0|1|geometric-stiffness|stabilized"
 )
+SCENES[composite]="--mesh.cell-type=hexahedron --mapped.composite-loads=0$(printf '|0.5%.0s' {1..216})"
 declare -A NAMED=([plastic]="plastic strains" [follower]="previous step's positions"
-                  [moving]="moving points" [distance]="last step's multipliers")
-for name in plastic follower moving distance; do
+                  [moving]="moving points" [distance]="last step's multipliers"
+                  [composite]="frames of the step before")
+for name in plastic follower moving distance composite; do
   read -r -d "" -a args <<< "${SCENES[$name]}"
   args=("${args[@]//|/ }")
   mkdir -p "$name"

@@ -2,9 +2,10 @@
 # SOFA scenes with masses and force fields in a mapped child (IdentityMapping, SubsetMapping,
 # BarycentricMapping; io/sofa_mapped_child.cpp, model/mapped_child.cpp): a child that every
 # mapping ties to the body's own nodes (IdentityMapping; SubsetMapping listing every node;
-# BarycentricMapping with the nodes' positions as its points) carrying half the mass, a plane,
+# BarycentricMapping with the nodes' positions as its points, written or from a MeshOBJLoader's
+# file) carrying half the mass, a plane,
 # constant forces and rest-shape springs on every and on listed points moves the body as the body carrying them itself does, on
-# 1 and 2 ranks, to 1e-10 of the largest value (the child's points written, as SOFA needs them
+# 1 and 2 ranks, to 1e-10 of the largest value (the child's points given, as SOFA needs them
 # for its components to see the child's size). Then what is refused: one error line naming the
 # component.
 # Usage: sofa_mapped_child.sh <euler-implicit> <meshes dir>.
@@ -56,17 +57,21 @@ scene 6 "$LOADS" "" > body.scn
 scene 3 "" "$(child '<IdentityMapping/>' "position=\"$NODES\"")" > identity.scn
 scene 3 "" "$(child '<SubsetMapping indices="0 1 2 3 4 5"/>' "position=\"$NODES\"")" > subset.scn
 scene 3 "" "$(child '<BarycentricMapping/>' "position=\"$NODES\"")" > barycentric.scn
+# The child's points from a MeshOBJLoader's file (its v lines) rather than written.
+printf 'v %s %s %s\n' $NODES > child.obj
+sed 's|<MechanicalObject position="[^"]*"/>|<MeshOBJLoader name="points" filename="child.obj"/><MechanicalObject src="@points"/>|' \
+  barycentric.scn > loaded.scn
 
 for ranks in 1 2; do
   mpi_command "$ranks" "$EXE"
-  for name in body identity subset barycentric; do
+  for name in body identity subset barycentric loaded; do
     status=0
     timeout 60 "${MPI_COMMAND[@]}" --scene $name.scn --solver.steps=20 \
       --output.final-state=$name-$ranks.csv --quiet > run.out 2> run.err || status=$?
     check "$ranks rank(s): $name.scn runs" test "$status" -eq 0
     [ "$status" -eq 0 ] || sed 's/^/     | /' run.err
   done
-  for name in identity subset barycentric; do
+  for name in identity subset barycentric loaded; do
     check "$ranks rank(s): the $name child moves the body as the body carrying its loads does" \
       same_state body-$ranks.csv $name-$ranks.csv 1e-10
   done
@@ -117,6 +122,10 @@ scene 3 "" '<Node name="child">
       <MechanicalObject position="0 0 0  1 0 0  0 1 0  0 0 1  1 1 1  1 0.2 -0.8"/>
       <IdentityMapping/>
     </Node>' > before.scn
+sed 's|<MeshOBJLoader name="points"|<MeshOBJLoader name="points" translation="1 0 0"|' loaded.scn \
+  > moved.scn
+check "a child's MeshOBJLoader that moves its points is refused, naming the field" \
+  refused "MeshOBJLoader.*translation" 1 "$EXE" --scene moved.scn --solver.steps=1
 check "a mass written before the child's MechanicalObject is refused, naming it" \
   refused "UniformMass.*before .*MechanicalObject" 1 "$EXE" --scene before.scn --solver.steps=1
 scene 3 "" '<Node name="child">
@@ -131,17 +140,31 @@ scene 3 "" "$(child '<IdentityMapping/>' "position=\"$NODES\"")
   > two.scn
 check "a second mapped child of one body is refused, naming the first" \
   refused "second mapped child .*the first: /body/child" 1 "$EXE" --scene two.scn --solver.steps=1
+# SOFA's context gives a node without a state of its own the nearest state above it: a load in a
+# node below a mapped child (two levels down here, the child carrying nothing itself) acts on the
+# child's state, as the same load in the child's own node does.
 for mapping in BarycentricMapping IdentityMapping; do
-  scene 3 "" '<Node name="child">
-      <MechanicalObject position="0 0 0  1 0 0  0 1 0  0 0 1  1 1 1  1 0.2 -0.8"/>
+  loaded() {  # loaded LOAD-NODES: the child, its load wrapped in LOAD-NODES' nodes
+    local open="" close="" name
+    for name in $1; do open+="<Node name=\"$name\">"; close+="</Node>"; done
+    scene 6 "$LOADS" '<Node name="child">
+      <MechanicalObject position="'"$NODES"'"/>
       <'$mapping'/>
-      <Node name="load">
-        <ConstantForceField indices="0" forces="0 1 0"/>
-      </Node>
-    </Node>' >below.scn
-  check "a load in a node below a mapped child ($mapping), on its state, is refused by name" \
-    refused "ConstantForceField: acts on the mapped state of node /body/child" \
-      1 "$EXE" --scene below.scn --solver.steps=1
+      '"$open"'<ConstantForceField indices="0 4" forces="0 1 0  2 0 -1"/>'"$close"'
+    </Node>'
+  }
+  loaded "" >in.scn
+  loaded "load deeper" >below.scn
+  for ranks in 1 2; do
+    mpi_command "$ranks" "$EXE"
+    for name in in below; do
+      "${MPI_COMMAND[@]}" --scene $name.scn --solver.steps=20 --output.final-state=$name.csv \
+        --quiet >run.out 2>&1 || sed 's/^/     | /' run.out
+    done
+    check "$ranks rank(s): a load in a node below the child ($mapping) acts as in its node" \
+      same_state in.csv below.csv 1e-12
+    rm -f in.csv below.csv
+  done
 done
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

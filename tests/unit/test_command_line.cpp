@@ -112,6 +112,8 @@ struct KeyCase {
 };
 
 std::vector<KeyCase> allKeys() {
+  std::string compositeLoads = "3";  // a cell, then its 24 x 9 matrix
+  for (int i = 0; i < 216; ++i) compositeLoads += " 0.5";
   return {
       {"mesh.file", "beam.msh",
        [](const Scene& s) { EXPECT_EQ(path(s, "mesh.file"), "beam.msh"); }},
@@ -364,6 +366,10 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.text("mapped.triangles"), "0 1 2"); }},
       {"mapped.quads", "0 1 2 3",
        [](const Scene& s) { EXPECT_EQ(s.text("mapped.quads"), "0 1 2 3"); }},
+      {"mapped.composite-loads", compositeLoads,
+       [compositeLoads](const Scene& s) {
+         EXPECT_EQ(s.text("mapped.composite-loads"), compositeLoads);
+       }},
       {"mass.total-mass",
        "3",
        [](const Scene& s) { EXPECT_EQ(s.real("mass.total-mass"), 3); },

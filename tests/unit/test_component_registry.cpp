@@ -52,6 +52,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "mapped-child",
                           "mapped-pressure",
                           "interaction-springs",
+                          "composite-mapped-load",
                           "attach-constraint",
                           "python-force-field",
                           "fixed-constraint",
@@ -105,6 +106,7 @@ TEST(ComponentRegistry, SumsForceFieldsInRankOrder) {
                           "ellipsoid-force-field",
                           "mapped-child",
                           "mapped-pressure",
+                          "composite-mapped-load",
                           "python-force-field"};
   // clang-format on
   EXPECT_EQ(typesOf(eis::forceFieldComponents(),
