@@ -3,6 +3,7 @@
 // ConstantForceField's forces, totalForce or force, SOFA's ConstantForceField.inl rules; the
 // root's dt, from the next step on, as SOFA's DefaultAnimationLoop::step reads dt before the
 // AnimateBeginEvent); and a body's stiffness or mass matrix (app/component_matrices).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -108,6 +109,32 @@ public:
     return componentMatrix(*b.mesh, *b.system, kind == "mass");
   }
 
+  // Each body's M, read as assembleMMatrix reads it, times its solve's mFactor, moved to its
+  // place after the bodies before it.
+  std::vector<double> massSystemMatrix(const std::vector<std::size_t>& bodies) override {
+    std::vector<double> out{0.0};
+    double factor = 0;
+    for (std::size_t body : bodies) {
+      const Body& b = *run_.bodies_.at(body);
+      const EulerImplicitSolver& solver = implicitStepOf(b);
+      if (!solver.lastOperator())
+        throw Error("no linear system has been solved yet (it is read after a step)");
+      if (factor != 0 && solver.lastMassFactor() != factor)
+        throw Error(
+            "the bodies' solves scale the mass by different factors, where SOFA's one "
+            "solver gives one");
+      factor = solver.lastMassFactor();
+      const std::vector<double> mass = componentMatrix(*b.mesh, *b.system, true);
+      if (mass.empty()) continue;
+      const double offset = out[0];
+      for (std::size_t k = 1; k + 2 < mass.size(); k += 3)
+        out.insert(out.end(), {offset + mass[k], offset + mass[k + 1], factor * mass[k + 2]});
+      out[0] += mass[0];
+    }
+    if (commRank(run_.comm_) != 0) return {};
+    return out;
+  }
+
   std::vector<double> systemVector(std::size_t body, bool solution) override {
     const Body& b = *run_.bodies_.at(body);
     const EulerImplicitSolver& solver = lastSolve(b);
@@ -180,6 +207,20 @@ private:
       throw Error(
           "the body's linear system is read from its own linearized implicit Euler "
           "step only (not Newton's, nor a coupled group's)");
+    return *solver;
+  }
+  // The linearized implicit Euler step that solves the body: its own, or its coupled group's.
+  const EulerImplicitSolver& implicitStepOf(const Body& b) const {
+    const TimeIntegrator* integrator = b.integrator.get();
+    if (b.coupled)
+      for (const auto& group : run_.groups_)
+        if (std::find(group->bodies.begin(), group->bodies.end(), &b) != group->bodies.end())
+          integrator = group->integrator.get();
+    const auto* solver = dynamic_cast<const EulerImplicitSolver*>(integrator);
+    if (!solver)
+      throw Error(
+          "a mass-only linear system is read where a linearized implicit Euler step solves "
+          "its bodies (not Newton's)");
     return *solver;
   }
   static std::string count(const std::vector<double>& values) {
