@@ -172,7 +172,6 @@ public:
   // In an event: from the next step (SOFA reads dt before AnimateBeginEvent). Between steps (a
   // main loop's turn): from the next step, which is the one about to start.
   void setDt(double dt) override {
-    run_.changed_.insert("the root's dt");
     if (!idle_) {
       run_.nextDt_ = dt;
       return;

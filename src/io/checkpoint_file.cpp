@@ -138,13 +138,18 @@ void CheckpointWriter::save(const std::string& name, Vec solver, int unusedFrom,
   file_->write(group_, name, order_->natural(), dofs, Hdf5Writer::Type::real, dofs > 1);
 }
 
-void CheckpointWriter::commit(Clock clock, const std::string& changed) {
+void CheckpointWriter::commit(Clock clock, const std::string& changed, const ControllerDt& dt) {
   if (bodies_.empty()) throw Error("output.checkpoint = " + path_ + ": a checkpoint of no body");
   file_->attribute("/", kFormatAttribute, std::int64_t(kFormatVersion));
   file_->attribute("/", "step", std::int64_t(clock.step));
   file_->attribute("/", "time", double(clock.time));
   file_->attribute("/", "clock", double(clock.clock));
   if (!changed.empty()) file_->attribute("/", "changed_by_controller", changed);
+  if (dt.stored) {
+    file_->attribute("/", "controller_dt", dt.dt);
+    file_->attribute("/", "controller_next_dt", dt.next);
+    file_->attribute("/", "controller_root_dt", dt.root);
+  }
   // One body keeps the layout every checkpoint had before there were several.
   const bool several = !(bodies_.size() == 1 && bodies_.front().path.empty());
   if (several) file_->attribute("/", "objects", std::int64_t(bodies_.size()));
@@ -223,6 +228,21 @@ CheckpointReader::CheckpointReader(const std::string& key, const std::string& pa
   };
   EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, "/", "changed_by_controller", &has));
   if (has) changed_ = readText("/", "changed_by_controller");
+  EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, "/", "controller_dt", &has));
+  if (has) {
+    dt_.stored = true;
+    for (const auto& [name, value] :
+         {std::pair{"controller_dt", &dt_.dt}, std::pair{"controller_next_dt", &dt_.next},
+          std::pair{"controller_root_dt", &dt_.root}}) {
+      PetscReal read = 0;
+      EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, "/", name, PETSC_REAL, nullptr, &read));
+      // dt > 0; the other two 0 for none.
+      if (!std::isfinite(double(read)) || read < 0 || (read == 0 && value == &dt_.dt))
+        throw Error(named + "attribute " + name + " is not a finite number > 0" +
+                    (value == &dt_.dt ? "" : " nor 0"));
+      *value = double(read);
+    }
+  }
   EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, "/", "objects", &has));
   if (!has) {
     readBody("/", false);

@@ -73,7 +73,7 @@ void CheckpointOutput::save(const RunStates& states) {
     body.integrator.saveCarried(
         [&](const std::string& name, Vec vector) { writer.save(name, vector, 0, nullptr); });
   }
-  writer.commit({state.step, state.time, state.clock}, state.changed);
+  writer.commit({state.step, state.time, state.clock}, state.changed, state.dt);
   if (commRank(comm_) == 0) {
     const auto steps = checkpointSteps(prefix_);
     int previous = -1;

@@ -2,12 +2,17 @@
 # A restart (initial.restart) of a run whose Python controller changed the scene: a
 # ConstantForceField's force, a TetrahedronFEMForceField's localStiffnessFactor (updateStiffness)
 # or the root's dt, written once, at the end of step WRITE_AT (read from the root's time, so the
-# restarted controller does not write again). The checkpoint holds none of them: a restart from
-# one written after the write would continue with the scene's values and silently differ from
-# the run that was not stopped (before the change it did: 0.17 apart after 6 steps, the force).
+# restarted controller does not write again). The checkpoint holds no force nor factors: a
+# restart from one written after such a write would continue with the scene's values and
+# silently differ from the run that was not stopped (before the refusal it did: 0.17 apart after
+# 6 steps, the force). It holds the root's dt (controller_dt, controller_next_dt).
 # On a clamped beam of 45 nodes, 6 steps, a checkpoint after step 3, on 1 and 2 ranks:
-#  - a write at step 2 (before the checkpoint): the restart is refused, one error line naming
-#    what was changed, for each of the three;
+#  - a force or factors written at step 2 (before the checkpoint): the restart is refused, one
+#    error line naming what was changed;
+#  - dt written at the end of step 2 (0.01, step 3's) and again during step 3 (0.015, at its
+#    AnimateBeginEvent: for step 4 on, pending when the checkpoint is written): a restart from
+#    the checkpoint after step 3 ends equal to the uninterrupted run's to the bit (solver.pc-lag
+#    1, Jacobi), and the writes change the run;
 #  - a write at step 4 (after it): a restart from the run's checkpoint after step 3 (what a kill
 #    after it leaves) continues, and its final state equals the uninterrupted run's to the bit.
 # CG, not SparseLDLSolver: MUMPS' Cholesky on 2 ranks is not the same to the last bit from one
@@ -36,8 +41,12 @@ class Writer(Sofa.Core.Controller):
         self.pull = kwargs.get("pull")
         self.fem = kwargs.get("fem")
 
+    def onAnimateBeginEvent(self, event):
+        if WHAT == "dt" and abs(self.root.time.value - 0.02 * WRITE_AT) < 1e-9:
+            self.root.dt.value = 0.015
+
     def onAnimateEndEvent(self, event):
-        if round(self.root.time.value / 0.02) != WRITE_AT:
+        if abs(self.root.time.value - 0.02 * WRITE_AT) > 1e-9:
             return
         if WHAT == "force":
             self.pull.forces = [[0.0, 3.0, -2.0]]
@@ -93,9 +102,10 @@ run() {
 }
 
 declare -A NAMED=([force]="pull (ConstantForceField force)"
-                  [factor]="fem.localStiffnessFactor" [dt]="the root's dt")
+                  [factor]="fem.localStiffnessFactor")
+scene dt 2 dt
 for ranks in 1 2; do
-  for what in force factor dt; do
+  for what in force factor; do
     scene "early_$what" 2 "$what"
     run "$ranks" "early_$what" 3 "early_$what$ranks"
     check "$ranks rank(s), $what written before the checkpoint: the restart is refused, naming it" \
@@ -103,6 +113,14 @@ for ranks in 1 2; do
       "$ranks" "$EXE" --scene "early_$what.py" --quiet --solver.steps=6 \
       --restart="early_$what$ranks/ck_000003.h5"
   done
+  # Each dt is another matrix: the preconditioner is set up again for each (solver.pc-lag 1),
+  # and from it alone (Jacobi: GAMG would keep its first set-up's interpolation, which the
+  # restart's first set-up builds anew; README.md, "Restart").
+  dt_keys=(--solver.pc-lag=1 --solver.preconditioner=jacobi)
+  run "$ranks" dt 6 "dt_straight$ranks" "${dt_keys[@]}"
+  run "$ranks" dt 6 "dt_stopped$ranks" "${dt_keys[@]}" --restart="dt_straight$ranks/ck_000003.h5"
+  check "$ranks rank(s), dt written before the checkpoint: the restart = the straight run" \
+    cmp "dt_straight$ranks.csv" "dt_stopped$ranks.csv"
   scene late 4 force
   run "$ranks" late 6 "straight$ranks"
   run "$ranks" late 6 "stopped$ranks" --restart="straight$ranks/ck_000003.h5"
@@ -113,6 +131,7 @@ scene unwritten 0 force
 run 1 unwritten 6 unwritten
 differs() { ! cmp -s "$1" "$2"; }
 check "the write after the checkpoint changes the run" differs straight1.csv unwritten.csv
+check "the dt writes change the run" differs dt_straight1.csv unwritten.csv
 
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

@@ -12,6 +12,7 @@
 
 #include "eis/core/component.hpp"
 #include "eis/core/component_registry.hpp"
+#include "eis/io/checkpoint_file.hpp"
 #include "eis/io/state_csv.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/mechanical_system.hpp"
@@ -39,6 +40,8 @@ struct RunState {
   // What a Python controller changed that a checkpoint does not hold, the run's (every body
   // gets the same), "" for nothing (io/checkpoint_file.hpp, CheckpointWriter::commit).
   std::string changed;
+  // The root's dt as controllers left it, which a checkpoint holds (the same for every body).
+  ControllerDt dt;
 };
 
 using RunStates = std::vector<RunState>;
