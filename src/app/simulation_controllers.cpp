@@ -5,7 +5,9 @@
 // AnimateBeginEvent); and a body's stiffness or mass matrix (app/component_matrices).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <sstream>
 
 #include "eis/app/component_matrices.hpp"
 #include "eis/app/progress.hpp"
@@ -54,7 +56,7 @@ public:
       throw Error(name + ": its force was replaced by " + load.key +
                   " from the command line or INI file; a controller writes the scene's own");
     const ConstantForces::Load& current = forces->loads()[index];
-    run_.changed_.insert(load.path + " (ConstantForceField force)");
+    run_.forcedBodies_.insert(body);
     if (field == "totalForce" || values.size() == 3) {
       if (values.size() != 3) throw Error(name + ": expected 3 numbers, got " + count(values));
       forces->setLoad(index, {values[0], values[1], values[2]}, field == "totalForce", {});
@@ -312,6 +314,71 @@ void Simulation::setState(std::size_t body, bool velocity, const double* values,
       xs[mesh.ownedOffset(PetscInt(n)) + PetscInt(d)] = values[from * half + d];
   }
   EIS_CHECK(VecRestoreArray(vector, &xs));
+}
+
+namespace {
+
+ConstantForces* constantForcesOf(const MechanicalSystem& system) {
+  ConstantForces* forces = nullptr;
+  for (const auto& field : system.forceFields())
+    if (auto* found = dynamic_cast<ConstantForces*>(field.get())) forces = found;
+  return forces;
+}
+
+}  // namespace
+
+std::string Simulation::loadsText(const Body& body) {
+  const ConstantForces* forces = constantForcesOf(*body.system);
+  if (!forces) return "";
+  std::string text;
+  char number[32];
+  const auto add = [&](double value) {
+    std::snprintf(number, sizeof number, " %.17g", value);
+    text += number;
+  };
+  for (std::size_t i = 0; i < forces->loads().size(); ++i) {
+    const ConstantForces::Load& load = forces->loads()[i];
+    text += std::to_string(i) + (load.total ? " 1" : " 0");
+    for (double value : load.force) add(value);
+    text += " " + std::to_string(load.perNode.size());
+    for (const auto& [id, force] : load.perNode) {
+      text += " " + std::to_string(id);
+      for (double value : force) add(value);
+    }
+    text += "\n";
+  }
+  return text;
+}
+
+void Simulation::restoreLoads(std::size_t body, const std::string& text, const std::string& where) {
+  ConstantForces* forces = constantForcesOf(*bodies_.at(body)->system);
+  std::istringstream lines(text);
+  std::string line;
+  std::size_t count = 0;
+  for (; std::getline(lines, line); ++count) {
+    std::istringstream in(line);
+    std::size_t index = 0, nodes = 0;
+    int total = 0;
+    std::array<double, 3> force{};
+    in >> index >> total >> force[0] >> force[1] >> force[2] >> nodes;
+    std::map<std::int64_t, std::array<double, 3>> perNode;
+    for (std::size_t k = 0; k < nodes && in; ++k) {
+      std::int64_t id = 0;
+      in >> id;
+      in >> perNode[id][0] >> perNode[id][1] >> perNode[id][2];
+    }
+    std::string rest;
+    if (!forces || !in || (in >> rest) || index != count || index >= forces->loads().size())
+      throw Error(where + ": attribute controller_forces does not fit the body's " +
+                  (forces ? std::to_string(forces->loads().size()) : std::string("no")) +
+                  " ConstantForceField loads");
+    forces->setLoad(index, force, total != 0, std::move(perNode));
+  }
+  if (!forces || count != forces->loads().size())
+    throw Error(where +
+                ": attribute controller_forces does not fit the body's ConstantForceField "
+                "loads");
+  forcedBodies_.insert(body);
 }
 
 std::string Simulation::changedText() const {

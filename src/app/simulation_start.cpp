@@ -210,6 +210,9 @@ void Simulation::readCheckpoint(const std::string& key, const std::string& path,
       throw Error(key + " = " + path + ": the checkpoint has no positions or no velocities" +
                   (body.path.empty() ? std::string() : " of body " + body.path));
     if (apply) body.initial = std::make_unique<NodalTable>(reader.unusedNodes());
+    if (restart && !reader.bodies()[b].forces.empty())
+      restoreLoads(b, reader.bodies()[b].forces,
+                   key + " = " + path + (body.path.empty() ? "" : ": body " + body.path));
   }
   if (unrecorded)
     report(

@@ -125,10 +125,10 @@ CheckpointWriter::~CheckpointWriter() {
 }
 
 void CheckpointWriter::body(const std::string& object, const DistributedMesh& mesh, Vec like,
-                            const std::string& scene) {
+                            const std::string& scene, const std::string& forces) {
   order_ = std::make_unique<NaturalOrder>(mesh, like);
   group_ = object.empty() ? "/" : objectGroup(bodies_.size());
-  bodies_.push_back({object, order_->nodes(), mesh.dofsPerNode(), scene});
+  bodies_.push_back({object, order_->nodes(), mesh.dofsPerNode(), scene, forces});
 }
 
 void CheckpointWriter::save(const std::string& name, Vec solver, int unusedFrom,
@@ -159,6 +159,7 @@ void CheckpointWriter::commit(Clock clock, const std::string& changed, const Con
     file_->attribute(group, "nodes", std::int64_t(bodies_[k].nodes));
     file_->attribute(group, "dofs_per_node", std::int64_t(bodies_[k].dofs));
     if (!bodies_[k].scene.empty()) file_->attribute(group, "scene", bodies_[k].scene);
+    if (!bodies_[k].forces.empty()) file_->attribute(group, "controller_forces", bodies_[k].forces);
   }
   file_->close();
   file_.reset();
@@ -224,6 +225,8 @@ CheckpointReader::CheckpointReader(const std::string& key, const std::string& pa
     body.dofs = int(dofs);
     EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, group.c_str(), "scene", &has));
     if (has) body.scene = readText(group, "scene");
+    EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, group.c_str(), "controller_forces", &has));
+    if (has) body.forces = readText(group, "controller_forces");
     bodies_.push_back(body);
   };
   EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, "/", "changed_by_controller", &has));

@@ -67,7 +67,7 @@ void CheckpointOutput::save(const RunStates& states) {
   CheckpointWriter writer(path, comm_);
   for (std::size_t b = 0; b < states.size(); ++b) {
     const RunState& body = states[b];
-    writer.body(body.object, body.mesh, body.x, scenes_.at(b));
+    writer.body(body.object, body.mesh, body.x, scenes_.at(b), body.forces);
     writer.save("positions", body.x, 0, body.initial);
     writer.save("velocities", body.v, 1, body.initial);
     body.integrator.saveCarried(

@@ -2,13 +2,16 @@
 # A restart (initial.restart) of a run whose Python controller changed the scene: a
 # ConstantForceField's force, a TetrahedronFEMForceField's localStiffnessFactor (updateStiffness)
 # or the root's dt, written once, at the end of step WRITE_AT (read from the root's time, so the
-# restarted controller does not write again). The checkpoint holds no force nor factors: a
-# restart from one written after such a write would continue with the scene's values and
-# silently differ from the run that was not stopped (before the refusal it did: 0.17 apart after
-# 6 steps, the force). It holds the root's dt (controller_dt, controller_next_dt).
+# restarted controller does not write again). The checkpoint holds no factors: a restart from
+# one written after such a write would continue with the scene's values and silently differ
+# from the run that was not stopped (before the refusal it did: 0.17 apart after 6 steps, the
+# force). It holds the force (controller_forces) and the root's dt (controller_dt,
+# controller_next_dt).
 # On a clamped beam of 45 nodes, 6 steps, a checkpoint after step 3, on 1 and 2 ranks:
-#  - a force or factors written at step 2 (before the checkpoint): the restart is refused, one
-#    error line naming what was changed;
+#  - factors written at step 2 (before the checkpoint): the restart is refused, one error line
+#    naming what was changed;
+#  - a force on each of two nodes written at step 2: a restart from the checkpoint after step 3
+#    ends equal to the uninterrupted run's to the bit;
 #  - dt written at the end of step 2 (0.01, step 3's) and again during step 3 (0.015, at its
 #    AnimateBeginEvent: for step 4 on, pending when the checkpoint is written): a restart from
 #    the checkpoint after step 3 ends equal to the uninterrupted run's to the bit (solver.pc-lag
@@ -49,7 +52,7 @@ class Writer(Sofa.Core.Controller):
         if abs(self.root.time.value - 0.02 * WRITE_AT) > 1e-9:
             return
         if WHAT == "force":
-            self.pull.forces = [[0.0, 3.0, -2.0]]
+            self.pull.forces = [[0.0, 3.0, -2.0], [1.0, 0.0, 0.5]]
         elif WHAT == "factor":
             self.fem.localStiffnessFactor.value = [0.5, 1.5, 0.8]
         else:
@@ -79,7 +82,8 @@ def createScene(root):
     fem = beam.addObject("TetrahedronFEMForceField", name="fem", youngModulus=2e4,
                          poissonRatio=0.3, method="@METHOD@", localStiffnessFactor=[1, 1, 1],
                          updateStiffness=True)
-    pull = beam.addObject("ConstantForceField", name="pull", indices=[44], forces=[[0, 0, 0]])
+    pull = beam.addObject("ConstantForceField", name="pull", indices=[43, 44],
+                          forces=[[0, 0, 0], [0, 0, 0]])
     root.addObject(Writer(name="writer", root=root, pull=pull, fem=fem))
 EOF_SCENE
 # scene NAME WRITE_AT WHAT > NAME.py
@@ -101,18 +105,19 @@ run() {
   rm -f "$out.csv"  # a failed run's last good state compares with nothing
 }
 
-declare -A NAMED=([force]="pull (ConstantForceField force)"
-                  [factor]="fem.localStiffnessFactor")
 scene dt 2 dt
+scene early_factor 2 factor
+scene early_force 2 force
 for ranks in 1 2; do
-  for what in force factor; do
-    scene "early_$what" 2 "$what"
-    run "$ranks" "early_$what" 3 "early_$what$ranks"
-    check "$ranks rank(s), $what written before the checkpoint: the restart is refused, naming it" \
-      refused "initial.restart = .*ck_000003.h5: a Python controller changed .*${NAMED[$what]}" \
-      "$ranks" "$EXE" --scene "early_$what.py" --quiet --solver.steps=6 \
-      --restart="early_$what$ranks/ck_000003.h5"
-  done
+  run "$ranks" early_factor 3 "early_factor$ranks"
+  check "$ranks rank(s), factor written before the checkpoint: the restart is refused, naming it" \
+    refused "initial.restart = .*ck_000003.h5: a Python controller changed .*fem.localStiffnessFactor" \
+    "$ranks" "$EXE" --scene early_factor.py --quiet --solver.steps=6 \
+    --restart="early_factor$ranks/ck_000003.h5"
+  run "$ranks" early_force 6 "force_straight$ranks"
+  run "$ranks" early_force 6 "force_stopped$ranks" --restart="force_straight$ranks/ck_000003.h5"
+  check "$ranks rank(s), force written before the checkpoint: the restart = the straight run" \
+    cmp "force_straight$ranks.csv" "force_stopped$ranks.csv"
   # Each dt is another matrix: the preconditioner is set up again for each (solver.pc-lag 1),
   # and from it alone (Jacobi: GAMG would keep its first set-up's interpolation, which the
   # restart's first set-up builds anew; README.md, "Restart").
@@ -132,6 +137,8 @@ run 1 unwritten 6 unwritten
 differs() { ! cmp -s "$1" "$2"; }
 check "the write after the checkpoint changes the run" differs straight1.csv unwritten.csv
 check "the dt writes change the run" differs dt_straight1.csv unwritten.csv
+check "the force write before the checkpoint changes the run" \
+  differs force_straight1.csv unwritten.csv
 
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

@@ -81,6 +81,9 @@ struct CheckpointBody {
   std::int64_t nodes = 0;
   int dofs = 0;
   std::string scene;
+  // The body's ConstantForceField loads once a Python controller wrote one (attribute
+  // controller_forces, app/simulation_controllers loadsText), "" for none.
+  std::string forces;
 };
 
 // Collective. Writes a checkpoint: `path`.partial first (a leftover or link there removed, never
@@ -98,14 +101,14 @@ public:
   CheckpointWriter& operator=(const CheckpointWriter&) = delete;
   // The body the next save() calls write: `object` "" (a run of one body) writes in the root
   // group, as the format always has; a node path writes in /objects/<its index>. `scene`: the
-  // record of the body's scene (checkpointSceneText), "" for none.
+  // record of the body's scene (checkpointSceneText), "" for none; `forces`, CheckpointBody's.
   void body(const std::string& object, const DistributedMesh& mesh, Vec like,
-            const std::string& scene);
+            const std::string& scene, const std::string& forces = "");
   // `unusedFrom`: the half of a node's row the vector holds (0 positions, 1 velocities).
   void save(const std::string& name, Vec solver, int unusedFrom, const NodalTable* initial);
   // `changed`: what a Python controller changed during the run that a checkpoint does not hold
-  // (a force, stiffness factors), "" for nothing; a restart refuses it by name. `dt`: the root's
-  // dt a controller changed, which it holds.
+  // (stiffness factors), "" for nothing; a restart refuses it by name. `dt`: the root's dt a
+  // controller changed, which it holds.
   void commit(Clock clock, const std::string& changed = "", const ControllerDt& dt = {});
 
 private:

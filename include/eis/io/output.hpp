@@ -42,6 +42,8 @@ struct RunState {
   std::string changed;
   // The root's dt as controllers left it, which a checkpoint holds (the same for every body).
   ControllerDt dt;
+  // The body's ConstantForceField loads once a controller wrote one (CheckpointBody::forces).
+  std::string forces;
 };
 
 using RunStates = std::vector<RunState>;
