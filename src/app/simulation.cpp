@@ -222,8 +222,8 @@ std::vector<RunState> Simulation::states() {
     Body* body = bodies_[b].get();
     all.push_back({*body->mesh, *body->system, physicsOf(body->scene), body->x, body->v,
                    body->initial.get(), *body->integrator, step_, time_, resumed_, body->path,
-                   &body->scene, clock_, changedText(), dt,
-                   forcedBodies_.count(b) ? loadsText(*body) : ""});
+                   &body->scene, clock_, dt, forcedBodies_.count(b) ? loadsText(*body) : "",
+                   factorsText(b)});
   }
   return all;
 }

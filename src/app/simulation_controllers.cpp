@@ -102,7 +102,7 @@ public:
       return;
     }
     setCellStiffnessFactors(name, b.scene, *b.mesh, b.system->forceFields(), factors);
-    run_.changed_.insert(name);
+    run_.writtenFactors_[body] = factors;
   }
 
   std::vector<double> matrix(std::size_t body, const std::string& kind) override {
@@ -381,10 +381,34 @@ void Simulation::restoreLoads(std::size_t body, const std::string& text, const s
   forcedBodies_.insert(body);
 }
 
-std::string Simulation::changedText() const {
-  std::string text;
-  for (const std::string& what : changed_) text += (text.empty() ? "" : ", ") + what;
+std::string Simulation::factorsText(std::size_t body) const {
+  const auto found = writtenFactors_.find(body);
+  if (found == writtenFactors_.end()) return "";
+  std::string text = std::to_string(found->second.size());
+  char number[32];
+  for (double factor : found->second) {
+    std::snprintf(number, sizeof number, " %.17g", factor);
+    text += number;
+  }
   return text;
+}
+
+void Simulation::restoreFactors(std::size_t body, const std::string& text,
+                                const std::string& where) {
+  std::istringstream in(text);
+  std::size_t count = 0;
+  in >> count;
+  std::vector<double> factors(in ? count : 0);
+  for (double& factor : factors) in >> factor;
+  std::string rest;
+  if (!in || (in >> rest))
+    throw Error(where +
+                ": attribute controller_stiffness_factors is not a count and as many "
+                "factors");
+  Body& b = *bodies_.at(body);
+  setCellStiffnessFactors(where + ": controller_stiffness_factors", b.scene, *b.mesh,
+                          b.system->forceFields(), factors);
+  writtenFactors_[body] = std::move(factors);
 }
 
 std::unique_ptr<ControllerAccess> Simulation::controllerAccess(bool inEvent) {

@@ -159,9 +159,9 @@ void Simulation::readCheckpoint(const std::string& key, const std::string& path,
   // scene, so the newest readable one is refused by name. initial.state takes any run's state.
   const bool restart = apply && key == "initial.restart";
   const bool force = scene().boolean("initial.restart-force");
-  // What a controller changed (a force, stiffness factors) is not in the checkpoint: the
-  // scene's values would return and the run silently differ from the one that wrote it. (The
-  // root's dt is, since format 1 added controller_dt; an older checkpoint names it here.)
+  // What a controller changed that an older build's checkpoint does not hold (a force, stiffness
+  // factors, the root's dt, since added to format 1): the scene's values would return and the
+  // run silently differ from the one that wrote it.
   if (restart && !reader.changed().empty())
     throw Error(key + " = " + path + ": a Python controller changed " + reader.changed() +
                 " during the run that wrote it, which the checkpoint does not hold, so a "
@@ -210,9 +210,11 @@ void Simulation::readCheckpoint(const std::string& key, const std::string& path,
       throw Error(key + " = " + path + ": the checkpoint has no positions or no velocities" +
                   (body.path.empty() ? std::string() : " of body " + body.path));
     if (apply) body.initial = std::make_unique<NodalTable>(reader.unusedNodes());
+    const std::string where = key + " = " + path + (body.path.empty() ? "" : ": body " + body.path);
     if (restart && !reader.bodies()[b].forces.empty())
-      restoreLoads(b, reader.bodies()[b].forces,
-                   key + " = " + path + (body.path.empty() ? "" : ": body " + body.path));
+      restoreLoads(b, reader.bodies()[b].forces, where);
+    if (restart && !reader.bodies()[b].factors.empty())
+      restoreFactors(b, reader.bodies()[b].factors, where);
   }
   if (unrecorded)
     report(

@@ -125,10 +125,11 @@ CheckpointWriter::~CheckpointWriter() {
 }
 
 void CheckpointWriter::body(const std::string& object, const DistributedMesh& mesh, Vec like,
-                            const std::string& scene, const std::string& forces) {
+                            const std::string& scene, const std::string& forces,
+                            const std::string& factors) {
   order_ = std::make_unique<NaturalOrder>(mesh, like);
   group_ = object.empty() ? "/" : objectGroup(bodies_.size());
-  bodies_.push_back({object, order_->nodes(), mesh.dofsPerNode(), scene, forces});
+  bodies_.push_back({object, order_->nodes(), mesh.dofsPerNode(), scene, forces, factors});
 }
 
 void CheckpointWriter::save(const std::string& name, Vec solver, int unusedFrom,
@@ -138,13 +139,12 @@ void CheckpointWriter::save(const std::string& name, Vec solver, int unusedFrom,
   file_->write(group_, name, order_->natural(), dofs, Hdf5Writer::Type::real, dofs > 1);
 }
 
-void CheckpointWriter::commit(Clock clock, const std::string& changed, const ControllerDt& dt) {
+void CheckpointWriter::commit(Clock clock, const ControllerDt& dt) {
   if (bodies_.empty()) throw Error("output.checkpoint = " + path_ + ": a checkpoint of no body");
   file_->attribute("/", kFormatAttribute, std::int64_t(kFormatVersion));
   file_->attribute("/", "step", std::int64_t(clock.step));
   file_->attribute("/", "time", double(clock.time));
   file_->attribute("/", "clock", double(clock.clock));
-  if (!changed.empty()) file_->attribute("/", "changed_by_controller", changed);
   if (dt.stored) {
     file_->attribute("/", "controller_dt", dt.dt);
     file_->attribute("/", "controller_next_dt", dt.next);
@@ -160,6 +160,8 @@ void CheckpointWriter::commit(Clock clock, const std::string& changed, const Con
     file_->attribute(group, "dofs_per_node", std::int64_t(bodies_[k].dofs));
     if (!bodies_[k].scene.empty()) file_->attribute(group, "scene", bodies_[k].scene);
     if (!bodies_[k].forces.empty()) file_->attribute(group, "controller_forces", bodies_[k].forces);
+    if (!bodies_[k].factors.empty())
+      file_->attribute(group, "controller_stiffness_factors", bodies_[k].factors);
   }
   file_->close();
   file_.reset();
@@ -227,6 +229,9 @@ CheckpointReader::CheckpointReader(const std::string& key, const std::string& pa
     if (has) body.scene = readText(group, "scene");
     EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, group.c_str(), "controller_forces", &has));
     if (has) body.forces = readText(group, "controller_forces");
+    EIS_CHECK(
+        PetscViewerHDF5HasAttribute(viewer_, group.c_str(), "controller_stiffness_factors", &has));
+    if (has) body.factors = readText(group, "controller_stiffness_factors");
     bodies_.push_back(body);
   };
   EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, "/", "changed_by_controller", &has));

@@ -82,8 +82,9 @@ struct CheckpointBody {
   int dofs = 0;
   std::string scene;
   // The body's ConstantForceField loads once a Python controller wrote one (attribute
-  // controller_forces, app/simulation_controllers loadsText), "" for none.
-  std::string forces;
+  // controller_forces, app/simulation_controllers loadsText), and the localStiffnessFactor it
+  // last applied (controller_stiffness_factors: their count, then each), "" for none.
+  std::string forces, factors;
 };
 
 // Collective. Writes a checkpoint: `path`.partial first (a leftover or link there removed, never
@@ -101,15 +102,15 @@ public:
   CheckpointWriter& operator=(const CheckpointWriter&) = delete;
   // The body the next save() calls write: `object` "" (a run of one body) writes in the root
   // group, as the format always has; a node path writes in /objects/<its index>. `scene`: the
-  // record of the body's scene (checkpointSceneText), "" for none; `forces`, CheckpointBody's.
+  // record of the body's scene (checkpointSceneText), "" for none; `forces` and `factors`,
+  // CheckpointBody's.
   void body(const std::string& object, const DistributedMesh& mesh, Vec like,
-            const std::string& scene, const std::string& forces = "");
+            const std::string& scene, const std::string& forces = "",
+            const std::string& factors = "");
   // `unusedFrom`: the half of a node's row the vector holds (0 positions, 1 velocities).
   void save(const std::string& name, Vec solver, int unusedFrom, const NodalTable* initial);
-  // `changed`: what a Python controller changed during the run that a checkpoint does not hold
-  // (stiffness factors), "" for nothing; a restart refuses it by name. `dt`: the root's dt a
-  // controller changed, which it holds.
-  void commit(Clock clock, const std::string& changed = "", const ControllerDt& dt = {});
+  // `dt`: the root's dt a controller changed, which it holds.
+  void commit(Clock clock, const ControllerDt& dt = {});
 
 private:
   std::string path_;
@@ -134,7 +135,8 @@ public:
   CheckpointReader& operator=(const CheckpointReader&) = delete;
   Clock clock() const { return clock_; }
   const std::vector<CheckpointBody>& bodies() const { return bodies_; }
-  // commit()'s `changed` ("" for a checkpoint written before it was recorded).
+  // What a Python controller changed that a checkpoint of an older build did not hold
+  // (attribute changed_by_controller: a force, stiffness factors, the root's dt), "" for none.
   const std::string& changed() const { return changed_; }
   // commit()'s `dt` (not stored for a checkpoint whose run changed no dt, or written before it
   // was recorded).
