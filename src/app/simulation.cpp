@@ -217,10 +217,14 @@ void Simulation::reportMesh(const Body& body, const std::vector<std::string>& wa
 
 std::vector<RunState> Simulation::states() {
   std::vector<RunState> all;
-  for (auto& body : bodies_)
+  const ControllerDt dt{dtChanged_ || nextDt_ > 0 || rootDt_ > 0, dt_, nextDt_, rootDt_};
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    Body* body = bodies_[b].get();
     all.push_back({*body->mesh, *body->system, physicsOf(body->scene), body->x, body->v,
                    body->initial.get(), *body->integrator, step_, time_, resumed_, body->path,
-                   &body->scene, clock_, changedText()});
+                   &body->scene, clock_, dt, forcedBodies_.count(b) ? loadsText(*body) : "",
+                   factorsText(b)});
+  }
   return all;
 }
 

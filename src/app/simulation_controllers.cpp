@@ -3,8 +3,11 @@
 // ConstantForceField's forces, totalForce or force, SOFA's ConstantForceField.inl rules; the
 // root's dt, from the next step on, as SOFA's DefaultAnimationLoop::step reads dt before the
 // AnimateBeginEvent); and a body's stiffness or mass matrix (app/component_matrices).
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <sstream>
 
 #include "eis/app/component_matrices.hpp"
 #include "eis/app/progress.hpp"
@@ -53,7 +56,7 @@ public:
       throw Error(name + ": its force was replaced by " + load.key +
                   " from the command line or INI file; a controller writes the scene's own");
     const ConstantForces::Load& current = forces->loads()[index];
-    run_.changed_.insert(load.path + " (ConstantForceField force)");
+    run_.forcedBodies_.insert(body);
     if (field == "totalForce" || values.size() == 3) {
       if (values.size() != 3) throw Error(name + ": expected 3 numbers, got " + count(values));
       forces->setLoad(index, {values[0], values[1], values[2]}, field == "totalForce", {});
@@ -99,13 +102,39 @@ public:
       return;
     }
     setCellStiffnessFactors(name, b.scene, *b.mesh, b.system->forceFields(), factors);
-    run_.changed_.insert(name);
+    run_.writtenFactors_[body] = factors;
   }
 
   std::vector<double> matrix(std::size_t body, const std::string& kind) override {
     const Body& b = *run_.bodies_.at(body);
     if (kind == "system") return systemMatrix(*b.mesh, *b.system, lastSolve(b));
     return componentMatrix(*b.mesh, *b.system, kind == "mass");
+  }
+
+  // Each body's M, read as assembleMMatrix reads it, times its solve's mFactor, moved to its
+  // place after the bodies before it.
+  std::vector<double> massSystemMatrix(const std::vector<std::size_t>& bodies) override {
+    std::vector<double> out{0.0};
+    double factor = 0;
+    for (std::size_t body : bodies) {
+      const Body& b = *run_.bodies_.at(body);
+      const EulerImplicitSolver& solver = implicitStepOf(b);
+      if (!solver.lastOperator())
+        throw Error("no linear system has been solved yet (it is read after a step)");
+      if (factor != 0 && solver.lastMassFactor() != factor)
+        throw Error(
+            "the bodies' solves scale the mass by different factors, where SOFA's one "
+            "solver gives one");
+      factor = solver.lastMassFactor();
+      const std::vector<double> mass = componentMatrix(*b.mesh, *b.system, true);
+      if (mass.empty()) continue;
+      const double offset = out[0];
+      for (std::size_t k = 1; k + 2 < mass.size(); k += 3)
+        out.insert(out.end(), {offset + mass[k], offset + mass[k + 1], factor * mass[k + 2]});
+      out[0] += mass[0];
+    }
+    if (commRank(run_.comm_) != 0) return {};
+    return out;
   }
 
   std::vector<double> systemVector(std::size_t body, bool solution) override {
@@ -145,7 +174,6 @@ public:
   // In an event: from the next step (SOFA reads dt before AnimateBeginEvent). Between steps (a
   // main loop's turn): from the next step, which is the one about to start.
   void setDt(double dt) override {
-    run_.changed_.insert("the root's dt");
     if (!idle_) {
       run_.nextDt_ = dt;
       return;
@@ -180,6 +208,20 @@ private:
       throw Error(
           "the body's linear system is read from its own linearized implicit Euler "
           "step only (not Newton's, nor a coupled group's)");
+    return *solver;
+  }
+  // The linearized implicit Euler step that solves the body: its own, or its coupled group's.
+  const EulerImplicitSolver& implicitStepOf(const Body& b) const {
+    const TimeIntegrator* integrator = b.integrator.get();
+    if (b.coupled)
+      for (const auto& group : run_.groups_)
+        if (std::find(group->bodies.begin(), group->bodies.end(), &b) != group->bodies.end())
+          integrator = group->integrator.get();
+    const auto* solver = dynamic_cast<const EulerImplicitSolver*>(integrator);
+    if (!solver)
+      throw Error(
+          "a mass-only linear system is read where a linearized implicit Euler step solves "
+          "its bodies (not Newton's)");
     return *solver;
   }
   static std::string count(const std::vector<double>& values) {
@@ -274,10 +316,99 @@ void Simulation::setState(std::size_t body, bool velocity, const double* values,
   EIS_CHECK(VecRestoreArray(vector, &xs));
 }
 
-std::string Simulation::changedText() const {
+namespace {
+
+ConstantForces* constantForcesOf(const MechanicalSystem& system) {
+  ConstantForces* forces = nullptr;
+  for (const auto& field : system.forceFields())
+    if (auto* found = dynamic_cast<ConstantForces*>(field.get())) forces = found;
+  return forces;
+}
+
+}  // namespace
+
+std::string Simulation::loadsText(const Body& body) {
+  const ConstantForces* forces = constantForcesOf(*body.system);
+  if (!forces) return "";
   std::string text;
-  for (const std::string& what : changed_) text += (text.empty() ? "" : ", ") + what;
+  char number[32];
+  const auto add = [&](double value) {
+    std::snprintf(number, sizeof number, " %.17g", value);
+    text += number;
+  };
+  for (std::size_t i = 0; i < forces->loads().size(); ++i) {
+    const ConstantForces::Load& load = forces->loads()[i];
+    text += std::to_string(i) + (load.total ? " 1" : " 0");
+    for (double value : load.force) add(value);
+    text += " " + std::to_string(load.perNode.size());
+    for (const auto& [id, force] : load.perNode) {
+      text += " " + std::to_string(id);
+      for (double value : force) add(value);
+    }
+    text += "\n";
+  }
   return text;
+}
+
+void Simulation::restoreLoads(std::size_t body, const std::string& text, const std::string& where) {
+  ConstantForces* forces = constantForcesOf(*bodies_.at(body)->system);
+  std::istringstream lines(text);
+  std::string line;
+  std::size_t count = 0;
+  for (; std::getline(lines, line); ++count) {
+    std::istringstream in(line);
+    std::size_t index = 0, nodes = 0;
+    int total = 0;
+    std::array<double, 3> force{};
+    in >> index >> total >> force[0] >> force[1] >> force[2] >> nodes;
+    std::map<std::int64_t, std::array<double, 3>> perNode;
+    for (std::size_t k = 0; k < nodes && in; ++k) {
+      std::int64_t id = 0;
+      in >> id;
+      in >> perNode[id][0] >> perNode[id][1] >> perNode[id][2];
+    }
+    std::string rest;
+    if (!forces || !in || (in >> rest) || index != count || index >= forces->loads().size())
+      throw Error(where + ": attribute controller_forces does not fit the body's " +
+                  (forces ? std::to_string(forces->loads().size()) : std::string("no")) +
+                  " ConstantForceField loads");
+    forces->setLoad(index, force, total != 0, std::move(perNode));
+  }
+  if (!forces || count != forces->loads().size())
+    throw Error(where +
+                ": attribute controller_forces does not fit the body's ConstantForceField "
+                "loads");
+  forcedBodies_.insert(body);
+}
+
+std::string Simulation::factorsText(std::size_t body) const {
+  const auto found = writtenFactors_.find(body);
+  if (found == writtenFactors_.end()) return "";
+  std::string text = std::to_string(found->second.size());
+  char number[32];
+  for (double factor : found->second) {
+    std::snprintf(number, sizeof number, " %.17g", factor);
+    text += number;
+  }
+  return text;
+}
+
+void Simulation::restoreFactors(std::size_t body, const std::string& text,
+                                const std::string& where) {
+  std::istringstream in(text);
+  std::size_t count = 0;
+  in >> count;
+  std::vector<double> factors(in ? count : 0);
+  for (double& factor : factors) in >> factor;
+  std::string rest;
+  if (!in || (in >> rest))
+    throw Error(where +
+                ": attribute controller_stiffness_factors is not a count and as many "
+                "factors");
+  Body& b = *bodies_.at(body);
+  setCellStiffnessFactors(where + ": controller_stiffness_factors", b.scene, *b.mesh,
+                          b.system->forceFields(), factors);
+  writtenFactors_[body] = std::move(factors);
 }
 
 std::unique_ptr<ControllerAccess> Simulation::controllerAccess(bool inEvent) {

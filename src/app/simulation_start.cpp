@@ -171,12 +171,19 @@ void Simulation::readCheckpoint(const std::string& key, const std::string& path,
   // scene, so the newest readable one is refused by name. initial.state takes any run's state.
   const bool restart = apply && key == "initial.restart";
   const bool force = scene().boolean("initial.restart-force");
-  // What a controller changed (a force, stiffness factors, dt) is not in the checkpoint: the
-  // scene's values would return and the run silently differ from the one that wrote it.
+  // What a controller changed that an older build's checkpoint does not hold (a force, stiffness
+  // factors, the root's dt, since added to format 1): the scene's values would return and the
+  // run silently differ from the one that wrote it.
   if (restart && !reader.changed().empty())
     throw Error(key + " = " + path + ": a Python controller changed " + reader.changed() +
                 " during the run that wrote it, which the checkpoint does not hold, so a "
                 "restart would differ from that run (start afresh instead)");
+  // A dt a controller set for the steps after the checkpoint makes the next step's matrix
+  // another: the run that wrote it started that solve's projected guess afresh (KSPGuess's rule,
+  // with the preconditioner set up again), so the pairs of the old matrix are not handed back.
+  const ControllerDt& dt = reader.controllerDt();
+  const double nextDt = dt.next > 0 ? dt.next : dt.root > 0 ? dt.root : dt.dt;
+  const bool newMatrix = restart && dt.stored && nextDt != dt.dt;
   bool unrecorded = false;
   for (std::size_t b = 0; b < bodies_.size(); ++b) {
     Body& body = *bodies_[b];
@@ -203,6 +210,7 @@ void Simulation::readCheckpoint(const std::string& key, const std::string& path,
       // them); Newton's "have a previous velocity" flag is set, but the load that follows sets
       // it again.
       body.integrator->loadCarried([&](const std::string& name, Vec vector) {
+        if (newMatrix && name.find(".projection.") != std::string::npos) return false;
         return reader.load(name, apply ? vector : scratch);
       });
     } catch (const Error&) {
@@ -214,6 +222,11 @@ void Simulation::readCheckpoint(const std::string& key, const std::string& path,
       throw Error(key + " = " + path + ": the checkpoint has no positions or no velocities" +
                   (body.path.empty() ? std::string() : " of body " + body.path));
     if (apply) body.initial = std::make_unique<NodalTable>(reader.unusedNodes());
+    const std::string where = key + " = " + path + (body.path.empty() ? "" : ": body " + body.path);
+    if (restart && !reader.bodies()[b].forces.empty())
+      restoreLoads(b, reader.bodies()[b].forces, where);
+    if (restart && !reader.bodies()[b].factors.empty())
+      restoreFactors(b, reader.bodies()[b].factors, where);
   }
   if (unrecorded)
     report(
@@ -224,6 +237,15 @@ void Simulation::readCheckpoint(const std::string& key, const std::string& path,
   startStep_ = step_ = reader.clock().step;
   startTime_ = time_ = reader.clock().time;
   clock_ = startClock_ = reader.clock().clock;
+  // The dt a controller left: the run that wrote it went on with the step's end event, which
+  // settles a dt set during the step (settleDt); the restart starts after it.
+  if (restart && dt.stored) {
+    dt_ = dt.dt;
+    nextDt_ = dt.next;
+    rootDt_ = dt.root;
+    dtChanged_ = true;
+    settleDt();
+  }
   report("%s: %s, step %d, t = %g\n", key.c_str(), path.c_str(), step_, time_);
 }
 

@@ -125,10 +125,11 @@ CheckpointWriter::~CheckpointWriter() {
 }
 
 void CheckpointWriter::body(const std::string& object, const DistributedMesh& mesh, Vec like,
-                            const std::string& scene) {
+                            const std::string& scene, const std::string& forces,
+                            const std::string& factors) {
   order_ = std::make_unique<NaturalOrder>(mesh, like);
   group_ = object.empty() ? "/" : objectGroup(bodies_.size());
-  bodies_.push_back({object, order_->nodes(), mesh.dofsPerNode(), scene});
+  bodies_.push_back({object, order_->nodes(), mesh.dofsPerNode(), scene, forces, factors});
 }
 
 void CheckpointWriter::save(const std::string& name, Vec solver, int unusedFrom,
@@ -138,13 +139,17 @@ void CheckpointWriter::save(const std::string& name, Vec solver, int unusedFrom,
   file_->write(group_, name, order_->natural(), dofs, Hdf5Writer::Type::real, dofs > 1);
 }
 
-void CheckpointWriter::commit(Clock clock, const std::string& changed) {
+void CheckpointWriter::commit(Clock clock, const ControllerDt& dt) {
   if (bodies_.empty()) throw Error("output.checkpoint = " + path_ + ": a checkpoint of no body");
   file_->attribute("/", kFormatAttribute, std::int64_t(kFormatVersion));
   file_->attribute("/", "step", std::int64_t(clock.step));
   file_->attribute("/", "time", double(clock.time));
   file_->attribute("/", "clock", double(clock.clock));
-  if (!changed.empty()) file_->attribute("/", "changed_by_controller", changed);
+  if (dt.stored) {
+    file_->attribute("/", "controller_dt", dt.dt);
+    file_->attribute("/", "controller_next_dt", dt.next);
+    file_->attribute("/", "controller_root_dt", dt.root);
+  }
   // One body keeps the layout every checkpoint had before there were several.
   const bool several = !(bodies_.size() == 1 && bodies_.front().path.empty());
   if (several) file_->attribute("/", "objects", std::int64_t(bodies_.size()));
@@ -154,6 +159,9 @@ void CheckpointWriter::commit(Clock clock, const std::string& changed) {
     file_->attribute(group, "nodes", std::int64_t(bodies_[k].nodes));
     file_->attribute(group, "dofs_per_node", std::int64_t(bodies_[k].dofs));
     if (!bodies_[k].scene.empty()) file_->attribute(group, "scene", bodies_[k].scene);
+    if (!bodies_[k].forces.empty()) file_->attribute(group, "controller_forces", bodies_[k].forces);
+    if (!bodies_[k].factors.empty())
+      file_->attribute(group, "controller_stiffness_factors", bodies_[k].factors);
   }
   file_->close();
   file_.reset();
@@ -219,10 +227,30 @@ CheckpointReader::CheckpointReader(const std::string& key, const std::string& pa
     body.dofs = int(dofs);
     EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, group.c_str(), "scene", &has));
     if (has) body.scene = readText(group, "scene");
+    EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, group.c_str(), "controller_forces", &has));
+    if (has) body.forces = readText(group, "controller_forces");
+    EIS_CHECK(
+        PetscViewerHDF5HasAttribute(viewer_, group.c_str(), "controller_stiffness_factors", &has));
+    if (has) body.factors = readText(group, "controller_stiffness_factors");
     bodies_.push_back(body);
   };
   EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, "/", "changed_by_controller", &has));
   if (has) changed_ = readText("/", "changed_by_controller");
+  EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, "/", "controller_dt", &has));
+  if (has) {
+    dt_.stored = true;
+    for (const auto& [name, value] :
+         {std::pair{"controller_dt", &dt_.dt}, std::pair{"controller_next_dt", &dt_.next},
+          std::pair{"controller_root_dt", &dt_.root}}) {
+      PetscReal read = 0;
+      EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, "/", name, PETSC_REAL, nullptr, &read));
+      // dt > 0; the other two 0 for none.
+      if (!std::isfinite(double(read)) || read < 0 || (read == 0 && value == &dt_.dt))
+        throw Error(named + "attribute " + name + " is not a finite number > 0" +
+                    (value == &dt_.dt ? "" : " nor 0"));
+      *value = double(read);
+    }
+  }
   EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, "/", "objects", &has));
   if (!has) {
     readBody("/", false);

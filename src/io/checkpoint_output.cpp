@@ -67,13 +67,13 @@ void CheckpointOutput::save(const RunStates& states) {
   CheckpointWriter writer(path, comm_);
   for (std::size_t b = 0; b < states.size(); ++b) {
     const RunState& body = states[b];
-    writer.body(body.object, body.mesh, body.x, scenes_.at(b));
+    writer.body(body.object, body.mesh, body.x, scenes_.at(b), body.forces, body.factors);
     writer.save("positions", body.x, 0, body.initial);
     writer.save("velocities", body.v, 1, body.initial);
     body.integrator.saveCarried(
         [&](const std::string& name, Vec vector) { writer.save(name, vector, 0, nullptr); });
   }
-  writer.commit({state.step, state.time, state.clock}, state.changed);
+  writer.commit({state.step, state.time, state.clock}, state.dt);
   if (commRank(comm_) == 0) {
     const auto steps = checkpointSteps(prefix_);
     int previous = -1;

@@ -340,6 +340,22 @@ std::size_t matrixBody(const SofaControl& control, const std::string& path,
   throw Error(path + " is not a " + what + " of a body of the run");
 }
 
+std::vector<double> componentRead(const SofaControl& control, ControllerAccess& access,
+                                  const std::string& path, const std::string& kind) {
+  const bool vector = kind == "rhs" || kind == "solution";
+  for (const SofaReaderSystem& system : control.readerSystems) {
+    if (system.path != path) continue;
+    if (!system.refused.empty()) throw Error(path + ": " + system.refused);
+    if (vector)
+      throw Error(path +
+                  ": the right-hand side and solution of a linear system assembled beside the "
+                  "solved one are not read (SOFA copies the solved system's into it)");
+    return access.massSystemMatrix(system.bodies);
+  }
+  const std::size_t body = matrixBody(control, path, vector ? "system" : kind);
+  return vector ? access.systemVector(body, kind == "solution") : access.matrix(body, kind);
+}
+
 namespace {
 
 // The body whose state is the MechanicalObject of node `path`.
@@ -385,14 +401,14 @@ std::pair<std::string, std::string> PythonControllers::serve(const std::string& 
     std::vector<double> values;
     try {
       if (m.kind == "get" && (field == "stiffness" || field == "mass" || field == "system")) {
-        values = access.matrix(matrixBody(control_, path, field), field);
+        values = componentRead(control_, access, path, field);
         reply = "ok " + std::to_string(values.size()) + "\n";
       } else if (m.kind == "get" &&
                  (field == "compliance" || field == "lambda" || field == "dfree")) {
         values = access.constraintProblem(field);
         reply = "ok " + std::to_string(values.size()) + "\n";
       } else if (m.kind == "get" && (field == "rhs" || field == "solution")) {
-        values = access.systemVector(matrixBody(control_, path, "system"), field == "solution");
+        values = componentRead(control_, access, path, field);
         reply = "ok " + std::to_string(values.size()) + "\n";
       } else if (m.kind == "get" && field == "constraint") {
         values = access.constraintMatrix(bodyOfState(control_, path));

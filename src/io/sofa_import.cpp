@@ -21,6 +21,7 @@
 #include "sofa_grid_mesh.hpp"
 #include "sofa_grid_mesh_creator.hpp"
 #include "sofa_lagrangian.hpp"
+#include "sofa_linear_systems.hpp"
 #include "sofa_low_dimension.hpp"
 #include "sofa_mapped_child.hpp"
 #include "sofa_mapped_fem.hpp"
@@ -45,6 +46,7 @@ namespace {
 constexpr const char* kCellKeys[] = {"mesh.tetrahedra", "mesh.hexahedra", "mesh.triangles",
                                      "mesh.quadrangles", "mesh.edges"};
 
+using sofa::objectPath;
 using sofa::Reader;
 
 // The file a loader names (in `field`), found in the scene's folder, then in each data path.
@@ -697,12 +699,6 @@ void unsupported(Reader& reader, const SofaObject& o, const std::string& why,
   reader.warn("skipped " + o.label() + ": " + why);
 }
 
-// An object's path as a Python controller names it: "/beam/pull"; an unnamed object by its type.
-std::string objectPath(const SofaObject& o) {
-  const std::string node = o.node->path();
-  return (node == "/" ? "" : node) + "/" + (o.name.empty() ? o.type : o.name);
-}
-
 // The body's components whose matrices a controller may read: SOFA's force fields with a
 // stiffness (a ConstantForceField has none) and masses.
 SofaMatrixSources matrixSources(const sofa::Body& body) {
@@ -1157,6 +1153,7 @@ SofaImport importSofaScene(const SofaScene& scene, const SofaImportOptions& opti
                                body.linearSolver, walk.collision);
   }
   shareMatrixFree(reader, walk, out);
+  sofa::readerSystems(reader, out);
   for (const SofaObject* o : walk.controllers)
     out.controllers.push_back(o->label() + ", class " + reader.text(*o, "class").value_or("?"));
   if (!walk.visual.empty()) reader.note("skipped (visual only): " + listed(walk.visual));

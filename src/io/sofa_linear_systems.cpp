@@ -1,6 +1,9 @@
 // SOFA's linear-system storage components, which choose how SOFA stores the assembled matrix
 // and projects mapped matrices, and change no result of ours: we assemble our own
 // (linalg/system_matrix.cpp).
+#include "sofa_linear_systems.hpp"
+
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -71,7 +74,16 @@ bool onlyAssembledForReaders(const Reader& r, const SofaObject& system) {
 // have a constant pattern (no topological changes, no contacts), so it is accepted, and so is
 // MatrixLinearSystem itself (whose matrix a Python controller may read: app/component_matrices).
 // The MatrixLinearSystem switches (all true by default) that leave out a part of the matrix are
-// refused, but on a system a CompositeLinearSystem assembles only for what displays it.
+// refused, but on a system a CompositeLinearSystem assembles only for what displays it
+// (readerSystems: what a controller reads of it).
+constexpr const char* kSwitches[] = {"assembleStiffness",
+                                     "assembleMass",
+                                     "assembleDamping",
+                                     "assembleGeometricStiffness",
+                                     "applyProjectiveConstraints",
+                                     "applyMappedComponents",
+                                     "enableAssembly"};
+
 void mapConstantSparsityPattern(Reader& r, const SofaObject& o) {
   if (onlyAssembledForReaders(r, o)) {
     r.note(o.label() +
@@ -79,9 +91,7 @@ void mapConstantSparsityPattern(Reader& r, const SofaObject& o) {
            "displays it: no effect on the result");
     return;
   }
-  for (const char* field :
-       {"assembleStiffness", "assembleMass", "assembleDamping", "assembleGeometricStiffness",
-        "applyProjectiveConstraints", "applyMappedComponents", "enableAssembly"})
+  for (const char* field : kSwitches)
     if (!r.boolean(o, field, true))
       r.reject(o, field, "a linear system that leaves out part of the matrix is not supported");
   r.note(o.label() +
@@ -140,7 +150,93 @@ void mapMatrixProjectionMethod(Reader& r, const SofaObject& o) {
          "Jacobians constant: no effect on the result");
 }
 
+// TypedMatrixLinearSystem::getSolveContext: the node of the linear solver in the system's node
+// or above (the nearest), else the system's own node.
+const SofaNode* solveContext(const SofaObject& system) {
+  for (const SofaNode* node = system.node; node; node = node->parent)
+    for (const SofaObject& o : node->objects)
+      if (isLinearSolver(o.type)) return node;
+  return system.node;
+}
+
+bool inSubtree(const SofaNode* node, const SofaNode* top) {
+  for (; node; node = node->parent)
+    if (node == top) return true;
+  return false;
+}
+
+// Why the run cannot give the mass-only system `o`'s matrix over the bodies it covers (their
+// indices in `bodies`), or "" when it can.
+std::string massOnlyRefusal(Reader& r, const SofaObject& o, const SofaImport& out,
+                            std::vector<std::size_t>& bodies) {
+  const SofaNode* context = solveContext(o);
+  for (const SofaObject* each : r.scene().objects()) {
+    if (!inSubtree(each->node, context)) continue;
+    if (endsWith(each->type, "Mass") && r.real(*each, "rayleighMass", 0) != 0)
+      return each->label() +
+             " has its own rayleighMass, which SOFA adds to the mass factor and the run "
+             "does not take";
+    if (each->type != "MechanicalObject") continue;
+    const bool mapped =
+        std::any_of(each->node->objects.begin(), each->node->objects.end(),
+                    [](const SofaObject& m) { return isMechanicalMapping(m.type); });
+    const std::string path = each->node->path();
+    const auto body = std::find_if(out.objects.begin(), out.objects.end(),
+                                   [&](const SofaObjectKeys& k) { return k.path == path; });
+    if (body == out.objects.end()) {
+      if (mapped) continue;
+      return each->label() + " in " + path +
+             " is not simulated by the run, and SOFA's matrix holds its rows";
+    }
+    const std::string kind = r.text(*each, "template").value_or("Vec3d");
+    if (kind != "Vec3d" && kind != "Vec3f" && kind != "Vec3")
+      return each->label() + " is a " + kind + " state: only Vec3 states are supported";
+    if (body->matrices.mapped || body->matrices.python)
+      return "the body of " + path +
+             (body->matrices.mapped ? " has mapped children, whose masses SOFA maps into it"
+                                    : " has a force field written in Python");
+    bodies.push_back(std::size_t(body - out.objects.begin()));
+  }
+  if (bodies.empty()) return "its solve context " + context->path() + " holds no body of the run";
+  return "";
+}
+
 }  // namespace
+
+// MatrixLinearSystem::assembleSystem with assembleStiffness and assembleDamping false (SOFA's
+// "mass-only" system, SofaPython3's access_mass_matrix.py): only the masses contribute, each
+// scaled by getContributionFactor<MASS>, mFactor - bFactor rayleighMass (the mass's own), that
+// is the ODE solver's mFactor, 1 + tr h rM (1 first-order), the same mparams the solved system
+// gets (CompositeLinearSystem::buildSystemMatrix hands it to every system). The matrix covers
+// every state of its solve context in MappingGraph order (depth first, as written: the order of
+// the run's bodies). Without mapped states there is no geometric stiffness nor mapped
+// component, so those two switches change nothing; applyProjectiveConstraints true and
+// enableAssembly false are refused, as is any other combination.
+void readerSystems(Reader& r, SofaImport& out) {
+  for (const SofaObject* o : r.scene().objects()) {
+    if (!isMatrixSystem(*o) || !onlyAssembledForReaders(r, *o)) continue;
+    std::string off;
+    for (const char* field : kSwitches)
+      if (!r.boolean(*o, field, true)) off += std::string(off.empty() ? "" : ", ") + field;
+    if (off.empty()) continue;
+    SofaReaderSystem system{objectPath(*o), {}, ""};
+    const bool massOnly =
+        r.boolean(*o, "assembleMass", true) && !r.boolean(*o, "assembleStiffness", true) &&
+        !r.boolean(*o, "assembleDamping", true) &&
+        !r.boolean(*o, "applyProjectiveConstraints", true) && r.boolean(*o, "enableAssembly", true);
+    if (!massOnly)
+      system.refused = "a linear system that leaves out part of the matrix (" + off +
+                       " false) is read only as SOFA's mass-only system (assembleStiffness, "
+                       "assembleDamping and applyProjectiveConstraints false)";
+    else if (std::string why = massOnlyRefusal(r, *o, out, system.bodies); !why.empty())
+      system.refused = "the mass-only linear system is not read: " + why;
+    for (SofaObjectKeys& body : out.objects) {
+      auto& systems = body.matrices.systems;
+      systems.erase(std::remove(systems.begin(), systems.end(), system.path), systems.end());
+    }
+    out.readerSystems.push_back(std::move(system));
+  }
+}
 
 const RegisterSofaMapping matrixProjectionMethod({"MatrixProjectionMethod"},
                                                  mapMatrixProjectionMethod);

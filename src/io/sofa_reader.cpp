@@ -238,6 +238,11 @@ std::vector<long long> Reader::integers(const SofaObject& o, const std::string& 
   return values;
 }
 
+std::string objectPath(const SofaObject& o) {
+  const std::string node = o.node->path();
+  return (node == "/" ? "" : node) + "/" + (o.name.empty() ? o.type : o.name);
+}
+
 }  // namespace eis::sofa
 
 namespace eis {

@@ -109,6 +109,9 @@ inline bool readsHexahedra(const std::string& type) {
          type == "HexahedronCompositeFEMForceFieldAndMass";
 }
 
+// An object's path as a Python controller names it: "/beam/pull"; an unnamed object by its type.
+std::string objectPath(const SofaObject& o);
+
 // The mapping registered for a SOFA class name (a mass, force field or projective constraint
 // acting on a body), or nullptr when none is.
 SofaMapping sofaMapping(const std::string& type);

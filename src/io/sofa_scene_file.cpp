@@ -150,7 +150,8 @@ std::vector<ObjectScene> scenesFromSofa(const Scene& given, MPI_Comm comm, std::
                 given.optionalText("scene.python-main"),
                 {},
                 {},
-                {}};
+                {},
+                imported.readerSystems};
     for (const SofaObjectKeys& object : imported.objects) {
       control->statePaths.push_back(object.path);
       control->forces.push_back(object.forces);

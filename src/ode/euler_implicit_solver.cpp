@@ -61,6 +61,7 @@ StepReport EulerImplicitSolver::step(MechanicalOperations& mop, Vec x, Vec v, do
 
   const Mat A = mop.systemMatrix(mFactor, bFactor, kFactor);
   lastOperator_ = A;
+  lastMassFactor_ = mFactor;
   const long setupsBefore = linear_->preconditionerSetups();
   report.linearIterations = linear_->solve(A, rhs_, solution_);
   report.preconditionerSetups = int(linear_->preconditionerSetups() - setupsBefore);

@@ -260,11 +260,8 @@ public:
   // value) triples), or the last solve's "rhs" or "solution", on every rank: gathered to rank 0
   // and broadcast. Collective.
   std::vector<double> matrix(const std::string& path, const std::string& kind, bool inEvent) {
-    const bool vector = kind == "rhs" || kind == "solution";
-    const std::size_t b = eis::matrixBody(control_, path, vector ? "system" : kind);
     auto access = simulation().controllerAccess(inEvent);
-    std::vector<double> values =
-        vector ? access->systemVector(b, kind == "solution") : access->matrix(b, kind);
+    std::vector<double> values = eis::componentRead(control_, *access, path, kind);
     long long count = (long long)values.size();
     EIS_CHECK_MPI(MPI_Bcast(&count, 1, MPI_LONG_LONG, 0, PETSC_COMM_WORLD));
     values.resize(std::size_t(count));

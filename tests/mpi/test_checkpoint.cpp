@@ -4,6 +4,7 @@
 // state it was written from; an HDF5 file that is not a checkpoint, or one whose step, time or
 // values no run can have, is a clean error on every rank. A checkpoint records the scene's keys
 // that change the answer (io/checkpoint_scene), and a restart names the first that differs.
+// It holds what a Python controller changed; an older one that lacked it is refused at restart.
 #include <gtest/gtest.h>
 #include <petscviewerhdf5.h>
 
@@ -227,3 +228,54 @@ TEST_F(Checkpoint, ACheckpointWithoutASceneRecordRestartsWithAWarning) {
 }
 
 }  // namespace
+
+// What a Python controller changed is held (app/simulation_controllers): the root's dt, and a
+// body's loads and stiffness factors as text, read back as written; a dt no run has is refused
+// when opened. A checkpoint of an older build that names what it lacked
+// (changed_by_controller) is refused at restart, naming it.
+TEST_F(Checkpoint, HoldsWhatAControllerChangedAndRefusesAnOlderOneThatLackedIt) {
+  eis_test::SceneFields scene = smallBeam();
+  const auto write = [&](const std::string& path, const eis::ControllerDt& dt) {
+    eis::Simulation simulation(scene.toScene(), PETSC_COMM_WORLD, nullptr);
+    eis::CheckpointWriter writer(path, PETSC_COMM_WORLD);
+    writer.body("", simulation.mesh(), simulation.positions(), "", "0 0 1 2 3 0\n", "2 0.5 1.5");
+    writer.save("positions", simulation.positions(), 0, nullptr);
+    writer.save("velocities", simulation.velocities(), 1, nullptr);
+    writer.commit({2, 0.02}, dt);
+  };
+  write(file("held.h5"), {true, 0.01, 0.015, 0});
+  {
+    const eis::CheckpointReader reader("initial.restart", file("held.h5"), PETSC_COMM_WORLD);
+    EXPECT_TRUE(reader.controllerDt().stored);
+    EXPECT_EQ(reader.controllerDt().dt, 0.01);
+    EXPECT_EQ(reader.controllerDt().next, 0.015);
+    EXPECT_EQ(reader.controllerDt().root, 0.0);
+    ASSERT_EQ(reader.bodies().size(), 1u);
+    EXPECT_EQ(reader.bodies()[0].forces, "0 0 1 2 3 0\n");
+    EXPECT_EQ(reader.bodies()[0].factors, "2 0.5 1.5");
+    EXPECT_EQ(reader.changed(), "");
+  }
+  write(file("zero_dt.h5"), {true, 0.0, 0.0, 0.0});
+  EXPECT_EQ(errorOf([&] {
+              eis::CheckpointReader reader("initial.restart", file("zero_dt.h5"), PETSC_COMM_WORLD);
+            }),
+            "initial.restart = " + file("zero_dt.h5") +
+                ": attribute controller_dt is not a finite number > 0");
+
+  const std::string path = file("older.h5");
+  write(path, {});
+  PetscViewer viewer;
+  ASSERT_EQ(PetscViewerHDF5Open(PETSC_COMM_WORLD, path.c_str(), FILE_MODE_APPEND, &viewer), 0);
+  const char* changed = "pull (ConstantForceField force)";
+  ASSERT_EQ(
+      PetscViewerHDF5WriteAttribute(viewer, "/", "changed_by_controller", PETSC_STRING, changed),
+      0);
+  ASSERT_EQ(PetscViewerDestroy(&viewer), 0);
+  scene.extra.push_back({"initial.restart", path});
+  EXPECT_EQ(
+      errorOf([&] { const eis::Simulation restarted(scene.toScene(), PETSC_COMM_WORLD, nullptr); }),
+      "initial.restart = " + path +
+          ": a Python controller changed pull (ConstantForceField force) during the run "
+          "that wrote it, which the checkpoint does not hold, so a restart would differ "
+          "from that run (start afresh instead)");
+}

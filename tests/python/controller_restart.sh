@@ -2,12 +2,19 @@
 # A restart (initial.restart) of a run whose Python controller changed the scene: a
 # ConstantForceField's force, a TetrahedronFEMForceField's localStiffnessFactor (updateStiffness)
 # or the root's dt, written once, at the end of step WRITE_AT (read from the root's time, so the
-# restarted controller does not write again). The checkpoint holds none of them: a restart from
-# one written after the write would continue with the scene's values and silently differ from
-# the run that was not stopped (before the change it did: 0.17 apart after 6 steps, the force).
+# restarted controller does not write again). The checkpoint holds them (controller_forces,
+# controller_stiffness_factors, controller_dt, controller_next_dt): without them a restart
+# from one written after such a write continued with the scene's values and silently differed
+# from the run that was not stopped (0.17 apart after 6 steps, the force), then was refused.
 # On a clamped beam of 45 nodes, 6 steps, a checkpoint after step 3, on 1 and 2 ranks:
-#  - a write at step 2 (before the checkpoint): the restart is refused, one error line naming
-#    what was changed, for each of the three;
+#  - a force on each of two nodes, or factors, written at step 2: a restart from the checkpoint
+#    after step 3 ends equal to the uninterrupted run's to the bit, and the writes change the run
+#    (factors: method large, a nonlinear model, so with solver.initial-guess previous, Jacobi
+#    and solver.pc-lag 1: README.md, "Restart");
+#  - dt written at the end of step 2 (0.01, step 3's) and again during step 3 (0.015, at its
+#    AnimateBeginEvent: for step 4 on, pending when the checkpoint is written): a restart from
+#    the checkpoint after step 3 ends equal to the uninterrupted run's to the bit (solver.pc-lag
+#    1, Jacobi), and the writes change the run;
 #  - a write at step 4 (after it): a restart from the run's checkpoint after step 3 (what a kill
 #    after it leaves) continues, and its final state equals the uninterrupted run's to the bit.
 # CG, not SparseLDLSolver: MUMPS' Cholesky on 2 ranks is not the same to the last bit from one
@@ -36,11 +43,15 @@ class Writer(Sofa.Core.Controller):
         self.pull = kwargs.get("pull")
         self.fem = kwargs.get("fem")
 
+    def onAnimateBeginEvent(self, event):
+        if WHAT == "dt" and abs(self.root.time.value - 0.02 * WRITE_AT) < 1e-9:
+            self.root.dt.value = 0.015
+
     def onAnimateEndEvent(self, event):
-        if round(self.root.time.value / 0.02) != WRITE_AT:
+        if abs(self.root.time.value - 0.02 * WRITE_AT) > 1e-9:
             return
         if WHAT == "force":
-            self.pull.forces = [[0.0, 3.0, -2.0]]
+            self.pull.forces = [[0.0, 3.0, -2.0], [1.0, 0.0, 0.5]]
         elif WHAT == "factor":
             self.fem.localStiffnessFactor.value = [0.5, 1.5, 0.8]
         else:
@@ -70,7 +81,8 @@ def createScene(root):
     fem = beam.addObject("TetrahedronFEMForceField", name="fem", youngModulus=2e4,
                          poissonRatio=0.3, method="@METHOD@", localStiffnessFactor=[1, 1, 1],
                          updateStiffness=True)
-    pull = beam.addObject("ConstantForceField", name="pull", indices=[44], forces=[[0, 0, 0]])
+    pull = beam.addObject("ConstantForceField", name="pull", indices=[43, 44],
+                          forces=[[0, 0, 0], [0, 0, 0]])
     root.addObject(Writer(name="writer", root=root, pull=pull, fem=fem))
 EOF_SCENE
 # scene NAME WRITE_AT WHAT > NAME.py
@@ -92,17 +104,28 @@ run() {
   rm -f "$out.csv"  # a failed run's last good state compares with nothing
 }
 
-declare -A NAMED=([force]="pull (ConstantForceField force)"
-                  [factor]="fem.localStiffnessFactor" [dt]="the root's dt")
+scene dt 2 dt
+scene early_factor 2 factor
+scene early_force 2 force
 for ranks in 1 2; do
-  for what in force factor dt; do
-    scene "early_$what" 2 "$what"
-    run "$ranks" "early_$what" 3 "early_$what$ranks"
-    check "$ranks rank(s), $what written before the checkpoint: the restart is refused, naming it" \
-      refused "initial.restart = .*ck_000003.h5: a Python controller changed .*${NAMED[$what]}" \
-      "$ranks" "$EXE" --scene "early_$what.py" --quiet --solver.steps=6 \
-      --restart="early_$what$ranks/ck_000003.h5"
-  done
+  factor_keys=(--solver.initial-guess=previous --solver.pc-lag=1 --solver.preconditioner=jacobi)
+  run "$ranks" early_factor 6 "factor_straight$ranks" "${factor_keys[@]}"
+  run "$ranks" early_factor 6 "factor_stopped$ranks" "${factor_keys[@]}" \
+    --restart="factor_straight$ranks/ck_000003.h5"
+  check "$ranks rank(s), factors written before the checkpoint: the restart = the straight run" \
+    cmp "factor_straight$ranks.csv" "factor_stopped$ranks.csv"
+  run "$ranks" early_force 6 "force_straight$ranks"
+  run "$ranks" early_force 6 "force_stopped$ranks" --restart="force_straight$ranks/ck_000003.h5"
+  check "$ranks rank(s), force written before the checkpoint: the restart = the straight run" \
+    cmp "force_straight$ranks.csv" "force_stopped$ranks.csv"
+  # Each dt is another matrix: the preconditioner is set up again for each (solver.pc-lag 1),
+  # and from it alone (Jacobi: GAMG would keep its first set-up's interpolation, which the
+  # restart's first set-up builds anew; README.md, "Restart").
+  dt_keys=(--solver.pc-lag=1 --solver.preconditioner=jacobi)
+  run "$ranks" dt 6 "dt_straight$ranks" "${dt_keys[@]}"
+  run "$ranks" dt 6 "dt_stopped$ranks" "${dt_keys[@]}" --restart="dt_straight$ranks/ck_000003.h5"
+  check "$ranks rank(s), dt written before the checkpoint: the restart = the straight run" \
+    cmp "dt_straight$ranks.csv" "dt_stopped$ranks.csv"
   scene late 4 force
   run "$ranks" late 6 "straight$ranks"
   run "$ranks" late 6 "stopped$ranks" --restart="straight$ranks/ck_000003.h5"
@@ -113,6 +136,12 @@ scene unwritten 0 force
 run 1 unwritten 6 unwritten
 differs() { ! cmp -s "$1" "$2"; }
 check "the write after the checkpoint changes the run" differs straight1.csv unwritten.csv
+check "the dt writes change the run" differs dt_straight1.csv unwritten.csv
+check "the force write before the checkpoint changes the run" \
+  differs force_straight1.csv unwritten.csv
+scene unwritten_factor 0 factor
+run 1 unwritten_factor 6 unwritten_factor "${factor_keys[@]}"
+check "the factors write changes the run" differs factor_straight1.csv unwritten_factor.csv
 
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

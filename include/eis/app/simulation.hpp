@@ -279,10 +279,18 @@ private:
   // The TetrahedronFEMForceFields without updateStiffness whose localStiffnessFactor a
   // controller wrote (to no effect, as in SOFA): each noted once.
   std::set<std::string> unappliedFactors_;
-  // What a controller changed that a checkpoint does not hold (a ConstantForceField's force,
-  // applied stiffness factors, the root's dt), each named once: a restart refuses it.
-  std::set<std::string> changed_;
-  std::string changedText() const;
+  // The bodies whose ConstantForceField loads a controller wrote, which a checkpoint holds: as
+  // text (app/simulation_controllers, one line a load: its index, total, force, then per-node
+  // forces, %.17g), and set back from it at a restart (eis::Error naming `where` for text that
+  // does not fit the body's loads).
+  std::set<std::size_t> forcedBodies_;
+  static std::string loadsText(const Body& body);
+  void restoreLoads(std::size_t body, const std::string& text, const std::string& where);
+  // The localStiffnessFactor a controller last applied to each body, which a checkpoint holds
+  // (as text: their count, then each, %.17g; "" for a body with none) and a restart applies.
+  std::map<std::size_t, std::vector<double>> writtenFactors_;
+  std::string factorsText(std::size_t body) const;
+  void restoreFactors(std::size_t body, const std::string& text, const std::string& where);
 };
 
 }  // namespace eis

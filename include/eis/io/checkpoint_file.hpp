@@ -34,6 +34,16 @@ struct Clock {
   double clock = 0;
 };
 
+// The root's dt as Python controllers (or a main loop's animate(root, dt)) left it
+// (app/simulation_controllers): the dt of the next step, the one a controller set during the
+// step for the steps after it (0: none), and the root's own while an animate(root, dt) step takes
+// another (0: none). `stored` false: nothing changed it, and a checkpoint holds none of it
+// (attributes controller_dt, controller_next_dt, controller_root_dt).
+struct ControllerDt {
+  bool stored = false;
+  double dt = 0, next = 0, root = 0;
+};
+
 // The scatter between a vector of the solver's layout (the mesh's owned unknowns) and the same
 // values in the input's node order (row = node id, every node of the input, those no tetrahedron
 // uses included). Checkpoints and the XDMF output write their nodal datasets through it.
@@ -71,6 +81,10 @@ struct CheckpointBody {
   std::int64_t nodes = 0;
   int dofs = 0;
   std::string scene;
+  // The body's ConstantForceField loads once a Python controller wrote one (attribute
+  // controller_forces, app/simulation_controllers loadsText), and the localStiffnessFactor it
+  // last applied (controller_stiffness_factors: their count, then each), "" for none.
+  std::string forces, factors;
 };
 
 // Collective. Writes a checkpoint: `path`.partial first (a leftover or link there removed, never
@@ -88,14 +102,15 @@ public:
   CheckpointWriter& operator=(const CheckpointWriter&) = delete;
   // The body the next save() calls write: `object` "" (a run of one body) writes in the root
   // group, as the format always has; a node path writes in /objects/<its index>. `scene`: the
-  // record of the body's scene (checkpointSceneText), "" for none.
+  // record of the body's scene (checkpointSceneText), "" for none; `forces` and `factors`,
+  // CheckpointBody's.
   void body(const std::string& object, const DistributedMesh& mesh, Vec like,
-            const std::string& scene);
+            const std::string& scene, const std::string& forces = "",
+            const std::string& factors = "");
   // `unusedFrom`: the half of a node's row the vector holds (0 positions, 1 velocities).
   void save(const std::string& name, Vec solver, int unusedFrom, const NodalTable* initial);
-  // `changed`: what a Python controller changed during the run that a checkpoint does not hold
-  // (a force, stiffness factors, the root's dt), "" for nothing; a restart refuses it by name.
-  void commit(Clock clock, const std::string& changed = "");
+  // `dt`: the root's dt a controller changed, which it holds.
+  void commit(Clock clock, const ControllerDt& dt = {});
 
 private:
   std::string path_;
@@ -120,8 +135,12 @@ public:
   CheckpointReader& operator=(const CheckpointReader&) = delete;
   Clock clock() const { return clock_; }
   const std::vector<CheckpointBody>& bodies() const { return bodies_; }
-  // commit()'s `changed` ("" for a checkpoint written before it was recorded).
+  // What a Python controller changed that a checkpoint of an older build did not hold
+  // (attribute changed_by_controller: a force, stiffness factors, the root's dt), "" for none.
   const std::string& changed() const { return changed_; }
+  // commit()'s `dt` (not stored for a checkpoint whose run changed no dt, or written before it
+  // was recorded).
+  const ControllerDt& controllerDt() const { return dt_; }
   // Collective: load() and unusedNodes() read the body `index` of bodies() next, into `mesh`'s
   // layout; an error when it was written for a mesh of another size.
   void select(std::size_t index, const DistributedMesh& mesh, Vec like);
@@ -141,6 +160,7 @@ private:
   Clock clock_;
   std::vector<CheckpointBody> bodies_;
   std::string changed_;
+  ControllerDt dt_;
 };
 
 // The checkpoint of `step` for output.checkpoint = `prefix`: PREFIX_<step, 6 digits or more>.h5.

@@ -12,6 +12,7 @@
 
 #include "eis/core/component.hpp"
 #include "eis/core/component_registry.hpp"
+#include "eis/io/checkpoint_file.hpp"
 #include "eis/io/state_csv.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/mechanical_system.hpp"
@@ -36,9 +37,11 @@ struct RunState {
   std::string object;    // the body's node path in a scene of several bodies, else ""
   const Parameters* scene = nullptr;  // the body's resolved scene (a checkpoint records it)
   double clock = 0;  // the physics' clock after `step` (io/checkpoint_file.hpp, Clock)
-  // What a Python controller changed that a checkpoint does not hold, the run's (every body
-  // gets the same), "" for nothing (io/checkpoint_file.hpp, CheckpointWriter::commit).
-  std::string changed;
+  // The root's dt as controllers left it, which a checkpoint holds (the same for every body).
+  ControllerDt dt;
+  // The body's ConstantForceField loads once a controller wrote one, and the stiffness factors
+  // it last applied (CheckpointBody::forces and factors).
+  std::string forces, factors;
 };
 
 using RunStates = std::vector<RunState>;

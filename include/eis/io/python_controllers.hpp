@@ -41,6 +41,9 @@ struct SofaControl {
   std::vector<SofaMatrixSources> matrices;
   // Per body, its TetrahedronFEMForceFields, whose localStiffnessFactor a controller may write.
   std::vector<std::vector<SofaStiffnessFactors>> stiffnessFactors;
+  // The linear systems assembled beside the solved one for what reads them (SOFA's mass-only
+  // system), their bodies indices of the run's.
+  std::vector<SofaReaderSystem> readerSystems;
 };
 
 // What the run lets a controller touch; each call collective, the same arguments on every rank.
@@ -68,6 +71,12 @@ public:
   // not a finite number or a body whose elastic element cannot take them.
   virtual void setStiffnessFactors(std::size_t body, const SofaStiffnessFactors& field,
                                    const std::vector<double>& factors) = 0;
+  // SOFA's mass-only linear system over `bodies` (SofaReaderSystem): each body's mass matrix
+  // times the mass factor of its last solve's matrix (1 + tr h rM; 1 first-order), its rows
+  // and columns after those of the bodies before it; laid out as matrix() gives it. Throws
+  // eis::Error (every rank alike) before the first solve, or for a body whose step is not a
+  // linearized implicit Euler step, or bodies whose factors differ.
+  virtual std::vector<double> massSystemMatrix(const std::vector<std::size_t>& bodies) = 0;
   // Body `body`'s stiffness df/dx (`kind` "stiffness", kFactor 1) or mass matrix ("mass"), as
   // SOFA assembles it for one component: no projective constraint applied; or ("system") the
   // matrix of its last linear solve, as a MatrixLinearSystem holds it. Rows and columns in node
@@ -96,6 +105,13 @@ public:
 // component's alone).
 std::size_t matrixBody(const SofaControl& control, const std::string& path,
                        const std::string& kind);
+
+// What a controller reads of the component at object path `path` (collective): its body's
+// "stiffness", "mass" or linear "system" matrix (ControllerAccess::matrix; a reader system's,
+// massSystemMatrix), or the last solve's "rhs" or "solution" (systemVector). Throws eis::Error
+// (every rank alike) where matrixBody does, or with a reader system's refusal.
+std::vector<double> componentRead(const SofaControl& control, ControllerAccess& access,
+                                  const std::string& path, const std::string& kind);
 
 // The TetrahedronFEMForceField at object path `path` of a body of the run, and that body
 // (`body`): throws eis::Error when no body has one there.

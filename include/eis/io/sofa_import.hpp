@@ -6,6 +6,7 @@
 // visual components are skipped, collision components skipped with a warning (contact is not
 // simulated), and anything else that would change the mechanics is an error naming it (a
 // warning under scene.skip-unsupported).
+#include <cstddef>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -68,10 +69,23 @@ struct SofaObjectKeys {
   std::vector<SofaStiffnessFactors> stiffnessFactors;
 };
 
+// A MatrixLinearSystem that a CompositeLinearSystem assembles beside the one it solves, for a
+// Python controller to read (SofaPython3's get_system_matrix), with some of its switches false:
+// its object path, and the bodies its matrix covers (indices into SofaImport::objects, in the
+// order of SOFA's MappingGraph, which numbers the states of the solve context depth first as
+// written), or why the run cannot give its matrix (`refused`, a sentence). Only SOFA's
+// mass-only system is given (io/sofa_linear_systems.cpp).
+struct SofaReaderSystem {
+  std::string path;
+  std::vector<std::size_t> bodies;
+  std::string refused;
+};
+
 struct SofaImport {
   std::vector<SofaObjectKeys> objects;  // in SOFA's search-down order: depth first, as written
-  std::vector<std::string> notes;       // start-up lines: what was skipped, how solvers map
-  std::vector<std::string> warnings;    // collision skipped, unsupported skipped
+  std::vector<SofaReaderSystem> readerSystems;
+  std::vector<std::string> notes;     // start-up lines: what was skipped, how solvers map
+  std::vector<std::string> warnings;  // collision skipped, unsupported skipped
   // Each Python controller: "PythonController 'name' (file:line), class CLASS".
   std::vector<std::string> controllers;
 };

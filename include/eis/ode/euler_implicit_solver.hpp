@@ -78,6 +78,8 @@ public:
   // The system matrix of the last step's solve (owned by the mechanical operations): what a
   // constraint correction solves against (ode/free_motion_step.hpp). Null before the first step.
   Mat lastOperator() const { return lastOperator_; }
+  // The factor of M in that matrix, SOFA's mFactor: 1 + tr h rM (first order: 1).
+  double lastMassFactor() const { return lastMassFactor_; }
   // The last solve's right-hand side (null when solver.compute-residual reused it since) and
   // solution, as SofaPython3's linear-system reads give them (app/component_matrices).
   Vec lastRhs() const { return options_.computeResidual ? nullptr : rhs_; }
@@ -104,6 +106,7 @@ private:
   Vec force_ = nullptr, rhs_ = nullptr, vBefore_ = nullptr, lift_ = nullptr;
   Vec solution_ = nullptr;  // the last solve's solution; zero before the first
   Mat lastOperator_ = nullptr;
+  double lastMassFactor_ = 0;
   StepConstraints* stepConstraints_ = nullptr;
 };
 

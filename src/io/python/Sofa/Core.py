@@ -331,20 +331,10 @@ def sparse_matrix(values, where, shape):
 
 class LinearSystem(Object):
     """A MatrixLinearSystem (SofaPython3's Sofa.SofaLinearSystem binding): the matrix,
-    right-hand side and solution of its body's last linear solve, read by a controller."""
-
-    SWITCHES = ("assembleStiffness", "assembleMass", "assembleDamping",
-                "assembleGeometricStiffness", "applyProjectiveConstraints")
+    right-hand side and solution of its body's last linear solve, or the matrix of SOFA's
+    mass-only system beside it, read by a controller (the run says which it is)."""
 
     def get_system_matrix(self):
-        off = [name for name in self.SWITCHES
-               if name in self._data and self._data[name]._given
-               and str(self._data[name]._value).strip().lower() in ("false", "0")]
-        if off:
-            raise SceneError("%s.get_system_matrix(): a linear system that leaves out part of "
-                             "the matrix (%s false, as SOFA's mass-only system) is not read: "
-                             "only the matrix a body's solve assembles is"
-                             % (self.pathname(), ", ".join(off)))
         return _component_matrix(self, "system", "get_system_matrix")
 
     def get_rhs_vector(self):
