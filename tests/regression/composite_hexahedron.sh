@@ -117,6 +117,30 @@ done
 check "the cored cube ends alike on 2 ranks" same_state cored1.csv cored2.csv 1e-10
 check "and on 3" same_state cored1.csv cored3.csv 1e-10
 check "the core changes where it ends" apart "$(sums cored1.csv)" "$(sums multiple.csv)"
+# useMass false (NonUniformHexahedronFEMForceFieldAndMass's init): every point's mass is
+# totalMass / (the hexahedra), whatever the density and massCoefs, in addMDx and in gravity. The
+# cored cube free (27 points, 8 hexahedra), without Rayleigh mass, forces F on two points: the
+# internal forces and K sum to zero over the points, so one step's mean velocity is exactly
+# h g + h F C / (N T) (C cells, N points, T totalMass); M = T / N (UniformMass's) would be 27/8 off.
+sed 's/rayleighMass="0.2"/rayleighMass="0"/; s/density="2" /density="2" useMass="false" totalMass="3" /
+     s/<BoxROI [^>]*\/><FixedProjectiveConstraint [^>]*\/>/<ConstantForceField indices="3 20" forces="6 0 0  0 9 -3"\/>/' \
+  cored.scn >free.scn
+mean_velocity() {  # mean_velocity STATE: the mean of vx, vy, vz over the points
+  test -s "$1" && awk -F, 'NR > 1 { for (i = 5; i <= 7; ++i) s[i] += $i; n++ }
+    END { printf "%.15g %.15g %.15g 0 0 0\n", s[5] / n, s[6] / n, s[7] / n }' "$1"
+}
+expected=$(awk 'BEGIN { h = 0.02; k = 8 / (27 * 3)
+  printf "%.15g %.15g %.15g 0 0 0\n", h * 6 * k, h * (-9.81 + 9 * k), h * (-3) * k }')
+for ranks in 1 2 3; do
+  run "$ranks" --scene free.scn --solver.steps=1 --output.final-state="free$ranks.csv"
+  check "useMass false on $ranks ranks: one step's mean velocity is h g + h F C / (N totalMass)" \
+    close "$(mean_velocity "free$ranks.csv")" "$expected"
+done
+check "and ends alike on 2 ranks" same_state free1.csv free2.csv 1e-10
+check "and on 3" same_state free1.csv free3.csv 1e-10
+sed 's/ totalMass="3"//' free.scn >massless.scn
+check "useMass false without totalMass (SOFA's 0: no mass) is refused by name" \
+  refused "totalMass.*expected > 0 without useMass" 2 "$program" --scene massless.scn --solver.steps=1
 sed 's/finestConnectivity="false" //' cored.scn >connected.scn
 run 2 --scene connected.scn --solver.steps=1
 check "finestConnectivity with no fileTopology is refused by name" \
