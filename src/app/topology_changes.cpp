@@ -213,6 +213,7 @@ void Simulation::prepareTopologyChanges() {
     char value[32];
     std::snprintf(value, sizeof value, "%.17g", coefficient);
     body.scene.clear("mass.total-mass");
+    body.scene.clear("mass.total-mass-by-cells");
     body.scene.clear(kept);
     body.scene.set(kept, value);
     body.topology = std::make_unique<TopologySchedule>(std::move(events));

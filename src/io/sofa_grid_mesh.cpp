@@ -339,12 +339,13 @@ void mapSparseGrid(Reader& reader, const SofaObject& grid,
   weighted = weighted && readers.fem;
   // HexahedronFEMForceFieldAndMass scales each cell's element mass, and the mass gravity acts
   // on, by the grid's getMassCoef: the stiffness's coefficients, but a
-  // SparseGridMultipleTopology's own from its massCoefs.
+  // SparseGridMultipleTopology's own from its massCoefs (not without useMass).
   for (const SofaObject* c : components)
     if (massWeighted && readers.fem &&
         (c->type == "HexahedronFEMForceFieldAndMass" ||
-         c->type == "NonUniformHexahedronFEMForceFieldAndMass" ||
-         c->type == "HexahedronCompositeFEMForceFieldAndMass"))
+         ((c->type == "NonUniformHexahedronFEMForceFieldAndMass" ||
+           c->type == "HexahedronCompositeFEMForceFieldAndMass") &&
+          reader.boolean(*c, "useMass", true))))
       reader.key("mass.cell-factor", massFactors);
   if (weighted && !condensed) reader.key("material.cell-stiffness-factor", factors);
   const std::string weight = !weighted ? ""

@@ -4,6 +4,11 @@
 // Its own data: nbVirtualFinerLevels (0), useMass (true), totalMass (0, read only without
 // useMass). Its init sets the method for large and polar only; gravity acts on each cell's
 // density V / 8 a vertex times the grid's mass coefficient, as HexahedronFEMForceFieldAndMass's.
+// Without useMass its init gives every point the mass totalMass / (its hexahedra), and its
+// addMDx, addForce (gravity) and addGravityToV use those alone, neither the density, the grid's
+// mass coefficients nor lumpedMass: our uniform mass sized by mass.total-mass-by-cells. Its
+// addMToMatrix and buildMassMatrix still add the element masses, so an assembling solver would
+// solve with another mass than the one its CG multiplies by: refused.
 //
 // SOFA's HexahedronCompositeFEMForceFieldAndMass (HexahedronCompositeFEMForceFieldAndMass.inl)
 // derives from it and homogenises the finer cells by static condensation instead
@@ -32,9 +37,6 @@ void mapNonUniformHexahedronFem(Reader& r, const SofaObject& o) {
     r.reject(o, "method",
              "expected large or polar (SOFA's NonUniformHexahedronFEMForceFieldAndMass sets no "
              "other)");
-  if (!r.boolean(o, "useMass", true))
-    r.reject(o, "useMass", "false (a mass of totalMass shared out by cell) is not supported");
-  r.refuseIfGiven(o, "totalMass", "a mass of totalMass shared out by cell is not supported");
   const double levels = r.real(o, "nbVirtualFinerLevels", 0);
   if (levels != std::floor(levels) || levels < 0 || levels > 8)
     r.reject(o, "nbVirtualFinerLevels", "expected an integer from 0 to 8");
@@ -42,7 +44,24 @@ void mapNonUniformHexahedronFem(Reader& r, const SofaObject& o) {
   const SofaObject* topology = topologyOf(o.node);
   if (levels != 0 && (!topology || !isSparseGrid(topology->type)))
     r.reject(o, "nbVirtualFinerLevels", "finer levels need a SparseGridTopology");
-  sofaMapping("HexahedronFEMForceFieldAndMass")(r, o);
+  if (r.boolean(o, "useMass", true)) {
+    if (r.given(o, "totalMass"))
+      r.note(o.label() +
+             ": totalMass: SOFA reads it only without useMass; the density sizes the "
+             "mass");
+    sofaMapping("HexahedronFEMForceFieldAndMass")(r, o);
+    return;
+  }
+  if (r.gaveValue("solver.linear") == "direct")
+    r.reject(o, "useMass",
+             "false with a direct solver: SOFA's addMToMatrix assembles the element masses, not "
+             "the totalMass its CG multiplies by (addMDx): not reproduced");
+  const double total = r.real(o, "totalMass", 0);
+  if (!(total > 0))
+    r.reject(o, "totalMass", "expected > 0 without useMass (SOFA's default 0 leaves no mass)");
+  sofaMapping("HexahedronFEMForceField")(r, o);
+  r.key("mass.type", "uniform");
+  r.key("mass.total-mass-by-cells", parse::text(total));
 }
 
 void mapCompositeHexahedronFem(Reader& r, const SofaObject& o) {
@@ -90,11 +109,15 @@ void mapNonUniformLevels(Reader& r, const SofaObject& grid, const SofaObject& fi
   const std::string list = joined(factors, 0, factors.size());
   r.key("material.virtual-finer-levels", std::to_string(levels));
   r.key("material.cell-finer-stiffness-factor", list);
-  r.key("mass.virtual-finer-levels", std::to_string(levels));
-  r.key("mass.cell-finer-factor", list);
+  // Without useMass the mass is not condensed.
+  const bool mass = r.boolean(field, "useMass", true);
+  if (mass) {
+    r.key("mass.virtual-finer-levels", std::to_string(levels));
+    r.key("mass.cell-finer-factor", list);
+  }
   if (field.type == "HexahedronCompositeFEMForceFieldAndMass") {
     r.key("material.finer-homogenisation", "static");
-    r.key("mass.finer-homogenisation", "static");
+    if (mass) r.key("mass.finer-homogenisation", "static");
   }
 }
 

@@ -57,10 +57,13 @@ struct FinestCells {
 // One level of a ramified grid (SparseGridRamificationTopology's own, or one of its virtual finer
 // levels): per hexahedron its corners (the level's point numbers), its _stiffnessCoefs and its
 // _hierarchicalCubeMapRamification (per place 0..7 in SOFA's child order, bit 0: x, bit 1: y,
-// bit 2: z, the hexahedra one level finer, in SOFA's order; none at the finest level).
+// bit 2: z, the hexahedra one level finer, in SOFA's order; none at the finest level), and its
+// cell's number in the level's regular grid and whether its type is BOUNDARY.
 struct RamifiedLevel {
   std::vector<std::array<long long, 8>> hexahedra;
   std::vector<double> stiffness;
+  std::vector<long long> regular;
+  std::vector<bool> boundary;
   std::vector<std::array<std::vector<long long>, 8>> children;
 };
 

@@ -497,6 +497,10 @@ SparseGrid ramifiedGrid(const Voxelise& voxelise, const Surface& surface,
     RamifiedLevel kept;
     kept.hexahedra = level.hexahedra;
     kept.stiffness.assign(level.stiffness.begin(), level.stiffness.end());
+    kept.regular.resize(level.hexahedra.size());
+    for (const Piece& piece : level.pieces)
+      kept.regular[std::size_t(piece.hexahedron)] = level.regularOf[std::size_t(piece.cell)];
+    for (VoxelType type : level.types) kept.boundary.push_back(type == VoxelType::Boundary);
     if (l > 0) {
       kept.children.resize(level.hexahedra.size());
       for (const Piece& piece : level.pieces)

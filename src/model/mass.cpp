@@ -31,6 +31,14 @@ bool hexahedronEdge(int a, int b) {
   return adjacent[a][b];
 }
 
+// Collective. The input mesh's cell count (its cells' ids run from 0).
+std::int64_t inputCellCount(const DistributedMesh& mesh) {
+  std::int64_t local = 0, cells = 0;
+  for (std::int64_t id : mesh.inputCellIds()) local = std::max(local, id + 1);
+  EIS_CHECK_MPI(MPI_Allreduce(&local, &cells, 1, MPI_INT64_T, MPI_MAX, mesh.comm()));
+  return cells;
+}
+
 }  // namespace
 
 Mass::Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode, double coefficient,
@@ -262,6 +270,10 @@ const ComponentDeclaration& massComponent() {
           .add({"mass.vertex-mass", "M",
                 "uniform: the mass of each node instead (SOFA UniformMass vertexMass), > 0",
                 std::nullopt, "mass", false, check::positive()})
+          .add({"mass.total-mass-by-cells", "M",
+                "uniform: each node's mass is M / (the mesh's cells) instead, > 0 (SOFA\n"
+                "NonUniformHexahedronFEMForceFieldAndMass's totalMass with useMass false)",
+                std::nullopt, "mass", false, check::positive()})
           .add({"material.density", "RHO", "mass per volume, > 0", "1", "mass/volume", false,
                 check::positive()})
           .add({"mass.cell-factor", "\"F0 F1 ..\"",
@@ -301,6 +313,13 @@ const ComponentDeclaration& massComponent() {
         const bool total = scene.given("mass.total-mass");
         if (total && scene.given("mass.vertex-mass"))
           throw Error("mass.total-mass and mass.vertex-mass both size the uniform mass: give one");
+        if (scene.given("mass.total-mass-by-cells")) {
+          if (!uniform) throw Error("mass.total-mass-by-cells applies to mass.type = uniform only");
+          if (total || scene.given("mass.vertex-mass"))
+            throw Error(
+                "mass.total-mass-by-cells and mass.total-mass or mass.vertex-mass both size the "
+                "uniform mass: give one");
+        }
         if (!hexahedronFem && scene.given("mass.cell-factor"))
           throw Error("mass.cell-factor applies to mass.type = hexahedron-fem(-lumped) only");
         if (!uniform && scene.given("mass.vertex-mass"))
@@ -318,6 +337,8 @@ MassParameters readMassParameters(const Parameters& scene) {
   mass.type = scene.choice("mass.type", kMassTypes);
   if (scene.given("mass.total-mass")) mass.totalMass = scene.real("mass.total-mass");
   if (scene.given("mass.vertex-mass")) mass.vertexMass = scene.real("mass.vertex-mass");
+  if (scene.given("mass.total-mass-by-cells"))
+    mass.totalMassByCells = scene.real("mass.total-mass-by-cells");
   mass.density = scene.real("material.density");
   mass.capacity = scene.real("material.capacity");
   if (scene.given("mass.cell-factor")) mass.cellFactors = scene.reals("mass.cell-factor");
@@ -343,9 +364,7 @@ double meshVolume(const DistributedMesh& mesh) {
 std::vector<double> localCellFactors(const DistributedMesh& mesh,
                                      const std::vector<double>& factors) {
   if (factors.empty()) return {};
-  std::int64_t local = 0, cells = 0;
-  for (std::int64_t id : mesh.inputCellIds()) local = std::max(local, id + 1);
-  EIS_CHECK_MPI(MPI_Allreduce(&local, &cells, 1, MPI_INT64_T, MPI_MAX, mesh.comm()));
+  const std::int64_t cells = inputCellCount(mesh);
   if (std::int64_t(factors.size()) != cells)
     throw Error("mass.cell-factor has " + std::to_string(factors.size()) + " values for " +
                 std::to_string(cells) + " cells: give one per cell");
@@ -357,6 +376,7 @@ std::vector<double> localCellFactors(const DistributedMesh& mesh,
 
 double massCoefficientOf(const MassParameters& mass, Physics physics, const DistributedMesh& mesh) {
   if (mass.type == MassType::Uniform) {
+    if (mass.totalMassByCells) return *mass.totalMassByCells / double(inputCellCount(mesh));
     const double nodes = double(mesh.numGlobalVertices());
     return mass.vertexMass  ? *mass.vertexMass
            : mass.totalMass ? *mass.totalMass / nodes

@@ -378,6 +378,10 @@ std::vector<KeyCase> allKeys() {
        "0.5",
        [](const Scene& s) { EXPECT_EQ(s.real("mass.vertex-mass"), 0.5); },
        {"--mass.type=uniform"}},
+      {"mass.total-mass-by-cells",
+       "3",
+       [](const Scene& s) { EXPECT_EQ(s.real("mass.total-mass-by-cells"), 3); },
+       {"--mass.type=uniform"}},
       {"mass.cell-factor",
        "0.5 2",
        [](const Scene& s) {
@@ -1078,6 +1082,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"load.nodal-forces", "-3 0 -1 0"},
       {"mass.total-mass", "0"},
       {"mass.vertex-mass", "-1"},
+      {"mass.total-mass-by-cells", "0"},
       {"mass.cell-factor", "1 -1"},
       {"mass.virtual-finer-levels", "1.5"},
       {"mass.cell-finer-factor", "0 -1"},
@@ -1256,6 +1261,12 @@ TEST(Scene, TotalMassSizesEveryMassType) {
             "mass.vertex-mass applies to mass.type = uniform only");
   EXPECT_EQ(errorOf({"--mass.cell-factor=2"}),
             "mass.cell-factor applies to mass.type = hexahedron-fem(-lumped) only");
+  EXPECT_EQ(errorOf({"--mass.total-mass-by-cells=2"}),
+            "mass.total-mass-by-cells applies to mass.type = uniform only");
+  EXPECT_EQ(
+      errorOf({"--mass.type=uniform", "--mass.total-mass-by-cells=2", "--mass.vertex-mass=1"}),
+      "mass.total-mass-by-cells and mass.total-mass or mass.vertex-mass both size the "
+      "uniform mass: give one");
   EXPECT_TRUE(startsWith(
       errorOf({"--physics.type=diffusion", "--solver.first-order=true", "--mass.total-mass=2"}),
       "mass.total-mass"));

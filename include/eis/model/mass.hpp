@@ -97,14 +97,15 @@ const ComponentDeclaration& massComponent();
 // The mass component's parameters, read once from a scene by readMassParameters (the only reader
 // of its keys, beside its declaration); a key not given reads as its declared default.
 struct MassParameters {
-  MassType type;                     // mass.type
-  std::optional<double> totalMass;   // mass.total-mass: none unless given
-  std::optional<double> vertexMass;  // mass.vertex-mass: none unless given
-  double density;                    // material.density
-  double capacity;                   // material.capacity
-  std::vector<double> cellFactors;   // mass.cell-factor: empty unless given
-  int finerLevels;                   // mass.virtual-finer-levels
-  std::vector<double> finerFactors;  // mass.cell-finer-factor: empty unless given
+  MassType type;                           // mass.type
+  std::optional<double> totalMass;         // mass.total-mass: none unless given
+  std::optional<double> vertexMass;        // mass.vertex-mass: none unless given
+  std::optional<double> totalMassByCells;  // mass.total-mass-by-cells: none unless given
+  double density;                          // material.density
+  double capacity;                         // material.capacity
+  std::vector<double> cellFactors;         // mass.cell-factor: empty unless given
+  int finerLevels;                         // mass.virtual-finer-levels
+  std::vector<double> finerFactors;        // mass.cell-finer-factor: empty unless given
   // mass.finer-homogenisation, and with static the material.young-modulus and
   // material.poisson-ratio whose stiffness weighs the finer masses.
   FinerHomogenisation finerHomogenisation;
@@ -120,7 +121,8 @@ std::vector<double> localCellFactors(const DistributedMesh& mesh,
 // Collective. The coefficient of the mass matrix: the density (elasticity) or the capacity
 // (diffusion), or with a total mass (elasticity) the density totalMass / meshVolume (SOFA
 // DiagonalMass and MeshMatrixMass totalMass); for uniform, the mass of each of the mesh's nodes
-// (the vertex mass, or the total mass shared equally, 1 by default as SOFA's).
+// (the vertex mass, the total mass shared equally, 1 by default as SOFA's, or the total mass by
+// cells over the input cell count).
 double massCoefficientOf(const MassParameters& mass, Physics physics, const DistributedMesh& mesh);
 // Collective. The sum of the absolute volumes of the mesh's cells.
 double meshVolume(const DistributedMesh& mesh);
