@@ -141,7 +141,8 @@ std::string Simulation::bodiesDiffer(const std::vector<CheckpointBody>& file) co
   std::vector<CheckpointBody> ours;
   // The scene records are compared by readCheckpoint, key by key.
   for (const auto& body : bodies_)
-    ours.push_back({body->path, naturalNodeCount(*body->mesh), body->mesh->dofsPerNode(), "", "", ""});
+    ours.push_back(
+        {body->path, naturalNodeCount(*body->mesh), body->mesh->dofsPerNode(), "", "", ""});
   if (file.size() != ours.size())
     return "the checkpoint holds " + std::to_string(file.size()) + " bodies (" + listed(file) +
            "), the scene " + std::to_string(ours.size()) + " (" + listed(ours) + ")";
