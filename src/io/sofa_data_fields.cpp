@@ -242,6 +242,20 @@ void checkDataFields(Reader& reader, const SofaObject& o, bool skipUnsupported) 
     if (const std::optional<SofaLinkTarget> target = resolved(reader, o, a))
       checkLinkTarget(reader, o, a.name, a.value, *target);
   }
+  // BaseMass's own fields (separateGravity is BaseMass's alone): every mass of every kind takes
+  // them, and both change SOFA's step. rayleighMass adds the mass's own Rayleigh factor to the
+  // solver's (Mass::mFactorIncludingRayleighDamping); separateGravity moves the weight from the
+  // forces into the velocities (addGravityToV). Neither is simulated: read silently, either
+  // would be a wrong answer.
+  if (isDataField(o.type, "separateGravity")) {
+    if (reader.real(o, "rayleighMass", 0) != 0)
+      reader.reject(o, "rayleighMass",
+                    "a mass's own Rayleigh factor is not supported (the ODE solver's "
+                    "rayleighMass is)");
+    if (reader.boolean(o, "separateGravity", false))
+      reader.reject(o, "separateGravity",
+                    "true (gravity added to the velocities, not the forces) is not supported");
+  }
 }
 
 void checkLinkedDataFields(Reader& reader, const SofaObject& o, bool skipUnsupported) {

@@ -4,7 +4,9 @@
 # simulated here; our default density of 1 would be a silently wrong answer:
 #  - the massless body is one clear error line naming the MechanicalObject's file:line, on 1
 #    and 2 ranks;
-#  - the same body with a UniformMass runs.
+#  - the same body with a UniformMass runs;
+#  - a mass's own rayleighMass and separateGravity, which change SOFA's step and are not
+#    simulated, are each one error line naming the field, whichever kind of mass has them.
 # Usage: sofa_massless_body.sh <euler-implicit> <meshes dir>; the MPI launch line:
 # tests/common/mpi_launch.sh.
 set -euo pipefail
@@ -14,6 +16,8 @@ HERE=$(realpath "$(dirname "${BASH_SOURCE[0]}")")
 # shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
 source "$HERE/../common/mpi_launch.sh"
 launch_in_scratch "$RANKS" "$EXE"
+# shellcheck source=SCRIPTDIR/../common/checks.sh
+source "$HERE/../common/checks.sh"
 
 # scene MASS: two tetrahedra, one face fixed, under gravity.
 scene() {
@@ -57,5 +61,20 @@ for ranks in 1 2; do
     status=1
   fi
 done
+scene '<UniformMass totalMass="2" rayleighMass="0.3"/>' > rayleigh.scn
+check "a UniformMass's own rayleighMass is refused, naming the field" \
+  refused "rayleigh.scn:7: UniformMass: rayleighMass = '0.3': a mass's own Rayleigh factor" \
+  2 "$EXE" --scene rayleigh.scn --solver.steps=1
+scene '<MeshMatrixMass totalMass="2" separateGravity="true"/>' > separate.scn
+check "a MeshMatrixMass's separateGravity is refused, naming the field" \
+  refused "separate.scn:7: MeshMatrixMass: separateGravity = 'true': .*gravity added to the velocities" \
+  1 "$EXE" --scene separate.scn --solver.steps=1
+scene '<DiagonalMass totalMass="2" rayleighMass="0" separateGravity="false"/>' > defaults.scn
+runs() {  # runs SCENE: one step on 1 rank succeeds
+  mpi_command 1 "$EXE"
+  timeout 60 "${MPI_COMMAND[@]}" --scene "$1" --solver.steps=1 --quiet > run.out 2> run.err
+}
+check "a mass's rayleighMass 0 and separateGravity false, SOFA's defaults, run" runs defaults.scn
+((failures == 0)) || status=1
 [ "$status" = 0 ] && echo "PASS: sofa_massless_body"
 exit "$status"
