@@ -192,6 +192,46 @@ void BoxModel::forceDifference(Vec x, Vec velocity, Vec moved, Vec dx, double ep
   system->computeForce(x, velocity, work);
 }
 
+namespace {
+
+// The vectors of a tangent check at the point and direction BoxModel's tangent gaps use.
+struct TangentProbe {
+  explicit TangentProbe(BoxModel& m)
+      : x(m.system->createVector()), u(m.field(1.3, 0.7, -0.4)), v(m.system->createVector()),
+        dx(m.field(0.9, -1.7, 0.6)), fd(m.system->createVector()),
+        work(m.system->createVector()), product(m.system->createVector()) {
+    m.system->setRestState(x);
+    VecAXPY(x, 0.1, u);
+    VecZeroEntries(v);
+  }
+  ~TangentProbe() {
+    for (Vec* w : {&x, &u, &v, &dx, &fd, &work, &product}) VecDestroy(w);
+  }
+  TangentProbe(const TangentProbe&) = delete;
+  TangentProbe& operator=(const TangentProbe&) = delete;
+  Vec x, u, v, dx, fd, work, product;
+};
+
+}  // namespace
+
+double BoxModel::productTangentGap(double eps) {
+  TangentProbe p(*this);
+  forceDifference(p.x, p.v, p.x, p.dx, eps, p.fd, p.work);
+  VecZeroEntries(p.product);
+  system->addMBKv(p.product, 0.0, 0.0, 1.0, p.dx);
+  return relativeGap(p.fd, p.product);
+}
+
+double BoxModel::matrixTangentGap(double eps) {
+  TangentProbe p(*this);
+  system->projectResponse(p.dx);
+  forceDifference(p.x, p.v, p.x, p.dx, eps, p.fd, p.work);
+  MatMult(system->systemMatrix(0.0, 0.0, 1.0), p.dx, p.product);
+  system->projectResponse(p.product);
+  system->projectResponse(p.fd);
+  return relativeGap(p.fd, p.product);
+}
+
 void TemporaryFolderTest::SetUp() {
   std::string path;
   if (root()) {

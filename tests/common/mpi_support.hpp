@@ -160,6 +160,12 @@ struct BoxModel {
   // f(moved - eps dx)) / 2 eps, where `moved` is x or velocity (and is put back); then f(x,
   // velocity) again (into work), so that the system is linearized where its tangents are compared.
   void forceDifference(Vec x, Vec velocity, Vec moved, Vec dx, double eps, Vec fd, Vec work);
+  // The tangent K against centred differences of the force (step eps), relativeGap(fd, K dx):
+  // at the rest state moved by 0.1 field(1.3, 0.7, -0.4), at rest, along dx = field(0.9, -1.7,
+  // 0.6). productTangentGap takes K dx from addMBKv(0, 0, 1); matrixTangentGap from the system
+  // matrix (0, 0, 1), dx and both sides projected.
+  double productTangentGap(double eps);
+  double matrixTangentGap(double eps);
 
   eis_test::SceneFields scene;
   std::unique_ptr<eis::DistributedMesh> mesh;

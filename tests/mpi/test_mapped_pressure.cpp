@@ -35,17 +35,7 @@ TEST_F(MappedPressureRuns, TangentEqualsFiniteDifferencesOfTheForce) {
     scene.op = eis::OperatorMode::MatrixFree;
     for (const auto& [key, value] : pressureKeys(false)) scene.extra.push_back({key, value});
     Model m(scene);
-    Vec x = m.system->createVector(), u = m.field(1.3, 0.7, -0.4), v = m.system->createVector(),
-        dx = m.field(0.9, -1.7, 0.6), fd = m.system->createVector(),
-        work = m.system->createVector(), product = m.system->createVector();
-    m.system->setRestState(x);
-    VecAXPY(x, 0.1, u);
-    VecZeroEntries(v);
-    m.forceDifference(x, v, x, dx, 1e-6, fd, work);
-    VecZeroEntries(product);
-    m.system->addMBKv(product, 0.0, 0.0, 1.0, dx);
-    EXPECT_LT(eis_test::relativeGap(fd, product), 1e-7);
-    for (Vec* w : {&x, &u, &v, &dx, &fd, &work, &product}) VecDestroy(w);
+    EXPECT_LT(m.productTangentGap(1e-6), 1e-7);
   }
 }
 
