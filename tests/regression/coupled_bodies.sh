@@ -7,8 +7,8 @@
 # two beams joined by springs end the same on 1, 2 and 3 ranks; a SOFA scene of two grids, a
 # SpringForceField between them (object1/object2, indices1/indices2 with SOFA's defaults) and
 # one inside one of them ends where the same scene written as INI ends, and so does one grid with
-# a SpringForceField inside it (SOFA's defaults); a checkpoint of joined beams restarts bit for
-# bit.
+# a SpringForceField inside it (SOFA's defaults); a checkpoint of joined beams restarts where
+# the unbroken run ends (to 1e-12 on 2 ranks).
 # Usage: coupled_bodies.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -126,7 +126,9 @@ check "... 3 steps with a checkpoint every step" \
 check "... a restart from step 3 to step 5" \
   run_on 2 second "${joined[@]}" --output.checkpoint=ck --restart=auto \
   --output.final-state=second.csv
-check "... ends bit for bit where 5 steps end" cmp whole.csv second.csv
+# To rounding, not bit for bit: a 2-rank MUMPS factorization may sum in another order from one
+# run to the next on a loaded machine (seen at 2e-19 of 4 in a 135-unknown grid).
+check "... ends where 5 steps end (1e-12)" same_state whole.csv second.csv 1e-12
 
 # The same two grids and springs as a SOFA scene and as INI: a SpringForceField between the
 # objects at the root (indices1/indices2; stiffness, damping and lengths one value each, which
