@@ -35,6 +35,12 @@ public:
       save(name, part_);
     });
   }
+  void saveShown(const SaveVector& save) const override {
+    group_.saveShown([&](const std::string& name, Vec whole) {
+      system_.split(whole, index_, part_);
+      save(name, part_);
+    });
+  }
   void loadCarried(const LoadVector& load) override {
     group_.loadCarried([&](const std::string& name, Vec whole) {
       system_.split(whole, index_, part_);

@@ -1,5 +1,7 @@
 #include "eis/io/vtk_series_output.hpp"
 
+#include <algorithm>
+
 #include "eis/core/error.hpp"
 #include "eis/io/vtk_output.hpp"
 
@@ -53,8 +55,8 @@ private:
   int every_;
 };
 
-// One body's piece and fields on this rank.
-VtkBody bodyOf(const RunState& state) {
+// One body's piece and fields on this rank; `shown`: the integrators' fields (shownFieldNames).
+VtkBody bodyOf(const RunState& state, const std::vector<std::string>& shown) {
   const DistributedMesh& mesh = state.mesh;
   const auto& rest = mesh.restCoords();
   const std::size_t n = rest.size();
@@ -82,6 +84,17 @@ VtkBody bodyOf(const RunState& state) {
                    {"du", 1, std::vector<double>(vs.data(), vs.data() + n)}};
     }
   }
+  const int width = mesh.dofsPerNode();
+  std::vector<VtkField> shownData(shown.size());
+  useShownFields(state, shown, [&](std::size_t k, Vec vector) {
+    std::vector<double> values(std::size_t(width) * n, 0.0);
+    if (vector) {
+      const LocalValues local(mesh.dm(), vector);
+      std::copy(local.data(), local.data() + values.size(), values.begin());
+    }
+    shownData[k] = {shown[k], width, std::move(values)};
+  });
+  for (VtkField& field : shownData) pointData.push_back(std::move(field));
   std::vector<VtkField> cellData = {
       {"region", 1, std::vector<double>(mesh.cellTags().begin(), mesh.cellTags().end())}};
   if (mesh.dofsPerNode() == 3)
@@ -91,8 +104,9 @@ VtkBody bodyOf(const RunState& state) {
 
 // One body: the series as it was before there were several, without the "object" arrays.
 void VtkSeriesOutput::writeStep(int step, double time, const RunStates& states) {
+  const std::vector<std::string> shown = shownFieldNames(states);
   if (states.size() == 1) {
-    VtkBody body = bodyOf(states.front());
+    VtkBody body = bodyOf(states.front(), shown);
     writer_.write(step, time, std::move(body.piece), std::move(body.pointData),
                   std::move(body.cellData));
     return;
@@ -100,7 +114,7 @@ void VtkSeriesOutput::writeStep(int step, double time, const RunStates& states) 
   std::vector<VtkBody> bodies;
   std::vector<std::string> paths;
   for (const RunState& state : states) {
-    bodies.push_back(bodyOf(state));
+    bodies.push_back(bodyOf(state, shown));
     paths.push_back(state.object);
   }
   writer_.write(step, time, std::move(bodies), paths);
@@ -115,7 +129,8 @@ OutputComponent vtkSeriesOutputComponent() {
            .add(
                {"output.vtk", "PREFIX",
                 "ParaView time series: PREFIX.pvd and one PVTU per written step (one piece per rank), with\n"
-                "rest points, displacement (to warp by), velocity, region, rank and von Mises stress; with\n"
+                "rest points, displacement (to warp by), velocity, region, rank and von Mises stress (and\n"
+                "constraint_force, J^T lambda / h, under a Lagrangian constraint solver); with\n"
                 "several bodies, every body and point and cell data object (its index; field data\n"
                 "object_path: the node paths)",
                 std::nullopt, "", false, check::anyText()})

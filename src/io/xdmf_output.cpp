@@ -91,6 +91,8 @@ private:
   void writeMesh(const RunStates& states);
   // The bodies' nodal vectors (`x` or `v`) joined, in the file's node rows.
   Vec joinNodal(const RunStates& states, bool velocity);
+  // The bodies' shown field shown_[k] (TimeIntegrator::saveShown) joined likewise.
+  Vec joinShown(const RunStates& states, std::size_t k);
   void writeStep(int step, double time, const RunStates& states);
   std::string indexXml() const;
 
@@ -103,6 +105,7 @@ private:
   Vec geometry_ = nullptr, work_ = nullptr;
   std::vector<IndexedStep> steps_;  // on rank 0
   std::vector<std::string> paths_;  // the bodies' node paths when there are several
+  std::vector<std::string> shown_;  // the integrators' fields (shownFieldNames)
   bool elastic_ = true;
   CellType cellType_ = CellType::Tetrahedron;  // every body's: one topology holds them all
 };
@@ -136,6 +139,7 @@ void XdmfOutput::resume(int step) {
 void XdmfOutput::writeMesh(const RunStates& states) {
   elastic_ = states.front().mesh.dofsPerNode() == 3;
   cellType_ = states.front().mesh.cellType();
+  shown_ = shownFieldNames(states);
   std::vector<std::int64_t> nodeCounts, cellCounts;
   for (const RunState& state : states) {
     if (state.mesh.dofsPerNode() != states.front().mesh.dofsPerNode())
@@ -232,6 +236,19 @@ Vec XdmfOutput::joinNodal(const RunStates& states, bool velocity) {
   return nodeRows_->joined();
 }
 
+Vec XdmfOutput::joinShown(const RunStates& states, std::size_t k) {
+  for (std::size_t b = 0; b < states.size(); ++b)
+    useShownFields(states[b], shown_, [&](std::size_t field, Vec vector) {
+      if (field != k) return;
+      if (vector)
+        nodes_[b]->toNatural(vector, 1, nullptr);
+      else
+        EIS_CHECK(VecZeroEntries(nodes_[b]->natural()));
+      nodeRows_->place(b, nodes_[b]->natural());
+    });
+  return nodeRows_->joined();
+}
+
 void XdmfOutput::writeStep(int step, double time, const RunStates& states) {
   const std::string group = "/steps/" + sixDigits(step);
   Hdf5Writer file(comm_, std::string(kKey) + " = " + h5Path_, h5Path_, Hdf5Writer::Mode::append);
@@ -249,6 +266,8 @@ void XdmfOutput::writeStep(int step, double time, const RunStates& states) {
     file.write(group, "u", joinNodal(states, false), 1, real, false);
     file.write(group, "du", joinNodal(states, true), 1, real, false);
   }
+  for (std::size_t k = 0; k < shown_.size(); ++k)
+    file.write(group, shown_[k], joinShown(states, k), elastic_ ? 3 : 1, real, elastic_);
   file.close();
 
   // Only now that the step's data is on disk (flushed, MPI-IO syncing it, and closed) may the
@@ -317,6 +336,9 @@ std::string XdmfOutput::indexXml() const {
       xml += attribute("u", "Scalar", "Node", item(nodes, real, group + "u"));
       xml += attribute("du", "Scalar", "Node", item(nodes, real, group + "du"));
     }
+    for (const std::string& name : shown_)
+      xml += attribute(name.c_str(), elastic_ ? "Vector" : "Scalar", "Node",
+                       item(elastic_ ? nodes + " 3" : nodes, real, group + name));
     xml += "      </Grid>\n";
   }
   xml += "    </Grid>\n  </Domain>\n</Xdmf>\n";
@@ -332,7 +354,8 @@ OutputComponent xdmfOutputComponent() {
            {kKey, "PREFIX",
             "ParaView time series in one HDF5 file, written by every rank together: PREFIX.h5 (the\n"
             "mesh once: rest points, tetrahedra, node_id, region; per written step displacement,\n"
-            "velocity and von Mises stress, or u and du) and PREFIX.xdmf, its XDMF 3 index (open it\n"
+            "velocity and von Mises stress, or u and du; constraint_force, J^T lambda / h, under a\n"
+            "Lagrangian constraint solver) and PREFIX.xdmf, its XDMF 3 index (open it\n"
             "with ParaView's XDMF reader, Xdmf3ReaderT). Rows in the input's node order, the same for\n"
             "any rank count; steps as output.every says; the index names only complete steps. With\n"
             "several bodies, their rows one after another, with point and cell data object (the\n"

@@ -21,6 +21,8 @@ FreeMotionStep::FreeMotionStep(std::unique_ptr<EulerImplicitSolver> freeMotion,
   EIS_CHECK(VecDuplicate(like, &response_));
   EIS_CHECK(VecDuplicate(like, &carried_));
   EIS_CHECK(VecZeroEntries(carried_));
+  EIS_CHECK(VecDuplicate(like, &shown_));
+  EIS_CHECK(VecZeroEntries(shown_));
 }
 
 FreeMotionStep::~FreeMotionStep() {
@@ -28,16 +30,20 @@ FreeMotionStep::~FreeMotionStep() {
   VecDestroy(&rhs_);
   VecDestroy(&response_);
   VecDestroy(&carried_);
+  VecDestroy(&shown_);
 }
 
 void FreeMotionStep::saveCarried(const SaveVector& save) const {
   freeMotion_->saveCarried(save);
-  if (!forces_.empty()) save("lagrange.forces", carried_);
+  if (forces_.empty()) return;
+  save("lagrange.forces", carried_);
+  save("lagrange.constraint-force", shown_);
 }
 
 void FreeMotionStep::loadCarried(const LoadVector& load) {
   freeMotion_->loadCarried(load);
   forcesLoaded_ = load("lagrange.forces", carried_);
+  load("lagrange.constraint-force", shown_);
 }
 
 namespace {
@@ -238,6 +244,7 @@ void FreeMotionStep::solveConstraints(MechanicalOperations& mop, Order order, Ve
 
   EIS_CHECK(VecZeroEntries(carried_));
   constraints->addTransposed(forces_, carried_);
+  EIS_CHECK(VecAXPBY(shown_, 1.0 / h, 0.0, carried_));
 
   // 4. The correction: SOFA's applyMotionCorrection, applyPositionCorrection or
   // applyVelocityCorrection.

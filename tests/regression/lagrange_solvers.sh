@@ -9,7 +9,9 @@
 # - UnbuiltGaussSeidelConstraintSolver takes `multithreading` (a threading switch SOFA's
 #   example scenes give it) and ends as without it, bit for bit.
 # - LCPConstraintSolver on explicit contacts against closed forms (below);
-#   PrecomputedConstraintCorrection refused by name.
+#   PrecomputedConstraintCorrection refused by name. The outputs show the constraint forces
+#   J^T lambda / h per node: on a resting contact node (-m gx', 0, m g), gx' the tangent force's
+#   share (gx sticking, mu g sliding), zero on the others, in the XDMF and the ParaView series.
 # Usage: lagrange_solvers.sh <euler-implicit> <meshes dir>.
 set -uo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -101,12 +103,14 @@ cube() {
 </Node>
 XML
 }
-# lcp NAME RANKS SCENE CONTACTS: 3 steps, the state in NAME.csv, the multipliers in NAME.lambda.
+# lcp NAME RANKS SCENE CONTACTS: 3 steps, the state in NAME.csv, the multipliers in NAME.lambda,
+# the series in NAME.xdmf and NAME.pvd.
 lcp() {
   local status=0
   mpi_command "$2" "$EXE"
   timeout 120 "${MPI_COMMAND[@]}" --scene "$3" --solver.steps=3 --output.final-state="$1.csv" \
-    --output.multipliers="$1.lambda" "--lagrange.unilateral=indices 0 1 2 3 plane 0 0 0 0 0 1$4" \
+    --output.multipliers="$1.lambda" --output.xdmf="$1" --output.vtk="$1" \
+    "--lagrange.unilateral=indices 0 1 2 3 plane 0 0 0 0 0 1$4" \
     --quiet > "$1.out" 2> "$1.err" || status=$?
   [ "$status" -eq 0 ] || sed 's/^/     | /' "$1.err"
   return "$status"
@@ -121,11 +125,45 @@ contacts() {
     awk -F, -v vx="$5" 'FNR > 1 && $1 < 4 { if ($4 ^ 2 + ($5 - vx) ^ 2 + $6 ^ 2 + $7 ^ 2 > 1e-24) {
         print "  node " $0; bad = 1 } } END { exit bad }' "$1.csv"
 }
+# shown NAME FX: the last step's constraint_force in NAME.h5 (by node id) and in NAME's last
+# ParaView step (every point of every piece, ghosts too) is (FX, 0, 5) on nodes 0-3 (m g =
+# 0.5 x 10), zero on the others, to 1e-12; before the first step it is zero.
+shown() {
+  /usr/bin/python3 - "$1" "$2" <<'PY'
+import sys
+import h5py
+import numpy as np
+import vtk
+from vtk.util.numpy_support import vtk_to_numpy
+
+name, fx = sys.argv[1], float(sys.argv[2])
+expected = np.zeros((8, 3))
+expected[:4] = [fx, 0, 5]
+with h5py.File(name + ".h5", "r") as f:
+    last = f["steps/000003/constraint_force"][:]
+    first = f["steps/000000/constraint_force"][:]
+reader = vtk.vtkXMLPUnstructuredGridReader()
+reader.SetFileName(name + "_000003.pvtu")
+reader.Update()
+grid = reader.GetOutput()
+ids = vtk_to_numpy(grid.GetPointData().GetArray("node_id")).astype(int)
+pieces = vtk_to_numpy(grid.GetPointData().GetArray("constraint_force"))
+bad = [f"xdmf: {last.tolist()}"] if np.abs(last - expected).max() > 1e-12 else []
+if np.abs(first).max() != 0:
+    bad.append(f"xdmf step 0: {first.tolist()}")
+if np.abs(pieces - expected[ids]).max() > 1e-12:
+    bad.append(f"vtk: {pieces.tolist()} at nodes {ids.tolist()}")
+for line in bad:
+    print("  " + line)
+sys.exit(1 if bad else 0)
+PY
+}
 cube 3 0.5 > stick.scn
 cube 8 0.5 > slide.scn
 cube 8 0 > frictionless.scn
 check "LCPConstraintSolver, friction, gx = 3 runs" lcp stick 1 stick.scn " mu 0.9"
 check "  sticks: f_n = h m g, |f_t| = h m gx, v = 0" contacts stick 3 0.05 0.015 0
+check "  the outputs show J^T f / h = (-m gx, 0, m g) on the contacts" shown stick -1.5
 for ranks in 1 2 3; do
   check "LCPConstraintSolver, friction, gx = 8 runs on $ranks rank(s)" \
     lcp "slide$ranks" "$ranks" slide.scn " mu 0.9"
@@ -133,6 +171,10 @@ done
 check "  slides: f_n = h m g, |f_t| = mu f_n, vx = N h (gx - mu g)" contacts slide1 3 0.05 0.025 0.09
 check "  2 ranks = 1 rank (1e-14)" same_state slide1.csv slide2.csv 1e-14
 check "  3 ranks = 1 rank (1e-14)" same_state slide1.csv slide3.csv 1e-14
+for ranks in 1 3; do
+  check "  the outputs show (-mu m g, 0, m g) on the contacts, $ranks rank(s)" \
+    shown "slide$ranks" -2.5
+done
 check "LCPConstraintSolver mu = 0 runs" lcp free 2 frictionless.scn ""
 check "  slides freely: f_n = h m g, vx = N h gx" contacts free 1 0.05 0 0.24
 check "  mu > 0 on contacts of one row is refused in one line" \

@@ -46,6 +46,15 @@ struct RunState {
 
 using RunStates = std::vector<RunState>;
 
+// The nodal fields the bodies' integrators show beside x and v (TimeIntegrator::saveShown), for
+// the ParaView outputs: every name some body's integrator shows, in the order first shown. A
+// body whose integrator shows none of them shows zeros, so that every body has the same fields.
+std::vector<std::string> shownFieldNames(const RunStates& states);
+// Collective: calls `use(k, vector)` for each k of `names`, with the integrator's vector of the
+// state's layout while it lives, or nullptr where the integrator does not show names[k].
+void useShownFields(const RunState& state, const std::vector<std::string>& names,
+                    const std::function<void(std::size_t k, Vec vector)>& use);
+
 // One step just taken.
 struct StepRecord {
   int step = 0;

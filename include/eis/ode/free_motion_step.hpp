@@ -78,6 +78,9 @@ public:
   // vectors of distinct unknowns).
   void saveCarried(const SaveVector& save) const override;
   void loadCarried(const LoadVector& load) override;
+  // "constraint_force": J^T f / h of the last constraint problem (zero before the first), which
+  // a checkpoint carries as "lagrange.constraint-force" so that a restart shows the same.
+  void saveShown(const SaveVector& save) const override { save("constraint_force", shown_); }
 
   // The last step's forces (the multipliers, one per constraint row).
   const std::vector<double>& forces() const { return forces_; }
@@ -116,6 +119,7 @@ private:
   std::vector<double> forces_;  // kept: where the next Gauss-Seidel starts
   Vec xStart_ = nullptr, rhs_ = nullptr, response_ = nullptr;
   Vec carried_ = nullptr;      // J^T forces_
+  Vec shown_ = nullptr;        // carried_ / h: the constraint forces on the unknowns
   bool forcesLoaded_ = false;  // carried_ came from a checkpoint: forces_ = J carried_
 };
 

@@ -48,6 +48,11 @@ public:
   using LoadVector = std::function<bool(const std::string& name, Vec vector)>;
   virtual void saveCarried(const SaveVector& save) const { (void)save; }
   virtual void loadCarried(const LoadVector& load) { (void)load; }
+
+  // What the ParaView outputs show of the last step besides x and v, by name, in the layout of
+  // x: "constraint_force", the Lagrangian constraints' forces J^T lambda / h on each unknown
+  // (SOFA's multipliers are impulses over the step). Called with the same names on every rank.
+  virtual void saveShown(const SaveVector& save) const { (void)save; }
 };
 
 // The solver.* keys of the step: dt, steps, the scheme and its SOFA options, Newton (read into
