@@ -164,8 +164,9 @@ void Simulation::buildBody(Body& body, std::unique_ptr<DistributedMesh> mesh,
                            std::vector<std::string>& warnings) {
   body.mesh = std::move(mesh);
   body.system = buildSystem(body.scene, *body.mesh, warnings);
-  // With every unknown fixed nothing can move, and a solve of the identity would only make the
-  // preconditioner fail: the run goes on motionless, so that its outputs still come out.
+  // With every unknown fixed there is nothing to solve, and a solve of the identity would only
+  // make the preconditioner fail: the run goes on without solves (held nodes on a prescribed
+  // path still follow it), so that its outputs still come out.
   PetscInt fixedUnknowns = 0;
   if (body.system->constraint().rows())
     EIS_CHECK(ISGetSize(body.system->constraint().rows(), &fixedUnknowns));
@@ -394,7 +395,12 @@ void Simulation::advance(int step, double clock, StepRecord& record) {
         continue;
       }
       Body* body = group->bodies.front();
-      if (body->motionless) continue;
+      if (body->motionless) {
+        // Nothing to solve; the nodes a prescribed motion or a projector holds still follow it.
+        body->system->setTime(clock, dt_);
+        body->system->projectMotion(body->x, body->v);
+        continue;
+      }
       int substeps = 1;
       const StepReport report = body->substepping.advance(
           body->x, body->v, dt_,

@@ -152,7 +152,9 @@ void mapAffineMovement(Reader& r, const SofaObject& o) {
 // PatchTestMovementProjectiveConstraint.inl: beginConstraintTime 0, endConstraintTime 20; the
 // corners are found among constrainedPoints, read here as the positions of the nodes `indices`
 // selects (the same ROI's pointsInROI and indices). meshIndices only feeds getFinalPositions,
-// which the step never calls.
+// which the step never calls. cornerMovements is a vector of Vec3, read as SOFA's vector::read
+// reads it: whole triples while they last, an incomplete last one dropped. computeInterpolated
+// Displacement reads the first 4 (points in one plane z = constant) or 8 of them.
 void mapPatchTest(Reader& r, const SofaObject& o) {
   std::string pointsField, indicesField;
   const SofaObject* points = r.linked(o, "constrainedPoints", &pointsField);
@@ -160,18 +162,27 @@ void mapPatchTest(Reader& r, const SofaObject& o) {
   if (!points || points != indices || pointsField != "pointsInROI" || indicesField != "indices")
     r.reject(o, "constrainedPoints",
              "read only as the pointsInROI of the ROI whose indices are `indices`");
-  const std::vector<double> movements = r.reals(o, "cornerMovements");
-  if (movements.size() != 12)
+  const std::vector<double> numbers = r.reals(o, "cornerMovements");
+  const std::size_t movements = numbers.size() / 3;
+  const std::string count = std::to_string(numbers.size()) + " numbers, which SOFA reads as " +
+                            std::to_string(movements) + " movement" + (movements == 1 ? "" : "s") +
+                            (numbers.size() % 3 ? " (an incomplete last one dropped)" : "");
+  if (movements < 4)
     r.reject(o, "cornerMovements",
-             std::to_string(movements.size()) +
-                 " numbers: only the 2D form, 4 corner movements (12 numbers) for points in one "
-                 "plane z = constant, is read; SOFA's 3D form reads 8 movements, past the end of "
-                 "a shorter list");
-  const std::string numbers = parse::text(r.real(o, "beginConstraintTime", 0)) + " " +
-                              parse::text(r.real(o, "endConstraintTime", 20)) + " " +
-                              joined(movements, 0, 12) + " ";
+             count +
+                 ": it reads 4 (8 for points not in one plane z = constant), past the end "
+                 "of its list");
+  if (numbers.size() != 12 && numbers.size() != 24)
+    r.note(o.label() + ": cornerMovements: " + count + "; the first " +
+           (movements < 8 ? "4 are read (points in one plane z = constant: 8 would be read past "
+                            "the end of the list otherwise)"
+                          : std::string("8 are read (4 for points in one plane z = constant)")));
+  const std::size_t used = movements < 8 ? 12 : 24;
+  const std::string value = parse::text(r.real(o, "beginConstraintTime", 0)) + " " +
+                            parse::text(r.real(o, "endConstraintTime", 20)) + " " +
+                            joined(numbers, 0, used) + " ";
   for (const std::string& s : selectionsOf(r, o, "indices", {}))
-    r.key("constraint.patch-test", numbers + s);
+    r.key("constraint.patch-test", value + s);
 }
 
 }  // namespace

@@ -494,7 +494,7 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
   } else if (subset) {
     const SofaObject& loader = sofa::subsetLoader(reader, *source);
     sofa::mapSubsetMesh(reader, *source, subsetField, topology,
-                        readMeshFile(findFile(reader, loader, options)));
+                        sofa::subsetSourceMesh(loader, findFile(reader, loader, options)));
   } else {
     std::optional<std::string> nodes = state.field("position") && !topologyPoints
                                            ? reader.text(state, "position")

@@ -384,11 +384,23 @@ void mapConstraintSolving(Reader& r, const SofaObject* loop, const SofaObject* s
                   ": no FreeMotionAnimationLoop calls it (SOFA's DefaultAnimationLoop does not; "
                   "an EulerImplicitSolver with solveConstraint calls only one in its own "
                   "node)");
+    const auto correction = [](const SofaObject* o) {
+      return o->type.find("Correction") != std::string::npos;
+    };
     for (const SofaObject* o : components)
-      if (isLagrangian(o->type))
+      if (isLagrangian(o->type) && !correction(o))
         throw Error(o->where + ": " + o->type +
                     ": a Lagrangian constraint needs SOFA's FreeMotionAnimationLoop and a "
                     "constraint solver; under DefaultAnimationLoop nothing holds it");
+    // A constraint correction is called by a constraint solver alone (W, the correction of the
+    // free motion): with none, SOFA's step never reaches it.
+    for (const SofaObject* o : components)
+      if (isLagrangian(o->type)) {
+        r.forget(*o, "lagrange.");
+        r.note(o->label() +
+               ": no constraint solver calls it under DefaultAnimationLoop; it changes nothing, "
+               "as in SOFA");
+      }
     return;
   }
   r.from(*caller);

@@ -137,6 +137,14 @@ const SofaObject* Reader::linked(const SofaObject& o, const std::string& field,
   return found;
 }
 
+void Reader::forget(const SofaObject& o, const std::string& section) {
+  keys_->erase(std::remove_if(keys_->begin(), keys_->end(),
+                              [&](const SofaKey& k) {
+                                return k.where == o.where && k.key.rfind(section, 0) == 0;
+                              }),
+               keys_->end());
+}
+
 bool Reader::gave(const std::string& key) const {
   return std::any_of(keys_->begin(), keys_->end(), [&](const SofaKey& k) { return k.key == key; });
 }

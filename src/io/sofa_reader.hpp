@@ -60,6 +60,9 @@ public:
   void key(const std::string& key, const std::string& value) {
     keys_->push_back({key, value, current_});
   }
+  // Forgets the current body's keys of a section ("lagrange.") that `o` gave (a component SOFA
+  // never calls).
+  void forget(const SofaObject& o, const std::string& section);
   // Whether the current body has the key already; its last value ("" when none).
   bool gave(const std::string& key) const;
   std::string gaveValue(const std::string& key) const;

@@ -17,6 +17,7 @@
 #include "sofa_grid.hpp"
 #include "sofa_mapped_child.hpp"
 #include "sofa_sparse_grid.hpp"
+#include "sofa_subset_topology.hpp"
 
 namespace eis::sofa {
 
@@ -39,13 +40,19 @@ std::vector<double> pointsOf(Reader& r, const MappedNode& child, const std::stri
   const std::vector<double> frames = parse::reals("rigid.frames", r.gaveValue("rigid.frames"), 0);
   const long long frameCount = (long long)(frames.size() / 7);
   const bool initial = r.given(mapping, "initialPoints");
-  // A regular grid's points, which SOFA computes, as written; a MeshOBJLoader's, scaled.
-  const std::optional<std::vector<double>> gridPoints = linkedGridPoints(r, state, "position");
+  // A regular grid's points, which SOFA computes, as written; a SubsetTopology's pointsInROI or
+  // pointsOutROI, computed at init from its loader's file; a MeshOBJLoader's, scaled.
+  std::optional<std::vector<double>> gridPoints = linkedGridPoints(r, state, "position");
+  if (!gridPoints && !initial)
+    if (const auto subset = linkedSubsetPoints(r, state, "position")) {
+      gridPoints.emplace();
+      for (const auto& p : *subset) gridPoints->insert(gridPoints->end(), p.begin(), p.end());
+    }
   const SofaObject* loader = gridPoints ? nullptr : r.linked(state, "position");
   if (!initial && loader && objFile.empty())
     r.reject(state, "position",
-             "a link is not supported here (but to a MeshOBJLoader or a regular grid's "
-             "points); write the points");
+             "a link is not supported here (but to a MeshOBJLoader's points, a regular grid's "
+             "or a SubsetTopology's pointsInROI or pointsOutROI); write the points");
   std::vector<double> given;
   if (initial) {
     given = r.reals(mapping, "initialPoints");

@@ -8,6 +8,7 @@
 #include "eis/core/parameters.hpp"
 #include "eis/mesh/mesh_file.hpp"
 #include "sofa_data_fields.hpp"
+#include "sofa_sparse_grid.hpp"
 
 namespace eis::sofa {
 
@@ -20,7 +21,7 @@ std::size_t cornersOf(const std::string& kind) {
 }
 
 bool isLoader(const SofaObject& o) {
-  return o.type == "MeshGmshLoader" || o.type == "MeshVTKLoader";
+  return o.type == "MeshGmshLoader" || o.type == "MeshVTKLoader" || o.type == "MeshOBJLoader";
 }
 
 }  // namespace
@@ -131,8 +132,9 @@ const SofaObject& subsetLoader(Reader& reader, const SofaObject& subset) {
   const SofaObject* loader = reader.linked(subset, "rest_position", &field);
   if (!loader || !isLoader(*loader) || field != "position")
     reader.reject(subset, "rest_position",
-                  "expected a link to a MeshGmshLoader's or MeshVTKLoader's position (directly, "
-                  "or through a topology or MechanicalObject that takes it with src)");
+                  "expected a link to a MeshGmshLoader's, MeshVTKLoader's or MeshOBJLoader's "
+                  "position (directly, or through a topology or MechanicalObject that takes it "
+                  "with src)");
   // The first object on the way: a MechanicalObject moves its points by its own transform.
   const SofaLinkTarget first = reader.scene().resolve(
       *subset.node, *subset.field("rest_position"), reader.where(subset, "rest_position"), &subset);
@@ -141,6 +143,12 @@ const SofaObject& subsetLoader(Reader& reader, const SofaObject& subset) {
                           "dy", "dz", "rx", "ry", "rz", "sx", "sy", "sz"})
       if (o && o->type != "SubsetTopology" && o->field(t))
         reader.reject(*o, t, "a SubsetTopology reads the points as the file gives them here");
+  if (loader->type == "MeshOBJLoader")
+    for (const char* t : {"handleSeams", "triangulate"})
+      if (reader.boolean(*loader, t, false))
+        reader.reject(*loader, t,
+                      "a SubsetTopology reads the file's vertices and faces as MeshOBJLoader "
+                      "gives them by default");
   for (const char* kind : kKinds)
     if (const SofaObject* o = reader.linked(subset, kind, &field);
         o && (o != loader || field != kind))
@@ -148,6 +156,19 @@ const SofaObject& subsetLoader(Reader& reader, const SofaObject& subset) {
                     "expected " + loader->label() + "'s " + kind +
                         " (the loader its rest_position reads), directly or through src");
   return *loader;
+}
+
+SerialMesh subsetSourceMesh(const SofaObject& loader, const std::string& path) {
+  if (loader.type != "MeshOBJLoader") return readMeshFile(path);
+  // MeshOBJLoader::readOBJ without handleSeams or triangulate: the `v` lines in file order; a
+  // face of 2 vertices is an edge, of 4 a quad, any other a fan of triangles from its first.
+  const Surface obj = readObj(path);
+  SerialMesh mesh;
+  mesh.nodes = obj.vertices;
+  for (const auto& f : obj.facets)
+    if (f.size() != 2 && f.size() != 4)
+      for (std::size_t j = 2; j < f.size(); ++j) mesh.triangles.push_back({f[0], f[j - 1], f[j]});
+  return mesh;
 }
 
 namespace {
@@ -260,7 +281,8 @@ std::optional<std::vector<std::array<double, 3>>> linkedSubsetPoints(Reader& rea
   const SofaObject* subset = o.field(field) ? reader.linked(o, field, &linkedField) : nullptr;
   if (!subset || !isSubsetPoints(*subset, linkedField)) return std::nullopt;
   const SofaObject& loader = subsetLoader(reader, *subset);
-  return subsetPoints(reader, *subset, linkedField, readMeshFile(reader.file(loader, "filename")));
+  return subsetPoints(reader, *subset, linkedField,
+                      subsetSourceMesh(loader, reader.file(loader, "filename")));
 }
 
 }  // namespace eis::sofa

@@ -45,9 +45,15 @@ SubsetOutput computeSubset(const SubsetInput& input);
 bool isSubsetPoints(const SofaObject& o, const std::string& field);
 
 // The loader whose file the subset reads: its rest_position and cells linked to one
-// MeshGmshLoader or MeshVTKLoader (directly, or through a topology's or MechanicalObject's src);
-// other sources, a loader's own transform and a tetrahedraInput are refused.
+// MeshGmshLoader, MeshVTKLoader or MeshOBJLoader (directly, or through a topology's or
+// MechanicalObject's src); other sources, a loader's own transform, an OBJ loader's handleSeams
+// or triangulate and a tetrahedraInput are refused.
 const SofaObject& subsetLoader(Reader& reader, const SofaObject& subset);
+
+// The mesh subsetLoader's `loader` gives from its file `path`: a MeshGmshLoader's or
+// MeshVTKLoader's as read; a MeshOBJLoader's vertices and its faces' triangles (its edges and
+// quads, which the subset's cells in and out do not need here, are left out).
+SerialMesh subsetSourceMesh(const SofaObject& loader, const std::string& path);
 
 // The keys mesh.nodes and mesh.<cells> of a body whose points are the subset's `pointsField`
 // (pointsInROI or pointsOutROI) and whose topology links its cells to the subset's

@@ -17,6 +17,15 @@ double dot(const Vec3& a, const Vec3& b) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
+// A patch test's numbers: 26 (8 corner movements) when that many lead its text, else 14 (4).
+std::size_t patchTestNumbers(const std::string& text) {
+  const Texts tokens = parse::tokens(text);
+  std::size_t n = 0;
+  double x = 0;
+  while (n < tokens.size() && n < 26 && parse::number(tokens[n], x)) ++n;
+  return n == 26 ? 26 : 14;
+}
+
 // SOFA's n *= 1 / n.norm(), zero left as it is.
 Vec3 unit(Vec3 n) {
   const double norm = std::sqrt(dot(n, n));
@@ -71,13 +80,20 @@ void NodeProjector::project(double t, const double* x0, double* x, double* v) co
         xf[r] = rotation[3 * r] * x0[0] + rotation[3 * r + 1] * x0[1] +
                 rotation[3 * r + 2] * x0[2] + direction[r];
     } else {
-      // PatchTestMovementProjectiveConstraint::computeInterpolatedDisplacement (4 corners).
-      const double a = std::abs(x0[0] - box[0]) / std::abs(box[2] - box[0]);
-      const double b = std::abs(x0[1] - box[1]) / std::abs(box[3] - box[1]);
+      // PatchTestMovementProjectiveConstraint::computeInterpolatedDisplacement: 4 corners
+      // bilinearly in x and y; 8 (nodes not in one plane z = constant) the same on the box's
+      // lower and upper z faces, then linearly in z.
+      const double a = std::abs(x0[0] - box[0]) / std::abs(box[3] - box[0]);
+      const double b = std::abs(x0[1] - box[1]) / std::abs(box[4] - box[1]);
+      const double g = box[5] != box[2] ? std::abs(x0[2] - box[2]) / std::abs(box[5] - box[2]) : 0;
       const double w[4] = {(1 - a) * (1 - b), a * (1 - b), a * b, (1 - a) * b};
       for (int r = 0; r < 3; ++r) {
-        xf[r] = x0[r];
-        for (int c = 0; c < 4; ++c) xf[r] += corners[3 * c + r] * w[c];
+        double low = 0, high = 0;
+        for (int c = 0; c < 4; ++c) {
+          low += corners[3 * c + r] * w[c];
+          high += corners[12 + 3 * c + r] * w[c];
+        }
+        xf[r] = x0[r] + (box[5] != box[2] ? low * (1 - g) + high * g : low);
       }
     }
     for (int d = 0; d < 3; ++d)
@@ -109,7 +125,8 @@ NodeProjectorParameters readNodeProjectorParameters(const Parameters& scene) {
   for (const auto& [key, count] : keys) {
     const std::string name = key;
     for (const std::string& text : scene.texts(key)) {
-      const SelectionValue value = parseSelectionValue(key, text, count);
+      const SelectionValue value = parseSelectionValue(
+          key, text, name == "constraint.patch-test" ? patchTestNumbers(text) : count);
       const auto& r = value.numbers;
       const Vec3 first{r[0], r[1], r[2]};
       NodeProjector projector = NodeProjector::point(first);
@@ -130,7 +147,8 @@ NodeProjectorParameters readNodeProjectorParameters(const Parameters& scene) {
         projector = {NodeProjector::Kind::PatchTest, {0, 0, 0}, {0, 0, 0}};
         projector.begin = r[0];
         projector.end = r[1];
-        for (int k = 0; k < 12; ++k) projector.corners[k] = r[2 + k];
+        projector.solid = r.size() == 26;
+        for (std::size_t k = 2; k < r.size(); ++k) projector.corners[k - 2] = r[k];
       }
       parameters.sets.push_back({key, text, projector, value.selection});
     }
@@ -164,8 +182,10 @@ void NodeProjectors::start(double t, Vec x, Vec v) {
   EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(x), &comm));
   for (Set& set : owned_) {
     if (set.projector.kind != NodeProjector::Kind::PatchTest) continue;
-    // SOFA's findCornerPoints on a grid's boundary listed x fastest: corners 0, 1, 3 at
-    // (xmin, ymin), (xmax, ymin), (xmin, ymax). Minima of x, y, z, -x, -y, -z.
+    // SOFA's findCornerPoints on a grid's points listed x fastest, then y, then z: corners 0, 1,
+    // 3 at (xmin, ymin, zmin), (xmax, ymin, zmin), (xmin, ymax, zmin) and, with nodes not in one
+    // plane z = constant, corner 4 (whose z alone is read) at the last point, of z = zmax.
+    // Minima of x, y, z, -x, -y, -z.
     const double big = std::numeric_limits<double>::infinity();
     double low[6] = {big, big, big, big, big, big}, global[6];
     for (const auto& p : set.start)
@@ -175,16 +195,16 @@ void NodeProjectors::start(double t, Vec x, Vec v) {
       }
     EIS_CHECK_MPI(MPI_Allreduce(low, global, 6, MPI_DOUBLE, MPI_MIN, comm));
     if (global[0] == big) continue;
-    if (global[2] != -global[5])
+    if (global[2] != -global[5] && !set.projector.solid)
       throw Error(
-          "constraint.patch-test: the selected nodes are not in one plane z = constant; "
-          "SOFA's PatchTestMovementProjectiveConstraint then interpolates 8 corner "
-          "movements trilinearly, which is not supported");
+          "constraint.patch-test: the selected nodes are not in one plane z = constant and 4 "
+          "corner movements are given: SOFA's PatchTestMovementProjectiveConstraint then reads "
+          "8, past the end of its list");
     if (global[0] == -global[3] || global[1] == -global[4])
       throw Error(
           "constraint.patch-test: the selected nodes' bounding box is flat in x or y "
           "(SOFA divides by its width)");
-    set.projector.box = {global[0], global[1], -global[3], -global[4]};
+    set.projector.box = {global[0], global[1], global[2], -global[3], -global[4], -global[5]};
   }
   projectState(t, x, v);
 }
@@ -237,13 +257,18 @@ const ComponentDeclaration& nodeProjectorComponent() {
                 "AffineMovementProjectiveConstraint beginConstraintTime, endConstraintTime,\n"
                 "rotation, translation). Repeatable.",
                 std::nullopt, "length", true, selectionValueCheck(14)})
-          .add({"constraint.patch-test", "\"T0 T1 M0X M0Y M0Z .. M3X M3Y M3Z SELECTION\"",
-                "the selected nodes (in one plane z = constant) are held, and moved as an affine\n"
-                "movement is, to x0 + d: d interpolated bilinearly from the movements M0 .. M3\n"
-                "of the corners (xmin, ymin), (xmax, ymin), (xmax, ymax), (xmin, ymax) of their\n"
-                "bounding box at the start (SOFA PatchTestMovementProjectiveConstraint\n"
-                "beginConstraintTime, endConstraintTime, cornerMovements, 2D). Repeatable.",
-                std::nullopt, "length", true, selectionValueCheck(14)}),
+          .add({"constraint.patch-test", "\"T0 T1 M0X M0Y M0Z .. M3X M3Y M3Z [.. M7Z] SELECTION\"",
+                "the selected nodes are held, and moved as an affine movement is, to x0 + d: d\n"
+                "interpolated bilinearly from the movements M0 .. M3 of the corners\n"
+                "(xmin, ymin), (xmax, ymin), (xmax, ymax), (xmin, ymax) of their bounding box at\n"
+                "the start; with 8 movements and nodes not in one plane z = constant, M0 .. M3\n"
+                "at z = zmin and M4 .. M7 at z = zmax, then linearly in z (SOFA\n"
+                "PatchTestMovementProjectiveConstraint beginConstraintTime, endConstraintTime,\n"
+                "cornerMovements). Repeatable.",
+                std::nullopt, "length", true,
+                [](const std::string& key, const std::string& text) {
+                  parseSelectionValue(key, text, patchTestNumbers(text));
+                }}),
       nullptr};
   return component;
 }

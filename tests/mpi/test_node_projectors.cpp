@@ -409,6 +409,60 @@ TEST_F(NodeProjectors, PatchTestFollowsItsClosedForm) {
   EXPECT_THROW(eis_test::run(solid), eis::Error);
 }
 
+// The same with 8 corner movements on the nodes of x >= 0.5 (not in one plane z = constant) but
+// the two inner ones at x = 1 and 1.5, which move freely: SOFA's 3D form, d bilinear in x and y
+// from M0 .. M3 on the box's z = 0 face and from M4 .. M7 on its z = 1 face, linear in z between
+// (a = (x - 0.5) / 1.5, b = y, g = z). Then on all of them, every unknown held: no solve, the
+// nodes still moved.
+TEST_F(NodeProjectors, PatchTestInThreeDimensionsFollowsItsClosedForm) {
+  const double h = 0.01, t0 = 0.02, t1 = 0.06;
+  const double M[8][3] = {{-0.2, -0.1, 0}, {0.1, -0.1, 0.05}, {0.1, 0.1, 0},  {-0.1, 0.3, 0},
+                          {0.05, 0, -0.1}, {0.2, 0.1, 0.1},   {-0.1, 0, 0.2}, {0, -0.2, 0.1}};
+  std::string numbers = "0.02 0.06";
+  for (const auto& m : M)
+    for (double c : m) numbers += " " + std::to_string(c);
+  for (int run = 0; run < 4; ++run) {
+    const int steps = run % 2 ? 9 : 4;
+    const bool every = run >= 2;
+    SCOPED_TRACE(std::to_string(steps) + (every ? " steps, every node held" : " steps"));
+    eis_test::SceneFields s = projectedBar(false, eis::OperatorMode::Assembled);
+    s.dt = h;
+    s.steps = steps;
+    s.extra = {{"constraint.patch-test",
+                numbers + (every ? " box 0.4 -1 -1 3 2 2"
+                                 : " pair-box 0.4 -1 -1 3 2 2 0.6 0.1 0.1 1.9 0.9 0.9")}};
+    const eis::NodalTable all = eis_test::run(s);
+    if (!eis_test::root()) continue;
+    const double t = clock(steps - 1, h);
+    int held = 0;
+    for (std::size_t i = 0; i < all.ids.size(); ++i) {
+      const V3 x0 = eis_test::boxRestPosition(s.boxSize, s.boxCells, all.ids[i]);
+      const bool inner = x0[0] > 0.6 && x0[0] < 1.9 && x0[1] == 0.5 && x0[2] == 0.5;
+      if (x0[0] < 0.4 || (inner && !every)) continue;
+      ++held;
+      const double a = (x0[0] - 0.5) / 1.5, b = x0[1], g = x0[2];
+      const double w[4] = {(1 - a) * (1 - b), a * (1 - b), a * b, (1 - a) * b};
+      const double* row = &all.values[i * all.width];
+      for (int d = 0; d < 3; ++d) {
+        double low = 0, high = 0;
+        for (int c = 0; c < 4; ++c) {
+          low += w[c] * M[c][d];
+          high += w[c] * M[4 + c][d];
+        }
+        const double xf = x0[d] + (1 - g) * low + g * high;
+        double expected = x0[d];
+        if (t > t0 && t <= t1)
+          expected = ((xf - x0[d]) * t + (x0[d] * t1 - xf * t0)) / (t1 - t0);
+        else if (t > t1)
+          expected = xf;
+        EXPECT_NEAR(row[d], expected, 1e-15);
+        EXPECT_EQ(row[3 + d], 0.0);
+      }
+    }
+    EXPECT_EQ(held, every ? 36 : 34);
+  }
+}
+
 // A node fixed in some directions and under a plane, or under a plane and a line that do not
 // commute, is refused on every rank.
 TEST_F(NodeProjectors, RefusesWhatItCannotProject) {

@@ -5,8 +5,9 @@
 # nodes at their rest positions by multipliers solves the same linearized step as removing their
 # unknowns (the KKT system of J x_{n+1} = x_rest on unit rows is the projected system), so the run
 # must match the same beam under a FixedProjectiveConstraint to the Gauss-Seidel's tolerance; on
-# 1, 2 and 3 ranks alike; the held nodes at rest; the history's constraint columns filled. Then
-# every refusal: one error line naming the component.
+# 1, 2 and 3 ranks alike; the held nodes at rest; the history's constraint columns filled. A
+# constraint correction alone under DefaultAnimationLoop, which no constraint solver calls, leaves
+# the projected beam's run bit for bit. Then every refusal: one error line naming the component.
 # Usage: sofa_lagrangian.sh <euler-implicit> <meshes dir>.
 set -uo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -116,6 +117,13 @@ scene '<DefaultAnimationLoop/>' '' "$HOLD" "$CORRECTION" > no_loop.scn
 check "a Lagrangian constraint under DefaultAnimationLoop is refused" \
   refused "no_loop.scn:12.*FixedLagrangianConstraint.*FreeMotionAnimationLoop" \
     2 "$EXE" --scene no_loop.scn --solver.steps=1
+scene '<DefaultAnimationLoop/>' '' '<FixedProjectiveConstraint indices="@face.indices"/>' \
+  "$CORRECTION" > correction_alone.scn
+inert_correction() {
+  run correction_alone 1 correction_alone.scn && same_state projected.csv correction_alone.csv 0
+}
+check "a constraint correction alone under DefaultAnimationLoop changes nothing (bit for bit)" \
+  inert_correction
 scene '<DefaultAnimationLoop/>' "$GS" '' '' > solver_alone.scn
 check "a constraint solver no FreeMotionAnimationLoop calls is refused" \
   refused "solver_alone.scn:3.*BlockGaussSeidelConstraintSolver.*no FreeMotionAnimationLoop" \

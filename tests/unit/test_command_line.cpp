@@ -471,6 +471,13 @@ std::vector<KeyCase> allKeys() {
          EXPECT_EQ(s.texts("constraint.patch-test"),
                    Args{"0 20 -0.2 -0.1 0 0.1 -0.1 0 0.1 0.1 0 -0.1 0.3 0 indices 6 7"});
        }},
+      {"constraint.patch-test",
+       "0 20 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 all",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("constraint.patch-test"),
+                   Args{"0 20 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 "
+                        "all"});
+       }},
       {"lagrange.fixed",
        "box 0 0 0 0 1 1",
        [](const Scene& s) {
@@ -1073,6 +1080,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"constraint.oscillator", "2 0 0 1 0 0 5 indices 5"},
       {"constraint.affine-movement", "0 20 1 0 0 0 1 0 0 0 1 indices 6"},
       {"constraint.patch-test", "0 20 1 0 0 0 1 0 0 0 1 0 indices 6"},
+      {"constraint.patch-test", "0 20 1 0 0 0 1 0 0 0 1 0 1 2 3 4 5 6 7 8 9 10 11 12 13 indices 6"},
       {"load.total-force", "1 2 3 sphere 0 0 0"},
       {"load.constant-force", "1 2 3 indices -1"},
       {"springs.rest-shape", "-5 all"},

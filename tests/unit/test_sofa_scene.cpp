@@ -661,8 +661,10 @@ TEST(SofaImport, ProximityRoi) {
             "indices 0");
 }
 
-// PatchTestMovementProjectiveConstraint: times 0 and 20 by default, the 4 corner movements; its
-// constrainedPoints only as the pointsInROI of the ROI of its indices; a 3D list refused.
+// PatchTestMovementProjectiveConstraint: times 0 and 20 by default, the 4 corner movements, or
+// 8 when that many are given; its constrainedPoints only as the pointsInROI of the ROI of its
+// indices. cornerMovements is read as SOFA's vector of Vec3 reads it: 22 numbers are 7
+// movements, of which the first 4 are kept; fewer than 4 are refused.
 TEST(SofaImport, PatchTestMovement) {
   const std::string roi =
       "<PairBoxROI name='P' inclusiveBox='-1 -1 0 2 2 0' "
@@ -679,12 +681,23 @@ TEST(SofaImport, PatchTestMovement) {
               keysOf("<PatchTestMovementProjectiveConstraint indices='1 2'" + moves + "/>");
             }).find("pointsInROI"),
             std::string::npos);
-  EXPECT_NE(errorOf([&] {
-              keysOf(roi +
-                     "<PatchTestMovementProjectiveConstraint indices='@P.indices' "
-                     "constrainedPoints='@P.pointsInROI' cornerMovements='0 0 0 .1'/>");
-            }).find("3D form"),
-            std::string::npos);
+  const auto patch = [&](const std::string& movements) {
+    return one(keysOf(roi +
+                      "<PatchTestMovementProjectiveConstraint indices='@P.indices' "
+                      "constrainedPoints='@P.pointsInROI' cornerMovements='" +
+                      movements + "'/>"),
+               "constraint.patch-test");
+  };
+  const std::string box = "pair-box -1 -1 0 2 2 0 0.1 0.1 0 0.9 0.9 0";
+  EXPECT_EQ(patch("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24"),
+            "0 20 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 " + box);
+  EXPECT_EQ(patch("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22"),
+            "0 20 1 2 3 4 5 6 7 8 9 10 11 12 " + box);
+  const std::string few = errorOf([&] { patch("0 0 0 .1 0 0 0 0 0 0 0"); });
+  EXPECT_NE(few.find("11 numbers, which SOFA reads as 3 movements (an incomplete last one "
+                     "dropped): it reads 4"),
+            std::string::npos)
+      << few;
 }
 
 // MergeVectors (MergeVectors.inl): input1 .. input<nbInputs> one after the other; read where its

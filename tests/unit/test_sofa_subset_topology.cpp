@@ -1,5 +1,7 @@
 // SOFA's SubsetTopology read as a body's mesh (io/sofa_subset_topology.cpp), on a Gmsh file of
-// three tetrahedra written here, its renumbering worked out by hand from SubsetTopology.inl.
+// three tetrahedra written here, its renumbering worked out by hand from SubsetTopology.inl; its
+// points as a rigidly mapped child's, from that file through a MeshTopology and from an OBJ
+// file's vertices and faces (MeshOBJLoader.cpp).
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -32,6 +34,11 @@ protected:
                                             "6 3 0 0\n$EndNodes\n$Elements\n3\n"
                                             "1 4 2 0 1 1 2 3 4\n2 4 2 0 1 2 5 3 4\n"
                                             "3 4 2 0 1 2 6 5 4\n$EndElements\n";
+    // Points 0 (0 0 0), 1 (1 0 0), 2 (0 1 0), 3 (0 0 1), 4 (3 0 0), 5 (3 3 0); a triangle
+    // 0 1 2, a quad 3 0 5 4, a pentagon 1 4 5 2 0 (a fan: 1 4 5, 1 5 2, 1 2 0) and an edge 3 4.
+    std::ofstream(folder_ / "faces.obj") << "# faces\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"
+                                            "v 3 0 0\nv 3 3 0\nvt 0 0\nf 1/1 2/1 3/1\n"
+                                            "f 4 1 6 5\nf 2 5 6 3 1\nl 4 5\n";
   }
   void TearDown() override { fs::remove_all(folder_); }
 
@@ -52,6 +59,25 @@ protected:
     std::map<std::string, std::string> found;
     for (const eis::SofaKey& k : imported.objects.at(0).keys) found[k.key] = k.value;
     return found;
+  }
+
+  // The rigid.mapped-points of a frame whose mapped child's points are `points` (a link), the
+  // scene's `sources` beside the frame.
+  std::string mappedPoints(const std::string& sources, const std::string& points) {
+    eis::SofaImportOptions options;
+    options.sceneFolder = folder_.string();
+    const eis::SofaImport imported = eis::importSofaScene(
+        SofaScene("<Node><Node name='t'>" + sources +
+                      "</Node><Node name='r'><EulerImplicitSolver/><MechanicalObject "
+                      "template='Rigid3' position='0 0 0 0 0 0 1'/><UniformMass totalMass='1'/>"
+                      "<Node name='c'><MechanicalObject template='Vec3' position='" +
+                      points +
+                      "'/><UniformMass vertexMass='2'/><RigidMapping/></Node></Node></Node>",
+                  "t.scn"),
+        options);
+    for (const eis::SofaKey& k : imported.objects.at(0).keys)
+      if (k.key == "rigid.mapped-points") return k.value;
+    return "";
   }
 
 private:
@@ -110,6 +136,42 @@ TEST_F(SubsetTopology, Refusals) {
             std::string::npos);
   EXPECT_NE(error(box + "localIndices='1' box='5 5 5 6 6 6'/>", "pointsInROI", "tetrahedraInROI")
                 .find("no tetrahedra in"),
+            std::string::npos);
+}
+
+// SubsetTopology_subsetbehaviormodel.scn's links: the rigidly mapped child's points are the
+// subset's pointsInROI, which reads the Gmsh file through a MeshTopology (1 2 3 on the border,
+// then 0, as in LocalIndicesAsSofa), each on frame 0 at its place.
+TEST_F(SubsetTopology, PointsOfARigidlyMappedChild) {
+  const std::string topology =
+      "<MeshGmshLoader name='l' filename='three.msh'/><MeshTopology name='m' src='@l'/>"
+      "<SubsetTopology name='s' box='-0.5 -0.5 -0.5 1.5 1.5 1.5' rest_position='@m.position' "
+      "tetrahedra='@m.tetrahedra' triangles='@m.triangles' localIndices='1'/>";
+  EXPECT_EQ(mappedPoints(topology, "@../../t/s.pointsInROI"), "0 1 0 0 0 0 1 0 0 0 0 1 0 0 0 0");
+  EXPECT_EQ(mappedPoints(topology, "@../../t/s.pointsOutROI"),
+            "0 1 0 0 0 0 1 0 0 0 0 1 0 2 1 0 0 3 0 0");
+}
+
+// MergePoints.scn's subset reads a MeshOBJLoader: its vertices, and the triangles of its faces
+// (a quad kept whole, a polygon cut into a fan, an edge left out). The box holds 0 1 2 3; the
+// fan's 1 4 5 and 1 5 2 have points in and out, so 1 and 2 are on the border and come first
+// with localIndices; the quad 3 0 5 4, not a triangle, puts no point there.
+TEST_F(SubsetTopology, PointsOfAnObjLoader) {
+  const std::string subset =
+      "<MeshOBJLoader name='l' filename='faces.obj'/><SubsetTopology name='s' src='@l' "
+      "rest_position='@l.position' box='-0.5 -0.5 -0.5 1.5 1.5 1.5'";
+  EXPECT_EQ(mappedPoints(subset + " localIndices='1'/>", "@../../t/s.pointsInROI"),
+            "0 1 0 0 0 0 1 0 0 0 0 0 0 0 0 1");
+  EXPECT_EQ(mappedPoints(subset + "/>", "@../../t/s.pointsInROI"),
+            "0 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1");
+  EXPECT_EQ(mappedPoints(subset + " localIndices='1'/>", "@../../t/s.pointsOutROI"),
+            "0 1 0 0 0 0 1 0 0 3 0 0 0 3 3 0");
+  EXPECT_NE(errorOf([&] {
+              mappedPoints(
+                  "<MeshOBJLoader name='l' filename='faces.obj' handleSeams='1'/><SubsetTopology "
+                  "name='s' src='@l' rest_position='@l.position'/>",
+                  "@../../t/s.pointsInROI");
+            }).find("handleSeams"),
             std::string::npos);
 }
 

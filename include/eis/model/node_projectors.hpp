@@ -9,9 +9,10 @@
 // projectPosition and projectVelocity set them: onto the plane, line or point with P v; an
 // oscillator's m + a sin(w t + phase) with a w cos(w t + phase); an affine movement's
 // interpolation from x0 to R x0 + T over (t0, t1] with zero velocity, x0 the positions at the
-// start of the run; a patch test's (SOFA PatchTestMovementProjectiveConstraint, 2D) the same
+// start of the run; a patch test's (SOFA PatchTestMovementProjectiveConstraint) the same
 // interpolation from x0 to x0 + d, d the bilinear interpolation of four corner movements over
-// the bounding box of the selected nodes' x0 in x and y.
+// the bounding box of the selected nodes' x0 in x and y, or, for nodes not in one plane
+// z = constant, of four on the box's lower z face and four on its upper, linear in z between.
 #include <petscvec.h>
 
 #include <array>
@@ -34,8 +35,10 @@ struct NodeProjector {
   double pulsation = 0, phase = 0;   // the oscillator's
   double begin = 0, end = 0;         // the affine movement's times
   std::array<double, 9> rotation{};  // the affine movement's R, row-major
-  std::array<double, 12> corners{};  // the patch test's movements of corners 0, 1, 2, 3
-  std::array<double, 4> box{};       // the patch test's xmin, ymin, xmax, ymax (set by start)
+  std::array<double, 24> corners{};  // the patch test's movements of corners 0 .. 3 (.. 7)
+  bool solid = false;                // the patch test's 8 corner movements given
+  std::array<double, 6> box{};       // the patch test's xmin, ymin, zmin, xmax, ymax, zmax
+                                     // (set by start)
   // SOFA's reinit: a plane's zero normal stays zero (P = I), a line's zero direction is x.
   static NodeProjector plane(std::array<double, 3> origin, std::array<double, 3> normal);
   static NodeProjector line(std::array<double, 3> origin, std::array<double, 3> direction);
@@ -69,8 +72,8 @@ public:
   // The projections of the step, for FixedConstraint.
   const std::vector<FixedConstraint::ProjectedNodes>& projectedSets() const { return sets_; }
   // Collective. x0 = x (affine movements, patch tests), each patch test's box the bounding box
-  // of its nodes' x0 (Error when they are not in one plane z = constant or the box is flat),
-  // then projectState.
+  // of its nodes' x0 (Error when they are not in one plane z = constant with 4 corner movements,
+  // or the box is flat in x or y), then projectState.
   void start(double t, Vec x, Vec v);
   // Positions and velocities set at time t, in the order the sets were given.
   void projectState(double t, Vec x, Vec v) const;
