@@ -105,4 +105,21 @@ void multiplyLevelsInBlocks(KSP ksp, int prefetchDistance) {
   }
 }
 
+void followFinestOperator(KSP ksp) {
+  PC pc;
+  EIS_CHECK(KSPGetPC(ksp, &pc));
+  PetscBool multigrid;
+  EIS_CHECK(
+      PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(pc), &multigrid, PCMG, PCGAMG, ""));
+  if (!multigrid) return;
+  PetscInt levels;
+  EIS_CHECK(PCMGGetLevels(pc, &levels));
+  if (levels < 2) return;
+  KSP smoother;
+  Mat A;
+  EIS_CHECK(PCMGGetSmoother(pc, levels - 1, &smoother));
+  EIS_CHECK(KSPGetOperators(smoother, &A, nullptr));
+  EIS_CHECK(PCMGSetResidual(pc, levels - 1, PCMGResidualDefault, A));
+}
+
 }  // namespace eis

@@ -85,13 +85,16 @@ void LinearSolver::loadStart(const std::string& prefix, const ProjectionHistory:
 
 // Sets the preconditioner up apart from the solve, to time the two separately: from A's
 // current values when the reuse rule says so, else kept as it is (a no-op). A multigrid set up
-// afresh has new level operators, which then get their block copies.
+// afresh has new level operators, which then get their block copies, and takes its finest
+// residual with its finest smoother's operator.
 void LinearSolver::setUp(Mat A) {
   const bool again = reuse_.setUpAgainFor(A);
   EIS_CHECK(KSPSetReusePreconditioner(ksp_, again ? PETSC_FALSE : PETSC_TRUE));
   const ScopedTimer timer("Preconditioner set-up");
   intoSolver(kspFailed_, [&] { EIS_CHECK(KSPSetUp(ksp_)); });
-  if (again && blockProducts_ && !direct_) multiplyLevelsInBlocks(ksp_, prefetchDistance_);
+  if (!again || direct_) return;
+  if (blockProducts_) multiplyLevelsInBlocks(ksp_, prefetchDistance_);
+  followFinestOperator(ksp_);
 }
 
 // The matrix the solve multiplies by: A's block copy for an iterative solve (a direct one

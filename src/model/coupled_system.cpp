@@ -356,7 +356,11 @@ void CoupledSystem::createMatrix(const std::vector<Mat>& blocks) {
   EIS_CHECK(MatSetOption(matrix_, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
   const bool symmetric = std::all_of(members_.begin(), members_.end(),
                                      [](const Member& m) { return m.system->symmetricMatrix(); });
+  // Eternal, as SystemMatrix's: PETSc 3.18 forgets a matrix's symmetry once its values are set
+  // and assembled again, so from the second step on the solve no longer knew it (on one rank its
+  // upper-triangle copy was remade as a whole one at every step, linalg/block_copy).
   EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRIC, symmetric ? PETSC_TRUE : PETSC_FALSE));
+  EIS_CHECK(MatSetOption(matrix_, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
 }
 
 Mat CoupledSystem::systemMatrix(double mFactor, double bFactor, double kFactor) {

@@ -36,4 +36,13 @@ void multiplyLevelsInBlocks(KSP ksp, int prefetchDistance);
 // as "Block copy set-up", apart from the value copies of the caller's timer.
 Mat fineBlockProducts(Mat A, int prefetchDistance, BlockCopy::Storage storage);
 
+// Collective. After a set-up of `ksp`'s multigrid (PCMG or PCGAMG), its finest residual takes
+// the finest smoother's operator. PCMG keeps the matrix its residual was first given, and a
+// set-up that keeps the hierarchy (GAMG reusing its interpolation) gives the smoother a new
+// operator without telling the residual: when A's copy was remade in between
+// (fineBlockProducts: A no longer known to be symmetric, or of another storage), the residual
+// went on with the first copy and its first values, the V-cycle was no longer symmetric, and CG
+// stalled (DIVERGED_ITS). Any other preconditioner is left as it is.
+void followFinestOperator(KSP ksp);
+
 }  // namespace eis
