@@ -45,6 +45,9 @@ void readSurface(Reader& reader, const SofaObject& engine,
   for (const char* field : {"translation", "rotation", "scale3d", "scale", "transformation"})
     reader.refuseIfGiven(*source, field,
                          "a transformed surface under a MeshTetraStuffing is not supported");
+  if (reader.boolean(*source, "handleSeams", false))
+    reader.reject(*source, "handleSeams",
+                  "renumbers the file's vertices: not supported under a MeshTetraStuffing");
   const std::string path = reader.file(*source, "filename");
   if (path.size() < 4 || path.compare(path.size() - 4, 4, ".obj") != 0)
     reader.reject(*source, "filename", "only an OBJ file is read as MeshTetraStuffing's surface");

@@ -49,15 +49,20 @@ struct Mesh {
   std::vector<std::string> warnings;
 };
 
-Mesh stuff(const P& half, const std::string& settings) {
+Mesh stuff(const P& half, const std::string& settings,
+           const std::string& surface = "<MeshTopology name='s' filename='box.obj'/>") {
   const fs::path folder = fs::path(testing::TempDir()) / "eis_tetra_stuffing";
   fs::create_directories(folder);
   std::ofstream(folder / "box.obj") << boxObj(half);
   eis::SofaImportOptions options;
   options.sceneFolder = folder.string();
+  // A MeshOBJLoader's points are its position, a MeshTopology's its points (an alias there).
+  const std::string points =
+      surface.find("MeshOBJLoader") != std::string::npos ? "position" : "points";
   const std::string text =
-      "<Node><MeshTopology name='s' filename='box.obj'/><MeshTetraStuffing name='st' " + settings +
-      " inputPoints='@s.points' inputTriangles='@s.triangles'/><Node name='b'>"
+      "<Node>" + surface + "<MeshTetraStuffing name='st' " + settings + " inputPoints='@s." +
+      points +
+      "' inputTriangles='@s.triangles'/><Node name='b'>"
       "<EulerImplicitSolver/><CGLinearSolver/><TetrahedronSetTopologyContainer "
       "points='@../st.outputPoints' tetras='@../st.outputTetras'/><MechanicalObject/>"
       "<UniformMass totalMass='1'/></Node></Node>";
@@ -306,6 +311,23 @@ TEST(SofaTetraStuffing, RefusesWhatItDoesNotRead) {
   EXPECT_NE(errorOf([] { stuff(kHalf, "size='0.001'"); }).find("size too small"),
             std::string::npos);
   EXPECT_NE(errorOf([] { stuff(kHalf, "vbbox='1 2 3'"); }).find("expected 6 numbers"),
+            std::string::npos);
+}
+
+TEST(SofaTetraStuffing, ReadsTheSurfaceOfAMeshObjLoader) {
+  const std::string loader = "<MeshOBJLoader name='s' filename='box.obj'/>";
+  const Mesh a = stuff(kHalf, "size='1' splitTetras='1'");
+  const Mesh b = stuff(kHalf, "size='1' splitTetras='1'", loader);
+  EXPECT_EQ(a.points, b.points);
+  EXPECT_EQ(a.tetrahedra, b.tetrahedra);
+  using eis_test::errorOf;
+  EXPECT_NE(errorOf([] {
+              stuff(kHalf, "", "<MeshOBJLoader name='s' filename='box.obj' scale3d='2 2 2'/>");
+            }).find("scale3d"),
+            std::string::npos);
+  EXPECT_NE(errorOf([] {
+              stuff(kHalf, "", "<MeshOBJLoader name='s' filename='box.obj' handleSeams='1'/>");
+            }).find("handleSeams"),
             std::string::npos);
 }
 
