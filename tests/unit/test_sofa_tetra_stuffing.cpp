@@ -244,9 +244,45 @@ TEST(SofaTetraStuffing, SplitsTheCrossedTetrahedraAtTheSurface) {
         ++found;
     EXPECT_EQ(found, 1) << c[0] << " " << c[1] << " " << c[2];
   }
-  for (const T& t : m.tetrahedra) EXPECT_GT(volume6(m, t), 0);
+  double volume = 0;
+  for (const T& t : m.tetrahedra) {
+    EXPECT_GT(volume6(m, t), 0);
+    volume += volume6(m, t) / 6;
+  }
   expectClosedOnTheBox(m);
   EXPECT_EQ(m.tetrahedra.size(), 768u);
+  // Each lattice tetrahedron with an inside corner keeps the hull of its inside corners and its
+  // edges' crossings: the whole of it, a corner tetrahedron at its inside corner, all but the one
+  // at its outside corner, or (2 and 2) a wedge, whose 4 crossings lie on one face of the box
+  // here, so that its volume does not depend on how it is cut. Not the box's volume: near its
+  // edges and corners a lattice tetrahedron crossed by two faces loses the part between them.
+  const auto v6 = [](const P& a, const P& b, const P& c, const P& d) {
+    Mesh x;
+    x.points = {a, b, c, d};
+    return std::abs(volume6(x, {0, 1, 2, 3}));
+  };
+  double want = 0;
+  int planar = 0, wedges = 0;
+  for (const auto& t : Lattice().tetrahedra) {
+    std::vector<P> in, out;
+    for (const P& p : t) (strictlyInside(p, kHalf) ? in : out).push_back(p);
+    const double whole = v6(t[0], t[1], t[2], t[3]);
+    if (in.size() == 4) want += whole;
+    if (in.size() == 3)
+      want += whole - v6(out[0], entry(out[0], in[0]), entry(out[0], in[1]), entry(out[0], in[2]));
+    if (in.size() == 1)
+      want += v6(in[0], entry(out[0], in[0]), entry(out[1], in[0]), entry(out[2], in[0]));
+    if (in.size() == 2) {
+      const P a0 = entry(out[0], in[0]), b0 = entry(out[0], in[1]), a1 = entry(out[1], in[0]),
+              b1 = entry(out[1], in[1]);
+      planar += v6(a0, b0, a1, b1) < 1e-14;
+      ++wedges;
+      want += v6(in[0], in[1], b0, a1) + v6(in[0], b0, a0, a1) + v6(in[1], b0, a1, b1);
+    }
+  }
+  EXPECT_GT(wedges, 0);
+  EXPECT_EQ(planar, wedges);
+  EXPECT_NEAR(volume, want / 6, 1e-12);
   EXPECT_TRUE(m.warnings.empty());
 }
 
