@@ -6,11 +6,13 @@
 #include "eis/core/error.hpp"
 #include "eis/core/parameters.hpp"
 #include "sofa_data_fields.hpp"
+#include "sofa_tetra_stuffing.hpp"
 
 namespace eis::sofa {
 
 bool isMeshGenerator(const std::string& type) {
-  return type == "GenerateGrid" || type == "GenerateCylinder" || type == "StringMeshCreator";
+  return type == "GenerateGrid" || type == "GenerateCylinder" || type == "StringMeshCreator" ||
+         type == "MeshTetraStuffing";
 }
 
 namespace {
@@ -178,6 +180,10 @@ GeneratedMesh generate(Reader& reader, const SofaObject& engine, const std::stri
 void mapGeneratedMesh(Reader& reader, const SofaObject& engine, const SofaObject& topology,
                       const std::string* movedField) {
   checkDataFields(reader, engine, false);
+  if (engine.type == "MeshTetraStuffing") {
+    mapTetraStuffing(reader, engine, topology, movedField);
+    return;
+  }
   std::string positionField;
   if (movedField)
     positionField = *movedField;

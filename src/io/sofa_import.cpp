@@ -382,6 +382,11 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
     source = reader.linked(*topology, "position");
     if (!source) source = reader.linked(*topology, "tetrahedra");
     if (!source) source = reader.linked(*topology, "hexahedra");
+    // A MeshTetraStuffing's outputs, linked by the aliases its liver example uses.
+    for (const char* alias : {"points", "tetras"})
+      if (const SofaObject* o = reader.linked(*topology, alias);
+          !source && o && o->type == "MeshTetraStuffing")
+        source = o;
   }
   const auto isLoader = [](const SofaObject& o) {
     return o.type == "MeshGmshLoader" || o.type == "MeshVTKLoader";

@@ -37,15 +37,17 @@ bool isTopology(const std::string& t) {
 
 // Components with no effect on the mechanics here: plugins, the default loops, topology, the
 // mesh sources (loaders and the regular, cylinder, sphere and sparse grids, read where the body's
-// mesh is, as are the GenerateGrid and GenerateCylinder engines), the engines our selections stand
-// for (ROIs, MergeVectors of their indices, NearestPointROI's pairs), the task scheduler's thread
-// count, the Gravity context object (read where the body's gravity is), and the ordering
-// methods a direct solver links (BaseOrderingMethod::computePermutation: the order in which it
-// factorises, which changes the rounding of its exact solve, not the solve; ours is MUMPS's).
+// mesh is, as are the GenerateGrid, GenerateCylinder and MeshTetraStuffing engines), the engines
+// our selections stand for (ROIs, MergeVectors of their indices, NearestPointROI's pairs), the task
+// scheduler's thread count, the Gravity context object (read where the body's gravity is), and the
+// ordering methods a direct solver links (BaseOrderingMethod::computePermutation: the order in
+// which it factorises, which changes the rounding of its exact solve, not the solve; ours is
+// MUMPS's).
 bool isAccepted(const std::string& t) {
   return isTopology(t) ||
-         isOneOf(t, {"NaturalOrderingMethod", "AMDOrderingMethod", "COLAMDOrderingMethod"}) || t == "CylinderGridTopology" || t == "SphereGridTopology" ||
-         t == "Gravity" || t == "PlaneROI" || t == "PairBoxROI" || t == "TaskSchedulerSettings" ||
+         isOneOf(t, {"NaturalOrderingMethod", "AMDOrderingMethod", "COLAMDOrderingMethod"}) ||
+         t == "CylinderGridTopology" || t == "SphereGridTopology" || t == "Gravity" ||
+         t == "PlaneROI" || t == "PairBoxROI" || t == "TaskSchedulerSettings" ||
          isOneOf(t, {"RequiredPlugin", "DefaultAnimationLoop", "DefaultVisualManagerLoop",
                      "AddPluginRepository", "BoxROI", "SphereROI", "RegularGridTopology",
                      "SparseGridTopology", "SparseGridRamificationTopology",
@@ -54,7 +56,7 @@ bool isAccepted(const std::string& t) {
                      "SphereLoader", "GIDMeshLoader"}) ||
          t == "MergeVectors" || t == "GridMeshCreator" || t == "ProximityROI" ||
          t == "GenerateGrid" || t == "GenerateCylinder" || t == "StringMeshCreator" ||
-         t == "SubsetTopology" || t == "NearestPointROI";
+         t == "MeshTetraStuffing" || t == "SubsetTopology" || t == "NearestPointROI";
 }
 
 // What only draws, records or serves the GUI: rendering (every Ogl* component: models, shaders,

@@ -3,8 +3,11 @@
 # 1, 2 and 3 ranks: a 0.4 x 0.1 x 0.1 beam of 4 x 1 x 1 cubes cut into tetrahedra (5 x 2 x 2 =
 # 20 points), the same beam as hexahedra, and a cylinder of radius 0.2 and height 1 (5 levels of
 # 1 + 7 x 3 = 22 points), each held where x = 0 (the beams: 4 points) or z = 0 (the cylinder: its
-# first 22 points), bent by gravity. The final states have as many rows as the generator makes
-# points, exactly the held ones at rest, and agree across the rank counts.
+# first 22 points), bent by gravity; and a MeshTetraStuffing of the box |x| <= 1.25,
+# |y| <= 1.15, |z| <= 1.35 with cells of 1, snapped and split (the unit tests check its points and
+# tetrahedra; here it runs on every rank count), held where z < -1.3 (the cut points on the bottom
+# face). The final states have as many rows as the generator makes points, exactly the held ones
+# at rest, and agree across the rank counts.
 # Usage: sofa_generators.sh <euler-implicit> <meshes dir>.
 set -uo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -46,6 +49,35 @@ scene '<GenerateCylinder name="g" radius="0.2" height="1" resHeight="5" resCircu
     resRadial="3"/>' TetrahedronSetTopologyContainer tetrahedra \
   '<TetrahedronFEMForceField youngModulus="2e4" poissonRatio="0.3"/>' \
   '-0.3 -0.3 -0.01 0.3 0.3 0.01' > cylinder.scn
+# The box as 12 outward triangles.
+cat > box.obj <<'OBJ'
+v -1.25 -1.15 -1.35
+v 1.25 -1.15 -1.35
+v -1.25 1.15 -1.35
+v 1.25 1.15 -1.35
+v -1.25 -1.15 1.35
+v 1.25 -1.15 1.35
+v -1.25 1.15 1.35
+v 1.25 1.15 1.35
+f 1 3 4
+f 1 4 2
+f 5 6 8
+f 5 8 7
+f 1 2 6
+f 1 6 5
+f 3 7 8
+f 3 8 4
+f 1 5 7
+f 1 7 3
+f 2 4 8
+f 2 8 6
+OBJ
+scene '<MeshTopology name="s" filename="box.obj"/><MeshTetraStuffing name="g" size="1"
+    snapPoints="1" splitTetras="1" inputPoints="@s.points" inputTriangles="@s.triangles"/>' \
+  TetrahedronSetTopologyContainer tetrahedra \
+  '<TetrahedronFEMForceField youngModulus="2e4" poissonRatio="0.3"/>' \
+  '-2 -2 -2 2 2 -1.3' | sed 's/@..\/g.output_position/@..\/g.outputPoints/;
+    s/@..\/g.tetrahedra/@..\/g.outputTetrahedra/' > stuffing.scn
 
 # run NAME RANKS SCENE: 10 steps, the final state in NAME.csv.
 run() {
@@ -65,7 +97,7 @@ rows() {
     END { if (n != count || h != held || bad) {
             print "  " n " rows, " h " at rest, " bad + 0 " out of place"; exit 1 } }' "$1"
 }
-for name in tetra hexa cylinder; do
+for name in tetra hexa cylinder stuffing; do
   for ranks in 1 2 3; do
     check "$name runs on $ranks rank(s)" run "$name$ranks" "$ranks" "$name.scn"
   done
@@ -74,8 +106,10 @@ for ranks in 1 2 3; do
   check "tetra$ranks: 20 points, the 4 at x = 0 held" rows "tetra$ranks.csv" 20 4 0
   check "hexa$ranks: 20 points, the 4 at x = 0 held" rows "hexa$ranks.csv" 20 4 0
   check "cylinder$ranks: 110 points, the first 22 held" rows "cylinder$ranks.csv" 110 22 1
+  check "stuffing$ranks: 111 points, the 15 on the bottom face held" \
+    rows "stuffing$ranks.csv" 111 15 0
 done
-for name in tetra hexa cylinder; do
+for name in tetra hexa cylinder stuffing; do
   check "$name: 2 ranks = 1 rank (1e-12)" same_state "${name}1.csv" "${name}2.csv" 1e-12
   check "$name: 3 ranks = 1 rank (1e-12)" same_state "${name}1.csv" "${name}3.csv" 1e-12
 done
