@@ -1,6 +1,8 @@
 #include "eis/core/mpi_chunks.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <string>
 
 #include "eis/core/error.hpp"
 
@@ -63,6 +65,32 @@ std::vector<double> gatherDoubles(const std::vector<double>& mine, int root, MPI
 std::vector<std::int64_t> gatherInt64s(const std::vector<std::int64_t>& mine, int root,
                                        MPI_Comm comm, std::int64_t piece) {
   return gatherInPieces(mine, MPI_INT64_T, root, comm, piece);
+}
+
+std::vector<int> chunkOffsets(std::int64_t count, MPI_Comm comm) {
+  const int size = commSize(comm);
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(size));
+  EIS_CHECK_MPI(MPI_Allgather(&count, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, comm));
+  std::vector<int> offsets(static_cast<std::size_t>(size) + 1, 0);
+  std::int64_t total = 0;
+  for (int r = 0; r < size; ++r) {
+    total += counts[std::size_t(r)];
+    if (total > std::numeric_limits<int>::max())
+      throw Error("an all-gather of " + std::to_string(total) +
+                  " elements or more: past the 2^31 - 1 one MPI message counts");
+    offsets[std::size_t(r) + 1] = int(total);
+  }
+  return offsets;
+}
+
+void allGatherChunksInto(const void* mine, MPI_Datatype type, void* all,
+                         const std::vector<int>& offsets, MPI_Comm comm) {
+  const int size = commSize(comm), rank = commRank(comm);
+  std::vector<int> counts(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r)
+    counts[std::size_t(r)] = offsets[std::size_t(r) + 1] - offsets[std::size_t(r)];
+  EIS_CHECK_MPI(MPI_Allgatherv(mine, counts[std::size_t(rank)], type, all, counts.data(),
+                               offsets.data(), type, comm));
 }
 
 }  // namespace eis

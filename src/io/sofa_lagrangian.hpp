@@ -1,7 +1,7 @@
 #pragma once
-// SOFA's Lagrangian constraint solving as our lagrange.* keys (io/sofa_lagrangian.cpp): the
-// scene-wide animation loop and constraint solver here, the constraints and corrections as SOFA
-// mappings there. Private to the SOFA importer.
+// SOFA's Lagrangian constraint solving as our lagrange.* keys: the scene-wide animation loop and
+// constraint solver (io/sofa_lagrangian.cpp), and the constraints and corrections as SOFA
+// mappings (io/sofa_lagrangian_constraints.cpp). Private to the SOFA importer.
 #include <set>
 #include <vector>
 

@@ -1,9 +1,66 @@
 // SOFA's SparseGridMultipleTopology (io/sofa_sparse_grid_ramification.hpp), after SOFA master's
 // SparseGridMultipleTopology.cpp: buildAsFinest, assembleRegularGrids, buildVirtualFinerLevels.
+#include <algorithm>
+
 #include "eis/core/error.hpp"
 #include "sofa_sparse_grid_ramification.hpp"
 
 namespace eis::sofa {
+
+GridLevel assembledLevel(const std::vector<Surface>& surfaces, const std::vector<float>& stiffness,
+                         const std::vector<float>& mass, const SparseGridSettings& settings,
+                         bool erasePrevious) {
+  SparseGridSettings each;
+  each.n = settings.n;
+  each.min = settings.min;
+  each.max = settings.max;
+  if (each.min == std::array<double, 3>{0, 0, 0} && each.max == std::array<double, 3>{0, 0, 0}) {
+    each.min = each.max = surfaces.front().vertices.front();
+    for (const Surface& s : surfaces)
+      for (const auto& v : s.vertices)
+        for (int a = 0; a < 3; ++a)
+          each.min[a] = std::min(each.min[a], v[a]), each.max[a] = std::max(each.max[a], v[a]);
+    for (int a = 0; a < 3; ++a) {
+      const double widen = (each.max[a] - each.min[a]) / 100.0;
+      each.min[a] -= widen;
+      each.max[a] += widen;
+    }
+  }
+  GridLevel out;
+  std::vector<float> coefficient, massCoefficient;
+  for (std::size_t i = 0; i < surfaces.size(); ++i) {
+    GridLevel level;
+    try {
+      level = finestLevel(surfaces[i], each);
+    } catch (const Error& e) {
+      throw Error("surface " + std::to_string(i + 1) + ": " + e.what());
+    }
+    if (i == 0) {
+      out = level;
+      out.types.assign(level.types.size(), VoxelType::Outside);
+      coefficient.assign(level.types.size(), 0.0f);
+      massCoefficient.assign(level.types.size(), 0.0f);
+    }
+    for (std::size_t c = 0; c < level.types.size(); ++c) {
+      const VoxelType t = level.types[c];
+      if (t == VoxelType::Inside || (t == VoxelType::Boundary && !settings.fillWeighted)) {
+        out.types[c] = VoxelType::Inside;
+        coefficient[c] = stiffness[i];
+        massCoefficient[c] = mass[i];
+      } else if (t == VoxelType::Boundary) {
+        if (out.types[c] != VoxelType::Inside) out.types[c] = VoxelType::Boundary;
+        coefficient[c] = erasePrevious ? stiffness[i] : (coefficient[c] + stiffness[i]) * .5f;
+        massCoefficient[c] = erasePrevious ? mass[i] : (massCoefficient[c] + mass[i]) * .5f;
+      }
+    }
+  }
+  for (std::size_t c = 0; c < coefficient.size(); ++c) {
+    const bool kept = out.types[c] != VoxelType::Outside;
+    out.stiffness[c] = kept ? double(coefficient[c]) : 0.0;
+    out.mass[c] = kept ? double(massCoefficient[c]) : 0.0;
+  }
+  return out;
+}
 
 SparseGrid multipleGrid(const Reader& reader, const SofaObject& grid, const Surface* surface,
                         const std::vector<std::string>& paths, const SparseGridSettings& settings,

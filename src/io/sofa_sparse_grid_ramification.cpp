@@ -1,85 +1,28 @@
 // SOFA's SparseGridRamificationTopology (io/sofa_sparse_grid_ramification.hpp), after SOFA
 // master's SparseGridRamificationTopology.cpp: buildAsFinest, findConnexionsAtFinestLevel,
 // sharingTriangle, intersectionSegmentTriangle, buildRamifiedFinestLevel, buildFromFiner,
-// buildVirtualFinerLevels, findCoarsestParents.
+// buildVirtualFinerLevels, findCoarsestParents. The pieces' points are numbered in
+// io/sofa_sparse_grid_pieces.cpp.
 #include "sofa_sparse_grid_ramification.hpp"
 
-#include <algorithm>
 #include <cmath>
-#include <map>
-#include <numeric>
 #include <set>
 
 #include "eis/core/error.hpp"
+#include "sofa_sparse_grid_pieces.hpp"
 
 namespace eis::sofa {
 
 namespace {
 
-using Point = std::array<double, 3>;
-
-// SOFA's directions: UP +y, DOWN -y, RIGHT +x, LEFT -x, BEFORE -z, BEHIND +z.
-enum Direction { Up, Down, Right, Left, Before, Behind, Directions };
-int opposite(int d) {
-  return d % 2 == 0 ? d + 1 : d - 1;
-}
-
-// One connected piece of a cell (SOFA's Connexion). SOFA keeps a piece's neighbours in sets
-// ordered by address; the pieces are numbered here in the order SOFA allocates them, which
-// stands for that order (it decides which point number survives where a piece has two neighbours
-// across one face).
-struct Piece {
-  std::array<std::set<long long>, Directions> neighbours;
-  std::vector<std::pair<int, long long>> children;  // (place 0..7 in the cell, piece one finer)
-  long long parent = -1;                            // its piece one level coarser
-  long long hexahedron = 0;                         // _hexaIdx
-  long long cell = 0;                               // _nonRamifiedHexaIdx
-  long long number = -1;                            // _tmp
-};
-
-// One level: its regular grid, its cells (SOFA's hexahedra before ramification) with their
-// pieces, and its hexahedra (one per piece).
-struct Level {
-  std::array<int, 3> n{};
-  Point min{}, max{}, step{};
-  std::vector<long long> sparseOf;   // per regular cell (_indicesOfRegularCubeInSparseGrid); -1
-  std::vector<long long> regularOf;  // per cell
-  std::vector<std::vector<long long>> piecesOf;  // per cell
-  std::vector<Piece> pieces;
-  // Per hexahedron: SOFA's _types, _stiffnessCoefs and _massCoefs (floats) and the cells.
-  std::vector<VoxelType> types;
-  std::vector<float> stiffness, mass;
-  std::vector<std::array<long long, 8>> hexahedra;
-  std::vector<Point> points;
-
-  long long cells(int a) const { return n[std::size_t(a)] - 1; }
-  long long regular(long long x, long long y, long long z) const {
-    return x + cells(0) * (y + cells(1) * z);
-  }
-  Point point(long long i, long long j, long long k) const {
-    return {min[0] + step[0] * double(i), min[1] + step[1] * double(j),
-            min[2] + step[2] * double(k)};
-  }
-  // RegularGridTopology's corners of a regular cell, in SOFA's hexahedron order.
-  std::array<Point, 8> corners(long long r) const {
-    const long long x = r % cells(0), y = r / cells(0) % cells(1), z = r / cells(0) / cells(1);
-    return {point(x, y, z),
-            point(x + 1, y, z),
-            point(x + 1, y + 1, z),
-            point(x, y + 1, z),
-            point(x, y, z + 1),
-            point(x + 1, y, z + 1),
-            point(x + 1, y + 1, z + 1),
-            point(x, y + 1, z + 1)};
-  }
-  void setGrid(const std::array<int, 3>& points, const Point& lo, const Point& hi) {
-    n = points;
-    min = lo;
-    max = hi;
-    for (int a = 0; a < 3; ++a) step[a] = (max[a] - min[a]) / double(cells(a));
-    sparseOf.assign(std::size_t(cells(0) * cells(1) * cells(2)), -1);
-  }
-};
+using ramification::Before;
+using ramification::Directions;
+using ramification::Down;
+using ramification::Left;
+using ramification::Level;
+using ramification::opposite;
+using ramification::Piece;
+using ramification::Point;
 
 Point minus(const Point& a, const Point& b) {
   return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
@@ -132,76 +75,6 @@ bool surfaceCrosses(const Surface& surface, const std::array<Point, 4>& face) {
         return true;
     }
   return false;
-}
-
-// One hexahedron per piece, its 8 points its own, then the points of pieces joined across a
-// face made one (SOFA's changeIndices: the piece's point takes the number of its neighbour's),
-// and the numbers left made consecutive in their order. `corners`: each cell's corner positions.
-void numberPieces(Level& level, const std::vector<std::array<Point, 8>>& corners) {
-  long long count = 0;
-  for (std::size_t c = 0; c < level.piecesOf.size(); ++c)
-    for (long long p : level.piecesOf[c]) {
-      level.pieces[std::size_t(p)].hexahedron = count++;
-      level.pieces[std::size_t(p)].cell = (long long)c;
-    }
-  // Each (hexahedron, corner) slot in a class of equal points; each class holds one number.
-  const std::size_t slots = std::size_t(8 * count);
-  std::vector<long long> up(slots), size(slots, 1), number(slots), owner(slots);
-  std::iota(up.begin(), up.end(), 0);
-  std::iota(number.begin(), number.end(), 0);
-  std::iota(owner.begin(), owner.end(), 0);
-  const auto root = [&](long long s) {
-    while (up[std::size_t(s)] != s) s = up[std::size_t(s)] = up[std::size_t(up[std::size_t(s)])];
-    return s;
-  };
-  const auto numberOf = [&](long long s) { return number[std::size_t(root(s))]; };
-  const auto change = [&](long long from, long long to) {
-    long long a = owner[std::size_t(from)], b = owner[std::size_t(to)];
-    if (a == b) return;
-    if (size[std::size_t(a)] > size[std::size_t(b)]) std::swap(a, b);
-    up[std::size_t(a)] = b;
-    size[std::size_t(b)] += size[std::size_t(a)];
-    number[std::size_t(b)] = to;
-    owner[std::size_t(from)] = -1;
-    owner[std::size_t(to)] = b;
-  };
-  // The faces joined, from the piece's side: its corners and the neighbour's they meet.
-  static const int kBefore[4][2] = {{0, 4}, {1, 5}, {2, 6}, {3, 7}};
-  static const int kDown[4][2] = {{0, 3}, {4, 7}, {5, 6}, {1, 2}};
-  static const int kLeft[4][2] = {{0, 1}, {4, 5}, {7, 6}, {3, 2}};
-  for (const auto& cellPieces : level.piecesOf)
-    for (long long p : cellPieces) {
-      const Piece& piece = level.pieces[std::size_t(p)];
-      const long long self = 8 * piece.hexahedron;
-      for (const auto& [direction, pairs] :
-           {std::pair{Before, kBefore}, std::pair{Down, kDown}, std::pair{Left, kLeft}})
-        for (long long q : piece.neighbours[std::size_t(direction)]) {
-          const long long other = 8 * level.pieces[std::size_t(q)].hexahedron;
-          for (int k = 0; k < 4; ++k)
-            change(numberOf(self + pairs[k][0]), numberOf(other + pairs[k][1]));
-        }
-    }
-  std::vector<long long> final(slots, -1);
-  std::vector<Point> at(slots);
-  for (const auto& cellPieces : level.piecesOf)
-    for (long long p : cellPieces) {
-      const Piece& piece = level.pieces[std::size_t(p)];
-      for (int w = 0; w < 8; ++w) {
-        const std::size_t s = std::size_t(numberOf(8 * piece.hexahedron + w));
-        final[s] = 0;
-        at[s] = corners[std::size_t(piece.cell)][std::size_t(w)];
-      }
-    }
-  level.points.clear();
-  for (std::size_t s = 0; s < slots; ++s)
-    if (final[s] == 0) {
-      final[s] = (long long)level.points.size();
-      level.points.push_back(at[s]);
-    }
-  level.hexahedra.assign(std::size_t(count), {});
-  for (long long h = 0; h < count; ++h)
-    for (int w = 0; w < 8; ++w)
-      level.hexahedra[std::size_t(h)][std::size_t(w)] = final[std::size_t(numberOf(8 * h + w))];
 }
 
 // buildAsFinest and findConnexionsAtFinestLevel (and buildRamifiedFinestLevel with
@@ -405,61 +278,6 @@ Level coarser(Level& fine) {
 }
 
 }  // namespace
-
-GridLevel assembledLevel(const std::vector<Surface>& surfaces, const std::vector<float>& stiffness,
-                         const std::vector<float>& mass, const SparseGridSettings& settings,
-                         bool erasePrevious) {
-  SparseGridSettings each;
-  each.n = settings.n;
-  each.min = settings.min;
-  each.max = settings.max;
-  if (each.min == Point{0, 0, 0} && each.max == Point{0, 0, 0}) {
-    each.min = each.max = surfaces.front().vertices.front();
-    for (const Surface& s : surfaces)
-      for (const Point& v : s.vertices)
-        for (int a = 0; a < 3; ++a)
-          each.min[a] = std::min(each.min[a], v[a]), each.max[a] = std::max(each.max[a], v[a]);
-    for (int a = 0; a < 3; ++a) {
-      const double widen = (each.max[a] - each.min[a]) / 100.0;
-      each.min[a] -= widen;
-      each.max[a] += widen;
-    }
-  }
-  GridLevel out;
-  std::vector<float> coefficient, massCoefficient;
-  for (std::size_t i = 0; i < surfaces.size(); ++i) {
-    GridLevel level;
-    try {
-      level = finestLevel(surfaces[i], each);
-    } catch (const Error& e) {
-      throw Error("surface " + std::to_string(i + 1) + ": " + e.what());
-    }
-    if (i == 0) {
-      out = level;
-      out.types.assign(level.types.size(), VoxelType::Outside);
-      coefficient.assign(level.types.size(), 0.0f);
-      massCoefficient.assign(level.types.size(), 0.0f);
-    }
-    for (std::size_t c = 0; c < level.types.size(); ++c) {
-      const VoxelType t = level.types[c];
-      if (t == VoxelType::Inside || (t == VoxelType::Boundary && !settings.fillWeighted)) {
-        out.types[c] = VoxelType::Inside;
-        coefficient[c] = stiffness[i];
-        massCoefficient[c] = mass[i];
-      } else if (t == VoxelType::Boundary) {
-        if (out.types[c] != VoxelType::Inside) out.types[c] = VoxelType::Boundary;
-        coefficient[c] = erasePrevious ? stiffness[i] : (coefficient[c] + stiffness[i]) * .5f;
-        massCoefficient[c] = erasePrevious ? mass[i] : (massCoefficient[c] + mass[i]) * .5f;
-      }
-    }
-  }
-  for (std::size_t c = 0; c < coefficient.size(); ++c) {
-    const bool kept = out.types[c] != VoxelType::Outside;
-    out.stiffness[c] = kept ? double(coefficient[c]) : 0.0;
-    out.mass[c] = kept ? double(massCoefficient[c]) : 0.0;
-  }
-  return out;
-}
 
 SparseGrid ramifiedGrid(const Voxelise& voxelise, const Surface& surface,
                         const SparseGridSettings& settings, int levels, bool finestConnectivity) {

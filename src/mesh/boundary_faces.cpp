@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "eis/core/error.hpp"
+#include "eis/core/mpi_chunks.hpp"
 
 namespace eis {
 
@@ -87,14 +88,8 @@ BoundaryFaces boundaryFaces(const DistributedMesh& mesh, bool flip) {
     }
 
   const int size = commSize(comm);
-  int count = int(rows.size());
-  std::vector<int> counts(static_cast<std::size_t>(size)),
-      offsets(static_cast<std::size_t>(size) + 1, 0);
-  EIS_CHECK_MPI(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm));
-  for (int r = 0; r < size; ++r) offsets[r + 1] = offsets[r] + counts[r];
-  std::vector<std::int64_t> all(static_cast<std::size_t>(offsets[size]));
-  EIS_CHECK_MPI(MPI_Allgatherv(rows.data(), count, MPI_INT64_T, all.data(), counts.data(),
-                               offsets.data(), MPI_INT64_T, comm));
+  std::vector<int> offsets;
+  const std::vector<std::int64_t> all = allGatherChunks(rows, MPI_INT64_T, comm, &offsets);
 
   // A face met once over all ranks is the boundary's; in SOFA's order by (input cell, j).
   std::map<Ids, int> globalCount;
@@ -177,14 +172,8 @@ BoundaryFaces cellFaces(const DistributedMesh& mesh) {
       rows.push_back(k < corners ? mesh.nodeIds()[std::size_t(cells[c][k])] : -1);
   }
   const int size = commSize(comm), rank = commRank(comm);
-  int count = int(rows.size());
-  std::vector<int> counts(static_cast<std::size_t>(size)),
-      offsets(static_cast<std::size_t>(size) + 1, 0);
-  EIS_CHECK_MPI(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm));
-  for (int r = 0; r < size; ++r) offsets[r + 1] = offsets[r] + counts[r];
-  std::vector<std::int64_t> all(static_cast<std::size_t>(offsets[size]));
-  EIS_CHECK_MPI(MPI_Allgatherv(rows.data(), count, MPI_INT64_T, all.data(), counts.data(),
-                               offsets.data(), MPI_INT64_T, comm));
+  std::vector<int> offsets;
+  const std::vector<std::int64_t> all = allGatherChunks(rows, MPI_INT64_T, comm, &offsets);
   std::vector<std::tuple<std::int64_t, int, std::size_t>> order;  // input cell, rank, row
   for (int r = 0; r < size; ++r)
     for (int i = offsets[r]; i < offsets[r + 1]; i += kFields)

@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "eis/core/error.hpp"
+#include "eis/core/mpi_chunks.hpp"
 #include "eis/core/mpi_exchange.hpp"
 #include "plex_points.hpp"
 
@@ -78,17 +79,10 @@ RankGraph rankGraph(MPI_Comm comm, const Holders& holders, const std::vector<Pet
         if (*h != rank) ++mine[*h];
   std::vector<IndexRow<3>> rows;
   for (const auto& [q, count] : mine) rows.push_back({rank, q, count});
-  const int size = commSize(comm);
-  std::vector<int> counts(size), offsets(size + 1, 0);
-  const int count = int(rows.size());
-  EIS_CHECK_MPI(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm));
-  for (int r = 0; r < size; ++r) offsets[r + 1] = offsets[r] + counts[r];
-  std::vector<IndexRow<3>> all(static_cast<std::size_t>(offsets[size]));
   MPI_Datatype rowType;
   EIS_CHECK_MPI(MPI_Type_contiguous(3, MPIU_INT, &rowType));
   EIS_CHECK_MPI(MPI_Type_commit(&rowType));
-  EIS_CHECK_MPI(MPI_Allgatherv(rows.data(), count, rowType, all.data(), counts.data(),
-                               offsets.data(), rowType, comm));
+  const std::vector<IndexRow<3>> all = allGatherChunks(rows, rowType, comm);
   EIS_CHECK_MPI(MPI_Type_free(&rowType));
   RankGraph graph;
   for (const auto& row : all) graph[{row[0], row[1]}] = row[2];

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "eis/core/error.hpp"
+#include "eis/core/mpi_chunks.hpp"
 #include "eis/core/scene.hpp"
 #include "eis/model/distance_lagrangian_constraint.hpp"
 #include "eis/model/fixed_lagrangian_constraint.hpp"
@@ -19,15 +20,7 @@ std::vector<std::int64_t> orderedNodeIds(const DistributedMesh& mesh, const Sele
   std::vector<std::int64_t> mine;
   for (PetscInt v : nodes.vertices)
     if (mesh.owned()[v]) mine.push_back(mesh.nodeIds()[v]);
-  int size;
-  EIS_CHECK_MPI(MPI_Comm_size(mesh.comm(), &size));
-  const int count = int(mine.size());
-  std::vector<int> counts(size), starts(size, 0);
-  EIS_CHECK_MPI(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, mesh.comm()));
-  for (int r = 1; r < size; ++r) starts[r] = starts[r - 1] + counts[r - 1];
-  std::vector<std::int64_t> all(std::size_t(starts.back() + counts.back()));
-  EIS_CHECK_MPI(MPI_Allgatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(),
-                               starts.data(), MPI_INT64_T, mesh.comm()));
+  std::vector<std::int64_t> all = allGatherChunks(mine, MPI_INT64_T, mesh.comm());
   std::sort(all.begin(), all.end());
   return all;
 }

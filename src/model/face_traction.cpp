@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "eis/core/error.hpp"
+#include "eis/core/mpi_chunks.hpp"
 
 namespace eis {
 
@@ -60,16 +61,7 @@ std::map<Face, double> selectedFaces(const DistributedMesh& mesh, const std::vec
     for (auto id : key) rows.push_back(double(id));
     rows.push_back(area);
   }
-  int size;
-  EIS_CHECK_MPI(MPI_Comm_size(mesh.comm(), &size));
-  std::vector<int> counts(static_cast<std::size_t>(size)), displacements(counts.size(), 0);
-  const int count = int(rows.size());
-  EIS_CHECK_MPI(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, mesh.comm()));
-  for (std::size_t r = 1; r < counts.size(); ++r)
-    displacements[r] = displacements[r - 1] + counts[r - 1];
-  std::vector<double> all(std::size_t(displacements.back() + counts.back()));
-  EIS_CHECK_MPI(MPI_Allgatherv(rows.data(), count, MPI_DOUBLE, all.data(), counts.data(),
-                               displacements.data(), MPI_DOUBLE, mesh.comm()));
+  const std::vector<double> all = allGatherChunks(rows, MPI_DOUBLE, mesh.comm());
   std::map<Face, double> faces;
   for (std::size_t i = 0; i < all.size(); i += 5)
     faces.emplace(Face{std::int64_t(all[i]), std::int64_t(all[i + 1]), std::int64_t(all[i + 2]),

@@ -5,29 +5,12 @@
 #include <map>
 
 #include "eis/core/error.hpp"
+#include "eis/core/mpi_chunks.hpp"
 #include "eis/core/scene.hpp"
 #include "eis/model/physics.hpp"
 #include "eis/model/selection.hpp"
 
 namespace eis {
-
-namespace {
-
-// Every rank's values, in rank order, on every rank.
-std::vector<std::int64_t> gatherAll(const std::vector<std::int64_t>& mine, MPI_Comm comm) {
-  int size;
-  EIS_CHECK_MPI(MPI_Comm_size(comm, &size));
-  const int count = int(mine.size());
-  std::vector<int> counts(size), starts(size, 0);
-  EIS_CHECK_MPI(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm));
-  for (int r = 1; r < size; ++r) starts[r] = starts[r - 1] + counts[r - 1];
-  std::vector<std::int64_t> all(std::size_t(starts.back() + counts.back()));
-  EIS_CHECK_MPI(MPI_Allgatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(),
-                               starts.data(), MPI_INT64_T, comm));
-  return all;
-}
-
-}  // namespace
 
 FixedLagrangianConstraint::Parameters FixedLagrangianConstraint::readParameters(
     const eis::Parameters& scene) {
@@ -53,7 +36,7 @@ std::unique_ptr<FixedLagrangianConstraint> FixedLagrangianConstraint::make(
       std::vector<std::int64_t> mine;
       for (PetscInt v : nodes.vertices)
         if (mesh.owned()[v]) mine.push_back(mesh.nodeIds()[v]);
-      std::vector<std::int64_t> all = gatherAll(mine, mesh.comm());
+      std::vector<std::int64_t> all = allGatherChunks(mine, MPI_INT64_T, mesh.comm());
       std::sort(all.begin(), all.end());
       for (std::int64_t id : all) positions.emplace(id, count++);
     }

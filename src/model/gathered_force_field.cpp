@@ -4,6 +4,8 @@
 #include <map>
 #include <utility>
 
+#include "eis/core/mpi_chunks.hpp"
+
 namespace eis {
 
 namespace {
@@ -37,27 +39,13 @@ GatheredForceField::GatheredForceField(const DistributedMesh& mesh,
       ownedLocal_.push_back(PetscInt(n));
       ids.push_back(mesh.nodeIds()[n]);
     }
-  const MPI_Comm comm = mesh.comm();
-  const int ranks = commSize(comm);
-  std::vector<int> idCounts(static_cast<std::size_t>(ranks)),
-      idDisplacements(static_cast<std::size_t>(ranks), 0);
-  const int mine = int(ids.size());
-  EIS_CHECK_MPI(MPI_Allgather(&mine, 1, MPI_INT, idCounts.data(), 1, MPI_INT, comm));
-  for (int r = 1; r < ranks; ++r)
-    idDisplacements[std::size_t(r)] =
-        idDisplacements[std::size_t(r - 1)] + idCounts[std::size_t(r - 1)];
-  gatheredIds_.resize(nodes_);
-  EIS_CHECK_MPI(MPI_Allgatherv(ids.data(), mine, MPI_INT64_T, gatheredIds_.data(), idCounts.data(),
-                               idDisplacements.data(), MPI_INT64_T, comm));
+  gatheredIds_ = allGatherChunks(ids, MPI_INT64_T, mesh.comm());
   // Node ids are 0..nodes-1 (SOFA's indices) on a mesh that refinement did not grow.
   for (std::int64_t id : gatheredIds_)
     if (id < 0 || std::size_t(id) >= nodes_)
       throw Error(name_ + ": a force field written in Python needs the body's nodes numbered 0.." +
                   std::to_string(nodes_ - 1) + " as SOFA's (mesh refinement adds others)");
-  for (int r = 0; r < ranks; ++r) {
-    counts_.push_back(idCounts[std::size_t(r)] * dofs_);
-    displacements_.push_back(idDisplacements[std::size_t(r)] * dofs_);
-  }
+  offsets_ = chunkOffsets(std::int64_t(ids.size()) * dofs_, mesh.comm());
   x_.resize(nodes_ * std::size_t(dofs_));
   v_.resize(x_.size());
   in_.resize(x_.size());
@@ -69,8 +57,7 @@ void GatheredForceField::gather(const double* local, std::vector<double>& whole)
   for (PetscInt n : ownedLocal_)
     for (int d = 0; d < dofs_; ++d) send_.push_back(local[n * dofs_ + d]);
   received_.resize(whole.size());
-  EIS_CHECK_MPI(MPI_Allgatherv(send_.data(), int(send_.size()), MPI_DOUBLE, received_.data(),
-                               counts_.data(), displacements_.data(), MPI_DOUBLE, mesh_.comm()));
+  allGatherChunksInto(send_.data(), MPI_DOUBLE, received_.data(), offsets_, mesh_.comm());
   for (std::size_t i = 0; i < gatheredIds_.size(); ++i)
     std::copy_n(received_.data() + i * std::size_t(dofs_), dofs_,
                 whole.data() + std::size_t(gatheredIds_[i]) * std::size_t(dofs_));

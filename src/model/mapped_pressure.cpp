@@ -4,6 +4,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "eis/core/mpi_chunks.hpp"
 #include "eis/core/scene.hpp"
 #include "eis/model/mat3.hpp"
 
@@ -13,20 +14,6 @@ namespace {
 
 Vec3 minus(const Vec3& a, const Vec3& b) {
   return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-}
-
-// Every rank's `mine`, in rank order, on every rank.
-template <class T>
-std::vector<T> allGathered(const std::vector<T>& mine, MPI_Datatype type, MPI_Comm comm) {
-  const int ranks = commSize(comm), count = int(mine.size());
-  std::vector<int> counts(static_cast<std::size_t>(ranks)),
-      offsets(static_cast<std::size_t>(ranks) + 1, 0);
-  EIS_CHECK_MPI(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm));
-  for (std::size_t r = 0; r < counts.size(); ++r) offsets[r + 1] = offsets[r] + counts[r];
-  std::vector<T> all(std::size_t(offsets.back()));
-  EIS_CHECK_MPI(MPI_Allgatherv(mine.data(), count, type, all.data(), counts.data(), offsets.data(),
-                               type, comm));
-  return all;
 }
 
 // Each face's child point indices, `corners` to a face.
@@ -76,8 +63,8 @@ MappedPressure::MappedPressure(const DistributedMesh& mesh,
       weights.push_back(p.weights[std::size_t(k)]);
     }
   }
-  const std::vector<std::int64_t> allIds = allGathered(ids, MPI_INT64_T, comm_);
-  const std::vector<double> allWeights = allGathered(weights, MPI_DOUBLE, comm_);
+  const std::vector<std::int64_t> allIds = allGatherChunks(ids, MPI_INT64_T, comm_);
+  const std::vector<double> allWeights = allGatherChunks(weights, MPI_DOUBLE, comm_);
   const std::size_t stride = std::size_t(corners) + 1;
   std::vector<std::size_t> at(
       static_cast<std::size_t>(size));  // child point -> its row in the gathered lists

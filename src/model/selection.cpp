@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "eis/core/error.hpp"
+#include "eis/core/mpi_chunks.hpp"
 
 namespace eis {
 
@@ -241,14 +242,7 @@ SelectedNodes selectNodes(const DistributedMesh& mesh, const Selection& selectio
         }
         if (distance[v] != none && mesh.owned()[v]) mine.push_back(distance[v]);
       }
-      int size = 0, count = int(mine.size());
-      EIS_CHECK_MPI(MPI_Comm_size(mesh.comm(), &size));
-      std::vector<int> counts(std::size_t(size), 0), offsets(std::size_t(size), 0);
-      EIS_CHECK_MPI(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, mesh.comm()));
-      for (int r = 1; r < size; ++r) offsets[r] = offsets[r - 1] + counts[r - 1];
-      std::vector<double> all(std::size_t(offsets.back() + counts.back()));
-      EIS_CHECK_MPI(MPI_Allgatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(),
-                                   offsets.data(), MPI_DOUBLE, mesh.comm()));
+      std::vector<double> all = allGatherChunks(mine, MPI_DOUBLE, mesh.comm());
       std::sort(all.begin(), all.end());
       double bound = none;
       if (std::int64_t(all.size()) > selection.nearest) {

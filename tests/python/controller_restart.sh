@@ -27,7 +27,8 @@ RANKS=2  # MPI ranks per run at most (tests/CMakeLists.txt: PROCESSORS)
 # shellcheck source=SCRIPTDIR/../common/python_test.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../common/python_test.sh"
 
-cat > scene.template << 'EOF_SCENE'
+# The scene: tests/common/clamped_beam.py's beam, a ConstantForceField and the writer.
+cat "$COMMON/clamped_beam.py" - > scene.template << 'EOF_SCENE'
 import Sofa.Core
 
 WRITE_AT = @WRITE_AT@  # the step after whose end the controller writes
@@ -59,28 +60,10 @@ class Writer(Sofa.Core.Controller):
 
 
 def createScene(root):
-    root.dt = 0.02
-    root.gravity = [0, -9.81, 0]
-    root.addObject("DefaultAnimationLoop")
-    grid = root.addObject("RegularGridTopology", name="grid", nx=5, ny=3, nz=3, xmin=0, xmax=1,
-                          ymin=0, ymax=0.25, zmin=0, zmax=0.25)
-    topology = root.addChild("topology")
-    tetrahedra = topology.addObject("TetrahedronSetTopologyContainer", name="tetrahedra")
-    topology.addObject("TetrahedronSetTopologyModifier")
-    topology.addObject("Hexa2TetraTopologicalMapping", input=grid.linkpath,
-                       output=tetrahedra.linkpath)
-    topology.addObject("MechanicalObject", name="points", position="@../grid.position")
-    topology.addObject("BoxROI", name="clamp", box=[-0.01, -0.01, -0.01, 0.01, 0.26, 0.26])
-    beam = topology.addChild("beam")
-    beam.addObject("EulerImplicitSolver")
-    beam.addObject("CGLinearSolver", iterations=500, tolerance=1e-12, threshold=1e-20)
-    beam.addObject("TetrahedronSetTopologyContainer", name="tetrahedra", src=tetrahedra.linkpath)
-    beam.addObject("MechanicalObject", name="dofs", position="@../points.position")
-    beam.addObject("MeshMatrixMass", massDensity=100, topology=tetrahedra.linkpath)
-    beam.addObject("FixedConstraint", indices="@../clamp.indices")
-    fem = beam.addObject("TetrahedronFEMForceField", name="fem", youngModulus=2e4,
-                         poissonRatio=0.3, method="@METHOD@", localStiffnessFactor=[1, 1, 1],
-                         updateStiffness=True)
+    beam, fem = clamped_beam(root, "CGLinearSolver",
+                             dict(iterations=500, tolerance=1e-12, threshold=1e-20),
+                             method="@METHOD@", localStiffnessFactor=[1, 1, 1],
+                             updateStiffness=True)
     pull = beam.addObject("ConstantForceField", name="pull", indices=[43, 44],
                           forces=[[0, 0, 0], [0, 0, 0]])
     root.addObject(Writer(name="writer", root=root, pull=pull, fem=fem))

@@ -21,7 +21,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/../common/python_test.sh"
 export PATH
 PATH=$(dirname "$PYTHON"):$PATH
 
-cat > scene.template << 'EOF_SCENE'
+# The scene: tests/common/clamped_beam.py's beam and the controller.
+cat "$COMMON/clamped_beam.py" - > scene.template << 'EOF_SCENE'
 import Sofa.Core
 
 WRITE_AT = @WRITE_AT@  # the step after whose end the controller writes the factors (0: never)
@@ -45,28 +46,8 @@ class Softener(Sofa.Core.Controller):
 
 
 def createScene(root):
-    root.dt = 0.02
-    root.gravity = [0, -9.81, 0]
-    root.addObject("DefaultAnimationLoop")
-    grid = root.addObject("RegularGridTopology", name="grid", nx=5, ny=3, nz=3, xmin=0, xmax=1,
-                          ymin=0, ymax=0.25, zmin=0, zmax=0.25)
-    topology = root.addChild("topology")
-    tetrahedra = topology.addObject("TetrahedronSetTopologyContainer", name="tetrahedra")
-    topology.addObject("TetrahedronSetTopologyModifier")
-    topology.addObject("Hexa2TetraTopologicalMapping", input=grid.linkpath,
-                       output=tetrahedra.linkpath)
-    topology.addObject("MechanicalObject", name="points", position="@../grid.position")
-    topology.addObject("BoxROI", name="clamp", box=[-0.01, -0.01, -0.01, 0.01, 0.26, 0.26])
-    beam = topology.addChild("beam")
-    beam.addObject("EulerImplicitSolver")
-    beam.addObject("SparseLDLSolver")
-    beam.addObject("TetrahedronSetTopologyContainer", name="tetrahedra", src=tetrahedra.linkpath)
-    beam.addObject("MechanicalObject", name="dofs", position="@../points.position")
-    beam.addObject("MeshMatrixMass", massDensity=100, topology=tetrahedra.linkpath)
-    beam.addObject("FixedConstraint", indices="@../clamp.indices")
-    fem = beam.addObject("TetrahedronFEMForceField", name="fem", youngModulus=2e4,
-                         poissonRatio=0.3, method="@METHOD@", localStiffnessFactor=[@FILE@],
-                         updateStiffness=@UPDATE@)
+    _, fem = clamped_beam(root, "SparseLDLSolver", {}, method="@METHOD@",
+                          localStiffnessFactor=[@FILE@], updateStiffness=@UPDATE@)
     root.addObject(Softener(name="softener", fem=fem))
 
 

@@ -10,20 +10,8 @@
 # Usage: attach_constraint.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
-here=$(dirname "$(realpath "${BASH_SOURCE[0]}")")
-# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
-source "$here/../common/mpi_launch.sh"
-# shellcheck source=SCRIPTDIR/../common/checks.sh
-source "$here/../common/checks.sh"
-program=$(realpath "$1")
-launch_in_scratch "$RANKS" "$program"
-
-run_on() {  # run_on RANKS NAME ARGS...: output in NAME.log
-  local ranks=$1 name=$2
-  shift 2
-  mpi_command "$ranks" "$program"
-  timeout 100 "${MPI_COMMAND[@]}" "$@" > "$name.log" 2>&1
-}
+# shellcheck source=SCRIPTDIR/../common/regression_test.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/regression_test.sh"
 differ() { [[ -s $1 && -s $2 ]] && ! same_state "$@" > /dev/null; }
 
 # Two beams of 4 x 2 x 2 cells side by side along x, a clamped at x = 0; its x = 1 face (nodes
@@ -77,13 +65,13 @@ for n in 1 2 3; do
     run_on $n two$n --config beams.ini --solver.group=g "--a/attach.pairs=/b two-way $pairs" \
     --output.final-state=two$n.csv
   check "... end where the one beam ends" \
-    python3 "$here/../common/attach_merged.py" two$n.csv merged.csv 4 2 2 1e-10
+    python3 "$COMMON/attach_merged.py" two$n.csv merged.csv 4 2 2 1e-10
 done
 check "... 9 attached pairs" grep -q "^group g: /a, /b solved as one system, 0 interaction springs, 9 attached pairs" two1.log
 check "the two beams in one group, not attached" \
   run_on 1 loose --config beams.ini --solver.group=g --output.final-state=loose.csv
 check "... do not end where the one beam ends" \
-  bash -c "! python3 '$here/../common/attach_merged.py' loose.csv merged.csv 4 2 2 1e-10"
+  bash -c "! python3 '$COMMON/attach_merged.py' loose.csv merged.csv 4 2 2 1e-10"
 
 check "two beams attached one-way, one step" \
   run_on 1 one --config beams.ini --solver.steps=1 --solver.group=g "--a/attach.pairs=/b $pairs" \
@@ -92,7 +80,7 @@ check "the two beams apart, b's attached nodes fixed, one step" \
   run_on 1 apart --config beams.ini --solver.steps=1 \
   "--b/constraint.fixed=indices 0 5 10 15 20 25 30 35 40" --output.final-state=apart.csv
 check "... the one-way step is the step apart, then SOFA's projection" \
-  python3 "$here/../common/attach_one_way.py" one.csv apart.csv 4 2 2 1e-12
+  python3 "$COMMON/attach_one_way.py" one.csv apart.csv 4 2 2 1e-12
 for n in 1 2 3; do
   check "two beams attached one-way, five steps, on $n ranks" \
     run_on $n five$n --config beams.ini --solver.group=g \
@@ -104,19 +92,19 @@ check "... 1 and 3 ranks agree" same_state five1.csv five3.csv 1e-10
 check "... and the attachment moved them" differ five1.csv loose.csv 1e-6
 
 check "a node in two pairs is refused" \
-  refused "node 0 of /b is in two attached pairs" 2 "$program" --config beams.ini --solver.group=g \
+  refused "node 0 of /b is in two attached pairs" 2 "$EXE" --config beams.ini --solver.group=g \
   "--a/attach.pairs=/b pairs 4 0 1 9 0 1"
 check "a two-way pair with R c = 0.4 is refused" \
-  refused "two-way with response-factor x c = 0.4" 2 "$program" --config beams.ini \
+  refused "two-way with response-factor x c = 0.4" 2 "$EXE" --config beams.ini \
   --solver.group=g "--a/attach.pairs=/b two-way pairs 4 0 0.4"
 check "an attached node its body fixes is refused" \
-  refused "node 0 of /a is also fixed by its body's constraints" 2 "$program" --config beams.ini \
+  refused "node 0 of /a is also fixed by its body's constraints" 2 "$EXE" --config beams.ini \
   --solver.group=g "--a/attach.pairs=/b pairs 0 0 1"
 check "a target outside the group is refused" \
-  refused "attach.pairs of /a: the target /c is no body of its solver.group" 2 "$program" \
+  refused "attach.pairs of /a: the target /c is no body of its solver.group" 2 "$EXE" \
   --config beams.ini --solver.group=g "--a/attach.pairs=/c pairs 4 0 1"
 check "a body attached to itself is refused" \
-  refused "the target is the body itself" 2 "$program" --config beams.ini --solver.group=g \
+  refused "the target is the body itself" 2 "$EXE" --config beams.ini --solver.group=g \
   "--a/attach.pairs=/a pairs 4 0 1"
 
 # The same as SOFA scenes: two grids of 2 x 2 x 2 hexahedra side by side along x under one solver,
@@ -165,13 +153,13 @@ check "SOFA scene: two grids, AttachProjectiveConstraint twoWay" \
   run_on 2 two_scn --scene two.scn --solver.steps=10 --output.final-state=two_scn.csv
 check "... 9 attached pairs" grep -q "^group /: /a, /b solved as one system, 0 interaction springs, 9 attached pairs" two_scn.log
 check "... end where the one grid ends" \
-  python3 "$here/../common/attach_merged.py" two_scn.csv merged_scn.csv 2 2 2 1e-10
+  python3 "$COMMON/attach_merged.py" two_scn.csv merged_scn.csv 2 2 2 1e-10
 check "SOFA scene: AttachProjectiveConstraint one-way, one step" \
   run_on 2 one_scn --scene one.scn --solver.steps=1 --output.final-state=one_scn.csv
 check "SOFA scene: the grids apart, b's attached nodes fixed, one step" \
   run_on 2 apart_scn --scene apart.scn --solver.steps=1 --output.final-state=apart_scn.csv
 check "... the one-way step is the step apart, then SOFA's projection" \
-  python3 "$here/../common/attach_one_way.py" one_scn.csv apart_scn.csv 2 2 2 1e-12
+  python3 "$COMMON/attach_one_way.py" one_scn.csv apart_scn.csv 2 2 2 1e-12
 # SOFA's SolveVisitor stops at the first node with an ODE solver: one below it never runs, and the
 # attach between a and b is under one solver still.
 sed 's|<Node name="b">|<Node name="b"><EulerImplicitSolver rayleighStiffness="0.5"/><CGLinearSolver/>|' \
@@ -182,13 +170,13 @@ check "... which never runs, and says so" grep -q "EulerImplicitSolver never run
 check "... the same state as without it" same_state nested_scn.csv two_scn.csv 1e-14
 scene refused.scn 'minDistance="0.5"' ''
 check "SOFA scene: minDistance is refused" \
-  refused "releasing pairs further apart than minDistance is not supported" 2 "$program" \
+  refused "releasing pairs further apart than minDistance is not supported" 2 "$EXE" \
   --scene refused.scn
 
 scene linked.scn 'twoWay="true"' ''
 sed -i 's|indices1="2 5 8 11 14 17 20 23 26"|indices1="@a/box.indices"|; s|<FixedProjectiveConstraint indices="0 3 6 9|<BoxROI name="box" box="1.9 -1 -1 2.1 2 2"/><FixedProjectiveConstraint indices="0 3 6 9|' linked.scn
 check "SOFA scene: indices1 linked to a BoxROI's output is refused" \
-  refused "a link to values SOFA computes (an engine's output) is not supported" 2 "$program" \
+  refused "a link to values SOFA computes (an engine's output) is not supported" 2 "$EXE" \
   --scene linked.scn
 
 echo "$((checks - failures)) passed, $failures failed"

@@ -13,20 +13,8 @@
 # Usage: coupled_bodies.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
-here=$(dirname "$(realpath "${BASH_SOURCE[0]}")")
-# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
-source "$here/../common/mpi_launch.sh"
-# shellcheck source=SCRIPTDIR/../common/checks.sh
-source "$here/../common/checks.sh"
-program=$(realpath "$1")
-launch_in_scratch "$RANKS" "$program"
-
-run_on() {  # run_on RANKS NAME ARGS...: output in NAME.log
-  local ranks=$1 name=$2
-  shift 2
-  mpi_command "$ranks" "$program"
-  timeout 100 "${MPI_COMMAND[@]}" "$@" > "$name.log" 2>&1
-}
+# shellcheck source=SCRIPTDIR/../common/regression_test.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/regression_test.sh"
 
 # Two tetrahedra, three nodes of each fixed; node 0 of /a and node 0 of /b, each moving, joined
 # by one spring (ks 50, kd 2, L 1.2) that is stretched and not along an axis.
@@ -66,7 +54,7 @@ INI
 check "two masses and a spring: one step" \
   run_on 1 pair --config pair.ini --output.final-state=pair.csv
 check "... is the first step computed by hand (6 x 6 system, SOFA's spring law)" \
-  python3 "$here/../common/two_mass_spring.py" pair.csv 2 3 50 2 1.2 0.01 \
+  python3 "$COMMON/two_mass_spring.py" pair.csv 2 3 50 2 1.2 0.01 \
   0,0,0 1.5,0.2,0.1 0.1,-0.2,0.3 -0.3,0.1,0.2
 check "... on 2 ranks, bit for bit" run_on 2 pair2 --config pair.ini --output.final-state=pair2.csv
 check "... the same final state" cmp pair.csv pair2.csv

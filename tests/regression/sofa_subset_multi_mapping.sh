@@ -15,20 +15,8 @@
 # tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
-here=$(dirname "$(realpath "${BASH_SOURCE[0]}")")
-# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
-source "$here/../common/mpi_launch.sh"
-# shellcheck source=SCRIPTDIR/../common/checks.sh
-source "$here/../common/checks.sh"
-program=$(realpath "$1")
-launch_in_scratch "$RANKS" "$program"
-
-run_on() {  # run_on RANKS NAME ARGS...: output in NAME.log
-  local ranks=$1 name=$2
-  shift 2
-  mpi_command "$ranks" "$program"
-  timeout 100 "${MPI_COMMAND[@]}" "$@" > "$name.log" 2>&1
-}
+# shellcheck source=SCRIPTDIR/../common/regression_test.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/regression_test.sh"
 
 # scene NAME JOIN: two grids under one solver, then JOIN (XML) at the root.
 scene() {
@@ -215,23 +203,23 @@ done
 scene mass.scn "${join/<MeshSpringForceField/<UniformMass vertexMass=\"1\"\/><MeshSpringForceField}" \
   "${grids[@]}"
 check "a UniformMass in the child is refused" \
-  refused "only a MeshSpringForceField on the child's edges is carried" 2 "$program" \
+  refused "only a MeshSpringForceField on the child's edges is carried" 2 "$EXE" \
   --scene mass.scn --solver.steps=1
 scene second.scn "${join/6 0\"/6 1\"}" "${grids[@]}"
 check "a spring between two points of the second input is refused" \
-  refused "springs with no end in the first input" 2 "$program" --scene second.scn \
+  refused "springs with no end in the first input" 2 "$EXE" --scene second.scn \
   --solver.steps=1
 scene before.scn "$(sed '/<MeshSpringForceField/d; s|<MechanicalObject name="dofs" position|<MeshSpringForceField linesStiffness="60"/><MechanicalObject name="dofs" position|' <<< "$join")" \
   "${grids[@]}"
 check "springs before the mapping in their node are refused" \
-  refused "before SubsetMultiMapping .* in its node" 2 "$program" --scene before.scn --solver.steps=1
+  refused "before SubsetMultiMapping .* in its node" 2 "$EXE" --scene before.scn --solver.steps=1
 scene rayleigh.scn "${join/linesDamping=\"0.5\"/linesDamping=\"0.5\" rayleighStiffness=\"0.1\"}" "${grids[@]}"
 check "the springs' own Rayleigh damping is refused" \
-  refused "rayleighStiffness.*own Rayleigh damping is not supported" 2 "$program" \
+  refused "rayleighStiffness.*own Rayleigh damping is not supported" 2 "$EXE" \
   --scene rayleigh.scn --solver.steps=1
 scene badpair.scn "${join/1 6 1 4/1 6 1 8}" "${grids[@]}"
 check "a pair naming no point of its input is refused" \
-  refused "pair 6 (1 8): input 1 has 8 points" 2 "$program" --scene badpair.scn --solver.steps=1
+  refused "pair 6 (1 8): input 1 has 8 points" 2 "$EXE" --scene badpair.scn --solver.steps=1
 mapped="<Node name=\"m\">
         <MechanicalObject name=\"dofs\" position=\"0 0 0  1 0 0  0 1 0  1 1 0  0 0 1  1 0 1  0 1 1  1 1 1\"/>
         <IdentityMapping input=\"@../a/dofs\" output=\"@dofs\"/>
@@ -239,11 +227,11 @@ mapped="<Node name=\"m\">
     ${join/@..\/a\/dofs @/@..\/m\/dofs @}"
 scene mapped.scn "$mapped" "${grids[@]}"
 check "an input that a mapping drives is refused, naming the mapping" \
-  refused "which IdentityMapping .* drives) is not a body" 2 "$program" --scene mapped.scn \
+  refused "which IdentityMapping .* drives) is not a body" 2 "$EXE" --scene mapped.scn \
   --solver.steps=1
 scene distances.scn "${nearest/stiffness=\"80\"/stiffness=\"@np.distances\"}" "${pairs[@]}"
 check "a NearestPointROI's output read elsewhere is refused" \
-  refused "read only as a SubsetMultiMapping's indexPairs" 2 "$program" --scene distances.scn \
+  refused "read only as a SubsetMultiMapping's indexPairs" 2 "$EXE" --scene distances.scn \
   --solver.steps=1
 
 echo "$((checks - failures)) passed, $failures failed"

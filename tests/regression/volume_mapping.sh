@@ -9,21 +9,9 @@
 # Usage: volume_mapping.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
-here=$(dirname "$(realpath "${BASH_SOURCE[0]}")")
-# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
-source "$here/../common/mpi_launch.sh"
-# shellcheck source=SCRIPTDIR/../common/checks.sh
-source "$here/../common/checks.sh"
-program=$(realpath "$1")
 meshes=$(realpath "$2")
-launch_in_scratch "$RANKS" "$program"
-
-run_on() {  # run_on RANKS NAME ARGS...: output in NAME.log
-  local ranks=$1 name=$2
-  shift 2
-  mpi_command "$ranks" "$program"
-  timeout 100 "${MPI_COMMAND[@]}" "$@" > "$name.log" 2>&1
-}
+# shellcheck source=SCRIPTDIR/../common/regression_test.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/regression_test.sh"
 fails() { [[ -s ${2:-} ]] && ! "$@"; }  # fails COMMAND FILE ...: FILE is there, COMMAND fails
 
 child='    <Node name="volumes">
@@ -48,7 +36,7 @@ XML
 tetrahedron tet.scn "$child"
 tetrahedron bare.scn ""
 hand() {
-  python3 "$here/../common/volume_spring_step.py" "$1" 0.7 900 0.05 0,0,0 1.2,0.1,0 \
+  python3 "$COMMON/volume_spring_step.py" "$1" 0.7 900 0.05 0,0,0 1.2,0.1,0 \
     0.2,0.9,0.1 0.3,0.2,1.1 0.3,-0.2,0.5 1e-12
 }
 check "one tetrahedron and a VolumeMapping child, one step" \
@@ -88,17 +76,17 @@ check "... ends elsewhere" fails same_state beam1.csv beam_bare.csv 1e-6
 
 sed 's|applyRestPosition="true"|applyRestPosition="false"|' tet.scn > norest.scn
 check "applyRestPosition false is refused" \
-  refused "only applyRestPosition=\"true\" is supported" 2 "$program" --scene norest.scn
+  refused "only applyRestPosition=\"true\" is supported" 2 "$EXE" --scene norest.scn
 sed 's|<RestShapeSpringsForceField|<UniformMass vertexMass="1"/><RestShapeSpringsForceField|' \
   tet.scn > mass.scn
 check "a mass in the child is refused" \
-  refused "in a VolumeMapping's child only a RestShapeSpringsForceField is supported" 2 "$program" \
+  refused "in a VolumeMapping's child only a RestShapeSpringsForceField is supported" 2 "$EXE" \
   --scene mass.scn
 sed 's|stiffness="900"|stiffness="900 800"|' tet.scn > two.scn
 check "a stiffness per volume is refused" \
-  refused "one stiffness for every volume is supported" 2 "$program" --scene two.scn
+  refused "one stiffness for every volume is supported" 2 "$EXE" --scene two.scn
 check "volume springs on hexahedra are refused" \
-  refused "the volume springs act on tetrahedra" 2 "$program" --mesh.box-size="1 1 1" \
+  refused "the volume springs act on tetrahedra" 2 "$EXE" --mesh.box-size="1 1 1" \
   --mesh.box-cells="2 2 2" --mesh.cell-type=hexahedron --volume.stiffness=10
 
 # A projective constraint in a mapped child: SOFA projects only the child's copy of the response.
@@ -121,14 +109,14 @@ cat > fixedchild.scn <<XML
 </Node>
 XML
 check "a FixedProjectiveConstraint in a barycentric child is refused, saying why" \
-  refused "a projective constraint on a mapped state holds nothing SOFA integrates" 2 "$program" \
+  refused "a projective constraint on a mapped state holds nothing SOFA integrates" 2 "$EXE" \
   --scene fixedchild.scn
 
 sed 's|<BarycentricMapping/>|<SubsetMultiMapping input="@.." output="@." indexPairs="0 0"/>|; s|<FixedProjectiveConstraint indices="0"/>||' \
   fixedchild.scn > multi.scn
 check "a SubsetMultiMapping child's mass is refused, naming the mapping" \
   refused "only a MeshSpringForceField on the child's edges is carried through a SubsetMultiMapping" \
-  2 "$program" --scene multi.scn
+  2 "$EXE" --scene multi.scn
 
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

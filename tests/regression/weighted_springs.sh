@@ -14,22 +14,10 @@
 # Usage: weighted_springs.sh <euler-implicit> <meshes dir>; the MPI launch line: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
-here=$(dirname "$(realpath "${BASH_SOURCE[0]}")")
-# shellcheck source=SCRIPTDIR/../common/mpi_launch.sh
-source "$here/../common/mpi_launch.sh"
-# shellcheck source=SCRIPTDIR/../common/checks.sh
-source "$here/../common/checks.sh"
-program=$(realpath "$1")
 MESH=$(realpath "$2/beam_v22_ascii.msh")
-launch_in_scratch "$RANKS" "$program"
+# shellcheck source=SCRIPTDIR/../common/regression_test.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/regression_test.sh"
 python=${PYTHON:-/usr/bin/python3}
-
-run_on() {  # run_on RANKS NAME ARGS...: output in NAME.log
-  local ranks=$1 name=$2
-  shift 2
-  mpi_command "$ranks" "$program"
-  timeout 100 "${MPI_COMMAND[@]}" "$@" > "$name.log" 2>&1
-}
 
 # Two tetrahedra of point masses; /a's nodes 1 2 3 and /b's node 3 fixed.
 cat > pair.ini <<'INI'
@@ -88,11 +76,11 @@ check "a spring from /a's node 0 to a point inside /b's tetrahedron (direct)" \
   run_on 1 inside --config pair.ini "--a/interaction.springs=/b 0 $weights 50 2 1.2" \
   --output.final-state=inside.csv
 check "... is the first step computed by hand (J^T f, J^T K J)" \
-  "$python" "$here/../common/weighted_spring_step.py" inside.csv inside.json 1e-12
+  "$python" "$COMMON/weighted_spring_step.py" inside.csv inside.json 1e-12
 check "... with an iterative solve" \
   run_on 1 insideit --config pair.ini "--a/interaction.springs=/b 0 $weights 50 2 1.2" \
   --solver.linear=iterative --solver.rtol=1e-15 --output.final-state=insideit.csv
-check "... the same step" "$python" "$here/../common/weighted_spring_step.py" insideit.csv inside.json 1e-10
+check "... the same step" "$python" "$COMMON/weighted_spring_step.py" insideit.csv inside.json 1e-10
 check "... on 2 ranks" \
   run_on 2 inside2 --config pair.ini "--a/interaction.springs=/b 0 $weights 50 2 1.2" \
   --output.final-state=inside2.csv
@@ -186,7 +174,7 @@ for n in 1 2 3; do
     run_on $n bary$n --scene bary.scn --solver.steps=1 --output.final-state=bary$n.csv
 done
 check "... is the first step computed by hand" \
-  "$python" "$here/../common/weighted_spring_step.py" bary1.csv bary.json 1e-12
+  "$python" "$COMMON/weighted_spring_step.py" bary1.csv bary.json 1e-12
 check "... 1 and 2 ranks agree" same_state bary1.csv bary2.csv 1e-14
 check "... 1 and 3 ranks agree" same_state bary1.csv bary3.csv 1e-14
 # The same springs to a BarycentricMapping child of a SparseGridTopology body (SOFA's sparse-grid
@@ -236,13 +224,13 @@ for n in 1 2 3; do
     run_on $n sparse$n --scene sparse.scn --solver.steps=1 --output.final-state=sparse$n.csv
 done
 check "... is the first step computed by hand (SOFA's sparse-grid mapper)" \
-  "$python" "$here/../common/weighted_spring_step.py" sparse1.csv sparse.json 1e-12
+  "$python" "$COMMON/weighted_spring_step.py" sparse1.csv sparse.json 1e-12
 check "... 1 and 2 ranks agree" same_state sparse1.csv sparse2.csv 1e-14
 check "... 1 and 3 ranks agree" same_state sparse1.csv sparse3.csv 1e-14
 sed 's|<MechanicalObject name="dofs" position=|<MechanicalObject name="dofs" translation="1 0 0" position=|' \
   sparse.scn > moved.scn
 check "a child's points moved by its MechanicalObject's translation are refused" \
-  refused "translation.*read as written, not moved" 2 "$program" --scene moved.scn --solver.steps=1
+  refused "translation.*read as written, not moved" 2 "$EXE" --scene moved.scn --solver.steps=1
 # As SOFA's SubsetTopology_refiningMesh.scn: the grid's points and its child's are a
 # SubsetTopology's pointsOutROI (meshes/beam_v22_ascii.msh out of the box x <= 4, SOFA's border
 # points first), the child's taken from the topology of its node (MechanicalObject::init); the
@@ -303,13 +291,13 @@ sed 's|<RegularGridTopology n="2 2 2" min="1.5 0 0" max="2.5 1 1"/>|<MeshTopolog
   bary.scn > tetra.scn
 check "a spring to a BarycentricMapping child of a mesh of tetrahedra is refused, naming it" \
   refused "supported from a body on a RegularGridTopology or a sparse grid; its input's topology is MeshTopology" \
-  2 "$program" --scene tetra.scn --solver.steps=1
+  2 "$EXE" --scene tetra.scn --solver.steps=1
 
 check "a weight that is no number is refused" \
-  refused "spring 0: each end is a node id >= 0 or weighted node ids" 2 "$program" \
+  refused "spring 0: each end is a node id >= 0 or weighted node ids" 2 "$EXE" \
   --config pair.ini "--a/interaction.springs=/b 0 0:0.5/1:x 50 2 1.2"
 check "a weighted end's node outside the body is refused" \
-  refused "node 9 of /b is no node of its mesh's cells" 2 "$program" \
+  refused "node 9 of /b is no node of its mesh's cells" 2 "$EXE" \
   --config pair.ini "--a/interaction.springs=/b 0 0:0.5/9:0.5 50 2 1.2"
 
 echo "$((checks - failures)) passed, $failures failed"

@@ -80,10 +80,10 @@ private:
   std::string name_;
   int dofs_;
   std::size_t nodes_;
-  std::vector<int> counts_, displacements_;  // the Allgatherv's, in doubles
-  std::vector<std::int64_t> gatheredIds_;    // node id of each gathered row
-  std::vector<PetscInt> ownedLocal_;         // owned local vertices, in gathering order
-  std::vector<Place> places_;                // by cell
+  std::vector<int> offsets_;               // where each rank's rows start, in doubles
+  std::vector<std::int64_t> gatheredIds_;  // node id of each gathered row
+  std::vector<PetscInt> ownedLocal_;       // owned local vertices, in gathering order
+  std::vector<Place> places_;              // by cell
   std::string unplaced_;  // why the entries have no place in an assembled matrix, if they have not
   mutable std::vector<double> send_, received_, in_, out_;
   std::vector<double> x_, v_;
