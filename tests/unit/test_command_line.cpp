@@ -1151,7 +1151,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
             "solver.initial-guess = last: expected auto | zero | previous | projected | span");
   EXPECT_EQ(
       errorOf({"--solver.preconditioner=ilu"}),
-      "solver.preconditioner = ilu: expected auto | gamg | hypre | hypre-elasticity | jacobi");
+      "solver.preconditioner = ilu: expected auto | gamg | hypre | hypre-elasticity | jacobi | none");
 }
 
 TEST(Scene, OptionsThatDoNotComposeAreRejected) {
@@ -1259,6 +1259,17 @@ TEST(Scene, TotalMassSizesEveryMassType) {
             "totalMass)");
   EXPECT_EQ(errorOf({"--mass.vertex-mass=2"}),
             "mass.vertex-mass applies to mass.type = uniform only");
+  EXPECT_EQ(errorOf({"--mass.type=none", "--mass.total-mass=2"}),
+            "mass.total-mass: mass.type = none has no mass to size");
+  EXPECT_EQ(errorOf({"--mass.type=none", "--material.density=2"}),
+            "material.density: mass.type = none has no mass to size");
+  EXPECT_EQ(errorOf({"--mass.type=none", "--physics.type=diffusion", "--solver.first-order=true"}),
+            "mass.type = none applies to elasticity only, not to physics.type = diffusion");
+  EXPECT_EQ(errorOf({"--mass.type=none", "--solver.newton=full"}),
+            "mass.type = none: not with solver.newton = full (the linearized step is SOFA's)");
+  EXPECT_EQ(errorOf({"--mass.type=none", "--lagrange.fixed=indices 0"}),
+            "mass.type = none: not with Lagrangian constraints (lagrange.fixed): a massless "
+            "body's constraint response is not supported");
   EXPECT_EQ(errorOf({"--mass.cell-factor=2"}),
             "mass.cell-factor applies to mass.type = hexahedron-fem(-lumped) only");
   EXPECT_EQ(errorOf({"--mass.total-mass-by-cells=2"}),
