@@ -718,20 +718,22 @@ SofaMatrixSources matrixSources(const sofa::Body& body) {
 }
 
 // SOFA's CGLinearSolver (a GraphScatteredMatrix) assembles no matrix: it multiplies by
-// addDForce. A force field written in Python with addDForce but no addKToMatrix (the methods
-// the scene driver recorded) is then run matrix-free, as SOFA runs it; under a solver that
-// assembles, its missing matrix stays an error (model/gathered_force_field).
+// addDForce and never calls addKToMatrix. A force field written in Python with addDForce (the
+// methods the scene driver recorded) is then run matrix-free, as SOFA runs it, whatever its
+// addKToMatrix gives (SofaPython3's emptyForceField.py returns nothing from it); under a solver
+// that assembles, a missing or unreadable matrix stays an error (model/gathered_force_field).
 void matrixFreeUnderCG(Reader& r, const SofaObject& o, const SofaObject* linearSolver) {
   if (!linearSolver || linearSolver->type != "CGLinearSolver" || r.gave("solver.operator")) return;
   const auto methods = parse::tokens(r.text(o, "methods").value_or(""));
   const auto defines = [&methods](const char* m) {
     return std::find(methods.begin(), methods.end(), m) != methods.end();
   };
-  if (!defines("addDForce") || defines("addKToMatrix")) return;
+  if (!defines("addDForce")) return;
   r.key("solver.operator", "matrix-free");
+  r.key("python.add-k-to-matrix", "false");
   r.note(o.label() +
-         ": the step's matrix is matrix-free (addDForce, no addKToMatrix), as SOFA's "
-         "CGLinearSolver multiplies by addDForce and assembles none");
+         ": the step's matrix is matrix-free (addDForce; addKToMatrix is never called), as "
+         "SOFA's CGLinearSolver multiplies by addDForce and assembles none");
 }
 
 // A pressure on a mapped child's faces has a tangent J^T K J between body nodes of different

@@ -7,7 +7,10 @@
 # (to 1e-12). With no mass, as emptyForceField.py has it, SOFA's step is quasi-static (M = 0,
 # and gravity, applied through the masses, pulls on nothing): the system matrix
 # -h (h + rayleighStiffness) K and the right-hand side are zero, dv = 0, and the point stays at
-# the origin, at rest, bit for bit (on 2 ranks). Refused, with one error line: a size of 0.
+# the origin, at rest, bit for bit (on 2 ranks). The force field's addKToMatrix returns nothing,
+# as emptyForceField.py's: SOFA's CGLinearSolver never calls it, and the field runs matrix-free
+# (before, it was assembled, and the run stopped on that answer). Refused, with one error line: a
+# size of 0.
 # emptyForceField.py's CGLinearSolver tolerance = threshold = "10-3", which SOFA's stream reads
 # as 10: the run is the same (the solve is converged to rtol 1e-8 whatever the scene's
 # tolerance), with a warning saying 10; under scene.linear-solver-limits = scene a tolerance of
@@ -26,7 +29,6 @@ scene() {  # scene RANKS FILE ARGS...: mpiexec -n RANKS euler-implicit --scene F
 cat > empty.py << 'EOF_SCENE'
 import os
 
-import numpy
 import Sofa.Core
 
 
@@ -43,7 +45,7 @@ class Nothing(Sofa.Core.ForceFieldVec3d):
         pass
 
     def addKToMatrix(self, mparams, nNodes, nDofs):
-        return numpy.zeros((0, 3))
+        """Returns nothing, as emptyForceField.py's: SOFA's CG never calls it."""
 
 
 def createScene(root):

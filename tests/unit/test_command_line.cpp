@@ -631,6 +631,8 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(path(s, "topology.changes"), "events.txt"); }},
       {"python.force-field", "/beam/spring",
        [](const Scene& s) { EXPECT_EQ(s.texts("python.force-field"), Args{"/beam/spring"}); }},
+      {"python.add-k-to-matrix", "false",
+       [](const Scene& s) { EXPECT_FALSE(s.boolean("python.add-k-to-matrix")); }},
       {"rigid.frames", "1 2 3 0 0 0 1",
        [](const Scene& s) {
          EXPECT_EQ(s.reals("rigid.frames"), (std::vector<double>{1, 2, 3, 0, 0, 0, 1}));
