@@ -29,9 +29,23 @@ void physicsNeedsSolver(Scene& scene) {
         "physics.type = diffusion (take hypre)");
 }
 
+constexpr const char* kLagrangianRows[] = {"lagrange.fixed", "lagrange.bilateral",
+                                           "lagrange.unilateral", "lagrange.sliding",
+                                           "lagrange.distance"};
+
 void massOfElasticity(Scene& scene) {
   const MassType type = scene.choice("mass.type", kMassTypes);
   requireElasticity(scene, "mass.type = uniform", type == MassType::Uniform);
+  requireElasticity(scene, "mass.type = none", type == MassType::None);
+  // A massless body's constraint response (W from a system with M = 0) and its step solved to
+  // convergence (a nonlinear static solve) are not carried.
+  if (type == MassType::None && scene.text("solver.newton") == "full")
+    throw Error("mass.type = none: not with solver.newton = full (the linearized step is SOFA's)");
+  if (type == MassType::None)
+    for (const char* key : kLagrangianRows)
+      if (scene.given(key))
+        throw Error(std::string("mass.type = none: not with Lagrangian constraints (") + key +
+                    "): a massless body's constraint response is not supported");
   requireElasticity(scene, "mass.total-mass", scene.given("mass.total-mass"));
   requireElasticity(scene, "mass.type = hexahedron-fem",
                     type == MassType::HexahedronFem || type == MassType::HexahedronFemLumped);
@@ -249,7 +263,10 @@ const std::vector<SceneCheck>& sceneChecks() {
       {"physics",
        {"physics.type", "solver.first-order", "solver.preconditioner"},
        physicsNeedsSolver},
-      {"mass", {"physics.type", "mass.type", "mass.total-mass"}, massOfElasticity},
+      {"mass",
+       {"physics.type", "mass.type", "mass.total-mass", "solver.newton", "lagrange.fixed",
+        "lagrange.bilateral", "lagrange.unilateral", "lagrange.sliding", "lagrange.distance"},
+       massOfElasticity},
       {"elastic-fem",
        {"physics.type", "material.model", "material.rotation", "material.cells",
         "material.hexahedron-element", "material.young-modulus", "material.poisson-ratio",

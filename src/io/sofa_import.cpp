@@ -42,10 +42,6 @@ namespace eis {
 
 namespace {
 
-// The keys that give a body cells (without them it is a body of points).
-constexpr const char* kCellKeys[] = {"mesh.tetrahedra", "mesh.hexahedra", "mesh.triangles",
-                                     "mesh.quadrangles", "mesh.edges"};
-
 using sofa::objectPath;
 using sofa::Reader;
 
@@ -727,20 +723,22 @@ SofaMatrixSources matrixSources(const sofa::Body& body) {
 }
 
 // SOFA's CGLinearSolver (a GraphScatteredMatrix) assembles no matrix: it multiplies by
-// addDForce. A force field written in Python with addDForce but no addKToMatrix (the methods
-// the scene driver recorded) is then run matrix-free, as SOFA runs it; under a solver that
-// assembles, its missing matrix stays an error (model/gathered_force_field).
+// addDForce and never calls addKToMatrix. A force field written in Python with addDForce (the
+// methods the scene driver recorded) is then run matrix-free, as SOFA runs it, whatever its
+// addKToMatrix gives (SofaPython3's emptyForceField.py returns nothing from it); under a solver
+// that assembles, a missing or unreadable matrix stays an error (model/gathered_force_field).
 void matrixFreeUnderCG(Reader& r, const SofaObject& o, const SofaObject* linearSolver) {
   if (!linearSolver || linearSolver->type != "CGLinearSolver" || r.gave("solver.operator")) return;
   const auto methods = parse::tokens(r.text(o, "methods").value_or(""));
   const auto defines = [&methods](const char* m) {
     return std::find(methods.begin(), methods.end(), m) != methods.end();
   };
-  if (!defines("addDForce") || defines("addKToMatrix")) return;
+  if (!defines("addDForce")) return;
   r.key("solver.operator", "matrix-free");
+  r.key("python.add-k-to-matrix", "false");
   r.note(o.label() +
-         ": the step's matrix is matrix-free (addDForce, no addKToMatrix), as SOFA's "
-         "CGLinearSolver multiplies by addDForce and assembles none");
+         ": the step's matrix is matrix-free (addDForce; addKToMatrix is never called), as "
+         "SOFA's CGLinearSolver multiplies by addDForce and assembles none");
 }
 
 // A pressure on a mapped child's faces has a tangent J^T K J between body nodes of different
@@ -907,21 +905,33 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     if (o->type == "ConstantForceField") noteForceLoad(*o, keys, before, forces);
     if (o->type == "PythonForceField") matrixFreeUnderCG(reader, *o, body.linearSolver);
   }
-  // Without a mass component SOFA's M is 0: its system matrix is -h (h + rayleighStiffness) K,
-  // a quasi-static step (zero without a stiffness), and gravity, which acts through the mass,
-  // pulls on nothing. Our body always has a mass (material.density 1 by default): refused.
-  if (!rigid && !reader.gave("mass.type")) {
-    if (reader.gave("mesh.nodes") &&
-        std::none_of(std::begin(kCellKeys), std::end(kCellKeys),
-                     [&](const char* key) { return reader.gave(key); }))
+  // Without a mass component SOFA's M is 0: its system matrix is -h B - h (h + rayleighStiffness)
+  // K, a quasi-static step, and gravity, which acts through the mass, pulls on nothing: our
+  // mass.type = none. A body whose mass would come from a mapped child, or whose stiffness from a
+  // mapped child's FEM, and a diffusion body stay refused (not carried with M = 0 here).
+  const bool massless = !rigid && !reader.gave("mass.type");
+  if (massless) {
+    if (diffusion || !femChildren.empty() || !mappedChildren.empty())
       throw Error(state.where + ": " + state.type +
-                  ": a body of points with no mass (no UniformMass, DiagonalMass or "
-                  "MeshMatrixMass acts on it): SOFA's step is then quasi-static (M = 0, no "
-                  "gravity), which is not simulated here; give it a mass");
-    throw Error(state.where + ": " + state.type +
-                (state.name.empty() ? "" : " '" + state.name + "'") +
-                ": no mass component: SOFA's step would have M = 0, which is not simulated "
-                "here; give it a mass (UniformMass, DiagonalMass, MeshMatrixMass, ...)");
+                  (state.name.empty() ? "" : " '" + state.name + "'") +
+                  ": no mass component: SOFA's step would have M = 0, which is simulated here "
+                  "only for a body with no mapped child and no diffusion; give it a mass "
+                  "(UniformMass, DiagonalMass, MeshMatrixMass, ...)");
+    reader.key("mass.type", "none");
+    reader.note(state.label() +
+                ": no mass component -> mass.type = none (SOFA's M = 0: a quasi-static step, "
+                "no gravity force)");
+    // Its K may be singular (a chain of springs has no stiffness across itself): SOFA's CG,
+    // unpreconditioned from x = 0, then gives the answer with no part in K's null space, which
+    // a preconditioner or another start would add.
+    if (body.linearSolver && body.linearSolver->type == "CGLinearSolver" &&
+        !reader.gave("solver.preconditioner") && !reader.gave("solver.initial-guess")) {
+      reader.key("solver.preconditioner", "none");
+      reader.key("solver.initial-guess", "zero");
+      reader.note(state.label() +
+                  ": massless under a CGLinearSolver -> solver.preconditioner = none, "
+                  "solver.initial-guess = zero (SOFA's plain CG from x = 0)");
+    }
   }
   if (!femChildren.empty()) {
     const SofaObject& fem = *femChildren.front()->components.front();
@@ -990,11 +1000,6 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
       sofa::checkDataFields(reader, *o, options.skipUnsupported);
     for (const SofaObject* o : {child.mapping, child.state})
       sofa::checkDataFields(reader, *o, options.skipUnsupported);
-    // Without a mass of its own the body would get our default mass, which SOFA's has not.
-    if (!reader.gave("mass.type"))
-      throw Error(child.mapping->where + ": " + child.mapping->type + ": " + state.label() +
-                  " has no mass of its own: a body whose mass is only its mapped child's is "
-                  "not supported");
     // SOFA's mapper of a sparse grid reads the grid's cubes (io/sofa_mapped_child).
     std::optional<sofa::SparseGrid> sparse;
     std::vector<sofa::GridLevel> finer;

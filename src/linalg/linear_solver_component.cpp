@@ -14,7 +14,7 @@ ParameterSpec linearSolverParameters() {
            "matrix-free products element by element (PETSc MatShell), Jacobi preconditioner by default",
            "assembled", "", false, check::choice(kOperatorModes)})
       .add(
-          {"solver.preconditioner", "auto|gamg|hypre|hypre-elasticity|jacobi",
+          {"solver.preconditioner", "auto|gamg|hypre|hypre-elasticity|jacobi|none",
            "the linear solves' preconditioner (under CG); a -pc_type option overrides it. auto: gamg\n"
            "for an assembled operator, jacobi for solver.operator = matrix-free. gamg: PETSc's\n"
            "smoothed-aggregation AMG (for elasticity with the six rigid-body modes; its Chebyshev\n"
@@ -24,8 +24,11 @@ ParameterSpec linearSolverParameters() {
            "hypre-elasticity: those plus nodal coarsening and the three rigid rotations as\n"
            "interpolation vectors (GM-1), for elasticity: the fewest iterations, each dearer. A\n"
            "-pc_hypre_boomeramg_* option overrides the setting it names. jacobi: the diagonal. All\n"
-           "but jacobi need an assembled operator. docs/linear-solvers.md, \"Choosing the\n"
-           "preconditioner\", says which to take when.",
+           "but jacobi and none need an assembled operator. none: plain CG, SOFA's CGLinearSolver;\n"
+           "from a zero start (solver.initial-guess = zero) it gives a singular but consistent\n"
+           "system (a massless body's, mass.type = none) SOFA's answer, the one with no part in\n"
+           "the matrix's null space, which a preconditioner would add. docs/linear-solvers.md,\n"
+           "\"Choosing the preconditioner\", says which to take when.",
            "auto", "", false, check::choice(kPreconditioners)})
       .add(
           {"solver.pc-lag", "N",
@@ -140,7 +143,8 @@ void checkPreconditioner(Scene& scene) {
         "solver.linear = direct needs an assembled matrix; solver.operator = matrix-free "
         "has none");
   const Preconditioner pc = p.preconditioner;
-  const bool multigrid = pc != Preconditioner::Automatic && pc != Preconditioner::Jacobi;
+  const bool multigrid =
+      pc != Preconditioner::Automatic && pc != Preconditioner::Jacobi && pc != Preconditioner::None;
   if (multigrid && p.op == OperatorMode::MatrixFree)
     throw Error("solver.preconditioner = " + parse::nameOf(pc, kPreconditioners) +
                 " needs an assembled matrix; solver.operator = matrix-free has none (take jacobi)");
@@ -198,6 +202,7 @@ LinearSolverChoice linearSolverOf(const LinearSolverParameters& p, bool constant
     case Preconditioner::Hypre:
     case Preconditioner::HypreElasticity: choice.pcType = PCHYPRE; break;
     case Preconditioner::Jacobi: choice.pcType = PCJACOBI; break;
+    case Preconditioner::None: choice.pcType = PCNONE; break;
     case Preconditioner::Automatic:
       choice.pcType = choice.op == OperatorMode::MatrixFree ? PCJACOBI : PCGAMG;
       break;

@@ -202,6 +202,11 @@ bool CoupledSystem::constantMatrix() const {
                      [](const Member& m) { return m.system->constantMatrix(); });
 }
 
+bool CoupledSystem::massless() const {
+  return std::any_of(members_.begin(), members_.end(),
+                     [](const Member& m) { return m.system->massless(); });
+}
+
 std::vector<double> CoupledSystem::gatherEnds(Vec whole) const {
   return gather(ends_, whole);
 }

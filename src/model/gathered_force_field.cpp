@@ -27,10 +27,11 @@ bool gatheredForceFieldMakerSet() {
 
 GatheredForceField::GatheredForceField(const DistributedMesh& mesh,
                                        std::unique_ptr<NodalForceCallbacks> callbacks,
-                                       std::string name)
+                                       std::string name, bool askStiffness)
     : mesh_(mesh),
       callbacks_(std::move(callbacks)),
       name_(std::move(name)),
+      stiffness_(callbacks_->hasStiffness() && askStiffness),
       dofs_(mesh.dofsPerNode()),
       nodes_(std::size_t(mesh.numGlobalVertices())) {
   std::vector<std::int64_t> ids;
@@ -76,11 +77,10 @@ void GatheredForceField::addForce(const double* x, const double* v, double* f) {
   std::fill(out_.begin(), out_.end(), 0.0);
   std::string failure = callbacks_->addForce(nodes_, dofs_, x_.data(), v_.data(), out_.data());
   std::vector<NodalForceCallbacks::Entry> entries;
-  if (failure.empty() && callbacks_->hasStiffness())
-    failure = callbacks_->stiffness(nodes_, dofs_, entries);
+  if (failure.empty() && stiffness_) failure = callbacks_->stiffness(nodes_, dofs_, entries);
   throwIfAnyRankFailed(failure, mesh_.comm());
   addOwned(out_, f);
-  if (callbacks_->hasStiffness()) placeStiffness(entries);
+  if (stiffness_) placeStiffness(entries);
 }
 
 void GatheredForceField::addDForce(const double* dx, double* df, double kFactor) const {
@@ -160,6 +160,11 @@ void GatheredForceField::addKToElementMatrices(double* elementMatrices, double k
     throw Error(name_ +
                 ": a force field written in Python without addKToMatrix has no matrix; define "
                 "it or use the matrix-free operator (solver.operator = matrix-free)");
+  if (!stiffness_)
+    throw Error(name_ +
+                ": python.add-k-to-matrix = false: its addKToMatrix is not called (as SOFA's "
+                "CGLinearSolver never calls it), so it has no matrix; use the matrix-free "
+                "operator (solver.operator = matrix-free)");
   if (!unplaced_.empty()) throw Error(unplaced_);
   addKToElementDiagonals(elementMatrices, kFactor, range);
 }
@@ -183,7 +188,13 @@ ForceFieldComponent gatheredForceFieldComponent() {
             "addKToMatrix the script's process computes on every node (python3 scene.py with\n"
             "the euler_implicit module, or the controllers' python3 under --scene FILE.py);\n"
             "repeatable",
-            std::nullopt, "", true, [](const std::string&, const std::string&) {}}),
+            std::nullopt, "", true, [](const std::string&, const std::string&) {}})
+           .add({"python.add-k-to-matrix", "BOOL",
+                 "whether the field's addKToMatrix is called (once per addForce: its matrix, for\n"
+                 "the assembled operator and the Jacobi diagonal); false: never, as SOFA's\n"
+                 "CGLinearSolver never calls it (the importer's choice under one), and the field\n"
+                 "then runs matrix-free only",
+                 "true", "", false, check::boolean()}),
        nullptr},
       Physics::Elasticity,
       [](const ModelContext& context, const Parameters& scene) -> std::unique_ptr<ForceField> {
@@ -202,7 +213,8 @@ ForceFieldComponent gatheredForceFieldComponent() {
         std::unique_ptr<NodalForceCallbacks> callbacks = maker()(paths[0]);
         if (!callbacks)
           throw Error(paths[0] + ": no force field written in Python at this path of the graph");
-        return std::make_unique<GatheredForceField>(context.mesh, std::move(callbacks), paths[0]);
+        return std::make_unique<GatheredForceField>(context.mesh, std::move(callbacks), paths[0],
+                                                    scene.boolean("python.add-k-to-matrix"));
       }};
 }
 

@@ -56,6 +56,7 @@ Mass::Mass(const Cells& cells, const CellShapes& shapes, int dofsPerNode, double
     throw Error(
         "mass.finer-homogenisation = static: HexahedronCompositeFEMForceFieldAndMass's lumped "
         "mass is not supported (mass.type = hexahedron-fem only)");
+  if (type == MassType::None) return;
   if (type == MassType::Uniform) {  // each vertex's mass, shared out among its cells
     vertexShares_.reserve(cellsPerVertex.size());
     for (double count : cellsPerVertex) vertexShares_.push_back(coefficient / count);
@@ -148,6 +149,7 @@ double Mass::lumpedEntry(std::size_t cell, int a) const {
 }
 
 void Mass::addMDx(const double* dx, double* out, double factor) const {
+  if (type_ == MassType::None) return;
   if (!fullMatrix(type_)) {
     // Element by element, like the consistent case, so ghost vertices get this rank's share
     // only and the local-to-global sum counts each element once.
@@ -185,6 +187,7 @@ void Mass::addMDx(const double* dx, double* out, double factor) const {
 }
 
 void Mass::addMToElementMatrices(double* elementMatrices, double factor, CellRange range) const {
+  if (type_ == MassType::None) return;
   const int corners = cells_.corners(), n = corners * dofs_;
   const auto add = [&](double* block, int a, int b, double value) {
     for (int d = 0; d < dofs_; ++d) block[(dofs_ * a + d) * n + dofs_ * b + d] += value;
@@ -209,6 +212,7 @@ void Mass::addMToElementMatrices(double* elementMatrices, double factor, CellRan
 }
 
 void Mass::addGravity(double* f, const double* g) const {
+  if (type_ == MassType::None) return;
   for (std::size_t c = 0; c < cells_.size(); ++c)
     for (int a = 0; a < cells_.corners(); ++a) {
       const double m = lumpedShare(c, a);
@@ -218,6 +222,7 @@ void Mass::addGravity(double* f, const double* g) const {
 
 double Mass::localTotal() const {
   double total = 0;
+  if (type_ == MassType::None) return total;
   for (std::size_t c = 0; c < cells_.size(); ++c)
     for (int a = 0; a < cells_.corners(); ++a) total += lumpedShare(c, a);
   return total;
@@ -252,13 +257,14 @@ const ComponentDeclaration& massComponent() {
       "HexahedronFEMForceFieldAndMass's mass (hexahedron-fem)",
       ParameterSpec()
           .add(
-              {"mass.type", "lumped|consistent|uniform|hexahedron-fem|hexahedron-fem-lumped",
+              {"mass.type", "lumped|consistent|uniform|hexahedron-fem|hexahedron-fem-lumped|none",
                "lumped: SOFA DiagonalMass (and MeshMatrixMass lumping=\"true\", the same matrix),\n"
                "density*volume/4 on each node of a tetrahedron, /8 of a hexahedron; consistent:\n"
                "SOFA MeshMatrixMass (tetrahedra: the P1 mass matrix; hexahedra: volume/20 on the\n"
                "diagonal, volume/40 along each edge); uniform: SOFA UniformMass, the same mass on\n"
                "every node (mass.total-mass or mass.vertex-mass); hexahedron-fem (-lumped): SOFA\n"
-               "HexahedronFEMForceFieldAndMass's element mass (lumpedMass), hexahedra only",
+               "HexahedronFEMForceFieldAndMass's element mass (lumpedMass), hexahedra only; none:\n"
+               "M = 0, SOFA's step with no mass component (quasi-static, and no gravity force)",
                "lumped", "", false, check::choice(kMassTypes)})
           .add(
               {"mass.total-mass", "M",
@@ -311,6 +317,10 @@ const ComponentDeclaration& massComponent() {
               "mass.total-mass: SOFA's HexahedronFEMForceFieldAndMass takes a density only "
               "(material.density)");
         const bool total = scene.given("mass.total-mass");
+        if (type == MassType::None)
+          for (const char* key : {"mass.total-mass", "material.density"})
+            if (scene.given(key))
+              throw Error(std::string(key) + ": mass.type = none has no mass to size");
         if (total && scene.given("mass.vertex-mass"))
           throw Error("mass.total-mass and mass.vertex-mass both size the uniform mass: give one");
         if (scene.given("mass.total-mass-by-cells")) {

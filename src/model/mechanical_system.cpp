@@ -16,7 +16,8 @@ MechanicalSystem::MechanicalSystem(const DistributedMesh& mesh, MassType massTyp
       shapes_(mesh.cells(), mesh.restCoords()),
       mass_(mesh.cells(), shapes_, mesh.dofsPerNode(), massCoefficient, massType,
             massType == MassType::Uniform ? cellsPerVertex(mesh) : std::vector<double>{},
-            cellMassFactors, massRefinement) {
+            cellMassFactors, massRefinement),
+      massless_(massType == MassType::None) {
   EIS_CHECK(DMCreateLocalVector(mesh.dm(), &localA_));
   EIS_CHECK(DMCreateLocalVector(mesh.dm(), &localV_));
   EIS_CHECK(DMCreateLocalVector(mesh.dm(), &localB_));

@@ -1,6 +1,7 @@
 #include "eis/ode/euler_implicit_solver.hpp"
 
 #include <cmath>
+#include <string>
 
 #include "eis/core/error.hpp"
 
@@ -63,7 +64,7 @@ StepReport EulerImplicitSolver::step(MechanicalOperations& mop, Vec x, Vec v, do
   lastOperator_ = A;
   lastMassFactor_ = mFactor;
   const long setupsBefore = linear_->preconditionerSetups();
-  report.linearIterations = linear_->solve(A, rhs_, solution_);
+  report.linearIterations = solve(mop, A);
   report.preconditionerSetups = int(linear_->preconditionerSetups() - setupsBefore);
   // Exact arithmetic gives zero on the fixed unknowns; an iterative solve leaves them at its
   // tolerance (GAMG's coarse grids mix fixed and free rows). P dv keeps fixed nodes still.
@@ -86,6 +87,21 @@ StepReport EulerImplicitSolver::step(MechanicalOperations& mop, Vec x, Vec v, do
   if (options_.computeResidual)
     report.residualNorm = sofaResidualNorm(mop, x, v, vBefore_, h, force_, rhs_);
   return report;
+}
+
+// A failed solve of a system with a massless body says so: SOFA's quasi-static step (M = 0) has
+// no answer where a force acts on unknowns that no stiffness holds.
+int EulerImplicitSolver::solve(const MechanicalOperations& mop, Mat A) {
+  try {
+    return linear_->solve(A, rhs_, solution_);
+  } catch (const SolverUnusable&) {
+    throw;
+  } catch (const Error& e) {
+    if (!mop.massless()) throw;
+    throw Error(std::string(e.what()) +
+                " (a body with no mass, mass.type = none: SOFA's quasi-static step M = 0 is "
+                "singular where a force acts on unknowns no stiffness holds)");
+  }
 }
 
 // The lift: the moving unknowns' v_{n+1} = dx / h (first order: the solution is v_{n+1}), or

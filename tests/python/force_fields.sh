@@ -15,6 +15,8 @@
 #  - under euler-implicit --scene (the controllers' python3 computes the field): the oscillator
 #    by hand, the final states (it and the beam with Python springs) bit-identical (cmp) to
 #    python3 scene.py's on 1 and 2 ranks, the exception's line, and python3 killed in addForce.
+# The scenes' CGLinearSolver has the importer never call addKToMatrix, as SOFA's CG does not
+# (python.add-k-to-matrix = false): the runs that choose an operator ask for it back.
 # Usage: force_fields.sh <python3 with numpy> <euler-implicit> <meshes dir>.
 set -u
 RANKS=2  # MPI ranks per run at most (tests/CMakeLists.txt: PROCESSORS)
@@ -99,9 +101,9 @@ EOF
 for ranks in 1 2; do
   for op in assembled matrix-free dense; do
     if [ "$op" = dense ]; then
-      DENSE=1 py "$ranks" osc.py --solver.operator=assembled
+      DENSE=1 py "$ranks" osc.py --solver.operator=assembled --python.add-k-to-matrix=true
     else
-      py "$ranks" osc.py --solver.operator=$op
+      py "$ranks" osc.py --solver.operator=$op --python.add-k-to-matrix=true
     fi
     check "a Python spring, one-DOF oscillator, $op, $ranks rank(s): (x, v) by hand at steps 1..3" \
       test "$(count 'node3 1 \[0.1875, 0.0, 1.0\] \[0.75, 0.0, 0.0\]')$(count 'node3 2 \[0.28125, 0.0, 1.0\] \[0.375, 0.0, 0.0\]')$(count 'node3 3 \[0.28125, 0.0, 1.0\] \[0.0, 0.0, 0.0\]')" = "$ranks$ranks$ranks"
@@ -165,11 +167,13 @@ scene() {  # scene RANKS FILE ARGS...: mpiexec -n RANKS euler-implicit --scene F
 }
 for ranks in 1 2; do
   for op in assembled matrix-free; do
-    scene "$ranks" probe.py --solver.steps=3 --solver.operator=$op --output.final-state=scene.csv
+    scene "$ranks" probe.py --solver.steps=3 --solver.operator=$op \
+      --python.add-k-to-matrix=true --output.final-state=scene.csv
     check "--scene, a Python spring, $op, $ranks rank(s): (x, v) by hand at steps 1..3" \
       test "$(count 'probe 1 \[0.1875, 0.0, 1.0\] \[0.75, 0.0, 0.0\]')$(count 'probe 2 \[0.28125, 0.0, 1.0\] \[0.375, 0.0, 0.0\]')$(count 'probe 3 \[0.28125, 0.0, 1.0\] \[0.0, 0.0, 0.0\]')" = 111
     [ "$failures" -eq 0 ] || show
-    py "$ranks" probe.py --solver.operator=$op --output.final-state=script.csv
+    py "$ranks" probe.py --solver.operator=$op \
+      --python.add-k-to-matrix=true --output.final-state=script.csv
     check "--scene and python3 scene.py, $op, $ranks rank(s): bit-identical final states" \
       cmp scene.csv script.csv
     [ "$failures" -eq 0 ] || show
@@ -296,9 +300,11 @@ for ranks in 1 2; do
     same_state builtin$ranks.csv rest$ranks.csv 1e-12
   [ "$failures" -eq 0 ] || show
 done
-FIELD=links py 1 beam.py --output.final-state=free.csv --solver.operator=matrix-free
+FIELD=links py 1 beam.py --output.final-state=free.csv --solver.operator=matrix-free \
+  --python.add-k-to-matrix=true
 for ranks in 1 2; do
-  FIELD=links py "$ranks" beam.py --output.final-state=links$ranks.csv --solver.operator=assembled
+  FIELD=links py "$ranks" beam.py --output.final-state=links$ranks.csv --solver.operator=assembled \
+    --python.add-k-to-matrix=true
   check "Python springs inside cells (off-diagonal K), assembled on $ranks rank(s) = matrix-free" \
     same_state free.csv links$ranks.csv 1e-10
   [ "$failures" -eq 0 ] || show
@@ -306,17 +312,18 @@ done
 # Under --scene, 10 steps as beam.py's main loop makes: the same bits as python3 beam.py.
 for ranks in 1 2; do
   FIELD=links scene "$ranks" beam.py --solver.steps=10 --solver.operator=assembled \
+    --python.add-k-to-matrix=true \
     --output.final-state=scene.csv
   check "--scene: the beam with Python springs, $ranks rank(s): bit-identical to python3 beam.py" \
     cmp scene.csv links$ranks.csv
   [ "$failures" -eq 0 ] || show
 done
 differs() { ! same_state "$@" > /dev/null; }
-FAR=1 FIELD=links py 2 beam.py --solver.operator=assembled
+FAR=1 FIELD=links py 2 beam.py --solver.operator=assembled --python.add-k-to-matrix=true
 check "a spring between nodes of no common cell, assembled: one error line naming them, 2 ranks" \
   test "$(grep -c '^euler-implicit: error: step 1 (t = 0.01): /beam/links: addKToMatrix couples nodes 0 and 98, which share no cell' run.err)" -eq 1
 [ "$failures" -eq 0 ] || show
-FAR=1 FIELD=links py 2 beam.py --solver.operator=matrix-free
+FAR=1 FIELD=links py 2 beam.py --solver.operator=matrix-free --python.add-k-to-matrix=true
 check "and matrix-free it runs (2 ranks)" test "$?" -eq 0
 check "and those springs change the state (against the built-in rest springs' run)" \
   differs builtin1.csv free.csv 1e-6

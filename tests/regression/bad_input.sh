@@ -176,7 +176,8 @@ printf 'def createScene(root):\n    root.addChild("beam")\n    raise ValueError(
 printf 'import sys\ndef createScene(root):\n    sys.exit(3)\n' > py_exit.py
 printf 'def createScene(root):\n    while True:\n        pass\n' > py_endless.py
 sed '12s|.*|    <MechanicalObject name="second"/>\n  </Node>|' good.scn > scn_two_objects.scn
-sed '12s|.*|    <Node name="second"><MechanicalObject/></Node>\n  </Node>|' good.scn > scn_body_no_mesh.scn
+sed '12s|.*|    <Node name="second"><MechanicalObject/><Node name="c"><MechanicalObject/><IdentityMapping/><UniformMass/></Node></Node>\n  </Node>|' \
+  good.scn > scn_body_no_mesh.scn
 sed '12s|.*|    <Node name="m"><MechanicalObject/><IdentityMapping/><SphereForceField/></Node>\n  </Node>|' \
   good.scn > scn_mapped_mass.scn
 sed '12s|.*|    <Node name="visual"><OglModel/><BarycentricMapping/></Node>\n    <Node name="collision"><MechanicalObject/><TriangleCollisionModel/><BarycentricMapping/></Node>\n  </Node>|' \
@@ -503,7 +504,7 @@ launch bad scn_static_solver "scn_static.scn:4" "StaticSolver" -- --scene="$T/sc
   --solver.steps=1
 launch bad scn_two_objects "scn_two_objects.scn:12" "a second MechanicalObject in node /body" \
   "scn_two_objects.scn:8" -- --scene="$T/scn_two_objects.scn" --solver.steps=1
-launch bad scn_body_no_mesh "scn_body_no_mesh.scn:12" "MechanicalObject: a body of points with no mass" -- \
+launch bad scn_body_no_mesh "scn_body_no_mesh.scn:12" "MechanicalObject: no mass component" "mapped child" -- \
   --scene="$T/scn_body_no_mesh.scn" --solver.steps=1
 launch bad scn_mapped_mass "scn_mapped_mass.scn:12" "SphereForceField" "mapped child" -- \
   --scene="$T/scn_mapped_mass.scn" --solver.steps=1

@@ -638,6 +638,8 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(path(s, "topology.changes"), "events.txt"); }},
       {"python.force-field", "/beam/spring",
        [](const Scene& s) { EXPECT_EQ(s.texts("python.force-field"), Args{"/beam/spring"}); }},
+      {"python.add-k-to-matrix", "false",
+       [](const Scene& s) { EXPECT_FALSE(s.boolean("python.add-k-to-matrix")); }},
       {"rigid.frames", "1 2 3 0 0 0 1",
        [](const Scene& s) {
          EXPECT_EQ(s.reals("rigid.frames"), (std::vector<double>{1, 2, 3, 0, 0, 0, 1}));
@@ -1159,7 +1161,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
             "solver.initial-guess = last: expected auto | zero | previous | projected | span");
   EXPECT_EQ(
       errorOf({"--solver.preconditioner=ilu"}),
-      "solver.preconditioner = ilu: expected auto | gamg | hypre | hypre-elasticity | jacobi");
+      "solver.preconditioner = ilu: expected auto | gamg | hypre | hypre-elasticity | jacobi | none");
 }
 
 TEST(Scene, OptionsThatDoNotComposeAreRejected) {
@@ -1267,6 +1269,17 @@ TEST(Scene, TotalMassSizesEveryMassType) {
             "totalMass)");
   EXPECT_EQ(errorOf({"--mass.vertex-mass=2"}),
             "mass.vertex-mass applies to mass.type = uniform only");
+  EXPECT_EQ(errorOf({"--mass.type=none", "--mass.total-mass=2"}),
+            "mass.total-mass: mass.type = none has no mass to size");
+  EXPECT_EQ(errorOf({"--mass.type=none", "--material.density=2"}),
+            "material.density: mass.type = none has no mass to size");
+  EXPECT_EQ(errorOf({"--mass.type=none", "--physics.type=diffusion", "--solver.first-order=true"}),
+            "mass.type = none applies to elasticity only, not to physics.type = diffusion");
+  EXPECT_EQ(errorOf({"--mass.type=none", "--solver.newton=full"}),
+            "mass.type = none: not with solver.newton = full (the linearized step is SOFA's)");
+  EXPECT_EQ(errorOf({"--mass.type=none", "--lagrange.fixed=indices 0"}),
+            "mass.type = none: not with Lagrangian constraints (lagrange.fixed): a massless "
+            "body's constraint response is not supported");
   EXPECT_EQ(errorOf({"--mass.cell-factor=2"}),
             "mass.cell-factor applies to mass.type = hexahedron-fem(-lumped) only");
   EXPECT_EQ(errorOf({"--mass.total-mass-by-cells=2"}),

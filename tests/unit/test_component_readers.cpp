@@ -149,6 +149,7 @@ TEST(ComponentReaders, Mass) {
   EXPECT_EQ(g.density, 7);
   EXPECT_EQ(g.capacity, 3);
   EXPECT_EQ(g.cellFactors, (std::vector<double>{0.5, 2}));
+  EXPECT_EQ(eis::readMassParameters(sceneWith({{"mass.type", "none"}})).type, eis::MassType::None);
   expectRefused({{"mass.type", "heavy"},
                  {"mass.total-mass", "0"},
                  {"mass.vertex-mass", "-1"},

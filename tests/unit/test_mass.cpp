@@ -77,6 +77,26 @@ TEST(Mass, UniformGivesEveryNodeTheSameMass) {
   for (std::size_t i = 0; i < f.size(); ++i) EXPECT_NEAR(f[i], vertexMass * g[i % 3], 1e-14);
 }
 
+// none: SOFA's M = 0 with no mass component: no product, no element matrix, no gravity, whatever
+// the coefficient.
+TEST(Mass, NoneIsZero) {
+  const auto box = eis::makeBoxMesh({2, 1, 3}, {2, 2, 2});
+  Cells cells;
+  for (const auto& t : box.cells)
+    cells.push_back({PetscInt(t[0]), PetscInt(t[1]), PetscInt(t[2]), PetscInt(t[3])});
+  const eis::CellShapes shapes(cells, box.nodes);
+  const eis::Mass mass(cells, shapes, 3, 7.5, eis::MassType::None);
+  EXPECT_EQ(mass.localTotal(), 0.0);
+  std::vector<double> ones(3 * box.nodes.size(), 1.0), out(ones.size(), 0.0);
+  mass.addMDx(ones.data(), out.data(), 2.0);
+  const double g[3] = {0.5, -9.81, 2};
+  mass.addGravity(out.data(), g);
+  for (double m : out) EXPECT_EQ(m, 0.0);
+  std::vector<double> blocks(cells.size() * 144, 0.0);
+  mass.addMToElementMatrices(blocks.data(), 2.0, {0, cells.size()});
+  for (double b : blocks) EXPECT_EQ(b, 0.0);
+}
+
 // The unit tetrahedron (V = 1/6) and a second one on its slanted face with apex (1, 1, 1)
 // (V = 1/3), 3 kg in all: SOFA's density is 3 / (1/6) = 18, then 3 / (1/2) = 6, and each node
 // gets density * (the volumes around it) / 4 lumped; the consistent matrix has density V / 10 on

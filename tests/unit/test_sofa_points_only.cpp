@@ -63,7 +63,20 @@ TEST(SofaPointsOnly, PointsWithoutCells) {
   EXPECT_TRUE(has(bodyKeys("<MechanicalObject size='2'/><UniformMass totalMass='1'/>"),
                   "mesh.nodes=0 0 0 0 0 0"));
   EXPECT_NE(importError("<MechanicalObject size='0'/>").find("size = '0'"), std::string::npos);
-  EXPECT_NE(importError("<MechanicalObject/>").find("a body of points with no mass"),
+  // No mass component: SOFA's M = 0 (a quasi-static step), under its CGLinearSolver the plain
+  // CG from zero.
+  const std::vector<std::string> massless = bodyKeys("<CGLinearSolver/><MechanicalObject/>");
+  EXPECT_TRUE(has(massless, "mass.type=none"));
+  EXPECT_TRUE(has(massless, "solver.preconditioner=none"));
+  EXPECT_TRUE(has(massless, "solver.initial-guess=zero"));
+  const std::vector<std::string> direct = bodyKeys("<SparseLDLSolver/><MechanicalObject/>");
+  EXPECT_TRUE(has(direct, "mass.type=none"));
+  EXPECT_FALSE(hasKey(direct, "solver.preconditioner"));
+  // A body whose mass would be its mapped child's: not carried with M = 0.
+  EXPECT_NE(importError("<MechanicalObject/><Node name='c'><MechanicalObject/>"
+                        "<IdentityMapping/><UniformMass/></Node>")
+                .find("no mass component: SOFA's step would have M = 0, which is simulated here "
+                      "only for a body with no mapped child"),
             std::string::npos);
 }
 

@@ -3,6 +3,7 @@
 // (named beside each mapping in src/io/sofa_components.cpp and src/io/sofa_import.cpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -836,11 +837,14 @@ TEST(SofaImport, SkippedAndUnsupportedComponents) {
             "t.scn:1: GenericConstraintSolver: not supported: it may change the mechanics "
             "(--scene.skip-unsupported=true skips it with a warning)");
   // A child node with a MechanicalObject of its own is a second body, with a mesh of its own:
-  // with nothing given, SOFA's one point at the origin, which has no mass.
-  EXPECT_NE(errorOf([] {
-              keysOf("<Node name='other'><MechanicalObject/></Node>");
-            }).find("MechanicalObject: a body of points with no mass"),
-            std::string::npos);
+  // with nothing given, SOFA's one point at the origin, which has no mass (M = 0).
+  eis::SofaImport two;
+  keysOf("<Node name='other'><MechanicalObject/></Node>", false, "<Node name='root'>", &two);
+  ASSERT_EQ(two.objects.size(), 2u);
+  const auto& other = two.objects[1].keys;
+  EXPECT_TRUE(std::any_of(other.begin(), other.end(), [](const eis::SofaKey& k) {
+    return k.key == "mass.type" && k.value == "none";
+  }));
   EXPECT_NE(errorOf([] {
               keysOf("<MechanicalObject name='second'/>");
             }).find("a second MechanicalObject in node /beam"),

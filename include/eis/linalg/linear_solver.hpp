@@ -123,13 +123,11 @@ private:
 // The default preconditioner of the linear solves; -pc_type overrides it. Automatic: GAMG for an
 // assembled operator, Jacobi for a matrix-free one. Hypre: BoomerAMG with our 3D settings;
 // HypreElasticity: those plus nodal coarsening and the rigid rotations as interpolation vectors.
-enum class Preconditioner { Automatic, Gamg, Hypre, HypreElasticity, Jacobi };
+enum class Preconditioner { Automatic, Gamg, Hypre, HypreElasticity, Jacobi, None };
 inline constexpr Named<Preconditioner> kPreconditioners[] = {
-    {"auto", Preconditioner::Automatic},
-    {"gamg", Preconditioner::Gamg},
-    {"hypre", Preconditioner::Hypre},
-    {"hypre-elasticity", Preconditioner::HypreElasticity},
-    {"jacobi", Preconditioner::Jacobi}};
+    {"auto", Preconditioner::Automatic}, {"gamg", Preconditioner::Gamg},
+    {"hypre", Preconditioner::Hypre},    {"hypre-elasticity", Preconditioner::HypreElasticity},
+    {"jacobi", Preconditioner::Jacobi},  {"none", Preconditioner::None}};
 // Where each linearized step's KSP starts (LinearSolverOptions::Start; auto picks one).
 enum class InitialGuess { Automatic, Zero, Previous, Projected, Span };
 inline constexpr Named<InitialGuess> kInitialGuesses[] = {{"auto", InitialGuess::Automatic},

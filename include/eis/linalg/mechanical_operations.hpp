@@ -31,6 +31,9 @@ public:
   // The Lagrangian constraints a constraint solver resolves after the step (SOFA's
   // FreeMotionAnimationLoop); null when there are none.
   virtual const LagrangianConstraints* lagrangianConstraints() const { return nullptr; }
+  // Whether a body of it has no mass (mass.type = none, SOFA's M = 0): the step's matrix is then
+  // -h B - h (h + rK) K on its unknowns, singular wherever no stiffness holds them.
+  virtual bool massless() const { return false; }
 };
 
 }  // namespace eis

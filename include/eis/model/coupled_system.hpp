@@ -49,6 +49,7 @@ public:
   // Each member's own Lagrangian rows, then the bilateral pairs across members
   // (joinLagrangianConstraints); null: none.
   const LagrangianConstraints* lagrangianConstraints() const override { return lagrangian_.get(); }
+  bool massless() const override;
   // What the joined rows warned of while they were made.
   const std::vector<std::string>& warnings() const { return warnings_; }
 

@@ -46,9 +46,11 @@ public:
 
 class GatheredForceField : public ForceField {
 public:
-  // Collective. `name` names the field in errors.
+  // Collective. `name` names the field in errors. `askStiffness` false: the callbacks' stiffness
+  // is never asked for (python.add-k-to-matrix = false, as SOFA's CGLinearSolver never calls
+  // addKToMatrix), and the field has no matrix.
   GatheredForceField(const DistributedMesh& mesh, std::unique_ptr<NodalForceCallbacks> callbacks,
-                     std::string name);
+                     std::string name, bool askStiffness = true);
 
   void addForce(const double* x, const double* v, double* f) override;
   void addDForce(const double* dx, double* df, double kFactor) const override;
@@ -78,6 +80,7 @@ private:
   const DistributedMesh& mesh_;
   std::unique_ptr<NodalForceCallbacks> callbacks_;
   std::string name_;
+  bool stiffness_;  // the stiffness is asked for
   int dofs_;
   std::size_t nodes_;
   std::vector<int> offsets_;               // where each rank's rows start, in doubles

@@ -17,6 +17,8 @@
 // and |Q| / 16 along its 4 edges (none across); SOFA's has none on edges: refused.
 // uniform = UniformMass: the same mass on every node, whatever the cells' volumes; each cell
 // holding a node carries an equal share of it, so that assembly stays cell by cell.
+// none: M = 0, SOFA's EulerImplicitSolver on a state no mass component acts on (its step is then
+// quasi-static, and gravity, which SOFA applies through the masses, pulls on nothing).
 #include <petscsys.h>
 
 #include <array>
@@ -33,13 +35,14 @@
 
 namespace eis {
 
-enum class MassType { Lumped, Consistent, Uniform, HexahedronFem, HexahedronFemLumped };
+enum class MassType { Lumped, Consistent, Uniform, HexahedronFem, HexahedronFemLumped, None };
 inline constexpr Named<MassType> kMassTypes[] = {
     {"lumped", MassType::Lumped},
     {"consistent", MassType::Consistent},
     {"uniform", MassType::Uniform},
     {"hexahedron-fem", MassType::HexahedronFem},
-    {"hexahedron-fem-lumped", MassType::HexahedronFemLumped}};
+    {"hexahedron-fem-lumped", MassType::HexahedronFemLumped},
+    {"none", MassType::None}};
 
 class Mass {
 public:

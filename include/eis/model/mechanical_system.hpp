@@ -49,6 +49,7 @@ public:
     lagrangian_ = std::move(constraints);
   }
   const LagrangianConstraints* lagrangianConstraints() const override { return lagrangian_.get(); }
+  bool massless() const override { return massless_; }
   // Collective. Creates the system matrix once every part is in.
   void createMatrix(OperatorMode mode);
 
@@ -109,6 +110,7 @@ private:
   int dofs_;
   CellShapes shapes_;
   Mass mass_;
+  bool massless_;
   std::vector<std::unique_ptr<ForceField>> forceFields_;
   bool linear_ = true;         // every field's K is constant
   bool symmetric_ = true;      // every field's K is symmetric

@@ -102,6 +102,9 @@ private:
   std::unique_ptr<LinearSolver> linear_;
   // lift_ = the known solution on prescribed-motion unknowns (zero elsewhere); true when any.
   bool prescribedLift(MechanicalOperations& mop, Vec x, Vec v, double h, bool averageVelocity);
+  // solution_ = A^-1 rhs_: the linear solver's iterations; its error, for a system with a
+  // massless body, says what that means.
+  int solve(const MechanicalOperations& mop, Mat A);
 
   Vec force_ = nullptr, rhs_ = nullptr, vBefore_ = nullptr, lift_ = nullptr;
   Vec solution_ = nullptr;  // the last solve's solution; zero before the first
