@@ -3,7 +3,8 @@
 // constraints on a Rigid3d state (FixedProjectiveConstraint.inl: indices {0}; PartialFixed: its
 // fixedDirections one flag per velocity unknown, 6, all 1 by default), the springs between
 // frames and the planes under them (SpringForceField<Rigid3>, PlaneForceField<Rigid3>, read as
-// on points) and the rest-shape springs (RestShapeSpringsForceField<Rigid3>).
+// on points), the rest-shape springs (RestShapeSpringsForceField<Rigid3>) and the constant
+// forces and torques (ConstantForceField<Rigid3>).
 #include "sofa_rigid.hpp"
 
 #include "eis/mesh/mesh_transform.hpp"
@@ -218,6 +219,40 @@ void mapRigidRestShape(Reader& r, const SofaObject& o) {
   r.key("rigid.rest-shape", parse::text(k[0]) + " " + parse::text(ka[0]) + " " + frames);
 }
 
+// ConstantForceField<Rigid3> (ConstantForceField.inl, the points' law with a force and a torque
+// a frame): indices absent or empty = every frame; one Deriv in forces is the same on every
+// index, else one per index; without forces, totalForce shared equally among the indices; the
+// force and torque added to the frames' as given (world frame).
+void mapRigidConstantForce(Reader& r, const SofaObject& o) {
+  if (r.boolean(o, "indexFromEnd", false))
+    r.reject(o, "indexFromEnd", "indices counted from the end are not supported");
+  if (o.field("indices") && isSofaLink(*o.field("indices")))
+    r.reject(o, "indices", "a link is not supported on rigid frames; write the indices");
+  const std::size_t count = parse::reals("rigid.frames", r.gaveValue("rigid.frames"), 0).size() / 7;
+  std::vector<long long> indices = r.integers(o, "indices");
+  if (indices.empty())
+    for (std::size_t i = 0; i < count; ++i) indices.push_back((long long)i);
+  for (long long i : indices)
+    if (i < 0 || std::size_t(i) >= count)
+      r.reject(o, "indices", "frame " + std::to_string(i) + " of " + std::to_string(count));
+  std::vector<double> forces = r.reals(o, "forces");
+  if (!r.given(o, "forces")) {
+    if (!r.given(o, "totalForce")) return;  // SOFA: an invalid component, no force
+    forces = r.reals(o, "totalForce");
+    if (forces.size() != 6) r.reject(o, "totalForce", "expected 6 numbers (force, torque)");
+    for (double& x : forces) x /= double(indices.size());
+  }
+  if (forces.size() == 6)
+    while (forces.size() < 6 * indices.size())
+      forces.insert(forces.end(), forces.begin(), forces.begin() + 6);
+  if (forces.size() != 6 * indices.size())
+    r.reject(o, "forces", "expected 6 numbers (force, torque) for every index or one for all");
+  std::string text;
+  for (std::size_t i = 0; i < indices.size(); ++i)
+    text += (i ? " " : "") + std::to_string(indices[i]) + " " + joined(forces, 6 * i, 6);
+  r.key("rigid.forces", text);
+}
+
 }  // namespace
 
 std::string refusalOnFrames(const std::string& type) {
@@ -244,6 +279,8 @@ bool mapRigidComponent(Reader& r, const SofaObject& o) {
     sofaMapping(o.type)(r, o);
   } else if (o.type == "RestShapeSpringsForceField") {
     mapRigidRestShape(r, o);
+  } else if (o.type == "ConstantForceField") {
+    mapRigidConstantForce(r, o);
   } else {
     return false;
   }

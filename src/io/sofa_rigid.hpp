@@ -15,7 +15,8 @@ bool isRigidTemplate(const std::string& name);
 void mapRigidState(Reader& reader, const SofaObject& state);
 // Why the component `type` is refused on rigid frames, one sentence.
 std::string refusalOnFrames(const std::string& type);
-// UniformMass, FixedProjectiveConstraint and PartialFixedProjectiveConstraint (and their old
+// UniformMass, FixedProjectiveConstraint, PartialFixedProjectiveConstraint, ConstantForceField,
+// the springs, planes and rest-shape springs (and their old
 // names) on the rigid frames; false for another class, which the caller refuses.
 bool mapRigidComponent(Reader& reader, const SofaObject& o);
 // The mass a UniformMass<Rigid3>'s `filename` gives (io/sofa_rigid_mass_file.cpp), as

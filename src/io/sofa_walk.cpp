@@ -7,6 +7,7 @@
 #include "eis/core/error.hpp"
 #include "eis/core/parameters.hpp"
 #include "sofa_lagrangian.hpp"
+#include "sofa_rigid.hpp"
 #include "sofa_sparse_grid.hpp"
 #include "sofa_subset_multi_mapping.hpp"
 
@@ -554,12 +555,51 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
   // default); one mapped from another mapped child is not a body's.
   // A SubsetMultiMapping's child goes with its first input's body, every input a body
   // (io/sofa_subset_multi_mapping).
+  // An IdentityMapping from Rigid3d frames to a Rigid3d state copies the frames (apply) and adds
+  // the child's forces to theirs (applyJT, J = I): that state is the frames themselves, so a
+  // mapping reading it reads the frames and its ConstantForceFields act on them.
+  const auto isRigid = [&](const SofaObject* state) {
+    return state && isRigidTemplate(reader.text(*state, "template").value_or("Vec3d"));
+  };
+  const auto inputOf = [&](const SofaObject& mapping, const SofaNode* node) {
+    return mapping.field("input") ? linkedState(reader, mapping, "input")
+                                  : contextState(node->parent);
+  };
+  const auto framesOf = [&](const SofaObject* state) {
+    while (isRigid(state)) {
+      const SofaObject* identity = nullptr;
+      for (const SofaObject& m : state->node->objects)
+        if (m.type == "IdentityMapping") identity = &m;
+      if (!identity ||
+          (identity->field("output") && linkedState(reader, *identity, "output") != state))
+        break;
+      const SofaObject* input = inputOf(*identity, state->node);
+      if (!isRigid(input)) break;
+      state = input;
+    }
+    return state;
+  };
   for (const MappedNode& child : collector.mappedNodes) {
     const SofaObject& mapping = *child.mapping;
     const bool multi = mapping.type == "SubsetMultiMapping";
-    const SofaObject* input = multi                    ? multiMappingInputs(reader, mapping).front()
-                              : mapping.field("input") ? linkedState(reader, mapping, "input")
-                                                       : contextState(child.node->parent);
+    const SofaObject* input = multi ? multiMappingInputs(reader, mapping).front()
+                                    : framesOf(inputOf(mapping, child.node));
+    if (mapping.type == "IdentityMapping" && isRigid(child.state) && isRigid(input)) {
+      Body* frames = nullptr;
+      for (Body& body : walk.bodies)
+        if (body.state == input) frames = &body;
+      if (!frames)
+        throw Error(mapping.where + ": " + mapping.type + ": its input (" + input->label() +
+                    ") is not a body of frames");
+      for (const SofaObject* o : child.components) {
+        if (o->type != "ConstantForceField")
+          throw Error(o->where + ": " + o->label() + ": in " + child.node->path() +
+                      ", a Rigid3d copy of frames that an IdentityMapping drives, only a "
+                      "ConstantForceField (acting on the frames themselves) is supported");
+        frames->components.push_back(o);
+      }
+      continue;
+    }
     if (multi)
       for (const SofaObject* each : multiMappingInputs(reader, mapping)) {
         if (std::any_of(walk.bodies.begin(), walk.bodies.end(),

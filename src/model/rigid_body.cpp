@@ -205,6 +205,7 @@ void RigidBody::computeForce(Vec x, Vec v, Vec f) {
   for (int frame = 0; frame < frames_; ++frame)
     for (int d = 0; d < 3; ++d)
       values[frame * kRigidDerivSize + d] += parameters_.gravity[d] * parameters_.mass.mass;
+  for (std::size_t i = 0; i < parameters_.forces.size(); ++i) values[i] += parameters_.forces[i];
   if (!parameters_.planes.empty() || !parameters_.restSprings.empty()) {
     const PetscScalar *frames, *velocities;
     EIS_CHECK(VecGetArrayRead(x, &frames));

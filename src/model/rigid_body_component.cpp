@@ -72,6 +72,18 @@ Check mappedForcesCheck() {
   };
 }
 
+// "I FX FY FZ TX TY TZ ..": a frame index (an integer >= 0), a force and a torque a frame.
+Check frameForcesCheck() {
+  return [](const std::string& key, const std::string& text) {
+    const std::vector<double> values = parse::reals(key, text, 0);
+    if (values.empty() || values.size() % 7 != 0)
+      parse::reject(key, text, "expected I FX FY FZ TX TY TZ for each frame");
+    for (std::size_t i = 0; i < values.size(); i += 7)
+      if (values[i] < 0 || values[i] != std::floor(values[i]))
+        parse::reject(key, text, "a frame index is an integer >= 0");
+  };
+}
+
 // "K KA all | I J ..": two stiffnesses >= 0, then all or frame indices.
 Check restShapeCheck() {
   return [](const std::string& key, const std::string& text) {
@@ -132,6 +144,11 @@ const ComponentDeclaration& rigidBodyComponent() {
                 "orientation (KA, on the rotation vector of q q0^-1), as SOFA\n"
                 "RestShapeSpringsForceField on a Rigid3d state. Repeatable.",
                 std::nullopt, "", true, restShapeCheck()})
+          .add({"rigid.forces", "\"I FX FY FZ TX TY TZ ..\"",
+                "a constant force and torque (world frame) on each listed frame, I its 0-based\n"
+                "index (SOFA ConstantForceField on a Rigid3d state, or on a Rigid3d child that\n"
+                "an IdentityMapping drives from it); repeated frames add up. Repeatable.",
+                std::nullopt, "", true, frameForcesCheck()})
           .add({"rigid.mapped-points", "\"F LX LY LZ ..\"",
                 "points a RigidMapping drives from the frames (SOFA: a child node under\n"
                 "RigidMapping): each its frame F and its coordinates in that frame; they move\n"
@@ -242,6 +259,18 @@ RigidBodyParameters readRigidBodyParameters(const Parameters& scene) {
       for (std::size_t i = 2; i < tokens.size(); ++i)
         springs.frames.push_back(std::stoi(tokens[i]));
     p.restSprings.push_back(springs);
+  }
+  for (const std::string& text : scene.texts("rigid.forces")) {
+    const std::vector<double> values = parse::reals("rigid.forces", text, 0);
+    if (p.forces.empty()) p.forces.assign(frames * kRigidDerivSize, 0.0);
+    for (std::size_t i = 0; i < values.size(); i += 7) {
+      const std::size_t frame = std::size_t(values[i]);
+      if (frame >= frames)
+        throw Error("rigid.forces = " + text + ": frame " + std::to_string(frame) + " of " +
+                    std::to_string(frames) + " frames");
+      for (std::size_t d = 0; d < kRigidDerivSize; ++d)
+        p.forces[frame * kRigidDerivSize + d] += values[i + 1 + d];
+    }
   }
   for (const std::string& text : scene.texts("rigid.fixed")) fix("rigid.fixed", text, 0);
   for (const std::string& text : scene.texts("rigid.partial-fixed"))

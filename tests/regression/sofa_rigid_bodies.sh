@@ -13,7 +13,7 @@
 #  - MechanicalObject's rz turns the frames' centres and orientations (the fixed frame against
 #    its hand-computed turn), dx dz move the centres (the same run, moved);
 #  - what a rigid body cannot do yet is refused by name: frames with no mass, a
-#    ConstantForceField on it, a legacy scale of it (sx), and output.final-state in a scene
+#    DiagonalMass on it, a legacy scale of it (sx), and output.final-state in a scene
 #    with one.
 # Usage: sofa_rigid_bodies.sh <euler-implicit> <meshes dir>; the MPI launch line:
 # tests/common/mpi_launch.sh.
@@ -55,7 +55,7 @@ EOF
 root='<Node name="root" dt="0.01" gravity="0.5 -9.81 -1"><DefaultAnimationLoop/>'
 { echo "$root"; frames ""; echo "</Node>"; } > rigid.scn
 { echo "$root"; frames ""; cube; echo "</Node>"; } > mixed.scn
-{ echo "$root"; frames '<ConstantForceField forces="1 0 0 0 0 0"/>'; echo "</Node>"; } > forced.scn
+{ echo "$root"; frames '<DiagonalMass/>'; echo "</Node>"; } > forced.scn
 
 # The largest difference from the closed forms, and whether the fixed frame is its input.
 cat > reference.py <<'PY'
@@ -109,8 +109,8 @@ check "beside a deformable body the frames' object is their node" grep -q "^/fra
 
 status=0
 run 2 --scene forced.scn --solver.steps=2 --output.frames=forced.csv || status=$?
-check "a ConstantForceField on rigid frames is refused" test "$status" -ne 0
-check "its error names it and the frames" grep -q "ConstantForceField.*not supported on rigid" run.err
+check "a DiagonalMass on rigid frames is refused" test "$status" -ne 0
+check "its error names it and the frames" grep -q "DiagonalMass.*not supported on rigid" run.err
 # SOFA's frames without a mass: M = 0 and gravity pulls on nothing (SOFA's step leaves them at
 # rest); a default mass of 1 would let them fall.
 grep -v "<UniformMass" rigid.scn > massless.scn

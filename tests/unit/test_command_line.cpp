@@ -657,6 +657,8 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.texts("rigid.partial-fixed"), Args{"0 1 0 0 0 0 all"}); }},
       {"rigid.rest-shape", "10 1000 all",
        [](const Scene& s) { EXPECT_EQ(s.texts("rigid.rest-shape"), Args{"10 1000 all"}); }},
+      {"rigid.forces", "1 0 0 1 0 2 0",
+       [](const Scene& s) { EXPECT_EQ(s.texts("rigid.forces"), Args{"1 0 0 1 0 2 0"}); }},
       {"rigid.mapped-points", "0 1 0 0  1 0 2 0",
        [](const Scene& s) { EXPECT_EQ(s.reals("rigid.mapped-points").size(), 8u); }},
       {"rigid.mapped-mass", "0.5",

@@ -79,6 +79,9 @@ struct RigidBodyParameters {
   RigidMappedPoints mapped;
   std::vector<Plane> planes;  // PlaneForceFields on the frames' centres (obstacle.plane)
   std::vector<RigidRestSprings> restSprings;
+  // A constant force and torque on each frame, 6 a frame (SOFA ConstantForceField<Rigid3>);
+  // empty: none.
+  std::vector<double> forces;
 };
 
 class RigidBody : public MechanicalOperations {
