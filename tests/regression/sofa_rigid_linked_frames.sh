@@ -90,8 +90,9 @@ check "a frame position linked to a loader is refused (loader.scn:8)" \
 check "a frame position linked to a Vec3d state is refused (vec.scn:8)" \
   refused "vec.scn:8: .*$grid_link" 2 "$EXE" --scene vec.scn --solver.steps=1
 check "mapped points linked to a Gmsh loader are refused (gmsh.scn:13)" \
-  refused "gmsh.scn:13: .*position: a link is not supported here (but to a MeshOBJLoader or a \
-regular grid's points)" 2 "$EXE" --scene gmsh.scn --solver.steps=1
+  refused "gmsh.scn:13: .*position: a link is not supported here (but to a MeshOBJLoader's \
+points, a regular grid's or a SubsetTopology's pointsInROI or pointsOutROI)" 2 "$EXE" \
+  --scene gmsh.scn --solver.steps=1
 check "frames linked to a grid after the state are refused (late.scn:8)" \
   refused "late.scn:8: .*$late" 2 "$EXE" --scene late.scn --solver.steps=1
 check "mapped points linked to a grid after their state are refused (late-points.scn:13)" \
