@@ -11,7 +11,8 @@
 # measures too. An attribute that is neither plain data nor the scene's (a function) is named
 # by a restart's one error line; with --restart-force it is a warning and the run goes on. A
 # checkpoint written after a step's AnimateBeginEvent, that step then failing, is refused, and
-# so is a restart in the script's own process (which does not give the state back).
+# so is a restart in the script's own process (which does not give the state back), and (in the
+# driver alone) a controller with constraint events the restart cannot send again.
 # CG and method small, as tests/python/controller_restart.sh (bit for bit).
 # Usage: controller_state_restart.sh <python3 with numpy> <euler-implicit> <meshes dir>.
 set -u
@@ -158,6 +159,56 @@ check "... and goes on to the scene's failure at step 8" \
 check "a restart from step 7 is refused, naming the event whose changes it holds" \
   refused "initial.restart = failing/ck_000007.h5: written after step 8's AnimateBeginEvent, whose step then failed" \
   2 "$EXE" --scene failing.py --solver.steps=10 --restart=failing/ck_000007.h5
+
+# Within the driver (no run): a restart's AnimateEndEvent sent again under a
+# FreeMotionAnimationLoop refuses a controller with the constraint events, which it cannot send
+# again, unless forced; and the record's unpickler makes nothing but plain data.
+cat > driver_checks.py << 'EOF_DRIVER'
+import pickle
+import subprocess
+
+import Sofa.Core
+import eis_controller_state
+import eis_controllers as driver
+
+
+class Reader(Sofa.Core.Controller):
+    def onSolveConstraintSystemEndEvent(self, event):
+        raise RuntimeError("sent again")
+
+    def onAnimateEndEvent(self, event):
+        self.ended = True
+
+
+root = Sofa.Core.Node("root")
+root.addObject("FreeMotionAnimationLoop")
+reader = root.addObject(Reader(name="reader"))
+what, e = driver.call_event(driver.Run(None), [reader], ["end", "5", "0.1", "0.02", "again"])
+print("refused: %s" % e)
+driver.RESTART["force"] = True
+what, e = driver.call_event(driver.Run(None), [reader], ["end", "5", "0.1", "0.02", "again"])
+print("forced: %s %s" % (e, reader.ended))
+
+
+class Call:
+    def __reduce__(self):
+        return (subprocess.call, (["true"],))
+
+
+try:
+    eis_controller_state.restore([reader], pickle.dumps({"saved": Call(), "unsaved": []}), False)
+except Sofa.Core.SceneError as e:
+    print("unpickled: %s" % e)
+EOF_DRIVER
+PYTHONPATH=$(dirname "$EXE")/../share/euler-implicit/python "$PYTHON" -B driver_checks.py \
+  > driver.out 2>&1
+check "a constraint event not sent again is refused by name" grep -q "^refused: \
+Reader.onSolveConstraintSystemEndEvent: the checkpoint was written before this step's constraint events" \
+  driver.out
+check "... and with --restart-force the AnimateEndEvent alone is sent" \
+  grep -q "^forced: None True" driver.out
+check "the record's unpickler refuses anything but plain data" \
+  grep -q "^unpickled: .*subprocess.call is not plain data" driver.out
 
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
