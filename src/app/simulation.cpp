@@ -225,6 +225,10 @@ std::vector<RunState> Simulation::states() {
                    body->initial.get(), *body->integrator, step_, time_, resumed_, body->path,
                    &body->scene, clock_, dt, forcedBodies_.count(b) ? loadsText(*body) : "",
                    factorsText(b)});
+    all.back().controllers = [this] {
+      if (!controllers_ || mainLoop_) return ControllerRecord{};
+      return ControllerRecord{true, controllers_->saveState(), controllerPending_};
+    };
   }
   return all;
 }
@@ -250,6 +254,12 @@ void Simulation::run() {
 }
 
 void Simulation::startLoop() {
+  // A checkpoint holding the controllers' own state, and no controllers to take it: the script's
+  // own process (the euler_implicit module) runs its controllers itself.
+  if (restartControllers_.stored && !controllers_)
+    throw Error("initial.restart = " + restartPath_ +
+                ": the checkpoint holds the Python controllers' own state, which only "
+                "euler-implicit --scene gives back to them (restart with it)");
   loopStart_ = MPI_Wtime();
   loopCpuStart_ = threadCpuSeconds();
   timersBefore_ = timerTotals();
@@ -275,7 +285,10 @@ bool Simulation::stepOnce() {
   try {
     if (mainLoop_ && !mainLoopTurn(step)) return false;
     applyTopologyChanges(clock_);
-    if (controllers_) controllerEvent(true, step, clock_);
+    if (controllers_) {
+      controllerPending_ = 2;
+      controllerEvent(true, step, clock_);
+    }
     advance(step, clock_, record);
   } catch (const Error& e) {
     // The outputs are written by every rank together, so only when every rank failed too: one
@@ -298,11 +311,14 @@ bool Simulation::stepOnce() {
   summary_.steps = step - firstStep_;
   summary_.totalLinearIterations += record.report.linearIterations;
   summary_.preconditionerSetups += record.report.preconditionerSetups;
+  controllerPending_ = controllers_ ? 1 : 0;
   writeOutputs(record);
   if (controllers_) {
     try {
       controllerEvent(false, step, time_);
+      controllerPending_ = 0;
     } catch (const Error& e) {
+      controllerPending_ = 0;
       finishOutputs(nullptr);
       throw Error(stepName(step) + e.what() + "; the state of step " + std::to_string(step) +
                   " was written to the configured outputs");

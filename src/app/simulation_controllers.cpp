@@ -244,6 +244,47 @@ void Simulation::attachControllers(const SofaControl& control,
            control.file.c_str());
   }
   controllers_ = started ? std::move(started) : std::make_unique<PythonControllers>(control, comm_);
+  if (restartControllers_.stored) restoreControllers();
+}
+
+// The controllers' own state as the checkpoint holds it; then, when the run that wrote it went
+// on with the step's AnimateEndEvent, that event again, with the root's dt as it was then (the
+// event settles it again), so that what the controllers do in it happens in this run too.
+void Simulation::restoreControllers() {
+  const std::string where = "initial.restart = " + restartPath_ + ": ";
+  if (mainLoop_)
+    throw Error(where +
+                "the checkpoint holds the Python controllers' own state, which a script's own "
+                "main loop does not take (restart with euler-implicit --scene)");
+  const bool force = scene().boolean("initial.restart-force");
+  if (restartControllers_.pending == 2) {
+    const std::string what =
+        where + "written after step " + std::to_string(step_ + 1) +
+        "'s AnimateBeginEvent, whose step then failed: the controllers' state holds what they "
+        "did in it, which the restart's step " +
+        std::to_string(step_ + 1) + " would do again";
+    if (!force) throw Error(what + " (--restart-force restarts with it)");
+    report("euler-implicit: warning: %s; restarted with it (--restart-force)\n", what.c_str());
+  }
+  try {
+    controllers_->restoreState(restartControllers_.state, force);
+  } catch (const Error& e) {
+    throw Error(where + e.what());
+  }
+  if (restartControllers_.pending != 1) return;
+  if (restartDt_.stored) {
+    dt_ = restartDt_.dt;
+    nextDt_ = restartDt_.next;
+    rootDt_ = restartDt_.root;
+  }
+  ControllerAccessOf access(*this);
+  try {
+    controllers_->event(false, step_, time_, dt_, access, true);
+  } catch (const Error& e) {
+    throw Error(where + "step " + std::to_string(step_) +
+                "'s AnimateEndEvent, sent again: " + e.what());
+  }
+  settleDt();
 }
 
 // animate(root, dt) takes dt for its step only, the root's dt unchanged (SOFA's

@@ -240,6 +240,11 @@ void Simulation::readCheckpoint(const std::string& key, const std::string& path,
   clock_ = startClock_ = reader.clock().clock;
   // The dt a controller left: the run that wrote it went on with the step's end event, which
   // settles a dt set during the step (settleDt); the restart starts after it.
+  if (restart) {
+    restartPath_ = path;
+    restartControllers_ = reader.controllerRecord();
+    restartDt_ = dt;
+  }
   if (restart && dt.stored) {
     dt_ = dt.dt;
     nextDt_ = dt.next;

@@ -139,7 +139,8 @@ void CheckpointWriter::save(const std::string& name, Vec solver, int unusedFrom,
   file_->write(group_, name, order_->natural(), dofs, Hdf5Writer::Type::real, dofs > 1);
 }
 
-void CheckpointWriter::commit(Clock clock, const ControllerDt& dt) {
+void CheckpointWriter::commit(Clock clock, const ControllerDt& dt,
+                              const ControllerRecord& controllers) {
   if (bodies_.empty()) throw Error("output.checkpoint = " + path_ + ": a checkpoint of no body");
   file_->attribute("/", kFormatAttribute, std::int64_t(kFormatVersion));
   file_->attribute("/", "step", std::int64_t(clock.step));
@@ -149,6 +150,10 @@ void CheckpointWriter::commit(Clock clock, const ControllerDt& dt) {
     file_->attribute("/", "controller_dt", dt.dt);
     file_->attribute("/", "controller_next_dt", dt.next);
     file_->attribute("/", "controller_root_dt", dt.root);
+  }
+  if (controllers.stored) {
+    file_->bytes("controller_state", controllers.state);
+    file_->attribute("/", "controller_pending", std::int64_t(controllers.pending));
   }
   // One body keeps the layout every checkpoint had before there were several.
   const bool several = !(bodies_.size() == 1 && bodies_.front().path.empty());
@@ -251,6 +256,7 @@ CheckpointReader::CheckpointReader(const std::string& key, const std::string& pa
       *value = double(read);
     }
   }
+  readControllers(named);
   EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, "/", "objects", &has));
   if (!has) {
     readBody("/", false);
@@ -261,6 +267,36 @@ CheckpointReader::CheckpointReader(const std::string& key, const std::string& pa
   if (objects < 1)
     throw Error(named + "attribute objects is " + std::to_string(objects) + ", not >= 1");
   for (PetscInt k = 0; k < objects; ++k) readBody(objectGroup(std::size_t(k)), true);
+}
+
+void CheckpointReader::readControllers(const std::string& named) {
+  PetscBool has = PETSC_FALSE;
+  EIS_CHECK(PetscViewerHDF5HasDataset(viewer_, "/controller_state", &has));
+  if (!has) return;
+  controllers_.stored = true;
+  PetscInt pending = 0;
+  EIS_CHECK(PetscViewerHDF5HasAttribute(viewer_, "/", "controller_pending", &has));
+  if (has)
+    EIS_CHECK(PetscViewerHDF5ReadAttribute(viewer_, "/", "controller_pending", PETSC_INT, nullptr,
+                                           &pending));
+  if (!has || pending < 0 || pending > 2)
+    throw Error(named + "attribute controller_pending is missing or not 0, 1 or 2");
+  controllers_.pending = int(pending);
+  hid_t file = -1;
+  EIS_CHECK(PetscViewerHDF5GetFileId(viewer_, &file));
+  // Every rank reads the whole record; one that cannot is every rank's verdict.
+  const hid_t dataset = H5Dopen2(file, "/controller_state", H5P_DEFAULT);
+  const hid_t space = dataset < 0 ? -1 : H5Dget_space(dataset);
+  const hssize_t size = space < 0 ? -1 : H5Sget_simple_extent_npoints(space);
+  bool read = size >= 0;
+  if (read) {
+    controllers_.state.assign(std::size_t(size), '\0');
+    read = size == 0 || H5Dread(dataset, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                controllers_.state.data()) >= 0;
+  }
+  if (space >= 0) H5Sclose(space);
+  if (dataset >= 0) H5Dclose(dataset);
+  throwIfAnyRankFailed(read ? "" : named + "dataset controller_state cannot be read", comm_);
 }
 
 CheckpointReader::CheckpointReader(const std::string& key, const std::string& path,

@@ -73,7 +73,8 @@ void CheckpointOutput::save(const RunStates& states) {
     body.integrator.saveCarried(
         [&](const std::string& name, Vec vector) { writer.save(name, vector, 0, nullptr); });
   }
-  writer.commit({state.step, state.time, state.clock}, state.dt);
+  writer.commit({state.step, state.time, state.clock}, state.dt,
+                state.controllers ? state.controllers() : ControllerRecord{});
   if (commRank(comm_) == 0) {
     const auto steps = checkpointSteps(prefix_);
     int previous = -1;
@@ -162,7 +163,8 @@ OutputComponent checkpointOutputComponent() {
                 std::nullopt, "", false, check::anyText()})
            .add({"initial.restart-force", "BOOL",
                  "load initial.restart's checkpoint even when another scene wrote it, with a\n"
-                 "warning naming the key that differs (--restart-force is the same)",
+                 "warning naming the key that differs, or when a Python controller held an\n"
+                 "attribute the checkpoint could not (--restart-force is the same)",
                  "false", "", false, check::boolean()}),
        nullptr},
       [](const Parameters& scene, MPI_Comm comm) -> std::unique_ptr<Output> {

@@ -150,6 +150,42 @@ void Hdf5Writer::write(const std::string& group, const std::string& name, Vec ve
   });
 }
 
+void Hdf5Writer::bytes(const std::string& name, const std::string& bytes) {
+  const std::string path = "/" + name;
+  const hsize_t size = bytes.size();
+  hid_t dataset = -1;
+  agreed("creating " + path, [&] {
+    if (checked(H5Lexists(file_, path.c_str(), H5P_DEFAULT), "H5Lexists") > 0)
+      checked(H5Ldelete(file_, path.c_str(), H5P_DEFAULT), "H5Ldelete");
+    const Handle space(checked(H5Screate_simple(1, &size, nullptr), "H5Screate_simple"), H5Sclose);
+    dataset = checked(H5Dcreate2(file_, path.c_str(), H5T_STD_U8LE, space.get(), H5P_DEFAULT,
+                                 H5P_DEFAULT, H5P_DEFAULT),
+                      "H5Dcreate2");
+  });
+  const Handle datasetHandle(dataset, H5Dclose);
+  int rank = 0;
+  EIS_CHECK_MPI(MPI_Comm_rank(comm_, &rank));
+  agreed("writing " + path, [&] {
+    // Every rank takes part (a collective transfer needs them all); rank 0's selection is all.
+    const hsize_t count = rank == 0 ? size : 0;
+    const Handle fileSpace(checked(H5Dget_space(dataset), "H5Dget_space"), H5Sclose);
+    const Handle memorySpace(checked(H5Screate_simple(1, &size, nullptr), "H5Screate_simple"),
+                             H5Sclose);
+    if (count == 0) {
+      checked(H5Sselect_none(fileSpace.get()), "H5Sselect_none");
+      checked(H5Sselect_none(memorySpace.get()), "H5Sselect_none");
+    }
+    const Handle transfer(checked(H5Pcreate(H5P_DATASET_XFER), "H5Pcreate"), H5Pclose);
+    checked(H5Pset_dxpl_mpio(transfer.get(),
+                             collective_ ? H5FD_MPIO_COLLECTIVE : H5FD_MPIO_INDEPENDENT),
+            "H5Pset_dxpl_mpio");
+    if (size > 0)
+      checked(H5Dwrite(dataset, H5T_NATIVE_UCHAR, memorySpace.get(), fileSpace.get(),
+                       transfer.get(), bytes.data()),
+              "H5Dwrite");
+  });
+}
+
 void Hdf5Writer::attribute(const std::string& object, const std::string& name, hid_t type,
                            const void* value) {
   agreed("writing the attribute " + name + " of " + object, [&] {

@@ -35,10 +35,12 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-// A message of the driver: its kind, the rest of its line, the numbers that follow it.
+// A message of the driver: its kind, the rest of its line, the numbers that follow it (or the
+// bytes of a "state").
 struct Message {
   std::string kind, text;
   std::vector<double> numbers;
+  std::string bytes;
 };
 
 fs::path controllerDriver() {
@@ -62,6 +64,7 @@ void broadcastString(std::string& text, MPI_Comm comm) {
 void broadcast(Message& m, MPI_Comm comm) {
   broadcastString(m.kind, comm);
   broadcastString(m.text, comm);
+  broadcastString(m.bytes, comm);
   unsigned long long count = m.numbers.size();
   EIS_CHECK_MPI(MPI_Bcast(&count, 1, MPI_UNSIGNED_LONG_LONG, 0, comm));
   m.numbers.resize(count);
@@ -204,12 +207,14 @@ struct PythonControllers::Process {
                 place + "the Python " + (pid ? "controllers" : "script") +
                     " did not return within " + limit + " s (scene.python-timeout)" +
                     (pid ? "; python3 killed (an endless loop?)" : " (an endless loop?)"),
+                {},
                 {}};
       }
       if (!problem.empty())
         return {"fail",
                 place + driver + " " + (problem == "ended" ? "ended" : "failed: " + problem) +
                     " without a word (os._exit, a crash, a signal?)",
+                {},
                 {}};
       if (c == '\n') break;
       line += c;
@@ -227,7 +232,12 @@ struct PythonControllers::Process {
       m.numbers.resize(count);
       const std::string problem =
           receive(reinterpret_cast<char*>(m.numbers.data()), count * sizeof(double), deadline);
-      if (!problem.empty()) return {"fail", place + "python3 " + problem, {}};
+      if (!problem.empty()) return {"fail", place + "python3 " + problem, {}, {}};
+    }
+    if (m.kind == "state") {
+      m.bytes.resize(std::strtoull(m.text.c_str(), nullptr, 10));
+      const std::string problem = receive(m.bytes.data(), m.bytes.size(), deadline);
+      if (!problem.empty()) return {"fail", place + "python3 " + problem, {}, {}};
     }
     return m;
   }
@@ -249,7 +259,7 @@ PythonControllers::PythonControllers(const SofaControl& control, MPI_Comm comm)
                                             std::chrono::duration<double>(control.timeout)),
                          control.timeout, "building the scene for its controllers");
     } catch (const Error& e) {
-      m = {"fail", e.what(), {}};
+      m = {"fail", e.what(), {}, {}};
     }
   }
   broadcast(m, comm);
@@ -261,9 +271,10 @@ PythonControllers::PythonControllers(const SofaControl& control, MPI_Comm comm)
 PythonControllers::~PythonControllers() = default;
 
 void PythonControllers::event(bool begin, int step, double time, double dt,
-                              ControllerAccess& access) {
+                              ControllerAccess& access, bool again) {
   char line[160];
-  std::snprintf(line, sizeof line, "%s %d %.17g %.17g\n", begin ? "begin" : "end", step, time, dt);
+  std::snprintf(line, sizeof line, "%s %d %.17g %.17g%s\n", begin ? "begin" : "end", step, time, dt,
+                again ? " again" : "");
   const auto [kind, text] = serve(line, true, access);
   if (kind != "done") throw Error(control_.file + ": the controller driver sent '" + kind + "'");
 }
@@ -281,6 +292,40 @@ bool PythonControllers::idle(int step, double time, double dt, ControllerAccess&
   return true;
 }
 
+std::string PythonControllers::saveState() {
+  const auto [kind, bytes] = exchange("save\n", "", "saving the controllers' state");
+  if (kind != "state")
+    throw Error(control_.file + ": the controller driver sent '" + kind + "' for their state");
+  return bytes;
+}
+
+void PythonControllers::restoreState(const std::string& state, bool force) {
+  const std::string line =
+      "restore " + std::to_string(state.size()) + " " + (force ? "1" : "0") + "\n";
+  const auto [kind, text] = exchange(line, state, "restoring the controllers' state");
+  if (kind != "done")
+    throw Error(control_.file + ": the controller driver sent '" + kind + "' after their state");
+}
+
+std::pair<std::string, std::string> PythonControllers::exchange(const std::string& line,
+                                                                const std::string& bytes,
+                                                                const std::string& during) {
+  Message m;
+  if (commRank(comm_) == 0) {
+    std::fflush(stdout);
+    if (!process_->sendText(line) || !process_->sendBytes(bytes.data(), bytes.size()))
+      m = {"fail", control_.file + ": " + during + ": " + process_->driver + " ended", {}, {}};
+    else
+      m = process_->read(Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                            std::chrono::duration<double>(control_.timeout)),
+                         control_.timeout, during);
+  }
+  awaitRoot(comm_);
+  broadcast(m, comm_);
+  if (m.kind == "fail") throw Error(m.text);
+  return {m.kind, m.kind == "state" ? m.bytes : m.text};
+}
+
 std::string PythonControllers::call(const std::string& line, const std::vector<double>& numbers,
                                     std::vector<double>& out, const std::string& during) {
   const bool root = commRank(comm_) == 0;
@@ -292,6 +337,7 @@ std::string PythonControllers::call(const std::string& line, const std::vector<d
       m = {"fail",
            control_.file + ": " + during +
                ": python3 running the controllers ended (a crash, a signal?)",
+           {},
            {}};
     else
       m = process_->read(Clock::now() + std::chrono::duration_cast<Clock::duration>(

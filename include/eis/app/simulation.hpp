@@ -276,6 +276,16 @@ private:
   bool dtChanged_ = false;  // the time is then the sum of the steps' dt, not step * dt
   bool mainLoop_ = false;   // a Python main loop drives the steps (control.mainLoop)
   double rootDt_ = 0;       // the root's dt while one animate(root, dt) step takes another
+  // The controllers' event past the state x and v hold (ControllerRecord::pending): 1 while a
+  // step's outputs are written before its AnimateEndEvent, 2 from a step's AnimateBeginEvent
+  // until it is taken; a checkpoint written then says so.
+  int controllerPending_ = 0;
+  // A restart's checkpoint (its path), the controllers' state and the root's dt it holds, which
+  // attachControllers gives back to the controllers (restoreControllers).
+  std::string restartPath_;
+  ControllerRecord restartControllers_;
+  ControllerDt restartDt_;
+  void restoreControllers();
   // The TetrahedronFEMForceFields without updateStiffness whose localStiffnessFactor a
   // controller wrote (to no effect, as in SOFA): each noted once.
   std::set<std::string> unappliedFactors_;

@@ -44,6 +44,18 @@ struct ControllerDt {
   double dt = 0, next = 0, root = 0;
 };
 
+// The Python controllers' own state (src/io/python/eis_controller_state.py: their attributes
+// that are plain data, pickled, and what could not be held), and the event the controllers had
+// been sent past the checkpoint's state: `pending` 0 none; 1 its step's AnimateEndEvent not yet
+// (written with the step's outputs), which a restart then sends again; 2 the next step's
+// AnimateBeginEvent, that step then failed (its changes are in the state). `stored` false: no
+// controller (dataset controller_state, attribute controller_pending).
+struct ControllerRecord {
+  bool stored = false;
+  std::string state;
+  int pending = 0;
+};
+
 // The scatter between a vector of the solver's layout (the mesh's owned unknowns) and the same
 // values in the input's node order (row = node id, every node of the input, those no tetrahedron
 // uses included). Checkpoints and the XDMF output write their nodal datasets through it.
@@ -109,8 +121,8 @@ public:
             const std::string& factors = "");
   // `unusedFrom`: the half of a node's row the vector holds (0 positions, 1 velocities).
   void save(const std::string& name, Vec solver, int unusedFrom, const NodalTable* initial);
-  // `dt`: the root's dt a controller changed, which it holds.
-  void commit(Clock clock, const ControllerDt& dt = {});
+  // `dt`: the root's dt a controller changed, which it holds; `controllers`, their own state.
+  void commit(Clock clock, const ControllerDt& dt = {}, const ControllerRecord& controllers = {});
 
 private:
   std::string path_;
@@ -141,6 +153,9 @@ public:
   // commit()'s `dt` (not stored for a checkpoint whose run changed no dt, or written before it
   // was recorded).
   const ControllerDt& controllerDt() const { return dt_; }
+  // commit()'s `controllers` (not stored for a run without Python controllers, or a checkpoint
+  // written before they were held).
+  const ControllerRecord& controllerRecord() const { return controllers_; }
   // Collective: load() and unusedNodes() read the body `index` of bodies() next, into `mesh`'s
   // layout; an error when it was written for a mesh of another size.
   void select(std::size_t index, const DistributedMesh& mesh, Vec like);
@@ -151,6 +166,8 @@ public:
   NodalTable unusedNodes();
 
 private:
+  // Reads controllerRecord(); `named` starts its errors.
+  void readControllers(const std::string& named);
   std::string key_, path_;
   MPI_Comm comm_;
   const DistributedMesh* mesh_ = nullptr;
@@ -161,6 +178,7 @@ private:
   std::vector<CheckpointBody> bodies_;
   std::string changed_;
   ControllerDt dt_;
+  ControllerRecord controllers_;
 };
 
 // The checkpoint of `step` for output.checkpoint = `prefix`: PREFIX_<step, 6 digits or more>.h5.

@@ -34,6 +34,9 @@ public:
   enum class Type { real, integer };
   void write(const std::string& group, const std::string& name, Vec vector, int width, Type type,
              bool column);
+  // Collective, with the same `bytes` on every rank: the dataset `name` in the root group, a
+  // plain list of unsigned 8-bit integers (an opaque record), written by rank 0 alone.
+  void bytes(const std::string& name, const std::string& bytes);
   // Collective, with the same value on every rank: the attribute `name` of the group or dataset
   // `object` ("/" the file's root), replaced where it exists. A string is stored fixed-length
   // and null-terminated, as PETSc's viewer reads it.

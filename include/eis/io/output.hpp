@@ -42,6 +42,9 @@ struct RunState {
   // The body's ConstantForceField loads once a controller wrote one, and the stiffness factors
   // it last applied (CheckpointBody::forces and factors).
   std::string forces, factors;
+  // Collective (the same on every body): the Python controllers' own state, which a checkpoint
+  // holds; empty without controllers.
+  std::function<ControllerRecord()> controllers = nullptr;
 };
 
 using RunStates = std::vector<RunState>;

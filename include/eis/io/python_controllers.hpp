@@ -131,7 +131,20 @@ public:
   // `time` with the step's `dt`, serving the controllers' requests until they return. Throws
   // eis::Error on every rank, "FILE:LINE: step N: what", when a controller raises, ends, or
   // takes longer than scene.python-timeout.
-  void event(bool begin, int step, double time, double dt, ControllerAccess& access);
+  // `again`: a restart's AnimateEndEvent of its checkpoint's step, sent again (without the
+  // constraint events: their problem is not in the checkpoint).
+  void event(bool begin, int step, double time, double dt, ControllerAccess& access,
+             bool again = false);
+
+  // Collective: the controllers' own state (src/io/python/eis_controller_state.py), the same
+  // bytes on every rank, which a checkpoint holds. Throws eis::Error on every rank when python3
+  // fails to answer.
+  std::string saveState();
+  // Collective, before the first event of a restart: sets the controllers' state saveState gave.
+  // Throws eis::Error on every rank ("FILE: controller PATH (Class): attribute 'NAME' ...") when
+  // the state names an attribute it could not hold (unless `force`: a warning), or does not fit
+  // the scene's controllers.
+  void restoreState(const std::string& state, bool force);
 
   // Collective, with a Python main loop only: tells the script that the run holds step `step`
   // at `time` with the root's `dt`, and serves its reads and writes, with no time limit, until
@@ -153,6 +166,10 @@ public:
                    std::vector<double>& out, const std::string& during);
 
 private:
+  // Sends `line` and `bytes` (rank 0) and reads one answer within scene.python-timeout: its
+  // kind and text (a "state"'s bytes), on every rank alike; "fail" is thrown.
+  std::pair<std::string, std::string> exchange(const std::string& line, const std::string& bytes,
+                                               const std::string& during);
   // Sends `line` (rank 0) and serves the driver's requests until a message that is not one;
   // returns its kind and text. `timed`: within scene.python-timeout.
   std::pair<std::string, std::string> serve(const std::string& line, bool timed,

@@ -7,6 +7,12 @@ Usage: python3 eis_controllers.py SCENE.py, with the run's end of a socket pair 
 The protocol, one line per message, numbers as native doubles right after their line (a
 script's own main loop adds two messages: eis_main_loop.py):
   run -> here:  "begin STEP TIME DT" | "end STEP TIME DT" | "quit"
+                | "end STEP TIME DT again": a restart's AnimateEndEvent of its checkpoint's
+                  step, which the run that wrote it sent after writing it (no constraint events)
+                | "save": answered "state N" and N bytes, the controllers' own state
+                  (eis_controller_state.capture)
+                | "restore N FORCE" and N bytes, such a state (a restart's, before its first
+                  event; FORCE 1: --restart-force): answered "done" or "fail ..."
   here -> run:  "ready COUNT" (built and initialised) | "done" (the event's methods returned)
                 | "fail FILE:LINE: what" (the run ends with it on every rank)
                 | "get position|velocity NODEPATH": the run answers "ok N" and N doubles
@@ -52,6 +58,8 @@ WRITABLE = {"ConstantForceField": ("forces", "totalForce", "force"),
 STATES = ("position", "velocity")  # a MechanicalObject's, written by node path
 # Data SOFA holds as a vector of reals (VecReal): a 1-D array of numbers, however the scene gave
 # it (np.full((1, N), 1.0) is N numbers).
+# A restart's --restart-force, given with the controllers' state ("restore").
+RESTART = {"force": False}
 REAL_VECTORS = {"TetrahedronFEMForceField": ("localStiffnessFactor",)}
 
 
@@ -331,10 +339,13 @@ def call_event(run, controllers, words):
     name of the method that raised, with the exception, or (None, None)."""
     run.time, run.dt = float(words[2]), float(words[3])
     events = [EVENTS[words[0]]]
-    if words[0] == "end" and solves_constraints(controllers):
+    again = words[4:] == ["again"]
+    if words[0] == "end" and solves_constraints(controllers) and not again:
         events = list(CONSTRAINT_EVENTS) + events
     what = None
     try:
+        if again and solves_constraints(controllers):
+            refuse_constraint_events(controllers)
         for method, kind in events:
             event = {"type": kind, "isHandled": False, "dt": run.dt}
             for c in controllers:
@@ -344,6 +355,20 @@ def call_event(run, controllers, words):
     except BaseException as e:  # noqa: B902 (every way out is one line)
         return what, e
     return None, None
+
+
+def refuse_constraint_events(controllers):
+    """A restart does not send the constraint events of its checkpoint's step again (their W
+    and forces are not in the checkpoint): refused when a controller has them, unless
+    --restart-force."""
+    names = ["%s.%s" % (where(c), method) for c in controllers for method, _ in CONSTRAINT_EVENTS
+             if callable(getattr(c, method, None))]
+    if names and not RESTART["force"]:
+        raise Sofa.Core.SceneError(
+            "%s: the checkpoint was written before this step's constraint events, which a "
+            "restart cannot send again (its constraint problem is not in the checkpoint), so "
+            "the restarted run would differ (--restart-force restarts without them)"
+            % ", ".join(names))
 
 
 def serve_field(channel, scene, run, root, fields, words):
@@ -379,6 +404,26 @@ def serve_field(channel, scene, run, root, fields, words):
     channel.socket.sendall(("values %d\n" % out.size).encode() + out.tobytes())
 
 
+def serve_state(channel, scene, controllers, words):
+    """A checkpoint's "save" or a restart's "restore N FORCE" of the controllers' own state."""
+    import eis_controller_state
+    if words[0] == "save":
+        record = eis_controller_state.capture(controllers)
+        channel.socket.sendall(("state %d\n" % len(record)).encode() + record)
+        return
+    record = channel.read(int(words[1]))
+    try:
+        RESTART["force"] = words[2] == "1"
+        warning = eis_controller_state.restore(controllers, record, RESTART["force"])
+    except Sofa.Core.SceneError as e:
+        channel.send("fail %s: %s" % (scene, e))
+        return
+    if warning:
+        print("euler-implicit: warning: %s: %s" % (scene, warning))
+    sys.stdout.flush()
+    channel.send("done")
+
+
 def main(scene, channel):
     Sofa.Core.DRIVER = True
     os._exit = scene_exit
@@ -408,6 +453,9 @@ def main(scene, channel):
             return
         if words[0] in ("field", "force", "dforce", "stiffness"):
             serve_field(channel, scene, run, root, fields, words)
+            continue
+        if words[0] in ("save", "restore"):
+            serve_state(channel, scene, controllers, words)
             continue
         if fields and words[0] == "begin" and int(words[1]) == 1:
             # The force fields' init, where the run's state can be read (the first step's start),
