@@ -194,6 +194,17 @@ struct PythonControllers::Process {
     return "";
   }
 
+  // Sends `line` and `size` bytes, then waits `seconds` for the answer; a "fail" message saying
+  // `ended` when python3 could not be written to.
+  Message ask(const std::string& line, const void* data, std::size_t size, double seconds,
+              const std::string& during, const std::string& ended) {
+    std::fflush(stdout);
+    if (!sendText(line) || !sendBytes(data, size)) return {"fail", ended, {}, {}};
+    return read(Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                   std::chrono::duration<double>(seconds)),
+                seconds, during);
+  }
+
   // The next message, or a "fail" one saying why none came.
   Message read(Clock::time_point deadline, double seconds, const std::string& during) {
     const std::string place = file + ": " + (during.empty() ? "" : during + ": ");
@@ -311,15 +322,9 @@ std::pair<std::string, std::string> PythonControllers::exchange(const std::strin
                                                                 const std::string& bytes,
                                                                 const std::string& during) {
   Message m;
-  if (commRank(comm_) == 0) {
-    std::fflush(stdout);
-    if (!process_->sendText(line) || !process_->sendBytes(bytes.data(), bytes.size()))
-      m = {"fail", control_.file + ": " + during + ": " + process_->driver + " ended", {}, {}};
-    else
-      m = process_->read(Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                            std::chrono::duration<double>(control_.timeout)),
-                         control_.timeout, during);
-  }
+  if (commRank(comm_) == 0)
+    m = process_->ask(line, bytes.data(), bytes.size(), control_.timeout, during,
+                      control_.file + ": " + during + ": " + process_->driver + " ended");
   awaitRoot(comm_);
   broadcast(m, comm_);
   if (m.kind == "fail") throw Error(m.text);
@@ -328,22 +333,12 @@ std::pair<std::string, std::string> PythonControllers::exchange(const std::strin
 
 std::string PythonControllers::call(const std::string& line, const std::vector<double>& numbers,
                                     std::vector<double>& out, const std::string& during) {
-  const bool root = commRank(comm_) == 0;
   Message m;
-  if (root) {
-    std::fflush(stdout);
-    if (!process_->sendText(line + "\n") ||
-        !process_->sendBytes(numbers.data(), numbers.size() * sizeof(double)))
-      m = {"fail",
-           control_.file + ": " + during +
-               ": python3 running the controllers ended (a crash, a signal?)",
-           {},
-           {}};
-    else
-      m = process_->read(Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                            std::chrono::duration<double>(control_.timeout)),
-                         control_.timeout, during);
-  }
+  if (commRank(comm_) == 0)
+    m = process_->ask(line + "\n", numbers.data(), numbers.size() * sizeof(double),
+                      control_.timeout, during,
+                      control_.file + ": " + during +
+                          ": python3 running the controllers ended (a crash, a signal?)");
   awaitRoot(comm_);
   broadcast(m, comm_);
   if (m.kind == "fail") return m.text;

@@ -67,6 +67,19 @@ void redirect(Mat A, int prefetchDistance) {
   setOperation(A, MATOP_MULT_TRANSPOSE_ADD, byCopy<MatMultTransposeAdd, Vec, Vec, Vec>);
 }
 
+// The KSP's multigrid preconditioner (PCMG or PCGAMG) and its number of levels, or null (levels
+// untouched) for any other preconditioner.
+PC multigridOf(KSP ksp, PetscInt& levels) {
+  PC pc;
+  EIS_CHECK(KSPGetPC(ksp, &pc));
+  PetscBool multigrid;
+  EIS_CHECK(
+      PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(pc), &multigrid, PCMG, PCGAMG, ""));
+  if (!multigrid) return nullptr;
+  EIS_CHECK(PCMGGetLevels(pc, &levels));
+  return pc;
+}
+
 }  // namespace
 
 Mat fineBlockProducts(Mat A, int prefetchDistance, BlockCopy::Storage storage) {
@@ -81,14 +94,9 @@ Mat fineBlockProducts(Mat A, int prefetchDistance, BlockCopy::Storage storage) {
 }
 
 void multiplyLevelsInBlocks(KSP ksp, int prefetchDistance) {
-  PC pc;
-  EIS_CHECK(KSPGetPC(ksp, &pc));
-  PetscBool multigrid;
-  EIS_CHECK(
-      PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(pc), &multigrid, PCMG, PCGAMG, ""));
-  if (!multigrid) return;
-  PetscInt levels;
-  EIS_CHECK(PCMGGetLevels(pc, &levels));
+  PetscInt levels = 0;
+  const PC pc = multigridOf(ksp, levels);
+  if (!pc) return;
   // Level 0 is the coarsest, levels - 1 the finest (the KSP's own operator); the interpolation
   // of level l brings level l - 1's correction to it.
   for (PetscInt level = 1; level < levels; ++level) {
@@ -106,14 +114,9 @@ void multiplyLevelsInBlocks(KSP ksp, int prefetchDistance) {
 }
 
 void followFinestOperator(KSP ksp) {
-  PC pc;
-  EIS_CHECK(KSPGetPC(ksp, &pc));
-  PetscBool multigrid;
-  EIS_CHECK(
-      PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(pc), &multigrid, PCMG, PCGAMG, ""));
-  if (!multigrid) return;
-  PetscInt levels;
-  EIS_CHECK(PCMGGetLevels(pc, &levels));
+  PetscInt levels = 0;
+  const PC pc = multigridOf(ksp, levels);
+  if (!pc) return;
   if (levels < 2) return;
   KSP smoother;
   Mat A;

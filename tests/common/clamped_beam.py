@@ -1,5 +1,6 @@
-# The start of the SofaPython3 scenes of tests/python/controller_restart.sh and
-# stiffness_factor_controller.sh, which write it out ahead of their own controllers: a beam of
+# The start of the SofaPython3 scenes of tests/python/controller_restart.sh,
+# controller_state_restart.sh and stiffness_factor_controller.sh, which write it out ahead of
+# their own controllers: a beam of
 # 5 x 3 x 3 grid points (45 nodes, 96 tetrahedra of a Hexa2TetraTopologicalMapping), clamped at
 # x = 0, under gravity, integrated by an EulerImplicitSolver.
 

@@ -297,6 +297,19 @@ double clock(int n, double h) {
   return t;
 }
 
+// A held node's row (position, velocity) at time t under SOFA's movement from its rest
+// coordinate x0 over (t0, t1] to xf: x0 before t0, xf after t1, linear between (to 1e-15), and at
+// rest (a projected velocity of exactly 0).
+void expectMovedAt(const double* row, int d, double x0, double xf, double t, double t0, double t1) {
+  double expected = x0;
+  if (t > t0 && t <= t1)
+    expected = ((xf - x0) * t + (x0 * t1 - xf * t0)) / (t1 - t0);
+  else if (t > t1)
+    expected = xf;
+  EXPECT_NEAR(row[d], expected, 1e-15);
+  EXPECT_EQ(row[3 + d], 0.0);
+}
+
 // An oscillator on the bar's free end: after step n its nodes are at m + a sin(w t + phase),
 // velocity a w cos(w t + phase), t = t_{n-1} the step's start time; the same on any rank count.
 TEST_F(NodeProjectors, OscillatorFollowsItsClosedForm) {
@@ -352,13 +365,7 @@ TEST_F(NodeProjectors, AffineMovementFollowsItsClosedForm) {
       const double* row = &all.values[i * all.width];
       for (int d = 0; d < 3; ++d) {
         const double xf = R[3 * d] * x0[0] + R[3 * d + 1] * x0[1] + R[3 * d + 2] * x0[2] + T[d];
-        double expected = x0[d];
-        if (t > t0 && t <= t1)
-          expected = ((xf - x0[d]) * t + (x0[d] * t1 - xf * t0)) / (t1 - t0);
-        else if (t > t1)
-          expected = xf;
-        EXPECT_NEAR(row[d], expected, 1e-15);
-        EXPECT_EQ(row[3 + d], 0.0);
+        expectMovedAt(row, d, x0[d], xf, t, t0, t1);
       }
     }
     EXPECT_EQ(held, 9);
@@ -392,13 +399,7 @@ TEST_F(NodeProjectors, PatchTestFollowsItsClosedForm) {
       const double* row = &all.values[i * all.width];
       for (int d = 0; d < 3; ++d) {
         const double xf = x0[d] + w[0] * M[0][d] + w[1] * M[1][d] + w[2] * M[2][d] + w[3] * M[3][d];
-        double expected = x0[d];
-        if (t > t0 && t <= t1)
-          expected = ((xf - x0[d]) * t + (x0[d] * t1 - xf * t0)) / (t1 - t0);
-        else if (t > t1)
-          expected = xf;
-        EXPECT_NEAR(row[d], expected, 1e-15);
-        EXPECT_EQ(row[3 + d], 0.0);
+        expectMovedAt(row, d, x0[d], xf, t, t0, t1);
       }
     }
     EXPECT_EQ(held, 12);
@@ -450,13 +451,7 @@ TEST_F(NodeProjectors, PatchTestInThreeDimensionsFollowsItsClosedForm) {
           high += w[c] * M[4 + c][d];
         }
         const double xf = x0[d] + (1 - g) * low + g * high;
-        double expected = x0[d];
-        if (t > t0 && t <= t1)
-          expected = ((xf - x0[d]) * t + (x0[d] * t1 - xf * t0)) / (t1 - t0);
-        else if (t > t1)
-          expected = xf;
-        EXPECT_NEAR(row[d], expected, 1e-15);
-        EXPECT_EQ(row[3 + d], 0.0);
+        expectMovedAt(row, d, x0[d], xf, t, t0, t1);
       }
     }
     EXPECT_EQ(held, every ? 36 : 34);

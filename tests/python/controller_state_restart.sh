@@ -21,7 +21,8 @@ RANKS=2  # MPI ranks per run at most (tests/CMakeLists.txt: PROCESSORS)
 source "$(dirname "${BASH_SOURCE[0]}")/../common/python_test.sh"
 PATH=$(dirname "$PYTHON"):$PATH  # the controllers' python3, with numpy
 
-cat > scene.template << 'EOF_SCENE'
+# The scene: tests/common/clamped_beam.py's beam, a ConstantForceField and the counter.
+cat "$COMMON/clamped_beam.py" - > scene.template << 'EOF_SCENE'
 import numpy as np
 import Sofa.Core
 
@@ -65,27 +66,9 @@ class Counter(Sofa.Core.Controller):
 
 
 def createScene(root):
-    root.dt = 0.02
-    root.gravity = [0, -9.81, 0]
-    root.addObject("DefaultAnimationLoop")
-    grid = root.addObject("RegularGridTopology", name="grid", nx=5, ny=3, nz=3, xmin=0, xmax=1,
-                          ymin=0, ymax=0.25, zmin=0, zmax=0.25)
-    topology = root.addChild("topology")
-    tetrahedra = topology.addObject("TetrahedronSetTopologyContainer", name="tetrahedra")
-    topology.addObject("TetrahedronSetTopologyModifier")
-    topology.addObject("Hexa2TetraTopologicalMapping", input=grid.linkpath,
-                       output=tetrahedra.linkpath)
-    topology.addObject("MechanicalObject", name="points", position="@../grid.position")
-    topology.addObject("BoxROI", name="clamp", box=[-0.01, -0.01, -0.01, 0.01, 0.26, 0.26])
-    beam = topology.addChild("beam")
-    beam.addObject("EulerImplicitSolver")
-    beam.addObject("CGLinearSolver", iterations=500, tolerance=1e-12, threshold=1e-20)
-    beam.addObject("TetrahedronSetTopologyContainer", name="tetrahedra", src=tetrahedra.linkpath)
-    beam.addObject("MechanicalObject", name="dofs", position="@../points.position")
-    beam.addObject("MeshMatrixMass", massDensity=100, topology=tetrahedra.linkpath)
-    beam.addObject("FixedConstraint", indices="@../clamp.indices")
-    beam.addObject("TetrahedronFEMForceField", name="fem", youngModulus=2e4, poissonRatio=0.3,
-                   method="small")
+    beam, _ = clamped_beam(root, "CGLinearSolver",
+                           {"iterations": 500, "tolerance": 1e-12, "threshold": 1e-20},
+                           method="small")
     pull = beam.addObject("ConstantForceField", name="pull", indices=[43, 44],
                           forces=[[0, 0, 0], [0, 0, 0]])
     root.addObject(Counter(name="counter", root=root, pull=pull))
