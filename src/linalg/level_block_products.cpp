@@ -116,8 +116,7 @@ void multiplyLevelsInBlocks(KSP ksp, int prefetchDistance) {
 void followFinestOperator(KSP ksp) {
   PetscInt levels = 0;
   const PC pc = multigridOf(ksp, levels);
-  if (!pc) return;
-  if (levels < 2) return;
+  if (!pc || levels < 2) return;
   KSP smoother;
   Mat A;
   EIS_CHECK(PCMGGetSmoother(pc, levels - 1, &smoother));

@@ -85,7 +85,8 @@ void NodeProjector::project(double t, const double* x0, double* x, double* v) co
       // lower and upper z faces, then linearly in z.
       const double a = std::abs(x0[0] - box[0]) / std::abs(box[3] - box[0]);
       const double b = std::abs(x0[1] - box[1]) / std::abs(box[4] - box[1]);
-      const double g = box[5] != box[2] ? std::abs(x0[2] - box[2]) / std::abs(box[5] - box[2]) : 0;
+      const bool layered = box[5] != box[2];
+      const double g = layered ? std::abs(x0[2] - box[2]) / std::abs(box[5] - box[2]) : 0;
       const double w[4] = {(1 - a) * (1 - b), a * (1 - b), a * b, (1 - a) * b};
       for (int r = 0; r < 3; ++r) {
         double low = 0, high = 0;
@@ -93,7 +94,7 @@ void NodeProjector::project(double t, const double* x0, double* x, double* v) co
           low += corners[3 * c + r] * w[c];
           high += corners[12 + 3 * c + r] * w[c];
         }
-        xf[r] = x0[r] + (box[5] != box[2] ? low * (1 - g) + high * g : low);
+        xf[r] = x0[r] + (layered ? low * (1 - g) + high * g : low);
       }
     }
     for (int d = 0; d < 3; ++d)
