@@ -255,7 +255,8 @@ void RigidBody::computeForce(Vec x, Vec v, Vec f) {
       std::array<double, 3> load = mapped.forces[i];
       for (int d = 0; d < 3 && cells_; ++d) load[d] += cellForce[3 * i + std::size_t(d)];
       for (int d = 0; d < 3; ++d) load[d] += mapped.mass * parameters_.gravity[d];
-      stiffness_[i].fill(0);
+      stiffness_[i] = loadStiffness_.empty() ? std::array<double, 9>{} : loadStiffness_[i];
+      for (int d = 0; d < 3 && !loads_.empty(); ++d) load[d] += loads_[i][std::size_t(d)];
       const Vec3d vc = mapped.planes.empty() ? Vec3d{} : mapping_->applyJ(i, velocities);
       for (const Plane& plane : mapped.planes)
         addPlane(plane, points[i].data(), vc.data(), load.data(), stiffness_[i]);
@@ -413,6 +414,15 @@ Mat RigidBody::systemMatrix(double mFactor, double, double kFactor) {
   EIS_CHECK(MatAssemblyEnd(matrix_, MAT_FINAL_ASSEMBLY));
   matrixFactor_ = mFactor;
   return matrix_;
+}
+
+void RigidBody::setMappedLoads(std::vector<Vec3d> forces,
+                               std::vector<std::array<double, 9>> stiffness) {
+  if (forces.size() != mappedPoints() || stiffness.size() != mappedPoints())
+    throw Error("rigid mapped points: " + std::to_string(forces.size()) + " loads for " +
+                std::to_string(mappedPoints()) + " points");
+  loads_ = std::move(forces);
+  loadStiffness_ = std::move(stiffness);
 }
 
 void RigidBody::projectResponse(Vec v) {
