@@ -95,13 +95,14 @@ void JointSystem::addSpringBlocks(double kFactor) {
   if (!root_) return;
   std::vector<double> unit(std::size_t(frameUnknowns_), 0.0);
   for (std::size_t s = 0; s < springs_.size(); ++s) {
-    const std::size_t p = springs_[s].point;
-    const PetscInt frame = PetscInt(frames_.mappedFrame(p)) * kRigidDerivSize;
+    const std::size_t p = springs_[s].point, first = unknownsOf(springs_[s]);
+    const RigidBody& member = frames_.member(springs_[s].member);
+    const PetscInt frame = PetscInt(first) + PetscInt(member.mappedFrame(p)) * kRigidDerivSize;
     const std::array<double, 9>& D = dfdx_[s];
     std::array<Vec3d, kRigidDerivSize> J;  // J's columns
     for (PetscInt b = 0; b < kRigidDerivSize; ++b) {
       unit[std::size_t(frame + b)] = 1;
-      J[std::size_t(b)] = frames_.mappedVelocity(p, unit.data());
+      J[std::size_t(b)] = member.mappedVelocity(p, unit.data() + first);
       unit[std::size_t(frame + b)] = 0;
     }
     const PetscInt node = nodeRows_[s] + frameTotal_;

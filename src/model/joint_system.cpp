@@ -36,7 +36,7 @@ std::vector<bool> fixedOf(MechanicalOperations& part, Vec like) {
 
 }  // namespace
 
-JointSystem::JointSystem(RigidBody& frames, MechanicalSystem& mesh,
+JointSystem::JointSystem(RigidGroup& frames, MechanicalSystem& mesh,
                          std::vector<PointNodeSpring> springs)
     : frames_(frames), mesh_(mesh), springs_(std::move(springs)), comm_(mesh.mesh().comm()) {
   int rank;
@@ -47,9 +47,13 @@ JointSystem::JointSystem(RigidBody& frames, MechanicalSystem& mesh,
         "springs from rigidly mapped points to a mesh body with Lagrangian constraints: not "
         "supported yet");
   for (const PointNodeSpring& spring : springs_) {
-    if (spring.point >= frames_.mappedPoints())
+    if (spring.member >= frames_.members())
+      throw Error("springs from rigidly mapped points: body " + std::to_string(spring.member) +
+                  " of " + std::to_string(frames_.members()) + " bodies of frames");
+    const std::size_t points = frames_.member(spring.member).mappedPoints();
+    if (spring.point >= points)
       throw Error("springs from rigidly mapped points: point " + std::to_string(spring.point) +
-                  " of " + std::to_string(frames_.mappedPoints()) + " mapped points");
+                  " of " + std::to_string(points) + " mapped points");
     if (!spring.law.polynomial.empty())
       throw Error(
           "springs from rigidly mapped points: a polynomial spring is not supported there yet");
@@ -112,6 +116,10 @@ JointSystem::~JointSystem() {
   for (Vec* v : {&nodes_, &fx_, &fv_, &ff_, &mx_, &mv_, &mf_}) VecDestroy(v);
   VecScatterDestroy(&gather_);
   MatDestroy(&matrix_);
+}
+
+std::size_t JointSystem::unknownsOf(const PointNodeSpring& s) const {
+  return std::size_t(kRigidDerivSize) * std::size_t(frames_.firstFrame(s.member));
 }
 
 Vec JointSystem::createVector() const {
@@ -179,25 +187,36 @@ void JointSystem::computeForce(Vec x, Vec v, Vec f) {
     const PetscScalar *frames, *velocities;
     EIS_CHECK(VecGetArrayRead(fx_, &frames));
     EIS_CHECK(VecGetArrayRead(fv_, &velocities));
-    const std::vector<Vec3d> points = frames_.mappedPositions(frames);
-    std::vector<Vec3d> loads(points.size(), Vec3d{});
-    std::vector<std::array<double, 9>> stiffness(points.size(), std::array<double, 9>{});
+    // Each member's points, and the loads and stiffness the springs put on them.
+    std::vector<std::vector<Vec3d>> points, loads;
+    std::vector<std::vector<std::array<double, 9>>> stiffness;
+    for (std::size_t m = 0; m < frames_.members(); ++m) {
+      RigidBody& member = frames_.member(m);
+      const std::size_t first = std::size_t(frames_.firstFrame(m));
+      points.push_back(member.mappedPoints() > 0
+                           ? member.mappedPositions(frames + kRigidCoordSize * first)
+                           : std::vector<Vec3d>{});
+      loads.emplace_back(points.back().size(), Vec3d{});
+      stiffness.emplace_back(points.back().size(), std::array<double, 9>{});
+    }
     for (std::size_t s = 0; s < springs_.size(); ++s) {
-      const std::size_t p = springs_[s].point;
-      const Vec3d vp = frames_.mappedVelocity(p, velocities);
+      const std::size_t m = springs_[s].member, p = springs_[s].point;
+      const Vec3d vp = frames_.member(m).mappedVelocity(p, velocities + unknownsOf(springs_[s]));
       SpringState state;
-      springForce(springs_[s].law, points[p].data(), &nodeX[3 * s], vp.data(), &nodeV[3 * s],
+      springForce(springs_[s].law, points[m][p].data(), &nodeX[3 * s], vp.data(), &nodeV[3 * s],
                   state);
       dfdx_[s] = state.dfdx;
       for (std::size_t d = 0; d < 3; ++d) {
-        loads[p][d] += state.force[d];
+        loads[m][p][d] += state.force[d];
         nodeForce[3 * s + d] = -state.force[d];
       }
-      for (std::size_t e = 0; e < 9; ++e) stiffness[p][e] -= state.dfdx[e];
+      for (std::size_t e = 0; e < 9; ++e) stiffness[m][p][e] -= state.dfdx[e];
     }
     EIS_CHECK(VecRestoreArrayRead(fv_, &velocities));
     EIS_CHECK(VecRestoreArrayRead(fx_, &frames));
-    frames_.setMappedLoads(std::move(loads), std::move(stiffness));
+    for (std::size_t m = 0; m < frames_.members(); ++m)
+      if (frames_.member(m).mappedPoints() > 0)
+        frames_.member(m).setMappedLoads(std::move(loads[m]), std::move(stiffness[m]));
   }
   frames_.computeForce(fx_, fv_, ff_);
   mesh_.computeForce(mx_, mv_, mf_);
@@ -221,7 +240,9 @@ void JointSystem::addMBKv(Vec out, double mFactor, double bFactor, double kFacto
       EIS_CHECK(VecGetArrayRead(fv_, &dv));
       EIS_CHECK(VecGetArray(ff_, &o));
       for (std::size_t s = 0; s < springs_.size(); ++s) {
-        const Vec3d dp = frames_.mappedVelocity(springs_[s].point, dv);
+        const PointNodeSpring& spring = springs_[s];
+        RigidBody& member = frames_.member(spring.member);
+        const Vec3d dp = member.mappedVelocity(spring.point, dv + unknownsOf(spring));
         Vec3d toPoint{};
         for (std::size_t a = 0; a < 3; ++a)
           for (std::size_t b = 0; b < 3; ++b) {
@@ -229,7 +250,7 @@ void JointSystem::addMBKv(Vec out, double mFactor, double bFactor, double kFacto
             toPoint[a] += d * dn[3 * s + b];
             nodeOut[3 * s + a] += d * (dp[b] - dn[3 * s + b]);
           }
-        frames_.addMappedForce(springs_[s].point, toPoint, o);
+        member.addMappedForce(spring.point, toPoint, o + unknownsOf(spring));
       }
       EIS_CHECK(VecRestoreArray(ff_, &o));
       EIS_CHECK(VecRestoreArrayRead(fv_, &dv));

@@ -1,4 +1,5 @@
-// Rigid frames and a mesh body in one system (model/joint_system), joined by springs from the
+// Two bodies of rigid frames (a RigidGroup, a spring between their centres) and a mesh body in
+// one system (model/joint_system), joined by springs from the
 // frames' mapped points to mesh nodes (one of them fixed), on 1, 2 and 3 ranks: the tangent the
 // products and the assembled matrix give is the central difference of the force with frames
 // (turned by the quaternion rule) and nodes moved together, the two agree, and steps of the
@@ -29,27 +30,51 @@ const eis_test::SceneFields& boxScene() {
   return scene;
 }
 
-// Two frames beyond the box's free end (x = 1), three points on them, and four springs to the
-// box's nodes (ids i + 3 (j + 2 k)): three on the free end, one on the fixed face (node 3).
-eis::RigidBodyParameters framesParameters(RigidGeometricStiffness mode) {
+// Two bodies of one frame each beyond the box's free end (x = 1), a spring between their
+// centres (SpringForceField<Rigid3>), three points on them, and four springs to the box's nodes
+// (ids i + 3 (j + 2 k)): three on the free end, one on the fixed face (node 3).
+eis::RigidBodyParameters framesParameters(RigidGeometricStiffness mode, int body) {
   eis::RigidBodyParameters p;
   const double s = std::sin(0.2), c = std::cos(0.2);
-  p.frames = {1.5, 0.25, 0.25, 0, s, 0, c, 1.4, 0.9, 0.2, s * 0.6, 0, s * 0.8, c};
   p.mass.mass = 0.7;
   p.mass.inertia = {0.2, 0.01, 0, 0.01, 0.3, 0, 0, 0, 0.25};
   p.gravity = {0, -9.81, 0};
-  p.fixed = {{false, false, false, false, false, false}, {false, false, false, true, false, false}};
-  p.mapped.frameOf = {0, 0, 1};
-  p.mapped.local = {{-0.3, 0.1, 0}, {0, -0.2, 0.1}, {-0.4, 0, 0.1}};
-  p.mapped.forces = {{0, 0, 0}, {0.1, 0, 0}, {0, 0, -0.2}};
   p.mapped.mass = 0.2;
   p.mapped.geometric = mode;
+  if (body == 0) {
+    p.frames = {1.5, 0.25, 0.25, 0, s, 0, c};
+    p.mapped.frameOf = {0, 0};
+    p.mapped.local = {{-0.3, 0.1, 0}, {0, -0.2, 0.1}};
+    p.mapped.forces = {{0, 0, 0}, {0.1, 0, 0}};
+  } else {
+    p.frames = {1.4, 0.9, 0.2, s * 0.6, 0, s * 0.8, c};
+    p.fixed = {{false, false, false, true, false, false}};
+    p.mapped.frameOf = {0};
+    p.mapped.local = {{-0.4, 0, 0.1}};
+    p.mapped.forces = {{0, 0, -0.2}};
+  }
   return p;
 }
 
+std::unique_ptr<eis::RigidGroup> framesGroup(MPI_Comm comm, RigidGeometricStiffness mode) {
+  std::vector<std::unique_ptr<eis::RigidBody>> members;
+  for (int body : {0, 1})
+    members.push_back(std::make_unique<eis::RigidBody>(comm, framesParameters(mode, body)));
+  eis::RigidFrameSpring between;
+  between.frame1 = 0;
+  between.frame2 = 1;
+  between.law.ks = 30;
+  between.law.kd = 0.2;
+  between.law.length = 0.5;
+  return std::make_unique<eis::RigidGroup>(std::move(members),
+                                           std::vector<eis::RigidFrameSpring>{between});
+}
+
 std::vector<eis::PointNodeSpring> springs(double kd) {
-  const auto spring = [kd](std::size_t point, std::int64_t node, double ks, double length) {
+  const auto spring = [kd](std::size_t member, std::size_t point, std::int64_t node, double ks,
+                           double length) {
     eis::PointNodeSpring s;
+    s.member = member;
     s.point = point;
     s.node = node;
     s.law.ks = ks;
@@ -57,8 +82,8 @@ std::vector<eis::PointNodeSpring> springs(double kd) {
     s.law.length = length;
     return s;
   };
-  return {spring(0, 2, 50, 0.4), spring(1, 11, 80, 0.3), spring(2, 5, 60, 0.5),
-          spring(2, 3, 40, 1.0)};
+  return {spring(0, 0, 2, 50, 0.4), spring(0, 1, 11, 80, 0.3), spring(1, 0, 5, 60, 0.5),
+          spring(1, 0, 3, 40, 1.0)};
 }
 
 struct Joint {
@@ -71,7 +96,7 @@ struct Joint {
         3, 0);
     std::vector<std::string> warnings;
     system = eis::buildSystem(scene.toScene(), *mesh, warnings);
-    frames = std::make_unique<eis::RigidBody>(comm, framesParameters(mode));
+    frames = framesGroup(comm, mode);
     joint = std::make_unique<eis::JointSystem>(*frames, *system, springs(kd));
     Vec fx = frames->createPositions(), mx = system->createVector();
     system->setRestState(mx);
@@ -142,7 +167,7 @@ struct Joint {
 
   std::unique_ptr<eis::DistributedMesh> mesh;
   std::unique_ptr<eis::MechanicalSystem> system;
-  std::unique_ptr<eis::RigidBody> frames;
+  std::unique_ptr<eis::RigidGroup> frames;
   std::unique_ptr<eis::JointSystem> joint;
   Vec x = nullptr, v = nullptr;
 };
@@ -238,7 +263,7 @@ TEST_F(JointSteps, EveryRankCountGivesTheOneRankState) {
   const std::vector<double> alone = stepped(self);
   MPI_Comm_free(&self);
   ASSERT_EQ(all.size(), alone.size());
-  const std::vector<double> start = framesParameters(RigidGeometricStiffness::None).frames;
+  const std::vector<double> start = framesParameters(RigidGeometricStiffness::None, 0).frames;
   double moved = 0, gap = 0;
   for (std::size_t i = 0; i < all.size(); ++i) gap = std::max(gap, std::abs(all[i] - alone[i]));
   for (std::size_t i = 0; i < 3; ++i) moved = std::max(moved, std::abs(alone[i] - start[i]));

@@ -1,22 +1,23 @@
 #pragma once
-// A body of rigid frames and a mesh body as ONE system, as under SOFA's one ODE solver when
+// Bodies of rigid frames (a RigidGroup: one body, or several that springs between frames join)
+// and a mesh body as ONE system, as under SOFA's one ODE solver when
 // springs join points a RigidMapping drives from the frames to the mesh's nodes (SOFA's
 // MatrixLinearSystem.scn: a SpringForceField from red/FEM to green/DOFs). Its vectors are one
 // distributed vector: on rank 0 the frames' unknowns (6 a frame in v, 7 in x, RigidBody's
-// layout on the same communicator), then on every rank its part of the mesh body's. The
-// integrator sees its operations alone; each acts on the two parts by their own rule (a frame
+// layout, the group's, on the same communicator), then on every rank its part of the mesh body's.
+// The integrator sees its operations alone; each acts on the two parts by their own rule (a frame
 // turned by addToPosition's quaternion rule, the nodes moved by the vector sum) and adds the
 // springs' coupling.
 //
 // A spring's law is the point springs' (model/interaction_springs.hpp, SOFA's SpringForceField:
-// the damping in the force, explicit), its end 1 mapped point p of the frames, its end 2 node n
-// of the mesh. With D its derivative, df_p = D (dx_n - dx_p) and df_n = -df_p: the point's force
-// and -D reach the frames through the mapping (RigidBody::setMappedLoads: J^T f, J^T (-D) J and
-// the geometric stiffness at the points' total force), and the system adds J^T D on the frames'
-// rows and node n's columns, D J on node n's rows and the frames' columns, and -D on node n's
-// own block. The matrix holds those between free unknowns only (a fixed one keeps its
-// diagonal, as each part's matrix does). Springs are evaluated on rank 0, which holds the
-// frames; their nodes' values gathered there and their forces sent back.
+// the damping in the force, explicit), its end 1 mapped point p of a member of the group, its end 2
+// node n of the mesh. With D its derivative, df_p = D (dx_n - dx_p) and df_n = -df_p: the point's
+// force and -D reach the frames through the member's mapping (RigidBody::setMappedLoads: J^T f, J^T
+// (-D) J and the geometric stiffness at the points' total force), and the system adds J^T D on the
+// frames' rows and node n's columns, D J on node n's rows and the frames' columns, and -D on node
+// n's own block. The matrix holds those between free unknowns only (a fixed one keeps its diagonal,
+// as each part's matrix does). Springs are evaluated on rank 0, which holds the frames; their
+// nodes' values gathered there and their forces sent back.
 #include <petscmat.h>
 
 #include <cstdint>
@@ -25,13 +26,14 @@
 #include "eis/linalg/mechanical_operations.hpp"
 #include "eis/model/interaction_springs.hpp"
 #include "eis/model/mechanical_system.hpp"
-#include "eis/model/rigid_body.hpp"
+#include "eis/model/rigid_group.hpp"
 
 namespace eis {
 
-// A spring from the frames' mapped point `point` to the mesh's node `node` (its id).
+// A spring from mapped point `point` of the group's member `member` to the mesh's node `node`
+// (its id).
 struct PointNodeSpring {
-  std::size_t point = 0;
+  std::size_t member = 0, point = 0;
   std::int64_t node = 0;
   InteractionSpring law;  // ks, kd, L (node1, node2 unused)
 };
@@ -41,7 +43,7 @@ public:
   // Collective on the mesh's communicator, which must be the frames'. Throws eis::Error on
   // every rank for a point that is no mapped point, a node that is no node of the mesh, a
   // polynomial spring, or a mesh with Lagrangian constraints.
-  JointSystem(RigidBody& frames, MechanicalSystem& mesh, std::vector<PointNodeSpring> springs);
+  JointSystem(RigidGroup& frames, MechanicalSystem& mesh, std::vector<PointNodeSpring> springs);
   ~JointSystem() override;
   JointSystem(const JointSystem&) = delete;
   JointSystem& operator=(const JointSystem&) = delete;
@@ -77,7 +79,7 @@ private:
   // The springs' cross and node blocks, kFactor times, between free unknowns.
   void addSpringBlocks(double kFactor);
 
-  RigidBody& frames_;
+  RigidGroup& frames_;
   MechanicalSystem& mesh_;
   std::vector<PointNodeSpring> springs_;
   MPI_Comm comm_;
@@ -92,6 +94,8 @@ private:
   Vec fx_ = nullptr, fv_ = nullptr, ff_ = nullptr;  // frame parts: x, and two of v's layout
   Vec mx_ = nullptr, mv_ = nullptr, mf_ = nullptr;  // mesh parts
   std::vector<std::array<double, 9>> dfdx_;         // each spring's D, rank 0
+  // The first unknown of a spring's member in the frames' part (6 a frame).
+  std::size_t unknownsOf(const PointNodeSpring& s) const;
   Mat matrix_ = nullptr;
 };
 

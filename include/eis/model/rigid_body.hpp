@@ -94,6 +94,7 @@ public:
   RigidBody& operator=(const RigidBody&) = delete;
 
   int frames() const { return frames_; }
+  MPI_Comm comm() const { return comm_; }
   // Collective. New vectors holding the initial positions (7 a frame) and velocities (6 a frame,
   // projected: a fixed unknown starts still). The caller destroys them.
   Vec createPositions() const;
