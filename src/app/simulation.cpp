@@ -127,6 +127,7 @@ Simulation::Simulation(const std::vector<ObjectScene>& allObjects, MPI_Comm comm
     for (Body* body : group->bodies) body->coupled = members.size() > 1 || springs;
     groups_.push_back(std::move(group));
   }
+  markJointBodies(allObjects);
   steps_ = scene().integer("solver.steps");
   dt_ = scene().real("solver.dt");
   progress_ = std::make_unique<Progress>(scene());
@@ -184,7 +185,7 @@ void Simulation::buildBody(Body& body, std::unique_ptr<DistributedMesh> mesh,
     body.restCoordinates = body.system->createVector();
     body.system->setRestState(body.restCoordinates);
   }
-  if (!body.coupled)
+  if (!body.coupled && !body.joint)
     body.integrator = makeTimeIntegrator(readTimeIntegratorParameters(body.scene), linear, comm_,
                                          body.x, body.restCoordinates);
 }
@@ -411,6 +412,7 @@ void Simulation::advance(int step, double clock, StepRecord& record) {
         continue;
       }
       Body* body = group->bodies.front();
+      if (body->joint) continue;  // stepped with its frames, in advanceRigids
       if (body->motionless) {
         // Nothing to solve; the nodes a prescribed motion or a projector holds still follow it.
         body->system->setTime(clock, dt_);
@@ -437,7 +439,7 @@ void Simulation::advance(int step, double clock, StepRecord& record) {
           substeps);
       add(report, substeps);
     }
-    advanceRigids(record);
+    advanceRigids(record, clock);
   } catch (const Error&) {
     if (bodies_.size() > 1 || !rigids_.empty())
       for (auto& body : bodies_) {

@@ -52,6 +52,7 @@ public:
   // velocity-shaped vector.
   Vec createPositions(Vec framePositions, Vec meshPositions) const;
   Vec createVector() const;
+  std::size_t springs() const { return springs_.size(); }
   // The joined vector's parts <-> the parts' own vectors; `positions`: x's layout (7 a frame).
   void split(Vec whole, Vec frames, Vec mesh, bool positions) const;
   void join(Vec frames, Vec mesh, Vec whole, bool positions) const;
