@@ -4,14 +4,16 @@
 # the frame and the body stepped as one system (model/joint_system.hpp). A turned, moving frame
 # of RigidMass (inertia not diagonal) carries two mapped points of mass 0.3; two springs join them
 # to nodes of a cube of 8 nodes (uniform mass 1.5, no material, node 7 fixed); gravity and
-# Rayleigh damping act. Two steps are worked out here from SOFA's formulas with numpy: the
-# points p = c + R(q) l, J = [I, -[R l]x], the mass diag(m, m, m, m I) + J^T m_p J, the springs'
-# force ks (d - L) + kd (v2 - v1).u along u = x2 - x1 and D = (ks - f/d) u u^T + (f/d) I, as
-# J^T (-D) J on the frame, J^T D and D J across, -D on the node; the step ((1 + h rM) M -
-# h (h + rK) K) dv = h (f + (-rM M + (h + rK) K) v) on the free unknowns, nodes moved by h v,
-# the frame's centre by h v and its orientation turned by exp(h w / 2). The frames written on 1,
-# 2 and 3 ranks must match it to 1e-12; without the springs the answer differs (the check can
-# fail); what is not carried is refused.
+# Rayleigh damping act. Written as INI keys and as a SOFA scene (a SpringForceField from the
+# RigidMapping child to the body, object1 and object2 either way). Two steps are worked out here
+# from SOFA's formulas with numpy: the points p = c + R(q) l, J = [I, -[R l]x], the mass
+# diag(m, m, m, m I) + J^T m_p J, the springs' force ks (d - L) + kd (v2 - v1).u along
+# u = x2 - x1 and D = (ks - f/d) u u^T + (f/d) I, as J^T (-D) J on the frame, J^T D and D J
+# across, -D on the node; the step ((1 + h rM) M - h (h + rK) K) dv = h (f + (-rM M + (h + rK)
+# K) v) on the free unknowns, nodes moved by h v, the frame's centre by h v and its orientation
+# turned by exp(h w / 2). The frames written on 1, 2 and 3 ranks (INI) and on 2 (SOFA) must
+# match it to 1e-12; without the springs the answer differs (the check can fail); what is not
+# carried is refused.
 # Usage: rigid_mesh_springs.sh <euler-implicit> <meshes dir>.
 set -uo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -144,6 +146,46 @@ for ranks in 1 2 3; do
   worst=$($PY3 reference.py "frames$ranks.csv" springs "$Q" || echo nan)
   check "... two steps follow SOFA's formulas worked out here: $worst <= 1e-12" \
     below "$worst" 1e-12
+done
+# The same scene written for SOFA: a SpringForceField from the RigidMapping child's points to
+# the mesh body's nodes, and the same springs with object1 and object2 swapped.
+cat > joint.scn <<XML
+<Node name="root" dt="0.01" gravity="0 -9.81 0">
+  <DefaultAnimationLoop/>
+  <EulerImplicitSolver rayleighStiffness="0.1" rayleighMass="0.2"/>
+  <SparseLDLSolver/>
+  <Node name="r">
+    <MechanicalObject name="dofs" template="Rigid3d" position="0.1 1.8 -0.2 $Q"
+                      velocity="0.3 -0.1 0.2 0.5 -0.4 0.7"/>
+    <UniformMass vertexMass="2 1 1 0.1 0 0.1 1.5 0 0 0 2"/>
+    <Node name="points">
+      <MechanicalObject name="dofs" template="Vec3d" position="0.5 0.2 -0.3  -0.4 0.1 0.6"/>
+      <UniformMass vertexMass="0.3"/>
+      <RigidMapping/>
+    </Node>
+  </Node>
+  <Node name="m">
+    <MeshTopology position="0 0 0  1 0 0  1 1 0  0 1 0  0 0 1  1 0 1  1 1 1  0 1 1"
+                  tetrahedra="0 1 3 4  1 2 3 6  1 4 5 6  3 4 6 7  1 3 4 6"/>
+    <MechanicalObject name="dofs" template="Vec3d" velocity="0 0 0  0.1 0 0  0 0.2 0  0 0 0
+                      0 0 -0.1  0.2 0.1 0  -0.1 0 0.3  0 0 0"/>
+    <UniformMass vertexMass="1.5"/>
+    <FixedProjectiveConstraint indices="7"/>
+  </Node>
+  <SpringForceField object1="@r/points/dofs" object2="@m/dofs"
+                    spring="0 6 40 1.5 0.8  1 5 25 0.5 1.1"/>
+</Node>
+XML
+sed -e 's|object1="@r/points/dofs" object2="@m/dofs"|object1="@m/dofs" object2="@r/points/dofs"|' \
+  -e 's|spring="0 6 40 1.5 0.8  1 5 25 0.5 1.1"|spring="6 0 40 1.5 0.8  5 1 25 0.5 1.1"|' \
+  joint.scn > swapped.scn
+for scene in joint swapped; do
+  status=0
+  run 2 --scene "$scene.scn" --solver.steps=2 --output.frames="$scene.csv" || status=$?
+  check "the SOFA scene $scene.scn runs on 2 ranks" test "$status" -eq 0
+  [ "$status" -eq 0 ] || sed 's/^/     | /' run.err
+  worst=$($PY3 reference.py "$scene.csv" springs "$Q" || echo nan)
+  check "... and follows the same formulas: $worst <= 1e-12" below "$worst" 1e-12
 done
 worst=$($PY3 reference.py frames1.csv none "$Q" || echo nan)
 check "the springs change the steps (the check can fail): $worst > 1e-4" below 1e-4 "$worst"
