@@ -90,6 +90,15 @@ void Simulation::checkRigidBodies(const std::vector<ObjectScene>& objects) {
   const ObjectScene* rigid = nullptr;
   for (const ObjectScene& object : objects)
     if (isRigidBody(object.scene) && !rigid) rigid = &object;
+  // The rigid.* keys act on frames: given to a body without them, they would act on nothing.
+  for (const ObjectScene& object : objects)
+    for (const ComponentDeclaration* component : object.scene.components())
+      for (const ParameterDeclaration& key : component->parameters.declarations())
+        if (!isRigidBody(object.scene) && key.key.compare(0, 6, "rigid.") == 0 &&
+            object.scene.given(key.key))
+          throw Error((object.path.empty() ? "" : object.path + ": ") + key.key + " = " +
+                      object.scene.text(key.key) +
+                      ": acts on a body of rigid frames, and this body has none (rigid.frames)");
   if (!rigid) {
     if (!objects.front().scene.optionalText("output.frames").empty())
       throw Error("output.frames: the scene has no rigid body (rigid.frames)");

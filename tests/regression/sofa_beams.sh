@@ -10,7 +10,8 @@
 # beams under a tip load, one step of a nearly massless chain (M / h^2 about 1e-9 of K), is the
 # linear static answer: the tip's deflection P L^3 / (3 E I) and turn P L^2 / (2 E I), SOFA's
 # element having no shear term. Then what is refused: the block-tridiagonal solve where a beam or
-# a spring joins frames that are not consecutive in the system, and listSegment.
+# a spring joins frames that are not consecutive in the system, and listSegment; and a rigid.*
+# key given to a body of points (it was silently ignored).
 # Usage: sofa_beams.sh <euler-implicit> <meshes dir>.
 set -euo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -210,5 +211,12 @@ check "a spring from frame 1 to the next body's frame 0 (frame 3 of the system) 
 chain "0 1 1 2 2 3" 'listSegment="0 1"' > segments.scn
 check "listSegment is refused" refused "listSegment.*some of the topology's edges" 2 "$EXE" \
   --scene segments.scn --quiet
+cat > points.scn <<'XML'
+<Node><EulerImplicitSolver/><SparseLDLSolver/>
+  <MechanicalObject position="0 0 0  1 0 0"/><UniformMass totalMass="1"/></Node>
+XML
+check "rigid.block-tridiagonal on a body of points is refused" refused \
+  "rigid.block-tridiagonal = true: acts on a body of rigid frames, and this body has none" 2 \
+  "$EXE" --scene points.scn --rigid.block-tridiagonal=true --quiet
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))
