@@ -43,6 +43,43 @@ void checkSameSolver(const ObjectScene& first, const ObjectScene& other) {
                     " differs between them: they are one system, stepped by one solver");
 }
 
+// SOFA's BTDLinearSolver (BTDLinearSolver.inl: Thomas' algorithm on BTDMatrix6d) keeps only the
+// group's 6 x 6 blocks (i, i-1), (i, i) and (i, i+1), its frames numbered member after member:
+// a direct solve where the frames' matrix has no other block, refused where it has.
+void checkBlockTridiagonal(const std::vector<std::string>& paths,
+                           const std::vector<RigidBodyParameters>& members,
+                           const std::vector<int>& first,
+                           const std::vector<RigidFrameSpring>& springs) {
+  std::string why;
+  const auto apart = [](int a, int b) { return a - b != 1 && b - a != 1; };
+  // A frame by its member's path and its own index (a lone body's by its index alone).
+  const auto name = [&](std::size_t m, int frame) {
+    return (members.size() > 1 ? paths[m] + " " : std::string()) + "frame " +
+           std::to_string(frame - first[m]);
+  };
+  const auto memberOf = [&](int frame) {
+    std::size_t m = 0;
+    while (m + 1 < first.size() && first[m + 1] <= frame) ++m;
+    return m;
+  };
+  for (std::size_t m = 0; m < members.size() && why.empty(); ++m) {
+    if (!members[m].mapped.cells.hexahedra.empty())
+      why = "the cells of a rigidly mapped child couple frames";
+    for (const BeamParameters& beam : members[m].beams)
+      for (const auto& [a, b] : beam.lines)
+        if (apart(a, b) && why.empty())
+          why = "a beam joins " + name(m, first[m] + a) + " and frame " + std::to_string(b);
+  }
+  for (const RigidFrameSpring& spring : springs)
+    if (apart(spring.frame1, spring.frame2) && why.empty())
+      why = "a spring joins " + name(memberOf(spring.frame1), spring.frame1) + " and " +
+            name(memberOf(spring.frame2), spring.frame2);
+  if (!why.empty())
+    throw Error("rigid.block-tridiagonal (SOFA's BTDLinearSolver): " + why +
+                ", a block of the frames' matrix away from the diagonal, which its "
+                "block-tridiagonal solve would drop");
+}
+
 }  // namespace
 
 Simulation::RigidRun::~RigidRun() {
@@ -53,6 +90,15 @@ void Simulation::checkRigidBodies(const std::vector<ObjectScene>& objects) {
   const ObjectScene* rigid = nullptr;
   for (const ObjectScene& object : objects)
     if (isRigidBody(object.scene) && !rigid) rigid = &object;
+  // The rigid.* keys act on frames: given to a body without them, they would act on nothing.
+  for (const ObjectScene& object : objects)
+    for (const ComponentDeclaration* component : object.scene.components())
+      for (const ParameterDeclaration& key : component->parameters.declarations())
+        if (!isRigidBody(object.scene) && key.key.compare(0, 6, "rigid.") == 0 &&
+            object.scene.given(key.key))
+          throw Error((object.path.empty() ? "" : object.path + ": ") + key.key + " = " +
+                      object.scene.text(key.key) +
+                      ": acts on a body of rigid frames, and this body has none (rigid.frames)");
   if (!rigid) {
     if (!objects.front().scene.optionalText("output.frames").empty())
       throw Error("output.frames: the scene has no rigid body (rigid.frames)");
@@ -160,12 +206,13 @@ void Simulation::buildRigid(const std::vector<ObjectScene>& objects,
   // Every rank steps the whole group (a few frames) alike: no message, the same bits on any rank
   // count.
   std::vector<std::unique_ptr<RigidBody>> bodies;
+  std::vector<RigidBodyParameters> parameters;
   std::vector<int> first;
   int frames = 0;
   for (const ObjectScene* member : members) {
     rigid->paths.push_back(member->path);
-    bodies.push_back(
-        std::make_unique<RigidBody>(PETSC_COMM_SELF, readRigidBodyParameters(member->scene)));
+    parameters.push_back(readRigidBodyParameters(member->scene));
+    bodies.push_back(std::make_unique<RigidBody>(PETSC_COMM_SELF, parameters.back()));
     first.push_back(frames);
     frames += bodies.back()->frames();
   }
@@ -188,6 +235,11 @@ void Simulation::buildRigid(const std::vector<ObjectScene>& objects,
         springs.push_back(
             {first[m] + int(spring.node1), first[target] + int(spring.node2), spring});
       }
+    }
+  for (const ObjectScene* member : members)
+    if (member->scene.boolean("rigid.block-tridiagonal")) {
+      checkBlockTridiagonal(rigid->paths, parameters, first, springs);
+      break;
     }
   const std::size_t springCount = springs.size();
   rigid->body = std::make_unique<RigidGroup>(std::move(bodies), std::move(springs));

@@ -764,6 +764,12 @@ const std::vector<SofaClassFields>& sofaClassFields() {
       {"SVDLinearSolver",
        {"MatrixLinearSolver"},
        {"verbose", "minSingularValue", "conditionNumber"}},
+      {"BTDLinearSolver",
+       {"MatrixLinearSolver"},
+       {"verbose", "showProblem", "subpartSolve", "verification"}},
+      {"BeamFEMForceField",
+       {"BaseLinearElasticityFEMForceField"},
+       {"beamsData", "radius", "radiusInner", "listSegment", "useSymmetricAssembly"}},
       {"ContextObject", {"BaseComponent"}, {}},
   };
   return table;

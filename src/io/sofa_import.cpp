@@ -858,9 +858,19 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   if (body.linearSolver) {
     reader.from(*body.linearSolver);
     // BTDLinearSolver.inl: Thomas' algorithm reads only the blocks (i, i-1), (i, i), (i, i+1)
-    // of the system, 6 x 6 (BTDMatrix6d): a chain of frames numbered along it; a mesh's
-    // matrix has others, which it would drop.
-    if (!mapLinearSolver(reader, *body.linearSolver, options.sceneLinearLimits))
+    // of the system, 6 x 6 (BTDMatrix6d): a chain of frames numbered along it, where it is a
+    // direct solve (the run checks that the frames' matrix has no other block:
+    // rigid.block-tridiagonal); a mesh's matrix has others, which it would drop.
+    if (rigid && body.linearSolver->type == "BTDLinearSolver") {
+      if (reader.boolean(*body.linearSolver, "subpartSolve", false))
+        reader.reject(*body.linearSolver, "subpartSolve",
+                      "a solve of a part of the system is not supported");
+      reader.key("solver.linear", "direct");
+      reader.key("rigid.block-tridiagonal", "true");
+      reader.note(body.linearSolver->label() +
+                  " -> solver.linear = direct (MUMPS through PETSc), exact where the frames' "
+                  "matrix is block-tridiagonal (rigid.block-tridiagonal, checked by the run)");
+    } else if (!mapLinearSolver(reader, *body.linearSolver, options.sceneLinearLimits))
       unsupported(reader, *body.linearSolver,
                   body.linearSolver->type == "BTDLinearSolver"
                       ? "not supported: it solves a block-tridiagonal system (Thomas' algorithm "
