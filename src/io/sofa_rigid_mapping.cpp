@@ -331,6 +331,20 @@ void mapRigidMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey
     if (hexahedronFem && tetrahedronFem)
       throw Error(tetrahedronFem->where + ": " + named(*tetrahedronFem) + ": beside " +
                   named(*hexahedronFem) + ": a rigidly mapped child's cells are of one kind");
+    // The FEM's rest shape is SOFA's rest_position, the points as written; ours the points at the
+    // frames' first pose: the same up to a rigid motion, which method small alone does not ignore.
+    const SofaObject* fem = hexahedronFem ? hexahedronFem : tetrahedronFem;
+    const bool small =
+        std::find(cells.begin(), cells.end(), "rigid.mapped-fem-method small") != cells.end();
+    const std::vector<double> frames = parse::reals("rigid.frames", r.gaveValue("rigid.frames"), 0);
+    bool moved = r.given(mapping, "initialPoints");
+    for (std::size_t i = 0; i < frames.size(); ++i)
+      moved = moved || frames[i] != (i % 7 == 6 ? 1.0 : 0.0);
+    if (fem && small && moved && !r.boolean(mapping, "globalToLocalCoords", false))
+      r.reject(*fem, "method",
+               "small on a rigidly mapped child whose points are local to a turned or moved frame "
+               "(or given as initialPoints): SOFA's rest shape is the points as written, not "
+               "supported (globalToLocalCoords or a corotational method is)");
     const bool grid = topology && topology->type == "RegularGridTopology";
     if (tetrahedronFem || (!hexahedronFem && topology && !grid)) {
       // TetrahedronFEMForceField and MeshMatrixMass read the tetrahedra of the node's container.
