@@ -160,7 +160,7 @@ RigidBody::RigidBody(MPI_Comm comm, RigidBodyParameters parameters)
     const std::vector<Vec3d> rest = mapping_->apply(p.frames.data());
     stiffness_.assign(mapping_->size(), {});
     geometric_.assign(std::size_t(frames_), {});
-    if (!p.mapped.cells.hexahedra.empty())
+    if (!p.mapped.cells.corners.empty())
       cells_ = std::make_unique<RigidMappedCellsField>(p.mapped.cells, rest);
   }
   for (const BeamParameters& beam : p.beams) beams_.emplace_back(beam, p.frames);

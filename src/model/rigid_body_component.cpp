@@ -275,10 +275,12 @@ RigidBodyParameters readRigidBodyParameters(const Parameters& scene) {
     mapped.geometric = scene.choice("rigid.mapped-geometric-stiffness", kGeometric);
   } else if (scene.given("rigid.mapped-forces") || scene.given("rigid.mapped-mass") ||
              scene.given("rigid.mapped-plane") || scene.given("rigid.mapped-hexahedra") ||
+             scene.given("rigid.mapped-tetrahedra") ||
              scene.given("rigid.mapped-geometric-stiffness")) {
     throw Error(
-        "rigid.mapped-mass, rigid.mapped-forces, rigid.mapped-plane, rigid.mapped-hexahedra "
-        "and rigid.mapped-geometric-stiffness act on rigid.mapped-points, not given");
+        "rigid.mapped-mass, rigid.mapped-forces, rigid.mapped-plane, rigid.mapped-hexahedra, "
+        "rigid.mapped-tetrahedra and rigid.mapped-geometric-stiffness act on "
+        "rigid.mapped-points, not given");
   }
   // The planes (obstacle.plane) push the frames' centres.
   for (const std::string& text : scene.texts("obstacle.plane"))
