@@ -63,7 +63,7 @@ void checkBlockTridiagonal(const std::vector<std::string>& paths,
     return m;
   };
   for (std::size_t m = 0; m < members.size() && why.empty(); ++m) {
-    if (!members[m].mapped.cells.hexahedra.empty())
+    if (!members[m].mapped.cells.corners.empty())
       why = "the cells of a rigidly mapped child couple frames";
     for (const BeamParameters& beam : members[m].beams)
       for (const auto& [a, b] : beam.lines)
