@@ -13,6 +13,7 @@
 #include "eis/linalg/linear_solver.hpp"
 #include "eis/model/interaction_ellipsoid_force_field.hpp"
 #include "eis/model/interaction_springs.hpp"
+#include "eis/model/mass.hpp"
 #include "eis/model/physics.hpp"
 #include "eis/ode/time_integrator_component.hpp"
 
@@ -73,11 +74,13 @@ Simulation::RigidRun::~RigidRun() {
 }
 
 void Simulation::checkRigidBodies(const std::vector<ObjectScene>& objects) {
+  // SOFA's explicit step on a state with no mass: accFromF finds no mass and leaves a = 0.
   for (const ObjectScene& object : objects)
-    if (!isRigidBody(object.scene) && object.scene.boolean("solver.explicit"))
+    if (!isRigidBody(object.scene) && object.scene.boolean("solver.explicit") &&
+        readMassParameters(object.scene).type == MassType::None)
       throw Error((object.path.empty() ? std::string() : object.path + ": ") +
-                  "solver.explicit = true: SOFA's EulerExplicitSolver is carried for a body of "
-                  "rigid frames only, not yet for a body of points");
+                  "solver.explicit = true with mass.type = none: SOFA's EulerExplicitSolver has "
+                  "no mass to divide by there (it leaves the acceleration 0); not supported");
   const ObjectScene* rigid = nullptr;
   for (const ObjectScene& object : objects)
     if (isRigidBody(object.scene) && !rigid) rigid = &object;

@@ -933,6 +933,17 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     if (o->type == "InteractionEllipsoidForceField")
       matrixFreeForInteractionEllipsoid(reader, *o, body.linearSolver);
   }
+  // EulerExplicitSolver inverts a diagonal mass itself; a mass that is not diagonal (a consistent
+  // MeshMatrixMass, a hexahedral FEM's, a mapped child's) needs the node's linear solver, or SOFA
+  // flags an error and leaves the state where it is.
+  const std::string massType = reader.gaveValue("mass.type");
+  if (!rigid && body.odeSolver->type == "EulerExplicitSolver" && !body.linearSolver &&
+      (massType == "consistent" || massType == "hexahedron-fem" || !mappedChildren.empty() ||
+       !femChildren.empty()))
+    throw Error(body.odeSolver->where + ": EulerExplicitSolver: the mass of " + state.label() +
+                " is not diagonal" + (massType.empty() ? "" : " (mass.type = " + massType + ")") +
+                " or comes from a mapped child, and no linear solver is in its node: SOFA's "
+                "\"the solver requires a linear solver\" error");
   // Without a mass component SOFA's M is 0: its system matrix is -h B - h (h + rayleighStiffness)
   // K, a quasi-static step, and gravity, which acts through the mass, pulls on nothing: our
   // mass.type = none. A body whose mass would come from a mapped child, or whose stiffness from a

@@ -70,9 +70,9 @@ ParameterSpec stepParameters() {
             "previous", "", false, check::choice(kNewtonGuesses)})
       .add({"solver.explicit", "BOOL",
             "SOFA EulerExplicitSolver instead of the implicit step: a = M^-1 P f(x_n, v_n), P a,\n"
-            "then the update solver.symplectic chooses. For a body of rigid frames only (its mass\n"
-            "block diagonal, as SOFA's trivially invertible one); no Rayleigh damping, vdamping,\n"
-            "first order, trapezoidal scheme, Newton or residual with it.",
+            "then the update solver.symplectic chooses; M^-1 a Jacobi-preconditioned CG (exact\n"
+            "in one iteration for a diagonal mass) or the direct solver. No Rayleigh damping,\n"
+            "vdamping, first order, trapezoidal scheme, Newton, residual or mass.type = none.",
             "false", "", false, check::boolean()})
       .add(
           {"solver.symplectic", "BOOL",
@@ -159,10 +159,12 @@ std::unique_ptr<TimeIntegrator> makeTimeIntegrator(const TimeIntegratorParameter
       throw Error(
           "lagrange.solver: Lagrangian constraints are not solved with the explicit step "
           "(solver.explicit = true)");
+    // M a = P f: Jacobi-preconditioned CG, exact in one iteration for a diagonal mass (SOFA's
+    // accFromF), or the direct solver.
+    const std::string pc = linear.options.direct ? linear.pcType : std::string(PCJACOBI);
     return std::make_unique<EulerExplicitSolver>(
         parameters.symplectic, like,
-        std::make_unique<LinearSolver>(comm, linear.pcType.c_str(), restCoordinates,
-                                       linear.options));
+        std::make_unique<LinearSolver>(comm, pc.c_str(), restCoordinates, linear.options));
   }
   if (parameters.newton == NewtonMode::Full)
     return std::make_unique<NewtonSolver>(comm, parameters.step, parameters.newtonGuess, like,

@@ -11,9 +11,11 @@
 #    fixed where it starts), and the two differ;
 #  - points resting in a held-in ellipsoid (stiffness < 0) of a fixed frame turned 90 degrees
 #    about z settle at its bottom, |k| (|dy| / r - 1) = m g: y = 3.5 - 1.002 = 2.498, to 1e-12;
+#  - EulerExplicitSolver on cubes of springs with a diagonal mass (UniformMass) follows the
+#    symplectic and the forward recurrences, written out by hand, to 1e-12;
 #  - refused by name: object2_forces true (SOFA's default; the frame's reaction is not carried),
-#    an assembling linear solver (SOFA gives the field no stiffness matrix) and an
-#    EulerExplicitSolver on the cloth.
+#    an assembling linear solver (SOFA gives the field no stiffness matrix), and a mass that is
+#    not diagonal under EulerExplicitSolver with no linear solver in its node (SOFA's error).
 # Usage: sofa_interaction_ellipsoid.sh <euler-implicit> <meshes dir>; the MPI launch line:
 # tests/common/mpi_launch.sh.
 set -euo pipefail
@@ -130,6 +132,70 @@ gap=$(awk -F, 'NR > 1 { for (i = 2; i <= 4; ++i) { w = (i == 3 ? 2.498 : 0); d =
   if (d < 0) d = -d; if (d > m) m = d } } END { printf "%.3e", m + 0 }' rest.csv)
 check "they rest at the ellipsoid's bottom, y = 2.498: $gap <= 1e-12" below "$gap" 1e-12
 
+# EulerExplicitSolver on bodies of points with a diagonal mass: a cube of springs (lines
+# stiffness 300 on its 12 unit edges, SOFA's stiffness / length) thrown apart, symplectic and
+# forward, against the recurrences by hand.
+CUBE="0 0 1 1 0 1 0 1 1 1 1 1 0 0 2 1 0 2 0 1 2 1 1 2"
+SPREAD="-1 0 -1 1 0 -1 0 1 -1 1 1 -0.5 -1 -1 1 1 -1 1 -0.5 1 1 1 1 1"
+cube() {  # cube NAME SYMPLECTIC
+  cat <<EOF
+  <Node name="$1">
+    <EulerExplicitSolver symplectic="$2"/>
+    <MechanicalObject position="$CUBE" velocity="$SPREAD"/>
+    <MeshTopology hexas="0 4 6 2 1 5 7 3"/>
+    <UniformMass totalMass="2"/>
+    <MeshSpringForceField linesStiffness="300"/>
+  </Node>
+EOF
+}
+{ echo "$root"; cube symplectic true; cube forward false; echo "</Node>"; } > cubes.scn
+cat > cubes.py <<'PY'
+import math, sys
+x0 = [float(t) for t in sys.argv[2].split()]
+v0 = [float(t) for t in sys.argv[3].split()]
+rows = [line.split(",") for line in open(sys.argv[1]).read().split("\n")[1:] if line]
+n, h, m, k, g = 4, 0.04, 0.25, 300.0, [0, -2, 0]
+P = [x0[3 * i:3 * i + 3] for i in range(8)]
+edges = [(i, j) for i in range(8) for j in range(i + 1, 8)
+         if sum(P[i][d] != P[j][d] for d in range(3)) == 1]
+assert len(edges) == 12
+def force(x):
+    f = [[m * g[d] for d in range(3)] for _ in range(8)]
+    for i, j in edges:
+        d = [x[j][c] - x[i][c] for c in range(3)]
+        length = math.sqrt(sum(a * a for a in d))
+        for c in range(3):
+            f[i][c] += k * (length - 1) * d[c] / length
+            f[j][c] -= k * (length - 1) * d[c] / length
+    return f
+worst = 0.0
+for body, symplectic in (("/symplectic", True), ("/forward", False)):
+    x = [list(p) for p in P]
+    v = [v0[3 * i:3 * i + 3] for i in range(8)]
+    for _ in range(n):
+        f = force(x)
+        for i in range(8):
+            for c in range(3):
+                if symplectic:
+                    v[i][c] += h * f[i][c] / m
+                    x[i][c] += h * v[i][c]
+                else:
+                    x[i][c] += h * v[i][c]
+                    v[i][c] += h * f[i][c] / m
+    got = [r for r in rows if r[-1].strip() == body]
+    assert len(got) == 8, body
+    for r in got:
+        i = int(r[0])
+        for c in range(3):
+            worst = max(worst, abs(float(r[1 + c]) - x[i][c]), abs(float(r[4 + c]) - v[i][c]))
+print("%.3e" % worst)
+PY
+status=0
+run 1 --scene cubes.scn --solver.steps=4 --output.final-state=cubes.csv || status=$?
+check "cubes of springs under EulerExplicitSolver run" test "$status" -eq 0
+value=$(python3 cubes.py cubes.csv "$CUBE" "$SPREAD")
+check "they follow the symplectic and forward recurrences: $value <= 1e-12" below "$value" 1e-12
+
 { echo "$root"; obstacle "$FRAME" "$VELOCITY"; cloth "" " "; echo "</Node>"; } > reaction.scn
 check "object2_forces true (SOFA's default) is refused by name" \
   refused "object2_forces.*reaction on the frame is not carried" 1 "$EXE" --scene reaction.scn \
@@ -138,10 +204,9 @@ sed 's|<CGLinearSolver [^>]*/>|<SparseLDLSolver/>|' spin.scn > assembled.scn
 check "an assembling linear solver is refused, naming why" \
   refused "InteractionEllipsoidForceField.*no stiffness matrix" 1 "$EXE" \
   --scene assembled.scn --solver.steps=1
-{ echo "$root"; obstacle "$FRAME" "$VELOCITY"; cloth "<EulerExplicitSolver/>"; echo "</Node>"; } \
-  > explicit.scn
-check "an EulerExplicitSolver on the cloth is refused by name" \
-  refused "EulerExplicitSolver is carried for a body of rigid frames only" 1 "$EXE" \
-  --scene explicit.scn --solver.steps=1
+sed 's|<UniformMass totalMass="2"/>|<MeshMatrixMass totalMass="2"/>|' cubes.scn > consistent.scn
+check "a mass that is not diagonal without a linear solver is refused as SOFA does" \
+  refused "EulerExplicitSolver: the mass of .* is not diagonal" 1 "$EXE" \
+  --scene consistent.scn --solver.steps=1
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

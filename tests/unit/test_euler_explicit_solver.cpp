@@ -2,7 +2,8 @@
 // torque-free frame keeps its angular velocity w and turns by exp(h w / 2) each step (q_n =
 // exp(n h w / 2) q_0); a constant force and torque on a free frame follow the symplectic
 // recurrence by hand (v += h M^-1 f, then x += h v), and the forward one (x += h v, then v +=
-// h M^-1 f) when not symplectic; a partly fixed frame keeps its fixed unknowns still.
+// h M^-1 f) when not symplectic; a partly fixed frame keeps its fixed unknowns still; a mass that
+// is not diagonal is solved with its fixed rows projected.
 #include <gtest/gtest.h>
 #include <petscksp.h>
 
@@ -133,6 +134,83 @@ TEST(EulerExplicitSolver, FixedDirectionsStayStill) {
   EXPECT_EQ(held.v[5], 0.0);
   EXPECT_EQ(held.x[2], free.x[2]);
   EXPECT_EQ(held.v[3], free.v[3]);
+}
+
+// A mass that is not diagonal (SOFA's EulerExplicitSolver then solves M a = P f with the node's
+// linear solver, M's fixed rows and columns the identity): three unknowns, f = -K x, unknown 2
+// fixed. One step against the solve written out: a_free = M_ff^-1 f_f, a_2 = 0.
+class ThreeUnknowns : public eis::MechanicalOperations {
+public:
+  ThreeUnknowns() { MatCreateSeqAIJ(PETSC_COMM_SELF, 3, 3, 3, nullptr, &matrix_); }
+  ~ThreeUnknowns() override { MatDestroy(&matrix_); }
+  static constexpr double kMass[3][3] = {{4, 1, 0.5}, {1, 3, 0.25}, {0.5, 0.25, 2}};
+  static constexpr double kStiffness[3][3] = {{50, -20, 0}, {-20, 40, -10}, {0, -10, 30}};
+  void computeForce(Vec x, Vec, Vec f) override {
+    const PetscScalar* xs;
+    VecGetArrayRead(x, &xs);
+    for (int i = 0; i < 3; ++i) {
+      double value = 0;
+      for (int j = 0; j < 3; ++j) value -= kStiffness[i][j] * xs[j];
+      VecSetValue(f, i, value, INSERT_VALUES);
+    }
+    VecRestoreArrayRead(x, &xs);
+    VecAssemblyBegin(f);
+    VecAssemblyEnd(f);
+  }
+  void addMBKv(Vec, double, double, double, Vec) override { ADD_FAILURE() << "not used"; }
+  Mat systemMatrix(double mf, double bf, double kf) override {
+    EXPECT_EQ(mf, 1.0);
+    EXPECT_EQ(bf, 0.0);
+    EXPECT_EQ(kf, 0.0);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        MatSetValue(matrix_, i, j, i == 2 || j == 2 ? double(i == j) : kMass[i][j], INSERT_VALUES);
+    MatAssemblyBegin(matrix_, MAT_FINAL_ASSEMBLY);
+    MatAssemblyEnd(matrix_, MAT_FINAL_ASSEMBLY);
+    return matrix_;
+  }
+  void projectResponse(Vec v) override { VecSetValue(v, 2, 0.0, INSERT_VALUES); }
+
+private:
+  Mat matrix_ = nullptr;
+};
+
+TEST(EulerExplicitSolver, SolvesANonDiagonalMassWithTheFixedRowsProjected) {
+  ThreeUnknowns system;
+  Vec x, v;
+  VecCreateSeq(PETSC_COMM_SELF, 3, &x);
+  VecDuplicate(x, &v);
+  const double x0[3] = {0.1, -0.2, 0.3}, v0[3] = {1, 2, 0}, h = 0.01;
+  for (int i = 0; i < 3; ++i) {
+    VecSetValue(x, i, x0[i], INSERT_VALUES);
+    VecSetValue(v, i, v0[i], INSERT_VALUES);
+  }
+  eis::LinearSolverOptions options;
+  options.direct = true;
+  eis::EulerExplicitSolver solver(
+      true, v, std::make_unique<eis::LinearSolver>(PETSC_COMM_SELF, PCNONE, nullptr, options));
+  solver.step(system, x, v, h);
+  // f_free = -K x on unknowns 0 and 1; M_ff a = f_free by Cramer's rule.
+  double f[2];
+  for (int i = 0; i < 2; ++i) {
+    f[i] = 0;
+    for (int j = 0; j < 3; ++j) f[i] -= ThreeUnknowns::kStiffness[i][j] * x0[j];
+  }
+  const auto& M = ThreeUnknowns::kMass;
+  const double det = M[0][0] * M[1][1] - M[0][1] * M[1][0];
+  const double a[3] = {(f[0] * M[1][1] - M[0][1] * f[1]) / det,
+                       (M[0][0] * f[1] - M[1][0] * f[0]) / det, 0};
+  const PetscScalar *xs, *vs;
+  VecGetArrayRead(x, &xs);
+  VecGetArrayRead(v, &vs);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_NEAR(vs[i], v0[i] + h * a[i], 1e-14) << i;
+    EXPECT_NEAR(xs[i], x0[i] + h * (v0[i] + h * a[i]), 1e-14) << i;
+  }
+  VecRestoreArrayRead(x, &xs);
+  VecRestoreArrayRead(v, &vs);
+  VecDestroy(&x);
+  VecDestroy(&v);
 }
 
 }  // namespace
