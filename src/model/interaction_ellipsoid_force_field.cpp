@@ -155,8 +155,8 @@ ForceFieldComponent interactionEllipsoidComponent() {
            .add({"interaction.ellipsoid-frame", "\"BODY [INDEX]\"",
                  "the frame the ellipsoids move with: frame INDEX (0) of the body of rigid frames\n"
                  "at path BODY (SOFA object2, object2_dof_index), read as it stands at each force\n"
-                 "computation. With it the field acts; the body then runs matrix-free (SOFA's\n"
-                 "field has no stiffness matrix).",
+                 "computation. With it the field acts; the body must run matrix-free\n"
+                 "(solver.operator = matrix-free): SOFA's field has no stiffness matrix.",
                  std::nullopt, "", false,
                  [](const std::string& key, const std::string& text) { parseFrame(key, text); }})
            .add(
