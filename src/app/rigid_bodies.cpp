@@ -1,6 +1,7 @@
 // The rigid bodies of a run (model/rigid_body.hpp): each group that springs between frames join
 // (model/rigid_group.hpp), or each body alone, a system of its own, stepped by the scene's
-// EulerImplicitSolver after the mesh bodies, its frames written by output.frames.
+// EulerImplicitSolver or EulerExplicitSolver in the scene's order among the mesh bodies, its
+// frames written by output.frames and read by the mesh bodies' InteractionEllipsoidForceFields.
 #include <algorithm>
 #include <cstring>
 
@@ -10,7 +11,9 @@
 #include "eis/io/help.hpp"
 #include "eis/io/output_file.hpp"
 #include "eis/linalg/linear_solver.hpp"
+#include "eis/model/interaction_ellipsoid_force_field.hpp"
 #include "eis/model/interaction_springs.hpp"
+#include "eis/model/mass.hpp"
 #include "eis/model/physics.hpp"
 #include "eis/ode/time_integrator_component.hpp"
 
@@ -80,6 +83,27 @@ void checkBlockTridiagonal(const std::vector<std::string>& paths,
                 "block-tridiagonal solve would drop");
 }
 
+// SOFA's EulerExplicitSolver inverts a diagonal mass itself (accFromF) and needs a linear solver
+// for any other; this step solves M a = P f with the fixed rows the identity, SOFA's a = M^-1 f
+// projected only where no fixed angular unknown of a frame shares an inertia term with a free one.
+void checkExplicitFrames(const std::string& where, const RigidBodyParameters& body) {
+  if (!body.mapped.frameOf.empty())
+    throw Error(where +
+                "solver.explicit = true with rigid.mapped-points: the mapped points' mass J^T m J "
+                "is not diagonal (SOFA's EulerExplicitSolver then assembles it for a linear "
+                "solver), not supported yet");
+  const auto& inertia = body.mass.inertia;
+  const bool diagonal = inertia[1] == 0 && inertia[2] == 0 && inertia[3] == 0 && inertia[5] == 0 &&
+                        inertia[6] == 0 && inertia[7] == 0;
+  if (diagonal) return;
+  for (const auto& fixed : body.fixed)
+    if ((fixed[3] || fixed[4] || fixed[5]) && !(fixed[3] && fixed[4] && fixed[5]))
+      throw Error(where +
+                  "solver.explicit = true with a partly fixed rotation and an inertia matrix "
+                  "that is not diagonal: SOFA projects M^-1 f, which this step's projected solve "
+                  "does not reproduce");
+}
+
 }  // namespace
 
 Simulation::RigidRun::~RigidRun() {
@@ -87,6 +111,13 @@ Simulation::RigidRun::~RigidRun() {
 }
 
 void Simulation::checkRigidBodies(const std::vector<ObjectScene>& objects) {
+  // SOFA's explicit step on a state with no mass: accFromF finds no mass and leaves a = 0.
+  for (const ObjectScene& object : objects)
+    if (!isRigidBody(object.scene) && object.scene.boolean("solver.explicit") &&
+        readMassParameters(object.scene).type == MassType::None)
+      throw Error((object.path.empty() ? std::string() : object.path + ": ") +
+                  "solver.explicit = true with mass.type = none: SOFA's EulerExplicitSolver has "
+                  "no mass to divide by there (it leaves the acceleration 0); not supported");
   const ObjectScene* rigid = nullptr;
   for (const ObjectScene& object : objects)
     if (isRigidBody(object.scene) && !rigid) rigid = &object;
@@ -105,9 +136,13 @@ void Simulation::checkRigidBodies(const std::vector<ObjectScene>& objects) {
     return;
   }
   const std::string name = rigid->path.empty() ? "rigid.frames" : rigid->path;
+  // output.final-state writes the bodies of points beside them (their frames: output.frames).
+  const bool points = std::any_of(objects.begin(), objects.end(),
+                                  [](const ObjectScene& o) { return !isRigidBody(o.scene); });
   for (const char* key : {"output.final-state", "output.vtk", "output.xdmf", "output.history",
                           "output.checkpoint", "initial.state", "initial.restart"})
-    if (!rigid->scene.optionalText(key).empty())
+    if (!rigid->scene.optionalText(key).empty() &&
+        !(points && std::string(key) == "output.final-state"))
       throw Error(std::string(key) + ": the scene has rigid bodies (" + name +
                   "), which this output or input does not hold yet; output.frames writes "
                   "their frames");
@@ -137,6 +172,7 @@ void Simulation::checkRigidBodies(const std::vector<ObjectScene>& objects) {
       throw Error(where +
                   "lagrange.solver: Lagrangian constraints on rigid frames are not "
                   "supported yet");
+    if (step.explicitStep) checkExplicitFrames(where, readRigidBodyParameters(scene));
     if (!scene.texts("interaction.polynomial-springs").empty())
       throw Error(where +
                   "interaction.polynomial-springs: polynomial springs on rigid frames are not "
@@ -275,12 +311,48 @@ void Simulation::saveRigids() {
   }
 }
 
-void Simulation::advanceRigids(StepRecord& record) {
-  for (auto& rigid : rigids_) {
-    const StepReport report = rigid->integrator->step(*rigid->body, rigid->x, rigid->v, dt_);
-    record.report.linearIterations += report.linearIterations;
-    record.report.preconditionerSetups += report.preconditionerSetups;
-  }
+void Simulation::advanceRigid(RigidRun& rigid, StepRecord& record) {
+  const StepReport report = rigid.integrator->step(*rigid.body, rigid.x, rigid.v, dt_);
+  record.report.linearIterations += report.linearIterations;
+  record.report.preconditionerSetups += report.preconditionerSetups;
+}
+
+void Simulation::linkFrames() {
+  for (auto& body : bodies_)
+    for (const auto& field : body->system->forceFields()) {
+      auto* ellipsoid = dynamic_cast<InteractionEllipsoidForceField*>(field.get());
+      if (!ellipsoid) continue;
+      const std::string& path = ellipsoid->parameters().frameBody;
+      const int index = ellipsoid->parameters().frameIndex;
+      const std::string where = (body->path.empty() ? std::string() : body->path + ": ") +
+                                "interaction.ellipsoid-frame = " + path + " " +
+                                std::to_string(index);
+      const LinearSolverChoice linear =
+          linearSolverOf(readLinearSolverParameters(body->scene), body->system->constantMatrix());
+      if (linear.op == OperatorMode::Assembled)
+        throw Error(where +
+                    ": SOFA's InteractionEllipsoidForceField has no stiffness matrix (no "
+                    "addKToMatrix): its body runs matrix-free only (solver.operator = "
+                    "matrix-free, as under SOFA's CGLinearSolver)");
+      RigidRun* run = nullptr;
+      std::size_t member = 0;
+      for (auto& rigid : rigids_)
+        for (std::size_t m = 0; m < rigid->paths.size(); ++m)
+          if (rigid->paths[m] == path) run = rigid.get(), member = m;
+      if (!run) throw Error(where + ": no body of rigid frames has that path");
+      if (index >= run->body->framesOf(member))
+        throw Error(where + ": the body has " + std::to_string(run->body->framesOf(member)) +
+                    " frames");
+      const PetscInt first = kRigidCoordSize * (run->body->firstFrame(member) + index);
+      ellipsoid->linkFrame([run, first] {
+        const PetscScalar* x = nullptr;
+        EIS_CHECK(VecGetArrayRead(run->x, &x));
+        std::array<double, 7> pose;
+        std::copy(x + first, x + first + 7, pose.begin());
+        EIS_CHECK(VecRestoreArrayRead(run->x, &x));
+        return pose;
+      });
+    }
 }
 
 void Simulation::restoreRigids() {

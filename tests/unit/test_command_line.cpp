@@ -323,6 +323,18 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.text("quad-bending.quadrangles"), "0 1 4 3"); }},
       {"obstacle.ellipsoid", "0 0 1 2 3 1 -40",
        [](const Scene& s) { EXPECT_EQ(s.texts("obstacle.ellipsoid"), Args{"0 0 1 2 3 1 -40"}); }},
+      {"interaction.ellipsoid-frame", "/obstacle 2",
+       [](const Scene& s) { EXPECT_EQ(s.text("interaction.ellipsoid-frame"), "/obstacle 2"); }},
+      {"interaction.ellipsoids", "0 0 0 6 2 4 0 -5 0 2 4 2",
+       [](const Scene& s) {
+         EXPECT_EQ(s.text("interaction.ellipsoids"), "0 0 0 6 2 4 0 -5 0 2 4 2");
+       }},
+      {"interaction.ellipsoid-stiffness", "-1000",
+       [](const Scene& s) { EXPECT_EQ(s.real("interaction.ellipsoid-stiffness"), -1000); }},
+      {"interaction.ellipsoid-damping", "1",
+       [](const Scene& s) { EXPECT_EQ(s.real("interaction.ellipsoid-damping"), 1); }},
+      {"interaction.ellipsoid-invert", "true",
+       [](const Scene& s) { EXPECT_TRUE(s.boolean("interaction.ellipsoid-invert")); }},
       {"obstacle.cone", "0 -10 0 0 20 0 40 500 5",
        [](const Scene& s) {
          EXPECT_EQ(s.texts("obstacle.cone"), Args{"0 -10 0 0 20 0 40 500 5"});
@@ -582,6 +594,10 @@ std::vector<KeyCase> allKeys() {
          EXPECT_EQ(s.choice("solver.newton-guess", eis::kNewtonGuesses),
                    eis::NewtonGuess::Extrapolated);
        }},
+      {"solver.explicit", "true",
+       [](const Scene& s) { EXPECT_TRUE(s.boolean("solver.explicit")); }},
+      {"solver.symplectic", "false",
+       [](const Scene& s) { EXPECT_FALSE(s.boolean("solver.symplectic")); }},
       {"solver.group", "pair", [](const Scene& s) { EXPECT_EQ(s.text("solver.group"), "pair"); }},
       {"interaction.polynomial-springs", "/b 0 3 initial 0 50 2",
        [](const Scene& s) {
@@ -1055,6 +1071,12 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"obstacle.sphere", "0 0 0 1 2 3 4"},
       {"obstacle.ellipsoid", "0 0 0 1 0 1"},
       {"obstacle.ellipsoid", "0 0 0 1 1 1 5 -1"},
+      {"interaction.ellipsoid-frame", "/obstacle -1"},
+      {"interaction.ellipsoid-frame", "/obstacle 0 1"},
+      {"interaction.ellipsoids", "0 0 0 1 1"},
+      {"interaction.ellipsoids", "0 0 0 1 0 1"},
+      {"interaction.ellipsoid-damping", "-1"},
+      {"solver.explicit", "maybe"},
       {"obstacle.cone", "0 0 0 0 0 0 40"},
       {"obstacle.cone", "0 0 0 0 1 0 40 -1"},
       {"obstacle.cone", "0 0 0 0 1 0"},

@@ -142,6 +142,7 @@ private:
     ~Group();
     std::string name;
     std::vector<Body*> bodies;
+    std::size_t place = 0;  // its first body's place in the scene's order of bodies
     std::unique_ptr<CoupledSystem> system;
     std::unique_ptr<TimeIntegrator> integrator;
     std::unique_ptr<Substepping> substepping;
@@ -149,8 +150,8 @@ private:
   };
 
   // Bodies of rigid frames (rigid.frames; app/rigid_bodies.cpp) that springs join, or one alone:
-  // no mesh, their own system and integrator, stepped after the mesh bodies; their frames are
-  // written by output.frames alone.
+  // no mesh, their own system and integrator, stepped in the scene's order among the mesh
+  // bodies' groups (SOFA's solver nodes); their frames are written by output.frames alone.
   struct RigidRun {
     explicit RigidRun(const ObjectScene& first) : scene(first.scene) {}
     ~RigidRun();
@@ -170,10 +171,13 @@ private:
   // scene order.
   static std::vector<std::vector<std::size_t>> rigidGroups(const std::vector<ObjectScene>& objects);
   void buildRigid(const std::vector<ObjectScene>& objects, const std::vector<std::size_t>& members);
-  // Steps every rigid body; saveRigids keeps its state before the step (x0, v0), restoreRigids
-  // puts it back after a failed step.
+  // The frames an InteractionEllipsoidForceField of a mesh body reads, linked to its rigid run;
+  // refuses a frame that is no body's, and an assembled operator for such a body.
+  void linkFrames();
+  // Steps one rigid run; saveRigids keeps every run's state before the step (x0, v0),
+  // restoreRigids puts it back after a failed step.
   void saveRigids();
-  void advanceRigids(StepRecord& record);
+  void advanceRigid(RigidRun& rigid, StepRecord& record);
   void restoreRigids();
   // output.frames, when given: every rigid body's frames.
   void writeFrames();
