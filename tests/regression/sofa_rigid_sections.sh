@@ -53,11 +53,65 @@ XML
 bar small "" "" > small.scn
 bar large "" "" > large.scn
 
+cat > frame_step.py <<'PY'
+# One implicit-Euler step from rest of a two-frame bar whose frame 0 is fixed, from its child's
+# points (pts, each on frame[a]), df/dx K (3 a point) and mass M (a point by a point): the
+# ((1 + h rM) J^T M J - h (h + rK) J^T K J) dv = h J^T (M g + f) of frame 1, a constant force on
+# point 6, solved by Gaussian elimination; prints the largest gap to the run's frame 1 (rows of
+# its frames CSV), the largest |dv| and the fixed frame's largest velocity.
+import math
+
+
+def report(rows, pts, centres, frame, K, M, g, h, rM, rK):
+    got = [float(t) for t in rows[1][2:]]
+    def jac(a):
+        r = [pts[a][i] - centres[frame[a]][i] for i in range(3)]
+        return [[1, 0, 0, 0, r[2], -r[1]], [0, 1, 0, -r[2], 0, r[0]], [0, 0, 1, r[1], -r[0], 0]]
+    A = [[0.0] * 6 for _ in range(6)]
+    f = [0.0] * 6
+    force = {6: [1.0, 0.5, -3.0]}
+    for a in range(8):
+        if frame[a] != 1:
+            continue
+        Ja = jac(a)
+        load = [sum(M[a]) * g[i] + force.get(a, [0, 0, 0])[i] for i in range(3)]
+        for k in range(6):
+            f[k] += sum(Ja[i][k] * load[i] for i in range(3))
+        for b in range(8):
+            if frame[b] != 1:
+                continue
+            Jb = jac(b)
+            for k in range(6):
+                for l in range(6):
+                    m = M[a][b] * sum(Ja[i][k] * Jb[i][l] for i in range(3))
+                    s = sum(Ja[i][k] * K[3 * a + i][3 * b + j] * Jb[j][l]
+                            for i in range(3) for j in range(3))
+                    A[k][l] += (1 + h * rM) * m - h * (h + rK) * s
+    T = [A[i][:] + [h * f[i]] for i in range(6)]
+    for k in range(6):
+        p = max(range(k, 6), key=lambda i: abs(T[i][k]))
+        T[k], T[p] = T[p], T[k]
+        for i in range(k + 1, 6):
+            t = T[i][k] / T[k][k]
+            for j in range(k, 7):
+                T[i][j] -= t * T[k][j]
+    dv = [0.0] * 6
+    for i in reversed(range(6)):
+        dv[i] = (T[i][6] - sum(T[i][j] * dv[j] for j in range(i + 1, 6))) / T[i][i]
+    o = [h * dv[3 + i] / 2 for i in range(3)]
+    t = math.sqrt(sum(e * e for e in o))
+    s = math.sin(t) / t
+    expected = [centres[1][i] + h * dv[i] for i in range(3)] + \
+        [s * o[0], s * o[1], s * o[2], math.cos(t)] + dv
+    worst = max(abs(a - b) for a, b in zip(got, expected))
+    fixed = max(abs(float(v)) for v in rows[0][9:])
+    print("%.3e %.3e %.3e" % (worst, max(abs(v) for v in dv), fixed))
+PY
 cat > reference.py <<'PY'
 # One step from rest of the two-frame bar, frame 0 fixed: rows of frame 1 only.
 import math, sys
+import frame_step
 rows = [line.strip().split(",") for line in open(sys.argv[1])][1:]
-got = [float(t) for t in rows[1][2:]]
 h, rM, rK, rho, E, nu = 0.01, 0.2, 0.1, 2.0, 1000.0, 0.3
 g = [0.0, -9.81, 0.0]
 centres = [[0.0, 0.0, 0.0], [0.1, 0.0, 1.0]]
@@ -97,50 +151,8 @@ for a in range(8):
     for b in range(8):
         differ = sum(1 for i in range(3) if signs[a][i] != signs[b][i])
         M[a][b] = rho / 20 if a == b else (rho / 40 if differ == 1 else 0.0)
-def jac(a):
-    r = [pts[a][i] - centres[frame[a]][i] for i in range(3)]
-    return [[1, 0, 0, 0, r[2], -r[1]], [0, 1, 0, -r[2], 0, r[0]], [0, 0, 1, r[1], -r[0], 0]]
-A = [[0.0] * 6 for _ in range(6)]
-f = [0.0] * 6
-force = {6: [1.0, 0.5, -3.0]}
-for a in range(8):
-    if frame[a] != 1:
-        continue
-    Ja = jac(a)
-    load = [sum(M[a]) * g[i] + force.get(a, [0, 0, 0])[i] for i in range(3)]
-    for k in range(6):
-        f[k] += sum(Ja[i][k] * load[i] for i in range(3))
-    for b in range(8):
-        if frame[b] != 1:
-            continue
-        Jb = jac(b)
-        for k in range(6):
-            for l in range(6):
-                m = M[a][b] * sum(Ja[i][k] * Jb[i][l] for i in range(3))
-                s = sum(Ja[i][k] * K[3 * a + i][3 * b + j] * Jb[j][l]
-                        for i in range(3) for j in range(3))
-                A[k][l] += (1 + h * rM) * m - h * (h + rK) * s
-T = [A[i][:] + [h * f[i]] for i in range(6)]
-for k in range(6):
-    p = max(range(k, 6), key=lambda i: abs(T[i][k]))
-    T[k], T[p] = T[p], T[k]
-    for i in range(k + 1, 6):
-        t = T[i][k] / T[k][k]
-        for j in range(k, 7):
-            T[i][j] -= t * T[k][j]
-dv = [0.0] * 6
-for i in reversed(range(6)):
-    dv[i] = (T[i][6] - sum(T[i][j] * dv[j] for j in range(i + 1, 6))) / T[i][i]
-o = [h * dv[3 + i] / 2 for i in range(3)]
-t = math.sqrt(sum(e * e for e in o))
-s = math.sin(t) / t
-expected = [centres[1][i] + h * dv[i] for i in range(3)] + \
-    [s * o[0], s * o[1], s * o[2], math.cos(t)] + dv
-worst = max(abs(a - b) for a, b in zip(got, expected))
-fixed = max(abs(float(v)) for v in rows[0][9:])
-print("%.3e %.3e %.3e" % (worst, max(abs(v) for v in dv), fixed))
+frame_step.report(rows, pts, centres, frame, K, M, g, h, rM, rK)
 PY
-below() { awk -v v="$1" -v l="$2" 'BEGIN { exit !(v == v + 0 && v <= l) }'; }
 
 for method in small large; do
   status=0
@@ -248,8 +260,8 @@ tbar large > tlarge.scn
 cat > treference.py <<'PY'
 # One step from rest of the two-frame tetrahedral bar, frame 0 fixed: rows of frame 1 only.
 import math, sys
+import frame_step
 rows = [line.strip().split(",") for line in open(sys.argv[1])][1:]
-got = [float(t) for t in rows[1][2:]]
 h, rM, rK, rho, E, nu = 0.01, 0.2, 0.1, 2.0, 1000.0, 0.3
 g = [0.0, -9.81, 0.0]
 centres = [[0.0, 0.0, 0.0], [0.1, 0.0, 1.0]]
@@ -288,48 +300,7 @@ for t in tets:
     for a in range(4):
         for b in range(4):
             M[t[a]][t[b]] += rho * V * (0.1 if a == b else 0.05)
-def jac(a):
-    r = [pts[a][i] - centres[frame[a]][i] for i in range(3)]
-    return [[1, 0, 0, 0, r[2], -r[1]], [0, 1, 0, -r[2], 0, r[0]], [0, 0, 1, r[1], -r[0], 0]]
-A = [[0.0] * 6 for _ in range(6)]
-f = [0.0] * 6
-force = {6: [1.0, 0.5, -3.0]}
-for a in range(8):
-    if frame[a] != 1:
-        continue
-    Ja = jac(a)
-    load = [sum(M[a]) * g[i] + force.get(a, [0, 0, 0])[i] for i in range(3)]
-    for k in range(6):
-        f[k] += sum(Ja[i][k] * load[i] for i in range(3))
-    for b in range(8):
-        if frame[b] != 1:
-            continue
-        Jb = jac(b)
-        for k in range(6):
-            for l in range(6):
-                m = M[a][b] * sum(Ja[i][k] * Jb[i][l] for i in range(3))
-                s = sum(Ja[i][k] * K[3 * a + i][3 * b + j] * Jb[j][l]
-                        for i in range(3) for j in range(3))
-                A[k][l] += (1 + h * rM) * m - h * (h + rK) * s
-T = [A[i][:] + [h * f[i]] for i in range(6)]
-for k in range(6):
-    p = max(range(k, 6), key=lambda i: abs(T[i][k]))
-    T[k], T[p] = T[p], T[k]
-    for i in range(k + 1, 6):
-        t = T[i][k] / T[k][k]
-        for j in range(k, 7):
-            T[i][j] -= t * T[k][j]
-dv = [0.0] * 6
-for i in reversed(range(6)):
-    dv[i] = (T[i][6] - sum(T[i][j] * dv[j] for j in range(i + 1, 6))) / T[i][i]
-o = [h * dv[3 + i] / 2 for i in range(3)]
-t = math.sqrt(sum(e * e for e in o))
-s = math.sin(t) / t
-expected = [centres[1][i] + h * dv[i] for i in range(3)] + \
-    [s * o[0], s * o[1], s * o[2], math.cos(t)] + dv
-worst = max(abs(a - b) for a, b in zip(got, expected))
-fixed = max(abs(float(v)) for v in rows[0][9:])
-print("%.3e %.3e %.3e" % (worst, max(abs(v) for v in dv), fixed))
+frame_step.report(rows, pts, centres, frame, K, M, g, h, rM, rK)
 PY
 for ranks in 1 2 3; do
   status=0
