@@ -35,18 +35,22 @@
 #      box, consistent mass, CG + GAMG, the same -ksp_rtol) on 1 rank at the same sizes against
 #      our run with --mass.type=consistent, and the ratio of its time per step to ours.
 #      Otherwise: "peer skipped: ...".
-#   4. Issue 15's targets (--targets yes, the default; jobs/bench/targets.sh): the cases the
-#      sweep does not measure (the corotational step before and after the levers, 1 rank,
-#      alternated run by run, before = commit 2bd0003 built from the history into LOGS/before
-#      once, about 4 minutes on 2 cores; the peer comparison on 2 ranks at the 1e5 and 1e6
-#      cases; the fine-level MatMult alone under CG + Jacobi, 1 rank, each size; the soft swinging beam on
-#      2 ranks), then one table "Issue 15 targets": each target's figure, its goal and
-#      met / short / not measured (with the reason, e.g. 1e6 not in --sizes, peer absent).
-#   5. Issue 33's hexahedra (--hexahedra yes, the default; jobs/bench/hexahedra.sh): the
+#   4. Issue 33's hexahedra (--hexahedra yes, the default; jobs/bench/hexahedra.sh): the
 #      corotational beam (rotation large) on each size and rank count of the sweep, cut into
 #      tetrahedra and kept as hexahedra (the same nodes): forces + assembly per step, elements
 #      per second per rank, unknowns per second, step time; then its goals (hexahedral assembly
 #      unknowns/s >= tetrahedral; hexahedral step within 1.5x tetrahedral per unknown).
+#   5. Issue 38's targets (--targets yes, the default; jobs/bench/targets.sh): the cases the
+#      runs above do not measure (the corotational beam of SOFA's large scene and the default
+#      scene, 1 rank, today's code and commit e216be2's alternated run by run, e216be2 built
+#      from the history into LOGS/before-e216be2 once, about 4 minutes on 2 cores; the peer
+#      comparison on 2 ranks at the 1e5 and 1e6 cases), then the table "Issue 38 targets":
+#      each target's figure (the corotational step times the 1-thread triad; steps and peak
+#      memory against the peer's; hexahedral against tetrahedral steps; today's steps against
+#      e216be2's), its goal and met / short / not measured (with the reason, e.g. 1e6 not in
+#      --sizes, peer absent); then diagnostics without a goal (the fine-level MatMult alone
+#      under CG + Jacobi, 1 rank, each size, against STREAM; the roofline's KSP / bound; the
+#      soft swinging beam on 2 ranks).
 #
 # How to run (from anywhere; builds the project first with jobs/build.sh):
 #   bash jobs/benchmark.sh                      # defaults: 1e4 1e5 1e6 unknowns, 1 and 2 ranks,
@@ -67,7 +71,7 @@
 #   --rtol X              -ksp_rtol of the peer comparison, both programs [RTOL, default 1e-8]
 #   --peer auto|no        run the FEniCSx peer when present [PEER, default auto; the peer script
 #                         is PEER_SCRIPT, default jobs/bench/peer_dolfinx.py]
-#   --targets yes|no      run issue 15's targets and print their table [TARGETS, default yes]
+#   --targets yes|no      run issue 38's targets and print their table [TARGETS, default yes]
 #   --hexahedra yes|no    run issue 33's hexahedral beam against the tetrahedral one
 #                         [HEXAHEDRA, default yes]
 #   --logs DIR            where every run's output and -log_view file is kept, relative to the
@@ -260,7 +264,8 @@ run_ours() {
 }
 
 # One FEniCSx peer run ($PEER_SCRIPT with peer_args and the PETSc options after --); prints one
-# record line unknowns= setup= step= stepmed= its=. Arguments: ranks, box-cells, output file.
+# record line unknowns= setup= step= stepmed= its= mem= (peak MiB of the largest rank).
+# Arguments: ranks, box-cells, output file.
 run_peer() {
   local ranks=$1 out=$3 nx ny nz
   read -r nx ny nz <<<"$2"
@@ -269,7 +274,7 @@ run_peer() {
         >"$out" 2>&1; then
     echo "benchmark: peer run failed, see $out" >&2; tail -5 "$out" >&2; exit 1
   fi
-  sed -n 's/^RESULT .*dofs=\([0-9]*\) setup_s=\([0-9.e+-]*\) .*mean_step_s=\([0-9.e+-]*\) median_step_s=\([0-9.e+-]*\) .*mean_its=\([0-9.e+-]*\) .*/unknowns=\1 setup=\2 step=\3 stepmed=\4 its=\5/p' \
+  sed -n 's/^RESULT .*dofs=\([0-9]*\) setup_s=\([0-9.e+-]*\) .*mean_step_s=\([0-9.e+-]*\) median_step_s=\([0-9.e+-]*\) .*mean_its=\([0-9.e+-]*\) .*peak_mib=\([0-9.e+-]*\).*/unknowns=\1 setup=\2 step=\3 stepmed=\4 its=\5 mem=\6/p' \
     "$out"
 }
 
@@ -432,7 +437,7 @@ for a in ${extra[@]+"${extra[@]}"}; do
       [[ -n $peer_skip ]] || peer_skip="peer skipped: it cannot reproduce $a" ;;
   esac
 done
-declare -A peer_of
+declare -A peer_of peer_mem_of
 if [[ -n $peer_skip ]]; then
   echo "$peer_skip"
 else
@@ -443,14 +448,16 @@ else
   echo "   ours: --mass.type=consistent, $rtol_shown. step = mean wall time per step; ours includes"
   echo "   its first preconditioner set-up (built in step 1), the peer builds its preconditioner in"
   echo "   its set-up. median = median of the steps' wall times (both programs print it), which"
-  echo "   leaves that one-off cost out of ours. peer/ours > 1: ours is faster."
+  echo "   leaves that one-off cost out of ours. peer/ours > 1: ours is faster. peak MiB = the"
+  echo "   largest rank's peak resident set (getrusage), the same measure in both programs."
   # Warm FFCx's JIT cache (~/.cache/fenics) so that set-up times do not include compilation.
   mpiexec -n 1 /usr/bin/python3 "$PEER_SCRIPT" --box-cells 5 1 1 --steps 1 --quiet \
     "${peer_args[@]}" >"$LOGS/peer_warmup.out" 2>&1 || true
-  printf '%9s | %8s %8s %8s %7s | %8s %8s %8s %7s | %9s %9s\n' "" "ours" "ours" "ours" "ours" \
-    "peer" "peer" "peer" "peer" "peer/ours" "peer/ours"
-  printf '%9s | %8s %8s %8s %7s | %8s %8s %8s %7s | %9s %9s\n' unknowns "set-up s" "step s" \
-    "median s" "KSP it" "set-up s" "step s" "median s" "KSP it" "step" "median"
+  printf '%9s | %8s %8s %8s %7s %8s | %8s %8s %8s %7s %8s | %9s %9s %9s\n' "" "ours" "ours" \
+    "ours" "ours" "ours" "peer" "peer" "peer" "peer" "peer" "peer/ours" "peer/ours" "ours/peer"
+  printf '%9s | %8s %8s %8s %7s %8s | %8s %8s %8s %7s %8s | %9s %9s %9s\n' unknowns "set-up s" \
+    "step s" "median s" "KSP it" "peak MiB" "set-up s" "step s" "median s" "KSP it" "peak MiB" \
+    "step" "median" "peak mem"
   for cells in "${cases[@]}"; do
     read -r nx ny nz <<<"$cells"
     orec=$LOGS/oursC_${nx}x${ny}x${nz}.rec prec=$LOGS/peer_${nx}x${ny}x${nz}.rec
@@ -465,21 +472,24 @@ else
     [[ $ou == "$pu" ]] || echo "benchmark: warning: peer has $pu unknowns, ours $ou" >&2
     os=$(field_median "$orec" step) ps=$(field_median "$prec" step)
     omed=$(field_median "$orec" stepmed) pmed=$(field_median "$prec" stepmed)
+    omem=$(field_median "$orec" mem) pmem=$(field_median "$prec" mem)
     # shellcheck disable=SC2034  # read by jobs/bench/targets.sh
     peer_of[$nx,1]=$(calc "$omed / $pmed")
-    printf '%9d | %8.3f %8.4f %8.4f %7.1f | %8.3f %8.4f %8.4f %7.1f | %9.2f %9.2f\n' "$ou" \
-      "$(field_median "$orec" setup)" "$os" "$omed" "$(field_median "$orec" its)" \
-      "$(field_median "$prec" setup)" "$ps" "$pmed" "$(field_median "$prec" its)" \
-      "$(calc "$ps / $os")" "$(calc "$pmed / $omed")"
+    # shellcheck disable=SC2034  # read by jobs/bench/targets.sh
+    peer_mem_of[$nx]="$(calc "$omem / $pmem") $omem $pmem"
+    printf '%9d | %8.3f %8.4f %8.4f %7.1f %8.0f | %8.3f %8.4f %8.4f %7.1f %8.0f | %9.2f %9.2f %9.2f\n' \
+      "$ou" "$(field_median "$orec" setup)" "$os" "$omed" "$(field_median "$orec" its)" "$omem" \
+      "$(field_median "$prec" setup)" "$ps" "$pmed" "$(field_median "$prec" its)" "$pmem" \
+      "$(calc "$ps / $os")" "$(calc "$pmed / $omed")" "$(calc "$omem / $pmem")"
   done
-fi
-if [[ $TARGETS == yes ]]; then
-  # shellcheck source=jobs/bench/targets.sh
-  source jobs/bench/targets.sh
 fi
 if [[ $HEXAHEDRA == yes ]]; then
   # shellcheck source=jobs/bench/hexahedra.sh
   source jobs/bench/hexahedra.sh
+fi
+if [[ $TARGETS == yes ]]; then
+  # shellcheck source=jobs/bench/targets.sh
+  source jobs/bench/targets.sh
 fi
 echo
 echo "benchmark: done; every run's output and -log_view file are in $LOGS"

@@ -9,6 +9,7 @@
 # rank's wall-clock seconds); then the goals: hexahedral assembly at least as many unknowns per
 # second as tetrahedral (in CPU time, which the machine's other jobs disturb less), and the
 # hexahedral step within 1.5x the tetrahedral one per unknown.
+# Leaves hx_ratio_of[nx,ranks] (hexahedral step / tetrahedral) for jobs/bench/targets.sh.
 # Uses benchmark.sh's run_ours, field_median, calc, cases, RANKS, REPEATS, STEPS, LOGS, extra.
 # shellcheck shell=bash
 # shellcheck disable=SC2059,SC2153,SC2154  # a table format in a variable; the variables above
@@ -24,6 +25,7 @@ ph_fmt='%9s %5s %-11s | %9s %9s %9s %9s %9s %11s\n'
 ph_rows=("$(printf "$ph_fmt" unknowns ranks cells elements scatter ghosts begin end \
   "end max/min")")
 hx_goals=()
+declare -A hx_ratio_of
 for cells in "${cases[@]}"; do
   read -r nx ny nz <<<"$cells"
   for ranks in $RANKS; do
@@ -63,6 +65,8 @@ for cells in "${cases[@]}"; do
     # times themselves do.
     asm_ratio=$(calc "${hx_asm[tetrahedron]} / ${hx_asm[hexahedron]}")
     step_ratio=$(calc "${hx_step[hexahedron]} / ${hx_step[tetrahedron]}")
+    # shellcheck disable=SC2034  # read by jobs/bench/targets.sh (issue 38's target 4)
+    hx_ratio_of[$nx,$ranks]=$step_ratio
     hx_goals+=("$(printf '%9d %5d   %-42s %6.2f  %-8s %s' "$unknowns" "$ranks" \
       "assembly unknowns/s (cpu), hexa / tetra" "$asm_ratio" ">= 1" \
       "$(awk -v x="$asm_ratio" 'BEGIN { print (x >= 1) ? "met" : "short" }')")")

@@ -16,11 +16,14 @@ CG + GAMG with the rigid-body near-nullspace by default; PETSc options after "--
 Writes the final state as euler-implicit's final-state CSV (id,x,y,z,vx,vy,vz, input node order,
 17 significant digits) and one line
   RESULT nodes=.. dofs=.. setup_s=.. steps=.. mean_step_s=.. median_step_s=.. total_its=..
-  mean_its=.. ranks=..
+  mean_its=.. ranks=.. peak_mib=..
+(peak_mib: the largest rank's peak resident set in MiB, the figure euler-implicit's summary
+gives, to compare memory in the same run).
 Run by Debian's /usr/bin/python3 with python3-dolfinx, on any number of MPI ranks.
 """
 
 import argparse
+import resource
 import statistics
 import sys
 import time
@@ -317,6 +320,7 @@ def main(argv):
             print(f"peer_dolfinx.py: error: {error}", file=sys.stderr)
         return 1
     ids, rows = gather_state(comm, ids, rest, u, v)
+    peak_kib = comm.allreduce(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, op=MPI.MAX)
     if comm.rank != 0:
         return 0
     if args.output:
@@ -326,7 +330,7 @@ def main(argv):
           f"steps={len(times)} mean_step_s={sum(times) / steps:.6g} "
           f"median_step_s={statistics.median(times) if times else 0:.6g} "
           f"total_its={sum(iterations)} mean_its={sum(iterations) / steps:.6g} "
-          f"ranks={comm.size}")
+          f"ranks={comm.size} peak_mib={peak_kib / 1024:.1f}")
     return 0
 
 

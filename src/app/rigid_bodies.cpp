@@ -1,6 +1,7 @@
 // The rigid bodies of a run (model/rigid_body.hpp): each group that springs between frames join
 // (model/rigid_group.hpp), or each body alone, a system of its own, stepped by the scene's
-// EulerImplicitSolver after the mesh bodies, its frames written by output.frames.
+// EulerImplicitSolver or EulerExplicitSolver in the scene's order among the mesh bodies, its
+// frames written by output.frames and read by the mesh bodies' InteractionEllipsoidForceFields.
 #include <algorithm>
 #include <cstring>
 
@@ -10,7 +11,9 @@
 #include "eis/io/help.hpp"
 #include "eis/io/output_file.hpp"
 #include "eis/linalg/linear_solver.hpp"
+#include "eis/model/interaction_ellipsoid_force_field.hpp"
 #include "eis/model/interaction_springs.hpp"
+#include "eis/model/mass.hpp"
 #include "eis/model/physics.hpp"
 #include "eis/model/rigid_mapped_springs.hpp"
 #include "eis/ode/time_integrator_component.hpp"
@@ -65,6 +68,64 @@ void checkMappedSprings(const std::vector<ObjectScene>& objects, const ObjectSce
   }
 }
 
+// SOFA's BTDLinearSolver (BTDLinearSolver.inl: Thomas' algorithm on BTDMatrix6d) keeps only the
+// group's 6 x 6 blocks (i, i-1), (i, i) and (i, i+1), its frames numbered member after member:
+// a direct solve where the frames' matrix has no other block, refused where it has.
+void checkBlockTridiagonal(const std::vector<std::string>& paths,
+                           const std::vector<RigidBodyParameters>& members,
+                           const std::vector<int>& first,
+                           const std::vector<RigidFrameSpring>& springs) {
+  std::string why;
+  const auto apart = [](int a, int b) { return a - b != 1 && b - a != 1; };
+  // A frame by its member's path and its own index (a lone body's by its index alone).
+  const auto name = [&](std::size_t m, int frame) {
+    return (members.size() > 1 ? paths[m] + " " : std::string()) + "frame " +
+           std::to_string(frame - first[m]);
+  };
+  const auto memberOf = [&](int frame) {
+    std::size_t m = 0;
+    while (m + 1 < first.size() && first[m + 1] <= frame) ++m;
+    return m;
+  };
+  for (std::size_t m = 0; m < members.size() && why.empty(); ++m) {
+    if (!members[m].mapped.cells.corners.empty())
+      why = "the cells of a rigidly mapped child couple frames";
+    for (const BeamParameters& beam : members[m].beams)
+      for (const auto& [a, b] : beam.lines)
+        if (apart(a, b) && why.empty())
+          why = "a beam joins " + name(m, first[m] + a) + " and frame " + std::to_string(b);
+  }
+  for (const RigidFrameSpring& spring : springs)
+    if (apart(spring.frame1, spring.frame2) && why.empty())
+      why = "a spring joins " + name(memberOf(spring.frame1), spring.frame1) + " and " +
+            name(memberOf(spring.frame2), spring.frame2);
+  if (!why.empty())
+    throw Error("rigid.block-tridiagonal (SOFA's BTDLinearSolver): " + why +
+                ", a block of the frames' matrix away from the diagonal, which its "
+                "block-tridiagonal solve would drop");
+}
+
+// SOFA's EulerExplicitSolver inverts a diagonal mass itself (accFromF) and needs a linear solver
+// for any other; this step solves M a = P f with the fixed rows the identity, SOFA's a = M^-1 f
+// projected only where no fixed angular unknown of a frame shares an inertia term with a free one.
+void checkExplicitFrames(const std::string& where, const RigidBodyParameters& body) {
+  if (!body.mapped.frameOf.empty())
+    throw Error(where +
+                "solver.explicit = true with rigid.mapped-points: the mapped points' mass J^T m J "
+                "is not diagonal (SOFA's EulerExplicitSolver then assembles it for a linear "
+                "solver), not supported yet");
+  const auto& inertia = body.mass.inertia;
+  const bool diagonal = inertia[1] == 0 && inertia[2] == 0 && inertia[3] == 0 && inertia[5] == 0 &&
+                        inertia[6] == 0 && inertia[7] == 0;
+  if (diagonal) return;
+  for (const auto& fixed : body.fixed)
+    if ((fixed[3] || fixed[4] || fixed[5]) && !(fixed[3] && fixed[4] && fixed[5]))
+      throw Error(where +
+                  "solver.explicit = true with a partly fixed rotation and an inertia matrix "
+                  "that is not diagonal: SOFA projects M^-1 f, which this step's projected solve "
+                  "does not reproduce");
+}
+
 }  // namespace
 
 Simulation::RigidRun::~RigidRun() {
@@ -72,18 +133,38 @@ Simulation::RigidRun::~RigidRun() {
 }
 
 void Simulation::checkRigidBodies(const std::vector<ObjectScene>& objects) {
+  // SOFA's explicit step on a state with no mass: accFromF finds no mass and leaves a = 0.
+  for (const ObjectScene& object : objects)
+    if (!isRigidBody(object.scene) && object.scene.boolean("solver.explicit") &&
+        readMassParameters(object.scene).type == MassType::None)
+      throw Error((object.path.empty() ? std::string() : object.path + ": ") +
+                  "solver.explicit = true with mass.type = none: SOFA's EulerExplicitSolver has "
+                  "no mass to divide by there (it leaves the acceleration 0); not supported");
   const ObjectScene* rigid = nullptr;
   for (const ObjectScene& object : objects)
     if (isRigidBody(object.scene) && !rigid) rigid = &object;
+  // The rigid.* keys act on frames: given to a body without them, they would act on nothing.
+  for (const ObjectScene& object : objects)
+    for (const ComponentDeclaration* component : object.scene.components())
+      for (const ParameterDeclaration& key : component->parameters.declarations())
+        if (!isRigidBody(object.scene) && key.key.compare(0, 6, "rigid.") == 0 &&
+            object.scene.given(key.key))
+          throw Error((object.path.empty() ? "" : object.path + ": ") + key.key + " = " +
+                      object.scene.text(key.key) +
+                      ": acts on a body of rigid frames, and this body has none (rigid.frames)");
   if (!rigid) {
     if (!objects.front().scene.optionalText("output.frames").empty())
       throw Error("output.frames: the scene has no rigid body (rigid.frames)");
     return;
   }
   const std::string name = rigid->path.empty() ? "rigid.frames" : rigid->path;
+  // output.final-state writes the bodies of points beside them (their frames: output.frames).
+  const bool points = std::any_of(objects.begin(), objects.end(),
+                                  [](const ObjectScene& o) { return !isRigidBody(o.scene); });
   for (const char* key : {"output.final-state", "output.vtk", "output.xdmf", "output.history",
                           "output.checkpoint", "initial.state", "initial.restart"})
-    if (!rigid->scene.optionalText(key).empty())
+    if (!rigid->scene.optionalText(key).empty() &&
+        !(points && std::string(key) == "output.final-state"))
       throw Error(std::string(key) + ": the scene has rigid bodies (" + name +
                   "), which this output or input does not hold yet; output.frames writes "
                   "their frames");
@@ -113,6 +194,7 @@ void Simulation::checkRigidBodies(const std::vector<ObjectScene>& objects) {
       throw Error(where +
                   "lagrange.solver: Lagrangian constraints on rigid frames are not "
                   "supported yet");
+    if (step.explicitStep) checkExplicitFrames(where, readRigidBodyParameters(scene));
     if (!scene.texts("interaction.polynomial-springs").empty())
       throw Error(where +
                   "interaction.polynomial-springs: polynomial springs on rigid frames are not "
@@ -228,11 +310,13 @@ void Simulation::buildRigid(const std::vector<ObjectScene>& objects,
   // count. Joined to a mesh body, the group lives on the run's communicator, rank 0 holding it.
   const MPI_Comm comm = rigid->mesh ? comm_ : PETSC_COMM_SELF;
   std::vector<std::unique_ptr<RigidBody>> bodies;
+  std::vector<RigidBodyParameters> parameters;
   std::vector<int> first;
   int frames = 0;
   for (const ObjectScene* member : members) {
     rigid->paths.push_back(member->path);
-    bodies.push_back(std::make_unique<RigidBody>(comm, readRigidBodyParameters(member->scene)));
+    parameters.push_back(readRigidBodyParameters(member->scene));
+    bodies.push_back(std::make_unique<RigidBody>(comm, parameters.back()));
     first.push_back(frames);
     frames += bodies.back()->frames();
   }
@@ -255,6 +339,11 @@ void Simulation::buildRigid(const std::vector<ObjectScene>& objects,
         springs.push_back(
             {first[m] + int(spring.node1), first[target] + int(spring.node2), spring});
       }
+    }
+  for (const ObjectScene* member : members)
+    if (member->scene.boolean("rigid.block-tridiagonal")) {
+      checkBlockTridiagonal(rigid->paths, parameters, first, springs);
+      break;
     }
   const std::size_t springCount = springs.size();
   rigid->body = std::make_unique<RigidGroup>(std::move(bodies), std::move(springs));
@@ -302,25 +391,65 @@ void Simulation::saveRigids() {
 
 // A group joined to a mesh body steps with it: their states joined, stepped, split back, the
 // body's prescribed motion and state check as its own step has them.
-void Simulation::advanceRigids(StepRecord& record, double clock) {
-  for (auto& rigid : rigids_) {
-    StepReport report;
-    if (rigid->mesh) {
-      Body& mesh = *rigid->mesh;
-      mesh.system->setTime(clock, dt_);
-      rigid->joint->join(rigid->x, mesh.x, rigid->jointX, true);
-      rigid->joint->join(rigid->v, mesh.v, rigid->jointV, false);
-      report = rigid->integrator->step(*rigid->joint, rigid->jointX, rigid->jointV, dt_);
-      rigid->joint->split(rigid->jointX, rigid->x, mesh.x, true);
-      rigid->joint->split(rigid->jointV, rigid->v, mesh.v, false);
-      mesh.system->projectMotion(mesh.x, mesh.v);
-      mesh.system->checkState(mesh.x, mesh.v);
-    } else {
-      report = rigid->integrator->step(*rigid->body, rigid->x, rigid->v, dt_);
-    }
-    record.report.linearIterations += report.linearIterations;
-    record.report.preconditionerSetups += report.preconditionerSetups;
+void Simulation::advanceRigid(RigidRun& rigid, StepRecord& record, double clock) {
+  StepReport report;
+  if (rigid.mesh) {
+    Body& mesh = *rigid.mesh;
+    mesh.system->setTime(clock, dt_);
+    rigid.joint->join(rigid.x, mesh.x, rigid.jointX, true);
+    rigid.joint->join(rigid.v, mesh.v, rigid.jointV, false);
+    report = rigid.integrator->step(*rigid.joint, rigid.jointX, rigid.jointV, dt_);
+    rigid.joint->split(rigid.jointX, rigid.x, mesh.x, true);
+    rigid.joint->split(rigid.jointV, rigid.v, mesh.v, false);
+    mesh.system->projectMotion(mesh.x, mesh.v);
+    mesh.system->checkState(mesh.x, mesh.v);
+  } else {
+    report = rigid.integrator->step(*rigid.body, rigid.x, rigid.v, dt_);
   }
+  record.report.linearIterations += report.linearIterations;
+  record.report.preconditionerSetups += report.preconditionerSetups;
+}
+
+void Simulation::linkFrames() {
+  for (auto& body : bodies_)
+    for (const auto& field : body->system->forceFields()) {
+      auto* ellipsoid = dynamic_cast<InteractionEllipsoidForceField*>(field.get());
+      if (!ellipsoid) continue;
+      const std::string& path = ellipsoid->parameters().frameBody;
+      const int index = ellipsoid->parameters().frameIndex;
+      const std::string where = (body->path.empty() ? std::string() : body->path + ": ") +
+                                "interaction.ellipsoid-frame = " + path + " " +
+                                std::to_string(index);
+      const LinearSolverChoice linear =
+          linearSolverOf(readLinearSolverParameters(body->scene), body->system->constantMatrix());
+      if (linear.op == OperatorMode::Assembled)
+        throw Error(where +
+                    ": SOFA's InteractionEllipsoidForceField has no stiffness matrix (no "
+                    "addKToMatrix): its body runs matrix-free only (solver.operator = "
+                    "matrix-free, as under SOFA's CGLinearSolver)");
+      RigidRun* run = nullptr;
+      std::size_t member = 0;
+      for (auto& rigid : rigids_)
+        for (std::size_t m = 0; m < rigid->paths.size(); ++m)
+          if (rigid->paths[m] == path) run = rigid.get(), member = m;
+      if (!run) throw Error(where + ": no body of rigid frames has that path");
+      if (run->mesh)
+        throw Error(where + ": that body's frames step with the mesh body " + run->mesh->path +
+                    " (rigid.mapped-springs) and live on rank 0 alone; a field reading them "
+                    "is not supported there");
+      if (index >= run->body->framesOf(member))
+        throw Error(where + ": the body has " + std::to_string(run->body->framesOf(member)) +
+                    " frames");
+      const PetscInt first = kRigidCoordSize * (run->body->firstFrame(member) + index);
+      ellipsoid->linkFrame([run, first] {
+        const PetscScalar* x = nullptr;
+        EIS_CHECK(VecGetArrayRead(run->x, &x));
+        std::array<double, 7> pose;
+        std::copy(x + first, x + first + 7, pose.begin());
+        EIS_CHECK(VecRestoreArrayRead(run->x, &x));
+        return pose;
+      });
+    }
 }
 
 void Simulation::restoreRigids() {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 #include <iterator>
 #include <vector>
@@ -108,8 +109,12 @@ Simulation::Simulation(const std::vector<ObjectScene>& allObjects, MPI_Comm comm
   // The bodies of rigid frames are systems of their own (app/rigid_bodies.cpp); the others have
   // meshes.
   std::vector<ObjectScene> objects;
-  for (const ObjectScene& object : allObjects)
-    if (!isRigidBody(object.scene)) objects.push_back(object);
+  std::vector<std::size_t> places;  // each mesh body's place in the scene's order of bodies
+  for (std::size_t i = 0; i < allObjects.size(); ++i)
+    if (!isRigidBody(allObjects[i].scene)) {
+      objects.push_back(allObjects[i]);
+      places.push_back(i);
+    }
   std::vector<std::string> groupWarnings;
   const std::vector<std::vector<std::size_t>> groups = formGroups(objects, groupWarnings);
   for (const std::string& warning : groupWarnings)
@@ -119,6 +124,7 @@ Simulation::Simulation(const std::vector<ObjectScene>& allObjects, MPI_Comm comm
     auto group = std::make_unique<Group>();
     for (std::size_t b : members) group->bodies.push_back(bodies_[b].get());
     group->name = bodies_[members.front()]->scene.optionalText("solver.group");
+    group->place = places[members.front()];
     const bool springs = std::any_of(group->bodies.begin(), group->bodies.end(), [](Body* body) {
       return !body->scene.texts("interaction.springs").empty() ||
              !body->scene.texts("interaction.polynomial-springs").empty() ||
@@ -145,6 +151,7 @@ Simulation::Simulation(const std::vector<ObjectScene>& allObjects, MPI_Comm comm
   for (auto& group : groups_)
     if (group->bodies.front()->coupled) buildGroup(*group);
   for (const auto& members : rigidGroups(allObjects)) buildRigid(allObjects, members);
+  linkFrames();
   setInitialStates();
   prepareTopologyChanges();
   outputs_ = buildOutputs(scene(), comm_);
@@ -402,8 +409,17 @@ void Simulation::advance(int step, double clock, StepRecord& record) {
     record.report.correctionSeconds += report.correctionSeconds;
     record.substeps = std::max(record.substeps, substeps);
   };
+  // SOFA's SolveVisitor runs the solver nodes in the scene's order: a body of frames before a
+  // group that comes after it in the scene, so that a field reading its frames (an
+  // InteractionEllipsoidForceField) sees them after their step, as SOFA's does.
+  std::size_t rigidsDone = 0;
+  const auto advanceRigidsBefore = [&](std::size_t place) {
+    for (; rigidsDone < rigids_.size() && rigids_[rigidsDone]->places.front() < place; ++rigidsDone)
+      advanceRigid(*rigids_[rigidsDone], record, clock);
+  };
   try {
     for (auto& group : groups_) {
+      advanceRigidsBefore(group->place);
       if (group->system) {
         int substeps = 1;
         const bool still = std::all_of(group->bodies.begin(), group->bodies.end(),
@@ -412,7 +428,7 @@ void Simulation::advance(int step, double clock, StepRecord& record) {
         continue;
       }
       Body* body = group->bodies.front();
-      if (body->joint) continue;  // stepped with its frames, in advanceRigids
+      if (body->joint) continue;  // stepped with its frames, in advanceRigid
       if (body->motionless) {
         // Nothing to solve; the nodes a prescribed motion or a projector holds still follow it.
         body->system->setTime(clock, dt_);
@@ -439,7 +455,7 @@ void Simulation::advance(int step, double clock, StepRecord& record) {
           substeps);
       add(report, substeps);
     }
-    advanceRigids(record, clock);
+    advanceRigidsBefore(SIZE_MAX);
   } catch (const Error&) {
     if (bodies_.size() > 1 || !rigids_.empty())
       for (auto& body : bodies_) {

@@ -580,6 +580,14 @@ bool mapOdeSolver(Reader& r, const SofaObject& o) {
     r.key("solver.newton", "full");
     return true;
   }
+  // EulerExplicitSolver.cpp: symplectic true; threadSafeVisitor (how visitors are allocated)
+  // and linearSolver (used for a mass that is not diagonal, which the run refuses) change no
+  // result.
+  if (o.type == "EulerExplicitSolver") {
+    r.key("solver.explicit", "true");
+    r.key("solver.symplectic", r.boolean(o, "symplectic", true) ? "true" : "false");
+    return true;
+  }
   if (o.type != "EulerImplicitSolver") return false;
   r.key("solver.rayleigh-stiffness", parse::text(r.real(o, "rayleighStiffness", 0)));
   r.key("solver.rayleigh-mass", parse::text(r.real(o, "rayleighMass", 0)));
@@ -763,6 +771,24 @@ void matrixFreeForMappedPressure(Reader& r, const sofa::MappedNode& child,
          "cells), as SOFA's CGLinearSolver multiplies by addDForce and assembles none");
 }
 
+// SOFA's InteractionEllipsoidForceField has no stiffness matrix (no addKToMatrix): under its
+// CGLinearSolver SOFA multiplies by addDForce, and the step's operator is matrix-free here; a
+// solver that assembles is refused.
+void matrixFreeForInteractionEllipsoid(Reader& r, const SofaObject& o,
+                                       const SofaObject* linearSolver) {
+  if (r.gave("solver.operator") && r.gaveValue("solver.operator") == "matrix-free") return;
+  if (!linearSolver || linearSolver->type != "CGLinearSolver" || r.gave("solver.operator"))
+    throw Error(o.where + ": " + o.label() +
+                ": supported under a CGLinearSolver (matrix-free) only: SOFA gives it no "
+                "stiffness matrix (no addKToMatrix), so an assembling solver would miss its "
+                "stiffness (linear solver: " +
+                (linearSolver ? linearSolver->label() : std::string("none")) + ")");
+  r.key("solver.operator", "matrix-free");
+  r.note(o.label() +
+         ": the step's matrix is matrix-free (SOFA gives the field no stiffness matrix), as "
+         "SOFA's CGLinearSolver multiplies by addDForce and assembles none");
+}
+
 // The load a ConstantForceField gave (the key its mapping added after `before`), as the
 // ordinal of that key's value among the body's keys, for a Python controller to write.
 void noteForceLoad(const SofaObject& o, const std::vector<SofaKey>& keys, std::size_t before,
@@ -858,9 +884,19 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
   if (body.linearSolver) {
     reader.from(*body.linearSolver);
     // BTDLinearSolver.inl: Thomas' algorithm reads only the blocks (i, i-1), (i, i), (i, i+1)
-    // of the system, 6 x 6 (BTDMatrix6d): a chain of frames numbered along it; a mesh's
-    // matrix has others, which it would drop.
-    if (!mapLinearSolver(reader, *body.linearSolver, options.sceneLinearLimits))
+    // of the system, 6 x 6 (BTDMatrix6d): a chain of frames numbered along it, where it is a
+    // direct solve (the run checks that the frames' matrix has no other block:
+    // rigid.block-tridiagonal); a mesh's matrix has others, which it would drop.
+    if (rigid && body.linearSolver->type == "BTDLinearSolver") {
+      if (reader.boolean(*body.linearSolver, "subpartSolve", false))
+        reader.reject(*body.linearSolver, "subpartSolve",
+                      "a solve of a part of the system is not supported");
+      reader.key("solver.linear", "direct");
+      reader.key("rigid.block-tridiagonal", "true");
+      reader.note(body.linearSolver->label() +
+                  " -> solver.linear = direct (MUMPS through PETSc), exact where the frames' "
+                  "matrix is block-tridiagonal (rigid.block-tridiagonal, checked by the run)");
+    } else if (!mapLinearSolver(reader, *body.linearSolver, options.sceneLinearLimits))
       unsupported(reader, *body.linearSolver,
                   body.linearSolver->type == "BTDLinearSolver"
                       ? "not supported: it solves a block-tridiagonal system (Thomas' algorithm "
@@ -904,7 +940,20 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
       unsupported(reader, *o, why, options);
     if (o->type == "ConstantForceField") noteForceLoad(*o, keys, before, forces);
     if (o->type == "PythonForceField") matrixFreeUnderCG(reader, *o, body.linearSolver);
+    if (o->type == "InteractionEllipsoidForceField")
+      matrixFreeForInteractionEllipsoid(reader, *o, body.linearSolver);
   }
+  // EulerExplicitSolver inverts a diagonal mass itself; a mass that is not diagonal (a consistent
+  // MeshMatrixMass, a hexahedral FEM's, a mapped child's) needs the node's linear solver, or SOFA
+  // flags an error and leaves the state where it is.
+  const std::string massType = reader.gaveValue("mass.type");
+  if (!rigid && body.odeSolver->type == "EulerExplicitSolver" && !body.linearSolver &&
+      (massType == "consistent" || massType == "hexahedron-fem" || !mappedChildren.empty() ||
+       !femChildren.empty()))
+    throw Error(body.odeSolver->where + ": EulerExplicitSolver: the mass of " + state.label() +
+                " is not diagonal" + (massType.empty() ? "" : " (mass.type = " + massType + ")") +
+                " or comes from a mapped child, and no linear solver is in its node: SOFA's "
+                "\"the solver requires a linear solver\" error");
   // Without a mass component SOFA's M is 0: its system matrix is -h B - h (h + rayleighStiffness)
   // K, a quasi-static step, and gravity, which acts through the mass, pulls on nothing: our
   // mass.type = none. A body whose mass would come from a mapped child, or whose stiffness from a

@@ -4,7 +4,8 @@
 // fixedDirections one flag per velocity unknown, 6, all 1 by default), the springs between
 // frames and the planes under them (SpringForceField<Rigid3>, PlaneForceField<Rigid3>, read as
 // on points), the rest-shape springs (RestShapeSpringsForceField<Rigid3>) and the constant
-// forces and torques (ConstantForceField<Rigid3>).
+// forces and torques (ConstantForceField<Rigid3>), and the beams between frames
+// (BeamFEMForceField<Rigid3>).
 #include "sofa_rigid.hpp"
 
 #include "eis/mesh/mesh_transform.hpp"
@@ -253,6 +254,65 @@ void mapRigidConstantForce(Reader& r, const SofaObject& o) {
   r.key("rigid.forces", text);
 }
 
+// BeamFEMForceField<Rigid3> (BeamFEMForceField.inl, BaseLinearElasticityFEMForceField.inl): the
+// edges of its topology (`topology`, else the node's), radius 0.1 and radiusInner 0 by default,
+// youngModulus and poissonRatio lists whose i-th value is the i-th edge's (the first for the
+// edges past the list's end; empty: 5000 and 0.45), a negative modulus and a ratio outside
+// [0, 0.5) set to those defaults with a warning, as SOFA's checks do.
+void mapRigidBeam(Reader& r, const SofaObject& o) {
+  if (!r.integers(o, "listSegment").empty())
+    r.reject(o, "listSegment", "beams on some of the topology's edges only are not supported");
+  if (r.real(o, "rayleighStiffness", 0) != 0)
+    r.reject(o, "rayleighStiffness", "a force field's own Rayleigh damping is not supported");
+  const SofaObject* topology = o.field("topology") ? r.linked(o, "topology") : topologyOf(o.node);
+  if (!topology) r.reject(o, "topology", "no topology: SOFA finds no edge for the beams");
+  const bool mesh = topology->type == "MeshTopology";
+  if (!mesh && topology->type != "EdgeSetTopologyContainer")
+    r.reject(o, "topology",
+             "the edges of a MeshTopology or an EdgeSetTopologyContainer only, not of " +
+                 topology->label());
+  const char* field = mesh && r.given(*topology, "lines") ? "lines" : "edges";
+  const std::vector<long long> edges = r.integers(*topology, field);
+  if (edges.empty() || edges.size() % 2 != 0)
+    r.reject(*topology, field,
+             "the beams need edges written as pairs of frames (edges SOFA computes from other "
+             "cells are not supported)");
+  const std::size_t count = edges.size() / 2;
+  const auto perEdge = [&](const char* name, double fallback, bool (*valid)(double)) {
+    std::vector<double> values = r.reals(o, name);
+    if (values.empty()) values = {fallback};
+    for (double& v : values)
+      if (!valid(v)) {
+        r.warn(r.where(o, name) + ": " + o.label() + ": " + name + " " + parse::text(v) +
+               " is out of range; SOFA sets it to " + parse::text(fallback));
+        v = fallback;
+      }
+    for (std::size_t i = 1; i < values.size() && i < count; ++i)
+      if (values[i] != values[0])
+        r.reject(o, name, "a value per beam is not supported; one for all");
+    return values[0];
+  };
+  const double young = perEdge("youngModulus", 5000, [](double v) { return v >= 0; });
+  const double poisson = perEdge("poissonRatio", 0.45, [](double v) { return v >= 0 && v < 0.5; });
+  const double radius = r.real(o, "radius", 0.1), inner = r.real(o, "radiusInner", 0);
+  if (!(radius > 0)) r.reject(o, "radius", "expected a number > 0");
+  if (!(inner >= 0 && inner < radius))
+    r.reject(o, "radiusInner", "expected a number in [0, radius)");
+  const std::size_t frames =
+      parse::reals("rigid.frames", r.gaveValue("rigid.frames"), 0).size() / 7;
+  std::string text = parse::text(young) + " " + parse::text(poisson) + " " + parse::text(radius) +
+                     " " + parse::text(inner);
+  for (std::size_t i = 0; i < edges.size(); i += 2) {
+    if (edges[i] < 0 || edges[i + 1] < 0 || std::size_t(edges[i]) >= frames ||
+        std::size_t(edges[i + 1]) >= frames || edges[i] == edges[i + 1])
+      r.reject(*topology, field,
+               "edge " + std::to_string(edges[i]) + " " + std::to_string(edges[i + 1]) +
+                   ": a beam joins two different frames of " + std::to_string(frames));
+    text += " " + std::to_string(edges[i]) + " " + std::to_string(edges[i + 1]);
+  }
+  r.key("rigid.beam", text);
+}
+
 }  // namespace
 
 std::string refusalOnFrames(const std::string& type) {
@@ -281,6 +341,8 @@ bool mapRigidComponent(Reader& r, const SofaObject& o) {
     mapRigidRestShape(r, o);
   } else if (o.type == "ConstantForceField") {
     mapRigidConstantForce(r, o);
+  } else if (o.type == "BeamFEMForceField") {
+    mapRigidBeam(r, o);
   } else {
     return false;
   }

@@ -16,8 +16,8 @@ void mapRigidState(Reader& reader, const SofaObject& state);
 // Why the component `type` is refused on rigid frames, one sentence.
 std::string refusalOnFrames(const std::string& type);
 // UniformMass, FixedProjectiveConstraint, PartialFixedProjectiveConstraint, ConstantForceField,
-// the springs, planes and rest-shape springs (and their old
-// names) on the rigid frames; false for another class, which the caller refuses.
+// the springs, planes, rest-shape springs (and their old
+// names) and BeamFEMForceField on the rigid frames; false for another class, which the caller refuses.
 bool mapRigidComponent(Reader& reader, const SofaObject& o);
 // The mass a UniformMass<Rigid3>'s `filename` gives (io/sofa_rigid_mass_file.cpp), as
 // rigid.mass's text "M VOLUME I00 .. I22"; an unknown keyword or a missing number is an error

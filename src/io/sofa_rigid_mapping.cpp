@@ -2,8 +2,9 @@
 // as rigid.mapped-geometric-stiffness, with a UniformMass,
 // ConstantForceFields and PlaneForceFields in the mapped node, as rigid.mapped-points,
 // rigid.mapped-mass, rigid.mapped-forces and rigid.mapped-plane (model/rigid_body.hpp), and a
-// HexahedronFEMForceField and MeshMatrixMass on the hexahedra of the node's RegularGridTopology
-// (SOFA's rigidified sections) as rigid.mapped-hexahedra and the keys of
+// HexahedronFEMForceField or TetrahedronFEMForceField and a MeshMatrixMass on the hexahedra of
+// the node's RegularGridTopology or the tetrahedra of its tetrahedron container (SOFA's
+// rigidified sections) as rigid.mapped-hexahedra or rigid.mapped-tetrahedra and the keys of
 // model/rigid_mapped_cells.hpp. Each component is read by its class's registered mapping, as on
 // a body, and its keys become the mapped points'.
 #include "sofa_rigid_mapping.hpp"
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "eis/core/error.hpp"
+#include "eis/mesh/serial_mesh.hpp"
 #include "eis/model/rigid_mapping.hpp"
 #include "sofa_grid.hpp"
 #include "sofa_mapped_child.hpp"
@@ -49,20 +51,27 @@ std::vector<double> pointsOf(Reader& r, const MappedNode& child, const std::stri
       for (const auto& p : *subset) gridPoints->insert(gridPoints->end(), p.begin(), p.end());
     }
   const SofaObject* loader = gridPoints ? nullptr : r.linked(state, "position");
-  if (!initial && loader && objFile.empty())
+  const bool meshLoader =
+      loader && (loader->type == "MeshGmshLoader" || loader->type == "MeshVTKLoader");
+  if (!initial && loader && objFile.empty() && !meshLoader)
     r.reject(state, "position",
-             "a link is not supported here (but to a MeshOBJLoader's points, a regular grid's "
-             "or a SubsetTopology's pointsInROI or pointsOutROI); write the points");
+             "a link is not supported here (but to a MeshOBJLoader's, MeshGmshLoader's or "
+             "MeshVTKLoader's points, a regular grid's or a SubsetTopology's pointsInROI or "
+             "pointsOutROI); write the points");
   std::vector<double> given;
   if (initial) {
     given = r.reals(mapping, "initialPoints");
   } else if (gridPoints) {
     given = *gridPoints;
   } else if (loader) {
-    // MeshOBJLoader: its vertices, in file order; MechanicalObject::init then scales them.
+    // A MeshOBJLoader's vertices, a MeshGmshLoader's or MeshVTKLoader's nodes, in file order;
+    // MechanicalObject::init then scales them.
     for (const char* field : {"scale3d", "rotation", "translation", "transformation"})
       r.refuseIfGiven(*loader, field, "a transform in the loader of mapped points");
-    for (const auto& v : readObj(objFile).vertices) given.insert(given.end(), v.begin(), v.end());
+    const std::vector<std::array<double, 3>> nodes =
+        meshLoader ? subsetSourceMesh(*loader, r.file(*loader, "filename")).nodes
+                   : readObj(objFile).vertices;
+    for (const auto& v : nodes) given.insert(given.end(), v.begin(), v.end());
     // MechanicalObject::parse: the legacy `scale` (single precision) replaces scale3d.
     std::array<double, 3> scale{1, 1, 1};
     const std::vector<double> s3 = r.reals(state, "scale3d");
@@ -114,7 +123,8 @@ std::vector<std::string> cellKeys(const SofaObject& o, const std::vector<SofaKey
   for (const SofaKey& k : own)
     if (k.key == "mass.type") massType = k.value;
   for (const SofaKey& k : own) {
-    if (k.key == "material.cells" && k.value == "hexahedron") continue;
+    if (k.key == "material.cells" && (k.value == "hexahedron" || k.value == "tetrahedron"))
+      continue;
     if (k.key == "material.model" || k.key == "mass.type") continue;
     if (k.key == "material.rotation") {
       out.push_back("rigid.mapped-fem-method " + k.value);
@@ -134,6 +144,59 @@ std::vector<std::string> cellKeys(const SofaObject& o, const std::vector<SofaKey
   for (const SofaKey& k : own)
     if (k.key == "material.model" && k.value == "linear")
       out.push_back("rigid.mapped-fem-method small");
+  return out;
+}
+
+// The tetrahedra on the child's `count` points of `topology`, a TetrahedronSetTopologyContainer
+// or MeshTopology in the child's node: written in its `tetrahedra`, linked to a SubsetTopology's
+// tetrahedraInROI or tetrahedraOutROI (computed from its loader's file, its points numbered as
+// its pointsInROI or pointsOutROI), or to a MeshGmshLoader's or MeshVTKLoader's (directly or
+// through src). A subset's cells are read through the reader: its keys go elsewhere after this.
+std::string childTetrahedra(Reader& r, const SofaObject& topology, std::size_t count) {
+  std::string field;
+  const SofaObject* from = r.linked(topology, "tetrahedra", &field);
+  std::vector<long long> tetrahedra;
+  if (from && from->type == "SubsetTopology") {
+    const bool in = field == "tetrahedraInROI";
+    if (!in && field != "tetrahedraOutROI")
+      r.reject(topology, "tetrahedra",
+               "expected " + from->label() + "'s tetrahedraInROI or tetrahedraOutROI");
+    std::vector<SofaKey> subsetKeys;
+    r.into(subsetKeys);
+    const SofaObject& loader = subsetLoader(r, *from);
+    mapSubsetMesh(r, *from, in ? "pointsInROI" : "pointsOutROI", &topology,
+                  subsetSourceMesh(loader, r.file(loader, "filename")));
+    for (const SofaKey& k : subsetKeys) {
+      if (k.key == "mesh.nodes" && parse::tokens(k.value).size() != 3 * count)
+        r.reject(topology, "tetrahedra",
+                 std::to_string(parse::tokens(k.value).size() / 3) + " points in " + from->label() +
+                     "'s " + (in ? "pointsInROI" : "pointsOutROI") + " for " +
+                     std::to_string(count) + " mapped points");
+      if (k.key == "mesh.tetrahedra")
+        for (const std::string& t : parse::tokens(k.value)) tetrahedra.push_back(std::stoll(t));
+    }
+  } else if (from && (from->type == "MeshGmshLoader" || from->type == "MeshVTKLoader")) {
+    const SerialMesh mesh = subsetSourceMesh(*from, r.file(*from, "filename"));
+    if (mesh.cells.type() == CellType::Tetrahedron)
+      tetrahedra.assign(mesh.cells.flat().begin(), mesh.cells.flat().end());
+  } else if (from) {
+    r.reject(topology, "tetrahedra",
+             "a link to " + from->label() +
+                 " is not read here (a SubsetTopology's, a MeshGmshLoader's or a "
+                 "MeshVTKLoader's tetrahedra are)");
+  } else {
+    tetrahedra = r.integers(topology, "tetrahedra");
+  }
+  if (tetrahedra.empty() || tetrahedra.size() % 4 != 0)
+    r.reject(topology, "tetrahedra",
+             "no tetrahedra (4 point indices each) for the rigidly mapped child's FEM or mass");
+  std::string out;
+  for (long long v : tetrahedra) {
+    if (v < 0 || std::size_t(v) >= count)
+      r.reject(topology, "tetrahedra",
+               "point " + std::to_string(v) + " of " + std::to_string(count) + " mapped points");
+    out += (out.empty() ? "" : " ") + std::to_string(v);
+  }
   return out;
 }
 
@@ -177,15 +240,19 @@ void mapRigidMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey
   double mass = 0;
   std::vector<double> force(3 * count, 0.0);
   std::vector<std::string> planes;
+  const SofaObject *hexahedronFem = nullptr, *tetrahedronFem = nullptr;
   for (const SofaObject* o : child.components) {
     const SofaMapping map = sofaMapping(o->type);
-    const bool onCells = o->type == "HexahedronFEMForceField" || o->type == "MeshMatrixMass";
+    const bool onCells = o->type == "HexahedronFEMForceField" ||
+                         o->type == "TetrahedronFEMForceField" || o->type == "MeshMatrixMass";
     if (!map || (o->type != "UniformMass" && o->type != "ConstantForceField" &&
                  o->type != "PlaneForceField" && !onCells))
       throw Error(o->where + ": " + named(*o) +
                   ": not supported in a rigidly mapped child (its UniformMass, "
-                  "ConstantForceField, PlaneForceField, HexahedronFEMForceField and "
-                  "MeshMatrixMass are)");
+                  "ConstantForceField, PlaneForceField, HexahedronFEMForceField, "
+                  "TetrahedronFEMForceField and MeshMatrixMass are)");
+    if (o->type == "HexahedronFEMForceField") hexahedronFem = o;
+    if (o->type == "TetrahedronFEMForceField") tetrahedronFem = o;
     std::vector<SofaKey> own;
     r.into(own);
     r.from(*o);
@@ -260,24 +327,56 @@ void mapRigidMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey
   if (!forcesText.empty()) r.key("rigid.mapped-forces", forcesText);
   for (const std::string& plane : planes) r.key("rigid.mapped-plane", plane);
   if (!cells.empty()) {
-    // HexahedronFEMForceField and MeshMatrixMass read the node's topology: a regular grid of the
-    // child's points, its hexahedra in SOFA's order.
-    const SofaObject* grid = topologyOf(child.node);
-    if (!grid || grid->type != "RegularGridTopology")
-      throw Error(state.where + ": " + state.label() +
-                  ": the cells of a rigidly mapped child's FEM or mass are read from a "
-                  "RegularGridTopology in its node (" +
-                  (grid ? grid->label() : std::string("none")) + ")");
-    const RegularGrid g = regularGrid(r, *grid);
-    if (g.points.size() != count || g.hexahedra.empty())
-      throw Error(grid->where + ": " + grid->label() + ": " + std::to_string(g.points.size()) +
-                  " points and " + std::to_string(g.hexahedra.size()) +
-                  " hexahedra for a rigidly mapped child of " + std::to_string(count) +
-                  " points: its hexahedra on the child's points are needed");
-    std::string hexahedra;
-    for (const auto& h : g.hexahedra)
-      for (long long v : h) hexahedra += (hexahedra.empty() ? "" : " ") + std::to_string(v);
-    r.key("rigid.mapped-hexahedra", hexahedra);
+    const SofaObject* topology = topologyOf(child.node);
+    if (hexahedronFem && tetrahedronFem)
+      throw Error(tetrahedronFem->where + ": " + named(*tetrahedronFem) + ": beside " +
+                  named(*hexahedronFem) + ": a rigidly mapped child's cells are of one kind");
+    // The FEM's rest shape is SOFA's rest_position, the points as written; ours the points at the
+    // frames' first pose: the same up to a rigid motion, which method small alone does not ignore.
+    const SofaObject* fem = hexahedronFem ? hexahedronFem : tetrahedronFem;
+    const bool small =
+        std::find(cells.begin(), cells.end(), "rigid.mapped-fem-method small") != cells.end();
+    const std::vector<double> frames = parse::reals("rigid.frames", r.gaveValue("rigid.frames"), 0);
+    bool moved = r.given(mapping, "initialPoints");
+    for (std::size_t i = 0; i < frames.size(); ++i)
+      moved = moved || frames[i] != (i % 7 == 6 ? 1.0 : 0.0);
+    if (fem && small && moved && !r.boolean(mapping, "globalToLocalCoords", false))
+      r.reject(*fem, "method",
+               "small on a rigidly mapped child whose points are local to a turned or moved frame "
+               "(or given as initialPoints): SOFA's rest shape is the points as written, not "
+               "supported (globalToLocalCoords or a corotational method is)");
+    const bool grid = topology && topology->type == "RegularGridTopology";
+    if (tetrahedronFem || (!hexahedronFem && topology && !grid)) {
+      // TetrahedronFEMForceField and MeshMatrixMass read the tetrahedra of the node's container.
+      if (!topology || topology->node != child.node ||
+          (topology->type != "TetrahedronSetTopologyContainer" && topology->type != "MeshTopology"))
+        throw Error(state.where + ": " + state.label() +
+                    ": the tetrahedra of a rigidly mapped child's FEM or mass are read from a "
+                    "TetrahedronSetTopologyContainer or MeshTopology in its node (" +
+                    (topology ? topology->label() : std::string("none")) + ")");
+      const std::string tetrahedra = childTetrahedra(r, *topology, count);
+      r.into(keys);
+      r.key("rigid.mapped-tetrahedra", tetrahedra);
+    } else {
+      // HexahedronFEMForceField and MeshMatrixMass read the node's topology: a regular grid of
+      // the child's points, its hexahedra in SOFA's order.
+      if (!grid)
+        throw Error(state.where + ": " + state.label() +
+                    ": the cells of a rigidly mapped child's FEM or mass are read from a "
+                    "RegularGridTopology in its node (" +
+                    (topology ? topology->label() : std::string("none")) + ")");
+      const RegularGrid g = regularGrid(r, *topology);
+      if (g.points.size() != count || g.hexahedra.empty())
+        throw Error(topology->where + ": " + topology->label() + ": " +
+                    std::to_string(g.points.size()) + " points and " +
+                    std::to_string(g.hexahedra.size()) +
+                    " hexahedra for a rigidly mapped child of " + std::to_string(count) +
+                    " points: its hexahedra on the child's points are needed");
+      std::string hexahedra;
+      for (const auto& h : g.hexahedra)
+        for (long long v : h) hexahedra += (hexahedra.empty() ? "" : " ") + std::to_string(v);
+      r.key("rigid.mapped-hexahedra", hexahedra);
+    }
     for (const std::string& line : cells) {
       const std::size_t space = line.find(' ');
       r.key(line.substr(0, space), line.substr(space + 1));

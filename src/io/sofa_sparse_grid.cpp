@@ -1,4 +1,4 @@
-// SOFA's SparseGridTopology from a closed surface (io/sofa_sparse_grid.hpp).
+// SOFA's SparseGridTopology from a surface (io/sofa_sparse_grid.hpp).
 #include "sofa_sparse_grid.hpp"
 
 #include <cmath>
@@ -18,33 +18,6 @@ namespace {
 
 using Point = std::array<double, 3>;
 using CellType = VoxelType;
-
-// No polygon edge of a closed surface borders a single facet (a free border, the rim of a hole).
-// An open one would let SOFA's fill leak out through the hole and leave only the cells the
-// surface crosses. An edge where three or more facets meet (SOFA's mesh/c.obj has inner walls)
-// opens nothing. Vertices at one position count as one: OBJ files repeat a vertex along texture
-// seams.
-void checkClosed(const Surface& surface) {
-  std::map<Point, long long> first;
-  std::vector<long long> welded(surface.vertices.size());
-  for (std::size_t i = 0; i < surface.vertices.size(); ++i)
-    welded[i] = first.emplace(surface.vertices[i], (long long)i).first->second;
-  std::map<std::pair<long long, long long>, int> edges;
-  for (const auto& f : surface.facets) {
-    if (f.size() < 3) continue;
-    for (std::size_t i = 0; i < f.size(); ++i) {
-      const long long a = welded[std::size_t(f[i])], b = welded[std::size_t(f[(i + 1) % f.size()])];
-      if (a != b) ++edges[{std::min(a, b), std::max(a, b)}];
-    }
-  }
-  if (edges.empty() && surface.fromPosition) return;
-  if (edges.empty()) throw Error("the surface has no facets");
-  for (const auto& [edge, count] : edges)
-    if (count == 1)
-      throw Error("the surface is not closed: its edge between vertices " +
-                  std::to_string(edge.first + 1) + " and " + std::to_string(edge.second + 1) +
-                  " borders " + std::to_string(count) + " facet(s)");
-}
 
 // The regular grid underneath (RegularGridTopology::setPos with p0 = min): point (i, j, k) at
 // min + step * (i, j, k), cell (x, y, z) numbered x + (nx - 1) (y + (ny - 1) z).
@@ -137,7 +110,9 @@ void markBoundary(const Surface& surface, const Lattice& grid, std::vector<CellT
 }
 
 // SOFA's fill: the cells reached from the grid's border without crossing a boundary cell are
-// outside; the others stay inside.
+// outside; the others stay inside. What is reached does not depend on the order of the visits, so
+// an open surface is filled as SOFA fills it: where a hole leaves a path of cells the surface
+// does not cross, the fill runs in through it, and every cell it reaches is outside.
 void markOutside(const Lattice& grid, std::vector<CellType>& types) {
   std::vector<std::array<long long, 3>> todo;
   std::vector<bool> seen(types.size(), false);
@@ -208,7 +183,6 @@ Surface readObj(const std::string& path) {
 
 GridLevel finestLevel(const Surface& surface, const SparseGridSettings& settings) {
   if (surface.vertices.empty()) throw Error("the surface has no vertices");
-  checkClosed(surface);
   GridLevel out;
   out.n = settings.n;
   out.min = settings.min;
@@ -390,7 +364,6 @@ SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid, const std::s
     // SOFA's voxelisation marks the cell of each point as crossed (voxelizeTriangleMesh), whether
     // or not facets join them.
     if (linkedPoints) surface.vertices = *linkedPoints;
-    surface.fromPosition = true;
     for (const auto& [name, size] :
          {std::pair<const char*, std::size_t>{"triangles", 3}, {"quads", 4}}) {
       if (grid.field(name) && isSofaLink(*grid.field(name)) && !reader.given(grid, name))
@@ -419,8 +392,7 @@ SparseGrid sparseGrid(const Reader& reader, const SofaObject& grid, const std::s
                     "a Gmsh surface is not supported (SOFA reads its vertices but none of its "
                     "facets into the grid); an OBJ one is");
     if (extension != "obj" && extension != "OBJ")
-      reader.reject(grid, field,
-                    "SOFA's SparseGridTopology reads closed surfaces from .obj files only");
+      reader.reject(grid, field, "SOFA's SparseGridTopology reads surfaces from .obj files only");
     try {
       surface = readObj(surfacePath);
     } catch (const Error& e) {

@@ -1,5 +1,5 @@
 #pragma once
-// SOFA's SparseGridTopology built from a closed surface, per SOFA master's source
+// SOFA's SparseGridTopology built from a surface, per SOFA master's source
 // (Topology/Container/Grid: SparseGridTopology::buildAsFinest, buildFromTriangleMesh,
 // voxelizeTriangleMesh, buildFromRegularGridTypes; RegularGridTopology::findCube; Helper/io:
 // MeshOBJ): the cells of a regular grid the surface crosses (boundary cells) and those it
@@ -26,9 +26,6 @@ inline bool isSparseGrid(const std::string& type) {
 struct Surface {
   std::vector<std::array<double, 3>> vertices;
   std::vector<std::vector<long long>> facets;
-  // The grid's own position (written, or linked to points an engine computes): without facets,
-  // SOFA keeps the cells holding its points and those they enclose (a file needs facets).
-  bool fromPosition = false;
 };
 
 // An OBJ file as MeshOBJ reads it: `v x y z` and the first number of each corner of `f` (and
@@ -137,9 +134,10 @@ std::vector<double> ramifiedFinerCoefficients(const SparseGrid& grid, int levels
 void mapNonUniformLevels(Reader& r, const SofaObject& grid, const SofaObject& field,
                          const SparseGrid& mesh, const std::vector<GridLevel>& finer);
 
-// The grid SOFA keeps of `surface`. The surface must be closed (every edge shared by an even
-// number of facets); an Error says what is wrong otherwise. A vertex outside a box given by min
-// and max counts in the grid's cell nearest to it along each axis, as in SOFA.
+// The grid SOFA keeps of `surface`: the cells its vertices and facets cross, and those the fill
+// from the grid's border does not reach. The surface need not be closed (nor have facets: then
+// the cells holding its vertices and those they enclose), as in SOFA. A vertex outside a box given
+// by min and max counts in the grid's cell nearest to it along each axis, as in SOFA.
 SparseGrid voxelize(const Surface& surface, const SparseGridSettings& settings);
 
 // The SparseGridTopology `grid`, its surface read from `surfacePath` (empty: its position with

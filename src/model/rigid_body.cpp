@@ -171,9 +171,10 @@ RigidBody::RigidBody(MPI_Comm comm, RigidBodyParameters parameters)
     const std::vector<Vec3d> rest = mapping_->apply(p.frames.data());
     stiffness_.assign(mapping_->size(), {});
     geometric_.assign(std::size_t(frames_), {});
-    if (!p.mapped.cells.hexahedra.empty())
+    if (!p.mapped.cells.corners.empty())
       cells_ = std::make_unique<RigidMappedCellsField>(p.mapped.cells, rest);
   }
+  for (const BeamParameters& beam : p.beams) beams_.emplace_back(beam, p.frames);
 }
 
 RigidBody::~RigidBody() {
@@ -217,6 +218,12 @@ void RigidBody::computeForce(Vec x, Vec v, Vec f) {
     for (int d = 0; d < 3; ++d)
       values[frame * kRigidDerivSize + d] += parameters_.gravity[d] * parameters_.mass.mass;
   for (std::size_t i = 0; i < parameters_.forces.size(); ++i) values[i] += parameters_.forces[i];
+  if (!beams_.empty()) {
+    const PetscScalar* frames;
+    EIS_CHECK(VecGetArrayRead(x, &frames));
+    for (BeamForceField& beam : beams_) beam.addForce(frames, values);
+    EIS_CHECK(VecRestoreArrayRead(x, &frames));
+  }
   if (!parameters_.planes.empty() || !parameters_.restSprings.empty()) {
     const PetscScalar *frames, *velocities;
     EIS_CHECK(VecGetArrayRead(x, &frames));
@@ -318,6 +325,8 @@ void RigidBody::addMBKv(Vec out, double mFactor, double, double kFactor, Vec v) 
     }
     mapping_->applyJT(i, m, result);
   }
+  for (const BeamForceField& beam : beams_)
+    if (kFactor != 0) beam.addDForce(in, result, kFactor);
   // The geometric stiffness: kFactor G times each frame's turn.
   for (std::size_t frame = 0; mapping_ && kFactor != 0 && frame < geometric_.size(); ++frame) {
     const std::array<double, 9>& g = geometric_[frame];
@@ -333,13 +342,15 @@ void RigidBody::addMBKv(Vec out, double mFactor, double, double kFactor, Vec v) 
 // mFactor M with each fixed unknown's row and column replaced by its diagonal entry alone
 // (P A P + (I - P) D, as the mesh bodies' matrices). Refilled only when the factor changes.
 // With mapped points, the frames' 6 x 6 blocks hold their J^T m J too, J as it stands: refilled
-// every time; with cells, the whole matrix, dense.
+// every time; with cells or beams, which couple frames, the whole matrix, dense.
 Mat RigidBody::systemMatrix(double mFactor, double, double kFactor) {
   if (matrix_ && mFactor == matrixFactor_ && !hasStiffness()) return matrix_;
   const PetscInt local = owner_ ? PetscInt(kRigidDerivSize) * frames_ : 0;
+  const bool dense = cells_ || !beams_.empty();
   if (!matrix_) {
-    // Cells couple frames: then every row may hold every frame's unknowns (tens of frames).
-    const PetscInt perRow = cells_ ? PetscInt(kRigidDerivSize) * frames_ : 6;
+    // Cells and beams couple frames: then every row may hold every frame's unknowns (tens of
+    // frames).
+    const PetscInt perRow = dense ? PetscInt(kRigidDerivSize) * frames_ : 6;
     EIS_CHECK(MatCreateAIJ(comm_, local, local, PETSC_DETERMINE, PETSC_DETERMINE, perRow, nullptr,
                            0, nullptr, &matrix_));
     // The exact geometric stiffness is not symmetric: the matrix is not declared so, and the
@@ -379,23 +390,26 @@ Mat RigidBody::systemMatrix(double mFactor, double, double kFactor) {
   for (std::size_t frame = 0; frame < geometric_.size(); ++frame)
     for (std::size_t e = 0; e < 9; ++e)
       stiff[frame][6 * (3 + e / 3) + 3 + e % 3] += kFactor * geometric_[frame][e];
-  if (cells_ && owner_) {
-    // Dense: the frames' blocks, then J^T (mFactor M_c + kFactor K_c) J of every cell.
+  if (dense && owner_) {
+    // Dense: the frames' blocks, then J^T (mFactor M_c + kFactor K_c) J of every cell and the
+    // beams' kFactor K.
     const std::size_t n = std::size_t(kRigidDerivSize) * std::size_t(frames_);
-    std::vector<double> dense(n * n, 0.0);
+    std::vector<double> values(n * n, 0.0);
     for (std::size_t frame = 0; frame < std::size_t(frames_); ++frame)
       for (std::size_t e = 0; e < 36; ++e)
-        dense[(6 * frame + e / 6) * n + 6 * frame + e % 6] =
+        values[(6 * frame + e / 6) * n + 6 * frame + e % 6] =
             blocks[frame][e] * mFactor + stiff[frame][e];
-    cells_->addToMatrix(*mapping_, mFactor, kFactor, dense.data(), std::size_t(frames_));
+    if (cells_)
+      cells_->addToMatrix(*mapping_, mFactor, kFactor, values.data(), std::size_t(frames_));
+    for (const BeamForceField& beam : beams_) beam.addToMatrix(kFactor, values.data(), n);
     for (std::size_t r = 0; r < n; ++r)
       for (std::size_t c = 0; c < n; ++c) {
         const bool kept = r == c || (!fixed_[r] && !fixed_[c]);
-        EIS_CHECK(MatSetValue(matrix_, PetscInt(r), PetscInt(c), kept ? dense[r * n + c] : 0.0,
+        EIS_CHECK(MatSetValue(matrix_, PetscInt(r), PetscInt(c), kept ? values[r * n + c] : 0.0,
                               INSERT_VALUES));
       }
   }
-  for (int frame = 0; owner_ && !cells_ && frame < frames_; ++frame) {
+  for (int frame = 0; owner_ && !dense && frame < frames_; ++frame) {
     const PetscInt first = PetscInt(frame) * kRigidDerivSize;
     for (PetscInt row = 0; row < kRigidDerivSize; ++row)
       for (PetscInt column = 0; column < kRigidDerivSize; ++column) {

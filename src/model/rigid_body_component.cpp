@@ -101,6 +101,26 @@ Check restShapeCheck() {
   };
 }
 
+// "E NU R RI A B [A B ..]": the beams' material and section, then pairs of distinct frames.
+Check beamCheck() {
+  return [](const std::string& key, const std::string& text) {
+    const std::vector<double> values = parse::reals(key, text, 0);
+    if (values.size() < 6 || values.size() % 2 != 0)
+      parse::reject(key, text, "expected E NU R RI, then pairs of frame indices A B");
+    try {
+      circularSection(values[0], values[1], values[2], values[3]);
+    } catch (const Error& e) {
+      parse::reject(key, text, e.what());
+    }
+    for (std::size_t i = 4; i < values.size(); i += 2) {
+      for (std::size_t j : {i, i + 1})
+        if (values[j] < 0 || values[j] != std::floor(values[j]))
+          parse::reject(key, text, "a frame index is an integer >= 0");
+      if (values[i] == values[i + 1]) parse::reject(key, text, "a beam joins two frames");
+    }
+  };
+}
+
 constexpr Named<RigidGeometricStiffness> kGeometric[] = {
     {"none", RigidGeometricStiffness::None},
     {"exact", RigidGeometricStiffness::Exact},
@@ -149,6 +169,19 @@ const ComponentDeclaration& rigidBodyComponent() {
                 "index (SOFA ConstantForceField on a Rigid3d state, or on a Rigid3d child that\n"
                 "an IdentityMapping drives from it); repeated frames add up. Repeatable.",
                 std::nullopt, "", true, frameForcesCheck()})
+          .add({"rigid.beam", "\"E NU R RI A B [A B ..]\"",
+                "beams joining frames A and B, pair by pair (SOFA BeamFEMForceField on a Rigid3d\n"
+                "state, its method large): Young's modulus E, Poisson's ratio NU (in [0, 0.5)), a\n"
+                "circular section of radius R (> 0) and inner radius RI (in [0, R)); the\n"
+                "Euler-Bernoulli element turned with frame A. Repeatable.",
+                std::nullopt, "", true, beamCheck()})
+          .add({"rigid.block-tridiagonal", "true|false",
+                "the frames' linear solver is SOFA's BTDLinearSolver, which keeps only the 6 x 6\n"
+                "blocks next to the diagonal: exact, and solved directly here, where the frames'\n"
+                "matrix has no other block; a run where beams or springs join frames that are\n"
+                "not consecutive (numbered body after body), or cells of a mapped child couple\n"
+                "them, is refused",
+                std::string("false"), "", false, check::boolean()})
           .add({"rigid.mapped-points", "\"F LX LY LZ ..\"",
                 "points a RigidMapping drives from the frames (SOFA: a child node under\n"
                 "RigidMapping): each its frame F and its coordinates in that frame; they move\n"
@@ -242,10 +275,12 @@ RigidBodyParameters readRigidBodyParameters(const Parameters& scene) {
     mapped.geometric = scene.choice("rigid.mapped-geometric-stiffness", kGeometric);
   } else if (scene.given("rigid.mapped-forces") || scene.given("rigid.mapped-mass") ||
              scene.given("rigid.mapped-plane") || scene.given("rigid.mapped-hexahedra") ||
+             scene.given("rigid.mapped-tetrahedra") ||
              scene.given("rigid.mapped-geometric-stiffness")) {
     throw Error(
-        "rigid.mapped-mass, rigid.mapped-forces, rigid.mapped-plane, rigid.mapped-hexahedra "
-        "and rigid.mapped-geometric-stiffness act on rigid.mapped-points, not given");
+        "rigid.mapped-mass, rigid.mapped-forces, rigid.mapped-plane, rigid.mapped-hexahedra, "
+        "rigid.mapped-tetrahedra and rigid.mapped-geometric-stiffness act on "
+        "rigid.mapped-points, not given");
   }
   // The planes (obstacle.plane) push the frames' centres.
   for (const std::string& text : scene.texts("obstacle.plane"))
@@ -271,6 +306,21 @@ RigidBodyParameters readRigidBodyParameters(const Parameters& scene) {
       for (std::size_t d = 0; d < kRigidDerivSize; ++d)
         p.forces[frame * kRigidDerivSize + d] += values[i + 1 + d];
     }
+  }
+  for (const std::string& text : scene.texts("rigid.beam")) {
+    const std::vector<double> values = parse::reals("rigid.beam", text, 0);
+    BeamParameters beam;
+    beam.youngModulus = values[0];
+    beam.poissonRatio = values[1];
+    beam.radius = values[2];
+    beam.radiusInner = values[3];
+    for (std::size_t i = 4; i < values.size(); i += 2) {
+      if (values[i] >= double(frames) || values[i + 1] >= double(frames))
+        throw Error("rigid.beam = " + text + ": a frame past the last of " +
+                    std::to_string(frames) + " frames");
+      beam.lines.push_back({int(values[i]), int(values[i + 1])});
+    }
+    p.beams.push_back(beam);
   }
   for (const std::string& text : scene.texts("rigid.fixed")) fix("rigid.fixed", text, 0);
   for (const std::string& text : scene.texts("rigid.partial-fixed"))

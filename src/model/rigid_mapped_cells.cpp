@@ -10,28 +10,36 @@ namespace eis {
 
 RigidMappedCellsField::RigidMappedCellsField(const RigidMappedCells& cells,
                                              const std::vector<Vec3d>& rest)
-    : rest_(rest.begin(), rest.end()) {
-  if (cells.hexahedra.empty() || cells.hexahedra.size() % 8 != 0)
-    throw Error("rigid mapped cells: " + std::to_string(cells.hexahedra.size()) +
-                " indices, not 8 a hexahedron");
-  for (long long index : cells.hexahedra)
+    : cells_(cells.type), rest_(rest.begin(), rest.end()) {
+  const std::size_t corners = std::size_t(cornersOf(cells.type));
+  if (cells.corners.empty() || cells.corners.size() % corners != 0)
+    throw Error("rigid mapped cells: " + std::to_string(cells.corners.size()) + " indices, not " +
+                std::to_string(corners) + " a " + nameOf(cells.type));
+  for (long long index : cells.corners)
     if (index < 0 || std::size_t(index) >= rest.size())
       throw Error("rigid mapped cells: point " + std::to_string(index) + " of " +
                   std::to_string(rest.size()) + " mapped points");
-  for (std::size_t c = 0; c < cells.hexahedra.size(); c += 8) {
-    std::array<PetscInt, 8> corners;
-    for (std::size_t a = 0; a < 8; ++a) corners[a] = PetscInt(cells.hexahedra[c + a]);
-    cells_.push_back(corners);
+  for (std::size_t c = 0; c < cells.corners.size(); c += corners) {
+    std::vector<PetscInt> cell(corners);
+    for (std::size_t a = 0; a < corners; ++a) cell[a] = PetscInt(cells.corners[c + a]);
+    cells_.push_back(cell);
   }
-  std::vector<double> flat;
-  for (const Vec3& p : rest_) flat.insert(flat.end(), p.begin(), p.end());
-  if (cells.youngModulus > 0)
-    fem_ = std::make_unique<HexahedronFEM>(
-        cells_, flat,
-        std::vector<LameParameters>(cells_.size(),
-                                    lameParameters(cells.youngModulus, cells.poissonRatio)),
-        cells.method);
   const CellShapes shapes(cells_, rest_);
+  if (cells.youngModulus > 0) {
+    // The element a mesh body's elastic-fem makes for SOFA's method: small the linear one, the
+    // others the corotational one turned by their frame.
+    if (cells.method == MappedFemMethod::Svd && cells.type == CellType::Hexahedron)
+      throw Error("rigid mapped cells: SOFA's HexahedronFEMForceField has no method svd");
+    material_.model = cells.method == MappedFemMethod::Small ? MaterialModel::Linear
+                                                             : MaterialModel::Corotational;
+    material_.rotation = cells.method == MappedFemMethod::Polar ? RotationMethod::Polar
+                         : cells.method == MappedFemMethod::Svd ? RotationMethod::Svd
+                                                                : RotationMethod::Large;
+    material_.lame.assign(cells_.size(), lameParameters(cells.youngModulus, cells.poissonRatio));
+    std::vector<double> flat;
+    for (const Vec3& p : rest_) flat.insert(flat.end(), p.begin(), p.end());
+    fem_ = makeElasticForceField(material_, cells_, shapes, std::move(flat));
+  }
   double density = cells.density;
   if (cells.totalMass > 0) {
     double volume = 0;
@@ -58,7 +66,8 @@ void RigidMappedCellsField::addMKDx(const double* dxc, double* outc, double mFac
 
 void RigidMappedCellsField::addToMatrix(const RigidMapping& mapping, double mFactor, double kFactor,
                                         double* dense, std::size_t frames) const {
-  constexpr int kDofs = HexahedronFEM::kDofs;
+  const int corners = cornersOf(cells_.type());
+  const int kDofs = 3 * corners;
   const std::size_t n = 6 * frames;
   std::vector<double> element(kDofs * kDofs);
   for (std::size_t c = 0; c < cells_.size(); ++c) {
@@ -67,10 +76,10 @@ void RigidMappedCellsField::addToMatrix(const RigidMapping& mapping, double mFac
     if (fem_) fem_->addKToElementMatrices(element.data(), kFactor, one);
     if (mass_) mass_->addMToElementMatrices(element.data(), mFactor, one);
     std::array<std::array<double, 18>, 8> j;
-    for (int a = 0; a < 8; ++a) j[a] = mapping.jacobian(std::size_t(cells_[c][a]));
-    for (int a = 0; a < 8; ++a) {
+    for (int a = 0; a < corners; ++a) j[a] = mapping.jacobian(std::size_t(cells_[c][a]));
+    for (int a = 0; a < corners; ++a) {
       const std::size_t fa = std::size_t(mapping.frameOf(std::size_t(cells_[c][a])));
-      for (int b = 0; b < 8; ++b) {
+      for (int b = 0; b < corners; ++b) {
         const std::size_t fb = std::size_t(mapping.frameOf(std::size_t(cells_[c][b])));
         // E_ab J_b (3 x 6), then J_a^T of it (6 x 6) into the frames' block.
         double ej[18] = {};

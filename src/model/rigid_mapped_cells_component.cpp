@@ -11,12 +11,13 @@ namespace eis {
 
 namespace {
 
-// Hexahedra: 8 integers >= 0 each.
-Check hexahedraCheck() {
-  return [](const std::string& key, const std::string& text) {
+// Cells of `corners` corners: that many integers >= 0 each.
+Check cellsCheck(int corners, const std::string& cell) {
+  return [corners, cell](const std::string& key, const std::string& text) {
     const std::vector<double> values = parse::reals(key, text, 0);
-    if (values.empty() || values.size() % 8 != 0)
-      parse::reject(key, text, "expected 8 point indices for each hexahedron");
+    if (values.empty() || values.size() % std::size_t(corners) != 0)
+      parse::reject(key, text,
+                    "expected " + std::to_string(corners) + " point indices for each " + cell);
     for (double v : values)
       if (v < 0 || v != std::floor(v)) parse::reject(key, text, "a point index is an integer >= 0");
   };
@@ -45,19 +46,26 @@ const ComponentDeclaration& rigidMappedCellsComponent() {
                 "hexahedra on rigid.mapped-points (0-based point indices, SOFA's vertex order):\n"
                 "a HexahedronFEMForceField and a MeshMatrixMass in the RigidMapping's child act\n"
                 "on them, carried to the frames as J^T f, J^T K J and J^T M J",
-                std::nullopt, "", false, hexahedraCheck()})
+                std::nullopt, "", false, cellsCheck(8, "hexahedron")})
+          .add({"rigid.mapped-tetrahedra", "\"A B C D ..\"",
+                "tetrahedra on rigid.mapped-points instead (0-based point indices): a\n"
+                "TetrahedronFEMForceField and a MeshMatrixMass in the RigidMapping's child act on\n"
+                "them, carried to the frames as with rigid.mapped-hexahedra",
+                std::nullopt, "", false, cellsCheck(4, "tetrahedron")})
           .add({"rigid.mapped-young-modulus", "E",
-                "the Young modulus of the hexahedral FEM on rigid.mapped-hexahedra. Absent: no\n"
-                "FEM",
+                "the Young modulus of the FEM on rigid.mapped-hexahedra or -tetrahedra (the\n"
+                "element a mesh body's elastic-fem takes for those cells). Absent: no FEM",
                 std::nullopt, "pressure", false, check::positive()})
           .add({"rigid.mapped-poisson-ratio", "NU",
                 "the Poisson ratio of that FEM (SOFA's default 0.45)", "0.45", "", false,
                 check::within(-1, 0.5)})
-          .add({"rigid.mapped-fem-method", "small|large|polar",
-                "that FEM's rotation (SOFA HexahedronFEMForceField `method`)", "large", "", false,
-                check::choice(kHexahedronMethods)})
+          .add(
+              {"rigid.mapped-fem-method", "small|large|polar|svd",
+               "that FEM's rotation (SOFA HexahedronFEMForceField's or TetrahedronFEMForceField's\n"
+               "`method`; svd on tetrahedra only)",
+               "large", "", false, check::choice(kMappedFemMethods)})
           .add({"rigid.mapped-cell-mass", "\"consistent|lumped density|total VALUE\"",
-                "a mass on rigid.mapped-hexahedra (SOFA MeshMatrixMass: consistent, or lumping;\n"
+                "a mass on the mapped cells (SOFA MeshMatrixMass: consistent, or lumping;\n"
                 "massDensity or totalMass). Absent: none",
                 std::nullopt, "", false, cellMassCheck()}),
       nullptr};
@@ -66,18 +74,31 @@ const ComponentDeclaration& rigidMappedCellsComponent() {
 
 RigidMappedCells readRigidMappedCells(const Parameters& scene) {
   RigidMappedCells cells;
-  if (!scene.given("rigid.mapped-hexahedra")) {
+  const bool hexahedra = scene.given("rigid.mapped-hexahedra"),
+             tetrahedra = scene.given("rigid.mapped-tetrahedra");
+  if (hexahedra && tetrahedra)
+    throw Error(
+        "rigid.mapped-hexahedra and rigid.mapped-tetrahedra: the mapped points carry cells of "
+        "one kind");
+  if (!hexahedra && !tetrahedra) {
     for (const char* key :
          {"rigid.mapped-young-modulus", "rigid.mapped-fem-method", "rigid.mapped-cell-mass"})
       if (scene.given(key))
-        throw Error(std::string(key) + " acts on rigid.mapped-hexahedra, not given");
+        throw Error(std::string(key) +
+                    " acts on rigid.mapped-hexahedra or rigid.mapped-tetrahedra, neither given");
     return cells;
   }
-  for (double v : scene.reals("rigid.mapped-hexahedra")) cells.hexahedra.push_back((long long)v);
+  cells.type = hexahedra ? CellType::Hexahedron : CellType::Tetrahedron;
+  for (double v : scene.reals(hexahedra ? "rigid.mapped-hexahedra" : "rigid.mapped-tetrahedra"))
+    cells.corners.push_back((long long)v);
   if (scene.given("rigid.mapped-young-modulus"))
     cells.youngModulus = scene.real("rigid.mapped-young-modulus");
   cells.poissonRatio = scene.real("rigid.mapped-poisson-ratio");
-  cells.method = scene.choice("rigid.mapped-fem-method", kHexahedronMethods);
+  cells.method = scene.choice("rigid.mapped-fem-method", kMappedFemMethods);
+  if (hexahedra && cells.method == MappedFemMethod::Svd)
+    throw Error(
+        "rigid.mapped-fem-method = svd: SOFA's HexahedronFEMForceField has no method svd (small, "
+        "large or polar on rigid.mapped-hexahedra)");
   if (scene.given("rigid.mapped-cell-mass")) {
     const Texts t = parse::tokens(scene.text("rigid.mapped-cell-mass"));
     cells.massType = t[0] == "lumped" ? MassType::Lumped : MassType::Consistent;

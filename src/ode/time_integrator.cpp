@@ -67,7 +67,39 @@ ParameterSpec stepParameters() {
       .add({"solver.newton-guess", "zero|previous|extrapolated",
             "initial Newton iterate: zero (v = 0, so x = x_n), previous (v = v_n) or extrapolated\n"
             "(v = 2 v_n - v_{n-1}; v_n on the first step)",
-            "previous", "", false, check::choice(kNewtonGuesses)});
+            "previous", "", false, check::choice(kNewtonGuesses)})
+      .add({"solver.explicit", "BOOL",
+            "SOFA EulerExplicitSolver instead of the implicit step: a = M^-1 P f(x_n, v_n), P a,\n"
+            "then the update solver.symplectic chooses; M^-1 a Jacobi-preconditioned CG (exact\n"
+            "in one iteration for a diagonal mass) or the direct solver. No Rayleigh damping,\n"
+            "vdamping, first order, trapezoidal scheme, Newton, residual or mass.type = none.",
+            "false", "", false, check::boolean()})
+      .add(
+          {"solver.symplectic", "BOOL",
+           "SOFA EulerExplicitSolver symplectic: true, v_{n+1} = v_n + h a then x_{n+1} = x_n +\n"
+           "h v_{n+1}; false, x_{n+1} = x_n + h v_n then v_{n+1} = v_n + h a. With solver.explicit.",
+           "true", "", false, check::boolean()});
+}
+
+// What SOFA's EulerExplicitSolver has none of: the implicit step's options, refused with it.
+void checkExplicit(const Scene& scene) {
+  if (!scene.boolean("solver.explicit")) return;
+  for (const char* key : {"solver.rayleigh-mass", "solver.rayleigh-stiffness", "solver.vdamping"})
+    if (scene.real(key) != 0)
+      throw Error(std::string(key) + " = " + scene.text(key) +
+                  ": SOFA's EulerExplicitSolver (solver.explicit = true) has no such damping");
+  for (const char* key : {"solver.first-order", "solver.compute-residual"})
+    if (scene.boolean(key))
+      throw Error(std::string(key) +
+                  " = true: not an option of SOFA's EulerExplicitSolver "
+                  "(solver.explicit = true)");
+  if (scene.choice("solver.scheme", kTimeSchemes) != TimeScheme::Euler)
+    throw Error("solver.scheme = " + scene.text("solver.scheme") +
+                ": the explicit step (solver.explicit = true) has its own update");
+  if (scene.choice("solver.newton", kNewtonModes) == NewtonMode::Full)
+    throw Error(
+        "solver.newton = full: the explicit step (solver.explicit = true) solves no "
+        "nonlinear system");
 }
 
 // solver.trapezoidal is SOFA's name for solver.scheme = sofa-trapezoidal: the two must agree,
@@ -86,6 +118,7 @@ void reconcileScheme(Scene& scene) {
     throw Error(
         "solver.newton = full does not take SOFA's trapezoidal variant (a linearized "
         "scheme); solver.scheme = trapezoidal is the rule it approximates");
+  checkExplicit(scene);
 }
 
 }  // namespace
@@ -93,7 +126,8 @@ void reconcileScheme(Scene& scene) {
 const ComponentDeclaration& timeIntegratorComponent() {
   static const ComponentDeclaration component{
       "time-integrator", "time integrator",
-      "SOFA EulerImplicitSolver (linearized), or the same equations solved by Newton (SNES)",
+      "SOFA EulerImplicitSolver (linearized), the same equations solved by Newton (SNES), or "
+      "SOFA EulerExplicitSolver",
       stepParameters(), reconcileScheme};
   return component;
 }
@@ -110,6 +144,8 @@ TimeIntegratorParameters readTimeIntegratorParameters(const Parameters& scene) {
   p.step.computeResidual = scene.boolean("solver.compute-residual");
   p.newton = scene.choice("solver.newton", kNewtonModes);
   p.newtonGuess = scene.choice("solver.newton-guess", kNewtonGuesses);
+  p.explicitStep = scene.boolean("solver.explicit");
+  p.symplectic = scene.boolean("solver.symplectic");
   p.solvesConstraints = solvesConstraints(scene);
   p.constraints = constraintStepOptionsOf(scene);
   return p;
@@ -118,6 +154,18 @@ TimeIntegratorParameters readTimeIntegratorParameters(const Parameters& scene) {
 std::unique_ptr<TimeIntegrator> makeTimeIntegrator(const TimeIntegratorParameters& parameters,
                                                    const LinearSolverChoice& linear, MPI_Comm comm,
                                                    Vec like, Vec restCoordinates) {
+  if (parameters.explicitStep) {
+    if (parameters.solvesConstraints)
+      throw Error(
+          "lagrange.solver: Lagrangian constraints are not solved with the explicit step "
+          "(solver.explicit = true)");
+    // M a = P f: Jacobi-preconditioned CG, exact in one iteration for a diagonal mass (SOFA's
+    // accFromF), or the direct solver.
+    const std::string pc = linear.options.direct ? linear.pcType : std::string(PCJACOBI);
+    return std::make_unique<EulerExplicitSolver>(
+        parameters.symplectic, like,
+        std::make_unique<LinearSolver>(comm, pc.c_str(), restCoordinates, linear.options));
+  }
   if (parameters.newton == NewtonMode::Full)
     return std::make_unique<NewtonSolver>(comm, parameters.step, parameters.newtonGuess, like,
                                           linear.pcType.c_str(), restCoordinates,

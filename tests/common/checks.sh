@@ -20,8 +20,15 @@ same_state() {
     END { if (n == 0 || m > tol * s) { printf "  differ by %g of %g\n", m, s; exit 1 } }' "$1" "$2"
 }
 
-# below VALUE LIMIT: VALUE is a number (not "nan" or text) at most LIMIT.
-below() { awk -v v="$1" -v l="$2" 'BEGIN { exit !(v == v + 0 && v <= l) }'; }
+# below VALUE LIMIT: VALUE and LIMIT are numbers (not "nan" or text, which would compare as
+# strings) and VALUE is at most LIMIT. A figure as the LIMIT ("below 1e-4 "$change"": the change
+# is at least 1e-4) fails when the figure is missing as surely as when it is the VALUE.
+# (Debian's mawk reads "nan" as a number and finds 1e-5 <= nan true: a number is checked by its
+# spelling.)
+below() {
+  awk -v v="$1" -v l="$2" -v n='^[ \t]*[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?[ \t]*$' \
+    'BEGIN { exit !(v ~ n && l ~ n && v + 0 <= l + 0) }'
+}
 
 # refused PATTERN RANKS PROGRAM ARGS...: PROGRAM (euler-implicit) with ARGS on RANKS ranks
 # (mpi_launch.sh's launch line, 120 s at most) fails with an error (status 1 to 123, not a

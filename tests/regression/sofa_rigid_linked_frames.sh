@@ -7,7 +7,7 @@
 #    with every value written out, bit for bit, on 1, 2 and 3 ranks;
 #  - frames linked to those written in another Rigid3d state are that scene's too, bit for bit;
 #  - a frame position linked to a loader's or a Vec3d state's points, mapped points linked to a
-#    Gmsh loader's, and either linked to a grid SOFA initialises after them (which fills its
+#    STL loader's, and either linked to a grid SOFA initialises after them (which fills its
 #    points in GridTopology::init), are refused in one error line naming the scene's file and
 #    line.
 # Usage: sofa_rigid_linked_frames.sh <euler-implicit> <meshes dir>; the MPI launch line:
@@ -52,9 +52,9 @@ scene "@loader.position" "$POINTS" '<MeshOBJLoader name="loader" filename="x.obj
 scene "@/points/vec.position" "$POINTS" "" |
   sed 's|<Node name="store">|<Node name="points"><MechanicalObject name="vec" position="0 0 0"/></Node>&|' \
     > vec.scn
-scene "$FRAMES" "@gmsh.position" "" |
-  sed 's|<RegularGridTopology name="childgrid"|<MeshGmshLoader name="gmsh" filename="x.msh"/>&|' \
-    > gmsh.scn
+scene "$FRAMES" "@stl.position" "" |
+  sed 's|<RegularGridTopology name="childgrid"|<MeshSTLLoader name="stl" filename="x.stl"/>&|' \
+    > stl.scn
 scene "@late.position" "$POINTS" "" |
   sed 's|<UniformMass totalMass="0.4"/>|<RegularGridTopology name="late" n="1 1 4"/>&|' > late.scn
 scene "$FRAMES" "@late.position" "" |
@@ -89,10 +89,10 @@ check "a frame position linked to a loader is refused (loader.scn:8)" \
   refused "loader.scn:8: .*$grid_link" 2 "$EXE" --scene loader.scn --solver.steps=1
 check "a frame position linked to a Vec3d state is refused (vec.scn:8)" \
   refused "vec.scn:8: .*$grid_link" 2 "$EXE" --scene vec.scn --solver.steps=1
-check "mapped points linked to a Gmsh loader are refused (gmsh.scn:13)" \
-  refused "gmsh.scn:13: .*position: a link is not supported here (but to a MeshOBJLoader's \
-points, a regular grid's or a SubsetTopology's pointsInROI or pointsOutROI)" 2 "$EXE" \
-  --scene gmsh.scn --solver.steps=1
+check "mapped points linked to an STL loader are refused (stl.scn:13)" \
+  refused "stl.scn:13: .*position: a link is not supported here (but to a MeshOBJLoader's, \
+MeshGmshLoader's or MeshVTKLoader's points, a regular grid's or a SubsetTopology's pointsInROI \
+or pointsOutROI)" 2 "$EXE" --scene stl.scn --solver.steps=1
 check "frames linked to a grid after the state are refused (late.scn:8)" \
   refused "late.scn:8: .*$late" 2 "$EXE" --scene late.scn --solver.steps=1
 check "mapped points linked to a grid after their state are refused (late-points.scn:13)" \

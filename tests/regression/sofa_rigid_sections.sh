@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SOFA's rigidified sections (io/sofa_rigid_mapping.cpp, model/rigid_mapped_cells.cpp): a
-# HexahedronFEMForceField and a MeshMatrixMass in the child node of a RigidMapping from Rigid3d
-# frames, carried to the frames as J^T f_c, J^T K_c J and J^T M_c J.
+# HexahedronFEMForceField or TetrahedronFEMForceField and a MeshMatrixMass in the child node of a
+# RigidMapping from Rigid3d frames, carried to the frames as J^T f_c, J^T K_c J and J^T M_c J.
 # 1. Two frames, the first fixed, carrying the four corners of each end of a unit cube (the
 #    frames have no UniformMass: their mass is the child's), the second end pulled by a constant
 #    force, under gravity, Rayleigh damping: one implicit-Euler step from rest solves
@@ -14,7 +14,13 @@
 # 3. The same runs on 1, 2 and 3 ranks write the same frames, bit for bit.
 # 4. With RigidMapping's exact geometric stiffness (the FEM's forces in the points' total force)
 #    the momentum of 2 stays and the frames move otherwise, the same on 1, 2 and 3 ranks.
-# 5. What is refused: one error line each.
+# 5. A TetrahedronFEMForceField and a MeshMatrixMass on the cube cut into six tetrahedra (a
+#    TetrahedronSetTopologyContainer in the child): one step from rest as in 1, from the linear
+#    tetrahedra's stiffness (V B^T C B), SOFA's tetrahedral MeshMatrixMass (V/10 on the
+#    diagonal, V/20 off it) and J, for method large (at rest the linear element), on 1, 2 and 3
+#    ranks, the same bit for bit. (The deformed child's corotated force and stiffness, and a
+#    rigid motion's, are checked in tests/unit/test_rigid_mapped_tetrahedra.cpp.)
+# 6. What is refused: one error line each.
 # Usage: sofa_rigid_sections.sh <euler-implicit> <meshes dir>.
 set -euo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -47,11 +53,65 @@ XML
 bar small "" "" > small.scn
 bar large "" "" > large.scn
 
+cat > frame_step.py <<'PY'
+# One implicit-Euler step from rest of a two-frame bar whose frame 0 is fixed, from its child's
+# points (pts, each on frame[a]), df/dx K (3 a point) and mass M (a point by a point): the
+# ((1 + h rM) J^T M J - h (h + rK) J^T K J) dv = h J^T (M g + f) of frame 1, a constant force on
+# point 6, solved by Gaussian elimination; prints the largest gap to the run's frame 1 (rows of
+# its frames CSV), the largest |dv| and the fixed frame's largest velocity.
+import math
+
+
+def report(rows, pts, centres, frame, K, M, g, h, rM, rK):
+    got = [float(t) for t in rows[1][2:]]
+    def jac(a):
+        r = [pts[a][i] - centres[frame[a]][i] for i in range(3)]
+        return [[1, 0, 0, 0, r[2], -r[1]], [0, 1, 0, -r[2], 0, r[0]], [0, 0, 1, r[1], -r[0], 0]]
+    A = [[0.0] * 6 for _ in range(6)]
+    f = [0.0] * 6
+    force = {6: [1.0, 0.5, -3.0]}
+    for a in range(8):
+        if frame[a] != 1:
+            continue
+        Ja = jac(a)
+        load = [sum(M[a]) * g[i] + force.get(a, [0, 0, 0])[i] for i in range(3)]
+        for k in range(6):
+            f[k] += sum(Ja[i][k] * load[i] for i in range(3))
+        for b in range(8):
+            if frame[b] != 1:
+                continue
+            Jb = jac(b)
+            for k in range(6):
+                for l in range(6):
+                    m = M[a][b] * sum(Ja[i][k] * Jb[i][l] for i in range(3))
+                    s = sum(Ja[i][k] * K[3 * a + i][3 * b + j] * Jb[j][l]
+                            for i in range(3) for j in range(3))
+                    A[k][l] += (1 + h * rM) * m - h * (h + rK) * s
+    T = [A[i][:] + [h * f[i]] for i in range(6)]
+    for k in range(6):
+        p = max(range(k, 6), key=lambda i: abs(T[i][k]))
+        T[k], T[p] = T[p], T[k]
+        for i in range(k + 1, 6):
+            t = T[i][k] / T[k][k]
+            for j in range(k, 7):
+                T[i][j] -= t * T[k][j]
+    dv = [0.0] * 6
+    for i in reversed(range(6)):
+        dv[i] = (T[i][6] - sum(T[i][j] * dv[j] for j in range(i + 1, 6))) / T[i][i]
+    o = [h * dv[3 + i] / 2 for i in range(3)]
+    t = math.sqrt(sum(e * e for e in o))
+    s = math.sin(t) / t
+    expected = [centres[1][i] + h * dv[i] for i in range(3)] + \
+        [s * o[0], s * o[1], s * o[2], math.cos(t)] + dv
+    worst = max(abs(a - b) for a, b in zip(got, expected))
+    fixed = max(abs(float(v)) for v in rows[0][9:])
+    print("%.3e %.3e %.3e" % (worst, max(abs(v) for v in dv), fixed))
+PY
 cat > reference.py <<'PY'
 # One step from rest of the two-frame bar, frame 0 fixed: rows of frame 1 only.
 import math, sys
+import frame_step
 rows = [line.strip().split(",") for line in open(sys.argv[1])][1:]
-got = [float(t) for t in rows[1][2:]]
 h, rM, rK, rho, E, nu = 0.01, 0.2, 0.1, 2.0, 1000.0, 0.3
 g = [0.0, -9.81, 0.0]
 centres = [[0.0, 0.0, 0.0], [0.1, 0.0, 1.0]]
@@ -91,50 +151,8 @@ for a in range(8):
     for b in range(8):
         differ = sum(1 for i in range(3) if signs[a][i] != signs[b][i])
         M[a][b] = rho / 20 if a == b else (rho / 40 if differ == 1 else 0.0)
-def jac(a):
-    r = [pts[a][i] - centres[frame[a]][i] for i in range(3)]
-    return [[1, 0, 0, 0, r[2], -r[1]], [0, 1, 0, -r[2], 0, r[0]], [0, 0, 1, r[1], -r[0], 0]]
-A = [[0.0] * 6 for _ in range(6)]
-f = [0.0] * 6
-force = {6: [1.0, 0.5, -3.0]}
-for a in range(8):
-    if frame[a] != 1:
-        continue
-    Ja = jac(a)
-    load = [sum(M[a]) * g[i] + force.get(a, [0, 0, 0])[i] for i in range(3)]
-    for k in range(6):
-        f[k] += sum(Ja[i][k] * load[i] for i in range(3))
-    for b in range(8):
-        if frame[b] != 1:
-            continue
-        Jb = jac(b)
-        for k in range(6):
-            for l in range(6):
-                m = M[a][b] * sum(Ja[i][k] * Jb[i][l] for i in range(3))
-                s = sum(Ja[i][k] * K[3 * a + i][3 * b + j] * Jb[j][l]
-                        for i in range(3) for j in range(3))
-                A[k][l] += (1 + h * rM) * m - h * (h + rK) * s
-T = [A[i][:] + [h * f[i]] for i in range(6)]
-for k in range(6):
-    p = max(range(k, 6), key=lambda i: abs(T[i][k]))
-    T[k], T[p] = T[p], T[k]
-    for i in range(k + 1, 6):
-        t = T[i][k] / T[k][k]
-        for j in range(k, 7):
-            T[i][j] -= t * T[k][j]
-dv = [0.0] * 6
-for i in reversed(range(6)):
-    dv[i] = (T[i][6] - sum(T[i][j] * dv[j] for j in range(i + 1, 6))) / T[i][i]
-o = [h * dv[3 + i] / 2 for i in range(3)]
-t = math.sqrt(sum(e * e for e in o))
-s = math.sin(t) / t
-expected = [centres[1][i] + h * dv[i] for i in range(3)] + \
-    [s * o[0], s * o[1], s * o[2], math.cos(t)] + dv
-worst = max(abs(a - b) for a, b in zip(got, expected))
-fixed = max(abs(float(v)) for v in rows[0][9:])
-print("%.3e %.3e %.3e" % (worst, max(abs(v) for v in dv), fixed))
+frame_step.report(rows, pts, centres, frame, K, M, g, h, rM, rK)
 PY
-below() { awk -v v="$1" -v l="$2" 'BEGIN { exit !(v == v + 0 && v <= l) }'; }
 
 for method in small large; do
   status=0
@@ -214,9 +232,93 @@ for ranks in 2 3; do
   check "exact.scn: 1 and $ranks ranks write the same frames, bit for bit" \
     cmp -s exact1.csv exact$ranks.csv
 done
-bar large '<TetrahedronFEMForceField youngModulus="10"/>' "" > tetra.scn
-check "a TetrahedronFEMForceField in the child is refused by name" \
-  refused "TetrahedronFEMForceField.*not supported in a rigidly mapped child" \
+# 5. Tetrahedra in the child.
+tbar() {  # tbar METHOD
+  cat <<XML
+<Node name="root" dt="0.01" gravity="0 -9.81 0">
+  <DefaultAnimationLoop/>
+  <Node name="frames">
+    <EulerImplicitSolver rayleighStiffness="0.1" rayleighMass="0.2"/>
+    <SparseLDLSolver/>
+    <MechanicalObject template="Rigid3d" position="0 0 0 0 0 0 1  0.1 0 1 0 0 0 1"/>
+    <FixedProjectiveConstraint indices="0"/>
+    <Node name="bar">
+      <MechanicalObject template="Vec3d" position="-0.5 -0.5 0  0.5 -0.5 0  -0.5 0.5 0  0.5 0.5 0
+                                                   -0.5 -0.5 1  0.5 -0.5 1  -0.5 0.5 1  0.5 0.5 1"/>
+      <TetrahedronSetTopologyContainer tetrahedra="0 1 3 7  0 3 2 7  0 2 6 7  0 6 4 7  0 4 5 7
+                                                   0 5 1 7"/>
+      <MeshMatrixMass massDensity="2"/>
+      <TetrahedronFEMForceField youngModulus="1000" poissonRatio="0.3" method="$1"/>
+      <ConstantForceField indices="6" forces="1 0.5 -3"/>
+      <RigidMapping globalToLocalCoords="true" rigidIndexPerPoint="0 0 0 0 1 1 1 1"/>
+    </Node>
+  </Node>
+</Node>
+XML
+}
+tbar large > tlarge.scn
+cat > treference.py <<'PY'
+# One step from rest of the two-frame tetrahedral bar, frame 0 fixed: rows of frame 1 only.
+import math, sys
+import frame_step
+rows = [line.strip().split(",") for line in open(sys.argv[1])][1:]
+h, rM, rK, rho, E, nu = 0.01, 0.2, 0.1, 2.0, 1000.0, 0.3
+g = [0.0, -9.81, 0.0]
+centres = [[0.0, 0.0, 0.0], [0.1, 0.0, 1.0]]
+pts = [[x, y, z] for z in (0.0, 1.0) for y in (-0.5, 0.5) for x in (-0.5, 0.5)]
+frame = [0, 0, 0, 0, 1, 1, 1, 1]
+tets = [[0, 1, 3, 7], [0, 3, 2, 7], [0, 2, 6, 7], [0, 6, 4, 7], [0, 4, 5, 7], [0, 5, 1, 7]]
+lam = E * nu / ((1 + nu) * (1 - 2 * nu))
+mu = E / (2 * (1 + nu))
+D = [[0.0] * 6 for _ in range(6)]
+for i in range(3):
+    for j in range(3):
+        D[i][j] = lam + (2 * mu if i == j else 0.0)
+    D[3 + i][3 + i] = mu
+def sub(a, b): return [a[i] - b[i] for i in range(3)]
+def cross(a, b): return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+K = [[0.0] * 24 for _ in range(24)]  # df/dx
+M = [[0.0] * 8 for _ in range(8)]
+for t in tets:
+    e = [sub(pts[t[a]], pts[t[0]]) for a in (1, 2, 3)]
+    det = sum(e[0][i] * cross(e[1], e[2])[i] for i in range(3))
+    grads = [[c / det for c in cross(e[1], e[2])], [c / det for c in cross(e[2], e[0])],
+             [c / det for c in cross(e[0], e[1])]]
+    grads.insert(0, [-(grads[0][i] + grads[1][i] + grads[2][i]) for i in range(3)])
+    B = [[0.0] * 12 for _ in range(6)]
+    for a, d in enumerate(grads):
+        for i in range(3):
+            B[i][3 * a + i] = d[i]
+        B[3][3 * a + 0], B[3][3 * a + 1] = d[1], d[0]
+        B[4][3 * a + 1], B[4][3 * a + 2] = d[2], d[1]
+        B[5][3 * a + 0], B[5][3 * a + 2] = d[2], d[0]
+    V = abs(det) / 6
+    for r in range(12):
+        for c in range(12):
+            k = sum(B[i][r] * D[i][j] * B[j][c] for i in range(6) for j in range(6))
+            K[3 * t[r // 3] + r % 3][3 * t[c // 3] + c % 3] -= V * k
+    for a in range(4):
+        for b in range(4):
+            M[t[a]][t[b]] += rho * V * (0.1 if a == b else 0.05)
+frame_step.report(rows, pts, centres, frame, K, M, g, h, rM, rK)
+PY
+for ranks in 1 2 3; do
+  status=0
+  run "$ranks" --scene tlarge.scn --solver.steps=1 --output.frames="tlarge-$ranks.csv" ||
+    status=$?
+  check "tetrahedra, method large: the bar runs on $ranks ranks" test "$status" -eq 0
+  [ "$status" -eq 0 ] || sed 's/^/     | /' run.err
+  read -r worst scale fixed < <(python3 treference.py "tlarge-$ranks.csv" || echo "nan 0 nan")
+  check "tetrahedra on $ranks ranks: one step as worked out: $worst <= 1e-12 of $scale" \
+    below "$worst" "$(awk -v s="$scale" 'BEGIN { print 1e-12 * s }')"
+  check "tetrahedra on $ranks ranks: the fixed frame stays still ($fixed)" below "$fixed" 0
+  [ "$ranks" -eq 1 ] || check "tetrahedra: 1 and $ranks ranks write the same frames, bit for bit" \
+    cmp -s tlarge-1.csv "tlarge-$ranks.csv"
+done
+
+bar large "" "" | sed 's/<HexahedronFEMForceField /<TetrahedronFEMForceField /' > tetra.scn
+check "a TetrahedronFEMForceField on the child's RegularGridTopology is refused, naming it" \
+  refused "tetrahedra of a rigidly mapped child.*TetrahedronSetTopologyContainer or MeshTopology.*RegularGridTopology" \
     1 "$EXE" --scene tetra.scn --solver.steps=1
 echo "$((checks - failures)) passed, $failures failed"
 exit $((failures > 0))

@@ -5,7 +5,9 @@
 # (joined to its first piece across x = 2). The scene ends, on 1, 2 and 3 ranks, where the INI
 # scene of those 3 hexahedra ends, written inline in SOFA's numbering with SOFA's coefficients;
 # under HexahedronFEMForceFieldAndMass each cell's mass is weighed by the grid's coefficient;
-# what SOFA cannot build or the importer cannot match is refused with one line naming it.
+# a SparseGridMultipleTopology of a closed and an open surface ends, on 1, 2 and 3 ranks, where
+# its cells inline end, with the factors SOFA's fill and assembly give them; what SOFA cannot
+# build or the importer cannot match is refused with one line naming it.
 # Usage: sparse_grid_ramification.sh <euler-implicit>; the MPI launch: tests/common/mpi_launch.sh.
 set -uo pipefail
 RANKS=3  # MPI ranks at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -112,10 +114,60 @@ check "a factor list of the wrong length is refused" grep -q "mass.cell-factor h
 sed 's|finestConnectivity="0"|finestConnectivity="sometimes"|' ramified.scn >flag.scn
 check "a finestConnectivity that is no boolean is refused" \
   refused "finestConnectivity" 2 "$program" --scene flag.scn --solver.steps=1
-head -n 27 bars.obj >open.obj  # bar B's last face left out
-sed 's|bars.obj|open.obj|' ramified.scn >open.scn
-check "an open surface is refused" \
-  refused "the surface is not closed" 2 "$program" --scene open.scn --solver.steps=1
+# SparseGridMultipleTopology of a closed cube (stiffness 2) and the cube without its face x = 0
+# (8), on 3 x 3 x 3 cells over their box widened by 1%: SOFA's fill runs into the open one
+# through cell (0, 1, 1), which no face crosses, so the middle cell is inside the closed cube only
+# (factor 2), cell (0, 1, 1) on the closed one only ((0 + 2) / 2 = 1), the other 25 on both
+# ((1 + 8) / 2 = 4.5). 1, 2 and 3 ranks end alike.
+cp "$here/../common/unit_cube.obj" cube.obj  # 6 quads, the last the face x = 0
+head -n 13 cube.obj >open.obj
+cat >multiple.scn <<'XML'
+<Node name="root" dt="0.02" gravity="0 -9.81 0">
+  <Node name="cubes">
+    <EulerImplicitSolver rayleighStiffness="0.1" rayleighMass="0.2"/>
+    <CGLinearSolver iterations="1000" tolerance="1e-13" threshold="1e-30"/>
+    <SparseGridMultipleTopology n="4 4 4" fileTopologies="cube.obj open.obj"
+        stiffnessCoefs="2 8" finestConnectivity="0"/>
+    <MechanicalObject/>
+    <UniformMass totalMass="3"/>
+    <FixedProjectiveConstraint indices="0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"/>
+    <HexahedronFEMForceField youngModulus="300" poissonRatio="0.3" method="large"/>
+  </Node>
+</Node>
+XML
+for ranks in 1 2 3; do
+  run "$ranks" --scene multiple.scn --solver.steps=3 --output.final-state="multiple$ranks.csv"
+  check "a multiple grid with an open surface runs on $ranks ranks" test -s "multiple$ranks.csv"
+done
+check "it keeps the closed cube's cells" grep -q "27 hexahedra kept (26 on the surface" run.log
+check "2 and 3 ranks end where 1 rank does" eval \
+  'same_state multiple1.csv multiple2.csv 1e-11 && same_state multiple1.csv multiple3.csv 1e-11'
+# The same cells inline: point (i, j, k) at lo + step (i, j, k) is 16 i + 4 j + k; the cells the
+# surfaces cross in the grid's order (x fastest), then the middle one.
+awk 'BEGIN {
+  lo = 0 - 1 / 100; hi = 1 + 1 / 100; step = (hi - lo) / 3
+  for (i = 0; i < 4; ++i) for (j = 0; j < 4; ++j) for (k = 0; k < 4; ++k)
+    nodes = nodes sprintf(" %.17g %.17g %.17g", lo + step * i, lo + step * j, lo + step * k)
+  split("0 1 1 0 0 1 1 0", dx, " "); split("0 0 1 1 0 0 1 1", dy, " ")
+  split("0 0 0 0 1 1 1 1", dz, " ")
+  for (pass = 0; pass < 2; ++pass)
+    for (z = 0; z < 3; ++z) for (y = 0; y < 3; ++y) for (x = 0; x < 3; ++x) {
+      middle = x == 1 && y == 1 && z == 1
+      if (middle != pass) continue
+      for (c = 1; c <= 8; ++c) cells = cells " " 16 * (x + dx[c]) + 4 * (y + dy[c]) + z + dz[c]
+      factors = factors (middle ? " 2" : x == 0 && y == 1 && z == 1 ? " 1" : " 4.5")
+    }
+  printf "[mesh]\nnodes = %s\nhexahedra = %s\n[material]\ncell-stiffness-factor = %s\n",
+    nodes, cells, factors
+}' >multiple.ini
+run 2 --config=multiple.ini --solver.dt=0.02 --solver.steps=3 --solver.rtol=1e-13 \
+  --output.progress-every=0 --mass.type=uniform --mass.total-mass=3 --material.model=corotational \
+  --material.rotation=large --material.young-modulus=300 --material.poisson-ratio=0.3 \
+  --load.gravity="0 -9.81 0" --solver.rayleigh-stiffness=0.1 --solver.rayleigh-mass=0.2 \
+  --constraint.fixed="indices 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15" \
+  --output.final-state=multiple-ini.csv
+check "it ends where the inline cells with those factors end" same_state multiple1.csv \
+  multiple-ini.csv 1e-11
 sed 's|min="0 0 0"|cellWidth="1" min="0 0 0"|' ramified.scn >width.scn
 check "cellWidth with finer levels is refused" \
   refused "cellWidth" 2 "$program" --scene width.scn --solver.steps=1

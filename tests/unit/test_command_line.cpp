@@ -323,6 +323,18 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.text("quad-bending.quadrangles"), "0 1 4 3"); }},
       {"obstacle.ellipsoid", "0 0 1 2 3 1 -40",
        [](const Scene& s) { EXPECT_EQ(s.texts("obstacle.ellipsoid"), Args{"0 0 1 2 3 1 -40"}); }},
+      {"interaction.ellipsoid-frame", "/obstacle 2",
+       [](const Scene& s) { EXPECT_EQ(s.text("interaction.ellipsoid-frame"), "/obstacle 2"); }},
+      {"interaction.ellipsoids", "0 0 0 6 2 4 0 -5 0 2 4 2",
+       [](const Scene& s) {
+         EXPECT_EQ(s.text("interaction.ellipsoids"), "0 0 0 6 2 4 0 -5 0 2 4 2");
+       }},
+      {"interaction.ellipsoid-stiffness", "-1000",
+       [](const Scene& s) { EXPECT_EQ(s.real("interaction.ellipsoid-stiffness"), -1000); }},
+      {"interaction.ellipsoid-damping", "1",
+       [](const Scene& s) { EXPECT_EQ(s.real("interaction.ellipsoid-damping"), 1); }},
+      {"interaction.ellipsoid-invert", "true",
+       [](const Scene& s) { EXPECT_TRUE(s.boolean("interaction.ellipsoid-invert")); }},
       {"obstacle.cone", "0 -10 0 0 20 0 40 500 5",
        [](const Scene& s) {
          EXPECT_EQ(s.texts("obstacle.cone"), Args{"0 -10 0 0 20 0 40 500 5"});
@@ -582,6 +594,10 @@ std::vector<KeyCase> allKeys() {
          EXPECT_EQ(s.choice("solver.newton-guess", eis::kNewtonGuesses),
                    eis::NewtonGuess::Extrapolated);
        }},
+      {"solver.explicit", "true",
+       [](const Scene& s) { EXPECT_TRUE(s.boolean("solver.explicit")); }},
+      {"solver.symplectic", "false",
+       [](const Scene& s) { EXPECT_FALSE(s.boolean("solver.symplectic")); }},
       {"solver.group", "pair", [](const Scene& s) { EXPECT_EQ(s.text("solver.group"), "pair"); }},
       {"interaction.polynomial-springs", "/b 0 3 initial 0 50 2",
        [](const Scene& s) {
@@ -659,6 +675,10 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.texts("rigid.rest-shape"), Args{"10 1000 all"}); }},
       {"rigid.forces", "1 0 0 1 0 2 0",
        [](const Scene& s) { EXPECT_EQ(s.texts("rigid.forces"), Args{"1 0 0 1 0 2 0"}); }},
+      {"rigid.beam", "2e7 0.49 0.05 0 0 1 1 2",
+       [](const Scene& s) { EXPECT_EQ(s.texts("rigid.beam"), Args{"2e7 0.49 0.05 0 0 1 1 2"}); }},
+      {"rigid.block-tridiagonal", "true",
+       [](const Scene& s) { EXPECT_TRUE(s.boolean("rigid.block-tridiagonal")); }},
       {"rigid.mapped-points", "0 1 0 0  1 0 2 0",
        [](const Scene& s) { EXPECT_EQ(s.reals("rigid.mapped-points").size(), 8u); }},
       {"rigid.mapped-mass", "0.5",
@@ -675,6 +695,8 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) {
          EXPECT_EQ(s.texts("rigid.mapped-springs"), Args{"/b 0 3 100 1 0.5"});
        }},
+      {"rigid.mapped-tetrahedra", "0 1 2 3",
+       [](const Scene& s) { EXPECT_EQ(s.reals("rigid.mapped-tetrahedra").size(), 4u); }},
       {"rigid.mapped-young-modulus", "1000",
        [](const Scene& s) { EXPECT_EQ(s.real("rigid.mapped-young-modulus"), 1000); }},
       {"rigid.mapped-poisson-ratio", "0.3",
@@ -1053,6 +1075,12 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"obstacle.sphere", "0 0 0 1 2 3 4"},
       {"obstacle.ellipsoid", "0 0 0 1 0 1"},
       {"obstacle.ellipsoid", "0 0 0 1 1 1 5 -1"},
+      {"interaction.ellipsoid-frame", "/obstacle -1"},
+      {"interaction.ellipsoid-frame", "/obstacle 0 1"},
+      {"interaction.ellipsoids", "0 0 0 1 1"},
+      {"interaction.ellipsoids", "0 0 0 1 0 1"},
+      {"interaction.ellipsoid-damping", "-1"},
+      {"solver.explicit", "maybe"},
       {"obstacle.cone", "0 0 0 0 0 0 40"},
       {"obstacle.cone", "0 0 0 0 1 0 40 -1"},
       {"obstacle.cone", "0 0 0 0 1 0"},

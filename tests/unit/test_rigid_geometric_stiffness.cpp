@@ -243,10 +243,10 @@ TEST(RigidGeometricStiffness, WithCellsTheStiffnessIsTheDerivativeOfTheForce) {
     }
   p.mapped.forces.assign(8, {0, 0, 0});
   p.mapped.forces[5] = {3, -1, 2};
-  p.mapped.cells.hexahedra = {0, 1, 2, 3, 4, 5, 6, 7};
+  p.mapped.cells.corners = {0, 1, 2, 3, 4, 5, 6, 7};
   p.mapped.cells.youngModulus = 1000;
   p.mapped.cells.poissonRatio = 0.3;
-  p.mapped.cells.method = eis::HexahedronMethod::Small;
+  p.mapped.cells.method = eis::MappedFemMethod::Small;
   p.mapped.cells.density = 2;
   p.mapped.geometric = RigidGeometricStiffness::Exact;
   eis::RigidBody body(PETSC_COMM_SELF, p);

@@ -24,7 +24,7 @@ struct Sections {
   eis::RigidMappedCells cells;
 };
 
-Sections setup(eis::HexahedronMethod method) {
+Sections setup(eis::MappedFemMethod method) {
   Sections s;
   const auto unit = [](std::array<double, 4> q) {
     const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
@@ -44,7 +44,7 @@ Sections setup(eis::HexahedronMethod method) {
       s.rest.push_back({c[0], c[1], double(k)});
       s.local.push_back({1.03 * c[0] + 0.02 * c[1], 0.98 * c[1], 0.01 * c[0]});
     }
-  s.cells.hexahedra = {0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7, 8, 9, 10, 11};
+  s.cells.corners = {0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7, 8, 9, 10, 11};
   s.cells.youngModulus = 1000;
   s.cells.poissonRatio = 0.3;
   s.cells.method = method;
@@ -70,7 +70,7 @@ std::vector<double> moved(std::vector<double> frames, std::size_t k, double eps)
 TEST(RigidMappedCells, StiffnessMatchesFiniteDifferencesOfTheCarriedForce) {
   // method small: f_c is linear in x_c, so J^T K_c J is the exact derivative of J^T f_c(x_c(q))
   // with J held at q (no geometric stiffness, as SOFA's RigidMapping by default).
-  Sections s = setup(eis::HexahedronMethod::Small);
+  Sections s = setup(eis::MappedFemMethod::Small);
   s.cells.density = 0;
   eis::RigidMappedCellsField field(s.cells, s.rest);
   eis::RigidMapping at(s.frameOf, s.local);
@@ -109,7 +109,7 @@ TEST(RigidMappedCells, StiffnessMatchesFiniteDifferencesOfTheCarriedForce) {
 }
 
 TEST(RigidMappedCells, AssembledMatrixIsTheMatrixFreeProduct) {
-  for (const auto method : {eis::HexahedronMethod::Small, eis::HexahedronMethod::Large}) {
+  for (const auto method : {eis::MappedFemMethod::Small, eis::MappedFemMethod::Large}) {
     Sections s = setup(method);
     eis::RigidMappedCellsField field(s.cells, s.rest);
     eis::RigidMapping at(s.frameOf, s.local);
@@ -136,13 +136,13 @@ TEST(RigidMappedCells, AssembledMatrixIsTheMatrixFreeProduct) {
     // The cells' weight: the mass gravity acts on is density times the volume (2 unit cubes).
     double weight = 0;
     for (std::size_t i = 0; i < x.size(); ++i) weight += fc[3 * i + 1];
-    if (method == eis::HexahedronMethod::Small) EXPECT_NEAR(weight, -9.81 * 2 * 2, 1e-12);
+    if (method == eis::MappedFemMethod::Small) EXPECT_NEAR(weight, -9.81 * 2 * 2, 1e-12);
   }
 }
 
 TEST(RigidMappedCells, RefusesAPointPastTheLast) {
-  Sections s = setup(eis::HexahedronMethod::Large);
-  s.cells.hexahedra[3] = 12;
+  Sections s = setup(eis::MappedFemMethod::Large);
+  s.cells.corners[3] = 12;
   EXPECT_THROW(eis::RigidMappedCellsField(s.cells, s.rest), eis::Error);
 }
 

@@ -82,7 +82,7 @@ TEST(SofaSmallComponents, DrawnCollisionAndSchedulingComponentsAreSkipped) {
 }
 
 // SVDLinearSolver solves a nonsingular system exactly: the direct solve; BTDLinearSolver keeps
-// only the blocks next to the diagonal: refused, saying so.
+// only the blocks next to the diagonal: refused on a mesh, saying so.
 TEST(SofaSmallComponents, SvdIsTheDirectSolveAndBtdIsRefused) {
   const auto scene = [](const std::string& solver) {
     return "<Node><EulerImplicitSolver/>" + solver +
@@ -99,6 +99,46 @@ TEST(SofaSmallComponents, SvdIsTheDirectSolveAndBtdIsRefused) {
   EXPECT_NE(errorOf([&] {
               imported(scene("<BTDLinearSolver template='BTDMatrix6d'/>"));
             }).find("BTDLinearSolver: not supported: it solves a block-tridiagonal system"),
+            std::string::npos);
+}
+
+// A chain of frames with a BeamFEMForceField (io/sofa_rigid.cpp) under BTDLinearSolver: the
+// direct solve, checked by the run (rigid.block-tridiagonal); the beams' material, section and
+// the topology's lines as rigid.beam, SOFA's defaults (E 5000, nu 0.45, radius 0.1) where not
+// given, out-of-range values set to them with a warning, as SOFA does.
+TEST(SofaSmallComponents, BeamsOnFramesUnderBtd) {
+  const auto scene = [](const std::string& topology, const std::string& beam,
+                        const std::string& solver = "<BTDLinearSolver template='BTDMatrix6d'/>") {
+    return "<Node><EulerImplicitSolver/>" + solver +
+           "<MechanicalObject template='Rigid3' position='0 0 0 0 0 0 1  1 0 0 0 0 0 1  "
+           "2 0 0 0 0 0 1'/>" +
+           topology + "<UniformMass totalMass='3'/><BeamFEMForceField " + beam + "/></Node>";
+  };
+  const std::string lines = "<MeshTopology lines='0 1 1 2'/>";
+  const auto keys = keysOf(imported(scene(lines, "radius='0.05' youngModulus='2e7 2e7'")));
+  EXPECT_EQ(keys.at("solver.linear"), std::vector<std::string>{"direct"});
+  EXPECT_EQ(keys.at("rigid.block-tridiagonal"), std::vector<std::string>{"true"});
+  EXPECT_EQ(keys.at("rigid.beam"), std::vector<std::string>{"2e+07 0.45 0.05 0 0 1 1 2"});
+  const eis::SofaImport edges = imported(scene("<EdgeSetTopologyContainer edges='1 0 1 2'/>",
+                                               "poissonRatio='0.5'", "<SparseLDLSolver/>"));
+  EXPECT_EQ(keysOf(edges).at("rigid.beam"), std::vector<std::string>{"5000 0.45 0.1 0 1 0 1 2"});
+  EXPECT_EQ(keysOf(edges).count("rigid.block-tridiagonal"), 0u);
+  EXPECT_TRUE(anyHas(edges.warnings, "poissonRatio"));
+  EXPECT_NE(errorOf([&] {
+              imported(scene(lines, "youngModulus='1 2'"));
+            }).find("youngModulus = '1 2': a value per beam is not supported"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] {
+              imported(scene("<MeshTopology triangles='0 1 2'/>", ""));
+            }).find("the beams need edges written as pairs of frames"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] {
+              imported(scene("<MeshTopology lines='0 3'/>", ""));
+            }).find("edge 0 3: a beam joins two different frames of 3"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] {
+              imported(scene(lines, "", "<BTDLinearSolver subpartSolve='true'/>"));
+            }).find("subpartSolve"),
             std::string::npos);
 }
 

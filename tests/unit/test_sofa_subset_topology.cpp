@@ -1,7 +1,7 @@
 // SOFA's SubsetTopology read as a body's mesh (io/sofa_subset_topology.cpp), on a Gmsh file of
 // three tetrahedra written here, its renumbering worked out by hand from SubsetTopology.inl; its
-// points as a rigidly mapped child's, from that file through a MeshTopology and from an OBJ
-// file's vertices and faces (MeshOBJLoader.cpp).
+// points and tetrahedra as a rigidly mapped child's, from that file through a MeshTopology and
+// from an OBJ file's vertices and faces (MeshOBJLoader.cpp).
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -61,23 +61,31 @@ protected:
     return found;
   }
 
-  // The rigid.mapped-points of a frame whose mapped child's points are `points` (a link), the
-  // scene's `sources` beside the frame.
-  std::string mappedPoints(const std::string& sources, const std::string& points) {
+  // The keys of a frame at `frame` whose mapped child's points are `points` (a link), the scene's
+  // `sources` beside the frame, `child` more objects in the child's node.
+  std::map<std::string, std::string> mappedKeys(const std::string& sources,
+                                                const std::string& points,
+                                                const std::string& child = "",
+                                                const std::string& frame = "0 0 0 0 0 0 1") {
     eis::SofaImportOptions options;
     options.sceneFolder = folder_.string();
     const eis::SofaImport imported = eis::importSofaScene(
         SofaScene("<Node><Node name='t'>" + sources +
                       "</Node><Node name='r'><EulerImplicitSolver/><MechanicalObject "
-                      "template='Rigid3' position='0 0 0 0 0 0 1'/><UniformMass totalMass='1'/>"
-                      "<Node name='c'><MechanicalObject template='Vec3' position='" +
-                      points +
-                      "'/><UniformMass vertexMass='2'/><RigidMapping/></Node></Node></Node>",
+                      "template='Rigid3' position='" +
+                      frame +
+                      "'/><UniformMass totalMass='1'/><Node name='c'><MechanicalObject "
+                      "template='Vec3' position='" +
+                      points + "'/>" + child +
+                      "<UniformMass vertexMass='2'/><RigidMapping/></Node></Node></Node>",
                   "t.scn"),
         options);
-    for (const eis::SofaKey& k : imported.objects.at(0).keys)
-      if (k.key == "rigid.mapped-points") return k.value;
-    return "";
+    std::map<std::string, std::string> found;
+    for (const eis::SofaKey& k : imported.objects.at(0).keys) found[k.key] = k.value;
+    return found;
+  }
+  std::string mappedPoints(const std::string& sources, const std::string& points) {
+    return mappedKeys(sources, points)["rigid.mapped-points"];
   }
 
 private:
@@ -150,6 +158,66 @@ TEST_F(SubsetTopology, PointsOfARigidlyMappedChild) {
   EXPECT_EQ(mappedPoints(topology, "@../../t/s.pointsInROI"), "0 1 0 0 0 0 1 0 0 0 0 1 0 0 0 0");
   EXPECT_EQ(mappedPoints(topology, "@../../t/s.pointsOutROI"),
             "0 1 0 0 0 0 1 0 0 0 0 1 0 2 1 0 0 3 0 0");
+}
+
+// The same child's TetrahedronFEMForceField on the subset's tetrahedraInROI (or OutROI) through
+// a TetrahedronSetTopologyContainer, as LocalIndicesAsSofa numbers them; on the tetrahedra of the
+// loader itself through a MeshTopology's src, the points the loader's; on tetrahedra written.
+TEST_F(SubsetTopology, TetrahedraOfARigidlyMappedChild) {
+  const std::string topology =
+      "<MeshGmshLoader name='l' filename='three.msh'/><MeshTopology name='m' src='@l'/>"
+      "<SubsetTopology name='s' box='-0.5 -0.5 -0.5 1.5 1.5 1.5' rest_position='@m.position' "
+      "tetrahedra='@m.tetrahedra' localIndices='1'/>";
+  const auto fem = [](const std::string& container) {
+    return container + "<TetrahedronFEMForceField youngModulus='100' method='polar'/>";
+  };
+  auto k =
+      mappedKeys(topology, "@../../t/s.pointsInROI",
+                 fem("<TetrahedronSetTopologyContainer tetrahedra='@../../t/s.tetrahedraInROI'/>"));
+  EXPECT_EQ(k["rigid.mapped-tetrahedra"], "3 0 1 2");
+  EXPECT_EQ(k["rigid.mapped-young-modulus"], "100");
+  EXPECT_EQ(k["rigid.mapped-poisson-ratio"], "0.45");
+  EXPECT_EQ(k["rigid.mapped-fem-method"], "polar");
+  k = mappedKeys(
+      topology, "@../../t/s.pointsOutROI",
+      fem("<TetrahedronSetTopologyContainer tetrahedra='@../../t/s.tetrahedraOutROI'/>"));
+  EXPECT_EQ(k["rigid.mapped-tetrahedra"], "0 3 1 2 0 4 3 2");
+  k = mappedKeys(topology, "@../../t/l.position", fem("<MeshTopology src='@../../t/l'/>"));
+  EXPECT_EQ(k["rigid.mapped-points"], "0 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1 0 2 1 0 0 3 0 0");
+  EXPECT_EQ(k["rigid.mapped-tetrahedra"], "0 1 2 3 1 4 2 3 1 5 4 3");
+  k = mappedKeys(topology, "@../../t/s.pointsInROI",
+                 "<MeshTopology tetrahedra='0 1 2 3'/><TetrahedronFEMForceField method='small'/>");
+  EXPECT_EQ(k["rigid.mapped-tetrahedra"], "0 1 2 3");
+  EXPECT_EQ(k["rigid.mapped-fem-method"], "small");
+  EXPECT_EQ(k["rigid.mapped-young-modulus"], "5000");
+  // SOFA's small element measures from the points as written, local to a frame that is moved.
+  EXPECT_NE(errorOf([&] {
+              mappedKeys(topology, "@../../t/s.pointsInROI",
+                         "<MeshTopology tetrahedra='0 1 2 3'/><TetrahedronFEMForceField "
+                         "method='small'/>",
+                         "0 0 1 0 0 0 1");
+            }).find("method = 'small'"),
+            std::string::npos);
+  const auto refused = [&](const std::string& child) {
+    return errorOf([&] { mappedKeys(topology, "@../../t/s.pointsInROI", child); });
+  };
+  EXPECT_NE(refused(fem("<MeshTopology tetrahedra='0 1 2 4'/>")).find("point 4 of 4"),
+            std::string::npos);
+  EXPECT_NE(
+      refused(fem("<TetrahedronSetTopologyContainer tetrahedra='@../../t/s.tetrahedraOutROI'/>"))
+          .find("5 points in"),
+      std::string::npos);
+  EXPECT_NE(refused("<TetrahedronFEMForceField/>")
+                .find("TetrahedronSetTopologyContainer or "
+                      "MeshTopology in its node"),
+            std::string::npos);
+  EXPECT_NE(refused(fem("<MeshTopology tetrahedra='0 1 2 3'/>") + "<HexahedronFEMForceField/>")
+                .find("one kind"),
+            std::string::npos);
+  EXPECT_NE(refused("<MeshTopology tetrahedra='0 1 2 3'/><TetrahedronFEMForceField "
+                    "localStiffnessFactor='2'/>")
+                .find("not supported in a rigidly mapped child"),
+            std::string::npos);
 }
 
 // MergePoints.scn's subset reads a MeshOBJLoader: its vertices, and the triangles of its faces

@@ -144,6 +144,7 @@ private:
     ~Group();
     std::string name;
     std::vector<Body*> bodies;
+    std::size_t place = 0;  // its first body's place in the scene's order of bodies
     std::unique_ptr<CoupledSystem> system;
     std::unique_ptr<TimeIntegrator> integrator;
     std::unique_ptr<Substepping> substepping;
@@ -151,9 +152,10 @@ private:
   };
 
   // Bodies of rigid frames (rigid.frames; app/rigid_bodies.cpp) that springs join, or one alone:
-  // no mesh, their own system and integrator, stepped after the mesh bodies; their frames are
-  // written by output.frames alone. With rigid.mapped-springs to a mesh body, the group lives on
-  // the run's communicator and is stepped with that body as one JointSystem.
+  // no mesh, their own system and integrator, stepped in the scene's order among the mesh
+  // bodies' groups (SOFA's solver nodes); their frames are written by output.frames alone. With
+  // rigid.mapped-springs to a mesh body, the group lives on the run's communicator and is stepped
+  // with that body as one JointSystem, at the frames' place.
   struct RigidRun {
     explicit RigidRun(const ObjectScene& first) : scene(first.scene) {}
     ~RigidRun();
@@ -179,10 +181,13 @@ private:
   // Marks the mesh bodies that rigid.mapped-springs join to frames (Body::joint), before they
   // are built; refuses one in a coupled group.
   void markJointBodies(const std::vector<ObjectScene>& objects);
-  // Steps every rigid body (a joint with a mesh body from `clock`); saveRigids keeps its state
-  // before the step (x0, v0), restoreRigids puts it back after a failed step.
+  // The frames an InteractionEllipsoidForceField of a mesh body reads, linked to its rigid run;
+  // refuses a frame that is no body's, and an assembled operator for such a body.
+  void linkFrames();
+  // Steps one rigid run (a joint with a mesh body from `clock`); saveRigids keeps every run's
+  // state before the step (x0, v0), restoreRigids puts it back after a failed step.
   void saveRigids();
-  void advanceRigids(StepRecord& record, double clock);
+  void advanceRigid(RigidRun& rigid, StepRecord& record, double clock);
   void restoreRigids();
   // output.frames, when given: every rigid body's frames.
   void writeFrames();

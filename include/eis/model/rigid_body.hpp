@@ -13,7 +13,8 @@
 // geometric stiffness, when chosen, the change of J^T f with the frames' turn at the points'
 // total force f of the last force computation (RigidMapping::geometricStiffness). Planes on
 // the frames themselves (PlaneForceField<Rigid3>) push their centres, the linear unknowns, by
-// the same law; rest-shape springs (RestShapeSpringsForceField<Rigid3>) pull them back. Its
+// the same law; rest-shape springs (RestShapeSpringsForceField<Rigid3>) pull them back; beams
+// (BeamFEMForceField, model/beam_fem.hpp) join pairs of frames, coupling their blocks. Its
 // operations are the MechanicalOperations an integrator sees; adding a velocity to a position turns
 // the frame by the exponential of the rotation, as RigidCoord's operator+= does.
 //
@@ -31,6 +32,7 @@
 #include "eis/core/component.hpp"
 #include "eis/core/parameters.hpp"
 #include "eis/linalg/mechanical_operations.hpp"
+#include "eis/model/beam_fem.hpp"
 #include "eis/model/plane_force_field.hpp"
 #include "eis/model/rigid_mapped_cells.hpp"
 #include "eis/model/rigid_mapping.hpp"
@@ -82,6 +84,8 @@ struct RigidBodyParameters {
   // A constant force and torque on each frame, 6 a frame (SOFA ConstantForceField<Rigid3>);
   // empty: none.
   std::vector<double> forces;
+  // BeamFEMForceFields joining frames (model/beam_fem.hpp).
+  std::vector<BeamParameters> beams;
 };
 
 class RigidBody : public MechanicalOperations {
@@ -125,10 +129,11 @@ public:
   void setMappedLoads(std::vector<Vec3d> forces, std::vector<std::array<double, 9>> stiffness);
 
 private:
-  // Whether a stiffness acts on the frames (mapped points, planes, rest-shape springs): then the
-  // matrix is refilled at every assembly.
+  // Whether a stiffness acts on the frames (mapped points, planes, rest-shape springs, beams):
+  // then the matrix is refilled at every assembly.
   bool hasStiffness() const {
-    return mapping_ || !parameters_.planes.empty() || !parameters_.restSprings.empty();
+    return mapping_ || !parameters_.planes.empty() || !parameters_.restSprings.empty() ||
+           !beams_.empty();
   }
 
   MPI_Comm comm_;
@@ -143,7 +148,8 @@ private:
   std::vector<std::array<double, 2>> restStiffness_;   // each frame's k and ka, summed
   std::vector<std::array<double, 9>> geometric_;       // each frame's geometric stiffness block
   std::unique_ptr<RigidMappedCellsField> cells_;       // the mapped points' cells, if any
-  std::vector<Vec3d> loads_;                           // setMappedLoads's, if any
+  std::vector<BeamForceField> beams_;
+  std::vector<Vec3d> loads_;  // setMappedLoads's, if any
   std::vector<std::array<double, 9>> loadStiffness_;
   Mat matrix_ = nullptr;
   double matrixFactor_ = 0;  // the mass factor the matrix holds (0: none yet)

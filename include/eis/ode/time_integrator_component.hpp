@@ -9,6 +9,7 @@
 
 #include "eis/core/parameters.hpp"
 #include "eis/linalg/linear_solver.hpp"
+#include "eis/ode/euler_explicit_solver.hpp"
 #include "eis/ode/euler_implicit_solver.hpp"
 #include "eis/ode/free_motion_step.hpp"
 #include "eis/ode/newton_solver.hpp"
@@ -26,6 +27,8 @@ struct TimeIntegratorParameters {
   EulerImplicitOptions step;
   NewtonMode newton;        // solver.newton
   NewtonGuess newtonGuess;  // solver.newton-guess
+  bool explicitStep;        // solver.explicit: SOFA's EulerExplicitSolver
+  bool symplectic;          // solver.symplectic
   // lagrange.*, read by the constraint solver's own reader (eis/ode/free_motion_step.hpp): each
   // step a free motion, then the Lagrangian constraints' forces and the correction.
   bool solvesConstraints;
