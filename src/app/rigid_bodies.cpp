@@ -15,6 +15,7 @@
 #include "eis/model/interaction_springs.hpp"
 #include "eis/model/mass.hpp"
 #include "eis/model/physics.hpp"
+#include "eis/model/rigid_mapped_springs.hpp"
 #include "eis/ode/time_integrator_component.hpp"
 
 namespace eis {
@@ -36,14 +37,35 @@ const ObjectScene* objectAt(const std::vector<ObjectScene>& objects, const std::
   return nullptr;
 }
 
-// The keys of the one step and linear solver a group of frames has.
-void checkSameSolver(const ObjectScene& first, const ObjectScene& other) {
+// The keys of the one step and linear solver a group of frames (and the mesh body joined to
+// it) has; `what`: the springs that join them.
+void checkSameSolver(const std::string& what, const ObjectScene& first, const ObjectScene& other) {
   for (const ComponentDeclaration* c : {&timeIntegratorComponent(), &linearSolverComponent()})
     for (const ParameterDeclaration& d : c->parameters.declarations())
       if (first.scene.shown(d.key) != other.scene.shown(d.key))
-        throw Error("interaction.springs between the rigid bodies " + first.path + " and " +
-                    other.path + ": " + d.key +
-                    " differs between them: they are one system, stepped by one solver");
+        throw Error(what + " between the bodies " + first.path + " and " + other.path + ": " +
+                    d.key + " differs between them: they are one system, stepped by one solver");
+}
+
+// rigid.mapped-springs of a body of frames: to a mesh body that exists, from points it has.
+void checkMappedSprings(const std::vector<ObjectScene>& objects, const ObjectScene& object) {
+  for (const InteractionSpringSet& set : rigidMappedSpringsOf(object.scene)) {
+    const std::string where = "rigid.mapped-springs of " + object.path + " to " + set.target;
+    if (!object.scene.given("rigid.mapped-points"))
+      throw Error(where + ": the body has no rigid.mapped-points");
+    const ObjectScene* target = objectAt(objects, set.target);
+    if (!target) throw Error(where + ": the target is no body");
+    if (isRigidBody(target->scene))
+      throw Error(where +
+                  ": the target is a body of rigid frames (interaction.springs join frames)");
+    if (!target->scene.optionalText("topology.changes").empty())
+      throw Error(where + ": topology.changes on the mesh body are not supported there yet");
+    if (readLinearSolverParameters(target->scene).op == OperatorMode::MatrixFree)
+      throw Error(where +
+                  ": solver.operator = matrix-free: the frames and the mesh body are solved "
+                  "with an assembled matrix only");
+    checkSameSolver("rigid.mapped-springs", object, *target);
+  }
 }
 
 // SOFA's BTDLinearSolver (BTDLinearSolver.inl: Thomas' algorithm on BTDMatrix6d) keeps only the
@@ -107,7 +129,7 @@ void checkExplicitFrames(const std::string& where, const RigidBodyParameters& bo
 }  // namespace
 
 Simulation::RigidRun::~RigidRun() {
-  for (Vec* u : {&x, &v, &x0, &v0}) VecDestroy(u);
+  for (Vec* u : {&x, &v, &x0, &v0, &jointX, &jointV}) VecDestroy(u);
 }
 
 void Simulation::checkRigidBodies(const std::vector<ObjectScene>& objects) {
@@ -189,7 +211,7 @@ void Simulation::checkRigidBodies(const std::vector<ObjectScene>& objects) {
                     (object.path.empty() ? std::string("the body") : object.path) + " to " +
                     set.target +
                     ": springs between rigid frames and a body of points are not supported yet");
-      if (isRigidBody(object.scene)) checkSameSolver(object, *target);
+      if (isRigidBody(object.scene)) checkSameSolver("interaction.springs", object, *target);
     }
   for (const ObjectScene& object : objects)
     if (isRigidBody(object.scene))
@@ -197,6 +219,42 @@ void Simulation::checkRigidBodies(const std::vector<ObjectScene>& objects) {
         if (set.target != "self" && !objectAt(objects, set.target))
           throw Error("interaction.springs of " + object.path + ": the target " + set.target +
                       " is no body");
+  for (const ObjectScene& object : objects)
+    if (isRigidBody(object.scene)) checkMappedSprings(objects, object);
+  // One mesh body a group of frames, and one group a mesh body.
+  for (const std::vector<std::size_t>& group : rigidGroups(objects)) {
+    std::string target;
+    for (std::size_t member : group)
+      for (const InteractionSpringSet& set : rigidMappedSpringsOf(objects[member].scene)) {
+        if (!target.empty() && set.target != target)
+          throw Error("rigid.mapped-springs of " + objects[member].path + " to " + set.target +
+                      ": its frames already join " + target +
+                      "; springs to several mesh bodies are not supported yet");
+        target = set.target;
+      }
+    for (const std::vector<std::size_t>& other : rigidGroups(objects))
+      for (std::size_t member : other)
+        for (const InteractionSpringSet& set : rigidMappedSpringsOf(objects[member].scene))
+          if (!target.empty() && other != group && set.target == target)
+            throw Error("rigid.mapped-springs of " + objects[member].path + " to " + target +
+                        ": another body of frames, not joined to it, springs to it too; "
+                        "springs from separate groups of frames to one mesh body are not "
+                        "supported yet");
+  }
+}
+
+void Simulation::markJointBodies(const std::vector<ObjectScene>& objects) {
+  for (const ObjectScene& object : objects)
+    if (isRigidBody(object.scene))
+      for (const InteractionSpringSet& set : rigidMappedSpringsOf(object.scene))
+        for (auto& body : bodies_)
+          if (body->path == set.target) {
+            if (body->coupled)
+              throw Error("rigid.mapped-springs of " + object.path + " to " + set.target +
+                          ": the mesh body is in a coupled group (solver.group, "
+                          "interaction.springs or attach.pairs); not supported yet");
+            body->joint = true;
+          }
 }
 
 std::vector<std::vector<std::size_t>> Simulation::rigidGroups(
@@ -239,8 +297,18 @@ void Simulation::buildRigid(const std::vector<ObjectScene>& objects,
   for (std::size_t place : places) members.push_back(&objects[place]);
   auto rigid = std::make_unique<RigidRun>(*members.front());
   rigid->places = places;
+  // The springs from the members' mapped points to a mesh body (one, checkRigidBodies), if any.
+  std::vector<PointNodeSpring> jointSprings;
+  for (std::size_t m = 0; m < members.size(); ++m)
+    for (const InteractionSpringSet& set : rigidMappedSpringsOf(members[m]->scene)) {
+      for (auto& body : bodies_)
+        if (body->path == set.target) rigid->mesh = body.get();
+      for (const InteractionSpring& spring : set.springs)
+        jointSprings.push_back({m, std::size_t(spring.node1), spring.node2, spring});
+    }
   // Every rank steps the whole group (a few frames) alike: no message, the same bits on any rank
-  // count.
+  // count. Joined to a mesh body, the group lives on the run's communicator, rank 0 holding it.
+  const MPI_Comm comm = rigid->mesh ? comm_ : PETSC_COMM_SELF;
   std::vector<std::unique_ptr<RigidBody>> bodies;
   std::vector<RigidBodyParameters> parameters;
   std::vector<int> first;
@@ -248,7 +316,7 @@ void Simulation::buildRigid(const std::vector<ObjectScene>& objects,
   for (const ObjectScene* member : members) {
     rigid->paths.push_back(member->path);
     parameters.push_back(readRigidBodyParameters(member->scene));
-    bodies.push_back(std::make_unique<RigidBody>(PETSC_COMM_SELF, parameters.back()));
+    bodies.push_back(std::make_unique<RigidBody>(comm, parameters.back()));
     first.push_back(frames);
     frames += bodies.back()->frames();
   }
@@ -284,21 +352,31 @@ void Simulation::buildRigid(const std::vector<ObjectScene>& objects,
   EIS_CHECK(VecDuplicate(rigid->x, &rigid->x0));
   EIS_CHECK(VecDuplicate(rigid->v, &rigid->v0));
   // The mass matrix of the frames is block diagonal (3x3 blocks of inertia): no multigrid.
-  LinearSolverChoice linear = linearSolverOf(readLinearSolverParameters(rigid->scene), true);
+  LinearSolverChoice linear =
+      linearSolverOf(readLinearSolverParameters(rigid->scene), rigid->mesh == nullptr);
   if (!linear.options.direct) linear.pcType = PCJACOBI;
-  rigid->integrator = makeTimeIntegrator(readTimeIntegratorParameters(rigid->scene), linear,
-                                         PETSC_COMM_SELF, rigid->v, nullptr);
+  if (rigid->mesh) {
+    rigid->joint =
+        std::make_unique<JointSystem>(*rigid->body, *rigid->mesh->system, std::move(jointSprings));
+    rigid->jointX = rigid->joint->createPositions(rigid->x, rigid->mesh->x);
+    rigid->jointV = rigid->joint->createVector();
+  }
+  rigid->integrator = makeTimeIntegrator(readTimeIntegratorParameters(rigid->scene), linear, comm,
+                                         rigid->mesh ? rigid->jointV : rigid->v, nullptr);
   for (std::size_t m = 0; m < members.size(); ++m) {
     const ObjectScene& object = *members[m];
     report("euler-implicit %s: scene of rigid body %s\n%s", EIS_VERSION, object.path.c_str(),
            describe(object.scene).c_str());
-    report("rigid body%s%s: %d frames on every rank, mass %g each\n",
-           object.path.empty() ? "" : " ", object.path.c_str(), rigid->body->framesOf(m),
+    report("rigid body%s%s: %d frames on %s, mass %g each\n", object.path.empty() ? "" : " ",
+           object.path.c_str(), rigid->body->framesOf(m), rigid->mesh ? "rank 0" : "every rank",
            readRigidBodyParameters(object.scene).mass.mass);
   }
   if (members.size() > 1 || springCount > 0)
     report("rigid group of %zu bodies: one system, %zu springs between frames\n", members.size(),
            springCount);
+  if (rigid->mesh)
+    report("rigid group with body %s: one system, %zu springs from mapped points to its nodes\n",
+           rigid->mesh->path.c_str(), rigid->joint->springs());
   rigids_.push_back(std::move(rigid));
   if (const std::string path = scene().optionalText("output.frames"); !path.empty())
     prepareOutputFile("output.frames", path, FileWrite::Replaced, comm_);
@@ -311,8 +389,23 @@ void Simulation::saveRigids() {
   }
 }
 
-void Simulation::advanceRigid(RigidRun& rigid, StepRecord& record) {
-  const StepReport report = rigid.integrator->step(*rigid.body, rigid.x, rigid.v, dt_);
+// A group joined to a mesh body steps with it: their states joined, stepped, split back, the
+// body's prescribed motion and state check as its own step has them.
+void Simulation::advanceRigid(RigidRun& rigid, StepRecord& record, double clock) {
+  StepReport report;
+  if (rigid.mesh) {
+    Body& mesh = *rigid.mesh;
+    mesh.system->setTime(clock, dt_);
+    rigid.joint->join(rigid.x, mesh.x, rigid.jointX, true);
+    rigid.joint->join(rigid.v, mesh.v, rigid.jointV, false);
+    report = rigid.integrator->step(*rigid.joint, rigid.jointX, rigid.jointV, dt_);
+    rigid.joint->split(rigid.jointX, rigid.x, mesh.x, true);
+    rigid.joint->split(rigid.jointV, rigid.v, mesh.v, false);
+    mesh.system->projectMotion(mesh.x, mesh.v);
+    mesh.system->checkState(mesh.x, mesh.v);
+  } else {
+    report = rigid.integrator->step(*rigid.body, rigid.x, rigid.v, dt_);
+  }
   record.report.linearIterations += report.linearIterations;
   record.report.preconditionerSetups += report.preconditionerSetups;
 }
@@ -340,6 +433,10 @@ void Simulation::linkFrames() {
         for (std::size_t m = 0; m < rigid->paths.size(); ++m)
           if (rigid->paths[m] == path) run = rigid.get(), member = m;
       if (!run) throw Error(where + ": no body of rigid frames has that path");
+      if (run->mesh)
+        throw Error(where + ": that body's frames step with the mesh body " + run->mesh->path +
+                    " (rigid.mapped-springs) and live on rank 0 alone; a field reading them "
+                    "is not supported there");
       if (index >= run->body->framesOf(member))
         throw Error(where + ": the body has " + std::to_string(run->body->framesOf(member)) +
                     " frames");

@@ -133,6 +133,7 @@ Simulation::Simulation(const std::vector<ObjectScene>& allObjects, MPI_Comm comm
     for (Body* body : group->bodies) body->coupled = members.size() > 1 || springs;
     groups_.push_back(std::move(group));
   }
+  markJointBodies(allObjects);
   steps_ = scene().integer("solver.steps");
   dt_ = scene().real("solver.dt");
   progress_ = std::make_unique<Progress>(scene());
@@ -191,7 +192,7 @@ void Simulation::buildBody(Body& body, std::unique_ptr<DistributedMesh> mesh,
     body.restCoordinates = body.system->createVector();
     body.system->setRestState(body.restCoordinates);
   }
-  if (!body.coupled)
+  if (!body.coupled && !body.joint)
     body.integrator = makeTimeIntegrator(readTimeIntegratorParameters(body.scene), linear, comm_,
                                          body.x, body.restCoordinates);
 }
@@ -414,7 +415,7 @@ void Simulation::advance(int step, double clock, StepRecord& record) {
   std::size_t rigidsDone = 0;
   const auto advanceRigidsBefore = [&](std::size_t place) {
     for (; rigidsDone < rigids_.size() && rigids_[rigidsDone]->places.front() < place; ++rigidsDone)
-      advanceRigid(*rigids_[rigidsDone], record);
+      advanceRigid(*rigids_[rigidsDone], record, clock);
   };
   try {
     for (auto& group : groups_) {
@@ -427,6 +428,7 @@ void Simulation::advance(int step, double clock, StepRecord& record) {
         continue;
       }
       Body* body = group->bodies.front();
+      if (body->joint) continue;  // stepped with its frames, in advanceRigid
       if (body->motionless) {
         // Nothing to solve; the nodes a prescribed motion or a projector holds still follow it.
         body->system->setTime(clock, dt_);

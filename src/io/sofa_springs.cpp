@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sofa_reader.hpp"
+#include "sofa_rigid.hpp"
 #include "sofa_selections.hpp"
 #include "sofa_sparse_grid.hpp"
 #include "sofa_subset_multi_mapping.hpp"
@@ -329,11 +330,30 @@ void mapInteractionSprings(Reader& r, const SofaObject& o) {
     return end;
   };
   const SelectedPoints first = endOf("object1"), second = endOf("object2");
-  const std::string target = first.body == second.body ? "self" : second.body->node->path();
+  // From a RigidMapping child's points: rigid.mapped-springs of the frames' body to the other
+  // end's body, the law being symmetric (either end the child).
+  const bool fromPoints = first.rigid || second.rigid;
+  const SelectedPoints& nodes = second.rigid ? first : second;
+  if (fromPoints) {
+    const auto frames = [&](const SelectedPoints& end) {
+      return isRigidTemplate(r.text(*end.body, "template").value_or("Vec3d"));
+    };
+    if (nodes.rigid || frames(nodes))
+      r.reject(o, second.rigid ? "object1" : "object2",
+               "springs from a RigidMapping child's points to rigid frames or to another "
+               "RigidMapping child are not supported yet");
+    if (!nodes.weighted.empty())
+      r.reject(o, second.rigid ? "object1" : "object2",
+               "springs from a RigidMapping child's points to a BarycentricMapping child are "
+               "not supported yet");
+  }
+  const std::string target = fromPoints                  ? nodes.body->node->path()
+                             : first.body == second.body ? "self"
+                                                         : second.body->node->path();
   // The body's point of an end's point m of spring k, or (BarycentricMapping) its body points
   // and weights, i:w/j:w/.. (model/interaction_springs.hpp).
   const auto point = [&](const SelectedPoints& end, long long m, std::size_t k) {
-    if (end.all) return std::to_string(m);
+    if (end.all || end.rigid) return std::to_string(m);
     const bool weighted = !end.weighted.empty();
     const std::size_t count = weighted ? end.weighted.size() : end.indices.size();
     if (std::size_t(m) >= count)
@@ -347,6 +367,11 @@ void mapInteractionSprings(Reader& r, const SofaObject& o) {
       text += (text.empty() ? "" : "/") + std::to_string(node) + ":" + parse::text(w);
     return text;
   };
+  // Spring k's ends m1 (object1) and m2 (object2): the mapped point first from a child's points.
+  const auto ends = [&](long long m1, long long m2, std::size_t k) {
+    if (second.rigid) return point(second, m2, k) + " " + point(first, m1, k);
+    return point(first, m1, k) + " " + point(second, m2, k);
+  };
   std::vector<std::string> springs;
   if (r.given(o, "spring")) {
     const std::vector<double> values = r.reals(o, "spring");
@@ -356,8 +381,7 @@ void mapInteractionSprings(Reader& r, const SofaObject& o) {
       for (std::size_t k = 0; k < 2; ++k)
         if (values[i + k] < 0 || values[i + k] != double(static_cast<long long>(values[i + k])))
           r.reject(o, "spring", "spring " + std::to_string(i / 5) + ": m1 and m2 are indices");
-      springs.push_back(point(first, (long long)values[i], i / 5) + " " +
-                        point(second, (long long)values[i + 1], i / 5) + " " +
+      springs.push_back(ends((long long)values[i], (long long)values[i + 1], i / 5) + " " +
                         parse::text(values[i + 2]) + " " + parse::text(values[i + 3]) + " " +
                         parse::text(values[i + 4]));
     }
@@ -393,15 +417,14 @@ void mapInteractionSprings(Reader& r, const SofaObject& o) {
     for (std::size_t i = 0; i < first1.size(); ++i) {
       const auto at = [i](const auto& list) { return list[std::min(i, list.size() - 1)]; };
       if (!enabled.empty() && !at(enabled)) continue;
-      springs.push_back(point(first, first1[i], i) + " " + point(second, second2[i], i) + " " +
-                        parse::text(at(ks)) + " " + parse::text(at(kd)) + " " +
-                        parse::text(at(lengths)));
+      springs.push_back(ends(first1[i], second2[i], i) + " " + parse::text(at(ks)) + " " +
+                        parse::text(at(kd)) + " " + parse::text(at(lengths)));
     }
   }
   if (springs.empty()) return;
   std::string value = target;
   for (const std::string& spring : springs) value += " " + spring;
-  r.key("interaction.springs", value);
+  r.key(fromPoints ? "rigid.mapped-springs" : "interaction.springs", value);
 }
 
 }  // namespace

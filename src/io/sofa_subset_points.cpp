@@ -162,8 +162,13 @@ SelectedPoints selectedPoints(Reader& r, const SofaObject& state, const SofaObje
   if (!selected.body) return selected;
   const SofaObject* mapping = nullptr;
   for (const SofaObject& o : state.node->objects)
-    if (o.type == "SubsetMapping" || o.type == "IdentityMapping" || o.type == "BarycentricMapping")
+    if (o.type == "SubsetMapping" || o.type == "IdentityMapping" ||
+        o.type == "BarycentricMapping" || o.type == "RigidMapping")
       mapping = &o;
+  if (mapping->type == "RigidMapping") {
+    selected.rigid = true;
+    return selected;
+  }
   if (mapping->type == "BarycentricMapping") {
     selected.weighted = gridWeights(r, state, *mapping, *selected.body);
     return selected;

@@ -14,6 +14,7 @@ struct SelectedPoints {
   const SofaObject* body = nullptr;  // the body's state the mapping reads
   std::vector<long long> indices;    // the body's point of each mapped point
   bool all = false;                  // IdentityMapping: every point is the body's own
+  bool rigid = false;  // RigidMapping (springs only): the frames' mapped points, by index
   // BarycentricMapping: each mapped point's body points and their weights (indices empty).
   std::vector<std::vector<std::pair<long long, double>>> weighted;
 };
@@ -28,7 +29,9 @@ struct SelectedPoints {
 // box, other ROIs. BarycentricMapping from a body on a RegularGridTopology or a sparse grid
 // (BarycentricMapperRegularGridTopology, BarycentricMapperSparseGridTopology): each of the state's
 // points (its position, or its node's topology's) in the cube the grid's mapper puts it in
-// (io/sofa_grid_mapper), its eight corners weighted trilinearly.
+// (io/sofa_grid_mapper), its eight corners weighted trilinearly. RigidMapping, for a
+// SpringForceField (io/sofa_springs): the frames' state and `rigid`, the points being the
+// frames' mapped points (rigid.mapped-points, in the child's order).
 SelectedPoints selectedPoints(Reader& r, const SofaObject& state, const SofaObject& user,
                               const std::string& field);
 

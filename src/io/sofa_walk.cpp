@@ -128,6 +128,12 @@ bool isMechanicalMapping(const std::string& t) {
 
 namespace {
 
+// A state a RigidMapping drives from frames.
+bool isRigidlyMapped(const SofaObject& state) {
+  return std::any_of(state.node->objects.begin(), state.node->objects.end(),
+                     [](const SofaObject& m) { return m.type == "RigidMapping"; });
+}
+
 // A TransformEngine or TransformPosition whose output_position is a MechanicalObject's position,
 // or the position of a topology container in a node no mechanical mapping drives: it moves the
 // points of the body's mesh, which io/sofa_import.cpp's mapMesh reads (and checks) with the mesh.
@@ -501,6 +507,7 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
         return o->field(field) ? linkedState(reader, *o, field) : state;
       };
       const SofaObject *first = stateNamed("object1"), *second = stateNamed("object2");
+      bool rigidSecond = false;  // object2 a RigidMapping child: the spring is its frames'
       if (first && second) {
         // A state a mechanical mapping drives is no body: its forces would go back through the
         // mapping (J^T f), which interactions do not, but SpringForceField's springs to the
@@ -514,6 +521,7 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
                           ") is a state " + m.label() +
                           " drives: " + (attach ? "attached pairs" : "springs") +
                           " to a mapped state are not supported");
+        rigidSecond = selects && isRigidlyMapped(*second);
         if (selects) {
           if (const SofaObject* body = selectionBody(reader, *first, *o, "object1")) first = body;
           if (const SofaObject* body = selectionBody(reader, *second, *o, "object2")) second = body;
@@ -531,7 +539,7 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
               " between two solvers' states are not supported; put both "
               "under one EulerImplicitSolver");
       }
-      state = first;
+      state = rigidSecond ? second : first;
     }
     // A Lagrangian constraint between two states acts on its object1's body
     // (PairInteractionConstraint: the context's state when not linked).
@@ -661,12 +669,17 @@ const SofaObject* selectionBody(const Reader& r, const SofaObject& state, const 
                 ") is a state " + mapping->label() + " drives: " + why);
   };
   const bool barycentric = mapping->type == "BarycentricMapping";
-  if (mapping->type != "SubsetMapping" && mapping->type != "IdentityMapping" && !barycentric)
+  const bool rigid = mapping->type == "RigidMapping" &&
+                     (user.type == "SpringForceField" || user.type == "StiffSpringForceField");
+  if (mapping->type != "SubsetMapping" && mapping->type != "IdentityMapping" && !barycentric &&
+      !rigid)
     return refuse(
-        "springs to a mapped state are supported from SubsetMapping, IdentityMapping and "
-        "BarycentricMapping");
+        "springs to a mapped state are supported from SubsetMapping, IdentityMapping, "
+        "BarycentricMapping and (SpringForceField) RigidMapping");
   const SofaObject* body = mapping->field("input") ? linkedState(r, *mapping, "input")
                                                    : contextState(state.node->parent);
+  if (rigid && !(body && isRigidTemplate(r.text(*body, "template").value_or("Vec3d"))))
+    return refuse("its RigidMapping reads no Rigid3d state");
   // SOFA's grid and sparse-grid mappers (BarycentricMapperRegularGridTopology,
   // ...SparseGridTopology) locate the points from the grid alone, which the importer can do; its
   // mesh mapper's search is not read here.

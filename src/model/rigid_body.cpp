@@ -90,6 +90,17 @@ std::array<double, 3> restRotation(const Quaternion& q, const Quaternion& q0) {
   return {dq[0] / sinHalf * angle, dq[1] / sinHalf * angle, dq[2] / sinHalf * angle};
 }
 
+// A vector that rank 0 alone writes (the others hold none of it) changed on every rank: PETSc
+// keeps a norm it computed (or that VecSet implies) with the vector while the vector's state
+// stands, each rank by its own state, so a rank whose state stood would answer VecNorm from that
+// cache and skip the reduction rank 0 enters. Taking and giving back the (empty) array moves
+// the state as rank 0's writing does.
+void changedOnEveryRank(Vec v) {
+  PetscScalar* values;
+  EIS_CHECK(VecGetArray(v, &values));
+  EIS_CHECK(VecRestoreArray(v, &values));
+}
+
 }  // namespace
 
 Quaternion rotateQuaternion(const Quaternion& q, const std::array<double, 3>& rotation) {
@@ -200,7 +211,7 @@ Vec RigidBody::createVelocities() {
 // the mapping's geometric stiffness at those forces.
 void RigidBody::computeForce(Vec x, Vec v, Vec f) {
   EIS_CHECK(VecZeroEntries(f));
-  if (!owner_) return;
+  if (!owner_) return changedOnEveryRank(f);
   PetscScalar* values;
   EIS_CHECK(VecGetArray(f, &values));
   for (int frame = 0; frame < frames_; ++frame)
@@ -251,7 +262,8 @@ void RigidBody::computeForce(Vec x, Vec v, Vec f) {
       std::array<double, 3> load = mapped.forces[i];
       for (int d = 0; d < 3 && cells_; ++d) load[d] += cellForce[3 * i + std::size_t(d)];
       for (int d = 0; d < 3; ++d) load[d] += mapped.mass * parameters_.gravity[d];
-      stiffness_[i].fill(0);
+      stiffness_[i] = loadStiffness_.empty() ? std::array<double, 9>{} : loadStiffness_[i];
+      for (int d = 0; d < 3 && !loads_.empty(); ++d) load[d] += loads_[i][std::size_t(d)];
       const Vec3d vc = mapped.planes.empty() ? Vec3d{} : mapping_->applyJ(i, velocities);
       for (const Plane& plane : mapped.planes)
         addPlane(plane, points[i].data(), vc.data(), load.data(), stiffness_[i]);
@@ -267,7 +279,8 @@ void RigidBody::computeForce(Vec x, Vec v, Vec f) {
 // UniformMass::addMDx: the RigidMass scaled by the factor (mass and inertiaMassMatrix), times dx;
 // the planes' and rest-shape springs' kFactor K dx on the frames, and the mapped points'.
 void RigidBody::addMBKv(Vec out, double mFactor, double, double kFactor, Vec v) {
-  if (!owner_ || (mFactor == 0 && (kFactor == 0 || !hasStiffness()))) return;
+  if (mFactor == 0 && (kFactor == 0 || !hasStiffness())) return;
+  if (!owner_) return changedOnEveryRank(out);
   const double mass = parameters_.mass.mass * mFactor;
   std::array<double, 9> inertia;
   for (int i = 0; i < 9; ++i) inertia[i] = inertiaMass_[i] * mFactor;
@@ -417,8 +430,17 @@ Mat RigidBody::systemMatrix(double mFactor, double, double kFactor) {
   return matrix_;
 }
 
+void RigidBody::setMappedLoads(std::vector<Vec3d> forces,
+                               std::vector<std::array<double, 9>> stiffness) {
+  if (forces.size() != mappedPoints() || stiffness.size() != mappedPoints())
+    throw Error("rigid mapped points: " + std::to_string(forces.size()) + " loads for " +
+                std::to_string(mappedPoints()) + " points");
+  loads_ = std::move(forces);
+  loadStiffness_ = std::move(stiffness);
+}
+
 void RigidBody::projectResponse(Vec v) {
-  if (!owner_) return;
+  if (!owner_) return changedOnEveryRank(v);
   PetscScalar* values;
   EIS_CHECK(VecGetArray(v, &values));
   for (std::size_t i = 0; i < fixed_.size(); ++i)
@@ -429,7 +451,7 @@ void RigidBody::projectResponse(Vec v) {
 // MechanicalObject::vOp on a Rigid3d coordinate: x += v h, the centre moved by h times the
 // linear velocity, the orientation turned by h times the angular one.
 void RigidBody::addToPosition(Vec x, double h, Vec v) {
-  if (!owner_) return;
+  if (!owner_) return changedOnEveryRank(x);
   PetscScalar* coordinates;
   const PetscScalar* velocities;
   EIS_CHECK(VecGetArray(x, &coordinates));

@@ -10,9 +10,9 @@ namespace eis {
 
 namespace {
 
-Vec viewOf(PetscInt size) {
+Vec viewOf(MPI_Comm comm, PetscInt size) {
   Vec view;
-  EIS_CHECK(VecCreateMPIWithArray(PETSC_COMM_SELF, 1, size, PETSC_DECIDE, nullptr, &view));
+  EIS_CHECK(VecCreateMPIWithArray(comm, 1, size, PETSC_DECIDE, nullptr, &view));
   return view;
 }
 
@@ -21,12 +21,20 @@ Vec viewOf(PetscInt size) {
 RigidGroup::RigidGroup(std::vector<std::unique_ptr<RigidBody>> members,
                        std::vector<RigidFrameSpring> springs)
     : members_(std::move(members)), springs_(std::move(springs)) {
+  if (!members_.empty()) comm_ = members_.front()->comm();
+  int rank, same;
+  EIS_CHECK_MPI(MPI_Comm_rank(comm_, &rank));
+  owner_ = rank == 0;
   for (const auto& member : members_) {
+    EIS_CHECK_MPI(MPI_Comm_compare(member->comm(), comm_, &same));
+    if (same != MPI_IDENT && same != MPI_CONGRUENT)
+      throw Error("rigid bodies solved together on different communicators");
+    const PetscInt held = owner_ ? member->frames() : 0;
     first_.push_back(frames_);
     frames_ += member->frames();
-    xView_.push_back(viewOf(PetscInt(kRigidCoordSize) * member->frames()));
-    vView_.push_back(viewOf(PetscInt(kRigidDerivSize) * member->frames()));
-    wView_.push_back(viewOf(PetscInt(kRigidDerivSize) * member->frames()));
+    xView_.push_back(viewOf(comm_, PetscInt(kRigidCoordSize) * held));
+    vView_.push_back(viewOf(comm_, PetscInt(kRigidDerivSize) * held));
+    wView_.push_back(viewOf(comm_, PetscInt(kRigidDerivSize) * held));
   }
   for (const RigidFrameSpring& s : springs_) {
     for (int frame : {s.frame1, s.frame2})
@@ -43,7 +51,7 @@ RigidGroup::RigidGroup(std::vector<std::unique_ptr<RigidBody>> members,
   projectResponse(ones);
   const PetscScalar* free;
   EIS_CHECK(VecGetArrayRead(ones, &free));
-  for (int i = 0; i < kRigidDerivSize * frames_; ++i) fixed_.push_back(free[i] == 0.0);
+  for (int i = 0; owner_ && i < kRigidDerivSize * frames_; ++i) fixed_.push_back(free[i] == 0.0);
   EIS_CHECK(VecRestoreArrayRead(ones, &free));
   EIS_CHECK(VecDestroy(&ones));
 }
@@ -57,14 +65,14 @@ RigidGroup::~RigidGroup() {
 Vec RigidGroup::createPositions() const {
   Vec x;
   EIS_CHECK(
-      VecCreateMPI(PETSC_COMM_SELF, PetscInt(kRigidCoordSize) * frames_, PETSC_DETERMINE, &x));
+      VecCreateMPI(comm_, owner_ ? PetscInt(kRigidCoordSize) * frames_ : 0, PETSC_DETERMINE, &x));
   PetscScalar* joined;
   EIS_CHECK(VecGetArray(x, &joined));
   for (std::size_t m = 0; m < members_.size(); ++m) {
     Vec part = members_[m]->createPositions();
     const PetscScalar* values;
     EIS_CHECK(VecGetArrayRead(part, &values));
-    for (int i = 0; i < kRigidCoordSize * members_[m]->frames(); ++i)
+    for (int i = 0; owner_ && i < kRigidCoordSize * members_[m]->frames(); ++i)
       joined[kRigidCoordSize * first_[m] + i] = values[i];
     EIS_CHECK(VecRestoreArrayRead(part, &values));
     EIS_CHECK(VecDestroy(&part));
@@ -76,14 +84,14 @@ Vec RigidGroup::createPositions() const {
 Vec RigidGroup::createVelocities() {
   Vec v;
   EIS_CHECK(
-      VecCreateMPI(PETSC_COMM_SELF, PetscInt(kRigidDerivSize) * frames_, PETSC_DETERMINE, &v));
+      VecCreateMPI(comm_, owner_ ? PetscInt(kRigidDerivSize) * frames_ : 0, PETSC_DETERMINE, &v));
   PetscScalar* joined;
   EIS_CHECK(VecGetArray(v, &joined));
   for (std::size_t m = 0; m < members_.size(); ++m) {
     Vec part = members_[m]->createVelocities();
     const PetscScalar* values;
     EIS_CHECK(VecGetArrayRead(part, &values));
-    for (int i = 0; i < kRigidDerivSize * members_[m]->frames(); ++i)
+    for (int i = 0; owner_ && i < kRigidDerivSize * members_[m]->frames(); ++i)
       joined[kRigidDerivSize * first_[m] + i] = values[i];
     EIS_CHECK(VecRestoreArrayRead(part, &values));
     EIS_CHECK(VecDestroy(&part));
@@ -112,7 +120,7 @@ void RigidGroup::computeForce(Vec x, Vec v, Vec f) {
     members_[m]->computeForce(xView_[m], vView_[m], wView_[m]);
     for (Vec view : {xView_[m], vView_[m], wView_[m]}) EIS_CHECK(VecResetArray(view));
   }
-  for (std::size_t s = 0; s < springs_.size(); ++s) {
+  for (std::size_t s = 0; owner_ && s < springs_.size(); ++s) {
     const int a = springs_[s].frame1, c = springs_[s].frame2;
     SpringState state;
     springForce(springs_[s].law, xa + kRigidCoordSize * a, xa + kRigidCoordSize * c,
@@ -141,7 +149,7 @@ void RigidGroup::addMBKv(Vec out, double mFactor, double bFactor, double kFactor
     members_[m]->addMBKv(wView_[m], mFactor, bFactor, kFactor, vView_[m]);
     for (Vec view : {vView_[m], wView_[m]}) EIS_CHECK(VecResetArray(view));
   }
-  for (std::size_t s = 0; s < springs_.size() && kFactor != 0; ++s) {
+  for (std::size_t s = 0; owner_ && s < springs_.size() && kFactor != 0; ++s) {
     const int a = kRigidDerivSize * springs_[s].frame1, c = kRigidDerivSize * springs_[s].frame2;
     for (int j = 0; j < 3; ++j) {
       double df = 0;
@@ -160,13 +168,13 @@ void RigidGroup::addMBKv(Vec out, double mFactor, double bFactor, double kFactor
 Mat RigidGroup::systemMatrix(double mFactor, double bFactor, double kFactor) {
   if (members_.size() == 1 && springs_.empty())
     return members_.front()->systemMatrix(mFactor, bFactor, kFactor);
-  const PetscInt n = PetscInt(kRigidDerivSize) * frames_;
+  const PetscInt n = PetscInt(kRigidDerivSize) * frames_, local = owner_ ? n : 0;
   std::vector<Mat> blocks;
   for (auto& member : members_) blocks.push_back(member->systemMatrix(mFactor, bFactor, kFactor));
   if (!matrix_) {
     // Each row: its member's row, and 3 columns for each spring end at its frame's far end.
-    std::vector<PetscInt> perRow(std::size_t(n), 0);
-    for (std::size_t m = 0; m < members_.size(); ++m)
+    std::vector<PetscInt> perRow(std::size_t(local), 0);
+    for (std::size_t m = 0; owner_ && m < members_.size(); ++m)
       for (PetscInt r = 0; r < PetscInt(kRigidDerivSize) * members_[m]->frames(); ++r) {
         PetscInt count;
         EIS_CHECK(MatGetRow(blocks[m], r, &count, nullptr, nullptr));
@@ -175,10 +183,10 @@ Mat RigidGroup::systemMatrix(double mFactor, double bFactor, double kFactor) {
       }
     for (const RigidFrameSpring& s : springs_)
       for (int frame : {s.frame1, s.frame2})
-        for (int j = 0; j < kRigidDerivSize; ++j)
+        for (int j = 0; owner_ && j < kRigidDerivSize; ++j)
           perRow[std::size_t(kRigidDerivSize * frame + j)] += 6;
     for (PetscInt& count : perRow) count = std::min(count, n);
-    EIS_CHECK(MatCreateAIJ(PETSC_COMM_SELF, n, n, n, n, 0, perRow.data(), 0, nullptr, &matrix_));
+    EIS_CHECK(MatCreateAIJ(comm_, local, local, n, n, 0, perRow.data(), 0, nullptr, &matrix_));
     // Symmetric where every member's is (a RigidMapping's exact geometric stiffness is not).
     PetscBool symmetric = PETSC_TRUE;
     for (Mat block : blocks) {
@@ -192,7 +200,7 @@ Mat RigidGroup::systemMatrix(double mFactor, double bFactor, double kFactor) {
     }
   }
   EIS_CHECK(MatZeroEntries(matrix_));
-  for (std::size_t m = 0; m < members_.size(); ++m) {
+  for (std::size_t m = 0; owner_ && m < members_.size(); ++m) {
     const PetscInt offset = PetscInt(kRigidDerivSize) * first_[m];
     for (PetscInt r = 0; r < PetscInt(kRigidDerivSize) * members_[m]->frames(); ++r) {
       PetscInt count;
@@ -206,7 +214,7 @@ Mat RigidGroup::systemMatrix(double mFactor, double bFactor, double kFactor) {
       EIS_CHECK(MatRestoreRow(blocks[m], r, &count, &columns, &values));
     }
   }
-  for (std::size_t s = 0; s < springs_.size(); ++s) {
+  for (std::size_t s = 0; owner_ && s < springs_.size(); ++s) {
     const PetscInt ends[2] = {PetscInt(kRigidDerivSize) * springs_[s].frame1,
                               PetscInt(kRigidDerivSize) * springs_[s].frame2};
     for (int p = 0; p < 2; ++p)

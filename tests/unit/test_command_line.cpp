@@ -691,6 +691,10 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.text("rigid.mapped-geometric-stiffness"), "stabilized"); }},
       {"rigid.mapped-hexahedra", "0 1 2 3 4 5 6 7",
        [](const Scene& s) { EXPECT_EQ(s.reals("rigid.mapped-hexahedra").size(), 8u); }},
+      {"rigid.mapped-springs", "/b 0 3 100 1 0.5",
+       [](const Scene& s) {
+         EXPECT_EQ(s.texts("rigid.mapped-springs"), Args{"/b 0 3 100 1 0.5"});
+       }},
       {"rigid.mapped-tetrahedra", "0 1 2 3",
        [](const Scene& s) { EXPECT_EQ(s.reals("rigid.mapped-tetrahedra").size(), 4u); }},
       {"rigid.mapped-young-modulus", "1000",

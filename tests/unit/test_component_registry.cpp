@@ -39,6 +39,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "face-traction",
                           "edge-pressure",
                           "rigid-mapped-cells",
+                          "rigid-mapped-springs",
                           "rest-shape-springs",
                           "volume-springs",
                           "surface-pressure",

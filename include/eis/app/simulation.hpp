@@ -20,6 +20,7 @@
 #include "eis/io/topology_changes.hpp"
 #include "eis/mesh/distributed_mesh.hpp"
 #include "eis/model/coupled_system.hpp"
+#include "eis/model/joint_system.hpp"
 #include "eis/model/mechanical_system.hpp"
 #include "eis/model/rigid_group.hpp"
 #include "eis/ode/time_integrator.hpp"
@@ -129,6 +130,7 @@ private:
     std::unique_ptr<NodalTable> initial;
     bool motionless = false;  // every unknown fixed: its steps are skipped
     bool coupled = false;     // stepped by its coupled group's integrator
+    bool joint = false;       // stepped with rigid frames (RigidRun::joint)
     Vec x = nullptr, v = nullptr, restCoordinates = nullptr;
     Vec x0 = nullptr, v0 = nullptr;  // x and v before the step (several bodies only)
     // topology.changes: the events still to come (app/topology_changes.cpp); null without.
@@ -151,7 +153,9 @@ private:
 
   // Bodies of rigid frames (rigid.frames; app/rigid_bodies.cpp) that springs join, or one alone:
   // no mesh, their own system and integrator, stepped in the scene's order among the mesh
-  // bodies' groups (SOFA's solver nodes); their frames are written by output.frames alone.
+  // bodies' groups (SOFA's solver nodes); their frames are written by output.frames alone. With
+  // rigid.mapped-springs to a mesh body, the group lives on the run's communicator and is stepped
+  // with that body as one JointSystem, at the frames' place.
   struct RigidRun {
     explicit RigidRun(const ObjectScene& first) : scene(first.scene) {}
     ~RigidRun();
@@ -163,6 +167,9 @@ private:
     std::unique_ptr<RigidGroup> body;
     std::unique_ptr<TimeIntegrator> integrator;
     Vec x = nullptr, v = nullptr, x0 = nullptr, v0 = nullptr;
+    Body* mesh = nullptr;                // the mesh body springs join, if any
+    std::unique_ptr<JointSystem> joint;  // the frames and that body as one system
+    Vec jointX = nullptr, jointV = nullptr;
   };
   // Collective: refuses what a scene with rigid bodies cannot do yet, by name, before anything is
   // built; then builds each rigid body.
@@ -171,13 +178,16 @@ private:
   // scene order.
   static std::vector<std::vector<std::size_t>> rigidGroups(const std::vector<ObjectScene>& objects);
   void buildRigid(const std::vector<ObjectScene>& objects, const std::vector<std::size_t>& members);
+  // Marks the mesh bodies that rigid.mapped-springs join to frames (Body::joint), before they
+  // are built; refuses one in a coupled group.
+  void markJointBodies(const std::vector<ObjectScene>& objects);
   // The frames an InteractionEllipsoidForceField of a mesh body reads, linked to its rigid run;
   // refuses a frame that is no body's, and an assembled operator for such a body.
   void linkFrames();
-  // Steps one rigid run; saveRigids keeps every run's state before the step (x0, v0),
-  // restoreRigids puts it back after a failed step.
+  // Steps one rigid run (a joint with a mesh body from `clock`); saveRigids keeps every run's
+  // state before the step (x0, v0), restoreRigids puts it back after a failed step.
   void saveRigids();
-  void advanceRigid(RigidRun& rigid, StepRecord& record);
+  void advanceRigid(RigidRun& rigid, StepRecord& record, double clock);
   void restoreRigids();
   // output.frames, when given: every rigid body's frames.
   void writeFrames();

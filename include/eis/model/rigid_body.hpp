@@ -98,6 +98,7 @@ public:
   RigidBody& operator=(const RigidBody&) = delete;
 
   int frames() const { return frames_; }
+  MPI_Comm comm() const { return comm_; }
   // Collective. New vectors holding the initial positions (7 a frame) and velocities (6 a frame,
   // projected: a fixed unknown starts still). The caller destroys them.
   Vec createPositions() const;
@@ -108,6 +109,24 @@ public:
   Mat systemMatrix(double mFactor, double bFactor, double kFactor) override;
   void projectResponse(Vec v) override;
   void addToPosition(Vec x, double h, Vec v) override;
+
+  // The mapped points, for a system that joins the body to a mesh body (model/joint_system):
+  // their positions for the frames `frames` (7 numbers a frame; sets J as computeForce does),
+  // point i's velocity J_i v, and out (6 numbers a frame) += J_i^T f.
+  std::size_t mappedPoints() const { return mapping_ ? mapping_->size() : 0; }
+  int mappedFrame(std::size_t i) const { return mapping_->frameOf(i); }
+  std::vector<Vec3d> mappedPositions(const double* frames) { return mapping_->apply(frames); }
+  Vec3d mappedVelocity(std::size_t i, const double* velocities) const {
+    return mapping_->applyJ(i, velocities);
+  }
+  void addMappedForce(std::size_t i, const Vec3d& f, double* out) const {
+    mapping_->applyJT(i, f, out);
+  }
+  // Forces and their df/dx (row major) that something outside the body puts on its mapped
+  // points, one each: the next computeForce adds them to the points' own, so that J^T f, J^T K J
+  // (products and matrix) and the geometric stiffness take them in. Throws eis::Error for a
+  // count other than the points'.
+  void setMappedLoads(std::vector<Vec3d> forces, std::vector<std::array<double, 9>> stiffness);
 
 private:
   // Whether a stiffness acts on the frames (mapped points, planes, rest-shape springs, beams):
@@ -130,6 +149,8 @@ private:
   std::vector<std::array<double, 9>> geometric_;       // each frame's geometric stiffness block
   std::unique_ptr<RigidMappedCellsField> cells_;       // the mapped points' cells, if any
   std::vector<BeamForceField> beams_;
+  std::vector<Vec3d> loads_;  // setMappedLoads's, if any
+  std::vector<std::array<double, 9>> loadStiffness_;
   Mat matrix_ = nullptr;
   double matrixFactor_ = 0;  // the mass factor the matrix holds (0: none yet)
 };

@@ -10,8 +10,9 @@
 // explicit (buildDampingMatrix adds nothing).
 //
 // The joined vectors hold the members' one after the other (7 numbers a frame in x, 6 in v); a
-// member's operations act on its part. Like its members, a group lives on PETSC_COMM_SELF:
-// every rank steps it whole.
+// member's operations act on its part. A group lives on its members' communicator (they must
+// share one): a run gives it PETSC_COMM_SELF, every rank stepping it whole; on a communicator of
+// several ranks rank 0 holds every unknown, as a member's do.
 #include <petscmat.h>
 
 #include <memory>
@@ -31,7 +32,8 @@ struct RigidFrameSpring {
 
 class RigidGroup : public MechanicalOperations {
 public:
-  // Throws eis::Error for a spring's frame outside the group or a polynomial spring.
+  // Collective on the members' communicator. Throws eis::Error for a spring's frame outside the
+  // group, a polynomial spring, or members on different communicators.
   RigidGroup(std::vector<std::unique_ptr<RigidBody>> members,
              std::vector<RigidFrameSpring> springs);
   ~RigidGroup() override;
@@ -43,6 +45,7 @@ public:
   // Member m's first frame in the group's numbering.
   int firstFrame(std::size_t m) const { return first_[m]; }
   int framesOf(std::size_t m) const { return members_[m]->frames(); }
+  RigidBody& member(std::size_t m) { return *members_[m]; }
   // New joined vectors of the members' initial positions and velocities; the caller destroys them.
   Vec createPositions() const;
   Vec createVelocities();
@@ -59,10 +62,12 @@ private:
 
   std::vector<std::unique_ptr<RigidBody>> members_;
   std::vector<RigidFrameSpring> springs_;
+  MPI_Comm comm_ = PETSC_COMM_SELF;
+  bool owner_ = true;  // rank 0 of comm_: holds every unknown
   std::vector<int> first_;
   int frames_ = 0;
   std::vector<std::array<double, 9>> dfdx_;  // each spring's D at the last force computation
-  std::vector<bool> fixed_;                  // per joined velocity unknown
+  std::vector<bool> fixed_;                  // per joined velocity unknown, on rank 0
   // Views on a member's part: its positions, and two of its velocity-shaped vectors.
   std::vector<Vec> xView_, vView_, wView_;
   Mat matrix_ = nullptr;
