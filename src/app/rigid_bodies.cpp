@@ -244,15 +244,29 @@ void Simulation::checkRigidBodies(const std::vector<ObjectScene>& objects) {
 }
 
 void Simulation::markJointBodies(const std::vector<ObjectScene>& objects) {
+  // Coupled by its springs to itself alone: the joint solves those springs instead.
+  const auto selfSpringsOnly = [&](const Body& body) {
+    const auto group = std::find_if(groups_.begin(), groups_.end(), [&](const auto& g) {
+      return std::find(g->bodies.begin(), g->bodies.end(), &body) != g->bodies.end();
+    });
+    const std::vector<InteractionSpringSet> sets = interactionSpringsOf(body.scene);
+    return group != groups_.end() && (*group)->bodies.size() == 1 &&
+           body.scene.texts("interaction.polynomial-springs").empty() &&
+           body.scene.texts("attach.pairs").empty() &&
+           std::all_of(sets.begin(), sets.end(),
+                       [](const InteractionSpringSet& set) { return set.target == "self"; });
+  };
   for (const ObjectScene& object : objects)
     if (isRigidBody(object.scene))
       for (const InteractionSpringSet& set : rigidMappedSpringsOf(object.scene))
         for (auto& body : bodies_)
           if (body->path == set.target) {
-            if (body->coupled)
+            if (body->coupled && !selfSpringsOnly(*body))
               throw Error("rigid.mapped-springs of " + object.path + " to " + set.target +
-                          ": the mesh body is in a coupled group (solver.group, "
-                          "interaction.springs or attach.pairs); not supported yet");
+                          ": the mesh body is in a coupled group with other bodies "
+                          "(solver.group, interaction.springs or attach.pairs); not supported "
+                          "yet");
+            body->coupled = false;
             body->joint = true;
           }
 }
@@ -306,6 +320,11 @@ void Simulation::buildRigid(const std::vector<ObjectScene>& objects,
       for (const InteractionSpring& spring : set.springs)
         jointSprings.push_back({m, std::size_t(spring.node1), spring.node2, spring});
     }
+  // The mesh body's springs to itself, solved in the joint (markJointBodies).
+  std::vector<MeshSpring> meshSprings;
+  if (rigid->mesh)
+    for (const InteractionSpringSet& set : interactionSpringsOf(rigid->mesh->scene))
+      for (const InteractionSpring& spring : set.springs) meshSprings.push_back({spring});
   // Every rank steps the whole group (a few frames) alike: no message, the same bits on any rank
   // count. Joined to a mesh body, the group lives on the run's communicator, rank 0 holding it.
   const MPI_Comm comm = rigid->mesh ? comm_ : PETSC_COMM_SELF;
@@ -356,8 +375,8 @@ void Simulation::buildRigid(const std::vector<ObjectScene>& objects,
       linearSolverOf(readLinearSolverParameters(rigid->scene), rigid->mesh == nullptr);
   if (!linear.options.direct) linear.pcType = PCJACOBI;
   if (rigid->mesh) {
-    rigid->joint =
-        std::make_unique<JointSystem>(*rigid->body, *rigid->mesh->system, std::move(jointSprings));
+    rigid->joint = std::make_unique<JointSystem>(*rigid->body, *rigid->mesh->system,
+                                                 std::move(jointSprings), std::move(meshSprings));
     rigid->jointX = rigid->joint->createPositions(rigid->x, rigid->mesh->x);
     rigid->jointV = rigid->joint->createVector();
   }
@@ -375,8 +394,10 @@ void Simulation::buildRigid(const std::vector<ObjectScene>& objects,
     report("rigid group of %zu bodies: one system, %zu springs between frames\n", members.size(),
            springCount);
   if (rigid->mesh)
-    report("rigid group with body %s: one system, %zu springs from mapped points to its nodes\n",
-           rigid->mesh->path.c_str(), rigid->joint->springs());
+    report(
+        "rigid group with body %s: one system, %zu springs from mapped points to its nodes, %zu "
+        "between its nodes\n",
+        rigid->mesh->path.c_str(), rigid->joint->springs(), rigid->joint->meshSprings());
   rigids_.push_back(std::move(rigid));
   if (const std::string path = scene().optionalText("output.frames"); !path.empty())
     prepareOutputFile("output.frames", path, FileWrite::Replaced, comm_);

@@ -56,6 +56,16 @@ void JointSystem::createMatrix(Mat frames, Mat mesh) {
     for (PetscInt d = 0; d < 3; ++d)
       (root_ ? inside : outside)[std::size_t(frameUnknowns_ + row + d)] += frameTotal_;
   }
+  // A mesh spring's end rows get the other end's 3 columns.
+  for (std::size_t t = 0; t < meshSprings_.size(); ++t)
+    for (std::size_t e = 0; e < 2; ++e) {
+      const PetscInt row = nodeRows_[slotOf(t) + e] - meshFirst;
+      const PetscInt other = nodeRows_[slotOf(t) + 1 - e] + frameTotal_;
+      if (row < 0 || row >= meshLocal) continue;
+      for (PetscInt d = 0; d < 3; ++d)
+        (other >= first && other < end ? inside : outside)[std::size_t(frameUnknowns_ + row + d)] +=
+            3;
+    }
   for (PetscInt r = 0; r < rows; ++r) {
     inside[std::size_t(r)] = std::min(inside[std::size_t(r)], end - first);
     outside[std::size_t(r)] = std::min(outside[std::size_t(r)], total - (end - first));
@@ -129,6 +139,27 @@ void JointSystem::addSpringBlocks(double kFactor) {
   }
 }
 
+// On rank 0, mesh spring t between nodes a and b: -kFactor D on the (a, a) and (b, b) blocks,
+// kFactor D on (a, b) and (b, a).
+void JointSystem::addMeshSpringBlocks(double kFactor) {
+  if (!root_) return;
+  for (std::size_t t = 0; t < meshSprings_.size(); ++t) {
+    const std::size_t slot[2] = {slotOf(t), slotOf(t) + 1};
+    for (std::size_t r = 0; r < 2; ++r)
+      for (std::size_t c = 0; c < 2; ++c)
+        for (std::size_t j = 0; j < 3; ++j) {
+          if (nodeFixed_[3 * slot[r] + j]) continue;
+          const PetscInt row = nodeRows_[slot[r]] + frameTotal_ + PetscInt(j);
+          for (std::size_t k = 0; k < 3; ++k) {
+            if (nodeFixed_[3 * slot[c] + k]) continue;
+            const PetscInt column = nodeRows_[slot[c]] + frameTotal_ + PetscInt(k);
+            const PetscScalar value = (r == c ? -kFactor : kFactor) * meshDfdx_[t][3 * j + k];
+            EIS_CHECK(MatSetValues(matrix_, 1, &row, 1, &column, &value, ADD_VALUES));
+          }
+        }
+  }
+}
+
 Mat JointSystem::systemMatrix(double mFactor, double bFactor, double kFactor) {
   const Mat frames = frames_.systemMatrix(mFactor, bFactor, kFactor);
   const Mat mesh = mesh_.systemMatrix(mFactor, bFactor, kFactor);
@@ -145,6 +176,7 @@ Mat JointSystem::systemMatrix(double mFactor, double bFactor, double kFactor) {
   EIS_CHECK(MatAssemblyBegin(matrix_, MAT_FLUSH_ASSEMBLY));
   EIS_CHECK(MatAssemblyEnd(matrix_, MAT_FLUSH_ASSEMBLY));
   addSpringBlocks(kFactor);
+  addMeshSpringBlocks(kFactor);
   EIS_CHECK(MatAssemblyBegin(matrix_, MAT_FINAL_ASSEMBLY));
   EIS_CHECK(MatAssemblyEnd(matrix_, MAT_FINAL_ASSEMBLY));
   return matrix_;

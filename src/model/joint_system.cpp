@@ -37,8 +37,12 @@ std::vector<bool> fixedOf(MechanicalOperations& part, Vec like) {
 }  // namespace
 
 JointSystem::JointSystem(RigidGroup& frames, MechanicalSystem& mesh,
-                         std::vector<PointNodeSpring> springs)
-    : frames_(frames), mesh_(mesh), springs_(std::move(springs)), comm_(mesh.mesh().comm()) {
+                         std::vector<PointNodeSpring> springs, std::vector<MeshSpring> meshSprings)
+    : frames_(frames),
+      mesh_(mesh),
+      springs_(std::move(springs)),
+      meshSprings_(std::move(meshSprings)),
+      comm_(mesh.mesh().comm()) {
   int rank;
   EIS_CHECK_MPI(MPI_Comm_rank(comm_, &rank));
   root_ = rank == 0;
@@ -58,6 +62,12 @@ JointSystem::JointSystem(RigidGroup& frames, MechanicalSystem& mesh,
       throw Error(
           "springs from rigidly mapped points: a polynomial spring is not supported there yet");
   }
+  for (const MeshSpring& spring : meshSprings_)
+    if (!spring.law.polynomial.empty() || !spring.law.points1.empty() ||
+        !spring.law.points2.empty())
+      throw Error(
+          "interaction.springs of a mesh body joined to rigid frames: a polynomial spring or a "
+          "weighted end is not supported there yet");
   fv_ = frames_.createVelocities();
   fx_ = frames_.createPositions();
   EIS_CHECK(VecDuplicate(fv_, &ff_));
@@ -71,28 +81,35 @@ JointSystem::JointSystem(RigidGroup& frames, MechanicalSystem& mesh,
   EIS_CHECK(VecGetSize(fv_, &frameTotal_));
   meshStart_ = frameTotal_ + meshFirst;
 
-  // Each spring's node: its first mesh row, found by its owner and shared.
+  // Each slot's node: its first mesh row, found by its owner and shared.
+  std::vector<std::int64_t> slotNodes;
+  for (const PointNodeSpring& spring : springs_) slotNodes.push_back(spring.node);
+  for (const MeshSpring& spring : meshSprings_) {
+    slotNodes.push_back(spring.law.node1);
+    slotNodes.push_back(spring.law.node2);
+  }
   const DistributedMesh& m = mesh_.mesh();
   std::map<std::int64_t, PetscInt> ownedVertex;
   for (std::size_t v = 0; v < m.numLocalVertices(); ++v)
     if (m.owned()[v]) ownedVertex[m.nodeIds()[v]] = PetscInt(v);
-  nodeRows_.assign(springs_.size(), -1);
-  for (std::size_t s = 0; s < springs_.size(); ++s) {
-    const auto found = ownedVertex.find(springs_[s].node);
+  nodeRows_.assign(slotNodes.size(), -1);
+  for (std::size_t s = 0; s < slotNodes.size(); ++s) {
+    const auto found = ownedVertex.find(slotNodes[s]);
     if (found != ownedVertex.end()) nodeRows_[s] = meshFirst + m.ownedOffset(found->second);
   }
-  if (!springs_.empty())
+  if (!slotNodes.empty())
     EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, nodeRows_.data(), int(nodeRows_.size()), MPIU_INT,
                                 MPI_MAX, comm_));
-  for (std::size_t s = 0; s < springs_.size(); ++s)
+  for (std::size_t s = 0; s < slotNodes.size(); ++s)
     if (nodeRows_[s] < 0)
-      throw Error("springs from rigidly mapped points: node " + std::to_string(springs_[s].node) +
-                  " is no node of the mesh body");
+      throw Error(std::string(s < springs_.size() ? "springs from rigidly mapped points"
+                                                  : "interaction.springs of the joined mesh body") +
+                  ": node " + std::to_string(slotNodes[s]) + " is no node of the mesh body");
 
-  // Rank 0 gathers the springs' nodes, 3 unknowns each.
-  const PetscInt gathered = root_ ? PetscInt(3 * springs_.size()) : 0;
+  // Rank 0 gathers the slots' nodes, 3 unknowns each.
+  const PetscInt gathered = root_ ? PetscInt(3 * slotNodes.size()) : 0;
   std::vector<PetscInt> rows;
-  for (std::size_t s = 0; root_ && s < springs_.size(); ++s)
+  for (std::size_t s = 0; root_ && s < slotNodes.size(); ++s)
     for (PetscInt d = 0; d < 3; ++d) rows.push_back(nodeRows_[s] + d);
   EIS_CHECK(VecCreateSeq(PETSC_COMM_SELF, gathered, &nodes_));
   IS from;
@@ -110,6 +127,7 @@ JointSystem::JointSystem(RigidGroup& frames, MechanicalSystem& mesh,
   nodeFixed_.resize(nodeFree.size());
   for (std::size_t i = 0; i < nodeFree.size(); ++i) nodeFixed_[i] = nodeFree[i] == 0.0;
   dfdx_.assign(springs_.size(), {});
+  meshDfdx_.assign(meshSprings_.size(), {});
 }
 
 JointSystem::~JointSystem() {
@@ -159,7 +177,7 @@ void JointSystem::join(Vec frames, Vec mesh, Vec whole, bool positions) const {
 std::vector<double> JointSystem::gatherNodes(Vec mesh) const {
   EIS_CHECK(VecScatterBegin(gather_, mesh, nodes_, INSERT_VALUES, SCATTER_FORWARD));
   EIS_CHECK(VecScatterEnd(gather_, mesh, nodes_, INSERT_VALUES, SCATTER_FORWARD));
-  std::vector<double> values(root_ ? 3 * springs_.size() : 0);
+  std::vector<double> values(root_ ? std::size_t(3 * nodeRows_.size()) : 0);
   const PetscScalar* n;
   EIS_CHECK(VecGetArrayRead(nodes_, &n));
   std::copy(n, n + values.size(), values.begin());
@@ -214,6 +232,16 @@ void JointSystem::computeForce(Vec x, Vec v, Vec f) {
     }
     EIS_CHECK(VecRestoreArrayRead(fv_, &velocities));
     EIS_CHECK(VecRestoreArrayRead(fx_, &frames));
+    for (std::size_t t = 0; t < meshSprings_.size(); ++t) {
+      const std::size_t a = 3 * slotOf(t), b = a + 3;
+      SpringState state;
+      springForce(meshSprings_[t].law, &nodeX[a], &nodeX[b], &nodeV[a], &nodeV[b], state);
+      meshDfdx_[t] = state.dfdx;
+      for (std::size_t d = 0; d < 3; ++d) {
+        nodeForce[a + d] = state.force[d];
+        nodeForce[b + d] = -state.force[d];
+      }
+    }
     for (std::size_t m = 0; m < frames_.members(); ++m)
       if (frames_.member(m).mappedPoints() > 0)
         frames_.member(m).setMappedLoads(std::move(loads[m]), std::move(stiffness[m]));
@@ -231,7 +259,7 @@ void JointSystem::addMBKv(Vec out, double mFactor, double bFactor, double kFacto
   split(out, ff_, mf_, false);
   frames_.addMBKv(ff_, mFactor, bFactor, kFactor, fv_);
   mesh_.addMBKv(mf_, mFactor, bFactor, kFactor, mv_);
-  if (kFactor != 0 && !springs_.empty()) {
+  if (kFactor != 0 && !nodeRows_.empty()) {
     const std::vector<double> dn = gatherNodes(mv_);
     std::vector<double> nodeOut(dn.size(), 0.0);
     if (root_) {
@@ -251,6 +279,16 @@ void JointSystem::addMBKv(Vec out, double mFactor, double bFactor, double kFacto
             nodeOut[3 * s + a] += d * (dp[b] - dn[3 * s + b]);
           }
         member.addMappedForce(spring.point, toPoint, o + unknownsOf(spring));
+      }
+      // A mesh spring: D (dx_b - dx_a) on a, its opposite on b.
+      for (std::size_t t = 0; t < meshSprings_.size(); ++t) {
+        const std::size_t a = 3 * slotOf(t), b = a + 3;
+        for (std::size_t i = 0; i < 3; ++i)
+          for (std::size_t j = 0; j < 3; ++j) {
+            const double d = kFactor * meshDfdx_[t][3 * i + j] * (dn[b + j] - dn[a + j]);
+            nodeOut[a + i] += d;
+            nodeOut[b + i] -= d;
+          }
       }
       EIS_CHECK(VecRestoreArray(ff_, &o));
       EIS_CHECK(VecRestoreArrayRead(fv_, &dv));

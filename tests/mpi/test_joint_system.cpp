@@ -1,6 +1,7 @@
 // Two bodies of rigid frames (a RigidGroup, a spring between their centres) and a mesh body in
 // one system (model/joint_system), joined by springs from the
-// frames' mapped points to mesh nodes (one of them fixed), on 1, 2 and 3 ranks: the tangent the
+// frames' mapped points to mesh nodes (one of them fixed), with springs between the mesh's own
+// nodes beside them, on 1, 2 and 3 ranks: the tangent the
 // products and the assembled matrix give is the central difference of the force with frames
 // (turned by the quaternion rule) and nodes moved together, the two agree, and steps of the
 // library's EulerImplicitSolver end where the same steps on rank 0 alone do.
@@ -86,6 +87,21 @@ std::vector<eis::PointNodeSpring> springs(double kd) {
           spring(1, 0, 3, 40, 1.0)};
 }
 
+// The box's own springs (its interaction.springs to itself): free nodes, a free node to one
+// on the fixed face (9), and nodes the springs from points reach too (2, 5, 11).
+std::vector<eis::MeshSpring> meshSprings(double kd) {
+  const auto spring = [kd](std::int64_t a, std::int64_t b, double ks, double length) {
+    eis::MeshSpring s;
+    s.law.node1 = a;
+    s.law.node2 = b;
+    s.law.ks = ks;
+    s.law.kd = kd;
+    s.law.length = length;
+    return s;
+  };
+  return {spring(4, 11, 70, 0.2), spring(5, 9, 45, 0.6), spring(2, 8, 55, 0.3)};
+}
+
 struct Joint {
   Joint(MPI_Comm comm, RigidGeometricStiffness mode, double kd) {
     const eis_test::SceneFields& scene = boxScene();
@@ -97,7 +113,7 @@ struct Joint {
     std::vector<std::string> warnings;
     system = eis::buildSystem(scene.toScene(), *mesh, warnings);
     frames = framesGroup(comm, mode);
-    joint = std::make_unique<eis::JointSystem>(*frames, *system, springs(kd));
+    joint = std::make_unique<eis::JointSystem>(*frames, *system, springs(kd), meshSprings(kd));
     Vec fx = frames->createPositions(), mx = system->createVector();
     system->setRestState(mx);
     x = joint->createPositions(fx, mx);

@@ -3,17 +3,20 @@
 # (rigid.mapped-springs; SOFA's SpringForceField from a RigidMapping child to a body of points),
 # the frame and the body stepped as one system (model/joint_system.hpp). A turned, moving frame
 # of RigidMass (inertia not diagonal) carries two mapped points of mass 0.3; two springs join them
-# to nodes of a cube of 8 nodes (uniform mass 1.5, no material, node 7 fixed); gravity and
-# Rayleigh damping act. Written as INI keys and as a SOFA scene (a SpringForceField from the
-# RigidMapping child to the body, object1 and object2 either way). Two steps are worked out here
-# from SOFA's formulas with numpy: the points p = c + R(q) l, J = [I, -[R l]x], the mass
-# diag(m, m, m, m I) + J^T m_p J, the springs' force ks (d - L) + kd (v2 - v1).u along
-# u = x2 - x1 and D = (ks - f/d) u u^T + (f/d) I, as J^T (-D) J on the frame, J^T D and D J
-# across, -D on the node; the step ((1 + h rM) M - h (h + rK) K) dv = h (f + (-rM M + (h + rK)
-# K) v) on the free unknowns, nodes moved by h v, the frame's centre by h v and its orientation
-# turned by exp(h w / 2). The frames written on 1, 2 and 3 ranks (INI) and on 2 (SOFA) must
-# match it to 1e-12; without the springs the answer differs (the check can fail); what is not
-# carried is refused.
+# to nodes of a cube of 8 nodes (uniform mass 1.5, no material, node 7 fixed), and a spring of the
+# cube to itself joins nodes 2 and 6 (its interaction.springs to itself, solved in the same
+# system: a coupled group of one body no longer); gravity and Rayleigh damping act. Written as
+# INI keys and as a SOFA scene (a SpringForceField from the RigidMapping child to the body,
+# object1 and object2 either way). Two steps are worked out here from SOFA's formulas with numpy:
+# the points p = c + R(q) l, J = [I, -[R l]x], the mass diag(m, m, m, m I) + J^T m_p J, the
+# springs' force ks (d - L) + kd (v2 - v1).u along u = x2 - x1 and
+# D = (ks - f/d) u u^T + (f/d) I, as J^T (-D) J on the frame, J^T D and D J across, -D on the
+# node (between two nodes: -D on each, D across); the step
+# ((1 + h rM) M - h (h + rK) K) dv = h (f + (-rM M + (h + rK) K) v) on the free unknowns, nodes
+# moved by h v, the frame's centre by h v and its orientation turned by exp(h w / 2). The frames
+# written on 1, 2 and 3 ranks (INI) and on 2 (SOFA) must match it to 1e-12; without the springs,
+# or without the cube's own, the answer differs (the check can fail); what is not carried is
+# refused.
 # Usage: rigid_mesh_springs.sh <euler-implicit> <meshes dir>.
 set -uo pipefail
 RANKS=3  # MPI ranks per run at most; tests/CMakeLists.txt reads this line too (PROCESSORS)
@@ -40,6 +43,8 @@ mass = 2 1 1 0.1 0 0.1 1.5 0 0 0 2
 mapped-points = 0 0.5 0.2 -0.3  0 -0.4 0.1 0.6
 mapped-mass = 0.3
 mapped-springs = /m 0 6 40 1.5 0.8  1 5 25 0.5 1.1
+[m/interaction]
+springs = self 2 6 30 0.7 0.9
 [m/mesh]
 nodes = 0 0 0  1 0 0  1 1 0  0 1 0  0 0 1  1 0 1  1 1 1  0 1 1
 tetrahedra = 0 1 3 4  1 2 3 6  1 4 5 6  3 4 6 7  1 3 4 6
@@ -59,7 +64,7 @@ import sys
 import numpy as np
 rows = [line.strip().split(",") for line in open(sys.argv[1])][1:]
 got = np.array([float(t) for row in rows for t in row[2:]])
-springs = sys.argv[2] == "springs"
+springs = sys.argv[2] != "none"
 q = np.array([float(t) for t in sys.argv[3].split()])
 h, rM, rK, g = 0.01, 0.2, 0.1, np.array([0.0, -9.81, 0.0])
 c = np.array([0.1, 1.8, -0.2])
@@ -72,6 +77,7 @@ m, inertia = 2.0, np.array([[1, 0.1, 0], [0.1, 1.5, 0], [0, 0, 2.0]])
 local = np.array([[0.5, 0.2, -0.3], [-0.4, 0.1, 0.6]])
 mp, mn = 0.3, 1.5
 law = [(0, 6, 40.0, 1.5, 0.8), (1, 5, 25.0, 0.5, 1.1)] if springs else []
+own = [(2, 6, 30.0, 0.7, 0.9)] if sys.argv[2] == "springs" else []
 n = 6 + 3 * len(nodes)
 
 def rotation(q):
@@ -121,6 +127,19 @@ for step in range(2):
         K[:6, s] += Ji.T @ D
         K[s, :6] += D @ Ji
         K[s, s] -= D
+    for (a, b, ks, kd, L) in own:
+        sa, sb = slice(6 + 3 * a, 9 + 3 * a), slice(6 + 3 * b, 9 + 3 * b)
+        u = nodes[b] - nodes[a]
+        d = np.linalg.norm(u)
+        u /= d
+        force = ks * (d - L) + kd * u @ (v[sb] - v[sa])
+        D = (ks - force / d) * np.outer(u, u) + force / d * np.eye(3)
+        f[sa] += force * u
+        f[sb] -= force * u
+        K[sa, sa] -= D
+        K[sb, sb] -= D
+        K[sa, sb] += D
+        K[sb, sa] += D
     free = [i for i in range(n) if not 6 + 3 * 7 <= i < 6 + 3 * 8]
     A = (1 + h * rM) * M - h * (h + rK) * K
     rhs = h * (f + (-rM * M + (h + rK) * K) @ v)
@@ -171,6 +190,7 @@ cat > joint.scn <<XML
                       0 0 -0.1  0.2 0.1 0  -0.1 0 0.3  0 0 0"/>
     <UniformMass vertexMass="1.5"/>
     <FixedProjectiveConstraint indices="7"/>
+    <SpringForceField object1="@dofs" object2="@dofs" spring="2 6 30 0.7 0.9"/>
   </Node>
   <SpringForceField object1="@r/points/dofs" object2="@m/dofs"
                     spring="0 6 40 1.5 0.8  1 5 25 0.5 1.1"/>
@@ -189,6 +209,8 @@ for scene in joint swapped; do
 done
 worst=$($PY3 reference.py frames1.csv none "$Q" || echo nan)
 check "the springs change the steps (the check can fail): $worst > 1e-4" below 1e-4 "$worst"
+worst=$($PY3 reference.py frames1.csv points "$Q" || echo nan)
+check "the cube's own spring changes them too: $worst > 1e-9" below 1e-9 "$worst"
 
 check "springs to a body of frames are refused" \
   refused "rigid.mapped-springs of /r to /s: the target is a body of rigid frames" 1 "$EXE" \

@@ -38,12 +38,19 @@ struct PointNodeSpring {
   InteractionSpring law;  // ks, kd, L (node1, node2 unused)
 };
 
+// A spring between two nodes of the mesh (their ids), the mesh body's own interaction.springs
+// to itself: solved in the joined system, where a CoupledSystem would solve them alone.
+struct MeshSpring {
+  InteractionSpring law;  // node1, node2: the ends; ks, kd, L
+};
+
 class JointSystem : public MechanicalOperations {
 public:
   // Collective on the mesh's communicator, which must be the frames'. Throws eis::Error on
   // every rank for a point that is no mapped point, a node that is no node of the mesh, a
-  // polynomial spring, or a mesh with Lagrangian constraints.
-  JointSystem(RigidGroup& frames, MechanicalSystem& mesh, std::vector<PointNodeSpring> springs);
+  // polynomial or weighted spring, or a mesh with Lagrangian constraints.
+  JointSystem(RigidGroup& frames, MechanicalSystem& mesh, std::vector<PointNodeSpring> springs,
+              std::vector<MeshSpring> meshSprings = {});
   ~JointSystem() override;
   JointSystem(const JointSystem&) = delete;
   JointSystem& operator=(const JointSystem&) = delete;
@@ -53,6 +60,7 @@ public:
   Vec createPositions(Vec framePositions, Vec meshPositions) const;
   Vec createVector() const;
   std::size_t springs() const { return springs_.size(); }
+  std::size_t meshSprings() const { return meshSprings_.size(); }
   // The joined vector's parts <-> the parts' own vectors; `positions`: x's layout (7 a frame).
   void split(Vec whole, Vec frames, Vec mesh, bool positions) const;
   void join(Vec frames, Vec mesh, Vec whole, bool positions) const;
@@ -68,8 +76,9 @@ public:
   bool massless() const override { return mesh_.massless(); }
 
 private:
-  // The springs' nodes' values of a mesh vector, on rank 0 (3 per spring); the reverse adds
-  // rank 0's values into the mesh vector.
+  // The springs' nodes' values of a mesh vector, on rank 0 (3 per slot: each point spring's
+  // node, then each mesh spring's two ends); the reverse adds rank 0's values into the mesh
+  // vector.
   std::vector<double> gatherNodes(Vec mesh) const;
   void addToNodes(const std::vector<double>& values, Vec mesh) const;
   void copyPart(Vec whole, Vec part, PetscInt offset, bool out) const;
@@ -77,24 +86,30 @@ private:
   void createMatrix(Mat frames, Mat mesh);
   // A part's rows into the joined matrix, its columns moved by `shift`.
   void copyRows(Mat part, PetscInt rowShift, PetscInt shift);
-  // The springs' cross and node blocks, kFactor times, between free unknowns.
+  // The springs' cross and node blocks, kFactor times, between free unknowns; the mesh
+  // springs' blocks.
   void addSpringBlocks(double kFactor);
+  void addMeshSpringBlocks(double kFactor);
+  // Mesh spring t's first end's slot (its second end is the next).
+  std::size_t slotOf(std::size_t t) const { return springs_.size() + 2 * t; }
 
   RigidGroup& frames_;
   MechanicalSystem& mesh_;
   std::vector<PointNodeSpring> springs_;
+  std::vector<MeshSpring> meshSprings_;
   MPI_Comm comm_;
   bool root_ = false;
   PetscInt frameUnknowns_ = 0, frameCoordinates_ = 0;  // on rank 0: 6 and 7 a frame
   PetscInt meshStart_ = 0;                             // the mesh part's first global row
   PetscInt frameTotal_ = 0;                            // 6 a frame: the mesh's rows' shift
-  std::vector<PetscInt> nodeRows_;                     // each spring's node, its mesh row
-  std::vector<bool> frameFixed_, nodeFixed_;           // rank 0: per frame unknown, per node's
+  std::vector<PetscInt> nodeRows_;                     // each slot's node, its mesh row
+  std::vector<bool> frameFixed_, nodeFixed_;           // rank 0: per frame unknown, per slot's
   VecScatter gather_ = nullptr;
-  Vec nodes_ = nullptr;                             // rank 0: 3 per spring
+  Vec nodes_ = nullptr;                             // rank 0: 3 per slot
   Vec fx_ = nullptr, fv_ = nullptr, ff_ = nullptr;  // frame parts: x, and two of v's layout
   Vec mx_ = nullptr, mv_ = nullptr, mf_ = nullptr;  // mesh parts
   std::vector<std::array<double, 9>> dfdx_;         // each spring's D, rank 0
+  std::vector<std::array<double, 9>> meshDfdx_;     // each mesh spring's D, rank 0
   // The first unknown of a spring's member in the frames' part (6 a frame).
   std::size_t unknownsOf(const PointNodeSpring& s) const;
   Mat matrix_ = nullptr;
