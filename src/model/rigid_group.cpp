@@ -101,9 +101,11 @@ Vec RigidGroup::createVelocities() {
 }
 
 void RigidGroup::place(Vec view, const PetscScalar* joined, std::size_t m, int size) const {
-  // The members only read a part they are given to read.
-  EIS_CHECK(VecPlaceArray(
-      view, const_cast<PetscScalar*>(joined) + std::size_t(size) * std::size_t(first_[m])));
+  // The members only read a part they are given to read. A rank that holds no frame has no
+  // array (null) and empty views: nothing to offset.
+  PetscScalar* part = const_cast<PetscScalar*>(joined);
+  if (owner_) part += std::size_t(size) * std::size_t(first_[m]);
+  EIS_CHECK(VecPlaceArray(view, part));
 }
 
 // Each member's forces, then SpringForceField::addForce on the frames' centres.
