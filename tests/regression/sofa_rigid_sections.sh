@@ -61,8 +61,23 @@ cat > frame_step.py <<'PY'
 # its frames CSV), the largest |dv| and the fixed frame's largest velocity.
 import math
 
+# The bar both references step: the step's and the material's figures, the frames' centres, the
+# child's points (x fastest), each point's frame, and the isotropic elasticity matrix D.
+h, rM, rK, rho, E, nu = 0.01, 0.2, 0.1, 2.0, 1000.0, 0.3
+g = [0.0, -9.81, 0.0]
+centres = [[0.0, 0.0, 0.0], [0.1, 0.0, 1.0]]
+pts = [[x, y, z] for z in (0.0, 1.0) for y in (-0.5, 0.5) for x in (-0.5, 0.5)]
+frame = [0, 0, 0, 0, 1, 1, 1, 1]
+lam = E * nu / ((1 + nu) * (1 - 2 * nu))
+mu = E / (2 * (1 + nu))
+D = [[0.0] * 6 for _ in range(6)]
+for i in range(3):
+    for j in range(3):
+        D[i][j] = lam + (2 * mu if i == j else 0.0)
+    D[3 + i][3 + i] = mu
 
-def report(rows, pts, centres, frame, K, M, g, h, rM, rK):
+
+def report(rows, K, M):
     got = [float(t) for t in rows[1][2:]]
     def jac(a):
         r = [pts[a][i] - centres[frame[a]][i] for i in range(3)]
@@ -110,22 +125,11 @@ PY
 cat > reference.py <<'PY'
 # One step from rest of the two-frame bar, frame 0 fixed: rows of frame 1 only.
 import math, sys
+from frame_step import rho, pts, frame, D
 import frame_step
 rows = [line.strip().split(",") for line in open(sys.argv[1])][1:]
-h, rM, rK, rho, E, nu = 0.01, 0.2, 0.1, 2.0, 1000.0, 0.3
-g = [0.0, -9.81, 0.0]
-centres = [[0.0, 0.0, 0.0], [0.1, 0.0, 1.0]]
-# The grid's points, x fastest: signs s of each corner about the cube's centre (0, 0, 0.5).
-pts = [[x, y, z] for z in (0.0, 1.0) for y in (-0.5, 0.5) for x in (-0.5, 0.5)]
-frame = [0, 0, 0, 0, 1, 1, 1, 1]
+# Signs s of each grid corner about the cube's centre (0, 0, 0.5).
 signs = [[2 * p[0], 2 * p[1], 2 * (p[2] - 0.5)] for p in pts]
-lam = E * nu / ((1 + nu) * (1 - 2 * nu))
-mu = E / (2 * (1 + nu))
-D = [[0.0] * 6 for _ in range(6)]
-for i in range(3):
-    for j in range(3):
-        D[i][j] = lam + (2 * mu if i == j else 0.0)
-    D[3 + i][3 + i] = mu
 K = [[0.0] * 24 for _ in range(24)]
 gp = 1 / math.sqrt(3)
 for xi in (-gp, gp):
@@ -151,7 +155,7 @@ for a in range(8):
     for b in range(8):
         differ = sum(1 for i in range(3) if signs[a][i] != signs[b][i])
         M[a][b] = rho / 20 if a == b else (rho / 40 if differ == 1 else 0.0)
-frame_step.report(rows, pts, centres, frame, K, M, g, h, rM, rK)
+frame_step.report(rows, K, M)
 PY
 
 for method in small large; do
@@ -260,21 +264,10 @@ tbar large > tlarge.scn
 cat > treference.py <<'PY'
 # One step from rest of the two-frame tetrahedral bar, frame 0 fixed: rows of frame 1 only.
 import math, sys
+from frame_step import rho, pts, frame, D
 import frame_step
 rows = [line.strip().split(",") for line in open(sys.argv[1])][1:]
-h, rM, rK, rho, E, nu = 0.01, 0.2, 0.1, 2.0, 1000.0, 0.3
-g = [0.0, -9.81, 0.0]
-centres = [[0.0, 0.0, 0.0], [0.1, 0.0, 1.0]]
-pts = [[x, y, z] for z in (0.0, 1.0) for y in (-0.5, 0.5) for x in (-0.5, 0.5)]
-frame = [0, 0, 0, 0, 1, 1, 1, 1]
 tets = [[0, 1, 3, 7], [0, 3, 2, 7], [0, 2, 6, 7], [0, 6, 4, 7], [0, 4, 5, 7], [0, 5, 1, 7]]
-lam = E * nu / ((1 + nu) * (1 - 2 * nu))
-mu = E / (2 * (1 + nu))
-D = [[0.0] * 6 for _ in range(6)]
-for i in range(3):
-    for j in range(3):
-        D[i][j] = lam + (2 * mu if i == j else 0.0)
-    D[3 + i][3 + i] = mu
 def sub(a, b): return [a[i] - b[i] for i in range(3)]
 def cross(a, b): return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 K = [[0.0] * 24 for _ in range(24)]  # df/dx
@@ -300,7 +293,7 @@ for t in tets:
     for a in range(4):
         for b in range(4):
             M[t[a]][t[b]] += rho * V * (0.1 if a == b else 0.05)
-frame_step.report(rows, pts, centres, frame, K, M, g, h, rM, rK)
+frame_step.report(rows, K, M)
 PY
 for ranks in 1 2 3; do
   status=0
