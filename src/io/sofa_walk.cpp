@@ -608,6 +608,14 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
       }
       continue;
     }
+    // SOFA registers BarycentricMapping for Vec3 states only (BarycentricMapping.cpp): onto
+    // frames its factory creates nothing, and SOFA runs the scene with those frames unmapped.
+    if (mapping.type == "BarycentricMapping" && (isRigid(child.state) || isRigid(input)))
+      throw Error(mapping.where + ": BarycentricMapping between " +
+                  (input ? input->label() : std::string("none")) + " and " + child.state->label() +
+                  ": SOFA builds BarycentricMapping for Vec3 states only; its factory fails "
+                  "to create this one, and SOFA runs the scene with the state of " +
+                  child.node->path() + " unmapped (a scene broken on SOFA's side)");
     if (multi)
       for (const SofaObject* each : multiMappingInputs(reader, mapping)) {
         if (std::any_of(walk.bodies.begin(), walk.bodies.end(),

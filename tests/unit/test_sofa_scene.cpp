@@ -853,6 +853,23 @@ TEST(SofaImport, SkippedAndUnsupportedComponents) {
             std::string::npos);
 }
 
+// SOFA registers BarycentricMapping for Vec3 states only: one onto Rigid3d frames is never
+// created in SOFA (as in SOFA's BarycentricMappingTrussBeam.scn), and is refused as SOFA's
+// breakage, not for what the frames hold.
+TEST(SofaImport, BarycentricMappingOntoFramesIsNotBuiltBySofa) {
+  const std::string error = errorOf([] {
+    keysOf(
+        "<Node name='frames'><MechanicalObject template='Rigid3' name='f' position='0 0 0 0 0 0 "
+        "1'/><UniformMass totalMass='1'/><BarycentricMapping input='@../dofs' output='@f'/>"
+        "</Node>");
+  });
+  EXPECT_NE(error.find("BarycentricMapping between MechanicalObject 'dofs'"), std::string::npos)
+      << error;
+  EXPECT_NE(error.find("SOFA builds BarycentricMapping for Vec3 states only"), std::string::npos)
+      << error;
+  EXPECT_NE(error.find("the state of /beam/frames unmapped"), std::string::npos) << error;
+}
+
 // Several bodies (SOFA's search-down order): each MechanicalObject with the ODE solver of its
 // node or above (the linear solver of that solver's node or above), the gravity of its node or
 // above, and the components of its node and of child nodes without a state of their own; a
