@@ -31,6 +31,7 @@
 #include "sofa_rigid_targets.hpp"
 #include "sofa_selections.hpp"
 #include "sofa_sparse_grid.hpp"
+#include "sofa_split_body.hpp"
 #include "sofa_subset_multi_mapping.hpp"
 #include "sofa_subset_topology.hpp"
 #include "sofa_topology_changes.hpp"
@@ -464,6 +465,11 @@ const SofaObject* mapMesh(Reader& reader, const SofaObject& state, const SofaImp
                                       "read here for tetrahedra only; a MeshGmshLoader, a "
                                       "MeshVTKLoader, a RegularGridTopology, a SparseGridTopology "
                                       "or a MeshTopology's hexas gives them")));
+  if (source && source->type == "MeshSplittingEngine")
+    throw Error(reader.where(state, "position") + ": " + state.label() + ": its points are " +
+                source->label() +
+                "'s part, which is read only as a state a SubsetMultiMapping joins into a body "
+                "of its own (io/sofa_split_body), not as a body's mesh");
   const bool creator = source && source->type == "GridMeshCreator";
   if (source && !isLoader(*source) && source != topology && !creator && !generated && !subset &&
       !gid)
@@ -942,6 +948,14 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     if (o->type == "PythonForceField") matrixFreeUnderCG(reader, *o, body.linearSolver);
     if (o->type == "InteractionEllipsoidForceField")
       matrixFreeForInteractionEllipsoid(reader, *o, body.linearSolver);
+  }
+  // A SubsetMultiMapping's child read as a body: its held points and its free inputs' mass
+  // (io/sofa_split_body).
+  if (body.splitMapping) {
+    for (const SofaObject* o : body.splitMasses)
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+    sofa::checkDataFields(reader, *body.splitMapping, options.skipUnsupported);
+    sofa::mapSplitBody(reader, body);
   }
   // EulerExplicitSolver inverts a diagonal mass itself; a mass that is not diagonal (a consistent
   // MeshMatrixMass, a hexahedral FEM's, a mapped child's) needs the node's linear solver, or SOFA

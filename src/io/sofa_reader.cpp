@@ -91,6 +91,14 @@ std::optional<std::string> Reader::text(const SofaObject& o, const std::string& 
                     ": " + field + " reads " + at->label() + "'s " + name +
                     ", which is read only as a SubsetMultiMapping's indexPairs, its child's "
                     "edges, a selection of indices or a SpringForceField's indices");
+      // MeshSplittingEngine's outputs likewise, read where a SubsetMultiMapping body reads them
+      // (io/sofa_split_body).
+      if (at->type == "MeshSplittingEngine" &&
+          (name == "indexPairs" || (name.rfind("position", 0) == 0 && name.size() > 8)))
+        throw Error(where(o, field) + ": " + o.type + (o.name.empty() ? "" : " '" + o.name + "'") +
+                    ": " + field + " reads " + at->label() + "'s " + name +
+                    ", which is read only by a SubsetMultiMapping child that is a body of its "
+                    "own and by the states it maps from");
       continue;
     }
     // Back at the object that asked, at a field it does not write: an engine's output (a

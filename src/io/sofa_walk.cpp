@@ -9,6 +9,7 @@
 #include "sofa_lagrangian.hpp"
 #include "sofa_rigid.hpp"
 #include "sofa_sparse_grid.hpp"
+#include "sofa_split_body.hpp"
 #include "sofa_subset_multi_mapping.hpp"
 
 namespace eis::sofa {
@@ -39,7 +40,8 @@ bool isTopology(const std::string& t) {
 // Components with no effect on the mechanics here: plugins, the default loops, topology, the
 // mesh sources (loaders and the regular, cylinder, sphere and sparse grids, read where the body's
 // mesh is, as are the GenerateGrid, GenerateCylinder and MeshTetraStuffing engines), the engines
-// our selections stand for (ROIs, MergeVectors of their indices, NearestPointROI's pairs), the task
+// our selections stand for (ROIs, MergeVectors of their indices, NearestPointROI's pairs,
+// MeshSplittingEngine's parts, read where a body's SubsetMultiMapping reads them), the task
 // scheduler's thread count, the Gravity context object (read where the body's gravity is), and the
 // ordering methods a direct solver links (BaseOrderingMethod::computePermutation: the order in
 // which it factorises, which changes the rounding of its exact solve, not the solve; ours is
@@ -57,7 +59,8 @@ bool isAccepted(const std::string& t) {
                      "SphereLoader", "GIDMeshLoader"}) ||
          t == "MergeVectors" || t == "GridMeshCreator" || t == "ProximityROI" ||
          t == "GenerateGrid" || t == "GenerateCylinder" || t == "StringMeshCreator" ||
-         t == "MeshTetraStuffing" || t == "SubsetTopology" || t == "NearestPointROI";
+         t == "MeshTetraStuffing" || t == "SubsetTopology" || t == "NearestPointROI" ||
+         t == "MeshSplittingEngine";
 }
 
 // What only draws, records or serves the GUI: rendering (every Ogl* component: models, shaders,
@@ -606,6 +609,12 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
                       "ConstantForceField (acting on the frames themselves) is supported");
         frames->components.push_back(o);
       }
+      continue;
+    }
+    // A SubsetMultiMapping child that joins free points and points fixed frames hold, with
+    // force fields of its own, is a body (io/sofa_split_body).
+    if (multi && isSplitChild(reader, child)) {
+      foldSplitBody(reader, walk.bodies, child);
       continue;
     }
     // SOFA registers BarycentricMapping for Vec3 states only (BarycentricMapping.cpp): onto

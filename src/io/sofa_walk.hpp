@@ -32,6 +32,10 @@ struct Body {
   const SofaObject* nonlinearSolver = nullptr;  // NewtonRaphsonSolver: found as the linear one
   std::vector<const SofaObject*> components;
   std::vector<MappedNode> mapped;  // the mapped children it drives
+  // A SubsetMultiMapping's child that is a body of its own (io/sofa_split_body): the mapping,
+  // and the masses of the free points it maps from (those bodies are folded into this one).
+  const SofaObject* splitMapping = nullptr;
+  std::vector<const SofaObject*> splitMasses;
 };
 
 struct Walk {

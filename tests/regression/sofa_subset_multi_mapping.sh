@@ -198,8 +198,8 @@ done
 
 # Refused: what else a child holds, springs with no end in the first input, springs written
 # before the mapping (SOFA would read rest points not yet sized), a pair naming no
-# point, an input a mapping drives (SOFA's MeshSplittingEngine.scn maps from RigidMapping points),
-# an engine output read where it is not computed.
+# point, an input a mapping drives (but points fixed frames hold: sofa_split_body.sh), an engine
+# output read where it is not computed.
 scene mass.scn "${join/<MeshSpringForceField/<UniformMass vertexMass=\"1\"\/><MeshSpringForceField}" \
   "${grids[@]}"
 check "a UniformMass in the child is refused" \
