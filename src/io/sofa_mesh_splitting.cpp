@@ -6,6 +6,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/mesh/serial_mesh.hpp"
+#include "sofa_selections.hpp"
 #include "sofa_subset_topology.hpp"
 
 namespace eis::sofa {
@@ -65,21 +66,8 @@ std::vector<long long> boxTetrahedra(const Reader& r, const SofaObject& roi,
     r.refuseIfGiven(roi, field, "not read for a MeshSplittingEngine's region");
   if (!r.boolean(roi, "computeTetrahedra", true))
     r.reject(roi, "computeTetrahedra", "the engine reads the tetrahedra it would not compute");
-  std::vector<double> boxes = r.reals(roi, "box");
-  if (!r.given(roi, "box")) boxes = {0, 0, 0, 1, 1, 1};
-  if (boxes.empty() || boxes.size() % 6 != 0) r.reject(roi, "box", "expected 6 numbers per box");
-  for (std::size_t b = 0; b < boxes.size(); b += 6)
-    for (std::size_t d = 0; d < 3; ++d)
-      if (boxes[b + d] > boxes[b + 3 + d]) std::swap(boxes[b + d], boxes[b + 3 + d]);
-  const auto inRoi = [&](const std::array<double, 3>& p) {
-    for (std::size_t b = 0; b < boxes.size(); b += 6) {
-      bool inside = true;
-      for (std::size_t d = 0; d < 3; ++d)
-        inside = inside && p[d] >= boxes[b + d] && p[d] <= boxes[b + 3 + d];
-      if (inside) return true;
-    }
-    return false;
-  };
+  const std::vector<std::array<double, 6>> boxes = alignedBoxes(r, roi);
+  const auto inRoi = [&](const std::array<double, 3>& p) { return inAlignedBoxes(boxes, p); };
   const bool strict = r.boolean(roi, "strict", true);
   std::vector<long long> in;
   const auto& corners = mesh.cells.flat();
@@ -154,14 +142,14 @@ MeshSplit computeMeshSplit(Reader& r, const SofaObject& engine, const std::strin
     const SofaObject* roi =
         written && isSofaLink(*written) ? r.linked(engine, field, &roiField) : nullptr;
     std::vector<long long> chosen;
+    if (written && !tetrahedra)
+      r.reject(engine, field, "the engine reads no tetrahedra from " + split.loader->label());
     if (roi && roi->type == "BoxROI" && roiField == "tetrahedronIndices")
       chosen = boxTetrahedra(r, *roi, *split.loader, mesh);
     else if (written && isSofaLink(*written) && !r.given(engine, field))
       r.reject(engine, field, "read when written, or a BoxROI's tetrahedronIndices");
     else if (written)
       chosen = r.integers(engine, field);
-    if (!chosen.empty() && !tetrahedra)
-      r.reject(engine, field, "the engine reads no tetrahedra from " + split.loader->label());
     const auto& corners = mesh.cells.flat();
     for (long long t : chosen) {
       if (t < 0 || std::size_t(4 * t) >= corners.size())

@@ -31,6 +31,31 @@ std::string indexList(const std::vector<long long>& indices) {
   return text;
 }
 
+std::vector<std::array<double, 6>> alignedBoxes(const Reader& reader, const SofaObject& roi) {
+  std::vector<double> flat = reader.reals(roi, "box");
+  if (!reader.given(roi, "box")) flat = {0, 0, 0, 1, 1, 1};
+  if (flat.empty() || flat.size() % 6 != 0) reader.reject(roi, "box", "expected 6 numbers per box");
+  std::vector<std::array<double, 6>> boxes;
+  for (std::size_t b = 0; b < flat.size(); b += 6) {
+    std::array<double, 6> box{flat[b],     flat[b + 1], flat[b + 2],
+                              flat[b + 3], flat[b + 4], flat[b + 5]};
+    for (std::size_t d = 0; d < 3; ++d)
+      if (box[d] > box[d + 3]) std::swap(box[d], box[d + 3]);
+    boxes.push_back(box);
+  }
+  return boxes;
+}
+
+bool inAlignedBoxes(const std::vector<std::array<double, 6>>& boxes,
+                    const std::array<double, 3>& p) {
+  for (const auto& box : boxes) {
+    bool inside = true;
+    for (std::size_t d = 0; d < 3; ++d) inside = inside && !(p[d] < box[d] || p[d] > box[d + 3]);
+    if (inside) return true;
+  }
+  return false;
+}
+
 std::optional<std::string> axisSlab(int axis, double sign, double dmin, double dmax) {
   const double low = std::nextafter(sign > 0 ? dmin : -dmax, HUGE_VAL);
   const double high = std::nextafter(sign > 0 ? dmax : -dmin, -HUGE_VAL);

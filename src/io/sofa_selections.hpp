@@ -1,6 +1,7 @@
 #pragma once
 // What SOFA's number and index fields become in our keys' grammar, shared by the mappings of the
 // components (io/sofa_masses.cpp, io/sofa_constraints.cpp, ...). Private to the SOFA importer.
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -20,6 +21,14 @@ std::string indexList(const std::vector<long long>& indices);
 // sign +-1), as SOFA's `dmin < dot(normal, p) < dmax` tests: each bound moved to the next double
 // inside for our inclusive box; nothing when no double lies between them.
 std::optional<std::string> axisSlab(int axis, double sign, double dmin, double dmax);
+
+// BoxROI's aligned boxes (BoxROI.inl, init): `box`, 6 numbers each, "0 0 0 1 1 1" when it is not
+// written, each corner pair put in order (min > max swapped). Its orientedBox is the caller's.
+std::vector<std::array<double, 6>> alignedBoxes(const Reader& reader, const SofaObject& roi);
+// BoxROI::isPointInAlignedBox over the boxes: in one of them, faces included (p < min or p > max
+// in no coordinate).
+bool inAlignedBoxes(const std::vector<std::array<double, 6>>& boxes,
+                    const std::array<double, 3>& p);
 
 // The selections a field of indices stands for. Inline, or a link to a BoxROI's, SphereROI's,
 // PlaneROI's, PairBoxROI's or ProximityROI's (a nearest selection) indices, or to the output of a

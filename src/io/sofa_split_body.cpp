@@ -69,7 +69,8 @@ Points inputPoints(Reader& r, const SofaObject& state, const SofaObject& engine,
   if (const auto link = meshSplitLink(r, state, "position")) {
     const std::string& out = link->output;
     std::size_t k = 0;
-    if (link->engine != &engine || out.size() <= 8 || out.compare(0, 8, "position") != 0 ||
+    if (link->engine != &engine || out.size() <= 8 || out.size() > 14 ||
+        out.compare(0, 8, "position") != 0 ||
         !std::all_of(out.begin() + 8, out.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
         (k = std::stoul(out.substr(8))) < 1 || k > split.parts.size())
       r.reject(state, "position",

@@ -75,23 +75,10 @@ std::vector<long long> boxIndices(const Reader& r, const SofaObject& roi, const 
     r.reject(roi, "position",
              "a NearestPointROI's input indices from a BoxROI of " + state.label() +
                  "'s points (its position or rest_position) are read; another is not");
-  std::vector<double> boxes = r.reals(roi, "box");
-  if (!r.given(roi, "box")) boxes = {0, 0, 0, 1, 1, 1};
-  if (boxes.size() % 6 != 0) r.reject(roi, "box", "expected 6 numbers per box");
-  for (std::size_t b = 0; b < boxes.size(); b += 6)
-    for (std::size_t d = 0; d < 3; ++d)
-      if (boxes[b + d] > boxes[b + 3 + d]) std::swap(boxes[b + d], boxes[b + 3 + d]);
+  const std::vector<std::array<double, 6>> boxes = alignedBoxes(r, roi);
   std::vector<long long> indices;
   for (std::size_t i = 0; i < points.size(); ++i)
-    for (std::size_t b = 0; b < boxes.size(); b += 6) {
-      bool inside = true;
-      for (std::size_t d = 0; d < 3; ++d)
-        inside = inside && !(points[i][d] < boxes[b + d] || points[i][d] > boxes[b + 3 + d]);
-      if (inside) {
-        indices.push_back(static_cast<long long>(i));
-        break;
-      }
-    }
+    if (inAlignedBoxes(boxes, points[i])) indices.push_back(static_cast<long long>(i));
   return indices;
 }
 

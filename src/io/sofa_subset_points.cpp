@@ -11,6 +11,7 @@
 #include "sofa_grid_mapper.hpp"
 #include "sofa_grid_mesh.hpp"
 #include "sofa_mapped_child.hpp"
+#include "sofa_selections.hpp"
 #include "sofa_subset_topology.hpp"
 #include "sofa_walk.hpp"
 
@@ -51,24 +52,11 @@ std::vector<long long> boxIndices(const Reader& r, const SofaObject& roi, const 
     r.reject(roi, "position",
              "a BoxROI selecting a SubsetMapping's points must test its input's points (\"@" +
                  body.label() + ".position\")");
-  std::vector<double> boxes = r.reals(roi, "box");
-  if (!r.given(roi, "box")) boxes = {0, 0, 0, 1, 1, 1};
-  if (boxes.empty() || boxes.size() % 6 != 0) r.reject(roi, "box", "expected 6 numbers a box");
-  for (std::size_t b = 0; b < boxes.size(); b += 6)
-    for (std::size_t d = 0; d < 3; ++d)
-      if (boxes[b + d] > boxes[b + 3 + d]) std::swap(boxes[b + d], boxes[b + 3 + d]);
+  const std::vector<std::array<double, 6>> boxes = alignedBoxes(r, roi);
   const std::vector<std::array<double, 3>> points = bodyPoints(r, body, mapping);
   std::vector<long long> indices;
   for (std::size_t i = 0; i < points.size(); ++i)
-    for (std::size_t b = 0; b < boxes.size(); b += 6) {
-      bool inside = true;
-      for (std::size_t d = 0; d < 3; ++d)
-        inside = inside && !(points[i][d] < boxes[b + d] || points[i][d] > boxes[b + 3 + d]);
-      if (inside) {
-        indices.push_back((long long)i);
-        break;
-      }
-    }
+    if (inAlignedBoxes(boxes, points[i])) indices.push_back(static_cast<long long>(i));
   return indices;
 }
 
