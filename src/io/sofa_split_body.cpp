@@ -73,9 +73,10 @@ Points inputPoints(Reader& r, const SofaObject& state, const SofaObject& engine,
         out.compare(0, 8, "position") != 0 ||
         !std::all_of(out.begin() + 8, out.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
         (k = std::stoul(out.substr(8))) < 1 || k > split.parts.size())
-      r.reject(state, "position",
-               "expected a position<k> of " + engine.label() +
-                   ", the engine whose indexPairs the mapping reads");
+      throw Error(r.where(state, "position") + ": " + state.label() + ": position = '" +
+                  *state.field("position") + "': expected a position1 .. position" +
+                  std::to_string(split.parts.size()) + " of " + engine.label() +
+                  ", the engine whose indexPairs the mapping reads");
     for (const auto& p : split.parts[k - 1]) points.push_back(p);
     return points;
   }
@@ -198,8 +199,9 @@ void mapSplitBody(Reader& r, const Body& body) {
                   "the child's rest points are its own (its mesh's) here");
   const auto link = meshSplitLink(r, mapping, "indexPairs");
   if (!link || link->output != "indexPairs")
-    r.reject(mapping, "indexPairs",
-             "a SubsetMultiMapping body reads a MeshSplittingEngine's indexPairs");
+    throw Error(r.where(mapping, "indexPairs") + ": " + mapping.label() +
+                ": indexPairs: a SubsetMultiMapping body reads a MeshSplittingEngine's "
+                "indexPairs (\"@engine.indexPairs\")");
   const SofaObject& engine = *link->engine;
   const SofaObject* loader = r.linked(engine, "position");
   const MeshSplit split =

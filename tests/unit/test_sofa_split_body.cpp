@@ -82,6 +82,14 @@ TEST(SofaSplitBody, WhatIsNotReadSoIsRefused) {
   const std::string hexahedra = errorOf([] { bodyKeys(splitScene("hexahedronIndices1='0'")); });
   EXPECT_NE(hexahedra.find("only regions of points and tetrahedra are read"), std::string::npos)
       << hexahedra;
+  const std::string part = errorOf([] {
+    std::string text = splitScene("indices1='0'");
+    text.replace(text.find("split.position3"), 15, "split.position4");
+    bodyKeys(text);
+  });
+  EXPECT_NE(part.find("expected a position1 .. position3 of MeshSplittingEngine 'split'"),
+            std::string::npos)
+      << part;
   // The engine's outputs read elsewhere: a springs child's indexPairs between two bodies.
   const std::string springs = errorOf([] {
     bodyKeys(
