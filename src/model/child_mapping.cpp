@@ -54,9 +54,7 @@ std::vector<ChildMapping::Point> chooseCells(const DistributedMesh& mesh,
   return points;
 }
 
-Vec3 sub(const Vec3& a, const Vec3& b) {
-  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-}
+using mat3::minus;
 
 std::vector<Vec3> cornersOf(const DistributedMesh& mesh, std::size_t c) {
   const auto cell = mesh.cells()[c];
@@ -69,8 +67,8 @@ std::vector<Vec3> cornersOf(const DistributedMesh& mesh, std::size_t c) {
 // x1 - x0, x2 - x0, x3 - x0 (tetrahedron), x1 - x0, x3 - x0, x4 - x0 (hexahedron).
 Mat3 edgeMatrix(const std::vector<Vec3>& x) {
   const bool tetrahedron = x.size() == 4;
-  const Vec3 e0 = sub(x[1], x[0]), e1 = sub(tetrahedron ? x[2] : x[3], x[0]),
-             e2 = sub(tetrahedron ? x[3] : x[4], x[0]);
+  const Vec3 e0 = minus(x[1], x[0]), e1 = minus(tetrahedron ? x[2] : x[3], x[0]),
+             e2 = minus(tetrahedron ? x[3] : x[4], x[0]);
   return {e0[0], e1[0], e2[0], e0[1], e1[1], e2[1], e0[2], e1[2], e2[2]};
 }
 
@@ -82,7 +80,7 @@ CellCoordinates cellCoordinates(const std::vector<Vec3>& x, const Vec3& p) {
   const double det = determinant(b);
   if (det == 0) throw Error("a mapped child's body has a flat cell: no barycentric coordinates");
   // inverseTranspose(b)^T = b^-1.
-  const Vec3 v = transposeTimes(inverseTranspose(b, det), sub(p, x[0]));
+  const Vec3 v = transposeTimes(inverseTranspose(b, det), minus(p, x[0]));
   CellCoordinates out{v, 0, {}};
   if (tetrahedron) {
     out.distance = std::max(std::max(-v[0], -v[1]), std::max(-v[2], v[0] + v[1] + v[2] - 1));
@@ -169,7 +167,7 @@ ChildMapping ChildMapping::barycentric(const DistributedMesh& mesh,
     for (std::size_t i = 0; i < points.size(); ++i) {
       double d = cellCoordinates(corners, points[i]).distance;
       if (d > 0) {
-        const Vec3 r = sub(points[i], centre);
+        const Vec3 r = minus(points[i], centre);
         d = dot(r, r);
       }
       if (better({d, id}, best[i])) best[i] = {d, id};

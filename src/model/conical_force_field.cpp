@@ -3,22 +3,16 @@
 #include <cmath>
 #include <utility>
 
+#include "eis/model/mat3.hpp"
+
 namespace eis {
 
 namespace {
 
-double dot(const Vec3& a, const Vec3& b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-double norm(const Vec3& a) {
-  return std::sqrt(dot(a, a));
-}
-Vec3 cross(const Vec3& a, const Vec3& b) {
-  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
-Vec3 scaled(const Vec3& a, double s) {
-  return {a[0] * s, a[1] * s, a[2] * s};
-}
+using mat3::cross;
+using mat3::dot;
+using mat3::norm;
+using mat3::scaled;
 
 // ConicalForceField::isIn: within the height of the apex and the angle of the axis. A node at
 // the apex gives acos(NaN), which compares false: inside, as in SOFA.

@@ -17,15 +17,13 @@ using mat3::rowsOf;
 using mat3::times;
 using mat3::transposeTimes;
 
-Vec3 sub(const Vec3& a, const Vec3& b) {
-  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-}
+using mat3::minus;
 
 // SOFA's "large" frame (computeRotationLarge): rows are the element axes, so it maps world to
 // element coordinates.
 Mat3 largeFrame(const Vec3& p0, const Vec3& p1, const Vec3& p2) {
-  const Vec3 ex = normalized(sub(p1, p0));
-  const Vec3 ez = normalized(cross(ex, sub(p2, p0)));
+  const Vec3 ex = normalized(minus(p1, p0));
+  const Vec3 ez = normalized(cross(ex, minus(p2, p0)));
   return rowsOf(ex, cross(ez, ex), ez);
 }
 
@@ -50,7 +48,7 @@ CorotationalFEM::CorotationalFEM(const Cells& cells, const CellShapes& shapes,
     RestElement& e = restElements_[c];
     const Vec3 origin = point(rest.data(), cells_[c][0]);
     for (int a = 1; a < 4; ++a)
-      e.edges[a - 1] = times(r0, sub(point(rest.data(), cells_[c][a]), origin));
+      e.edges[a - 1] = times(r0, minus(point(rest.data(), cells_[c][a]), origin));
     // SOFA builds B from the rotated rest element; rotating the world gradients is the same B.
     const TetraShape shape = shapes[c];
     for (int a = 0; a < 4; ++a) e.gradients[a] = times(r0, shape.gradients[a]);
@@ -71,7 +69,8 @@ void CorotationalFEM::setCellMaterials(std::vector<LameParameters> lame) {
 double CorotationalFEM::edgeDeterminant(std::size_t cell, const double* x) const {
   const auto& v = cells_[cell];
   const Vec3 p0 = point(x, v[0]);
-  const Vec3 a = sub(point(x, v[1]), p0), b = sub(point(x, v[2]), p0), c = sub(point(x, v[3]), p0);
+  const Vec3 a = minus(point(x, v[1]), p0), b = minus(point(x, v[2]), p0),
+             c = minus(point(x, v[3]), p0);
   return a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
          a[2] * (b[0] * c[1] - b[1] * c[0]);
 }
@@ -86,7 +85,7 @@ CorotationalFEM::Mat3 CorotationalFEM::frame(std::size_t cell, const double* x) 
     const auto& g = restElements_[cell].gradients;
     Mat3 f{};
     for (int a = 1; a < 4; ++a) {
-      const Vec3 e = sub(point(x, v[a]), p0);
+      const Vec3 e = minus(point(x, v[a]), p0);
       for (int k = 0; k < 3; ++k)
         for (int l = 0; l < 3; ++l) f[3 * k + l] += e[k] * g[a][l];
     }
@@ -94,7 +93,7 @@ CorotationalFEM::Mat3 CorotationalFEM::frame(std::size_t cell, const double* x) 
     return {r[0], r[3], r[6], r[1], r[4], r[7], r[2], r[5], r[8]};
   }
   // svd: polar's frame (accumulateForceSVD's det F >= 1e-6 branch; addForce refuses the other).
-  return sofaPolarRotation(rowsOf(sub(p1, p0), sub(p2, p0), sub(point(x, v[3]), p0)));
+  return sofaPolarRotation(rowsOf(minus(p1, p0), minus(p2, p0), minus(point(x, v[3]), p0)));
 }
 
 // d_a = R0 (X_a - X_0) - R (x_a - x_0): SOFA's D, rest minus current, in the element frame.
@@ -104,7 +103,7 @@ CorotationalFEM::Nodal CorotationalFEM::corotatedDisplacement(std::size_t cell, 
   const auto& edges = restElements_[cell].edges;
   const Vec3 origin = point(x, v[0]);
   Nodal d{};
-  for (int a = 1; a < 4; ++a) d[a] = sub(edges[a - 1], times(r, sub(point(x, v[a]), origin)));
+  for (int a = 1; a < 4; ++a) d[a] = minus(edges[a - 1], times(r, minus(point(x, v[a]), origin)));
   return d;
 }
 

@@ -22,18 +22,14 @@ constexpr int kD = HexahedralFEM::kDofs;
 constexpr int kSign[kN][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
                               {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
 
-Vec3 sub(const Vec3& a, const Vec3& b) {
-  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-}
-double length(const Vec3& a) {
-  return std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
-}
+using mat3::minus;
+using mat3::norm;
 
 // (e0 + e1 + e2 + e3) * 0.25 for the four edges b_i -> a_i.
 Vec3 meanEdge(const std::array<Vec3, kN>& p, const int (&a)[4], const int (&b)[4]) {
   Vec3 e{0, 0, 0};
   for (int i = 0; i < 4; ++i) {
-    const Vec3 d = sub(p[a[i]], p[b[i]]);
+    const Vec3 d = minus(p[a[i]], p[b[i]]);
     for (int m = 0; m < 3; ++m) e[m] += d[m];
   }
   return {e[0] * .25, e[1] * .25, e[2] * .25};
@@ -86,10 +82,10 @@ Vec3 point(const double* x, PetscInt vertex) {
 
 HexahedralFEM::Stiffness HexahedralFEM::stiffness(const std::array<Vec3, kN>& rest,
                                                   const LameParameters& lame) {
-  const Vec3 diagonal = sub(rest[6], rest[0]);
+  const Vec3 diagonal = minus(rest[6], rest[0]);
   const Vec3 j{2.0 / diagonal[0], 2.0 / diagonal[1], 2.0 / diagonal[2]};
-  const double volume = length(sub(rest[1], rest[0])) * length(sub(rest[3], rest[0])) *
-                        length(sub(rest[4], rest[0])) / 8.0;
+  const double volume = norm(minus(rest[1], rest[0])) * norm(minus(rest[3], rest[0])) *
+                        norm(minus(rest[4], rest[0])) / 8.0;
   Stiffness k{};
   for (int a = 0; a < kN; ++a)
     for (int b = a; b < kN; ++b) {
@@ -114,7 +110,7 @@ HexahedralFEM::HexahedralFEM(const Cells& cells, std::vector<double> rest,
   frames_.resize(cells.size());
   for (std::size_t c = 0; c < cells.size(); ++c) {
     const std::array<Vec3, kN> p = corners(c, rest.data());
-    const Vec3 diagonal = sub(p[6], p[0]);
+    const Vec3 diagonal = minus(p[6], p[0]);
     if (diagonal[0] == 0 || diagonal[1] == 0 || diagonal[2] == 0) {
       std::ostringstream message;
       message << "SOFA's HexahedralFEMForceField: the hexahedron from (" << p[0][0] << ", "

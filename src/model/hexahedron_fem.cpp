@@ -33,12 +33,8 @@ using Nodal = std::array<Vec3, kN>;
 constexpr int kSign[kN][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
                               {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
 
-Vec3 sub(const Vec3& a, const Vec3& b) {
-  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-}
-double norm(const Vec3& a) {
-  return std::sqrt(dot(a, a));
-}
+using mat3::minus;
+using mat3::norm;
 double determinant(const Mat3& m) {
   return m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) +
          m[2] * (m[3] * m[7] - m[4] * m[6]);
@@ -93,9 +89,9 @@ Nodal gradients(const Mat3& jInverse, const Vec3& xi) {
 // SOFA's test for a parallelepiped: the far vertices are the near ones shifted by an edge, to
 // within 0.1% of that edge.
 bool isParallelepiped(const Nodal& p) {
-  const Vec3 lx = sub(p[1], p[0]), lz = sub(p[4], p[0]);
+  const Vec3 lx = minus(p[1], p[0]), lz = minus(p[4], p[0]);
   const auto near = [](const Vec3& a, const Vec3& shift, const Vec3& b, const Vec3& edge) {
-    return norm(sub(Vec3{a[0] + shift[0], a[1] + shift[1], a[2] + shift[2]}, b)) <
+    return norm(minus(Vec3{a[0] + shift[0], a[1] + shift[1], a[2] + shift[2]}, b)) <
            norm(edge) * 0.001;
   };
   return near(p[3], lx, p[2], lx) && near(p[0], lz, p[4], lz) && near(p[1], lz, p[5], lz) &&
@@ -111,7 +107,7 @@ HexahedronFEM::Stiffness elementStiffness(std::size_t cell, const Nodal& p,
   const bool parallel = isParallelepiped(p);
   Mat3 edgeJacobian{};
   if (parallel) {
-    const Vec3 lx = sub(p[1], p[0]), ly = sub(p[3], p[0]), lz = sub(p[4], p[0]);
+    const Vec3 lx = minus(p[1], p[0]), ly = minus(p[3], p[0]), lz = minus(p[4], p[0]);
     edgeJacobian = {lx[0] / 2, ly[0] / 2, lz[0] / 2, lx[1] / 2, ly[1] / 2,
                     lz[1] / 2, lx[2] / 2, ly[2] / 2, lz[2] / 2};
   }
@@ -182,7 +178,7 @@ HexahedronFEM::HexahedronFEM(const Cells& cells, std::vector<double> rest,
     RestElement& e = restElements_[c];
     const Vec3 origin = point(rest.data(), cells_[c][0]);
     for (int a = 0; a < kN; ++a)
-      e.shape[a] = times(r0, sub(point(rest.data(), cells_[c][a]), origin));
+      e.shape[a] = times(r0, minus(point(rest.data(), cells_[c][a]), origin));
     const Stiffness k = refinement && refinement->levels > 0
                             ? refinedStiffness(c, e.shape, lame_[c], *refinement)
                             : elementStiffness(c, e.shape, lame_[c]);
@@ -225,7 +221,7 @@ std::array<double, HexahedronFEM::kDofs> HexahedronFEM::corotatedDisplacement(
   const Vec3 origin = point(x, v[0]);
   std::array<double, kD> d;
   for (int a = 0; a < kN; ++a) {
-    const Vec3 turned = times(r, sub(point(x, v[a]), origin));
+    const Vec3 turned = times(r, minus(point(x, v[a]), origin));
     for (int i = 0; i < 3; ++i) d[3 * a + i] = shape[a][i] - turned[i];
   }
   return d;
@@ -325,7 +321,7 @@ std::vector<double> HexahedronFEM::vonMisesStress(const double* x) const {
 HexahedronMass sofaHexahedronMass(const std::array<Vec3, 8>& rest, double density) {
   // V is a product of lengths: the same in the element's frame, where SOFA computes it.
   const double volume =
-      norm(sub(rest[1], rest[0])) * norm(sub(rest[3], rest[0])) * norm(sub(rest[4], rest[0]));
+      norm(minus(rest[1], rest[0])) * norm(minus(rest[3], rest[0])) * norm(minus(rest[4], rest[0]));
   // integrateMass's polynomial with every vertex sign squared to 1, its terms in its order and
   // times the density, then times V: the same bits as SOFA's entries.
   const double integral =

@@ -12,9 +12,7 @@ namespace eis {
 
 namespace {
 
-Vec3 minus(const Vec3& a, const Vec3& b) {
-  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-}
+using mat3::minus;
 
 // Each face's child point indices, `corners` to a face.
 template <std::size_t N>

@@ -5,6 +5,8 @@
 #include <limits>
 #include <string>
 
+#include "eis/model/mat3.hpp"
+
 namespace eis {
 
 namespace {
@@ -17,9 +19,7 @@ Vec3 difference(const double* w, PetscInt a, PetscInt b) {
   return {w[3 * b] - w[3 * a], w[3 * b + 1] - w[3 * a + 1], w[3 * b + 2] - w[3 * a + 2]};
 }
 
-double dot(const Vec3& p, const Vec3& q) {
-  return p[0] * q[0] + p[1] * q[1] + p[2] * q[2];
-}
+using mat3::dot;
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "eis/core/error.hpp"
+#include "eis/model/mat3.hpp"
 
 namespace eis {
 
@@ -13,9 +14,7 @@ namespace {
 
 using Vec3 = std::array<double, 3>;
 
-double dot(const Vec3& a, const Vec3& b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
+using mat3::dot;
 
 // A patch test's numbers: 26 (8 corner movements) when that many lead its text, else 14 (4).
 std::size_t patchTestNumbers(const std::string& text) {

@@ -6,6 +6,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/mpi_chunks.hpp"
+#include "eis/model/mat3.hpp"
 
 namespace eis {
 
@@ -88,21 +89,11 @@ Selection parseSelection(const std::string& key, const std::string& text, const 
 
 using Vec3 = std::array<double, 3>;
 
-Vec3 minus(const Vec3& a, const Vec3& b) {
-  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-}
-Vec3 plus(const Vec3& a, const Vec3& b) {
-  return {a[0] + b[0], a[1] + b[1], a[2] + b[2]};
-}
-Vec3 scaled(const Vec3& a, double s) {
-  return {a[0] * s, a[1] * s, a[2] * s};
-}
-double dot(const Vec3& a, const Vec3& b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-Vec3 cross(const Vec3& a, const Vec3& b) {
-  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
+using mat3::cross;
+using mat3::dot;
+using mat3::minus;
+using mat3::plus;
+using mat3::scaled;
 // SOFA's Vec::normalize: a vector whose norm is at most the machine epsilon is left as it is.
 Vec3 normalized(Vec3 a) {
   const double norm = std::sqrt(dot(a, a));

@@ -8,6 +8,7 @@
 #include "eis/core/error.hpp"
 #include "eis/core/scene.hpp"
 #include "eis/model/bilateral_lagrangian_constraint.hpp"
+#include "eis/model/mat3.hpp"
 
 namespace eis {
 
@@ -17,21 +18,11 @@ constexpr const char* kKey = "lagrange.sliding";
 
 using Vec3 = std::array<double, 3>;
 
-double dot(const Vec3& a, const Vec3& b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-Vec3 cross(const Vec3& a, const Vec3& b) {
-  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
-Vec3 minus(const Vec3& a, const Vec3& b) {
-  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-}
-double norm(const Vec3& a) {
-  return std::sqrt(dot(a, a));
-}
-Vec3 scaled(const Vec3& a, double s) {
-  return {a[0] * s, a[1] * s, a[2] * s};
-}
+using mat3::cross;
+using mat3::dot;
+using mat3::minus;
+using mat3::norm;
+using mat3::scaled;
 
 bool degenerate(const Vec3& a, const Vec3& b) {
   return norm(minus(b, a)) < std::numeric_limits<double>::epsilon();

@@ -3,18 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "eis/model/mat3.hpp"
 #include "eis/model/surface_selection.hpp"
 
 namespace eis {
 
 namespace {
 
-Vec3 minus(const Vec3& a, const Vec3& b) {
-  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-}
-Vec3 cross(const Vec3& a, const Vec3& b) {
-  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
+using mat3::cross;
+using mat3::minus;
 
 // The three edge vectors whose cross products with dx_a, dx_b, dx_c give d((b-a) x (c-a)):
 // c - b, a - c, b - a.

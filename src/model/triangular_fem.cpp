@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "eis/model/boundary_force_field.hpp"
+#include "eis/model/mat3.hpp"
 
 namespace eis {
 
@@ -16,9 +17,7 @@ using mat3::Mat3;
 Vec3 vertex(const double* x, PetscInt a) {
   return {x[3 * a], x[3 * a + 1], x[3 * a + 2]};
 }
-Vec3 minus(const Vec3& p, const Vec3& q) {
-  return {p[0] - q[0], p[1] - q[1], p[2] - q[2]};
-}
+using mat3::minus;
 
 std::string zeroArea(const char* where) {
   return std::string("TriangularFEMForceField: a triangle of zero area (") + where + ")";

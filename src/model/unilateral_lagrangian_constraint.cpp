@@ -7,6 +7,7 @@
 #include "eis/core/error.hpp"
 #include "eis/core/scene.hpp"
 #include "eis/model/bilateral_lagrangian_constraint.hpp"
+#include "eis/model/mat3.hpp"
 
 namespace eis {
 
@@ -16,12 +17,8 @@ constexpr const char* kKey = "lagrange.unilateral";
 
 using Vec3 = std::array<double, 3>;
 
-double dot(const Vec3& a, const Vec3& b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-Vec3 cross(const Vec3& a, const Vec3& b) {
-  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
+using mat3::cross;
+using mat3::dot;
 
 }  // namespace
 

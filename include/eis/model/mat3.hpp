@@ -97,6 +97,18 @@ inline double dot(const Vec3& a, const Vec3& b) {
 inline Vec3 cross(const Vec3& a, const Vec3& b) {
   return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
 }
+inline Vec3 minus(const Vec3& a, const Vec3& b) {
+  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
+inline Vec3 plus(const Vec3& a, const Vec3& b) {
+  return {a[0] + b[0], a[1] + b[1], a[2] + b[2]};
+}
+inline Vec3 scaled(const Vec3& a, double s) {
+  return {a[0] * s, a[1] * s, a[2] * s};
+}
+inline double norm(const Vec3& a) {
+  return std::sqrt(dot(a, a));
+}
 inline Vec3 normalized(const Vec3& a) {
   const double n = std::sqrt(dot(a, a));
   return {a[0] / n, a[1] / n, a[2] / n};
