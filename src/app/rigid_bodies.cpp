@@ -11,6 +11,7 @@
 #include "eis/io/help.hpp"
 #include "eis/io/output_file.hpp"
 #include "eis/linalg/linear_solver.hpp"
+#include "eis/model/carried_points.hpp"
 #include "eis/model/interaction_ellipsoid_force_field.hpp"
 #include "eis/model/interaction_springs.hpp"
 #include "eis/model/mass.hpp"
@@ -66,6 +67,46 @@ void checkMappedSprings(const std::vector<ObjectScene>& objects, const ObjectSce
                   "with an assembled matrix only");
     checkSameSolver("rigid.mapped-springs", object, *target);
   }
+}
+
+// carried.frames of a mesh body: a body of frames that exists, under the same solver.
+void checkCarried(const std::vector<ObjectScene>& objects, const ObjectScene& object) {
+  const std::optional<CarriedPoints> carried = carriedPointsOf(object.scene);
+  if (!carried) return;
+  const std::string where = "carried.frames of " + object.path + " (" + carried->frames + ")";
+  if (isRigidBody(object.scene)) throw Error(where + ": the carried body is frames itself");
+  const ObjectScene* frames = objectAt(objects, carried->frames);
+  if (!frames || !isRigidBody(frames->scene))
+    throw Error(where + ": no body of rigid frames (rigid.frames) has that path");
+  if (!object.scene.optionalText("topology.changes").empty())
+    throw Error(where + ": topology.changes on the carried body are not supported there yet");
+  if (readLinearSolverParameters(object.scene).op == OperatorMode::MatrixFree)
+    throw Error(where +
+                ": solver.operator = matrix-free: the frames and the carried body are solved "
+                "with an assembled matrix only");
+  checkSameSolver("carried.frames", *frames, object);
+}
+
+// The mesh body a group of frames joins: the target of its members' rigid.mapped-springs or a
+// body its members carry (carried.frames), one body at most; "" when none.
+std::string jointMeshOf(const std::vector<ObjectScene>& objects,
+                        const std::vector<std::size_t>& group) {
+  std::string target;
+  const auto join = [&](const std::string& mesh, const std::string& why) {
+    if (!target.empty() && mesh != target)
+      throw Error(why + ": the frames already join " + target +
+                  "; a group of frames joined to several mesh bodies is not supported yet");
+    target = mesh;
+  };
+  for (std::size_t member : group) {
+    for (const InteractionSpringSet& set : rigidMappedSpringsOf(objects[member].scene))
+      join(set.target, "rigid.mapped-springs of " + objects[member].path + " to " + set.target);
+    for (const ObjectScene& object : objects)
+      if (const auto carried = carriedPointsOf(object.scene);
+          carried && carried->frames == objects[member].path)
+        join(object.path, "carried.frames of " + object.path);
+  }
+  return target;
 }
 
 // SOFA's BTDLinearSolver (BTDLinearSolver.inl: Thomas' algorithm on BTDMatrix6d) keeps only the
@@ -219,28 +260,22 @@ void Simulation::checkRigidBodies(const std::vector<ObjectScene>& objects) {
         if (set.target != "self" && !objectAt(objects, set.target))
           throw Error("interaction.springs of " + object.path + ": the target " + set.target +
                       " is no body");
-  for (const ObjectScene& object : objects)
+  for (const ObjectScene& object : objects) {
     if (isRigidBody(object.scene)) checkMappedSprings(objects, object);
-  // One mesh body a group of frames, and one group a mesh body.
-  for (const std::vector<std::size_t>& group : rigidGroups(objects)) {
-    std::string target;
-    for (std::size_t member : group)
-      for (const InteractionSpringSet& set : rigidMappedSpringsOf(objects[member].scene)) {
-        if (!target.empty() && set.target != target)
-          throw Error("rigid.mapped-springs of " + objects[member].path + " to " + set.target +
-                      ": its frames already join " + target +
-                      "; springs to several mesh bodies are not supported yet");
-        target = set.target;
-      }
-    for (const std::vector<std::size_t>& other : rigidGroups(objects))
-      for (std::size_t member : other)
-        for (const InteractionSpringSet& set : rigidMappedSpringsOf(objects[member].scene))
-          if (!target.empty() && other != group && set.target == target)
-            throw Error("rigid.mapped-springs of " + objects[member].path + " to " + target +
-                        ": another body of frames, not joined to it, springs to it too; "
-                        "springs from separate groups of frames to one mesh body are not "
-                        "supported yet");
+    checkCarried(objects, object);
   }
+  // One mesh body a group of frames, and one group a mesh body.
+  const std::vector<std::vector<std::size_t>> groups = rigidGroups(objects);
+  std::vector<std::string> meshes;
+  for (const std::vector<std::size_t>& group : groups)
+    meshes.push_back(jointMeshOf(objects, group));
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (std::size_t h = 0; h < g; ++h)
+      if (!meshes[g].empty() && meshes[g] == meshes[h])
+        throw Error("the mesh body " + meshes[g] + " is joined to " + objects[groups[h][0]].path +
+                    " and to " + objects[groups[g][0]].path +
+                    ", bodies of frames not joined to each other (by springs or carried points "
+                    "from separate groups of frames): not supported yet");
 }
 
 void Simulation::markJointBodies(const std::vector<ObjectScene>& objects) {
@@ -256,19 +291,20 @@ void Simulation::markJointBodies(const std::vector<ObjectScene>& objects) {
            std::all_of(sets.begin(), sets.end(),
                        [](const InteractionSpringSet& set) { return set.target == "self"; });
   };
-  for (const ObjectScene& object : objects)
-    if (isRigidBody(object.scene))
-      for (const InteractionSpringSet& set : rigidMappedSpringsOf(object.scene))
-        for (auto& body : bodies_)
-          if (body->path == set.target) {
-            if (body->coupled && !selfSpringsOnly(*body))
-              throw Error("rigid.mapped-springs of " + object.path + " to " + set.target +
-                          ": the mesh body is in a coupled group with other bodies "
-                          "(solver.group, interaction.springs or attach.pairs); not supported "
-                          "yet");
-            body->coupled = false;
-            body->joint = true;
-          }
+  for (const std::vector<std::size_t>& group : rigidGroups(objects)) {
+    const std::string target = jointMeshOf(objects, group);
+    for (auto& body : bodies_)
+      if (!target.empty() && body->path == target) {
+        if (body->coupled && !selfSpringsOnly(*body))
+          throw Error("the mesh body " + target + ", joined to the frames of " +
+                      objects[group[0]].path +
+                      " (rigid.mapped-springs or carried.frames), is in a coupled group with "
+                      "other bodies (solver.group, interaction.springs or attach.pairs); not "
+                      "supported yet");
+        body->coupled = false;
+        body->joint = true;
+      }
+  }
 }
 
 std::vector<std::vector<std::size_t>> Simulation::rigidGroups(
@@ -320,6 +356,15 @@ void Simulation::buildRigid(const std::vector<ObjectScene>& objects,
       for (const InteractionSpring& spring : set.springs)
         jointSprings.push_back({m, std::size_t(spring.node1), spring.node2, spring});
     }
+  // The points of a mesh body a member's frame carries (checkRigidBodies: that body alone).
+  JointCarried carried;
+  for (std::size_t m = 0; m < members.size(); ++m)
+    for (auto& body : bodies_)
+      if (const auto points = carriedPointsOf(body->scene);
+          points && points->frames == members[m]->path) {
+        rigid->mesh = body.get();
+        carried = {m, points->frame, points->points, points->planes};
+      }
   // The mesh body's springs to itself, solved in the joint (markJointBodies).
   std::vector<MeshSpring> meshSprings;
   if (rigid->mesh)
@@ -375,8 +420,9 @@ void Simulation::buildRigid(const std::vector<ObjectScene>& objects,
       linearSolverOf(readLinearSolverParameters(rigid->scene), rigid->mesh == nullptr);
   if (!linear.options.direct) linear.pcType = PCJACOBI;
   if (rigid->mesh) {
-    rigid->joint = std::make_unique<JointSystem>(*rigid->body, *rigid->mesh->system,
-                                                 std::move(jointSprings), std::move(meshSprings));
+    rigid->joint =
+        std::make_unique<JointSystem>(*rigid->body, *rigid->mesh->system, std::move(jointSprings),
+                                      std::move(meshSprings), std::move(carried));
     rigid->jointX = rigid->joint->createPositions(rigid->x, rigid->mesh->x);
     rigid->jointV = rigid->joint->createVector();
   }
@@ -396,8 +442,9 @@ void Simulation::buildRigid(const std::vector<ObjectScene>& objects,
   if (rigid->mesh)
     report(
         "rigid group with body %s: one system, %zu springs from mapped points to its nodes, %zu "
-        "between its nodes\n",
-        rigid->mesh->path.c_str(), rigid->joint->springs(), rigid->joint->meshSprings());
+        "between its nodes, %zu points carried by a frame\n",
+        rigid->mesh->path.c_str(), rigid->joint->springs(), rigid->joint->meshSprings(),
+        rigid->joint->carriedPoints());
   rigids_.push_back(std::move(rigid));
   if (const std::string path = scene().optionalText("output.frames"); !path.empty())
     prepareOutputFile("output.frames", path, FileWrite::Replaced, comm_);

@@ -12,6 +12,7 @@
 #include "eis/core/error.hpp"
 #include "eis/core/input_file.hpp"
 #include "eis/mesh/mesh_file.hpp"
+#include "sofa_carried_points.hpp"
 #include "sofa_data_fields.hpp"
 #include "sofa_diffusion.hpp"
 #include "sofa_distance_mapping.hpp"
@@ -949,6 +950,29 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
     if (o->type == "InteractionEllipsoidForceField")
       matrixFreeForInteractionEllipsoid(reader, *o, body.linearSolver);
   }
+  // Points a frame carries from the body (io/sofa_carried_points), located in its sparse grid's
+  // cubes as SOFA's sparse grid mapper locates them.
+  for (const sofa::CarriedNode& carried : body.carried) {
+    if (&carried != &body.carried.front())
+      throw Error(carried.frameMapping->where + ": " + state.label() +
+                  " has a second child a frame carries (the first: " +
+                  body.carried.front().frameMapping->node->path() + "): one is supported");
+    for (const SofaObject* o : {carried.frameMapping, carried.child.mapping, carried.child.state})
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+    for (const SofaObject* o : carried.child.components)
+      sofa::checkDataFields(reader, *o, options.skipUnsupported);
+    if (!bodyGrid || !sofa::isSparseGrid(bodyGrid->type))
+      throw Error(carried.child.mapping->where + ": " + carried.child.mapping->label() +
+                  ": points a frame carries are read from a body on a SparseGridTopology (SOFA's "
+                  "sparse grid mapper); " +
+                  state.label() + " is on " +
+                  (bodyGrid ? bodyGrid->label() : std::string("no grid")));
+    const SofaObject* loader = reader.linked(*carried.child.state, "position");
+    sofa::mapCarriedNode(
+        reader, carried, *bodyGrid, sofa::sceneSparseGrid(reader, *bodyGrid),
+        loader && loader->type == "MeshOBJLoader" ? findFile(reader, *loader, options) : "", keys);
+    reader.from(state);
+  }
   // A SubsetMultiMapping's child read as a body: its held points and its free inputs' mass
   // (io/sofa_split_body).
   if (body.splitMapping) {
@@ -986,8 +1010,9 @@ void importBody(Reader& reader, const SofaScene& scene, const sofa::Body& body,
                 "no gravity force)");
     // Its K may be singular (a chain of springs has no stiffness across itself): SOFA's CG,
     // unpreconditioned from x = 0, then gives the answer with no part in K's null space, which
-    // a preconditioner or another start would add.
-    if (body.linearSolver && body.linearSolver->type == "CGLinearSolver" &&
+    // a preconditioner or another start would add. A body a frame carries is solved with the
+    // frame, whose mass the system has (and whose solver keys it shares).
+    if (body.linearSolver && body.linearSolver->type == "CGLinearSolver" && body.carried.empty() &&
         !reader.gave("solver.preconditioner") && !reader.gave("solver.initial-guess")) {
       reader.key("solver.preconditioner", "none");
       reader.key("solver.initial-guess", "zero");

@@ -7,8 +7,8 @@
 #include "sofa_mapped_child.hpp"
 
 #include <functional>
-#include <optional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +25,8 @@ namespace {
 std::string named(const SofaObject& o) {
   return o.type + (o.name.empty() ? "" : " '" + o.name + "'");
 }
+
+}  // namespace
 
 // The child's points: its MechanicalObject's position, written in the scene, or under a
 // BarycentricMapping or HexahedronCompositeFEMMapping a MeshOBJLoader's vertices in file order
@@ -56,15 +58,18 @@ std::vector<double> childPoints(Reader& r, const SofaObject& state, const std::s
   }
   const std::optional<std::string> position = r.text(state, "position");
   if (!position || loader || r.reals(state, "position").empty())
-    r.reject(state, "position",
-             "a mapped child's points are read from its position written in the scene, or under "
-             "a BarycentricMapping or HexahedronCompositeFEMMapping from a MeshOBJLoader (not from another loader or a topology; "
-             "SOFA's IdentityMapping and SubsetMapping size the child only after the components "
-             "before them took its size)");
+    r.reject(
+        state, "position",
+        "a mapped child's points are read from its position written in the scene, or under "
+        "a BarycentricMapping or HexahedronCompositeFEMMapping from a MeshOBJLoader (not from another loader or a topology; "
+        "SOFA's IdentityMapping and SubsetMapping size the child only after the components "
+        "before them took its size)");
   std::vector<double> points = r.reals(state, "position");
   if (points.size() % 3 != 0) r.reject(state, "position", "expected X Y Z for each point");
   return points;
 }
+
+namespace {
 
 std::string pointsText(const std::vector<double>& points) {
   std::string text;
@@ -202,9 +207,9 @@ void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& ke
   std::optional<std::vector<double>> read;
   const auto positions = [&]() -> const std::vector<double>& {
     if (!read)
-      read = childPoints(r, *child.state, objFile,
-                         mapping.type == "BarycentricMapping" ||
-                             mapping.type == "HexahedronCompositeFEMMapping");
+      read = childPoints(
+          r, *child.state, objFile,
+          mapping.type == "BarycentricMapping" || mapping.type == "HexahedronCompositeFEMMapping");
     return *read;
   };
   for (const SofaObject* o : child.components) {

@@ -20,13 +20,18 @@ namespace eis::sofa {
 // importer ("" when none).
 void mapMappedChild(Reader& r, const MappedNode& child, std::vector<SofaKey>& keys,
                     const SparseGrid* sparse = nullptr,
-                    const std::vector<GridLevel>* finer = nullptr,
-                    const std::string& objFile = "");
+                    const std::vector<GridLevel>* finer = nullptr, const std::string& objFile = "");
 
 // SOFA's SurfacePressureForceField `o` in the mapped child (io/sofa_mapped_pressure.cpp): the
 // mapped-pressure keys, the faces those of the child's topology; `points`: the child's size.
 void mapMappedChildPressure(Reader& r, const SofaObject& o, const MappedNode& child,
                             const std::string& objFile, std::size_t points);
+
+// A mapped child's points (`state` its MechanicalObject): written in its position, or (fromLoader:
+// under a BarycentricMapping) a MeshOBJLoader's vertices from `objFile`, which its position links
+// to; 3 a point.
+std::vector<double> childPoints(Reader& r, const SofaObject& state, const std::string& objFile,
+                                bool fromLoader);
 
 // Refuses a mapping that keeps the child's forces or masses in the child (mapForces, mapMasses,
 // mapMatrices, isMechanical false) or maps the rest positions (applyRestPosition).

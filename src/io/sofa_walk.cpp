@@ -6,6 +6,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/parameters.hpp"
+#include "sofa_carried_points.hpp"
 #include "sofa_lagrangian.hpp"
 #include "sofa_rigid.hpp"
 #include "sofa_sparse_grid.hpp"
@@ -645,6 +646,21 @@ Walk walkScene(const SofaScene& scene, Reader& reader, bool skipUnsupported) {
     Body* parent = nullptr;
     for (Body& body : walk.bodies)
       if (body.state == input) parent = &body;
+    // A BarycentricMapping from the state a DeformableOnRigidFrameMapping fills: carried by a
+    // frame from the body that mapping reads (io/sofa_carried_points).
+    if (!parent && input && mapping.type == "BarycentricMapping")
+      if (const CarriedNode carried = carriedNode(reader, walk.bodies, child, *input);
+          carried.frameMapping) {
+        for (Body& body : walk.bodies)
+          if (body.state == carriedBody(reader, *carried.frameMapping))
+            body.carried.push_back(carried);
+        // The mapping's node, listed as visual where nothing acted on it, is not.
+        for (const SofaObject& o : carried.frameMapping->node->objects)
+          if (const auto it = std::find(walk.visual.begin(), walk.visual.end(), o.type);
+              it != walk.visual.end())
+            walk.visual.erase(it);
+        continue;
+      }
     if (!parent)
       throw Error(mapping.where + ": " + mapping.type + ": its input (" +
                   (input ? input->label() : std::string("none")) +

@@ -24,6 +24,15 @@ struct MappedNode {
   std::vector<const SofaObject*> components;
 };
 
+// A child that a BarycentricMapping drives from the state into which a
+// DeformableOnRigidFrameMapping puts a body's nodes, given in a frame's coordinates
+// (io/sofa_carried_points): the child, that mapping and the frames' state (its input2).
+struct CarriedNode {
+  MappedNode child;
+  const SofaObject* frameMapping = nullptr;
+  const SofaObject* frames = nullptr;
+};
+
 // One independent body: its MechanicalObject and what acts on it, in the order written.
 struct Body {
   const SofaObject* state = nullptr;
@@ -31,7 +40,8 @@ struct Body {
   const SofaObject* linearSolver = nullptr;     // nearest in the ODE solver's node or above
   const SofaObject* nonlinearSolver = nullptr;  // NewtonRaphsonSolver: found as the linear one
   std::vector<const SofaObject*> components;
-  std::vector<MappedNode> mapped;  // the mapped children it drives
+  std::vector<MappedNode> mapped;    // the mapped children it drives
+  std::vector<CarriedNode> carried;  // the children a frame carries from it
   // A SubsetMultiMapping's child that is a body of its own (io/sofa_split_body): the mapping,
   // and the masses of the free points it maps from (those bodies are folded into this one).
   const SofaObject* splitMapping = nullptr;

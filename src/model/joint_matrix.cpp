@@ -19,7 +19,8 @@ bool symmetricKnown(Mat A) {
 }  // namespace
 
 // Each local row's entries in this rank's columns and in others', from the parts' rows, and the
-// springs': 3 a spring on each frame row (rank 0), the frames' columns on a spring's node rows.
+// springs': 3 a spring on each frame row (rank 0), the frames' columns on a spring's node rows;
+// the carried points' likewise.
 void JointSystem::createMatrix(Mat frames, Mat mesh) {
   PetscInt meshLocal, meshFirst;
   EIS_CHECK(VecGetLocalSize(mv_, &meshLocal));
@@ -66,6 +67,23 @@ void JointSystem::createMatrix(Mat frames, Mat mesh) {
         (other >= first && other < end ? inside : outside)[std::size_t(frameUnknowns_ + row + d)] +=
             3;
     }
+  // A carried point's frame rows get its nodes' columns, its node rows the frame's 6 columns
+  // and the point's other nodes' 3 each.
+  for (std::size_t k = 0; k < carried_.points.size(); ++k) {
+    const std::size_t slots = carried_.points[k].weights.size();
+    for (std::size_t j = 0; j < slots; ++j) {
+      const std::size_t slot = carriedSlot_[k] + j;
+      const PetscInt node = nodeRows_[slot] + frameTotal_;
+      for (PetscInt b = 0; root_ && b < kRigidDerivSize; ++b)
+        (node >= first && node < end ? inside : outside)[std::size_t(carriedFrame() + b)] += 3;
+      const PetscInt row = nodeRows_[slot] - meshFirst;
+      if (row < 0 || row >= meshLocal) continue;
+      for (PetscInt d = 0; d < 3; ++d) {
+        (root_ ? inside : outside)[std::size_t(frameUnknowns_ + row + d)] += kRigidDerivSize;
+        (root_ ? inside : outside)[std::size_t(frameUnknowns_ + row + d)] += PetscInt(3 * slots);
+      }
+    }
+  }
   for (PetscInt r = 0; r < rows; ++r) {
     inside[std::size_t(r)] = std::min(inside[std::size_t(r)], end - first);
     outside[std::size_t(r)] = std::min(outside[std::size_t(r)], total - (end - first));
@@ -177,6 +195,7 @@ Mat JointSystem::systemMatrix(double mFactor, double bFactor, double kFactor) {
   EIS_CHECK(MatAssemblyEnd(matrix_, MAT_FLUSH_ASSEMBLY));
   addSpringBlocks(kFactor);
   addMeshSpringBlocks(kFactor);
+  addCarriedBlocks(kFactor);
   EIS_CHECK(MatAssemblyBegin(matrix_, MAT_FINAL_ASSEMBLY));
   EIS_CHECK(MatAssemblyEnd(matrix_, MAT_FINAL_ASSEMBLY));
   return matrix_;

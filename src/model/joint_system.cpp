@@ -37,12 +37,14 @@ std::vector<bool> fixedOf(MechanicalOperations& part, Vec like) {
 }  // namespace
 
 JointSystem::JointSystem(RigidGroup& frames, MechanicalSystem& mesh,
-                         std::vector<PointNodeSpring> springs, std::vector<MeshSpring> meshSprings)
+                         std::vector<PointNodeSpring> springs, std::vector<MeshSpring> meshSprings,
+                         JointCarried carried)
     : frames_(frames),
       mesh_(mesh),
       springs_(std::move(springs)),
       meshSprings_(std::move(meshSprings)),
-      comm_(mesh.mesh().comm()) {
+      comm_(mesh.mesh().comm()),
+      carried_(std::move(carried)) {
   int rank;
   EIS_CHECK_MPI(MPI_Comm_rank(comm_, &rank));
   root_ = rank == 0;
@@ -68,6 +70,12 @@ JointSystem::JointSystem(RigidGroup& frames, MechanicalSystem& mesh,
       throw Error(
           "interaction.springs of a mesh body joined to rigid frames: a polynomial spring or a "
           "weighted end is not supported there yet");
+  if (!carried_.points.empty() && (carried_.member >= frames_.members() ||
+                                   int(carried_.frame) >= frames_.framesOf(carried_.member)))
+    throw Error("carried.frames: frame " + std::to_string(carried_.frame) + " of a body of " +
+                std::to_string(
+                    carried_.member < frames_.members() ? frames_.framesOf(carried_.member) : 0) +
+                " frames");
   fv_ = frames_.createVelocities();
   fx_ = frames_.createPositions();
   EIS_CHECK(VecDuplicate(fv_, &ff_));
@@ -88,6 +96,11 @@ JointSystem::JointSystem(RigidGroup& frames, MechanicalSystem& mesh,
     slotNodes.push_back(spring.law.node1);
     slotNodes.push_back(spring.law.node2);
   }
+  const std::size_t firstCarried = slotNodes.size();
+  for (const CarriedPoint& point : carried_.points) {
+    carriedSlot_.push_back(slotNodes.size());
+    for (const auto& [node, weight] : point.weights) slotNodes.push_back(node);
+  }
   const DistributedMesh& m = mesh_.mesh();
   std::map<std::int64_t, PetscInt> ownedVertex;
   for (std::size_t v = 0; v < m.numLocalVertices(); ++v)
@@ -103,7 +116,8 @@ JointSystem::JointSystem(RigidGroup& frames, MechanicalSystem& mesh,
   for (std::size_t s = 0; s < slotNodes.size(); ++s)
     if (nodeRows_[s] < 0)
       throw Error(std::string(s < springs_.size() ? "springs from rigidly mapped points"
-                                                  : "interaction.springs of the joined mesh body") +
+                              : s < firstCarried  ? "interaction.springs of the joined mesh body"
+                                                  : "carried.points") +
                   ": node " + std::to_string(slotNodes[s]) + " is no node of the mesh body");
 
   // Rank 0 gathers the slots' nodes, 3 unknowns each.
@@ -128,6 +142,8 @@ JointSystem::JointSystem(RigidGroup& frames, MechanicalSystem& mesh,
   for (std::size_t i = 0; i < nodeFree.size(); ++i) nodeFixed_[i] = nodeFree[i] == 0.0;
   dfdx_.assign(springs_.size(), {});
   meshDfdx_.assign(meshSprings_.size(), {});
+  carriedArm_.assign(carried_.points.size(), {});
+  carriedK_.assign(carried_.points.size(), {});
 }
 
 JointSystem::~JointSystem() {
@@ -247,6 +263,17 @@ void JointSystem::computeForce(Vec x, Vec v, Vec f) {
         frames_.member(m).setMappedLoads(std::move(loads[m]), std::move(stiffness[m]));
   }
   frames_.computeForce(fx_, fv_, ff_);
+  if (root_ && !carried_.points.empty()) {
+    const PetscScalar *frames, *velocities;
+    PetscScalar* force;
+    EIS_CHECK(VecGetArrayRead(fx_, &frames));
+    EIS_CHECK(VecGetArrayRead(fv_, &velocities));
+    EIS_CHECK(VecGetArray(ff_, &force));
+    addCarriedForces(frames, velocities, force, nodeX, nodeV, nodeForce);
+    EIS_CHECK(VecRestoreArray(ff_, &force));
+    EIS_CHECK(VecRestoreArrayRead(fv_, &velocities));
+    EIS_CHECK(VecRestoreArrayRead(fx_, &frames));
+  }
   mesh_.computeForce(mx_, mv_, mf_);
   addToNodes(nodeForce, mf_);
   join(ff_, mf_, f, false);
@@ -290,6 +317,7 @@ void JointSystem::addMBKv(Vec out, double mFactor, double bFactor, double kFacto
             nodeOut[b + i] -= d;
           }
       }
+      addCarriedProducts(kFactor, dv, o, dn, nodeOut);
       EIS_CHECK(VecRestoreArray(ff_, &o));
       EIS_CHECK(VecRestoreArrayRead(fv_, &dv));
     }

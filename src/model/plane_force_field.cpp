@@ -30,6 +30,22 @@ Plane parsePlane(const std::string& key, const std::string& text) {
   return plane;
 }
 
+void addPlaneForce(const Plane& plane, const double* x, const double* v, double* force,
+                   std::array<double, 9>& stiffness) {
+  const Vec3& n = plane.normal;
+  const double s = x[0] * n[0] + x[1] * n[1] + x[2] * n[2] - plane.d;
+  if (!(plane.bilateral || s < 0)) return;
+  std::array<double, 3> f;
+  for (int a = 0; a < 3; ++a) f[a] = n[a] * (-plane.stiffness * s) - v[a] * (-plane.damping * s);
+  const double amplitude = f[0] * f[0] + f[1] * f[1] + f[2] * f[2];
+  const double limit = plane.maxForce * plane.maxForce;
+  const double scale = limit > 0 && amplitude > limit ? std::sqrt(limit / amplitude) : 1.0;
+  for (int a = 0; a < 3; ++a) {
+    force[a] += f[a] * scale;
+    for (int b = 0; b < 3; ++b) stiffness[std::size_t(3 * a + b)] -= plane.stiffness * n[a] * n[b];
+  }
+}
+
 PlaneForceField::PlaneForceField(const DistributedMesh& mesh, std::vector<Plane> planes)
     : PenaltyContacts(mesh), planes_(std::move(planes)) {}
 

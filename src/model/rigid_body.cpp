@@ -46,25 +46,6 @@ bool positiveDefinite(const std::array<double, 9>& a) {
   return m1 > 0 && m2 > 0 && m3 > 0;
 }
 
-// PlaneForceField::addForce at a point x moving at v: below the plane (or any, bilateral), the
-// force -k s n + c s v capped at maxForce added to `force`, and addDForce's -k n n^T to
-// `stiffness` (row major).
-void addPlane(const Plane& plane, const double* x, const double* v, double* force,
-              std::array<double, 9>& stiffness) {
-  const Vec3& n = plane.normal;
-  const double s = x[0] * n[0] + x[1] * n[1] + x[2] * n[2] - plane.d;
-  if (!(plane.bilateral || s < 0)) return;
-  std::array<double, 3> f;
-  for (int a = 0; a < 3; ++a) f[a] = n[a] * (-plane.stiffness * s) - v[a] * (-plane.damping * s);
-  const double amplitude = f[0] * f[0] + f[1] * f[1] + f[2] * f[2];
-  const double limit = plane.maxForce * plane.maxForce;
-  const double scale = limit > 0 && amplitude > limit ? std::sqrt(limit / amplitude) : 1.0;
-  for (int a = 0; a < 3; ++a) {
-    force[a] += f[a] * scale;
-    for (int b = 0; b < 3; ++b) stiffness[std::size_t(3 * a + b)] -= plane.stiffness * n[a] * n[b];
-  }
-}
-
 // RestShapeSpringsForceField<Rigid3>::addForce's rotation: dq = q q0^-1 (Quat::inverse divides
 // by the norm), normalised, taken the shorter way (dq_w >= 0), and Quat::quatToAxis's axis and
 // angle (asin of the imaginary part's norm above cos 0.999, acos below; no axis, no angle, for
@@ -235,7 +216,7 @@ void RigidBody::computeForce(Vec x, Vec v, Vec f) {
       std::array<double, 9>& stiffness = planeStiffness_[std::size_t(frame)];
       stiffness.fill(0);
       for (const Plane& plane : parameters_.planes)
-        addPlane(plane, c, velocities + frame * kRigidDerivSize, f, stiffness);
+        addPlaneForce(plane, c, velocities + frame * kRigidDerivSize, f, stiffness);
       const auto [k, ka] = restStiffness_[std::size_t(frame)];
       if (k == 0 && ka == 0) continue;
       for (int d = 0; d < 3; ++d) f[d] -= (c[d] - c0[d]) * k;
@@ -266,7 +247,7 @@ void RigidBody::computeForce(Vec x, Vec v, Vec f) {
       for (int d = 0; d < 3 && !loads_.empty(); ++d) load[d] += loads_[i][std::size_t(d)];
       const Vec3d vc = mapped.planes.empty() ? Vec3d{} : mapping_->applyJ(i, velocities);
       for (const Plane& plane : mapped.planes)
-        addPlane(plane, points[i].data(), vc.data(), load.data(), stiffness_[i]);
+        addPlaneForce(plane, points[i].data(), vc.data(), load.data(), stiffness_[i]);
       mapping_->applyJT(i, load, values);
       total[i] = load;
     }

@@ -1,10 +1,10 @@
 // Two bodies of rigid frames (a RigidGroup, a spring between their centres) and a mesh body in
 // one system (model/joint_system), joined by springs from the
 // frames' mapped points to mesh nodes (one of them fixed), with springs between the mesh's own
-// nodes beside them, on 1, 2 and 3 ranks: the tangent the
-// products and the assembled matrix give is the central difference of the force with frames
-// (turned by the quaternion rule) and nodes moved together, the two agree, and steps of the
-// library's EulerImplicitSolver end where the same steps on rank 0 alone do.
+// nodes beside them, or by points of the mesh a frame carries under planes, on 1, 2 and 3
+// ranks: the tangent the products and the assembled matrix give is the central difference of
+// the force with frames (turned by the quaternion rule) and nodes moved together, the two agree,
+// and steps of the library's EulerImplicitSolver end where the same steps on rank 0 alone do.
 #include <gtest/gtest.h>
 #include <mpi.h>
 #include <petscksp.h>
@@ -102,8 +102,37 @@ std::vector<eis::MeshSpring> meshSprings(double kd) {
   return {spring(4, 11, 70, 0.2), spring(5, 9, 45, 0.6), spring(2, 8, 55, 0.3)};
 }
 
+// Points the first body's frame carries from the box, given in its coordinates (the box's nodes
+// on y = 0: ids i + 6 k): the frame turns about y, so they lie at y = 0.25 + u_y, on the
+// bilateral plane y = 0.25, where their force is zero (OnPlane; Slack: that plane without
+// stiffness); Pushed adds a plane below which all lie (a force on every point) and damping.
+enum class Carried { None, OnPlane, Slack, Pushed };
+
+eis::JointCarried carriedPoints(Carried kind) {
+  const bool pushed = kind == Carried::Pushed;
+  eis::JointCarried c;
+  c.points = {{{{0, 0.5}, {2, 0.5}}}, {{{6, 0.25}, {7, 0.25}, {1, 0.5}}}, {{{8, 1.0}}}};
+  eis::Plane floor;
+  floor.normal = {0, 1, 0};
+  floor.d = 0.25;
+  floor.stiffness = kind == Carried::Slack ? 0 : 40;
+  floor.damping = pushed ? 0.5 : 0;
+  floor.bilateral = true;
+  c.planes = {floor};
+  if (pushed) {
+    eis::Plane wall;
+    wall.normal = {0.2, 0.1, 1};
+    wall.d = 5;
+    wall.stiffness = 25;
+    wall.damping = 0.3;
+    c.planes.push_back(wall);
+  }
+  return c;
+}
+
 struct Joint {
-  Joint(MPI_Comm comm, RigidGeometricStiffness mode, double kd) {
+  // carried: the frame carries the box's points (carriedPoints) instead of springs joining them.
+  Joint(MPI_Comm comm, RigidGeometricStiffness mode, double kd, Carried carried = Carried::None) {
     const eis_test::SceneFields& scene = boxScene();
     mesh = std::make_unique<eis::DistributedMesh>(
         comm,
@@ -113,7 +142,11 @@ struct Joint {
     std::vector<std::string> warnings;
     system = eis::buildSystem(scene.toScene(), *mesh, warnings);
     frames = framesGroup(comm, mode);
-    joint = std::make_unique<eis::JointSystem>(*frames, *system, springs(kd), meshSprings(kd));
+    joint = carried != Carried::None ? std::make_unique<eis::JointSystem>(
+                                           *frames, *system, std::vector<eis::PointNodeSpring>{},
+                                           std::vector<eis::MeshSpring>{}, carriedPoints(carried))
+                                     : std::make_unique<eis::JointSystem>(
+                                           *frames, *system, springs(kd), meshSprings(kd));
     Vec fx = frames->createPositions(), mx = system->createVector();
     system->setRestState(mx);
     x = joint->createPositions(fx, mx);
@@ -234,10 +267,10 @@ TEST(JointSystem, TangentIsTheForcesCentralDifference) {
   for (Vec* u : {&shift, &dx, &fd, &product, &assembled}) VecDestroy(u);
 }
 
-// With mass, damping and the stabilized geometric stiffness (symmetric): the matrix of a step's
-// factors times a vector is the product, to rounding.
-TEST(JointSystem, MatrixGivesTheProducts) {
-  Joint j(PETSC_COMM_WORLD, RigidGeometricStiffness::Stabilized, 0.5);
+// With mass, damping and the stabilized geometric stiffness (symmetric), at a moved and moving
+// state: the matrix of a step's factors times a vector is the product, to rounding.
+void expectMatrixGivesTheProducts(Carried carried) {
+  Joint j(PETSC_COMM_WORLD, RigidGeometricStiffness::Stabilized, 0.5, carried);
   Vec shift = j.field(0.4), dx = j.field(2.1);
   j.joint->addToPosition(j.x, 1, shift);
   VecCopy(shift, j.v);
@@ -255,10 +288,48 @@ TEST(JointSystem, MatrixGivesTheProducts) {
   for (Vec* u : {&shift, &dx, &f, &product, &assembled}) VecDestroy(u);
 }
 
+TEST(JointSystem, MatrixGivesTheProducts) {
+  expectMatrixGivesTheProducts(Carried::None);
+}
+
+// Points the frame carries, all on the bilateral plane (no force there): J^T K J, by the
+// products and by the matrix, is the central difference of the force (SOFA's mapping has no
+// geometric stiffness, which a force would bring), with the frames' own exact tangent.
+TEST(JointSystem, CarriedPointsTangentIsTheForcesCentralDifference) {
+  Joint j(PETSC_COMM_WORLD, RigidGeometricStiffness::Exact, 0, Carried::OnPlane);
+  Joint slack(PETSC_COMM_WORLD, RigidGeometricStiffness::Exact, 0, Carried::Slack);
+  Vec dx = j.field(1.3);
+  j.joint->projectResponse(dx);
+  Vec fd = j.joint->createVector(), product = j.joint->createVector(),
+      assembled = j.joint->createVector(), without = j.joint->createVector();
+  forceDifference(j, dx, 1e-6, fd);
+  VecZeroEntries(product);
+  j.joint->addMBKv(product, 0, 0, 1, dx);
+  MatMult(j.joint->systemMatrix(0, 0, 1), dx, assembled);
+  VecZeroEntries(without);
+  slack.joint->addMBKv(without, 0, 0, 1, dx);
+  for (Vec u : {fd, product, assembled, without}) j.joint->projectResponse(u);
+  const double scale = maxAbs(fd);
+  EXPECT_GT(scale, 1);
+  // The plane's stiffness is a good part of it.
+  VecAXPY(without, -1, fd);
+  EXPECT_GT(maxAbs(without) / scale, 0.1);
+  VecAXPY(product, -1, fd);
+  VecAXPY(assembled, -1, fd);
+  EXPECT_LT(maxAbs(product) / scale, 1e-7);
+  EXPECT_LT(maxAbs(assembled) / scale, 1e-7);
+  for (Vec* u : {&dx, &fd, &product, &assembled, &without}) VecDestroy(u);
+}
+
+// Carried points pushed by two planes, with damping.
+TEST(JointSystem, CarriedPointsMatrixGivesTheProducts) {
+  expectMatrixGivesTheProducts(Carried::Pushed);
+}
+
 class JointSteps : public eis_test::TightSolvesTest {};
 
-std::vector<double> stepped(MPI_Comm comm) {
-  Joint j(comm, RigidGeometricStiffness::None, 0.5);
+std::vector<double> stepped(MPI_Comm comm, Carried carried = Carried::None) {
+  Joint j(comm, RigidGeometricStiffness::None, 0.5, carried);
   eis::EulerImplicitOptions options;
   options.rayleighMass = 0.1;
   options.rayleighStiffness = 0.01;
@@ -270,13 +341,13 @@ std::vector<double> stepped(MPI_Comm comm) {
   return j.gathered();
 }
 
-// The steps on every rank end where the same steps on rank 0 alone do.
-TEST_F(JointSteps, EveryRankCountGivesTheOneRankState) {
-  const std::vector<double> all = stepped(PETSC_COMM_WORLD);
+// The steps on every rank end where the same steps on rank 0 alone do, the frames moved.
+void expectEveryRankCountGivesTheOneRankState(Carried carried) {
+  const std::vector<double> all = stepped(PETSC_COMM_WORLD, carried);
   MPI_Comm self;
   MPI_Comm_split(PETSC_COMM_WORLD, eis_test::root() ? 0 : MPI_UNDEFINED, 0, &self);
   if (self == MPI_COMM_NULL) return;
-  const std::vector<double> alone = stepped(self);
+  const std::vector<double> alone = stepped(self, carried);
   MPI_Comm_free(&self);
   ASSERT_EQ(all.size(), alone.size());
   const std::vector<double> start = framesParameters(RigidGeometricStiffness::None, 0).frames;
@@ -285,6 +356,15 @@ TEST_F(JointSteps, EveryRankCountGivesTheOneRankState) {
   for (std::size_t i = 0; i < 3; ++i) moved = std::max(moved, std::abs(alone[i] - start[i]));
   EXPECT_GT(moved, 1e-4);
   EXPECT_LT(gap, 1e-12);
+}
+
+TEST_F(JointSteps, EveryRankCountGivesTheOneRankState) {
+  expectEveryRankCountGivesTheOneRankState(Carried::None);
+}
+
+// The same with points the frame carries under two planes instead of the springs.
+TEST_F(JointSteps, CarriedPointsEveryRankCountGivesTheOneRankState) {
+  expectEveryRankCountGivesTheOneRankState(Carried::Pushed);
 }
 
 }  // namespace

@@ -215,8 +215,17 @@ check "the cube's own spring changes them too: $worst > 1e-9" below 1e-9 "$worst
 check "springs to a body of frames are refused" \
   refused "rigid.mapped-springs of /r to /s: the target is a body of rigid frames" 1 "$EXE" \
   --config joint.ini --s/rigid.frames="0 0 0 0 0 0 1" --r/rigid.mapped-springs="/s 0 0 1 0 1"
+check "a mesh body joined to two bodies of frames not joined to each other is refused" \
+  refused "the mesh body /m is joined to /r and to /s, bodies of frames not joined" 1 "$EXE" \
+  --config joint.ini --s/rigid.frames="0 0 0 0 0 0 1" --s/rigid.mapped-points="0 0 0 0" \
+  --s/rigid.mapped-springs="/m 0 1 1 0 1"
+check "carried points of a body that is no body of frames are refused" \
+  refused "carried.frames of /m (/n): no body of rigid frames" 1 "$EXE" --config joint.ini \
+  --n/mass.type=uniform --n/mesh.nodes="0 0 0  1 0 0  0 1 0  0 0 1" \
+  --n/mesh.tetrahedra="0 1 2 3" --n/material.model=none --m/carried.frames=/n \
+  --m/carried.points="0:1"
 check "a mesh body in a coupled group is refused" \
-  refused "rigid.mapped-springs of /r to /m: the mesh body is in a coupled group" 1 "$EXE" \
+  refused "the mesh body /m, joined to the frames of /r .*, is in a coupled group" 1 "$EXE" \
   --config joint.ini --m/solver.group=g --n/solver.group=g --n/mass.type=uniform \
   --n/mesh.nodes="0 0 0  1 0 0  0 1 0  0 0 1" --n/mesh.tetrahedra="0 1 2 3" --n/material.model=none
 echo "$((checks - failures)) passed, $failures failed"

@@ -695,6 +695,16 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) {
          EXPECT_EQ(s.texts("rigid.mapped-springs"), Args{"/b 0 3 100 1 0.5"});
        }},
+      {"carried.frames", "/f 0",
+       [](const Scene& s) { EXPECT_EQ(s.text("carried.frames"), "/f 0"); }},
+      {"carried.points",
+       "1:0.5/2:0.5 3:1",
+       [](const Scene& s) { EXPECT_EQ(s.text("carried.points"), "1:0.5/2:0.5 3:1"); },
+       {"--carried.frames=/f"}},
+      {"carried.plane",
+       "0 1 0 -4 100 1",
+       [](const Scene& s) { EXPECT_EQ(s.texts("carried.plane"), Args{"0 1 0 -4 100 1"}); },
+       {"--carried.frames=/f", "--carried.points=0:1"}},
       {"rigid.mapped-tetrahedra", "0 1 2 3",
        [](const Scene& s) { EXPECT_EQ(s.reals("rigid.mapped-tetrahedra").size(), 4u); }},
       {"rigid.mapped-young-modulus", "1000",

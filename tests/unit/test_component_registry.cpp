@@ -40,6 +40,7 @@ TEST(ComponentRegistry, KnowsEveryComponentInHelpOrder) {
                           "edge-pressure",
                           "rigid-mapped-cells",
                           "rigid-mapped-springs",
+                          "carried-points",
                           "rest-shape-springs",
                           "volume-springs",
                           "surface-pressure",

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "eis/linalg/mechanical_operations.hpp"
+#include "eis/model/carried_points.hpp"
 #include "eis/model/interaction_springs.hpp"
 #include "eis/model/mechanical_system.hpp"
 #include "eis/model/rigid_group.hpp"
@@ -44,13 +45,24 @@ struct MeshSpring {
   InteractionSpring law;  // node1, node2: the ends; ks, kd, L
 };
 
+// Points of the mesh body that frame `frame` of the group's member `member` carries, under the
+// planes (model/carried_points.hpp): computed on rank 0 from the frame and their nodes' values,
+// their forces reaching the frame (f, and the torque (R u~) x f) and the nodes (b R^T f), and
+// J^T K J with K the planes' -k n n^T where they push: the frame's block, the frame's rows and
+// the nodes' columns and back, and the nodes' blocks among themselves.
+struct JointCarried {
+  std::size_t member = 0, frame = 0;
+  std::vector<CarriedPoint> points;
+  std::vector<Plane> planes;
+};
+
 class JointSystem : public MechanicalOperations {
 public:
   // Collective on the mesh's communicator, which must be the frames'. Throws eis::Error on
   // every rank for a point that is no mapped point, a node that is no node of the mesh, a
   // polynomial or weighted spring, or a mesh with Lagrangian constraints.
   JointSystem(RigidGroup& frames, MechanicalSystem& mesh, std::vector<PointNodeSpring> springs,
-              std::vector<MeshSpring> meshSprings = {});
+              std::vector<MeshSpring> meshSprings = {}, JointCarried carried = {});
   ~JointSystem() override;
   JointSystem(const JointSystem&) = delete;
   JointSystem& operator=(const JointSystem&) = delete;
@@ -61,6 +73,7 @@ public:
   Vec createVector() const;
   std::size_t springs() const { return springs_.size(); }
   std::size_t meshSprings() const { return meshSprings_.size(); }
+  std::size_t carriedPoints() const { return carried_.points.size(); }
   // The joined vector's parts <-> the parts' own vectors; `positions`: x's layout (7 a frame).
   void split(Vec whole, Vec frames, Vec mesh, bool positions) const;
   void join(Vec frames, Vec mesh, Vec whole, bool positions) const;
@@ -92,6 +105,18 @@ private:
   void addMeshSpringBlocks(double kFactor);
   // Mesh spring t's first end's slot (its second end is the next).
   std::size_t slotOf(std::size_t t) const { return springs_.size() + 2 * t; }
+  // The carried points (model/joint_carried_points.cpp), on rank 0: their forces at the frames'
+  // positions and velocities and their nodes' gathered values, the frame's share added to
+  // `frameForce` and the nodes' to `nodeForce`; kFactor J^T K J of the frames' part `dv` and
+  // the nodes' `dn`, into `out` and `nodeOut`; its blocks in the matrix; the carrying frame's
+  // first unknown.
+  void addCarriedForces(const double* frames, const double* velocities, double* frameForce,
+                        const std::vector<double>& nodeX, const std::vector<double>& nodeV,
+                        std::vector<double>& nodeForce);
+  void addCarriedProducts(double kFactor, const double* dv, double* out,
+                          const std::vector<double>& dn, std::vector<double>& nodeOut) const;
+  void addCarriedBlocks(double kFactor);
+  PetscInt carriedFrame() const;
 
   RigidGroup& frames_;
   MechanicalSystem& mesh_;
@@ -110,6 +135,13 @@ private:
   Vec mx_ = nullptr, mv_ = nullptr, mf_ = nullptr;  // mesh parts
   std::vector<std::array<double, 9>> dfdx_;         // each spring's D, rank 0
   std::vector<std::array<double, 9>> meshDfdx_;     // each mesh spring's D, rank 0
+  JointCarried carried_;
+  std::vector<std::size_t> carriedSlot_;  // per carried point, its first slot
+  // Rank 0, at the last computeForce: the frame's orientation, and per carried point R u~ and
+  // the planes' df/dw.
+  std::array<double, 4> carriedOrientation_{0, 0, 0, 1};
+  std::vector<Vec3d> carriedArm_;
+  std::vector<std::array<double, 9>> carriedK_;
   // The first unknown of a spring's member in the frames' part (6 a frame).
   std::size_t unknownsOf(const PointNodeSpring& s) const;
   Mat matrix_ = nullptr;

@@ -9,6 +9,7 @@
 // it is scaled to that length. The tangent is SOFA's df/dx = -k n n^T on the nodes in contact at
 // the last addForce (the scaling and the damping left out, as SOFA leaves them out); the damping
 // is explicit (penalty_contacts.hpp).
+#include <array>
 #include <vector>
 
 #include "eis/model/force_field_component.hpp"
@@ -27,6 +28,12 @@ struct Plane {
 
 // "NX NY NZ D [K [C [FMAX]]] [bilateral]" (obstacle.plane).
 Plane parsePlane(const std::string& key, const std::string& text);
+
+// PlaneForceField::addForce at one point x moving at v: below the plane (or any, bilateral), the
+// force -k s n + c s v capped at maxForce added to `force`, and addDForce's -k n n^T to
+// `stiffness` (row major). For points that are no nodes of a mesh (mapped from frames).
+void addPlaneForce(const Plane& plane, const double* x, const double* v, double* force,
+                   std::array<double, 9>& stiffness);
 
 // One or more planes (each a SOFA PlaneForceField of the body), summed.
 class PlaneForceField : public PenaltyContacts {
