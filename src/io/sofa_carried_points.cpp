@@ -94,19 +94,14 @@ void mapCarriedNode(Reader& r, const CarriedNode& carried, const SofaObject& bod
   // BarycentricMapperSparseGridTopology: each point's cube and trilinear coordinates, its weights
   // on the cube's corners (the body's node ids).
   const std::vector<double> points = childPoints(r, *child.state, objFile, true);
-  const Texts cubes = parse::tokens(sparseGridCubes(sparse, points));
+  if (sparse.hexahedra.empty())
+    throw Error(child.mapping->where + ": the body's grid keeps no cube to find the points in");
   std::string text;
-  for (std::size_t p = 0; p + 3 < cubes.size(); p += 4) {
-    long long cube = -1;
-    Vec3 f{};
-    if (!parse::number(cubes[p], cube) || cube < 0 ||
-        std::size_t(cube) >= sparse.hexahedra.size() || !parse::number(cubes[p + 1], f[0]) ||
-        !parse::number(cubes[p + 2], f[1]) || !parse::number(cubes[p + 3], f[2]))
-      throw Error(child.mapping->where + ": a point's cube could not be read");
-    const std::array<double, 8> weights = trilinearWeights(f);
+  for (const GridCube& cell : sparseGridCells(sparse, points)) {
+    const std::array<double, 8> weights = trilinearWeights(cell.f);
     std::string point;
     for (std::size_t k = 0; k < 8; ++k)
-      point += (k ? "/" : "") + std::to_string(sparse.hexahedra[std::size_t(cube)][k]) + ":" +
+      point += (k ? "/" : "") + std::to_string(sparse.hexahedra[std::size_t(cell.cube)][k]) + ":" +
                parse::text(weights[k]);
     text += (text.empty() ? "" : " ") + point;
   }

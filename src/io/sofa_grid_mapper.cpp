@@ -42,7 +42,7 @@ void append(std::string& text, const std::string& more) {
 // level, else (findNearestCube) the nearest of its boundary cells; the hexahedron that cell ended
 // in; the coordinates in the grid's own regular cube, clamped to the grid as
 // RegularGridTopology::findNearestCube clamps them (a point found lies inside it already).
-std::string finestCubes(const SparseGrid& grid, const std::vector<double>& points) {
+std::vector<GridCube> finestCells(const SparseGrid& grid, const std::vector<double>& points) {
   const FinestCells& finest = *grid.finest;
   Point step, fineStep;
   std::array<long long, 3> cells, fineCells;
@@ -59,7 +59,7 @@ std::string finestCubes(const SparseGrid& grid, const std::vector<double>& point
     for (int a = 0; a < 3; ++a) c[a] = finest.min[a] + fineStep[a] * double(i[a] + shift);
     return c;
   };
-  std::string text;
+  std::vector<GridCube> out;
   for (std::size_t p = 0; p + 2 < points.size(); p += 3) {
     const GridIndex fine = gridIndex(finest.min, fineStep, &points[p]);
     bool inside = true;
@@ -91,9 +91,9 @@ std::string finestCubes(const SparseGrid& grid, const std::vector<double>& point
       g.i[a] = std::min(std::max(g.i[a], 0LL), cells[a] - 1);
       f[a] = g.x[a] - double(g.i[a]);
     }
-    append(text, entry(cube, f));
+    out.push_back({cube, f});
   }
-  return text;
+  return out;
 }
 
 }  // namespace
@@ -116,8 +116,8 @@ std::string regularGridCubes(const RegularGrid& grid, const std::vector<double>&
   return text;
 }
 
-std::string sparseGridCubes(const SparseGrid& grid, const std::vector<double>& points) {
-  if (grid.finest) return finestCubes(grid, points);
+std::vector<GridCube> sparseGridCells(const SparseGrid& grid, const std::vector<double>& points) {
+  if (grid.finest) return finestCells(grid, points);
   Point step;
   std::array<long long, 3> cells;
   for (int a = 0; a < 3; ++a) {
@@ -135,7 +135,7 @@ std::string sparseGridCubes(const SparseGrid& grid, const std::vector<double>& p
     }
     kept.emplace(cube, (long long)h);
   }
-  std::string text;
+  std::vector<GridCube> out;
   for (std::size_t p = 0; p + 2 < points.size(); p += 3) {
     const GridIndex g = gridIndex(grid.min, step, &points[p]);
     bool inside = true;
@@ -146,8 +146,8 @@ std::string sparseGridCubes(const SparseGrid& grid, const std::vector<double>& p
       stride *= cells[a];
     }
     if (const auto it = kept.find(cube); inside && it != kept.end()) {
-      append(text, entry(it->second, {g.x[0] - double(g.i[0]), g.x[1] - double(g.i[1]),
-                                      g.x[2] - double(g.i[2])}));
+      out.push_back({it->second,
+                     {g.x[0] - double(g.i[0]), g.x[1] - double(g.i[1]), g.x[2] - double(g.i[2])}});
       continue;
     }
     std::size_t nearest = 0;
@@ -170,8 +170,14 @@ std::string sparseGridCubes(const SparseGrid& grid, const std::vector<double>& p
     const Point& b = grid.points[std::size_t(grid.hexahedra[nearest][6])];
     Point f;
     for (int k = 0; k < 3; ++k) f[k] = (points[p + std::size_t(k)] - a[k]) / (b[k] - a[k]);
-    append(text, entry((long long)nearest, f));
+    out.push_back({(long long)nearest, f});
   }
+  return out;
+}
+
+std::string sparseGridCubes(const SparseGrid& grid, const std::vector<double>& points) {
+  std::string text;
+  for (const GridCube& c : sparseGridCells(grid, points)) append(text, entry(c.cube, c.f));
   return text;
 }
 

@@ -3,7 +3,8 @@
 // BarycentricMapperSparseGridTopology): each child point's cube, found from the grid's index rather
 // than by the mesh mapper's search, and its trilinear coordinates there, as the mapped.cells text
 // "C FX FY FZ" a point (C the body's hexahedron, in the grid's numbering). Private to
-// io/sofa_mapped_child.cpp.
+// the SOFA importer.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,13 @@ std::string regularGridCubes(const RegularGrid& grid, const std::vector<double>&
 // SparseGridTopology::findCube: the regular grid's cube (as above, unclamped) when the sparse grid
 // keeps it; else findNearestCube: the boundary cube whose centre (corners 0 and 6 halved) is
 // nearest in single precision, the first of equal distance, the coordinates (p - corner 0) over
-// its diagonal, per axis.
+// its diagonal, per axis. Each point's cube (the body's hexahedron) and coordinates, and their
+// text.
+struct GridCube {
+  long long cube = 0;
+  std::array<double, 3> f{};
+};
+std::vector<GridCube> sparseGridCells(const SparseGrid& grid, const std::vector<double>& points);
 std::string sparseGridCubes(const SparseGrid& grid, const std::vector<double>& points);
 
 }  // namespace eis::sofa
