@@ -15,11 +15,6 @@ namespace eis::sofa {
 
 namespace {
 
-bool endsWith(const std::string& text, const std::string& tail) {
-  return text.size() >= tail.size() &&
-         text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 bool isMatrixSystem(const SofaObject& o) {
   return o.type == "MatrixLinearSystem" || o.type == "ConstantSparsityPatternSystem";
 }

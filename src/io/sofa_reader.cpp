@@ -41,10 +41,7 @@ RegisterSofaMapping::RegisterSofaMapping(std::initializer_list<const char*> type
 namespace {
 
 bool holdsTopology(const std::string& t) {
-  const auto endsWith = [&](const std::string& end) {
-    return t.size() >= end.size() && t.compare(t.size() - end.size(), end.size(), end) == 0;
-  };
-  return endsWith("TopologyContainer") || endsWith("GridTopology") || t == "MeshTopology" ||
+  return endsWith(t, "TopologyContainer") || endsWith(t, "GridTopology") || t == "MeshTopology" ||
          t == "SparseGridRamificationTopology" || t == "SparseGridMultipleTopology";
 }
 

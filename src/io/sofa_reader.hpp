@@ -97,6 +97,12 @@ struct RegisterSofaMapping {
   RegisterSofaMapping(std::initializer_list<const char*> types, SofaMapping mapping);
 };
 
+// Whether `text` ends with `tail` (a SOFA type's family: "...Mass", "...Mapping").
+inline bool endsWith(const std::string& text, const std::string& tail) {
+  return text.size() >= tail.size() &&
+         text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+}
+
 // The topology a component of `node` works on: its node's (a node keeps one, the last one added:
 // a TetrahedronSetTopologyContainer after the grid it is cut from), else the nearest ancestor's;
 // nullptr when none.

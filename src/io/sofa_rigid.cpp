@@ -27,9 +27,6 @@ namespace {
 // (`src`, a link) or a generated grid are refused by name.
 std::vector<double> topologyPoints(Reader& r, const SofaObject& state) {
   if (!r.boolean(state, "useTopology", true)) return {};
-  const auto endsWith = [](const std::string& t, const std::string& tail) {
-    return t.size() >= tail.size() && t.compare(t.size() - tail.size(), tail.size(), tail) == 0;
-  };
   for (const SofaObject& o : state.node->objects) {
     if (o.type != "MeshTopology" && !endsWith(o.type, "TopologyContainer")) continue;
     if (o.field("src") || (o.field("position") && isSofaLink(*o.field("position"))))

@@ -26,10 +26,6 @@ namespace {
 
 using Points = std::vector<Vec3>;
 
-bool endsWith(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 const SofaObject* rigidMappingOf(const SofaObject& state) {
   for (const SofaObject& m : state.node->objects)
     if (m.type == "RigidMapping") return &m;

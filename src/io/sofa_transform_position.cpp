@@ -135,10 +135,6 @@ private:
   std::string path_;
 };
 
-bool endsWith(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 }  // namespace
 
 void mapTransformPosition(Reader& reader, const SofaObject& engine,

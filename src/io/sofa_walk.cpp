@@ -21,10 +21,6 @@ bool isOneOf(const std::string& type, std::initializer_list<const char*> types) 
   return std::any_of(types.begin(), types.end(), [&](const char* t) { return type == t; });
 }
 
-bool endsWith(const std::string& text, const std::string& end) {
-  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
-}
-
 bool startsWith(const std::string& text, const std::string& start) {
   return text.rfind(start, 0) == 0;
 }
