@@ -37,41 +37,36 @@ skin() {  # skin NORMAL D: the child's points under the plane
       </Node>
 XML
 }
-# carried NAME FRAME CONSTRAINT: the block carried by the frame, under the floor y = 0.1.
-carried() {
+# carrier NAME FRAME BLOCK: the root and the solver's node, with FRAME (XML, may be empty) beside
+# the block's node, whose child is BLOCK.
+carrier() {
   cat > "$1" <<XML
 <Node name="root" dt="0.02" gravity="0 -9.81 0">
   <Node name="carrier">
     <EulerImplicitSolver rayleighStiffness="0.1" rayleighMass="0.2"/>
     <SparseLDLSolver/>
-    <MechanicalObject name="frame" template="Rigid3" position="$2"/>
-    <UniformMass totalMass="2"/>
-    $3
+    $2
     <Node name="block">
-$(block "<Node name=\"placed\">
-        <SparseGridTopology n=\"4 4 4\" fileTopology=\"cube.obj\"/>
-        <MechanicalObject name=\"world\"/>
-        <DeformableOnRigidFrameMapping input1=\"@..\" input2=\"@../../frame\" output=\"@world\"/>
-        $(skin "0 1 0" 0.1)
-      </Node>")
+$(block "$3")
     </Node>
   </Node>
 </Node>
 XML
 }
+# carried NAME FRAME CONSTRAINT: the block carried by the frame, under the floor y = 0.1.
+carried() {
+  carrier "$1" "<MechanicalObject name=\"frame\" template=\"Rigid3\" position=\"$2\"/>
+    <UniformMass totalMass=\"2\"/>
+    $3" "<Node name=\"placed\">
+        <SparseGridTopology n=\"4 4 4\" fileTopology=\"cube.obj\"/>
+        <MechanicalObject name=\"world\"/>
+        <DeformableOnRigidFrameMapping input1=\"@..\" input2=\"@../../frame\" output=\"@world\"/>
+        $(skin "0 1 0" 0.1)
+      </Node>"
+}
 # direct NAME NORMAL D: the block alone, the plane written in its coordinates.
 direct() {
-  cat > "$1" <<XML
-<Node name="root" dt="0.02" gravity="0 -9.81 0">
-  <Node name="carrier">
-    <EulerImplicitSolver rayleighStiffness="0.1" rayleighMass="0.2"/>
-    <SparseLDLSolver/>
-    <Node name="block">
-$(block "$(skin "$2" "$3")")
-    </Node>
-  </Node>
-</Node>
-XML
+  carrier "$1" "" "$(skin "$2" "$3")"
 }
 held='<FixedProjectiveConstraint fixAll="true"/>'
 # c = (0.4, -0.2, 0.1): n.c = -0.2, so d - n.c = 0.3; a quarter turn about z, R^T (0 1 0) = (1 0 0).
