@@ -54,13 +54,13 @@ BlockCopy* compose(Mat A, std::unique_ptr<BlockCopy> copy) {
 // Gives a level operator or an interpolation its copy, when it is made of full blocks on every
 // rank, and sends its four products there (a multigrid interpolates with MatMultAdd or
 // MatMultTransposeAdd and restricts with MatMultTranspose or MatMult, by the matrix's shape).
-void redirect(Mat A, int prefetchDistance) {
+void redirect(Mat A, BlockPrefetch prefetch) {
   if (composedCopy(A)) return;
   auto copy = std::make_unique<BlockCopy>();
   const Mat blocks = copy->of(A);
   if (blocks == A) return;
   compose(A, std::move(copy));
-  prefetchBlockProducts(blocks, prefetchDistance);
+  prefetchBlockProducts(blocks, prefetch);
   setOperation(A, MATOP_MULT, byCopy<MatMult, Vec, Vec>);
   setOperation(A, MATOP_MULT_ADD, byCopy<MatMultAdd, Vec, Vec, Vec>);
   setOperation(A, MATOP_MULT_TRANSPOSE, byCopy<MatMultTranspose, Vec, Vec>);
@@ -82,18 +82,18 @@ PC multigridOf(KSP ksp, PetscInt& levels) {
 
 }  // namespace
 
-Mat fineBlockProducts(Mat A, int prefetchDistance, BlockCopy::Storage storage) {
+Mat fineBlockProducts(Mat A, BlockPrefetch prefetch, BlockCopy::Storage storage) {
   BlockCopy* copy = composedCopy(A);
   if (copy && copy->storage() == storage) return copy->of(A);
   const Mat products = compose(A, std::make_unique<BlockCopy>(storage, "Block copy set-up"))->of(A);
   if (products != A) {
     setOperation(A, MATOP_GET_DIAGONAL, byCopy<MatGetDiagonal, Vec>);
-    prefetchBlockProducts(products, prefetchDistance);
+    prefetchBlockProducts(products, prefetch);
   }
   return products;
 }
 
-void multiplyLevelsInBlocks(KSP ksp, int prefetchDistance) {
+void multiplyLevelsInBlocks(KSP ksp, BlockPrefetch prefetch) {
   PetscInt levels = 0;
   const PC pc = multigridOf(ksp, levels);
   if (!pc) return;
@@ -105,11 +105,11 @@ void multiplyLevelsInBlocks(KSP ksp, int prefetchDistance) {
       Mat A;
       EIS_CHECK(PCMGGetSmoother(pc, level, &smoother));
       EIS_CHECK(KSPGetOperators(smoother, &A, nullptr));
-      redirect(A, prefetchDistance);
+      redirect(A, prefetch);
     }
     Mat interpolation;
     EIS_CHECK(PCMGGetInterpolation(pc, level, &interpolation));
-    redirect(interpolation, prefetchDistance);
+    redirect(interpolation, prefetch);
   }
 }
 

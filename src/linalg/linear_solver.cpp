@@ -15,7 +15,7 @@ LinearSolver::LinearSolver(MPI_Comm comm, PCType defaultPc, Vec restCoordinates,
       start_(options.start),
       span_(options.spanSolutions),
       blockProducts_(options.blockProducts),
-      prefetchDistance_(options.prefetchDistance),
+      prefetch_(options.prefetch),
       symmetricBlocks_(options.symmetricBlocks),
       acceptIterationLimit_(options.acceptIterationLimit) {
   EIS_CHECK(KSPCreate(comm, &ksp_));
@@ -93,7 +93,7 @@ void LinearSolver::setUp(Mat A) {
   const ScopedTimer timer("Preconditioner set-up");
   intoSolver(kspFailed_, [&] { EIS_CHECK(KSPSetUp(ksp_)); });
   if (!again || direct_) return;
-  if (blockProducts_) multiplyLevelsInBlocks(ksp_, prefetchDistance_);
+  if (blockProducts_) multiplyLevelsInBlocks(ksp_, prefetch_);
   followFinestOperator(ksp_);
 }
 
@@ -106,8 +106,7 @@ Mat LinearSolver::productOperator(Mat A) {
   if (!blockProducts_ || direct_) return A;
   const ScopedTimer timer("Matrix assembly");
   return fineBlockProducts(
-      A, prefetchDistance_,
-      symmetricBlocks_ ? BlockCopy::Storage::Upper : BlockCopy::Storage::Whole);
+      A, prefetch_, symmetricBlocks_ ? BlockCopy::Storage::Upper : BlockCopy::Storage::Whole);
 }
 
 // A kept preconditioner is a bet that the matrix has not moved far from the one it was set up

@@ -11,28 +11,31 @@ namespace eis {
 
 namespace {
 
-// The name the distance is composed with on the sequential part it applies to.
-constexpr const char* kDistanceName = "eis_prefetch_distance";
+// The name the read-ahead is composed with on the sequential part it applies to.
+constexpr const char* kPrefetchName = "eis_block_prefetch";
 
 // The upper triangle's product as its own -log_view event, inside its MatMult: it reads about
 // 2.3 bytes per flop where a whole block matrix reads 4.2, and the benchmark's roofline counts
 // the two apart. Registered when the first such product is installed.
 PetscLogEvent upperProductEvent = -1;
 
-PetscErrorCode composedDistance(Mat A, PetscInt* distance) {
-  PetscInt* composed = nullptr;
+PetscErrorCode composedPrefetch(Mat A, BlockPrefetch* how) {
+  BlockPrefetch* composed = nullptr;
   PetscFunctionBeginUser;
-  PetscCall(queryComposed(reinterpret_cast<PetscObject>(A), kDistanceName, &composed));
-  PetscCheck(composed, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a prefetching product lost its distance");
-  *distance = *composed;
+  PetscCall(queryComposed(reinterpret_cast<PetscObject>(A), kPrefetchName, &composed));
+  PetscCheck(composed, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "a prefetching product lost its read-ahead");
+  *how = *composed;
   PetscFunctionReturn(0);
 }
 
-// A sequential BAIJ matrix's arrays for one product, and how far ahead of a block to fetch: the
-// distance counts 3 x 3 blocks (72 bytes), so larger blocks are fetched as many bytes ahead.
-// The addresses fetched are integers: they may lie past the arrays, where a pointer may not
-// point; a prefetch of any address does not fault.
-template <int BS>
+// A sequential BAIJ matrix's arrays for one product, and how far ahead of a block to fetch, with
+// locality L: the distance counts 3 x 3 blocks (72 bytes), so larger blocks are fetched as many
+// bytes ahead. The addresses fetched are integers: they may lie past the arrays, where a pointer
+// may not point; a prefetch of any address does not fault. L is a template argument because
+// __builtin_prefetch takes a constant, and a switch over the four kept in the loop made GCC 12
+// drop every prefetch of it.
+template <int BS, int L>
 struct BlockArrays {
   static constexpr std::uintptr_t kBlockBytes = BS * BS * sizeof(PetscScalar);
   PetscInt blockRows = 0, blocks = 0;
@@ -46,17 +49,17 @@ struct BlockArrays {
   void fetchAhead(const PetscScalar* v, PetscInt k) const {
     const std::uintptr_t block = reinterpret_cast<std::uintptr_t>(v) + valuesAhead;
     for (std::uintptr_t line = 0; line < kBlockBytes; line += 64)
-      __builtin_prefetch(reinterpret_cast<const void*>(block + line), 0, 0);
+      __builtin_prefetch(reinterpret_cast<const void*>(block + line), 0, L);
     __builtin_prefetch(
         reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(columns + k) + indexAhead),
-        0, 0);
+        0, L);
   }
 
   PetscErrorCode get(Mat A) {
-    PetscInt distance = 0;
+    BlockPrefetch how;
     PetscBool done, sbaij;
     PetscFunctionBeginUser;
-    PetscCall(composedDistance(A, &distance));
+    PetscCall(composedPrefetch(A, &how));
     PetscCall(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(A), MATSEQSBAIJ, &sbaij));
     upper = sbaij;
     PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &blockRows, &offsets, &columns, &done));
@@ -67,7 +70,7 @@ struct BlockArrays {
     else
       PetscCall(MatSeqBAIJGetArray(A, &values));
     const std::uintptr_t ahead =
-        std::max<std::uintptr_t>(1, std::uintptr_t(distance) * 9 / (BS * BS));
+        std::max<std::uintptr_t>(1, std::uintptr_t(how.distance) * 9 / (BS * BS));
     valuesAhead = ahead * kBlockBytes;
     indexAhead = ahead * sizeof(PetscInt);
     PetscFunctionReturn(0);
@@ -90,9 +93,9 @@ struct BlockArrays {
 // column by column: the sums of PETSc's MatMult_SeqBAIJ_3 / _6 and MatMultAdd_SeqBAIJ_3 / _6, in
 // their order (row r of a block's product summed over the block's columns, then added to the
 // row's sum), with each block fetched ahead.
-template <int BS>
+template <int BS, int L>
 PetscErrorCode rowProducts(Mat A, Vec x, Vec y, Vec z) {
-  BlockArrays<BS> b;
+  BlockArrays<BS, L> b;
   const PetscScalar* xs;
   PetscScalar *ys = nullptr, *zs;
   PetscFunctionBeginUser;
@@ -137,8 +140,9 @@ PetscErrorCode rowProducts(Mat A, Vec x, Vec y, Vec z) {
 // (the diagonal block read from its upper entries, as PETSc reads it; a row's own sums added to
 // what the rows above it gave), with each block fetched ahead: half the bytes of the whole
 // matrix's product.
+template <int L>
 PetscErrorCode symmetricProduct(Mat A, Vec x, Vec z) {
-  BlockArrays<3> b;
+  BlockArrays<3, L> b;
   const PetscScalar* xs;
   PetscScalar* zs;
   PetscFunctionBeginUser;
@@ -188,21 +192,38 @@ PetscErrorCode symmetricProduct(Mat A, Vec x, Vec z) {
   PetscFunctionReturn(0);
 }
 
-template <int BS>
+template <int BS, int L>
 PetscErrorCode product(Mat A, Vec x, Vec y) {
-  return rowProducts<BS>(A, x, nullptr, y);
+  return rowProducts<BS, L>(A, x, nullptr, y);
 }
-template <int BS>
+template <int BS, int L>
 PetscErrorCode productAdd(Mat A, Vec x, Vec y, Vec z) {
-  return rowProducts<BS>(A, x, y, z);
+  return rowProducts<BS, L>(A, x, y, z);
+}
+
+// Installs the products of locality L on `part`: the upper triangle's, or those of bs x bs
+// blocks.
+template <int L>
+void installProducts(Mat part, PetscInt bs, bool upper) {
+  if (upper) {
+    if (upperProductEvent < 0)
+      EIS_CHECK(PetscLogEventRegister("MatMultUpper", MAT_CLASSID, &upperProductEvent));
+    setOperation(part, MATOP_MULT, symmetricProduct<L>);
+  } else if (bs == 3) {
+    setOperation(part, MATOP_MULT, product<3, L>);
+    setOperation(part, MATOP_MULT_ADD, productAdd<3, L>);
+  } else {
+    setOperation(part, MATOP_MULT, product<6, L>);
+    setOperation(part, MATOP_MULT_ADD, productAdd<6, L>);
+  }
 }
 
 }  // namespace
 
-void prefetchBlockProducts(Mat B, int distance) {
+void prefetchBlockProducts(Mat B, BlockPrefetch how) {
   PetscInt bs;
   EIS_CHECK(MatGetBlockSize(B, &bs));
-  if (distance <= 0 || (bs != 3 && bs != 6)) return;
+  if (how.distance <= 0 || (bs != 3 && bs != 6)) return;
   Mat part = B;
   PetscBool parallel;
   EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(B), MATMPIBAIJ, &parallel));
@@ -211,18 +232,13 @@ void prefetchBlockProducts(Mat B, int distance) {
   EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(part), MATSEQBAIJ, &sequential));
   EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(part), MATSEQSBAIJ, &upper));
   if (!sequential && !(upper && bs == 3)) return;
-  composeOwned(reinterpret_cast<PetscObject>(part), kDistanceName,
-               std::make_unique<PetscInt>(distance));
-  if (upper) {
-    if (upperProductEvent < 0)
-      EIS_CHECK(PetscLogEventRegister("MatMultUpper", MAT_CLASSID, &upperProductEvent));
-    setOperation(part, MATOP_MULT, symmetricProduct);
-  } else if (bs == 3) {
-    setOperation(part, MATOP_MULT, product<3>);
-    setOperation(part, MATOP_MULT_ADD, productAdd<3>);
-  } else {
-    setOperation(part, MATOP_MULT, product<6>);
-    setOperation(part, MATOP_MULT_ADD, productAdd<6>);
+  composeOwned(reinterpret_cast<PetscObject>(part), kPrefetchName,
+               std::make_unique<BlockPrefetch>(how));
+  switch (how.locality) {
+    case 0: installProducts<0>(part, bs, upper); break;
+    case 1: installProducts<1>(part, bs, upper); break;
+    case 2: installProducts<2>(part, bs, upper); break;
+    default: installProducts<3>(part, bs, upper); break;
   }
 }
 

@@ -196,9 +196,9 @@ TEST(FineBlockProducts, TheDiagonalComesFromTheCopyAndFollowsTheMatrixsValues) {
   Vec expected, diagonal;
   MatCreateVecs(A, &expected, &diagonal);
   MatGetDiagonal(A, expected);
-  const Mat B = eis::fineBlockProducts(A, 128, eis::BlockCopy::Storage::Whole);
+  const Mat B = eis::fineBlockProducts(A, eis::BlockPrefetch{}, eis::BlockCopy::Storage::Whole);
   ASSERT_TRUE(isBlockMatrix(B));
-  EXPECT_EQ(eis::fineBlockProducts(A, 128, eis::BlockCopy::Storage::Whole), B)
+  EXPECT_EQ(eis::fineBlockProducts(A, eis::BlockPrefetch{}, eis::BlockCopy::Storage::Whole), B)
       << "the same matrix keeps its copy";
   EXPECT_NE(operationOf(A, MATOP_GET_DIAGONAL), plainOperation(A, MATOP_GET_DIAGONAL));
   MatGetDiagonal(A, diagonal);
@@ -210,13 +210,16 @@ TEST(FineBlockProducts, TheDiagonalComesFromTheCopyAndFollowsTheMatrixsValues) {
   VecShift(expected, 0.25);
   MatGetDiagonal(A, diagonal);
   EXPECT_EQ(eis_test::relativeGap(expected, diagonal), 0.0);
-  EXPECT_LT(productGap(A, eis::fineBlockProducts(A, 128, eis::BlockCopy::Storage::Whole)), 1e-15);
+  EXPECT_LT(productGap(
+                A, eis::fineBlockProducts(A, eis::BlockPrefetch{}, eis::BlockCopy::Storage::Whole)),
+            1e-15);
   VecDestroy(&expected);
   VecDestroy(&diagonal);
   MatDestroy(&A);
 
   Mat holed = chainMatrix(Chain::Holed);
-  EXPECT_EQ(eis::fineBlockProducts(holed, 128, eis::BlockCopy::Storage::Whole), holed);
+  EXPECT_EQ(eis::fineBlockProducts(holed, eis::BlockPrefetch{}, eis::BlockCopy::Storage::Whole),
+            holed);
   EXPECT_EQ(operationOf(holed, MATOP_GET_DIAGONAL), plainOperation(holed, MATOP_GET_DIAGONAL));
   MatDestroy(&holed);
 }

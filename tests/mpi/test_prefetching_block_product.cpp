@@ -1,7 +1,8 @@
-// The block copies' products that fetch the matrix ahead (solver.block-prefetch), on 1, 2 and
-// 3 ranks: both (A x and y + A x) give what PETSc's own loops for 3 x 3 and 6 x 6 blocks give, on a
-// square matrix and on a rectangular one (an interpolation's shape), whether the blocks it fetches
-// lie in the same block row, rows further on or past the matrix's end; they are the ones each
+// The block copies' products that fetch the matrix ahead (solver.block-prefetch and its
+// locality), on 1, 2 and 3 ranks: both (A x and y + A x) give what PETSc's own loops for 3 x 3 and
+// 6 x 6 blocks give, on a square matrix and on a rectangular one (an interpolation's shape),
+// whether the blocks it fetches lie in the same block row, rows further on or past the matrix's
+// end, and whatever the cache level asked to keep them; they are the ones each
 // rank's diagonal part multiplies with; on one rank the upper triangle of a symmetric matrix
 // (SBAIJ) gives the whole matrix's product; and a distance of 0, or another block size, leaves
 // PETSc's loops in place.
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "eis/linalg/block_copy.hpp"
 #include "eis/linalg/prefetching_block_product.hpp"
@@ -109,28 +111,30 @@ using eis_test::Operation;
 using eis_test::operationOf;
 
 // For each distance, in blocks of 3 x 3: 1, the next block in the same row (for blocks of 6
-// too); 9 and 36, a row or two on; 100,000: past the end. A new copy of A in `storage`, read that
-// far ahead, gives the products of PETSc's loops over the same storage and A's, before and after
-// A's values change; `expectInstalled(copy, petscs)` checks which operations the read-ahead
-// took over.
+// too); 9 and 36, a row or two on; 100,000: past the end; and each locality. A new copy of A in
+// `storage`, read that far ahead, gives the products of PETSc's loops over the same storage and
+// A's, before and after A's values change; `expectInstalled(copy, petscs)` checks which
+// operations the read-ahead took over.
 template <class Expectation>
 void expectPetscsProductsAtEveryDistance(Mat A, eis::BlockCopy::Storage storage,
                                          Expectation expectInstalled) {
   eis::BlockCopy petscs(storage);
   const Mat reference = petscs.of(A);
-  for (int distance : {1, 9, 36, 100000}) {
-    SCOPED_TRACE("distance " + std::to_string(distance));
-    eis::BlockCopy copy(storage);
-    const Mat B = copy.of(A);
-    ASSERT_NE(B, A);
-    eis::prefetchBlockProducts(B, distance);
-    expectInstalled(B, reference);
-    EXPECT_LT(productGap(reference, B), 1e-15);
-    EXPECT_LT(productGap(A, B), 1e-15);
-    // New values in the same structure, as a re-assembly and the copy write them.
-    MatScale(A, -2.0);
-    EXPECT_LT(productGap(petscs.of(A), copy.of(A)), 1e-15);
-  }
+  for (int distance : {1, 9, 36, 100000})
+    for (int locality : {0, 1, 2, 3}) {
+      SCOPED_TRACE("distance " + std::to_string(distance) + ", locality " +
+                   std::to_string(locality));
+      eis::BlockCopy copy(storage);
+      const Mat B = copy.of(A);
+      ASSERT_NE(B, A);
+      eis::prefetchBlockProducts(B, {distance, locality});
+      expectInstalled(B, reference);
+      EXPECT_LT(productGap(reference, B), 1e-15);
+      EXPECT_LT(productGap(A, B), 1e-15);
+      // New values in the same structure, as a re-assembly and the copy write them.
+      MatScale(A, -2.0);
+      EXPECT_LT(productGap(petscs.of(A), copy.of(A)), 1e-15);
+    }
 }
 
 TEST(PrefetchingBlockProduct, GivesPetscsProductsWhereverTheBlocksItFetchesLie) {
@@ -167,6 +171,28 @@ TEST(PrefetchingBlockProduct, TheUpperTriangleOfASymmetricMatrixGivesTheWholeMat
   MatDestroy(&A);
 }
 
+// __builtin_prefetch takes its locality as a constant: each locality installs a loop of its own,
+// so the one asked for is the one that runs (and none is lost to a switch inside the loop).
+TEST(PrefetchingBlockProduct, EachLocalityInstallsItsOwnLoop) {
+  for (PetscInt bs : {3, 6}) {
+    SCOPED_TRACE("block size " + std::to_string(bs));
+    Mat A = bandMatrix(bs);
+    std::vector<Operation> installed;
+    for (int locality : {0, 1, 2, 3}) {
+      eis::BlockCopy copy;
+      const Mat B = copy.of(A);
+      eis::prefetchBlockProducts(B, {128, locality});
+      for (MatOperation operation : {MATOP_MULT, MATOP_MULT_ADD}) {
+        const Operation op = operationOf(diagonalPart(B), operation);
+        EXPECT_EQ(std::count(installed.begin(), installed.end(), op), 0)
+            << "locality " << locality << " reuses another locality's loop";
+        installed.push_back(op);
+      }
+    }
+    MatDestroy(&A);
+  }
+}
+
 TEST(PrefetchingBlockProduct, DistanceZeroAndOtherBlockSizesKeepPetscsLoop) {
   for (PetscInt bs : {3, 2}) {
     SCOPED_TRACE("block size " + std::to_string(bs));
@@ -174,7 +200,7 @@ TEST(PrefetchingBlockProduct, DistanceZeroAndOtherBlockSizesKeepPetscsLoop) {
     eis::BlockCopy petscs, copy;
     const Mat reference = petscs.of(A), B = copy.of(A);
     ASSERT_NE(B, A);
-    eis::prefetchBlockProducts(B, bs == 3 ? 0 : 128);
+    eis::prefetchBlockProducts(B, {bs == 3 ? 0 : 128, 3});
     EXPECT_EQ(operationOf(diagonalPart(B), MATOP_MULT),
               operationOf(diagonalPart(reference), MATOP_MULT));
     EXPECT_LT(productGap(reference, B), 1e-15);

@@ -756,6 +756,12 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_FALSE(s.boolean("solver.block-products")); }},
       {"solver.block-prefetch", "64",
        [](const Scene& s) { EXPECT_EQ(s.integer("solver.block-prefetch"), 64); }},
+      {"solver.block-prefetch-locality", "0",
+       [](const Scene& s) {
+         const auto choice = eis::linearSolverOf(eis::readLinearSolverParameters(s), false);
+         EXPECT_EQ(choice.options.prefetch.locality, 0);
+         EXPECT_EQ(choice.options.prefetch.distance, 128);
+       }},
       {"solver.symmetric-blocks", "false",
        [](const Scene& s) {
          EXPECT_FALSE(s.boolean("solver.symmetric-blocks"));
@@ -1163,6 +1169,8 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"solver.max-iterations", "0"},
       {"solver.block-prefetch", "-1"},
       {"solver.block-prefetch", "1.5"},
+      {"solver.block-prefetch-locality", "4"},
+      {"solver.block-prefetch-locality", "nta"},
       {"solver.symmetric-blocks", "maybe"},
       {"solver.residual-norm", "natural"},
       {"solver.iteration-limit", "warn"},

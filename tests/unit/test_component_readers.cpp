@@ -558,6 +558,8 @@ TEST(ComponentReaders, LinearSolver) {
   EXPECT_EQ(d.blockProducts, declaredBoolean("solver.block-products"));
   EXPECT_EQ(d.symmetricBlocks, declaredBoolean("solver.symmetric-blocks"));
   EXPECT_EQ(d.blockPrefetch, declaredInteger("solver.block-prefetch"));
+  EXPECT_EQ(d.blockPrefetchLocality,
+            declaredChoice("solver.block-prefetch-locality", eis::kPrefetchLocalities));
   EXPECT_EQ(d.iterationLimit, declaredChoice("solver.iteration-limit", eis::kIterationLimits));
 
   const eis::LinearSolverParameters g =
@@ -574,6 +576,7 @@ TEST(ComponentReaders, LinearSolver) {
                                                  {"solver.block-products", "false"},
                                                  {"solver.symmetric-blocks", "false"},
                                                  {"solver.block-prefetch", "64"},
+                                                 {"solver.block-prefetch-locality", "1"},
                                                  {"solver.iteration-limit", "accept"}}));
   EXPECT_EQ(g.op, eis::OperatorMode::MatrixFree);
   EXPECT_EQ(g.preconditioner, eis::Preconditioner::Jacobi);
@@ -588,6 +591,7 @@ TEST(ComponentReaders, LinearSolver) {
   EXPECT_FALSE(g.blockProducts);
   EXPECT_FALSE(g.symmetricBlocks);
   EXPECT_EQ(g.blockPrefetch, 64);
+  EXPECT_EQ(g.blockPrefetchLocality, 1);
   EXPECT_EQ(g.iterationLimit, eis::IterationLimit::Accept);
   expectRefused({{"solver.operator", "lazy"},
                  {"solver.preconditioner", "ilu"},

@@ -13,15 +13,16 @@
 #include <petscksp.h>
 
 #include "eis/linalg/block_copy.hpp"
+#include "eis/linalg/prefetching_block_product.hpp"
 
 namespace eis {
 
 // Collective. Redirects the products of the operators of `ksp`'s multigrid preconditioner (PCMG
 // or PCGAMG, once set up) between its finest and coarsest level, and of its interpolations, to
 // block copies; a matrix not made of full blocks on every rank, and any other preconditioner,
-// are left as they are, and so is a matrix already redirected. The copies read
-// `prefetchDistance` 3 x 3 blocks' bytes ahead (prefetching_block_product.hpp).
-void multiplyLevelsInBlocks(KSP ksp, int prefetchDistance);
+// are left as they are, and so is a matrix already redirected. The copies read ahead as
+// `prefetch` says (prefetching_block_product.hpp).
+void multiplyLevelsInBlocks(KSP ksp, BlockPrefetch prefetch);
 
 // Collective. The matrix a solve by A multiplies with: A's own block copy (block_copy.hpp; made
 // at the first call and composed with A, which owns it, its values copied again whenever A's
@@ -30,11 +31,11 @@ void multiplyLevelsInBlocks(KSP ksp, int prefetchDistance);
 // preconditioning matrix for its diagonal at every solve after the matrix changed (the finest
 // smoother of a kept multigrid does, at each corotational step), and an AIJ matrix searches each
 // row for its diagonal entry, where the copy knows where each diagonal block is. The copy's own
-// products read `prefetchDistance` blocks ahead (prefetching_block_product.hpp; 0: PETSc's
-// product). `storage`: Upper keeps the upper triangle of a symmetric A on one rank
+// products read ahead as `prefetch` says (prefetching_block_product.hpp; a distance of 0:
+// PETSc's product). `storage`: Upper keeps the upper triangle of a symmetric A on one rank
 // (block_copy.hpp). The copy's making (its structure, the first touch of its memory) is timed
 // as "Block copy set-up", apart from the value copies of the caller's timer.
-Mat fineBlockProducts(Mat A, int prefetchDistance, BlockCopy::Storage storage);
+Mat fineBlockProducts(Mat A, BlockPrefetch prefetch, BlockCopy::Storage storage);
 
 // Collective. After a set-up of `ksp`'s multigrid (PCMG or PCGAMG), its finest residual takes
 // the finest smoother's operator. PCMG keeps the matrix its residual was first given, and a

@@ -10,6 +10,7 @@
 #include "eis/core/component.hpp"
 #include "eis/linalg/ksp_settings.hpp"
 #include "eis/linalg/preconditioner_reuse.hpp"
+#include "eis/linalg/prefetching_block_product.hpp"
 #include "eis/linalg/projection_history.hpp"
 #include "eis/linalg/solution_check.hpp"
 #include "eis/linalg/solution_space_guess.hpp"
@@ -35,10 +36,11 @@ struct LinearSolverOptions {
   int maxIterations = 1000;
   bool unpreconditionedNorm = false;
   // An iterative solve multiplies by a block copy of an assembled matrix (BlockCopy), whose
-  // products fetch the matrix this many blocks ahead (0: PETSc's product); symmetricBlocks: the
-  // step matrix's copy holds the upper triangle of a symmetric matrix on one rank.
+  // products fetch the matrix ahead as `prefetch` says (a distance of 0: PETSc's product);
+  // symmetricBlocks: the step matrix's copy holds the upper triangle of a symmetric matrix on
+  // one rank.
   bool blockProducts = true;
-  int prefetchDistance = 128;
+  BlockPrefetch prefetch;
   bool symmetricBlocks = true;
   // Reaching maxIterations ends the solve with what it has (SOFA's CG) instead of an error.
   bool acceptIterationLimit = false;
@@ -101,7 +103,7 @@ private:
   SolutionSpaceGuess span_;
   ProjectionHistory projection_{kProjectionPairs};
   bool blockProducts_;
-  int prefetchDistance_;
+  BlockPrefetch prefetch_;
   bool symmetricBlocks_;
   bool acceptIterationLimit_;
   // kappa of keptMetricFailure: the last fresh preconditioner's true / tested relative residual
@@ -148,11 +150,13 @@ inline constexpr Named<ResidualNorm> kResidualNorms[] = {
 enum class IterationLimit { Error, Accept };
 inline constexpr Named<IterationLimit> kIterationLimits[] = {{"error", IterationLimit::Error},
                                                              {"accept", IterationLimit::Accept}};
+// solver.block-prefetch-locality: __builtin_prefetch's locality, by its number.
+inline constexpr Named<int> kPrefetchLocalities[] = {{"0", 0}, {"1", 1}, {"2", 2}, {"3", 3}};
 
 // solver.operator, solver.preconditioner, solver.pc-lag, solver.pc-rebuild-growth,
 // solver.initial-guess, solver.guess-solutions, solver.linear, solver.rtol, solver.max-iterations,
 // solver.residual-norm, solver.iteration-limit, solver.block-products, solver.block-prefetch,
-// solver.symmetric-blocks.
+// solver.block-prefetch-locality, solver.symmetric-blocks.
 const ComponentDeclaration& linearSolverComponent();
 
 // The linear-solver component's parameters, read once from a scene by readLinearSolverParameters
@@ -171,6 +175,7 @@ struct LinearSolverParameters {
   bool blockProducts;             // solver.block-products
   bool symmetricBlocks;           // solver.symmetric-blocks
   int blockPrefetch;              // solver.block-prefetch
+  int blockPrefetchLocality;      // solver.block-prefetch-locality
   IterationLimit iterationLimit;  // solver.iteration-limit
 };
 LinearSolverParameters readLinearSolverParameters(const Parameters& scene);

@@ -6,18 +6,31 @@
 // of the STREAM triad's pace: the loads wait on memory. The same loop with its prefetches a
 // hundred 3 x 3 blocks ahead (about 9 kB) took 0.54 ms where PETSc's took 0.72 ms at 70,227
 // unknowns, and 16.0 ms against 17.7 ms at 1,013,643 (docs/performance.md, "Lever 4, read
-// ahead"). The sums are PETSc's, in its order: the same answer to the last bit.
+// ahead"). Each fetch asks to keep the line in every cache level (locality 3, x86's prefetcht0)
+// by default: the non-temporal fetch (locality 0, prefetchnta) the loop first used made every
+// product two to three times slower on a host with a 14 GB/s triad and a large shared cache
+// (docs/performance.md, "The read-ahead's locality"). The sums are PETSc's, in its order: the
+// same answer to the last bit, whatever the distance and the locality.
 #include <petscmat.h>
 
 namespace eis {
 
+// How far ahead the block products fetch the matrix (solver.block-prefetch,
+// solver.block-prefetch-locality): `distance` 3 x 3 blocks' bytes (0: PETSc's own loops), and
+// `locality` as __builtin_prefetch takes it, 0 (non-temporal: evicted first) to 3 (kept in every
+// cache level).
+struct BlockPrefetch {
+  int distance = 128;
+  int locality = 3;
+};
+
 // Makes the products of B, a BAIJ matrix of 3 x 3 or 6 x 6 blocks (sequential, or on several
 // ranks the diagonal part of each rank's rows, through which PETSc's parallel products go), fetch
-// its blocks `distance` 3 x 3 blocks' bytes ahead: MatMult, and MatMultAdd (an interpolation's
-// prolongation). The transposed products (its restriction) stay PETSc's: reading ahead did not
-// shorten them. A sequential SBAIJ matrix of 3 x 3 blocks (the upper triangle of a symmetric
-// step matrix on one rank) gets the same for its MatMult, PETSc's SBAIJ sums in their order.
-// 0, or another block size, leaves PETSc's own products.
-void prefetchBlockProducts(Mat B, int distance);
+// its blocks as `how` says: MatMult, and MatMultAdd (an interpolation's prolongation). The
+// transposed products (its restriction) stay PETSc's: reading ahead did not shorten them. A
+// sequential SBAIJ matrix of 3 x 3 blocks (the upper triangle of a symmetric step matrix on one
+// rank) gets the same for its MatMult, PETSc's SBAIJ sums in their order. A distance of 0, or
+// another block size, leaves PETSc's own products.
+void prefetchBlockProducts(Mat B, BlockPrefetch how);
 
 }  // namespace eis
