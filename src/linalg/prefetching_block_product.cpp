@@ -134,6 +134,42 @@ PetscErrorCode rowProducts(Mat A, Vec x, Vec y, Vec z) {
   PetscFunctionReturn(0);
 }
 
+// z = y + A^T x, or z = A^T x without y, over a sequential BAIJ matrix of 3 x 3 blocks (a
+// multigrid's restriction by its finest interpolation): each block multiplies x's block row,
+// transposed, into its column's entries of z. The sums of PETSc's MatMultTransposeAdd_SeqBAIJ
+// for blocks of 3 in their order (z starting from y, or from zero), with each block fetched
+// ahead.
+template <int L>
+PetscErrorCode transposedProducts(Mat A, Vec x, Vec y, Vec z) {
+  BlockArrays<3, L> b;
+  const PetscScalar* xs;
+  PetscScalar* zs;
+  PetscFunctionBeginUser;
+  PetscCall(b.get(A));
+  if (!y)
+    PetscCall(VecSet(z, 0.0));
+  else if (y != z)
+    PetscCall(VecCopy(y, z));
+  PetscCall(VecGetArrayRead(x, &xs));
+  PetscCall(VecGetArray(z, &zs));
+  for (PetscInt i = 0; i < b.blockRows; ++i) {
+    const PetscScalar x1 = xs[3 * i], x2 = xs[3 * i + 1], x3 = xs[3 * i + 2];
+    const PetscScalar* v = b.values + 9 * b.offsets[i];
+    for (PetscInt k = b.offsets[i]; k < b.offsets[i + 1]; ++k, v += 9) {
+      b.fetchAhead(v, k);
+      PetscScalar* zb = zs + 3 * b.columns[k];
+      zb[0] += v[0] * x1 + v[1] * x2 + v[2] * x3;
+      zb[1] += v[3] * x1 + v[4] * x2 + v[5] * x3;
+      zb[2] += v[6] * x1 + v[7] * x2 + v[8] * x3;
+    }
+  }
+  PetscCall(VecRestoreArray(z, &zs));
+  PetscCall(VecRestoreArrayRead(x, &xs));
+  PetscCall(b.restore(A));
+  PetscCall(PetscLogFlops(18.0 * double(b.blocks)));
+  PetscFunctionReturn(0);
+}
+
 // z = A x over a sequential SBAIJ matrix of 3 x 3 blocks, the upper triangle of a symmetric
 // matrix, each block row's diagonal block first: each block below that multiplies x into its own
 // row and, transposed, into its column's. The sums of PETSc's MatMult_SeqSBAIJ_3 in their order
@@ -200,6 +236,10 @@ template <int BS, int L>
 PetscErrorCode productAdd(Mat A, Vec x, Vec y, Vec z) {
   return rowProducts<BS, L>(A, x, y, z);
 }
+template <int L>
+PetscErrorCode transposedProduct(Mat A, Vec x, Vec z) {
+  return transposedProducts<L>(A, x, nullptr, z);
+}
 
 // Installs the products of locality L on `part`: the upper triangle's, or those of bs x bs
 // blocks.
@@ -212,6 +252,8 @@ void installProducts(Mat part, PetscInt bs, bool upper) {
   } else if (bs == 3) {
     setOperation(part, MATOP_MULT, product<3, L>);
     setOperation(part, MATOP_MULT_ADD, productAdd<3, L>);
+    setOperation(part, MATOP_MULT_TRANSPOSE, transposedProduct<L>);
+    setOperation(part, MATOP_MULT_TRANSPOSE_ADD, transposedProducts<L>);
   } else {
     setOperation(part, MATOP_MULT, product<6, L>);
     setOperation(part, MATOP_MULT_ADD, productAdd<6, L>);

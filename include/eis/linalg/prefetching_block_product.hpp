@@ -26,10 +26,12 @@ struct BlockPrefetch {
 
 // Makes the products of B, a BAIJ matrix of 3 x 3 or 6 x 6 blocks (sequential, or on several
 // ranks the diagonal part of each rank's rows, through which PETSc's parallel products go), fetch
-// its blocks as `how` says: MatMult, and MatMultAdd (an interpolation's prolongation). The
-// transposed products (its restriction) stay PETSc's: reading ahead did not shorten them. A
-// sequential SBAIJ matrix of 3 x 3 blocks (the upper triangle of a symmetric step matrix on one
-// rank) gets the same for its MatMult, PETSc's SBAIJ sums in their order. A distance of 0, or
+// its blocks as `how` says: MatMult, and MatMultAdd (an interpolation's prolongation); with 3 x 3
+// blocks also MatMultTranspose and MatMultTransposeAdd (the finest interpolation's restriction:
+// 0.26 instead of 0.37 s of issue 38's corotational beam, docs/performance.md), where 6 x 6
+// blocks keep PETSc's. A sequential SBAIJ matrix of 3 x 3 blocks (the upper triangle of a
+// symmetric step matrix on one rank) gets the same for its MatMult, PETSc's SBAIJ sums in their
+// order. A distance of 0, or
 // another block size, leaves PETSc's own products.
 void prefetchBlockProducts(Mat B, BlockPrefetch how);
 
