@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "eis/core/error.hpp"
+#include "eis/core/vector_clones.hpp"
 #include "eis/linalg/composed_object.hpp"
 
 namespace eis {
@@ -94,7 +95,7 @@ struct BlockArrays {
 // their order (row r of a block's product summed over the block's columns, then added to the
 // row's sum), with each block fetched ahead.
 template <int BS, int L>
-PetscErrorCode rowProducts(Mat A, Vec x, Vec y, Vec z) {
+EIS_VECTOR_CLONES PetscErrorCode rowProducts(Mat A, Vec x, Vec y, Vec z) {
   BlockArrays<BS, L> b;
   const PetscScalar* xs;
   PetscScalar *ys = nullptr, *zs;
@@ -140,7 +141,7 @@ PetscErrorCode rowProducts(Mat A, Vec x, Vec y, Vec z) {
 // for blocks of 3 in their order (z starting from y, or from zero), with each block fetched
 // ahead.
 template <int L>
-PetscErrorCode transposedProducts(Mat A, Vec x, Vec y, Vec z) {
+EIS_VECTOR_CLONES PetscErrorCode transposedProducts(Mat A, Vec x, Vec y, Vec z) {
   BlockArrays<3, L> b;
   const PetscScalar* xs;
   PetscScalar* zs;
@@ -177,7 +178,7 @@ PetscErrorCode transposedProducts(Mat A, Vec x, Vec y, Vec z) {
 // what the rows above it gave), with each block fetched ahead: half the bytes of the whole
 // matrix's product.
 template <int L>
-PetscErrorCode symmetricProduct(Mat A, Vec x, Vec z) {
+EIS_VECTOR_CLONES PetscErrorCode symmetricProduct(Mat A, Vec x, Vec z) {
   BlockArrays<3, L> b;
   const PetscScalar* xs;
   PetscScalar* zs;
