@@ -9,6 +9,7 @@
 
 #include "eis/core/error.hpp"
 #include "eis/core/timer.hpp"
+#include "eis/linalg/prefetching_block_product.hpp"
 
 namespace eis {
 
@@ -238,7 +239,10 @@ void BlockCopy::create(Mat A) {
 void BlockCopy::copyValues() {
   PetscInt bs;
   EIS_CHECK(MatGetBlockSize(source_, &bs));
-  for (const PartPair& pair : partsOf(source_, copy_)) copyPart(pair, bs, upper_);
+  for (const PartPair& pair : partsOf(source_, copy_)) {
+    copyPart(pair, bs, upper_);
+    if (!upper_) refreshSingleValues(pair.baij);
+  }
   EIS_CHECK(PetscObjectStateIncrease(reinterpret_cast<PetscObject>(copy_)));
 }
 

@@ -54,13 +54,13 @@ BlockCopy* compose(Mat A, std::unique_ptr<BlockCopy> copy) {
 // Gives a level operator or an interpolation its copy, when it is made of full blocks on every
 // rank, and sends its four products there (a multigrid interpolates with MatMultAdd or
 // MatMultTransposeAdd and restricts with MatMultTranspose or MatMult, by the matrix's shape).
-void redirect(Mat A, BlockPrefetch prefetch) {
+void redirect(Mat A, BlockPrefetch prefetch, bool single) {
   if (composedCopy(A)) return;
   auto copy = std::make_unique<BlockCopy>();
   const Mat blocks = copy->of(A);
   if (blocks == A) return;
   compose(A, std::move(copy));
-  prefetchBlockProducts(blocks, prefetch);
+  prefetchBlockProducts(blocks, prefetch, single);
   setOperation(A, MATOP_MULT, byCopy<MatMult, Vec, Vec>);
   setOperation(A, MATOP_MULT_ADD, byCopy<MatMultAdd, Vec, Vec, Vec>);
   setOperation(A, MATOP_MULT_TRANSPOSE, byCopy<MatMultTranspose, Vec, Vec>);
@@ -93,7 +93,7 @@ Mat fineBlockProducts(Mat A, BlockPrefetch prefetch, BlockCopy::Storage storage)
   return products;
 }
 
-void multiplyLevelsInBlocks(KSP ksp, BlockPrefetch prefetch) {
+void multiplyLevelsInBlocks(KSP ksp, BlockPrefetch prefetch, bool single) {
   PetscInt levels = 0;
   const PC pc = multigridOf(ksp, levels);
   if (!pc) return;
@@ -105,11 +105,11 @@ void multiplyLevelsInBlocks(KSP ksp, BlockPrefetch prefetch) {
       Mat A;
       EIS_CHECK(PCMGGetSmoother(pc, level, &smoother));
       EIS_CHECK(KSPGetOperators(smoother, &A, nullptr));
-      redirect(A, prefetch);
+      redirect(A, prefetch, single);
     }
     Mat interpolation;
     EIS_CHECK(PCMGGetInterpolation(pc, level, &interpolation));
-    redirect(interpolation, prefetch);
+    redirect(interpolation, prefetch, single);
   }
 }
 

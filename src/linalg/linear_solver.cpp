@@ -16,6 +16,7 @@ LinearSolver::LinearSolver(MPI_Comm comm, PCType defaultPc, Vec restCoordinates,
       span_(options.spanSolutions),
       blockProducts_(options.blockProducts),
       prefetch_(options.prefetch),
+      singleLevels_(options.singleLevels),
       symmetricBlocks_(options.symmetricBlocks),
       acceptIterationLimit_(options.acceptIterationLimit) {
   EIS_CHECK(KSPCreate(comm, &ksp_));
@@ -93,7 +94,7 @@ void LinearSolver::setUp(Mat A) {
   const ScopedTimer timer("Preconditioner set-up");
   intoSolver(kspFailed_, [&] { EIS_CHECK(KSPSetUp(ksp_)); });
   if (!again || direct_) return;
-  if (blockProducts_) multiplyLevelsInBlocks(ksp_, prefetch_);
+  if (blockProducts_) multiplyLevelsInBlocks(ksp_, prefetch_, singleLevels_);
   followFinestOperator(ksp_);
 }
 

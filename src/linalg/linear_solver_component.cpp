@@ -120,6 +120,14 @@ ParameterSpec linearSolverParameters() {
            "agree to rounding, then to the solver's tolerance). false: the whole matrix in blocks.\n"
            "On several ranks the copy is the whole matrix either way",
            "true", "", false, check::boolean()})
+      .add({"solver.single-precision-levels", "BOOL",
+            "GAMG's coarser levels and interpolations multiply by their block copies' values\n"
+            "rounded to float, widened to double as they multiply (solver.block-products):\n"
+            "half the bytes of their products. A preconditioner needs to be fixed and symmetric,\n"
+            "not exact; CG, the step matrix and the finest smoother stay in double, so answers\n"
+            "meet the same tolerance, with iterations and rounding of their own. Costs the\n"
+            "copies' values once more in float. false: every product in double",
+            "true", "", false, check::boolean()})
       .add({"solver.block-prefetch", "N",
             "how far ahead, in 3 x 3 blocks (72 bytes), the products by the block copies of the\n"
             "step matrix, GAMG's levels and their prolongations fetch the matrix from memory\n"
@@ -197,6 +205,7 @@ LinearSolverParameters readLinearSolverParameters(const Parameters& scene) {
   p.residualNorm = scene.choice("solver.residual-norm", kResidualNorms);
   p.blockProducts = scene.boolean("solver.block-products");
   p.symmetricBlocks = scene.boolean("solver.symmetric-blocks");
+  p.singleLevels = scene.boolean("solver.single-precision-levels");
   p.blockPrefetch = scene.integer("solver.block-prefetch");
   p.blockPrefetchLocality = scene.choice("solver.block-prefetch-locality", kPrefetchLocalities);
   p.iterationLimit = scene.choice("solver.iteration-limit", kIterationLimits);
@@ -229,6 +238,7 @@ LinearSolverChoice linearSolverOf(const LinearSolverParameters& p, bool constant
   choice.options.blockProducts = p.blockProducts;
   choice.options.prefetch = {p.blockPrefetch, p.blockPrefetchLocality};
   choice.options.symmetricBlocks = p.symmetricBlocks;
+  choice.options.singleLevels = p.singleLevels;
   choice.options.acceptIterationLimit = p.iterationLimit == IterationLimit::Accept;
   return choice;
 }

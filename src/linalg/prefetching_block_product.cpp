@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "eis/core/error.hpp"
 #include "eis/core/vector_clones.hpp"
@@ -12,8 +13,15 @@ namespace eis {
 
 namespace {
 
-// The name the read-ahead is composed with on the sequential part it applies to.
+// The names the read-ahead and the single-precision values are composed with on the sequential
+// part they apply to.
 constexpr const char* kPrefetchName = "eis_block_prefetch";
+constexpr const char* kSingleName = "eis_single_values";
+
+// A part's values rounded to float, which its products read instead of the doubles.
+struct SingleValues {
+  std::vector<float> values;
+};
 
 // The upper triangle's product as its own -log_view event, inside its MatMult: it reads about
 // 2.3 bytes per flop where a whole block matrix reads 4.2, and the benchmark's roofline counts
@@ -38,17 +46,19 @@ PetscErrorCode composedPrefetch(Mat A, BlockPrefetch* how) {
 // drop every prefetch of it.
 template <int BS, int L>
 struct BlockArrays {
-  static constexpr std::uintptr_t kBlockBytes = BS * BS * sizeof(PetscScalar);
   PetscInt blockRows = 0, blocks = 0;
   const PetscInt *offsets = nullptr, *columns = nullptr;
   PetscScalar* values = nullptr;
-  std::uintptr_t valuesAhead = 0, indexAhead = 0;
+  const float* singles = nullptr;  // the values in float, where the part holds them
+  std::uintptr_t aheadBlocks = 0, indexAhead = 0;
   bool upper = false;  // an SBAIJ matrix: the upper triangle of a symmetric one
 
-  // Fetches the cache lines of the block `distance` after block k (values v) and its column
-  // index.
-  void fetchAhead(const PetscScalar* v, PetscInt k) const {
-    const std::uintptr_t block = reinterpret_cast<std::uintptr_t>(v) + valuesAhead;
+  // Fetches the cache lines of the block `distance` after block k (values v, of type T) and its
+  // column index.
+  template <class T>
+  void fetchAhead(const T* v, PetscInt k) const {
+    constexpr std::uintptr_t kBlockBytes = BS * BS * sizeof(T);
+    const std::uintptr_t block = reinterpret_cast<std::uintptr_t>(v) + aheadBlocks * kBlockBytes;
     for (std::uintptr_t line = 0; line < kBlockBytes; line += 64)
       __builtin_prefetch(reinterpret_cast<const void*>(block + line), 0, L);
     __builtin_prefetch(
@@ -70,10 +80,11 @@ struct BlockArrays {
       PetscCall(MatSeqSBAIJGetArray(A, &values));
     else
       PetscCall(MatSeqBAIJGetArray(A, &values));
-    const std::uintptr_t ahead =
-        std::max<std::uintptr_t>(1, std::uintptr_t(how.distance) * 9 / (BS * BS));
-    valuesAhead = ahead * kBlockBytes;
-    indexAhead = ahead * sizeof(PetscInt);
+    aheadBlocks = std::max<std::uintptr_t>(1, std::uintptr_t(how.distance) * 9 / (BS * BS));
+    indexAhead = aheadBlocks * sizeof(PetscInt);
+    SingleValues* single = nullptr;
+    PetscCall(queryComposed(reinterpret_cast<PetscObject>(A), kSingleName, &single));
+    if (single) singles = single->values.data();
     PetscFunctionReturn(0);
   }
 
@@ -90,12 +101,38 @@ struct BlockArrays {
   }
 };
 
+// z = y + A x, or z = A x without y (ys null), over the blocks of b with values `values` (b's
+// doubles or their float copy, widened as they multiply); the number of block rows with blocks.
+template <int BS, int L, class T>
+EIS_VECTOR_CLONES PetscInt rowLoop(const BlockArrays<BS, L>& b, const T* values,
+                                   const PetscScalar* xs, const PetscScalar* ys, PetscScalar* zs) {
+  PetscInt rowsWithBlocks = 0;
+  for (PetscInt i = 0; i < b.blockRows; ++i) {
+    const PetscInt end = b.offsets[i + 1];
+    rowsWithBlocks += end > b.offsets[i];
+    const T* v = values + BS * BS * b.offsets[i];
+    PetscScalar sums[BS];
+    for (int r = 0; r < BS; ++r) sums[r] = ys ? ys[BS * i + r] : 0.0;
+    for (PetscInt k = b.offsets[i]; k < end; ++k, v += BS * BS) {
+      b.fetchAhead(v, k);
+      const PetscScalar* xb = xs + BS * b.columns[k];
+      for (int r = 0; r < BS; ++r) {
+        PetscScalar row = PetscScalar(v[r]) * xb[0];
+        for (int c = 1; c < BS; ++c) row += PetscScalar(v[c * BS + r]) * xb[c];
+        sums[r] += row;
+      }
+    }
+    for (int r = 0; r < BS; ++r) zs[BS * i + r] = sums[r];
+  }
+  return rowsWithBlocks;
+}
+
 // z = y + A x, or z = A x without y, over a sequential BAIJ matrix of BS x BS blocks, each stored
 // column by column: the sums of PETSc's MatMult_SeqBAIJ_3 / _6 and MatMultAdd_SeqBAIJ_3 / _6, in
 // their order (row r of a block's product summed over the block's columns, then added to the
-// row's sum), with each block fetched ahead.
+// row's sum), with each block fetched ahead; over the float values where the matrix holds them.
 template <int BS, int L>
-EIS_VECTOR_CLONES PetscErrorCode rowProducts(Mat A, Vec x, Vec y, Vec z) {
+PetscErrorCode rowProducts(Mat A, Vec x, Vec y, Vec z) {
   BlockArrays<BS, L> b;
   const PetscScalar* xs;
   PetscScalar *ys = nullptr, *zs;
@@ -106,24 +143,8 @@ EIS_VECTOR_CLONES PetscErrorCode rowProducts(Mat A, Vec x, Vec y, Vec z) {
     PetscCall(VecGetArrayPair(y, z, &ys, &zs));
   else
     PetscCall(VecGetArrayWrite(z, &zs));
-  PetscInt rowsWithBlocks = 0;
-  for (PetscInt i = 0; i < b.blockRows; ++i) {
-    const PetscInt end = b.offsets[i + 1];
-    rowsWithBlocks += end > b.offsets[i];
-    const PetscScalar* v = b.values + BS * BS * b.offsets[i];
-    PetscScalar sums[BS];
-    for (int r = 0; r < BS; ++r) sums[r] = ys ? ys[BS * i + r] : 0.0;
-    for (PetscInt k = b.offsets[i]; k < end; ++k, v += BS * BS) {
-      b.fetchAhead(v, k);
-      const PetscScalar* xb = xs + BS * b.columns[k];
-      for (int r = 0; r < BS; ++r) {
-        PetscScalar row = v[r] * xb[0];
-        for (int c = 1; c < BS; ++c) row += v[c * BS + r] * xb[c];
-        sums[r] += row;
-      }
-    }
-    for (int r = 0; r < BS; ++r) zs[BS * i + r] = sums[r];
-  }
+  const PetscInt rowsWithBlocks =
+      b.singles ? rowLoop(b, b.singles, xs, ys, zs) : rowLoop(b, b.values, xs, ys, zs);
   if (y)
     PetscCall(VecRestoreArrayPair(y, z, &ys, &zs));
   else
@@ -135,14 +156,34 @@ EIS_VECTOR_CLONES PetscErrorCode rowProducts(Mat A, Vec x, Vec y, Vec z) {
   PetscFunctionReturn(0);
 }
 
-// z = y + A^T x, or z = A^T x without y, over a sequential BAIJ matrix of 3 x 3 blocks (a
-// multigrid's restriction by its finest interpolation): each block multiplies x's block row,
-// transposed, into its column's entries of z. The sums of PETSc's MatMultTransposeAdd_SeqBAIJ
-// for blocks of 3 in their order (z starting from y, or from zero), with each block fetched
-// ahead.
-template <int L>
-EIS_VECTOR_CLONES PetscErrorCode transposedProducts(Mat A, Vec x, Vec y, Vec z) {
-  BlockArrays<3, L> b;
+// z += A^T x over the blocks of b with values `values` (b's doubles or their float copy): each
+// block's column c of the x block row into z's entry c of the block column, for blocks of 3 the
+// sums of PETSc's MatMultTransposeAdd_SeqBAIJ in their order.
+template <int BS, int L, class T>
+EIS_VECTOR_CLONES void transposedLoop(const BlockArrays<BS, L>& b, const T* values,
+                                      const PetscScalar* xs, PetscScalar* zs) {
+  for (PetscInt i = 0; i < b.blockRows; ++i) {
+    const PetscScalar* xb = xs + BS * i;
+    const T* v = values + BS * BS * b.offsets[i];
+    for (PetscInt k = b.offsets[i]; k < b.offsets[i + 1]; ++k, v += BS * BS) {
+      b.fetchAhead(v, k);
+      PetscScalar* zb = zs + BS * b.columns[k];
+      for (int c = 0; c < BS; ++c) {
+        PetscScalar sum = PetscScalar(v[c * BS]) * xb[0];
+        for (int r = 1; r < BS; ++r) sum += PetscScalar(v[c * BS + r]) * xb[r];
+        zb[c] += sum;
+      }
+    }
+  }
+}
+
+// z = y + A^T x, or z = A^T x without y, over a sequential BAIJ matrix of BS x BS blocks (a
+// multigrid's restriction by an interpolation): each block multiplies x's block row, transposed,
+// into its column's entries of z, z starting from y or from zero, with each block fetched ahead;
+// over the float values where the matrix holds them.
+template <int BS, int L>
+PetscErrorCode transposedProducts(Mat A, Vec x, Vec y, Vec z) {
+  BlockArrays<BS, L> b;
   const PetscScalar* xs;
   PetscScalar* zs;
   PetscFunctionBeginUser;
@@ -153,21 +194,14 @@ EIS_VECTOR_CLONES PetscErrorCode transposedProducts(Mat A, Vec x, Vec y, Vec z) 
     PetscCall(VecCopy(y, z));
   PetscCall(VecGetArrayRead(x, &xs));
   PetscCall(VecGetArray(z, &zs));
-  for (PetscInt i = 0; i < b.blockRows; ++i) {
-    const PetscScalar x1 = xs[3 * i], x2 = xs[3 * i + 1], x3 = xs[3 * i + 2];
-    const PetscScalar* v = b.values + 9 * b.offsets[i];
-    for (PetscInt k = b.offsets[i]; k < b.offsets[i + 1]; ++k, v += 9) {
-      b.fetchAhead(v, k);
-      PetscScalar* zb = zs + 3 * b.columns[k];
-      zb[0] += v[0] * x1 + v[1] * x2 + v[2] * x3;
-      zb[1] += v[3] * x1 + v[4] * x2 + v[5] * x3;
-      zb[2] += v[6] * x1 + v[7] * x2 + v[8] * x3;
-    }
-  }
+  if (b.singles)
+    transposedLoop(b, b.singles, xs, zs);
+  else
+    transposedLoop(b, b.values, xs, zs);
   PetscCall(VecRestoreArray(z, &zs));
   PetscCall(VecRestoreArrayRead(x, &xs));
   PetscCall(b.restore(A));
-  PetscCall(PetscLogFlops(18.0 * double(b.blocks)));
+  PetscCall(PetscLogFlops(2.0 * BS * BS * double(b.blocks)));
   PetscFunctionReturn(0);
 }
 
@@ -237,15 +271,17 @@ template <int BS, int L>
 PetscErrorCode productAdd(Mat A, Vec x, Vec y, Vec z) {
   return rowProducts<BS, L>(A, x, y, z);
 }
-template <int L>
+template <int BS, int L>
 PetscErrorCode transposedProduct(Mat A, Vec x, Vec z) {
-  return transposedProducts<L>(A, x, nullptr, z);
+  return transposedProducts<BS, L>(A, x, nullptr, z);
 }
 
 // Installs the products of locality L on `part`: the upper triangle's, or those of bs x bs
-// blocks.
+// blocks. The restriction's loop replaces PETSc's for blocks of 3 (the same sums), and for blocks
+// of 6 only over float values, which prolongation and restriction must then both read: the
+// V-cycle stays symmetric.
 template <int L>
-void installProducts(Mat part, PetscInt bs, bool upper) {
+void installProducts(Mat part, PetscInt bs, bool upper, bool single) {
   if (upper) {
     if (upperProductEvent < 0)
       EIS_CHECK(PetscLogEventRegister("MatMultUpper", MAT_CLASSID, &upperProductEvent));
@@ -253,17 +289,21 @@ void installProducts(Mat part, PetscInt bs, bool upper) {
   } else if (bs == 3) {
     setOperation(part, MATOP_MULT, product<3, L>);
     setOperation(part, MATOP_MULT_ADD, productAdd<3, L>);
-    setOperation(part, MATOP_MULT_TRANSPOSE, transposedProduct<L>);
-    setOperation(part, MATOP_MULT_TRANSPOSE_ADD, transposedProducts<L>);
+    setOperation(part, MATOP_MULT_TRANSPOSE, transposedProduct<3, L>);
+    setOperation(part, MATOP_MULT_TRANSPOSE_ADD, transposedProducts<3, L>);
   } else {
     setOperation(part, MATOP_MULT, product<6, L>);
     setOperation(part, MATOP_MULT_ADD, productAdd<6, L>);
+    if (single) {
+      setOperation(part, MATOP_MULT_TRANSPOSE, transposedProduct<6, L>);
+      setOperation(part, MATOP_MULT_TRANSPOSE_ADD, transposedProducts<6, L>);
+    }
   }
 }
 
 }  // namespace
 
-void prefetchBlockProducts(Mat B, BlockPrefetch how) {
+void prefetchBlockProducts(Mat B, BlockPrefetch how, bool singleValues) {
   PetscInt bs;
   EIS_CHECK(MatGetBlockSize(B, &bs));
   if (how.distance <= 0 || (bs != 3 && bs != 6)) return;
@@ -277,12 +317,37 @@ void prefetchBlockProducts(Mat B, BlockPrefetch how) {
   if (!sequential && !(upper && bs == 3)) return;
   composeOwned(reinterpret_cast<PetscObject>(part), kPrefetchName,
                std::make_unique<BlockPrefetch>(how));
-  switch (how.locality) {
-    case 0: installProducts<0>(part, bs, upper); break;
-    case 1: installProducts<1>(part, bs, upper); break;
-    case 2: installProducts<2>(part, bs, upper); break;
-    default: installProducts<3>(part, bs, upper); break;
+  const bool single = singleValues && !upper;
+  if (single) {
+    composeOwned(reinterpret_cast<PetscObject>(part), kSingleName,
+                 std::make_unique<SingleValues>());
+    refreshSingleValues(part);
   }
+  switch (how.locality) {
+    case 0: installProducts<0>(part, bs, upper, single); break;
+    case 1: installProducts<1>(part, bs, upper, single); break;
+    case 2: installProducts<2>(part, bs, upper, single); break;
+    default: installProducts<3>(part, bs, upper, single); break;
+  }
+}
+
+void refreshSingleValues(Mat part) {
+  SingleValues* single = nullptr;
+  EIS_CHECK(queryComposed(reinterpret_cast<PetscObject>(part), kSingleName, &single));
+  if (!single) return;
+  PetscInt bs, blockRows;
+  const PetscInt *offsets, *columns;
+  PetscBool done;
+  EIS_CHECK(MatGetBlockSize(part, &bs));
+  EIS_CHECK(MatGetRowIJ(part, 0, PETSC_FALSE, PETSC_TRUE, &blockRows, &offsets, &columns, &done));
+  if (!done) throw Error("internal: PETSc gave no block rows of a block matrix");
+  const std::size_t count = std::size_t(offsets[blockRows]) * std::size_t(bs * bs);
+  EIS_CHECK(
+      MatRestoreRowIJ(part, 0, PETSC_FALSE, PETSC_TRUE, &blockRows, &offsets, &columns, &done));
+  PetscScalar* values;
+  EIS_CHECK(MatSeqBAIJGetArray(part, &values));
+  single->values.assign(values, values + count);
+  EIS_CHECK(MatSeqBAIJRestoreArray(part, &values));
 }
 
 }  // namespace eis

@@ -296,7 +296,7 @@ TEST(BlockCopy, ACorotationalRunFollowsTheSameTrajectoryWithTheCopyAsWithout) {
 // The answer of K u = f on a cantilever (16 x 4 x 4 cells, 1,275 unknowns: four GAMG levels)
 // by CG + GAMG at rtol 1e-10, and the solver, whose hierarchy stays set up.
 struct CantileverSolve {
-  explicit CantileverSolve(bool blockProducts)
+  explicit CantileverSolve(bool blockProducts, bool singleLevels = false)
       : model(eis_test::cantilever({4, 1, 1}, {16, 4, 4}, 2e3)) {
     rest = model.system->createVector();
     model.system->setRestState(rest);
@@ -306,6 +306,7 @@ struct CantileverSolve {
     eis::LinearSolverOptions options;
     options.rtol = 1e-10;
     options.blockProducts = blockProducts;
+    options.singleLevels = singleLevels;
     solver = std::make_unique<eis::LinearSolver>(PETSC_COMM_WORLD, PCGAMG, rest, options);
     solver->solve(model.system->systemMatrix(0, 0, -1), f, u);
   }
@@ -417,6 +418,23 @@ TEST(LevelBlockProducts, TheLevelsAndInterpolationsMultiplyThroughCopiesAsTheyDo
   PetscInt finestRows;
   MatGetBlockSizes(interpolations.back(), &finestRows, nullptr);
   EXPECT_EQ(finestRows, 3);
+}
+
+// With solver.single-precision-levels the same copies multiply by their values rounded to float:
+// every level and interpolation differs from its AIJ product by the rounding (a float's relative
+// 6e-8 at most per entry), not more, in all four forms, after its values change too.
+TEST(LevelBlockProducts, WithSingleValuesTheLevelsMultiplyToFloatRounding) {
+  const CantileverSolve solve(true, true);
+  std::vector<Mat> redirected = solve.middleLevels();
+  const std::vector<Mat> interpolations = solve.interpolations();
+  redirected.insert(redirected.end(), interpolations.begin(), interpolations.end());
+  for (Mat A : redirected) {
+    EXPECT_GT(productsGap(A), 1e-12);
+    EXPECT_LT(productsGap(A), 1e-5);
+    MatScale(A, -2.0);
+    EXPECT_GT(productsGap(A), 1e-12);
+    EXPECT_LT(productsGap(A), 1e-5);
+  }
 }
 
 // With solver.block-products = false nothing is redirected, and the answers agree to the

@@ -208,6 +208,59 @@ TEST(PrefetchingBlockProduct, EachLocalityInstallsItsOwnLoop) {
   }
 }
 
+// A with the entries of each rank's diagonal part (the columns it owns) rounded to float: what a
+// copy with single values multiplies by, its off-diagonal part staying PETSc's, in double.
+Mat roundedDiagonalPart(Mat A) {
+  Mat rounded;
+  MatDuplicate(A, MAT_COPY_VALUES, &rounded);
+  PetscInt first, end, columnFirst, columnEnd;
+  MatGetOwnershipRange(A, &first, &end);
+  MatGetOwnershipRangeColumn(A, &columnFirst, &columnEnd);
+  for (PetscInt row = first; row < end; ++row) {
+    PetscInt n;
+    const PetscInt* columns;
+    const PetscScalar* values;
+    MatGetRow(A, row, &n, &columns, &values);
+    std::vector<PetscInt> own;
+    std::vector<PetscScalar> roundedValues;
+    for (PetscInt k = 0; k < n; ++k)
+      if (columns[k] >= columnFirst && columns[k] < columnEnd) {
+        own.push_back(columns[k]);
+        roundedValues.push_back(double(float(values[k])));
+      }
+    MatRestoreRow(A, row, &n, &columns, &values);
+    MatSetValues(rounded, 1, &row, PetscInt(own.size()), own.data(), roundedValues.data(),
+                 INSERT_VALUES);
+  }
+  MatAssemblyBegin(rounded, MAT_FINAL_ASSEMBLY);
+  MatAssemblyEnd(rounded, MAT_FINAL_ASSEMBLY);
+  return rounded;
+}
+
+// With single values (solver.single-precision-levels) a copy's products, A x, y + A x, A^T x
+// and y + A^T x, for blocks of 3 and 6, square and an interpolation's shape, are those of the
+// matrix rounded to float on each rank's diagonal part, after its values change too; and they
+// differ from A's by the rounding.
+TEST(PrefetchingBlockProduct, SingleValuesMultiplyAsTheMatrixRoundedToFloat) {
+  for (PetscInt bs : {3, 6})
+    for (PetscInt spread : {1, 2}) {
+      SCOPED_TRACE("block size " + std::to_string(bs) +
+                   (spread == 1 ? ", square" : ", an interpolation's shape"));
+      Mat A = bandMatrix(bs, spread);
+      Mat rounded = roundedDiagonalPart(A);
+      eis::BlockCopy copy;
+      const Mat B = copy.of(A);
+      eis::prefetchBlockProducts(B, {128, 3}, true);
+      EXPECT_LT(productGap(rounded, B), 1e-14);
+      EXPECT_GT(productGap(A, B), 1e-10);
+      MatScale(A, -2.0);
+      MatScale(rounded, -2.0);
+      EXPECT_LT(productGap(rounded, copy.of(A)), 1e-14);
+      MatDestroy(&rounded);
+      MatDestroy(&A);
+    }
+}
+
 TEST(PrefetchingBlockProduct, DistanceZeroAndOtherBlockSizesKeepPetscsLoop) {
   for (PetscInt bs : {3, 2}) {
     SCOPED_TRACE("block size " + std::to_string(bs));

@@ -756,6 +756,11 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_FALSE(s.boolean("solver.block-products")); }},
       {"solver.block-prefetch", "64",
        [](const Scene& s) { EXPECT_EQ(s.integer("solver.block-prefetch"), 64); }},
+      {"solver.single-precision-levels", "false",
+       [](const Scene& s) {
+         EXPECT_FALSE(eis::linearSolverOf(eis::readLinearSolverParameters(s), false)
+                          .options.singleLevels);
+       }},
       {"solver.block-prefetch-locality", "0",
        [](const Scene& s) {
          const auto choice = eis::linearSolverOf(eis::readLinearSolverParameters(s), false);
@@ -1170,6 +1175,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"solver.block-prefetch", "-1"},
       {"solver.block-prefetch", "1.5"},
       {"solver.block-prefetch-locality", "4"},
+      {"solver.single-precision-levels", "half"},
       {"solver.block-prefetch-locality", "nta"},
       {"solver.symmetric-blocks", "maybe"},
       {"solver.residual-norm", "natural"},

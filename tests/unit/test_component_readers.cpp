@@ -557,6 +557,7 @@ TEST(ComponentReaders, LinearSolver) {
   EXPECT_EQ(d.residualNorm, declaredChoice("solver.residual-norm", eis::kResidualNorms));
   EXPECT_EQ(d.blockProducts, declaredBoolean("solver.block-products"));
   EXPECT_EQ(d.symmetricBlocks, declaredBoolean("solver.symmetric-blocks"));
+  EXPECT_EQ(d.singleLevels, declaredBoolean("solver.single-precision-levels"));
   EXPECT_EQ(d.blockPrefetch, declaredInteger("solver.block-prefetch"));
   EXPECT_EQ(d.blockPrefetchLocality,
             declaredChoice("solver.block-prefetch-locality", eis::kPrefetchLocalities));
@@ -575,6 +576,7 @@ TEST(ComponentReaders, LinearSolver) {
                                                  {"solver.residual-norm", "unpreconditioned"},
                                                  {"solver.block-products", "false"},
                                                  {"solver.symmetric-blocks", "false"},
+                                                 {"solver.single-precision-levels", "false"},
                                                  {"solver.block-prefetch", "64"},
                                                  {"solver.block-prefetch-locality", "1"},
                                                  {"solver.iteration-limit", "accept"}}));
@@ -590,6 +592,7 @@ TEST(ComponentReaders, LinearSolver) {
   EXPECT_EQ(g.residualNorm, eis::ResidualNorm::Unpreconditioned);
   EXPECT_FALSE(g.blockProducts);
   EXPECT_FALSE(g.symmetricBlocks);
+  EXPECT_FALSE(g.singleLevels);
   EXPECT_EQ(g.blockPrefetch, 64);
   EXPECT_EQ(g.blockPrefetchLocality, 1);
   EXPECT_EQ(g.iterationLimit, eis::IterationLimit::Accept);

@@ -21,8 +21,9 @@ namespace eis {
 // or PCGAMG, once set up) between its finest and coarsest level, and of its interpolations, to
 // block copies; a matrix not made of full blocks on every rank, and any other preconditioner,
 // are left as they are, and so is a matrix already redirected. The copies read ahead as
-// `prefetch` says (prefetching_block_product.hpp).
-void multiplyLevelsInBlocks(KSP ksp, BlockPrefetch prefetch);
+// `prefetch` says, over their values rounded to float with `single`
+// (prefetching_block_product.hpp).
+void multiplyLevelsInBlocks(KSP ksp, BlockPrefetch prefetch, bool single);
 
 // Collective. The matrix a solve by A multiplies with: A's own block copy (block_copy.hpp; made
 // at the first call and composed with A, which owns it, its values copied again whenever A's

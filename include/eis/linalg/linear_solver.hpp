@@ -41,6 +41,9 @@ struct LinearSolverOptions {
   // one rank.
   bool blockProducts = true;
   BlockPrefetch prefetch;
+  // The multigrid's coarser levels and interpolations multiply by their copies' values rounded
+  // to float (prefetching_block_product.hpp).
+  bool singleLevels = true;
   bool symmetricBlocks = true;
   // Reaching maxIterations ends the solve with what it has (SOFA's CG) instead of an error.
   bool acceptIterationLimit = false;
@@ -104,6 +107,7 @@ private:
   ProjectionHistory projection_{kProjectionPairs};
   bool blockProducts_;
   BlockPrefetch prefetch_;
+  bool singleLevels_;
   bool symmetricBlocks_;
   bool acceptIterationLimit_;
   // kappa of keptMetricFailure: the last fresh preconditioner's true / tested relative residual
@@ -156,7 +160,7 @@ inline constexpr Named<int> kPrefetchLocalities[] = {{"0", 0}, {"1", 1}, {"2", 2
 // solver.operator, solver.preconditioner, solver.pc-lag, solver.pc-rebuild-growth,
 // solver.initial-guess, solver.guess-solutions, solver.linear, solver.rtol, solver.max-iterations,
 // solver.residual-norm, solver.iteration-limit, solver.block-products, solver.block-prefetch,
-// solver.block-prefetch-locality, solver.symmetric-blocks.
+// solver.block-prefetch-locality, solver.symmetric-blocks, solver.single-precision-levels.
 const ComponentDeclaration& linearSolverComponent();
 
 // The linear-solver component's parameters, read once from a scene by readLinearSolverParameters
@@ -174,6 +178,7 @@ struct LinearSolverParameters {
   ResidualNorm residualNorm;      // solver.residual-norm
   bool blockProducts;             // solver.block-products
   bool symmetricBlocks;           // solver.symmetric-blocks
+  bool singleLevels;              // solver.single-precision-levels
   int blockPrefetch;              // solver.block-prefetch
   int blockPrefetchLocality;      // solver.block-prefetch-locality
   IterationLimit iterationLimit;  // solver.iteration-limit

@@ -34,6 +34,15 @@ struct BlockPrefetch {
 // symmetric step matrix on one rank) gets the same for its MatMult, PETSc's SBAIJ sums in their
 // order. A distance of 0, or
 // another block size, leaves PETSc's own products.
-void prefetchBlockProducts(Mat B, BlockPrefetch how);
+// singleValues: B's sequential part (not an upper triangle) keeps its values rounded to float
+// as well, and its products read those, widened to double as they multiply: half the bytes of
+// each block, for a multigrid's coarser levels and interpolations, which a preconditioner needs
+// fixed and symmetric, not exact. Its transposed products then read them too, for 6 x 6 blocks
+// as well, so that restriction and prolongation stay each other's transposes.
+void prefetchBlockProducts(Mat B, BlockPrefetch how, bool singleValues = false);
+
+// Rounds the values of `part` (a sequential BAIJ matrix given singleValues above) into its float
+// copy again, after they changed; nothing for any other matrix.
+void refreshSingleValues(Mat part);
 
 }  // namespace eis
