@@ -138,6 +138,18 @@ double relativeGap(Vec a, Vec b) {
   return gap / size;
 }
 
+double relativeResidual(Mat A, Vec x, Vec b) {
+  Vec r;
+  VecDuplicate(b, &r);
+  MatMult(A, x, r);
+  VecAYPX(r, -1.0, b);
+  PetscReal residual, rhs;
+  VecNorm(r, NORM_2, &residual);
+  VecNorm(b, NORM_2, &rhs);
+  VecDestroy(&r);
+  return double(residual / rhs);
+}
+
 Operation operationOf(Mat A, MatOperation operation) {
   Operation function;
   MatGetOperation(A, operation, &function);
@@ -197,9 +209,13 @@ namespace {
 // The vectors of a tangent check at the point and direction BoxModel's tangent gaps use.
 struct TangentProbe {
   explicit TangentProbe(BoxModel& m)
-      : x(m.system->createVector()), u(m.field(1.3, 0.7, -0.4)), v(m.system->createVector()),
-        dx(m.field(0.9, -1.7, 0.6)), fd(m.system->createVector()),
-        work(m.system->createVector()), product(m.system->createVector()) {
+      : x(m.system->createVector()),
+        u(m.field(1.3, 0.7, -0.4)),
+        v(m.system->createVector()),
+        dx(m.field(0.9, -1.7, 0.6)),
+        fd(m.system->createVector()),
+        work(m.system->createVector()),
+        product(m.system->createVector()) {
     m.system->setRestState(x);
     VecAXPY(x, 0.1, u);
     VecZeroEntries(v);

@@ -44,8 +44,8 @@ bool root();
 // and the checking build's 2-rank launch, jobs/sanitize.sh), which would repeat its minutes of
 // steps to check the same thing. Whether ranks agree with one rank is the tests' of whole runs
 // against a serial reference (Cantilever.EveryRankCountGivesTheSerialFinalState and others).
-#define EIS_ON_ONE_RANK_ONLY()                                                             \
-  if (eis_test::sizeOf(PETSC_COMM_WORLD) != 1)                                              \
+#define EIS_ON_ONE_RANK_ONLY()                 \
+  if (eis_test::sizeOf(PETSC_COMM_WORLD) != 1) \
   GTEST_SKIP() << "a study of the discretisation, the same on every rank count: mpi.np1 runs it"
 
 // Collective: every rank's `mine`, concatenated in rank order, on every rank.
@@ -132,6 +132,9 @@ double disagreement(const eis::NodalTable& a, const eis::NodalTable& b,
 
 // Collective: |b - a|_inf / |a|_inf of two distributed vectors.
 double relativeGap(Vec a, Vec b);
+
+// Collective: ||b - A x||_2 / ||b||_2, by PETSc's product.
+double relativeResidual(Mat A, Vec x, Vec b);
 
 // The entry `operation` of A's operation table, to tell which function a product runs.
 using Operation = void (*)(void);

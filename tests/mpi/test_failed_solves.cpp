@@ -55,17 +55,7 @@ public:
     VecDestroy(&d);
   }
   // ||b - A x|| / ||b||.
-  double relativeResidual() const {
-    Vec r;
-    VecDuplicate(b_, &r);
-    MatMult(matrix_, x_, r);
-    VecAYPX(r, -1.0, b_);
-    PetscReal residual, rhs;
-    VecNorm(r, NORM_2, &residual);
-    VecNorm(b_, NORM_2, &rhs);
-    VecDestroy(&r);
-    return double(residual / rhs);
-  }
+  double relativeResidual() const { return eis_test::relativeResidual(matrix_, x_, b_); }
   // D A D with D = `scale` on the middle third of the rows, 1 elsewhere: new values.
   void stiffenMiddle(double scale = 30) {
     Vec d = byRow([scale](PetscInt row, PetscInt size) {
