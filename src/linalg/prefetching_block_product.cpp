@@ -104,8 +104,9 @@ struct BlockArrays {
 // z = y + A x, or z = A x without y (ys null), over the blocks of b with values `values` (b's
 // doubles or their float copy, widened as they multiply); the number of block rows with blocks.
 template <int BS, int L, class T>
-EIS_VECTOR_CLONES PetscInt rowLoop(const BlockArrays<BS, L>& b, const T* values,
-                                   const PetscScalar* xs, const PetscScalar* ys, PetscScalar* zs) {
+EIS_TEMPLATE_VECTOR_CLONES PetscInt rowLoop(const BlockArrays<BS, L>& b, const T* values,
+                                            const PetscScalar* xs, const PetscScalar* ys,
+                                            PetscScalar* zs) {
   PetscInt rowsWithBlocks = 0;
   for (PetscInt i = 0; i < b.blockRows; ++i) {
     const PetscInt end = b.offsets[i + 1];
@@ -160,8 +161,8 @@ PetscErrorCode rowProducts(Mat A, Vec x, Vec y, Vec z) {
 // block's column c of the x block row into z's entry c of the block column, for blocks of 3 the
 // sums of PETSc's MatMultTransposeAdd_SeqBAIJ in their order.
 template <int BS, int L, class T>
-EIS_VECTOR_CLONES void transposedLoop(const BlockArrays<BS, L>& b, const T* values,
-                                      const PetscScalar* xs, PetscScalar* zs) {
+EIS_TEMPLATE_VECTOR_CLONES void transposedLoop(const BlockArrays<BS, L>& b, const T* values,
+                                               const PetscScalar* xs, PetscScalar* zs) {
   for (PetscInt i = 0; i < b.blockRows; ++i) {
     const PetscScalar* xb = xs + BS * i;
     const T* v = values + BS * BS * b.offsets[i];
@@ -212,7 +213,7 @@ PetscErrorCode transposedProducts(Mat A, Vec x, Vec y, Vec z) {
 // what the rows above it gave), with each block fetched ahead: half the bytes of the whole
 // matrix's product.
 template <int L>
-EIS_VECTOR_CLONES PetscErrorCode symmetricProduct(Mat A, Vec x, Vec z) {
+EIS_TEMPLATE_VECTOR_CLONES PetscErrorCode symmetricProduct(Mat A, Vec x, Vec z) {
   BlockArrays<3, L> b;
   const PetscScalar* xs;
   PetscScalar* zs;

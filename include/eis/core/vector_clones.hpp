@@ -12,3 +12,13 @@
 #else
 #define EIS_VECTOR_CLONES
 #endif
+
+// EIS_TEMPLATE_VECTOR_CLONES: the same for a function template, whose every instantiation GCC
+// clones. Clang (14) does not multiversion function templates ("target_clones multiversioned
+// functions do not yet support function templates"), so there it is empty: a Clang build runs
+// such templates in the baseline instruction set only, with the same bits.
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__GNUC__) && !defined(__clang__)
+#define EIS_TEMPLATE_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define EIS_TEMPLATE_VECTOR_CLONES
+#endif
