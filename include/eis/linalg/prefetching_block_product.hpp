@@ -10,8 +10,8 @@
 // by default: the non-temporal fetch (locality 0, prefetchnta) the loop first used made every
 // product two to three times slower on a host with a 14 GB/s triad and a large shared cache
 // (docs/performance.md, "The read-ahead's locality"). The sums are PETSc's, in its order: the
-// same answer to the last bit, whatever the distance and the locality. The loops are compiled
-// for AVX2 too (EIS_VECTOR_CLONES: the same bits, 4 % shorter steps of issue 38's beam).
+// same answer to the last bit, whatever the distance and the locality. GCC compiles the loops
+// for AVX2 too (EIS_TEMPLATE_VECTOR_CLONES: the same bits, 4 % shorter steps of issue 38's beam).
 #include <petscmat.h>
 
 namespace eis {
