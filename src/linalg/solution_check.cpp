@@ -165,10 +165,14 @@ double SolutionCheck::operatorNorm(Mat A) {
     EIS_CHECK(VecDestroy(&diagonal));
     norm *= kEntriesPerRow;
   }
-  normMatrix_ = A;
-  normState_ = state;
-  norm_ = double(norm);
+  rememberNorm(A, double(norm));
   return norm_;
+}
+
+void SolutionCheck::rememberNorm(Mat A, double norm) {
+  normMatrix_ = A;
+  EIS_CHECK(PetscObjectStateGet(reinterpret_cast<PetscObject>(A), &normState_));
+  norm_ = norm;
 }
 
 SolutionCheck::~SolutionCheck() {
@@ -216,11 +220,7 @@ std::string SolutionCheck::verdict(KSP ksp, Mat A, Vec b, Vec x) {
   }
   const Vec r = residual_;
   const double normA = residualAndNorm(A, b, x, r);
-  if (normA >= 0) {
-    normMatrix_ = A;
-    EIS_CHECK(PetscObjectStateGet(reinterpret_cast<PetscObject>(A), &normState_));
-    norm_ = normA;
-  }
+  if (normA >= 0) rememberNorm(A, normA);
   const double residual2 = norm2(r), rhs2 = norm2(b);
   const double roundoff = kRoundoffFactor * std::numeric_limits<double>::epsilon() *
                           (operatorNorm(A) * std::max(norm2(x), startNorm_) + rhs2);

@@ -59,6 +59,8 @@ public:
 
 private:
   static PetscErrorCode monitor(KSP ksp, PetscInt iteration, PetscReal, void* context);
+  // Keeps ||A|| for A's current values, which operatorNorm then returns until they change.
+  void rememberNorm(Mat A, double norm);
   double knownReference(Vec b);
 
   double startNorm_ = 0;
