@@ -188,10 +188,9 @@ void Simulation::buildGroup(Group& group) {
       system.join(group.bodies[b]->restCoordinates, b, group.restCoordinates);
   }
   const Scene& scene = group.bodies.front()->scene;
-  group.integrator =
-      makeTimeIntegrator(readTimeIntegratorParameters(scene),
-                         linearSolverOf(readLinearSolverParameters(scene), system.constantMatrix()),
-                         comm_, group.x, group.restCoordinates);
+  group.integrator = makeTimeIntegrator(readTimeIntegratorParameters(scene),
+                                        linearSolverFor(scene, system.constantMatrix()), comm_,
+                                        group.x, group.restCoordinates);
   group.substepping = std::make_unique<Substepping>(scene);
   std::string paths;
   for (std::size_t b = 0; b < group.bodies.size(); ++b) {

@@ -416,8 +416,7 @@ void Simulation::buildRigid(const std::vector<ObjectScene>& objects,
   EIS_CHECK(VecDuplicate(rigid->x, &rigid->x0));
   EIS_CHECK(VecDuplicate(rigid->v, &rigid->v0));
   // The mass matrix of the frames is block diagonal (3x3 blocks of inertia): no multigrid.
-  LinearSolverChoice linear =
-      linearSolverOf(readLinearSolverParameters(rigid->scene), rigid->mesh == nullptr);
+  LinearSolverChoice linear = linearSolverFor(rigid->scene, rigid->mesh == nullptr);
   if (!linear.options.direct) linear.pcType = PCJACOBI;
   if (rigid->mesh) {
     rigid->joint =

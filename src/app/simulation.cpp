@@ -186,8 +186,7 @@ void Simulation::buildBody(Body& body, std::unique_ptr<DistributedMesh> mesh,
   body.x = body.system->createVector();
   body.v = body.system->createVector();
   // Elasticity's near-nullspace, for a preconditioner built from an assembled matrix.
-  const LinearSolverChoice linear =
-      linearSolverOf(readLinearSolverParameters(body.scene), body.system->constantMatrix());
+  const LinearSolverChoice linear = linearSolverFor(body.scene, body.system->constantMatrix());
   if (body.mesh->dofsPerNode() == 3 && linear.op == OperatorMode::Assembled) {
     body.restCoordinates = body.system->createVector();
     body.system->setRestState(body.restCoordinates);
@@ -195,6 +194,12 @@ void Simulation::buildBody(Body& body, std::unique_ptr<DistributedMesh> mesh,
   if (!body.coupled && !body.joint)
     body.integrator = makeTimeIntegrator(readTimeIntegratorParameters(body.scene), linear, comm_,
                                          body.x, body.restCoordinates);
+}
+
+LinearSolverChoice Simulation::linearSolverFor(const Scene& scene, bool constantMatrix) const {
+  LinearSolverChoice choice = linearSolverOf(readLinearSolverParameters(scene), constantMatrix);
+  choice.options.checkpointed = !this->scene().optionalText("output.checkpoint").empty();
+  return choice;
 }
 
 void Simulation::reportMesh(const Body& body, const std::vector<std::string>& warnings) const {

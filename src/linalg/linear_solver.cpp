@@ -18,7 +18,8 @@ LinearSolver::LinearSolver(MPI_Comm comm, PCType defaultPc, Vec restCoordinates,
       prefetch_(options.prefetch),
       singleLevels_(options.singleLevels),
       symmetricBlocks_(options.symmetricBlocks),
-      acceptIterationLimit_(options.acceptIterationLimit) {
+      acceptIterationLimit_(options.acceptIterationLimit),
+      checkpointed_(options.checkpointed) {
   EIS_CHECK(KSPCreate(comm, &ksp_));
   settings_.setDefaults(ksp_, options.rtol);
   EIS_CHECK(
@@ -191,7 +192,7 @@ LinearSolver::Attempt LinearSolver::attemptSolve(KSP ksp, Mat products, Mat A, V
     const ScopedTimer timer("KSP solve");
     intoSolver(kspFailed_, [&] { EIS_CHECK(KSPSolve(ksp, b, x)); });
   }
-  if (ksp == ksp_ && projecting()) projection_.record(ksp, b, x);
+  if (ksp == ksp_ && projecting() && checkpointed_) projection_.record(ksp, b, x);
   KSPConvergedReason reason;
   EIS_CHECK(KSPGetConvergedReason(ksp, &reason));
   PetscInt iterations;

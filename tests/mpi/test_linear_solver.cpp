@@ -472,11 +472,9 @@ TEST_F(DirectSolve, EveryStartingPointReachesTheTightIterativeState) {
 
 namespace {
 
-// solveColumns: a direct solve takes every column of B at once and gives, column by column, what
-// solve() gives; a wrong answer in one column is named by the check.
-TEST(LinearSolverColumns, ManyRightHandSidesAtOnce) {
-  const PetscInt rowsHere = 4, columns = 3;
-  Mat A, B, X;
+// A symmetric positive definite tridiagonal matrix, rowsHere rows on each rank.
+Mat tridiagonal(PetscInt rowsHere) {
+  Mat A;
   MatCreateAIJ(PETSC_COMM_WORLD, rowsHere, rowsHere, PETSC_DETERMINE, PETSC_DETERMINE, 3, nullptr,
                2, nullptr, &A);
   PetscInt first, last, n;
@@ -490,6 +488,58 @@ TEST(LinearSolverColumns, ManyRightHandSidesAtOnce) {
   MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY);
   MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY);
   MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE);
+  return A;
+}
+
+// The projection start's pairs are kept beside PETSc's guess for a run that writes checkpoints,
+// and only there: each solve adds one (b, x) pair up to 10, which a checkpoint saves; without
+// checkpoints none is kept (the guess alone holds them) and the solves reach the same answers.
+TEST(ProjectionStart, KeepsItsPairsTwiceOnlyForCheckpoints) {
+  Mat A = tridiagonal(4);
+  Vec b, x, kept;
+  MatCreateVecs(A, &x, &b);
+  VecDuplicate(x, &kept);
+  for (bool checkpointed : {true, false}) {
+    eis::LinearSolverOptions options;
+    options.start = eis::LinearSolverOptions::Start::Projection;
+    options.checkpointed = checkpointed;
+    eis::LinearSolver solver(PETSC_COMM_WORLD, PCJACOBI, nullptr, options);
+    for (int solve = 0; solve < 12; ++solve) {
+      PetscInt first;
+      VecGetOwnershipRange(b, &first, nullptr);
+      PetscScalar* values;
+      VecGetArray(b, &values);
+      for (PetscInt i = 0; i < 4; ++i) values[i] = std::sin(double((first + i + 1) * (solve + 1)));
+      VecRestoreArray(b, &values);
+      solver.solve(A, b, x);
+    }
+    std::set<std::string> saved;
+    solver.saveStart("euler.projection", [&](const std::string& name, Vec) { saved.insert(name); });
+    if (checkpointed) {
+      EXPECT_EQ(saved.size(), 20u);
+      EXPECT_EQ(saved.count("euler.projection.b.9"), 1u);
+      EXPECT_EQ(saved.count("euler.projection.x.9"), 1u);
+      VecCopy(x, kept);
+    } else {
+      EXPECT_TRUE(saved.empty());
+      VecAXPY(kept, -1.0, x);
+      PetscReal gap, size;
+      VecNorm(kept, NORM_INFINITY, &gap);
+      VecNorm(x, NORM_INFINITY, &size);
+      EXPECT_LT(gap, 1e-7 * size);
+    }
+  }
+  for (Vec* v : {&b, &x, &kept}) VecDestroy(v);
+  MatDestroy(&A);
+}
+
+// solveColumns: a direct solve takes every column of B at once and gives, column by column, what
+// solve() gives; a wrong answer in one column is named by the check.
+TEST(LinearSolverColumns, ManyRightHandSidesAtOnce) {
+  const PetscInt rowsHere = 4, columns = 3;
+  Mat A = tridiagonal(rowsHere), B, X;
+  PetscInt first, last;
+  MatGetOwnershipRange(A, &first, &last);
   MatCreateDense(PETSC_COMM_WORLD, rowsHere, PETSC_DECIDE, PETSC_DETERMINE, columns, nullptr, &B);
   for (PetscInt i = first; i < last; ++i)
     for (PetscInt j = 0; j < columns; ++j)

@@ -27,6 +27,8 @@
 
 namespace eis {
 
+struct LinearSolverChoice;
+
 struct RunSummary {
   int steps = 0;
   double setupSeconds = 0, loopSeconds = 0;
@@ -205,6 +207,9 @@ private:
   StepReport advanceGroup(Group& group, int step, double clock, int& substeps);
   void buildBody(Body& body, std::unique_ptr<DistributedMesh> mesh,
                  std::vector<std::string>& warnings);
+  // The linear solver a system with this scene solves with; it keeps what a checkpoint carries
+  // only when the run writes checkpoints.
+  LinearSolverChoice linearSolverFor(const Scene& scene, bool constantMatrix) const;
   void reportMesh(const Body& body, const std::vector<std::string>& warnings) const;
   // Collective (app/topology_changes.cpp). At set-up, once the starting state is set: reads
   // each body's topology.changes, refuses what the body cannot carry through a change when the

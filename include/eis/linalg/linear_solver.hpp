@@ -47,6 +47,10 @@ struct LinearSolverOptions {
   bool symmetricBlocks = true;
   // Reaching maxIterations ends the solve with what it has (SOFA's CG) instead of an error.
   bool acceptIterationLimit = false;
+  // The run writes checkpoints, which carry the projection start's pairs: the solver keeps a
+  // copy of them beside PETSc's guess (ProjectionHistory). Without checkpoints only the guess
+  // holds them, 20 vectors fewer.
+  bool checkpointed = true;
 };
 
 class LinearSolver {
@@ -75,8 +79,8 @@ public:
   // takes them one by one through solve(). Returns the iterations (a direct solve: one a column).
   int solveColumns(Mat A, Mat B, Mat X);
   KSP ksp() const { return ksp_; }
-  // The projection start's pairs (LinearSolverOptions::Start::Projection; none otherwise), for
-  // a checkpoint: loaded ones are handed to PETSc's guess before the next solve.
+  // The projection start's pairs (LinearSolverOptions::Start::Projection and checkpointed; none
+  // otherwise), for a checkpoint: loaded ones are handed to PETSc's guess before the next solve.
   void saveStart(const std::string& prefix, const ProjectionHistory::SaveVector& save) const;
   void loadStart(const std::string& prefix, const ProjectionHistory::LoadVector& load, Vec like);
   // Preconditioner set-ups so far.
@@ -110,6 +114,7 @@ private:
   bool singleLevels_;
   bool symmetricBlocks_;
   bool acceptIterationLimit_;
+  bool checkpointed_;
   // kappa of keptMetricFailure: the last fresh preconditioner's true / tested relative residual
   // (-1: none measured yet), and how far past it a kept one may go.
   double trueToTested_ = -1;
