@@ -54,8 +54,9 @@ BlockCopy* compose(Mat A, std::unique_ptr<BlockCopy> copy) {
 // Gives a level operator or an interpolation its copy, when it is made of full blocks on every
 // rank, and sends its four products there (a multigrid interpolates with MatMultAdd or
 // MatMultTransposeAdd and restricts with MatMultTranspose or MatMult, by the matrix's shape).
+// With `single` on one rank the copy is only the float blocks, which A's products then read.
 void redirect(Mat A, BlockPrefetch prefetch, bool single) {
-  if (composedCopy(A)) return;
+  if (composedCopy(A) || (single && prefetchSingleBlockProducts(A, prefetch))) return;
   auto copy = std::make_unique<BlockCopy>();
   const Mat blocks = copy->of(A);
   if (blocks == A) return;

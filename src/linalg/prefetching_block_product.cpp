@@ -2,21 +2,24 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <vector>
 
 #include "eis/core/error.hpp"
 #include "eis/core/vector_clones.hpp"
 #include "eis/linalg/composed_object.hpp"
+#include "eis/linalg/single_blocks.hpp"
 
 namespace eis {
 
 namespace {
 
 // The names the read-ahead and the single-precision values are composed with on the sequential
-// part they apply to.
+// part they apply to, and the float blocks on the AIJ matrix they replace.
 constexpr const char* kPrefetchName = "eis_block_prefetch";
 constexpr const char* kSingleName = "eis_single_values";
+constexpr const char* kSingleBlocksName = "eis_single_blocks";
 
 // A part's values rounded to float, which its products read instead of the doubles.
 struct SingleValues {
@@ -49,7 +52,8 @@ struct BlockArrays {
   PetscInt blockRows = 0, blocks = 0;
   const PetscInt *offsets = nullptr, *columns = nullptr;
   PetscScalar* values = nullptr;
-  const float* singles = nullptr;  // the values in float, where the part holds them
+  const float* singles = nullptr;       // the values in float, where the part holds them
+  SingleBlocks* floatBlocks = nullptr;  // A's float blocks, when A is an AIJ matrix that has them
   std::uintptr_t aheadBlocks = 0, indexAhead = 0;
   bool upper = false;  // an SBAIJ matrix: the upper triangle of a symmetric one
 
@@ -66,11 +70,29 @@ struct BlockArrays {
         0, L);
   }
 
+  // A's arrays: those of its float blocks where it has them (an AIJ matrix, SingleBlocks, their
+  // values rounded again first if A's changed), else those of the BAIJ or SBAIJ matrix A.
   PetscErrorCode get(Mat A) {
     BlockPrefetch how;
     PetscBool done, sbaij;
     PetscFunctionBeginUser;
     PetscCall(composedPrefetch(A, &how));
+    aheadBlocks = std::max<std::uintptr_t>(1, std::uintptr_t(how.distance) * 9 / (BS * BS));
+    indexAhead = aheadBlocks * sizeof(PetscInt);
+    PetscCall(queryComposed(reinterpret_cast<PetscObject>(A), kSingleBlocksName, &floatBlocks));
+    if (floatBlocks) {
+      try {
+        floatBlocks->update(A);
+      } catch (const std::exception& e) {
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
+      }
+      blockRows = floatBlocks->blockRows();
+      offsets = floatBlocks->offsets();
+      columns = floatBlocks->columns();
+      blocks = offsets[blockRows];
+      singles = floatBlocks->values();
+      PetscFunctionReturn(0);
+    }
     PetscCall(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(A), MATSEQSBAIJ, &sbaij));
     upper = sbaij;
     PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &blockRows, &offsets, &columns, &done));
@@ -80,8 +102,6 @@ struct BlockArrays {
       PetscCall(MatSeqSBAIJGetArray(A, &values));
     else
       PetscCall(MatSeqBAIJGetArray(A, &values));
-    aheadBlocks = std::max<std::uintptr_t>(1, std::uintptr_t(how.distance) * 9 / (BS * BS));
-    indexAhead = aheadBlocks * sizeof(PetscInt);
     SingleValues* single = nullptr;
     PetscCall(queryComposed(reinterpret_cast<PetscObject>(A), kSingleName, &single));
     if (single) singles = single->values.data();
@@ -91,6 +111,7 @@ struct BlockArrays {
   PetscErrorCode restore(Mat A) {
     PetscBool done;
     PetscFunctionBeginUser;
+    if (floatBlocks) PetscFunctionReturn(0);
     if (upper)
       PetscCall(MatSeqSBAIJRestoreArray(A, &values));
     else
@@ -330,6 +351,27 @@ void prefetchBlockProducts(Mat B, BlockPrefetch how, bool singleValues) {
     case 2: installProducts<2>(part, bs, upper, single); break;
     default: installProducts<3>(part, bs, upper, single); break;
   }
+}
+
+bool prefetchSingleBlockProducts(Mat A, BlockPrefetch how) {
+  SingleBlocks* made = nullptr;
+  EIS_CHECK(queryComposed(reinterpret_cast<PetscObject>(A), kSingleBlocksName, &made));
+  if (made) return true;
+  PetscInt bs;
+  EIS_CHECK(MatGetBlockSize(A, &bs));
+  if (how.distance <= 0 || (bs != 3 && bs != 6)) return false;
+  std::unique_ptr<SingleBlocks> blocks = SingleBlocks::of(A);
+  if (!blocks) return false;
+  composeOwned(reinterpret_cast<PetscObject>(A), kPrefetchName,
+               std::make_unique<BlockPrefetch>(how));
+  composeOwned(reinterpret_cast<PetscObject>(A), kSingleBlocksName, std::move(blocks));
+  switch (how.locality) {
+    case 0: installProducts<0>(A, bs, false, true); break;
+    case 1: installProducts<1>(A, bs, false, true); break;
+    case 2: installProducts<2>(A, bs, false, true); break;
+    default: installProducts<3>(A, bs, false, true); break;
+  }
+  return true;
 }
 
 void refreshSingleValues(Mat part) {

@@ -437,6 +437,24 @@ TEST(LevelBlockProducts, WithSingleValuesTheLevelsMultiplyToFloatRounding) {
   }
 }
 
+// On one rank those float values are the levels' and interpolations' only copy: none keeps a
+// BAIJ copy in double beside its float blocks (340 MB at 1e6 unknowns, where no product read it);
+// on several ranks each has its BAIJ copy, whose off-diagonal part stays double.
+TEST(LevelBlockProducts, WithSingleValuesOneRankKeepsNoBlockCopyInDouble) {
+  int size;
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  const CantileverSolve solve(true, true);
+  std::vector<Mat> redirected = solve.middleLevels();
+  const std::vector<Mat> interpolations = solve.interpolations();
+  redirected.insert(redirected.end(), interpolations.begin(), interpolations.end());
+  for (Mat A : redirected) {
+    PetscObject blockCopy;
+    PetscObjectQuery(reinterpret_cast<PetscObject>(A), "eis_level_block_copy", &blockCopy);
+    EXPECT_EQ(blockCopy != nullptr, size > 1);
+    EXPECT_NE(operationOf(A, MATOP_MULT), plainOperation(A, MATOP_MULT));
+  }
+}
+
 // With solver.block-products = false nothing is redirected, and the answers agree to the
 // solver's tolerance.
 TEST(LevelBlockProducts, TheAnswerIsTheOneWithoutCopies) {

@@ -4,8 +4,9 @@
 // on a rectangular one (an interpolation's shape), whether the blocks it fetches lie in the same
 // block row, rows further on or past the matrix's end, and whatever the cache level asked to keep
 // them; they are the ones each rank's diagonal part multiplies with; on one rank the upper triangle
-// of a symmetric matrix (SBAIJ) gives the whole matrix's product; and a distance of 0, or another
-// block size, leaves PETSc's loops in place.
+// of a symmetric matrix (SBAIJ) gives the whole matrix's product, and an AIJ matrix's float blocks
+// alone give a float copy's products; and a distance of 0, or another block size, leaves PETSc's
+// loops in place.
 #include <gtest/gtest.h>
 #include <petscmat.h>
 
@@ -259,6 +260,52 @@ TEST(PrefetchingBlockProduct, SingleValuesMultiplyAsTheMatrixRoundedToFloat) {
       MatDestroy(&rounded);
       MatDestroy(&A);
     }
+}
+
+// On one rank an AIJ matrix of full blocks multiplies by its float blocks alone
+// (prefetchSingleBlockProducts): its four products are those of the matrix rounded to float, the
+// very sums of a BAIJ copy with single values (the same bits), after its values change too. On
+// several ranks, and for a matrix not made of full blocks, nothing changes.
+TEST(PrefetchingBlockProduct, FloatBlocksAloneMultiplyAsTheBlockCopyWithSingleValues) {
+  int size;
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  for (PetscInt bs : {3, 6})
+    for (PetscInt spread : {1, 2}) {
+      SCOPED_TRACE("block size " + std::to_string(bs) +
+                   (spread == 1 ? ", square" : ", an interpolation's shape"));
+      Mat A = bandMatrix(bs, spread), D;
+      MatDuplicate(A, MAT_COPY_VALUES, &D);
+      const eis_test::Operation petscs = operationOf(D, MATOP_MULT);
+      const bool made = eis::prefetchSingleBlockProducts(D, {128, 3});
+      EXPECT_EQ(made, size == 1);
+      if (!made) {
+        EXPECT_EQ(operationOf(D, MATOP_MULT), petscs);
+        EXPECT_EQ(productGap(A, D), 0.0);
+      } else {
+        Mat rounded = roundedDiagonalPart(A);
+        eis::BlockCopy copy;
+        eis::prefetchBlockProducts(copy.of(A), {128, 3}, true);
+        EXPECT_EQ(productGap(copy.of(A), D), 0.0);
+        EXPECT_LT(productGap(rounded, D), 1e-14);
+        EXPECT_GT(productGap(A, D), 1e-10);
+        EXPECT_TRUE(eis::prefetchSingleBlockProducts(D, {128, 3}));
+        MatScale(D, -2.0);
+        MatScale(rounded, -2.0);
+        EXPECT_LT(productGap(rounded, D), 1e-14);
+        MatDestroy(&rounded);
+      }
+      MatDestroy(&D);
+      MatDestroy(&A);
+    }
+  Mat A = bandMatrix(3);
+  PetscInt first;
+  MatGetOwnershipRange(A, &first, nullptr);
+  MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE);
+  MatSetValue(A, first + 1, first + 15, 1.0, INSERT_VALUES);
+  MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY);
+  MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY);
+  EXPECT_FALSE(eis::prefetchSingleBlockProducts(A, {128, 3}));
+  MatDestroy(&A);
 }
 
 TEST(PrefetchingBlockProduct, DistanceZeroAndOtherBlockSizesKeepPetscsLoop) {

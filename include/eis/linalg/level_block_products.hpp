@@ -9,7 +9,9 @@
 // solve factors) and each interpolation gets a BlockCopy, and its products are redirected to the
 // copy (MatSetOperation). The matrix keeps its identity, values and composed data (GAMG's
 // eigenvalue estimates for Chebyshev), so no smoother is set up again; the copy follows the
-// matrix's values should GAMG refresh them in place (-pc_gamg_reuse_interpolation).
+// matrix's values should GAMG refresh them in place (-pc_gamg_reuse_interpolation). With their
+// values in float on one rank, the copy is only the float blocks (single_blocks.hpp), which the
+// matrix's own products then read.
 #include <petscksp.h>
 
 #include "eis/linalg/block_copy.hpp"

@@ -41,6 +41,15 @@ struct BlockPrefetch {
 // as well, so that restriction and prolongation stay each other's transposes.
 void prefetchBlockProducts(Mat B, BlockPrefetch how, bool singleValues = false);
 
+// On one rank, the same float products without a BAIJ copy: makes the products of A, a
+// sequential AIJ matrix of full 3 x 3 or 6 x 6 blocks (a multigrid's coarser level or
+// interpolation), read its blocks' values rounded to float (single_blocks.hpp), fetched ahead as
+// `how` says: MatMult, MatMultAdd, MatMultTranspose and MatMultTransposeAdd, the sums of a BAIJ
+// copy given singleValues above, in their order. The float values follow A's should they change.
+// False, A left as it is: another matrix, another block size, or a distance of 0. True for an A
+// already given them.
+bool prefetchSingleBlockProducts(Mat A, BlockPrefetch how);
+
 // Rounds the values of `part` (a sequential BAIJ matrix given singleValues above) into its float
 // copy again, after they changed; nothing for any other matrix.
 void refreshSingleValues(Mat part);
