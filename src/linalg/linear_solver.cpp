@@ -87,8 +87,8 @@ void LinearSolver::loadStart(const std::string& prefix, const ProjectionHistory:
 
 // Sets the preconditioner up apart from the solve, to time the two separately: from A's
 // current values when the reuse rule says so, else kept as it is (a no-op). A multigrid set up
-// afresh has new level operators, which then get their block copies, and takes its finest
-// residual with its finest smoother's operator.
+// afresh has new level operators, which then get their block copies, takes its finest residual
+// with its finest smoother's operator, and lets its smoothers' eigenvalue estimates' vectors go.
 void LinearSolver::setUp(Mat A) {
   const bool again = reuse_.setUpAgainFor(A);
   EIS_CHECK(KSPSetReusePreconditioner(ksp_, again ? PETSC_FALSE : PETSC_TRUE));
@@ -97,6 +97,7 @@ void LinearSolver::setUp(Mat A) {
   if (!again || direct_) return;
   if (blockProducts_) multiplyLevelsInBlocks(ksp_, prefetch_, singleLevels_);
   followFinestOperator(ksp_);
+  releaseEigenvalueEstimates(ksp_);
 }
 
 // The matrix the solve multiplies by: A's block copy for an iterative solve (a direct one

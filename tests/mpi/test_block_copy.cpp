@@ -455,6 +455,33 @@ TEST(LevelBlockProducts, WithSingleValuesOneRankKeepsNoBlockCopyInDouble) {
   }
 }
 
+// After a set-up each level's Chebyshev smoother keeps its eigenvalue bounds but not the vectors
+// of the GMRES that estimated them (releaseEigenvalueEstimates), and the preconditioner is the
+// same without them: solved again from zero, the system gives the first answer to the last bit.
+TEST(EigenvalueEstimates, TheirVectorsGoOnceTheSmoothersAreSetUp) {
+  CantileverSolve solve(true, true);
+  const PC pc = solve.multigrid();
+  PetscInt levels;
+  PCMGGetLevels(pc, &levels);
+  ASSERT_GE(levels, 3);
+  for (PetscInt level = 1; level < levels; ++level) {
+    KSP smoother, estimate = nullptr;
+    PCMGGetSmoother(pc, level, &smoother);
+    KSPChebyshevEstEigGetKSP(smoother, &estimate);
+    ASSERT_NE(estimate, nullptr) << "level " << level;
+    Vec solution = nullptr, rhs = nullptr;
+    KSPGetSolution(estimate, &solution);
+    KSPGetRhs(estimate, &rhs);
+    EXPECT_EQ(solution, nullptr) << "level " << level;
+    EXPECT_EQ(rhs, nullptr) << "level " << level;
+  }
+  Vec again;
+  VecDuplicate(solve.u, &again);
+  solve.solver->solve(solve.model.system->systemMatrix(0, 0, -1), solve.f, again);
+  EXPECT_EQ(eis_test::relativeGap(solve.u, again), 0.0);
+  VecDestroy(&again);
+}
+
 // With solver.block-products = false nothing is redirected, and the answers agree to the
 // solver's tolerance.
 TEST(LevelBlockProducts, TheAnswerIsTheOneWithoutCopies) {
