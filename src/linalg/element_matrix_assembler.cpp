@@ -70,7 +70,12 @@ const AssemblyEvents& assemblyEvents() {
 ElementMatrixAssembler::ElementMatrixAssembler(Mat A, const Cells& cells, int dofs,
                                                const std::vector<PetscInt>& globalBlock,
                                                const std::vector<unsigned char>& owned)
-    : matrix_(A), cells_(cells), corners_(cells.corners()), dofs_(dofs) {
+    : matrix_(A),
+      cells_(cells),
+      globalBlock_(globalBlock),
+      owned_(owned),
+      corners_(cells.corners()),
+      dofs_(dofs) {
   if (dofs_ != 1 && dofs_ != 3)
     throw Error("internal: the assembler takes 1 or 3 unknowns per vertex, not " +
                 std::to_string(dofs_));
@@ -87,6 +92,28 @@ ElementMatrixAssembler::ElementMatrixAssembler(Mat A, const Cells& cells, int do
   preallocate(ownedRowColumns(globalBlock, owned));
   locateBlocks(globalBlock, owned);
   mapCellBlocks(globalBlock);
+  mapped_ = true;
+}
+
+// Each vector swapped with an empty one, which takes its memory away (assigning {} would keep
+// the capacity).
+void ElementMatrixAssembler::releaseMaps() {
+  std::vector<std::int64_t>().swap(rowStart_);
+  std::vector<PetscInt>().swap(rowColumns_);
+  std::vector<BlockPlace>().swap(places_);
+  std::vector<std::uint16_t>().swap(cellBlocks_);
+  std::vector<std::uint64_t>().swap(firstTouches_);
+  std::vector<BlockPlace>().swap(uncovered_);
+  std::vector<GhostRow>().swap(ghostRows_);
+  std::vector<PetscScalar>().swap(ghostValues_);
+  mapped_ = false;
+}
+
+void ElementMatrixAssembler::mapBlocks() {
+  buildLocalRows(globalBlock_);
+  locateBlocks(globalBlock_, owned_);
+  mapCellBlocks(globalBlock_);
+  mapped_ = true;
 }
 
 void ElementMatrixAssembler::buildLocalRows(const std::vector<PetscInt>& globalBlock) {
@@ -306,6 +333,7 @@ void ElementMatrixAssembler::scatter(const double* blocks, CellRange range,
 }
 
 void ElementMatrixAssembler::assemble(const ElementMatrices& elementMatrices) {
+  if (!mapped_) mapBlocks();
   Mat diagonal = matrix_, offDiagonal = nullptr;
   PetscBool distributed;
   EIS_CHECK(

@@ -11,8 +11,9 @@
 // there, the same bits as adding to a zero, so an assembly passes over the values once.
 //
 // Memory beside the matrix: 2 bytes per element-matrix block (32 per tetrahedron, 128 per
-// hexahedron) and 8 per cell, 16 bytes per vertex pair, and the ghost rows' values. No array of
-// every element's values is ever held.
+// hexahedron) and 8 per cell, 16 bytes per vertex pair, and the ghost rows' values, none of it
+// once released (releaseMaps) until the next assembly. No array of every element's values is
+// ever held.
 #include <petscmat.h>
 
 #include <array>
@@ -40,6 +41,10 @@ public:
   using ElementMatrices = std::function<void(double* blocks, CellRange range)>;
   // A = the sum over every rank's cells of the element matrices. Collective.
   void assemble(const ElementMatrices& elementMatrices);
+  // Frees where each cell's blocks go (about 150 bytes a unknown), for a matrix that will not be
+  // assembled again soon (a linear model's); the next assembly finds them again first, as the
+  // constructor did. The pattern stays.
+  void releaseMaps();
 
 private:
   // Where one vertex pair's block lives: entry (a, b) is at values[kind][offset + a * rowLength +
@@ -59,6 +64,8 @@ private:
   void locateBlocks(const std::vector<PetscInt>& globalBlock,
                     const std::vector<unsigned char>& owned);
   void mapCellBlocks(const std::vector<PetscInt>& globalBlock);
+  // buildLocalRows, locateBlocks and mapCellBlocks: every map an assembly reads.
+  void mapBlocks();
   // Adds a range's element matrices (as `assemble` takes them) into their places; D, the
   // unknowns per vertex, and N, the vertices per cell, are constants so that each block's loops
   // unroll into straight-line code.
@@ -67,6 +74,11 @@ private:
 
   Mat matrix_;
   const Cells& cells_;
+  // The constructor's globalBlock and owned, from which the maps are made again after
+  // releaseMaps.
+  std::vector<PetscInt> globalBlock_;
+  std::vector<unsigned char> owned_;
+  bool mapped_ = false;
   int corners_;
   int dofs_;
   PetscInt firstBlockRow_ = 0, endBlockRow_ = 0;  // this rank's block rows (and diagonal columns)
