@@ -92,37 +92,6 @@ void setDefaultSolver(KSP ksp, PCType pc, double rtol) {
   EIS_CHECK(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
 }
 
-// The estimate's KSP shares the smoother's preconditioner, which KSPReset would reset with it:
-// a placeholder stands in for it while the estimate's vectors go.
-void releaseEigenvalueEstimates(KSP ksp) {
-  PC pc;
-  PetscBool multigrid;
-  EIS_CHECK(KSPGetPC(ksp, &pc));
-  EIS_CHECK(
-      PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(pc), &multigrid, PCMG, PCGAMG, ""));
-  if (!multigrid) return;
-  PetscInt levels;
-  EIS_CHECK(PCMGGetLevels(pc, &levels));
-  for (PetscInt level = 1; level < levels; ++level) {
-    KSP smoother, estimate = nullptr;
-    PetscBool chebyshev;
-    EIS_CHECK(PCMGGetSmoother(pc, level, &smoother));
-    EIS_CHECK(
-        PetscObjectTypeCompare(reinterpret_cast<PetscObject>(smoother), KSPCHEBYSHEV, &chebyshev));
-    if (chebyshev) EIS_CHECK(KSPChebyshevEstEigGetKSP(smoother, &estimate));
-    if (!estimate) continue;
-    PC shared, placeholder;
-    EIS_CHECK(KSPGetPC(estimate, &shared));
-    EIS_CHECK(PetscObjectReference(reinterpret_cast<PetscObject>(shared)));
-    EIS_CHECK(PCCreate(PetscObjectComm(reinterpret_cast<PetscObject>(estimate)), &placeholder));
-    EIS_CHECK(KSPSetPC(estimate, placeholder));
-    EIS_CHECK(KSPReset(estimate));
-    EIS_CHECK(KSPSetPC(estimate, shared));
-    EIS_CHECK(PCDestroy(&placeholder));
-    EIS_CHECK(PetscObjectDereference(reinterpret_cast<PetscObject>(shared)));
-  }
-}
-
 KSP indefiniteFallbackOf(KSP cg) {
   KSP gmres;
   EIS_CHECK(KSPCreate(PetscObjectComm(reinterpret_cast<PetscObject>(cg)), &gmres));

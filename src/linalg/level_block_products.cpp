@@ -125,4 +125,30 @@ void followFinestOperator(KSP ksp) {
   EIS_CHECK(PCMGSetResidual(pc, levels - 1, PCMGResidualDefault, A));
 }
 
+// The estimate's KSP shares the smoother's preconditioner, which KSPReset would reset with it:
+// a placeholder stands in for it while the estimate's vectors go.
+void releaseEigenvalueEstimates(KSP ksp) {
+  PetscInt levels = 0;
+  const PC pc = multigridOf(ksp, levels);
+  if (!pc) return;
+  for (PetscInt level = 1; level < levels; ++level) {
+    KSP smoother, estimate = nullptr;
+    PetscBool chebyshev;
+    EIS_CHECK(PCMGGetSmoother(pc, level, &smoother));
+    EIS_CHECK(
+        PetscObjectTypeCompare(reinterpret_cast<PetscObject>(smoother), KSPCHEBYSHEV, &chebyshev));
+    if (chebyshev) EIS_CHECK(KSPChebyshevEstEigGetKSP(smoother, &estimate));
+    if (!estimate) continue;
+    PC shared, placeholder;
+    EIS_CHECK(KSPGetPC(estimate, &shared));
+    EIS_CHECK(PetscObjectReference(reinterpret_cast<PetscObject>(shared)));
+    EIS_CHECK(PCCreate(PetscObjectComm(reinterpret_cast<PetscObject>(estimate)), &placeholder));
+    EIS_CHECK(KSPSetPC(estimate, placeholder));
+    EIS_CHECK(KSPReset(estimate));
+    EIS_CHECK(KSPSetPC(estimate, shared));
+    EIS_CHECK(PCDestroy(&placeholder));
+    EIS_CHECK(PetscObjectDereference(reinterpret_cast<PetscObject>(shared)));
+  }
+}
+
 }  // namespace eis

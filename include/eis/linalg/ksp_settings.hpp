@@ -40,14 +40,6 @@ private:
 // complexity, for the same iterations). Does nothing when restCoordinates is null.
 void attachNearNullSpace(KSP ksp, Mat A, Vec restCoordinates);
 
-// Collective. After a set-up of `ksp`'s multigrid (PCMG or PCGAMG): frees the Krylov vectors of
-// each level's eigenvalue estimate. Every Chebyshev smoother estimates its largest eigenvalue
-// with about ten GMRES iterations at set-up (setDefaultSolver), whose GMRES kept its vectors
-// (129 MB at 1e6 unknowns on one rank) though nothing reads them until the next estimate, which
-// allocates them again. The same bits either way.
-// Any other preconditioner, or a smoother without an estimate, is left as it is.
-void releaseEigenvalueEstimates(KSP ksp);
-
 // A GMRES beside the CG `cg`, for the matrices CG cannot solve (KSP_DIVERGED_INDEFINITE_MAT): it
 // shares cg's preconditioner (no second set-up) and takes its tolerances, iteration limit,
 // residual norm (an unpreconditioned one preconditioned on the right, as GMRES offers it only so)

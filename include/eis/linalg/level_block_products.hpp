@@ -49,4 +49,12 @@ Mat fineBlockProducts(Mat A, BlockPrefetch prefetch, BlockCopy::Storage storage)
 // stalled (DIVERGED_ITS). Any other preconditioner is left as it is.
 void followFinestOperator(KSP ksp);
 
+// Collective. After a set-up of `ksp`'s multigrid (PCMG or PCGAMG): frees the Krylov vectors of
+// each level's eigenvalue estimate. Every Chebyshev smoother estimates its largest eigenvalue
+// with about ten GMRES iterations at set-up (ksp_settings.hpp, setDefaultSolver), whose GMRES
+// kept its vectors (129 MB at 1e6 unknowns on one rank) though nothing reads them until the next
+// estimate, which allocates them again. The same bits either way. Any other preconditioner, or
+// a smoother without an estimate, is left as it is.
+void releaseEigenvalueEstimates(KSP ksp);
+
 }  // namespace eis

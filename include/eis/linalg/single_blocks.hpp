@@ -22,7 +22,6 @@ public:
   // again when A's nonzero structure changed. Throws when A is no longer made of full blocks.
   void update(Mat A);
 
-  PetscInt blockSize() const { return bs_; }
   PetscInt blockRows() const { return PetscInt(offsets_.size()) - 1; }
   // Block row i's blocks are offsets()[i] .. offsets()[i + 1] - 1; block k's column block is
   // columns()[k] and its bs x bs values start at values() + bs * bs * k.
