@@ -109,6 +109,12 @@ void ElementMatrixAssembler::releaseMaps() {
   mapped_ = false;
 }
 
+std::size_t ElementMatrixAssembler::mapBytes() const {
+  const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+  return bytes(rowStart_) + bytes(rowColumns_) + bytes(places_) + bytes(cellBlocks_) +
+         bytes(firstTouches_) + bytes(uncovered_) + bytes(ghostRows_) + bytes(ghostValues_);
+}
+
 void ElementMatrixAssembler::mapBlocks() {
   buildLocalRows(globalBlock_);
   locateBlocks(globalBlock_, owned_);

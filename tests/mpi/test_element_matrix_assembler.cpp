@@ -130,8 +130,9 @@ std::array<double, 2> difference(Mat A, Mat B) {
   return {diff, size};
 }
 
-// The maps released after each assembly (a linear model's matrix, SystemMatrix) are found again
-// at the next: the same sums, stale values, ghost rows and the vertex without cells included.
+// The maps released after each assembly (a linear model's matrix, SystemMatrix) hold no memory
+// and are found again at the next: the same sums, stale values, ghost rows and the vertex without
+// cells included.
 class AssemblerMaps : public ::testing::TestWithParam<bool> {};
 
 TEST_P(AssemblerMaps, TheSumOfTheElementMatricesAgainAfterTheValuesChange) {
@@ -141,7 +142,11 @@ TEST_P(AssemblerMaps, TheSumOfTheElementMatricesAgainAfterTheValuesChange) {
   eis::ElementMatrixAssembler assembler(A, s.cells, kDofs, s.globalBlock, s.owned);
   const double tolerance = s.size == 1 ? 0.0 : 1e-14;
   for (int pass = 0; pass < 3; ++pass) {
-    if (released) assembler.releaseMaps();
+    if (released) {
+      ASSERT_GT(assembler.mapBytes(), 0u);
+      assembler.releaseMaps();
+      EXPECT_EQ(assembler.mapBytes(), 0u);
+    }
     if (pass > 0) {
       // Stale values everywhere, the block of the vertex without cells included.
       MatScale(A, -2.5);

@@ -17,6 +17,7 @@
 #include <petscmat.h>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -45,6 +46,8 @@ public:
   // assembled again soon (a linear model's); the next assembly finds them again first, as the
   // constructor did. The pattern stays.
   void releaseMaps();
+  // The bytes the maps hold now (their vectors' capacities): none once released.
+  std::size_t mapBytes() const;
 
 private:
   // Where one vertex pair's block lives: entry (a, b) is at values[kind][offset + a * rowLength +
