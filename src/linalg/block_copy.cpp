@@ -59,6 +59,12 @@ struct Rows {
   Rows& operator=(const Rows&) = delete;
 };
 
+// Whether the copy's part of `pair` holds the upper triangle of its blocks: the diagonal part
+// (its columns numbered as its rows) of a copy that holds upper triangles.
+bool upperPart(const PartPair& pair, bool upper) {
+  return upper && !pair.aijColumns;
+}
+
 // How many of the AIJ block row i's blocks the copy leaves out: with the upper triangle only,
 // those left of the diagonal (the row's columns are sorted), else none.
 PetscInt lowerBlocks(const Rows& a, PetscInt i, PetscInt bs, bool upper) {
@@ -100,8 +106,10 @@ void copyPart(const PartPair& pair, PetscInt bs, bool upper) {
   const Rows a(pair.aij, false), b(pair.baij, true);
   const PetscScalar* from;
   PetscScalar* to;
+  PetscBool sbaij;
+  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pair.baij), MATSEQSBAIJ, &sbaij));
   EIS_CHECK(MatSeqAIJGetArrayRead(pair.aij, &from));
-  if (upper)
+  if (sbaij)
     EIS_CHECK(MatSeqSBAIJGetArray(pair.baij, &to));
   else
     EIS_CHECK(MatSeqBAIJGetArray(pair.baij, &to));
@@ -115,16 +123,35 @@ void copyPart(const PartPair& pair, PetscInt bs, bool upper) {
         for (PetscInt c = 0; c < bs; ++c) rowBlocks[(k * bs + c) * bs + r] = row[bs * k + c];
     }
   }
-  if (upper)
+  if (sbaij)
     EIS_CHECK(MatSeqSBAIJRestoreArray(pair.baij, &to));
   else
     EIS_CHECK(MatSeqBAIJRestoreArray(pair.baij, &to));
   EIS_CHECK(MatSeqAIJRestoreArrayRead(pair.aij, &from));
 }
 
+// The products of a copy whose diagonal parts hold upper triangles, through its MatMult alone
+// (the triangle's product, installed on the parts), as PETSc sees them: a symmetric operator.
+PetscErrorCode upperProduct(Mat S, Vec x, Vec y) {
+  Mat copy;
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(S, &copy));
+  PetscCall(MatMult(copy, x, y));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode upperDiagonal(Mat S, Vec d) {
+  Mat copy;
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(S, &copy));
+  PetscCall(MatGetDiagonal(copy, d));
+  PetscFunctionReturn(0);
+}
+
 }  // namespace
 
 BlockCopy::~BlockCopy() {
+  MatDestroy(&products_);
   MatDestroy(&copy_);
 }
 
@@ -149,6 +176,7 @@ Mat BlockCopy::of(Mat A) {
   }
   sourceId_ = id;
   sourceState_ = state;
+  if (products_) return products_;
   return copy_ ? copy_ : A;
 }
 
@@ -159,6 +187,7 @@ Mat BlockCopy::of(Mat A) {
 // block by block against A's on every rank, since the value copy relies on it: a matrix that
 // fails is multiplied itself.
 void BlockCopy::create(Mat A) {
+  EIS_CHECK(MatDestroy(&products_));
   EIS_CHECK(MatDestroy(&copy_));
   upper_ = false;
   PetscInt bs;
@@ -179,12 +208,18 @@ void BlockCopy::create(Mat A) {
   int divides = localRows % bs == 0 && localColumns % bs == 0;
   EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &divides, 1, MPI_INT, MPI_MIN, comm));
   if (!divides) return;
-  // The upper triangle of a sequential matrix alone: PETSc 3.18 gives no access to the
-  // off-diagonal part of a parallel SBAIJ matrix, which the value copy writes into.
+  // The upper triangle: on one rank PETSc's SBAIJ matrix. PETSc 3.18 gives no access to the
+  // off-diagonal part of a parallel SBAIJ matrix, which the value copy writes into, so on
+  // several ranks a BAIJ matrix holds it in its diagonal parts (symmetric where each rank's rows
+  // and columns are the same), its off-diagonal parts whole, and multiplies by the triangle's
+  // loop, which only the read-ahead has.
   PetscBool sequential, known, symmetric;
   EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(A), MATSEQAIJ, &sequential));
   EIS_CHECK(MatIsSymmetricKnown(A, &known, &symmetric));
-  upper_ = storage_ == Storage::Upper && sequential && known && symmetric && rows == columns;
+  int sameLayout = rowStart == columnStart && rowEnd == columnEnd;
+  EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &sameLayout, 1, MPI_INT, MPI_MIN, comm));
+  upper_ = storage_ == Storage::Upper && known && symmetric && rows == columns && sameLayout &&
+           (sequential || (bs == 3 && prefetch_.distance > 0));
   // Each block row's block columns, and how many lie in this rank's diagonal part (its columns).
   const PetscInt firstBlock = rowStart / bs, firstColumnBlock = columnStart / bs,
                  endColumnBlock = columnEnd / bs;
@@ -196,9 +231,10 @@ void BlockCopy::create(Mat A) {
     PetscInt inside = 0, outside = 0;
     for (PetscInt k = 0; k < n; k += bs) {
       const PetscInt block = cols[k] / bs;
-      if (upper_ && block < row / bs) continue;
+      const bool inDiagonalPart = block >= firstColumnBlock && block < endColumnBlock;
+      if (upper_ && inDiagonalPart && block < row / bs) continue;
       blockColumns.push_back(block);
-      ++(block >= firstColumnBlock && block < endColumnBlock ? inside : outside);
+      ++(inDiagonalPart ? inside : outside);
     }
     EIS_CHECK(MatRestoreRow(A, row, &n, &cols, nullptr));
     diagonal.push_back(inside);
@@ -208,8 +244,8 @@ void BlockCopy::create(Mat A) {
   EIS_CHECK(MatCreate(comm, &copy_));
   EIS_CHECK(MatSetSizes(copy_, localRows, localColumns, rows, columns));
   EIS_CHECK(MatSetBlockSize(copy_, bs));
-  EIS_CHECK(MatSetType(copy_, upper_ ? MATSEQSBAIJ : MATBAIJ));
-  if (upper_)
+  EIS_CHECK(MatSetType(copy_, upper_ && sequential ? MATSEQSBAIJ : MATBAIJ));
+  if (upper_ && sequential)
     EIS_CHECK(MatSeqSBAIJSetPreallocation(copy_, bs, 0, diagonal.data()));
   else
     EIS_CHECK(
@@ -227,23 +263,57 @@ void BlockCopy::create(Mat A) {
   EIS_CHECK(MatAssemblyBegin(copy_, MAT_FINAL_ASSEMBLY));
   EIS_CHECK(MatAssemblyEnd(copy_, MAT_FINAL_ASSEMBLY));
   int regular = 1;
-  for (const PartPair& pair : partsOf(A, copy_)) regular = regular && sameBlocks(pair, bs, upper_);
+  for (const PartPair& pair : partsOf(A, copy_))
+    regular = regular && sameBlocks(pair, bs, upperPart(pair, upper_));
   EIS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &regular, 1, MPI_INT, MPI_MIN, comm));
   if (!regular) {
     EIS_CHECK(MatDestroy(&copy_));
     return;
   }
   EIS_CHECK(MatPropagateSymmetryOptions(A, copy_));
+  if (upper_ && !sequential) wrapUpperTriangles(A);
+}
+
+// The copy's diagonal parts multiply as the upper triangles they hold; PETSc's other products
+// and its views would read them as whole, so the solve is handed a MatShell that has the
+// copy's MatMult (also its transpose's: the matrix is symmetric) and diagonal alone.
+void BlockCopy::wrapUpperTriangles(Mat A) {
+  Mat diagonal;
+  EIS_CHECK(MatMPIBAIJGetSeqBAIJ(copy_, &diagonal, nullptr, nullptr));
+  multiplyAsUpperTriangle(diagonal, prefetch_);
+  MPI_Comm comm;
+  PetscInt localRows, localColumns, rows, columns, bs;
+  EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(A), &comm));
+  EIS_CHECK(MatGetLocalSize(A, &localRows, &localColumns));
+  EIS_CHECK(MatGetSize(A, &rows, &columns));
+  EIS_CHECK(MatGetBlockSize(A, &bs));
+  EIS_CHECK(MatCreate(comm, &products_));
+  EIS_CHECK(MatSetSizes(products_, localRows, localColumns, rows, columns));
+  EIS_CHECK(MatSetBlockSize(products_, bs));
+  EIS_CHECK(MatSetType(products_, MATSHELL));
+  EIS_CHECK(MatShellSetContext(products_, copy_));
+  // The shell holds the copy as long as it lives: a solver may keep it past a remade copy.
+  EIS_CHECK(PetscObjectCompose(reinterpret_cast<PetscObject>(products_), "eis_upper_triangles",
+                               reinterpret_cast<PetscObject>(copy_)));
+  EIS_CHECK(MatSetUp(products_));
+  EIS_CHECK(
+      MatShellSetOperation(products_, MATOP_MULT, reinterpret_cast<void (*)(void)>(upperProduct)));
+  EIS_CHECK(MatShellSetOperation(products_, MATOP_MULT_TRANSPOSE,
+                                 reinterpret_cast<void (*)(void)>(upperProduct)));
+  EIS_CHECK(MatShellSetOperation(products_, MATOP_GET_DIAGONAL,
+                                 reinterpret_cast<void (*)(void)>(upperDiagonal)));
+  EIS_CHECK(MatPropagateSymmetryOptions(A, products_));
 }
 
 void BlockCopy::copyValues() {
   PetscInt bs;
   EIS_CHECK(MatGetBlockSize(source_, &bs));
   for (const PartPair& pair : partsOf(source_, copy_)) {
-    copyPart(pair, bs, upper_);
+    copyPart(pair, bs, upperPart(pair, upper_));
     if (!upper_) refreshSingleValues(pair.baij);
   }
   EIS_CHECK(PetscObjectStateIncrease(reinterpret_cast<PetscObject>(copy_)));
+  if (products_) EIS_CHECK(PetscObjectStateIncrease(reinterpret_cast<PetscObject>(products_)));
 }
 
 }  // namespace eis

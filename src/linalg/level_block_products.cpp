@@ -86,7 +86,8 @@ PC multigridOf(KSP ksp, PetscInt& levels) {
 Mat fineBlockProducts(Mat A, BlockPrefetch prefetch, BlockCopy::Storage storage) {
   BlockCopy* copy = composedCopy(A);
   if (copy && copy->storage() == storage) return copy->of(A);
-  const Mat products = compose(A, std::make_unique<BlockCopy>(storage, "Block copy set-up"))->of(A);
+  const Mat products =
+      compose(A, std::make_unique<BlockCopy>(storage, "Block copy set-up", prefetch))->of(A);
   if (products != A) {
     setOperation(A, MATOP_GET_DIAGONAL, byCopy<MatGetDiagonal, Vec>);
     prefetchBlockProducts(products, prefetch);

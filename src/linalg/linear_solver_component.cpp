@@ -112,13 +112,14 @@ ParameterSpec linearSolverParameters() {
            "true", "", false, check::boolean()})
       .add(
           {"solver.symmetric-blocks", "BOOL",
-           "on one rank, a symmetric step matrix's block copy (solver.block-products) holds its\n"
-           "upper triangle only (PETSc's SBAIJ storage): each block multiplies into its row and,\n"
-           "transposed, into its column's, so a product reads half the bytes. 1.7 times faster\n"
-           "products at 1e6 unknowns, steps 10 % faster on the corotational beam of issue 15, and\n"
-           "half the copy's memory. The sums differ from the whole matrix's in order (answers\n"
-           "agree to rounding, then to the solver's tolerance). false: the whole matrix in blocks.\n"
-           "On several ranks the copy is the whole matrix either way",
+           "a symmetric step matrix's block copy (solver.block-products) holds its upper\n"
+           "triangle only: each block multiplies into its row and, transposed, into its column's,\n"
+           "so a product reads half the bytes. On one rank PETSc's SBAIJ storage (1.7 times\n"
+           "faster products at 1e6 unknowns); on several, each rank's rows among its own columns,\n"
+           "the rest of its rows whole, multiplied by the read-ahead's loop (with\n"
+           "solver.block-prefetch = 0 the whole matrix there). The sums differ from the whole\n"
+           "matrix's in order (answers agree to rounding, then to the solver's tolerance).\n"
+           "false: the whole matrix in blocks",
            "true", "", false, check::boolean()})
       .add({"solver.single-precision-levels", "BOOL",
             "GAMG's coarser levels and interpolations multiply by their block copies' values\n"

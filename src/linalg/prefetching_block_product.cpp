@@ -55,7 +55,7 @@ struct BlockArrays {
   const float* singles = nullptr;       // the values in float, where the part holds them
   SingleBlocks* floatBlocks = nullptr;  // A's float blocks, when A is an AIJ matrix that has them
   std::uintptr_t aheadBlocks = 0, indexAhead = 0;
-  bool upper = false;  // an SBAIJ matrix: the upper triangle of a symmetric one
+  bool sbaij = false;  // an SBAIJ matrix: its arrays are PETSc's SBAIJ ones
 
   // Fetches the cache lines of the block `distance` after block k (values v, of type T) and its
   // column index.
@@ -74,7 +74,7 @@ struct BlockArrays {
   // values rounded again first if A's changed), else those of the BAIJ or SBAIJ matrix A.
   PetscErrorCode get(Mat A) {
     BlockPrefetch how;
-    PetscBool done, sbaij;
+    PetscBool done, isSbaij;
     PetscFunctionBeginUser;
     PetscCall(composedPrefetch(A, &how));
     aheadBlocks = std::max<std::uintptr_t>(1, std::uintptr_t(how.distance) * 9 / (BS * BS));
@@ -93,12 +93,12 @@ struct BlockArrays {
       singles = floatBlocks->values();
       PetscFunctionReturn(0);
     }
-    PetscCall(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(A), MATSEQSBAIJ, &sbaij));
-    upper = sbaij;
+    PetscCall(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(A), MATSEQSBAIJ, &isSbaij));
+    sbaij = isSbaij;
     PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &blockRows, &offsets, &columns, &done));
     PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PETSc gave no block rows of a block matrix");
     blocks = offsets[blockRows];
-    if (upper)
+    if (sbaij)
       PetscCall(MatSeqSBAIJGetArray(A, &values));
     else
       PetscCall(MatSeqBAIJGetArray(A, &values));
@@ -112,7 +112,7 @@ struct BlockArrays {
     PetscBool done;
     PetscFunctionBeginUser;
     if (floatBlocks) PetscFunctionReturn(0);
-    if (upper)
+    if (sbaij)
       PetscCall(MatSeqSBAIJRestoreArray(A, &values));
     else
       PetscCall(MatSeqBAIJRestoreArray(A, &values));
@@ -323,6 +323,18 @@ void installProducts(Mat part, PetscInt bs, bool upper, bool single) {
   }
 }
 
+// Composes the read-ahead `how` with `part` and installs its products of that locality.
+void install(Mat part, BlockPrefetch how, PetscInt bs, bool upper, bool single) {
+  composeOwned(reinterpret_cast<PetscObject>(part), kPrefetchName,
+               std::make_unique<BlockPrefetch>(how));
+  switch (how.locality) {
+    case 0: installProducts<0>(part, bs, upper, single); break;
+    case 1: installProducts<1>(part, bs, upper, single); break;
+    case 2: installProducts<2>(part, bs, upper, single); break;
+    default: installProducts<3>(part, bs, upper, single); break;
+  }
+}
+
 }  // namespace
 
 void prefetchBlockProducts(Mat B, BlockPrefetch how, bool singleValues) {
@@ -337,20 +349,25 @@ void prefetchBlockProducts(Mat B, BlockPrefetch how, bool singleValues) {
   EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(part), MATSEQBAIJ, &sequential));
   EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(part), MATSEQSBAIJ, &upper));
   if (!sequential && !(upper && bs == 3)) return;
-  composeOwned(reinterpret_cast<PetscObject>(part), kPrefetchName,
-               std::make_unique<BlockPrefetch>(how));
   const bool single = singleValues && !upper;
   if (single) {
     composeOwned(reinterpret_cast<PetscObject>(part), kSingleName,
                  std::make_unique<SingleValues>());
     refreshSingleValues(part);
   }
-  switch (how.locality) {
-    case 0: installProducts<0>(part, bs, upper, single); break;
-    case 1: installProducts<1>(part, bs, upper, single); break;
-    case 2: installProducts<2>(part, bs, upper, single); break;
-    default: installProducts<3>(part, bs, upper, single); break;
-  }
+  install(part, how, bs, upper, single);
+}
+
+void multiplyAsUpperTriangle(Mat part, BlockPrefetch how) {
+  PetscInt bs;
+  PetscBool sequential;
+  EIS_CHECK(MatGetBlockSize(part, &bs));
+  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(part), MATSEQBAIJ, &sequential));
+  if (bs != 3 || !sequential || how.distance <= 0)
+    throw Error(
+        "internal: an upper triangle's product needs a sequential BAIJ matrix of 3 x 3 "
+        "blocks and a read-ahead");
+  install(part, how, bs, true, false);
 }
 
 bool prefetchSingleBlockProducts(Mat A, BlockPrefetch how) {
@@ -362,15 +379,8 @@ bool prefetchSingleBlockProducts(Mat A, BlockPrefetch how) {
   if (how.distance <= 0 || (bs != 3 && bs != 6)) return false;
   std::unique_ptr<SingleBlocks> blocks = SingleBlocks::of(A);
   if (!blocks) return false;
-  composeOwned(reinterpret_cast<PetscObject>(A), kPrefetchName,
-               std::make_unique<BlockPrefetch>(how));
   composeOwned(reinterpret_cast<PetscObject>(A), kSingleBlocksName, std::move(blocks));
-  switch (how.locality) {
-    case 0: installProducts<0>(A, bs, false, true); break;
-    case 1: installProducts<1>(A, bs, false, true); break;
-    case 2: installProducts<2>(A, bs, false, true); break;
-    default: installProducts<3>(A, bs, false, true); break;
-  }
+  install(A, how, bs, false, true);
   return true;
 }
 

@@ -5,23 +5,31 @@
 // iteration's memory traffic. PETSc's product over a BAIJ matrix was 1.3 to 1.7 times faster
 // than over the same AIJ matrix with its inode rows (docs/performance.md, "Lever 4"). The AIJ
 // matrix stays the preconditioner's: PETSc 3.18's GAMG coarsens no BAIJ matrix. The copy costs
-// the memory of a second matrix (8 bytes per nonzero and an index per block), or on one rank,
-// of a symmetric matrix, half that: its upper triangle of blocks in PETSc's SBAIJ storage,
-// whose product reads half the bytes (Storage::Upper, solver.symmetric-blocks).
+// the memory of a second matrix (8 bytes per nonzero and an index per block), or of a symmetric
+// matrix, about half that: its upper triangle of blocks, whose product reads half the bytes
+// (Storage::Upper, solver.symmetric-blocks).
 #include <petscmat.h>
+
+#include "eis/linalg/prefetching_block_product.hpp"
 
 namespace eis {
 
 class BlockCopy {
 public:
-  // Upper: on one rank, a matrix known to be symmetric (MAT_SYMMETRIC) is copied as its upper
-  // triangle of blocks (SBAIJ), half the bytes a product reads; elsewhere, or when A is not known
-  // symmetric, the whole matrix.
+  // Upper: a matrix known to be symmetric (MAT_SYMMETRIC) is copied as its upper triangle of
+  // blocks, half the bytes a product reads: on one rank in PETSc's SBAIJ storage; on several,
+  // where each rank's rows and columns are the same and the products read ahead (3 x 3 blocks,
+  // a prefetch distance > 0), each rank's diagonal part holds its triangle and its off-diagonal
+  // part all its blocks, multiplied through a MatShell (of() returns it) that has MatMult,
+  // MatMultTranspose and MatGetDiagonal. Elsewhere, or when A is not known symmetric, the whole
+  // matrix.
   enum class Storage { Whole, Upper };
   // setUpTimer: a ScopedTimer name (core/timer.hpp) that times the copy's making, its structure
   // and the first touch of its memory, apart from the value copies; nullptr: not timed apart.
-  explicit BlockCopy(Storage storage = Storage::Whole, const char* setUpTimer = nullptr)
-      : storage_(storage), setUpTimer_(setUpTimer) {}
+  // prefetch: the read-ahead of the upper triangles' products on several ranks.
+  explicit BlockCopy(Storage storage = Storage::Whole, const char* setUpTimer = nullptr,
+                     BlockPrefetch prefetch = {})
+      : storage_(storage), setUpTimer_(setUpTimer), prefetch_(prefetch) {}
   ~BlockCopy();
   BlockCopy(const BlockCopy&) = delete;
   BlockCopy& operator=(const BlockCopy&) = delete;
@@ -35,15 +43,18 @@ public:
 
 private:
   void create(Mat A);
+  void wrapUpperTriangles(Mat A);
   void copyValues();
 
   Storage storage_;
   const char* setUpTimer_;
-  bool upper_ = false;  // the copy holds the upper triangle only
+  BlockPrefetch prefetch_;
+  bool upper_ = false;  // the copy (its diagonal parts on several ranks) holds upper triangles
   PetscObjectId sourceId_ = 0;
   PetscObjectState sourceState_ = 0;
-  Mat source_ = nullptr;  // not owned: the A of the last call
-  Mat copy_ = nullptr;    // nullptr: A is multiplied itself
+  Mat source_ = nullptr;    // not owned: the A of the last call
+  Mat copy_ = nullptr;      // nullptr: A is multiplied itself
+  Mat products_ = nullptr;  // the MatShell over a parallel copy of upper triangles, or nullptr
 };
 
 }  // namespace eis

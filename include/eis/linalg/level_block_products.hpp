@@ -35,9 +35,10 @@ void multiplyLevelsInBlocks(KSP ksp, BlockPrefetch prefetch, bool single);
 // smoother of a kept multigrid does, at each corotational step), and an AIJ matrix searches each
 // row for its diagonal entry, where the copy knows where each diagonal block is. The copy's own
 // products read ahead as `prefetch` says (prefetching_block_product.hpp; a distance of 0:
-// PETSc's product). `storage`: Upper keeps the upper triangle of a symmetric A on one rank
-// (block_copy.hpp). The copy's making (its structure, the first touch of its memory) is timed
-// as "Block copy set-up", apart from the value copies of the caller's timer.
+// PETSc's product). `storage`: Upper keeps the upper triangle of a symmetric A (block_copy.hpp:
+// on several ranks only with a read-ahead, and then the copy is multiplied through a MatShell). The
+// copy's making (its structure, the first touch of its memory) is timed as "Block copy set-up",
+// apart from the value copies of the caller's timer.
 Mat fineBlockProducts(Mat A, BlockPrefetch prefetch, BlockCopy::Storage storage);
 
 // Collective. After a set-up of `ksp`'s multigrid (PCMG or PCGAMG), its finest residual takes

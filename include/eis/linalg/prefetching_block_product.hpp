@@ -41,6 +41,13 @@ struct BlockPrefetch {
 // as well, so that restriction and prolongation stay each other's transposes.
 void prefetchBlockProducts(Mat B, BlockPrefetch how, bool singleValues = false);
 
+// Makes the MatMult of `part`, a sequential BAIJ matrix of 3 x 3 blocks that holds only the
+// upper triangle of a symmetric matrix's blocks (the diagonal part of a rank's rows of the step
+// matrix's copy on several ranks, which PETSc has no storage for), the upper triangle's product
+// above, fetched ahead as `how` says (a distance of at least one block). Its other products
+// stay PETSc's, which would read the triangle as the whole: only that MatMult may be used.
+void multiplyAsUpperTriangle(Mat part, BlockPrefetch how);
+
 // On one rank, the same float products without a BAIJ copy: makes the products of A, a
 // sequential AIJ matrix of full 3 x 3 or 6 x 6 blocks (a multigrid's coarser level or
 // interpolation), read its blocks' values rounded to float (single_blocks.hpp), fetched ahead as
