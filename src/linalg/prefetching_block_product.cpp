@@ -1,11 +1,10 @@
 #include "eis/linalg/prefetching_block_product.hpp"
 
 #include <algorithm>
-#include <cstdint>
-#include <exception>
 #include <memory>
 #include <vector>
 
+#include "block_arrays.hpp"
 #include "eis/core/error.hpp"
 #include "eis/core/vector_clones.hpp"
 #include "eis/linalg/composed_object.hpp"
@@ -15,112 +14,12 @@ namespace eis {
 
 namespace {
 
-// The names the read-ahead and the single-precision values are composed with on the sequential
-// part they apply to, and the float blocks on the AIJ matrix they replace.
-constexpr const char* kPrefetchName = "eis_block_prefetch";
-constexpr const char* kSingleName = "eis_single_values";
-constexpr const char* kSingleBlocksName = "eis_single_blocks";
-
-// A part's values rounded to float, which its products read instead of the doubles.
-struct SingleValues {
-  std::vector<float> values;
-};
-
-// The upper triangle's product as its own -log_view event, inside its MatMult: it reads about
-// 2.3 bytes per flop where a whole block matrix reads 4.2, and the benchmark's roofline counts
-// the two apart. Registered when the first such product is installed.
-PetscLogEvent upperProductEvent = -1;
-
-PetscErrorCode composedPrefetch(Mat A, BlockPrefetch* how) {
-  BlockPrefetch* composed = nullptr;
-  PetscFunctionBeginUser;
-  PetscCall(queryComposed(reinterpret_cast<PetscObject>(A), kPrefetchName, &composed));
-  PetscCheck(composed, PETSC_COMM_SELF, PETSC_ERR_PLIB,
-             "a prefetching product lost its read-ahead");
-  *how = *composed;
-  PetscFunctionReturn(0);
-}
-
-// A sequential BAIJ matrix's arrays for one product, and how far ahead of a block to fetch, with
-// locality L: the distance counts 3 x 3 blocks (72 bytes), so larger blocks are fetched as many
-// bytes ahead. The addresses fetched are integers: they may lie past the arrays, where a pointer
-// may not point; a prefetch of any address does not fault. L is a template argument because
-// __builtin_prefetch takes a constant, and a switch over the four kept in the loop made GCC 12
-// drop every prefetch of it.
-template <int BS, int L>
-struct BlockArrays {
-  PetscInt blockRows = 0, blocks = 0;
-  const PetscInt *offsets = nullptr, *columns = nullptr;
-  PetscScalar* values = nullptr;
-  const float* singles = nullptr;       // the values in float, where the part holds them
-  SingleBlocks* floatBlocks = nullptr;  // A's float blocks, when A is an AIJ matrix that has them
-  std::uintptr_t aheadBlocks = 0, indexAhead = 0;
-  bool sbaij = false;  // an SBAIJ matrix: its arrays are PETSc's SBAIJ ones
-
-  // Fetches the cache lines of the block `distance` after block k (values v, of type T) and its
-  // column index.
-  template <class T>
-  void fetchAhead(const T* v, PetscInt k) const {
-    constexpr std::uintptr_t kBlockBytes = BS * BS * sizeof(T);
-    const std::uintptr_t block = reinterpret_cast<std::uintptr_t>(v) + aheadBlocks * kBlockBytes;
-    for (std::uintptr_t line = 0; line < kBlockBytes; line += 64)
-      __builtin_prefetch(reinterpret_cast<const void*>(block + line), 0, L);
-    __builtin_prefetch(
-        reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(columns + k) + indexAhead),
-        0, L);
-  }
-
-  // A's arrays: those of its float blocks where it has them (an AIJ matrix, SingleBlocks, their
-  // values rounded again first if A's changed), else those of the BAIJ or SBAIJ matrix A.
-  PetscErrorCode get(Mat A) {
-    BlockPrefetch how;
-    PetscBool done, isSbaij;
-    PetscFunctionBeginUser;
-    PetscCall(composedPrefetch(A, &how));
-    aheadBlocks = std::max<std::uintptr_t>(1, std::uintptr_t(how.distance) * 9 / (BS * BS));
-    indexAhead = aheadBlocks * sizeof(PetscInt);
-    PetscCall(queryComposed(reinterpret_cast<PetscObject>(A), kSingleBlocksName, &floatBlocks));
-    if (floatBlocks) {
-      try {
-        floatBlocks->update(A);
-      } catch (const std::exception& e) {
-        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
-      }
-      blockRows = floatBlocks->blockRows();
-      offsets = floatBlocks->offsets();
-      columns = floatBlocks->columns();
-      blocks = offsets[blockRows];
-      singles = floatBlocks->values();
-      PetscFunctionReturn(0);
-    }
-    PetscCall(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(A), MATSEQSBAIJ, &isSbaij));
-    sbaij = isSbaij;
-    PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &blockRows, &offsets, &columns, &done));
-    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PETSc gave no block rows of a block matrix");
-    blocks = offsets[blockRows];
-    if (sbaij)
-      PetscCall(MatSeqSBAIJGetArray(A, &values));
-    else
-      PetscCall(MatSeqBAIJGetArray(A, &values));
-    SingleValues* single = nullptr;
-    PetscCall(queryComposed(reinterpret_cast<PetscObject>(A), kSingleName, &single));
-    if (single) singles = single->values.data();
-    PetscFunctionReturn(0);
-  }
-
-  PetscErrorCode restore(Mat A) {
-    PetscBool done;
-    PetscFunctionBeginUser;
-    if (floatBlocks) PetscFunctionReturn(0);
-    if (sbaij)
-      PetscCall(MatSeqSBAIJRestoreArray(A, &values));
-    else
-      PetscCall(MatSeqBAIJRestoreArray(A, &values));
-    PetscCall(
-        MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &blockRows, &offsets, &columns, &done));
-    PetscFunctionReturn(0);
-  }
-};
+using block_products::BlockArrays;
+using block_products::installUpperTriangleProduct;
+using block_products::kPrefetchName;
+using block_products::kSingleBlocksName;
+using block_products::kSingleName;
+using block_products::SingleValues;
 
 // z = y + A x, or z = A x without y (ys null), over the blocks of b with values `values` (b's
 // doubles or their float copy, widened as they multiply); the number of block rows with blocks.
@@ -227,64 +126,6 @@ PetscErrorCode transposedProducts(Mat A, Vec x, Vec y, Vec z) {
   PetscFunctionReturn(0);
 }
 
-// z = A x over a sequential SBAIJ matrix of 3 x 3 blocks, the upper triangle of a symmetric
-// matrix, each block row's diagonal block first: each block below that multiplies x into its own
-// row and, transposed, into its column's. The sums of PETSc's MatMult_SeqSBAIJ_3 in their order
-// (the diagonal block read from its upper entries, as PETSc reads it; a row's own sums added to
-// what the rows above it gave), with each block fetched ahead: half the bytes of the whole
-// matrix's product.
-template <int L>
-EIS_TEMPLATE_VECTOR_CLONES PetscErrorCode symmetricProduct(Mat A, Vec x, Vec z) {
-  BlockArrays<3, L> b;
-  const PetscScalar* xs;
-  PetscScalar* zs;
-  PetscFunctionBeginUser;
-  PetscCall(PetscLogEventBegin(upperProductEvent, A, x, z, 0));
-  PetscCall(b.get(A));
-  PetscCall(VecGetArrayRead(x, &xs));
-  PetscCall(VecGetArrayWrite(z, &zs));
-  std::fill(zs, zs + 3 * b.blockRows, 0.0);
-  PetscInt rowsWithBlocks = 0, diagonalBlocks = 0;
-  for (PetscInt i = 0; i < b.blockRows; ++i) {
-    PetscInt k = b.offsets[i];
-    const PetscInt end = b.offsets[i + 1];
-    rowsWithBlocks += end > k;
-    const PetscScalar* v = b.values + 9 * k;
-    const PetscScalar x1 = xs[3 * i], x2 = xs[3 * i + 1], x3 = xs[3 * i + 2];
-    PetscScalar z1 = zs[3 * i], z2 = zs[3 * i + 1], z3 = zs[3 * i + 2];
-    if (k < end && b.columns[k] == i) {
-      z1 += v[0] * x1 + v[3] * x2 + v[6] * x3;
-      z2 += v[3] * x1 + v[4] * x2 + v[7] * x3;
-      z3 += v[6] * x1 + v[7] * x2 + v[8] * x3;
-      b.fetchAhead(v, k);
-      v += 9;
-      ++k;
-      ++diagonalBlocks;
-    }
-    for (; k < end; ++k, v += 9) {
-      b.fetchAhead(v, k);
-      const PetscInt c = 3 * b.columns[k];
-      zs[c] += v[0] * x1 + v[1] * x2 + v[2] * x3;
-      zs[c + 1] += v[3] * x1 + v[4] * x2 + v[5] * x3;
-      zs[c + 2] += v[6] * x1 + v[7] * x2 + v[8] * x3;
-      z1 += v[0] * xs[c] + v[3] * xs[c + 1] + v[6] * xs[c + 2];
-      z2 += v[1] * xs[c] + v[4] * xs[c + 1] + v[7] * xs[c + 2];
-      z3 += v[2] * xs[c] + v[5] * xs[c + 1] + v[8] * xs[c + 2];
-    }
-    zs[3 * i] = z1;
-    zs[3 * i + 1] = z2;
-    zs[3 * i + 2] = z3;
-  }
-  PetscCall(VecRestoreArrayWrite(z, &zs));
-  PetscCall(VecRestoreArrayRead(x, &xs));
-  PetscCall(b.restore(A));
-  // The flops of the whole matrix's product, as its BAIJ copy would log them.
-  PetscCall(
-      PetscLogFlops(18.0 * double(2 * b.blocks - diagonalBlocks) - 3.0 * double(rowsWithBlocks)));
-  PetscCall(PetscLogEventEnd(upperProductEvent, A, x, z, 0));
-  PetscFunctionReturn(0);
-}
-
 template <int BS, int L>
 PetscErrorCode product(Mat A, Vec x, Vec y) {
   return rowProducts<BS, L>(A, x, nullptr, y);
@@ -305,9 +146,7 @@ PetscErrorCode transposedProduct(Mat A, Vec x, Vec z) {
 template <int L>
 void installProducts(Mat part, PetscInt bs, bool upper, bool single) {
   if (upper) {
-    if (upperProductEvent < 0)
-      EIS_CHECK(PetscLogEventRegister("MatMultUpper", MAT_CLASSID, &upperProductEvent));
-    setOperation(part, MATOP_MULT, symmetricProduct<L>);
+    installUpperTriangleProduct<L>(part);
   } else if (bs == 3) {
     setOperation(part, MATOP_MULT, product<3, L>);
     setOperation(part, MATOP_MULT_ADD, productAdd<3, L>);
