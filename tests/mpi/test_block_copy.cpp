@@ -64,16 +64,23 @@ Mat chainMatrix(Chain kind) {
   return A;
 }
 
-// |B x - A x|_inf / |A x|_inf for one x with no two entries alike.
-double productGap(Mat A, Mat B) {
-  Vec x, a, b;
-  MatCreateVecs(A, &x, &a);
-  VecDuplicate(a, &b);
+// A vector of A's columns with no two entries alike.
+Vec distinctEntries(Mat A) {
+  Vec x;
+  MatCreateVecs(A, &x, nullptr);
   PetscInt start, end;
   VecGetOwnershipRange(x, &start, &end);
   for (PetscInt i = start; i < end; ++i) VecSetValue(x, i, std::cos(0.5 + i), INSERT_VALUES);
   VecAssemblyBegin(x);
   VecAssemblyEnd(x);
+  return x;
+}
+
+// |B x - A x|_inf / |A x|_inf for one x with no two entries alike.
+double productGap(Mat A, Mat B) {
+  Vec x = distinctEntries(A), a, b;
+  MatCreateVecs(A, nullptr, &a);
+  VecDuplicate(a, &b);
   MatMult(A, x, a);
   MatMult(B, x, b);
   const double gap = eis_test::relativeGap(a, b);
@@ -126,15 +133,10 @@ bool isUpperTriangle(Mat M) {
 // The gap between A's products and B's other ones, which a symmetric A equals: B^T x and
 // y + B x, against A x and y + A x.
 double otherProductsGap(Mat A, Mat B) {
-  Vec x, y, a, b;
-  MatCreateVecs(A, &x, &a);
+  Vec x = distinctEntries(A), y, a, b;
+  MatCreateVecs(A, nullptr, &a);
   VecDuplicate(a, &b);
   VecDuplicate(a, &y);
-  PetscInt start, end;
-  VecGetOwnershipRange(x, &start, &end);
-  for (PetscInt i = start; i < end; ++i) VecSetValue(x, i, std::sin(1.5 + i), INSERT_VALUES);
-  VecAssemblyBegin(x);
-  VecAssemblyEnd(x);
   VecSet(y, 0.75);
   MatMult(A, x, a);
   MatMultTranspose(B, x, b);
