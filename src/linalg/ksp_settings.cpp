@@ -135,6 +135,22 @@ HypreDefaults::~HypreDefaults() {
   for (const std::string& name : added_) PetscOptionsClearValue(nullptr, name.c_str());
 }
 
+ClearedProducts::ClearedProducts(KSP ksp, bool active) {
+  if (!active) return;
+  PC pc;
+  EIS_CHECK(KSPGetPC(ksp, &pc));
+  PetscBool gamg = PETSC_FALSE, given = PETSC_FALSE;
+  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCGAMG, &gamg));
+  EIS_CHECK(PetscOptionsHasName(nullptr, nullptr, "-mat_product_clear", &given));
+  if (!gamg || given) return;
+  EIS_CHECK(PetscOptionsSetValue(nullptr, "-mat_product_clear", "true"));
+  added_ = true;
+}
+
+ClearedProducts::~ClearedProducts() {
+  if (added_) PetscOptionsClearValue(nullptr, "-mat_product_clear");
+}
+
 void attachNearNullSpace(KSP ksp, Mat A, Vec restCoordinates) {
   if (!restCoordinates) return;
   PC pc;

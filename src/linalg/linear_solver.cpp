@@ -89,10 +89,19 @@ void LinearSolver::loadStart(const std::string& prefix, const ProjectionHistory:
 // current values when the reuse rule says so, else kept as it is (a no-op). A multigrid set up
 // afresh has new level operators, which then get their block copies, takes its finest residual
 // with its finest smoother's operator, and lets its smoothers' eigenvalue estimates' vectors go.
+//
+// The first set-up on several ranks frees what GAMG's products keep for a later one
+// (ClearedProducts): a quarter of the peak memory per rank of a linear beam of 1e6 unknowns on
+// 2 ranks (docs/performance.md), kept for a set-up again that a matrix which never changes never
+// asks for. A matrix that changes pays one symbolic phase more, at its first set-up again, which
+// keeps its products' data for the set-ups after it. On one rank they keep next to nothing.
 void LinearSolver::setUp(Mat A) {
   const bool again = reuse_.setUpAgainFor(A);
   EIS_CHECK(KSPSetReusePreconditioner(ksp_, again ? PETSC_FALSE : PETSC_TRUE));
   const ScopedTimer timer("Preconditioner set-up");
+  PetscMPIInt ranks;
+  EIS_CHECK(MPI_Comm_size(PetscObjectComm(reinterpret_cast<PetscObject>(ksp_)), &ranks));
+  const ClearedProducts cleared(ksp_, again && reuse_.setups() == 1 && ranks > 1);
   intoSolver(kspFailed_, [&] { EIS_CHECK(KSPSetUp(ksp_)); });
   if (!again || direct_) return;
   if (blockProducts_) multiplyLevelsInBlocks(ksp_, prefetch_, singleLevels_);

@@ -3,7 +3,8 @@
 // preconditioner that leaves the trajectory as it was, with the set-ups the lag predicts, in the
 // linearized step, in the history CSV and in Newton; the previous step's solution as the
 // starting point (solver.initial-guess: the previous solution, or the projection on the last
-// ones); and BoomerAMG with our settings (solver.preconditioner).
+// ones); GAMG's first set-up on several ranks freeing its products' data (ClearedProducts); and
+// BoomerAMG with our settings (solver.preconditioner).
 #include <gtest/gtest.h>
 #include <petscksp.h>
 // PetscObjectStateGet, declared here in PETSc 3.18.
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -243,50 +245,113 @@ TEST_F(PreconditionerReuseHistory, TheDefaultGuardSetsUpAgainWhereItsRuleSays) {
   }
 }
 
-// Each set-up of GAMG computes its coarse operators anew (PETSc 3.18 keeps the prolongators of a
-// matrix with an unchanged pattern, and redoes the Galerkin products), a reused one leaves them:
-// their object state tells, independently of our own count, whether PETSc set it up again.
-PetscObjectState coarseOperatorState(KSP ksp) {
+// A scene stepped by the linearized step (h = 0.01) from rest, with GAMG set up again as `reuse`
+// says.
+class SteppedBody {
+public:
+  SteppedBody(const eis_test::SceneFields& scene, const eis::PreconditionerOptions& reuse)
+      : model_(scene) {
+    x_ = model_.system->createVector();
+    v_ = model_.system->createVector();
+    rest_ = model_.system->createVector();
+    model_.system->setRestState(x_);
+    model_.system->setRestState(rest_);
+    VecZeroEntries(v_);
+    eis::LinearSolverOptions options;
+    options.preconditioner = reuse;
+    solver_ = std::make_unique<eis::EulerImplicitSolver>(
+        eis::EulerImplicitOptions{}, x_,
+        std::make_unique<eis::LinearSolver>(PETSC_COMM_WORLD, PCGAMG, rest_, options));
+  }
+  ~SteppedBody() {
+    solver_.reset();
+    for (Vec* w : {&x_, &v_, &rest_}) VecDestroy(w);
+  }
+  SteppedBody(const SteppedBody&) = delete;
+  SteppedBody& operator=(const SteppedBody&) = delete;
+
+  // One step; the preconditioner's set-ups in it.
+  int step() { return solver_->step(*model_.system, x_, v_, 0.01).preconditionerSetups; }
+  KSP ksp() { return solver_->linearSolver().ksp(); }
+
+private:
+  eis_test::BoxModel model_;
+  Vec x_ = nullptr, v_ = nullptr, rest_ = nullptr;
+  std::unique_ptr<eis::EulerImplicitSolver> solver_;
+};
+
+// GAMG's operator of the level next to the finest.
+Mat coarseOperator(KSP ksp) {
   PC pc;
   KSPGetPC(ksp, &pc);
   PetscInt levels = 0;
   PCMGGetLevels(pc, &levels);
   EXPECT_GE(levels, 2) << "GAMG built no hierarchy";
-  if (levels < 2) return 0;
+  if (levels < 2) return nullptr;
   KSP coarser;
   PCMGGetSmoother(pc, levels - 2, &coarser);
   Mat op;
   KSPGetOperators(coarser, &op, nullptr);
-  PetscObjectState state;
-  PetscObjectStateGet(reinterpret_cast<PetscObject>(op), &state);
+  return op;
+}
+
+// Each set-up of GAMG computes its coarse operators anew (PETSc 3.18 keeps the prolongators of a
+// matrix with an unchanged pattern, and redoes the Galerkin products), a reused one leaves them:
+// their object state tells, independently of our own count, whether PETSc set it up again.
+PetscObjectState coarseOperatorState(KSP ksp) {
+  const Mat op = coarseOperator(ksp);
+  PetscObjectState state = 0;
+  if (op) PetscObjectStateGet(reinterpret_cast<PetscObject>(op), &state);
   return state;
 }
 
 // The linearized step with lag 3: PETSc sets GAMG up in steps 1 and 4 and keeps it in between,
 // as each step's report says.
 TEST(PreconditionerReuseRuns, PetscKeepsTheHierarchyBetweenTheSetUpsReported) {
-  eis_test::BoxModel model(corotationalBeam());
-  Vec x = model.system->createVector(), v = model.system->createVector();
-  Vec rest = model.system->createVector();
-  model.system->setRestState(x);
-  model.system->setRestState(rest);
-  VecZeroEntries(v);
-  eis::LinearSolverOptions options;
-  options.preconditioner = reuseEvery(3, 1e9);
-  eis::EulerImplicitSolver solver(
-      eis::EulerImplicitOptions{}, x,
-      std::make_unique<eis::LinearSolver>(PETSC_COMM_WORLD, PCGAMG, rest, options));
-  eis::LinearSolver& linear = solver.linearSolver();
+  SteppedBody beam(corotationalBeam(), reuseEvery(3, 1e9));
   std::vector<int> setups;
   std::vector<PetscObjectState> coarseStates;
   for (int step = 1; step <= 6; ++step) {
-    setups.push_back(solver.step(*model.system, x, v, 0.01).preconditionerSetups);
-    coarseStates.push_back(coarseOperatorState(linear.ksp()));
+    setups.push_back(beam.step());
+    coarseStates.push_back(coarseOperatorState(beam.ksp()));
   }
   EXPECT_EQ(setups, (std::vector<int>{1, 0, 0, 1, 0, 0}));
   for (int step : {1, 2, 4, 5}) EXPECT_EQ(coarseStates[step], coarseStates[step - 1]) << step + 1;
   EXPECT_NE(coarseStates[3], coarseStates[2]);
-  for (Vec* w : {&x, &v, &rest}) VecDestroy(w);
+}
+
+// The product GAMG's coarse operator of the next coarser level still knows it came from
+// (MATPRODUCT_PtAP, or MATPRODUCT_UNSPECIFIED once the product's data were freed).
+MatProductType coarseProduct(KSP ksp) {
+  const Mat op = coarseOperator(ksp);
+  MatProductType type = MATPRODUCT_UNSPECIFIED;
+  if (op) MatProductGetType(op, &type);
+  return type;
+}
+
+// The first set-up on several ranks frees what GAMG's Galerkin products keep for a later set-up
+// (ClearedProducts); the set-up again, once the corotational matrix changed, makes the coarse
+// operators anew, and they keep their products for the set-ups after it. One rank keeps them
+// from the start. The option goes with the first set-up. The beam (3,675 unknowns) has a first
+// coarse level of over 50 unknowns a rank on 3 ranks: one GAMG neither gathers on fewer ranks
+// nor makes the coarsest, which are no longer the Galerkin product itself.
+TEST(PreconditionerReuseRuns, OnlyTheFirstSetUpOnSeveralRanksFreesTheGalerkinProducts) {
+  eis_test::SceneFields scene = corotationalBeam();
+  scene.boxCells = {24, 6, 6};
+  SteppedBody beam(scene, reuseEvery(1, 1e9));
+  int ranks;
+  MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
+  std::vector<MatProductType> products;
+  for (int step = 1; step <= 3; ++step) {
+    EXPECT_EQ(beam.step(), 1) << step;
+    products.push_back(coarseProduct(beam.ksp()));
+    PetscBool left = PETSC_TRUE;
+    PetscOptionsHasName(nullptr, nullptr, "-mat_product_clear", &left);
+    EXPECT_FALSE(left) << step;
+  }
+  EXPECT_EQ(products[0], ranks > 1 ? MATPRODUCT_UNSPECIFIED : MATPRODUCT_PtAP);
+  EXPECT_EQ(products[1], MATPRODUCT_PtAP);
+  EXPECT_EQ(products[2], MATPRODUCT_PtAP);
 }
 
 // A linear model's matrix never changes: one set-up, whatever the lag.
@@ -447,6 +512,38 @@ TEST(HypreSettings, DefaultsGiveWayToTheUsersOptionsAndGoAway) {
     EXPECT_EQ(optionValue("-pc_hypre_boomeramg_coarsen_type"), "(none)") << "-pc_type gamg wins";
   }
   EXPECT_EQ(optionValue("-pc_hypre_boomeramg_coarsen_type"), "(none)");
+  KSPDestroy(&ksp);
+}
+
+// The option is GAMG's alone, and the user's value of it wins and stays.
+TEST(ClearedProductsOption, GivesWayToTheUsersValueAndGoes) {
+  KSP ksp;
+  KSPCreate(PETSC_COMM_WORLD, &ksp);
+  PC pc;
+  KSPGetPC(ksp, &pc);
+  PCSetType(pc, PCGAMG);
+  {
+    const eis::ClearedProducts cleared(ksp, true);
+    EXPECT_EQ(optionValue("-mat_product_clear"), "true");
+  }
+  EXPECT_EQ(optionValue("-mat_product_clear"), "(none)");
+  {
+    const eis::ClearedProducts inactive(ksp, false);
+    EXPECT_EQ(optionValue("-mat_product_clear"), "(none)");
+  }
+  {
+    eis_test::ScopedOptions user{{"-mat_product_clear", "false"}};
+    {
+      const eis::ClearedProducts cleared(ksp, true);
+      EXPECT_EQ(optionValue("-mat_product_clear"), "false");
+    }
+    EXPECT_EQ(optionValue("-mat_product_clear"), "false");
+  }
+  PCSetType(pc, PCJACOBI);
+  {
+    const eis::ClearedProducts jacobi(ksp, true);
+    EXPECT_EQ(optionValue("-mat_product_clear"), "(none)") << "GAMG's products only";
+  }
   KSPDestroy(&ksp);
 }
 

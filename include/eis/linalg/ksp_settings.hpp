@@ -33,6 +33,25 @@ private:
   std::vector<std::string> added_;
 };
 
+// While it lives, the matrix products PETSc makes without an options prefix (GAMG's: the graph,
+// the prolongator's smoothing A P, the Galerkin products P^T A P) free their intermediate data as
+// soon as their values are computed (-mat_product_clear), when `active` and `ksp`'s
+// preconditioner is GAMG, unless the user gave that option; it removes what it added when it
+// goes. On several ranks each Galerkin product keeps, beside its coarse operator, the
+// intermediate matrices a later set-up reuses to redo only its numeric phase. A set-up that frees
+// them costs the next one a symbolic phase: GAMG then makes that coarse operator anew (PETSc 3.18
+// looks for the product on it first).
+class ClearedProducts {
+public:
+  ClearedProducts(KSP ksp, bool active);
+  ~ClearedProducts();
+  ClearedProducts(const ClearedProducts&) = delete;
+  ClearedProducts& operator=(const ClearedProducts&) = delete;
+
+private:
+  bool added_ = false;
+};
+
 // Elasticity's near-nullspace on A, for the preconditioner `ksp` ended up with (so after its
 // options were read): the six rigid-body modes of the rest coordinates (a global Vec with block
 // size 3) for GAMG and the others, only the three rotations for hypre, whose unknown-based
