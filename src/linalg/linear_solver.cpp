@@ -5,6 +5,7 @@
 #include "eis/core/error.hpp"
 #include "eis/core/timer.hpp"
 #include "eis/linalg/level_block_products.hpp"
+#include "eis/linalg/product_fill.hpp"
 
 namespace eis {
 
@@ -42,6 +43,7 @@ LinearSolver::~LinearSolver() {
 }
 
 void LinearSolver::configure(Mat A) {
+  reserveLessForProducts(A);
   EIS_CHECK(KSPSetOperators(ksp_, A, A));
   settings_.readOptions(ksp_, A, [this] { EIS_CHECK(KSPSetFromOptions(ksp_)); });
   check_.watch(ksp_);

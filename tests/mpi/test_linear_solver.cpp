@@ -12,14 +12,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "eis/app/simulation.hpp"
 #include "eis/linalg/linear_solver.hpp"
+#include "eis/linalg/product_fill.hpp"
 #include "eis/ode/newton_solver.hpp"
 #include "mpi_support.hpp"
 #include "output_files.hpp"
@@ -513,6 +517,80 @@ TEST(HypreSettings, DefaultsGiveWayToTheUsersOptionsAndGoAway) {
   }
   EXPECT_EQ(optionValue("-pc_hypre_boomeramg_coarsen_type"), "(none)");
   KSPDestroy(&ksp);
+}
+
+// The times PETSc's information messages (-info), written while `make` runs on one rank, report
+// a product's "Fill ratio: given <fill>".
+int reportedFills(const std::function<void()>& make, const std::string& fill) {
+  const std::string name = testing::TempDir() + "eis_product_fill_info";
+  PetscInfoSetFile(name.c_str(), "w");
+  const std::string path = name + ".0";  // PETSc adds the rank
+  PetscInfoAllow(PETSC_TRUE);
+  make();
+  PetscInfoAllow(PETSC_FALSE);
+  PetscInfoSetFile(nullptr, "w");
+  int count = 0;
+  for (const std::string& line : eis_test::lines(path))
+    if (line.find("Fill ratio: given " + fill + " ") != std::string::npos) ++count;
+  std::remove(path.c_str());
+  return count;
+}
+
+// reserveLessForProducts: the products with the matrix first (A P, P^T A P, GAMG's) ask for
+// kProductFill where the caller asks for 2 (as PETSc reports it on one rank), and give the same
+// values as the matrix without it; a product with it second is made as before.
+TEST(ProductFill, TheMatrixsProductsReserveLessForTheSameValues) {
+  constexpr PetscInt kRows = 20;
+  int rank, size;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  Mat A, P;
+  MatCreateAIJ(PETSC_COMM_WORLD, kRows, kRows, PETSC_DETERMINE, PETSC_DETERMINE, 3, nullptr, 1,
+               nullptr, &A);
+  MatCreateAIJ(PETSC_COMM_WORLD, kRows, kRows / 2, PETSC_DETERMINE, PETSC_DETERMINE, 1, nullptr, 1,
+               nullptr, &P);
+  const PetscInt n = kRows * size;
+  for (PetscInt row = rank * kRows; row < (rank + 1) * kRows; ++row) {
+    MatSetValue(A, row, row, 2.0 + 0.1 * row, INSERT_VALUES);
+    if (row > 0) MatSetValue(A, row, row - 1, -1.0, INSERT_VALUES);
+    if (row + 1 < n) MatSetValue(A, row, row + 1, -1.0, INSERT_VALUES);
+    MatSetValue(P, row, row / 2, 1.0 + 0.01 * row, INSERT_VALUES);
+  }
+  for (Mat M : {A, P}) {
+    MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY);
+    MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY);
+  }
+  Mat plain, Pt;
+  MatDuplicate(A, MAT_COPY_VALUES, &plain);
+  MatTranspose(P, MAT_INITIAL_MATRIX, &Pt);
+  eis::reserveLessForProducts(A);
+  Mat products[3], references[3];
+  const auto make = [&] {
+    MatPtAP(A, P, MAT_INITIAL_MATRIX, 2.0, &products[0]);
+    MatMatMult(A, P, MAT_INITIAL_MATRIX, 2.0, &products[1]);
+    MatMatMult(Pt, A, MAT_INITIAL_MATRIX, 2.0, &products[2]);
+  };
+  if (size == 1) {
+    std::ostringstream fill;
+    fill << eis::kProductFill;
+    EXPECT_EQ(reportedFills(make, fill.str()), 2);
+    MatDestroy(&products[2]);
+    EXPECT_EQ(
+        reportedFills([&] { MatMatMult(Pt, A, MAT_INITIAL_MATRIX, 2.0, &products[2]); }, "2."), 1);
+  } else {
+    make();
+  }
+  MatPtAP(plain, P, MAT_INITIAL_MATRIX, 2.0, &references[0]);
+  MatMatMult(plain, P, MAT_INITIAL_MATRIX, 2.0, &references[1]);
+  MatMatMult(Pt, plain, MAT_INITIAL_MATRIX, 2.0, &references[2]);
+  for (int k = 0; k < 3; ++k) {
+    PetscBool same = PETSC_FALSE;
+    MatEqual(products[k], references[k], &same);
+    EXPECT_TRUE(same) << "product " << k;
+    MatDestroy(&products[k]);
+    MatDestroy(&references[k]);
+  }
+  for (Mat* M : {&A, &P, &plain, &Pt}) MatDestroy(M);
 }
 
 // The option is GAMG's alone, and the user's value of it wins and stays.
