@@ -151,6 +151,24 @@ ClearedProducts::~ClearedProducts() {
   if (added_) PetscOptionsClearValue(nullptr, "-mat_product_clear");
 }
 
+FreshInterpolation::FreshInterpolation(KSP ksp, bool active) {
+  if (!active) return;
+  PC pc;
+  EIS_CHECK(KSPGetPC(ksp, &pc));
+  PetscBool gamg = PETSC_FALSE;
+  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCGAMG, &gamg));
+  if (!gamg) return;
+  const char* prefix = nullptr;
+  EIS_CHECK(PCGetOptionsPrefix(pc, &prefix));
+  EIS_CHECK(PetscOptionsGetBool(nullptr, prefix, "-pc_gamg_reuse_interpolation", &reuse_, nullptr));
+  EIS_CHECK(PCGAMGSetReuseInterpolation(pc, PETSC_FALSE));
+  gamg_ = pc;
+}
+
+FreshInterpolation::~FreshInterpolation() {
+  if (gamg_) PCGAMGSetReuseInterpolation(gamg_, reuse_);
+}
+
 void attachNearNullSpace(KSP ksp, Mat A, Vec restCoordinates) {
   if (!restCoordinates) return;
   PC pc;

@@ -95,24 +95,31 @@ Mat fineBlockProducts(Mat A, BlockPrefetch prefetch, BlockCopy::Storage storage)
   return products;
 }
 
-void multiplyLevelsInBlocks(KSP ksp, BlockPrefetch prefetch, bool single) {
+bool multiplyLevelsInBlocks(KSP ksp, BlockPrefetch prefetch, bool single, bool release) {
   PetscInt levels = 0;
   const PC pc = multigridOf(ksp, levels);
-  if (!pc) return;
+  if (!pc) return false;
   // Level 0 is the coarsest, levels - 1 the finest (the KSP's own operator); the interpolation
-  // of level l brings level l - 1's correction to it.
-  for (PetscInt level = 1; level < levels; ++level) {
+  // of level l brings level l - 1's correction to it. From the finest down, so that each
+  // released matrix's memory is there for the next one's float blocks.
+  bool released = false;
+  const auto give = [&](Mat A) {
+    redirect(A, prefetch, single);
+    if (release) released = releaseAijStorage(A) || released;
+  };
+  for (PetscInt level = levels - 1; level >= 1; --level) {
+    Mat interpolation;
+    EIS_CHECK(PCMGGetInterpolation(pc, level, &interpolation));
+    give(interpolation);
     if (level + 1 < levels) {
       KSP smoother;
       Mat A;
       EIS_CHECK(PCMGGetSmoother(pc, level, &smoother));
       EIS_CHECK(KSPGetOperators(smoother, &A, nullptr));
-      redirect(A, prefetch, single);
+      give(A);
     }
-    Mat interpolation;
-    EIS_CHECK(PCMGGetInterpolation(pc, level, &interpolation));
-    redirect(interpolation, prefetch, single);
   }
+  return released;
 }
 
 void followFinestOperator(KSP ksp) {

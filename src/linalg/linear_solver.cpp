@@ -92,23 +92,37 @@ void LinearSolver::loadStart(const std::string& prefix, const ProjectionHistory:
 // afresh has new level operators, which then get their block copies, takes its finest residual
 // with its finest smoother's operator, and lets its smoothers' eigenvalue estimates' vectors go.
 //
-// The first set-up on several ranks frees what GAMG's products keep for a later one
-// (ClearedProducts): a quarter of the peak memory per rank of a linear beam of 1e6 unknowns on
-// 2 ranks (docs/performance.md), kept for a set-up again that a matrix which never changes never
-// asks for. A matrix that changes pays one symbolic phase more, at its first set-up again, which
-// keeps its products' data for the set-ups after it. On one rank they keep next to nothing.
+// The first set-up frees what only a set-up again would read, which a matrix that never changes
+// never asks for. On several ranks that is the data GAMG's products keep (ClearedProducts): a
+// quarter of the peak memory per rank of a linear beam of 1e6 unknowns on 2 ranks
+// (docs/performance.md). On one rank, where they keep next to nothing, it is the AIJ storage of
+// GAMG's coarser levels and interpolations, whose products read float blocks
+// (multiplyLevelsInBlocks). A matrix that changes pays at its first set-up again: a symbolic phase
+// more for each product, or on one rank a multigrid built afresh; the set-ups after it keep
+// everything, as before.
 void LinearSolver::setUp(Mat A) {
   const bool again = reuse_.setUpAgainFor(A);
+  const bool first = again && reuse_.setups() == 1;
   EIS_CHECK(KSPSetReusePreconditioner(ksp_, again ? PETSC_FALSE : PETSC_TRUE));
   const ScopedTimer timer("Preconditioner set-up");
   PetscMPIInt ranks;
   EIS_CHECK(MPI_Comm_size(PetscObjectComm(reinterpret_cast<PetscObject>(ksp_)), &ranks));
-  const ClearedProducts cleared(ksp_, again && reuse_.setups() == 1 && ranks > 1);
+  const ClearedProducts cleared(ksp_, first && ranks > 1);
+  const FreshInterpolation fresh(ksp_, again && levelsReleased_);
+  if (again) {
+    // A set-up again after a failed solve finds the KSP's operators unchanged, and KSPSetUp
+    // would leave the preconditioner's set-up to the next solve, past FreshInterpolation's
+    // reach: set again, they have it made here.
+    Mat Amat, Pmat;
+    EIS_CHECK(KSPGetOperators(ksp_, &Amat, &Pmat));
+    EIS_CHECK(KSPSetOperators(ksp_, Amat, Pmat));
+  }
   intoSolver(kspFailed_, [&] { EIS_CHECK(KSPSetUp(ksp_)); });
   if (!again || direct_) return;
-  if (blockProducts_) multiplyLevelsInBlocks(ksp_, prefetch_, singleLevels_);
-  followFinestOperator(ksp_);
   releaseEigenvalueEstimates(ksp_);
+  if (blockProducts_)
+    levelsReleased_ = multiplyLevelsInBlocks(ksp_, prefetch_, singleLevels_, first);
+  followFinestOperator(ksp_);
 }
 
 // The matrix the solve multiplies by: A's block copy for an iterative solve (a direct one

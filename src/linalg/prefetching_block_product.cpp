@@ -223,6 +223,33 @@ bool prefetchSingleBlockProducts(Mat A, BlockPrefetch how) {
   return true;
 }
 
+namespace {
+
+// A released matrix's diagonal, from its float blocks' record of it.
+PetscErrorCode releasedDiagonal(Mat A, Vec d) {
+  SingleBlocks* blocks = nullptr;
+  PetscScalar* values;
+  PetscFunctionBeginUser;
+  PetscCall(queryComposed(reinterpret_cast<PetscObject>(A), kSingleBlocksName, &blocks));
+  PetscCheck(blocks && blocks->released() && !blocks->diagonal().empty(), PETSC_COMM_SELF,
+             PETSC_ERR_PLIB, "a released matrix lost its diagonal");
+  PetscCall(VecGetArrayWrite(d, &values));
+  std::copy(blocks->diagonal().begin(), blocks->diagonal().end(), values);
+  PetscCall(VecRestoreArrayWrite(d, &values));
+  PetscFunctionReturn(0);
+}
+
+}  // namespace
+
+bool releaseAijStorage(Mat A) {
+  SingleBlocks* blocks = nullptr;
+  EIS_CHECK(queryComposed(reinterpret_cast<PetscObject>(A), kSingleBlocksName, &blocks));
+  if (!blocks || blocks->released()) return false;
+  blocks->release(A);
+  if (!blocks->diagonal().empty()) setOperation(A, MATOP_GET_DIAGONAL, releasedDiagonal);
+  return true;
+}
+
 void refreshSingleValues(Mat part) {
   SingleValues* single = nullptr;
   EIS_CHECK(queryComposed(reinterpret_cast<PetscObject>(part), kSingleName, &single));

@@ -47,10 +47,37 @@ void SingleBlocks::update(Mat A) {
   PetscObjectState state, nonzeroState;
   EIS_CHECK(PetscObjectStateGet(reinterpret_cast<PetscObject>(A), &state));
   if (state == state_) return;
+  if (released_)
+    throw Error("internal: a multigrid matrix whose storage was released changed afterwards");
   EIS_CHECK(MatGetNonzeroState(A, &nonzeroState));
   if (nonzeroState != nonzeroState_ && !build(A))
     throw Error("internal: a multigrid matrix multiplied in float is no longer made of blocks");
   copyValues(A);
+}
+
+void SingleBlocks::release(Mat A) {
+  PetscObjectState state;
+  EIS_CHECK(PetscObjectStateGet(reinterpret_cast<PetscObject>(A), &state));
+  if (released_ || state != state_)
+    throw Error("internal: float blocks released from a matrix they no longer hold");
+  PetscInt rows, columns;
+  EIS_CHECK(MatGetSize(A, &rows, &columns));
+  if (rows == columns) {
+    Vec d;
+    EIS_CHECK(MatCreateVecs(A, nullptr, &d));
+    EIS_CHECK(MatGetDiagonal(A, d));
+    const PetscScalar* values;
+    EIS_CHECK(VecGetArrayRead(d, &values));
+    diagonal_.assign(values, values + rows);
+    EIS_CHECK(VecRestoreArrayRead(d, &values));
+    EIS_CHECK(VecDestroy(&d));
+  }
+  EIS_CHECK(MatSeqAIJSetPreallocation(A, 0, nullptr));
+  EIS_CHECK(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  EIS_CHECK(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  EIS_CHECK(PetscObjectStateSet(reinterpret_cast<PetscObject>(A), state));
+  EIS_CHECK(MatGetNonzeroState(A, &nonzeroState_));
+  released_ = true;
 }
 
 // Each block row's blocks from the columns of its first row, which every row of the block row

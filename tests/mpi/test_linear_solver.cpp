@@ -19,6 +19,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "eis/app/simulation.hpp"
@@ -300,13 +301,18 @@ Mat coarseOperator(KSP ksp) {
 }
 
 // Each set-up of GAMG computes its coarse operators anew (PETSc 3.18 keeps the prolongators of a
-// matrix with an unchanged pattern, and redoes the Galerkin products), a reused one leaves them:
-// their object state tells, independently of our own count, whether PETSc set it up again.
-PetscObjectState coarseOperatorState(KSP ksp) {
+// matrix with an unchanged pattern, and redoes the Galerkin products; after the first set-up's
+// release of its AIJ levels, one rebuilds them whole), a reused one leaves them: their object
+// (id and state) tells, independently of our own count, whether PETSc set it up again.
+std::pair<PetscInt64, PetscObjectState> coarseOperatorState(KSP ksp) {
   const Mat op = coarseOperator(ksp);
+  PetscObjectId id = 0;
   PetscObjectState state = 0;
-  if (op) PetscObjectStateGet(reinterpret_cast<PetscObject>(op), &state);
-  return state;
+  if (op) {
+    PetscObjectGetId(reinterpret_cast<PetscObject>(op), &id);
+    PetscObjectStateGet(reinterpret_cast<PetscObject>(op), &state);
+  }
+  return {PetscInt64(id), state};
 }
 
 // The linearized step with lag 3: PETSc sets GAMG up in steps 1 and 4 and keeps it in between,
@@ -314,7 +320,7 @@ PetscObjectState coarseOperatorState(KSP ksp) {
 TEST(PreconditionerReuseRuns, PetscKeepsTheHierarchyBetweenTheSetUpsReported) {
   SteppedBody beam(corotationalBeam(), reuseEvery(3, 1e9));
   std::vector<int> setups;
-  std::vector<PetscObjectState> coarseStates;
+  std::vector<std::pair<PetscInt64, PetscObjectState>> coarseStates;
   for (int step = 1; step <= 6; ++step) {
     setups.push_back(beam.step());
     coarseStates.push_back(coarseOperatorState(beam.ksp()));
@@ -386,7 +392,7 @@ TEST_F(NewtonReuse, LagOneSetsUpEveryJacobianALongLagOnceForTheSameAnswer) {
     KSP ksp;
     SNESGetKSP(newton.snes(), &ksp);
     int setups = 0;
-    std::set<PetscObjectState> coarseStates;
+    std::set<std::pair<PetscInt64, PetscObjectState>> coarseStates;
     for (int step = 1; step <= scene.steps; ++step) {
       const eis::StepReport report = newton.step(*model.system, x, v, 0.05);
       EXPECT_GE(report.nonlinearIterations, 2) << "lag " << lag << ", step " << step;

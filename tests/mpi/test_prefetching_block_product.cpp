@@ -9,9 +9,12 @@
 // loops in place.
 #include <gtest/gtest.h>
 #include <petscmat.h>
+// PetscObjectStateGet, declared here in PETSc 3.18.
+#include <petsc/private/petscimpl.h>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -264,6 +267,21 @@ TEST(PrefetchingBlockProduct, SingleValuesMultiplyAsTheMatrixRoundedToFloat) {
     }
 }
 
+// `check` run on each band shape (3 x 3 and 6 x 6 blocks, square and an interpolation's shape)
+// with the band matrix A and a duplicate D of it, both destroyed after.
+void forEachBand(const std::function<void(Mat A, Mat D, PetscInt spread)>& check) {
+  for (PetscInt bs : {3, 6})
+    for (PetscInt spread : {1, 2}) {
+      SCOPED_TRACE("block size " + std::to_string(bs) +
+                   (spread == 1 ? ", square" : ", an interpolation's shape"));
+      Mat A = bandMatrix(bs, spread), D;
+      MatDuplicate(A, MAT_COPY_VALUES, &D);
+      check(A, D, spread);
+      MatDestroy(&D);
+      MatDestroy(&A);
+    }
+}
+
 // On one rank an AIJ matrix of full blocks multiplies by its float blocks alone
 // (prefetchSingleBlockProducts): its four products are those of the matrix rounded to float, the
 // very sums of a BAIJ copy with single values (the same bits), after its values change too. On
@@ -271,34 +289,27 @@ TEST(PrefetchingBlockProduct, SingleValuesMultiplyAsTheMatrixRoundedToFloat) {
 TEST(PrefetchingBlockProduct, FloatBlocksAloneMultiplyAsTheBlockCopyWithSingleValues) {
   int size;
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
-  for (PetscInt bs : {3, 6})
-    for (PetscInt spread : {1, 2}) {
-      SCOPED_TRACE("block size " + std::to_string(bs) +
-                   (spread == 1 ? ", square" : ", an interpolation's shape"));
-      Mat A = bandMatrix(bs, spread), D;
-      MatDuplicate(A, MAT_COPY_VALUES, &D);
-      const eis_test::Operation petscs = operationOf(D, MATOP_MULT);
-      const bool made = eis::prefetchSingleBlockProducts(D, {128, 3});
-      EXPECT_EQ(made, size == 1);
-      if (!made) {
-        EXPECT_EQ(operationOf(D, MATOP_MULT), petscs);
-        EXPECT_EQ(productGap(A, D), 0.0);
-      } else {
-        Mat rounded = roundedDiagonalPart(A);
-        eis::BlockCopy copy;
-        eis::prefetchBlockProducts(copy.of(A), {128, 3}, true);
-        EXPECT_EQ(productGap(copy.of(A), D), 0.0);
-        EXPECT_LT(productGap(rounded, D), 1e-14);
-        EXPECT_GT(productGap(A, D), 1e-10);
-        EXPECT_TRUE(eis::prefetchSingleBlockProducts(D, {128, 3}));
-        MatScale(D, -2.0);
-        MatScale(rounded, -2.0);
-        EXPECT_LT(productGap(rounded, D), 1e-14);
-        MatDestroy(&rounded);
-      }
-      MatDestroy(&D);
-      MatDestroy(&A);
+  forEachBand([size](Mat A, Mat D, PetscInt) {
+    const eis_test::Operation petscs = operationOf(D, MATOP_MULT);
+    const bool made = eis::prefetchSingleBlockProducts(D, {128, 3});
+    EXPECT_EQ(made, size == 1);
+    if (!made) {
+      EXPECT_EQ(operationOf(D, MATOP_MULT), petscs);
+      EXPECT_EQ(productGap(A, D), 0.0);
+      return;
     }
+    Mat rounded = roundedDiagonalPart(A);
+    eis::BlockCopy copy;
+    eis::prefetchBlockProducts(copy.of(A), {128, 3}, true);
+    EXPECT_EQ(productGap(copy.of(A), D), 0.0);
+    EXPECT_LT(productGap(rounded, D), 1e-14);
+    EXPECT_GT(productGap(A, D), 1e-10);
+    EXPECT_TRUE(eis::prefetchSingleBlockProducts(D, {128, 3}));
+    MatScale(D, -2.0);
+    MatScale(rounded, -2.0);
+    EXPECT_LT(productGap(rounded, D), 1e-14);
+    MatDestroy(&rounded);
+  });
   Mat A = bandMatrix(3);
   PetscInt first;
   MatGetOwnershipRange(A, &first, nullptr);
@@ -308,6 +319,53 @@ TEST(PrefetchingBlockProduct, FloatBlocksAloneMultiplyAsTheBlockCopyWithSingleVa
   MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY);
   EXPECT_FALSE(eis::prefetchSingleBlockProducts(A, {128, 3}));
   MatDestroy(&A);
+}
+
+// Released (releaseAijStorage), an AIJ matrix multiplied by its float blocks alone keeps its
+// four products to the last bit, its diagonal and PETSc's object state, and holds no nonzeros of
+// its own; only once. Changed afterwards, its next product fails rather than multiply by values
+// it no longer has. A matrix without float blocks (several ranks) is left as it is.
+TEST(PrefetchingBlockProduct, AReleasedMatrixMultipliesAsBeforeWithNoStorageOfItsOwn) {
+  forEachBand([](Mat A, Mat D, PetscInt spread) {
+    MatInfo info;
+    if (!eis::prefetchSingleBlockProducts(D, {128, 3})) {
+      EXPECT_FALSE(eis::releaseAijStorage(D));
+      MatGetInfo(D, MAT_LOCAL, &info);
+      EXPECT_GT(info.nz_used, 0.0);
+      return;
+    }
+    eis::BlockCopy copy;
+    eis::prefetchBlockProducts(copy.of(A), {128, 3}, true);
+    Vec diagonal = nullptr, after = nullptr;
+    if (spread == 1) {
+      MatCreateVecs(D, &diagonal, nullptr);
+      VecDuplicate(diagonal, &after);
+      MatGetDiagonal(D, diagonal);
+    }
+    PetscObjectState before, released;
+    PetscObjectStateGet(reinterpret_cast<PetscObject>(D), &before);
+    EXPECT_TRUE(eis::releaseAijStorage(D));
+    PetscObjectStateGet(reinterpret_cast<PetscObject>(D), &released);
+    EXPECT_EQ(released, before);
+    MatGetInfo(D, MAT_LOCAL, &info);
+    EXPECT_EQ(info.nz_used, 0.0);
+    EXPECT_EQ(productGap(copy.of(A), D), 0.0);
+    if (diagonal) {
+      MatGetDiagonal(D, after);
+      PetscBool same = PETSC_FALSE;
+      VecEqual(diagonal, after, &same);
+      EXPECT_TRUE(same);
+    }
+    EXPECT_FALSE(eis::releaseAijStorage(D));
+    MatScale(D, 2.0);
+    Vec x, y;
+    MatCreateVecs(D, &x, &y);
+    VecSet(x, 1.0);
+    PetscPushErrorHandler(PetscReturnErrorHandler, nullptr);
+    EXPECT_NE(MatMult(D, x, y), 0);
+    PetscPopErrorHandler();
+    for (Vec* v : {&x, &y, &diagonal, &after}) VecDestroy(v);
+  });
 }
 
 TEST(PrefetchingBlockProduct, DistanceZeroAndOtherBlockSizesKeepPetscsLoop) {

@@ -52,6 +52,23 @@ private:
   bool added_ = false;
 };
 
+// While it lives, a GAMG set up again builds its interpolation afresh rather than refreshing its
+// coarse operators from the one it keeps (-pc_gamg_reuse_interpolation false), when `active`
+// and `ksp`'s preconditioner is GAMG; it then gives GAMG back the user's value of that option,
+// or PETSc 3.18's default (true). For a hierarchy whose AIJ storage was released
+// (multiplyLevelsInBlocks), which has nothing to refresh from.
+class FreshInterpolation {
+public:
+  FreshInterpolation(KSP ksp, bool active);
+  ~FreshInterpolation();
+  FreshInterpolation(const FreshInterpolation&) = delete;
+  FreshInterpolation& operator=(const FreshInterpolation&) = delete;
+
+private:
+  PC gamg_ = nullptr;
+  PetscBool reuse_ = PETSC_TRUE;
+};
+
 // Elasticity's near-nullspace on A, for the preconditioner `ksp` ended up with (so after its
 // options were read): the six rigid-body modes of the rest coordinates (a global Vec with block
 // size 3) for GAMG and the others, only the three rotations for hypre, whose unknown-based

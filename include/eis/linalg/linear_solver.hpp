@@ -121,9 +121,10 @@ private:
   static constexpr double kKeptMetricMargin = 100;
   static constexpr int kProjectionPairs = 10;  // the projection start's (b, x) pairs
   bool configured_ = false;
-  bool direct_ = false;       // -ksp_type preonly: no starting point
-  Vec givenStart_ = nullptr;  // a copy of the given start, for a second attempt
-  KSP indefinite_ = nullptr;  // GMRES for an indefinite A, made when first needed
+  bool direct_ = false;          // -ksp_type preonly: no starting point
+  bool levelsReleased_ = false;  // its multigrid's AIJ levels freed (multiplyLevelsInBlocks)
+  Vec givenStart_ = nullptr;     // a copy of the given start, for a second attempt
+  KSP indefinite_ = nullptr;     // GMRES for an indefinite A, made when first needed
   // A PETSc error inside KSPSetUp or KSPSolve (SolverUnusable) can leave the KSP half built:
   // PETSc 3.18's GAMG, when a level's smoother fails under -ksp_error_if_not_converged, crashes
   // in PCReset_MG if it is destroyed then. The error is on its way to the user, so such a KSP is

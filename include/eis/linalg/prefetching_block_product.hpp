@@ -60,6 +60,12 @@ void multiplyAsUpperTriangle(Mat part, BlockPrefetch how);
 // already given them.
 bool prefetchSingleBlockProducts(Mat A, BlockPrefetch how);
 
+// Frees the AIJ storage of A, given its float products above: its float blocks become the only
+// copy of its values (SingleBlocks::release), its diagonal (a square A's) is read from their
+// record of it, and its products are unchanged. A must not change afterwards. False, A left as
+// it is: A has no float blocks, or released them already.
+bool releaseAijStorage(Mat A);
+
 // Rounds the values of `part` (a sequential BAIJ matrix given singleValues above) into its float
 // copy again, after they changed; nothing for any other matrix.
 void refreshSingleValues(Mat part);

@@ -19,8 +19,19 @@ public:
   static std::unique_ptr<SingleBlocks> of(Mat A);
 
   // Rounds A's values again when A changed since (PETSc's object state); its structure is made
-  // again when A's nonzero structure changed. Throws when A is no longer made of full blocks.
+  // again when A's nonzero structure changed. Throws when A is no longer made of full blocks, or
+  // changed after release().
   void update(Mat A);
+
+  // Frees A's own storage: A, which the blocks were made of, is emptied (no nonzeros), and these
+  // blocks, with A's diagonal in double for a square A, become the only copy of its values. A
+  // keeps its identity, its composed objects and PETSc's object state (the operator it stands for
+  // is unchanged), so that nothing PETSc made from it (a smoother's diagonal, its eigenvalue
+  // bounds) is made again. Throws when A is not the matrix the blocks hold.
+  void release(Mat A);
+  bool released() const { return released_; }
+  // A's diagonal as release() found it (square A only; empty otherwise).
+  const std::vector<PetscScalar>& diagonal() const { return diagonal_; }
 
   PetscInt blockRows() const { return PetscInt(offsets_.size()) - 1; }
   // Block row i's blocks are offsets()[i] .. offsets()[i + 1] - 1; block k's column block is
@@ -37,7 +48,9 @@ private:
   PetscInt bs_;
   std::vector<PetscInt> offsets_, columns_;
   std::vector<float> values_;
+  std::vector<PetscScalar> diagonal_;
   PetscObjectState state_ = -1, nonzeroState_ = -1;
+  bool released_ = false;
 };
 
 }  // namespace eis
