@@ -133,6 +133,19 @@ void followFinestOperator(KSP ksp) {
   EIS_CHECK(PCMGSetResidual(pc, levels - 1, PCMGResidualDefault, A));
 }
 
+void handFinestOperator(KSP ksp, Mat products) {
+  PetscInt levels = 0;
+  const PC pc = multigridOf(ksp, levels);
+  if (!pc || levels < 2) return;
+  KSP smoother;
+  Mat A, P;
+  EIS_CHECK(PCMGGetSmoother(pc, levels - 1, &smoother));
+  EIS_CHECK(KSPGetOperators(smoother, &A, &P));
+  EIS_CHECK(KSPSetOperators(smoother, products, P));
+  EIS_CHECK(KSPSetUp(smoother));
+  followFinestOperator(ksp);
+}
+
 // The estimate's KSP shares the smoother's preconditioner, which KSPReset would reset with it:
 // a placeholder stands in for it while the estimate's vectors go.
 void releaseEigenvalueEstimates(KSP ksp) {

@@ -45,6 +45,13 @@ bool multiplyLevelsInBlocks(KSP ksp, BlockPrefetch prefetch, bool single, bool r
 // apart from the value copies of the caller's timer.
 Mat fineBlockProducts(Mat A, BlockPrefetch prefetch, BlockCopy::Storage storage);
 
+// Collective. After a set-up of `ksp`'s multigrid (PCMG or PCGAMG) whose finest smoother
+// multiplied by the preconditioning matrix: that smoother multiplies by `products` (the KSP's
+// new operator, A's block copy) instead, set up again now (Chebyshev estimates its eigenvalue
+// bounds on it), and the finest residual follows it (followFinestOperator). Any other
+// preconditioner is left as it is.
+void handFinestOperator(KSP ksp, Mat products);
+
 // Collective. After a set-up of `ksp`'s multigrid (PCMG or PCGAMG), its finest residual takes
 // the finest smoother's operator. PCMG keeps the matrix its residual was first given, and a
 // set-up that keeps the hierarchy (GAMG reusing its interpolation) gives the smoother a new

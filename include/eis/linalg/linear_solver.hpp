@@ -101,6 +101,7 @@ private:
   Attempt attemptAgain(KSP ksp, const Attempt& failed, Mat products, Mat A, Vec b, Vec x);
   KSP indefiniteFallback(Mat products, Mat A);
   std::string keptMetricFailure();
+  Mat setUpWithProducts(Mat A);
 
   KSP ksp_ = nullptr;
   KspSettings settings_;
