@@ -135,14 +135,24 @@ HypreDefaults::~HypreDefaults() {
   for (const std::string& name : added_) PetscOptionsClearValue(nullptr, name.c_str());
 }
 
-ClearedProducts::ClearedProducts(KSP ksp, bool active) {
-  if (!active) return;
+namespace {
+
+// `ksp`'s preconditioner when it is GAMG, else null.
+PC gamgOf(KSP ksp) {
   PC pc;
   EIS_CHECK(KSPGetPC(ksp, &pc));
-  PetscBool gamg = PETSC_FALSE, given = PETSC_FALSE;
+  PetscBool gamg = PETSC_FALSE;
   EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCGAMG, &gamg));
+  return gamg ? pc : nullptr;
+}
+
+}  // namespace
+
+ClearedProducts::ClearedProducts(KSP ksp, bool active) {
+  if (!active || !gamgOf(ksp)) return;
+  PetscBool given = PETSC_FALSE;
   EIS_CHECK(PetscOptionsHasName(nullptr, nullptr, "-mat_product_clear", &given));
-  if (!gamg || given) return;
+  if (given) return;
   EIS_CHECK(PetscOptionsSetValue(nullptr, "-mat_product_clear", "true"));
   added_ = true;
 }
@@ -152,12 +162,8 @@ ClearedProducts::~ClearedProducts() {
 }
 
 FreshInterpolation::FreshInterpolation(KSP ksp, bool active) {
-  if (!active) return;
-  PC pc;
-  EIS_CHECK(KSPGetPC(ksp, &pc));
-  PetscBool gamg = PETSC_FALSE;
-  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCGAMG, &gamg));
-  if (!gamg) return;
+  const PC pc = active ? gamgOf(ksp) : nullptr;
+  if (!pc) return;
   const char* prefix = nullptr;
   EIS_CHECK(PCGetOptionsPrefix(pc, &prefix));
   EIS_CHECK(PetscOptionsGetBool(nullptr, prefix, "-pc_gamg_reuse_interpolation", &reuse_, nullptr));

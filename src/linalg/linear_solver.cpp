@@ -109,14 +109,6 @@ void LinearSolver::setUp(Mat A) {
   EIS_CHECK(MPI_Comm_size(PetscObjectComm(reinterpret_cast<PetscObject>(ksp_)), &ranks));
   const ClearedProducts cleared(ksp_, first && ranks > 1);
   const FreshInterpolation fresh(ksp_, again && levelsReleased_);
-  if (again) {
-    // A set-up again after a failed solve finds the KSP's operators unchanged, and KSPSetUp
-    // would leave the preconditioner's set-up to the next solve, past FreshInterpolation's
-    // reach: set again, they have it made here.
-    Mat Amat, Pmat;
-    EIS_CHECK(KSPGetOperators(ksp_, &Amat, &Pmat));
-    EIS_CHECK(KSPSetOperators(ksp_, Amat, Pmat));
-  }
   intoSolver(kspFailed_, [&] { EIS_CHECK(KSPSetUp(ksp_)); });
   if (!again || direct_) return;
   releaseEigenvalueEstimates(ksp_);
@@ -190,6 +182,9 @@ int LinearSolver::solve(Mat A, Vec b, Vec x) {
   Attempt attempt = attemptSolve(ksp_, products, A, b, x);
   if (!attempt.failure.empty() && stale) {
     reuse_.setUpAgainNext();
+    // Set again, the unchanged operators have KSPSetUp make the set-up here rather than leave it
+    // to the next solve, past FreshInterpolation's reach.
+    EIS_CHECK(KSPSetOperators(ksp_, products, A));
     setUp(A);
     attempt = attemptAgain(ksp_, attempt, products, A, b, x);
   }
