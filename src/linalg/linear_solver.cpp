@@ -99,7 +99,8 @@ void LinearSolver::loadStart(const std::string& prefix, const ProjectionHistory:
 // GAMG's coarser levels and interpolations, whose products read float blocks
 // (multiplyLevelsInBlocks). A matrix that changes pays at its first set-up again: a symbolic phase
 // more for each product, or on one rank a multigrid built afresh; the set-ups after it keep
-// everything, as before.
+// everything, as before. The preconditioner is set up before the KSP's own work vectors are
+// made, so that they take memory its set-up freed rather than add to the peak it reaches.
 void LinearSolver::setUp(Mat A) {
   const bool again = reuse_.setUpAgainFor(A);
   const bool first = again && reuse_.setups() == 1;
@@ -109,12 +110,16 @@ void LinearSolver::setUp(Mat A) {
   EIS_CHECK(MPI_Comm_size(PetscObjectComm(reinterpret_cast<PetscObject>(ksp_)), &ranks));
   const ClearedProducts cleared(ksp_, first && ranks > 1);
   const FreshInterpolation fresh(ksp_, again && levelsReleased_);
+  PC pc;
+  EIS_CHECK(KSPGetPC(ksp_, &pc));
+  intoSolver(kspFailed_, [&] { EIS_CHECK(PCSetUp(pc)); });
+  if (again && !direct_) {
+    releaseEigenvalueEstimates(ksp_);
+    if (blockProducts_)
+      levelsReleased_ = multiplyLevelsInBlocks(ksp_, prefetch_, singleLevels_, first);
+    followFinestOperator(ksp_);
+  }
   intoSolver(kspFailed_, [&] { EIS_CHECK(KSPSetUp(ksp_)); });
-  if (!again || direct_) return;
-  releaseEigenvalueEstimates(ksp_);
-  if (blockProducts_)
-    levelsReleased_ = multiplyLevelsInBlocks(ksp_, prefetch_, singleLevels_, first);
-  followFinestOperator(ksp_);
 }
 
 // The matrix the solve multiplies by: A's block copy for an iterative solve (a direct one
