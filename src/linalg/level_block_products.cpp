@@ -100,14 +100,15 @@ bool multiplyLevelsInBlocks(KSP ksp, BlockPrefetch prefetch, bool single, bool r
   const PC pc = multigridOf(ksp, levels);
   if (!pc) return false;
   // Level 0 is the coarsest, levels - 1 the finest (the KSP's own operator); the interpolation
-  // of level l brings level l - 1's correction to it. From the finest down, so that each
-  // released matrix's memory is there for the next one's float blocks.
+  // of level l brings level l - 1's correction to it. From the coarsest up, so that the first
+  // coarse level's AIJ storage (0.6 of the finest interpolation's at 1e6 unknowns) is released
+  // before the finest interpolation's float blocks are made beside its own.
   bool released = false;
   const auto give = [&](Mat A) {
     redirect(A, prefetch, single);
     if (release) released = releaseAijStorage(A) || released;
   };
-  for (PetscInt level = levels - 1; level >= 1; --level) {
+  for (PetscInt level = 1; level < levels; ++level) {
     Mat interpolation;
     EIS_CHECK(PCMGGetInterpolation(pc, level, &interpolation));
     give(interpolation);
