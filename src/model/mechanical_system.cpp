@@ -82,9 +82,13 @@ void MechanicalSystem::setTime(double t, double dt) {
 }
 
 bool MechanicalSystem::prescribedDisplacement(double h, Vec x, Vec dx) {
-  if (!motion_->lifts()) return false;
+  if (!prescribesMotion()) return false;
   motion_->displacement(time_, h, x, dx);
   return true;
+}
+
+bool MechanicalSystem::prescribesMotion() const {
+  return motion_->lifts();
 }
 
 void MechanicalSystem::createMatrix(OperatorMode mode) {

@@ -13,8 +13,8 @@ EulerImplicitSolver::EulerImplicitSolver(const EulerImplicitOptions& options, Ve
   EIS_CHECK(VecDuplicate(like, &force_));
   EIS_CHECK(VecDuplicate(like, &rhs_));
   EIS_CHECK(VecDuplicate(like, &solution_));
-  EIS_CHECK(VecDuplicate(like, &vBefore_));
-  EIS_CHECK(VecDuplicate(like, &lift_));
+  // v_n is kept only where the step reads it again: for the residual, or to average it in.
+  if (options_.computeResidual || averagesVelocity()) EIS_CHECK(VecDuplicate(like, &vBefore_));
   EIS_CHECK(VecZeroEntries(solution_));
 }
 
@@ -42,7 +42,7 @@ EulerImplicitSolver::~EulerImplicitSolver() {
 // x = L, b).
 StepReport EulerImplicitSolver::step(MechanicalOperations& mop, Vec x, Vec v, double h) {
   const double tr = options_.scheme == TimeScheme::Euler ? 1.0 : 0.5;
-  const bool averageVelocity = options_.scheme == TimeScheme::Trapezoidal && !options_.firstOrder;
+  const bool averageVelocity = averagesVelocity();
   const double rM = options_.rayleighMass, rK = options_.rayleighStiffness;
   StepReport report;
   if (options_.computeResidual || averageVelocity) EIS_CHECK(VecCopy(v, vBefore_));
@@ -108,7 +108,9 @@ int EulerImplicitSolver::solve(const MechanicalOperations& mop, Mat A) {
 // their dv = dx / h - v_n, or with the averaged position update dv = 2 (dx / h - v_n).
 bool EulerImplicitSolver::prescribedLift(MechanicalOperations& mop, Vec x, Vec v, double h,
                                          bool averageVelocity) {
-  if (!mop.prescribedDisplacement(h, x, lift_)) return false;
+  if (!mop.prescribesMotion()) return false;
+  if (!lift_) EIS_CHECK(VecDuplicate(x, &lift_));  // made at the first step that moves anything
+  mop.prescribedDisplacement(h, x, lift_);
   if (options_.firstOrder) {
     EIS_CHECK(VecScale(lift_, 1 / h));
     return true;

@@ -28,6 +28,8 @@ public:
   // that takes them from x to their position at the end of a step of length h. False (dx
   // untouched) when nothing is prescribed.
   virtual bool prescribedDisplacement(double /*h*/, Vec /*x*/, Vec /*dx*/) { return false; }
+  // Whether prescribedDisplacement has a displacement to give (the same on every rank).
+  virtual bool prescribesMotion() const { return false; }
   // The Lagrangian constraints a constraint solver resolves after the step (SOFA's
   // FreeMotionAnimationLoop); null when there are none.
   virtual const LagrangianConstraints* lagrangianConstraints() const { return nullptr; }

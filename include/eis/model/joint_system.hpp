@@ -86,6 +86,7 @@ public:
   void addToPosition(Vec x, double h, Vec v) override;
   // The mesh's prescribed motion, the frames' part zero.
   bool prescribedDisplacement(double h, Vec x, Vec dx) override;
+  bool prescribesMotion() const override { return mesh_.prescribesMotion(); }
   bool massless() const override { return mesh_.massless(); }
 
 private:

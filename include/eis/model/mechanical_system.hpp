@@ -58,6 +58,7 @@ public:
   Mat systemMatrix(double mFactor, double bFactor, double kFactor) override;
   void projectResponse(Vec v) override { constraint_->project(v); }
   bool prescribedDisplacement(double h, Vec x, Vec dx) override;
+  bool prescribesMotion() const override;
   // Collective. The time at the start of the next step (of the run's step dt, solver.dt, which
   // substeps divide); the constraint (and the matrix, once
   // created) are rebuilt when the motions acting then (the sofa rule) differ from the last's;

@@ -100,6 +100,10 @@ public:
 private:
   EulerImplicitOptions options_;
   std::unique_ptr<LinearSolver> linear_;
+  // The true trapezoidal rule's position update, h/2 (v_n + v_{n+1}).
+  bool averagesVelocity() const {
+    return options_.scheme == TimeScheme::Trapezoidal && !options_.firstOrder;
+  }
   // lift_ = the known solution on prescribed-motion unknowns (zero elsewhere); true when any.
   bool prescribedLift(MechanicalOperations& mop, Vec x, Vec v, double h, bool averageVelocity);
   // solution_ = A^-1 rhs_: the linear solver's iterations; its error, for a system with a
