@@ -87,6 +87,9 @@ bool SingleBlocks::build(Mat A) {
   offsets_.assign(1, 0);
   columns_.clear();
   if (a.n % bs_ != 0) return false;
+  // Exactly the blocks a matrix of full blocks has: no room to spare beside the AIJ storage.
+  offsets_.reserve(std::size_t(a.n / bs_) + 1);
+  columns_.reserve(std::size_t(a.offsets[a.n] / (bs_ * bs_)));
   for (PetscInt i = 0; i < a.n / bs_; ++i) {
     const PetscInt* first = a.columns + a.offsets[bs_ * i];
     const PetscInt count = a.offsets[bs_ * i + 1] - a.offsets[bs_ * i];
