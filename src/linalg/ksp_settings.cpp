@@ -224,7 +224,17 @@ void KspSettings::readOptions(KSP ksp, Mat A, const std::function<void()>& setFr
     const HypreDefaults hypre(ksp, defaultPc_.c_str(), hypreElasticity_);
     setFromOptions();
   }
-  attachNearNullSpace(ksp, A, restCoordinates_);
+  attachNearNullSpace(ksp, A);
+}
+
+void KspSettings::attachNearNullSpace(KSP ksp, Mat A) const {
+  MatNullSpace attached;
+  EIS_CHECK(MatGetNearNullSpace(A, &attached));
+  if (!attached) eis::attachNearNullSpace(ksp, A, restCoordinates_);
+}
+
+void KspSettings::releaseNearNullSpace(Mat A) const {
+  if (restCoordinates_) EIS_CHECK(MatSetNearNullSpace(A, nullptr));
 }
 
 }  // namespace eis

@@ -100,7 +100,8 @@ void LinearSolver::loadStart(const std::string& prefix, const ProjectionHistory:
 // (multiplyLevelsInBlocks). A matrix that changes pays at its first set-up again: a symbolic phase
 // more for each product, or on one rank a multigrid built afresh; the set-ups after it keep
 // everything, as before. The preconditioner is set up before the KSP's own work vectors are
-// made, so that they take memory its set-up freed rather than add to the peak it reaches.
+// made, so that they take memory its set-up freed rather than add to the peak it reaches, and
+// A carries the rigid-body modes only through the set-ups, which alone read them.
 void LinearSolver::setUp(Mat A) {
   const bool again = reuse_.setUpAgainFor(A);
   const bool first = again && reuse_.setups() == 1;
@@ -112,7 +113,9 @@ void LinearSolver::setUp(Mat A) {
   const FreshInterpolation fresh(ksp_, again && levelsReleased_);
   PC pc;
   EIS_CHECK(KSPGetPC(ksp_, &pc));
+  if (again) settings_.attachNearNullSpace(ksp_, A);
   intoSolver(kspFailed_, [&] { EIS_CHECK(PCSetUp(pc)); });
+  if (again) settings_.releaseNearNullSpace(A);
   if (again && !direct_) {
     releaseEigenvalueEstimates(ksp_);
     if (blockProducts_)

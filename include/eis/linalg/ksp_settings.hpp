@@ -99,6 +99,12 @@ public:
   // CG into GMRES and a Cholesky factorization into LU; then `setFromOptions` (KSPSetFromOptions,
   // or SNES's) runs with our BoomerAMG settings in the database, then A gets its near-nullspace.
   void readOptions(KSP ksp, Mat A, const std::function<void()>& setFromOptions) const;
+  // The near-nullspace is read by a preconditioner's set-up alone (GAMG's tentative
+  // prolongator, BoomerAMG's interpolation vectors, which it copies): attachNearNullSpace puts it
+  // on A again where it is not there (readOptions put it there first), releaseNearNullSpace
+  // takes it off between set-ups (6 vectors of every unknown).
+  void attachNearNullSpace(KSP ksp, Mat A) const;
+  void releaseNearNullSpace(Mat A) const;
 
 private:
   std::string defaultPc_;
