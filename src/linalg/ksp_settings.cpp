@@ -175,6 +175,25 @@ FreshInterpolation::~FreshInterpolation() {
   if (gamg_) PCGAMGSetReuseInterpolation(gamg_, reuse_);
 }
 
+CgEigenvalueEstimates::CgEigenvalueEstimates(KSP ksp) {
+  const PC pc = gamgOf(ksp);
+  PetscBool cg = PETSC_FALSE;
+  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp), KSPCG, &cg));
+  if (!pc || !cg) return;
+  const char* prefix = nullptr;
+  EIS_CHECK(PCGetOptionsPrefix(pc, &prefix));
+  const std::string name = "-" + std::string(prefix ? prefix : "") + "mg_levels_esteig_ksp_type";
+  PetscBool given = PETSC_FALSE;
+  EIS_CHECK(PetscOptionsHasName(nullptr, nullptr, name.c_str(), &given));
+  if (given) return;
+  EIS_CHECK(PetscOptionsSetValue(nullptr, name.c_str(), KSPCG));
+  added_ = name;
+}
+
+CgEigenvalueEstimates::~CgEigenvalueEstimates() {
+  if (!added_.empty()) PetscOptionsClearValue(nullptr, added_.c_str());
+}
+
 void attachNearNullSpace(KSP ksp, Mat A, Vec restCoordinates) {
   if (!restCoordinates) return;
   PC pc;

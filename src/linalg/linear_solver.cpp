@@ -111,6 +111,7 @@ void LinearSolver::setUp(Mat A) {
   EIS_CHECK(MPI_Comm_size(PetscObjectComm(reinterpret_cast<PetscObject>(ksp_)), &ranks));
   const ClearedProducts cleared(ksp_, first && ranks > 1);
   const FreshInterpolation fresh(ksp_, again && levelsReleased_);
+  const CgEigenvalueEstimates estimates(ksp_);
   PC pc;
   EIS_CHECK(KSPGetPC(ksp_, &pc));
   if (again) settings_.attachNearNullSpace(ksp_, A);

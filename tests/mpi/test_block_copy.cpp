@@ -498,8 +498,9 @@ TEST(LevelBlockProducts, OneRanksFirstSetUpReleasesTheLevelsAijStorage) {
 }
 
 // After a set-up each level's Chebyshev smoother keeps its eigenvalue bounds but not the vectors
-// of the GMRES that estimated them (releaseEigenvalueEstimates), and the preconditioner is the
-// same without them: solved again from zero, the system gives the first answer to the last bit.
+// of the Krylov method that estimated them (releaseEigenvalueEstimates), and the preconditioner
+// is the same without them: solved again from zero, the system gives the first answer to the
+// last bit.
 TEST(EigenvalueEstimates, TheirVectorsGoOnceTheSmoothersAreSetUp) {
   CantileverSolve solve(true, true);
   const PC pc = solve.multigrid();

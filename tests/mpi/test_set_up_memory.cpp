@@ -1,17 +1,23 @@
 // What a GAMG set-up of the linear solver keeps, on 1, 2 and 3 ranks: the rigid-body modes sit on
 // the step matrix only through each set-up, which alone reads them, and every set-up has them
-// (KspSettings::attachNearNullSpace and releaseNearNullSpace).
+// (KspSettings::attachNearNullSpace and releaseNearNullSpace); the Chebyshev smoothers estimate
+// their eigenvalues by CG where the solver is CG, unless the user chose otherwise, and the option
+// that says so leaves the database with the set-up (CgEigenvalueEstimates).
 #include <gtest/gtest.h>
 #include <petscksp.h>
 
+#include <string>
 #include <vector>
 
 #include "cantilever_solve.hpp"
+#include "eis/linalg/ksp_settings.hpp"
 #include "mpi_support.hpp"
 
 namespace {
 
 using eis_test::CantileverSolve;
+
+constexpr const char* kEstimateOption = "-mg_levels_esteig_ksp_type";
 
 // The column block size of each interpolation, coarsest first: 6 where the coarse space was
 // built from the six rigid-body modes, 3 (the unknowns per node) where GAMG had only the
@@ -49,6 +55,72 @@ TEST(NearNullSpace, IsOnTheMatrixThroughEachSetUpAlone) {
   EXPECT_EQ(solve.solver->preconditionerSetups(), setUps + 1);
   EXPECT_FALSE(hasNearNullSpace(A));
   EXPECT_EQ(coarseBlockSizes(solve), first);
+}
+
+// The estimate's KSP of every level's smoother.
+std::vector<std::string> estimateTypes(const CantileverSolve& solve) {
+  const PC pc = solve.multigrid();
+  PetscInt levels;
+  PCMGGetLevels(pc, &levels);
+  std::vector<std::string> types;
+  for (PetscInt level = 1; level < levels; ++level) {
+    KSP smoother, estimate = nullptr;
+    PCMGGetSmoother(pc, level, &smoother);
+    KSPChebyshevEstEigGetKSP(smoother, &estimate);
+    KSPType type = nullptr;
+    if (estimate) KSPGetType(estimate, &type);
+    types.emplace_back(type ? type : "(none)");
+  }
+  return types;
+}
+
+bool optionGiven(const char* name) {
+  PetscBool given = PETSC_FALSE;
+  PetscOptionsHasName(nullptr, nullptr, name, &given);
+  return given;
+}
+
+TEST(CgEigenvalueEstimates, EveryLevelEstimatesByCgAndTheOptionGoes) {
+  const CantileverSolve solve(true, true);
+  const std::vector<std::string> types = estimateTypes(solve);
+  ASSERT_GE(types.size(), 2u);
+  for (const std::string& type : types) EXPECT_EQ(type, KSPCG);
+  EXPECT_FALSE(optionGiven(kEstimateOption));
+}
+
+TEST(CgEigenvalueEstimates, TheUsersChoiceWinsAndStays) {
+  const eis_test::ScopedOptions user{{kEstimateOption, "gmres"}};
+  const CantileverSolve solve(true, true);
+  for (const std::string& type : estimateTypes(solve)) EXPECT_EQ(type, KSPGMRES);
+  EXPECT_TRUE(optionGiven(kEstimateOption));
+}
+
+// Only a CG preconditioned by GAMG: a GMRES solves matrices CG cannot, for which CG's estimate
+// means nothing.
+TEST(CgEigenvalueEstimates, OnlyForCgWithGamg) {
+  KSP ksp;
+  KSPCreate(PETSC_COMM_WORLD, &ksp);
+  PC pc;
+  KSPGetPC(ksp, &pc);
+  PCSetType(pc, PCGAMG);
+  KSPSetType(ksp, KSPGMRES);
+  {
+    const eis::CgEigenvalueEstimates gmres(ksp);
+    EXPECT_FALSE(optionGiven(kEstimateOption));
+  }
+  KSPSetType(ksp, KSPCG);
+  PCSetType(pc, PCJACOBI);
+  {
+    const eis::CgEigenvalueEstimates jacobi(ksp);
+    EXPECT_FALSE(optionGiven(kEstimateOption));
+  }
+  PCSetType(pc, PCGAMG);
+  {
+    const eis::CgEigenvalueEstimates gamg(ksp);
+    EXPECT_TRUE(optionGiven(kEstimateOption));
+  }
+  EXPECT_FALSE(optionGiven(kEstimateOption));
+  KSPDestroy(&ksp);
 }
 
 }  // namespace

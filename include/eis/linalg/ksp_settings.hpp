@@ -69,6 +69,24 @@ private:
   PetscBool reuse_ = PETSC_TRUE;
 };
 
+// While it lives, GAMG's Chebyshev smoothers estimate their largest eigenvalue by CG
+// (-<prefix>mg_levels_esteig_ksp_type cg) rather than PETSc 3.18's GMRES, when `ksp` is CG
+// preconditioned by GAMG, unless the user gave that option; it removes what it added when it
+// goes. CG solves only a step matrix that is symmetric positive definite, for which PETSc 3.18
+// itself picks CG (when the matrix says so, MAT_SPD): its Lanczos estimate keeps 3 vectors of a
+// level where GMRES's 10 steps keep 13, and the finest level's (100 MiB at 1e6 unknowns) were
+// where GAMG's set-up peaked.
+class CgEigenvalueEstimates {
+public:
+  explicit CgEigenvalueEstimates(KSP ksp);
+  ~CgEigenvalueEstimates();
+  CgEigenvalueEstimates(const CgEigenvalueEstimates&) = delete;
+  CgEigenvalueEstimates& operator=(const CgEigenvalueEstimates&) = delete;
+
+private:
+  std::string added_;
+};
+
 // Elasticity's near-nullspace on A, for the preconditioner `ksp` ended up with (so after its
 // options were read): the six rigid-body modes of the rest coordinates (a global Vec with block
 // size 3) for GAMG and the others, only the three rotations for hypre, whose unknown-based
