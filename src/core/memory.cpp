@@ -1,5 +1,6 @@
 #include "eis/core/memory.hpp"
 
+#include <malloc.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -11,6 +12,18 @@
 #include "eis/core/error.hpp"
 
 namespace eis {
+
+void mapLargeAllocations(std::size_t bytes) {
+  if (bytes == 0) return;
+  if (bytes > kLargestMapThreshold)
+    throw Error("the threshold for mapped allocations is " + std::to_string(bytes) +
+                " bytes; glibc takes at most " + std::to_string(kLargestMapThreshold));
+  // glibc's own default number of mappings, and the threshold fixed: glibc would otherwise raise
+  // it to the size of each mapped block freed.
+  if (mallopt(M_MMAP_MAX, 65536) != 1 || mallopt(M_MMAP_THRESHOLD, int(bytes)) != 1)
+    throw Error("glibc refused the threshold for mapped allocations (" + std::to_string(bytes) +
+                " bytes)");
+}
 
 double peakResidentBytes() {
   rusage usage{};

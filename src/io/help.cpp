@@ -80,7 +80,10 @@ const char* const kNotes =
     "operator) and CG + Jacobi with solver.operator = matrix-free (solver.preconditioner picks\n"
     "another); any -ksp_type / -pc_type overrides it.\n"
     "PETSc options that no solver read are listed as warnings at the end of the run (as\n"
-    "-options_left would), which shows a misspelt PETSc option.\n";
+    "-options_left would), which shows a misspelt PETSc option.\n"
+    "-eis_mmap_threshold BYTES (ours, 1 to 33554432, default 33554432): allocations of that\n"
+    "size and more are mapped by themselves and given back to the system when freed, which a\n"
+    "library PETSc loads turns off; 0 leaves it off.\n";
 
 }  // namespace
 
