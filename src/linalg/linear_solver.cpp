@@ -114,7 +114,7 @@ void LinearSolver::setUp(Mat A) {
   const CgEigenvalueEstimates estimates(ksp_);
   PC pc;
   EIS_CHECK(KSPGetPC(ksp_, &pc));
-  if (again) settings_.attachNearNullSpace(ksp_, A);
+  if (again && !direct_) settings_.attachNearNullSpace(ksp_, A);  // a factorization reads none
   intoSolver(kspFailed_, [&] { EIS_CHECK(PCSetUp(pc)); });
   if (again) settings_.releaseNearNullSpace(A);
   if (again && !direct_) {
