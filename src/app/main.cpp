@@ -159,7 +159,8 @@ int run(const eis::CommandLine& commandLine, const std::string& parseError) {
       eis::installStopSignals();
       // After the libraries were loaded, one of which turns mapped allocations off: the large
       // arrays (matrices, GAMG's levels) go back to the system when freed, and the resident set
-      // follows what the run holds (1e6 unknowns on 1 rank: 1,677 -> 1,610 MiB at its peak).
+      // follows what the run holds (1e6 unknowns on 1 rank: 1,677 -> 1,610 MiB at its peak). An
+      // allocator other than glibc's (a sanitizer's) refuses, and the run goes on as it is.
       eis::mapLargeAllocations(mapThreshold());
       // HDF5 prints its own error stack for a file it cannot read (a truncated checkpoint or
       // mesh), some thirty lines per rank before our one error line, which already names the

@@ -13,16 +13,14 @@
 
 namespace eis {
 
-void mapLargeAllocations(std::size_t bytes) {
-  if (bytes == 0) return;
+bool mapLargeAllocations(std::size_t bytes) {
+  if (bytes == 0) return true;
   if (bytes > kLargestMapThreshold)
     throw Error("the threshold for mapped allocations is " + std::to_string(bytes) +
                 " bytes; glibc takes at most " + std::to_string(kLargestMapThreshold));
   // glibc's own default number of mappings, and the threshold fixed: glibc would otherwise raise
-  // it to the size of each mapped block freed.
-  if (mallopt(M_MMAP_MAX, 65536) != 1 || mallopt(M_MMAP_THRESHOLD, int(bytes)) != 1)
-    throw Error("glibc refused the threshold for mapped allocations (" + std::to_string(bytes) +
-                " bytes)");
+  // it to the size of each mapped block freed. Another allocator answers 0 and keeps its ways.
+  return mallopt(M_MMAP_MAX, 65536) == 1 && mallopt(M_MMAP_THRESHOLD, int(bytes)) == 1;
 }
 
 double peakResidentBytes() {

@@ -14,8 +14,9 @@ constexpr std::size_t kLargestMapThreshold = std::size_t(32) << 20;
 // loaded libraries set it. Debian's SuperLU_DIST, which PETSc links, turns mapping off as it is
 // loaded (mallopt M_MMAP_MAX 0, M_TRIM_THRESHOLD -1): nothing freed is given back then, and a
 // run's resident set is the most its heap ever spanned, holes included. Smaller allocations
-// (vectors renewed at each step) stay on the heap, which reuses them without the system.
-void mapLargeAllocations(std::size_t bytes);
+// (vectors renewed at each step) stay on the heap, which reuses them without the system. False
+// where the allocator is not glibc's own (a sanitizer's, a preloaded one): nothing changed.
+bool mapLargeAllocations(std::size_t bytes);
 
 // Peak resident memory of this process so far, in bytes.
 double peakResidentBytes();
