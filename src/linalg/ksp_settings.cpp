@@ -175,8 +175,8 @@ FreshInterpolation::~FreshInterpolation() {
   if (gamg_) PCGAMGSetReuseInterpolation(gamg_, reuse_);
 }
 
-CgEigenvalueEstimates::CgEigenvalueEstimates(KSP ksp) {
-  const PC pc = gamgOf(ksp);
+CgEigenvalueEstimates::CgEigenvalueEstimates(KSP ksp, bool active) {
+  const PC pc = active ? gamgOf(ksp) : nullptr;
   PetscBool cg = PETSC_FALSE;
   EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp), KSPCG, &cg));
   if (!pc || !cg) return;

@@ -20,7 +20,8 @@ LinearSolver::LinearSolver(MPI_Comm comm, PCType defaultPc, Vec restCoordinates,
       singleLevels_(options.singleLevels),
       symmetricBlocks_(options.symmetricBlocks),
       acceptIterationLimit_(options.acceptIterationLimit),
-      checkpointed_(options.checkpointed) {
+      checkpointed_(options.checkpointed),
+      constantMatrix_(options.constantMatrix) {
   EIS_CHECK(KSPCreate(comm, &ksp_));
   settings_.setDefaults(ksp_, options.rtol);
   EIS_CHECK(
@@ -111,7 +112,7 @@ void LinearSolver::setUp(Mat A) {
   EIS_CHECK(MPI_Comm_size(PetscObjectComm(reinterpret_cast<PetscObject>(ksp_)), &ranks));
   const ClearedProducts cleared(ksp_, first && ranks > 1);
   const FreshInterpolation fresh(ksp_, again && levelsReleased_);
-  const CgEigenvalueEstimates estimates(ksp_);
+  const CgEigenvalueEstimates estimates(ksp_, constantMatrix_);
   PC pc;
   EIS_CHECK(KSPGetPC(ksp_, &pc));
   if (again && !direct_) settings_.attachNearNullSpace(ksp_, A);  // a factorization reads none

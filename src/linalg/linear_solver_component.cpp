@@ -231,6 +231,7 @@ LinearSolverChoice linearSolverOf(const LinearSolverParameters& p, bool constant
   choice.options.preconditioner.lag = p.pcLag;
   choice.options.preconditioner.rebuildGrowth = p.pcRebuildGrowth;
   choice.options.start = startOf(p.initialGuess, constantMatrix);
+  choice.options.constantMatrix = constantMatrix;
   choice.options.spanSolutions = p.guessSolutions;
   choice.options.direct = p.method == LinearMethod::Direct;
   choice.options.rtol = p.rtol;

@@ -27,6 +27,7 @@ struct CantileverSolve {
     options.blockProducts = blockProducts;
     options.singleLevels = singleLevels;
     options.preconditioner.lag = 1;
+    options.constantMatrix = true;  // K alone, a linear model's (scaled by setUpAgain)
     solver = std::make_unique<eis::LinearSolver>(PETSC_COMM_WORLD, PCGAMG, rest, options);
     solver->solve(model.system->systemMatrix(0, 0, -1), f, u);
   }

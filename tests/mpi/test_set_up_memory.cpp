@@ -1,8 +1,9 @@
 // What a GAMG set-up of the linear solver keeps, on 1, 2 and 3 ranks: the rigid-body modes sit on
 // the step matrix only through each set-up, which alone reads them, and every set-up has them
 // (KspSettings::attachNearNullSpace and releaseNearNullSpace); the Chebyshev smoothers estimate
-// their eigenvalues by CG where the solver is CG, unless the user chose otherwise, and the option
-// that says so leaves the database with the set-up (CgEigenvalueEstimates).
+// their eigenvalues by CG where the solver is CG and the model linear, unless the user chose
+// otherwise, and the option that says so leaves the database with the set-up
+// (CgEigenvalueEstimates).
 #include <gtest/gtest.h>
 #include <petscksp.h>
 
@@ -95,9 +96,10 @@ TEST(CgEigenvalueEstimates, TheUsersChoiceWinsAndStays) {
   EXPECT_TRUE(optionGiven(kEstimateOption));
 }
 
-// Only a CG preconditioned by GAMG: a GMRES solves matrices CG cannot, for which CG's estimate
-// means nothing.
-TEST(CgEigenvalueEstimates, OnlyForCgWithGamg) {
+// Only a CG preconditioned by GAMG, for a linear model's matrix: a GMRES solves matrices CG
+// cannot, and a nonlinear model's matrix may turn indefinite, for which CG's estimate means
+// nothing.
+TEST(CgEigenvalueEstimates, OnlyForCgWithGamgOnALinearModel) {
   KSP ksp;
   KSPCreate(PETSC_COMM_WORLD, &ksp);
   PC pc;
@@ -105,18 +107,22 @@ TEST(CgEigenvalueEstimates, OnlyForCgWithGamg) {
   PCSetType(pc, PCGAMG);
   KSPSetType(ksp, KSPGMRES);
   {
-    const eis::CgEigenvalueEstimates gmres(ksp);
+    const eis::CgEigenvalueEstimates gmres(ksp, true);
     EXPECT_FALSE(optionGiven(kEstimateOption));
   }
   KSPSetType(ksp, KSPCG);
   PCSetType(pc, PCJACOBI);
   {
-    const eis::CgEigenvalueEstimates jacobi(ksp);
+    const eis::CgEigenvalueEstimates jacobi(ksp, true);
     EXPECT_FALSE(optionGiven(kEstimateOption));
   }
   PCSetType(pc, PCGAMG);
   {
-    const eis::CgEigenvalueEstimates gamg(ksp);
+    const eis::CgEigenvalueEstimates nonlinear(ksp, false);
+    EXPECT_FALSE(optionGiven(kEstimateOption));
+  }
+  {
+    const eis::CgEigenvalueEstimates gamg(ksp, true);
     EXPECT_TRUE(optionGiven(kEstimateOption));
   }
   EXPECT_FALSE(optionGiven(kEstimateOption));

@@ -70,15 +70,17 @@ private:
 };
 
 // While it lives, GAMG's Chebyshev smoothers estimate their largest eigenvalue by CG
-// (-<prefix>mg_levels_esteig_ksp_type cg) rather than PETSc 3.18's GMRES, when `ksp` is CG
-// preconditioned by GAMG, unless the user gave that option; it removes what it added when it
-// goes. CG solves only a step matrix that is symmetric positive definite, for which PETSc 3.18
-// itself picks CG (when the matrix says so, MAT_SPD): its Lanczos estimate keeps 3 vectors of a
-// level where GMRES's 10 steps keep 13, and the finest level's (100 MiB at 1e6 unknowns) were
-// where GAMG's set-up peaked.
+// (-<prefix>mg_levels_esteig_ksp_type cg) rather than PETSc 3.18's GMRES, when `active` and
+// `ksp` is CG preconditioned by GAMG, unless the user gave that option; it removes what it added
+// when it goes. For a matrix that stays symmetric positive definite (a linear model's), for which
+// PETSc 3.18 itself picks CG when the matrix says so (MAT_SPD): its Lanczos estimate keeps 3
+// vectors of a level where GMRES's 10 steps keep 13, and the finest level's (100 MiB at 1e6
+// unknowns) were where GAMG's set-up peaked. A matrix that turns indefinite is solved by GMRES
+// with the same preconditioner, which CG's estimate of it can break (a buckling beam: GMRES then
+// stalled).
 class CgEigenvalueEstimates {
 public:
-  explicit CgEigenvalueEstimates(KSP ksp);
+  CgEigenvalueEstimates(KSP ksp, bool active);
   ~CgEigenvalueEstimates();
   CgEigenvalueEstimates(const CgEigenvalueEstimates&) = delete;
   CgEigenvalueEstimates& operator=(const CgEigenvalueEstimates&) = delete;

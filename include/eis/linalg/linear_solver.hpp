@@ -51,6 +51,11 @@ struct LinearSolverOptions {
   // copy of them beside PETSc's guess (ProjectionHistory). Without checkpoints only the guess
   // holds them, 20 vectors fewer.
   bool checkpointed = true;
+  // The step matrix depends on the step's factors alone (a linear model): it never turns
+  // indefinite within a run, and GAMG's smoothers estimate their eigenvalues by CG
+  // (CgEigenvalueEstimates). A nonlinear model's may (a buckling beam), where the GMRES that then
+  // solves it needs smoothers estimated by GMRES.
+  bool constantMatrix = false;
 };
 
 class LinearSolver {
@@ -116,6 +121,7 @@ private:
   bool symmetricBlocks_;
   bool acceptIterationLimit_;
   bool checkpointed_;
+  bool constantMatrix_;
   // kappa of keptMetricFailure: the last fresh preconditioner's true / tested relative residual
   // (-1: none measured yet), and how far past it a kept one may go.
   double trueToTested_ = -1;
