@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <vector>
 
@@ -24,6 +25,30 @@ inline constexpr const char* kSingleBlocksName = "eis_single_blocks";
 struct SingleValues {
   std::vector<float> values;
 };
+
+// An upper triangle's values (a part given the triangle's product) held in two halves: its
+// values' array of n doubles holds the high 32 bits of each (sign, exponent and the first 20
+// bits of the significand) in its first n 32-bit words and the low 32 bits in the next n. The
+// exact product joins the halves into the same doubles; while `highOnly` is set the product reads
+// the high halves alone, each value cut toward zero to 20 bits of significand (at most 2^-20 of
+// it off): half the bytes, for a multigrid's finest smoother, which needs a fixed symmetric
+// operator close to the matrix, not the matrix to the last bit.
+inline constexpr const char* kSplitName = "eis_split_values";
+struct SplitValues {
+  bool highOnly = false;
+};
+
+inline std::uint64_t bitsOf(double value) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+inline double doubleOf(std::uint64_t bits) {
+  double value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
 
 inline PetscErrorCode composedPrefetch(Mat A, BlockPrefetch* how) {
   BlockPrefetch* composed = nullptr;
@@ -46,7 +71,9 @@ struct BlockArrays {
   PetscInt blockRows = 0, blocks = 0;
   const PetscInt *offsets = nullptr, *columns = nullptr;
   PetscScalar* values = nullptr;
-  const float* singles = nullptr;       // the values in float, where the part holds them
+  const float* singles = nullptr;  // the values in float, where the part holds them
+  const std::uint32_t *high = nullptr, *low = nullptr;  // the halves of a split triangle's
+  bool split = false, highOnly = false;                 // values (SplitValues), where it is one
   SingleBlocks* floatBlocks = nullptr;  // A's float blocks, when A is an AIJ matrix that has them
   std::uintptr_t aheadBlocks = 0, indexAhead = 0;
   bool sbaij = false;  // an SBAIJ matrix: its arrays are PETSc's SBAIJ ones
@@ -99,6 +126,14 @@ struct BlockArrays {
     SingleValues* single = nullptr;
     PetscCall(queryComposed(reinterpret_cast<PetscObject>(A), kSingleName, &single));
     if (single) singles = single->values.data();
+    SplitValues* halves = nullptr;
+    PetscCall(queryComposed(reinterpret_cast<PetscObject>(A), kSplitName, &halves));
+    if (halves) {
+      split = true;
+      high = reinterpret_cast<const std::uint32_t*>(values);
+      low = high + std::size_t(blocks) * BS * BS;
+      highOnly = halves->highOnly;
+    }
     PetscFunctionReturn(0);
   }
 

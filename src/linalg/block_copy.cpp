@@ -5,8 +5,10 @@
 #include <petsc/private/petscimpl.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
+#include "block_arrays.hpp"
 #include "eis/core/error.hpp"
 #include "eis/core/timer.hpp"
 #include "eis/linalg/prefetching_block_product.hpp"
@@ -101,26 +103,41 @@ bool sameBlocks(const PartPair& pair, PetscInt bs, bool upper) {
 }
 
 // The values of the AIJ part into the copy's part, whose blocks PETSc stores column by column
-// (SBAIJ as BAIJ).
+// (SBAIJ as BAIJ); into the two halves of a split upper triangle (block_arrays.hpp) where the
+// part is one.
 void copyPart(const PartPair& pair, PetscInt bs, bool upper) {
   const Rows a(pair.aij, false), b(pair.baij, true);
   const PetscScalar* from;
   PetscScalar* to;
   PetscBool sbaij;
+  block_products::SplitValues* split = nullptr;
   EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pair.baij), MATSEQSBAIJ, &sbaij));
+  EIS_CHECK(
+      queryComposed(reinterpret_cast<PetscObject>(pair.baij), block_products::kSplitName, &split));
   EIS_CHECK(MatSeqAIJGetArrayRead(pair.aij, &from));
   if (sbaij)
     EIS_CHECK(MatSeqSBAIJGetArray(pair.baij, &to));
   else
     EIS_CHECK(MatSeqBAIJGetArray(pair.baij, &to));
+  auto* high = reinterpret_cast<std::uint32_t*>(to);
+  std::uint32_t* low = high + std::size_t(b.offsets[b.n]) * std::size_t(bs * bs);
   for (PetscInt i = 0; i < b.n; ++i) {
     const PetscInt blocks = b.offsets[i + 1] - b.offsets[i];
     const PetscInt skipped = lowerBlocks(a, i, bs, upper);
-    PetscScalar* rowBlocks = to + b.offsets[i] * bs * bs;
+    const std::size_t first = std::size_t(b.offsets[i]) * std::size_t(bs * bs);
     for (PetscInt r = 0; r < bs; ++r) {
       const PetscScalar* row = from + a.offsets[bs * i + r] + bs * skipped;
       for (PetscInt k = 0; k < blocks; ++k)
-        for (PetscInt c = 0; c < bs; ++c) rowBlocks[(k * bs + c) * bs + r] = row[bs * k + c];
+        for (PetscInt c = 0; c < bs; ++c) {
+          const std::size_t at = first + std::size_t((k * bs + c) * bs + r);
+          if (!split) {
+            to[at] = row[bs * k + c];
+            continue;
+          }
+          const std::uint64_t bits = block_products::bitsOf(row[bs * k + c]);
+          high[at] = std::uint32_t(bits >> 32);
+          low[at] = std::uint32_t(bits);
+        }
     }
   }
   if (sbaij)
@@ -140,6 +157,57 @@ PetscErrorCode upperProduct(Mat S, Vec x, Vec y) {
   PetscFunctionReturn(0);
 }
 
+// The same product from the high halves of the split triangles' values alone.
+PetscErrorCode highHalvesProduct(Mat S, Vec x, Vec y) {
+  Mat copy;
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(S, &copy));
+  Mat part = copy;
+  PetscBool parallel;
+  PetscCall(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(copy), MATMPIBAIJ, &parallel));
+  if (parallel) PetscCall(MatMPIBAIJGetSeqBAIJ(copy, &part, nullptr, nullptr));
+  block_products::SplitValues* split = nullptr;
+  PetscCall(queryComposed(reinterpret_cast<PetscObject>(part), block_products::kSplitName, &split));
+  PetscCheck(split, PETSC_COMM_SELF, PETSC_ERR_PLIB, "an upper triangle lost its split values");
+  split->highOnly = true;
+  const PetscErrorCode error = MatMult(copy, x, y);
+  split->highOnly = false;
+  PetscCall(error);
+  PetscFunctionReturn(0);
+}
+
+// -ksp_view and the like: what the shell multiplies by, and with an information format the
+// copy's own type and sizes. PETSc's view of the copy's values would read the halves as doubles:
+// they are not shown.
+PetscErrorCode viewShell(Mat S, PetscViewer viewer, const char* what) {
+  Mat copy;
+  PetscBool ascii;
+  PetscViewerFormat format;
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(S, &copy));
+  PetscCall(
+      PetscObjectTypeCompare(reinterpret_cast<PetscObject>(viewer), PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(0);
+  PetscCall(PetscViewerGetFormat(viewer, &format));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s\n", what));
+  if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL)
+    PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(MatView(copy, viewer));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode upperView(Mat S, PetscViewer viewer) {
+  return viewShell(S, viewer, "the upper triangle of 3 x 3 blocks, each value in two halves, of:");
+}
+
+PetscErrorCode highHalvesView(Mat S, PetscViewer viewer) {
+  return viewShell(S, viewer,
+                   "the high halves alone (20-bit significands) of the upper triangle of 3 x 3 "
+                   "blocks of:");
+}
+
 PetscErrorCode upperDiagonal(Mat S, Vec d) {
   Mat copy;
   PetscFunctionBeginUser;
@@ -151,6 +219,7 @@ PetscErrorCode upperDiagonal(Mat S, Vec d) {
 }  // namespace
 
 BlockCopy::~BlockCopy() {
+  MatDestroy(&highHalves_);
   MatDestroy(&products_);
   MatDestroy(&copy_);
 }
@@ -180,6 +249,11 @@ Mat BlockCopy::of(Mat A) {
   return copy_ ? copy_ : A;
 }
 
+Mat BlockCopy::highHalvesOf(Mat A) {
+  const Mat products = of(A);
+  return highHalves_ ? highHalves_ : products;
+}
+
 // The copy's structure: the blocks of the first row of each of A's block rows, preallocated
 // exactly and inserted a block row at a time (column-oriented blocks let PETSc take a whole row
 // per call). MatConvert, value by value, took 2.6 s on 70,227 unknowns; this takes 2 s on
@@ -187,6 +261,7 @@ Mat BlockCopy::of(Mat A) {
 // block by block against A's on every rank, since the value copy relies on it: a matrix that
 // fails is multiplied itself.
 void BlockCopy::create(Mat A) {
+  EIS_CHECK(MatDestroy(&highHalves_));
   EIS_CHECK(MatDestroy(&products_));
   EIS_CHECK(MatDestroy(&copy_));
   upper_ = false;
@@ -271,38 +346,52 @@ void BlockCopy::create(Mat A) {
     return;
   }
   EIS_CHECK(MatPropagateSymmetryOptions(A, copy_));
-  if (upper_ && !sequential) wrapUpperTriangles(A);
+  if (upper_ && bs == 3 && prefetch_.distance > 0) wrapUpperTriangles(A);
 }
 
-// The copy's diagonal parts multiply as the upper triangles they hold; PETSc's other products
-// and its views would read them as whole, so the solve is handed a MatShell that has the
-// copy's MatMult (also its transpose's: the matrix is symmetric) and diagonal alone.
+// The copy's upper triangles (the SBAIJ matrix on one rank, the diagonal parts on several)
+// multiply by the triangle's product, from their values split in halves; PETSc's other products
+// and its views would read them as whole doubles, so the solve is handed a MatShell that has
+// the copy's MatMult (also its transpose's: the matrix is symmetric) and diagonal alone, and a
+// smoother a second one whose products read the high halves alone.
 void BlockCopy::wrapUpperTriangles(Mat A) {
-  Mat diagonal;
-  EIS_CHECK(MatMPIBAIJGetSeqBAIJ(copy_, &diagonal, nullptr, nullptr));
-  multiplyAsUpperTriangle(diagonal, prefetch_);
+  Mat part = copy_;
+  PetscBool parallel;
+  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(copy_), MATMPIBAIJ, &parallel));
+  if (parallel) EIS_CHECK(MatMPIBAIJGetSeqBAIJ(copy_, &part, nullptr, nullptr));
+  multiplyAsUpperTriangle(part, prefetch_);
+  products_ = shellOver(A, upperProduct, upperView);
+  highHalves_ = shellOver(A, highHalvesProduct, highHalvesView);
+}
+
+// A MatShell of A's layout over the copy, whose MatMult and MatMultTranspose are `product`, and
+// MatView `view`.
+Mat BlockCopy::shellOver(Mat A, PetscErrorCode (*product)(Mat, Vec, Vec),
+                         PetscErrorCode (*view)(Mat, PetscViewer)) {
   MPI_Comm comm;
   PetscInt localRows, localColumns, rows, columns, bs;
   EIS_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(A), &comm));
   EIS_CHECK(MatGetLocalSize(A, &localRows, &localColumns));
   EIS_CHECK(MatGetSize(A, &rows, &columns));
   EIS_CHECK(MatGetBlockSize(A, &bs));
-  EIS_CHECK(MatCreate(comm, &products_));
-  EIS_CHECK(MatSetSizes(products_, localRows, localColumns, rows, columns));
-  EIS_CHECK(MatSetBlockSize(products_, bs));
-  EIS_CHECK(MatSetType(products_, MATSHELL));
-  EIS_CHECK(MatShellSetContext(products_, copy_));
+  Mat shell;
+  EIS_CHECK(MatCreate(comm, &shell));
+  EIS_CHECK(MatSetSizes(shell, localRows, localColumns, rows, columns));
+  EIS_CHECK(MatSetBlockSize(shell, bs));
+  EIS_CHECK(MatSetType(shell, MATSHELL));
+  EIS_CHECK(MatShellSetContext(shell, copy_));
   // The shell holds the copy as long as it lives: a solver may keep it past a remade copy.
-  EIS_CHECK(PetscObjectCompose(reinterpret_cast<PetscObject>(products_), "eis_upper_triangles",
+  EIS_CHECK(PetscObjectCompose(reinterpret_cast<PetscObject>(shell), "eis_upper_triangles",
                                reinterpret_cast<PetscObject>(copy_)));
-  EIS_CHECK(MatSetUp(products_));
+  EIS_CHECK(MatSetUp(shell));
+  EIS_CHECK(MatShellSetOperation(shell, MATOP_MULT, reinterpret_cast<void (*)(void)>(product)));
   EIS_CHECK(
-      MatShellSetOperation(products_, MATOP_MULT, reinterpret_cast<void (*)(void)>(upperProduct)));
-  EIS_CHECK(MatShellSetOperation(products_, MATOP_MULT_TRANSPOSE,
-                                 reinterpret_cast<void (*)(void)>(upperProduct)));
-  EIS_CHECK(MatShellSetOperation(products_, MATOP_GET_DIAGONAL,
+      MatShellSetOperation(shell, MATOP_MULT_TRANSPOSE, reinterpret_cast<void (*)(void)>(product)));
+  EIS_CHECK(MatShellSetOperation(shell, MATOP_GET_DIAGONAL,
                                  reinterpret_cast<void (*)(void)>(upperDiagonal)));
-  EIS_CHECK(MatPropagateSymmetryOptions(A, products_));
+  EIS_CHECK(MatShellSetOperation(shell, MATOP_VIEW, reinterpret_cast<void (*)(void)>(view)));
+  EIS_CHECK(MatPropagateSymmetryOptions(A, shell));
+  return shell;
 }
 
 void BlockCopy::copyValues() {
@@ -313,7 +402,8 @@ void BlockCopy::copyValues() {
     if (!upper_) refreshSingleValues(pair.baij);
   }
   EIS_CHECK(PetscObjectStateIncrease(reinterpret_cast<PetscObject>(copy_)));
-  if (products_) EIS_CHECK(PetscObjectStateIncrease(reinterpret_cast<PetscObject>(products_)));
+  for (Mat shell : {products_, highHalves_})
+    if (shell) EIS_CHECK(PetscObjectStateIncrease(reinterpret_cast<PetscObject>(shell)));
 }
 
 }  // namespace eis

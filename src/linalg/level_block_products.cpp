@@ -95,6 +95,11 @@ Mat fineBlockProducts(Mat A, BlockPrefetch prefetch, BlockCopy::Storage storage)
   return products;
 }
 
+Mat fineSmootherProducts(Mat A) {
+  BlockCopy* copy = composedCopy(A);
+  return copy ? copy->highHalvesOf(A) : nullptr;
+}
+
 bool multiplyLevelsInBlocks(KSP ksp, BlockPrefetch prefetch, bool single, bool release) {
   PetscInt levels = 0;
   const PC pc = multigridOf(ksp, levels);
@@ -145,6 +150,20 @@ void handFinestOperator(KSP ksp, Mat products) {
   EIS_CHECK(KSPSetOperators(smoother, products, P));
   EIS_CHECK(KSPSetUp(smoother));
   followFinestOperator(ksp);
+}
+
+void smoothFinestByHighHalves(KSP ksp) {
+  PetscInt levels = 0;
+  const PC pc = multigridOf(ksp, levels);
+  if (!pc || levels < 2) return;
+  KSP smoother;
+  Mat A, P;
+  EIS_CHECK(PCMGGetSmoother(pc, levels - 1, &smoother));
+  EIS_CHECK(KSPGetOperators(smoother, &A, &P));
+  BlockCopy* copy = composedCopy(P);
+  if (!copy) return;
+  const Mat highHalves = copy->highHalvesOf(P);
+  if (highHalves != A && A == copy->of(P)) handFinestOperator(ksp, highHalves);
 }
 
 // The estimate's KSP shares the smoother's preconditioner, which KSPReset would reset with it:

@@ -19,6 +19,7 @@ LinearSolver::LinearSolver(MPI_Comm comm, PCType defaultPc, Vec restCoordinates,
       prefetch_(options.prefetch),
       singleLevels_(options.singleLevels),
       symmetricBlocks_(options.symmetricBlocks),
+      truncatedFinestSmoother_(options.truncatedFinestSmoother),
       acceptIterationLimit_(options.acceptIterationLimit),
       checkpointed_(options.checkpointed),
       constantMatrix_(options.constantMatrix) {
@@ -119,6 +120,7 @@ void LinearSolver::setUp(Mat A) {
   intoSolver(kspFailed_, [&] { EIS_CHECK(PCSetUp(pc)); });
   if (again) settings_.releaseNearNullSpace(A);
   if (again && !direct_) {
+    if (truncatedFinestSmoother_) smoothFinestByHighHalves(ksp_);
     releaseEigenvalueEstimates(ksp_);
     if (blockProducts_)
       levelsReleased_ = multiplyLevelsInBlocks(ksp_, prefetch_, singleLevels_, first);
@@ -157,7 +159,8 @@ Mat LinearSolver::setUpWithProducts(Mat A) {
     setUp(A);
   } else if (products != A) {
     const ScopedTimer timer("Preconditioner set-up");
-    intoSolver(kspFailed_, [&] { handFinestOperator(ksp_, products); });
+    const Mat smoother = truncatedFinestSmoother_ ? fineSmootherProducts(A) : products;
+    intoSolver(kspFailed_, [&] { handFinestOperator(ksp_, smoother); });
     releaseEigenvalueEstimates(ksp_);
   }
   return products;

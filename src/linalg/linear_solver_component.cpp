@@ -125,10 +125,21 @@ ParameterSpec linearSolverParameters() {
             "GAMG's coarser levels and interpolations multiply by their block copies' values\n"
             "rounded to float, widened to double as they multiply (solver.block-products):\n"
             "half the bytes of their products. A preconditioner needs to be fixed and symmetric,\n"
-            "not exact; CG, the step matrix and the finest smoother stay in double, so answers\n"
-            "meet the same tolerance, with iterations and rounding of their own. Costs the\n"
-            "copies' values once more in float. false: every product in double",
+            "not exact; CG and the step matrix stay in double (the finest smoother: see\n"
+            "solver.truncated-finest-smoother), so answers meet the same tolerance, with\n"
+            "iterations and rounding of their own. Costs the copies' values once more in float.\n"
+            "false: every product in double",
             "true", "", false, check::boolean()})
+      .add(
+          {"solver.truncated-finest-smoother", "BOOL",
+           "with solver.symmetric-blocks and a read-ahead (solver.block-prefetch > 0), the step\n"
+           "matrix's upper triangle keeps each value as its two 32-bit halves, and GAMG's finest\n"
+           "smoother and residual multiply by the high halves alone: the values cut to 20 bits of\n"
+           "significand (at most 2^-20 of each off), half the bytes of four of an iteration's\n"
+           "five products by the step matrix. CG's products join the halves into the exact\n"
+           "values. Costs no memory; answers meet the same tolerance, with iterations and\n"
+           "rounding of their own. false: the finest smoother multiplies by the exact values",
+           "true", "", false, check::boolean()})
       .add({"solver.block-prefetch", "N",
             "how far ahead, in 3 x 3 blocks (72 bytes), the products by the block copies of the\n"
             "step matrix, GAMG's levels and their prolongations fetch the matrix from memory\n"
@@ -207,6 +218,7 @@ LinearSolverParameters readLinearSolverParameters(const Parameters& scene) {
   p.blockProducts = scene.boolean("solver.block-products");
   p.symmetricBlocks = scene.boolean("solver.symmetric-blocks");
   p.singleLevels = scene.boolean("solver.single-precision-levels");
+  p.truncatedFinestSmoother = scene.boolean("solver.truncated-finest-smoother");
   p.blockPrefetch = scene.integer("solver.block-prefetch");
   p.blockPrefetchLocality = scene.choice("solver.block-prefetch-locality", kPrefetchLocalities);
   p.iterationLimit = scene.choice("solver.iteration-limit", kIterationLimits);
@@ -241,6 +253,7 @@ LinearSolverChoice linearSolverOf(const LinearSolverParameters& p, bool constant
   choice.options.prefetch = {p.blockPrefetch, p.blockPrefetchLocality};
   choice.options.symmetricBlocks = p.symmetricBlocks;
   choice.options.singleLevels = p.singleLevels;
+  choice.options.truncatedFinestSmoother = p.truncatedFinestSmoother;
   choice.options.acceptIterationLimit = p.iterationLimit == IterationLimit::Accept;
   return choice;
 }

@@ -184,27 +184,26 @@ void prefetchBlockProducts(Mat B, BlockPrefetch how, bool singleValues) {
   PetscBool parallel;
   EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(B), MATMPIBAIJ, &parallel));
   if (parallel) EIS_CHECK(MatMPIBAIJGetSeqBAIJ(B, &part, nullptr, nullptr));
-  PetscBool sequential, upper;
+  PetscBool sequential;
   EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(part), MATSEQBAIJ, &sequential));
-  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(part), MATSEQSBAIJ, &upper));
-  if (!sequential && !(upper && bs == 3)) return;
-  const bool single = singleValues && !upper;
-  if (single) {
+  if (!sequential) return;
+  if (singleValues) {
     composeOwned(reinterpret_cast<PetscObject>(part), kSingleName,
                  std::make_unique<SingleValues>());
     refreshSingleValues(part);
   }
-  install(part, how, bs, upper, single);
+  install(part, how, bs, false, singleValues);
 }
 
 void multiplyAsUpperTriangle(Mat part, BlockPrefetch how) {
   PetscInt bs;
   PetscBool sequential;
   EIS_CHECK(MatGetBlockSize(part, &bs));
-  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(part), MATSEQBAIJ, &sequential));
+  EIS_CHECK(PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(part), &sequential, MATSEQBAIJ,
+                                      MATSEQSBAIJ, ""));
   if (bs != 3 || !sequential || how.distance <= 0)
     throw Error(
-        "internal: an upper triangle's product needs a sequential BAIJ matrix of 3 x 3 "
+        "internal: an upper triangle's product needs a sequential BAIJ or SBAIJ matrix of 3 x 3 "
         "blocks and a read-ahead");
   install(part, how, bs, true, false);
 }

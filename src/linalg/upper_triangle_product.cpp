@@ -1,11 +1,15 @@
 // The upper triangle's product: the MatMult of a symmetric step matrix's block copy that holds
-// only its upper triangle of 3 x 3 blocks (solver.symmetric-blocks), in plain C++ and, where the
-// processor has it, in AVX2 registers, both with PETSc's SBAIJ sums in their order.
+// only its upper triangle of 3 x 3 blocks (solver.symmetric-blocks), its values split in halves
+// (block_arrays.hpp, SplitValues), in plain C++ and, where the processor has it, in AVX2
+// registers, both with PETSc's SBAIJ sums in their order; and the same from the high halves
+// alone, a smoother's.
 #include "block_arrays.hpp"
 
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <memory>
 
 #include "eis/core/error.hpp"
 #include "eis/linalg/composed_object.hpp"
@@ -18,21 +22,42 @@ namespace {
 // 2.3 bytes per flop where a whole block matrix reads 4.2, and the benchmark's roofline counts
 // the two apart. Registered when the first such product is installed.
 PetscLogEvent upperProductEvent = -1;
+// The product from the high halves alone, a smoother's, apart: it reads half the matrix's bytes.
+PetscLogEvent highHalvesEvent = -1;
+
+// A block's values as a product reads them from the triangle's halves (SplitValues): joined
+// into the doubles they are, or, for a smoother's product, the high halves alone.
+template <bool HighOnly>
+struct SplitBlocks {
+  const std::uint32_t *high = nullptr, *low = nullptr;
+
+  double operator[](std::size_t k) const {
+    const std::uint64_t top = std::uint64_t(high[k]) << 32;
+    return doubleOf(HighOnly ? top : top | low[k]);
+  }
+  void block(std::size_t k, double v[9]) const {
+    for (int j = 0; j < 9; ++j) v[j] = (*this)[k + j];
+  }
+};
 
 // What a product by the upper triangle holds from its start to its end: A's arrays, x's and
-// z's (z zeroed: each row adds to what the rows above it gave), and the counts its flops are
-// logged by, those of the whole matrix's product, as its BAIJ copy would log them.
-template <int L>
+// z's, and the counts its flops are logged by, those of the whole matrix's product, as its BAIJ
+// copy would log them (z zeroed: each row adds to what the rows above it gave).
+template <int L, bool HighOnly>
 struct UpperProduct {
   BlockArrays<3, L> b;
+  SplitBlocks<HighOnly> values;
   const PetscScalar* xs = nullptr;
   PetscScalar* zs = nullptr;
   PetscInt rowsWithBlocks = 0, diagonalBlocks = 0;
 
   PetscErrorCode begin(Mat A, Vec x, Vec z) {
     PetscFunctionBeginUser;
-    PetscCall(PetscLogEventBegin(upperProductEvent, A, x, z, 0));
+    PetscCall(PetscLogEventBegin(HighOnly ? highHalvesEvent : upperProductEvent, A, x, z, 0));
     PetscCall(b.get(A));
+    PetscCheck(b.split, PETSC_COMM_SELF, PETSC_ERR_PLIB, "an upper triangle lost its split values");
+    values.high = b.high;
+    values.low = b.low;
     PetscCall(VecGetArrayRead(x, &xs));
     PetscCall(VecGetArrayWrite(z, &zs));
     std::fill(zs, zs + 3 * b.blockRows, 0.0);
@@ -45,20 +70,26 @@ struct UpperProduct {
     PetscCall(b.restore(A));
     PetscCall(
         PetscLogFlops(18.0 * double(2 * b.blocks - diagonalBlocks) - 3.0 * double(rowsWithBlocks)));
-    PetscCall(PetscLogEventEnd(upperProductEvent, A, x, z, 0));
+    PetscCall(PetscLogEventEnd(HighOnly ? highHalvesEvent : upperProductEvent, A, x, z, 0));
     PetscFunctionReturn(0);
   }
+  // The halves block k's read-ahead fetches: the high ones, and the low ones when they are read.
+  void fetchAhead(PetscInt k) const {
+    b.fetchAhead(values.high + 9 * std::size_t(k), k);
+    if (!HighOnly) b.fetchAhead(values.low + 9 * std::size_t(k), k);
+  }
   // Block row i's first block, k, when it is the diagonal one: x's row block into the row's
-  // sums z1 to z3, read from its upper entries as PETSc reads it; k and v then past it.
-  void diagonal(PetscInt i, PetscInt& k, PetscInt end, const PetscScalar*& v, PetscScalar& z1,
-                PetscScalar& z2, PetscScalar& z3) {
+  // sums z1 to z3, read from its upper entries as PETSc reads it; k then past it.
+  void diagonal(PetscInt i, PetscInt& k, PetscInt end, PetscScalar& z1, PetscScalar& z2,
+                PetscScalar& z3) {
     if (k == end || b.columns[k] != i) return;
+    double v[9];
+    values.block(9 * std::size_t(k), v);
     const PetscScalar x1 = xs[3 * i], x2 = xs[3 * i + 1], x3 = xs[3 * i + 2];
     z1 += v[0] * x1 + v[3] * x2 + v[6] * x3;
     z2 += v[3] * x1 + v[4] * x2 + v[7] * x3;
     z3 += v[6] * x1 + v[7] * x2 + v[8] * x3;
-    b.fetchAhead(v, k);
-    v += 9;
+    fetchAhead(k);
     ++k;
     ++diagonalBlocks;
   }
@@ -69,9 +100,9 @@ struct UpperProduct {
 // each block right of it multiplies x into its own row and, transposed, into its column's. The
 // sums of PETSc's MatMult_SeqSBAIJ_3 in their order (a row's own sums added to what the rows
 // above it gave), with each block fetched ahead: half the bytes of the whole matrix's product.
-template <int L>
+template <int L, bool HighOnly>
 PetscErrorCode symmetricProduct(Mat A, Vec x, Vec z) {
-  UpperProduct<L> p;
+  UpperProduct<L, HighOnly> p;
   PetscFunctionBeginUser;
   PetscCall(p.begin(A, x, z));
   const PetscScalar* xs = p.xs;
@@ -80,12 +111,13 @@ PetscErrorCode symmetricProduct(Mat A, Vec x, Vec z) {
     PetscInt k = p.b.offsets[i];
     const PetscInt end = p.b.offsets[i + 1];
     p.rowsWithBlocks += end > k;
-    const PetscScalar* v = p.b.values + 9 * k;
     const PetscScalar x1 = xs[3 * i], x2 = xs[3 * i + 1], x3 = xs[3 * i + 2];
     PetscScalar z1 = zs[3 * i], z2 = zs[3 * i + 1], z3 = zs[3 * i + 2];
-    p.diagonal(i, k, end, v, z1, z2, z3);
-    for (; k < end; ++k, v += 9) {
-      p.b.fetchAhead(v, k);
+    p.diagonal(i, k, end, z1, z2, z3);
+    for (; k < end; ++k) {
+      p.fetchAhead(k);
+      double v[9];
+      p.values.block(9 * std::size_t(k), v);
       const PetscInt c = 3 * p.b.columns[k];
       zs[c] += v[0] * x1 + v[1] * x2 + v[2] * x3;
       zs[c + 1] += v[3] * x1 + v[4] * x2 + v[5] * x3;
@@ -104,36 +136,54 @@ PetscErrorCode symmetricProduct(Mat A, Vec x, Vec z) {
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define EIS_UPPER_TRIANGLE_AVX2 1
+// Four of a half's 32-bit words from `at` (three, the fourth zero, with Three), widened to
+// 64-bit lanes.
+template <bool Three>
+__attribute__((target("avx2"))) inline __m256i widenedHalves(const std::uint32_t* at) {
+  const auto* words = reinterpret_cast<const int*>(at);
+  return _mm256_cvtepu32_epi64(Three ? _mm_maskload_epi32(words, _mm_set_epi32(0, -1, -1, -1))
+                                     : _mm_loadu_si128(reinterpret_cast<const __m128i*>(words)));
+}
+
+// Four values from k as doubles (three, the fourth lane zero, with Three): their high halves
+// shifted up, joined with their low halves unless HighOnly.
+template <bool HighOnly, bool Three = false>
+__attribute__((target("avx2"))) inline __m256d splitLoad(const SplitBlocks<HighOnly>& values,
+                                                         std::size_t k) {
+  __m256i bits = _mm256_slli_epi64(widenedHalves<Three>(values.high + k), 32);
+  if (!HighOnly) bits = _mm256_or_si256(bits, widenedHalves<Three>(values.low + k));
+  return _mm256_castsi256_pd(bits);
+}
+
 // The same product with each block right of the diagonal in AVX2 registers: its columns loaded
 // as vectors and its rows made from them by four shuffles, its transposed product into the
 // column's entries and its product into the row's sums in three lanes each, every lane summing
 // as symmetricProduct's scalars do, in their order (AVX2 has no fused multiply-add): the same
 // bits in about two thirds of the instructions. The scalar loop ran at 18 GB/s on a host whose
 // triad gives 28 (docs/performance.md).
-template <int L>
+template <int L, bool HighOnly>
 __attribute__((target("avx2"))) PetscErrorCode symmetricProductAvx2(Mat A, Vec x, Vec z) {
-  UpperProduct<L> p;
+  UpperProduct<L, HighOnly> p;
   PetscFunctionBeginUser;
   PetscCall(p.begin(A, x, z));
   const PetscScalar* xs = p.xs;
   PetscScalar* zs = p.zs;
-  const __m256i firstThree = _mm256_set_epi64x(0, -1, -1, -1);
   for (PetscInt i = 0; i < p.b.blockRows; ++i) {
     PetscInt k = p.b.offsets[i];
     const PetscInt end = p.b.offsets[i + 1];
     p.rowsWithBlocks += end > k;
-    const PetscScalar* v = p.b.values + 9 * k;
     PetscScalar z1 = zs[3 * i], z2 = zs[3 * i + 1], z3 = zs[3 * i + 2];
-    p.diagonal(i, k, end, v, z1, z2, z3);
+    p.diagonal(i, k, end, z1, z2, z3);
     const __m256d x1 = _mm256_set1_pd(xs[3 * i]), x2 = _mm256_set1_pd(xs[3 * i + 1]),
                   x3 = _mm256_set1_pd(xs[3 * i + 2]);
     __m256d sums = _mm256_set_pd(0.0, z3, z2, z1);
-    for (; k < end; ++k, v += 9) {
-      p.b.fetchAhead(v, k);
+    for (; k < end; ++k) {
+      p.fetchAhead(k);
       const PetscInt c = 3 * p.b.columns[k];
       // The block's columns (lane 3 of the first two is the next column's first entry, unused).
-      const __m256d c0 = _mm256_loadu_pd(v), c1 = _mm256_loadu_pd(v + 3);
-      const __m256d c2 = _mm256_maskload_pd(v + 6, firstThree);
+      const std::size_t at = 9 * std::size_t(k);
+      const __m256d c0 = splitLoad(p.values, at), c1 = splitLoad(p.values, at + 3);
+      const __m256d c2 = splitLoad<HighOnly, true>(p.values, at + 6);
       // Its rows: [v0 v3 v6], [v1 v4 v7], [v2 v5 v8].
       const __m256d low = _mm256_unpacklo_pd(c0, c1), high = _mm256_unpackhi_pd(c0, c1);
       const __m128d c2low = _mm256_castpd256_pd128(c2);
@@ -164,19 +214,57 @@ __attribute__((target("avx2"))) PetscErrorCode symmetricProductAvx2(Mat A, Vec x
 }
 #endif
 
+// The triangle's product, exact or from the high halves as its SplitValues say, in AVX2
+// registers where the processor has them.
+template <int L>
+PetscErrorCode splitProduct(Mat A, Vec x, Vec z) {
+  SplitValues* split = nullptr;
+  PetscFunctionBeginUser;
+  PetscCall(queryComposed(reinterpret_cast<PetscObject>(A), kSplitName, &split));
+  PetscCheck(split, PETSC_COMM_SELF, PETSC_ERR_PLIB, "an upper triangle lost its split values");
+#ifdef EIS_UPPER_TRIANGLE_AVX2
+  if (__builtin_cpu_supports("avx2")) {
+    PetscCall(split->highOnly ? symmetricProductAvx2<L, true>(A, x, z)
+                              : symmetricProductAvx2<L, false>(A, x, z));
+    PetscFunctionReturn(0);
+  }
+#endif
+  PetscCall(split->highOnly ? symmetricProduct<L, true>(A, x, z)
+                            : symmetricProduct<L, false>(A, x, z));
+  PetscFunctionReturn(0);
+}
+
+// The triangle's diagonal, from its diagonal blocks' joined halves; PETSc's would read the
+// halves as doubles.
+PetscErrorCode splitDiagonal(Mat A, Vec d) {
+  BlockArrays<3, 3> b;
+  PetscScalar* ds;
+  PetscFunctionBeginUser;
+  PetscCall(b.get(A));
+  PetscCheck(b.split, PETSC_COMM_SELF, PETSC_ERR_PLIB, "an upper triangle lost its split values");
+  const SplitBlocks<false> values{b.high, b.low};
+  PetscCall(VecGetArrayWrite(d, &ds));
+  for (PetscInt i = 0; i < b.blockRows; ++i) {
+    const PetscInt k = b.offsets[i];
+    const bool diagonal = k < b.offsets[i + 1] && b.columns[k] == i;
+    for (int j = 0; j < 3; ++j) ds[3 * i + j] = diagonal ? values[9 * std::size_t(k) + 4 * j] : 0;
+  }
+  PetscCall(VecRestoreArrayWrite(d, &ds));
+  PetscCall(b.restore(A));
+  PetscFunctionReturn(0);
+}
+
 }  // namespace
 
 template <int L>
 void installUpperTriangleProduct(Mat part) {
-  if (upperProductEvent < 0)
+  if (upperProductEvent < 0) {
     EIS_CHECK(PetscLogEventRegister("MatMultUpper", MAT_CLASSID, &upperProductEvent));
-#ifdef EIS_UPPER_TRIANGLE_AVX2
-  if (__builtin_cpu_supports("avx2")) {
-    setOperation(part, MATOP_MULT, symmetricProductAvx2<L>);
-    return;
+    EIS_CHECK(PetscLogEventRegister("MatMultUpperHigh", MAT_CLASSID, &highHalvesEvent));
   }
-#endif
-  setOperation(part, MATOP_MULT, symmetricProduct<L>);
+  composeOwned(reinterpret_cast<PetscObject>(part), kSplitName, std::make_unique<SplitValues>());
+  setOperation(part, MATOP_MULT, splitProduct<L>);
+  setOperation(part, MATOP_GET_DIAGONAL, splitDiagonal);
 }
 
 template void installUpperTriangleProduct<0>(Mat);

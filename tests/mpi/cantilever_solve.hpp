@@ -15,7 +15,8 @@ namespace eis_test {
 // The answer of K u = f on a cantilever (16 x 4 x 4 cells, 1,275 unknowns: four GAMG levels)
 // by CG + GAMG at rtol 1e-10, and the solver, whose hierarchy stays set up.
 struct CantileverSolve {
-  explicit CantileverSolve(bool blockProducts, bool singleLevels = false)
+  explicit CantileverSolve(bool blockProducts, bool singleLevels = false,
+                           bool truncatedFinestSmoother = true)
       : model(eis_test::cantilever({4, 1, 1}, {16, 4, 4}, 2e3)) {
     rest = model.system->createVector();
     model.system->setRestState(rest);
@@ -26,6 +27,7 @@ struct CantileverSolve {
     options.rtol = 1e-10;
     options.blockProducts = blockProducts;
     options.singleLevels = singleLevels;
+    options.truncatedFinestSmoother = truncatedFinestSmoother;
     options.preconditioner.lag = 1;
     options.constantMatrix = true;  // K alone, a linear model's (scaled by setUpAgain)
     solver = std::make_unique<eis::LinearSolver>(PETSC_COMM_WORLD, PCGAMG, rest, options);

@@ -109,8 +109,8 @@ bool isBlockMatrix(Mat M) {
   return baij;
 }
 
-// PETSc's SBAIJ on one rank; on several a MatShell over a BAIJ matrix whose diagonal part holds
-// no block left of its diagonal.
+// PETSc's SBAIJ, or a MatShell over one (one rank, with a read-ahead) or over a BAIJ matrix whose
+// diagonal part holds no block left of its diagonal (several ranks).
 bool isUpperTriangle(Mat M) {
   PetscBool sbaij, shell;
   PetscObjectTypeCompare(reinterpret_cast<PetscObject>(M), MATSEQSBAIJ, &sbaij);
@@ -118,6 +118,8 @@ bool isUpperTriangle(Mat M) {
   if (sbaij || !shell) return sbaij;
   Mat copy, diagonal;
   MatShellGetContext(M, &copy);
+  PetscObjectTypeCompare(reinterpret_cast<PetscObject>(copy), MATSEQSBAIJ, &sbaij);
+  if (sbaij) return true;
   if (!isBlockMatrix(copy)) return false;
   MatMPIBAIJGetSeqBAIJ(copy, &diagonal, nullptr, nullptr);
   PetscInt n;
@@ -567,7 +569,8 @@ double preconditionerAsymmetry(KSP ksp) {
 
 // The first set-up runs before the step matrix's block copy is made (GAMG's set-up, one rank's
 // memory peak, does not hold it): the copy is a later object than every level GAMG made, and the
-// finest smoother and residual multiply by it, the V-cycle as symmetric as CG needs.
+// finest smoother and residual multiply by the high halves of its values
+// (fineSmootherProducts), the V-cycle as symmetric as CG needs.
 TEST(FineBlockProducts, TheFirstSetUpRunsBeforeTheCopyIsMadeAndItsFinestSmootherTakesIt) {
   const CantileverSolve solve(true, true);
   Mat products, A;
@@ -589,8 +592,46 @@ TEST(FineBlockProducts, TheFirstSetUpRunsBeforeTheCopyIsMadeAndItsFinestSmoother
   PCMGGetSmoother(solve.multigrid(), levels - 1, &finest);
   Mat smootherA, smootherP;
   KSPGetOperators(finest, &smootherA, &smootherP);
-  EXPECT_EQ(smootherA, products);
+  EXPECT_EQ(smootherA, eis::fineSmootherProducts(A));
+  EXPECT_NE(smootherA, products);
   EXPECT_EQ(smootherP, A);
+  EXPECT_LT(preconditionerAsymmetry(solve.solver->ksp()), 1e-12);
+}
+
+// With solver.truncated-finest-smoother = false the finest smoother multiplies by the copy's
+// exact products, at the first set-up and again after.
+TEST(FineBlockProducts, UntruncatedTheFinestSmootherTakesTheExactProducts) {
+  CantileverSolve solve(true, true, false);
+  for (int setUp = 0; setUp < 2; ++setUp) {
+    if (setUp == 1) solve.setUpAgain();
+    Mat products;
+    KSPGetOperators(solve.solver->ksp(), &products, nullptr);
+    PetscInt levels;
+    PCMGGetLevels(solve.multigrid(), &levels);
+    KSP finest;
+    PCMGGetSmoother(solve.multigrid(), levels - 1, &finest);
+    Mat smootherA;
+    KSPGetOperators(finest, &smootherA, nullptr);
+    EXPECT_EQ(smootherA, products);
+  }
+}
+
+// A set-up again, where PETSc gives the finest smoother the KSP's operator (the copy's exact
+// products), hands it the high halves once more (smoothFinestByHighHalves), and its residual
+// follows: the V-cycle stays symmetric.
+TEST(FineBlockProducts, ASetUpAgainSmoothsTheFinestLevelByTheHighHalvesToo) {
+  CantileverSolve solve(true, true);
+  solve.setUpAgain();
+  Mat products, A;
+  KSPGetOperators(solve.solver->ksp(), &products, &A);
+  PetscInt levels;
+  PCMGGetLevels(solve.multigrid(), &levels);
+  KSP finest;
+  PCMGGetSmoother(solve.multigrid(), levels - 1, &finest);
+  Mat smootherA;
+  KSPGetOperators(finest, &smootherA, nullptr);
+  EXPECT_EQ(smootherA, eis::fineSmootherProducts(A));
+  EXPECT_NE(smootherA, products);
   EXPECT_LT(preconditionerAsymmetry(solve.solver->ksp()), 1e-12);
 }
 

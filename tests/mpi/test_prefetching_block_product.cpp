@@ -14,6 +14,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -171,24 +173,61 @@ TEST(PrefetchingBlockProduct, GivesPetscsProductsWhereverTheBlocksItFetchesLie) 
     }
 }
 
+// |B x - P x|_inf / |P x|_inf.
+double multiplicationGap(Mat P, Mat B) {
+  Vec columns, p, b;
+  MatCreateVecs(P, &columns, &p);
+  VecDuplicate(p, &b);
+  Vec x = distinctEntries(columns, 0.5);
+  MatMult(P, x, p);
+  MatMult(B, x, b);
+  const double gap = eis_test::relativeGap(p, b);
+  for (Vec* v : {&columns, &p, &b, &x}) VecDestroy(v);
+  return gap;
+}
+
+// The SBAIJ matrix inside the MatShell a copy of upper triangles hands out on one rank.
+Mat upperTriangleOf(Mat shell) {
+  Mat copy = nullptr;
+  MatShellGetContext(shell, &copy);
+  return copy;
+}
+
 // The step matrix's copy may hold the upper triangle of a symmetric matrix
-// (solver.symmetric-blocks): its product, each block into its row and transposed into its
-// column's, gives PETSc's SBAIJ product to the last bit (its sums in their order, in AVX2
-// registers where the processor has them) and the whole matrix's, wherever the blocks it fetches
-// lie; y + A x stays PETSc's. PETSc's SBAIJ product, the reference, exists on one rank.
+// (solver.symmetric-blocks), each value split in its two 32-bit halves: its product, each block
+// into its row and transposed into its column's, gives PETSc's SBAIJ product over the same
+// triangle to the last bit (its sums in their order, in AVX2 registers where the processor has
+// them) and the whole matrix's, wherever the blocks it fetches lie, before and after the values
+// change. PETSc's SBAIJ product, the reference (a copy without read-ahead), exists on one rank.
 TEST(PrefetchingBlockProduct, TheUpperTriangleOfASymmetricMatrixGivesTheWholeMatrixsProduct) {
   int size;
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
   if (size != 1) GTEST_SKIP() << "PETSc multiplies an upper triangle on one rank only";
   Mat A = bandMatrix(3, 1, true);
-  expectPetscsProductsAtEveryDistance(A, eis::BlockCopy::Storage::Upper, [](Mat B, Mat petscs) {
-    PetscBool upper;
-    PetscObjectTypeCompare(reinterpret_cast<PetscObject>(B), MATSEQSBAIJ, &upper);
-    EXPECT_TRUE(upper);
-    EXPECT_NE(operationOf(B, MATOP_MULT), operationOf(petscs, MATOP_MULT));
-    EXPECT_EQ(operationOf(B, MATOP_MULT_ADD), operationOf(petscs, MATOP_MULT_ADD));
-    EXPECT_EQ(productGap(petscs, B), 0.0);
-  });
+  eis::BlockCopy petscs(eis::BlockCopy::Storage::Upper, nullptr, {0, 3});
+  const Mat reference = petscs.of(A);
+  PetscBool sbaij;
+  PetscObjectTypeCompare(reinterpret_cast<PetscObject>(reference), MATSEQSBAIJ, &sbaij);
+  ASSERT_TRUE(sbaij);
+  for (int distance : {1, 9, 36, 100000})
+    for (int locality : {0, 1, 2, 3}) {
+      SCOPED_TRACE("distance " + std::to_string(distance) + ", locality " +
+                   std::to_string(locality));
+      eis::BlockCopy copy(eis::BlockCopy::Storage::Upper, nullptr, {distance, locality});
+      const Mat B = copy.of(A);
+      const Mat triangle = upperTriangleOf(B);
+      ASSERT_NE(triangle, nullptr);
+      PetscObjectTypeCompare(reinterpret_cast<PetscObject>(triangle), MATSEQSBAIJ, &sbaij);
+      EXPECT_TRUE(sbaij);
+      EXPECT_NE(operationOf(triangle, MATOP_MULT), operationOf(reference, MATOP_MULT));
+      EXPECT_EQ(multiplicationGap(reference, B), 0.0);
+      // The shell's other products add or transpose around that one, in PETSc's way for a
+      // MatShell: a rounding apart from the SBAIJ matrix's own.
+      EXPECT_LT(productGap(reference, B), 1e-15);
+      EXPECT_LT(productGap(A, B), 1e-14);
+      MatScale(A, -2.0);
+      EXPECT_EQ(multiplicationGap(petscs.of(A), copy.of(A)), 0.0);
+    }
   MatDestroy(&A);
 }
 
@@ -214,9 +253,9 @@ TEST(PrefetchingBlockProduct, EachLocalityInstallsItsOwnLoop) {
   }
 }
 
-// A with the entries of each rank's diagonal part (the columns it owns) rounded to float: what a
-// copy with single values multiplies by, its off-diagonal part staying PETSc's, in double.
-Mat roundedDiagonalPart(Mat A) {
+// A with the entries of each rank's diagonal part (the columns it owns) as `cut` makes them, its
+// off-diagonal part as it is.
+Mat withDiagonalPart(Mat A, double (*cut)(double)) {
   Mat rounded;
   MatDuplicate(A, MAT_COPY_VALUES, &rounded);
   PetscInt first, end, columnFirst, columnEnd;
@@ -232,7 +271,7 @@ Mat roundedDiagonalPart(Mat A) {
     for (PetscInt k = 0; k < n; ++k)
       if (columns[k] >= columnFirst && columns[k] < columnEnd) {
         own.push_back(columns[k]);
-        roundedValues.push_back(double(float(values[k])));
+        roundedValues.push_back(cut(values[k]));
       }
     MatRestoreRow(A, row, &n, &columns, &values);
     MatSetValues(rounded, 1, &row, PetscInt(own.size()), own.data(), roundedValues.data(),
@@ -241,6 +280,57 @@ Mat roundedDiagonalPart(Mat A) {
   MatAssemblyBegin(rounded, MAT_FINAL_ASSEMBLY);
   MatAssemblyEnd(rounded, MAT_FINAL_ASSEMBLY);
   return rounded;
+}
+
+// A's diagonal parts rounded to float: what a copy with single values multiplies by, its
+// off-diagonal part staying PETSc's, in double.
+Mat roundedDiagonalPart(Mat A) {
+  return withDiagonalPart(A, [](double value) { return double(float(value)); });
+}
+
+// A's diagonal parts cut to the high 32 bits of each double (sign, exponent, 20 bits of
+// significand): what the high halves of an upper triangle's values multiply by.
+Mat highHalvesOfDiagonalPart(Mat A) {
+  return withDiagonalPart(A, [](double value) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    bits &= ~std::uint64_t(0xffffffff);
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+  });
+}
+
+// A multigrid's finest smoother may multiply by the high halves of the upper triangle's values
+// alone (BlockCopy::highHalvesOf, on 1 to 3 ranks): the products of the matrix whose diagonal
+// parts' values are cut to 20 bits of significand, the off-diagonal parts' exact, before and
+// after the values change; at most 2^-20 of each value from A's. A copy without a read-ahead (no
+// split values) offers its exact products alone.
+TEST(PrefetchingBlockProduct, TheHighHalvesMultiplyAsTheMatrixCutTo20Bits) {
+  Mat A = bandMatrix(3, 1, true);
+  Mat cut = highHalvesOfDiagonalPart(A);
+  eis::BlockCopy copy(eis::BlockCopy::Storage::Upper);
+  const Mat exact = copy.of(A), high = copy.highHalvesOf(A);
+  ASSERT_NE(high, exact);
+  EXPECT_LT(productGap(cut, high), 1e-14);
+  const double gap = productGap(A, high);
+  EXPECT_GT(gap, 1e-9);
+  EXPECT_LT(gap, 1e-5);
+  EXPECT_LT(productGap(A, exact), 1e-14) << "the exact products stay the matrix's";
+  MatScale(A, -2.0);
+  MatScale(cut, -2.0);
+  EXPECT_EQ(copy.highHalvesOf(A), high);
+  EXPECT_LT(productGap(cut, high), 1e-14);
+  Vec expected, diagonal;
+  MatCreateVecs(A, &expected, &diagonal);
+  MatGetDiagonal(A, expected);
+  MatGetDiagonal(high, diagonal);
+  EXPECT_EQ(eis_test::relativeGap(expected, diagonal), 0.0) << "Jacobi reads the exact diagonal";
+  VecDestroy(&expected);
+  VecDestroy(&diagonal);
+  eis::BlockCopy whole(eis::BlockCopy::Storage::Upper, nullptr, {0, 3});
+  EXPECT_EQ(whole.highHalvesOf(A), whole.of(A));
+  MatDestroy(&cut);
+  MatDestroy(&A);
 }
 
 // With single values (solver.single-precision-levels) a copy's products, A x, y + A x, A^T x

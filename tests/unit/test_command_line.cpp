@@ -758,8 +758,13 @@ std::vector<KeyCase> allKeys() {
        [](const Scene& s) { EXPECT_EQ(s.integer("solver.block-prefetch"), 64); }},
       {"solver.single-precision-levels", "false",
        [](const Scene& s) {
+         EXPECT_FALSE(
+             eis::linearSolverOf(eis::readLinearSolverParameters(s), false).options.singleLevels);
+       }},
+      {"solver.truncated-finest-smoother", "false",
+       [](const Scene& s) {
          EXPECT_FALSE(eis::linearSolverOf(eis::readLinearSolverParameters(s), false)
-                          .options.singleLevels);
+                          .options.truncatedFinestSmoother);
        }},
       {"solver.block-prefetch-locality", "0",
        [](const Scene& s) {
@@ -1176,6 +1181,7 @@ TEST(Scene, BadValuesNameTheKeyAndTheValue) {
       {"solver.block-prefetch", "1.5"},
       {"solver.block-prefetch-locality", "4"},
       {"solver.single-precision-levels", "half"},
+      {"solver.truncated-finest-smoother", "half"},
       {"solver.block-prefetch-locality", "nta"},
       {"solver.symmetric-blocks", "maybe"},
       {"solver.residual-norm", "natural"},

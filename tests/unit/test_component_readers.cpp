@@ -558,6 +558,7 @@ TEST(ComponentReaders, LinearSolver) {
   EXPECT_EQ(d.blockProducts, declaredBoolean("solver.block-products"));
   EXPECT_EQ(d.symmetricBlocks, declaredBoolean("solver.symmetric-blocks"));
   EXPECT_EQ(d.singleLevels, declaredBoolean("solver.single-precision-levels"));
+  EXPECT_EQ(d.truncatedFinestSmoother, declaredBoolean("solver.truncated-finest-smoother"));
   EXPECT_EQ(d.blockPrefetch, declaredInteger("solver.block-prefetch"));
   EXPECT_EQ(d.blockPrefetchLocality,
             declaredChoice("solver.block-prefetch-locality", eis::kPrefetchLocalities));
@@ -577,6 +578,7 @@ TEST(ComponentReaders, LinearSolver) {
                                                  {"solver.block-products", "false"},
                                                  {"solver.symmetric-blocks", "false"},
                                                  {"solver.single-precision-levels", "false"},
+                                                 {"solver.truncated-finest-smoother", "false"},
                                                  {"solver.block-prefetch", "64"},
                                                  {"solver.block-prefetch-locality", "1"},
                                                  {"solver.iteration-limit", "accept"}}));
@@ -593,6 +595,7 @@ TEST(ComponentReaders, LinearSolver) {
   EXPECT_FALSE(g.blockProducts);
   EXPECT_FALSE(g.symmetricBlocks);
   EXPECT_FALSE(g.singleLevels);
+  EXPECT_FALSE(g.truncatedFinestSmoother);
   EXPECT_EQ(g.blockPrefetch, 64);
   EXPECT_EQ(g.blockPrefetchLocality, 1);
   EXPECT_EQ(g.iterationLimit, eis::IterationLimit::Accept);

@@ -20,9 +20,11 @@ public:
   // blocks, half the bytes a product reads: on one rank in PETSc's SBAIJ storage; on several,
   // where each rank's rows and columns are the same and the products read ahead (3 x 3 blocks,
   // a prefetch distance > 0), each rank's diagonal part holds its triangle and its off-diagonal
-  // part all its blocks, multiplied through a MatShell (of() returns it) that has MatMult,
-  // MatMultTranspose and MatGetDiagonal. Elsewhere, or when A is not known symmetric, the whole
-  // matrix.
+  // part all its blocks. With 3 x 3 blocks and a read-ahead, on any number of ranks, the
+  // triangles keep their values in two 32-bit halves (block_arrays.hpp, SplitValues) and are
+  // multiplied through a MatShell (of() returns it) that has MatMult, MatMultTranspose and
+  // MatGetDiagonal, and a second one from the high halves alone (highHalvesOf). Elsewhere, or
+  // when A is not known symmetric, the whole matrix.
   enum class Storage { Whole, Upper };
   // setUpTimer: a ScopedTimer name (core/timer.hpp) that times the copy's making, its structure
   // and the first touch of its memory, apart from the value copies; nullptr: not timed apart.
@@ -38,12 +40,19 @@ public:
   // A now (copied again only when A's changed), or A itself when A is not an AIJ matrix made of
   // full blocks of its block size > 1 on every rank (a scalar problem, a MatShell).
   Mat of(Mat A);
+  // Collective. What a multigrid's finest smoother may multiply by instead: of(A) from the high
+  // halves of its values alone where the copy holds the upper triangle in halves (a read-ahead
+  // of 3 x 3 blocks), each value cut to a 20-bit significand, half the bytes of its products;
+  // else of(A) itself.
+  Mat highHalvesOf(Mat A);
 
   Storage storage() const { return storage_; }
 
 private:
   void create(Mat A);
   void wrapUpperTriangles(Mat A);
+  Mat shellOver(Mat A, PetscErrorCode (*product)(Mat, Vec, Vec),
+                PetscErrorCode (*view)(Mat, PetscViewer));
   void copyValues();
 
   Storage storage_;
@@ -52,9 +61,10 @@ private:
   bool upper_ = false;  // the copy (its diagonal parts on several ranks) holds upper triangles
   PetscObjectId sourceId_ = 0;
   PetscObjectState sourceState_ = 0;
-  Mat source_ = nullptr;    // not owned: the A of the last call
-  Mat copy_ = nullptr;      // nullptr: A is multiplied itself
-  Mat products_ = nullptr;  // the MatShell over a parallel copy of upper triangles, or nullptr
+  Mat source_ = nullptr;      // not owned: the A of the last call
+  Mat copy_ = nullptr;        // nullptr: A is multiplied itself
+  Mat products_ = nullptr;    // the MatShell over a copy of upper triangles, or nullptr
+  Mat highHalves_ = nullptr;  // the same from the high halves of their values, or nullptr
 };
 
 }  // namespace eis

@@ -45,12 +45,27 @@ bool multiplyLevelsInBlocks(KSP ksp, BlockPrefetch prefetch, bool single, bool r
 // apart from the value copies of the caller's timer.
 Mat fineBlockProducts(Mat A, BlockPrefetch prefetch, BlockCopy::Storage storage);
 
+// Collective. What a multigrid's finest smoother multiplies by in place of A once A has its
+// block copy (fineBlockProducts): the copy's products from the high halves of its values alone
+// where the copy holds the upper triangle in halves (BlockCopy::highHalvesOf: half the bytes of
+// the finest level's smoothing and residual, four of an iteration's five products of the finest
+// operator), else the copy's products; null when A has none. The V-cycle stays a fixed
+// symmetric operator, close to A's (each value at most 2^-20 of it off), so CG's iterations, by
+// the copy's exact products, converge as before.
+Mat fineSmootherProducts(Mat A);
+
 // Collective. After a set-up of `ksp`'s multigrid (PCMG or PCGAMG) whose finest smoother
-// multiplied by the preconditioning matrix: that smoother multiplies by `products` (the KSP's
-// new operator, A's block copy) instead, set up again now (Chebyshev estimates its eigenvalue
-// bounds on it), and the finest residual follows it (followFinestOperator). Any other
-// preconditioner is left as it is.
+// multiplied by the preconditioning matrix: that smoother multiplies by `products` (of
+// fineSmootherProducts, or the KSP's new operator) instead, set up again now (Chebyshev
+// estimates its eigenvalue bounds on it), and the finest residual follows it
+// (followFinestOperator). Any other preconditioner is left as it is.
 void handFinestOperator(KSP ksp, Mat products);
+
+// Collective. After a set-up again of `ksp`'s multigrid (PCMG or PCGAMG), where PETSc gave the
+// finest smoother the KSP's operator, the products of the preconditioning matrix's block copy:
+// the smoother takes fineSmootherProducts instead (handFinestOperator). Nothing where it has
+// them already, or for a matrix without a copy or another preconditioner.
+void smoothFinestByHighHalves(KSP ksp);
 
 // Collective. After a set-up of `ksp`'s multigrid (PCMG or PCGAMG), its finest residual takes
 // the finest smoother's operator. PCMG keeps the matrix its residual was first given, and a

@@ -45,6 +45,9 @@ struct LinearSolverOptions {
   // to float (prefetching_block_product.hpp).
   bool singleLevels = true;
   bool symmetricBlocks = true;
+  // The multigrid's finest smoother and residual multiply by the high halves of the step
+  // matrix's upper triangle (fineSmootherProducts), where its copy holds them.
+  bool truncatedFinestSmoother = true;
   // Reaching maxIterations ends the solve with what it has (SOFA's CG) instead of an error.
   bool acceptIterationLimit = false;
   // The run writes checkpoints, which carry the projection start's pairs: the solver keeps a
@@ -119,6 +122,7 @@ private:
   BlockPrefetch prefetch_;
   bool singleLevels_;
   bool symmetricBlocks_;
+  bool truncatedFinestSmoother_;
   bool acceptIterationLimit_;
   bool checkpointed_;
   bool constantMatrix_;
@@ -173,7 +177,8 @@ inline constexpr Named<int> kPrefetchLocalities[] = {{"0", 0}, {"1", 1}, {"2", 2
 // solver.operator, solver.preconditioner, solver.pc-lag, solver.pc-rebuild-growth,
 // solver.initial-guess, solver.guess-solutions, solver.linear, solver.rtol, solver.max-iterations,
 // solver.residual-norm, solver.iteration-limit, solver.block-products, solver.block-prefetch,
-// solver.block-prefetch-locality, solver.symmetric-blocks, solver.single-precision-levels.
+// solver.block-prefetch-locality, solver.symmetric-blocks, solver.single-precision-levels,
+// solver.truncated-finest-smoother.
 const ComponentDeclaration& linearSolverComponent();
 
 // The linear-solver component's parameters, read once from a scene by readLinearSolverParameters
@@ -192,6 +197,7 @@ struct LinearSolverParameters {
   bool blockProducts;             // solver.block-products
   bool symmetricBlocks;           // solver.symmetric-blocks
   bool singleLevels;              // solver.single-precision-levels
+  bool truncatedFinestSmoother;   // solver.truncated-finest-smoother
   int blockPrefetch;              // solver.block-prefetch
   int blockPrefetchLocality;      // solver.block-prefetch-locality
   IterationLimit iterationLimit;  // solver.iteration-limit

@@ -33,10 +33,8 @@ struct BlockPrefetch {
 // its blocks as `how` says: MatMult, and MatMultAdd (an interpolation's prolongation); with 3 x 3
 // blocks also MatMultTranspose and MatMultTransposeAdd (the finest interpolation's restriction:
 // 0.26 instead of 0.37 s of issue 38's corotational beam, docs/performance.md), where 6 x 6
-// blocks keep PETSc's. A sequential SBAIJ matrix of 3 x 3 blocks (the upper triangle of a
-// symmetric step matrix on one rank) gets the same for its MatMult, PETSc's SBAIJ sums in their
-// order. A distance of 0, or
-// another block size, leaves PETSc's own products.
+// blocks keep PETSc's. A distance of 0, another block size, or a matrix other than a sequential
+// BAIJ one (or the diagonal part of a parallel one), leaves PETSc's own products.
 // singleValues: B's sequential part (not an upper triangle) keeps its values rounded to float
 // as well, and its products read those, widened to double as they multiply: half the bytes of
 // each block, for a multigrid's coarser levels and interpolations, which a preconditioner needs
@@ -44,11 +42,14 @@ struct BlockPrefetch {
 // as well, so that restriction and prolongation stay each other's transposes.
 void prefetchBlockProducts(Mat B, BlockPrefetch how, bool singleValues = false);
 
-// Makes the MatMult of `part`, a sequential BAIJ matrix of 3 x 3 blocks that holds only the
-// upper triangle of a symmetric matrix's blocks (the diagonal part of a rank's rows of the step
-// matrix's copy on several ranks, which PETSc has no storage for), the upper triangle's product
-// above, fetched ahead as `how` says (a distance of at least one block). Its other products
-// stay PETSc's, which would read the triangle as the whole: only that MatMult may be used.
+// Makes the MatMult of `part`, a sequential SBAIJ matrix (the step matrix's upper triangle on one
+// rank) or BAIJ matrix (the diagonal part of a rank's rows on several, which PETSc has no
+// storage for) of 3 x 3 blocks that holds only the upper triangle of a symmetric matrix's
+// blocks, the upper triangle's product above, fetched ahead as `how` says (a distance of at
+// least one block), PETSc's SBAIJ sums in their order; and its values split in halves
+// (block_arrays.hpp, SplitValues), which the copy then writes and its MatGetDiagonal reads. Its
+// other products stay PETSc's, which would read the halves as doubles: only that MatMult and the
+// diagonal may be used.
 void multiplyAsUpperTriangle(Mat part, BlockPrefetch how);
 
 // On one rank, the same float products without a BAIJ copy: makes the products of A, a
