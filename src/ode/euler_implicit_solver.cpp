@@ -10,10 +10,11 @@ namespace eis {
 EulerImplicitSolver::EulerImplicitSolver(const EulerImplicitOptions& options, Vec like,
                                          std::unique_ptr<LinearSolver> linear)
     : options_(options), linear_(std::move(linear)) {
-  EIS_CHECK(VecDuplicate(like, &force_));
   EIS_CHECK(VecDuplicate(like, &rhs_));
   EIS_CHECK(VecDuplicate(like, &solution_));
-  // v_n is kept only where the step reads it again: for the residual, or to average it in.
+  // v_n and the force apart are kept only where the step reads them again: for the residual,
+  // or (v_n) to average it in.
+  if (options_.computeResidual) EIS_CHECK(VecDuplicate(like, &force_));
   if (options_.computeResidual || averagesVelocity()) EIS_CHECK(VecDuplicate(like, &vBefore_));
   EIS_CHECK(VecZeroEntries(solution_));
 }
@@ -51,10 +52,10 @@ StepReport EulerImplicitSolver::step(MechanicalOperations& mop, Vec x, Vec v, do
   const double kFactor = options_.firstOrder ? -tr * h : -tr * h * (tr * h + rK);
   const bool moving = prescribedLift(mop, x, v, h, averageVelocity);
 
-  mop.computeForce(x, v, force_);
-  EIS_CHECK(VecCopy(force_, rhs_));
-  if (!options_.firstOrder) {
-    mop.addMBKv(rhs_, -rM, 0.0, tr * h + rK, v);
+  if (options_.firstOrder) {
+    mop.computeForce(x, v, rhs_);
+  } else {
+    mop.computeForcePlusMKv(x, v, -rM, tr * h + rK, rhs_);
     EIS_CHECK(VecScale(rhs_, h));
   }
   if (moving) mop.addMBKv(rhs_, -mFactor, -bFactor, -kFactor, lift_);

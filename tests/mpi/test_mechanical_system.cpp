@@ -1,7 +1,8 @@
 // What MechanicalSystem (src/model/mechanical_system.cpp) adds to the force fields, on 1, 2 and
 // 3 ranks: velocity damping B = -c M is Rayleigh mass damping by another route, the distributed
-// K and B equal centred finite differences of the assembled force for every elastic model, and a
-// force box shares its total force.
+// K and B equal centred finite differences of the assembled force for every elastic model, a
+// force box shares its total force, and the step's right-hand side f + (m M + k K) v takes one
+// pass where every force is affine.
 #include <gtest/gtest.h>
 
 #include "eis/app/simulation.hpp"
@@ -114,6 +115,44 @@ TEST(ForceBox, SharesItsTotalForceEquallyOverItsNodes) {
   MPI_Allreduce(MPI_IN_PLACE, total, 3, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
   for (int d = 0; d < 3; ++d) EXPECT_NEAR(total[d], scene.forceBoxes[0].force[d], 1e-12);
   for (Vec* w : {&rest, &zero, &f}) VecDestroy(w);
+}
+
+// f(x, v) + (m M + k K) v, the implicit step's right-hand side: with every force affine in x
+// (linear elasticity and gravity) one pass f(x + k v), equal to computeForce then addMBKv to
+// rounding, consistent mass or lumped; a model with another force (corotational) takes the two
+// passes themselves, the same bits.
+TEST(ForcePlusMKv, IsOnePassWhereEveryForceIsAffineAndTheTwoElsewhere) {
+  const struct {
+    eis::MaterialModel model;
+    bool consistentMass;
+    double tolerance;
+  } cases[] = {{eis::MaterialModel::Linear, true, 1e-13},
+               {eis::MaterialModel::Linear, false, 1e-13},
+               {eis::MaterialModel::Corotational, true, 0.0}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(int(c.model));
+    eis_test::SceneFields scene = smallBeam();
+    scene.material = c.model;
+    scene.mass = c.consistentMass ? eis::MassType::Consistent : eis::MassType::Lumped;
+    Model m(scene);
+    Vec x = m.system->createVector(), u = m.field(1.3, 0.7, -0.4), v = m.field(-0.5, 1.1, 0.9),
+        once = m.system->createVector(), twice = m.system->createVector();
+    m.system->setRestState(x);
+    VecAXPY(x, 0.1, u);
+    m.system->computeForcePlusMKv(x, v, -0.3, 0.02, once);
+    m.system->computeForce(x, v, twice);
+    m.system->addMBKv(twice, -0.3, 0.0, 0.02, v);
+    if (c.tolerance == 0) {
+      PetscBool same;
+      VecEqual(once, twice, &same);
+      EXPECT_TRUE(same);
+    } else {
+      const double gap = relativeGap(twice, once);
+      EXPECT_LT(gap, c.tolerance);
+      EXPECT_GT(gap, 0.0) << "the affine case evaluates the force at another point";
+    }
+    for (Vec* w : {&x, &u, &v, &once, &twice}) VecDestroy(w);
+  }
 }
 
 }  // namespace

@@ -15,6 +15,14 @@ public:
   virtual void computeForce(Vec x, Vec v, Vec f) = 0;
   // out += (mFactor M + bFactor B + kFactor K) v.
   virtual void addMBKv(Vec out, double mFactor, double bFactor, double kFactor, Vec v) = 0;
+  // f = f(x, v) + (mFactor M + kFactor K) v: the implicit step's right-hand side before its
+  // scaling by h, as SOFA forms it (computeForce, then addMBKv). A model whose every force is
+  // affine in x and independent of v may take one pass over its elements instead of two:
+  // f(x) + kFactor K v = f(x + kFactor v), the same in exact arithmetic.
+  virtual void computeForcePlusMKv(Vec x, Vec v, double mFactor, double kFactor, Vec f) {
+    computeForce(x, v, f);
+    addMBKv(f, mFactor, 0.0, kFactor, v);
+  }
   // The system matrix mFactor M + bFactor B + kFactor K with the rows and columns of projected
   // (fixed) unknowns replaced by the identity. The system owns it; it is rebuilt only when the
   // factors (or, for nonlinear models, the state) changed.

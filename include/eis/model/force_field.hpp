@@ -53,6 +53,10 @@ public:
   virtual std::vector<double> vonMisesStress(const double* x) const = 0;
   // True when K does not depend on the state: its matrices are built once.
   virtual bool isLinear() const = 0;
+  // True when f(x, v) is affine in x (f(x + d) = f(x) + K d, K constant), independent of v, and
+  // addForce changes no state of the field's own: then f(x) + c K v may be evaluated as
+  // f(x + c v) (MechanicalOperations::computeForcePlusMKv).
+  virtual bool affine() const { return false; }
   // False when K (as addKToElementMatrices gives it) is not symmetric: the system matrix is then
   // declared nonsymmetric and the solvers' defaults change (KspSettings::readOptions).
   virtual bool symmetricK() const { return true; }

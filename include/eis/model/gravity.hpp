@@ -16,6 +16,7 @@ public:
 
   void addForce(const double* x, const double* v, double* f) override;
   double externalPotential(const double* x) const override;
+  bool affine() const override { return true; }
 
 private:
   const Mass& mass_;

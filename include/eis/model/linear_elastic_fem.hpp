@@ -16,8 +16,8 @@ class LinearElasticFEM : public ForceField {
 public:
   // cells: four local vertex indices each; shapes: their rest geometry; rest: the rest positions
   // as a local array (3 per local vertex); lame: each cell's material.
-  LinearElasticFEM(const Cells& cells, const CellShapes& shapes,
-                   std::vector<double> rest, std::vector<LameParameters> lame);
+  LinearElasticFEM(const Cells& cells, const CellShapes& shapes, std::vector<double> rest,
+                   std::vector<LameParameters> lame);
 
   void addForce(const double* x, const double* v, double* f) override;
   void addDForce(const double* dx, double* df, double kFactor) const override;
@@ -26,6 +26,7 @@ public:
   double potentialEnergy(const double* x) const override;
   std::vector<double> vonMisesStress(const double* x) const override;
   bool isLinear() const override { return true; }
+  bool affine() const override { return true; }
 
 private:
   using Strain = Voigt;

@@ -55,6 +55,7 @@ public:
 
   void computeForce(Vec x, Vec v, Vec f) override;
   void addMBKv(Vec out, double mFactor, double bFactor, double kFactor, Vec v) override;
+  void computeForcePlusMKv(Vec x, Vec v, double mFactor, double kFactor, Vec f) override;
   Mat systemMatrix(double mFactor, double bFactor, double kFactor) override;
   void projectResponse(Vec v) override { constraint_->project(v); }
   bool prescribedDisplacement(double h, Vec x, Vec dx) override;
@@ -116,6 +117,7 @@ private:
   bool linear_ = true;         // every field's K is constant
   bool symmetric_ = true;      // every field's K is symmetric
   bool usesVelocity_ = false;  // some force depends on v (B != 0)
+  bool affine_ = true;         // every force is affine in x (ForceField::affine)
   bool limitsState_ = false;   // some field's law is not defined at every state (checkState)
   std::vector<FixedConstraint::FixedNodes> fixed_;
   std::unique_ptr<FixedConstraint> constraint_;
