@@ -162,7 +162,11 @@ TEST_F(PartialFixed, AllDirectionsIsFixingAndAnyRankCountAgrees) {
   eis_test::SceneFields partial = fixed;
   partial.fixedBoxes.clear();
   partial.extra = {{"constraint.partial-fixed", "1 1 1 box 0 0 0 0 1 1"}};
-  EXPECT_LT(eis_test::disagreement(eis_test::run(fixed), eis_test::run(partial), fixed), 1e-12);
+  // Two runs of one scene on 3 ranks (2 cores) do not always end on the same bits (the parent
+  // of the truncated finest smoother did not either): the routes then agree to the tight solves'
+  // tolerance, 8.0e-13 at most over repeated runs with the exact finest smoother and 1.4e-12
+  // with the truncated one (solver.truncated-finest-smoother), and bit for bit otherwise.
+  EXPECT_LT(eis_test::disagreement(eis_test::run(fixed), eis_test::run(partial), fixed), 1e-11);
   partial.extra = {{"constraint.partial-fixed", "1 1 0 box 0 0 0 0 1 1"},
                    {"constraint.partial-fixed", "0 0 1 indices 0"}};
   partial.gravity = {0, -9.81, 3};
