@@ -81,6 +81,13 @@ PC multigridOf(KSP ksp, PetscInt& levels) {
   return pc;
 }
 
+// The finest level's smoother of a multigrid of `levels` levels.
+KSP finestSmoother(PC pc, PetscInt levels) {
+  KSP smoother;
+  EIS_CHECK(PCMGGetSmoother(pc, levels - 1, &smoother));
+  return smoother;
+}
+
 }  // namespace
 
 Mat fineBlockProducts(Mat A, BlockPrefetch prefetch, BlockCopy::Storage storage) {
@@ -132,10 +139,8 @@ void followFinestOperator(KSP ksp) {
   PetscInt levels = 0;
   const PC pc = multigridOf(ksp, levels);
   if (!pc || levels < 2) return;
-  KSP smoother;
   Mat A;
-  EIS_CHECK(PCMGGetSmoother(pc, levels - 1, &smoother));
-  EIS_CHECK(KSPGetOperators(smoother, &A, nullptr));
+  EIS_CHECK(KSPGetOperators(finestSmoother(pc, levels), &A, nullptr));
   EIS_CHECK(PCMGSetResidual(pc, levels - 1, PCMGResidualDefault, A));
 }
 
@@ -143,10 +148,9 @@ void handFinestOperator(KSP ksp, Mat products) {
   PetscInt levels = 0;
   const PC pc = multigridOf(ksp, levels);
   if (!pc || levels < 2) return;
-  KSP smoother;
-  Mat A, P;
-  EIS_CHECK(PCMGGetSmoother(pc, levels - 1, &smoother));
-  EIS_CHECK(KSPGetOperators(smoother, &A, &P));
+  const KSP smoother = finestSmoother(pc, levels);
+  Mat P;
+  EIS_CHECK(KSPGetOperators(smoother, nullptr, &P));
   EIS_CHECK(KSPSetOperators(smoother, products, P));
   EIS_CHECK(KSPSetUp(smoother));
   followFinestOperator(ksp);
@@ -156,10 +160,8 @@ void smoothFinestByHighHalves(KSP ksp) {
   PetscInt levels = 0;
   const PC pc = multigridOf(ksp, levels);
   if (!pc || levels < 2) return;
-  KSP smoother;
   Mat A, P;
-  EIS_CHECK(PCMGGetSmoother(pc, levels - 1, &smoother));
-  EIS_CHECK(KSPGetOperators(smoother, &A, &P));
+  EIS_CHECK(KSPGetOperators(finestSmoother(pc, levels), &A, &P));
   BlockCopy* copy = composedCopy(P);
   if (!copy) return;
   const Mat highHalves = copy->highHalvesOf(P);

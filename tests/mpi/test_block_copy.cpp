@@ -598,6 +598,17 @@ TEST(FineBlockProducts, TheFirstSetUpRunsBeforeTheCopyIsMadeAndItsFinestSmoother
   EXPECT_LT(preconditionerAsymmetry(solve.solver->ksp()), 1e-12);
 }
 
+// The operator the finest smoother of the solve's multigrid multiplies by.
+Mat finestSmootherOperator(const CantileverSolve& solve) {
+  PetscInt levels;
+  PCMGGetLevels(solve.multigrid(), &levels);
+  KSP finest;
+  PCMGGetSmoother(solve.multigrid(), levels - 1, &finest);
+  Mat A;
+  KSPGetOperators(finest, &A, nullptr);
+  return A;
+}
+
 // With solver.truncated-finest-smoother = false the finest smoother multiplies by the copy's
 // exact products, at the first set-up and again after.
 TEST(FineBlockProducts, UntruncatedTheFinestSmootherTakesTheExactProducts) {
@@ -606,13 +617,7 @@ TEST(FineBlockProducts, UntruncatedTheFinestSmootherTakesTheExactProducts) {
     if (setUp == 1) solve.setUpAgain();
     Mat products;
     KSPGetOperators(solve.solver->ksp(), &products, nullptr);
-    PetscInt levels;
-    PCMGGetLevels(solve.multigrid(), &levels);
-    KSP finest;
-    PCMGGetSmoother(solve.multigrid(), levels - 1, &finest);
-    Mat smootherA;
-    KSPGetOperators(finest, &smootherA, nullptr);
-    EXPECT_EQ(smootherA, products);
+    EXPECT_EQ(finestSmootherOperator(solve), products);
   }
 }
 
@@ -624,12 +629,7 @@ TEST(FineBlockProducts, ASetUpAgainSmoothsTheFinestLevelByTheHighHalvesToo) {
   solve.setUpAgain();
   Mat products, A;
   KSPGetOperators(solve.solver->ksp(), &products, &A);
-  PetscInt levels;
-  PCMGGetLevels(solve.multigrid(), &levels);
-  KSP finest;
-  PCMGGetSmoother(solve.multigrid(), levels - 1, &finest);
-  Mat smootherA;
-  KSPGetOperators(finest, &smootherA, nullptr);
+  const Mat smootherA = finestSmootherOperator(solve);
   EXPECT_EQ(smootherA, eis::fineSmootherProducts(A));
   EXPECT_NE(smootherA, products);
   EXPECT_LT(preconditionerAsymmetry(solve.solver->ksp()), 1e-12);
