@@ -73,7 +73,7 @@ struct BlockArrays {
   PetscScalar* values = nullptr;
   const float* singles = nullptr;  // the values in float, where the part holds them
   const std::uint32_t *high = nullptr, *low = nullptr;  // the halves of a split triangle's
-  bool split = false, highOnly = false;                 // values (SplitValues), where it is one
+  bool split = false;                                   // values (SplitValues), where it is one
   SingleBlocks* floatBlocks = nullptr;  // A's float blocks, when A is an AIJ matrix that has them
   std::uintptr_t aheadBlocks = 0, indexAhead = 0;
   bool sbaij = false;  // an SBAIJ matrix: its arrays are PETSc's SBAIJ ones
@@ -132,7 +132,6 @@ struct BlockArrays {
       split = true;
       high = reinterpret_cast<const std::uint32_t*>(values);
       low = high + std::size_t(blocks) * BS * BS;
-      highOnly = halves->highOnly;
     }
     PetscFunctionReturn(0);
   }

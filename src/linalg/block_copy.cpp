@@ -157,15 +157,23 @@ PetscErrorCode upperProduct(Mat S, Vec x, Vec y) {
   PetscFunctionReturn(0);
 }
 
+// The sequential part of a copy of upper triangles that holds one: the SBAIJ copy itself on one
+// rank, the diagonal part of the BAIJ copy on several.
+PetscErrorCode trianglePart(Mat copy, Mat* part) {
+  PetscBool parallel;
+  PetscFunctionBeginUser;
+  *part = copy;
+  PetscCall(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(copy), MATMPIBAIJ, &parallel));
+  if (parallel) PetscCall(MatMPIBAIJGetSeqBAIJ(copy, part, nullptr, nullptr));
+  PetscFunctionReturn(0);
+}
+
 // The same product from the high halves of the split triangles' values alone.
 PetscErrorCode highHalvesProduct(Mat S, Vec x, Vec y) {
-  Mat copy;
+  Mat copy, part;
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(S, &copy));
-  Mat part = copy;
-  PetscBool parallel;
-  PetscCall(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(copy), MATMPIBAIJ, &parallel));
-  if (parallel) PetscCall(MatMPIBAIJGetSeqBAIJ(copy, &part, nullptr, nullptr));
+  PetscCall(trianglePart(copy, &part));
   block_products::SplitValues* split = nullptr;
   PetscCall(queryComposed(reinterpret_cast<PetscObject>(part), block_products::kSplitName, &split));
   PetscCheck(split, PETSC_COMM_SELF, PETSC_ERR_PLIB, "an upper triangle lost its split values");
@@ -355,10 +363,8 @@ void BlockCopy::create(Mat A) {
 // the copy's MatMult (also its transpose's: the matrix is symmetric) and diagonal alone, and a
 // smoother a second one whose products read the high halves alone.
 void BlockCopy::wrapUpperTriangles(Mat A) {
-  Mat part = copy_;
-  PetscBool parallel;
-  EIS_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(copy_), MATMPIBAIJ, &parallel));
-  if (parallel) EIS_CHECK(MatMPIBAIJGetSeqBAIJ(copy_, &part, nullptr, nullptr));
+  Mat part;
+  EIS_CHECK(trianglePart(copy_, &part));
   multiplyAsUpperTriangle(part, prefetch_);
   products_ = shellOver(A, upperProduct, upperView);
   highHalves_ = shellOver(A, highHalvesProduct, highHalvesView);

@@ -226,8 +226,8 @@ void MechanicalSystem::addMBKv(Vec out, double mFactor, double bFactor, double k
 }
 
 // One pass over the elements where every force is affine in x: f(x + kFactor v), the mass term
-// added apart. The elements' forces are SOFA's at another point, so the sums round otherwise
-// than computeForce's and addMBKv's: within a few units in the last place of each element's.
+// added apart. The elements' forces are taken at another point, so the sums round otherwise than
+// computeForce's and addMBKv's (within 1e-13 of them on test_mechanical_system's beam).
 void MechanicalSystem::computeForcePlusMKv(Vec x, Vec v, double mFactor, double kFactor, Vec f) {
   if (!affine_ || usesVelocity_) {
     MechanicalOperations::computeForcePlusMKv(x, v, mFactor, kFactor, f);
